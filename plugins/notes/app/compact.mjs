@@ -1,0 +1,5 @@
+// The compact surface for side panels.
+export function mount({ container }) {
+  container.textContent = 'Notes';
+  return () => container.replaceChildren();
+}

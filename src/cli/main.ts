@@ -1,0 +1,50 @@
+import { Command, CommanderError } from 'commander';
+import { registerApps } from './commands/apps.js';
+import { registerInit } from './commands/init.js';
+import { registerValidate } from './commands/validate.js';
+import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
+
+/** The `chatos` program. Commands return their exit code: 0 ok, 1 a problem to fix, 2 bad usage. */
+export function buildProgram(cli: CliContext): Command {
+  const { io } = cli;
+  const program = new Command('chatos')
+    .description('ChatOS host: plugins, registry, MCP gateway')
+    .option('--home <dir>', 'data home (default: $CHATOS_HOME, then ~/.chatos)')
+    .option('--plugins <dir>', 'extra plugin root (repeatable)', (dir: string, all: string[]) => [...all, dir], [] as string[])
+    .option('--json', 'print one JSON document on stdout')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  registerValidate(program, cli);
+  registerApps(program, cli);
+  registerInit(program, cli);
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  return program;
+}
+
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const cli: CliContext = { io, exitCode: 0 };
+  const program = buildProgram(cli);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 2;
+    }
+    return cli.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+    }
+    if (error instanceof UsageError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof UserError) {
+      io.err(`error: ${error.message}${error.hint ? `\n    fix: ${error.hint}` : ''}`);
+      return 1;
+    }
+    io.err(`error: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}

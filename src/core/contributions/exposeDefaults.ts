@@ -1,0 +1,74 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { exposeDefaultsBaseName } from '../naming/names.js';
+import type { Problem } from '../../shared/problems.js';
+import { stampOf } from '../plugins/fileStamps.js';
+import { parseByExtension } from '../plugins/textFiles.js';
+import { zodIssuesToProblems } from '../plugins/zodProblems.js';
+
+export const ExposeDefaultsFileSchema = z.object({
+  mcpServers: z.array(z.string()).optional(),
+  prompts: z.array(z.string()).optional(),
+});
+export type ExposeDefaultsFile = z.infer<typeof ExposeDefaultsFileSchema>;
+
+export interface ExposeDefaultsEntry {
+  file: string;
+  lists?: ExposeDefaultsFile;
+  problems: Problem[];
+}
+
+const EXTENSIONS = ['.yaml', '.yml', '.json'];
+
+/**
+ * The bundled default exposure lists (`defaults/ui-apps-expose/`, seed 000 §5).
+ * `refresh()` lists the folder once per scan; a file is parsed again only
+ * when its stamp changed, so a rescan of 1,000 plugins costs one readdir.
+ */
+export class ExposeDefaults {
+  private files = new Map<string, string>();
+  private readonly parsed = new Map<string, { stamp: string; entry: ExposeDefaultsEntry }>();
+
+  constructor(private readonly dir: string | undefined) {}
+
+  refresh(): void {
+    this.files.clear();
+    if (!this.dir) return;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return; // no defaults folder: nothing exposed by default
+    }
+    for (const name of names) {
+      const ext = path.extname(name).toLowerCase();
+      if (!EXTENSIONS.includes(ext)) continue;
+      const base = name.slice(0, -ext.length);
+      const current = this.files.get(base);
+      // .yaml wins over .yml wins over .json when several exist.
+      if (!current || EXTENSIONS.indexOf(ext) < EXTENSIONS.indexOf(path.extname(current).toLowerCase())) {
+        this.files.set(base, path.join(this.dir, name));
+      }
+    }
+  }
+
+  lookup(pluginId: string, appId: string): ExposeDefaultsEntry | undefined {
+    const file = this.files.get(exposeDefaultsBaseName(pluginId, appId));
+    if (!file) return undefined;
+    const stamp = stampOf(file);
+    const cached = this.parsed.get(file);
+    if (cached && cached.stamp === stamp) return cached.entry;
+    const entry = this.load(file);
+    this.parsed.set(file, { stamp, entry });
+    return entry;
+  }
+
+  private load(file: string): ExposeDefaultsEntry {
+    const parsed = parseByExtension(fs.readFileSync(file, 'utf8'), file);
+    if (!parsed.ok) return { file, problems: [parsed.problem] };
+    const checked = ExposeDefaultsFileSchema.safeParse(parsed.value);
+    if (!checked.success) return { file, problems: zodIssuesToProblems(checked.error.issues, parsed.value, file) };
+    return { file, lists: checked.data, problems: [] };
+  }
+}

@@ -1,0 +1,56 @@
+import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { Problem } from '../../shared/problems.js';
+import type { PluginScanner, ScanResult } from '../plugins/pluginScanner.js';
+
+/**
+ * The in-memory view of every app contribution (seed 000 §4.1
+ * `getAiContribution()`): works with no database, so an agent run can read
+ * an app's server url and prompt text even when nothing was persisted.
+ */
+export class PluginCatalog {
+  private last: ScanResult | undefined;
+  private byKey = new Map<string, AppContribution>();
+  private byServer = new Map<string, AppContribution>();
+
+  constructor(private readonly scanner: PluginScanner) {}
+
+  /** Scans (re-reading only changed plugin folders) and replaces the view. */
+  rescan(): ScanResult {
+    const result = this.scanner.scan();
+    this.last = result;
+    this.byKey = new Map(result.apps.map((a) => [`${a.pluginId}/${a.appId}`, a]));
+    this.byServer = new Map(result.apps.map((a) => [a.serverName, a]));
+    return result;
+  }
+
+  private current(): ScanResult {
+    return this.last ?? this.rescan();
+  }
+
+  get plugins(): PluginRecord[] {
+    return this.current().plugins;
+  }
+
+  get apps(): AppContribution[] {
+    return this.current().apps;
+  }
+
+  get problems(): Problem[] {
+    return this.current().problems;
+  }
+
+  /** Validates one folder as a scan would, without changing the catalog. */
+  validateFolder(dir: string): ScanResult {
+    return this.scanner.validateFolder(dir);
+  }
+
+  getAiContribution(pluginId: string, appId: string): AppContribution | undefined {
+    this.current();
+    return this.byKey.get(`${pluginId}/${appId}`);
+  }
+
+  findByServerName(serverName: string): AppContribution | undefined {
+    this.current();
+    return this.byServer.get(serverName);
+  }
+}

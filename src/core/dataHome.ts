@@ -1,0 +1,51 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The host's own app id: its folder under the data home, and the registry owner. */
+export const HOST_APP_ID = 'chatos';
+
+/** `--home`, else `$CHATOS_HOME`, else `~/.chatos`. */
+export function resolveDataHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(explicit ?? env.CHATOS_HOME ?? path.join(os.homedir(), '.chatos'));
+}
+
+/**
+ * Where everything lives under `$CHATOS_HOME` (DESIGN.md "Data home"): one
+ * folder per app, the host's being `chatos/`. Nothing is ever written inside
+ * the installed application.
+ */
+export class DataHome {
+  constructor(readonly root: string) {}
+
+  appDir(appId: string): string {
+    return path.join(this.root, appId);
+  }
+
+  get hostDir(): string {
+    return this.appDir(HOST_APP_ID);
+  }
+
+  adminDb(appId: string = HOST_APP_ID): string {
+    return path.join(this.appDir(appId), 'admin.db');
+  }
+
+  get mcpConfig(): string {
+    return path.join(this.hostDir, 'mcp.yaml');
+  }
+
+  get userPluginsDir(): string {
+    return path.join(this.hostDir, 'ui_apps', 'plugins');
+  }
+
+  pluginDataDir(pluginId: string): string {
+    return path.join(this.hostDir, 'ui_apps', 'data', pluginId);
+  }
+
+  pluginStateDir(pluginId: string): string {
+    return path.join(this.hostDir, 'ui_apps', 'state', pluginId);
+  }
+
+  get artifactsDir(): string {
+    return path.join(this.hostDir, 'artifacts');
+  }
+}

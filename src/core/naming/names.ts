@@ -1,0 +1,36 @@
+/**
+ * Name derivation (seed 000 §2). Pure functions: the host, the CLI and the
+ * registry must all derive exactly the same names from the same manifest.
+ */
+
+/** Lower-case, replace anything outside [a-z0-9_-] with `_`, trim `_` at both ends. */
+export function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_-]/g, '_').replace(/^_+|_+$/g, '');
+}
+
+export function deriveServerName(pluginId: string, appId: string): string {
+  return `${pluginId}.${appId}`;
+}
+
+export interface PromptNames {
+  zh: string;
+  en: string;
+}
+
+export function derivePromptNames(serverName: string): PromptNames {
+  const base = `mcp_${normalizeName(serverName)}`;
+  return { zh: base, en: `${base}__en` };
+}
+
+/** Default tool name exposed to a model (seed 000 §7): `mcp_<normalize(server)>_<tool>`. */
+export function deriveToolName(serverName: string, toolName: string): string {
+  return `mcp_${normalizeName(serverName)}_${toolName}`;
+}
+
+/**
+ * Base file name (no extension) of an app's default exposure list (seed 000 §5):
+ * `<pluginId>__<appId>`, lower-cased, characters outside [a-z0-9._-] replaced by `_`.
+ */
+export function exposeDefaultsBaseName(pluginId: string, appId: string): string {
+  return `${pluginId}__${appId}`.toLowerCase().replace(/[^a-z0-9._-]/g, '_');
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * The `plugin.json` contract (seed 000, plus `providerAppId` from seed 001).
+ * Unknown keys are tolerated here (zod strips them) and reported as warnings
+ * by `findUnknownKeys`, so manifests written for newer or older hosts load.
+ */
+
+export const SUPPORTED_MANIFEST_VERSION = 1;
+
+const idMessage = 'must start with a letter or digit and contain only letters, digits';
+
+export const PluginIdSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, { error: `${idMessage}, '.', '_' or '-' (at most 128)` });
+
+/** App ids carry no '.', so `${pluginId}.${appId}` splits back unambiguously. */
+export const AppIdSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: `${idMessage}, '_' or '-' (at most 64)` });
+
+/** A provider app id names a folder under $CHATOS_HOME, so it must be a safe path segment. */
+export const ProviderAppIdSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: `${idMessage}, '_' or '-' (at most 64)` });
+
+/** A path relative to the plugin folder; containment is checked against the disk later. */
+export const RelativePathSchema = z.string({ error: 'must be a path string' }).min(1, { error: 'must not be empty' });
+
+export const CompactEntrySchema = z.union([
+  RelativePathSchema,
+  z.object({ type: z.literal('module').default('module'), path: RelativePathSchema }),
+]);
+
+export const ModuleEntrySchema = z.object({
+  type: z.literal('module', { error: "must be 'module'" }),
+  path: RelativePathSchema,
+  compact: CompactEntrySchema.optional(),
+});
+
+export const AppEntrySchema = z.union([RelativePathSchema, ModuleEntrySchema]);
+
+const StringRecordSchema = z.record(z.string(), z.string({ error: 'must be a string' }));
+
+export const McpSchema = z
+  .object({
+    entry: RelativePathSchema.optional(),
+    url: z.string({ error: 'must be a string' }).optional(),
+    command: z.string().min(1).default('node'),
+    args: z.array(z.string({ error: 'must be a string' })).default([]),
+    env: StringRecordSchema.default({}),
+    /** Main flows only get servers that opt in (seed 000 §4.3). */
+    allowMain: z.boolean().default(false),
+    allowSub: z.boolean().default(true),
+    callMeta: z.record(z.string(), z.unknown()).default({}),
+    description: z.string().optional(),
+    tags: z.array(z.string()).default([]),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((mcp, ctx) => {
+    const has = Number(mcp.entry !== undefined) + Number(mcp.url !== undefined);
+    if (has !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: has === 0 ? 'needs exactly one of "entry" or "url"; it has neither' : 'needs exactly one of "entry" or "url"; it has both',
+        params: { hint: has === 0 ? 'add "entry": "<path to your server script>" (stdio) or "url": "https://…" (remote)' : 'remove "entry" or "url"' },
+      });
+    }
+  });
+
+export const PromptSideSchema = z.union([
+  RelativePathSchema,
+  z.object({ path: RelativePathSchema }),
+  z.object({ content: z.string() }),
+]);
+
+export const McpPromptSchema = z.union([
+  RelativePathSchema,
+  z
+    .object({ title: z.string().optional(), zh: PromptSideSchema.optional(), en: PromptSideSchema.optional() })
+    .refine((p) => p.zh !== undefined || p.en !== undefined, {
+      error: 'needs "zh" or "en" (or both)',
+      params: { hint: 'add "zh": "prompt.zh.md" and/or "en": "prompt.en.md"' },
+    }),
+]);
+
+export const ExposureValueSchema = z.union([z.boolean(), z.array(z.string({ error: 'must be a string' }))], {
+  error: 'must be true, false or a list of names',
+});
+
+export const AppAiSchema = z.object({
+  mcp: McpSchema.optional(),
+  mcpPrompt: McpPromptSchema.optional(),
+  agent: z.object({ name: z.string().optional(), description: z.string().optional(), modelId: z.string().optional() }).optional(),
+  mcpServers: ExposureValueSchema.optional(),
+  prompts: ExposureValueSchema.optional(),
+  config: RelativePathSchema.optional(),
+});
+
+export const AppSchema = z.object({
+  id: AppIdSchema,
+  name: z.string({ error: 'must be a string' }).min(1),
+  description: z.string().optional(),
+  icon: RelativePathSchema.optional(),
+  entry: AppEntrySchema,
+  ai: AppAiSchema.optional(),
+});
+
+export const PluginManifestSchema = z.object({
+  manifestVersion: z.literal(SUPPORTED_MANIFEST_VERSION).default(SUPPORTED_MANIFEST_VERSION),
+  id: PluginIdSchema,
+  name: z.string({ error: 'must be a string' }).min(1),
+  version: z.string({ error: 'must be a string' }).min(1),
+  description: z.string().optional(),
+  providerAppId: ProviderAppIdSchema.optional(),
+  backend: z.object({ entry: RelativePathSchema }).optional(),
+  apps: z.array(AppSchema).min(1, { error: 'must list at least one app' }),
+});
+
+/** The `ai.config` file: YAML or JSON, holding only the exposure lists. */
+export const AiConfigFileSchema = z.object({
+  mcpServers: ExposureValueSchema.optional(),
+  prompts: ExposureValueSchema.optional(),
+});
+
+export type PluginManifest = z.infer<typeof PluginManifestSchema>;
+export type AppManifest = z.infer<typeof AppSchema>;
+export type AppAi = z.infer<typeof AppAiSchema>;
+export type McpManifest = z.infer<typeof McpSchema>;
+export type McpPromptManifest = z.infer<typeof McpPromptSchema>;
+export type PromptSide = z.infer<typeof PromptSideSchema>;
+export type ExposureValue = z.infer<typeof ExposureValueSchema>;
+export type AiConfigFile = z.infer<typeof AiConfigFileSchema>;

@@ -1,0 +1,40 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export type ResolvedPath =
+  | { ok: true; absolute: string; real: string }
+  | { ok: false; code: 'PATH_ABSOLUTE' | 'PATH_ESCAPES' | 'PATH_NOT_FOUND' | 'PATH_LINK_ESCAPES' | 'PATH_NOT_FILE'; message: string; hint: string };
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Resolves a manifest path against the plugin folder. The lexical check
+ * refuses `..` and absolute paths; the real-path check refuses symlinks
+ * whose target lies outside, so a plugin can never make the host read or
+ * run a file beyond its own folder.
+ */
+export function resolveInsidePlugin(pluginRealDir: string, relativePath: string): ResolvedPath {
+  if (path.isAbsolute(relativePath) || /^[A-Za-z]:[\\/]/.test(relativePath) || relativePath.startsWith('\\\\')) {
+    return { ok: false, code: 'PATH_ABSOLUTE', message: `"${relativePath}" is an absolute path`, hint: 'use a path relative to the plugin folder' };
+  }
+  const absolute = path.resolve(pluginRealDir, relativePath);
+  if (!isInside(pluginRealDir, absolute)) {
+    return { ok: false, code: 'PATH_ESCAPES', message: `"${relativePath}" points outside the plugin folder`, hint: 'keep every file inside the plugin folder and remove ".." from the path' };
+  }
+  let real: string;
+  try {
+    real = fs.realpathSync(absolute);
+  } catch {
+    return { ok: false, code: 'PATH_NOT_FOUND', message: `"${relativePath}" does not exist (looked for ${absolute})`, hint: 'create the file or correct the path' };
+  }
+  if (!isInside(pluginRealDir, real)) {
+    return { ok: false, code: 'PATH_LINK_ESCAPES', message: `"${relativePath}" is a link to ${real}, outside the plugin folder`, hint: 'copy the file into the plugin folder instead of linking to it' };
+  }
+  if (!fs.statSync(real).isFile()) {
+    return { ok: false, code: 'PATH_NOT_FILE', message: `"${relativePath}" is a folder, not a file`, hint: 'point at a file inside that folder' };
+  }
+  return { ok: true, absolute, real };
+}

@@ -1,0 +1,238 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
+import { StampRecorder, type FileStamp } from './fileStamps.js';
+import {
+  AiConfigFileSchema,
+  PluginManifestSchema,
+  SUPPORTED_MANIFEST_VERSION,
+  type AiConfigFile,
+  type AppManifest,
+  type PluginManifest,
+  type PromptSide,
+} from './manifestSchema.js';
+import { resolveInsidePlugin } from './pluginPaths.js';
+import { parseByExtension, parseJsonText } from './textFiles.js';
+import { findUnknownKeys } from './unknownKeys.js';
+import { zodIssuesToProblems } from './zodProblems.js';
+
+export const MANIFEST_FILE = 'plugin.json';
+export const MAX_MANIFEST_BYTES = 256 * 1024;
+export const MAX_PROMPT_BYTES = 128 * 1024;
+export const MAX_AI_CONFIG_BYTES = 256 * 1024;
+export const SUPPORTED_URL_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
+
+export interface PromptText {
+  text: string;
+  /** The file it came from; absent for inline `{content}`. */
+  file?: string;
+}
+
+export interface LoadedPrompt {
+  title?: string;
+  zh?: PromptText;
+  en?: PromptText;
+}
+
+/** An app whose every referenced file exists inside the plugin folder. */
+export interface ValidatedApp {
+  manifest: AppManifest;
+  entryPath: string;
+  compactPath?: string;
+  iconPath?: string;
+  mcpEntryPath?: string;
+  prompt?: LoadedPrompt;
+  /** The parsed `ai.config` file, when the app names one. */
+  aiConfig?: AiConfigFile;
+}
+
+export interface ValidatedPlugin {
+  dir: string;
+  manifestFile: string;
+  /** Present when the manifest parsed; with errors it is still shown but never loaded. */
+  manifest?: PluginManifest;
+  apps: ValidatedApp[];
+  backendEntryPath?: string;
+  problems: Problem[];
+  valid: boolean;
+  /** Every file this validation looked at, so a rescan can tell by stat alone whether to redo it. */
+  stamps: FileStamp[];
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Validates one plugin folder: the manifest, every path it names, and the files those paths hold. */
+export function validatePluginFolder(dir: string): ValidatedPlugin {
+  const stamps = new StampRecorder();
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  const problems: Problem[] = [];
+  const finish = (extra: Partial<ValidatedPlugin> = {}): ValidatedPlugin => ({
+    dir,
+    manifestFile,
+    apps: [],
+    problems,
+    valid: !hasErrors(problems),
+    stamps: stamps.list(),
+    ...extra,
+  });
+  const error = (code: string, jsonPath: string, message: string, hint?: string, file = manifestFile) =>
+    problems.push({ severity: 'error', code, file, path: jsonPath, message, hint });
+
+  const stat = stamps.record(manifestFile);
+  if (!stat) {
+    error('MANIFEST_MISSING', '', `no ${MANIFEST_FILE} in ${dir}`, `add a ${MANIFEST_FILE} (run "chatos init ${dir}" for a working example)`);
+    return finish();
+  }
+  if (stat.size > MAX_MANIFEST_BYTES) {
+    error('MANIFEST_TOO_LARGE', '', `${MANIFEST_FILE} is ${kib(stat.size)}; the limit is ${kib(MAX_MANIFEST_BYTES)}`, 'move long texts (prompts, descriptions) into files the manifest points at');
+    return finish();
+  }
+  const parsed = parseJsonText(fs.readFileSync(manifestFile, 'utf8'), manifestFile);
+  if (!parsed.ok) {
+    problems.push(parsed.problem);
+    return finish();
+  }
+  const raw = parsed.value;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    error('MANIFEST_NOT_OBJECT', '', `${MANIFEST_FILE} must hold a JSON object`, 'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [] }');
+    return finish();
+  }
+  const declaredVersion = (raw as Record<string, unknown>).manifestVersion;
+  if (declaredVersion !== undefined && declaredVersion !== SUPPORTED_MANIFEST_VERSION) {
+    error(
+      'MANIFEST_VERSION_UNSUPPORTED',
+      'manifestVersion',
+      `manifestVersion ${JSON.stringify(declaredVersion)} is not supported; this host supports manifestVersion ${SUPPORTED_MANIFEST_VERSION}`,
+      `set "manifestVersion": ${SUPPORTED_MANIFEST_VERSION}, or update ChatOS if the plugin needs a newer host`,
+    );
+    return finish();
+  }
+
+  problems.push(...findUnknownKeys(PluginManifestSchema, raw, manifestFile));
+  const result = PluginManifestSchema.safeParse(raw);
+  if (!result.success) {
+    problems.push(...zodIssuesToProblems(result.error.issues, raw, manifestFile));
+    return finish();
+  }
+  const manifest = result.data;
+  const realDir = fs.realpathSync(dir);
+
+  /** Checks one manifest path; records its stamp whether or not it exists. */
+  const resolve = (relative: string, jsonPath: (string | number)[]): string | undefined => {
+    stamps.record(path.resolve(realDir, relative));
+    const resolved = resolveInsidePlugin(realDir, relative);
+    if (!resolved.ok) {
+      error(resolved.code, formatJsonPath(jsonPath), resolved.message, resolved.hint);
+      return undefined;
+    }
+    return resolved.absolute;
+  };
+
+  const seenApps = new Map<string, number>();
+  manifest.apps.forEach((app, index) => {
+    const first = seenApps.get(app.id);
+    if (first !== undefined) {
+      error('APP_ID_DUPLICATE', `apps[${index}].id`, `app id "${app.id}" is used twice: apps[${first}].id and apps[${index}].id`, 'give each app in a plugin its own id');
+    } else {
+      seenApps.set(app.id, index);
+    }
+  });
+
+  const apps: ValidatedApp[] = [];
+  manifest.apps.forEach((app, index) => {
+    const at = (...rest: (string | number)[]) => ['apps', index, ...rest];
+    const entryIsPath = typeof app.entry === 'string';
+    const entryPath = resolve(entryIsPath ? (app.entry as string) : (app.entry as { path: string }).path, entryIsPath ? at('entry') : at('entry', 'path'));
+    let compactPath: string | undefined;
+    if (typeof app.entry === 'object' && app.entry.compact !== undefined) {
+      const compact = app.entry.compact;
+      compactPath = typeof compact === 'string' ? resolve(compact, at('entry', 'compact')) : resolve(compact.path, at('entry', 'compact', 'path'));
+    }
+    const iconPath = app.icon === undefined ? undefined : resolve(app.icon, at('icon'));
+    const ai = app.ai;
+    let mcpEntryPath: string | undefined;
+    if (ai?.mcp?.entry !== undefined) mcpEntryPath = resolve(ai.mcp.entry, at('ai', 'mcp', 'entry'));
+    if (ai?.mcp?.url !== undefined) checkUrl(ai.mcp.url, formatJsonPath(at('ai', 'mcp', 'url')), error);
+    if (ai?.mcp && /\s/.test(ai.mcp.command)) {
+      problems.push({
+        severity: 'warning',
+        code: 'COMMAND_HAS_SPACES',
+        file: manifestFile,
+        path: formatJsonPath(at('ai', 'mcp', 'command')),
+        message: `command "${ai.mcp.command}" contains spaces; servers are started without a shell, so this is one program name`,
+        hint: 'put only the program in "command" and its arguments in "args"',
+      });
+    }
+    const prompt = ai?.mcpPrompt === undefined ? undefined : loadPrompt(ai.mcpPrompt, at('ai', 'mcpPrompt'));
+    const aiConfig = ai?.config === undefined ? undefined : loadAiConfig(ai.config, at('ai', 'config'));
+    if (entryPath) apps.push({ manifest: app, entryPath, compactPath, iconPath, mcpEntryPath, prompt, aiConfig });
+  });
+
+  const backendEntryPath = manifest.backend ? resolve(manifest.backend.entry, ['backend', 'entry']) : undefined;
+  return finish({ manifest, apps, backendEntryPath });
+
+  function readPromptSide(side: PromptSide, jsonPath: (string | number)[]): PromptText | undefined {
+    if (typeof side === 'object' && 'content' in side) {
+      if (Buffer.byteLength(side.content) > MAX_PROMPT_BYTES) {
+        error('PROMPT_TOO_LARGE', formatJsonPath([...jsonPath, 'content']), `inline prompt is ${kib(Buffer.byteLength(side.content))}; the limit is ${kib(MAX_PROMPT_BYTES)}`, 'shorten the prompt');
+        return undefined;
+      }
+      return { text: side.content };
+    }
+    const relative = typeof side === 'string' ? side : side.path;
+    const pathAt = typeof side === 'string' ? jsonPath : [...jsonPath, 'path'];
+    const file = resolve(relative, pathAt);
+    if (!file) return undefined;
+    const size = fs.statSync(file).size;
+    if (size > MAX_PROMPT_BYTES) {
+      error('PROMPT_TOO_LARGE', formatJsonPath(pathAt), `prompt file "${relative}" is ${kib(size)}; the limit is ${kib(MAX_PROMPT_BYTES)}`, 'shorten the prompt');
+      return undefined;
+    }
+    return { text: fs.readFileSync(file, 'utf8'), file };
+  }
+
+  function loadPrompt(spec: NonNullable<AppManifest['ai']>['mcpPrompt'] & {}, jsonPath: (string | number)[]): LoadedPrompt {
+    // A bare string is the zh prompt (seed 000 §1).
+    if (typeof spec === 'string') return { zh: readPromptSide(spec, jsonPath) };
+    return {
+      title: spec.title,
+      zh: spec.zh === undefined ? undefined : readPromptSide(spec.zh, [...jsonPath, 'zh']),
+      en: spec.en === undefined ? undefined : readPromptSide(spec.en, [...jsonPath, 'en']),
+    };
+  }
+
+  function loadAiConfig(relative: string, jsonPath: (string | number)[]): AiConfigFile | undefined {
+    const file = resolve(relative, jsonPath);
+    if (!file) return undefined;
+    const size = fs.statSync(file).size;
+    if (size > MAX_AI_CONFIG_BYTES) {
+      error('AI_CONFIG_TOO_LARGE', formatJsonPath(jsonPath), `ai.config file "${relative}" is ${kib(size)}; the limit is ${kib(MAX_AI_CONFIG_BYTES)}`, 'keep only mcpServers and prompts in it');
+      return undefined;
+    }
+    const parsedConfig = parseByExtension(fs.readFileSync(file, 'utf8'), file);
+    if (!parsedConfig.ok) {
+      problems.push(parsedConfig.problem);
+      return undefined;
+    }
+    problems.push(...findUnknownKeys(AiConfigFileSchema, parsedConfig.value, file));
+    const checked = AiConfigFileSchema.safeParse(parsedConfig.value);
+    if (!checked.success) {
+      problems.push(...zodIssuesToProblems(checked.error.issues, parsedConfig.value, file));
+      return undefined;
+    }
+    return checked.data;
+  }
+}
+
+function checkUrl(url: string, jsonPath: string, error: (code: string, jsonPath: string, message: string, hint?: string) => void): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    error('URL_INVALID', jsonPath, `"${url}" is not a valid URL`, 'use a full URL such as "http://127.0.0.1:3000/mcp"');
+    return;
+  }
+  if (!SUPPORTED_URL_SCHEMES.includes(parsed.protocol)) {
+    error('URL_SCHEME', jsonPath, `URL scheme "${parsed.protocol}" is not supported`, `use one of ${SUPPORTED_URL_SCHEMES.join(' ')} (for a local script use "entry" instead)`);
+  }
+}

@@ -34,7 +34,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     return cli.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+      // 'commander.help' is help shown because no command was given: bad usage.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     }
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}`);

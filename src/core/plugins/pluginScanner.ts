@@ -119,9 +119,9 @@ export class PluginScanner {
         }
       }
       plugins.push({
-        id: validated.manifest?.id,
-        name: validated.manifest?.name,
-        version: validated.manifest?.version,
+        id: validated.manifest?.id ?? validated.declared.id,
+        name: validated.manifest?.name ?? validated.declared.name,
+        version: validated.manifest?.version ?? validated.declared.version,
         dir: validated.dir,
         source: candidate.source,
         status: candidate.status,

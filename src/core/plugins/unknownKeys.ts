@@ -1,19 +1,26 @@
 import { z } from 'zod';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 
-/** Levenshtein distance, small strings only (manifest keys). */
+/**
+ * Edit distance counting an adjacent transposition as one edit (optimal
+ * string alignment), so the commonest typo, "entyr" for "entry", is one edit
+ * away, not two. Small strings only (manifest keys).
+ */
 export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  let before = Array.from({ length: b.length + 1 }, () => 0); // row i-2
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j); // row i-1
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      row.push(best);
     }
+    before = previous;
+    previous = row;
   }
-  return row[b.length]!;
+  return previous[b.length]!;
 }
 
 export function closestKey(key: string, known: readonly string[]): string | undefined {

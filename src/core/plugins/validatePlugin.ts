@@ -49,8 +49,10 @@ export interface ValidatedApp {
 export interface ValidatedPlugin {
   dir: string;
   manifestFile: string;
-  /** Present when the manifest parsed; with errors it is still shown but never loaded. */
+  /** Present when the manifest passed the schema; a plugin with errors is shown but never loaded. */
   manifest?: PluginManifest;
+  /** The `id`, `name` and `version` as written, so even an invalid plugin is listed by its id. */
+  declared: { id?: string; name?: string; version?: string };
   apps: ValidatedApp[];
   backendEntryPath?: string;
   problems: Problem[];
@@ -66,10 +68,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   const stamps = new StampRecorder();
   const manifestFile = path.join(dir, MANIFEST_FILE);
   const problems: Problem[] = [];
+  const declared: ValidatedPlugin['declared'] = {};
   const finish = (extra: Partial<ValidatedPlugin> = {}): ValidatedPlugin => ({
     dir,
     manifestFile,
     apps: [],
+    declared,
     problems,
     valid: !hasErrors(problems),
     stamps: stamps.list(),
@@ -97,7 +101,9 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     error('MANIFEST_NOT_OBJECT', '', `${MANIFEST_FILE} must hold a JSON object`, 'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [] }');
     return finish();
   }
-  const declaredVersion = (raw as Record<string, unknown>).manifestVersion;
+  const fields = raw as Record<string, unknown>;
+  for (const key of ['id', 'name', 'version'] as const) if (typeof fields[key] === 'string') declared[key] = fields[key] as string;
+  const declaredVersion = fields.manifestVersion;
   if (declaredVersion !== undefined && declaredVersion !== SUPPORTED_MANIFEST_VERSION) {
     error(
       'MANIFEST_VERSION_UNSUPPORTED',

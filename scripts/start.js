@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm start`: the desktop app where Electron's binary is present (fetched on
+// first start where the network allows), otherwise the host without a window.
+// Until the desktop shell and `chatos serve` land, the fallback lists the
+// built-in plugins' apps with the CLI.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Electron's own index.js downloads the binary when it is missing, so it is
+// not required here: look for the binary the way it would, without side effects.
+function electronBinary() {
+  const dir = fileURLToPath(new URL('../node_modules/electron/', import.meta.url));
+  const pathFile = `${dir}path.txt`;
+  const name = existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : undefined;
+  const overridden = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const binary = overridden ? `${overridden}/${name ?? 'electron'}` : name && `${dir}dist/${name}`;
+  return binary && existsSync(binary) ? binary : undefined;
+}
+
+function tryFetchElectron() {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return 'ELECTRON_SKIP_BINARY_DOWNLOAD is set';
+  console.log('Electron binary not present; trying to download it once…');
+  const result = spawnSync(process.execPath, [require.resolve('electron/install.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 });
+  if (result.status === 0) return undefined;
+  const reason = (result.stderr ?? '').split('\n').find((line) => line.trim()) ?? 'the download failed';
+  return `its download failed (${reason.trim()})`;
+}
+
+let binary = electronBinary();
+let whyNot;
+if (!binary) {
+  whyNot = tryFetchElectron();
+  binary = electronBinary();
+}
+
+const shell = new URL('../dist/electron/main.js', import.meta.url);
+if (binary && existsSync(shell)) {
+  const result = spawnSync(binary, [root], { stdio: 'inherit' });
+  process.exit(result.status ?? 1);
+}
+
+console.log(
+  binary
+    ? 'The desktop shell is not built in this version yet; showing the apps the host finds instead.\n'
+    : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Showing the apps the host finds instead.\n`,
+);
+const result = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'apps', ...process.argv.slice(2)], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

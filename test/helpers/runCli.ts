@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from './tempDir.js';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json<T = any>(): T;
+}
+
+const bin = path.join(repoRoot, 'bin', 'chatos.js');
+
+/** Runs the built `chatos` binary as a user would (npm test builds dist/ first). */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliRun {
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    json() {
+      return JSON.parse(result.stdout);
+    },
+  };
+}

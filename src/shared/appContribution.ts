@@ -83,6 +83,8 @@ export const PluginRecordSchema = z.object({
   /** loaded: its apps contribute; invalid: errors; overridden: a user plugin replaced this built-in; shadowed: another plugin with its id won. */
   status: z.enum(['loaded', 'invalid', 'overridden', 'shadowed']),
   appIds: z.array(z.string()),
+  /** `backend.entry`, absolute, when the plugin has a backend. */
+  backendEntry: z.string().optional(),
   problems: z.array(ProblemSchema),
 });
 export type PluginRecord = z.infer<typeof PluginRecordSchema>;

@@ -2,19 +2,24 @@ import type { UiAppMeta } from '../../shared/appContribution.js';
 
 const VARIABLE = /\$\{(\w+)\}|\$(\w+)/g;
 
-/** Replaces `$dataDir` / `${dataDir}` (any UiAppMeta key) in every string, deeply. Unknown names stay as written. */
-export function expandMetaVariables(value: unknown, vars: UiAppMeta): unknown {
+/** Replaces `$name` / `${name}` from `vars` in every string, deeply. Unknown names stay as written. */
+export function expandVariables(value: unknown, vars: Readonly<Record<string, string>>): unknown {
   if (typeof value === 'string') {
     return value.replace(VARIABLE, (whole, braced: string | undefined, bare: string | undefined) => {
       const name = (braced ?? bare)!;
-      return Object.hasOwn(vars, name) ? vars[name as keyof UiAppMeta] : whole;
+      return Object.hasOwn(vars, name) ? vars[name]! : whole;
     });
   }
-  if (Array.isArray(value)) return value.map((item) => expandMetaVariables(item, vars));
+  if (Array.isArray(value)) return value.map((item) => expandVariables(item, vars));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandMetaVariables(v, vars)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVariables(v, vars)]));
   }
   return value;
+}
+
+/** `$dataDir` / `${dataDir}` (any UiAppMeta key) in callMeta. */
+export function expandMetaVariables(value: unknown, vars: UiAppMeta): unknown {
+  return expandVariables(value, vars);
 }
 
 export interface CallMeta {

@@ -17,7 +17,7 @@ function isInside(root: string, candidate: string): boolean {
  * whose target lies outside, so a plugin can never make the host read or
  * run a file beyond its own folder.
  */
-export function resolveInsidePlugin(pluginRealDir: string, relativePath: string): ResolvedPath {
+export function resolveInsidePlugin(pluginRealDir: string, relativePath: string, pluginDir: string = pluginRealDir): ResolvedPath {
   if (path.isAbsolute(relativePath) || /^[A-Za-z]:[\\/]/.test(relativePath) || relativePath.startsWith('\\\\')) {
     return { ok: false, code: 'PATH_ABSOLUTE', message: `"${relativePath}" is an absolute path`, hint: 'use a path relative to the plugin folder' };
   }
@@ -37,5 +37,6 @@ export function resolveInsidePlugin(pluginRealDir: string, relativePath: string)
   if (!fs.statSync(real).isFile()) {
     return { ok: false, code: 'PATH_NOT_FILE', message: `"${relativePath}" is a folder, not a file`, hint: 'point at a file inside that folder' };
   }
-  return { ok: true, absolute, real };
+  // Report paths under the folder as scanned (which may sit behind a symlink), like the plugin's own dir.
+  return { ok: true, absolute: path.resolve(pluginDir, relativePath), real };
 }

@@ -3,9 +3,11 @@ import * as path from 'node:path';
 import type { AppContribution, PluginRecord, PluginSource } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import { contributeApp, type ContributionContext } from '../contributions/appContribution.js';
+import type { ExposeDefaultsEntry } from '../contributions/exposeDefaults.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
-import { stampsUnchanged } from './fileStamps.js';
-import { validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';
+import { stampOf, stampsUnchanged } from './fileStamps.js';
+import type { PluginManifest } from './manifestSchema.js';
+import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';
 
 export interface PluginRoot {
   dir: string;
@@ -19,6 +21,14 @@ export interface ScanResult {
   /** Every problem of every plugin and root, flattened. */
   problems: Problem[];
   stats: { folders: number; reread: string[]; durationMs: number };
+}
+
+/** One plugin's contributions and what they were derived from, so an unchanged plugin is not contributed again. */
+interface Contributed {
+  source: PluginSource;
+  /** Each app's default exposure entry; ExposeDefaults hands back the same object while its file is unchanged. */
+  defaults: (ExposeDefaultsEntry | undefined)[];
+  made: ReturnType<typeof contributeApp>[];
 }
 
 interface Candidate {
@@ -55,6 +65,26 @@ function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] {
 
 const where = (c: Candidate) => `${c.validated.manifestFile} (${c.source})`;
 
+const failure = (file: string, error: unknown): Problem => ({
+  severity: 'error',
+  code: 'PLUGIN_LOAD_FAILED',
+  file,
+  path: '',
+  message: `this plugin could not be loaded: ${(error as Error)?.message ?? String(error)}`,
+  hint: 'check that plugin.json is a readable file and that its values are not nested absurdly deep',
+});
+
+/** validatePluginFolder, except that a folder it cannot read (plugin.json a folder, no permission) yields a problem instead of ending the whole scan. */
+function validateSafely(dir: string): ValidatedPlugin {
+  try {
+    return validatePluginFolder(dir);
+  } catch (error) {
+    const manifestFile = path.join(dir, MANIFEST_FILE);
+    const stamp = { path: manifestFile, stamp: stampOf(manifestFile) };
+    return { dir, manifestFile, declared: {}, apps: [], problems: [failure(manifestFile, error)], valid: false, stamps: [stamp] };
+  }
+}
+
 /**
  * Scans the plugin roots. Results are cached per folder with the stamps of
  * every file validation read, so a rescan re-reads only what changed. Cross-
@@ -63,6 +93,8 @@ const where = (c: Candidate) => `${c.validated.manifestFile} (${c.source})`;
  */
 export class PluginScanner {
   private readonly cache = new Map<string, ValidatedPlugin>();
+  /** Keyed by the cached validation itself, so an entry goes away when the folder is re-read or dropped. */
+  private readonly contributed = new WeakMap<ValidatedPlugin, Contributed>();
 
   constructor(
     private readonly roots: readonly PluginRoot[],
@@ -82,7 +114,7 @@ export class PluginScanner {
         seen.add(dir);
         let validated = this.cache.get(dir);
         if (!validated || !stampsUnchanged(validated.stamps)) {
-          validated = validatePluginFolder(dir);
+          validated = validateSafely(dir);
           this.cache.set(dir, validated);
           reread.push(dir);
         }
@@ -98,7 +130,7 @@ export class PluginScanner {
   validateFolder(dir: string, source: PluginSource = 'extra'): ScanResult {
     const started = performance.now();
     this.ctx.exposeDefaults.refresh();
-    const validated = validatePluginFolder(dir);
+    const validated = validateSafely(dir);
     return this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], started);
   }
 
@@ -112,10 +144,16 @@ export class PluginScanner {
       const { validated } = candidate;
       const problems = [...validated.problems, ...candidate.extra];
       if (candidate.status === 'loaded' && validated.manifest) {
-        for (const app of validated.apps) {
-          const made = contributeApp(validated.manifest, validated.dir, candidate.source, app, this.ctx);
-          apps.push(made.contribution);
-          problems.push(...made.problems);
+        try {
+          const made = this.contribute(validated, validated.manifest, candidate.source);
+          for (const { contribution, problems: appProblems } of made) {
+            apps.push(contribution);
+            problems.push(...appProblems);
+          }
+        } catch (error) {
+          // One plugin that breaks a derivation (e.g. callMeta nested too deep) loses all its apps; the others still load.
+          candidate.status = 'invalid';
+          problems.push(failure(validated.manifestFile, error));
         }
       }
       plugins.push({
@@ -126,6 +164,7 @@ export class PluginScanner {
         source: candidate.source,
         status: candidate.status,
         appIds: validated.manifest?.apps.map((a) => a.id) ?? [],
+        backendEntry: validated.backendEntryPath,
         problems,
       });
     }
@@ -135,6 +174,22 @@ export class PluginScanner {
       problems: [...rootProblems, ...plugins.flatMap((p) => p.problems)],
       stats: { folders: candidates.length, reread, durationMs: performance.now() - started },
     };
+  }
+
+  /**
+   * contributeApp is pure apart from the defaults lookup, so an unchanged
+   * plugin (same cached validation, same source, same defaults entries) keeps
+   * its contributions: a rescan of 1,000 plugins then costs little beyond the
+   * stat of every stamped file. Unchanged apps keep the same AppContribution
+   * objects across scans, so callers must treat them as read-only.
+   */
+  private contribute(validated: ValidatedPlugin, manifest: PluginManifest, source: PluginSource): Contributed['made'] {
+    const defaults = validated.apps.map((app) => this.ctx.exposeDefaults.lookup(manifest.id, app.manifest.id));
+    const cached = this.contributed.get(validated);
+    if (cached && cached.source === source && cached.defaults.every((entry, i) => entry === defaults[i])) return cached.made;
+    const made = validated.apps.map((app) => contributeApp(manifest, validated.dir, source, app, this.ctx));
+    this.contributed.set(validated, { source, defaults, made });
+    return made;
   }
 }
 

@@ -98,7 +98,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   }
   const raw = parsed.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    error('MANIFEST_NOT_OBJECT', '', `${MANIFEST_FILE} must hold a JSON object`, 'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [] }');
+    error('MANIFEST_NOT_OBJECT', '', `${MANIFEST_FILE} must hold a JSON object`, 'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [{ "id": "main", "name": "…", "entry": "index.mjs" }] }');
     return finish();
   }
   const fields = raw as Record<string, unknown>;
@@ -126,7 +126,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   /** Checks one manifest path; records its stamp whether or not it exists. */
   const resolve = (relative: string, jsonPath: (string | number)[]): string | undefined => {
     stamps.record(path.resolve(realDir, relative));
-    const resolved = resolveInsidePlugin(realDir, relative);
+    const resolved = resolveInsidePlugin(realDir, relative, dir);
     if (!resolved.ok) {
       error(resolved.code, formatJsonPath(jsonPath), resolved.message, resolved.hint);
       return undefined;

@@ -33,6 +33,15 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   return best && best.distance <= limit ? best.key : undefined;
 }
 
+/** What the walk needs to know of a schema, worked out once per schema: scans walk the same schema thousands of times. */
+type Shape =
+  | { kind: 'object'; fields: Map<string, z.ZodType>; keys: string[] }
+  | { kind: 'array'; element: z.ZodType }
+  | { kind: 'union'; objects: { schema: z.ZodType; keys: string[] }[] }
+  | { kind: 'leaf' };
+
+const shapes = new WeakMap<z.ZodType, Shape>();
+
 /** Peel wrappers (optional, default, refinements) down to the shape that holds keys. */
 function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
@@ -47,6 +56,28 @@ function unwrap(schema: z.ZodType): z.ZodType {
   }
 }
 
+function shapeOf(schema: z.ZodType): Shape {
+  let shape = shapes.get(schema);
+  if (shape) return shape;
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject) {
+    const fields = new Map(Object.entries(inner.shape as Record<string, z.ZodType>));
+    shape = { kind: 'object', fields, keys: [...fields.keys()] };
+  } else if (inner instanceof z.ZodArray) {
+    shape = { kind: 'array', element: inner.element as z.ZodType };
+  } else if (inner instanceof z.ZodUnion) {
+    const objects = (inner.options as z.ZodType[]).flatMap((option) => {
+      const branch = shapeOf(option);
+      return branch.kind === 'object' ? [{ schema: option, keys: branch.keys }] : [];
+    });
+    shape = { kind: 'union', objects };
+  } else {
+    shape = { kind: 'leaf' };
+  }
+  shapes.set(schema, shape);
+  return shape;
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -55,43 +86,40 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null &
  * must still load here.
  */
 export function findUnknownKeys(schema: z.ZodType, value: unknown, file: string, path: PropertyKey[] = []): Problem[] {
-  const shape = unwrap(schema);
-  if (shape instanceof z.ZodObject && isPlainObject(value)) {
-    const known = Object.keys(shape.shape);
+  const shape = shapeOf(schema);
+  if (shape.kind === 'object' && isPlainObject(value)) {
     const problems: Problem[] = [];
-    for (const [key, child] of Object.entries(value)) {
-      const childSchema = shape.shape[key] as z.ZodType | undefined;
+    for (const key of Object.keys(value)) {
+      const childSchema = shape.fields.get(key);
       if (childSchema) {
-        problems.push(...findUnknownKeys(childSchema, child, file, [...path, key]));
+        problems.push(...findUnknownKeys(childSchema, value[key], file, [...path, key]));
         continue;
       }
       if (key === '$schema' || key.startsWith('//')) continue; // editor hints and comments
-      const suggestion = closestKey(key, known);
+      const suggestion = closestKey(key, shape.keys);
       problems.push({
         severity: 'warning',
         code: 'UNKNOWN_KEY',
         file,
         path: formatJsonPath([...path, key]),
         message: `unknown key "${key}" is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
-        hint: suggestion ? `rename "${key}" to "${suggestion}"` : `remove "${key}" or check the manifest reference; known keys here: ${known.join(', ')}`,
+        hint: suggestion ? `rename "${key}" to "${suggestion}"` : `remove "${key}" or check the manifest reference; known keys here: ${shape.keys.join(', ')}`,
       });
     }
     return problems;
   }
-  if (shape instanceof z.ZodArray && Array.isArray(value)) {
-    return value.flatMap((item, index) => findUnknownKeys(shape.element as z.ZodType, item, file, [...path, index]));
+  if (shape.kind === 'array' && Array.isArray(value)) {
+    return value.flatMap((item, index) => findUnknownKeys(shape.element, item, file, [...path, index]));
   }
-  if (shape instanceof z.ZodUnion) {
-    // Follow the object branch for objects; scalars carry no keys.
-    const branch = (shape.options as z.ZodType[]).find((option) => unwrap(option) instanceof z.ZodObject);
-    if (branch && isPlainObject(value)) {
-      const objectBranches = (shape.options as z.ZodType[]).filter((o) => unwrap(o) instanceof z.ZodObject);
-      // Several object branches (a prompt side is {path} or {content}): pick the one sharing most keys.
-      const best = objectBranches
-        .map((o) => ({ o, score: Object.keys((unwrap(o) as z.ZodObject).shape).filter((k) => k in value).length }))
-        .sort((a, b) => b.score - a.score)[0]!.o;
-      return findUnknownKeys(best, value, file, path);
+  if (shape.kind === 'union' && shape.objects.length && isPlainObject(value)) {
+    // Several object branches (a prompt side is {path} or {content}): follow the one sharing most keys.
+    let best = shape.objects[0]!;
+    let bestScore = -1;
+    for (const branch of shape.objects) {
+      const score = branch.keys.filter((k) => k in value).length;
+      if (score > bestScore) [best, bestScore] = [branch, score];
     }
+    return findUnknownKeys(best.schema, value, file, path);
   }
   return [];
 }

@@ -121,12 +121,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     return finish();
   }
   const manifest = result.data;
-  const realDir = fs.realpathSync(dir);
+  const realDir = fs.realpathSync.native(dir);
 
   /** Checks one manifest path; records its stamp whether or not it exists. */
   const resolve = (relative: string, jsonPath: (string | number)[]): string | undefined => {
-    stamps.record(path.resolve(realDir, relative));
-    const resolved = resolveInsidePlugin(realDir, relative, dir);
+    const stat = stamps.record(path.resolve(realDir, relative));
+    const resolved = resolveInsidePlugin(realDir, relative, dir, stat);
     if (!resolved.ok) {
       error(resolved.code, formatJsonPath(jsonPath), resolved.message, resolved.hint);
       return undefined;

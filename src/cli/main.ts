@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
 import { registerInit } from './commands/init.js';
+import { registerRegistry } from './commands/registry.js';
+import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
 import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
 
@@ -18,6 +20,8 @@ export function buildProgram(cli: CliContext): Command {
   registerValidate(program, cli);
   registerApps(program, cli);
   registerInit(program, cli);
+  registerRegistry(program, cli);
+  registerTrust(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

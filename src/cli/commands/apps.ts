@@ -1,30 +1,38 @@
 import type { Command } from 'commander';
+import { runPlanOf } from '../../core/trust/pluginTrust.js';
 import { hasErrors } from '../../shared/problems.js';
 import { appsView, appText } from '../appView.js';
-import { globalOptions, hostFor } from '../globalOptions.js';
+import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, type CliContext } from '../output.js';
 
 export function registerApps(program: Command, cli: CliContext): void {
   const { io } = cli;
   program
     .command('apps')
-    .description('scan every plugin root; each app with its derived names, url, flags, exposure and problems')
+    .description('scan every plugin root; each app with its derived names, url, flags, exposure, trust and problems')
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      const host = hostFor(options);
-      const result = host.catalog.rescan();
-      if (options.json) {
-        printJson(io, appsView(result));
-      } else {
-        for (const root of host.pluginRoots) io.out(`${root.source} plugins: ${root.dir}`);
-        for (const plugin of result.plugins) {
-          io.out(`\n${plugin.id ?? plugin.dir} ${plugin.version ?? ''} [${plugin.source}, ${plugin.status}]`);
-          for (const app of result.apps.filter((a) => a.pluginDir === plugin.dir)) io.out(appText(app));
+      await withStartedHost(options, (host) => {
+        const result = host.rescan();
+        const trust = new Map(result.plugins.map((p) => [p.dir, host.trust.stateOf(p)]));
+        const problems = [...result.problems, ...host.registryProblems];
+        if (options.json) {
+          const view = appsView(result);
+          printJson(io, {
+            ...view,
+            plugins: view.plugins.map((p) => ({ ...p, trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry) })),
+            problems,
+          });
+        } else {
+          for (const root of host.pluginRoots) io.out(`${root.source} plugins: ${root.dir}`);
+          for (const plugin of result.plugins) {
+            io.out(`\n${plugin.id ?? plugin.dir} ${plugin.version ?? ''} [${plugin.source}, ${plugin.status}, ${trust.get(plugin.dir)?.state}]`);
+            for (const app of result.apps.filter((a) => a.pluginDir === plugin.dir)) io.out(appText(app));
+          }
+          io.out(`\n${result.apps.length} app(s) from ${result.plugins.filter((p) => p.status === 'loaded').length} plugin(s); ${problems.length} problem(s)`);
         }
-        io.out(`\n${result.apps.length} app(s) from ${result.plugins.filter((p) => p.status === 'loaded').length} plugin(s); ${result.problems.length} problem(s)`);
-      }
-      printProblems(io, result.problems);
-      await host.dispose();
-      cli.exitCode = hasErrors(result.problems) ? 1 : 0;
+        printProblems(io, problems);
+        cli.exitCode = hasErrors(problems) ? 1 : 0;
+      });
     });
 }

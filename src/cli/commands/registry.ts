@@ -1,0 +1,121 @@
+import type { Command } from 'commander';
+import type { Host } from '../../core/host.js';
+import { RegistryError, type GrantKind } from '../../core/registry/registryCenter.js';
+import { suggestClosest } from '../../core/naming/suggest.js';
+import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';
+
+const SECTIONS = ['apps', 'servers', 'prompts', 'grants'] as const;
+type Section = (typeof SECTIONS)[number];
+
+function asUserError(error: unknown): never {
+  if (error instanceof RegistryError) throw new UserError(error.message, error.code === 'UNKNOWN_APP' ? 'list apps with "chatos registry apps"' : 'list ids with "chatos registry servers" or "chatos registry prompts"');
+  throw error;
+}
+
+function registryView(host: Host, sections: readonly Section[], forApp?: string) {
+  const registry = host.registry;
+  if (forApp !== undefined && !registry.isKnownApp(forApp)) {
+    throw new UserError(`no app "${forApp}" is registered${suggestText(forApp, registry.listApps().map((a) => a.appId))}`, 'list apps with "chatos registry apps"');
+  }
+  const view: Record<string, unknown> = {};
+  if (forApp) view.for = forApp;
+  if (sections.includes('apps')) view.apps = registry.listApps();
+  if (sections.includes('servers')) view.servers = forApp ? registry.getMcpServersForApp(forApp) : registry.listServers();
+  if (sections.includes('prompts')) view.prompts = forApp ? registry.getPromptsForApp(forApp) : registry.listPrompts();
+  if (sections.includes('grants')) view.grants = { servers: registry.listGrants('server', forApp), prompts: registry.listGrants('prompt', forApp) };
+  return view;
+}
+
+function suggestText(word: string, candidates: string[]): string {
+  const close = suggestClosest(word, candidates);
+  return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
+}
+
+function printText(cli: CliContext, view: Record<string, unknown>): void {
+  const { io } = cli;
+  if (view.for) io.out(`what "${view.for}" may see:`);
+  const apps = view.apps as { appId: string; origins: string[] }[] | undefined;
+  if (apps) {
+    io.out(`apps (${apps.length}):`);
+    for (const app of apps) io.out(`  ${app.appId}  [${app.origins.join(', ')}]`);
+  }
+  const servers = view.servers as { id: string; url: string; allowMain: boolean; allowSub: boolean }[] | undefined;
+  if (servers) {
+    io.out(`servers (${servers.length}):`);
+    for (const s of servers) io.out(`  ${s.id}  ${s.url}${s.allowMain ? '' : '  (not in main flows)'}`);
+  }
+  const prompts = view.prompts as { id: string; title?: string }[] | undefined;
+  if (prompts) {
+    io.out(`prompts (${prompts.length}):`);
+    for (const p of prompts) io.out(`  ${p.id}${p.title ? `  "${p.title}"` : ''}`);
+  }
+  const grants = view.grants as { servers: { appId: string; targetId: string }[]; prompts: { appId: string; targetId: string }[] } | undefined;
+  if (grants) {
+    io.out(`grants (${grants.servers.length + grants.prompts.length}):`);
+    for (const g of grants.servers) io.out(`  server ${g.targetId} → ${g.appId}`);
+    for (const g of grants.prompts) io.out(`  prompt ${g.targetId} → ${g.appId}`);
+  }
+}
+
+export function registerRegistry(program: Command, cli: CliContext): void {
+  const { io } = cli;
+  program
+    .command('registry')
+    .description('what the registry holds (apps, servers, prompts, grants), or with --for what one app may see')
+    .argument('[section]', `one of ${SECTIONS.join(', ')} (default: all)`)
+    .option('--for <app>', 'only what this app may see: its own registrations plus its grants')
+    .action(async (section: string | undefined, opts: { for?: string }, command: Command) => {
+      if (section !== undefined && !SECTIONS.includes(section as Section)) throw new UsageError(`unknown section "${section}"; use one of ${SECTIONS.join(', ')}`);
+      const options = globalOptions(command);
+      await withStartedHost(options, (host) => {
+        const view = registryView(host, section ? [section as Section] : SECTIONS, opts.for);
+        if (options.json) printJson(io, view);
+        else printText(cli, view);
+        printProblems(io, host.registryProblems.filter((p) => p.severity !== 'notice'));
+      });
+      cli.exitCode = 0;
+    });
+
+  program
+    .command('grant')
+    .description('grant an app access to a server or prompt (by registry id)')
+    .argument('<app>', 'the app that gets access, e.g. aide')
+    .argument('<id>', 'registry id, e.g. git_app::com.example.git.status')
+    .action(async (app: string, id: string, _opts: unknown, command: Command) => {
+      const options = globalOptions(command);
+      await withStartedHost(options, (host) => {
+        try {
+          const kind = host.registry.kindOf(id);
+          const outcome = kind === 'server' ? host.registry.grantMcpServerAccess(app, id) : host.registry.grantPromptAccess(app, id);
+          if (options.json) printJson(io, { app, id, kind, outcome });
+          else io.out(outcome === 'created' ? `granted ${kind} ${id} to ${app}` : `${app} already had ${kind} ${id}`);
+        } catch (error) {
+          asUserError(error);
+        }
+      });
+      cli.exitCode = 0;
+    });
+
+  program
+    .command('revoke')
+    .description("revoke an app's access to a server or prompt")
+    .argument('<app>', 'the app that loses access')
+    .argument('<id>', 'registry id')
+    .action(async (app: string, id: string, _opts: unknown, command: Command) => {
+      const options = globalOptions(command);
+      await withStartedHost(options, (host) => {
+        const registry = host.registry;
+        const revoked: GrantKind[] = [];
+        if (registry.revokeMcpServerAccess(app, id)) revoked.push('server');
+        if (registry.revokePromptAccess(app, id)) revoked.push('prompt');
+        if (!revoked.length) {
+          const granted = [...registry.listGrants('server', app), ...registry.listGrants('prompt', app)].map((g) => g.targetId);
+          throw new UserError(`"${app}" has no grant of "${id}"${suggestText(id, granted)}`, `list its grants with "chatos registry grants --for ${app}"`);
+        }
+        if (options.json) printJson(io, { app, id, revoked });
+        else io.out(`revoked ${revoked.join(' and ')} ${id} from ${app}`);
+      });
+      cli.exitCode = 0;
+    });
+}

@@ -1,0 +1,290 @@
+import {
+  McpServerConfigSchema,
+  PromptConfigSchema,
+  type AppRegistration,
+  type Grant,
+  type McpServerConfig,
+  type PromptConfig,
+  type RegistryMcpServer,
+  type RegistryPrompt,
+  type RegistrySource,
+} from '../../shared/registry.js';
+import { HOST_APP_ID } from '../dataHome.js';
+import type { Clock } from '../host.js';
+import { suggestClosest } from '../naming/suggest.js';
+import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+import {
+  AppRegistrations,
+  grantPrefix,
+  grantRowId,
+  McpServerGrants,
+  PromptGrants,
+  providerPrefix,
+  RegistryMcpServers,
+  RegistryPrompts,
+  registryId,
+} from './registryTables.js';
+
+export type RegistryErrorCode = 'UNKNOWN_APP' | 'UNKNOWN_ID' | 'OWNER_SEES_ALL';
+
+export class RegistryError extends Error {
+  constructor(
+    readonly code: RegistryErrorCode,
+    message: string,
+    readonly suggestions: string[] = [],
+  ) {
+    super(suggestions.length ? `${message}; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : message);
+  }
+}
+
+export type GrantKind = 'server' | 'prompt';
+
+/** A row that a re-sync removed, with the grants that went with it. */
+export interface RemovedRegistration {
+  kind: GrantKind;
+  id: string;
+  revokedGrants: Grant[];
+}
+
+export interface SyncReport {
+  created: string[];
+  updated: string[];
+  removed: RemovedRegistration[];
+}
+
+const kindTables = {
+  server: { items: RegistryMcpServers, grants: McpServerGrants },
+  prompt: { items: RegistryPrompts, grants: PromptGrants },
+} as const;
+
+const payloads = <T>(rows: StoredRecord<T>[]) => rows.map((r) => r.payload);
+
+/**
+ * The registry center (seed 001): providers register servers and prompts,
+ * the owner app (`chatos`) sees all of them, every other app sees its own
+ * plus what it was granted. Registering never grants. Every read starts
+ * with `store.refresh()`, so a grant made by another process (the CLI while
+ * the app runs) counts at once.
+ */
+export class RegistryCenter {
+  constructor(
+    private readonly store: RecordsStore,
+    private readonly clock: Clock,
+    readonly ownerAppId: string = HOST_APP_ID,
+  ) {}
+
+  // ── registration ────────────────────────────────────────────────────────
+
+  registerApp(appId: string, origin: string): void {
+    const current = this.store.get(AppRegistrations, appId)?.payload;
+    const origins = [...new Set([...(current?.origins ?? []), origin])].sort();
+    this.store.put(AppRegistrations, appId, { appId, origins });
+  }
+
+  /** Makes the app registrations exactly `desired` (app id → origins). Grants of a vanished app stay, in case it returns. */
+  reconcileApps(desired: ReadonlyMap<string, readonly string[]>): void {
+    this.store.transaction(() => {
+      for (const row of this.store.list(AppRegistrations)) if (!desired.has(row.id)) this.store.delete(AppRegistrations, row.id);
+      for (const [appId, origins] of desired) this.store.put(AppRegistrations, appId, { appId, origins: [...new Set(origins)].sort() });
+    });
+  }
+
+  registerMcpServer(providerAppId: string, serverConfig: McpServerConfig, source: RegistrySource = { kind: 'host' }): RegistryMcpServer {
+    const config = McpServerConfigSchema.parse(serverConfig);
+    const row: RegistryMcpServer = { ...config, id: registryId(providerAppId, config.name), providerAppId, source };
+    this.store.put(RegistryMcpServers, row.id, row);
+    return row;
+  }
+
+  registerPrompt(providerAppId: string, promptConfig: PromptConfig, source: RegistrySource = { kind: 'host' }): RegistryPrompt {
+    const config = PromptConfigSchema.parse(promptConfig);
+    const row: RegistryPrompt = { ...config, id: registryId(providerAppId, config.name), providerAppId, source };
+    this.store.put(RegistryPrompts, row.id, row);
+    return row;
+  }
+
+  /**
+   * Makes the rows chosen by `owns` exactly `desired`: puts what changed
+   * (an unchanged row is not rewritten), removes the rest unless `keep`
+   * says otherwise, and revokes the grants of what it removed.
+   */
+  reconcile(
+    owns: (source: RegistrySource, providerAppId: string) => boolean,
+    desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] },
+    keep: (source: RegistrySource) => boolean = () => false,
+  ): SyncReport {
+    const report: SyncReport = { created: [], updated: [], removed: [] };
+    this.store.transaction(() => {
+      this.reconcileKind('server', RegistryMcpServers, desired.servers, owns, keep, report);
+      this.reconcileKind('prompt', RegistryPrompts, desired.prompts, owns, keep, report);
+    });
+    return report;
+  }
+
+  private reconcileKind<T extends RegistryMcpServer | RegistryPrompt>(
+    kind: GrantKind,
+    table: LogicalTable<T>,
+    desired: T[],
+    owns: (source: RegistrySource, providerAppId: string) => boolean,
+    keep: (source: RegistrySource) => boolean,
+    report: SyncReport,
+  ): void {
+    const wanted = new Set(desired.map((row) => row.id));
+    for (const row of this.store.list(table)) {
+      const { source, providerAppId } = row.payload;
+      if (!wanted.has(row.id) && owns(source, providerAppId) && !keep(source)) report.removed.push(this.remove(kind, row.id));
+    }
+    for (const row of desired) {
+      const outcome = this.store.put(table, row.id, row);
+      if (outcome === 'created') report.created.push(row.id);
+      if (outcome === 'updated') report.updated.push(row.id);
+    }
+  }
+
+  private remove(kind: GrantKind, id: string): RemovedRegistration {
+    const { items, grants } = kindTables[kind];
+    this.store.delete(items, id);
+    const revokedGrants: Grant[] = [];
+    for (const grant of this.store.list(grants)) {
+      if (grant.payload.targetId !== id) continue;
+      this.store.delete(grants, grant.id);
+      revokedGrants.push(grant.payload);
+    }
+    return { kind, id, revokedGrants };
+  }
+
+  // ── queries ─────────────────────────────────────────────────────────────
+
+  listApps(): AppRegistration[] {
+    this.store.refresh();
+    return payloads(this.store.list(AppRegistrations));
+  }
+
+  isKnownApp(appId: string): boolean {
+    this.store.refresh();
+    return appId === this.ownerAppId || this.store.has(AppRegistrations, appId);
+  }
+
+  listServers(): RegistryMcpServer[] {
+    this.store.refresh();
+    return payloads(this.store.list(RegistryMcpServers));
+  }
+
+  listPrompts(): RegistryPrompt[] {
+    this.store.refresh();
+    return payloads(this.store.list(RegistryPrompts));
+  }
+
+  getServer(id: string): RegistryMcpServer | undefined {
+    this.store.refresh();
+    return this.store.get(RegistryMcpServers, id)?.payload;
+  }
+
+  getPrompt(id: string): RegistryPrompt | undefined {
+    this.store.refresh();
+    return this.store.get(RegistryPrompts, id)?.payload;
+  }
+
+  listGrants(kind: GrantKind, appId?: string): Grant[] {
+    this.store.refresh();
+    return payloads(this.store.list(kindTables[kind].grants, appId ? { prefix: grantPrefix(appId) } : undefined));
+  }
+
+  getMcpServersForApp(appId: string): RegistryMcpServer[] {
+    return this.visible('server', RegistryMcpServers, appId);
+  }
+
+  getPromptsForApp(appId: string): RegistryPrompt[] {
+    return this.visible('prompt', RegistryPrompts, appId);
+  }
+
+  hasMcpServerAccess(appId: string, serverId: string): boolean {
+    return this.hasAccess('server', appId, serverId);
+  }
+
+  hasPromptAccess(appId: string, promptId: string): boolean {
+    return this.hasAccess('prompt', appId, promptId);
+  }
+
+  /** The owner sees everything; any other app its own registrations plus its grants. Range scans on the primary key only. */
+  private visible<T extends { id: string }>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
+    this.store.refresh();
+    if (appId === this.ownerAppId) return payloads(this.store.list(table));
+    const own = payloads(this.store.list(table, { prefix: providerPrefix(appId) }));
+    const seen = new Set(own.map((row) => row.id));
+    for (const grant of this.store.list(kindTables[kind].grants, { prefix: grantPrefix(appId) })) {
+      const target = grant.payload.targetId;
+      if (seen.has(target)) continue;
+      const row = this.store.get(table, target);
+      if (row) {
+        own.push(row.payload);
+        seen.add(target);
+      }
+    }
+    return own;
+  }
+
+  private hasAccess(kind: GrantKind, appId: string, id: string): boolean {
+    this.store.refresh();
+    const { items, grants } = kindTables[kind];
+    if (!this.store.has(items, id)) return false;
+    if (appId === this.ownerAppId || id.startsWith(providerPrefix(appId))) return true;
+    return this.store.has(grants, grantRowId(appId, id));
+  }
+
+  // ── grants ──────────────────────────────────────────────────────────────
+
+  grantMcpServerAccess(appId: string, serverId: string): 'created' | 'unchanged' {
+    return this.grant('server', appId, serverId);
+  }
+
+  revokeMcpServerAccess(appId: string, serverId: string): boolean {
+    return this.revoke('server', appId, serverId);
+  }
+
+  grantPromptAccess(appId: string, promptId: string): 'created' | 'unchanged' {
+    return this.grant('prompt', appId, promptId);
+  }
+
+  revokePromptAccess(appId: string, promptId: string): boolean {
+    return this.revoke('prompt', appId, promptId);
+  }
+
+  /** Which kind a registry id names, or an error with close matches. */
+  kindOf(id: string): GrantKind {
+    this.store.refresh();
+    if (this.store.has(RegistryMcpServers, id)) return 'server';
+    if (this.store.has(RegistryPrompts, id)) return 'prompt';
+    const known = [...this.store.list(RegistryMcpServers), ...this.store.list(RegistryPrompts)].map((r) => r.id);
+    throw new RegistryError('UNKNOWN_ID', `no server or prompt with registry id "${id}"`, suggestClosest(id, known));
+  }
+
+  private checkApp(appId: string): void {
+    if (appId === this.ownerAppId) {
+      throw new RegistryError('OWNER_SEES_ALL', `"${appId}" is the registry owner and already sees everything registered`);
+    }
+    if (!this.isKnownApp(appId)) {
+      const known = this.listApps().map((a) => a.appId);
+      throw new RegistryError('UNKNOWN_APP', `no app "${appId}" is registered`, suggestClosest(appId, known));
+    }
+  }
+
+  private grant(kind: GrantKind, appId: string, id: string): 'created' | 'unchanged' {
+    this.checkApp(appId);
+    const { items, grants } = kindTables[kind];
+    if (!this.store.has(items, id)) {
+      const known = this.store.list(items as LogicalTable<{ id: string }>).map((r) => r.id);
+      throw new RegistryError('UNKNOWN_ID', `no ${kind} with registry id "${id}"`, suggestClosest(id, known));
+    }
+    const rowId = grantRowId(appId, id);
+    if (this.store.has(grants, rowId)) return 'unchanged';
+    this.store.put(grants, rowId, { appId, targetId: id, grantedAt: new Date(this.clock.now()).toISOString() });
+    return 'created';
+  }
+
+  private revoke(kind: GrantKind, appId: string, id: string): boolean {
+    this.store.refresh();
+    return this.store.delete(kindTables[kind].grants, grantRowId(appId, id));
+  }
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Where a registration came from; a re-sync of one origin replaces exactly its rows. */
+export const RegistrySourceSchema = z.discriminatedUnion('kind', [
+  /** The host's own admin DB (`mcpServers` / `prompts`). */
+  z.object({ kind: z.literal('host') }),
+  /** Another provider app's admin DB, `$CHATOS_HOME/<app>/admin.db`. */
+  z.object({ kind: z.literal('app-db'), file: z.string() }),
+  /** Bundled defaults for a provider app whose DB is missing. */
+  z.object({ kind: z.literal('defaults'), file: z.string() }),
+  /** A UI app of a plugin (seed 000 way A). */
+  z.object({ kind: z.literal('plugin'), pluginId: z.string(), appId: z.string(), pluginDir: z.string() }),
+]);
+export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
+
+const StringMapSchema = z.record(z.string(), z.string());
+
+/** What a provider registers for a server (seed 001 `serverConfig`). */
+export const McpServerConfigSchema = z.object({
+  /** Stable name within the provider; the registry id is `<providerAppId>::<name>`. */
+  name: z.string().min(1),
+  /** `cmd://<command> <args…>` for stdio, or an http(s)/ws(s) url. */
+  url: z.string().min(1),
+  env: StringMapSchema.default({}),
+  description: z.string().optional(),
+  tags: z.array(z.string()).default([]),
+  allowMain: z.boolean().default(false),
+  allowSub: z.boolean().default(true),
+  enabled: z.boolean().default(true),
+  callMeta: z.record(z.string(), z.unknown()).optional(),
+});
+export type McpServerConfig = z.input<typeof McpServerConfigSchema>;
+
+export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
+  id: z.string(),
+  providerAppId: z.string(),
+  source: RegistrySourceSchema,
+});
+export type RegistryMcpServer = z.infer<typeof RegistryMcpServerSchema>;
+
+export const PromptConfigSchema = z.object({
+  name: z.string().min(1),
+  title: z.string().optional(),
+  content: z.string(),
+  lang: z.enum(['zh', 'en']).optional(),
+});
+export type PromptConfig = z.input<typeof PromptConfigSchema>;
+
+export const RegistryPromptSchema = PromptConfigSchema.extend({
+  id: z.string(),
+  providerAppId: z.string(),
+  source: RegistrySourceSchema,
+});
+export type RegistryPrompt = z.infer<typeof RegistryPromptSchema>;
+
+export const GrantSchema = z.object({
+  appId: z.string(),
+  /** A registry id (`<providerAppId>::<name>`). */
+  targetId: z.string(),
+  grantedAt: z.string(),
+});
+export type Grant = z.infer<typeof GrantSchema>;
+
+export const AppRegistrationSchema = z.object({
+  appId: z.string(),
+  /** How the registry knows this app: `host`, `app-db`, `defaults`, `plugin:<pluginId>`; sorted. */
+  origins: z.array(z.string()),
+});
+export type AppRegistration = z.infer<typeof AppRegistrationSchema>;
+
+/** The host's own server list (the `mcpServers` table of its admin DB; also other apps' DBs). */
+export const HostMcpServerSchema = McpServerConfigSchema.extend({
+  id: z.string(),
+  source: RegistrySourceSchema.optional(),
+});
+export type HostMcpServer = z.infer<typeof HostMcpServerSchema>;
+
+export const HostPromptSchema = PromptConfigSchema.extend({
+  id: z.string(),
+  source: RegistrySourceSchema.optional(),
+});
+export type HostPrompt = z.infer<typeof HostPromptSchema>;

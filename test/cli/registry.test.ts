@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCmdUrl } from '../../src/core/naming/cmdUrl.js';
+import { HostMcpServers, HostPrompts } from '../../src/core/registry/registryTables.js';
+import { RecordsStore } from '../../src/core/store/recordsStore.js';
+import { connectStdio } from '../helpers/mcpClient.js';
+import { writeProviderPlugin } from '../helpers/plugins.js';
+import { runCli } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+
+/** The seed 001 world: a data home, and plugins for git_app and wsl that declare their provider. */
+function world() {
+  const home = tempDir();
+  const extra = tempDir();
+  writeProviderPlugin(extra, 'com.example.git', 'git_app', ['status']);
+  writeProviderPlugin(extra, 'com.example.wsl', 'wsl', ['distros']);
+  const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', extra]);
+  return { home, extra, cli };
+}
+
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+
+describe('registry acceptance (seed 001)', () => {
+  it('holds aide (from bundled defaults), git_app and wsl (from plugins), with no grants', () => {
+    const { cli } = world();
+    const run = cli('registry', '--json');
+    expect(run.code).toBe(0);
+    const doc = run.json();
+    expect(doc.apps.map((a: { appId: string }) => a.appId)).toEqual(expect.arrayContaining(['chatos', 'aide', 'git_app', 'wsl']));
+    expect(ids(doc.servers)).toEqual(expect.arrayContaining(['aide::project_files', 'aide::memory', 'git_app::com.example.git.status', 'wsl::com.example.wsl.distros']));
+    expect(ids(doc.prompts)).toEqual(expect.arrayContaining(['aide::default', 'git_app::mcp_com_example_git_status', 'git_app::mcp_com_example_git_status__en']));
+    expect(doc.servers.find((s: { id: string }) => s.id === 'aide::project_files').source.kind).toBe('defaults');
+    expect(doc.grants).toEqual({ servers: [], prompts: [] });
+  });
+
+  it('aide sees none of git_app or wsl until granted, exactly the granted server after, and nothing after revoke', () => {
+    const { cli } = world();
+    const aideSees = () => ids(cli('registry', 'servers', '--for', 'aide', '--json').json().servers);
+    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
+
+    const grant = cli('grant', 'aide', 'git_app::com.example.git.status');
+    expect(grant.code).toBe(0);
+    expect(grant.stdout).toContain('granted server git_app::com.example.git.status to aide');
+    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files', 'git_app::com.example.git.status']);
+    expect(cli('registry', 'grants', '--json').json().grants.servers).toEqual([expect.objectContaining({ appId: 'aide', targetId: 'git_app::com.example.git.status' })]);
+
+    expect(cli('revoke', 'aide', 'git_app::com.example.git.status').code).toBe(0);
+    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
+  });
+
+  it('refuses unknown ids and apps with close matches, exit 1', () => {
+    const { cli } = world();
+    const badId = cli('grant', 'aide', 'git_app::com.example.git.stats');
+    expect(badId.code).toBe(1);
+    expect(badId.stderr).toContain('did you mean "git_app::com.example.git.status"');
+    const badApp = cli('grant', 'aid', 'git_app::com.example.git.status');
+    expect(badApp.code).toBe(1);
+    expect(badApp.stderr).toContain('did you mean "aide"');
+    expect(cli('revoke', 'aide', 'git_app::nothing').code).toBe(1);
+    expect(cli('registry', 'servers', '--for', 'nobody').code).toBe(1);
+    expect(cli('registry', 'everything').code).toBe(2);
+  });
+
+  it("reads aide from its own DB when present, instead of the bundled defaults", async () => {
+    const { home, cli } = world();
+    const store = await RecordsStore.open(path.join(home, 'aide', 'admin.db'));
+    store.put(HostMcpServers, 'x1', { id: 'x1', name: 'task_manager', url: 'cmd://node /opt/aide/tasks.js', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
+    store.put(HostPrompts, 'p1', { id: 'p1', name: 'internal_main', content: 'be AIDE' });
+    await store.close();
+    const doc = cli('registry', '--json').json();
+    const aideServers = doc.servers.filter((s: { providerAppId: string }) => s.providerAppId === 'aide');
+    expect(ids(aideServers)).toEqual(['aide::task_manager']);
+    expect(aideServers[0].source).toEqual({ kind: 'app-db', file: path.join(home, 'aide', 'admin.db') });
+    expect(ids(doc.prompts.filter((p: { providerAppId: string }) => p.providerAppId === 'aide'))).toEqual(['aide::internal_main']);
+  });
+
+  it('20 grant processes started at once leave 20 grants', async () => {
+    const home = tempDir();
+    const extra = tempDir();
+    const apps = Array.from({ length: 20 }, (_, i) => `tool${i}`);
+    writeProviderPlugin(extra, 'com.example.many', 'git_app', apps);
+    expect(runCli(['registry', 'apps', '--home', home, '--plugins', extra]).code).toBe(0);
+    const bin = path.join(repoRoot, 'bin', 'chatos.js');
+    const codes = await Promise.all(
+      apps.map(
+        (app) =>
+          new Promise<number | null>((resolve) => {
+            const child = spawn(process.execPath, [bin, 'grant', 'aide', `git_app::com.example.many.${app}`, '--home', home, '--plugins', extra], { stdio: 'ignore' });
+            child.on('exit', resolve);
+          }),
+      ),
+    );
+    expect(codes).toEqual(apps.map(() => 0));
+    const grants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra]).json().grants.servers;
+    expect(grants).toHaveLength(20);
+  }, 60_000);
+});
+
+describe("aide's bundled servers", () => {
+  it('actually start: project_files and memory answer tools/list over stdio', async () => {
+    const { cli, home } = world();
+    const servers = cli('registry', 'servers', '--json').json().servers as { id: string; url: string; env: Record<string, string> }[];
+    for (const id of ['aide::project_files', 'aide::memory']) {
+      const server = servers.find((s) => s.id === id)!;
+      expect(server.url.startsWith(`cmd://node ${repoRoot}`)).toBe(true);
+      const { command, args } = parseCmdUrl(server.url);
+      const client = await connectStdio(command === 'node' ? process.execPath : command, args, server.env);
+      try {
+        const tools = (await client.listTools()).tools.map((t) => t.name);
+        expect(tools).toContain(id === 'aide::memory' ? 'create_entities' : 'read_text_file');
+      } finally {
+        await client.close();
+      }
+    }
+    expect(servers.find((s) => s.id === 'aide::memory')!.env.MEMORY_FILE_PATH).toBe(path.join(home, 'aide', 'memory.jsonl'));
+  });
+});

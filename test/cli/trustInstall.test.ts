@@ -1,0 +1,115 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeZip, writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
+import { runCli } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
+
+function setup() {
+  const home = tempDir();
+  const cli = (...args: string[]) => runCli([...args, '--home', home]);
+  const pluginOf = (id: string) => cli('apps', '--json').json().plugins.find((p: { id?: string }) => p.id === id);
+  return { home, cli, pluginOf };
+}
+
+describe('install, trust, uninstall', () => {
+  it('installs a folder untrusted, shows what it would run, trusts it, and a changed file untrusts it', () => {
+    const { home, cli, pluginOf } = setup();
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    const install = cli('install', source, '--json');
+    expect(install.code).toBe(0);
+    const installed = install.json();
+    const dir = path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.git');
+    expect(installed).toMatchObject({ pluginId: 'com.example.git', dir, trust: 'untrusted' });
+    expect(installed.runPlan.servers).toEqual([{ appId: 'main', serverName: 'com.example.git.main', command: ['node', path.join(dir, 'main', 'server.mjs')], url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}` }]);
+
+    expect(pluginOf('com.example.git').trust.state).toBe('untrusted');
+    expect(pluginOf('chatos.notes').trust).toEqual({ state: 'builtin' });
+
+    const trust = cli('trust', 'com.example.git');
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain(`server com.example.git.main: node ${path.join(dir, 'main', 'server.mjs')}`);
+    expect(pluginOf('com.example.git').trust.state).toBe('trusted');
+
+    fs.appendFileSync(path.join(dir, 'main', 'server.mjs'), '// changed\n');
+    fs.writeFileSync(path.join(dir, 'main', 'helper.mjs'), '// new\n');
+    const changed = pluginOf('com.example.git').trust;
+    expect(changed.state).toBe('changed');
+    expect(changed.changes).toEqual({ added: ['main/helper.mjs'], removed: [], modified: ['main/server.mjs'] });
+
+    expect(cli('untrust', 'com.example.git').code).toBe(0);
+    expect(pluginOf('com.example.git').trust.state).toBe('untrusted');
+  });
+
+  it('refuses to install over an installed plugin, an invalid plugin, or a folder with links', () => {
+    const { cli } = setup();
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    expect(cli('install', source).code).toBe(0);
+    const again = cli('install', source);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('uninstall com.example.git');
+
+    const invalid = writePlugin(tempDir(), 'bad', { id: 'bad', name: 'bad', version: '1', apps: [] });
+    const refused = cli('install', invalid);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('apps');
+
+    const linked = writeProviderPlugin(tempDir(), 'com.example.linked', undefined);
+    fs.symlinkSync('/etc/hostname', path.join(linked, 'hostname'));
+    const links = cli('install', linked);
+    expect(links.code).toBe(1);
+    expect(links.stderr).toContain('symbolic links');
+  });
+
+  it('installs from a zip with one wrapping folder, and refuses zips that escape or hold links', () => {
+    const { cli, pluginOf } = setup();
+    const dir = tempDir();
+    const manifest = JSON.stringify({ id: 'com.example.zipped', name: 'z', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] });
+    const good = path.join(dir, 'good.zip');
+    makeZip(good, [{ name: 'zipped/plugin.json', text: manifest }, { name: 'zipped/index.mjs', text: 'export function mount() {}' }]);
+    expect(cli('install', good).code).toBe(0);
+    expect(pluginOf('com.example.zipped')).toMatchObject({ source: 'user', status: 'loaded' });
+
+    const escaping = path.join(dir, 'escape.zip');
+    makeZip(escaping, [{ name: 'plugin.json', text: manifest }, { name: '../../evil.mjs', text: 'x' }]);
+    const escaped = cli('install', escaping);
+    expect(escaped.code).toBe(1);
+    expect(escaped.stderr).toContain('escapes the plugin folder');
+    expect(fs.existsSync(path.join(dir, '..', 'evil.mjs'))).toBe(false);
+
+    const linking = path.join(dir, 'link.zip');
+    makeZip(linking, [{ name: 'plugin.json', text: manifest.replace('zipped', 'linked') }, { name: 'index.mjs', symlinkTo: '/etc/passwd' }]);
+    const linked = cli('install', linking);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain('symbolic link');
+    expect(pluginOf('com.example.linked')).toBeUndefined();
+  });
+
+  it('uninstall removes the plugin, its registrations and grants, and keeps its data unless --purge', () => {
+    const { home, cli } = setup();
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    cli('install', source);
+    expect(cli('grant', 'aide', 'git_app::com.example.git.main').code).toBe(0);
+    const dataDir = path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.git');
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'notes.json'), '[]');
+
+    const removed = cli('uninstall', 'com.example.git');
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain('revoked its grant to aide');
+    expect(fs.existsSync(path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.git'))).toBe(false);
+    expect(fs.existsSync(dataDir)).toBe(true);
+    const registry = cli('registry', '--json').json();
+    expect(registry.servers.map((s: { id: string }) => s.id)).not.toContain('git_app::com.example.git.main');
+    expect(registry.grants.servers).toEqual([]);
+
+    cli('install', source);
+    expect(cli('uninstall', 'com.example.git', '--purge').code).toBe(0);
+    expect(fs.existsSync(dataDir)).toBe(false);
+
+    const builtin = cli('uninstall', 'chatos.notes');
+    expect(builtin.code).toBe(1);
+    expect(builtin.stderr).toContain('built-in plugins cannot be uninstalled');
+    expect(cli('uninstall', 'com.example.gti').code).toBe(1);
+  });
+});

@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/core/host.js';
+import { HostMcpServers, HostPrompts, RegistryMcpServers } from '../../../src/core/registry/registryTables.js';
+import { RecordsStore } from '../../../src/core/store/recordsStore.js';
+import { writeProviderPlugin } from '../../helpers/plugins.js';
+import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+
+const hosts: Host[] = [];
+let now = Date.parse('2026-03-01T00:00:00Z');
+
+async function startHost(extra: string, home = tempDir(), syncAiContributes = false) {
+  const host = createHost({ home, appRoot: repoRoot, extraPluginRoots: [extra], clock: { now: () => now }, syncAiContributes });
+  hosts.push(host);
+  await host.start();
+  return host;
+}
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.dispose();
+});
+
+const serverIds = (host: Host, provider: string) => host.registry.listServers().filter((s) => s.providerAppId === provider).map((s) => s.id).sort();
+
+describe('registry sync with plugins', () => {
+  it('registers each app under its providerAppId, defaulting to the plugin id', async () => {
+    const extra = tempDir();
+    writeProviderPlugin(extra, 'com.example.git', 'git_app', ['status', 'log']);
+    writeProviderPlugin(extra, 'com.example.solo', undefined);
+    const host = await startHost(extra);
+    expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.log', 'git_app::com.example.git.status']);
+    expect(serverIds(host, 'com.example.solo')).toEqual(['com.example.solo::com.example.solo.main']);
+    const prompt = host.registry.getPrompt('git_app::mcp_com_example_git_log__en')!;
+    expect(prompt).toMatchObject({ lang: 'en', content: 'log prompt', source: { kind: 'plugin', pluginId: 'com.example.git', appId: 'log' } });
+    expect(host.registry.listApps().find((a) => a.appId === 'git_app')?.origins).toEqual(['plugin:com.example.git']);
+  });
+
+  it('a rescan that changes nothing rewrites no row', async () => {
+    const extra = tempDir();
+    writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const home = tempDir();
+    const host = await startHost(extra, home);
+    await host.dispose();
+    const read = async () => {
+      const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
+      const rows = store.list(RegistryMcpServers).map((r) => `${r.id}@${r.updatedAt}`);
+      await store.close();
+      return rows;
+    };
+    const before = await read();
+    now += 3_600_000;
+    const again = await startHost(extra, home);
+    again.rescan();
+    again.rescan();
+    await again.dispose();
+    expect(await read()).toEqual(before);
+  });
+
+  it('a vanished plugin loses its registrations and grants, reported; a broken one keeps them', async () => {
+    const extra = tempDir();
+    const gitDir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const wslDir = writeProviderPlugin(extra, 'com.example.wsl', 'wsl');
+    const host = await startHost(extra);
+    host.registry.grantMcpServerAccess('aide', 'git_app::com.example.git.main');
+    host.registry.grantMcpServerAccess('aide', 'wsl::com.example.wsl.main');
+
+    fs.writeFileSync(path.join(wslDir, 'plugin.json'), '{ "id": "com.example.wsl", '); // mid-edit: invalid
+    fs.rmSync(gitDir, { recursive: true });
+    host.rescan();
+
+    expect(serverIds(host, 'git_app')).toEqual([]);
+    expect(host.registry.listGrants('server', 'aide').map((g) => g.targetId)).toEqual(['wsl::com.example.wsl.main']);
+    const notice = host.registryProblems.find((p) => p.code === 'REGISTRATION_REMOVED' && p.message.includes('git_app::com.example.git.main'));
+    expect(notice?.message).toContain('revoked its grant to aide');
+    expect(serverIds(host, 'wsl')).toEqual(['wsl::com.example.wsl.main']);
+  });
+
+  it('with syncAiContributes, plugin servers and prompts also land in the host tables, and leave with the plugin', async () => {
+    const extra = tempDir();
+    const dir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const home = tempDir();
+    const host = await startHost(extra, home, true);
+    host.rescan();
+    await host.dispose();
+    let store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
+    // The built-in Notes app is a plugin too.
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.notes.notes', 'com.example.git.main']);
+    expect(store.list(HostPrompts).map((r) => r.id).filter((id) => id.includes('git')).sort()).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
+    await store.close();
+    // Host copies are not registered a second time under chatos.
+    const again = await startHost(extra, home, true);
+    expect(serverIds(again, 'chatos')).toEqual([]);
+    fs.rmSync(dir, { recursive: true });
+    again.rescan();
+    await again.dispose();
+    store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.notes.notes']);
+    await store.close();
+  });
+
+  it("registers the host's own servers under chatos", async () => {
+    const home = tempDir();
+    const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
+    store.put(HostMcpServers, 'mine', { id: 'mine', name: 'everything', url: 'cmd://node /x.js', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
+    await store.close();
+    const host = await startHost(tempDir(), home);
+    expect(serverIds(host, 'chatos')).toEqual(['chatos::everything']);
+    expect(host.registry.getMcpServersForApp('aide').map((s) => s.id)).not.toContain('chatos::everything');
+  });
+});

@@ -1,0 +1,173 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import fsModule from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTable } from '../../../src/core/store/logicalTable.js';
+import { RecordsStore } from '../../../src/core/store/recordsStore.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { CHILD_NODE_FLAGS, Notes, fixturesDir, listDir, requireBuiltStore } from './storeTestKit.js';
+
+describe('two writers on one DB (in one process, two stores)', () => {
+  it('never lose an update: the second flush reloads the file and replays its own mutations', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const a = await RecordsStore.open(file);
+    const b = await RecordsStore.open(file);
+    a.put(Notes, 'from-a', { title: 'A', tags: [] });
+    b.put(Notes, 'from-b', { title: 'B', tags: [] });
+    b.put(Notes, 'shared', { title: 'B wrote', tags: [] });
+    await a.flush();
+    a.put(Notes, 'shared', { title: 'A wrote later', tags: [] });
+    a.delete(Notes, 'from-a');
+    await b.flush(); // the file changed under b: reload + replay
+    expect(b.stats.reloads).toBe(1);
+    expect(b.list(Notes).map((r) => r.id)).toEqual(['from-a', 'from-b', 'shared']);
+    await a.flush(); // and again under a
+    expect(a.list(Notes).map((r) => [r.id, r.payload.title])).toEqual([
+      ['from-b', 'B'],
+      ['shared', 'A wrote later'],
+    ]);
+    await Promise.all([a.close(), b.close()]);
+
+    const reader = await RecordsStore.open(file, { readOnly: true });
+    expect(reader.list(Notes).map((r) => [r.id, r.payload.title])).toEqual([
+      ['from-b', 'B'],
+      ['shared', 'A wrote later'],
+    ]);
+  });
+
+  it('concurrent flushes from two stores both land (the lock serialises them)', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const stores = await Promise.all([RecordsStore.open(file), RecordsStore.open(file), RecordsStore.open(file)]);
+    for (let round = 0; round < 10; round++) {
+      stores.forEach((store, i) => store.put(Notes, `s${i}-${round}`, { title: `${round}`, tags: [] }));
+      await Promise.all(stores.map((store) => store.flush()));
+    }
+    await Promise.all(stores.map((store) => store.close()));
+    const reader = await RecordsStore.open(file, { readOnly: true });
+    expect(reader.count(Notes)).toBe(30);
+  });
+
+  it('refresh() picks up another writer, keeps unflushed mutations, and is one stat when nothing changed', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const writer = await RecordsStore.open(file);
+    const reader = await RecordsStore.open(file);
+    writer.put(Notes, 'w1', { title: 'one', tags: [] });
+    await writer.flush();
+    reader.put(Notes, 'mine', { title: 'unflushed', tags: [] });
+
+    reader.refresh();
+    expect(reader.stats.reloads).toBe(1);
+    expect(reader.list(Notes).map((r) => r.id)).toEqual(['mine', 'w1']);
+    expect(reader.pendingChanges).toBe(1);
+
+    const calls = countFsCalls(['statSync', 'openSync', 'readFileSync'], () => {
+      for (let i = 0; i < 100; i++) reader.refresh();
+    });
+    expect(calls).toEqual({ statSync: 100, openSync: 0, readFileSync: 0 });
+    expect(reader.stats.reloads).toBe(1);
+
+    await reader.close();
+    await writer.close();
+    const check = await RecordsStore.open(file, { readOnly: true });
+    expect(check.list(Notes).map((r) => r.id)).toEqual(['mine', 'w1']);
+  });
+
+  it('a read-only store follows the file with refresh()', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const reader = await RecordsStore.open(file, { readOnly: true });
+    expect(reader.count(Notes)).toBe(0);
+    const writer = await RecordsStore.open(file);
+    writer.put(Notes, 'x', { title: 'x', tags: [] });
+    await writer.close();
+    reader.refresh();
+    expect(reader.count(Notes)).toBe(1);
+    fs.rmSync(file);
+    reader.refresh();
+    expect(reader.count(Notes)).toBe(0);
+  });
+
+  it('a stale lock left by a dead process is taken over', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const store = await RecordsStore.open(file);
+    fs.mkdirSync(`${file}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    store.put(Notes, 'a', { title: 'A', tags: [] });
+    const started = Date.now();
+    await store.flush();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+    await store.close();
+  });
+
+  it('orphaned temp files from a killed writer are removed at the next write', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'admin.db');
+    fs.writeFileSync(`${file}.tmp-999999-deadbeef`, 'half a write');
+    const store = await RecordsStore.open(file, { backups: 0 });
+    store.put(Notes, 'a', { title: 'A', tags: [] });
+    await store.close();
+    expect(listDir(dir)).toEqual(['admin.db']);
+  });
+});
+
+describe('many processes on one DB', () => {
+  it('20 processes writing at once never lose an update', async () => {
+    requireBuiltStore();
+    const file = path.join(tempDir(), 'admin.db');
+    const PROCESSES = 20;
+    const ROWS_EACH = 5;
+    const runs = Array.from({ length: PROCESSES }, (_, writer) => runNode([path.join(fixturesDir, 'putRows.mjs'), file, String(writer), String(ROWS_EACH)]));
+    const results = await Promise.all(runs);
+    for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
+    const reloads = results.reduce((sum, r) => sum + (JSON.parse(r.stdout) as { reloads: number }).reloads, 0);
+
+    const Rows = defineTable('rows', z.object({ writer: z.number(), n: z.number() }));
+    const reader = await RecordsStore.open(file, { readOnly: true });
+    expect(reader.problems).toEqual([]);
+    expect(reader.count(Rows)).toBe(PROCESSES * ROWS_EACH);
+    expect(reader.list(Rows, { prefix: 'w07-' }).map((r) => r.payload)).toEqual(Array.from({ length: ROWS_EACH }, (_, n) => ({ writer: 7, n })));
+    // Contention really happened: writers found the file changed under them and replayed.
+    expect(reloads).toBeGreaterThan(0);
+    expect(listDir(path.dirname(file)).filter((name) => name.includes('.tmp-') || name.endsWith('.lock'))).toEqual([]);
+  }, 60_000);
+});
+
+function runNode(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Counts calls to `node:fs` functions made by any module while `fn` runs (the store imports the ESM namespace, so sync it). */
+function countFsCalls<K extends keyof typeof fsModule>(names: K[], fn: () => void): Record<K, number> {
+  const counts = {} as Record<K, number>;
+  const originals = new Map<K, unknown>();
+  const patchable = fsModule as unknown as Record<K, (...args: unknown[]) => unknown>;
+  for (const name of names) {
+    counts[name] = 0;
+    const original = patchable[name];
+    originals.set(name, original);
+    patchable[name] = (...args: unknown[]) => {
+      counts[name]++;
+      return original(...args);
+    };
+  }
+  syncBuiltinESMExports();
+  try {
+    fn();
+  } finally {
+    for (const name of names) patchable[name] = originals.get(name) as (...args: unknown[]) => unknown;
+    syncBuiltinESMExports();
+  }
+  return counts;
+}

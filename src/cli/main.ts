@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
 import { registerInit } from './commands/init.js';
 import { registerRegistry } from './commands/registry.js';
+import { registerTools } from './commands/tools.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
 import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
@@ -22,6 +23,7 @@ export function buildProgram(cli: CliContext): Command {
   registerInit(program, cli);
   registerRegistry(program, cli);
   registerTrust(program, cli);
+  registerTools(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

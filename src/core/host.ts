@@ -5,6 +5,8 @@ import { PluginCatalog } from './contributions/pluginCatalog.js';
 import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
+import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
+import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { RegistryCenter } from './registry/registryCenter.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { RecordsStore } from './store/recordsStore.js';
@@ -34,6 +36,10 @@ export interface HostOptions {
   defaultsDir?: string;
   sessionRoot?: string;
   projectRoot?: string;
+  /** The environment `{ env: NAME }` config values are read from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Permission, confirmation and audit hooks of the gateway. */
+  gatewayHooks?: GatewayHooks;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   clock?: Clock;
@@ -56,6 +62,12 @@ export interface Host {
   start(): Promise<void>;
   readonly registry: RegistryCenter;
   readonly trust: PluginTrust;
+  /** Server definitions from every source, their connections, hot reload. */
+  readonly mcp: McpRuntime;
+  /** The only way a tool runs. */
+  readonly gateway: ToolGateway;
+  /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
+  reloadMcp(): Promise<ReloadReport>;
   /** Problems found by `start()` (the admin DB, provider DBs, defaults) and by the last rescan's registry sync. */
   readonly registryProblems: readonly Problem[];
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
@@ -90,7 +102,7 @@ export function createHost(options: HostOptions = {}): Host {
   });
   const catalog = new PluginCatalog(scanner);
 
-  let started: { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync } | undefined;
+  let started: { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway } | undefined;
   let startupProblems: Problem[] = [];
   let syncProblems: Problem[] = [];
   const need = () => {
@@ -111,8 +123,27 @@ export function createHost(options: HostOptions = {}): Host {
       const store = await RecordsStore.open(home.adminDb(), { clock, logger });
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
-      started = { store, registry, trust: new PluginTrust(store, new Fingerprinter(), clock), sync };
+      const trust = new PluginTrust(store, new Fingerprinter(), clock);
+      const mcp = new McpRuntime({
+        configFile: home.mcpConfig,
+        runDir: path.join(home.hostDir, 'run'),
+        hostEnv: options.env ?? process.env,
+        registry,
+        catalog,
+        now: () => clock.now(),
+        pluginMayRun: (pluginDir, pluginId) => {
+          const plugin = catalog.plugins.find((p) => p.dir === pluginDir);
+          if (!plugin) return { ok: false, message: `plugin ${pluginId} is no longer installed at ${pluginDir}` };
+          if (plugin.status !== 'loaded') return { ok: false, message: `plugin ${pluginId} is ${plugin.status}; fix its problems first (chatos validate ${pluginDir})` };
+          if (trust.isRunnable(plugin)) return { ok: true };
+          const state = trust.stateOf(plugin);
+          return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its server does not run; review it and run: chatos trust ${pluginId}` };
+        },
+      });
+      const gateway = new ToolGateway({ runtime: mcp, registry, artifactsDir: home.artifactsDir, mcpConfigFile: home.mcpConfig, defaultWorkdir: sessionRoot, now: () => clock.now(), hooks: options.gatewayHooks });
+      started = { store, registry, trust, sync, mcp, gateway };
       const boot = await sync.bootstrap(catalog.rescan());
+      await mcp.start();
       startupProblems = [...store.problems, ...boot.problems];
     },
     get registry() {
@@ -120,6 +151,15 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get trust() {
       return need().trust;
+    },
+    get mcp() {
+      return need().mcp;
+    },
+    get gateway() {
+      return need().gateway;
+    },
+    reloadMcp() {
+      return need().mcp.reload();
     },
     get registryProblems() {
       return [...startupProblems, ...syncProblems];
@@ -133,6 +173,7 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      await current?.mcp.dispose();
       await current?.store.close();
     },
   };

@@ -1,0 +1,121 @@
+import * as readline from 'node:readline/promises';
+import type { Command } from 'commander';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GatewayError, type Caller, type CallDecision, type Flow } from '../../core/mcp/gateway/toolGateway.js';
+import { McpRuntimeError } from '../../core/mcp/connection/serverConnection.js';
+import { createHost } from '../../core/host.js';
+import { hasErrors } from '../../shared/problems.js';
+import { globalOptions, type GlobalOptions } from '../globalOptions.js';
+import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
+
+interface CallerOptions {
+  app?: string;
+  agent?: string;
+  flow: string;
+  conversation: string;
+}
+
+function callerOf(opts: CallerOptions): Caller {
+  if (opts.flow !== 'main' && opts.flow !== 'sub') throw new UsageError(`--flow must be main or sub, not "${opts.flow}"`);
+  if (opts.agent) throw new UsageError('--agent needs agents, which this version does not have yet; use --app APP');
+  if (!opts.app) throw new UsageError('say who is calling: --app APP (for example --app chatos)');
+  return { appId: opts.app, conversationId: opts.conversation, flow: opts.flow as Flow };
+}
+
+function addCallerOptions(command: Command): Command {
+  return command
+    .option('--app <app>', 'act as this app: the tools it may see, its grants')
+    .option('--agent <id>', 'act as this agent (its app and selection)')
+    .option('--flow <flow>', 'main or sub', 'main')
+    .option('--conversation <id>', 'conversation id (leases are per conversation)', 'cli');
+}
+
+/** Prints a tool result for a person: text as is, images as the files they were saved to. */
+function printResult(io: CliIo, result: CallToolResult): void {
+  for (const item of result.content ?? []) {
+    if (item.type === 'text') io.out(item.text);
+    else if (item.type === 'resource_link') io.out(`[${item.mimeType ?? 'file'}] ${item.uri}`);
+    else io.out(JSON.stringify(item));
+  }
+  if (result.structuredContent) io.out(JSON.stringify(result.structuredContent, null, 2));
+}
+
+async function withHost<T>(options: GlobalOptions, confirm: (context: Parameters<NonNullable<import('../../core/mcp/gateway/toolGateway.js').GatewayHooks['beforeCall']>>[0]) => Promise<CallDecision>, use: (host: ReturnType<typeof createHost>) => Promise<T>): Promise<T> {
+  const host = createHost({ home: options.home, extraPluginRoots: options.plugins, gatewayHooks: { beforeCall: confirm } });
+  await host.start();
+  try {
+    return await use(host);
+  } finally {
+    await host.dispose();
+  }
+}
+
+function asUserError(error: unknown): never {
+  if (error instanceof GatewayError || error instanceof McpRuntimeError) throw new UserError(error.message);
+  throw error;
+}
+
+export function registerTools(program: Command, cli: CliContext): void {
+  const { io } = cli;
+  addCallerOptions(program.command('tools').description('the tools a caller would be offered, with server and permission')).action(async (opts: CallerOptions, command: Command) => {
+    const options = globalOptions(command);
+    const caller = callerOf(opts);
+    await withHost(options, async () => 'auto', async (host) => {
+      if (!host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
+      const listed = await host.gateway.listTools(caller);
+      const problems = [...listed.problems, ...host.mcp.problems];
+      if (options.json) printJson(io, { caller, tools: listed.tools, reminders: listed.reminders, problems });
+      else {
+        io.out(`${listed.tools.length} tool(s) for ${caller.appId} (${caller.flow} flow):`);
+        for (const tool of listed.tools) io.out(`  ${tool.name}  [${tool.permission}]  ${tool.serverId}${tool.description ? `  ${tool.description.split('\n')[0]}` : ''}`);
+        io.out(`  mcp_release  [write]  chatos  release this conversation's instance of a server`);
+      }
+      printProblems(io, problems);
+      cli.exitCode = hasErrors(listed.problems) ? 1 : 0;
+    });
+  });
+
+  addCallerOptions(program.command('call').description('call a tool through the gateway').argument('<tool>', 'tool name as offered (see chatos tools)'))
+    .option('--args <json>', 'arguments as a JSON object', '{}')
+    .option('--yes', 'approve a confirm-level tool without asking')
+    .action(async (toolName: string, opts: CallerOptions & { args: string; yes?: boolean }, command: Command) => {
+      const options = globalOptions(command);
+      const caller = callerOf(opts);
+      let args: Record<string, unknown>;
+      try {
+        args = JSON.parse(opts.args) as Record<string, unknown>;
+      } catch (error) {
+        throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
+      }
+      if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object, e.g. \'{"name": "Ada"}\'');
+
+      // Confirmation on a terminal; without one, a confirm-level tool runs only with --yes (DESIGN.md "CLI contract").
+      const confirm = async ({ tool, server }: { tool: { name: string; permission: string }; server: { id: string } }): Promise<CallDecision> => {
+        if (tool.permission !== 'confirm') return 'auto';
+        if (opts.yes) return 'approved';
+        if (!process.stdin.isTTY) throw new UserError(`${tool.name} (server ${server.id}) needs confirmation and there is no terminal to ask on`, 'rerun it with --yes to approve it');
+        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          const answer = await rl.question(`${tool.name} on ${server.id} with ${JSON.stringify(args)}: run it? [y/N] `);
+          return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'declined';
+        } finally {
+          rl.close();
+        }
+      };
+
+      await withHost(options, confirm, async (host) => {
+        let outcome;
+        try {
+          outcome = await host.gateway.callTool(caller, toolName, args);
+        } catch (error) {
+          asUserError(error);
+        }
+        if (options.json) printJson(io, outcome);
+        else {
+          printResult(io, outcome.result);
+          for (const reminder of outcome.reminders) io.err(`note: ${reminder}`);
+        }
+        cli.exitCode = outcome.result.isError ? 1 : 0;
+      });
+    });
+}

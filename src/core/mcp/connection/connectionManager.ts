@@ -1,0 +1,182 @@
+import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { PidRegistry } from '../process/pidRegistry.js';
+import { ServerLog } from '../process/serverLog.js';
+import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
+
+/** Conversation id under which a `truely-stateless` server's one shared client is kept. */
+export const SHARED_LEASE = '*';
+
+export interface Lease {
+  serverId: string;
+  conversationId: string;
+  connection: ServerConnection;
+  lastUsed: number;
+}
+
+export interface ConnectionManagerOptions {
+  pids?: PidRegistry;
+  hostEnv: NodeJS.ProcessEnv;
+  now: () => number;
+  clientInfo: { name: string; version: string };
+  /** A lease unused this long is released (and its server closed). */
+  idleMs: number;
+  /** How long a replaced or released server may take to finish in-flight calls. */
+  closeGraceMs: number;
+  /** Longest wait before restarting a server that keeps crashing. */
+  maxBackoffMs: number;
+  /** Whether a definition may start at all (untrusted plugins may not); the message says how to fix it. */
+  mayStart: (definition: ServerDefinition) => { ok: true } | { ok: false; message: string };
+}
+
+export interface ServerSnapshot {
+  serverId: string;
+  leases: { conversationId: string; state: ConnectionState; pid?: number; inFlight: number; lastUsed: number }[];
+}
+
+/**
+ * Owns every client instance (seed 002 leases): by default one per
+ * (server, conversation), kept until released, the conversation ends or it
+ * sits idle; `truely-stateless` servers share one. A server starts on first
+ * use, never at boot, and restarts on the next use after a crash, waiting
+ * longer each time it keeps crashing.
+ */
+export class ConnectionManager {
+  private readonly leases = new Map<string, Lease>();
+  private readonly starting = new Map<string, Promise<Lease>>();
+  private readonly logs = new Map<string, ServerLog>();
+  private readonly crashes = new Map<string, { count: number; last: number }>();
+
+  constructor(private readonly options: ConnectionManagerOptions) {}
+
+  logOf(serverId: string): ServerLog {
+    let log = this.logs.get(serverId);
+    if (!log) this.logs.set(serverId, (log = new ServerLog({ maxLines: 2_000, maxBytes: 512 * 1024 })));
+    return log;
+  }
+
+  private key(definition: ServerDefinition, conversationId: string): string {
+    return `${definition.id}\u0000${definition.trulyStateless ? SHARED_LEASE : conversationId}`;
+  }
+
+  /** The connection for this conversation, started if needed. `first` is true when this call created the lease. */
+  async acquire(definition: ServerDefinition, conversationId: string): Promise<{ lease: Lease; first: boolean }> {
+    const key = this.key(definition, conversationId);
+    const existing = this.leases.get(key);
+    if (existing && existing.connection.state.kind === 'running' && existing.connection.definition === definition) {
+      existing.lastUsed = this.options.now();
+      return { lease: existing, first: false };
+    }
+    const pending = this.starting.get(key);
+    if (pending) return { lease: await pending, first: false };
+    const start = this.startLease(definition, conversationId, key, existing);
+    this.starting.set(key, start);
+    try {
+      return { lease: await start, first: !existing };
+    } finally {
+      this.starting.delete(key);
+    }
+  }
+
+  private async startLease(definition: ServerDefinition, conversationId: string, key: string, previous: Lease | undefined): Promise<Lease> {
+    const allowed = this.options.mayStart(definition);
+    if (!allowed.ok) throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
+    if (previous) {
+      // A crashed (or replaced) client is ended before its successor starts.
+      this.leases.delete(key);
+      if (previous.connection.state.kind === 'error') this.noteCrash(definition.id);
+      await previous.connection.close(this.options.closeGraceMs);
+    }
+    await this.backoff(definition.id);
+    const connection = new ServerConnection(definition, {
+      log: this.logOf(definition.id),
+      pids: this.options.pids,
+      hostEnv: this.options.hostEnv,
+      clientInfo: this.options.clientInfo,
+      now: this.options.now,
+    });
+    try {
+      await connection.start();
+    } catch (error) {
+      this.noteCrash(definition.id);
+      throw error;
+    }
+    const lease: Lease = { serverId: definition.id, conversationId: definition.trulyStateless ? SHARED_LEASE : conversationId, connection, lastUsed: this.options.now() };
+    this.leases.set(key, lease);
+    return lease;
+  }
+
+  private noteCrash(serverId: string): void {
+    const now = this.options.now();
+    const record = this.crashes.get(serverId);
+    // Crashes more than a minute apart do not add up.
+    const count = record && now - record.last < 60_000 ? record.count + 1 : 1;
+    this.crashes.set(serverId, { count, last: now });
+  }
+
+  private async backoff(serverId: string): Promise<void> {
+    const record = this.crashes.get(serverId);
+    if (!record || record.count < 2) return;
+    const delay = Math.min(this.options.maxBackoffMs, 250 * 2 ** (record.count - 2));
+    const wait = record.last + delay - this.options.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** `mcp_release`: ends this conversation's lease of one server. Returns false when it held none. */
+  async release(serverId: string, conversationId: string): Promise<boolean> {
+    for (const [key, lease] of this.leases) {
+      if (lease.serverId === serverId && lease.conversationId === conversationId) {
+        this.leases.delete(key);
+        await lease.connection.close(this.options.closeGraceMs);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A conversation ended: every lease it held is released. */
+  async endConversation(conversationId: string): Promise<number> {
+    const mine = [...this.leases].filter(([, lease]) => lease.conversationId === conversationId);
+    for (const [key] of mine) this.leases.delete(key);
+    await Promise.all(mine.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    return mine.length;
+  }
+
+  /** Closes leases idle longer than `idleMs`; call it from a timer. */
+  async sweepIdle(): Promise<number> {
+    const cutoff = this.options.now() - this.options.idleMs;
+    const idle = [...this.leases].filter(([, lease]) => lease.lastUsed < cutoff && lease.connection.inFlight === 0);
+    for (const [key] of idle) this.leases.delete(key);
+    await Promise.all(idle.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    return idle.length;
+  }
+
+  /** Hot reload replaced or removed a server: new calls get a new client; old ones finish in flight first. */
+  async retire(serverId: string): Promise<void> {
+    const old = [...this.leases].filter(([, lease]) => lease.serverId === serverId);
+    for (const [key] of old) this.leases.delete(key);
+    this.crashes.delete(serverId);
+    await Promise.all(old.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+  }
+
+  /** The running connection of a server, any conversation's; for listing tools without starting another. */
+  anyRunning(serverId: string): ServerConnection | undefined {
+    for (const lease of this.leases.values()) if (lease.serverId === serverId && lease.connection.state.kind === 'running') return lease.connection;
+    return undefined;
+  }
+
+  snapshot(): ServerSnapshot[] {
+    const byServer = new Map<string, ServerSnapshot>();
+    for (const lease of this.leases.values()) {
+      const entry = byServer.get(lease.serverId) ?? { serverId: lease.serverId, leases: [] };
+      entry.leases.push({ conversationId: lease.conversationId, state: lease.connection.state, pid: lease.connection.pid, inFlight: lease.connection.inFlight, lastUsed: lease.lastUsed });
+      byServer.set(lease.serverId, entry);
+    }
+    return [...byServer.values()];
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.leases.values()];
+    this.leases.clear();
+    await Promise.all(all.map((lease) => lease.connection.close(this.options.closeGraceMs)));
+  }
+}

@@ -1,0 +1,210 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../../shared/mcp.js';
+import { resolveEnvValues } from '../config/mcpConfigLoader.js';
+import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
+import type { PidRegistry } from '../process/pidRegistry.js';
+import type { ServerLog } from '../process/serverLog.js';
+
+/** A connection's state, for the UI and for callers deciding whether to wait. */
+export type ConnectionState =
+  | { kind: 'stopped' }
+  | { kind: 'starting' }
+  | { kind: 'running'; pid?: number; since: number }
+  | { kind: 'error'; message: string; at: number };
+
+export type McpErrorCode = 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
+
+/** Errors of the runtime carry a code; callers branch on it, never on message text. */
+export class McpRuntimeError extends Error {
+  constructor(
+    readonly code: McpErrorCode,
+    message: string,
+    readonly serverId?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ConnectionDeps {
+  log: ServerLog;
+  pids?: PidRegistry;
+  hostEnv: NodeJS.ProcessEnv;
+  clientInfo: { name: string; version: string };
+  now: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * One MCP client instance for one server definition: spawn (or connect),
+ * initialize, list tools, call, close. Many calls may be in flight at once;
+ * `close()` lets them finish (up to a forced timeout) before ending the
+ * process tree.
+ */
+export class ServerConnection {
+  state: ConnectionState = { kind: 'stopped' };
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private toolList: Tool[] = [];
+  private inFlightCount = 0;
+  private idle: (() => void)[] = [];
+  private crashed: string | undefined;
+  private readonly stateListeners = new Set<(state: ConnectionState) => void>();
+
+  constructor(
+    readonly definition: ServerDefinition,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  get tools(): readonly Tool[] {
+    return this.toolList;
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessTransport ? this.transport.pid : undefined;
+  }
+
+  onStateChange(listener: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state);
+  }
+
+  async start(): Promise<void> {
+    const def = this.definition;
+    this.setState({ kind: 'starting' });
+    try {
+      const client = new Client(this.deps.clientInfo, { capabilities: {} });
+      this.transport = await this.connect(client);
+      this.client = client;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        this.toolList = (await client.listTools()).tools;
+      });
+      this.toolList = (await client.listTools()).tools;
+      this.setState({ kind: 'running', pid: this.pid, since: this.deps.now() });
+    } catch (error) {
+      const message = error instanceof McpRuntimeError ? error.message : `server "${def.id}" failed to start: ${(error as Error).message}${this.stderrTail()}`;
+      await this.transport?.close().catch(() => {});
+      this.setState({ kind: 'error', message, at: this.deps.now() });
+      throw new McpRuntimeError('SERVER_START_FAILED', message, def.id);
+    }
+  }
+
+  private stderrTail(): string {
+    const lines = this.deps.log.tail(5).map((e) => e.text.trimEnd()).filter(Boolean);
+    return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
+  }
+
+  private async connect(client: Client): Promise<Transport> {
+    const def = this.definition;
+    if (def.transport.kind === 'stdio') {
+      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id);
+      if (!env.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${env.missing.join(', ')} is not set in the host's environment`, def.id);
+      const transport = new ProcessTransport({
+        serverId: def.id,
+        command: def.transport.command,
+        args: def.transport.args,
+        env: minimalEnvironment(env.values),
+        cwd: def.transport.cwd,
+        log: this.deps.log,
+        pids: this.deps.pids,
+      });
+      this.watchClose(transport);
+      await client.connect(transport);
+      return transport;
+    }
+    const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id);
+    if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
+    const url = new URL(def.transport.url);
+    const requestInit = { headers: headers.values };
+    try {
+      const transport = new StreamableHTTPClientTransport(url, { requestInit, sessionId: def.transport.sessionId });
+      this.watchClose(transport);
+      await client.connect(transport);
+      return transport;
+    } catch (error) {
+      // Servers from before streamable HTTP speak the old HTTP+SSE transport; other hosts fall back the same way.
+      this.deps.log.append('lifecycle', `streamable HTTP failed (${(error as Error).message}); trying SSE`);
+      const transport = new SSEClientTransport(url, { requestInit });
+      this.watchClose(transport);
+      await client.connect(transport);
+      return transport;
+    }
+  }
+
+  /** A transport that closes while running is a crash: in-flight calls fail with the server's last words. */
+  private watchClose(transport: Transport): void {
+    const previous = transport.onclose;
+    transport.onclose = () => {
+      previous?.();
+      if (this.state.kind === 'running' || this.state.kind === 'starting') {
+        const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
+        this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
+        this.deps.log.append('lifecycle', this.crashed);
+        this.setState({ kind: 'error', message: this.crashed, at: this.deps.now() });
+      }
+    };
+  }
+
+  get crashMessage(): string | undefined {
+    return this.crashed;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.state.kind !== 'running') {
+      throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
+    }
+    this.inFlightCount++;
+    try {
+      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        onprogress: options.onProgress,
+        // A server that reports progress is alive: the timeout counts from its last report.
+        resetTimeoutOnProgress: options.onProgress !== undefined,
+      })) as CallToolResult;
+    } catch (error) {
+      if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
+      if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
+      if ((error as { code?: number }).code === -32001) {
+        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${options.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
+      }
+      throw error;
+    } finally {
+      this.inFlightCount--;
+      if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
+    }
+  }
+
+  /** Waits for in-flight calls (at most `graceMs`), then ends the server and its whole process tree. */
+  async close(graceMs = 10_000): Promise<void> {
+    if (this.inFlightCount > 0) {
+      await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())]);
+    }
+    const wasCrashed = this.state.kind === 'error';
+    this.setState({ kind: 'stopped' });
+    this.crashed = wasCrashed ? this.crashed : undefined;
+    await this.client?.close().catch(() => {});
+    await this.transport?.close().catch(() => {});
+    this.client = undefined;
+    this.transport = undefined;
+  }
+}

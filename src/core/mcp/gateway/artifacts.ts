@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** Only these are kept as images: the formats every model provider accepts (seed 002). */
+export const IMAGE_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+export interface SavedArtifact {
+  path: string;
+  mimeType: string;
+  byteLength: number;
+}
+
+const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
+
+/**
+ * Writes every image in a result to
+ * `<artifactsDir>/mcp/<serverId>/<toolName>/<timestamp>-<uuid>.<ext>` and
+ * replaces it with a `resource_link` to the file, so results stay small and
+ * the UI fetches the bytes on demand. Base64 may carry a `data:` prefix.
+ * Other image types become a text note.
+ */
+export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: SavedArtifact[] } {
+  if (!Array.isArray(result.content) || !result.content.some((item) => item.type === 'image')) return { result, artifacts: [] };
+  const artifacts: SavedArtifact[] = [];
+  const content = result.content.map((item) => {
+    if (item.type !== 'image') return item;
+    const match = /^data:([^;,]+)?(;base64)?,/.exec(item.data);
+    const mimeType = (match?.[1] ?? item.mimeType ?? '').toLowerCase();
+    const ext = IMAGE_TYPES[mimeType];
+    if (!ext) {
+      return { type: 'text' as const, text: `[an image of type ${mimeType || 'unknown'} was returned and dropped: only JPEG, PNG, GIF and WebP are kept]` };
+    }
+    const bytes = Buffer.from(match ? item.data.slice(match[0].length) : item.data, 'base64');
+    const dir = path.join(artifactsDir, 'mcp', safeSegment(serverId), safeSegment(toolName));
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${now}-${randomUUID()}.${ext}`);
+    fs.writeFileSync(file, bytes);
+    artifacts.push({ path: file, mimeType, byteLength: bytes.length });
+    return { type: 'resource_link' as const, uri: pathToFileURL(file).href, name: path.basename(file), mimeType, _meta: { byteLength: bytes.length, artifact: true } };
+  });
+  return { result: { ...result, content }, artifacts };
+}

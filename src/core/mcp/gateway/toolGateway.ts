@@ -1,0 +1,234 @@
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
+import type { Problem } from '../../../shared/problems.js';
+import { normalizeName } from '../../naming/names.js';
+import { suggestClosest } from '../../naming/suggest.js';
+import type { RegistryCenter } from '../../registry/registryCenter.js';
+import { buildCatalog, fileOfServer, type CatalogTool } from '../catalog/toolCatalog.js';
+import type { McpRuntime } from '../mcpRuntime.js';
+import { storeImageArtifacts, type SavedArtifact } from './artifacts.js';
+import { resolvePermission, type PermissionSource } from './permissions.js';
+
+export type Flow = 'main' | 'sub';
+
+/** Who is calling: the app it acts for (grants are per app), the conversation (leases), the flow. */
+export interface Caller {
+  appId: string;
+  agentId?: string;
+  conversationId: string;
+  flow: Flow;
+  /** An agent's selection: only these registry ids, when given. */
+  serverIds?: readonly string[];
+}
+
+export interface OfferedTool extends CatalogTool {
+  permission: PermissionLevel;
+  permissionSource: PermissionSource;
+}
+
+export type CallDecision = 'auto' | 'approved' | 'declined' | 'expired';
+
+export interface CallContext {
+  caller: Caller;
+  tool: OfferedTool;
+  server: ServerDefinition;
+  args: Record<string, unknown>;
+}
+
+/** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
+export interface GatewayHooks {
+  /** Decides whether the call may run; a confirm-level tool asks the user here. */
+  beforeCall?(context: CallContext): Promise<CallDecision>;
+  afterCall?(record: CallContext & { decision: CallDecision; durationMs: number; outcome: 'ok' | 'tool-error' | 'failed' | 'declined'; error?: string }): void;
+  permissionOverride?(serverId: string, rawName: string): PermissionLevel | undefined;
+}
+
+export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
+
+export class GatewayError extends Error {
+  constructor(
+    readonly code: GatewayErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GatewayCallResult {
+  result: CallToolResult;
+  tool: OfferedTool | { name: string; serverId: 'chatos'; permission: PermissionLevel };
+  decision: CallDecision;
+  artifacts: SavedArtifact[];
+  /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
+  reminders: string[];
+  durationMs: number;
+}
+
+/** The admin tool every caller has (seed 002 `mcp_admin`). */
+export const RELEASE_TOOL: Tool = {
+  name: 'mcp_release',
+  description: "Release this conversation's dedicated instance of an MCP server when you no longer need its tools.",
+  inputSchema: { type: 'object', properties: { serverId: { type: 'string', description: 'The server id named in the lease reminder' } }, required: ['serverId'] },
+  annotations: { readOnlyHint: false, idempotentHint: true },
+};
+
+export interface ToolGatewayDeps {
+  runtime: McpRuntime;
+  registry: RegistryCenter;
+  artifactsDir: string;
+  mcpConfigFile: string;
+  /** `_meta.workdir` for servers that name none (plugin apps name their data folder). */
+  defaultWorkdir: string;
+  now: () => number;
+  hooks?: GatewayHooks;
+}
+
+const leaseReminder = (serverId: string) =>
+  `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
+
+/**
+ * The only way a tool runs. In order: the caller may see the server
+ * (registry grants, checked now) and the flow allows it → the hooks decide
+ * (permission, confirmation) → `_meta` is injected → the call runs with the
+ * server's timeout, cancellation and progress → images become artifacts →
+ * the hooks record it.
+ */
+export class ToolGateway {
+  constructor(private readonly deps: ToolGatewayDeps) {}
+
+  /** The servers this caller may use now, in id order. */
+  visibleServers(caller: Caller): ServerDefinition[] {
+    const { runtime, registry } = this.deps;
+    const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
+    return runtime
+      .allDefinitions()
+      .filter((def) => allowed.has(def.id) && !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Lists every visible server's tools, starting the servers not yet listed (first use). */
+  async listTools(caller: Caller): Promise<{ tools: OfferedTool[]; problems: Problem[]; reminders: string[] }> {
+    const servers = this.visibleServers(caller);
+    const problems: Problem[] = [];
+    const reminders: string[] = [];
+    await Promise.all(
+      servers.map(async (server) => {
+        try {
+          await this.toolsOf(server, caller, reminders);
+        } catch (error) {
+          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: 'see the server log; fix its command or configuration' });
+        }
+      }),
+    );
+    const catalog = this.catalogOf(servers);
+    return { tools: catalog.tools, problems: [...problems, ...catalog.problems], reminders };
+  }
+
+  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<Tool[]> {
+    const cached = this.deps.runtime.cachedTools(server.id);
+    if (cached) return cached;
+    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    if (first && !server.trulyStateless) reminders.push(leaseReminder(server.id));
+    const tools = [...lease.connection.tools];
+    this.deps.runtime.rememberTools(server, tools);
+    return tools;
+  }
+
+  private catalogOf(servers: ServerDefinition[]): { tools: OfferedTool[]; problems: Problem[] } {
+    const entries = servers.flatMap((server) => {
+      const tools = this.deps.runtime.cachedTools(server.id);
+      return tools ? [{ server, tools }] : [];
+    });
+    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile) });
+    const byId = new Map(servers.map((s) => [s.id, s]));
+    const tools = catalog.tools.map((tool) => {
+      const server = byId.get(tool.serverId)!;
+      const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, this.deps.hooks?.permissionOverride?.(server.id, tool.rawName));
+      return { ...tool, permission: level, permissionSource: source };
+    });
+    return { tools, problems: catalog.problems };
+  }
+
+  /** Which server a tool name can only belong to, judged by its name alone (servers without transforms). */
+  private ownersByName(toolName: string): ServerDefinition[] {
+    return this.deps.runtime
+      .allDefinitions()
+      .filter((def) => def.transform.length > 0 || toolName.startsWith(`mcp_${normalizeName(def.name)}_`))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (progress: Progress) => void } = {}): Promise<GatewayCallResult> {
+    const started = this.deps.now();
+    if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
+
+    const visible = this.visibleServers(caller);
+    const visibleIds = new Set(visible.map((s) => s.id));
+    const candidates = this.ownersByName(toolName);
+    const usable = candidates.filter((def) => visibleIds.has(def.id));
+    if (usable.length === 0 && candidates.length > 0) throw this.refusal(caller, toolName, candidates[0]!);
+
+    const reminders: string[] = [];
+    // Start (first use) only the servers that could own this name.
+    await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
+    const { tools } = this.catalogOf(visible);
+    const tool = tools.find((t) => t.name === toolName);
+    if (!tool) {
+      const close = suggestClosest(toolName, tools.map((t) => t.name));
+      throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
+    }
+    const server = visible.find((s) => s.id === tool.serverId)!;
+    // Grants are checked again at the moment of the call, never cached from a listing.
+    if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+
+    const context: CallContext = { caller, tool, server, args };
+    const decision = (await this.deps.hooks?.beforeCall?.(context)) ?? 'auto';
+    if (decision === 'declined' || decision === 'expired') {
+      const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
+      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: 'declined' });
+      return { result, tool, decision, artifacts: [], reminders, durationMs: this.deps.now() - started };
+    }
+
+    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
+    lease.lastUsed = this.deps.now();
+    try {
+      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server, caller), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
+      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, this.deps.now());
+      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: result.isError ? 'tool-error' : 'ok' });
+      return { result, tool, decision, artifacts, reminders, durationMs: this.deps.now() - started };
+    } catch (error) {
+      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: 'failed', error: (error as Error).message });
+      throw error;
+    }
+  }
+
+  /** `_meta` for one call: the server's own (an app's callMeta, chatos.uiApp, workdir) plus who is calling. */
+  private metaFor(server: ServerDefinition, caller: Caller): Record<string, unknown> {
+    const meta = server.meta as { chatos?: Record<string, unknown>; workdir?: unknown };
+    return {
+      ...meta,
+      chatos: { ...(meta.chatos ?? {}), caller: { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow } },
+      workdir: typeof meta.workdir === 'string' ? meta.workdir : this.deps.defaultWorkdir,
+    };
+  }
+
+  private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {
+    if (server.disabled) return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which is disabled`);
+    if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) {
+      return new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it (grant it with: chatos grant ${caller.appId} ${server.id})`);
+    }
+    const flag = caller.flow === 'main' ? 'allowMain' : 'allowSub';
+    if (!(caller.flow === 'main' ? server.allowMain : server.allowSub)) {
+      return new GatewayError('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`);
+    }
+    return new GatewayError('NOT_GRANTED', `"${toolName}" of server "${server.id}" is not among the servers selected for this caller`);
+  }
+
+  private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {
+    const serverId = args.serverId;
+    if (typeof serverId !== 'string') throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}');
+    const released = await this.deps.runtime.connections.release(serverId, caller.conversationId);
+    const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
+    return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: [], reminders: [], durationMs: this.deps.now() - started };
+  }
+}

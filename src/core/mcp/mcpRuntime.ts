@@ -1,0 +1,231 @@
+import * as fs from 'node:fs';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { Problem } from '../../shared/problems.js';
+import type { RegistryMcpServer } from '../../shared/registry.js';
+import type { PluginCatalog } from '../contributions/pluginCatalog.js';
+import { formatCmdUrl } from '../naming/cmdUrl.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { registryId } from '../registry/registryTables.js';
+import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
+import { ConnectionManager } from './connection/connectionManager.js';
+import { ServerConnection } from './connection/serverConnection.js';
+import { PidRegistry } from './process/pidRegistry.js';
+import { HOST_APP_ID } from '../dataHome.js';
+
+export interface McpRuntimeOptions {
+  configFile: string;
+  runDir: string;
+  hostEnv: NodeJS.ProcessEnv;
+  registry: RegistryCenter;
+  catalog: PluginCatalog;
+  now: () => number;
+  /** Whether a plugin server may run (trusted, or built-in); the message says how to fix it. */
+  pluginMayRun: (pluginDir: string, pluginId: string) => { ok: true } | { ok: false; message: string };
+  idleMs?: number;
+  closeGraceMs?: number;
+}
+
+export interface ReloadReport {
+  version: number;
+  added: string[];
+  changed: string[];
+  removed: string[];
+  /** Servers whose new definition failed; they keep their last good definition. */
+  keptLastGood: string[];
+  problems: Problem[];
+}
+
+/**
+ * Every server definition, from every source, and the connections to them.
+ * Definitions are recomputed on demand (mcp.yaml reload, plugin rescan)
+ * and swapped per server: an unchanged server keeps its definition object
+ * and its running clients; a changed one that is running is probed with the
+ * new definition first and keeps its last good state if the probe fails.
+ */
+export class McpRuntime {
+  readonly connections: ConnectionManager;
+  private definitions = new Map<string, ServerDefinition>();
+  private readonly toolCache = new Map<string, { definition: ServerDefinition; tools: Tool[] }>();
+  /** mcp.yaml servers as last loaded well, so a bad edit keeps the previous good one. */
+  private lastGoodYaml = new Map<string, ServerDefinition>();
+  private configProblems: Problem[] = [];
+  private definitionProblems: Problem[] = [];
+  private versionCounter = 0;
+  private readonly pids: PidRegistry;
+
+  constructor(private readonly options: McpRuntimeOptions) {
+    this.pids = new PidRegistry(options.runDir);
+    this.connections = new ConnectionManager({
+      pids: this.pids,
+      hostEnv: options.hostEnv,
+      now: options.now,
+      clientInfo: { name: 'chatos', version: '0.1.0' },
+      idleMs: options.idleMs ?? 30 * 60_000,
+      closeGraceMs: options.closeGraceMs ?? 10_000,
+      maxBackoffMs: 8_000,
+      mayStart: (definition) => (definition.plugin ? options.pluginMayRun(definition.plugin.pluginDir, definition.plugin.pluginId) : { ok: true }),
+    });
+  }
+
+  /** Reaps servers orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
+  async start(): Promise<ReloadReport> {
+    await PidRegistry.reapOrphans(this.options.runDir);
+    return this.reload();
+  }
+
+  get version(): number {
+    return this.versionCounter;
+  }
+
+  get problems(): Problem[] {
+    return [...this.configProblems, ...this.definitionProblems];
+  }
+
+  definition(serverId: string): ServerDefinition | undefined {
+    return this.definitions.get(serverId);
+  }
+
+  allDefinitions(): ServerDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  /** The tools a server listed when it last ran with its current definition; undefined if never. */
+  cachedTools(serverId: string): Tool[] | undefined {
+    const cached = this.toolCache.get(serverId);
+    return cached && cached.definition === this.definitions.get(serverId) ? cached.tools : undefined;
+  }
+
+  rememberTools(definition: ServerDefinition, tools: Tool[]): void {
+    if (this.definitions.get(definition.id) === definition) this.toolCache.set(definition.id, { definition, tools });
+  }
+
+  /**
+   * Recomputes every definition: mcp.yaml (per-server commit, last known
+   * good on failure), then the registry's rows. Registers mcp.yaml servers
+   * in the registry under `chatos`, so visibility and grants treat them like
+   * any other server.
+   */
+  async reload(): Promise<ReloadReport> {
+    const load = loadMcpConfig(this.options.configFile, this.options.hostEnv);
+    const yaml = this.yamlDefinitions(load);
+    this.registerYamlServers(yaml);
+    const next = new Map<string, ServerDefinition>(yaml);
+    this.definitionProblems = [];
+    for (const row of this.options.registry.listServers()) {
+      if (row.source.kind === 'mcp-yaml') continue;
+      const made = definitionFromRegistry(row, { meta: this.metaOf(row) });
+      if (made.ok) next.set(row.id, made.definition);
+      else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
+    }
+    return this.swap(next);
+  }
+
+  private metaOf(row: RegistryMcpServer): Record<string, unknown> {
+    if (row.source.kind !== 'plugin') return row.callMeta ?? {};
+    const app = this.options.catalog.getAiContribution(row.source.pluginId, row.source.appId);
+    return app && app.pluginDir === row.source.pluginDir ? app.meta : (row.callMeta ?? {});
+  }
+
+  private yamlDefinitions(load: McpConfigLoad): Map<string, ServerDefinition> {
+    if (load.kind === 'missing') {
+      this.configProblems = [];
+      this.lastGoodYaml = new Map();
+      return new Map();
+    }
+    if (load.kind === 'rejected') {
+      // A workspace-level error rejects the whole reload: the last good set stays.
+      this.configProblems = load.problems;
+      return new Map(this.lastGoodYaml);
+    }
+    this.configProblems = load.problems;
+    const good = new Map<string, ServerDefinition>();
+    for (const [key, server] of load.servers) {
+      const id = registryId(HOST_APP_ID, key);
+      if (!isRejectedServer(server)) good.set(id, server);
+      else if (this.lastGoodYaml.has(id)) good.set(id, this.lastGoodYaml.get(id)!); // per-server failure: keep its last good
+    }
+    this.lastGoodYaml = good;
+    return good;
+  }
+
+  private registerYamlServers(yaml: Map<string, ServerDefinition>): void {
+    const source = { kind: 'mcp-yaml' as const, file: this.options.configFile };
+    const servers: RegistryMcpServer[] = [...yaml.values()].map((def) => ({
+      id: def.id,
+      providerAppId: HOST_APP_ID,
+      name: def.name,
+      url: def.transport.kind === 'stdio' ? formatCmdUrl(def.transport.command, def.transport.args) : def.transport.url,
+      // Only literal values: `{ env: NAME }` secrets are resolved at spawn time and never stored.
+      env: {},
+      tags: [],
+      allowMain: def.allowMain,
+      allowSub: def.allowSub,
+      enabled: !def.disabled,
+      source,
+    }));
+    this.options.registry.reconcile((s) => s.kind === 'mcp-yaml', { servers, prompts: [] });
+  }
+
+  private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {
+    const report: ReloadReport = { version: this.versionCounter, added: [], changed: [], removed: [], keptLastGood: [], problems: [] };
+    const committed = new Map<string, ServerDefinition>();
+    await Promise.all(
+      [...next].map(async ([id, definition]) => {
+        const current = this.definitions.get(id);
+        if (!current) {
+          committed.set(id, definition);
+          report.added.push(id);
+          return;
+        }
+        if (definitionsEqual(current, definition)) {
+          committed.set(id, current); // same object: its clients stay
+          return;
+        }
+        const probed = await this.probe(definition, current);
+        if (probed.ok) {
+          committed.set(id, definition);
+          report.changed.push(id);
+          if (probed.tools) this.toolCache.set(id, { definition, tools: probed.tools });
+        } else {
+          committed.set(id, current);
+          report.keptLastGood.push(id);
+          report.problems.push({ severity: 'error', code: 'SERVER_RELOAD_FAILED', file: id, path: '', message: `${probed.message}; the previous configuration keeps running`, hint: 'fix the server configuration; it is retried on the next change' });
+        }
+      }),
+    );
+    for (const id of this.definitions.keys()) if (!next.has(id)) report.removed.push(id);
+    this.definitions = committed;
+    for (const id of [...report.changed, ...report.removed]) void this.connections.retire(id);
+    for (const id of report.removed) this.toolCache.delete(id);
+    if (report.added.length || report.changed.length || report.removed.length) this.versionCounter++;
+    report.version = this.versionCounter;
+    this.definitionProblems.push(...report.problems);
+    return report;
+  }
+
+  /** A changed server that is in use is started with its new definition before the old one is let go. */
+  private async probe(definition: ServerDefinition, current: ServerDefinition): Promise<{ ok: true; tools?: Tool[] } | { ok: false; message: string }> {
+    const inUse = this.connections.anyRunning(current.id) !== undefined || this.toolCache.has(current.id);
+    if (!inUse || definition.disabled) return { ok: true };
+    const connection = new ServerConnection(definition, {
+      log: this.connections.logOf(definition.id),
+      pids: this.pids,
+      hostEnv: this.options.hostEnv,
+      clientInfo: { name: 'chatos', version: '0.1.0' },
+      now: this.options.now,
+    });
+    try {
+      await connection.start();
+      return { ok: true, tools: [...connection.tools] };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    } finally {
+      await connection.close(0);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.connections.closeAll();
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** A value that is written literally, or copied from the host's environment: `{ env: NAME }` (seed 002). */
+export const EnvValueSchema = z.union([z.string(), z.object({ env: z.string().min(1) }).strict()]);
+export type EnvValue = z.infer<typeof EnvValueSchema>;
+
+/** Tool name transforms, applied in order (seed 002). */
+export const TransformSchema = z.union([
+  z.object({ prefix: z.string() }).strict(),
+  z.object({ prefix: z.object({ remove: z.string().default(''), add: z.string().default('') }).strict() }).strict(),
+  z.object({ suffix: z.string() }).strict(),
+]);
+export type Transform = z.infer<typeof TransformSchema>;
+
+export const PermissionLevelSchema = z.enum(['read', 'write', 'confirm', 'navigate']);
+export type PermissionLevel = z.infer<typeof PermissionLevelSchema>;
+
+export const ServerCategorySchema = z.enum(['external', 'builtin', 'assistant']);
+export type ServerCategory = z.infer<typeof ServerCategorySchema>;
+
+export const StdioTransportSchema = z.object({
+  kind: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()),
+  env: z.record(z.string(), EnvValueSchema),
+  cwd: z.string().optional(),
+});
+
+export const HttpTransportSchema = z.object({
+  kind: z.literal('streamable_http'),
+  url: z.string().min(1),
+  headers: z.record(z.string(), EnvValueSchema),
+  sessionId: z.string().optional(),
+});
+
+export const ServerTransportSchema = z.discriminatedUnion('kind', [StdioTransportSchema, HttpTransportSchema]);
+export type ServerTransport = z.infer<typeof ServerTransportSchema>;
+
+/**
+ * One server, whatever it came from (mcp.yaml, a plugin's cmd:// or url,
+ * a provider's defaults, another app's DB): the single type the runtime,
+ * the catalog and the gateway work with. Two definitions are equal when
+ * their canonical JSON is; hot reload restarts only servers that differ.
+ */
+export const ServerDefinitionSchema = z.object({
+  /** Runtime id: the registry id, `<providerAppId>::<name>` (mcp.yaml servers are `chatos::<key>`). */
+  id: z.string(),
+  /** The server's name: tool names derive from it (`mcp_<normalize(name)>_<tool>`). */
+  name: z.string(),
+  providerAppId: z.string(),
+  origin: z.enum(['mcp.yaml', 'plugin', 'app-db', 'defaults', 'host', 'builtin']),
+  category: ServerCategorySchema,
+  transport: ServerTransportSchema,
+  /** Seed 002 `truely-stateless`: one client shared by every conversation; otherwise one lease per conversation. */
+  trulyStateless: z.boolean(),
+  tools: z.object({ whitelist: z.array(z.string()), blacklist: z.array(z.string()) }),
+  transform: z.array(TransformSchema),
+  allowMain: z.boolean(),
+  allowSub: z.boolean(),
+  /** Per-call timeout. */
+  timeoutMs: z.number().int().positive(),
+  /** Tool-name glob → permission level; first match wins (seed 003 levels). */
+  permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })),
+  /** Tools the user switched off (raw tool names). */
+  disabledTools: z.array(z.string()),
+  disabled: z.boolean(),
+  /** The `_meta` injected into every tools/call (plugin apps: callMeta, chatos.uiApp, workdir). */
+  meta: z.record(z.string(), z.unknown()),
+  /** For plugin servers: whose trust decides whether it may start. */
+  plugin: z.object({ pluginId: z.string(), appId: z.string(), pluginDir: z.string() }).optional(),
+});
+export type ServerDefinition = z.infer<typeof ServerDefinitionSchema>;
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

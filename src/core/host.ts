@@ -8,6 +8,7 @@ import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/plugi
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
@@ -46,6 +47,10 @@ export interface HostOptions {
   logger?: Logger;
 }
 
+export type HostEvent =
+  | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
+  | { kind: 'mcp-reloaded'; report: ReloadReport };
+
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -68,6 +73,14 @@ export interface Host {
   readonly gateway: ToolGateway;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
+  /**
+   * Hot reload: watches mcp.yaml and the plugin roots (fs.watch plus polling,
+   * debounced); a change rescans the plugins and/or reloads the servers.
+   * Returns the function that stops watching.
+   */
+  watch(options?: { debounceMs?: number; pollMs?: number }): () => void;
+  /** Live events for the faces (UI, serve): reloads, rescans. Returns an unsubscribe function. */
+  onEvent(listener: (event: HostEvent) => void): () => void;
   /** Problems found by `start()` (the admin DB, provider DBs, defaults) and by the last rescan's registry sync. */
   readonly registryProblems: readonly Problem[];
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
@@ -105,6 +118,22 @@ export function createHost(options: HostOptions = {}): Host {
   let started: { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway } | undefined;
   let startupProblems: Problem[] = [];
   let syncProblems: Problem[] = [];
+  const listeners = new Set<(event: HostEvent) => void>();
+  const emit = (event: HostEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const reloadMcp = async () => {
+    const report = await need().mcp.reload();
+    emit({ kind: 'mcp-reloaded', report });
+    return report;
+  };
+  const rescan = () => {
+    const { sync } = need();
+    const result = catalog.rescan();
+    syncProblems = sync.syncPlugins(result).problems;
+    emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
+    return result;
+  };
   const need = () => {
     if (!started) throw new Error('the host is not started: call start() first');
     return started;
@@ -158,18 +187,41 @@ export function createHost(options: HostOptions = {}): Host {
     get gateway() {
       return need().gateway;
     },
-    reloadMcp() {
-      return need().mcp.reload();
+    reloadMcp,
+    watch(watchOptions = {}) {
+      need();
+      const debounceMs = watchOptions.debounceMs ?? 150;
+      const pollMs = watchOptions.pollMs ?? 2_000;
+      const config = new ChangeWatcher([{ path: home.mcpConfig }], async () => void (await reloadMcp()), { debounceMs, pollMs, poll: fileChangedCheck(home.mcpConfig) });
+      // The plugin poll is a rescan itself: it stats every plugin's files and re-reads only what changed.
+      let pluginsChanged = false;
+      const plugins = new ChangeWatcher(
+        pluginRoots.map((root) => ({ path: root.dir, recursive: true })),
+        async () => {
+          const result = rescan();
+          if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
+          pluginsChanged = false;
+        },
+        { debounceMs, pollMs: pollMs * 3, poll: () => {
+          const { reread, removed } = catalog.rescan().stats;
+          return (pluginsChanged ||= reread.length + removed.length > 0);
+        } },
+      );
+      config.start();
+      plugins.start();
+      return () => {
+        config.dispose();
+        plugins.dispose();
+      };
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     get registryProblems() {
       return [...startupProblems, ...syncProblems];
     },
-    rescan() {
-      const { sync } = need();
-      const result = catalog.rescan();
-      syncProblems = sync.syncPlugins(result).problems;
-      return result;
-    },
+    rescan,
     async dispose() {
       const current = started;
       started = undefined;

@@ -20,7 +20,8 @@ export interface ScanResult {
   apps: AppContribution[];
   /** Every problem of every plugin and root, flattened. */
   problems: Problem[];
-  stats: { folders: number; reread: string[]; durationMs: number };
+  /** reread: folders validated again (new or changed); removed: folders gone since the last scan. */
+  stats: { folders: number; reread: string[]; removed: string[]; durationMs: number };
 }
 
 /** One plugin's contributions and what they were derived from, so an unchanged plugin is not contributed again. */
@@ -121,9 +122,14 @@ export class PluginScanner {
         candidates.push({ validated, source: root.source, extra: [], status: validated.valid ? 'loaded' : 'invalid' });
       }
     }
-    for (const dir of this.cache.keys()) if (!seen.has(dir)) this.cache.delete(dir);
+    const removed: string[] = [];
+    for (const dir of this.cache.keys()) {
+      if (seen.has(dir)) continue;
+      this.cache.delete(dir);
+      removed.push(dir);
+    }
 
-    return this.assemble(candidates, rootProblems, reread, started);
+    return this.assemble(candidates, rootProblems, reread, removed, started);
   }
 
   /** Validates one folder exactly as a scan would (the `chatos validate` path), without touching the cache. */
@@ -131,10 +137,10 @@ export class PluginScanner {
     const started = performance.now();
     this.ctx.exposeDefaults.refresh();
     const validated = validateSafely(dir);
-    return this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], started);
+    return this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], [], started);
   }
 
-  private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], started: number): ScanResult {
+  private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): ScanResult {
     resolveDuplicateIds(candidates);
     resolveServerNameCollisions(candidates);
 
@@ -172,7 +178,7 @@ export class PluginScanner {
       plugins,
       apps,
       problems: [...rootProblems, ...plugins.flatMap((p) => p.problems)],
-      stats: { folders: candidates.length, reread, durationMs: performance.now() - started },
+      stats: { folders: candidates.length, reread, removed, durationMs: performance.now() - started },
     };
   }
 

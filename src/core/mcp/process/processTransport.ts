@@ -1,0 +1,339 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { LineBuffer } from './lineBuffer.js';
+import type { PidRegistry } from './pidRegistry.js';
+import { groupMembers, signalTree, waitGroupGone } from './processTree.js';
+import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
+import type { ServerLog } from './serverLog.js';
+
+export interface ProcessTransportOptions {
+  serverId: string;
+  command: string;
+  args: string[];
+  /** The complete environment of the child, already resolved (see `minimalEnvironment`). */
+  env: Record<string, string>;
+  cwd?: string;
+  log: ServerLog;
+  /** Longest stdout line accepted; default 4 MiB. */
+  maxLineBytes?: number;
+  stopTimeouts?: {
+    /** How long close() waits for the server to exit on stdin EOF; default 1500 ms. */
+    afterStdinEndMs?: number;
+    /** How long close() waits after SIGTERM before SIGKILL; default 1500 ms. */
+    afterTermMs?: number;
+  };
+  pids?: PidRegistry;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The server's last stderr lines, oldest first. */
+  lastStderr: string[];
+}
+
+/**
+ * The SDK's few safe variables (PATH, HOME, …) plus `extra`: nothing else of
+ * the host's environment (API keys, tokens) reaches a server unless named.
+ */
+export function minimalEnvironment(extra: Record<string, string>): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...extra };
+}
+
+/** The message for calls that failed because the server went away: names the server and what it last said. */
+export function describeExit(serverId: string, info: ExitInfo): string {
+  const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+  const said = info.lastStderr.length > 0 ? `; last stderr:\n${info.lastStderr.map((line) => `  ${line}`).join('\n')}` : ' (it wrote nothing to stderr)';
+  return `MCP server "${serverId}" ${how}${said}`;
+}
+
+export function exitError(serverId: string, info: ExitInfo): ServerFaultError {
+  return new ServerFaultError('SERVER_EXITED', serverId, describeExit(serverId, info));
+}
+
+const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** A longer stderr line is logged in pieces; it is text for people, not framing. */
+const STDERR_MAX_LINE_BYTES = 16 * 1024;
+const LAST_STDERR_LINES = 20;
+const LAST_STDERR_LINE_CHARS = 1000;
+/** After exit, how long to wait for the pipes to deliver what the server wrote last (a leftover grandchild may hold them open). */
+const EXIT_DRAIN_MS = 500;
+/** After SIGKILL a process can only linger in uninterruptible I/O; do not hang the host on it. */
+const AFTER_KILL_MS = 5000;
+
+type Connection = { kind: 'idle' } | { kind: 'starting' } | { kind: 'open' } | { kind: 'closed' };
+
+/**
+ * A stdio MCP transport that owns the server's whole process tree: spawned
+ * without a shell as the leader of its own process group, stderr always
+ * drained into a bounded log, stdout framed with a hard line limit, and
+ * close() ending the group (EOF → SIGTERM → SIGKILL), not just the child
+ * (a launcher such as npx would otherwise leave the real server running).
+ */
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  private connection: Connection = { kind: 'idle' };
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private hasExited = false;
+  private resolveExited!: () => void;
+  private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
+  private stopping: Promise<void> | undefined;
+  private exit: ExitInfo | undefined;
+  private readonly stdoutLines: LineBuffer;
+  private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
+
+  constructor(private readonly options: ProcessTransportOptions) {
+    this.stdoutLines = new LineBuffer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 'fail');
+  }
+
+  get serverId(): string {
+    return this.options.serverId;
+  }
+
+  /** The direct child's pid (on POSIX also its process group id); undefined before start or if spawning failed. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Set once the child has exited, whoever ended it. */
+  get exitInfo(): ExitInfo | undefined {
+    return this.exit;
+  }
+
+  async start(): Promise<void> {
+    if (this.connection.kind !== 'idle') throw new Error(`ProcessTransport for "${this.serverId}" already started`);
+    this.connection = { kind: 'starting' };
+    const { command, args, env, cwd } = this.options;
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, args, {
+        env,
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // No shell: `&&`, `|` or `$(…)` in a plugin's args stay literal arguments.
+        shell: false,
+        // POSIX: setsid(), so the server leads a process group we can signal as a whole.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (error) {
+      throw this.spawnFailed(error);
+    }
+    this.child = child;
+    this.wireStreams(child);
+    return new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => {
+        this.onSpawned(child);
+        resolve();
+      });
+      child.on('error', (error) => {
+        if (this.connection.kind === 'starting') {
+          this.hasExited = true;
+          this.resolveExited();
+          reject(this.spawnFailed(error));
+        } else {
+          this.options.log.append('fault', `process error: ${error.message}`);
+        }
+      });
+      child.once('exit', (code, signal) => this.onExit(code, signal).catch((error) => this.report(error)));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.child;
+    if (this.connection.kind !== 'open' || !child || !child.stdin.writable) {
+      return Promise.reject(new ServerFaultError('NOT_CONNECTED', this.serverId, `MCP server "${this.serverId}" is not connected`));
+    }
+    return new Promise((resolve, reject) => {
+      // The callback runs once the bytes are handed on (backpressure included) or with the error if the pipe broke.
+      child.stdin.write(serializeMessage(message), (error) => {
+        if (!error) return resolve();
+        reject(new ServerFaultError('STDIN_FAILED', this.serverId, `writing to MCP server "${this.serverId}" failed: ${error.message}`, { cause: error }));
+      });
+    });
+  }
+
+  /** Ends the connection at once, then the process tree: resolves when no process of it is left. */
+  close(): Promise<void> {
+    const wasIdle = this.connection.kind === 'idle';
+    this.closeConnection();
+    if (wasIdle) return Promise.resolve();
+    return (this.stopping ??= this.stop(true));
+  }
+
+  private wireStreams(child: ChildProcessWithoutNullStreams): void {
+    const { log } = this.options;
+    // Every stream gets an 'error' listener: an unhandled one (EPIPE when the server died) would crash the host.
+    child.stdin.on('error', (error) => log.append('fault', `stdin: ${error.message}`));
+    child.stdout.on('error', (error) => log.append('fault', `stdout: ${error.message}`));
+    child.stderr.on('error', (error) => log.append('fault', `stderr: ${error.message}`));
+    // stdout is read until it ends, even after close(): a server blocked on a full pipe would never exit.
+    child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.stderrLines.push(chunk, (line) => this.logStderr(line)));
+    child.stderr.on('end', () => {
+      const rest = this.stderrLines.flush();
+      if (rest) this.logStderr(rest);
+    });
+  }
+
+  private onSpawned(child: ChildProcessWithoutNullStreams): void {
+    const pid = child.pid!;
+    this.options.log.append('lifecycle', `started pid ${pid}: ${[this.options.command, ...this.options.args].join(' ')}`);
+    try {
+      this.options.pids?.record(this.serverId, pid, this.options.command);
+    } catch (error) {
+      this.options.log.append('fault', `could not record pid ${pid} for orphan cleanup: ${(error as Error).message}`);
+    }
+    if (this.connection.kind === 'starting') this.connection = { kind: 'open' };
+  }
+
+  private onStdout(chunk: Buffer): void {
+    if (this.connection.kind !== 'open') return;
+    const framed = this.stdoutLines.push(chunk, (line) => this.onStdoutLine(line));
+    if (framed) return;
+    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES} bytes; closing it`);
+    void this.close();
+  }
+
+  private onStdoutLine(bytes: Buffer): void {
+    if (this.connection.kind !== 'open') return;
+    const line = bytes.toString('utf8').replace(/\r$/, '');
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      this.fault('NON_JSON_STDOUT', `MCP server "${this.serverId}" wrote a non-JSON line to stdout (only JSON-RPC belongs there): ${preview(line)}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.fault('INVALID_JSONRPC', `MCP server "${this.serverId}" wrote JSON that is not a JSON-RPC message: ${preview(line)}`);
+      return;
+    }
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private logStderr(line: Buffer): void {
+    this.options.log.append('stderr', line.toString('utf8').replace(/\r$/, ''));
+  }
+
+  private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    this.hasExited = true;
+    this.resolveExited();
+    this.options.log.append('lifecycle', signal ? `pid ${this.pid} killed by ${signal}` : `pid ${this.pid} exited with code ${code}`);
+    // A launcher that died may leave the real server behind: end whatever is left of the group.
+    this.stopping ??= this.stop(false);
+    const child = this.child!;
+    const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
+    await withTimeout(drained, EXIT_DRAIN_MS);
+    const lastStderr = this.options.log.tail(LAST_STDERR_LINES, 'stderr').map((entry) => entry.text.slice(0, LAST_STDERR_LINE_CHARS));
+    this.exit = { code, signal, lastStderr };
+    if (this.connection.kind === 'closed') return;
+    this.fault('SERVER_EXITED', describeExit(this.serverId, this.exit));
+    this.closeConnection();
+  }
+
+  /** EOF (if asked), then SIGTERM, then SIGKILL to the group, each only if something is still running. */
+  private async stop(endStdinFirst: boolean): Promise<void> {
+    const pgid = this.child?.pid;
+    if (pgid === undefined) return;
+    const { log } = this.options;
+    const { afterStdinEndMs = 1500, afterTermMs = 1500 } = this.options.stopTimeouts ?? {};
+    let gone = await this.treeGone(pgid, 0);
+    if (!gone && endStdinFirst) {
+      log.append('lifecycle', 'closing stdin');
+      this.child!.stdin.end(); // a destroyed stdin reports through its 'error' listener
+      gone = await this.treeGone(pgid, afterStdinEndMs);
+    }
+    if (!gone) {
+      log.append('lifecycle', `SIGTERM to process group ${pgid}`);
+      signalTree(pgid, 'SIGTERM');
+      gone = await this.treeGone(pgid, afterTermMs);
+    }
+    if (!gone) {
+      log.append('lifecycle', `SIGKILL to process group ${pgid}`);
+      signalTree(pgid, 'SIGKILL');
+      gone = await this.treeGone(pgid, AFTER_KILL_MS);
+    }
+    if (!gone) {
+      log.append('fault', `process group ${pgid} survived SIGKILL (pids ${groupMembers(pgid).join(', ')}); it is left in the pid registry for the next start to reap`);
+      return;
+    }
+    log.append('lifecycle', 'process tree ended');
+    try {
+      this.options.pids?.forget(pgid);
+    } catch (error) {
+      log.append('fault', `could not update the pid registry: ${(error as Error).message}`);
+    }
+  }
+
+  /** Waits up to `ms` for the child to exit (an event) and then for its group to empty (polled: no event exists for it). */
+  private async treeGone(pgid: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    if (!this.hasExited && !(await withTimeout(this.exited, ms))) return false;
+    return waitGroupGone(pgid, Math.max(0, deadline - Date.now()));
+  }
+
+  private closeConnection(): void {
+    if (this.connection.kind === 'closed') return;
+    this.connection = { kind: 'closed' };
+    try {
+      this.onclose?.();
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private spawnFailed(error: unknown): ServerFaultError {
+    const message = `could not start MCP server "${this.serverId}" (${this.options.command}): ${(error as Error).message}`;
+    this.options.log.append('fault', message);
+    this.closeConnection();
+    return new ServerFaultError('SPAWN_FAILED', this.serverId, message, { cause: error });
+  }
+
+  private fault(code: ServerFaultCode, message: string): void {
+    this.options.log.append('fault', message);
+    this.report(new ServerFaultError(code, this.serverId, message));
+  }
+
+  /** Hands an error to onerror; nothing a callback throws may reach the pipes' event handlers. */
+  private report(error: unknown): void {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // The host's error handler failed; there is no one left to tell.
+    }
+  }
+}
+
+function preview(line: string): string {
+  return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+}
+
+function closed(stream: Readable): Promise<unknown> {
+  return stream.closed ? Promise.resolve() : once(stream, 'close').catch(() => {});
+}
+
+/** Resolves true if `promise` settles within `ms`, false otherwise; the timer never outlives the race. */
+async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+export const ServerLogStreamSchema = z.enum(['stderr', 'fault', 'lifecycle']);
+export type ServerLogStream = z.infer<typeof ServerLogStreamSchema>;
+
+/** One line of a server's log, as a UI receives it. */
+export const ServerLogEntrySchema = z.object({
+  /** Increases by one per append, so a viewer can tell how many lines were dropped. */
+  seq: z.number().int().nonnegative(),
+  /** Epoch milliseconds. */
+  at: z.number(),
+  stream: ServerLogStreamSchema,
+  text: z.string(),
+});
+export type ServerLogEntry = z.infer<typeof ServerLogEntrySchema>;
+
+export interface ServerLogOptions {
+  /** Default 2000. */
+  maxLines?: number;
+  /** UTF-8 bytes of text kept in all; default 1 MiB. A longer single entry is cut to fit. */
+  maxBytes?: number;
+  clock?: () => number;
+}
+
+/**
+ * The bounded log of one server: its stderr, the faults the host saw, and
+ * lifecycle events. A server may write megabytes; the host keeps only the
+ * newest lines so memory stays flat however long it runs.
+ */
+export class ServerLog {
+  private readonly maxLines: number;
+  private readonly maxBytes: number;
+  private readonly clock: () => number;
+  // A queue as array + head index: dropping the oldest is O(1), compaction is amortised.
+  private items: { entry: ServerLogEntry; bytes: number }[] = [];
+  private head = 0;
+  private bytes = 0;
+  private nextSeq = 0;
+  private readonly listeners = new Set<(entry: ServerLogEntry) => void>();
+
+  constructor(options: ServerLogOptions = {}) {
+    this.maxLines = Math.max(1, options.maxLines ?? 2000);
+    this.maxBytes = Math.max(1, options.maxBytes ?? 1024 * 1024);
+    this.clock = options.clock ?? Date.now;
+  }
+
+  append(stream: ServerLogStream, text: string): ServerLogEntry {
+    let bytes = Buffer.byteLength(text);
+    if (bytes > this.maxBytes) {
+      // Cut on a character boundary: decoding a byte-cut buffer would end in U+FFFD.
+      text = Buffer.from(text).subarray(0, this.maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+      bytes = Buffer.byteLength(text);
+    }
+    const entry: ServerLogEntry = { seq: this.nextSeq++, at: this.clock(), stream, text };
+    this.items.push({ entry, bytes });
+    this.bytes += bytes;
+    while (this.size > this.maxLines || this.bytes > this.maxBytes) this.dropOldest();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(entry);
+      } catch {
+        // A broken viewer must not break the transport that is logging.
+      }
+    }
+    return entry;
+  }
+
+  /** The newest `n` entries, oldest first; of one stream if given. */
+  tail(n: number, stream?: ServerLogStream): ServerLogEntry[] {
+    const out: ServerLogEntry[] = [];
+    for (let i = this.items.length - 1; i >= this.head && out.length < n; i--) {
+      const entry = this.items[i]!.entry;
+      if (!stream || entry.stream === stream) out.push(entry);
+    }
+    return out.reverse();
+  }
+
+  entries(): ServerLogEntry[] {
+    return this.items.slice(this.head).map((item) => item.entry);
+  }
+
+  /** Calls `listener` for every later append; returns the unsubscribe function. */
+  onAppend(listener: (entry: ServerLogEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  private dropOldest(): void {
+    const item = this.items[this.head];
+    if (!item) return;
+    this.bytes -= item.bytes;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

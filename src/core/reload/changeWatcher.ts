@@ -1,0 +1,118 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface WatchTarget {
+  /** A file or folder. A file is watched through its folder, since editors replace files by rename. */
+  path: string;
+  recursive?: boolean;
+}
+
+export interface ChangeWatcherOptions {
+  /** Editors write through temp files and several writes: wait this long after the last event. */
+  debounceMs?: number;
+  /** Polling fallback for file systems whose events are unreliable (network shares, some containers). */
+  pollMs?: number;
+  /** Cheap check run on every poll: true when something changed since the last one. */
+  poll?: () => boolean;
+}
+
+/**
+ * `fs.watch` plus a polling fallback, debounced (seed 002 "检测"). The
+ * callback runs at most once per burst of changes and never twice at once:
+ * a change arriving while it runs schedules exactly one more run.
+ */
+export class ChangeWatcher {
+  private watchers: fs.FSWatcher[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private disposed = false;
+
+  constructor(
+    private readonly targets: readonly WatchTarget[],
+    private readonly onChange: () => Promise<void> | void,
+    private readonly options: ChangeWatcherOptions = {},
+  ) {}
+
+  start(): void {
+    for (const target of this.targets) this.watch(target);
+    if (this.options.poll && this.options.pollMs) {
+      this.pollTimer = setInterval(() => {
+        if (this.options.poll!()) this.trigger();
+      }, this.options.pollMs);
+      this.pollTimer.unref();
+    }
+  }
+
+  private watch(target: WatchTarget): void {
+    const isDir = fs.statSync(target.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    const dir = isDir ? target.path : path.dirname(target.path);
+    const name = isDir ? undefined : path.basename(target.path);
+    try {
+      const watcher = fs.watch(dir, { recursive: isDir && target.recursive === true, persistent: false }, (_event, file) => {
+        if (name === undefined || file === null || String(file) === name) this.trigger();
+      });
+      watcher.on('error', () => watcher.close()); // the folder went away: polling still covers it
+      this.watchers.push(watcher);
+    } catch {
+      // Missing folder or no inotify: the poll fallback covers it.
+    }
+  }
+
+  /** Schedules a run after the debounce window. */
+  trigger(): void {
+    if (this.disposed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(), this.options.debounceMs ?? 150);
+    this.timer.unref();
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        await this.onChange();
+      } catch {
+        // The callback reports its own problems; a failed reload must not stop watching.
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    if (this.again && !this.disposed) {
+      this.again = false;
+      await this.run();
+    }
+  }
+
+  /** Waits for a run in progress (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pollTimer);
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+  }
+}
+
+/** A poll check for one file: true when its mtime, size or inode changed (or it appeared or vanished). */
+export function fileChangedCheck(file: string): () => boolean {
+  const stampOf = () => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'missing';
+  };
+  let last = stampOf();
+  return () => {
+    const now = stampOf();
+    const changed = now !== last;
+    last = now;
+    return changed;
+  };
+}

@@ -81,3 +81,18 @@ export function writePluginFixtures(options: FixtureOptions): FixtureApp[] {
   }
   return apps;
 }
+
+/**
+ * The floor any scan has to pay: list the root, read and JSON.parse every
+ * plugin.json, nothing else. Measured on the same files as the scan, so
+ * cold/baseline says how much validation and contribution add, independent
+ * of how fast this machine's disk and CPU are. Lives here, away from the
+ * host, so a fresh process can run it without loading the host's modules.
+ */
+export function readAllManifests(pluginsDir: string): number {
+  let parsed = 0;
+  for (const name of fs.readdirSync(pluginsDir)) {
+    if (JSON.parse(fs.readFileSync(path.join(pluginsDir, name, 'plugin.json'), 'utf8'))) parsed++;
+  }
+  return parsed;
+}

@@ -3,10 +3,14 @@
  * non-zero when a target fails or a section throws (a broken scan must not
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
+import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { info, type BenchRow, type BenchSection } from './bench/section.js';
 
-const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [{ name: 'plugin scan', run: runScanBench }];
+const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
+  { name: 'plugin scan', run: runScanBench },
+  { name: 'registry', run: runRegistryBench },
+];
 
 function formatValue(value: number): string {
   const abs = Math.abs(value);

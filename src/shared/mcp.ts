@@ -33,7 +33,14 @@ export const HttpTransportSchema = z.object({
   sessionId: z.string().optional(),
 });
 
-export const ServerTransportSchema = z.discriminatedUnion('kind', [StdioTransportSchema, HttpTransportSchema]);
+/** A server that runs inside the host (the built-in settings server), reached over the SDK's in-memory transport. */
+export const InProcessTransportSchema = z.object({
+  kind: z.literal('in-process'),
+  /** Which of the host's in-process servers. */
+  server: z.string().min(1),
+});
+
+export const ServerTransportSchema = z.discriminatedUnion('kind', [StdioTransportSchema, HttpTransportSchema, InProcessTransportSchema]);
 export type ServerTransport = z.infer<typeof ServerTransportSchema>;
 
 /**

@@ -8,6 +8,8 @@ export const RegistrySourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('app-db'), file: z.string() }),
   /** Bundled defaults for a provider app whose DB is missing. */
   z.object({ kind: z.literal('defaults'), file: z.string() }),
+  /** A server built into the host (the settings server), under `chatos`. */
+  z.object({ kind: z.literal('builtin') }),
   /** The host's `mcp.yaml` (seed 002); its servers are registered under `chatos`. */
   z.object({ kind: z.literal('mcp-yaml'), file: z.string() }),
   /** A UI app of a plugin (seed 000 way A). */

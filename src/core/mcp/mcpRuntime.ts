@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
-import type { RegistryMcpServer } from '../../shared/registry.js';
+import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
@@ -24,6 +25,9 @@ export interface McpRuntimeOptions {
   pluginMayRun: (pluginDir: string, pluginId: string) => { ok: true } | { ok: false; message: string };
   idleMs?: number;
   closeGraceMs?: number;
+  /** Servers built into the host (category builtin/assistant), with the factories that make them. */
+  builtinServers?: ServerDefinition[];
+  inProcessServers?: ReadonlyMap<string, () => McpServer>;
 }
 
 export interface ReloadReport {
@@ -50,6 +54,8 @@ export class McpRuntime {
   /** mcp.yaml servers as last loaded well, so a bad edit keeps the previous good one. */
   private lastGoodYaml = new Map<string, ServerDefinition>();
   private configProblems: Problem[] = [];
+  /** mcp.yaml servers whose new entry was rejected in the last load, so they kept their last good definition. */
+  private yamlKeptLastGood: string[] = [];
   private definitionProblems: Problem[] = [];
   private versionCounter = 0;
   private readonly pids: PidRegistry;
@@ -64,6 +70,7 @@ export class McpRuntime {
       idleMs: options.idleMs ?? 30 * 60_000,
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
+      inProcessServers: options.inProcessServers,
       mayStart: (definition) => (definition.plugin ? options.pluginMayRun(definition.plugin.pluginDir, definition.plugin.pluginId) : { ok: true }),
     });
   }
@@ -110,15 +117,21 @@ export class McpRuntime {
     const load = loadMcpConfig(this.options.configFile, this.options.hostEnv);
     const yaml = this.yamlDefinitions(load);
     this.registerYamlServers(yaml);
+    this.registerBuiltins();
     const next = new Map<string, ServerDefinition>(yaml);
+    for (const def of this.options.builtinServers ?? []) next.set(def.id, def);
     this.definitionProblems = [];
     for (const row of this.options.registry.listServers()) {
-      if (row.source.kind === 'mcp-yaml') continue;
+      if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin') continue;
       const made = definitionFromRegistry(row, { meta: this.metaOf(row) });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }
-    return this.swap(next);
+    const report = await this.swap(next);
+    // The report says what the file's own validation rejected too, not only failed probes.
+    report.keptLastGood.unshift(...this.yamlKeptLastGood);
+    report.problems.unshift(...this.configProblems);
+    return report;
   }
 
   private metaOf(row: RegistryMcpServer): Record<string, unknown> {
@@ -128,6 +141,7 @@ export class McpRuntime {
   }
 
   private yamlDefinitions(load: McpConfigLoad): Map<string, ServerDefinition> {
+    this.yamlKeptLastGood = [];
     if (load.kind === 'missing') {
       this.configProblems = [];
       this.lastGoodYaml = new Map();
@@ -143,7 +157,10 @@ export class McpRuntime {
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);
       if (!isRejectedServer(server)) good.set(id, server);
-      else if (this.lastGoodYaml.has(id)) good.set(id, this.lastGoodYaml.get(id)!); // per-server failure: keep its last good
+      else if (this.lastGoodYaml.has(id)) {
+        good.set(id, this.lastGoodYaml.get(id)!); // per-server failure: keep its last good
+        this.yamlKeptLastGood.push(id);
+      }
     }
     this.lastGoodYaml = good;
     return good;
@@ -151,20 +168,13 @@ export class McpRuntime {
 
   private registerYamlServers(yaml: Map<string, ServerDefinition>): void {
     const source = { kind: 'mcp-yaml' as const, file: this.options.configFile };
-    const servers: RegistryMcpServer[] = [...yaml.values()].map((def) => ({
-      id: def.id,
-      providerAppId: HOST_APP_ID,
-      name: def.name,
-      url: def.transport.kind === 'stdio' ? formatCmdUrl(def.transport.command, def.transport.args) : def.transport.url,
-      // Only literal values: `{ env: NAME }` secrets are resolved at spawn time and never stored.
-      env: {},
-      tags: [],
-      allowMain: def.allowMain,
-      allowSub: def.allowSub,
-      enabled: !def.disabled,
-      source,
-    }));
-    this.options.registry.reconcile((s) => s.kind === 'mcp-yaml', { servers, prompts: [] });
+    this.options.registry.reconcile((s) => s.kind === 'mcp-yaml', { servers: [...yaml.values()].map((def) => registryRowOf(def, source)), prompts: [] });
+  }
+
+  /** Built-in (in-process) servers are registered like any other, under `chatos`. */
+  private registerBuiltins(): void {
+    const builtins = this.options.builtinServers ?? [];
+    this.options.registry.reconcile((s) => s.kind === 'builtin', { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] });
   }
 
   private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {
@@ -214,6 +224,7 @@ export class McpRuntime {
       hostEnv: this.options.hostEnv,
       clientInfo: { name: 'chatos', version: '0.1.0' },
       now: this.options.now,
+      inProcessServers: this.options.inProcessServers,
     });
     try {
       await connection.start();
@@ -228,4 +239,21 @@ export class McpRuntime {
   async dispose(): Promise<void> {
     await this.connections.closeAll();
   }
+}
+
+/** How a definition is shown in the registry: `cmd://…`, its http url, or `inproc://<name>`. */
+function urlOf(def: ServerDefinition): string {
+  switch (def.transport.kind) {
+    case 'stdio':
+      return formatCmdUrl(def.transport.command, def.transport.args);
+    case 'streamable_http':
+      return def.transport.url;
+    case 'in-process':
+      return `inproc://${def.transport.server}`;
+  }
+}
+
+/** A host-owned server as a registry row under `chatos`. Only literal env values: `{ env: NAME }` secrets are resolved at spawn time and never stored. */
+function registryRowOf(def: ServerDefinition, source: RegistrySource): RegistryMcpServer {
+  return { id: def.id, providerAppId: HOST_APP_ID, name: def.name, url: urlOf(def), env: {}, tags: [], allowMain: def.allowMain, allowSub: def.allowSub, enabled: !def.disabled, source };
 }

@@ -1,3 +1,4 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import { ServerLog } from '../process/serverLog.js';
@@ -24,6 +25,7 @@ export interface ConnectionManagerOptions {
   closeGraceMs: number;
   /** Longest wait before restarting a server that keeps crashing. */
   maxBackoffMs: number;
+  inProcessServers?: ReadonlyMap<string, () => McpServer>;
   /** Whether a definition may start at all (untrusted plugins may not); the message says how to fix it. */
   mayStart: (definition: ServerDefinition) => { ok: true } | { ok: false; message: string };
 }
@@ -93,6 +95,7 @@ export class ConnectionManager {
       hostEnv: this.options.hostEnv,
       clientInfo: this.options.clientInfo,
       now: this.options.now,
+      inProcessServers: this.options.inProcessServers,
     });
     try {
       await connection.start();

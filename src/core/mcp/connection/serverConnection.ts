@@ -1,14 +1,38 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
 import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
+
+/**
+ * Seed 002: image data is base64, possibly with a `data:<mime>;base64,`
+ * prefix. The SDK's result schema rejects the prefixed form, and with it the
+ * whole result, so the prefix is moved into `mimeType` before validation;
+ * the bytes are unchanged.
+ */
+function moveDataUrlPrefixes(result: unknown): unknown {
+  const content = (result as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return result;
+  return {
+    ...(result as object),
+    content: content.map((item: unknown) => {
+      const block = item as { type?: unknown; data?: unknown; mimeType?: unknown };
+      if ((block?.type !== 'image' && block?.type !== 'audio') || typeof block.data !== 'string') return item;
+      const match = /^data:([^;,]+)?;base64,/.exec(block.data);
+      return match ? { ...block, data: block.data.slice(match[0].length), mimeType: match[1] ?? block.mimeType } : item;
+    }),
+  };
+}
+const CallToolResultWithDataUrls = z.preprocess(moveDataUrlPrefixes, CallToolResultSchema) as unknown as typeof CallToolResultSchema;
 
 /** A connection's state, for the UI and for callers deciding whether to wait. */
 export type ConnectionState =
@@ -36,6 +60,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
+  /** Servers that run inside the host (the settings server), by name: each call makes a new server instance. */
+  inProcessServers?: ReadonlyMap<string, () => McpServer>;
 }
 
 export interface CallOptions {
@@ -130,6 +156,16 @@ export class ServerConnection {
       await client.connect(transport);
       return transport;
     }
+    if (def.transport.kind === 'in-process') {
+      const factory = this.deps.inProcessServers?.get(def.transport.server);
+      if (!factory) throw new McpRuntimeError('SERVER_START_FAILED', `no in-process server "${def.transport.server}" in this host`, def.id);
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const server = factory();
+      await server.connect(serverSide);
+      this.watchClose(clientSide);
+      await client.connect(clientSide);
+      return clientSide;
+    }
     const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id);
     if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
     const url = new URL(def.transport.url);
@@ -174,7 +210,7 @@ export class ServerConnection {
     }
     this.inFlightCount++;
     try {
-      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultSchema, {
+      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultWithDataUrls, {
         signal: options.signal,
         timeout: options.timeoutMs,
         onprogress: options.onProgress,

@@ -6,6 +6,7 @@ import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { buildCatalog, fileOfServer, type CatalogTool } from '../catalog/toolCatalog.js';
 import type { McpRuntime } from '../mcpRuntime.js';
+import type { ServerSettings } from '../settings/serverSettings.js';
 import { storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 
@@ -81,6 +82,8 @@ export interface ToolGatewayDeps {
   defaultWorkdir: string;
   now: () => number;
   hooks?: GatewayHooks;
+  /** The user's per-server settings: tools switched off, permission overrides. */
+  settings?: ServerSettings;
 }
 
 const leaseReminder = (serverId: string) =>
@@ -135,15 +138,20 @@ export class ToolGateway {
   }
 
   private catalogOf(servers: ServerDefinition[]): { tools: OfferedTool[]; problems: Problem[] } {
+    const settings = this.deps.settings;
     const entries = servers.flatMap((server) => {
       const tools = this.deps.runtime.cachedTools(server.id);
-      return tools ? [{ server, tools }] : [];
+      if (!tools) return [];
+      // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
+      const switchedOff = settings?.of(server.id).disabledTools ?? [];
+      return [{ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }];
     });
     const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile) });
     const byId = new Map(servers.map((s) => [s.id, s]));
     const tools = catalog.tools.map((tool) => {
       const server = byId.get(tool.serverId)!;
-      const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, this.deps.hooks?.permissionOverride?.(server.id, tool.rawName));
+      const override = this.deps.settings?.overrideOf(server.id, tool.rawName) ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
+      const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, override);
       return { ...tool, permission: level, permissionSource: source };
     });
     return { tools, problems: catalog.problems };

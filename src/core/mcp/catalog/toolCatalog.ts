@@ -1,0 +1,144 @@
+import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ServerDefinition } from '../../../shared/mcp.js';
+import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
+import { describeDrop, filterTool } from './toolFilter.js';
+import { isValidToolName, toolNameFor } from './toolNaming.js';
+
+/**
+ * The tools offered to a model, from the tools each server listed: filtered
+ * (white/blacklist on the raw name), minus the ones the user switched off,
+ * named, checked against the provider-safe name rule, and made unique. Every
+ * tool left out is a problem saying why, so a missing tool is never a
+ * mystery. Schemas pass through unchanged (seed 002): a provider that
+ * dislikes one says so itself.
+ */
+
+export const CatalogToolSchema = ToolSchema.pick({ inputSchema: true, outputSchema: true, annotations: true }).extend({
+  /** The name the model sees and calls. */
+  name: z.string(),
+  /** The name the server knows the tool by. */
+  rawName: z.string(),
+  serverId: z.string(),
+  serverName: z.string(),
+  description: z.string(),
+});
+export type CatalogTool = z.infer<typeof CatalogToolSchema>;
+
+export interface CatalogEntry {
+  server: ServerDefinition;
+  tools: Tool[];
+}
+
+export interface CatalogResult {
+  tools: CatalogTool[];
+  problems: Problem[];
+}
+
+export interface CatalogOptions {
+  /**
+   * The `file` of a problem about this server: where the user goes to fix
+   * it. Default: the server id (a registry server has no file of its own).
+   * Use `fileOfServer(mcpYamlPath)` to point mcp.yaml servers at their file.
+   */
+  fileOf?: (server: ServerDefinition) => string;
+}
+
+/** mcp.yaml servers' problems name that file; every other server's name its id. */
+export function fileOfServer(mcpConfigFile: string): (server: ServerDefinition) => string {
+  return (server) => (server.origin === 'mcp.yaml' ? mcpConfigFile : server.id);
+}
+
+const serverLabel = (server: ServerDefinition) => (server.name === server.id ? `"${server.id}"` : `"${server.name}" (${server.id})`);
+
+interface Owner {
+  rawName: string;
+  server?: ServerDefinition;
+}
+
+/**
+ * `reserved`: names already taken (the host's own tools, e.g. `mcp_release`).
+ * On a collision the earlier tool keeps the name: reserved names first, then
+ * `entries` in order, then each server's tools in the order it listed them.
+ */
+export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonly string[], options: CatalogOptions = {}): CatalogResult {
+  const fileOf = options.fileOf ?? ((server: ServerDefinition) => server.id);
+  const taken = new Map<string, Owner>(reserved.map((name) => [name, { rawName: name }]));
+  const tools: CatalogTool[] = [];
+  const problems: Problem[] = [];
+
+  for (const { server, tools: listed } of entries) {
+    // A path into mcp.yaml means something only for mcp.yaml servers.
+    const pathOf = (...field: string[]) => (server.origin === 'mcp.yaml' ? formatJsonPath(['servers', server.name, ...field]) : '');
+    const report = (severity: ProblemSeverity, code: string, path: string, message: string, hint: string) =>
+      problems.push({ severity, code, file: fileOf(server), path, message, hint });
+
+    if (server.disabled) {
+      // The runtime should not list a disabled server's tools at all; if it did, still offer none.
+      if (listed.length) report('notice', 'SERVER_DISABLED', pathOf('disabled'), `server ${serverLabel(server)} is disabled; its ${listed.length} tool(s) are not offered`, 'enable the server to offer its tools');
+      continue;
+    }
+    const disabled = new Set(server.disabledTools);
+
+    for (const tool of listed) {
+      const about = `tool "${tool.name}" of server ${serverLabel(server)}`;
+      const verdict = filterTool(server.tools, tool.name);
+      if (!verdict.kept) {
+        const list = verdict.reason === 'blacklisted' ? 'blacklist' : 'whitelist';
+        report(
+          'warning',
+          'TOOL_FILTERED',
+          pathOf('tools', list),
+          `${about} is not offered: ${describeDrop(verdict, server.tools)}`,
+          verdict.reason === 'blacklisted' ? `add a whitelist pattern matching "${tool.name}" to offer it` : `add a whitelist pattern matching "${tool.name}" to offer it, or remove the whitelist`,
+        );
+        continue;
+      }
+      if (disabled.has(tool.name)) {
+        // Notice, not warning: the user switched it off on purpose.
+        report('notice', 'TOOL_DISABLED', pathOf('disabledTools'), `${about} is switched off`, `remove "${tool.name}" from the server's disabled tools to offer it again`);
+        continue;
+      }
+      const naming = toolNameFor(server, tool.name);
+      if (!naming.ok) {
+        const rawIsBad = !isValidToolName(tool.name);
+        report(
+          'warning',
+          'TOOL_NAME_INVALID',
+          pathOf(rawIsBad || !server.transform.length ? 'tools' : 'transform'),
+          `${about} is not offered: ${naming.reason}`,
+          rawIsBad
+            ? `the server has to rename it; add "${tool.name}" to tools.blacklist to hide this warning`
+            : server.transform.length
+              ? 'change the transform so names stay within 64 ASCII letters, digits, "_" or "-"'
+              : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
+        );
+        continue;
+      }
+      const owner = taken.get(naming.name);
+      if (owner) {
+        const holder = owner.server ? `tool "${owner.rawName}" of server ${serverLabel(owner.server)}` : 'a tool of the host';
+        report(
+          'warning',
+          'TOOL_NAME_COLLISION',
+          pathOf(server.transform.length ? 'transform' : 'tools'),
+          `${about} is not offered: its name "${naming.name}" is already taken by ${holder}`,
+          'give one of the two servers a transform that sets its names apart, or blacklist one of the two tools',
+        );
+        continue;
+      }
+      taken.set(naming.name, { rawName: tool.name, server });
+      tools.push({
+        name: naming.name,
+        rawName: tool.name,
+        serverId: server.id,
+        serverName: server.name,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      });
+    }
+  }
+  return { tools, problems };
+}

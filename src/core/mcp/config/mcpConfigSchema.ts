@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
+
+/**
+ * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
+ * own per-server fields. Unknown keys are tolerated here (zod strips them)
+ * and reported as warnings by the loader, so a file written for a newer host
+ * still loads.
+ */
+
+export const SUPPORTED_MCP_CONFIG_VERSION = 1;
+
+export const SUPPORTED_TRANSPORTS = ['stdio', 'streamable_http'] as const;
+
+/** A server id is the key under `servers:`; it becomes the registry id `chatos::<id>`. */
+export const SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** setTimeout fires at once for delays above 2^31-1 ms, so a larger timeout would mean none. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * YAML writes an empty block (`env:` with nothing under it) as null. Users
+ * mean "none", so null and a missing key both read as the empty value.
+ */
+function orEmpty<T extends z.ZodType>(schema: T, empty: () => z.output<T>) {
+  return schema.nullish().transform((value) => (value ?? empty()) as z.output<T>);
+}
+
+const StringListSchema = z.array(z.string({ error: 'must be a string' }));
+
+export const ToolFilterConfigSchema = z.object({
+  whitelist: orEmpty(StringListSchema, () => []),
+  blacklist: orEmpty(StringListSchema, () => []),
+});
+
+/**
+ * One entry under `servers:`. Transport-specific requirements (a command for
+ * stdio, a url for streamable_http) are checked after parsing, because
+ * `transport` may be left out and inferred from which of the two is given.
+ */
+export const McpServerEntrySchema = z.object({
+  transport: z.enum(SUPPORTED_TRANSPORTS).optional(),
+  // stdio
+  command: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+  args: orEmpty(StringListSchema, () => []),
+  env: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
+  // streamable_http
+  url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+  headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
+  sessionId: z.string({ error: 'must be a string' }).optional(),
+  /** Spelled as seed 002 spells it. */
+  'truely-stateless': z.boolean().default(false),
+  tools: orEmpty(ToolFilterConfigSchema, () => ({ whitelist: [], blacklist: [] })),
+  transform: orEmpty(z.array(TransformSchema), () => []),
+  // host fields
+  /**
+   * Default true, unlike a plugin's `ai.mcp.allowMain` (seed 000 §4.3): a
+   * plugin brings its server along, but the user wrote this entry on purpose.
+   */
+  allowMain: z.boolean().default(true),
+  allowSub: z.boolean().default(true),
+  /** Per-call timeout in milliseconds. */
+  timeout: z.number().int().positive().max(MAX_TIMEOUT_MS).default(DEFAULT_TOOL_TIMEOUT_MS),
+  /** Tool-name glob → permission level; the map's order is the match order (first match wins). */
+  permissions: orEmpty(z.record(z.string(), PermissionLevelSchema), () => ({})),
+  disabled: z.boolean().default(false),
+  /** Raw tool names the user switched off. */
+  disabledTools: orEmpty(StringListSchema, () => []),
+});
+export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
+
+/**
+ * The file as a whole. `servers` is left unparsed here: each entry is parsed
+ * on its own, so one broken server rejects only itself.
+ */
+export const McpConfigFileSchema = z.object({
+  version: z.literal(SUPPORTED_MCP_CONFIG_VERSION),
+  servers: orEmpty(z.record(z.string(), z.unknown()), () => ({})),
+});
+export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
+
+/** How to fix a field, by its key under `servers.<id>`. */
+export const SERVER_FIELD_HINTS: Record<string, string> = {
+  transport: 'use "transport: stdio" (with command) or "transport: streamable_http" (with url)',
+  command: 'name the program to start, e.g. "command: npx"',
+  args: "use a list of strings, e.g. args: ['-y', '@playwright/mcp@latest']",
+  env: 'map each variable to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
+  url: 'use an http(s) url, e.g. "url: http://127.0.0.1:3000/mcp"',
+  headers: 'map each header to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
+  sessionId: 'use a string, or remove sessionId',
+  'truely-stateless': 'use true (one client shared by every conversation) or false (one client per conversation)',
+  tools: "use tools: { whitelist: ['browser_*'], blacklist: ['*_unsafe'] }",
+  transform: "use a list of - prefix: 'x_', - prefix: { remove: 'old_', add: 'new_' } or - suffix: '_x'",
+  allowMain: 'use true or false',
+  allowSub: 'use true or false',
+  timeout: 'use a whole number of milliseconds, e.g. "timeout: 60000"',
+  permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
+  disabled: 'use true or false',
+  disabledTools: "use a list of raw tool names, e.g. disabledTools: ['browser_close']",
+};

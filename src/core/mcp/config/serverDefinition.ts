@@ -1,0 +1,113 @@
+import {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type PermissionLevel,
+  type ServerCategory,
+  type ServerDefinition,
+  type ServerTransport,
+} from '../../../shared/mcp.js';
+import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
+import { parseCmdUrl } from '../../naming/cmdUrl.js';
+
+/**
+ * JSON with object keys sorted at every level. Arrays keep their order: in a
+ * definition, order means something (args, transforms, first-match
+ * permissions). Undefined fields vanish, so `sessionId: undefined` and no
+ * `sessionId` compare equal.
+ */
+export function canonicalDefinitionJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) {
+      // defineProperty, not assignment: a "__proto__" key must stay a plain key.
+      Object.defineProperty(sorted, key, { value: (v as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+    }
+    return sorted;
+  });
+}
+
+/** Hot reload restarts only servers whose definition changed; key order never counts as a change. */
+export function definitionsEqual(a: ServerDefinition, b: ServerDefinition): boolean {
+  return canonicalDefinitionJson(a) === canonicalDefinitionJson(b);
+}
+
+/** What a registry row does not carry and the caller knows (the `_meta` to inject, user settings kept elsewhere). */
+export interface RegistryDefinitionExtras {
+  /** `_meta` for every tools/call (callMeta, chatos.uiApp, workdir); default: the row's callMeta, else {}. */
+  meta?: Record<string, unknown>;
+  category?: ServerCategory;
+  timeoutMs?: number;
+  trulyStateless?: boolean;
+  permissions?: { pattern: string; level: PermissionLevel }[];
+  disabledTools?: string[];
+  /** Added to the row's own `enabled: false`: either one disables the server. */
+  disabled?: boolean;
+  /** Working folder of a stdio server. */
+  cwd?: string;
+}
+
+export type DefinitionResult = { ok: true; definition: ServerDefinition } | { ok: false; reason: string };
+
+const ORIGIN_BY_SOURCE: Record<RegistrySource['kind'], ServerDefinition['origin']> = {
+  host: 'host',
+  'app-db': 'app-db',
+  defaults: 'defaults',
+  plugin: 'plugin',
+  'mcp-yaml': 'mcp.yaml',
+  builtin: 'builtin',
+};
+
+function transportOf(row: RegistryMcpServer, cwd: string | undefined): { ok: true; transport: ServerTransport } | { ok: false; reason: string } {
+  if (row.url.startsWith('cmd://')) {
+    try {
+      const { command, args } = parseCmdUrl(row.url);
+      return { ok: true, transport: { kind: 'stdio', command, args, env: { ...row.env }, ...(cwd === undefined ? {} : { cwd }) } };
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+  }
+  let scheme: string;
+  try {
+    scheme = new URL(row.url).protocol;
+  } catch {
+    return { ok: false, reason: `server "${row.id}" has an unreadable url: ${row.url}` };
+  }
+  if (scheme === 'http:' || scheme === 'https:') return { ok: true, transport: { kind: 'streamable_http', url: row.url, headers: {} } };
+  return { ok: false, reason: `server "${row.id}" uses ${scheme}// urls, which ChatOS cannot connect to; use cmd:// (stdio) or http(s):// (streamable HTTP)` };
+}
+
+/**
+ * A registry row (plugin app, provider DB, bundled defaults, the host's own
+ * DB) as a definition the runtime can start: `cmd://` urls run over stdio,
+ * http(s) urls over streamable HTTP. Names use the default
+ * `mcp_<normalize(name)>_<tool>`: only mcp.yaml servers have transforms.
+ * A url the runtime cannot use is a result, not a throw, so one bad row
+ * does not stop a sync of many.
+ */
+export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryDefinitionExtras = {}): DefinitionResult {
+  const transport = transportOf(row, extras.cwd);
+  if (!transport.ok) return transport;
+  const source = row.source;
+  return {
+    ok: true,
+    definition: {
+      id: row.id,
+      name: row.name,
+      providerAppId: row.providerAppId,
+      origin: ORIGIN_BY_SOURCE[source.kind],
+      category: extras.category ?? 'external',
+      transport: transport.transport,
+      trulyStateless: extras.trulyStateless ?? false,
+      tools: { whitelist: [], blacklist: [] },
+      transform: [],
+      allowMain: row.allowMain,
+      allowSub: row.allowSub,
+      timeoutMs: extras.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      permissions: extras.permissions ?? [],
+      disabledTools: extras.disabledTools ?? [],
+      disabled: !row.enabled || (extras.disabled ?? false),
+      meta: extras.meta ?? row.callMeta ?? {},
+      ...(source.kind === 'plugin' ? { plugin: { pluginId: source.pluginId, appId: source.appId, pluginDir: source.pluginDir } } : {}),
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerApps } from './commands/apps.js';
+import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
 import { registerRegistry } from './commands/registry.js';
 import { registerTools } from './commands/tools.js';
@@ -24,6 +25,7 @@ export function buildProgram(cli: CliContext): Command {
   registerRegistry(program, cli);
   registerTrust(program, cli);
   registerTools(program, cli);
+  registerAudit(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

@@ -7,7 +7,13 @@ import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
+import { AgentStore } from './agents/agentStore.js';
+import { AuditLog } from './audit/auditLog.js';
+import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
+import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
+import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { RecordsStore } from './store/recordsStore.js';
@@ -39,8 +45,10 @@ export interface HostOptions {
   projectRoot?: string;
   /** The environment `{ env: NAME }` config values are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Permission, confirmation and audit hooks of the gateway. */
+  /** Replaces the gateway's permission, confirmation and audit hooks (tests). */
   gatewayHooks?: GatewayHooks;
+  /** Timers for deadlines (the 60 s confirmation expiry); default the system's, reading `clock`. */
+  scheduler?: Scheduler;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   clock?: Clock;
@@ -71,6 +79,14 @@ export interface Host {
   readonly mcp: McpRuntime;
   /** The only way a tool runs. */
   readonly gateway: ToolGateway;
+  /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */
+  readonly confirmations: ToolConfirmationService;
+  /** Every gateway call, newest first. */
+  readonly audit: AuditLog;
+  /** Per-server user settings: tools switched off, permission overrides. */
+  readonly serverSettings: ServerSettings;
+  /** Agents (seed 000 §4.2), in the host's admin DB. */
+  readonly agents: AgentStore;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
   /**
@@ -115,7 +131,12 @@ export function createHost(options: HostOptions = {}): Host {
   });
   const catalog = new PluginCatalog(scanner);
 
-  let started: { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway } | undefined;
+  let started:
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
+    | undefined;
+  const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
+  const confirmations = new ToolConfirmationService(scheduler);
+  const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   let startupProblems: Problem[] = [];
   let syncProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
@@ -169,8 +190,18 @@ export function createHost(options: HostOptions = {}): Host {
           return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its server does not run; review it and run: chatos trust ${pluginId}` };
         },
       });
-      const gateway = new ToolGateway({ runtime: mcp, registry, artifactsDir: home.artifactsDir, mcpConfigFile: home.mcpConfig, defaultWorkdir: sessionRoot, now: () => clock.now(), hooks: options.gatewayHooks });
-      started = { store, registry, trust, sync, mcp, gateway };
+      const serverSettings = new ServerSettings(store);
+      const gateway = new ToolGateway({
+        runtime: mcp,
+        registry,
+        artifactsDir: home.artifactsDir,
+        mcpConfigFile: home.mcpConfig,
+        defaultWorkdir: sessionRoot,
+        now: () => clock.now(),
+        settings: serverSettings,
+        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit, clock),
+      });
+      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents: new AgentStore(store) };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = [...store.problems, ...boot.problems];
@@ -218,6 +249,14 @@ export function createHost(options: HostOptions = {}): Host {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    confirmations,
+    audit,
+    get serverSettings() {
+      return need().serverSettings;
+    },
+    get agents() {
+      return need().agents;
+    },
     get registryProblems() {
       return [...startupProblems, ...syncProblems];
     },
@@ -225,6 +264,7 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      confirmations.rejectAll();
       await current?.mcp.dispose();
       await current?.store.close();
     },

@@ -1,9 +1,9 @@
 import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Caller, type CallDecision, type Flow } from '../../core/mcp/gateway/toolGateway.js';
+import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/connection/serverConnection.js';
-import { createHost } from '../../core/host.js';
+import { createHost, type Host } from '../../core/host.js';
 import { hasErrors } from '../../shared/problems.js';
 import { globalOptions, type GlobalOptions } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
@@ -40,14 +40,37 @@ function printResult(io: CliIo, result: CallToolResult): void {
   if (result.structuredContent) io.out(JSON.stringify(result.structuredContent, null, 2));
 }
 
-async function withHost<T>(options: GlobalOptions, confirm: (context: Parameters<NonNullable<import('../../core/mcp/gateway/toolGateway.js').GatewayHooks['beforeCall']>>[0]) => Promise<CallDecision>, use: (host: ReturnType<typeof createHost>) => Promise<T>): Promise<T> {
-  const host = createHost({ home: options.home, extraPluginRoots: options.plugins, gatewayHooks: { beforeCall: confirm } });
+async function withHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T>): Promise<T> {
+  const host = createHost({ home: options.home, extraPluginRoots: options.plugins });
   await host.start();
   try {
     return await use(host);
   } finally {
     await host.dispose();
   }
+}
+
+/**
+ * The terminal's answer to the host's confirmation service: --yes approves,
+ * a terminal asks y/N, and without one the tool is refused (DESIGN.md "CLI
+ * contract"). Returns a function that says whether a refusal was for want
+ * of a terminal, so the error can say how to approve.
+ */
+function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {
+  let noTerminal = false;
+  const stop = host.confirmations.on('required', (request) => {
+    if (yes) return void host.confirmations.respond(request.id, true);
+    if (!process.stdin.isTTY) {
+      noTerminal = true;
+      return void host.confirmations.respond(request.id, false);
+    }
+    const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+    void rl
+      .question(`${request.summary} [${request.risk} risk] — run it? [y/N] `)
+      .then((answer) => host.confirmations.respond(request.id, /^y(es)?$/i.test(answer.trim())))
+      .finally(() => rl.close());
+  });
+  return { refusedWithoutTerminal: () => noTerminal, stop };
 }
 
 function asUserError(error: unknown): never {
@@ -60,7 +83,7 @@ export function registerTools(program: Command, cli: CliContext): void {
   addCallerOptions(program.command('tools').description('the tools a caller would be offered, with server and permission')).action(async (opts: CallerOptions, command: Command) => {
     const options = globalOptions(command);
     const caller = callerOf(opts);
-    await withHost(options, async () => 'auto', async (host) => {
+    await withHost(options, async (host) => {
       if (!host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
       const listed = await host.gateway.listTools(caller);
       const problems = [...listed.problems, ...host.mcp.problems];
@@ -89,26 +112,18 @@ export function registerTools(program: Command, cli: CliContext): void {
       }
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object, e.g. \'{"name": "Ada"}\'');
 
-      // Confirmation on a terminal; without one, a confirm-level tool runs only with --yes (DESIGN.md "CLI contract").
-      const confirm = async ({ tool, server }: { tool: { name: string; permission: string }; server: { id: string } }): Promise<CallDecision> => {
-        if (tool.permission !== 'confirm') return 'auto';
-        if (opts.yes) return 'approved';
-        if (!process.stdin.isTTY) throw new UserError(`${tool.name} (server ${server.id}) needs confirmation and there is no terminal to ask on`, 'rerun it with --yes to approve it');
-        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-        try {
-          const answer = await rl.question(`${tool.name} on ${server.id} with ${JSON.stringify(args)}: run it? [y/N] `);
-          return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'declined';
-        } finally {
-          rl.close();
-        }
-      };
-
-      await withHost(options, confirm, async (host) => {
+      await withHost(options, async (host) => {
+        const answers = answerConfirmations(host, opts.yes === true);
         let outcome;
         try {
           outcome = await host.gateway.callTool(caller, toolName, args);
         } catch (error) {
           asUserError(error);
+        } finally {
+          answers.stop();
+        }
+        if (answers.refusedWithoutTerminal()) {
+          throw new UserError(`${toolName} needs confirmation and there is no terminal to ask on; it was not run`, 'rerun it with --yes to approve it');
         }
         if (options.json) printJson(io, outcome);
         else {

@@ -1,0 +1,75 @@
+import { AgentInputSchema, AgentSchema, type Agent, type AgentInput } from '../../shared/agents.js';
+import { normalizeName } from '../naming/names.js';
+import { defineTable } from '../store/logicalTable.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+
+export const AgentsTable = defineTable('agents', AgentSchema);
+
+export type AgentErrorCode = 'AGENT_NOT_FOUND' | 'AGENT_EXISTS' | 'AGENT_INVALID';
+
+export class AgentError extends Error {
+  constructor(
+    readonly code: AgentErrorCode,
+    message: string,
+    /** Field-level problems for AGENT_INVALID: JSON path → message. */
+    readonly fields: { path: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+function parseInput(input: unknown): AgentInput & { name: string } {
+  const parsed = AgentInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
+    throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);
+  }
+  return parsed.data;
+}
+
+/** Agents in the host's admin DB (seed 000 §4.2 `uiApps`). Ids stay as written; ids that vanish from the registry are reported by the resolver, never dropped here. */
+export class AgentStore {
+  constructor(private readonly store: RecordsStore) {}
+
+  list(): Agent[] {
+    this.store.refresh();
+    return this.store.list(AgentsTable).map((r) => r.payload);
+  }
+
+  get(id: string): Agent | undefined {
+    this.store.refresh();
+    return this.store.get(AgentsTable, id)?.payload;
+  }
+
+  /** Creates an agent; its id is the given one, else derived from its name (made unique). */
+  create(input: unknown): Agent {
+    const data = parseInput(input);
+    this.store.refresh();
+    let id = data.id;
+    if (id !== undefined) {
+      if (this.store.has(AgentsTable, id)) throw new AgentError('AGENT_EXISTS', `an agent with id "${id}" already exists`);
+    } else {
+      const base = normalizeName(data.name).replace(/^[^a-z0-9]+/, '').slice(0, 48) || 'agent';
+      id = base;
+      for (let n = 2; this.store.has(AgentsTable, id); n++) id = `${base}-${n}`;
+    }
+    const agent = AgentSchema.parse({ ...data, id });
+    this.store.put(AgentsTable, id, agent);
+    return agent;
+  }
+
+  /** Replaces an agent's fields with `input` (its id cannot change). */
+  update(id: string, input: unknown): Agent {
+    const current = this.get(id);
+    if (!current) throw new AgentError('AGENT_NOT_FOUND', `no agent "${id}"`);
+    const data = parseInput({ ...(input as object), id });
+    const agent = AgentSchema.parse({ ...data, id });
+    this.store.put(AgentsTable, id, agent);
+    return agent;
+  }
+
+  delete(id: string): boolean {
+    this.store.refresh();
+    return this.store.delete(AgentsTable, id);
+  }
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalScope, ConfirmationDecision, RiskLevel, ToolConfirmationRequest } from '../../shared/confirmation.js';
+import type { Scheduler } from '../scheduler.js';
+
+export type SummaryBuilder = (args: Record<string, unknown>) => string;
+
+export interface ConfirmableEntry {
+  toolName: string;
+  risk: RiskLevel;
+  summaryBuilder?: SummaryBuilder;
+}
+
+export interface ConfirmationEvents {
+  required: (request: ToolConfirmationRequest) => void;
+  expired: (request: ToolConfirmationRequest) => void;
+  resolved: (request: ToolConfirmationRequest, decision: ConfirmationDecision) => void;
+}
+
+interface Pending {
+  request: ToolConfirmationRequest;
+  resolve: (decision: ConfirmationDecision) => void;
+  timer: unknown;
+}
+
+export const CONFIRMATION_TIMEOUT_MS = 60_000;
+
+function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
+  const shown = JSON.stringify(args);
+  return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${shown.length > 200 ? `${shown.slice(0, 197)}…` : shown}`}`;
+}
+
+/**
+ * Asks the user before a sensitive tool runs (seed 003 §7). One service for
+ * every face: the UI, the CLI and tests answer through `respond()`. A
+ * request nobody answers is rejected after 60 s (no promise is left
+ * hanging), closing the host rejects everything pending, and concurrent
+ * requests are independent. Approving "for this conversation" remembers
+ * (conversation, tool) so later calls pass without asking.
+ */
+export class ToolConfirmationService {
+  private readonly confirmables = new Map<string, ConfirmableEntry>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly approvedForConversation = new Set<string>();
+  private readonly listeners: { [K in keyof ConfirmationEvents]: Set<ConfirmationEvents[K]> } = { required: new Set(), expired: new Set(), resolved: new Set() };
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly timeoutMs = CONFIRMATION_TIMEOUT_MS,
+  ) {}
+
+  registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder): void {
+    this.confirmables.set(toolName, { toolName, risk, summaryBuilder });
+  }
+
+  registerMultiple(entries: readonly ConfirmableEntry[]): void {
+    for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder);
+  }
+
+  needsConfirmation(toolName: string): boolean {
+    return this.confirmables.has(toolName);
+  }
+
+  getRiskLevel(toolName: string): RiskLevel {
+    return this.confirmables.get(toolName)?.risk ?? 'medium';
+  }
+
+  on<K extends keyof ConfirmationEvents>(event: K, listener: ConfirmationEvents[K]): () => void {
+    this.listeners[event].add(listener);
+    return () => this.listeners[event].delete(listener);
+  }
+
+  private emit<K extends keyof ConfirmationEvents>(event: K, ...args: Parameters<ConfirmationEvents[K]>): void {
+    for (const listener of this.listeners[event]) (listener as (...a: Parameters<ConfirmationEvents[K]>) => void)(...args);
+  }
+
+  /** The seed's API: resolves true only when the user approved. */
+  async requestConfirmation(serverName: string, toolName: string, args: Record<string, unknown>, options: { conversationId?: string; risk?: RiskLevel } = {}): Promise<boolean> {
+    return (await this.requestDecision(serverName, toolName, args, options)) === 'approved';
+  }
+
+  /** Like requestConfirmation, but tells a decline from an expiry (the audit needs both). */
+  requestDecision(serverName: string, toolName: string, args: Record<string, unknown>, options: { conversationId?: string; risk?: RiskLevel } = {}): Promise<ConfirmationDecision> {
+    if (options.conversationId !== undefined && this.approvedForConversation.has(`${options.conversationId}\u0000${toolName}`)) {
+      return Promise.resolve('approved');
+    }
+    const entry = this.confirmables.get(toolName);
+    const now = this.scheduler.now();
+    const request: ToolConfirmationRequest = {
+      id: randomUUID(),
+      serverName,
+      toolName,
+      args,
+      summary: entry?.summaryBuilder?.(args) ?? defaultSummary(serverName, toolName, args),
+      risk: options.risk ?? entry?.risk ?? 'medium',
+      conversationId: options.conversationId,
+      createdAt: now,
+      expiresAt: now + this.timeoutMs,
+    };
+    return new Promise<ConfirmationDecision>((resolve) => {
+      const timer = this.scheduler.setTimeout(() => {
+        if (!this.pending.has(request.id)) return;
+        this.pending.delete(request.id);
+        this.emit('expired', request);
+        this.emit('resolved', request, 'expired');
+        resolve('expired');
+      }, this.timeoutMs);
+      this.pending.set(request.id, { request, resolve, timer });
+      this.emit('required', request);
+    });
+  }
+
+  /** The user's answer. Unknown (already answered or expired) ids are ignored and reported as false. */
+  respond(requestId: string, approved: boolean, scope: ApprovalScope = 'once'): boolean {
+    const pending = this.pending.get(requestId);
+    if (!pending) return false;
+    this.pending.delete(requestId);
+    this.scheduler.clearTimeout(pending.timer);
+    const { request } = pending;
+    if (approved && scope === 'conversation' && request.conversationId !== undefined) {
+      this.approvedForConversation.add(`${request.conversationId}\u0000${request.toolName}`);
+    }
+    const decision: ConfirmationDecision = approved ? 'approved' : 'declined';
+    this.emit('resolved', request, decision);
+    pending.resolve(decision);
+    return true;
+  }
+
+  getPendingCount(): number {
+    return this.pending.size;
+  }
+
+  listPending(): ToolConfirmationRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
+  /** A conversation ended: its "for this conversation" approvals end with it. */
+  forgetConversation(conversationId: string): void {
+    for (const key of this.approvedForConversation) if (key.startsWith(`${conversationId}\u0000`)) this.approvedForConversation.delete(key);
+  }
+
+  /** Rejects every pending request (the host is closing). */
+  rejectAll(): void {
+    for (const id of [...this.pending.keys()]) this.respond(id, false);
+  }
+}

@@ -1,0 +1,43 @@
+import type { AuditLog } from '../../audit/auditLog.js';
+import type { ToolConfirmationService } from '../../confirmation/toolConfirmationService.js';
+import type { RiskLevel } from '../../../shared/confirmation.js';
+import type { Clock } from '../../host.js';
+import type { CallContext, GatewayHooks } from './toolGateway.js';
+
+/** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
+function riskOf(context: CallContext, confirmations: ToolConfirmationService): RiskLevel {
+  if (confirmations.needsConfirmation(context.tool.name)) return confirmations.getRiskLevel(context.tool.name);
+  return context.tool.annotations?.destructiveHint === true ? 'high' : 'medium';
+}
+
+/**
+ * The host's gateway hooks (seed 003 §7): a tool whose permission is
+ * `confirm` (or that a server registered as confirmable) waits for the user;
+ * every call is written to the audit log. Wired in the gateway, so no face
+ * (CLI, UI, HTTP, a plugin page) can go around them.
+ */
+export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog, clock: Clock): GatewayHooks {
+  return {
+    async beforeCall(context) {
+      const { caller, tool, server, args } = context;
+      if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
+      return confirmations.requestDecision(server.id, tool.name, args, { conversationId: caller.conversationId, risk: riskOf(context, confirmations) });
+    },
+    afterCall(record) {
+      audit.append({
+        time: new Date(clock.now()).toISOString(),
+        agentId: record.caller.agentId,
+        conversationId: record.caller.conversationId,
+        appId: record.caller.appId,
+        flow: record.caller.flow,
+        serverId: record.server.id,
+        tool: record.tool.name,
+        permission: record.tool.permission,
+        decision: record.decision,
+        durationMs: record.durationMs,
+        outcome: record.outcome,
+        ...(record.error ? { error: record.error } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { PermissionLevelSchema, type PermissionLevel } from '../../../shared/mcp.js';
+import { defineTable } from '../../store/logicalTable.js';
+import type { RecordsStore } from '../../store/recordsStore.js';
+
+/** What the user changed about one server: tools switched off, permission levels overridden (by raw tool name). */
+export const ServerSettingsSchema = z.object({
+  serverId: z.string(),
+  disabledTools: z.array(z.string()).default([]),
+  permissionOverrides: z.record(z.string(), PermissionLevelSchema).default({}),
+});
+export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
+
+export const ServerSettingsTable = defineTable('serverSettings', ServerSettingsSchema);
+
+/**
+ * Per-server user settings, persisted in the host's admin DB (seed 003
+ * `disabledTools`). Applied when tools are offered and called, not baked
+ * into server definitions, so switching a tool off never restarts a server.
+ */
+export class ServerSettings {
+  constructor(private readonly store: RecordsStore) {}
+
+  of(serverId: string): ServerSettingsRow {
+    this.store.refresh();
+    return this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabledTools: [], permissionOverrides: {} };
+  }
+
+  setToolEnabled(serverId: string, rawToolName: string, enabled: boolean): void {
+    const current = this.of(serverId);
+    const disabled = new Set(current.disabledTools);
+    if (enabled) disabled.delete(rawToolName);
+    else disabled.add(rawToolName);
+    this.store.put(ServerSettingsTable, serverId, { ...current, disabledTools: [...disabled].sort() });
+  }
+
+  /** `undefined` removes the override: the tool's declared level applies again. */
+  setPermission(serverId: string, rawToolName: string, level: PermissionLevel | undefined): void {
+    const current = this.of(serverId);
+    const overrides = { ...current.permissionOverrides };
+    if (level === undefined) delete overrides[rawToolName];
+    else overrides[rawToolName] = level;
+    this.store.put(ServerSettingsTable, serverId, { ...current, permissionOverrides: overrides });
+  }
+
+  overrideOf(serverId: string, rawToolName: string): PermissionLevel | undefined {
+    return this.of(serverId).permissionOverrides[rawToolName];
+  }
+}

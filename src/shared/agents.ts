@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** One app an agent uses (seed 000 §4.2): whether its MCP and prompts are on, and which server / prompt ids are selected. */
+export const AgentUiAppSchema = z.object({
+  pluginId: z.string().min(1),
+  appId: z.string().min(1),
+  mcp: z.boolean().default(false),
+  prompt: z.boolean().default(false),
+  /** Registry ids (`<providerAppId>::<name>`). */
+  mcpServerIds: z.array(z.string()).default([]),
+  promptIds: z.array(z.string()).default([]),
+});
+export type AgentUiApp = z.infer<typeof AgentUiAppSchema>;
+
+export const AgentLanguageSchema = z.enum(['zh', 'en']);
+
+export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must start with a letter or digit and use only letters, digits, ".", "_" or "-" (at most 64)' });
+
+/** What a user writes to create or update an agent (`chatos agents create --file`). */
+export const AgentInputSchema = z.object({
+  id: AgentIdSchema.optional(),
+  name: z.string().min(1, { error: 'must not be empty' }),
+  description: z.string().default(''),
+  /** The app the agent runs on behalf of: its grants decide what it may use. */
+  hostAppId: z.string().min(1).default('chatos'),
+  /** Language of the prompts it gets; the other language is the fallback. */
+  language: AgentLanguageSchema.default('zh'),
+  uiApps: z.array(AgentUiAppSchema).default([]),
+});
+export type AgentInput = z.input<typeof AgentInputSchema>;
+
+export const AgentSchema = AgentInputSchema.extend({ id: AgentIdSchema });
+export type Agent = z.infer<typeof AgentSchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const RiskLevelSchema = z.enum(['low', 'medium', 'high']);
+export type RiskLevel = z.infer<typeof RiskLevelSchema>;
+
+/** A pending question to the user: may this tool run with these arguments? (seed 003 §7) */
+export const ToolConfirmationRequestSchema = z.object({
+  id: z.string(),
+  serverName: z.string(),
+  toolName: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  /** One sentence a person can judge, e.g. 'Delete agent "writer"'. */
+  summary: z.string(),
+  risk: RiskLevelSchema,
+  conversationId: z.string().optional(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+export type ToolConfirmationRequest = z.infer<typeof ToolConfirmationRequestSchema>;
+
+export const ConfirmationDecisionSchema = z.enum(['approved', 'declined', 'expired']);
+export type ConfirmationDecision = z.infer<typeof ConfirmationDecisionSchema>;
+
+/** `once`: this call; `conversation`: this tool for the rest of this conversation. */
+export const ApprovalScopeSchema = z.enum(['once', 'conversation']);
+export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>;
+
+export const CONFIRMATION_EVENTS = {
+  REQUIRED: 'mcp:tool_confirmation_required',
+  EXPIRED: 'mcp:tool_confirmation_expired',
+} as const;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIRMATION_TIMEOUT_MS, ToolConfirmationService } from '../../../src/core/confirmation/toolConfirmationService.js';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
+
+function setup() {
+  const scheduler = new TestScheduler();
+  const service = new ToolConfirmationService(scheduler);
+  const required: ToolConfirmationRequest[] = [];
+  const expired: ToolConfirmationRequest[] = [];
+  service.on('required', (r) => required.push(r));
+  service.on('expired', (r) => expired.push(r));
+  return { scheduler, service, required, expired };
+}
+
+describe('ToolConfirmationService (seed 003 §7)', () => {
+  it('registers confirmable tools with risk and summaries', () => {
+    const { service } = setup();
+    service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);
+    service.registerMultiple([{ toolName: 'grant_access', risk: 'medium' }]);
+    expect(service.needsConfirmation('delete_agent')).toBe(true);
+    expect(service.needsConfirmation('list_agents')).toBe(false);
+    expect(service.getRiskLevel('delete_agent')).toBe('high');
+    expect(service.getRiskLevel('grant_access')).toBe('medium');
+  });
+
+  it('emits a request with id, server, tool, args, summary and risk, and resolves with the answer', async () => {
+    const { service, required } = setup();
+    service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);
+    const answer = service.requestConfirmation('chatos::settings', 'delete_agent', { id: 'writer' });
+    expect(required).toHaveLength(1);
+    expect(required[0]).toMatchObject({ serverName: 'chatos::settings', toolName: 'delete_agent', args: { id: 'writer' }, summary: 'Delete agent "writer"', risk: 'high' });
+    expect(service.getPendingCount()).toBe(1);
+    expect(service.respond(required[0]!.id, true)).toBe(true);
+    await expect(answer).resolves.toBe(true);
+    expect(service.getPendingCount()).toBe(0);
+    expect(service.respond(required[0]!.id, true)).toBe(false);
+  });
+
+  it('a rejection resolves false; concurrent requests are independent', async () => {
+    const { service, required } = setup();
+    const first = service.requestConfirmation('s', 'a', {});
+    const second = service.requestConfirmation('s', 'b', {});
+    service.respond(required[1]!.id, true);
+    service.respond(required[0]!.id, false);
+    await expect(first).resolves.toBe(false);
+    await expect(second).resolves.toBe(true);
+  });
+
+  it('no answer within 60 s rejects and emits expired', async () => {
+    const { service, scheduler, expired } = setup();
+    const answer = service.requestDecision('s', 'a', {});
+    scheduler.advance(CONFIRMATION_TIMEOUT_MS - 1);
+    expect(service.getPendingCount()).toBe(1);
+    expect(expired).toHaveLength(0);
+    scheduler.advance(1);
+    await expect(answer).resolves.toBe('expired');
+    expect(expired).toHaveLength(1);
+    expect(service.getPendingCount()).toBe(0);
+  });
+
+  it('"for this conversation" approves later calls of that tool in that conversation only', async () => {
+    const { service, required } = setup();
+    const first = service.requestDecision('s', 'write_file', {}, { conversationId: 'c1' });
+    service.respond(required[0]!.id, true, 'conversation');
+    await expect(first).resolves.toBe('approved');
+    await expect(service.requestDecision('s', 'write_file', {}, { conversationId: 'c1' })).resolves.toBe('approved');
+    expect(required).toHaveLength(1);
+    void service.requestDecision('s', 'write_file', {}, { conversationId: 'c2' });
+    void service.requestDecision('s', 'other_tool', {}, { conversationId: 'c1' });
+    expect(required).toHaveLength(3);
+    service.forgetConversation('c1');
+    void service.requestDecision('s', 'write_file', {}, { conversationId: 'c1' });
+    expect(required).toHaveLength(4);
+  });
+
+  it('rejectAll declines everything pending', async () => {
+    const { service } = setup();
+    const answers = [service.requestDecision('s', 'a', {}), service.requestDecision('s', 'b', {})];
+    service.rejectAll();
+    await expect(Promise.all(answers)).resolves.toEqual(['declined', 'declined']);
+    expect(service.getPendingCount()).toBe(0);
+  });
+});

@@ -12,6 +12,9 @@ import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
+import { createSettingsContext } from './mcp/settings/settingsContext.js';
+import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
+import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
@@ -174,7 +177,11 @@ export function createHost(options: HostOptions = {}): Host {
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
       const trust = new PluginTrust(store, new Fingerprinter(), clock);
+      // The settings server's factory reads its context late: the context needs the runtime, which needs the factory.
+      let settingsContext: SettingsContext | undefined;
       const mcp = new McpRuntime({
+        builtinServers: [settingsServerDefinition()],
+        inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(settingsContext!)]]),
         configFile: home.mcpConfig,
         runDir: path.join(home.hostDir, 'run'),
         hostEnv: options.env ?? process.env,
@@ -191,6 +198,9 @@ export function createHost(options: HostOptions = {}): Host {
         },
       });
       const serverSettings = new ServerSettings(store);
+      const agents = new AgentStore(store);
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings });
+      registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
         registry,
@@ -201,7 +211,7 @@ export function createHost(options: HostOptions = {}): Host {
         settings: serverSettings,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit, clock),
       });
-      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents: new AgentStore(store) };
+      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = [...store.problems, ...boot.problems];

@@ -1,0 +1,62 @@
+import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { AgentStore } from '../../agents/agentStore.js';
+import type { PluginCatalog } from '../../contributions/pluginCatalog.js';
+import type { RegistryCenter } from '../../registry/registryCenter.js';
+import type { ServerSnapshot } from '../connection/connectionManager.js';
+import type { McpRuntime } from '../mcpRuntime.js';
+import type { ServerSettings } from './serverSettings.js';
+import type { SettingsContext, SettingsServerState, SettingsServerView } from './types.js';
+
+/** The services a settings context is made of; all exist once the host has started. */
+export interface SettingsContextDeps {
+  agents: AgentStore;
+  registry: RegistryCenter;
+  catalog: Pick<PluginCatalog, 'plugins' | 'apps' | 'problems'>;
+  /** The host's rescan: scans the plugin roots and syncs the registry. */
+  rescan: () => void;
+  runtime: Pick<McpRuntime, 'allDefinitions' | 'cachedTools' | 'connections'>;
+  serverSettings: ServerSettings;
+}
+
+/** One state per server from its leases: any running instance makes it running; a failed one shows its error. */
+function stateOf(definition: ServerDefinition, snapshot: ServerSnapshot | undefined): SettingsServerState {
+  if (definition.disabled) return { kind: 'disabled' };
+  const states = snapshot?.leases.map((lease) => lease.state) ?? [];
+  return states.find((s) => s.kind === 'running') ?? states.find((s) => s.kind === 'starting') ?? states.find((s) => s.kind === 'error') ?? { kind: 'stopped' };
+}
+
+/** The settings tools' view of the host's services. Reads are live: every call sees the current definitions and settings. */
+export function createSettingsContext(deps: SettingsContextDeps): SettingsContext {
+  const { runtime, serverSettings } = deps;
+  return {
+    agents: deps.agents,
+    registry: deps.registry,
+    plugins: {
+      list: () => deps.catalog.plugins,
+      apps: () => deps.catalog.apps,
+      problems: () => deps.catalog.problems,
+      rescan: () => deps.rescan(),
+    },
+    servers: {
+      list(): SettingsServerView[] {
+        const snapshots = new Map(runtime.connections.snapshot().map((s) => [s.serverId, s]));
+        return runtime
+          .allDefinitions()
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map((definition) => {
+            const tools = runtime.cachedTools(definition.id);
+            const off = new Set([...definition.disabledTools, ...serverSettings.of(definition.id).disabledTools]);
+            return {
+              id: definition.id,
+              name: definition.name,
+              category: definition.category,
+              origin: definition.origin,
+              state: stateOf(definition, snapshots.get(definition.id)),
+              ...(tools ? { tools: tools.map((tool) => ({ name: tool.name, enabled: !off.has(tool.name) })) } : {}),
+            };
+          });
+      },
+      setToolEnabled: (serverId, rawToolName, enabled) => serverSettings.setToolEnabled(serverId, rawToolName, enabled),
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { AgentInputSchema, type Agent } from '../../../../shared/agents.js';
+import { dataResult, didYouMean, errorResult } from '../toolResults.js';
+import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
+
+const fields = AgentInputSchema.shape;
+
+function unknownAgent(id: string, ctx: SettingsContext) {
+  return errorResult(`no agent "${id}"${didYouMean(id, ctx.agents.list().map((a) => a.id))}; list them with list_agents`);
+}
+
+const appsOf = (agent: Pick<Agent, 'uiApps'>) => agent.uiApps.map((app) => `${app.pluginId}/${app.appId}`);
+
+export const agentsModule: ToolModule = {
+  domain: 'agents',
+  tools: [
+    defineTool({
+      name: 'list_agents',
+      description: 'List every agent: id, name, description, the app it acts for (whose grants decide what it may use), language and the apps it uses.',
+      permission: 'read',
+      inputSchema: {},
+      async handler(_args, ctx) {
+        const agents = ctx.agents.list().map((agent) => ({ id: agent.id, name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, apps: appsOf(agent) }));
+        return dataResult(`${agents.length} agent${agents.length === 1 ? '' : 's'}.`, { agents });
+      },
+    }),
+    defineTool({
+      name: 'get_agent',
+      description: "One agent in full, including each app's MCP and prompt switches and selected server and prompt ids.",
+      permission: 'read',
+      inputSchema: { id: z.string().describe('The agent id, as list_agents shows it') },
+      async handler({ id }, ctx) {
+        const agent = ctx.agents.get(id);
+        return agent ? dataResult(`Agent "${agent.id}".`, { agent }) : unknownAgent(id, ctx);
+      },
+    }),
+    defineTool({
+      name: 'create_agent',
+      description: 'Create an agent. Its id is derived from its name unless given. hostAppId is the app it acts for: its grants decide which servers and prompts the agent may use. Asks the user first.',
+      permission: 'confirm',
+      risk: 'medium',
+      inputSchema: fields,
+      summary: (args) => `Create agent "${args.name}"${args.id ? ` (id ${args.id})` : ''} acting for app "${args.hostAppId}"${args.uiApps.length ? ` using ${appsOf(args).join(', ')}` : ''}`,
+      async handler(args, ctx) {
+        // An agent acting for an app the registry does not know would see nothing; say so rather than store it.
+        if (!ctx.registry.isKnownApp(args.hostAppId)) {
+          return errorResult(`no app "${args.hostAppId}" is registered${didYouMean(args.hostAppId, ctx.registry.listApps().map((a) => a.appId))}; an agent acts for a registered app (default "chatos")`);
+        }
+        const agent = ctx.agents.create(args);
+        return dataResult(`Created agent "${agent.id}".`, { agent });
+      },
+    }),
+    defineTool({
+      // hostAppId is left out on purpose: moving an agent to another app changes what it may use, so that takes create_agent's confirmation.
+      name: 'update_agent',
+      description: "Change an agent's name, description, language or apps; fields left out keep their value. The app it acts for cannot be changed here.",
+      permission: 'write',
+      inputSchema: {
+        id: z.string().describe('The agent id'),
+        name: fields.name.optional(),
+        description: fields.description.unwrap().optional(),
+        language: fields.language.unwrap().optional(),
+        uiApps: fields.uiApps.unwrap().optional().describe('Replaces the whole list of apps'),
+      },
+      async handler({ id, ...changes }, ctx) {
+        const current = ctx.agents.get(id);
+        if (!current) return unknownAgent(id, ctx);
+        const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+        const agent = ctx.agents.update(id, { ...current, ...defined });
+        const changed = Object.keys(defined);
+        return dataResult(changed.length ? `Updated ${changed.join(', ')} of agent "${id}".` : `Nothing to change in agent "${id}".`, { agent });
+      },
+    }),
+    defineTool({
+      name: 'delete_agent',
+      description: 'Delete an agent. Asks the user first.',
+      permission: 'confirm',
+      risk: 'high',
+      inputSchema: { id: z.string().describe('The agent id') },
+      summary: ({ id }) => `Delete agent "${id}"`,
+      async handler({ id }, ctx) {
+        if (!ctx.agents.get(id)) return unknownAgent(id, ctx);
+        ctx.agents.delete(id);
+        return dataResult(`Deleted agent "${id}".`, { deleted: id });
+      },
+    }),
+  ],
+};

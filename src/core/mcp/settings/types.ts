@@ -1,0 +1,78 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { AppContribution, PluginRecord } from '../../../shared/appContribution.js';
+import type { RiskLevel } from '../../../shared/confirmation.js';
+import type { PermissionLevel, ServerCategory, ServerDefinition } from '../../../shared/mcp.js';
+import type { Problem } from '../../../shared/problems.js';
+import type { AgentStore } from '../../agents/agentStore.js';
+import type { RegistryCenter } from '../../registry/registryCenter.js';
+import type { ConnectionState } from '../connection/serverConnection.js';
+
+/** A server's state as the settings tools report it: a disabled server never starts, so it has no connection state. */
+export type SettingsServerState = { kind: 'disabled' } | ConnectionState;
+
+/** One server as `list_mcp_servers` shows it. `tools` is absent until the server has listed its tools once. */
+export interface SettingsServerView {
+  id: string;
+  name: string;
+  category: ServerCategory;
+  origin: ServerDefinition['origin'];
+  state: SettingsServerState;
+  /** Raw tool names (as the server lists them), with whether the user left them on. */
+  tools?: { name: string; enabled: boolean }[];
+}
+
+/**
+ * What the settings tools may touch: the services themselves, not the host.
+ * The host fills it in (see `createSettingsContext`); tests may fill it with
+ * real services on a temp home. Nothing here imports the host, so the tools
+ * stay usable by any face that has these services.
+ */
+export interface SettingsContext {
+  agents: AgentStore;
+  registry: RegistryCenter;
+  plugins: {
+    list(): PluginRecord[];
+    apps(): AppContribution[];
+    problems(): Problem[];
+    /** Scans the plugin roots again and syncs the registry with the result. */
+    rescan(): void;
+  };
+  servers: {
+    list(): SettingsServerView[];
+    setToolEnabled(serverId: string, rawToolName: string, enabled: boolean): void;
+  };
+}
+
+/** The arguments a tool's handler receives: its input shape, parsed. */
+export type ToolArgs<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape>>;
+
+/**
+ * One settings tool (seed 003 §4 `SettingsTool`). Its permission is declared
+ * here and nowhere else: the server definition's permission patterns, the
+ * MCP annotations and the confirmation registration are all derived from it.
+ */
+export interface SettingsTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  /** Raw tool name; the gateway offers it as `mcp_settings_<name>`. */
+  name: string;
+  description: string;
+  permission: PermissionLevel;
+  /** How risky a `confirm` tool is; shown with the confirmation. */
+  risk?: RiskLevel;
+  inputSchema: Shape;
+  /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools. */
+  summary?(args: ToolArgs<Shape>): string;
+  /** Returns a result; a failure the caller should read is an `isError` result, never a throw. */
+  handler(args: ToolArgs<Shape>, ctx: SettingsContext): Promise<CallToolResult>;
+}
+
+/** One domain's tools, one `<domain>.tools.ts` file each (seed 003 §9). */
+export interface ToolModule {
+  domain: string;
+  tools: SettingsTool[];
+}
+
+/** Keeps a tool's argument types tied to its input shape while letting modules list tools of different shapes. */
+export function defineTool<Shape extends z.ZodRawShape>(tool: SettingsTool<Shape>): SettingsTool {
+  return tool as unknown as SettingsTool;
+}

@@ -1,0 +1,113 @@
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Host } from '../../../../src/core/host.js';
+import { gatewayHooks } from '../../../../src/core/mcp/gateway/gatewayHooks.js';
+import { ToolGateway } from '../../../../src/core/mcp/gateway/toolGateway.js';
+import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
+import { createSettingsContext } from '../../../../src/core/mcp/settings/settingsContext.js';
+import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from '../../../../src/core/mcp/settings/settingsServer.js';
+import type { SettingsContext } from '../../../../src/core/mcp/settings/types.js';
+import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
+import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
+import { tempDir } from '../../../helpers/tempDir.js';
+
+const runtimes: McpRuntime[] = [];
+afterEach(async () => {
+  for (const runtime of runtimes.splice(0)) await runtime.dispose();
+});
+
+/**
+ * The wiring a host does, on a started host's real services: the settings
+ * definition among the built-in servers, its factory among the in-process
+ * servers, its confirm tools registered, and a gateway with the host's hooks.
+ */
+async function wiredGateway(host: Host) {
+  let ctx: SettingsContext | undefined; // the context needs the runtime, the runtime needs the factory: the factory reads it late
+  const runtime = new McpRuntime({
+    configFile: host.home.mcpConfig,
+    runDir: path.join(tempDir(), 'run'),
+    hostEnv: process.env,
+    registry: host.registry,
+    catalog: host.catalog,
+    now: () => host.clock.now(),
+    pluginMayRun: () => ({ ok: true }),
+    builtinServers: [settingsServerDefinition()],
+    inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(ctx!)]]),
+  });
+  runtimes.push(runtime);
+  ctx = createSettingsContext({ agents: host.agents, registry: host.registry, catalog: host.catalog, rescan: () => void host.rescan(), runtime, serverSettings: host.serverSettings });
+  await runtime.start();
+  registerSettingsConfirmables(host.confirmations);
+  const gateway = new ToolGateway({
+    runtime,
+    registry: host.registry,
+    artifactsDir: host.home.artifactsDir,
+    mcpConfigFile: host.home.mcpConfig,
+    defaultWorkdir: tempDir(),
+    now: () => host.clock.now(),
+    settings: host.serverSettings,
+    hooks: gatewayHooks(host.confirmations, host.audit, host.clock),
+  });
+  const required: ToolConfirmationRequest[] = [];
+  host.confirmations.on('required', (request) => required.push(request));
+  return { runtime, gateway, required };
+}
+
+const nextRequest = (required: ToolConfirmationRequest[]) =>
+  new Promise<ToolConfirmationRequest>((resolve) => {
+    const poll = () => (required.length ? resolve(required.shift()!) : setTimeout(poll, 5));
+    poll();
+  });
+
+describe('the settings server behind the gateway', () => {
+  it('is registered under chatos and offers mcp_settings_* tools at their declared levels', async () => {
+    const { host } = await startTestHost();
+    const { gateway } = await wiredGateway(host);
+    expect(host.registry.getServer('chatos::settings')).toMatchObject({ providerAppId: 'chatos', url: 'inproc://settings', source: { kind: 'builtin' } });
+    const { tools, problems } = await gateway.listTools(caller());
+    expect(problems).toEqual([]);
+    const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings').map((t) => [t.name, `${t.permission}/${t.permissionSource}`]));
+    expect(levels).toMatchObject({ mcp_settings_list_agents: 'read/config', mcp_settings_update_agent: 'write/config', mcp_settings_delete_agent: 'confirm/config', mcp_settings_grant_access: 'confirm/config' });
+    // A sub-flow agent sees it too.
+    expect((await gateway.listTools(caller('conv-sub', { flow: 'sub' }))).tools.map((t) => t.name)).toContain('mcp_settings_list_agents');
+  });
+
+  it('runs read tools at once and asks before a confirm tool, with its summary and risk; declined, nothing changes', async () => {
+    const { host } = await startTestHost();
+    const { gateway, required } = await wiredGateway(host);
+
+    const listed = await gateway.callTool(caller(), 'mcp_settings_list_agents', {});
+    expect(listed.decision).toBe('auto');
+    expect(textOf(listed.result)).toMatch(/^0 agents\./);
+
+    const declined = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
+    const ask = await nextRequest(required);
+    expect(ask).toMatchObject({ serverName: 'chatos::settings', toolName: 'mcp_settings_create_agent', summary: 'Create agent "Writer" acting for app "chatos"', risk: 'medium' });
+    host.confirmations.respond(ask.id, false);
+    expect((await declined).decision).toBe('declined');
+    expect(host.agents.list()).toEqual([]);
+
+    const approved = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
+    host.confirmations.respond((await nextRequest(required)).id, true);
+    const outcome = await approved;
+    expect(outcome.decision).toBe('approved');
+    expect(outcome.result.isError).toBeFalsy();
+    expect(host.agents.get('writer')).toMatchObject({ name: 'Writer' });
+
+    const deleting = gateway.callTool(caller(), 'mcp_settings_delete_agent', { id: 'writer' });
+    const deleteAsk = await nextRequest(required);
+    expect(deleteAsk).toMatchObject({ summary: 'Delete agent "writer"', risk: 'high' });
+    host.confirmations.respond(deleteAsk.id, true);
+    expect((await deleting).result.isError).toBeFalsy();
+    expect(host.agents.get('writer')).toBeUndefined();
+  });
+
+  it('list_mcp_servers sees the settings server itself running, with its tools', async () => {
+    const { host } = await startTestHost();
+    const { gateway } = await wiredGateway(host);
+    const result = await gateway.callTool(caller(), 'mcp_settings_list_mcp_servers', {});
+    const settings = (result.result.structuredContent as { servers: { id: string; state: { kind: string }; category: string; tools?: { name: string }[] }[] }).servers.find((s) => s.id === 'chatos::settings');
+    expect(settings).toMatchObject({ category: 'assistant', state: { kind: 'running' } });
+    expect(settings?.tools?.map((t) => t.name)).toContain('set_tool_enabled');
+  });
+});

@@ -1,0 +1,54 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
+import type { Host } from '../../../../src/core/host.js';
+import { createSettingsContext } from '../../../../src/core/mcp/settings/settingsContext.js';
+import { createSettingsServer } from '../../../../src/core/mcp/settings/settingsServer.js';
+import type { SettingsContext, ToolModule } from '../../../../src/core/mcp/settings/types.js';
+
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+/** The settings context a started host would give the server: its real agents, registry, catalog, runtime and settings. */
+export function hostSettingsContext(host: Host): SettingsContext {
+  return createSettingsContext({
+    agents: host.agents,
+    registry: host.registry,
+    catalog: host.catalog,
+    rescan: () => void host.rescan(),
+    runtime: host.mcp,
+    serverSettings: host.serverSettings,
+  });
+}
+
+export interface SettingsClient {
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** The SDK's own client, connected to a fresh settings server over the in-memory transport, as the runtime connects it. */
+export async function connectSettings(ctx: SettingsContext, modules?: ToolModule[]): Promise<SettingsClient> {
+  const server = createSettingsServer(ctx, modules);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'settings-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  clients.push(client);
+  return { client, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult };
+}
+
+/** The data a settings tool returned (its structuredContent). */
+export function dataOf<T = Record<string, unknown>>(result: CallToolResult): T {
+  if (result.isError) throw new Error(`the tool failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
+}
+
+export function errorText(result: CallToolResult): string {
+  if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result.content)}`);
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : JSON.stringify(result.content);
+}

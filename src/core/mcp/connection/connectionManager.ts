@@ -65,6 +65,13 @@ export class ConnectionManager {
     const key = this.key(definition, conversationId);
     const existing = this.leases.get(key);
     if (existing && existing.connection.state.kind === 'running' && existing.connection.definition === definition) {
+      // Checked at every use, not only at start: a plugin untrusted (or changed) since its server started serves no more calls.
+      const allowed = this.options.mayStart(definition);
+      if (!allowed.ok) {
+        this.leases.delete(key);
+        await existing.connection.close(this.options.closeGraceMs);
+        throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
+      }
       existing.lastUsed = this.options.now();
       return { lease: existing, first: false };
     }

@@ -1,0 +1,57 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+
+/** Seed 000 §3.1: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
+describe('gateway _meta injection (real stdio servers)', () => {
+  it('a plugin server gets its expanded callMeta, chatos.uiApp (not spoofable by callMeta) and workdir (dataDir by default, callMeta.workdir when given)', async () => {
+    const pluginId = 'com.example.gw';
+    let pluginDir = '';
+    const { host, home, sessionRoot, projectRoot } = await startTestHost(({ pluginRoot }) => {
+      pluginDir = writeGatewayPlugin(pluginRoot, pluginId, [
+        { appId: 'main', allowMain: true, callMeta: { logDir: '$dataDir/logs', tag: 'for-${pluginId}', nested: { list: ['$appId', 'plain'] }, chatos: { uiApp: { pluginId: 'spoofed' }, caller: { appId: 'spoofed' } } } },
+        { appId: 'wd', allowMain: true, callMeta: { workdir: '$stateDir/work' } },
+      ]);
+    });
+    trustPlugin(host, pluginId);
+    const realPluginDir = fs.realpathSync(pluginDir);
+    const dataDir = path.join(home, 'chatos', 'ui_apps', 'data', pluginId);
+    const stateDir = path.join(home, 'chatos', 'ui_apps', 'state', pluginId);
+    const uiApp = (appId: string) => ({ pluginId, appId, pluginDir: realPluginDir, dataDir, stateDir, sessionRoot, projectRoot });
+
+    const who = caller('conv-meta', { agentId: 'agent-7' });
+    const main = await host.gateway.callTool(who, 'mcp_com_example_gw_main_echo_meta', {});
+    expect(JSON.parse(textOf(main.result))).toEqual({
+      logDir: `${dataDir}/logs`,
+      tag: `for-${pluginId}`,
+      nested: { list: ['main', 'plain'] },
+      chatos: { uiApp: uiApp('main'), caller: { appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-meta', flow: 'main' } },
+      workdir: dataDir,
+    });
+
+    const wd = await host.gateway.callTool(who, 'mcp_com_example_gw_wd_echo_meta', {});
+    expect(JSON.parse(textOf(wd.result))).toEqual({
+      chatos: { uiApp: uiApp('wd'), caller: { appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-meta', flow: 'main' } },
+      workdir: `${stateDir}/work`,
+    });
+  });
+
+  it('an mcp.yaml server gets workdir = sessionRoot and chatos.caller, and no uiApp', async () => {
+    const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
+    const { result } = await host.gateway.callTool(caller('conv-yaml', { flow: 'sub' }), 'mcp_echo_echo_meta', { note: 'x' });
+    expect(JSON.parse(textOf(result))).toEqual({
+      chatos: { caller: { appId: 'chatos', conversationId: 'conv-yaml', flow: 'sub' } },
+      workdir: sessionRoot,
+    });
+  });
+
+  it('a progress token the SDK adds rides along with the injected _meta', async () => {
+    const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
+    const { result } = await host.gateway.callTool(caller('conv-p'), 'mcp_echo_echo_meta', {}, { onProgress: () => {} });
+    const meta = JSON.parse(textOf(result));
+    expect(meta.workdir).toBe(sessionRoot);
+    expect(meta.chatos.caller.conversationId).toBe('conv-p');
+    expect(meta.progressToken).toBeDefined();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { McpRuntimeError } from '../../../../src/core/mcp/connection/serverConnection.js';
+import { caller, fixtureServer, isAlive, pidOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+
+describe('a server that crashes mid-call (real stdio server)', () => {
+  it('fails the call at once, naming the server and its last stderr line; the next call restarts it', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
+    const who = caller('conv-crash');
+    const pid = pidOf((await host.gateway.callTool(who, 'mcp_echo_pid', {})).result);
+    const otherPid = pidOf((await host.gateway.callTool(caller('conv-bystander'), 'mcp_echo_pid', {})).result);
+
+    const started = Date.now();
+    let error: unknown;
+    try {
+      await host.gateway.callTool(who, 'mcp_echo_crash', {});
+    } catch (caught) {
+      error = caught;
+    }
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(McpRuntimeError);
+    expect((error as McpRuntimeError).code).toBe('SERVER_CRASHED');
+    expect((error as McpRuntimeError).serverId).toBe('chatos::echo');
+    expect((error as Error).message).toContain('"chatos::echo"');
+    expect((error as Error).message).toContain('goodbye');
+    expect((error as Error).message).toContain('exit code 3');
+    // The default timeout is 60 s; a crash must not wait for it.
+    expect(elapsed).toBeLessThan(5_000);
+    await waitUntil(() => !isAlive(pid), `crashed pid ${pid} to be gone`);
+
+    const lease = host.mcp.connections.snapshot()[0]!.leases.find((l) => l.conversationId === 'conv-crash')!;
+    expect(lease.state.kind).toBe('error');
+
+    const restarted = await host.gateway.callTool(who, 'mcp_echo_pid', {});
+    const newPid = pidOf(restarted.result);
+    expect(newPid).not.toBe(pid);
+    expect(isAlive(newPid)).toBe(true);
+    expect(textOf((await host.gateway.callTool(who, 'mcp_echo_echo', { text: 'back' })).result)).toBe('back');
+
+    // Another conversation's server was not touched.
+    expect(pidOf((await host.gateway.callTool(caller('conv-bystander'), 'mcp_echo_pid', {})).result)).toBe(otherPid);
+  });
+});

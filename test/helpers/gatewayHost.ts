@@ -1,0 +1,141 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
+import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
+import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
+import { runPlanOf } from '../../src/core/trust/pluginTrust.js';
+import { writePlugin } from './plugins.js';
+import { repoRoot, tempDir } from './tempDir.js';
+
+/** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, images, crash, pid). */
+export const GATEWAY_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
+export const EVERYTHING_SERVER = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/** An mcp.yaml stdio entry that runs the gateway fixture with this Node. */
+export function fixtureServer(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER], ...extra };
+}
+
+/** Writes `<home>/chatos/mcp.yaml`. JSON is YAML, so the servers are written as JSON. */
+export function writeMcpYaml(home: string, servers: Record<string, unknown>): string {
+  const file = path.join(home, 'chatos', 'mcp.yaml');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify({ version: 1, servers }, null, 2)}\n`);
+  return file;
+}
+
+export interface PluginAppSpec {
+  appId: string;
+  callMeta?: Record<string, unknown>;
+  allowMain?: boolean;
+  allowSub?: boolean;
+}
+
+/**
+ * A plugin whose apps each run the gateway fixture as their own server: the
+ * entry inside the plugin folder only imports the fixture by absolute path.
+ */
+export function writeGatewayPlugin(root: string, pluginId: string, apps: PluginAppSpec[]): string {
+  const files: Record<string, string> = {};
+  const manifestApps = apps.map((app) => {
+    files[`${app.appId}/index.mjs`] = 'export function mount() {}\n';
+    files[`${app.appId}/server.mjs`] = `import ${JSON.stringify(GATEWAY_SERVER)};\n`;
+    const mcp: Record<string, unknown> = { entry: `${app.appId}/server.mjs` };
+    if (app.callMeta) mcp.callMeta = app.callMeta;
+    if (app.allowMain !== undefined) mcp.allowMain = app.allowMain;
+    if (app.allowSub !== undefined) mcp.allowSub = app.allowSub;
+    return { id: app.appId, name: app.appId, entry: `${app.appId}/index.mjs`, ai: { mcp } };
+  });
+  return writePlugin(root, pluginId, { manifestVersion: 1, id: pluginId, name: pluginId, version: '1.0.0', apps: manifestApps }, files);
+}
+
+export interface TestHost {
+  host: Host;
+  home: string;
+  pluginRoot: string;
+  sessionRoot: string;
+  projectRoot: string;
+}
+
+const hosts: Host[] = [];
+
+afterEach(async () => {
+  // dispose() ends every server the host started; a failing test must not leave processes behind.
+  for (const host of hosts.splice(0)) await host.dispose();
+});
+
+/**
+ * A started host in a temp home, with an extra plugin root; `setup` writes
+ * plugins and mcp.yaml before start(). Built-in plugins and bundled
+ * defaults are empty folders unless `options` names real ones.
+ */
+export async function startTestHost(setup: (dirs: { home: string; pluginRoot: string }) => void = () => {}, options: Partial<HostOptions> = {}): Promise<TestHost> {
+  const home = tempDir('chatos-gw-home-');
+  const pluginRoot = tempDir('chatos-gw-plugins-');
+  const sessionRoot = tempDir('chatos-gw-session-');
+  const projectRoot = tempDir('chatos-gw-project-');
+  setup({ home, pluginRoot });
+  // No built-in plugins and no bundled provider defaults unless asked: a listing as chatos would start their servers too.
+  const host = createHost({ home, appRoot: repoRoot, builtinPluginsDir: tempDir('chatos-gw-builtin-'), defaultsDir: tempDir('chatos-gw-defaults-'), extraPluginRoots: [pluginRoot], sessionRoot, projectRoot, ...options });
+  hosts.push(host);
+  await host.start();
+  return { host, home, pluginRoot, sessionRoot, projectRoot };
+}
+
+/** What `chatos trust <pluginId>` does. */
+export function trustPlugin(host: Host, pluginId: string): void {
+  const plugin = host.catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
+  if (!plugin) throw new Error(`no loaded plugin ${pluginId}`);
+  host.trust.trust({ ...plugin, id: pluginId }, runPlanOf(plugin, host.catalog.apps, plugin.backendEntry));
+}
+
+export const caller = (conversationId = 'conv-1', overrides: Partial<Caller> = {}): Caller => ({ appId: 'chatos', conversationId, flow: 'main', ...overrides });
+
+export function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
+  return first.text;
+}
+
+export const pidOf = (result: CallToolResult): number => Number(textOf(result));
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Polls `check` until it is true; fails after `timeoutMs` with `what`. For states that raise no event (a process gone). */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A port nothing listens on at this moment. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every pid the runtime holds for a server, any conversation's. */
+export function pidsOf(host: Host, serverId: string): number[] {
+  return host.mcp.connections
+    .snapshot()
+    .filter((s) => s.serverId === serverId)
+    .flatMap((s) => s.leases.map((l) => l.pid))
+    .filter((pid): pid is number => pid !== undefined);
+}

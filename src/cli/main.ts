@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
@@ -24,6 +25,7 @@ export function buildProgram(cli: CliContext): Command {
   registerInit(program, cli);
   registerRegistry(program, cli);
   registerTrust(program, cli);
+  registerAgents(program, cli);
   registerTools(program, cli);
   registerAudit(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

@@ -4,7 +4,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/connection/serverConnection.js';
 import { createHost, type Host } from '../../core/host.js';
-import { hasErrors } from '../../shared/problems.js';
+import { resolveAgent } from '../../core/agents/agentResolver.js';
+import { hasErrors, type Problem } from '../../shared/problems.js';
+import { findAgent } from './agents.js';
 import { globalOptions, type GlobalOptions } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -15,12 +17,25 @@ interface CallerOptions {
   conversation: string;
 }
 
-function callerOf(opts: CallerOptions): Caller {
+/** Checks the caller flags (bad usage exits 2 before any host starts). */
+function checkCallerOptions(opts: CallerOptions): Flow {
   if (opts.flow !== 'main' && opts.flow !== 'sub') throw new UsageError(`--flow must be main or sub, not "${opts.flow}"`);
-  if (opts.agent) throw new UsageError('--agent needs agents, which this version does not have yet; use --app APP');
-  if (!opts.app) throw new UsageError('say who is calling: --app APP (for example --app chatos)');
-  return { appId: opts.app, conversationId: opts.conversation, flow: opts.flow as Flow };
+  if (opts.app !== undefined && opts.agent !== undefined) throw new UsageError('give --app APP or --agent ID, not both (an agent acts as its own host app)');
+  if (!opts.app && !opts.agent) throw new UsageError('say who is calling: --agent ID or --app APP (for example --app chatos)');
+  return opts.flow;
 }
+
+/** The caller: an app as itself, or an agent (its host app, its selection); an unknown agent exits 1 with close matches. */
+function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
+  const flow = checkCallerOptions(opts);
+  if (opts.agent) {
+    const resolved = resolveAgent(findAgent(host, opts.agent), { registry: host.registry, catalog: host.catalog });
+    return { caller: resolved.callerFor(flow, opts.conversation), problems: resolved.problems };
+  }
+  return { caller: { appId: opts.app!, conversationId: opts.conversation, flow }, problems: [] };
+}
+
+const callerName = (caller: Caller) => (caller.agentId ? `agent ${caller.agentId} (as ${caller.appId})` : caller.appId);
 
 function addCallerOptions(command: Command): Command {
   return command
@@ -82,14 +97,15 @@ export function registerTools(program: Command, cli: CliContext): void {
   const { io } = cli;
   addCallerOptions(program.command('tools').description('the tools a caller would be offered, with server and permission')).action(async (opts: CallerOptions, command: Command) => {
     const options = globalOptions(command);
-    const caller = callerOf(opts);
+    checkCallerOptions(opts);
     await withHost(options, async (host) => {
-      if (!host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
+      const { caller, problems: agentProblems } = callerOf(host, opts);
+      if (!caller.agentId && !host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
       const listed = await host.gateway.listTools(caller);
-      const problems = [...listed.problems, ...host.mcp.problems];
+      const problems = [...agentProblems, ...listed.problems, ...host.mcp.problems];
       if (options.json) printJson(io, { caller, tools: listed.tools, reminders: listed.reminders, problems });
       else {
-        io.out(`${listed.tools.length} tool(s) for ${caller.appId} (${caller.flow} flow):`);
+        io.out(`${listed.tools.length} tool(s) for ${callerName(caller)} (${caller.flow} flow):`);
         for (const tool of listed.tools) io.out(`  ${tool.name}  [${tool.permission}]  ${tool.serverId}${tool.description ? `  ${tool.description.split('\n')[0]}` : ''}`);
         io.out(`  mcp_release  [write]  chatos  release this conversation's instance of a server`);
       }
@@ -103,7 +119,7 @@ export function registerTools(program: Command, cli: CliContext): void {
     .option('--yes', 'approve a confirm-level tool without asking')
     .action(async (toolName: string, opts: CallerOptions & { args: string; yes?: boolean }, command: Command) => {
       const options = globalOptions(command);
-      const caller = callerOf(opts);
+      checkCallerOptions(opts);
       let args: Record<string, unknown>;
       try {
         args = JSON.parse(opts.args) as Record<string, unknown>;
@@ -113,6 +129,7 @@ export function registerTools(program: Command, cli: CliContext): void {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object, e.g. \'{"name": "Ada"}\'');
 
       await withHost(options, async (host) => {
+        const { caller } = callerOf(host, opts);
         const answers = answerConfirmations(host, opts.yes === true);
         let outcome;
         try {

@@ -1,0 +1,177 @@
+import type { Agent } from '../../shared/agents.js';
+import type { AppContribution } from '../../shared/appContribution.js';
+import type { Problem } from '../../shared/problems.js';
+import type { RegistryPrompt } from '../../shared/registry.js';
+import type { PluginCatalog } from '../contributions/pluginCatalog.js';
+import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
+import { suggestClosest } from '../naming/suggest.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { registryId } from '../registry/registryTables.js';
+
+export type PromptLang = 'zh' | 'en';
+
+export interface AgentResolverDeps {
+  registry: RegistryCenter;
+  catalog: PluginCatalog;
+}
+
+/** One piece of an agent's prompt text, in the order it appears. */
+export interface AgentPromptPart {
+  /** Registry id of the variant used (an app's own prompt: `<providerAppId>::mcp_<server>[__en]`). */
+  id: string;
+  title?: string;
+  lang: PromptLang;
+  /** `app`: the app's own `ai.mcpPrompt`, read from the plugin catalog; `registry`: a selected registry prompt. */
+  source: 'registry' | 'app';
+}
+
+export interface ResolvedAgent {
+  agent: Agent;
+  /** The servers the agent is offered, before the flow: its selection ∩ what its host app may see; selection order, no repeats. */
+  serverIds: string[];
+  prompt: { text: string; parts: AgentPromptPart[] };
+  /** What in the stored agent does not resolve now (warnings; nothing is removed from the agent). */
+  problems: Problem[];
+  /** The gateway caller for one run: the host app's grants, the agent's selection; the gateway applies flow and visibility again at call time. */
+  callerFor(flow: Flow, conversationId: string): Caller;
+}
+
+const EN_SUFFIX = '__en';
+
+/** `p::x__en` → `p::x`; `p::x` → `p::x`. */
+const baseOf = (id: string) => (id.endsWith(EN_SUFFIX) ? id.slice(0, -EN_SUFFIX.length) : id);
+const variantId = (base: string, lang: PromptLang) => (lang === 'en' ? `${base}${EN_SUFFIX}` : base);
+const other = (lang: PromptLang): PromptLang => (lang === 'zh' ? 'en' : 'zh');
+
+function didYouMean(word: string, candidates: Iterable<string>): string {
+  const close = suggestClosest(word, candidates);
+  return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
+}
+
+/**
+ * Resolves a stored agent against the registry and the plugin catalog
+ * (DESIGN.md "Resolve", seed 000 §4): which servers it is offered, its
+ * prompt text in its language, and what of it no longer resolves.
+ *
+ * Servers: for each `uiApps[i]` with `mcp: true`, the app's own server (when
+ * the app brings one) then its `mcpServerIds`; kept are those the host app
+ * may see. Prompts: for each `uiApps[i]` with `prompt: true`, the app's own
+ * `mcpPrompt` then its `promptIds`, each in the agent's language with the
+ * other as fallback, joined with blank lines. Problems describe the stored
+ * agent, so every stored id is checked whether or not its switch is on.
+ */
+export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAgent {
+  const { registry, catalog } = deps;
+  const problems: Problem[] = [];
+  const warn = (code: string, path: string, message: string, hint: string) => problems.push({ severity: 'warning', code, file: agent.id, path, message, hint });
+
+  const hostAppId = agent.hostAppId;
+  const hostKnown = registry.isKnownApp(hostAppId);
+  if (!hostKnown) {
+    warn('AGENT_HOST_APP_UNKNOWN', 'hostAppId', `host app "${hostAppId}" is not registered, so the agent sees nothing${didYouMean(hostAppId, registry.listApps().map((a) => a.appId))}`, 'set hostAppId to a registered app (see "chatos registry apps"), e.g. "chatos"');
+  }
+  const allServers = registry.listServers();
+  const allPrompts = registry.listPrompts();
+  const serverById = new Map(allServers.map((s) => [s.id, s]));
+  const promptById = new Map(allPrompts.map((p) => [p.id, p]));
+  const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));
+  const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId).map((p) => p.id));
+  const notVisibleHint = (id: string) =>
+    hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
+
+  const serverIds: string[] = [];
+  const parts: AgentPromptPart[] = [];
+  const texts: string[] = [];
+  const usedPromptIds = new Set<string>();
+
+  const addPart = (part: AgentPromptPart, content: string) => {
+    if (usedPromptIds.has(part.id)) return;
+    usedPromptIds.add(part.id);
+    const text = content.trim();
+    if (!text) return;
+    parts.push(part);
+    texts.push(text);
+  };
+
+  agent.uiApps.forEach((uiApp, i) => {
+    const at = `uiApps[${i}]`;
+    const app: AppContribution | undefined = catalog.getAiContribution(uiApp.pluginId, uiApp.appId);
+    if (!app) {
+      const installed = catalog.apps.map((a) => `${a.pluginId}/${a.appId}`);
+      warn('AGENT_APP_MISSING', at, `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; its own server and prompt are left out`, 'install the plugin again (chatos install DIR), or remove this app from the agent');
+    }
+
+    // ── servers ──
+    const ownServerId = app?.mcp ? registryId(app.providerAppId, app.serverName) : undefined;
+    if (uiApp.mcp && ownServerId) {
+      if (!serverById.has(ownServerId)) warn('AGENT_ID_MISSING', `${at}.mcp`, `the app's own server "${ownServerId}" is not registered`, 'rescan the plugins (its plugin may be invalid: chatos apps)');
+      else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
+      else if (!serverIds.includes(ownServerId)) serverIds.push(ownServerId);
+    }
+    uiApp.mcpServerIds.forEach((id, j) => {
+      const path = `${at}.mcpServerIds[${j}]`;
+      if (!serverById.has(id)) {
+        const also = promptById.has(id) ? ' (that id is a prompt: list it under promptIds)' : didYouMean(id, serverById.keys());
+        warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
+      } else if (!visibleServers.has(id)) {
+        warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see server "${id}"`, notVisibleHint(id));
+      } else if (uiApp.mcp && !serverIds.includes(id)) serverIds.push(id);
+    });
+
+    // ── prompts ──
+    if (uiApp.prompt && app?.prompt) {
+      const own = app.prompt;
+      const lang: PromptLang | undefined = own[agent.language] !== undefined ? agent.language : own[other(agent.language)] !== undefined ? other(agent.language) : undefined;
+      if (lang) {
+        const id = registryId(app.providerAppId, app.promptNames[lang]);
+        // Read from the catalog (seed 000 §4.1: no DB needed); a registered copy counts only if the host app may see it.
+        const registered = promptById.has(id);
+        if (registered && !visiblePrompts.has(id)) warn('AGENT_ID_NOT_VISIBLE', `${at}.prompt`, `host app "${hostAppId}" may not see the app's own prompt "${id}"`, notVisibleHint(id));
+        else if (registered || hostAppId === registry.ownerAppId) addPart({ id, title: own.title, lang, source: 'app' }, own[lang]!);
+      }
+    }
+    uiApp.promptIds.forEach((id, j) => {
+      const path = `${at}.promptIds[${j}]`;
+      const base = baseOf(id);
+      // The id names one variant; the pair (`name`, `name__en`) gives the agent's language, else the other.
+      const wanted = promptById.get(variantId(base, agent.language));
+      const fallback = promptById.get(variantId(base, other(agent.language)));
+      const named = promptById.get(id);
+      if (!named && !wanted && !fallback) {
+        const also = serverById.has(id) ? ' (that id is a server: list it under mcpServerIds)' : didYouMean(id, promptById.keys());
+        warn('AGENT_ID_MISSING', path, `no prompt with registry id "${id}"${also}`, 'pick a prompt from "chatos registry prompts", or remove the id');
+        return;
+      }
+      const chosen = pickVariant(base, named, wanted, fallback);
+      if (!visiblePrompts.has(chosen.id)) {
+        warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see prompt "${chosen.id}"`, notVisibleHint(chosen.id));
+        return;
+      }
+      if (uiApp.prompt) addPart({ id: chosen.id, title: chosen.title, lang: langOf(chosen, base, promptById, agent.language), source: 'registry' }, chosen.content);
+    });
+  });
+
+  return {
+    agent,
+    serverIds,
+    prompt: { text: texts.join('\n\n'), parts },
+    problems,
+    callerFor(flow, conversationId) {
+      return { appId: hostAppId, agentId: agent.id, conversationId, flow, serverIds: [...serverIds] };
+    },
+  };
+
+  /** A pair's variant in the agent's language, else the other one; a prompt with no pair is used as it is. */
+  function pickVariant(base: string, named: RegistryPrompt | undefined, wanted: RegistryPrompt | undefined, fallback: RegistryPrompt | undefined): RegistryPrompt {
+    const paired = promptById.has(base) && promptById.has(variantId(base, 'en'));
+    if (!paired && named) return named;
+    return (wanted ?? fallback ?? named)!;
+  }
+}
+
+/** A prompt's language: as registered, else by the pair convention (`name` zh, `name__en` en); a lone prompt without one is taken as the agent's. */
+function langOf(prompt: RegistryPrompt, base: string, promptById: Map<string, RegistryPrompt>, agentLang: PromptLang): PromptLang {
+  if (prompt.lang) return prompt.lang;
+  if (prompt.id.endsWith(EN_SUFFIX)) return 'en';
+  return promptById.has(variantId(base, 'en')) ? 'zh' : agentLang;
+}

@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/connection/serverConnection.js';
-import { createHost, type Host } from '../../core/host.js';
+import type { Host } from '../../core/host.js';
 import { resolveAgent } from '../../core/agents/agentResolver.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
 import { findAgent } from './agents.js';
-import { globalOptions, type GlobalOptions } from '../globalOptions.js';
+import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
 interface CallerOptions {
@@ -52,18 +52,10 @@ function printResult(io: CliIo, result: CallToolResult): void {
     else if (item.type === 'resource_link') io.out(`[${item.mimeType ?? 'file'}] ${item.uri}`);
     else io.out(JSON.stringify(item));
   }
-  if (result.structuredContent) io.out(JSON.stringify(result.structuredContent, null, 2));
+  // Servers also put structured content in a text item (MCP asks them to); print it only when they did not.
+  if (result.structuredContent && !(result.content ?? []).some((item) => item.type === 'text')) io.out(JSON.stringify(result.structuredContent, null, 2));
 }
 
-async function withHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T>): Promise<T> {
-  const host = createHost({ home: options.home, extraPluginRoots: options.plugins });
-  await host.start();
-  try {
-    return await use(host);
-  } finally {
-    await host.dispose();
-  }
-}
 
 /**
  * The terminal's answer to the host's confirmation service: --yes approves,
@@ -98,7 +90,7 @@ export function registerTools(program: Command, cli: CliContext): void {
   addCallerOptions(program.command('tools').description('the tools a caller would be offered, with server and permission')).action(async (opts: CallerOptions, command: Command) => {
     const options = globalOptions(command);
     checkCallerOptions(opts);
-    await withHost(options, async (host) => {
+    await withStartedHost(options, async (host) => {
       const { caller, problems: agentProblems } = callerOf(host, opts);
       if (!caller.agentId && !host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
       const listed = await host.gateway.listTools(caller);
@@ -128,7 +120,7 @@ export function registerTools(program: Command, cli: CliContext): void {
       }
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object, e.g. \'{"name": "Ada"}\'');
 
-      await withHost(options, async (host) => {
+      await withStartedHost(options, async (host) => {
         const { caller } = callerOf(host, opts);
         const answers = answerConfirmations(host, opts.yes === true);
         let outcome;

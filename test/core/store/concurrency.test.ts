@@ -13,8 +13,9 @@ import { CHILD_NODE_FLAGS, Notes, fixturesDir, listDir, requireBuiltStore } from
 describe('two writers on one DB (in one process, two stores)', () => {
   it('never lose an update: the second flush reloads the file and replays its own mutations', async () => {
     const file = path.join(tempDir(), 'admin.db');
-    const a = await RecordsStore.open(file);
-    const b = await RecordsStore.open(file);
+    // Only the explicit flushes below may write: a batching timer firing mid-test (a loaded machine) would reorder the writes.
+    const a = await RecordsStore.open(file, { flushDelayMs: 600_000 });
+    const b = await RecordsStore.open(file, { flushDelayMs: 600_000 });
     a.put(Notes, 'from-a', { title: 'A', tags: [] });
     b.put(Notes, 'from-b', { title: 'B', tags: [] });
     b.put(Notes, 'shared', { title: 'B wrote', tags: [] });

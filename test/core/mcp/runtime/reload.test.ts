@@ -137,10 +137,11 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     expect(report.removed.sort()).toEqual([A, B]);
     expect(report.version).toBe(before + 1);
     expect(host.mcp.definition(A)).toBeUndefined();
-    expect((await host.gateway.listTools(caller('conv-1'))).tools.map((t) => t.name)).toEqual([]);
+    // Only the built-in settings server (in-process) is left.
+    expect((await host.gateway.listTools(caller('conv-1'))).tools.filter((t) => t.serverId !== 'chatos::settings').map((t) => t.name)).toEqual([]);
     expect(host.registry.listServers().filter((s) => s.source.kind === 'mcp-yaml')).toEqual([]);
     await waitUntil(() => !isAlive(aPid) && !isAlive(bPid), 'both servers to end');
-    expect(host.mcp.connections.snapshot()).toEqual([]);
+    expect(host.mcp.connections.snapshot().filter((s) => s.serverId !== 'chatos::settings')).toEqual([]);
     expect(host.mcp.problems).toEqual([]);
   });
 

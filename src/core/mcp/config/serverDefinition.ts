@@ -7,24 +7,13 @@ import {
 } from '../../../shared/mcp.js';
 import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
 import { parseCmdUrl } from '../../naming/cmdUrl.js';
+import { canonicalJson } from '../../store/canonicalJson.js';
 
 /**
- * JSON with object keys sorted at every level. Arrays keep their order: in a
- * definition, order means something (args, transforms, first-match
- * permissions). Undefined fields vanish, so `sessionId: undefined` and no
- * `sessionId` compare equal.
+ * Key order never counts; arrays keep their order (args, transforms and
+ * first-match permissions mean something in order).
  */
-export function canonicalDefinitionJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(v).sort()) {
-      // defineProperty, not assignment: a "__proto__" key must stay a plain key.
-      Object.defineProperty(sorted, key, { value: (v as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
-    }
-    return sorted;
-  });
-}
+export const canonicalDefinitionJson = canonicalJson;
 
 /** Hot reload restarts only servers whose definition changed; key order never counts as a change. */
 export function definitionsEqual(a: ServerDefinition, b: ServerDefinition): boolean {

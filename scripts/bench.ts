@@ -3,6 +3,7 @@
  * non-zero when a target fails or a section throws (a broken scan must not
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
+import { runGatewayBench } from './bench/gatewayBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { info, type BenchRow, type BenchSection } from './bench/section.js';
@@ -10,6 +11,7 @@ import { info, type BenchRow, type BenchSection } from './bench/section.js';
 const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'plugin scan', run: runScanBench },
   { name: 'registry', run: runRegistryBench },
+  { name: 'MCP gateway', run: runGatewayBench },
 ];
 
 function formatValue(value: number): string {

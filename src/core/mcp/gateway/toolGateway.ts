@@ -4,9 +4,9 @@ import type { Problem } from '../../../shared/problems.js';
 import { normalizeName } from '../../naming/names.js';
 import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
-import { buildCatalog, fileOfServer, type CatalogTool } from '../catalog/toolCatalog.js';
+import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../catalog/toolCatalog.js';
 import type { McpRuntime } from '../mcpRuntime.js';
-import type { ServerSettings } from '../settings/serverSettings.js';
+import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettings.js';
 import { storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 
@@ -89,6 +89,19 @@ export interface ToolGatewayDeps {
 const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
 
+/** One server's share of a catalog: what buildCatalog's output depends on. */
+interface CatalogInput {
+  server: ServerDefinition;
+  tools: Tool[];
+  switchedOff: readonly string[];
+}
+
+const sameCatalogInput = (a: CatalogInput, b: CatalogInput) =>
+  a.server === b.server && a.tools === b.tools && a.switchedOff.length === b.switchedOff.length && a.switchedOff.every((name, i) => name === b.switchedOff[i]);
+
+/** Distinct server sets whose catalogs are kept (a caller's visible set, a tool name's possible owners). */
+const CATALOG_MEMO_SIZE = 64;
+
 /**
  * The only way a tool runs. In order: the caller may see the server
  * (registry grants, checked now) and the flow allows it → the hooks decide
@@ -97,6 +110,8 @@ const leaseReminder = (serverId: string) =>
  * the hooks record it.
  */
 export class ToolGateway {
+  private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; catalog: CatalogResult }>();
+
   constructor(private readonly deps: ToolGatewayDeps) {}
 
   /** The servers this caller may use now, in id order. */
@@ -138,23 +153,51 @@ export class ToolGateway {
   }
 
   private catalogOf(servers: ServerDefinition[]): { tools: OfferedTool[]; problems: Problem[] } {
-    const settings = this.deps.settings;
-    const entries = servers.flatMap((server) => {
-      const tools = this.deps.runtime.cachedTools(server.id);
-      if (!tools) return [];
-      // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
-      const switchedOff = settings?.of(server.id).disabledTools ?? [];
-      return [{ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }];
-    });
-    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile) });
+    const { catalog, settingsOf } = this.builtCatalog(servers);
     const byId = new Map(servers.map((s) => [s.id, s]));
-    const tools = catalog.tools.map((tool) => {
-      const server = byId.get(tool.serverId)!;
-      const override = this.deps.settings?.overrideOf(server.id, tool.rawName) ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
-      const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, override);
-      return { ...tool, permission: level, permissionSource: source };
-    });
+    const tools = catalog.tools.map((tool) => this.offered(byId.get(tool.serverId)!, tool, settingsOf.get(tool.serverId)));
     return { tools, problems: catalog.problems };
+  }
+
+  /** A catalog tool with its permission, resolved now: the user's override, the hook's, else the declared level. */
+  private offered(server: ServerDefinition, tool: CatalogTool, settings: ServerSettingsRow | undefined): OfferedTool {
+    const override = settings?.permissionOverrides[tool.rawName] ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
+    const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, override);
+    return { ...tool, permission: level, permissionSource: source };
+  }
+
+  /**
+   * buildCatalog over these servers' cached tool lists, memoized. Its output
+   * depends only on the definitions, the tool lists and the tools the user
+   * switched off; definitions and tool lists are replaced, never mutated,
+   * when they change, so the same objects (and the same switched-off list)
+   * mean the same catalog. Rebuilding it on every call cost more than the
+   * call itself. The user's settings are read once per server, now.
+   */
+  private builtCatalog(servers: readonly ServerDefinition[]): { catalog: CatalogResult; settingsOf: Map<string, ServerSettingsRow | undefined> } {
+    const settingsOf = new Map<string, ServerSettingsRow | undefined>();
+    const inputs: CatalogInput[] = [];
+    for (const server of servers) {
+      const tools = this.deps.runtime.cachedTools(server.id);
+      if (!tools) continue;
+      const settings = this.deps.settings?.of(server.id);
+      settingsOf.set(server.id, settings);
+      inputs.push({ server, tools, switchedOff: settings?.disabledTools ?? [] });
+    }
+    const key = inputs.map((input) => input.server.id).join('\u0000');
+    const hit = this.catalogMemo.get(key);
+    if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
+    // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
+    const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
+    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile) });
+    if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
+    this.catalogMemo.set(key, { inputs, catalog });
+    return { catalog, settingsOf };
+  }
+
+  /** Whether the caller may use this server now: enabled, its flow allowed, selected, and granted (asked of the registry now). */
+  private mayUse(caller: Caller, def: ServerDefinition): boolean {
+    return !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)) && this.deps.registry.hasMcpServerAccess(caller.appId, def.id);
   }
 
   /** Which server a tool name can only belong to, judged by its name alone (servers without transforms). */
@@ -169,24 +212,28 @@ export class ToolGateway {
     const started = this.deps.now();
     if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
 
-    const visible = this.visibleServers(caller);
-    const visibleIds = new Set(visible.map((s) => s.id));
+    // Only the servers that could own this name matter: no other server's tool can take it in the
+    // catalog, so resolving against them alone gives the same answer at a cost that does not grow
+    // with the number of servers and tools. Their visibility (grants included) is checked now.
     const candidates = this.ownersByName(toolName);
-    const usable = candidates.filter((def) => visibleIds.has(def.id));
+    const usable = candidates.filter((def) => this.mayUse(caller, def));
     if (usable.length === 0 && candidates.length > 0) throw this.refusal(caller, toolName, candidates[0]!);
 
     const reminders: string[] = [];
     // Start (first use) only the servers that could own this name.
-    await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
-    const { tools } = this.catalogOf(visible);
-    const tool = tools.find((t) => t.name === toolName);
-    if (!tool) {
+    const starting = usable.some((server) => !this.deps.runtime.cachedTools(server.id));
+    if (starting) await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
+    const { catalog, settingsOf } = this.builtCatalog(usable);
+    const found = catalog.tools.find((t) => t.name === toolName);
+    if (!found) {
+      const { tools } = this.catalogOf(this.visibleServers(caller));
       const close = suggestClosest(toolName, tools.map((t) => t.name));
       throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
     }
-    const server = visible.find((s) => s.id === tool.serverId)!;
-    // Grants are checked again at the moment of the call, never cached from a listing.
-    if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+    const server = usable.find((s) => s.id === found.serverId)!;
+    const tool = this.offered(server, found, settingsOf.get(server.id));
+    // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
+    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
 
     const context: CallContext = { caller, tool, server, args };
     const decision = (await this.deps.hooks?.beforeCall?.(context)) ?? 'auto';

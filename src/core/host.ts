@@ -231,7 +231,7 @@ export function createHost(options: HostOptions = {}): Host {
     reloadMcp,
     watch(watchOptions = {}) {
       need();
-      const debounceMs = watchOptions.debounceMs ?? 150;
+      const debounceMs = watchOptions.debounceMs ?? 100;
       const pollMs = watchOptions.pollMs ?? 2_000;
       const config = new ChangeWatcher([{ path: home.mcpConfig }], async () => void (await reloadMcp()), { debounceMs, pollMs, poll: fileChangedCheck(home.mcpConfig) });
       // The plugin poll is a rescan itself: it stats every plugin's files and re-reads only what changed.

@@ -27,11 +27,25 @@ export class AuditLog {
     this.previous = path.join(dir, 'audit.1.jsonl');
   }
 
+  /** Bytes appended since the size was last read from disk; the disk is asked again only near the limit. */
+  private knownSize: number | undefined;
+
+  /** The record is built by the host itself, typed by AuditRecord; readers validate what they read back. */
   append(record: AuditRecord): void {
-    fs.mkdirSync(this.dir, { recursive: true });
-    const size = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
-    if (size > this.maxBytes) fs.renameSync(this.file, this.previous);
-    fs.appendFileSync(this.file, `${JSON.stringify(AuditRecordSchema.parse(record))}\n`);
+    const line = `${JSON.stringify(record)}\n`;
+    if (this.knownSize === undefined || this.knownSize + line.length > this.maxBytes) {
+      // Another process may append too: re-read the real size before deciding to rotate.
+      fs.mkdirSync(this.dir, { recursive: true });
+      const size = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
+      if (size > this.maxBytes) {
+        fs.renameSync(this.file, this.previous);
+        this.knownSize = 0;
+      } else {
+        this.knownSize = size;
+      }
+    }
+    fs.appendFileSync(this.file, line);
+    this.knownSize += Buffer.byteLength(line);
   }
 
   /** Newest first. Lines that do not parse (a torn write, a hand edit) are skipped. */

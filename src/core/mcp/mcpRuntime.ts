@@ -232,7 +232,8 @@ export class McpRuntime {
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     } finally {
-      await connection.close(0);
+      // Off the critical path: the new tools are known; ending the probe need not delay the swap.
+      void connection.close(0);
     }
   }
 

@@ -225,8 +225,19 @@ export class RegistryCenter {
     return own;
   }
 
+  /** Answers per store revision: the gateway asks on every call, and the answer only changes with the DB. */
+  private accessCache = { revision: -1, answers: new Map<string, boolean>() };
+
   private hasAccess(kind: GrantKind, appId: string, id: string): boolean {
     this.store.refresh();
+    if (this.accessCache.revision !== this.store.revision) this.accessCache = { revision: this.store.revision, answers: new Map() };
+    const key = `${kind}\u0000${appId}\u0000${id}`;
+    let answer = this.accessCache.answers.get(key);
+    if (answer === undefined) this.accessCache.answers.set(key, (answer = this.computeAccess(kind, appId, id)));
+    return answer;
+  }
+
+  private computeAccess(kind: GrantKind, appId: string, id: string): boolean {
     const { items, grants } = kindTables[kind];
     if (!this.store.has(items, id)) return false;
     if (appId === this.ownerAppId || id.startsWith(providerPrefix(appId))) return true;

@@ -75,6 +75,17 @@ export class RecordsStore {
   readonly problems: Problem[];
   readonly stats: RecordsStoreStats = { fileWrites: 0, bytesWritten: 0, lastFlushMs: 0, reloads: 0 };
 
+  private revisionCounter = 0;
+
+  /**
+   * Changes whenever what a read would return may have changed: a mutation
+   * here, a rollback, or another process's file picked up by refresh().
+   * Callers cache decoded reads against it (hot paths such as grant checks).
+   */
+  get revision(): number {
+    return this.revisionCounter;
+  }
+
   private db: RecordsDb;
   private known: KnownContent | undefined;
   private log: Mutation[] = [];
@@ -214,6 +225,7 @@ export class RecordsStore {
         // SQLite already rolled back on its own (some errors do); the original error is the one to report.
       }
       this.log.length = logMark;
+      this.revisionCounter++;
       throw error;
     } finally {
       this.txDepth--;
@@ -366,6 +378,7 @@ export class RecordsStore {
     this.known = disk ? { stamp: disk.stamp, hash: disk.hash } : undefined;
     this.rejectedStamp = undefined;
     this.stats.reloads++;
+    this.revisionCounter++;
   }
 
   private backupIfDue(bytes: Uint8Array): void {
@@ -382,6 +395,7 @@ export class RecordsStore {
   }
 
   private record(mutation: Mutation): void {
+    this.revisionCounter++;
     this.log.push(mutation);
     this.scheduleFlush(this.settings.flushDelayMs);
   }

@@ -22,6 +22,8 @@ import type { ServerLog } from '../process/serverLog.js';
 function moveDataUrlPrefixes(result: unknown): unknown {
   const content = (result as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return result;
+  // Most results hold no data: url at all; leave those untouched (this runs on every call).
+  if (!content.some((item: { data?: unknown }) => typeof item?.data === 'string' && item.data.startsWith('data:'))) return result;
   return {
     ...(result as object),
     content: content.map((item: unknown) => {

@@ -19,11 +19,20 @@ export const ServerSettingsTable = defineTable('serverSettings', ServerSettingsS
  * into server definitions, so switching a tool off never restarts a server.
  */
 export class ServerSettings {
+  /** Decoded rows per store revision: the gateway reads them on every call. */
+  private cache = { revision: -1, rows: new Map<string, ServerSettingsRow>() };
+
   constructor(private readonly store: RecordsStore) {}
 
   of(serverId: string): ServerSettingsRow {
     this.store.refresh();
-    return this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabledTools: [], permissionOverrides: {} };
+    if (this.cache.revision !== this.store.revision) this.cache = { revision: this.store.revision, rows: new Map() };
+    let row = this.cache.rows.get(serverId);
+    if (!row) {
+      row = this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabledTools: [], permissionOverrides: {} };
+      this.cache.rows.set(serverId, row);
+    }
+    return row;
   }
 
   setToolEnabled(serverId: string, rawToolName: string, enabled: boolean): void {

@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuditLog } from '../../../src/core/audit/auditLog.js';
+import type { AuditRecord } from '../../../src/shared/audit.js';
+import { tempDir } from '../../helpers/tempDir.js';
+
+const record = (n: number, extra: Partial<AuditRecord> = {}): AuditRecord => ({
+  time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+  conversationId: 'c',
+  appId: 'chatos',
+  flow: 'main',
+  serverId: 'chatos::fx',
+  tool: `tool_${n}`,
+  permission: 'write',
+  decision: 'auto',
+  durationMs: n,
+  outcome: 'ok',
+  ...extra,
+});
+
+describe('AuditLog', () => {
+  it('returns records newest first, filtered, and skips lines that do not parse', () => {
+    const dir = tempDir();
+    const log = new AuditLog(dir);
+    for (let n = 0; n < 5; n++) log.append(record(n, n === 3 ? { appId: 'aide' } : {}));
+    fs.appendFileSync(path.join(dir, 'audit.jsonl'), '{"torn":\n');
+    log.append(record(5));
+    expect(log.query().map((r) => r.tool)).toEqual(['tool_5', 'tool_4', 'tool_3', 'tool_2', 'tool_1', 'tool_0']);
+    expect(log.query({ limit: 2 }).map((r) => r.tool)).toEqual(['tool_5', 'tool_4']);
+    expect(log.query({ appId: 'aide' }).map((r) => r.tool)).toEqual(['tool_3']);
+    expect(log.query({ tool: 'tool_1' })).toHaveLength(1);
+  });
+
+  it('keeps retention bounded: past the size limit the file rotates and only two files exist', () => {
+    const dir = tempDir();
+    const log = new AuditLog(dir, 2_000);
+    for (let n = 0; n < 60; n++) log.append(record(n));
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual(['audit.1.jsonl', 'audit.jsonl']);
+    for (const file of files) expect(fs.statSync(path.join(dir, file)).size).toBeLessThan(2_000 + 400);
+    const kept = log.query();
+    expect(kept[0]!.tool).toBe('tool_59');
+    expect(kept.length).toBeLessThan(60);
+    // A second writer (another process) appending to the same file is not overwritten by the first's idea of the size.
+    const other = new AuditLog(dir, 2_000);
+    other.append(record(100));
+    log.append(record(101));
+    expect(log.query({ limit: 2 }).map((r) => r.tool)).toEqual(['tool_101', 'tool_100']);
+  });
+});

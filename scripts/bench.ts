@@ -45,7 +45,9 @@ function printSection(section: BenchSection): void {
 async function main(): Promise<void> {
   console.log(`ChatOS benchmarks: node ${process.version}, ${process.platform}/${process.arch}`);
   let failures = 0;
-  for (const { name, run } of SECTIONS) {
+  // `npm run bench -- gateway` runs only the sections whose name contains a given word.
+  const only = process.argv.slice(2);
+  for (const { name, run } of SECTIONS.filter((section) => only.length === 0 || only.some((word) => section.name.includes(word)))) {
     try {
       const section = await run();
       printSection(section);

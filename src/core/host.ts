@@ -276,6 +276,7 @@ export function createHost(options: HostOptions = {}): Host {
       started = undefined;
       confirmations.rejectAll();
       await current?.mcp.dispose();
+      audit.flush();
       await current?.store.close();
     },
   };

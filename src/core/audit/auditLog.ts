@@ -29,27 +29,57 @@ export class AuditLog {
 
   /** Bytes appended since the size was last read from disk; the disk is asked again only near the limit. */
   private knownSize: number | undefined;
+  private buffered: string[] = [];
+  private scheduled = false;
 
-  /** The record is built by the host itself, typed by AuditRecord; readers validate what they read back. */
+  /**
+   * Queues the record; it is written right after the current call returns
+   * (setImmediate), in one append with any others, so no file I/O sits on a
+   * tool call's path. `flush()` (called on dispose and before every query)
+   * writes what is queued now. The record is built by the host itself, typed
+   * by AuditRecord; readers validate what they read back.
+   */
   append(record: AuditRecord): void {
-    const line = `${JSON.stringify(record)}\n`;
-    if (this.knownSize === undefined || this.knownSize + line.length > this.maxBytes) {
-      // Another process may append too: re-read the real size before deciding to rotate.
-      fs.mkdirSync(this.dir, { recursive: true });
-      const size = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
-      if (size > this.maxBytes) {
-        fs.renameSync(this.file, this.previous);
-        this.knownSize = 0;
-      } else {
-        this.knownSize = size;
+    this.buffered.push(`${JSON.stringify(record)}\n`);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.buffered.length === 0) return;
+    const lines = this.buffered;
+    this.buffered = [];
+    let chunk = '';
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (this.knownSize === undefined || this.knownSize + bytes > this.maxBytes) {
+        if (chunk) fs.appendFileSync(this.file, chunk);
+        chunk = '';
+        this.rotateIfFull();
       }
+      chunk += line;
+      this.knownSize! += bytes;
     }
-    fs.appendFileSync(this.file, line);
-    this.knownSize += Buffer.byteLength(line);
+    if (chunk) fs.appendFileSync(this.file, chunk);
+  }
+
+  /** Another process may append too: the real size is read before deciding to rotate. */
+  private rotateIfFull(): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const size = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
+    if (size > 0 && size >= this.maxBytes - 512) {
+      fs.renameSync(this.file, this.previous);
+      this.knownSize = 0;
+    } else {
+      this.knownSize = size;
+    }
   }
 
   /** Newest first. Lines that do not parse (a torn write, a hand edit) are skipped. */
   query(query: AuditQuery = {}): AuditRecord[] {
+    this.flush();
     const records: AuditRecord[] = [];
     for (const file of [this.file, this.previous]) {
       let text: string;

@@ -208,8 +208,19 @@ export class RegistryCenter {
   }
 
   /** The owner sees everything; any other app its own registrations plus its grants. Range scans on the primary key only. */
+  /** Visible sets per store revision: the gateway asks on every call, and the answer only changes with the DB. */
+  private visibleCache = { revision: -1, lists: new Map<string, unknown[]>() };
+
   private visible<T extends { id: string }>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
     this.store.refresh();
+    if (this.visibleCache.revision !== this.store.revision) this.visibleCache = { revision: this.store.revision, lists: new Map() };
+    const key = `${kind}\u0000${appId}`;
+    let list = this.visibleCache.lists.get(key) as T[] | undefined;
+    if (!list) this.visibleCache.lists.set(key, (list = this.computeVisible(kind, table, appId)));
+    return [...list];
+  }
+
+  private computeVisible<T extends { id: string }>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
     if (appId === this.ownerAppId) return payloads(this.store.list(table));
     const own = payloads(this.store.list(table, { prefix: providerPrefix(appId) }));
     const seen = new Set(own.map((row) => row.id));

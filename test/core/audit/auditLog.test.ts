@@ -32,10 +32,23 @@ describe('AuditLog', () => {
     expect(log.query({ tool: 'tool_1' })).toHaveLength(1);
   });
 
+  it('writes after the current call, not during it, and flush() writes what is queued', async () => {
+    const dir = tempDir();
+    const log = new AuditLog(dir);
+    log.append(record(1));
+    expect(fs.existsSync(path.join(dir, 'audit.jsonl'))).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    log.append(record(2));
+    log.flush();
+    expect(fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
   it('keeps retention bounded: past the size limit the file rotates and only two files exist', () => {
     const dir = tempDir();
     const log = new AuditLog(dir, 2_000);
     for (let n = 0; n < 60; n++) log.append(record(n));
+    log.flush();
     const files = fs.readdirSync(dir).sort();
     expect(files).toEqual(['audit.1.jsonl', 'audit.jsonl']);
     for (const file of files) expect(fs.statSync(path.join(dir, file)).size).toBeLessThan(2_000 + 400);
@@ -45,6 +58,7 @@ describe('AuditLog', () => {
     // A second writer (another process) appending to the same file is not overwritten by the first's idea of the size.
     const other = new AuditLog(dir, 2_000);
     other.append(record(100));
+    other.flush();
     log.append(record(101));
     expect(log.query({ limit: 2 }).map((r) => r.tool)).toEqual(['tool_101', 'tool_100']);
   });

@@ -153,11 +153,13 @@ export class ProcessTransport implements Transport {
       return Promise.reject(new ServerFaultError('NOT_CONNECTED', this.serverId, `MCP server "${this.serverId}" is not connected`));
     }
     return new Promise((resolve, reject) => {
-      // The callback runs once the bytes are handed on (backpressure included) or with the error if the pipe broke.
-      child.stdin.write(serializeMessage(message), (error) => {
-        if (!error) return resolve();
-        reject(new ServerFaultError('STDIN_FAILED', this.serverId, `writing to MCP server "${this.serverId}" failed: ${error.message}`, { cause: error }));
+      // Resolve as soon as the pipe took the bytes (as the SDK's own transport does): waiting for the
+      // write callback costs a turn of the event loop on every request. A full pipe waits for 'drain'.
+      const accepted = child.stdin.write(serializeMessage(message), (error) => {
+        if (error) reject(new ServerFaultError('STDIN_FAILED', this.serverId, `writing to MCP server "${this.serverId}" failed: ${error.message}`, { cause: error }));
       });
+      if (accepted) resolve();
+      else child.stdin.once('drain', () => resolve());
     });
   }
 

@@ -33,9 +33,8 @@ export class AuditLog {
   private scheduled = false;
 
   /**
-   * Queues the record; it is written right after the current call returns
-   * (setImmediate), in one append with any others, so no file I/O sits on a
-   * tool call's path. `flush()` (called on dispose and before every query)
+   * Queues the record; queued records are written together within 100 ms,
+   * so no file I/O sits on a tool call's path (a crash loses at most those). `flush()` (called on dispose and before every query)
    * writes what is queued now. The record is built by the host itself, typed
    * by AuditRecord; readers validate what they read back.
    */
@@ -43,7 +42,8 @@ export class AuditLog {
     this.buffered.push(`${JSON.stringify(record)}\n`);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    // One write per burst of calls, never one per call: file I/O stays off the calls' path.
+    setTimeout(() => this.flush(), 100).unref();
   }
 
   flush(): void {

@@ -121,7 +121,7 @@ export class ToolGateway {
     return runtime
       .allDefinitions()
       .filter((def) => allowed.has(def.id) && !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)))
-      .sort((a, b) => a.id.localeCompare(b.id));
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Lists every visible server's tools, starting the servers not yet listed (first use). */
@@ -200,12 +200,19 @@ export class ToolGateway {
     return !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)) && this.deps.registry.hasMcpServerAccess(caller.appId, def.id);
   }
 
-  /** Which server a tool name can only belong to, judged by its name alone (servers without transforms). */
+  /** Default tool-name prefix of each definition, computed once per definition object. */
+  private readonly prefixes = new WeakMap<ServerDefinition, string>();
+
+  /** Which server a tool name can only belong to, judged by its name alone (servers without transforms). Runs on every call. */
   private ownersByName(toolName: string): ServerDefinition[] {
-    return this.deps.runtime
-      .allDefinitions()
-      .filter((def) => def.transform.length > 0 || toolName.startsWith(`mcp_${normalizeName(def.name)}_`))
-      .sort((a, b) => a.id.localeCompare(b.id));
+    const owners = this.deps.runtime.allDefinitions().filter((def) => {
+      if (def.transform.length > 0) return true;
+      let prefix = this.prefixes.get(def);
+      if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
+      return toolName.startsWith(prefix);
+    });
+    // Plain code-unit order: stable, and far cheaper than localeCompare on a hot path.
+    return owners.length > 1 ? owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : owners;
   }
 
   async callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (progress: Progress) => void } = {}): Promise<GatewayCallResult> {

@@ -40,6 +40,8 @@ export const McpContributionSchema = z.object({
   tags: z.array(z.string()),
   /** The manifest's `callMeta` as written. */
   callMeta: z.record(z.string(), z.unknown()),
+  /** The plugin's declared tool permissions: glob → level. */
+  permissions: z.record(z.string(), z.enum(['read', 'write', 'confirm', 'navigate'])),
 });
 
 export const AppPromptSchema = z.object({

@@ -62,6 +62,7 @@ export function contributeApp(
       description: mcp.description,
       tags: mcp.tags,
       callMeta: mcp.callMeta,
+      permissions: mcp.permissions,
     };
   }
 

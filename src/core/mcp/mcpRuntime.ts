@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../../shared/mcp.js';
+import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
@@ -123,7 +123,7 @@ export class McpRuntime {
     this.definitionProblems = [];
     for (const row of this.options.registry.listServers()) {
       if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin') continue;
-      const made = definitionFromRegistry(row, { meta: this.metaOf(row) });
+      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row) });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }
@@ -132,6 +132,13 @@ export class McpRuntime {
     report.keptLastGood.unshift(...this.yamlKeptLastGood);
     report.problems.unshift(...this.configProblems);
     return report;
+  }
+
+  /** A plugin's declared tool permissions (plugin.json `ai.mcp.permissions`); other rows declare none. */
+  private permissionsOf(row: RegistryMcpServer): { pattern: string; level: PermissionLevel }[] {
+    if (row.source.kind !== 'plugin') return [];
+    const app = this.options.catalog.getAiContribution(row.source.pluginId, row.source.appId);
+    return Object.entries(app?.mcp?.permissions ?? {}).map(([pattern, level]) => ({ pattern, level }));
   }
 
   private metaOf(row: RegistryMcpServer): Record<string, unknown> {

@@ -56,6 +56,8 @@ export const McpSchema = z
     description: z.string().optional(),
     tags: z.array(z.string()).default([]),
     enabled: z.boolean().default(true),
+    /** Tool-name glob → permission level (seed 003 §5); first match wins, before MCP annotations. */
+    permissions: z.record(z.string(), z.enum(['read', 'write', 'confirm', 'navigate'], { error: 'must be read, write, confirm or navigate' })).default({}),
   })
   .superRefine((mcp, ctx) => {
     const has = Number(mcp.entry !== undefined) + Number(mcp.url !== undefined);

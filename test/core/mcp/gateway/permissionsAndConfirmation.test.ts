@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createHost } from '../../../../src/core/host.js';
 import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { caller, fixtureServer, GATEWAY_SERVER, startTestHost, textOf, trustPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { writePlugin } from '../../../helpers/plugins.js';
 import { TestScheduler } from '../../../helpers/testScheduler.js';
 import { repoRoot, tempDir } from '../../../helpers/tempDir.js';
 
@@ -41,6 +42,20 @@ describe('permission levels (seed 003 §5)', () => {
     } finally {
       await again.dispose();
     }
+  });
+
+  it("come from a plugin's own declaration (plugin.json ai.mcp.permissions)", async () => {
+    const { host } = await startTestHost(({ pluginRoot }) =>
+      writePlugin(
+        pluginRoot,
+        'com.example.perm',
+        { id: 'com.example.perm', name: 'p', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, permissions: { 'echo*': 'confirm', count: 'navigate' } } } }] },
+        { 'index.mjs': '', 'server.mjs': `import ${JSON.stringify(GATEWAY_SERVER)};\n` },
+      ),
+    );
+    trustPlugin(host, 'com.example.perm');
+    const levels = Object.fromEntries((await host.gateway.listTools(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
+    expect(levels).toMatchObject({ echo: 'confirm/config', echo_meta: 'confirm/config', count: 'navigate/config', dangerous: 'confirm/annotation', crash: 'write/default' });
   });
 
   it('a tool switched off is never offered and cannot be called; switched on again it is', async () => {

@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+
+const bin = path.join(repoRoot, 'bin', 'chatos.js');
+const NOTES = 'mcp_chatos_notes_notes';
+
+/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answer` at its prompt. */
+function runInTerminal(args: string[], answer: string) {
+  const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return spawnSync('script', ['-qec', command, '/dev/null'], { input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('chatos call', () => {
+  it('asks y/N on a terminal for a confirm-level tool: n declines, y runs it', () => {
+    const home = tempDir();
+    const deleteNote = ['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', '{"id":"nope"}', '--home', home];
+    const declined = runInTerminal(deleteNote, 'n');
+    expect(declined.stdout).toContain('run it? [y/N]');
+    expect(declined.stdout).toContain('The user declined');
+    expect(declined.status).toBe(1);
+
+    const approved = runInTerminal(deleteNote, 'y');
+    expect(approved.stdout).toContain('run it? [y/N]');
+    // It ran: the Notes server itself answered that there is no such note.
+    expect(approved.stdout).toContain('no note with id nope');
+  }, 60_000);
+
+  it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {
+    const home = tempDir();
+    const args = ['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', '{"id":"nope"}', '--home', home];
+    const refused = runCli(args);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('rerun it with --yes');
+    const approved = runCli([...args, '--yes']);
+    expect(approved.stdout).toContain('no note with id nope');
+
+    const audit = runCli(['audit', '--json', '--home', home]);
+    expect(audit.code).toBe(0);
+    expect(audit.json().records.map((r: { decision: string; outcome: string }) => `${r.decision}/${r.outcome}`)).toEqual(['approved/tool-error', 'declined/declined']);
+  }, 60_000);
+
+  it('refuses bad usage and calls the caller may not make', () => {
+    const home = tempDir();
+    expect(runCli(['call', `${NOTES}_list_notes`, '--app', 'chatos', '--args', '{bad', '--home', home]).code).toBe(2);
+    expect(runCli(['call', `${NOTES}_list_notes`, '--home', home]).code).toBe(2);
+    const notGranted = runCli(['call', `${NOTES}_list_notes`, '--app', 'aide', '--home', home]);
+    expect(notGranted.code).toBe(1);
+    expect(notGranted.stderr).toContain('chatos grant aide chatos.notes::chatos.notes.notes');
+    const wrongFlow = runCli(['call', 'mcp_memory_read_graph', '--app', 'chatos', '--flow', 'side', '--home', home]);
+    expect(wrongFlow.code).toBe(2);
+  }, 60_000);
+});

@@ -451,6 +451,7 @@ describe('PluginScanner: contributions', () => {
       description: undefined,
       tags: [],
       callMeta: { tenant: '${pluginId}' },
+      permissions: {},
     });
     expect(app.mcp!.url).toBe(formatCmdUrl('node', app.mcp!.args!));
     expect(path.isAbsolute(app.mcp!.args![0]!)).toBe(true);

@@ -308,6 +308,7 @@ describe('validatePluginFolder: a valid plugin', () => {
       callMeta: { workdir: '$dataDir/work', project: '${projectRoot}' },
       tags: ['db'],
       enabled: true,
+      permissions: {},
     });
     expect(manifest.apps[1]!.ai!.mcp).toMatchObject({ url: 'https://mcp.example.com/mcp', allowMain: false, allowSub: true, args: [] });
     expect(result.backendEntryPath).toBe(at('backend/main.mjs'));

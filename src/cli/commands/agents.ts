@@ -91,6 +91,15 @@ function printAgent(io: CliIo, view: ReturnType<typeof agentView>): void {
   if (prompt.text) for (const line of prompt.text.split('\n')) io.out(line ? `    ${line}` : '');
 }
 
+/** After create or update: the file's warnings, then the agent as resolved now, then what no longer resolves. */
+function reportWritten(io: CliIo, json: boolean, host: Host, agent: Agent, verb: 'created' | 'updated', warnings: Problem[]): void {
+  const view = agentView(resolve(host, agent));
+  printProblems(io, warnings);
+  if (json) printJson(io, view);
+  else io.out(`${verb} agent ${agent.id} (${view.serverIds.length} server(s), ${view.prompt.parts.length} prompt part(s))`);
+  printProblems(io, view.problems);
+}
+
 export function registerAgents(program: Command, cli: CliContext): void {
   const { io } = cli;
   const agents = program.command('agents').description('list, show, create, update and delete agents (seed 000 §4.2 uiApps)');
@@ -138,11 +147,7 @@ export function registerAgents(program: Command, cli: CliContext): void {
       const input = readAgentFile(io, opts.file);
       await withStartedHost(options, (host) => {
         const agent = storeWrite(io, input.file, () => host.agents.create(input.value));
-        const view = agentView(resolve(host, agent));
-        printProblems(io, input.warnings);
-        if (options.json) printJson(io, view);
-        else io.out(`created agent ${agent.id} (${view.serverIds.length} server(s), ${view.prompt.parts.length} prompt part(s))`);
-        printProblems(io, view.problems);
+        reportWritten(io, options.json, host, agent, 'created', input.warnings);
       });
       cli.exitCode = 0;
     });
@@ -162,11 +167,7 @@ export function registerAgents(program: Command, cli: CliContext): void {
           throw new UserError(`${input.file} names agent "${String(fileId)}", not "${id}"; an agent's id cannot change`, `remove "id" from the file or set it to "${id}"`);
         }
         const agent = storeWrite(io, input.file, () => host.agents.update(id, input.value));
-        const view = agentView(resolve(host, agent));
-        printProblems(io, input.warnings);
-        if (options.json) printJson(io, view);
-        else io.out(`updated agent ${agent.id} (${view.serverIds.length} server(s), ${view.prompt.parts.length} prompt part(s))`);
-        printProblems(io, view.problems);
+        reportWritten(io, options.json, host, agent, 'updated', input.warnings);
       });
       cli.exitCode = 0;
     });

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { stampOf } from '../plugins/fileStamps.js';
 
 export interface WatchTarget {
   /** A file or folder. A file is watched through its folder, since editors replace files by rename. */
@@ -104,13 +105,9 @@ export class ChangeWatcher {
 
 /** A poll check for one file: true when its mtime, size or inode changed (or it appeared or vanished). */
 export function fileChangedCheck(file: string): () => boolean {
-  const stampOf = () => {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'missing';
-  };
-  let last = stampOf();
+  let last = stampOf(file);
   return () => {
-    const now = stampOf();
+    const now = stampOf(file);
     const changed = now !== last;
     last = now;
     return changed;

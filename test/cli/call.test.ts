@@ -37,6 +37,7 @@ describe('chatos call', () => {
     const approved = runCli([...args, '--yes']);
     expect(approved.stdout).toContain('no note with id nope');
 
+    expect(runCli(['audit', '--limit', '0', '--home', home]).code).toBe(2);
     const audit = runCli(['audit', '--json', '--home', home]);
     expect(audit.code).toBe(0);
     expect(audit.json().records.map((r: { decision: string; outcome: string }) => `${r.decision}/${r.outcome}`)).toEqual(['approved/tool-error', 'declined/declined']);

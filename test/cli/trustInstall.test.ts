@@ -85,6 +85,18 @@ describe('install, trust, uninstall', () => {
     expect(pluginOf('com.example.linked')).toBeUndefined();
   });
 
+  it('refuses a source that does not exist and a zip over the entry limit', () => {
+    const { cli } = setup();
+    const missing = cli('install', path.join(tempDir(), 'nope'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('does not exist');
+    const bomb = path.join(tempDir(), 'many.zip');
+    makeZip(bomb, Array.from({ length: 10_001 }, (_, i) => ({ name: `f${i}.txt`, text: '' })));
+    const refused = cli('install', bomb);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('more than 10000 entries');
+  });
+
   it('uninstall removes the plugin, its registrations and grants, and keeps its data unless --purge', () => {
     const { home, cli } = setup();
     const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');

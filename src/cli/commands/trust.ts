@@ -1,31 +1,28 @@
-import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import type { Host } from '../../core/host.js';
-import { suggestClosest } from '../../core/naming/suggest.js';
 import { installPlugin, InstallError } from '../../core/plugins/pluginInstaller.js';
+import { PluginLifecycleError, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
 import { runPlanOf } from '../../core/trust/pluginTrust.js';
 import { hasErrors } from '../../shared/problems.js';
-import type { PluginRecord } from '../../shared/appContribution.js';
 import type { RunPlan } from '../../shared/trust.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
-
-/** The plugin with this id that the host would load (or, failing that, any folder declaring it). */
-function findPlugin(host: Host, pluginId: string): PluginRecord {
-  const plugins = host.rescan().plugins;
-  const found = plugins.find((p) => p.id === pluginId && p.status === 'loaded') ?? plugins.find((p) => p.id === pluginId);
-  if (!found) {
-    const close = suggestClosest(pluginId, plugins.map((p) => p.id).filter((id): id is string => !!id));
-    throw new UserError(`no plugin "${pluginId}" is installed${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list plugins with "chatos apps"');
-  }
-  return found;
-}
 
 export function printRunPlan(io: CliIo, plan: RunPlan): void {
   for (const server of plan.servers) io.out(`  server ${server.serverName}: ${server.command ? server.command.join(' ') : server.url}`);
   for (const page of plan.pages) io.out(`  page ${page.appId}: ${page.entry}${page.compact ? ` (compact: ${page.compact})` : ''}`);
   if (plan.backend) io.out(`  backend: node ${plan.backend}`);
   if (!plan.servers.length && !plan.pages.length && !plan.backend) io.out('  (nothing)');
+}
+
+/** Runs a lifecycle step, turning its refusal into the CLI's user error (exit 1) with the problems it carries. */
+function lifecycle<T>(io: CliIo, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof PluginLifecycleError)) throw error;
+    if (error.plugin) printProblems(io, error.plugin.problems);
+    throw new UserError(error.message, error.hint);
+  }
 }
 
 export function registerTrust(program: Command, cli: CliContext): void {
@@ -37,22 +34,16 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, (host) => {
-        const plugin = findPlugin(host, pluginId);
-        if (plugin.source === 'builtin') {
+        const { plugin, record } = lifecycle(io, () => trustPlugin(host, pluginId));
+        if (!record) {
           io.out(`${pluginId} is a built-in plugin: it is always trusted`);
           return;
         }
-        if (plugin.status !== 'loaded') {
-          printProblems(io, plugin.problems);
-          throw new UserError(`${pluginId} at ${plugin.dir} is ${plugin.status}; it cannot be trusted until it loads`, 'fix the problems above');
-        }
-        const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
-        const record = host.trust.trust({ ...plugin, id: pluginId }, plan);
         if (options.json) {
-          printJson(io, { pluginId, dir: record.dir, fingerprint: record.fingerprint, trustedAt: record.trustedAt, runPlan: plan });
+          printJson(io, { pluginId, dir: record.dir, fingerprint: record.fingerprint, trustedAt: record.trustedAt, runPlan: record.runPlan });
         } else {
           io.out(`trusting ${pluginId} (${plugin.dir}); from now on it may run:`);
-          printRunPlan(io, plan);
+          printRunPlan(io, record.runPlan);
           io.out(`fingerprint ${record.fingerprint.slice(0, 16)}…: any change to its files makes it untrusted again`);
         }
       });
@@ -116,28 +107,9 @@ export function registerTrust(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       await withStartedHost(options, (host) => {
         const userRoot = host.home.userPluginsDir;
-        const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
-        const installed = plugins.find((p) => p.source === 'user');
-        if (!installed) {
-          const elsewhere = plugins[0];
-          if (elsewhere) throw new UserError(`${pluginId} is not in the user plugin folder (it is ${elsewhere.source}: ${elsewhere.dir})`, elsewhere.source === 'builtin' ? 'built-in plugins cannot be uninstalled; install a user copy to override it' : 'remove that folder or the --plugins option');
-          findPlugin(host, pluginId); // throws with close matches
-          return;
-        }
-        fs.rmSync(installed.dir, { recursive: true, force: true });
-        host.trust.untrust(pluginId);
-        host.rescan();
-        const purged: string[] = [];
-        if (opts.purge) {
-          for (const dir of [host.home.pluginDataDir(pluginId), host.home.pluginStateDir(pluginId)]) {
-            if (fs.existsSync(dir)) {
-              fs.rmSync(dir, { recursive: true, force: true });
-              purged.push(dir);
-            }
-          }
-        }
+        const { removed, purged } = lifecycle(io, () => uninstallPlugin(host, pluginId, opts.purge ?? false));
         const notices = host.registryProblems.filter((p) => p.code === 'REGISTRATION_REMOVED');
-        if (options.json) printJson(io, { pluginId, removed: installed.dir, purged, notices });
+        if (options.json) printJson(io, { pluginId, removed, purged, notices });
         else {
           io.out(`uninstalled ${pluginId} from ${userRoot}`);
           for (const notice of notices) io.out(`  ${notice.message}`);

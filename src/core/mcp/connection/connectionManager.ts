@@ -47,8 +47,15 @@ export class ConnectionManager {
   private readonly starting = new Map<string, Promise<Lease>>();
   private readonly logs = new Map<string, ServerLog>();
   private readonly crashes = new Map<string, { count: number; last: number }>();
+  private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
 
   constructor(private readonly options: ConnectionManagerOptions) {}
+
+  /** Every lease's state changes (starting, running, error, stopped), for the faces' live server view. */
+  onStateChange(listener: (serverId: string, conversationId: string, state: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
 
   logOf(serverId: string): ServerLog {
     let log = this.logs.get(serverId);
@@ -103,6 +110,10 @@ export class ConnectionManager {
       clientInfo: this.options.clientInfo,
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
+    });
+    const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
+    connection.onStateChange((state) => {
+      for (const listener of this.stateListeners) listener(definition.id, leaseConversation, state);
     });
     try {
       await connection.start();

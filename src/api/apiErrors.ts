@@ -1,0 +1,29 @@
+import { AgentError } from '../core/agents/agentStore.js';
+import { McpRuntimeError } from '../core/mcp/connection/serverConnection.js';
+import { GatewayError } from '../core/mcp/gateway/toolGateway.js';
+import { InstallError } from '../core/plugins/pluginInstaller.js';
+import { RegistryError } from '../core/registry/registryCenter.js';
+import { PluginLifecycleError } from '../core/plugins/pluginLifecycle.js';
+import type { HostApiError } from '../shared/hostApi.js';
+
+/** A refusal or failure the api reports as is: a stable code, a message, how to fix it. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'NOT_ALLOWED' | 'INVALID' | 'FAILED',
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Core errors carry their own codes; everything else is FAILED with its message (never a stack). */
+export function toApiError(error: unknown): HostApiError {
+  if (error instanceof ApiFailure || error instanceof PluginLifecycleError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof AgentError) return { code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) };
+  if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
+  if (error instanceof RegistryError || error instanceof GatewayError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
+  return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
+}
+
+const withHint = (error: HostApiError, hint: string | undefined): HostApiError => (hint ? { ...error, hint } : error);

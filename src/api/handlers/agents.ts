@@ -1,0 +1,38 @@
+import { resolveAgent } from '../../core/agents/agentResolver.js';
+import { AgentInputSchema } from '../../shared/agents.js';
+import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
+import { toolView } from '../toolOutcome.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+/** Leases opened to list a draft's tools live under this conversation (released when idle like any other). */
+const PREVIEW_CONVERSATION = 'agent-preview';
+
+export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.delete' | 'agents.preview'> {
+  return {
+    'agents.list': () => ({ agents: host.agents.list() }),
+    'agents.save': ({ id, agent }) => {
+      const saved = id ? host.agents.update(id, agent) : host.agents.create(agent);
+      emit({ type: 'agents.changed' });
+      return { agent: saved };
+    },
+    'agents.delete': ({ id }) => {
+      const deleted = host.agents.delete(id);
+      if (deleted) emit({ type: 'agents.changed' });
+      return { deleted };
+    },
+    // Live as the user edits: a draft that does not validate yet still shows its errors, and no tools.
+    'agents.preview': async ({ agent }) => {
+      const parsed = AgentInputSchema.safeParse(agent);
+      if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, problems: [] };
+      const resolved = resolveAgent({ ...parsed.data, id: parsed.data.id ?? 'draft' }, { registry: host.registry, catalog: host.catalog });
+      const preview: AgentPreview = { fieldErrors: [], main: [], sub: [], prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) }, problems: [...resolved.problems] };
+      // One flow after the other: the first lists (and caches) each server's tools, the second reuses them.
+      for (const flow of ['main', 'sub'] as const) {
+        const listed = await host.gateway.listTools(resolved.callerFor(flow, PREVIEW_CONVERSATION));
+        preview[flow] = listed.tools.map(toolView);
+        if (flow === 'main') preview.problems.push(...listed.problems);
+      }
+      return preview;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { AppView, PluginView } from '../../shared/hostApi.js';
+import type { Host } from '../../core/host.js';
+import { installPlugin } from '../../core/plugins/pluginInstaller.js';
+import { trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
+import { runPlanOf } from '../../core/trust/pluginTrust.js';
+import { ApiFailure } from '../apiErrors.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+function appView(app: AppContribution, plugin: PluginRecord | undefined): AppView {
+  const index = plugin?.appIds.indexOf(app.appId) ?? -1;
+  return {
+    pluginId: app.pluginId,
+    appId: app.appId,
+    providerAppId: app.providerAppId,
+    name: app.name,
+    ...(app.description ? { description: app.description } : {}),
+    source: app.source,
+    pluginDir: app.pluginDir,
+    serverName: app.serverName,
+    serverId: app.mcp ? `${app.providerAppId}::${app.serverName}` : null,
+    promptNames: app.promptNames,
+    url: app.mcp?.url ?? null,
+    command: app.mcp?.command ? [app.mcp.command, ...(app.mcp.args ?? [])] : null,
+    allowMain: app.allowMain,
+    allowSub: app.allowSub,
+    exposure: app.exposure,
+    entry: app.entry,
+    hasIcon: app.iconPath !== undefined,
+    uiApp: app.uiApp,
+    problems: plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : [],
+  };
+}
+
+function pluginView(host: Host, plugin: PluginRecord): PluginView {
+  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  const trust = host.trust.stateOf(plugin);
+  const runnable = plugin.status === 'loaded' && (trust.state === 'builtin' || trust.state === 'trusted');
+  return { ...plugin, trust, runPlan, runnable };
+}
+
+/** The app of a loaded plugin, or a NOT_FOUND that names what is installed. */
+export function findApp(host: Host, pluginId: string, appId: string): AppContribution {
+  const app = host.catalog.apps.find((a) => a.pluginId === pluginId && a.appId === appId);
+  if (!app) throw new ApiFailure('NOT_FOUND', `no app ${pluginId}/${appId} is installed`, 'see the Apps page for what is installed');
+  return app;
+}
+
+/** Nothing of an untrusted plugin runs: not its page, not its backend, not its server (the gateway checks that too). */
+export function requireRunnable(host: Host, app: AppContribution): void {
+  const plugin = host.catalog.plugins.find((p) => p.dir === app.pluginDir);
+  if (plugin && plugin.status === 'loaded' && host.trust.isRunnable(plugin)) return;
+  const state = plugin ? host.trust.stateOf(plugin).state : 'untrusted';
+  throw new ApiFailure('NOT_ALLOWED', `plugin ${app.pluginId} is ${state === 'changed' ? 'changed since you trusted it' : plugin?.status === 'loaded' ? 'not trusted' : (plugin?.status ?? 'missing')}, so nothing of it runs`, `review what it runs on the Apps page and trust it (or: chatos trust ${app.pluginId})`);
+}
+
+export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend'> {
+  /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
+  const rescanAndReload = async () => {
+    const result = host.rescan();
+    if (result.stats.reread.length || result.stats.removed.length) await host.reloadMcp();
+    return result;
+  };
+  const changedTrust = () => emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
+
+  return {
+    'apps.list': () => {
+      const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
+      return {
+        apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir))),
+        plugins: host.catalog.plugins.map((plugin) => pluginView(host, plugin)),
+        problems: host.catalog.problems,
+      };
+    },
+    'apps.rescan': async () => {
+      emit({ type: 'progress', op: 'rescan', phase: 'start' });
+      try {
+        const result = await rescanAndReload();
+        emit({ type: 'progress', op: 'rescan', phase: 'done' });
+        return { reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length };
+      } catch (error) {
+        emit({ type: 'progress', op: 'rescan', phase: 'error', message: (error as Error).message });
+        throw error;
+      }
+    },
+    'plugins.trust': ({ pluginId }) => {
+      const { plugin, record } = trustPlugin(host, pluginId);
+      changedTrust();
+      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) };
+    },
+    'plugins.untrust': ({ pluginId }) => {
+      const changed = host.trust.untrust(pluginId);
+      if (changed) changedTrust();
+      return { changed };
+    },
+    'plugins.install': async ({ source }) => {
+      emit({ type: 'progress', op: 'install', phase: 'start', message: source });
+      const installed = await installPlugin(source, host.home.userPluginsDir).catch((error: unknown) => {
+        emit({ type: 'progress', op: 'install', phase: 'error', message: (error as Error).message });
+        throw error;
+      });
+      await rescanAndReload();
+      emit({ type: 'progress', op: 'install', phase: 'done', message: installed.pluginId });
+      return { pluginId: installed.pluginId, dir: installed.dir };
+    },
+    'plugins.uninstall': async ({ pluginId, purge }) => {
+      uninstallPlugin(host, pluginId, purge);
+      await host.reloadMcp();
+      return { removed: true };
+    },
+    'uiApps.open': ({ pluginId, appId, surface }) => {
+      const app = findApp(host, pluginId, appId);
+      requireRunnable(host, app);
+      const entry = surface === 'compact' ? app.entry.compactPath : app.entry.path;
+      if (!entry) throw new ApiFailure('NOT_FOUND', `app ${pluginId}/${appId} has no compact entry`, 'add "compact" to the app\'s entry in plugin.json, or open the full page');
+      return { url: urls.uiAppUrl(pluginId, appId, surface), entry };
+    },
+    'uiApps.invokeBackend': async ({ pluginId, appId, method, params }) => {
+      requireRunnable(host, findApp(host, pluginId, appId));
+      return host.backends.invoke(pluginId, method, params);
+    },
+  };
+}

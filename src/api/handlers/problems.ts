@@ -1,0 +1,28 @@
+import type { SourcedProblem } from '../../shared/hostApi.js';
+import type { Host } from '../../core/host.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+/** Every current problem, tagged with where it comes from: manifests, the registry, mcp.yaml and definitions, running servers. */
+export function currentProblems(host: Host): SourcedProblem[] {
+  const servers = host.mcp.connections.snapshot().flatMap((snapshot) =>
+    snapshot.leases.flatMap((lease) =>
+      lease.state.kind === 'error'
+        ? [{ severity: 'error' as const, code: 'SERVER_ERROR', file: snapshot.serverId, path: '', message: lease.state.message, hint: 'open its log on the MCP servers page; the next call restarts it', source: 'servers' as const }]
+        : [],
+    ),
+  );
+  return [
+    ...host.catalog.problems.map((p) => ({ ...p, source: 'plugins' as const })),
+    ...host.registryProblems.map((p) => ({ ...p, source: 'registry' as const })),
+    ...host.mcp.problems.map((p) => ({ ...p, source: 'mcp' as const })),
+    ...servers,
+  ];
+}
+
+export function infoHandlers({ host, face, version, locale }: HandlerContext): Handlers<'host.info' | 'problems.list' | 'audit.list'> {
+  return {
+    'host.info': () => ({ version, home: host.home.root, face, locale }),
+    'problems.list': () => ({ problems: currentProblems(host) }),
+    'audit.list': ({ limit }) => ({ records: host.audit.query({ limit }) }),
+  };
+}

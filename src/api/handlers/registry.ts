@@ -1,0 +1,31 @@
+import type { HandlerContext, Handlers } from './types.js';
+
+export function registryHandlers({ host, emit }: HandlerContext): Handlers<'registry.overview' | 'registry.grant' | 'registry.revoke'> {
+  const { registry } = host;
+  return {
+    'registry.overview': () => {
+      const apps = registry.listApps();
+      const visible = Object.fromEntries(
+        apps.map((app) => [app.appId, { servers: registry.getMcpServersForApp(app.appId).map((s) => s.id), prompts: registry.getPromptsForApp(app.appId).map((p) => p.id) }]),
+      );
+      return {
+        apps,
+        servers: registry.listServers(),
+        prompts: registry.listPrompts(),
+        grants: [...registry.listGrants('server').map((g) => ({ ...g, kind: 'server' as const })), ...registry.listGrants('prompt').map((g) => ({ ...g, kind: 'prompt' as const }))],
+        visible,
+        owner: registry.ownerAppId,
+      };
+    },
+    'registry.grant': ({ appId, id }) => {
+      const result = registry.kindOf(id) === 'server' ? registry.grantMcpServerAccess(appId, id) : registry.grantPromptAccess(appId, id);
+      if (result === 'created') emit({ type: 'registry.changed' });
+      return { result };
+    },
+    'registry.revoke': ({ appId, id }) => {
+      const removed = registry.kindOf(id) === 'server' ? registry.revokeMcpServerAccess(appId, id) : registry.revokePromptAccess(appId, id);
+      if (removed) emit({ type: 'registry.changed' });
+      return { removed };
+    },
+  };
+}

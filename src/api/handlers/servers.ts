@@ -1,0 +1,116 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { Problem } from '../../shared/problems.js';
+import type { ServerView } from '../../shared/hostApi.js';
+import type { Host } from '../../core/host.js';
+import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
+import type { ServerSnapshot } from '../../core/mcp/connection/connectionManager.js';
+import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
+import { ApiFailure } from '../apiErrors.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+/** The conversation the servers page starts a server under when it lists tools or restarts one. */
+export const SERVERS_PAGE_CONVERSATION = 'servers-page';
+
+function launchOf(definition: ServerDefinition): string {
+  const { transport } = definition;
+  if (transport.kind === 'stdio') return [transport.command, ...transport.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
+  if (transport.kind === 'streamable_http') return transport.url;
+  return 'in-process';
+}
+
+/** The most advanced state among a server's leases: running beats starting beats error beats stopped. */
+function overallState(snapshot: ServerSnapshot | undefined): ServerView['state'] {
+  const states = snapshot?.leases.map((lease) => lease.state) ?? [];
+  return states.find((s) => s.kind === 'running') ?? states.find((s) => s.kind === 'starting') ?? states.find((s) => s.kind === 'error') ?? { kind: 'stopped' };
+}
+
+/** Problems that name this server: its registry id as the file, or its entry in mcp.yaml. */
+export function problemsOfServer(problems: readonly Problem[], definition: ServerDefinition): Problem[] {
+  return problems.filter((p) => p.file === definition.id || p.path === `servers.${definition.name}` || p.path.startsWith(`servers.${definition.name}.`));
+}
+
+function requireServer(host: Host, serverId: string): ServerDefinition {
+  const definition = host.mcp.definition(serverId);
+  if (!definition) throw new ApiFailure('NOT_FOUND', `no server "${serverId}"`, 'see the MCP servers page for the servers the host knows');
+  return definition;
+}
+
+/** A server's raw tool list: cached, or from a running instance, or by starting one (the user asked to see them). */
+async function rawToolsOf(host: Host, definition: ServerDefinition): Promise<Tool[]> {
+  const cached = host.mcp.cachedTools(definition.id);
+  if (cached) return cached;
+  const running = host.mcp.connections.anyRunning(definition.id);
+  const connection = running ?? (await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION)).lease.connection;
+  const tools = [...connection.tools];
+  host.mcp.rememberTools(definition, tools);
+  return tools;
+}
+
+export function serverHandlers({ host }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setToolEnabled' | 'servers.setPermission'> {
+  return {
+    'servers.list': () => {
+      const snapshots = new Map(host.mcp.connections.snapshot().map((s) => [s.serverId, s]));
+      const problems = host.mcp.problems;
+      const servers = host.mcp
+        .allDefinitions()
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((definition): ServerView => {
+          const snapshot = snapshots.get(definition.id);
+          const description = host.registry.getServer(definition.id)?.description;
+          return {
+            id: definition.id,
+            name: definition.name,
+            category: definition.category,
+            origin: definition.origin,
+            ...(description ? { description } : {}),
+            launch: launchOf(definition),
+            disabled: definition.disabled,
+            state: overallState(snapshot),
+            leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
+            problems: problemsOfServer(problems, definition),
+          };
+        });
+      return { servers };
+    },
+    'servers.tools': async ({ serverId }) => {
+      const definition = requireServer(host, serverId);
+      if (definition.disabled) throw new ApiFailure('NOT_ALLOWED', `server ${serverId} is disabled, so it does not start`, 'enable it in its configuration first');
+      const tools = await rawToolsOf(host, definition);
+      const settings = host.serverSettings.of(serverId);
+      const off = new Set([...definition.disabledTools, ...settings.disabledTools]);
+      // The catalog of this server alone: which final name each tool gets, and why a tool is rejected.
+      const catalog = buildCatalog([{ server: definition, tools }], []);
+      const finalName = new Map(catalog.tools.map((t) => [t.rawName, t.name]));
+      return {
+        tools: tools.map((tool) => {
+          const { level, source } = resolvePermission(definition, tool, settings.permissionOverrides[tool.name]);
+          const name = finalName.get(tool.name);
+          return { rawName: tool.name, ...(name ? { name } : {}), description: tool.description ?? '', enabled: !off.has(tool.name), permission: level, permissionSource: source, inputSchema: tool.inputSchema as Record<string, unknown> };
+        }),
+        problems: catalog.problems,
+      };
+    },
+    'servers.restart': async ({ serverId }) => {
+      const definition = requireServer(host, serverId);
+      const before = host.mcp.connections.snapshot().find((s) => s.serverId === serverId)?.leases.length ?? 0;
+      await host.mcp.connections.retire(serverId);
+      if (!definition.disabled) await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION);
+      return { restarted: before };
+    },
+    'servers.log': ({ serverId }) => {
+      requireServer(host, serverId);
+      return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}`) };
+    },
+    'servers.setToolEnabled': ({ serverId, tool, enabled }) => {
+      requireServer(host, serverId);
+      host.serverSettings.setToolEnabled(serverId, tool, enabled);
+      return {};
+    },
+    'servers.setPermission': ({ serverId, tool, level }) => {
+      requireServer(host, serverId);
+      host.serverSettings.setPermission(serverId, tool, level ?? undefined);
+      return {};
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import type { Host } from '../../core/host.js';
+import type { HostApiMethod, HostApiMethods, HostApiResult, HostEventMessage } from '../../shared/hostApi.js';
+import type { FaceUrls } from '../types.js';
+
+/** What every handler module gets: the started host, the face's urls, and a way to tell the UI something changed. */
+export interface HandlerContext {
+  host: Host;
+  urls: FaceUrls;
+  emit(event: HostEventMessage): void;
+  face: 'electron' | 'serve';
+  version: string;
+  locale: string;
+}
+
+/** One handler per method; params arrive parsed by the contract. */
+export type Handlers<M extends HostApiMethod = HostApiMethod> = {
+  [K in M]: (params: z.output<(typeof HostApiMethods)[K]['params']>) => Promise<HostApiResult<K>> | HostApiResult<K>;
+};

@@ -1,0 +1,102 @@
+import * as path from 'node:path';
+import type { Host } from '../core/host.js';
+import { parseRequest, type HostApiMethod, type HostApiReply, type HostEventMessage } from '../shared/hostApi.js';
+import { toApiError } from './apiErrors.js';
+import { agentHandlers } from './handlers/agents.js';
+import { appHandlers } from './handlers/apps.js';
+import { currentProblems, infoHandlers } from './handlers/problems.js';
+import { registryHandlers } from './handlers/registry.js';
+import { serverHandlers } from './handlers/servers.js';
+import { toolHandlers } from './handlers/tools.js';
+import type { HandlerContext, Handlers } from './handlers/types.js';
+import type { FaceUrls, HostApiService } from './types.js';
+
+export type { FaceUrls, HostApiService } from './types.js';
+
+export interface HostApiServiceOptions {
+  face: 'electron' | 'serve';
+  urls: FaceUrls;
+  version: string;
+  /** The UI's default language; default the system's. */
+  locale?: string;
+}
+
+/**
+ * Binds the HostApi contract to a started host. Faces pass raw payloads in;
+ * each is checked against the contract before any handler runs, and the
+ * core's events are translated into the contract's events for the UI.
+ */
+export function createHostApiService(host: Host, options: HostApiServiceOptions): HostApiService {
+  const listeners = new Set<(event: HostEventMessage) => void>();
+  const emit = (event: HostEventMessage) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        host.logger.warn(`an event listener failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  const context: HandlerContext = { host, urls: options.urls, emit, face: options.face, version: options.version, locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale };
+  const handlers: Handlers = {
+    ...infoHandlers(context),
+    ...appHandlers(context),
+    ...agentHandlers(context),
+    ...registryHandlers(context),
+    ...serverHandlers(context),
+    ...toolHandlers(context),
+  };
+  const stops = wireEvents(host, emit);
+
+  return {
+    async handle(raw): Promise<HostApiReply> {
+      const request = parseRequest(raw);
+      if (!request.ok) return { ok: false, error: request.error };
+      try {
+        const handler = handlers[request.method] as (params: unknown) => unknown;
+        return { ok: true, result: (await handler(request.params)) as HostApiReply<HostApiMethod> extends { result: infer R } ? R : never };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose() {
+      for (const stop of stops) stop();
+      listeners.clear();
+    },
+  };
+}
+
+/** The core's own events, as the UI needs them: what changed, so a page reloads only what it shows. */
+function wireEvents(host: Host, emit: (event: HostEventMessage) => void): (() => void)[] {
+  const problemsChanged = () => emit({ type: 'problems.changed', count: currentProblems(host).length });
+  return [
+    host.onEvent((event) => {
+      if (event.kind === 'plugins-rescanned') {
+        emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
+        // A rescan re-syncs the registry, and an edited page must reload in its frame.
+        emit({ type: 'registry.changed' });
+        for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
+      } else {
+        const { version, added, changed, removed } = event.report;
+        emit({ type: 'mcp.reloaded', version, added, changed, removed });
+      }
+      problemsChanged();
+    }),
+    host.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
+    host.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
+    host.mcp.connections.onStateChange((serverId, conversationId, state) => {
+      emit({ type: 'server.state', serverId, conversationId, state });
+      if (state.kind === 'error') problemsChanged();
+    }),
+  ];
+}
+
+/** Plugin ids of the re-read plugin folders (a rescan reports folders). */
+function pluginIdsOf(host: Host, dirs: readonly string[]): string[] {
+  const wanted = new Set(dirs.map((dir) => path.resolve(dir)));
+  return host.catalog.plugins.filter((p) => p.id && wanted.has(path.resolve(p.dir))).map((p) => p.id!);
+}

@@ -1,0 +1,72 @@
+import * as fs from 'node:fs';
+import type { PluginRecord } from '../../shared/appContribution.js';
+import type { TrustRecord } from '../../shared/trust.js';
+import type { Host } from '../host.js';
+import { suggestClosest } from '../naming/suggest.js';
+import { runPlanOf } from '../trust/pluginTrust.js';
+
+/**
+ * Trust and uninstall, as every face does them (CLI, HostApi): one place
+ * decides which copy of a plugin is meant, what may be trusted and what an
+ * uninstall removes, so the faces cannot drift apart.
+ */
+
+export type PluginLifecycleErrorCode = 'NOT_FOUND' | 'NOT_ALLOWED' | 'INVALID';
+
+export class PluginLifecycleError extends Error {
+  constructor(
+    readonly code: PluginLifecycleErrorCode,
+    message: string,
+    readonly hint?: string,
+    readonly plugin?: PluginRecord,
+  ) {
+    super(message);
+  }
+}
+
+/** The plugin with this id that the host would load (or, failing that, any folder declaring it), after a rescan. */
+export function findPlugin(host: Host, pluginId: string): PluginRecord {
+  const plugins = host.rescan().plugins;
+  const found = plugins.find((p) => p.id === pluginId && p.status === 'loaded') ?? plugins.find((p) => p.id === pluginId);
+  if (found) return found;
+  const close = suggestClosest(pluginId, plugins.map((p) => p.id).filter((id): id is string => !!id));
+  throw new PluginLifecycleError('NOT_FOUND', `no plugin "${pluginId}" is installed${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list plugins with "chatos apps"');
+}
+
+/** Trusts the plugin's current content; `undefined` for a built-in (always trusted). */
+export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecord; record?: TrustRecord } {
+  const plugin = findPlugin(host, pluginId);
+  if (plugin.source === 'builtin') return { plugin };
+  if (plugin.status !== 'loaded') {
+    throw new PluginLifecycleError('INVALID', `${pluginId} at ${plugin.dir} is ${plugin.status}; it cannot be trusted until it loads`, 'fix its problems first', plugin);
+  }
+  const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan) };
+}
+
+/** Removes the user copy of a plugin (its registrations and grants go with the rescan); `purge` also deletes its data and state. */
+export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[] } {
+  const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
+  const installed = plugins.find((p) => p.source === 'user');
+  if (!installed) {
+    const elsewhere = plugins[0];
+    if (!elsewhere) findPlugin(host, pluginId); // throws with close matches
+    throw new PluginLifecycleError(
+      'NOT_ALLOWED',
+      `${pluginId} is not in the user plugin folder (it is ${elsewhere!.source}: ${elsewhere!.dir})`,
+      elsewhere!.source === 'builtin' ? 'built-in plugins cannot be uninstalled; install a user copy to override it' : 'remove that folder or the --plugins option',
+    );
+  }
+  fs.rmSync(installed.dir, { recursive: true, force: true });
+  host.trust.untrust(pluginId);
+  host.rescan();
+  const purged: string[] = [];
+  if (purge) {
+    for (const dir of [host.home.pluginDataDir(pluginId), host.home.pluginStateDir(pluginId)]) {
+      if (!fs.existsSync(dir)) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      purged.push(dir);
+    }
+  }
+  return { removed: installed.dir, purged };
+}

@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { AgentSchema } from './agents.js';
+import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
+import { AuditRecordSchema } from './audit.js';
+import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { ProblemSchema } from './problems.js';
+import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
+import { RunPlanSchema, TrustStateSchema } from './trust.js';
+import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
+
+/**
+ * HostApi: the one contract between the host core and its faces (Electron
+ * IPC, `chatos serve` over HTTP + WebSocket). Every request a face receives is
+ * checked with `safeParse` against `params` before the core sees it; every
+ * response and event is built from these schemas (tests parse them back).
+ * The renderer imports types only, so zod stays out of its bundle.
+ */
+
+const Id = z.string().min(1).max(256);
+const Empty = z.object({}).strict();
+const FlowSchema = z.enum(['main', 'sub']);
+const ConversationId = z.string().min(1).max(128);
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** One app as the Apps page shows it (the same fields as `chatos apps --json`). */
+export const AppViewSchema = z.object({
+  pluginId: z.string(),
+  appId: z.string(),
+  providerAppId: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  source: z.enum(['builtin', 'user', 'extra']),
+  pluginDir: z.string(),
+  serverName: z.string(),
+  /** Registry id of the app's own server, when it has one. */
+  serverId: z.string().nullable(),
+  promptNames: z.object({ zh: z.string(), en: z.string() }),
+  url: z.string().nullable(),
+  command: z.array(z.string()).nullable(),
+  allowMain: z.boolean(),
+  allowSub: z.boolean(),
+  exposure: z.object({ mcpServers: ResolvedExposureSchema, prompts: ResolvedExposureSchema }),
+  entry: z.object({ path: z.string(), compactPath: z.string().optional() }),
+  hasIcon: z.boolean(),
+  uiApp: UiAppMetaSchema,
+  problems: z.array(ProblemSchema),
+});
+export type AppView = z.infer<typeof AppViewSchema>;
+
+export const PluginViewSchema = PluginRecordSchema.extend({
+  trust: TrustStateSchema,
+  /** What the plugin would run once trusted (exact command lines, entries, backend). */
+  runPlan: RunPlanSchema,
+  /** True when its servers, pages and backend may run now. */
+  runnable: z.boolean(),
+});
+export type PluginView = z.infer<typeof PluginViewSchema>;
+
+export const ToolViewSchema = z.object({
+  name: z.string(),
+  rawName: z.string(),
+  serverId: z.string(),
+  serverName: z.string(),
+  description: z.string(),
+  inputSchema: JsonObject,
+  permission: PermissionLevelSchema,
+  permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
+});
+export type ToolView = z.infer<typeof ToolViewSchema>;
+
+export const ConnectionStateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stopped') }),
+  z.object({ kind: z.literal('starting') }),
+  z.object({ kind: z.literal('running'), pid: z.number().optional(), since: z.number() }),
+  z.object({ kind: z.literal('error'), message: z.string(), at: z.number() }),
+]);
+
+export const ServerViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: ServerCategorySchema,
+  origin: z.string(),
+  description: z.string().optional(),
+  /** What starts it: argv for stdio, the url for http, `in-process` for the built-in ones. */
+  launch: z.string(),
+  disabled: z.boolean(),
+  /** The state of its most advanced lease, or stopped. */
+  state: ConnectionStateSchema,
+  leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
+  problems: z.array(ProblemSchema),
+});
+export type ServerView = z.infer<typeof ServerViewSchema>;
+
+export const ServerToolSchema = z.object({
+  rawName: z.string(),
+  /** Name an agent would see; absent when the catalog rejected the tool (see problems). */
+  name: z.string().optional(),
+  description: z.string(),
+  enabled: z.boolean(),
+  permission: PermissionLevelSchema,
+  permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
+  /** The level without the user's override, so the UI can offer "reset". */
+  inputSchema: JsonObject,
+});
+export type ServerTool = z.infer<typeof ServerToolSchema>;
+
+/**
+ * A tool result as a face shows it: MCP content passed through, except that
+ * images the gateway saved are `artifact` items the face turns into urls.
+ */
+export const ResultItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('artifact'), path: z.string(), mimeType: z.string(), url: z.string() }),
+  z.object({ type: z.literal('other'), json: z.unknown() }),
+]);
+export const ToolOutcomeSchema = z.object({
+  isError: z.boolean(),
+  content: z.array(ResultItemSchema),
+  structuredContent: JsonObject.optional(),
+  decision: z.enum(['auto', 'approved', 'declined', 'expired']),
+  durationMs: z.number(),
+  reminders: z.array(z.string()),
+});
+export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
+
+export const SourcedProblemSchema = ProblemSchema.extend({ source: z.enum(['plugins', 'registry', 'mcp', 'servers']) });
+export type SourcedProblem = z.infer<typeof SourcedProblemSchema>;
+
+export const AgentPreviewSchema = z.object({
+  /** zod-style field errors of the draft (path like `uiApps[0].appId`); empty when it would save. */
+  fieldErrors: z.array(z.object({ path: z.string(), message: z.string() })),
+  main: z.array(ToolViewSchema),
+  sub: z.array(ToolViewSchema),
+  prompt: z.object({ text: z.string(), parts: z.array(z.object({ id: z.string(), title: z.string().optional(), lang: z.enum(['zh', 'en']) })) }),
+  problems: z.array(ProblemSchema),
+});
+export type AgentPreview = z.infer<typeof AgentPreviewSchema>;
+
+const BackendReply = z.union([z.object({ ok: z.literal(true), result: z.unknown() }), z.object({ ok: z.literal(false), message: z.string() })]);
+
+/** Every request: its params and its result. */
+export const HostApiMethods = {
+  'host.info': { params: Empty, result: z.object({ version: z.string(), home: z.string(), face: z.enum(['electron', 'serve']), locale: z.string() }) },
+
+  'apps.list': { params: Empty, result: z.object({ apps: z.array(AppViewSchema), plugins: z.array(PluginViewSchema), problems: z.array(ProblemSchema) }) },
+  'apps.rescan': { params: Empty, result: z.object({ reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }) },
+  'plugins.trust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ trust: TrustStateSchema, runPlan: RunPlanSchema }) },
+  'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
+  'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string() }) },
+  'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
+
+  /** A url for the app's page frame (its own origin, its plugin folder only). */
+  'uiApps.open': { params: z.object({ pluginId: Id, appId: Id, surface: z.enum(['full', 'compact']).default('full') }).strict(), result: z.object({ url: z.string(), entry: z.string() }) },
+  /** A page's `host.tools.call`: only its own server's tools, through the gateway. */
+  'uiApps.callTool': {
+    params: z.object({ pluginId: Id, appId: Id, tool: Id, args: JsonObject.default({}), conversationId: ConversationId.default('ui') }).strict(),
+    result: ToolOutcomeSchema,
+  },
+  'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
+
+  'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },
+  /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
+  'agents.save': { params: z.object({ id: Id.optional(), agent: JsonObject }).strict(), result: z.object({ agent: AgentSchema }) },
+  'agents.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
+  'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
+
+  'registry.overview': {
+    params: Empty,
+    result: z.object({
+      apps: z.array(AppRegistrationSchema),
+      servers: z.array(RegistryMcpServerSchema),
+      prompts: z.array(RegistryPromptSchema),
+      grants: z.array(GrantSchema.extend({ kind: z.enum(['server', 'prompt']) })),
+      /** Per app: the ids it may see (own + granted; everything for the owner). */
+      visible: z.record(z.string(), z.object({ servers: z.array(z.string()), prompts: z.array(z.string()) })),
+      owner: z.string(),
+    }),
+  },
+  'registry.grant': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ result: z.enum(['created', 'unchanged']) }) },
+  'registry.revoke': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
+
+  'servers.list': { params: Empty, result: z.object({ servers: z.array(ServerViewSchema) }) },
+  /** Lists a server's tools (starting it if it has not listed them yet). */
+  'servers.tools': { params: z.object({ serverId: Id }).strict(), result: z.object({ tools: z.array(ServerToolSchema), problems: z.array(ProblemSchema) }) },
+  'servers.restart': { params: z.object({ serverId: Id }).strict(), result: z.object({ restarted: z.number() }) },
+  'servers.log': { params: z.object({ serverId: Id }).strict(), result: z.object({ lines: z.array(z.string()) }) },
+  'servers.setToolEnabled': { params: z.object({ serverId: Id, tool: Id, enabled: z.boolean() }).strict(), result: Empty },
+  'servers.setPermission': { params: z.object({ serverId: Id, tool: Id, level: PermissionLevelSchema.nullable() }).strict(), result: Empty },
+
+  'tools.list': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId }).strict(),
+    result: z.object({ tools: z.array(ToolViewSchema), problems: z.array(ProblemSchema), reminders: z.array(z.string()) }),
+  },
+  'tools.call': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}) }).strict(),
+    result: ToolOutcomeSchema,
+  },
+  'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
+
+  'confirmations.list': { params: Empty, result: z.object({ pending: z.array(ToolConfirmationRequestSchema) }) },
+  'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
+
+  'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
+  'audit.list': { params: z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(), result: z.object({ records: z.array(AuditRecordSchema) }) },
+} as const;
+
+export type HostApiMethod = keyof typeof HostApiMethods;
+export type HostApiParams<M extends HostApiMethod> = z.input<(typeof HostApiMethods)[M]['params']>;
+export type HostApiResult<M extends HostApiMethod> = z.output<(typeof HostApiMethods)[M]['result']>;
+
+export const HostApiErrorSchema = z.object({
+  /** Stable code: BAD_REQUEST, UNKNOWN_METHOD, NOT_FOUND, NOT_ALLOWED, INVALID, FAILED, or a core error's own code. */
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+  /** For INVALID input: which field and what is wrong, so a form can show it next to the field. */
+  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type HostApiError = z.infer<typeof HostApiErrorSchema>;
+
+/** The envelope of every request and reply, over IPC and HTTP alike. */
+export const HostApiRequestSchema = z.object({ method: z.string().min(1).max(64), params: z.unknown().optional() }).strict();
+export type HostApiReply<M extends HostApiMethod = HostApiMethod> = { ok: true; result: HostApiResult<M> } | { ok: false; error: HostApiError };
+
+/** Pushed to every face (WebSocket, IPC) as things change; the UI never polls. */
+export const HostEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('plugins.changed'), reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }),
+  z.object({ type: z.literal('mcp.reloaded'), version: z.number(), added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
+  z.object({ type: z.literal('server.state'), serverId: z.string(), conversationId: z.string(), state: ConnectionStateSchema }),
+  z.object({ type: z.literal('problems.changed'), count: z.number() }),
+  z.object({ type: z.literal('registry.changed') }),
+  z.object({ type: z.literal('agents.changed') }),
+  z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
+  z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
+  /** A long operation (rescan, server start, install) started or ended. */
+  z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
+  /** A plugin's page files changed: open frames of it reload. */
+  z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
+]);
+export type HostEventMessage = z.infer<typeof HostEventSchema>;
+
+/** Validates a request envelope and its params; the error names the field. */
+export function parseRequest(raw: unknown): { ok: true; method: HostApiMethod; params: unknown } | { ok: false; error: HostApiError } {
+  const envelope = HostApiRequestSchema.safeParse(raw);
+  if (!envelope.success) return { ok: false, error: { code: 'BAD_REQUEST', message: 'a request is {"method": string, "params": object}', fields: fieldsOf(envelope.error) } };
+  const { method } = envelope.data;
+  if (!Object.hasOwn(HostApiMethods, method)) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `unknown method "${method}"`, hint: `one of: ${Object.keys(HostApiMethods).join(', ')}` } };
+  const spec = HostApiMethods[method as HostApiMethod];
+  const params = spec.params.safeParse(envelope.data.params ?? {});
+  if (!params.success) return { ok: false, error: { code: 'BAD_REQUEST', message: `bad params for ${method}: ${params.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`, fields: fieldsOf(params.error) } };
+  return { ok: true, method: method as HostApiMethod, params: params.data };
+}
+
+export function fieldsOf(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '['), message: issue.message }));
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { createHostApiService } from '../../src/api/hostApiService.js';
+import type { HostApiService } from '../../src/api/types.js';
+import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
+import { startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
+
+const urls = {
+  uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
+  artifactUrl: (file: string) => `/artifacts-test${file}`,
+};
+
+async function startApi(options: { trusted?: boolean } = {}): Promise<{ api: HostApiService; events: HostEventMessage[]; t: TestHost }> {
+  const t = await startTestHost(({ pluginRoot }) => {
+    writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }, { appId: 'other', allowMain: true }]);
+  });
+  if (options.trusted !== false) trustPlugin(t.host, 'acme.tools');
+  const api = createHostApiService(t.host, { face: 'serve', urls, version: '9.9.9', locale: 'en-US' });
+  const events: HostEventMessage[] = [];
+  api.onEvent((event) => events.push(HostEventSchema.parse(event)));
+  return { api, events, t };
+}
+
+/** Calls a method and checks the reply against the contract's result schema, so a drifting handler fails here. */
+async function call<M extends HostApiMethod>(api: HostApiService, method: M, params: HostApiParams<M>): Promise<HostApiResult<M>> {
+  const reply = await api.handle({ method, params });
+  if (!reply.ok) throw new Error(`${method} failed: ${reply.error.code} ${reply.error.message}`);
+  return HostApiMethods[method].result.parse(reply.result) as HostApiResult<M>;
+}
+
+async function failure(api: HostApiService, method: string, params: unknown) {
+  const reply = await api.handle({ method, params });
+  if (reply.ok) throw new Error(`${method} unexpectedly succeeded`);
+  return reply.error;
+}
+
+describe('HostApi service', () => {
+  it('rejects requests that fail the contract before the core sees them', async () => {
+    const { api, t } = await startApi();
+    t.host.agents.create({ id: 'keep', name: 'Keep' });
+    expect((await failure(api, 'agents.delete', {})).code).toBe('BAD_REQUEST');
+    expect((await failure(api, 'agents.delete', { id: 'keep', extra: 1 })).code).toBe('BAD_REQUEST');
+    expect((await failure(api, 'agents.nuke', {})).code).toBe('UNKNOWN_METHOD');
+    expect((await api.handle('agents.delete')).ok).toBe(false);
+    expect((await api.handle({ method: 'agents.delete', params: { id: 'keep' }, sneaky: true })).ok).toBe(false);
+    expect(t.host.agents.get('keep')).toBeDefined();
+  });
+
+  it('answers the Apps page with derived names, trust and run plans', async () => {
+    const { api } = await startApi({ trusted: false });
+    const listed = await call(api, 'apps.list', {});
+    const app = listed.apps.find((a) => a.appId === 'main')!;
+    expect(app.serverId).toBe('acme.tools::acme.tools.main');
+    const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
+    expect(plugin.trust.state).toBe('untrusted');
+    expect(plugin.runnable).toBe(false);
+    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', expect.stringMatching(/main\/server\.mjs$/)]);
+    // Untrusted: no page, no tool call.
+    expect((await failure(api, 'uiApps.open', { pluginId: 'acme.tools', appId: 'main' })).code).toBe('NOT_ALLOWED');
+    expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).message).toMatch(/not trusted/);
+    const trusted = await call(api, 'plugins.trust', { pluginId: 'acme.tools' });
+    expect(trusted.trust.state).toBe('trusted');
+    expect((await call(api, 'uiApps.open', { pluginId: 'acme.tools', appId: 'main', surface: 'full' })).url).toBe('/ui/test/acme.tools/main/__shell?surface=full');
+  });
+
+  it("lets a page call only its own server's tools", async () => {
+    const { api } = await startApi();
+    const outcome = await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo_meta', args: {} });
+    expect(outcome.structuredContent).toMatchObject({ meta: { chatos: { uiApp: { pluginId: 'acme.tools', appId: 'main' } } } });
+    // The other app's server offers the same raw names, but a page is bound to its own server.
+    const other = await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'other', tool: 'echo_meta', args: {} });
+    expect(other.structuredContent).toMatchObject({ meta: { chatos: { uiApp: { appId: 'other' } } } });
+    expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'mcp_acme_tools_other_echo', args: {} })).code).toBe('NOT_FOUND');
+  });
+
+  it('saves agents, reports field errors, and previews their tools and prompt live', async () => {
+    const { api, events } = await startApi();
+    const invalid = await failure(api, 'agents.save', { agent: { name: '' } });
+    expect(invalid.code).toBe('INVALID');
+    expect(invalid.fields?.map((f) => f.path)).toContain('name');
+    const draft = { name: 'Writer', uiApps: [{ pluginId: 'acme.tools', appId: 'main', mcp: true, mcpServerIds: ['acme.tools::acme.tools.main'] }] };
+    const preview = await call(api, 'agents.preview', { agent: draft });
+    expect(preview.main.map((t) => t.rawName)).toEqual(expect.arrayContaining(['echo', 'dangerous']));
+    expect(preview.main.find((t) => t.rawName === 'dangerous')!.permission).toBe('confirm');
+    expect(preview.main.every((t) => t.serverId === 'acme.tools::acme.tools.main')).toBe(true);
+    const badDraft = await call(api, 'agents.preview', { agent: { name: 'x', uiApps: [{ pluginId: '' }] } });
+    expect(badDraft.fieldErrors.map((f) => f.path)).toContain('uiApps[0].pluginId');
+    const saved = await call(api, 'agents.save', { agent: { ...draft, id: 'writer' } });
+    expect(saved.agent.id).toBe('writer');
+    expect(events.some((e) => e.type === 'agents.changed')).toBe(true);
+    expect((await call(api, 'agents.list', {})).agents.map((a) => a.id)).toEqual(['writer']);
+  });
+
+  it('grants and revokes, changing what an app may see, with events', async () => {
+    const { api, events, t } = await startApi();
+    t.host.registry.registerApp('aide', 'host');
+    const id = 'acme.tools::acme.tools.main';
+    expect((await call(api, 'registry.overview', {})).visible.aide!.servers).not.toContain(id);
+    expect((await call(api, 'registry.grant', { appId: 'aide', id })).result).toBe('created');
+    expect((await call(api, 'registry.overview', {})).visible.aide!.servers).toContain(id);
+    expect(events.filter((e) => e.type === 'registry.changed')).toHaveLength(1);
+    expect((await call(api, 'registry.revoke', { appId: 'aide', id })).removed).toBe(true);
+    expect((await call(api, 'registry.overview', {})).visible.aide!.servers).not.toContain(id);
+    expect((await failure(api, 'registry.grant', { appId: 'aide', id: 'nope::x' })).code).toBe('UNKNOWN_ID');
+  });
+
+  it('asks before a confirm-level tool, runs it once approved, and reports server state and artifacts', async () => {
+    const { api, events, t } = await startApi();
+    t.host.agents.create({ id: 'a', name: 'A', uiApps: [{ pluginId: 'acme.tools', appId: 'main', mcp: true, mcpServerIds: ['acme.tools::acme.tools.main'] }] });
+    const tools = await call(api, 'tools.list', { agentId: 'a', flow: 'main', conversationId: 'playground-1' });
+    const dangerous = tools.tools.find((tool) => tool.rawName === 'dangerous')!;
+    const pending = call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'playground-1', tool: dangerous.name, args: {} });
+    await expect.poll(() => events.find((e) => e.type === 'confirmation.required')).toBeTruthy();
+    const required = events.find((e) => e.type === 'confirmation.required')!;
+    if (required.type !== 'confirmation.required') throw new Error('unreachable');
+    expect(required.request.conversationId).toBe('playground-1');
+    expect((await call(api, 'confirmations.list', {})).pending).toHaveLength(1);
+    expect((await call(api, 'confirmations.respond', { id: required.request.id, approved: true, scope: 'once' })).answered).toBe(true);
+    const outcome = await pending;
+    expect(outcome.decision).toBe('approved');
+    expect(outcome.isError).toBe(false);
+    expect(events.some((e) => e.type === 'confirmation.resolved' && e.decision === 'approved')).toBe(true);
+    expect(events.some((e) => e.type === 'server.state' && e.serverId === 'acme.tools::acme.tools.main' && e.state.kind === 'running')).toBe(true);
+
+    const images = await call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'playground-1', tool: tools.tools.find((tool) => tool.rawName === 'images')!.name, args: {} });
+    const artifacts = images.content.filter((item) => item.type === 'artifact');
+    expect(artifacts).toHaveLength(2);
+    for (const item of artifacts) if (item.type === 'artifact') expect(item.url).toBe(`/artifacts-test${item.path}`);
+    expect((await call(api, 'servers.list', {})).servers.find((s) => s.id === 'acme.tools::acme.tools.main')!.state.kind).toBe('running');
+    expect((await call(api, 'conversations.end', { conversationId: 'playground-1' })).released).toBeGreaterThan(0);
+  });
+
+  it('lists a server\'s tools with permissions and switches them off and on', async () => {
+    const { api } = await startApi();
+    const serverId = 'acme.tools::acme.tools.main';
+    const listed = await call(api, 'servers.tools', { serverId });
+    expect(listed.tools.find((tool) => tool.rawName === 'echo_meta')).toMatchObject({ permission: 'read', permissionSource: 'annotation', enabled: true, name: 'mcp_acme_tools_main_echo_meta' });
+    await call(api, 'servers.setToolEnabled', { serverId, tool: 'echo', enabled: false });
+    await call(api, 'servers.setPermission', { serverId, tool: 'echo_meta', level: 'confirm' });
+    const after = await call(api, 'servers.tools', { serverId });
+    expect(after.tools.find((tool) => tool.rawName === 'echo')!.enabled).toBe(false);
+    expect(after.tools.find((tool) => tool.rawName === 'echo_meta')).toMatchObject({ permission: 'confirm', permissionSource: 'override' });
+    expect((await failure(api, 'servers.tools', { serverId: 'nope' })).code).toBe('NOT_FOUND');
+  });
+
+  it('lists problems from every source and answers host.info', async () => {
+    const { api } = await startApi();
+    expect(await call(api, 'host.info', {})).toMatchObject({ version: '9.9.9', face: 'serve', locale: 'en-US' });
+    const { problems } = await call(api, 'problems.list', {});
+    expect(problems.every((p) => ['plugins', 'registry', 'mcp', 'servers'].includes(p.source))).toBe(true);
+  });
+});

@@ -22,6 +22,7 @@ import { RegistrySync } from './registry/registrySync.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
+import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
 
 export interface Logger {
   info(message: string): void;
@@ -90,6 +91,8 @@ export interface Host {
   readonly serverSettings: ServerSettings;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
+  /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
+  readonly backends: PluginBackends;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
   /**
@@ -162,6 +165,23 @@ export function createHost(options: HostOptions = {}): Host {
     if (!started) throw new Error('the host is not started: call start() first');
     return started;
   };
+  // Asked on every backend call: nothing of an untrusted, removed or broken plugin runs.
+  const resolveBackend = (pluginId: string): BackendResolution => {
+    if (!started) return { ok: false, message: 'the host is not started' };
+    const plugin = catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
+    if (!plugin) return { ok: false, message: `plugin ${pluginId} is not installed (or has problems: chatos validate)` };
+    if (!plugin.backendEntry) return { ok: false, message: `plugin ${pluginId} declares no backend` };
+    if (!started.trust.isRunnable(plugin)) {
+      const state = started.trust.stateOf(plugin);
+      return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its backend does not run; review it and run: chatos trust ${pluginId}` };
+    }
+    const uiApp = catalog.apps.find((a) => a.pluginDir === plugin.dir)?.uiApp;
+    const ctx = uiApp
+      ? { pluginId, pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot }
+      : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
+    return { ok: true, entry: plugin.backendEntry, ctx };
+  };
+  const backends = new PluginBackends({ resolve: resolveBackend, logger });
 
   return {
     home,
@@ -267,6 +287,7 @@ export function createHost(options: HostOptions = {}): Host {
     get agents() {
       return need().agents;
     },
+    backends,
     get registryProblems() {
       return [...startupProblems, ...syncProblems];
     },
@@ -275,7 +296,7 @@ export function createHost(options: HostOptions = {}): Host {
       const current = started;
       started = undefined;
       confirmations.rejectAll();
-      await current?.mcp.dispose();
+      await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();
       await current?.store.close();
     },

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PluginBackends } from '../../src/core/uiApps/pluginBackends.js';
 import { connectStdio } from '../helpers/mcpClient.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
@@ -33,6 +34,16 @@ describe('chatos init', () => {
       expect(bad.isError).toBe(true);
     } finally {
       await client.close();
+    }
+
+    // The generated backend answers in its own process.
+    const data = tempDir();
+    const ctx = { pluginId: 'my-tools', pluginDir: dir, dataDir: path.join(data, 'data'), stateDir: path.join(data, 'state'), sessionRoot: data, projectRoot: data };
+    const backends = new PluginBackends({ resolve: () => ({ ok: true, entry: path.join(dir, 'backend', 'index.mjs'), ctx }) });
+    try {
+      expect(await backends.invoke('my-tools', 'hello', { name: 'Ada' })).toEqual({ ok: true, result: { text: 'Hello, Ada! This is visit 1.' } });
+    } finally {
+      await backends.dispose();
     }
   });
 

@@ -14,6 +14,7 @@ describe('built-in plugins', () => {
     expect(notes.mcp?.url).toBe(`cmd://node ${path.join(repoRoot, 'plugins', 'notes', 'mcp', 'server.mjs')}`);
     expect(notes.prompt?.zh).toContain('add_note');
     expect(notes.prompt?.en).toContain('add_note');
+    expect(host.catalog.plugins.find((p) => p.id === 'chatos.notes')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'notes', 'backend', 'index.mjs'));
     const panel = host.catalog.getAiContribution('chatos.workbench', 'panel')!;
     expect(panel.mcp).toBeUndefined();
     expect(panel.exposure.mcpServers).toEqual({ exposure: { mode: 'list', names: ['project_files', 'memory'] }, source: 'defaults' });

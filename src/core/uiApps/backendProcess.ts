@@ -1,0 +1,268 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { minimalEnvironment } from '../mcp/process/processTransport.js';
+import { LineBuffer } from '../mcp/process/lineBuffer.js';
+import { signalTree, waitGroupGone } from '../mcp/process/processTree.js';
+import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
+
+export interface BackendProcessOptions {
+  pluginId: string;
+  /** Absolute path of the plugin's `backend.entry`. */
+  entry: string;
+  ctx: BackendContext;
+  /** The compiled `backendRunner.js`. */
+  runnerPath: string;
+  env: Record<string, string>;
+  /** How long loading the entry and `createUiAppsBackend(ctx)` may take. */
+  startTimeoutMs: number;
+  /** The backend's stderr/stdout lines and uncaught errors, for the host's log. */
+  log(line: string): void;
+}
+
+/**
+ * The environment of a backend process: the few safe variables MCP servers
+ * get too (PATH, HOME; SystemRoot, TEMP on Windows), so no API key or
+ * NODE_OPTIONS of the host reaches plugin code. Inside Electron,
+ * `process.execPath` is the Electron binary: ELECTRON_RUN_AS_NODE makes it a
+ * plain Node.
+ */
+export function backendEnvironment(): Record<string, string> {
+  return minimalEnvironment(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {});
+}
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'starting' }
+  | { kind: 'running' }
+  | { kind: 'stopping' }
+  | { kind: 'exited'; message: string };
+
+const STDERR_MAX_LINE_BYTES = 16 * 1024;
+const LAST_STDERR_LINES = 20;
+const LAST_STDERR_LINE_CHARS = 1000;
+/** The runner gives the backend's dispose() 2 s; a little more lets it exit on its own. */
+const DISPOSE_GRACE_MS = 2_500;
+const TERM_GRACE_MS = 1_500;
+const AFTER_KILL_MS = 5_000;
+/** After exit, how long to wait for stderr to deliver the last lines (a leftover grandchild may hold it open). */
+const EXIT_DRAIN_MS = 500;
+
+/**
+ * One plugin backend's process: forks the runner (as the leader of its own
+ * process group on POSIX, so ending it ends whatever it started), sends it
+ * the entry, and matches replies to calls. When the process exits, every
+ * call in flight fails at once with a message naming the plugin and what it
+ * last wrote to stderr.
+ */
+export class BackendProcess {
+  private state: State = { kind: 'idle' };
+  private child: ChildProcess | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, (outcome: InvokeOutcome) => void>();
+  private readonly stderrTail: string[] = [];
+  private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
+  private readonly stdoutLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
+  private onStartReply: ((outcome: { ok: true } | { ok: false; message: string }) => void) | undefined;
+  private resolveExited!: () => void;
+  private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: BackendProcessOptions) {}
+
+  get pluginId(): string {
+    return this.options.pluginId;
+  }
+
+  /** Set as soon as start() forked; undefined before. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Started or starting, and not yet exited or being stopped. */
+  get alive(): boolean {
+    return this.state.kind === 'starting' || this.state.kind === 'running';
+  }
+
+  /** Exited or being stopped: it will answer no more calls. */
+  get finished(): boolean {
+    return this.state.kind === 'stopping' || this.state.kind === 'exited';
+  }
+
+  /** Forks at once (so `pid` is set when this returns), then resolves when the backend is ready or failed. */
+  start(): Promise<{ ok: true } | { ok: false; message: string }> {
+    if (this.state.kind !== 'idle') throw new Error(`the backend process of ${this.pluginId} was already started`);
+    this.state = { kind: 'starting' };
+    const { runnerPath, env, ctx, entry, startTimeoutMs } = this.options;
+    let child: ChildProcess;
+    try {
+      child = fork(runnerPath, [], {
+        // Inside Electron this is the Electron binary, made a plain Node by ELECTRON_RUN_AS_NODE (see backendEnvironment).
+        execPath: process.execPath,
+        env,
+        cwd: ctx.pluginDir,
+        // Not the host's flags: an --inspect port or a loader must not be inherited.
+        execArgv: [],
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        serialization: 'json',
+        detached: process.platform !== 'win32',
+      });
+    } catch (error) {
+      return Promise.resolve(this.failStart(`could not start the backend of plugin ${this.pluginId}: ${(error as Error).message}`));
+    }
+    this.child = child;
+    this.wire(child);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.onStartReply = undefined;
+        resolve({ ok: false, message: `the backend of plugin ${this.pluginId} did not get ready within ${startTimeoutMs} ms` });
+        void this.stop();
+      }, startTimeoutMs);
+      this.onStartReply = (outcome) => {
+        clearTimeout(timer);
+        this.onStartReply = undefined;
+        if (outcome.ok && this.state.kind === 'starting') this.state = { kind: 'running' };
+        if (!outcome.ok) void this.stop();
+        resolve(outcome);
+      };
+      this.post({ type: 'init', entry, ctx }, (error) => this.onStartReply?.({ ok: false, message: `could not start the backend of plugin ${this.pluginId}: ${error.message}` }));
+    });
+  }
+
+  /** Never throws; a call the backend does not answer within `timeoutMs` fails (the process keeps running). */
+  invoke(method: string, params: unknown, timeoutMs: number): Promise<InvokeOutcome> {
+    if (this.state.kind === 'exited') return Promise.resolve({ ok: false, message: this.state.message });
+    if (this.state.kind !== 'running') return Promise.resolve({ ok: false, message: `the backend of plugin ${this.pluginId} is ${this.state.kind}` });
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle({ ok: false, message: `the backend of plugin ${this.pluginId} did not answer "${method}" within ${timeoutMs} ms` }), timeoutMs);
+      const settle = (outcome: InvokeOutcome) => {
+        clearTimeout(timer);
+        if (this.pending.delete(id)) resolve(outcome);
+      };
+      this.pending.set(id, settle);
+      this.post({ type: 'invoke', id, method, params }, (error) => settle({ ok: false, message: `could not send "${method}" to the backend of plugin ${this.pluginId}: ${error.message}` }));
+    });
+  }
+
+  /** Asks the backend to dispose, then SIGTERM, then SIGKILL to its process group; resolves when none of it is left. */
+  stop(): Promise<void> {
+    if (!this.child?.pid) return Promise.resolve();
+    return (this.stopping ??= this.end(this.child.pid));
+  }
+
+  private async end(pid: number): Promise<void> {
+    if (this.alive) this.state = { kind: 'stopping' };
+    if (this.child?.connected) {
+      this.post({ type: 'dispose' }, () => {});
+      await withTimeout(this.exited, DISPOSE_GRACE_MS);
+    }
+    for (const [signal, waitMs] of [['SIGTERM', TERM_GRACE_MS], ['SIGKILL', AFTER_KILL_MS]] as const) {
+      if (await this.treeGone(pid, 0)) return;
+      signalTree(pid, signal);
+      if (await this.treeGone(pid, waitMs)) return;
+    }
+    this.options.log(`the backend of plugin ${this.pluginId} (pid ${pid}) survived SIGKILL`);
+  }
+
+  /** The leader exited and (POSIX) no member of its group is left. */
+  private async treeGone(pid: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    if (!(await withTimeout(this.exited, ms))) return false;
+    return waitGroupGone(pid, Math.max(0, deadline - Date.now()));
+  }
+
+  private wire(child: ChildProcess): void {
+    const { log } = this.options;
+    const prefix = `plugin ${this.pluginId} backend:`;
+    child.stdout!.on('data', (chunk: Buffer) => this.stdoutLines.push(chunk, (line) => log(`${prefix} ${line.toString('utf8')}`)));
+    child.stderr!.on('data', (chunk: Buffer) => this.stderrLines.push(chunk, (line) => this.onStderrLine(line.toString('utf8'))));
+    child.stderr!.on('end', () => {
+      const rest = this.stderrLines.flush();
+      if (rest) this.onStderrLine(rest.toString('utf8'));
+    });
+    // Every stream and the channel get an 'error' listener: an unhandled one would crash the host.
+    child.stdout!.on('error', () => {});
+    child.stderr!.on('error', () => {});
+    child.on('error', (error) => {
+      log(`${prefix} process error: ${error.message}`);
+      if (child.pid === undefined) this.failStart(`could not start the backend of plugin ${this.pluginId}: ${error.message}`);
+    });
+    child.on('message', (raw: unknown) => this.onMessage(raw));
+    child.once('exit', (code, signal) => void this.onExit(child, code, signal));
+  }
+
+  private onStderrLine(line: string): void {
+    const text = line.replace(/\r$/, '');
+    this.stderrTail.push(text.slice(0, LAST_STDERR_LINE_CHARS));
+    if (this.stderrTail.length > LAST_STDERR_LINES) this.stderrTail.shift();
+    this.options.log(`plugin ${this.pluginId} backend: ${text}`);
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = RunnerReplySchema.safeParse(raw);
+    if (!parsed.success) {
+      this.options.log(`plugin ${this.pluginId} backend sent a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    const reply = parsed.data;
+    switch (reply.type) {
+      case 'ready':
+        return this.onStartReply?.({ ok: true });
+      case 'init-failed':
+        return this.onStartReply?.({ ok: false, message: `the backend of plugin ${this.pluginId} failed to start: ${reply.message}` });
+      case 'result':
+        return this.pending.get(reply.id)?.(reply.ok ? { ok: true, result: reply.result } : { ok: false, message: reply.message });
+      case 'log':
+        return this.options.log(`plugin ${this.pluginId} backend: ${reply.text}`);
+    }
+  }
+
+  private async onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    const wasStopping = this.state.kind === 'stopping';
+    // The last stderr lines are the most useful part of the message; give the pipe a moment to deliver them.
+    await withTimeout(child.stderr!.closed ? Promise.resolve() : new Promise((resolve) => child.stderr!.once('close', resolve)), EXIT_DRAIN_MS);
+    const message = wasStopping ? `the backend of plugin ${this.pluginId} was stopped before it answered` : this.describeExit(code, signal);
+    this.state = { kind: 'exited', message };
+    this.resolveExited();
+    this.onStartReply?.({ ok: false, message });
+    for (const settle of [...this.pending.values()]) settle({ ok: false, message });
+    // Whatever the backend started may outlive it: end the rest of its group.
+    if (!wasStopping) void this.stop();
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const said = this.stderrTail.length ? `; last stderr:\n${this.stderrTail.map((line) => `  ${line}`).join('\n')}` : ' (it wrote nothing to stderr)';
+    return `the backend of plugin ${this.pluginId} ${how}${said}`;
+  }
+
+  private failStart(message: string): { ok: false; message: string } {
+    this.state = { kind: 'exited', message };
+    this.resolveExited();
+    this.onStartReply?.({ ok: false, message });
+    return { ok: false, message };
+  }
+
+  /** Sends on the channel; a closed channel or a value IPC cannot carry (a BigInt) reaches `onError`, never a throw. */
+  private post(request: RunnerRequest, onError: (error: Error) => void): void {
+    const child = this.child;
+    if (!child?.connected) return onError(new Error('the process is not connected'));
+    try {
+      child.send(request, (error) => {
+        if (error) onError(error);
+      });
+    } catch (error) {
+      onError(error as Error);
+    }
+  }
+}
+
+/** Resolves true if `promise` settles within `ms`, false otherwise; the timer never outlives the race. */
+async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

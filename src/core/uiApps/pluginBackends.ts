@@ -1,0 +1,147 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findAppRoot } from '../appPaths.js';
+import { backendEnvironment, BackendProcess } from './backendProcess.js';
+import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
+import { backendStamp } from './backendStamp.js';
+
+export type { BackendContext, InvokeOutcome } from './backendProtocol.js';
+
+/** The host's answer to "may this plugin's backend run, and with what": exists, declares a backend, is trusted. */
+export type BackendResolution = { ok: true; entry: string; ctx: BackendContext } | { ok: false; message: string };
+
+export interface PluginBackendsOptions {
+  /** The compiled `backendRunner.js`; default the one beside this module, or dist/'s when running from src/. */
+  runnerPath?: string;
+  /** Asked on every call, so a plugin that was removed or is no longer trusted stops at once. */
+  resolve(pluginId: string): BackendResolution;
+  logger?: { warn(message: string): void };
+  /** How long a call (and a start) may take; default 30 s. */
+  invokeTimeoutMs?: number;
+}
+
+interface Slot {
+  /** The entry, ctx and folder stamp the process was started with: another key means the code changed. */
+  key: string;
+  process: BackendProcess;
+  started: Promise<{ ok: true } | { ok: false; message: string }>;
+}
+
+/** The runner beside this module (dist/), else the built one when this module runs from src/ (tests). */
+export function defaultRunnerPath(): string {
+  const beside = fileURLToPath(new URL('./backendRunner.js', import.meta.url));
+  if (fs.existsSync(beside)) return beside;
+  return path.join(findAppRoot(), 'dist', 'src', 'core', 'uiApps', 'backendRunner.js');
+}
+
+/**
+ * Plugin backends (DESIGN.md "Security baseline"): each plugin's
+ * `backend.entry` runs in its own Node process, never in the host's. A
+ * process starts on the plugin's first call, is restarted when a file under
+ * its entry's folder changed (checked by stats on every call) or after it
+ * died, and is stopped when the plugin can no longer run (removed,
+ * untrusted). Nothing starts for a plugin `resolve` refuses.
+ */
+export class PluginBackends {
+  private readonly slots = new Map<string, Slot>();
+  /** Stops still in progress (replaced or released processes): dispose() waits for them too. */
+  private readonly stopping = new Set<Promise<void>>();
+  private readonly runnerPath: string;
+  private readonly invokeTimeoutMs: number;
+  private disposed = false;
+
+  constructor(private readonly options: PluginBackendsOptions) {
+    this.runnerPath = options.runnerPath ?? defaultRunnerPath();
+    this.invokeTimeoutMs = options.invokeTimeoutMs ?? 30_000;
+  }
+
+  /** Calls `method` of the plugin's backend, starting or restarting it as needed. Never throws. */
+  async invoke(pluginId: string, method: string, params?: unknown): Promise<InvokeOutcome> {
+    try {
+      return await this.call(pluginId, method, params);
+    } catch (error) {
+      return { ok: false, message: `the backend of plugin ${pluginId} failed: ${(error as Error).message}` };
+    }
+  }
+
+  /** Ends the plugin's backend process, if one runs; the next call starts a new one. */
+  async stop(pluginId: string): Promise<void> {
+    const slot = this.slots.get(pluginId);
+    if (!slot) return;
+    this.slots.delete(pluginId);
+    await this.release(slot);
+  }
+
+  /** The processes running now (or starting, once forked). */
+  running(): { pluginId: string; pid: number }[] {
+    return [...this.slots]
+      .filter(([, slot]) => slot.process.pid !== undefined && !slot.process.finished)
+      .map(([pluginId, slot]) => ({ pluginId, pid: slot.process.pid! }));
+  }
+
+  /** Ends every backend process (dispose, then SIGTERM after 2 s, then SIGKILL); later calls fail. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const slots = [...this.slots.values()];
+    this.slots.clear();
+    await Promise.all([...slots.map((slot) => this.release(slot)), ...this.stopping]);
+  }
+
+  private async call(pluginId: string, method: string, params: unknown): Promise<InvokeOutcome> {
+    if (this.disposed) return { ok: false, message: 'plugin backends are shut down' };
+    if (typeof method !== 'string' || method === '') return { ok: false, message: 'a backend call needs a method name' };
+    const resolved = this.options.resolve(pluginId);
+    if (!resolved.ok) {
+      // A plugin that was removed or lost its trust must not keep running.
+      await this.stop(pluginId);
+      return { ok: false, message: resolved.message };
+    }
+    const slot = this.slotFor(pluginId, resolved);
+    const started = await slot.started;
+    if (!started.ok) {
+      if (this.slots.get(pluginId) === slot) this.slots.delete(pluginId);
+      return started;
+    }
+    return slot.process.invoke(method, params, this.invokeTimeoutMs);
+  }
+
+  /**
+   * The slot whose process runs the plugin's current code. Synchronous up to
+   * the map update, so concurrent first calls share one start; a replaced
+   * process is stopped before its successor starts (both would otherwise
+   * touch the same data folder).
+   */
+  private slotFor(pluginId: string, resolved: { entry: string; ctx: BackendContext }): Slot {
+    const key = JSON.stringify([resolved.entry, resolved.ctx, backendStamp(resolved.entry)]);
+    const current = this.slots.get(pluginId);
+    if (current && current.key === key && !current.process.finished) return current;
+    const previous = current ? this.release(current) : Promise.resolve();
+    const process = new BackendProcess({
+      pluginId,
+      entry: resolved.entry,
+      ctx: resolved.ctx,
+      runnerPath: this.runnerPath,
+      env: backendEnvironment(),
+      startTimeoutMs: this.invokeTimeoutMs,
+      log: (line) => this.options.logger?.warn(line),
+    });
+    const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
+    slot.started = previous.then(() => {
+      // Stopped or replaced while the previous process was ending: fork nothing.
+      if (this.disposed || this.slots.get(pluginId) !== slot) return { ok: false as const, message: `the backend of plugin ${pluginId} was stopped` };
+      if (!fs.existsSync(this.runnerPath)) return { ok: false as const, message: `the backend runner ${this.runnerPath} is missing: run "npm run build"` };
+      fs.mkdirSync(resolved.ctx.dataDir, { recursive: true });
+      fs.mkdirSync(resolved.ctx.stateDir, { recursive: true });
+      return process.start();
+    }).catch((error: unknown) => ({ ok: false as const, message: `could not start the backend of plugin ${pluginId}: ${(error as Error).message}` }));
+    this.slots.set(pluginId, slot);
+    return slot;
+  }
+
+  private release(slot: Slot): Promise<void> {
+    const stopped = slot.process.stop().finally(() => this.stopping.delete(stopped));
+    this.stopping.add(stopped);
+    return stopped;
+  }
+}

@@ -1,0 +1,51 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { caller, isAlive, startTestHost, trustPlugin } from '../../helpers/gatewayHost.js';
+import { writePlugin } from '../../helpers/plugins.js';
+import { repoRoot } from '../../helpers/tempDir.js';
+
+const BACKEND = 'export const createUiAppsBackend = (ctx) => ({ methods: { where: () => ctx } });\n';
+
+describe('host.backends', () => {
+  it('runs the built-in Notes backend: stats counts what the Notes server wrote through the gateway', async () => {
+    const { host } = await startTestHost(() => {}, { builtinPluginsDir: path.join(repoRoot, 'plugins') });
+    const { tools } = await host.gateway.listTools(caller('t'));
+    const addNote = 'mcp_chatos_notes_notes_add_note';
+    expect(tools.map((t) => t.name)).toContain(addNote);
+    expect(host.backends.running()).toEqual([]);
+    expect(await host.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 0, characters: 0 } });
+
+    const added = await host.gateway.callTool({ appId: 'chatos', conversationId: 't', flow: 'main' }, addNote, { title: 'Milk', text: 'buy two' });
+    expect(added.isError).toBeFalsy();
+    expect(await host.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 1, characters: 'Milk'.length + 'buy two'.length } });
+    const ping = await host.backends.invoke('chatos.notes', 'ping', {});
+    expect(ping.ok && ping.result).toMatchObject({ pong: true, pluginId: 'chatos.notes' });
+
+    const [{ pid }] = host.backends.running() as [{ pid: number }];
+    await host.dispose();
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('refuses a plugin with no backend, and runs a user plugin only once it is trusted, with its uiApp dirs as ctx', async () => {
+    const { host, home } = await startTestHost(({ pluginRoot }) => {
+      writePlugin(pluginRoot, 'with-backend', { manifestVersion: 1, id: 'com.example.b', name: 'B', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
+        'index.mjs': 'export function mount() {}\n',
+        'backend/index.mjs': BACKEND,
+      });
+      writePlugin(pluginRoot, 'no-backend', { manifestVersion: 1, id: 'com.example.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
+        'index.mjs': 'export function mount() {}\n',
+      });
+    });
+    expect(await host.backends.invoke('com.example.plain', 'where', {})).toEqual({ ok: false, message: 'plugin com.example.plain declares no backend' });
+    const untrusted = await host.backends.invoke('com.example.b', 'where', {});
+    expect(!untrusted.ok && untrusted.message).toContain('not trusted');
+    expect(!untrusted.ok && untrusted.message).toContain('chatos trust com.example.b');
+    expect(host.backends.running()).toEqual([]);
+
+    trustPlugin(host, 'com.example.b');
+    const where = await host.backends.invoke('com.example.b', 'where', {});
+    const uiApp = host.catalog.getAiContribution('com.example.b', 'main')!.uiApp;
+    expect(where).toEqual({ ok: true, result: { pluginId: 'com.example.b', pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot } });
+    expect(uiApp.dataDir).toBe(path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.b'));
+  });
+});

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app where Electron's binary is present (fetched on
-// first start where the network allows), otherwise the host without a window.
-// Until the desktop shell and `chatos serve` land, the fallback lists the
-// built-in plugins' apps with the CLI.
-import { spawnSync } from 'node:child_process';
+// first start where the network allows), otherwise the headless host,
+// `chatos serve`, whose printed URL opens the same UI in a browser. Any
+// arguments are passed on (`npm start -- --port 0 --home DIR`).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -46,8 +46,12 @@ if (binary && existsSync(shell)) {
 
 console.log(
   binary
-    ? 'The desktop shell is not built in this version yet; showing the apps the host finds instead.\n'
-    : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Showing the apps the host finds instead.\n`,
+    ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
+    : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
 );
-const result = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'apps', ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+// Ctrl+C reaches the server directly (same process group), and it shuts down
+// cleanly; this wrapper only waits for it. A SIGTERM sent to the wrapper alone is passed on.
+process.on('SIGINT', () => {});
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.exitCode === null && child.kill('SIGTERM'));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

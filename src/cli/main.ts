@@ -4,6 +4,7 @@ import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
 import { registerRegistry } from './commands/registry.js';
+import { registerServe } from './commands/serve.js';
 import { registerTools } from './commands/tools.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
@@ -28,6 +29,7 @@ export function buildProgram(cli: CliContext): Command {
   registerAgents(program, cli);
   registerTools(program, cli);
   registerAudit(program, cli);
+  registerServe(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

@@ -1,0 +1,191 @@
+/**
+ * The frame side of the UI-app bridge (protocol: DESIGN.md and the shared
+ * contract in common.md). `bridgeMain` runs inside the sandboxed frame, not
+ * in Node: it is served as its own source text, so it must stay
+ * self-contained (no imports, no module-level helpers) and use only what a
+ * browser has. It is written as a typed function so tsc checks it; the DOM
+ * types it needs are declared below because the project compiles without
+ * the DOM lib.
+ */
+
+export interface BridgeConfig {
+  /** The page module's url; resolved against the shell's url. */
+  moduleUrl: string;
+  surface: 'full' | 'compact';
+}
+
+interface BridgeElement {
+  className: string;
+  textContent: string | null;
+  replaceChildren(...nodes: BridgeElement[]): void;
+}
+
+interface BridgeDocument {
+  readonly currentScript: { readonly dataset: Record<string, string | undefined> } | null;
+  readonly documentElement: { readonly dataset: Record<string, string | undefined>; readonly style: { colorScheme: string } };
+  readonly baseURI: string;
+  readonly body: BridgeElement | null;
+  getElementById(id: string): BridgeElement | null;
+  createElement(tag: string): BridgeElement;
+}
+
+interface BridgeWindow {
+  readonly parent: { postMessage(message: unknown, targetOrigin: string): void };
+  readonly document: BridgeDocument;
+  addEventListener(type: 'message', listener: (event: { source: unknown; data: unknown }) => void): void;
+  addEventListener(type: 'pagehide', listener: () => void): void;
+}
+
+type Theme = 'light' | 'dark';
+type Unsubscribe = () => void;
+
+/** What a page's mount function receives as `host`. */
+export interface UiAppPageHost {
+  context: { get(): Promise<unknown> };
+  theme: { get(): Promise<Theme>; onChange(listener: (theme: Theme) => void): Unsubscribe };
+  tools: { call(tool: string, args?: Record<string, unknown>): Promise<unknown> };
+  backend: { invoke(method: string, params?: unknown): Promise<unknown> };
+  ui: { navigate(path: string): Promise<unknown> };
+  events: { emit(type: string, payload?: unknown): Promise<unknown>; on(type: string, listener: (payload: unknown) => void): Unsubscribe };
+}
+
+/** Reads the config the shell put on the bridge's own script tag (`uiAppShellHtml`). */
+export function readBridgeConfig(): BridgeConfig {
+  const data = (globalThis as unknown as BridgeWindow).document.currentScript?.dataset ?? {};
+  return { moduleUrl: data.moduleUrl ?? '', surface: data.surface === 'compact' ? 'compact' : 'full' };
+}
+
+/**
+ * Builds `host` over postMessage, imports the page module (with a query
+ * that defeats caches, so a reloaded frame runs the edited module), mounts
+ * it in `#chatos-app`, and tells the parent `ready` or `failed`. A failure
+ * is also shown in the frame, in words. `importModule` is passed in so the
+ * served text holds a literal `import()`, whatever tool compiled this file.
+ */
+export function bridgeMain(config: BridgeConfig, importModule: (url: string) => Promise<Record<string, unknown>>): void {
+  const win = globalThis as unknown as BridgeWindow;
+  const doc = win.document;
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const themeListeners = new Set<(theme: Theme) => void>();
+  const appListeners = new Map<string, Set<(payload: unknown) => void>>();
+  let nextId = 1;
+
+  const post = (message: Record<string, unknown>) => win.parent.postMessage({ chatos: 'bridge', v: 1, ...message }, '*');
+  const request = (op: string, args: unknown[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      post({ id, op, args });
+    });
+  const notify = <T>(listeners: Iterable<(value: T) => void> | undefined, value: T) => {
+    for (const listener of [...(listeners ?? [])]) {
+      try {
+        listener(value);
+      } catch (error) {
+        console.error('a ChatOS bridge listener threw', error);
+      }
+    }
+  };
+  const applyTheme = (theme: unknown) => {
+    if (theme !== 'light' && theme !== 'dark') return;
+    doc.documentElement.dataset.theme = theme;
+    doc.documentElement.style.colorScheme = theme;
+    notify(themeListeners, theme);
+  };
+
+  win.addEventListener('message', (event) => {
+    if (event.source !== win.parent) return;
+    const data = event.data as Record<string, unknown> | null;
+    if (!data || typeof data !== 'object' || data.chatos !== 'bridge' || data.v !== 1) return;
+    if (typeof data.id === 'number') {
+      const call = pending.get(data.id);
+      if (!call) return;
+      pending.delete(data.id);
+      if (data.ok === true) call.resolve(data.result);
+      else call.reject(new Error(typeof data.message === 'string' ? data.message : 'the host refused the request'));
+    } else if (data.event === 'theme') {
+      applyTheme(data.payload);
+    } else if (data.event === 'app' && typeof data.type === 'string') {
+      notify(appListeners.get(data.type), data.payload);
+    }
+  });
+
+  const host: UiAppPageHost = {
+    context: { get: () => request('context.get', []) },
+    theme: {
+      get: () => request('theme.get', []) as Promise<Theme>,
+      onChange(listener) {
+        themeListeners.add(listener);
+        return () => void themeListeners.delete(listener);
+      },
+    },
+    tools: { call: (tool, args = {}) => request('tools.call', [tool, args]) },
+    backend: { invoke: (method, params) => request('backend.invoke', [method, params]) },
+    ui: { navigate: (path) => request('ui.navigate', [path]) },
+    events: {
+      emit: (type, payload) => request('events.emit', [type, payload]),
+      on(type, listener) {
+        const listeners = appListeners.get(type) ?? new Set();
+        appListeners.set(type, listeners);
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+    },
+  };
+  Object.freeze(host);
+
+  const container = doc.getElementById('chatos-app') ?? doc.body;
+  const showError = (message: string) => {
+    const box = doc.createElement('div');
+    box.className = 'chatos-app-error';
+    box.textContent = `This app's page could not be shown.\n\n${message}`;
+    container?.replaceChildren(box);
+  };
+
+  let dispose: (() => void) | undefined;
+  win.addEventListener('pagehide', () => {
+    const current = dispose;
+    dispose = undefined;
+    try {
+      current?.();
+    } catch (error) {
+      console.error('the page threw while unmounting', error);
+    }
+  });
+
+  void host.theme.get().then(applyTheme, () => undefined);
+
+  const start = async () => {
+    if (!config.moduleUrl) throw new Error('the shell names no page module');
+    if (!container) throw new Error('the shell has no container element');
+    const url = new URL(config.moduleUrl, doc.baseURI);
+    url.searchParams.set('v', String(Date.now()));
+    const mod = await importModule(url.href);
+    type Mount = (props: { container: BridgeElement; host: UiAppPageHost; slots: Record<string, never> }) => unknown;
+    const fallback = mod.default as { mount?: unknown } | undefined;
+    const mount =
+      typeof mod.mount === 'function'
+        ? (mod.mount as Mount)
+        : fallback && typeof fallback.mount === 'function'
+          ? (fallback.mount as Mount).bind(fallback)
+          : typeof fallback === 'function'
+            ? (fallback as Mount)
+            : undefined;
+    if (!mount) throw new Error(`${config.moduleUrl} exports no mount function; export one: export function mount({ container, host }) { … }`);
+    const result = await mount({ container, host, slots: {} });
+    if (typeof result === 'function') dispose = result as () => void;
+  };
+  start().then(
+    () => post({ op: 'ready' }),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      showError(message);
+      post({ op: 'failed', message });
+    },
+  );
+}
+
+/** The bridge as the frame loads it: one classic script, no inline script in the shell. */
+export function uiAppBridgeScript(): string {
+  return `"use strict";\n(${bridgeMain.toString()})((${readBridgeConfig.toString()})(), (url) => import(url));\n`;
+}

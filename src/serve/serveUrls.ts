@@ -1,0 +1,26 @@
+import type { FaceUrls } from '../api/types.js';
+import { urlPathInside } from '../faces/safePath.js';
+import { appCapability } from './auth.js';
+
+/**
+ * How `chatos serve` addresses pages and artifacts. Relative urls: the
+ * renderer is served from the same origin, whichever loopback name the
+ * browser used.
+ */
+export function serveFaceUrls(token: string, artifactsDir: string): FaceUrls {
+  return {
+    uiAppUrl(pluginId, appId, surface) {
+      return `${uiAppBasePath(token, pluginId, appId)}__shell?surface=${surface}`;
+    },
+    artifactUrl(file) {
+      const relative = urlPathInside(artifactsDir, file);
+      if (!relative) throw new Error(`${file} is not inside the artifacts folder ${artifactsDir}, so it is not served`);
+      return `/artifacts/${relative}`;
+    },
+  };
+}
+
+/** `/ui/<cap>/<pluginId>/<appId>/`: everything of one app's pages lives below it. */
+export function uiAppBasePath(token: string, pluginId: string, appId: string): string {
+  return `/ui/${appCapability(token, pluginId, appId)}/${encodeURIComponent(pluginId)}/${encodeURIComponent(appId)}/`;
+}

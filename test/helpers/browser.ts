@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { repoRoot } from './tempDir.js';
+
+/** Debian's Chromium (`apt-get install chromium`); `.ci/run` installs it. Never a downloaded browser. */
+export const CHROMIUM = process.env.CHATOS_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Headless Chromium with a fresh profile that is deleted on close. */
+export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: run "apt-get update && apt-get install -y chromium" (.ci/run does)`);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServeProcess {
+  /** The printed url, token included. */
+  url: string;
+  origin: string;
+  token: string;
+  child: ChildProcess;
+  stop(): Promise<number | null>;
+}
+
+/** `chatos serve --port 0 --json` as a user runs it (the built binary); resolves once it printed its url. */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'chatos.js'), 'serve', '--port', '0', '--json', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`chatos serve printed no url within 30 s; stderr:\n${stderr}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((l) => l.trim().startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`chatos serve exited (${code}) before printing its url; stderr:\n${stderr}`)));
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = path.join(repoRoot, 'test-output', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+
+/** `chatos serve` as a user runs it: the built binary (npm test builds dist/ first). */
+const bin = path.join(repoRoot, 'bin', 'chatos.js');
+const running: ChildProcess[] = [];
+
+afterEach(async () => {
+  // A failed test must not leave a server behind: SIGTERM first, so `npm start`'s wrapper passes it on to its server.
+  for (const child of running.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}, 30_000);
+
+interface Served {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function serve(args: string[], script: string[] = [bin, 'serve'], env: NodeJS.ProcessEnv = {}): Served {
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'commands', 'serve.js'))) {
+    throw new Error('dist/ has no serve command: run "npm run build" (npm test does)');
+  }
+  const child = spawn(process.execPath, [...script, ...args], { cwd: repoRoot, env: { ...process.env, CHATOS_HOME: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits for a line on stdout that matches; fails with what the process printed. */
+async function lineMatching(served: Served, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(served.stdout());
+    if (match) return match;
+    if (served.child.exitCode !== null) throw new Error(`chatos serve exited ${served.child.exitCode}: ${served.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`no line matching ${pattern} within ${timeoutMs} ms; stdout: ${served.stdout()} stderr: ${served.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function api(url: URL, token: string, method: string, params: unknown = {}): Promise<any> {
+  const res = await fetch(new URL('/api', url), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method, params }) });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('chatos serve', () => {
+  it('prints the URL, answers host.info with the token, and on SIGTERM closes, saves and exits 0', async () => {
+    const home = tempDir('chatos-serve-home-');
+    const served = serve(['--port', '0', '--home', home]);
+    const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})$/m);
+    const url = new URL(printed!);
+    const token = url.searchParams.get('token')!;
+
+    const info = await api(url, token, 'host.info');
+    expect(info).toMatchObject({ ok: true, result: { face: 'serve', home } });
+    expect((await fetch(new URL('/api', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"method":"host.info"}' })).status).toBe(401);
+    const saved = await api(url, token, 'agents.save', { agent: { name: 'Served agent' } });
+    expect(saved.ok).toBe(true);
+
+    served.child.kill('SIGTERM');
+    const { code, signal } = await served.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(served.stderr()).toContain('stopping');
+    // Gone: the port no longer answers.
+    await expect(fetch(new URL('/', url))).rejects.toThrow();
+    // The admin DB on disk has what was saved through the server.
+    expect(fs.statSync(path.join(home, 'chatos', 'admin.db')).size).toBeGreaterThan(0);
+    const listed = runCli(['--home', home, '--json', 'agents', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json().agents.map((a: { name: string }) => a.name)).toContain('Served agent');
+  }, 120_000);
+
+  it('--json prints one JSON line {url, port}; SIGINT stops it too', async () => {
+    const home = tempDir('chatos-serve-home-');
+    const served = serve(['--port', '0', '--home', home, '--json', '--no-watch']);
+    const [line] = await lineMatching(served, /^\{.*\}$/m);
+    const printed = JSON.parse(line!) as { url: string; port: number };
+    expect(Object.keys(printed).sort()).toEqual(['port', 'url']);
+    expect(printed.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${printed.port}/\\?token=`));
+    served.child.kill('SIGINT');
+    expect((await served.exited).code).toBe(0);
+  }, 120_000);
+
+  it('a port in use exits 1 naming the port and suggesting --port 0', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const run = runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`port ${port}`);
+      expect(run.stderr).toContain('--port 0');
+    } finally {
+      blocker.close();
+    }
+  }, 120_000);
+
+  it.each(['abc', '-1', '65536', '1.5', ''])('a bad --port (%j) exits 2 and says what a port is', (port) => {
+    const run = runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', port]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--port');
+  });
+
+  it('npm start without an Electron binary says why and runs chatos serve with the arguments passed on', async () => {
+    const home = tempDir('chatos-serve-home-');
+    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ELECTRON_OVERRIDE_DIST_PATH: tempDir('no-electron-') });
+    const [line] = await lineMatching(served, /^\{"url".*\}$/m);
+    expect(served.stdout()).toContain('Electron is not available on this machine: ELECTRON_SKIP_BINARY_DOWNLOAD is set');
+    const { url } = JSON.parse(line!) as { url: string };
+    const token = new URL(url).searchParams.get('token')!;
+    expect((await api(new URL(url), token, 'host.info')).ok).toBe(true);
+    // SIGTERM to the wrapper alone reaches the server, which shuts down cleanly.
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+    expect(served.stderr()).toContain('stopping');
+  }, 120_000);
+});

@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const TOKEN_COOKIE = 'chatos_token';
+/** Per port: cookies ignore ports, so two `chatos serve` on one machine would otherwise log each other's tabs out. */
+export const tokenCookieName = (port: number) => `chatos_token_${port}`;
 
 /** A fresh 256-bit session token, url- and cookie-safe. */
 export function newToken(): string {
@@ -27,10 +28,11 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-export function cookieToken(req: IncomingMessage): string | undefined {
+export function cookieToken(req: IncomingMessage, port: number): string | undefined {
+  const name = tokenCookieName(port);
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === TOKEN_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
@@ -41,8 +43,8 @@ export function queryToken(query: URLSearchParams): string | undefined {
 }
 
 /** The cookie that carries the token for the renderer's own requests; JS cannot read it, other sites do not send it. */
-export function tokenCookie(token: string): string {
-  return `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export function tokenCookie(token: string, port: number): string {
+  return `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 /**

@@ -112,7 +112,7 @@ function upgradeRefusal(req: http.IncomingMessage, state: ServeState): { status:
   const { path, query } = splitUrl(req.url);
   if (path !== '/events') return { status: 404, text: 'not found' };
   if (!state.origins.originAllowed(req)) return { status: 403, text: 'cross-origin socket refused' };
-  const presented = queryToken(query) ?? cookieToken(req);
+  const presented = queryToken(query) ?? cookieToken(req, state.origins.port);
   if (!secretMatches(presented, state.token)) return { status: 401, text: UNAUTHORIZED };
   return undefined;
 }
@@ -130,12 +130,12 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   if (path === '/api') {
     if (req.method !== 'POST') return sendText(res, 405, 'the API takes POST {"method", "params"}', { Allow: 'POST' });
     // The Bearer header is for scripts; the renderer's own calls carry the HttpOnly cookie.
-    if (!secretMatches(bearerToken(req) ?? cookieToken(req), state.token)) return sendText(res, 401, UNAUTHORIZED);
+    if (!secretMatches(bearerToken(req) ?? cookieToken(req, state.origins.port), state.token)) return sendText(res, 401, UNAUTHORIZED);
     return handleApi(req, res, state.api);
   }
 
   const fromQuery = queryToken(query);
-  const authorized = secretMatches(fromQuery ?? cookieToken(req), state.token);
+  const authorized = secretMatches(fromQuery ?? cookieToken(req, state.origins.port), state.token);
   if (!authorized) return sendText(res, 401, UNAUTHORIZED);
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'only GET here', { Allow: 'GET, HEAD' });
   if (path === '/events') return sendText(res, 426, 'this is the event WebSocket: connect with a WebSocket client', { Upgrade: 'websocket' });
@@ -146,7 +146,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
     // The token moves from the address bar (history, screenshots) into an HttpOnly cookie.
     query.delete('token');
     const rest = query.toString();
-    res.writeHead(302, { Location: `${path}${rest ? `?${rest}` : ''}`, 'Set-Cookie': tokenCookie(state.token), 'Content-Length': 0 });
+    res.writeHead(302, { Location: `${path}${rest ? `?${rest}` : ''}`, 'Set-Cookie': tokenCookie(state.token, state.origins.port), 'Content-Length': 0 });
     return void res.end();
   }
   sendRendererTarget(req, res, target, state.origins.port);

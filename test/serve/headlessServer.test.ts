@@ -43,7 +43,7 @@ describe('token', () => {
     expect((await apiCall(f, hostInfo, { authorization: `Bearer ${wrong}` })).status).toBe(401);
     expect(await openSocket(f.port, { path: `/events?token=${wrong}` })).toMatchObject({ kind: 'refused', status: 401 });
     expect((await raw(f.port, { path: `/?token=${wrong}` })).status).toBe(401);
-    expect((await raw(f.port, { path: '/', headers: { cookie: `chatos_token=${wrong}` } })).status).toBe(401);
+    expect((await raw(f.port, { path: '/', headers: { cookie: `chatos_token_${f.port}=${wrong}` } })).status).toBe(401);
     expect((await raw(f.port, { path: `/artifacts/x.png?token=${wrong}` })).status).toBe(401);
   });
 
@@ -77,7 +77,7 @@ describe('Host header (DNS rebinding)', () => {
       { method: 'POST', path: '/api', headers: { host, authorization: `Bearer ${f.token}`, 'content-type': 'application/json' }, body: JSON.stringify(hostInfo) },
       { path: `/?token=${f.token}`, headers: { host } },
       { path: '/ui/x/good/main/__shell', headers: { host } },
-      { path: '/artifacts/x.png', headers: { host, cookie: `chatos_token=${f.token}` } },
+      { path: '/artifacts/x.png', headers: { host, cookie: `chatos_token_${f.port}=${f.token}` } },
     ];
     for (const request of requests) {
       const res = await raw(f.port, request);
@@ -118,9 +118,9 @@ describe('Origin', () => {
   });
 
   it('a foreign Origin is 403 on the renderer and artifacts', async () => {
-    const res = await raw(f.port, { path: '/', headers: { origin: 'http://evil.example', cookie: `chatos_token=${f.token}` } });
+    const res = await raw(f.port, { path: '/', headers: { origin: 'http://evil.example', cookie: `chatos_token_${f.port}=${f.token}` } });
     expect(res.status).toBe(403);
-    expect((await raw(f.port, { path: '/artifacts/x.png', headers: { origin: 'null', cookie: `chatos_token=${f.token}` } })).status).toBe(403);
+    expect((await raw(f.port, { path: '/artifacts/x.png', headers: { origin: 'null', cookie: `chatos_token_${f.port}=${f.token}` } })).status).toBe(403);
   });
 
   it('our own origins are accepted on /api and /events', async () => {
@@ -183,7 +183,7 @@ describe('renderer', () => {
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/');
     const cookie = res.headers['set-cookie']?.[0] ?? '';
-    expect(cookie).toContain(`chatos_token=${f.token}`);
+    expect(cookie).toContain(`chatos_token_${f.port}=${f.token}`);
     expect(cookie).toMatch(/;\s*HttpOnly/);
     expect(cookie).toMatch(/;\s*SameSite=Strict/);
     expect(cookie).toMatch(/;\s*Path=\//);
@@ -196,7 +196,7 @@ describe('renderer', () => {
   });
 
   it('with the cookie, / is the renderer html under the strict CSP', async () => {
-    const res = await raw(f.port, { path: '/', headers: { cookie: `other=1; chatos_token=${f.token}` } });
+    const res = await raw(f.port, { path: '/', headers: { cookie: `other=1; chatos_token_${f.port}=${f.token}` } });
     expect(res.status).toBe(200);
     expect(res.body).toContain('ChatOS test renderer');
     expect(res.headers['content-type']).toContain('text/html');
@@ -209,13 +209,13 @@ describe('renderer', () => {
   });
 
   it('client routes get index.html; a missing file with an extension is 404', async () => {
-    const cookie = `chatos_token=${f.token}`;
+    const cookie = `chatos_token_${f.port}=${f.token}`;
     expect((await raw(f.port, { path: '/servers/abc', headers: { cookie } })).body).toContain('ChatOS test renderer');
     expect((await raw(f.port, { path: '/assets/missing-9999.js', headers: { cookie } })).status).toBe(404);
   });
 
   it('every response says nosniff and no-referrer; only /assets/ may be cached', async () => {
-    const cookie = `chatos_token=${f.token}`;
+    const cookie = `chatos_token_${f.port}=${f.token}`;
     const responses = {
       index: await raw(f.port, { path: '/', headers: { cookie } }),
       asset: await raw(f.port, { path: '/assets/app-1234.js', headers: { cookie } }),
@@ -233,7 +233,7 @@ describe('renderer', () => {
 
   it('dotfiles and paths out of the renderer folder are 404, not index.html', async () => {
     fs.writeFileSync(path.join(f.rendererDir, '.hidden.js'), 'hidden');
-    const cookie = `chatos_token=${f.token}`;
+    const cookie = `chatos_token_${f.port}=${f.token}`;
     for (const p of ['/.hidden.js', '/assets/../../home/chatos/admin.db', '/%2e%2e/renderer/index.html']) {
       const res = await raw(f.port, { path: p, headers: { cookie } });
       expect(res.status, p).toBe(404);
@@ -271,7 +271,7 @@ describe('API', () => {
   });
 
   it('the renderer may call the API with its cookie instead of the bearer token', async () => {
-    const res = await apiCall(f, hostInfo, { cookie: `chatos_token=${f.token}`, origin: `http://127.0.0.1:${f.port}` });
+    const res = await apiCall(f, hostInfo, { cookie: `chatos_token_${f.port}=${f.token}`, origin: `http://127.0.0.1:${f.port}` });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).ok).toBe(true);
   });
@@ -294,7 +294,7 @@ describe('events socket', () => {
   });
 
   it('answers {id, method, params} messages with {id, reply}, validated like the API', async () => {
-    const outcome = await openSocket(f.port, { path: '/events', headers: { cookie: `chatos_token=${f.token}` } });
+    const outcome = await openSocket(f.port, { path: '/events', headers: { cookie: `chatos_token_${f.port}=${f.token}` } });
     if (outcome.kind !== 'open') throw new Error(`socket refused: ${outcome.status}`);
     const { socket } = outcome;
     const info = nextMessage(socket, (m) => m.id === 7);
@@ -338,7 +338,7 @@ describe('lifecycle', () => {
   it('without a renderer build, / says in plain text to run npm run build', async () => {
     const own = await startServeFixture({ renderer: false });
     try {
-      const res = await raw(own.port, { path: '/', headers: { cookie: `chatos_token=${own.token}` } });
+      const res = await raw(own.port, { path: '/', headers: { cookie: `chatos_token_${own.port}=${own.token}` } });
       expect(res.status).toBe(503);
       expect(res.headers['content-type']).toContain('text/plain');
       expect(res.body).toContain('npm run build');

@@ -142,7 +142,7 @@ describe('artifacts', () => {
     const dir = path.join(f.home, 'chatos', 'artifacts', 'conv 1');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'pic.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    const res = await raw(f.port, { path: '/artifacts/conv%201/pic.svg', headers: { cookie: `chatos_token=${f.token}` } });
+    const res = await raw(f.port, { path: '/artifacts/conv%201/pic.svg', headers: { cookie: `chatos_token_${f.port}=${f.token}` } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');
     expect(String(res.headers['content-security-policy'])).toContain('sandbox');
@@ -153,7 +153,7 @@ describe('artifacts', () => {
     const dir = path.join(f.home, 'chatos', 'artifacts');
     fs.mkdirSync(dir, { recursive: true });
     fs.symlinkSync(f.outsideFile, path.join(dir, 'link.txt'));
-    const cookie = `chatos_token=${f.token}`;
+    const cookie = `chatos_token_${f.port}=${f.token}`;
     for (const p of ['/artifacts/../admin.db', '/artifacts/%2e%2e/mcp.yaml', '/artifacts/link.txt', '/artifacts/..%2f..%2foutside%2fsecret.txt']) {
       const res = await raw(f.port, { path: p, headers: { cookie } });
       expect(res.status, p).toBe(404);

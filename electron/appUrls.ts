@@ -1,0 +1,87 @@
+import * as path from 'node:path';
+import type { FaceUrls } from '../src/api/types.js';
+
+/**
+ * The desktop face's addresses. The renderer and artifacts are served by the
+ * privileged `chatos:` scheme, each UI app's page by `chatos-app://<host>/`
+ * where the host encodes (pluginId, appId), so every app is its own origin.
+ * Nothing here imports electron: main.ts registers these, tests read them.
+ */
+export const APP_SCHEME = 'chatos';
+export const UI_APP_SCHEME = 'chatos-app';
+/** The renderer's origin; only frames at this url may call the HostApi. */
+export const APP_ORIGIN = `${APP_SCHEME}://app`;
+export const MAIN_WINDOW_URL = `${APP_ORIGIN}/index.html`;
+export const ARTIFACTS_ORIGIN = `${APP_SCHEME}://artifacts`;
+
+/** For `protocol.registerSchemesAsPrivileged`, before the app is ready. */
+export const PRIVILEGED_SCHEMES = [
+  // standard: relative urls and origins work; secure: treated like https (no mixed-content downgrade).
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // A page frame has an opaque origin (sandbox without allow-same-origin), so its module imports are CORS requests.
+  { scheme: UI_APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+];
+
+/** Sent with every `chatos://app` response: the renderer runs only its own code and frames only app pages. */
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // antd writes its styles at run time (CSS-in-JS).
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: chatos:",
+  'frame-src chatos-app:',
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Artifacts are shown in `<img>`; opened any other way they run nothing. */
+export const ARTIFACT_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/** A url of the renderer itself (any path, query or hash under `chatos://app/`). */
+export function isAppUrl(url: string): boolean {
+  return url.startsWith(`${APP_ORIGIN}/`);
+}
+
+// Hostnames of standard schemes are lower-cased by Chromium and ids may hold
+// capitals and dots, so the pair is hex-encoded, in DNS-sized labels.
+const LABEL = 62;
+
+/** The origin host of one app's page frame: `hex(pluginId + '/' + appId)`, split into labels. */
+export function uiAppHost(pluginId: string, appId: string): string {
+  const hex = Buffer.from(`${pluginId}/${appId}`, 'utf8').toString('hex');
+  const labels: string[] = [];
+  for (let i = 0; i < hex.length; i += LABEL) labels.push(hex.slice(i, i + LABEL));
+  return labels.join('.');
+}
+
+/** The inverse of `uiAppHost`; undefined for a host no app could have. */
+export function parseUiAppHost(host: string): { pluginId: string; appId: string } | undefined {
+  const hex = host.toLowerCase().split('.').join('');
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) return undefined;
+  const text = Buffer.from(hex, 'hex').toString('utf8');
+  const slash = text.indexOf('/');
+  // Plugin and app ids never contain '/', so exactly one slash splits them.
+  if (slash <= 0 || slash === text.length - 1 || text.indexOf('/', slash + 1) !== -1) return undefined;
+  return { pluginId: text.slice(0, slash), appId: text.slice(slash + 1) };
+}
+
+/** `chatos://artifacts/<path inside the artifacts folder>`; a file outside it has no url. */
+export function artifactUrl(artifactsDir: string, file: string): string {
+  const relative = path.relative(path.resolve(artifactsDir), path.resolve(file));
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new Error(`${file} is not inside the artifacts folder ${artifactsDir}; only saved artifacts have a url`);
+  }
+  return `${ARTIFACTS_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * The FaceUrls the HostApi service builds responses with. `shellPath` is the
+ * path of an app's shell page for a surface (from the UI-app files module).
+ */
+export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string): FaceUrls {
+  return {
+    uiAppUrl: (pluginId, appId, surface) => `${UI_APP_SCHEME}://${uiAppHost(pluginId, appId)}${shellPath(surface)}`,
+    artifactUrl: (file) => artifactUrl(artifactsDir, file),
+  };
+}

@@ -1,0 +1,66 @@
+import { createHostApiService } from '../src/api/hostApiService.js';
+import type { HostApiService } from '../src/api/types.js';
+import { createHost, type Host, type HostOptions } from '../src/core/host.js';
+import { createAppProtocolHandler } from './appProtocol.js';
+import { electronFaceUrls } from './appUrls.js';
+import { createUiAppProtocolHandler, uiAppShellPath } from './uiAppProtocol.js';
+
+/**
+ * The desktop face's host, without Electron: the core, its HostApi with the
+ * desktop's urls, and the two protocol handlers. main.ts starts one when the
+ * app is ready and stops it before the process exits; tests start one on a
+ * temp home. `stop()` may be called any number of times (before-quit and
+ * window-all-closed both ask): it runs once and every caller awaits it.
+ */
+export interface DesktopHostOptions {
+  host: HostOptions;
+  rendererDir: string;
+  version: string;
+  locale?: string;
+  /** Hot reload of mcp.yaml and plugin folders; default on. */
+  watch?: boolean;
+}
+
+export interface DesktopHost {
+  host: Host;
+  api: HostApiService;
+  /** For `protocol.handle('chatos', …)`. */
+  appProtocol: (request: Request) => Promise<Response>;
+  /** For `protocol.handle('chatos-app', …)`. */
+  uiAppProtocol: (request: Request) => Promise<Response>;
+  /** Stops watching, detaches the api, ends every server and backend, flushes the DB. */
+  stop(): Promise<void>;
+}
+
+export async function startDesktopHost(options: DesktopHostOptions): Promise<DesktopHost> {
+  const host = createHost(options.host);
+  try {
+    await host.start();
+  } catch (error) {
+    await host.dispose();
+    throw error;
+  }
+  const unwatch = options.watch === false ? () => {} : host.watch();
+  const artifactsDir = host.home.artifactsDir;
+  const api = createHostApiService(host, {
+    face: 'electron',
+    urls: electronFaceUrls(artifactsDir, uiAppShellPath),
+    version: options.version,
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    host,
+    api,
+    appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir }),
+    uiAppProtocol: createUiAppProtocolHandler(host),
+    stop() {
+      stopping ??= (async () => {
+        unwatch();
+        api.dispose();
+        await host.dispose();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The Electron main process: wiring only. Every decision (window options,
+// CSP, which frame may call the HostApi, which file a url may read, where
+// navigation may go) lives in a module that does not import electron and is
+// tested without it; this file hands Electron's objects to them.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
+import type { Logger } from '../src/core/host.js';
+import { desktopLayout, desktopSessionRoot } from './appLayout.js';
+import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME } from './appUrls.js';
+import { guardContents } from './contentsGuards.js';
+import { startDesktopHost, type DesktopHost } from './desktopHost.js';
+import { API_CHANNEL, createIpcHandler, EVENT_CHANNEL, mainFrameCheck } from './ipcHandler.js';
+import { mainWindowOptions } from './windowOptions.js';
+
+const layout = desktopLayout(app.getAppPath(), path.dirname(fileURLToPath(import.meta.url)));
+const logger: Logger = {
+  info: (message) => console.log(message),
+  warn: (message) => console.warn(message),
+  error: (message) => console.error(message),
+};
+
+// Both must happen before 'ready'.
+protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+app.enableSandbox();
+
+let starting: Promise<DesktopHost> | undefined;
+let mainWindow: BrowserWindow | undefined;
+let started = false;
+let exiting = false;
+
+/** Once: stop the host (servers and backends ended, DB flushed), then leave. A quit during start waits for the start. */
+function shutdown(code = 0): void {
+  if (exiting) return;
+  exiting = true;
+  (starting ?? Promise.resolve(undefined))
+    .then((desktop) => desktop?.stop(), () => undefined)
+    .catch((error: unknown) => logger.error(`ChatOS did not stop cleanly: ${(error as Error).message}`))
+    .finally(() => app.exit(code));
+}
+
+function openWindow(): BrowserWindow {
+  // electronegativity reads one file at a time, so it cannot see the options mainWindowOptions() returns and
+  // reports them as unset; test/electron/windowOptions.test.ts asserts each one (and that every window is built
+  // from them), and its electronegativity test allows this one line only.
+  const window = new BrowserWindow(mainWindowOptions(layout.preloadPath)); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = undefined;
+  });
+  void window.loadURL(MAIN_WINDOW_URL);
+  return window;
+}
+
+async function start(): Promise<void> {
+  // Nothing the page asks for (camera, notifications, clipboard read, …) is granted.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  starting = startDesktopHost({
+    host: {
+      appRoot: layout.unpackedRoot,
+      builtinPluginsDir: layout.builtinPluginsDir,
+      defaultsDir: layout.defaultsDir,
+      sessionRoot: desktopSessionRoot(process.cwd(), app.getPath('home')),
+      logger,
+    },
+    rendererDir: layout.rendererDir,
+    version: app.getVersion(),
+    locale: app.getLocale(),
+  });
+  const desktop = await starting;
+  if (exiting) return;
+  protocol.handle(APP_SCHEME, desktop.appProtocol);
+  protocol.handle(UI_APP_SCHEME, desktop.uiAppProtocol);
+
+  ipcMain.handle(API_CHANNEL, createIpcHandler({ api: desktop.api, isOurFrame: mainFrameCheck(() => mainWindow?.webContents.id) }));
+  desktop.api.onEvent((event) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event);
+  });
+  mainWindow = openWindow();
+  started = true;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // ChatOS is already running: that instance gets 'second-instance' and shows its window.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => guardContents(contents));
+  app.on('before-quit', (event) => {
+    // Quitting waits for the host: prevent this quit, stop, then app.exit().
+    event.preventDefault();
+    shutdown();
+  });
+  app.on('window-all-closed', () => shutdown());
+  app.on('activate', () => {
+    // macOS: a click on the dock icon with no window open (once the host is up).
+    if (started && !mainWindow && !exiting) mainWindow = openWindow();
+  });
+  app.whenReady().then(start).catch((error: unknown) => {
+    dialog.showErrorBox('ChatOS could not start', (error as Error).message);
+    shutdown(1);
+  });
+}

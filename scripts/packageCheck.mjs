@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// `npm run package:check`: runs electron-builder's whole pipeline for Linux
+// (`--linux dir`) with a stand-in Electron (its binary cannot be downloaded
+// on our build machines), then checks what came out: app.asar holds the
+// compiled app and nothing of the sources, and everything a child process
+// must read is a real file in app.asar.unpacked/, proven by starting the
+// servers the packaged host would start with a plain `node`, from there.
+//
+//   node scripts/packageCheck.mjs [--no-build] [--keep]
+//     --no-build  use dist/ as it is (npm test has just built it)
+//     --keep      keep the temp folder with the packaged app, and print it
+// Exit 0 when every check passed, 1 otherwise (each failure is printed).
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const args = new Set(process.argv.slice(2));
+const failures = [];
+const timings = [];
+
+function fail(message) {
+  failures.push(message);
+  console.error(`  ✗ ${message}`);
+}
+function pass(message) {
+  console.log(`  ✓ ${message}`);
+}
+function check(condition, message) {
+  if (condition) pass(message);
+  else fail(message);
+  return condition;
+}
+async function timed(label, work) {
+  const started = Date.now();
+  console.log(`${label}…`);
+  try {
+    return await work();
+  } finally {
+    timings.push([label, Date.now() - started]);
+  }
+}
+
+function run(command, commandArgs, options = {}) {
+  const result = spawnSync(command, commandArgs, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? '');
+    process.stderr.write(result.stderr ?? '');
+    throw new Error(`${path.basename(command)} ${commandArgs.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+  return result;
+}
+
+/** A folder electron-builder accepts as an unpacked Linux Electron: one executable named `electron`. */
+function standInElectron(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const binary = path.join(dir, 'electron');
+  fs.writeFileSync(binary, '#!/bin/sh\necho "stand-in Electron from scripts/packageCheck.mjs: it runs nothing" >&2\nexit 1\n');
+  fs.chmodSync(binary, 0o755);
+  return dir;
+}
+
+/** Starts a stdio MCP server with a plain node, lists its tools, and stops it. */
+async function listToolsOf(label, command, commandArgs, env, cwd) {
+  const { Client } = await import(pathToFileURL(require.resolve('@modelcontextprotocol/sdk/client/index.js')).href);
+  const { StdioClientTransport, getDefaultEnvironment } = await import(pathToFileURL(require.resolve('@modelcontextprotocol/sdk/client/stdio.js')).href);
+  const stderr = [];
+  const transport = new StdioClientTransport({ command, args: commandArgs, env: { ...getDefaultEnvironment(), ...env }, cwd, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk) => stderr.push(String(chunk)));
+  const client = new Client({ name: 'chatos-package-check', version: '1.0.0' });
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 20 s')), 20_000).unref());
+  try {
+    await Promise.race([client.connect(transport), timeout]);
+    const { tools } = await Promise.race([client.listTools(), timeout]);
+    check(tools.length > 0, `${label} starts from the unpacked tree and lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+  } catch (error) {
+    fail(`${label} did not start from the unpacked tree: ${error.message}${stderr.length ? `\n      ${stderr.join('').trim().split('\n').slice(-5).join('\n      ')}` : ''}`);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+async function main() {
+  const electronVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+  // Outside the repository, so no module can resolve from the repository's node_modules by accident.
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-package-'));
+  const out = path.join(work, 'out');
+  try {
+    if (!args.has('--no-build')) await timed('build (npm run build)', () => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' }));
+    for (const built of ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html']) {
+      if (!fs.existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run npm run build first (or drop --no-build)`);
+    }
+
+    await timed(`electron-builder --linux dir (stand-in Electron ${electronVersion})`, () =>
+      run(process.execPath, [
+        require.resolve('electron-builder/cli.js'),
+        '--linux',
+        'dir',
+        '--publish',
+        'never',
+        `-c.electronDist=${standInElectron(path.join(work, 'electron-dist'))}`,
+        `-c.electronVersion=${electronVersion}`,
+        `-c.directories.output=${out}`,
+      ]),
+    );
+
+    await timed('checks', async () => {
+      const appOut = path.join(out, 'linux-unpacked');
+      const resources = path.join(appOut, 'resources');
+      const archive = path.join(resources, 'app.asar');
+      const unpackedRoot = `${archive}.unpacked`;
+      const { name: executable } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+      check(fs.existsSync(path.join(appOut, executable)), `the app's executable is ${executable}`);
+      if (!check(fs.existsSync(archive), 'resources/app.asar exists')) return;
+
+      const asar = require('@electron/asar');
+      const listed = new Set(asar.listPackage(archive, { isPack: false }).map((p) => p.split(path.sep).join('/').replace(/^\/?/, '')));
+      const packed = (file) => listed.has(file) && !asar.statFile(archive, file).unpacked;
+      const unpacked = (file) => listed.has(file) && asar.statFile(archive, file).unpacked === true && fs.statSync(path.join(unpackedRoot, file), { throwIfNoEntry: false })?.isFile() === true;
+
+      // The app itself, packed, and the very files this checkout built.
+      for (const file of ['package.json', 'dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/src/core/host.js', 'dist/src/core/uiApps/backendRunner.js', 'defaults/providers/aide/mcpServers.yaml']) {
+        check(packed(file), `app.asar holds ${file}`);
+      }
+      check(asar.extractFile(archive, 'dist/electron/main.js').equals(fs.readFileSync(path.join(repoRoot, 'dist/electron/main.js'))), 'the packed main.js is the one just built');
+      const manifest = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
+      check(manifest.main === 'dist/electron/main.js' && manifest.type === 'module', `package.json: main ${manifest.main}, type ${manifest.type}`);
+
+      // What child processes read: real files.
+      for (const file of ['plugins/notes/plugin.json', 'plugins/notes/mcp/server.mjs', 'plugins/notes/backend/index.mjs', 'templates/plugin/plugin.json', 'node_modules/sql.js/dist/sql-wasm.wasm', 'node_modules/@modelcontextprotocol/sdk/package.json', 'node_modules/zod/package.json']) {
+        check(unpacked(file), `app.asar.unpacked holds ${file}`);
+      }
+
+      // Nothing of the sources, the tests or the development tools.
+      const leaked = [...listed].filter((file) =>
+        /^(src|test|renderer|electron|scripts|release|dist\/scripts)(\/|$)/.test(file) || /\.map$/.test(file) || /^tsconfig.*\.json$|^vitest\.config|^electron-builder\.yml$/.test(file) ||
+        /^node_modules\/(electron|electron-builder|vite|vitest|typescript|react|react-dom|antd|playwright-core|@doyensec|@types)(\/|$)/.test(file),
+      );
+      check(leaked.length === 0, leaked.length ? `sources or dev tools were packaged: ${leaked.slice(0, 8).join(', ')}${leaked.length > 8 ? ', …' : ''}` : 'no sources, tests, source maps or dev dependencies were packaged');
+      const size = fs.statSync(archive).size;
+      const unpackedSize = Number(run('du', ['-sk', unpackedRoot]).stdout.split(/\s/)[0]) * 1024;
+      console.log(`  app.asar ${(size / 1e6).toFixed(1)} MB, app.asar.unpacked ${(unpackedSize / 1e6).toFixed(1)} MB`);
+
+      // Start what the packaged host would start, with a plain node, from the real tree:
+      // the built-in Notes plugin's server, and the servers defaults/ bundles (resolved by the core's own code).
+      const scratch = fs.mkdtempSync(path.join(work, 'run-'));
+      await listToolsOf('the Notes plugin server', process.execPath, [path.join(unpackedRoot, 'plugins', 'notes', 'mcp', 'server.mjs')], {}, scratch);
+      const { loadProviderDefaults } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'core', 'registry', 'providerDefaults.js')).href);
+      const { parseCmdUrl } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'core', 'naming', 'cmdUrl.js')).href);
+      // The packaged defaults/ are read by the main process from the archive; this reads the same files from an extract.
+      const defaultsDir = path.join(work, 'defaults');
+      for (const file of [...listed].filter((f) => f.startsWith('defaults/') && !asar.statFile(archive, f).files)) {
+        fs.mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+        fs.writeFileSync(path.join(work, file), asar.extractFile(archive, file));
+      }
+      const vars = { appRoot: unpackedRoot, home: scratch, appDir: path.join(scratch, 'aide'), sessionRoot: scratch, projectRoot: scratch };
+      const defaults = loadProviderDefaults(defaultsDir, 'aide', unpackedRoot, vars);
+      check(defaults.problems.length === 0, `defaults/providers/aide resolves against the unpacked tree${defaults.problems.length ? `: ${defaults.problems.map((p) => p.message).join('; ')}` : ''}`);
+      for (const server of defaults.servers) {
+        const { command, args: serverArgs } = parseCmdUrl(server.url);
+        if (!check(serverArgs[0]?.startsWith(unpackedRoot) === true, `aide's ${server.name} runs ${path.relative(resources, serverArgs[0] ?? '')}`)) continue;
+        await listToolsOf(`aide's ${server.name} server`, command === 'node' ? process.execPath : command, serverArgs, server.env, scratch);
+      }
+    });
+  } finally {
+    if (args.has('--keep')) console.log(`kept ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const started = Date.now();
+main()
+  .catch((error) => fail(error.message))
+  .finally(() => {
+    console.log(`timing: ${timings.map(([label, ms]) => `${label.split(' (')[0]} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (failures.length) {
+      console.error(`package check FAILED (${failures.length})`);
+      process.exitCode = 1;
+    } else console.log('package check passed');
+  });

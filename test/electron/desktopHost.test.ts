@@ -1,0 +1,81 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { desktopLayout, desktopSessionRoot } from '../../electron/appLayout.js';
+import { startDesktopHost } from '../../electron/desktopHost.js';
+import { HostApiMethods } from '../../src/shared/hostApi.js';
+import { isAlive, trustPlugin, waitUntil, writeGatewayPlugin } from '../helpers/gatewayHost.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { startTestDesktop } from './desktopFixture.js';
+
+describe('the desktop host (what main.ts starts and stops)', () => {
+  it('stops once however often quit is asked, ending servers and keeping what was saved', async () => {
+    const { desktop, home } = await startTestDesktop(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }]));
+    trustPlugin(desktop.host, 'acme.tools');
+    const saved = await desktop.api.handle({ method: 'agents.save', params: { agent: { name: 'Writer' } } });
+    expect(saved.ok).toBe(true);
+    const called = await desktop.api.handle({ method: 'uiApps.callTool', params: { pluginId: 'acme.tools', appId: 'main', tool: 'pid', args: {} } });
+    const outcome = called.ok ? HostApiMethods['uiApps.callTool'].result.parse(called.result) : undefined;
+    const first = outcome?.content[0];
+    const pid = Number(first?.type === 'text' ? first.text : NaN);
+    expect(isAlive(pid)).toBe(true);
+
+    // before-quit and window-all-closed both arrive; they share one stop.
+    const [a, b] = [desktop.stop(), desktop.stop()];
+    expect(a).toBe(b);
+    await Promise.all([a, b]);
+    await waitUntil(() => !isAlive(pid), `server ${pid} to end`);
+    await desktop.stop();
+
+    // The admin DB was flushed: a new host on the same home sees the agent.
+    const again = await startDesktopHost({ host: { home, appRoot: repoRoot, builtinPluginsDir: tempDir(), defaultsDir: tempDir() }, rendererDir: tempDir(), version: '1', watch: false });
+    try {
+      expect(again.host.agents.list().map((agent) => agent.name)).toEqual(['Writer']);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('hands out artifact urls the chatos: scheme serves', async () => {
+    const { desktop } = await startTestDesktop(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }]));
+    trustPlugin(desktop.host, 'acme.tools');
+    const called = await desktop.api.handle({ method: 'uiApps.callTool', params: { pluginId: 'acme.tools', appId: 'main', tool: 'images', args: {} } });
+    const outcome = called.ok ? HostApiMethods['uiApps.callTool'].result.parse(called.result) : undefined;
+    const artifacts = (outcome?.content ?? []).flatMap((item) => (item.type === 'artifact' ? [item] : []));
+    expect(artifacts.length).toBeGreaterThan(0);
+    for (const artifact of artifacts) {
+      expect(artifact.url).toMatch(/^chatos:\/\/artifacts\//);
+      const response = await desktop.appProtocol(new Request(artifact.url));
+      expect(response.status, artifact.url).toBe(200);
+      expect(response.headers.get('content-type')).toBe(artifact.mimeType);
+      expect(Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(artifact.path))).toBe(true);
+    }
+  });
+});
+
+describe('the desktop layout', () => {
+  it('gives child processes the unpacked folder of a packaged app, and this process the asar', () => {
+    const resources = path.join(path.sep, 'opt', 'ChatOS', 'resources');
+    const layout = desktopLayout(path.join(resources, 'app.asar'), path.join(resources, 'app.asar', 'dist', 'electron'));
+    expect(layout).toEqual({
+      appPath: path.join(resources, 'app.asar'),
+      unpackedRoot: path.join(resources, 'app.asar.unpacked'),
+      builtinPluginsDir: path.join(resources, 'app.asar.unpacked', 'plugins'),
+      defaultsDir: path.join(resources, 'app.asar', 'defaults'),
+      rendererDir: path.join(resources, 'app.asar', 'dist', 'renderer'),
+      preloadPath: path.join(resources, 'app.asar', 'dist', 'electron', 'preload.cjs'),
+    });
+  });
+
+  it('uses the repository as it is when run from a checkout', () => {
+    const layout = desktopLayout(repoRoot, path.join(repoRoot, 'dist', 'electron'));
+    expect(layout.unpackedRoot).toBe(repoRoot);
+    expect(layout.builtinPluginsDir).toBe(path.join(repoRoot, 'plugins'));
+    expect(layout.rendererDir).toBe(path.join(repoRoot, 'dist', 'renderer'));
+  });
+
+  it('works in the folder it was started from, but never in the filesystem root', () => {
+    expect(desktopSessionRoot('/home/me/project', '/home/me')).toBe(path.resolve('/home/me/project'));
+    expect(desktopSessionRoot('/', '/home/me')).toBe('/home/me');
+  });
+});

@@ -1,0 +1,55 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/tempDir.js';
+
+/**
+ * main.ts cannot run here (no Electron binary), so its wiring is read from
+ * its syntax tree: the checks that keep the renderer's only door to the
+ * host narrow stay in place.
+ */
+const electronDir = path.join(repoRoot, 'electron');
+
+function calls(file: string): { callee: string; args: string[] }[] {
+  const text = fs.readFileSync(path.join(electronDir, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: { callee: string; args: string[] }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) found.push({ callee: node.expression.getText(source), args: node.arguments.map((a) => a.getText(source)) });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('main.ts wiring', () => {
+  const main = calls('main.ts');
+
+  it('opens exactly one IPC channel, through the sender-checking handler', () => {
+    const ipc = main.filter((c) => /^ipcMain\./.test(c.callee));
+    expect(ipc.map((c) => c.callee)).toEqual(['ipcMain.handle']);
+    expect(ipc[0]!.args[0]).toBe('API_CHANNEL');
+    expect(ipc[0]!.args[1]).toMatch(/^createIpcHandler\(\{ api: desktop\.api, isOurFrame: mainFrameCheck\(/);
+    // No other electron/ file talks IPC from the main side.
+    for (const file of fs.readdirSync(electronDir).filter((n) => n.endsWith('.ts') && n !== 'main.ts')) {
+      expect(calls(file).filter((c) => /ipcMain\./.test(c.callee)), file).toEqual([]);
+    }
+  });
+
+  it('denies every permission, guards every web contents, and registers the privileged schemes', () => {
+    const find = (callee: string) => main.filter((c) => c.callee === callee);
+    expect(find('session.defaultSession.setPermissionRequestHandler').map((c) => c.args[0])).toEqual(['(_contents, _permission, callback) => callback(false)']);
+    expect(find('session.defaultSession.setPermissionCheckHandler').map((c) => c.args[0])).toEqual(['() => false']);
+    expect(find('app.on').map((c) => c.args[0])).toEqual(expect.arrayContaining(["'web-contents-created'", "'before-quit'", "'window-all-closed'", "'second-instance'"]));
+    expect(find('app.on').find((c) => c.args[0] === "'web-contents-created'")?.args[1]).toBe('(_event, contents) => guardContents(contents)');
+    expect(find('protocol.registerSchemesAsPrivileged').map((c) => c.args[0])).toEqual(['PRIVILEGED_SCHEMES']);
+    expect(find('app.requestSingleInstanceLock')).toHaveLength(1);
+    expect(find('app.enableSandbox')).toHaveLength(1);
+  });
+
+  it('sends host events to the window on the event channel only', () => {
+    const sends = main.filter((c) => /webContents\.send$/.test(c.callee));
+    expect(sends.map((c) => c.args[0])).toEqual(['EVENT_CHANNEL']);
+  });
+});

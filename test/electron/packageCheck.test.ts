@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/tempDir.js';
+
+/**
+ * The packaging check (scripts/packageCheck.mjs, `npm run package:check`):
+ * electron-builder with a stand-in Electron, then the packaged tree is
+ * inspected and its servers started. About 15–40 s on two cores, so it runs
+ * only when asked: CHATOS_PACKAGE_CHECK=1 npx vitest run test/electron/packageCheck.test.ts
+ */
+describe('packaging', () => {
+  it.runIf(Boolean(process.env.CHATOS_PACKAGE_CHECK))(
+    'electron-builder packs a desktop app whose child processes can start from app.asar.unpacked',
+    () => {
+      // npm test has just built dist/; the script checks it is there.
+      const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'packageCheck.mjs'), '--no-build'], { cwd: repoRoot, encoding: 'utf8', timeout: 280_000 });
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.status, output).toBe(0);
+      expect(output).toMatch(/package check passed/);
+      expect(output).toMatch(/the Notes plugin server starts from the unpacked tree/);
+    },
+    300_000,
+  );
+});

@@ -15,6 +15,16 @@ export interface AuditQuery {
  * files exist. Appends are single small writes, so the app and a CLI call
  * can append at once without tearing lines.
  */
+/** A record whose time is still epoch milliseconds: formatting a date costs more than the rest of the record. */
+export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
+
+/** The record as written: the draft's time formatted, key order as AuditRecord's. */
+function finished(record: AuditRecord | AuditDraft): AuditRecord {
+  if (!('at' in record)) return record;
+  const { at, ...rest } = record;
+  return { time: new Date(at).toISOString(), ...rest };
+}
+
 export class AuditLog {
   readonly file: string;
   private readonly previous: string;
@@ -29,17 +39,18 @@ export class AuditLog {
 
   /** Bytes appended since the size was last read from disk; the disk is asked again only near the limit. */
   private knownSize: number | undefined;
-  private buffered: string[] = [];
+  private buffered: (AuditRecord | AuditDraft)[] = [];
   private scheduled = false;
 
   /**
-   * Queues the record; queued records are written together within 100 ms,
-   * so no file I/O sits on a tool call's path (a crash loses at most those). `flush()` (called on dispose and before every query)
-   * writes what is queued now. The record is built by the host itself, typed
-   * by AuditRecord; readers validate what they read back.
+   * Queues the record; queued records are serialized and written together
+   * within 100 ms, so neither JSON nor file I/O sits on a tool call's path
+   * (a crash loses at most those). A draft carries its time as epoch ms and
+   * is formatted then too. `flush()` (called on dispose and before every
+   * query) writes what is queued now. Readers validate what they read back.
    */
-  append(record: AuditRecord): void {
-    this.buffered.push(`${JSON.stringify(record)}\n`);
+  append(record: AuditRecord | AuditDraft): void {
+    this.buffered.push(record);
     if (this.scheduled) return;
     this.scheduled = true;
     // One write per burst of calls, never one per call: file I/O stays off the calls' path.
@@ -49,10 +60,11 @@ export class AuditLog {
   flush(): void {
     this.scheduled = false;
     if (this.buffered.length === 0) return;
-    const lines = this.buffered;
+    const records = this.buffered;
     this.buffered = [];
     let chunk = '';
-    for (const line of lines) {
+    for (const record of records) {
+      const line = `${JSON.stringify(finished(record))}\n`;
       const bytes = Buffer.byteLength(line);
       if (this.knownSize === undefined || this.knownSize + bytes > this.maxBytes) {
         if (chunk) fs.appendFileSync(this.file, chunk);

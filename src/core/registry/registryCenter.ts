@@ -67,6 +67,9 @@ const payloads = <T>(rows: StoredRecord<T>[]) => rows.map((r) => r.payload);
  * with `store.refresh()`, so a grant made by another process (the CLI while
  * the app runs) counts at once.
  */
+/** How stale a per-call read may be with respect to another process's writes (this process's own are seen at once). */
+export const HOT_READ_MAX_AGE_MS = 5;
+
 export class RegistryCenter {
   constructor(
     private readonly store: RecordsStore,
@@ -240,7 +243,8 @@ export class RegistryCenter {
   private accessCache = { revision: -1, answers: new Map<string, boolean>() };
 
   private hasAccess(kind: GrantKind, appId: string, id: string): boolean {
-    this.store.refresh();
+    // Asked on every tool call: calls within a few ms share one look at the file.
+    this.store.refreshIfOlderThan(HOT_READ_MAX_AGE_MS);
     if (this.accessCache.revision !== this.store.revision) this.accessCache = { revision: this.store.revision, answers: new Map() };
     const key = `${kind}\u0000${appId}\u0000${id}`;
     let answer = this.accessCache.answers.get(key);

@@ -239,9 +239,23 @@ export class RecordsStore {
    * Picks up a file another process wrote since we last loaded or wrote it,
    * re-applying our unflushed mutations on top. One stat when nothing changed.
    */
+  /**
+   * refresh(), unless the file was checked less than `maxAgeMs` ago. For
+   * reads on every tool call: a burst of calls shares one stat, and another
+   * process's write is still seen within a few milliseconds. This process's
+   * own writes are in memory and seen at once either way.
+   */
+  refreshIfOlderThan(maxAgeMs: number): void {
+    if (performance.now() - this.checkedAt >= maxAgeMs || this.txDepth > 0) this.refresh();
+  }
+
+  /** When refresh() last looked at the file (performance.now()). */
+  private checkedAt = -Infinity;
+
   refresh(): void {
     this.assertUsable();
     if (this.txDepth > 0) throw new StoreError('TRANSACTION_OPEN', this.file, 'refresh() cannot run inside a transaction');
+    this.checkedAt = performance.now();
     const stamp = this.statOrThrow();
     if (sameStamp(stamp, this.known?.stamp) || (stamp && sameStamp(stamp, this.rejectedStamp))) return;
     const disk = readOrThrow(this.file);

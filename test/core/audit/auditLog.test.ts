@@ -62,4 +62,14 @@ describe('AuditLog', () => {
     log.append(record(101));
     expect(log.query({ limit: 2 }).map((r) => r.tool)).toEqual(['tool_101', 'tool_100']);
   });
+
+  it('formats a draft\'s epoch time when it writes, in the same shape as a finished record', () => {
+    const dir = tempDir();
+    const log = new AuditLog(dir);
+    const { time: _time, ...rest } = record(7);
+    log.append({ ...rest, at: Date.UTC(2026, 4, 2, 3, 4, 5) });
+    const [written] = log.query();
+    expect(written).toEqual({ ...rest, time: '2026-05-02T03:04:05.000Z' });
+    expect(Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8')))[0]).toBe('time');
+  });
 });

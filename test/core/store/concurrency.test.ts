@@ -76,6 +76,26 @@ describe('two writers on one DB (in one process, two stores)', () => {
     expect(check.list(Notes).map((r) => r.id)).toEqual(['mine', 'w1']);
   });
 
+  it('refreshIfOlderThan() shares one stat within its window and sees another writer once the window has passed', async () => {
+    const file = path.join(tempDir(), 'admin.db');
+    const writer = await RecordsStore.open(file);
+    const reader = await RecordsStore.open(file, { readOnly: true });
+    reader.refresh();
+    const calls = countFsCalls(['statSync'], () => {
+      for (let i = 0; i < 100; i++) reader.refreshIfOlderThan(60_000);
+    });
+    expect(calls).toEqual({ statSync: 0 });
+
+    writer.put(Notes, 'late', { title: 'late', tags: [] });
+    await writer.flush();
+    reader.refreshIfOlderThan(60_000);
+    expect(reader.count(Notes)).toBe(0); // still inside the window: not looked at yet
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    reader.refreshIfOlderThan(5);
+    expect(reader.count(Notes)).toBe(1);
+    await writer.close();
+  });
+
   it('a read-only store follows the file with refresh()', async () => {
     const file = path.join(tempDir(), 'admin.db');
     const reader = await RecordsStore.open(file, { readOnly: true });

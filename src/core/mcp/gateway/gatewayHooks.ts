@@ -25,7 +25,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
     },
     afterCall(record) {
       audit.append({
-        time: new Date(clock.now()).toISOString(),
+        at: clock.now(),
         agentId: record.caller.agentId,
         conversationId: record.caller.conversationId,
         appId: record.caller.appId,

@@ -159,11 +159,18 @@ export class ToolGateway {
     return { tools, problems: catalog.problems };
   }
 
+  /** Offered tools per catalog tool object, for the override they were resolved with (catalog tools are replaced, never mutated). */
+  private readonly offeredMemo = new WeakMap<CatalogTool, { server: ServerDefinition; override: PermissionLevel | undefined; offered: OfferedTool }>();
+
   /** A catalog tool with its permission, resolved now: the user's override, the hook's, else the declared level. */
   private offered(server: ServerDefinition, tool: CatalogTool, settings: ServerSettingsRow | undefined): OfferedTool {
     const override = settings?.permissionOverrides[tool.rawName] ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
+    const memo = this.offeredMemo.get(tool);
+    if (memo && memo.server === server && memo.override === override) return memo.offered;
     const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, override);
-    return { ...tool, permission: level, permissionSource: source };
+    const offered = { ...tool, permission: level, permissionSource: source };
+    this.offeredMemo.set(tool, { server, override, offered });
+    return offered;
   }
 
   /**
@@ -264,14 +271,21 @@ export class ToolGateway {
     }
   }
 
-  /** `_meta` for one call: the server's own (an app's callMeta, chatos.uiApp, workdir) plus who is calling. */
+  /** The `_meta` last built per server, for the caller it was built for: a conversation calls one server many times in a row. */
+  private readonly metaMemo = new WeakMap<ServerDefinition, { appId: string; agentId: string | undefined; conversationId: string; flow: Flow; meta: Record<string, unknown> }>();
+
+  /** `_meta` for one call: the server's own (an app's callMeta, chatos.uiApp, workdir) plus who is calling. Never mutated once built. */
   private metaFor(server: ServerDefinition, caller: Caller): Record<string, unknown> {
-    const meta = server.meta as { chatos?: Record<string, unknown>; workdir?: unknown };
-    return {
-      ...meta,
-      chatos: { ...(meta.chatos ?? {}), caller: { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow } },
-      workdir: typeof meta.workdir === 'string' ? meta.workdir : this.deps.defaultWorkdir,
+    const memo = this.metaMemo.get(server);
+    if (memo && memo.appId === caller.appId && memo.agentId === caller.agentId && memo.conversationId === caller.conversationId && memo.flow === caller.flow) return memo.meta;
+    const own = server.meta as { chatos?: Record<string, unknown>; workdir?: unknown };
+    const meta = {
+      ...own,
+      chatos: { ...(own.chatos ?? {}), caller: { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow } },
+      workdir: typeof own.workdir === 'string' ? own.workdir : this.deps.defaultWorkdir,
     };
+    this.metaMemo.set(server, { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow, meta });
+    return meta;
   }
 
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PermissionLevelSchema, type PermissionLevel } from '../../../shared/mcp.js';
+import { HOT_READ_MAX_AGE_MS } from '../../registry/registryCenter.js';
 import { defineTable } from '../../store/logicalTable.js';
 import type { RecordsStore } from '../../store/recordsStore.js';
 
@@ -25,7 +26,8 @@ export class ServerSettings {
   constructor(private readonly store: RecordsStore) {}
 
   of(serverId: string): ServerSettingsRow {
-    this.store.refresh();
+    // Read on every tool call: calls within a few ms share one look at the file.
+    this.store.refreshIfOlderThan(HOT_READ_MAX_AGE_MS);
     if (this.cache.revision !== this.store.revision) this.cache = { revision: this.store.revision, rows: new Map() };
     let row = this.cache.rows.get(serverId);
     if (!row) {

@@ -1,0 +1,67 @@
+import { lazy, useState } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { FrameRegistry, FrameRegistryContext } from './components/uiapp/frameRegistry';
+import { AppLayout } from './shell/AppLayout';
+import { ConfirmationsProvider } from './shell/confirmations';
+import { PreferencesProvider, usePreferences } from './shell/preferences';
+import { themeConfig } from './theme';
+
+// Every page is its own chunk: the first screen loads only the layout and the page it shows.
+const AppsPage = lazy(() => import('./pages/AppsPage'));
+const UiAppPage = lazy(() => import('./pages/UiAppPage'));
+const AgentsPage = lazy(() => import('./pages/AgentsPage'));
+const RegistryPage = lazy(() => import('./pages/RegistryPage'));
+const ServersPage = lazy(() => import('./pages/ServersPage'));
+const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
+const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
+const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
+
+// A hash router: routes work under chatos://app/ and from a static server, with no rewrites.
+// Declarative routes (not the data router): nothing here loads data through the router, and it is lighter.
+function AppRoutes() {
+  return (
+    <HashRouter>
+      <Routes>
+        <Route path="/" element={<AppLayout />}>
+          <Route index element={<Navigate to="/apps" replace />} />
+          <Route path="apps" element={<AppsPage />} />
+          <Route path="apps/:pluginId/:appId" element={<UiAppPage />} />
+          <Route path="agents" element={<AgentsPage />} />
+          <Route path="registry" element={<RegistryPage />} />
+          <Route path="servers" element={<ServersPage />} />
+          <Route path="servers/:serverId" element={<ServersPage />} />
+          <Route path="playground" element={<PlaygroundPage />} />
+          <Route path="problems" element={<ProblemsPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </HashRouter>
+  );
+}
+
+function ThemedApp() {
+  const { theme, locale } = usePreferences();
+  const [frames] = useState(() => new FrameRegistry());
+  return (
+    <ConfigProvider theme={themeConfig(theme)} locale={locale === 'zh' ? zhCN : enUS}>
+      <AntApp className="ant-app-root">
+        <ConfirmationsProvider>
+          <FrameRegistryContext.Provider value={frames}>
+            <AppRoutes />
+          </FrameRegistryContext.Provider>
+        </ConfirmationsProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export default function App() {
+  return (
+    <PreferencesProvider>
+      <ThemedApp />
+    </PreferencesProvider>
+  );
+}

@@ -1,0 +1,113 @@
+import { CheckOutlined, CloseOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Collapse, Descriptions, Progress, Space, Tag, Typography, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApprovalScope, RiskLevel, ToolConfirmationRequest } from '../../../src/shared/confirmation';
+import { ApiError, api } from '../api/client';
+import { CodeBlock, formatJson } from './ToolResultView';
+
+const RISK_COLOR: Record<RiskLevel, string> = { low: 'green', medium: 'orange', high: 'red' };
+
+/**
+ * When the local deadline is. `expiresAt` is the host's clock; the UI may run
+ * on another machine (serve over an SSH tunnel), so a deadline that is
+ * already past or further than the whole window away is taken as clock skew
+ * and the full window (expiresAt - createdAt) is counted from now instead.
+ */
+function localDeadline(request: ToolConfirmationRequest, now: number): number {
+  const windowMs = request.expiresAt - request.createdAt;
+  const remaining = request.expiresAt - now;
+  return now + (remaining > 0 && remaining <= windowMs + 1000 ? remaining : windowMs);
+}
+
+function useCountdown(request: ToolConfirmationRequest): { seconds: number; percent: number } {
+  const [deadline] = useState(() => localDeadline(request, Date.now()));
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, []);
+  const windowMs = Math.max(1, request.expiresAt - request.createdAt);
+  const leftMs = Math.max(0, deadline - now);
+  return { seconds: Math.ceil(leftMs / 1000), percent: Math.min(100, (leftMs / windowMs) * 100) };
+}
+
+/**
+ * A pending "may this tool run?" question (seed 003 §7), shown inline where
+ * the call happened. The host auto-declines it when the countdown ends; the
+ * card only asks, the owner removes it on `confirmation.resolved`.
+ */
+export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAnswered?: () => void }) {
+  const { request, onAnswered } = props;
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { seconds, percent } = useCountdown(request);
+  const [sending, setSending] = useState<string | undefined>();
+  const [error, setError] = useState<ApiError | Error | undefined>();
+  const expired = seconds === 0;
+
+  const respond = async (approved: boolean, scope: ApprovalScope, key: string) => {
+    setSending(key);
+    setError(undefined);
+    try {
+      await api.call('confirmations.respond', { id: request.id, approved, scope });
+      onAnswered?.();
+    } catch (e) {
+      setError(e instanceof Error ? e : new Error(String(e)));
+    } finally {
+      setSending(undefined);
+    }
+  };
+
+  const argCount = Object.keys(request.args).length;
+  return (
+    <Card
+      size="small"
+      data-testid={`confirmation-${request.id}`}
+      style={{ borderColor: expired ? undefined : token.colorWarning }}
+      title={
+        <Space>
+          <SafetyCertificateOutlined style={{ color: token.colorWarning }} />
+          <span>{t('confirmation.title')}</span>
+          <Tag color={RISK_COLOR[request.risk]}>{t(`confirmation.risk.${request.risk}`)}</Tag>
+        </Space>
+      }
+      extra={
+        <Typography.Text type={seconds <= 10 ? 'danger' : 'secondary'} data-testid="confirm-countdown">
+          {expired ? t('confirmation.expired') : t('confirmation.countdown', { seconds })}
+        </Typography.Text>
+      }
+    >
+      <Space orientation="vertical" size="small" style={{ width: '100%' }}>
+        <Typography.Text strong data-testid="confirm-summary">
+          {request.summary}
+        </Typography.Text>
+        <Descriptions
+          size="small"
+          column={1}
+          items={[
+            { key: 'tool', label: t('confirmation.tool'), children: <Typography.Text code>{request.toolName}</Typography.Text> },
+            { key: 'server', label: t('confirmation.server'), children: <Typography.Text code>{request.serverName}</Typography.Text> },
+          ]}
+        />
+        <Collapse
+          size="small"
+          items={[{ key: 'args', label: t('confirmation.args', { count: argCount }), children: <CodeBlock maxHeight={240}>{formatJson(request.args)}</CodeBlock> }]}
+        />
+        <Progress percent={percent} showInfo={false} size="small" status={seconds <= 10 ? 'exception' : 'active'} />
+        {error && <Alert type="error" showIcon title={error.message} description={error instanceof ApiError ? error.hint : undefined} />}
+        <Space wrap>
+          <Button type="primary" icon={<CheckOutlined />} disabled={expired || (sending !== undefined && sending !== 'once')} loading={sending === 'once'} onClick={() => respond(true, 'once', 'once')} data-testid="confirm-approve">
+            {t('confirmation.approve')}
+          </Button>
+          <Button danger icon={<CloseOutlined />} disabled={expired || (sending !== undefined && sending !== 'decline')} loading={sending === 'decline'} onClick={() => respond(false, 'once', 'decline')} data-testid="confirm-decline">
+            {t('confirmation.decline')}
+          </Button>
+          <Button disabled={expired || (sending !== undefined && sending !== 'conversation')} loading={sending === 'conversation'} onClick={() => respond(true, 'conversation', 'conversation')} data-testid="confirm-approve-conversation">
+            {t('confirmation.approveConversation')}
+          </Button>
+        </Space>
+      </Space>
+    </Card>
+  );
+}

@@ -1,0 +1,249 @@
+import { Alert, Button, Col, Divider, Empty, Form, Input, Radio, Row, Select, Space, Typography, theme } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Agent, AgentUiApp } from '../../../../src/shared/agents';
+import type { AgentPreview } from '../../../../src/shared/hostApi';
+import { ApiError, api, toApiError } from '../../api/client';
+import { useApi } from '../../api/hooks';
+import { AgentPreviewPanel } from './AgentPreviewPanel';
+import { AppSelectionCard } from './AppSelectionCard';
+import { appKey } from './candidates';
+import { formFieldOf, type FieldPath } from './fieldPaths';
+
+/** The editor's values: the agent's own fields (seed 000 §4.2). */
+interface Draft {
+  id?: string;
+  name: string;
+  description: string;
+  hostAppId: string;
+  language: 'zh' | 'en';
+  uiApps: AgentUiApp[];
+}
+
+const PREVIEW_DELAY_MS = 300;
+
+function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
+  const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
+  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps };
+  if (creating && draft.id?.trim()) agent.id = draft.id.trim();
+  return agent;
+}
+
+/** Asks `agents.preview` for the draft, at most once per pause in typing; an older answer never replaces a newer one. */
+function usePreview(agentJson: Record<string, unknown>) {
+  const key = JSON.stringify(agentJson);
+  const [state, setState] = useState<{ preview?: AgentPreview; error?: ApiError; loading: boolean }>({ loading: true });
+  const latest = useRef(0);
+  useEffect(() => {
+    const call = ++latest.current;
+    setState((s) => ({ ...s, loading: true }));
+    const timer = setTimeout(() => {
+      api.call('agents.preview', { agent: JSON.parse(key) as Record<string, unknown> }).then(
+        (preview) => call === latest.current && setState({ preview, loading: false }),
+        (error: unknown) => call === latest.current && setState((s) => ({ ...s, error: toApiError(error), loading: false })),
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [key]);
+  return state;
+}
+
+export interface AgentEditorProps {
+  /** The agent to edit; undefined to create one. */
+  agent?: Agent;
+  onCancel(): void;
+  onSaved(agent: Agent): void;
+}
+
+/**
+ * The agent form (seed 000 §4.1 step 3): name, description, host app and
+ * language; then the apps first, and per app its MCP / prompt switches and
+ * selections. The live preview beside it shows what the draft would get.
+ */
+export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
+  const { t, i18n } = useTranslation();
+  const [form] = Form.useForm<Draft>();
+  const { token } = theme.useToken();
+  const creating = agent === undefined;
+  const apps = useApi('apps.list', {}, { refreshOn: ['plugins.changed'] });
+  const overview = useApi('registry.overview', {}, { refreshOn: ['registry.changed', 'plugins.changed'] });
+  const initial = useMemo<Draft>(
+    () =>
+      agent
+        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps }
+        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [] },
+    [agent, i18n.language],
+  );
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<{ error: ApiError; unplaced: { path: string; message: string }[] } | undefined>();
+  // The host previews only a draft that would save; a missing name (shown under the name input) should not
+  // hide what the chosen apps give, so the preview gets a stand-in name until the user types one.
+  const previewJson = toAgentJson(draft, creating);
+  if (!String(previewJson.name).trim()) previewJson.name = t('agents.editor.untitled');
+  const preview = usePreview(previewJson);
+
+  // A new, untouched draft is not "wrong" yet: its field errors show once the user has typed something.
+  const [touched, setTouched] = useState(!creating);
+  const refreshDraft = () => {
+    setTouched(true);
+    setDraft({ ...(form.getFieldsValue(true) as Draft) });
+  };
+  const installed = apps.data?.apps ?? [];
+  const appByKey = new Map(installed.map((a) => [appKey(a), a]));
+  const uiApps = draft.uiApps ?? [];
+  const selectedKeys = uiApps.map(appKey);
+
+  const appOptions = [
+    ...installed.map((a) => ({ value: appKey(a), label: `${a.name} (${appKey(a)})`, search: `${a.name} ${appKey(a)} ${a.description ?? ''}` })),
+    ...selectedKeys.filter((k) => !appByKey.has(k)).map((k) => ({ value: k, label: `${k} — ${t('agents.editor.notInstalled')}`, search: k })),
+  ];
+  const hostOptions = (overview.data?.apps ?? []).map((a) => ({ value: a.appId, label: a.appId }));
+  if (draft.hostAppId && !hostOptions.some((o) => o.value === draft.hostAppId)) hostOptions.push({ value: draft.hostAppId, label: draft.hostAppId });
+
+  /** Apps first: the chosen apps in order; an app chosen again keeps its switches and selections. */
+  const onAppsChange = (keys: string[]) => {
+    const current = (form.getFieldValue('uiApps') as AgentUiApp[] | undefined) ?? [];
+    const next = keys.map((key) => {
+      const existing = current.find((u) => appKey(u) === key);
+      if (existing) return existing;
+      const app = appByKey.get(key);
+      const [pluginId = '', appId = ''] = key.split('/');
+      return { pluginId, appId, mcp: !!app?.serverId, prompt: true, mcpServerIds: app?.serverId ? [app.serverId] : [], promptIds: [] };
+    });
+    form.setFieldValue('uiApps', next);
+    refreshDraft();
+  };
+
+  const save = async () => {
+    setSaving(true);
+    setSaveError(undefined);
+    const body = toAgentJson(form.getFieldsValue(true) as Draft, creating);
+    try {
+      const result = await api.call('agents.save', creating ? { agent: body } : { id: agent.id, agent: body });
+      onSaved(result.agent);
+    } catch (e) {
+      const error = toApiError(e);
+      const byField = new Map<string, { name: FieldPath; errors: string[] }>();
+      const unplaced: { path: string; message: string }[] = [];
+      for (const field of error.fields ?? []) {
+        const name = formFieldOf(field.path);
+        if (!name) {
+          unplaced.push(field);
+          continue;
+        }
+        const entry = byField.get(JSON.stringify(name)) ?? { name, errors: [] };
+        entry.errors.push(field.message);
+        byField.set(JSON.stringify(name), entry);
+      }
+      form.setFields([...byField.values()] as Parameters<typeof form.setFields>[0]);
+      setSaveError({ error, unplaced });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const loadError = apps.error ?? overview.error;
+  return (
+    <Row gutter={24} style={{ minHeight: '100%' }}>
+      <Col xs={24} lg={13}>
+        {loadError && <Alert type="error" showIcon style={{ marginBottom: 16 }} title={loadError.message} description={loadError.hint} action={<Button size="small" onClick={() => void Promise.all([apps.reload(), overview.reload()])}>{t('agents.retry')}</Button>} />}
+        {saveError && (
+          <Alert
+            type="error"
+            showIcon
+            closable={{ onClose: () => setSaveError(undefined) }}
+            style={{ marginBottom: 16 }}
+            data-testid="agent-save-error"
+            title={saveError.error.fields?.length ? t('agents.editor.fixFields') : saveError.error.message}
+            description={
+              <>
+                {saveError.error.hint && <div>{saveError.error.hint}</div>}
+                {saveError.unplaced.map((f, i) => (
+                  <div key={i}>
+                    <Typography.Text code>{f.path || '(agent)'}</Typography.Text> {f.message}
+                  </div>
+                ))}
+              </>
+            }
+          />
+        )}
+        <Form<Draft> form={form} layout="vertical" initialValues={initial} onValuesChange={refreshDraft}>
+          {creating && (
+            <Form.Item label={t('agents.field.id')} name="id" extra={t('agents.field.idHelp')}>
+              <Input placeholder={t('agents.field.idPlaceholder')} data-testid="agent-id" maxLength={64} />
+            </Form.Item>
+          )}
+          <Form.Item label={t('agents.field.name')} name="name" required>
+            <Input data-testid="agent-name" placeholder={t('agents.field.namePlaceholder')} />
+          </Form.Item>
+          <Form.Item label={t('agents.field.description')} name="description">
+            <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} data-testid="agent-description" />
+          </Form.Item>
+          <Row gutter={16}>
+            <Col span={14}>
+              <Form.Item label={t('agents.field.hostApp')} name="hostAppId" extra={t('agents.field.hostAppHelp')}>
+                <Select options={hostOptions} showSearch loading={overview.loading && !overview.data} data-testid="agent-host-app" />
+              </Form.Item>
+            </Col>
+            <Col span={10}>
+              <Form.Item label={t('agents.field.language')} name="language">
+                <Radio.Group optionType="button" options={[{ value: 'zh', label: t('agents.language.zh') }, { value: 'en', label: t('agents.language.en') }]} data-testid="agent-language" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Divider titlePlacement="start" style={{ marginTop: 0 }}>
+            {t('agents.editor.appsStep')}
+          </Divider>
+          <Form.Item label={t('agents.field.apps')} extra={t('agents.field.appsHelp')}>
+            <Select
+              mode="multiple"
+              value={selectedKeys}
+              onChange={onAppsChange}
+              options={appOptions}
+              optionFilterProp="search"
+              loading={apps.loading && !apps.data}
+              placeholder={t('agents.field.appsPlaceholder')}
+              notFoundContent={t('agents.editor.noApps')}
+              data-testid="agent-apps-select"
+            />
+          </Form.Item>
+          {uiApps.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('agents.editor.pickAppsFirst')} />
+          ) : (
+            <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+              {uiApps.map((u, index) => (
+                <AppSelectionCard
+                  key={appKey(u)}
+                  form={form}
+                  index={index}
+                  pluginId={u.pluginId}
+                  appId={u.appId}
+                  app={appByKey.get(appKey(u))}
+                  overview={overview.data}
+                  hostAppId={draft.hostAppId}
+                  onChanged={refreshDraft}
+                />
+              ))}
+            </Space>
+          )}
+        </Form>
+        {/* Sticks to the drawer's bottom edge: a sticky box stops at the scroller's padding, hence the negative offset. */}
+        <Space style={{ position: 'sticky', bottom: -token.paddingLG, zIndex: 2, width: '100%', marginTop: 24, padding: `12px 0 ${12 + token.paddingLG}px`, background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
+          <Button type="primary" loading={saving} onClick={() => void save()} data-testid="agent-save">
+            {creating ? t('agents.editor.create') : t('agents.editor.save')}
+          </Button>
+          <Button onClick={onCancel}>{t('agents.editor.cancel')}</Button>
+        </Space>
+      </Col>
+      <Col xs={24} lg={11}>
+        <div style={{ position: 'sticky', top: 0 }}>
+          <Typography.Title level={5} style={{ marginTop: 0 }}>
+            {t('agents.preview.title')}
+          </Typography.Title>
+          <AgentPreviewPanel preview={preview.preview} loading={preview.loading} error={preview.error} showFieldErrors={touched} />
+        </div>
+      </Col>
+    </Row>
+  );
+}

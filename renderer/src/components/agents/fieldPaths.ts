@@ -1,0 +1,28 @@
+/** A form field's name path, as antd Form takes it. */
+export type FieldPath = (string | number)[];
+
+/** `uiApps[0].mcpServerIds[1]` → `['uiApps', 0, 'mcpServerIds', 1]` (the host's `fieldsOf` format). */
+export function parseFieldPath(path: string): FieldPath {
+  const out: FieldPath = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (match[2] !== undefined) out.push(Number(match[2]));
+    else if (match[1] !== undefined) out.push(match[1]);
+  }
+  return out;
+}
+
+const TOP_FIELDS = new Set(['id', 'name', 'description', 'hostAppId', 'language']);
+const APP_FIELDS = new Set(['mcp', 'prompt', 'mcpServerIds', 'promptIds']);
+
+/**
+ * The editor field an error path belongs to, or undefined when the editor
+ * has no input for it (then the error is listed above the form). An error
+ * on one id of a list (`…mcpServerIds[1]`) goes to the list's select.
+ */
+export function formFieldOf(path: string): FieldPath | undefined {
+  const parts = parseFieldPath(path);
+  const [head, index, field] = parts;
+  if (parts.length === 1 && typeof head === 'string' && TOP_FIELDS.has(head)) return [head];
+  if (head === 'uiApps' && typeof index === 'number' && typeof field === 'string' && APP_FIELDS.has(field)) return ['uiApps', index, field];
+  return undefined;
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Alert, App as AntApp, Button, Input, Modal, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { api, toApiError, type ApiError } from '../../api/client';
+
+/**
+ * Installs a plugin from a folder or a .zip the user names by path. The same
+ * in Electron and in a browser: the path is read by the host, not uploaded.
+ */
+export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [open, setOpen] = useState(false);
+  const [source, setSource] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+
+  const close = () => {
+    setOpen(false);
+    setError(undefined);
+  };
+
+  const install = async () => {
+    const trimmed = source.trim();
+    if (!trimmed) {
+      setError(toApiError(new Error(t('apps.install.needPath'))));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await api.call('plugins.install', { source: trimmed });
+      message.success(t('apps.install.done', { id: result.pluginId }));
+      setSource('');
+      close();
+      onInstalled();
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="install">
+        {t('apps.install.button')}
+      </Button>
+      <Modal
+        open={open}
+        title={t('apps.install.title')}
+        okText={t('apps.install.ok')}
+        cancelText={t('common.cancel')}
+        confirmLoading={busy}
+        onOk={install}
+        onCancel={close}
+        okButtonProps={{ 'data-testid': 'install-ok' } as Record<string, string>}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{t('apps.install.explain')}</Typography.Paragraph>
+        <Input
+          autoFocus
+          value={source}
+          onChange={(event) => setSource(event.target.value)}
+          onPressEnter={install}
+          placeholder={t('apps.install.placeholder')}
+          data-testid="install-source"
+        />
+        {error ? (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="error"
+            showIcon
+            title={error.message}
+            description={error.hint ? t('common.fix', { hint: error.hint }) : undefined}
+            data-testid="install-error"
+          />
+        ) : null}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { App as AntApp, Button, Checkbox, Popconfirm } from 'antd';
+import { DeleteOutlined, StopOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { PluginView } from '../../../../src/shared/hostApi';
+import { api, toApiError } from '../../api/client';
+
+function useAction(onDone: () => void) {
+  const { message } = AntApp.useApp();
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<string>) => {
+    setBusy(true);
+    try {
+      message.success(await action());
+      onDone();
+    } catch (error) {
+      const apiError = toApiError(error);
+      message.error(apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, run };
+}
+
+/** Takes trust back: the plugin's servers, pages and backend stop until it is trusted again. */
+export function UntrustButton({ plugin, onDone }: { plugin: PluginView; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { busy, run } = useAction(onDone);
+  const pluginId = plugin.id ?? '';
+  return (
+    <Popconfirm
+      title={t('apps.untrust.confirm', { name: plugin.name ?? pluginId })}
+      description={t('apps.untrust.explain')}
+      okText={t('apps.untrust.button')}
+      cancelText={t('common.cancel')}
+      onConfirm={() =>
+        run(async () => {
+          await api.call('plugins.untrust', { pluginId });
+          return t('apps.untrust.done', { name: plugin.name ?? pluginId });
+        })
+      }
+    >
+      <Button size="small" icon={<StopOutlined />} loading={busy} data-testid={`untrust-${pluginId}`}>
+        {t('apps.untrust.button')}
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** Removes a user plugin (its registrations and grants go with it); its data folder only when asked. */
+export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { busy, run } = useAction(onDone);
+  const [purge, setPurge] = useState(false);
+  const pluginId = plugin.id ?? '';
+  return (
+    <Popconfirm
+      title={t('apps.uninstall.confirm', { name: plugin.name ?? pluginId })}
+      description={
+        <div className="trust-confirm">
+          <div>{t('apps.uninstall.explain')}</div>
+          <Checkbox checked={purge} onChange={(event) => setPurge(event.target.checked)} data-testid={`uninstall-purge-${pluginId}`}>
+            {t('apps.uninstall.purge')}
+          </Checkbox>
+        </div>
+      }
+      okText={t('apps.uninstall.button')}
+      okButtonProps={{ danger: true }}
+      cancelText={t('common.cancel')}
+      onOpenChange={(open) => open && setPurge(false)}
+      onConfirm={() =>
+        run(async () => {
+          await api.call('plugins.uninstall', { pluginId, purge });
+          return t(purge ? 'apps.uninstall.donePurged' : 'apps.uninstall.done', { name: plugin.name ?? pluginId });
+        })
+      }
+    >
+      <Button size="small" danger icon={<DeleteOutlined />} loading={busy} data-testid={`uninstall-${pluginId}`}>
+        {t('apps.uninstall.button')}
+      </Button>
+    </Popconfirm>
+  );
+}

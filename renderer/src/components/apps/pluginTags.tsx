@@ -1,0 +1,32 @@
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { PluginView } from '../../../../src/shared/hostApi';
+
+const SOURCE_COLOR: Record<PluginView['source'], string> = { builtin: 'geekblue', user: 'green', extra: 'purple' };
+const STATUS_COLOR: Record<PluginView['status'], string> = { loaded: 'success', invalid: 'error', overridden: 'default', shadowed: 'default' };
+const TRUST_COLOR: Record<PluginView['trust']['state'], string> = { builtin: 'default', trusted: 'cyan', untrusted: 'orange', changed: 'volcano' };
+
+export function SourceTag({ source }: { source: PluginView['source'] }) {
+  const { t } = useTranslation();
+  return <Tag color={SOURCE_COLOR[source]}>{t(`apps.source.${source}`)}</Tag>;
+}
+
+export function StatusTag({ status }: { status: PluginView['status'] }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={STATUS_COLOR[status]} data-testid="plugin-status">
+      {t(`apps.status.${status}`)}
+    </Tag>
+  );
+}
+
+export function TrustTag({ trust }: { trust: PluginView['trust'] }) {
+  const { t } = useTranslation();
+  // Built-ins are trusted by shipping with the host; a tag would only be noise.
+  if (trust.state === 'builtin') return null;
+  return (
+    <Tag color={TRUST_COLOR[trust.state]} data-testid="plugin-trust">
+      {t(`apps.trust.state.${trust.state}`)}
+    </Tag>
+  );
+}

@@ -1,0 +1,121 @@
+import { DownOutlined, FileTextOutlined, ReloadOutlined, RightOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ServerView } from '../../../../src/shared/hostApi';
+import { ProblemList } from '../ProblemList';
+import { ServerStateBadge } from './ServerStateBadge';
+import { ServerTools } from './ServerTools';
+import { formatAgo } from './time';
+import { useRestart } from './useRestart';
+
+type Lease = ServerView['leases'][number];
+
+const ORIGIN_KEYS: Record<string, string> = { 'mcp.yaml': 'mcpYaml', plugin: 'plugin', 'app-db': 'appDb', defaults: 'defaults', host: 'host', builtin: 'builtin' };
+
+/** Where the server's definition came from, in words; an origin this UI does not know is shown as it is. */
+function originLabel(origin: string, t: (key: string) => string): string {
+  const key = ORIGIN_KEYS[origin];
+  return key ? t(`servers.origin.${key}`) : origin;
+}
+
+function LeaseTable({ leases }: { leases: Lease[] }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Table<Lease>
+      size="small"
+      rowKey="conversationId"
+      pagination={false}
+      dataSource={leases}
+      columns={[
+        { title: t('servers.lease.conversation'), dataIndex: 'conversationId', render: (c: string) => <Typography.Text code>{c}</Typography.Text> },
+        { title: t('servers.lease.state'), key: 'state', render: (_: unknown, lease) => <ServerStateBadge state={lease.state} /> },
+        { title: t('servers.lease.pid'), dataIndex: 'pid', width: 90, render: (pid?: number) => pid ?? '—' },
+        { title: t('servers.lease.inFlight'), dataIndex: 'inFlight', width: 110, align: 'right' },
+        { title: t('servers.lease.lastUsed'), dataIndex: 'lastUsed', width: 150, render: (ms: number) => <span title={new Date(ms).toLocaleString()}>{formatAgo(ms, i18n.language)}</span> },
+      ]}
+    />
+  );
+}
+
+/**
+ * One server (seed 003 §8, one list item per server): what it is, how it
+ * starts, its state and leases, and its tools on demand. Assistant servers
+ * open their own page, where tools are grouped by domain.
+ */
+export function ServerCard({ server, onShowLog }: { server: ServerView; onShowLog(serverId: string): void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [expanded, setExpanded] = useState(false);
+  const { restarting, restart } = useRestart(server.id);
+  const isAssistant = server.category === 'assistant';
+
+  return (
+    <Card
+      size="small"
+      data-testid={`server-row-${server.id}`}
+      title={
+        <Space size={8} wrap>
+          <span>{server.name}</span>
+          <Tag>{originLabel(server.origin, t)}</Tag>
+          {server.disabled && <Tag color="default">{t('servers.disabled')}</Tag>}
+          {server.problems.length > 0 && <Tag color="red">{t('servers.problemCount', { count: server.problems.length })}</Tag>}
+        </Space>
+      }
+      extra={<ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />}
+    >
+      <Descriptions
+        size="small"
+        column={1}
+        styles={{ label: { width: 110 } }}
+        items={[
+          { key: 'id', label: t('servers.field.id'), children: <Typography.Text code copyable>{server.id}</Typography.Text> },
+          ...(server.description ? [{ key: 'description', label: t('servers.field.description'), children: server.description }] : []),
+          {
+            key: 'launch',
+            label: t('servers.field.launch'),
+            children: (
+              <Typography.Text code copyable={{ text: server.launch }} style={{ wordBreak: 'break-all' }}>
+                {server.launch}
+              </Typography.Text>
+            ),
+          },
+        ]}
+      />
+      {server.leases.length > 0 && (
+        <div style={{ marginTop: 8 }}>
+          <Typography.Text type="secondary">{t('servers.leases', { count: server.leases.length })}</Typography.Text>
+          <LeaseTable leases={server.leases} />
+        </div>
+      )}
+      {server.problems.length > 0 && (
+        <div style={{ marginTop: 8 }}>
+          <ProblemList problems={server.problems} />
+        </div>
+      )}
+      <Space wrap style={{ marginTop: 12 }}>
+        {isAssistant ? (
+          <Button type="primary" icon={<SettingOutlined />} onClick={() => void navigate(`/servers/${encodeURIComponent(server.id)}`)} data-testid={`server-open-${server.id}`}>
+            {t('servers.manage')}
+          </Button>
+        ) : (
+          <Button icon={expanded ? <DownOutlined /> : <RightOutlined />} onClick={() => setExpanded(!expanded)} data-testid={`server-expand-${server.id}`}>
+            {expanded ? t('servers.hideTools') : t('servers.showTools')}
+          </Button>
+        )}
+        <Button icon={<ReloadOutlined />} loading={restarting} onClick={() => void restart()} data-testid={`server-restart-${server.id}`}>
+          {t('servers.restart')}
+        </Button>
+        <Button icon={<FileTextOutlined />} onClick={() => onShowLog(server.id)} data-testid={`server-log-${server.id}`}>
+          {t('servers.log.open')}
+        </Button>
+      </Space>
+      {expanded && !isAssistant && (
+        <div style={{ marginTop: 12 }}>
+          <ServerTools serverId={server.id} />
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Drawer, Empty, Skeleton } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useApi } from '../../api/hooks';
+import { CodeBlock } from '../ToolResultView';
+
+/** A server's recent stderr / connection log (`servers.log`), newest last. */
+export function ServerLogDrawer({ serverId, onClose }: { serverId: string | undefined; onClose(): void }) {
+  const { t } = useTranslation();
+  const log = useApi('servers.log', serverId ? { serverId } : undefined, { skip: !serverId });
+  const lines = log.data?.lines ?? [];
+  return (
+    <Drawer
+      open={serverId !== undefined}
+      onClose={onClose}
+      size="large"
+      title={t('servers.log.title', { id: serverId ?? '' })}
+      extra={
+        <Button icon={<ReloadOutlined />} loading={log.loading} onClick={() => void log.reload()} data-testid="server-log-refresh">
+          {t('servers.log.refresh')}
+        </Button>
+      }
+    >
+      {log.error && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={log.error.message} description={log.error.hint} />}
+      {!log.data && log.loading ? (
+        <Skeleton active />
+      ) : lines.length === 0 ? (
+        <Empty description={t('servers.log.empty')} />
+      ) : (
+        <CodeBlock testId="server-log-lines">{lines.join('\n')}</CodeBlock>
+      )}
+    </Drawer>
+  );
+}

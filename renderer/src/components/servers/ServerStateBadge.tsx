@@ -1,0 +1,39 @@
+import { Badge, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ServerView } from '../../../../src/shared/hostApi';
+import { formatAgo } from './time';
+
+type ConnectionState = ServerView['state'];
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected state ${JSON.stringify(value)}`);
+}
+
+/** A connection state as a coloured dot and a word; an error carries its message. */
+export function ServerStateBadge({ state, disabled, testId }: { state: ConnectionState; disabled?: boolean; testId?: string }) {
+  const { t, i18n } = useTranslation();
+  if (disabled) return <Badge status="default" text={t('servers.state.disabled')} data-testid={testId} />;
+  switch (state.kind) {
+    case 'stopped':
+      return <Badge status="default" text={t('servers.state.stopped')} data-testid={testId} />;
+    case 'starting':
+      return <Badge status="processing" text={t('servers.state.starting')} data-testid={testId} />;
+    case 'running':
+      return (
+        <Tooltip title={t('servers.state.runningSince', { ago: formatAgo(state.since, i18n.language) })}>
+          <Badge status="success" text={state.pid ? t('servers.state.runningPid', { pid: state.pid }) : t('servers.state.running')} data-testid={testId} />
+        </Tooltip>
+      );
+    case 'error':
+      return (
+        <span data-testid={testId}>
+          <Badge status="error" text={t('servers.state.error')} />{' '}
+          <Typography.Text type="danger" style={{ fontSize: 12 }}>
+            {state.message}
+          </Typography.Text>
+        </span>
+      );
+    default:
+      return assertNever(state);
+  }
+}

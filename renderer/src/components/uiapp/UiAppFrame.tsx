@@ -1,0 +1,182 @@
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { Alert, Button, Spin } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../../api/client';
+import { useApi, useHostEvent } from '../../api/hooks';
+import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
+import { usePendingConfirmations } from '../../shell/confirmations';
+import { usePreferences } from '../../shell/preferences';
+import { isKnownRoute } from '../../shell/routes';
+import { ConfirmationCard } from '../ConfirmationCard';
+import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
+import { appEvent, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
+import { frameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
+
+type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string } | { kind: 'silent' };
+
+/** A page that neither reports `ready` nor `failed` within this time gets a hint that something is off. */
+const READY_TIMEOUT_MS = 15_000;
+const RELOAD_DEBOUNCE_MS = 150;
+
+function withVersion(url: string, version: number): string {
+  if (version === 0) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}v=${version}`;
+}
+
+export interface UiAppFrameProps {
+  pluginId: string;
+  appId: string;
+  surface: 'full' | 'compact';
+  /** Height of the frame itself (CSS length). */
+  height: CSSProperties['height'];
+}
+
+/**
+ * Hosts one UI-app page: a sandboxed frame (scripts only, opaque origin) plus
+ * the parent side of the bridge. The frame is bound here to (pluginId, appId);
+ * whatever ids the page sends are ignored.
+ */
+export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps) {
+  const { t } = useTranslation();
+  const { theme, locale } = usePreferences();
+  const navigate = useNavigate();
+  const registry = useFrameRegistry();
+  const { pending, dismiss } = usePendingConfirmations();
+  const conversationId = frameConversationId(pluginId, appId);
+  const opened = useApi('uiApps.open', { pluginId, appId, surface }, { refreshOn: ['plugins.changed'] });
+  const [version, setVersion] = useState(0);
+  const [status, setStatus] = useState<FrameStatus>({ kind: 'loading' });
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  // Bumped whenever the frame loads a new document, so answers meant for the old one are dropped.
+  const generation = useRef(0);
+  const live = useRef({ theme, locale, navigate });
+  useEffect(() => {
+    live.current = { theme, locale, navigate };
+  });
+
+  // One edit sends both `plugins.changed` and `uiApp.changed`: one reload for the burst.
+  const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const reloadSoon = () => {
+    clearTimeout(reloadTimer.current);
+    reloadTimer.current = setTimeout(() => setVersion((v) => v + 1), RELOAD_DEBOUNCE_MS);
+  };
+  useEffect(() => () => clearTimeout(reloadTimer.current), []);
+  useHostEvent('uiApp.changed', (event) => {
+    if (event.pluginId === pluginId) reloadSoon();
+  });
+  useHostEvent('plugins.changed', (event) => {
+    // `reread` names plugin folders (or ids); the entry file tells which folder is this app's.
+    const entry = opened.data?.entry;
+    const ours = (item: string) => item === pluginId || (entry !== undefined && (entry.startsWith(`${item}/`) || entry.startsWith(`${item}\\`)));
+    if (event.reread.some(ours) || event.removed.some(ours)) reloadSoon();
+  });
+
+  const src = opened.data ? withVersion(api.resolveUrl(opened.data.url), version) : undefined;
+
+  useEffect(() => {
+    generation.current += 1;
+    setStatus({ kind: 'loading' });
+    if (!src) return;
+    const timer = setTimeout(() => setStatus((current) => (current.kind === 'loading' ? { kind: 'silent' } : current)), READY_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [src]);
+
+  useEffect(() => {
+    const registered: RegisteredFrame = {
+      pluginId,
+      appId,
+      conversationId,
+      deliver: (event) => frameRef.current?.contentWindow?.postMessage(event, '*'),
+    };
+    const unregister = registry.add(registered);
+    const bound: BoundFrame = {
+      pluginId,
+      appId,
+      surface,
+      conversationId,
+      theme: () => live.current.theme,
+      locale: () => live.current.locale,
+      navigate: (path) => {
+        if (!isKnownRoute(path)) return false;
+        live.current.navigate(path);
+        return true;
+      },
+      emit: (type, payload) => {
+        for (const sibling of registry.siblingsOf(registered)) sibling.deliver(appEvent(type, payload));
+      },
+    };
+
+    const onMessage = (event: MessageEvent) => {
+      const target = frameRef.current?.contentWindow;
+      // Only our own frame; its origin is opaque ("null"), so the source window is the one check that means something.
+      if (!target || event.source !== target) return;
+      const message = parseFrameMessage(event.data);
+      if (!message) return;
+      if (message.kind === 'ready') return setStatus({ kind: 'ready' });
+      if (message.kind === 'failed') return setStatus({ kind: 'failed', message: message.message });
+      const asked = generation.current;
+      answerBridgeRequest(bound, message.op, message.args).then(
+        (result) => asked === generation.current && target.postMessage(replyOk(message.id, result), '*'),
+        (error: unknown) => asked === generation.current && target.postMessage(replyError(message.id, error instanceof Error ? error.message : String(error)), '*'),
+      );
+    };
+    window.addEventListener('message', onMessage);
+    return () => {
+      window.removeEventListener('message', onMessage);
+      unregister();
+    };
+  }, [pluginId, appId, surface, conversationId, registry]);
+
+  useEffect(() => {
+    frameRef.current?.contentWindow?.postMessage(themeEvent(theme), '*');
+  }, [theme]);
+
+  const mine = pending.filter((request) => request.conversationId === conversationId);
+
+  return (
+    <div className="uiapp-host" data-testid="uiapp-host">
+      {mine.map((request) => (
+        <div key={request.id} className="uiapp-confirmation">
+          <ConfirmationCard request={request} onAnswered={() => dismiss(request.id)} />
+        </div>
+      ))}
+      {opened.error ? <ApiErrorAlert error={opened.error} onRetry={() => void opened.reload()} title={t('apps.frame.openFailed')} /> : null}
+      {status.kind === 'failed' ? (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="uiapp-failed"
+          title={t('apps.frame.failed')}
+          description={<pre className="uiapp-error">{status.message}</pre>}
+          action={
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => setVersion((v) => v + 1)}>
+              {t('apps.frame.reload')}
+            </Button>
+          }
+        />
+      ) : null}
+      {status.kind === 'silent' ? <Alert type="info" showIcon title={t('apps.frame.silent')} /> : null}
+      {src ? (
+        <Spin spinning={status.kind === 'loading'} description={t('apps.frame.loading')}>
+          <iframe
+            ref={frameRef}
+            className="uiapp-frame"
+            title={`${pluginId}/${appId}`}
+            sandbox="allow-scripts"
+            referrerPolicy="no-referrer"
+            src={src}
+            data-testid="uiapp-frame"
+            data-status={status.kind}
+            style={{ height }}
+          />
+        </Spin>
+      ) : opened.loading ? (
+        <div className="uiapp-placeholder" style={{ height }}>
+          <Spin />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Locale } from '../../i18n';
+import { api, ApiError } from '../../api/client';
+import type { Theme } from './bridgeProtocol';
+
+/** What the shell knows about one frame; the ids are the shell's binding, never the frame's claim. */
+export interface BoundFrame {
+  pluginId: string;
+  appId: string;
+  surface: 'full' | 'compact';
+  conversationId: string;
+  theme(): Theme;
+  locale(): Locale;
+  /** Navigates the host UI; false when the path is not one of its routes. */
+  navigate(path: string): boolean;
+  /** Delivers an app event to the other open frames of the same app. */
+  emit(type: string, payload: unknown): void;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireString(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new Error(`${what} must be a non-empty string`);
+  return value;
+}
+
+/** Answers one request from a frame; throws an Error whose message goes back to the page. */
+export async function answerBridgeRequest(frame: BoundFrame, op: string, args: unknown[]): Promise<unknown> {
+  switch (op) {
+    case 'context.get':
+      return { pluginId: frame.pluginId, appId: frame.appId, theme: frame.theme(), surface: frame.surface, locale: frame.locale() };
+    case 'theme.get':
+      return frame.theme();
+    case 'tools.call': {
+      const tool = requireString(args[0], 'tools.call: the tool name (argument 1)');
+      const toolArgs = args[1] ?? {};
+      if (!isPlainObject(toolArgs)) throw new Error('tools.call: the arguments (argument 2) must be an object');
+      return callHost(() =>
+        api.call('uiApps.callTool', { pluginId: frame.pluginId, appId: frame.appId, tool, args: toolArgs, conversationId: frame.conversationId }),
+      );
+    }
+    case 'backend.invoke': {
+      const method = requireString(args[0], 'backend.invoke: the method (argument 1)');
+      const reply = await callHost(() => api.call('uiApps.invokeBackend', { pluginId: frame.pluginId, appId: frame.appId, method, params: args[1] }));
+      if (!reply.ok) throw new Error(reply.message);
+      return reply.result;
+    }
+    case 'ui.navigate': {
+      const path = requireString(args[0], 'ui.navigate: the path (argument 1)');
+      if (!frame.navigate(path)) throw new Error(`ui.navigate: "${path}" is not a page of the host`);
+      return null;
+    }
+    case 'events.emit': {
+      const type = requireString(args[0], 'events.emit: the event type (argument 1)');
+      frame.emit(type, args[1] ?? null);
+      return null;
+    }
+    default:
+      throw new Error(`unknown bridge op "${op}"`);
+  }
+}
+
+/** Host errors reach the page as one readable line (message plus the hint how to fix it). */
+async function callHost<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError) throw new Error(error.hint ? `${error.message} (${error.hint})` : error.message);
+    throw error;
+  }
+}

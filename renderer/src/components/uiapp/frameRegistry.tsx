@@ -1,0 +1,69 @@
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { ParentEvent } from './bridgeProtocol';
+
+/** A mounted UI-app frame, bound by the shell to its app (never by what the frame says). */
+export interface RegisteredFrame {
+  pluginId: string;
+  appId: string;
+  conversationId: string;
+  deliver(event: ParentEvent): void;
+}
+
+/**
+ * The frames open in this window: lets one frame's `events.emit` reach the
+ * other frames of the same app, and tells the global confirmation area which
+ * conversations a frame already shows.
+ */
+export class FrameRegistry {
+  private readonly frames = new Set<RegisteredFrame>();
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+
+  add(frame: RegisteredFrame): () => void {
+    this.frames.add(frame);
+    this.changed();
+    return () => {
+      if (this.frames.delete(frame)) this.changed();
+    };
+  }
+
+  siblingsOf(frame: RegisteredFrame): RegisteredFrame[] {
+    return [...this.frames].filter((other) => other !== frame && other.pluginId === frame.pluginId && other.appId === frame.appId);
+  }
+
+  showsConversation(conversationId: string): boolean {
+    return [...this.frames].some((frame) => frame.conversationId === conversationId);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  private changed(): void {
+    this.version += 1;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+export const FrameRegistryContext = createContext<FrameRegistry | null>(null);
+
+export function useFrameRegistry(): FrameRegistry {
+  const registry = useContext(FrameRegistryContext);
+  if (!registry) throw new Error('useFrameRegistry must be used inside <FrameRegistryContext.Provider>');
+  return registry;
+}
+
+/** Re-renders when frames open or close; returns the registry to query. */
+export function useOpenFrames(): FrameRegistry {
+  const registry = useFrameRegistry();
+  useSyncExternalStore(registry.subscribe, registry.getVersion);
+  return registry;
+}
+
+/** The conversation id a frame's tool calls run in; confirmations carrying it are shown above that frame. */
+export function frameConversationId(pluginId: string, appId: string): string {
+  return `ui-${pluginId}-${appId}`.slice(0, 128);
+}

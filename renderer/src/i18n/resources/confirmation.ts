@@ -1,0 +1,31 @@
+/** The inline confirmation card (seed 003 §7). */
+export default {
+  zh: {
+    'confirmation.title': '需要你的确认',
+    'confirmation.tool': '工具',
+    'confirmation.server': '服务器',
+    'confirmation.args': '参数（{{count}}）',
+    'confirmation.countdown': '{{seconds}} 秒后自动拒绝',
+    'confirmation.expired': '已超时，已自动拒绝',
+    'confirmation.approve': '批准',
+    'confirmation.decline': '拒绝',
+    'confirmation.approveConversation': '本会话内始终批准',
+    'confirmation.risk.low': '低风险',
+    'confirmation.risk.medium': '中风险',
+    'confirmation.risk.high': '高风险',
+  },
+  en: {
+    'confirmation.title': 'Needs your confirmation',
+    'confirmation.tool': 'Tool',
+    'confirmation.server': 'Server',
+    'confirmation.args': 'Arguments ({{count}})',
+    'confirmation.countdown': 'declined in {{seconds}} s',
+    'confirmation.expired': 'Expired: declined',
+    'confirmation.approve': 'Approve',
+    'confirmation.decline': 'Decline',
+    'confirmation.approveConversation': 'Approve for this conversation',
+    'confirmation.risk.low': 'low risk',
+    'confirmation.risk.medium': 'medium risk',
+    'confirmation.risk.high': 'high risk',
+  },
+};

@@ -1,0 +1,137 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { type HTMLAttributes, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Agent } from '../../../src/shared/agents';
+import { api, toApiError } from '../api/client';
+import { useApi } from '../api/hooks';
+import { AgentEditor } from '../components/agents/AgentEditor';
+
+type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; agent: Agent };
+
+/** Agents: the list, and a drawer that creates or edits one with a live preview of what it gets. */
+export default function AgentsPage() {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
+  const [deleting, setDeleting] = useState<string | undefined>();
+
+  const remove = async (agent: Agent) => {
+    setDeleting(agent.id);
+    try {
+      await api.call('agents.delete', { id: agent.id });
+      void message.success(t('agents.deleted', { name: agent.name }));
+      await agents.reload();
+    } catch (e) {
+      const error = toApiError(e);
+      void message.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
+    } finally {
+      setDeleting(undefined);
+    }
+  };
+
+  const list = agents.data?.agents ?? [];
+  let body;
+  if (!agents.data && agents.loading) body = <Skeleton active paragraph={{ rows: 6 }} />;
+  else if (!agents.data && agents.error)
+    body = <Alert type="error" showIcon title={agents.error.message} description={agents.error.hint} action={<Button onClick={() => void agents.reload()}>{t('agents.retry')}</Button>} />;
+  else if (list.length === 0)
+    body = (
+      <Empty description={t('agents.empty')}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditor({ mode: 'create' })}>
+          {t('agents.new')}
+        </Button>
+      </Empty>
+    );
+  else
+    body = (
+      <Table<Agent>
+        rowKey="id"
+        dataSource={list}
+        pagination={list.length > 20 ? { pageSize: 20 } : false}
+        data-testid="agents-table"
+        onRow={(agent) => ({ 'data-testid': `agent-row-${agent.id}` }) as HTMLAttributes<HTMLElement>}
+        columns={[
+          {
+            title: t('agents.column.name'),
+            dataIndex: 'name',
+            sorter: (a, b) => a.name.localeCompare(b.name),
+            render: (name: string, agent) => (
+              <Space orientation="vertical" size={0}>
+                <Typography.Link onClick={() => setEditor({ mode: 'edit', agent })}>{name}</Typography.Link>
+                {agent.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{agent.description}</Typography.Text>}
+              </Space>
+            ),
+          },
+          { title: t('agents.column.id'), dataIndex: 'id', render: (id: string) => <Typography.Text code copyable>{id}</Typography.Text> },
+          { title: t('agents.column.hostApp'), dataIndex: 'hostAppId', render: (id: string) => <Tag>{id}</Tag> },
+          { title: t('agents.column.language'), dataIndex: 'language', width: 100, render: (lang: 'zh' | 'en') => t(`agents.language.${lang}`) },
+          { title: t('agents.column.apps'), key: 'apps', width: 100, align: 'right', render: (_: unknown, agent) => agent.uiApps.length },
+          {
+            title: t('agents.column.actions'),
+            key: 'actions',
+            width: 200,
+            render: (_: unknown, agent) => (
+              <Space>
+                <Button size="small" icon={<EditOutlined />} onClick={() => setEditor({ mode: 'edit', agent })} data-testid={`agent-edit-${agent.id}`}>
+                  {t('agents.edit')}
+                </Button>
+                <Popconfirm
+                  title={t('agents.deleteConfirm', { name: agent.name })}
+                  okText={t('agents.delete')}
+                  cancelText={t('agents.editor.cancel')}
+                  okButtonProps={{ danger: true, 'data-testid': 'agent-delete-ok' } as ButtonProps}
+                  onConfirm={() => remove(agent)}
+                >
+                  <Button size="small" danger icon={<DeleteOutlined />} loading={deleting === agent.id} data-testid={`agent-delete-${agent.id}`}>
+                    {t('agents.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    );
+
+  const open = editor.mode !== 'closed';
+  return (
+    <div data-testid="page-agents">
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} align="center">
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('agents.title')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('agents.subtitle')}</Typography.Text>
+        </div>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditor({ mode: 'create' })} data-testid="agent-new">
+          {t('agents.new')}
+        </Button>
+      </Space>
+      {agents.error && agents.data && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={agents.error.message} description={agents.error.hint} />}
+      {body}
+      <Drawer
+        open={open}
+        onClose={() => setEditor({ mode: 'closed' })}
+        size="min(1280px, 96vw)"
+        destroyOnHidden
+        title={editor.mode === 'edit' ? t('agents.editor.editTitle', { name: editor.agent.name }) : t('agents.editor.createTitle')}
+        data-testid="agent-editor"
+      >
+        {open && (
+          <AgentEditor
+            key={editor.mode === 'edit' ? editor.agent.id : 'new'}
+            agent={editor.mode === 'edit' ? editor.agent : undefined}
+            onCancel={() => setEditor({ mode: 'closed' })}
+            onSaved={(agent) => {
+              void message.success(t('agents.saved', { name: agent.name }));
+              setEditor({ mode: 'closed' });
+              void agents.reload();
+            }}
+          />
+        )}
+      </Drawer>
+    </div>
+  );
+}

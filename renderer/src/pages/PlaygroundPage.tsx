@@ -1,0 +1,227 @@
+import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Card, Col, Collapse, Descriptions, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
+import { type ApiError, api, toApiError } from '../api/client';
+import { useApi } from '../api/hooks';
+import { ConfirmationCard } from '../components/ConfirmationCard';
+import { ProblemList } from '../components/ProblemList';
+import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
+import { ToolPicker } from '../components/playground/ToolPicker';
+import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
+import { PermissionTag } from '../components/servers/permission';
+import { ToolResultView } from '../components/ToolResultView';
+import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import { usePendingConfirmations } from '../shell/confirmations';
+
+type Flow = 'main' | 'sub';
+
+/**
+ * Try an agent's tools through the real gateway: pick an agent, a flow and a
+ * conversation, fill a tool's arguments (a form from its schema, or raw
+ * JSON) and call it. A confirm-level tool asks right under the Call button
+ * (seed 003 §7.2), not in a dialog.
+ */
+export default function PlaygroundPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { message } = AntApp.useApp();
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const [agentId, setAgentId] = useState<string | undefined>();
+  const [flow, setFlow] = useState<Flow>('main');
+  const conversation = usePlaygroundConversation();
+  const { conversationId } = conversation;
+  const agentList = agents.data?.agents ?? [];
+  const agent = agentList.find((a) => a.id === agentId) ?? agentList[0];
+
+  const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed'] });
+  const [toolName, setToolName] = useState<string | undefined>();
+  const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);
+
+  const { pending, dismiss } = usePendingConfirmations();
+  const mine = pending.filter((request) => request.conversationId === conversationId);
+  // Questions of an earlier playground conversation still waiting: shown at the top so none is invisible.
+  const stale = pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
+
+  const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
+  const [calling, setCalling] = useState(false);
+  const [outcome, setOutcome] = useState<ToolOutcome | undefined>();
+  const [callError, setCallError] = useState<ApiError | undefined>();
+
+  // A result belongs to the tool, flow and conversation it came from.
+  useEffect(() => {
+    setOutcome(undefined);
+    setCallError(undefined);
+  }, [toolName, flow, conversationId, agent?.id]);
+
+  const call = async () => {
+    if (!agent || !tool) return;
+    const args = readArgsRef.current?.();
+    if (!args) return;
+    setCalling(true);
+    setOutcome(undefined);
+    setCallError(undefined);
+    try {
+      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args }));
+    } catch (e) {
+      setCallError(toApiError(e));
+    } finally {
+      setCalling(false);
+    }
+  };
+
+  const newConversation = async () => {
+    try {
+      const { released } = await conversation.startNew();
+      void message.success(t('playground.conversation.ended', { count: released }));
+    } catch (e) {
+      const error = toApiError(e);
+      void message.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
+    }
+  };
+
+  if (!agents.data && agents.loading) return <Skeleton active data-testid="page-playground" />;
+  if (!agents.data && agents.error)
+    return (
+      <div data-testid="page-playground">
+        <ApiErrorAlert error={agents.error} onRetry={() => void agents.reload()} />
+      </div>
+    );
+
+  return (
+    <div data-testid="page-playground">
+      <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>
+        {t('playground.title')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('playground.subtitle')}</Typography.Paragraph>
+      {stale.length > 0 && (
+        <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
+          <Typography.Text type="warning">{t('playground.staleConfirmations')}</Typography.Text>
+          {stale.map((request) => (
+            <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+          ))}
+        </Space>
+      )}
+      {agentList.length === 0 ? (
+        <Empty description={t('playground.noAgents')}>
+          <Button type="primary" onClick={() => void navigate('/agents')}>
+            {t('playground.toAgents')}
+          </Button>
+        </Empty>
+      ) : (
+        <>
+          <Card size="small" style={{ marginBottom: 16 }}>
+            <Space wrap size="large">
+              <Space>
+                <Typography.Text>{t('playground.agent')}</Typography.Text>
+                <Select
+                  style={{ minWidth: 220 }}
+                  value={agent?.id}
+                  onChange={(id) => {
+                    setAgentId(id);
+                    setToolName(undefined);
+                  }}
+                  options={agentList.map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
+                  showSearch
+                  optionFilterProp="label"
+                  data-testid="playground-agent"
+                />
+              </Space>
+              <Space>
+                <Typography.Text>{t('playground.flow')}</Typography.Text>
+                <Segmented<Flow>
+                  value={flow}
+                  onChange={setFlow}
+                  options={[
+                    { value: 'main', label: t('playground.flowMain') },
+                    { value: 'sub', label: t('playground.flowSub') },
+                  ]}
+                  data-testid="playground-flow"
+                />
+              </Space>
+              <Space>
+                <Typography.Text>{t('playground.conversation.label')}</Typography.Text>
+                <Tag data-testid="playground-conversation">{conversationId}</Tag>
+                <Button icon={<PlusOutlined />} loading={conversation.ending} onClick={() => void newConversation()} data-testid="playground-new-conversation">
+                  {t('playground.conversation.new')}
+                </Button>
+              </Space>
+            </Space>
+          </Card>
+          <Row gutter={[16, 16]}>
+            <Col xs={24} lg={9}>
+              <Card size="small" title={t('playground.tools.title', { count: tools.data?.tools.length ?? 0 })}>
+                {tools.error && <ApiErrorAlert error={tools.error} onRetry={() => void tools.reload()} />}
+                {!tools.data && tools.loading ? (
+                  <Skeleton active />
+                ) : tools.data && tools.data.tools.length === 0 ? (
+                  <Empty description={t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
+                ) : (
+                  tools.data && <ToolPicker tools={tools.data.tools} selected={tool?.name} onSelect={setToolName} />
+                )}
+                {tools.data?.reminders.map((reminder, i) => (
+                  <Alert key={i} type="info" showIcon style={{ marginTop: 8 }} title={reminder} />
+                ))}
+                {tools.data && tools.data.problems.length > 0 && (
+                  <Collapse
+                    size="small"
+                    style={{ marginTop: 8 }}
+                    items={[{ key: 'problems', label: t('playground.tools.problems', { count: tools.data.problems.length }), children: <ProblemList problems={tools.data.problems} /> }]}
+                  />
+                )}
+              </Card>
+            </Col>
+            <Col xs={24} lg={15}>
+              {!tool ? (
+                <Card size="small">
+                  <Empty description={t('playground.pickTool')} />
+                </Card>
+              ) : (
+                <Card
+                  size="small"
+                  title={
+                    <Space wrap>
+                      <Typography.Text strong>{tool.name}</Typography.Text>
+                      <PermissionTag level={tool.permission} source={tool.permissionSource} />
+                    </Space>
+                  }
+                  data-testid="playground-tool"
+                >
+                  <Descriptions
+                    size="small"
+                    column={1}
+                    items={[
+                      { key: 'description', label: t('playground.tool.description'), children: tool.description || '—' },
+                      { key: 'server', label: t('playground.tool.server'), children: <Typography.Text code>{tool.serverId}</Typography.Text> },
+                      { key: 'raw', label: t('playground.tool.rawName'), children: <Typography.Text code>{tool.rawName}</Typography.Text> },
+                    ]}
+                  />
+                  <ToolArgsEditor key={`${tool.serverId}|${tool.name}`} inputSchema={tool.inputSchema} readArgsRef={readArgsRef} />
+                  <Space orientation="vertical" size="middle" style={{ width: '100%', marginTop: 8 }}>
+                    <Space>
+                      <Button type="primary" icon={<PlayCircleOutlined />} loading={calling} onClick={() => void call()} data-testid="tool-call">
+                        {t('playground.call')}
+                      </Button>
+                      {calling && <Typography.Text type="secondary">{mine.length > 0 ? t('playground.waitingConfirmation') : t('playground.running')}</Typography.Text>}
+                    </Space>
+                    {mine.map((request) => (
+                      <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+                    ))}
+                    {callError && <ApiErrorAlert error={callError} />}
+                    {outcome && (
+                      <Card size="small" title={t('playground.result.title')}>
+                        <ToolResultView outcome={outcome} />
+                      </Card>
+                    )}
+                  </Space>
+                </Card>
+              )}
+            </Col>
+          </Row>
+        </>
+      )}
+    </div>
+  );
+}

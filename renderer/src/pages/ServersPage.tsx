@@ -1,0 +1,89 @@
+import { Alert, Button, Empty, Skeleton, Space, Tabs, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import type { ServerView } from '../../../src/shared/hostApi';
+import type { ServerCategory } from '../../../src/shared/mcp';
+import { useApi } from '../api/hooks';
+import { ServerCard } from '../components/servers/ServerCard';
+import { ServerDetail } from '../components/servers/ServerDetail';
+import { ServerLogDrawer } from '../components/servers/ServerLogDrawer';
+
+const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
+const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);
+
+/**
+ * MCP servers (seed 003 §8): one tab per category (`?tab=`), a card per
+ * server with state, leases, restart, log and tools; `/servers/:serverId`
+ * is a server's own page.
+ */
+export default function ServersPage() {
+  const { serverId } = useParams();
+  return <div data-testid="page-servers">{serverId ? <ServerDetail serverId={serverId} /> : <ServerTabs />}</div>;
+}
+
+function ServerTabs() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const requested = search.get('tab');
+  const tab: ServerCategory = isCategory(requested) ? requested : 'external';
+  const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded'] });
+  const [logFor, setLogFor] = useState<string | undefined>();
+  const list = servers.data?.servers ?? [];
+
+  const panel = (category: ServerCategory) => {
+    const inTab = list.filter((s: ServerView) => s.category === category);
+    if (inTab.length === 0) return <Empty description={t(`servers.empty.${category}`)} />;
+    return (
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+        {inTab.map((server) => (
+          <ServerCard key={server.id} server={server} onShowLog={setLogFor} />
+        ))}
+      </Space>
+    );
+  };
+
+  return (
+    <>
+      <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>
+        {t('servers.title')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('servers.subtitle')}</Typography.Paragraph>
+      {servers.error && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={servers.error.message}
+          description={servers.error.hint}
+          action={<Button onClick={() => void servers.reload()}>{t('servers.retry')}</Button>}
+        />
+      )}
+      {!servers.data && servers.loading ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (
+        servers.data && (
+          <Tabs
+            activeKey={tab}
+            onChange={(key) => setSearch({ tab: key }, { replace: true })}
+            items={CATEGORIES.map((category) => ({
+              key: category,
+              label: (
+                <span data-testid={`servers-tab-${category}`}>
+                  {t(`servers.tab.${category}`)} ({list.filter((s) => s.category === category).length})
+                </span>
+              ),
+              children: (
+                <>
+                  <Typography.Paragraph type="secondary">{t(`servers.tabHelp.${category}`)}</Typography.Paragraph>
+                  {panel(category)}
+                </>
+              ),
+            }))}
+          />
+        )
+      )}
+      <ServerLogDrawer serverId={logFor} onClose={() => setLogFor(undefined)} />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { Layout, Menu } from 'antd';
+import {
+  ApartmentOutlined,
+  AppstoreOutlined,
+  CloudServerOutlined,
+  ExperimentOutlined,
+  RobotOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { GlobalConfirmations } from './GlobalConfirmations';
+import { HeaderBar } from './HeaderBar';
+import { PageBoundary } from './PageBoundary';
+
+const SECTIONS = [
+  { key: 'apps', icon: <AppstoreOutlined /> },
+  { key: 'agents', icon: <RobotOutlined /> },
+  { key: 'registry', icon: <ApartmentOutlined /> },
+  { key: 'servers', icon: <CloudServerOutlined /> },
+  { key: 'playground', icon: <ExperimentOutlined /> },
+  { key: 'problems', icon: <WarningOutlined /> },
+] as const;
+
+// Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark
+// as the rest of the page (the "dark" variant is antd's navy, which clashes with it).
+
+/** The frame around every page: side menu, header with counts and switches, the global confirmations. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [collapsed, setCollapsed] = useState(false);
+  const section = pathname.split('/')[1] || 'apps';
+
+  return (
+    <Layout className="app-root">
+      <Layout.Sider theme="light" collapsible collapsed={collapsed} onCollapse={setCollapsed} breakpoint="lg" width={208} className="app-sider">
+        <div className="app-brand" data-testid="brand">
+          <span className="app-brand-mark">C</span>
+          {collapsed ? null : <span className="app-brand-name">ChatOS</span>}
+        </div>
+        <Menu
+          mode="inline"
+          selectedKeys={[section]}
+          onClick={({ key }) => navigate(`/${key}`)}
+          items={SECTIONS.map(({ key, icon }) => ({ key, icon, label: <span data-testid={`nav-${key}`}>{t(`common.nav.${key}`)}</span> }))}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="app-header">
+          <HeaderBar title={t(`common.nav.${section}`, { defaultValue: 'ChatOS' })} />
+        </Layout.Header>
+        <Layout.Content className="app-content">
+          <GlobalConfirmations />
+          <PageBoundary key={pathname}>
+            <Outlet />
+          </PageBoundary>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

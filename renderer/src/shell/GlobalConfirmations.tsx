@@ -1,0 +1,33 @@
+import { useLocation } from 'react-router';
+import { LazyConfirmationCard as ConfirmationCard } from './LazyConfirmationCard';
+import { useOpenFrames } from '../components/uiapp/frameRegistry';
+import { usePendingConfirmations } from './confirmations';
+
+/** Conversations the Playground runs carry this prefix; it shows their confirmations itself while it is open. */
+const PLAYGROUND_PREFIX = 'playground-';
+
+/**
+ * Confirmations nobody else shows: not those of an open UI-app frame (shown
+ * above the frame), not the Playground's while the Playground is open.
+ * A tool waiting for the user must never be invisible.
+ */
+export function GlobalConfirmations() {
+  const { pending, dismiss } = usePendingConfirmations();
+  const frames = useOpenFrames();
+  const { pathname } = useLocation();
+  const onPlayground = pathname.startsWith('/playground');
+  const orphans = pending.filter((request) => {
+    const conversationId = request.conversationId ?? '';
+    if (conversationId && frames.showsConversation(conversationId)) return false;
+    if (onPlayground && conversationId.startsWith(PLAYGROUND_PREFIX)) return false;
+    return true;
+  });
+  if (orphans.length === 0) return null;
+  return (
+    <div className="global-confirmations" data-testid="global-confirmations">
+      {orphans.map((request) => (
+        <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation';
+import { api, onReconnect } from '../api/client';
+
+interface PendingConfirmations {
+  /** Every confirmation the host is waiting for, oldest first. */
+  pending: ToolConfirmationRequest[];
+  /** Drops one at once after the user answered it (the `confirmation.resolved` event follows). */
+  dismiss(id: string): void;
+}
+
+const ConfirmationsContext = createContext<PendingConfirmations | null>(null);
+
+/** One list of pending confirmations for the whole window: loaded once, then kept by events. */
+export function ConfirmationsProvider({ children }: { children: ReactNode }) {
+  const [pending, setPending] = useState<ToolConfirmationRequest[]>([]);
+
+  useEffect(() => {
+    let active = true;
+    const load = () => {
+      api.call('confirmations.list', {}).then(
+        (result) => active && setPending(result.pending),
+        () => undefined, // the header and pages show connection errors; an empty list is the honest fallback
+      );
+    };
+    load();
+    const offRequired = api.on('confirmation.required', ({ request }) =>
+      setPending((list) => (list.some((item) => item.id === request.id) ? list : [...list, request])),
+    );
+    const offResolved = api.on('confirmation.resolved', ({ id }) => setPending((list) => list.filter((item) => item.id !== id)));
+    const offReconnect = onReconnect(load);
+    return () => {
+      active = false;
+      offRequired();
+      offResolved();
+      offReconnect();
+    };
+  }, []);
+
+  const dismiss = useCallback((id: string) => setPending((list) => list.filter((item) => item.id !== id)), []);
+  const value = useMemo(() => ({ pending, dismiss }), [pending, dismiss]);
+  return <ConfirmationsContext.Provider value={value}>{children}</ConfirmationsContext.Provider>;
+}
+
+export function usePendingConfirmations(): PendingConfirmations {
+  const value = useContext(ConfirmationsContext);
+  if (!value) throw new Error('usePendingConfirmations must be used inside <ConfirmationsProvider>');
+  return value;
+}

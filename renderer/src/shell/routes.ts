@@ -1,0 +1,11 @@
+import { matchPath } from 'react-router';
+
+/** Every page of the host UI; a UI app may navigate only to these. */
+export const ROUTE_PATTERNS = ['/apps', '/apps/:pluginId/:appId', '/agents', '/registry', '/servers', '/servers/:serverId', '/playground', '/problems'] as const;
+
+/** True for `/servers?tab=builtin`, false for `/nowhere` or `https://…`. */
+export function isKnownRoute(path: string): boolean {
+  if (!path.startsWith('/') || path.startsWith('//')) return false;
+  const pathname = path.split(/[?#]/)[0] ?? '';
+  return ROUTE_PATTERNS.some((pattern) => matchPath({ path: pattern, end: true }, pathname) !== null);
+}

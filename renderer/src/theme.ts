@@ -1,0 +1,40 @@
+import { theme as antdTheme, type ThemeConfig } from 'antd';
+
+export type ThemeMode = 'light' | 'dark';
+
+const STORAGE_KEY = 'chatos.theme';
+
+/** The user's last choice, else the system's `prefers-color-scheme`. */
+export function initialThemeMode(): ThemeMode {
+  const stored = localStorage.getItem(STORAGE_KEY);
+  if (stored === 'light' || stored === 'dark') return stored;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+export function rememberThemeMode(mode: ThemeMode): void {
+  localStorage.setItem(STORAGE_KEY, mode);
+}
+
+/** The antd theme for a mode; one place for the brand tokens. */
+export function themeConfig(mode: ThemeMode): ThemeConfig {
+  return {
+    algorithm: mode === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+    token: {
+      colorPrimary: '#3b6ef5',
+      borderRadius: 8,
+      fontFamily:
+        "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Noto Sans SC', Roboto, 'Helvetica Neue', Arial, sans-serif",
+      fontFamilyCode: "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
+    },
+    components: {
+      // The header and the (light-variant) sider take the container colour of the mode; the page behind the cards is a shade off it.
+      Layout: mode === 'dark' ? { headerBg: '#141414', lightSiderBg: '#141414', lightTriggerBg: '#141414', bodyBg: '#000000' } : { headerBg: '#ffffff', lightSiderBg: '#ffffff', lightTriggerBg: '#ffffff', bodyBg: '#f5f6f8' },
+    },
+  };
+}
+
+/** Keeps the page behind antd (scrollbars, overscroll) in the same scheme. */
+export function applyDocumentTheme(mode: ThemeMode): void {
+  document.documentElement.dataset.theme = mode;
+  document.documentElement.style.colorScheme = mode;
+}

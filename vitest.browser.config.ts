@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** The UI in Debian's Chromium against real `chatos serve` processes: one file at a time. */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.browser.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -58,9 +58,10 @@ export function mount({ container, host }) {
   let disposed = false;
   const root = el('div', { id: 'notes-app' }, { fontFamily: 'system-ui, sans-serif', fontSize: '14px', padding: '16px', minHeight: '100%', boxSizing: 'border-box', background: 'var(--bg)', color: 'var(--fg)' });
   const heading = el('h2', {}, { margin: '0 0 12px', fontSize: '18px' });
-  const form = el('form', {}, { display: 'flex', gap: '8px', marginBottom: '12px' });
+  // A div, not a form: the frame is sandboxed without allow-forms, so a form submission would be blocked.
+  const form = el('div', {}, { display: 'flex', gap: '8px', marginBottom: '12px' });
   const input = el('input', { id: 'notes-input', type: 'text', maxLength: 500 }, { flex: '1', padding: '4px 8px', border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--bg)', color: 'var(--fg)', font: 'inherit' });
-  const add = el('button', { id: 'notes-add', type: 'submit' }, buttonStyle('var(--accent)'));
+  const add = el('button', { id: 'notes-add', type: 'button' }, buttonStyle('var(--accent)'));
   const list = el('ul', { id: 'notes-list' }, { listStyle: 'none', padding: '0', margin: '0 0 12px' });
   const stats = el('p', { id: 'notes-stats' }, { color: 'var(--muted)', margin: '0' });
   const status = el('p', { id: 'notes-status', role: 'status' }, { color: 'var(--danger)', margin: '8px 0 0' });
@@ -139,8 +140,7 @@ export function mount({ container, host }) {
     await refresh();
   };
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const addNote = () => {
     const title = input.value.trim();
     if (!title) return;
     void run(async () => {
@@ -148,6 +148,10 @@ export function mount({ container, host }) {
       if (!result.isError && !disposed) input.value = '';
       return result;
     }, add);
+  };
+  add.addEventListener('click', addNote);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') addNote();
   });
 
   const unsubscribeTheme = host.theme.onChange((theme) => paint(theme));

@@ -1,11 +1,13 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { type HTMLAttributes, useState } from 'react';
+import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Agent } from '../../../src/shared/agents';
 import { api, toApiError } from '../api/client';
 import { useApi } from '../api/hooks';
-import { AgentEditor } from '../components/agents/AgentEditor';
+
+// The editor (form, selects, live preview) loads when it is first opened: the list is what the page shows first.
+const AgentEditor = lazy(() => import('../components/agents/AgentEditor').then((m) => ({ default: m.AgentEditor })));
 
 type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; agent: Agent };
 
@@ -120,6 +122,7 @@ export default function AgentsPage() {
         data-testid="agent-editor"
       >
         {open && (
+          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
           <AgentEditor
             key={editor.mode === 'edit' ? editor.agent.id : 'new'}
             agent={editor.mode === 'edit' ? editor.agent : undefined}
@@ -130,6 +133,7 @@ export default function AgentsPage() {
               void agents.reload();
             }}
           />
+          </Suspense>
         )}
       </Drawer>
     </div>

@@ -6,12 +6,14 @@
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
+import { runUiBench } from './bench/uiBench.js';
 import { info, type BenchRow, type BenchSection } from './bench/section.js';
 
 const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'plugin scan', run: runScanBench },
   { name: 'registry', run: runRegistryBench },
   { name: 'MCP gateway', run: runGatewayBench },
+  { name: 'renderer ui', run: runUiBench },
 ];
 
 function formatValue(value: number): string {

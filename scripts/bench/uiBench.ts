@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../chromium.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import { startHeadlessServer, type HeadlessServer } from '../../src/serve/headlessServer.js';
 import { writePluginFixtures } from './pluginFixtures.js';
@@ -17,7 +17,6 @@ import { atMost, grouped, info, median, type BenchRow, type BenchSection } from 
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const RENDERER_DIR = path.join(repoRoot, 'dist', 'renderer');
-const CHROMIUM = process.env.CHATOS_CHROMIUM ?? '/usr/bin/chromium';
 const APPS = 200;
 const RUNS = 7;
 const JS_BUDGET_KB = 400;
@@ -40,26 +39,9 @@ async function serve(apps: number): Promise<Served> {
   return { host, server, home };
 }
 
-/** Chromium with a fresh profile: nothing cached from an earlier run. */
-async function freshChromium() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-uibench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
 /** One cold load of the Agents page in a fresh browser profile: ms to interactive, and the JS bytes it fetched. */
 async function loadAgents(served: Served): Promise<{ ms: number; jsGzip: number; jsFiles: number }> {
-  const browser = await freshChromium();
+  const browser = await launchChromium(); // a fresh profile: nothing cached from an earlier run
   try {
     const page = await browser.context.newPage();
     const scripts: Promise<number>[] = [];

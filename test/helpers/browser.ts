@@ -1,30 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { repoRoot } from './tempDir.js';
 
-/** Debian's Chromium (`apt-get install chromium`); `.ci/run` installs it. Never a downloaded browser. */
-export const CHROMIUM = process.env.CHATOS_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Headless Chromium with a fresh profile (playwright wants it as a persistent context) that is deleted on close. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: run "apt-get update && apt-get install -y chromium" (.ci/run does)`);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
+export { CHROMIUM, launchChromium } from '../../scripts/chromium.js';
 
 export interface ServeProcess {
   /** The printed url, token included. */

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { minimalEnvironment } from '../mcp/process/processTransport.js';
+import { minimalEnvironment, withTimeout } from '../mcp/process/processTransport.js';
 import { LineBuffer } from '../mcp/process/lineBuffer.js';
 import { signalTree, waitGroupGone } from '../mcp/process/processTree.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
@@ -253,16 +253,5 @@ export class BackendProcess {
     } catch (error) {
       onError(error as Error);
     }
-  }
-}
-
-/** Resolves true if `promise` settles within `ms`, false otherwise; the timer never outlives the race. */
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -330,7 +330,7 @@ function closed(stream: Readable): Promise<unknown> {
 }
 
 /** Resolves true if `promise` settles within `ms`, false otherwise; the timer never outlives the race. */
-async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
+export async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {

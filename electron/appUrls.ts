@@ -33,6 +33,8 @@ export const APP_CSP = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /** Artifacts are shown in `<img>`; opened any other way they run nothing. */

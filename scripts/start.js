@@ -38,14 +38,18 @@ if (!binary) {
   binary = electronBinary();
 }
 
+// A Linux box without a display (SSH, a container) cannot show a window even with Electron present.
+const noDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
 const shell = new URL('../dist/electron/main.js', import.meta.url);
-if (binary && existsSync(shell)) {
+if (binary && existsSync(shell) && !noDisplay) {
   const result = spawnSync(binary, [root], { stdio: 'inherit' });
   process.exit(result.status ?? 1);
 }
 
 console.log(
-  binary
+  binary && noDisplay
+    ? 'There is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window can open. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n'
+    : binary
     ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
     : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
 );

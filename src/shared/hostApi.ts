@@ -228,6 +228,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plugins.changed'), reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }),
   z.object({ type: z.literal('mcp.reloaded'), version: z.number(), added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
   z.object({ type: z.literal('server.state'), serverId: z.string(), conversationId: z.string(), state: ConnectionStateSchema }),
+  /** A server's user settings changed (a tool switched off or on, a permission overridden): tool lists and previews are stale. */
+  z.object({ type: z.literal('server.settings'), serverId: z.string() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),

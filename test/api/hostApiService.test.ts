@@ -142,6 +142,27 @@ describe('HostApi service', () => {
     expect((await failure(api, 'servers.tools', { serverId: 'nope' })).code).toBe('NOT_FOUND');
   });
 
+  it('stops what an untrusted plugin runs now, not only what it would start later', async () => {
+    const { api, events, t } = await startApi();
+    await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } });
+    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId.startsWith('acme.tools::')).flatMap((s) => s.leases);
+    expect(leases().length).toBeGreaterThan(0);
+    expect((await call(api, 'plugins.untrust', { pluginId: 'acme.tools' })).changed).toBe(true);
+    expect(leases()).toEqual([]);
+    expect(events).toContainEqual({ type: 'uiApp.changed', pluginId: 'acme.tools' });
+    expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).code).toBe('NOT_ALLOWED');
+  });
+
+  it('tells the UI when a server\'s tool settings change', async () => {
+    const { api, events } = await startApi();
+    await call(api, 'servers.setToolEnabled', { serverId: 'acme.tools::acme.tools.main', tool: 'echo', enabled: false });
+    await call(api, 'servers.setPermission', { serverId: 'acme.tools::acme.tools.main', tool: 'echo', level: null });
+    expect(events.filter((e) => e.type === 'server.settings')).toEqual([
+      { type: 'server.settings', serverId: 'acme.tools::acme.tools.main' },
+      { type: 'server.settings', serverId: 'acme.tools::acme.tools.main' },
+    ]);
+  });
+
   it('lists problems from every source and answers host.info', async () => {
     const { api } = await startApi();
     expect(await call(api, 'host.info', {})).toMatchObject({ version: '9.9.9', face: 'serve', locale: 'en-US' });

@@ -88,9 +88,14 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       changedTrust();
       return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) };
     },
-    'plugins.untrust': ({ pluginId }) => {
+    // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
+    'plugins.untrust': async ({ pluginId }) => {
       const changed = host.trust.untrust(pluginId);
-      if (changed) changedTrust();
+      if (!changed) return { changed };
+      const serverIds = host.catalog.apps.filter((app) => app.pluginId === pluginId && app.mcp).map((app) => `${app.providerAppId}::${app.serverName}`);
+      await Promise.all([host.backends.stop(pluginId), ...serverIds.map((id) => host.mcp.connections.retire(id))]);
+      changedTrust();
+      emit({ type: 'uiApp.changed', pluginId });
       return { changed };
     },
     'plugins.install': async ({ source }) => {

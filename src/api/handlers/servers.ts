@@ -47,7 +47,7 @@ async function rawToolsOf(host: Host, definition: ServerDefinition): Promise<Too
   return tools;
 }
 
-export function serverHandlers({ host }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setToolEnabled' | 'servers.setPermission'> {
+export function serverHandlers({ host, emit }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setToolEnabled' | 'servers.setPermission'> {
   return {
     'servers.list': () => {
       const snapshots = new Map(host.mcp.connections.snapshot().map((s) => [s.serverId, s]));
@@ -105,11 +105,13 @@ export function serverHandlers({ host }: HandlerContext): Handlers<'servers.list
     'servers.setToolEnabled': ({ serverId, tool, enabled }) => {
       requireServer(host, serverId);
       host.serverSettings.setToolEnabled(serverId, tool, enabled);
+      emit({ type: 'server.settings', serverId });
       return {};
     },
     'servers.setPermission': ({ serverId, tool, level }) => {
       requireServer(host, serverId);
       host.serverSettings.setPermission(serverId, tool, level ?? undefined);
+      emit({ type: 'server.settings', serverId });
       return {};
     },
   };

@@ -109,6 +109,8 @@ const CATALOG_MEMO_SIZE = 64;
  * server's timeout, cancellation and progress → images become artifacts →
  * the hooks record it.
  */
+const OWNERS_MEMO_SIZE = 10_000;
+
 export class ToolGateway {
   private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; catalog: CatalogResult }>();
 
@@ -210,16 +212,30 @@ export class ToolGateway {
   /** Default tool-name prefix of each definition, computed once per definition object. */
   private readonly prefixes = new WeakMap<ServerDefinition, string>();
 
-  /** Which server a tool name can only belong to, judged by its name alone (servers without transforms). Runs on every call. */
-  private ownersByName(toolName: string): ServerDefinition[] {
+  /** Owners per tool name, for one version of the definitions (they change only on reload, which bumps the version). */
+  private ownersMemo = { version: -1, byName: new Map<string, ServerDefinition[]>() };
+
+  /**
+   * Which server a tool name can only belong to, judged by its name alone
+   * (servers without transforms). Runs on every call, so the answer is kept
+   * until the definitions change; never mutate what it returns.
+   */
+  private ownersByName(toolName: string): readonly ServerDefinition[] {
+    const version = this.deps.runtime.version;
+    if (this.ownersMemo.version !== version) this.ownersMemo = { version, byName: new Map() };
+    const known = this.ownersMemo.byName.get(toolName);
+    if (known) return known;
     const owners = this.deps.runtime.allDefinitions().filter((def) => {
       if (def.transform.length > 0) return true;
       let prefix = this.prefixes.get(def);
       if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
       return toolName.startsWith(prefix);
     });
-    // Plain code-unit order: stable, and far cheaper than localeCompare on a hot path.
-    return owners.length > 1 ? owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : owners;
+    // Plain code-unit order: stable, and far cheaper than localeCompare.
+    if (owners.length > 1) owners.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Bounded: a caller sending endless made-up names must not grow it without limit.
+    if (this.ownersMemo.byName.size < OWNERS_MEMO_SIZE) this.ownersMemo.byName.set(toolName, owners);
+    return owners;
   }
 
   async callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (progress: Progress) => void } = {}): Promise<GatewayCallResult> {

@@ -1,5 +1,7 @@
 import type { HostApiMethod, HostApiParams, HostApiResult, HostEventMessage, HostApiReply } from '../../../src/shared/hostApi';
-import { electronTransport, serveTransport, takeServeToken, type Transport } from './transport';
+import { electronTransport, serveTransport, takeServeToken, type ConnectionState, type Transport } from './transport';
+
+export type { ConnectionState } from './transport';
 
 /** A HostApi reply with `ok: false`; branch on `code`, show `message` and `hint`, put `fields` next to form fields. */
 export class ApiError extends Error {
@@ -27,6 +29,8 @@ type EventType = HostEventMessage['type'];
 const transport: Transport = window.chatos ? electronTransport(window.chatos) : serveTransport(takeServeToken());
 const eventListeners = new Set<(event: HostEventMessage) => void>();
 const reconnectListeners = new Set<() => void>();
+const connectionListeners = new Set<() => void>();
+let connection: ConnectionState = 'connected';
 
 transport.subscribe(
   (event) => {
@@ -34,6 +38,11 @@ transport.subscribe(
   },
   () => {
     for (const listener of [...reconnectListeners]) listener();
+  },
+  (state) => {
+    if (state === connection) return;
+    connection = state;
+    for (const listener of [...connectionListeners]) listener();
   },
 );
 
@@ -74,4 +83,14 @@ export const api = {
 export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
+}
+
+/** Whether host events reach this page now (always `connected` in Electron). */
+export function connectionState(): ConnectionState {
+  return connection;
+}
+
+export function onConnectionChange(listener: () => void): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
 }

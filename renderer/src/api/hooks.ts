@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HostApiMethod, HostApiParams, HostApiResult, HostEventMessage } from '../../../src/shared/hostApi';
-import { api, onReconnect, toApiError, type ApiError } from './client';
+import { api, connectionState, onConnectionChange, onReconnect, toApiError, type ApiError, type ConnectionState } from './client';
 
 type EventType = HostEventMessage['type'];
 
@@ -87,4 +87,9 @@ export function useHostEvent<T extends EventType>(type: T, listener: (event: Ext
     latest.current = listener;
   });
   useEffect(() => api.on(type, (event) => latest.current(event)), [type]);
+}
+
+/** The event stream's state, for the shell's "connection lost" banner. */
+export function useConnectionState(): ConnectionState {
+  return useSyncExternalStore(onConnectionChange, connectionState);
 }

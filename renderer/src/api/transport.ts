@@ -1,11 +1,21 @@
 import type { HostApiReply, HostEventMessage } from '../../../src/shared/hostApi';
+import { i18n } from '../i18n';
+
+/**
+ * Whether host events reach this page: `lost` while the event socket is down
+ * (retrying), `ended` when the host refused this page's token (no retry can help).
+ */
+export type ConnectionState = 'connected' | 'lost' | 'ended';
 
 /** How requests reach the host and events come back: Electron IPC or HTTP + WebSocket. */
 export interface Transport {
   face: 'electron' | 'serve';
   invoke(request: { method: string; params: unknown }): Promise<HostApiReply>;
-  /** `onReconnect` fires after events were lost (a dropped WebSocket came back). */
-  subscribe(onEvent: (event: HostEventMessage) => void, onReconnect: () => void): void;
+  /**
+   * `onReconnect` fires after events were lost (a dropped WebSocket came back);
+   * `onConnection` when the event stream goes down or comes back (never in Electron: IPC does not drop).
+   */
+  subscribe(onEvent: (event: HostEventMessage) => void, onReconnect: () => void, onConnection: (state: ConnectionState) => void): void;
 }
 
 /** What the Electron preload exposes as `window.chatos`. */
@@ -73,23 +83,47 @@ export function serveTransport(token: string | undefined): Transport {
           body: JSON.stringify(request),
         });
       } catch (error) {
-        return failure('NETWORK', `the host did not answer: ${(error as Error).message}`, 'check that `chatos serve` is still running');
+        return failure('NETWORK', i18n.t('common.transport.network', { detail: (error as Error).message }), i18n.t('common.transport.networkHint'));
       }
       const body: unknown = await response.json().catch(() => undefined);
       if (typeof body === 'object' && body !== null && typeof (body as { ok?: unknown }).ok === 'boolean') return body as HostApiReply;
       if (response.status === 401 || response.status === 403) {
-        return failure('UNAUTHORIZED', `the host refused this page (HTTP ${response.status})`, 'open the URL with the token that `chatos serve` printed');
+        return failure('UNAUTHORIZED', i18n.t('common.transport.unauthorized', { status: response.status }), i18n.t('common.transport.unauthorizedHint'));
       }
-      return failure('HTTP', `unexpected reply from the host (HTTP ${response.status})`);
+      return failure('HTTP', i18n.t('common.transport.unexpected', { status: response.status }));
     },
-    subscribe(onEvent, onReconnect) {
-      connectEvents(token, onEvent, onReconnect);
+    subscribe(onEvent, onReconnect, onConnection) {
+      connectEvents(token, onEvent, onReconnect, onConnection);
     },
   };
 }
 
-/** Keeps one WebSocket open for the life of the page, reconnecting with backoff (0.5 s doubling to 10 s). */
-function connectEvents(token: string | undefined, onEvent: (event: HostEventMessage) => void, onReconnect: () => void): void {
+/**
+ * A browser hides why a WebSocket handshake failed, so after a drop the same
+ * url is asked over plain HTTP: 401 means the host no longer takes this
+ * page's token (e.g. `chatos serve` restarted with a new one).
+ */
+async function tokenRefused(url: URL): Promise<boolean> {
+  const http = new URL(url);
+  http.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+  try {
+    const response = await fetch(http, { credentials: 'same-origin', cache: 'no-store' });
+    return response.status === 401;
+  } catch {
+    return false; // the host is not reachable at all: keep retrying
+  }
+}
+
+/**
+ * Keeps one WebSocket open for the life of the page, reconnecting with backoff
+ * (0.5 s doubling to 10 s), and stops for good once the host refuses the token.
+ */
+function connectEvents(
+  token: string | undefined,
+  onEvent: (event: HostEventMessage) => void,
+  onReconnect: () => void,
+  onConnection: (state: ConnectionState) => void,
+): void {
   const url = new URL('/events', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (token) url.searchParams.set('token', token);
@@ -101,6 +135,7 @@ function connectEvents(token: string | undefined, onEvent: (event: HostEventMess
     const socket = new WebSocket(url);
     socket.onopen = () => {
       delay = 500;
+      onConnection('connected');
       // Events sent while no socket was open are lost: tell the views to reload.
       if (attempts > 1) onReconnect();
     };
@@ -115,8 +150,12 @@ function connectEvents(token: string | undefined, onEvent: (event: HostEventMess
       if (isHostEvent(parsed)) onEvent(parsed);
     };
     socket.onclose = () => {
-      setTimeout(open, delay);
-      delay = Math.min(delay * 2, 10_000);
+      onConnection('lost');
+      void tokenRefused(url).then((refused) => {
+        if (refused) return onConnection('ended');
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 10_000);
+      });
     };
   };
   open();

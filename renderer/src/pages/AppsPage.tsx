@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Card, Drawer, Skeleton, Space, Typography } from 'antd';
+import { Alert, Card, Drawer, Empty, Skeleton, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AppView, PluginView } from '../../../src/shared/hostApi';
 import type { Problem } from '../../../src/shared/problems';
@@ -9,6 +9,7 @@ import { InstallButton } from '../components/apps/InstallButton';
 import { PluginCard } from '../components/apps/PluginCard';
 import { RescanButton } from '../components/apps/RescanButton';
 import { ProblemList } from '../components/ProblemList';
+import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
@@ -25,11 +26,13 @@ function looseProblems(all: Problem[], plugins: PluginView[], apps: AppView[]): 
 
 export default function AppsPage() {
   const { t } = useTranslation();
-  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed'] });
+  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed', 'uiApp.changed'] });
   const info = useApi('host.info', {});
   const [compact, setCompact] = useState<AppView | null>(null);
   const data = list.data;
   const reload = () => void list.reload();
+  // The drawer follows the latest list: once trust is taken back (or the plugin is gone) its frame must go.
+  const compactPlugin = compact ? data?.plugins.find((plugin) => plugin.status === 'loaded' && plugin.id === compact.pluginId && plugin.dir === compact.pluginDir) : undefined;
 
   return (
     <div data-testid="page-apps" className="page-stack">
@@ -75,7 +78,13 @@ export default function AppsPage() {
         styles={{ body: { padding: 12 } }}
         data-testid="compact-drawer"
       >
-        {compact ? <UiAppFrame pluginId={compact.pluginId} appId={compact.appId} surface="compact" height="calc(100vh - 110px)" /> : null}
+        {!compact ? null : compactPlugin?.runnable ? (
+          <UiAppFrame pluginId={compact.pluginId} appId={compact.appId} surface="compact" height="calc(100vh - 110px)" />
+        ) : compactPlugin ? (
+          <TrustBlock plugin={compactPlugin} onChanged={reload} />
+        ) : (
+          <Empty description={t('apps.page.notFound', { id: `${compact.pluginId}/${compact.appId}` })} />
+        )}
       </Drawer>
     </div>
   );

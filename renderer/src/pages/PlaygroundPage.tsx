@@ -36,7 +36,7 @@ export default function PlaygroundPage() {
   const agentList = agents.data?.agents ?? [];
   const agent = agentList.find((a) => a.id === agentId) ?? agentList[0];
 
-  const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed'] });
+  const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'] });
   const [toolName, setToolName] = useState<string | undefined>();
   const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);
 

@@ -13,7 +13,8 @@ export default function UiAppPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pluginId = '', appId = '' } = useParams();
-  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed'] });
+  // `uiApp.changed` also comes when trust is taken back: the page then shows the trust block, not the frame.
+  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'uiApp.changed'] });
   const app = list.data?.apps.find((candidate) => candidate.pluginId === pluginId && candidate.appId === appId);
   const plugin = list.data?.plugins.find((candidate) => candidate.id === pluginId && candidate.status === 'loaded');
   // The compact surface beside the full page (a side panel, not an overlay): two frames of one app, which talk through `events.emit`.

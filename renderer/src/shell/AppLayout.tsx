@@ -10,6 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { ConnectionBanner } from './ConnectionBanner';
 import { GlobalConfirmations } from './GlobalConfirmations';
 import { HeaderBar } from './HeaderBar';
 import { PageBoundary } from './PageBoundary';
@@ -52,6 +53,7 @@ export function AppLayout() {
         <Layout.Header className="app-header">
           <HeaderBar title={t(`common.nav.${section}`, { defaultValue: 'ChatOS' })} />
         </Layout.Header>
+        <ConnectionBanner />
         <Layout.Content className="app-content">
           <GlobalConfirmations />
           <PageBoundary key={pathname}>

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentUiApp } from '../../../../src/shared/agents';
 import type { AgentPreview } from '../../../../src/shared/hostApi';
-import { ApiError, api, toApiError } from '../../api/client';
+import { ApiError, api, onReconnect, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { AgentPreviewPanel } from './AgentPreviewPanel';
 import { AppSelectionCard } from './AppSelectionCard';
@@ -21,6 +21,8 @@ interface Draft {
 }
 
 const PREVIEW_DELAY_MS = 300;
+/** Host changes that alter what a draft would get: its tools, their switches and permissions, grants, plugins. */
+const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'mcp.reloaded', 'registry.changed', 'plugins.changed']);
 
 function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
@@ -29,11 +31,24 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   return agent;
 }
 
-/** Asks `agents.preview` for the draft, at most once per pause in typing; an older answer never replaces a newer one. */
+/**
+ * Asks `agents.preview` for the draft, at most once per pause in typing, and
+ * again when the host's tools or grants change; an older answer never replaces a newer one.
+ */
 function usePreview(agentJson: Record<string, unknown>) {
   const key = JSON.stringify(agentJson);
   const [state, setState] = useState<{ preview?: AgentPreview; error?: ApiError; loading: boolean }>({ loading: true });
+  const [hostVersion, setHostVersion] = useState(0);
   const latest = useRef(0);
+  useEffect(() => {
+    const bump = () => setHostVersion((v) => v + 1);
+    const offEvents = api.onAny((event) => PREVIEW_REFRESH_ON.has(event.type) && bump());
+    const offReconnect = onReconnect(bump);
+    return () => {
+      offEvents();
+      offReconnect();
+    };
+  }, []);
   useEffect(() => {
     const call = ++latest.current;
     setState((s) => ({ ...s, loading: true }));
@@ -44,7 +59,7 @@ function usePreview(agentJson: Record<string, unknown>) {
       );
     }, PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [key]);
+  }, [key, hostVersion]);
   return state;
 }
 

@@ -13,7 +13,9 @@ export function RescanButton({ onDone }: { onDone: () => void }) {
   const [progress, setProgress] = useState<string>();
 
   useHostEvent('progress', (event) => {
-    if (busy) setProgress(event.message ?? `${event.op} ${event.phase}`);
+    if (!busy) return;
+    const step = t(`apps.progress.${event.phase}`, { op: t(`apps.progress.op.${event.op}`, { defaultValue: event.op }) });
+    setProgress(event.message ? `${step} — ${event.message}` : step);
   });
 
   const rescan = async () => {

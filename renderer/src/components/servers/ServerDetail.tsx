@@ -26,7 +26,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded'] });
-  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded'] });
+  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
   const actions = useToolActions(serverId, tools.reload);
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<string[] | undefined>();

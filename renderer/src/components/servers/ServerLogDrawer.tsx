@@ -1,13 +1,17 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Drawer, Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useApi } from '../../api/hooks';
+import { useApi, useHostEvent } from '../../api/hooks';
 import { CodeBlock } from '../ToolResultView';
 
-/** A server's recent stderr / connection log (`servers.log`), newest last. */
+/** A server's recent stderr / connection log (`servers.log`), newest last; reloads when the server's state changes. */
 export function ServerLogDrawer({ serverId, onClose }: { serverId: string | undefined; onClose(): void }) {
   const { t } = useTranslation();
   const log = useApi('servers.log', serverId ? { serverId } : undefined, { skip: !serverId });
+  // No event per log line; a state change (start, crash, stop) is when new lines are most likely.
+  useHostEvent('server.state', (event) => {
+    if (serverId !== undefined && event.serverId === serverId) void log.reload();
+  });
   const lines = log.data?.lines ?? [];
   return (
     <Drawer

@@ -8,7 +8,7 @@ import { useToolActions } from './useToolActions';
 /** A server's tools, listed on demand: `servers.tools` may start the server, so this shows progress while it does. */
 export function ServerTools({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
-  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded'] });
+  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
   const actions = useToolActions(serverId, tools.reload);
   if (!tools.data && tools.loading) return <Spin tip={t('servers.tools.loading')} style={{ display: 'block', padding: 24 }}><div style={{ minHeight: 40 }} /></Spin>;
   if (!tools.data && tools.error)

@@ -12,9 +12,9 @@ import { isKnownRoute } from '../../shell/routes';
 import { ConfirmationCard } from '../ConfirmationCard';
 import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
 import { appEvent, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
-import { frameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
+import { newFrameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
 
-type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string } | { kind: 'silent' };
+type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message?: string } | { kind: 'silent' };
 
 /** A page that neither reports `ready` nor `failed` within this time gets a hint that something is off. */
 const READY_TIMEOUT_MS = 15_000;
@@ -44,7 +44,8 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   const navigate = useNavigate();
   const registry = useFrameRegistry();
   const { pending, dismiss } = usePendingConfirmations();
-  const conversationId = frameConversationId(pluginId, appId);
+  // Set by the effect that binds the frame: one conversation per mount, ended on unmount.
+  const [conversationId, setConversationId] = useState<string>();
   const opened = useApi('uiApps.open', { pluginId, appId, surface }, { refreshOn: ['plugins.changed'] });
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState<FrameStatus>({ kind: 'loading' });
@@ -84,10 +85,12 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   }, [src]);
 
   useEffect(() => {
+    const conversation = newFrameConversationId(pluginId, appId);
+    setConversationId(conversation);
     const registered: RegisteredFrame = {
       pluginId,
       appId,
-      conversationId,
+      conversationId: conversation,
       deliver: (event) => frameRef.current?.contentWindow?.postMessage(event, '*'),
     };
     const unregister = registry.add(registered);
@@ -95,7 +98,7 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
       pluginId,
       appId,
       surface,
-      conversationId,
+      conversationId: conversation,
       theme: () => live.current.theme,
       locale: () => live.current.locale,
       navigate: (path) => {
@@ -126,14 +129,16 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
     return () => {
       window.removeEventListener('message', onMessage);
       unregister();
+      // Releases the app's server lease and any "approve for this conversation"; best effort (the host may be gone).
+      api.call('conversations.end', { conversationId: conversation }).catch(() => undefined);
     };
-  }, [pluginId, appId, surface, conversationId, registry]);
+  }, [pluginId, appId, surface, registry]);
 
   useEffect(() => {
     frameRef.current?.contentWindow?.postMessage(themeEvent(theme), '*');
   }, [theme]);
 
-  const mine = pending.filter((request) => request.conversationId === conversationId);
+  const mine = conversationId ? pending.filter((request) => request.conversationId === conversationId) : [];
 
   return (
     <div className="uiapp-host" data-testid="uiapp-host">
@@ -149,7 +154,7 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
           showIcon
           data-testid="uiapp-failed"
           title={t('apps.frame.failed')}
-          description={<pre className="uiapp-error">{status.message}</pre>}
+          description={<pre className="uiapp-error">{status.message ?? t('apps.frame.noDetails')}</pre>}
           action={
             <Button size="small" icon={<ReloadOutlined />} onClick={() => setVersion((v) => v + 1)}>
               {t('apps.frame.reload')}

@@ -9,7 +9,8 @@ export type Theme = 'light' | 'dark';
 export type FrameMessage =
   | { kind: 'request'; id: number; op: string; args: unknown[] }
   | { kind: 'ready' }
-  | { kind: 'failed'; message: string };
+  /** `message` is absent when the page said nothing; the shell words that itself, in the user's language. */
+  | { kind: 'failed'; message?: string };
 
 export type ParentReply =
   | { chatos: 'bridge'; v: 1; id: number; ok: true; result: unknown }
@@ -25,7 +26,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
   if (message.chatos !== 'bridge' || message.v !== 1 || typeof message.op !== 'string') return null;
   if (message.op === 'ready' && message.id === undefined) return { kind: 'ready' };
   if (message.op === 'failed' && message.id === undefined) {
-    return { kind: 'failed', message: typeof message.message === 'string' ? message.message.slice(0, 2000) : 'the page failed to start' };
+    return typeof message.message === 'string' && message.message ? { kind: 'failed', message: message.message.slice(0, 2000) } : { kind: 'failed' };
   }
   if (typeof message.id !== 'number' || !Number.isFinite(message.id)) return null;
   return { kind: 'request', id: message.id, op: message.op, args: Array.isArray(message.args) ? message.args : [] };

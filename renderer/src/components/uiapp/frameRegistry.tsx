@@ -63,7 +63,24 @@ export function useOpenFrames(): FrameRegistry {
   return registry;
 }
 
-/** The conversation id a frame's tool calls run in; confirmations carrying it are shown above that frame. */
-export function frameConversationId(pluginId: string, appId: string): string {
-  return `ui-${pluginId}-${appId}`.slice(0, 128);
+/** FNV-1a (32 bit) as 8 hex digits: short, stable, and unambiguous however the ids are spelled (they are joined by NUL). */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A fresh conversation id for one mount of a frame: `ui-<hash of the app>-<random>`.
+ * Per mount, so "approve for this conversation" and the app's server lease end
+ * when the frame closes (the frame ends it); the hash only groups ids by app,
+ * the frame registry is what maps an id to its frame.
+ */
+export function newFrameConversationId(pluginId: string, appId: string): string {
+  const random = crypto.getRandomValues(new Uint8Array(8));
+  const suffix = Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `ui-${shortHash(`${pluginId}\0${appId}`)}-${suffix}`;
 }

@@ -29,12 +29,16 @@ const repoRoot = findAppRoot();
 const EVERYTHING = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
 
-const WARMUP_CALLS = 300;
+// Both server processes and both clients must be warm (JIT-compiled): with 300 warm-up calls the figures were
+// dominated by server-everything still warming up (its per-call time keeps falling for thousands of calls), which
+// is not what a host running for hours feels. Both sides get the same warm-up.
+const WARMUP_CALLS = 3_000;
+const CONC_WARMUP_ROUNDS = 2;
 const SEQ_CALLS = 1_000;
 const SEQ_BLOCK = 50;
 const CONC_CALLS = 1_000;
 const CONC_IN_FLIGHT = 50;
-const CONC_ROUNDS = 3;
+const CONC_ROUNDS = 5;
 const COLD_RUNS = 9;
 const RELOAD_SERVERS = 20;
 const RELOAD_RUNS = 5;
@@ -174,6 +178,10 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     // Concurrent: 1,000 calls, 50 in flight; rounds alternate, medians compared.
     const gwRate: number[] = [];
     const sdkRate: number[] = [];
+    for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) {
+      await throughput(CONC_CALLS, CONC_IN_FLIGHT, viaGateway);
+      await throughput(CONC_CALLS, CONC_IN_FLIGHT, viaBare);
+    }
     for (let round = 0; round < CONC_ROUNDS; round++) {
       if (round % 2 === 0) {
         gwRate.push(await throughput(CONC_CALLS, CONC_IN_FLIGHT, viaGateway));
@@ -190,7 +198,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     notes.push(
-      `echo: ${WARMUP_CALLS} warm-up calls each, then ${SEQ_CALLS} sequential calls each in alternating blocks of ${SEQ_BLOCK}; concurrency: ${CONC_ROUNDS} alternating rounds of ${CONC_CALLS} calls, ${CONC_IN_FLIGHT} in flight, medians compared`,
+      `echo: ${WARMUP_CALLS} warm-up calls each, then ${SEQ_CALLS} sequential calls each in alternating blocks of ${SEQ_BLOCK}; concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds each, then ${CONC_ROUNDS} alternating rounds of ${CONC_CALLS} calls, ${CONC_IN_FLIGHT} in flight, medians compared`,
     );
     return [
       ...grouped(`${SEQ_CALLS} sequential echo calls`, seqRows),

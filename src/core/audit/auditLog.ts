@@ -22,7 +22,14 @@ export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
 function finished(record: AuditRecord | AuditDraft): AuditRecord {
   if (!('at' in record)) return record;
   const { at, ...rest } = record;
-  return { time: new Date(at).toISOString(), ...rest };
+  return { time: isoTime(at), ...rest };
+}
+
+// A burst of calls shares its milliseconds: format each one once.
+let lastIso = { at: NaN, text: '' };
+function isoTime(at: number): string {
+  if (at !== lastIso.at) lastIso = { at, text: new Date(at).toISOString() };
+  return lastIso.text;
 }
 
 export class AuditLog {

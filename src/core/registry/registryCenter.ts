@@ -68,7 +68,7 @@ const payloads = <T>(rows: StoredRecord<T>[]) => rows.map((r) => r.payload);
  * the app runs) counts at once.
  */
 /** How stale a per-call read may be with respect to another process's writes (this process's own are seen at once). */
-export const HOT_READ_MAX_AGE_MS = 5;
+export const HOT_READ_MAX_AGE_MS = 50;
 
 export class RegistryCenter {
   constructor(

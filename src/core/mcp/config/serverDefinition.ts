@@ -84,7 +84,8 @@ export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryD
       name: row.name,
       providerAppId: row.providerAppId,
       origin: ORIGIN_BY_SOURCE[source.kind],
-      category: extras.category ?? 'external',
+      // Bundled defaults run from the application's own packages: the built-in tools of seed 003 §8.
+      category: extras.category ?? (source.kind === 'defaults' ? 'builtin' : 'external'),
       transport: transport.transport,
       trulyStateless: extras.trulyStateless ?? false,
       tools: { whitelist: [], blacklist: [] },

@@ -62,6 +62,13 @@ describe('definitionFromRegistry', () => {
     expect(result.ok && 'plugin' in result.definition).toBe(source.kind === 'plugin');
   });
 
+  it('bundled defaults are built-in tools; every other registry source is external', () => {
+    expect(definitionFromRegistry(row('cmd://node x.mjs', { kind: 'defaults', file: '/app/defaults/providers/aide/servers.json' }))).toMatchObject({ ok: true, definition: { category: 'builtin' } });
+    for (const source of [{ kind: 'host' }, { kind: 'app-db', file: '/h/aide/admin.db' }, { kind: 'plugin', pluginId: 'p', appId: 'a', pluginDir: '/p' }] as RegistrySource[]) {
+      expect(definitionFromRegistry(row('cmd://node x.mjs', source))).toMatchObject({ ok: true, definition: { category: 'external' } });
+    }
+  });
+
   it('a plugin row names its plugin (trust is checked against it before starting)', () => {
     const result = definitionFromRegistry(row('cmd://node x.mjs', { kind: 'plugin', pluginId: 'com.example.git', appId: 'status', pluginDir: '/p/git' }));
     expect(result.ok && result.definition.plugin).toEqual({ pluginId: 'com.example.git', appId: 'status', pluginDir: '/p/git' });

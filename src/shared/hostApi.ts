@@ -84,6 +84,8 @@ export const ServerViewSchema = z.object({
   /** What starts it: argv for stdio, the url for http, `in-process` for the built-in ones. */
   launch: z.string(),
   disabled: z.boolean(),
+  /** Switched off by the user on the MCP servers page (`servers.setEnabled`): not offered, not started. */
+  switchedOff: z.boolean(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
@@ -185,6 +187,7 @@ export const HostApiMethods = {
   'servers.tools': { params: z.object({ serverId: Id }).strict(), result: z.object({ tools: z.array(ServerToolSchema), problems: z.array(ProblemSchema) }) },
   'servers.restart': { params: z.object({ serverId: Id }).strict(), result: z.object({ restarted: z.number() }) },
   'servers.log': { params: z.object({ serverId: Id }).strict(), result: z.object({ lines: z.array(z.string()) }) },
+  'servers.setEnabled': { params: z.object({ serverId: Id, enabled: z.boolean() }).strict(), result: Empty },
   'servers.setToolEnabled': { params: z.object({ serverId: Id, tool: Id, enabled: z.boolean() }).strict(), result: Empty },
   'servers.setPermission': { params: z.object({ serverId: Id, tool: Id, level: PermissionLevelSchema.nullable() }).strict(), result: Empty },
 

@@ -153,6 +153,35 @@ describe('HostApi service', () => {
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).code).toBe('NOT_ALLOWED');
   });
 
+  it('switches a whole server off (ending its instance, hiding and refusing its tools) and on again', async () => {
+    const { api, events, t } = await startApi();
+    const serverId = 'acme.tools::acme.tools.main';
+    const selecting = { uiApps: [{ pluginId: 'acme.tools', appId: 'main', mcp: true, mcpServerIds: [serverId] }] };
+    t.host.agents.create({ id: 'a', name: 'A', ...selecting });
+    const at = { agentId: 'a', flow: 'main' as const, conversationId: 'playground-off' };
+    const echo = (await call(api, 'tools.list', at)).tools.find((tool) => tool.rawName === 'echo')!;
+    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId === serverId).flatMap((s) => s.leases);
+    expect(leases().length).toBeGreaterThan(0);
+
+    await call(api, 'servers.setEnabled', { serverId, enabled: false });
+    expect(leases()).toEqual([]);
+    expect(events).toContainEqual({ type: 'server.settings', serverId });
+    expect((await call(api, 'tools.list', at)).tools.filter((tool) => tool.serverId === serverId)).toEqual([]);
+    expect((await call(api, 'agents.preview', { agent: { name: 'A', ...selecting } })).main.filter((tool) => tool.serverId === serverId)).toEqual([]);
+    const refused = await failure(api, 'tools.call', { ...at, tool: echo.name, args: { text: 'x' } });
+    expect(refused.code).toBe('SERVER_DISABLED');
+    expect(refused.message).toMatch(/switched off.*MCP servers page/);
+    expect(leases()).toEqual([]);
+    expect((await call(api, 'servers.list', {})).servers.find((s) => s.id === serverId)).toMatchObject({ switchedOff: true, disabled: false });
+    expect((await failure(api, 'servers.tools', { serverId })).code).toBe('NOT_ALLOWED');
+    expect((await failure(api, 'servers.setEnabled', { serverId: 'nope', enabled: false })).code).toBe('NOT_FOUND');
+
+    await call(api, 'servers.setEnabled', { serverId, enabled: true });
+    expect((await call(api, 'servers.list', {})).servers.find((s) => s.id === serverId)!.switchedOff).toBe(false);
+    expect((await call(api, 'tools.list', at)).tools.map((tool) => tool.name)).toContain(echo.name);
+    expect((await call(api, 'tools.call', { ...at, tool: echo.name, args: { text: 'back' } })).isError).toBe(false);
+  });
+
   it('tells the UI when a server\'s tool settings change', async () => {
     const { api, events } = await startApi();
     await call(api, 'servers.setToolEnabled', { serverId: 'acme.tools::acme.tools.main', tool: 'echo', enabled: false });

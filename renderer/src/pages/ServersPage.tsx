@@ -27,7 +27,7 @@ function ServerTabs() {
   const [search, setSearch] = useSearchParams();
   const requested = search.get('tab');
   const tab: ServerCategory = isCategory(requested) ? requested : 'external';
-  const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded'] });
+  const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded', 'server.settings'] });
   const [logFor, setLogFor] = useState<string | undefined>();
   const list = servers.data?.servers ?? [];
 

@@ -47,7 +47,7 @@ async function rawToolsOf(host: Host, definition: ServerDefinition): Promise<Too
   return tools;
 }
 
-export function serverHandlers({ host, emit }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setToolEnabled' | 'servers.setPermission'> {
+export function serverHandlers({ host, emit }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setEnabled' | 'servers.setToolEnabled' | 'servers.setPermission'> {
   return {
     'servers.list': () => {
       const snapshots = new Map(host.mcp.connections.snapshot().map((s) => [s.serverId, s]));
@@ -66,6 +66,7 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
             ...(description ? { description } : {}),
             launch: launchOf(definition),
             disabled: definition.disabled,
+            switchedOff: host.serverSettings.of(definition.id).disabled,
             state: overallState(snapshot),
             leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
             problems: problemsOfServer(problems, definition),
@@ -76,6 +77,7 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
     'servers.tools': async ({ serverId }) => {
       const definition = requireServer(host, serverId);
       if (definition.disabled) throw new ApiFailure('NOT_ALLOWED', `server ${serverId} is disabled, so it does not start`, 'enable it in its configuration first');
+      if (host.serverSettings.of(serverId).disabled) throw new ApiFailure('NOT_ALLOWED', `server ${serverId} is switched off, so it does not start`, 'switch it on with its switch on the MCP servers page first');
       const tools = await rawToolsOf(host, definition);
       const settings = host.serverSettings.of(serverId);
       const off = new Set([...definition.disabledTools, ...settings.disabledTools]);
@@ -95,12 +97,20 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
       const definition = requireServer(host, serverId);
       const before = host.mcp.connections.snapshot().find((s) => s.serverId === serverId)?.leases.length ?? 0;
       await host.mcp.connections.retire(serverId);
-      if (!definition.disabled) await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION);
+      if (!definition.disabled && !host.serverSettings.of(serverId).disabled) await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION);
       return { restarted: before };
     },
     'servers.log': ({ serverId }) => {
       requireServer(host, serverId);
       return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}`) };
+    },
+    'servers.setEnabled': async ({ serverId, enabled }) => {
+      requireServer(host, serverId);
+      host.serverSettings.setServerEnabled(serverId, enabled);
+      // Switched off means no instance keeps running either: end every conversation's lease now.
+      if (!enabled) await host.mcp.connections.retire(serverId);
+      emit({ type: 'server.settings', serverId });
+      return {};
     },
     'servers.setToolEnabled': ({ serverId, tool, enabled }) => {
       requireServer(host, serverId);

@@ -7,6 +7,7 @@ import type { ServerTool } from '../../../../src/shared/hostApi';
 import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { PermissionLegend } from './PermissionLegend';
+import { ServerEnabledSwitch } from './ServerEnabledSwitch';
 import { ServerLogDrawer } from './ServerLogDrawer';
 import { ServerStateBadge } from './ServerStateBadge';
 import { ToolTable } from './ToolTable';
@@ -25,7 +26,7 @@ const matches = (tool: ServerTool, query: string) => `${tool.rawName} ${tool.nam
 export function ServerDetail({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded'] });
+  const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded', 'server.settings'] });
   const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
   const actions = useToolActions(serverId, tools.reload);
   const [query, setQuery] = useState('');
@@ -68,9 +69,19 @@ export function ServerDetail({ serverId }: { serverId: string }) {
                 {server.name}
               </Typography.Title>
               <Tag color="geekblue">{t(`servers.tab.${server.category}`)}</Tag>
+              {server.switchedOff && !server.disabled && (
+                <Tag color="orange" data-testid={`server-switched-off-${server.id}`}>
+                  {t('servers.switchedOff')}
+                </Tag>
+              )}
             </Space>
           }
-          extra={<ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />}
+          extra={
+            <Space size={12}>
+              <ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />
+              <ServerEnabledSwitch server={server} />
+            </Space>
+          }
         >
           <Space orientation="vertical" style={{ width: '100%' }}>
             {server.description && <Typography.Paragraph style={{ margin: 0 }}>{server.description}</Typography.Paragraph>}

@@ -122,7 +122,7 @@ export class ToolGateway {
     const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
     return runtime
       .allDefinitions()
-      .filter((def) => allowed.has(def.id) && !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)))
+      .filter((def) => allowed.has(def.id) && !def.disabled && !this.switchedOff(def) && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -204,9 +204,14 @@ export class ToolGateway {
     return { catalog, settingsOf };
   }
 
-  /** Whether the caller may use this server now: enabled, its flow allowed, selected, and granted (asked of the registry now). */
+  /** Whether the user switched the server off on the MCP servers page (one cached settings lookup). */
+  private switchedOff(def: ServerDefinition): boolean {
+    return this.deps.settings?.of(def.id).disabled === true;
+  }
+
+  /** Whether the caller may use this server now: enabled (in its config and by the user), its flow allowed, selected, and granted (asked of the registry now). */
   private mayUse(caller: Caller, def: ServerDefinition): boolean {
-    return !def.disabled && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)) && this.deps.registry.hasMcpServerAccess(caller.appId, def.id);
+    return !def.disabled && !this.switchedOff(def) && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)) && this.deps.registry.hasMcpServerAccess(caller.appId, def.id);
   }
 
   /** Default tool-name prefix of each definition, computed once per definition object. */
@@ -306,6 +311,9 @@ export class ToolGateway {
 
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {
     if (server.disabled) return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which is disabled`);
+    if (this.switchedOff(server)) {
+      return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which the user switched off; switch it on again on the MCP servers page`);
+    }
     if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) {
       return new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it (grant it with: chatos grant ${caller.appId} ${server.id})`);
     }

@@ -4,9 +4,11 @@ import { HOT_READ_MAX_AGE_MS } from '../../registry/registryCenter.js';
 import { defineTable } from '../../store/logicalTable.js';
 import type { RecordsStore } from '../../store/recordsStore.js';
 
-/** What the user changed about one server: tools switched off, permission levels overridden (by raw tool name). */
+/** What the user changed about one server: the whole server or some tools switched off, permission levels overridden (by raw tool name). */
 export const ServerSettingsSchema = z.object({
   serverId: z.string(),
+  /** Switched off by the user (seed 003 §8): never offered or started, like a definition with `disabled: true`. Rows from before it parse as on. */
+  disabled: z.boolean().default(false),
   disabledTools: z.array(z.string()).default([]),
   permissionOverrides: z.record(z.string(), PermissionLevelSchema).default({}),
 });
@@ -31,10 +33,17 @@ export class ServerSettings {
     if (this.cache.revision !== this.store.revision) this.cache = { revision: this.store.revision, rows: new Map() };
     let row = this.cache.rows.get(serverId);
     if (!row) {
-      row = this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabledTools: [], permissionOverrides: {} };
+      row = this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabled: false, disabledTools: [], permissionOverrides: {} };
       this.cache.rows.set(serverId, row);
     }
     return row;
+  }
+
+  /** Switches the whole server off or on; ending its running instances is the caller's part (it owns the connections). */
+  setServerEnabled(serverId: string, enabled: boolean): void {
+    const current = this.of(serverId);
+    if (current.disabled === !enabled) return;
+    this.store.put(ServerSettingsTable, serverId, { ...current, disabled: !enabled });
   }
 
   setToolEnabled(serverId: string, rawToolName: string, enabled: boolean): void {

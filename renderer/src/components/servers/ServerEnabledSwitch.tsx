@@ -1,0 +1,42 @@
+import { App as AntApp, Switch, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ServerView } from '../../../../src/shared/hostApi';
+import { api, toApiError } from '../../api/client';
+
+/**
+ * The server's on/off switch (seed 003 §8). Switching off ends its running
+ * instances and stops it being offered; the list refreshes on the
+ * `server.settings` event the host sends. A server disabled in its
+ * configuration cannot be switched on here: the switch says where to change it.
+ */
+export function ServerEnabledSwitch({ server }: { server: Pick<ServerView, 'id' | 'name' | 'disabled' | 'switchedOff'> }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [saving, setSaving] = useState(false);
+
+  const change = async (enabled: boolean) => {
+    setSaving(true);
+    try {
+      await api.call('servers.setEnabled', { serverId: server.id, enabled });
+      void message.success(t(enabled ? 'servers.switch.turnedOn' : 'servers.switch.turnedOff', { name: server.name }));
+    } catch (e) {
+      const error = toApiError(e);
+      void message.error(t('servers.switch.failed', { name: server.name, message: error.message }) + (error.hint ? ` — ${error.hint}` : ''));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const control = (
+    <Switch
+      checked={!server.switchedOff && !server.disabled}
+      disabled={server.disabled}
+      loading={saving}
+      onChange={(checked) => void change(checked)}
+      aria-label={t('servers.switch.label', { name: server.name })}
+      data-testid={`server-enabled-${server.id}`}
+    />
+  );
+  return <Tooltip title={server.disabled ? t('servers.switch.disabledByConfig') : t('servers.switch.label', { name: server.name })}>{control}</Tooltip>;
+}

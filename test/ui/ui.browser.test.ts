@@ -166,12 +166,21 @@ describe('the UI in Chromium against chatos serve', () => {
     await screenshot(page, '08-notes-page');
   });
 
-  it('shows the MCP servers with their state and tools, and every page in Chinese', async () => {
+  it('shows the MCP servers with their state, switches one off and on, and shows every page in Chinese', async () => {
     await open('#/servers', 'page-servers');
     await page.getByTestId(`server-row-${NOTES_SERVER}`).waitFor();
     await expect.poll(() => page.getByTestId(`server-row-${NOTES_SERVER}`).textContent()).toMatch(/running/i);
     await screenshot(page, '09-servers');
+    // Switching the whole server off ends its instance and is stored; switching it on again restores it.
+    const switchedOff = async () => (await api<{ servers: { id: string; switchedOff: boolean; leases: unknown[] }[] }>('servers.list')).servers.find((sv) => sv.id === NOTES_SERVER)!;
+    const onOff = page.getByTestId(`server-enabled-${NOTES_SERVER}`);
+    await onOff.click();
+    await expect.poll(async () => (await switchedOff()).switchedOff).toBe(true);
+    expect((await switchedOff()).leases).toEqual([]);
+    await onOff.click();
+    await expect.poll(async () => (await switchedOff()).switchedOff).toBe(false);
     await open('#/servers?tab=assistant', 'page-servers');
+    await page.waitForTimeout(400); // the tab's ink bar animates; a screenshot for people, not an assertion
     await screenshot(page, '10-servers-assistant');
     await page.getByTestId('locale-switch').click();
     await open('#/apps', 'page-apps');

@@ -24,6 +24,12 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError({ code: 'CLIENT', message: error instanceof Error ? error.message : String(error) });
 }
 
+/** One line for a toast: the message, then how to fix it. */
+export function errorLine(error: unknown): string {
+  const apiError = toApiError(error);
+  return apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message;
+}
+
 type EventType = HostEventMessage['type'];
 
 const transport: Transport = window.chatos ? electronTransport(window.chatos) : serveTransport(takeServeToken());

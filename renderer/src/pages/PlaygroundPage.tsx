@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
-import { type ApiError, api, toApiError } from '../api/client';
+import { type ApiError, api, errorLine, toApiError } from '../api/client';
 import { useApi } from '../api/hooks';
 import { ConfirmationCard } from '../components/ConfirmationCard';
 import { ProblemList } from '../components/ProblemList';
@@ -78,7 +78,7 @@ export default function PlaygroundPage() {
       void message.success(t('playground.conversation.ended', { count: released }));
     } catch (e) {
       const error = toApiError(e);
-      void message.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
+      void message.error(errorLine(error));
     }
   };
 

@@ -3,7 +3,7 @@ import { App as AntApp, Button, Checkbox, Popconfirm } from 'antd';
 import { DeleteOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
-import { api, toApiError } from '../../api/client';
+import { api, errorLine, toApiError } from '../../api/client';
 
 function useAction(onDone: () => void) {
   const { message } = AntApp.useApp();
@@ -15,7 +15,7 @@ function useAction(onDone: () => void) {
       onDone();
     } catch (error) {
       const apiError = toApiError(error);
-      message.error(apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message);
+      message.error(errorLine(apiError));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App as AntApp, Button, Space, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, toApiError } from '../../api/client';
+import { api, errorLine, toApiError } from '../../api/client';
 import { useHostEvent } from '../../api/hooks';
 
 /** Re-reads every plugin root; while it runs, the host's `progress` messages are shown next to the button. */
@@ -27,7 +27,7 @@ export function RescanButton({ onDone }: { onDone: () => void }) {
       onDone();
     } catch (error) {
       const apiError = toApiError(error);
-      message.error(apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message);
+      message.error(errorLine(apiError));
     } finally {
       setBusy(false);
       setProgress(undefined);

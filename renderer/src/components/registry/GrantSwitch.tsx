@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App as AntApp, Switch, Tag, Tooltip } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, toApiError } from '../../api/client';
+import { api, errorLine, toApiError } from '../../api/client';
 import type { CellState } from './registryModel';
 
 /** One cell of the grant matrix: a switch for a grant, or why there is nothing to switch. */
@@ -37,7 +37,7 @@ export function GrantCell({ appId, targetId, state, onChanged }: { appId: string
       await onChanged();
     } catch (error) {
       const apiError = toApiError(error);
-      message.error(apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message);
+      message.error(errorLine(apiError));
     } finally {
       setWanted(null);
     }

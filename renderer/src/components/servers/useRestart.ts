@@ -1,7 +1,7 @@
 import { App as AntApp } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, toApiError } from '../../api/client';
+import { api, errorLine, toApiError } from '../../api/client';
 
 /** Ends every lease of the server so the next call starts it again (a fixed config or binary then takes effect). */
 export function useRestart(serverId: string) {
@@ -15,7 +15,7 @@ export function useRestart(serverId: string) {
       void message.success(t('servers.restarted', { count: restarted }));
     } catch (e) {
       const error = toApiError(e);
-      void message.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
+      void message.error(errorLine(error));
     } finally {
       setRestarting(false);
     }

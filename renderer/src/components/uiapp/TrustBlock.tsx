@@ -3,7 +3,7 @@ import { Alert, App as AntApp, Button, Popconfirm, Typography } from 'antd';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
-import { api, toApiError } from '../../api/client';
+import { api, errorLine, toApiError } from '../../api/client';
 import { formatCommandLine } from './commandLine';
 
 type RunPlan = PluginView['runPlan'];
@@ -102,7 +102,7 @@ export function TrustBlock({ plugin, onChanged }: { plugin: PluginView; onChange
       onChanged?.();
     } catch (error) {
       const apiError = toApiError(error);
-      message.error(apiError.hint ? `${apiError.message} — ${apiError.hint}` : apiError.message);
+      message.error(errorLine(apiError));
     } finally {
       setBusy(false);
     }

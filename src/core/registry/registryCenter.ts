@@ -202,6 +202,16 @@ export class RegistryCenter {
     return this.visible('prompt', RegistryPrompts, appId);
   }
 
+  /**
+   * The admin DB's revision, after the same look at the file a per-call read
+   * makes: anything cached against it (grants, settings) is still right while
+   * it is unchanged.
+   */
+  freshRevision(): number {
+    this.store.refreshIfOlderThan(HOT_READ_MAX_AGE_MS);
+    return this.store.revision;
+  }
+
   hasMcpServerAccess(appId: string, serverId: string): boolean {
     return this.hasAccess('server', appId, serverId);
   }

@@ -1,4 +1,4 @@
-import type { AuditLog } from '../../audit/auditLog.js';
+import type { AuditDraft, AuditLog } from '../../audit/auditLog.js';
 import type { ToolConfirmationService } from '../../confirmation/toolConfirmationService.js';
 import type { RiskLevel } from '../../../shared/confirmation.js';
 import type { Clock } from '../../host.js';
@@ -24,7 +24,8 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
       return confirmations.requestDecision(server.id, tool.name, args, { conversationId: caller.conversationId, risk: riskOf(context, confirmations) });
     },
     afterCall(record) {
-      audit.append({
+      // Fixed-shape literals, no spreads: this runs on every call (see callRecord in toolGateway.ts).
+      const draft: AuditDraft = {
         at: clock.now(),
         agentId: record.caller.agentId,
         conversationId: record.caller.conversationId,
@@ -36,8 +37,9 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         decision: record.decision,
         durationMs: record.durationMs,
         outcome: record.outcome,
-        ...(record.error ? { error: record.error } : {}),
-      });
+        error: record.error,
+      };
+      audit.append(draft);
     },
   };
 }

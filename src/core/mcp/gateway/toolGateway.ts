@@ -40,8 +40,16 @@ export interface CallContext {
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. */
   beforeCall?(context: CallContext): Promise<CallDecision>;
-  afterCall?(record: CallContext & { decision: CallDecision; durationMs: number; outcome: 'ok' | 'tool-error' | 'failed' | 'declined'; error?: string }): void;
+  afterCall?(record: CallRecord): void;
   permissionOverride?(serverId: string, rawName: string): PermissionLevel | undefined;
+}
+
+/** What afterCall gets: the call, how it was decided and how it ended. `error` is set only for a failed call. */
+export interface CallRecord extends CallContext {
+  decision: CallDecision;
+  durationMs: number;
+  outcome: 'ok' | 'tool-error' | 'failed' | 'declined';
+  error: string | undefined;
 }
 
 export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
@@ -110,6 +118,18 @@ const CATALOG_MEMO_SIZE = 64;
  * the hooks record it.
  */
 const OWNERS_MEMO_SIZE = 10_000;
+const RESOLVED_MEMO_SIZE = 1_000;
+
+const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000${caller.flow}\u0000${toolName}`;
+
+/**
+ * A call record as one object literal of a fixed shape: spreading the context
+ * (`{ ...context, … }`) cost several microseconds per call on a warm host,
+ * more than the rest of the bookkeeping together.
+ */
+function callRecord(context: CallContext, decision: CallDecision, durationMs: number, outcome: CallRecord['outcome'], error: string | undefined): CallRecord {
+  return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs, outcome, error };
+}
 
 export class ToolGateway {
   private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; catalog: CatalogResult }>();
@@ -250,31 +270,14 @@ export class ToolGateway {
     // Only the servers that could own this name matter: no other server's tool can take it in the
     // catalog, so resolving against them alone gives the same answer at a cost that does not grow
     // with the number of servers and tools. Their visibility (grants included) is checked now.
-    const candidates = this.ownersByName(toolName);
-    const usable = candidates.filter((def) => this.mayUse(caller, def));
-    if (usable.length === 0 && candidates.length > 0) throw this.refusal(caller, toolName, candidates[0]!);
-
     const reminders: string[] = [];
-    // Start (first use) only the servers that could own this name.
-    const starting = usable.some((server) => !this.deps.runtime.cachedTools(server.id));
-    if (starting) await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
-    const { catalog, settingsOf } = this.builtCatalog(usable);
-    const found = catalog.tools.find((t) => t.name === toolName);
-    if (!found) {
-      const { tools } = this.catalogOf(this.visibleServers(caller));
-      const close = suggestClosest(toolName, tools.map((t) => t.name));
-      throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
-    }
-    const server = usable.find((s) => s.id === found.serverId)!;
-    const tool = this.offered(server, found, settingsOf.get(server.id));
-    // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
-    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+    const { server, tool } = this.resolvedBefore(caller, toolName) ?? (await this.resolve(caller, toolName, reminders));
 
     const context: CallContext = { caller, tool, server, args };
     const decision = (await this.deps.hooks?.beforeCall?.(context)) ?? 'auto';
     if (decision === 'declined' || decision === 'expired') {
       const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
-      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: 'declined' });
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'declined', undefined));
       return { result, tool, decision, artifacts: [], reminders, durationMs: this.deps.now() - started };
     }
 
@@ -284,10 +287,10 @@ export class ToolGateway {
     try {
       const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server, caller), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
       const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, this.deps.now());
-      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: result.isError ? 'tool-error' : 'ok' });
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, result.isError ? 'tool-error' : 'ok', undefined));
       return { result, tool, decision, artifacts, reminders, durationMs: this.deps.now() - started };
     } catch (error) {
-      this.deps.hooks?.afterCall?.({ ...context, decision, durationMs: this.deps.now() - started, outcome: 'failed', error: (error as Error).message });
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'failed', (error as Error).message));
       throw error;
     }
   }
@@ -322,6 +325,61 @@ export class ToolGateway {
       return new GatewayError('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`);
     }
     return new GatewayError('NOT_GRANTED', `"${toolName}" of server "${server.id}" is not among the servers selected for this caller`);
+  }
+
+  /**
+   * Which server and tool a call names, worked out in full: the possible
+   * owners, the caller's access to each (asked of the registry now), the
+   * catalog, the permission. Starts the servers that have not listed their
+   * tools yet. The answer is remembered for `resolvedBefore`.
+   */
+  private async resolve(caller: Caller, toolName: string, reminders: string[]): Promise<{ server: ServerDefinition; tool: OfferedTool }> {
+    // Only the servers that could own this name matter: no other server's tool can take it in the
+    // catalog, so resolving against them alone gives the same answer at a cost that does not grow
+    // with the number of servers and tools. Their visibility (grants included) is checked now.
+    const revision = this.deps.registry.freshRevision();
+    const version = this.deps.runtime.version;
+    const candidates = this.ownersByName(toolName);
+    const usable = candidates.filter((def) => this.mayUse(caller, def));
+    if (usable.length === 0 && candidates.length > 0) throw this.refusal(caller, toolName, candidates[0]!);
+
+    // Start (first use) only the servers that could own this name.
+    const starting = usable.some((server) => !this.deps.runtime.cachedTools(server.id));
+    if (starting) await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
+    const { catalog, settingsOf } = this.builtCatalog(usable);
+    const found = catalog.tools.find((t) => t.name === toolName);
+    if (!found) {
+      const { tools } = this.catalogOf(this.visibleServers(caller));
+      const close = suggestClosest(toolName, tools.map((t) => t.name));
+      throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
+    }
+    const server = usable.find((s) => s.id === found.serverId)!;
+    const tool = this.offered(server, found, settingsOf.get(server.id));
+    // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
+    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+    if (!starting && !this.deps.hooks?.permissionOverride) {
+      if (this.resolvedMemo.size >= RESOLVED_MEMO_SIZE) this.resolvedMemo.clear();
+      this.resolvedMemo.set(resolvedKey(caller, toolName), { revision, version, selection: caller.serverIds, tools: this.deps.runtime.cachedTools(server.id), server, tool });
+    }
+    return { server, tool };
+  }
+
+  /** Resolutions per (app, flow, tool name), valid for one DB revision, one definitions version, one tool list and one selection. */
+  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: Tool[] | undefined; server: ServerDefinition; tool: OfferedTool }>();
+
+  /**
+   * The resolution of an identical earlier call, if nothing it depended on
+   * has changed since: grants, settings and switches live in the admin DB
+   * (its revision, after looking at the file as every call does), servers
+   * and their flags in the definitions (their version), the offered names in
+   * the server's tool list. A conversation's repeated calls skip the whole
+   * resolution; any change sends the next call through it in full.
+   */
+  private resolvedBefore(caller: Caller, toolName: string): { server: ServerDefinition; tool: OfferedTool } | undefined {
+    const memo = this.resolvedMemo.get(resolvedKey(caller, toolName));
+    if (!memo || memo.selection !== caller.serverIds || memo.version !== this.deps.runtime.version) return undefined;
+    if (memo.revision !== this.deps.registry.freshRevision() || memo.tools !== this.deps.runtime.cachedTools(memo.server.id)) return undefined;
+    return memo;
   }
 
   private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {

@@ -142,14 +142,23 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
     };
 
+    // The same call with the `_meta` the gateway injects (seed 000 §3.1): what the server's share of that costs, for information.
+    const meta = (host.gateway as unknown as { metaFor(server: unknown, caller: Caller): Record<string, unknown> }).metaFor(host.mcp.definition('chatos::everything'), caller());
+    const viaBareWithMeta = async () => {
+      const result = (await bare.client.callTool({ name: 'echo', arguments: ECHO_ARGS, _meta: meta })) as CallToolResult;
+      if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
+    };
+
     for (let i = 0; i < WARMUP_CALLS; i++) {
       await viaGateway();
       await viaBare();
+      if (i % 3 === 0) await viaBareWithMeta();
     }
 
     // Sequential: alternating blocks, alternating which goes first.
     const gw: number[] = [];
     const sdk: number[] = [];
+    const sdkMeta: number[] = [];
     const timeBlock = async (fn: () => Promise<void>, into: number[]) => {
       for (let i = 0; i < SEQ_BLOCK; i++) {
         const t0 = performance.now();
@@ -165,11 +174,14 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
         await timeBlock(viaBare, sdk);
         await timeBlock(viaGateway, gw);
       }
+      await timeBlock(viaBareWithMeta, sdkMeta);
     }
     const seqRows = [
       info('gateway median', median(gw) * 1000, 'µs'),
       info('bare SDK median', median(sdk) * 1000, 'µs'),
       ratioRow('median ratio', median(gw) / median(sdk), MEDIAN_RATIO_LIMIT),
+      info('bare SDK + the same _meta, median', median(sdkMeta) * 1000, 'µs'),
+      info('ratio to bare SDK + the same _meta', Number((median(gw) / median(sdkMeta)).toFixed(3)), 'x'),
       info('gateway p99', percentile(gw, 99) * 1000, 'µs'),
       info('bare SDK p99', percentile(sdk, 99) * 1000, 'µs'),
       ratioRow('p99 ratio', percentile(gw, 99) / percentile(sdk, 99), P99_RATIO_LIMIT),

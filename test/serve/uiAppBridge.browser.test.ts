@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startServeFixture, type ServeFixture } from './serveHarness.js';
 
@@ -72,8 +72,8 @@ export function mount({ container, host, slots }) {
 `;
 
 let f: ServeFixture;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
   f = await startServeFixture({
@@ -104,18 +104,13 @@ beforeAll(async () => {
       );
     },
   });
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  chromium = await launchChromium();
+  browser = chromium.context;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await f?.stop();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 type LogEntry = { op?: string; args?: unknown[]; message?: string; error?: unknown; fromFrame?: boolean };

@@ -3,7 +3,7 @@ import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfi
 import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Agent } from '../../../src/shared/agents';
-import { api, errorLine, toApiError } from '../api/client';
+import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 
 // The editor (form, selects, live preview) loads when it is first opened: the list is what the page shows first.
@@ -26,8 +26,7 @@ export default function AgentsPage() {
       void message.success(t('agents.deleted', { name: agent.name }));
       await agents.reload();
     } catch (e) {
-      const error = toApiError(e);
-      void message.error(errorLine(error));
+      void message.error(errorLine(e));
     } finally {
       setDeleting(undefined);
     }

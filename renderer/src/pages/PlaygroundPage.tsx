@@ -77,8 +77,7 @@ export default function PlaygroundPage() {
       const { released } = await conversation.startNew();
       void message.success(t('playground.conversation.ended', { count: released }));
     } catch (e) {
-      const error = toApiError(e);
-      void message.error(errorLine(error));
+      void message.error(errorLine(e));
     }
   };
 

@@ -4,7 +4,7 @@ import type { Problem } from '../../shared/problems.js';
 import type { ServerView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
-import type { ServerSnapshot } from '../../core/mcp/connection/connectionManager.js';
+import { stateOfLeases } from '../../core/mcp/connection/connectionManager.js';
 import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
@@ -17,12 +17,6 @@ function launchOf(definition: ServerDefinition): string {
   if (transport.kind === 'stdio') return [transport.command, ...transport.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
   if (transport.kind === 'streamable_http') return transport.url;
   return 'in-process';
-}
-
-/** The most advanced state among a server's leases: running beats starting beats error beats stopped. */
-function overallState(snapshot: ServerSnapshot | undefined): ServerView['state'] {
-  const states = snapshot?.leases.map((lease) => lease.state) ?? [];
-  return states.find((s) => s.kind === 'running') ?? states.find((s) => s.kind === 'starting') ?? states.find((s) => s.kind === 'error') ?? { kind: 'stopped' };
 }
 
 /** Problems that name this server: its registry id as the file, or its entry in mcp.yaml. */
@@ -67,7 +61,7 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
             launch: launchOf(definition),
             disabled: definition.disabled,
             switchedOff: host.serverSettings.of(definition.id).disabled,
-            state: overallState(snapshot),
+            state: stateOfLeases(snapshot),
             leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
             problems: problemsOfServer(problems, definition),
           };

@@ -13,7 +13,7 @@ import { HOST_APP_ID } from '../dataHome.js';
 import type { Clock } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
-import type { RecordsStore } from '../store/recordsStore.js';
+import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import {
   AppRegistrations,
   grantPrefix,
@@ -67,9 +67,6 @@ const payloads = <T>(rows: StoredRecord<T>[]) => rows.map((r) => r.payload);
  * with `store.refresh()`, so a grant made by another process (the CLI while
  * the app runs) counts at once.
  */
-/** How stale a per-call read may be with respect to another process's writes (this process's own are seen at once). */
-export const HOT_READ_MAX_AGE_MS = 50;
-
 export class RegistryCenter {
   constructor(
     private readonly store: RecordsStore,

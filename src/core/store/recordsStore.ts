@@ -65,6 +65,13 @@ const wallClock: Clock = { now: () => Date.now() };
 const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
+ * How stale a read made on every tool call (grants, server settings) may be
+ * with respect to another process's writes: such reads share one look at the
+ * file within this window. This process's own writes are seen at once.
+ */
+export const HOT_READ_MAX_AGE_MS = 50;
+
+/**
  * Logical tables of records in one sql.js DB file (see DESIGN "Data home").
  * The DB lives in memory: mutations apply at once (reads see them) and are
  * logged; a flush, batched over `flushDelayMs`, writes the file atomically

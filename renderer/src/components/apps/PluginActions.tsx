@@ -1,27 +1,10 @@
 import { useState } from 'react';
-import { App as AntApp, Button, Checkbox, Popconfirm } from 'antd';
+import { Button, Checkbox, Popconfirm } from 'antd';
 import { DeleteOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
-import { api, errorLine, toApiError } from '../../api/client';
-
-function useAction(onDone: () => void) {
-  const { message } = AntApp.useApp();
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<string>) => {
-    setBusy(true);
-    try {
-      message.success(await action());
-      onDone();
-    } catch (error) {
-      const apiError = toApiError(error);
-      message.error(errorLine(apiError));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, run };
-}
+import { api } from '../../api/client';
+import { useAction } from '../useAction';
 
 /** Takes trust back: the plugin's servers, pages and backend stop until it is trusted again. */
 export function UntrustButton({ plugin, onDone }: { plugin: PluginView; onDone: () => void }) {

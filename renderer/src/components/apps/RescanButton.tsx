@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { App as AntApp, Button, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, errorLine, toApiError } from '../../api/client';
+import { api } from '../../api/client';
+import { useAction } from '../useAction';
 import { useHostEvent } from '../../api/hooks';
 
 /** Re-reads every plugin root; while it runs, the host's `progress` messages are shown next to the button. */
 export function RescanButton({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = AntApp.useApp();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction(onDone);
   const [progress, setProgress] = useState<string>();
 
   useHostEvent('progress', (event) => {
@@ -18,20 +18,12 @@ export function RescanButton({ onDone }: { onDone: () => void }) {
     setProgress(event.message ? `${step} — ${event.message}` : step);
   });
 
-  const rescan = async () => {
-    setBusy(true);
+  const rescan = () => {
     setProgress(undefined);
-    try {
+    void run(async () => {
       const result = await api.call('apps.rescan', {});
-      message.success(t('apps.rescan.done', { reread: result.reread.length, removed: result.removed.length, problems: result.problems }));
-      onDone();
-    } catch (error) {
-      const apiError = toApiError(error);
-      message.error(errorLine(apiError));
-    } finally {
-      setBusy(false);
-      setProgress(undefined);
-    }
+      return t('apps.rescan.done', { reread: result.reread.length, removed: result.removed.length, problems: result.problems });
+    });
   };
 
   return (

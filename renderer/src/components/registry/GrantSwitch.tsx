@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App as AntApp, Switch, Tag, Tooltip } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, errorLine, toApiError } from '../../api/client';
+import { api, errorLine } from '../../api/client';
 import type { CellState } from './registryModel';
 
 /** One cell of the grant matrix: a switch for a grant, or why there is nothing to switch. */
@@ -36,8 +36,7 @@ export function GrantCell({ appId, targetId, state, onChanged }: { appId: string
       else await api.call('registry.revoke', { appId, id: targetId });
       await onChanged();
     } catch (error) {
-      const apiError = toApiError(error);
-      message.error(errorLine(apiError));
+      message.error(errorLine(error));
     } finally {
       setWanted(null);
     }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
-import { ServerEnabledSwitch } from './ServerEnabledSwitch';
+import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
 import { ServerStateBadge } from './ServerStateBadge';
 import { ServerTools } from './ServerTools';
 import { formatAgo } from './time';
@@ -61,19 +61,12 @@ export function ServerCard({ server, onShowLog }: { server: ServerView; onShowLo
           <span>{server.name}</span>
           <Tag>{originLabel(server.origin, t)}</Tag>
           {server.disabled && <Tag color="default">{t('servers.disabled')}</Tag>}
-          {server.switchedOff && !server.disabled && (
-            <Tag color="orange" data-testid={`server-switched-off-${server.id}`}>
-              {t('servers.switchedOff')}
-            </Tag>
-          )}
+          <SwitchedOffTag server={server} />
           {server.problems.length > 0 && <Tag color="red">{t('servers.problemCount', { count: server.problems.length })}</Tag>}
         </Space>
       }
       extra={
-        <Space size={12}>
-          <ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />
-          <ServerEnabledSwitch server={server} />
-        </Space>
+        <ServerStatusControls server={server} />
       }
     >
       <Descriptions

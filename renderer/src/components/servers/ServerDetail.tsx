@@ -7,9 +7,8 @@ import type { ServerTool } from '../../../../src/shared/hostApi';
 import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { PermissionLegend } from './PermissionLegend';
-import { ServerEnabledSwitch } from './ServerEnabledSwitch';
+import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
 import { ServerLogDrawer } from './ServerLogDrawer';
-import { ServerStateBadge } from './ServerStateBadge';
 import { ToolTable } from './ToolTable';
 import { groupByDomain } from './toolDomains';
 import { useRestart } from './useRestart';
@@ -69,18 +68,11 @@ export function ServerDetail({ serverId }: { serverId: string }) {
                 {server.name}
               </Typography.Title>
               <Tag color="geekblue">{t(`servers.tab.${server.category}`)}</Tag>
-              {server.switchedOff && !server.disabled && (
-                <Tag color="orange" data-testid={`server-switched-off-${server.id}`}>
-                  {t('servers.switchedOff')}
-                </Tag>
-              )}
+              <SwitchedOffTag server={server} />
             </Space>
           }
           extra={
-            <Space size={12}>
-              <ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />
-              <ServerEnabledSwitch server={server} />
-            </Space>
+            <ServerStatusControls server={server} />
           }
         >
           <Space orientation="vertical" style={{ width: '100%' }}>

@@ -1,8 +1,9 @@
-import { App as AntApp, Switch, Tooltip } from 'antd';
+import { App as AntApp, Space, Switch, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { api, toApiError } from '../../api/client';
+import { ServerStateBadge } from './ServerStateBadge';
 
 /**
  * The server's on/off switch (seed 003 §8). Switching off ends its running
@@ -39,4 +40,25 @@ export function ServerEnabledSwitch({ server }: { server: Pick<ServerView, 'id' 
     />
   );
   return <Tooltip title={server.disabled ? t('servers.switch.disabledByConfig') : t('servers.switch.label', { name: server.name })}>{control}</Tooltip>;
+}
+
+/** What a server's card and its own page show in their corner: its state and its switch. */
+export function ServerStatusControls({ server }: { server: ServerView }) {
+  return (
+    <Space size={12}>
+      <ServerStateBadge state={server.state} disabled={server.disabled} testId={`server-state-${server.id}`} />
+      <ServerEnabledSwitch server={server} />
+    </Space>
+  );
+}
+
+/** The "switched off" tag beside a server's name (a server disabled in its configuration says so elsewhere). */
+export function SwitchedOffTag({ server }: { server: ServerView }) {
+  const { t } = useTranslation();
+  if (!server.switchedOff || server.disabled) return null;
+  return (
+    <Tag color="orange" data-testid={`server-switched-off-${server.id}`}>
+      {t('servers.switchedOff')}
+    </Tag>
+  );
 }

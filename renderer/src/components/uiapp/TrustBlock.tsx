@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Alert, App as AntApp, Button, Popconfirm, Typography } from 'antd';
+import { Alert, Button, Popconfirm, Typography } from 'antd';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
-import { api, errorLine, toApiError } from '../../api/client';
+import { api } from '../../api/client';
+import { useAction } from '../useAction';
 import { formatCommandLine } from './commandLine';
 
 type RunPlan = PluginView['runPlan'];
@@ -88,25 +88,16 @@ export function RunPlanView({ plan }: { plan: RunPlan }) {
  */
 export function TrustBlock({ plugin, onChanged }: { plugin: PluginView; onChanged?: () => void }) {
   const { t } = useTranslation();
-  const { message } = AntApp.useApp();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction(onChanged);
   const pluginId = plugin.id ?? '';
   const changed = plugin.trust.state === 'changed' ? plugin.trust.changes : undefined;
   const lines = serverLaunchLines(plugin.runPlan);
 
-  const trust = async () => {
-    setBusy(true);
-    try {
+  const trust = () =>
+    run(async () => {
       await api.call('plugins.trust', { pluginId });
-      message.success(t('apps.trust.done', { name: plugin.name ?? pluginId }));
-      onChanged?.();
-    } catch (error) {
-      const apiError = toApiError(error);
-      message.error(errorLine(apiError));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return t('apps.trust.done', { name: plugin.name ?? pluginId });
+    });
 
   return (
     <Alert

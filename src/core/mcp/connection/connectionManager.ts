@@ -35,6 +35,12 @@ export interface ServerSnapshot {
   leases: { conversationId: string; state: ConnectionState; pid?: number; inFlight: number; lastUsed: number }[];
 }
 
+/** One state for a server from its leases: any running instance makes it running, then starting, then a failed one's error. */
+export function stateOfLeases(snapshot: ServerSnapshot | undefined): ConnectionState {
+  const states = snapshot?.leases.map((lease) => lease.state) ?? [];
+  return states.find((s) => s.kind === 'running') ?? states.find((s) => s.kind === 'starting') ?? states.find((s) => s.kind === 'error') ?? { kind: 'stopped' };
+}
+
 /**
  * Owns every client instance (seed 002 leases): by default one per
  * (server, conversation), kept until released, the conversation ends or it

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PermissionLevelSchema, type PermissionLevel } from '../../../shared/mcp.js';
-import { HOT_READ_MAX_AGE_MS } from '../../registry/registryCenter.js';
 import { defineTable } from '../../store/logicalTable.js';
-import type { RecordsStore } from '../../store/recordsStore.js';
+import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../../store/recordsStore.js';
 
 /** What the user changed about one server: the whole server or some tools switched off, permission levels overridden (by raw tool name). */
 export const ServerSettingsSchema = z.object({

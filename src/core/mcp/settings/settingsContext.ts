@@ -2,7 +2,7 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { AgentStore } from '../../agents/agentStore.js';
 import type { PluginCatalog } from '../../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
-import type { ServerSnapshot } from '../connection/connectionManager.js';
+import { stateOfLeases, type ServerSnapshot } from '../connection/connectionManager.js';
 import type { McpRuntime } from '../mcpRuntime.js';
 import type { ServerSettings } from './serverSettings.js';
 import type { SettingsContext, SettingsServerState, SettingsServerView } from './types.js';
@@ -18,11 +18,9 @@ export interface SettingsContextDeps {
   serverSettings: ServerSettings;
 }
 
-/** One state per server from its leases: any running instance makes it running; a failed one shows its error. */
+/** A disabled server never starts, so it has no connection state; any other has its leases' (see stateOfLeases). */
 function stateOf(definition: ServerDefinition, snapshot: ServerSnapshot | undefined): SettingsServerState {
-  if (definition.disabled) return { kind: 'disabled' };
-  const states = snapshot?.leases.map((lease) => lease.state) ?? [];
-  return states.find((s) => s.kind === 'running') ?? states.find((s) => s.kind === 'starting') ?? states.find((s) => s.kind === 'error') ?? { kind: 'stopped' };
+  return definition.disabled ? { kind: 'disabled' } : stateOfLeases(snapshot);
 }
 
 /** The settings tools' view of the host's services. Reads are live: every call sees the current definitions and settings. */

@@ -3,6 +3,7 @@ import { createHostApiService } from '../../src/api/hostApiService.js';
 import type { HostApiService } from '../../src/api/types.js';
 import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
 import { startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
+import { writePlugin } from '../helpers/plugins.js';
 
 const urls = {
   uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
@@ -190,6 +191,35 @@ describe('HostApi service', () => {
       { type: 'server.settings', serverId: 'acme.tools::acme.tools.main' },
       { type: 'server.settings', serverId: 'acme.tools::acme.tools.main' },
     ]);
+  });
+
+  it('refuses requests the core cannot carry out with a code and a message that says what to do', async () => {
+    const t = await startTestHost(({ pluginRoot }) => {
+      writeGatewayPlugin(pluginRoot, 'acme.flags', [{ appId: 'nowhere', allowMain: false, allowSub: false }]);
+      writePlugin(pluginRoot, 'acme.plain', { manifestVersion: 1, id: 'acme.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'page', name: 'Page', entry: 'index.mjs' }] }, { 'index.mjs': 'export function mount() {}\n' });
+    });
+    trustPlugin(t.host, 'acme.flags');
+    trustPlugin(t.host, 'acme.plain');
+    const api = createHostApiService(t.host, { face: 'serve', urls, version: '1', locale: 'en' });
+
+    const missing = await failure(api, 'plugins.install', { source: '/nowhere/plugin.zip' });
+    expect(missing.code).toBe('SOURCE_MISSING');
+    expect(missing.message).toContain('/nowhere/plugin.zip');
+    expect((await failure(api, 'uiApps.open', { pluginId: 'acme.plain', appId: 'page', surface: 'compact' })).code).toBe('NOT_FOUND');
+    expect((await failure(api, 'uiApps.open', { pluginId: 'acme.plain', appId: 'nope' })).code).toBe('NOT_FOUND');
+    const noServer = await failure(api, 'uiApps.callTool', { pluginId: 'acme.plain', appId: 'page', tool: 'x' });
+    expect(noServer).toMatchObject({ code: 'NOT_FOUND', hint: expect.stringContaining('ai.mcp') });
+    const noFlow = await failure(api, 'uiApps.callTool', { pluginId: 'acme.flags', appId: 'nowhere', tool: 'echo' });
+    expect(noFlow).toMatchObject({ code: 'NOT_ALLOWED', hint: expect.stringContaining('allowSub') });
+    expect((await failure(api, 'tools.list', { agentId: 'ghost', conversationId: 'c' })).code).toBe('NOT_FOUND');
+    expect((await failure(api, 'tools.call', { agentId: 'ghost', conversationId: 'c', tool: 'x' })).code).toBe('NOT_FOUND');
+    for (const method of ['servers.log', 'servers.restart', 'servers.setEnabled', 'servers.setToolEnabled'] as const) {
+      const params = { serverId: 'nope::x', ...(method === 'servers.setEnabled' ? { enabled: false } : method === 'servers.setToolEnabled' ? { tool: 't', enabled: false } : {}) };
+      expect((await failure(api, method, params)).code, method).toBe('NOT_FOUND');
+    }
+    expect((await failure(api, 'plugins.trust', { pluginId: 'acme.nope' })).code).toBe('NOT_FOUND');
+    expect((await failure(api, 'plugins.uninstall', { pluginId: 'acme.nope' })).code).toBe('NOT_FOUND');
+    expect(t.host.catalog.plugins.map((p) => p.id)).toEqual(expect.arrayContaining(['acme.flags', 'acme.plain']));
   });
 
   it('lists problems from every source and answers host.info', async () => {

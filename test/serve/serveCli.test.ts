@@ -132,4 +132,18 @@ describe('chatos serve', () => {
     expect((await served.exited).code).toBe(0);
     expect(served.stderr()).toContain('stopping');
   }, 120_000);
+
+  it('npm start on a Linux box without a display runs chatos serve even where Electron is present, and says why', async () => {
+    // A stand-in Electron that leaves a mark if it is ever run.
+    const dist = tempDir('fake-electron-');
+    const mark = path.join(dist, 'ran');
+    fs.writeFileSync(path.join(dist, 'electron'), `#!/bin/sh\ntouch ${JSON.stringify(mark)}\n`, { mode: 0o755 });
+    const home = tempDir('chatos-serve-home-');
+    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], { ELECTRON_OVERRIDE_DIST_PATH: dist, DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    await lineMatching(served, /^\{"url".*\}$/m);
+    expect(served.stdout()).toContain('There is no display here');
+    expect(fs.existsSync(mark)).toBe(false);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 120_000);
 });

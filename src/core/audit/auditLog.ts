@@ -18,11 +18,27 @@ export interface AuditQuery {
 /** A record whose time is still epoch milliseconds: formatting a date costs more than the rest of the record. */
 export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
 
-/** The record as written: the draft's time formatted, key order as AuditRecord's. */
+/**
+ * The record as written: the draft's time formatted, key order as
+ * AuditRecord's. Built field by field: rest and spread copies cost more than
+ * the serializing, and this runs once per call.
+ */
 function finished(record: AuditRecord | AuditDraft): AuditRecord {
   if (!('at' in record)) return record;
-  const { at, ...rest } = record;
-  return { time: isoTime(at), ...rest };
+  return {
+    time: isoTime(record.at),
+    agentId: record.agentId,
+    conversationId: record.conversationId,
+    appId: record.appId,
+    flow: record.flow,
+    serverId: record.serverId,
+    tool: record.tool,
+    permission: record.permission,
+    decision: record.decision,
+    durationMs: record.durationMs,
+    outcome: record.outcome,
+    error: record.error,
+  };
 }
 
 // A burst of calls shares its milliseconds: format each one once.
@@ -31,6 +47,9 @@ function isoTime(at: number): string {
   if (at !== lastIso.at) lastIso = { at, text: new Date(at).toISOString() };
   return lastIso.text;
 }
+
+/** Queued records that are written at once, not after the timer. */
+const FLUSH_BATCH = 256;
 
 export class AuditLog {
   readonly file: string;
@@ -48,6 +67,7 @@ export class AuditLog {
   private knownSize: number | undefined;
   private buffered: (AuditRecord | AuditDraft)[] = [];
   private scheduled = false;
+  private sliceDue = false;
 
   /**
    * Queues the record; queued records are serialized and written together
@@ -58,6 +78,11 @@ export class AuditLog {
    */
   append(record: AuditRecord | AuditDraft): void {
     this.buffered.push(record);
+    // A long burst is written in slices: serializing thousands of records at once would stall the calls behind it.
+    if (this.buffered.length >= FLUSH_BATCH && !this.sliceDue) {
+      this.sliceDue = true;
+      setImmediate(() => this.flush());
+    }
     if (this.scheduled) return;
     this.scheduled = true;
     // One write per burst of calls, never one per call: file I/O stays off the calls' path.
@@ -66,22 +91,31 @@ export class AuditLog {
 
   flush(): void {
     this.scheduled = false;
+    this.sliceDue = false;
     if (this.buffered.length === 0) return;
     const records = this.buffered;
     this.buffered = [];
-    let chunk = '';
-    for (const record of records) {
-      const line = `${JSON.stringify(finished(record))}\n`;
-      const bytes = Buffer.byteLength(line);
-      if (this.knownSize === undefined || this.knownSize + bytes > this.maxBytes) {
-        if (chunk) fs.appendFileSync(this.file, chunk);
-        chunk = '';
+    const lines = records.map((record) => `${JSON.stringify(finished(record))}\n`);
+    const chunk = lines.join('');
+    const bytes = Buffer.byteLength(chunk);
+    if (this.knownSize !== undefined && this.knownSize + bytes <= this.maxBytes) {
+      fs.appendFileSync(this.file, chunk);
+      this.knownSize += bytes;
+      return;
+    }
+    // Near the limit: line by line, so the file is rotated exactly where it fills.
+    let pending = '';
+    for (const line of lines) {
+      const lineBytes = Buffer.byteLength(line);
+      if (this.knownSize === undefined || this.knownSize + lineBytes > this.maxBytes) {
+        if (pending) fs.appendFileSync(this.file, pending);
+        pending = '';
         this.rotateIfFull();
       }
-      chunk += line;
-      this.knownSize! += bytes;
+      pending += line;
+      this.knownSize! += lineBytes;
     }
-    if (chunk) fs.appendFileSync(this.file, chunk);
+    if (pending) fs.appendFileSync(this.file, pending);
   }
 
   /** Another process may append too: the real size is read before deciding to rotate. */

@@ -44,6 +44,22 @@ describe('AuditLog', () => {
     expect(fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
+  it('writes a long burst in slices as it comes, not all at the timer, and a draft gets its time formatted in AuditRecord order', async () => {
+    const dir = tempDir();
+    const log = new AuditLog(dir);
+    const at = Date.UTC(2026, 0, 1, 0, 0, 0);
+    for (let n = 0; n < 300; n++) {
+      const { time: _time, ...rest } = record(n);
+      log.append({ at, ...rest });
+    }
+    // Past a slice's worth, the next turn of the event loop writes it: long before the 100 ms timer.
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(300);
+    expect(Object.keys(JSON.parse(lines[0]!))).toEqual(Object.keys(record(0)));
+    expect(JSON.parse(lines[299]!)).toEqual(record(299, { time: new Date(at).toISOString() }));
+  });
+
   it('keeps retention bounded: past the size limit the file rotates and only two files exist', () => {
     const dir = tempDir();
     const log = new AuditLog(dir, 2_000);

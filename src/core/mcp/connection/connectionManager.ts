@@ -73,6 +73,20 @@ export class ConnectionManager {
     return `${definition.id}\u0000${definition.trulyStateless ? SHARED_LEASE : conversationId}`;
   }
 
+  /**
+   * This conversation's running instance, when it has one it may still use,
+   * marked as used; otherwise undefined, and `acquire` starts, restarts or
+   * refuses it (saying why). The gateway's path for every call after the first.
+   */
+  ready(definition: ServerDefinition, conversationId: string): Lease | undefined {
+    const existing = this.leases.get(this.key(definition, conversationId));
+    if (!existing || existing.connection.state.kind !== 'running' || existing.connection.definition !== definition) return undefined;
+    // Checked at every use, as in acquire: a plugin untrusted (or changed) since its server started serves no more calls.
+    if (!this.options.mayStart(definition).ok) return undefined;
+    existing.lastUsed = this.options.now();
+    return existing;
+  }
+
   /** The connection for this conversation, started if needed. `first` is true when this call created the lease. */
   async acquire(definition: ServerDefinition, conversationId: string): Promise<{ lease: Lease; first: boolean }> {
     const key = this.key(definition, conversationId);

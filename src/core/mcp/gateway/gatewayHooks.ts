@@ -18,8 +18,9 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog, clock: Clock): GatewayHooks {
   return {
-    async beforeCall(context) {
+    beforeCall(context) {
       const { caller, tool, server, args } = context;
+      // Answered at once, not as a promise: this is every call's path.
       if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
       return confirmations.requestDecision(server.id, tool.name, args, { conversationId: caller.conversationId, risk: riskOf(context, confirmations) });
     },

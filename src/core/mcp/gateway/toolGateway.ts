@@ -38,8 +38,8 @@ export interface CallContext {
 
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
-  /** Decides whether the call may run; a confirm-level tool asks the user here. */
-  beforeCall?(context: CallContext): Promise<CallDecision>;
+  /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
+  beforeCall?(context: CallContext): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   permissionOverride?(serverId: string, rawName: string): PermissionLevel | undefined;
 }
@@ -274,18 +274,22 @@ export class ToolGateway {
     const { server, tool } = this.resolvedBefore(caller, toolName) ?? (await this.resolve(caller, toolName, reminders));
 
     const context: CallContext = { caller, tool, server, args };
-    const decision = (await this.deps.hooks?.beforeCall?.(context)) ?? 'auto';
+    // Most calls need no one's answer: a decision given at once is not awaited (an await costs a turn of the microtask queue).
+    let decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
+    if (typeof decision !== 'string') decision = await decision;
     if (decision === 'declined' || decision === 'expired') {
       const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
       this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'declined', undefined));
       return { result, tool, decision, artifacts: [], reminders, durationMs: this.deps.now() - started };
     }
 
-    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
+    let lease = this.deps.runtime.connections.ready(server, caller.conversationId);
+    let first = false;
+    if (!lease) ({ lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId));
     if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
-    lease.lastUsed = this.deps.now();
     try {
-      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server, caller), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
+      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
       const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, this.deps.now());
       this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, result.isError ? 'tool-error' : 'ok', undefined));
       return { result, tool, decision, artifacts, reminders, durationMs: this.deps.now() - started };
@@ -295,20 +299,23 @@ export class ToolGateway {
     }
   }
 
-  /** The `_meta` last built per server, for the caller it was built for: a conversation calls one server many times in a row. */
-  private readonly metaMemo = new WeakMap<ServerDefinition, { appId: string; agentId: string | undefined; conversationId: string; flow: Flow; meta: Record<string, unknown> }>();
+  /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */
+  private readonly metaMemo = new WeakMap<ServerDefinition, Record<string, unknown>>();
 
-  /** `_meta` for one call: the server's own (an app's callMeta, chatos.uiApp, workdir) plus who is calling. Never mutated once built. */
-  private metaFor(server: ServerDefinition, caller: Caller): Record<string, unknown> {
-    const memo = this.metaMemo.get(server);
-    if (memo && memo.appId === caller.appId && memo.agentId === caller.agentId && memo.conversationId === caller.conversationId && memo.flow === caller.flow) return memo.meta;
-    const own = server.meta as { chatos?: Record<string, unknown>; workdir?: unknown };
-    const meta = {
-      ...own,
-      chatos: { ...(own.chatos ?? {}), caller: { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow } },
-      workdir: typeof own.workdir === 'string' ? own.workdir : this.deps.defaultWorkdir,
-    };
-    this.metaMemo.set(server, { appId: caller.appId, agentId: caller.agentId, conversationId: caller.conversationId, flow: caller.flow, meta });
+  /**
+   * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
+   * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
+   * and `workdir` (the app's own, else the session root). Nothing about the
+   * caller is added: a third-party server learns no agent or conversation
+   * ids, and each conversation has its own instance anyway. Never mutated.
+   */
+  private metaFor(server: ServerDefinition): Record<string, unknown> {
+    let meta = this.metaMemo.get(server);
+    if (!meta) {
+      const own = server.meta as { workdir?: unknown };
+      meta = typeof own.workdir === 'string' ? own : { ...own, workdir: this.deps.defaultWorkdir };
+      this.metaMemo.set(server, meta);
+    }
     return meta;
   }
 

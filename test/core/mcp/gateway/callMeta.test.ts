@@ -26,24 +26,22 @@ describe('gateway _meta injection (real stdio servers)', () => {
       logDir: `${dataDir}/logs`,
       tag: `for-${pluginId}`,
       nested: { list: ['main', 'plain'] },
-      chatos: { uiApp: uiApp('main'), caller: { appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-meta', flow: 'main' } },
+      // `chatos` is the host's: what the manifest put there (a spoofed uiApp or caller) is replaced.
+      chatos: { uiApp: uiApp('main') },
       workdir: dataDir,
     });
 
     const wd = await host.gateway.callTool(who, 'mcp_com_example_gw_wd_echo_meta', {});
     expect(JSON.parse(textOf(wd.result))).toEqual({
-      chatos: { uiApp: uiApp('wd'), caller: { appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-meta', flow: 'main' } },
+      chatos: { uiApp: uiApp('wd') },
       workdir: `${stateDir}/work`,
     });
   });
 
-  it('an mcp.yaml server gets workdir = sessionRoot and chatos.caller, and no uiApp', async () => {
+  it('an mcp.yaml server gets workdir = sessionRoot only: no uiApp, and nothing about the caller (agent, conversation)', async () => {
     const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const { result } = await host.gateway.callTool(caller('conv-yaml', { flow: 'sub' }), 'mcp_echo_echo_meta', { note: 'x' });
-    expect(JSON.parse(textOf(result))).toEqual({
-      chatos: { caller: { appId: 'chatos', conversationId: 'conv-yaml', flow: 'sub' } },
-      workdir: sessionRoot,
-    });
+    const { result } = await host.gateway.callTool(caller('conv-yaml', { flow: 'sub', agentId: 'agent-9' }), 'mcp_echo_echo_meta', { note: 'x' });
+    expect(JSON.parse(textOf(result))).toEqual({ workdir: sessionRoot });
   });
 
   it('a progress token the SDK adds rides along with the injected _meta', async () => {
@@ -51,7 +49,6 @@ describe('gateway _meta injection (real stdio servers)', () => {
     const { result } = await host.gateway.callTool(caller('conv-p'), 'mcp_echo_echo_meta', {}, { onProgress: () => {} });
     const meta = JSON.parse(textOf(result));
     expect(meta.workdir).toBe(sessionRoot);
-    expect(meta.chatos.caller.conversationId).toBe('conv-p');
     expect(meta.progressToken).toBeDefined();
   });
 });

@@ -1,12 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AuditRecordSchema, type AuditRecord } from '../../shared/audit.js';
+import { auditLine, type AuditDraft } from './auditLine.js';
+
+export type { AuditDraft } from './auditLine.js';
 
 export interface AuditQuery {
   limit?: number;
   tool?: string;
   appId?: string;
 }
+
+/** Queued records that are written at once, not after the timer. */
+const FLUSH_BATCH = 256;
 
 /**
  * The gateway's audit trail: one JSON line per call in
@@ -15,42 +21,6 @@ export interface AuditQuery {
  * files exist. Appends are single small writes, so the app and a CLI call
  * can append at once without tearing lines.
  */
-/** A record whose time is still epoch milliseconds: formatting a date costs more than the rest of the record. */
-export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
-
-/**
- * The record as written: the draft's time formatted, key order as
- * AuditRecord's. Built field by field: rest and spread copies cost more than
- * the serializing, and this runs once per call.
- */
-function finished(record: AuditRecord | AuditDraft): AuditRecord {
-  if (!('at' in record)) return record;
-  return {
-    time: isoTime(record.at),
-    agentId: record.agentId,
-    conversationId: record.conversationId,
-    appId: record.appId,
-    flow: record.flow,
-    serverId: record.serverId,
-    tool: record.tool,
-    permission: record.permission,
-    decision: record.decision,
-    durationMs: record.durationMs,
-    outcome: record.outcome,
-    error: record.error,
-  };
-}
-
-// A burst of calls shares its milliseconds: format each one once.
-let lastIso = { at: NaN, text: '' };
-function isoTime(at: number): string {
-  if (at !== lastIso.at) lastIso = { at, text: new Date(at).toISOString() };
-  return lastIso.text;
-}
-
-/** Queued records that are written at once, not after the timer. */
-const FLUSH_BATCH = 256;
-
 export class AuditLog {
   readonly file: string;
   private readonly previous: string;
@@ -95,7 +65,7 @@ export class AuditLog {
     if (this.buffered.length === 0) return;
     const records = this.buffered;
     this.buffered = [];
-    const lines = records.map((record) => `${JSON.stringify(finished(record))}\n`);
+    const lines = records.map(auditLine);
     const chunk = lines.join('');
     const bytes = Buffer.byteLength(chunk);
     if (this.knownSize !== undefined && this.knownSize + bytes <= this.maxBytes) {

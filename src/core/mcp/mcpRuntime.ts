@@ -14,6 +14,8 @@ import { ServerConnection } from './connection/serverConnection.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 
+const MAY_START = { ok: true } as const;
+
 export interface McpRuntimeOptions {
   configFile: string;
   runDir: string;
@@ -71,7 +73,8 @@ export class McpRuntime {
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,
-      mayStart: (definition) => (definition.plugin ? options.pluginMayRun(definition.plugin.pluginDir, definition.plugin.pluginId) : { ok: true }),
+      // Asked on every call: a host-configured server always may, with one shared answer.
+      mayStart: (definition) => (definition.plugin ? options.pluginMayRun(definition.plugin.pluginDir, definition.plugin.pluginId) : MAY_START),
     });
   }
 

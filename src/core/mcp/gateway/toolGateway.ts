@@ -290,9 +290,10 @@ export class ToolGateway {
     if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
     try {
       const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
-      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, this.deps.now());
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, result.isError ? 'tool-error' : 'ok', undefined));
-      return { result, tool, decision, artifacts, reminders, durationMs: this.deps.now() - started };
+      const ended = this.deps.now();
+      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, ended);
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, ended - started, result.isError ? 'tool-error' : 'ok', undefined));
+      return { result, tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {
       this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'failed', (error as Error).message));
       throw error;

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { asJsonRpcMessage } from './jsonRpcMessage.js';
 import { LineBuffer } from './lineBuffer.js';
 import type { PidRegistry } from './pidRegistry.js';
 import { groupMembers, signalTree, waitGroupGone } from './processTree.js';
@@ -152,14 +153,22 @@ export class ProcessTransport implements Transport {
     if (this.connection.kind !== 'open' || !child || !child.stdin.writable) {
       return Promise.reject(new ServerFaultError('NOT_CONNECTED', this.serverId, `MCP server "${this.serverId}" is not connected`));
     }
+    // Resolved as soon as the pipe took the bytes (as the SDK's own transport does): waiting for the write
+    // callback costs a turn of the event loop per request. No callback at all: Node runs one tick per distinct
+    // write callback but lets callback-less writes share one. A failed write is the stream's 'error' (logged),
+    // and a server that cannot read its stdin is gone: its exit fails the calls in flight with its last words.
+    const stdin = child.stdin;
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    // A full pipe: wait until it drains, or fails.
     return new Promise((resolve, reject) => {
-      // Resolve as soon as the pipe took the bytes (as the SDK's own transport does): waiting for the
-      // write callback costs a turn of the event loop on every request. A full pipe waits for 'drain'.
-      const accepted = child.stdin.write(serializeMessage(message), (error) => {
-        if (error) reject(new ServerFaultError('STDIN_FAILED', this.serverId, `writing to MCP server "${this.serverId}" failed: ${error.message}`, { cause: error }));
-      });
-      if (accepted) resolve();
-      else child.stdin.once('drain', () => resolve());
+      const settle = (error?: Error) => {
+        stdin.off('drain', settle);
+        stdin.off('error', settle);
+        if (!error) resolve();
+        else reject(new ServerFaultError('STDIN_FAILED', this.serverId, `writing to MCP server "${this.serverId}" failed: ${error.message}`, { cause: error }));
+      };
+      stdin.once('drain', settle);
+      stdin.once('error', settle);
     });
   }
 
@@ -216,13 +225,13 @@ export class ProcessTransport implements Transport {
       this.fault('NON_JSON_STDOUT', `MCP server "${this.serverId}" wrote a non-JSON line to stdout (only JSON-RPC belongs there): ${preview(line)}`);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) {
+    const message = asJsonRpcMessage(json);
+    if (!message) {
       this.fault('INVALID_JSONRPC', `MCP server "${this.serverId}" wrote JSON that is not a JSON-RPC message: ${preview(line)}`);
       return;
     }
     try {
-      this.onmessage?.(parsed.data);
+      this.onmessage?.(message);
     } catch (error) {
       this.report(error);
     }

@@ -1,0 +1,40 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { asJsonRpcMessage } from '../../../../src/core/mcp/process/jsonRpcMessage.js';
+
+/** What the SDK's union makes of it: the reference the fast check must match, message by message. */
+const viaUnion = (json: unknown) => {
+  const parsed = JSONRPCMessageSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+};
+
+const samples: unknown[] = [
+  { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } },
+  { jsonrpc: '2.0', id: 'a', result: {}, extra: 'stripped' },
+  { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' }, _meta: { workdir: '/w' } } },
+  { jsonrpc: '2.0', id: 4, method: 'roots/list' },
+  { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+  { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+  // Malformed: each must be rejected (or read) exactly as the union does.
+  { jsonrpc: '2.0', id: 5, method: 'odd', result: {} },
+  { jsonrpc: '1.0', id: 6, result: {} },
+  { id: 7, result: {} },
+  { jsonrpc: '2.0', result: {} },
+  { jsonrpc: '2.0', id: 8, error: { message: 'no code' } },
+  { jsonrpc: '2.0', id: 9 },
+  { jsonrpc: '2.0', method: 42 },
+  [],
+  'text',
+  42,
+  null,
+];
+
+describe('asJsonRpcMessage', () => {
+  it('accepts, rejects and strips every message exactly as the SDK’s JSONRPCMessageSchema union', () => {
+    for (const sample of samples) expect(asJsonRpcMessage(sample), JSON.stringify(sample)).toEqual(viaUnion(sample));
+    // The samples cover both outcomes.
+    expect(samples.filter((s) => viaUnion(s) === undefined).length).toBeGreaterThan(5);
+    expect(samples.filter((s) => viaUnion(s) !== undefined).length).toBeGreaterThan(5);
+  });
+});

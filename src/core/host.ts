@@ -155,8 +155,10 @@ export function createHost(options: HostOptions = {}): Host {
     return report;
   };
   const rescan = () => {
-    const { sync } = need();
+    const { sync, trust } = need();
     const result = catalog.rescan();
+    // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
+    trust.forgetRecentChecks();
     syncProblems = sync.syncPlugins(result).problems;
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
     return result;
@@ -212,7 +214,7 @@ export function createHost(options: HostOptions = {}): Host {
           const plugin = catalog.plugins.find((p) => p.dir === pluginDir);
           if (!plugin) return { ok: false, message: `plugin ${pluginId} is no longer installed at ${pluginDir}` };
           if (plugin.status !== 'loaded') return { ok: false, message: `plugin ${pluginId} is ${plugin.status}; fix its problems first (chatos validate ${pluginDir})` };
-          if (trust.isRunnable(plugin)) return { ok: true };
+          if (trust.isRunnableNow(plugin)) return { ok: true };
           const state = trust.stateOf(plugin);
           return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its server does not run; review it and run: chatos trust ${pluginId}` };
         },

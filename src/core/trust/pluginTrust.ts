@@ -2,10 +2,17 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import { TrustRecordSchema, type RunPlan, type TrustRecord, type TrustState } from '../../shared/trust.js';
 import type { Clock } from '../host.js';
 import { defineTable } from '../store/logicalTable.js';
-import type { RecordsStore } from '../store/recordsStore.js';
+import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import { diffFiles, type Fingerprinter } from './pluginFingerprint.js';
 
 export const PluginTrustTable = defineTable('pluginTrust', TrustRecordSchema);
+
+/**
+ * How long the call path reuses a plugin's "may run" answer before walking
+ * its folder again. A walk stats every file (thousands, with node_modules),
+ * which cost more than the tool call itself when done on each one.
+ */
+export const TRUST_RECHECK_MS = 1_000;
 
 /** What a plugin would run: the exact argv of each server, each page entry, its backend. */
 export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string): RunPlan {
@@ -46,6 +53,32 @@ export class PluginTrust {
   isRunnable(plugin: PluginRecord): boolean {
     const state = this.stateOf(plugin).state;
     return state === 'builtin' || state === 'trusted';
+  }
+
+  private recent = new WeakMap<PluginRecord, { revision: number; at: number; runnable: boolean }>();
+
+  /** After a rescan: the next isRunnableNow of every plugin checks its folder again. */
+  forgetRecentChecks(): void {
+    this.recent = new WeakMap();
+  }
+
+  /**
+   * isRunnable for every tool call: the answer for this plugin record is
+   * reused while the trust records are unchanged (the admin DB's revision,
+   * looked at as every call does), until the next rescan (the watcher's, on
+   * any change in a plugin folder), and for at most TRUST_RECHECK_MS. So
+   * `chatos untrust` or an edit the watcher sees stops the next call, and
+   * an edit nothing reported stops calls within a second.
+   */
+  isRunnableNow(plugin: PluginRecord): boolean {
+    this.store.refreshIfOlderThan(HOT_READ_MAX_AGE_MS);
+    const revision = this.store.revision;
+    const now = this.clock.now();
+    const known = this.recent.get(plugin);
+    if (known && known.revision === revision && now - known.at < TRUST_RECHECK_MS && now >= known.at) return known.runnable;
+    const runnable = this.isRunnable(plugin);
+    this.recent.set(plugin, { revision: this.store.revision, at: now, runnable });
+    return runnable;
   }
 
   trust(plugin: PluginRecord & { id: string }, runPlan: RunPlan): TrustRecord {

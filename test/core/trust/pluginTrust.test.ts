@@ -1,0 +1,61 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PluginRecord } from '../../../src/shared/appContribution.js';
+import { RecordsStore } from '../../../src/core/store/recordsStore.js';
+import { Fingerprinter } from '../../../src/core/trust/pluginFingerprint.js';
+import { PluginTrust, TRUST_RECHECK_MS } from '../../../src/core/trust/pluginTrust.js';
+import { tempDir } from '../../helpers/tempDir.js';
+
+/** A real plugin folder and a real admin DB on disk; only the clock is ours, to step past the recheck window. */
+async function setup() {
+  const dir = path.join(tempDir(), 'com.example.t');
+  fs.mkdirSync(path.join(dir, 'mcp'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'plugin.json'), '{"id":"com.example.t"}');
+  fs.writeFileSync(path.join(dir, 'mcp', 'server.mjs'), '// v1\n');
+  const clock = { t: 1_000_000, now() { return this.t; } };
+  const store = await RecordsStore.open(path.join(tempDir(), 'admin.db.sqlite'), { clock });
+  let walks = 0;
+  const fingerprinter = new (class extends Fingerprinter {
+    override fingerprint(folder: string) {
+      walks++;
+      return super.fingerprint(folder);
+    }
+  })();
+  const trust = new PluginTrust(store, fingerprinter, clock);
+  const plugin: PluginRecord = { id: 'com.example.t', dir, source: 'user', status: 'loaded', appIds: [], problems: [] };
+  return { dir, clock, store, trust, plugin, walks: () => walks };
+}
+
+describe('PluginTrust.isRunnableNow (the tool call path)', () => {
+  it('walks the folder once per window, and sees untrust, re-trust and a rescan at once', async () => {
+    const { dir, clock, store, trust, plugin, walks } = await setup();
+    expect(trust.isRunnableNow(plugin)).toBe(false);
+    trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] });
+    expect(trust.isRunnableNow(plugin)).toBe(true);
+    const after = walks();
+    for (let i = 0; i < 100; i++) expect(trust.isRunnableNow(plugin)).toBe(true);
+    expect(walks()).toBe(after);
+
+    // An edit nothing reported is seen once the window has passed.
+    fs.appendFileSync(path.join(dir, 'mcp', 'server.mjs'), '// edited\n');
+    clock.t += TRUST_RECHECK_MS;
+    expect(trust.isRunnableNow(plugin)).toBe(false);
+    expect(trust.stateOf(plugin).state).toBe('changed');
+
+    // Trusting again changes the trust records: the next call sees it without waiting.
+    trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] });
+    expect(trust.isRunnableNow(plugin)).toBe(true);
+    // So does untrusting.
+    trust.untrust('com.example.t');
+    expect(trust.isRunnableNow(plugin)).toBe(false);
+
+    // A rescan (the watcher saw the folder change) forgets the answer: an edit is seen at the next call.
+    trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] });
+    expect(trust.isRunnableNow(plugin)).toBe(true);
+    fs.writeFileSync(path.join(dir, 'mcp', 'extra.mjs'), 'export {};\n');
+    trust.forgetRecentChecks();
+    expect(trust.isRunnableNow(plugin)).toBe(false);
+    await store.close();
+  });
+});

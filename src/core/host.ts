@@ -231,7 +231,7 @@ export function createHost(options: HostOptions = {}): Host {
         defaultWorkdir: sessionRoot,
         now: () => clock.now(),
         settings: serverSettings,
-        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit, clock),
+        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
       started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents };
       const boot = await sync.bootstrap(catalog.rescan());

@@ -1,7 +1,6 @@
 import type { AuditDraft, AuditLog } from '../../audit/auditLog.js';
 import type { ToolConfirmationService } from '../../confirmation/toolConfirmationService.js';
 import type { RiskLevel } from '../../../shared/confirmation.js';
-import type { Clock } from '../../host.js';
 import type { CallContext, GatewayHooks } from './toolGateway.js';
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
@@ -16,7 +15,7 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  * every call is written to the audit log. Wired in the gateway, so no face
  * (CLI, UI, HTTP, a plugin page) can go around them.
  */
-export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog, clock: Clock): GatewayHooks {
+export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
     beforeCall(context) {
       const { caller, tool, server, args } = context;
@@ -27,7 +26,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
     afterCall(record) {
       // Fixed-shape literals, no spreads: this runs on every call (see callRecord in toolGateway.ts).
       const draft: AuditDraft = {
-        at: clock.now(),
+        at: record.endedAt,
         agentId: record.caller.agentId,
         conversationId: record.caller.conversationId,
         appId: record.caller.appId,

@@ -48,6 +48,8 @@ export interface GatewayHooks {
 export interface CallRecord extends CallContext {
   decision: CallDecision;
   durationMs: number;
+  /** When the call ended, on the host's clock (the audit's time: one clock read serves both). */
+  endedAt: number;
   outcome: 'ok' | 'tool-error' | 'failed' | 'declined';
   error: string | undefined;
 }
@@ -127,8 +129,8 @@ const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000
  * (`{ ...context, … }`) cost several microseconds per call on a warm host,
  * more than the rest of the bookkeeping together.
  */
-function callRecord(context: CallContext, decision: CallDecision, durationMs: number, outcome: CallRecord['outcome'], error: string | undefined): CallRecord {
-  return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs, outcome, error };
+function callRecord(context: CallContext, decision: CallDecision, started: number, ended: number, outcome: CallRecord['outcome'], error: string | undefined): CallRecord {
+  return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs: ended - started, endedAt: ended, outcome, error };
 }
 
 export class ToolGateway {
@@ -279,12 +281,13 @@ export class ToolGateway {
     if (typeof decision !== 'string') decision = await decision;
     if (decision === 'declined' || decision === 'expired') {
       const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'declined', undefined));
-      return { result, tool, decision, artifacts: [], reminders, durationMs: this.deps.now() - started };
+      const ended = this.deps.now();
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, 'declined', undefined));
+      return { result, tool, decision, artifacts: [], reminders, durationMs: ended - started };
     }
 
     // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
-    let lease = this.deps.runtime.connections.ready(server, caller.conversationId);
+    let lease = this.deps.runtime.connections.ready(server, caller.conversationId, started);
     let first = false;
     if (!lease) ({ lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId));
     if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
@@ -292,10 +295,10 @@ export class ToolGateway {
       const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress });
       const ended = this.deps.now();
       const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, ended);
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, ended - started, result.isError ? 'tool-error' : 'ok', undefined));
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
       return { result, tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, this.deps.now() - started, 'failed', (error as Error).message));
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
       throw error;
     }
   }

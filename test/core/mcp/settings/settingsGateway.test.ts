@@ -46,7 +46,7 @@ async function wiredGateway(host: Host) {
     defaultWorkdir: tempDir(),
     now: () => host.clock.now(),
     settings: host.serverSettings,
-    hooks: gatewayHooks(host.confirmations, host.audit, host.clock),
+    hooks: gatewayHooks(host.confirmations, host.audit),
   });
   const required: ToolConfirmationRequest[] = [];
   host.confirmations.on('required', (request) => required.push(request));

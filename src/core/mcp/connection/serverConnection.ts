@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -212,13 +213,7 @@ export class ServerConnection {
     }
     this.inFlightCount++;
     try {
-      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultWithDataUrls, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        onprogress: options.onProgress,
-        // A server that reports progress is alive: the timeout counts from its last report.
-        resetTimeoutOnProgress: options.onProgress !== undefined,
-      })) as CallToolResult;
+      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultWithDataUrls, this.sdkOptions(options))) as CallToolResult;
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
@@ -230,6 +225,23 @@ export class ServerConnection {
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
+  }
+
+  /** The SDK's request options for a plain call (no signal, no progress), by timeout: the SDK only reads them. */
+  private plainOptions: { timeout: number; options: RequestOptions } | undefined;
+
+  private sdkOptions(options: CallOptions): RequestOptions {
+    if (!options.signal && !options.onProgress) {
+      if (this.plainOptions?.timeout !== options.timeoutMs) this.plainOptions = { timeout: options.timeoutMs, options: { timeout: options.timeoutMs } };
+      return this.plainOptions.options;
+    }
+    return {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      onprogress: options.onProgress,
+      // A server that reports progress is alive: the timeout counts from its last report.
+      resetTimeoutOnProgress: options.onProgress !== undefined,
+    };
   }
 
   /** Waits for in-flight calls (at most `graceMs`), then ends the server and its whole process tree. */

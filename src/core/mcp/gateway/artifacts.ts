@@ -22,8 +22,11 @@ const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').repl
  * the UI fetches the bytes on demand. Base64 may carry a `data:` prefix.
  * Other image types become a text note.
  */
-export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: SavedArtifact[] } {
-  if (!Array.isArray(result.content) || !result.content.some((item) => item.type === 'image')) return { result, artifacts: [] };
+/** What a result without images saves: nothing. Shared and frozen, since every call without images gets it. */
+export const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
+
+export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: readonly SavedArtifact[] } {
+  if (!Array.isArray(result.content) || !result.content.some((item) => item.type === 'image')) return { result, artifacts: NO_ARTIFACTS };
   const artifacts: SavedArtifact[] = [];
   const content = result.content.map((item) => {
     if (item.type !== 'image') return item;

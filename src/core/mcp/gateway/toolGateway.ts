@@ -69,7 +69,7 @@ export interface GatewayCallResult {
   result: CallToolResult;
   tool: OfferedTool | { name: string; serverId: 'chatos'; permission: PermissionLevel };
   decision: CallDecision;
-  artifacts: SavedArtifact[];
+  artifacts: readonly SavedArtifact[];
   /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
   reminders: string[];
   durationMs: number;

@@ -237,6 +237,8 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       info('gateway', median(gwRate), 'calls/s'),
       info('bare SDK', median(sdkRate), 'calls/s'),
       { ...ratioRow('throughput ratio', rateRatio, 0), target: `>= ${THROUGHPUT_RATIO_MIN} x`, pass: rateRatio >= THROUGHPUT_RATIO_MIN },
+      info('pooled: all bare rounds’ time / all gateway rounds’ time', fixed3(sdkRate.reduce((sum, rate) => sum + 1 / rate, 0) / gwRate.reduce((sum, rate) => sum + 1 / rate, 0)), 'x'),
+      ...concPairs.map((_, i) => info(`pair ${i + 1} alone: median round ratio`, fixed3(median(rateRatios.filter((_, round) => round % concPairs.length === i))), 'x')),
     ];
 
     notes.push(

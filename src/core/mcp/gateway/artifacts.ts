@@ -25,8 +25,13 @@ const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').repl
 /** What a result without images saves: nothing. Shared and frozen, since every call without images gets it. */
 export const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
 
+/** Whether a result holds any image content (most hold none, and then nothing is saved or copied). */
+export function hasImages(result: CallToolResult): boolean {
+  return Array.isArray(result.content) && result.content.some((item) => item.type === 'image');
+}
+
 export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: readonly SavedArtifact[] } {
-  if (!Array.isArray(result.content) || !result.content.some((item) => item.type === 'image')) return { result, artifacts: NO_ARTIFACTS };
+  if (!hasImages(result)) return { result, artifacts: NO_ARTIFACTS };
   const artifacts: SavedArtifact[] = [];
   const content = result.content.map((item) => {
     if (item.type !== 'image') return item;

@@ -97,7 +97,7 @@ async function main(): Promise<number> {
     console.log(`[${scenario}] connected to ${url}; ${connection.tools.length} tool(s): ${connection.tools.map((t) => t.name).join(', ') || '-'}`);
     for (const tool of connection.tools) {
       const args = sampleArguments(tool.inputSchema);
-      const result = await connection.callTool(tool.name, args, {}, { timeoutMs: CALL_TIMEOUT_MS });
+      const result = await connection.callTool(tool.name, args, {});
       console.log(`[${scenario}] ${tool.name}(${JSON.stringify(args)}) -> ${JSON.stringify(result.content)}`);
       if (result.isError) failed = true;
     }

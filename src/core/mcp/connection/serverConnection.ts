@@ -67,9 +67,9 @@ export interface ConnectionDeps {
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
 }
 
+/** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
 export interface CallOptions {
   signal?: AbortSignal;
-  timeoutMs: number;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -206,7 +206,7 @@ export class ServerConnection {
     return this.crashed;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.state.kind !== 'running') {
       throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
@@ -218,7 +218,7 @@ export class ServerConnection {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       if ((error as { code?: number }).code === -32001) {
-        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${options.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
+        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }
       throw error;
     } finally {
@@ -227,17 +227,15 @@ export class ServerConnection {
     }
   }
 
-  /** The SDK's request options for a plain call (no signal, no progress), by timeout: the SDK only reads them. */
-  private plainOptions: { timeout: number; options: RequestOptions } | undefined;
+  /** The SDK's request options for a plain call (no signal, no progress): the same every time, and the SDK only reads them. */
+  private plainOptions: RequestOptions | undefined;
 
   private sdkOptions(options: CallOptions): RequestOptions {
-    if (!options.signal && !options.onProgress) {
-      if (this.plainOptions?.timeout !== options.timeoutMs) this.plainOptions = { timeout: options.timeoutMs, options: { timeout: options.timeoutMs } };
-      return this.plainOptions.options;
-    }
+    const timeout = this.definition.timeoutMs;
+    if (!options.signal && !options.onProgress) return (this.plainOptions ??= { timeout });
     return {
       signal: options.signal,
-      timeout: options.timeoutMs,
+      timeout,
       onprogress: options.onProgress,
       // A server that reports progress is alive: the timeout counts from its last report.
       resetTimeoutOnProgress: options.onProgress !== undefined,

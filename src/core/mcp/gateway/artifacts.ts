@@ -15,6 +15,9 @@ export interface SavedArtifact {
 
 const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
 
+/** What a result without images saves: nothing. Shared and frozen, since every call without images gets it. */
+const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
+
 /**
  * Writes every image in a result to
  * `<artifactsDir>/mcp/<serverId>/<toolName>/<timestamp>-<uuid>.<ext>` and
@@ -22,16 +25,9 @@ const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').repl
  * the UI fetches the bytes on demand. Base64 may carry a `data:` prefix.
  * Other image types become a text note.
  */
-/** What a result without images saves: nothing. Shared and frozen, since every call without images gets it. */
-export const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
-
-/** Whether a result holds any image content (most hold none, and then nothing is saved or copied). */
-export function hasImages(result: CallToolResult): boolean {
-  return Array.isArray(result.content) && result.content.some((item) => item.type === 'image');
-}
-
 export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: readonly SavedArtifact[] } {
-  if (!hasImages(result)) return { result, artifacts: NO_ARTIFACTS };
+  // Most results hold no image: nothing is saved or copied.
+  if (!Array.isArray(result.content) || !result.content.some((item) => item.type === 'image')) return { result, artifacts: NO_ARTIFACTS };
   const artifacts: SavedArtifact[] = [];
   const content = result.content.map((item) => {
     if (item.type !== 'image') return item;

@@ -5,10 +5,9 @@ import { normalizeName } from '../../naming/names.js';
 import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../catalog/toolCatalog.js';
-import type { CallOptions } from '../connection/serverConnection.js';
 import type { McpRuntime } from '../mcpRuntime.js';
 import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettings.js';
-import { hasImages, NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
+import { storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 
 export type Flow = 'main' | 'sub';
@@ -293,25 +292,15 @@ export class ToolGateway {
     if (!lease) ({ lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId));
     if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
     try {
-      const callOptions = options?.signal || options?.onProgress ? { signal: options.signal, timeoutMs: server.timeoutMs, onProgress: options.onProgress } : this.plainCallOptions(server);
-      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), callOptions);
+      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), options);
       const ended = this.deps.now();
-      const { result, artifacts } = hasImages(raw) ? storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, ended) : { result: raw, artifacts: NO_ARTIFACTS };
+      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, ended);
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
       return { result, tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
       throw error;
     }
-  }
-
-  /** Call options without a signal or progress, per definition: the same for every plain call to it. */
-  private readonly plainOptionsMemo = new WeakMap<ServerDefinition, CallOptions>();
-
-  private plainCallOptions(server: ServerDefinition): CallOptions {
-    let options = this.plainOptionsMemo.get(server);
-    if (!options) this.plainOptionsMemo.set(server, (options = { timeoutMs: server.timeoutMs }));
-    return options;
   }
 
   /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */

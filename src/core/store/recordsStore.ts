@@ -309,9 +309,12 @@ export class RecordsStore {
       case 'closing':
         return this.lifecycle.done;
       case 'open': {
-        const done = this.closeOnce();
-        this.lifecycle = { kind: 'closing', done };
-        return done;
+        // Marked closing before closeOnce runs: with nothing to flush it completes synchronously,
+        // and marking it afterwards would overwrite its 'closed' with 'closing' for good.
+        const closing: { kind: 'closing'; done: Promise<void> } = { kind: 'closing', done: Promise.resolve() };
+        this.lifecycle = closing;
+        closing.done = this.closeOnce();
+        return closing.done;
       }
     }
   }

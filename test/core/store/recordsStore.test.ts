@@ -121,6 +121,15 @@ describe('RecordsStore basics', () => {
     expect(reopened.has(Notes, 'a')).toBe(true);
   });
 
+  it('a closed store refuses reads and writes, also when close() had nothing to flush', async () => {
+    const store = await RecordsStore.open(path.join(tempDir(), 'admin.db'));
+    await store.close();
+    expect(() => store.get(Notes, 'a')).toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
+    expect(() => store.refresh()).toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
+    expect(() => store.put(Notes, 'a', { title: 'A', tags: [] })).toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
+    await expect(store.close()).resolves.toBeUndefined();
+  });
+
   it('transaction() applies all or nothing; a nested failure rolls back only its part', async () => {
     const file = path.join(tempDir(), 'admin.db');
     const store = await RecordsStore.open(file);

@@ -55,6 +55,9 @@ export class ConnectionManager {
   private readonly crashes = new Map<string, { count: number; last: number }>();
   private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
 
+  /** Set by closeAll (the host is shutting down): a call arriving after it must not start a server nobody will close. */
+  private closed = false;
+
   constructor(private readonly options: ConnectionManagerOptions) {}
 
   /** Every lease's state changes (starting, running, error, stopped), for the faces' live server view. */
@@ -115,6 +118,7 @@ export class ConnectionManager {
   }
 
   private async startLease(definition: ServerDefinition, conversationId: string, key: string, previous: Lease | undefined): Promise<Lease> {
+    if (this.closed) throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was not started: the host is shutting down (its connections are closed)`, definition.id);
     const allowed = this.options.mayStart(definition);
     if (!allowed.ok) throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
     if (previous) {
@@ -141,6 +145,11 @@ export class ConnectionManager {
     } catch (error) {
       this.noteCrash(definition.id);
       throw error;
+    }
+    if (this.closed) {
+      // closeAll ran while this one was starting: it would outlive the host.
+      await connection.close(0);
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was stopped as it started: the host is shutting down`, definition.id);
     }
     const lease: Lease = { serverId: definition.id, conversationId: definition.trulyStateless ? SHARED_LEASE : conversationId, connection, lastUsed: this.options.now() };
     this.leases.set(key, lease);
@@ -217,6 +226,7 @@ export class ConnectionManager {
   }
 
   async closeAll(): Promise<void> {
+    this.closed = true;
     const all = [...this.leases.values()];
     this.leases.clear();
     await Promise.all(all.map((lease) => lease.connection.close(this.options.closeGraceMs)));

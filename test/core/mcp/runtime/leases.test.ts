@@ -1,11 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolGateway } from '../../../../src/core/mcp/gateway/toolGateway.js';
 import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
-import { caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { GATEWAY_SERVER, caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 
 const STATEFUL = 'chatos::echo';
 const PID = 'mcp_echo_pid';
+
+/** This test process's children running the fixture server (servers are spawned directly, never through a shell). */
+const fixtureChildren = () =>
+  execFileSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(GATEWAY_SERVER) && !/^\s*\d+\s+Z/.test(line));
 
 const runtimes: McpRuntime[] = [];
 afterEach(async () => {
@@ -133,4 +140,19 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     const fresh = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
     expect(fresh).not.toBe(idlePid);
   });
+
+  it('once the host closed its connections, no call starts a server: one arriving then, or one starting then, leaves no process', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
+    const { connections } = host.mcp;
+    const def = host.mcp.definition(STATEFUL)!;
+    const before = pidOf((await host.gateway.callTool(caller('conv-c'), PID, {})).result);
+    const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
+    await connections.closeAll();
+    await expect(starting).rejects.toThrow(/shutting down/);
+    await expect(connections.acquire(def, 'conv-c')).rejects.toThrow(/shutting down/);
+    expect(connections.snapshot()).toEqual([]);
+    // Neither the running server nor the one that was starting is left.
+    await waitUntil(() => !isAlive(before) && fixtureChildren().length === 0, 'every server process to end');
+  });
 });
+

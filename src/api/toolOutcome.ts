@@ -19,7 +19,7 @@ export function toolOutcome(call: GatewayCallResult, urls: FaceUrls): ToolOutcom
     ...(call.result.structuredContent ? { structuredContent: call.result.structuredContent } : {}),
     decision: call.decision,
     durationMs: call.durationMs,
-    reminders: call.reminders,
+    reminders: [...call.reminders],
   };
 }
 

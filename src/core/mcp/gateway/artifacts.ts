@@ -16,7 +16,7 @@ export interface SavedArtifact {
 const safeSegment = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
 
 /** What a result without images saves: nothing. Shared and frozen, since every call without images gets it. */
-const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
+export const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
 
 /**
  * Writes every image in a result to

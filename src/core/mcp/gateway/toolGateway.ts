@@ -1,4 +1,4 @@
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
 import { normalizeName } from '../../naming/names.js';
@@ -6,8 +6,10 @@ import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../catalog/toolCatalog.js';
 import type { McpRuntime } from '../mcpRuntime.js';
+import type { Lease } from '../connection/connectionManager.js';
+import type { CallOptions } from '../connection/serverConnection.js';
 import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettings.js';
-import { storeImageArtifacts, type SavedArtifact } from './artifacts.js';
+import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 
 export type Flow = 'main' | 'sub';
@@ -71,7 +73,7 @@ export interface GatewayCallResult {
   decision: CallDecision;
   artifacts: readonly SavedArtifact[];
   /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
-  reminders: string[];
+  reminders: readonly string[];
   durationMs: number;
 }
 
@@ -95,6 +97,9 @@ export interface ToolGatewayDeps {
   /** The user's per-server settings: tools switched off, permission overrides. */
   settings?: ServerSettings;
 }
+
+/** A call that adds no reminder (nearly all): one shared, frozen list. */
+const NO_REMINDERS: readonly string[] = Object.freeze([]);
 
 const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
@@ -265,42 +270,77 @@ export class ToolGateway {
     return owners;
   }
 
-  async callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; onProgress?: (progress: Progress) => void }): Promise<GatewayCallResult> {
-    const started = this.deps.now();
-    if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
-
-    // Only the servers that could own this name matter: no other server's tool can take it in the
-    // catalog, so resolving against them alone gives the same answer at a cost that does not grow
-    // with the number of servers and tools. Their visibility (grants included) is checked now.
-    const reminders: string[] = [];
-    const { server, tool } = this.resolvedBefore(caller, toolName) ?? (await this.resolve(caller, toolName, reminders));
-
-    const context: CallContext = { caller, tool, server, args };
-    // Most calls need no one's answer: a decision given at once is not awaited (an await costs a turn of the microtask queue).
-    let decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
-    if (typeof decision !== 'string') decision = await decision;
-    if (decision === 'declined' || decision === 'expired') {
-      const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
-      const ended = this.deps.now();
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, 'declined', undefined));
-      return { result, tool, decision, artifacts: [], reminders, durationMs: ended - started };
-    }
-
-    // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
-    let lease = this.deps.runtime.connections.ready(server, caller.conversationId, started);
-    let first = false;
-    if (!lease) ({ lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId));
-    if (first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`))) reminders.push(leaseReminder(server.id));
+  /**
+   * Runs one tool call through every check. A repeated call (its resolution
+   * remembered, its decision given at once, its instance running) goes
+   * through without a promise of its own until the server answers: this is
+   * every call's path, and each async step costs a promise and a saved frame.
+   * Errors always arrive as a rejected promise, never thrown.
+   */
+  callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options?: CallOptions): Promise<GatewayCallResult> {
     try {
-      const raw = await lease.connection.callTool(tool.rawName, args, this.metaFor(server), options);
-      const ended = this.deps.now();
-      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, server.id, tool.rawName, ended);
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
-      return { result, tool, decision, artifacts, reminders, durationMs: ended - started };
+      const started = this.deps.now();
+      if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
+      // Only the servers that could own this name matter: no other server's tool can take it in the
+      // catalog, so resolving against them alone gives the same answer at a cost that does not grow
+      // with the number of servers and tools. Their visibility (grants included) is checked now.
+      const known = this.resolvedBefore(caller, toolName);
+      if (!known) return this.resolveAndCall(caller, toolName, args, options, started);
+      return this.decideAndCall({ caller, tool: known.tool, server: known.server, args }, started, NO_REMINDERS, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private async resolveAndCall(caller: Caller, toolName: string, args: Record<string, unknown>, options: CallOptions | undefined, started: number): Promise<GatewayCallResult> {
+    const reminders: string[] = [];
+    const { server, tool } = await this.resolve(caller, toolName, reminders);
+    return this.decideAndCall({ caller, tool, server, args }, started, reminders, options);
+  }
+
+  /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
+  private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+    const decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
+    if (typeof decision !== 'string') return decision.then((answer) => this.callDecided(context, answer, started, reminders, options));
+    return this.callDecided(context, decision, started, reminders, options);
+  }
+
+  private callDecided(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+    if (decision === 'declined' || decision === 'expired') return Promise.resolve(this.declined(context, decision, started, reminders));
+    // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
+    const lease = this.deps.runtime.connections.ready(context.server, context.caller.conversationId, started);
+    if (lease) return this.callOn(lease, context, decision, started, reminders, options);
+    return this.startAndCall(context, decision, started, reminders, options);
+  }
+
+  private async startAndCall(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+    const { server, caller } = context;
+    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    const remind = first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`));
+    return this.callOn(lease, context, decision, started, remind ? [...reminders, leaseReminder(server.id)] : reminders, options);
+  }
+
+  private declined(context: CallContext, decision: 'declined' | 'expired', started: number, reminders: readonly string[]): GatewayCallResult {
+    const toolName = context.tool.name;
+    const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
+    const ended = this.deps.now();
+    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, 'declined', undefined));
+    return { result, tool: context.tool, decision, artifacts: NO_ARTIFACTS, reminders, durationMs: ended - started };
+  }
+
+  /** The call itself, then artifacts and the record. Kept small: its frame is saved while the server works. */
+  private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+    let raw: CallToolResult;
+    try {
+      raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server), options);
     } catch (error) {
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
       throw error;
     }
+    const ended = this.deps.now();
+    const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
+    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
+    return { result, tool: context.tool, decision, artifacts, reminders, durationMs: ended - started };
   }
 
   /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */
@@ -398,6 +438,6 @@ export class ToolGateway {
     if (typeof serverId !== 'string') throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}');
     const released = await this.deps.runtime.connections.release(serverId, caller.conversationId);
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
-    return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: [], reminders: [], durationMs: this.deps.now() - started };
+    return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: this.deps.now() - started };
   }
 }

@@ -58,4 +58,16 @@ describe('repeated identical calls', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect((await refusal(host.gateway.callTool(aide, ECHO, { text: 'after' }))).code).toBe('NOT_GRANTED');
   });
+
+  it('fail as a rejected promise, never a synchronous throw, when a remembered call can no longer run', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
+    const c = caller('c5');
+    const gateway = host.gateway;
+    for (let i = 0; i < 2; i++) expect(textOf((await gateway.callTool(c, ECHO, { text: `n${i}` })).result)).toBe(`n${i}`);
+    await host.dispose(); // closes the admin DB the call's grants are read from
+    await new Promise((resolve) => setTimeout(resolve, 60)); // past the per-call read window, so the DB is asked again
+    let pending: Promise<unknown> | undefined;
+    expect(() => (pending = gateway.callTool(c, ECHO, { text: 'late' }))).not.toThrow();
+    await expect(pending).rejects.toThrow(/closed/);
+  });
 });

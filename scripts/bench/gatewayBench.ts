@@ -39,8 +39,12 @@ const CONC_WARMUP_ROUNDS = 2;
 const SEQ_CALLS = 1_000;
 // A p99 of 1,000 calls is their 10th slowest: on a shared 2-core VM two identical clients differ by 2x there, as
 // the tail is steep (p98 ~0.7 ms, p99 ~1.2 ms, p99.5 ~2 ms). Twenty rounds pooled put the 200th slowest of 20,000 there.
-const SEQ_ROUNDS = 20;
-const SEQ_PAIRS = 2;
+const SEQ_ROUNDS = 24;
+// Server processes per side. Identical server-everything processes, each warmed alike, differed by up to 13 % in
+// 50-in-flight throughput within one run (4 bare clients, 20 rounds each), which a side of two cannot average out:
+// its runs' ratios spread 0.86-0.96. Six per side, each side's pairs taking turns, average it down.
+const PAIRS = 6;
+/** Rounds of the `_meta` check (one bare client with and without it). */
 const CHECK_ROUNDS = 6;
 const CONC_CALLS = 1_000;
 const CONC_IN_FLIGHT = 50;
@@ -123,35 +127,62 @@ export async function runGatewayBench(): Promise<BenchSection> {
   return { title: 'MCP gateway vs bare SDK client (server-everything, stdio)', rows, notes };
 }
 
-/** Sequential calls of two sides, interleaved call by call (who goes first alternates), each side's times kept apart. */
-async function interleaved(count: number, a: () => Promise<void>, b: () => Promise<void>, intoA: number[], intoB: number[]): Promise<void> {
+/** One way of making the echo call: the gateway, a bare client, a spare bare client. */
+type Side = () => Promise<void>;
+
+/**
+ * Sequential calls of several sides, interleaved call by call: the order rotates each call, so every side
+ * goes first, second… equally often. Each side's times are kept apart, in `into[side]`.
+ */
+async function interleaved(count: number, sides: Side[], into: number[][]): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const [first, firstInto, second, secondInto] = i % 2 === 0 ? [a, intoA, b, intoB] : [b, intoB, a, intoA];
-    let t0 = performance.now();
-    await first();
-    firstInto.push(performance.now() - t0);
-    t0 = performance.now();
-    await second();
-    secondInto.push(performance.now() - t0);
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      const t0 = performance.now();
+      await sides[side]!();
+      into[side]!.push(performance.now() - t0);
+    }
   }
 }
 
-/** `rounds` rounds of `count` interleaved calls, round r on pair r % pairs; all samples pooled per side. */
-async function pooledRounds(rounds: number, count: number, pairs: { a: () => Promise<void>; b: () => Promise<void> }[]): Promise<{ a: number[]; b: number[]; roundRatios: number[] }> {
-  const a: number[] = [];
-  const b: number[] = [];
-  const roundRatios: number[] = [];
+/** `rounds` rounds of `count` interleaved calls, round r on group r % groups; all samples pooled per side, and each round's median per side. */
+async function pooledRounds(rounds: number, count: number, groups: Side[][]): Promise<{ samples: number[][]; roundMedians: number[][] }> {
+  const width = groups[0]!.length;
+  const samples = Array.from({ length: width }, (): number[] => []);
+  const roundMedians = Array.from({ length: width }, (): number[] => []);
   for (let round = 0; round < rounds; round++) {
-    const pair = pairs[round % pairs.length]!;
-    const ra: number[] = [];
-    const rb: number[] = [];
-    await interleaved(count, pair.a, pair.b, ra, rb);
-    roundRatios.push(median(ra) / median(rb));
-    a.push(...ra);
-    b.push(...rb);
+    const into = Array.from({ length: width }, (): number[] => []);
+    await interleaved(count, groups[round % groups.length]!, into);
+    into.forEach((times, side) => {
+      roundMedians[side]!.push(median(times));
+      samples[side]!.push(...times);
+    });
   }
-  return { a, b, roundRatios };
+  return { samples, roundMedians };
 }
+
+/**
+ * `rounds` rounds of CONC_CALLS calls with CONC_IN_FLIGHT in flight: each round runs every side of one group back
+ * to back (groups take turns; the order rotates per group), after CONC_WARMUP_ROUNDS unmeasured rounds per group.
+ * Returns each side's rate per round.
+ */
+async function throughputRounds(rounds: number, groups: Side[][]): Promise<number[][]> {
+  const width = groups[0]!.length;
+  for (const group of groups) for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) for (const side of group) await throughput(CONC_CALLS, CONC_IN_FLIGHT, side);
+  const rates = Array.from({ length: width }, (): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    const group = groups[round % groups.length]!;
+    const turn = Math.floor(round / groups.length);
+    for (let k = 0; k < width; k++) {
+      const side = (turn + k) % width;
+      rates[side]!.push(await throughput(CONC_CALLS, CONC_IN_FLIGHT, group[side]!));
+    }
+  }
+  return rates;
+}
+
+/** Per-round ratios of two sides' figures (a / b). */
+const roundRatios = (a: number[], b: number[]) => a.map((value, round) => value / b[round]!);
 
 const fixed3 = (value: number) => Number(value.toFixed(3));
 
@@ -160,9 +191,9 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
   writeMcpYaml(file, [yamlServer('everything', process.execPath, [EVERYTHING, 'stdio'])]);
   const host = await startHost(home);
   check(host.home.mcpConfig === file, `the host reads ${host.home.mcpConfig}, not ${file}`);
-  // Two server processes per side (each gateway conversation holds its own lease, each bare client spawns its own),
-  // plus one more bare client for the A/A check: identical processes differ by several per cent on their own.
-  const bares = await Promise.all(Array.from({ length: SEQ_PAIRS + 1 }, () => bareClient()));
+  // PAIRS server processes per side (each gateway conversation holds its own lease, each bare client spawns its own),
+  // plus as many spare bare clients for the A/A checks: identical processes differ by several per cent on their own.
+  const bares = await Promise.all(Array.from({ length: 2 * PAIRS }, () => bareClient()));
   try {
     // The gateway's name for server-everything's echo, and its argument, as the gateway lists it.
     const listing = await host.gateway.listTools(caller('bench-0'));
@@ -183,68 +214,61 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       const result = (await client.callTool(withMeta ? { name: 'echo', arguments: ECHO_ARGS, _meta: meta } : { name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
     };
-    const pairs = Array.from({ length: SEQ_PAIRS }, (_, i) => ({ a: viaGateway(`bench-${i}`), b: viaBare(bares[i]!.client) }));
-    const spare = viaBare(bares[SEQ_PAIRS]!.client);
+    // Each group: the gateway on one process, a bare client on another, and a spare bare client on a third for the
+    // A/A check. All three make the same calls in lockstep, so their processes share one history: server-everything
+    // keeps getting faster for thousands of calls, and a spare warmed less read 15 % slower than its twin.
+    const GATEWAY = 0;
+    const BARE = 1;
+    const SPARE = 2;
+    const groups = Array.from({ length: PAIRS }, (_, i) => [viaGateway(`bench-${i}`), viaBare(bares[i]!.client), viaBare(bares[PAIRS + i]!.client)]);
 
-    for (const pair of pairs) await interleaved(WARMUP_CALLS, pair.a, pair.b, [], []);
-    await interleaved(WARMUP_CALLS, spare, viaBare(bares[0]!.client, true), [], []);
-    check(host.mcp.connections.snapshot().find((s) => s.serverId === 'chatos::everything')?.leases.length === SEQ_PAIRS, `the gateway holds ${SEQ_PAIRS} leases of server-everything`);
+    for (const group of groups) await interleaved(WARMUP_CALLS, group, [[], [], []]);
+    const withMetaPair = [viaBare(bares[0]!.client, true), viaBare(bares[0]!.client)];
+    await interleaved(WARMUP_CALLS, withMetaPair, [[], []]);
+    check(host.mcp.connections.snapshot().find((s) => s.serverId === 'chatos::everything')?.leases.length === PAIRS, `the gateway holds ${PAIRS} leases of server-everything`);
 
-    const seq = await pooledRounds(SEQ_ROUNDS, SEQ_CALLS, pairs);
-    // The same method on two sides that do the same work: how far from 1.00 the measurement itself strays here.
-    const aa = await pooledRounds(CHECK_ROUNDS, SEQ_CALLS, [{ a: spare, b: viaBare(bares[0]!.client) }]);
+    const seq = await pooledRounds(SEQ_ROUNDS, SEQ_CALLS, groups);
     // One bare client with and without the gateway's `_meta`: same process, so only the `_meta` differs.
-    const withMeta = await pooledRounds(CHECK_ROUNDS, SEQ_CALLS, [{ a: viaBare(bares[0]!.client, true), b: viaBare(bares[0]!.client) }]);
+    const withMeta = await pooledRounds(CHECK_ROUNDS, SEQ_CALLS, [withMetaPair]);
+    const [gwTimes, bareTimes, spareTimes] = [seq.samples[GATEWAY]!, seq.samples[BARE]!, seq.samples[SPARE]!];
+    const seqRoundRatios = roundRatios(seq.roundMedians[GATEWAY]!, seq.roundMedians[BARE]!);
     const seqRows = [
-      info('gateway median', median(seq.a) * 1000, 'µs'),
-      info('bare SDK median', median(seq.b) * 1000, 'µs'),
-      ratioRow('median ratio', median(seq.a) / median(seq.b), MEDIAN_RATIO_LIMIT),
-      info('median ratio, lowest round', fixed3(Math.min(...seq.roundRatios)), 'x'),
-      info('median ratio, highest round', fixed3(Math.max(...seq.roundRatios)), 'x'),
-      info('gateway p99', percentile(seq.a, 99) * 1000, 'µs'),
-      info('bare SDK p99', percentile(seq.b, 99) * 1000, 'µs'),
-      ratioRow('p99 ratio', percentile(seq.a, 99) / percentile(seq.b, 99), P99_RATIO_LIMIT),
-      info('A/A check, bare vs bare: median ratio', fixed3(median(aa.a) / median(aa.b)), 'x'),
-      info('A/A check, bare vs bare: p99 ratio', fixed3(percentile(aa.a, 99) / percentile(aa.b, 99)), 'x'),
-      info("bare SDK with the gateway's _meta vs without: median ratio", fixed3(median(withMeta.a) / median(withMeta.b)), 'x'),
+      info('gateway median', median(gwTimes) * 1000, 'µs'),
+      info('bare SDK median', median(bareTimes) * 1000, 'µs'),
+      ratioRow('median ratio', median(gwTimes) / median(bareTimes), MEDIAN_RATIO_LIMIT),
+      info('median ratio, lowest round', fixed3(Math.min(...seqRoundRatios)), 'x'),
+      info('median ratio, highest round', fixed3(Math.max(...seqRoundRatios)), 'x'),
+      info('gateway p99', percentile(gwTimes, 99) * 1000, 'µs'),
+      info('bare SDK p99', percentile(bareTimes, 99) * 1000, 'µs'),
+      ratioRow('p99 ratio', percentile(gwTimes, 99) / percentile(bareTimes, 99), P99_RATIO_LIMIT),
+      // The same method on two sides that do the same work: how far from 1.00 the measurement itself strays here.
+      info('A/A check, spare bare vs bare: median ratio', fixed3(median(spareTimes) / median(bareTimes)), 'x'),
+      info('A/A check, spare bare vs bare: p99 ratio', fixed3(percentile(spareTimes, 99) / percentile(bareTimes, 99)), 'x'),
+      info("bare SDK with the gateway's _meta vs without: median ratio", fixed3(median(withMeta.samples[0]!) / median(withMeta.samples[1]!)), 'x'),
     ];
 
-    // Concurrent: 1,000 calls, 50 in flight; each round runs both sides back to back on one pair (pairs take turns,
-    // and who goes first alternates per pair); the median of the per-round ratios counts: a round is 50 ms, and the
-    // VM's slow moments land in whole rounds.
-    const concPairs = Array.from({ length: SEQ_PAIRS }, (_, i) => ({ gw: viaGateway(`bench-${i}`), bare: viaBare(bares[i]!.client) }));
-    const gwRate: number[] = [];
-    const sdkRate: number[] = [];
-    const rateRatios: number[] = [];
-    for (const pair of concPairs) {
-      for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) {
-        await throughput(CONC_CALLS, CONC_IN_FLIGHT, pair.gw);
-        await throughput(CONC_CALLS, CONC_IN_FLIGHT, pair.bare);
-      }
-    }
-    for (let round = 0; round < CONC_ROUNDS; round++) {
-      const pair = concPairs[round % concPairs.length]!;
-      const gatewayFirst = Math.floor(round / concPairs.length) % 2 === 0;
-      const firstRate = await throughput(CONC_CALLS, CONC_IN_FLIGHT, gatewayFirst ? pair.gw : pair.bare);
-      const secondRate = await throughput(CONC_CALLS, CONC_IN_FLIGHT, gatewayFirst ? pair.bare : pair.gw);
-      const [gw, sdk] = gatewayFirst ? [firstRate, secondRate] : [secondRate, firstRate];
-      gwRate.push(gw);
-      sdkRate.push(sdk);
-      rateRatios.push(gw / sdk);
-    }
+    // Concurrent: 1,000 calls, 50 in flight; each round runs the three sides of one group back to back (groups take
+    // turns, the order rotates); the median of the per-round ratios counts: a round is 50 ms, and the VM's slow
+    // moments land in whole rounds.
+    const rates = await throughputRounds(CONC_ROUNDS, groups);
+    const rateRatios = roundRatios(rates[GATEWAY]!, rates[BARE]!);
     const rateRatio = median(rateRatios);
+    const totalTime = (side: number) => rates[side]!.reduce((sum, rate) => sum + 1 / rate, 0);
+    const groupRatios = groups.map((_, i) => median(rateRatios.filter((_, round) => round % PAIRS === i)));
     const concRows = [
-      info('gateway', median(gwRate), 'calls/s'),
-      info('bare SDK', median(sdkRate), 'calls/s'),
+      info('gateway', median(rates[GATEWAY]!), 'calls/s'),
+      info('bare SDK', median(rates[BARE]!), 'calls/s'),
       { ...ratioRow('throughput ratio', rateRatio, 0), target: `>= ${THROUGHPUT_RATIO_MIN} x`, pass: rateRatio >= THROUGHPUT_RATIO_MIN },
-      info('pooled: all bare rounds’ time / all gateway rounds’ time', fixed3(sdkRate.reduce((sum, rate) => sum + 1 / rate, 0) / gwRate.reduce((sum, rate) => sum + 1 / rate, 0)), 'x'),
-      ...concPairs.map((_, i) => info(`pair ${i + 1} alone: median round ratio`, fixed3(median(rateRatios.filter((_, round) => round % concPairs.length === i))), 'x')),
+      info('pooled: all bare rounds’ time / all gateway rounds’ time', fixed3(totalTime(BARE) / totalTime(GATEWAY)), 'x'),
+      info('process pairs alone: lowest median round ratio', fixed3(Math.min(...groupRatios)), 'x'),
+      info('process pairs alone: highest median round ratio', fixed3(Math.max(...groupRatios)), 'x'),
+      info('A/A check, spare bare vs bare: throughput ratio', fixed3(median(roundRatios(rates[SPARE]!, rates[BARE]!))), 'x'),
     ];
 
     notes.push(
-      `echo: ${SEQ_PAIRS} server-everything processes per side (a gateway lease per conversation, a bare client each), ${WARMUP_CALLS} warm-up calls on each; then ${SEQ_ROUNDS} rounds of ${SEQ_CALLS} sequential calls per side, interleaved call by call (who goes first alternates), round r on pair r mod ${SEQ_PAIRS}; median and p99 over all ${SEQ_ROUNDS * SEQ_CALLS} calls per side. ` +
-        `The A/A check measures two bare clients the same way (${CHECK_ROUNDS} rounds): its distance from 1.00 is what the method cannot resolve on this machine. ` +
-        `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and pair, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, both sides back to back on one pair (pairs take turns, who goes first alternates); the median of the per-round ratios`,
+      `echo: ${PAIRS} server-everything processes per side (a gateway lease per conversation, a bare client each), ${WARMUP_CALLS} warm-up calls on each; then ${SEQ_ROUNDS} rounds of ${SEQ_CALLS} sequential calls per side, interleaved call by call (the order rotates), round r on group r mod ${PAIRS}; median and p99 over all ${SEQ_ROUNDS * SEQ_CALLS} calls per side. ` +
+        `A third side, a spare bare client per group on its own process, makes the same calls in lockstep: the A/A rows (spare vs bare) are what the method cannot resolve on this machine. ` +
+        `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and group, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, all three sides back to back on one group (groups take turns, the order rotates); the median of the per-round ratios`,
     );
     return [
       ...grouped(`${SEQ_CALLS} sequential echo calls x ${SEQ_ROUNDS} rounds`, seqRows),

@@ -40,4 +40,23 @@ describe('auditLine', () => {
     expect(auditLine({ ...rest, at })).toBe(expected({ ...base, time: '2026-05-05T06:07:08.009Z' }));
     expect(auditLine({ ...rest, at: at + 1 })).toBe(expected({ ...base, time: '2026-05-05T06:07:08.010Z' }));
   });
+
+  it("a conversation's next record differing in any one field of the line's middle gets its own, never the last one's", () => {
+    const variants: AuditRecord[] = [
+      base,
+      { ...base, agentId: 'agent-1' },
+      base,
+      { ...base, appId: 'other-app' },
+      { ...base, flow: 'sub' },
+      { ...base, serverId: 'chatos::other' },
+      { ...base, tool: 'mcp_fx_count' },
+      { ...base, permission: 'read' },
+      { ...base, decision: 'approved' },
+      { ...base, outcome: 'tool-error', durationMs: 7 },
+      { ...base, conversationId: 'c-2' },
+      base,
+    ];
+    for (const record of variants) expect(auditLine(record)).toBe(expected(record));
+  });
 });
+

@@ -6,36 +6,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
+import { HostCallToolResultSchema } from './callToolResult.js';
 import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
-
-/**
- * Seed 002: image data is base64, possibly with a `data:<mime>;base64,`
- * prefix. The SDK's result schema rejects the prefixed form, and with it the
- * whole result, so the prefix is moved into `mimeType` before validation;
- * the bytes are unchanged.
- */
-function moveDataUrlPrefixes(result: unknown): unknown {
-  const content = (result as { content?: unknown } | null)?.content;
-  if (!Array.isArray(content)) return result;
-  // Most results hold no data: url at all; leave those untouched (this runs on every call).
-  if (!content.some((item: { data?: unknown }) => typeof item?.data === 'string' && item.data.startsWith('data:'))) return result;
-  return {
-    ...(result as object),
-    content: content.map((item: unknown) => {
-      const block = item as { type?: unknown; data?: unknown; mimeType?: unknown };
-      if ((block?.type !== 'image' && block?.type !== 'audio') || typeof block.data !== 'string') return item;
-      const match = /^data:([^;,]+)?;base64,/.exec(block.data);
-      return match ? { ...block, data: block.data.slice(match[0].length), mimeType: match[1] ?? block.mimeType } : item;
-    }),
-  };
-}
-const CallToolResultWithDataUrls = z.preprocess(moveDataUrlPrefixes, CallToolResultSchema) as unknown as typeof CallToolResultSchema;
 
 /** A connection's state, for the UI and for callers deciding whether to wait. */
 export type ConnectionState =
@@ -213,7 +190,7 @@ export class ServerConnection {
     }
     this.inFlightCount++;
     try {
-      return (await client.callTool({ name, arguments: args, _meta: meta }, CallToolResultWithDataUrls, this.sdkOptions(options))) as CallToolResult;
+      return (await client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, this.sdkOptions(options))) as CallToolResult;
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);

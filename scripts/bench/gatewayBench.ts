@@ -38,8 +38,9 @@ const WARMUP_CALLS = 3_000;
 const CONC_WARMUP_ROUNDS = 2;
 const SEQ_CALLS = 1_000;
 // A p99 of 1,000 calls is their 10th slowest: on a shared 2-core VM two identical clients differ by 2x there, as
-// the tail is steep (p98 ~0.7 ms, p99 ~1.2 ms, p99.5 ~2 ms). Twenty rounds pooled put the 200th slowest of 20,000 there.
-const SEQ_ROUNDS = 24;
+// the tail is steep (p98 ~0.5 ms, p99 ~1 ms, p99.5 ~2 ms: ~0.5 % of calls, on every side, stall for milliseconds).
+// Pooled over 24 rounds, two identical sides' p99 still read 0.83-1.16; 72 rounds (12 per process pair) narrow it.
+const SEQ_ROUNDS = 72;
 // Server processes per side. Identical server-everything processes, each warmed alike, differed by up to 13 % in
 // 50-in-flight throughput within one run (4 bare clients, 20 rounds each), which a side of two cannot average out:
 // its runs' ratios spread 0.86-0.96. Six per side, each side's pairs taking turns, average it down.

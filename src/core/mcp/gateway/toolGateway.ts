@@ -301,7 +301,7 @@ export class ToolGateway {
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
     const decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
-    if (typeof decision !== 'string') return decision.then((answer) => this.callDecided(context, answer, started, reminders, options));
+    if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(context, answer, started, reminders, options));
     return this.callDecided(context, decision, started, reminders, options);
   }
 
@@ -330,17 +330,17 @@ export class ToolGateway {
 
   /** The call itself, then artifacts and the record. Kept small: its frame is saved while the server works. */
   private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
-    let raw: CallToolResult;
     try {
-      raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server), options);
+      const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server), options);
+      const ended = this.deps.now();
+      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
+      return { result, tool: context.tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {
+      // The server may have run the tool even so (saving its images failed): the audit keeps a record of it.
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
       throw error;
     }
-    const ended = this.deps.now();
-    const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
-    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
-    return { result, tool: context.tool, decision, artifacts, reminders, durationMs: ended - started };
   }
 
   /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */

@@ -41,4 +41,14 @@ describe('image results become artifacts (seed 002), real stdio server', () => {
 
     expect(call.artifacts).toEqual(files.map((file) => ({ path: file, mimeType: 'image/png', byteLength: PNG.length })));
   });
+
+  it('images that cannot be saved fail the call, and the audit still records it as failed', async () => {
+    const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
+    // A file where the artifacts folder for MCP results belongs: the server answers, but nothing can be saved.
+    fs.mkdirSync(path.join(home, 'chatos', 'artifacts'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'chatos', 'artifacts', 'mcp'), 'not a folder');
+    await expect(host.gateway.callTool(caller('c-img'), 'mcp_echo_images', {})).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(host.audit.query({ limit: 1 })[0]).toMatchObject({ conversationId: 'c-img', tool: 'mcp_echo_images', outcome: 'failed', error: expect.stringMatching(/ENOTDIR|EEXIST/) });
+  });
 });
+

@@ -118,7 +118,6 @@ export class ConnectionManager {
   }
 
   private async startLease(definition: ServerDefinition, conversationId: string, key: string, previous: Lease | undefined): Promise<Lease> {
-    if (this.closed) throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was not started: the host is shutting down (its connections are closed)`, definition.id);
     const allowed = this.options.mayStart(definition);
     if (!allowed.ok) throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
     if (previous) {
@@ -128,6 +127,8 @@ export class ConnectionManager {
       await previous.connection.close(this.options.closeGraceMs);
     }
     await this.backoff(definition.id);
+    // Checked again after the waits above: closeAll may have run meanwhile, and nothing may spawn after it.
+    if (this.closed) throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was not started: the host is shutting down (its connections are closed)`, definition.id);
     const connection = new ServerConnection(definition, {
       log: this.logOf(definition.id),
       pids: this.options.pids,
@@ -225,10 +226,12 @@ export class ConnectionManager {
     return [...byServer.values()];
   }
 
+  /** Ends every lease; servers still starting are ended as they start, and this waits for them too. */
   async closeAll(): Promise<void> {
     this.closed = true;
     const all = [...this.leases.values()];
     this.leases.clear();
-    await Promise.all(all.map((lease) => lease.connection.close(this.options.closeGraceMs)));
+    const starting = [...this.starting.values()].map((start) => start.then(() => {}, () => {}));
+    await Promise.all([...all.map((lease) => lease.connection.close(this.options.closeGraceMs)), ...starting]);
   }
 }

@@ -147,12 +147,15 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     const def = host.mcp.definition(STATEFUL)!;
     const before = pidOf((await host.gateway.callTool(caller('conv-c'), PID, {})).result);
     const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
+    const startingOutcome = starting.then(() => 'started', (error: Error) => error.message);
+    await waitUntil(() => fixtureChildren().length === 2, 'the second server process to spawn');
     await connections.closeAll();
-    await expect(starting).rejects.toThrow(/shutting down/);
+    // closeAll waited for the one that was starting: neither it nor the running server is left.
+    expect(fixtureChildren()).toEqual([]);
+    expect(isAlive(before)).toBe(false);
+    expect(await startingOutcome).toMatch(/shutting down/);
     await expect(connections.acquire(def, 'conv-c')).rejects.toThrow(/shutting down/);
     expect(connections.snapshot()).toEqual([]);
-    // Neither the running server nor the one that was starting is left.
-    await waitUntil(() => !isAlive(before) && fixtureChildren().length === 0, 'every server process to end');
   });
 });
 

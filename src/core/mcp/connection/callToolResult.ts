@@ -23,7 +23,8 @@ export function moveDataUrlPrefixes(result: unknown): unknown {
   };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An object as JSON.parse makes them: Object.prototype its prototype (a Date, an array or a class instance goes to the schema). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 /** Whether every own key of `value` is one of `allowed`. */
 function onlyKeys(value: Record<string, unknown>, allowed: (key: string) => boolean): boolean {
@@ -39,6 +40,9 @@ const isTextKey = (key: string) => key === 'type' || key === 'text';
  * of text blocks with nothing but `type` and `text`, and at most `isError`.
  * For that shape the SDK's schema accepts it and returns an equal copy, so
  * it is taken as it is; anything else is undefined and goes to the schema.
+ * Results arrive parsed from JSON (stdio, HTTP) or already checked by the
+ * SDK's server (in-process); keys inherited from a tampered Object.prototype
+ * are not looked at.
  */
 export function plainTextResult(value: unknown): CallToolResult | undefined {
   if (!isPlainObject(value) || !onlyKeys(value, isTopKey)) return undefined;

@@ -9,7 +9,8 @@ import {
 const CALLS = [JSONRPCRequestSchema, JSONRPCNotificationSchema] as const;
 const ANSWERS = [JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema] as const;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An object as JSON.parse makes them: Object.prototype its prototype (a Date, an array or a class instance goes to the schema). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 /**
  * The message itself when it is a plain result, as nearly every reply a

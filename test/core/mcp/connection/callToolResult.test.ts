@@ -37,6 +37,9 @@ const samples: unknown[] = [
   { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'a' } }] },
   { content: [{ type: 'audio', data: PNG, mimeType: 'audio/wav' }] },
   { content: [{ type: 'video', data: PNG }] },
+  // Not as JSON.parse makes them: the schema decides.
+  Object.assign(Object.create({ _meta: 'inherited' }), { content: [] }),
+  { content: [Object.assign(Object.create({ annotations: { priority: 5 } }), { type: 'text', text: 'x' })] },
 ];
 
 describe('the host’s tool result schema', () => {

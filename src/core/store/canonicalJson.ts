@@ -1,3 +1,5 @@
+import { isPlainObject } from '../plainObject.js';
+
 /**
  * JSON with object keys sorted at every level, so two payloads that differ
  * only in key order are the same text. The store compares this text to decide
@@ -7,12 +9,6 @@ export function canonicalJson(value: unknown): string {
   const text = JSON.stringify(value, (_key, v: unknown) => (isPlainObject(v) ? sortKeys(v) : v));
   if (text === undefined) throw new TypeError('payload cannot be written as JSON (undefined, a function or a symbol)');
   return text;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function sortKeys(value: Record<string, unknown>): Record<string, unknown> {

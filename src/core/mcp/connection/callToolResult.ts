@@ -1,5 +1,6 @@
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { hasOnlyKeys, isPlainObject } from '../../plainObject.js';
 
 /**
  * Seed 002: image data is base64, possibly with a `data:<mime>;base64,`
@@ -23,15 +24,6 @@ export function moveDataUrlPrefixes(result: unknown): unknown {
   };
 }
 
-/** An object as JSON.parse makes them: Object.prototype its prototype (a Date, an array or a class instance goes to the schema). */
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-
-/** Whether every own key of `value` is one of `allowed`. */
-function onlyKeys(value: Record<string, unknown>, allowed: (key: string) => boolean): boolean {
-  for (const key in value) if (Object.hasOwn(value, key) && !allowed(key)) return false;
-  return true;
-}
-
 const isTopKey = (key: string) => key === 'content' || key === 'isError';
 const isTextKey = (key: string) => key === 'type' || key === 'text';
 
@@ -45,11 +37,11 @@ const isTextKey = (key: string) => key === 'type' || key === 'text';
  * are not looked at.
  */
 export function plainTextResult(value: unknown): CallToolResult | undefined {
-  if (!isPlainObject(value) || !onlyKeys(value, isTopKey)) return undefined;
+  if (!isPlainObject(value) || !hasOnlyKeys(value, isTopKey)) return undefined;
   const { content, isError } = value;
   if (!Array.isArray(content) || (isError !== undefined && typeof isError !== 'boolean')) return undefined;
   for (const block of content) {
-    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string' || !onlyKeys(block, isTextKey)) return undefined;
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string' || !hasOnlyKeys(block, isTextKey)) return undefined;
   }
   return value as CallToolResult;
 }

@@ -281,9 +281,7 @@ export class ToolGateway {
     try {
       const started = this.deps.now();
       if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
-      // Only the servers that could own this name matter: no other server's tool can take it in the
-      // catalog, so resolving against them alone gives the same answer at a cost that does not grow
-      // with the number of servers and tools. Their visibility (grants included) is checked now.
+      // An identical earlier call's resolution, while nothing it depended on changed; else resolve in full.
       const known = this.resolvedBefore(caller, toolName);
       if (!known) return this.resolveAndCall(caller, toolName, args, options, started);
       return this.decideAndCall({ caller, tool: known.tool, server: known.server, args }, started, NO_REMINDERS, options);

@@ -5,12 +5,11 @@ import {
   JSONRPCResultResponseSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { hasOnlyKeys, isPlainObject } from '../../plainObject.js';
 
 const CALLS = [JSONRPCRequestSchema, JSONRPCNotificationSchema] as const;
 const ANSWERS = [JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema] as const;
-
-/** An object as JSON.parse makes them: Object.prototype its prototype (a Date, an array or a class instance goes to the schema). */
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+const isResultMessageKey = (key: string) => key === 'jsonrpc' || key === 'id' || key === 'result';
 
 /**
  * The message itself when it is a plain result, as nearly every reply a
@@ -24,8 +23,7 @@ function plainResult(json: Record<string, unknown>): JSONRPCMessage | undefined 
   const { id, result } = json;
   if (json.jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
   if (!isPlainObject(result) || Object.hasOwn(result, '_meta') || Object.hasOwn(result, '__proto__')) return undefined;
-  for (const key in json) if (Object.hasOwn(json, key) && key !== 'jsonrpc' && key !== 'id' && key !== 'result') return undefined;
-  return json as JSONRPCMessage;
+  return hasOnlyKeys(json, isResultMessageKey) ? (json as JSONRPCMessage) : undefined;
 }
 
 /**
@@ -38,9 +36,8 @@ function plainResult(json: Record<string, unknown>): JSONRPCMessage | undefined 
  * every reply; the schema's copy of a result, most of the rest.
  */
 export function asJsonRpcMessage(json: unknown): JSONRPCMessage | undefined {
-  if (!isPlainObject(json)) return undefined;
-  const isCall = 'method' in json;
-  if (!isCall) {
+  const isCall = typeof json === 'object' && json !== null && 'method' in json;
+  if (!isCall && isPlainObject(json)) {
     const plain = plainResult(json);
     if (plain) return plain;
   }

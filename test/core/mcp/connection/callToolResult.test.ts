@@ -37,7 +37,9 @@ const samples: unknown[] = [
   { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'a' } }] },
   { content: [{ type: 'audio', data: PNG, mimeType: 'audio/wav' }] },
   { content: [{ type: 'video', data: PNG }] },
+  Object.assign(Object.create(null), { content: [Object.assign(Object.create(null), { type: 'text', text: 'no prototype' })] }),
   // Not as JSON.parse makes them: the schema decides.
+  new (class Result { content = [{ type: 'text', text: 'instance' }]; })(),
   Object.assign(Object.create({ _meta: 'inherited' }), { content: [] }),
   { content: [Object.assign(Object.create({ annotations: { priority: 5 } }), { type: 'text', text: 'x' })] },
 ];
@@ -54,7 +56,7 @@ describe('the host’s tool result schema', () => {
     }
     // The samples cover both outcomes, and both ways through.
     expect(samples.filter((s) => !reference(s).success).length).toBeGreaterThan(5);
-    expect(samples.filter((s) => plainTextResult(s) !== undefined).length).toBe(4);
+    expect(samples.filter((s) => plainTextResult(s) !== undefined).length).toBe(5);
   });
 
   it('takes the plain text shape as it is, without a copy', () => {

@@ -71,4 +71,21 @@ describe('repeated identical calls', () => {
     // From the synchronous prelude (the remembered call asks the closed DB), not from a later step.
     await expect(pending).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
+
+  it("take a hook's answer that is only a thenable (a plain-JavaScript hook), as an await would", async () => {
+    const decisions: string[] = [];
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }), {
+      gatewayHooks: {
+        // A thenable's then need not return anything: the answer arrives through the callback alone.
+        beforeCall: () => ({ then: (resolve: (answer: 'declined') => void): void => void resolve('declined') }) as unknown as Promise<'declined'>,
+        afterCall: (record) => decisions.push(record.decision),
+      },
+    });
+    for (let i = 0; i < 2; i++) {
+      const call = await host.gateway.callTool(caller('c6'), ECHO, { text: 'x' });
+      expect(call.decision).toBe('declined');
+    }
+    expect(decisions).toEqual(['declined', 'declined']);
+  });
 });
+

@@ -277,6 +277,21 @@ describe('PluginScanner: rescans', () => {
     expect(w.host.catalog.getAiContribution('p', 'main')?.iconPath).toBe(path.join(fs.realpathSync(dir), 'icon.svg'));
   });
 
+  it('re-reads a plugin whose named file sits under a folder that became a file, without failing the scan', () => {
+    const w = makeWorld();
+    const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': 'export {};\n' });
+    const other = writePlugin(w.user, 'q', { id: 'q' });
+    expect(record(w.host.catalog.rescan().plugins, dir).status).toBe('loaded');
+
+    // stat() of app/index.mjs now fails with ENOTDIR, not ENOENT.
+    fs.rmSync(path.join(dir, 'app'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'app'), 'not a folder');
+    const result = w.host.catalog.rescan();
+    expect(result.stats.reread).toEqual([dir]);
+    expect(codes(record(result.plugins, dir))).toContain('error:PATH_NOT_FOUND');
+    expect(record(result.plugins, other).status).toBe('loaded');
+  });
+
   it('drops a removed plugin and reads only a new one', () => {
     const w = makeWorld();
     const gone = writePlugin(w.user, 'gone', { id: 'gone' });

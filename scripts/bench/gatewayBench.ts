@@ -49,11 +49,17 @@ const PAIRS = 6;
 const CHECK_ROUNDS = 6;
 const CONC_CALLS = 1_000;
 const CONC_IN_FLIGHT = 50;
-const CONC_ROUNDS = 60;
+// Rounds of 1,000 calls drift with each process's state (garbage collection, heap growth): a figure over 60 rounds
+// moved by ±4 % from one block of rounds to the next in one run, over 240 rounds by ±2 %. 216 rounds give each of the
+// six groups each of the six orders of its three sides six times.
+const CONC_ROUNDS = 216;
+/** Rounds against bare clients sending the gateway's `_meta` (two sides, for information). */
+const SAME_REQUEST_ROUNDS = 72;
 // Spawning server-everything takes ~350 ms and varies by 10 % and more run to run, and the machine drifts: with 21
 // runs of three identical bare sides, the ratio of two sides' medians read 1.00-1.14, and the median of the per-run
-// ratios (each run's sides back to back) 0.95-1.08. So the figure is the median of per-run ratios, over 45 runs.
-const COLD_RUNS = 45;
+// ratios (each run's sides back to back) 0.95-1.08. So the figure is the median of per-run ratios, over 48 runs (each
+// of the six orders of the three sides eight times).
+const COLD_RUNS = 48;
 const RELOAD_SERVERS = 20;
 const RELOAD_RUNS = 9;
 const RELOAD_CHANGED = 'srv07';
@@ -135,18 +141,25 @@ export async function runGatewayBench(): Promise<BenchSection> {
 type Side = () => Promise<void>;
 
 /**
- * Sequential calls of several sides, interleaved call by call: the order rotates each call, so every side
- * goes first, second… equally often. Each side's times are kept apart, in `into[side]`.
+ * Sequential calls of several sides, interleaved call by call, each call going through every order of the sides
+ * in turn: every side goes first, second… and after each other side equally often (what a call leaves behind,
+ * such as a timer or garbage, lands on the next). Each side's times are kept apart, in `into[side]`.
  */
 async function interleaved(count: number, sides: Side[], into: number[][]): Promise<void> {
+  const sideOrders = orders(sides.length);
   for (let i = 0; i < count; i++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = (i + k) % sides.length;
+    for (const side of sideOrders[i % sideOrders.length]!) {
       const t0 = performance.now();
       await sides[side]!();
       into[side]!.push(performance.now() - t0);
     }
   }
+}
+
+/** Every order of `width` sides (width! of them), so each side runs after each other side equally often. */
+function orders(width: number): number[][] {
+  if (width === 1) return [[0]];
+  return orders(width - 1).flatMap((order) => Array.from({ length: width }, (_, at) => [...order.slice(0, at), width - 1, ...order.slice(at)]));
 }
 
 /** `rounds` rounds of `count` interleaved calls, round r on group r % groups; all samples pooled per side, and each round's median per side. */
@@ -167,20 +180,21 @@ async function pooledRounds(rounds: number, count: number, groups: Side[][]): Pr
 
 /**
  * `rounds` rounds of CONC_CALLS calls with CONC_IN_FLIGHT in flight: each round runs every side of one group back
- * to back (groups take turns; the order rotates per group), after CONC_WARMUP_ROUNDS unmeasured rounds per group.
- * Returns each side's rate per round.
+ * to back, after CONC_WARMUP_ROUNDS unmeasured rounds per group. Groups take turns, and each group goes through
+ * every order of its sides: a side leaves work behind it (its server's and the host's garbage collection, the
+ * gateway's audit write), which slows whichever round comes next by up to 10 %; with a fixed rotation one side
+ * always came after the gateway and bore that. Returns each side's rate per round.
  */
 async function throughputRounds(rounds: number, groups: Side[][]): Promise<number[][]> {
   const width = groups[0]!.length;
+  const sideOrders = orders(width);
   for (const group of groups) for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) for (const side of group) await throughput(CONC_CALLS, CONC_IN_FLIGHT, side);
   const rates = Array.from({ length: width }, (): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const group = groups[round % groups.length]!;
     const turn = Math.floor(round / groups.length);
-    for (let k = 0; k < width; k++) {
-      const side = (turn + k) % width;
-      rates[side]!.push(await throughput(CONC_CALLS, CONC_IN_FLIGHT, group[side]!));
-    }
+    // Rates are stored by side, not by position, so round r's ratios pair the sides' runs of that round.
+    for (const side of sideOrders[turn % sideOrders.length]!) rates[side]!.push(await throughput(CONC_CALLS, CONC_IN_FLIGHT, group[side]!));
   }
   return rates;
 }
@@ -252,7 +266,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     // Concurrent: 1,000 calls, 50 in flight; each round runs the three sides of one group back to back (groups take
-    // turns, the order rotates); the median of the per-round ratios counts: a round is 50 ms, and the VM's slow
+    // turns, each in every order of its sides); the median of the per-round ratios counts: a round is 50 ms, and the VM's slow
     // moments land in whole rounds.
     const rates = await throughputRounds(CONC_ROUNDS, groups);
     const rateRatios = roundRatios(rates[GATEWAY]!, rates[BARE]!);
@@ -263,7 +277,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     // then does the same work for both sides, so this is the host's share alone. After the figures: it changes the bare
     // processes' history.
     const sameRequestGroups = groups.map((group, i) => [group[GATEWAY]!, viaBare(bares[i]!.client, true)]);
-    const sameRequest = await throughputRounds(CONC_ROUNDS, sameRequestGroups);
+    const sameRequest = await throughputRounds(SAME_REQUEST_ROUNDS, sameRequestGroups);
     const concRows = [
       info('gateway', median(rates[GATEWAY]!), 'calls/s'),
       info('bare SDK', median(rates[BARE]!), 'calls/s'),
@@ -276,9 +290,9 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     notes.push(
-      `echo: ${PAIRS} server-everything processes per side (a gateway lease per conversation, a bare client each), ${WARMUP_CALLS} warm-up calls on each; then ${SEQ_ROUNDS} rounds of ${SEQ_CALLS} sequential calls per side, interleaved call by call (the order rotates), round r on group r mod ${PAIRS}; median and p99 over all ${SEQ_ROUNDS * SEQ_CALLS} calls per side. ` +
+      `echo: ${PAIRS} server-everything processes per side (a gateway lease per conversation, a bare client each), ${WARMUP_CALLS} warm-up calls on each; then ${SEQ_ROUNDS} rounds of ${SEQ_CALLS} sequential calls per side, interleaved call by call (each call in the next of all orders of the sides), round r on group r mod ${PAIRS}; median and p99 over all ${SEQ_ROUNDS * SEQ_CALLS} calls per side. ` +
         `A third side, a spare bare client per group on its own process, makes the same calls in lockstep: the A/A rows (spare vs bare) are what the method cannot resolve on this machine. ` +
-        `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and group, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, all three sides back to back on one group (groups take turns, the order rotates); the median of the per-round ratios`,
+        `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and group, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, all three sides back to back on one group (groups take turns, each going through all six orders of its sides, so each side follows each other side equally often); the median of the per-round ratios`,
     );
     return [
       ...grouped(`${SEQ_CALLS} sequential echo calls x ${SEQ_ROUNDS} rounds`, seqRows),
@@ -320,9 +334,10 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       check(echoText(result) === 'Echo: hi', `cold bare echo returned ${JSON.stringify(result)}`);
       await client.close();
     };
+    const sideOrders = orders(3);
     for (const [i, key] of coldKeys.entries()) {
       const sides = [() => coldGateway(key), coldBare(coldTimes[1]), coldBare(coldTimes[2])];
-      for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
+      for (const side of sideOrders[i % sideOrders.length]!) await sides[side]!();
     }
     const [gwCold, sdkCold, spareCold] = coldTimes;
     const coldRows = [
@@ -334,7 +349,7 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     notes.push(
-      `cold: ${COLD_RUNS} runs of each side, the order rotating (gateway, bare, spare bare); a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from gateway.callTool to the echo result; a bare run is new Client + StdioClientTransport, connect, listTools, callTool; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
+      `cold: ${COLD_RUNS} runs of each side (gateway, bare, spare bare), going through all six orders of the three in turn; a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from gateway.callTool to the echo result; a bare run is new Client + StdioClientTransport, connect, listTools, callTool; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
     );
     return grouped('first call to a cold server', coldRows);
   } finally {

@@ -1,44 +1,76 @@
 import * as fs from 'node:fs';
 
-/** What a file looked like when it was read: enough to tell, by one stat, that it changed. */
+/**
+ * What a file looked like when it was read: enough to tell, by one stat, that
+ * it changed. Kept as numbers: a rescan compares thousands of these, and
+ * formatting a float mtime as text cost about as much as a quarter of the stat.
+ */
 export interface FileStamp {
   path: string;
-  stamp: string;
+  mtimeMs: number;
+  size: number;
+  /** -1 when the file could not be looked at (see `errorCode`). */
+  ino: number;
+  /** Why it could not be looked at: ENOENT, ENOTDIR, EACCES… */
+  errorCode?: string;
 }
 
 /**
- * The file's stats, or undefined when it cannot be looked at. Not only ENOENT: a folder on the way that became a
- * file gives ENOTDIR, and throwIfNoEntry covers ENOENT alone; a rescan must not fail on either.
+ * Stats the file, never throwing. Not only ENOENT: a folder on the way that
+ * became a file gives ENOTDIR (which throwIfNoEntry does not cover), and a
+ * rescan must not fail on it.
  */
-function statOf(file: string): { stat: fs.Stats | undefined; stamp: string } {
+function look(file: string): { stat: fs.Stats | undefined; stamp: FileStamp } {
+  let stat: fs.Stats | undefined;
+  let errorCode: string | undefined;
   try {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    return { stat, stamp: stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'missing' };
+    stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat) errorCode = 'ENOENT';
   } catch (error) {
-    return { stat: undefined, stamp: `missing:${(error as NodeJS.ErrnoException).code ?? 'error'}` };
+    errorCode = (error as NodeJS.ErrnoException).code ?? 'error';
   }
+  const stamp: FileStamp = stat ? { path: file, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino } : { path: file, mtimeMs: 0, size: 0, ino: -1, errorCode };
+  return { stat, stamp };
 }
 
+export function stampFile(file: string): FileStamp {
+  return look(file).stamp;
+}
+
+/** The stamp as one string, for callers that keep a single stamp to compare later. */
 export function stampOf(file: string): string {
-  return statOf(file).stamp;
+  const { mtimeMs, size, ino, errorCode } = stampFile(file);
+  return ino === -1 ? `missing:${errorCode}` : `${mtimeMs}:${size}:${ino}`;
 }
 
 /** True when every stamped file still looks the same: the cached result can be reused. */
 export function stampsUnchanged(stamps: readonly FileStamp[]): boolean {
-  for (const { path, stamp } of stamps) if (stampOf(path) !== stamp) return false;
+  for (const before of stamps) {
+    const now = stampFile(before.path);
+    if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.errorCode !== before.errorCode) return false;
+  }
   return true;
 }
 
 export class StampRecorder {
-  private readonly stamps = new Map<string, string>();
+  private readonly stamps = new Map<string, FileStamp>();
 
   record(file: string): fs.Stats | undefined {
-    const { stat, stamp } = statOf(file);
-    this.stamps.set(file, stamp);
+    const { stat, stamp } = look(file);
+    this.add(stamp);
     return stat;
   }
 
+  /** Stats the file without recording it: the caller decides what to stamp (`add`, or `record` its folder). */
+  look(file: string): { stat: fs.Stats | undefined; stamp: FileStamp } {
+    return look(file);
+  }
+
+  add(stamp: FileStamp): void {
+    this.stamps.set(stamp.path, stamp);
+  }
+
   list(): FileStamp[] {
-    return [...this.stamps].map(([path, stamp]) => ({ path, stamp }));
+    return [...this.stamps.values()];
   }
 }

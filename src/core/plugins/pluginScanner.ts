@@ -5,7 +5,7 @@ import type { Problem } from '../../shared/problems.js';
 import { contributeApp, type ContributionContext } from '../contributions/appContribution.js';
 import type { ExposeDefaultsEntry } from '../contributions/exposeDefaults.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
-import { stampOf, stampsUnchanged } from './fileStamps.js';
+import { stampFile, stampsUnchanged } from './fileStamps.js';
 import type { PluginManifest } from './manifestSchema.js';
 import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';
 
@@ -81,8 +81,7 @@ function validateSafely(dir: string): ValidatedPlugin {
     return validatePluginFolder(dir);
   } catch (error) {
     const manifestFile = path.join(dir, MANIFEST_FILE);
-    const stamp = { path: manifestFile, stamp: stampOf(manifestFile) };
-    return { dir, manifestFile, declared: {}, apps: [], problems: [failure(manifestFile, error)], valid: false, stamps: [stamp] };
+    return { dir, manifestFile, declared: {}, apps: [], problems: [failure(manifestFile, error)], valid: false, stamps: [stampFile(manifestFile)] };
   }
 }
 

@@ -292,6 +292,38 @@ describe('PluginScanner: rescans', () => {
     expect(record(result.plugins, other).status).toBe('loaded');
   });
 
+  it('re-reads a plugin whose entry was deleted, renamed over or replaced by a folder, though entries are stamped by their folder', () => {
+    const w = makeWorld();
+    const app = (entry: string) => ({ id: 'main', name: 'Main', entry, icon: 'app/icon.svg' });
+    const dir = writePlugin(w.user, 'p', { id: 'p', apps: [app('app/index.mjs')] }, { 'app/index.mjs': 'export {};\n', 'app/icon.svg': '<svg/>' });
+    const status = () => record(w.host.catalog.rescan().plugins, dir);
+    expect(status().status).toBe('loaded');
+    expect(w.host.catalog.rescan().stats.reread).toEqual([]);
+
+    fs.rmSync(path.join(dir, 'app', 'icon.svg'));
+    expect(codes(status())).toContain('error:PATH_NOT_FOUND');
+    fs.writeFileSync(path.join(dir, 'app', 'icon.svg.tmp'), '<svg/>');
+    fs.renameSync(path.join(dir, 'app', 'icon.svg.tmp'), path.join(dir, 'app', 'icon.svg'));
+    expect(status().status).toBe('loaded');
+    fs.rmSync(path.join(dir, 'app', 'index.mjs'));
+    fs.mkdirSync(path.join(dir, 'app', 'index.mjs'));
+    expect(codes(status())).toContain('error:PATH_NOT_FILE');
+  });
+
+  it('watches an entry reached through a link by the file itself: its target can go away elsewhere', () => {
+    const w = makeWorld();
+    const dir = writePlugin(w.user, 'p', { id: 'p' }, { 'lib/real.mjs': 'export {};\n' });
+    fs.rmSync(path.join(dir, 'index.mjs'));
+    fs.symlinkSync(path.join('lib', 'real.mjs'), path.join(dir, 'index.mjs'));
+    expect(record(w.host.catalog.rescan().plugins, dir).status).toBe('loaded');
+
+    // The plugin folder (index.mjs's folder) is untouched; only lib/ changes.
+    fs.rmSync(path.join(dir, 'lib', 'real.mjs'));
+    const result = w.host.catalog.rescan();
+    expect(result.stats.reread).toEqual([dir]);
+    expect(codes(record(result.plugins, dir))).toContain('error:PATH_NOT_FOUND');
+  });
+
   it('drops a removed plugin and reads only a new one', () => {
     const w = makeWorld();
     const gone = writePlugin(w.user, 'gone', { id: 'gone' });

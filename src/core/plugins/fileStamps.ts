@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 export interface FileStamp {
   path: string;
   mtimeMs: number;
+  /** Changes on chmod and chown too, and cannot be set back the way mtime can (touch -r, tar, rsync -a). */
+  ctimeMs: number;
   size: number;
   /** -1 when the file could not be looked at (see `errorCode`). */
   ino: number;
@@ -29,7 +31,7 @@ function look(file: string): { stat: fs.Stats | undefined; stamp: FileStamp } {
   } catch (error) {
     errorCode = (error as NodeJS.ErrnoException).code ?? 'error';
   }
-  const stamp: FileStamp = stat ? { path: file, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino } : { path: file, mtimeMs: 0, size: 0, ino: -1, errorCode };
+  const stamp: FileStamp = stat ? { path: file, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size, ino: stat.ino } : { path: file, mtimeMs: 0, ctimeMs: 0, size: 0, ino: -1, errorCode };
   return { stat, stamp };
 }
 
@@ -47,7 +49,7 @@ export function stampOf(file: string): string {
 export function stampsUnchanged(stamps: readonly FileStamp[]): boolean {
   for (const before of stamps) {
     const now = stampFile(before.path);
-    if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.errorCode !== before.errorCode) return false;
+    if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.ctimeMs !== before.ctimeMs || now.size !== before.size || now.errorCode !== before.errorCode) return false;
   }
   return true;
 }
@@ -57,17 +59,8 @@ export class StampRecorder {
 
   record(file: string): fs.Stats | undefined {
     const { stat, stamp } = look(file);
-    this.add(stamp);
+    this.stamps.set(file, stamp);
     return stat;
-  }
-
-  /** Stats the file without recording it: the caller decides what to stamp (`add`, or `record` its folder). */
-  look(file: string): { stat: fs.Stats | undefined; stamp: FileStamp } {
-    return look(file);
-  }
-
-  add(stamp: FileStamp): void {
-    this.stamps.set(stamp.path, stamp);
   }
 
   list(): FileStamp[] {

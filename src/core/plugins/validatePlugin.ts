@@ -123,18 +123,10 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   const manifest = result.data;
   const realDir = fs.realpathSync.native(dir);
 
-  /**
-   * Checks one manifest path and stamps what a rescan must watch. A file whose content is read: the file. A file
-   * whose presence alone counts (an entry, an icon), with no link on the way: its folder, whose stamp changes with
-   * any add, delete, rename or replace in it (a file cannot become a folder in place), and which serves every such
-   * file in it: a rescan of 1,000 plugins then stats a few folders per plugin instead of every entry.
-   */
-  const resolve = (relative: string, jsonPath: (string | number)[], use: 'content' | 'presence'): string | undefined => {
-    const absolute = path.resolve(realDir, relative);
-    const seen = stamps.look(absolute);
-    const resolved = resolveInsidePlugin(realDir, relative, dir, seen.stat);
-    if (use === 'presence' && resolved.ok && resolved.real === absolute) stamps.record(path.dirname(absolute));
-    else stamps.add(seen.stamp);
+  /** Checks one manifest path; records its stamp whether or not it exists. */
+  const resolve = (relative: string, jsonPath: (string | number)[]): string | undefined => {
+    const stat = stamps.record(path.resolve(realDir, relative));
+    const resolved = resolveInsidePlugin(realDir, relative, dir, stat);
     if (!resolved.ok) {
       error(resolved.code, formatJsonPath(jsonPath), resolved.message, resolved.hint);
       return undefined;
@@ -156,16 +148,16 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   manifest.apps.forEach((app, index) => {
     const at = (...rest: (string | number)[]) => ['apps', index, ...rest];
     const entryIsPath = typeof app.entry === 'string';
-    const entryPath = resolve(entryIsPath ? (app.entry as string) : (app.entry as { path: string }).path, entryIsPath ? at('entry') : at('entry', 'path'), 'presence');
+    const entryPath = resolve(entryIsPath ? (app.entry as string) : (app.entry as { path: string }).path, entryIsPath ? at('entry') : at('entry', 'path'));
     let compactPath: string | undefined;
     if (typeof app.entry === 'object' && app.entry.compact !== undefined) {
       const compact = app.entry.compact;
-      compactPath = typeof compact === 'string' ? resolve(compact, at('entry', 'compact'), 'presence') : resolve(compact.path, at('entry', 'compact', 'path'), 'presence');
+      compactPath = typeof compact === 'string' ? resolve(compact, at('entry', 'compact')) : resolve(compact.path, at('entry', 'compact', 'path'));
     }
-    const iconPath = app.icon === undefined ? undefined : resolve(app.icon, at('icon'), 'presence');
+    const iconPath = app.icon === undefined ? undefined : resolve(app.icon, at('icon'));
     const ai = app.ai;
     let mcpEntryPath: string | undefined;
-    if (ai?.mcp?.entry !== undefined) mcpEntryPath = resolve(ai.mcp.entry, at('ai', 'mcp', 'entry'), 'presence');
+    if (ai?.mcp?.entry !== undefined) mcpEntryPath = resolve(ai.mcp.entry, at('ai', 'mcp', 'entry'));
     if (ai?.mcp?.url !== undefined) checkUrl(ai.mcp.url, formatJsonPath(at('ai', 'mcp', 'url')), error);
     if (ai?.mcp && /\s/.test(ai.mcp.command)) {
       problems.push({
@@ -182,7 +174,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     if (entryPath) apps.push({ manifest: app, entryPath, compactPath, iconPath, mcpEntryPath, prompt, aiConfig });
   });
 
-  const backendEntryPath = manifest.backend ? resolve(manifest.backend.entry, ['backend', 'entry'], 'presence') : undefined;
+  const backendEntryPath = manifest.backend ? resolve(manifest.backend.entry, ['backend', 'entry']) : undefined;
   return finish({ manifest, apps, backendEntryPath });
 
   function readPromptSide(side: PromptSide, jsonPath: (string | number)[]): PromptText | undefined {
@@ -195,7 +187,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     }
     const relative = typeof side === 'string' ? side : side.path;
     const pathAt = typeof side === 'string' ? jsonPath : [...jsonPath, 'path'];
-    const file = resolve(relative, pathAt, 'content');
+    const file = resolve(relative, pathAt);
     if (!file) return undefined;
     const size = fs.statSync(file).size;
     if (size > MAX_PROMPT_BYTES) {
@@ -216,7 +208,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   }
 
   function loadAiConfig(relative: string, jsonPath: (string | number)[]): AiConfigFile | undefined {
-    const file = resolve(relative, jsonPath, 'content');
+    const file = resolve(relative, jsonPath);
     if (!file) return undefined;
     const size = fs.statSync(file).size;
     if (size > MAX_AI_CONFIG_BYTES) {

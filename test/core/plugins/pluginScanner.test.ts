@@ -292,7 +292,24 @@ describe('PluginScanner: rescans', () => {
     expect(record(result.plugins, other).status).toBe('loaded');
   });
 
-  it('re-reads a plugin whose entry was deleted, renamed over or replaced by a folder, though entries are stamped by their folder', () => {
+  it('re-reads a prompt rewritten with the same size and its old mtime put back (as tar or rsync -a do)', () => {
+    const w = makeWorld();
+    const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: 'p.md' } }] }, { 'p.md': 'first' });
+    const file = path.join(dir, 'p.md');
+    const whole = 1_700_000_000; // whole seconds, so putting it back is exact
+    fs.utimesSync(file, whole, whole);
+    w.host.catalog.rescan();
+    const before = fs.statSync(file);
+    fs.writeFileSync(file, 'again');
+    fs.utimesSync(file, whole, whole);
+    const after = fs.statSync(file);
+    expect([after.mtimeMs, after.size, after.ino]).toEqual([before.mtimeMs, before.size, before.ino]);
+
+    expect(w.host.catalog.rescan().stats.reread).toEqual([dir]);
+    expect(w.host.catalog.getAiContribution('p', 'main')?.prompt?.zh).toBe('again');
+  });
+
+  it('re-reads a plugin whose entry was deleted, renamed over or replaced by a folder', () => {
     const w = makeWorld();
     const app = (entry: string) => ({ id: 'main', name: 'Main', entry, icon: 'app/icon.svg' });
     const dir = writePlugin(w.user, 'p', { id: 'p', apps: [app('app/index.mjs')] }, { 'app/index.mjs': 'export {};\n', 'app/icon.svg': '<svg/>' });

@@ -255,6 +255,21 @@ function resolveDuplicateIds(candidates: Candidate[]): void {
   }
 }
 
+/** Each cached validation's apps' server names and their normalized keys: a rescan of 1,000 unchanged plugins need not derive them again. */
+const serverNamesOf = new WeakMap<ValidatedPlugin, { serverName: string; key: string }[]>();
+
+function serverNames(validated: ValidatedPlugin, manifest: PluginManifest): { serverName: string; key: string }[] {
+  let names = serverNamesOf.get(validated);
+  if (!names) {
+    names = manifest.apps.map((app) => {
+      const serverName = deriveServerName(manifest.id, app.id);
+      return { serverName, key: normalizeName(serverName) };
+    });
+    serverNamesOf.set(validated, names);
+  }
+  return names;
+}
+
 /** Two apps whose server names normalize alike would share prompt and tool names: the later plugin is refused. */
 function resolveServerNameCollisions(candidates: Candidate[]): void {
   const owners = new Map<string, { candidate: Candidate; serverName: string; index: number }>();
@@ -262,9 +277,7 @@ function resolveServerNameCollisions(candidates: Candidate[]): void {
     const manifest = c.validated.manifest;
     if (c.status !== 'loaded' || !manifest) continue;
     const claimed: [string, { candidate: Candidate; serverName: string; index: number }][] = [];
-    manifest.apps.forEach((app, index) => {
-      const serverName = deriveServerName(manifest.id, app.id);
-      const key = normalizeName(serverName);
+    serverNames(c.validated, manifest).forEach(({ serverName, key }, index) => {
       const owner = owners.get(key) ?? claimed.find(([k]) => k === key)?.[1];
       if (owner) {
         c.status = 'invalid';

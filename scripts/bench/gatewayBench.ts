@@ -182,8 +182,9 @@ async function pooledRounds(rounds: number, count: number, groups: Side[][]): Pr
  * `rounds` rounds of CONC_CALLS calls with CONC_IN_FLIGHT in flight: each round runs every side of one group back
  * to back, after CONC_WARMUP_ROUNDS unmeasured rounds per group. Groups take turns, and each group goes through
  * every order of its sides: a side leaves work behind it (its server's and the host's garbage collection, the
- * gateway's audit write), which slows whichever round comes next by up to 10 %; with a fixed rotation one side
- * always came after the gateway and bore that. Returns each side's rate per round.
+ * gateway's audit write), which slowed whichever round came next by 10 % and more; a fixed rotation put the bare
+ * client right after the gateway in two rounds of three, so the baseline bore the gateway's leftovers. Returns
+ * each side's rate per round.
  */
 async function throughputRounds(rounds: number, groups: Side[][]): Promise<number[][]> {
   const width = groups[0]!.length;

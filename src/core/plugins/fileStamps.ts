@@ -45,12 +45,14 @@ export function stampOf(file: string): string {
   return ino === -1 ? `missing:${errorCode}` : `${mtimeMs}:${size}:${ino}`;
 }
 
+/** True when the file looked the same both times (its path aside). */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size && a.errorCode === b.errorCode;
+}
+
 /** True when every stamped file still looks the same: the cached result can be reused. */
 export function stampsUnchanged(stamps: readonly FileStamp[]): boolean {
-  for (const before of stamps) {
-    const now = stampFile(before.path);
-    if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.ctimeMs !== before.ctimeMs || now.size !== before.size || now.errorCode !== before.errorCode) return false;
-  }
+  for (const before of stamps) if (!sameStamp(stampFile(before.path), before)) return false;
   return true;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TrustChanges } from '../../shared/trust.js';
+import { sameStamp, stampFile, type FileStamp } from '../plugins/fileStamps.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
 
@@ -18,7 +19,7 @@ export interface Fingerprint {
  * unchanged plugin costs a directory walk and stats, no reads.
  */
 export class Fingerprinter {
-  private readonly cache = new Map<string, { stamp: string; hash: string }>();
+  private readonly cache = new Map<string, { stamp: FileStamp; hash: string }>();
 
   fingerprint(dir: string): Fingerprint {
     const files: Record<string, string> = {};
@@ -41,10 +42,10 @@ export class Fingerprinter {
   }
 
   private hashFile(file: string): string {
-    const stat = fs.statSync(file);
-    const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    // The stamp includes ctime: mtime can be put back after a same-size edit (tar, rsync -a, touch -r), ctime cannot.
+    const stamp = stampFile(file);
     const cached = this.cache.get(file);
-    if (cached?.stamp === stamp) return cached.hash;
+    if (cached && sameStamp(cached.stamp, stamp)) return cached.hash;
     const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
     this.cache.set(file, { stamp, hash });
     return hash;

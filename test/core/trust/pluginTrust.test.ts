@@ -58,4 +58,24 @@ describe('PluginTrust.isRunnableNow (the tool call path)', () => {
     expect(trust.isRunnableNow(plugin)).toBe(false);
     await store.close();
   });
+
+  it('sees code rewritten at the same size with its old mtime put back (as tar or rsync -a do): file hashes are not reused then', async () => {
+    const { dir, clock, store, trust, plugin } = await setup();
+    const server = path.join(dir, 'mcp', 'server.mjs');
+    const whole = 1_700_000_000; // whole seconds, so putting it back is exact
+    fs.utimesSync(server, whole, whole);
+    trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] });
+    expect(trust.isRunnableNow(plugin)).toBe(true);
+
+    const before = fs.statSync(server);
+    fs.writeFileSync(server, '// v2\n');
+    fs.utimesSync(server, whole, whole);
+    const after = fs.statSync(server);
+    expect([after.mtimeMs, after.size, after.ino]).toEqual([before.mtimeMs, before.size, before.ino]);
+
+    clock.t += TRUST_RECHECK_MS;
+    expect(trust.isRunnableNow(plugin)).toBe(false);
+    expect(trust.stateOf(plugin).state).toBe('changed');
+    await store.close();
+  });
 });

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { exposeDefaultsBaseName } from '../naming/names.js';
 import type { Problem } from '../../shared/problems.js';
-import { stampOf } from '../plugins/fileStamps.js';
+import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
 import { parseByExtension } from '../plugins/textFiles.js';
 import { zodIssuesToProblems } from '../plugins/zodProblems.js';
 
@@ -28,7 +28,7 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
  */
 export class ExposeDefaults {
   private files = new Map<string, string>();
-  private readonly parsed = new Map<string, { stamp: string; entry: ExposeDefaultsEntry }>();
+  private readonly parsed = new Map<string, { stamp: FileStamp; entry: ExposeDefaultsEntry }>();
 
   constructor(private readonly dir: string | undefined) {}
 
@@ -56,9 +56,9 @@ export class ExposeDefaults {
   lookup(pluginId: string, appId: string): ExposeDefaultsEntry | undefined {
     const file = this.files.get(exposeDefaultsBaseName(pluginId, appId));
     if (!file) return undefined;
-    const stamp = stampOf(file);
+    const stamp = stampFile(file);
     const cached = this.parsed.get(file);
-    if (cached && cached.stamp === stamp) return cached.entry;
+    if (cached && sameStamp(cached.stamp, stamp)) return cached.entry;
     const entry = this.load(file);
     this.parsed.set(file, { stamp, entry });
     return entry;

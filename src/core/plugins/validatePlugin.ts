@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
-import { StampRecorder, type FileStamp } from './fileStamps.js';
+import { StampRecorder, type FileStamp } from '../fileStamps.js';
 import {
   AiConfigFileSchema,
   PluginManifestSchema,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { stampOf } from '../plugins/fileStamps.js';
+import { sameStamp, stampFile } from '../fileStamps.js';
 
 export interface WatchTarget {
   /** A file or folder. A file is watched through its folder, since editors replace files by rename. */
@@ -105,10 +105,10 @@ export class ChangeWatcher {
 
 /** A poll check for one file: true when its mtime, size or inode changed (or it appeared or vanished). */
 export function fileChangedCheck(file: string): () => boolean {
-  let last = stampOf(file);
+  let last = stampFile(file);
   return () => {
-    const now = stampOf(file);
-    const changed = now !== last;
+    const now = stampFile(file);
+    const changed = !sameStamp(now, last);
     last = now;
     return changed;
   };

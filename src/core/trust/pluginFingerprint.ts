@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TrustChanges } from '../../shared/trust.js';
-import { sameStamp, stampFile, type FileStamp } from '../plugins/fileStamps.js';
+import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
 

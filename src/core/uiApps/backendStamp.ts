@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { stampFile } from '../fileStamps.js';
 
 /** More files than this under the entry's folder and the stamp stops looking (a backend folder is small). */
 const MAX_STAMPED_FILES = 2_000;
@@ -31,8 +32,8 @@ export function backendStamp(entry: string): string {
         if (item.name !== 'node_modules' && !item.name.startsWith('.')) walk(full);
         continue;
       }
-      const stat = fs.statSync(full, { throwIfNoEntry: false });
-      hash.update(`${full}\0${stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'missing'}\n`);
+      const { mtimeMs, ctimeMs, size, ino, errorCode } = stampFile(full);
+      hash.update(`${full}\0${errorCode ?? `${mtimeMs}:${ctimeMs}:${size}:${ino}`}\n`);
     }
   };
   walk(path.dirname(entry));

@@ -39,12 +39,6 @@ export function stampFile(file: string): FileStamp {
   return look(file).stamp;
 }
 
-/** The stamp as one string, for callers that keep a single stamp to compare later. */
-export function stampOf(file: string): string {
-  const { mtimeMs, size, ino, errorCode } = stampFile(file);
-  return ino === -1 ? `missing:${errorCode}` : `${mtimeMs}:${size}:${ino}`;
-}
-
 /** True when the file looked the same both times (its path aside). */
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size && a.errorCode === b.errorCode;

@@ -18,6 +18,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ServerConnection } from '../src/core/mcp/connection/serverConnection.js';
 import { ServerLog } from '../src/core/mcp/process/serverLog.js';
 import type { ServerDefinition } from '../src/shared/mcp.js';
+import { RUN_ALLOWED } from '../src/core/policy/runGate.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -90,6 +91,8 @@ async function main(): Promise<number> {
     hostEnv: process.env,
     clientInfo: { name: 'chatos', version: '0.1.0' },
     now: () => Date.now(),
+    // A url the user passed, not a plugin's: nothing for the run gate to refuse.
+    gate: () => RUN_ALLOWED,
   });
   let failed = false;
   try {

@@ -22,6 +22,7 @@ import { RegistrySync } from './registry/registrySync.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
+import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
 
 export interface Logger {
@@ -79,6 +80,8 @@ export interface Host {
   start(): Promise<void>;
   readonly registry: RegistryCenter;
   readonly trust: PluginTrust;
+  /** May this plugin's code start now? Asked by every face and at every spawn. */
+  readonly runGate: RunGate;
   /** Server definitions from every source, their connections, hot reload. */
   readonly mcp: McpRuntime;
   /** The only way a tool runs. */
@@ -138,7 +141,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   const confirmations = new ToolConfirmationService(scheduler);
@@ -170,20 +173,23 @@ export function createHost(options: HostOptions = {}): Host {
   // Asked on every backend call: nothing of an untrusted, removed or broken plugin runs.
   const resolveBackend = (pluginId: string): BackendResolution => {
     if (!started) return { ok: false, message: 'the host is not started' };
-    const plugin = catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
-    if (!plugin) return { ok: false, message: `plugin ${pluginId} is not installed (or has problems: chatos validate)` };
-    if (!plugin.backendEntry) return { ok: false, message: `plugin ${pluginId} declares no backend` };
-    if (!started.trust.isRunnable(plugin)) {
-      const state = started.trust.stateOf(plugin);
-      return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its backend does not run; review it and run: chatos trust ${pluginId}` };
-    }
+    const plugin = catalog.pluginById(pluginId);
+    // Said first, trusted or not: trusting would not help.
+    if (plugin?.status === 'loaded' && !plugin.backendEntry) return { ok: false, message: `plugin ${pluginId} declares no backend` };
+    const allowed = started.runGate.check({ pluginId }, 'backend');
+    if (!allowed.ok) return { ok: false, message: refusalText(allowed) };
+    if (!plugin?.backendEntry) return { ok: false, message: `plugin ${pluginId} declares no backend` };
     const uiApp = catalog.apps.find((a) => a.pluginDir === plugin.dir)?.uiApp;
     const ctx = uiApp
       ? { pluginId, pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot }
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
-  const backends = new PluginBackends({ resolve: resolveBackend, logger });
+  const backends = new PluginBackends({
+    resolve: resolveBackend,
+    gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
+    logger,
+  });
 
   return {
     home,
@@ -199,6 +205,7 @@ export function createHost(options: HostOptions = {}): Host {
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
       const trust = new PluginTrust(store, new Fingerprinter(), clock);
+      const runGate = new RunGate({ pluginAt: (dir) => catalog.pluginAt(dir), pluginById: (id) => catalog.pluginById(id), trust });
       // The settings server's factory reads its context late: the context needs the runtime, which needs the factory.
       let settingsContext: SettingsContext | undefined;
       const mcp = new McpRuntime({
@@ -210,14 +217,7 @@ export function createHost(options: HostOptions = {}): Host {
         registry,
         catalog,
         now: () => clock.now(),
-        pluginMayRun: (pluginDir, pluginId) => {
-          const plugin = catalog.plugins.find((p) => p.dir === pluginDir);
-          if (!plugin) return { ok: false, message: `plugin ${pluginId} is no longer installed at ${pluginDir}` };
-          if (plugin.status !== 'loaded') return { ok: false, message: `plugin ${pluginId} is ${plugin.status}; fix its problems first (chatos validate ${pluginDir})` };
-          if (trust.isRunnableNow(plugin)) return { ok: true };
-          const state = trust.stateOf(plugin);
-          return { ok: false, message: `plugin ${pluginId} is ${state.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}, so its server does not run; review it and run: chatos trust ${pluginId}` };
-        },
+        runGate,
       });
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store);
@@ -233,7 +233,7 @@ export function createHost(options: HostOptions = {}): Host {
         settings: serverSettings,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
-      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents };
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = [...store.problems, ...boot.problems];
@@ -243,6 +243,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get trust() {
       return need().trust;
+    },
+    get runGate() {
+      return need().runGate;
     },
     get mcp() {
       return need().mcp;

@@ -1,13 +1,14 @@
 import type { AppContribution, PluginRecord } from '../shared/appContribution.js';
+import { refusalText, type RunGate } from '../core/policy/runGate.js';
 import { contentTypeOf, fileInside, urlPathSegments } from './safePath.js';
 
 export { uiAppShellCsp, uiAppShellHtml } from './uiAppShell.js';
 export { contentTypeOf } from './safePath.js';
 
-/** What the page files need from the host: its catalog and its trust (a started `Host` is one). */
+/** What the page files need from the host: its catalog and its run gate (a started `Host` is one). */
 export interface UiAppSource {
   readonly catalog: { readonly apps: readonly AppContribution[]; readonly plugins: readonly PluginRecord[] };
-  readonly trust: { isRunnable(plugin: PluginRecord): boolean };
+  readonly runGate: Pick<RunGate, 'check'>;
 }
 
 /** Why a page or file is not served: 404 when there is nothing to show, 403 when the plugin may not run. */
@@ -29,17 +30,9 @@ export type UiAppFile = { ok: true; file: string; contentType: string } | UiAppR
 export function findRunnableApp(source: UiAppSource, pluginId: string, appId: string): UiAppLookup {
   const app = source.catalog.apps.find((a) => a.pluginId === pluginId && a.appId === appId);
   if (!app) return { ok: false, status: 404, message: `no app "${appId}" in plugin "${pluginId}"; list apps with: chatos apps` };
-  const plugin = source.catalog.plugins.find((p) => p.dir === app.pluginDir);
-  if (!plugin || plugin.status !== 'loaded') {
-    return { ok: false, status: 403, message: `plugin ${pluginId} is ${plugin?.status ?? 'no longer installed'}; fix its problems first: chatos validate ${app.pluginDir}` };
-  }
-  if (!source.trust.isRunnable(plugin)) {
-    return {
-      ok: false,
-      status: 403,
-      message: `plugin ${pluginId} is not trusted (or changed since it was trusted), so its pages do not run; review what it runs and trust it with: chatos trust ${pluginId} (or Trust on the Apps page)`,
-    };
-  }
+  const allowed = source.runGate.check({ pluginId, pluginDir: app.pluginDir }, 'pages');
+  if (!allowed.ok) return { ok: false, status: 403, message: refusalText(allowed) };
+  const plugin = source.catalog.plugins.find((p) => p.dir === app.pluginDir)!;
   return { ok: true, app, plugin };
 }
 

@@ -5,6 +5,7 @@ import { PluginBackends } from '../../src/core/uiApps/pluginBackends.js';
 import { connectStdio } from '../helpers/mcpClient.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { RUN_ALLOWED } from '../../src/core/policy/runGate.js';
 
 describe('chatos init', () => {
   it('scaffolds a plugin that validates and whose MCP server and prompts work as generated', async () => {
@@ -39,7 +40,7 @@ describe('chatos init', () => {
     // The generated backend answers in its own process.
     const data = tempDir();
     const ctx = { pluginId: 'my-tools', pluginDir: dir, dataDir: path.join(data, 'data'), stateDir: path.join(data, 'state'), sessionRoot: data, projectRoot: data };
-    const backends = new PluginBackends({ resolve: () => ({ ok: true, entry: path.join(dir, 'backend', 'index.mjs'), ctx }) });
+    const backends = new PluginBackends({ resolve: () => ({ ok: true, entry: path.join(dir, 'backend', 'index.mjs'), ctx }), gate: () => RUN_ALLOWED });
     try {
       expect(await backends.invoke('my-tools', 'hello', { name: 'Ada' })).toEqual({ ok: true, result: { text: 'Hello, Ada! This is visit 1.' } });
     } finally {

@@ -48,10 +48,8 @@ export function findApp(host: Host, pluginId: string, appId: string): AppContrib
 
 /** Nothing of an untrusted plugin runs: not its page, not its backend, not its server (the gateway checks that too). */
 export function requireRunnable(host: Host, app: AppContribution): void {
-  const plugin = host.catalog.plugins.find((p) => p.dir === app.pluginDir);
-  if (plugin && plugin.status === 'loaded' && host.trust.isRunnable(plugin)) return;
-  const state = plugin ? host.trust.stateOf(plugin).state : 'untrusted';
-  throw new ApiFailure('NOT_ALLOWED', `plugin ${app.pluginId} is ${state === 'changed' ? 'changed since you trusted it' : plugin?.status === 'loaded' ? 'not trusted' : (plugin?.status ?? 'missing')}, so nothing of it runs`, `review what it runs on the Apps page and trust it (or: chatos trust ${app.pluginId})`);
+  const allowed = host.runGate.check({ pluginId: app.pluginId, pluginDir: app.pluginDir }, 'plugin');
+  if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
 }
 
 export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend'> {

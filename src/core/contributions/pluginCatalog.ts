@@ -11,6 +11,9 @@ export class PluginCatalog {
   private last: ScanResult | undefined;
   private byKey = new Map<string, AppContribution>();
   private byServer = new Map<string, AppContribution>();
+  private byDir = new Map<string, PluginRecord>();
+  /** The loaded copy of each plugin id, else the first folder declaring it. */
+  private byId = new Map<string, PluginRecord>();
 
   constructor(private readonly scanner: PluginScanner) {}
 
@@ -20,6 +23,13 @@ export class PluginCatalog {
     this.last = result;
     this.byKey = new Map(result.apps.map((a) => [`${a.pluginId}/${a.appId}`, a]));
     this.byServer = new Map(result.apps.map((a) => [a.serverName, a]));
+    this.byDir = new Map(result.plugins.map((p) => [p.dir, p]));
+    this.byId = new Map();
+    for (const plugin of result.plugins) {
+      if (plugin.id === undefined) continue;
+      const known = this.byId.get(plugin.id);
+      if (!known || (known.status !== 'loaded' && plugin.status === 'loaded')) this.byId.set(plugin.id, plugin);
+    }
     return result;
   }
 
@@ -47,6 +57,18 @@ export class PluginCatalog {
   getAiContribution(pluginId: string, appId: string): AppContribution | undefined {
     this.current();
     return this.byKey.get(`${pluginId}/${appId}`);
+  }
+
+  /** The plugin scanned at this folder (O(1): asked on every tool call). */
+  pluginAt(dir: string): PluginRecord | undefined {
+    this.current();
+    return this.byDir.get(dir);
+  }
+
+  /** The loaded plugin with this id, else any folder declaring it. */
+  pluginById(pluginId: string): PluginRecord | undefined {
+    this.current();
+    return this.byId.get(pluginId);
   }
 
   findByServerName(serverName: string): AppContribution | undefined {

@@ -13,8 +13,7 @@ import { ConnectionManager } from './connection/connectionManager.js';
 import { ServerConnection } from './connection/serverConnection.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
-
-const MAY_START = { ok: true } as const;
+import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -23,8 +22,8 @@ export interface McpRuntimeOptions {
   registry: RegistryCenter;
   catalog: PluginCatalog;
   now: () => number;
-  /** Whether a plugin server may run (trusted, or built-in); the message says how to fix it. */
-  pluginMayRun: (pluginDir: string, pluginId: string) => { ok: true } | { ok: false; message: string };
+  /** Whether a plugin's server may run (trusted, or built-in): per call (cached) and at spawn (in full). */
+  runGate: Pick<RunGate, 'check' | 'checkCached'>;
   idleMs?: number;
   closeGraceMs?: number;
   /** Servers built into the host (category builtin/assistant), with the factories that make them. */
@@ -74,8 +73,14 @@ export class McpRuntime {
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,
       // Asked on every call: a host-configured server always may, with one shared answer.
-      mayStart: (definition) => (definition.plugin ? options.pluginMayRun(definition.plugin.pluginDir, definition.plugin.pluginId) : MAY_START),
+      mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
+      gate: (definition) => this.gateAtSpawn(definition),
     });
+  }
+
+  /** The run gate in full, for the moment a server (or a reload's probe of one) is spawned. */
+  private gateAtSpawn(definition: ServerDefinition): RunGateAnswer {
+    return definition.plugin ? this.options.runGate.check(definition.plugin, 'server') : RUN_ALLOWED;
   }
 
   /** Reaps servers orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
@@ -207,6 +212,7 @@ export class McpRuntime {
           committed.set(id, definition);
           report.changed.push(id);
           if (probed.tools) this.toolCache.set(id, { definition, tools: probed.tools });
+          if (probed.refused) report.problems.push(probed.refused);
         } else {
           committed.set(id, current);
           report.keptLastGood.push(id);
@@ -224,10 +230,20 @@ export class McpRuntime {
     return report;
   }
 
-  /** A changed server that is in use is started with its new definition before the old one is let go. */
-  private async probe(definition: ServerDefinition, current: ServerDefinition): Promise<{ ok: true; tools?: Tool[] } | { ok: false; message: string }> {
+  /**
+   * A changed server that is in use is started with its new definition
+   * before the old one is let go. A probe is a start: the run gate is asked
+   * first, and a plugin it refuses (edited since it was trusted) gets its
+   * new definition committed without tools, refused at use, while its
+   * running instances are retired with the old definition.
+   */
+  private async probe(definition: ServerDefinition, current: ServerDefinition): Promise<{ ok: true; tools?: Tool[]; refused?: Problem } | { ok: false; message: string }> {
     const inUse = this.connections.anyRunning(current.id) !== undefined || this.toolCache.has(current.id);
     if (!inUse || definition.disabled) return { ok: true };
+    const gate = this.gateAtSpawn(definition);
+    if (!gate.ok) {
+      return { ok: true, refused: { severity: 'warning', code: gate.code, file: definition.id, path: '', message: `${gate.message}: its new configuration was not started, and the running one was stopped`, hint: gate.fix } };
+    }
     const connection = new ServerConnection(definition, {
       log: this.connections.logOf(definition.id),
       pids: this.pids,
@@ -235,6 +251,7 @@ export class McpRuntime {
       clientInfo: { name: 'chatos', version: '0.1.0' },
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
+      gate: (def) => this.gateAtSpawn(def),
     });
     try {
       await connection.start();

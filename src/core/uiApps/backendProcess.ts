@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { minimalEnvironment, withTimeout } from '../mcp/process/processTransport.js';
 import { LineBuffer } from '../mcp/process/lineBuffer.js';
 import { signalTree, waitGroupGone } from '../mcp/process/processTree.js';
+import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
 
 export interface BackendProcessOptions {
@@ -16,6 +17,8 @@ export interface BackendProcessOptions {
   startTimeoutMs: number;
   /** The backend's stderr/stdout lines and uncaught errors, for the host's log. */
   log(line: string): void;
+  /** The run gate, asked right before the fork: a refusal forks nothing. */
+  gate(): RunGateAnswer;
 }
 
 /**
@@ -92,6 +95,8 @@ export class BackendProcess {
     if (this.state.kind !== 'idle') throw new Error(`the backend process of ${this.pluginId} was already started`);
     this.state = { kind: 'starting' };
     const { runnerPath, env, ctx, entry, startTimeoutMs } = this.options;
+    const gate = this.options.gate();
+    if (!gate.ok) return Promise.resolve(this.failStart(refusalText(gate)));
     let child: ChildProcess;
     try {
       child = fork(runnerPath, [], {

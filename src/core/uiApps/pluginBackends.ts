@@ -5,6 +5,7 @@ import { findAppRoot } from '../appPaths.js';
 import { backendEnvironment, BackendProcess } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 import { backendStamp } from './backendStamp.js';
+import type { RunGateAnswer } from '../policy/runGate.js';
 
 export type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 
@@ -16,6 +17,12 @@ export interface PluginBackendsOptions {
   runnerPath?: string;
   /** Asked on every call, so a plugin that was removed or is no longer trusted stops at once. */
   resolve(pluginId: string): BackendResolution;
+  /**
+   * The run gate in full, asked right before a process is forked: the fork
+   * may come well after the call's `resolve` (a replaced process is stopped
+   * first), and trust may have been taken back meanwhile.
+   */
+  gate(pluginId: string): RunGateAnswer;
   logger?: { warn(message: string): void };
   /** How long a call (and a start) may take; default 30 s. */
   invokeTimeoutMs?: number;
@@ -125,6 +132,7 @@ export class PluginBackends {
       env: backendEnvironment(),
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),
+      gate: () => this.options.gate(pluginId),
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
     slot.started = previous.then(() => {

@@ -1,8 +1,9 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caller, isAlive, startTestHost, trustPlugin } from '../../helpers/gatewayHost.js';
 import { writePlugin } from '../../helpers/plugins.js';
-import { repoRoot } from '../../helpers/tempDir.js';
+import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 
 const BACKEND = 'export const createUiAppsBackend = (ctx) => ({ methods: { where: () => ctx } });\n';
 
@@ -47,5 +48,45 @@ describe('host.backends', () => {
     const uiApp = host.catalog.getAiContribution('com.example.b', 'main')!.uiApp;
     expect(where).toEqual({ ok: true, result: { pluginId: 'com.example.b', pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot } });
     expect(uiApp.dataDir).toBe(path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.b'));
+  });
+});
+
+describe('host.backends and the run gate at fork time (issue 13 item 1)', () => {
+  it('forks nothing when trust is taken back while the replaced process is still stopping', async () => {
+    const marks = tempDir('chatos-backend-marks-');
+    const started = path.join(marks, 'started.log');
+    const release = path.join(marks, 'release');
+    // Notes each start; its dispose() waits for the test's word, so the replacement's fork waits too.
+    const backend = `import * as fs from 'node:fs';
+fs.appendFileSync(${JSON.stringify(started)}, process.pid + '\\n');
+export const createUiAppsBackend = () => ({
+  methods: { pid: () => process.pid },
+  dispose: () => new Promise((resolve) => { const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(release)})) { clearInterval(t); resolve(); } }, 10); }),
+});
+`;
+    const { host, pluginRoot } = await startTestHost(({ pluginRoot }) => {
+      writePlugin(pluginRoot, 'slow-stop', { manifestVersion: 1, id: 'com.example.slow', name: 'Slow', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
+        'index.mjs': 'export function mount() {}\n',
+        'backend/index.mjs': backend,
+      });
+    });
+    const startsSoFar = () => fs.readFileSync(started, 'utf8').trim().split('\n');
+    trustPlugin(host, 'com.example.slow');
+    const first = await host.backends.invoke('com.example.slow', 'pid', {});
+    expect(first.ok).toBe(true);
+    expect(startsSoFar()).toHaveLength(1);
+
+    // New code, trusted by the user: the next call replaces the process (stopping the old one first)…
+    fs.appendFileSync(path.join(pluginRoot, 'slow-stop', 'backend', 'index.mjs'), '// v2\n');
+    trustPlugin(host, 'com.example.slow');
+    const second = host.backends.invoke('com.example.slow', 'pid', {});
+    // …and while the old one is still stopping, trust is taken back.
+    host.trust.untrust('com.example.slow');
+    fs.writeFileSync(release, '');
+    const outcome = await second;
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.message).toContain('com.example.slow is not trusted');
+    expect(startsSoFar()).toHaveLength(1);
+    expect(host.backends.running()).toEqual([]);
   });
 });

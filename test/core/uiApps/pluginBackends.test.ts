@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PluginBackends, type BackendContext, type BackendResolution } from '../../../src/core/uiApps/pluginBackends.js';
 import { isAlive, waitUntil } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { RUN_ALLOWED, type RunGateAnswer } from '../../../src/core/policy/runGate.js';
 
 // The backends run the compiled runner from dist/ (npm test builds it first).
 
@@ -44,7 +45,12 @@ function backendsFor(plugins: TestPlugin[], options: { log?: string[]; invokeTim
     if (!plugin || options.refuse?.has(pluginId)) return { ok: false, message: `plugin ${pluginId} is not trusted` };
     return { ok: true, entry: plugin.entry, ctx: plugin.ctx };
   };
-  const made = new PluginBackends({ resolve, logger: { warn: (line) => options.log?.push(line) }, invokeTimeoutMs: options.invokeTimeoutMs ?? 20_000 });
+  // The gate at fork time answers as `resolve` does at call time.
+  const gate = (pluginId: string): RunGateAnswer => {
+    const resolved = resolve(pluginId);
+    return resolved.ok ? RUN_ALLOWED : { ok: false, code: 'PLUGIN_UNTRUSTED', message: resolved.message, fix: `chatos trust ${pluginId}` };
+  };
+  const made = new PluginBackends({ resolve, gate, logger: { warn: (line) => options.log?.push(line) }, invokeTimeoutMs: options.invokeTimeoutMs ?? 20_000 });
   backends.push(made);
   return made;
 }

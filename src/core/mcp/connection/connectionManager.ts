@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
+import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
@@ -26,8 +27,10 @@ export interface ConnectionManagerOptions {
   /** Longest wait before restarting a server that keeps crashing. */
   maxBackoffMs: number;
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
-  /** Whether a definition may start at all (untrusted plugins may not); the message says how to fix it. */
-  mayStart: (definition: ServerDefinition) => { ok: true } | { ok: false; message: string };
+  /** Whether a definition may be used now (untrusted plugins may not): asked on every call, so cached. */
+  mayStart: (definition: ServerDefinition) => RunGateAnswer;
+  /** The same question in full, asked at the moment of spawning (see ConnectionDeps.gate). */
+  gate: (definition: ServerDefinition) => RunGateAnswer;
 }
 
 export interface ServerSnapshot {
@@ -101,7 +104,7 @@ export class ConnectionManager {
       if (!allowed.ok) {
         this.leases.delete(key);
         await existing.connection.close(this.options.closeGraceMs);
-        throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
+        throw new McpRuntimeError('SERVER_NOT_RUNNABLE', refusalText(allowed), definition.id);
       }
       existing.lastUsed = this.options.now();
       return { lease: existing, first: false };
@@ -119,7 +122,7 @@ export class ConnectionManager {
 
   private async startLease(definition: ServerDefinition, conversationId: string, key: string, previous: Lease | undefined): Promise<Lease> {
     const allowed = this.options.mayStart(definition);
-    if (!allowed.ok) throw new McpRuntimeError('SERVER_START_FAILED', allowed.message, definition.id);
+    if (!allowed.ok) throw new McpRuntimeError('SERVER_NOT_RUNNABLE', refusalText(allowed), definition.id);
     if (previous) {
       // A crashed (or replaced) client is ended before its successor starts.
       this.leases.delete(key);
@@ -136,6 +139,8 @@ export class ConnectionManager {
       clientInfo: this.options.clientInfo,
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
+      // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
+      gate: this.options.gate,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {

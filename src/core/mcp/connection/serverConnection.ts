@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
+import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
@@ -21,7 +22,7 @@ export type ConnectionState =
   | { kind: 'running'; pid?: number; since: number }
   | { kind: 'error'; message: string; at: number };
 
-export type McpErrorCode = 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
+export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
 
 /** Errors of the runtime carry a code; callers branch on it, never on message text. */
 export class McpRuntimeError extends Error {
@@ -42,6 +43,12 @@ export interface ConnectionDeps {
   now: () => number;
   /** Servers that run inside the host (the settings server), by name: each call makes a new server instance. */
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /**
+   * The run gate, asked at the moment of spawning (or, for a url, of
+   * connecting): a refusal starts nothing. Every connection has one, so no
+   * caller (a lease, a reload probe) can start a server without it.
+   */
+  gate: (definition: ServerDefinition) => RunGateAnswer;
 }
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
@@ -109,13 +116,19 @@ export class ServerConnection {
       const message = error instanceof McpRuntimeError ? error.message : `server "${def.id}" failed to start: ${(error as Error).message}${this.stderrTail()}`;
       await this.transport?.close().catch(() => {});
       this.setState({ kind: 'error', message, at: this.deps.now() });
-      throw new McpRuntimeError('SERVER_START_FAILED', message, def.id);
+      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id);
     }
   }
 
   private stderrTail(): string {
     const lines = this.deps.log.tail(5).map((e) => e.text.trimEnd()).filter(Boolean);
     return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
+  }
+
+  /** Throws the gate's refusal as the runtime's error; called right before a process or connection starts. */
+  private passGate(): void {
+    const answer = this.deps.gate(this.definition);
+    if (!answer.ok) throw new McpRuntimeError('SERVER_NOT_RUNNABLE', refusalText(answer), this.definition.id);
   }
 
   private async connect(client: Client): Promise<Transport> {
@@ -131,11 +144,13 @@ export class ServerConnection {
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,
+        beforeSpawn: () => this.passGate(),
       });
       this.watchClose(transport);
       await client.connect(transport);
       return transport;
     }
+    this.passGate();
     if (def.transport.kind === 'in-process') {
       const factory = this.deps.inProcessServers?.get(def.transport.server);
       if (!factory) throw new McpRuntimeError('SERVER_START_FAILED', `no in-process server "${def.transport.server}" in this host`, def.id);

@@ -29,6 +29,11 @@ export interface ProcessTransportOptions {
     afterTermMs?: number;
   };
   pids?: PidRegistry;
+  /**
+   * Asked synchronously right before the spawn (the host's run gate): a
+   * throw refuses the start and nothing is spawned.
+   */
+  beforeSpawn?: () => void;
 }
 
 export interface ExitInfo {
@@ -111,6 +116,8 @@ export class ProcessTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.connection.kind !== 'idle') throw new Error(`ProcessTransport for "${this.serverId}" already started`);
+    // Before the state changes: a refused start leaves an idle transport that close() has nothing to end in.
+    this.options.beforeSpawn?.();
     this.connection = { kind: 'starting' };
     const { command, args, env, cwd } = this.options;
     let child: ChildProcessWithoutNullStreams;

@@ -81,7 +81,7 @@ describe('gateway access checks (real stdio servers)', () => {
 
     const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'x' }));
     expect(refused).toBeInstanceOf(McpRuntimeError);
-    expect((refused as McpRuntimeError).code).toBe('SERVER_START_FAILED');
+    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
     expect(refused.message).toContain('not trusted');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
 
@@ -103,7 +103,7 @@ describe('gateway access checks (real stdio servers)', () => {
 
     expect(host.trust.untrust(PLUGIN)).toBe(true);
     const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'after untrust' }));
-    expect((refused as McpRuntimeError).code).toBe('SERVER_START_FAILED');
+    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
     // The conversation's lease was ended with it.
     expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
@@ -124,7 +124,7 @@ describe('gateway access checks (real stdio servers)', () => {
     expect(running.message).toContain('changed since you trusted it');
     // ...and a new conversation's server process must not start.
     const refused = await rejection(host.gateway.callTool(caller('conv-2'), ECHO, { text: 'x' }));
-    expect((refused as McpRuntimeError).code).toBe('SERVER_START_FAILED');
+    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
     expect(refused.message).toContain('changed since you trusted it');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
     expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).map((l) => l.conversationId)).not.toContain('conv-2');

@@ -114,7 +114,7 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
       registry: host.registry,
       catalog: host.catalog,
       now: () => now,
-      pluginMayRun: () => ({ ok: true }),
+      runGate: host.runGate,
       idleMs: 1_000,
     });
     runtimes.push(runtime);

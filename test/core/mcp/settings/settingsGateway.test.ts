@@ -30,7 +30,7 @@ async function wiredGateway(host: Host) {
     registry: host.registry,
     catalog: host.catalog,
     now: () => host.clock.now(),
-    pluginMayRun: () => ({ ok: true }),
+    runGate: host.runGate,
     builtinServers: [settingsServerDefinition()],
     inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(ctx!)]]),
   });

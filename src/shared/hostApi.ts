@@ -148,7 +148,7 @@ export const HostApiMethods = {
   'apps.rescan': { params: Empty, result: z.object({ reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }) },
   'plugins.trust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ trust: TrustStateSchema, runPlan: RunPlanSchema }) },
   'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
-  'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string() }) },
+  'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
   /** A url for the app's page frame (its own origin, its plugin folder only). */

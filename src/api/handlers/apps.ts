@@ -104,7 +104,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       });
       await rescanAndReload();
       emit({ type: 'progress', op: 'install', phase: 'done', message: installed.pluginId });
-      return { pluginId: installed.pluginId, dir: installed.dir };
+      return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut };
     },
     'plugins.uninstall': async ({ pluginId, purge }) => {
       uninstallPlugin(host, pluginId, purge);

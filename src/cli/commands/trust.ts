@@ -84,9 +84,10 @@ export function registerTrust(program: Command, cli: CliContext): void {
         const plugin = host.rescan().plugins.find((p) => p.dir === installed.dir);
         const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) : undefined;
         if (options.json) {
-          printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust: 'untrusted', status: plugin?.status, runPlan: plan, problems: plugin?.problems ?? [] });
+          printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust: 'untrusted', status: plugin?.status, runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
         } else {
           io.out(`installed ${installed.pluginId} in ${installed.dir} (untrusted: nothing of it runs yet)`);
+          if (installed.leftOut.length) io.out(`left out ${installed.leftOut.join(', ')}: version-control history, not plugin code`);
           if (plan) {
             io.out('once trusted it would run:');
             printRunPlan(io, plan);

@@ -22,7 +22,21 @@ export interface Installed {
   pluginId: string;
   dir: string;
   problems: Problem[];
+  /** Version-control folders (`.git`) not copied, relative to the plugin folder. */
+  leftOut: string[];
 }
+
+/**
+ * `.git` (a folder, or the file a worktree or submodule has) is version-control
+ * history, not plugin code: install leaves it out, and trust never has to pin it.
+ */
+const isVersionControl = (relative: string) => relative.split(/[\\/]/).includes('.git');
+
+/** `a/.git/objects/x` → `a/.git`: what the user is told was left out. */
+const versionControlRoot = (relative: string) => {
+  const parts = relative.split(/[\\/]/);
+  return parts.slice(0, parts.indexOf('.git') + 1).join('/');
+};
 
 /** A folder name for a plugin id in the user root. */
 export const folderNameFor = (pluginId: string) => pluginId.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -31,6 +45,7 @@ function findLinks(dir: string, prefix = ''): string[] {
   const links: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.name === '.git') continue; // not copied
     if (entry.isSymbolicLink()) links.push(relative);
     else if (entry.isDirectory()) links.push(...findLinks(path.join(dir, entry.name), relative));
   }
@@ -57,6 +72,7 @@ export async function installPlugin(source: string, userRoot: string): Promise<I
   if (!stat) throw new InstallError('SOURCE_MISSING', `${from} does not exist`, 'pass a plugin folder or a .zip file');
   fs.mkdirSync(userRoot, { recursive: true });
   const staging = fs.mkdtempSync(path.join(path.dirname(userRoot), '.install-'));
+  const leftOut = new Set<string>();
   try {
     let pluginDir: string;
     if (stat.isDirectory()) {
@@ -66,15 +82,25 @@ export async function installPlugin(source: string, userRoot: string): Promise<I
       const links = findLinks(from);
       if (links.length) throw new InstallError('HAS_LINKS', `${from} holds symbolic links (${links.slice(0, 3).join(', ')})`, 'replace the links with the files they point at');
       pluginDir = path.join(staging, 'plugin');
-      fs.cpSync(from, pluginDir, { recursive: true, filter: (src) => path.basename(src) !== '.git' });
+      fs.cpSync(from, pluginDir, {
+        recursive: true,
+        filter: (src) => {
+          if (path.basename(src) !== '.git') return true;
+          leftOut.add(path.relative(from, src).split(path.sep).join('/'));
+          return false;
+        },
+      });
     } else {
+      const unzipped = path.join(staging, 'zip');
+      let names: string[];
       try {
-        await extractPluginZip(from, path.join(staging, 'zip'));
+        names = (await extractPluginZip(from, unzipped, isVersionControl)).leftOut;
       } catch (error) {
         if (error instanceof ZipRefused) throw new InstallError('ZIP_REFUSED', `${from} was refused: ${error.message}`, 'rebuild the zip from the plugin folder without links or ".." paths');
         throw new InstallError('ZIP_REFUSED', `${from} is not a readable zip: ${(error as Error).message}`, 'pass a plugin folder or a .zip file');
       }
-      pluginDir = pluginRootIn(path.join(staging, 'zip'));
+      pluginDir = pluginRootIn(unzipped);
+      for (const name of names) leftOut.add(path.relative(pluginDir, path.join(unzipped, versionControlRoot(name))).split(path.sep).join('/'));
     }
     const validated = validatePluginFolder(pluginDir);
     if (!validated.valid || !validated.manifest) {
@@ -85,7 +111,7 @@ export async function installPlugin(source: string, userRoot: string): Promise<I
       throw new InstallError('ALREADY_INSTALLED', `a plugin is already installed at ${target}`, `run "chatos uninstall ${validated.manifest.id}" first`);
     }
     fs.renameSync(pluginDir, target);
-    return { pluginId: validated.manifest.id, dir: target, problems: validated.problems.filter((p) => !hasErrors([p])) };
+    return { pluginId: validated.manifest.id, dir: target, problems: validated.problems.filter((p) => !hasErrors([p])), leftOut: [...leftOut].sort() };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

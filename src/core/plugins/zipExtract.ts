@@ -21,8 +21,11 @@ function checkName(name: string): void {
  * Extracts a plugin zip into `target` (which must not exist). Refuses the
  * whole archive, before writing anything, if any entry is a link, escapes
  * the folder, or the archive is larger than the limits (a zip bomb).
+ * Entries `leaveOut` names are checked like the rest but not written; their
+ * names are returned.
  */
-export async function extractPluginZip(zipFile: string, target: string): Promise<void> {
+export async function extractPluginZip(zipFile: string, target: string, leaveOut: (name: string) => boolean = () => false): Promise<{ leftOut: string[] }> {
+  const leftOut: string[] = [];
   const zip = await yauzl.openPromise(zipFile, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true });
   const entries: yauzl.Entry[] = [];
   try {
@@ -50,6 +53,10 @@ export async function extractPluginZip(zipFile: string, target: string): Promise
     });
     fs.mkdirSync(target, { recursive: false });
     for (const entry of entries) {
+      if (leaveOut(entry.fileName)) {
+        leftOut.push(entry.fileName);
+        continue;
+      }
       const out = path.join(target, entry.fileName);
       if (entry.fileName.endsWith('/')) {
         fs.mkdirSync(out, { recursive: true });
@@ -62,4 +69,5 @@ export async function extractPluginZip(zipFile: string, target: string): Promise
   } finally {
     zip.close();
   }
+  return { leftOut };
 }

@@ -15,8 +15,10 @@ export interface Fingerprint {
 /**
  * Hashes every file of a plugin folder. Trust pins all of it, not only the
  * entries the manifest names: an entry imports its neighbours, and any of
- * them may run. File hashes are cached by stat stamp, so re-checking an
- * unchanged plugin costs a directory walk and stats, no reads.
+ * them may run, `.git/` included (a manifest path or an import may point
+ * into it; `chatos install` leaves it out instead). File hashes are cached
+ * by stat stamp, so re-checking an unchanged plugin costs a directory walk
+ * and stats, no reads.
  */
 export class Fingerprinter {
   private readonly cache = new Map<string, { stamp: FileStamp; hash: string }>();
@@ -26,7 +28,6 @@ export class Fingerprinter {
     let count = 0;
     const walk = (folder: string, prefix: string) => {
       for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-        if (entry.name === '.git') continue;
         const full = path.join(folder, entry.name);
         const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (++count > MAX_FINGERPRINT_FILES) throw new Error(`${dir} holds more than ${MAX_FINGERPRINT_FILES} files; trust cannot pin it`);

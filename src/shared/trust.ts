@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProblemSchema } from './problems.js';
 
 export const TrustChangesSchema = z.object({
   added: z.array(z.string()),
@@ -7,9 +8,15 @@ export const TrustChangesSchema = z.object({
 });
 export type TrustChanges = z.infer<typeof TrustChangesSchema>;
 
-/** Whether a plugin may run: built-ins always; others only while their content matches what the user trusted. */
+/**
+ * Whether a plugin may run: built-ins always; others only while their content
+ * matches what the user trusted. `blocked`: its folder cannot be pinned (a
+ * link leaving it, too many files…): it can be neither trusted nor run until
+ * the problems are fixed, built-ins included.
+ */
 export const TrustStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('builtin') }),
+  z.object({ state: z.literal('blocked'), problems: z.array(ProblemSchema) }),
   z.object({ state: z.literal('trusted'), trustedAt: z.string(), fingerprint: z.string() }),
   z.object({ state: z.literal('untrusted'), fingerprint: z.string().optional() }),
   z.object({ state: z.literal('changed'), trustedAt: z.string(), fingerprint: z.string(), changes: TrustChangesSchema }),
@@ -24,12 +31,25 @@ export const RunPlanSchema = z.object({
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
+/**
+ * File name → hash, read into a null-prototype object: the names are the
+ * plugin's, and a file may be called `__proto__` (a plain record would drop it).
+ */
+export const FileHashesSchema = z.preprocess(
+  (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.entries(raw) : raw),
+  z.array(z.tuple([z.string(), z.string()])).transform((entries) => {
+    const files: Record<string, string> = Object.create(null);
+    for (const [name, hash] of entries) files[name] = hash;
+    return files;
+  }),
+);
+
 export const TrustRecordSchema = z.object({
   pluginId: z.string(),
   dir: z.string(),
   fingerprint: z.string(),
   /** Per-file content hashes, so a later change can be reported file by file. */
-  files: z.record(z.string(), z.string()),
+  files: FileHashesSchema,
   trustedAt: z.string(),
   runPlan: RunPlanSchema,
 });

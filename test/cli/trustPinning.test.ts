@@ -71,3 +71,54 @@ describe('trust pins .git like every other folder (issue 13 item 2)', () => {
     expect(fs.existsSync(path.join(installed, 'lib', '.git'))).toBe(false);
   });
 });
+
+describe('links that leave a plugin folder block it, in every root (issue 13 item 3)', () => {
+  it('a module linked to a file outside: the plugin cannot be trusted and nothing of it runs, before or after the outside file is rewritten', () => {
+    const { extra, cli, pluginOf } = world();
+    const outside = tempDir('chatos-outside-');
+    const marker = path.join(outside, 'ran.log');
+    const lib = path.join(outside, 'lib.mjs');
+    fs.writeFileSync(lib, `import * as fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(marker)}, 'v1\\n');\n`);
+    const dir = serverPlugin(extra, 'com.example.linked', 'server.mjs', {}, {});
+    fs.writeFileSync(path.join(dir, 'server.mjs'), `import './lib.mjs';\nimport ${JSON.stringify(GATEWAY_SERVER)};\n`);
+    fs.symlinkSync(lib, path.join(dir, 'lib.mjs'));
+
+    const trust = cli('trust', 'com.example.linked');
+    expect(trust.code).toBe(1);
+    expect(trust.stderr).toContain(`"lib.mjs" is a link to ${fs.realpathSync(lib)}, outside the plugin folder`);
+    expect(trust.stderr).toContain('copy the file into the plugin folder instead of linking to it');
+    const listed = pluginOf('com.example.linked');
+    expect(listed.trust.state).toBe('blocked');
+    expect(listed.problems).toContainEqual(expect.objectContaining({ code: 'PLUGIN_LINK_ESCAPES', file: path.join(dir, 'lib.mjs') }));
+
+    const refused = cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cannot be trusted');
+    fs.writeFileSync(lib, `import * as fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(marker)}, 'v2\\n');\n`);
+    expect(cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}').code).toBe(1);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('a link that stays inside is pinned by what it resolves to; a plugin.json linked from outside is invalid', () => {
+    const { extra, cli, pluginOf } = world();
+    const dir = serverPlugin(extra, 'com.example.inner', 'server.mjs', { 'lib/a.mjs': 'export const a = 1;\n', 'lib/b.mjs': 'export const b = 2;\n' });
+    fs.symlinkSync(path.join('lib', 'a.mjs'), path.join(dir, 'alias.mjs'));
+    expect(cli('trust', 'com.example.inner').code).toBe(0);
+    expect(pluginOf('com.example.inner').trust.state).toBe('trusted');
+    fs.rmSync(path.join(dir, 'alias.mjs'));
+    fs.symlinkSync(path.join('lib', 'b.mjs'), path.join(dir, 'alias.mjs'));
+    expect(pluginOf('com.example.inner').trust).toMatchObject({ state: 'changed', changes: { modified: ['alias.mjs'] } });
+
+    const manifest = path.join(tempDir('chatos-outside-'), 'plugin.json');
+    fs.writeFileSync(manifest, JSON.stringify({ manifestVersion: 1, id: 'com.example.remote', name: 'r', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] }));
+    const remote = path.join(extra, 'remote');
+    fs.mkdirSync(remote);
+    fs.writeFileSync(path.join(remote, 'index.mjs'), 'export function mount() {}\n');
+    fs.symlinkSync(manifest, path.join(remote, 'plugin.json'));
+    const validated = cli('validate', remote);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain(`plugin.json is a link to ${fs.realpathSync(manifest)}, outside the plugin folder`);
+    const apps = cli('apps', '--json').json();
+    expect(apps.plugins.find((p: { dir: string }) => p.dir === remote)).toMatchObject({ status: 'invalid', problems: [expect.objectContaining({ code: 'MANIFEST_LINK_ESCAPES' })] });
+  });
+});

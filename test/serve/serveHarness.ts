@@ -14,7 +14,9 @@ import { repoRoot } from '../helpers/tempDir.js';
  * removed by `stop()`, not by the per-test tempDir cleanup.
  *
  * - `good` (built-in root: always trusted), app `main`: index.mjs, compact.mjs, style.css,
- *   a dotfile, a symlink to a file outside the plugin (`app/outside.txt`).
+ *   a dotfile, a symlink inside the plugin (`app/inside.css` → `style.css`).
+ * - `linked` (built-in root), app `main`: a symlink to a file outside the plugin
+ *   (`app/outside.txt`), which blocks the whole plugin.
  * - `stranger` (extra root: untrusted), app `main`.
  */
 export interface ServeFixture {
@@ -25,6 +27,8 @@ export interface ServeFixture {
   home: string;
   rendererDir: string;
   goodDir: string;
+  /** The built-in plugin blocked by its link to `outsideFile`. */
+  linkedDir: string;
   /** A file outside every served folder, with a known secret in it. */
   outsideFile: string;
   stop(): Promise<void>;
@@ -71,7 +75,9 @@ export async function startServeFixture(options: ServeFixtureOptions = {}): Prom
       'app/.env': 'SECRET=1\n',
     },
   );
-  fs.symlinkSync(outsideFile, path.join(goodDir, 'app', 'outside.txt'));
+  fs.symlinkSync('style.css', path.join(goodDir, 'app', 'inside.css'));
+  const linkedDir = writePlugin(builtinRoot, 'linked', { manifestVersion: 1, id: 'linked', name: 'Linked', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': PAGE_MODULE });
+  fs.symlinkSync(outsideFile, path.join(linkedDir, 'app', 'outside.txt'));
   options.builtinPlugins?.(builtinRoot);
   writePlugin(extraRoot, 'stranger', { manifestVersion: 1, id: 'stranger', name: 'Stranger', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': PAGE_MODULE });
 
@@ -93,6 +99,7 @@ export async function startServeFixture(options: ServeFixtureOptions = {}): Prom
     home,
     rendererDir,
     goodDir,
+    linkedDir,
     outsideFile,
     async stop() {
       await server.close();

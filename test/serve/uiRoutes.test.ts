@@ -54,14 +54,13 @@ describe('page urls', () => {
     expect((await raw(f.port, { path: otherToken, headers: fromFrame })).status).toBe(403);
   });
 
-  it('paths that leave the plugin folder are 404: .., %2e%2e, %2f, a symlink to outside, a dotfile', async () => {
+  it('paths that leave the plugin folder are 404: .., %2e%2e, %2f, a dotfile; a link inside is served', async () => {
     const b = base('good', 'main');
     for (const p of [
       `${b}../../../../../../../../etc/passwd`,
       `${b}app/../../outside/secret.txt`,
       `${b}%2e%2e/%2e%2e/outside/secret.txt`,
       `${b}app%2f..%2f..%2foutside%2fsecret.txt`,
-      `${b}app/outside.txt`,
       `${b}app/.env`,
       `${b}app/%2eenv`,
       `${b}app`,
@@ -71,8 +70,20 @@ describe('page urls', () => {
       expect(res.status, p).toBe(404);
       expect(res.body).not.toContain(SECRET);
     }
-    // The symlink really points at the secret: only the containment check keeps it out.
-    expect(fs.readFileSync(path.join(f.goodDir, 'app', 'outside.txt'), 'utf8')).toBe(SECRET);
+    const inside = await raw(f.port, { path: `${b}app/inside.css`, headers: fromFrame });
+    expect(inside.status).toBe(200);
+    expect(inside.body).toBe('body { color: red; }\n');
+  });
+
+  it('a built-in plugin holding a link out of its folder is blocked: its shell and files are 403 naming the link', async () => {
+    for (const p of [`${base('linked', 'main')}__shell?surface=full`, `${base('linked', 'main')}app/index.mjs`, `${base('linked', 'main')}app/outside.txt`]) {
+      const res = await raw(f.port, { path: p, headers: fromFrame });
+      expect(res.status, p).toBe(403);
+      expect(res.body).toContain('"app/outside.txt" is a link to');
+      expect(res.body).not.toContain(SECRET);
+    }
+    // The link really points at the secret: the gate, not a missing file, keeps it out.
+    expect(fs.readFileSync(path.join(f.linkedDir, 'app', 'outside.txt'), 'utf8')).toBe(SECRET);
   });
 
   it("an untrusted plugin's shell and files are 403 with how to trust it", async () => {

@@ -3,7 +3,7 @@ import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
-import { runPlanOf } from '../../core/trust/pluginTrust.js';
+import { blockingProblems, runPlanOf } from '../../core/trust/pluginTrust.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -36,7 +36,7 @@ function pluginView(host: Host, plugin: PluginRecord): PluginView {
   const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
   const trust = host.trust.stateOf(plugin);
   const runnable = plugin.status === 'loaded' && (trust.state === 'builtin' || trust.state === 'trusted');
-  return { ...plugin, trust, runPlan, runnable };
+  return { ...plugin, problems: [...plugin.problems, ...blockingProblems(trust)], trust, runPlan, runnable };
 }
 
 /** The app of a loaded plugin, or a NOT_FOUND that names what is installed. */
@@ -64,10 +64,11 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
   return {
     'apps.list': () => {
       const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
+      const plugins = host.catalog.plugins.map((plugin) => pluginView(host, plugin));
       return {
         apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir))),
-        plugins: host.catalog.plugins.map((plugin) => pluginView(host, plugin)),
-        problems: host.catalog.problems,
+        plugins,
+        problems: [...host.catalog.problems, ...plugins.flatMap((p) => blockingProblems(p.trust))],
       };
     },
     'apps.rescan': async () => {

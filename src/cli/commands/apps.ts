@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runPlanOf } from '../../core/trust/pluginTrust.js';
+import { blockingProblems, runPlanOf } from '../../core/trust/pluginTrust.js';
 import { hasErrors } from '../../shared/problems.js';
 import { appsView, appText } from '../appView.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
@@ -15,12 +15,13 @@ export function registerApps(program: Command, cli: CliContext): void {
       await withStartedHost(options, (host) => {
         const result = host.rescan();
         const trust = new Map(result.plugins.map((p) => [p.dir, host.trust.stateOf(p)]));
-        const problems = [...result.problems, ...host.registryProblems];
+        const blocking = (dir: string) => blockingProblems(trust.get(dir)!);
+        const problems = [...result.problems, ...result.plugins.flatMap((p) => blocking(p.dir)), ...host.registryProblems];
         if (options.json) {
           const view = appsView(result);
           printJson(io, {
             ...view,
-            plugins: view.plugins.map((p) => ({ ...p, trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry) })),
+            plugins: view.plugins.map((p) => ({ ...p, problems: [...p.problems, ...blocking(p.dir)], trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry) })),
             problems,
           });
         } else {

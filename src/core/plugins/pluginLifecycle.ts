@@ -3,7 +3,7 @@ import type { PluginRecord } from '../../shared/appContribution.js';
 import type { TrustRecord } from '../../shared/trust.js';
 import type { Host } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
-import { runPlanOf } from '../trust/pluginTrust.js';
+import { runPlanOf, TrustBlockedError } from '../trust/pluginTrust.js';
 
 /**
  * Trust and uninstall, as every face does them (CLI, HostApi): one place
@@ -41,7 +41,12 @@ export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecor
     throw new PluginLifecycleError('INVALID', `${pluginId} at ${plugin.dir} is ${plugin.status}; it cannot be trusted until it loads`, 'fix its problems first', plugin);
   }
   const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
-  return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan) };
+  try {
+    return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan) };
+  } catch (error) {
+    if (!(error instanceof TrustBlockedError)) throw error;
+    throw new PluginLifecycleError('NOT_ALLOWED', `${error.message}; nothing of it runs`, error.problems[0]?.hint ?? 'fix the problems listed', { ...plugin, problems: [...plugin.problems, ...error.problems] });
+  }
 }
 
 /** Removes the user copy of a plugin (its registrations and grants go with the rescan); `purge` also deletes its data and state. */

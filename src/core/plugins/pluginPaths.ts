@@ -5,7 +5,8 @@ export type ResolvedPath =
   | { ok: true; absolute: string; real: string }
   | { ok: false; code: 'PATH_ABSOLUTE' | 'PATH_ESCAPES' | 'PATH_NOT_FOUND' | 'PATH_LINK_ESCAPES' | 'PATH_NOT_FILE'; message: string; hint: string };
 
-function isInside(root: string, candidate: string): boolean {
+/** Whether `candidate` is `root` or lies under it (both already resolved the same way). */
+export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   // `..` or `../…` leaves the root; a name that merely starts with dots (`..notes.md`) does not.
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
@@ -41,4 +42,14 @@ export function resolveInsidePlugin(pluginRealDir: string, relativePath: string,
   }
   // Report paths under the folder as scanned (which may sit behind a symlink), like the plugin's own dir.
   return { ok: true, absolute: path.resolve(pluginDir, relativePath), real };
+}
+
+/** Where `file` really is when a link leads it out of the plugin folder; undefined when it stays inside (or cannot be resolved). */
+export function linkLeavingFolder(pluginDir: string, file: string): string | undefined {
+  try {
+    const real = fs.realpathSync.native(file);
+    return isInside(fs.realpathSync.native(pluginDir), real) ? undefined : real;
+  } catch {
+    return undefined;
+  }
 }

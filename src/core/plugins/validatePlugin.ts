@@ -11,7 +11,7 @@ import {
   type PluginManifest,
   type PromptSide,
 } from './manifestSchema.js';
-import { resolveInsidePlugin } from './pluginPaths.js';
+import { linkLeavingFolder, resolveInsidePlugin } from './pluginPaths.js';
 import { parseByExtension, parseJsonText } from './textFiles.js';
 import { findUnknownKeys } from './unknownKeys.js';
 import { zodIssuesToProblems } from './zodProblems.js';
@@ -85,6 +85,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   const stat = stamps.record(manifestFile);
   if (!stat) {
     error('MANIFEST_MISSING', '', `no ${MANIFEST_FILE} in ${dir}`, `add a ${MANIFEST_FILE} (run "chatos init ${dir}" for a working example)`);
+    return finish();
+  }
+  // A manifest living elsewhere could be rewritten there while the folder, and its trust, stay the same.
+  const elsewhere = linkLeavingFolder(dir, manifestFile);
+  if (elsewhere !== undefined) {
+    error('MANIFEST_LINK_ESCAPES', '', `${MANIFEST_FILE} is a link to ${elsewhere}, outside the plugin folder`, `copy that file into the plugin folder in place of the link`);
     return finish();
   }
   if (stat.size > MAX_MANIFEST_BYTES) {

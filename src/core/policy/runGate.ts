@@ -93,6 +93,10 @@ export class RunGate {
       case 'builtin':
       case 'trusted':
         return RUN_ALLOWED;
+      case 'blocked': {
+        const first = state.problems[0];
+        return refuse('PLUGIN_BLOCKED', `plugin ${id} cannot be trusted (${first?.message ?? 'its folder cannot be pinned'}), so ${CONSEQUENCE[part]}`, first?.hint ?? 'fix its problems (see: chatos apps)');
+      }
       case 'untrusted':
         return refuse('PLUGIN_UNTRUSTED', `plugin ${id} is not trusted, so ${CONSEQUENCE[part]}`, `review what it runs and trust it: chatos trust ${id} (or Trust on the Apps page)`);
       case 'changed':

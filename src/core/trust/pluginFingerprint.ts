@@ -1,64 +1,145 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Problem } from '../../shared/problems.js';
 import type { TrustChanges } from '../../shared/trust.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { isInside } from '../plugins/pluginPaths.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
 
-export interface Fingerprint {
-  fingerprint: string;
-  /** Relative path (with `/`) → sha256 of the content, or `link:<target>` for a symlink. */
-  files: Record<string, string>;
+/**
+ * What trust can pin of a plugin folder: every file's content, or why it
+ * cannot be pinned (a link leaving the folder, a FIFO, an unreadable file),
+ * in which case the plugin can be neither trusted nor run.
+ */
+export type Fingerprint =
+  | {
+      ok: true;
+      fingerprint: string;
+      /** Relative path (with `/`) → sha256 of the content, or `link:<target relative to the folder>`. Null prototype: names are the plugin's. */
+      files: Record<string, string>;
+    }
+  | { ok: false; problems: Problem[] };
+
+export interface FingerprintOptions {
+  /** false: only look for what blocks the folder (built-ins, which are trusted as shipped, are never hashed). */
+  hash?: boolean;
 }
+
+/** O_NONBLOCK: a FIFO put where a file was listed must not hang the walk; O_NOFOLLOW: nor a link put there. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
+const KIND_OF = (entry: fs.Dirent) =>
+  entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : entry.isCharacterDevice() || entry.isBlockDevice() ? 'a device' : 'not a regular file';
 
 /**
  * Hashes every file of a plugin folder. Trust pins all of it, not only the
  * entries the manifest names: an entry imports its neighbours, and any of
  * them may run, `.git/` included (a manifest path or an import may point
- * into it; `chatos install` leaves it out instead). File hashes are cached
- * by stat stamp, so re-checking an unchanged plugin costs a directory walk
- * and stats, no reads.
+ * into it; `chatos install` leaves it out instead). A link is pinned by
+ * where it resolves inside the folder (whose content the walk hashes
+ * anyway); a link leaving the folder, or pointing nowhere, would let code
+ * change without the folder changing, so it blocks the plugin. File hashes
+ * are cached by stat stamp, so re-checking an unchanged plugin costs a
+ * directory walk and stats, no reads.
  */
 export class Fingerprinter {
   private readonly cache = new Map<string, { stamp: FileStamp; hash: string }>();
 
-  fingerprint(dir: string): Fingerprint {
-    const files: Record<string, string> = {};
+  fingerprint(dir: string, options: FingerprintOptions = {}): Fingerprint {
+    const hash = options.hash ?? true;
+    const entries = new Map<string, string>();
+    const problems: Problem[] = [];
+    const block = (code: string, file: string, message: string, hint: string) => problems.push({ severity: 'error', code, file, path: '', message, hint });
+    let realDir: string;
+    try {
+      realDir = fs.realpathSync.native(dir);
+    } catch (error) {
+      block('PLUGIN_UNREADABLE', dir, `the plugin folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`, 'check that the folder exists and can be read');
+      return { ok: false, problems };
+    }
     let count = 0;
     const walk = (folder: string, prefix: string) => {
       for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
         const full = path.join(folder, entry.name);
         const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (++count > MAX_FINGERPRINT_FILES) throw new Error(`${dir} holds more than ${MAX_FINGERPRINT_FILES} files; trust cannot pin it`);
-        if (entry.isSymbolicLink()) files[relative] = `link:${fs.readlinkSync(full)}`;
-        else if (entry.isDirectory()) walk(full, relative);
-        else if (entry.isFile()) files[relative] = this.hashFile(full);
+        if (entry.isSymbolicLink()) {
+          const target = this.linkTarget(full, realDir);
+          if (target.inside !== undefined) entries.set(relative, `link:${target.inside}`);
+          else block('PLUGIN_LINK_ESCAPES', full, `"${relative}" is a link to ${target.shown}, ${target.why}: trust cannot pin what it points at`, `copy the file into the plugin folder instead of linking to it (or remove the link "${relative}")`);
+        } else if (entry.isDirectory()) walk(full, relative);
+        else if (entry.isFile()) {
+          if (!hash) continue;
+          const hashed = this.hashFile(full);
+          if (hashed.ok) entries.set(relative, hashed.hash);
+          else if (hashed.code !== 'ENOENT') block('PLUGIN_FILE_UNREADABLE', full, `"${relative}" cannot be read (${hashed.code}); trust cannot pin it`, 'make it a readable regular file, or remove it');
+        } else {
+          block('PLUGIN_SPECIAL_FILE', full, `"${relative}" is ${KIND_OF(entry)}: whatever feeds it could change code without the folder changing`, `remove "${relative}" from the plugin folder`);
+        }
       }
     };
     walk(dir, '');
+    if (problems.length) return { ok: false, problems };
     const whole = createHash('sha256');
-    for (const [name, hash] of Object.entries(files)) whole.update(`${name}\0${hash}\n`);
-    return { fingerprint: whole.digest('hex'), files };
+    const files: Record<string, string> = Object.create(null);
+    for (const [name, value] of entries) {
+      whole.update(`${name}\0${value}\n`);
+      files[name] = value;
+    }
+    return { ok: true, fingerprint: whole.digest('hex'), files };
   }
 
-  private hashFile(file: string): string {
+  /** Where a link leads: inside the folder (its target, relative), or why not. */
+  private linkTarget(link: string, realDir: string): { inside: string; shown?: undefined; why?: undefined } | { inside?: undefined; shown: string; why: string } {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(link);
+    } catch {
+      let raw = '?';
+      try {
+        raw = fs.readlinkSync(link);
+      } catch {
+        // Gone meanwhile: still nothing to pin.
+      }
+      return { shown: raw, why: 'which does not exist' };
+    }
+    if (!isInside(realDir, real)) return { shown: real, why: 'outside the plugin folder' };
+    return { inside: path.relative(realDir, real).split(path.sep).join('/') };
+  }
+
+  private hashFile(file: string): { ok: true; hash: string } | { ok: false; code: string } {
     // The stamp includes ctime: mtime can be put back after a same-size edit (tar, rsync -a, touch -r), ctime cannot.
     const stamp = stampFile(file);
     const cached = this.cache.get(file);
-    if (cached && sameStamp(cached.stamp, stamp)) return cached.hash;
-    const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-    this.cache.set(file, { stamp, hash });
-    return hash;
+    if (cached && sameStamp(cached.stamp, stamp)) return { ok: true, hash: cached.hash };
+    let fd: number;
+    try {
+      fd = fs.openSync(file, OPEN_FLAGS);
+    } catch (error) {
+      return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
+    }
+    try {
+      // Checked on the open handle: the name may have been swapped for something else since it was listed.
+      if (!fs.fstatSync(fd).isFile()) return { ok: false, code: 'not a regular file' };
+      const hash = createHash('sha256').update(fs.readFileSync(fd)).digest('hex');
+      this.cache.set(file, { stamp, hash });
+      return { ok: true, hash };
+    } catch (error) {
+      return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 }
 
 export function diffFiles(before: Record<string, string>, after: Record<string, string>): TrustChanges {
   const changes: TrustChanges = { added: [], removed: [], modified: [] };
   for (const [name, hash] of Object.entries(after)) {
-    if (!(name in before)) changes.added.push(name);
+    if (!Object.hasOwn(before, name)) changes.added.push(name);
     else if (before[name] !== hash) changes.modified.push(name);
   }
-  for (const name of Object.keys(before)) if (!(name in after)) changes.removed.push(name);
+  for (const name of Object.keys(before)) if (!Object.hasOwn(after, name)) changes.removed.push(name);
   return changes;
 }

@@ -1,4 +1,5 @@
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { Problem } from '../../shared/problems.js';
 import { TrustRecordSchema, type RunPlan, type TrustRecord, type TrustState } from '../../shared/trust.js';
 import type { Clock } from '../host.js';
 import { defineTable } from '../store/logicalTable.js';
@@ -7,12 +8,26 @@ import { diffFiles, type Fingerprinter } from './pluginFingerprint.js';
 
 export const PluginTrustTable = defineTable('pluginTrust', TrustRecordSchema);
 
+/** A plugin whose folder cannot be pinned (see Fingerprint): trusting it is refused with the reasons. */
+export class TrustBlockedError extends Error {
+  readonly code = 'PLUGIN_BLOCKED';
+  constructor(
+    readonly pluginId: string,
+    readonly problems: Problem[],
+  ) {
+    super(`${pluginId} cannot be trusted: ${problems[0]?.message ?? 'its folder cannot be pinned'}`);
+  }
+}
+
 /**
  * How long the call path reuses a plugin's "may run" answer before walking
  * its folder again. A walk stats every file (thousands, with node_modules),
  * which cost more than the tool call itself when done on each one.
  */
 export const TRUST_RECHECK_MS = 1_000;
+
+/** What keeps a plugin from being pinned (a blocked state's problems), for the listings that show a plugin's problems. */
+export const blockingProblems = (state: TrustState): Problem[] => (state.state === 'blocked' ? state.problems : []);
 
 /** What a plugin would run: the exact argv of each server, each page entry, its backend. */
 export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string): RunPlan {
@@ -40,11 +55,16 @@ export class PluginTrust {
   ) {}
 
   stateOf(plugin: PluginRecord): TrustState {
-    if (plugin.source === 'builtin') return { state: 'builtin' };
+    // Built-ins are trusted as shipped, but a link out of their folder blocks them too.
+    if (plugin.source === 'builtin') {
+      const walked = this.fingerprinter.fingerprint(plugin.dir, { hash: false });
+      return walked.ok ? { state: 'builtin' } : { state: 'blocked', problems: walked.problems };
+    }
     if (!plugin.id) return { state: 'untrusted' };
     this.store.refresh();
     const record = this.store.get(PluginTrustTable, plugin.id)?.payload;
     const current = this.fingerprinter.fingerprint(plugin.dir);
+    if (!current.ok) return { state: 'blocked', problems: current.problems };
     if (!record) return { state: 'untrusted', fingerprint: current.fingerprint };
     if (record.fingerprint === current.fingerprint) return { state: 'trusted', trustedAt: record.trustedAt, fingerprint: record.fingerprint };
     return { state: 'changed', trustedAt: record.trustedAt, fingerprint: current.fingerprint, changes: diffFiles(record.files, current.files) };
@@ -81,8 +101,10 @@ export class PluginTrust {
     return runnable;
   }
 
+  /** Pins the folder's current content; a folder that cannot be pinned throws TrustBlockedError with its problems. */
   trust(plugin: PluginRecord & { id: string }, runPlan: RunPlan): TrustRecord {
     const current = this.fingerprinter.fingerprint(plugin.dir);
+    if (!current.ok) throw new TrustBlockedError(plugin.id, current.problems);
     const record: TrustRecord = {
       pluginId: plugin.id,
       dir: plugin.dir,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,6 +77,31 @@ describe('PluginTrust.isRunnableNow (the tool call path)', () => {
     clock.t += TRUST_RECHECK_MS;
     expect(trust.isRunnableNow(plugin)).toBe(false);
     expect(trust.stateOf(plugin).state).toBe('changed');
+    await store.close();
+  });
+});
+
+describe('Fingerprinter: what trust can pin', () => {
+  it('pins a file named like an Object.prototype member (__proto__, constructor) as any other', async () => {
+    const { dir, clock, store, trust, plugin } = await setup();
+    fs.writeFileSync(path.join(dir, '__proto__'), 'module.exports = 1;\n');
+    fs.writeFileSync(path.join(dir, 'constructor'), 'module.exports = 1;\n');
+    trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] });
+    for (const name of ['__proto__', 'constructor']) {
+      fs.writeFileSync(path.join(dir, name), 'module.exports = 2;\n');
+      clock.t += TRUST_RECHECK_MS;
+      expect(trust.stateOf(plugin)).toMatchObject({ state: 'changed', changes: { modified: [name] } });
+      fs.writeFileSync(path.join(dir, name), 'module.exports = 1;\n');
+    }
+    await store.close();
+  });
+
+  it.skipIf(process.platform === 'win32')('a FIFO in the folder blocks the plugin (never read, so never hangs)', async () => {
+    const { dir, store, trust, plugin } = await setup();
+    execFileSync('mkfifo', [path.join(dir, 'mcp', 'lib.mjs')]);
+    const state = trust.stateOf(plugin);
+    expect(state).toMatchObject({ state: 'blocked', problems: [expect.objectContaining({ code: 'PLUGIN_SPECIAL_FILE', file: path.join(dir, 'mcp', 'lib.mjs') })] });
+    expect(() => trust.trust(plugin as PluginRecord & { id: string }, { servers: [], pages: [] })).toThrow(/cannot be trusted: "mcp\/lib.mjs" is a FIFO/);
     await store.close();
   });
 });

@@ -4,7 +4,7 @@ import type { PluginView } from '../../../../src/shared/hostApi';
 
 const SOURCE_COLOR: Record<PluginView['source'], string> = { builtin: 'geekblue', user: 'green', extra: 'purple' };
 const STATUS_COLOR: Record<PluginView['status'], string> = { loaded: 'success', invalid: 'error', overridden: 'default', shadowed: 'default' };
-const TRUST_COLOR: Record<PluginView['trust']['state'], string> = { builtin: 'default', trusted: 'cyan', untrusted: 'orange', changed: 'volcano' };
+const TRUST_COLOR: Record<PluginView['trust']['state'], string> = { builtin: 'default', blocked: 'red', trusted: 'cyan', untrusted: 'orange', changed: 'volcano' };
 
 export function SourceTag({ source }: { source: PluginView['source'] }) {
   const { t } = useTranslation();

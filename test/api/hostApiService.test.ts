@@ -3,7 +3,7 @@ import { createHostApiService } from '../../src/api/hostApiService.js';
 import type { HostApiService } from '../../src/api/types.js';
 import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
 import { startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { writeHugePlugin, writePlugin } from '../helpers/plugins.js';
 
 const urls = {
   uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
@@ -44,6 +44,20 @@ describe('HostApi service', () => {
     expect((await api.handle('agents.delete')).ok).toBe(false);
     expect((await api.handle({ method: 'agents.delete', params: { id: 'keep' }, sneaky: true })).ok).toBe(false);
     expect(t.host.agents.get('keep')).toBeDefined();
+  });
+
+  it('lists every plugin when one holds more files than trust pins: that one is blocked, with the problem (issue 13 item 9)', async () => {
+    const { api, t } = await startApi();
+    writeHugePlugin(t.pluginRoot, 'acme.huge', 20_001);
+    t.host.rescan();
+    const listed = await call(api, 'apps.list', {});
+    const huge = listed.plugins.find((p) => p.id === 'acme.huge')!;
+    expect(huge.trust.state).toBe('blocked');
+    expect(huge.runnable).toBe(false);
+    expect(huge.problems.map((p) => p.code)).toContain('PLUGIN_TOO_MANY_FILES');
+    expect(listed.problems.map((p) => p.code)).toContain('PLUGIN_TOO_MANY_FILES');
+    expect(listed.plugins.find((p) => p.id === 'acme.tools')).toMatchObject({ trust: { state: 'trusted' }, runnable: true });
+    expect((await failure(api, 'plugins.trust', { pluginId: 'acme.huge' })).message).toContain('cannot be trusted until it is smaller');
   });
 
   it('answers the Apps page with derived names, trust and run plans', async () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../helpers/gatewayHost.js';
-import { makeZip, writePlugin } from '../helpers/plugins.js';
+import { makeZip, writeHugePlugin, writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
@@ -120,5 +120,37 @@ describe('links that leave a plugin folder block it, in every root (issue 13 ite
     expect(validated.stderr).toContain(`plugin.json is a link to ${fs.realpathSync(manifest)}, outside the plugin folder`);
     const apps = cli('apps', '--json').json();
     expect(apps.plugins.find((p: { dir: string }) => p.dir === remote)).toMatchObject({ status: 'invalid', problems: [expect.objectContaining({ code: 'MANIFEST_LINK_ESCAPES' })] });
+  });
+});
+
+describe('a plugin with more files than trust pins (issue 13 item 9)', () => {
+  it('is a problem on that plugin alone: chatos apps lists every plugin, the others run, and it cannot be trusted', () => {
+    const { extra, cli } = world();
+    const huge = writeHugePlugin(extra, 'com.example.huge', 20_001);
+    serverPlugin(extra, 'com.example.small', 'server.mjs');
+    expect(cli('trust', 'com.example.small').code).toBe(0);
+
+    const apps = cli('apps', '--json');
+    expect(apps.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const listed = apps.json();
+    const big = listed.plugins.find((p: { id?: string }) => p.id === 'com.example.huge');
+    expect(big.status).toBe('loaded');
+    expect(big.trust.state).toBe('blocked');
+    const problem = big.problems.find((p: { code: string }) => p.code === 'PLUGIN_TOO_MANY_FILES');
+    expect(problem).toMatchObject({ severity: 'error', file: huge });
+    // 20,001 files, one index.mjs and plugin.json, node_modules and its 21 folders.
+    expect(problem.message).toContain('holds 20025 files and folders; trust pins at most 20000, so this plugin cannot be trusted until it is smaller');
+    expect(listed.problems).toContainEqual(problem);
+    expect(apps.code).toBe(1); // a problem the user must fix, said as a problem
+    expect(listed.plugins.find((p: { id?: string }) => p.id === 'com.example.small').trust.state).toBe('trusted');
+    expect(listed.plugins.find((p: { id?: string }) => p.id === 'chatos.notes').trust).toEqual({ state: 'builtin' });
+
+    const trust = cli('trust', 'com.example.huge');
+    expect(trust.code).toBe(1);
+    expect(trust.stderr).toContain('cannot be trusted until it is smaller');
+
+    const ran = cli('call', echo('com.example.small'), '--app', 'chatos', '--args', '{"text":"still runs"}');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('still runs');
   });
 });

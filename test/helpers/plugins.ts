@@ -36,6 +36,17 @@ export function writeProviderPlugin(root: string, id: string, providerAppId: str
   return writePlugin(root, id, { manifestVersion: 1, id, name: id, version: '1.0.0', ...(providerAppId ? { providerAppId } : {}), apps }, files);
 }
 
+/** A plugin folder with `count` small files under node_modules (as an unbundled server's dependencies would be), in folders of 1,000. */
+export function writeHugePlugin(root: string, id: string, count: number): string {
+  const dir = writePlugin(root, id, { manifestVersion: 1, id, name: id, version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, { 'index.mjs': 'export function mount() {}\n' });
+  for (let folder = 0; folder * 1000 < count; folder++) {
+    const sub = path.join(dir, 'node_modules', `pkg${folder}`);
+    fs.mkdirSync(sub, { recursive: true });
+    for (let i = folder * 1000; i < Math.min(count, (folder + 1) * 1000); i++) fs.writeFileSync(path.join(sub, `f${i}.js`), '');
+  }
+  return dir;
+}
+
 export type ZipEntry = { name: string; text?: string; symlinkTo?: string };
 
 /** Builds a zip with python3's zipfile, which lets a test write any entry name, links included. */

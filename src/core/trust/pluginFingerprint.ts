@@ -7,6 +7,8 @@ import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
 import { isInside } from '../plugins/pluginPaths.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
+/** Past the limit entries are only counted, to say how far over it a folder is; this far and no further. */
+const MAX_COUNTED = 1_000_000;
 
 /**
  * What trust can pin of a plugin folder: every file's content, or why it
@@ -60,11 +62,33 @@ export class Fingerprinter {
       return { ok: false, problems };
     }
     let count = 0;
+    const list = (folder: string, relative: string): fs.Dirent[] => {
+      try {
+        return fs.readdirSync(folder, { withFileTypes: true });
+      } catch (error) {
+        block('PLUGIN_FILE_UNREADABLE', folder, `folder "${relative || '.'}" cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`, 'make it readable, or remove it');
+        return [];
+      }
+    };
+    // Past the limit nothing is hashed or checked: the plugin is blocked for its size; the walk only counts on.
+    const countOn = (folder: string) => {
+      for (const entry of list(folder, folder)) {
+        if (++count >= MAX_COUNTED) return;
+        if (entry.isDirectory()) countOn(path.join(folder, entry.name));
+      }
+    };
     const walk = (folder: string, prefix: string) => {
-      for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      for (const entry of list(folder, prefix).sort((a, b) => a.name.localeCompare(b.name))) {
         const full = path.join(folder, entry.name);
         const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-        if (++count > MAX_FINGERPRINT_FILES) throw new Error(`${dir} holds more than ${MAX_FINGERPRINT_FILES} files; trust cannot pin it`);
+        if (count >= MAX_FINGERPRINT_FILES) {
+          if (count < MAX_COUNTED) {
+            count++;
+            if (entry.isDirectory()) countOn(full);
+          }
+          continue;
+        }
+        count++;
         if (entry.isSymbolicLink()) {
           const target = this.linkTarget(full, realDir);
           if (target.inside !== undefined) entries.set(relative, `link:${target.inside}`);
@@ -81,6 +105,10 @@ export class Fingerprinter {
       }
     };
     walk(dir, '');
+    if (count > MAX_FINGERPRINT_FILES) {
+      const how = count >= MAX_COUNTED ? `more than ${MAX_COUNTED}` : String(count);
+      block('PLUGIN_TOO_MANY_FILES', dir, `the plugin folder holds ${how} files and folders; trust pins at most ${MAX_FINGERPRINT_FILES}, so this plugin cannot be trusted until it is smaller`, 'leave out what it does not run (development dependencies, build caches, test data), for example by bundling its server and backend into single files');
+    }
     if (problems.length) return { ok: false, problems };
     const whole = createHash('sha256');
     const files: Record<string, string> = Object.create(null);

@@ -23,11 +23,41 @@ export const TrustStateSchema = z.discriminatedUnion('state', [
 ]);
 export type TrustState = z.infer<typeof TrustStateSchema>;
 
-/** Exactly what a plugin runs once trusted: server command lines, page entries, its backend. */
+/**
+ * The environment a process gets: the variables the plugin sets (`ai.mcp.env`,
+ * as written) and the names of the few host variables passed on (their values
+ * are the user's own and not shown).
+ */
+export const RunEnvSchema = z.object({
+  set: z.array(z.object({ name: z.string(), value: z.string() })),
+  inherited: z.array(z.string()),
+});
+export type RunEnv = z.infer<typeof RunEnvSchema>;
+
+/** Something in a run plan that makes code from outside the plugin folder run (shown before trusting, CLI and UI). */
+export const RunWarningSchema = z.object({
+  code: z.enum(['ENV_CHANGES_CODE', 'COMMAND_OUTSIDE_PLUGIN', 'ARG_OUTSIDE_PLUGIN']),
+  /** `server <serverName>` or `backend`. */
+  subject: z.string(),
+  /** The variable, for ENV_CHANGES_CODE. */
+  variable: z.string().optional(),
+  message: z.string(),
+});
+export type RunWarning = z.infer<typeof RunWarningSchema>;
+
+/**
+ * Exactly what a plugin runs once trusted: server command lines and their
+ * environments, page entries, its backend and its environment, and what in
+ * them runs code from outside the folder. Derived from plugin.json, which
+ * the fingerprint pins, so the plan cannot change while the trust holds.
+ * (Trust records from before env and warnings were shown lack them.)
+ */
 export const RunPlanSchema = z.object({
-  servers: z.array(z.object({ appId: z.string(), serverName: z.string(), command: z.array(z.string()).optional(), url: z.string() })),
+  servers: z.array(z.object({ appId: z.string(), serverName: z.string(), command: z.array(z.string()).optional(), url: z.string(), env: RunEnvSchema.optional() })),
   pages: z.array(z.object({ appId: z.string(), entry: z.string(), compact: z.string().optional() })),
   backend: z.string().optional(),
+  backendEnv: RunEnvSchema.optional(),
+  warnings: z.array(RunWarningSchema).default([]),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 

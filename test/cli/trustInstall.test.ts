@@ -21,7 +21,16 @@ describe('install, trust, uninstall', () => {
     const installed = install.json();
     const dir = path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.git');
     expect(installed).toMatchObject({ pluginId: 'com.example.git', dir, trust: 'untrusted' });
-    expect(installed.runPlan.servers).toEqual([{ appId: 'main', serverName: 'com.example.git.main', command: ['node', path.join(dir, 'main', 'server.mjs')], url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}` }]);
+    expect(installed.runPlan.servers).toEqual([
+      {
+        appId: 'main',
+        serverName: 'com.example.git.main',
+        command: ['node', path.join(dir, 'main', 'server.mjs')],
+        url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}`,
+        env: { set: [], inherited: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] },
+      },
+    ]);
+    expect(installed.runPlan.warnings).toEqual([]);
 
     expect(pluginOf('com.example.git').trust.state).toBe('untrusted');
     expect(pluginOf('chatos.notes').trust).toEqual({ state: 'builtin' });

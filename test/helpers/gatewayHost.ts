@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
-import { runPlanOf } from '../../src/core/trust/pluginTrust.js';
+import { runPlanOf } from '../../src/core/trust/runPlan.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
 

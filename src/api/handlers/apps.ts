@@ -3,7 +3,8 @@ import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
-import { blockingProblems, runPlanOf } from '../../core/trust/pluginTrust.js';
+import { blockingProblems } from '../../core/trust/pluginTrust.js';
+import { runPlanOf } from '../../core/trust/runPlan.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
-import { blockingProblems, runPlanOf } from '../../core/trust/pluginTrust.js';
+import { blockingProblems } from '../../core/trust/pluginTrust.js';
+import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import { appsView, appText } from '../appView.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, type CliContext } from '../output.js';
+import { printRunWarnings } from './trust.js';
 
 export function registerApps(program: Command, cli: CliContext): void {
   const { io } = cli;
@@ -29,6 +31,8 @@ export function registerApps(program: Command, cli: CliContext): void {
           for (const plugin of result.plugins) {
             io.out(`\n${plugin.id ?? plugin.dir} ${plugin.version ?? ''} [${plugin.source}, ${plugin.status}, ${trust.get(plugin.dir)?.state}]`);
             for (const app of result.apps.filter((a) => a.pluginDir === plugin.dir)) io.out(appText(app));
+            // What trusting it would let run from outside its folder, said before anyone trusts it.
+            if (plugin.source !== 'builtin' && plugin.status === 'loaded') printRunWarnings(io, runPlanOf(plugin, result.apps, plugin.backendEntry));
           }
           io.out(`\n${result.apps.length} app(s) from ${result.plugins.filter((p) => p.status === 'loaded').length} plugin(s); ${problems.length} problem(s)`);
         }

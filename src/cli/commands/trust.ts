@@ -1,17 +1,35 @@
 import type { Command } from 'commander';
 import { installPlugin, InstallError } from '../../core/plugins/pluginInstaller.js';
 import { PluginLifecycleError, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
-import { runPlanOf } from '../../core/trust/pluginTrust.js';
+import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
-import type { RunPlan } from '../../shared/trust.js';
+import type { RunEnv, RunPlan } from '../../shared/trust.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
 
+function envText(env: RunEnv): string {
+  const set = env.set.map(({ name, value }) => `${name}=${value}`).join(' ');
+  const inherited = env.inherited.length ? `from the host: ${env.inherited.join(', ')}` : '';
+  return [set, inherited].filter(Boolean).join('; ') || '(empty)';
+}
+
+/** Each run plan warning, as the plan shows it and `chatos apps` repeats it. */
+export function printRunWarnings(io: CliIo, plan: RunPlan, indent = '  '): void {
+  for (const warning of plan.warnings) io.out(`${indent}WARNING: ${warning.message}`);
+}
+
 export function printRunPlan(io: CliIo, plan: RunPlan): void {
-  for (const server of plan.servers) io.out(`  server ${server.serverName}: ${server.command ? server.command.join(' ') : server.url}`);
+  for (const server of plan.servers) {
+    io.out(`  server ${server.serverName}: ${server.command ? server.command.join(' ') : server.url}`);
+    if (server.env) io.out(`    environment: ${envText(server.env)}`);
+  }
   for (const page of plan.pages) io.out(`  page ${page.appId}: ${page.entry}${page.compact ? ` (compact: ${page.compact})` : ''}`);
-  if (plan.backend) io.out(`  backend: node ${plan.backend}`);
+  if (plan.backend) {
+    io.out(`  backend: node ${plan.backend}`);
+    if (plan.backendEnv) io.out(`    environment: ${envText(plan.backendEnv)}`);
+  }
   if (!plan.servers.length && !plan.pages.length && !plan.backend) io.out('  (nothing)');
+  printRunWarnings(io, plan);
 }
 
 /** Runs a lifecycle step, turning its refusal into the CLI's user error (exit 1) with the problems it carries. */

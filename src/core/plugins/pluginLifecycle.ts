@@ -3,7 +3,8 @@ import type { PluginRecord } from '../../shared/appContribution.js';
 import type { TrustRecord } from '../../shared/trust.js';
 import type { Host } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
-import { runPlanOf, TrustBlockedError } from '../trust/pluginTrust.js';
+import { TrustBlockedError } from '../trust/pluginTrust.js';
+import { runPlanOf } from '../trust/runPlan.js';
 
 /**
  * Trust and uninstall, as every face does them (CLI, HostApi): one place

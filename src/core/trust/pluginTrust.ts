@@ -1,4 +1,4 @@
-import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { PluginRecord } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import { TrustRecordSchema, type RunPlan, type TrustRecord, type TrustState } from '../../shared/trust.js';
 import type { Clock } from '../host.js';
@@ -28,18 +28,6 @@ export const TRUST_RECHECK_MS = 1_000;
 
 /** What keeps a plugin from being pinned (a blocked state's problems), for the listings that show a plugin's problems. */
 export const blockingProblems = (state: TrustState): Problem[] => (state.state === 'blocked' ? state.problems : []);
-
-/** What a plugin would run: the exact argv of each server, each page entry, its backend. */
-export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string): RunPlan {
-  const own = apps.filter((a) => a.pluginDir === plugin.dir);
-  return {
-    servers: own
-      .filter((a) => a.mcp)
-      .map((a) => ({ appId: a.appId, serverName: a.serverName, command: a.mcp!.command ? [a.mcp!.command, ...(a.mcp!.args ?? [])] : undefined, url: a.mcp!.url })),
-    pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path, compact: a.entry.compactPath })),
-    backend: backendEntry,
-  };
-}
 
 /**
  * Trust for plugins outside the built-in root (DESIGN.md "Scan"): pinned to

@@ -9,8 +9,8 @@ import { formatCommandLine } from './commandLine';
 type RunPlan = PluginView['runPlan'];
 
 /** Each server as what will actually start: the exact command line, or the url it connects to. */
-export function serverLaunchLines(plan: RunPlan): { serverName: string; line: string }[] {
-  return plan.servers.map((server) => ({ serverName: server.serverName, line: server.command ? formatCommandLine(server.command) : server.url }));
+export function serverLaunchLines(plan: RunPlan): { serverName: string; line: string; env?: NonNullable<RunPlan['backendEnv']> }[] {
+  return plan.servers.map((server) => ({ serverName: server.serverName, line: server.command ? formatCommandLine(server.command) : server.url, env: server.env }));
 }
 
 function FileList({ label, files }: { label: string; files: string[] }) {
@@ -26,6 +26,44 @@ function FileList({ label, files }: { label: string; files: string[] }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** The environment a process gets: what the plugin sets, as written, and the host variables passed on, by name. */
+function EnvLine({ env }: { env: NonNullable<RunPlan['backendEnv']> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="trust-env" data-testid="run-plan-env">
+      <Typography.Text type="secondary">{t('apps.trust.environment')} </Typography.Text>
+      {env.set.map(({ name, value }) => (
+        <Typography.Text code key={name}>
+          {`${name}=${value}`}
+        </Typography.Text>
+      ))}
+      {env.inherited.length > 0 ? <Typography.Text type="secondary"> {t('apps.trust.inherited', { names: env.inherited.join(', ') })}</Typography.Text> : null}
+    </div>
+  );
+}
+
+/** What in the plan runs code from outside the plugin folder (a PATH, a preload, a program elsewhere). */
+export function RunWarnings({ plan }: { plan: RunPlan }) {
+  const { t } = useTranslation();
+  if (plan.warnings.length === 0) return null;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      style={{ margin: '8px 0' }}
+      data-testid="run-plan-warnings"
+      title={t('apps.trust.warningsTitle')}
+      description={
+        <ul className="trust-list">
+          {plan.warnings.map((warning) => (
+            <li key={warning.message}>{warning.message}</li>
+          ))}
+        </ul>
+      }
+    />
   );
 }
 
@@ -47,6 +85,7 @@ export function RunPlanView({ plan }: { plan: RunPlan }) {
                 <Typography.Text code copyable={{ text: server.line }} data-testid="run-plan-command">
                   {server.line}
                 </Typography.Text>
+                {server.env ? <EnvLine env={server.env} /> : null}
               </li>
             ))}
           </ul>
@@ -76,8 +115,10 @@ export function RunPlanView({ plan }: { plan: RunPlan }) {
         <div className="trust-section">
           <Typography.Text strong>{t('apps.trust.backend')}</Typography.Text>{' '}
           <Typography.Text code>{plan.backend}</Typography.Text>
+          {plan.backendEnv ? <EnvLine env={plan.backendEnv} /> : null}
         </div>
       ) : null}
+      <RunWarnings plan={plan} />
     </div>
   );
 }
@@ -128,11 +169,13 @@ export function TrustBlock({ plugin, onChanged }: { plugin: PluginView; onChange
                       {lines.map((server) => (
                         <li key={server.serverName}>
                           <Typography.Text code>{server.line}</Typography.Text>
+                          {server.env?.set.length ? <EnvLine env={{ set: server.env.set, inherited: [] }} /> : null}
                         </li>
                       ))}
                     </ul>
                   </>
                 ) : null}
+                <RunWarnings plan={plugin.runPlan} />
                 <div>{t('apps.trust.confirmRights')}</div>
               </div>
             }

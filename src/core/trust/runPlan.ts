@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
+import { isInside } from '../plugins/pluginPaths.js';
+
+/**
+ * Variables that decide which program or which code a process runs: a
+ * search path, a preload, a startup file, an interpreter's own flags. Set by
+ * a plugin, any of them runs code the fingerprint does not pin.
+ */
+const CODE_VARIABLES = new Set([
+  'PATH',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONUSERBASE',
+  'PERL5LIB',
+  'PERL5OPT',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'GEM_HOME',
+  'GEM_PATH',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'CLASSPATH',
+  'ELECTRON_RUN_AS_NODE',
+]);
+
+/** Windows names are case-insensitive (`Path`); `DYLD_*` is a family (macOS's preloads and library paths). */
+export function changesCode(variable: string): boolean {
+  const name = variable.toUpperCase();
+  return CODE_VARIABLES.has(name) || name.startsWith('DYLD_');
+}
+
+/** What a process gets: the plugin's variables, and the host's few safe ones it does not override. */
+function runEnv(set: Readonly<Record<string, string>>): RunEnv {
+  const names = Object.keys(set);
+  const overridden = new Set(names.map((name) => name.toUpperCase()));
+  return {
+    set: names.map((name) => ({ name, value: set[name]! })),
+    inherited: DEFAULT_INHERITED_ENV_VARS.filter((name) => !overridden.has(name.toUpperCase())),
+  };
+}
+
+const looksLikePath = (word: string) => word.includes('/') || word.includes('\\');
+
+/** Every part of one process's launch that runs code from outside the plugin folder. */
+function warningsFor(subject: string, pluginDir: string, command: string | undefined, args: readonly string[], env: RunEnv): RunWarning[] {
+  const warnings: RunWarning[] = [];
+  for (const { name, value } of env.set) {
+    if (!changesCode(name)) continue;
+    warnings.push({ code: 'ENV_CHANGES_CODE', subject, variable: name, message: `${subject} is started with ${name}=${value}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin` });
+  }
+  // A bare name is looked up on PATH as for any program; a path names a file, and one outside the folder is not pinned.
+  if (command !== undefined && looksLikePath(command)) {
+    if (!path.isAbsolute(command)) {
+      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs "${command}", a path relative to wherever the host was started, not a file of the plugin` });
+    } else if (!isInside(pluginDir, path.resolve(command))) {
+      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs ${command}, a program outside the plugin folder, which trust does not pin` });
+    }
+  }
+  for (const arg of args) {
+    if (path.isAbsolute(arg) && !isInside(pluginDir, path.resolve(arg))) {
+      warnings.push({ code: 'ARG_OUTSIDE_PLUGIN', subject, message: `${subject} is given ${arg}, a path outside the plugin folder: if it is code, trust does not pin it` });
+    }
+  }
+  return warnings;
+}
+
+/** What a plugin would run: the exact argv and environment of each server, each page entry, its backend; and what in them trust cannot pin. */
+export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string): RunPlan {
+  const own = apps.filter((a) => a.pluginDir === plugin.dir);
+  const warnings: RunWarning[] = [];
+  const servers = own
+    .filter((a) => a.mcp)
+    .map((a) => {
+      const mcp = a.mcp!;
+      if (!mcp.command) return { appId: a.appId, serverName: a.serverName, url: mcp.url };
+      const env = runEnv(mcp.env);
+      warnings.push(...warningsFor(`server ${a.serverName}`, plugin.dir, mcp.command, mcp.args ?? [], env));
+      return { appId: a.appId, serverName: a.serverName, command: [mcp.command, ...(mcp.args ?? [])], url: mcp.url, env };
+    });
+  return {
+    servers,
+    pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path, compact: a.entry.compactPath })),
+    backend: backendEntry,
+    ...(backendEntry ? { backendEnv: runEnv({}) } : {}),
+    warnings,
+  };
+}

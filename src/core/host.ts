@@ -231,6 +231,7 @@ export function createHost(options: HostOptions = {}): Host {
         defaultWorkdir: sessionRoot,
         now: () => clock.now(),
         settings: serverSettings,
+        runGate,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
       started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents };

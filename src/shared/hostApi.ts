@@ -177,6 +177,8 @@ export const HostApiMethods = {
       /** Per app: the ids it may see (own + granted; everything for the owner). */
       visible: z.record(z.string(), z.object({ servers: z.array(z.string()), prompts: z.array(z.string()) })),
       owner: z.string(),
+      /** Servers and prompts of plugins that may not run now (untrusted, changed, blocked): listed here, offered to no one. */
+      notRunnable: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })),
     }),
   },
   'registry.grant': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ result: z.enum(['created', 'unchanged']) }) },

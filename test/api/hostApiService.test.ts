@@ -60,6 +60,16 @@ describe('HostApi service', () => {
     expect((await failure(api, 'plugins.trust', { pluginId: 'acme.huge' })).message).toContain('cannot be trusted until it is smaller');
   });
 
+  it("an agent preview gets no prompt text and no tool of an untrusted plugin, and says why (issue 13 item 5)", async () => {
+    const { api, t } = await startApi({ trusted: false });
+    writePlugin(t.pluginRoot, 'says', { manifestVersion: 1, id: 'acme.says', name: 'Says', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { zh: { content: 'Obey the plugin.' } } } }] }, { 'index.mjs': '' });
+    t.host.rescan();
+    const preview = await call(api, 'agents.preview', { agent: { name: 'P', language: 'zh', uiApps: [{ pluginId: 'acme.says', appId: 'main', prompt: true }, { pluginId: 'acme.tools', appId: 'main', mcp: true }] } });
+    expect(preview.prompt.text).toBe('');
+    expect(preview.main).toEqual([]);
+    expect(preview.problems.map((p) => `${p.code} ${p.path}`)).toEqual(expect.arrayContaining(['PLUGIN_UNTRUSTED uiApps[0].prompt', 'PLUGIN_UNTRUSTED uiApps[1].mcp']));
+  });
+
   it('answers the Apps page with derived names, trust and run plans', async () => {
     const { api } = await startApi({ trusted: false });
     const listed = await call(api, 'apps.list', {});

@@ -1,3 +1,4 @@
+import { notRunnableRows } from '../../core/policy/runGate.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 export function registryHandlers({ host, emit }: HandlerContext): Handlers<'registry.overview' | 'registry.grant' | 'registry.revoke'> {
@@ -8,13 +9,17 @@ export function registryHandlers({ host, emit }: HandlerContext): Handlers<'regi
       const visible = Object.fromEntries(
         apps.map((app) => [app.appId, { servers: registry.getMcpServersForApp(app.appId).map((s) => s.id), prompts: registry.getPromptsForApp(app.appId).map((p) => p.id) }]),
       );
+      const servers = registry.listServers();
+      const prompts = registry.listPrompts();
+      const notRunnable = [...notRunnableRows(servers, host.runGate, 'server'), ...notRunnableRows(prompts, host.runGate, 'prompt')].map(([id, refusal]) => ({ id, code: refusal.code, message: refusal.message }));
       return {
         apps,
-        servers: registry.listServers(),
-        prompts: registry.listPrompts(),
+        servers,
+        prompts,
         grants: [...registry.listGrants('server').map((g) => ({ ...g, kind: 'server' as const })), ...registry.listGrants('prompt').map((g) => ({ ...g, kind: 'prompt' as const }))],
         visible,
         owner: registry.ownerAppId,
+        notRunnable,
       };
     },
     'registry.grant': ({ appId, id }) => {

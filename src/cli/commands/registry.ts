@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Host } from '../../core/host.js';
+import type { RegistrySource } from '../../shared/registry.js';
 import { RegistryError, type GrantKind } from '../../core/registry/registryCenter.js';
+import { notRunnableRows } from '../../core/policy/runGate.js';
 import { suggestClosest } from '../../core/naming/suggest.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';
@@ -21,8 +23,16 @@ function registryView(host: Host, sections: readonly Section[], forApp?: string)
   const view: Record<string, unknown> = {};
   if (forApp) view.for = forApp;
   if (sections.includes('apps')) view.apps = registry.listApps();
-  if (sections.includes('servers')) view.servers = forApp ? registry.getMcpServersForApp(forApp) : registry.listServers();
-  if (sections.includes('prompts')) view.prompts = forApp ? registry.getPromptsForApp(forApp) : registry.listPrompts();
+  // A row of a plugin that may not run is listed, marked: it is offered to no one until trusted.
+  const marked = <T extends { id: string; source: RegistrySource }>(rows: T[], part: 'server' | 'prompt') => {
+    const refused = notRunnableRows(rows, host.runGate, part);
+    return rows.map((row) => {
+      const refusal = refused.get(row.id);
+      return refusal ? { ...row, notRunnable: { code: refusal.code, message: refusal.message, fix: refusal.fix } } : row;
+    });
+  };
+  if (sections.includes('servers')) view.servers = marked(forApp ? registry.getMcpServersForApp(forApp) : registry.listServers(), 'server');
+  if (sections.includes('prompts')) view.prompts = marked(forApp ? registry.getPromptsForApp(forApp) : registry.listPrompts(), 'prompt');
   if (sections.includes('grants')) view.grants = { servers: registry.listGrants('server', forApp), prompts: registry.listGrants('prompt', forApp) };
   return view;
 }
@@ -40,15 +50,16 @@ function printText(cli: CliContext, view: Record<string, unknown>): void {
     io.out(`apps (${apps.length}):`);
     for (const app of apps) io.out(`  ${app.appId}  [${app.origins.join(', ')}]`);
   }
-  const servers = view.servers as { id: string; url: string; allowMain: boolean; allowSub: boolean }[] | undefined;
+  const untrusted = (row: { notRunnable?: { code: string } }) => (row.notRunnable ? `  [${row.notRunnable.code === 'PLUGIN_CHANGED' ? 'plugin changed since trusted' : 'plugin not trusted'}: offered to no one]` : '');
+  const servers = view.servers as { id: string; url: string; allowMain: boolean; allowSub: boolean; notRunnable?: { code: string } }[] | undefined;
   if (servers) {
     io.out(`servers (${servers.length}):`);
-    for (const s of servers) io.out(`  ${s.id}  ${s.url}${s.allowMain ? '' : '  (not in main flows)'}`);
+    for (const s of servers) io.out(`  ${s.id}  ${s.url}${s.allowMain ? '' : '  (not in main flows)'}${untrusted(s)}`);
   }
-  const prompts = view.prompts as { id: string; title?: string }[] | undefined;
+  const prompts = view.prompts as { id: string; title?: string; notRunnable?: { code: string } }[] | undefined;
   if (prompts) {
     io.out(`prompts (${prompts.length}):`);
-    for (const p of prompts) io.out(`  ${p.id}${p.title ? `  "${p.title}"` : ''}`);
+    for (const p of prompts) io.out(`  ${p.id}${p.title ? `  "${p.title}"` : ''}${untrusted(p)}`);
   }
   const grants = view.grants as { servers: { appId: string; targetId: string }[]; prompts: { appId: string; targetId: string }[] } | undefined;
   if (grants) {

@@ -1,7 +1,8 @@
 import type { Agent } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
-import type { RegistryPrompt } from '../../shared/registry.js';
+import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
+import { RUN_ALLOWED, type RunGate, type RunGateAnswer, type RunPart } from '../policy/runGate.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
@@ -13,6 +14,8 @@ export type PromptLang = 'zh' | 'en';
 export interface AgentResolverDeps {
   registry: RegistryCenter;
   catalog: PluginCatalog;
+  /** Nothing of a plugin that may not run (untrusted, changed, blocked) reaches an agent: no server, no prompt text. */
+  runGate: Pick<RunGate, 'checkCached'>;
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -59,11 +62,20 @@ function didYouMean(word: string, candidates: Iterable<string>): string {
  * `mcpPrompt` then its `promptIds`, each in the agent's language with the
  * other as fallback, joined with blank lines. Problems describe the stored
  * agent, so every stored id is checked whether or not its switch is on.
+ * A server or prompt whose plugin may not run now (untrusted, changed since
+ * trusted, blocked) is left out with a problem saying how to trust it: its
+ * tools and its text are a plugin's code as much as its server is.
  */
 export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAgent {
-  const { registry, catalog } = deps;
+  const { registry, catalog, runGate } = deps;
   const problems: Problem[] = [];
   const warn = (code: string, path: string, message: string, hint: string) => problems.push({ severity: 'warning', code, file: agent.id, path, message, hint });
+  /** Whether what a plugin registered may reach the agent; a refusal is the problem at `path`. */
+  const mayReach = (source: RegistrySource | { kind: 'plugin'; pluginId: string; pluginDir: string } | undefined, part: RunPart, path: string): boolean => {
+    const gate: RunGateAnswer = source?.kind === 'plugin' ? runGate.checkCached(source, part) : RUN_ALLOWED;
+    if (!gate.ok) warn(gate.code, path, gate.message, gate.fix);
+    return gate.ok;
+  };
 
   const hostAppId = agent.hostAppId;
   const hostKnown = registry.isKnownApp(hostAppId);
@@ -106,7 +118,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     if (uiApp.mcp && ownServerId) {
       if (!serverById.has(ownServerId)) warn('AGENT_ID_MISSING', `${at}.mcp`, `the app's own server "${ownServerId}" is not registered`, 'rescan the plugins (its plugin may be invalid: chatos apps)');
       else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
-      else if (!serverIds.includes(ownServerId)) serverIds.push(ownServerId);
+      else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) serverIds.push(ownServerId);
     }
     uiApp.mcpServerIds.forEach((id, j) => {
       const path = `${at}.mcpServerIds[${j}]`;
@@ -115,11 +127,11 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
       } else if (!visibleServers.has(id)) {
         warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see server "${id}"`, notVisibleHint(id));
-      } else if (uiApp.mcp && !serverIds.includes(id)) serverIds.push(id);
+      } else if (mayReach(serverById.get(id)!.source, 'server', path) && uiApp.mcp && !serverIds.includes(id)) serverIds.push(id);
     });
 
     // ── prompts ──
-    if (uiApp.prompt && app?.prompt) {
+    if (uiApp.prompt && app?.prompt && mayReach({ kind: 'plugin', pluginId: app.pluginId, pluginDir: app.pluginDir }, 'prompt', `${at}.prompt`)) {
       const own = app.prompt;
       const lang: PromptLang | undefined = own[agent.language] !== undefined ? agent.language : own[other(agent.language)] !== undefined ? other(agent.language) : undefined;
       if (lang) {
@@ -147,6 +159,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see prompt "${chosen.id}"`, notVisibleHint(chosen.id));
         return;
       }
+      if (!mayReach(chosen.source, 'prompt', path)) return;
       if (uiApp.prompt) addPart({ id: chosen.id, title: chosen.title, lang: langOf(chosen, base, promptById, agent.language), source: 'registry' }, chosen.content);
     });
   });

@@ -1,4 +1,5 @@
 import type { PluginRecord } from '../../shared/appContribution.js';
+import type { RegistrySource } from '../../shared/registry.js';
 import type { TrustState } from '../../shared/trust.js';
 
 /**
@@ -103,6 +104,21 @@ export class RunGate {
         return refuse('PLUGIN_CHANGED', `plugin ${id} is changed since you trusted it, so ${CONSEQUENCE[part]}`, `review what changed and trust it again: chatos trust ${id} (or Trust on the Apps page)`);
     }
   }
+}
+
+/**
+ * Registry rows whose plugin may not run now, with the gate's refusal: the
+ * registry's own listings (`chatos registry`, the Registry page) still show
+ * them, marked; agents and the gateway offer them to no one.
+ */
+export function notRunnableRows(rows: readonly { id: string; source: RegistrySource }[], gate: Pick<RunGate, 'checkCached'>, part: RunPart): Map<string, RunGateRefusal> {
+  const refused = new Map<string, RunGateRefusal>();
+  for (const row of rows) {
+    if (row.source.kind !== 'plugin') continue;
+    const answer = gate.checkCached(row.source, part);
+    if (!answer.ok) refused.set(row.id, answer);
+  }
+  return refused;
 }
 
 function refuse(code: RunGateCode, message: string, fix: string): RunGateRefusal {

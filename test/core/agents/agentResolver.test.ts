@@ -22,17 +22,19 @@ const GIT_EN = 'git_app::mcp_com_example_git_status__en';
 const notesText = (lang: 'zh' | 'en') => fs.readFileSync(path.join(repoRoot, 'plugins', 'notes', 'prompts', `${lang}.md`), 'utf8').trim();
 const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults', 'providers', 'aide', 'prompts', `${name}.md`), 'utf8').trim();
 
+/** The shipped world plus com.example.git, trusted (an untrusted plugin reaches no agent: see its own tests). */
 async function world(setup: (pluginRoot: string) => void = () => {}) {
   const t = await startTestHost(({ pluginRoot }) => {
     writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app', ['status']);
     setup(pluginRoot);
   }, shipped);
+  trustPlugin(t.host, 'com.example.git');
   return t;
 }
 
 function resolveNew(host: Host, input: AgentInput) {
   const agent = host.agents.create(input);
-  return resolveAgent(agent, { registry: host.registry, catalog: host.catalog });
+  return resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
 }
 
 const notesApp = { pluginId: 'chatos.notes', appId: 'notes' };
@@ -64,7 +66,7 @@ describe('resolveAgent: servers', () => {
   it("keeps only what the host app may see, reports the rest, and follows a grant at once", async () => {
     const { host } = await world();
     const agent = host.agents.create({ id: 'aider', name: 'Aider', hostAppId: 'aide', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['aide::memory', GIT_SERVER] }] });
-    const before = resolveAgent(agent, { registry: host.registry, catalog: host.catalog });
+    const before = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
     expect(before.serverIds).toEqual(['aide::memory']);
     expect(before.problems).toEqual([
       expect.objectContaining({ severity: 'warning', code: 'AGENT_ID_NOT_VISIBLE', file: 'aider', path: 'uiApps[0].mcpServerIds[1]', hint: `grant it: chatos grant aide ${GIT_SERVER} (or remove it from the agent)` }),
@@ -72,7 +74,7 @@ describe('resolveAgent: servers', () => {
     expect(before.callerFor('main', 'c1')).toEqual({ appId: 'aide', agentId: 'aider', conversationId: 'c1', flow: 'main', serverIds: ['aide::memory'] });
 
     host.registry.grantMcpServerAccess('aide', GIT_SERVER);
-    const after = resolveAgent(agent, { registry: host.registry, catalog: host.catalog });
+    const after = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
     expect(after.serverIds).toEqual(['aide::memory', GIT_SERVER]);
     expect(after.problems).toEqual([]);
   });
@@ -100,6 +102,7 @@ describe('resolveAgent: prompt', () => {
     const { host } = await world((root) =>
       writePlugin(root, 'only-en', { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] }, { 'index.mjs': '', 'en.md': 'English only' }),
     );
+    trustPlugin(host, 'com.example.onlyen');
     const resolved = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ pluginId: 'com.example.onlyen', appId: 'main', prompt: true }] });
     expect(resolved.prompt.text).toBe('English only');
     expect(resolved.prompt.parts).toEqual([{ id: 'com.example.onlyen::mcp_com_example_onlyen_main__en', lang: 'en', source: 'app' }]);
@@ -124,6 +127,7 @@ describe('resolveAgent: prompt', () => {
     const { host } = await world((root) =>
       writePlugin(root, 'only-en', { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] }, { 'index.mjs': '', 'en.md': 'English only' }),
     );
+    trustPlugin(host, 'com.example.onlyen');
     // The zh id is named, but only the __en variant is registered.
     const resolved = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', prompt: true, promptIds: ['com.example.onlyen::mcp_com_example_onlyen_main'] }] });
     expect(resolved.prompt.parts).toEqual([{ id: 'com.example.onlyen::mcp_com_example_onlyen_main__en', lang: 'en', source: 'registry' }]);

@@ -50,12 +50,17 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
       width: 150,
       align: 'center' as const,
       title: (
-        <Tooltip title={<div>{target.id}{target.detail ? <div>{target.detail}</div> : null}</div>}>
+        <Tooltip title={<div>{target.id}{target.detail ? <div>{target.detail}</div> : null}{target.notRunnable ? <div>{target.notRunnable}</div> : null}</div>}>
           <div className="registry-target-head">
             <span>{target.name}</span>
             <Typography.Text type="secondary" className="registry-target-id">
               {target.providerAppId}
             </Typography.Text>
+            {target.notRunnable ? (
+              <Tag color="orange" style={{ fontSize: 11, marginInlineEnd: 0 }} data-testid={`not-runnable-${target.id}`}>
+                {t('registry.notRunnable')}
+              </Tag>
+            ) : null}
           </div>
         </Tooltip>
       ),

@@ -10,19 +10,23 @@ export interface Target {
   /** Title of a prompt, description of a server: what the id stands for. */
   detail?: string;
   providerAppId: string;
+  /** Why its plugin may not run now (untrusted, changed): it is listed, but offered to no one. */
+  notRunnable?: string;
 }
 
 export type CellState = { kind: 'owner' } | { kind: 'own' } | { kind: 'grant'; granted: boolean };
 
 export function targetsOf(overview: Overview, kind: TargetKind): Target[] {
+  const refused = new Map(overview.notRunnable.map((row) => [row.id, row.message]));
   if (kind === 'server') {
-    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId }));
+    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId, notRunnable: refused.get(server.id) }));
   }
   return overview.prompts.map((prompt) => ({
     id: prompt.id,
     name: prompt.name,
     detail: prompt.title ?? (prompt.lang ? prompt.lang : undefined),
     providerAppId: prompt.providerAppId,
+    notRunnable: refused.get(prompt.id),
   }));
 }
 

@@ -1,6 +1,7 @@
 export default {
   zh: {
     'registry.intro': '注册中心记录了有哪些应用，以及它们提供的 MCP 服务和提示词。',
+    'registry.notRunnable': '插件未信任',
     'registry.summary': '{{apps}} 个应用，{{servers}} 个服务，{{prompts}} 个提示词，{{grants}} 条授权',
     'registry.explain': '应用之间相互隔离：每个应用只能看到自己注册的内容和明确授予它的内容；默认不授予任何东西。注册中心的所有者能看到全部。',
     'registry.search': '按 ID、名称或提供方筛选',
@@ -23,6 +24,7 @@ export default {
   },
   en: {
     'registry.intro': 'The registry records which apps exist and the MCP servers and prompts they offer.',
+    'registry.notRunnable': 'plugin not trusted',
     'registry.summary': '{{apps}} apps, {{servers}} servers, {{prompts}} prompts, {{grants}} grants',
     'registry.explain': 'Apps are isolated: each sees only what it registered itself plus what it was explicitly granted; nothing is granted by default. The registry owner sees everything.',
     'registry.search': 'Filter by id, name or provider',

@@ -11,6 +11,7 @@ import type { CallOptions } from '../connection/serverConnection.js';
 import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettings.js';
 import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
+import { refusalText, RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
 
 export type Flow = 'main' | 'sub';
 
@@ -56,7 +57,7 @@ export interface CallRecord extends CallContext {
   error: string | undefined;
 }
 
-export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
+export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
 
 export class GatewayError extends Error {
   constructor(
@@ -96,6 +97,8 @@ export interface ToolGatewayDeps {
   hooks?: GatewayHooks;
   /** The user's per-server settings: tools switched off, permission overrides. */
   settings?: ServerSettings;
+  /** Whether a plugin's server may run now (cached per call): an untrusted or changed plugin's servers are offered to no one. */
+  runGate: Pick<RunGate, 'checkCached'>;
 }
 
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
@@ -145,6 +148,11 @@ export class ToolGateway {
 
   /** The servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[] {
+    return this.grantedServers(caller).filter((def) => this.runnable(def).ok);
+  }
+
+  /** The servers the caller's grants, flow and selection allow, whether or not their plugin may run now. */
+  private grantedServers(caller: Caller): ServerDefinition[] {
     const { runtime, registry } = this.deps;
     const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
     return runtime
@@ -153,10 +161,19 @@ export class ToolGateway {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Lists every visible server's tools, starting the servers not yet listed (first use). */
+  /** The run gate's cached answer for a plugin's server; other servers always may. */
+  private runnable(def: ServerDefinition): RunGateAnswer {
+    return def.plugin ? this.deps.runGate.checkCached(def.plugin, 'server') : RUN_ALLOWED;
+  }
+
+  /** Lists every visible server's tools, starting the servers not yet listed (first use). A server whose plugin may not run is left out, saying why. */
   async listTools(caller: Caller): Promise<{ tools: OfferedTool[]; problems: Problem[]; reminders: string[] }> {
-    const servers = this.visibleServers(caller);
     const problems: Problem[] = [];
+    const servers = this.grantedServers(caller).filter((server) => {
+      const gate = this.runnable(server);
+      if (!gate.ok) problems.push({ severity: 'warning', code: gate.code, file: server.id, path: '', message: `${gate.message}: its tools are not offered`, hint: gate.fix });
+      return gate.ok;
+    });
     const reminders: string[] = [];
     await Promise.all(
       servers.map(async (server) => {
@@ -238,7 +255,14 @@ export class ToolGateway {
 
   /** Whether the caller may use this server now: enabled (in its config and by the user), its flow allowed, selected, and granted (asked of the registry now). */
   private mayUse(caller: Caller, def: ServerDefinition): boolean {
-    return !def.disabled && !this.switchedOff(def) && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)) && this.deps.registry.hasMcpServerAccess(caller.appId, def.id);
+    return (
+      !def.disabled &&
+      !this.switchedOff(def) &&
+      (caller.flow === 'main' ? def.allowMain : def.allowSub) &&
+      (!caller.serverIds || caller.serverIds.includes(def.id)) &&
+      this.deps.registry.hasMcpServerAccess(caller.appId, def.id) &&
+      this.runnable(def).ok
+    );
   }
 
   /** Default tool-name prefix of each definition, computed once per definition object. */
@@ -369,6 +393,8 @@ export class ToolGateway {
     if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) {
       return new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it (grant it with: chatos grant ${caller.appId} ${server.id})`);
     }
+    const gate = this.runnable(server);
+    if (!gate.ok) return new GatewayError('NOT_RUNNABLE', `"${toolName}" is not offered: ${refusalText(gate)}`);
     const flag = caller.flow === 'main' ? 'allowMain' : 'allowSub';
     if (!(caller.flow === 'main' ? server.allowMain : server.allowSub)) {
       return new GatewayError('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`);
@@ -390,7 +416,12 @@ export class ToolGateway {
     const version = this.deps.runtime.version;
     const candidates = this.ownersByName(toolName);
     const usable = candidates.filter((def) => this.mayUse(caller, def));
-    if (usable.length === 0 && candidates.length > 0) throw this.refusal(caller, toolName, candidates[0]!);
+    if (usable.length === 0 && candidates.length > 0) {
+      // A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle.
+      const stale = candidates.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
+      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id)));
+      throw this.refusal(caller, toolName, candidates[0]!);
+    }
 
     // Start (first use) only the servers that could own this name.
     const starting = usable.some((server) => !this.deps.runtime.cachedTools(server.id));

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import { McpRuntimeError } from '../../../../src/core/mcp/connection/serverConnection.js';
 import { caller, fixtureServer, isAlive, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { repoRoot } from '../../../helpers/tempDir.js';
 
@@ -80,14 +79,14 @@ describe('gateway access checks (real stdio servers)', () => {
     const who = caller('conv-u');
 
     const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'x' }));
-    expect(refused).toBeInstanceOf(McpRuntimeError);
-    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain('not trusted');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
 
     const listed = await host.gateway.listTools(who);
     expect(listed.tools.map((t) => t.name)).not.toContain(ECHO);
-    expect(listed.problems.find((p) => p.file === SERVER)?.message).toContain(`chatos trust ${PLUGIN}`);
+    expect(listed.problems.find((p) => p.file === SERVER)).toMatchObject({ code: 'PLUGIN_UNTRUSTED', message: expect.stringContaining('its tools are not offered'), hint: expect.stringContaining(`chatos trust ${PLUGIN}`) });
 
     // No process was spawned: no lease, no pid, nothing in the server's log.
     expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
@@ -103,7 +102,7 @@ describe('gateway access checks (real stdio servers)', () => {
 
     expect(host.trust.untrust(PLUGIN)).toBe(true);
     const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'after untrust' }));
-    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
+    expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
     // The conversation's lease was ended with it.
     expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
@@ -124,7 +123,7 @@ describe('gateway access checks (real stdio servers)', () => {
     expect(running.message).toContain('changed since you trusted it');
     // ...and a new conversation's server process must not start.
     const refused = await rejection(host.gateway.callTool(caller('conv-2'), ECHO, { text: 'x' }));
-    expect((refused as McpRuntimeError).code).toBe('SERVER_NOT_RUNNABLE');
+    expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain('changed since you trusted it');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
     expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).map((l) => l.conversationId)).not.toContain('conv-2');

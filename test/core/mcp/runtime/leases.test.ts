@@ -119,7 +119,7 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     });
     runtimes.push(runtime);
     await runtime.start();
-    const gateway = new ToolGateway({ runtime, registry: host.registry, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const gateway = new ToolGateway({ runtime, runGate: host.runGate, registry: host.registry, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
 
     const idlePid = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
     const busyPid = pidOf((await gateway.callTool(caller('conv-busy'), PID, {})).result);

@@ -39,6 +39,7 @@ async function wiredGateway(host: Host) {
   await runtime.start();
   registerSettingsConfirmables(host.confirmations);
   const gateway = new ToolGateway({
+    runGate: host.runGate,
     runtime,
     registry: host.registry,
     artifactsDir: host.home.artifactsDir,

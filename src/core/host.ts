@@ -19,6 +19,7 @@ import { RegistryCenter } from './registry/registryCenter.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
+import { providerOwners } from './registry/providerOwners.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
@@ -132,12 +133,16 @@ export function createHost(options: HostOptions = {}): Host {
     { dir: home.userPluginsDir, source: 'user' },
     ...(options.extraPluginRoots ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
   ];
-  const scanner = new PluginScanner(pluginRoots, {
-    home,
-    exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')),
-    sessionRoot,
-    projectRoot,
-  });
+  const scanner = new PluginScanner(
+    pluginRoots,
+    {
+      home,
+      exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')),
+      sessionRoot,
+      projectRoot,
+    },
+    () => providerOwners(home, defaultsDir),
+  );
   const catalog = new PluginCatalog(scanner);
 
   let started:

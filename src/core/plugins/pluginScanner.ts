@@ -99,6 +99,8 @@ export class PluginScanner {
   constructor(
     private readonly roots: readonly PluginRoot[],
     private readonly ctx: ContributionContext,
+    /** Provider app ids already owned (the host, apps with a DB or bundled defaults), each with its owner; asked once per scan. */
+    private readonly providerOwners: () => ReadonlyMap<string, string> = () => new Map(),
   ) {}
 
   scan(): ScanResult {
@@ -142,6 +144,7 @@ export class PluginScanner {
   private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): ScanResult {
     resolveDuplicateIds(candidates);
     resolveServerNameCollisions(candidates);
+    resolveProviderClaims(candidates, this.providerOwners());
 
     const plugins: PluginRecord[] = [];
     const apps: AppContribution[] = [];
@@ -294,5 +297,37 @@ function resolveServerNameCollisions(candidates: Candidate[]): void {
       }
     });
     if (c.status === 'loaded') for (const [key, owner] of claimed) owners.set(key, owner);
+  }
+}
+
+/**
+ * A plugin's provider app id (its `providerAppId`, else its own id) must be
+ * its own: not owned by the host or an app with its own DB or bundled
+ * defaults, and not claimed by a plugin earlier in scan order (built-ins
+ * first). Joining another provider would let that app see the plugin's
+ * servers and prompts without a grant, so the later plugin is refused.
+ */
+function resolveProviderClaims(candidates: Candidate[], owners: ReadonlyMap<string, string>): void {
+  const claimed = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const manifest = c.validated.manifest;
+    if (c.status !== 'loaded' || !manifest) continue;
+    const declared = manifest.providerAppId !== undefined;
+    const provider = manifest.providerAppId ?? manifest.id;
+    const earlier = claimed.get(provider);
+    const owner = owners.get(provider) ?? (earlier ? `plugin "${earlier.validated.manifest!.id}" (${where(earlier)}), which claimed it first` : undefined);
+    if (owner === undefined) {
+      claimed.set(provider, c);
+      continue;
+    }
+    c.status = 'invalid';
+    c.extra.push({
+      severity: 'error',
+      code: 'PROVIDER_APP_ID_CLAIMED',
+      file: c.validated.manifestFile,
+      path: declared ? 'providerAppId' : 'id',
+      message: `${declared ? 'providerAppId' : 'the plugin id (its provider app id when no providerAppId is given)'} "${provider}" belongs to ${owner}; its servers and prompts would join that app's own, so this plugin is not loaded`,
+      hint: declared ? 'remove "providerAppId" (the plugin id is used), or use an id of your own' : 'give the plugin an id of its own',
+    });
   }
 }

@@ -149,7 +149,8 @@ export class RegistrySync {
   syncPlugins(scan: ScanResult): { report: SyncReport; problems: Problem[] } {
     const { registry } = this.options;
     const desired = pluginRegistrations(scan.apps);
-    const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid').map((p) => p.dir));
+    // A plugin refused for claiming another app's provider id keeps nothing under it, not even from before.
+    const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !p.problems.some((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED')).map((p) => p.dir));
     const report = registry.reconcile((s) => s.kind === 'plugin', desired, (s) => isPluginSource(s) && invalidDirs.has(s.pluginDir));
 
     const apps = new Map(this.baseApps);

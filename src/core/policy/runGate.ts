@@ -65,15 +65,14 @@ export class RunGate {
   /**
    * The per-call answer (the gateway's hot path): O(1), reusing the trust
    * answer for at most a second, until the trust records change or the next
-   * rescan. Only a refusal reads the folder again, to say why.
+   * rescan. Only a refusal reads the folder again, to say why (and a
+   * folder found trusted again by then is let through).
    */
   checkCached(target: RunTarget, part: RunPart): RunGateAnswer {
     const found = this.plugin(target, part);
     if (!found.ok) return found;
     if (this.deps.trust.isRunnableNow(found.plugin)) return RUN_ALLOWED;
-    const state = this.deps.trust.stateOf(found.plugin);
-    // Runnable again since the cached answer (trusted a moment ago): the next call sees it; this one is refused as untrusted.
-    return this.answer(found.plugin, state.state === 'trusted' || state.state === 'builtin' ? { state: 'untrusted' } : state, part);
+    return this.answer(found.plugin, this.deps.trust.stateOf(found.plugin), part);
   }
 
   private plugin(target: RunTarget, part: RunPart): { ok: true; plugin: PluginRecord } | RunGateRefusal {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownRecord } from './ownKeys.js';
 
 export const TrustChangesSchema = z.object({
   added: z.array(z.string()),
@@ -28,8 +29,8 @@ export const TrustRecordSchema = z.object({
   pluginId: z.string(),
   dir: z.string(),
   fingerprint: z.string(),
-  /** Per-file content hashes, so a later change can be reported file by file. */
-  files: z.record(z.string(), z.string()),
+  /** Per-file content hashes, so a later change can be reported file by file (every name kept, `__proto__` too). */
+  files: ownRecord(z.string()),
   trustedAt: z.string(),
   runPlan: RunPlanSchema,
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ownValue, valueAtPath } from '../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 
 /** Hints by the last key of the JSON path: how a plugin author fixes that field. */
@@ -28,15 +29,6 @@ function describeReceived(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }
 
 /**
@@ -72,7 +64,7 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], input: 
       const expanded = expandUnion(issue);
       if (expanded) return expanded.forEach(visit);
     }
-    const received = valueAt(input, issue.path);
+    const received = valueAtPath(input, issue.path);
     const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string') as string | undefined;
     const params = (issue as { params?: { hint?: string } }).params;
     problems.push({
@@ -81,7 +73,8 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], input: 
       file,
       path: formatJsonPath(issue.path),
       message: messageFor(issue, received),
-      hint: params?.hint ?? (lastKey ? FIELD_HINTS[lastKey] : undefined),
+      // The last key may be the author's own (an env or callMeta key): a hint is looked up as an own entry only.
+      hint: params?.hint ?? (lastKey ? ownValue(FIELD_HINTS, lastKey) : undefined),
     });
   };
   issues.forEach(visit);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { emptyRecord } from '../../shared/ownKeys.js';
 import type { TrustChanges } from '../../shared/trust.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
 
@@ -22,7 +23,8 @@ export class Fingerprinter {
   private readonly cache = new Map<string, { stamp: FileStamp; hash: string }>();
 
   fingerprint(dir: string): Fingerprint {
-    const files: Record<string, string> = {};
+    // No prototype: a file named __proto__ is an entry like any other, never the record's prototype.
+    const files = emptyRecord<string>();
     let count = 0;
     const walk = (folder: string, prefix: string) => {
       for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -55,9 +57,9 @@ export class Fingerprinter {
 export function diffFiles(before: Record<string, string>, after: Record<string, string>): TrustChanges {
   const changes: TrustChanges = { added: [], removed: [], modified: [] };
   for (const [name, hash] of Object.entries(after)) {
-    if (!(name in before)) changes.added.push(name);
+    if (!Object.hasOwn(before, name)) changes.added.push(name);
     else if (before[name] !== hash) changes.modified.push(name);
   }
-  for (const name of Object.keys(before)) if (!(name in after)) changes.removed.push(name);
+  for (const name of Object.keys(before)) if (!Object.hasOwn(after, name)) changes.removed.push(name);
   return changes;
 }

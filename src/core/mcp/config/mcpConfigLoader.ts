@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { z } from 'zod';
 import type { EnvValue, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
+import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
 import { parseYamlText } from '../../plugins/textFiles.js';
@@ -235,15 +236,6 @@ function checkTransportValue(raw: Record<string, unknown>, at: PropertyKey[], fi
   return error(file, [...at, 'transport'], 'MCP_TRANSPORT_UNSUPPORTED', `transport ${describe(written)} is not supported; use stdio or streamable_http`, SERVER_FIELD_HINTS.transport!);
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
 function schemaProblems(issues: readonly z.core.$ZodIssue[], document: unknown, file: string, at: PropertyKey[]): Problem[] {
   return issues.flatMap((issue) => {
     const field = String(issue.path[0] ?? '');
@@ -251,13 +243,13 @@ function schemaProblems(issues: readonly z.core.$ZodIssue[], document: unknown, 
     const path = [...at, ...issue.path];
     if (field === 'transform' && issue.code === 'invalid_union') {
       // zod's "wrong shape" says nothing of the three shapes a transform may take.
-      const written = JSON.stringify(valueAt(document, path)) ?? 'nothing';
+      const written = JSON.stringify(valueAtPath(document, path)) ?? 'nothing';
       return [error(file, path, 'MCP_TRANSFORM_INVALID', `must be one of prefix: "…", prefix: { remove: "…", add: "…" } or suffix: "…", not ${written.length > 80 ? `${written.slice(0, 77)}...` : written}`, SERVER_FIELD_HINTS.transform!)];
     }
     return zodIssuesToProblems([{ ...issue, path }], document, file).map((p) => ({
       ...p,
       code: field === 'transform' ? 'MCP_TRANSFORM_INVALID' : p.code,
-      hint: SERVER_FIELD_HINTS[field] ?? p.hint,
+      hint: ownValue(SERVER_FIELD_HINTS, field) ?? p.hint,
     }));
   });
 }

@@ -332,6 +332,15 @@ permissions:
     expect(definition(withServer('s', 'command: node\nallowMain: false'), 's').allowMain).toBe(false);
   });
 
+  it('a permission pattern that is an Object.prototype member is kept: losing "__proto__: confirm" would run that tool unasked', () => {
+    const def = definition(withServer('s', `command: node\npermissions:\n  '__proto__': confirm\n  constructor: confirm\n  '*': read`), 's');
+    expect(def.permissions).toEqual([
+      { pattern: '__proto__', level: 'confirm' },
+      { pattern: 'constructor', level: 'confirm' },
+      { pattern: '*', level: 'read' },
+    ]);
+  });
+
   it('empty YAML blocks read as empty values', () => {
     const def = definition(withServer('s', 'command: node\nargs:\nenv:\ntools:\ntransform:\npermissions:\ndisabledTools:'), 's');
     expect(def).toMatchObject({ transport: { args: [], env: {} }, tools: { whitelist: [], blacklist: [] }, transform: [], permissions: [], disabledTools: [] });
@@ -388,6 +397,12 @@ describe('resolveEnvValues', () => {
     expect(result).toMatchObject({ ok: false, missing: ['X', 'Y'] });
     expect(!result.ok && result.message).toContain('chatos::github');
     expect(!result.ok && result.message).toContain('X, Y');
+  });
+
+  it("a copy of a variable named after an Object.prototype member is missing unless the host sets it", () => {
+    const values = { A: { env: 'toString' }, B: { env: 'constructor' }, C: { env: '__proto__' } };
+    expect(resolveEnvValues(values, process.env, 's')).toMatchObject({ ok: false, missing: ['toString', 'constructor', '__proto__'] });
+    expect(resolveEnvValues(values, { toString: 't', constructor: 'c', ['__proto__']: 'p' }, 's')).toEqual({ ok: true, values: { A: 't', B: 'c', C: 'p' } });
   });
 
   it('a "__proto__" key stays a plain key', () => {

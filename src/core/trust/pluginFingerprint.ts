@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { emptyRecord } from '../../shared/ownKeys.js';
 import type { TrustChanges } from '../../shared/trust.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { readRegularFile } from '../files/readRegularFile.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
 
@@ -48,7 +49,9 @@ export class Fingerprinter {
     const stamp = stampFile(file);
     const cached = this.cache.get(file);
     if (cached && sameStamp(cached.stamp, stamp)) return cached.hash;
-    const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    // Read as a regular file only: one swapped for a FIFO since the walk saw it must not hang the host.
+    const read = readRegularFile(file, { maxBytes: Number.MAX_SAFE_INTEGER, noFollow: true });
+    const hash = read.ok ? createHash('sha256').update(read.bytes).digest('hex') : `unreadable:${read.code}`;
     this.cache.set(file, { stamp, hash });
     return hash;
   }

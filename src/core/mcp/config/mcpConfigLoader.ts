@@ -1,9 +1,9 @@
-import * as fs from 'node:fs';
 import type { z } from 'zod';
 import type { EnvValue, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
 import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
+import { readProblem, readRegularText } from '../../files/readRegularFile.js';
 import { parseYamlText } from '../../plugins/textFiles.js';
 import { findUnknownKeys } from '../../plugins/unknownKeys.js';
 import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
@@ -59,28 +59,20 @@ export function mcpYamlServerId(key: string): string {
   return `${HOST_APP_ID}::${key}`;
 }
 
+/** Far more than any list of servers; past it the file is not read. */
+export const MAX_MCP_CONFIG_BYTES = 1024 * 1024;
+
 /** The one read from disk; everything else is `parseMcpConfig`. */
 export function loadMcpConfig(file: string, env: NodeJS.ProcessEnv): McpConfigLoad {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
+  // A regular file only, read without blocking: a FIFO named mcp.yaml must not hang the host.
+  const read = readRegularText(file, { maxBytes: MAX_MCP_CONFIG_BYTES });
+  if (!read.ok) {
     // A deleted mcp.yaml means "no servers" (seed 002), not a failure.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return {
-      kind: 'rejected',
-      problems: [
-        {
-          severity: 'error',
-          code: 'MCP_CONFIG_UNREADABLE',
-          file,
-          path: '',
-          message: `cannot read ${file}: ${(error as Error).message}`,
-          hint: 'make it a readable file (check its permissions), or remove it to configure no servers',
-        },
-      ],
-    };
+    if (read.code === 'FILE_NOT_FOUND') return { kind: 'missing' };
+    const hint = read.code === 'FILE_TOO_LARGE' ? 'a config of servers is far smaller: check that this is the right file' : `${read.hint}, or remove it to configure no servers`;
+    return { kind: 'rejected', problems: [{ ...readProblem(read, file), code: 'MCP_CONFIG_UNREADABLE', hint }] };
   }
+  const text = read.text;
   return parseMcpConfig(text, file, env);
 }
 

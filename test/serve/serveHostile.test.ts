@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { raw } from './serveHarness.js';
 import { lineMatching, serve } from './serveProcess.js';
 
 /** A real `chatos serve` on a fresh home and any free port, with its printed url and token. */
@@ -49,4 +50,23 @@ describe('chatos serve against hostile input', () => {
     served.child.kill('SIGTERM');
     expect(await served.exited).toEqual({ code: 0, signal: null });
   }, 150_000);
+
+  it('trading the token for the cookie redirects only to a path of this server, never to //another.host', async () => {
+    const { served, port, token } = await started(['--no-watch']);
+    for (const [target, location] of [
+      [`//evil.example/x?token=${token}&a=1`, '/evil.example/x?a=1'],
+      [`///evil.example/x?token=${token}`, '/evil.example/x'],
+      [`/\\evil.example/x?token=${token}`, '/evil.example/x'],
+      [`/\\/evil.example?token=${token}`, '/evil.example'],
+      [`/agents?token=${token}&tab=2`, '/agents?tab=2'],
+      [`/?token=${token}`, '/'],
+    ] as const) {
+      const res = await raw(port, { path: target });
+      expect(res.status, target).toBe(302);
+      expect(res.headers.location, target).toBe(location);
+      expect(res.headers['set-cookie']?.[0]).toContain('HttpOnly');
+    }
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 120_000);
 });

@@ -46,11 +46,14 @@ function messageFor(issue: z.core.$ZodIssue, received: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       return received === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, not ${describeReceived(received)}`;
-    case 'invalid_value':
-      return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, not ${describeReceived(received)}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((v) => JSON.stringify(v)).join(' or ');
+      return received === undefined ? `is required: it must be ${allowed}` : `must be ${allowed}, not ${describeReceived(received)}`;
+    }
     case 'too_small':
       return issue.origin === 'array' ? `must have at least ${issue.minimum} item(s)` : issue.message.startsWith('Too small') ? 'must not be empty' : issue.message;
     case 'invalid_union':
+      if (received === undefined) return 'is required';
       return `${issue.message === 'Invalid input' ? 'has the wrong shape' : issue.message} (got ${describeReceived(received)})`;
     default:
       return issue.message;

@@ -70,14 +70,14 @@ const tooLarge = (file: string, size: number, maxBytes: number): FileReadFailure
   hint: 'make the file smaller',
 });
 
-export type OpenedFile = { ok: true; fd: number; size: number } | FileReadFailure;
+type OpenedFile = { ok: true; fd: number; size: number } | FileReadFailure;
 
 /**
  * Opens `file` for reading when it is a regular file, without ever waiting
  * on it. The caller owns the descriptor (close it, or hand it to a stream
  * with autoClose). `size` is what the handle's fstat said: read no more.
  */
-export function openRegularFile(file: string, options: { noFollow?: boolean } = {}): OpenedFile {
+function openRegularFile(file: string, options: { noFollow?: boolean } = {}): OpenedFile {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | O_NONBLOCK | (options.noFollow ? O_NOFOLLOW : 0));

@@ -84,7 +84,6 @@ export class ProcessTransport implements Transport {
 
   private connection: Connection = { kind: 'idle' };
   private child: ChildProcessWithoutNullStreams | undefined;
-  private hasExited = false;
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
   private stopping: Promise<void> | undefined;
@@ -140,7 +139,6 @@ export class ProcessTransport implements Transport {
       });
       child.on('error', (error) => {
         if (this.connection.kind === 'starting') {
-          this.hasExited = true;
           this.resolveExited();
           reject(this.spawnFailed(error));
         } else {
@@ -246,10 +244,9 @@ export class ProcessTransport implements Transport {
   }
 
   private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
-    this.hasExited = true;
     this.resolveExited();
     this.options.log.append('lifecycle', signal ? `pid ${this.pid} killed by ${signal}` : `pid ${this.pid} exited with code ${code}`);
-    // A launcher that died may leave the real server behind: end whatever is left of the group.
+    // A launcher that died may leave the real server behind: end whatever is left of its tree.
     this.stopping ??= this.stop(false);
     const child = this.child!;
     const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);

@@ -19,6 +19,8 @@ import { RegistryCenter } from './registry/registryCenter.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
+import { liveRegistryProblems } from './registry/registryProblems.js';
+import { HOST_DB_TABLES } from './hostTables.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
@@ -55,6 +57,12 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
+  /**
+   * This process only looks (a read-only CLI command): the admin DB is
+   * opened without saving, so the registry sync still builds its view, in
+   * memory, and nothing in the data home's DB changes.
+   */
+  readOnly?: boolean;
   clock?: Clock;
   logger?: Logger;
 }
@@ -103,8 +111,10 @@ export interface Host {
   watch(options?: { debounceMs?: number; pollMs?: number }): () => void;
   /** Live events for the faces (UI, serve): reloads, rescans. Returns an unsubscribe function. */
   onEvent(listener: (event: HostEvent) => void): () => void;
-  /** Problems found by `start()` (the admin DB, provider DBs, defaults) and by the last rescan's registry sync. */
+  /** Problems of the registry as it is now: provider DBs and defaults (read at start), and the admin DB (rows failing their schema, missing registrations, unsaved changes). */
   readonly registryProblems: readonly Problem[];
+  /** Writes the admin DB's pending changes now; rejects (a StoreError) if they did not reach the disk. Faces call it before saying a change is made. */
+  save(): Promise<void>;
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
   rescan(): ScanResult;
   /** Flushes the admin DB and releases everything. */
@@ -144,7 +154,6 @@ export function createHost(options: HostOptions = {}): Host {
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   let startupProblems: Problem[] = [];
-  let syncProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
   const emit = (event: HostEvent) => {
     for (const listener of listeners) listener(event);
@@ -159,7 +168,7 @@ export function createHost(options: HostOptions = {}): Host {
     const result = catalog.rescan();
     // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
     trust.forgetRecentChecks();
-    syncProblems = sync.syncPlugins(result).problems;
+    sync.syncPlugins(result);
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
     return result;
   };
@@ -195,7 +204,7 @@ export function createHost(options: HostOptions = {}): Host {
     logger,
     async start() {
       if (started) return;
-      const store = await RecordsStore.open(home.adminDb(), { clock, logger });
+      const store = await RecordsStore.open(home.adminDb(), { clock, logger, saveChanges: !options.readOnly });
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
       const trust = new PluginTrust(store, new Fingerprinter(), clock);
@@ -236,7 +245,7 @@ export function createHost(options: HostOptions = {}): Host {
       started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
-      startupProblems = [...store.problems, ...boot.problems];
+      startupProblems = boot.problems;
     },
     get registry() {
       return need().registry;
@@ -291,8 +300,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     backends,
     get registryProblems() {
-      return [...startupProblems, ...syncProblems];
+      return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },
+    save: () => need().store.flush(),
     rescan,
     async dispose() {
       const current = started;

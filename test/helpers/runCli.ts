@@ -20,6 +20,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
   });
   return {
     code: result.status,

@@ -4,6 +4,7 @@ import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
 import { registerRegistry } from './commands/registry.js';
+import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
 import { registerTools } from './commands/tools.js';
 import { registerTrust } from './commands/trust.js';
@@ -27,6 +28,7 @@ export function buildProgram(cli: CliContext): Command {
   registerApps(program, cli);
   registerInit(program, cli);
   registerRegistry(program, cli);
+  registerRoots(program, cli);
   registerTrust(program, cli);
   registerAgents(program, cli);
   registerTools(program, cli);

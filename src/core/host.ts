@@ -5,6 +5,7 @@ import { PluginCatalog } from './contributions/pluginCatalog.js';
 import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
+import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
@@ -43,7 +44,7 @@ export interface HostOptions {
   appRoot?: string;
   /** Built-in plugin root; default `<appRoot>/plugins`. */
   builtinPluginsDir?: string;
-  /** Extra plugin roots, treated like the user root (untrusted). */
+  /** Extra plugin roots for this process only (`--plugins`), treated like the user root (untrusted); remembered ones are read from the data home. */
   extraPluginRoots?: string[];
   /** Bundled defaults; default `<appRoot>/defaults`. */
   defaultsDir?: string;
@@ -79,7 +80,10 @@ export interface Host {
   readonly home: DataHome;
   readonly appRoot: string;
   readonly defaultsDir: string;
+  /** Built-in, user, remembered (`chatos roots add`) and this process's extra roots, as they are now. */
   readonly pluginRoots: readonly PluginRoot[];
+  /** The extra plugin roots every process scans, in the data home. */
+  readonly rememberedRoots: RememberedRoots;
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -121,6 +125,17 @@ export interface Host {
   dispose(): Promise<void>;
 }
 
+/** Built-in, user, remembered, then this run's roots; a folder given twice is scanned once, as the first. */
+function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[]): PluginRoot[] {
+  const roots: PluginRoot[] = [
+    { dir: builtinDir, source: 'builtin' },
+    { dir: userDir, source: 'user' },
+    ...remembered.map((dir) => ({ dir, source: 'extra' as const, remembered: true })),
+    ...extra.map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
+  ];
+  return roots.filter((root, i) => roots.findIndex((other) => other.dir === root.dir) === i);
+}
+
 /**
  * The composition root: the only place services are constructed and wired.
  * No async work happens here; nothing is scanned, opened or started until
@@ -134,11 +149,9 @@ export function createHost(options: HostOptions = {}): Host {
   const projectRoot = path.resolve(options.projectRoot ?? sessionRoot);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const pluginRoots: PluginRoot[] = [
-    { dir: options.builtinPluginsDir ?? path.join(appRoot, 'plugins'), source: 'builtin' },
-    { dir: home.userPluginsDir, source: 'user' },
-    ...(options.extraPluginRoots ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
-  ];
+  const builtinDir = options.builtinPluginsDir ?? path.join(appRoot, 'plugins');
+  const rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinDir, home.userPluginsDir]);
+  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? []);
   const scanner = new PluginScanner(pluginRoots, {
     home,
     exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')),
@@ -198,7 +211,10 @@ export function createHost(options: HostOptions = {}): Host {
     home,
     appRoot,
     defaultsDir,
-    pluginRoots,
+    get pluginRoots() {
+      return pluginRoots();
+    },
+    rememberedRoots,
     catalog,
     clock,
     logger,
@@ -267,23 +283,39 @@ export function createHost(options: HostOptions = {}): Host {
       const config = new ChangeWatcher([{ path: home.mcpConfig }], async () => void (await reloadMcp()), { debounceMs, pollMs, poll: fileChangedCheck(home.mcpConfig) });
       // The plugin poll is a rescan itself: it stats every plugin's files and re-reads only what changed.
       let pluginsChanged = false;
-      const plugins = new ChangeWatcher(
-        pluginRoots.map((root) => ({ path: root.dir, recursive: true })),
+      const rescanAndReload = async () => {
+        const result = rescan();
+        if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
+        pluginsChanged = false;
+      };
+      const watchPlugins = () =>
+        new ChangeWatcher(
+          pluginRoots().map((root) => ({ path: root.dir, recursive: true })),
+          rescanAndReload,
+          { debounceMs, pollMs: pollMs * 3, poll: () => {
+            const { reread, removed } = catalog.rescan().stats;
+            return (pluginsChanged ||= reread.length + removed.length > 0);
+          } },
+        );
+      let plugins = watchPlugins();
+      // Another process remembered or forgot a root: watch the new set of roots, and scan them now.
+      const roots = new ChangeWatcher(
+        [{ path: rememberedRoots.file }],
         async () => {
-          const result = rescan();
-          if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
-          pluginsChanged = false;
+          plugins.dispose();
+          plugins = watchPlugins();
+          plugins.start();
+          await rescanAndReload();
         },
-        { debounceMs, pollMs: pollMs * 3, poll: () => {
-          const { reread, removed } = catalog.rescan().stats;
-          return (pluginsChanged ||= reread.length + removed.length > 0);
-        } },
+        { debounceMs, pollMs, poll: fileChangedCheck(rememberedRoots.file) },
       );
       config.start();
       plugins.start();
+      roots.start();
       return () => {
         config.dispose();
         plugins.dispose();
+        roots.dispose();
       };
     },
     onEvent(listener) {

@@ -12,6 +12,8 @@ import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './val
 export interface PluginRoot {
   dir: string;
   source: PluginSource;
+  /** An extra root the user added for every process (`chatos roots add`), not only for this run (`--plugins`). */
+  remembered?: boolean;
 }
 
 export interface ScanResult {
@@ -103,8 +105,9 @@ export class PluginScanner {
   /** Keyed by the cached validation itself, so an entry goes away when the folder is re-read or dropped. */
   private readonly contributed = new WeakMap<ValidatedPlugin, Contributed>();
 
+  /** `roots` may be a function: the host's roots change while it runs (`chatos roots add`), and each scan takes them as they are then. */
   constructor(
-    private readonly roots: readonly PluginRoot[],
+    private readonly roots: readonly PluginRoot[] | (() => readonly PluginRoot[]),
     private readonly ctx: ContributionContext,
   ) {}
 
@@ -117,7 +120,7 @@ export class PluginScanner {
     const candidates: Candidate[] = [];
     const listed: string[] = [];
 
-    for (const root of this.roots) {
+    for (const root of typeof this.roots === 'function' ? this.roots() : this.roots) {
       const folders = listPluginFolders(root, rootProblems);
       if (folders) listed.push(root.dir);
       for (const dir of folders ?? []) {

@@ -188,6 +188,23 @@ export class RegistryCenter {
     }
   }
 
+  /** Marks registrations missing (kept with their grants, not offered), e.g. those of a plugin root the user forgot; returns the ids newly marked. */
+  markMissing(select: (row: Registration) => boolean, reason: string): string[] {
+    this.store.refresh();
+    const marked: string[] = [];
+    const since = new Date(this.clock.now()).toISOString();
+    this.store.transaction(() => {
+      for (const table of [RegistryMcpServers, RegistryPrompts] as LogicalTable<Registration>[]) {
+        for (const { id, payload } of this.store.list(table)) {
+          if (payload.missing || !select(payload)) continue;
+          this.store.put(table, id, { ...payload, missing: { since, reason } });
+          marked.push(id);
+        }
+      }
+    });
+    return marked;
+  }
+
   /** Removes registrations for good, with the grants on them: what `uninstall` and `prune` do, never a sync. */
   removeRegistrations(select: (row: Registration, kind: GrantKind) => boolean): RemovedRegistration[] {
     this.store.refresh();

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { parseCmdUrl } from '../../src/core/naming/cmdUrl.js';
 import { HostMcpServers, HostPrompts } from '../../src/core/registry/registryTables.js';
+import { defineTable } from '../../src/core/store/logicalTable.js';
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { CREATE_RECORDS_TABLE } from '../../src/core/store/recordsSchema.js';
 import { loadSqlJs } from '../../src/core/store/sqlite.js';
@@ -112,6 +114,24 @@ describe('registry acceptance (seed 001)', () => {
     const codes = run.json().problems.map((p: { code: string }) => p.code);
     expect(codes).toEqual(expect.arrayContaining(['DB_CORRUPT_READ_ONLY', 'PROVIDER_DB_UNREADABLE']));
     expect(run.stderr).toContain("aide's DB cannot be read, so its bundled defaults are registered instead");
+  });
+
+  it('reports every row that fails its schema, whatever its table, on stderr and in --json', async () => {
+    const { home, cli } = world();
+    expect(cli('grant', 'aide', 'git_app::com.example.git.status').code).toBe(0);
+    const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
+    store.put(defineTable('mcpServerGrants', z.unknown()), 'aide=>broken', { appId: 'aide' });
+    store.put(defineTable('agents', z.unknown()), 'half', { name: 42 });
+    await store.close();
+
+    const run = cli('registry', '--json');
+    expect(run.code).toBe(0);
+    const invalid = run.json().problems.filter((p: { code: string }) => p.code === 'RECORD_INVALID');
+    expect(invalid.map((p: { path: string }) => p.path).sort()).toEqual(['agents.half.id', 'mcpServerGrants["aide=>broken"].targetId']);
+    expect(invalid[0].message).toMatch(/^row (agents\/half|mcpServerGrants\/aide=>broken) is skipped: /);
+    expect(run.stderr).toContain('row agents/half is skipped');
+    // The good rows still count.
+    expect(run.json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual(['git_app::com.example.git.status']);
   });
 
   it('20 grant processes started at once leave 20 grants', async () => {

@@ -3,6 +3,9 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTable } from '../../src/core/store/logicalTable.js';
+import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
@@ -159,6 +162,25 @@ describe('a running chatos serve and the CLI beside it', () => {
     const cliGrants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home]).json().grants.servers.map((g: { targetId: string }) => g.targetId);
     expect(cliGrants.sort()).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
   }, 240_000);
+
+  it('a row that fails its schema, written by another process, is a problem in the running host at once, and goes when the row is fixed', async () => {
+    const home = tempDir();
+    const serve = await startServe(['--home', home]);
+    serves.push(serve);
+    const invalidRows = async () => ((await api(serve, 'problems.list')).problems as { code: string; path: string; source: string }[]).filter((p) => p.code === 'RECORD_INVALID');
+    expect(await invalidRows()).toEqual([]);
+
+    const Loose = defineTable('serverSettings', z.unknown());
+    const other = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
+    other.put(Loose, 'chatos::settings', { serverId: 'chatos::settings', disabled: 'sometimes' });
+    await other.flush();
+    const reported = await until('the host to report the row', async () => ((await invalidRows()).length ? invalidRows() : undefined));
+    expect(reported).toEqual([expect.objectContaining({ path: 'serverSettings["chatos::settings"].disabled', source: 'registry' })]);
+
+    other.delete(Loose, 'chatos::settings');
+    await other.close();
+    await until('the problem to go', async () => ((await invalidRows()).length ? undefined : true));
+  }, 60_000);
 
   it('a root remembered by the CLI is scanned by the running host at once; forgetting it marks its plugins missing there, grants kept', async () => {
     const home = tempDir();

@@ -75,6 +75,12 @@ describe('plugin folders on the Apps page', () => {
     expect(await missing.textContent()).toContain(GIT_SERVER);
     expect(cli('registry', 'grants', '--json').json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual([GIT_SERVER]);
     await screenshot(page, 'roots-02-missing');
+    // The Registry page shows it with that state.
+    await page.evaluate(() => (window.location.hash = '#/registry'));
+    await page.getByTestId('page-registry').waitFor();
+    await page.getByTestId(`missing-${GIT_SERVER}`).first().waitFor(); // antd renders a fixed table header twice
+    await page.evaluate(() => (window.location.hash = '#/apps'));
+    await page.getByTestId('plugin-roots').waitFor();
 
     await page.getByTestId('prune').click();
     await page.getByTestId('prune-ok').click();

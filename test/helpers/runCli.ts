@@ -22,6 +22,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const }),
+    maxBuffer: 64 * 1024 * 1024,
   });
   return {
     code: result.status,

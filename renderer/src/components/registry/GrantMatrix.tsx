@@ -51,9 +51,10 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
       width: 150,
       align: 'center' as const,
       title: (
-        <Tooltip title={<div>{target.id}{target.detail ? <div>{target.detail}</div> : null}</div>}>
+        <Tooltip title={<div>{target.id}{target.detail ? <div>{target.detail}</div> : null}{target.missing ? <div>{t('registry.missingHint', { reason: target.missing })}</div> : null}</div>}>
           <div className="registry-target-head">
             <span>{target.name}</span>
+            {target.missing ? <Tag color="orange" data-testid={`missing-${target.id}`}>{t('registry.missing')}</Tag> : null}
             <Typography.Text type="secondary" className="registry-target-id">
               {target.providerAppId}
             </Typography.Text>

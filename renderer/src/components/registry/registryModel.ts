@@ -10,19 +10,22 @@ export interface Target {
   /** Title of a prompt, description of a server: what the id stands for. */
   detail?: string;
   providerAppId: string;
+  /** Why it is missing (its plugin or origin is gone): shown, not offered; its grants are kept. */
+  missing?: string;
 }
 
 export type CellState = { kind: 'owner' } | { kind: 'own' } | { kind: 'grant'; granted: boolean };
 
 export function targetsOf(overview: Overview, kind: TargetKind): Target[] {
   if (kind === 'server') {
-    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId }));
+    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId, missing: server.missing?.reason }));
   }
   return overview.prompts.map((prompt) => ({
     id: prompt.id,
     name: prompt.name,
     detail: prompt.title ?? (prompt.lang ? prompt.lang : undefined),
     providerAppId: prompt.providerAppId,
+    missing: prompt.missing?.reason,
   }));
 }
 

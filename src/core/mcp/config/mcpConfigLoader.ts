@@ -296,13 +296,19 @@ function isHttpUrl(url: string): boolean {
   }
 }
 
+/**
+ * A warning, not a rejection: the server's definition (and its registration,
+ * which holds no values) does not depend on the environment, and another
+ * process (the app, `chatos serve`) may well have the variable. Only a start
+ * of the server in this process fails, naming it.
+ */
 function checkEnvReferences(values: Record<string, EnvValue>, field: 'env' | 'headers', hostEnv: NodeJS.ProcessEnv, key: string, at: PropertyKey[], file: string): Problem[] {
   return findMissingEnvReferences(values, hostEnv).map((ref) =>
-    error(
+    warning(
       file,
       [...at, field, ref.key],
       'MCP_ENV_MISSING',
-      `server "${key}": ${field}.${ref.key} copies the host environment variable ${ref.variable}, which is not set`,
+      `server "${key}": ${field}.${ref.key} copies the host environment variable ${ref.variable}, which is not set here, so the server cannot start in this process`,
       `set ${ref.variable} in the environment ChatOS is started from, or disable the server with "disabled: true" until it is`,
     ),
   );

@@ -1,4 +1,5 @@
-import * as fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { streamRegularFile } from '../src/core/files/readRegularFile.js';
 import { APP_CSP, ARTIFACT_CSP } from './appUrls.js';
 import { resolveAppRequest, resolveArtifactRequest, type FileResolution } from './protocolFiles.js';
 
@@ -25,14 +26,15 @@ export function textResponse(status: number, message: string, csp: string): Resp
 /** Reads the resolved file into a response with its type and `csp`; HEAD gets the headers only. */
 export async function fileResponse(resolution: FileResolution, method: string, csp: string, extraHeaders: Record<string, string> = {}): Promise<Response> {
   if (!resolution.ok) return textResponse(resolution.status, resolution.message, csp);
-  let body: Buffer;
-  try {
-    body = await fs.readFile(resolution.file);
-  } catch (error) {
-    return textResponse(404, `cannot read ${resolution.file}: ${(error as Error).message}`, csp);
+  // Opened again as a regular file, not a link: a FIFO or link swapped in since the check is refused, never waited on.
+  const opened = streamRegularFile(resolution.file, { noFollow: true });
+  if (!opened.ok) return textResponse(404, opened.message, csp);
+  const headers = { ...COMMON_HEADERS, ...extraHeaders, 'Content-Type': resolution.contentType, 'Content-Length': String(opened.size), 'Content-Security-Policy': csp };
+  if (!opened.stream || method === 'HEAD') {
+    opened.stream?.destroy();
+    return new Response(null, { status: 200, headers });
   }
-  const headers = { ...COMMON_HEADERS, ...extraHeaders, 'Content-Type': resolution.contentType, 'Content-Length': String(body.length), 'Content-Security-Policy': csp };
-  return new Response(method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+  return new Response(Readable.toWeb(opened.stream) as ReadableStream<Uint8Array>, { status: 200, headers });
 }
 
 export function createAppProtocolHandler(options: AppProtocolOptions): (request: Request) => Promise<Response> {

@@ -6,6 +6,7 @@ import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
+import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
@@ -43,6 +44,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...appHandlers(context),
     ...agentHandlers(context),
     ...registryHandlers(context),
+    ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
   };

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { createHost, type Host } from '../core/host.js';
+import { StoreError } from '../core/store/storeError.js';
+import { notSaved } from './storeFailure.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -12,17 +14,57 @@ export function globalOptions(command: Command): GlobalOptions {
   return { home: opts.home, plugins: opts.plugins ?? [], json: opts.json ?? false };
 }
 
-export function hostFor(options: GlobalOptions): Host {
-  return createHost({ home: options.home, extraPluginRoots: options.plugins });
+/** `readOnly`: the command only looks, so nothing it computes (a registry sync for its view) is written to the data home. */
+export function hostFor(options: GlobalOptions, access: { readOnly?: boolean } = {}): Host {
+  return createHost({ home: options.home, extraPluginRoots: options.plugins, readOnly: access.readOnly ?? false });
 }
 
-/** A host with its admin DB open and the registry bootstrapped; disposed (DB flushed) after `use`. */
-export async function withStartedHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T> | T): Promise<T> {
-  const host = hostFor(options);
+/**
+ * A host with its admin DB open and the registry bootstrapped; disposed (DB
+ * flushed) after `use`. For commands that change something: they call
+ * `commit(host)` before they say so.
+ */
+export function withStartedHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T> | T): Promise<T> {
+  return runWith(hostFor(options), use);
+}
+
+/**
+ * For commands that only look (`registry`, `apps`, `tools`, `agents list`…):
+ * the registry is synced in memory for the view and nothing is written, so
+ * a look with other plugin roots or another environment changes nothing
+ * that another process registered.
+ */
+export function withReadOnlyHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T> | T): Promise<T> {
+  return runWith(hostFor(options, { readOnly: true }), use);
+}
+
+async function runWith<T>(host: Host, use: (host: Host) => Promise<T> | T): Promise<T> {
   await host.start();
+  let result: T;
   try {
-    return await use(host);
-  } finally {
+    result = await use(host);
+  } catch (error) {
+    // The command's own failure is the one to report; a save failing as well would only hide it.
+    await host.dispose().catch(() => undefined);
+    throw error;
+  }
+  try {
     await host.dispose();
+  } catch (error) {
+    throw error instanceof StoreError ? notSaved(error) : error;
+  }
+  return result;
+}
+
+/**
+ * Writes the command's changes to the data home now. A change that did not
+ * reach the disk is a failure (exit 1) before anything says it was made:
+ * the process is about to exit, so "kept in memory" would mean lost.
+ */
+export async function commit(host: Host): Promise<void> {
+  try {
+    await host.save();
+  } catch (error) {
+    throw error instanceof StoreError ? notSaved(error) : error;
   }
 }

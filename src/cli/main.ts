@@ -4,11 +4,14 @@ import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
 import { registerRegistry } from './commands/registry.js';
+import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
 import { registerTools } from './commands/tools.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
+import { StoreError } from '../core/store/storeError.js';
 import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
+import { notSaved } from './storeFailure.js';
 
 /** The `chatos` program. Commands return their exit code: 0 ok, 1 a problem to fix, 2 bad usage. */
 export function buildProgram(cli: CliContext): Command {
@@ -25,6 +28,7 @@ export function buildProgram(cli: CliContext): Command {
   registerApps(program, cli);
   registerInit(program, cli);
   registerRegistry(program, cli);
+  registerRoots(program, cli);
   registerTrust(program, cli);
   registerAgents(program, cli);
   registerTools(program, cli);
@@ -34,7 +38,7 @@ export function buildProgram(cli: CliContext): Command {
   return program;
 }
 
-export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const cli: CliContext = { io, exitCode: 0 };
   const program = buildProgram(cli);
   try {
@@ -53,8 +57,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       io.err(`error: ${error.message}`);
       return 2;
     }
-    if (error instanceof UserError) {
-      io.err(`error: ${error.message}${error.hint ? `\n    fix: ${error.hint}` : ''}`);
+    const userError = error instanceof StoreError ? notSaved(error) : error;
+    if (userError instanceof UserError) {
+      io.err(`error: ${userError.message}${userError.hint ? `\n    fix: ${userError.hint}` : ''}`);
       return 1;
     }
     io.err(`error: ${(error as Error).stack ?? String(error)}`);

@@ -6,10 +6,27 @@ export interface CliIo {
   err(text: string): void;
 }
 
-export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-};
+/**
+ * The process's stdout and stderr. A reader that goes away early
+ * (`chatos … | head -1`) is no error: later output is dropped and the
+ * command finishes its work (and saves it) as if it had been read.
+ */
+export function processIo(): CliIo {
+  return { out: lineWriter(process.stdout), err: lineWriter(process.stderr) };
+}
+
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    // Node ignores SIGPIPE, so a closed pipe arrives as EPIPE (and writes after it as a destroyed stream).
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') closed = true;
+    else throw error;
+  });
+  return (text) => {
+    if (closed || stream.destroyed) return;
+    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+  };
+}
 
 /** What commands share: where to print, and the exit code their action sets. */
 export interface CliContext {

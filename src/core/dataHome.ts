@@ -29,6 +29,11 @@ export class DataHome {
     return path.join(this.appDir(appId), 'admin.db');
   }
 
+  /** Extra plugin roots the user added, remembered for every process (see rememberedRoots.ts). */
+  get pluginRootsFile(): string {
+    return path.join(this.hostDir, 'plugin-roots.json');
+  }
+
   get mcpConfig(): string {
     return path.join(this.hostDir, 'mcp.yaml');
   }

@@ -5,6 +5,7 @@ import { PluginCatalog } from './contributions/pluginCatalog.js';
 import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
+import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
@@ -20,6 +21,8 @@ import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { providerOwners } from './registry/providerOwners.js';
+import { liveRegistryProblems } from './registry/registryProblems.js';
+import { HOST_DB_TABLES } from './hostTables.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
@@ -43,7 +46,7 @@ export interface HostOptions {
   appRoot?: string;
   /** Built-in plugin root; default `<appRoot>/plugins`. */
   builtinPluginsDir?: string;
-  /** Extra plugin roots, treated like the user root (untrusted). */
+  /** Extra plugin roots for this process only (`--plugins`), treated like the user root (untrusted); remembered ones are read from the data home. */
   extraPluginRoots?: string[];
   /** Bundled defaults; default `<appRoot>/defaults`. */
   defaultsDir?: string;
@@ -57,6 +60,12 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
+  /**
+   * This process only looks (a read-only CLI command): the admin DB is
+   * opened without saving, so the registry sync still builds its view, in
+   * memory, and nothing in the data home's DB changes.
+   */
+  readOnly?: boolean;
   clock?: Clock;
   logger?: Logger;
 }
@@ -73,7 +82,10 @@ export interface Host {
   readonly home: DataHome;
   readonly appRoot: string;
   readonly defaultsDir: string;
+  /** Built-in, user, remembered (`chatos roots add`) and this process's extra roots, as they are now. */
   readonly pluginRoots: readonly PluginRoot[];
+  /** The extra plugin roots every process scans, in the data home. */
+  readonly rememberedRoots: RememberedRoots;
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -107,12 +119,25 @@ export interface Host {
   watch(options?: { debounceMs?: number; pollMs?: number }): () => void;
   /** Live events for the faces (UI, serve): reloads, rescans. Returns an unsubscribe function. */
   onEvent(listener: (event: HostEvent) => void): () => void;
-  /** Problems found by `start()` (the admin DB, provider DBs, defaults) and by the last rescan's registry sync. */
+  /** Problems of the registry as it is now: provider DBs and defaults (read at start), and the admin DB (rows failing their schema, missing registrations, unsaved changes). */
   readonly registryProblems: readonly Problem[];
+  /** Writes the admin DB's pending changes now; rejects (a StoreError) if they did not reach the disk. Faces call it before saying a change is made. */
+  save(): Promise<void>;
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
   rescan(): ScanResult;
   /** Flushes the admin DB and releases everything. */
   dispose(): Promise<void>;
+}
+
+/** Built-in, user, remembered, then this run's roots; a folder given twice is scanned once, as the first. */
+function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[]): PluginRoot[] {
+  const roots: PluginRoot[] = [
+    { dir: builtinDir, source: 'builtin' },
+    { dir: userDir, source: 'user' },
+    ...remembered.map((dir) => ({ dir, source: 'extra' as const, remembered: true })),
+    ...extra.map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
+  ];
+  return roots.filter((root, i) => roots.findIndex((other) => other.dir === root.dir) === i);
 }
 
 /**
@@ -128,11 +153,9 @@ export function createHost(options: HostOptions = {}): Host {
   const projectRoot = path.resolve(options.projectRoot ?? sessionRoot);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const pluginRoots: PluginRoot[] = [
-    { dir: options.builtinPluginsDir ?? path.join(appRoot, 'plugins'), source: 'builtin' },
-    { dir: home.userPluginsDir, source: 'user' },
-    ...(options.extraPluginRoots ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
-  ];
+  const builtinDir = options.builtinPluginsDir ?? path.join(appRoot, 'plugins');
+  const rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinDir, home.userPluginsDir]);
+  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? []);
   const scanner = new PluginScanner(
     pluginRoots,
     {
@@ -152,7 +175,6 @@ export function createHost(options: HostOptions = {}): Host {
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   let startupProblems: Problem[] = [];
-  let syncProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
   const emit = (event: HostEvent) => {
     for (const listener of listeners) listener(event);
@@ -167,7 +189,7 @@ export function createHost(options: HostOptions = {}): Host {
     const result = catalog.rescan();
     // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
     trust.forgetRecentChecks();
-    syncProblems = sync.syncPlugins(result).problems;
+    sync.syncPlugins(result);
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
     return result;
   };
@@ -200,13 +222,16 @@ export function createHost(options: HostOptions = {}): Host {
     home,
     appRoot,
     defaultsDir,
-    pluginRoots,
+    get pluginRoots() {
+      return pluginRoots();
+    },
+    rememberedRoots,
     catalog,
     clock,
     logger,
     async start() {
       if (started) return;
-      const store = await RecordsStore.open(home.adminDb(), { clock, logger });
+      const store = await RecordsStore.open(home.adminDb(), { clock, logger, saveChanges: !options.readOnly });
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
       const trust = new PluginTrust(store, new Fingerprinter(), clock);
@@ -242,7 +267,7 @@ export function createHost(options: HostOptions = {}): Host {
       started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
-      startupProblems = [...store.problems, ...boot.problems];
+      startupProblems = boot.problems;
     },
     get registry() {
       return need().registry;
@@ -267,23 +292,39 @@ export function createHost(options: HostOptions = {}): Host {
       const config = new ChangeWatcher([{ path: home.mcpConfig }], async () => void (await reloadMcp()), { debounceMs, pollMs, poll: fileChangedCheck(home.mcpConfig) });
       // The plugin poll is a rescan itself: it stats every plugin's files and re-reads only what changed.
       let pluginsChanged = false;
-      const plugins = new ChangeWatcher(
-        pluginRoots.map((root) => ({ path: root.dir, recursive: true })),
+      const rescanAndReload = async () => {
+        const result = rescan();
+        if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
+        pluginsChanged = false;
+      };
+      const watchPlugins = () =>
+        new ChangeWatcher(
+          pluginRoots().map((root) => ({ path: root.dir, recursive: true })),
+          rescanAndReload,
+          { debounceMs, pollMs: pollMs * 3, poll: () => {
+            const { reread, removed } = catalog.rescan().stats;
+            return (pluginsChanged ||= reread.length + removed.length > 0);
+          } },
+        );
+      let plugins = watchPlugins();
+      // Another process remembered or forgot a root: watch the new set of roots, and scan them now.
+      const roots = new ChangeWatcher(
+        [{ path: rememberedRoots.file }],
         async () => {
-          const result = rescan();
-          if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
-          pluginsChanged = false;
+          plugins.dispose();
+          plugins = watchPlugins();
+          plugins.start();
+          await rescanAndReload();
         },
-        { debounceMs, pollMs: pollMs * 3, poll: () => {
-          const { reread, removed } = catalog.rescan().stats;
-          return (pluginsChanged ||= reread.length + removed.length > 0);
-        } },
+        { debounceMs, pollMs, poll: fileChangedCheck(rememberedRoots.file) },
       );
       config.start();
       plugins.start();
+      roots.start();
       return () => {
         config.dispose();
         plugins.dispose();
+        roots.dispose();
       };
     },
     onEvent(listener) {
@@ -300,8 +341,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     backends,
     get registryProblems() {
-      return [...startupProblems, ...syncProblems];
+      return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },
+    save: () => need().store.flush(),
     rescan,
     async dispose() {
       const current = started;

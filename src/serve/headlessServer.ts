@@ -146,10 +146,21 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
     // The token moves from the address bar (history, screenshots) into an HttpOnly cookie.
     query.delete('token');
     const rest = query.toString();
-    res.writeHead(302, { Location: `${path}${rest ? `?${rest}` : ''}`, 'Set-Cookie': tokenCookie(state.token, state.origins.port), 'Content-Length': 0 });
+    res.writeHead(302, { Location: `${sameOriginPath(path)}${rest ? `?${rest}` : ''}`, 'Set-Cookie': tokenCookie(state.token, state.origins.port), 'Content-Length': 0 });
     return void res.end();
   }
   sendRendererTarget(req, res, target, state.origins.port);
+}
+
+/**
+ * A request path as a redirect target that stays on this origin: leading
+ * slashes and backslashes collapse to one `/`, since a browser reads `//host`
+ * and `/\\host` as another site (`GET //evil.example/x?token=…` must not send
+ * the user there). Tabs and line breaks go with them: a browser drops those
+ * from a url before reading it.
+ */
+function sameOriginPath(path: string): string {
+  return `/${path.replace(/^[/\\\t\n\r]+/, '')}`;
 }
 
 /** The raw path (still percent-encoded, never normalized) and the query of a request target. */

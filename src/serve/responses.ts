@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { streamRegularFile } from '../core/files/readRegularFile.js';
 
 /** Sent with every response; a route may relax Cache-Control (content-hashed assets) or the resource policy (page files). */
 export function setBaseHeaders(res: ServerResponse): void {
@@ -29,21 +29,25 @@ export function sendBody(req: IncomingMessage, res: ServerResponse, status: numb
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
-/** Streams a file the caller has already resolved and checked. */
+/**
+ * Streams a file the caller has already resolved (to its real path) and
+ * checked. It is opened again as a regular file and not a link: a FIFO or a
+ * link swapped in since the check is not served (and never waited on).
+ */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: string, contentType: string, headers: Record<string, string> = {}): void {
-  let size: number;
-  try {
-    size = fs.statSync(file).size;
-  } catch {
+  const opened = streamRegularFile(file, { noFollow: true });
+  if (!opened.ok) {
     sendText(res, 404, 'not found');
     return;
   }
-  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': size, ...headers });
+  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': opened.size, ...headers });
+  const { stream } = opened;
+  if (!stream) return void res.end();
   if (req.method === 'HEAD') {
+    stream.destroy();
     res.end();
     return;
   }
-  const stream = fs.createReadStream(file);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }

@@ -5,6 +5,7 @@ import { AuditRecordSchema } from './audit.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
+import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustStateSchema } from './trust.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
@@ -183,6 +184,13 @@ export const HostApiMethods = {
   },
   'registry.grant': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ result: z.enum(['created', 'unchanged']) }) },
   'registry.revoke': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
+  /** Registrations whose plugin or origin is gone (marked missing), with their grants: listed, and removed with `apply`. */
+  'registry.prune': { params: z.object({ apply: z.boolean().default(false) }).strict(), result: PruneResultSchema.extend({ applied: z.boolean() }) },
+
+  /** Plugin roots: built-in, user, remembered for every process, and this process's own. */
+  'roots.list': { params: Empty, result: z.object({ roots: z.array(PluginRootViewSchema), problems: z.array(ProblemSchema) }) },
+  'roots.add': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), added: z.boolean(), plugins: z.array(z.string()) }) },
+  'roots.remove': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), missing: z.array(z.string()) }) },
 
   'servers.list': { params: Empty, result: z.object({ servers: z.array(ServerViewSchema) }) },
   /** Lists a server's tools (starting it if it has not listed them yet). */

@@ -35,10 +35,20 @@ export const McpServerConfigSchema = z.object({
 });
 export type McpServerConfig = z.input<typeof McpServerConfigSchema>;
 
+/**
+ * Set while a registration's origin no longer offers it: its plugin was not
+ * found in the root it came from, its mcp.yaml entry or provider DB row is
+ * gone. It is shown with this state and never offered; its grants are kept
+ * until it comes back or the user prunes it (`chatos registry prune`).
+ */
+export const MissingSchema = z.object({ since: z.string(), reason: z.string() });
+export type Missing = z.infer<typeof MissingSchema>;
+
 export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
   id: z.string(),
   providerAppId: z.string(),
   source: RegistrySourceSchema,
+  missing: MissingSchema.optional(),
 });
 export type RegistryMcpServer = z.infer<typeof RegistryMcpServerSchema>;
 
@@ -54,6 +64,7 @@ export const RegistryPromptSchema = PromptConfigSchema.extend({
   id: z.string(),
   providerAppId: z.string(),
   source: RegistrySourceSchema,
+  missing: MissingSchema.optional(),
 });
 export type RegistryPrompt = z.infer<typeof RegistryPromptSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownRecord } from './ownKeys.js';
 import { ProblemSchema } from './problems.js';
 
 export const TrustChangesSchema = z.object({
@@ -61,25 +62,12 @@ export const RunPlanSchema = z.object({
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
-/**
- * File name → hash, read into a null-prototype object: the names are the
- * plugin's, and a file may be called `__proto__` (a plain record would drop it).
- */
-export const FileHashesSchema = z.preprocess(
-  (raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.entries(raw) : raw),
-  z.array(z.tuple([z.string(), z.string()])).transform((entries) => {
-    const files: Record<string, string> = Object.create(null);
-    for (const [name, hash] of entries) files[name] = hash;
-    return files;
-  }),
-);
-
 export const TrustRecordSchema = z.object({
   pluginId: z.string(),
   dir: z.string(),
   fingerprint: z.string(),
-  /** Per-file content hashes, so a later change can be reported file by file. */
-  files: FileHashesSchema,
+  /** Per-file content hashes, so a later change can be reported file by file (every name kept, `__proto__` too). */
+  files: ownRecord(z.string()),
   trustedAt: z.string(),
   runPlan: RunPlanSchema,
 });

@@ -63,21 +63,28 @@ describe('a plugin may not claim a provider app id that is owned (issue 13 item 
     const validated = cli('validate', path.join(extra, 'a-aide'));
     expect(validated.code).toBe(1);
     expect(validated.stderr).toContain('PROVIDER_APP_ID_CLAIMED');
-    expect(fs.existsSync(path.join(home, 'chatos', 'admin.db'))).toBe(true);
+    // Every command above only looks: none of them wrote the host's admin DB.
+    expect(fs.existsSync(path.join(home, 'chatos', 'admin.db'))).toBe(false);
   });
 });
 
 describe('a provider id that becomes owned later', () => {
-  it('takes back what a plugin had registered under it: its rows are not kept as for a plugin that is only mid-edit', async () => {
+  it('takes back what a plugin had registered under it: its rows are not kept as for a plugin that is only mid-edit, but marked missing with the claim as the reason', async () => {
     const { home, extra, cli } = await world();
     writeProviderPlugin(extra, 'f-late', 'late_app');
-    expect(cli('registry', 'servers', '--json').json().servers.map((s: { id: string }) => s.id)).toContain('late_app::f-late.main');
+    // A writing command saves the registration (and a grant on it), so there is something to take back.
+    expect(cli('grant', 'aide', 'late_app::f-late.main').code).toBe(0);
     // late_app is installed: it has a DB of its own now.
     const store = await RecordsStore.open(path.join(home, 'late_app', 'admin.db'));
     store.put(HostMcpServers, 'x', { id: 'x', name: 'real', url: 'cmd://late-app-mcp', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
     await store.close();
-    const servers = cli('registry', 'servers', '--json').json().servers.map((s: { id: string }) => s.id);
-    expect(servers).toContain('late_app::real');
-    expect(servers).not.toContain('late_app::f-late.main');
+    const servers: { id: string; missing?: { reason: string } }[] = cli('registry', 'servers', '--json').json().servers;
+    expect(servers.map((s) => s.id)).toContain('late_app::real');
+    // Never deleted as a side effect (cross-process): kept with its grant, offered to no one, until pruned.
+    expect(servers.find((s) => s.id === 'late_app::f-late.main')?.missing?.reason).toContain('providerAppId "late_app" belongs to the app "late_app"');
+    const aideSees = cli('registry', '--for', 'aide', '--json').json();
+    expect(aideSees.servers.map((s: { id: string }) => s.id)).not.toContain('late_app::f-late.main');
+    expect(aideSees.grants.servers.map((g: { targetId: string }) => g.targetId)).toContain('late_app::f-late.main');
+    expect(cli('registry', 'prune').stdout).toContain('server late_app::f-late.main: plugin f-late (app main): providerAppId "late_app" belongs to the app "late_app"');
   });
 });

@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { parseCmdUrl } from '../../src/core/naming/cmdUrl.js';
 import { HostMcpServers, HostPrompts } from '../../src/core/registry/registryTables.js';
+import { defineTable } from '../../src/core/store/logicalTable.js';
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
+import { CREATE_RECORDS_TABLE } from '../../src/core/store/recordsSchema.js';
+import { loadSqlJs } from '../../src/core/store/sqlite.js';
 import { connectStdio } from '../helpers/mcpClient.js';
 import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
@@ -73,6 +78,60 @@ describe('registry acceptance (seed 001)', () => {
     expect(ids(aideServers)).toEqual(['aide::task_manager']);
     expect(aideServers[0].source).toEqual({ kind: 'app-db', file: path.join(home, 'aide', 'admin.db') });
     expect(ids(doc.prompts.filter((p: { providerAppId: string }) => p.providerAppId === 'aide'))).toEqual(['aide::internal_main']);
+  });
+
+  it("reads a provider DB written with seed 001's records table and no user_version of ours, without calling it corrupt", async () => {
+    const { home, cli } = world();
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    db.run(CREATE_RECORDS_TABLE);
+    const row = { id: 'x1', name: 'task_manager', url: 'cmd://node /opt/aide/tasks.js', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true };
+    db.run('INSERT INTO records VALUES (?, ?, ?, ?, ?)', ['mcpServers', 'x1', JSON.stringify(row), '2026-01-11T00:00:00Z', '2026-01-11T00:00:00Z']);
+    fs.mkdirSync(path.join(home, 'aide'), { recursive: true });
+    const file = path.join(home, 'aide', 'admin.db');
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const bytes = fs.readFileSync(file);
+
+    const run = cli('registry', '--json');
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('DB_CORRUPT');
+    expect(run.json().problems).toEqual([]);
+    expect(ids(run.json().servers.filter((s: { providerAppId: string }) => s.providerAppId === 'aide'))).toEqual(['aide::task_manager']);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true); // read, never written or moved
+    expect(fs.readdirSync(path.join(home, 'aide'))).toEqual(['admin.db']);
+  });
+
+  it("an unreadable provider DB falls back to that provider's bundled defaults, with a problem", () => {
+    const { home, cli } = world();
+    fs.mkdirSync(path.join(home, 'aide'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'aide', 'admin.db'), 'this is not a database\n'.repeat(100));
+    const run = cli('registry', '--json');
+    expect(run.code).toBe(0);
+    const aide = run.json().servers.filter((s: { providerAppId: string }) => s.providerAppId === 'aide');
+    expect(ids(aide)).toEqual(['aide::memory', 'aide::project_files']);
+    expect(aide[0].source.kind).toBe('defaults');
+    const codes = run.json().problems.map((p: { code: string }) => p.code);
+    expect(codes).toEqual(expect.arrayContaining(['DB_CORRUPT_READ_ONLY', 'PROVIDER_DB_UNREADABLE']));
+    expect(run.stderr).toContain("aide's DB cannot be read, so its bundled defaults are registered instead");
+  });
+
+  it('reports every row that fails its schema, whatever its table, on stderr and in --json', async () => {
+    const { home, cli } = world();
+    expect(cli('grant', 'aide', 'git_app::com.example.git.status').code).toBe(0);
+    const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
+    store.put(defineTable('mcpServerGrants', z.unknown()), 'aide=>broken', { appId: 'aide' });
+    store.put(defineTable('agents', z.unknown()), 'half', { name: 42 });
+    await store.close();
+
+    const run = cli('registry', '--json');
+    expect(run.code).toBe(0);
+    const invalid = run.json().problems.filter((p: { code: string }) => p.code === 'RECORD_INVALID');
+    expect(invalid.map((p: { path: string }) => p.path).sort()).toEqual(['agents.half.id', 'mcpServerGrants["aide=>broken"].targetId']);
+    expect(invalid[0].message).toMatch(/^row (agents\/half|mcpServerGrants\/aide=>broken) is skipped: /);
+    expect(run.stderr).toContain('row agents/half is skipped');
+    // The good rows still count.
+    expect(run.json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual(['git_app::com.example.git.status']);
   });
 
   it('20 grant processes started at once leave 20 grants', async () => {

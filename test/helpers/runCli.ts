@@ -13,13 +13,16 @@ export interface CliRun {
 const bin = path.join(repoRoot, 'bin', 'chatos.js');
 
 /** Runs the built `chatos` binary as a user would (npm test builds dist/ first). */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliRun {
+/** `timeoutMs`: kill it (SIGKILL) if it runs longer; `code` is then null. For commands that must not hang. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const }),
+    maxBuffer: 64 * 1024 * 1024,
   });
   return {
     code: result.status,

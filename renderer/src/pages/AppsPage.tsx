@@ -7,6 +7,7 @@ import { useApi } from '../api/hooks';
 import { EmptyPlugins } from '../components/apps/EmptyPlugins';
 import { InstallButton } from '../components/apps/InstallButton';
 import { PluginCard } from '../components/apps/PluginCard';
+import { PluginRootsCard } from '../components/apps/PluginRootsCard';
 import { RescanButton } from '../components/apps/RescanButton';
 import { ProblemList } from '../components/ProblemList';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
@@ -66,6 +67,7 @@ export default function AppsPage() {
           {data.plugins.length > 0 && !data.plugins.some((plugin) => plugin.source === 'user') ? (
             <Alert type="info" showIcon title={t('apps.addYourOwn')} description={<EmptyPlugins home={info.data?.home} compact />} />
           ) : null}
+          <PluginRootsCard onChanged={reload} />
         </>
       ) : null}
 

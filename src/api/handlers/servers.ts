@@ -6,6 +6,7 @@ import type { Host } from '../../core/host.js';
 import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
 import { stateOfLeases } from '../../core/mcp/connection/connectionManager.js';
 import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
+import { ownValue } from '../../shared/ownKeys.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -80,7 +81,7 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
       const finalName = new Map(catalog.tools.map((t) => [t.rawName, t.name]));
       return {
         tools: tools.map((tool) => {
-          const { level, source } = resolvePermission(definition, tool, settings.permissionOverrides[tool.name]);
+          const { level, source } = resolvePermission(definition, tool, ownValue(settings.permissionOverrides, tool.name));
           const name = finalName.get(tool.name);
           return { rawName: tool.name, ...(name ? { name } : {}), description: tool.description ?? '', enabled: !off.has(tool.name), permission: level, permissionSource: source, inputSchema: tool.inputSchema as Record<string, unknown> };
         }),

@@ -9,7 +9,7 @@ import { parseByExtension } from '../../core/plugins/textFiles.js';
 import { findUnknownKeys } from '../../core/plugins/unknownKeys.js';
 import { AgentInputSchema, type Agent } from '../../shared/agents.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
 
 /** Thrown after the problems were printed: exit 1 with nothing more to say. */
@@ -109,7 +109,7 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .description('every agent, with how many of its ids no longer resolve')
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withReadOnlyHost(options, (host) => {
         const rows = host.agents.list().map((agent) => ({ agent, problems: resolve(host, agent).problems.length }));
         if (options.json) printJson(io, { agents: rows.map((r) => ({ ...r.agent, problems: r.problems })) });
         else if (!rows.length) io.out('no agents yet; create one with "chatos agents create --file agent.json"');
@@ -129,7 +129,7 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .argument('<id>', 'agent id')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withReadOnlyHost(options, (host) => {
         const view = agentView(resolve(host, findAgent(host, id)));
         if (options.json) printJson(io, view);
         else printAgent(io, view);
@@ -145,8 +145,9 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .action(async (opts: { file: string }, command: Command) => {
       const options = globalOptions(command);
       const input = readAgentFile(io, opts.file);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         const agent = storeWrite(io, input.file, () => host.agents.create(input.value));
+        await commit(host);
         reportWritten(io, options.json, host, agent, 'created', input.warnings);
       });
       cli.exitCode = 0;
@@ -160,13 +161,14 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .action(async (id: string, opts: { file: string }, command: Command) => {
       const options = globalOptions(command);
       const input = readAgentFile(io, opts.file);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         findAgent(host, id);
         const fileId = (input.value as { id?: unknown } | null)?.id;
         if (fileId !== undefined && fileId !== id) {
           throw new UserError(`${input.file} names agent "${String(fileId)}", not "${id}"; an agent's id cannot change`, `remove "id" from the file or set it to "${id}"`);
         }
         const agent = storeWrite(io, input.file, () => host.agents.update(id, input.value));
+        await commit(host);
         reportWritten(io, options.json, host, agent, 'updated', input.warnings);
       });
       cli.exitCode = 0;
@@ -178,9 +180,10 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .argument('<id>', 'agent id')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         findAgent(host, id);
         host.agents.delete(id);
+        await commit(host);
         if (options.json) printJson(io, { deleted: id });
         else io.out(`deleted agent ${id}`);
       });

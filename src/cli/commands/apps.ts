@@ -3,7 +3,7 @@ import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import { appsView, appText } from '../appView.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
 import { printJson, printProblems, type CliContext } from '../output.js';
 import { printRunWarnings } from './trust.js';
 
@@ -14,7 +14,7 @@ export function registerApps(program: Command, cli: CliContext): void {
     .description('scan every plugin root; each app with its derived names, url, flags, exposure, trust and problems')
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withReadOnlyHost(options, (host) => {
         const result = host.rescan();
         const trust = new Map(result.plugins.map((p) => [p.dir, host.trust.stateOf(p)]));
         const blocking = (dir: string) => blockingProblems(trust.get(dir)!);

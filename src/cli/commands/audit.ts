@@ -20,7 +20,7 @@ export function registerAudit(program: Command, cli: CliContext): void {
       else if (!records.length) io.out('no calls recorded yet');
       else {
         for (const r of records) {
-          io.out(`${r.time}  ${r.appId}${r.agentId ? `/${r.agentId}` : ''}  ${r.tool}  [${r.permission}, ${r.decision}]  ${r.outcome}  ${Math.round(r.durationMs)} ms${r.error ? `  ${r.error.split('\n')[0]}` : ''}`);
+          io.out(`${r.time}  ${r.appId}${r.agentId ? `/${r.agentId}` : ''}  ${r.tool}  [${r.permission}, ${r.decision}]  ${r.outcome}  ${r.durationMs === null ? '?' : Math.round(r.durationMs)} ms${r.error ? `  ${r.error.split('\n')[0]}` : ''}`);
         }
       }
       cli.exitCode = 0;

@@ -2,13 +2,24 @@ import type { Command } from 'commander';
 import type { Host } from '../../core/host.js';
 import type { RegistrySource } from '../../shared/registry.js';
 import { RegistryError, type GrantKind } from '../../core/registry/registryCenter.js';
-import { notRunnableRows } from '../../core/policy/runGate.js';
+import { notRunnableRows, type RunGateCode } from '../../core/policy/runGate.js';
 import { suggestClosest } from '../../core/naming/suggest.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
-import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';
+import { pruneRegistry, type PruneResult } from '../../core/registry/registryPrune.js';
+import type { Missing } from '../../shared/registry.js';
+import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
+import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
 const SECTIONS = ['apps', 'servers', 'prompts', 'grants'] as const;
 type Section = (typeof SECTIONS)[number];
+
+function grantOf(host: Host, app: string, id: string): { kind: GrantKind; outcome: 'created' | 'unchanged' } {
+  try {
+    const kind = host.registry.kindOf(id);
+    return { kind, outcome: kind === 'server' ? host.registry.grantMcpServerAccess(app, id) : host.registry.grantPromptAccess(app, id) };
+  } catch (error) {
+    asUserError(error);
+  }
+}
 
 function asUserError(error: unknown): never {
   if (error instanceof RegistryError) throw new UserError(error.message, error.code === 'UNKNOWN_APP' ? 'list apps with "chatos registry apps"' : 'list ids with "chatos registry servers" or "chatos registry prompts"');
@@ -24,7 +35,7 @@ function registryView(host: Host, sections: readonly Section[], forApp?: string)
   if (forApp) view.for = forApp;
   if (sections.includes('apps')) view.apps = registry.listApps();
   // A row of a plugin that may not run is listed, marked: it is offered to no one until trusted.
-  const marked = <T extends { id: string; source: RegistrySource }>(rows: T[], part: 'server' | 'prompt') => {
+  const marked = <T extends { id: string; source: RegistrySource; missing?: Missing }>(rows: T[], part: 'server' | 'prompt') => {
     const refused = notRunnableRows(rows, host.runGate, part);
     return rows.map((row) => {
       const refusal = refused.get(row.id);
@@ -42,6 +53,17 @@ function suggestText(word: string, candidates: string[]): string {
   return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
 }
 
+/** A listed row is offered to no one when it is missing (its plugin is gone) or its plugin may not run. */
+type Marked = { missing?: Missing; notRunnable?: { code: RunGateCode } };
+
+const NOT_RUNNABLE_LABEL: Record<RunGateCode, string> = {
+  PLUGIN_UNTRUSTED: 'plugin not trusted',
+  PLUGIN_CHANGED: 'plugin changed since trusted',
+  PLUGIN_BLOCKED: 'plugin blocked',
+  PLUGIN_INVALID: 'plugin invalid',
+  PLUGIN_MISSING: 'plugin not installed',
+};
+
 function printText(cli: CliContext, view: Record<string, unknown>): void {
   const { io } = cli;
   if (view.for) io.out(`what "${view.for}" may see:`);
@@ -50,16 +72,16 @@ function printText(cli: CliContext, view: Record<string, unknown>): void {
     io.out(`apps (${apps.length}):`);
     for (const app of apps) io.out(`  ${app.appId}  [${app.origins.join(', ')}]`);
   }
-  const untrusted = (row: { notRunnable?: { code: string } }) => (row.notRunnable ? `  [${row.notRunnable.code === 'PLUGIN_CHANGED' ? 'plugin changed since trusted' : 'plugin not trusted'}: offered to no one]` : '');
-  const servers = view.servers as { id: string; url: string; allowMain: boolean; allowSub: boolean; notRunnable?: { code: string } }[] | undefined;
+  const mark = (row: Marked) => (row.missing ? `  (missing: ${row.missing.reason})` : row.notRunnable ? `  [${NOT_RUNNABLE_LABEL[row.notRunnable.code]}: offered to no one]` : '');
+  const servers = view.servers as (Marked & { id: string; url: string; allowMain: boolean; allowSub: boolean })[] | undefined;
   if (servers) {
     io.out(`servers (${servers.length}):`);
-    for (const s of servers) io.out(`  ${s.id}  ${s.url}${s.allowMain ? '' : '  (not in main flows)'}${untrusted(s)}`);
+    for (const s of servers) io.out(`  ${s.id}  ${s.url}${s.allowMain ? '' : '  (not in main flows)'}${mark(s)}`);
   }
-  const prompts = view.prompts as { id: string; title?: string; notRunnable?: { code: string } }[] | undefined;
+  const prompts = view.prompts as (Marked & { id: string; title?: string })[] | undefined;
   if (prompts) {
     io.out(`prompts (${prompts.length}):`);
-    for (const p of prompts) io.out(`  ${p.id}${p.title ? `  "${p.title}"` : ''}${untrusted(p)}`);
+    for (const p of prompts) io.out(`  ${p.id}${p.title ? `  "${p.title}"` : ''}${mark(p)}`);
   }
   const grants = view.grants as { servers: { appId: string; targetId: string }[]; prompts: { appId: string; targetId: string }[] } | undefined;
   if (grants) {
@@ -69,22 +91,52 @@ function printText(cli: CliContext, view: Record<string, unknown>): void {
   }
 }
 
+function printPrune(io: CliIo, result: PruneResult, applied: boolean): void {
+  if (!result.registrations.length && !result.apps.length) {
+    io.out('nothing to prune: every registration is there');
+    return;
+  }
+  io.out(applied ? 'removed:' : 'would remove (run again with --yes to remove):');
+  for (const r of result.registrations) {
+    io.out(`  ${r.kind} ${r.id}: ${r.reason}${r.grants.length ? `; with its grant${r.grants.length > 1 ? 's' : ''} to ${r.grants.map((g) => g.appId).join(', ')}` : ''}`);
+  }
+  for (const app of result.apps) io.out(`  app ${app}: nothing provides it any more`);
+}
+
 export function registerRegistry(program: Command, cli: CliContext): void {
   const { io } = cli;
-  program
+  const registry = program
     .command('registry')
     .description('what the registry holds (apps, servers, prompts, grants), or with --for what one app may see')
     .argument('[section]', `one of ${SECTIONS.join(', ')} (default: all)`)
     .option('--for <app>', 'only what this app may see: its own registrations plus its grants')
     .action(async (section: string | undefined, opts: { for?: string }, command: Command) => {
-      if (section !== undefined && !SECTIONS.includes(section as Section)) throw new UsageError(`unknown section "${section}"; use one of ${SECTIONS.join(', ')}`);
+      if (section !== undefined && !SECTIONS.includes(section as Section)) throw new UsageError(`unknown section "${section}"; use one of ${SECTIONS.join(', ')} (or "prune")`);
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withReadOnlyHost(options, (host) => {
         const view = registryView(host, section ? [section as Section] : SECTIONS, opts.for);
-        if (options.json) printJson(io, view);
+        const problems = host.registryProblems.filter((p) => p.severity !== 'notice');
+        if (options.json) printJson(io, { ...view, problems });
         else printText(cli, view);
-        printProblems(io, host.registryProblems.filter((p) => p.severity !== 'notice'));
+        printProblems(io, problems);
       });
+      cli.exitCode = 0;
+    });
+
+  registry
+    .command('prune')
+    .description('remove registrations whose plugin or origin is gone (marked missing), with their grants; lists them, and removes them with --yes')
+    .option('--yes', 'remove them (without it, only list what would go)')
+    .action(async (opts: { yes?: boolean }, command: Command) => {
+      const options = globalOptions(command);
+      const apply = opts.yes === true;
+      const use = async (host: Host) => {
+        const result = pruneRegistry({ registry: host.registry, catalog: host.catalog }, apply);
+        if (apply) await commit(host);
+        if (options.json) printJson(io, { applied: apply, ...result });
+        else printPrune(io, result, apply);
+      };
+      await (apply ? withStartedHost(options, use) : withReadOnlyHost(options, use));
       cli.exitCode = 0;
     });
 
@@ -95,15 +147,11 @@ export function registerRegistry(program: Command, cli: CliContext): void {
     .argument('<id>', 'registry id, e.g. git_app::com.example.git.status')
     .action(async (app: string, id: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
-        try {
-          const kind = host.registry.kindOf(id);
-          const outcome = kind === 'server' ? host.registry.grantMcpServerAccess(app, id) : host.registry.grantPromptAccess(app, id);
-          if (options.json) printJson(io, { app, id, kind, outcome });
-          else io.out(outcome === 'created' ? `granted ${kind} ${id} to ${app}` : `${app} already had ${kind} ${id}`);
-        } catch (error) {
-          asUserError(error);
-        }
+      await withStartedHost(options, async (host) => {
+        const { kind, outcome } = grantOf(host, app, id);
+        await commit(host);
+        if (options.json) printJson(io, { app, id, kind, outcome });
+        else io.out(outcome === 'created' ? `granted ${kind} ${id} to ${app}` : `${app} already had ${kind} ${id}`);
       });
       cli.exitCode = 0;
     });
@@ -115,7 +163,7 @@ export function registerRegistry(program: Command, cli: CliContext): void {
     .argument('<id>', 'registry id')
     .action(async (app: string, id: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         const registry = host.registry;
         const revoked: GrantKind[] = [];
         if (registry.revokeMcpServerAccess(app, id)) revoked.push('server');
@@ -124,6 +172,7 @@ export function registerRegistry(program: Command, cli: CliContext): void {
           const granted = [...registry.listGrants('server', app), ...registry.listGrants('prompt', app)].map((g) => g.targetId);
           throw new UserError(`"${app}" has no grant of "${id}"${suggestText(id, granted)}`, `list its grants with "chatos registry grants --for ${app}"`);
         }
+        await commit(host);
         if (options.json) printJson(io, { app, id, revoked });
         else io.out(`revoked ${revoked.join(' and ')} ${id} from ${app}`);
       });

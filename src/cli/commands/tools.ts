@@ -7,7 +7,7 @@ import type { Host } from '../../core/host.js';
 import { resolveAgent } from '../../core/agents/agentResolver.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
 import { findAgent } from './agents.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
 interface CallerOptions {
@@ -90,7 +90,7 @@ export function registerTools(program: Command, cli: CliContext): void {
   addCallerOptions(program.command('tools').description('the tools a caller would be offered, with server and permission')).action(async (opts: CallerOptions, command: Command) => {
     const options = globalOptions(command);
     checkCallerOptions(opts);
-    await withStartedHost(options, async (host) => {
+    await withReadOnlyHost(options, async (host) => {
       const { caller, problems: agentProblems } = callerOf(host, opts);
       if (!caller.agentId && !host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
       const listed = await host.gateway.listTools(caller);
@@ -134,6 +134,8 @@ export function registerTools(program: Command, cli: CliContext): void {
         if (answers.refusedWithoutTerminal()) {
           throw new UserError(`${toolName} needs confirmation and there is no terminal to ask on; it was not run`, 'rerun it with --yes to approve it');
         }
+        // A tool of the settings server may have changed the admin DB: saved before the result is shown.
+        await commit(host);
         if (options.json) printJson(io, outcome);
         else {
           printResult(io, outcome.result);

@@ -4,7 +4,7 @@ import { PluginLifecycleError, trustPlugin, uninstallPlugin } from '../../core/p
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import type { RunEnv, RunPlan } from '../../shared/trust.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
 
 function envText(env: RunEnv): string {
@@ -51,8 +51,9 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .argument('<plugin>', 'plugin id')
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         const { plugin, record } = lifecycle(io, () => trustPlugin(host, pluginId));
+        await commit(host);
         if (!record) {
           io.out(`${pluginId} is a built-in plugin: it is always trusted`);
           return;
@@ -74,8 +75,9 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .argument('<plugin>', 'plugin id')
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         const removed = host.trust.untrust(pluginId);
+        await commit(host);
         if (options.json) printJson(io, { pluginId, untrusted: removed });
         else io.out(removed ? `${pluginId} is no longer trusted` : `${pluginId} was not trusted`);
       });
@@ -100,6 +102,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
           throw error;
         }
         const plugin = host.rescan().plugins.find((p) => p.dir === installed.dir);
+        await commit(host);
         const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) : undefined;
         if (options.json) {
           printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust: 'untrusted', status: plugin?.status, runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
@@ -124,14 +127,14 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .option('--purge', 'also delete its data and state folders')
     .action(async (pluginId: string, opts: { purge?: boolean }, command: Command) => {
       const options = globalOptions(command);
-      await withStartedHost(options, (host) => {
+      await withStartedHost(options, async (host) => {
         const userRoot = host.home.userPluginsDir;
-        const { removed, purged } = lifecycle(io, () => uninstallPlugin(host, pluginId, opts.purge ?? false));
-        const notices = host.registryProblems.filter((p) => p.code === 'REGISTRATION_REMOVED');
-        if (options.json) printJson(io, { pluginId, removed, purged, notices });
+        const { removed, purged, registrations } = lifecycle(io, () => uninstallPlugin(host, pluginId, opts.purge ?? false));
+        await commit(host);
+        if (options.json) printJson(io, { pluginId, removed, purged, registrations });
         else {
           io.out(`uninstalled ${pluginId} from ${userRoot}`);
-          for (const notice of notices) io.out(`  ${notice.message}`);
+          for (const r of registrations) io.out(`  unregistered ${r.kind} ${r.id}${r.revokedGrants.length ? `; revoked its grant${r.revokedGrants.length > 1 ? 's' : ''} to ${r.revokedGrants.map((g) => g.appId).join(', ')}` : ''}`);
           io.out(opts.purge ? `deleted its data: ${purged.join(', ') || '(none)'}` : `its data folder is kept: ${host.home.pluginDataDir(pluginId)} (use --purge to delete it)`);
         }
         if (hasErrors(host.registryProblems)) printProblems(io, host.registryProblems);

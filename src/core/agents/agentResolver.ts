@@ -82,8 +82,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   if (!hostKnown) {
     warn('AGENT_HOST_APP_UNKNOWN', 'hostAppId', `host app "${hostAppId}" is not registered, so the agent sees nothing${didYouMean(hostAppId, registry.listApps().map((a) => a.appId))}`, 'set hostAppId to a registered app (see "chatos registry apps"), e.g. "chatos"');
   }
-  const allServers = registry.listServers();
-  const allPrompts = registry.listPrompts();
+  // A registration marked missing (its plugin or origin is gone) is not there for an agent.
+  const allServers = registry.listServers().filter((s) => !s.missing);
+  const allPrompts = registry.listPrompts().filter((p) => !p.missing);
   const serverById = new Map(allServers.map((s) => [s.id, s]));
   const promptById = new Map(allPrompts.map((p) => [p.id, p]));
   const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));

@@ -1,12 +1,18 @@
-import type { AuditRecord } from '../../shared/audit.js';
+import { AuditDecisionSchema, AuditFlowSchema, AuditOutcomeSchema, type AuditRecord } from '../../shared/audit.js';
+import { PermissionLevelSchema } from '../../shared/mcp.js';
 
 /** A record whose time is still epoch milliseconds: formatting a date costs more than the rest of the record. */
 export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
 
+/** The largest |epoch ms| a Date holds; past it `toISOString` throws. */
+const MAX_DATE_MS = 8.64e15;
+
 // A burst of calls shares its milliseconds: format (and quote) each one once.
 let lastTime = { at: Number.NaN, json: '' };
-function timeJson(at: number): string {
-  if (at !== lastTime.at) lastTime = { at, json: JSON.stringify(new Date(at).toISOString()) };
+function timeJson(at: unknown): string {
+  if (at === lastTime.at) return lastTime.json;
+  if (typeof at !== 'number' || !(Math.abs(at) <= MAX_DATE_MS)) return 'null';
+  lastTime = { at, json: JSON.stringify(new Date(at).toISOString()) };
   return lastTime.json;
 }
 
@@ -14,8 +20,14 @@ function timeJson(at: number): string {
 const QUOTED_CACHE_SIZE = 4096;
 const quotedCache = new Map<string, string>();
 
-/** JSON of a string. Every record repeats the same few (app, conversation, server, tool, enums): each is quoted once. */
-function quoted(value: string): string {
+/**
+ * JSON of a string field, or `null` for anything that is not a string.
+ * Every record repeats the same few (app, conversation, server, tool): each
+ * is quoted once. JSON.stringify escapes quotes, control characters and lone
+ * surrogates, so any string gives valid JSON.
+ */
+function quoted(value: unknown): string {
+  if (typeof value !== 'string') return 'null';
   let json = quotedCache.get(value);
   if (json === undefined) {
     json = JSON.stringify(value);
@@ -24,23 +36,31 @@ function quoted(value: string): string {
   return json;
 }
 
+/** JSON of each member of an enum; any other value (undefined, a function from a bad lookup) is `null`. */
+const enumJson = (values: readonly string[]) => new Map(values.map((value) => [value, JSON.stringify(value)]));
+const FLOW_JSON = enumJson(AuditFlowSchema.options);
+const PERMISSION_JSON = enumJson(PermissionLevelSchema.options);
+const DECISION_JSON = enumJson(AuditDecisionSchema.options);
+const OUTCOME_JSON = enumJson(AuditOutcomeSchema.options);
+const member = (json: Map<string, string>, value: unknown) => (typeof value === 'string' && json.get(value)) || 'null';
+
 /** The fields between a line's time and its duration: the same for a conversation's repeated calls of one tool. */
 interface Middle {
-  agentId: string | undefined;
-  appId: string;
-  flow: string;
-  serverId: string;
-  tool: string;
-  permission: string;
-  decision: string;
+  agentId: unknown;
+  appId: unknown;
+  flow: unknown;
+  serverId: unknown;
+  tool: unknown;
+  permission: unknown;
+  decision: unknown;
   json: string;
 }
 
 /** Conversations whose last middle part is kept; past this the cache starts over. */
 const MIDDLE_CACHE_SIZE = 1024;
-const middleCache = new Map<string, Middle>();
+const middleCache = new Map<unknown, Middle>();
 
-/** `,"agentId":…` through `,"decision":…`, built once per conversation while its calls repeat it. */
+/** `,"agentId":…` through `,"decision":…`, built (and checked) once per conversation while its calls repeat it. */
 function middleJson(record: AuditRecord | AuditDraft): string {
   const known = middleCache.get(record.conversationId);
   if (
@@ -55,9 +75,9 @@ function middleJson(record: AuditRecord | AuditDraft): string {
   ) {
     return known.json;
   }
-  let json = record.agentId !== undefined ? `,"agentId":${quoted(record.agentId)}` : '';
-  json += `,"conversationId":${quoted(record.conversationId)},"appId":${quoted(record.appId)},"flow":${quoted(record.flow)}`;
-  json += `,"serverId":${quoted(record.serverId)},"tool":${quoted(record.tool)},"permission":${quoted(record.permission)},"decision":${quoted(record.decision)}`;
+  let json = typeof record.agentId === 'string' ? `,"agentId":${quoted(record.agentId)}` : '';
+  json += `,"conversationId":${quoted(record.conversationId)},"appId":${quoted(record.appId)},"flow":${member(FLOW_JSON, record.flow)}`;
+  json += `,"serverId":${quoted(record.serverId)},"tool":${quoted(record.tool)},"permission":${member(PERMISSION_JSON, record.permission)},"decision":${member(DECISION_JSON, record.decision)}`;
   if (middleCache.size >= MIDDLE_CACHE_SIZE) middleCache.clear();
   const { agentId, appId, flow, serverId, tool, permission, decision } = record;
   middleCache.set(record.conversationId, { agentId, appId, flow, serverId, tool, permission, decision, json });
@@ -70,9 +90,15 @@ function middleJson(record: AuditRecord | AuditDraft): string {
  * it runs once per tool call: stringifying a fresh object cost about 2 µs a
  * record with 50 calls in flight, this about a third of that; the middle of
  * the line, repeated by a conversation's calls, is built once.
+ *
+ * It cannot write an invalid line: every field is written through a check of
+ * its type, and a value that fails it (undefined, a number where a string
+ * belongs, a level that is no level) is written as `null`, or left out where
+ * the field is optional, as AuditRecordSchema reads it.
  */
 export function auditLine(record: AuditRecord | AuditDraft): string {
-  const time = 'at' in record ? timeJson(record.at) : JSON.stringify(record.time);
-  const error = record.error !== undefined ? `,"error":${JSON.stringify(record.error)}` : '';
-  return `{"time":${time}${middleJson(record)},"durationMs":${JSON.stringify(record.durationMs)},"outcome":${quoted(record.outcome)}${error}}\n`;
+  const time = 'at' in record ? timeJson(record.at) : quoted(record.time);
+  const error = typeof record.error === 'string' ? `,"error":${JSON.stringify(record.error)}` : '';
+  const duration = typeof record.durationMs === 'number' && Number.isFinite(record.durationMs) ? JSON.stringify(record.durationMs) : 'null';
+  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${error}}\n`;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { exposeDefaultsBaseName } from '../naming/names.js';
 import type { Problem } from '../../shared/problems.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { readProblem, readRegularText } from '../files/readRegularFile.js';
 import { parseByExtension } from '../plugins/textFiles.js';
 import { zodIssuesToProblems } from '../plugins/zodProblems.js';
 
@@ -20,6 +21,8 @@ export interface ExposeDefaultsEntry {
 }
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
+/** Two lists of names: far below this. */
+const MAX_EXPOSE_DEFAULTS_BYTES = 256 * 1024;
 
 /**
  * The bundled default exposure lists (`defaults/ui-apps-expose/`, seed 000 §5).
@@ -65,7 +68,9 @@ export class ExposeDefaults {
   }
 
   private load(file: string): ExposeDefaultsEntry {
-    const parsed = parseByExtension(fs.readFileSync(file, 'utf8'), file);
+    const read = readRegularText(file, { maxBytes: MAX_EXPOSE_DEFAULTS_BYTES });
+    if (!read.ok) return { file, problems: [readProblem(read, file)] };
+    const parsed = parseByExtension(read.text, file);
     if (!parsed.ok) return { file, problems: [parsed.problem] };
     const checked = ExposeDefaultsFileSchema.safeParse(parsed.value);
     if (!checked.success) return { file, problems: zodIssuesToProblems(checked.error.issues, parsed.value, file) };

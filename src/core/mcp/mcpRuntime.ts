@@ -124,13 +124,14 @@ export class McpRuntime {
   async reload(): Promise<ReloadReport> {
     const load = loadMcpConfig(this.options.configFile, this.options.hostEnv);
     const yaml = this.yamlDefinitions(load);
-    this.registerYamlServers(yaml);
+    this.registerYamlServers(yaml, load);
     this.registerBuiltins();
     const next = new Map<string, ServerDefinition>(yaml);
     for (const def of this.options.builtinServers ?? []) next.set(def.id, def);
     this.definitionProblems = [];
     for (const row of this.options.registry.listServers()) {
-      if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin') continue;
+      // A missing registration is shown, never offered (its plugin or DB row is gone).
+      if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin' || row.missing) continue;
       const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row) });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
@@ -181,15 +182,26 @@ export class McpRuntime {
     return good;
   }
 
-  private registerYamlServers(yaml: Map<string, ServerDefinition>): void {
-    const source = { kind: 'mcp-yaml' as const, file: this.options.configFile };
-    this.options.registry.reconcile((s) => s.kind === 'mcp-yaml', { servers: [...yaml.values()].map((def) => registryRowOf(def, source)), prompts: [] });
+  /**
+   * A server this process cannot read now (the file rejected whole, or its
+   * entry rejected) keeps its registration as it is: another process may be
+   * running its last good configuration. One gone from the file is marked
+   * missing (its grants kept).
+   */
+  private registerYamlServers(yaml: Map<string, ServerDefinition>, load: McpConfigLoad): void {
+    const { configFile, registry } = this.options;
+    const source = { kind: 'mcp-yaml' as const, file: configFile };
+    const rejected = new Set(load.kind === 'loaded' ? [...load.servers].filter(([, server]) => isRejectedServer(server)).map(([key]) => registryId(HOST_APP_ID, key)) : []);
+    registry.reconcile((s) => s.kind === 'mcp-yaml', { servers: [...yaml.values()].map((def) => registryRowOf(def, source)), prompts: [] }, {
+      keep: (row) => load.kind === 'rejected' || rejected.has(row.id),
+      missingReason: () => `no longer in ${configFile}`,
+    });
   }
 
   /** Built-in (in-process) servers are registered like any other, under `chatos`. */
   private registerBuiltins(): void {
     const builtins = this.options.builtinServers ?? [];
-    this.options.registry.reconcile((s) => s.kind === 'builtin', { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] });
+    this.options.registry.reconcile((s) => s.kind === 'builtin', { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] }, { missingReason: () => 'no longer built into this ChatOS' });
   }
 
   private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emptyRecord, ownRecord } from '../../shared/ownKeys.js';
 
 /**
  * The `plugin.json` contract (seed 000, plus `providerAppId` from seed 001).
@@ -57,7 +58,7 @@ export const McpSchema = z
     tags: z.array(z.string()).default([]),
     enabled: z.boolean().default(true),
     /** Tool-name glob → permission level (seed 003 §5); first match wins, before MCP annotations. */
-    permissions: z.record(z.string(), z.enum(['read', 'write', 'confirm', 'navigate'], { error: 'must be read, write, confirm or navigate' })).default({}),
+    permissions: ownRecord(z.enum(['read', 'write', 'confirm', 'navigate'], { error: 'must be read, write, confirm or navigate' })).default(emptyRecord),
   })
   .superRefine((mcp, ctx) => {
     const has = Number(mcp.entry !== undefined) + Number(mcp.url !== undefined);

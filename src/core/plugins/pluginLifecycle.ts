@@ -3,6 +3,7 @@ import type { PluginRecord } from '../../shared/appContribution.js';
 import type { TrustRecord } from '../../shared/trust.js';
 import type { Host } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
+import type { RemovedRegistration } from '../registry/registryCenter.js';
 import { TrustBlockedError } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
 
@@ -50,8 +51,12 @@ export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecor
   }
 }
 
-/** Removes the user copy of a plugin (its registrations and grants go with the rescan); `purge` also deletes its data and state. */
-export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[] } {
+/**
+ * Removes the user copy of a plugin with its registrations and the grants on
+ * them (a registry id that another copy, e.g. the built-in one, registers
+ * again keeps its grants); `purge` also deletes its data and state.
+ */
+export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[] } {
   const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
   const installed = plugins.find((p) => p.source === 'user');
   if (!installed) {
@@ -65,7 +70,11 @@ export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): {
   }
   fs.rmSync(installed.dir, { recursive: true, force: true });
   host.trust.untrust(pluginId);
-  host.rescan();
+  const scan = host.rescan();
+  // The rescan marked them missing, like any plugin gone from a root; uninstalling means they go for good.
+  const registrations = host.registry.removeRegistrations((row) => row.source.kind === 'plugin' && row.source.pluginDir === installed.dir);
+  const stillProvides = new Set(scan.apps.filter((app) => app.pluginId === pluginId).map((app) => app.providerAppId));
+  const apps = host.registry.dropPluginOrigins((appId, origin) => origin === `plugin:${pluginId}` && !stillProvides.has(appId));
   const purged: string[] = [];
   if (purge) {
     for (const dir of [host.home.pluginDataDir(pluginId), host.home.pluginStateDir(pluginId)]) {
@@ -74,5 +83,5 @@ export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): {
       purged.push(dir);
     }
   }
-  return { removed: installed.dir, purged };
+  return { removed: installed.dir, purged, registrations, apps };
 }

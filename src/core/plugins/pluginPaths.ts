@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { describeFileKind } from '../files/readRegularFile.js';
 
 export type ResolvedPath =
   | { ok: true; absolute: string; real: string }
@@ -37,8 +38,10 @@ export function resolveInsidePlugin(pluginRealDir: string, relativePath: string,
   if (!isInside(pluginRealDir, real)) {
     return { ok: false, code: 'PATH_LINK_ESCAPES', message: `"${relativePath}" is a link to ${real}, outside the plugin folder`, hint: 'copy the file into the plugin folder instead of linking to it' };
   }
-  if (!(stat ?? fs.statSync(real)).isFile()) {
-    return { ok: false, code: 'PATH_NOT_FILE', message: `"${relativePath}" is a folder, not a file`, hint: 'point at a file inside that folder' };
+  const found = stat ?? fs.statSync(real);
+  if (!found.isFile()) {
+    const kind = describeFileKind(found);
+    return { ok: false, code: 'PATH_NOT_FILE', message: `"${relativePath}" is ${kind}, not a regular file`, hint: kind === 'a folder' ? 'point at a file inside that folder' : 'replace it with a regular file' };
   }
   // Report paths under the folder as scanned (which may sit behind a symlink), like the plugin's own dir.
   return { ok: true, absolute: path.resolve(pluginDir, relativePath), real };

@@ -12,6 +12,8 @@ import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './val
 export interface PluginRoot {
   dir: string;
   source: PluginSource;
+  /** An extra root the user added for every process (`chatos roots add`), not only for this run (`--plugins`). */
+  remembered?: boolean;
 }
 
 export interface ScanResult {
@@ -20,6 +22,12 @@ export interface ScanResult {
   apps: AppContribution[];
   /** Every problem of every plugin and root, flattened. */
   problems: Problem[];
+  /**
+   * The roots this scan listed (those it could not read are left out): the
+   * plugins it did not find in them are gone, as far as it can tell; of
+   * other roots it knows nothing.
+   */
+  roots: string[];
   /** reread: folders validated again (new or changed); removed: folders gone since the last scan. */
   stats: { folders: number; reread: string[]; removed: string[]; durationMs: number };
 }
@@ -40,7 +48,8 @@ interface Candidate {
   status: PluginRecord['status'];
 }
 
-function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] {
+/** The plugin folders of a root; undefined when the root cannot be read (then what it holds is unknown, not empty). */
+function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] | undefined {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(root.dir, { withFileTypes: true });
@@ -54,9 +63,9 @@ function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] {
       file: root.dir,
       path: '',
       message: `plugin folder ${root.dir} cannot be read (${code ?? (error as Error).message})`,
-      hint: code === 'ENOENT' ? 'create the folder or remove it from --plugins' : 'check its permissions',
+      hint: code === 'ENOENT' ? 'create the folder, or remove it from --plugins (or with: chatos roots remove)' : 'check its permissions',
     });
-    return [];
+    return undefined;
   }
   return entries
     .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && fs.statSync(path.join(root.dir, e.name), { throwIfNoEntry: false })?.isDirectory())))
@@ -96,8 +105,9 @@ export class PluginScanner {
   /** Keyed by the cached validation itself, so an entry goes away when the folder is re-read or dropped. */
   private readonly contributed = new WeakMap<ValidatedPlugin, Contributed>();
 
+  /** `roots` may be a function: the host's roots change while it runs (`chatos roots add`), and each scan takes them as they are then. */
   constructor(
-    private readonly roots: readonly PluginRoot[],
+    private readonly roots: readonly PluginRoot[] | (() => readonly PluginRoot[]),
     private readonly ctx: ContributionContext,
     /** Provider app ids already owned (the host, apps with a DB or bundled defaults), each with its owner; asked once per scan. */
     private readonly providerOwners: () => ReadonlyMap<string, string> = () => new Map(),
@@ -110,9 +120,12 @@ export class PluginScanner {
     const reread: string[] = [];
     const seen = new Set<string>();
     const candidates: Candidate[] = [];
+    const listed: string[] = [];
 
-    for (const root of this.roots) {
-      for (const dir of listPluginFolders(root, rootProblems)) {
+    for (const root of typeof this.roots === 'function' ? this.roots() : this.roots) {
+      const folders = listPluginFolders(root, rootProblems);
+      if (folders) listed.push(root.dir);
+      for (const dir of folders ?? []) {
         seen.add(dir);
         let validated = this.cache.get(dir);
         if (!validated || !stampsUnchanged(validated.stamps)) {
@@ -130,7 +143,7 @@ export class PluginScanner {
       removed.push(dir);
     }
 
-    return this.assemble(candidates, rootProblems, reread, removed, started);
+    return { ...this.assemble(candidates, rootProblems, reread, removed, started), roots: listed };
   }
 
   /** Validates one folder exactly as a scan would (the `chatos validate` path), without touching the cache. */
@@ -138,10 +151,10 @@ export class PluginScanner {
     const started = performance.now();
     this.ctx.exposeDefaults.refresh();
     const validated = validateSafely(dir);
-    return this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], [], started);
+    return { ...this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], [], started), roots: [] };
   }
 
-  private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): ScanResult {
+  private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): Omit<ScanResult, 'roots'> {
     resolveDuplicateIds(candidates);
     resolveServerNameCollisions(candidates);
     resolveProviderClaims(candidates, this.providerOwners());

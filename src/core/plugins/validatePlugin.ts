@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
+import { readRegularText, type FileReadFailure } from '../files/readRegularFile.js';
 import { StampRecorder, type FileStamp } from '../fileStamps.js';
 import {
   AiConfigFileSchema,
@@ -82,8 +83,14 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   const error = (code: string, jsonPath: string, message: string, hint?: string, file = manifestFile) =>
     problems.push({ severity: 'error', code, file, path: jsonPath, message, hint });
 
-  const stat = stamps.record(manifestFile);
-  if (!stat) {
+  /** A file the plugin names could not be read as a regular file within its cap: one problem, at the path that names it. */
+  const unreadable = (failure: FileReadFailure, jsonPath: string, tooLarge: { code: string; what: string; limit: number; hint: string }) => {
+    if (failure.code === 'FILE_TOO_LARGE') error(tooLarge.code, jsonPath, `${tooLarge.what} is ${kib(failure.size!)}; the limit is ${kib(tooLarge.limit)}`, tooLarge.hint);
+    else error(failure.code, jsonPath, failure.message, failure.hint);
+  };
+
+  // Stamped first (a stat never blocks); read only as a regular file: a FIFO here would hang the scan.
+  if (!stamps.record(manifestFile)) {
     error('MANIFEST_MISSING', '', `no ${MANIFEST_FILE} in ${dir}`, `add a ${MANIFEST_FILE} (run "chatos init ${dir}" for a working example)`);
     return finish();
   }
@@ -93,11 +100,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     error('MANIFEST_LINK_ESCAPES', '', `${MANIFEST_FILE} is a link to ${elsewhere}, outside the plugin folder`, `copy that file into the plugin folder in place of the link`);
     return finish();
   }
-  if (stat.size > MAX_MANIFEST_BYTES) {
-    error('MANIFEST_TOO_LARGE', '', `${MANIFEST_FILE} is ${kib(stat.size)}; the limit is ${kib(MAX_MANIFEST_BYTES)}`, 'move long texts (prompts, descriptions) into files the manifest points at');
+  const manifestText = readRegularText(manifestFile, { maxBytes: MAX_MANIFEST_BYTES });
+  if (!manifestText.ok) {
+    unreadable(manifestText, '', { code: 'MANIFEST_TOO_LARGE', what: MANIFEST_FILE, limit: MAX_MANIFEST_BYTES, hint: 'move long texts (prompts, descriptions) into files the manifest points at' });
     return finish();
   }
-  const parsed = parseJsonText(fs.readFileSync(manifestFile, 'utf8'), manifestFile);
+  const parsed = parseJsonText(manifestText.text, manifestFile);
   if (!parsed.ok) {
     problems.push(parsed.problem);
     return finish();
@@ -195,12 +203,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     const pathAt = typeof side === 'string' ? jsonPath : [...jsonPath, 'path'];
     const file = resolve(relative, pathAt);
     if (!file) return undefined;
-    const size = fs.statSync(file).size;
-    if (size > MAX_PROMPT_BYTES) {
-      error('PROMPT_TOO_LARGE', formatJsonPath(pathAt), `prompt file "${relative}" is ${kib(size)}; the limit is ${kib(MAX_PROMPT_BYTES)}`, 'shorten the prompt');
+    const read = readRegularText(file, { maxBytes: MAX_PROMPT_BYTES });
+    if (!read.ok) {
+      unreadable(read, formatJsonPath(pathAt), { code: 'PROMPT_TOO_LARGE', what: `prompt file "${relative}"`, limit: MAX_PROMPT_BYTES, hint: 'shorten the prompt' });
       return undefined;
     }
-    return { text: fs.readFileSync(file, 'utf8'), file };
+    return { text: read.text, file };
   }
 
   function loadPrompt(spec: NonNullable<AppManifest['ai']>['mcpPrompt'] & {}, jsonPath: (string | number)[]): LoadedPrompt {
@@ -216,12 +224,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   function loadAiConfig(relative: string, jsonPath: (string | number)[]): AiConfigFile | undefined {
     const file = resolve(relative, jsonPath);
     if (!file) return undefined;
-    const size = fs.statSync(file).size;
-    if (size > MAX_AI_CONFIG_BYTES) {
-      error('AI_CONFIG_TOO_LARGE', formatJsonPath(jsonPath), `ai.config file "${relative}" is ${kib(size)}; the limit is ${kib(MAX_AI_CONFIG_BYTES)}`, 'keep only mcpServers and prompts in it');
+    const read = readRegularText(file, { maxBytes: MAX_AI_CONFIG_BYTES });
+    if (!read.ok) {
+      unreadable(read, formatJsonPath(jsonPath), { code: 'AI_CONFIG_TOO_LARGE', what: `ai.config file "${relative}"`, limit: MAX_AI_CONFIG_BYTES, hint: 'keep only mcpServers and prompts in it' });
       return undefined;
     }
-    const parsedConfig = parseByExtension(fs.readFileSync(file, 'utf8'), file);
+    const parsedConfig = parseByExtension(read.text, file);
     if (!parsedConfig.ok) {
       problems.push(parsedConfig.problem);
       return undefined;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ownValue, valueAtPath } from '../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 
 /** Hints by the last key of the JSON path: how a plugin author fixes that field. */
@@ -30,15 +31,6 @@ function describeReceived(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
 /**
  * zod reports a failed union as one issue holding every branch's issues.
  * The useful branch is the one whose type matched (an object given where
@@ -54,11 +46,14 @@ function messageFor(issue: z.core.$ZodIssue, received: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       return received === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, not ${describeReceived(received)}`;
-    case 'invalid_value':
-      return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, not ${describeReceived(received)}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((v) => JSON.stringify(v)).join(' or ');
+      return received === undefined ? `is required: it must be ${allowed}` : `must be ${allowed}, not ${describeReceived(received)}`;
+    }
     case 'too_small':
       return issue.origin === 'array' ? `must have at least ${issue.minimum} item(s)` : issue.message.startsWith('Too small') ? 'must not be empty' : issue.message;
     case 'invalid_union':
+      if (received === undefined) return 'is required';
       return `${issue.message === 'Invalid input' ? 'has the wrong shape' : issue.message} (got ${describeReceived(received)})`;
     default:
       return issue.message;
@@ -72,7 +67,7 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], input: 
       const expanded = expandUnion(issue);
       if (expanded) return expanded.forEach(visit);
     }
-    const received = valueAt(input, issue.path);
+    const received = valueAtPath(input, issue.path);
     const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string') as string | undefined;
     const params = (issue as { params?: { hint?: string } }).params;
     problems.push({
@@ -81,7 +76,8 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], input: 
       file,
       path: formatJsonPath(issue.path),
       message: messageFor(issue, received),
-      hint: params?.hint ?? (lastKey ? FIELD_HINTS[lastKey] : undefined),
+      // The last key may be the author's own (an env or callMeta key): a hint is looked up as an own entry only.
+      hint: params?.hint ?? (lastKey ? ownValue(FIELD_HINTS, lastKey) : undefined),
     });
   };
   issues.forEach(visit);

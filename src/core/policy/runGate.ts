@@ -108,12 +108,13 @@ export class RunGate {
 /**
  * Registry rows whose plugin may not run now, with the gate's refusal: the
  * registry's own listings (`chatos registry`, the Registry page) still show
- * them, marked; agents and the gateway offer them to no one.
+ * them, marked; agents and the gateway offer them to no one. A row marked
+ * missing is left out: it is offered to no one anyway, and its mark says why.
  */
-export function notRunnableRows(rows: readonly { id: string; source: RegistrySource }[], gate: Pick<RunGate, 'checkCached'>, part: RunPart): Map<string, RunGateRefusal> {
+export function notRunnableRows(rows: readonly { id: string; source: RegistrySource; missing?: unknown }[], gate: Pick<RunGate, 'checkCached'>, part: RunPart): Map<string, RunGateRefusal> {
   const refused = new Map<string, RunGateRefusal>();
   for (const row of rows) {
-    if (row.source.kind !== 'plugin') continue;
+    if (row.source.kind !== 'plugin' || row.missing) continue;
     const answer = gate.checkCached(row.source, part);
     if (!answer.ok) refused.set(row.id, answer);
   }

@@ -6,6 +6,7 @@ import type { Problem } from '../../shared/problems.js';
 import type { McpServerConfig, PromptConfig } from '../../shared/registry.js';
 import { expandVariables } from '../naming/callMeta.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
+import { readProblem, readRegularText } from '../files/readRegularFile.js';
 import { parseYamlText } from '../plugins/textFiles.js';
 import { zodIssuesToProblems } from '../plugins/zodProblems.js';
 
@@ -79,6 +80,9 @@ function resolvePackageBin(appRoot: string, pkg: string, bin: string | undefined
   return unpacked(path.resolve(path.dirname(manifestPath), relative));
 }
 
+/** A defaults file (a list of servers or prompts, a prompt's text) is far smaller. */
+const MAX_DEFAULTS_FILE_BYTES = 256 * 1024;
+
 /** Reads `defaults/providers/<appId>/{mcpServers,prompts}.yaml`, resolving packages to absolute scripts. */
 export function loadProviderDefaults(defaultsDir: string, appId: string, appRoot: string, vars: Record<string, string>): ProviderDefaults {
   const dir = path.join(defaultsDir, 'providers', appId);
@@ -87,8 +91,12 @@ export function loadProviderDefaults(defaultsDir: string, appId: string, appRoot
   const result: ProviderDefaults = { appId, serversFile, promptsFile, servers: [], prompts: [], problems: [] };
 
   const read = <T>(file: string, schema: z.ZodType<T>): T | undefined => {
-    if (!fs.existsSync(file)) return undefined;
-    const parsed = parseYamlText(fs.readFileSync(file, 'utf8'), file);
+    const read = readRegularText(file, { maxBytes: MAX_DEFAULTS_FILE_BYTES });
+    if (!read.ok) {
+      if (read.code !== 'FILE_NOT_FOUND') result.problems.push(readProblem(read, file));
+      return undefined;
+    }
+    const parsed = parseYamlText(read.text, file);
     if (!parsed.ok) {
       result.problems.push(parsed.problem);
       return undefined;
@@ -137,12 +145,14 @@ export function loadProviderDefaults(defaultsDir: string, appId: string, appRoot
     let content = prompt.content;
     if (prompt.file !== undefined) {
       const file = path.resolve(dir, prompt.file);
-      try {
-        content = fs.readFileSync(file, 'utf8');
-      } catch {
-        result.problems.push({ severity: 'error', code: 'DEFAULT_PROMPT_MISSING', file: promptsFile, path: `prompts[${index}].file`, message: `prompt file ${file} is missing`, hint: 'restore the file or remove the entry' });
+      const read = readRegularText(file, { maxBytes: MAX_DEFAULTS_FILE_BYTES });
+      if (!read.ok) {
+        const jsonPath = `prompts[${index}].file`;
+        if (read.code === 'FILE_NOT_FOUND') result.problems.push({ severity: 'error', code: 'DEFAULT_PROMPT_MISSING', file: promptsFile, path: jsonPath, message: `prompt file ${file} is missing`, hint: 'restore the file or remove the entry' });
+        else result.problems.push(readProblem(read, promptsFile, jsonPath));
         return;
       }
+      content = read.text;
     }
     result.prompts.push({ name: prompt.name, title: prompt.title, lang: prompt.lang, content: content! });
   });

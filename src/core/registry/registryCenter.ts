@@ -40,7 +40,7 @@ export class RegistryError extends Error {
 
 export type GrantKind = 'server' | 'prompt';
 
-/** A row that a re-sync removed, with the grants that went with it. */
+/** A registration removed for good (by `uninstall` or `prune`, never by a sync), with the grants that went with it. */
 export interface RemovedRegistration {
   kind: GrantKind;
   id: string;
@@ -50,8 +50,20 @@ export interface RemovedRegistration {
 export interface SyncReport {
   created: string[];
   updated: string[];
-  removed: RemovedRegistration[];
+  /** Registrations newly marked missing: kept with their grants, not offered. */
+  missing: string[];
 }
+
+export type Registration = RegistryMcpServer | RegistryPrompt;
+
+export interface ReconcileOptions {
+  /** Rows of the origin to leave exactly as they are (their source is there but cannot be read now, e.g. a plugin mid-edit). */
+  keep?: (row: Registration) => boolean;
+  /** Why a row of the origin that is no longer offered is missing, for the user. */
+  missingReason: (row: Registration) => string;
+}
+
+const isPluginOrigin = (origin: string) => origin.startsWith('plugin:');
 
 const kindTables = {
   server: { items: RegistryMcpServers, grants: McpServerGrants },
@@ -82,12 +94,47 @@ export class RegistryCenter {
     this.store.put(AppRegistrations, appId, { appId, origins });
   }
 
-  /** Makes the app registrations exactly `desired` (app id → origins). Grants of a vanished app stay, in case it returns. */
-  reconcileApps(desired: ReadonlyMap<string, readonly string[]>): void {
+  /**
+   * Syncs the app registrations. `base` (app id → `host` / `app-db` /
+   * `defaults`) is the same for every process, so it replaces those origins;
+   * `plugins` (app id → `plugin:<id>`) is what this process's scan saw, so it
+   * only adds: a plugin origin goes with `uninstall` or `prune`, since a
+   * process that did not scan its root cannot know it is gone. An app left
+   * with no origin is removed; grants to it stay, in case it returns.
+   */
+  syncApps(base: ReadonlyMap<string, readonly string[]>, plugins: ReadonlyMap<string, readonly string[]>): void {
     this.store.transaction(() => {
-      for (const row of this.store.list(AppRegistrations)) if (!desired.has(row.id)) this.store.delete(AppRegistrations, row.id);
-      for (const [appId, origins] of desired) this.store.put(AppRegistrations, appId, { appId, origins: [...new Set(origins)].sort() });
+      const next = new Map<string, Set<string>>();
+      const add = (appId: string, origins: Iterable<string>) => {
+        const set = next.get(appId) ?? new Set<string>();
+        for (const origin of origins) set.add(origin);
+        next.set(appId, set);
+      };
+      for (const row of this.store.list(AppRegistrations)) add(row.id, row.payload.origins.filter(isPluginOrigin));
+      for (const [appId, origins] of base) add(appId, origins);
+      for (const [appId, origins] of plugins) add(appId, origins);
+      this.writeApps(next);
     });
+  }
+
+  /** Removes the plugin origins `stale` picks (uninstall, prune), and apps left with none; returns the app ids removed. */
+  dropPluginOrigins(stale: (appId: string, origin: string) => boolean): string[] {
+    const removed: string[] = [];
+    this.store.transaction(() => {
+      const next = new Map<string, Set<string>>();
+      for (const row of this.store.list(AppRegistrations)) {
+        const origins = new Set(row.payload.origins.filter((origin) => !(isPluginOrigin(origin) && stale(row.id, origin))));
+        next.set(row.id, origins);
+        if (!origins.size) removed.push(row.id);
+      }
+      this.writeApps(next);
+    });
+    return removed;
+  }
+
+  private writeApps(next: ReadonlyMap<string, ReadonlySet<string>>): void {
+    for (const row of this.store.list(AppRegistrations)) if (!next.get(row.id)?.size) this.store.delete(AppRegistrations, row.id);
+    for (const [appId, origins] of next) if (origins.size) this.store.put(AppRegistrations, appId, { appId, origins: [...origins].sort() });
   }
 
   registerMcpServer(providerAppId: string, serverConfig: McpServerConfig, source: RegistrySource = { kind: 'host' }): RegistryMcpServer {
@@ -105,41 +152,69 @@ export class RegistryCenter {
   }
 
   /**
-   * Makes the rows chosen by `owns` exactly `desired`: puts what changed
-   * (an unchanged row is not rewritten), removes the rest unless `keep`
-   * says otherwise, and revokes the grants of what it removed.
+   * Makes the rows of one origin (chosen by `owns`, the rows this process is
+   * authoritative for) match `desired`: puts what changed (an unchanged row
+   * is not rewritten; a missing one that is back loses its mark) and marks
+   * the rest missing unless `keep` says otherwise. Nothing is removed and no
+   * grant is revoked: a sync only sees what this process sees.
    */
-  reconcile(
-    owns: (source: RegistrySource, providerAppId: string) => boolean,
-    desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] },
-    keep: (source: RegistrySource) => boolean = () => false,
-  ): SyncReport {
-    const report: SyncReport = { created: [], updated: [], removed: [] };
+  reconcile(owns: (source: RegistrySource, providerAppId: string) => boolean, desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] }, options: ReconcileOptions): SyncReport {
+    const report: SyncReport = { created: [], updated: [], missing: [] };
     this.store.transaction(() => {
-      this.reconcileKind('server', RegistryMcpServers, desired.servers, owns, keep, report);
-      this.reconcileKind('prompt', RegistryPrompts, desired.prompts, owns, keep, report);
+      this.reconcileKind(RegistryMcpServers, desired.servers, owns, options, report);
+      this.reconcileKind(RegistryPrompts, desired.prompts, owns, options, report);
     });
     return report;
   }
 
-  private reconcileKind<T extends RegistryMcpServer | RegistryPrompt>(
-    kind: GrantKind,
+  private reconcileKind<T extends Registration>(
     table: LogicalTable<T>,
     desired: T[],
     owns: (source: RegistrySource, providerAppId: string) => boolean,
-    keep: (source: RegistrySource) => boolean,
+    options: ReconcileOptions,
     report: SyncReport,
   ): void {
     const wanted = new Set(desired.map((row) => row.id));
-    for (const row of this.store.list(table)) {
-      const { source, providerAppId } = row.payload;
-      if (!wanted.has(row.id) && owns(source, providerAppId) && !keep(source)) report.removed.push(this.remove(kind, row.id));
+    const since = new Date(this.clock.now()).toISOString();
+    for (const { id, payload } of this.store.list(table)) {
+      if (wanted.has(id) || payload.missing || !owns(payload.source, payload.providerAppId) || options.keep?.(payload)) continue;
+      this.store.put(table, id, { ...payload, missing: { since, reason: options.missingReason(payload) } });
+      report.missing.push(id);
     }
     for (const row of desired) {
       const outcome = this.store.put(table, row.id, row);
       if (outcome === 'created') report.created.push(row.id);
       if (outcome === 'updated') report.updated.push(row.id);
     }
+  }
+
+  /** Marks registrations missing (kept with their grants, not offered), e.g. those of a plugin root the user forgot; returns the ids newly marked. */
+  markMissing(select: (row: Registration) => boolean, reason: string): string[] {
+    this.store.refresh();
+    const marked: string[] = [];
+    const since = new Date(this.clock.now()).toISOString();
+    this.store.transaction(() => {
+      for (const table of [RegistryMcpServers, RegistryPrompts] as LogicalTable<Registration>[]) {
+        for (const { id, payload } of this.store.list(table)) {
+          if (payload.missing || !select(payload)) continue;
+          this.store.put(table, id, { ...payload, missing: { since, reason } });
+          marked.push(id);
+        }
+      }
+    });
+    return marked;
+  }
+
+  /** Removes registrations for good, with the grants on them: what `uninstall` and `prune` do, never a sync. */
+  removeRegistrations(select: (row: Registration, kind: GrantKind) => boolean): RemovedRegistration[] {
+    this.store.refresh();
+    const removed: RemovedRegistration[] = [];
+    this.store.transaction(() => {
+      for (const kind of ['server', 'prompt'] as const) {
+        for (const { id, payload } of this.store.list(kindTables[kind].items as LogicalTable<Registration>)) if (select(payload, kind)) removed.push(this.remove(kind, id));
+      }
+    });
+    return removed;
   }
 
   private remove(kind: GrantKind, id: string): RemovedRegistration {
@@ -221,7 +296,7 @@ export class RegistryCenter {
   /** Visible sets per store revision: the gateway asks on every call, and the answer only changes with the DB. */
   private visibleCache = { revision: -1, lists: new Map<string, unknown[]>() };
 
-  private visible<T extends { id: string }>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
+  private visible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
     this.store.refresh();
     if (this.visibleCache.revision !== this.store.revision) this.visibleCache = { revision: this.store.revision, lists: new Map() };
     const key = `${kind}\u0000${appId}`;
@@ -230,15 +305,16 @@ export class RegistryCenter {
     return [...list];
   }
 
-  private computeVisible<T extends { id: string }>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
-    if (appId === this.ownerAppId) return payloads(this.store.list(table));
-    const own = payloads(this.store.list(table, { prefix: providerPrefix(appId) }));
+  /** What an app may use: never a missing registration (its grants wait for it to come back). */
+  private computeVisible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
+    if (appId === this.ownerAppId) return payloads(this.store.list(table)).filter((row) => !row.missing);
+    const own = payloads(this.store.list(table, { prefix: providerPrefix(appId) })).filter((row) => !row.missing);
     const seen = new Set(own.map((row) => row.id));
     for (const grant of this.store.list(kindTables[kind].grants, { prefix: grantPrefix(appId) })) {
       const target = grant.payload.targetId;
       if (seen.has(target)) continue;
       const row = this.store.get(table, target);
-      if (row) {
+      if (row && !row.payload.missing) {
         own.push(row.payload);
         seen.add(target);
       }
@@ -261,7 +337,8 @@ export class RegistryCenter {
 
   private computeAccess(kind: GrantKind, appId: string, id: string): boolean {
     const { items, grants } = kindTables[kind];
-    if (!this.store.has(items, id)) return false;
+    const row = this.store.get(items as LogicalTable<Registration>, id);
+    if (!row || row.payload.missing) return false;
     if (appId === this.ownerAppId || id.startsWith(providerPrefix(appId))) return true;
     return this.store.has(grants, grantRowId(appId, id));
   }

@@ -61,9 +61,16 @@ export function pluginRegistrations(apps: readonly AppContribution[]): { servers
 /**
  * Fills the registry at start and after every scan (seed 001 "启动/注册流程"):
  * the host's own servers and prompts, each provider app's from its DB (or
- * its bundled defaults when the DB is missing), and the plugins' apps.
- * Each origin is reconciled on its own, so a re-sync that changes nothing
- * rewrites no row.
+ * its bundled defaults when the DB is missing or unreadable), and the
+ * plugins' apps. Each origin is reconciled on its own, so a re-sync that
+ * changes nothing rewrites no row.
+ *
+ * Several processes share the admin DB (the app, `chatos serve`, the CLI),
+ * each with its own plugin roots and environment. A sync changes only what
+ * its process is authoritative for: plugins of the roots it scanned, and
+ * what every process reads alike (the host's DB, mcp.yaml, provider DBs,
+ * defaults). What it no longer finds is marked missing, never removed: its
+ * grants stay until it returns, `uninstall` removes it, or the user prunes.
  */
 export class RegistrySync {
   /** App id → origins from the host and provider apps; plugin origins are added per scan. */
@@ -74,9 +81,7 @@ export class RegistrySync {
   async bootstrap(scan: ScanResult): Promise<{ problems: Problem[]; reports: SyncReport[] }> {
     const problems: Problem[] = [];
     const reports = [this.syncHostOwn(), await this.syncProviders(problems)];
-    const plugins = this.syncPlugins(scan);
-    problems.push(...plugins.problems);
-    reports.push(plugins.report);
+    reports.push(this.syncPlugins(scan).report);
     return { problems, reports };
   }
 
@@ -95,21 +100,33 @@ export class RegistrySync {
       .map((r) => r.payload)
       .filter((p) => !isPluginSource(p.source))
       .map(({ id: _id, source: _source, ...config }): RegistryPrompt => ({ ...config, id: registryId(HOST_APP_ID, config.name), providerAppId: HOST_APP_ID, source }));
-    return registry.reconcile((s) => s.kind === 'host', { servers, prompts });
+    return registry.reconcile((s) => s.kind === 'host', { servers, prompts }, { missingReason: () => `no longer in the host's own lists (${hostStore.file})` });
   }
 
-  /** Provider apps: those with a DB under the data home, and those with bundled defaults. */
+  /**
+   * Provider apps: those with a DB under the data home, and those with
+   * bundled defaults. A DB that cannot be read (and has no good backup) is
+   * no DB: its bundled defaults stand in, with a problem; without defaults
+   * its last registrations are kept as they are.
+   */
   async syncProviders(problems: Problem[]): Promise<SyncReport> {
-    const { home, defaultsDir, appRoot, registry } = this.options;
+    const { home, defaultsDir, registry } = this.options;
     const servers: RegistryMcpServer[] = [];
     const prompts: RegistryPrompt[] = [];
     this.baseApps = new Map([[HOST_APP_ID, ['host']]]);
-    const withDb = listProviderDbs(home);
-    for (const appId of withDb) {
+    const withDefaults = listDefaultProviders(defaultsDir);
+    const unreadable = new Set<string>();
+    const readDbs = new Set<string>();
+    for (const appId of listProviderDbs(home)) {
       const file = home.adminDb(appId);
       const store = await RecordsStore.open(file, { readOnly: true });
       try {
         problems.push(...store.problems);
+        if (store.unreadable) {
+          unreadable.add(file);
+          problems.push(providerDbUnreadable(appId, file, withDefaults.includes(appId)));
+          continue;
+        }
         const source: RegistrySource = { kind: 'app-db', file };
         for (const { payload } of store.list(HostMcpServers)) {
           const { id: _id, source: _s, ...config } = payload;
@@ -123,72 +140,108 @@ export class RegistrySync {
       } finally {
         await store.close();
       }
+      readDbs.add(appId);
       this.baseApps.set(appId, ['app-db']);
     }
-    for (const appId of listDefaultProviders(defaultsDir)) {
-      if (withDb.includes(appId)) continue; // its own DB wins over the bundled defaults
-      const vars = { appRoot, home: home.root, appDir: home.appDir(appId), sessionRoot: this.options.sessionRoot, projectRoot: this.options.projectRoot };
-      const defaults = loadProviderDefaults(defaultsDir, appId, appRoot, vars);
-      problems.push(...defaults.problems);
-      for (const config of defaults.servers) {
-        servers.push({ ...withServerDefaults(config), id: registryId(appId, config.name), providerAppId: appId, source: { kind: 'defaults', file: defaults.serversFile } });
-      }
-      for (const config of defaults.prompts) {
-        prompts.push({ ...config, id: registryId(appId, config.name), providerAppId: appId, source: { kind: 'defaults', file: defaults.promptsFile } });
-      }
-      this.baseApps.set(appId, ['defaults']);
+    for (const appId of withDefaults) {
+      if (readDbs.has(appId)) continue; // its own DB wins over the bundled defaults
+      this.addDefaults(appId, servers, prompts, problems);
     }
-    return registry.reconcile((s) => s.kind === 'app-db' || s.kind === 'defaults', { servers, prompts });
+    // An unreadable DB without defaults: its app stays registered, with its last registrations.
+    for (const file of unreadable) {
+      const appId = path.basename(path.dirname(file));
+      if (!this.baseApps.has(appId)) this.baseApps.set(appId, ['app-db']);
+    }
+    return registry.reconcile((s) => s.kind === 'app-db' || s.kind === 'defaults', { servers, prompts }, {
+      keep: ({ source: s }) => s.kind === 'app-db' && unreadable.has(s.file) && !withDefaults.includes(path.basename(path.dirname(s.file))),
+      missingReason: ({ source: s }) => (s.kind === 'defaults' ? `no longer in the bundled defaults, or its app now has its own DB (${s.file})` : `no longer in ${s.kind === 'app-db' ? s.file : 'its DB'}`),
+    });
+  }
+
+  private addDefaults(appId: string, servers: RegistryMcpServer[], prompts: RegistryPrompt[], problems: Problem[]): void {
+    const { home, defaultsDir, appRoot } = this.options;
+    const vars = { appRoot, home: home.root, appDir: home.appDir(appId), sessionRoot: this.options.sessionRoot, projectRoot: this.options.projectRoot };
+    const defaults = loadProviderDefaults(defaultsDir, appId, appRoot, vars);
+    problems.push(...defaults.problems);
+    for (const config of defaults.servers) {
+      servers.push({ ...withServerDefaults(config), id: registryId(appId, config.name), providerAppId: appId, source: { kind: 'defaults', file: defaults.serversFile } });
+    }
+    for (const config of defaults.prompts) {
+      prompts.push({ ...config, id: registryId(appId, config.name), providerAppId: appId, source: { kind: 'defaults', file: defaults.promptsFile } });
+    }
+    this.baseApps.set(appId, ['defaults']);
   }
 
   /**
-   * Registers every loaded plugin app; removes what a vanished plugin
-   * registered, with its grants (reported). A plugin whose folder is still
-   * there but currently invalid (mid-edit) keeps its last registration.
+   * Registers every loaded plugin app. Of the roots this scan listed, a
+   * registration whose plugin is no longer there is marked missing (kept,
+   * with its grants, not offered); one whose plugin is there but invalid
+   * (mid-edit) keeps its last registration. Registrations from roots this
+   * process did not scan are left as they are.
    */
-  syncPlugins(scan: ScanResult): { report: SyncReport; problems: Problem[] } {
+  syncPlugins(scan: ScanResult): { report: SyncReport } {
     const { registry } = this.options;
     const desired = pluginRegistrations(scan.apps);
-    // A plugin refused for claiming another app's provider id keeps nothing under it, not even from before.
-    const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !p.problems.some((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED')).map((p) => p.dir));
-    const report = registry.reconcile((s) => s.kind === 'plugin', desired, (s) => isPluginSource(s) && invalidDirs.has(s.pluginDir));
+    // A plugin refused for claiming another app's provider id is not mid-edit: what it registered there before is not offered any more.
+    const claimOf = new Map(scan.plugins.flatMap((p) => p.problems.filter((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED').map((problem) => [p.dir, problem.message] as const)));
+    const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !claimOf.has(p.dir)).map((p) => p.dir));
+    const scanned = new Set(scan.roots);
+    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && scanned.has(path.dirname(source.pluginDir));
+    const report = registry.reconcile(inScannedRoot, desired, {
+      keep: ({ source: s }) => isPluginSource(s) && invalidDirs.has(s.pluginDir),
+      missingReason: ({ source: s }) => {
+        if (!isPluginSource(s)) return 'its plugin is gone';
+        const claim = claimOf.get(s.pluginDir);
+        return claim !== undefined ? `plugin ${s.pluginId} (app ${s.appId}): ${claim}` : `plugin ${s.pluginId} (app ${s.appId}) is no longer in ${path.dirname(s.pluginDir)}`;
+      },
+    });
 
-    const apps = new Map(this.baseApps);
-    for (const app of scan.apps) apps.set(app.providerAppId, [...(apps.get(app.providerAppId) ?? []), `plugin:${app.pluginId}`]);
-    registry.reconcileApps(apps);
+    const plugins = new Map<string, string[]>();
+    for (const app of scan.apps) plugins.set(app.providerAppId, [...(plugins.get(app.providerAppId) ?? []), `plugin:${app.pluginId}`]);
+    registry.syncApps(this.baseApps, plugins);
 
-    if (this.options.syncAiContributes) this.syncHostCopies(desired, invalidDirs);
-    const problems: Problem[] = report.removed.map((removed) => ({
-      severity: 'notice' as const,
-      code: 'REGISTRATION_REMOVED',
-      file: this.options.home.adminDb(),
-      path: '',
-      message: `${removed.kind} "${removed.id}" was unregistered because its plugin is gone${
-        removed.revokedGrants.length ? `; revoked its grant${removed.revokedGrants.length > 1 ? 's' : ''} to ${removed.revokedGrants.map((g) => g.appId).join(', ')}` : ''
-      }`,
-    }));
-    return { report, problems };
+    if (this.options.syncAiContributes) this.syncHostCopies(desired, (s) => inScannedRoot(s) && !invalidDirs.has(s.pluginDir));
+    return { report };
   }
 
   /** Seed 000 §4.1 `syncAiContributes`: plugin servers and prompts also appear in the host's own lists. */
-  private syncHostCopies(desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] }, invalidDirs: Set<string>): void {
+  private syncHostCopies(desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] }, gone: (source: Extract<RegistrySource, { kind: 'plugin' }>) => boolean): void {
     const { hostStore } = this.options;
     const servers = desired.servers.map(({ id: _id, providerAppId: _p, ...rest }): HostMcpServer => ({ ...rest, id: rest.name }));
     const prompts = desired.prompts.map(({ id: _id, providerAppId: _p, ...rest }): HostPrompt => ({ ...rest, id: rest.name }));
     hostStore.transaction(() => {
-      reconcileHostTable(hostStore, HostMcpServers, servers, invalidDirs);
-      reconcileHostTable(hostStore, HostPrompts, prompts, invalidDirs);
+      reconcileHostTable(hostStore, HostMcpServers, servers, gone);
+      reconcileHostTable(hostStore, HostPrompts, prompts, gone);
     });
   }
 }
 
-function reconcileHostTable<T extends { id: string; source?: RegistrySource }>(store: RecordsStore, table: LogicalTable<T>, desired: T[], invalidDirs: Set<string>): void {
+/** A copy in the host's own lists, unlike a registration, holds no grants: it goes when its plugin is gone from a root this process scanned. */
+function reconcileHostTable<T extends { id: string; source?: RegistrySource }>(
+  store: RecordsStore,
+  table: LogicalTable<T>,
+  desired: T[],
+  gone: (source: Extract<RegistrySource, { kind: 'plugin' }>) => boolean,
+): void {
   const wanted = new Set(desired.map((r) => r.id));
   for (const row of store.list(table)) {
     const source = row.payload.source;
-    if (isPluginSource(source) && !wanted.has(row.id) && !invalidDirs.has(source.pluginDir)) store.delete(table, row.id);
+    if (isPluginSource(source) && !wanted.has(row.id) && gone(source)) store.delete(table, row.id);
   }
   for (const row of desired) store.put(table, row.id, row);
+}
+
+function providerDbUnreadable(appId: string, file: string, hasDefaults: boolean): Problem {
+  return {
+    severity: 'warning',
+    code: 'PROVIDER_DB_UNREADABLE',
+    file,
+    path: '',
+    message: hasDefaults
+      ? `${appId}'s DB cannot be read, so its bundled defaults are registered instead until it can`
+      : `${appId}'s DB cannot be read; its registrations from before are kept as they were`,
+    hint: `start ${appId} so it can repair its DB from its backups (the problem above says what is wrong with it)`,
+  };
 }
 
 function withServerDefaults<T extends { env?: Record<string, string>; tags?: string[]; allowMain?: boolean; allowSub?: boolean; enabled?: boolean }>(config: T) {

@@ -24,12 +24,18 @@ const LOCK_OPTIONS = {
 
 export async function withFileLock<T>(file: string, logger: Logger, fn: () => T): Promise<T> {
   let release: () => Promise<void>;
+  const options = {
+    ...LOCK_OPTIONS,
+    // The default throws from a timer, which would crash the process; a
+    // compromised lock only means our next write re-checks the file anyway.
+    onCompromised: (error: Error) => logger.warn(`lock on ${file} was lost while held: ${error.message}`),
+  };
   try {
-    release = await lockfile.lock(file, {
-      ...LOCK_OPTIONS,
-      // The default throws from a timer, which would crash the process; a
-      // compromised lock only means our next write re-checks the file anyway.
-      onCompromised: (error) => logger.warn(`lock on ${file} was lost while held: ${error.message}`),
+    // One try first: proper-lockfile retries every error alike, and a folder we may not write (EACCES, EROFS)
+    // or a full disk would take half a minute to report. Only a lock held by another process is worth waiting for.
+    release = await lockfile.lock(file, { ...options, retries: 0 }).catch((error: unknown) => {
+      if (systemCodeOf(error) !== 'ELOCKED') throw error;
+      return lockfile.lock(file, options);
     });
   } catch (error) {
     const busy = systemCodeOf(error) === 'ELOCKED';

@@ -23,6 +23,8 @@ export interface OpenedDb {
   problems: Problem[];
   /** A backup of the current content exists (made now or already there). */
   backedUp: boolean;
+  /** Read-only opens: the file is there but neither it nor a backup could be read, so the DB is empty. */
+  unreadable?: boolean;
 }
 
 /**
@@ -86,20 +88,21 @@ export function openReadOnly(ctx: OpenContext): OpenedDb {
   const disk = readOrThrow(ctx.file);
   const known = disk ? { stamp: disk.stamp, hash: disk.hash } : undefined;
   const problems: Problem[] = [];
-  const db = disk ? readOnlyDatabase(ctx, disk, problems) : createEmptyDatabase(ctx.SQL);
-  return { db, known, problems, backedUp: false };
+  if (!disk) return { db: createEmptyDatabase(ctx.SQL), known, problems, backedUp: false };
+  const read = readOnlyDatabase(ctx, disk, problems);
+  return { db: read ?? createEmptyDatabase(ctx.SQL), known, problems, backedUp: false, unreadable: !read };
 }
 
-function readOnlyDatabase(ctx: OpenContext, disk: DbFileContent, problems: Problem[]): Database {
+function readOnlyDatabase(ctx: OpenContext, disk: DbFileContent, problems: Problem[]): Database | undefined {
   const check = checkRecordsBytes(ctx.SQL, disk.bytes);
   if (check.kind === 'ok') return check.db;
   if (check.kind === 'too-new') {
     problems.push(tooNew(ctx.file, check.schemaVersion));
-    return createEmptyDatabase(ctx.SQL);
+    return undefined;
   }
   const backup = findGoodBackup(ctx.SQL, ctx.file, ctx.backups);
   problems.push(corruptReadOnly(ctx.file, check.reason, backup?.path));
-  return backup ? backup.db : createEmptyDatabase(ctx.SQL);
+  return backup?.db;
 }
 
 function backupQuietly(ctx: OpenContext, bytes: Uint8Array, problems: Problem[]): boolean {

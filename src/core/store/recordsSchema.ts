@@ -6,7 +6,7 @@ export const RECORDS_SCHEMA_VERSION = 1;
 /**
  * Tag in the high 16 bits of `PRAGMA user_version` ("CR", ChatOS records), so
  * a stranger's SQLite file that happens to have a `records` table and a small
- * user_version is never mistaken for ours.
+ * user_version of its own is never mistaken for ours.
  */
 const RECORDS_TAG = 0x4352_0000;
 /** The `PRAGMA user_version` of a ChatOS records DB. */
@@ -44,7 +44,8 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
  * Opens DB bytes and checks them for real. `new SQL.Database(bytes)` accepts
  * anything (garbage becomes an error only at the first query, an empty
  * buffer becomes an empty DB), so we check the header and the length against
- * it, run `PRAGMA quick_check`, and require our user_version and our table.
+ * it, run `PRAGMA quick_check`, and require our table with our user_version,
+ * or with none at all (seed 001's layout as other apps write it).
  */
 export function checkRecordsBytes(SQL: SqlJsStatic, bytes: Uint8Array): DbCheck {
   const headerProblem = checkHeader(bytes);
@@ -83,7 +84,8 @@ function checkOpened(db: Database): DbCheck {
   if (quick.length !== 1 || quick[0] !== 'ok') return { kind: 'corrupt', reason: `quick_check failed: ${quick.slice(0, 3).join('; ')}` };
 
   const userVersion = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
-  if ((userVersion & 0xffff_0000) !== RECORDS_TAG) return { kind: 'corrupt', reason: `user_version ${userVersion} is not a ChatOS records DB` };
+  // 0 is a DB that never set it: seed 001's own layout (the original ChatOS, other provider apps), read when its table is exactly ours.
+  if (userVersion !== 0 && (userVersion & 0xffff_0000) !== RECORDS_TAG) return { kind: 'corrupt', reason: `user_version ${userVersion} is not a ChatOS records DB` };
   const schemaVersion = userVersion & 0xffff;
   if (schemaVersion > RECORDS_SCHEMA_VERSION) return { kind: 'too-new', schemaVersion };
 

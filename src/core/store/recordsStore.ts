@@ -17,7 +17,7 @@ import { RecordsDb, type RecordRow } from './recordsDb.js';
 import { checkRecordsBytes, createEmptyDatabase } from './recordsSchema.js';
 import { loadSqlJs } from './sqlite.js';
 import { StoreError, messageOf } from './storeError.js';
-import { changeUnreadable, corruptReplaced, recordInvalid, tooNew } from './storeProblems.js';
+import { changeUnreadable, corruptReplaced, recordInvalid, saveFailed, tooNew } from './storeProblems.js';
 
 export interface RecordsStoreOptions {
   /** Timestamps for created_at/updated_at and for the names of quarantined files. */
@@ -31,6 +31,13 @@ export interface RecordsStoreOptions {
   backupIntervalMs?: number;
   /** For other apps' DBs: never writes, never quarantines, never locks; problems only. */
   readOnly?: boolean;
+  /**
+   * Default true. False: mutations apply in memory (reads see them, on top of
+   * what other processes write) but are never saved; the file is opened as
+   * `readOnly` opens it. For a process that only looks (a read-only command)
+   * yet computes its view with the same code that writes (a registry sync).
+   */
+  saveChanges?: boolean;
 }
 
 export interface RecordsStoreStats {
@@ -57,6 +64,7 @@ interface Settings {
   backups: number;
   backupIntervalMs: number;
   readOnly: boolean;
+  saveChanges: boolean;
 }
 
 const quietLogger: Logger = { info() {}, warn() {}, error() {} };
@@ -81,6 +89,8 @@ export const HOT_READ_MAX_AGE_MS = 50;
 export class RecordsStore {
   readonly problems: Problem[];
   readonly stats: RecordsStoreStats = { fileWrites: 0, bytesWritten: 0, lastFlushMs: 0, reloads: 0 };
+  /** The file is there but neither it nor a backup could be read at open (stores that do not repair: read-only, or not saving). */
+  readonly unreadable: boolean;
 
   private revisionCounter = 0;
 
@@ -105,16 +115,20 @@ export class RecordsStore {
   /** A changed file that refresh() found unreadable; not re-read until it changes again. */
   private rejectedStamp: FileStamp | undefined;
   private readonly reportedRows = new Set<string>();
+  /** Why the last flush failed, while changes are still waiting to be saved. */
+  private saveFailure: Problem | undefined;
+  private invalidRowsCache: { revision: number; tables: readonly LogicalTable<unknown>[]; problems: Problem[] } | undefined;
 
   private constructor(
     readonly file: string,
     private readonly SQL: SqlJsStatic,
     private readonly settings: Settings,
-    opened: { db: Database; known: KnownContent | undefined; problems: Problem[]; backedUp: boolean },
+    opened: { db: Database; known: KnownContent | undefined; problems: Problem[]; backedUp: boolean; unreadable?: boolean },
   ) {
     this.db = new RecordsDb(opened.db);
     this.known = opened.known;
     this.problems = opened.problems;
+    this.unreadable = opened.unreadable ?? false;
     this.lastBackupAt = opened.backedUp ? settings.clock.now() : Number.NEGATIVE_INFINITY;
   }
 
@@ -128,9 +142,11 @@ export class RecordsStore {
       backups: Math.max(0, options.backups ?? 3),
       backupIntervalMs: options.backupIntervalMs ?? 10 * 60_000,
       readOnly: options.readOnly ?? false,
+      saveChanges: !(options.readOnly ?? false) && (options.saveChanges ?? true),
     };
     const ctx: OpenContext = { SQL, file: resolved, now: () => settings.clock.now(), logger: settings.logger, backups: settings.backups };
-    const opened = settings.readOnly ? openReadOnly(ctx) : await openWritable(ctx);
+    // A store that never saves must not change the file in any way either: no backup, no repair.
+    const opened = settings.saveChanges ? await openWritable(ctx) : openReadOnly(ctx);
     return new RecordsStore(resolved, SQL, settings, opened);
   }
 
@@ -141,6 +157,20 @@ export class RecordsStore {
   /** Mutations applied in memory but not yet written to the file. */
   get pendingChanges(): number {
     return this.log.length;
+  }
+
+  /** Whether mutations are written to the file (false for `readOnly` and `saveChanges: false`). */
+  get savesChanges(): boolean {
+    return this.settings.saveChanges;
+  }
+
+  /**
+   * While changes wait because the last write failed (disk full, folder not
+   * writable, lock held): a problem saying so. A background flush only logs,
+   * so this is how a face learns that what it shows is not on disk.
+   */
+  get saveProblem(): Problem | undefined {
+    return this.log.length > 0 ? this.saveFailure : undefined;
   }
 
   // ---- reads ---------------------------------------------------------------
@@ -163,6 +193,26 @@ export class RecordsStore {
       if (record) records.push(record);
     }
     return records;
+  }
+
+  /**
+   * Every stored row of these tables that fails its table's schema, as it is
+   * now (so a row fixed by another process stops being reported). Reads skip
+   * such rows; this is how they are shown. Computed once per revision.
+   */
+  invalidRows(tables: readonly LogicalTable<unknown>[]): Problem[] {
+    this.assertUsable();
+    const cached = this.invalidRowsCache;
+    if (cached && cached.revision === this.revisionCounter && cached.tables === tables) return cached.problems;
+    const problems: Problem[] = [];
+    for (const table of tables) {
+      for (const row of this.db.list(table.name)) {
+        const decoded = decodeRow(table, row);
+        if (!decoded.ok) problems.push(recordInvalid(this.file, table.name, row.id, decoded.fieldPath, decoded.reason));
+      }
+    }
+    this.invalidRowsCache = { revision: this.revisionCounter, tables, problems };
+    return problems;
   }
 
   /** Whether a row is stored under the id (even one that fails its schema; cheap, no decoding). */
@@ -277,14 +327,14 @@ export class RecordsStore {
     }
     // Keep what we have. A writable store replaces the bad file at its next flush, under the lock.
     this.rejectedStamp = disk?.stamp;
-    const problem = next.kind === 'too-new' ? tooNew(this.file, next.schemaVersion) : changeUnreadable(this.file, next.reason, this.settings.readOnly);
+    const problem = next.kind === 'too-new' ? tooNew(this.file, next.schemaVersion) : changeUnreadable(this.file, next.reason, !this.settings.saveChanges);
     this.problems.push(problem);
     this.settings.logger.warn(problem.message);
   }
 
-  /** Writes pending mutations now (and waits for a flush already under way). */
+  /** Writes pending mutations now (and waits for a flush already under way); rejects with a StoreError if they could not be saved. */
   async flush(): Promise<void> {
-    if (this.settings.readOnly || this.lifecycle.kind === 'closed') return;
+    if (!this.settings.saveChanges || this.lifecycle.kind === 'closed') return;
     while (this.flushing) await this.flushing.catch(() => undefined);
     if (this.log.length === 0) return;
     const run = this.writeOnce();
@@ -292,6 +342,10 @@ export class RecordsStore {
     try {
       await run;
       this.failedFlushes = 0;
+      this.saveFailure = undefined;
+    } catch (error) {
+      this.saveFailure = saveFailed(this.file, messageOf(error), this.log.length);
+      throw error;
     } finally {
       this.flushing = undefined;
     }
@@ -321,7 +375,8 @@ export class RecordsStore {
 
   private async closeOnce(): Promise<void> {
     try {
-      while (this.log.length > 0 || this.flushing) await this.flush();
+      // A store that does not save drops its changes here: they were never meant for the file.
+      while (this.settings.saveChanges && (this.log.length > 0 || this.flushing)) await this.flush();
     } catch (error) {
       this.lifecycle = { kind: 'open' };
       throw error;
@@ -420,8 +475,9 @@ export class RecordsStore {
 
   private record(mutation: Mutation): void {
     this.revisionCounter++;
+    // Kept even when nothing is saved: a refresh replays the log onto what other processes wrote.
     this.log.push(mutation);
-    this.scheduleFlush(this.settings.flushDelayMs);
+    if (this.settings.saveChanges) this.scheduleFlush(this.settings.flushDelayMs);
   }
 
   private scheduleFlush(delayMs: number, background = false): void {

@@ -14,6 +14,7 @@ export type StoreProblemCode =
   | 'DB_CHANGE_UNREADABLE'
   | 'DB_TOO_NEW'
   | 'DB_BACKUP_FAILED'
+  | 'DB_SAVE_FAILED'
   | 'RECORD_INVALID';
 
 function problem(code: StoreProblemCode, file: string, message: string, hint: string, severity: Problem['severity'] = 'error', path = ''): Problem {
@@ -77,6 +78,15 @@ export function tooNew(file: string, schemaVersion: number): Problem {
 
 export function backupFailed(file: string, reason: string): Problem {
   return problem('DB_BACKUP_FAILED', file, `could not back up ${file}: ${reason}`, 'Free some disk space or fix the folder permissions.', 'warning');
+}
+
+export function saveFailed(file: string, reason: string, pending: number): Problem {
+  return problem(
+    'DB_SAVE_FAILED',
+    file,
+    `${pending} change(s) could not be saved to ${file}: ${reason}`,
+    'Free some disk space or make the data home writable; saving is retried, and nothing shown as changed is on disk until it succeeds.',
+  );
 }
 
 export function recordInvalid(file: string, table: string, id: string, fieldPath: readonly PropertyKey[], reason: string): Problem {

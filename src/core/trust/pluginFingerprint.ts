@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { emptyRecord } from '../../shared/ownKeys.js';
 import type { Problem } from '../../shared/problems.js';
 import type { TrustChanges } from '../../shared/trust.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { describeFileKind, readRegularFile, type FileReadFailure } from '../files/readRegularFile.js';
 import { isInside } from '../plugins/pluginPaths.js';
 
 export const MAX_FINGERPRINT_FILES = 20_000;
@@ -28,12 +30,6 @@ export interface FingerprintOptions {
   /** false: only look for what blocks the folder (built-ins, which are trusted as shipped, are never hashed). */
   hash?: boolean;
 }
-
-/** O_NONBLOCK: a FIFO put where a file was listed must not hang the walk; O_NOFOLLOW: nor a link put there. */
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
-
-const KIND_OF = (entry: fs.Dirent) =>
-  entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : entry.isCharacterDevice() || entry.isBlockDevice() ? 'a device' : 'not a regular file';
 
 /**
  * Hashes every file of a plugin folder. Trust pins all of it, not only the
@@ -70,6 +66,8 @@ export class Fingerprinter {
         return [];
       }
     };
+    const blockSpecial = (full: string, relative: string, kind: string) =>
+      block('PLUGIN_SPECIAL_FILE', full, `"${relative}" is ${kind}: whatever feeds it could change code without the folder changing`, `remove "${relative}" from the plugin folder`);
     // Past the limit nothing is hashed or checked: the plugin is blocked for its size; the walk only counts on.
     const countOn = (folder: string) => {
       for (const entry of list(folder, folder)) {
@@ -98,10 +96,10 @@ export class Fingerprinter {
           if (!hash) continue;
           const hashed = this.hashFile(full);
           if (hashed.ok) entries.set(relative, hashed.hash);
-          else if (hashed.code !== 'ENOENT') block('PLUGIN_FILE_UNREADABLE', full, `"${relative}" cannot be read (${hashed.code}); trust cannot pin it`, 'make it a readable regular file, or remove it');
-        } else {
-          block('PLUGIN_SPECIAL_FILE', full, `"${relative}" is ${KIND_OF(entry)}: whatever feeds it could change code without the folder changing`, `remove "${relative}" from the plugin folder`);
-        }
+          else if (hashed.kind !== undefined) blockSpecial(full, relative, hashed.kind);
+          // Gone since it was listed: nothing to pin.
+          else if (hashed.code !== 'FILE_NOT_FOUND') block('PLUGIN_FILE_UNREADABLE', full, `${hashed.message}; trust cannot pin "${relative}"`, 'make it a readable regular file, or remove it');
+        } else blockSpecial(full, relative, describeFileKind(entry));
       }
     };
     walk(dir, '');
@@ -111,7 +109,8 @@ export class Fingerprinter {
     }
     if (problems.length) return { ok: false, problems };
     const whole = createHash('sha256');
-    const files: Record<string, string> = Object.create(null);
+    // No prototype: a file named __proto__ is an entry like any other, never the record's prototype.
+    const files = emptyRecord<string>();
     for (const [name, value] of entries) {
       whole.update(`${name}\0${value}\n`);
       files[name] = value;
@@ -137,28 +136,18 @@ export class Fingerprinter {
     return { inside: path.relative(realDir, real).split(path.sep).join('/') };
   }
 
-  private hashFile(file: string): { ok: true; hash: string } | { ok: false; code: string } {
+  /** A regular file's sha256, or why it has none (`kind` says what it is when not a regular file: swapped since the walk listed it). */
+  private hashFile(file: string): { ok: true; hash: string } | FileReadFailure {
     // The stamp includes ctime: mtime can be put back after a same-size edit (tar, rsync -a, touch -r), ctime cannot.
     const stamp = stampFile(file);
     const cached = this.cache.get(file);
     if (cached && sameStamp(cached.stamp, stamp)) return { ok: true, hash: cached.hash };
-    let fd: number;
-    try {
-      fd = fs.openSync(file, OPEN_FLAGS);
-    } catch (error) {
-      return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
-    }
-    try {
-      // Checked on the open handle: the name may have been swapped for something else since it was listed.
-      if (!fs.fstatSync(fd).isFile()) return { ok: false, code: 'not a regular file' };
-      const hash = createHash('sha256').update(fs.readFileSync(fd)).digest('hex');
-      this.cache.set(file, { stamp, hash });
-      return { ok: true, hash };
-    } catch (error) {
-      return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
-    } finally {
-      fs.closeSync(fd);
-    }
+    // Read as a regular file only, through the handle, not following a link: one swapped for a FIFO or a link since the walk saw it must not hang the host or be pinned as what it points at.
+    const read = readRegularFile(file, { maxBytes: Number.MAX_SAFE_INTEGER, noFollow: true });
+    if (!read.ok) return read;
+    const hash = createHash('sha256').update(read.bytes).digest('hex');
+    this.cache.set(file, { stamp, hash });
+    return { ok: true, hash };
   }
 }
 

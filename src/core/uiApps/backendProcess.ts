@@ -1,8 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { minimalEnvironment, withTimeout } from '../mcp/process/processTransport.js';
+import { minimalEnvironment } from '../mcp/process/processTransport.js';
 import { LineBuffer } from '../mcp/process/lineBuffer.js';
-import { signalTree, waitGroupGone } from '../mcp/process/processTree.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
+import { endProcessTree } from '../process/endProcessTree.js';
+import { processIdentity, withTimeout } from '../process/processTree.js';
+import type { ProcessTreeWatch } from '../process/processTreeWatch.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
 
 export interface BackendProcessOptions {
@@ -19,6 +21,8 @@ export interface BackendProcessOptions {
   log(line: string): void;
   /** The run gate, asked right before the fork: a refusal forks nothing. */
   gate(): RunGateAnswer;
+  /** Looks below running backends now and then, so a process their code started is ended with them even after its parent died. */
+  trees?: ProcessTreeWatch;
 }
 
 /**
@@ -68,6 +72,8 @@ export class BackendProcess {
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
   private stopping: Promise<void> | undefined;
+  /** The child's start time, read at fork: tells it from a later process with its pid once it has exited. */
+  private identity: string | undefined;
 
   constructor(private readonly options: BackendProcessOptions) {}
 
@@ -115,6 +121,10 @@ export class BackendProcess {
     }
     this.child = child;
     this.wire(child);
+    if (child.pid !== undefined) {
+      this.identity = processIdentity(child.pid);
+      if (this.identity) this.options.trees?.add({ pid: child.pid, identity: this.identity });
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.onStartReply = undefined;
@@ -156,23 +166,21 @@ export class BackendProcess {
 
   private async end(pid: number): Promise<void> {
     if (this.alive) this.state = { kind: 'stopping' };
-    if (this.child?.connected) {
-      this.post({ type: 'dispose' }, () => {});
-      await withTimeout(this.exited, DISPOSE_GRACE_MS);
-    }
-    for (const [signal, waitMs] of [['SIGTERM', TERM_GRACE_MS], ['SIGKILL', AFTER_KILL_MS]] as const) {
-      if (await this.treeGone(pid, 0)) return;
-      signalTree(pid, signal);
-      if (await this.treeGone(pid, waitMs)) return;
-    }
-    this.options.log(`the backend of plugin ${this.pluginId} (pid ${pid}) survived SIGKILL`);
-  }
-
-  /** The leader exited and (POSIX) no member of its group is left. */
-  private async treeGone(pid: number, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    if (!(await withTimeout(this.exited, ms))) return false;
-    return waitGroupGone(pid, Math.max(0, deadline - Date.now()));
+    const { trees } = this.options;
+    await endProcessTree({
+      leader: { pid, identity: this.identity },
+      leaderExited: this.exited,
+      known: trees?.descendantsOf(pid),
+      gentle: this.child?.connected ? { ask: () => this.post({ type: 'dispose' }, () => {}), waitMs: DISPOSE_GRACE_MS, said: 'asking the backend to dispose' } : undefined,
+      termGraceMs: TERM_GRACE_MS,
+      killWaitMs: AFTER_KILL_MS,
+      ownsLeaderGroup: true,
+      // Only what went wrong reaches the host's log; a backend's routine stop is not news.
+      log: (kind, message) => {
+        if (kind === 'fault') this.options.log(`the backend of plugin ${this.pluginId}: ${message}`);
+      },
+    });
+    trees?.remove(pid);
   }
 
   private wire(child: ChildProcess): void {

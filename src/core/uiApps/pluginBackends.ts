@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../appPaths.js';
+import { ProcessTreeWatch } from '../process/processTreeWatch.js';
 import { backendEnvironment, BackendProcess } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 import { backendStamp } from './backendStamp.js';
@@ -56,6 +57,8 @@ export class PluginBackends {
   private readonly stopping = new Set<Promise<void>>();
   private readonly runnerPath: string;
   private readonly invokeTimeoutMs: number;
+  /** One look below every running backend per interval, for all of them. */
+  private readonly trees = new ProcessTreeWatch();
   private disposed = false;
 
   constructor(private readonly options: PluginBackendsOptions) {
@@ -93,6 +96,7 @@ export class PluginBackends {
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.all([...slots.map((slot) => this.release(slot)), ...this.stopping]);
+    this.trees.dispose();
   }
 
   private async call(pluginId: string, method: string, params: unknown): Promise<InvokeOutcome> {
@@ -133,6 +137,7 @@ export class PluginBackends {
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),
       gate: () => this.options.gate(pluginId),
+      trees: this.trees,
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
     slot.started = previous.then(() => {

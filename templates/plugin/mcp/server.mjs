@@ -48,7 +48,8 @@ function handle(method, params) {
     case 'tools/list':
       return { tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })) };
     case 'tools/call': {
-      const tool = tools[params?.name];
+      // Own keys only: a call of "constructor" or "toString" must not find Object.prototype's members.
+      const tool = Object.hasOwn(tools, params?.name ?? '') ? tools[params.name] : undefined;
       if (!tool) throw Object.assign(new Error(`unknown tool: ${params?.name}`), { code: -32602 });
       try {
         return { content: [{ type: 'text', text: tool.run(params.arguments ?? {}, params._meta) }] };

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditLine } from '../../../src/core/audit/auditLine.js';
+import type { z } from 'zod';
+import { auditLine, type AuditDraft } from '../../../src/core/audit/auditLine.js';
 import { AuditRecordSchema, type AuditRecord } from '../../../src/shared/audit.js';
 
 const base: AuditRecord = {
@@ -60,3 +62,55 @@ describe('auditLine', () => {
   });
 });
 
+
+/** Any UTF-16 code unit, lone surrogates and control characters included. */
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 40 });
+/** What a defect upstream could leave in a field: Object.prototype's members come from a lookup by an outside name. */
+const junk = fc.constantFrom<unknown>(undefined, null, Number.NaN, Infinity, -0, 1e21, true, {}, [], Object.prototype, Object.prototype.constructor, Object.prototype.toString, Symbol('s'), 10n);
+const field = (...valid: string[]) => fc.oneof(valid.length ? fc.constantFrom(...valid) : anyText, anyText, junk);
+
+const anyRecord = fc.record({
+  at: fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), junk),
+  agentId: field(),
+  conversationId: fc.oneof(fc.constantFrom('c-1', 'c-2'), field()),
+  appId: field(),
+  flow: field('main', 'sub'),
+  serverId: field(),
+  tool: field(),
+  permission: field('read', 'write', 'confirm', 'navigate', 'constructor'),
+  decision: field('auto', 'approved', 'declined', 'expired'),
+  durationMs: fc.oneof(fc.double(), junk),
+  outcome: field('ok', 'tool-error', 'failed', 'declined'),
+  error: fc.option(field(), { nil: undefined }),
+});
+
+/** What the reader must get back for one written field: the value itself where it fits the schema, else null (or nothing, for an optional field). */
+function expectedField(schema: z.ZodType, value: unknown, optional: boolean): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) return optional ? undefined : null;
+  const fits = schema.safeParse(value);
+  if (fits.success && value !== undefined && value !== null) return Object.is(value, -0) ? 0 : value;
+  return optional ? undefined : null;
+}
+
+describe('auditLine, over arbitrary records', () => {
+  it('always writes one line that parses and that AuditRecordSchema accepts, keeping every value that fits its field', () => {
+    const shape = AuditRecordSchema.shape;
+    fc.assert(
+      fc.property(anyRecord, (raw) => {
+        const record = raw as unknown as AuditDraft;
+        const line = auditLine(record);
+        expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+        const parsed = AuditRecordSchema.parse(JSON.parse(line));
+        for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
+          if (key === 'time') continue;
+          const optional = key === 'agentId' || key === 'error';
+          const want = expectedField(shape[key].unwrap(), (raw as Record<string, unknown>)[key], optional);
+          expect(parsed[key], key).toEqual(want);
+        }
+        const at = raw.at;
+        expect(parsed.time).toBe(typeof at === 'number' && Math.abs(at) <= 8.64e15 ? new Date(at).toISOString() : null);
+      }),
+      { numRuns: 3000, seed: 13 },
+    );
+  });
+});

@@ -184,7 +184,7 @@ describe('PluginScanner: isolation', () => {
     const result = w.host.catalog.rescan();
     expect(record(result.plugins, badJson)).toMatchObject({ status: 'invalid' });
     expect(codes(record(result.plugins, badJson))).toEqual(['error:JSON_SYNTAX']);
-    expect(codes(record(result.plugins, manifestIsFolder))).toEqual(['error:PLUGIN_LOAD_FAILED']);
+    expect(codes(record(result.plugins, manifestIsFolder))).toEqual(['error:FILE_NOT_REGULAR']);
     expect(record(result.plugins, manifestIsFolder).status).toBe('invalid');
     expect(codes(record(result.plugins, deep))).toEqual(['error:PLUGIN_LOAD_FAILED']);
     expect(record(result.plugins, deep)).toMatchObject({ id: 'deep', status: 'invalid' });

@@ -81,21 +81,37 @@ describe('RegistryCenter (seed 001)', () => {
     expect(() => registry.grantMcpServerAccess('chatos', 'git_app::git')).toThrowError(/registry owner/);
   });
 
-  it('reconcile rewrites no unchanged row, and removing a row revokes its grants', async () => {
+  it('reconcile rewrites no unchanged row, marks a row it no longer wants missing (grants kept, not offered), and only removeRegistrations revokes', async () => {
     const { registry, store } = await openRegistry();
     const desired = (names: string[]): RegistryMcpServer[] =>
       names.map((name) => ({ ...server(name), env: {}, tags: [], allowMain: true, allowSub: true, enabled: true, id: `git_app::${name}`, providerAppId: 'git_app', source: { kind: 'plugin', pluginId: 'p', appId: name, pluginDir: '/p' } }));
     const owns = (s: { kind: string }) => s.kind === 'plugin';
-    expect(registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }).created).toEqual(['git_app::a', 'git_app::b']);
+    const options = { missingReason: () => 'gone from /p' };
+    expect(registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options).created).toEqual(['git_app::a', 'git_app::b']);
+    registry.registerApp('aide', 'defaults');
     registry.grantMcpServerAccess('aide', 'git_app::b');
     const before = store.get(RegistryMcpServers, 'git_app::a')!;
     now += 60_000;
-    const again = registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] });
-    expect(again).toEqual({ created: [], updated: [], removed: [] });
+    const again = registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);
+    expect(again).toEqual({ created: [], updated: [], missing: [] });
     expect(store.get(RegistryMcpServers, 'git_app::a')!.updatedAt).toBe(before.updatedAt);
 
-    const shrunk = registry.reconcile(owns, { servers: desired(['a']), prompts: [] });
-    expect(shrunk.removed).toEqual([{ kind: 'server', id: 'git_app::b', revokedGrants: [expect.objectContaining({ appId: 'aide', targetId: 'git_app::b' })] }]);
+    const shrunk = registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options);
+    expect(shrunk.missing).toEqual(['git_app::b']);
+    expect(registry.getServer('git_app::b')?.missing).toEqual({ since: new Date(now).toISOString(), reason: 'gone from /p' });
+    expect(registry.listGrants('server').map((g) => g.targetId)).toEqual(['git_app::b']);
+    expect(registry.hasMcpServerAccess('aide', 'git_app::b')).toBe(false);
+    expect(registry.getMcpServersForApp('aide').map((s) => s.id)).not.toContain('git_app::b');
+    expect(registry.getMcpServersForApp('chatos').map((s) => s.id)).not.toContain('git_app::b');
+    // Marked once: a later sync that still misses it writes nothing.
+    expect(registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options)).toEqual({ created: [], updated: [], missing: [] });
+
+    // Back: the mark goes, and the kept grant counts again.
+    registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);
+    expect(registry.getServer('git_app::b')?.missing).toBeUndefined();
+    expect(registry.hasMcpServerAccess('aide', 'git_app::b')).toBe(true);
+
+    expect(registry.removeRegistrations((row) => row.id === 'git_app::b')).toEqual([{ kind: 'server', id: 'git_app::b', revokedGrants: [expect.objectContaining({ appId: 'aide', targetId: 'git_app::b' })] }]);
     expect(registry.listGrants('server')).toEqual([]);
   });
 

@@ -63,7 +63,7 @@ describe('registry sync with plugins', () => {
     expect(await read()).toEqual(before);
   });
 
-  it('a vanished plugin loses its registrations and grants, reported; a broken one keeps them', async () => {
+  it('a vanished plugin is marked missing with its grants kept, reported; a broken one keeps its registration', async () => {
     const extra = tempDir();
     const gitDir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
     const wslDir = writeProviderPlugin(extra, 'com.example.wsl', 'wsl');
@@ -75,11 +75,31 @@ describe('registry sync with plugins', () => {
     fs.rmSync(gitDir, { recursive: true });
     host.rescan();
 
-    expect(serverIds(host, 'git_app')).toEqual([]);
-    expect(host.registry.listGrants('server', 'aide').map((g) => g.targetId)).toEqual(['wsl::com.example.wsl.main']);
-    const notice = host.registryProblems.find((p) => p.code === 'REGISTRATION_REMOVED' && p.message.includes('git_app::com.example.git.main'));
-    expect(notice?.message).toContain('revoked its grant to aide');
+    expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.main']);
+    expect(host.registry.getServer('git_app::com.example.git.main')?.missing?.reason).toBe(`plugin com.example.git (app main) is no longer in ${extra}`);
+    expect(host.registry.getMcpServersForApp('git_app')).toEqual([]);
+    expect(host.registry.listGrants('server', 'aide').map((g) => g.targetId).sort()).toEqual(['git_app::com.example.git.main', 'wsl::com.example.wsl.main']);
+    const problem = host.registryProblems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('git_app::com.example.git.main'));
+    expect(problem?.message).toContain('its 1 grant is kept');
+    expect(problem?.hint).toContain('chatos registry prune');
     expect(serverIds(host, 'wsl')).toEqual(['wsl::com.example.wsl.main']);
+    expect(host.registry.getServer('wsl::com.example.wsl.main')?.missing).toBeUndefined();
+  });
+
+  it('a host that did not scan a root leaves its registrations as they are', async () => {
+    const extra = tempDir();
+    writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const home = tempDir();
+    const first = await startHost(extra, home);
+    first.registry.grantMcpServerAccess('aide', 'git_app::com.example.git.main');
+    await first.dispose();
+    const other = tempDir();
+    const second = await startHost(other, home);
+    second.rescan();
+    expect(second.registry.getServer('git_app::com.example.git.main')).toMatchObject({ source: { kind: 'plugin', pluginDir: path.join(extra, 'com.example.git') } });
+    expect(second.registry.getServer('git_app::com.example.git.main')?.missing).toBeUndefined();
+    expect(second.registry.hasMcpServerAccess('aide', 'git_app::com.example.git.main')).toBe(true);
+    expect(second.registry.listApps().find((a) => a.appId === 'git_app')?.origins).toEqual(['plugin:com.example.git']);
   });
 
   it('with syncAiContributes, plugin servers and prompts also land in the host tables, and leave with the plugin', async () => {

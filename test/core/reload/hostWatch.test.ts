@@ -51,10 +51,11 @@ describe('hot reload (seed 002)', () => {
     fs.rmSync(config);
     await removed;
     expect(host.mcp.allDefinitions().filter((d) => d.origin === 'mcp.yaml')).toEqual([]);
-    expect(host.registry.getServer('chatos::alpha')).toBeUndefined();
+    // Kept (with any grants), marked missing, until it is back or pruned.
+    expect(host.registry.getServer('chatos::alpha')?.missing?.reason).toBe(`no longer in ${config}`);
   });
 
-  it('registers a plugin dropped into a watched root, and unregisters it when removed', async () => {
+  it('registers a plugin dropped into a watched root, and marks it missing when removed', async () => {
     const extra = tempDir();
     const host = createHost({ home: tempDir(), appRoot: repoRoot, extraPluginRoots: [extra] });
     hosts.push(host);
@@ -66,7 +67,7 @@ describe('hot reload (seed 002)', () => {
     await appeared;
     expect(host.mcp.definition('git_app::com.example.git.main')?.plugin?.pluginDir).toBe(dir);
 
-    const gone = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('git_app::com.example.git.main') === undefined);
+    const gone = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('git_app::com.example.git.main')?.missing !== undefined);
     fs.rmSync(dir, { recursive: true });
     await gone;
     expect(host.mcp.definition('git_app::com.example.git.main')).toBeUndefined();

@@ -5,6 +5,7 @@ import { PluginBackends, type BackendContext, type BackendResolution } from '../
 import { isAlive, waitUntil } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { RUN_ALLOWED, type RunGateAnswer } from '../../../src/core/policy/runGate.js';
+import { isRunning } from '../mcp/process/processHelpers.js';
 
 // The backends run the compiled runner from dist/ (npm test builds it first).
 
@@ -245,5 +246,30 @@ describe('PluginBackends', () => {
     expect(b.running()).toEqual([]);
     const again = await b.invoke(plugin.pluginId, 'pid', {});
     expect(again.ok && again.result).not.toBe(pid);
+  });
+
+  it.runIf(process.platform === 'linux')('stop() ends what the backend started too, a process that left its group with setsid included', async () => {
+    const code = `import { spawn } from 'node:child_process';
+export function createUiAppsBackend() {
+  return { methods: { spawn() {
+    const inGroup = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    const setsid = spawn('sleep', ['1000'], { stdio: 'ignore', detached: true });
+    return { inGroup: inGroup.pid, setsid: setsid.pid };
+  } } };
+}
+`;
+    const plugin = writeBackend('com.example.spawner', code);
+    const b = backendsFor([plugin]);
+    const spawned = await b.invoke(plugin.pluginId, 'spawn', {});
+    if (!spawned.ok) throw new Error(spawned.message);
+    const { inGroup, setsid } = spawned.result as { inGroup: number; setsid: number };
+    try {
+      expect([isRunning(inGroup), isRunning(setsid)]).toEqual([true, true]);
+      await b.stop(plugin.pluginId);
+      // isRunning leaves zombies out: a killed orphan waits for init to reap it.
+      expect([isRunning(inGroup), isRunning(setsid)]).toEqual([false, false]);
+    } finally {
+      for (const pid of [inGroup, setsid]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { AppView, HostApiResult } from '../../../../src/shared/hostApi';
+import { ownValue } from '../../api/ownValue';
 
 export type RegistryOverview = HostApiResult<'registry.overview'>;
 type Exposure = AppView['exposure']['mcpServers'];
@@ -63,7 +64,7 @@ function build(own: string[], exposed: { found: { id: string }[]; unmatched: str
 export function serverCandidates(app: AppView, overview: RegistryOverview, hostAppId: string): Candidates {
   const byId = new Map(overview.servers.map((s) => [s.id, s]));
   const own = app.serverId ? [app.serverId] : [];
-  const visible = new Set(overview.visible[hostAppId]?.servers ?? []);
+  const visible = new Set(ownValue(overview.visible, hostAppId)?.servers ?? []);
   return build(own, expand(app.exposure.mcpServers, overview.servers), (id) => byId.get(id)?.description, visible);
 }
 
@@ -71,7 +72,7 @@ export function serverCandidates(app: AppView, overview: RegistryOverview, hostA
 export function promptCandidates(app: AppView, overview: RegistryOverview, hostAppId: string): Candidates {
   const byId = new Map(overview.prompts.map((p) => [p.id, p]));
   const own = [app.promptNames.zh, app.promptNames.en].map((name) => `${app.providerAppId}::${name}`).filter((id) => byId.has(id));
-  const visible = new Set(overview.visible[hostAppId]?.prompts ?? []);
+  const visible = new Set(ownValue(overview.visible, hostAppId)?.prompts ?? []);
   const describe = (id: string) => {
     const prompt = byId.get(id);
     if (!prompt) return undefined;

@@ -71,7 +71,7 @@ export function resolveRef(root: unknown, ref: string): unknown {
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
+    else if (isObject(node)) node = Object.hasOwn(node, key) ? node[key] : undefined;
     else return undefined;
   }
   return node;
@@ -171,10 +171,10 @@ export function checkJsonSchema(schema: unknown, value: unknown, root: unknown =
     const properties = isObject(s.properties) ? s.properties : {};
     const patterns = isObject(s.patternProperties) ? Object.entries(s.patternProperties).map(([p, sub]) => [regex(p), sub] as const) : [];
     const keys = Object.keys(v);
-    if (Array.isArray(s.required)) for (const name of s.required) if (typeof name === 'string' && !(name in v)) add('required', { property: name }, [...path, name]);
+    if (Array.isArray(s.required)) for (const name of s.required) if (typeof name === 'string' && !Object.hasOwn(v, name)) add('required', { property: name }, [...path, name]);
     if (isObject(s.dependentRequired))
       for (const [key, needs] of Object.entries(s.dependentRequired))
-        if (key in v && Array.isArray(needs)) for (const name of needs) if (typeof name === 'string' && !(name in v)) add('required', { property: name }, [...path, name]);
+        if (Object.hasOwn(v, key) && Array.isArray(needs)) for (const name of needs) if (typeof name === 'string' && !Object.hasOwn(v, name)) add('required', { property: name }, [...path, name]);
     const min = num(s.minProperties);
     const max = num(s.maxProperties);
     if (min !== undefined && keys.length < min) add('minProperties', { limit: min });
@@ -183,7 +183,7 @@ export function checkJsonSchema(schema: unknown, value: unknown, root: unknown =
       const at = [...path, key];
       if ('propertyNames' in s && !passes(s.propertyNames, key, at, depth + 1)) add('propertyNames', { property: key }, at);
       let known = false;
-      if (key in properties) {
+      if (Object.hasOwn(properties, key)) {
         known = true;
         walk(properties[key], v[key], at, depth + 1, out);
       }

@@ -3,6 +3,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { AppRegistration } from '../../../../src/shared/registry';
+import { ownValue } from '../../api/ownValue';
 import { GrantCell } from './GrantSwitch';
 import { cellState, type Overview, type Target } from './registryModel';
 
@@ -40,7 +41,7 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
             ))}
           </Space>
           <Button size="small" type="link" icon={<EyeOutlined />} onClick={() => onShowVisible(app.appId)} data-testid={`visible-${app.appId}`} style={{ paddingInline: 0 }}>
-            {t('registry.whatItSees', { count: (overview.visible[app.appId]?.servers.length ?? 0) + (overview.visible[app.appId]?.prompts.length ?? 0) })}
+            {t('registry.whatItSees', { count: (ownValue(overview.visible, app.appId)?.servers.length ?? 0) + (ownValue(overview.visible, app.appId)?.prompts.length ?? 0) })}
           </Button>
         </Space>
       ),
@@ -50,9 +51,19 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
       width: 150,
       align: 'center' as const,
       title: (
-        <Tooltip title={<div>{target.id}{target.detail ? <div>{target.detail}</div> : null}{target.notRunnable ? <div>{target.notRunnable}</div> : null}</div>}>
+        <Tooltip
+          title={
+            <div>
+              {target.id}
+              {target.detail ? <div>{target.detail}</div> : null}
+              {target.missing ? <div>{t('registry.missingHint', { reason: target.missing })}</div> : null}
+              {target.notRunnable ? <div>{target.notRunnable}</div> : null}
+            </div>
+          }
+        >
           <div className="registry-target-head">
             <span>{target.name}</span>
+            {target.missing ? <Tag color="orange" data-testid={`missing-${target.id}`}>{t('registry.missing')}</Tag> : null}
             <Typography.Text type="secondary" className="registry-target-id">
               {target.providerAppId}
             </Typography.Text>

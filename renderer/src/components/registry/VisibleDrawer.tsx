@@ -1,5 +1,6 @@
 import { Drawer, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ownValue } from '../../api/ownValue';
 import type { Overview } from './registryModel';
 
 interface Label {
@@ -38,7 +39,7 @@ function IdList({ title, ids, labels, testId }: { title: string; ids: string[]; 
 /** What one app may see right now: its own registrations plus its grants (everything, for the owner). */
 export function VisibleDrawer({ overview, appId, onClose }: { overview: Overview; appId: string | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const visible = appId ? overview.visible[appId] : undefined;
+  const visible = appId ? ownValue(overview.visible, appId) : undefined;
   const labels = new Map<string, Label>([
     ...overview.servers.map((server) => [server.id, { name: server.name }] as const),
     ...overview.prompts.map((prompt) => [prompt.id, prompt.lang ? { name: prompt.title ?? prompt.name, lang: prompt.lang } : { name: prompt.title ?? prompt.name }] as const),

@@ -12,6 +12,8 @@ export interface Target {
   providerAppId: string;
   /** Why its plugin may not run now (untrusted, changed): it is listed, but offered to no one. */
   notRunnable?: string;
+  /** Why it is missing (its plugin or origin is gone): shown, not offered; its grants are kept. */
+  missing?: string;
 }
 
 export type CellState = { kind: 'owner' } | { kind: 'own' } | { kind: 'grant'; granted: boolean };
@@ -19,7 +21,7 @@ export type CellState = { kind: 'owner' } | { kind: 'own' } | { kind: 'grant'; g
 export function targetsOf(overview: Overview, kind: TargetKind): Target[] {
   const refused = new Map(overview.notRunnable.map((row) => [row.id, row.message]));
   if (kind === 'server') {
-    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId, notRunnable: refused.get(server.id) }));
+    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId, notRunnable: refused.get(server.id), missing: server.missing?.reason }));
   }
   return overview.prompts.map((prompt) => ({
     id: prompt.id,
@@ -27,6 +29,7 @@ export function targetsOf(overview: Overview, kind: TargetKind): Target[] {
     detail: prompt.title ?? (prompt.lang ? prompt.lang : undefined),
     providerAppId: prompt.providerAppId,
     notRunnable: refused.get(prompt.id),
+    missing: prompt.missing?.reason,
   }));
 }
 

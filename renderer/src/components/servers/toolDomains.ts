@@ -1,3 +1,5 @@
+import { ownValue } from '../../api/ownValue';
+
 /**
  * Which domain (seed 003 §8 "按领域折叠") a tool belongs to, from its raw
  * name alone: the HostApi does not carry the settings server's module
@@ -34,7 +36,8 @@ export function domainOf(rawName: string): string {
   const parts = words(rawName);
   const noun = parts.length > 1 ? parts[1]! : (parts[0] ?? 'other');
   const key = singular(noun);
-  return ALIASES[key] ?? key;
+  // The key comes from a server's tool name: `get_constructor` must not find Object.prototype.constructor.
+  return ownValue(ALIASES, key) ?? key;
 }
 
 export interface DomainGroup<T> {

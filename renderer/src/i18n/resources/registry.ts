@@ -21,6 +21,8 @@ export default {
     'registry.seesNothing': '什么也看不到。',
     'registry.noTargets': '没有符合条件的条目。',
     'registry.noApps': '注册中心里还没有应用。',
+    'registry.missing': '缺失',
+    'registry.missingHint': '缺失：{{reason}}。它不会提供给任何应用，授权保留；在“应用”页的插件目录中可以清理。',
   },
   en: {
     'registry.intro': 'The registry records which apps exist and the MCP servers and prompts they offer.',
@@ -44,5 +46,7 @@ export default {
     'registry.seesNothing': 'Nothing.',
     'registry.noTargets': 'Nothing matches.',
     'registry.noApps': 'No apps are registered yet.',
+    'registry.missing': 'missing',
+    'registry.missingHint': 'Missing: {{reason}}. Not offered to any app; its grants are kept. Prune it under Plugin folders on the Apps page.',
   },
 };

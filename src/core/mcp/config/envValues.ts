@@ -1,4 +1,5 @@
 import type { EnvValue } from '../../../shared/mcp.js';
+import { ownValue } from '../../../shared/ownKeys.js';
 
 /**
  * `env` and `headers` values are literal strings or `{ env: NAME }` copies of
@@ -16,10 +17,13 @@ export interface MissingEnvReference {
 
 export type EnvResolution = { ok: true; values: Record<string, string> } | { ok: false; missing: string[]; message: string };
 
+/** A host variable, never a member process.env inherits (`{ env: toString }` names no variable). */
+const hostValue = (hostEnv: NodeJS.ProcessEnv, name: string) => ownValue(hostEnv, name);
+
 /** Every `{ env: NAME }` in `values` whose NAME is not set in `hostEnv` (an empty string counts as set). */
 export function findMissingEnvReferences(values: Readonly<Record<string, EnvValue>>, hostEnv: NodeJS.ProcessEnv): MissingEnvReference[] {
   return Object.entries(values).flatMap(([key, value]) =>
-    typeof value !== 'string' && hostEnv[value.env] === undefined ? [{ key, variable: value.env }] : [],
+    typeof value !== 'string' && hostValue(hostEnv, value.env) === undefined ? [{ key, variable: value.env }] : [],
   );
 }
 
@@ -37,7 +41,7 @@ export function resolveEnvValues(values: Readonly<Record<string, EnvValue>>, hos
   const resolved: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     // defineProperty, not assignment: a "__proto__" key must stay a plain key.
-    const text = typeof value === 'string' ? value : hostEnv[value.env]!;
+    const text = typeof value === 'string' ? value : hostValue(hostEnv, value.env)!;
     Object.defineProperty(resolved, key, { value: text, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, values: resolved };

@@ -1,8 +1,9 @@
-import * as fs from 'node:fs';
 import type { z } from 'zod';
 import type { EnvValue, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
+import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
+import { readProblem, readRegularText } from '../../files/readRegularFile.js';
 import { parseYamlText } from '../../plugins/textFiles.js';
 import { findUnknownKeys } from '../../plugins/unknownKeys.js';
 import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
@@ -58,28 +59,20 @@ export function mcpYamlServerId(key: string): string {
   return `${HOST_APP_ID}::${key}`;
 }
 
+/** Far more than any list of servers; past it the file is not read. */
+export const MAX_MCP_CONFIG_BYTES = 1024 * 1024;
+
 /** The one read from disk; everything else is `parseMcpConfig`. */
 export function loadMcpConfig(file: string, env: NodeJS.ProcessEnv): McpConfigLoad {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
+  // A regular file only, read without blocking: a FIFO named mcp.yaml must not hang the host.
+  const read = readRegularText(file, { maxBytes: MAX_MCP_CONFIG_BYTES });
+  if (!read.ok) {
     // A deleted mcp.yaml means "no servers" (seed 002), not a failure.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return {
-      kind: 'rejected',
-      problems: [
-        {
-          severity: 'error',
-          code: 'MCP_CONFIG_UNREADABLE',
-          file,
-          path: '',
-          message: `cannot read ${file}: ${(error as Error).message}`,
-          hint: 'make it a readable file (check its permissions), or remove it to configure no servers',
-        },
-      ],
-    };
+    if (read.code === 'FILE_NOT_FOUND') return { kind: 'missing' };
+    const hint = read.code === 'FILE_TOO_LARGE' ? 'a config of servers is far smaller: check that this is the right file' : `${read.hint}, or remove it to configure no servers`;
+    return { kind: 'rejected', problems: [{ ...readProblem(read, file), code: 'MCP_CONFIG_UNREADABLE', hint }] };
   }
+  const text = read.text;
   return parseMcpConfig(text, file, env);
 }
 
@@ -235,15 +228,6 @@ function checkTransportValue(raw: Record<string, unknown>, at: PropertyKey[], fi
   return error(file, [...at, 'transport'], 'MCP_TRANSPORT_UNSUPPORTED', `transport ${describe(written)} is not supported; use stdio or streamable_http`, SERVER_FIELD_HINTS.transport!);
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
 function schemaProblems(issues: readonly z.core.$ZodIssue[], document: unknown, file: string, at: PropertyKey[]): Problem[] {
   return issues.flatMap((issue) => {
     const field = String(issue.path[0] ?? '');
@@ -251,13 +235,13 @@ function schemaProblems(issues: readonly z.core.$ZodIssue[], document: unknown, 
     const path = [...at, ...issue.path];
     if (field === 'transform' && issue.code === 'invalid_union') {
       // zod's "wrong shape" says nothing of the three shapes a transform may take.
-      const written = JSON.stringify(valueAt(document, path)) ?? 'nothing';
+      const written = JSON.stringify(valueAtPath(document, path)) ?? 'nothing';
       return [error(file, path, 'MCP_TRANSFORM_INVALID', `must be one of prefix: "…", prefix: { remove: "…", add: "…" } or suffix: "…", not ${written.length > 80 ? `${written.slice(0, 77)}...` : written}`, SERVER_FIELD_HINTS.transform!)];
     }
     return zodIssuesToProblems([{ ...issue, path }], document, file).map((p) => ({
       ...p,
       code: field === 'transform' ? 'MCP_TRANSFORM_INVALID' : p.code,
-      hint: SERVER_FIELD_HINTS[field] ?? p.hint,
+      hint: ownValue(SERVER_FIELD_HINTS, field) ?? p.hint,
     }));
   });
 }
@@ -312,13 +296,19 @@ function isHttpUrl(url: string): boolean {
   }
 }
 
+/**
+ * A warning, not a rejection: the server's definition (and its registration,
+ * which holds no values) does not depend on the environment, and another
+ * process (the app, `chatos serve`) may well have the variable. Only a start
+ * of the server in this process fails, naming it.
+ */
 function checkEnvReferences(values: Record<string, EnvValue>, field: 'env' | 'headers', hostEnv: NodeJS.ProcessEnv, key: string, at: PropertyKey[], file: string): Problem[] {
   return findMissingEnvReferences(values, hostEnv).map((ref) =>
-    error(
+    warning(
       file,
       [...at, field, ref.key],
       'MCP_ENV_MISSING',
-      `server "${key}": ${field}.${ref.key} copies the host environment variable ${ref.variable}, which is not set`,
+      `server "${key}": ${field}.${ref.key} copies the host environment variable ${ref.variable}, which is not set here, so the server cannot start in this process`,
       `set ${ref.variable} in the environment ChatOS is started from, or disable the server with "disabled: true" until it is`,
     ),
   );

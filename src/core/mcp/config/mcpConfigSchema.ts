@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
+import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 
 /**
  * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
@@ -62,7 +63,7 @@ export const McpServerEntrySchema = z.object({
   /** Per-call timeout in milliseconds. */
   timeout: z.number().int().positive().max(MAX_TIMEOUT_MS).default(DEFAULT_TOOL_TIMEOUT_MS),
   /** Tool-name glob → permission level; the map's order is the match order (first match wins). */
-  permissions: orEmpty(z.record(z.string(), PermissionLevelSchema), () => ({})),
+  permissions: orEmpty(ownRecord(PermissionLevelSchema), emptyRecord),
   disabled: z.boolean().default(false),
   /** Raw tool names the user switched off. */
   disabledTools: orEmpty(StringListSchema, () => []),

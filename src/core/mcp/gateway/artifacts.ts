@@ -5,7 +5,12 @@ import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** Only these are kept as images: the formats every model provider accepts (seed 002). */
-export const IMAGE_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
+export const IMAGE_TYPES: ReadonlyMap<string, string> = new Map([
+  ['image/jpeg', 'jpg'],
+  ['image/png', 'png'],
+  ['image/gif', 'gif'],
+  ['image/webp', 'webp'],
+]);
 
 export interface SavedArtifact {
   path: string;
@@ -33,7 +38,8 @@ export function storeImageArtifacts(result: CallToolResult, artifactsDir: string
     if (item.type !== 'image') return item;
     const match = /^data:([^;,]+)?(;base64)?,/.exec(item.data);
     const mimeType = (match?.[1] ?? item.mimeType ?? '').toLowerCase();
-    const ext = IMAGE_TYPES[mimeType];
+    // The server names the type: a Map, so "constructor" is no type with an extension.
+    const ext = IMAGE_TYPES.get(mimeType);
     if (!ext) {
       return { type: 'text' as const, text: `[an image of type ${mimeType || 'unknown'} was returned and dropped: only JPEG, PNG, GIF and WebP are kept]` };
     }

@@ -9,6 +9,7 @@ import type { McpRuntime } from '../mcpRuntime.js';
 import type { Lease } from '../connection/connectionManager.js';
 import type { CallOptions } from '../connection/serverConnection.js';
 import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettings.js';
+import { ownValue } from '../../../shared/ownKeys.js';
 import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 import { refusalText, RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
@@ -210,7 +211,7 @@ export class ToolGateway {
 
   /** A catalog tool with its permission, resolved now: the user's override, the hook's, else the declared level. */
   private offered(server: ServerDefinition, tool: CatalogTool, settings: ServerSettingsRow | undefined): OfferedTool {
-    const override = settings?.permissionOverrides[tool.rawName] ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
+    const override = ownValue(settings?.permissionOverrides, tool.rawName) ?? this.deps.hooks?.permissionOverride?.(server.id, tool.rawName);
     const memo = this.offeredMemo.get(tool);
     if (memo && memo.server === server && memo.override === override) return memo.offered;
     const { level, source } = resolvePermission(server, { name: tool.rawName, annotations: tool.annotations }, override);

@@ -2,16 +2,22 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { isAlive, processArgv, processIdentity, signalTree, waitGroupGone } from './processTree.js';
+import { endProcessTree } from '../../process/endProcessTree.js';
+import { hasProcFs, isAlive, processArgv, processIdentity, type TrackedProcess } from '../../process/processTree.js';
+import { ProcessTreeWatch } from '../../process/processTreeWatch.js';
+
+const TrackedProcessSchema = z.object({ pid: z.number().int().positive(), identity: z.string() });
 
 export const PidRecordSchema = z.object({
   serverId: z.string(),
-  /** The server's direct child; on POSIX also its process group id. */
+  /** The server's direct child; on POSIX also its process group and session id. */
   pid: z.number().int().positive(),
   /** `processIdentity(pid)` at spawn: tells the server from a later process that reused the pid. */
   identity: z.string().optional(),
   command: z.string(),
   recordedAt: z.string(),
+  /** Linux: the processes found below the server while it ran (every ~2 s), each with its start time, so a crash of the host leaves nothing the next start cannot find. */
+  descendants: z.array(TrackedProcessSchema).default([]),
 });
 export type PidRecord = z.infer<typeof PidRecordSchema>;
 
@@ -40,6 +46,8 @@ export interface ReapOptions {
 export class PidRegistry {
   private readonly servers = new Map<number, PidRecord>();
   private readonly hostIdentity: string | undefined;
+  /** Each running server's descendants, looked for every 2 s; a change is written to the file at once. */
+  private readonly trees = new ProcessTreeWatch({ onChange: (pid, descendants) => this.updateDescendants(pid, descendants) });
   readonly file: string;
 
   constructor(
@@ -53,12 +61,30 @@ export class PidRegistry {
   /** Throws if the file cannot be written; the caller decides whether that stops the server. */
   record(serverId: string, pid: number, command: string): void {
     const identity = processIdentity(pid);
-    this.servers.set(pid, { serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}) });
+    this.servers.set(pid, { serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}), descendants: [] });
     this.save();
+    if (identity) this.trees.add({ pid, identity });
   }
 
   forget(pid: number): void {
+    this.trees.remove(pid);
     if (this.servers.delete(pid)) this.save();
+  }
+
+  /** What was found below the server while it ran: the processes ending it must reach even when their parent is gone (a walk at stop time finds the rest). */
+  descendantsOf(pid: number): readonly TrackedProcess[] {
+    return this.trees.descendantsOf(pid);
+  }
+
+  private updateDescendants(pid: number, descendants: readonly TrackedProcess[]): void {
+    const record = this.servers.get(pid);
+    if (!record) return;
+    this.servers.set(pid, { ...record, descendants: descendants.map(({ pid: child, identity }) => ({ pid: child, identity })) });
+    try {
+      this.save();
+    } catch {
+      // The next change, or forget(), writes the file again; a failed write must not stop the watch.
+    }
   }
 
   /** What this host has recorded and not forgotten. */
@@ -85,9 +111,11 @@ export class PidRegistry {
 
   /**
    * Ends the server trees of host processes that are gone, then deletes their
-   * files. A tree is ended only if its leader still is the very process that
-   * was recorded (same start time, or where that is unknown, same command
-   * line): a pid reused by an unrelated process is left alone.
+   * files. Only processes that still are the very ones recorded are ended
+   * (same start time; where that is unknown, the leader's command line), with
+   * what now runs below them: a pid reused by an unrelated process is left
+   * alone, and a tree whose leader died is still ended through its recorded
+   * descendants.
    */
   static async reapOrphans(runDir: string, options: ReapOptions = {}): Promise<{ reaped: { serverId: string; pid: number }[] }> {
     const reaped: { serverId: string; pid: number }[] = [];
@@ -98,9 +126,9 @@ export class PidRegistry {
       const content = readPidFile(file);
       if (content && hostStillRuns(content)) continue;
       if (!content && isAlive(hostPid)) continue; // unreadable, but maybe its host is mid-write: leave it
-      const orphans = (content?.servers ?? []).filter(isSameProcess);
-      await Promise.all(orphans.map((record) => endTree(record.pid, options.termGraceMs ?? 1500)));
-      reaped.push(...orphans.map(({ serverId, pid }) => ({ serverId, pid })));
+      for (const record of content?.servers ?? []) {
+        if (await endOrphanTree(record, options.termGraceMs ?? 1500)) reaped.push({ serverId: record.serverId, pid: record.pid });
+      }
       for (const stale of safeReaddir(runDir)) {
         if (stale === name || stale.startsWith(`${name}.tmp-`)) fs.rmSync(path.join(runDir, stale), { force: true });
       }
@@ -115,23 +143,40 @@ function hostStillRuns(content: PidFile): boolean {
   return !content.hostIdentity || !now || now === content.hostIdentity;
 }
 
-function isSameProcess(record: PidRecord): boolean {
+/** Without /proc only the leader can be checked, by its command line: this errs towards not killing (a launcher may rewrite its title, as npm does). */
+function isSameLeader(record: PidRecord): boolean {
   if (!isAlive(record.pid)) return false;
   const identity = processIdentity(record.pid);
   if (record.identity && identity) return identity === record.identity;
-  // No start time to compare: fall back to the command line. A launcher may
-  // rewrite its title (npm does), so this only ever errs towards not killing.
   const argv = processArgv(record.pid);
   if (!argv) return false;
   const base = path.basename(record.command);
   return argv.slice(0, 2).some((arg) => arg === record.command || path.basename(arg) === base);
 }
 
-async function endTree(pgid: number, termGraceMs: number): Promise<void> {
-  signalTree(pgid, 'SIGTERM');
-  if (await waitGroupGone(pgid, termGraceMs)) return;
-  signalTree(pgid, 'SIGKILL');
-  await waitGroupGone(pgid, 5000);
+/**
+ * Ends what is left of a dead host's server: on Linux, every recorded process
+ * (the leader and its descendants) that is still the same process by start
+ * time, with whatever is now below them and their groups; the leader need not
+ * be alive. Elsewhere, the leader's group, if the leader still is the server.
+ */
+async function endOrphanTree(record: PidRecord, termGraceMs: number): Promise<boolean> {
+  const known = record.descendants;
+  const linux = hasProcFs();
+  const stillThere = linux ? [{ pid: record.pid, identity: record.identity }, ...known].some((p) => p.identity !== undefined && processIdentity(p.pid) === p.identity) : isSameLeader(record);
+  if (!stillThere) return false;
+  await endProcessTree({
+    leader: { pid: record.pid, identity: record.identity },
+    // Not our child: there is no exit event to wait for, only the tree to watch.
+    leaderExited: Promise.resolve(),
+    known,
+    termGraceMs,
+    killWaitMs: 5000,
+    // A crash may be long past: the group counts only through a member that is still a recorded process.
+    ownsLeaderGroup: !linux,
+    log: () => {},
+  });
+  return true;
 }
 
 function readPidFile(file: string): PidFile | undefined {

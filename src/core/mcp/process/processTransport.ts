@@ -7,8 +7,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
 import { LineBuffer } from './lineBuffer.js';
+import { endProcessTree } from '../../process/endProcessTree.js';
+import { processIdentity, withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from './pidRegistry.js';
-import { groupMembers, signalTree, waitGroupGone } from './processTree.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
 
@@ -88,10 +89,11 @@ export class ProcessTransport implements Transport {
 
   private connection: Connection = { kind: 'idle' };
   private child: ChildProcessWithoutNullStreams | undefined;
-  private hasExited = false;
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
   private stopping: Promise<void> | undefined;
+  /** The child's start time, read at spawn: tells it from a later process with its pid once it has exited. */
+  private identity: string | undefined;
   private exit: ExitInfo | undefined;
   private readonly stdoutLines: LineBuffer;
   private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
@@ -144,7 +146,6 @@ export class ProcessTransport implements Transport {
       });
       child.on('error', (error) => {
         if (this.connection.kind === 'starting') {
-          this.hasExited = true;
           this.resolveExited();
           reject(this.spawnFailed(error));
         } else {
@@ -204,6 +205,7 @@ export class ProcessTransport implements Transport {
 
   private onSpawned(child: ChildProcessWithoutNullStreams): void {
     const pid = child.pid!;
+    this.identity = processIdentity(pid);
     this.options.log.append('lifecycle', `started pid ${pid}: ${[this.options.command, ...this.options.args].join(' ')}`);
     try {
       this.options.pids?.record(this.serverId, pid, this.options.command);
@@ -249,10 +251,9 @@ export class ProcessTransport implements Transport {
   }
 
   private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
-    this.hasExited = true;
     this.resolveExited();
     this.options.log.append('lifecycle', signal ? `pid ${this.pid} killed by ${signal}` : `pid ${this.pid} exited with code ${code}`);
-    // A launcher that died may leave the real server behind: end whatever is left of the group.
+    // A launcher that died may leave the real server behind: end whatever is left of its tree.
     this.stopping ??= this.stop(false);
     const child = this.child!;
     const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
@@ -264,45 +265,32 @@ export class ProcessTransport implements Transport {
     this.closeConnection();
   }
 
-  /** EOF (if asked), then SIGTERM, then SIGKILL to the group, each only if something is still running. */
+  /** EOF (if asked), then SIGTERM, then SIGKILL to the whole tree, each only while something of it still runs. */
   private async stop(endStdinFirst: boolean): Promise<void> {
-    const pgid = this.child?.pid;
-    if (pgid === undefined) return;
-    const { log } = this.options;
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    const { log, pids } = this.options;
     const { afterStdinEndMs = 1500, afterTermMs = 1500 } = this.options.stopTimeouts ?? {};
-    let gone = await this.treeGone(pgid, 0);
-    if (!gone && endStdinFirst) {
-      log.append('lifecycle', 'closing stdin');
-      this.child!.stdin.end(); // a destroyed stdin reports through its 'error' listener
-      gone = await this.treeGone(pgid, afterStdinEndMs);
-    }
-    if (!gone) {
-      log.append('lifecycle', `SIGTERM to process group ${pgid}`);
-      signalTree(pgid, 'SIGTERM');
-      gone = await this.treeGone(pgid, afterTermMs);
-    }
-    if (!gone) {
-      log.append('lifecycle', `SIGKILL to process group ${pgid}`);
-      signalTree(pgid, 'SIGKILL');
-      gone = await this.treeGone(pgid, AFTER_KILL_MS);
-    }
-    if (!gone) {
-      log.append('fault', `process group ${pgid} survived SIGKILL (pids ${groupMembers(pgid).join(', ')}); it is left in the pid registry for the next start to reap`);
+    const { survivors } = await endProcessTree({
+      leader: { pid, identity: this.identity },
+      leaderExited: this.exited,
+      known: pids?.descendantsOf(pid),
+      // A destroyed stdin reports through its 'error' listener.
+      gentle: endStdinFirst ? { ask: () => this.child!.stdin.end(), waitMs: afterStdinEndMs, said: 'closing stdin' } : undefined,
+      termGraceMs: afterTermMs,
+      killWaitMs: AFTER_KILL_MS,
+      ownsLeaderGroup: true,
+      log: (kind, message) => log.append(kind, message),
+    });
+    if (survivors.length > 0) {
+      log.append('fault', `pids ${survivors.join(', ')} are left in the pid registry for the next start to reap`);
       return;
     }
-    log.append('lifecycle', 'process tree ended');
     try {
-      this.options.pids?.forget(pgid);
+      pids?.forget(pid);
     } catch (error) {
       log.append('fault', `could not update the pid registry: ${(error as Error).message}`);
     }
-  }
-
-  /** Waits up to `ms` for the child to exit (an event) and then for its group to empty (polled: no event exists for it). */
-  private async treeGone(pgid: number, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    if (!this.hasExited && !(await withTimeout(this.exited, ms))) return false;
-    return waitGroupGone(pgid, Math.max(0, deadline - Date.now()));
   }
 
   private closeConnection(): void {
@@ -343,15 +331,4 @@ function preview(line: string): string {
 
 function closed(stream: Readable): Promise<unknown> {
   return stream.closed ? Promise.resolve() : once(stream, 'close').catch(() => {});
-}
-
-/** Resolves true if `promise` settles within `ms`, false otherwise; the timer never outlives the race. */
-export async function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

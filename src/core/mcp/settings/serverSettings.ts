@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { PermissionLevelSchema, type PermissionLevel } from '../../../shared/mcp.js';
+import { copyRecord, emptyRecord, ownRecord, ownValue } from '../../../shared/ownKeys.js';
 import { defineTable } from '../../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../../store/recordsStore.js';
 
-/** What the user changed about one server: the whole server or some tools switched off, permission levels overridden (by raw tool name). */
+/**
+ * What the user changed about one server: the whole server or some tools
+ * switched off, permission levels overridden (by raw tool name). Tool names
+ * are the server's, so overrides keep every name (`__proto__` too) and are
+ * read with `overrideOf` / `ownValue`, never by indexing.
+ */
 export const ServerSettingsSchema = z.object({
   serverId: z.string(),
   /** Switched off by the user (seed 003 §8): never offered or started, like a definition with `disabled: true`. Rows from before it parse as on. */
   disabled: z.boolean().default(false),
   disabledTools: z.array(z.string()).default([]),
-  permissionOverrides: z.record(z.string(), PermissionLevelSchema).default({}),
+  permissionOverrides: ownRecord(PermissionLevelSchema).default(emptyRecord),
 });
 export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
 
@@ -32,7 +38,7 @@ export class ServerSettings {
     if (this.cache.revision !== this.store.revision) this.cache = { revision: this.store.revision, rows: new Map() };
     let row = this.cache.rows.get(serverId);
     if (!row) {
-      row = this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabled: false, disabledTools: [], permissionOverrides: {} };
+      row = this.store.get(ServerSettingsTable, serverId)?.payload ?? { serverId, disabled: false, disabledTools: [], permissionOverrides: emptyRecord() };
       this.cache.rows.set(serverId, row);
     }
     return row;
@@ -56,13 +62,14 @@ export class ServerSettings {
   /** `undefined` removes the override: the tool's declared level applies again. */
   setPermission(serverId: string, rawToolName: string, level: PermissionLevel | undefined): void {
     const current = this.of(serverId);
-    const overrides = { ...current.permissionOverrides };
+    // No prototype: assigning "__proto__" adds an entry, it does not replace the prototype.
+    const overrides = copyRecord(current.permissionOverrides);
     if (level === undefined) delete overrides[rawToolName];
     else overrides[rawToolName] = level;
     this.store.put(ServerSettingsTable, serverId, { ...current, permissionOverrides: overrides });
   }
 
   overrideOf(serverId: string, rawToolName: string): PermissionLevel | undefined {
-    return this.of(serverId).permissionOverrides[rawToolName];
+    return ownValue(this.of(serverId).permissionOverrides, rawToolName);
   }
 }

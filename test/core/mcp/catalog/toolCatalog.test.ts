@@ -2,30 +2,11 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, CatalogToolSchema, fileOfServer, type CatalogEntry } from '../../../../src/core/mcp/catalog/toolCatalog.js';
 import type { ServerDefinition } from '../../../../src/shared/mcp.js';
+import { testServerDefinition } from '../../../helpers/serverDefinition.js';
 
 const MCP_YAML = '/home/u/.chatos/chatos/mcp.yaml';
 
-function server(name: string, over: Partial<ServerDefinition> = {}): ServerDefinition {
-  return {
-    id: `chatos::${name}`,
-    name,
-    providerAppId: 'chatos',
-    origin: 'mcp.yaml',
-    category: 'external',
-    transport: { kind: 'stdio', command: 'node', args: [], env: {} },
-    trulyStateless: false,
-    tools: { whitelist: [], blacklist: [] },
-    transform: [],
-    allowMain: true,
-    allowSub: true,
-    timeoutMs: 60_000,
-    permissions: [],
-    disabledTools: [],
-    disabled: false,
-    meta: {},
-    ...over,
-  };
-}
+const server = testServerDefinition;
 
 const pluginServer = (name: string, over: Partial<ServerDefinition> = {}) => server(name, { id: `git_app::${name}`, providerAppId: 'git_app', origin: 'plugin', ...over });
 

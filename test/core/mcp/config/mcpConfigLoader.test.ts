@@ -162,8 +162,6 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     ['a url that is not a url', 'h', 'url: not a url', 'MCP_URL_INVALID', 'servers.h.url'],
     ['neither command nor url', 'n', 'args: [x]', 'MCP_TRANSPORT_MISSING', 'servers.n.transport'],
     ['both command and url without a transport', 'b', 'command: node\nurl: http://127.0.0.1/mcp', 'MCP_TRANSPORT_AMBIGUOUS', 'servers.b.transport'],
-    ['an env copy of an unset variable', 's', 'command: node\nenv:\n  TOKEN:\n    env: NOT_SET_ANYWHERE', 'MCP_ENV_MISSING', 'servers.s.env.TOKEN'],
-    ['a header copy of an unset variable', 'h', 'url: http://127.0.0.1/mcp\nheaders:\n  Authorization:\n    env: NOT_SET_ANYWHERE', 'MCP_ENV_MISSING', 'servers.h.headers.Authorization'],
     ['a transform with a number', 't', "command: node\ntransform:\n  - prefix: 1", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
     ['a transform of an unknown kind', 't', "command: node\ntransform:\n  - replace: 'x'", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
     ['a transform with two kinds in one item', 't', "command: node\ntransform:\n  - prefix: 'a_'\n    suffix: '_b'", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
@@ -204,19 +202,27 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     expect(entry.rejected[0]!.hint).toContain('transport: streamable_http');
   });
 
-  it('a missing variable is named with its server', () => {
-    const entry = loaded(withServer('github', 'command: node\nenv:\n  GH_TOKEN:\n    env: GITHUB_PAT')).servers.get('github') as { rejected: Problem[] };
-    expect(entry.rejected).toHaveLength(1);
-    expect(entry.rejected[0]!.message).toContain('GITHUB_PAT');
-    expect(entry.rejected[0]!.message).toContain('"github"');
-    expect(entry.rejected[0]!.hint).toContain('GITHUB_PAT');
+  // The definition does not depend on the environment (another process may have the variable): only a start here fails.
+  it.each([
+    ['an env copy', 'github', 'command: node\nenv:\n  GH_TOKEN:\n    env: GITHUB_PAT', 'servers.github.env.GH_TOKEN'],
+    ['a header copy', 'h', 'url: http://127.0.0.1/mcp\nheaders:\n  Authorization:\n    env: GITHUB_PAT', 'servers.h.headers.Authorization'],
+  ])('%s of an unset variable loads the server, with a warning naming it and its server', (_rule, key, body, jsonPath) => {
+    const { servers, problems } = loaded(withServer(key, body));
+    const entry = servers.get(key)!;
+    expect(isRejectedServer(entry)).toBe(false);
+    expect(entry).toMatchObject({ id: `chatos::${key}` });
+    const warning = problems.find((p) => p.code === 'MCP_ENV_MISSING');
+    expect(warning).toMatchObject({ severity: 'warning', path: jsonPath });
+    expect(warning!.message).toContain('GITHUB_PAT');
+    expect(warning!.message).toContain(`"${key}"`);
+    expect(warning!.hint).toContain('GITHUB_PAT');
   });
 
   it('reports every missing variable, each at its key', () => {
-    const entry = loaded(withServer('s', 'command: node\nenv:\n  A: { env: MISSING_A }\n  B: literal\n  C: { env: MISSING_C }')).servers.get('s') as { rejected: Problem[] };
-    expect(entry.rejected.map((p) => [p.path, p.code])).toEqual([
-      ['servers.s.env.A', 'MCP_ENV_MISSING'],
-      ['servers.s.env.C', 'MCP_ENV_MISSING'],
+    const { problems } = loaded(withServer('s', 'command: node\nenv:\n  A: { env: MISSING_A }\n  B: literal\n  C: { env: MISSING_C }'));
+    expect(problems.filter((p) => p.code === 'MCP_ENV_MISSING').map((p) => [p.path, p.severity])).toEqual([
+      ['servers.s.env.A', 'warning'],
+      ['servers.s.env.C', 'warning'],
     ]);
   });
 
@@ -269,8 +275,8 @@ servers:
 
   it('the environment checked is the one given, not process.env', () => {
     const text = withServer('s', 'command: node\nenv:\n  P: { env: PATH }');
-    expect(isRejectedServer(loaded(text, {}).servers.get('s')!)).toBe(true);
-    expect(isRejectedServer(loaded(text, { PATH: '/bin' }).servers.get('s')!)).toBe(false);
+    expect(loaded(text, {}).problems.map((p) => p.code)).toContain('MCP_ENV_MISSING');
+    expect(loaded(text, { PATH: '/bin' }).problems.map((p) => p.code)).not.toContain('MCP_ENV_MISSING');
   });
 
   it('a disabled server loads despite a missing variable: it never starts', () => {
@@ -332,6 +338,15 @@ permissions:
     expect(definition(withServer('s', 'command: node\nallowMain: false'), 's').allowMain).toBe(false);
   });
 
+  it('a permission pattern that is an Object.prototype member is kept: losing "__proto__: confirm" would run that tool unasked', () => {
+    const def = definition(withServer('s', `command: node\npermissions:\n  '__proto__': confirm\n  constructor: confirm\n  '*': read`), 's');
+    expect(def.permissions).toEqual([
+      { pattern: '__proto__', level: 'confirm' },
+      { pattern: 'constructor', level: 'confirm' },
+      { pattern: '*', level: 'read' },
+    ]);
+  });
+
   it('empty YAML blocks read as empty values', () => {
     const def = definition(withServer('s', 'command: node\nargs:\nenv:\ntools:\ntransform:\npermissions:\ndisabledTools:'), 's');
     expect(def).toMatchObject({ transport: { args: [], env: {} }, tools: { whitelist: [], blacklist: [] }, transform: [], permissions: [], disabledTools: [] });
@@ -388,6 +403,12 @@ describe('resolveEnvValues', () => {
     expect(result).toMatchObject({ ok: false, missing: ['X', 'Y'] });
     expect(!result.ok && result.message).toContain('chatos::github');
     expect(!result.ok && result.message).toContain('X, Y');
+  });
+
+  it("a copy of a variable named after an Object.prototype member is missing unless the host sets it", () => {
+    const values = { A: { env: 'toString' }, B: { env: 'constructor' }, C: { env: '__proto__' } };
+    expect(resolveEnvValues(values, process.env, 's')).toMatchObject({ ok: false, missing: ['toString', 'constructor', '__proto__'] });
+    expect(resolveEnvValues(values, { toString: 't', constructor: 'c', ['__proto__']: 'p' }, 's')).toEqual({ ok: true, values: { A: 't', B: 'c', C: 'p' } });
   });
 
   it('a "__proto__" key stays a plain key', () => {

@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { storeImageArtifacts } from '../../../../src/core/mcp/gateway/artifacts.js';
 import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { tempDir } from '../../../helpers/tempDir.js';
 
 /** The fixture's 1x1 PNG, sent once as plain base64 and once with a data: prefix. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -52,3 +54,20 @@ describe('image results become artifacts (seed 002), real stdio server', () => {
   });
 });
 
+
+describe('image types a server names', () => {
+  it('an image whose type is an Object.prototype member is dropped with a note, never written', () => {
+    const dir = tempDir();
+    const data = PNG.toString('base64');
+    const { result, artifacts } = storeImageArtifacts(
+      { content: ['constructor', 'toString', '__proto__'].map((mimeType) => ({ type: 'image' as const, mimeType, data })) },
+      dir,
+      'chatos::fx',
+      'images',
+      NOW,
+    );
+    expect(artifacts).toEqual([]);
+    expect(result.content.map((item) => item.type)).toEqual(['text', 'text', 'text']);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});

@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { PidFileSchema, PidRegistry, type PidFile } from '../../../../src/core/mcp/process/pidRegistry.js';
+import type { z } from 'zod';
+import { PidFileSchema, PidRegistry } from '../../../../src/core/mcp/process/pidRegistry.js';
+import { processIdentity } from '../../../../src/core/process/processTree.js';
 import { tempDir } from '../../../helpers/tempDir.js';
 import { fixturesDir, groupOf, isRunning, killAfterTest, launcherScript, serverScript } from './processHelpers.js';
 
@@ -25,7 +27,7 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-function writePidFile(runDir: string, content: PidFile): string {
+function writePidFile(runDir: string, content: z.input<typeof PidFileSchema>): string {
   const file = path.join(runDir, `mcp-${content.hostPid}.json`);
   fs.writeFileSync(file, JSON.stringify(content));
   return file;
@@ -110,6 +112,35 @@ describe('PidRegistry', () => {
     expect(await PidRegistry.reapOrphans(runDir)).toEqual({ reaped: [] });
     expect(isRunning(unrelated)).toBe(true);
     expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it.runIf(process.platform === 'linux')('reaps a recorded descendant by its start time though its leader is gone, and leaves a pid another process took alone', async () => {
+    const runDir = tempDir();
+    const orphan = await idleProcess();
+    const recycled = await idleProcess();
+    writePidFile(runDir, {
+      version: 1,
+      hostPid: await deadPid(),
+      servers: [
+        {
+          serverId: 'acme::daemon',
+          pid: await deadPid(),
+          identity: 'proc-start:2',
+          command: process.execPath,
+          recordedAt: new Date().toISOString(),
+          descendants: [
+            { pid: orphan, identity: processIdentity(orphan)! },
+            // Recorded with another start time: this pid now names a different process.
+            { pid: recycled, identity: 'proc-start:1' },
+          ],
+        },
+      ],
+    });
+
+    const { reaped } = await PidRegistry.reapOrphans(runDir);
+    expect(reaped.map((r) => r.serverId)).toEqual(['acme::daemon']);
+    expect(isRunning(orphan)).toBe(false);
+    expect(isRunning(recycled)).toBe(true);
   });
 
   it('a missing run directory has nothing to reap', async () => {

@@ -128,7 +128,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     expect(host.mcp.definition(A)).toBeDefined();
   });
 
-  it('deleting mcp.yaml removes its servers: not offered, not registered, processes ended', async () => {
+  it('deleting mcp.yaml removes its servers: not offered, registrations marked missing, processes ended', async () => {
     const { host, home, aPid, bPid } = await twoServersInUse();
     const before = host.mcp.version;
     fs.rmSync(writeMcpYaml(home, {}));
@@ -139,7 +139,8 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     expect(host.mcp.definition(A)).toBeUndefined();
     // Only the built-in settings server (in-process) is left.
     expect((await host.gateway.listTools(caller('conv-1'))).tools.filter((t) => t.serverId !== 'chatos::settings').map((t) => t.name)).toEqual([]);
-    expect(host.registry.listServers().filter((s) => s.source.kind === 'mcp-yaml')).toEqual([]);
+    expect(host.registry.listServers().filter((s) => s.source.kind === 'mcp-yaml' && !s.missing)).toEqual([]);
+    expect(host.registry.getMcpServersForApp('chatos').filter((s) => s.source.kind === 'mcp-yaml')).toEqual([]);
     await waitUntil(() => !isAlive(aPid) && !isAlive(bPid), 'both servers to end');
     expect(host.mcp.connections.snapshot().filter((s) => s.serverId !== 'chatos::settings')).toEqual([]);
     expect(host.mcp.problems).toEqual([]);

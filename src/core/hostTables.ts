@@ -1,0 +1,19 @@
+import { AgentsTable } from './agents/agentStore.js';
+import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
+import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
+import type { LogicalTable } from './store/logicalTable.js';
+import { PluginTrustTable } from './trust/pluginTrust.js';
+
+/** Every logical table of the host's admin DB, so a row failing its schema in any of them is reported. */
+export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
+  AppRegistrations,
+  RegistryMcpServers,
+  RegistryPrompts,
+  McpServerGrants,
+  PromptGrants,
+  HostMcpServers,
+  HostPrompts,
+  AgentsTable,
+  PluginTrustTable,
+  ServerSettingsTable,
+] as LogicalTable<unknown>[];

@@ -1,0 +1,36 @@
+import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+import type { LogicalTable } from '../store/logicalTable.js';
+import type { RegistryCenter } from './registryCenter.js';
+import { RegistryMcpServers, RegistryPrompts } from './registryTables.js';
+
+/**
+ * The admin DB's problems as they are now, not as they were at start: rows
+ * that fail their schema (reads skip them), registrations marked missing,
+ * changes that could not be saved, and what the store found on open or on
+ * a reload. Asked by the Problems page and `chatos registry`.
+ */
+export function liveRegistryProblems(store: RecordsStore, registry: RegistryCenter, tables: readonly LogicalTable<unknown>[]): Problem[] {
+  const servers = registry.listServers(); // refreshes the store: another process's writes count
+  const prompts = registry.listPrompts();
+  const missing = [...servers.map((row) => ({ row, kind: 'server' as const })), ...prompts.map((row) => ({ row, kind: 'prompt' as const }))].filter(({ row }) => row.missing);
+  const grantCounts = new Map<string, number>();
+  if (missing.length) for (const grant of [...registry.listGrants('server'), ...registry.listGrants('prompt')]) grantCounts.set(grant.targetId, (grantCounts.get(grant.targetId) ?? 0) + 1);
+  return [
+    // Rows failing their schema are found by the scan below, as they are now; the store's list keeps every one it ever met.
+    ...store.problems.filter((p) => p.code !== 'RECORD_INVALID'),
+    ...(store.saveProblem ? [store.saveProblem] : []),
+    ...store.invalidRows(tables),
+    ...missing.map(({ row, kind }): Problem => {
+      const grants = grantCounts.get(row.id) ?? 0;
+      return {
+        severity: 'warning',
+        code: 'REGISTRATION_MISSING',
+        file: store.file,
+        path: formatJsonPath([kind === 'server' ? RegistryMcpServers.name : RegistryPrompts.name, row.id]),
+        message: `${kind} "${row.id}" is missing: ${row.missing!.reason}. It is not offered${grants ? `; its ${grants} grant${grants > 1 ? 's are' : ' is'} kept` : ''}.`,
+        hint: 'it comes back by itself when its origin does; if it is gone for good, remove it with its grants: chatos registry prune --yes (or Prune on the Apps page)',
+      };
+    }),
+  ];
+}

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeProviderPlugin } from '../helpers/plugins.js';
+import { runCli } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
+
+/**
+ * Several processes share one data home, each with its own plugin roots and
+ * environment. These run the real CLI as separate processes, as a user does
+ * beside a running host.
+ */
+
+const GIT_SERVER = 'git_app::com.example.git.main';
+
+function world() {
+  const home = tempDir();
+  const rootA = tempDir('chatos-root-a-');
+  const rootB = tempDir('chatos-root-b-');
+  const gitDir = writeProviderPlugin(rootA, 'com.example.git', 'git_app');
+  writeProviderPlugin(rootB, 'com.example.other', 'other_app');
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli([...args, '--home', home], { env });
+  return { home, rootA, rootB, gitDir, cli };
+}
+
+/**
+ * Every file under the data home with its identity and content, so any write
+ * shows. `chatos/run/` is left out: a command that starts servers (`tools`)
+ * records their pids there while they run, so a crash cannot orphan them.
+ */
+function snapshot(home: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(home, full);
+      if (rel === path.join('chatos', 'run')) continue;
+      if (entry.isDirectory()) {
+        files[`${rel}/`] = 'dir';
+        walk(full);
+        continue;
+      }
+      const stat = fs.statSync(full, { bigint: true });
+      files[rel] = `${stat.ino}:${stat.mtimeNs}:${stat.size}:${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}`;
+    }
+  };
+  walk(home);
+  return files;
+}
+
+function grantsTo(cli: ReturnType<typeof world>['cli'], app: string): string[] {
+  const run = cli(['registry', 'grants', '--for', app, '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  return run.json().grants.servers.map((g: { targetId: string }) => g.targetId);
+}
+
+describe('one process never deletes what another registered', () => {
+  it('a grant on a plugin of another root survives commands run without that root, and the registration stays offered', () => {
+    const { cli, rootA, rootB } = world();
+    expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
+    // Read-only and writing commands alike, none of them scanning root A.
+    for (const args of [['registry', 'grants'], ['registry', '--plugins', rootB], ['apps'], ['untrust', 'com.example.other', '--plugins', rootB], ['revoke', 'aide', 'aide::memory'], ['agents', 'list']]) cli(args);
+    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
+    const aideSees = cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers;
+    expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER)).toMatchObject({ source: { kind: 'plugin', pluginId: 'com.example.git' } });
+    expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER).missing).toBeUndefined();
+    expect(cli(['registry', 'apps', '--json']).json().apps.map((a: { appId: string }) => a.appId)).toContain('git_app');
+  });
+
+  it('an mcp.yaml server whose {env: NAME} is unset in a command\'s environment stays registered, with its grant', () => {
+    const { cli, home } = world();
+    fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  github:\n    command: node\n    args: ["server.mjs"]\n    env:\n      TOKEN: { env: CHATOS_TEST_TOKEN }\n');
+    const withToken = { CHATOS_TEST_TOKEN: 'secret' };
+    expect(cli(['grant', 'aide', 'chatos::github'], withToken).code).toBe(0);
+    // Without the variable: a warning naming it, nothing unregistered.
+    const without = cli(['untrust', 'nothing'], { CHATOS_TEST_TOKEN: undefined });
+    expect(without.code).toBe(0);
+    const registry = cli(['registry', '--json'], { CHATOS_TEST_TOKEN: undefined });
+    expect(registry.json().servers.find((s: { id: string }) => s.id === 'chatos::github')).toMatchObject({ source: { kind: 'mcp-yaml' }, env: {} });
+    expect(registry.json().servers.find((s: { id: string }) => s.id === 'chatos::github').missing).toBeUndefined();
+    expect(grantsTo(cli, 'aide')).toEqual(['chatos::github']);
+    // A start in that process fails, naming the variable.
+    const tools = cli(['tools', '--app', 'aide', '--json'], { CHATOS_TEST_TOKEN: undefined });
+    expect(JSON.stringify(tools.json().problems)).toContain('CHATOS_TEST_TOKEN');
+  });
+
+  it('a plugin gone from a root this process scanned is kept, marked missing, not offered, with its grant; prune lists it and removes it with --yes', () => {
+    const { cli, rootA, gitDir } = world();
+    expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
+    fs.rmSync(gitDir, { recursive: true });
+    expect(cli(['untrust', 'nothing', '--plugins', rootA]).code).toBe(0); // a writing command that scans root A
+
+    const registry = cli(['registry', '--json']);
+    const row = registry.json().servers.find((s: { id: string }) => s.id === GIT_SERVER);
+    expect(row.missing.reason).toBe(`plugin com.example.git (app main) is no longer in ${rootA}`);
+    expect(registry.json().problems).toContainEqual(expect.objectContaining({ code: 'REGISTRATION_MISSING', severity: 'warning' }));
+    expect(registry.stderr).toContain(`server "${GIT_SERVER}" is missing`);
+    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
+    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect(cli(['registry', 'servers']).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  (missing: plugin com.example.git`);
+
+    const dry = cli(['registry', 'prune']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('would remove (run again with --yes to remove):');
+    expect(dry.stdout).toContain(`server ${GIT_SERVER}: plugin com.example.git (app main) is no longer in ${rootA}; with its grant to aide`);
+    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
+
+    const pruned = cli(['registry', 'prune', '--yes', '--json']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.json()).toMatchObject({ applied: true, registrations: expect.arrayContaining([expect.objectContaining({ kind: 'server', id: GIT_SERVER, grants: [expect.objectContaining({ appId: 'aide' })] })]), apps: ['git_app'] });
+    expect(grantsTo(cli, 'aide')).toEqual([]);
+    expect(cli(['registry', 'servers', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect(cli(['registry', 'prune']).stdout).toContain('nothing to prune');
+  });
+
+  it('a plugin that comes back is offered again with the grant it had', () => {
+    const { cli, rootA, gitDir } = world();
+    expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
+    const away = path.join(tempDir(), 'away');
+    fs.renameSync(gitDir, away);
+    cli(['untrust', 'nothing', '--plugins', rootA]);
+    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    fs.renameSync(away, gitDir);
+    cli(['untrust', 'nothing', '--plugins', rootA]);
+    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).toContain(GIT_SERVER);
+  });
+});
+
+describe('read-only commands write nothing to the data home', () => {
+  it('registry, apps, tools, agents list/show, audit, validate and a prune without --yes leave every file as it was', () => {
+    const { cli, home, rootA, rootB, gitDir } = world();
+    fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  github:\n    command: node\n    env:\n      TOKEN: { env: CHATOS_TEST_TOKEN }\n');
+    expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA], { CHATOS_TEST_TOKEN: 'x' }).code).toBe(0);
+    const agentFile = path.join(tempDir(), 'agent.json');
+    fs.writeFileSync(agentFile, JSON.stringify({ id: 'keeper', name: 'Keeper', uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true }] }));
+    expect(cli(['agents', 'create', '--file', agentFile]).code).toBe(0);
+    // The plugin leaves root A: a writing command scanning root A would now mark it missing.
+    fs.rmSync(gitDir, { recursive: true });
+
+    const before = snapshot(home);
+    expect(Object.keys(before)).toContain(path.join('chatos', 'admin.db'));
+    const reads = [
+      ['registry'],
+      ['registry', 'grants', '--json'],
+      ['registry', 'servers', '--for', 'aide'],
+      ['registry', 'prune'],
+      ['apps', '--json'],
+      ['tools', '--agent', 'keeper'],
+      ['agents', 'list'],
+      ['agents', 'show', 'keeper'],
+      ['audit'],
+      ['validate', path.join(rootB, 'com.example.other')],
+    ];
+    for (const args of reads) {
+      for (const plugins of [['--plugins', rootA], ['--plugins', rootB]]) {
+        const run = cli([...args, ...plugins], { CHATOS_TEST_TOKEN: undefined });
+        expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+        expect(snapshot(home), `chatos ${[...args, ...plugins].join(' ')} changed the data home`).toEqual(before);
+      }
+    }
+  }, 60_000);
+});

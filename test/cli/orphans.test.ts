@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { api, lineMatching, serve } from '../serve/serveProcess.js';
+
+const spawningServer = path.join(repoRoot, 'test', 'fixtures', 'servers', 'spawningServer.mjs');
+
+interface Spawned {
+  server: number;
+  inGroup: number;
+  setsid: number;
+}
+
+/**
+ * Start time of a live process as `ps` tells it (deliberately not the /proc
+ * reader under test): with the pid it names one process. Undefined when no
+ * live process has the pid (a zombie is dead, merely not yet reaped).
+ */
+function startTimeOf(pid: number): string | undefined {
+  let out: string;
+  try {
+    out = execFileSync('ps', ['-o', 'stat=,lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined; // ps exits 1 when there is no such process
+  }
+  const [stat, ...start] = out.split(/\s+/);
+  return !stat || stat.startsWith('Z') ? undefined : start.join(' ');
+}
+
+/** Each process of `spawned` that still runs as itself (a later process with its pid does not count). */
+function survivors(spawned: Spawned, started: Map<number, string>): number[] {
+  return Object.values(spawned).filter((pid) => startTimeOf(pid) !== undefined && startTimeOf(pid) === started.get(pid));
+}
+
+async function until<T>(what: string, check: () => T | undefined, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A home whose mcp.yaml has the spawning server, and where it writes the pids it started. */
+function spawnerHome() {
+  const home = tempDir('chatos-orphans-');
+  const pidsFile = path.join(home, 'spawned.json');
+  fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  spawner:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(spawningServer)}, ${JSON.stringify(pidsFile)}]\n`);
+  return { home, pidsFile };
+}
+
+/** The pids the server wrote, with each one's start time, once all three run. */
+async function spawnedBy(pidsFile: string): Promise<{ spawned: Spawned; started: Map<number, string> }> {
+  const spawned = await until('the server to start its two processes', () => (fs.existsSync(pidsFile) ? (JSON.parse(fs.readFileSync(pidsFile, 'utf8')) as Spawned) : undefined));
+  const started = new Map(Object.values(spawned).map((pid) => [pid, startTimeOf(pid)!]));
+  return { spawned, started };
+}
+
+/** Ends whatever a failed test left running, by pid and start time only. */
+function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | undefined) {
+  if (!spawned || !started) return;
+  for (const pid of survivors(spawned, started)) process.kill(pid, 'SIGKILL');
+}
+
+describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
+  it('after kill -9 of the host, the next start ends the server’s grandchild in its group and the one that left it with setsid', async () => {
+    const { home, pidsFile } = spawnerHome();
+    let spawned: Spawned | undefined;
+    let started: Map<number, string> | undefined;
+    try {
+      const served = serve(['--port', '0', '--no-watch', '--home', home]);
+      const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+      const url = new URL(printed!);
+      // Listing a server's tools on the MCP servers page starts it.
+      expect((await api(url, url.searchParams.get('token')!, 'servers.tools', { serverId: 'chatos::spawner' })).ok).toBe(true);
+      ({ spawned, started } = await spawnedBy(pidsFile));
+      expect(survivors(spawned, started)).toHaveLength(3);
+
+      // The host records what it finds below each server while it runs: wait until its pid file names both.
+      const runDir = path.join(home, 'chatos', 'run');
+      const pidFile = path.join(runDir, `mcp-${served.child.pid}.json`);
+      await until('the pid file to record both descendants', () => {
+        if (!fs.existsSync(pidFile)) return undefined;
+        const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as { servers: { pid: number; descendants?: { pid: number; identity: string }[] }[] };
+        const pids = recorded.servers.find((s) => s.pid === spawned!.server)?.descendants?.map((d) => d.pid) ?? [];
+        return pids.includes(spawned!.inGroup) && pids.includes(spawned!.setsid) ? true : undefined;
+      });
+
+      served.child.kill('SIGKILL');
+      await served.exited;
+      // The server sees its stdin end and exits, orphaning both: its group now has no leader.
+      await until('the server to exit', () => (startTimeOf(spawned!.server) === undefined ? true : undefined));
+      expect(survivors(spawned, started).sort()).toEqual([spawned.inGroup, spawned.setsid].sort());
+
+      // Any start of a host reaps what the dead one recorded.
+      const next = runCli(['apps', '--home', home], { timeoutMs: 60_000 });
+      expect(next.code, next.stderr).toBe(0);
+      expect(survivors(spawned, started)).toEqual([]);
+      expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);
+    } finally {
+      cleanUp(spawned, started);
+    }
+  }, 150_000);
+
+  it('a normal exit of the host ends the server’s whole tree, the setsid grandchild included', async () => {
+    const { home, pidsFile } = spawnerHome();
+    let spawned: Spawned | undefined;
+    let started: Map<number, string> | undefined;
+    try {
+      // One CLI call: it starts the server, calls it, and quits.
+      const call = runCli(['call', 'mcp_spawner_children', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
+      expect(call.code, call.stderr).toBe(0);
+      ({ spawned, started } = await spawnedBy(pidsFile));
+      expect(JSON.parse(call.stdout.slice(call.stdout.indexOf('{')))).toMatchObject({ inGroup: spawned.inGroup, setsid: spawned.setsid });
+      expect(survivors(spawned, started)).toEqual([]);
+      expect(fs.readdirSync(path.join(home, 'chatos', 'run'))).toEqual([]);
+    } finally {
+      cleanUp(spawned, started);
+    }
+  }, 90_000);
+});

@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writePlugin } from '../helpers/plugins.js';
+import { tempDir } from '../helpers/tempDir.js';
+import { raw } from './serveHarness.js';
+import { lineMatching, serve } from './serveProcess.js';
+
+/** A real `chatos serve` on a fresh home and any free port, with its printed url and token. */
+async function started(extraArgs: string[] = []) {
+  const served = serve(['--port', '0', '--home', tempDir('chatos-serve-home-'), ...extraArgs]);
+  const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})$/m);
+  const url = new URL(printed!);
+  return { served, url, port: Number(url.port), token: url.searchParams.get('token')! };
+}
+
+/** One API call that must answer within `ms`: a host blocked on a file would not. */
+async function apiWithin(url: URL, token: string, method: string, ms: number): Promise<any> {
+  const res = await fetch(new URL('/api', url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ method, params: {} }),
+    signal: AbortSignal.timeout(ms),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('chatos serve against hostile input', () => {
+  it('a FIFO appearing as a plugin.json in a watched root becomes a problem on that plugin; /api keeps answering and SIGTERM still stops it', async () => {
+    const root = tempDir();
+    writePlugin(root, 'good', { manifestVersion: 1, id: 'good', name: 'Good', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, { 'index.mjs': '' });
+    const { served, url, token } = await started(['--plugins', root]);
+    expect((await apiWithin(url, token, 'apps.list', 30_000)).result.plugins.map((p: { id?: string }) => p.id)).toContain('good');
+
+    fs.mkdirSync(path.join(root, 'pipe'));
+    execFileSync('mkfifo', [path.join(root, 'pipe', 'plugin.json')]);
+    // The watcher rescans within seconds; every call meanwhile must answer.
+    const deadline = Date.now() + 60_000;
+    let pipe: { status: string; problems: { code: string }[] } | undefined;
+    while (!pipe && Date.now() < deadline) {
+      const listed = await apiWithin(url, token, 'apps.list', 15_000);
+      pipe = listed.result.plugins.find((p: { dir: string }) => p.dir === path.join(root, 'pipe'));
+      if (!pipe) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(pipe).toMatchObject({ status: 'invalid', problems: [{ code: 'FILE_NOT_REGULAR' }] });
+    expect((await apiWithin(url, token, 'host.info', 15_000)).ok).toBe(true);
+
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  }, 150_000);
+
+  it('trading the token for the cookie redirects only to a path of this server, never to //another.host', async () => {
+    const { served, port, token } = await started(['--no-watch']);
+    for (const [target, location] of [
+      [`//evil.example/x?token=${token}&a=1`, '/evil.example/x?a=1'],
+      [`///evil.example/x?token=${token}`, '/evil.example/x'],
+      [`/\\evil.example/x?token=${token}`, '/evil.example/x'],
+      [`/\\/evil.example?token=${token}`, '/evil.example'],
+      [`/agents?token=${token}&tab=2`, '/agents?tab=2'],
+      [`/?token=${token}`, '/'],
+    ] as const) {
+      const res = await raw(port, { path: target });
+      expect(res.status, target).toBe(302);
+      expect(res.headers.location, target).toBe(location);
+      expect(res.headers['set-cookie']?.[0]).toContain('HttpOnly');
+    }
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 120_000);
+});

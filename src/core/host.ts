@@ -235,7 +235,7 @@ export function createHost(options: HostOptions = {}): Host {
       const registry = new RegistryCenter(store, clock);
       const sync = new RegistrySync({ registry, hostStore: store, home, appRoot, defaultsDir, sessionRoot, projectRoot, syncAiContributes: options.syncAiContributes ?? false });
       const trust = new PluginTrust(store, new Fingerprinter(), clock);
-      const runGate = new RunGate({ pluginAt: (dir) => catalog.pluginAt(dir), pluginById: (id) => catalog.pluginById(id), trust });
+      const runGate = new RunGate({ pluginAt: (dir) => catalog.pluginAt(dir), pluginById: (id) => catalog.pluginById(id), pluginRoots: () => pluginRoots().map((root) => root.dir), trust });
       // The settings server's factory reads its context late: the context needs the runtime, which needs the factory.
       let settingsContext: SettingsContext | undefined;
       const mcp = new McpRuntime({

@@ -115,6 +115,27 @@ describe('one process never deletes what another registered', () => {
     expect(cli(['registry', 'prune']).stdout).toContain('nothing to prune');
   });
 
+  it("a process that does not scan a plugin's root says so, and how to scan it, instead of calling the plugin uninstalled", () => {
+    const { cli, rootA, gitDir } = world();
+    expect(cli(['trust', 'com.example.git', '--plugins', rootA]).code).toBe(0);
+    expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
+
+    // Without root A: the registration is there (another process scans it), but this process cannot start it.
+    const problems: { code: string; file: string }[] = cli(['tools', '--app', 'aide', '--json']).json().problems;
+    expect(problems.find((p) => p.file === GIT_SERVER)).toMatchObject({
+      code: 'PLUGIN_NOT_SCANNED',
+      message: `plugin com.example.git is in ${rootA}, which is not among the plugin roots this process scans, so its server does not run here: its tools are not offered`,
+      hint: `remember that root for every process: chatos roots add ${rootA} (or scan it for this run only: --plugins ${rootA})`,
+    });
+    expect(cli(['registry', 'servers']).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  [plugin root not scanned by this process: offered to no one]`);
+
+    // The fix it names works: with the root remembered, the gate lets the server start (this one is not a real server, so it fails there).
+    expect(cli(['roots', 'add', rootA]).code).toBe(0);
+    const after: { code: string; file: string }[] = cli(['tools', '--app', 'aide', '--json']).json().problems;
+    expect(after.filter((p) => p.file === GIT_SERVER).map((p) => p.code)).not.toContain('PLUGIN_NOT_SCANNED');
+    expect(cli(['registry', 'servers']).stdout).not.toContain('offered to no one');
+  });
+
   it('a plugin that comes back is offered again with the grant it had', () => {
     const { cli, rootA, gitDir } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);

@@ -62,6 +62,7 @@ const NOT_RUNNABLE_LABEL: Record<RunGateCode, string> = {
   PLUGIN_BLOCKED: 'plugin blocked',
   PLUGIN_INVALID: 'plugin invalid',
   PLUGIN_MISSING: 'plugin not installed',
+  PLUGIN_NOT_SCANNED: 'plugin root not scanned by this process',
 };
 
 function printText(cli: CliContext, view: Record<string, unknown>): void {

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { PluginRecord } from '../../shared/appContribution.js';
 import type { RegistrySource } from '../../shared/registry.js';
 import type { TrustState } from '../../shared/trust.js';
@@ -9,7 +10,7 @@ import type { TrustState } from '../../shared/trust.js';
  * tool calls and agents' prompt text ask it too. A refusal carries a code
  * the faces branch on, a message naming the plugin, and the fix.
  */
-export type RunGateCode = 'PLUGIN_MISSING' | 'PLUGIN_INVALID' | 'PLUGIN_BLOCKED' | 'PLUGIN_UNTRUSTED' | 'PLUGIN_CHANGED';
+export type RunGateCode = 'PLUGIN_MISSING' | 'PLUGIN_NOT_SCANNED' | 'PLUGIN_INVALID' | 'PLUGIN_BLOCKED' | 'PLUGIN_UNTRUSTED' | 'PLUGIN_CHANGED';
 
 export type RunGateRefusal = { ok: false; code: RunGateCode; message: string; fix: string };
 export type RunGateAnswer = { ok: true } | RunGateRefusal;
@@ -30,6 +31,8 @@ export interface RunGateDeps {
   pluginAt(dir: string): PluginRecord | undefined;
   /** The loaded plugin with this id, else any folder declaring it. */
   pluginById(pluginId: string): PluginRecord | undefined;
+  /** The plugin roots this process scans now (built-in, user, remembered, this run's --plugins). */
+  pluginRoots(): readonly string[];
   trust: {
     stateOf(plugin: PluginRecord): TrustState;
     /** stateOf's runnable answer, reused for up to a second (the tool call path). */
@@ -78,6 +81,15 @@ export class RunGate {
   private plugin(target: RunTarget, part: RunPart): { ok: true; plugin: PluginRecord } | RunGateRefusal {
     const { pluginId, pluginDir } = target;
     const plugin = pluginDir !== undefined ? this.deps.pluginAt(pluginDir) : this.deps.pluginById(pluginId);
+    if (!plugin && pluginDir !== undefined && !this.deps.pluginRoots().includes(path.dirname(pluginDir))) {
+      // Registered by a process that scans that root: this one knows nothing of it, so it cannot say it is gone (DESIGN.md "Data home").
+      const root = path.dirname(pluginDir);
+      return refuse(
+        'PLUGIN_NOT_SCANNED',
+        `plugin ${pluginId} is in ${root}, which is not among the plugin roots this process scans, so ${CONSEQUENCE[part]} here`,
+        `remember that root for every process: chatos roots add ${root} (or scan it for this run only: --plugins ${root})`,
+      );
+    }
     if (!plugin) {
       return refuse('PLUGIN_MISSING', `plugin ${pluginId} is not installed${pluginDir ? ` at ${pluginDir}` : ''}, so ${CONSEQUENCE[part]}`, 'install it again (chatos install DIR), or see what is installed: chatos apps');
     }

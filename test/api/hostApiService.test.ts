@@ -1,8 +1,10 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostApiService } from '../../src/api/hostApiService.js';
 import type { HostApiService } from '../../src/api/types.js';
 import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
-import { startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
+import { isAlive, pidsOf, startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
 import { writeHugePlugin, writePlugin } from '../helpers/plugins.js';
 
 const urls = {
@@ -176,6 +178,31 @@ describe('HostApi service', () => {
     expect(leases()).toEqual([]);
     expect(events).toContainEqual({ type: 'uiApp.changed', pluginId: 'acme.tools' });
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).code).toBe('NOT_ALLOWED');
+  });
+
+  it('uninstalling stops what the plugin runs now (its backend, its server, its open pages), and its registrations and the grants on them go', async () => {
+    const { api, events, t } = await startApi();
+    const dir = writeGatewayPlugin(path.join(t.home, 'chatos', 'ui_apps', 'plugins'), 'acme.mine', [{ appId: 'main', allowMain: true }]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'plugin.json'), 'utf8'));
+    fs.writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify({ ...manifest, backend: { entry: 'backend.mjs' } }));
+    fs.writeFileSync(path.join(dir, 'backend.mjs'), 'export const createUiAppsBackend = () => ({ methods: { pid: () => process.pid } });\n');
+    await call(api, 'apps.rescan', {});
+    trustPlugin(t.host, 'acme.mine');
+    const serverId = 'acme.mine::acme.mine.main';
+    await call(api, 'registry.grant', { appId: 'acme.tools', id: serverId });
+    expect((await call(api, 'uiApps.callTool', { pluginId: 'acme.mine', appId: 'main', tool: 'echo', args: { text: 'x' } })).isError).toBe(false);
+    const backend = await call(api, 'uiApps.invokeBackend', { pluginId: 'acme.mine', appId: 'main', method: 'pid' });
+    const running = [...pidsOf(t.host, serverId), (backend as { result: number }).result];
+    expect(running).toHaveLength(2);
+    expect(running.every(isAlive)).toBe(true);
+
+    await call(api, 'plugins.uninstall', { pluginId: 'acme.mine', purge: false });
+    expect(running.filter(isAlive)).toEqual([]);
+    expect(t.host.backends.running()).toEqual([]);
+    expect(events).toContainEqual({ type: 'uiApp.changed', pluginId: 'acme.mine' });
+    const overview = await call(api, 'registry.overview', {});
+    expect(overview.servers.map((s) => s.id)).not.toContain(serverId);
+    expect(overview.grants.map((g) => g.targetId)).not.toContain(serverId);
   });
 
   it('switches a whole server off (ending its instance, hiding and refusing its tools) and on again', async () => {

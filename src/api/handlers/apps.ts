@@ -2,7 +2,7 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
-import { trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
+import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { ApiFailure } from '../apiErrors.js';
@@ -92,8 +92,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'plugins.untrust': async ({ pluginId }) => {
       const changed = host.trust.untrust(pluginId);
       if (!changed) return { changed };
-      const serverIds = host.catalog.apps.filter((app) => app.pluginId === pluginId && app.mcp).map((app) => `${app.providerAppId}::${app.serverName}`);
-      await Promise.all([host.backends.stop(pluginId), ...serverIds.map((id) => host.mcp.connections.retire(id))]);
+      await stopPlugin(host, pluginId);
       changedTrust();
       emit({ type: 'uiApp.changed', pluginId });
       return { changed };
@@ -108,9 +107,12 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       emit({ type: 'progress', op: 'install', phase: 'done', message: installed.pluginId });
       return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut };
     },
+    // Like untrust, and more: what it runs is stopped, and its registrations and the grants on them go.
     'plugins.uninstall': async ({ pluginId, purge }) => {
-      uninstallPlugin(host, pluginId, purge);
+      const { serverIds } = uninstallPlugin(host, pluginId, purge);
+      await stopPlugin(host, pluginId, serverIds);
       await host.reloadMcp();
+      emit({ type: 'uiApp.changed', pluginId });
       return { removed: true };
     },
     'uiApps.open': ({ pluginId, appId, surface }) => {

@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
-import type { PluginRecord } from '../../shared/appContribution.js';
+import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { TrustRecord } from '../../shared/trust.js';
 import type { Host } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RemovedRegistration } from '../registry/registryCenter.js';
+import { registryId } from '../registry/registryTables.js';
 import { TrustBlockedError } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
 
@@ -51,12 +52,27 @@ export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecor
   }
 }
 
+/** The registry ids of the servers of the apps the catalog holds now that `pick` picks. */
+const serverIdsOf = (host: Host, pick: (app: AppContribution) => boolean) =>
+  host.catalog.apps.filter((app) => app.mcp && pick(app)).map((app) => registryId(app.providerAppId, app.serverName));
+
+/**
+ * Ends what of a plugin runs in this process now: its backend and its
+ * servers' instances (by default those of its apps in the catalog now).
+ * Taking trust back or uninstalling stops these too, not only what the run
+ * gate would refuse to start later.
+ */
+export async function stopPlugin(host: Host, pluginId: string, serverIds: readonly string[] = serverIdsOf(host, (app) => app.pluginId === pluginId)): Promise<void> {
+  await Promise.all([host.backends.stop(pluginId), ...serverIds.map((id) => host.mcp.connections.retire(id))]);
+}
+
 /**
  * Removes the user copy of a plugin with its registrations and the grants on
  * them (a registry id that another copy, e.g. the built-in one, registers
  * again keeps its grants); `purge` also deletes its data and state.
+ * `serverIds`: what its servers ran under, for `stopPlugin`.
  */
-export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[] } {
+export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
   const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
   const installed = plugins.find((p) => p.source === 'user');
   if (!installed) {
@@ -68,6 +84,7 @@ export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): {
       elsewhere!.source === 'builtin' ? 'built-in plugins cannot be uninstalled; install a user copy to override it' : 'remove that folder or the --plugins option',
     );
   }
+  const serverIds = serverIdsOf(host, (app) => app.pluginDir === installed.dir);
   fs.rmSync(installed.dir, { recursive: true, force: true });
   host.trust.untrust(pluginId);
   const scan = host.rescan();
@@ -83,5 +100,5 @@ export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): {
       purged.push(dir);
     }
   }
-  return { removed: installed.dir, purged, registrations, apps };
+  return { removed: installed.dir, purged, registrations, apps, serverIds };
 }

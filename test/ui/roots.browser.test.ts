@@ -55,6 +55,13 @@ describe('plugin folders on the Apps page', () => {
     // Another process, with no --plugins, sees the plugin and may grant its server.
     expect(cli('grant', 'aide', GIT_SERVER).code).toBe(0);
     await screenshot(page, 'roots-01-added');
+    // Registered, but untrusted: the Registry page lists it, marked as offered to no one.
+    await page.evaluate(() => (window.location.hash = '#/registry'));
+    await page.getByTestId('page-registry').waitFor();
+    expect(await page.getByTestId(`not-runnable-${GIT_SERVER}`).first().textContent()).toBe('plugin not trusted');
+    expect(await page.getByTestId(`missing-${GIT_SERVER}`).count()).toBe(0);
+    await page.evaluate(() => (window.location.hash = '#/apps'));
+    await page.getByTestId('plugin-roots').waitFor();
   });
 
   it('shows a bad folder as the host refuses it, with the fix', async () => {
@@ -79,6 +86,8 @@ describe('plugin folders on the Apps page', () => {
     await page.evaluate(() => (window.location.hash = '#/registry'));
     await page.getByTestId('page-registry').waitFor();
     await page.getByTestId(`missing-${GIT_SERVER}`).first().waitFor(); // antd renders a fixed table header twice
+    // Missing says it all: not also marked as a plugin that may not run.
+    expect(await page.getByTestId(`not-runnable-${GIT_SERVER}`).count()).toBe(0);
     await page.evaluate(() => (window.location.hash = '#/apps'));
     await page.getByTestId('plugin-roots').waitFor();
 

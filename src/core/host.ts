@@ -17,6 +17,8 @@ import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { FileSecretStore } from './secrets/fileSecretStore.js';
+import type { SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
@@ -64,6 +66,8 @@ export interface HostOptions {
    * memory, and nothing in the data home's DB changes.
    */
   readOnly?: boolean;
+  /** Where API keys are kept; default a file only the user can read (`chatos/secrets.json`). The desktop app passes its safeStorage store. */
+  secrets?: (home: DataHome) => SecretStore;
   clock?: Clock;
   logger?: Logger;
 }
@@ -101,6 +105,8 @@ export interface Host {
   readonly audit: AuditLog;
   /** Per-server user settings: tools switched off, permission overrides. */
   readonly serverSettings: ServerSettings;
+  /** API keys of model entries; nothing else reads them. */
+  readonly secrets: SecretStore;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
@@ -166,6 +172,7 @@ export function createHost(options: HostOptions = {}): Host {
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
+  const secrets = options.secrets?.(home) ?? new FileSecretStore(home.secretsFile, { logger });
   let startupProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
   const emit = (event: HostEvent) => {
@@ -324,6 +331,7 @@ export function createHost(options: HostOptions = {}): Host {
     },
     confirmations,
     audit,
+    secrets,
     get serverSettings() {
       return need().serverSettings;
     },

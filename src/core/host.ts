@@ -9,6 +9,8 @@ import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
+import { ModelService } from './chat/models/modelService.js';
+import { ModelStore } from './chat/models/modelStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
@@ -107,6 +109,8 @@ export interface Host {
   readonly serverSettings: ServerSettings;
   /** API keys of model entries; nothing else reads them. */
   readonly secrets: SecretStore;
+  /** Model entries (admin DB) with their keys (SecretStore or environment): the only place a key is read. */
+  readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
@@ -167,7 +171,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   const confirmations = new ToolConfirmationService(scheduler);
@@ -265,7 +269,8 @@ export function createHost(options: HostOptions = {}): Host {
         settings: serverSettings,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
-      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents };
+      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      started = { store, registry, trust, sync, mcp, gateway, serverSettings, agents, models };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -337,6 +342,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get agents() {
       return need().agents;
+    },
+    get models() {
+      return need().models;
     },
     backends,
     get registryProblems() {

@@ -72,6 +72,8 @@ export const KeyStateSchema = z.object({
   env: z.string().optional(),
   /** A stored key exists, or the variable is set (always false for `none`). */
   set: z.boolean(),
+  /** Why a stored key cannot be read now (the secrets file is unsafe or broken), with the fix. */
+  problem: z.string().optional(),
 });
 export type KeyState = z.infer<typeof KeyStateSchema>;
 

@@ -13,6 +13,8 @@ export type PromptLang = 'zh' | 'en';
 export interface AgentResolverDeps {
   registry: RegistryCenter;
   catalog: PluginCatalog;
+  /** The model entries, to report a `modelId` that names none; left out where models do not matter. */
+  models?: { has(id: string): boolean };
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -64,6 +66,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const { registry, catalog } = deps;
   const problems: Problem[] = [];
   const warn = (code: string, path: string, message: string, hint: string) => problems.push({ severity: 'warning', code, file: agent.id, path, message, hint });
+
+  if (agent.modelId !== undefined && deps.models && !deps.models.has(agent.modelId)) {
+    warn('AGENT_MODEL_MISSING', 'modelId', `no model "${agent.modelId}": the agent cannot chat until it has one`, 'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)');
+  }
 
   const hostAppId = agent.hostAppId;
   const hostKnown = registry.isKnownApp(hostAppId);

@@ -1,10 +1,10 @@
-import * as net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createModelClient, type ModelClient } from '../../../../src/core/chat/providers/modelClient.js';
 import { userText, type ModelRequest } from '../../../../src/core/chat/providers/modelRequest.js';
 import { ProviderError } from '../../../../src/core/chat/providers/providerError.js';
 import type { StreamEvent } from '../../../../src/core/chat/providers/streamEvent.js';
 import type { ApiKind, ModelEntry } from '../../../../src/shared/models.js';
+import { freePort } from '../../../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../../../helpers/providerServer.js';
 
 /**
@@ -236,10 +236,3 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
   });
 });
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as net.AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}

@@ -37,7 +37,7 @@ export function safeStorageCodec(safeStorage: SafeStorageLike): SecretCodec {
 export function desktopSecretStore(safeStorage: SafeStorageLike, home: DataHome, logger: Logger): SecretStore {
   const backend = safeStorage.getSelectedStorageBackend?.();
   if (safeStorage.isEncryptionAvailable() && backend !== 'basic_text') {
-    return new FileSecretStore(path.join(home.hostDir, 'secrets.safe.json'), { logger, codec: safeStorageCodec(safeStorage), description: 'encrypted with the OS keychain' });
+    return new FileSecretStore(path.join(home.hostDir, 'secrets.safe.json'), { logger, codec: safeStorageCodec(safeStorage), kind: 'os-keychain' });
   }
   logger.warn(`no OS keychain is available${backend ? ` (safeStorage backend: ${backend})` : ''}: API keys are kept in ${home.secretsFile}, a file only you can read`);
   return new FileSecretStore(home.secretsFile, { logger });

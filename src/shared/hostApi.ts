@@ -4,7 +4,7 @@ import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationReques
 import { AuditRecordSchema } from './audit.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
-import { ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
@@ -171,7 +171,7 @@ export const HostApiMethods = {
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
 
   /** Model entries; a key is shown only as where it comes from and whether it is set. */
-  'models.list': { params: Empty, result: z.object({ models: z.array(ModelViewSchema), keyStore: z.string() }) },
+  'models.list': { params: Empty, result: z.object({ models: z.array(ModelViewSchema), keyStore: KeyStoreSchema }) },
   'models.presets': { params: Empty, result: z.object({ presets: z.array(ModelPresetSchema) }) },
   /** Creates (no `id`) or replaces the entry `id`. `apiKey` goes straight to the key store and is never sent back. Invalid input fails with `fields`. */
   'models.save': { params: z.object({ id: Id.optional(), model: JsonObject, apiKey: z.string().min(1).max(16_384).optional() }).strict(), result: z.object({ model: ModelViewSchema }) },

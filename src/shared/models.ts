@@ -77,6 +77,15 @@ export const KeyStateSchema = z.object({
 });
 export type KeyState = z.infer<typeof KeyStateSchema>;
 
+/** Where stored keys are kept: a file only the user can read (serve, CLI), or values encrypted with the OS keychain (the desktop app). */
+export const KeyStoreSchema = z.object({ kind: z.enum(['private-file', 'os-keychain']), file: z.string() });
+export type KeyStore = z.infer<typeof KeyStoreSchema>;
+
+/** Where stored keys are kept, in words (the CLI, error messages). */
+export function describeKeyStore(store: KeyStore): string {
+  return store.kind === 'os-keychain' ? `encrypted with the OS keychain in ${store.file}` : `a file only you can read: ${store.file}`;
+}
+
 export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchema });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 

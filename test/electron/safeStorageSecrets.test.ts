@@ -34,7 +34,7 @@ describe('the desktop app\'s keys (Electron safeStorage)', () => {
     const home = new DataHome(tempDir());
     const safe = new TestSafeStorage();
     const store = desktopSecretStore(safe, home, logger);
-    expect(store.description).toBe('encrypted with the OS keychain');
+    expect(store.location).toEqual({ kind: 'os-keychain', file: path.join(home.hostDir, 'secrets.safe.json') });
     await store.set('model:gpt', 'sk-desktop-PLAINTEXT');
     const file = path.join(home.hostDir, 'secrets.safe.json');
     expect(fs.readFileSync(file, 'utf8')).not.toContain('PLAINTEXT');

@@ -67,8 +67,11 @@ afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
 });
 
-/** Starts a provider server on a free port of 127.0.0.1; closed after the test. */
-export async function startProviderServer(options: { models?: string[] } = {}): Promise<ProviderServer> {
+/**
+ * Starts a provider server on a free port of 127.0.0.1; closed after the
+ * test, or (`shared`, for one started in beforeAll) by the caller.
+ */
+export async function startProviderServer(options: { models?: string[]; shared?: boolean } = {}): Promise<ProviderServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -147,7 +150,7 @@ export async function startProviderServer(options: { models?: string[] } = {}): 
         server.close(() => resolve());
       }),
   };
-  running.push(provider);
+  if (!options.shared) running.push(provider);
   return provider;
 }
 

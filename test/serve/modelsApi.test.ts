@@ -45,7 +45,7 @@ describe('HostApi models over chatos serve', () => {
     expect(HostApiMethods['models.save'].result.parse(saved.result).model).toMatchObject({ id: 'local', key: { kind: 'stored' }, keyState: { source: 'stored', set: true } });
 
     const listed = await call('models.list');
-    expect(listed.result.keyStore).toBe(`a file only you can read: ${path.join(home, 'chatos', 'secrets.json')}`);
+    expect(listed.result.keyStore).toEqual({ kind: 'private-file', file: path.join(home, 'chatos', 'secrets.json') });
     expect(listed.result.models).toHaveLength(1);
 
     provider.enqueue({ kind: 'reply', text: 'OK' }, { kind: 'error', status: 401, message: `invalid key ${KEY}` });

@@ -4,7 +4,7 @@ import { MODEL_TEST_TIMEOUT_MS } from '../../core/chat/models/modelTest.js';
 import type { Host } from '../../core/host.js';
 import { SecretError } from '../../core/secrets/secretStore.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
-import type { ModelView } from '../../shared/models.js';
+import { describeKeyStore, type ModelView } from '../../shared/models.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { entryFromOptions, OPTION_OF_FIELD, type AddOptions } from '../modelOptions.js';
@@ -59,7 +59,7 @@ export function registerModels(program: Command, cli: CliContext): void {
         if (options.json) printJson(io, { models: list, keyStore: host.models.keyStore });
         else if (!list.length) io.out('no models yet; add one: chatos models add ID --preset openai (chatos models presets lists them)');
         else {
-          io.out(`models (${list.length}), stored keys in ${host.models.keyStore}:`);
+          io.out(`models (${list.length}); stored keys are kept in ${describeKeyStore(host.models.keyStore)}:`);
           for (const model of list) printModel(io, model);
         }
       });
@@ -104,7 +104,7 @@ export function registerModels(program: Command, cli: CliContext): void {
         if (options.json) printJson(io, { model: view });
         else {
           io.out(`added model ${entry.id}: [${entry.api}] ${entry.model} @ ${entry.baseUrl}`);
-          io.out(entry.key.kind === 'stored' ? `its key is stored in ${host.models.keyStore}` : `${keyText(view)}`);
+          io.out(entry.key.kind === 'stored' ? `its key is stored in ${describeKeyStore(host.models.keyStore)}` : keyText(view));
           io.out(`try it: chatos models test ${entry.id}`);
         }
       });

@@ -1,3 +1,4 @@
+import type { KeyStore } from '../../shared/models.js';
 import type { Logger } from '../host.js';
 import { SecretFile } from './secretFile.js';
 import { checkSecretName, type SecretStore } from './secretStore.js';
@@ -19,12 +20,13 @@ const plain: SecretCodec = { encode: (value) => value, decode: (stored) => store
 export class FileSecretStore implements SecretStore {
   private readonly secrets: SecretFile;
   private readonly codec: SecretCodec;
-  readonly description: string;
+  readonly location: KeyStore;
 
-  constructor(file: string, options: { logger: Logger; codec?: SecretCodec; description?: string }) {
+  /** `kind`: say `os-keychain` when the codec encrypts with it. */
+  constructor(file: string, options: { logger: Logger; codec?: SecretCodec; kind?: KeyStore['kind'] }) {
     this.secrets = new SecretFile(file, options.logger);
     this.codec = options.codec ?? plain;
-    this.description = options.description ?? `a file only you can read: ${file}`;
+    this.location = { kind: options.kind ?? 'private-file', file };
   }
 
   get file(): string {

@@ -1,3 +1,5 @@
+import type { KeyStore } from '../../shared/models.js';
+
 /**
  * Where API keys are kept (DESIGN.md "Keys"). The core reads and writes keys
  * only through this port; which implementation a process gets is the face's
@@ -6,11 +8,11 @@
  * through Electron's safeStorage (electron/safeStorageSecrets.ts).
  *
  * A value never leaves through anything but `get`: no error, log line or
- * description of a store carries one.
+ * location of a store carries one.
  */
 export interface SecretStore {
-  /** Where keys are kept, in words (`a file only you can read: …`), for the CLI and the Models page. */
-  readonly description: string;
+  /** Where keys are kept, for the CLI and the Models page to say. */
+  readonly location: KeyStore;
   get(name: string): Promise<string | undefined>;
   has(name: string): Promise<boolean>;
   set(name: string, value: string): Promise<void>;

@@ -1,4 +1,4 @@
-import { ModelEntryInputSchema, ModelEntrySchema, type KeyState, type ModelEntry, type ModelTestResult, type ModelView } from '../../../shared/models.js';
+import { describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, type KeyState, type KeyStore, type ModelEntry, type ModelTestResult, type ModelView } from '../../../shared/models.js';
 import { ownValue } from '../../../shared/ownKeys.js';
 import { normalizeName } from '../../naming/names.js';
 import { modelKeyName, SecretError, type SecretStore } from '../../secrets/secretStore.js';
@@ -37,8 +37,8 @@ function parseEntry(input: unknown): ReturnType<typeof ModelEntryInputSchema.par
 export class ModelService {
   constructor(private readonly deps: ModelServiceDeps) {}
 
-  get keyStore(): string {
-    return this.deps.secrets.description;
+  get keyStore(): KeyStore {
+    return this.deps.secrets.location;
   }
 
   async list(): Promise<ModelView[]> {
@@ -106,7 +106,7 @@ export class ModelService {
       case 'stored': {
         const value = await this.deps.secrets.get(modelKeyName(entry.id));
         if (value) return value;
-        throw new ModelError('MODEL_KEY_MISSING', `model "${entry.id}" has no stored key (${this.deps.secrets.description})`, 'enter its key on the Models page, or remove and add it again with --api-key-stdin');
+        throw new ModelError('MODEL_KEY_MISSING', `model "${entry.id}" has no stored key (${describeKeyStore(this.deps.secrets.location)})`, 'enter its key on the Models page, or remove and add it again with --api-key-stdin');
       }
     }
   }

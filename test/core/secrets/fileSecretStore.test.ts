@@ -112,8 +112,9 @@ describe('FileSecretStore: keys in a file only the user can read', () => {
     expect(error.hint).toContain(`mv ${file} ${file}.broken`);
     await secretError(store.set('model:b', 'x'));
     expect(fs.readFileSync(file, 'utf8')).toContain('LEAKME');
-    fs.writeFileSync(file, JSON.stringify({ version: 1, secrets: { 'model:a': 5 } }), { mode: 0o600 });
-    expect((await secretError(store.get('model:a'))).message).not.toContain('5');
+    // A value of the wrong type is not quoted either.
+    fs.writeFileSync(file, JSON.stringify({ version: 1, secrets: { 'model:a': ['sk-live-ARRAYLEAK'] } }), { mode: 0o600 });
+    expect((await secretError(store.get('model:a'))).message).not.toContain('ARRAYLEAK');
   });
 
   it('names are ours (kind:id): a prototype name or anything else is refused, and stored names are plain data', async () => {

@@ -116,6 +116,19 @@ describe('the Models page', () => {
     expect(provider.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
+  it('an agent naming the model keeps it (and its system prompt) when edited on the Agents page', async () => {
+    await api('agents.save', { agent: { id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'] } });
+    await page.getByTestId('nav-agents').click();
+    await page.getByTestId('agent-edit-helper').click();
+    await page.getByTestId('agent-description').fill('Answers with the local model');
+    await page.getByTestId('agent-save').click();
+    await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });
+    const { agents } = await api<{ agents: Record<string, unknown>[] }>('agents.list');
+    expect(agents.find((a) => a.id === 'helper')).toMatchObject({ description: 'Answers with the local model', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'] });
+    await page.getByTestId('nav-models').click();
+    await page.getByTestId('page-models').waitFor();
+  });
+
   it('shows in Chinese and in the dark theme', async () => {
     await page.getByTestId('locale-switch').click();
     await page.getByTestId('theme-switch').click();

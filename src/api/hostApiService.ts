@@ -4,6 +4,7 @@ import { parseRequest, type HostApiMethod, type HostApiReply, type HostEventMess
 import { toApiError } from './apiErrors.js';
 import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
+import { modelHandlers } from './handlers/models.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
@@ -43,6 +44,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...infoHandlers(context),
     ...appHandlers(context),
     ...agentHandlers(context),
+    ...modelHandlers(context),
     ...registryHandlers(context),
     ...rootHandlers(context),
     ...serverHandlers(context),

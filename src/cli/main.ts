@@ -3,6 +3,7 @@ import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
 import { registerInit } from './commands/init.js';
+import { registerModels } from './commands/models.js';
 import { registerRegistry } from './commands/registry.js';
 import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
@@ -32,6 +33,7 @@ export function buildProgram(cli: CliContext): Command {
   registerTrust(program, cli);
   registerAgents(program, cli);
   registerTools(program, cli);
+  registerModels(program, cli);
   registerAudit(program, cli);
   registerServe(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

@@ -50,6 +50,11 @@ export class DataHome {
     return path.join(this.hostDir, 'ui_apps', 'state', pluginId);
   }
 
+  /** API keys of `chatos serve` and the CLI (the desktop app keeps its own, encrypted: secrets.safe.json). */
+  get secretsFile(): string {
+    return path.join(this.hostDir, 'secrets.json');
+  }
+
   get artifactsDir(): string {
     return path.join(this.hostDir, 'artifacts');
   }

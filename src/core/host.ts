@@ -9,6 +9,8 @@ import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
+import { ModelService } from './chat/models/modelService.js';
+import { ModelStore } from './chat/models/modelStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
@@ -17,6 +19,8 @@ import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { FileSecretStore } from './secrets/fileSecretStore.js';
+import type { SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
@@ -66,6 +70,8 @@ export interface HostOptions {
    * memory, and nothing in the data home's DB changes.
    */
   readOnly?: boolean;
+  /** Where API keys are kept; default a file only the user can read (`chatos/secrets.json`). The desktop app passes its safeStorage store. */
+  secrets?: (home: DataHome) => SecretStore;
   clock?: Clock;
   logger?: Logger;
 }
@@ -105,6 +111,10 @@ export interface Host {
   readonly audit: AuditLog;
   /** Per-server user settings: tools switched off, permission overrides. */
   readonly serverSettings: ServerSettings;
+  /** API keys of model entries; nothing else reads them. */
+  readonly secrets: SecretStore;
+  /** Model entries (admin DB) with their keys (SecretStore or environment): the only place a key is read. */
+  readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
@@ -169,11 +179,12 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
+  const secrets = options.secrets?.(home) ?? new FileSecretStore(home.secretsFile, { logger });
   let startupProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
   const emit = (event: HostEvent) => {
@@ -264,7 +275,8 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents };
+      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -333,11 +345,15 @@ export function createHost(options: HostOptions = {}): Host {
     },
     confirmations,
     audit,
+    secrets,
     get serverSettings() {
       return need().serverSettings;
     },
     get agents() {
       return need().agents;
+    },
+    get models() {
+      return need().models;
     },
     backends,
     get registryProblems() {

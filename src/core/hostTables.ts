@@ -1,4 +1,5 @@
 import { AgentsTable } from './agents/agentStore.js';
+import { ModelsTable } from './chat/models/modelStore.js';
 import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
 import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
 import type { LogicalTable } from './store/logicalTable.js';
@@ -14,6 +15,7 @@ export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
   HostMcpServers,
   HostPrompts,
   AgentsTable,
+  ModelsTable,
   PluginTrustTable,
   ServerSettingsTable,
 ] as LogicalTable<unknown>[];

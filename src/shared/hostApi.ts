@@ -3,6 +3,8 @@ import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
 import { AuditRecordSchema } from './audit.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { ModelPresetSchema } from './modelPresets.js';
+import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
@@ -168,6 +170,15 @@ export const HostApiMethods = {
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
 
+  /** Model entries; a key is shown only as where it comes from and whether it is set. */
+  'models.list': { params: Empty, result: z.object({ models: z.array(ModelViewSchema), keyStore: KeyStoreSchema }) },
+  'models.presets': { params: Empty, result: z.object({ presets: z.array(ModelPresetSchema) }) },
+  /** Creates (no `id`) or replaces the entry `id`. `apiKey` goes straight to the key store and is never sent back. Invalid input fails with `fields`. */
+  'models.save': { params: z.object({ id: Id.optional(), model: JsonObject, apiKey: z.string().min(1).max(16_384).optional() }).strict(), result: z.object({ model: ModelViewSchema }) },
+  'models.remove': { params: z.object({ id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
+  /** One tiny streamed request; a provider failure is `ok: false` with its code, a missing key or entry an error. */
+  'models.test': { params: z.object({ id: Id }).strict(), result: ModelTestResultSchema },
+
   'registry.overview': {
     params: Empty,
     result: z.object({
@@ -246,6 +257,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),
+  z.object({ type: z.literal('models.changed') }),
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
   /** A long operation (rescan, server start, install) started or ended. */

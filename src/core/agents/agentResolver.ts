@@ -16,6 +16,8 @@ export interface AgentResolverDeps {
   catalog: PluginCatalog;
   /** Nothing of a plugin that may not run (untrusted, changed, blocked) reaches an agent: no server, no prompt text. */
   runGate: Pick<RunGate, 'checkCached'>;
+  /** The model entries, to report a `modelId` that names none; left out where models do not matter. */
+  models?: { has(id: string): boolean };
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -76,6 +78,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     if (!gate.ok) warn(gate.code, path, gate.message, gate.fix);
     return gate.ok;
   };
+
+  if (agent.modelId !== undefined && deps.models && !deps.models.has(agent.modelId)) {
+    warn('AGENT_MODEL_MISSING', 'modelId', `no model "${agent.modelId}": the agent cannot chat until it has one`, 'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)');
+  }
 
   const hostAppId = agent.hostAppId;
   const hostKnown = registry.isKnownApp(hostAppId);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
 import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
+import { SUPPORTED_TRANSPORTS } from './transports.js';
 
 /**
  * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
@@ -10,8 +11,6 @@ import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
  */
 
 export const SUPPORTED_MCP_CONFIG_VERSION = 1;
-
-export const SUPPORTED_TRANSPORTS = ['stdio', 'streamable_http'] as const;
 
 /** A server id is the key under `servers:`; it becomes the registry id `chatos::<id>`. */
 export const SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { tempDir } from '../helpers/tempDir.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
  * Issue 14, "Validate what breaks at run time": what `chatos validate` can
@@ -59,5 +60,64 @@ describe('chatos validate: a command the server would not find', () => {
     expect(problemsOf(absolute).find((p) => p.code === 'COMMAND_NOT_FOUND')!.message).toContain(`command ${absent} is not an executable file`);
     const real = runCli(['validate', commandPlugin(tempDir(), path.join(bin, 'my-mcp-runner')), '--json', '--home', home]);
     expect(problemsOf(real).filter((p) => p.code === 'COMMAND_NOT_FOUND')).toEqual([]);
+  }, 60_000);
+});
+
+/** A real stdio MCP server offering `tools` (each answers its own name), importing the SDK from this checkout. */
+function serverSource(tools: string[]): string {
+  const sdk = (file: string) => pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', file)).href;
+  return `import { McpServer } from ${JSON.stringify(sdk('mcp.js'))};
+import { StdioServerTransport } from ${JSON.stringify(sdk('stdio.js'))};
+const server = new McpServer({ name: 'long-ids', version: '1.0.0' });
+for (const name of ${JSON.stringify(tools)}) server.registerTool(name, { description: name }, async () => ({ content: [{ type: 'text', text: name }] }));
+await server.connect(new StdioServerTransport());
+`;
+}
+
+function longIdPlugin(root: string, pluginId: string): string {
+  return writePlugin(
+    root,
+    pluginId,
+    { manifestVersion: 1, id: pluginId, name: 'Long', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+    { 'index.mjs': 'export function mount() {}\n', 'server.mjs': serverSource(['get', 'list_items']) },
+  );
+}
+
+describe('chatos validate: tool names the prefix leaves no room for', () => {
+  // mcp_ + 52 characters + _ : 57 of the 64, so 7 remain: "get" fits, "list_items" does not.
+  const tight = 'com.example.very-long-organisation-name.toolbox';
+  // mcp_ + 68 characters + _ : nothing fits.
+  const full = 'com.example.a-really-quite-unreasonably-long-organisation.tools';
+
+  it('warns when few characters remain after mcp_<plugin>_<app>_, and refuses a plugin whose prefix leaves none, naming the fix', () => {
+    const root = tempDir();
+    const home = tempDir();
+    const warned = runCli(['validate', longIdPlugin(root, tight), '--json', '--home', home]);
+    expect(warned.code, warned.stderr).toBe(0);
+    const warning = problemsOf(warned).find((p) => p.code === 'TOOL_PREFIX_LONG')!;
+    expect(warning).toMatchObject({ severity: 'warning', path: 'apps[0].id' });
+    expect(warning.message).toContain('only 7 characters remain for the tool names of app "main"');
+    expect(warning.hint).toContain(`shorten the plugin id "${tight}" or the app id "main"`);
+
+    const refused = runCli(['validate', longIdPlugin(root, full), '--json', '--home', home]);
+    expect(refused.code).toBe(1);
+    const error = problemsOf(refused).find((p) => p.code === 'TOOL_PREFIX_TOO_LONG')!;
+    expect(error).toMatchObject({ severity: 'error', path: 'apps[0].id' });
+    expect(error.message).toContain('app "main" would offer no tool');
+  }, 60_000);
+
+  it('when the running server drops a tool for the length of its name, the problem names the app and how to fix its ids', () => {
+    const root = tempDir();
+    const home = tempDir();
+    longIdPlugin(root, tight);
+    expect(runCli(['trust', tight, '--home', home, '--plugins', root]).code).toBe(0);
+    const run = runCli(['tools', '--app', 'chatos', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+    const listed = run.json();
+    const prefix = 'mcp_com_example_very-long-organisation-name_toolbox_main_';
+    expect(listed.tools.map((t: { name: string }) => t.name)).toContain(`${prefix}get`);
+    expect(listed.tools.map((t: { name: string }) => t.name)).not.toContain(`${prefix}list_items`);
+    const dropped = (listed.problems as { code: string; message: string; hint: string }[]).find((p) => p.code === 'TOOL_NAME_INVALID')!;
+    expect(dropped.message).toContain(`tool "list_items" of server "${tight}.main" (${tight}::${tight}.main) (app "main" of plugin "${tight}") is not offered`);
+    expect(dropped.hint).toContain(`shorten the plugin id "${tight}" or the app id "main"`);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import {
   type PromptSide,
 } from './manifestSchema.js';
 import { checkServerUrl } from '../mcp/config/transports.js';
+import { toolNameRoomProblem } from '../naming/toolNameRoom.js';
 import { linkLeavingFolder, resolveInsidePlugin } from './pluginPaths.js';
 import { parseByExtension, parseJsonText } from './textFiles.js';
 import { findUnknownKeys } from './unknownKeys.js';
@@ -173,6 +174,10 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     let mcpEntryPath: string | undefined;
     if (ai?.mcp?.entry !== undefined) mcpEntryPath = resolve(ai.mcp.entry, at('ai', 'mcp', 'entry'));
     if (ai?.mcp?.url !== undefined) checkUrl(ai.mcp.url, formatJsonPath(at('ai', 'mcp', 'url')), error);
+    if (ai?.mcp) {
+      const room = toolNameRoomProblem(manifest.id, app.id, manifestFile, formatJsonPath(at('id')));
+      if (room) problems.push(room);
+    }
     if (ai?.mcp && /\s/.test(ai.mcp.command)) {
       problems.push({
         severity: 'warning',

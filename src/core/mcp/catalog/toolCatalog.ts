@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
 import { describeDrop, filterTool } from './toolFilter.js';
+import { shortenIdsHint } from '../../naming/toolNameRoom.js';
 import { isValidToolName, toolNameFor } from './toolNaming.js';
 
 /**
@@ -80,8 +81,10 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
     }
     const disabled = new Set(server.disabledTools);
 
+    // A plugin's server is known to the user by its app: problems say which, and how to fix its ids.
+    const ofApp = server.plugin ? ` (app "${server.plugin.appId}" of plugin "${server.plugin.pluginId}")` : '';
     for (const tool of listed) {
-      const about = `tool "${tool.name}" of server ${serverLabel(server)}`;
+      const about = `tool "${tool.name}" of server ${serverLabel(server)}${ofApp}`;
       const verdict = filterTool(server.tools, tool.name);
       if (!verdict.kept) {
         const list = verdict.reason === 'blacklisted' ? 'blacklist' : 'whitelist';
@@ -111,7 +114,9 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
             ? `the server has to rename it; add "${tool.name}" to tools.blacklist to hide this warning`
             : server.transform.length
               ? 'change the transform so names stay within 64 ASCII letters, digits, "_" or "-"'
-              : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
+              : server.plugin
+                ? shortenIdsHint(server.plugin.pluginId, server.plugin.appId)
+                : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
         );
         continue;
       }

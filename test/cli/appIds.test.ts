@@ -1,10 +1,9 @@
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { sdkServerSource } from '../helpers/sdkServer.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * Issue 14, "Compatibility with the seeds and the original ChatOS": the
@@ -24,15 +23,8 @@ afterEach(async () => {
 }, 30_000);
 
 /** A real stdio server answering with the app id its calls carry in _meta. */
-function serverSource(): string {
-  const sdk = (file: string) => pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', file)).href;
-  return `import { McpServer } from ${JSON.stringify(sdk('mcp.js'))};
-import { StdioServerTransport } from ${JSON.stringify(sdk('stdio.js'))};
-const server = new McpServer({ name: 'reports', version: '1.0.0' });
-server.registerTool('whoami', { description: 'The app id of the caller context.' }, async (extra) => ({ content: [{ type: 'text', text: String(extra._meta?.chatos?.uiApp?.appId) }] }));
-await server.connect(new StdioServerTransport());
-`;
-}
+const serverSource = () =>
+  sdkServerSource('reports', "server.registerTool('whoami', { description: 'The app id of the caller context.' }, async (extra) => ({ content: [{ type: 'text', text: String(extra._meta?.chatos?.uiApp?.appId) }] }));");
 
 function reportsPlugin(root: string, appIds: string[]): string {
   return writePlugin(

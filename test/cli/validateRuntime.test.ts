@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { sdkServerSource } from '../helpers/sdkServer.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * Issue 14, "Validate what breaks at run time": what `chatos validate` can
@@ -63,16 +63,9 @@ describe('chatos validate: a command the server would not find', () => {
   }, 60_000);
 });
 
-/** A real stdio MCP server offering `tools` (each answers its own name), importing the SDK from this checkout. */
-function serverSource(tools: string[]): string {
-  const sdk = (file: string) => pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', file)).href;
-  return `import { McpServer } from ${JSON.stringify(sdk('mcp.js'))};
-import { StdioServerTransport } from ${JSON.stringify(sdk('stdio.js'))};
-const server = new McpServer({ name: 'long-ids', version: '1.0.0' });
-for (const name of ${JSON.stringify(tools)}) server.registerTool(name, { description: name }, async () => ({ content: [{ type: 'text', text: name }] }));
-await server.connect(new StdioServerTransport());
-`;
-}
+/** A real stdio MCP server offering `tools` (each answers its own name). */
+const serverSource = (tools: string[]) =>
+  sdkServerSource('long-ids', `for (const name of ${JSON.stringify(tools)}) server.registerTool(name, { description: name }, async () => ({ content: [{ type: 'text', text: name }] }));`);
 
 function longIdPlugin(root: string, pluginId: string): string {
   return writePlugin(

@@ -260,7 +260,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
   stdio: ['url', 'headers', 'sessionId'],
-  streamable_http: ['command', 'args', 'env'],
+  streamable_http: ['command', 'args', 'env', 'inheritEnv'],
 };
 
 function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, unknown>, key: string, at: PropertyKey[], file: string): Problem[] {
@@ -301,10 +301,16 @@ function checkEnvReferences(values: Record<string, EnvValue>, field: 'env' | 'he
   );
 }
 
+/** Left out when it adds nothing, so a definition (and its equality on reload) is as before for servers that do not ask. */
+function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: true | string[] } {
+  if (inherit === true) return { inheritEnv: true };
+  return Array.isArray(inherit) && inherit.length > 0 ? { inheritEnv: inherit } : {};
+}
+
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
-      ? { kind, command: entry.command!, args: entry.args, env: entry.env }
+      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv) }
       : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
   return {
     id: mcpYamlServerId(key),

@@ -11,7 +11,8 @@ import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
-import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
+import { ProcessTransport } from '../process/processTransport.js';
+import { serverEnvironment } from '../process/serverEnvironment.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
 
@@ -140,7 +141,7 @@ export class ServerConnection {
         serverId: def.id,
         command: def.transport.command,
         args: def.transport.args,
-        env: minimalEnvironment(env.values),
+        env: serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values),
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,

@@ -48,7 +48,7 @@ function writeToolsPlugin(root: string): string {
   return writePlugin(
     root,
     'tools',
-    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpServers: true } }] },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': serverSource() },
   );
 }

@@ -261,7 +261,7 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
       });
       const serverSettings = new ServerSettings(store);
-      const agents = new AgentStore(store);
+      const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId));
       settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({

@@ -10,6 +10,7 @@ import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 14, "Registrations and grants are lost between processes": a real
@@ -47,7 +48,7 @@ function writeToolsPlugin(root: string): string {
   return writePlugin(
     root,
     'tools',
-    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpServers: true } }] },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': serverSource() },
   );
 }
@@ -76,16 +77,6 @@ async function api<T = any>(serve: ServeProcess, method: string, params: Record<
 }
 
 const textOf = (outcome: { isError: boolean; content: { type: string; text?: string }[] }) => outcome.content.map((c) => c.text ?? '').join('');
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('a running chatos serve and the CLI beside it', () => {
   it('20 CLI commands of every kind, with other plugin roots and without an mcp.yaml variable, leave the host its registrations and grants, and it still serves the tools', async () => {

@@ -8,6 +8,7 @@ import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
+import { exposureRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -127,8 +128,15 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
       else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) serverIds.push(ownServerId);
     }
+    /** Seed 000 way B: an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
+    const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
+      const refusal = app ? exposureRefusal(app, kind, id) : undefined;
+      if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
+      return refusal === undefined;
+    };
     uiApp.mcpServerIds.forEach((id, j) => {
       const path = `${at}.mcpServerIds[${j}]`;
+      if (!exposed('mcpServers', id, path)) return;
       if (!serverById.has(id)) {
         const also = promptById.has(id) ? ' (that id is a prompt: list it under promptIds)' : didYouMean(id, serverById.keys());
         warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
@@ -151,6 +159,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     }
     uiApp.promptIds.forEach((id, j) => {
       const path = `${at}.promptIds[${j}]`;
+      if (!exposed('prompts', id, path)) return;
       const base = baseOf(id);
       // The id names one variant; the pair (`name`, `name__en`) gives the agent's language, else the other.
       const wanted = promptById.get(variantId(base, agent.language));

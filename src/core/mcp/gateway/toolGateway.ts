@@ -243,7 +243,8 @@ export class ToolGateway {
     if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
     const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
-    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile) });
+    // On a name two servers' tools would both take, the server that listed first keeps it (seed 002's last known good).
+    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), priority: (server) => this.deps.runtime.listedOrder(server.id) });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
     this.catalogMemo.set(key, { inputs, catalog });
     return { catalog, settingsOf };

@@ -29,7 +29,11 @@ function parseInput(input: unknown): AgentInput & { name: string } {
 
 /** Agents in the host's admin DB (seed 000 §4.2 `uiApps`). Ids stay as written; ids that vanish from the registry are reported by the resolver, never dropped here. */
 export class AgentStore {
-  constructor(private readonly store: RecordsStore) {}
+  constructor(
+    private readonly store: RecordsStore,
+    /** What goes with an agent (its "always allow" answers), so a new agent given the same id inherits none of it. */
+    private readonly onDeleted: (id: string) => void = () => {},
+  ) {}
 
   list(): Agent[] {
     this.store.refresh();
@@ -70,6 +74,8 @@ export class AgentStore {
 
   delete(id: string): boolean {
     this.store.refresh();
-    return this.store.delete(AgentsTable, id);
+    const deleted = this.store.delete(AgentsTable, id);
+    if (deleted) this.onDeleted(id);
+    return deleted;
   }
 }

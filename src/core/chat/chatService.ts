@@ -26,11 +26,15 @@ export interface StartedTurn {
   conversationId: string;
   /** The user message sent (send, edit); absent for resume and regenerate. */
   userMessageId?: string;
+  /** Its messages start with that user message. */
   done: Promise<TurnOutcome>;
 }
 
 const HOST_STOPPED: StopInfo = { kind: 'interrupted', message: 'the host was shut down while this answer was running', hint: 'resume the conversation' };
 const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
+
+/** A turn's outcome with the user message that started it first: every message the turn added. */
+const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((outcome) => ({ ...outcome, messages: [user, ...outcome.messages] }));
 
 const titleOf = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 80);
 
@@ -176,7 +180,7 @@ export class ChatService {
     this.assertIdle(conversation);
     const { leafId } = this.store.open(conversation.id);
     const user = this.appendUser(conversation, leafId, input.text);
-    return { conversationId: conversation.id, userMessageId: user.id, done: this.start(conversation.id, user.id) };
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation.id, user.id), user) };
   }
 
   /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
@@ -187,7 +191,7 @@ export class ChatService {
     const original = tree.get(input.messageId);
     if (!original || original.role !== 'user') throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
     const user = this.appendUser(conversation, original.parentId, input.text);
-    return { conversationId: conversation.id, userMessageId: user.id, done: this.start(conversation.id, user.id) };
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation.id, user.id), user) };
   }
 
   /** A new answer to the last user message of the branch (or the one before `messageId`), beside the earlier one. */

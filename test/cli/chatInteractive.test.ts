@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { chatServerEntry, toolResultsIn } from '../helpers/chatWorld.js';
 import { waitUntil, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer } from '../helpers/providerServer.js';
@@ -13,6 +13,20 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
  * the CLI a pseudo-terminal, and the test types into it as a user would
  * (Enter, Ctrl+C, Ctrl+D).
  */
+const sessions: ChildProcess[] = [];
+
+afterEach(() => {
+  // A failed test must not leave the session behind: `script` and the CLI under it (its own session on the terminal).
+  for (const child of sessions.splice(0)) {
+    if (child.exitCode !== null) continue;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
+});
+
 describe('chatos chat on a terminal', { timeout: 120_000 }, () => {
   it('is a prompt loop: answers stream, a confirmation asks y/N, Ctrl+C stops an answer, Ctrl+D quits', async () => {
     const provider = await startProviderServer();
@@ -25,7 +39,9 @@ describe('chatos chat on a terminal', { timeout: 120_000 }, () => {
     expect((await cli(['agents', 'create', '--file', agentFile])).code).toBe(0);
 
     const command = [process.execPath, path.join(repoRoot, 'bin', 'chatos.js'), 'chat', '--agent', 'helper', '--home', home].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // `script` runs the CLI in a session of its own on the pseudo-terminal; detached, `script` leads a group the test can end.
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    sessions.push(child);
     let screen = '';
     child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
     child.stderr.on('data', (d: Buffer) => (screen += d.toString()));

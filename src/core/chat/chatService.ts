@@ -12,7 +12,7 @@ import { ConversationIndex } from './conversations/conversationIndex.js';
 import { ConversationStore } from './conversations/conversationStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 
-export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'flush' | 'endConversation' | 'needsConfirmation'> {
+export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'needsConfirmation'> {
   records: RecordsStore;
   conversationsDir: string;
   confirmations: ToolConfirmationService;
@@ -33,6 +33,24 @@ export interface StartedTurn {
 const HOST_STOPPED: StopInfo = { kind: 'interrupted', message: 'the host was shut down while this answer was running', hint: 'resume the conversation' };
 const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
 
+/** Clients kept for entries in use: an SDK client costs more to build than a turn's own work, and holds no conversation state. */
+const CLIENTS_KEPT = 8;
+
+function clientMemo(make: ChatServiceDeps['clientFor']): ChatServiceDeps['clientFor'] {
+  const clients = new Map<string, ReturnType<ChatServiceDeps['clientFor']>>();
+  return (entry, key) => {
+    // The entry as stored and its key: any edit (URL, model, key) makes a new client. The key stays in this process's memory, as with the client itself.
+    const id = `${JSON.stringify(entry)}\u0000${key ?? ''}`;
+    let client = clients.get(id);
+    if (!client) {
+      client = make(entry, key);
+      if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
+      clients.set(id, client);
+    }
+    return client;
+  };
+}
+
 /** A turn's outcome with the user message that started it first: every message the turn added. */
 const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((outcome) => ({ ...outcome, messages: [user, ...outcome.messages] }));
 
@@ -51,15 +69,19 @@ export class ChatService {
   private readonly running = new Map<string, AbortController>();
   private readonly turns = new Map<string, Promise<TurnOutcome>>();
   private readonly listeners = new Set<(event: ChatEvent) => void>();
+  /** Conversations created here whose row has not been written yet: their first turn waits for it. */
+  private readonly unsaved = new Set<string>();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.store = new ConversationStore({ index: new ConversationIndex(deps.records), dir: deps.conversationsDir, now: deps.now, runningHere: (id) => this.running.has(id) });
     this.runner = new ChatRunner({
       ...deps,
+      clientFor: clientMemo(deps.clientFor),
       store: this.store,
       emit: (event) => this.emit(event),
       running: this.running,
-      flush: () => deps.records.flush(),
+      // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
+      save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
       endConversation: (id) => this.close(id).then(() => undefined),
       needsConfirmation: (name) => deps.confirmations.needsConfirmation(name),
     });
@@ -93,6 +115,7 @@ export class ChatService {
   create(agentId: string, title = ''): Conversation {
     this.requireAgent(agentId);
     const conversation = this.store.create({ agentId, title });
+    this.unsaved.add(conversation.id);
     this.emit({ type: 'conversations' });
     return conversation;
   }
@@ -105,9 +128,8 @@ export class ChatService {
 
   /** Picks the branch through `messageId` (an edit or regeneration shown as a sibling): its newest leaf becomes the active one. */
   setBranch(id: string, messageId: string): ConversationDetail {
-    const { tree } = this.store.open(id);
+    const { tree } = this.openIdle(id);
     if (!tree.get(messageId)) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${id}" has no message "${messageId}"`);
-    this.assertIdle(this.store.get(id));
     this.store.update(id, (c) => ({ ...c, leafId: tree.effectiveLeaf(messageId), updatedAt: this.deps.now() }));
     return this.store.detail(id);
   }
@@ -173,37 +195,32 @@ export class ChatService {
 
   /** A user message, then a turn; a new conversation when none is named. Returns at once. */
   send(input: { conversationId?: string; agentId?: string; text: string }): StartedTurn {
-    let conversation: Conversation;
-    if (input.conversationId !== undefined) conversation = this.store.get(input.conversationId);
-    else if (input.agentId !== undefined) conversation = this.create(input.agentId);
+    let id: string;
+    if (input.conversationId !== undefined) id = input.conversationId;
+    else if (input.agentId !== undefined) id = this.create(input.agentId).id;
     else throw new ChatError('AGENT_NOT_FOUND', 'name the conversation to continue, or the agent to start one with');
-    this.assertIdle(conversation);
-    const { leafId } = this.store.open(conversation.id);
+    const { conversation, leafId } = this.openIdle(id);
     const user = this.appendUser(conversation, leafId, input.text);
-    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation.id, user.id), user) };
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
   /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
   edit(input: { conversationId: string; messageId: string; text: string }): StartedTurn {
-    const conversation = this.store.get(input.conversationId);
-    this.assertIdle(conversation);
-    const { tree } = this.store.open(conversation.id);
+    const { conversation, tree } = this.openIdle(input.conversationId);
     const original = tree.get(input.messageId);
     if (!original || original.role !== 'user') throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
     const user = this.appendUser(conversation, original.parentId, input.text);
-    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation.id, user.id), user) };
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
   /** A new answer to the last user message of the branch (or the one before `messageId`), beside the earlier one. */
   regenerate(input: { conversationId: string; messageId?: string }): StartedTurn {
-    const conversation = this.store.get(input.conversationId);
-    this.assertIdle(conversation);
-    const { tree, leafId } = this.store.open(conversation.id);
+    const { conversation, tree, leafId } = this.openIdle(input.conversationId);
     const path = tree.pathTo(input.messageId ?? leafId);
     if (input.messageId !== undefined && !path.length) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no message "${input.messageId}"`);
     const user = [...path].reverse().find((m) => m.role === 'user');
     if (!user) throw new ChatError('NOTHING_TO_REGENERATE', 'there is no message to answer again yet', 'send a message first');
-    return { conversationId: conversation.id, done: this.start(conversation.id, user.id) };
+    return { conversationId: conversation.id, done: this.start(conversation, user.id) };
   }
 
   /**
@@ -212,9 +229,7 @@ export class ChatService {
    * one is written beside it.
    */
   resume(conversationId: string): StartedTurn {
-    const conversation = this.store.get(conversationId);
-    this.assertIdle(conversation);
-    const { tree, leafId } = this.store.open(conversationId);
+    const { conversation, tree, leafId } = this.openIdle(conversationId);
     const leaf = leafId === null ? undefined : tree.get(leafId);
     if (!leaf) throw new ChatError('NOTHING_TO_RESUME', 'the conversation has no message yet', 'send one');
     let from: string | null = leaf.id;
@@ -222,7 +237,7 @@ export class ChatService {
       if (leaf.status === 'complete') throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', 'send a message, or regenerate the answer');
       from = leaf.parentId;
     }
-    return { conversationId, done: this.start(conversationId, from) };
+    return { conversationId, done: this.start(conversation, from) };
   }
 
   /** Stops the turn running in this process: the stream is aborted, calls in flight are cancelled, waiting confirmations declined. */
@@ -261,6 +276,13 @@ export class ChatService {
     if (!this.deps.agents.get(agentId)) throw new ChatError('AGENT_NOT_FOUND', `no agent "${agentId}"`, 'list them with: chatos agents list');
   }
 
+  /** The conversation read once (its row and messages), when nothing runs in it. */
+  private openIdle(id: string) {
+    const opened = this.store.open(id);
+    this.assertIdle(opened.conversation);
+    return opened;
+  }
+
   private assertIdle(conversation: Conversation): void {
     if (this.running.has(conversation.id)) throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering now`, 'wait for it, or stop it first');
     if (conversation.status.kind === 'running') throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
@@ -274,11 +296,11 @@ export class ChatService {
     return user;
   }
 
-  private start(conversationId: string, leafId: string | null): Promise<TurnOutcome> {
+  private start(conversation: Conversation, leafId: string | null): Promise<TurnOutcome> {
+    const conversationId = conversation.id;
     const controller = new AbortController();
     // Registered before the first await, so a Stop right after send finds it.
     this.running.set(conversationId, controller);
-    const conversation = this.store.get(conversationId);
     const done = this.runner.run(conversation, leafId, { controller, depth: conversation.parent?.depth ?? 0 }).catch((error: unknown): TurnOutcome => {
       this.deps.logger.error(`conversation ${conversationId}: the turn failed: ${(error as Error).stack ?? String(error)}`);
       const stop: StopInfo = { kind: 'error', code: 'CHAT_FAILED', message: `the turn failed: ${(error as Error).message}` };

@@ -24,8 +24,15 @@ export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallD
   now(): number;
   policy: ChatPolicy;
   emit(event: ChatEvent): void;
-  /** Writes the admin DB now, so another process sees a run start (and a killed one is seen as interrupted). */
-  flush(): Promise<void>;
+  /**
+   * Gets the run's row to the admin DB, so another process sees the run
+   * (and, after a kill, sees it interrupted). `mustWait`: the row has never
+   * been written (the conversation was created for this turn), so the first
+   * request waits for it; a row already on disk goes with the store's next
+   * batched write, off the time to first token (the messages themselves are
+   * in the conversation's file at once).
+   */
+  save(conversationId: string): { mustWait: boolean; done: Promise<void> };
   /** A sub-agent's run ended: its leases and "for this conversation" approvals go. */
   endConversation(id: string): Promise<void>;
   /** Runs registered here (Stop finds them; a 'running' row of this process is live only while here). */
@@ -90,7 +97,9 @@ export class ChatRunner {
       deps.store.update(id, (c) => ({ ...c, leafId, status: { kind: 'running', pid: process.pid, since: deps.now() }, updatedAt: deps.now() }));
       deps.emit({ type: 'status', status: { conversationId: id, status: 'running' } });
       deps.emit({ type: 'conversations' });
-      await deps.flush().catch((error: unknown) => deps.logger.warn(`could not save conversation ${id}'s state: ${(error as Error).message}`));
+      const saved = deps.save(id);
+      const saving = saved.done.catch((error: unknown) => deps.logger.warn(`could not save conversation ${id}'s state: ${(error as Error).message}`));
+      if (saved.mustWait) await saving;
       const outcome = await this.loop(conversation, leafId, options.controller.signal, options.depth);
       const finished = deps.store.update(id, (c) => ({
         ...c,

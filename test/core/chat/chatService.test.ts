@@ -110,4 +110,21 @@ describe('chat operations', () => {
     expect(() => host.chat.send({ conversationId: 'nope', text: 'x' })).toThrow(expect.objectContaining({ code: 'CONVERSATION_NOT_FOUND' }));
     expect(() => host.chat.send({ agentId: 'ghost', text: 'x' })).toThrow(expect.objectContaining({ code: 'AGENT_NOT_FOUND' }));
   });
+
+  it('keeps a conversation parsed between turns, and reads it again when another process wrote to it', async () => {
+    const { host } = await startChatWorld();
+    const conversation = host.chat.create('helper', 'cached');
+    const store = host.chat.store;
+    store.append(conversation.id, { id: 'u1', parentId: null, at: 1, role: 'user', text: 'one' });
+    expect(store.open(conversation.id).tree.size).toBe(1);
+    store.append(conversation.id, { id: 'u2', parentId: 'u1', at: 2, role: 'user', text: 'two' });
+    expect(store.open(conversation.id).leafId).toBe('u2');
+    // Another process appends to the file: the next open sees its line.
+    store.log(conversation.id).append({ id: 'u3', parentId: 'u2', at: 3, role: 'user', text: 'three' });
+    const opened = store.open(conversation.id);
+    expect(opened.leafId).toBe('u3');
+    expect(opened.tree.size).toBe(3);
+    store.append(conversation.id, { id: 'u4', parentId: 'u3', at: 4, role: 'user', text: 'four' });
+    expect(host.chat.get(conversation.id).messages.map((m) => m.id)).toEqual(['u1', 'u2', 'u3', 'u4']);
+  });
 });

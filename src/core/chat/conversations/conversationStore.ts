@@ -17,6 +17,15 @@ export interface ConversationStoreDeps {
   runningHere: (id: string) => boolean;
 }
 
+/** Conversations kept parsed in memory (the ones being chatted in): a turn does not read its whole file again. */
+const CACHED_CONVERSATIONS = 8;
+
+interface CachedLog {
+  stamp: string;
+  tree: MessageTree;
+  notices: string[];
+}
+
 export const EMPTY_TOTALS = { answers: 0, inputTokens: 0, outputTokens: 0, cost: 0 } as const;
 
 /** A conversation read in full: its row, its messages as a tree, and what reading skipped. */
@@ -35,6 +44,8 @@ export interface OpenConversation {
  * no name from outside ever becomes a path.
  */
 export class ConversationStore {
+  private readonly cache = new Map<string, CachedLog>();
+
   constructor(private readonly deps: ConversationStoreDeps) {}
 
   get dir(): string {
@@ -106,9 +117,31 @@ export class ConversationStore {
     const conversation = this.get(id);
     const folder = this.folder(id);
     if (fs.lstatSync(folder, { throwIfNoEntry: false })) checkFolder(folder);
-    const { messages, notices } = this.log(id).read();
-    const tree = new MessageTree(messages);
+    const { tree, notices } = this.readLog(id);
     return { conversation, tree, leafId: tree.effectiveLeaf(conversation.leafId), notices };
+  }
+
+  /**
+   * The conversation's messages as a tree, read from its file only when the
+   * file changed since (another process appended, or it was never read):
+   * a turn in a long conversation costs its new messages, not its history.
+   */
+  private readLog(id: string): CachedLog {
+    const log = this.log(id);
+    const stamp = log.stamp();
+    const hit = this.cache.get(id);
+    if (hit && hit.stamp === stamp) {
+      // Most recently used last, so the oldest is the one to drop.
+      this.cache.delete(id);
+      this.cache.set(id, hit);
+      return hit;
+    }
+    const { messages, notices } = log.read();
+    const read: CachedLog = { stamp, tree: new MessageTree(messages), notices };
+    this.cache.delete(id);
+    this.cache.set(id, read);
+    if (this.cache.size > CACHED_CONVERSATIONS) this.cache.delete(this.cache.keys().next().value!);
+    return read;
   }
 
   detail(id: string): ConversationDetail {
@@ -125,7 +158,14 @@ export class ConversationStore {
   append(id: string, message: ConversationMessage): void {
     const folder = this.folder(id);
     ensureFolder(folder);
-    this.log(id).append(message);
+    const { before, after } = this.log(id).append(message);
+    const cached = this.cache.get(id);
+    if (!cached) return;
+    // The cache saw the file up to this line: it takes the message; else it is read again when next opened.
+    if (cached.stamp === before) {
+      cached.tree.add(message);
+      cached.stamp = after;
+    } else this.cache.delete(id);
   }
 
   rename(id: string, title: string): Conversation {
@@ -147,6 +187,7 @@ export class ConversationStore {
     const visit = (current: string) => {
       for (const child of this.deps.index.childrenOf(current)) visit(child.id);
       this.deps.index.delete(current);
+      this.cache.delete(current);
       // rmSync removes a link planted as the folder, never what it points at.
       fs.rmSync(this.folder(current), { recursive: true, force: true });
       removed.push(current);

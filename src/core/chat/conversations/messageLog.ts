@@ -63,8 +63,13 @@ export class MessageLog {
     this.file = path.join(dir, MESSAGES_FILE);
   }
 
-  /** Appends one message as one line. Starts a new line first when the last one was torn (a process killed mid-write). */
-  append(message: ConversationMessage): void {
+  /**
+   * Appends one message as one line. Starts a new line first when the last
+   * one was torn (a process killed mid-write). Returns what the file was
+   * just before and just after (its stamps), so a reader's cache can tell
+   * whether it saw everything up to this line.
+   */
+  append(message: ConversationMessage): { before: string; after: string } {
     const line = `${JSON.stringify(message)}\n`;
     let fd: number;
     try {
@@ -77,9 +82,16 @@ export class MessageLog {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile()) throw new MessageLogError('CONVERSATION_FOLDER_UNSAFE', `${this.file} is not a regular file`, `move ${this.file} away`);
       fs.writeSync(fd, stat.size > 0 && !endsWithNewline(this.file, stat.size) ? `\n${line}` : line);
+      return { before: stampOf(stat), after: stampOf(fs.fstatSync(fd)) };
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /** What the file is now (inode, size, change time), or `none`: equal stamps, equal contents, for an append-only file. */
+  stamp(): string {
+    const stat = fs.lstatSync(this.file, { throwIfNoEntry: false });
+    return stat ? stampOf(stat) : 'none';
   }
 
   /** Every message, read and parsed once; a missing file is an empty conversation. */
@@ -92,6 +104,8 @@ export class MessageLog {
     return parseLog(read.text);
   }
 }
+
+const stampOf = (stat: fs.Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 
 /** The last byte of the file, read on its own: a newline unless a write was torn. */
 function endsWithNewline(file: string, size: number): boolean {

@@ -12,16 +12,27 @@ export class MessageTree {
   /** File order of each message: later is newer. */
   private readonly order = new Map<string, number>();
 
-  constructor(readonly messages: readonly ConversationMessage[]) {
-    messages.forEach((message, index) => {
-      // An id seen twice keeps its first record: the file is append-only, so a second one is a defect, not an update.
-      if (this.byId.has(message.id)) return;
-      this.byId.set(message.id, message);
-      this.order.set(message.id, index);
-      const siblings = this.children.get(message.parentId);
-      if (siblings) siblings.push(message);
-      else this.children.set(message.parentId, [message]);
-    });
+  private count = 0;
+
+  constructor(messages: readonly ConversationMessage[]) {
+    for (const message of messages) this.add(message);
+  }
+
+  /** One more message, as the file gained it (after all the others). */
+  add(message: ConversationMessage): void {
+    const index = this.count++;
+    // An id seen twice keeps its first record: the file is append-only, so a second one is a defect, not an update.
+    if (this.byId.has(message.id)) return;
+    this.byId.set(message.id, message);
+    this.order.set(message.id, index);
+    const siblings = this.children.get(message.parentId);
+    if (siblings) siblings.push(message);
+    else this.children.set(message.parentId, [message]);
+  }
+
+  /** Every message, in file order (a repeated id once). */
+  get messages(): ConversationMessage[] {
+    return [...this.byId.values()];
   }
 
   get size(): number {

@@ -127,4 +127,19 @@ describe('chat operations', () => {
     store.append(conversation.id, { id: 'u4', parentId: 'u3', at: 4, role: 'user', text: 'four' });
     expect(host.chat.get(conversation.id).messages.map((m) => m.id)).toEqual(['u1', 'u2', 'u3', 'u4']);
   });
+
+  it('a run killed before its row was saved reads as interrupted from its file, and resumes', async () => {
+    const { host, provider } = await startChatWorld();
+    provider.enqueue({ kind: 'reply', text: 'first' });
+    const turn = host.chat.send({ agentId: 'helper', text: 'one' });
+    await turn.done;
+    // What a process killed right after writing the user message of its next turn leaves: the line, and the row as it was.
+    const leaf = host.chat.get(turn.conversationId).conversation.leafId!;
+    host.chat.store.log(turn.conversationId).append({ id: 'late', parentId: leaf, at: 5, role: 'user', text: 'two' });
+    const detail = host.chat.get(turn.conversationId);
+    expect(detail.conversation).toMatchObject({ leafId: 'late', status: { kind: 'stopped', stop: { kind: 'interrupted' } } });
+    provider.enqueue({ kind: 'reply', text: 'second' });
+    expect((await host.chat.resume(turn.conversationId).done).status).toBe('done');
+    expect(host.chat.get(turn.conversationId).messages.map((m) => (m.role === 'user' || m.role === 'assistant' ? m.text : ''))).toEqual(['one', 'first', 'two', 'second']);
+  });
 });

@@ -26,6 +26,8 @@ interface CachedLog {
   notices: string[];
 }
 
+const INTERRUPTED = { kind: 'interrupted' as const, message: 'the process running this conversation ended before the answer was complete', hint: 'resume it to continue' };
+
 export const EMPTY_TOTALS = { answers: 0, inputTokens: 0, outputTokens: 0, cost: 0 } as const;
 
 /** A conversation read in full: its row, its messages as a tree, and what reading skipped. */
@@ -104,7 +106,7 @@ export class ConversationStore {
     if (row.status.kind !== 'running') return row;
     const alive = row.status.pid === process.pid ? this.deps.runningHere(row.id) : signalExists(row.status.pid);
     if (alive) return row;
-    const stopped: ConversationStatus = { kind: 'stopped', at: row.updatedAt, stop: { kind: 'interrupted', message: 'the process running this conversation ended before the answer was complete', hint: 'resume it to continue' } };
+    const stopped: ConversationStatus = { kind: 'stopped', at: row.updatedAt, stop: INTERRUPTED };
     return { ...row, status: stopped };
   }
 
@@ -118,7 +120,21 @@ export class ConversationStore {
     const folder = this.folder(id);
     if (fs.lstatSync(folder, { throwIfNoEntry: false })) checkFolder(folder);
     const { tree, notices } = this.readLog(id);
-    return { conversation, tree, leafId: tree.effectiveLeaf(conversation.leafId), notices };
+    const leafId = tree.effectiveLeaf(conversation.leafId);
+    return { conversation: this.withFileStatus(conversation, tree, leafId), tree, leafId, notices };
+  }
+
+  /**
+   * A row that says a run ended while the file holds more below its leaf
+   * than the run saved, and no complete answer at the end: the process was
+   * killed before its row reached the disk. It reads as interrupted, as a
+   * row left `running` does.
+   */
+  private withFileStatus(row: Conversation, tree: MessageTree, leafId: string | null): Conversation {
+    if (row.status.kind === 'running' || row.status.kind === 'stopped' || leafId === row.leafId || leafId === null) return row;
+    const leaf = tree.get(leafId);
+    if (leaf?.role === 'assistant' && leaf.status === 'complete' && !leaf.toolCalls.length) return row;
+    return { ...row, status: { kind: 'stopped', at: row.updatedAt, stop: INTERRUPTED } };
   }
 
   /**

@@ -22,12 +22,16 @@ interface ChatOptions {
 const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, user: 130 } as const;
 
 /** Chat errors as the CLI reports them: a problem to fix, with the fix. */
+export function asUserError(error: unknown): never {
+  if (error instanceof ChatError || error instanceof MessageLogError) throw new UserError(error.message, error.hint);
+  throw error;
+}
+
 export function chatStep<T>(step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof ChatError || error instanceof MessageLogError) throw new UserError(error.message, error.hint);
-    throw error;
+    asUserError(error);
   }
 }
 

@@ -5,7 +5,7 @@ import { ExportFormatSchema } from '../../shared/chat.js';
 import { messageLines } from '../chatPrinter.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
-import { chatStep } from './chat.js';
+import { asUserError, chatStep } from './chat.js';
 
 function statusText(conversation: Conversation): string {
   const { status } = conversation;
@@ -72,7 +72,7 @@ export function registerConversations(program: Command, cli: CliContext): void {
     .action(async (id: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const result = await host.chat.delete(id);
+        const result = await host.chat.delete(id).catch(asUserError);
         if (!result.deleted) throw new UserError(`no conversation "${id}"`, 'list them with: chatos conversations list');
         await commit(host);
         if (options.json) printJson(io, { id, ...result });

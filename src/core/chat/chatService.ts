@@ -144,6 +144,11 @@ export class ChatService {
   async delete(id: string): Promise<{ deleted: boolean; released: number }> {
     if (!this.store.has(id)) return { deleted: false, released: 0 };
     const family = this.familyOf(id);
+    // A run in another process would go on writing into a folder that is gone: it is stopped there first.
+    for (const member of family) {
+      const { status } = this.store.get(member);
+      if (status.kind === 'running' && !this.running.has(member)) throw new ChatError('CONVERSATION_BUSY', `conversation "${member}" is answering in another ChatOS process (pid ${status.pid})`, 'stop it there, or wait for it to finish, then delete it');
+    }
     for (const member of family) this.running.get(member)?.abort({ kind: 'interrupted', message: 'the conversation was deleted' } satisfies StopInfo);
     await Promise.all(family.map((member) => this.turns.get(member)));
     let released = 0;

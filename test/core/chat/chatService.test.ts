@@ -142,4 +142,13 @@ describe('chat operations', () => {
     expect((await host.chat.resume(turn.conversationId).done).status).toBe('done');
     expect(host.chat.get(turn.conversationId).messages.map((m) => (m.role === 'user' || m.role === 'assistant' ? m.text : ''))).toEqual(['one', 'first', 'two', 'second']);
   });
+
+  it('does not delete a conversation another live process is answering in', async () => {
+    const { host } = await startChatWorld();
+    const conversation = host.chat.create('helper', 'elsewhere');
+    // The parent of this test process is alive and is not this process: as a chatos serve answering in it would be.
+    host.chat.store.update(conversation.id, (c) => ({ ...c, status: { kind: 'running', pid: process.ppid, since: 0 } }));
+    await expect(host.chat.delete(conversation.id)).rejects.toMatchObject({ code: 'CONVERSATION_BUSY' });
+    expect(host.chat.list().map((c) => c.id)).toEqual([conversation.id]);
+  });
 });

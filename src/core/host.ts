@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { findAppRoot } from './appPaths.js';
 import { ExposeDefaults } from './contributions/exposeDefaults.js';
@@ -8,6 +9,7 @@ import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/plugi
 import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
+import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
 import { AgentStore } from './agents/agentStore.js';
 import { ModelService } from './chat/models/modelService.js';
 import { ModelStore } from './chat/models/modelStore.js';
@@ -26,7 +28,7 @@ import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAM
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
-import type { SecretStore } from './secrets/secretStore.js';
+import { mcpValueSecretName, type SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
@@ -133,6 +135,8 @@ export interface Host {
   readonly backends: PluginBackends;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
+  /** The user's MCP servers (mcp.yaml): add, edit, remove, test, import, templates; every face edits them through this. */
+  readonly mcpServers: McpServerAdmin;
   /**
    * Hot reload: watches mcp.yaml and the plugin roots (fs.watch plus polling,
    * debounced); a change rescans the plugins and/or reloads the servers.
@@ -236,6 +240,15 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  const mcpServers = new McpServerAdmin({
+    configFile: home.mcpConfig,
+    secrets,
+    hostEnv: options.env ?? process.env,
+    logger,
+    runtime: { tryStart: (definition, timeoutMs) => need().mcp.tryStart(definition, timeoutMs), definition: (id) => need().mcp.definition(id) },
+    reload: reloadMcp,
+    templates: { appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
+  });
   const backends = new PluginBackends({
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
@@ -272,6 +285,7 @@ export function createHost(options: HostOptions = {}): Host {
         catalog,
         now: () => clock.now(),
         runGate,
+        readStoredValue: (name) => secrets.get(mcpValueSecretName(name)),
       });
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
@@ -327,6 +341,7 @@ export function createHost(options: HostOptions = {}): Host {
       return need().gateway;
     },
     reloadMcp,
+    mcpServers,
     watch(watchOptions = {}) {
       need();
       const debounceMs = watchOptions.debounceMs ?? 100;

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
+import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
@@ -31,6 +32,8 @@ export interface ConnectionManagerOptions {
   mayStart: (definition: ServerDefinition) => RunGateAnswer;
   /** The same question in full, asked at the moment of spawning (see ConnectionDeps.gate). */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** Reads `{ secret: NAME }` values from the host's key store when a server starts. */
+  readStoredValue?: ReadStoredValue;
 }
 
 export interface ServerSnapshot {
@@ -141,6 +144,7 @@ export class ConnectionManager {
       inProcessServers: this.options.inProcessServers,
       // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
       gate: this.options.gate,
+      readStoredValue: this.options.readStoredValue,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {

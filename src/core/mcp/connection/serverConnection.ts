@@ -8,10 +8,12 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
-import { resolveEnvValues } from '../config/mcpConfigLoader.js';
+import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
+import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { ProcessTransport } from '../process/processTransport.js';
+import { ServerFaultError } from '../process/serverFaultError.js';
 import { serverEnvironment } from '../process/serverEnvironment.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
@@ -25,12 +27,21 @@ export type ConnectionState =
 
 export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
 
+/**
+ * Why a start failed, where the host can tell (a "test connection" says it
+ * in words): a host variable or a stored value it needs is missing, the
+ * program could not be started, the url did not answer over streamable
+ * HTTP, or the server started and then failed the MCP handshake.
+ */
+export type StartFailureReason = 'ENV_MISSING' | 'SECRET_MISSING' | 'SPAWN_FAILED' | 'HTTP_CONNECT_FAILED' | 'URL_REFUSED' | 'HANDSHAKE_FAILED';
+
 /** Errors of the runtime carry a code; callers branch on it, never on message text. */
 export class McpRuntimeError extends Error {
   constructor(
     readonly code: McpErrorCode,
     message: string,
     readonly serverId?: string,
+    readonly reason?: StartFailureReason,
   ) {
     super(message);
   }
@@ -50,6 +61,8 @@ export interface ConnectionDeps {
    * caller (a lease, a reload probe) can start a server without it.
    */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** Reads a `{ secret: NAME }` value from the host's key store, when the server starts. */
+  readStoredValue?: ReadStoredValue;
 }
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
@@ -117,7 +130,7 @@ export class ServerConnection {
       const message = error instanceof McpRuntimeError ? error.message : `server "${def.id}" failed to start: ${(error as Error).message}${this.stderrTail()}`;
       await this.transport?.close().catch(() => {});
       this.setState({ kind: 'error', message, at: this.deps.now() });
-      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id);
+      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id, error instanceof McpRuntimeError ? error.reason : startFailureReason(error));
     }
   }
 
@@ -135,8 +148,8 @@ export class ServerConnection {
   private async connect(client: Client): Promise<Transport> {
     const def = this.definition;
     if (def.transport.kind === 'stdio') {
-      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id);
-      if (!env.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${env.missing.join(', ')} is not set in the host's environment`, def.id);
+      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
+      if (!env.ok) throw this.valuesMissing(env);
       const transport = new ProcessTransport({
         serverId: def.id,
         command: def.transport.command,
@@ -148,6 +161,8 @@ export class ServerConnection {
         beforeSpawn: () => this.passGate(),
       });
       this.watchClose(transport);
+      // Known before the handshake, so a close() while starting (a test that timed out) ends the process.
+      this.transport = transport;
       await client.connect(transport);
       return transport;
     }
@@ -162,21 +177,31 @@ export class ServerConnection {
       await client.connect(clientSide);
       return clientSide;
     }
-    const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id);
-    if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
+    const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id, await readStoredValues(def.transport.headers, this.deps.readStoredValue));
+    if (!headers.ok) throw this.valuesMissing(headers);
     // The same rule validation applies: no url that validation refuses is connected to here either.
     const checked = checkServerUrl(def.transport.url);
-    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id);
+    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, 'URL_REFUSED');
     const transport = new StreamableHTTPClientTransport(checked.url, { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId });
     this.watchClose(transport);
+    this.transport = transport;
     try {
       await client.connect(transport);
     } catch (error) {
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${(error as Error).message}; ${connectFailureHint(checked.url, status)}`, def.id);
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${(error as Error).message}; ${connectFailureHint(checked.url, status)}`, def.id, 'HTTP_CONNECT_FAILED');
     }
     return transport;
+  }
+
+  private valuesMissing(resolution: Extract<EnvResolution, { ok: false }>): McpRuntimeError {
+    const id = this.definition.id;
+    const message =
+      resolution.reason === 'ENV_MISSING'
+        ? `server "${id}" cannot start: environment variable ${resolution.missing.join(', ')} is not set in the host's environment`
+        : `server "${id}" cannot start: its stored value ${resolution.missing.join(', ')} is not in the host's key store; enter it again in the server's settings`;
+    return new McpRuntimeError('SERVER_START_FAILED', message, id, resolution.reason);
   }
 
   /** A transport that closes while running is a crash: in-flight calls fail with the server's last words. */
@@ -246,4 +271,9 @@ export class ServerConnection {
     this.client = undefined;
     this.transport = undefined;
   }
+}
+
+/** A start failure the connection did not word itself: the program would not start, or the handshake failed. */
+function startFailureReason(error: unknown): StartFailureReason {
+  return error instanceof ServerFaultError && error.code === 'SPAWN_FAILED' ? 'SPAWN_FAILED' : 'HANDSHAKE_FAILED';
 }

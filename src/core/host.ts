@@ -27,6 +27,7 @@ import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { HostPromptStore } from './registry/hostPromptStore.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
 import { mcpValueSecretName, type SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
@@ -127,6 +128,8 @@ export interface Host {
   readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
+  /** The host's own prompts (zh/en pairs in its `prompts` table), registered under `chatos` and granted like any prompt. */
+  readonly hostPrompts: HostPromptStore;
   /** Conversations and their turns: the chat operations every face calls. */
   readonly chat: ChatService;
   /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
@@ -195,7 +198,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   let alwaysAllow: AlwaysAllowStore | undefined;
@@ -320,7 +323,8 @@ export function createHost(options: HostOptions = {}): Host {
         policy: chatPolicy(options.chat),
         logger,
       });
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow };
+      const hostPrompts = new HostPromptStore(store, registry, () => void sync.syncHostOwn());
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -399,6 +403,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get models() {
       return need().models;
+    },
+    get hostPrompts() {
+      return need().hostPrompts;
     },
     get chat() {
       return need().chat;

@@ -76,6 +76,7 @@ export class McpYamlFile {
       if (load.kind === 'rejected') throw brokenFile(this.file, load.problems);
       const doc = parseDocument(text, { keepSourceTokens: false });
       if (doc.errors.length) throw brokenFile(this.file, [], doc.errors[0]!.message);
+      keepTrailingCommentTight(doc, text);
       const { touched, result } = plan.change(doc, load);
       const nextText = doc.toString({ lineWidth: 0, indent: indentOf(text) });
       const next = parseMcpConfig(nextText, this.file, this.hostEnv);
@@ -170,4 +171,16 @@ function indentOf(text: string): number {
   const match = /^servers\s*:[^\n]*\n(?:[ \t]*(?:#[^\n]*)?\n)*( +)\S/m.exec(text);
   const width = match?.[1]?.length ?? 2;
   return width >= 2 && width <= 8 ? width : 2;
+}
+
+/**
+ * The yaml package prints a document's closing comment after a blank line;
+ * a file whose closing comment follows its last line directly keeps it so,
+ * as a comment of the top-level map.
+ */
+function keepTrailingCommentTight(doc: Document.Parsed, text: string): void {
+  if (!doc.comment || !isMap(doc.contents) || doc.contents.comment) return;
+  if (!/\n[ \t]*[^#\s][^\n]*\n(?:[ \t]*#[^\n]*(?:\n|$))+$/.test(text)) return;
+  doc.contents.comment = doc.comment;
+  doc.comment = null;
 }

@@ -6,6 +6,7 @@ import {
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
+  MessageOutlined,
   RobotOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
@@ -22,6 +23,7 @@ const SECTIONS = [
   { key: 'models', icon: <DeploymentUnitOutlined /> },
   { key: 'registry', icon: <ApartmentOutlined /> },
   { key: 'servers', icon: <CloudServerOutlined /> },
+  { key: 'prompts', icon: <MessageOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
 ] as const;

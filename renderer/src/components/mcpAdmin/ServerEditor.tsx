@@ -17,7 +17,7 @@ export interface ServerEditorProps {
 }
 
 /** One list of env variables or headers: a name, where its value comes from, the value. */
-function ValueRows({ list, testPrefix }: { list: 'env' | 'headers'; testPrefix: string }) {
+function ValueRows({ list, testPrefix, storedKeys }: { list: 'env' | 'headers'; testPrefix: string; /** Names whose value is in the key store already (edit). */ storedKeys: ReadonlySet<string> }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<ServerDraft>();
   const rows = Form.useWatch(list, form) ?? [];
@@ -27,7 +27,7 @@ function ValueRows({ list, testPrefix }: { list: 'env' | 'headers'; testPrefix: 
         <>
           {fields.map((field, index) => {
             const kind = rows[index]?.kind ?? 'text';
-            const stored = rows[index]?.stored === true;
+            const stored = storedKeys.has(rows[index]?.key ?? '');
             return (
               <Row gutter={8} key={field.key} align="top" wrap={false}>
                 <Col flex="180px">
@@ -72,6 +72,8 @@ function ValueRows({ list, testPrefix }: { list: 'env' | 'headers'; testPrefix: 
     </Form.List>
   );
 }
+
+const storedKeysOf = (values: McpServerEntryView['env'] | undefined): ReadonlySet<string> => new Set((values ?? []).filter((v) => v.value.kind === 'secret' && v.value.set).map((v) => v.key));
 
 /**
  * Adds or edits a server of mcp.yaml: a program (stdio: command, arguments,
@@ -136,12 +138,12 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
   return (
     <Form<ServerDraft> form={form} layout="vertical" requiredMark={false} initialValues={server ? draftFromView(server) : (initial ?? EMPTY_DRAFT)} onFinish={(draft) => void save(draft)} onValuesChange={() => setTested(undefined)} data-testid="mcp-form">
       <Row gutter={16}>
-        <Col xs={24} md={12}>
+        <Col xs={24} md={10}>
           <Form.Item name="name" label={t('mcpAdmin.editor.name')} extra={creating ? t('mcpAdmin.editor.nameHint') : undefined} rules={required}>
             <Input disabled={!creating} placeholder="github" data-testid="mcp-name" />
           </Form.Item>
         </Col>
-        <Col xs={24} md={12}>
+        <Col xs={24} md={14}>
           <Form.Item name="transport" label={t('mcpAdmin.editor.transport')}>
             <Radio.Group optionType="button" data-testid="mcp-transport" options={[{ value: 'stdio', label: t('mcpAdmin.transport.stdio') }, { value: 'streamable_http', label: t('mcpAdmin.transport.streamable_http') }]} />
           </Form.Item>
@@ -159,7 +161,7 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
           <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
             {t('mcpAdmin.editor.envHint')}
           </Typography.Paragraph>
-          <ValueRows list="env" testPrefix="mcp-env" />
+          <ValueRows list="env" testPrefix="mcp-env" storedKeys={storedKeysOf(server?.env)} />
           <Form.Item name="cwd" label={t('mcpAdmin.editor.cwd')} extra={t('mcpAdmin.editor.cwdHint')}>
             <Input placeholder="/home/me/project" data-testid="mcp-cwd" />
           </Form.Item>
@@ -173,7 +175,7 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
           <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
             {t('mcpAdmin.editor.headersHint')}
           </Typography.Paragraph>
-          <ValueRows list="headers" testPrefix="mcp-header" />
+          <ValueRows list="headers" testPrefix="mcp-header" storedKeys={storedKeysOf(server?.headers)} />
         </>
       )}
       <Row gutter={16}>

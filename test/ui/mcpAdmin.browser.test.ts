@@ -52,6 +52,15 @@ async function choose(testId: string, text: string): Promise<void> {
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
 }
 
+/** A drawer is fixed to the window: a full-page shot would draw it twice on a long page. */
+async function windowShot(name: string): Promise<void> {
+  const dir = path.join(repoRoot, 'test-output', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  // A drawer slides in: shot once it is in place.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
 async function closeEditor(): Promise<void> {
   await page.keyboard.press('Escape');
   await page.getByTestId('mcp-editor').waitFor({ state: 'hidden' });
@@ -95,7 +104,7 @@ describe('a stdio server from the UI', () => {
     const result = page.locator('[data-testid="mcp-test-result"][data-ok="true"]');
     await result.waitFor({ timeout: 30_000 });
     expect(await result.textContent()).toContain('rendezvous');
-    await screenshot(page, 'mcp-01-add-stdio-tested');
+    await windowShot('mcp-01-add-stdio-tested');
     await page.getByTestId('mcp-save').click();
     await page.getByTestId('mcp-editor').waitFor({ state: 'hidden' });
     await page.getByTestId('server-row-chatos::chat').waitFor();
@@ -124,7 +133,7 @@ describe('a stdio server from the UI', () => {
     await page.getByTestId('mcp-env-add').click();
     await page.getByTestId('mcp-env-key-1').fill('LOG_LEVEL');
     await page.getByTestId('mcp-env-value-1').fill('debug');
-    await screenshot(page, 'mcp-03-edit-stdio');
+    await windowShot('mcp-03-edit-stdio');
     await page.getByTestId('mcp-save').click();
     await page.getByTestId('mcp-editor').waitFor({ state: 'hidden' });
     await expect.poll(fileText).toContain('LOG_LEVEL: debug');
@@ -155,7 +164,7 @@ describe('a streamable HTTP server from the UI', () => {
     await failed.waitFor({ timeout: 30_000 });
     expect(await failed.getAttribute('data-reason')).toBe('HTTP_CONNECT_FAILED');
     expect(await failed.textContent()).toContain('Could not connect over streamable HTTP');
-    await screenshot(page, 'mcp-04-http-test-failed');
+    await windowShot('mcp-04-http-test-failed');
 
     // A WebSocket url is refused on its field, and nothing is written.
     const before = fileText();
@@ -163,7 +172,7 @@ describe('a streamable HTTP server from the UI', () => {
     await page.getByTestId('mcp-save').click();
     await expect.poll(() => page.locator('.ant-form-item-explain-error').allTextContents()).toEqual([expect.stringContaining('WebSocket')]);
     expect(fileText()).toBe(before);
-    await screenshot(page, 'mcp-05-http-field-error');
+    await windowShot('mcp-05-http-field-error');
     await closeEditor();
   });
 
@@ -213,7 +222,7 @@ describe('importing a Claude Desktop config', () => {
     expect(await page.getByTestId('mcp-import-row-legacy').getAttribute('data-status')).toBe('refused');
     expect(await page.getByTestId('mcp-import-row-legacy').textContent()).toContain('old HTTP+SSE transport');
     await choose('mcp-import-choice-memory', 'Rename to memory-2');
-    await screenshot(page, 'mcp-06-import-plan');
+    await windowShot('mcp-06-import-plan');
     // The pasted text holds the token (the user's own file); the plan does not repeat it.
     expect(await page.getByTestId('mcp-import-row-github').textContent()).not.toContain(SECRET);
     await page.getByTestId('mcp-import-apply').click();
@@ -250,7 +259,7 @@ describe('the Prompts page', () => {
     await page.getByTestId('prompt-title').fill('Code reviewer');
     await page.getByTestId('prompt-zh').fill('请逐行审阅代码。');
     await page.getByTestId('prompt-en').fill('Review the code line by line.');
-    await screenshot(page, 'mcp-08-prompt-add');
+    await windowShot('mcp-08-prompt-add');
     await page.getByTestId('prompt-save').click();
     await page.getByTestId('prompt-row-reviewer').waitFor();
     expect(await page.getByTestId('prompt-row-reviewer').textContent()).toContain('chatos::reviewer · chatos::reviewer__en');
@@ -293,18 +302,20 @@ describe('in Chinese and in the dark theme', () => {
     await page.getByTestId('mcp-form').waitFor();
     expect(await page.getByTestId('mcp-form').textContent()).toContain('保存为密钥');
     await pageHasNoSecret();
-    await screenshot(page, 'mcp-11-editor-zh-dark');
+    await windowShot('mcp-11-editor-zh-dark');
     await closeEditor();
     await page.getByTestId('mcp-import-open').click();
     await page.getByTestId('mcp-import-text').fill(JSON.stringify({ servers: { web: { type: 'sse', url: 'http://127.0.0.1:1/sse' }, local: { type: 'stdio', command: 'node' } } }));
     await page.getByTestId('mcp-import-plan').click();
     await page.getByTestId('mcp-import-row-web').waitFor();
     expect(await page.getByTestId('mcp-import-row-web').textContent()).toContain('无法导入');
-    await screenshot(page, 'mcp-12-import-zh-dark');
+    await windowShot('mcp-12-import-zh-dark');
     await page.keyboard.press('Escape');
     await page.getByTestId('mcp-import').waitFor({ state: 'hidden' });
-    await open('#/prompts', 'page-prompts');
-    await expect.poll(() => page.getByTestId('page-prompts').textContent()).toContain('提示词');
+    await api('prompts.save', { create: true, prompt: { name: 'style', title: '写作风格', zh: '回答简洁，先给结论。', en: 'Answer briefly, conclusion first.' } });
+    await page.getByTestId('nav-prompts').click();
+    await page.getByTestId('prompt-row-style').waitFor();
+    await expect.poll(() => page.getByTestId('page-prompts').textContent()).toContain('授权给');
     await screenshot(page, 'mcp-13-prompts-zh-dark');
   });
 });

@@ -4,7 +4,7 @@ import * as jsYaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../../../src/core/host.js';
 import { McpAdminError } from '../../../../src/core/mcp/admin/mcpAdminError.js';
-import { EVERYTHING_SERVER, GATEWAY_SERVER, caller, startTestHost, textOf, trustPlugin, writeGatewayPlugin } from '../../../helpers/gatewayHost.js';
+import { EVERYTHING_SERVER, GATEWAY_SERVER, caller, isAlive, startTestHost, textOf, trustPlugin, waitUntil, writeGatewayPlugin } from '../../../helpers/gatewayHost.js';
 import { repoRoot, tempDir } from '../../../helpers/tempDir.js';
 
 /**
@@ -174,9 +174,12 @@ describe('test connection', () => {
     expect(!env.ok && env.message).toContain('NOT_SET_ANYWHERE_ZQ');
     const invalid = await host.mcpServers.test({ server: { name: 'x', transport: 'streamable_http', url: 'ws://127.0.0.1:1/' } });
     expect(invalid).toMatchObject({ ok: false, code: 'MCP_SERVER_INVALID', fields: [expect.objectContaining({ path: 'url' })] });
-    // A program that never answers the handshake: ended after the test's time.
-    const silent = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } }, 1500);
+    // A program that never answers the handshake: ended when the test's time is up, not left running.
+    const pidFile = path.join(tempDir(), 'pid');
+    const silent = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`] } }, 1500);
     expect(silent).toMatchObject({ ok: false, code: 'TEST_TIMEOUT' });
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    await waitUntil(() => !isAlive(pid), `the silent server (pid ${pid}) to be ended`);
   });
 
   it("a plugin's server is tested through the trust gate: refused until the plugin is trusted", async () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { repoRoot } from '../helpers/tempDir.js';
@@ -16,6 +16,9 @@ import { repoRoot } from '../helpers/tempDir.js';
  * goes round. mcp.yaml keeps its comment throughout, and a stored secret
  * never reaches the page. Screenshots: test-output/screenshots/mcp-*.
  */
+
+// Several real servers start in most tests; on a busy two-core machine that takes a while (nothing here waits for time).
+vi.setConfig({ testTimeout: 180_000 });
 
 const CHAT_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'chatServer.mjs');
 const SECRET = 'tok-browser-stored-Q93kd';
@@ -57,7 +60,8 @@ async function windowShot(name: string): Promise<void> {
   const dir = path.join(repoRoot, 'test-output', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   // A drawer slides in: shot once it is in place.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // Only finite ones: a spinner's animation never finishes.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
@@ -79,6 +83,14 @@ beforeAll(async () => {
   await page.goto(serve.url);
   await page.getByTestId('nav-servers').click();
   await page.getByTestId('page-servers').waitFor({ timeout: 20_000 });
+});
+
+// A test that failed with a drawer or dialog open must not take the next ones down with it.
+afterEach(async () => {
+  for (let i = 0; i < 3 && (await page.locator('.ant-drawer-open, .ant-modal-wrap:visible').count()) > 0; i++) {
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-open, .ant-modal-wrap:visible').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
 });
 
 afterAll(async () => {
@@ -261,6 +273,7 @@ describe('the Prompts page', () => {
     await page.getByTestId('prompt-en').fill('Review the code line by line.');
     await windowShot('mcp-08-prompt-add');
     await page.getByTestId('prompt-save').click();
+    await page.getByTestId('prompt-editor').waitFor({ state: 'hidden' });
     await page.getByTestId('prompt-row-reviewer').waitFor();
     expect(await page.getByTestId('prompt-row-reviewer').textContent()).toContain('chatos::reviewer · chatos::reviewer__en');
     // The list reloads on the registry event the save sent; pick the app by keyboard until the grant is there.

@@ -172,8 +172,10 @@ describe('chatos tools / call --agent', () => {
     const refused = cli('call', 'mcp_project_files_list_allowed_directories', '--agent', 'note_keeper');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('"aide::project_files" is not among the servers selected');
-    // The audit names the agent.
-    expect(cli('audit', '--json').json().records[0]).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_chatos_notes_notes_list_notes' });
+    // The audit names the agent, for the call and for the refusal.
+    const [refusal, call] = cli('audit', '--json').json().records;
+    expect(refusal).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_project_files_list_allowed_directories', serverId: 'aide::project_files', decision: 'refused', reason: 'NOT_GRANTED' });
+    expect(call).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_chatos_notes_notes_list_notes' });
   });
 
   it('--app with --agent is bad usage (2); an unknown agent exits 1 with close matches', () => {

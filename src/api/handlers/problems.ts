@@ -23,6 +23,6 @@ export function infoHandlers({ host, face, version, locale }: HandlerContext): H
   return {
     'host.info': () => ({ version, home: host.home.root, face, locale }),
     'problems.list': () => ({ problems: currentProblems(host) }),
-    'audit.list': ({ limit }) => ({ records: host.audit.query({ limit }) }),
+    'audit.list': ({ limit, decision, outcome }) => ({ records: host.audit.query({ limit, decision, outcome }) }),
   };
 }

@@ -81,7 +81,8 @@ function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal
 }
 
 function asUserError(error: unknown): never {
-  if (error instanceof GatewayError || error instanceof McpRuntimeError) throw new UserError(error.message);
+  if (error instanceof GatewayError) throw new UserError(error.reason, error.fix);
+  if (error instanceof McpRuntimeError) throw new UserError(error.message);
   throw error;
 }
 

@@ -27,6 +27,8 @@ describe('auditLine', () => {
       { ...base, agentId: 'agent-1', durationMs: 0.25 },
       { ...base, outcome: 'failed', error: 'server "fx" said: "no"\n\tline two \u0001 \u2028 ü 🙂 \\ end' },
       { ...base, conversationId: 'quote " and backslash \\', appId: 'ünïcödé', tool: 'tab\tname', flow: 'sub', decision: 'declined', outcome: 'declined', permission: 'confirm' },
+      { ...base, decision: 'refused', outcome: 'refused', reason: 'NOT_GRANTED', error: 'aide may not use "x"' },
+      { ...base, tool: null, flow: null, permission: null, outcome: 'released', reason: 'idle' },
     ];
     for (const record of records) {
       // Twice: the second time the quoted strings come from the cache.
@@ -78,9 +80,10 @@ const anyRecord = fc.record({
   serverId: field(),
   tool: field(),
   permission: field('read', 'write', 'confirm', 'navigate', 'constructor'),
-  decision: field('auto', 'approved', 'declined', 'expired'),
+  decision: field('auto', 'approved', 'declined', 'expired', 'refused'),
   durationMs: fc.oneof(fc.double(), junk),
-  outcome: field('ok', 'tool-error', 'failed', 'declined'),
+  outcome: field('ok', 'tool-error', 'failed', 'declined', 'refused', 'released'),
+  reason: fc.option(field('NOT_GRANTED', 'idle', 'mcp_release'), { nil: undefined }),
   error: fc.option(field(), { nil: undefined }),
 });
 
@@ -103,7 +106,7 @@ describe('auditLine, over arbitrary records', () => {
         const parsed = AuditRecordSchema.parse(JSON.parse(line));
         for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
           if (key === 'time') continue;
-          const optional = key === 'agentId' || key === 'error';
+          const optional = key === 'agentId' || key === 'reason' || key === 'error';
           const want = expectedField(shape[key].unwrap(), (raw as Record<string, unknown>)[key], optional);
           expect(parsed[key], key).toEqual(want);
         }

@@ -12,7 +12,12 @@ import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettin
 import { ownValue } from '../../../shared/ownKeys.js';
 import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
-import { refusalText, RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
+import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
+import { mayProduceName } from '../catalog/toolNaming.js';
+import { McpRuntimeError } from '../connection/serverConnection.js';
+import { GatewayError, ownerOf, refusalOf } from './refusals.js';
+
+export { GatewayError, type GatewayErrorCode } from './refusals.js';
 
 export type Flow = 'main' | 'sub';
 
@@ -45,7 +50,20 @@ export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
   beforeCall?(context: CallContext): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
+  /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
+  afterRefusal?(record: RefusalRecord): void;
   permissionOverride?(serverId: string, rawName: string): PermissionLevel | undefined;
+}
+
+/** A refused call: who asked for which name, the server the refusal names (if any), and the refusal's code and message. */
+export interface RefusalRecord {
+  caller: Caller;
+  toolName: string;
+  serverId: string | undefined;
+  code: string;
+  message: string;
+  durationMs: number;
+  endedAt: number;
 }
 
 /** What afterCall gets: the call, how it was decided and how it ended. `error` is set only for a failed call. */
@@ -56,17 +74,6 @@ export interface CallRecord extends CallContext {
   endedAt: number;
   outcome: 'ok' | 'tool-error' | 'failed' | 'declined';
   error: string | undefined;
-}
-
-export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
-
-export class GatewayError extends Error {
-  constructor(
-    readonly code: GatewayErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface GatewayCallResult {
@@ -273,9 +280,10 @@ export class ToolGateway {
   private ownersMemo = { version: -1, byName: new Map<string, ServerDefinition[]>() };
 
   /**
-   * Which server a tool name can only belong to, judged by its name alone
-   * (servers without transforms). Runs on every call, so the answer is kept
-   * until the definitions change; never mutate what it returns.
+   * Which servers a tool name can belong to, judged by its name alone: the
+   * default prefix of a server without transforms, or a transform chain that
+   * could make the name. Runs on every call, so the answer is kept until the
+   * definitions change; never mutate what it returns.
    */
   private ownersByName(toolName: string): readonly ServerDefinition[] {
     const version = this.deps.runtime.version;
@@ -283,7 +291,7 @@ export class ToolGateway {
     const known = this.ownersMemo.byName.get(toolName);
     if (known) return known;
     const owners = this.deps.runtime.allDefinitions().filter((def) => {
-      if (def.transform.length > 0) return true;
+      if (def.transform.length > 0) return mayProduceName(toolName, def.transform);
       let prefix = this.prefixes.get(def);
       if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
       return toolName.startsWith(prefix);
@@ -317,8 +325,20 @@ export class ToolGateway {
 
   private async resolveAndCall(caller: Caller, toolName: string, args: Record<string, unknown>, options: CallOptions | undefined, started: number): Promise<GatewayCallResult> {
     const reminders: string[] = [];
-    const { server, tool } = await this.resolve(caller, toolName, reminders);
-    return this.decideAndCall({ caller, tool, server, args }, started, reminders, options);
+    let resolved: { server: ServerDefinition; tool: OfferedTool };
+    try {
+      resolved = await this.resolve(caller, toolName, reminders);
+    } catch (error) {
+      if (error instanceof GatewayError) this.recordRefusal(caller, toolName, error.serverId, error.code, error.message, started);
+      throw error;
+    }
+    return this.decideAndCall({ caller, tool: resolved.tool, server: resolved.server, args }, started, reminders, options);
+  }
+
+  /** A refused call leaves a trace like any other (off the hot path: only a refusal gets here). */
+  private recordRefusal(caller: Caller, toolName: string, serverId: string | undefined, code: string, message: string, started: number): void {
+    const ended = this.deps.now();
+    this.deps.hooks?.afterRefusal?.({ caller, toolName, serverId, code, message, durationMs: ended - started, endedAt: ended });
   }
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
@@ -338,7 +358,16 @@ export class ToolGateway {
 
   private async startAndCall(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
     const { server, caller } = context;
-    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    let acquired: { lease: Lease; first: boolean };
+    try {
+      acquired = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    } catch (error) {
+      // Not started: refused when its plugin may not run now, else a failed call; either way on the record.
+      if (error instanceof McpRuntimeError && error.code === 'SERVER_NOT_RUNNABLE') this.recordRefusal(caller, context.tool.name, server.id, 'NOT_RUNNABLE', error.message, started);
+      else this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
+      throw error;
+    }
+    const { lease, first } = acquired;
     const remind = first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`));
     return this.callOn(lease, context, decision, started, remind ? [...reminders, leaseReminder(server.id)] : reminders, options);
   }
@@ -387,21 +416,18 @@ export class ToolGateway {
   }
 
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {
-    if (server.disabled) return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which is disabled`);
-    if (this.switchedOff(server)) {
-      return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which the user switched off; switch it on again on the MCP servers page`);
-    }
-    if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) {
-      return new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it (grant it with: chatos grant ${caller.appId} ${server.id})`);
-    }
-    const gate = this.runnable(server);
-    if (!gate.ok) return new GatewayError('NOT_RUNNABLE', `"${toolName}" is not offered: ${refusalText(gate)}`);
-    const flag = caller.flow === 'main' ? 'allowMain' : 'allowSub';
-    if (!(caller.flow === 'main' ? server.allowMain : server.allowSub)) {
-      return new GatewayError('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`);
-    }
-    return new GatewayError('NOT_GRANTED', `"${toolName}" of server "${server.id}" is not among the servers selected for this caller`);
+    return refusalOf({
+      caller,
+      toolName,
+      server,
+      switchedOff: this.switchedOff(server),
+      granted: this.deps.registry.hasMcpServerAccess(caller.appId, server.id),
+      gate: this.runnable(server),
+      mcpConfigFile: this.deps.mcpConfigFile,
+    });
   }
+
+  private readonly cachedToolsOf = (serverId: string) => this.deps.runtime.cachedTools(serverId);
 
   /**
    * Which server and tool a call names, worked out in full: the possible
@@ -421,7 +447,7 @@ export class ToolGateway {
       // A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle.
       const stale = candidates.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
       await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id)));
-      throw this.refusal(caller, toolName, candidates[0]!);
+      throw this.refusal(caller, toolName, ownerOf(candidates, toolName, this.cachedToolsOf, true)!);
     }
 
     // Start (first use) only the servers that could own this name.
@@ -430,9 +456,16 @@ export class ToolGateway {
     const { catalog, settingsOf } = this.builtCatalog(usable);
     const found = catalog.tools.find((t) => t.name === toolName);
     if (!found) {
+      // The name may be a tool of a server this caller may not use, while one it may use (a transform) could have made it too.
+      const owner = ownerOf(candidates.filter((def) => !usable.includes(def)), toolName, this.cachedToolsOf, false);
+      if (owner) throw this.refusal(caller, toolName, owner);
       const { tools } = this.catalogOf(this.visibleServers(caller));
       const close = suggestClosest(toolName, tools.map((t) => t.name));
-      throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
+      throw new GatewayError(
+        'UNKNOWN_TOOL',
+        `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+        `see the tools it is offered: chatos tools ${caller.agentId ? `--agent ${caller.agentId}` : `--app ${caller.appId}`} --flow ${caller.flow}`,
+      );
     }
     const server = usable.find((s) => s.id === found.serverId)!;
     const tool = this.offered(server, found, settingsOf.get(server.id));
@@ -465,7 +498,11 @@ export class ToolGateway {
 
   private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {
     const serverId = args.serverId;
-    if (typeof serverId !== 'string') throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}');
+    if (typeof serverId !== 'string') {
+      const refused = new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}', 'pass the server id the lease reminder named, e.g. {"serverId": "chatos::everything"}');
+      this.recordRefusal(caller, RELEASE_TOOL.name, undefined, refused.code, refused.message, started);
+      throw refused;
+    }
     const released = await this.deps.runtime.connections.release(serverId, caller.conversationId);
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
     return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: this.deps.now() - started };

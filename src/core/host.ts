@@ -10,6 +10,7 @@ import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
 import { AuditLog } from './audit/auditLog.js';
+import { releaseDraft } from './audit/releaseAudit.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
@@ -249,6 +250,8 @@ export function createHost(options: HostOptions = {}): Host {
         now: () => clock.now(),
         runGate,
       });
+      // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
+      mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store);
       settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings });

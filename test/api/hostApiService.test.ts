@@ -108,7 +108,9 @@ describe('HostApi service', () => {
     const preview = await call(api, 'agents.preview', { agent: draft });
     expect(preview.main.map((t) => t.rawName)).toEqual(expect.arrayContaining(['echo', 'dangerous']));
     expect(preview.main.find((t) => t.rawName === 'dangerous')!.permission).toBe('confirm');
-    expect(preview.main.every((t) => t.serverId === 'acme.tools::acme.tools.main')).toBe(true);
+    // Its server's tools, and mcp_release: the server keeps one instance per conversation.
+    expect(preview.main.every((t) => t.serverId === 'acme.tools::acme.tools.main' || t.name === 'mcp_release')).toBe(true);
+    expect(preview.main.find((t) => t.name === 'mcp_release')).toMatchObject({ serverId: 'chatos', permission: 'write' });
     const badDraft = await call(api, 'agents.preview', { agent: { name: 'x', uiApps: [{ pluginId: '' }] } });
     expect(badDraft.fieldErrors.map((f) => f.path)).toContain('uiApps[0].pluginId');
     const saved = await call(api, 'agents.save', { agent: { ...draft, id: 'writer' } });

@@ -100,7 +100,6 @@ export function registerTools(program: Command, cli: CliContext): void {
       else {
         io.out(`${listed.tools.length} tool(s) for ${callerName(caller)} (${caller.flow} flow):`);
         for (const tool of listed.tools) io.out(`  ${tool.name}  [${tool.permission}]  ${tool.serverId}${tool.description ? `  ${tool.description.split('\n')[0]}` : ''}`);
-        io.out(`  mcp_release  [write]  chatos  release this conversation's instance of a server`);
       }
       printProblems(io, problems);
       cli.exitCode = hasErrors(listed.problems) ? 1 : 0;

@@ -33,6 +33,23 @@ export interface ConnectionManagerOptions {
   gate: (definition: ServerDefinition) => RunGateAnswer;
 }
 
+/** Why a lease ended: its caller released it, its conversation ended, it sat idle, or its holder (a page, a socket) went away. */
+export type ReleaseReason = 'mcp_release' | 'conversation-ended' | 'idle' | 'holder-gone';
+
+/** A lease that was released (or, for mcp_release, asked to be): what the audit keeps of it. */
+export interface LeaseRelease {
+  serverId: string;
+  conversationId: string;
+  reason: ReleaseReason;
+  /** The caller whose mcp_release it was; releases the host makes itself have none. */
+  by?: { appId: string; agentId?: string; flow: 'main' | 'sub' };
+  /** False when mcp_release named a server this conversation held no instance of. */
+  held: boolean;
+  /** When the release was asked, and how long ending the instance took. */
+  at: number;
+  durationMs: number;
+}
+
 export interface ServerSnapshot {
   serverId: string;
   leases: { conversationId: string; state: ConnectionState; pid?: number; inFlight: number; lastUsed: number }[];
@@ -57,6 +74,7 @@ export class ConnectionManager {
   private readonly logs = new Map<string, ServerLog>();
   private readonly crashes = new Map<string, { count: number; last: number }>();
   private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
+  private readonly releaseListeners = new Set<(release: LeaseRelease) => void>();
 
   /** Set by closeAll (the host is shutting down): a call arriving after it must not start a server nobody will close. */
   private closed = false;
@@ -67,6 +85,32 @@ export class ConnectionManager {
   onStateChange(listener: (serverId: string, conversationId: string, state: ConnectionState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /** Every release (mcp_release, a conversation ended, idle, a holder gone), after its instance ended: the audit records each. */
+  onRelease(listener: (release: LeaseRelease) => void): () => void {
+    this.releaseListeners.add(listener);
+    return () => this.releaseListeners.delete(listener);
+  }
+
+  /** Ends these leases (already taken out of the map) and tells the listeners, each once its instance has ended. */
+  private async endLeases(ended: readonly Lease[], reason: ReleaseReason, at: number): Promise<void> {
+    await Promise.all(
+      ended.map(async (lease) => {
+        await lease.connection.close(this.options.closeGraceMs);
+        this.told({ serverId: lease.serverId, conversationId: lease.conversationId, reason, held: true, at, durationMs: this.options.now() - at });
+      }),
+    );
+  }
+
+  private told(release: LeaseRelease): void {
+    for (const listener of this.releaseListeners) {
+      try {
+        listener(release);
+      } catch {
+        // A broken listener must not fail the release.
+      }
+    }
   }
 
   logOf(serverId: string): ServerLog {
@@ -178,32 +222,42 @@ export class ConnectionManager {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
-  /** `mcp_release`: ends this conversation's lease of one server. Returns false when it held none. */
-  async release(serverId: string, conversationId: string): Promise<boolean> {
+  /** `mcp_release`: ends this conversation's lease of one server. Returns false when it held none (said to the listeners too: it was asked). */
+  async release(serverId: string, conversationId: string, by?: LeaseRelease['by']): Promise<boolean> {
+    const at = this.options.now();
     for (const [key, lease] of this.leases) {
       if (lease.serverId === serverId && lease.conversationId === conversationId) {
         this.leases.delete(key);
         await lease.connection.close(this.options.closeGraceMs);
+        this.told({ serverId, conversationId, reason: 'mcp_release', by, held: true, at, durationMs: this.options.now() - at });
         return true;
       }
     }
+    this.told({ serverId, conversationId, reason: 'mcp_release', by, held: false, at, durationMs: 0 });
     return false;
   }
 
-  /** A conversation ended: every lease it held is released. */
-  async endConversation(conversationId: string): Promise<number> {
+  /** A conversation ended (or its holder went away): every lease it held is released. */
+  async endConversation(conversationId: string, reason: ReleaseReason = 'conversation-ended'): Promise<number> {
     const mine = [...this.leases].filter(([, lease]) => lease.conversationId === conversationId);
     for (const [key] of mine) this.leases.delete(key);
-    await Promise.all(mine.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    await this.endLeases(mine.map(([, lease]) => lease), reason, this.options.now());
     return mine.length;
   }
 
-  /** Closes leases idle longer than `idleMs`; call it from a timer. */
-  async sweepIdle(): Promise<number> {
-    const cutoff = this.options.now() - this.options.idleMs;
-    const idle = [...this.leases].filter(([, lease]) => lease.lastUsed < cutoff && lease.connection.inFlight === 0);
+  /** Whether this conversation holds an instance of some server now. */
+  holdsAny(conversationId: string): boolean {
+    for (const lease of this.leases.values()) if (lease.conversationId === conversationId) return true;
+    return false;
+  }
+
+  /** Closes leases idle longer than the idle time; the host's IdleSweep calls it on a schedule. */
+  async sweepIdle(idleMs = this.options.idleMs): Promise<number> {
+    const now = this.options.now();
+    const cutoff = now - idleMs;
+    const idle = [...this.leases].filter(([, lease]) => lease.lastUsed <= cutoff && lease.connection.inFlight === 0);
     for (const [key] of idle) this.leases.delete(key);
-    await Promise.all(idle.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    await this.endLeases(idle.map(([, lease]) => lease), 'idle', now);
     return idle.length;
   }
 

@@ -86,12 +86,27 @@ export interface GatewayCallResult {
   durationMs: number;
 }
 
-/** The admin tool every caller has (seed 002 `mcp_admin`). */
+/** The admin tool of every caller that may hold a dedicated instance (seed 002 `mcp_admin`). */
 export const RELEASE_TOOL: Tool = {
   name: 'mcp_release',
-  description: "Release this conversation's dedicated instance of an MCP server when you no longer need its tools.",
-  inputSchema: { type: 'object', properties: { serverId: { type: 'string', description: 'The server id named in the lease reminder' } }, required: ['serverId'] },
-  annotations: { readOnlyHint: false, idempotentHint: true },
+  description:
+    "Release this conversation's dedicated instance of an MCP server: its process ends now, and a later call of one of its tools starts a fresh instance (its state is not kept). " +
+    'Call it once you are sure you no longer need the tools of the server named in a lease reminder.',
+  inputSchema: { type: 'object', properties: { serverId: { type: 'string', description: 'The server id named in the lease reminder, e.g. "chatos::everything"' } }, required: ['serverId'] },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+};
+
+/** mcp_release as a listing offers it: a tool of the host itself. */
+const RELEASE_OFFERED: OfferedTool = {
+  name: RELEASE_TOOL.name,
+  rawName: RELEASE_TOOL.name,
+  serverId: 'chatos',
+  serverName: 'chatos',
+  description: RELEASE_TOOL.description!,
+  inputSchema: RELEASE_TOOL.inputSchema,
+  annotations: RELEASE_TOOL.annotations,
+  permission: 'write',
+  permissionSource: 'default',
 };
 
 export interface ToolGatewayDeps {
@@ -193,7 +208,9 @@ export class ToolGateway {
       }),
     );
     const catalog = this.catalogOf(servers);
-    return { tools: catalog.tools, problems: [...problems, ...catalog.problems], reminders };
+    // A caller of a server with per-conversation instances may hold one: it gets the tool that lets it go.
+    const tools = servers.some((server) => !server.trulyStateless) ? [...catalog.tools, RELEASE_OFFERED] : catalog.tools;
+    return { tools, problems: [...problems, ...catalog.problems], reminders };
   }
 
   private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<Tool[]> {
@@ -503,7 +520,8 @@ export class ToolGateway {
       this.recordRefusal(caller, RELEASE_TOOL.name, undefined, refused.code, refused.message, started);
       throw refused;
     }
-    const released = await this.deps.runtime.connections.release(serverId, caller.conversationId);
+    // The release is audited where every release is (ConnectionManager.onRelease), with who asked.
+    const released = await this.deps.runtime.connections.release(serverId, caller.conversationId, { appId: caller.appId, agentId: caller.agentId, flow: caller.flow });
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
     return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: this.deps.now() - started };
   }

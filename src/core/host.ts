@@ -8,6 +8,8 @@ import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/plugi
 import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
+import { IdleSweep } from './mcp/connection/idleSweep.js';
+import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { releaseDraft } from './audit/releaseAudit.js';
@@ -59,6 +61,17 @@ export interface HostOptions {
   gatewayHooks?: GatewayHooks;
   /** Timers for deadlines (the 60 s confirmation expiry); default the system's, reading `clock`. */
   scheduler?: Scheduler;
+  /**
+   * How long a conversation's own server instance may sit unused before it
+   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   */
+  leaseIdleMs?: number;
+  /**
+   * How long the instances of a closed page or a gone WebSocket client are
+   * kept in case it comes back (default 30 s); mcp.yaml's
+   * `leases.releaseGraceSeconds` wins.
+   */
+  leaseGraceMs?: number;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
@@ -173,6 +186,9 @@ export function createHost(options: HostOptions = {}): Host {
     | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
+  // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
+  const now = options.scheduler ? () => scheduler.now() : () => clock.now();
+  let idleSweep: IdleSweep | undefined;
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   let startupProblems: Problem[] = [];
@@ -247,7 +263,7 @@ export function createHost(options: HostOptions = {}): Host {
         hostEnv: options.env ?? process.env,
         registry,
         catalog,
-        now: () => clock.now(),
+        now,
         runGate,
       });
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
@@ -262,7 +278,7 @@ export function createHost(options: HostOptions = {}): Host {
         artifactsDir: home.artifactsDir,
         mcpConfigFile: home.mcpConfig,
         defaultWorkdir: sessionRoot,
-        now: () => clock.now(),
+        now,
         settings: serverSettings,
         runGate,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
@@ -271,6 +287,13 @@ export function createHost(options: HostOptions = {}): Host {
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
+      idleSweep = new IdleSweep({
+        scheduler,
+        connections: mcp.connections,
+        idleMs: () => leaseTimes(mcp.leaseSettings, { idleMs: options.leaseIdleMs }).idleMs,
+        onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
+      });
+      idleSweep.start();
     },
     get registry() {
       return need().registry;
@@ -351,6 +374,7 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      idleSweep?.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

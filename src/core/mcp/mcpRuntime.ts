@@ -10,6 +10,7 @@ import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { ConnectionManager } from './connection/connectionManager.js';
+import type { LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection } from './connection/serverConnection.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
@@ -58,6 +59,8 @@ export class McpRuntime {
   /** mcp.yaml servers whose new entry was rejected in the last load, so they kept their last good definition. */
   private yamlKeptLastGood: string[] = [];
   private definitionProblems: Problem[] = [];
+  /** mcp.yaml's `leases:` block as last loaded (a rejected file keeps the last one). */
+  private leases: LeaseSettings = {};
   private versionCounter = 0;
   private readonly pids: PidRegistry;
 
@@ -91,6 +94,11 @@ export class McpRuntime {
 
   get version(): number {
     return this.versionCounter;
+  }
+
+  /** How long instances are kept, as mcp.yaml sets it (empty: the host's options decide). */
+  get leaseSettings(): LeaseSettings {
+    return this.leases;
   }
 
   get problems(): Problem[] {
@@ -161,6 +169,7 @@ export class McpRuntime {
     if (load.kind === 'missing') {
       this.configProblems = [];
       this.lastGoodYaml = new Map();
+      this.leases = {};
       return new Map();
     }
     if (load.kind === 'rejected') {
@@ -169,6 +178,7 @@ export class McpRuntime {
       return new Map(this.lastGoodYaml);
     }
     this.configProblems = load.problems;
+    this.leases = load.leases;
     const good = new Map<string, ServerDefinition>();
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);

@@ -77,6 +77,8 @@ export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
 export const McpConfigFileSchema = z.object({
   version: z.literal(SUPPORTED_MCP_CONFIG_VERSION),
   servers: orEmpty(z.record(z.string(), z.unknown()), () => ({})),
+  /** How long instances are kept (leaseSettings.ts checks it apart, so a bad block rejects only itself). */
+  leases: z.unknown().optional(),
 });
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 

@@ -4,6 +4,7 @@
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
 import { runGatewayBench } from './bench/gatewayBench.js';
+import { runLeaseBench } from './bench/leaseBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { runUiBench } from './bench/uiBench.js';
@@ -14,6 +15,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'registry', run: runRegistryBench },
   { name: 'MCP gateway', run: runGatewayBench },
   { name: 'renderer ui', run: runUiBench },
+  { name: 'page leases', run: runLeaseBench },
 ];
 
 function formatValue(value: number): string {

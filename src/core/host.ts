@@ -9,6 +9,7 @@ import { RememberedRoots } from './plugins/rememberedRoots.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { IdleSweep } from './mcp/connection/idleSweep.js';
+import { LeaseHolders } from './mcp/connection/leaseHolders.js';
 import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { AuditLog } from './audit/auditLog.js';
@@ -123,6 +124,10 @@ export interface Host {
   readonly agents: AgentStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
+  /** Who keeps conversations alive (a browser tab): their instances are released a grace time after it is gone. */
+  readonly leaseHolders: LeaseHolders;
+  /** Ends a conversation: its instances (audited as released), its "approve for this conversation" answers, its ties to holders. */
+  endConversation(conversationId: string, reason?: 'conversation-ended' | 'holder-gone'): Promise<number>;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
   /**
@@ -189,6 +194,18 @@ export function createHost(options: HostOptions = {}): Host {
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
   const now = options.scheduler ? () => scheduler.now() : () => clock.now();
   let idleSweep: IdleSweep | undefined;
+  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
+    confirmations.forgetConversation(conversationId);
+    leaseHolders.forget(conversationId);
+    return started ? started.mcp.connections.endConversation(conversationId, reason) : 0;
+  };
+  const leaseHolders = new LeaseHolders({
+    scheduler,
+    graceMs: () => (started ? leaseTimesNow().graceMs : 0),
+    endConversation: (conversationId) => endConversation(conversationId, 'holder-gone'),
+    onError: (error) => logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
+  });
   const confirmations = new ToolConfirmationService(scheduler);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   let startupProblems: Problem[] = [];
@@ -290,7 +307,7 @@ export function createHost(options: HostOptions = {}): Host {
       idleSweep = new IdleSweep({
         scheduler,
         connections: mcp.connections,
-        idleMs: () => leaseTimes(mcp.leaseSettings, { idleMs: options.leaseIdleMs }).idleMs,
+        idleMs: () => leaseTimesNow().idleMs,
         onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
       });
       idleSweep.start();
@@ -366,6 +383,8 @@ export function createHost(options: HostOptions = {}): Host {
       return need().agents;
     },
     backends,
+    leaseHolders,
+    endConversation,
     get registryProblems() {
       return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },
@@ -375,6 +394,7 @@ export function createHost(options: HostOptions = {}): Host {
       const current = started;
       started = undefined;
       idleSweep?.dispose();
+      leaseHolders.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

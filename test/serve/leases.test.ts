@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { isAlive } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
-import { serveApi } from '../helpers/serveApi.js';
+import { serveApi, until } from '../helpers/serveApi.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /** The built-in Notes app's server: one instance per conversation. */
@@ -61,5 +65,60 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     expect(call.stdout).toContain('held no instance');
     const audit = runCli(['audit', '--json', '--tool', 'mcp_release', '--home', home]).json();
     expect(audit.records).toEqual([expect.objectContaining({ appId: 'chatos', serverId: NOTES_SERVER, outcome: 'ok', reason: 'mcp_release' })]);
+  }, 60_000);
+});
+
+/** The tab's event socket, as the renderer opens it: `?client=` names the tab. */
+async function openSocket(serve: ServeProcess, client: string): Promise<WebSocket> {
+  const url = new URL('/events', serve.origin);
+  url.protocol = 'ws:';
+  url.searchParams.set('token', serve.token);
+  url.searchParams.set('client', client);
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return socket;
+}
+
+function writeGrace(home: string, seconds: number): void {
+  fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers: {}\nleases:\n  releaseGraceSeconds: ${seconds}\n`);
+}
+
+describe('the instances of a closed page, a gone tab and the servers page, through a real chatos serve', () => {
+  it("a tab's conversations are released a grace time after its socket is gone; a conversation no tab uses keeps its instance", async () => {
+    const home = tempDir();
+    writeGrace(home, 1);
+    const serve = await startServe(['--home', home]);
+    serves.push(serve);
+    const client = `tab-${randomUUID()}`;
+    const socket = await openSocket(serve, client);
+    const page = { pluginId: 'chatos.notes', appId: 'notes', tool: 'list_notes' };
+    await serveApi(serve, 'uiApps.callTool', { ...page, conversationId: 'page-1' }, { 'x-chatos-client': client });
+    await serveApi(serve, 'uiApps.callTool', { ...page, conversationId: 'untied' });
+    const pidOf = async (conversationId: string) => (await leasesOf(serve, NOTES_SERVER)).find((l) => l.conversationId === conversationId)?.pid;
+    const tabPid = await pidOf('page-1');
+    expect(tabPid).toBeGreaterThan(0);
+
+    socket.close();
+    await until('the closed tab’s Notes server to end', () => (isAlive(tabPid!) ? undefined : true));
+    expect((await leasesOf(serve, NOTES_SERVER)).map((l) => l.conversationId)).toEqual(['untied']);
+    const { records } = await serveApi(serve, 'audit.list', { outcome: 'released' });
+    expect(records).toEqual([expect.objectContaining({ conversationId: 'page-1', serverId: NOTES_SERVER, reason: 'holder-gone', appId: 'chatos', tool: null })]);
+  }, 60_000);
+
+  it('the servers page and the agent editor hold no instance once their listing or restart is done', async () => {
+    const { serve } = await served();
+    const listed = await serveApi(serve, 'servers.tools', { serverId: NOTES_SERVER });
+    expect(listed.tools.map((t: { rawName: string }) => t.rawName)).toContain('list_notes');
+    expect(await leasesOf(serve, NOTES_SERVER)).toEqual([]);
+    await serveApi(serve, 'servers.restart', { serverId: NOTES_SERVER });
+    expect(await leasesOf(serve, NOTES_SERVER)).toEqual([]);
+    const memory = 'aide::memory';
+    const preview = await serveApi(serve, 'agents.preview', { agent: { name: 'M', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: [memory] }] } });
+    expect(preview.main.map((t: { serverId: string }) => t.serverId)).toContain(memory);
+    expect(await leasesOf(serve, memory)).toEqual([]);
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
@@ -5,13 +6,25 @@ import type { ServerView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
 import { stateOfLeases } from '../../core/mcp/connection/connectionManager.js';
+import type { ServerConnection } from '../../core/mcp/connection/serverConnection.js';
 import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-/** The conversation the servers page starts a server under when it lists tools or restarts one. */
-export const SERVERS_PAGE_CONVERSATION = 'servers-page';
+/**
+ * An instance the servers page starts (to list tools, or to check a restart)
+ * belongs to that one operation: its own conversation, ended when the
+ * operation is done, so the page holds nothing once it is left.
+ */
+async function withOwnInstance<T>(host: Host, definition: ServerDefinition, use: (connection: ServerConnection) => T): Promise<T> {
+  const conversationId = `servers-page:${randomUUID()}`;
+  try {
+    return use((await host.mcp.connections.acquire(definition, conversationId)).lease.connection);
+  } finally {
+    await host.endConversation(conversationId);
+  }
+}
 
 function launchOf(definition: ServerDefinition): string {
   const { transport } = definition;
@@ -36,8 +49,7 @@ async function rawToolsOf(host: Host, definition: ServerDefinition): Promise<Too
   const cached = host.mcp.cachedTools(definition.id);
   if (cached) return cached;
   const running = host.mcp.connections.anyRunning(definition.id);
-  const connection = running ?? (await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION)).lease.connection;
-  const tools = [...connection.tools];
+  const tools = running ? [...running.tools] : await withOwnInstance(host, definition, (connection) => [...connection.tools]);
   host.mcp.rememberTools(definition, tools);
   return tools;
 }
@@ -92,7 +104,8 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
       const definition = requireServer(host, serverId);
       const before = host.mcp.connections.snapshot().find((s) => s.serverId === serverId)?.leases.length ?? 0;
       await host.mcp.connections.retire(serverId);
-      if (!definition.disabled && !host.serverSettings.of(serverId).disabled) await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION);
+      // It must start again (a failure is the answer, and stays on its card); conversations start their own instances when they next call.
+      if (!definition.disabled && !host.serverSettings.of(serverId).disabled) await withOwnInstance(host, definition, (connection) => host.mcp.rememberTools(definition, [...connection.tools]));
       return { restarted: before };
     },
     'servers.log': ({ serverId }) => {

@@ -46,10 +46,7 @@ export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.li
       if (!offered) throw new ApiFailure('NOT_FOUND', `the server of ${pluginId}/${appId} offers no tool "${tool}"`, `its tools: ${tools.map((t) => t.rawName).join(', ') || '(none)'}`);
       return toolOutcome(await host.gateway.callTool(caller, offered.name, args), urls);
     },
-    'conversations.end': async ({ conversationId }) => {
-      host.confirmations.forgetConversation(conversationId);
-      return { released: await host.mcp.connections.endConversation(conversationId) };
-    },
+    'conversations.end': async ({ conversationId }) => ({ released: await host.endConversation(conversationId) }),
     'confirmations.list': () => ({ pending: host.confirmations.listPending() }),
     'confirmations.respond': ({ id, approved, scope }) => ({ answered: host.confirmations.respond(id, approved, scope) }),
   };

@@ -336,6 +336,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     allowMain: entry.allowMain,
     allowSub: entry.allowSub,
     timeoutMs: entry.timeout,
+    ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
     disabledTools: entry.disabledTools,
     disabled: entry.disabled,

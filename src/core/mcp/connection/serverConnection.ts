@@ -11,6 +11,7 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
+import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
@@ -22,7 +23,7 @@ export type ConnectionState =
   | { kind: 'running'; pid?: number; since: number }
   | { kind: 'error'; message: string; at: number };
 
-export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
+export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
 
 /** Errors of the runtime carry a code; callers branch on it, never on message text. */
 export class McpRuntimeError extends Error {
@@ -71,6 +72,8 @@ export class ServerConnection {
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
+  /** Every transport a start opened (a url tries streamable HTTP, then SSE): all are closed when the start fails. */
+  private attempts: Transport[] = [];
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
 
   constructor(
@@ -100,28 +103,62 @@ export class ServerConnection {
     for (const listener of this.stateListeners) listener(state);
   }
 
+  /**
+   * Starts (spawns or connects), initializes and lists tools, within the
+   * server's connect timeout: a url that accepts and never answers, or a
+   * process that never speaks, fails the start instead of hanging its caller.
+   */
   async start(): Promise<void> {
     const def = this.definition;
     this.setState({ kind: 'starting' });
+    const client = new Client(this.deps.clientInfo, { capabilities: {} });
+    const timeoutMs = connectTimeoutOf(def);
     try {
-      const client = new Client(this.deps.clientInfo, { capabilities: {} });
-      this.transport = await this.connect(client);
-      this.client = client;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-        this.toolList = (await client.listTools()).tools;
-      });
-      this.toolList = (await client.listTools()).tools;
+      await withDeadline(
+        this.startClient(client),
+        timeoutMs,
+        () => new McpRuntimeError('CONNECT_TIMEOUT', `server "${def.id}" did not answer at ${targetOf(def)} within ${timeoutMs / 1000} s (its connect timeout)`, def.id),
+        () => void this.closeAttempts(),
+      );
+      this.attempts = [];
       this.setState({ kind: 'running', pid: this.pid, since: this.deps.now() });
     } catch (error) {
-      const message = error instanceof McpRuntimeError ? error.message : `server "${def.id}" failed to start: ${(error as Error).message}${this.stderrTail()}`;
-      await this.transport?.close().catch(() => {});
+      const message = error instanceof McpRuntimeError ? error.message : this.startFailure(error as Error);
+      await this.closeAttempts();
       this.setState({ kind: 'error', message, at: this.deps.now() });
       throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id);
     }
   }
 
+  private async startClient(client: Client): Promise<void> {
+    this.transport = await this.connect(client);
+    this.client = client;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.toolList = (await client.listTools()).tools;
+    });
+    this.toolList = (await client.listTools()).tools;
+  }
+
+  /** Why a start failed, naming the server and where it is. */
+  private startFailure(error: Error): string {
+    const def = this.definition;
+    if (def.transport.kind === 'streamable_http') return `server "${def.id}" could not be reached at ${def.transport.url}: ${error.message}`;
+    return `server "${def.id}" failed to start: ${error.message}${this.stderrTail()}`;
+  }
+
+  /** Ending the transports of a failed start: the timeout starts it, the failure waits for all of it. */
+  private closingAttempts: Promise<unknown> = Promise.resolve();
+
+  /** Ends every transport the start opened; nothing of a failed start (a socket, a retrying event stream, a process) is left. */
+  private closeAttempts(): Promise<unknown> {
+    const attempts = this.attempts;
+    this.attempts = [];
+    this.closingAttempts = Promise.all([this.closingAttempts, ...attempts.map((transport) => transport.close().catch(() => {}))]);
+    return this.closingAttempts;
+  }
+
   private stderrTail(): string {
-    const lines = this.deps.log.tail(5).map((e) => e.text.trimEnd()).filter(Boolean);
+    const lines = this.deps.log.tail(5, 'stderr').map((e) => e.text.trimEnd()).filter(Boolean);
     return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
   }
 
@@ -146,6 +183,7 @@ export class ServerConnection {
         pids: this.deps.pids,
         beforeSpawn: () => this.passGate(),
       });
+      this.attempts.push(transport);
       this.watchClose(transport);
       await client.connect(transport);
       return transport;
@@ -157,6 +195,7 @@ export class ServerConnection {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const server = factory();
       await server.connect(serverSide);
+      this.attempts.push(clientSide);
       this.watchClose(clientSide);
       await client.connect(clientSide);
       return clientSide;
@@ -165,15 +204,18 @@ export class ServerConnection {
     if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
     const url = new URL(def.transport.url);
     const requestInit = { headers: headers.values };
+    const streamable = new StreamableHTTPClientTransport(url, { requestInit, sessionId: def.transport.sessionId });
+    this.attempts.push(streamable);
     try {
-      const transport = new StreamableHTTPClientTransport(url, { requestInit, sessionId: def.transport.sessionId });
-      this.watchClose(transport);
-      await client.connect(transport);
-      return transport;
+      this.watchClose(streamable);
+      await client.connect(streamable);
+      return streamable;
     } catch (error) {
       // Servers from before streamable HTTP speak the old HTTP+SSE transport; other hosts fall back the same way.
       this.deps.log.append('lifecycle', `streamable HTTP failed (${(error as Error).message}); trying SSE`);
+      await streamable.close().catch(() => {});
       const transport = new SSEClientTransport(url, { requestInit });
+      this.attempts.push(transport);
       this.watchClose(transport);
       await client.connect(transport);
       return transport;
@@ -185,6 +227,8 @@ export class ServerConnection {
     const previous = transport.onclose;
     transport.onclose = () => {
       previous?.();
+      // A url's first try (streamable HTTP) closing while the next one starts is no crash.
+      if (this.state.kind === 'starting' && this.attempts.at(-1) !== transport) return;
       if (this.state.kind === 'running' || this.state.kind === 'starting') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
         this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;

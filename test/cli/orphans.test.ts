@@ -76,8 +76,11 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       const served = serve(['--port', '0', '--no-watch', '--home', home]);
       const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
       const url = new URL(printed!);
-      // Listing a server's tools on the MCP servers page starts it.
-      expect((await api(url, url.searchParams.get('token')!, 'servers.tools', { serverId: 'chatos::spawner' })).ok).toBe(true);
+      // A conversation's first listing starts it, and the conversation keeps it (no tab holds it, so nothing ends it soon).
+      const token = url.searchParams.get('token')!;
+      const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
+      expect((await api(url, token, 'agents.save', { agent })).ok).toBe(true);
+      expect((await api(url, token, 'tools.list', { agentId: 'spawns', conversationId: 'c1' })).ok).toBe(true);
       ({ spawned, started } = await spawnedBy(pidsFile));
       expect(survivors(spawned, started)).toHaveLength(3);
 

@@ -10,6 +10,7 @@ import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { IdleSweep } from './mcp/connection/idleSweep.js';
 import { LeaseHolders } from './mcp/connection/leaseHolders.js';
+import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
 import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { AuditLog } from './audit/auditLog.js';
@@ -124,6 +125,12 @@ export interface Host {
   readonly agents: AgentStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
+  /**
+   * What is wrong with a server now (its command is not there, or its last
+   * start failed), for its card, the Problems page, its app and the agents
+   * that use it; undefined when nothing is known to be wrong.
+   */
+  serverTrouble(serverId: string): ServerTrouble | undefined;
   /** Who keeps conversations alive (a browser tab): their instances are released a grace time after it is gone. */
   readonly leaseHolders: LeaseHolders;
   /** Ends a conversation: its instances (audited as released), its "approve for this conversation" answers, its ties to holders. */
@@ -385,6 +392,11 @@ export function createHost(options: HostOptions = {}): Host {
     backends,
     leaseHolders,
     endConversation,
+    serverTrouble(serverId) {
+      const { mcp } = need();
+      const definition = mcp.definition(serverId);
+      return definition && serverTrouble(definition, mcp.connections.startFailure(definition), options.env ?? process.env, home.mcpConfig, now());
+    },
     get registryProblems() {
       return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },

@@ -8,6 +8,7 @@ import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
 import { stateOfLeases } from '../../core/mcp/connection/connectionManager.js';
 import type { ServerConnection } from '../../core/mcp/connection/serverConnection.js';
 import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
+import { troubleProblem } from '../../core/mcp/serverTrouble.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
@@ -65,6 +66,8 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
         .map((definition): ServerView => {
           const snapshot = snapshots.get(definition.id);
           const description = host.registry.getServer(definition.id)?.description;
+          const trouble = host.serverTrouble(definition.id);
+          const leased = stateOfLeases(snapshot);
           return {
             id: definition.id,
             name: definition.name,
@@ -74,9 +77,10 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
             launch: launchOf(definition),
             disabled: definition.disabled,
             switchedOff: host.serverSettings.of(definition.id).disabled,
-            state: stateOfLeases(snapshot),
+            // A server that cannot start is shown broken, not stopped, even with no instance left to say so.
+            state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
             leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
-            problems: problemsOfServer(problems, definition),
+            problems: [...problemsOfServer(problems, definition), ...(trouble ? [troubleProblem(definition.id, trouble)] : [])],
           };
         });
       return { servers };
@@ -110,7 +114,7 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
     },
     'servers.log': ({ serverId }) => {
       requireServer(host, serverId);
-      return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}`) };
+      return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}${e.count ? ` (×${e.count})` : ''}`) };
     },
     'servers.setEnabled': async ({ serverId, enabled }) => {
       requireServer(host, serverId);

@@ -29,7 +29,7 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
   if (opts.agent) {
-    const resolved = resolveAgent(findAgent(host, opts.agent), { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const resolved = resolveAgent(findAgent(host, opts.agent), host);
     return { caller: resolved.callerFor(flow, opts.conversation), problems: resolved.problems };
   }
   return { caller: { appId: opts.app!, conversationId: opts.conversation, flow }, problems: [] };
@@ -82,7 +82,7 @@ function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal
 
 function asUserError(error: unknown): never {
   if (error instanceof GatewayError) throw new UserError(error.reason, error.fix);
-  if (error instanceof McpRuntimeError) throw new UserError(error.message);
+  if (error instanceof McpRuntimeError) throw new UserError(error.message, error.fix);
   throw error;
 }
 

@@ -8,6 +8,7 @@ import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
+import type { ServerTrouble } from '../mcp/serverTrouble.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -16,6 +17,8 @@ export interface AgentResolverDeps {
   catalog: PluginCatalog;
   /** Nothing of a plugin that may not run (untrusted, changed, blocked) reaches an agent: no server, no prompt text. */
   runGate: Pick<RunGate, 'checkCached'>;
+  /** What is wrong with a server now (its command is not there, its last start failed): a warning on the agent that uses it. */
+  serverTrouble?: (serverId: string) => Pick<ServerTrouble, 'message' | 'fix'> | undefined;
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -93,6 +96,8 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
 
   const serverIds: string[] = [];
+  /** Where in the agent each of its servers was chosen, for a problem about that server. */
+  const chosenAt = new Map<string, string>();
   const parts: AgentPromptPart[] = [];
   const texts: string[] = [];
   const usedPromptIds = new Set<string>();
@@ -119,7 +124,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     if (uiApp.mcp && ownServerId) {
       if (!serverById.has(ownServerId)) warn('AGENT_ID_MISSING', `${at}.mcp`, `the app's own server "${ownServerId}" is not registered`, 'rescan the plugins (its plugin may be invalid: chatos apps)');
       else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
-      else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) serverIds.push(ownServerId);
+      else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) {
+        serverIds.push(ownServerId);
+        chosenAt.set(ownServerId, `${at}.mcp`);
+      }
     }
     uiApp.mcpServerIds.forEach((id, j) => {
       const path = `${at}.mcpServerIds[${j}]`;
@@ -128,7 +136,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
       } else if (!visibleServers.has(id)) {
         warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see server "${id}"`, notVisibleHint(id));
-      } else if (mayReach(serverById.get(id)!.source, 'server', path) && uiApp.mcp && !serverIds.includes(id)) serverIds.push(id);
+      } else if (mayReach(serverById.get(id)!.source, 'server', path) && uiApp.mcp && !serverIds.includes(id)) {
+        serverIds.push(id);
+        chosenAt.set(id, path);
+      }
     });
 
     // ── prompts ──
@@ -164,6 +175,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       if (uiApp.prompt) addPart({ id: chosen.id, title: chosen.title, lang: langOf(chosen, base, promptById, agent.language), source: 'registry' }, chosen.content);
     });
   });
+
+  // Kept (it may be fixed while the agent runs), but said: its tools will fail until the server starts.
+  for (const id of serverIds) {
+    const trouble = deps.serverTrouble?.(id);
+    if (trouble) warn('AGENT_SERVER_BROKEN', chosenAt.get(id)!, `the agent uses a server that cannot start: ${trouble.message}`, trouble.fix);
+  }
 
   return {
     agent,

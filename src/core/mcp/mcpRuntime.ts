@@ -78,6 +78,7 @@ export class McpRuntime {
       // Asked on every call: a host-configured server always may, with one shared answer.
       mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
       gate: (definition) => this.gateAtSpawn(definition),
+      configFile: options.configFile,
     });
   }
 
@@ -274,6 +275,7 @@ export class McpRuntime {
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
       gate: (def) => this.gateAtSpawn(def),
+      configFile: this.options.configFile,
     });
     try {
       await connection.start();

@@ -11,11 +11,11 @@ export function connectTimeoutOf(definition: ServerDefinition): number {
   return definition.transport.kind === 'stdio' ? DEFAULT_STDIO_CONNECT_TIMEOUT_MS : DEFAULT_HTTP_CONNECT_TIMEOUT_MS;
 }
 
-/** Where the server is: its url, or the command line it is started with. */
+/** Where the server is: its url, or the command line it is started with (an argument with spaces quoted). */
 export function targetOf(definition: ServerDefinition): string {
   const { transport } = definition;
   if (transport.kind === 'streamable_http') return transport.url;
-  if (transport.kind === 'stdio') return [transport.command, ...transport.args].join(' ');
+  if (transport.kind === 'stdio') return [transport.command, ...transport.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
   return `in-process server ${transport.server}`;
 }
 

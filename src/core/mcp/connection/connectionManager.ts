@@ -31,6 +31,16 @@ export interface ConnectionManagerOptions {
   mayStart: (definition: ServerDefinition) => RunGateAnswer;
   /** The same question in full, asked at the moment of spawning (see ConnectionDeps.gate). */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** mcp.yaml's path, for fixes that name where a server's command is written. */
+  configFile?: string;
+}
+
+/** A server's last start that failed, kept until a later start succeeds or its definition changes. */
+export interface StartFailure {
+  definition: ServerDefinition;
+  message: string;
+  fix?: string;
+  at: number;
 }
 
 /** Why a lease ended: its caller released it, its conversation ended, it sat idle, or its holder (a page, a socket) went away. */
@@ -73,6 +83,7 @@ export class ConnectionManager {
   private readonly starting = new Map<string, Promise<Lease>>();
   private readonly logs = new Map<string, ServerLog>();
   private readonly crashes = new Map<string, { count: number; last: number }>();
+  private readonly startFailures = new Map<string, StartFailure>();
   private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
   private readonly releaseListeners = new Set<(release: LeaseRelease) => void>();
 
@@ -185,6 +196,7 @@ export class ConnectionManager {
       inProcessServers: this.options.inProcessServers,
       // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
       gate: this.options.gate,
+      configFile: this.options.configFile,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {
@@ -194,8 +206,11 @@ export class ConnectionManager {
       await connection.start();
     } catch (error) {
       this.noteCrash(definition.id);
+      // A refusal of the run gate is no fault of the server; anything else is why it is broken, until it starts again.
+      if (error instanceof McpRuntimeError && error.code !== 'SERVER_NOT_RUNNABLE') this.startFailures.set(definition.id, { definition, message: error.message, fix: error.fix, at: this.options.now() });
       throw error;
     }
+    this.startFailures.delete(definition.id);
     if (this.closed) {
       // closeAll ran while this one was starting: it would outlive the host.
       await connection.close(0);
@@ -267,6 +282,12 @@ export class ConnectionManager {
     for (const [key] of old) this.leases.delete(key);
     this.crashes.delete(serverId);
     await Promise.all(old.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+  }
+
+  /** This definition's last failed start, while no start of it has succeeded since. */
+  startFailure(definition: ServerDefinition): StartFailure | undefined {
+    const failure = this.startFailures.get(definition.id);
+    return failure?.definition === definition ? failure : undefined;
   }
 
   /** The running connection of a server, any conversation's; for listing tools without starting another. */

@@ -12,9 +12,15 @@ import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
-import { minimalEnvironment, ProcessTransport } from '../process/processTransport.js';
+import { ServerFaultError } from '../process/serverFaultError.js';
+import { commandTrouble } from '../serverTrouble.js';
+import { minimalEnvironment, ProcessTransport, type ExitInfo } from '../process/processTransport.js';
+import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
+
+/** How long a failed start waits, after ending its process, for the exit and last output to be read. */
+const EXIT_KNOWN_MS = 2_000;
 
 /** A connection's state, for the UI and for callers deciding whether to wait. */
 export type ConnectionState =
@@ -31,6 +37,8 @@ export class McpRuntimeError extends Error {
     readonly code: McpErrorCode,
     message: string,
     readonly serverId?: string,
+    /** How to fix it, when the host can tell (a command not on PATH, a server that exits at start). */
+    readonly fix?: string,
   ) {
     super(message);
   }
@@ -50,6 +58,8 @@ export interface ConnectionDeps {
    * caller (a lease, a reload probe) can start a server without it.
    */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** mcp.yaml's path, for a fix that names where a server's command is written. */
+  configFile?: string;
 }
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
@@ -123,10 +133,14 @@ export class ServerConnection {
       this.attempts = [];
       this.setState({ kind: 'running', pid: this.pid, since: this.deps.now() });
     } catch (error) {
-      const message = error instanceof McpRuntimeError ? error.message : this.startFailure(error as Error);
+      // A process that died as it started may fail the start before its exit is known (a write to it failing first): once its
+      // tree is ended, its exit and first words are, and they are the reason to give.
+      const spawned = this.attempts.find((transport): transport is ProcessTransport => transport instanceof ProcessTransport && transport.pid !== undefined);
       await this.closeAttempts();
-      this.setState({ kind: 'error', message, at: this.deps.now() });
-      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id);
+      const exit = spawned && (await withTimeout(spawned.exitKnown, EXIT_KNOWN_MS)) ? spawned.exitInfo : undefined;
+      const failure = error instanceof McpRuntimeError ? { message: error.message, fix: error.fix } : this.startFailure(error as Error, spawned, exit);
+      this.setState({ kind: 'error', message: failure.message, at: this.deps.now() });
+      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', failure.message, def.id, failure.fix);
     }
   }
 
@@ -139,11 +153,25 @@ export class ServerConnection {
     this.toolList = (await client.listTools()).tools;
   }
 
-  /** Why a start failed, naming the server and where it is. */
-  private startFailure(error: Error): string {
+  /**
+   * Why a start failed, naming the server and where it is: a command that
+   * is not there (with the PATH searched), a process that exited as it
+   * started (its exit code and first stderr lines), a url that failed.
+   */
+  private startFailure(error: Error, spawned: ProcessTransport | undefined, exit: ExitInfo | undefined): { message: string; fix?: string } {
     const def = this.definition;
-    if (def.transport.kind === 'streamable_http') return `server "${def.id}" could not be reached at ${def.transport.url}: ${error.message}`;
-    return `server "${def.id}" failed to start: ${error.message}${this.stderrTail()}`;
+    if (def.transport.kind === 'streamable_http') return { message: `server "${def.id}" could not be reached at ${def.transport.url}: ${error.message}` };
+    if (error instanceof ServerFaultError && error.code === 'SPAWN_FAILED') {
+      const missing = commandTrouble(def, this.deps.hostEnv, this.deps.configFile ?? 'mcp.yaml', this.deps.now());
+      return missing ? { message: missing.message, fix: missing.fix } : { message: error.message };
+    }
+    // Its own end, not ours: it exited before we closed it, or with an error code (stdin closing makes a server exit 0).
+    if (spawned && exit && (exit.unasked || (exit.signal === null && exit.code !== 0))) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const said = spawned.firstStderrLines.length ? `; its stderr began:\n  ${spawned.firstStderrLines.slice(0, 5).join('\n  ')}` : ' (it wrote nothing to stderr)';
+      return { message: `server "${def.id}" ${how} as it started${said}`, fix: `run its command yourself to see why: ${targetOf(def)}` };
+    }
+    return { message: `server "${def.id}" failed to start: ${error.message}${this.stderrTail()}` };
   }
 
   /** Ending the transports of a failed start: the timeout starts it, the failure waits for all of it. */
@@ -227,9 +255,8 @@ export class ServerConnection {
     const previous = transport.onclose;
     transport.onclose = () => {
       previous?.();
-      // A url's first try (streamable HTTP) closing while the next one starts is no crash.
-      if (this.state.kind === 'starting' && this.attempts.at(-1) !== transport) return;
-      if (this.state.kind === 'running' || this.state.kind === 'starting') {
+      // A close while starting is the start failing: start() says why once (in its error state), not as a crash too.
+      if (this.state.kind === 'running') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
         this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
         this.deps.log.append('lifecycle', this.crashed);

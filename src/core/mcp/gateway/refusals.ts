@@ -1,8 +1,8 @@
-import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { RunGateAnswer } from '../../policy/runGate.js';
 import { toolNameFor } from '../catalog/toolNaming.js';
+import { whereConfigured } from '../config/whereConfigured.js';
 
 export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
 
@@ -36,13 +36,6 @@ export interface AccessFacts {
   granted: boolean;
   gate: RunGateAnswer;
   mcpConfigFile: string;
-}
-
-/** Where the server's own settings are written: its mcp.yaml entry, its plugin.json, or where another app registered it. */
-function whereConfigured(server: ServerDefinition, mcpConfigFile: string): { kind: 'yaml'; file: string } | { kind: 'plugin'; file: string; appId: string } | { kind: 'other' } {
-  if (server.origin === 'mcp.yaml') return { kind: 'yaml', file: mcpConfigFile };
-  if (server.plugin) return { kind: 'plugin', file: path.join(server.plugin.pluginDir, 'plugin.json'), appId: server.plugin.appId };
-  return { kind: 'other' };
 }
 
 function enableFix(server: ServerDefinition, mcpConfigFile: string): string {

@@ -203,7 +203,8 @@ export class ToolGateway {
         try {
           await this.toolsOf(server, caller, reminders);
         } catch (error) {
-          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: 'see the server log; fix its command or configuration' });
+          const fix = error instanceof McpRuntimeError ? error.fix : undefined;
+          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: fix ?? 'see the server log; fix its command or configuration' });
         }
       }),
     );

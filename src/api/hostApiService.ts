@@ -99,6 +99,11 @@ function wireEvents(host: Host, emit: (event: HostEventMessage) => void): (() =>
         // A rescan re-syncs the registry, and an edited page must reload in its frame.
         emit({ type: 'registry.changed' });
         for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'trust-changed') {
+        // Trust taken back (or given) in another process: lists, the registry's marks and open pages are stale.
+        emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
+        emit({ type: 'registry.changed' });
+        for (const pluginId of event.pluginIds) emit({ type: 'uiApp.changed', pluginId });
       } else {
         const { version, added, changed, removed } = event.report;
         emit({ type: 'mcp.reloaded', version, added, changed, removed });

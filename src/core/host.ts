@@ -14,7 +14,7 @@ import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
 import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { AuditLog } from './audit/auditLog.js';
-import { releaseDraft } from './audit/releaseAudit.js';
+import { backendStopDraft, releaseDraft } from './audit/releaseAudit.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
@@ -31,6 +31,8 @@ import { HOST_DB_TABLES } from './hostTables.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
+import { TrustWatch } from './trust/trustWatch.js';
+import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
 
@@ -88,7 +90,9 @@ export interface HostOptions {
 
 export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  | { kind: 'mcp-reloaded'; report: ReloadReport };
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
+  | { kind: 'trust-changed'; pluginIds: string[] };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -201,6 +205,7 @@ export function createHost(options: HostOptions = {}): Host {
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
   const now = options.scheduler ? () => scheduler.now() : () => clock.now();
   let idleSweep: IdleSweep | undefined;
+  let trustWatch: TrustWatch | undefined;
   const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
   const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
     confirmations.forgetConversation(conversationId);
@@ -225,6 +230,7 @@ export function createHost(options: HostOptions = {}): Host {
     emit({ kind: 'mcp-reloaded', report });
     return report;
   };
+  const stopFailed = (error: unknown) => logger.warn(`stopping what a plugin that may no longer run ran failed: ${(error as Error).message}`);
   const rescan = () => {
     const { sync, trust } = need();
     const result = catalog.rescan();
@@ -232,6 +238,8 @@ export function createHost(options: HostOptions = {}): Host {
     trust.forgetRecentChecks();
     sync.syncPlugins(result);
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
+    // An edited (now changed) or vanished plugin's backend and instances end now, not at their next call.
+    trustWatch?.stop().catch(stopFailed);
     return result;
   };
   const need = () => {
@@ -254,10 +262,13 @@ export function createHost(options: HostOptions = {}): Host {
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
   const backends = new PluginBackends({
+    now,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
   });
+  // Every backend stopped because its plugin may no longer run is on the record, like a released lease.
+  backends.onStop((stop) => audit.append(backendStopDraft(stop)));
 
   return {
     home,
@@ -318,6 +329,17 @@ export function createHost(options: HostOptions = {}): Host {
         onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
       });
       idleSweep.start();
+      // Another process may untrust or uninstall a plugin: what it runs here stops too, and the faces are told.
+      trustWatch = new TrustWatch({
+        scheduler,
+        revision: () => registry.freshRevision(),
+        records: () => trust.records(),
+        forget: () => trust.forgetRecentChecks(),
+        stopNow: () => stopNotRunnable({ runGate, backends, connections: mcp.connections, definition: (id) => mcp.definition(id) }),
+        onChange: (pluginIds) => emit({ kind: 'trust-changed', pluginIds }),
+        onError: stopFailed,
+      });
+      trustWatch.start();
     },
     get registry() {
       return need().registry;
@@ -406,6 +428,7 @@ export function createHost(options: HostOptions = {}): Host {
       const current = started;
       started = undefined;
       idleSweep?.dispose();
+      trustWatch?.dispose();
       leaseHolders.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);

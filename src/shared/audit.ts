@@ -4,7 +4,7 @@ import { PermissionLevelSchema } from './mcp.js';
 export const AuditFlowSchema = z.enum(['main', 'sub']);
 /** `refused`: the gateway refused the call before anyone was asked (not granted, wrong flow, not runnable, switched off, unknown tool). */
 export const AuditDecisionSchema = z.enum(['auto', 'approved', 'declined', 'expired', 'refused']);
-/** `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone). */
+/** `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone, its plugin may no longer run) or the host stopped a plugin's backend. */
 export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined', 'refused', 'released']);
 export type AuditDecision = z.infer<typeof AuditDecisionSchema>;
 export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
@@ -27,7 +27,9 @@ export const AuditRecordSchema = z.object({
   decision: AuditDecisionSchema.nullable(),
   durationMs: z.number().nullable(),
   outcome: AuditOutcomeSchema.nullable(),
-  /** Why it was refused (the refusal's code, e.g. NOT_GRANTED) or why a lease was released (mcp_release, idle, conversation-ended, holder-gone). */
+  /** The plugin whose backend process the host stopped (such a record has no server and no tool). */
+  pluginId: z.string().optional(),
+  /** Why it was refused (the refusal's code, e.g. NOT_GRANTED) or why a lease was released or a backend stopped (mcp_release, idle, conversation-ended, holder-gone, not-runnable). */
   reason: z.string().optional(),
   error: z.string().optional(),
 });

@@ -10,10 +10,10 @@ function enumOption<T extends string>(flag: string, value: string | undefined, o
   throw new UsageError(`${flag} must be one of ${options.join(', ')}, not "${value}"`);
 }
 
-/** One record as a line: a call, a refusal (with its code), or a release (with why). */
+/** One record as a line: a call, a refusal (with its code), a release or a stopped backend (with why). */
 function auditText(r: AuditRecord): string {
   const who = `${r.appId}${r.agentId ? `/${r.agentId}` : ''}`;
-  const what = r.tool ?? `(lease of ${r.serverId})`;
+  const what = r.tool ?? (r.pluginId && r.serverId === null ? `(backend of ${r.pluginId})` : `(lease of ${r.serverId})`);
   const outcome = `${r.outcome}${r.reason ? ` (${r.reason})` : ''}`;
   const duration = r.durationMs === null ? '?' : Math.round(r.durationMs);
   return `${r.time}  ${who}  ${what}  [${r.permission ?? '-'}, ${r.decision}]  ${outcome}  ${duration} ms${r.error ? `  ${r.error.split('\n')[0]}` : ''}`;
@@ -23,7 +23,7 @@ export function registerAudit(program: Command, cli: CliContext): void {
   const { io } = cli;
   program
     .command('audit')
-    .description('recent gateway calls, refusals and lease releases, newest first: who called which tool, the decision, the outcome')
+    .description('recent gateway calls, refusals, lease releases and stopped backends, newest first: who called which tool, the decision, the outcome')
     .option('--limit <n>', 'at most this many records', '50')
     .option('--tool <name>', 'only calls of this tool')
     .option('--app <app>', 'only calls made as this app')

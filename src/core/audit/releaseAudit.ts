@@ -1,5 +1,6 @@
 import { HOST_APP_ID } from '../dataHome.js';
 import type { LeaseRelease } from '../mcp/connection/connectionManager.js';
+import type { BackendStop } from '../uiApps/pluginBackends.js';
 import type { AuditDraft } from './auditLine.js';
 
 /**
@@ -23,5 +24,23 @@ export function releaseDraft(release: LeaseRelease): AuditDraft {
     durationMs: release.durationMs,
     outcome: release.held ? 'released' : 'ok',
     reason: release.reason,
+  };
+}
+
+/** A plugin backend the host stopped (its plugin may no longer run) as an audit record: no server, no tool, the plugin named. */
+export function backendStopDraft(stop: BackendStop): AuditDraft {
+  return {
+    at: stop.at,
+    conversationId: null,
+    appId: HOST_APP_ID,
+    flow: null,
+    serverId: null,
+    tool: null,
+    permission: null,
+    decision: 'auto',
+    durationMs: stop.durationMs,
+    outcome: 'released',
+    pluginId: stop.pluginId,
+    reason: stop.reason,
   };
 }

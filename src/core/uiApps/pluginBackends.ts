@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../appPaths.js';
+import { PendingByKey } from '../pendingByKey.js';
 import { ProcessTreeWatch } from '../process/processTreeWatch.js';
 import { backendEnvironment, BackendProcess } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
@@ -25,8 +26,20 @@ export interface PluginBackendsOptions {
    */
   gate(pluginId: string): RunGateAnswer;
   logger?: { warn(message: string): void };
+  /** The clock of the audit's times; default Date.now. */
+  now?: () => number;
   /** How long a call (and a start) may take; default 30 s. */
   invokeTimeoutMs?: number;
+}
+
+/** A backend the host stopped because its plugin may no longer run (untrusted, changed, removed): what the audit keeps of it. */
+export interface BackendStop {
+  pluginId: string;
+  pid: number;
+  reason: 'not-runnable';
+  /** When it was asked, and how long ending the process took. */
+  at: number;
+  durationMs: number;
 }
 
 interface Slot {
@@ -59,6 +72,8 @@ export class PluginBackends {
   private readonly invokeTimeoutMs: number;
   /** One look below every running backend per interval, for all of them. */
   private readonly trees = new ProcessTreeWatch();
+  private readonly stopListeners = new Set<(stop: BackendStop) => void>();
+  private readonly stops = new PendingByKey<string>();
   private disposed = false;
 
   constructor(private readonly options: PluginBackendsOptions) {
@@ -75,12 +90,37 @@ export class PluginBackends {
     }
   }
 
-  /** Ends the plugin's backend process, if one runs; the next call starts a new one. */
-  async stop(pluginId: string): Promise<void> {
+  /** Every backend stopped with a reason, after its process ended: the audit records each. */
+  onStop(listener: (stop: BackendStop) => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
+  /**
+   * Ends the plugin's backend process, if one runs; the next call starts a
+   * new one. With a `reason` (its plugin may no longer run), the listeners
+   * are told once it has ended.
+   */
+  stop(pluginId: string, reason?: BackendStop['reason']): Promise<void> {
     const slot = this.slots.get(pluginId);
-    if (!slot) return;
-    this.slots.delete(pluginId);
+    if (slot) this.slots.delete(pluginId);
+    // A stop already under way (another face asked first) is waited for, not taken for nothing to do.
+    return this.stops.track(pluginId, slot && this.stopSlot(pluginId, slot, reason));
+  }
+
+  private async stopSlot(pluginId: string, slot: Slot, reason: BackendStop['reason'] | undefined): Promise<void> {
+    const now = this.options.now ?? Date.now;
+    const at = now();
     await this.release(slot);
+    const pid = slot.process.pid;
+    if (!reason || pid === undefined) return;
+    for (const listener of this.stopListeners) {
+      try {
+        listener({ pluginId, pid, reason, at, durationMs: now() - at });
+      } catch {
+        // A broken listener must not fail the stop.
+      }
+    }
   }
 
   /** The processes running now (or starting, once forked). */
@@ -105,7 +145,7 @@ export class PluginBackends {
     const resolved = this.options.resolve(pluginId);
     if (!resolved.ok) {
       // A plugin that was removed or lost its trust must not keep running.
-      await this.stop(pluginId);
+      await this.stop(pluginId, 'not-runnable');
       return { ok: false, message: resolved.message };
     }
     const slot = this.slotFor(pluginId, resolved);

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
+import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
 
@@ -43,8 +44,12 @@ export interface StartFailure {
   at: number;
 }
 
-/** Why a lease ended: its caller released it, its conversation ended, it sat idle, or its holder (a page, a socket) went away. */
-export type ReleaseReason = 'mcp_release' | 'conversation-ended' | 'idle' | 'holder-gone';
+/**
+ * Why a lease ended: its caller released it, its conversation ended, it sat
+ * idle, its holder (a page, a socket) went away, or its plugin may no longer
+ * run (untrusted, changed or uninstalled, here or by another process).
+ */
+export type ReleaseReason = 'mcp_release' | 'conversation-ended' | 'idle' | 'holder-gone' | 'not-runnable';
 
 /** A lease that was released (or, for mcp_release, asked to be): what the audit keeps of it. */
 export interface LeaseRelease {
@@ -86,6 +91,7 @@ export class ConnectionManager {
   private readonly startFailures = new Map<string, StartFailure>();
   private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
   private readonly releaseListeners = new Set<(release: LeaseRelease) => void>();
+  private readonly retiring = new PendingByKey<string>();
 
   /** Set by closeAll (the host is shutting down): a call arriving after it must not start a server nobody will close. */
   private closed = false;
@@ -276,12 +282,20 @@ export class ConnectionManager {
     return idle.length;
   }
 
-  /** Hot reload replaced or removed a server: new calls get a new client; old ones finish in flight first. */
-  async retire(serverId: string): Promise<void> {
-    const old = [...this.leases].filter(([, lease]) => lease.serverId === serverId);
-    for (const [key] of old) this.leases.delete(key);
+  /**
+   * Ends every instance of a server (hot reload replaced or removed it, it was
+   * restarted or switched off, its plugin may no longer run): new calls get a
+   * new client; old ones finish in flight first. With a `reason`, each lease
+   * ended is a release the listeners are told of (and the audit records).
+   */
+  retire(serverId: string, reason?: ReleaseReason): Promise<void> {
+    const mine = [...this.leases].filter(([, lease]) => lease.serverId === serverId);
+    for (const [key] of mine) this.leases.delete(key);
     this.crashes.delete(serverId);
-    await Promise.all(old.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    const old = mine.map(([, lease]) => lease);
+    const ending = old.length === 0 ? undefined : reason ? this.endLeases(old, reason, this.options.now()) : Promise.all(old.map((lease) => lease.connection.close(this.options.closeGraceMs))).then(() => {});
+    // A retire already under way (another face asked first) is waited for, not taken for nothing to do.
+    return this.retiring.track(serverId, ending);
   }
 
   /** This definition's last failed start, while no start of it has succeeded since. */

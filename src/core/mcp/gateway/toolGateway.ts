@@ -464,7 +464,7 @@ export class ToolGateway {
     if (usable.length === 0 && candidates.length > 0) {
       // A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle.
       const stale = candidates.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
-      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id)));
+      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id, 'not-runnable')));
       throw this.refusal(caller, toolName, ownerOf(candidates, toolName, this.cachedToolsOf, true)!);
     }
 

@@ -35,6 +35,7 @@ import { TrustWatch } from './trust/trustWatch.js';
 import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
+import { PidRegistry } from './mcp/process/pidRegistry.js';
 
 export interface Logger {
   info(message: string): void;
@@ -261,8 +262,12 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  // One record of what this process runs, servers and backends alike: after a crash, the next start of any host ends both.
+  const runDir = path.join(home.hostDir, 'run');
+  const pids = new PidRegistry(runDir);
   const backends = new PluginBackends({
     now,
+    pids,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
@@ -294,7 +299,8 @@ export function createHost(options: HostOptions = {}): Host {
         builtinServers: [settingsServerDefinition()],
         inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(settingsContext!)]]),
         configFile: home.mcpConfig,
-        runDir: path.join(home.hostDir, 'run'),
+        runDir,
+        pids,
         hostEnv: options.env ?? process.env,
         registry,
         catalog,

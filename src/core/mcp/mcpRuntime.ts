@@ -19,6 +19,8 @@ import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate
 export interface McpRuntimeOptions {
   configFile: string;
   runDir: string;
+  /** The host's pid registry in runDir, shared with its plugin backends; default one of its own. */
+  pids?: PidRegistry;
   hostEnv: NodeJS.ProcessEnv;
   registry: RegistryCenter;
   catalog: PluginCatalog;
@@ -65,7 +67,7 @@ export class McpRuntime {
   private readonly pids: PidRegistry;
 
   constructor(private readonly options: McpRuntimeOptions) {
-    this.pids = new PidRegistry(options.runDir);
+    this.pids = options.pids ?? new PidRegistry(options.runDir);
     this.connections = new ConnectionManager({
       pids: this.pids,
       hostEnv: options.hostEnv,
@@ -87,7 +89,7 @@ export class McpRuntime {
     return definition.plugin ? this.options.runGate.check(definition.plugin, 'server') : RUN_ALLOWED;
   }
 
-  /** Reaps servers orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
+  /** Reaps servers and plugin backends orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
   async start(): Promise<ReloadReport> {
     await PidRegistry.reapOrphans(this.options.runDir);
     return this.reload();

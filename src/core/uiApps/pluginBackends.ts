@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../appPaths.js';
 import { PendingByKey } from '../pendingByKey.js';
 import { ProcessTreeWatch } from '../process/processTreeWatch.js';
-import { backendEnvironment, BackendProcess } from './backendProcess.js';
+import type { PidRegistry } from '../mcp/process/pidRegistry.js';
+import { backendEnvironment, BackendProcess, type BackendWatch } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 import { backendStamp } from './backendStamp.js';
 import type { RunGateAnswer } from '../policy/runGate.js';
@@ -26,6 +27,13 @@ export interface PluginBackendsOptions {
    */
   gate(pluginId: string): RunGateAnswer;
   logger?: { warn(message: string): void };
+  /**
+   * Where each backend process is recorded while it runs, with what is found
+   * below it, so the next start of a host ends what is left of it after a
+   * crash of this one (the host's, shared with its MCP servers). Without one,
+   * descendants are still watched, in memory only.
+   */
+  pids?: PidRegistry;
   /** The clock of the audit's times; default Date.now. */
   now?: () => number;
   /** How long a call (and a start) may take; default 30 s. */
@@ -70,8 +78,8 @@ export class PluginBackends {
   private readonly stopping = new Set<Promise<void>>();
   private readonly runnerPath: string;
   private readonly invokeTimeoutMs: number;
-  /** One look below every running backend per interval, for all of them. */
-  private readonly trees = new ProcessTreeWatch();
+  /** One look below every running backend per interval, for all of them: the pid registry's, or one of its own. */
+  private readonly trees: ProcessTreeWatch | undefined;
   private readonly stopListeners = new Set<(stop: BackendStop) => void>();
   private readonly stops = new PendingByKey<string>();
   private disposed = false;
@@ -79,6 +87,41 @@ export class PluginBackends {
   constructor(private readonly options: PluginBackendsOptions) {
     this.runnerPath = options.runnerPath ?? defaultRunnerPath();
     this.invokeTimeoutMs = options.invokeTimeoutMs ?? 30_000;
+    if (!options.pids) this.trees = new ProcessTreeWatch();
+  }
+
+  /** How one plugin's process is kept track of: recorded in the pid registry (reaped after a crash), or only watched. */
+  private watchFor(pluginId: string): BackendWatch {
+    const { pids, logger } = this.options;
+    if (!pids) {
+      const trees = this.trees!;
+      return {
+        started: (pid, identity) => {
+          if (identity) trees.add({ pid, identity });
+        },
+        descendantsOf: (pid) => trees.descendantsOf(pid),
+        ended: (pid) => trees.remove(pid),
+      };
+    }
+    return {
+      started: (pid) => {
+        try {
+          pids.record(pluginId, pid, this.runnerPath, 'backend');
+        } catch (error) {
+          logger?.warn(`could not record the backend of plugin ${pluginId} (pid ${pid}) for orphan cleanup: ${(error as Error).message}`);
+        }
+      },
+      descendantsOf: (pid) => pids.descendantsOf(pid),
+      ended: (pid, survivors) => {
+        // What survived SIGKILL stays recorded, for the next start to reap.
+        if (survivors.length > 0) return;
+        try {
+          pids.forget(pid);
+        } catch (error) {
+          logger?.warn(`could not update the pid registry: ${(error as Error).message}`);
+        }
+      },
+    };
   }
 
   /** Calls `method` of the plugin's backend, starting or restarting it as needed. Never throws. */
@@ -136,7 +179,7 @@ export class PluginBackends {
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.all([...slots.map((slot) => this.release(slot)), ...this.stopping]);
-    this.trees.dispose();
+    this.trees?.dispose();
   }
 
   private async call(pluginId: string, method: string, params: unknown): Promise<InvokeOutcome> {
@@ -177,7 +220,7 @@ export class PluginBackends {
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),
       gate: () => this.options.gate(pluginId),
-      trees: this.trees,
+      watch: this.watchFor(pluginId),
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
     slot.started = previous.then(() => {

@@ -4,12 +4,13 @@
 // tested without it; this file hands Electron's objects to them.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
 import type { Logger } from '../src/core/host.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
 import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME } from './appUrls.js';
 import { guardContents } from './contentsGuards.js';
 import { startDesktopHost, type DesktopHost } from './desktopHost.js';
+import { desktopSecretStore } from './safeStorageSecrets.js';
 import { API_CHANNEL, createIpcHandler, EVENT_CHANNEL, mainFrameCheck } from './ipcHandler.js';
 import { mainWindowOptions } from './windowOptions.js';
 
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
       defaultsDir: layout.defaultsDir,
       sessionRoot: desktopSessionRoot(process.cwd(), app.getPath('home')),
       logger,
+      secrets: (home) => desktopSecretStore(safeStorage, home, logger),
     },
     rendererDir: layout.rendererDir,
     version: app.getVersion(),

@@ -13,6 +13,7 @@ import { themeConfig } from './theme';
 const AppsPage = lazy(() => import('./pages/AppsPage'));
 const UiAppPage = lazy(() => import('./pages/UiAppPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
+const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
@@ -30,6 +31,7 @@ function AppRoutes() {
           <Route path="apps" element={<AppsPage />} />
           <Route path="apps/:pluginId/:appId" element={<UiAppPage />} />
           <Route path="agents" element={<AgentsPage />} />
+          <Route path="models" element={<ModelsPage />} />
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
           <Route path="servers/:serverId" element={<ServersPage />} />

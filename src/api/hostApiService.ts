@@ -4,6 +4,8 @@ import { parseRequest, type HostApiMethod, type HostApiReply, type HostEventMess
 import { toApiError } from './apiErrors.js';
 import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
+import { chatHandlers, wireChatEvents } from './handlers/chat.js';
+import { modelHandlers } from './handlers/models.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
@@ -44,12 +46,14 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...infoHandlers(context),
     ...appHandlers(context),
     ...agentHandlers(context),
+    ...modelHandlers(context),
     ...registryHandlers(context),
     ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
+    ...chatHandlers(context),
   };
-  const stops = wireEvents(host, emit);
+  const stops = wireEvents(host, options.urls, emit);
 
   return {
     async handle(raw, origin): Promise<HostApiReply> {
@@ -90,9 +94,10 @@ const HOLDING_METHODS: ReadonlySet<HostApiMethod> = new Set(['tools.list', 'tool
 const plainClient = (client: string | undefined) => (client !== undefined && HOLDER_ID_PATTERN.test(client) ? client : undefined);
 
 /** The core's own events, as the UI needs them: what changed, so a page reloads only what it shows. */
-function wireEvents(host: Host, emit: (event: HostEventMessage) => void): (() => void)[] {
+function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) => void): (() => void)[] {
   const problemsChanged = () => emit({ type: 'problems.changed', count: currentProblems(host).length });
   return [
+    wireChatEvents(host, urls, emit, problemsChanged),
     host.onEvent((event) => {
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });

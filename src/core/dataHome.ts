@@ -50,7 +50,18 @@ export class DataHome {
     return path.join(this.hostDir, 'ui_apps', 'state', pluginId);
   }
 
+  /** API keys of `chatos serve` and the CLI (the desktop app keeps its own, encrypted: secrets.safe.json). */
+  get secretsFile(): string {
+    return path.join(this.hostDir, 'secrets.json');
+  }
+
+  /** Images of calls made outside a conversation (a conversation keeps its own in its folder). */
   get artifactsDir(): string {
     return path.join(this.hostDir, 'artifacts');
+  }
+
+  /** One folder per conversation: its messages (`messages.jsonl`) and `artifacts/`. */
+  get conversationsDir(): string {
+    return path.join(this.hostDir, 'conversations');
   }
 }

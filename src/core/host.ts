@@ -13,6 +13,14 @@ import { LeaseHolders } from './mcp/connection/leaseHolders.js';
 import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
 import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
+import { ModelService } from './chat/models/modelService.js';
+import { ModelStore } from './chat/models/modelStore.js';
+import { resolveAgent } from './agents/agentResolver.js';
+import { chatPolicy, type ChatPolicy } from './chat/chatPolicy.js';
+import { ChatService } from './chat/chatService.js';
+import { createModelClient } from './chat/providers/modelClient.js';
+import type { RetryPolicy } from './chat/retryPolicy.js';
+import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { backendStopDraft, releaseDraft } from './audit/releaseAudit.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
@@ -22,6 +30,8 @@ import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { FileSecretStore } from './secrets/fileSecretStore.js';
+import type { SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
@@ -85,6 +95,10 @@ export interface HostOptions {
    * memory, and nothing in the data home's DB changes.
    */
   readOnly?: boolean;
+  /** Limits of the conversation loop (rounds per turn, sub-agent depth, retries); each has a default. */
+  chat?: Partial<Omit<ChatPolicy, 'retry'>> & { retry?: Partial<RetryPolicy> };
+  /** Where API keys are kept; default a file only the user can read (`chatos/secrets.json`). The desktop app passes its safeStorage store. */
+  secrets?: (home: DataHome) => SecretStore;
   clock?: Clock;
   logger?: Logger;
 }
@@ -126,8 +140,16 @@ export interface Host {
   readonly audit: AuditLog;
   /** Per-server user settings: tools switched off, permission overrides. */
   readonly serverSettings: ServerSettings;
+  /** API keys of model entries; nothing else reads them. */
+  readonly secrets: SecretStore;
+  /** Model entries (admin DB) with their keys (SecretStore or environment): the only place a key is read. */
+  readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
+  /** Conversations and their turns: the chat operations every face calls. */
+  readonly chat: ChatService;
+  /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
+  readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
   /**
@@ -200,7 +222,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -219,8 +241,10 @@ export function createHost(options: HostOptions = {}): Host {
     endConversation: (conversationId) => endConversation(conversationId, 'holder-gone'),
     onError: (error) => logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
   });
-  const confirmations = new ToolConfirmationService(scheduler);
+  let alwaysAllow: AlwaysAllowStore | undefined;
+  const confirmations = new ToolConfirmationService(scheduler, undefined, () => alwaysAllow);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
+  const secrets = options.secrets?.(home) ?? new FileSecretStore(home.secretsFile, { logger });
   let startupProblems: Problem[] = [];
   const listeners = new Set<(event: HostEvent) => void>();
   const emit = (event: HostEvent) => {
@@ -310,8 +334,9 @@ export function createHost(options: HostOptions = {}): Host {
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
       mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
       const serverSettings = new ServerSettings(store);
-      const agents = new AgentStore(store);
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings });
+      const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
+      alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings, alwaysAllow });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -324,7 +349,25 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
         hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
       });
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents };
+      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      const chat = new ChatService({
+        records: store,
+        conversationsDir: home.conversationsDir,
+        agents,
+        models,
+        clientFor: createModelClient,
+        resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
+        gateway,
+        confirmations,
+        // As every face ends one: audited, and no longer tied to a page.
+        releaseLeases: (id) => endConversation(id),
+        heldLeases: (id) => mcp.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
+        scheduler,
+        now: () => clock.now(),
+        policy: chatPolicy(options.chat),
+        logger,
+      });
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -411,11 +454,21 @@ export function createHost(options: HostOptions = {}): Host {
     },
     confirmations,
     audit,
+    secrets,
     get serverSettings() {
       return need().serverSettings;
     },
     get agents() {
       return need().agents;
+    },
+    get models() {
+      return need().models;
+    },
+    get chat() {
+      return need().chat;
+    },
+    get alwaysAllow() {
+      return need().alwaysAllow;
     },
     backends,
     leaseHolders,
@@ -436,6 +489,8 @@ export function createHost(options: HostOptions = {}): Host {
       idleSweep?.dispose();
       trustWatch?.dispose();
       leaseHolders.dispose();
+      // Running turns write what they have (marked stopped) before their servers and the DB close.
+      await current?.chat.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

@@ -26,6 +26,12 @@ export const AgentInputSchema = z.object({
   /** Language of the prompts it gets; the other language is the fallback. */
   language: AgentLanguageSchema.default('zh'),
   uiApps: z.array(AgentUiAppSchema).default([]),
+  /** The model entry it chats with (`chatos models list`); unset until one is chosen. */
+  modelId: z.string().min(1).max(64).optional(),
+  /** Its own instructions, sent before its resolved prompts. */
+  systemPrompt: z.string().max(100_000).default(''),
+  /** Agents it may delegate to (each offered as a tool that runs it in the sub flow). */
+  subAgents: z.array(AgentIdSchema).default([]),
 });
 export type AgentInput = z.input<typeof AgentInputSchema>;
 

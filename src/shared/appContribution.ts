@@ -30,7 +30,7 @@ export const ResolvedExposureSchema = z.object({
 export const McpContributionSchema = z.object({
   /** `cmd://…` for a stdio server from `entry`, else the manifest's `url`. */
   url: z.string(),
-  transport: z.enum(['stdio', 'http', 'ws']),
+  transport: z.enum(['stdio', 'http']),
   /** argv for stdio servers; spawned directly, never through a shell. */
   command: z.string().optional(),
   args: z.array(z.string()).optional(),

@@ -23,6 +23,11 @@ export const StdioTransportSchema = z.object({
   command: z.string().min(1),
   args: z.array(z.string()),
   env: z.record(z.string(), EnvValueSchema),
+  /**
+   * Host variables passed on beyond the default list (mcp.yaml `inheritEnv`):
+   * more names, or `true` for the whole environment. Never set for plugins.
+   */
+  inheritEnv: z.union([z.literal(true), z.array(z.string())]).optional(),
   cwd: z.string().optional(),
 });
 

@@ -135,14 +135,19 @@ describe('chatos agents', () => {
 
   it('show reports ids that no longer resolve, keeps them, and exits 0', () => {
     const { cli, file } = world();
-    const stale = { id: 'stale', name: 'Stale', uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, mcpServerIds: ['aide::memroy'] }, { pluginId: 'com.gone', appId: 'main' }] };
+    // The panel exposes servers named "memory" (of any provider): "aid::memory" is within its exposure, and registered nowhere.
+    const stale = {
+      id: 'stale',
+      name: 'Stale',
+      uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true }, { pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['aid::memory'] }, { pluginId: 'com.gone', appId: 'main' }],
+    };
     expect(cli('agents', 'create', '--file', file('s.json', stale)).code).toBe(0);
     const run = cli('agents', 'show', 'stale', '--json');
     expect(run.code).toBe(0);
     const view = run.json();
-    expect(view.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual(['AGENT_ID_MISSING uiApps[0].mcpServerIds[0]', 'AGENT_APP_MISSING uiApps[1]']);
-    expect(run.stderr).toContain('warning: stale uiApps[0].mcpServerIds[0]: no server with registry id "aide::memroy"; did you mean "aide::memory"?');
-    expect(view.agent.uiApps[0].mcpServerIds).toEqual(['aide::memroy']);
+    expect(view.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual(['AGENT_ID_MISSING uiApps[1].mcpServerIds[0]', 'AGENT_APP_MISSING uiApps[2]']);
+    expect(run.stderr).toContain('warning: stale uiApps[1].mcpServerIds[0]: no server with registry id "aid::memory"; did you mean "aide::memory"?');
+    expect(view.agent.uiApps[1].mcpServerIds).toEqual(['aid::memory']);
     expect(view.serverIds).toEqual([NOTES_SERVER]);
     expect(cli('agents', 'list').stdout).toContain('2 problem(s)');
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
 import { api, lineMatching, serve } from '../serve/serveProcess.js';
 
 const spawningServer = path.join(repoRoot, 'test', 'fixtures', 'servers', 'spawningServer.mjs');
@@ -34,16 +35,6 @@ function startTimeOf(pid: number): string | undefined {
 /** Each process of `spawned` that still runs as itself (a later process with its pid does not count). */
 function survivors(spawned: Spawned, started: Map<number, string>): number[] {
   return Object.values(spawned).filter((pid) => startTimeOf(pid) !== undefined && startTimeOf(pid) === started.get(pid));
-}
-
-async function until<T>(what: string, check: () => T | undefined, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A home whose mcp.yaml has the spawning server, and where it writes the pids it started. */

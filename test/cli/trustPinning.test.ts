@@ -182,7 +182,7 @@ describe('the run plan shows the environment and flags what runs code from outsi
         { name: 'PATH', value: '/tmp/evil-bin' },
       ],
       // The host's own PATH is not passed on: the plugin's replaces it.
-      inherited: ['HOME', 'LOGNAME', 'SHELL', 'TERM', 'USER'],
+      inherited: ['HOME', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'LC_*'],
     });
     expect(plan.warnings.map((w: { code: string; variable?: string; subject: string }) => [w.code, w.variable ?? null, w.subject])).toEqual([
       ['ENV_CHANGES_CODE', 'NODE_OPTIONS', 'server com.example.env.main'],

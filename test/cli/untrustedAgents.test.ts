@@ -27,6 +27,8 @@ function world() {
     { manifestVersion: 1, id: PLUGIN, name: 'Inject', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpPrompt: { zh: 'zh.md', en: 'en.md' } } }] },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': `import ${JSON.stringify(GATEWAY_SERVER)};\n`, 'zh.md': INJECTION, 'en.md': INJECTION },
   );
+  // A way-B app exposing every prompt, under which the agent picks the plugin's prompt by id.
+  writePlugin(extra, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { prompts: true } }] }, { 'index.mjs': 'export function mount() {}\n' });
   const agentFile = path.join(files, 'agent.json');
   fs.writeFileSync(
     agentFile,
@@ -36,7 +38,7 @@ function world() {
       language: 'zh',
       uiApps: [
         { pluginId: PLUGIN, appId: 'main', mcp: true, prompt: true },
-        { pluginId: 'chatos.workbench', appId: 'panel', mcp: false, prompt: true, promptIds: [PROMPT_ZH] },
+        { pluginId: 'com.example.hub', appId: 'hub', mcp: false, prompt: true, promptIds: [PROMPT_ZH] },
       ],
     }),
   );

@@ -52,4 +52,8 @@ describe('main.ts wiring', () => {
     const sends = main.filter((c) => /webContents\.send$/.test(c.callee));
     expect(sends.map((c) => c.args[0])).toEqual(['EVENT_CHANNEL']);
   });
+
+  it('gives the host the keychain-backed key store (safeStorage), never the plain file by default', () => {
+    expect(main.filter((c) => c.callee === 'desktopSecretStore').map((c) => c.args)).toEqual([['safeStorage', 'home', 'logger']]);
+  });
 });

@@ -8,6 +8,8 @@ import { writePlugin } from '../helpers/plugins.js';
 import { startTestDesktop } from './desktopFixture.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
+/** An app id as the original ChatOS accepted it: capitals and a dot (seed 000's normalize() derives names from it). */
+const APP = 'Report.Board';
 
 /** A started desktop host with one app page plugin (trusted unless told otherwise) and a secret beside it. */
 async function desktopWithApp(options: { trusted?: boolean } = {}) {
@@ -15,23 +17,23 @@ async function desktopWithApp(options: { trusted?: boolean } = {}) {
     writePlugin(
       pluginRoot,
       'acme-pages',
-      { manifestVersion: 1, id: 'Acme.Pages', name: 'Pages', version: '1.0.0', apps: [{ id: 'board', name: 'Board', entry: { type: 'module', path: 'app/index.mjs', compact: 'app/compact.mjs' } }] },
+      { manifestVersion: 1, id: 'Acme.Pages', name: 'Pages', version: '1.0.0', apps: [{ id: APP, name: 'Board', entry: { type: 'module', path: 'app/index.mjs', compact: 'app/compact.mjs' } }] },
       { 'app/index.mjs': 'export function mount() {}\n', 'app/compact.mjs': 'export default () => {}\n', 'app/style.css': 'body{}', '.env': SECRET },
     );
     fs.writeFileSync(path.join(pluginRoot, 'secret.txt'), SECRET);
   });
   if (options.trusted !== false) trustPlugin(t.desktop.host, 'Acme.Pages');
-  const base = `chatos-app://${uiAppHost('Acme.Pages', 'board')}`;
+  const base = `chatos-app://${uiAppHost('Acme.Pages', APP)}`;
   const get = (url: string, method = 'GET') => t.desktop.uiAppProtocol(new Request(url, { method }));
   return { ...t, base, get };
 }
 
 describe('chatos-app:// app origins', () => {
   it('encodes (pluginId, appId) in a host that survives lower-casing', () => {
-    const host = uiAppHost('Acme.Pages', 'board');
+    const host = uiAppHost('Acme.Pages', APP);
     expect(host).toMatch(/^[0-9a-f.]+$/);
     expect(new URL(`chatos-app://${host}/x`).host).toBe(host);
-    expect(parseUiAppHost(host.toUpperCase())).toEqual({ pluginId: 'Acme.Pages', appId: 'board' });
+    expect(parseUiAppHost(host.toUpperCase())).toEqual({ pluginId: 'Acme.Pages', appId: APP });
     // Long ids are split into DNS-sized labels.
     const long = uiAppHost('p'.repeat(128), 'a'.repeat(64));
     expect(long.split('.').every((label) => label.length <= 63)).toBe(true);
@@ -44,7 +46,7 @@ describe('chatos-app:// app origins', () => {
 
   it('serves an app shell that imports the page module from its own origin, under the frame CSP', async () => {
     const { base, get, desktop } = await desktopWithApp();
-    const opened = await desktop.api.handle({ method: 'uiApps.open', params: { pluginId: 'Acme.Pages', appId: 'board' } });
+    const opened = await desktop.api.handle({ method: 'uiApps.open', params: { pluginId: 'Acme.Pages', appId: APP } });
     expect(opened).toMatchObject({ ok: true, result: { url: `${base}/__chatos/full.html` } });
     const shell = await get(`${base}/__chatos/full.html`);
     expect(shell.status).toBe(200);

@@ -31,6 +31,8 @@ export interface PluginAppSpec {
   callMeta?: Record<string, unknown>;
   allowMain?: boolean;
   allowSub?: boolean;
+  /** The app's way-B exposure of other servers (`ai.mcpServers`). */
+  mcpServers?: boolean | string[];
 }
 
 /**
@@ -46,7 +48,7 @@ export function writeGatewayPlugin(root: string, pluginId: string, apps: PluginA
     if (app.callMeta) mcp.callMeta = app.callMeta;
     if (app.allowMain !== undefined) mcp.allowMain = app.allowMain;
     if (app.allowSub !== undefined) mcp.allowSub = app.allowSub;
-    return { id: app.appId, name: app.appId, entry: `${app.appId}/index.mjs`, ai: { mcp } };
+    return { id: app.appId, name: app.appId, entry: `${app.appId}/index.mjs`, ai: { mcp, ...(app.mcpServers === undefined ? {} : { mcpServers: app.mcpServers }) } };
   });
   return writePlugin(root, pluginId, { manifestVersion: 1, id: pluginId, name: pluginId, version: '1.0.0', apps: manifestApps }, files);
 }

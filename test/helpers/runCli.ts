@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from './tempDir.js';
@@ -32,4 +32,26 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
       return JSON.parse(result.stdout);
     },
   };
+}
+
+/**
+ * Like runCli, without blocking this process: for commands that talk to a
+ * server running in the test (the local provider server), which must go on
+ * answering meanwhile. `input` is written to its stdin, which is then closed.
+ */
+export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input ?? '');
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
+  });
 }

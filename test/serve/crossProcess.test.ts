@@ -10,6 +10,7 @@ import { writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { serveApi, until } from '../helpers/serveApi.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 14, "Registrations and grants are lost between processes": a real
@@ -47,7 +48,7 @@ function writeToolsPlugin(root: string): string {
   return writePlugin(
     root,
     'tools',
-    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpServers: true } }] },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': serverSource() },
   );
 }

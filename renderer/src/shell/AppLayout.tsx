@@ -4,6 +4,7 @@ import {
   ApartmentOutlined,
   AppstoreOutlined,
   CloudServerOutlined,
+  DeploymentUnitOutlined,
   ExperimentOutlined,
   RobotOutlined,
   WarningOutlined,
@@ -18,6 +19,7 @@ import { PageBoundary } from './PageBoundary';
 const SECTIONS = [
   { key: 'apps', icon: <AppstoreOutlined /> },
   { key: 'agents', icon: <RobotOutlined /> },
+  { key: 'models', icon: <DeploymentUnitOutlined /> },
   { key: 'registry', icon: <ApartmentOutlined /> },
   { key: 'servers', icon: <CloudServerOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },

@@ -5,7 +5,6 @@ import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-
 export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.delete' | 'agents.preview'> {
   return {
     'agents.list': () => ({ agents: host.agents.list() }),

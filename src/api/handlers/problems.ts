@@ -23,6 +23,7 @@ export function currentProblems(host: Host): SourcedProblem[] {
     ...host.mcp.problems.map((p) => ({ ...p, source: 'mcp' as const })),
     ...servers,
     ...broken,
+    ...host.chat.problems().map((p) => ({ ...p, source: 'chat' as const })),
   ];
 }
 

@@ -9,6 +9,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
+import { exposureRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -19,6 +20,10 @@ export interface AgentResolverDeps {
   runGate: Pick<RunGate, 'checkCached'>;
   /** What is wrong with a server now (its command is not there, its last start failed): a warning on the agent that uses it. */
   serverTrouble?: (serverId: string) => Pick<ServerTrouble, 'message' | 'fix'> | undefined;
+  /** The model entries, to report a `modelId` that names none; left out where models do not matter. */
+  models?: { has(id: string): boolean };
+  /** The agents, to report a `subAgents` id that names none; left out where sub-agents do not matter. */
+  agents?: { get(id: string): Agent | undefined };
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -80,6 +85,16 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     return gate.ok;
   };
 
+  if (agent.modelId !== undefined && deps.models && !deps.models.has(agent.modelId)) {
+    warn('AGENT_MODEL_MISSING', 'modelId', `no model "${agent.modelId}": the agent cannot chat until it has one`, 'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)');
+  }
+
+  if (deps.agents) {
+    agent.subAgents.forEach((id, i) => {
+      if (!deps.agents!.get(id)) warn('AGENT_SUBAGENT_MISSING', `subAgents[${i}]`, `no agent "${id}": it is not offered as a sub-agent`, 'create it, or remove it from subAgents');
+    });
+  }
+
   const hostAppId = agent.hostAppId;
   const hostKnown = registry.isKnownApp(hostAppId);
   if (!hostKnown) {
@@ -129,8 +144,15 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         chosenAt.set(ownServerId, `${at}.mcp`);
       }
     }
+    /** Seed 000 way B: an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
+    const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
+      const refusal = app ? exposureRefusal(app, kind, id) : undefined;
+      if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
+      return refusal === undefined;
+    };
     uiApp.mcpServerIds.forEach((id, j) => {
       const path = `${at}.mcpServerIds[${j}]`;
+      if (!exposed('mcpServers', id, path)) return;
       if (!serverById.has(id)) {
         const also = promptById.has(id) ? ' (that id is a prompt: list it under promptIds)' : didYouMean(id, serverById.keys());
         warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
@@ -156,6 +178,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     }
     uiApp.promptIds.forEach((id, j) => {
       const path = `${at}.promptIds[${j}]`;
+      if (!exposed('prompts', id, path)) return;
       const base = baseOf(id);
       // The id names one variant; the pair (`name`, `name__en`) gives the agent's language, else the other.
       const wanted = promptById.get(variantId(base, agent.language));

@@ -1,4 +1,6 @@
 import { AgentInputSchema, AgentSchema, type Agent, type AgentInput } from '../../shared/agents.js';
+import type { AppContribution } from '../../shared/appContribution.js';
+import { exposureViolations } from './agentExposure.js';
 import { normalizeName } from '../naming/names.js';
 import { defineTable } from '../store/logicalTable.js';
 import type { RecordsStore } from '../store/recordsStore.js';
@@ -27,9 +29,30 @@ function parseInput(input: unknown): AgentInput & { name: string } {
   return parsed.data;
 }
 
-/** Agents in the host's admin DB (seed 000 §4.2 `uiApps`). Ids stay as written; ids that vanish from the registry are reported by the resolver, never dropped here. */
+/** The installed apps, for the exposure check (the plugin catalog). */
+export type AppLookup = (pluginId: string, appId: string) => AppContribution | undefined;
+
+/**
+ * Agents in the host's admin DB (seed 000 §4.2 `uiApps`). Ids stay as
+ * written; ids that vanish from the registry are reported by the resolver,
+ * never dropped here. An id outside what its app exposes (seed 000 way B)
+ * is refused at create and update, whichever face asks.
+ */
 export class AgentStore {
-  constructor(private readonly store: RecordsStore) {}
+  constructor(
+    private readonly store: RecordsStore,
+    private readonly appOf: AppLookup = () => undefined,
+    /** What goes with an agent (its "always allow" answers), so a new agent given the same id inherits none of it. */
+    private readonly onDeleted: (id: string) => void = () => {},
+  ) {}
+
+  /** Refuses selections outside the apps' exposure, one field error per id (at its path, as the schema's errors are). */
+  private checkExposure(agent: Agent): void {
+    const violations = exposureViolations(agent.uiApps, this.appOf);
+    if (violations.length === 0) return;
+    const fields = violations.map((v) => ({ path: v.at.map(String).join('.'), message: `${v.message}; ${v.hint}` }));
+    throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);
+  }
 
   list(): Agent[] {
     this.store.refresh();
@@ -54,6 +77,7 @@ export class AgentStore {
       for (let n = 2; this.store.has(AgentsTable, id); n++) id = `${base}-${n}`;
     }
     const agent = AgentSchema.parse({ ...data, id });
+    this.checkExposure(agent);
     this.store.put(AgentsTable, id, agent);
     return agent;
   }
@@ -64,12 +88,15 @@ export class AgentStore {
     if (!current) throw new AgentError('AGENT_NOT_FOUND', `no agent "${id}"`);
     const data = parseInput({ ...(input as object), id });
     const agent = AgentSchema.parse({ ...data, id });
+    this.checkExposure(agent);
     this.store.put(AgentsTable, id, agent);
     return agent;
   }
 
   delete(id: string): boolean {
     this.store.refresh();
-    return this.store.delete(AgentsTable, id);
+    const deleted = this.store.delete(AgentsTable, id);
+    if (deleted) this.onDeleted(id);
+    return deleted;
   }
 }

@@ -18,9 +18,9 @@ export interface ContributionContext {
   projectRoot: string;
 }
 
-function transportOf(url: string): 'stdio' | 'http' | 'ws' {
-  if (url.startsWith('cmd://')) return 'stdio';
-  return url.startsWith('ws') ? 'ws' : 'http';
+/** A valid manifest's url is http(s) (see transports.ts): nothing else validates. */
+function transportOf(url: string): 'stdio' | 'http' {
+  return url.startsWith('cmd://') ? 'stdio' : 'http';
 }
 
 /** Derives an app's names, url, meta and exposure (DESIGN.md "Contribute"). Pure apart from the cached defaults lookup. */

@@ -2,13 +2,14 @@ import * as fs from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
-import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
+import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
 import type { LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection } from './connection/serverConnection.js';
@@ -123,7 +124,29 @@ export class McpRuntime {
   }
 
   rememberTools(definition: ServerDefinition, tools: Tool[]): void {
-    if (this.definitions.get(definition.id) === definition) this.toolCache.set(definition.id, { definition, tools });
+    if (this.definitions.get(definition.id) !== definition) return;
+    this.toolCache.set(definition.id, { definition, tools });
+    this.noteListed(definition.id);
+  }
+
+  /** Under which version of the definitions each server first listed its tools, kept across its updates: see `listedOrder`. */
+  private readonly firstListed = new Map<string, number>();
+
+  private noteListed(serverId: string): void {
+    if (!this.firstListed.has(serverId)) this.firstListed.set(serverId, this.versionCounter);
+  }
+
+  /**
+   * The catalog's priority on a name two servers' tools would both take:
+   * the server whose tools were listed under an earlier version of the
+   * definitions keeps it (seed 002: a server with a last known good keeps
+   * its tools; the colliding tool of a server added or first used since is
+   * the one dropped). Servers first listed under the same version tie, and
+   * the catalog's order (by id) decides, so the answer never depends on
+   * which of two servers started faster. Servers never listed come last.
+   */
+  listedOrder(serverId: string): number {
+    return this.firstListed.get(serverId) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**
@@ -220,6 +243,8 @@ export class McpRuntime {
   private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {
     const report: ReloadReport = { version: this.versionCounter, added: [], changed: [], removed: [], keptLastGood: [], problems: [] };
     const committed = new Map<string, ServerDefinition>();
+    /** Changed servers whose new tools are known: committed only after the collision check below. */
+    const listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[] = [];
     await Promise.all(
       [...next].map(async ([id, definition]) => {
         const current = this.definitions.get(id);
@@ -233,10 +258,11 @@ export class McpRuntime {
           return;
         }
         const probed = await this.probe(definition, current);
-        if (probed.ok) {
+        if (probed.ok && probed.tools) {
+          listed.push({ id, definition, current, tools: probed.tools });
+        } else if (probed.ok) {
           committed.set(id, definition);
           report.changed.push(id);
-          if (probed.tools) this.toolCache.set(id, { definition, tools: probed.tools });
           if (probed.refused) report.problems.push(probed.refused);
         } else {
           committed.set(id, current);
@@ -245,14 +271,75 @@ export class McpRuntime {
         }
       }),
     );
+    this.commitUnlessColliding(listed, committed, report);
     for (const id of this.definitions.keys()) if (!next.has(id)) report.removed.push(id);
     this.definitions = committed;
     for (const id of [...report.changed, ...report.removed]) void this.connections.retire(id);
-    for (const id of report.removed) this.toolCache.delete(id);
+    for (const id of report.removed) {
+      this.toolCache.delete(id);
+      this.firstListed.delete(id);
+    }
     if (report.added.length || report.changed.length || report.removed.length) this.versionCounter++;
     report.version = this.versionCounter;
     this.definitionProblems.push(...report.problems);
     return report;
+  }
+
+  /**
+   * Seed 002: a server whose new tool names collide (with another server's,
+   * or two of its own) has that update rejected, keeping its last known good
+   * definition and tools, with a problem naming both servers. Checked for
+   * every changed server whose new tools are known (it was in use, so it was
+   * probed), in id order, against what every other server offers after this
+   * reload. A server whose tools are not known yet (new, or never used) is
+   * not checked here: at listing, the catalog drops its colliding tool and
+   * the server that listed first keeps the name (`listedOrder`).
+   */
+  private commitUnlessColliding(listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[], committed: Map<string, ServerDefinition>, report: ReloadReport): void {
+    if (listed.length === 0) return;
+    const fileOf = fileOfServer(this.options.configFile);
+    const pending = new Set(listed.map((entry) => entry.id));
+    /** Every offered name of the servers settled so far: who has it. */
+    const taken = new Map<string, { server: ServerDefinition; rawName: string }>();
+    const take = (server: ServerDefinition, tools: Tool[] | undefined) => {
+      if (!tools) return;
+      for (const tool of buildCatalog([{ server, tools }], []).tools) if (!taken.has(tool.name)) taken.set(tool.name, { server, rawName: tool.rawName });
+    };
+    for (const [id, definition] of committed) {
+      const cached = this.toolCache.get(id);
+      if (!pending.has(id) && cached?.definition === definition) take(definition, cached.tools);
+    }
+    for (const { id, definition, current, tools } of [...listed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+      const own = buildCatalog([{ server: definition, tools }], []);
+      const clash = own.tools.find((tool) => taken.has(tool.name));
+      const inner = own.problems.find((problem) => problem.code === 'TOOL_NAME_COLLISION');
+      if (!clash && !inner) {
+        committed.set(id, definition);
+        report.changed.push(id);
+        this.toolCache.set(id, { definition, tools });
+        this.noteListed(id);
+        take(definition, tools);
+        continue;
+      }
+      committed.set(id, current);
+      report.keptLastGood.push(id);
+      const cached = this.toolCache.get(id);
+      take(current, cached?.definition === current ? cached.tools : undefined);
+      const holder = clash ? taken.get(clash.name)! : undefined;
+      const why = clash
+        ? `its tool "${clash.rawName}" would be offered as "${clash.name}", the name of tool "${holder!.rawName}" of server "${holder!.server.name}" (${holder!.server.id})`
+        : `two of its own tools would get one name: ${inner!.message}`;
+      report.problems.push({
+        severity: 'error',
+        code: 'TOOL_NAME_COLLISION',
+        file: fileOf(definition),
+        path: definition.origin === 'mcp.yaml' ? formatJsonPath(['servers', definition.name, ...(definition.transform.length ? ['transform'] : [])]) : '',
+        message: `the new configuration of server "${definition.name}" (${id}) was not applied: ${why}; it keeps its last good configuration and tools`,
+        hint: clash
+          ? `change its transform (or tools filter) so its names differ from those of server "${holder!.server.name}", or blacklist one of the two tools; it is checked again on the next change`
+          : 'change its transform so each tool keeps a name of its own, or blacklist one of the two tools',
+      });
+    }
   }
 
   /**

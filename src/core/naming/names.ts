@@ -22,9 +22,14 @@ export function derivePromptNames(serverName: string): PromptNames {
   return { zh: base, en: `${base}__en` };
 }
 
+/** What every default tool name of a server starts with: `mcp_<normalize(server)>_`. */
+export function defaultToolPrefix(serverName: string): string {
+  return `mcp_${normalizeName(serverName)}_`;
+}
+
 /** Default tool name exposed to a model (seed 000 §7): `mcp_<normalize(server)>_<tool>`. */
 export function deriveToolName(serverName: string, toolName: string): string {
-  return `mcp_${normalizeName(serverName)}_${toolName}`;
+  return `${defaultToolPrefix(serverName)}${toolName}`;
 }
 
 /**

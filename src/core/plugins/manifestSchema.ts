@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emptyRecord, ownRecord } from '../../shared/ownKeys.js';
+import { appIdFault } from '../naming/appIds.js';
 
 /**
  * The `plugin.json` contract (seed 000, plus `providerAppId` from seed 001).
@@ -15,10 +16,11 @@ export const PluginIdSchema = z
   .string({ error: 'must be a string' })
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, { error: `${idMessage}, '.', '_' or '-' (at most 128)` });
 
-/** App ids carry no '.', so `${pluginId}.${appId}` splits back unambiguously. */
-export const AppIdSchema = z
-  .string({ error: 'must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: `${idMessage}, '_' or '-' (at most 64)` });
+/** Any id the original ChatOS accepted, but for what cannot be a folder name or is unsafe in a path (see appIds.ts). */
+export const AppIdSchema = z.string({ error: 'must be a string' }).superRefine((id, ctx) => {
+  const fault = appIdFault(id);
+  if (fault) ctx.addIssue({ code: 'custom', message: fault.message, params: { hint: fault.hint } });
+});
 
 /** A provider app id names a folder under $CHATOS_HOME, so it must be a safe path segment. */
 export const ProviderAppIdSchema = z

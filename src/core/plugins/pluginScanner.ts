@@ -7,6 +7,7 @@ import type { ExposeDefaultsEntry } from '../contributions/exposeDefaults.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
 import { stampFile, stampsUnchanged } from '../fileStamps.js';
 import type { PluginManifest } from './manifestSchema.js';
+import { missingCommandProblems } from './commandLookup.js';
 import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';
 
 export interface PluginRoot {
@@ -146,12 +147,17 @@ export class PluginScanner {
     return { ...this.assemble(candidates, rootProblems, reread, removed, started), roots: listed };
   }
 
-  /** Validates one folder exactly as a scan would (the `chatos validate` path), without touching the cache. */
-  validateFolder(dir: string, source: PluginSource = 'extra'): ScanResult {
+  /**
+   * Validates one folder exactly as a scan would (the `chatos validate` path),
+   * without touching the cache; also looks for each server's command on the
+   * PATH it would get from `hostEnv` (a scan does not: see commandLookup.ts).
+   */
+  validateFolder(dir: string, source: PluginSource = 'extra', hostEnv: NodeJS.ProcessEnv = process.env): ScanResult {
     const started = performance.now();
     this.ctx.exposeDefaults.refresh();
     const validated = validateSafely(dir);
-    return { ...this.assemble([{ validated, source, extra: [], status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], [], started), roots: [] };
+    const extra = validated.valid ? missingCommandProblems(validated, hostEnv) : [];
+    return { ...this.assemble([{ validated, source, extra, status: validated.valid ? 'loaded' : 'invalid' }], [], [dir], [], started), roots: [] };
   }
 
   private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): Omit<ScanResult, 'roots'> {

@@ -12,6 +12,8 @@ import {
   type PluginManifest,
   type PromptSide,
 } from './manifestSchema.js';
+import { checkServerUrl } from '../mcp/config/transports.js';
+import { toolNameRoomProblem } from '../naming/toolNameRoom.js';
 import { linkLeavingFolder, resolveInsidePlugin } from './pluginPaths.js';
 import { parseByExtension, parseJsonText } from './textFiles.js';
 import { findUnknownKeys } from './unknownKeys.js';
@@ -21,7 +23,6 @@ export const MANIFEST_FILE = 'plugin.json';
 export const MAX_MANIFEST_BYTES = 256 * 1024;
 export const MAX_PROMPT_BYTES = 128 * 1024;
 export const MAX_AI_CONFIG_BYTES = 256 * 1024;
-export const SUPPORTED_URL_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
 
 export interface PromptText {
   text: string;
@@ -173,6 +174,10 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     let mcpEntryPath: string | undefined;
     if (ai?.mcp?.entry !== undefined) mcpEntryPath = resolve(ai.mcp.entry, at('ai', 'mcp', 'entry'));
     if (ai?.mcp?.url !== undefined) checkUrl(ai.mcp.url, formatJsonPath(at('ai', 'mcp', 'url')), error);
+    if (ai?.mcp) {
+      const room = toolNameRoomProblem(manifest.id, app.id, manifestFile, formatJsonPath(at('id')));
+      if (room) problems.push(room);
+    }
     if (ai?.mcp && /\s/.test(ai.mcp.command)) {
       problems.push({
         severity: 'warning',
@@ -244,15 +249,8 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   }
 }
 
+/** The same rule the runtime connects by (src/core/mcp/config/transports.ts): a url that validates can be connected to. */
 function checkUrl(url: string, jsonPath: string, error: (code: string, jsonPath: string, message: string, hint?: string) => void): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    error('URL_INVALID', jsonPath, `"${url}" is not a valid URL`, 'use a full URL such as "http://127.0.0.1:3000/mcp"');
-    return;
-  }
-  if (!SUPPORTED_URL_SCHEMES.includes(parsed.protocol)) {
-    error('URL_SCHEME', jsonPath, `URL scheme "${parsed.protocol}" is not supported`, `use one of ${SUPPORTED_URL_SCHEMES.join(' ')} (for a local script use "entry" instead)`);
-  }
+  const checked = checkServerUrl(url);
+  if (!checked.ok) error(checked.code, jsonPath, checked.message, checked.hint);
 }

@@ -5,7 +5,7 @@ import { formatJsonPath, type Problem } from '../../shared/problems.js';
 /** Hints by the last key of the JSON path: how a plugin author fixes that field. */
 const FIELD_HINTS: Record<string, string> = {
   manifestVersion: 'set "manifestVersion": 1',
-  id: 'use letters, digits, "_" or "-" (plugin ids may also use "."), e.g. "com.example.tools" or "db-client"',
+  id: 'use letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "com.example.tools"',
   providerAppId: 'use the id of the app that owns these capabilities, e.g. "git_app"',
   name: 'give it a display name, e.g. "name": "My App"',
   version: 'set a version string, e.g. "version": "1.0.0"',

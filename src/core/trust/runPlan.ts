@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
+import { INHERITED_ENV_NAMES } from '../mcp/process/serverEnvironment.js';
 import { isInside } from '../plugins/pluginPaths.js';
 
 /**
@@ -43,13 +43,15 @@ export function changesCode(variable: string): boolean {
   return CODE_VARIABLES.has(name) || name.startsWith('DYLD_');
 }
 
-/** What a process gets: the plugin's variables, and the host's few safe ones it does not override. */
+/** What a process gets: the plugin's variables, and the host's inherited ones (serverEnvironment.ts) it does not override. */
 function runEnv(set: Readonly<Record<string, string>>): RunEnv {
   const names = Object.keys(set);
-  const overridden = new Set(names.map((name) => name.toUpperCase()));
+  // Windows names are case-insensitive; elsewhere http_proxy and HTTP_PROXY are two variables.
+  const key = (name: string) => (process.platform === 'win32' ? name.toUpperCase() : name);
+  const overridden = new Set(names.map(key));
   return {
     set: names.map((name) => ({ name, value: set[name]! })),
-    inherited: DEFAULT_INHERITED_ENV_VARS.filter((name) => !overridden.has(name.toUpperCase())),
+    inherited: INHERITED_ENV_NAMES.filter((name) => !overridden.has(key(name))),
   };
 }
 

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { minimalEnvironment } from '../mcp/process/processTransport.js';
+import { serverEnvironment } from '../mcp/process/serverEnvironment.js';
 import { LineBuffer } from '../mcp/process/lineBuffer.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
 import { endProcessTree } from '../process/endProcessTree.js';
@@ -38,14 +38,14 @@ export interface BackendWatch {
 }
 
 /**
- * The environment of a backend process: the few safe variables MCP servers
- * get too (PATH, HOME; SystemRoot, TEMP on Windows), so no API key or
- * NODE_OPTIONS of the host reaches plugin code. Inside Electron,
- * `process.execPath` is the Electron binary: ELECTRON_RUN_AS_NODE makes it a
- * plain Node.
+ * The environment of a backend process: the variables a plugin's MCP server
+ * inherits too (PATH, HOME, locale, time zone, proxies, …; see
+ * serverEnvironment.ts), so no API key or NODE_OPTIONS of the host reaches
+ * plugin code. Inside Electron, `process.execPath` is the Electron binary:
+ * ELECTRON_RUN_AS_NODE makes it a plain Node.
  */
 export function backendEnvironment(): Record<string, string> {
-  return minimalEnvironment(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {});
+  return serverEnvironment(process.env, undefined, process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {});
 }
 
 type State =

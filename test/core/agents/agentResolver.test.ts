@@ -22,10 +22,16 @@ const GIT_EN = 'git_app::mcp_com_example_git_status__en';
 const notesText = (lang: 'zh' | 'en') => fs.readFileSync(path.join(repoRoot, 'plugins', 'notes', 'prompts', `${lang}.md`), 'utf8').trim();
 const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults', 'providers', 'aide', 'prompts', `${name}.md`), 'utf8').trim();
 
-/** The shipped world plus com.example.git, trusted (an untrusted plugin reaches no agent: see its own tests). */
+/**
+ * The shipped world plus com.example.git, trusted (an untrusted plugin
+ * reaches no agent: see its own tests), and a way-B hub app exposing every
+ * server and prompt, under which an agent may select anything (seed 000: an
+ * app bounds what is selected under it; Notes and Git expose nothing).
+ */
 async function world(setup: (pluginRoot: string) => void = () => {}) {
   const t = await startTestHost(({ pluginRoot }) => {
     writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app', ['status']);
+    writePlugin(pluginRoot, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }] }, { 'index.mjs': '' });
     setup(pluginRoot);
   }, shipped);
   trustPlugin(t.host, 'com.example.git');
@@ -39,6 +45,7 @@ function resolveNew(host: Host, input: AgentInput) {
 
 const notesApp = { pluginId: 'chatos.notes', appId: 'notes' };
 const gitApp = { pluginId: 'com.example.git', appId: 'status' };
+const hubApp = { pluginId: 'com.example.hub', appId: 'hub' };
 const codes = (problems: { code: string; path: string }[]) => problems.map((p) => `${p.code} ${p.path}`);
 
 describe('resolveAgent: servers', () => {
@@ -48,8 +55,10 @@ describe('resolveAgent: servers', () => {
       id: 'a1',
       name: 'A1',
       uiApps: [
-        { ...notesApp, mcp: true, mcpServerIds: ['aide::memory', NOTES_SERVER] },
-        { ...gitApp, mcp: true, mcpServerIds: ['aide::project_files'] },
+        { ...notesApp, mcp: true, mcpServerIds: [NOTES_SERVER] },
+        { ...hubApp, mcp: true, mcpServerIds: ['aide::memory', NOTES_SERVER] },
+        { ...gitApp, mcp: true },
+        { ...hubApp, mcp: true, mcpServerIds: ['aide::project_files'] },
       ],
     });
     expect(resolved.serverIds).toEqual([NOTES_SERVER, 'aide::memory', GIT_SERVER, 'aide::project_files']);
@@ -58,14 +67,14 @@ describe('resolveAgent: servers', () => {
 
   it('offers nothing of an app whose MCP is off, even with ids selected', async () => {
     const { host } = await world();
-    const resolved = resolveNew(host, { id: 'off', name: 'Off', uiApps: [{ ...notesApp, mcp: false, mcpServerIds: ['aide::memory'] }, { ...gitApp, mcp: true }] });
+    const resolved = resolveNew(host, { id: 'off', name: 'Off', uiApps: [{ ...hubApp, mcp: false, mcpServerIds: ['aide::memory'] }, { ...gitApp, mcp: true }] });
     expect(resolved.serverIds).toEqual([GIT_SERVER]);
     expect(resolved.problems).toEqual([]);
   });
 
   it("keeps only what the host app may see, reports the rest, and follows a grant at once", async () => {
     const { host } = await world();
-    const agent = host.agents.create({ id: 'aider', name: 'Aider', hostAppId: 'aide', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['aide::memory', GIT_SERVER] }] });
+    const agent = host.agents.create({ id: 'aider', name: 'Aider', hostAppId: 'aide', uiApps: [{ ...hubApp, mcp: true, mcpServerIds: ['aide::memory', GIT_SERVER] }] });
     const before = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
     expect(before.serverIds).toEqual(['aide::memory']);
     expect(before.problems).toEqual([
@@ -111,14 +120,14 @@ describe('resolveAgent: prompt', () => {
 
   it('a registry prompt id of a pair gives the variant in the agent language, whichever variant it names', async () => {
     const { host } = await world();
-    const en = resolveNew(host, { id: 'en', name: 'en', language: 'en', uiApps: [{ ...gitApp, promptIds: [GIT_ZH], prompt: true }] });
+    const en = resolveNew(host, { id: 'en', name: 'en', language: 'en', uiApps: [{ ...gitApp, prompt: true }, { ...hubApp, promptIds: [GIT_ZH], prompt: true }] });
     expect(en.prompt.parts.map((p) => [p.id, p.lang, p.source])).toEqual([
       [GIT_EN, 'en', 'app'], // the app's own prompt comes first…
     ]);
     // …and the selected id resolves to the same variant, so it is not repeated.
     expect(en.prompt.text).toBe('status prompt');
 
-    const zh = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', prompt: true, promptIds: [GIT_EN] }] });
+    const zh = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ ...hubApp, prompt: true, promptIds: [GIT_EN] }] });
     expect(zh.prompt.parts).toEqual([{ id: GIT_ZH, lang: 'zh', source: 'registry' }]);
     expect(zh.prompt.text).toBe('status 的提示');
   });
@@ -129,7 +138,7 @@ describe('resolveAgent: prompt', () => {
     );
     trustPlugin(host, 'com.example.onlyen');
     // The zh id is named, but only the __en variant is registered.
-    const resolved = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', prompt: true, promptIds: ['com.example.onlyen::mcp_com_example_onlyen_main'] }] });
+    const resolved = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ ...hubApp, prompt: true, promptIds: ['com.example.onlyen::mcp_com_example_onlyen_main'] }] });
     expect(resolved.prompt.parts).toEqual([{ id: 'com.example.onlyen::mcp_com_example_onlyen_main__en', lang: 'en', source: 'registry' }]);
     expect(resolved.problems).toEqual([]);
   });
@@ -142,8 +151,9 @@ describe('resolveAgent: prompt', () => {
       language: 'en',
       uiApps: [
         { pluginId: 'chatos.workbench', appId: 'panel', prompt: true, promptIds: ['aide::mcp_memory', 'aide::default', 'aide::mcp_memory'] },
-        { ...gitApp, prompt: false, promptIds: ['aide::mcp_project_files'] },
-        { ...notesApp, prompt: true, promptIds: [GIT_ZH, GIT_EN] },
+        { ...hubApp, prompt: false, promptIds: ['aide::mcp_project_files'] },
+        { ...notesApp, prompt: true },
+        { ...hubApp, prompt: true, promptIds: [GIT_ZH, GIT_EN] },
       ],
     });
     expect(resolved.prompt.parts).toEqual([
@@ -161,23 +171,24 @@ describe('resolveAgent: problems', () => {
   it('reports missing ids and apps with their JSON path, and never drops them from the stored agent', async () => {
     const { host } = await world();
     const uiApps = [
-      { ...notesApp, mcp: true, prompt: true, mcpServerIds: ['aide::memory', 'aide::memroy', GIT_ZH], promptIds: ['aide::nothing'] },
+      { ...notesApp, mcp: true, prompt: true },
+      { ...hubApp, mcp: true, prompt: true, mcpServerIds: ['aide::memory', 'aide::memroy', GIT_ZH], promptIds: ['aide::nothing'] },
       { pluginId: 'com.example.gone', appId: 'main', mcp: true, mcpServerIds: [] },
     ];
     const resolved = resolveNew(host, { id: 'stale', name: 'Stale', uiApps });
     expect(resolved.problems.every((p) => p.severity === 'warning' && p.file === 'stale')).toBe(true);
     expect(codes(resolved.problems)).toEqual([
-      'AGENT_ID_MISSING uiApps[0].mcpServerIds[1]',
-      'AGENT_ID_MISSING uiApps[0].mcpServerIds[2]',
-      'AGENT_ID_MISSING uiApps[0].promptIds[0]',
-      'AGENT_APP_MISSING uiApps[1]',
+      'AGENT_ID_MISSING uiApps[1].mcpServerIds[1]',
+      'AGENT_ID_MISSING uiApps[1].mcpServerIds[2]',
+      'AGENT_ID_MISSING uiApps[1].promptIds[0]',
+      'AGENT_APP_MISSING uiApps[2]',
     ]);
     expect(resolved.problems[0]!.message).toContain('did you mean "aide::memory"');
     expect(resolved.problems[1]!.message).toContain('is a prompt');
     // What still resolves is still offered.
     expect(resolved.serverIds).toEqual([NOTES_SERVER, 'aide::memory']);
     expect(resolved.prompt.parts.map((p) => p.id)).toEqual([NOTES_ZH]);
-    expect(host.agents.get('stale')!.uiApps.map((a) => [a.mcpServerIds, a.promptIds])).toEqual(uiApps.map((a) => [a.mcpServerIds, a.promptIds ?? []]));
+    expect(host.agents.get('stale')!.uiApps.map((a) => [a.mcpServerIds, a.promptIds])).toEqual(uiApps.map((a) => [a.mcpServerIds ?? [], a.promptIds ?? []]));
   });
 
   it('an app whose plugin vanished is reported after a rescan; its ids stay in the agent', async () => {
@@ -196,7 +207,7 @@ describe('resolveAgent: problems', () => {
 
   it('a prompt the host app may not see is reported and left out', async () => {
     const { host } = await world();
-    const resolved = resolveNew(host, { id: 'p', name: 'P', hostAppId: 'aide', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', prompt: true, promptIds: ['aide::default', GIT_ZH] }] });
+    const resolved = resolveNew(host, { id: 'p', name: 'P', hostAppId: 'aide', uiApps: [{ ...hubApp, prompt: true, promptIds: ['aide::default', GIT_ZH] }] });
     expect(codes(resolved.problems)).toEqual(['AGENT_ID_NOT_VISIBLE uiApps[0].promptIds[1]']);
     expect(resolved.prompt.parts.map((p) => p.id)).toEqual(['aide::default']);
   });
@@ -229,7 +240,7 @@ describe('resolveAgent through the gateway (real stdio servers)', () => {
   it("the agent's caller is offered and may call only its selected servers; the flow still applies", async () => {
     const { host } = await startTestHost(({ pluginRoot }) =>
       writeGatewayPlugin(pluginRoot, PLUGIN, [
-        { appId: 'a', allowMain: true },
+        { appId: 'a', allowMain: true, mcpServers: true },
         { appId: 'b', allowMain: true },
         { appId: 'c', allowMain: false },
       ]),

@@ -575,11 +575,14 @@ describe('PluginScanner: contributions', () => {
     expect(app.meta.workdir).toBe(path.join(w.home, 'chatos', 'ui_apps', 'data', 'plain'));
   });
 
-  it('marks a ws url as ws transport', () => {
+  it('marks an http url as http transport, and refuses a ws url (no transport to connect with)', () => {
     const w = makeWorld();
+    writePlugin(w.user, 'web', { id: 'web', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url: 'https://example.com/mcp' } } }] });
     writePlugin(w.user, 'ws', { id: 'ws', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url: 'wss://example.com/mcp' } } }] });
-    w.host.catalog.rescan();
-    expect(w.host.catalog.getAiContribution('ws', 'main')!.mcp!.transport).toBe('ws');
+    const result = w.host.catalog.rescan();
+    expect(w.host.catalog.getAiContribution('web', 'main')!.mcp!.transport).toBe('http');
+    expect(w.host.catalog.getAiContribution('ws', 'main')).toBeUndefined();
+    expect(result.problems).toContainEqual(expect.objectContaining({ code: 'URL_SCHEME', path: 'apps[0].ai.mcp.url' }));
   });
 
   it('validates one folder as a scan would, without changing the catalog', () => {

@@ -57,7 +57,7 @@ const CASES: InvalidCase[] = [
   { name: 'provider-app-id-with-dot', problems: [err('SCHEMA_INVALID_FORMAT', 'providerAppId')] },
   { name: 'missing-apps', problems: [err('SCHEMA_INVALID_TYPE', 'apps', { says: 'is required' })] },
   { name: 'empty-apps', problems: [err('SCHEMA_TOO_SMALL', 'apps', { says: 'at least 1' })] },
-  { name: 'app-id-with-dot', problems: [err('SCHEMA_INVALID_FORMAT', 'apps[0].id')] },
+  { name: 'app-id-with-slash', problems: [err('SCHEMA_CUSTOM', 'apps[0].id', { says: '"/"' })] },
   { name: 'duplicate-app-ids', problems: [err('APP_ID_DUPLICATE', 'apps[1].id', { says: 'apps[0].id and apps[1].id' })] },
   { name: 'entry-wrong-type', problems: [err('SCHEMA_INVALID_VALUE', 'apps[0].entry.type', { says: '"module"' })] },
   { name: 'mcp-entry-and-url', problems: [err('SCHEMA_CUSTOM', 'apps[0].ai.mcp', { says: 'it has both' })] },
@@ -105,7 +105,7 @@ const CASES: InvalidCase[] = [
     name: 'many-schema-problems',
     problems: [
       err('SCHEMA_INVALID_TYPE', 'version'),
-      err('SCHEMA_INVALID_FORMAT', 'apps[0].id'),
+      err('SCHEMA_CUSTOM', 'apps[0].id'),
       err('SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.allowMain'),
       err('SCHEMA_INVALID_UNION', 'apps[1].entry'),
     ],

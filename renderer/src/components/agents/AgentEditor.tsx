@@ -133,7 +133,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const save = async () => {
     setSaving(true);
     setSaveError(undefined);
-    const body = toAgentJson(form.getFieldsValue(true) as Draft, creating);
+    // The chat fields (model, system prompt, sub-agents) have no inputs here yet: an edit keeps them as they are.
+    const kept = agent ? { modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents } : {};
+    const body = { ...kept, ...toAgentJson(form.getFieldsValue(true) as Draft, creating) };
     try {
       const result = await api.call('agents.save', creating ? { agent: body } : { id: agent.id, agent: body });
       onSaved(result.agent);

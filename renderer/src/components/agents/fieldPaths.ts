@@ -1,12 +1,16 @@
 /** A form field's name path, as antd Form takes it. */
 export type FieldPath = (string | number)[];
 
-/** `uiApps[0].mcpServerIds[1]` → `['uiApps', 0, 'mcpServerIds', 1]` (the host's `fieldsOf` format). */
+/**
+ * `uiApps[0].mcpServerIds[1]` (the host's `fieldsOf` format) or
+ * `uiApps.0.mcpServerIds.1` (the agent store's, in a save's field errors)
+ * → `['uiApps', 0, 'mcpServerIds', 1]`. Agent fields are never named by digits.
+ */
 export function parseFieldPath(path: string): FieldPath {
   const out: FieldPath = [];
   for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
     if (match[2] !== undefined) out.push(Number(match[2]));
-    else if (match[1] !== undefined) out.push(match[1]);
+    else if (match[1] !== undefined) out.push(/^\d+$/.test(match[1]) ? Number(match[1]) : match[1]);
   }
   return out;
 }

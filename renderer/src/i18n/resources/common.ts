@@ -2,6 +2,7 @@ export default {
   zh: {
     'common.nav.apps': '应用',
     'common.nav.agents': '智能体',
+    'common.nav.models': '模型',
     'common.nav.registry': '注册中心与授权',
     'common.nav.servers': 'MCP 服务',
     'common.nav.playground': '调试台',
@@ -41,6 +42,7 @@ export default {
   en: {
     'common.nav.apps': 'Apps',
     'common.nav.agents': 'Agents',
+    'common.nav.models': 'Models',
     'common.nav.registry': 'Registry & grants',
     'common.nav.servers': 'MCP servers',
     'common.nav.playground': 'Playground',

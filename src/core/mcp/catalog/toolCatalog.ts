@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
 import { describeDrop, filterTool } from './toolFilter.js';
+import { shortenIdsHint } from '../../naming/toolNameRoom.js';
 import { isValidToolName, toolNameFor } from './toolNaming.js';
 
 /**
@@ -42,6 +43,13 @@ export interface CatalogOptions {
    * Use `fileOfServer(mcpYamlPath)` to point mcp.yaml servers at their file.
    */
   fileOf?: (server: ServerDefinition) => string;
+  /**
+   * Which server keeps a name two servers' tools would both take: the lower
+   * number wins (the host passes the order in which servers first listed
+   * their tools, so a server that had the name keeps it). Default: `entries`
+   * order. A server's own two tools, and reserved names, go by order.
+   */
+  priority?: (server: ServerDefinition) => number;
 }
 
 /** mcp.yaml servers' problems name that file; every other server's name its id. */
@@ -51,21 +59,28 @@ export function fileOfServer(mcpConfigFile: string): (server: ServerDefinition) 
 
 const serverLabel = (server: ServerDefinition) => (server.name === server.id ? `"${server.id}"` : `"${server.name}" (${server.id})`);
 
-interface Owner {
-  rawName: string;
-  server?: ServerDefinition;
+/** A tool that passed the filters and the name rule, waiting for the collision check. */
+interface Named {
+  server: ServerDefinition;
+  tool: Tool;
+  name: string;
+  /** Reports a problem about this tool's server. */
+  report: (severity: ProblemSeverity, code: string, path: string, message: string, hint: string) => void;
+  pathOf: (...field: string[]) => string;
+  about: string;
 }
 
 /**
  * `reserved`: names already taken (the host's own tools, e.g. `mcp_release`).
  * On a collision the earlier tool keeps the name: reserved names first, then
- * `entries` in order, then each server's tools in the order it listed them.
+ * the server of lower `priority` (default: `entries` order), then each
+ * server's tools in the order it listed them. Tools are offered in `entries`
+ * order either way.
  */
 export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonly string[], options: CatalogOptions = {}): CatalogResult {
   const fileOf = options.fileOf ?? ((server: ServerDefinition) => server.id);
-  const taken = new Map<string, Owner>(reserved.map((name) => [name, { rawName: name }]));
-  const tools: CatalogTool[] = [];
   const problems: Problem[] = [];
+  const named: Named[] = [];
 
   for (const { server, tools: listed } of entries) {
     // A path into mcp.yaml means something only for mcp.yaml servers.
@@ -79,9 +94,11 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
       continue;
     }
     const disabled = new Set(server.disabledTools);
+    // A plugin's server is known to the user by its app: problems say which, and how to fix its ids.
+    const ofApp = server.plugin ? ` (app "${server.plugin.appId}" of plugin "${server.plugin.pluginId}")` : '';
 
     for (const tool of listed) {
-      const about = `tool "${tool.name}" of server ${serverLabel(server)}`;
+      const about = `tool "${tool.name}" of server ${serverLabel(server)}${ofApp}`;
       const verdict = filterTool(server.tools, tool.name);
       if (!verdict.kept) {
         const list = verdict.reason === 'blacklisted' ? 'blacklist' : 'whitelist';
@@ -111,34 +128,60 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
             ? `the server has to rename it; add "${tool.name}" to tools.blacklist to hide this warning`
             : server.transform.length
               ? 'change the transform so names stay within 64 ASCII letters, digits, "_" or "-"'
-              : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
+              : server.plugin
+                ? shortenIdsHint(server.plugin.pluginId, server.plugin.appId)
+                : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
         );
         continue;
       }
-      const owner = taken.get(naming.name);
-      if (owner) {
-        const holder = owner.server ? `tool "${owner.rawName}" of server ${serverLabel(owner.server)}` : 'a tool of the host';
-        report(
-          'warning',
-          'TOOL_NAME_COLLISION',
-          pathOf(server.transform.length ? 'transform' : 'tools'),
-          `${about} is not offered: its name "${naming.name}" is already taken by ${holder}`,
-          'give one of the two servers a transform that sets its names apart, or blacklist one of the two tools',
-        );
-        continue;
-      }
-      taken.set(naming.name, { rawName: tool.name, server });
-      tools.push({
-        name: naming.name,
-        rawName: tool.name,
-        serverId: server.id,
-        serverName: server.name,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema,
-        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-      });
+      named.push({ server, tool, name: naming.name, report, pathOf, about });
     }
   }
+
+  const owners = ownersOf(named, reserved, options.priority);
+  const tools: CatalogTool[] = [];
+  for (const candidate of named) {
+    const { server, tool, name } = candidate;
+    const owner = owners.get(name)!;
+    if (owner !== candidate) {
+      const holder = owner === RESERVED ? 'a tool of the host' : `tool "${owner.tool.name}" of server ${serverLabel(owner.server)}`;
+      candidate.report(
+        'warning',
+        'TOOL_NAME_COLLISION',
+        candidate.pathOf(server.transform.length ? 'transform' : 'tools'),
+        `${candidate.about} is not offered: its name "${name}" is already taken by ${holder}`,
+        'give one of the two servers a transform that sets its names apart, or blacklist one of the two tools',
+      );
+      continue;
+    }
+    tools.push({
+      name,
+      rawName: tool.name,
+      serverId: server.id,
+      serverName: server.name,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    });
+  }
   return { tools, problems };
+}
+
+const RESERVED = Symbol('reserved');
+
+/** Who keeps each name: a reserved name the host; else the candidate of the lowest priority, the first in order among equals. */
+function ownersOf(named: readonly Named[], reserved: readonly string[], priority: ((server: ServerDefinition) => number) | undefined): Map<string, Named | typeof RESERVED> {
+  const owners = new Map<string, Named | typeof RESERVED>(reserved.map((name) => [name, RESERVED]));
+  const rank = new Map<ServerDefinition, number>();
+  const rankOf = (server: ServerDefinition) => {
+    let value = rank.get(server);
+    if (value === undefined) rank.set(server, (value = priority ? priority(server) : 0));
+    return value;
+  };
+  for (const candidate of named) {
+    const owner = owners.get(candidate.name);
+    if (owner === undefined || (owner !== RESERVED && owner.server !== candidate.server && rankOf(candidate.server) < rankOf(owner.server))) owners.set(candidate.name, candidate);
+  }
+  return owners;
 }

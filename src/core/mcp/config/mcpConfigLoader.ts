@@ -15,9 +15,9 @@ import {
   SERVER_FIELD_HINTS,
   SERVER_ID_PATTERN,
   SUPPORTED_MCP_CONFIG_VERSION,
-  SUPPORTED_TRANSPORTS,
   type McpServerEntry,
 } from './mcpConfigSchema.js';
+import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './transports.js';
 
 /**
  * Reads `$CHATOS_HOME/chatos/mcp.yaml` into server definitions (seed 002).
@@ -220,14 +220,9 @@ function idSuggestion(key: string): string | undefined {
 function checkTransportValue(raw: Record<string, unknown>, at: PropertyKey[], file: string): Problem | undefined {
   const written = raw.transport;
   if (written === undefined || (SUPPORTED_TRANSPORTS as readonly unknown[]).includes(written)) return undefined;
-  if (typeof written === 'string' && written.toLowerCase() === 'sse') {
-    return error(
-      file,
-      [...at, 'transport'],
-      'MCP_TRANSPORT_UNSUPPORTED',
-      'transport "sse" is not supported; ChatOS connects over stdio or streamable_http',
-      'use "transport: streamable_http" with the server\'s url; servers that offer SSE usually serve streamable HTTP too, often at /mcp instead of /sse',
-    );
+  if (typeof written === 'string') {
+    const { message, hint } = unsupportedTransport(written);
+    return error(file, [...at, 'transport'], 'MCP_TRANSPORT_UNSUPPORTED', message, hint);
   }
   return error(file, [...at, 'transport'], 'MCP_TRANSPORT_UNSUPPORTED', `transport ${describe(written)} is not supported; use stdio or streamable_http`, SERVER_FIELD_HINTS.transport!);
 }
@@ -269,7 +264,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
   stdio: ['url', 'headers', 'sessionId'],
-  streamable_http: ['command', 'args', 'env'],
+  streamable_http: ['command', 'args', 'env', 'inheritEnv'],
 };
 
 function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, unknown>, key: string, at: PropertyKey[], file: string): Problem[] {
@@ -280,8 +275,9 @@ function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, u
   if (kind === 'streamable_http') {
     if (entry.url === undefined) {
       problems.push(error(file, [...at, 'url'], 'MCP_URL_MISSING', `server "${key}" uses transport streamable_http but has no url`, SERVER_FIELD_HINTS.url!));
-    } else if (!isHttpUrl(entry.url)) {
-      problems.push(error(file, [...at, 'url'], 'MCP_URL_INVALID', `server "${key}" has url ${JSON.stringify(entry.url)}, which is not an http(s) url`, SERVER_FIELD_HINTS.url!));
+    } else {
+      const checked = checkServerUrl(entry.url);
+      if (!checked.ok) problems.push(error(file, [...at, 'url'], 'MCP_URL_INVALID', `server "${key}": ${checked.message}`, checked.hint));
     }
   }
   for (const field of OTHER_TRANSPORT_FIELDS[kind]) {
@@ -289,15 +285,6 @@ function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, u
     problems.push(warning(file, [...at, field], 'MCP_FIELD_IGNORED', `"${field}" is ignored: server "${key}" uses transport ${kind}`, `remove "${field}", or check that "transport" is what you meant`));
   }
   return problems;
-}
-
-function isHttpUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -318,10 +305,16 @@ function checkEnvReferences(values: Record<string, EnvValue>, field: 'env' | 'he
   );
 }
 
+/** Left out when it adds nothing, so a definition (and its equality on reload) is as before for servers that do not ask. */
+function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: true | string[] } {
+  if (inherit === true) return { inheritEnv: true };
+  return Array.isArray(inherit) && inherit.length > 0 ? { inheritEnv: inherit } : {};
+}
+
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
-      ? { kind, command: entry.command!, args: entry.args, env: entry.env }
+      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv) }
       : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
   return {
     id: mcpYamlServerId(key),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
 import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
+import { SUPPORTED_TRANSPORTS } from './transports.js';
 
 /**
  * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
@@ -10,8 +11,6 @@ import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
  */
 
 export const SUPPORTED_MCP_CONFIG_VERSION = 1;
-
-export const SUPPORTED_TRANSPORTS = ['stdio', 'streamable_http'] as const;
 
 /** A server id is the key under `servers:`; it becomes the registry id `chatos::<id>`. */
 export const SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -45,6 +44,13 @@ export const McpServerEntrySchema = z.object({
   command: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   args: orEmpty(StringListSchema, () => []),
   env: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
+  /**
+   * More of the host's environment than the default list (serverEnvironment.ts):
+   * `true` for all of it, or the names of more variables. Default: the list only.
+   */
+  inheritEnv: z
+    .union([z.boolean(), z.array(z.string({ error: 'must be a string' }).regex(/^[^=\0]+$/, { error: 'must be a variable name' }))], { error: 'must be true, false or a list of variable names' })
+    .default(false),
   // streamable_http
   url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
@@ -90,6 +96,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   command: 'name the program to start, e.g. "command: npx"',
   args: "use a list of strings, e.g. args: ['-y', '@playwright/mcp@latest']",
   env: 'map each variable to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
+  inheritEnv: 'use true (the whole host environment), or a list of host variable names, e.g. inheritEnv: [AWS_PROFILE, KUBECONFIG]',
   url: 'use an http(s) url, e.g. "url: http://127.0.0.1:3000/mcp"',
   headers: 'map each header to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
   sessionId: 'use a string, or remove sessionId',

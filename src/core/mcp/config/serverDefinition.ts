@@ -8,6 +8,7 @@ import {
 import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
 import { parseCmdUrl } from '../../naming/cmdUrl.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
+import { checkServerUrl } from './transports.js';
 
 /**
  * Key order never counts; arrays keep their order (args, transforms and
@@ -55,14 +56,9 @@ function transportOf(row: RegistryMcpServer, cwd: string | undefined): { ok: tru
       return { ok: false, reason: (error as Error).message };
     }
   }
-  let scheme: string;
-  try {
-    scheme = new URL(row.url).protocol;
-  } catch {
-    return { ok: false, reason: `server "${row.id}" has an unreadable url: ${row.url}` };
-  }
-  if (scheme === 'http:' || scheme === 'https:') return { ok: true, transport: { kind: 'streamable_http', url: row.url, headers: {} } };
-  return { ok: false, reason: `server "${row.id}" uses ${scheme}// urls, which ChatOS cannot connect to; use cmd:// (stdio) or http(s):// (streamable HTTP)` };
+  const checked = checkServerUrl(row.url);
+  if (checked.ok) return { ok: true, transport: { kind: 'streamable_http', url: row.url, headers: {} } };
+  return { ok: false, reason: `server "${row.id}" cannot be connected to: ${checked.message}; ${checked.hint}` };
 }
 
 /**

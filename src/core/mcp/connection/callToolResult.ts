@@ -1,27 +1,46 @@
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { hasOnlyKeys, isPlainObject } from '../../plainObject.js';
+import { isBase64, isDataUrl, parseDataUrl } from './dataUrl.js';
+
+/** The note a media block becomes when its bytes cannot be read: the rest of the result still arrives. */
+function unreadableMedia(kind: string, mimeType: unknown, why: string): { type: 'text'; text: string } {
+  const type = typeof mimeType === 'string' && mimeType ? ` (${mimeType})` : '';
+  return { type: 'text', text: `[an ${kind}${type} was returned ${why}, and was dropped]` };
+}
 
 /**
  * Seed 002: image data is base64, possibly with a `data:<mime>;base64,`
- * prefix. The SDK's result schema rejects the prefixed form, and with it the
- * whole result, so the prefix is moved into `mimeType` before validation;
- * the bytes are unchanged.
+ * prefix. The SDK's result schema rejects a data url, and with it the whole
+ * result, so each image and audio block is read here first: a data url in
+ * any form RFC 2397 allows becomes its base64 and `mimeType` (the bytes are
+ * unchanged), and a block whose bytes still cannot be read becomes a text
+ * note, so one bad image never fails the call. Returns `result` itself when
+ * nothing needed reading.
  */
-export function moveDataUrlPrefixes(result: unknown): unknown {
+export function normalizeMediaData(result: unknown): unknown {
   const content = (result as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return result;
-  // Most results hold no data: url at all; leave those untouched (this runs on every call).
-  if (!content.some((item: { data?: unknown }) => typeof item?.data === 'string' && item.data.startsWith('data:'))) return result;
-  return {
-    ...(result as object),
-    content: content.map((item: unknown) => {
-      const block = item as { type?: unknown; data?: unknown; mimeType?: unknown };
-      if ((block?.type !== 'image' && block?.type !== 'audio') || typeof block.data !== 'string') return item;
-      const match = /^data:([^;,]+)?;base64,/.exec(block.data);
-      return match ? { ...block, data: block.data.slice(match[0].length), mimeType: match[1] ?? block.mimeType } : item;
-    }),
-  };
+  let changed = false;
+  const next = content.map((item: unknown) => {
+    const block = item as { type?: unknown; data?: unknown; mimeType?: unknown } | null;
+    if ((block?.type !== 'image' && block?.type !== 'audio') || typeof block.data !== 'string') return item;
+    const kind = block.type;
+    let data = block.data;
+    let mimeType = block.mimeType;
+    if (isDataUrl(data)) {
+      const parsed = parseDataUrl(data);
+      if (!parsed) return (changed = true), unreadableMedia(kind, mimeType, 'as a data url without data');
+      data = parsed.base64;
+      mimeType = parsed.mimeType ?? mimeType;
+    }
+    if (!isBase64(data)) return (changed = true), unreadableMedia(kind, mimeType, 'with data that is not base64');
+    if (typeof mimeType !== 'string') return (changed = true), unreadableMedia(kind, undefined, 'without a mimeType');
+    if (data === block.data && mimeType === block.mimeType) return item;
+    changed = true;
+    return { ...block, data, mimeType };
+  });
+  return changed ? { ...(result as object), content: next } : result;
 }
 
 const isTopKey = (key: string) => key === 'content' || key === 'isError';
@@ -48,15 +67,21 @@ export function plainTextResult(value: unknown): CallToolResult | undefined {
 
 /**
  * The result schema the host's connections give the SDK: exactly
- * `CallToolResultSchema` after `moveDataUrlPrefixes` (the same data, the
- * same issues when it fails), with the plain text shape checked by hand
- * first. The SDK's schema builds a copy of every block, which made result
- * validation one of the larger costs of a call.
+ * `CallToolResultSchema` after `normalizeMediaData` (the same data, the
+ * same issues when it fails). The plain text shape is checked by hand first
+ * (the SDK's schema builds a copy of every block, which made result
+ * validation one of the larger costs of a call), and media is read only
+ * when the schema refuses the result as it came: a result it accepts holds
+ * no data url and no unreadable base64, so reading it first would change
+ * nothing and cost an extra pass over every image.
  */
 export const HostCallToolResultSchema = z.unknown().transform((value, ctx) => {
   const plain = plainTextResult(value);
   if (plain) return plain;
-  const parsed = CallToolResultSchema.safeParse(moveDataUrlPrefixes(value));
+  let parsed = CallToolResultSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const normalized = normalizeMediaData(value);
+  if (normalized !== value) parsed = CallToolResultSchema.safeParse(normalized);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.issues.push(issue as unknown as (typeof ctx.issues)[number]);
   return z.NEVER;

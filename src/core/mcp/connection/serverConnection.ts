@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -10,11 +9,13 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues } from '../config/mcpConfigLoader.js';
+import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../process/serverFaultError.js';
 import { commandTrouble } from '../serverTrouble.js';
-import { minimalEnvironment, ProcessTransport, type ExitInfo } from '../process/processTransport.js';
+import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
+import { serverEnvironment } from '../process/serverEnvironment.js';
 import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
@@ -82,7 +83,7 @@ export class ServerConnection {
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
-  /** Every transport a start opened (a url tries streamable HTTP, then SSE): all are closed when the start fails. */
+  /** Every transport a start opened: all are closed when the start fails (or its connect timeout ends it). */
   private attempts: Transport[] = [];
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
 
@@ -205,7 +206,7 @@ export class ServerConnection {
         serverId: def.id,
         command: def.transport.command,
         args: def.transport.args,
-        env: minimalEnvironment(env.values),
+        env: serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values),
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,
@@ -230,24 +231,21 @@ export class ServerConnection {
     }
     const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id);
     if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
-    const url = new URL(def.transport.url);
-    const requestInit = { headers: headers.values };
-    const streamable = new StreamableHTTPClientTransport(url, { requestInit, sessionId: def.transport.sessionId });
-    this.attempts.push(streamable);
+    // The same rule validation applies: no url that validation refuses is connected to here either.
+    const checked = checkServerUrl(def.transport.url);
+    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id);
+    const transport = new StreamableHTTPClientTransport(checked.url, { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId });
+    // Closed with the rest of a failed start's transports (see closeAttempts).
+    this.attempts.push(transport);
+    this.watchClose(transport);
     try {
-      this.watchClose(streamable);
-      await client.connect(streamable);
-      return streamable;
-    } catch (error) {
-      // Servers from before streamable HTTP speak the old HTTP+SSE transport; other hosts fall back the same way.
-      this.deps.log.append('lifecycle', `streamable HTTP failed (${(error as Error).message}); trying SSE`);
-      await streamable.close().catch(() => {});
-      const transport = new SSEClientTransport(url, { requestInit });
-      this.attempts.push(transport);
-      this.watchClose(transport);
       await client.connect(transport);
-      return transport;
+    } catch (error) {
+      // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
+      const status = error instanceof StreamableHTTPError ? error.code : undefined;
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${(error as Error).message}; ${connectFailureHint(checked.url, status)}`, def.id);
     }
+    return transport;
   }
 
   /** A transport that closes while running is a crash: in-flight calls fail with the server's last words. */

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parseDataUrl } from '../connection/dataUrl.js';
 
 /** Only these are kept as images: the formats every model provider accepts (seed 002). */
 export const IMAGE_TYPES: ReadonlyMap<string, string> = new Map([
@@ -27,7 +28,7 @@ export const NO_ARTIFACTS: readonly SavedArtifact[] = Object.freeze([]);
  * Writes every image in a result to
  * `<artifactsDir>/mcp/<serverId>/<toolName>/<timestamp>-<uuid>.<ext>` and
  * replaces it with a `resource_link` to the file, so results stay small and
- * the UI fetches the bytes on demand. Base64 may carry a `data:` prefix.
+ * the UI fetches the bytes on demand. Base64 may be written as a data url.
  * Other image types become a text note.
  */
 export function storeImageArtifacts(result: CallToolResult, artifactsDir: string, serverId: string, toolName: string, now: number): { result: CallToolResult; artifacts: readonly SavedArtifact[] } {
@@ -36,14 +37,15 @@ export function storeImageArtifacts(result: CallToolResult, artifactsDir: string
   const artifacts: SavedArtifact[] = [];
   const content = result.content.map((item) => {
     if (item.type !== 'image') return item;
-    const match = /^data:([^;,]+)?(;base64)?,/.exec(item.data);
-    const mimeType = (match?.[1] ?? item.mimeType ?? '').toLowerCase();
+    // Results arrive with data urls already read (callToolResult.ts); one that did not is read the same way.
+    const dataUrl = parseDataUrl(item.data);
+    const mimeType = (dataUrl?.mimeType ?? item.mimeType ?? '').toLowerCase();
     // The server names the type: a Map, so "constructor" is no type with an extension.
     const ext = IMAGE_TYPES.get(mimeType);
     if (!ext) {
       return { type: 'text' as const, text: `[an image of type ${mimeType || 'unknown'} was returned and dropped: only JPEG, PNG, GIF and WebP are kept]` };
     }
-    const bytes = Buffer.from(match ? item.data.slice(match[0].length) : item.data, 'base64');
+    const bytes = Buffer.from(dataUrl ? dataUrl.base64 : item.data, 'base64');
     const dir = path.join(artifactsDir, 'mcp', safeSegment(serverId), safeSegment(toolName));
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${now}-${randomUUID()}.${ext}`);

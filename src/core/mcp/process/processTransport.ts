@@ -1,7 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +16,7 @@ export interface ProcessTransportOptions {
   serverId: string;
   command: string;
   args: string[];
-  /** The complete environment of the child, already resolved (see `minimalEnvironment`). */
+  /** The complete environment of the child, already resolved (see `serverEnvironment`). */
   env: Record<string, string>;
   cwd?: string;
   log: ServerLog;
@@ -44,14 +43,6 @@ export interface ExitInfo {
   lastStderr: string[];
   /** True when it ended on its own, before the host asked it to (a crash, not a stop). */
   unasked?: boolean;
-}
-
-/**
- * The SDK's few safe variables (PATH, HOME, …) plus `extra`: nothing else of
- * the host's environment (API keys, tokens) reaches a server unless named.
- */
-export function minimalEnvironment(extra: Record<string, string>): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...extra };
 }
 
 /** The message for calls that failed because the server went away: names the server and what it last said. */

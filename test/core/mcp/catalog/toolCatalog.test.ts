@@ -161,6 +161,17 @@ describe('buildCatalog', () => {
     expect(first([{ server: b, tools: [tool('t')] }, { server: a, tools: [tool('t')] }])).toEqual(['chatos::b']);
   });
 
+  it('with a priority, the server of lower priority keeps a contested name, and tools stay in entries order', () => {
+    const a = server('a', { transform: [{ prefix: 'x_' }] });
+    const b = server('b', { transform: [{ prefix: 'x_' }] });
+    const priority = (s: ServerDefinition) => (s.id === 'chatos::b' ? 0 : 1);
+    const result = buildCatalog([{ server: a, tools: [tool('t'), tool('only_a')] }, { server: b, tools: [tool('t')] }], [], { priority });
+    expect(result.tools.map((t) => `${t.name}@${t.serverId}`)).toEqual(['x_only_a@chatos::a', 'x_t@chatos::b']);
+    expect(result.problems.map((p) => p.message)).toEqual(['tool "t" of server "a" (chatos::a) is not offered: its name "x_t" is already taken by tool "t" of server "b" (chatos::b)']);
+    // A reserved name is the host's whatever the priority.
+    expect(buildCatalog([{ server: server('m', { transform: [{ prefix: 'mcp_' }] }), tools: [tool('release')] }], ['mcp_release'], { priority: () => -1 }).tools).toEqual([]);
+  });
+
   it('a transform that maps two raw names to one keeps the first listed', () => {
     const s = server('s', { transform: [{ prefix: { remove: 'old_', add: '' } }] });
     const result = buildCatalog([{ server: s, tools: [tool('old_read'), tool('read')] }], []);

@@ -173,6 +173,8 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     ['an id of 65 characters', 'a'.repeat(65), 'command: node', 'MCP_SERVER_ID_INVALID', `servers.${'a'.repeat(65)}`],
     ['a non-ASCII id', 'café', 'command: node', 'MCP_SERVER_ID_INVALID', 'servers["café"]'],
     ['args that are not a list', 's', 'command: node\nargs: --port 0', 'SCHEMA_INVALID_TYPE', 'servers.s.args'],
+    ['inheritEnv that is neither true, false nor a list', 's', 'command: node\ninheritEnv: yes please', 'SCHEMA_INVALID_UNION', 'servers.s.inheritEnv'],
+    ['inheritEnv naming a variable with "="', 's', 'command: node\ninheritEnv: [A=B]', 'SCHEMA_INVALID_FORMAT', 'servers.s.inheritEnv[0]'],
     ['a timeout in words', 's', 'command: node\ntimeout: 30s', 'SCHEMA_INVALID_TYPE', 'servers.s.timeout'],
     ['a zero timeout', 's', 'command: node\ntimeout: 0', 'SCHEMA_TOO_SMALL', 'servers.s.timeout'],
     ['a permission level that does not exist', 's', "command: node\npermissions:\n  'browser_*': admin", 'SCHEMA_INVALID_VALUE', 'servers.s.permissions["browser_*"]'],

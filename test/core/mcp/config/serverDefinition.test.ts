@@ -39,8 +39,8 @@ describe('definitionFromRegistry', () => {
   });
 
   it.each([
-    ['a websocket url', 'ws://127.0.0.1:3000', 'ws:'],
-    ['an unreadable url', 'not a url', 'unreadable'],
+    ['a websocket url', 'ws://127.0.0.1:3000', 'WebSocket url'],
+    ['an unreadable url', 'not a url', 'is not a valid url'],
     ['a cmd:// url with an open quote', 'cmd://node "unterminated', 'unterminated'],
     ['a cmd:// url with no command', 'cmd://  ', 'no command'],
   ])('%s is refused with a reason', (_name, url, fragment) => {

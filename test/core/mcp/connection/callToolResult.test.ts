@@ -1,10 +1,10 @@
 import { safeParse } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { HostCallToolResultSchema, moveDataUrlPrefixes, plainTextResult } from '../../../../src/core/mcp/connection/callToolResult.js';
+import { HostCallToolResultSchema, normalizeMediaData, plainTextResult } from '../../../../src/core/mcp/connection/callToolResult.js';
 
 /** What the SDK's schema makes of a result once data: url prefixes are moved: the reference, sample by sample. */
-const reference = (value: unknown) => safeParse(CallToolResultSchema, moveDataUrlPrefixes(value));
+const reference = (value: unknown) => safeParse(CallToolResultSchema, normalizeMediaData(value));
 
 const PNG = 'iVBORw0KGgo=';
 const samples: unknown[] = [
@@ -32,6 +32,12 @@ const samples: unknown[] = [
   JSON.parse('{"content":[{"type":"text","text":"x","__proto__":{"polluted":true}}]}'),
   { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] },
   { content: [{ type: 'image', data: `data:image/png;base64,${PNG}`, mimeType: 'image/x' }] },
+  { content: [{ type: 'image', data: `data:image/png;name=a.png;base64,${PNG}` }] },
+  { content: [{ type: 'image', data: `DATA:IMAGE/PNG;BASE64,${PNG}`, mimeType: 'image/png' }] },
+  { content: [{ type: 'image', data: 'data:image/svg+xml,%3Csvg%2F%3E', mimeType: 'image/svg+xml' }] },
+  { content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }, { type: 'text', text: 'kept' }] },
+  { content: [{ type: 'image', data: 'data:image/png;base64' }] },
+  { content: [{ type: 'audio', data: `data:audio/wav;base64,${PNG}` }], isError: 'no' },
   { content: [{ type: 'image', data: PNG }] },
   { content: [{ type: 'resource_link', uri: 'file:///a', name: 'a' }] },
   { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'a' } }] },

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach } from 'vitest';
-import { ProcessTransport, minimalEnvironment, type ProcessTransportOptions } from '../../../../src/core/mcp/process/processTransport.js';
+import { ProcessTransport, type ProcessTransportOptions } from '../../../../src/core/mcp/process/processTransport.js';
+import { serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
 import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
 import { repoRoot } from '../../../helpers/tempDir.js';
 
@@ -75,7 +76,7 @@ export interface Connected {
 /** Starts `node <args>` through a ProcessTransport and connects the SDK's own Client to it. */
 export async function connectNode(args: string[], options: Partial<ProcessTransportOptions> = {}): Promise<Connected> {
   const log = options.log ?? new ServerLog();
-  const transport = new ProcessTransport({ serverId: 'test::srv', command: process.execPath, args, env: minimalEnvironment({}), log, ...options });
+  const transport = new ProcessTransport({ serverId: 'test::srv', command: process.execPath, args, env: serverEnvironment(process.env, undefined, {}), log, ...options });
   opened.push(transport);
   const client = new Client({ name: 'chatos-test', version: '0.0.0' });
   const errors: Error[] = [];

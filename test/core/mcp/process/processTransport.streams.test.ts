@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { minimalEnvironment } from '../../../../src/core/mcp/process/processTransport.js';
+import { INHERITED_ENV_NAMES, serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
 import { ServerFaultError } from '../../../../src/core/mcp/process/serverFaultError.js';
 import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
 import { tempDir } from '../../../helpers/tempDir.js';
@@ -81,7 +80,7 @@ describe('ProcessTransport: arguments and environment', () => {
 
     it('a host variable is not inherited unless passed', async () => {
       process.env.CHATOS_SECRET_TEST = 'hunter2';
-      const { client } = await connectNode([serverScript], { env: minimalEnvironment({ PLUGIN_SETTING: 'on' }) });
+      const { client } = await connectNode([serverScript], { env: serverEnvironment(process.env, undefined, { PLUGIN_SETTING: 'on' }) });
       const env = JSON.parse(await callText(client, 'env')) as Record<string, string>;
 
       expect(env.CHATOS_SECRET_TEST).toBeUndefined();
@@ -89,20 +88,20 @@ describe('ProcessTransport: arguments and environment', () => {
       expect(env.PATH).toBe(process.env.PATH);
       // Node may add a few of its own; nothing else of the host's arrives.
       const fromHost = Object.keys(env).filter((key) => process.env[key] !== undefined && env[key] === process.env[key]);
-      expect(fromHost.every((key) => (DEFAULT_INHERITED_ENV_VARS as string[]).includes(key))).toBe(true);
+      expect(fromHost.every((key) => INHERITED_ENV_NAMES.includes(key) || key.startsWith('LC_'))).toBe(true);
     });
 
     it('a host variable named explicitly is passed', async () => {
       process.env.CHATOS_SECRET_TEST = 'hunter2';
-      const { client } = await connectNode([serverScript], { env: minimalEnvironment({ CHATOS_SECRET_TEST: process.env.CHATOS_SECRET_TEST }) });
+      const { client } = await connectNode([serverScript], { env: serverEnvironment(process.env, undefined, { CHATOS_SECRET_TEST: process.env.CHATOS_SECRET_TEST }) });
       expect(JSON.parse(await callText(client, 'env')).CHATOS_SECRET_TEST).toBe('hunter2');
     });
 
-    it('minimalEnvironment is the SDK default set plus extra', () => {
+    it('the server environment is the inherited list plus extra', () => {
       process.env.CHATOS_SECRET_TEST = 'hunter2';
-      const env = minimalEnvironment({ EXTRA: '1' });
+      const env = serverEnvironment(process.env, undefined, { EXTRA: '1' });
       expect(Object.keys(env).sort()).toEqual([...Object.keys(env).filter((key) => key !== 'EXTRA'), 'EXTRA'].sort());
-      expect(Object.keys(env).filter((key) => key !== 'EXTRA').every((key) => (DEFAULT_INHERITED_ENV_VARS as string[]).includes(key))).toBe(true);
+      expect(Object.keys(env).filter((key) => key !== 'EXTRA').every((key) => INHERITED_ENV_NAMES.includes(key) || key.startsWith('LC_'))).toBe(true);
       expect(env.EXTRA).toBe('1');
     });
   });

@@ -1,6 +1,7 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { ProcessTransport, describeExit, minimalEnvironment } from '../../../../src/core/mcp/process/processTransport.js';
+import { ProcessTransport, describeExit } from '../../../../src/core/mcp/process/processTransport.js';
+import { serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
 import { ServerFaultError } from '../../../../src/core/mcp/process/serverFaultError.js';
 import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
 import { callText, connectNode, descendantsOf, groupOf, isRunning, launcherScript, serverScript } from './processHelpers.js';
@@ -92,7 +93,7 @@ describe('ProcessTransport: starting and stopping', () => {
 
   it('a command that does not exist fails start() with SPAWN_FAILED, and close() after it is harmless', async () => {
     const log = new ServerLog();
-    const transport = new ProcessTransport({ serverId: 'test::missing', command: 'chatos-no-such-command', args: [], env: minimalEnvironment({}), log });
+    const transport = new ProcessTransport({ serverId: 'test::missing', command: 'chatos-no-such-command', args: [], env: serverEnvironment(process.env, undefined, {}), log });
     let closes = 0;
     transport.onclose = () => closes++;
     const error = await transport.start().catch((caught: unknown) => caught);

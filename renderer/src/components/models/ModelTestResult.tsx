@@ -1,0 +1,25 @@
+import { Alert } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ModelTestResult as Result } from '../../../../src/shared/models';
+import { failureWords } from './failureWords';
+
+/** A test's outcome under its model's row: the answer, or the coded failure in words with the provider's own text. */
+export function ModelTestResult({ result, entry }: { result: Result; entry: { id: string; baseUrl: string; model: string } }) {
+  const { t } = useTranslation();
+  if (result.ok) {
+    const text = result.text.trim().slice(0, 200);
+    return <Alert type="success" showIcon data-testid={`model-test-result-${entry.id}`} data-ok="true" title={text ? t('models.test.ok', { ms: result.ms, text }) : t('models.test.okEmpty', { ms: result.ms })} />;
+  }
+  const words = failureWords(result.error, entry);
+  return (
+    <Alert
+      type="error"
+      showIcon
+      data-testid={`model-test-result-${entry.id}`}
+      data-ok="false"
+      data-kind={result.error.kind}
+      title={t(words.key, words.values)}
+      description={result.error.message ? t('models.test.providerSaid', { message: result.error.message }) : undefined}
+    />
+  );
+}

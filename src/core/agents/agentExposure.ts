@@ -1,0 +1,84 @@
+import type { AgentUiApp } from '../../shared/agents.js';
+import type { AppContribution } from '../../shared/appContribution.js';
+import type { Exposure } from '../contributions/exposure.js';
+import { registryId } from '../registry/registryTables.js';
+
+/**
+ * Seed 000 way B: what an app exposes of existing servers and prompts
+ * (`exposure.mcpServers` / `exposure.prompts`: off, all, or a list) bounds
+ * what an agent may select under that app. The agent editor offers only
+ * that, but agents are also made through the CLI, the API and the settings
+ * server, so the core checks it: the store refuses an agent that selects
+ * outside it, and the resolver leaves out what a stored agent selects
+ * outside it now (the app's exposure may have changed since).
+ *
+ * An app's own server and prompts (way A) are always its to offer. A list
+ * names registry ids (`aide::memory`) or bare names (`memory`, any
+ * provider's); a prompt pair counts as one (`x` and `x__en`).
+ */
+
+export type ExposureKind = 'mcpServers' | 'prompts';
+
+export interface ExposureViolation {
+  /** Where in the agent: `['uiApps', i, 'mcpServerIds', j]`. */
+  at: (string | number)[];
+  id: string;
+  message: string;
+  hint: string;
+}
+
+const EN_SUFFIX = '__en';
+const pairBase = (name: string) => (name.endsWith(EN_SUFFIX) ? name.slice(0, -EN_SUFFIX.length) : name);
+
+/** The name part of a registry id (`<providerAppId>::<name>`: provider ids hold no ':'). */
+function nameOf(id: string): string {
+  const at = id.indexOf('::');
+  return at < 0 ? id : id.slice(at + 2);
+}
+
+function listed(exposure: Exposure, kind: ExposureKind, id: string): boolean {
+  if (exposure.mode !== 'list') return exposure.mode === 'all';
+  const same = kind === 'prompts' ? (a: string, b: string) => pairBase(a) === pairBase(b) : (a: string, b: string) => a === b;
+  return exposure.names.some((name) => (name.includes('::') ? same(name, id) : same(name, nameOf(id))));
+}
+
+/** The app's own server or prompts (way A), by registry id. */
+function ownIds(app: AppContribution, kind: ExposureKind): string[] {
+  if (kind === 'mcpServers') return app.mcp ? [registryId(app.providerAppId, app.serverName)] : [];
+  return [registryId(app.providerAppId, app.promptNames.zh), registryId(app.providerAppId, app.promptNames.en)];
+}
+
+function describe(exposure: Exposure): string {
+  if (exposure.mode === 'off') return 'it exposes none';
+  if (exposure.mode === 'all') return 'it exposes all';
+  return exposure.names.length ? `it exposes only ${exposure.names.map((n) => `"${n}"`).join(', ')}` : 'its list is empty';
+}
+
+/** Why an id may not be selected under this app, or undefined when it may. */
+export function exposureRefusal(app: AppContribution, kind: ExposureKind, id: string): { message: string; hint: string } | undefined {
+  if (ownIds(app, kind).includes(id)) return undefined;
+  const { exposure } = app.exposure[kind];
+  if (listed(exposure, kind, id)) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not exposed by app "${app.appId}" of plugin "${app.pluginId}": ${describe(exposure)} (its ai.${kind})`,
+    hint: `select one of the ${what}s the app exposes (chatos apps shows its exposure), or add the ${what} under an app that exposes it`,
+  };
+}
+
+/** Every selected id of `uiApps` outside what its app exposes; apps not installed are left to the resolver to report. */
+export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined): ExposureViolation[] {
+  const violations: ExposureViolation[] = [];
+  uiApps.forEach((uiApp, i) => {
+    const app = appOf(uiApp.pluginId, uiApp.appId);
+    if (!app) return;
+    const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
+      ids.forEach((id, j) => {
+        const refusal = exposureRefusal(app, kind, id);
+        if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
+      });
+    check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);
+    check('prompts', 'promptIds', uiApp.promptIds);
+  });
+  return violations;
+}

@@ -1,0 +1,91 @@
+import { classifyProviderError, ProviderError, type ErrorContext } from './providerError.js';
+import type { StreamEvent } from './streamEvent.js';
+
+/** Turns one vendor's stream chunks into StreamEvents. */
+export interface StreamTranslator<Chunk> {
+  push(chunk: Chunk): StreamEvent[];
+  /** After the last chunk: what is still open (tool calls, usage, done). Throws a ProviderError when the model had not finished. */
+  end(): StreamEvent[];
+}
+
+/** What an SDK call gets: the signal that aborts it, and how long it may wait for the response's headers. */
+export interface WireOptions {
+  signal: AbortSignal;
+  timeout: number;
+}
+
+export interface GuardedStreamOptions<Chunk> {
+  /** Starts the request with these options. */
+  open(options: WireOptions): Promise<AsyncIterable<Chunk>>;
+  translator: StreamTranslator<Chunk>;
+  /** The caller's Stop. */
+  signal?: AbortSignal;
+  /** No answer, or no chunk, for this long is a `network`/`timeout` failure. */
+  idleTimeoutMs: number;
+  context: ErrorContext;
+}
+
+/** A stream that was not finished by the model (cut mid-way, or ended with no finish). */
+export const incomplete = () => new ProviderError({ kind: 'network', network: 'incomplete', message: 'the stream ended before the model finished' });
+
+/**
+ * What every client shares: the caller's signal and an idle deadline abort
+ * the request, every failure leaves as a coded ProviderError with the key
+ * masked, and a consumer that stops reading early closes the connection.
+ * The deadline pauses while the consumer handles an event, so a slow
+ * consumer is never taken for a silent provider.
+ */
+export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>): AsyncGenerator<StreamEvent> {
+  const { signal, idleTimeoutMs, translator, context } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, idleTimeoutMs);
+  };
+  const onAbort = () => controller.abort(signal?.reason);
+  const stopped = (): ProviderError | undefined => {
+    if (signal?.aborted) return new ProviderError({ kind: 'aborted', message: 'the request was stopped' });
+    if (timedOut) return new ProviderError({ kind: 'network', network: 'timeout', message: `the provider sent nothing for ${Math.round(idleTimeoutMs / 1000)} s` });
+    return undefined;
+  };
+  const fail = (error: unknown) => stopped() ?? classifyProviderError(error, context);
+
+  if (signal?.aborted) throw stopped();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    arm();
+    let chunks: AsyncIterator<Chunk>;
+    try {
+      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs }))[Symbol.asyncIterator]();
+    } catch (error) {
+      throw fail(error);
+    }
+    for (;;) {
+      arm();
+      let next: IteratorResult<Chunk>;
+      let events: StreamEvent[];
+      try {
+        next = await chunks.next();
+        clearTimeout(timer);
+        if (next.done) break;
+        events = translator.push(next.value);
+      } catch (error) {
+        throw fail(error);
+      }
+      for (const event of events) yield event;
+    }
+    // An abort can end an SDK stream quietly, as if it were complete.
+    const halted = stopped();
+    if (halted) throw halted;
+    for (const event of translator.end()) yield event;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}

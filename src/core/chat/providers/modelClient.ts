@@ -1,0 +1,85 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { ApiKind, ModelEntry } from '../../../shared/models.js';
+import * as anthropic from './anthropicMessages.js';
+import { guardedStream, type StreamTranslator, type WireOptions } from './guardedStream.js';
+import type { ModelRequest } from './modelRequest.js';
+import * as openaiChat from './openaiChat.js';
+import * as openaiResponses from './openaiResponses.js';
+import type { ErrorContext } from './providerError.js';
+import { resolveRequest, type ResolvedRequest } from './requestParts.js';
+import type { StreamEvent } from './streamEvent.js';
+
+export interface StreamOptions {
+  /** Stop: aborts the request; the stream throws a ProviderError of kind `aborted`. */
+  signal?: AbortSignal;
+  /** No answer or no chunk for this long fails the request (`network`/`timeout`). Default 5 minutes: a reasoning model may think a while before its first token. */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * The provider port (DESIGN.md "Chat: the agent loop"): one streamed request
+ * to one model, in vendor-neutral events. Failures are thrown from the
+ * iteration as a ProviderError, coded for the retry policy. A client holds
+ * no conversation state and never retries: the loop owns both.
+ */
+export interface ModelClient {
+  readonly apiKind: ApiKind;
+  readonly model: string;
+  stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<StreamEvent>;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** One API's wire format: how to start its stream, and how to read it. */
+interface Wire<Chunk> {
+  open(request: ResolvedRequest, options: WireOptions): Promise<AsyncIterable<Chunk>>;
+  translator(context: ErrorContext): StreamTranslator<Chunk>;
+}
+
+function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wire<Chunk>): ModelClient {
+  return {
+    apiKind: entry.api,
+    model: entry.model,
+    stream(request, options = {}) {
+      const resolved = resolveRequest(entry, request);
+      const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}) };
+      return guardedStream({
+        open: (wireOptions) => wire.open(resolved, wireOptions),
+        translator: wire.translator(context),
+        idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        context,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    },
+  };
+}
+
+/**
+ * The client for an entry, on the official SDKs: `openai` for chat
+ * completions and Responses, `@anthropic-ai/sdk` for Messages. Everything
+ * the SDKs would otherwise take from the environment is set here, so the
+ * entry alone decides where a request goes and with which key: the base
+ * URL, the key (none: no Authorization header at all), no retries
+ * (`maxRetries: 0`: the loop owns them), no SDK logging (a debug log would
+ * print requests). `fetch` stays the platform's.
+ */
+export function createModelClient(entry: ModelEntry, apiKey: string | undefined): ModelClient {
+  const common = { baseURL: entry.baseUrl, maxRetries: 0, logLevel: 'off' as const };
+  // The SDKs refuse to start without a key; a keyless entry passes a placeholder and removes the headers it would make.
+  const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null, 'x-api-key': null } };
+  switch (entry.api) {
+    case 'openai': {
+      const client = new OpenAI({ ...common, ...auth, organization: null, project: null });
+      return clientOn(entry, apiKey, { open: (r, o) => openaiChat.openStream(client, r, o), translator: () => openaiChat.openaiChatTranslator() });
+    }
+    case 'openai-responses': {
+      const client = new OpenAI({ ...common, ...auth, organization: null, project: null });
+      return clientOn(entry, apiKey, { open: (r, o) => openaiResponses.openStream(client, r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
+    }
+    case 'anthropic': {
+      const client = new Anthropic({ ...common, ...auth });
+      return clientOn(entry, apiKey, { open: (r, o) => anthropic.openStream(client, r, o), translator: () => anthropic.anthropicTranslator() });
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * Model entries (DESIGN.md "Chat: the agent loop"): which API a model speaks,
+ * where, under which name, and where its key comes from. The key itself is
+ * never part of an entry: a row says only `{ kind: 'stored' }` or
+ * `{ kind: 'env', name }`, and the value lives in the SecretStore or the
+ * environment, read in the main process when a request is made.
+ */
+
+/** `openai`: chat completions; `openai-responses`: the Responses API; `anthropic`: Messages. */
+export const ApiKindSchema = z.enum(['openai', 'openai-responses', 'anthropic']);
+export type ApiKind = z.infer<typeof ApiKindSchema>;
+export const API_KINDS = ApiKindSchema.options;
+
+export const ModelIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must start with a letter or digit and use only letters, digits, ".", "_" or "-" (at most 64)' });
+
+/** A host environment variable name (`{ env: NAME }`). */
+export const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, { error: 'must be an environment variable name (letters, digits and "_", not starting with a digit)' });
+
+/** Where the key comes from: nothing (local servers), a host variable, or the SecretStore. */
+export const KeyRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }).strict(),
+  z.object({ kind: z.literal('env'), name: EnvNameSchema }).strict(),
+  z.object({ kind: z.literal('stored') }).strict(),
+]);
+export type KeyRef = z.infer<typeof KeyRefSchema>;
+
+export const BaseUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, { error: 'must be an http:// or https:// URL without a user name or password in it (e.g. https://api.openai.com/v1)' });
+
+/** US dollars per million tokens, as providers price them. */
+export const ModelPricesSchema = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
+
+export const ModelEntryInputSchema = z.object({
+  id: ModelIdSchema.optional(),
+  name: z.string().min(1, { error: 'must not be empty' }).max(200),
+  api: ApiKindSchema,
+  baseUrl: BaseUrlSchema,
+  /** The provider's model name, e.g. `gpt-4.1-mini`, `claude-sonnet-4-5`, `qwen-plus`. */
+  model: z.string().min(1, { error: 'must not be empty' }).max(256),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Accepts images (tool results with images are fed back to it). */
+  vision: z.boolean().default(false),
+  /** Context window in tokens; older turns are summarized as a conversation nears it. */
+  contextWindow: z.number().int().min(1).optional(),
+  /** Some providers cap how many tools a request may carry (e.g. 128). */
+  maxTools: z.number().int().min(0).optional(),
+  prices: ModelPricesSchema.optional(),
+  key: KeyRefSchema.default({ kind: 'none' }),
+});
+export type ModelEntryInput = z.input<typeof ModelEntryInputSchema>;
+
+/** A model entry as the admin DB keeps it (logical table `models`). */
+export const ModelEntrySchema = ModelEntryInputSchema.extend({ id: ModelIdSchema });
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+
+/** What a face may know about a key: whether it is there and where from, never its value. */
+export const KeyStateSchema = z.object({
+  source: z.enum(['none', 'env', 'stored']),
+  /** For `env`: the variable's name. */
+  env: z.string().optional(),
+  /** A stored key exists, or the variable is set (always false for `none`). */
+  set: z.boolean(),
+  /** Why a stored key cannot be read now (the secrets file is unsafe or broken), with the fix. */
+  problem: z.string().optional(),
+});
+export type KeyState = z.infer<typeof KeyStateSchema>;
+
+/** Where stored keys are kept: a file only the user can read (serve, CLI), or values encrypted with the OS keychain (the desktop app). */
+export const KeyStoreSchema = z.object({ kind: z.enum(['private-file', 'os-keychain']), file: z.string() });
+export type KeyStore = z.infer<typeof KeyStoreSchema>;
+
+/** Where stored keys are kept, in words (the CLI, error messages). */
+export function describeKeyStore(store: KeyStore): string {
+  return store.kind === 'os-keychain' ? `encrypted with the OS keychain in ${store.file}` : `a file only you can read: ${store.file}`;
+}
+
+export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchema });
+export type ModelView = z.infer<typeof ModelViewSchema>;
+
+/** What a failed provider request was, as every face words it (see ProviderError in the core). */
+export const ProviderErrorKindSchema = z.enum(['rejected', 'auth', 'not-found', 'rate-limited', 'server', 'network', 'aborted']);
+export type ProviderErrorKind = z.infer<typeof ProviderErrorKindSchema>;
+
+/** For `network`: what exactly failed, so a face can say "DNS" rather than "network". */
+export const NetworkFailureSchema = z.enum(['dns', 'tls', 'refused', 'reset', 'timeout', 'incomplete', 'other']);
+export type NetworkFailure = z.infer<typeof NetworkFailureSchema>;
+
+export const ProviderFailureSchema = z.object({
+  kind: ProviderErrorKindSchema,
+  network: NetworkFailureSchema.optional(),
+  status: z.number().int().optional(),
+  retryAfterMs: z.number().optional(),
+  /** The provider's own error text (any key in it masked). */
+  message: z.string(),
+  toolName: z.string().optional(),
+});
+export type ProviderFailure = z.infer<typeof ProviderFailureSchema>;
+
+/** One tiny streamed request (`chatos models test`, the Models page's Test). */
+export const ModelTestResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), ms: z.number(), text: z.string(), usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional() }),
+  z.object({ ok: z.literal(false), ms: z.number(), error: ProviderFailureSchema }),
+]);
+export type ModelTestResult = z.infer<typeof ModelTestResultSchema>;

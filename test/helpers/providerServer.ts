@@ -1,0 +1,195 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+import { anthropicFrames, anthropicErrorBody } from './providerWire/anthropicWire.js';
+import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
+import { responsesFrames } from './providerWire/responsesWire.js';
+import type { ScriptedReply, SseFrame } from './providerWire/types.js';
+
+export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
+
+/**
+ * A local model provider for tests: a real HTTP server on 127.0.0.1 that
+ * speaks the real wire formats with SSE streaming, so the real `openai` and
+ * `@anthropic-ai/sdk` clients (and the CLI, and `chatos serve`) talk to it
+ * as they would to a provider. Nothing is mocked.
+ *
+ * - `POST /v1/chat/completions` (OpenAI chat completions), `POST
+ *   /v1/responses` (OpenAI Responses), `POST /v1/messages` (Anthropic
+ *   Messages) each answer with the next scripted response of the queue,
+ *   rendered in that API's format; an empty queue answers 500 saying so.
+ * - `GET /v1/models` and `POST /v1/embeddings` (also `/embeddings`) answer
+ *   by themselves: the configured model ids, deterministic vectors.
+ * - Every request is recorded: method, path, headers, JSON body.
+ */
+
+export type Scripted =
+  /** A streamed answer: text and/or tool calls, then usage and the finish. */
+  | ({ kind: 'reply' } & ScriptedReply)
+  /** An HTTP error in the API's error format, e.g. 429 with `{ 'retry-after': '2' }`. */
+  | { kind: 'error'; status: number; message: string; type?: string; param?: string; headers?: Record<string, string> }
+  /** Accepts the request and never answers (until the client goes away). */
+  | { kind: 'hang' };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  /** Resolves when the response's connection closed: at its end, or when the client went away mid-stream. */
+  closed: Promise<void>;
+}
+
+export type WireFormat = 'openai' | 'openai-responses' | 'anthropic';
+
+const ROUTES: readonly [RegExp, WireFormat][] = [
+  [/^(\/v1)?\/chat\/completions$/, 'openai'],
+  [/^(\/v1)?\/responses$/, 'openai-responses'],
+  [/^(\/v1)?\/messages$/, 'anthropic'],
+];
+
+export interface ProviderServer {
+  /** `http://127.0.0.1:PORT` (Anthropic's base URL; the SDK adds `/v1/messages`). */
+  url: string;
+  /** `http://127.0.0.1:PORT/v1` (OpenAI's base URL). */
+  openaiUrl: string;
+  readonly requests: RecordedRequest[];
+  /** Adds responses to the queue, answered in order. */
+  enqueue(...responses: Scripted[]): void;
+  /** Resolves once `count` requests arrived (generous deadline; fails with what did arrive). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  close(): Promise<void>;
+}
+
+const running: ProviderServer[] = [];
+
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+});
+
+/**
+ * Starts a provider server on a free port of 127.0.0.1; closed after the
+ * test, or (`shared`, for one started in beforeAll) by the caller.
+ */
+export async function startProviderServer(options: { models?: string[]; shared?: boolean } = {}): Promise<ProviderServer> {
+  const queue: Scripted[] = [];
+  const requests: RecordedRequest[] = [];
+  const waiters = new Set<() => void>();
+  const models = options.models ?? ['test-model'];
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      const path = (req.url ?? '/').split('?')[0]!;
+      const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body, closed });
+      for (const wake of [...waiters]) wake();
+      void answer(req, res, path, body);
+    });
+  });
+
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: any): Promise<void> {
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })) });
+    if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) return json(res, 200, embeddings(body));
+    const format = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
+    if (req.method !== 'POST' || !format) return json(res, 404, { error: { message: `provider server: no route ${req.method} ${path}`, type: 'not_found' } });
+    const next = queue.shift();
+    if (!next) return json(res, 500, format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'));
+    if (next.kind === 'hang') return void (await untilClosed(res));
+    if (next.kind === 'error') {
+      const errorBody = format === 'anthropic' ? anthropicErrorBody(next.status, next.message, next.type) : openaiErrorBody(next.message, next.type ?? errorType(next.status), next.param);
+      return json(res, next.status, errorBody, next.headers);
+    }
+    const model = typeof body?.model === 'string' ? body.model : 'test-model';
+    const frames = format === 'openai' ? chatFrames(next, model) : format === 'openai-responses' ? responsesFrames(next, model) : anthropicFrames(next, model);
+    await stream(res, frames, next);
+  }
+
+  async function stream(res: http.ServerResponse, frames: SseFrame[], reply: ScriptedReply): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
+    for (const [i, frame] of frames.entries()) {
+      if (reply.cutAfter !== undefined && i >= reply.cutAfter) return void res.socket?.destroy();
+      if (reply.hangAfter !== undefined && i >= reply.hangAfter) return void (await untilClosed(res));
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (res.destroyed) return;
+      res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+    }
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider: ProviderServer = {
+    url,
+    openaiUrl: `${url}/v1`,
+    requests,
+    enqueue: (...responses) => void queue.push(...responses),
+    async waitForRequests(count, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > deadline) throw new Error(`provider server: ${requests.length} of ${count} requests within ${timeoutMs} ms: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 200);
+          waiters.add(() => (clearTimeout(timer), resolve()));
+        });
+        waiters.clear();
+      }
+      return requests.slice(0, count);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  if (!options.shared) running.push(provider);
+  return provider;
+}
+
+/** Resolves when the client closed the connection (or the server closed it). */
+function untilClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed || res.socket?.destroyed) return resolve();
+    res.once('close', () => resolve());
+  });
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function errorType(status: number): string {
+  if (status === 401) return 'invalid_api_key';
+  if (status === 404) return 'model_not_found';
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** Deterministic vectors: 16 numbers from the text's characters, normalized, so equal texts get equal vectors. */
+export function embeddingOf(text: string): number[] {
+  const vector = new Array<number>(16).fill(0);
+  for (let i = 0; i < text.length; i++) vector[(text.charCodeAt(i) + i) % 16]! += 1 + (text.charCodeAt(i) % 7);
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((v) => v / norm);
+}
+
+function embeddings(body: any) {
+  const inputs: string[] = Array.isArray(body?.input) ? body.input.map(String) : [String(body?.input ?? '')];
+  return {
+    object: 'list',
+    model: body?.model ?? 'test-embedding',
+    // The openai SDK asks for base64 (little-endian float32) unless told otherwise, and decodes it.
+    data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embeddingOf(text)).buffer).toString('base64') : embeddingOf(text) })),
+    usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
+  };
+}

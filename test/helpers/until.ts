@@ -1,0 +1,15 @@
+/**
+ * Polls `check` every 100 ms until it answers (anything but undefined), for
+ * states another process reaches without telling this one (a reload in a
+ * running `chatos serve`, a process gone); fails after `timeoutMs`, naming
+ * `what`. A generous deadline, never a fixed sleep.
+ */
+export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

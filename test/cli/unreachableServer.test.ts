@@ -54,7 +54,7 @@ describe('an unreachable streamable-HTTP server', () => {
     for (const args of [['tools', '--app', 'chatos'], ['call', 'mcp_remote_echo', '--app', 'chatos']]) {
       const run = runCli([...args, '--home', home], { timeoutMs: 60_000 });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`server "chatos::remote" could not be reached at ${url}`);
+      expect(run.stderr).toContain(`server "chatos::remote" at ${url} did not connect over streamable HTTP`);
       expect(run.stderr).toContain('ECONNREFUSED');
     }
   }, 120_000);

@@ -24,14 +24,3 @@ export async function serveApi<T = any>(serve: Pick<ServeProcess, 'origin' | 'to
   if (!reply.ok) throw new Error(`${method}: ${reply.error?.code} ${reply.error?.message}`);
   return reply.result as T;
 }
-
-/** Polls `check` until it gives a value; fails after `timeoutMs` naming `what`. For states that raise no event (a process gone). */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -3,7 +3,8 @@ import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { brokenWorld, PLUGIN, PLUGIN_SERVER } from '../helpers/brokenServers.js';
 import { fixtureServer, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
-import { serveApi, until } from '../helpers/serveApi.js';
+import { serveApi } from '../helpers/serveApi.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 14, "Broken servers must look broken": a server whose command is

@@ -8,7 +8,7 @@ import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { serveApi, until } from '../helpers/serveApi.js';
+import { serveApi } from '../helpers/serveApi.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 

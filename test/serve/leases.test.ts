@@ -6,7 +6,8 @@ import { WebSocket } from 'ws';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { isAlive } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
-import { serveApi, until } from '../helpers/serveApi.js';
+import { serveApi } from '../helpers/serveApi.js';
+import { until } from '../helpers/until.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /** The built-in Notes app's server: one instance per conversation. */

@@ -6,7 +6,8 @@ import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { GATEWAY_SERVER, isAlive } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { serveApi, until } from '../helpers/serveApi.js';
+import { serveApi } from '../helpers/serveApi.js';
+import { until } from '../helpers/until.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**

@@ -243,7 +243,7 @@ export class ServerConnection {
     } catch (error) {
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${(error as Error).message}; ${connectFailureHint(checked.url, status)}`, def.id);
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id);
     }
     return transport;
   }
@@ -316,4 +316,15 @@ export class ServerConnection {
     this.client = undefined;
     this.transport = undefined;
   }
+}
+
+/** An error's message with the first system code along its cause chain: fetch says only "fetch failed", its cause ECONNREFUSED. */
+function withSystemCode(error: Error): string {
+  let current: unknown = error;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 8; depth++) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return error.message.includes(code) ? error.message : `${error.message} (${code})`;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return error.message;
 }

@@ -62,16 +62,21 @@ function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | un
 describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
   it('after kill -9 of the host, the next start ends the server’s grandchild in its group and the one that left it with setsid', async () => {
     const { home, pidsFile } = spawnerHome();
+    // The agent selects chatos::spawner under an app that exposes it (seed 000 way B: the host refuses a selection no app exposes).
+    const root = tempDir('chatos-orphans-plugins-');
+    writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['spawner'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+    expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      const served = serve(['--port', '0', '--no-watch', '--home', home]);
+      const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
       const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
       const url = new URL(printed!);
       // A conversation's first listing starts it, and the conversation keeps it (no tab holds it, so nothing ends it soon).
       const token = url.searchParams.get('token')!;
-      const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
-      expect((await api(url, token, 'agents.save', { agent })).ok).toBe(true);
+      const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
+      const saved = await api(url, token, 'agents.save', { agent });
+      expect(saved.ok, JSON.stringify(saved)).toBe(true);
       expect((await api(url, token, 'tools.list', { agentId: 'spawns', conversationId: 'c1' })).ok).toBe(true);
       ({ spawned, started } = await spawnedBy(pidsFile));
       expect(survivors(spawned, started)).toHaveLength(3);

@@ -38,6 +38,7 @@ import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
+import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
 
 export interface Logger {
   info(message: string): void;
@@ -96,6 +97,8 @@ export interface Host {
   readonly home: DataHome;
   readonly appRoot: string;
   readonly defaultsDir: string;
+  /** The host's SDK and zod as plugin servers and backends get them (the `--import` hook and versions). */
+  readonly hostModules: HostModules;
   /** Built-in, user, remembered (`chatos roots add`) and this process's extra roots, as they are now. */
   readonly pluginRoots: readonly PluginRoot[];
   /** The extra plugin roots every process scans, in the data home. */
@@ -174,6 +177,7 @@ export function createHost(options: HostOptions = {}): Host {
   const sessionRoot = path.resolve(options.sessionRoot ?? process.cwd());
   const projectRoot = path.resolve(options.projectRoot ?? sessionRoot);
   const clock = options.clock ?? systemClock;
+  const hostModules = hostModulesOf(appRoot);
   const logger = options.logger ?? silentLogger;
   const builtinDir = options.builtinPluginsDir ?? path.join(appRoot, 'plugins');
   const rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinDir, home.userPluginsDir]);
@@ -237,6 +241,7 @@ export function createHost(options: HostOptions = {}): Host {
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
   const backends = new PluginBackends({
+    nodeArgs: hostModules.nodeArgs,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
@@ -246,6 +251,7 @@ export function createHost(options: HostOptions = {}): Host {
     home,
     appRoot,
     defaultsDir,
+    hostModules,
     get pluginRoots() {
       return pluginRoots();
     },
@@ -272,6 +278,7 @@ export function createHost(options: HostOptions = {}): Host {
         catalog,
         now: () => clock.now(),
         runGate,
+        hostModules,
       });
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));

@@ -10,6 +10,7 @@ import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustStateSchema } from './trust.js';
+import { PageRegistryViewSchema } from './pageRegistry.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
 /**
@@ -163,6 +164,8 @@ export const HostApiMethods = {
     result: ToolOutcomeSchema,
   },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
+  /** A page's `host.registry.list()`: the registry as its app may see it (scoped in the core). */
+  'uiApps.registry': { params: z.object({ pluginId: Id, appId: Id }).strict(), result: PageRegistryViewSchema },
 
   'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */

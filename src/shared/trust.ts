@@ -58,6 +58,10 @@ export const RunPlanSchema = z.object({
   pages: z.array(z.object({ appId: z.string(), entry: z.string(), compact: z.string().optional() })),
   backend: z.string().optional(),
   backendEnv: RunEnvSchema.optional(),
+  /** Node's own options the backend process is started with (the host-modules hook). */
+  backendNodeArgs: z.array(z.string()).optional(),
+  /** The host's packages a Node server or backend may import without bundling them, with their versions. */
+  hostModules: z.array(z.object({ name: z.string(), version: z.string() })).optional(),
   warnings: z.array(RunWarningSchema).default([]),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;

@@ -43,7 +43,7 @@ export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecor
   if (plugin.status !== 'loaded') {
     throw new PluginLifecycleError('INVALID', `${pluginId} at ${plugin.dir} is ${plugin.status}; it cannot be trusted until it loads`, 'fix its problems first', plugin);
   }
-  const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   try {
     return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan) };
   } catch (error) {

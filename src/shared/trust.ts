@@ -74,5 +74,11 @@ export const TrustRecordSchema = z.object({
   files: ownRecord(z.string()),
   trustedAt: z.string(),
   runPlan: RunPlanSchema,
+  /**
+   * Trusted as a development link (`chatos dev DIR`): while the folder stays
+   * linked at `dir`, an edit is re-pinned (and reported) instead of making
+   * the plugin untrusted. Unlinking takes the trust back.
+   */
+  devLink: z.boolean().optional(),
 });
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;

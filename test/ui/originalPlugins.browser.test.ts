@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { openServedUi, screenshot, type ServeProcess } from '../helpers/browser.js';
 import { originalPlugins } from '../helpers/originalPlugins.js';
 import { runCli } from '../helpers/runCli.js';
 import * as path from 'node:path';
@@ -14,8 +14,8 @@ import * as path from 'node:path';
  * `host.registry.list()` (scoped in the core to what its app may see) and
  * its backend. Each page logs the host's answers in a <pre>.
  */
+let ui: Awaited<ReturnType<typeof openServedUi>>;
 let serve: ServeProcess;
-let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
 
@@ -25,15 +25,12 @@ beforeAll(async () => {
     expect(runCli(['install', plugin.dir, '--home', home]).code).toBe(0);
     expect(runCli(['trust', plugin.pluginId, '--home', home]).code).toBe(0);
   }
-  serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
-  chromium = await launchChromium();
-  page = await chromium.context.newPage();
-  await page.emulateMedia({ colorScheme: 'light' });
+  ui = await openServedUi(['--home', home, '--no-watch']);
+  ({ serve, page } = ui);
 });
 
 afterAll(async () => {
-  await chromium?.close();
-  expect(await serve?.stop()).toBe(0);
+  expect(await ui?.close()).toBe(0);
   fs.rmSync(home, { recursive: true, force: true });
 });
 

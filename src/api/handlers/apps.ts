@@ -6,6 +6,7 @@ import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/plu
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
+import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -54,7 +55,7 @@ export function requireRunnable(host: Host, app: AppContribution): void {
   if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
 }
 
-export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry'> {
+export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
   /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
   const rescanAndReload = async () => {
     const result = host.rescan();
@@ -115,6 +116,20 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       await host.reloadMcp();
       emit({ type: 'uiApp.changed', pluginId });
       return { removed: true };
+    },
+    'plugins.devPreview': ({ dir }) => previewDevLink(host, dir),
+    'plugins.devLink': async ({ dir }) => {
+      const { plugin, record, added } = await linkDevPlugin(host, dir);
+      await host.reloadMcp();
+      changedTrust();
+      return { pluginId: plugin.id, dir: plugin.dir, added, runPlan: record.runPlan };
+    },
+    'plugins.devUnlink': async ({ target }) => {
+      const result = await unlinkDevPlugin(host, target);
+      await host.reloadMcp();
+      emit({ type: 'registry.changed' });
+      if (result.pluginId) emit({ type: 'uiApp.changed', pluginId: result.pluginId });
+      return result;
     },
     'uiApps.open': ({ pluginId, appId, surface }) => {
       const app = findApp(host, pluginId, appId);

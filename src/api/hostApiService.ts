@@ -87,6 +87,9 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
         // A rescan re-syncs the registry, and an edited page must reload in its frame.
         emit({ type: 'registry.changed' });
         for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'dev-reloaded') {
+        emit({ type: 'plugins.devReloaded', pluginId: event.pluginId, changes: event.changes, runPlanChanged: event.runPlanChanged });
+        emit({ type: 'uiApp.changed', pluginId: event.pluginId });
       } else {
         const { version, added, changed, removed } = event.report;
         emit({ type: 'mcp.reloaded', version, added, changed, removed });

@@ -80,7 +80,8 @@ describe('HostApi service', () => {
     const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
     expect(plugin.trust.state).toBe('untrusted');
     expect(plugin.runnable).toBe(false);
-    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', expect.stringMatching(/main\/server\.mjs$/)]);
+    // A Node server gets the hook that offers the host's SDK and zod, before its entry, as it is spawned.
+    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', '--import', expect.stringMatching(/runtime\/host-modules\.mjs$/), expect.stringMatching(/main\/server\.mjs$/)]);
     // Untrusted: no page, no tool call.
     expect((await failure(api, 'uiApps.open', { pluginId: 'acme.tools', appId: 'main' })).code).toBe('NOT_ALLOWED');
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).message).toMatch(/not trusted/);

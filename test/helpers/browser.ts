@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from './tempDir.js';
 
+import { launchChromium } from '../../scripts/chromium.js';
+
 export { CHROMIUM, launchChromium } from '../../scripts/chromium.js';
 
 export interface ServeProcess {
@@ -58,4 +60,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** `chatos serve` with `args` (English UI) and a light-mode Chromium page on its Apps page; `close()` ends both and checks serve exited 0. */
+export async function openServedUi(args: string[]): Promise<{ serve: ServeProcess; page: Page; close(): Promise<number | null> }> {
+  const serve = await startServe(args, { LANG: 'en_US.UTF-8' });
+  const chromium = await launchChromium();
+  const page = await chromium.context.newPage();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(serve.url);
+  await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
+  return {
+    serve,
+    page,
+    async close() {
+      await chromium.close();
+      return serve.stop();
+    },
+  };
 }

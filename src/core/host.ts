@@ -14,6 +14,7 @@ import { ModelStore } from './chat/models/modelStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
+import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
@@ -78,7 +79,9 @@ export interface HostOptions {
 
 export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  | { kind: 'mcp-reloaded'; report: ReloadReport };
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
+  | ({ kind: 'app-tool-called' } & AppToolCall);
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -273,7 +276,16 @@ export function createHost(options: HostOptions = {}): Host {
         now: () => clock.now(),
         settings: serverSettings,
         runGate,
-        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+        hooks: announcingAppCalls(
+          options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+          (call) => listeners.size > 0 && emit({ kind: 'app-tool-called', ...call }),
+          (error) => logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+        ),
+        // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
+        tellsCaller: (server) => {
+          const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
+          return plugin?.source === 'builtin' && plugin.status === 'loaded';
+        },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models };

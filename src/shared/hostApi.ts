@@ -264,6 +264,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A plugin's page files changed: open frames of it reload. */
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
+  /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
+  z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
 ]);
 export type HostEventMessage = z.infer<typeof HostEventSchema>;
 

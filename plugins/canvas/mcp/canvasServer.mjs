@@ -134,7 +134,8 @@ export function createCanvasServer({ stores, fallbackDir }) {
     }
     if (name === 'list_instances') {
       const result = await store.read(listInstances);
-      const lines = result.instances.map((i) => `- ${i.instance_id} (page ${i.page_key}, ${i.status}, ${i.blocks_count} blocks, ${i.actions_count} actions, revision ${i.revision})`);
+      const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      const lines = result.instances.map((i) => `- ${i.instance_id} (page ${i.page_key}, ${i.status}, ${count(i.blocks_count, 'block')}, ${count(i.actions_count, 'action')}, revision ${i.revision})`);
       return { content: text(`${result.total} instance${result.total === 1 ? '' : 's'}:\n${lines.join('\n')}`), structuredContent: result };
     }
     throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools: ${TOOLS.map((t) => t.name).join(', ')}`);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { streamRegularFile } from '../src/core/files/readRegularFile.js';
 import { APP_CSP, ARTIFACT_CSP } from './appUrls.js';
-import { resolveAppRequest, resolveArtifactRequest, type FileResolution } from './protocolFiles.js';
+import { resolveAppRequest, resolveArtifactRequest, resolveConversationArtifactRequest, type FileResolution } from './protocolFiles.js';
 
 /**
  * The `chatos:` scheme's handler for `protocol.handle`: web-standard
@@ -14,6 +14,8 @@ export interface AppProtocolOptions {
   rendererDir: string;
   /** `$CHATOS_HOME/chatos/artifacts`. */
   artifactsDir: string;
+  /** `$CHATOS_HOME/chatos/conversations`: only each one's `artifacts/` folder is served. */
+  conversationsDir?: string;
 }
 
 /** Headers every response carries: nothing is sniffed into another type, nothing is cached across versions. */
@@ -46,6 +48,9 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
         return fileResponse(resolveAppRequest(options.rendererDir, url), request.method, APP_CSP);
       case 'artifacts':
         return fileResponse(resolveArtifactRequest(options.artifactsDir, url), request.method, ARTIFACT_CSP);
+      case 'conversation-artifacts':
+        if (!options.conversationsDir) return textResponse(404, `nothing is served at ${url.origin}`, APP_CSP);
+        return fileResponse(resolveConversationArtifactRequest(options.conversationsDir, url), request.method, ARTIFACT_CSP);
       default:
         return textResponse(404, `nothing is served at ${url.origin}`, APP_CSP);
     }

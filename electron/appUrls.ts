@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { conversationArtifactPath } from '../src/faces/conversationArtifacts.js';
 import type { FaceUrls } from '../src/api/types.js';
 
 /**
@@ -81,9 +82,13 @@ export function artifactUrl(artifactsDir: string, file: string): string {
  * The FaceUrls the HostApi service builds responses with. `shellPath` is the
  * path of an app's shell page for a surface (from the UI-app files module).
  */
-export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string): FaceUrls {
+export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string, conversationsDir?: string): FaceUrls {
   return {
     uiAppUrl: (pluginId, appId, surface) => `${UI_APP_SCHEME}://${uiAppHost(pluginId, appId)}${shellPath(surface)}`,
-    artifactUrl: (file) => artifactUrl(artifactsDir, file),
+    artifactUrl: (file) => {
+      // A conversation's own images: `chatos://conversation-artifacts/<id>/<path in its artifacts folder>`.
+      const inConversation = conversationsDir === undefined ? undefined : conversationArtifactPath(conversationsDir, file);
+      return inConversation ? `${APP_SCHEME}://conversation-artifacts/${inConversation}` : artifactUrl(artifactsDir, file);
+    },
   };
 }

@@ -44,7 +44,7 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
   const artifactsDir = host.home.artifactsDir;
   const api = createHostApiService(host, {
     face: 'electron',
-    urls: electronFaceUrls(artifactsDir, uiAppShellPath),
+    urls: electronFaceUrls(artifactsDir, uiAppShellPath, host.home.conversationsDir),
     version: options.version,
     ...(options.locale ? { locale: options.locale } : {}),
   });
@@ -52,7 +52,7 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
   return {
     host,
     api,
-    appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir }),
+    appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir, conversationsDir: host.home.conversationsDir }),
     uiAppProtocol: createUiAppProtocolHandler(host),
     stop() {
       stopping ??= (async () => {

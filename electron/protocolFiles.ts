@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { conversationArtifactFile } from '../src/faces/conversationArtifacts.js';
 import { contentTypeOf, fileInside, urlPathSegments } from '../src/faces/safePath.js';
 
 /**
@@ -32,5 +33,12 @@ export function resolveAppRequest(rendererDir: string, url: URL): FileResolution
 export function resolveArtifactRequest(artifactsDir: string, url: URL): FileResolution {
   const segments = urlPathSegments(url.pathname);
   const file = segments && fileInside(artifactsDir, segments);
+  return file ? found(file) : { ok: false, status: 404, message: `no artifact ${url.pathname}` };
+}
+
+/** `chatos://conversation-artifacts/<id>/<path>`: an image in that conversation's artifacts folder, nothing else of it. */
+export function resolveConversationArtifactRequest(conversationsDir: string, url: URL): FileResolution {
+  const segments = urlPathSegments(url.pathname);
+  const file = segments && conversationArtifactFile(conversationsDir, segments);
   return file ? found(file) : { ok: false, status: 404, message: `no artifact ${url.pathname}` };
 }

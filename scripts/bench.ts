@@ -3,6 +3,7 @@
  * non-zero when a target fails or a section throws (a broken scan must not
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
+import { runChatBench } from './bench/chatBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
@@ -14,6 +15,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'registry', run: runRegistryBench },
   { name: 'MCP gateway', run: runGatewayBench },
   { name: 'renderer ui', run: runUiBench },
+  { name: 'chat', run: runChatBench },
 ];
 
 function formatValue(value: number): string {

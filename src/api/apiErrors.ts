@@ -1,4 +1,6 @@
 import { AgentError } from '../core/agents/agentStore.js';
+import { ChatError } from '../core/chat/chatError.js';
+import { MessageLogError } from '../core/chat/conversations/messageLog.js';
 import { ModelError } from '../core/chat/models/modelError.js';
 import { SecretError } from '../core/secrets/secretStore.js';
 import { McpRuntimeError } from '../core/mcp/connection/serverConnection.js';
@@ -25,7 +27,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof ApiFailure || error instanceof PluginLifecycleError || error instanceof RootsError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof AgentError) return { code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) };
   if (error instanceof ModelError) return withHint({ code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) }, error.hint);
-  if (error instanceof SecretError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof RegistryError || error instanceof GatewayError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };

@@ -4,6 +4,7 @@ import { parseRequest, type HostApiMethod, type HostApiReply, type HostEventMess
 import { toApiError } from './apiErrors.js';
 import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
+import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { modelHandlers } from './handlers/models.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
@@ -49,8 +50,9 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
+    ...chatHandlers(context),
   };
-  const stops = wireEvents(host, emit);
+  const stops = wireEvents(host, options.urls, emit);
 
   return {
     async handle(raw): Promise<HostApiReply> {
@@ -75,9 +77,10 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
 }
 
 /** The core's own events, as the UI needs them: what changed, so a page reloads only what it shows. */
-function wireEvents(host: Host, emit: (event: HostEventMessage) => void): (() => void)[] {
+function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) => void): (() => void)[] {
   const problemsChanged = () => emit({ type: 'problems.changed', count: currentProblems(host).length });
   return [
+    wireChatEvents(host, urls, emit, problemsChanged),
     host.onEvent((event) => {
       if (event.kind === 'app-tool-called') {
         // Every call to an app's server: passed on as it is, without the problem count a reload needs.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createHost, type Host } from '../core/host.js';
+import { createHost, type Host, type HostOptions } from '../core/host.js';
 import { StoreError } from '../core/store/storeError.js';
 import { notSaved } from './storeFailure.js';
 
@@ -15,8 +15,8 @@ export function globalOptions(command: Command): GlobalOptions {
 }
 
 /** `readOnly`: the command only looks, so nothing it computes (a registry sync for its view) is written to the data home. */
-export function hostFor(options: GlobalOptions, access: { readOnly?: boolean } = {}): Host {
-  return createHost({ home: options.home, extraPluginRoots: options.plugins, readOnly: access.readOnly ?? false });
+export function hostFor(options: GlobalOptions, access: { readOnly?: boolean } = {}, extra: Pick<HostOptions, 'chat'> = {}): Host {
+  return createHost({ home: options.home, extraPluginRoots: options.plugins, readOnly: access.readOnly ?? false, ...extra });
 }
 
 /**
@@ -24,8 +24,8 @@ export function hostFor(options: GlobalOptions, access: { readOnly?: boolean } =
  * flushed) after `use`. For commands that change something: they call
  * `commit(host)` before they say so.
  */
-export function withStartedHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T> | T): Promise<T> {
-  return runWith(hostFor(options), use);
+export function withStartedHost<T>(options: GlobalOptions, use: (host: Host) => Promise<T> | T, extra: Pick<HostOptions, 'chat'> = {}): Promise<T> {
+  return runWith(hostFor(options, {}, extra), use);
 }
 
 /**

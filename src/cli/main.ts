@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
+import { registerChat } from './commands/chat.js';
+import { registerConversations } from './commands/conversations.js';
 import { registerInit } from './commands/init.js';
 import { registerModels } from './commands/models.js';
 import { registerRegistry } from './commands/registry.js';
@@ -34,6 +36,8 @@ export function buildProgram(cli: CliContext): Command {
   registerAgents(program, cli);
   registerTools(program, cli);
   registerModels(program, cli);
+  registerChat(program, cli);
+  registerConversations(program, cli);
   registerAudit(program, cli);
   registerServe(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

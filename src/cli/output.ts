@@ -4,6 +4,10 @@ import { formatProblem, type Problem } from '../shared/problems.js';
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Writes to stdout as it is, no newline added (a streamed answer); absent where only lines are kept. */
+  write?(text: string): void;
+  /** stdout is a terminal (stream the answer) rather than a pipe or file (print it once done). */
+  terminal?: boolean;
 }
 
 /**
@@ -12,10 +16,12 @@ export interface CliIo {
  * command finishes its work (and saves it) as if it had been read.
  */
 export function processIo(): CliIo {
-  return { out: lineWriter(process.stdout), err: lineWriter(process.stderr) };
+  const out = writerOf(process.stdout);
+  return { out: (text) => out(text.endsWith('\n') ? text : `${text}\n`), err: lineWriter(process.stderr), write: out, terminal: process.stdout.isTTY === true };
 }
 
-function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+/** Writes what it is given, dropping it once the reader has gone. */
+function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
     // Node ignores SIGPIPE, so a closed pipe arrives as EPIPE (and writes after it as a destroyed stream).
@@ -24,8 +30,13 @@ function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
   });
   return (text) => {
     if (closed || stream.destroyed) return;
-    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    stream.write(text);
   };
+}
+
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  const write = writerOf(stream);
+  return (text) => write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** What commands share: where to print, and the exit code their action sets. */

@@ -55,7 +55,13 @@ export class DataHome {
     return path.join(this.hostDir, 'secrets.json');
   }
 
+  /** Images of calls made outside a conversation (a conversation keeps its own in its folder). */
   get artifactsDir(): string {
     return path.join(this.hostDir, 'artifacts');
+  }
+
+  /** One folder per conversation: its messages (`messages.jsonl`) and `artifacts/`. */
+  get conversationsDir(): string {
+    return path.join(this.hostDir, 'conversations');
   }
 }

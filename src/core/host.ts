@@ -11,6 +11,12 @@ import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
 import { ModelService } from './chat/models/modelService.js';
 import { ModelStore } from './chat/models/modelStore.js';
+import { resolveAgent } from './agents/agentResolver.js';
+import { chatPolicy, type ChatPolicy } from './chat/chatPolicy.js';
+import { ChatService } from './chat/chatService.js';
+import { createModelClient } from './chat/providers/modelClient.js';
+import type { RetryPolicy } from './chat/retryPolicy.js';
+import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
@@ -71,6 +77,8 @@ export interface HostOptions {
    * memory, and nothing in the data home's DB changes.
    */
   readOnly?: boolean;
+  /** Limits of the conversation loop (rounds per turn, sub-agent depth, retries); each has a default. */
+  chat?: Partial<Omit<ChatPolicy, 'retry'>> & { retry?: Partial<RetryPolicy> };
   /** Where API keys are kept; default a file only the user can read (`chatos/secrets.json`). The desktop app passes its safeStorage store. */
   secrets?: (home: DataHome) => SecretStore;
   clock?: Clock;
@@ -120,6 +128,10 @@ export interface Host {
   readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
+  /** Conversations and their turns: the chat operations every face calls. */
+  readonly chat: ChatService;
+  /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
+  readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
@@ -182,10 +194,11 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
-  const confirmations = new ToolConfirmationService(scheduler);
+  let alwaysAllow: AlwaysAllowStore | undefined;
+  const confirmations = new ToolConfirmationService(scheduler, undefined, () => alwaysAllow);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
   const secrets = options.secrets?.(home) ?? new FileSecretStore(home.secretsFile, { logger });
   let startupProblems: Problem[] = [];
@@ -264,8 +277,9 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
       });
       const serverSettings = new ServerSettings(store);
-      const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId));
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings });
+      const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
+      alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings, alwaysAllow });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -288,7 +302,23 @@ export function createHost(options: HostOptions = {}): Host {
         },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models };
+      const chat = new ChatService({
+        records: store,
+        conversationsDir: home.conversationsDir,
+        agents,
+        models,
+        clientFor: createModelClient,
+        resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
+        gateway,
+        confirmations,
+        releaseLeases: (id) => mcp.connections.endConversation(id),
+        heldLeases: (id) => mcp.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
+        scheduler,
+        now: () => clock.now(),
+        policy: chatPolicy(options.chat),
+        logger,
+      });
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -367,6 +397,12 @@ export function createHost(options: HostOptions = {}): Host {
     get models() {
       return need().models;
     },
+    get chat() {
+      return need().chat;
+    },
+    get alwaysAllow() {
+      return need().alwaysAllow;
+    },
     backends,
     get registryProblems() {
       return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
@@ -376,6 +412,8 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      // Running turns write what they have (marked stopped) before their servers and the DB close.
+      await current?.chat.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

@@ -1,4 +1,6 @@
 import { AgentsTable } from './agents/agentStore.js';
+import { ConversationsTable } from './chat/conversations/conversationIndex.js';
+import { AlwaysAllowTable } from './confirmation/alwaysAllowStore.js';
 import { ModelsTable } from './chat/models/modelStore.js';
 import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
 import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
@@ -18,4 +20,6 @@ export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
   ModelsTable,
   PluginTrustTable,
   ServerSettingsTable,
+  ConversationsTable,
+  AlwaysAllowTable,
 ] as LogicalTable<unknown>[];

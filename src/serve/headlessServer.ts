@@ -10,7 +10,7 @@ import { EventsHub } from './eventsSocket.js';
 import { LoopbackOrigins } from './origins.js';
 import { rejectUpgrade, sendText, setBaseHeaders } from './responses.js';
 import { serveFaceUrls } from './serveUrls.js';
-import { resolveRendererFile, sendArtifact, sendRendererTarget } from './staticFiles.js';
+import { resolveRendererFile, sendArtifact, sendConversationArtifact, sendRendererTarget } from './staticFiles.js';
 import { handleUiRoute } from './uiRoutes.js';
 
 export interface HeadlessServerOptions {
@@ -52,7 +52,7 @@ const UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = newToken();
-  const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.home.artifactsDir), version: options.version });
+  const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.home.artifactsDir, options.host.home.conversationsDir), version: options.version });
   let state: ServeState | undefined;
   const server = http.createServer((req, res) => {
     if (!state) return sendText(res, 503, 'starting');
@@ -140,6 +140,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'only GET here', { Allow: 'GET, HEAD' });
   if (path === '/events') return sendText(res, 426, 'this is the event WebSocket: connect with a WebSocket client', { Upgrade: 'websocket' });
   if (path.startsWith('/artifacts/')) return sendArtifact(req, res, state.host.home.artifactsDir, path.slice('/artifacts/'.length));
+  if (path.startsWith('/conversation-artifacts/')) return sendConversationArtifact(req, res, state.host.home.conversationsDir, path.slice('/conversation-artifacts/'.length));
 
   const target = resolveRendererFile(state.rendererDir, path);
   if (fromQuery !== undefined && (target.kind !== 'file' || target.html)) {

@@ -1,4 +1,5 @@
 import type { FaceUrls } from '../api/types.js';
+import { conversationArtifactPath } from '../faces/conversationArtifacts.js';
 import { urlPathInside } from '../faces/safePath.js';
 import { appCapability } from './auth.js';
 
@@ -7,15 +8,17 @@ import { appCapability } from './auth.js';
  * renderer is served from the same origin, whichever loopback name the
  * browser used.
  */
-export function serveFaceUrls(token: string, artifactsDir: string): FaceUrls {
+export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string): FaceUrls {
   return {
     uiAppUrl(pluginId, appId, surface) {
       return `${uiAppBasePath(token, pluginId, appId)}__shell?surface=${surface}`;
     },
     artifactUrl(file) {
       const relative = urlPathInside(artifactsDir, file);
-      if (!relative) throw new Error(`${file} is not inside the artifacts folder ${artifactsDir}, so it is not served`);
-      return `/artifacts/${relative}`;
+      if (relative) return `/artifacts/${relative}`;
+      const inConversation = conversationArtifactPath(conversationsDir, file);
+      if (inConversation) return `/conversation-artifacts/${inConversation}`;
+      throw new Error(`${file} is not inside the artifacts folder ${artifactsDir} or a conversation's, so it is not served`);
     },
   };
 }

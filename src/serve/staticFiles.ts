@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { conversationArtifactFile } from '../faces/conversationArtifacts.js';
 import { contentTypeOf, fileInside, urlPathSegments } from '../faces/safePath.js';
 import { sendFile, sendText } from './responses.js';
 
@@ -65,7 +66,16 @@ export function sendRendererTarget(req: IncomingMessage, res: ServerResponse, ta
 /** `/artifacts/<path>`: a file the gateway saved under the artifacts folder, and nothing outside it. */
 export function sendArtifact(req: IncomingMessage, res: ServerResponse, artifactsDir: string, rawPath: string): void {
   const segments = urlPathSegments(rawPath);
-  const file = segments && fileInside(artifactsDir, segments);
+  sendArtifactFile(req, res, segments && fileInside(artifactsDir, segments));
+}
+
+/** `/conversation-artifacts/<id>/<path>`: an image a conversation's tool call returned, from its artifacts folder only. */
+export function sendConversationArtifact(req: IncomingMessage, res: ServerResponse, conversationsDir: string, rawPath: string): void {
+  const segments = urlPathSegments(rawPath);
+  sendArtifactFile(req, res, segments && conversationArtifactFile(conversationsDir, segments));
+}
+
+function sendArtifactFile(req: IncomingMessage, res: ServerResponse, file: string | undefined): void {
   if (!file) return sendText(res, 404, 'no such artifact');
   sendFile(req, res, file, contentTypeOf(file), { 'Content-Security-Policy': ARTIFACT_CSP });
 }

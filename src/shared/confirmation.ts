@@ -13,6 +13,14 @@ export const ToolConfirmationRequestSchema = z.object({
   summary: z.string(),
   risk: RiskLevelSchema,
   conversationId: z.string().optional(),
+  /** The agent asking (an agent's call): "always allow" is remembered for this agent and tool. */
+  agentId: z.string().optional(),
+  /**
+   * Calls a model asked for in one message: every confirmation they need
+   * carries the same id, so a face shows them as one card (approve or
+   * decline each, or all). Absent for a call asked on its own.
+   */
+  groupId: z.string().optional(),
   createdAt: z.number(),
   expiresAt: z.number(),
 });
@@ -21,8 +29,13 @@ export type ToolConfirmationRequest = z.infer<typeof ToolConfirmationRequestSche
 export const ConfirmationDecisionSchema = z.enum(['approved', 'declined', 'expired']);
 export type ConfirmationDecision = z.infer<typeof ConfirmationDecisionSchema>;
 
-/** `once`: this call; `conversation`: this tool for the rest of this conversation. */
-export const ApprovalScopeSchema = z.enum(['once', 'conversation']);
+/**
+ * `once`: this call; `conversation`: this tool for the rest of this
+ * conversation; `always`: this tool for this agent from now on, until
+ * revoked (kept in the admin DB; for a request without an agent, the same
+ * as `conversation`).
+ */
+export const ApprovalScopeSchema = z.enum(['once', 'conversation', 'always']);
 export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>;
 
 export const CONFIRMATION_EVENTS = {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
 import { AuditRecordSchema } from './audit.js';
+import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema, ConversationIdSchema, ConversationMessageSchema, ConversationSchema, ExportFormatSchema, MessageIdSchema, SearchHitSchema, ToolCallEventSchema } from './chat.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
@@ -128,7 +129,7 @@ export const ToolOutcomeSchema = z.object({
 });
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 
-export const SourcedProblemSchema = ProblemSchema.extend({ source: z.enum(['plugins', 'registry', 'mcp', 'servers']) });
+export const SourcedProblemSchema = ProblemSchema.extend({ source: z.enum(['plugins', 'registry', 'mcp', 'servers', 'chat']) });
 export type SourcedProblem = z.infer<typeof SourcedProblemSchema>;
 
 export const AgentPreviewSchema = z.object({
@@ -222,6 +223,46 @@ export const HostApiMethods = {
   },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
 
+  /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
+  'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },
+  /** One conversation: its active branch, where it branches, its sub-agent runs. */
+  'conversations.get': { params: z.object({ id: ConversationIdSchema }).strict(), result: ConversationDetailSchema },
+  'conversations.create': { params: z.object({ agentId: Id, title: z.string().max(500).default('') }).strict(), result: z.object({ conversation: ConversationSchema }) },
+  'conversations.rename': { params: z.object({ id: ConversationIdSchema, title: z.string().max(500) }).strict(), result: z.object({ conversation: ConversationSchema }) },
+  /** Stops it, releases its server instances and approvals (and its sub-agent runs'), removes it. */
+  'conversations.delete': { params: z.object({ id: ConversationIdSchema }).strict(), result: z.object({ deleted: z.boolean(), released: z.number() }) },
+  /** Shows another branch: the one through `messageId` (a sibling from `siblings`), to its newest message. */
+  'conversations.setBranch': { params: z.object({ id: ConversationIdSchema, messageId: MessageIdSchema }).strict(), result: ConversationDetailSchema },
+  /** Titles and user/assistant text of every conversation, case-insensitive. */
+  'conversations.search': { params: z.object({ text: z.string().min(1).max(500), limit: z.number().int().min(1).max(500).default(50) }).strict(), result: z.object({ hits: z.array(SearchHitSchema) }) },
+  'conversations.export': { params: z.object({ id: ConversationIdSchema, format: ExportFormatSchema.default('md') }).strict(), result: z.object({ filename: z.string(), mimeType: z.string(), text: z.string() }) },
+
+  /**
+   * Sends a user message and starts the turn; returns at once. Progress
+   * arrives as chat.* events for `conversationId`. A new conversation with
+   * `agentId` when no `conversationId` is given. The turn runs in the host:
+   * a page or socket that goes away does not stop it.
+   */
+  'chat.send': {
+    params: z
+      .object({ conversationId: ConversationIdSchema.optional(), agentId: Id.optional(), text: z.string().min(1).max(200_000) })
+      .strict()
+      .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] }),
+    result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
+  },
+  /** Stops the running turn: the stream is aborted, tool calls in flight cancelled, waiting confirmations declined; the partial answer is kept. */
+  'chat.stop': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ stopped: z.boolean() }) },
+  /** Continues a stopped conversation from where it stopped. */
+  'chat.resume': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** A new answer to the last user message (or the one before `messageId`), beside the old one. */
+  'chat.regenerate': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema.optional() }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Edits a sent user message: a new branch from it; the old branch stays reachable. */
+  'chat.edit': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema, text: z.string().min(1).max(200_000) }).strict(), result: z.object({ conversationId: z.string(), userMessageId: z.string() }) },
+
+  /** "Always allow" answers (confirm-level tools an agent runs without asking). */
+  'alwaysAllow.list': { params: z.object({ agentId: Id.optional() }).strict(), result: z.object({ entries: z.array(AlwaysAllowEntrySchema) }) },
+  'alwaysAllow.revoke': { params: z.object({ agentId: Id, toolName: Id }).strict(), result: z.object({ revoked: z.boolean() }) },
+
   'confirmations.list': { params: Empty, result: z.object({ pending: z.array(ToolConfirmationRequestSchema) }) },
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
@@ -266,6 +307,16 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
   /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
   z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
+  /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
+  z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
+  /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
+  z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema }),
+  /** A tool call started or finished (with its status, duration, result summary and image urls). */
+  ToolCallEventSchema.extend({ type: z.literal('chat.toolCall') }),
+  /** A turn is running (or retrying a request), stopped (why), or done; with the conversation's totals when it ends. */
+  ChatStatusEventSchema.extend({ type: z.literal('chat.status') }),
+  /** Conversations were created, renamed, deleted, or changed state: lists are stale. */
+  z.object({ type: z.literal('conversations.changed') }),
 ]);
 export type HostEventMessage = z.infer<typeof HostEventSchema>;
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../electron/appProtocol.js';
-import { APP_CSP, ARTIFACT_CSP, artifactUrl } from '../../electron/appUrls.js';
+import { APP_CSP, ARTIFACT_CSP, artifactUrl, electronFaceUrls } from '../../electron/appUrls.js';
 import { resolveAppRequest, resolveArtifactRequest } from '../../electron/protocolFiles.js';
 import { tempDir } from '../helpers/tempDir.js';
 
@@ -127,5 +127,29 @@ describe('chatos://artifacts', () => {
     expect(() => artifactUrl(artifactsDir, path.join(root, 'secret.txt'))).toThrow(/not inside the artifacts folder/);
     expect(() => artifactUrl(artifactsDir, artifactsDir)).toThrow(/not inside/);
     expect(resolveArtifactRequest(artifactsDir, { pathname: '/../home/chatos/admin.db' } as URL).ok).toBe(false);
+  });
+});
+
+describe('chatos://conversation-artifacts', () => {
+  it("serves a conversation's saved images and nothing else of it", async () => {
+    const root = tempDir('chatos-el-conv-');
+    const conversationsDir = path.join(root, 'conversations');
+    const images = path.join(conversationsDir, 'c1', 'artifacts', 'mcp', 's', 't');
+    fs.mkdirSync(images, { recursive: true });
+    fs.writeFileSync(path.join(images, '1-a.png'), 'png');
+    fs.writeFileSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), SECRET);
+    fs.symlinkSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), path.join(images, 'link.png'));
+    const handler = createAppProtocolHandler({ rendererDir: tempDir(), artifactsDir: tempDir(), conversationsDir });
+    const urls = electronFaceUrls(tempDir(), () => '/shell', conversationsDir);
+    const url = urls.artifactUrl(path.join(images, '1-a.png'));
+    expect(url).toBe('chatos://conversation-artifacts/c1/mcp/s/t/1-a.png');
+    const image = await get(handler, url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-security-policy')).toBe(ARTIFACT_CSP);
+    for (const bad of ['chatos://conversation-artifacts/c1/messages.jsonl', 'chatos://conversation-artifacts/c1/%2e%2e/messages.jsonl', 'chatos://conversation-artifacts/c1/mcp/s/t/link.png']) {
+      const response = await get(handler, bad);
+      expect(response.status, bad).toBe(404);
+      expect(await response.text()).not.toContain(SECRET);
+    }
   });
 });

@@ -66,7 +66,7 @@ describe('contentTypeOf', () => {
 });
 
 describe('serveFaceUrls', () => {
-  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts');
+  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts', '/home/u/.chatos/chatos/conversations');
 
   it('page urls carry the per-app capability', () => {
     expect(urls.uiAppUrl('com.example', 'db-client', 'compact')).toBe(`/ui/${appCapability('the-token', 'com.example', 'db-client')}/com.example/db-client/__shell?surface=compact`);
@@ -80,5 +80,12 @@ describe('serveFaceUrls', () => {
   it('refuses a file outside the artifacts folder', () => {
     expect(() => urls.artifactUrl('/home/u/.chatos/chatos/admin.db')).toThrow(/not inside the artifacts folder/);
     expect(() => urls.artifactUrl('/home/u/.chatos/chatos/artifacts')).toThrow(/not inside/);
+  });
+
+  it("a conversation's images have urls, nothing else of a conversation does", () => {
+    const conversations = '/home/u/.chatos/chatos/conversations';
+    expect(urls.artifactUrl(`${conversations}/c1/artifacts/mcp/s/t/1-a.png`)).toBe('/conversation-artifacts/c1/mcp/s/t/1-a.png');
+    expect(() => urls.artifactUrl(`${conversations}/c1/messages.jsonl`)).toThrow(/not inside/);
+    expect(() => urls.artifactUrl(`${conversations}/c1/artifacts`)).toThrow(/not inside/);
   });
 });

@@ -7,7 +7,7 @@ import { useApi } from '../api/hooks';
 import { ProblemList, SEVERITY_COLOR } from '../components/ProblemList';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
-const SOURCES: SourcedProblem['source'][] = ['plugins', 'registry', 'mcp', 'servers'];
+const SOURCES: SourcedProblem['source'][] = ['plugins', 'registry', 'mcp', 'servers', 'chat'];
 const SEVERITIES: ProblemSeverity[] = ['error', 'warning', 'notice'];
 type SeverityFilter = ProblemSeverity | 'all';
 

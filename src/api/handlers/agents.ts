@@ -24,7 +24,7 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.
     'agents.preview': async ({ agent }) => {
       const parsed = AgentInputSchema.safeParse(agent);
       if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, problems: [] };
-      const resolved = resolveAgent({ ...parsed.data, id: parsed.data.id ?? 'draft' }, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models });
+      const resolved = resolveAgent({ ...parsed.data, id: parsed.data.id ?? 'draft' }, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
       const preview: AgentPreview = { fieldErrors: [], main: [], sub: [], prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) }, problems: [...resolved.problems] };
       // One flow after the other: the first lists (and caches) each server's tools, the second reuses them.
       for (const flow of ['main', 'sub'] as const) {

@@ -16,6 +16,7 @@ export function currentProblems(host: Host): SourcedProblem[] {
     ...host.registryProblems.map((p) => ({ ...p, source: 'registry' as const })),
     ...host.mcp.problems.map((p) => ({ ...p, source: 'mcp' as const })),
     ...servers,
+    ...host.chat.problems().map((p) => ({ ...p, source: 'chat' as const })),
   ];
 }
 

@@ -9,7 +9,7 @@ import type { HandlerContext, Handlers } from './types.js';
 function agentCaller(host: Host, agentId: string, flow: 'main' | 'sub', conversationId: string) {
   const agent = host.agents.get(agentId);
   if (!agent) throw new ApiFailure('NOT_FOUND', `no agent "${agentId}"`, 'create it on the Agents page, or pick another');
-  const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models });
+  const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
   return { caller: resolved.callerFor(flow, conversationId), problems: resolved.problems };
 }
 

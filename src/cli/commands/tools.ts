@@ -29,7 +29,7 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
   if (opts.agent) {
-    const resolved = resolveAgent(findAgent(host, opts.agent), { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models });
+    const resolved = resolveAgent(findAgent(host, opts.agent), { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
     return { caller: resolved.callerFor(flow, opts.conversation), problems: resolved.problems };
   }
   return { caller: { appId: opts.app!, conversationId: opts.conversation, flow }, problems: [] };

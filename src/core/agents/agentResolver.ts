@@ -19,6 +19,8 @@ export interface AgentResolverDeps {
   runGate: Pick<RunGate, 'checkCached'>;
   /** The model entries, to report a `modelId` that names none; left out where models do not matter. */
   models?: { has(id: string): boolean };
+  /** The agents, to report a `subAgents` id that names none; left out where sub-agents do not matter. */
+  agents?: { get(id: string): Agent | undefined };
 }
 
 /** One piece of an agent's prompt text, in the order it appears. */
@@ -82,6 +84,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
 
   if (agent.modelId !== undefined && deps.models && !deps.models.has(agent.modelId)) {
     warn('AGENT_MODEL_MISSING', 'modelId', `no model "${agent.modelId}": the agent cannot chat until it has one`, 'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)');
+  }
+
+  if (deps.agents) {
+    agent.subAgents.forEach((id, i) => {
+      if (!deps.agents!.get(id)) warn('AGENT_SUBAGENT_MISSING', `subAgents[${i}]`, `no agent "${id}": it is not offered as a sub-agent`, 'create it, or remove it from subAgents');
+    });
   }
 
   const hostAppId = agent.hostAppId;

@@ -42,6 +42,8 @@ export class AgentStore {
   constructor(
     private readonly store: RecordsStore,
     private readonly appOf: AppLookup = () => undefined,
+    /** What goes with an agent (its "always allow" answers), so a new agent given the same id inherits none of it. */
+    private readonly onDeleted: (id: string) => void = () => {},
   ) {}
 
   /** Refuses selections outside the apps' exposure, one field error per id (at its path, as the schema's errors are). */
@@ -93,6 +95,8 @@ export class AgentStore {
 
   delete(id: string): boolean {
     this.store.refresh();
-    return this.store.delete(AgentsTable, id);
+    const deleted = this.store.delete(AgentsTable, id);
+    if (deleted) this.onDeleted(id);
+    return deleted;
   }
 }

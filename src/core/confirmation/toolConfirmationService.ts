@@ -24,6 +24,19 @@ interface Pending {
 
 export const CONFIRMATION_TIMEOUT_MS = 60_000;
 
+/** Where "always allow" answers are kept (the admin DB); the service works without one. */
+export interface AlwaysAllowPort {
+  has(agentId: string, toolName: string): boolean;
+  add(agentId: string, toolName: string, serverId: string): void;
+}
+
+export interface DecisionOptions {
+  conversationId?: string;
+  risk?: RiskLevel;
+  agentId?: string;
+  groupId?: string;
+}
+
 function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
   const shown = JSON.stringify(args);
   return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${shown.length > 200 ? `${shown.slice(0, 197)}…` : shown}`}`;
@@ -46,6 +59,8 @@ export class ToolConfirmationService {
   constructor(
     private readonly scheduler: Scheduler,
     private readonly timeoutMs = CONFIRMATION_TIMEOUT_MS,
+    /** Read at each request: the store exists only once the host has started. */
+    private readonly alwaysAllow: () => AlwaysAllowPort | undefined = () => undefined,
   ) {}
 
   registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder): void {
@@ -74,15 +89,16 @@ export class ToolConfirmationService {
   }
 
   /** The seed's API: resolves true only when the user approved. */
-  async requestConfirmation(serverName: string, toolName: string, args: Record<string, unknown>, options: { conversationId?: string; risk?: RiskLevel } = {}): Promise<boolean> {
+  async requestConfirmation(serverName: string, toolName: string, args: Record<string, unknown>, options: DecisionOptions = {}): Promise<boolean> {
     return (await this.requestDecision(serverName, toolName, args, options)) === 'approved';
   }
 
   /** Like requestConfirmation, but tells a decline from an expiry (the audit needs both). */
-  requestDecision(serverName: string, toolName: string, args: Record<string, unknown>, options: { conversationId?: string; risk?: RiskLevel } = {}): Promise<ConfirmationDecision> {
+  requestDecision(serverName: string, toolName: string, args: Record<string, unknown>, options: DecisionOptions = {}): Promise<ConfirmationDecision> {
     if (options.conversationId !== undefined && this.approvedForConversation.has(`${options.conversationId}\u0000${toolName}`)) {
       return Promise.resolve('approved');
     }
+    if (options.agentId !== undefined && this.alwaysAllow()?.has(options.agentId, toolName)) return Promise.resolve('approved');
     const entry = this.confirmables.get(toolName);
     const now = this.scheduler.now();
     const request: ToolConfirmationRequest = {
@@ -93,6 +109,8 @@ export class ToolConfirmationService {
       summary: entry?.summaryBuilder?.(args) ?? defaultSummary(serverName, toolName, args),
       risk: options.risk ?? entry?.risk ?? 'medium',
       conversationId: options.conversationId,
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.groupId !== undefined ? { groupId: options.groupId } : {}),
       createdAt: now,
       expiresAt: now + this.timeoutMs,
     };
@@ -116,7 +134,10 @@ export class ToolConfirmationService {
     this.pending.delete(requestId);
     this.scheduler.clearTimeout(pending.timer);
     const { request } = pending;
-    if (approved && scope === 'conversation' && request.conversationId !== undefined) {
+    const store = this.alwaysAllow();
+    if (approved && scope === 'always' && request.agentId !== undefined && store) {
+      store.add(request.agentId, request.toolName, request.serverName);
+    } else if (approved && scope !== 'once' && request.conversationId !== undefined) {
       this.approvedForConversation.add(`${request.conversationId}\u0000${request.toolName}`);
     }
     const decision: ConfirmationDecision = approved ? 'approved' : 'declined';
@@ -136,6 +157,13 @@ export class ToolConfirmationService {
   /** A conversation ended: its "for this conversation" approvals end with it. */
   forgetConversation(conversationId: string): void {
     for (const key of this.approvedForConversation) if (key.startsWith(`${conversationId}\u0000`)) this.approvedForConversation.delete(key);
+  }
+
+  /** Declines what is still waiting for an answer in this conversation (its run was stopped); returns how many. */
+  declinePending(conversationId: string): number {
+    const mine = [...this.pending.values()].filter((p) => p.request.conversationId === conversationId);
+    for (const pending of mine) this.respond(pending.request.id, false);
+    return mine.length;
   }
 
   /** Rejects every pending request (the host is closing). */

@@ -46,7 +46,8 @@ function readProcStat(pid: number): ProcStat | undefined {
 const isDead = (state: string) => state === 'Z' || state === 'X';
 const procIdentity = (stat: ProcStat) => `proc-start:${stat.startTime}`;
 
-function signalExists(target: number): boolean {
+/** Whether a process with this pid exists (ours to signal or not). */
+export function signalExists(target: number): boolean {
   try {
     process.kill(target, 0);
     return true;

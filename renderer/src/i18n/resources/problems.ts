@@ -12,6 +12,7 @@ export default {
     'problems.source.registry': '注册中心',
     'problems.source.mcp': 'MCP 配置',
     'problems.source.servers': 'MCP 服务',
+    'problems.source.chat': '对话',
   },
   en: {
     'problems.intro': 'Everything the host found wrong, by where it comes from; each with its file, position and fix. Updates by itself as you fix things.',
@@ -26,5 +27,6 @@ export default {
     'problems.source.registry': 'Registry',
     'problems.source.mcp': 'MCP config',
     'problems.source.servers': 'MCP servers',
+    'problems.source.chat': 'Conversations',
   },
 };

@@ -13,7 +13,7 @@ export type { NetworkFailure, ProviderErrorKind } from '../../../shared/models.j
  * | `auth` | 401/403 | no |
  * | `not-found` | 404 (unknown model, wrong base URL) | no |
  * | `rate-limited` | 429 (`retryAfterMs` from Retry-After) | yes, after the wait |
- * | `server` | 5xx, an overloaded or failed stream | yes, with backoff |
+ * | `server` | 5xx, an overloaded or failed stream | yes, with backoff (or after its Retry-After) |
  * | `network` | DNS, TLS, refused, reset, timeout, a stream cut short | yes, with backoff |
  * | `aborted` | the caller's signal | no |
  *
@@ -96,7 +96,11 @@ function fromStatus(error: SdkApiError, context: ErrorContext, cause: unknown): 
     return new ProviderError({ ...base, kind: 'rate-limited', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, { cause });
   }
   if (status === 408) return new ProviderError({ ...base, kind: 'network', network: 'timeout' }, { cause });
-  if (status >= 500) return new ProviderError({ ...base, kind: 'server' }, { cause });
+  if (status >= 500) {
+    // A 503 may say when to come back (RFC 9110 Retry-After): honoured like a 429's.
+    const retryAfterMs = retryAfterOf(error.headers);
+    return new ProviderError({ ...base, kind: 'server', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, { cause });
+  }
   // Another 4xx (402 payment required, 413 too large…): the request as it is will not succeed.
   return new ProviderError({ ...base, kind: 'rejected', ...toolOf(body, message, context) }, { cause });
 }

@@ -21,7 +21,12 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
       const { caller, tool, server, args } = context;
       // Answered at once, not as a promise: this is every call's path.
       if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
-      return confirmations.requestDecision(server.id, tool.name, args, { conversationId: caller.conversationId, risk: riskOf(context, confirmations) });
+      return confirmations.requestDecision(server.id, tool.name, args, {
+        conversationId: caller.conversationId,
+        risk: riskOf(context, confirmations),
+        ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
+        ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
+      });
     },
     afterCall(record) {
       // Fixed-shape literals, no spreads: this runs on every call (see callRecord in toolGateway.ts).

@@ -26,6 +26,13 @@ export interface Caller {
   serverIds?: readonly string[];
   /** A UI app's page calling its own server (through the bridge), rather than an agent or a script acting as the app. */
   fromPage?: boolean;
+  /** Calls asked for together (one model message): their confirmations share this id, so a face shows them as one card. */
+  confirmationGroup?: string;
+}
+
+/** Per call: cancellation and progress, and where its images go (a conversation's own folder; default the host's artifacts folder). */
+export interface GatewayCallOptions extends CallOptions {
+  artifactsDir?: string;
 }
 
 export interface OfferedTool extends CatalogTool {
@@ -109,7 +116,8 @@ export interface ToolGatewayDeps {
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
 const NO_REMINDERS: readonly string[] = Object.freeze([]);
 
-const leaseReminder = (serverId: string) =>
+/** Seed 002's sticky reminder for a conversation holding a stateful server's instance. */
+export const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
 
 /** One server's share of a catalog: what buildCatalog's output depends on. */
@@ -314,7 +322,7 @@ export class ToolGateway {
    * every call's path, and each async step costs a promise and a saved frame.
    * Errors always arrive as a rejected promise, never thrown.
    */
-  callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options?: CallOptions): Promise<GatewayCallResult> {
+  callTool(caller: Caller, toolName: string, args: Record<string, unknown>, options?: GatewayCallOptions): Promise<GatewayCallResult> {
     try {
       const started = this.deps.now();
       if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
@@ -327,20 +335,20 @@ export class ToolGateway {
     }
   }
 
-  private async resolveAndCall(caller: Caller, toolName: string, args: Record<string, unknown>, options: CallOptions | undefined, started: number): Promise<GatewayCallResult> {
+  private async resolveAndCall(caller: Caller, toolName: string, args: Record<string, unknown>, options: GatewayCallOptions | undefined, started: number): Promise<GatewayCallResult> {
     const reminders: string[] = [];
     const { server, tool } = await this.resolve(caller, toolName, reminders);
     return this.decideAndCall({ caller, tool, server, args }, started, reminders, options);
   }
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
-  private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+  private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     const decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
     if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(context, answer, started, reminders, options));
     return this.callDecided(context, decision, started, reminders, options);
   }
 
-  private callDecided(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+  private callDecided(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     if (decision === 'declined' || decision === 'expired') return Promise.resolve(this.declined(context, decision, started, reminders));
     // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
     const lease = this.deps.runtime.connections.ready(context.server, context.caller.conversationId, started);
@@ -348,7 +356,7 @@ export class ToolGateway {
     return this.startAndCall(context, decision, started, reminders, options);
   }
 
-  private async startAndCall(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+  private async startAndCall(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     const { server, caller } = context;
     const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
     const remind = first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`));
@@ -364,11 +372,11 @@ export class ToolGateway {
   }
 
   /** The call itself, then artifacts and the record. Kept small: its frame is saved while the server works. */
-  private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: CallOptions | undefined): Promise<GatewayCallResult> {
+  private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     try {
       const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server, context.caller), options);
       const ended = this.deps.now();
-      const { result, artifacts } = storeImageArtifacts(raw, this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
+      const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
       return { result, tool: context.tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {

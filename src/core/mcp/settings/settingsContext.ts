@@ -1,5 +1,6 @@
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { AgentStore } from '../../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
 import type { PluginCatalog } from '../../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { stateOfLeases, type ServerSnapshot } from '../connection/connectionManager.js';
@@ -16,6 +17,7 @@ export interface SettingsContextDeps {
   rescan: () => void;
   runtime: Pick<McpRuntime, 'allDefinitions' | 'cachedTools' | 'connections'>;
   serverSettings: ServerSettings;
+  alwaysAllow: AlwaysAllowStore;
 }
 
 /** A disabled server never starts, so it has no connection state; any other has its leases' (see stateOfLeases). */
@@ -28,6 +30,7 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
   const { runtime, serverSettings } = deps;
   return {
     agents: deps.agents,
+    alwaysAllow: deps.alwaysAllow,
     registry: deps.registry,
     plugins: {
       list: () => deps.catalog.plugins,

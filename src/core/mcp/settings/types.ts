@@ -5,6 +5,7 @@ import type { RiskLevel } from '../../../shared/confirmation.js';
 import type { PermissionLevel, ServerCategory, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
 import type { AgentStore } from '../../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import type { ConnectionState } from '../connection/serverConnection.js';
 
@@ -30,6 +31,8 @@ export interface SettingsServerView {
  */
 export interface SettingsContext {
   agents: AgentStore;
+  /** Confirm-level tools an agent may run without asking ("always allow"). */
+  alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   registry: RegistryCenter;
   plugins: {
     list(): PluginRecord[];

@@ -165,6 +165,13 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a 503 that says when to come back carries retryAfterMs too', async () => {
+    server = await startProviderServer();
+    server.enqueue({ kind: 'error', status: 503, message: 'overloaded', headers: { 'retry-after': '2' } });
+    const error = await failure(collect(client(), { messages: [userText('?')] }));
+    expect(error.toJSON()).toEqual({ kind: 'server', status: 503, retryAfterMs: 2000, message: 'overloaded' });
+  });
+
   it('a key the provider echoes in its error never reaches the message', async () => {
     server = await startProviderServer();
     server.enqueue({ kind: 'error', status: 401, message: `bad key ${KEY} for this project` });

@@ -22,6 +22,7 @@ export function hostSettingsContext(host: Host): SettingsContext {
     rescan: () => void host.rescan(),
     runtime: host.mcp,
     serverSettings: host.serverSettings,
+    alwaysAllow: host.alwaysAllow,
   });
 }
 

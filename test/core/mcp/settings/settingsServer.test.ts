@@ -66,6 +66,20 @@ describe('agents tools', () => {
     expect(dataOf(await call('list_agents'))).toEqual({ agents: [] });
   });
 
+  it('list_always_allowed shows the "Always allow" answers; revoke_always_allowed takes one back; deleting the agent takes all of its', async () => {
+    const { host, call } = await settingsWorld();
+    host.agents.create({ id: 'writer', name: 'Writer' });
+    host.alwaysAllow.add('writer', 'mcp_fx_dangerous', 'chatos::fx');
+    host.alwaysAllow.add('writer', 'mcp_fx_echo', 'chatos::fx');
+    expect(dataOf<{ entries: { toolName: string }[] }>(await call('list_always_allowed', { agentId: 'writer' })).entries.map((e) => e.toolName)).toEqual(['mcp_fx_dangerous', 'mcp_fx_echo']);
+    expect(dataOf(await call('revoke_always_allowed', { agentId: 'writer', toolName: 'mcp_fx_echo' }))).toEqual({ revoked: { agentId: 'writer', toolName: 'mcp_fx_echo' } });
+    expect(errorText(await call('revoke_always_allowed', { agentId: 'writer', toolName: 'mcp_fx_echo' }))).toContain('is not always allowed');
+    expect(host.alwaysAllow.has('writer', 'mcp_fx_dangerous')).toBe(true);
+    // A new agent given the same id inherits nothing.
+    host.agents.delete('writer');
+    expect(host.alwaysAllow.list()).toEqual([]);
+  });
+
   it('an unknown agent, a duplicate id or an invalid agent is an error result that says what is wrong', async () => {
     const { call } = await settingsWorld();
     await call('create_agent', { name: 'Writer' });

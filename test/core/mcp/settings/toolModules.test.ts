@@ -59,6 +59,8 @@ describe('tool modules follow one file per domain (seed 003 §9)', () => {
       create_agent: 'confirm',
       update_agent: 'write',
       delete_agent: 'confirm',
+      list_always_allowed: 'read',
+      revoke_always_allowed: 'write',
       list_apps: 'read',
       rescan_apps: 'write',
       list_registry_servers: 'read',

@@ -72,6 +72,26 @@ export const agentsModule: ToolModule = {
       },
     }),
     defineTool({
+      name: 'list_always_allowed',
+      description: 'List the confirm-level tools agents may run without asking ("Always allow" answers), for one agent or all.',
+      permission: 'read',
+      inputSchema: { agentId: z.string().optional().describe('Only this agent') },
+      async handler({ agentId }, ctx) {
+        const entries = ctx.alwaysAllow.list(agentId);
+        return dataResult(`${entries.length} tool${entries.length === 1 ? '' : 's'} always allowed${agentId ? ` for agent "${agentId}"` : ''}.`, { entries });
+      },
+    }),
+    defineTool({
+      name: 'revoke_always_allowed',
+      description: 'Take back an "Always allow" answer: the tool asks the user again before it runs for this agent.',
+      permission: 'write',
+      inputSchema: { agentId: z.string().describe('The agent id'), toolName: z.string().describe('The tool name, as list_always_allowed shows it') },
+      async handler({ agentId, toolName }, ctx) {
+        if (!ctx.alwaysAllow.revoke(agentId, toolName)) return errorResult(`"${toolName}" is not always allowed for agent "${agentId}"; list them with list_always_allowed`);
+        return dataResult(`"${toolName}" asks again before it runs for agent "${agentId}".`, { revoked: { agentId, toolName } });
+      },
+    }),
+    defineTool({
       name: 'delete_agent',
       description: 'Delete an agent. Asks the user first.',
       permission: 'confirm',

@@ -1,0 +1,88 @@
+import type { ChatEvent } from '../../core/chat/chatPolicy.js';
+import type { Host } from '../../core/host.js';
+import type { HostEventMessage } from '../../shared/hostApi.js';
+import type { FaceUrls } from '../types.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+type ChatMethods =
+  | 'conversations.list'
+  | 'conversations.get'
+  | 'conversations.create'
+  | 'conversations.rename'
+  | 'conversations.delete'
+  | 'conversations.setBranch'
+  | 'conversations.search'
+  | 'conversations.export'
+  | 'chat.send'
+  | 'chat.stop'
+  | 'chat.resume'
+  | 'chat.regenerate'
+  | 'chat.edit'
+  | 'alwaysAllow.list'
+  | 'alwaysAllow.revoke';
+
+/**
+ * Conversations and turns for the faces. Turns start and return at once: the
+ * turn runs in the core and reports through chat.* events, so a page that
+ * closes (or a socket that drops) leaves it running.
+ */
+export function chatHandlers({ host }: HandlerContext): Handlers<ChatMethods> {
+  const { chat } = host;
+  return {
+    'conversations.list': ({ agentId, includeChildren }) => ({ conversations: chat.list({ includeChildren, ...(agentId ? { agentId } : {}) }) }),
+    'conversations.get': ({ id }) => chat.get(id),
+    'conversations.create': ({ agentId, title }) => ({ conversation: chat.create(agentId, title) }),
+    'conversations.rename': ({ id, title }) => ({ conversation: chat.rename(id, title) }),
+    'conversations.delete': async ({ id }) => {
+      const result = await chat.delete(id);
+      await host.save();
+      return result;
+    },
+    'conversations.setBranch': ({ id, messageId }) => chat.setBranch(id, messageId),
+    'conversations.search': ({ text, limit }) => ({ hits: chat.search(text, limit) }),
+    'conversations.export': ({ id, format }) => chat.export(id, format),
+    'chat.send': ({ conversationId, agentId, text }) => {
+      const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }) });
+      return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
+    },
+    'chat.stop': ({ conversationId }) => ({ stopped: chat.stop(conversationId) }),
+    'chat.resume': ({ conversationId }) => ({ conversationId: chat.resume(conversationId).conversationId }),
+    'chat.regenerate': ({ conversationId, messageId }) => ({ conversationId: chat.regenerate({ conversationId, ...(messageId ? { messageId } : {}) }).conversationId }),
+    'chat.edit': ({ conversationId, messageId, text }) => {
+      const started = chat.edit({ conversationId, messageId, text });
+      return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
+    },
+    'alwaysAllow.list': ({ agentId }) => ({ entries: host.alwaysAllow.list(agentId) }),
+    'alwaysAllow.revoke': async ({ agentId, toolName }) => {
+      const revoked = host.alwaysAllow.revoke(agentId, toolName);
+      await host.save();
+      return { revoked };
+    },
+  };
+}
+
+/** A core chat event as the contract's event; a saved image's file becomes the face's url for it. */
+export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMessage {
+  switch (event.type) {
+    case 'delta':
+      return { type: 'chat.delta', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
+    case 'message':
+      return { type: 'chat.message', conversationId: event.conversationId, message: event.message };
+    case 'toolCall': {
+      const { artifacts, ...call } = event.call;
+      return { type: 'chat.toolCall', ...call, ...(artifacts ? { artifacts: artifacts.map((a) => ({ url: urls.artifactUrl(a.file), mimeType: a.mimeType })) } : {}) };
+    }
+    case 'status':
+      return { type: 'chat.status', ...event.status };
+    case 'conversations':
+      return { type: 'conversations.changed' };
+  }
+}
+
+/** Chat events for the UI; a turn that stops or ends changes the problems (a stop by an error is one until resumed). */
+export function wireChatEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) => void, problemsChanged: () => void): () => void {
+  return host.chat.onEvent((event) => {
+    emit(chatEventMessage(event, urls));
+    if (event.type === 'status' && event.status.status !== 'running') problemsChanged();
+  });
+}

@@ -1,0 +1,33 @@
+import type { Host } from '../core/host.js';
+import type { ToolConfirmationRequest } from '../shared/confirmation.js';
+
+/** Asks one question on the terminal and gives the answer typed. */
+export type Ask = (question: string) => Promise<string>;
+
+/**
+ * The terminal's answers to a chat's confirmations (DESIGN.md "CLI
+ * contract"): `--yes` approves; on a terminal each is asked y/N (or "a" to
+ * always allow it for this agent), one after the other when several arrive
+ * together; without a terminal they are declined, and the model is told
+ * the user declined.
+ */
+export function answerChatConfirmations(host: Host, options: { yes: boolean; ask?: Ask }): { declinedWithoutTerminal(): number; stop(): void } {
+  let declined = 0;
+  let queue = Promise.resolve();
+  const answer = async (request: ToolConfirmationRequest) => {
+    // Answered meanwhile (a Stop declined it, or it expired): nothing to ask.
+    if (!host.confirmations.listPending().some((p) => p.id === request.id)) return;
+    const reply = await options.ask!(`${request.summary} [${request.risk} risk] — run it? [y/N, a = always for this agent] `);
+    const text = reply.trim().toLowerCase();
+    host.confirmations.respond(request.id, text === 'y' || text === 'yes' || text === 'a' || text === 'always', text === 'a' || text === 'always' ? 'always' : 'once');
+  };
+  const stop = host.confirmations.on('required', (request) => {
+    if (options.yes) return void host.confirmations.respond(request.id, true);
+    if (!options.ask) {
+      declined++;
+      return void host.confirmations.respond(request.id, false);
+    }
+    queue = queue.then(() => answer(request)).catch(() => void host.confirmations.respond(request.id, false));
+  });
+  return { declinedWithoutTerminal: () => declined, stop };
+}

@@ -1,0 +1,101 @@
+import type { ChatEvent } from '../core/chat/chatPolicy.js';
+import type { TurnOutcome } from '../core/chat/chatTurn.js';
+import type { AnswerStats, AssistantMessage, ConversationMessage, ToolMessage } from '../shared/chat.js';
+import type { CliIo } from './output.js';
+
+const clip = (text: string, max = 80) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** One line of numbers for an answer: first token, speed, tokens, cost. */
+export function statsLine(stats: AnswerStats): string {
+  return [
+    stats.ttftMs !== undefined ? `first token ${Math.round(stats.ttftMs)} ms` : '',
+    stats.tokensPerSecond !== undefined ? `${stats.tokensPerSecond} tokens/s` : '',
+    stats.inputTokens !== undefined ? `${stats.inputTokens} in / ${stats.outputTokens} out` : '',
+    stats.cost !== undefined ? `$${stats.cost.toFixed(4)}` : '',
+    stats.attempts > 1 ? `${stats.attempts} tries` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * A turn on a terminal: the answer streamed to stdout as it comes, tool
+ * calls and retries as lines on stderr. Piped, stdout gets the answer once
+ * it is complete (see printAnswers), and stderr the same lines.
+ */
+export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event: ChatEvent): void; streamed: boolean } {
+  const stream = io.terminal === true && io.write !== undefined;
+  let midLine = false;
+  const line = (text: string) => {
+    if (midLine) io.write!('\n');
+    midLine = false;
+    io.err(text);
+  };
+  return {
+    streamed: stream,
+    onEvent(event) {
+      switch (event.type) {
+        case 'delta':
+          if (!stream || event.conversationId !== conversationId) return;
+          io.write!(event.text);
+          midLine = !event.text.endsWith('\n');
+          return;
+        case 'toolCall': {
+          const call = event.call;
+          if (call.conversationId !== conversationId) return;
+          if (call.phase === 'started' && !call.childConversationId) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
+          else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
+          else line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
+          return;
+        }
+        case 'status': {
+          const { retry } = event.status;
+          if (event.status.conversationId !== conversationId || !retry) return;
+          line(`  … ${retry.error.kind}${retry.error.status ? ` ${retry.error.status}` : ''}: ${clip(retry.error.message)}; try ${retry.attempt + 1} of ${retry.maxAttempts} in ${Math.round(retry.delayMs / 100) / 10} s`);
+          return;
+        }
+        case 'message': {
+          if (event.conversationId !== conversationId || event.message.role !== 'assistant') return;
+          const message = event.message as AssistantMessage;
+          if (midLine) io.write!('\n');
+          midLine = false;
+          const numbers = statsLine(message.stats);
+          if (numbers) io.err(`  (${numbers})`);
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}
+
+/** Piped output: the text of each answer of the turn, as written. */
+export function printAnswers(io: CliIo, outcome: TurnOutcome): void {
+  const texts = outcome.messages.filter((m): m is AssistantMessage => m.role === 'assistant' && m.text.length > 0).map((m) => m.text);
+  if (texts.length) io.out(texts.join('\n\n'));
+}
+
+/** A message as `conversations show` prints it. */
+export function messageLines(message: ConversationMessage): string[] {
+  switch (message.role) {
+    case 'user':
+      return [`you: ${message.text}`];
+    case 'assistant': {
+      const calls = message.toolCalls.map((c) => `  → ${c.name} ${clip(c.argumentsText, 60)}`);
+      const stopped = message.status === 'stopped' ? [`  (stopped: ${message.stop?.message ?? ''})`] : [];
+      const numbers = statsLine(message.stats);
+      return [`${message.agentId}: ${message.text}`, ...calls, ...stopped, ...(numbers ? [`  (${numbers})`] : [])];
+    }
+    case 'tool': {
+      const tool = message as ToolMessage;
+      const images = tool.content.filter((c) => c.type === 'image').map((c) => (c.type === 'image' ? c.artifact : ''));
+      return [`  ${tool.status === 'ok' ? '✓' : '✗'} ${tool.name} ${tool.status} in ${tool.durationMs} ms: ${clip(tool.content.map((c) => (c.type === 'image' ? '' : c.text)).join(' '))}${images.length ? ` [${images.join(', ')}]` : ''}${tool.childConversationId ? ` (sub-agent run ${tool.childConversationId})` : ''}`];
+    }
+    case 'summary':
+      return [`-- ${message.summarized} earlier messages summarized here --`, message.text, '--'];
+  }
+}

@@ -1,0 +1,195 @@
+import * as readline from 'node:readline';
+import type { Command } from 'commander';
+import { ChatError } from '../../core/chat/chatError.js';
+import type { StartedTurn } from '../../core/chat/chatService.js';
+import type { TurnOutcome } from '../../core/chat/chatTurn.js';
+import type { Host } from '../../core/host.js';
+import { MessageLogError } from '../../core/chat/conversations/messageLog.js';
+import { answerChatConfirmations, type Ask } from '../chatConfirmations.js';
+import { printAnswers, turnPrinter } from '../chatPrinter.js';
+import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
+import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
+
+interface ChatOptions {
+  agent?: string;
+  message?: string;
+  conversation?: string;
+  yes?: boolean;
+  maxRounds?: string;
+}
+
+/** Exit codes of one turn: done 0, stopped by an error or a limit 1, stopped by Ctrl+C 130 (as a shell reports SIGINT). */
+const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, user: 130 } as const;
+
+/** Chat errors as the CLI reports them: a problem to fix, with the fix. */
+export function asUserError(error: unknown): never {
+  if (error instanceof ChatError || error instanceof MessageLogError) throw new UserError(error.message, error.hint);
+  throw error;
+}
+
+export function chatStep<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    asUserError(error);
+  }
+}
+
+function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } {
+  if (!opts.agent && !opts.conversation) throw new UsageError('say whom to chat with: --agent ID (or --conversation ID to continue one)');
+  if (opts.message !== undefined && !opts.message.trim()) throw new UsageError('-m needs the text of your message');
+  if (opts.message === undefined && json) throw new UsageError('--json needs -m TEXT (one turn); an interactive session prints as it goes');
+  if (opts.message === undefined && !process.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
+  if (opts.maxRounds === undefined) return {};
+  const maxRounds = Number(opts.maxRounds);
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new UsageError(`--max-rounds must be a whole number of at least 1, not "${opts.maxRounds}"`);
+  return { maxRounds };
+}
+
+/** The conversation to continue (it must exist, and be the agent's when both are given). */
+function targetOf(host: Host, opts: ChatOptions): { conversationId?: string; agentId?: string } {
+  if (!opts.conversation) return { agentId: opts.agent! };
+  const { conversation } = chatStep(() => host.chat.get(opts.conversation!));
+  if (opts.agent && conversation.agentId !== opts.agent) throw new UserError(`conversation ${conversation.id} is with agent "${conversation.agentId}", not "${opts.agent}"`, `leave out --agent, or start a new conversation with --agent ${opts.agent}`);
+  return { conversationId: conversation.id };
+}
+
+/** Says how the turn ended, on stderr; returns the exit code. */
+function reportEnd(io: CliIo, outcome: TurnOutcome, declined: number): number {
+  printProblems(io, outcome.problems);
+  if (declined) io.err(`note: ${declined} tool call(s) needed confirmation and were declined (no terminal to ask on); rerun with --yes to approve them`);
+  const { stop } = outcome;
+  if (!stop) return 0;
+  if (stop.kind === 'user') io.err(`stopped; continue with: chatos chat --conversation ${outcome.conversationId}`);
+  else io.err(`${stop.kind === 'error' ? 'error' : 'stopped'}: ${stop.message}${stop.hint ? `\n    fix: ${stop.hint}` : ''}\n    conversation: ${outcome.conversationId}`);
+  return EXIT_OF_STOP[stop.kind];
+}
+
+/** Runs one turn to its end, Ctrl+C stopping it; prints as the terminal or the pipe wants. */
+async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask | undefined, yes: boolean): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
+  const confirmations = answerChatConfirmations(host, { yes, ...(ask ? { ask } : {}) });
+  let printer: ReturnType<typeof turnPrinter> | undefined;
+  const unsubscribe = host.chat.onEvent((event) => printer?.onEvent(event));
+  let started: StartedTurn | undefined;
+  let interrupts = 0;
+  const onSigint = () => {
+    // A second Ctrl+C does not wait for the stop to finish.
+    if (++interrupts > 1) process.exit(130);
+    if (started) host.chat.stop(started.conversationId);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    started = chatStep(start);
+    printer = turnPrinter(io, started.conversationId);
+    const outcome = await started.done;
+    return { outcome, declined: confirmations.declinedWithoutTerminal(), streamed: printer.streamed };
+  } finally {
+    process.off('SIGINT', onSigint);
+    unsubscribe();
+    confirmations.stop();
+  }
+}
+
+/** `chatos chat -m TEXT`: one user turn, to its end. */
+async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boolean): Promise<void> {
+  const { io } = cli;
+  const target = targetOf(host, opts);
+  const ask = process.stdin.isTTY && !opts.yes ? terminalAsk() : undefined;
+  try {
+    const { outcome, declined, streamed } = await runTurn(host, io, () => host.chat.send({ ...target, text: opts.message! }), ask?.ask, opts.yes === true);
+    await commit(host);
+    if (json) printJson(io, { conversationId: outcome.conversationId, status: outcome.status, ...(outcome.stop ? { stop: outcome.stop } : {}), messages: outcome.messages });
+    else if (!streamed) printAnswers(io, outcome);
+    cli.exitCode = reportEnd(io, outcome, declined);
+  } finally {
+    ask?.close();
+  }
+}
+
+function terminalAsk(): { ask: Ask; close(): void } {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  return { ask: (question) => new Promise((resolve) => rl.question(question, resolve)), close: () => rl.close() };
+}
+
+/** `chatos chat` on a terminal: a prompt loop; Ctrl+C stops the answer being written, Ctrl+D (or /quit) ends the session. */
+async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Promise<void> {
+  const { io } = cli;
+  let target = targetOf(host, opts);
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true, prompt: 'you> ' });
+  let running: string | undefined;
+  let asking: ((answer: string) => void) | undefined;
+  const ask: Ask = (question) =>
+    new Promise((resolve) => {
+      asking = resolve;
+      io.err(question);
+    });
+  io.err(`chatting with agent ${target.agentId ?? host.chat.get(target.conversationId!).conversation.agentId}${target.conversationId ? ` in conversation ${target.conversationId}` : ''}; Ctrl+C stops an answer, Ctrl+D quits`);
+  await new Promise<void>((resolve) => {
+    rl.on('SIGINT', () => {
+      if (running) host.chat.stop(running);
+      else {
+        io.err('(Ctrl+D quits)');
+        rl.prompt();
+      }
+    });
+    rl.on('close', () => resolve());
+    rl.on('line', (line) => {
+      if (asking) {
+        const answer = asking;
+        asking = undefined;
+        return answer(line);
+      }
+      const text = line.trim();
+      if (running) return;
+      if (text === '/quit' || text === '/exit') return rl.close();
+      if (!text) return rl.prompt();
+      void (async () => {
+        try {
+          const { outcome, streamed } = await runTurn(
+            host,
+            io,
+            () => {
+              const started = host.chat.send({ ...target, text });
+              running = started.conversationId;
+              return started;
+            },
+            ask,
+            opts.yes === true,
+          );
+          target = { conversationId: outcome.conversationId };
+          if (!streamed) printAnswers(io, outcome);
+          reportEnd(io, outcome, 0);
+          await commit(host);
+        } catch (error) {
+          io.err(`error: ${(error as Error).message}${(error as UserError).hint ? `\n    fix: ${(error as UserError).hint}` : ''}`);
+        } finally {
+          running = undefined;
+          rl.prompt();
+        }
+      })();
+    });
+    rl.prompt();
+  });
+  // Ctrl+D during an answer: it is stopped and written before the host closes.
+  if (running) host.chat.stop(running);
+}
+
+export function registerChat(program: Command, cli: CliContext): void {
+  program
+    .command('chat')
+    .description('chat with an agent: one turn with -m, else an interactive session on a terminal')
+    .option('--agent <id>', 'the agent to chat with (a new conversation)')
+    .option('-m, --message <text>', 'send this message, run the turn to its end, and exit')
+    .option('--conversation <id>', 'continue this conversation (chatos conversations list)')
+    .option('--yes', 'approve confirm-level tools without asking')
+    .option('--max-rounds <n>', 'model requests per turn before it stops (default 20)')
+    .action(async (opts: ChatOptions, command: Command) => {
+      const options = globalOptions(command);
+      const { maxRounds } = checkOptions(opts, options.json);
+      await withStartedHost(
+        options,
+        (host) => (opts.message !== undefined ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)),
+        maxRounds ? { chat: { maxRounds } } : {},
+      );
+    });
+}

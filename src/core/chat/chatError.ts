@@ -1,0 +1,22 @@
+export type ChatErrorCode =
+  | 'CONVERSATION_NOT_FOUND'
+  | 'CONVERSATION_BUSY'
+  | 'MESSAGE_NOT_FOUND'
+  | 'NOTHING_TO_REGENERATE'
+  | 'NOTHING_TO_RESUME'
+  | 'AGENT_NOT_FOUND'
+  | 'AGENT_NO_MODEL'
+  | 'ALWAYS_ALLOW_NOT_FOUND';
+
+/** A chat operation that cannot run as asked; callers branch on `code`, and `hint` says what to do. */
+export class ChatError extends Error {
+  override readonly name = 'ChatError';
+
+  constructor(
+    readonly code: ChatErrorCode,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,34 @@
+import type { ChatStatusEvent, ConversationMessage, ToolCallEvent } from '../../shared/chat.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
+
+/** How far a turn may go; every field has a default (HostOptions.chat overrides them). */
+export interface ChatPolicy {
+  /** Model requests per turn: a model still asking for tools after this many stops, saying so. */
+  maxRounds: number;
+  /** How deep sub-agents may call sub-agents: at this depth none is offered. */
+  maxDepth: number;
+  retry: RetryPolicy;
+  /** A provider silent this long (no headers, no chunk) fails the request as a timeout (retried like one). */
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_CHAT_POLICY: ChatPolicy = { maxRounds: 20, maxDepth: 2, retry: DEFAULT_RETRY_POLICY, idleTimeoutMs: 5 * 60_000 };
+
+export function chatPolicy(overrides: Partial<Omit<ChatPolicy, 'retry'>> & { retry?: Partial<RetryPolicy> } = {}): ChatPolicy {
+  return { ...DEFAULT_CHAT_POLICY, ...overrides, retry: { ...DEFAULT_RETRY_POLICY, ...overrides.retry } };
+}
+
+/** A saved image, by file: each face turns it into its own url. */
+export interface ArtifactFile {
+  file: string;
+  mimeType: string;
+}
+
+/** What a running conversation tells the faces, scoped by conversation id. */
+export type ChatEvent =
+  | { type: 'delta'; conversationId: string; messageId: string; text: string }
+  | { type: 'message'; conversationId: string; message: ConversationMessage }
+  | { type: 'toolCall'; call: Omit<ToolCallEvent, 'artifacts'> & { artifacts?: ArtifactFile[] } }
+  | { type: 'status'; status: ChatStatusEvent }
+  /** The list of conversations changed (created, renamed, deleted, started, stopped). */
+  | { type: 'conversations' };

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
+import type { Problem } from '../../shared/problems.js';
+import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
+import type { Logger } from '../host.js';
+import { ChatError } from './chatError.js';
+import type { ChatEvent } from './chatPolicy.js';
+import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
+import { exportConversation } from './conversationExport.js';
+import { searchConversation } from './conversationSearch.js';
+import { ConversationIndex } from './conversations/conversationIndex.js';
+import { ConversationStore } from './conversations/conversationStore.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+
+export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'needsConfirmation'> {
+  records: RecordsStore;
+  conversationsDir: string;
+  confirmations: ToolConfirmationService;
+  /** Releases every lease a conversation holds (DESIGN.md "Leases belong to the conversation"). */
+  releaseLeases(conversationId: string): Promise<number>;
+  logger: Logger;
+}
+
+/** A turn that was started: its ids at once, its end later (`done` never rejects). */
+export interface StartedTurn {
+  conversationId: string;
+  /** The user message sent (send, edit); absent for resume and regenerate. */
+  userMessageId?: string;
+  /** Its messages start with that user message. */
+  done: Promise<TurnOutcome>;
+}
+
+const HOST_STOPPED: StopInfo = { kind: 'interrupted', message: 'the host was shut down while this answer was running', hint: 'resume the conversation' };
+const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
+
+/** Clients kept for entries in use: an SDK client costs more to build than a turn's own work, and holds no conversation state. */
+const CLIENTS_KEPT = 8;
+
+function clientMemo(make: ChatServiceDeps['clientFor']): ChatServiceDeps['clientFor'] {
+  const clients = new Map<string, ReturnType<ChatServiceDeps['clientFor']>>();
+  return (entry, key) => {
+    // The entry as stored and its key: any edit (URL, model, key) makes a new client. The key stays in this process's memory, as with the client itself.
+    const id = `${JSON.stringify(entry)}\u0000${key ?? ''}`;
+    let client = clients.get(id);
+    if (!client) {
+      client = make(entry, key);
+      if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
+      clients.set(id, client);
+    }
+    return client;
+  };
+}
+
+/** A turn's outcome with the user message that started it first: every message the turn added. */
+const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((outcome) => ({ ...outcome, messages: [user, ...outcome.messages] }));
+
+const titleOf = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 80);
+
+/**
+ * The chat operations every face calls (DESIGN.md "operations"): create,
+ * send, stop, resume, regenerate, edit, delete, search, export. A turn runs
+ * here, in the core, whoever started it: a face that goes away (a closed
+ * page or socket) does not stop it; only Stop, a delete or the host's
+ * shutdown do.
+ */
+export class ChatService {
+  readonly store: ConversationStore;
+  private readonly runner: ChatRunner;
+  private readonly running = new Map<string, AbortController>();
+  private readonly turns = new Map<string, Promise<TurnOutcome>>();
+  private readonly listeners = new Set<(event: ChatEvent) => void>();
+  /** Conversations created here whose row has not been written yet: their first turn waits for it. */
+  private readonly unsaved = new Set<string>();
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.store = new ConversationStore({ index: new ConversationIndex(deps.records), dir: deps.conversationsDir, now: deps.now, runningHere: (id) => this.running.has(id) });
+    this.runner = new ChatRunner({
+      ...deps,
+      clientFor: clientMemo(deps.clientFor),
+      store: this.store,
+      emit: (event) => this.emit(event),
+      running: this.running,
+      // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
+      save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
+      endConversation: (id) => this.close(id).then(() => undefined),
+      needsConfirmation: (name) => deps.confirmations.needsConfirmation(name),
+    });
+  }
+
+  onEvent(listener: (event: ChatEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: ChatEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.deps.logger.warn(`a chat event listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  // ---- conversations ---------------------------------------------------------
+
+  list(options: { includeChildren?: boolean; agentId?: string } = {}): Conversation[] {
+    return this.store.list(options);
+  }
+
+  get(id: string): ConversationDetail {
+    return this.store.detail(id);
+  }
+
+  create(agentId: string, title = ''): Conversation {
+    this.requireAgent(agentId);
+    const conversation = this.store.create({ agentId, title });
+    this.unsaved.add(conversation.id);
+    this.emit({ type: 'conversations' });
+    return conversation;
+  }
+
+  rename(id: string, title: string): Conversation {
+    const renamed = this.store.rename(id, title.trim().slice(0, 500));
+    this.emit({ type: 'conversations' });
+    return renamed;
+  }
+
+  /** Picks the branch through `messageId` (an edit or regeneration shown as a sibling): its newest leaf becomes the active one. */
+  setBranch(id: string, messageId: string): ConversationDetail {
+    const { tree } = this.openIdle(id);
+    if (!tree.get(messageId)) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${id}" has no message "${messageId}"`);
+    this.store.update(id, (c) => ({ ...c, leafId: tree.effectiveLeaf(messageId), updatedAt: this.deps.now() }));
+    return this.store.detail(id);
+  }
+
+  /** Ends a conversation's leases and its "for this conversation" approvals (it is closed, or its sub-agent run ended). */
+  async close(id: string): Promise<number> {
+    this.deps.confirmations.forgetConversation(id);
+    return this.deps.releaseLeases(id);
+  }
+
+  /** Stops what runs in it, releases its leases and approvals (and its sub-agent runs'), and removes it from disk and index. */
+  async delete(id: string): Promise<{ deleted: boolean; released: number }> {
+    if (!this.store.has(id)) return { deleted: false, released: 0 };
+    const family = this.familyOf(id);
+    // A run in another process would go on writing into a folder that is gone: it is stopped there first.
+    for (const member of family) {
+      const { status } = this.store.get(member);
+      if (status.kind === 'running' && !this.running.has(member)) throw new ChatError('CONVERSATION_BUSY', `conversation "${member}" is answering in another ChatOS process (pid ${status.pid})`, 'stop it there, or wait for it to finish, then delete it');
+    }
+    for (const member of family) this.running.get(member)?.abort({ kind: 'interrupted', message: 'the conversation was deleted' } satisfies StopInfo);
+    await Promise.all(family.map((member) => this.turns.get(member)));
+    let released = 0;
+    for (const member of family) released += await this.close(member);
+    this.store.delete(id);
+    this.emit({ type: 'conversations' });
+    return { deleted: true, released };
+  }
+
+  /** The conversation and every sub-agent run below it. */
+  private familyOf(id: string): string[] {
+    const children = new Map<string, string[]>();
+    for (const c of this.store.list({ includeChildren: true })) {
+      if (!c.parent) continue;
+      children.set(c.parent.conversationId, [...(children.get(c.parent.conversationId) ?? []), c.id]);
+    }
+    const family: string[] = [];
+    const visit = (current: string) => {
+      if (family.includes(current)) return;
+      family.push(current);
+      for (const child of children.get(current) ?? []) visit(child);
+    };
+    visit(id);
+    return family;
+  }
+
+  search(query: string, limit = 50): SearchHit[] {
+    const text = query.trim();
+    if (!text) return [];
+    const hits: SearchHit[] = [];
+    for (const conversation of this.store.list()) {
+      if (hits.length >= limit) break;
+      let messages: readonly ConversationMessage[] = [];
+      try {
+        messages = this.store.log(conversation.id).read().messages;
+      } catch (error) {
+        this.deps.logger.warn(`search skipped conversation ${conversation.id}: ${(error as Error).message}`);
+      }
+      hits.push(...searchConversation(conversation, messages, text, limit - hits.length));
+    }
+    return hits;
+  }
+
+  export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
+    return exportConversation(this.store.detail(id), format);
+  }
+
+  // ---- turns -----------------------------------------------------------------
+
+  /** A user message, then a turn; a new conversation when none is named. Returns at once. */
+  send(input: { conversationId?: string; agentId?: string; text: string }): StartedTurn {
+    let id: string;
+    if (input.conversationId !== undefined) id = input.conversationId;
+    else if (input.agentId !== undefined) id = this.create(input.agentId).id;
+    else throw new ChatError('AGENT_NOT_FOUND', 'name the conversation to continue, or the agent to start one with');
+    const { conversation, leafId } = this.openIdle(id);
+    const user = this.appendUser(conversation, leafId, input.text);
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
+  }
+
+  /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
+  edit(input: { conversationId: string; messageId: string; text: string }): StartedTurn {
+    const { conversation, tree } = this.openIdle(input.conversationId);
+    const original = tree.get(input.messageId);
+    if (!original || original.role !== 'user') throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
+    const user = this.appendUser(conversation, original.parentId, input.text);
+    return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
+  }
+
+  /** A new answer to the last user message of the branch (or the one before `messageId`), beside the earlier one. */
+  regenerate(input: { conversationId: string; messageId?: string }): StartedTurn {
+    const { conversation, tree, leafId } = this.openIdle(input.conversationId);
+    const path = tree.pathTo(input.messageId ?? leafId);
+    if (input.messageId !== undefined && !path.length) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no message "${input.messageId}"`);
+    const user = [...path].reverse().find((m) => m.role === 'user');
+    if (!user) throw new ChatError('NOTHING_TO_REGENERATE', 'there is no message to answer again yet', 'send a message first');
+    return { conversationId: conversation.id, done: this.start(conversation, user.id) };
+  }
+
+  /**
+   * Continues a stopped conversation from where it stopped (after the user
+   * fixed what stopped it). A partial answer stays as it was, and the new
+   * one is written beside it.
+   */
+  resume(conversationId: string): StartedTurn {
+    const { conversation, tree, leafId } = this.openIdle(conversationId);
+    const leaf = leafId === null ? undefined : tree.get(leafId);
+    if (!leaf) throw new ChatError('NOTHING_TO_RESUME', 'the conversation has no message yet', 'send one');
+    let from: string | null = leaf.id;
+    if (leaf.role === 'assistant' && !leaf.toolCalls.length) {
+      if (leaf.status === 'complete') throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', 'send a message, or regenerate the answer');
+      from = leaf.parentId;
+    }
+    return { conversationId, done: this.start(conversation, from) };
+  }
+
+  /** Stops the turn running in this process: the stream is aborted, calls in flight are cancelled, waiting confirmations declined. */
+  stop(conversationId: string): boolean {
+    const controller = this.running.get(conversationId);
+    if (!controller) return false;
+    controller.abort(USER_STOPPED);
+    // Sub-agent runs abort with their parent: their waiting confirmations go too.
+    for (const [id, run] of this.running) if (run.signal.aborted) this.deps.confirmations.declinePending(id);
+    return true;
+  }
+
+  isRunning(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  /** Conversations stopped by an error (a rejected request, a missing key, tries used up), as problems until resumed or deleted. */
+  problems(): Problem[] {
+    return this.store.list({ includeChildren: true }).flatMap((c) => {
+      if (c.status.kind !== 'stopped' || c.status.stop.kind !== 'error') return [];
+      const { stop } = c.status;
+      const tool = stop.provider?.toolName ? ` [tool ${stop.provider.toolName}]` : '';
+      return [{ severity: 'error' as const, code: stop.code ?? 'CHAT_STOPPED', file: this.store.folder(c.id), path: '', message: `conversation ${c.id}${c.title ? ` ("${c.title}")` : ''} stopped: ${stop.message}${tool}`, hint: stop.hint ?? 'fix it, then resume the conversation' }];
+    });
+  }
+
+  /** Stops every run (the host is shutting down) and waits for them to write what they have. */
+  async dispose(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort(HOST_STOPPED);
+    await Promise.all([...this.turns.values()]);
+  }
+
+  // ---- internals -----------------------------------------------------------------
+
+  private requireAgent(agentId: string): void {
+    if (!this.deps.agents.get(agentId)) throw new ChatError('AGENT_NOT_FOUND', `no agent "${agentId}"`, 'list them with: chatos agents list');
+  }
+
+  /** The conversation read once (its row and messages), when nothing runs in it. */
+  private openIdle(id: string) {
+    const opened = this.store.open(id);
+    this.assertIdle(opened.conversation);
+    return opened;
+  }
+
+  private assertIdle(conversation: Conversation): void {
+    if (this.running.has(conversation.id)) throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering now`, 'wait for it, or stop it first');
+    if (conversation.status.kind === 'running') throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
+  }
+
+  private appendUser(conversation: Conversation, parentId: string | null, text: string): UserMessage {
+    const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text };
+    this.store.append(conversation.id, user);
+    if (!conversation.title) this.store.rename(conversation.id, titleOf(text));
+    this.emit({ type: 'message', conversationId: conversation.id, message: user });
+    return user;
+  }
+
+  private start(conversation: Conversation, leafId: string | null): Promise<TurnOutcome> {
+    const conversationId = conversation.id;
+    const controller = new AbortController();
+    // Registered before the first await, so a Stop right after send finds it.
+    this.running.set(conversationId, controller);
+    const done = this.runner.run(conversation, leafId, { controller, depth: conversation.parent?.depth ?? 0 }).catch((error: unknown): TurnOutcome => {
+      this.deps.logger.error(`conversation ${conversationId}: the turn failed: ${(error as Error).stack ?? String(error)}`);
+      const stop: StopInfo = { kind: 'error', code: 'CHAT_FAILED', message: `the turn failed: ${(error as Error).message}` };
+      try {
+        this.store.update(conversationId, (c) => ({ ...c, status: { kind: 'stopped', at: this.deps.now(), stop }, updatedAt: this.deps.now() }));
+      } catch {
+        // Deleted meanwhile: nothing to mark.
+      }
+      this.emit({ type: 'status', status: { conversationId, status: 'stopped', stop } });
+      return { conversationId, status: 'stopped', stop, messages: [], leafId, problems: [] };
+    });
+    const tracked = done.finally(() => {
+      this.turns.delete(conversationId);
+      this.running.delete(conversationId);
+    });
+    this.turns.set(conversationId, tracked);
+    return tracked;
+  }
+}

@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AssistantMessage, Conversation, ConversationMessage, ConversationTotals, StopInfo, SummaryMessage } from '../../shared/chat.js';
+import type { Problem } from '../../shared/problems.js';
+import { readRegularFile } from '../files/readRegularFile.js';
+import type { Logger } from '../host.js';
+import type { ToolGateway } from '../mcp/gateway/toolGateway.js';
+import type { Scheduler } from '../scheduler.js';
+import { addToTotals, answerStats } from './answerStats.js';
+import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
+import { estimateTokens, planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import type { ConversationStore } from './conversations/conversationStore.js';
+import { historyOf } from './history.js';
+import { requestAnswer, stopOf, type AnswerResult } from './modelAnswer.js';
+import { userText } from './providers/modelRequest.js';
+import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
+import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
+
+export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'needsConfirmation'> {
+  gateway: Pick<ToolGateway, 'listTools' | 'callTool'>;
+  store: ConversationStore;
+  scheduler: Scheduler;
+  now(): number;
+  policy: ChatPolicy;
+  emit(event: ChatEvent): void;
+  /**
+   * Gets the run's row to the admin DB, so another process sees the run
+   * (and, after a kill, sees it interrupted). `mustWait`: the row has never
+   * been written (the conversation was created for this turn), so the first
+   * request waits for it; a row already on disk goes with the store's next
+   * batched write, off the time to first token (the messages themselves are
+   * in the conversation's file at once).
+   */
+  save(conversationId: string): { mustWait: boolean; done: Promise<void> };
+  /** A sub-agent's run ended: its leases and "for this conversation" approvals go. */
+  endConversation(id: string): Promise<void>;
+  /** Runs registered here (Stop finds them; a 'running' row of this process is live only while here). */
+  running: Map<string, AbortController>;
+  logger: Logger;
+}
+
+/** How a turn ended, with what it wrote. */
+export interface TurnOutcome {
+  conversationId: string;
+  status: 'done' | 'stopped';
+  stop?: StopInfo;
+  /** The messages this run appended, in order. */
+  messages: ConversationMessage[];
+  leafId: string | null;
+  problems: Problem[];
+}
+
+/** Images fed back to vision models are read from the conversation's folder; bigger ones are left as a note. */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** The messages of one run along its branch: appended to the file and the path as they complete. */
+class TurnState {
+  readonly appended: ConversationMessage[] = [];
+  totals: ConversationTotals = { answers: 0, inputTokens: 0, outputTokens: 0, cost: 0 };
+
+  constructor(
+    private readonly deps: ChatTurnDeps,
+    readonly conversationId: string,
+    readonly path: ConversationMessage[],
+    public leafId: string | null,
+  ) {}
+
+  append<M extends ConversationMessage>(draft: Omit<M, 'id' | 'parentId' | 'at'> & { id?: string }): M {
+    const message = { ...draft, id: draft.id ?? randomUUID(), parentId: this.leafId, at: this.deps.now() } as unknown as M;
+    this.deps.store.append(this.conversationId, message);
+    this.path.push(message);
+    this.appended.push(message);
+    this.leafId = message.id;
+    this.deps.emit({ type: 'message', conversationId: this.conversationId, message });
+    return message;
+  }
+}
+
+/**
+ * The conversation loop (DESIGN.md "Chat: the agent loop"), one turn of
+ * it: the model answers the branch ending at the leaf; the tool calls of
+ * each answer run through the gateway in parallel, their results go back in
+ * order, and it repeats until an answer without tools, a stop, or the round
+ * limit. Every face runs turns through here (ChatService), so the CLI, the
+ * UI and a sub-agent's run behave alike.
+ */
+export class ChatRunner {
+  constructor(private readonly deps: ChatTurnDeps) {}
+
+  /** Runs a turn of `conversation` from `leafId`, keeping its index row (status, leaf, totals) true throughout. */
+  async run(conversation: Conversation, leafId: string | null, options: { controller: AbortController; depth: number }): Promise<TurnOutcome> {
+    const { deps } = this;
+    const id = conversation.id;
+    deps.running.set(id, options.controller);
+    try {
+      deps.store.update(id, (c) => ({ ...c, leafId, status: { kind: 'running', pid: process.pid, since: deps.now() }, updatedAt: deps.now() }));
+      deps.emit({ type: 'status', status: { conversationId: id, status: 'running' } });
+      deps.emit({ type: 'conversations' });
+      const saved = deps.save(id);
+      const saving = saved.done.catch((error: unknown) => deps.logger.warn(`could not save conversation ${id}'s state: ${(error as Error).message}`));
+      if (saved.mustWait) await saving;
+      const outcome = await this.loop(conversation, leafId, options.controller.signal, options.depth);
+      const finished = deps.store.update(id, (c) => ({
+        ...c,
+        leafId: outcome.outcome.leafId,
+        status: outcome.outcome.status === 'done' ? { kind: 'done', at: deps.now() } : { kind: 'stopped', at: deps.now(), stop: outcome.outcome.stop! },
+        totals: { answers: c.totals.answers + outcome.totals.answers, inputTokens: c.totals.inputTokens + outcome.totals.inputTokens, outputTokens: c.totals.outputTokens + outcome.totals.outputTokens, cost: c.totals.cost + outcome.totals.cost },
+        updatedAt: deps.now(),
+      }));
+      const { status, stop } = outcome.outcome;
+      deps.emit({ type: 'status', status: { conversationId: id, status, ...(stop ? { stop } : {}), totals: finished.totals } });
+      deps.emit({ type: 'conversations' });
+      return outcome.outcome;
+    } finally {
+      deps.running.delete(id);
+    }
+  }
+
+  private async loop(conversation: Conversation, leafId: string | null, signal: AbortSignal, depth: number): Promise<{ outcome: TurnOutcome; totals: ConversationTotals }> {
+    const { deps } = this;
+    const { tree, notices } = deps.store.open(conversation.id);
+    for (const notice of notices) deps.logger.warn(`conversation ${conversation.id}: ${notice}`);
+    const state = new TurnState(deps, conversation.id, tree.pathTo(leafId), leafId);
+    const end = (status: 'done' | 'stopped', stop?: StopInfo, problems: Problem[] = []) => ({
+      outcome: { conversationId: conversation.id, status, ...(stop ? { stop } : {}), messages: state.appended, leafId: state.leafId, problems },
+      totals: state.totals,
+    });
+
+    const setup = await setUpTurn(deps, conversation.agentId, conversation.id, depth, deps.policy.maxDepth);
+    if ('stop' in setup) return end('stopped', setup.stop);
+    const imageCache = new Map<string, string | undefined>();
+    const readImage = (artifact: string) => {
+      if (!imageCache.has(artifact)) imageCache.set(artifact, this.readArtifact(conversation.id, artifact));
+      return imageCache.get(artifact);
+    };
+
+    for (let round = 1; ; round++) {
+      if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
+      await this.compactIfNeeded(state, setup, signal);
+      const history = historyOf(state.path, { vision: setup.entry.vision, readImage });
+      const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
+      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs }, {
+        onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
+        onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
+      });
+      const message = this.writeAnswer(state, setup, answer);
+      if (!answer.ok) return end('stopped', answer.stop, setup.problems);
+      if (!message.toolCalls.length) return end('done', undefined, setup.problems);
+
+      const results = await runToolCalls(this.toolCallDeps(), {
+        conversationId: conversation.id,
+        messageId: message.id,
+        calls: answer.streamed.calls,
+        setup,
+        artifactsDir: deps.store.artifactsDir(conversation.id),
+        folder: deps.store.folder(conversation.id),
+        signal,
+        depth,
+      });
+      for (const result of results) state.append<ToolResultDraft & ConversationMessage>(result);
+      if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
+      if (round >= deps.policy.maxRounds) {
+        return end('stopped', { kind: 'round-limit', code: 'ROUND_LIMIT', message: `the model was still calling tools after ${round} rounds, the limit of one turn`, hint: 'resume to let it go on, or ask it to finish with what it has' }, setup.problems);
+      }
+    }
+  }
+
+  /** The answer as it ended: complete, or its partial text kept and marked stopped. Nothing is written for a stop before any text. */
+  private writeAnswer(state: TurnState, setup: TurnSetup, answer: AnswerResult): AssistantMessage {
+    const streamed = answer.ok ? answer.streamed : answer.partial;
+    const stats = answerStats({ ...streamed, toolsSent: setup.tools.length, attempts: answer.attempts }, setup.entry.prices);
+    const draft = {
+      id: streamed.messageId,
+      role: 'assistant' as const,
+      agentId: setup.agent.id,
+      modelId: setup.entry.id,
+      text: streamed.text,
+      // A stopped answer's calls are never run (and the OpenAI wire gives none before the end).
+      toolCalls: answer.ok ? streamed.calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })) : [],
+      status: answer.ok ? ('complete' as const) : ('stopped' as const),
+      ...(answer.ok ? {} : { stop: answer.stop }),
+      stats,
+    };
+    if (!answer.ok && !streamed.text) return { ...draft, parentId: state.leafId, at: this.deps.now() };
+    state.totals = addToTotals(state.totals, stats);
+    return state.append<AssistantMessage>(draft);
+  }
+
+  /** Near the model's context window, older turns become a summary node on the branch (user and assistant text only). */
+  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal): Promise<void> {
+    const window = setup.entry.contextWindow;
+    if (!window) return;
+    const fixed = estimateTokens(setup.system) + estimateTokens(JSON.stringify(setup.tools));
+    const plan = planCompaction(state.path, fixed, window);
+    if (!plan) return;
+    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs });
+    if (!answer.ok || !answer.streamed.text.trim()) {
+      // The turn goes on unsummarized: the provider may still take it, and its own error says more than ours.
+      this.deps.logger.warn(`conversation ${state.conversationId}: summarizing older turns failed: ${answer.ok ? 'the summary was empty' : answer.stop.message}`);
+      return;
+    }
+    const stats = answerStats({ ...answer.streamed, toolsSent: 0, attempts: answer.attempts }, setup.entry.prices);
+    state.totals = addToTotals(state.totals, stats, false);
+    state.append<SummaryMessage>({ role: 'summary', text: answer.streamed.text.trim(), throughId: plan.throughId, summarized: plan.summarized, stats });
+  }
+
+  private toolCallDeps(): ToolCallDeps {
+    return {
+      gateway: this.deps.gateway,
+      needsConfirmation: this.deps.needsConfirmation,
+      emit: this.deps.emit,
+      runSubAgent: (input) => this.runSubAgent(input),
+    };
+  }
+
+  /** A sub-agent's run: a child conversation linked to the call, in the sub flow, its final answer as the result. */
+  private async runSubAgent(input: Parameters<ToolCallDeps['runSubAgent']>[0]) {
+    const { deps } = this;
+    const child = deps.store.create({ agentId: input.agentId, title: input.task.split('\n')[0]!.slice(0, 80), parent: { conversationId: input.parentConversationId, callId: input.callId, depth: input.depth } });
+    input.started(child.id);
+    const controller = new AbortController();
+    const forward = () => controller.abort(input.signal.reason);
+    if (input.signal.aborted) forward();
+    else input.signal.addEventListener('abort', forward, { once: true });
+    try {
+      const user = { id: randomUUID(), parentId: null, at: deps.now(), role: 'user' as const, text: input.task };
+      deps.store.append(child.id, user);
+      deps.emit({ type: 'message', conversationId: child.id, message: user });
+      const outcome = await this.run(child, user.id, { controller, depth: input.depth });
+      const last = [...outcome.messages].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
+      if (outcome.status === 'done') return { text: last?.text.trim() || '(the sub-agent finished without an answer)', isError: false, status: 'ok' as const };
+      const partial = last?.text ? `\nWhat it had written: ${last.text}` : '';
+      return { text: `The sub-agent "${input.agentId}" stopped: ${outcome.stop?.message ?? 'stopped'}${partial}`, isError: true, status: outcome.stop?.kind === 'user' ? ('cancelled' as const) : ('error' as const) };
+    } finally {
+      input.signal.removeEventListener('abort', forward);
+      await deps.endConversation(child.id).catch((error: unknown) => deps.logger.warn(`releasing sub-agent run ${child.id}: ${(error as Error).message}`));
+    }
+  }
+
+  /** An image saved in the conversation's folder, as base64; a path leading out of the folder (through a link) is not read. */
+  private readArtifact(conversationId: string, artifact: string): string | undefined {
+    const folder = this.deps.store.folder(conversationId);
+    try {
+      const realFolder = fs.realpathSync(folder);
+      const real = fs.realpathSync(path.resolve(folder, artifact));
+      const relative = path.relative(realFolder, real);
+      if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+      const read = readRegularFile(real, { maxBytes: MAX_IMAGE_BYTES, noFollow: true });
+      return read.ok ? read.bytes.toString('base64') : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { ConversationMessage } from '../../shared/chat.js';
+import { activeStart } from './history.js';
+
+/**
+ * When the history nears the model's context window, older turns are
+ * summarized by the model. Pure: token counts are estimates (about four
+ * characters a token, a fixed amount per image), which is what a host can
+ * know without each provider's tokenizer; the thresholds leave room for
+ * that error.
+ */
+
+/** Summarize once the request is estimated above this share of the window… */
+export const COMPACT_AT = 0.8;
+/** …keeping the newest turns that fit in this share of it. */
+export const KEEP_SHARE = 0.4;
+const IMAGE_TOKENS = 1_000;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export function messageTokens(message: ConversationMessage): number {
+  switch (message.role) {
+    case 'user':
+    case 'summary':
+      return estimateTokens(message.text) + 4;
+    case 'assistant':
+      return estimateTokens(message.text) + message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.argumentsText) + 8, 4);
+    case 'tool':
+      return message.content.reduce((sum, item) => sum + (item.type === 'image' ? IMAGE_TOKENS : estimateTokens(item.text)), 8);
+  }
+}
+
+export interface CompactionPlan {
+  /** The last message the summary covers: from the one after it, messages are sent as they are. */
+  throughId: string;
+  /** User and assistant text to summarize, oldest first (tool traffic is not taken: only what was said). */
+  transcript: { role: 'user' | 'assistant'; text: string }[];
+  /** The summary made last time, which the new one replaces. */
+  previousSummary?: string;
+  /** How many messages the new summary stands for (the old summary's ones included). */
+  summarized: number;
+}
+
+/**
+ * Whether to summarize before sending `path`, and what. `fixedTokens` is
+ * what is sent whatever the history (system prompt, the agent's prompts,
+ * tool definitions): never summarized or dropped. The cut falls before a
+ * user message, so a tool call is never separated from its result, and
+ * the newest user message is always kept as it is. Undefined when the
+ * request fits, or when no older turn is left to summarize.
+ */
+export function planCompaction(path: readonly ConversationMessage[], fixedTokens: number, contextWindow: number): CompactionPlan | undefined {
+  const { summary, start } = activeStart(path);
+  const active = path.slice(start).filter((m) => m.role !== 'summary');
+  const sizes = active.map(messageTokens);
+  const total = fixedTokens + (summary ? estimateTokens(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
+  if (total <= contextWindow * COMPACT_AT) return undefined;
+
+  const budget = Math.max(0, contextWindow * KEEP_SHARE - fixedTokens);
+  let kept = 0;
+  let cut = -1;
+  for (let i = active.length - 1; i >= 0; i--) {
+    kept += sizes[i]!;
+    if (active[i]!.role !== 'user') continue;
+    // The newest user message stays whatever it costs; older turns only while they fit.
+    if (cut === -1 || kept <= budget) cut = i;
+    if (kept > budget) break;
+  }
+  if (cut <= 0) return undefined;
+  const older = active.slice(0, cut);
+  const transcript = older.flatMap((m) => ((m.role === 'user' || m.role === 'assistant') && m.text.trim() ? [{ role: m.role, text: m.text }] : []));
+  return {
+    throughId: older.at(-1)!.id,
+    transcript,
+    ...(summary ? { previousSummary: summary.text } : {}),
+    summarized: older.length + (summary?.summarized ?? 0),
+  };
+}
+
+/** The request that asks the model for the summary. */
+export function summaryRequestText(plan: CompactionPlan): string {
+  const lines = plan.transcript.map((turn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.text}`);
+  return [
+    'Summarize the conversation below so that it can be continued from the summary alone.',
+    'Keep every fact, decision, name, number and open question; leave out small talk. Write it as notes, in the language the user writes in.',
+    plan.previousSummary ? `\nSummary of what came before it:\n${plan.previousSummary}` : '',
+    `\nConversation:\n${lines.join('\n\n')}`,
+  ].join('\n');
+}
+
+export const SUMMARY_SYSTEM = 'You write faithful, compact summaries of conversations. Answer with the summary only.';
+
+/** How a summary reaches the model: after the system prompt and the agent's prompts, never in their place. */
+export const summaryPreamble = (text: string) => `Summary of the earlier part of this conversation (older turns were summarized to fit the context window):\n${text}`;

@@ -1,0 +1,89 @@
+import type { ConversationMessage, SummaryMessage, ToolContentItem } from '../../shared/chat.js';
+import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from './providers/modelRequest.js';
+
+/**
+ * What the model is sent of a conversation's active branch: its messages in
+ * vendor-neutral form, and the summary that stands for older turns. Pure,
+ * but for `readImage`, which the caller gives.
+ */
+
+export interface HistoryOptions {
+  /** The model accepts images: image results are sent as images (JPEG, PNG, GIF, WebP only), else as a note. */
+  vision: boolean;
+  /** The bytes (base64) of an artifact, by its path in the conversation's folder; undefined when it cannot be read. */
+  readImage(artifact: string): string | undefined;
+}
+
+export interface History {
+  messages: ChatMessage[];
+  /** The latest summary on the branch: the messages it covers are left out, and its text goes with the system prompt. */
+  summary?: SummaryMessage;
+}
+
+/** Where the latest summary on `path` is, and from which index messages are sent as they are. */
+export function activeStart(path: readonly ConversationMessage[]): { summary?: SummaryMessage; start: number } {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const message = path[i]!;
+    if (message.role !== 'summary') continue;
+    const through = path.findIndex((m) => m.id === message.throughId);
+    return { summary: message, start: through === -1 ? i + 1 : through + 1 };
+  }
+  return { start: 0 };
+}
+
+export function historyOf(path: readonly ConversationMessage[], options: HistoryOptions): History {
+  const { summary, start } = activeStart(path);
+  const messages: ChatMessage[] = [];
+  const active = path.slice(start);
+  active.forEach((message, index) => {
+    switch (message.role) {
+      case 'user':
+        messages.push({ role: 'user', content: [{ type: 'text', text: message.text }] });
+        return;
+      case 'assistant': {
+        if (!message.text && !message.toolCalls.length) return;
+        messages.push({ role: 'assistant', text: message.text, toolCalls: message.toolCalls });
+        // Every call needs its result next, or the provider rejects the request: a call whose result was never
+        // written (the process ended mid-call) gets one saying so. Results may come in any order after the calls.
+        for (const call of message.toolCalls) {
+          if (!laterResult(active, index, call.id)) {
+            messages.push({ role: 'tool', callId: call.id, name: call.name, content: [{ type: 'text', text: 'This call was interrupted (the host stopped) and its result is unknown.' }], isError: true });
+          }
+        }
+        return;
+      }
+      case 'tool':
+        messages.push({ role: 'tool', callId: message.callId, name: message.name, content: message.content.map((item) => partOf(item, options)), isError: message.isError });
+        return;
+      case 'summary':
+        return;
+    }
+  });
+  return { messages, ...(summary ? { summary } : {}) };
+}
+
+/** A result written right after its call's message belongs to it; one further on (after another assistant message) does not. */
+function laterResult(active: readonly ConversationMessage[], index: number, callId: string): boolean {
+  for (let i = index + 1; i < active.length; i++) {
+    const message = active[i]!;
+    if (message.role === 'assistant' || message.role === 'user') return false;
+    if (message.role === 'tool' && message.callId === callId) return true;
+  }
+  return false;
+}
+
+function partOf(item: ToolContentItem, options: HistoryOptions): ContentPart {
+  switch (item.type) {
+    case 'text':
+      return { type: 'text', text: item.text };
+    case 'note':
+      return { type: 'text', text: item.text };
+    case 'image': {
+      if (!options.vision) return { type: 'text', text: `[an image (${item.mimeType}) was returned and saved as ${item.artifact}; it is not shown because this model does not accept images]` };
+      if (!IMAGE_MIME_TYPES.includes(item.mimeType)) return { type: 'text', text: `[an image of type ${item.mimeType} was returned; only JPEG, PNG, GIF and WebP are shown to models]` };
+      const data = options.readImage(item.artifact);
+      if (data === undefined) return { type: 'text', text: `[an image was returned, but its file ${item.artifact} can no longer be read]` };
+      return { type: 'image', mimeType: item.mimeType as ImageMimeType, data };
+    }
+  }
+}

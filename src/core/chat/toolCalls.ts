@@ -1,0 +1,121 @@
+import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import { McpRuntimeError } from '../mcp/connection/serverConnection.js';
+import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
+import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
+import type { StreamedCall } from './modelAnswer.js';
+import { resultSummary, storedContent, textItem } from './toolResults.js';
+import type { TurnSetup } from './turnSetup.js';
+
+/** A tool message before it has its place in the conversation (id, parent, time). */
+export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
+
+export interface SubAgentRun {
+  text: string;
+  isError: boolean;
+  status: ToolCallStatus;
+}
+
+export interface ToolCallDeps {
+  gateway: Pick<ToolGateway, 'callTool'>;
+  needsConfirmation(toolName: string): boolean;
+  emit(event: ChatEvent): void;
+  /** Runs a sub-agent in a child conversation it creates; `started` names the child as soon as it exists. */
+  runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
+}
+
+export interface CallBatch {
+  conversationId: string;
+  /** The assistant message that asked for the calls. */
+  messageId: string;
+  calls: readonly StreamedCall[];
+  setup: TurnSetup;
+  /** The conversation's own artifacts folder and its folder (stored paths are relative to it). */
+  artifactsDir: string;
+  folder: string;
+  signal: AbortSignal;
+  depth: number;
+}
+
+/** Resolves when `signal` aborts: a call still waiting then (on a confirmation, on a server) ends as cancelled at once. */
+const abortedPromise = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+
+/**
+ * Every tool call of one model message, run through the gateway at the same
+ * time (each asking for confirmation as its level says), their results in
+ * the order of the calls. Calls that need confirmation share a group id when
+ * there are several, so a face asks once for all of them.
+ */
+export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promise<ToolResultDraft[]> {
+  const { setup, calls } = batch;
+  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name))).length;
+  const caller: Caller = confirming >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
+  const aborted = abortedPromise(batch.signal);
+  return Promise.all(calls.map((call) => runOne(deps, batch, caller, call, aborted)));
+}
+
+async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall, aborted: Promise<void>): Promise<ToolResultDraft> {
+  const started = performance.now();
+  let childConversationId: string | undefined;
+  const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
+  deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[] } = {}): ToolResultDraft => {
+    const durationMs = Math.round(performance.now() - started);
+    deps.emit({
+      type: 'toolCall',
+      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}) },
+    });
+    return {
+      role: 'tool',
+      callId: call.id,
+      name: call.name,
+      content,
+      isError: status !== 'ok',
+      status,
+      durationMs,
+      ...(extra.serverId ? { serverId: extra.serverId } : {}),
+      ...(childConversationId ? { childConversationId } : {}),
+    };
+  };
+
+  if (call.type === 'tool-call-malformed') {
+    return finish('error', textItem(`${call.message}: ${JSON.stringify(call.argumentsText.slice(0, 500))}. Call ${call.name} again with its arguments as one JSON object.`));
+  }
+  if (batch.signal.aborted) return finish('cancelled', textItem('Not run: the user stopped the conversation.'));
+
+  const subAgentId = batch.setup.subAgents.get(call.name);
+  if (subAgentId !== undefined) {
+    const task = call.args.task;
+    if (typeof task !== 'string' || !task.trim()) return finish('error', textItem(`${call.name} needs {"task": "<what to do>"}`));
+    const run = await deps.runSubAgent({
+      parentConversationId: batch.conversationId,
+      callId: call.id,
+      agentId: subAgentId,
+      task,
+      signal: batch.signal,
+      depth: batch.depth + 1,
+      started: (childId) => {
+        childConversationId = childId;
+        deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
+      },
+    });
+    return finish(run.status, textItem(run.text));
+  }
+
+  try {
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: batch.signal, artifactsDir: batch.artifactsDir });
+    // Whatever the call does after a Stop is not waited for; its failure then is expected and dropped.
+    calling.catch(() => undefined);
+    const result: GatewayCallResult | undefined = await Promise.race([calling, aborted.then(() => undefined)]);
+    if (!result) return finish('cancelled', textItem('Cancelled: the user stopped the conversation while this call ran.'));
+    const serverId = result.tool.serverId;
+    const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
+    const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'text' as const, text }))];
+    const status: ToolCallStatus = result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
+    return finish(status, content, { serverId, artifacts });
+  } catch (error) {
+    if (batch.signal.aborted) return finish('cancelled', textItem('Cancelled: the user stopped the conversation while this call ran.'));
+    if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
+    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), error.serverId ? { serverId: error.serverId } : {});
+    return finish('error', textItem(`The call failed: ${(error as Error).message}`));
+  }
+}

@@ -1,0 +1,104 @@
+import type { Agent } from '../../shared/agents.js';
+import type { StopInfo } from '../../shared/chat.js';
+import type { PermissionLevel } from '../../shared/mcp.js';
+import type { ModelEntry } from '../../shared/models.js';
+import type { Problem } from '../../shared/problems.js';
+import type { ResolvedAgent } from '../agents/agentResolver.js';
+import { leaseReminder, RELEASE_TOOL, type Caller, type ToolGateway } from '../mcp/gateway/toolGateway.js';
+import { ModelError } from './models/modelError.js';
+import type { ModelClient } from './providers/modelClient.js';
+import type { ToolSpec } from './providers/modelRequest.js';
+import { projectTools } from './providers/projectTools.js';
+import { subAgentTools } from './subAgents.js';
+
+export interface SetupDeps {
+  agents: { get(id: string): Agent | undefined };
+  models: { get(id: string): ModelEntry | undefined; keyFor(entry: ModelEntry): Promise<string | undefined> };
+  clientFor(entry: ModelEntry, key: string | undefined): ModelClient;
+  resolve(agent: Agent): ResolvedAgent;
+  gateway: Pick<ToolGateway, 'listTools'>;
+  /** The stateful servers whose own instance this conversation holds now (its leases). */
+  heldLeases(conversationId: string): string[];
+}
+
+/** Everything a turn needs that does not change between its rounds. */
+export interface TurnSetup {
+  agent: Agent;
+  entry: ModelEntry;
+  client: ModelClient;
+  /** The agent's caller in this conversation: main flow at the top, sub flow in a sub-agent's run. */
+  caller: Caller;
+  /** The agent's own prompt, then its resolved prompts (in its language). */
+  system: string;
+  /** As projected for the model's API: the gateway's tools, mcp_release, one per sub-agent. */
+  tools: ToolSpec[];
+  /** Tool name → permission level, for the tools the gateway offers. */
+  permissions: Map<string, PermissionLevel>;
+  /** Sub-agent tool name → agent id. */
+  subAgents: Map<string, string>;
+  problems: Problem[];
+}
+
+const stop = (code: string, message: string, hint: string, modelId?: string): { stop: StopInfo } => ({ stop: { kind: 'error', code, message, hint, ...(modelId ? { modelId } : {}) } });
+
+/**
+ * Works out who answers and with what, before any request: the agent, its
+ * model and key, its tools in the flow of this run. What cannot work (no
+ * agent, no model, no key, more tools than the model takes) is a stop with
+ * the fix, not a failed request.
+ */
+export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId: string, depth: number, maxDepth: number): Promise<TurnSetup | { stop: StopInfo }> {
+  const agent = deps.agents.get(agentId);
+  if (!agent) return stop('AGENT_NOT_FOUND', `no agent "${agentId}": it was deleted`, 'start a new conversation with another agent');
+  if (!agent.modelId) return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
+  const entry = deps.models.get(agent.modelId);
+  if (!entry) return stop('MODEL_NOT_FOUND', `agent "${agent.id}" names model "${agent.modelId}", which does not exist`, 'add it (chatos models add), or choose another model for the agent', agent.modelId);
+  let key: string | undefined;
+  try {
+    key = await deps.models.keyFor(entry);
+  } catch (error) {
+    if (error instanceof ModelError) return stop(error.code, error.message, error.hint ?? 'give the model its key on the Models page', entry.id);
+    throw error;
+  }
+  const resolved = deps.resolve(agent);
+  const caller = resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId);
+  const listed = await deps.gateway.listTools(caller);
+  const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
+  const release: ToolSpec = { name: RELEASE_TOOL.name, description: RELEASE_TOOL.description ?? '', inputSchema: RELEASE_TOOL.inputSchema as Record<string, unknown> };
+  const taken = new Set([...gatewayTools.map((t) => t.name), release.name]);
+  const subs = subAgentTools(agent, (id) => deps.agents.get(id), taken, depth >= maxDepth);
+  const projected = projectTools(entry.api, [...gatewayTools, release, ...subs.tools.map((s) => s.spec)]);
+  if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
+    return stop(
+      'TOO_MANY_TOOLS',
+      `agent "${agent.id}" would send ${projected.tools.length} tools to model "${entry.id}", which takes at most ${entry.maxTools}`,
+      `select fewer servers for the agent, switch tools off on the MCP servers page, or raise maxTools of model "${entry.id}" if its provider allows more`,
+      entry.id,
+    );
+  }
+  // Seed 002's reminder is sticky: every turn says which instances the conversation holds, until it releases them.
+  const held = deps.heldLeases(conversationId);
+  const reminders = held.length ? `Notes from the host:\n${held.map((serverId) => `- ${leaseReminder(serverId)}`).join('\n')}` : '';
+  return {
+    agent,
+    entry,
+    client: deps.clientFor(entry, key),
+    caller,
+    system: [agent.systemPrompt.trim(), resolved.prompt.text, reminders].filter(Boolean).join('\n\n'),
+    tools: projected.tools,
+    permissions: new Map(listed.tools.map((t) => [t.name, t.permission])),
+    subAgents: new Map(subs.tools.map((s) => [s.spec.name, s.agentId])),
+    problems: distinct([...resolved.problems, ...listed.problems, ...subs.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
+  };
+}
+
+/** The resolver and the sub-agent tools both report a missing sub-agent: once is enough. */
+function distinct(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.code}\u0000${p.file}\u0000${p.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { ProviderFailureSchema } from './models.js';
+
+/**
+ * Conversations (DESIGN.md "Chat: the agent loop"): what is stored, what the
+ * faces are sent. A conversation's messages are lines of its own
+ * `messages.jsonl` (append-only); the admin DB keeps only its index row.
+ * Every message names its parent, so an edit or a regeneration starts a
+ * branch and the earlier branch stays in the file, reachable.
+ */
+
+export const ConversationIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'must be a conversation id (letters, digits, "_" and "-", at most 64)' });
+export const MessageIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'must be a message id' });
+
+/** Why an answer or a conversation stopped before the model finished. */
+export const StopKindSchema = z.enum([
+  /** The user pressed Stop (or Ctrl+C). */
+  'user',
+  /** A request failed and is not retried (or no longer): the provider rejected it, a key is wrong, tries ran out. */
+  'error',
+  /** The model kept asking for tools past the turn's limit of rounds. */
+  'round-limit',
+  /** The process running it ended (killed, crashed) before the answer was complete. */
+  'interrupted',
+]);
+export type StopKind = z.infer<typeof StopKindSchema>;
+
+export const StopInfoSchema = z.object({
+  kind: StopKindSchema,
+  message: z.string(),
+  /** A coded cause (`PROVIDER_REJECTED`, `MODEL_KEY_MISSING`, `TOO_MANY_TOOLS`…), for faces to branch on. */
+  code: z.string().optional(),
+  hint: z.string().optional(),
+  /** For a failed model request: what the provider said (never a key). */
+  provider: ProviderFailureSchema.optional(),
+  modelId: z.string().optional(),
+});
+export type StopInfo = z.infer<typeof StopInfoSchema>;
+
+/** The numbers of one answer (one model request that succeeded or was stopped). */
+export const AnswerStatsSchema = z.object({
+  /** From sending the request to its first text or tool call. */
+  ttftMs: z.number().optional(),
+  durationMs: z.number(),
+  /** Output tokens per second after the first token. */
+  tokensPerSecond: z.number().optional(),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  /** US dollars, where the model entry gives prices. */
+  cost: z.number().optional(),
+  /** How many tools the request offered. */
+  toolsSent: z.number().int(),
+  /** Requests made for it (1 unless retried). */
+  attempts: z.number().int().min(1),
+});
+export type AnswerStats = z.infer<typeof AnswerStatsSchema>;
+
+export const ToolCallRecordSchema = z.object({ id: z.string(), name: z.string(), argumentsText: z.string() });
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
+
+/** What a tool result holds as stored: text, an image saved in the conversation's artifacts, or a note in place of what could not be kept. */
+export const ToolContentItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  /** `artifact`: the path relative to the conversation's folder (`artifacts/mcp/<server>/<tool>/<ts>-<uuid>.<ext>`). */
+  z.object({ type: z.literal('image'), mimeType: z.string(), artifact: z.string(), byteLength: z.number().int() }),
+  z.object({ type: z.literal('note'), text: z.string() }),
+]);
+export type ToolContentItem = z.infer<typeof ToolContentItemSchema>;
+
+/** How a tool call ended, as the conversation shows it. */
+export const ToolCallStatusSchema = z.enum(['ok', 'error', 'declined', 'refused', 'cancelled']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+
+const base = { id: MessageIdSchema, parentId: MessageIdSchema.nullable(), at: z.number() };
+
+export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string() });
+
+export const AssistantMessageSchema = z.object({
+  ...base,
+  role: z.literal('assistant'),
+  agentId: z.string(),
+  modelId: z.string(),
+  text: z.string(),
+  toolCalls: z.array(ToolCallRecordSchema).default([]),
+  /** `stopped`: cut short; `stop` says why. */
+  status: z.enum(['complete', 'stopped']),
+  stop: StopInfoSchema.optional(),
+  stats: AnswerStatsSchema,
+});
+
+export const ToolMessageSchema = z.object({
+  ...base,
+  role: z.literal('tool'),
+  callId: z.string(),
+  name: z.string(),
+  content: z.array(ToolContentItemSchema),
+  isError: z.boolean(),
+  status: ToolCallStatusSchema,
+  durationMs: z.number(),
+  serverId: z.string().optional(),
+  /** A sub-agent call: the child conversation it ran in. */
+  childConversationId: z.string().optional(),
+});
+
+/**
+ * Where older turns were summarized (the context window neared its end):
+ * from here on, the messages up to `throughId` reach the model only as this
+ * text. It is a node of the path like any message, so the conversation shows
+ * where it happened.
+ */
+export const SummaryMessageSchema = z.object({ ...base, role: z.literal('summary'), text: z.string(), throughId: MessageIdSchema, summarized: z.number().int(), stats: AnswerStatsSchema.optional() });
+
+export const ConversationMessageSchema = z.discriminatedUnion('role', [UserMessageSchema, AssistantMessageSchema, ToolMessageSchema, SummaryMessageSchema]);
+export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type SummaryMessage = z.infer<typeof SummaryMessageSchema>;
+
+/** The state of a conversation as its index row keeps it. */
+export const ConversationStatusSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('idle') }),
+  /** A turn is running in process `pid` (another process's run shows as running while that process lives). */
+  z.object({ kind: z.literal('running'), pid: z.number().int(), since: z.number() }),
+  z.object({ kind: z.literal('done'), at: z.number() }),
+  z.object({ kind: z.literal('stopped'), at: z.number(), stop: StopInfoSchema }),
+]);
+export type ConversationStatus = z.infer<typeof ConversationStatusSchema>;
+
+export const ConversationTotalsSchema = z.object({
+  answers: z.number().int(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  /** Only where the model entry gives prices. */
+  cost: z.number(),
+});
+export type ConversationTotals = z.infer<typeof ConversationTotalsSchema>;
+
+/** A sub-agent run: the parent conversation and the tool call it answers. */
+export const ConversationParentSchema = z.object({ conversationId: ConversationIdSchema, callId: z.string(), depth: z.number().int().min(1) });
+
+/** A conversation's row in the admin DB's `conversations` table: the index, never the messages. */
+export const ConversationSchema = z.object({
+  id: ConversationIdSchema,
+  title: z.string().max(500),
+  agentId: z.string(),
+  parent: ConversationParentSchema.optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** The last message of the branch being shown and continued; null before the first. */
+  leafId: MessageIdSchema.nullable(),
+  status: ConversationStatusSchema,
+  totals: ConversationTotalsSchema,
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+/** A conversation with the messages of its active branch, and where that branch has alternatives. */
+export const ConversationDetailSchema = z.object({
+  conversation: ConversationSchema,
+  /** Root to leaf along the active branch. */
+  messages: z.array(ConversationMessageSchema),
+  /** For each message on the branch that has siblings (edits, regenerations): every sibling's id, oldest first, itself included. */
+  siblings: z.record(z.string(), z.array(z.string())),
+  /** Sub-agent runs started from this branch, by the tool call they answer. */
+  children: z.array(z.object({ callId: z.string(), conversationId: z.string() })),
+  /** What reading the file found and skipped (a torn last line after a crash). */
+  notices: z.array(z.string()),
+});
+export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
+
+export const SearchHitSchema = z.object({
+  conversationId: z.string(),
+  title: z.string(),
+  /** Absent when the title matched. */
+  messageId: z.string().optional(),
+  role: z.enum(['user', 'assistant', 'title']),
+  snippet: z.string(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const ExportFormatSchema = z.enum(['md', 'json']);
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+
+/** "Always allow": a confirm-level tool this agent may run without asking, until revoked. */
+export const AlwaysAllowEntrySchema = z.object({ agentId: z.string(), toolName: z.string(), serverId: z.string(), createdAt: z.number() });
+export type AlwaysAllowEntry = z.infer<typeof AlwaysAllowEntrySchema>;
+
+/** A tool call as the faces follow it: started, then finished with how it ended. */
+export const ToolCallEventSchema = z.object({
+  conversationId: z.string(),
+  /** The assistant message that asked for it. */
+  messageId: z.string(),
+  callId: z.string(),
+  name: z.string(),
+  argumentsText: z.string(),
+  phase: z.enum(['started', 'finished']),
+  status: ToolCallStatusSchema.optional(),
+  durationMs: z.number().optional(),
+  /** The first lines of its text result. */
+  summary: z.string().optional(),
+  /** Images it returned, as urls the face can load. */
+  artifacts: z.array(z.object({ url: z.string(), mimeType: z.string() })).optional(),
+  /** A sub-agent call: where its run is (known from the start). */
+  childConversationId: z.string().optional(),
+});
+export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
+
+export const ChatStatusEventSchema = z.object({
+  conversationId: z.string(),
+  status: z.enum(['running', 'stopped', 'done']),
+  /** For `stopped`. */
+  stop: StopInfoSchema.optional(),
+  /** A failed request will be retried after `delayMs`; deltas of `discardedMessageId` are void. */
+  retry: z.object({ attempt: z.number().int(), maxAttempts: z.number().int(), delayMs: z.number(), error: ProviderFailureSchema, discardedMessageId: z.string() }).optional(),
+  totals: ConversationTotalsSchema.optional(),
+});
+export type ChatStatusEvent = z.infer<typeof ChatStatusEventSchema>;

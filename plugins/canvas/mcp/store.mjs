@@ -92,6 +92,7 @@ export class CanvasStore {
   }
 
   async runBatch(batch) {
+    if (batch.every((item) => item.op === 'read') && this.readUnlocked(batch)) return;
     let release;
     try {
       fs.mkdirSync(this.dir, { recursive: true });
@@ -128,6 +129,39 @@ export class CanvasStore {
     // Answered once the lock is free again, so a caller that goes on to another process finds the folder unlocked.
     await release().catch((error) => this.log(`canvas: could not release the lock on ${this.file}: ${error.message}`));
     settle();
+  }
+
+  /**
+   * Answers a batch of reads without the lock, from the cached state or the
+   * file as it is: writers replace it by rename, so it is always one whole
+   * version. False (the caller takes the lock) when the file cannot be read
+   * as it is: only a locked batch may move a broken file aside.
+   */
+  readUnlocked(batch) {
+    let state;
+    try {
+      const stat = fs.statSync(this.file, { throwIfNoEntry: false });
+      if (!stat) {
+        state = initialState();
+      } else if (this.state && this.known && stat.ino === this.known.ino && stat.size === this.known.size && stat.mtimeMs === this.known.mtimeMs) {
+        state = this.state;
+      } else {
+        // Read after the stat: if the file was replaced in between, the stat is older than what was read, so the next look reads again.
+        state = this.state = checkState(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+        this.known = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+      }
+    } catch {
+      return false;
+    }
+    const answers = [];
+    try {
+      for (const item of batch) answers.push(item.read(state));
+    } catch (error) {
+      batch.forEach((item) => item.reject(error));
+      return true;
+    }
+    batch.forEach((item, i) => item.resolve(answers[i]));
+    return true;
   }
 
   entry(item, outcome) {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_FILE, INSTANCES_FILE, readHistory } from '../../../plugins/canvas/mcp/historyFile.mjs';
 import { CanvasStore } from '../../../plugins/canvas/mcp/store.mjs';
@@ -82,6 +83,25 @@ describe('the canvas store', () => {
     expect(new Set(revisions).size).toBe(120);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
   }, 60_000);
+
+  it('reads (get_schema, list_instances) need no lock: a page reads while another process writes, and sees what it wrote', async () => {
+    const dir = tempDir();
+    const writer = new CanvasStore(dir);
+    const reader = new CanvasStore(dir);
+    const params = (state: any) => state.instances[0].schema.state.params;
+    await writer.patch(set('n', 1), agent);
+    // Another process holds the lock (a long batch of calls): the read still answers, with the file as written.
+    const release = await lockfile.lock(path.join(dir, INSTANCES_FILE), { realpath: false });
+    try {
+      expect(await reader.read(params)).toMatchObject({ n: 1 });
+    } finally {
+      await release();
+    }
+    // The writer replaced the file: the reader's cached state is stale and is read again.
+    await writer.patch(set('n', 2), agent);
+    expect(await reader.read(params)).toMatchObject({ n: 2 });
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  }, 30_000);
 
   it('moves an unreadable instances file aside, says so, and starts again from the demo', async () => {
     const dir = tempDir();

@@ -144,20 +144,34 @@ export function mount({ container, host }) {
     await refresh();
   }
 
-  async function loadSelected(instanceId) {
-    const [answer, history] = await Promise.all([client.schema(instanceId), client.history(instanceId).catch(() => model.history)]);
+  /** Reads an instance and shows it at once when it changed (a live update paints after this one read). */
+  async function showSchema(instanceId) {
+    const answer = await client.schema(instanceId);
     if (disposed || model.selected !== instanceId) return;
     const previous = model.current?.instanceId === instanceId ? model.current.revision : undefined;
+    if (previous !== undefined && answer.revision === previous) return;
     model.current = { instanceId, revision: answer.revision, schema: answer.schema };
-    model.history = history;
     // An error shown for an older revision is stale once someone changed the instance.
-    if (previous !== undefined && answer.revision !== previous && !model.sending) model.error = undefined;
+    if (previous !== undefined && !model.sending) model.error = undefined;
+    render();
   }
 
+  async function loadHistory(instanceId) {
+    const entries = await client.history(instanceId).catch(() => undefined);
+    if (entries && !disposed && model.selected === instanceId) model.history = entries;
+  }
+
+  async function loadSelected(instanceId) {
+    await showSchema(instanceId);
+    await loadHistory(instanceId);
+  }
+
+  /** The selected instance first, then the list and the history: what changed shows before the rest is read. */
   async function refresh() {
     try {
       const wanted = model.selected;
-      const [list] = await Promise.all([client.list(), wanted ? loadSelected(wanted).catch((error) => error) : undefined]);
+      if (wanted) await showSchema(wanted).catch(() => undefined);
+      const [list] = await Promise.all([client.list(), wanted ? loadHistory(wanted) : undefined]);
       if (disposed) return;
       model.instances = list.instances;
       model.loadError = undefined;

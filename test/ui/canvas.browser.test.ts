@@ -44,6 +44,9 @@ async function settle(frame: FrameLocator): Promise<void> {
   // No tooltip of the header's switches over the picture.
   await page.mouse.move(700, 880);
   await expect.poll(() => page.locator('.ant-tooltip:visible').count()).toBe(0);
+  // Nothing half-way through a transition (a theme switch fades the menu's colours, a tooltip fades out).
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  await frame.locator('body').evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
 }
 
 beforeAll(async () => {
@@ -109,6 +112,9 @@ describe('the Canvas page in Chromium against chatos serve', () => {
     const items = frame.getByTestId('canvas-history-item');
     await expect.poll(() => items.first().getAttribute('data-caller')).toBe('page');
     expect(await items.first().getByTestId('canvas-history-result').textContent()).toMatch(/✓ rev \d+/);
+    // The page's own call names no conversation: the one the host runs a page's calls in means nothing to the user.
+    expect(await items.first().getByTestId('canvas-history-who').getAttribute('title')).toBeNull();
+    expect(await items.first().textContent()).not.toContain('Conversation');
     const agentItem = frame.locator('[data-testid="canvas-history-item"][data-caller="agent"]').first();
     expect(await agentItem.getByTestId('canvas-history-who').textContent()).toBe(`Agent ${AGENT}`);
     expect(await agentItem.getByTestId('canvas-history-who').getAttribute('title')).toBe('Conversation conv-canvas');
@@ -161,6 +167,8 @@ describe('the Canvas page in Chromium against chatos serve', () => {
     const zh = await openCanvas();
     await zh.getByTestId('canvas-instance-demo').click();
     await expect.poll(() => zh.getByTestId('canvas-app').textContent()).toMatch(/实例/);
+    // Counts in Chinese words, not "2 个 block".
+    expect(await zh.getByTestId('canvas-instance-demo').textContent()).toMatch(/2 个区块 · 1 个操作/);
     await settle(zh);
     await screenshot(page, 'canvas-05-dark-zh');
     await page.getByTestId('theme-switch').click();

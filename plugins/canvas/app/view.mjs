@@ -168,6 +168,8 @@ export function historyList(t, entries) {
     { class: 'cv-history-list', 'data-testid': 'canvas-history' },
     entries.map((entry) => {
       const ok = entry.result.status === 'success';
+      // A page's own calls run in a conversation of the host's making (ui-…): it names nothing the user knows.
+      const conversation = entry.caller.kind === 'page' ? undefined : entry.caller.conversationId;
       const patches = Array.isArray(entry.patches) ? entry.patches.map(patchLine) : [`${entry.patches.count} patches`, ...entry.patches.ops.slice(0, 5)];
       return el(
         'li',
@@ -175,10 +177,10 @@ export function historyList(t, entries) {
         el(
           'div',
           { class: 'cv-history-head' },
-          el('span', { class: 'cv-who', text: whoOf(t, entry.caller), title: entry.caller.conversationId ? `${t.conversation} ${entry.caller.conversationId}` : undefined, 'data-testid': 'canvas-history-who' }),
+          el('span', { class: 'cv-who', text: whoOf(t, entry.caller), title: conversation ? `${t.conversation} ${conversation}` : undefined, 'data-testid': 'canvas-history-who' }),
           el('span', { class: `cv-tag ${ok ? 'cv-tag-success' : 'cv-tag-error'}`, text: ok ? t.ok(entry.result.revision) : entry.result.code, 'data-testid': 'canvas-history-result' }),
         ),
-        el('div', { class: 'cv-muted cv-small', text: [timeOf(t, entry.at), entry.kind === 'patch' ? undefined : t.kind[entry.kind], entry.caller.conversationId ? `${t.conversation} ${short(entry.caller.conversationId, 24)}` : undefined].filter(Boolean).join(' · ') }),
+        el('div', { class: 'cv-muted cv-small', text: [timeOf(t, entry.at), entry.kind === 'patch' ? undefined : t.kind[entry.kind], conversation ? `${t.conversation} ${short(conversation, 24)}` : undefined].filter(Boolean).join(' · ') }),
         patches.length ? el('ul', { class: 'cv-patches' }, patches.map((line) => el('li', { class: 'cv-code', text: line }))) : undefined,
         ok ? undefined : el('div', { class: 'cv-history-error', text: entry.result.message }),
       );

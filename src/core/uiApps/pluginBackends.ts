@@ -36,6 +36,8 @@ export interface PluginBackendsOptions {
   pids?: PidRegistry;
   /** The clock of the audit's times; default Date.now. */
   now?: () => number;
+  /** Node's own options for every backend process (the host-modules hook), before the runner. */
+  nodeArgs?: readonly string[];
   /** How long a call (and a start) may take; default 30 s. */
   invokeTimeoutMs?: number;
 }
@@ -216,6 +218,7 @@ export class PluginBackends {
       entry: resolved.entry,
       ctx: resolved.ctx,
       runnerPath: this.runnerPath,
+      nodeArgs: this.options.nodeArgs ?? [],
       env: backendEnvironment(),
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),

@@ -6,6 +6,7 @@
 import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
+import { runLeaseBench } from './bench/leaseBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { runUiBench } from './bench/uiBench.js';
@@ -16,6 +17,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'registry', run: runRegistryBench },
   { name: 'MCP gateway', run: runGatewayBench },
   { name: 'renderer ui', run: runUiBench },
+  { name: 'page leases', run: runLeaseBench },
   { name: 'chat', run: runChatBench },
   { name: 'canvas', run: runCanvasBench },
 ];

@@ -10,6 +10,10 @@ import { repinDevLinks } from './plugins/devLinks.js';
 import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
+import { IdleSweep } from './mcp/connection/idleSweep.js';
+import { LeaseHolders } from './mcp/connection/leaseHolders.js';
+import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
+import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { ModelService } from './chat/models/modelService.js';
 import { ModelStore } from './chat/models/modelStore.js';
@@ -20,6 +24,7 @@ import { createModelClient } from './chat/providers/modelClient.js';
 import type { RetryPolicy } from './chat/retryPolicy.js';
 import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
+import { backendStopDraft, releaseDraft } from './audit/releaseAudit.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
@@ -39,8 +44,11 @@ import { HOST_DB_TABLES } from './hostTables.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
+import { TrustWatch } from './trust/trustWatch.js';
+import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
+import { PidRegistry } from './mcp/process/pidRegistry.js';
 import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
 
 export interface Logger {
@@ -72,6 +80,17 @@ export interface HostOptions {
   gatewayHooks?: GatewayHooks;
   /** Timers for deadlines (the 60 s confirmation expiry); default the system's, reading `clock`. */
   scheduler?: Scheduler;
+  /**
+   * How long a conversation's own server instance may sit unused before it
+   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   */
+  leaseIdleMs?: number;
+  /**
+   * How long the instances of a closed page or a gone WebSocket client are
+   * kept in case it comes back (default 30 s); mcp.yaml's
+   * `leases.releaseGraceSeconds` wins.
+   */
+  leaseGraceMs?: number;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
@@ -94,7 +113,9 @@ export type HostEvent =
   | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
   | { kind: 'mcp-reloaded'; report: ReloadReport }
   /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
-  | ({ kind: 'app-tool-called' } & AppToolCall);
+  | ({ kind: 'app-tool-called' } & AppToolCall)
+  /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
+  | { kind: 'trust-changed'; pluginIds: string[] };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -143,6 +164,16 @@ export interface Host {
   readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
+  /**
+   * What is wrong with a server now (its command is not there, or its last
+   * start failed), for its card, the Problems page, its app and the agents
+   * that use it; undefined when nothing is known to be wrong.
+   */
+  serverTrouble(serverId: string): ServerTrouble | undefined;
+  /** Who keeps conversations alive (a browser tab): their instances are released a grace time after it is gone. */
+  readonly leaseHolders: LeaseHolders;
+  /** Ends a conversation: its instances (audited as released), its "approve for this conversation" answers, its ties to holders. */
+  endConversation(conversationId: string, reason?: 'conversation-ended' | 'holder-gone'): Promise<number>;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
   /**
@@ -214,6 +245,22 @@ export function createHost(options: HostOptions = {}): Host {
     | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
+  // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
+  const now = options.scheduler ? () => scheduler.now() : () => clock.now();
+  let idleSweep: IdleSweep | undefined;
+  let trustWatch: TrustWatch | undefined;
+  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
+    confirmations.forgetConversation(conversationId);
+    leaseHolders.forget(conversationId);
+    return started ? started.mcp.connections.endConversation(conversationId, reason) : 0;
+  };
+  const leaseHolders = new LeaseHolders({
+    scheduler,
+    graceMs: () => (started ? leaseTimesNow().graceMs : 0),
+    endConversation: (conversationId) => endConversation(conversationId, 'holder-gone'),
+    onError: (error) => logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
+  });
   let alwaysAllow: AlwaysAllowStore | undefined;
   const confirmations = new ToolConfirmationService(scheduler, undefined, () => alwaysAllow);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
@@ -228,6 +275,7 @@ export function createHost(options: HostOptions = {}): Host {
     emit({ kind: 'mcp-reloaded', report });
     return report;
   };
+  const stopFailed = (error: unknown) => logger.warn(`stopping what a plugin that may no longer run ran failed: ${(error as Error).message}`);
   const rescan = () => {
     const { sync, trust } = need();
     const result = catalog.rescan();
@@ -242,6 +290,8 @@ export function createHost(options: HostOptions = {}): Host {
       void Promise.all([backends.stop(event.pluginId), ...serverIds.map((id) => need().mcp.connections.retire(id))]).catch((error: unknown) => logger.warn(`could not end what ran of ${event.pluginId} before its edit: ${(error as Error).message}`));
       emit(event);
     }
+    // An edited (now changed) or vanished plugin's backend and instances end now, not at their next call.
+    trustWatch?.stop().catch(stopFailed);
     return result;
   };
   const need = () => {
@@ -263,12 +313,19 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  // One record of what this process runs, servers and backends alike: after a crash, the next start of any host ends both.
+  const runDir = path.join(home.hostDir, 'run');
+  const pids = new PidRegistry(runDir);
   const backends = new PluginBackends({
+    now,
+    pids,
     nodeArgs: hostModules.nodeArgs,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
   });
+  // Every backend stopped because its plugin may no longer run is on the record, like a released lease.
+  backends.onStop((stop) => audit.append(backendStopDraft(stop)));
 
   return {
     home,
@@ -296,14 +353,17 @@ export function createHost(options: HostOptions = {}): Host {
         builtinServers: [settingsServerDefinition()],
         inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(settingsContext!)]]),
         configFile: home.mcpConfig,
-        runDir: path.join(home.hostDir, 'run'),
+        runDir,
+        pids,
         hostEnv: options.env ?? process.env,
         registry,
         catalog,
-        now: () => clock.now(),
+        now,
         runGate,
         hostModules,
       });
+      // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
+      mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
@@ -315,7 +375,7 @@ export function createHost(options: HostOptions = {}): Host {
         artifactsDir: home.artifactsDir,
         mcpConfigFile: home.mcpConfig,
         defaultWorkdir: sessionRoot,
-        now: () => clock.now(),
+        now,
         settings: serverSettings,
         runGate,
         hooks: announcingAppCalls(
@@ -339,7 +399,8 @@ export function createHost(options: HostOptions = {}): Host {
         resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
         gateway,
         confirmations,
-        releaseLeases: (id) => mcp.connections.endConversation(id),
+        // As every face ends one: audited, and no longer tied to a page.
+        releaseLeases: (id) => endConversation(id),
         heldLeases: (id) => mcp.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
         scheduler,
         now: () => clock.now(),
@@ -350,6 +411,24 @@ export function createHost(options: HostOptions = {}): Host {
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
+      idleSweep = new IdleSweep({
+        scheduler,
+        connections: mcp.connections,
+        idleMs: () => leaseTimesNow().idleMs,
+        onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
+      });
+      idleSweep.start();
+      // Another process may untrust or uninstall a plugin: what it runs here stops too, and the faces are told.
+      trustWatch = new TrustWatch({
+        scheduler,
+        revision: () => registry.freshRevision(),
+        records: () => trust.records(),
+        forget: () => trust.forgetRecentChecks(),
+        stopNow: () => stopNotRunnable({ runGate, backends, connections: mcp.connections, definition: (id) => mcp.definition(id) }),
+        onChange: (pluginIds) => emit({ kind: 'trust-changed', pluginIds }),
+        onError: stopFailed,
+      });
+      trustWatch.start();
     },
     get registry() {
       return need().registry;
@@ -432,6 +511,13 @@ export function createHost(options: HostOptions = {}): Host {
       return need().alwaysAllow;
     },
     backends,
+    leaseHolders,
+    endConversation,
+    serverTrouble(serverId) {
+      const { mcp } = need();
+      const definition = mcp.definition(serverId);
+      return definition && serverTrouble(definition, mcp.connections.startFailure(definition), options.env ?? process.env, home.mcpConfig, now());
+    },
     get registryProblems() {
       return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },
@@ -440,6 +526,9 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      idleSweep?.dispose();
+      trustWatch?.dispose();
+      leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.
       await current?.chat.dispose();
       confirmations.rejectAll();

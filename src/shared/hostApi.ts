@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
-import { AuditRecordSchema } from './audit.js';
+import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
 import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema, ConversationIdSchema, ConversationMessageSchema, ConversationSchema, ExportFormatSchema, MessageIdSchema, SearchHitSchema, ToolCallEventSchema } from './chat.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
@@ -276,7 +276,10 @@ export const HostApiMethods = {
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
-  'audit.list': { params: z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(), result: z.object({ records: z.array(AuditRecordSchema) }) },
+  'audit.list': {
+    params: z.object({ limit: z.number().int().min(1).max(1000).default(100), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() }).strict(),
+    result: z.object({ records: z.array(AuditRecordSchema) }),
+  },
 } as const;
 
 export type HostApiMethod = keyof typeof HostApiMethods;

@@ -28,7 +28,8 @@ function looseProblems(all: Problem[], plugins: PluginView[], apps: AppView[]): 
 
 export default function AppsPage() {
   const { t } = useTranslation();
-  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed', 'uiApp.changed'] });
+  // problems.changed: a server that failed to start is a problem of its app too.
+  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed', 'uiApp.changed', 'problems.changed'] });
   const info = useApi('host.info', {});
   const [compact, setCompact] = useState<AppView | null>(null);
   const data = list.data;

@@ -2,6 +2,7 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
+import { appServerProblems } from '../../core/mcp/serverTrouble.js';
 import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
@@ -10,7 +11,7 @@ import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugi
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-function appView(app: AppContribution, plugin: PluginRecord | undefined): AppView {
+function appView(host: Host, app: AppContribution, plugin: PluginRecord | undefined): AppView {
   const index = plugin?.appIds.indexOf(app.appId) ?? -1;
   return {
     pluginId: app.pluginId,
@@ -31,7 +32,8 @@ function appView(app: AppContribution, plugin: PluginRecord | undefined): AppVie
     entry: app.entry,
     hasIcon: app.iconPath !== undefined,
     uiApp: app.uiApp,
-    problems: plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : [],
+    // Its own server's trouble too: an app whose server cannot start is not fine because its manifest is.
+    problems: [...(plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : []), ...appServerProblems(app, Math.max(index, 0), (id) => host.serverTrouble(id))],
   };
 }
 
@@ -69,7 +71,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
       const plugins = host.catalog.plugins.map((plugin) => pluginView(host, plugin));
       return {
-        apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir))),
+        apps: host.catalog.apps.map((app) => appView(host, app, byDir.get(app.pluginDir))),
         plugins,
         problems: [...host.catalog.problems, ...plugins.flatMap((p) => blockingProblems(p.trust))],
       };

@@ -9,7 +9,7 @@ import type { HandlerContext, Handlers } from './types.js';
 function agentCaller(host: Host, agentId: string, flow: 'main' | 'sub', conversationId: string) {
   const agent = host.agents.get(agentId);
   if (!agent) throw new ApiFailure('NOT_FOUND', `no agent "${agentId}"`, 'create it on the Agents page, or pick another');
-  const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
+  const resolved = resolveAgent(agent, host);
   return { caller: resolved.callerFor(flow, conversationId), problems: resolved.problems };
 }
 
@@ -46,10 +46,7 @@ export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.li
       if (!offered) throw new ApiFailure('NOT_FOUND', `the server of ${pluginId}/${appId} offers no tool "${tool}"`, `its tools: ${tools.map((t) => t.rawName).join(', ') || '(none)'}`);
       return toolOutcome(await host.gateway.callTool(caller, offered.name, args), urls);
     },
-    'conversations.end': async ({ conversationId }) => {
-      host.confirmations.forgetConversation(conversationId);
-      return { released: await host.mcp.connections.endConversation(conversationId) };
-    },
+    'conversations.end': async ({ conversationId }) => ({ released: await host.endConversation(conversationId) }),
     'confirmations.list': () => ({ pending: host.confirmations.listPending() }),
     'confirmations.respond': ({ id, approved, scope }) => ({ answered: host.confirmations.respond(id, approved, scope) }),
   };

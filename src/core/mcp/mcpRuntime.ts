@@ -11,6 +11,7 @@ import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
+import type { LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection } from './connection/serverConnection.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
@@ -20,6 +21,8 @@ import type { HostModules } from '../plugins/hostModules.js';
 export interface McpRuntimeOptions {
   configFile: string;
   runDir: string;
+  /** The host's pid registry in runDir, shared with its plugin backends; default one of its own. */
+  pids?: PidRegistry;
   hostEnv: NodeJS.ProcessEnv;
   registry: RegistryCenter;
   catalog: PluginCatalog;
@@ -62,11 +65,13 @@ export class McpRuntime {
   /** mcp.yaml servers whose new entry was rejected in the last load, so they kept their last good definition. */
   private yamlKeptLastGood: string[] = [];
   private definitionProblems: Problem[] = [];
+  /** mcp.yaml's `leases:` block as last loaded (a rejected file keeps the last one). */
+  private leases: LeaseSettings = {};
   private versionCounter = 0;
   private readonly pids: PidRegistry;
 
   constructor(private readonly options: McpRuntimeOptions) {
-    this.pids = new PidRegistry(options.runDir);
+    this.pids = options.pids ?? new PidRegistry(options.runDir);
     this.connections = new ConnectionManager({
       pids: this.pids,
       hostEnv: options.hostEnv,
@@ -79,6 +84,7 @@ export class McpRuntime {
       // Asked on every call: a host-configured server always may, with one shared answer.
       mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
       gate: (definition) => this.gateAtSpawn(definition),
+      configFile: options.configFile,
     });
   }
 
@@ -87,7 +93,7 @@ export class McpRuntime {
     return definition.plugin ? this.options.runGate.check(definition.plugin, 'server') : RUN_ALLOWED;
   }
 
-  /** Reaps servers orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
+  /** Reaps servers and plugin backends orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
   async start(): Promise<ReloadReport> {
     await PidRegistry.reapOrphans(this.options.runDir);
     return this.reload();
@@ -95,6 +101,11 @@ export class McpRuntime {
 
   get version(): number {
     return this.versionCounter;
+  }
+
+  /** How long instances are kept, as mcp.yaml sets it (empty: the host's options decide). */
+  get leaseSettings(): LeaseSettings {
+    return this.leases;
   }
 
   get problems(): Problem[] {
@@ -187,6 +198,7 @@ export class McpRuntime {
     if (load.kind === 'missing') {
       this.configProblems = [];
       this.lastGoodYaml = new Map();
+      this.leases = {};
       return new Map();
     }
     if (load.kind === 'rejected') {
@@ -195,6 +207,7 @@ export class McpRuntime {
       return new Map(this.lastGoodYaml);
     }
     this.configProblems = load.problems;
+    this.leases = load.leases;
     const good = new Map<string, ServerDefinition>();
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);
@@ -354,6 +367,7 @@ export class McpRuntime {
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
       gate: (def) => this.gateAtSpawn(def),
+      configFile: this.options.configFile,
     });
     try {
       await connection.start();

@@ -60,10 +60,10 @@ const serverIdsOf = (host: Host, pick: (app: AppContribution) => boolean) =>
  * Ends what of a plugin runs in this process now: its backend and its
  * servers' instances (by default those of its apps in the catalog now).
  * Taking trust back or uninstalling stops these too, not only what the run
- * gate would refuse to start later.
+ * gate would refuse to start later; each is audited as `not-runnable`.
  */
 export async function stopPlugin(host: Host, pluginId: string, serverIds: readonly string[] = serverIdsOf(host, (app) => app.pluginId === pluginId)): Promise<void> {
-  await Promise.all([host.backends.stop(pluginId), ...serverIds.map((id) => host.mcp.connections.retire(id))]);
+  await Promise.all([host.backends.stop(pluginId, 'not-runnable'), ...serverIds.map((id) => host.mcp.connections.retire(id, 'not-runnable'))]);
 }
 
 /**

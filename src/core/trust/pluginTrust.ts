@@ -137,6 +137,11 @@ export class PluginTrust {
     return this.store.delete(PluginTrustTable, pluginId);
   }
 
+  /** Each stored trust record as plugin id → what was pinned and when: two reads differ exactly when a record was added, removed or replaced. */
+  records(): Map<string, string> {
+    return new Map(this.store.list(PluginTrustTable).map((row) => [row.id, `${row.payload.fingerprint} ${row.payload.trustedAt}`]));
+  }
+
   /** Plugin ids with a stored trust record (some may no longer be installed). */
   trustedIds(): string[] {
     this.store.refresh();

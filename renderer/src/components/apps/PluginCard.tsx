@@ -5,7 +5,7 @@ import { ProblemList } from '../ProblemList';
 import { TrustBlock } from '../uiapp/TrustBlock';
 import { AppDetails } from './AppDetails';
 import { UninstallButton, UnlinkButton, UntrustButton } from './PluginActions';
-import { SourceTag, StatusTag, TrustTag } from './pluginTags';
+import { ServerTroubleTag, SourceTag, StatusTag, TrustTag } from './pluginTags';
 
 export interface PluginCardProps {
   plugin: PluginView;
@@ -40,6 +40,7 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
           <SourceTag source={plugin.source} />
           <StatusTag status={plugin.status} />
           {plugin.status === 'loaded' ? <TrustTag trust={plugin.trust} /> : null}
+          <ServerTroubleTag apps={apps} />
           {canUntrust ? <UntrustButton plugin={plugin} onDone={onChanged} /> : null}
           {plugin.source === 'user' && plugin.id ? <UninstallButton plugin={plugin} onDone={onChanged} /> : null}
           {plugin.source === 'dev' ? <UnlinkButton plugin={plugin} onDone={onChanged} /> : null}

@@ -34,6 +34,8 @@ export function announcingAppCalls(hooks: GatewayHooks, announce: (call: AppTool
   };
   // Only the hooks that exist: the gateway treats a present permissionOverride as "never cache a resolution".
   if (hooks.beforeCall) announcing.beforeCall = (context) => hooks.beforeCall!(context);
+  // Refusals are audited too (they never reach a server, so there is nothing to announce).
+  if (hooks.afterRefusal) announcing.afterRefusal = (record) => hooks.afterRefusal!(record);
   if (hooks.permissionOverride) announcing.permissionOverride = (serverId, rawName) => hooks.permissionOverride!(serverId, rawName);
   return announcing;
 }

@@ -3,8 +3,10 @@
  * non-zero when a target fails or a section throws (a broken scan must not
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
+import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
+import { runLeaseBench } from './bench/leaseBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { runUiBench } from './bench/uiBench.js';
@@ -15,7 +17,9 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'registry', run: runRegistryBench },
   { name: 'MCP gateway', run: runGatewayBench },
   { name: 'renderer ui', run: runUiBench },
+  { name: 'page leases', run: runLeaseBench },
   { name: 'chat', run: runChatBench },
+  { name: 'canvas', run: runCanvasBench },
 ];
 
 function formatValue(value: number): string {

@@ -35,7 +35,8 @@ export function toApiError(error: unknown): HostApiError {
   }
   if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
-  if (error instanceof RegistryError || error instanceof GatewayError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
+  if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
+  if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
 }
 

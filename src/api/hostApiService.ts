@@ -15,8 +15,9 @@ import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
+import { HOLDER_ID_PATTERN } from '../core/mcp/connection/leaseHolders.js';
 
-export type { FaceUrls, HostApiService } from './types.js';
+export type { FaceUrls, HostApiService, RequestOrigin } from './types.js';
 
 export interface HostApiServiceOptions {
   face: 'electron' | 'serve';
@@ -59,9 +60,12 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
   const stops = wireEvents(host, options.urls, emit);
 
   return {
-    async handle(raw): Promise<HostApiReply> {
+    async handle(raw, origin): Promise<HostApiReply> {
       const request = parseRequest(raw);
       if (!request.ok) return { ok: false, error: request.error };
+      const client = plainClient(origin?.client);
+      // A call made for a conversation from a tab keeps that conversation's instances only while the tab is there.
+      if (client && HOLDING_METHODS.has(request.method)) host.leaseHolders.hold(client, (request.params as { conversationId: string }).conversationId);
       try {
         const handler = handlers[request.method] as (params: unknown) => unknown;
         return { ok: true, result: (await handler(request.params)) as HostApiReply<HostApiMethod> extends { result: infer R } ? R : never };
@@ -73,6 +77,14 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    clientConnected(client) {
+      const id = plainClient(client);
+      if (id) host.leaseHolders.connected(id);
+    },
+    clientDisconnected(client) {
+      const id = plainClient(client);
+      if (id) host.leaseHolders.disconnected(id);
+    },
     dispose() {
       for (const stop of stops) stop();
       listeners.clear();
@@ -80,17 +92,34 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
   };
 }
 
+/** Methods that run for a conversation: the client that sends one holds that conversation. */
+const HOLDING_METHODS: ReadonlySet<HostApiMethod> = new Set(['tools.list', 'tools.call', 'uiApps.callTool']);
+
+const plainClient = (client: string | undefined) => (client !== undefined && HOLDER_ID_PATTERN.test(client) ? client : undefined);
+
 /** The core's own events, as the UI needs them: what changed, so a page reloads only what it shows. */
 function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) => void): (() => void)[] {
   const problemsChanged = () => emit({ type: 'problems.changed', count: currentProblems(host).length });
   return [
     wireChatEvents(host, urls, emit, problemsChanged),
     host.onEvent((event) => {
+      if (event.kind === 'app-tool-called') {
+        // Every call to an app's server: passed on as it is, without the problem count a reload needs.
+        return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
+      }
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.
         emit({ type: 'registry.changed' });
         for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'trust-changed') {
+        // Trust taken back (or given) in another process: lists, the registry's marks and open pages are stale.
+        emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
+        emit({ type: 'registry.changed' });
+        for (const pluginId of event.pluginIds) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'dev-reloaded') {
+        emit({ type: 'plugins.devReloaded', pluginId: event.pluginId, changes: event.changes, runPlanChanged: event.runPlanChanged });
+        emit({ type: 'uiApp.changed', pluginId: event.pluginId });
       } else {
         const { version, added, changed, removed } = event.report;
         emit({ type: 'mcp.reloaded', version, added, changed, removed });

@@ -13,9 +13,22 @@ export interface FaceUrls {
  * serve`) hand it raw payloads and forward its events; it validates every
  * request against the contract before the core sees it.
  */
+/** Who sent a request, as the face knows it: a browser tab's client id ties the conversations it uses to that tab. */
+export interface RequestOrigin {
+  client?: string;
+}
+
 export interface HostApiService {
   /** Never throws: bad input and core errors come back as `{ ok: false, error }`. */
-  handle(raw: unknown): Promise<HostApiReply>;
+  handle(raw: unknown, origin?: RequestOrigin): Promise<HostApiReply>;
+  /**
+   * A client's connection (a tab's event socket) opened or closed. When all
+   * of a client's connections are gone for the grace time, the instances of
+   * the conversations it used are released. An id that is not a plain token
+   * is ignored.
+   */
+  clientConnected(client: string): void;
+  clientDisconnected(client: string): void;
   /** Live events for the UI; returns the unsubscribe function. */
   onEvent(listener: (event: HostEventMessage) => void): () => void;
   dispose(): void;

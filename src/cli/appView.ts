@@ -1,24 +1,32 @@
 import type { AppContribution, PluginRecord } from '../shared/appContribution.js';
 import type { Problem } from '../shared/problems.js';
 import type { ScanResult } from '../core/plugins/pluginScanner.js';
+import { appServerProblems, type ServerTrouble } from '../core/mcp/serverTrouble.js';
 
 /** `chatos apps --json`: one entry per app with what the host derived, plus each plugin with its problems. */
-export function appsView(result: ScanResult) {
+export function appsView(result: ScanResult, trouble: (serverId: string) => ServerTrouble | undefined = () => undefined) {
   const pluginByDir = new Map(result.plugins.map((p) => [p.dir, p]));
   return {
-    apps: result.apps.map((app) => appView(app, pluginByDir.get(app.pluginDir))),
+    apps: result.apps.map((app) => appView(app, pluginByDir.get(app.pluginDir), trouble)),
     plugins: result.plugins,
     problems: result.problems,
   };
 }
 
-function problemsOfApp(plugin: PluginRecord | undefined, appId: string): Problem[] {
-  if (!plugin) return [];
-  const index = plugin.appIds.indexOf(appId);
-  return plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`));
+/** An app's manifest problems, and its own server's trouble (a command not on PATH, a failed start). */
+function problemsOfApp(app: AppContribution, plugin: PluginRecord | undefined, trouble: (serverId: string) => ServerTrouble | undefined): Problem[] {
+  const index = plugin?.appIds.indexOf(app.appId) ?? -1;
+  const manifest = plugin ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : [];
+  return [...manifest, ...appServerProblems(app, Math.max(index, 0), trouble)];
 }
 
-export function appView(app: AppContribution, plugin: PluginRecord | undefined) {
+/** Every app's own server's trouble: problems beside the scan's (which hold the manifests'). */
+export function serverProblemsOfApps(result: ScanResult, trouble: (serverId: string) => ServerTrouble | undefined): Problem[] {
+  const pluginByDir = new Map(result.plugins.map((p) => [p.dir, p]));
+  return result.apps.flatMap((app) => appServerProblems(app, Math.max(pluginByDir.get(app.pluginDir)?.appIds.indexOf(app.appId) ?? 0, 0), trouble));
+}
+
+export function appView(app: AppContribution, plugin: PluginRecord | undefined, trouble: (serverId: string) => ServerTrouble | undefined = () => undefined) {
   const { chatos: _chatos, workdir: _workdir, ...callMeta } = app.meta;
   return {
     pluginId: app.pluginId,
@@ -41,7 +49,7 @@ export function appView(app: AppContribution, plugin: PluginRecord | undefined) 
     exposure: app.exposure,
     prompt: app.prompt ? { title: app.prompt.title ?? null, zh: app.prompt.zh !== undefined, en: app.prompt.en !== undefined } : null,
     entry: app.entry,
-    problems: problemsOfApp(plugin, app.appId),
+    problems: problemsOfApp(app, plugin, trouble),
   };
 }
 

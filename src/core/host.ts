@@ -6,10 +6,16 @@ import { PluginCatalog } from './contributions/pluginCatalog.js';
 import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
-import { RememberedRoots } from './plugins/rememberedRoots.js';
+import { FolderListFile, RememberedRoots } from './plugins/rememberedRoots.js';
+import { repinDevLinks } from './plugins/devLinks.js';
+import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
+import { IdleSweep } from './mcp/connection/idleSweep.js';
+import { LeaseHolders } from './mcp/connection/leaseHolders.js';
+import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
+import { leaseTimes } from './mcp/config/leaseSettings.js';
 import { AgentStore } from './agents/agentStore.js';
 import { ModelService } from './chat/models/modelService.js';
 import { ModelStore } from './chat/models/modelStore.js';
@@ -20,8 +26,10 @@ import { createModelClient } from './chat/providers/modelClient.js';
 import type { RetryPolicy } from './chat/retryPolicy.js';
 import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
+import { backendStopDraft, releaseDraft } from './audit/releaseAudit.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
+import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
@@ -31,7 +39,7 @@ import { HostPromptStore } from './registry/hostPromptStore.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
 import { mcpValueSecretName, type SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
-import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
+import { anyChanged, ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { providerOwners } from './registry/providerOwners.js';
 import { liveRegistryProblems } from './registry/registryProblems.js';
@@ -39,8 +47,12 @@ import { HOST_DB_TABLES } from './hostTables.js';
 import { RecordsStore } from './store/recordsStore.js';
 import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
+import { TrustWatch } from './trust/trustWatch.js';
+import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
+import { PidRegistry } from './mcp/process/pidRegistry.js';
+import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
 
 export interface Logger {
   info(message: string): void;
@@ -71,6 +83,17 @@ export interface HostOptions {
   gatewayHooks?: GatewayHooks;
   /** Timers for deadlines (the 60 s confirmation expiry); default the system's, reading `clock`. */
   scheduler?: Scheduler;
+  /**
+   * How long a conversation's own server instance may sit unused before it
+   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   */
+  leaseIdleMs?: number;
+  /**
+   * How long the instances of a closed page or a gone WebSocket client are
+   * kept in case it comes back (default 30 s); mcp.yaml's
+   * `leases.releaseGraceSeconds` wins.
+   */
+  leaseGraceMs?: number;
   /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
@@ -89,7 +112,13 @@ export interface HostOptions {
 
 export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  | { kind: 'mcp-reloaded'; report: ReloadReport };
+  /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
+  | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
+  | ({ kind: 'app-tool-called' } & AppToolCall)
+  /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
+  | { kind: 'trust-changed'; pluginIds: string[] };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -99,10 +128,14 @@ export interface Host {
   readonly home: DataHome;
   readonly appRoot: string;
   readonly defaultsDir: string;
+  /** The host's SDK and zod as plugin servers and backends get them (the `--import` hook and versions). */
+  readonly hostModules: HostModules;
   /** Built-in, user, remembered (`chatos roots add`) and this process's extra roots, as they are now. */
   readonly pluginRoots: readonly PluginRoot[];
   /** The extra plugin roots every process scans, in the data home. */
   readonly rememberedRoots: RememberedRoots;
+  /** Plugin folders linked in place for development (`chatos dev`), in the data home. */
+  readonly devLinks: FolderListFile;
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -136,6 +169,16 @@ export interface Host {
   readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
   readonly backends: PluginBackends;
+  /**
+   * What is wrong with a server now (its command is not there, or its last
+   * start failed), for its card, the Problems page, its app and the agents
+   * that use it; undefined when nothing is known to be wrong.
+   */
+  serverTrouble(serverId: string): ServerTrouble | undefined;
+  /** Who keeps conversations alive (a browser tab): their instances are released a grace time after it is gone. */
+  readonly leaseHolders: LeaseHolders;
+  /** Ends a conversation: its instances (audited as released), its "approve for this conversation" answers, its ties to holders. */
+  endConversation(conversationId: string, reason?: 'conversation-ended' | 'holder-gone'): Promise<number>;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
   /** The user's MCP servers (mcp.yaml): add, edit, remove, test, import, templates; every face edits them through this. */
@@ -158,10 +201,16 @@ export interface Host {
   dispose(): Promise<void>;
 }
 
-/** Built-in, user, remembered, then this run's roots; a folder given twice is scanned once, as the first. */
-function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[]): PluginRoot[] {
+/**
+ * Built-in, development links, user, remembered, then this run's roots; a
+ * folder given twice is scanned once, as the first. Links come before the
+ * user root, so a linked folder is the copy that loads when its id is also
+ * installed.
+ */
+function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[], devLinks: readonly string[]): PluginRoot[] {
   const roots: PluginRoot[] = [
     { dir: builtinDir, source: 'builtin' },
+    ...devLinks.map((dir) => ({ dir, source: 'dev' as const, single: true })),
     { dir: userDir, source: 'user' },
     ...remembered.map((dir) => ({ dir, source: 'extra' as const, remembered: true })),
     ...extra.map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
@@ -181,10 +230,12 @@ export function createHost(options: HostOptions = {}): Host {
   const sessionRoot = path.resolve(options.sessionRoot ?? process.cwd());
   const projectRoot = path.resolve(options.projectRoot ?? sessionRoot);
   const clock = options.clock ?? systemClock;
+  const hostModules = hostModulesOf(appRoot);
   const logger = options.logger ?? silentLogger;
   const builtinDir = options.builtinPluginsDir ?? path.join(appRoot, 'plugins');
   const rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinDir, home.userPluginsDir]);
-  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? []);
+  const devLinks = new FolderListFile(home.devLinksFile);
+  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? [], devLinks.list());
   const scanner = new PluginScanner(
     pluginRoots,
     {
@@ -201,6 +252,22 @@ export function createHost(options: HostOptions = {}): Host {
     | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
+  // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
+  const now = options.scheduler ? () => scheduler.now() : () => clock.now();
+  let idleSweep: IdleSweep | undefined;
+  let trustWatch: TrustWatch | undefined;
+  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
+    confirmations.forgetConversation(conversationId);
+    leaseHolders.forget(conversationId);
+    return started ? started.mcp.connections.endConversation(conversationId, reason) : 0;
+  };
+  const leaseHolders = new LeaseHolders({
+    scheduler,
+    graceMs: () => (started ? leaseTimesNow().graceMs : 0),
+    endConversation: (conversationId) => endConversation(conversationId, 'holder-gone'),
+    onError: (error) => logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
+  });
   let alwaysAllow: AlwaysAllowStore | undefined;
   const confirmations = new ToolConfirmationService(scheduler, undefined, () => alwaysAllow);
   const audit = new AuditLog(path.join(home.hostDir, 'audit'));
@@ -215,13 +282,23 @@ export function createHost(options: HostOptions = {}): Host {
     emit({ kind: 'mcp-reloaded', report });
     return report;
   };
+  const stopFailed = (error: unknown) => logger.warn(`stopping what a plugin that may no longer run ran failed: ${(error as Error).message}`);
   const rescan = () => {
     const { sync, trust } = need();
     const result = catalog.rescan();
     // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
     trust.forgetRecentChecks();
     sync.syncPlugins(result);
+    const reloaded = repinDevLinks(result.plugins, { trust, apps: result.apps, hostModules });
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
+    for (const event of reloaded) {
+      // The next call, page load or backend call runs the edited code: end what runs the old.
+      const serverIds = result.apps.filter((a) => a.pluginId === event.pluginId && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`);
+      void Promise.all([backends.stop(event.pluginId), ...serverIds.map((id) => need().mcp.connections.retire(id))]).catch((error: unknown) => logger.warn(`could not end what ran of ${event.pluginId} before its edit: ${(error as Error).message}`));
+      emit(event);
+    }
+    // An edited (now changed) or vanished plugin's backend and instances end now, not at their next call.
+    trustWatch?.stop().catch(stopFailed);
     return result;
   };
   const need = () => {
@@ -252,20 +329,30 @@ export function createHost(options: HostOptions = {}): Host {
     reload: reloadMcp,
     templates: { appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
   });
+  // One record of what this process runs, servers and backends alike: after a crash, the next start of any host ends both.
+  const runDir = path.join(home.hostDir, 'run');
+  const pids = new PidRegistry(runDir);
   const backends = new PluginBackends({
+    now,
+    pids,
+    nodeArgs: hostModules.nodeArgs,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
   });
+  // Every backend stopped because its plugin may no longer run is on the record, like a released lease.
+  backends.onStop((stop) => audit.append(backendStopDraft(stop)));
 
   return {
     home,
     appRoot,
     defaultsDir,
+    hostModules,
     get pluginRoots() {
       return pluginRoots();
     },
     rememberedRoots,
+    devLinks,
     catalog,
     clock,
     logger,
@@ -282,14 +369,18 @@ export function createHost(options: HostOptions = {}): Host {
         builtinServers: [settingsServerDefinition()],
         inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(settingsContext!)]]),
         configFile: home.mcpConfig,
-        runDir: path.join(home.hostDir, 'run'),
+        runDir,
+        pids,
         hostEnv: options.env ?? process.env,
         registry,
         catalog,
-        now: () => clock.now(),
+        now,
         runGate,
+        hostModules,
         readStoredValue: (name) => secrets.get(mcpValueSecretName(name)),
       });
+      // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
+      mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
@@ -301,10 +392,19 @@ export function createHost(options: HostOptions = {}): Host {
         artifactsDir: home.artifactsDir,
         mcpConfigFile: home.mcpConfig,
         defaultWorkdir: sessionRoot,
-        now: () => clock.now(),
+        now,
         settings: serverSettings,
         runGate,
-        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+        hooks: announcingAppCalls(
+          options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+          (call) => listeners.size > 0 && emit({ kind: 'app-tool-called', ...call }),
+          (error) => logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+        ),
+        // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
+        tellsCaller: (server) => {
+          const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
+          return plugin?.source === 'builtin' && plugin.status === 'loaded';
+        },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       const chat = new ChatService({
@@ -316,7 +416,8 @@ export function createHost(options: HostOptions = {}): Host {
         resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
         gateway,
         confirmations,
-        releaseLeases: (id) => mcp.connections.endConversation(id),
+        // As every face ends one: audited, and no longer tied to a page.
+        releaseLeases: (id) => endConversation(id),
         heldLeases: (id) => mcp.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
         scheduler,
         now: () => clock.now(),
@@ -328,6 +429,24 @@ export function createHost(options: HostOptions = {}): Host {
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
+      idleSweep = new IdleSweep({
+        scheduler,
+        connections: mcp.connections,
+        idleMs: () => leaseTimesNow().idleMs,
+        onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
+      });
+      idleSweep.start();
+      // Another process may untrust or uninstall a plugin: what it runs here stops too, and the faces are told.
+      trustWatch = new TrustWatch({
+        scheduler,
+        revision: () => registry.freshRevision(),
+        records: () => trust.records(),
+        forget: () => trust.forgetRecentChecks(),
+        stopNow: () => stopNotRunnable({ runGate, backends, connections: mcp.connections, definition: (id) => mcp.definition(id) }),
+        onChange: (pluginIds) => emit({ kind: 'trust-changed', pluginIds }),
+        onError: stopFailed,
+      });
+      trustWatch.start();
     },
     get registry() {
       return need().registry;
@@ -370,14 +489,14 @@ export function createHost(options: HostOptions = {}): Host {
       let plugins = watchPlugins();
       // Another process remembered or forgot a root: watch the new set of roots, and scan them now.
       const roots = new ChangeWatcher(
-        [{ path: rememberedRoots.file }],
+        [{ path: rememberedRoots.file }, { path: devLinks.file }],
         async () => {
           plugins.dispose();
           plugins = watchPlugins();
           plugins.start();
           await rescanAndReload();
         },
-        { debounceMs, pollMs, poll: fileChangedCheck(rememberedRoots.file) },
+        { debounceMs, pollMs, poll: anyChanged(fileChangedCheck(rememberedRoots.file), fileChangedCheck(devLinks.file)) },
       );
       config.start();
       plugins.start();
@@ -414,6 +533,13 @@ export function createHost(options: HostOptions = {}): Host {
       return need().alwaysAllow;
     },
     backends,
+    leaseHolders,
+    endConversation,
+    serverTrouble(serverId) {
+      const { mcp } = need();
+      const definition = mcp.definition(serverId);
+      return definition && serverTrouble(definition, mcp.connections.startFailure(definition), options.env ?? process.env, home.mcpConfig, now());
+    },
     get registryProblems() {
       return started ? [...startupProblems, ...liveRegistryProblems(started.store, started.registry, HOST_DB_TABLES)] : startupProblems;
     },
@@ -422,6 +548,9 @@ export function createHost(options: HostOptions = {}): Host {
     async dispose() {
       const current = started;
       started = undefined;
+      idleSweep?.dispose();
+      trustWatch?.dispose();
+      leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.
       await current?.chat.dispose();
       confirmations.rejectAll();

@@ -8,6 +8,7 @@ const badRequest = (message: string) => ({ ok: false, error: { code: 'BAD_REQUES
 
 /**
  * `POST /api` with `{method, params}`: the caller is already authenticated.
+ * An `X-ChatOS-Client` header names the tab that sent it (see EventsHub).
  * The reply is the HostApi envelope, `ok:false` included, with status 200;
  * only a body that is not a request at all gets a 4xx.
  */
@@ -32,7 +33,15 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, api: 
   } catch (error) {
     return sendJson(res, 400, badRequest(`the body is not JSON (${(error as Error).message}); send {"method": "...", "params": {...}}`));
   }
-  sendJson(res, 200, await api.handle(raw));
+  sendJson(res, 200, await api.handle(raw, { client: clientOf(req) }));
+}
+
+/** The header a browser tab sends with its requests, so the conversations it uses are tied to it (its event socket carries the same id). */
+export const CLIENT_HEADER = 'x-chatos-client';
+
+function clientOf(req: IncomingMessage): string | undefined {
+  const value = req.headers[CLIENT_HEADER];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function sendTooLarge(res: ServerResponse): void {

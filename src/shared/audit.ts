@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { PermissionLevelSchema } from './mcp.js';
 
 export const AuditFlowSchema = z.enum(['main', 'sub']);
-export const AuditDecisionSchema = z.enum(['auto', 'approved', 'declined', 'expired']);
-export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined']);
+/** `refused`: the gateway refused the call before anyone was asked (not granted, wrong flow, not runnable, switched off, unknown tool). */
+export const AuditDecisionSchema = z.enum(['auto', 'approved', 'declined', 'expired', 'refused']);
+/** `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone, its plugin may no longer run) or the host stopped a plugin's backend. */
+export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined', 'refused', 'released']);
+export type AuditDecision = z.infer<typeof AuditDecisionSchema>;
+export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
 
 /**
  * One gateway call, as the audit keeps it (seed 003: every call leaves a
- * record). A field is `null` when the host could not tell it (a value that
+ * record), refused ones included, and every lease released. A field is `null` when the host could not tell it (a value that
  * was missing or not of its type, a defect upstream): the call is still
  * recorded, and nothing unparseable is ever written.
  */
@@ -23,6 +27,10 @@ export const AuditRecordSchema = z.object({
   decision: AuditDecisionSchema.nullable(),
   durationMs: z.number().nullable(),
   outcome: AuditOutcomeSchema.nullable(),
+  /** The plugin whose backend process the host stopped (such a record has no server and no tool). */
+  pluginId: z.string().optional(),
+  /** Why it was refused (the refusal's code, e.g. NOT_GRANTED) or why a lease was released or a backend stopped (mcp_release, idle, conversation-ended, holder-gone, not-runnable). */
+  reason: z.string().optional(),
   error: z.string().optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
-import { AuditRecordSchema } from './audit.js';
+import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
 import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema, ConversationIdSchema, ConversationMessageSchema, ConversationSchema, ExportFormatSchema, MessageIdSchema, SearchHitSchema, ToolCallEventSchema } from './chat.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
@@ -11,7 +11,8 @@ import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
-import { RunPlanSchema, TrustStateSchema } from './trust.js';
+import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
+import { PageRegistryViewSchema } from './pageRegistry.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
 /**
@@ -35,7 +36,7 @@ export const AppViewSchema = z.object({
   providerAppId: z.string(),
   name: z.string(),
   description: z.string().optional(),
-  source: z.enum(['builtin', 'user', 'extra']),
+  source: z.enum(['builtin', 'user', 'extra', 'dev']),
   pluginDir: z.string(),
   serverName: z.string(),
   /** Registry id of the app's own server, when it has one. */
@@ -157,6 +158,12 @@ export const HostApiMethods = {
   'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
+  /** Development links: `preview` says what linking a folder would run (nothing is linked); `link` links it in place and trusts it as a link. */
+  'plugins.devPreview': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), runPlan: RunPlanSchema.optional(), problems: z.array(ProblemSchema) }) },
+  'plugins.devLink': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), added: z.boolean(), runPlan: RunPlanSchema }) },
+  /** Unlinks by folder or plugin id: it stops, its trust and registrations (and the grants on them) go; the folder stays. */
+  'plugins.devUnlink': { params: z.object({ target: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), removed: z.array(z.string()) }) },
+
   /** A url for the app's page frame (its own origin, its plugin folder only). */
   'uiApps.open': { params: z.object({ pluginId: Id, appId: Id, surface: z.enum(['full', 'compact']).default('full') }).strict(), result: z.object({ url: z.string(), entry: z.string() }) },
   /** A page's `host.tools.call`: only its own server's tools, through the gateway. */
@@ -165,6 +172,8 @@ export const HostApiMethods = {
     result: ToolOutcomeSchema,
   },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
+  /** A page's `host.registry.list()`: the registry as its app may see it (scoped in the core). */
+  'uiApps.registry': { params: z.object({ pluginId: Id, appId: Id }).strict(), result: PageRegistryViewSchema },
 
   'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
@@ -295,7 +304,10 @@ export const HostApiMethods = {
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
-  'audit.list': { params: z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(), result: z.object({ records: z.array(AuditRecordSchema) }) },
+  'audit.list': {
+    params: z.object({ limit: z.number().int().min(1).max(1000).default(100), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() }).strict(),
+    result: z.object({ records: z.array(AuditRecordSchema) }),
+  },
 } as const;
 
 export type HostApiMethod = keyof typeof HostApiMethods;
@@ -333,6 +345,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A plugin's page files changed: open frames of it reload. */
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
+  /** A development link was edited: pinned again, its page, servers and backend reload with the new code; what changed, for a notice. */
+  z.object({ type: z.literal('plugins.devReloaded'), pluginId: z.string(), changes: TrustChangesSchema, runPlanChanged: z.boolean() }),
+  /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
+  z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */

@@ -79,6 +79,8 @@ export const ServerDefinitionSchema = z.object({
   allowSub: z.boolean(),
   /** Per-call timeout. */
   timeoutMs: z.number().int().positive(),
+  /** How long starting may take (spawn or connect, initialize, list tools); default by transport (see connectDeadline.ts). */
+  connectTimeoutMs: z.number().int().positive().optional(),
   /** Tool-name glob → permission level; first match wins (seed 003 levels). */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })),
   /** Tools the user switched off (raw tool names). */

@@ -80,7 +80,8 @@ describe('HostApi service', () => {
     const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
     expect(plugin.trust.state).toBe('untrusted');
     expect(plugin.runnable).toBe(false);
-    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', expect.stringMatching(/main\/server\.mjs$/)]);
+    // A Node server gets the hook that offers the host's SDK and zod, before its entry, as it is spawned.
+    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', '--import', expect.stringMatching(/runtime\/host-modules\.mjs$/), expect.stringMatching(/main\/server\.mjs$/)]);
     // Untrusted: no page, no tool call.
     expect((await failure(api, 'uiApps.open', { pluginId: 'acme.tools', appId: 'main' })).code).toBe('NOT_ALLOWED');
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).message).toMatch(/not trusted/);
@@ -99,6 +100,16 @@ describe('HostApi service', () => {
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'mcp_acme_tools_other_echo', args: {} })).code).toBe('NOT_FOUND');
   });
 
+  it("tells the UI of every call that reached an app's own server (its frames then get tool.called)", async () => {
+    const { api, events, t } = await startApi();
+    await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'from the page' } });
+    await t.host.gateway.callTool({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
+    expect(events.filter((e) => e.type === 'uiApp.toolCalled')).toEqual([
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true },
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false },
+    ]);
+  });
+
   it('saves agents, reports field errors, and previews their tools and prompt live', async () => {
     const { api, events } = await startApi();
     const invalid = await failure(api, 'agents.save', { agent: { name: '' } });
@@ -108,7 +119,9 @@ describe('HostApi service', () => {
     const preview = await call(api, 'agents.preview', { agent: draft });
     expect(preview.main.map((t) => t.rawName)).toEqual(expect.arrayContaining(['echo', 'dangerous']));
     expect(preview.main.find((t) => t.rawName === 'dangerous')!.permission).toBe('confirm');
-    expect(preview.main.every((t) => t.serverId === 'acme.tools::acme.tools.main')).toBe(true);
+    // Its server's tools, and mcp_release: the server keeps one instance per conversation.
+    expect(preview.main.every((t) => t.serverId === 'acme.tools::acme.tools.main' || t.name === 'mcp_release')).toBe(true);
+    expect(preview.main.find((t) => t.name === 'mcp_release')).toMatchObject({ serverId: 'chatos', permission: 'write' });
     const badDraft = await call(api, 'agents.preview', { agent: { name: 'x', uiApps: [{ pluginId: '' }] } });
     expect(badDraft.fieldErrors.map((f) => f.path)).toContain('uiApps[0].pluginId');
     const saved = await call(api, 'agents.save', { agent: { ...draft, id: 'writer' } });
@@ -222,7 +235,8 @@ describe('HostApi service', () => {
     expect((await call(api, 'agents.preview', { agent: { name: 'A', ...selecting } })).main.filter((tool) => tool.serverId === serverId)).toEqual([]);
     const refused = await failure(api, 'tools.call', { ...at, tool: echo.name, args: { text: 'x' } });
     expect(refused.code).toBe('SERVER_DISABLED');
-    expect(refused.message).toMatch(/switched off.*MCP servers page/);
+    expect(refused.message).toContain('switched off');
+    expect(refused.hint).toContain('MCP servers page');
     expect(leases()).toEqual([]);
     expect((await call(api, 'servers.list', {})).servers.find((s) => s.id === serverId)).toMatchObject({ switchedOff: true, disabled: false });
     expect((await failure(api, 'servers.tools', { serverId })).code).toBe('NOT_ALLOWED');

@@ -162,9 +162,10 @@ describe('chatos tools / call --agent', () => {
     expect(tools.code).toBe(0);
     const doc = tools.json();
     expect(doc.caller).toEqual({ appId: 'chatos', agentId: 'note_keeper', conversationId: 'cli', flow: 'main', serverIds: [NOTES_SERVER] });
-    expect(doc.tools.map((t: { name: string }) => t.name).sort()).toEqual(NOTES_TOOLS);
-    expect(new Set(doc.tools.map((t: { serverId: string }) => t.serverId))).toEqual(new Set([NOTES_SERVER]));
-    expect(cli('tools', '--agent', 'note_keeper').stdout).toContain('4 tool(s) for agent note_keeper (as chatos) (main flow):');
+    // The Notes server keeps one instance per conversation: the agent may release it.
+    expect(doc.tools.map((t: { name: string }) => t.name).sort()).toEqual([...NOTES_TOOLS, 'mcp_release']);
+    expect(new Set(doc.tools.map((t: { serverId: string }) => t.serverId))).toEqual(new Set([NOTES_SERVER, 'chatos']));
+    expect(cli('tools', '--agent', 'note_keeper').stdout).toContain('5 tool(s) for agent note_keeper (as chatos) (main flow):');
 
     const added = cli('call', 'mcp_chatos_notes_notes_add_note', '--agent', 'note_keeper', '--args', JSON.stringify({ title: 'From the agent', text: 'hello' }));
     expect(added.code).toBe(0);
@@ -177,8 +178,10 @@ describe('chatos tools / call --agent', () => {
     const refused = cli('call', 'mcp_project_files_list_allowed_directories', '--agent', 'note_keeper');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('"aide::project_files" is not among the servers selected');
-    // The audit names the agent.
-    expect(cli('audit', '--json').json().records[0]).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_chatos_notes_notes_list_notes' });
+    // The audit names the agent, for the call and for the refusal.
+    const [refusal, call] = cli('audit', '--json').json().records;
+    expect(refusal).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_project_files_list_allowed_directories', serverId: 'aide::project_files', decision: 'refused', reason: 'NOT_GRANTED' });
+    expect(call).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_chatos_notes_notes_list_notes' });
   });
 
   it('--app with --agent is bad usage (2); an unknown agent exits 1 with close matches', () => {

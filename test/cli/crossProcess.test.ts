@@ -55,7 +55,8 @@ function grantsTo(cli: ReturnType<typeof world>['cli'], app: string): string[] {
   return run.json().grants.servers.map((g: { targetId: string }) => g.targetId);
 }
 
-describe('one process never deletes what another registered', () => {
+// Each test runs up to ten CLI processes one after the other: on a loaded machine that is more than the default 30 s.
+describe('one process never deletes what another registered', { timeout: 120_000 }, () => {
   it('a grant on a plugin of another root survives commands run without that root, and the registration stays offered', () => {
     const { cli, rootA, rootB } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
@@ -61,14 +62,22 @@ function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | un
 describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
   it('after kill -9 of the host, the next start ends the server’s grandchild in its group and the one that left it with setsid', async () => {
     const { home, pidsFile } = spawnerHome();
+    // The agent selects chatos::spawner under an app that exposes it (seed 000 way B: the host refuses a selection no app exposes).
+    const root = tempDir('chatos-orphans-plugins-');
+    writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['spawner'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+    expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      const served = serve(['--port', '0', '--no-watch', '--home', home]);
+      const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
       const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
       const url = new URL(printed!);
-      // Listing a server's tools on the MCP servers page starts it.
-      expect((await api(url, url.searchParams.get('token')!, 'servers.tools', { serverId: 'chatos::spawner' })).ok).toBe(true);
+      // A conversation's first listing starts it, and the conversation keeps it (no tab holds it, so nothing ends it soon).
+      const token = url.searchParams.get('token')!;
+      const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
+      const saved = await api(url, token, 'agents.save', { agent });
+      expect(saved.ok, JSON.stringify(saved)).toBe(true);
+      expect((await api(url, token, 'tools.list', { agentId: 'spawns', conversationId: 'c1' })).ok).toBe(true);
       ({ spawned, started } = await spawnedBy(pidsFile));
       expect(survivors(spawned, started)).toHaveLength(3);
 
@@ -90,6 +99,66 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
 
       // Any start of a host reaps what the dead one recorded.
       const next = runCli(['apps', '--home', home], { timeoutMs: 60_000 });
+      expect(next.code, next.stderr).toBe(0);
+      expect(survivors(spawned, started)).toEqual([]);
+      expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);
+    } finally {
+      cleanUp(spawned, started);
+    }
+  }, 150_000);
+
+  it('after kill -9 of the host, the next start ends what a plugin backend started: a child in its group and one that left it with setsid', async () => {
+    const home = tempDir('chatos-orphans-');
+    const root = tempDir('chatos-orphans-plugins-');
+    const pluginId = 'com.example.spawner';
+    writePlugin(
+      root,
+      'spawner',
+      { manifestVersion: 1, id: pluginId, name: 'Spawner', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] },
+      {
+        'index.mjs': 'export function mount() {}\n',
+        'backend/index.mjs': `import { spawn } from 'node:child_process';
+export function createUiAppsBackend() {
+  return { methods: { spawn() {
+    const inGroup = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    const setsid = spawn('sleep', ['1000'], { stdio: 'ignore', detached: true });
+    return { server: process.pid, inGroup: inGroup.pid, setsid: setsid.pid };
+  } } };
+}
+`,
+      },
+    );
+    expect(runCli(['trust', pluginId, '--home', home, '--plugins', root]).code).toBe(0);
+    let spawned: Spawned | undefined;
+    let started: Map<number, string> | undefined;
+    try {
+      const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
+      const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+      const url = new URL(printed!);
+      const reply = await api(url, url.searchParams.get('token')!, 'uiApps.invokeBackend', { pluginId, appId: 'main', method: 'spawn' });
+      expect(reply.ok, JSON.stringify(reply)).toBe(true);
+      spawned = reply.result.result as Spawned;
+      started = new Map(Object.values(spawned).map((pid) => [pid, startTimeOf(pid)!]));
+      expect(survivors(spawned, started)).toHaveLength(3);
+
+      // The backend is in the host's pid file with what runs below it, as a server is.
+      const runDir = path.join(home, 'chatos', 'run');
+      const pidFile = path.join(runDir, `mcp-${served.child.pid}.json`);
+      await until('the pid file to record the backend and both its children', () => {
+        if (!fs.existsSync(pidFile)) return undefined;
+        const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as { servers: { kind?: string; serverId: string; pid: number; descendants?: { pid: number }[] }[] };
+        const backend = recorded.servers.find((s) => s.kind === 'backend' && s.serverId === pluginId && s.pid === spawned!.server);
+        const pids = backend?.descendants?.map((d) => d.pid) ?? [];
+        return pids.includes(spawned!.inGroup) && pids.includes(spawned!.setsid) ? true : undefined;
+      });
+
+      served.child.kill('SIGKILL');
+      await served.exited;
+      // The backend sees its channel to the host close and exits, orphaning both.
+      await until('the backend to exit', () => (startTimeOf(spawned!.server) === undefined ? true : undefined));
+      expect(survivors(spawned, started).sort()).toEqual([spawned.inGroup, spawned.setsid].sort());
+
+      const next = runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
       expect(next.code, next.stderr).toBe(0);
       expect(survivors(spawned, started)).toEqual([]);
       expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
+import { serveApi } from '../helpers/serveApi.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 
@@ -53,28 +53,7 @@ function writeToolsPlugin(root: string): string {
   );
 }
 
-/**
- * `POST /api` on a fresh connection each time: the CLI runs in between block
- * this test's event loop for seconds, and a kept-alive socket the server
- * closed meanwhile would fail the next request for no reason of the host's.
- */
-async function api<T = any>(serve: ServeProcess, method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const url = new URL('/api', serve.origin);
-  const body = JSON.stringify({ method, params });
-  const text = await new Promise<string>((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent: false, headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-  const reply = JSON.parse(text) as { ok: boolean; result?: T; error?: { code: string; message: string } };
-  if (!reply.ok) throw new Error(`${method}: ${reply.error?.code} ${reply.error?.message}`);
-  return reply.result as T;
-}
+const api = serveApi;
 
 const textOf = (outcome: { isError: boolean; content: { type: string; text?: string }[] }) => outcome.content.map((c) => c.text ?? '').join('');
 

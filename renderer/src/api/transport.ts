@@ -66,6 +66,14 @@ export function takeServeToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
+/**
+ * This page load's id, sent with every request and on the event socket: the
+ * host keeps the server instances of the conversations this tab uses while
+ * its socket is there (a reconnect keeps them), and releases them a grace
+ * time after the tab is closed. A reload is a new page, with a new id.
+ */
+const CLIENT_ID = crypto.randomUUID();
+
 function failure(code: string, message: string, hint?: string): HostApiReply {
   return { ok: false, error: hint ? { code, message, hint } : { code, message } };
 }
@@ -79,7 +87,7 @@ export function serveTransport(token: string | undefined): Transport {
         response = await fetch('/api', {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+          headers: { 'Content-Type': 'application/json', 'X-ChatOS-Client': CLIENT_ID, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
           body: JSON.stringify(request),
         });
       } catch (error) {
@@ -127,6 +135,7 @@ function connectEvents(
   const url = new URL('/events', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (token) url.searchParams.set('token', token);
+  url.searchParams.set('client', CLIENT_ID);
   let delay = 500;
   let attempts = 0;
 

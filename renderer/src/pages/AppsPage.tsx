@@ -5,6 +5,7 @@ import type { AppView, PluginView } from '../../../src/shared/hostApi';
 import type { Problem } from '../../../src/shared/problems';
 import { useApi } from '../api/hooks';
 import { EmptyPlugins } from '../components/apps/EmptyPlugins';
+import { DevLinkButton } from '../components/apps/DevLinkButton';
 import { InstallButton } from '../components/apps/InstallButton';
 import { PluginCard } from '../components/apps/PluginCard';
 import { PluginRootsCard } from '../components/apps/PluginRootsCard';
@@ -27,7 +28,8 @@ function looseProblems(all: Problem[], plugins: PluginView[], apps: AppView[]): 
 
 export default function AppsPage() {
   const { t } = useTranslation();
-  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed', 'uiApp.changed'] });
+  // problems.changed: a server that failed to start is a problem of its app too.
+  const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'registry.changed', 'uiApp.changed', 'problems.changed'] });
   const info = useApi('host.info', {});
   const [compact, setCompact] = useState<AppView | null>(null);
   const data = list.data;
@@ -43,6 +45,7 @@ export default function AppsPage() {
         </Typography.Text>
         <Space wrap>
           <InstallButton onInstalled={reload} />
+          <DevLinkButton onLinked={reload} />
           <RescanButton onDone={reload} />
         </Space>
       </div>

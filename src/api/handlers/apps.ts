@@ -2,13 +2,16 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
+import { appServerProblems } from '../../core/mcp/serverTrouble.js';
 import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
+import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
+import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-function appView(app: AppContribution, plugin: PluginRecord | undefined): AppView {
+function appView(host: Host, app: AppContribution, plugin: PluginRecord | undefined): AppView {
   const index = plugin?.appIds.indexOf(app.appId) ?? -1;
   return {
     pluginId: app.pluginId,
@@ -29,12 +32,13 @@ function appView(app: AppContribution, plugin: PluginRecord | undefined): AppVie
     entry: app.entry,
     hasIcon: app.iconPath !== undefined,
     uiApp: app.uiApp,
-    problems: plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : [],
+    // Its own server's trouble too: an app whose server cannot start is not fine because its manifest is.
+    problems: [...(plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : []), ...appServerProblems(app, Math.max(index, 0), (id) => host.serverTrouble(id))],
   };
 }
 
 function pluginView(host: Host, plugin: PluginRecord): PluginView {
-  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   const trust = host.trust.stateOf(plugin);
   const runnable = plugin.status === 'loaded' && (trust.state === 'builtin' || trust.state === 'trusted');
   return { ...plugin, problems: [...plugin.problems, ...blockingProblems(trust)], trust, runPlan, runnable };
@@ -53,7 +57,7 @@ export function requireRunnable(host: Host, app: AppContribution): void {
   if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
 }
 
-export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend'> {
+export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
   /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
   const rescanAndReload = async () => {
     const result = host.rescan();
@@ -67,7 +71,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
       const plugins = host.catalog.plugins.map((plugin) => pluginView(host, plugin));
       return {
-        apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir))),
+        apps: host.catalog.apps.map((app) => appView(host, app, byDir.get(app.pluginDir))),
         plugins,
         problems: [...host.catalog.problems, ...plugins.flatMap((p) => blockingProblems(p.trust))],
       };
@@ -86,7 +90,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'plugins.trust': ({ pluginId }) => {
       const { plugin, record } = trustPlugin(host, pluginId);
       changedTrust();
-      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) };
+      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) };
     },
     // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
     'plugins.untrust': async ({ pluginId }) => {
@@ -115,6 +119,20 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       emit({ type: 'uiApp.changed', pluginId });
       return { removed: true };
     },
+    'plugins.devPreview': ({ dir }) => previewDevLink(host, dir),
+    'plugins.devLink': async ({ dir }) => {
+      const { plugin, record, added } = await linkDevPlugin(host, dir);
+      await host.reloadMcp();
+      changedTrust();
+      return { pluginId: plugin.id, dir: plugin.dir, added, runPlan: record.runPlan };
+    },
+    'plugins.devUnlink': async ({ target }) => {
+      const result = await unlinkDevPlugin(host, target);
+      await host.reloadMcp();
+      emit({ type: 'registry.changed' });
+      if (result.pluginId) emit({ type: 'uiApp.changed', pluginId: result.pluginId });
+      return result;
+    },
     'uiApps.open': ({ pluginId, appId, surface }) => {
       const app = findApp(host, pluginId, appId);
       requireRunnable(host, app);
@@ -125,6 +143,11 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'uiApps.invokeBackend': async ({ pluginId, appId, method, params }) => {
       requireRunnable(host, findApp(host, pluginId, appId));
       return host.backends.invoke(pluginId, method, params);
+    },
+    'uiApps.registry': ({ pluginId, appId }) => {
+      const app = findApp(host, pluginId, appId);
+      requireRunnable(host, app);
+      return pageRegistryView({ registry: host.registry, runGate: host.runGate, apps: host.catalog.apps }, app);
     },
   };
 }

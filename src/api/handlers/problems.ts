@@ -1,5 +1,6 @@
 import type { SourcedProblem } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
+import { troubleProblem } from '../../core/mcp/serverTrouble.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** Every current problem, tagged with where it comes from: manifests, the registry, mcp.yaml and definitions, running servers. */
@@ -11,11 +12,17 @@ export function currentProblems(host: Host): SourcedProblem[] {
         : [],
     ),
   );
+  // A server that cannot start (its command is not there, or its last start failed) is an error until it starts.
+  const broken = host.mcp.allDefinitions().flatMap((definition) => {
+    const trouble = host.serverTrouble(definition.id);
+    return trouble ? [{ ...troubleProblem(definition.id, trouble), source: 'servers' as const }] : [];
+  });
   return [
     ...host.catalog.problems.map((p) => ({ ...p, source: 'plugins' as const })),
     ...host.registryProblems.map((p) => ({ ...p, source: 'registry' as const })),
     ...host.mcp.problems.map((p) => ({ ...p, source: 'mcp' as const })),
     ...servers,
+    ...broken,
     ...host.chat.problems().map((p) => ({ ...p, source: 'chat' as const })),
   ];
 }
@@ -24,6 +31,6 @@ export function infoHandlers({ host, face, version, locale }: HandlerContext): H
   return {
     'host.info': () => ({ version, home: host.home.root, face, locale }),
     'problems.list': () => ({ problems: currentProblems(host) }),
-    'audit.list': ({ limit }) => ({ records: host.audit.query({ limit }) }),
+    'audit.list': ({ limit, decision, outcome }) => ({ records: host.audit.query({ limit, decision, outcome }) }),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
@@ -5,13 +6,26 @@ import type { ServerView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { buildCatalog } from '../../core/mcp/catalog/toolCatalog.js';
 import { stateOfLeases } from '../../core/mcp/connection/connectionManager.js';
+import type { ServerConnection } from '../../core/mcp/connection/serverConnection.js';
 import { resolvePermission } from '../../core/mcp/gateway/permissions.js';
+import { troubleProblem } from '../../core/mcp/serverTrouble.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-/** The conversation the servers page starts a server under when it lists tools or restarts one. */
-export const SERVERS_PAGE_CONVERSATION = 'servers-page';
+/**
+ * An instance the servers page starts (to list tools, or to check a restart)
+ * belongs to that one operation: its own conversation, ended when the
+ * operation is done, so the page holds nothing once it is left.
+ */
+async function withOwnInstance<T>(host: Host, definition: ServerDefinition, use: (connection: ServerConnection) => T): Promise<T> {
+  const conversationId = `servers-page:${randomUUID()}`;
+  try {
+    return use((await host.mcp.connections.acquire(definition, conversationId)).lease.connection);
+  } finally {
+    await host.endConversation(conversationId);
+  }
+}
 
 function launchOf(definition: ServerDefinition): string {
   const { transport } = definition;
@@ -36,8 +50,7 @@ async function rawToolsOf(host: Host, definition: ServerDefinition): Promise<Too
   const cached = host.mcp.cachedTools(definition.id);
   if (cached) return cached;
   const running = host.mcp.connections.anyRunning(definition.id);
-  const connection = running ?? (await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION)).lease.connection;
-  const tools = [...connection.tools];
+  const tools = running ? [...running.tools] : await withOwnInstance(host, definition, (connection) => [...connection.tools]);
   host.mcp.rememberTools(definition, tools);
   return tools;
 }
@@ -53,6 +66,8 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
         .map((definition): ServerView => {
           const snapshot = snapshots.get(definition.id);
           const description = host.registry.getServer(definition.id)?.description;
+          const trouble = host.serverTrouble(definition.id);
+          const leased = stateOfLeases(snapshot);
           return {
             id: definition.id,
             name: definition.name,
@@ -62,9 +77,10 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
             launch: launchOf(definition),
             disabled: definition.disabled,
             switchedOff: host.serverSettings.of(definition.id).disabled,
-            state: stateOfLeases(snapshot),
+            // A server that cannot start is shown broken, not stopped, even with no instance left to say so.
+            state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
             leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
-            problems: problemsOfServer(problems, definition),
+            problems: [...problemsOfServer(problems, definition), ...(trouble ? [troubleProblem(definition.id, trouble)] : [])],
           };
         });
       return { servers };
@@ -92,12 +108,13 @@ export function serverHandlers({ host, emit }: HandlerContext): Handlers<'server
       const definition = requireServer(host, serverId);
       const before = host.mcp.connections.snapshot().find((s) => s.serverId === serverId)?.leases.length ?? 0;
       await host.mcp.connections.retire(serverId);
-      if (!definition.disabled && !host.serverSettings.of(serverId).disabled) await host.mcp.connections.acquire(definition, SERVERS_PAGE_CONVERSATION);
+      // It must start again (a failure is the answer, and stays on its card); conversations start their own instances when they next call.
+      if (!definition.disabled && !host.serverSettings.of(serverId).disabled) await withOwnInstance(host, definition, (connection) => host.mcp.rememberTools(definition, [...connection.tools]));
       return { restarted: before };
     },
     'servers.log': ({ serverId }) => {
       requireServer(host, serverId);
-      return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}`) };
+      return { lines: host.mcp.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}${e.count ? ` (×${e.count})` : ''}`) };
     },
     'servers.setEnabled': async ({ serverId, enabled }) => {
       requireServer(host, serverId);

@@ -9,7 +9,7 @@ import type { HandlerContext, Handlers } from './types.js';
 function agentCaller(host: Host, agentId: string, flow: 'main' | 'sub', conversationId: string) {
   const agent = host.agents.get(agentId);
   if (!agent) throw new ApiFailure('NOT_FOUND', `no agent "${agentId}"`, 'create it on the Agents page, or pick another');
-  const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
+  const resolved = resolveAgent(agent, host);
   return { caller: resolved.callerFor(flow, conversationId), problems: resolved.problems };
 }
 
@@ -24,7 +24,7 @@ function pageCaller(host: Host, pluginId: string, appId: string, conversationId:
   requireRunnable(host, app);
   if (!app.mcp) throw new ApiFailure('NOT_FOUND', `app ${pluginId}/${appId} has no MCP server of its own`, 'add "ai.mcp" to the app in plugin.json');
   if (!app.allowMain && !app.allowSub) throw new ApiFailure('NOT_ALLOWED', `app ${pluginId}/${appId} allows neither main nor sub flows, so its tools cannot be called`, 'set "allowSub": true (or "allowMain") in ai.mcp');
-  return { appId: app.providerAppId, conversationId, flow: app.allowMain ? 'main' : 'sub', serverIds: [`${app.providerAppId}::${app.serverName}`] };
+  return { appId: app.providerAppId, conversationId, flow: app.allowMain ? 'main' : 'sub', serverIds: [`${app.providerAppId}::${app.serverName}`], fromPage: true };
 }
 
 export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
@@ -46,10 +46,7 @@ export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.li
       if (!offered) throw new ApiFailure('NOT_FOUND', `the server of ${pluginId}/${appId} offers no tool "${tool}"`, `its tools: ${tools.map((t) => t.rawName).join(', ') || '(none)'}`);
       return toolOutcome(await host.gateway.callTool(caller, offered.name, args), urls);
     },
-    'conversations.end': async ({ conversationId }) => {
-      host.confirmations.forgetConversation(conversationId);
-      return { released: await host.mcp.connections.endConversation(conversationId) };
-    },
+    'conversations.end': async ({ conversationId }) => ({ released: await host.endConversation(conversationId) }),
     'confirmations.list': () => ({ pending: host.confirmations.listPending() }),
     'confirmations.respond': ({ id, approved, scope }) => ({ answered: host.confirmations.respond(id, approved, scope) }),
   };

@@ -21,7 +21,7 @@ function agentView(resolved: ResolvedAgent) {
 }
 
 function resolve(host: Host, agent: Agent): ResolvedAgent {
-  return resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
+  return resolveAgent(agent, host);
 }
 
 /** The agent with this id, or exit 1 with close matches. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
-import { appsView, appText } from '../appView.js';
+import { appsView, appText, serverProblemsOfApps } from '../appView.js';
 import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
 import { printJson, printProblems, type CliContext } from '../output.js';
 import { printRunWarnings } from './trust.js';
@@ -18,12 +18,15 @@ export function registerApps(program: Command, cli: CliContext): void {
         const result = host.rescan();
         const trust = new Map(result.plugins.map((p) => [p.dir, host.trust.stateOf(p)]));
         const blocking = (dir: string) => blockingProblems(trust.get(dir)!);
-        const problems = [...result.problems, ...result.plugins.flatMap((p) => blocking(p.dir)), ...host.registryProblems];
+        // An app whose own server cannot start (its command is not there) is a problem to fix like a manifest's.
+        const trouble = (serverId: string) => host.serverTrouble(serverId);
+        const servers = serverProblemsOfApps(result, trouble);
+        const problems = [...result.problems, ...result.plugins.flatMap((p) => blocking(p.dir)), ...servers, ...host.registryProblems];
         if (options.json) {
-          const view = appsView(result);
+          const view = appsView(result, trouble);
           printJson(io, {
             ...view,
-            plugins: view.plugins.map((p) => ({ ...p, problems: [...p.problems, ...blocking(p.dir)], trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry) })),
+            plugins: view.plugins.map((p) => ({ ...p, problems: [...p.problems, ...blocking(p.dir)], trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry, host.hostModules) })),
             problems,
           });
         } else {
@@ -32,7 +35,7 @@ export function registerApps(program: Command, cli: CliContext): void {
             io.out(`\n${plugin.id ?? plugin.dir} ${plugin.version ?? ''} [${plugin.source}, ${plugin.status}, ${trust.get(plugin.dir)?.state}]`);
             for (const app of result.apps.filter((a) => a.pluginDir === plugin.dir)) io.out(appText(app));
             // What trusting it would let run from outside its folder, said before anyone trusts it.
-            if (plugin.source !== 'builtin' && plugin.status === 'loaded') printRunWarnings(io, runPlanOf(plugin, result.apps, plugin.backendEntry));
+            if (plugin.source !== 'builtin' && plugin.status === 'loaded') printRunWarnings(io, runPlanOf(plugin, result.apps, plugin.backendEntry, host.hostModules));
           }
           io.out(`\n${result.apps.length} app(s) from ${result.plugins.filter((p) => p.status === 'loaded').length} plugin(s); ${problems.length} problem(s)`);
         }

@@ -29,7 +29,7 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
   if (opts.agent) {
-    const resolved = resolveAgent(findAgent(host, opts.agent), { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models, agents: host.agents });
+    const resolved = resolveAgent(findAgent(host, opts.agent), host);
     return { caller: resolved.callerFor(flow, opts.conversation), problems: resolved.problems };
   }
   return { caller: { appId: opts.app!, conversationId: opts.conversation, flow }, problems: [] };
@@ -81,7 +81,8 @@ function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal
 }
 
 function asUserError(error: unknown): never {
-  if (error instanceof GatewayError || error instanceof McpRuntimeError) throw new UserError(error.message);
+  if (error instanceof GatewayError) throw new UserError(error.reason, error.fix);
+  if (error instanceof McpRuntimeError) throw new UserError(error.message, error.fix);
   throw error;
 }
 
@@ -99,7 +100,6 @@ export function registerTools(program: Command, cli: CliContext): void {
       else {
         io.out(`${listed.tools.length} tool(s) for ${callerName(caller)} (${caller.flow} flow):`);
         for (const tool of listed.tools) io.out(`  ${tool.name}  [${tool.permission}]  ${tool.serverId}${tool.description ? `  ${tool.description.split('\n')[0]}` : ''}`);
-        io.out(`  mcp_release  [write]  chatos  release this conversation's instance of a server`);
       }
       printProblems(io, problems);
       cli.exitCode = hasErrors(listed.problems) ? 1 : 0;

@@ -8,6 +8,7 @@ import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
+import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import { exposureRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
@@ -17,6 +18,8 @@ export interface AgentResolverDeps {
   catalog: PluginCatalog;
   /** Nothing of a plugin that may not run (untrusted, changed, blocked) reaches an agent: no server, no prompt text. */
   runGate: Pick<RunGate, 'checkCached'>;
+  /** What is wrong with a server now (its command is not there, its last start failed): a warning on the agent that uses it. */
+  serverTrouble?: (serverId: string) => Pick<ServerTrouble, 'message' | 'fix'> | undefined;
   /** The model entries, to report a `modelId` that names none; left out where models do not matter. */
   models?: { has(id: string): boolean };
   /** The agents, to report a `subAgents` id that names none; left out where sub-agents do not matter. */
@@ -108,6 +111,8 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
 
   const serverIds: string[] = [];
+  /** Where in the agent each of its servers was chosen, for a problem about that server. */
+  const chosenAt = new Map<string, string>();
   const parts: AgentPromptPart[] = [];
   const texts: string[] = [];
   const usedPromptIds = new Set<string>();
@@ -134,7 +139,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     if (uiApp.mcp && ownServerId) {
       if (!serverById.has(ownServerId)) warn('AGENT_ID_MISSING', `${at}.mcp`, `the app's own server "${ownServerId}" is not registered`, 'rescan the plugins (its plugin may be invalid: chatos apps)');
       else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
-      else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) serverIds.push(ownServerId);
+      else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) {
+        serverIds.push(ownServerId);
+        chosenAt.set(ownServerId, `${at}.mcp`);
+      }
     }
     /** Seed 000 way B: an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
@@ -150,7 +158,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         warn('AGENT_ID_MISSING', path, `no server with registry id "${id}"${also}`, 'pick a server from "chatos registry servers", or remove the id');
       } else if (!visibleServers.has(id)) {
         warn('AGENT_ID_NOT_VISIBLE', path, `host app "${hostAppId}" may not see server "${id}"`, notVisibleHint(id));
-      } else if (mayReach(serverById.get(id)!.source, 'server', path) && uiApp.mcp && !serverIds.includes(id)) serverIds.push(id);
+      } else if (mayReach(serverById.get(id)!.source, 'server', path) && uiApp.mcp && !serverIds.includes(id)) {
+        serverIds.push(id);
+        chosenAt.set(id, path);
+      }
     });
 
     // ── prompts ──
@@ -187,6 +198,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       if (uiApp.prompt) addPart({ id: chosen.id, title: chosen.title, lang: langOf(chosen, base, promptById, agent.language), source: 'registry' }, chosen.content);
     });
   });
+
+  // Kept (it may be fixed while the agent runs), but said: its tools will fail until the server starts.
+  for (const id of serverIds) {
+    const trouble = deps.serverTrouble?.(id);
+    if (trouble) warn('AGENT_SERVER_BROKEN', chosenAt.get(id)!, `the agent uses a server that cannot start: ${trouble.message}`, trouble.fix);
+  }
 
   return {
     agent,

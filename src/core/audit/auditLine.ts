@@ -94,11 +94,13 @@ function middleJson(record: AuditRecord | AuditDraft): string {
  * It cannot write an invalid line: every field is written through a check of
  * its type, and a value that fails it (undefined, a number where a string
  * belongs, a level that is no level) is written as `null`, or left out where
- * the field is optional, as AuditRecordSchema reads it.
+ * the field is optional (`agentId`, `pluginId`, `reason`, `error`), as AuditRecordSchema reads it.
  */
 export function auditLine(record: AuditRecord | AuditDraft): string {
   const time = 'at' in record ? timeJson(record.at) : quoted(record.time);
+  const pluginId = typeof record.pluginId === 'string' ? `,"pluginId":${quoted(record.pluginId)}` : '';
+  const reason = typeof record.reason === 'string' ? `,"reason":${quoted(record.reason)}` : '';
   const error = typeof record.error === 'string' ? `,"error":${JSON.stringify(record.error)}` : '';
   const duration = typeof record.durationMs === 'number' && Number.isFinite(record.durationMs) ? JSON.stringify(record.durationMs) : 'null';
-  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${error}}\n`;
+  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${pluginId}${reason}${error}}\n`;
 }

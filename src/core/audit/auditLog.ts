@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AuditRecordSchema, type AuditRecord } from '../../shared/audit.js';
+import { AuditRecordSchema, type AuditDecision, type AuditOutcome, type AuditRecord } from '../../shared/audit.js';
 import { auditLine, type AuditDraft } from './auditLine.js';
 
 export type { AuditDraft } from './auditLine.js';
@@ -9,6 +9,8 @@ export interface AuditQuery {
   limit?: number;
   tool?: string;
   appId?: string;
+  decision?: AuditDecision;
+  outcome?: AuditOutcome;
 }
 
 /** Queued records that are written at once, not after the timer. */
@@ -123,6 +125,8 @@ export class AuditLog {
         const record = parsed.data;
         if (query.tool && record.tool !== query.tool) continue;
         if (query.appId && record.appId !== query.appId) continue;
+        if (query.decision && record.decision !== query.decision) continue;
+        if (query.outcome && record.outcome !== query.outcome) continue;
         records.push(record);
         if (query.limit !== undefined && records.length >= query.limit) return records;
       }

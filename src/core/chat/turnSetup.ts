@@ -30,7 +30,7 @@ export interface TurnSetup {
   caller: Caller;
   /** The agent's own prompt, then its resolved prompts (in its language). */
   system: string;
-  /** As projected for the model's API: the gateway's tools, mcp_release, one per sub-agent. */
+  /** As projected for the model's API: the gateway's tools (mcp_release among them when offered), one per sub-agent. */
   tools: ToolSpec[];
   /** Tool name → permission level, for the tools the gateway offers. */
   permissions: Map<string, PermissionLevel>;
@@ -64,10 +64,10 @@ export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId
   const caller = resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId);
   const listed = await deps.gateway.listTools(caller);
   const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
-  const release: ToolSpec = { name: RELEASE_TOOL.name, description: RELEASE_TOOL.description ?? '', inputSchema: RELEASE_TOOL.inputSchema as Record<string, unknown> };
-  const taken = new Set([...gatewayTools.map((t) => t.name), release.name]);
+  // The gateway's listing has mcp_release whenever a server keeps an instance per conversation; a sub-agent never takes its name.
+  const taken = new Set([...gatewayTools.map((t) => t.name), RELEASE_TOOL.name]);
   const subs = subAgentTools(agent, (id) => deps.agents.get(id), taken, depth >= maxDepth);
-  const projected = projectTools(entry.api, [...gatewayTools, release, ...subs.tools.map((s) => s.spec)]);
+  const projected = projectTools(entry.api, [...gatewayTools, ...subs.tools.map((s) => s.spec)]);
   if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
     return stop(
       'TOO_MANY_TOOLS',

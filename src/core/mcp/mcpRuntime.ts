@@ -11,16 +11,20 @@ import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
+import type { LeaseSettings } from './config/leaseSettings.js';
 import { McpRuntimeError, ServerConnection, type McpErrorCode, type StartFailureReason } from './connection/serverConnection.js';
 import type { ReadStoredValue } from './config/envValues.js';
 import { ServerLog } from './process/serverLog.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
+import type { HostModules } from '../plugins/hostModules.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
   runDir: string;
+  /** The host's pid registry in runDir, shared with its plugin backends; default one of its own. */
+  pids?: PidRegistry;
   hostEnv: NodeJS.ProcessEnv;
   registry: RegistryCenter;
   catalog: PluginCatalog;
@@ -32,6 +36,8 @@ export interface McpRuntimeOptions {
   /** Servers built into the host (category builtin/assistant), with the factories that make them. */
   builtinServers?: ServerDefinition[];
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /** The hook a plugin's Node server is started with, so it may import the host's SDK and zod (the run plan shows it). */
+  hostModules?: HostModules;
   /** Reads `{ secret: NAME }` values (the host's key store) when a server starts. */
   readStoredValue?: ReadStoredValue;
 }
@@ -39,7 +45,7 @@ export interface McpRuntimeOptions {
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
 export type TrialStart =
   | { ok: true; tools: Tool[]; ms: number; stderr: string[] }
-  | { ok: false; code: McpErrorCode | 'TEST_TIMEOUT'; reason?: StartFailureReason; message: string; ms: number; stderr: string[] };
+  | { ok: false; code: McpErrorCode | 'TEST_TIMEOUT'; reason?: StartFailureReason; message: string; fix?: string; ms: number; stderr: string[] };
 
 export interface ReloadReport {
   version: number;
@@ -68,11 +74,13 @@ export class McpRuntime {
   /** mcp.yaml servers whose new entry was rejected in the last load, so they kept their last good definition. */
   private yamlKeptLastGood: string[] = [];
   private definitionProblems: Problem[] = [];
+  /** mcp.yaml's `leases:` block as last loaded (a rejected file keeps the last one). */
+  private leases: LeaseSettings = {};
   private versionCounter = 0;
   private readonly pids: PidRegistry;
 
   constructor(private readonly options: McpRuntimeOptions) {
-    this.pids = new PidRegistry(options.runDir);
+    this.pids = options.pids ?? new PidRegistry(options.runDir);
     this.connections = new ConnectionManager({
       pids: this.pids,
       hostEnv: options.hostEnv,
@@ -85,6 +93,7 @@ export class McpRuntime {
       // Asked on every call: a host-configured server always may, with one shared answer.
       mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
       gate: (definition) => this.gateAtSpawn(definition),
+      configFile: options.configFile,
       readStoredValue: options.readStoredValue,
     });
   }
@@ -94,7 +103,7 @@ export class McpRuntime {
     return definition.plugin ? this.options.runGate.check(definition.plugin, 'server') : RUN_ALLOWED;
   }
 
-  /** Reaps servers orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
+  /** Reaps servers and plugin backends orphaned by a host that was killed, then loads mcp.yaml. Starts no server. */
   async start(): Promise<ReloadReport> {
     await PidRegistry.reapOrphans(this.options.runDir);
     return this.reload();
@@ -102,6 +111,11 @@ export class McpRuntime {
 
   get version(): number {
     return this.versionCounter;
+  }
+
+  /** How long instances are kept, as mcp.yaml sets it (empty: the host's options decide). */
+  get leaseSettings(): LeaseSettings {
+    return this.leases;
   }
 
   get problems(): Problem[] {
@@ -165,7 +179,7 @@ export class McpRuntime {
     for (const row of this.options.registry.listServers()) {
       // A missing registration is shown, never offered (its plugin or DB row is gone).
       if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin' || row.missing) continue;
-      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row) });
+      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row), hostModules: this.options.hostModules });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }
@@ -194,6 +208,7 @@ export class McpRuntime {
     if (load.kind === 'missing') {
       this.configProblems = [];
       this.lastGoodYaml = new Map();
+      this.leases = {};
       return new Map();
     }
     if (load.kind === 'rejected') {
@@ -202,6 +217,7 @@ export class McpRuntime {
       return new Map(this.lastGoodYaml);
     }
     this.configProblems = load.problems;
+    this.leases = load.leases;
     const good = new Map<string, ServerDefinition>();
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);
@@ -375,6 +391,7 @@ export class McpRuntime {
       now: this.options.now,
       inProcessServers: this.options.inProcessServers,
       gate: (def) => this.gateAtSpawn(def),
+      configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
     });
   }
@@ -402,7 +419,7 @@ export class McpRuntime {
       return { ok: true, tools: [...connection.tools], ms, stderr: stderr() };
     } catch (error) {
       const ms = this.options.now() - started;
-      if (error instanceof McpRuntimeError) return { ok: false, code: error.code, ...(error.reason ? { reason: error.reason } : {}), message: error.message, ms, stderr: stderr() };
+      if (error instanceof McpRuntimeError) return { ok: false, code: error.code, ...(error.reason ? { reason: error.reason } : {}), message: error.message, ...(error.fix ? { fix: error.fix } : {}), ms, stderr: stderr() };
       return { ok: false, code: 'SERVER_START_FAILED', message: (error as Error).message, ms, stderr: stderr() };
     } finally {
       clearTimeout(timer);

@@ -3,8 +3,7 @@ import { serverEnvironment } from '../mcp/process/serverEnvironment.js';
 import { LineBuffer } from '../mcp/process/lineBuffer.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
 import { endProcessTree } from '../process/endProcessTree.js';
-import { processIdentity, withTimeout } from '../process/processTree.js';
-import type { ProcessTreeWatch } from '../process/processTreeWatch.js';
+import { processIdentity, withTimeout, type TrackedProcess } from '../process/processTree.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
 
 export interface BackendProcessOptions {
@@ -14,6 +13,8 @@ export interface BackendProcessOptions {
   ctx: BackendContext;
   /** The compiled `backendRunner.js`. */
   runnerPath: string;
+  /** Node's own options for the process (the host-modules hook); never the host's own flags. */
+  nodeArgs: readonly string[];
   env: Record<string, string>;
   /** How long loading the entry and `createUiAppsBackend(ctx)` may take. */
   startTimeoutMs: number;
@@ -21,8 +22,21 @@ export interface BackendProcessOptions {
   log(line: string): void;
   /** The run gate, asked right before the fork: a refusal forks nothing. */
   gate(): RunGateAnswer;
-  /** Looks below running backends now and then, so a process their code started is ended with them even after its parent died. */
-  trees?: ProcessTreeWatch;
+  /** Keeps track of the process while it runs (see BackendWatch). */
+  watch?: BackendWatch;
+}
+
+/**
+ * What is kept of a running backend outside it: the processes found below it
+ * now and then (so ending it reaches one whose parent died), and, where a pid
+ * registry records it, a record the next start of a host reaps after a crash
+ * of this one.
+ */
+export interface BackendWatch {
+  started(pid: number, identity: string | undefined): void;
+  descendantsOf(pid: number): readonly TrackedProcess[];
+  /** `survivors`: what SIGKILL did not end; a record of them is left for the next start to reap. */
+  ended(pid: number, survivors: readonly number[]): void;
 }
 
 /**
@@ -110,8 +124,8 @@ export class BackendProcess {
         execPath: process.execPath,
         env,
         cwd: ctx.pluginDir,
-        // Not the host's flags: an --inspect port or a loader must not be inherited.
-        execArgv: [],
+        // Not the host's flags (an --inspect port or a loader must not be inherited): only the ones the run plan shows.
+        execArgv: [...this.options.nodeArgs],
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
         detached: process.platform !== 'win32',
@@ -123,7 +137,7 @@ export class BackendProcess {
     this.wire(child);
     if (child.pid !== undefined) {
       this.identity = processIdentity(child.pid);
-      if (this.identity) this.options.trees?.add({ pid: child.pid, identity: this.identity });
+      this.options.watch?.started(child.pid, this.identity);
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -166,11 +180,11 @@ export class BackendProcess {
 
   private async end(pid: number): Promise<void> {
     if (this.alive) this.state = { kind: 'stopping' };
-    const { trees } = this.options;
-    await endProcessTree({
+    const { watch } = this.options;
+    const { survivors } = await endProcessTree({
       leader: { pid, identity: this.identity },
       leaderExited: this.exited,
-      known: trees?.descendantsOf(pid),
+      known: watch?.descendantsOf(pid),
       gentle: this.child?.connected ? { ask: () => this.post({ type: 'dispose' }, () => {}), waitMs: DISPOSE_GRACE_MS, said: 'asking the backend to dispose' } : undefined,
       termGraceMs: TERM_GRACE_MS,
       killWaitMs: AFTER_KILL_MS,
@@ -180,7 +194,7 @@ export class BackendProcess {
         if (kind === 'fault') this.options.log(`the backend of plugin ${this.pluginId}: ${message}`);
       },
     });
-    trees?.remove(pid);
+    watch?.ended(pid, survivors);
   }
 
   private wire(child: ChildProcess): void {

@@ -2,8 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../appPaths.js';
+import { PendingByKey } from '../pendingByKey.js';
 import { ProcessTreeWatch } from '../process/processTreeWatch.js';
-import { backendEnvironment, BackendProcess } from './backendProcess.js';
+import type { PidRegistry } from '../mcp/process/pidRegistry.js';
+import { backendEnvironment, BackendProcess, type BackendWatch } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 import { backendStamp } from './backendStamp.js';
 import type { RunGateAnswer } from '../policy/runGate.js';
@@ -25,8 +27,29 @@ export interface PluginBackendsOptions {
    */
   gate(pluginId: string): RunGateAnswer;
   logger?: { warn(message: string): void };
+  /**
+   * Where each backend process is recorded while it runs, with what is found
+   * below it, so the next start of a host ends what is left of it after a
+   * crash of this one (the host's, shared with its MCP servers). Without one,
+   * descendants are still watched, in memory only.
+   */
+  pids?: PidRegistry;
+  /** The clock of the audit's times; default Date.now. */
+  now?: () => number;
+  /** Node's own options for every backend process (the host-modules hook), before the runner. */
+  nodeArgs?: readonly string[];
   /** How long a call (and a start) may take; default 30 s. */
   invokeTimeoutMs?: number;
+}
+
+/** A backend the host stopped because its plugin may no longer run (untrusted, changed, removed): what the audit keeps of it. */
+export interface BackendStop {
+  pluginId: string;
+  pid: number;
+  reason: 'not-runnable';
+  /** When it was asked, and how long ending the process took. */
+  at: number;
+  durationMs: number;
 }
 
 interface Slot {
@@ -57,13 +80,50 @@ export class PluginBackends {
   private readonly stopping = new Set<Promise<void>>();
   private readonly runnerPath: string;
   private readonly invokeTimeoutMs: number;
-  /** One look below every running backend per interval, for all of them. */
-  private readonly trees = new ProcessTreeWatch();
+  /** One look below every running backend per interval, for all of them: the pid registry's, or one of its own. */
+  private readonly trees: ProcessTreeWatch | undefined;
+  private readonly stopListeners = new Set<(stop: BackendStop) => void>();
+  private readonly stops = new PendingByKey<string>();
   private disposed = false;
 
   constructor(private readonly options: PluginBackendsOptions) {
     this.runnerPath = options.runnerPath ?? defaultRunnerPath();
     this.invokeTimeoutMs = options.invokeTimeoutMs ?? 30_000;
+    if (!options.pids) this.trees = new ProcessTreeWatch();
+  }
+
+  /** How one plugin's process is kept track of: recorded in the pid registry (reaped after a crash), or only watched. */
+  private watchFor(pluginId: string): BackendWatch {
+    const { pids, logger } = this.options;
+    if (!pids) {
+      const trees = this.trees!;
+      return {
+        started: (pid, identity) => {
+          if (identity) trees.add({ pid, identity });
+        },
+        descendantsOf: (pid) => trees.descendantsOf(pid),
+        ended: (pid) => trees.remove(pid),
+      };
+    }
+    return {
+      started: (pid) => {
+        try {
+          pids.record(pluginId, pid, this.runnerPath, 'backend');
+        } catch (error) {
+          logger?.warn(`could not record the backend of plugin ${pluginId} (pid ${pid}) for orphan cleanup: ${(error as Error).message}`);
+        }
+      },
+      descendantsOf: (pid) => pids.descendantsOf(pid),
+      ended: (pid, survivors) => {
+        // What survived SIGKILL stays recorded, for the next start to reap.
+        if (survivors.length > 0) return;
+        try {
+          pids.forget(pid);
+        } catch (error) {
+          logger?.warn(`could not update the pid registry: ${(error as Error).message}`);
+        }
+      },
+    };
   }
 
   /** Calls `method` of the plugin's backend, starting or restarting it as needed. Never throws. */
@@ -75,12 +135,37 @@ export class PluginBackends {
     }
   }
 
-  /** Ends the plugin's backend process, if one runs; the next call starts a new one. */
-  async stop(pluginId: string): Promise<void> {
+  /** Every backend stopped with a reason, after its process ended: the audit records each. */
+  onStop(listener: (stop: BackendStop) => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
+  /**
+   * Ends the plugin's backend process, if one runs; the next call starts a
+   * new one. With a `reason` (its plugin may no longer run), the listeners
+   * are told once it has ended.
+   */
+  stop(pluginId: string, reason?: BackendStop['reason']): Promise<void> {
     const slot = this.slots.get(pluginId);
-    if (!slot) return;
-    this.slots.delete(pluginId);
+    if (slot) this.slots.delete(pluginId);
+    // A stop already under way (another face asked first) is waited for, not taken for nothing to do.
+    return this.stops.track(pluginId, slot && this.stopSlot(pluginId, slot, reason));
+  }
+
+  private async stopSlot(pluginId: string, slot: Slot, reason: BackendStop['reason'] | undefined): Promise<void> {
+    const now = this.options.now ?? Date.now;
+    const at = now();
     await this.release(slot);
+    const pid = slot.process.pid;
+    if (!reason || pid === undefined) return;
+    for (const listener of this.stopListeners) {
+      try {
+        listener({ pluginId, pid, reason, at, durationMs: now() - at });
+      } catch {
+        // A broken listener must not fail the stop.
+      }
+    }
   }
 
   /** The processes running now (or starting, once forked). */
@@ -96,7 +181,7 @@ export class PluginBackends {
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.all([...slots.map((slot) => this.release(slot)), ...this.stopping]);
-    this.trees.dispose();
+    this.trees?.dispose();
   }
 
   private async call(pluginId: string, method: string, params: unknown): Promise<InvokeOutcome> {
@@ -105,7 +190,7 @@ export class PluginBackends {
     const resolved = this.options.resolve(pluginId);
     if (!resolved.ok) {
       // A plugin that was removed or lost its trust must not keep running.
-      await this.stop(pluginId);
+      await this.stop(pluginId, 'not-runnable');
       return { ok: false, message: resolved.message };
     }
     const slot = this.slotFor(pluginId, resolved);
@@ -133,11 +218,12 @@ export class PluginBackends {
       entry: resolved.entry,
       ctx: resolved.ctx,
       runnerPath: this.runnerPath,
+      nodeArgs: this.options.nodeArgs ?? [],
       env: backendEnvironment(),
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),
       gate: () => this.options.gate(pluginId),
-      trees: this.trees,
+      watch: this.watchFor(pluginId),
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
     slot.started = previous.then(() => {

@@ -27,6 +27,9 @@ describe('auditLine', () => {
       { ...base, agentId: 'agent-1', durationMs: 0.25 },
       { ...base, outcome: 'failed', error: 'server "fx" said: "no"\n\tline two \u0001 \u2028 ü 🙂 \\ end' },
       { ...base, conversationId: 'quote " and backslash \\', appId: 'ünïcödé', tool: 'tab\tname', flow: 'sub', decision: 'declined', outcome: 'declined', permission: 'confirm' },
+      { ...base, decision: 'refused', outcome: 'refused', reason: 'NOT_GRANTED', error: 'aide may not use "x"' },
+      { ...base, tool: null, flow: null, permission: null, outcome: 'released', reason: 'idle' },
+      { ...base, conversationId: null, serverId: null, tool: null, flow: null, permission: null, outcome: 'released', pluginId: 'com.example.x', reason: 'not-runnable' },
     ];
     for (const record of records) {
       // Twice: the second time the quoted strings come from the cache.
@@ -78,9 +81,11 @@ const anyRecord = fc.record({
   serverId: field(),
   tool: field(),
   permission: field('read', 'write', 'confirm', 'navigate', 'constructor'),
-  decision: field('auto', 'approved', 'declined', 'expired'),
+  decision: field('auto', 'approved', 'declined', 'expired', 'refused'),
   durationMs: fc.oneof(fc.double(), junk),
-  outcome: field('ok', 'tool-error', 'failed', 'declined'),
+  outcome: field('ok', 'tool-error', 'failed', 'declined', 'refused', 'released'),
+  pluginId: fc.option(field('com.example.x'), { nil: undefined }),
+  reason: fc.option(field('NOT_GRANTED', 'idle', 'mcp_release'), { nil: undefined }),
   error: fc.option(field(), { nil: undefined }),
 });
 
@@ -103,7 +108,7 @@ describe('auditLine, over arbitrary records', () => {
         const parsed = AuditRecordSchema.parse(JSON.parse(line));
         for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
           if (key === 'time') continue;
-          const optional = key === 'agentId' || key === 'error';
+          const optional = key === 'agentId' || key === 'pluginId' || key === 'reason' || key === 'error';
           const want = expectedField(shape[key].unwrap(), (raw as Record<string, unknown>)[key], optional);
           expect(parsed[key], key).toEqual(want);
         }

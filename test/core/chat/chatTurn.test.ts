@@ -98,7 +98,8 @@ describe('a chat turn', () => {
   });
 
   it('summarizes older turns near the context window: the system prompt stays, tool traffic is left out, and the branch shows where', async () => {
-    const { host, provider } = await startChatWorld({ model: { contextWindow: 600 }, agents: [agentUsing([], { systemPrompt: 'SYSTEM RULES' })] });
+    // About 420 tokens of history and no tools (an agent without servers is offered no mcp_release): past 80% of 500.
+    const { host, provider } = await startChatWorld({ model: { contextWindow: 500 }, agents: [agentUsing([], { systemPrompt: 'SYSTEM RULES' })] });
     provider.enqueue({ kind: 'reply', text: 'B'.repeat(800) });
     const first = host.chat.send({ agentId: 'helper', text: 'A'.repeat(800) });
     await first.done;

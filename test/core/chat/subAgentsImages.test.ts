@@ -26,8 +26,8 @@ describe('sub-agents', () => {
     const outcome = await turn.done;
     expect(outcome.status).toBe('done');
 
-    // The boss is offered the worker as a tool; the worker, in the sub flow, only the server that allows it.
-    expect(toolNames(provider.requests[0]!.body)).toEqual(['mcp_release', 'subagent_worker']);
+    // The boss (no servers of its own, so no mcp_release) is offered the worker as a tool; the worker, in the sub flow, only the server that allows it.
+    expect(toolNames(provider.requests[0]!.body)).toEqual(['subagent_worker']);
     const workerTools = toolNames(provider.requests[1]!.body);
     expect(workerTools).toContain('mcp_sub_echo');
     expect(workerTools.some((name) => name.startsWith('mcp_mainonly_'))).toBe(false);
@@ -56,8 +56,8 @@ describe('sub-agents', () => {
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'again', name: 'subagent_loop', arguments: { task: 'again' } }] }, { kind: 'reply', text: 'inner' }, { kind: 'reply', text: 'outer' });
     const outcome = await host.chat.send({ agentId: 'loop', text: 'go' }).done;
     expect(outcome.status).toBe('done');
-    expect(toolNames(provider.requests[0]!.body)).toEqual(['mcp_release', 'subagent_loop']);
-    expect(toolNames(provider.requests[1]!.body)).toEqual(['mcp_release']);
+    expect(toolNames(provider.requests[0]!.body)).toEqual(['subagent_loop']);
+    expect(toolNames(provider.requests[1]!.body)).toEqual([]);
     expect(outcome.problems).toEqual([expect.objectContaining({ code: 'AGENT_SUBAGENT_MISSING', path: 'subAgents[1]' })]);
   });
 });

@@ -4,8 +4,8 @@ import type { AppView, PluginView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { TrustBlock } from '../uiapp/TrustBlock';
 import { AppDetails } from './AppDetails';
-import { UninstallButton, UntrustButton } from './PluginActions';
-import { SourceTag, StatusTag, TrustTag } from './pluginTags';
+import { UninstallButton, UnlinkButton, UntrustButton } from './PluginActions';
+import { ServerTroubleTag, SourceTag, StatusTag, TrustTag } from './pluginTags';
 
 export interface PluginCardProps {
   plugin: PluginView;
@@ -22,7 +22,7 @@ function folderName(dir: string): string {
 export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCardProps) {
   const { t } = useTranslation();
   const needsTrust = plugin.status === 'loaded' && (plugin.trust.state === 'untrusted' || plugin.trust.state === 'changed');
-  const canUntrust = plugin.source !== 'builtin' && (plugin.trust.state === 'trusted' || plugin.trust.state === 'changed');
+  const canUntrust = plugin.source !== 'builtin' && plugin.source !== 'dev' && (plugin.trust.state === 'trusted' || plugin.trust.state === 'changed');
   const testId = plugin.id ?? folderName(plugin.dir);
 
   return (
@@ -40,8 +40,10 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
           <SourceTag source={plugin.source} />
           <StatusTag status={plugin.status} />
           {plugin.status === 'loaded' ? <TrustTag trust={plugin.trust} /> : null}
+          <ServerTroubleTag apps={apps} />
           {canUntrust ? <UntrustButton plugin={plugin} onDone={onChanged} /> : null}
           {plugin.source === 'user' && plugin.id ? <UninstallButton plugin={plugin} onDone={onChanged} /> : null}
+          {plugin.source === 'dev' ? <UnlinkButton plugin={plugin} onDone={onChanged} /> : null}
         </Space>
       }
     >

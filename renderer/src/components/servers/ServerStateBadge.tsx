@@ -25,10 +25,11 @@ export function ServerStateBadge({ state, disabled, testId }: { state: Connectio
         </Tooltip>
       );
     case 'error':
+      // One line beside the name (the whole reason is in a tooltip, and in the card's problems with its fix).
       return (
-        <span data-testid={testId}>
+        <span data-testid={testId} className="server-state-error">
           <Badge status="error" text={t('servers.state.error')} />{' '}
-          <Typography.Text type="danger" style={{ fontSize: 12 }}>
+          <Typography.Text type="danger" style={{ fontSize: 12, maxWidth: 420 }} ellipsis={{ tooltip: <span style={{ whiteSpace: 'pre-line' }}>{state.message}</span> }}>
             {state.message}
           </Typography.Text>
         </span>

@@ -24,6 +24,7 @@ function hintFor(code: string, reason: string | undefined, definition: ServerDef
       return 'the program started but did not answer as an MCP server on stdio: check its arguments and the output below';
   }
   if (code === 'SERVER_NOT_RUNNABLE') return 'trust the plugin on the Apps page (or chatos trust PLUGIN) first';
+  if (code === 'CONNECT_TIMEOUT') return 'the server did not answer within its connect timeout: check that it speaks MCP, or raise its timeout';
   if (code === 'TEST_TIMEOUT') return 'a server started with npx or uvx may still be downloading: try again, or give the test more time';
   return undefined;
 }
@@ -33,7 +34,8 @@ export function testResultOf(trial: TrialStart, definition: ServerDefinition): M
   if (trial.ok) {
     return { ok: true, ms: trial.ms, tools: trial.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '' })), stderr: trial.stderr };
   }
-  const hint = hintFor(trial.code, trial.reason, definition);
+  // The runtime's own fix (a command not on the PATH it searched, a server that exits at start) says it best.
+  const hint = trial.fix ?? hintFor(trial.code, trial.reason, definition);
   return { ok: false, code: trial.code, ...(trial.reason ? { reason: trial.reason } : {}), message: trial.message, ...(hint ? { hint } : {}), ms: trial.ms, stderr: trial.stderr };
 }
 

@@ -56,3 +56,33 @@ export function toolNameFor(server: Pick<ServerDefinition, 'name' | 'transform'>
   }
   return { ok: true, name };
 }
+
+/**
+ * Whether some raw tool name could come out of `transforms` as `name`, worked
+ * backwards: each prefix or suffix the chain adds must be there. A
+ * `{ remove, add }` prefix leaves two possible names before it (the raw one
+ * had `remove`, or did not), so both are followed. Used to tell which server
+ * a called name can belong to without starting any.
+ */
+export function mayProduceName(name: string, transforms: readonly Transform[]): boolean {
+  let names = [name];
+  for (let i = transforms.length - 1; i >= 0 && names.length > 0; i--) {
+    const transform = transforms[i]!;
+    const before: string[] = [];
+    for (const current of names) {
+      if ('suffix' in transform) {
+        if (current.endsWith(transform.suffix)) before.push(current.slice(0, current.length - transform.suffix.length));
+      } else if (typeof transform.prefix === 'string') {
+        if (current.startsWith(transform.prefix)) before.push(current.slice(transform.prefix.length));
+      } else if (current.startsWith(transform.prefix.add)) {
+        const { remove } = transform.prefix;
+        const rest = current.slice(transform.prefix.add.length);
+        // A raw name that began with `remove` lost it, so `rest` itself came through unchanged only if it does not.
+        if (!remove || !rest.startsWith(remove)) before.push(rest);
+        if (remove) before.push(`${remove}${rest}`);
+      }
+    }
+    names = [...new Set(before)];
+  }
+  return names.some((raw) => raw.length > 0);
+}

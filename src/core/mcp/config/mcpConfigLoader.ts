@@ -8,6 +8,7 @@ import { parseYamlText } from '../../plugins/textFiles.js';
 import { findUnknownKeys } from '../../plugins/unknownKeys.js';
 import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
 import { findMissingEnvReferences } from './envValues.js';
+import { parseLeaseSettings, type LeaseSettings } from './leaseSettings.js';
 import {
   McpConfigFileSchema,
   McpServerEntrySchema,
@@ -48,6 +49,8 @@ export type McpConfigLoad =
       servers: Map<string, ServerLoad>;
       /** Every problem of this load, rejected servers' included: the list to show the user. */
       problems: Problem[];
+      /** The `leases:` block as written (empty when absent or broken). */
+      leases: LeaseSettings;
     };
 
 export function isRejectedServer(load: ServerLoad): load is RejectedServer {
@@ -104,14 +107,15 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
     return { kind: 'rejected', problems: workspace.problems };
   }
 
-  const problems = [...workspace.problems];
+  const leases = parseLeaseSettings((document as { leases?: unknown }).leases, document, file);
+  const problems = [...workspace.problems, ...leases.problems];
   const servers = new Map<string, ServerLoad>();
   for (const [key, raw] of Object.entries(workspace.servers)) {
     const result = parseServer(key, raw, document, file, env);
     problems.push(...result.problems);
     servers.set(key, result.definition ?? { rejected: result.problems });
   }
-  return { kind: 'loaded', servers, problems };
+  return { kind: 'loaded', servers, problems, leases: leases.settings };
 }
 
 // ── workspace level ─────────────────────────────────────────────────────────
@@ -326,6 +330,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     allowMain: entry.allowMain,
     allowSub: entry.allowSub,
     timeoutMs: entry.timeout,
+    ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
     disabledTools: entry.disabledTools,
     disabled: entry.disabled,

@@ -76,6 +76,8 @@ export const McpServerEntrySchema = z.object({
   allowSub: z.boolean().default(true),
   /** Per-call timeout in milliseconds. */
   timeout: z.number().int().positive().max(MAX_TIMEOUT_MS).default(DEFAULT_TOOL_TIMEOUT_MS),
+  /** Milliseconds to start: spawn or connect, initialize, list tools (default 30 s for a url, 2 min for a command). */
+  connectTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Tool-name glob → permission level; the map's order is the match order (first match wins). */
   permissions: orEmpty(ownRecord(PermissionLevelSchema), emptyRecord),
   disabled: z.boolean().default(false),
@@ -91,6 +93,8 @@ export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
 export const McpConfigFileSchema = z.object({
   version: z.literal(SUPPORTED_MCP_CONFIG_VERSION),
   servers: orEmpty(z.record(z.string(), z.unknown()), () => ({})),
+  /** How long instances are kept (leaseSettings.ts checks it apart, so a bad block rejects only itself). */
+  leases: z.unknown().optional(),
 });
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 
@@ -111,6 +115,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   allowMain: 'use true or false',
   allowSub: 'use true or false',
   timeout: 'use a whole number of milliseconds, e.g. "timeout: 60000"',
+  connectTimeout: 'use a whole number of milliseconds, e.g. "connectTimeout: 30000"',
   permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
   disabled: 'use true or false',
   disabledTools: "use a list of raw tool names, e.g. disabledTools: ['browser_close']",

@@ -3,6 +3,7 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
+import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
 
@@ -34,6 +35,37 @@ export interface ConnectionManagerOptions {
   gate: (definition: ServerDefinition) => RunGateAnswer;
   /** Reads `{ secret: NAME }` values from the host's key store when a server starts. */
   readStoredValue?: ReadStoredValue;
+  /** mcp.yaml's path, for fixes that name where a server's command is written. */
+  configFile?: string;
+}
+
+/** A server's last start that failed, kept until a later start succeeds or its definition changes. */
+export interface StartFailure {
+  definition: ServerDefinition;
+  message: string;
+  fix?: string;
+  at: number;
+}
+
+/**
+ * Why a lease ended: its caller released it, its conversation ended, it sat
+ * idle, its holder (a page, a socket) went away, or its plugin may no longer
+ * run (untrusted, changed or uninstalled, here or by another process).
+ */
+export type ReleaseReason = 'mcp_release' | 'conversation-ended' | 'idle' | 'holder-gone' | 'not-runnable';
+
+/** A lease that was released (or, for mcp_release, asked to be): what the audit keeps of it. */
+export interface LeaseRelease {
+  serverId: string;
+  conversationId: string;
+  reason: ReleaseReason;
+  /** The caller whose mcp_release it was; releases the host makes itself have none. */
+  by?: { appId: string; agentId?: string; flow: 'main' | 'sub' };
+  /** False when mcp_release named a server this conversation held no instance of. */
+  held: boolean;
+  /** When the release was asked, and how long ending the instance took. */
+  at: number;
+  durationMs: number;
 }
 
 export interface ServerSnapshot {
@@ -59,7 +91,10 @@ export class ConnectionManager {
   private readonly starting = new Map<string, Promise<Lease>>();
   private readonly logs = new Map<string, ServerLog>();
   private readonly crashes = new Map<string, { count: number; last: number }>();
+  private readonly startFailures = new Map<string, StartFailure>();
   private readonly stateListeners = new Set<(serverId: string, conversationId: string, state: ConnectionState) => void>();
+  private readonly releaseListeners = new Set<(release: LeaseRelease) => void>();
+  private readonly retiring = new PendingByKey<string>();
 
   /** Set by closeAll (the host is shutting down): a call arriving after it must not start a server nobody will close. */
   private closed = false;
@@ -70,6 +105,32 @@ export class ConnectionManager {
   onStateChange(listener: (serverId: string, conversationId: string, state: ConnectionState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /** Every release (mcp_release, a conversation ended, idle, a holder gone), after its instance ended: the audit records each. */
+  onRelease(listener: (release: LeaseRelease) => void): () => void {
+    this.releaseListeners.add(listener);
+    return () => this.releaseListeners.delete(listener);
+  }
+
+  /** Ends these leases (already taken out of the map) and tells the listeners, each once its instance has ended. */
+  private async endLeases(ended: readonly Lease[], reason: ReleaseReason, at: number): Promise<void> {
+    await Promise.all(
+      ended.map(async (lease) => {
+        await lease.connection.close(this.options.closeGraceMs);
+        this.told({ serverId: lease.serverId, conversationId: lease.conversationId, reason, held: true, at, durationMs: this.options.now() - at });
+      }),
+    );
+  }
+
+  private told(release: LeaseRelease): void {
+    for (const listener of this.releaseListeners) {
+      try {
+        listener(release);
+      } catch {
+        // A broken listener must not fail the release.
+      }
+    }
   }
 
   logOf(serverId: string): ServerLog {
@@ -144,6 +205,7 @@ export class ConnectionManager {
       inProcessServers: this.options.inProcessServers,
       // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
       gate: this.options.gate,
+      configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
@@ -154,8 +216,11 @@ export class ConnectionManager {
       await connection.start();
     } catch (error) {
       this.noteCrash(definition.id);
+      // A refusal of the run gate is no fault of the server; anything else is why it is broken, until it starts again.
+      if (error instanceof McpRuntimeError && error.code !== 'SERVER_NOT_RUNNABLE') this.startFailures.set(definition.id, { definition, message: error.message, fix: error.fix, at: this.options.now() });
       throw error;
     }
+    this.startFailures.delete(definition.id);
     if (this.closed) {
       // closeAll ran while this one was starting: it would outlive the host.
       await connection.close(0);
@@ -182,41 +247,65 @@ export class ConnectionManager {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
-  /** `mcp_release`: ends this conversation's lease of one server. Returns false when it held none. */
-  async release(serverId: string, conversationId: string): Promise<boolean> {
+  /** `mcp_release`: ends this conversation's lease of one server. Returns false when it held none (said to the listeners too: it was asked). */
+  async release(serverId: string, conversationId: string, by?: LeaseRelease['by']): Promise<boolean> {
+    const at = this.options.now();
     for (const [key, lease] of this.leases) {
       if (lease.serverId === serverId && lease.conversationId === conversationId) {
         this.leases.delete(key);
         await lease.connection.close(this.options.closeGraceMs);
+        this.told({ serverId, conversationId, reason: 'mcp_release', by, held: true, at, durationMs: this.options.now() - at });
         return true;
       }
     }
+    this.told({ serverId, conversationId, reason: 'mcp_release', by, held: false, at, durationMs: 0 });
     return false;
   }
 
-  /** A conversation ended: every lease it held is released. */
-  async endConversation(conversationId: string): Promise<number> {
+  /** A conversation ended (or its holder went away): every lease it held is released. */
+  async endConversation(conversationId: string, reason: ReleaseReason = 'conversation-ended'): Promise<number> {
     const mine = [...this.leases].filter(([, lease]) => lease.conversationId === conversationId);
     for (const [key] of mine) this.leases.delete(key);
-    await Promise.all(mine.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    await this.endLeases(mine.map(([, lease]) => lease), reason, this.options.now());
     return mine.length;
   }
 
-  /** Closes leases idle longer than `idleMs`; call it from a timer. */
-  async sweepIdle(): Promise<number> {
-    const cutoff = this.options.now() - this.options.idleMs;
-    const idle = [...this.leases].filter(([, lease]) => lease.lastUsed < cutoff && lease.connection.inFlight === 0);
+  /** Whether this conversation holds an instance of some server now. */
+  holdsAny(conversationId: string): boolean {
+    for (const lease of this.leases.values()) if (lease.conversationId === conversationId) return true;
+    return false;
+  }
+
+  /** Closes leases idle longer than the idle time; the host's IdleSweep calls it on a schedule. */
+  async sweepIdle(idleMs = this.options.idleMs): Promise<number> {
+    const now = this.options.now();
+    const cutoff = now - idleMs;
+    const idle = [...this.leases].filter(([, lease]) => lease.lastUsed <= cutoff && lease.connection.inFlight === 0);
     for (const [key] of idle) this.leases.delete(key);
-    await Promise.all(idle.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    await this.endLeases(idle.map(([, lease]) => lease), 'idle', now);
     return idle.length;
   }
 
-  /** Hot reload replaced or removed a server: new calls get a new client; old ones finish in flight first. */
-  async retire(serverId: string): Promise<void> {
-    const old = [...this.leases].filter(([, lease]) => lease.serverId === serverId);
-    for (const [key] of old) this.leases.delete(key);
+  /**
+   * Ends every instance of a server (hot reload replaced or removed it, it was
+   * restarted or switched off, its plugin may no longer run): new calls get a
+   * new client; old ones finish in flight first. With a `reason`, each lease
+   * ended is a release the listeners are told of (and the audit records).
+   */
+  retire(serverId: string, reason?: ReleaseReason): Promise<void> {
+    const mine = [...this.leases].filter(([, lease]) => lease.serverId === serverId);
+    for (const [key] of mine) this.leases.delete(key);
     this.crashes.delete(serverId);
-    await Promise.all(old.map(([, lease]) => lease.connection.close(this.options.closeGraceMs)));
+    const old = mine.map(([, lease]) => lease);
+    const ending = old.length === 0 ? undefined : reason ? this.endLeases(old, reason, this.options.now()) : Promise.all(old.map((lease) => lease.connection.close(this.options.closeGraceMs))).then(() => {});
+    // A retire already under way (another face asked first) is waited for, not taken for nothing to do.
+    return this.retiring.track(serverId, ending);
+  }
+
+  /** This definition's last failed start, while no start of it has succeeded since. */
+  startFailure(definition: ServerDefinition): StartFailure | undefined {
+    const failure = this.startFailures.get(definition.id);
+    return failure?.definition === definition ? failure : undefined;
   }
 
   /** The running connection of a server, any conversation's; for listing tools without starting another. */

@@ -12,11 +12,17 @@ import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
-import { ProcessTransport } from '../process/processTransport.js';
+import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../process/serverFaultError.js';
+import { commandTrouble } from '../serverTrouble.js';
+import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
 import { serverEnvironment } from '../process/serverEnvironment.js';
+import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
+
+/** How long a failed start waits, after ending its process, for the exit and last output to be read. */
+const EXIT_KNOWN_MS = 2_000;
 
 /** A connection's state, for the UI and for callers deciding whether to wait. */
 export type ConnectionState =
@@ -25,7 +31,7 @@ export type ConnectionState =
   | { kind: 'running'; pid?: number; since: number }
   | { kind: 'error'; message: string; at: number };
 
-export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
+export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
 
 /**
  * Why a start failed, where the host can tell (a "test connection" says it
@@ -41,6 +47,8 @@ export class McpRuntimeError extends Error {
     readonly code: McpErrorCode,
     message: string,
     readonly serverId?: string,
+    /** How to fix it, when the host can tell (a command not on PATH, a server that exits at start). */
+    readonly fix?: string,
     readonly reason?: StartFailureReason,
   ) {
     super(message);
@@ -61,6 +69,8 @@ export interface ConnectionDeps {
    * caller (a lease, a reload probe) can start a server without it.
    */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** mcp.yaml's path, for a fix that names where a server's command is written. */
+  configFile?: string;
   /** Reads a `{ secret: NAME }` value from the host's key store, when the server starts. */
   readStoredValue?: ReadStoredValue;
 }
@@ -85,6 +95,8 @@ export class ServerConnection {
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
+  /** Every transport a start opened: all are closed when the start fails (or its connect timeout ends it). */
+  private attempts: Transport[] = [];
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
 
   constructor(
@@ -114,28 +126,81 @@ export class ServerConnection {
     for (const listener of this.stateListeners) listener(state);
   }
 
+  /**
+   * Starts (spawns or connects), initializes and lists tools, within the
+   * server's connect timeout: a url that accepts and never answers, or a
+   * process that never speaks, fails the start instead of hanging its caller.
+   */
   async start(): Promise<void> {
     const def = this.definition;
     this.setState({ kind: 'starting' });
+    const client = new Client(this.deps.clientInfo, { capabilities: {} });
+    const timeoutMs = connectTimeoutOf(def);
     try {
-      const client = new Client(this.deps.clientInfo, { capabilities: {} });
-      this.transport = await this.connect(client);
-      this.client = client;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-        this.toolList = (await client.listTools()).tools;
-      });
-      this.toolList = (await client.listTools()).tools;
+      await withDeadline(
+        this.startClient(client),
+        timeoutMs,
+        () => new McpRuntimeError('CONNECT_TIMEOUT', `server "${def.id}" did not answer at ${targetOf(def)} within ${timeoutMs / 1000} s (its connect timeout)`, def.id),
+        () => void this.closeAttempts(),
+      );
+      this.attempts = [];
       this.setState({ kind: 'running', pid: this.pid, since: this.deps.now() });
     } catch (error) {
-      const message = error instanceof McpRuntimeError ? error.message : `server "${def.id}" failed to start: ${(error as Error).message}${this.stderrTail()}`;
-      await this.transport?.close().catch(() => {});
-      this.setState({ kind: 'error', message, at: this.deps.now() });
-      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', message, def.id, error instanceof McpRuntimeError ? error.reason : startFailureReason(error));
+      // A process that died as it started may fail the start before its exit is known (a write to it failing first): once its
+      // tree is ended, its exit and first words are, and they are the reason to give.
+      const spawned = this.attempts.find((transport): transport is ProcessTransport => transport instanceof ProcessTransport && transport.pid !== undefined);
+      await this.closeAttempts();
+      const exit = spawned && (await withTimeout(spawned.exitKnown, EXIT_KNOWN_MS)) ? spawned.exitInfo : undefined;
+      const failure = error instanceof McpRuntimeError ? { message: error.message, fix: error.fix } : this.startFailure(error as Error, spawned, exit);
+      this.setState({ kind: 'error', message: failure.message, at: this.deps.now() });
+      const reason = error instanceof McpRuntimeError ? error.reason : startFailureReason(error);
+      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', failure.message, def.id, failure.fix, reason);
     }
   }
 
+  private async startClient(client: Client): Promise<void> {
+    this.transport = await this.connect(client);
+    this.client = client;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.toolList = (await client.listTools()).tools;
+    });
+    this.toolList = (await client.listTools()).tools;
+  }
+
+  /**
+   * Why a start failed, naming the server and where it is: a command that
+   * is not there (with the PATH searched), a process that exited as it
+   * started (its exit code and first stderr lines), a url that failed.
+   */
+  private startFailure(error: Error, spawned: ProcessTransport | undefined, exit: ExitInfo | undefined): { message: string; fix?: string } {
+    const def = this.definition;
+    if (def.transport.kind === 'streamable_http') return { message: `server "${def.id}" could not be reached at ${def.transport.url}: ${error.message}` };
+    if (error instanceof ServerFaultError && error.code === 'SPAWN_FAILED') {
+      const missing = commandTrouble(def, this.deps.hostEnv, this.deps.configFile ?? 'mcp.yaml', this.deps.now());
+      return missing ? { message: missing.message, fix: missing.fix } : { message: error.message };
+    }
+    // Its own end, not ours: it exited before we closed it, or with an error code (stdin closing makes a server exit 0).
+    if (spawned && exit && (exit.unasked || (exit.signal === null && exit.code !== 0))) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const said = spawned.firstStderrLines.length ? `; its stderr began:\n  ${spawned.firstStderrLines.slice(0, 5).join('\n  ')}` : ' (it wrote nothing to stderr)';
+      return { message: `server "${def.id}" ${how} as it started${said}`, fix: `run its command yourself to see why: ${targetOf(def)}` };
+    }
+    return { message: `server "${def.id}" failed to start: ${error.message}${this.stderrTail()}` };
+  }
+
+  /** Ending the transports of a failed start: the timeout starts it, the failure waits for all of it. */
+  private closingAttempts: Promise<unknown> = Promise.resolve();
+
+  /** Ends every transport the start opened; nothing of a failed start (a socket, a retrying event stream, a process) is left. */
+  private closeAttempts(): Promise<unknown> {
+    const attempts = this.attempts;
+    this.attempts = [];
+    this.closingAttempts = Promise.all([this.closingAttempts, ...attempts.map((transport) => transport.close().catch(() => {}))]);
+    return this.closingAttempts;
+  }
+
   private stderrTail(): string {
-    const lines = this.deps.log.tail(5).map((e) => e.text.trimEnd()).filter(Boolean);
+    const lines = this.deps.log.tail(5, 'stderr').map((e) => e.text.trimEnd()).filter(Boolean);
     return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
   }
 
@@ -160,9 +225,8 @@ export class ServerConnection {
         pids: this.deps.pids,
         beforeSpawn: () => this.passGate(),
       });
+      this.attempts.push(transport);
       this.watchClose(transport);
-      // Known before the handshake, so a close() while starting (a test that timed out) ends the process.
-      this.transport = transport;
       await client.connect(transport);
       return transport;
     }
@@ -173,6 +237,7 @@ export class ServerConnection {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const server = factory();
       await server.connect(serverSide);
+      this.attempts.push(clientSide);
       this.watchClose(clientSide);
       await client.connect(clientSide);
       return clientSide;
@@ -181,16 +246,17 @@ export class ServerConnection {
     if (!headers.ok) throw this.valuesMissing(headers);
     // The same rule validation applies: no url that validation refuses is connected to here either.
     const checked = checkServerUrl(def.transport.url);
-    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, 'URL_REFUSED');
+    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, checked.hint, 'URL_REFUSED');
     const transport = new StreamableHTTPClientTransport(checked.url, { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId });
+    // Closed with the rest of a failed start's transports (see closeAttempts).
+    this.attempts.push(transport);
     this.watchClose(transport);
-    this.transport = transport;
     try {
       await client.connect(transport);
     } catch (error) {
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${(error as Error).message}; ${connectFailureHint(checked.url, status)}`, def.id, 'HTTP_CONNECT_FAILED');
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id, undefined, 'HTTP_CONNECT_FAILED');
     }
     return transport;
   }
@@ -201,7 +267,7 @@ export class ServerConnection {
       resolution.reason === 'ENV_MISSING'
         ? `server "${id}" cannot start: environment variable ${resolution.missing.join(', ')} is not set in the host's environment`
         : `server "${id}" cannot start: its stored value ${resolution.missing.join(', ')} is not in the host's key store; enter it again in the server's settings`;
-    return new McpRuntimeError('SERVER_START_FAILED', message, id, resolution.reason);
+    return new McpRuntimeError('SERVER_START_FAILED', message, id, undefined, resolution.reason);
   }
 
   /** A transport that closes while running is a crash: in-flight calls fail with the server's last words. */
@@ -209,7 +275,8 @@ export class ServerConnection {
     const previous = transport.onclose;
     transport.onclose = () => {
       previous?.();
-      if (this.state.kind === 'running' || this.state.kind === 'starting') {
+      // A close while starting is the start failing: start() says why once (in its error state), not as a crash too.
+      if (this.state.kind === 'running') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
         this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
         this.deps.log.append('lifecycle', this.crashed);
@@ -266,11 +333,24 @@ export class ServerConnection {
     const wasCrashed = this.state.kind === 'error';
     this.setState({ kind: 'stopped' });
     this.crashed = wasCrashed ? this.crashed : undefined;
+    // A start still under way (a test connection whose time ran out) is ended too, its process with it.
+    await this.closeAttempts();
     await this.client?.close().catch(() => {});
     await this.transport?.close().catch(() => {});
     this.client = undefined;
     this.transport = undefined;
   }
+}
+
+/** An error's message with the first system code along its cause chain: fetch says only "fetch failed", its cause ECONNREFUSED. */
+function withSystemCode(error: Error): string {
+  let current: unknown = error;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 8; depth++) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return error.message.includes(code) ? error.message : `${error.message} (${code})`;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return error.message;
 }
 
 /** A start failure the connection did not word itself: the program would not start, or the handshake failed. */

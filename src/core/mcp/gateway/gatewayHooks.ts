@@ -12,7 +12,9 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
 /**
  * The host's gateway hooks (seed 003 §7): a tool whose permission is
  * `confirm` (or that a server registered as confirmable) waits for the user;
- * every call is written to the audit log. Wired in the gateway, so no face
+ * every call is written to the audit log, and so is every call the gateway
+ * refused before anyone was asked (decision and outcome `refused`, the
+ * refusal's code as `reason`). Wired in the gateway, so no face
  * (CLI, UI, HTTP, a plugin page) can go around them.
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
@@ -45,6 +47,23 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         error: record.error,
       };
       audit.append(draft);
+    },
+    afterRefusal(record) {
+      audit.append({
+        at: record.endedAt,
+        agentId: record.caller.agentId,
+        conversationId: record.caller.conversationId,
+        appId: record.caller.appId,
+        flow: record.caller.flow,
+        serverId: record.serverId ?? null,
+        tool: record.toolName,
+        permission: null,
+        decision: 'refused',
+        durationMs: record.durationMs,
+        outcome: 'refused',
+        reason: record.code,
+        error: record.message,
+      });
     },
   };
 }

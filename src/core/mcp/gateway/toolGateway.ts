@@ -12,7 +12,12 @@ import type { ServerSettings, ServerSettingsRow } from '../settings/serverSettin
 import { ownValue } from '../../../shared/ownKeys.js';
 import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
-import { refusalText, RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
+import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
+import { mayProduceName } from '../catalog/toolNaming.js';
+import { McpRuntimeError } from '../connection/serverConnection.js';
+import { GatewayError, ownerOf, refusalOf } from './refusals.js';
+
+export { GatewayError, type GatewayErrorCode } from './refusals.js';
 
 export type Flow = 'main' | 'sub';
 
@@ -24,6 +29,8 @@ export interface Caller {
   flow: Flow;
   /** An agent's selection: only these registry ids, when given. */
   serverIds?: readonly string[];
+  /** A UI app's page calling its own server (through the bridge), rather than an agent or a script acting as the app. */
+  fromPage?: boolean;
   /** Calls asked for together (one model message): their confirmations share this id, so a face shows them as one card. */
   confirmationGroup?: string;
 }
@@ -52,7 +59,20 @@ export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
   beforeCall?(context: CallContext): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
+  /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
+  afterRefusal?(record: RefusalRecord): void;
   permissionOverride?(serverId: string, rawName: string): PermissionLevel | undefined;
+}
+
+/** A refused call: who asked for which name, the server the refusal names (if any), and the refusal's code and message. */
+export interface RefusalRecord {
+  caller: Caller;
+  toolName: string;
+  serverId: string | undefined;
+  code: string;
+  message: string;
+  durationMs: number;
+  endedAt: number;
 }
 
 /** What afterCall gets: the call, how it was decided and how it ended. `error` is set only for a failed call. */
@@ -65,17 +85,6 @@ export interface CallRecord extends CallContext {
   error: string | undefined;
 }
 
-export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
-
-export class GatewayError extends Error {
-  constructor(
-    readonly code: GatewayErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface GatewayCallResult {
   result: CallToolResult;
   tool: OfferedTool | { name: string; serverId: 'chatos'; permission: PermissionLevel };
@@ -86,12 +95,27 @@ export interface GatewayCallResult {
   durationMs: number;
 }
 
-/** The admin tool every caller has (seed 002 `mcp_admin`). */
+/** The admin tool of every caller that may hold a dedicated instance (seed 002 `mcp_admin`). */
 export const RELEASE_TOOL: Tool = {
   name: 'mcp_release',
-  description: "Release this conversation's dedicated instance of an MCP server when you no longer need its tools.",
-  inputSchema: { type: 'object', properties: { serverId: { type: 'string', description: 'The server id named in the lease reminder' } }, required: ['serverId'] },
-  annotations: { readOnlyHint: false, idempotentHint: true },
+  description:
+    "Release this conversation's dedicated instance of an MCP server: its process ends now, and a later call of one of its tools starts a fresh instance (its state is not kept). " +
+    'Call it once you are sure you no longer need the tools of the server named in a lease reminder.',
+  inputSchema: { type: 'object', properties: { serverId: { type: 'string', description: 'The server id named in the lease reminder, e.g. "chatos::everything"' } }, required: ['serverId'] },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+};
+
+/** mcp_release as a listing offers it: a tool of the host itself. */
+const RELEASE_OFFERED: OfferedTool = {
+  name: RELEASE_TOOL.name,
+  rawName: RELEASE_TOOL.name,
+  serverId: 'chatos',
+  serverName: 'chatos',
+  description: RELEASE_TOOL.description!,
+  inputSchema: RELEASE_TOOL.inputSchema,
+  annotations: RELEASE_TOOL.annotations,
+  permission: 'write',
+  permissionSource: 'default',
 };
 
 export interface ToolGatewayDeps {
@@ -107,6 +131,8 @@ export interface ToolGatewayDeps {
   settings?: ServerSettings;
   /** Whether a plugin's server may run now (cached per call): an untrusted or changed plugin's servers are offered to no one. */
   runGate: Pick<RunGate, 'checkCached'>;
+  /** Servers that are told who calls (`_meta.chatos.caller`): those of built-in plugins only, asked once per definition. */
+  tellsCaller?: (server: ServerDefinition) => boolean;
 }
 
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
@@ -138,6 +164,13 @@ const CATALOG_MEMO_SIZE = 64;
  */
 const OWNERS_MEMO_SIZE = 10_000;
 const RESOLVED_MEMO_SIZE = 1_000;
+
+/** `_meta` with `chatos.caller`: what kind of caller (an agent, an app's page, a script acting as an app), its app, agent, conversation and flow. */
+function withCallerMeta(meta: Record<string, unknown>, caller: Caller): Record<string, unknown> {
+  const kind = caller.agentId !== undefined ? 'agent' : caller.fromPage ? 'page' : 'app';
+  const told = { kind, appId: caller.appId, ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }), conversationId: caller.conversationId, flow: caller.flow };
+  return { ...meta, chatos: { ...(meta.chatos as Record<string, unknown> | undefined), caller: told } };
+}
 
 const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000${caller.flow}\u0000${toolName}`;
 
@@ -189,12 +222,15 @@ export class ToolGateway {
         try {
           await this.toolsOf(server, caller, reminders);
         } catch (error) {
-          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: 'see the server log; fix its command or configuration' });
+          const fix = error instanceof McpRuntimeError ? error.fix : undefined;
+          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: fix ?? 'see the server log; fix its command or configuration' });
         }
       }),
     );
     const catalog = this.catalogOf(servers);
-    return { tools: catalog.tools, problems: [...problems, ...catalog.problems], reminders };
+    // A caller of a server with per-conversation instances may hold one: it gets the tool that lets it go.
+    const tools = servers.some((server) => !server.trulyStateless) ? [...catalog.tools, RELEASE_OFFERED] : catalog.tools;
+    return { tools, problems: [...problems, ...catalog.problems], reminders };
   }
 
   private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<Tool[]> {
@@ -282,9 +318,10 @@ export class ToolGateway {
   private ownersMemo = { version: -1, byName: new Map<string, ServerDefinition[]>() };
 
   /**
-   * Which server a tool name can only belong to, judged by its name alone
-   * (servers without transforms). Runs on every call, so the answer is kept
-   * until the definitions change; never mutate what it returns.
+   * Which servers a tool name can belong to, judged by its name alone: the
+   * default prefix of a server without transforms, or a transform chain that
+   * could make the name. Runs on every call, so the answer is kept until the
+   * definitions change; never mutate what it returns.
    */
   private ownersByName(toolName: string): readonly ServerDefinition[] {
     const version = this.deps.runtime.version;
@@ -292,7 +329,7 @@ export class ToolGateway {
     const known = this.ownersMemo.byName.get(toolName);
     if (known) return known;
     const owners = this.deps.runtime.allDefinitions().filter((def) => {
-      if (def.transform.length > 0) return true;
+      if (def.transform.length > 0) return mayProduceName(toolName, def.transform);
       let prefix = this.prefixes.get(def);
       if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
       return toolName.startsWith(prefix);
@@ -326,8 +363,20 @@ export class ToolGateway {
 
   private async resolveAndCall(caller: Caller, toolName: string, args: Record<string, unknown>, options: GatewayCallOptions | undefined, started: number): Promise<GatewayCallResult> {
     const reminders: string[] = [];
-    const { server, tool } = await this.resolve(caller, toolName, reminders);
-    return this.decideAndCall({ caller, tool, server, args }, started, reminders, options);
+    let resolved: { server: ServerDefinition; tool: OfferedTool };
+    try {
+      resolved = await this.resolve(caller, toolName, reminders);
+    } catch (error) {
+      if (error instanceof GatewayError) this.recordRefusal(caller, toolName, error.serverId, error.code, error.message, started);
+      throw error;
+    }
+    return this.decideAndCall({ caller, tool: resolved.tool, server: resolved.server, args }, started, reminders, options);
+  }
+
+  /** A refused call leaves a trace like any other (off the hot path: only a refusal gets here). */
+  private recordRefusal(caller: Caller, toolName: string, serverId: string | undefined, code: string, message: string, started: number): void {
+    const ended = this.deps.now();
+    this.deps.hooks?.afterRefusal?.({ caller, toolName, serverId, code, message, durationMs: ended - started, endedAt: ended });
   }
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
@@ -347,7 +396,16 @@ export class ToolGateway {
 
   private async startAndCall(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     const { server, caller } = context;
-    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    let acquired: { lease: Lease; first: boolean };
+    try {
+      acquired = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+    } catch (error) {
+      // Not started: refused when its plugin may not run now, else a failed call; either way on the record.
+      if (error instanceof McpRuntimeError && error.code === 'SERVER_NOT_RUNNABLE') this.recordRefusal(caller, context.tool.name, server.id, 'NOT_RUNNABLE', error.message, started);
+      else this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
+      throw error;
+    }
+    const { lease, first } = acquired;
     const remind = first && !server.trulyStateless && !reminders.some((r) => r.includes(`"${server.id}"`));
     return this.callOn(lease, context, decision, started, remind ? [...reminders, leaseReminder(server.id)] : reminders, options);
   }
@@ -363,7 +421,7 @@ export class ToolGateway {
   /** The call itself, then artifacts and the record. Kept small: its frame is saved while the server works. */
   private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     try {
-      const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server), options);
+      const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server, context.caller), options);
       const ended = this.deps.now();
       const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
@@ -375,42 +433,42 @@ export class ToolGateway {
     }
   }
 
-  /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */
-  private readonly metaMemo = new WeakMap<ServerDefinition, Record<string, unknown>>();
+  /** `_meta` per definition (it depends on the server alone; definitions are replaced, never mutated), and whether the server is told the caller. */
+  private readonly metaMemo = new WeakMap<ServerDefinition, { meta: Record<string, unknown>; tellsCaller: boolean }>();
 
   /**
    * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
    * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
    * and `workdir` (the app's own, else the session root). Nothing about the
-   * caller is added: a third-party server learns no agent or conversation
-   * ids, and each conversation has its own instance anyway. Never mutated.
+   * caller is added for a third-party server: it learns no agent or
+   * conversation ids, and each conversation has its own instance anyway. A
+   * built-in plugin ships with ChatOS and is trusted as part of it, so its
+   * server is told who calls (`chatos.caller`): the Canvas records it in the
+   * history of every patch. Never mutated.
    */
-  private metaFor(server: ServerDefinition): Record<string, unknown> {
-    let meta = this.metaMemo.get(server);
-    if (!meta) {
+  private metaFor(server: ServerDefinition, caller: Caller): Record<string, unknown> {
+    let memo = this.metaMemo.get(server);
+    if (!memo) {
       const own = server.meta as { workdir?: unknown };
-      meta = typeof own.workdir === 'string' ? own : { ...own, workdir: this.deps.defaultWorkdir };
-      this.metaMemo.set(server, meta);
+      memo = { meta: typeof own.workdir === 'string' ? own : { ...own, workdir: this.deps.defaultWorkdir }, tellsCaller: this.deps.tellsCaller?.(server) === true };
+      this.metaMemo.set(server, memo);
     }
-    return meta;
+    return memo.tellsCaller ? withCallerMeta(memo.meta, caller) : memo.meta;
   }
 
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {
-    if (server.disabled) return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which is disabled`);
-    if (this.switchedOff(server)) {
-      return new GatewayError('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which the user switched off; switch it on again on the MCP servers page`);
-    }
-    if (!this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) {
-      return new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it (grant it with: chatos grant ${caller.appId} ${server.id})`);
-    }
-    const gate = this.runnable(server);
-    if (!gate.ok) return new GatewayError('NOT_RUNNABLE', `"${toolName}" is not offered: ${refusalText(gate)}`);
-    const flag = caller.flow === 'main' ? 'allowMain' : 'allowSub';
-    if (!(caller.flow === 'main' ? server.allowMain : server.allowSub)) {
-      return new GatewayError('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`);
-    }
-    return new GatewayError('NOT_GRANTED', `"${toolName}" of server "${server.id}" is not among the servers selected for this caller`);
+    return refusalOf({
+      caller,
+      toolName,
+      server,
+      switchedOff: this.switchedOff(server),
+      granted: this.deps.registry.hasMcpServerAccess(caller.appId, server.id),
+      gate: this.runnable(server),
+      mcpConfigFile: this.deps.mcpConfigFile,
+    });
   }
+
+  private readonly cachedToolsOf = (serverId: string) => this.deps.runtime.cachedTools(serverId);
 
   /**
    * Which server and tool a call names, worked out in full: the possible
@@ -429,8 +487,8 @@ export class ToolGateway {
     if (usable.length === 0 && candidates.length > 0) {
       // A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle.
       const stale = candidates.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
-      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id)));
-      throw this.refusal(caller, toolName, candidates[0]!);
+      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id, 'not-runnable')));
+      throw this.refusal(caller, toolName, ownerOf(candidates, toolName, this.cachedToolsOf, true)!);
     }
 
     // Start (first use) only the servers that could own this name.
@@ -439,9 +497,16 @@ export class ToolGateway {
     const { catalog, settingsOf } = this.builtCatalog(usable);
     const found = catalog.tools.find((t) => t.name === toolName);
     if (!found) {
+      // The name may be a tool of a server this caller may not use, while one it may use (a transform) could have made it too.
+      const owner = ownerOf(candidates.filter((def) => !usable.includes(def)), toolName, this.cachedToolsOf, false);
+      if (owner) throw this.refusal(caller, toolName, owner);
       const { tools } = this.catalogOf(this.visibleServers(caller));
       const close = suggestClosest(toolName, tools.map((t) => t.name));
-      throw new GatewayError('UNKNOWN_TOOL', `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`);
+      throw new GatewayError(
+        'UNKNOWN_TOOL',
+        `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+        `see the tools it is offered: chatos tools ${caller.agentId ? `--agent ${caller.agentId}` : `--app ${caller.appId}`} --flow ${caller.flow}`,
+      );
     }
     const server = usable.find((s) => s.id === found.serverId)!;
     const tool = this.offered(server, found, settingsOf.get(server.id));
@@ -474,8 +539,13 @@ export class ToolGateway {
 
   private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {
     const serverId = args.serverId;
-    if (typeof serverId !== 'string') throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}');
-    const released = await this.deps.runtime.connections.release(serverId, caller.conversationId);
+    if (typeof serverId !== 'string') {
+      const refused = new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}', 'pass the server id the lease reminder named, e.g. {"serverId": "chatos::everything"}');
+      this.recordRefusal(caller, RELEASE_TOOL.name, undefined, refused.code, refused.message, started);
+      throw refused;
+    }
+    // The release is audited where every release is (ConnectionManager.onRelease), with who asked.
+    const released = await this.deps.runtime.connections.release(serverId, caller.conversationId, { appId: caller.appId, agentId: caller.agentId, flow: caller.flow });
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
     return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: this.deps.now() - started };
   }

@@ -9,6 +9,9 @@ import { ProcessTreeWatch } from '../../process/processTreeWatch.js';
 const TrackedProcessSchema = z.object({ pid: z.number().int().positive(), identity: z.string() });
 
 export const PidRecordSchema = z.object({
+  /** An MCP server, or a plugin's backend process (files written before backends were recorded have no kind). */
+  kind: z.enum(['server', 'backend']).default('server'),
+  /** The server's registry id; for a backend, its plugin's id. */
   serverId: z.string(),
   /** The server's direct child; on POSIX also its process group and session id. */
   pid: z.number().int().positive(),
@@ -21,7 +24,7 @@ export const PidRecordSchema = z.object({
 });
 export type PidRecord = z.infer<typeof PidRecordSchema>;
 
-/** `<runDir>/mcp-<hostPid>.json`: the servers one host process has running. */
+/** `<runDir>/mcp-<hostPid>.json`: the servers and plugin backends one host process has running. */
 export const PidFileSchema = z.object({
   version: z.literal(1),
   hostPid: z.number().int().positive(),
@@ -38,7 +41,7 @@ export interface ReapOptions {
 }
 
 /**
- * Remembers on disk which server trees this host process started, so that
+ * Remembers on disk which server and backend trees this host process started, so that
  * after a crash (or SIGKILL) of the host the next start can end them. One
  * file per host process means no two writers ever share a file, so no lock
  * is needed; each write replaces the file atomically (temp + rename).
@@ -58,10 +61,10 @@ export class PidRegistry {
     this.hostIdentity = processIdentity(hostPid);
   }
 
-  /** Throws if the file cannot be written; the caller decides whether that stops the server. */
-  record(serverId: string, pid: number, command: string): void {
+  /** Throws if the file cannot be written; the caller decides whether that stops the process. `serverId`: for a backend, its plugin's id. */
+  record(serverId: string, pid: number, command: string, kind: PidRecord['kind'] = 'server'): void {
     const identity = processIdentity(pid);
-    this.servers.set(pid, { serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}), descendants: [] });
+    this.servers.set(pid, { kind, serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}), descendants: [] });
     this.save();
     if (identity) this.trees.add({ pid, identity });
   }
@@ -117,8 +120,8 @@ export class PidRegistry {
    * alone, and a tree whose leader died is still ended through its recorded
    * descendants.
    */
-  static async reapOrphans(runDir: string, options: ReapOptions = {}): Promise<{ reaped: { serverId: string; pid: number }[] }> {
-    const reaped: { serverId: string; pid: number }[] = [];
+  static async reapOrphans(runDir: string, options: ReapOptions = {}): Promise<{ reaped: { kind: PidRecord['kind']; serverId: string; pid: number }[] }> {
+    const reaped: { kind: PidRecord['kind']; serverId: string; pid: number }[] = [];
     for (const name of safeReaddir(runDir)) {
       const hostPid = Number(PID_FILE.exec(name)?.[1]);
       if (!hostPid || hostPid === process.pid) continue;
@@ -127,7 +130,7 @@ export class PidRegistry {
       if (content && hostStillRuns(content)) continue;
       if (!content && isAlive(hostPid)) continue; // unreadable, but maybe its host is mid-write: leave it
       for (const record of content?.servers ?? []) {
-        if (await endOrphanTree(record, options.termGraceMs ?? 1500)) reaped.push({ serverId: record.serverId, pid: record.pid });
+        if (await endOrphanTree(record, options.termGraceMs ?? 1500)) reaped.push({ kind: record.kind, serverId: record.serverId, pid: record.pid });
       }
       for (const stale of safeReaddir(runDir)) {
         if (stale === name || stale.startsWith(`${name}.tmp-`)) fs.rmSync(path.join(runDir, stale), { force: true });

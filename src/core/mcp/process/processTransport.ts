@@ -41,6 +41,8 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
   /** The server's last stderr lines, oldest first. */
   lastStderr: string[];
+  /** True when it ended on its own, before the host asked it to (a crash, not a stop). */
+  unasked?: boolean;
 }
 
 /** The message for calls that failed because the server went away: names the server and what it last said. */
@@ -58,6 +60,7 @@ const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** A longer stderr line is logged in pieces; it is text for people, not framing. */
 const STDERR_MAX_LINE_BYTES = 16 * 1024;
 const LAST_STDERR_LINES = 20;
+const FIRST_STDERR_LINES = 10;
 const LAST_STDERR_LINE_CHARS = 1000;
 /** After exit, how long to wait for the pipes to deliver what the server wrote last (a leftover grandchild may hold them open). */
 const EXIT_DRAIN_MS = 500;
@@ -88,6 +91,8 @@ export class ProcessTransport implements Transport {
   private exit: ExitInfo | undefined;
   private readonly stdoutLines: LineBuffer;
   private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
+  /** This process's first stderr lines: why a server that dies as it starts died (the shared log may hold other runs' lines). */
+  private readonly firstStderr: string[] = [];
 
   constructor(private readonly options: ProcessTransportOptions) {
     this.stdoutLines = new LineBuffer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 'fail');
@@ -106,6 +111,10 @@ export class ProcessTransport implements Transport {
   get exitInfo(): ExitInfo | undefined {
     return this.exit;
   }
+
+  private resolveExitKnown!: (info: ExitInfo) => void;
+  /** Resolves with the exit info once the child has exited and its last output is read (never, if it was not spawned). */
+  readonly exitKnown = new Promise<ExitInfo>((resolve) => (this.resolveExitKnown = resolve));
 
   async start(): Promise<void> {
     if (this.connection.kind !== 'idle') throw new Error(`ProcessTransport for "${this.serverId}" already started`);
@@ -238,10 +247,17 @@ export class ProcessTransport implements Transport {
   }
 
   private logStderr(line: Buffer): void {
-    this.options.log.append('stderr', line.toString('utf8').replace(/\r$/, ''));
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (this.firstStderr.length < FIRST_STDERR_LINES) this.firstStderr.push(text.slice(0, LAST_STDERR_LINE_CHARS));
+    this.options.log.append('stderr', text);
+  }
+
+  get firstStderrLines(): readonly string[] {
+    return this.firstStderr;
   }
 
   private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    const unasked = this.connection.kind !== 'closed';
     this.resolveExited();
     this.options.log.append('lifecycle', signal ? `pid ${this.pid} killed by ${signal}` : `pid ${this.pid} exited with code ${code}`);
     // A launcher that died may leave the real server behind: end whatever is left of its tree.
@@ -250,7 +266,8 @@ export class ProcessTransport implements Transport {
     const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
     await withTimeout(drained, EXIT_DRAIN_MS);
     const lastStderr = this.options.log.tail(LAST_STDERR_LINES, 'stderr').map((entry) => entry.text.slice(0, LAST_STDERR_LINE_CHARS));
-    this.exit = { code, signal, lastStderr };
+    this.exit = { code, signal, lastStderr, unasked };
+    this.resolveExitKnown(this.exit);
     if (this.connection.kind === 'closed') return;
     this.fault('SERVER_EXITED', describeExit(this.serverId, this.exit));
     this.closeConnection();

@@ -11,6 +11,8 @@ export const ServerLogEntrySchema = z.object({
   at: z.number(),
   stream: ServerLogStreamSchema,
   text: z.string(),
+  /** The same line said this many times in a row (a server failing each start the same way); absent for once. `at` is the last time. */
+  count: z.number().int().min(2).optional(),
 });
 export type ServerLogEntry = z.infer<typeof ServerLogEntrySchema>;
 
@@ -45,6 +47,8 @@ export class ServerLog {
   }
 
   append(stream: ServerLogStream, text: string): ServerLogEntry {
+    const repeated = this.repeatOfNewest(stream, text);
+    if (repeated) return this.tell(repeated);
     let bytes = Buffer.byteLength(text);
     if (bytes > this.maxBytes) {
       // Cut on a character boundary: decoding a byte-cut buffer would end in U+FFFD.
@@ -55,6 +59,22 @@ export class ServerLog {
     this.items.push({ entry, bytes });
     this.bytes += bytes;
     while (this.size > this.maxLines || this.bytes > this.maxBytes) this.dropOldest();
+    return this.tell(entry);
+  }
+
+  /**
+   * The newest entry counted once more, when it says exactly this: one line
+   * with "(×N)" instead of N (a server that fails every start the same way).
+   * A new object, so a viewer holding the old one sees no change under it.
+   */
+  private repeatOfNewest(stream: ServerLogStream, text: string): ServerLogEntry | undefined {
+    const newest = this.items.length > this.head ? this.items[this.items.length - 1]! : undefined;
+    if (!newest || newest.entry.stream !== stream || newest.entry.text !== text) return undefined;
+    newest.entry = { ...newest.entry, at: this.clock(), count: (newest.entry.count ?? 1) + 1 };
+    return newest.entry;
+  }
+
+  private tell(entry: ServerLogEntry): ServerLogEntry {
     for (const listener of [...this.listeners]) {
       try {
         listener(entry);
@@ -79,7 +99,7 @@ export class ServerLog {
     return this.items.slice(this.head).map((item) => item.entry);
   }
 
-  /** Calls `listener` for every later append; returns the unsubscribe function. */
+  /** Calls `listener` for every later append (a repeat comes again with its seq and a higher count); returns the unsubscribe function. */
   onAppend(listener: (entry: ServerLogEntry) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

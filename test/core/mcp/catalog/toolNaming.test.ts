@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransforms, isValidToolName, toolNameFault, toolNameFor } from '../../../../src/core/mcp/catalog/toolNaming.js';
+import fc from 'fast-check';
+import { applyTransforms, isValidToolName, mayProduceName, toolNameFault, toolNameFor } from '../../../../src/core/mcp/catalog/toolNaming.js';
 import type { Transform } from '../../../../src/shared/mcp.js';
 
 describe('applyTransforms', () => {
@@ -97,5 +98,35 @@ describe('isValidToolName / toolNameFault', () => {
 
   it('names every fault at once', () => {
     expect(toolNameFault(`${'a'.repeat(70)}.:`)).toBe('is 72 characters long (at most 64) and contains ".", ":" (only ASCII letters, digits, "_" and "-" are allowed)');
+  });
+});
+
+describe('mayProduceName', () => {
+  it.each<[string, Transform[], boolean]>([
+    ['ev_echo', [{ prefix: 'ev_' }], true],
+    ['mcp_echo_echo', [{ prefix: 'ev_' }], false],
+    ['ev_', [{ prefix: 'ev_' }], false],
+    ['echo_x', [{ suffix: '_x' }], true],
+    ['echo_y', [{ suffix: '_x' }], false],
+    ['everything_echo', [{ prefix: { remove: 'ev_', add: 'everything_' } }], true],
+    ['echo', [{ prefix: { remove: 'ev_', add: '' } }], true],
+    ['anything', [], true],
+  ])('%j from %j: %s', (name, transforms, possible) => {
+    expect(mayProduceName(name, transforms)).toBe(possible);
+  });
+
+  it('is true of every name the transforms make from a raw name', () => {
+    const part = fc.string({ unit: fc.constantFrom('a', 'b', '_'), maxLength: 4 });
+    const transform = fc.oneof(
+      part.map((prefix): Transform => ({ prefix })),
+      part.map((suffix): Transform => ({ suffix })),
+      fc.tuple(part, part).map(([remove, add]): Transform => ({ prefix: { remove, add } })),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '_'), minLength: 1, maxLength: 6 }), fc.array(transform, { maxLength: 4 }), (raw, transforms) => {
+        expect(mayProduceName(applyTransforms(raw, transforms), transforms)).toBe(true);
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });

@@ -74,7 +74,7 @@ describe('PidRegistry', () => {
 
       const { reaped } = await PidRegistry.reapOrphans(runDir);
 
-      expect(reaped).toEqual([{ serverId: 'test::orphan', pid: leaderPid }]);
+      expect(reaped).toEqual([{ kind: 'server', serverId: 'test::orphan', pid: leaderPid }]);
       expect(isRunning(leaderPid)).toBe(false);
       expect(isRunning(serverPid)).toBe(false);
       expect(groupOf(leaderPid)).toEqual([]);

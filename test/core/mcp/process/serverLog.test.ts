@@ -54,4 +54,25 @@ describe('ServerLog', () => {
     expect(seen).toEqual(['one']);
     expect(log.size).toBe(2);
   });
+
+  it('a line said again right after itself is one entry with a count, its last time and its seq; anything between starts a new one', () => {
+    let now = 1;
+    const log = new ServerLog({ clock: () => now });
+    const seen: unknown[] = [];
+    log.onAppend((entry) => seen.push(entry));
+    for (let i = 0; i < 6; i++) {
+      now = 10 + i;
+      log.append('fault', 'could not start: spawn nope ENOENT');
+    }
+    log.append('stderr', 'could not start: spawn nope ENOENT');
+    log.append('fault', 'could not start: spawn nope ENOENT');
+    expect(log.entries()).toEqual([
+      { seq: 0, at: 15, stream: 'fault', text: 'could not start: spawn nope ENOENT', count: 6 },
+      { seq: 1, at: 15, stream: 'stderr', text: 'could not start: spawn nope ENOENT' },
+      { seq: 2, at: 15, stream: 'fault', text: 'could not start: spawn nope ENOENT' },
+    ]);
+    for (const entry of log.entries()) expect(ServerLogEntrySchema.parse(entry)).toEqual(entry);
+    // A viewer is told of each repeat, as the same seq with its count.
+    expect(seen.slice(0, 3)).toEqual([expect.objectContaining({ seq: 0 }), expect.objectContaining({ seq: 0, count: 2 }), expect.objectContaining({ seq: 0, count: 3 })]);
+  });
 });

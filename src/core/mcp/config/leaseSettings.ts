@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { Problem } from '../../../shared/problems.js';
+import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
+
+/**
+ * `leases:` in mcp.yaml: how long a conversation's own instance of a server
+ * may sit unused before it is released, and how long the instances of a
+ * closed page or a gone WebSocket client are kept in case it comes back.
+ */
+export const LeaseSettingsSchema = z
+  .object({
+    /** Minutes; fractions allowed. */
+    idleMinutes: z.number().positive().max(7 * 24 * 60).optional(),
+    /** Seconds; 0 releases at once. */
+    releaseGraceSeconds: z.number().min(0).max(24 * 60 * 60).optional(),
+  })
+  .strict();
+export type LeaseSettings = z.infer<typeof LeaseSettingsSchema>;
+
+/** The README's promise: an instance unused for 30 minutes is released. */
+export const DEFAULT_LEASE_IDLE_MS = 30 * 60_000;
+/** A page reloaded or a socket reconnecting within this keeps its instances. */
+export const DEFAULT_LEASE_GRACE_MS = 30_000;
+
+const HINT = 'write e.g. "leases: { idleMinutes: 30, releaseGraceSeconds: 30 }" (idleMinutes above 0, releaseGraceSeconds 0 or more)';
+
+/** The block as written (absent: nothing set); a broken block is an error on its path and sets nothing, the servers load as usual. */
+export function parseLeaseSettings(raw: unknown, document: unknown, file: string): { settings: LeaseSettings; problems: Problem[] } {
+  if (raw === undefined || raw === null) return { settings: {}, problems: [] };
+  const parsed = LeaseSettingsSchema.safeParse(raw);
+  if (parsed.success) return { settings: parsed.data, problems: [] };
+  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ['leases', ...issue.path] }));
+  return { settings: {}, problems: zodIssuesToProblems(issues, document, file).map((p) => ({ ...p, code: 'MCP_LEASES_INVALID', hint: HINT })) };
+}
+
+/** The times in effect: mcp.yaml's, else the host's options, else the defaults. */
+export function leaseTimes(settings: LeaseSettings, options: { idleMs?: number; graceMs?: number }): { idleMs: number; graceMs: number } {
+  return {
+    idleMs: settings.idleMinutes !== undefined ? settings.idleMinutes * 60_000 : (options.idleMs ?? DEFAULT_LEASE_IDLE_MS),
+    graceMs: settings.releaseGraceSeconds !== undefined ? settings.releaseGraceSeconds * 1000 : (options.graceMs ?? DEFAULT_LEASE_GRACE_MS),
+  };
+}

@@ -175,7 +175,7 @@ describe('chatos mcp test', () => {
     const failed = cli('mcp', 'test', 'gone');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('[SERVER_START_FAILED SPAWN_FAILED]');
-    expect(failed.stderr).toContain('fix: check that "no-such-program-chatos-test" is installed');
+    expect(failed.stderr).toMatch(/fix: install no-such-program-chatos-test .*servers\.gone\.command/);
   });
 
   it('connects to a real streamable HTTP server; one that is not listening is said so', async () => {

@@ -82,6 +82,10 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
   return [
     wireChatEvents(host, urls, emit, problemsChanged),
     host.onEvent((event) => {
+      if (event.kind === 'app-tool-called') {
+        // Every call to an app's server: passed on as it is, without the problem count a reload needs.
+        return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
+      }
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.

@@ -22,6 +22,7 @@ import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
+import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
@@ -91,7 +92,9 @@ export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
   /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
   | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
-  | { kind: 'mcp-reloaded'; report: ReloadReport };
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
+  | ({ kind: 'app-tool-called' } & AppToolCall);
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -315,7 +318,16 @@ export function createHost(options: HostOptions = {}): Host {
         now: () => clock.now(),
         settings: serverSettings,
         runGate,
-        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+        hooks: announcingAppCalls(
+          options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+          (call) => listeners.size > 0 && emit({ kind: 'app-tool-called', ...call }),
+          (error) => logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+        ),
+        // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
+        tellsCaller: (server) => {
+          const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
+          return plugin?.source === 'builtin' && plugin.status === 'loaded';
+        },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       const chat = new ChatService({

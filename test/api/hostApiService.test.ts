@@ -101,6 +101,16 @@ describe('HostApi service', () => {
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'mcp_acme_tools_other_echo', args: {} })).code).toBe('NOT_FOUND');
   });
 
+  it("tells the UI of every call that reached an app's own server (its frames then get tool.called)", async () => {
+    const { api, events, t } = await startApi();
+    await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'from the page' } });
+    await t.host.gateway.callTool({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
+    expect(events.filter((e) => e.type === 'uiApp.toolCalled')).toEqual([
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true },
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false },
+    ]);
+  });
+
   it('saves agents, reports field errors, and previews their tools and prompt live', async () => {
     const { api, events } = await startApi();
     const invalid = await failure(api, 'agents.save', { agent: { name: '' } });

@@ -53,6 +53,20 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   };
 }
 
+/** The HostApi as the renderer calls it (the token as a bearer header): the result, or an Error with the host's message. */
+export function serveApi(serve: Pick<ServeProcess, 'origin' | 'token'>) {
+  return async <T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
+    const response = await fetch(`${serve.origin}/api`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method, params }),
+    });
+    const reply = (await response.json()) as { ok: boolean; result?: T; error?: { message: string } };
+    if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
+    return reply.result as T;
+  };
+}
+
 /** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = path.join(repoRoot, 'test-output', 'screenshots');

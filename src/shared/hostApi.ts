@@ -10,6 +10,7 @@ import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
+import { DroppedGrantSchema, PluginUpdateSchema } from './pluginUpdate.js';
 import { PageRegistryViewSchema } from './pageRegistry.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
@@ -153,7 +154,15 @@ export const HostApiMethods = {
   'apps.rescan': { params: Empty, result: z.object({ reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }) },
   'plugins.trust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ trust: TrustStateSchema, runPlan: RunPlanSchema }) },
   'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
-  'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()) }) },
+  /** What installing `source` would do: a new install (no `update`), or an update in place of the installed copy of its id. Nothing is placed. */
+  'plugins.installPreview': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
+  /** Installs; over an installed copy of the same id only with `update: true` (else ALREADY_INSTALLED): grants kept, trust needed again. */
+  'plugins.install': {
+    params: z.object({ source: z.string().min(1).max(4096), update: z.boolean().default(false) }).strict(),
+    result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()), updated: z.boolean().default(false) }),
+  },
+  /** The grants other apps have on what uninstalling the plugin removes (the confirm lists them). */
+  'plugins.uninstallPreview': { params: z.object({ pluginId: Id }).strict(), result: z.object({ dir: z.string(), grants: z.array(DroppedGrantSchema) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
   /** Development links: `preview` says what linking a folder would run (nothing is linked); `link` links it in place and trusts it as a link. */

@@ -38,6 +38,8 @@ export default defineConfig({
   root: rendererRoot,
   base: './',
   plugins: [typesOnlyFromHostSource(), react()],
+  // The code highlighter's worker loads each language's grammar as its own chunk.
+  worker: { format: 'es' },
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

@@ -4,6 +4,7 @@
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
 import { runChatBench } from './bench/chatBench.js';
+import { runChatUiBench } from './bench/chatUiBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
@@ -16,6 +17,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'MCP gateway', run: runGatewayBench },
   { name: 'renderer ui', run: runUiBench },
   { name: 'chat', run: runChatBench },
+  { name: 'chat ui', run: runChatUiBench },
 ];
 
 function formatValue(value: number): string {

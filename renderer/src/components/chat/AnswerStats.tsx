@@ -1,12 +1,21 @@
 import { Typography } from 'antd';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerStats as Stats, ConversationTotals } from '../../../../src/shared/chat';
 
-const number = (value: number, locale: string, digits = 0) => value.toLocaleString(locale, { maximumFractionDigits: digits });
-const money = (value: number, locale: string) => value.toLocaleString(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 });
+// Number formats are costly to build and every answer shows several: one per locale and kind, kept.
+const formats = new Map<string, Intl.NumberFormat>();
+function format(locale: string, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const id = `${locale}|${key}`;
+  let found = formats.get(id);
+  if (!found) formats.set(id, (found = new Intl.NumberFormat(locale, options)));
+  return found;
+}
+const number = (value: number, locale: string, digits = 0) => format(locale, `n${digits}`, { maximumFractionDigits: digits }).format(value);
+const money = (value: number, locale: string) => format(locale, value < 0.01 ? 'usd4' : 'usd2', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 }).format(value);
 
 /** The numbers of one answer: time to first token, tokens per second, tokens in and out, cost, tools sent, tries. */
-export function AnswerStats({ stats }: { stats: Stats }) {
+export const AnswerStats = memo(function AnswerStats({ stats }: { stats: Stats }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const parts = [
@@ -23,7 +32,7 @@ export function AnswerStats({ stats }: { stats: Stats }) {
       {parts.join(' · ')}
     </Typography.Text>
   );
-}
+});
 
 /** A conversation's totals: answers, tokens in and out, cost where known. */
 export function ConversationTotalsText({ totals }: { totals: ConversationTotals }) {

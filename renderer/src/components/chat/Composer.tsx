@@ -1,6 +1,6 @@
 import { SendOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, Input, Typography } from 'antd';
-import { useState, type KeyboardEvent } from 'react';
+import { memo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
  * Enter that ends an IME composition only ends it). While the agent answers,
  * Send becomes Stop. The text stays when sending fails.
  */
-export function Composer(props: { running: boolean; disabled?: boolean; onSend(text: string): Promise<boolean>; onStop?(): void; stopping?: boolean }) {
+export const Composer = memo(function Composer(props: { running: boolean; disabled?: boolean; onSend(text: string): Promise<boolean>; onStop?(): void; stopping?: boolean }) {
   const { running, disabled, onSend, onStop, stopping } = props;
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -59,4 +59,4 @@ export function Composer(props: { running: boolean; disabled?: boolean; onSend(t
       </div>
     </div>
   );
-}
+});

@@ -1,6 +1,7 @@
 import { DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
@@ -69,6 +70,38 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
   );
 }
 
+/** Title, agent, totals and export: apart from the messages, so a streaming answer does not re-render it. */
+const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void }) {
+  const { t } = useTranslation();
+  return (
+    <header className="chat-pane-head">
+      <div className="chat-pane-title">
+        <Typography.Title level={4} ellipsis style={{ margin: 0 }} data-testid="chat-title">
+          {title || t('chat.untitled')}
+        </Typography.Title>
+        <Space size="small" wrap>
+          <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
+            {agent}
+          </Tag>
+          <ConversationTotalsText totals={totals} />
+        </Space>
+      </div>
+      <Dropdown
+        menu={{
+          items: [
+            { key: 'md', label: t('chat.export.markdown'), onClick: () => onExport('md') },
+            { key: 'json', label: t('chat.export.json'), onClick: () => onExport('json') },
+          ],
+        }}
+      >
+        <Button icon={<DownloadOutlined />} data-testid="chat-export">
+          {t('chat.export.label')}
+        </Button>
+      </Dropdown>
+    </header>
+  );
+});
+
 /**
  * One conversation: its title, agent and totals, the messages (following
  * the turn live), Stop while it answers, the stopped state with Resume, and
@@ -96,35 +129,46 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
   // Follow the answer as it grows, unless the user scrolled up to read.
   const size = (state?.view.messages.length ?? 0) + [...(state?.streaming.values() ?? [])].reduce((n, text) => n + text.length, 0) + confirmations.length;
   useEffect(() => {
-    const box = scroller.current;
-    if (box && stickToBottom.current) box.scrollTop = box.scrollHeight;
+    // At the next frame, when the browser lays out anyway: reading scrollHeight now would force a layout inside this render.
+    const frame = requestAnimationFrame(() => {
+      const box = scroller.current;
+      if (box && stickToBottom.current) box.scrollTop = box.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [size, state?.calls]);
 
-  const run = async (action: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await action();
-      return true;
-    } catch (e) {
-      void message.error(errorLine(e));
-      return false;
-    }
-  };
-  const actions: MessageActions = {
+  const run = useCallback(
+    async (action: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await action();
+        return true;
+      } catch (e) {
+        void message.error(errorLine(e));
+        return false;
+      }
+    },
+    [message],
+  );
+  const actions: MessageActions = useMemo(() => ({
     edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
     regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
     switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
-  };
-  const stop = async () => {
+  }), [conversationId, reload, run]);
+  // Stable callbacks: the header and the composer re-render only when what they show changes, not with every streamed piece.
+  const stop = useCallback(async () => {
     setStopping(true);
     await run(() => api.call('chat.stop', { conversationId }));
     setStopping(false);
-  };
-  const exportAs = async (format: 'md' | 'json') => {
-    await run(async () => {
-      const file = await api.call('conversations.export', { id: conversationId, format });
-      download(file.filename, file.mimeType, file.text);
-    });
-  };
+  }, [conversationId, run]);
+  const sendText = useCallback((text: string) => run(() => api.call('chat.send', { conversationId, text })), [conversationId, run]);
+  const exportAs = useCallback(
+    (format: 'md' | 'json') =>
+      void run(async () => {
+        const file = await api.call('conversations.export', { id: conversationId, format });
+        download(file.filename, file.mimeType, file.text);
+      }),
+    [conversationId, run],
+  );
 
   if (!state) {
     if (error) return <ApiErrorAlert error={error} onRetry={() => void reload()} />;
@@ -133,31 +177,7 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
   const { conversation } = state.view;
   return (
     <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
-      <header className="chat-pane-head">
-        <div className="chat-pane-title">
-          <Typography.Title level={4} ellipsis style={{ margin: 0 }} data-testid="chat-title">
-            {(row ?? conversation).title || t('chat.untitled')}
-          </Typography.Title>
-          <Space size="small" wrap>
-            <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
-              {agentName(conversation.agentId)}
-            </Tag>
-            <ConversationTotalsText totals={conversation.totals} />
-          </Space>
-        </div>
-        <Dropdown
-          menu={{
-            items: [
-              { key: 'md', label: t('chat.export.markdown'), onClick: () => void exportAs('md') },
-              { key: 'json', label: t('chat.export.json'), onClick: () => void exportAs('json') },
-            ],
-          }}
-        >
-          <Button icon={<DownloadOutlined />} data-testid="chat-export">
-            {t('chat.export.label')}
-          </Button>
-        </Dropdown>
-      </header>
+      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} />
       {state.view.notices.map((notice) => (
         <Alert key={notice} type="warning" showIcon title={notice} />
       ))}
@@ -174,7 +194,7 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
         <StoppedBanner state={state} onResume={async () => void (await run(() => api.call('chat.resume', { conversationId })))} />
         {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
       </div>
-      <Composer running={running} stopping={stopping} onStop={() => void stop()} onSend={(text) => run(() => api.call('chat.send', { conversationId, text }))} />
+      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} />
     </section>
   );
 }

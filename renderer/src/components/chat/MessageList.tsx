@@ -1,8 +1,8 @@
 import { EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AssistantMessage, SummaryMessage, ToolMessage, UserMessage } from '../../../../src/shared/chat';
+import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
@@ -45,7 +45,7 @@ function SiblingNav({ messageId, siblings, onSwitch, disabled }: { messageId: st
   );
 }
 
-function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
+const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(message.text);
@@ -88,7 +88,7 @@ function UserBubble({ message, siblings, actions, busy }: { message: UserMessage
       </Space>
     </div>
   );
-}
+});
 
 /** A sub-agent's run under its call: collapsed until opened, then its own conversation, live. */
 function SubAgentRun({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
@@ -119,9 +119,40 @@ function ChildConversation({ conversationId, agentName }: { conversationId: stri
   );
 }
 
-function AssistantBlock(props: { message: AssistantMessage; state: ConversationState; results: Map<string, ToolMessage>; children: Map<string, string>; siblings?: string[]; last: boolean; actions?: MessageActions; busy: boolean; agentName(id: string): string }) {
-  const { message, state, results, children, siblings, last, actions, busy, agentName } = props;
+/** An answer; while it is written (`streaming`), its text so far and a caret, without the numbers and actions it gets once stored. */
+interface AssistantProps {
+  message: AssistantMessage;
+  /** Per tool call of the message, in its order: the stored result, the latest event, the sub-agent run's conversation. */
+  calls: { result?: ToolMessage; event?: ToolCallEvent; child?: string }[];
+  artifactUrls: Readonly<Record<string, string>>;
+  siblings?: string[];
+  last: boolean;
+  actions?: MessageActions;
+  busy: boolean;
+  agentName(id: string): string;
+  streaming?: boolean;
+}
+
+/** Re-rendered only when something it shows changed: a long conversation's earlier answers stay as they are while one streams. */
+function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
+  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.streaming !== b.streaming) return false;
+  return a.calls.length === b.calls.length && a.calls.every((call, i) => call.result === b.calls[i]!.result && call.event === b.calls[i]!.event && call.child === b.calls[i]!.child);
+}
+
+const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
+  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, streaming } = props;
   const { t } = useTranslation();
+  if (streaming) {
+    return (
+      <div className="msg msg-assistant msg-streaming" data-testid="message-streaming" data-message={message.id}>
+        <div className="msg-author">
+          <RobotOutlined /> {agentName(message.agentId)}
+        </div>
+        <LazyMarkdown text={message.text} streaming />
+        <span className="stream-caret" />
+      </div>
+    );
+  }
   return (
     <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status}>
       <div className="msg-author">
@@ -135,13 +166,9 @@ function AssistantBlock(props: { message: AssistantMessage; state: ConversationS
       )}
       {message.toolCalls.length > 0 && (
         <div className="tool-calls">
-          {message.toolCalls.map((call) => {
-            const result = results.get(call.id);
-            const event = state.calls.get(call.id);
-            const child = result?.childConversationId ?? event?.childConversationId ?? children.get(call.id);
-            return (
-              <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={state.view.artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} />
-            );
+          {message.toolCalls.map((call, i) => {
+            const { result, event, child } = calls[i] ?? {};
+            return <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} />;
           })}
         </div>
       )}
@@ -159,6 +186,13 @@ function AssistantBlock(props: { message: AssistantMessage; state: ConversationS
       </div>
     </div>
   );
+}, sameAnswer);
+
+const NO_STATS = { durationMs: 0, toolsSent: 0, attempts: 1 };
+
+/** An answer being written, in the shape of the stored one it becomes. */
+function streamingMessage(id: string, text: string, agentId: string): AssistantMessage {
+  return { id, parentId: null, at: 0, role: 'assistant', agentId, modelId: '', text, toolCalls: [], status: 'complete', stats: NO_STATS };
 }
 
 function SummaryDivider({ message }: { message: SummaryMessage }) {
@@ -187,6 +221,12 @@ export function MessageList({ state, actions, confirmations = [], onAnswered, ag
   const results = new Map<string, ToolMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.callId, m);
   const children = new Map(state.view.children.map((c) => [c.callId, c.conversationId]));
+  const callsOf = (message: AssistantMessage) =>
+    message.toolCalls.map((call) => {
+      const result = results.get(call.id);
+      const event = state.calls.get(call.id);
+      return { result, event, child: result?.childConversationId ?? event?.childConversationId ?? children.get(call.id) };
+    });
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
   const streaming = [...state.streaming].filter(([id]) => !messages.some((m) => m.id === id));
   const callsRunning = [...state.calls.values()].some((c) => c.phase === 'started' && !results.has(c.callId));
@@ -198,28 +238,23 @@ export function MessageList({ state, actions, confirmations = [], onAnswered, ag
 
   return (
     <div className="message-list" data-testid="message-list">
-      {messages.map((message) => {
-        const siblingIds = ownValue(siblings, message.id);
-        switch (message.role) {
-          case 'user':
-            return <UserBubble key={message.id} message={message} siblings={siblingIds} actions={actions} busy={busy} />;
-          case 'assistant':
-            return <AssistantBlock key={message.id} message={message} state={state} results={results} children={children} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} />;
-          case 'summary':
-            return <SummaryDivider key={message.id} message={message} />;
-          case 'tool':
-            return null; // shown on its call's card
-        }
-      })}
-      {streaming.map(([id, text]) => (
-        <div key={id} className="msg msg-assistant msg-streaming" data-testid="message-streaming" data-message={id}>
-          <div className="msg-author">
-            <RobotOutlined /> {agentName(state.view.conversation.agentId)}
-          </div>
-          <LazyMarkdown text={text} />
-          <span className="stream-caret" />
-        </div>
-      ))}
+      {[
+        ...messages.map((message) => {
+          const siblingIds = ownValue(siblings, message.id);
+          switch (message.role) {
+            case 'user':
+              return <UserBubble key={message.id} message={message} siblings={siblingIds} actions={actions} busy={busy} />;
+            case 'assistant':
+              return <AssistantBlock key={message.id} message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} />;
+            case 'summary':
+              return <SummaryDivider key={message.id} message={message} />;
+            case 'tool':
+              return null; // shown on its call's card
+          }
+        }),
+        // One list with the stored messages, keyed alike: when the answer is stored, React keeps its rendered blocks.
+        ...streaming.map(([id, text]) => <AssistantBlock key={id} message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming />),
+      ]}
       {busy && streaming.length === 0 && !callsRunning && groups.size === 0 && (
         <div className="msg-thinking" data-testid="chat-thinking">
           <LoadingOutlined /> {state.phase.kind === 'running' && state.phase.retry ? t('chat.retrying', { attempt: state.phase.retry.attempt + 1, max: state.phase.retry.maxAttempts, seconds: Math.ceil(state.phase.retry.delayMs / 1000), error: state.phase.retry.error.message }) : t('chat.thinking')}

@@ -1,14 +1,20 @@
-import { memo, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { createContext, memo, useContext, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from './CopyButton';
 import { highlight } from './highlight';
+import { splitMarkdownBlocks } from './markdownBlocks';
 import './markdown.css';
+
+/** False inside the block an answer is still writing: its code is highlighted once the block is complete, not at every piece. */
+const HighlightNow = createContext(true);
 
 /** A fenced code block: the language, a copy button, and the code highlighted once its grammar loaded (plain until then). */
 function CodeBlock({ code, language }: { code: string; language: string }) {
   const [html, setHtml] = useState<string>();
+  const now = useContext(HighlightNow);
   useEffect(() => {
+    if (!now) return setHtml(undefined);
     let current = true;
     highlight(code, language).then(
       (value) => current && setHtml(value),
@@ -17,7 +23,7 @@ function CodeBlock({ code, language }: { code: string; language: string }) {
     return () => {
       current = false;
     };
-  }, [code, language]);
+  }, [code, language, now]);
   return (
     <div className="md-code" data-testid="md-code" data-language={language || undefined}>
       <div className="md-code-bar">
@@ -68,17 +74,31 @@ const COMPONENTS: Components = {
 
 const REMARK_PLUGINS: ComponentProps<typeof ReactMarkdown>['remarkPlugins'] = [remarkGfm];
 
+/** One top-level block, parsed again only when its own text changes. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }): ReactNode {
+  return (
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
+  );
+});
+
 /**
  * A message in GitHub-flavoured Markdown (tables, task lists, strikethrough,
  * autolinks). No raw HTML is rendered and link urls are sanitized
- * (react-markdown's defaults): the text comes from a model.
+ * (react-markdown's defaults): the text comes from a model. Rendered block
+ * by block (markdownBlocks.ts), so a streaming answer re-parses only the
+ * block being written.
  */
-function MarkdownView({ text }: { text: string }): ReactNode {
+function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }): ReactNode {
+  const blocks = splitMarkdownBlocks(text);
   return (
     <div className="md-body">
-      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        <HighlightNow.Provider key={i} value={!streaming || i < blocks.length - 1}>
+          <MarkdownBlock text={block} />
+        </HighlightNow.Provider>
+      ))}
     </div>
   );
 }

@@ -1,71 +1,61 @@
-import type { HLJSApi, LanguageFn } from 'highlight.js';
+import { grammarOf, highlightWith } from './grammars';
 
 /**
- * Code highlighting, loaded only when a message shows a fenced code block:
- * highlight.js's core once, then each language's grammar on first use (one
- * small chunk per language, so a conversation about Python never loads Go).
- * Fence names map to grammars here; an unknown name stays plain text.
+ * Code highlighting, loaded only when a message shows a fenced code block.
+ * It runs in a worker: compiling a grammar the first time takes tens of
+ * milliseconds, which on the page would stall a streaming answer. Where no
+ * worker can start, the page highlights itself.
  */
-const GRAMMARS: Record<string, () => Promise<{ default: LanguageFn }>> = {
-  bash: () => import('highlight.js/lib/languages/bash'),
-  c: () => import('highlight.js/lib/languages/c'),
-  cpp: () => import('highlight.js/lib/languages/cpp'),
-  csharp: () => import('highlight.js/lib/languages/csharp'),
-  css: () => import('highlight.js/lib/languages/css'),
-  diff: () => import('highlight.js/lib/languages/diff'),
-  go: () => import('highlight.js/lib/languages/go'),
-  ini: () => import('highlight.js/lib/languages/ini'),
-  java: () => import('highlight.js/lib/languages/java'),
-  javascript: () => import('highlight.js/lib/languages/javascript'),
-  json: () => import('highlight.js/lib/languages/json'),
-  kotlin: () => import('highlight.js/lib/languages/kotlin'),
-  markdown: () => import('highlight.js/lib/languages/markdown'),
-  php: () => import('highlight.js/lib/languages/php'),
-  python: () => import('highlight.js/lib/languages/python'),
-  ruby: () => import('highlight.js/lib/languages/ruby'),
-  rust: () => import('highlight.js/lib/languages/rust'),
-  sql: () => import('highlight.js/lib/languages/sql'),
-  swift: () => import('highlight.js/lib/languages/swift'),
-  typescript: () => import('highlight.js/lib/languages/typescript'),
-  xml: () => import('highlight.js/lib/languages/xml'),
-  yaml: () => import('highlight.js/lib/languages/yaml'),
-};
 
-const ALIASES = new Map<string, string>([
-  ['sh', 'bash'], ['shell', 'bash'], ['zsh', 'bash'], ['console', 'bash'],
-  ['h', 'c'], ['c++', 'cpp'], ['hpp', 'cpp'], ['cc', 'cpp'], ['cs', 'csharp'], ['c#', 'csharp'],
-  ['patch', 'diff'], ['golang', 'go'], ['toml', 'ini'], ['js', 'javascript'], ['jsx', 'javascript'], ['mjs', 'javascript'], ['cjs', 'javascript'],
-  ['jsonc', 'json'], ['kt', 'kotlin'], ['md', 'markdown'], ['py', 'python'], ['rb', 'ruby'], ['rs', 'rust'],
-  ['ts', 'typescript'], ['tsx', 'typescript'], ['mts', 'typescript'], ['html', 'xml'], ['svg', 'xml'], ['vue', 'xml'], ['yml', 'yaml'],
-]);
+type Reply = { id: number; html?: string; error?: string };
 
-/** The grammar a fence name means, or undefined for one we do not highlight. */
-export function grammarOf(fence: string): string | undefined {
-  const name = fence.trim().toLowerCase();
-  const grammar = ALIASES.get(name) ?? name;
-  return Object.hasOwn(GRAMMARS, grammar) ? grammar : undefined;
+let worker: Worker | undefined | null;
+let nextId = 1;
+const waiting = new Map<number, { resolve(html: string | undefined): void; reject(error: Error): void }>();
+
+function startWorker(): Worker | null {
+  try {
+    const started = new Worker(new URL('./highlightWorker.ts', import.meta.url), { type: 'module', name: 'chatos-highlight' });
+    started.onmessage = (event: MessageEvent<Reply>) => {
+      const call = waiting.get(event.data.id);
+      if (!call) return;
+      waiting.delete(event.data.id);
+      if (event.data.error !== undefined) call.reject(new Error(event.data.error));
+      else call.resolve(event.data.html);
+    };
+    started.onerror = () => {
+      // The worker could not load (a CSP or protocol that refuses it): the page highlights from now on.
+      worker = null;
+      for (const [id, call] of waiting) {
+        waiting.delete(id);
+        call.reject(new Error('the highlight worker failed'));
+      }
+    };
+    return started;
+  } catch {
+    return null;
+  }
 }
 
-let core: Promise<HLJSApi> | undefined;
-const loading = new Map<string, Promise<void>>();
-
-/** highlight.js with `grammar` registered (each loaded once, whoever asks first). */
-async function withGrammar(grammar: string): Promise<HLJSApi> {
-  core ??= import('highlight.js/lib/core').then((m) => m.default);
-  const hljs = await core;
-  let registered = loading.get(grammar);
-  if (!registered) {
-    registered = GRAMMARS[grammar]!().then((m) => hljs.registerLanguage(grammar, m.default));
-    loading.set(grammar, registered);
-  }
-  await registered;
-  return hljs;
+let local: Promise<import('highlight.js').HLJSApi> | undefined;
+function highlightHere(code: string, fence: string): Promise<string | undefined> {
+  local ??= import('highlight.js/lib/core').then((m) => m.default);
+  return local.then((hljs) => highlightWith(hljs, code, fence));
 }
 
 /** The code as highlighted HTML (highlight.js escapes the text itself), or undefined for a language it does not know. */
 export async function highlight(code: string, fence: string): Promise<string | undefined> {
-  const grammar = grammarOf(fence);
-  if (!grammar) return undefined;
-  const hljs = await withGrammar(grammar);
-  return hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value;
+  if (!grammarOf(fence)) return undefined;
+  if (worker === undefined) worker = startWorker();
+  const running = worker;
+  if (!running) return highlightHere(code, fence);
+  const id = nextId++;
+  try {
+    return await new Promise<string | undefined>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      running.postMessage({ id, code, fence });
+    });
+  } catch {
+    return highlightHere(code, fence);
+  }
 }

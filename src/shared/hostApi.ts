@@ -6,6 +6,7 @@ import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
@@ -170,6 +171,8 @@ export const HostApiMethods = {
     params: z.object({ pluginId: Id, appId: Id, tool: Id, args: JsonObject.default({}), conversationId: ConversationId.default('ui') }).strict(),
     result: ToolOutcomeSchema,
   },
+  /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */
+  'uiApps.chat': { params: z.object({ pluginId: Id, appId: Id, request: PageChatRequestSchema }).strict(), result: JsonObject },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
 
   'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },

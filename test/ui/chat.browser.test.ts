@@ -23,6 +23,41 @@ import * as os from 'node:os';
 
 const KEY = 'sk-browser-chat-Q8mZt3LwR5';
 
+/** A plugin page that chats through host.chat.*, writing what it gets into its own DOM for the test to read. */
+const DESK_PAGE = `
+export async function mount({ container, host }) {
+  const log = (key, value) => {
+    const line = document.createElement('div');
+    line.dataset.key = key;
+    line.textContent = typeof value === 'string' ? value : JSON.stringify(value);
+    container.append(line);
+    return line;
+  };
+  const input = document.createElement('input');
+  input.id = 'foreign';
+  const tryForeign = document.createElement('button');
+  tryForeign.id = 'try-foreign';
+  tryForeign.textContent = 'send to that conversation';
+  tryForeign.onclick = () => host.chat.send({ sessionId: input.value, text: 'let me in' }).then((r) => log('foreign-ok', r), (e) => log('foreign-error', e.message));
+  container.append(input, tryForeign);
+  const { agent } = await host.chat.agents.createForApp({ name: 'Desk agent', prompt: 'Answer for the desk.' });
+  log('agent', agent.id);
+  log('agents', (await host.chat.agents.list()).agents.map((a) => a.id));
+  const { session } = await host.chat.sessions.ensureDefault({ agentId: agent.id });
+  log('session', session.id);
+  const streamed = log('streamed', '');
+  const unsubscribe = host.chat.events.subscribe({ sessionId: session.id }, (event) => {
+    if (event.type === 'assistant_delta') streamed.textContent += event.delta;
+    if (event.type === 'status' && event.status !== 'running') {
+      log('status', event.status);
+      host.chat.messages.list({ sessionId: session.id }).then((r) => log('messages', r.messages.map((m) => m.role + ':' + m.text)));
+    }
+  });
+  await host.chat.send({ sessionId: session.id, text: 'hello from the desk' });
+  return unsubscribe;
+}
+`;
+
 let provider: ProviderServer;
 let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -66,7 +101,8 @@ beforeAll(async () => {
   writeMcpYaml(home, { chat: chatServerEntry() });
   // The agents select chatos::chat under an app that exposes it (seed 000 way B).
   const root = folder('chatos-ui-chat-plugins-');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  // Its page uses host.chat.* (the original ChatOS page API), for the last test.
+  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': DESK_PAGE });
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--vision'], `${KEY}\n`);
@@ -164,6 +200,11 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await image.waitFor();
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
     await expect.poll(phase).toBe('done');
+    // Loaded again, the stored image comes with the url this face serves it at (conversations.get's artifactUrls).
+    await page.reload();
+    const stored = page.getByTestId('tool-call-img1').getByTestId('tool-call-image').first();
+    await stored.waitFor({ timeout: 20_000 });
+    await expect.poll(() => stored.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
     // The user's text went to the model with its line break.
     expect(provider.requests.at(-2)!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'echo\nping' });
     await screenshot(page, 'chat-03-tool-call-light-en');
@@ -317,5 +358,34 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await page.getByTestId('theme-switch').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await screenshot(page, 'chat-10-conversation-zh-light');
+  });
+});
+
+describe("a plugin page's host.chat", { timeout: 120_000 }, () => {
+  it('creates its own agent, chats in its own conversation with the events streamed to it, and is refused the user\'s', async () => {
+    const usersConversation = (await api<{ conversations: { id: string; agentId: string }[] }>('conversations.list')).conversations.find((c) => c.agentId === 'helper')!.id;
+    provider.enqueue({ kind: 'reply', text: ['Desk ', 'answer ', 'streamed.'], delayMs: 100 });
+    await page.getByTestId('locale-switch').getByText('EN').click();
+    await page.evaluate(() => (window.location.hash = '#/apps/com.example.desk/desk'));
+    const frame = page.frameLocator('[data-testid="uiapp-frame"]');
+    const line = (key: string) => frame.locator(`[data-key="${key}"]`);
+    await line('status').waitFor({ timeout: 30_000 });
+    expect(await line('status').textContent()).toBe('done');
+    expect(await line('streamed').textContent()).toBe('Desk answer streamed.');
+    await expect.poll(() => line('messages').textContent()).toBe(JSON.stringify(['user:hello from the desk', 'assistant:Desk answer streamed.']));
+    const agentId = await line('agent').textContent();
+    // Its own agent only: not the user's helper and scout.
+    expect(await line('agents').textContent()).toBe(JSON.stringify([agentId]));
+    const agent = (await api<{ agents: Record<string, unknown>[] }>('agents.list')).agents.find((a) => a.id === agentId)!;
+    expect(agent).toMatchObject({ hostAppId: 'com.example.desk', ownerApp: { pluginId: 'com.example.desk', appId: 'desk' }, systemPrompt: 'Answer for the desk.' });
+    // The request went to the model with the agent's prompt, through the same loop.
+    expect(JSON.stringify(provider.requests.at(-1)!.body.messages[0])).toContain('Answer for the desk.');
+
+    await frame.locator('#foreign').fill(usersConversation);
+    await frame.locator('#try-foreign').click();
+    await line('foreign-error').waitFor();
+    expect(await line('foreign-error').textContent()).toContain("is not one of com.example.desk/desk's");
+    expect(await line('foreign-ok').count()).toBe(0);
+    await screenshot(page, 'chat-11-plugin-page-host-chat');
   });
 });

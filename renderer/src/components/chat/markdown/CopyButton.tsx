@@ -1,5 +1,5 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -27,18 +27,18 @@ export function CopyButton({ text, testId }: { text: string; testId?: string }) 
     const timer = setTimeout(() => setCopied(false), 1500);
     return () => clearTimeout(timer);
   }, [copied]);
+  // A plain title, not an antd Tooltip: a long answer has a copy button per code block, and each renders again as the answer grows.
   return (
-    <Tooltip title={copied ? t('chat.copied') : t('chat.copy')}>
-      <Button
-        size="small"
-        type="text"
-        icon={copied ? <CheckOutlined /> : <CopyOutlined />}
-        aria-label={t('chat.copy')}
-        data-testid={testId}
-        data-copied={copied}
-        onClick={() => void copyText(text).then(() => setCopied(true))}
-      />
-    </Tooltip>
+    <Button
+      size="small"
+      type="text"
+      icon={copied ? <CheckOutlined /> : <CopyOutlined />}
+      title={copied ? t('chat.copied') : t('chat.copy')}
+      aria-label={t('chat.copy')}
+      data-testid={testId}
+      data-copied={copied}
+      onClick={() => void copyText(text).then(() => setCopied(true))}
+    />
   );
 }
 

@@ -3,6 +3,7 @@
  * non-zero when a target fails or a section throws (a broken scan must not
  * pass as "fast"). Sections live in scripts/bench/; add one to SECTIONS.
  */
+import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
 import { runChatUiBench } from './bench/chatUiBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
@@ -18,6 +19,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'renderer ui', run: runUiBench },
   { name: 'chat', run: runChatBench },
   { name: 'chat ui', run: runChatUiBench },
+  { name: 'canvas', run: runCanvasBench },
 ];
 
 function formatValue(value: number): string {

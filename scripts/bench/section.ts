@@ -38,6 +38,11 @@ export function atMost(name: string, value: number, unit: string, limit: number)
   return { name, value, unit, target: `<= ${limit} ${unit}`, pass: value <= limit };
 }
 
+/** A row that passes when `value` is at least `limit`. */
+export function atLeast(name: string, value: number, unit: string, limit: number): BenchRow {
+  return { name, value, unit, target: `>= ${limit} ${unit}`, pass: value >= limit };
+}
+
 /** The same rows, printed under a sub-heading. */
 export function grouped(group: string, rows: BenchRow[]): BenchRow[] {
   return rows.map((row) => ({ ...row, group }));

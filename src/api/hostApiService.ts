@@ -84,11 +84,18 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
   return [
     wireChatEvents(host, urls, emit, problemsChanged),
     host.onEvent((event) => {
+      if (event.kind === 'app-tool-called') {
+        // Every call to an app's server: passed on as it is, without the problem count a reload needs.
+        return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
+      }
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.
         emit({ type: 'registry.changed' });
         for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'dev-reloaded') {
+        emit({ type: 'plugins.devReloaded', pluginId: event.pluginId, changes: event.changes, runPlanChanged: event.runPlanChanged });
+        emit({ type: 'uiApp.changed', pluginId: event.pluginId });
       } else {
         const { version, added, changed, removed } = event.report;
         emit({ type: 'mcp.reloaded', version, added, changed, removed });

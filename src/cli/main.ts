@@ -10,6 +10,7 @@ import { registerRegistry } from './commands/registry.js';
 import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
 import { registerTools } from './commands/tools.js';
+import { registerDev } from './commands/dev.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
 import { StoreError } from '../core/store/storeError.js';
@@ -33,6 +34,7 @@ export function buildProgram(cli: CliContext): Command {
   registerRegistry(program, cli);
   registerRoots(program, cli);
   registerTrust(program, cli);
+  registerDev(program, cli);
   registerAgents(program, cli);
   registerTools(program, cli);
   registerModels(program, cli);

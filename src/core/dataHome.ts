@@ -55,6 +55,16 @@ export class DataHome {
     return path.join(this.hostDir, 'secrets.json');
   }
 
+  /** Plugin folders linked in place for development (`chatos dev DIR`), scanned by every process. */
+  get devLinksFile(): string {
+    return path.join(this.hostDir, 'dev-links.json');
+  }
+
+  /** The token of `chatos serve` for this data home, kept across restarts (a file only the user can read). */
+  get serveTokenFile(): string {
+    return path.join(this.hostDir, 'serve-token.json');
+  }
+
   /** Images of calls made outside a conversation (a conversation keeps its own in its folder). */
   get artifactsDir(): string {
     return path.join(this.hostDir, 'artifacts');

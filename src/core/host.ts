@@ -5,7 +5,9 @@ import { PluginCatalog } from './contributions/pluginCatalog.js';
 import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
-import { RememberedRoots } from './plugins/rememberedRoots.js';
+import { FolderListFile, RememberedRoots } from './plugins/rememberedRoots.js';
+import { repinDevLinks } from './plugins/devLinks.js';
+import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { AgentStore } from './agents/agentStore.js';
@@ -20,6 +22,7 @@ import { AlwaysAllowStore } from './confirmation/alwaysAllowStore.js';
 import { AuditLog } from './audit/auditLog.js';
 import { ToolConfirmationService } from './confirmation/toolConfirmationService.js';
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
+import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
@@ -28,7 +31,7 @@ import { RegistryCenter } from './registry/registryCenter.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
 import type { SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
-import { ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
+import { anyChanged, ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { providerOwners } from './registry/providerOwners.js';
 import { liveRegistryProblems } from './registry/registryProblems.js';
@@ -38,6 +41,7 @@ import { Fingerprinter } from './trust/pluginFingerprint.js';
 import { PluginTrust } from './trust/pluginTrust.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
+import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
 
 export interface Logger {
   info(message: string): void;
@@ -86,7 +90,11 @@ export interface HostOptions {
 
 export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  | { kind: 'mcp-reloaded'; report: ReloadReport };
+  /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
+  | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
+  | ({ kind: 'app-tool-called' } & AppToolCall);
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export const systemClock: Clock = { now: () => Date.now() };
@@ -96,10 +104,14 @@ export interface Host {
   readonly home: DataHome;
   readonly appRoot: string;
   readonly defaultsDir: string;
+  /** The host's SDK and zod as plugin servers and backends get them (the `--import` hook and versions). */
+  readonly hostModules: HostModules;
   /** Built-in, user, remembered (`chatos roots add`) and this process's extra roots, as they are now. */
   readonly pluginRoots: readonly PluginRoot[];
   /** The extra plugin roots every process scans, in the data home. */
   readonly rememberedRoots: RememberedRoots;
+  /** Plugin folders linked in place for development (`chatos dev`), in the data home. */
+  readonly devLinks: FolderListFile;
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -151,10 +163,16 @@ export interface Host {
   dispose(): Promise<void>;
 }
 
-/** Built-in, user, remembered, then this run's roots; a folder given twice is scanned once, as the first. */
-function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[]): PluginRoot[] {
+/**
+ * Built-in, development links, user, remembered, then this run's roots; a
+ * folder given twice is scanned once, as the first. Links come before the
+ * user root, so a linked folder is the copy that loads when its id is also
+ * installed.
+ */
+function currentPluginRoots(builtinDir: string, userDir: string, remembered: readonly string[], extra: readonly string[], devLinks: readonly string[]): PluginRoot[] {
   const roots: PluginRoot[] = [
     { dir: builtinDir, source: 'builtin' },
+    ...devLinks.map((dir) => ({ dir, source: 'dev' as const, single: true })),
     { dir: userDir, source: 'user' },
     ...remembered.map((dir) => ({ dir, source: 'extra' as const, remembered: true })),
     ...extra.map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
@@ -174,10 +192,12 @@ export function createHost(options: HostOptions = {}): Host {
   const sessionRoot = path.resolve(options.sessionRoot ?? process.cwd());
   const projectRoot = path.resolve(options.projectRoot ?? sessionRoot);
   const clock = options.clock ?? systemClock;
+  const hostModules = hostModulesOf(appRoot);
   const logger = options.logger ?? silentLogger;
   const builtinDir = options.builtinPluginsDir ?? path.join(appRoot, 'plugins');
   const rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinDir, home.userPluginsDir]);
-  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? []);
+  const devLinks = new FolderListFile(home.devLinksFile);
+  const pluginRoots = () => currentPluginRoots(builtinDir, home.userPluginsDir, rememberedRoots.list(), options.extraPluginRoots ?? [], devLinks.list());
   const scanner = new PluginScanner(
     pluginRoots,
     {
@@ -214,7 +234,14 @@ export function createHost(options: HostOptions = {}): Host {
     // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
     trust.forgetRecentChecks();
     sync.syncPlugins(result);
+    const reloaded = repinDevLinks(result.plugins, { trust, apps: result.apps, hostModules });
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
+    for (const event of reloaded) {
+      // The next call, page load or backend call runs the edited code: end what runs the old.
+      const serverIds = result.apps.filter((a) => a.pluginId === event.pluginId && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`);
+      void Promise.all([backends.stop(event.pluginId), ...serverIds.map((id) => need().mcp.connections.retire(id))]).catch((error: unknown) => logger.warn(`could not end what ran of ${event.pluginId} before its edit: ${(error as Error).message}`));
+      emit(event);
+    }
     return result;
   };
   const need = () => {
@@ -237,6 +264,7 @@ export function createHost(options: HostOptions = {}): Host {
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
   const backends = new PluginBackends({
+    nodeArgs: hostModules.nodeArgs,
     resolve: resolveBackend,
     gate: (pluginId) => (started ? started.runGate.check({ pluginId }, 'backend') : { ok: false, code: 'PLUGIN_MISSING', message: 'the host is not started', fix: 'start the host first' }),
     logger,
@@ -246,10 +274,12 @@ export function createHost(options: HostOptions = {}): Host {
     home,
     appRoot,
     defaultsDir,
+    hostModules,
     get pluginRoots() {
       return pluginRoots();
     },
     rememberedRoots,
+    devLinks,
     catalog,
     clock,
     logger,
@@ -272,6 +302,7 @@ export function createHost(options: HostOptions = {}): Host {
         catalog,
         now: () => clock.now(),
         runGate,
+        hostModules,
       });
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
@@ -287,7 +318,16 @@ export function createHost(options: HostOptions = {}): Host {
         now: () => clock.now(),
         settings: serverSettings,
         runGate,
-        hooks: options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+        hooks: announcingAppCalls(
+          options.gatewayHooks ?? gatewayHooks(confirmations, audit),
+          (call) => listeners.size > 0 && emit({ kind: 'app-tool-called', ...call }),
+          (error) => logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+        ),
+        // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
+        tellsCaller: (server) => {
+          const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
+          return plugin?.source === 'builtin' && plugin.status === 'loaded';
+        },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       const chat = new ChatService({
@@ -351,14 +391,14 @@ export function createHost(options: HostOptions = {}): Host {
       let plugins = watchPlugins();
       // Another process remembered or forgot a root: watch the new set of roots, and scan them now.
       const roots = new ChangeWatcher(
-        [{ path: rememberedRoots.file }],
+        [{ path: rememberedRoots.file }, { path: devLinks.file }],
         async () => {
           plugins.dispose();
           plugins = watchPlugins();
           plugins.start();
           await rescanAndReload();
         },
-        { debounceMs, pollMs, poll: fileChangedCheck(rememberedRoots.file) },
+        { debounceMs, pollMs, poll: anyChanged(fileChangedCheck(rememberedRoots.file), fileChangedCheck(devLinks.file)) },
       );
       config.start();
       plugins.start();

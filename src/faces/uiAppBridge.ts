@@ -39,13 +39,29 @@ interface BridgeWindow {
 type Theme = 'light' | 'dark';
 type Unsubscribe = () => void;
 
+/**
+ * The page's context, as the original ChatOS hands it out: a plain object,
+ * at once. It is also thenable, so pages written against the promise form
+ * (`host.context.get().then(…)`, `await host.context.get()`) keep working.
+ */
+export interface UiAppPageContext {
+  pluginId: string;
+  appId: string;
+  theme: Theme;
+  surface: 'full' | 'compact';
+  locale?: string;
+  bridge: { enabled: boolean };
+}
+
 /** What a page's mount function receives as `host`. */
 export interface UiAppPageHost {
-  context: { get(): Promise<unknown> };
+  bridge: { enabled: boolean };
+  context: { get(): UiAppPageContext & PromiseLike<UiAppPageContext> };
   theme: { get(): Promise<Theme>; onChange(listener: (theme: Theme) => void): Unsubscribe };
+  registry: { list(): Promise<unknown> };
   tools: { call(tool: string, args?: Record<string, unknown>): Promise<unknown> };
   backend: { invoke(method: string, params?: unknown): Promise<unknown> };
-  ui: { navigate(path: string): Promise<unknown> };
+  ui: { navigate(path: string): Promise<unknown>; surface: 'full' | 'compact' };
   events: { emit(type: string, payload?: unknown): Promise<unknown>; on(type: string, listener: (payload: unknown) => void): Unsubscribe };
   /** The original ChatOS page API for chat: this app's own agents and their conversations ("sessions"). */
   chat: {
@@ -111,8 +127,11 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
       }
     }
   };
+  // Filled from the parent before the page is mounted, so context.get() can answer at once.
+  const context: Omit<UiAppPageContext, 'theme'> & { theme: Theme } = { pluginId: '', appId: '', theme: 'light', surface: config.surface, bridge: { enabled: true } };
   const applyTheme = (theme: unknown) => {
     if (theme !== 'light' && theme !== 'dark') return;
+    context.theme = theme;
     doc.documentElement.dataset.theme = theme;
     doc.documentElement.style.colorScheme = theme;
     notify(themeListeners, theme);
@@ -143,9 +162,20 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
   // The page's params, then the op: a page cannot name another op (or app: the shell adds that) through its params.
   const chat = (op: string, params: unknown) => request('chat', [op, isObject(params) ? params : {}]);
   const chatEvents = (on: boolean) => void request('chat.events', [on]).catch(() => undefined);
+  const snapshot = () => {
+    const copy = { ...context, bridge: { ...context.bridge } };
+    const thenable = { ...copy } as UiAppPageContext & PromiseLike<UiAppPageContext>;
+    // Not enumerable: spreading or logging the context shows the plain fields only.
+    Object.defineProperty(thenable, 'then', {
+      enumerable: false,
+      value: (onFulfilled?: (value: UiAppPageContext) => unknown, onRejected?: (reason: unknown) => unknown) => Promise.resolve(copy).then(onFulfilled, onRejected),
+    });
+    return thenable;
+  };
 
   const host: UiAppPageHost = {
-    context: { get: () => request('context.get', []) },
+    bridge: { enabled: true },
+    context: { get: snapshot },
     theme: {
       get: () => request('theme.get', []) as Promise<Theme>,
       onChange(listener) {
@@ -153,9 +183,10 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
         return () => void themeListeners.delete(listener);
       },
     },
+    registry: { list: () => request('registry.list', []) },
     tools: { call: (tool, args = {}) => request('tools.call', [tool, args]) },
     backend: { invoke: (method, params) => request('backend.invoke', [method, params]) },
-    ui: { navigate: (path) => request('ui.navigate', [path]) },
+    ui: { navigate: (path) => request('ui.navigate', [path]), surface: config.surface },
     events: {
       emit: (type, payload) => request('events.emit', [type, payload]),
       on(type, listener) {
@@ -204,6 +235,8 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
   };
   Object.freeze(host);
   Object.freeze(host.chat);
+  Object.freeze(host.bridge);
+  Object.freeze(host.ui);
 
   const container = doc.getElementById('chatos-app') ?? doc.body;
   const showError = (message: string) => {
@@ -224,11 +257,16 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
     }
   });
 
-  void host.theme.get().then(applyTheme, () => undefined);
-
   const start = async () => {
     if (!config.moduleUrl) throw new Error('the shell names no page module');
     if (!container) throw new Error('the shell has no container element');
+    const given = (await request('context.get', [])) as Partial<UiAppPageContext> | null;
+    if (given && typeof given === 'object') {
+      if (typeof given.pluginId === 'string') context.pluginId = given.pluginId;
+      if (typeof given.appId === 'string') context.appId = given.appId;
+      if (typeof given.locale === 'string') context.locale = given.locale;
+      applyTheme(given.theme);
+    }
     const url = new URL(config.moduleUrl, doc.baseURI);
     url.searchParams.set('v', String(Date.now()));
     const mod = await importModule(url.href);
@@ -243,8 +281,9 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
             ? (fallback as Mount)
             : undefined;
     if (!mount) throw new Error(`${config.moduleUrl} exports no mount function; export one: export function mount({ container, host }) { … }`);
-    const result = await mount({ container, host, slots: {} });
-    if (typeof result === 'function') dispose = result as () => void;
+    const result = (await mount({ container, host, slots: {} })) as { dispose?: unknown } | (() => void) | undefined;
+    if (typeof result === 'function') dispose = result;
+    else if (result && typeof result.dispose === 'function') dispose = (result.dispose as () => void).bind(result);
   };
   start().then(
     () => post({ op: 'ready' }),

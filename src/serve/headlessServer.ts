@@ -6,6 +6,7 @@ import type { HostApiService } from '../api/types.js';
 import type { Host } from '../core/host.js';
 import { handleApi, refusePreflight } from './apiRoute.js';
 import { bearerToken, cookieToken, newToken, queryToken, secretMatches, tokenCookie } from './auth.js';
+import { serveUrl } from './serveToken.js';
 import { EventsHub } from './eventsSocket.js';
 import { LoopbackOrigins } from './origins.js';
 import { rejectUpgrade, sendText, setBaseHeaders } from './responses.js';
@@ -21,6 +22,10 @@ export interface HeadlessServerOptions {
   /** The renderer's build output (`dist/renderer/`). */
   rendererDir: string;
   version: string;
+  /** The session token; default a fresh one for this run (`chatos serve` passes the data home's, see serveToken.ts). */
+  token?: string;
+  /** What a request without the token is told: how to get the url (given the port, once it is known). */
+  unauthorizedText?: (port: number) => string;
 }
 
 export interface HeadlessServer {
@@ -39,9 +44,10 @@ interface ServeState {
   token: string;
   origins: LoopbackOrigins;
   rendererDir: string;
+  unauthorized: string;
 }
 
-const UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
+const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
 
 /**
  * The headless face (`chatos serve`): the renderer, the HostApi over HTTP
@@ -51,7 +57,7 @@ const UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
  * README "Headless mode" for why each exists.
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
-  const token = newToken();
+  const token = options.token ?? newToken();
   const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.home.artifactsDir, options.host.home.conversationsDir), version: options.version });
   let state: ServeState | undefined;
   const server = http.createServer((req, res) => {
@@ -86,11 +92,11 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const port = (server.address() as AddressInfo).port;
   const hub = new EventsHub(api);
   events = hub;
-  state = { host: options.host, api, token, origins: new LoopbackOrigins(port), rendererDir: options.rendererDir };
+  state = { host: options.host, api, token, origins: new LoopbackOrigins(port), rendererDir: options.rendererDir, unauthorized: options.unauthorizedText?.(port) ?? DEFAULT_UNAUTHORIZED };
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: serveUrl(port, token),
     port,
     token,
     close() {
@@ -113,7 +119,7 @@ function upgradeRefusal(req: http.IncomingMessage, state: ServeState): { status:
   if (path !== '/events') return { status: 404, text: 'not found' };
   if (!state.origins.originAllowed(req)) return { status: 403, text: 'cross-origin socket refused' };
   const presented = queryToken(query) ?? cookieToken(req, state.origins.port);
-  if (!secretMatches(presented, state.token)) return { status: 401, text: UNAUTHORIZED };
+  if (!secretMatches(presented, state.token)) return { status: 401, text: state.unauthorized };
   return undefined;
 }
 
@@ -130,13 +136,13 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   if (path === '/api') {
     if (req.method !== 'POST') return sendText(res, 405, 'the API takes POST {"method", "params"}', { Allow: 'POST' });
     // The Bearer header is for scripts; the renderer's own calls carry the HttpOnly cookie.
-    if (!secretMatches(bearerToken(req) ?? cookieToken(req, state.origins.port), state.token)) return sendText(res, 401, UNAUTHORIZED);
+    if (!secretMatches(bearerToken(req) ?? cookieToken(req, state.origins.port), state.token)) return sendText(res, 401, state.unauthorized);
     return handleApi(req, res, state.api);
   }
 
   const fromQuery = queryToken(query);
   const authorized = secretMatches(fromQuery ?? cookieToken(req, state.origins.port), state.token);
-  if (!authorized) return sendText(res, 401, UNAUTHORIZED);
+  if (!authorized) return sendText(res, 401, state.unauthorized);
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'only GET here', { Allow: 'GET, HEAD' });
   if (path === '/events') return sendText(res, 426, 'this is the event WebSocket: connect with a WebSocket client', { Upgrade: 'websocket' });
   if (path.startsWith('/artifacts/')) return sendArtifact(req, res, state.host.home.artifactsDir, path.slice('/artifacts/'.length));

@@ -13,7 +13,8 @@ export const UiAppMetaSchema = z.object({
 });
 export type UiAppMeta = z.infer<typeof UiAppMetaSchema>;
 
-export const PluginSourceSchema = z.enum(['builtin', 'user', 'extra']);
+/** `dev`: a folder linked in place for development (`chatos dev DIR`): trusted once, re-pinned on every edit while linked. */
+export const PluginSourceSchema = z.enum(['builtin', 'user', 'extra', 'dev']);
 export type PluginSource = z.infer<typeof PluginSourceSchema>;
 
 export const ExposureSchema = z.discriminatedUnion('mode', [

@@ -10,7 +10,8 @@ import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
-import { RunPlanSchema, TrustStateSchema } from './trust.js';
+import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
+import { PageRegistryViewSchema } from './pageRegistry.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
 /**
@@ -34,7 +35,7 @@ export const AppViewSchema = z.object({
   providerAppId: z.string(),
   name: z.string(),
   description: z.string().optional(),
-  source: z.enum(['builtin', 'user', 'extra']),
+  source: z.enum(['builtin', 'user', 'extra', 'dev']),
   pluginDir: z.string(),
   serverName: z.string(),
   /** Registry id of the app's own server, when it has one. */
@@ -164,6 +165,12 @@ export const HostApiMethods = {
   'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
+  /** Development links: `preview` says what linking a folder would run (nothing is linked); `link` links it in place and trusts it as a link. */
+  'plugins.devPreview': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), runPlan: RunPlanSchema.optional(), problems: z.array(ProblemSchema) }) },
+  'plugins.devLink': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), added: z.boolean(), runPlan: RunPlanSchema }) },
+  /** Unlinks by folder or plugin id: it stops, its trust and registrations (and the grants on them) go; the folder stays. */
+  'plugins.devUnlink': { params: z.object({ target: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), removed: z.array(z.string()) }) },
+
   /** A url for the app's page frame (its own origin, its plugin folder only). */
   'uiApps.open': { params: z.object({ pluginId: Id, appId: Id, surface: z.enum(['full', 'compact']).default('full') }).strict(), result: z.object({ url: z.string(), entry: z.string() }) },
   /** A page's `host.tools.call`: only its own server's tools, through the gateway. */
@@ -174,6 +181,8 @@ export const HostApiMethods = {
   /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */
   'uiApps.chat': { params: z.object({ pluginId: Id, appId: Id, request: PageChatRequestSchema }).strict(), result: JsonObject },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
+  /** A page's `host.registry.list()`: the registry as its app may see it (scoped in the core). */
+  'uiApps.registry': { params: z.object({ pluginId: Id, appId: Id }).strict(), result: PageRegistryViewSchema },
 
   'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
@@ -316,6 +325,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A plugin's page files changed: open frames of it reload. */
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
+  /** A development link was edited: pinned again, its page, servers and backend reload with the new code; what changed, for a notice. */
+  z.object({ type: z.literal('plugins.devReloaded'), pluginId: z.string(), changes: TrustChangesSchema, runPlanChanged: z.boolean() }),
+  /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
+  z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */

@@ -58,6 +58,10 @@ export const RunPlanSchema = z.object({
   pages: z.array(z.object({ appId: z.string(), entry: z.string(), compact: z.string().optional() })),
   backend: z.string().optional(),
   backendEnv: RunEnvSchema.optional(),
+  /** Node's own options the backend process is started with (the host-modules hook). */
+  backendNodeArgs: z.array(z.string()).optional(),
+  /** The host's packages a Node server or backend may import without bundling them, with their versions. */
+  hostModules: z.array(z.object({ name: z.string(), version: z.string() })).optional(),
   warnings: z.array(RunWarningSchema).default([]),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
@@ -70,5 +74,11 @@ export const TrustRecordSchema = z.object({
   files: ownRecord(z.string()),
   trustedAt: z.string(),
   runPlan: RunPlanSchema,
+  /**
+   * Trusted as a development link (`chatos dev DIR`): while the folder stays
+   * linked at `dir`, an edit is re-pinned (and reported) instead of making
+   * the plugin untrusted. Unlinking takes the trust back.
+   */
+  devLink: z.boolean().optional(),
 });
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;

@@ -80,7 +80,8 @@ describe('HostApi service', () => {
     const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
     expect(plugin.trust.state).toBe('untrusted');
     expect(plugin.runnable).toBe(false);
-    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', expect.stringMatching(/main\/server\.mjs$/)]);
+    // A Node server gets the hook that offers the host's SDK and zod, before its entry, as it is spawned.
+    expect(plugin.runPlan.servers[0]!.command).toEqual(['node', '--import', expect.stringMatching(/runtime\/host-modules\.mjs$/), expect.stringMatching(/main\/server\.mjs$/)]);
     // Untrusted: no page, no tool call.
     expect((await failure(api, 'uiApps.open', { pluginId: 'acme.tools', appId: 'main' })).code).toBe('NOT_ALLOWED');
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } })).message).toMatch(/not trusted/);
@@ -97,6 +98,16 @@ describe('HostApi service', () => {
     const other = await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'other', tool: 'echo_meta', args: {} });
     expect(other.structuredContent).toMatchObject({ meta: { chatos: { uiApp: { appId: 'other' } } } });
     expect((await failure(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'mcp_acme_tools_other_echo', args: {} })).code).toBe('NOT_FOUND');
+  });
+
+  it("tells the UI of every call that reached an app's own server (its frames then get tool.called)", async () => {
+    const { api, events, t } = await startApi();
+    await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'from the page' } });
+    await t.host.gateway.callTool({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
+    expect(events.filter((e) => e.type === 'uiApp.toolCalled')).toEqual([
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true },
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false },
+    ]);
   });
 
   it('saves agents, reports field errors, and previews their tools and prompt live', async () => {

@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeZip, writePlugin, writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
-import { tempDir } from '../helpers/tempDir.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 function setup() {
   const home = tempDir();
@@ -25,7 +26,8 @@ describe('install, trust, uninstall', () => {
       {
         appId: 'main',
         serverName: 'com.example.git.main',
-        command: ['node', path.join(dir, 'main', 'server.mjs')],
+        // As spawned: Node gets the hook offering the host's SDK and zod before the entry; the registered url is the plugin's own.
+        command: ['node', '--import', pathToFileURL(path.join(repoRoot, 'runtime', 'host-modules.mjs')).href, path.join(dir, 'main', 'server.mjs')],
         url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}`,
         // The host's variables servers inherit (locale, time zone, temp folders, proxies, CA certificates; no secrets), by name.
         env: { set: [], inherited: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'LC_*'] },
@@ -38,7 +40,7 @@ describe('install, trust, uninstall', () => {
 
     const trust = cli('trust', 'com.example.git');
     expect(trust.code).toBe(0);
-    expect(trust.stdout).toContain(`server com.example.git.main: node ${path.join(dir, 'main', 'server.mjs')}`);
+    expect(trust.stdout).toContain(`server com.example.git.main: node --import ${pathToFileURL(path.join(repoRoot, 'runtime', 'host-modules.mjs')).href} ${path.join(dir, 'main', 'server.mjs')}`);
     expect(pluginOf('com.example.git').trust.state).toBe('trusted');
 
     fs.appendFileSync(path.join(dir, 'main', 'server.mjs'), '// changed\n');

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from './tempDir.js';
 
+import { launchChromium } from '../../scripts/chromium.js';
+
 export { CHROMIUM, launchChromium } from '../../scripts/chromium.js';
 
 export interface ServeProcess {
@@ -51,6 +53,20 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   };
 }
 
+/** The HostApi as the renderer calls it (the token as a bearer header): the result, or an Error with the host's message. */
+export function serveApi(serve: Pick<ServeProcess, 'origin' | 'token'>) {
+  return async <T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
+    const response = await fetch(`${serve.origin}/api`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method, params }),
+    });
+    const reply = (await response.json()) as { ok: boolean; result?: T; error?: { message: string } };
+    if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
+    return reply.result as T;
+  };
+}
+
 /** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = path.join(repoRoot, 'test-output', 'screenshots');
@@ -58,4 +74,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** `chatos serve` with `args` (English UI) and a light-mode Chromium page on its Apps page; `close()` ends both and checks serve exited 0. */
+export async function openServedUi(args: string[]): Promise<{ serve: ServeProcess; page: Page; close(): Promise<number | null> }> {
+  const serve = await startServe(args, { LANG: 'en_US.UTF-8' });
+  const chromium = await launchChromium();
+  const page = await chromium.context.newPage();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(serve.url);
+  await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
+  return {
+    serve,
+    page,
+    async close() {
+      await chromium.close();
+      return serve.stop();
+    },
+  };
 }

@@ -90,7 +90,7 @@ export async function startTestHost(setup: (dirs: { home: string; pluginRoot: st
 export function trustPlugin(host: Host, pluginId: string): void {
   const plugin = host.catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
   if (!plugin) throw new Error(`no loaded plugin ${pluginId}`);
-  host.trust.trust({ ...plugin, id: pluginId }, runPlanOf(plugin, host.catalog.apps, plugin.backendEntry));
+  host.trust.trust({ ...plugin, id: pluginId }, runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules));
 }
 
 export const caller = (conversationId = 'conv-1', overrides: Partial<Caller> = {}): Caller => ({ appId: 'chatos', conversationId, flow: 'main', ...overrides });

@@ -15,6 +15,14 @@ describe('built-in plugins', () => {
     expect(notes.prompt?.zh).toContain('add_note');
     expect(notes.prompt?.en).toContain('add_note');
     expect(host.catalog.plugins.find((p) => p.id === 'chatos.notes')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'notes', 'backend', 'index.mjs'));
+    const canvas = host.catalog.getAiContribution('chatos.canvas', 'canvas')!;
+    expect(canvas.mcp?.url).toBe(`cmd://node ${path.join(repoRoot, 'plugins', 'canvas', 'mcp', 'server.mjs')}`);
+    expect(canvas.allowMain && canvas.allowSub).toBe(true);
+    for (const side of [canvas.prompt?.zh, canvas.prompt?.en]) {
+      // The prompts teach the patch language with the seed's four examples.
+      for (const taught of ['patch_ui_state', 'blocks+', '"__CREATE__"', '"__DELETE__"', 'state.params.count', 'INVALID_STRUCTURE']) expect(side).toContain(taught);
+    }
+    expect(host.catalog.plugins.find((p) => p.id === 'chatos.canvas')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'canvas', 'backend', 'index.mjs'));
     const panel = host.catalog.getAiContribution('chatos.workbench', 'panel')!;
     expect(panel.mcp).toBeUndefined();
     expect(panel.exposure.mcpServers).toEqual({ exposure: { mode: 'list', names: ['project_files', 'memory'] }, source: 'defaults' });

@@ -92,3 +92,57 @@ describe('chatos serve', () => {
     expect((await served.exited).code).toBe(0);
   }, 120_000);
 });
+
+describe('the serve token of a data home', () => {
+  it('is kept across restarts in a file only the user can read, printed by --print-url, replaced by --new-token', async () => {
+    const home = tempDir('chatos-serve-home-');
+    const urlOf = async (args: string[]) => {
+      const served = serve(['--port', '0', '--home', home, '--json', '--no-watch', ...args]);
+      const [line] = await lineMatching(served, /^\{.*\}$/m);
+      served.child.kill('SIGTERM');
+      expect((await served.exited).code).toBe(0);
+      return new URL((JSON.parse(line!) as { url: string }).url);
+    };
+    const first = await urlOf([]);
+    const second = await urlOf([]);
+    const token = first.searchParams.get('token')!;
+    expect(second.searchParams.get('token')).toBe(token);
+    const file = path.join(home, 'chatos', 'serve-token.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const printed = runCli(['--home', home, 'serve', '--print-url', '--port', '7411']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${token}`);
+
+    const rotated = await urlOf(['--new-token']);
+    expect(rotated.searchParams.get('token')).not.toBe(token);
+    expect(runCli(['--home', home, 'serve', '--print-url', '--port', '7411']).stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${rotated.searchParams.get('token')}`);
+  }, 120_000);
+
+  it('--print-url before any server ran says to start one; a token file others may read is refused with the fix', () => {
+    const home = tempDir('chatos-serve-home-');
+    const none = runCli(['--home', home, 'serve', '--print-url']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('npx chatos serve');
+    fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+    const file = path.join(home, 'chatos', 'serve-token.json');
+    fs.writeFileSync(file, JSON.stringify({ version: 1, secrets: { token: 'a'.repeat(43) } }), { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    const loose = runCli(['--home', home, 'serve', '--print-url']);
+    expect(loose.code).toBe(1);
+    expect(loose.stderr).toContain(`chmod 600 ${file}`);
+  });
+
+  it('a request without the token is told the command that prints the URL', async () => {
+    const home = tempDir('chatos-serve-home-');
+    const served = serve(['--port', '0', '--home', home, '--json', '--no-watch']);
+    const [line] = await lineMatching(served, /^\{.*\}$/m);
+    const { port } = JSON.parse(line!) as { port: number };
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(401);
+    const text = await page.text();
+    expect(text).toContain(`npx chatos serve --print-url --port ${port} --home ${JSON.stringify(home)}`);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 120_000);
+});

@@ -49,6 +49,9 @@ const appId = params.get('app');
 const WORKING_PAGE = `import { label } from './lib.mjs';
 export function mount({ container, host, slots }) {
   container.textContent = label;
+  // The original ChatOS's form: the context at once, no await.
+  const atMount = host.context.get();
+  const syncIds = [atMount.pluginId, atMount.appId, atMount.surface, atMount.bridge.enabled, host.bridge.enabled, host.ui.surface];
   (async () => {
     const context = await host.context.get();
     const theme = await host.theme.get();
@@ -62,7 +65,7 @@ export function mount({ container, host, slots }) {
     });
     const rect = container.getBoundingClientRect();
     await host.events.emit('report', {
-      context, theme, toolError, fetchResult, echoed,
+      context, syncIds, theme, toolError, fetchResult, echoed,
       slots, containerId: container.id, size: [rect.width, rect.height],
       docTheme: document.documentElement.dataset.theme,
       frozen: Object.isFrozen(host),
@@ -153,7 +156,8 @@ describe('the frame shell in Chromium', () => {
     const report = await app.waitFor('events.emit', 'report');
     expect(report.fromFrame).toBe(true);
     expect(report.args?.[1]).toEqual({
-      context: { pluginId: 'pages', appId: 'working', theme: 'dark', surface: 'full', locale: 'en' },
+      context: { pluginId: 'pages', appId: 'working', theme: 'dark', surface: 'full', locale: 'en', bridge: { enabled: true } },
+      syncIds: ['pages', 'working', 'full', true, true, 'full'],
       theme: 'dark',
       toolError: 'no tool echo',
       // connect-src 'none': the page reaches nothing but the bridge.

@@ -7,8 +7,10 @@ import { launchChromium, startServe, type ServeProcess } from '../helpers/browse
 
 /**
  * The page when the host goes away: while `chatos serve` is down it says the
- * connection is lost and retries; when a new `chatos serve` (a new token)
- * answers on the same port, it stops retrying and says to open the new URL.
+ * connection is lost, retries, and says to start chatos serve again if it
+ * stays. The token is kept per data home, so a restarted server takes the
+ * tab back; one started with --new-token refuses it, and the page stops
+ * retrying and says how to print the new URL.
  */
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -17,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('losing the host', () => {
-  it('shows that the connection is lost, then that the session ended once another host answers', async () => {
+  it('shows that the connection is lost, reconnects to a restarted host, and says the session ended once the token was replaced', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-conn-'));
     cleanups.push(async () => fs.rmSync(home, { recursive: true, force: true }));
     const port = String(await freePort());
@@ -33,10 +35,20 @@ describe('losing the host', () => {
     const banner = page.getByTestId('connection-lost');
     await banner.waitFor({ state: 'visible', timeout: 20_000 });
     expect(await banner.getAttribute('data-state')).not.toBe('ended');
+    expect(await banner.textContent()).toContain('If this stays, chatos serve may have stopped: start it again (npx chatos serve)');
 
+    // The same data home's token: the open tab is let in again, with no new URL.
     const second = await startServe(['--home', home, '--no-watch', '--port', port]);
-    cleanups.push(() => second.stop());
-    await expect.poll(() => banner.getAttribute('data-state'), { timeout: 30_000 }).toBe('ended');
-    expect(await banner.textContent()).toContain('open the URL that chatos serve printed again');
+    expect(second.token).toBe(first.token);
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await second.stop()).toBe(0);
+
+    const third = await startServe(['--home', home, '--no-watch', '--port', port, '--new-token']);
+    cleanups.push(() => third.stop());
+    expect(third.token).not.toBe(first.token);
+    await expect.poll(() => page.getByTestId('connection-lost').getAttribute('data-state'), { timeout: 30_000 }).toBe('ended');
+    const ended = await page.getByTestId('connection-lost').textContent();
+    expect(ended).toContain('open the URL that chatos serve printed again');
+    expect(ended).toContain('npx chatos serve --print-url');
   });
 });

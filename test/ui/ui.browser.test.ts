@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 
 /**
  * The UI end to end: `chatos serve` (the built binary) on a temp data home
@@ -21,16 +21,7 @@ let page: Page;
 let home: string;
 
 /** The HostApi as the renderer calls it: the token as a bearer header. */
-async function api<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${serve.origin}/api`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ method, params }),
-  });
-  const reply = (await response.json()) as { ok: boolean; result?: T; error?: { message: string } };
-  if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
-  return reply.result as T;
-}
+const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
 async function open(route: string, root: string): Promise<void> {
   await page.evaluate((hash) => (window.location.hash = hash), route);

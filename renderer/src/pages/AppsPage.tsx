@@ -5,6 +5,7 @@ import type { AppView, PluginView } from '../../../src/shared/hostApi';
 import type { Problem } from '../../../src/shared/problems';
 import { useApi } from '../api/hooks';
 import { EmptyPlugins } from '../components/apps/EmptyPlugins';
+import { DevLinkButton } from '../components/apps/DevLinkButton';
 import { InstallButton } from '../components/apps/InstallButton';
 import { PluginCard } from '../components/apps/PluginCard';
 import { PluginRootsCard } from '../components/apps/PluginRootsCard';
@@ -43,6 +44,7 @@ export default function AppsPage() {
         </Typography.Text>
         <Space wrap>
           <InstallButton onInstalled={reload} />
+          <DevLinkButton onLinked={reload} />
           <RescanButton onDone={reload} />
         </Space>
       </div>

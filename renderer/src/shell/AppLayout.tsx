@@ -13,6 +13,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ConnectionBanner } from './ConnectionBanner';
+import { DevReloadNotices } from './DevReloadNotices';
 import { GlobalConfirmations } from './GlobalConfirmations';
 import { HeaderBar } from './HeaderBar';
 import { PageBoundary } from './PageBoundary';
@@ -60,6 +61,7 @@ export function AppLayout() {
         <ConnectionBanner />
         <Layout.Content className="app-content">
           <GlobalConfirmations />
+          <DevReloadNotices />
           {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
           <PageBoundary key={section === 'chat' ? '/chat' : pathname}>
             <Outlet />

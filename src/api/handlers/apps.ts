@@ -5,6 +5,8 @@ import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
+import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
+import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -34,7 +36,7 @@ function appView(app: AppContribution, plugin: PluginRecord | undefined): AppVie
 }
 
 function pluginView(host: Host, plugin: PluginRecord): PluginView {
-  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   const trust = host.trust.stateOf(plugin);
   const runnable = plugin.status === 'loaded' && (trust.state === 'builtin' || trust.state === 'trusted');
   return { ...plugin, problems: [...plugin.problems, ...blockingProblems(trust)], trust, runPlan, runnable };
@@ -53,7 +55,7 @@ export function requireRunnable(host: Host, app: AppContribution): void {
   if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
 }
 
-export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend'> {
+export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
   /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
   const rescanAndReload = async () => {
     const result = host.rescan();
@@ -86,7 +88,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'plugins.trust': ({ pluginId }) => {
       const { plugin, record } = trustPlugin(host, pluginId);
       changedTrust();
-      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) };
+      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) };
     },
     // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
     'plugins.untrust': async ({ pluginId }) => {
@@ -115,6 +117,20 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       emit({ type: 'uiApp.changed', pluginId });
       return { removed: true };
     },
+    'plugins.devPreview': ({ dir }) => previewDevLink(host, dir),
+    'plugins.devLink': async ({ dir }) => {
+      const { plugin, record, added } = await linkDevPlugin(host, dir);
+      await host.reloadMcp();
+      changedTrust();
+      return { pluginId: plugin.id, dir: plugin.dir, added, runPlan: record.runPlan };
+    },
+    'plugins.devUnlink': async ({ target }) => {
+      const result = await unlinkDevPlugin(host, target);
+      await host.reloadMcp();
+      emit({ type: 'registry.changed' });
+      if (result.pluginId) emit({ type: 'uiApp.changed', pluginId: result.pluginId });
+      return result;
+    },
     'uiApps.open': ({ pluginId, appId, surface }) => {
       const app = findApp(host, pluginId, appId);
       requireRunnable(host, app);
@@ -125,6 +141,11 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'uiApps.invokeBackend': async ({ pluginId, appId, method, params }) => {
       requireRunnable(host, findApp(host, pluginId, appId));
       return host.backends.invoke(pluginId, method, params);
+    },
+    'uiApps.registry': ({ pluginId, appId }) => {
+      const app = findApp(host, pluginId, appId);
+      requireRunnable(host, app);
+      return pageRegistryView({ registry: host.registry, runGate: host.runGate, apps: host.catalog.apps }, app);
     },
   };
 }

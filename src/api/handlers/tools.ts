@@ -24,7 +24,7 @@ function pageCaller(host: Host, pluginId: string, appId: string, conversationId:
   requireRunnable(host, app);
   if (!app.mcp) throw new ApiFailure('NOT_FOUND', `app ${pluginId}/${appId} has no MCP server of its own`, 'add "ai.mcp" to the app in plugin.json');
   if (!app.allowMain && !app.allowSub) throw new ApiFailure('NOT_ALLOWED', `app ${pluginId}/${appId} allows neither main nor sub flows, so its tools cannot be called`, 'set "allowSub": true (or "allowMain") in ai.mcp');
-  return { appId: app.providerAppId, conversationId, flow: app.allowMain ? 'main' : 'sub', serverIds: [`${app.providerAppId}::${app.serverName}`] };
+  return { appId: app.providerAppId, conversationId, flow: app.allowMain ? 'main' : 'sub', serverIds: [`${app.providerAppId}::${app.serverName}`], fromPage: true };
 }
 
 export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {

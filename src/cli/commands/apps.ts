@@ -23,7 +23,7 @@ export function registerApps(program: Command, cli: CliContext): void {
           const view = appsView(result);
           printJson(io, {
             ...view,
-            plugins: view.plugins.map((p) => ({ ...p, problems: [...p.problems, ...blocking(p.dir)], trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry) })),
+            plugins: view.plugins.map((p) => ({ ...p, problems: [...p.problems, ...blocking(p.dir)], trust: trust.get(p.dir), runPlan: runPlanOf(p, result.apps, p.backendEntry, host.hostModules) })),
             problems,
           });
         } else {
@@ -32,7 +32,7 @@ export function registerApps(program: Command, cli: CliContext): void {
             io.out(`\n${plugin.id ?? plugin.dir} ${plugin.version ?? ''} [${plugin.source}, ${plugin.status}, ${trust.get(plugin.dir)?.state}]`);
             for (const app of result.apps.filter((a) => a.pluginDir === plugin.dir)) io.out(appText(app));
             // What trusting it would let run from outside its folder, said before anyone trusts it.
-            if (plugin.source !== 'builtin' && plugin.status === 'loaded') printRunWarnings(io, runPlanOf(plugin, result.apps, plugin.backendEntry));
+            if (plugin.source !== 'builtin' && plugin.status === 'loaded') printRunWarnings(io, runPlanOf(plugin, result.apps, plugin.backendEntry, host.hostModules));
           }
           io.out(`\n${result.apps.length} app(s) from ${result.plugins.filter((p) => p.status === 'loaded').length} plugin(s); ${problems.length} problem(s)`);
         }

@@ -54,7 +54,8 @@ export function registerInit(program: Command, cli: CliContext): void {
         printJson(io, { dir: folder, id, files: written.map((f) => path.relative(folder, f)).sort() });
       } else {
         io.out(`created plugin "${id}" in ${folder}`);
-        io.out(`next: chatos validate ${dir}   then copy it into a plugin root, or: chatos apps --plugins ${path.dirname(dir) || '.'}`);
+        // The exact folder: a parent given to --plugins would scan every folder beside it as a plugin.
+        io.out(`next: chatos dev ${folder}   (links it where it is: trusted once, reloaded on every edit; chatos validate ${folder} checks it first)`);
       }
       cli.exitCode = 0;
     });

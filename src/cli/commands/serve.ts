@@ -1,8 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { DataHome, resolveDataHome } from '../../core/dataHome.js';
+import { silentLogger } from '../../core/host.js';
+import { SecretError } from '../../core/secrets/secretStore.js';
 import { startHeadlessServer, type HeadlessServer } from '../../serve/headlessServer.js';
-import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { serveUrl, ServeToken } from '../../serve/serveToken.js';
+import { globalOptions, withStartedHost, type GlobalOptions } from '../globalOptions.js';
 import { UsageError, UserError, type CliContext } from '../output.js';
 
 export const DEFAULT_SERVE_PORT = 7357;
@@ -19,6 +23,45 @@ function versionOf(appRoot: string): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** The command that prints this server's url, as the 401 page and the banner name it (`--home` only when it is not the default). */
+export function printUrlCommand(port: number, home: string | undefined): string {
+  const homeArg = home !== undefined ? ` --home ${JSON.stringify(path.resolve(home))}` : '';
+  return `npx chatos serve --print-url --port ${port}${homeArg}`;
+}
+
+/** What a request without the token is told: the url it needs, and how to get it. */
+function unauthorizedText(port: number, home: string | undefined): string {
+  return [
+    'This ChatOS server needs its key, which is in the URL that "chatos serve" printed.',
+    'To print that URL again, run this on the machine that runs chatos serve (from the ChatOS folder):',
+    '',
+    `  ${printUrlCommand(port, home)}`,
+    '',
+    'then open the URL it prints. (If the server was started with --new-token, an old URL no longer works.)',
+  ].join('\n');
+}
+
+function tokenFailure(error: unknown): never {
+  if (error instanceof SecretError) throw new UserError(error.message, error.hint);
+  throw error;
+}
+
+/** `--print-url`: the url of this data home's server on `port`, from the stored token; starts nothing. */
+function printUrl(options: GlobalOptions, port: number, cli: CliContext): void {
+  const home = new DataHome(resolveDataHome(options.home));
+  const tokens = new ServeToken(home.serveTokenFile, silentLogger);
+  let token: string | undefined;
+  try {
+    token = tokens.peek();
+  } catch (error) {
+    tokenFailure(error);
+  }
+  if (!token) throw new UserError(`no serve token in ${tokens.path} yet`, 'start the server once: npx chatos serve (it prints the URL)');
+  const url = serveUrl(port, token);
+  cli.io.out(options.json ? JSON.stringify({ url, port }) : url);
+  cli.exitCode = 0;
 }
 
 /** Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (exit at once). */
@@ -38,17 +81,28 @@ export function registerServe(program: Command, cli: CliContext): void {
   const { io } = cli;
   program
     .command('serve')
-    .description('the headless host: serves the UI on 127.0.0.1 and prints a URL carrying a random token')
+    .description("the headless host: serves the UI on 127.0.0.1 and prints a URL carrying the data home's token (kept across restarts)")
     .option('--port <n>', `port to listen on, 0 = any free port (default ${DEFAULT_SERVE_PORT})`)
     .option('--no-watch', 'do not reload when mcp.yaml or plugin folders change')
-    .action(async (opts: { port?: string; watch: boolean }, command: Command) => {
+    .option('--new-token', 'replace the stored token: URLs and open tabs with the old one stop working')
+    .option('--print-url', 'print the URL of the server on --port (with the stored token) and exit; starts nothing')
+    .action(async (opts: { port?: string; watch: boolean; newToken?: boolean; printUrl?: boolean }, command: Command) => {
       const options = globalOptions(command);
       const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
+      if (opts.printUrl) return printUrl(options, port, cli);
       await withStartedHost(options, async (host) => {
+        const token = await new ServeToken(host.home.serveTokenFile, host.logger).obtain(opts.newToken ?? false).catch(tokenFailure);
         const stopWatching = opts.watch ? host.watch() : () => {};
         let server: HeadlessServer;
         try {
-          server = await startHeadlessServer({ host, port, rendererDir: path.join(host.appRoot, 'dist', 'renderer'), version: versionOf(host.appRoot) });
+          server = await startHeadlessServer({
+            host,
+            port,
+            token,
+            unauthorizedText: (bound) => unauthorizedText(bound, options.home),
+            rendererDir: path.join(host.appRoot, 'dist', 'renderer'),
+            version: versionOf(host.appRoot),
+          });
         } catch (error) {
           stopWatching();
           if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -60,7 +114,8 @@ export function registerServe(program: Command, cli: CliContext): void {
         if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port }));
         else {
           io.out(`ChatOS is serving on ${server.url}`);
-          io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it). Press Ctrl+C to stop.');
+          io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it; it stays the same when you restart, --new-token replaces it).');
+          io.err(`Print it again with: ${printUrlCommand(server.port, options.home)}. Press Ctrl+C to stop.`);
         }
         await signal;
         io.err('stopping: closing connections, ending servers, saving data…');

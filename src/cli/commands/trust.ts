@@ -25,10 +25,11 @@ export function printRunPlan(io: CliIo, plan: RunPlan): void {
   }
   for (const page of plan.pages) io.out(`  page ${page.appId}: ${page.entry}${page.compact ? ` (compact: ${page.compact})` : ''}`);
   if (plan.backend) {
-    io.out(`  backend: node ${plan.backend}`);
+    io.out(`  backend: node ${[...(plan.backendNodeArgs ?? []), plan.backend].join(' ')}`);
     if (plan.backendEnv) io.out(`    environment: ${envText(plan.backendEnv)}`);
   }
   if (!plan.servers.length && !plan.pages.length && !plan.backend) io.out('  (nothing)');
+  else if (plan.hostModules?.length) io.out(`  from the host, without bundling: ${plan.hostModules.map((p) => `${p.name}@${p.version}`).join(', ')}`);
   printRunWarnings(io, plan);
 }
 
@@ -103,7 +104,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
         }
         const plugin = host.rescan().plugins.find((p) => p.dir === installed.dir);
         await commit(host);
-        const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry) : undefined;
+        const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) : undefined;
         if (options.json) {
           printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust: 'untrusted', status: plugin?.status, runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
         } else {

@@ -15,6 +15,7 @@ import { ServerConnection } from './connection/serverConnection.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
+import type { HostModules } from '../plugins/hostModules.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -30,6 +31,8 @@ export interface McpRuntimeOptions {
   /** Servers built into the host (category builtin/assistant), with the factories that make them. */
   builtinServers?: ServerDefinition[];
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /** The hook a plugin's Node server is started with, so it may import the host's SDK and zod (the run plan shows it). */
+  hostModules?: HostModules;
 }
 
 export interface ReloadReport {
@@ -155,7 +158,7 @@ export class McpRuntime {
     for (const row of this.options.registry.listServers()) {
       // A missing registration is shown, never offered (its plugin or DB row is gone).
       if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin' || row.missing) continue;
-      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row) });
+      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row), hostModules: this.options.hostModules });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
-import type { TrustRecord } from '../../shared/trust.js';
+import type { RunPlan, TrustRecord } from '../../shared/trust.js';
 import type { Host } from '../host.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RemovedRegistration } from '../registry/registryCenter.js';
@@ -36,16 +36,16 @@ export function findPlugin(host: Host, pluginId: string): PluginRecord {
   throw new PluginLifecycleError('NOT_FOUND', `no plugin "${pluginId}" is installed${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list plugins with "chatos apps"');
 }
 
-/** Trusts the plugin's current content; `undefined` for a built-in (always trusted). */
-export function trustPlugin(host: Host, pluginId: string): { plugin: PluginRecord; record?: TrustRecord } {
+/** Trusts the plugin's current content; `undefined` for a built-in (always trusted). A linked folder is trusted as a development link (devLinks.ts). */
+export function trustPlugin(host: Host, pluginId: string, options: { plan?: RunPlan } = {}): { plugin: PluginRecord; record?: TrustRecord } {
   const plugin = findPlugin(host, pluginId);
   if (plugin.source === 'builtin') return { plugin };
   if (plugin.status !== 'loaded') {
     throw new PluginLifecycleError('INVALID', `${pluginId} at ${plugin.dir} is ${plugin.status}; it cannot be trusted until it loads`, 'fix its problems first', plugin);
   }
-  const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry);
+  const plan = options.plan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   try {
-    return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan) };
+    return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan, { devLink: plugin.source === 'dev' }) };
   } catch (error) {
     if (!(error instanceof TrustBlockedError)) throw error;
     throw new PluginLifecycleError('NOT_ALLOWED', `${error.message}; nothing of it runs`, error.problems[0]?.hint ?? 'fix the problems listed', { ...plugin, problems: [...plugin.problems, ...error.problems] });

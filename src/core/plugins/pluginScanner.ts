@@ -15,6 +15,8 @@ export interface PluginRoot {
   source: PluginSource;
   /** An extra root the user added for every process (`chatos roots add`), not only for this run (`--plugins`). */
   remembered?: boolean;
+  /** The root is one plugin folder itself (a development link), not a folder of plugin folders. */
+  single?: boolean;
 }
 
 export interface ScanResult {
@@ -51,6 +53,11 @@ interface Candidate {
 
 /** The plugin folders of a root; undefined when the root cannot be read (then what it holds is unknown, not empty). */
 function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] | undefined {
+  if (root.single) {
+    if (fs.statSync(root.dir, { throwIfNoEntry: false })?.isDirectory()) return [root.dir];
+    problems.push({ severity: 'warning', code: 'PLUGIN_ROOT_UNREADABLE', file: root.dir, path: '', message: `the linked plugin folder ${root.dir} is gone`, hint: `put it back, or unlink it: chatos dev --unlink ${root.dir}` });
+    return undefined;
+  }
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(root.dir, { withFileTypes: true });

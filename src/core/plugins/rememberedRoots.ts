@@ -37,16 +37,17 @@ export class RootsError extends Error {
   }
 }
 
-export class RememberedRoots {
+/**
+ * A JSON list of absolute folders in the data home, read again only when
+ * its stamp changed and changed under its lock: the remembered roots, and
+ * the development links (devLinks.ts) in a file of their own.
+ */
+export class FolderListFile {
   private cache: { stamp: FileStamp; roots: string[]; problems: Problem[] } | undefined;
 
-  /** `alwaysScanned`: the built-in and user roots, which every process scans anyway. */
-  constructor(
-    readonly file: string,
-    private readonly alwaysScanned: () => readonly string[],
-  ) {}
+  constructor(readonly file: string) {}
 
-  /** The remembered roots; no file means none, and a file that cannot be read means none too, with a problem saying why. */
+  /** The folders; no file means none, and a file that cannot be read means none too, with a problem saying why. */
   read(): { roots: string[]; problems: Problem[] } {
     const stamp = stampFile(this.file);
     if (this.cache && sameStamp(this.cache.stamp, stamp)) return this.cache;
@@ -57,6 +58,34 @@ export class RememberedRoots {
 
   list(): string[] {
     return this.read().roots;
+  }
+
+  /** Read, change and write under the file's lock, so two processes adding at once both land. */
+  async update(change: (roots: string[]) => { roots: string[]; changed: boolean }): Promise<boolean> {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    try {
+      return await withFileLock(this.file, quietLogger, () => {
+        const current = readRootsFile(this.file);
+        const broken = current.problems.find((p) => p.severity === 'error');
+        if (broken) throw new RootsError('FILE_INVALID', broken.message, broken.hint);
+        const next = change(current.roots);
+        if (next.changed) writeFileAtomic(this.file, Buffer.from(`${JSON.stringify({ version: 1, roots: next.roots } satisfies PluginRootsFile, null, 2)}\n`));
+        return next.changed;
+      });
+    } catch (error) {
+      if (error instanceof RootsError) throw error;
+      throw new RootsError('SAVE_FAILED', `could not save ${this.file}: ${(error as Error).message}; nothing was changed`, 'make the data home writable and free some disk space, then try again');
+    }
+  }
+}
+
+export class RememberedRoots extends FolderListFile {
+  /** `alwaysScanned`: the built-in and user roots, which every process scans anyway. */
+  constructor(
+    file: string,
+    private readonly alwaysScanned: () => readonly string[],
+  ) {
+    super(file);
   }
 
   /** Remembers a folder of plugin folders; false when it already was. */
@@ -81,24 +110,6 @@ export class RememberedRoots {
       throw new RootsError('NOT_REMEMBERED', `${folder} is not a remembered plugin root`, known.length ? `remembered: ${known.join(', ')}` : 'no root is remembered; see them with: chatos roots list');
     }
     return { dir: folder };
-  }
-
-  /** Read, change and write under the file's lock, so two processes adding at once both land. */
-  private async update(change: (roots: string[]) => { roots: string[]; changed: boolean }): Promise<boolean> {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    try {
-      return await withFileLock(this.file, quietLogger, () => {
-        const current = readRootsFile(this.file);
-        const broken = current.problems.find((p) => p.severity === 'error');
-        if (broken) throw new RootsError('FILE_INVALID', broken.message, broken.hint);
-        const next = change(current.roots);
-        if (next.changed) writeFileAtomic(this.file, Buffer.from(`${JSON.stringify({ version: 1, roots: next.roots } satisfies PluginRootsFile, null, 2)}\n`));
-        return next.changed;
-      });
-    } catch (error) {
-      if (error instanceof RootsError) throw error;
-      throw new RootsError('SAVE_FAILED', `could not save ${this.file}: ${(error as Error).message}; nothing was changed`, 'make the data home writable and free some disk space, then try again');
-    }
   }
 }
 

@@ -31,7 +31,7 @@ export interface RunGateDeps {
   pluginAt(dir: string): PluginRecord | undefined;
   /** The loaded plugin with this id, else any folder declaring it. */
   pluginById(pluginId: string): PluginRecord | undefined;
-  /** The plugin roots this process scans now (built-in, user, remembered, this run's --plugins). */
+  /** The plugin roots this process scans now (built-in, user, remembered, this run's --plugins; a development link is its plugin folder). */
   pluginRoots(): readonly string[];
   trust: {
     stateOf(plugin: PluginRecord): TrustState;
@@ -81,7 +81,7 @@ export class RunGate {
   private plugin(target: RunTarget, part: RunPart): { ok: true; plugin: PluginRecord } | RunGateRefusal {
     const { pluginId, pluginDir } = target;
     const plugin = pluginDir !== undefined ? this.deps.pluginAt(pluginDir) : this.deps.pluginById(pluginId);
-    if (!plugin && pluginDir !== undefined && !this.deps.pluginRoots().includes(path.dirname(pluginDir))) {
+    if (!plugin && pluginDir !== undefined && !this.deps.pluginRoots().some((root) => root === path.dirname(pluginDir) || root === pluginDir)) {
       // Registered by a process that scans that root: this one knows nothing of it, so it cannot say it is gone (DESIGN.md "Data home").
       const root = path.dirname(pluginDir);
       return refuse(

@@ -186,7 +186,8 @@ export class RegistrySync {
     const claimOf = new Map(scan.plugins.flatMap((p) => p.problems.filter((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED').map((problem) => [p.dir, problem.message] as const)));
     const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !claimOf.has(p.dir)).map((p) => p.dir));
     const scanned = new Set(scan.roots);
-    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && scanned.has(path.dirname(source.pluginDir));
+    // A development link is a root that is the plugin folder itself.
+    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && (scanned.has(path.dirname(source.pluginDir)) || scanned.has(source.pluginDir));
     const report = registry.reconcile(inScannedRoot, desired, {
       keep: ({ source: s }) => isPluginSource(s) && invalidDirs.has(s.pluginDir),
       missingReason: ({ source: s }) => {

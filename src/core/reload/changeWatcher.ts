@@ -113,3 +113,8 @@ export function fileChangedCheck(file: string): () => boolean {
     return changed;
   };
 }
+
+/** Several change checks as one: each is asked every time (so each keeps its own last stamp), any change counts. */
+export function anyChanged(...checks: (() => boolean)[]): () => boolean {
+  return () => checks.map((check) => check()).some(Boolean);
+}

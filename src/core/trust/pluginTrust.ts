@@ -1,12 +1,15 @@
 import type { PluginRecord } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
-import { TrustRecordSchema, type RunPlan, type TrustRecord, type TrustState } from '../../shared/trust.js';
+import { TrustRecordSchema, type RunPlan, type TrustChanges, type TrustRecord, type TrustState } from '../../shared/trust.js';
 import type { Clock } from '../host.js';
 import { defineTable } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import { diffFiles, type Fingerprinter } from './pluginFingerprint.js';
 
 export const PluginTrustTable = defineTable('pluginTrust', TrustRecordSchema);
+
+/** The record is a development link's, for this plugin where it is linked now. */
+const isDevLinkOf = (record: TrustRecord, plugin: PluginRecord) => record.devLink === true && plugin.source === 'dev' && record.dir === plugin.dir;
 
 /** A plugin whose folder cannot be pinned (see Fingerprint): trusting it is refused with the reasons. */
 export class TrustBlockedError extends Error {
@@ -55,6 +58,8 @@ export class PluginTrust {
     if (!current.ok) return { state: 'blocked', problems: current.problems };
     if (!record) return { state: 'untrusted', fingerprint: current.fingerprint };
     if (record.fingerprint === current.fingerprint) return { state: 'trusted', trustedAt: record.trustedAt, fingerprint: record.fingerprint };
+    // A linked folder the user trusted as such: an edit is development, re-pinned by the next rescan (repinDevLink), not a reason to stop it.
+    if (isDevLinkOf(record, plugin)) return { state: 'trusted', trustedAt: record.trustedAt, fingerprint: current.fingerprint };
     return { state: 'changed', trustedAt: record.trustedAt, fingerprint: current.fingerprint, changes: diffFiles(record.files, current.files) };
   }
 
@@ -89,8 +94,22 @@ export class PluginTrust {
     return runnable;
   }
 
+  /**
+   * A development link's edits since it was last pinned: pinned now (the
+   * record keeps being a link's), with the files that changed and the run
+   * plan before; undefined when nothing changed or it is no linked plugin.
+   */
+  repinDevLink(plugin: PluginRecord & { id: string }, runPlan: RunPlan): { changes: TrustChanges; before: RunPlan; record: TrustRecord } | undefined {
+    this.store.refresh();
+    const record = this.store.get(PluginTrustTable, plugin.id)?.payload;
+    if (!record || !isDevLinkOf(record, plugin)) return undefined;
+    const current = this.fingerprinter.fingerprint(plugin.dir);
+    if (!current.ok || current.fingerprint === record.fingerprint) return undefined;
+    return { changes: diffFiles(record.files, current.files), before: record.runPlan, record: this.trust(plugin, runPlan, { devLink: true }) };
+  }
+
   /** Pins the folder's current content; a folder that cannot be pinned throws TrustBlockedError with its problems. */
-  trust(plugin: PluginRecord & { id: string }, runPlan: RunPlan): TrustRecord {
+  trust(plugin: PluginRecord & { id: string }, runPlan: RunPlan, options: { devLink?: boolean } = {}): TrustRecord {
     const current = this.fingerprinter.fingerprint(plugin.dir);
     if (!current.ok) throw new TrustBlockedError(plugin.id, current.problems);
     const record: TrustRecord = {
@@ -100,9 +119,17 @@ export class PluginTrust {
       files: current.files,
       trustedAt: new Date(this.clock.now()).toISOString(),
       runPlan,
+      ...(options.devLink ? { devLink: true } : {}),
     };
     this.store.put(PluginTrustTable, plugin.id, record);
     return record;
+  }
+
+  /** Takes back the trust of a development link at `dir`, and only that: a copy of the same id trusted elsewhere keeps its own. */
+  untrustDevLink(pluginId: string, dir: string): boolean {
+    this.store.refresh();
+    const record = this.store.get(PluginTrustTable, pluginId)?.payload;
+    return record?.devLink === true && record.dir === dir ? this.store.delete(PluginTrustTable, pluginId) : false;
   }
 
   untrust(pluginId: string): boolean {

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
 import { INHERITED_ENV_NAMES } from '../mcp/process/serverEnvironment.js';
+import { serverArgsWithHostModules, type HostModules } from '../plugins/hostModules.js';
 import { isInside } from '../plugins/pluginPaths.js';
 
 /**
@@ -80,8 +81,14 @@ function warningsFor(subject: string, pluginDir: string, command: string | undef
   return warnings;
 }
 
-/** What a plugin would run: the exact argv and environment of each server, each page entry, its backend; and what in them trust cannot pin. */
-export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string): RunPlan {
+/**
+ * What a plugin would run: the exact argv and environment of each server,
+ * each page entry, its backend; and what in them trust cannot pin. With
+ * `hostModules` (every host passes its own), a Node server's argv and the
+ * backend's Node options carry the hook that offers the host's SDK and zod,
+ * exactly as they are spawned.
+ */
+export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[], backendEntry?: string, hostModules?: HostModules): RunPlan {
   const own = apps.filter((a) => a.pluginDir === plugin.dir);
   const warnings: RunWarning[] = [];
   const servers = own
@@ -91,13 +98,15 @@ export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[]
       if (!mcp.command) return { appId: a.appId, serverName: a.serverName, url: mcp.url };
       const env = runEnv(mcp.env);
       warnings.push(...warningsFor(`server ${a.serverName}`, plugin.dir, mcp.command, mcp.args ?? [], env));
-      return { appId: a.appId, serverName: a.serverName, command: [mcp.command, ...(mcp.args ?? [])], url: mcp.url, env };
+      return { appId: a.appId, serverName: a.serverName, command: [mcp.command, ...serverArgsWithHostModules(mcp.command, mcp.args ?? [], hostModules)], url: mcp.url, env };
     });
   return {
     servers,
     pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path, compact: a.entry.compactPath })),
     backend: backendEntry,
     ...(backendEntry ? { backendEnv: runEnv({}) } : {}),
+    ...(backendEntry && hostModules ? { backendNodeArgs: [...hostModules.nodeArgs] } : {}),
+    ...(hostModules ? { hostModules: hostModules.packages.map((p) => ({ ...p })) } : {}),
     warnings,
   };
 }

@@ -14,6 +14,8 @@ export interface BackendProcessOptions {
   ctx: BackendContext;
   /** The compiled `backendRunner.js`. */
   runnerPath: string;
+  /** Node's own options for the process (the host-modules hook); never the host's own flags. */
+  nodeArgs: readonly string[];
   env: Record<string, string>;
   /** How long loading the entry and `createUiAppsBackend(ctx)` may take. */
   startTimeoutMs: number;
@@ -110,8 +112,8 @@ export class BackendProcess {
         execPath: process.execPath,
         env,
         cwd: ctx.pluginDir,
-        // Not the host's flags: an --inspect port or a loader must not be inherited.
-        execArgv: [],
+        // Not the host's flags (an --inspect port or a loader must not be inherited): only the ones the run plan shows.
+        execArgv: [...this.options.nodeArgs],
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
         detached: process.platform !== 'win32',

@@ -25,6 +25,8 @@ export interface PluginBackendsOptions {
    */
   gate(pluginId: string): RunGateAnswer;
   logger?: { warn(message: string): void };
+  /** Node's own options for every backend process (the host-modules hook), before the runner. */
+  nodeArgs?: readonly string[];
   /** How long a call (and a start) may take; default 30 s. */
   invokeTimeoutMs?: number;
 }
@@ -133,6 +135,7 @@ export class PluginBackends {
       entry: resolved.entry,
       ctx: resolved.ctx,
       runnerPath: this.runnerPath,
+      nodeArgs: this.options.nodeArgs ?? [],
       env: backendEnvironment(),
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),

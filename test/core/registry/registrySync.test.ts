@@ -110,8 +110,8 @@ describe('registry sync with plugins', () => {
     host.rescan();
     await host.dispose();
     let store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
-    // The built-in Notes app is a plugin too.
-    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.notes.notes', 'com.example.git.main']);
+    // The built-in Canvas and Notes apps are plugins too.
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes', 'com.example.git.main']);
     expect(store.list(HostPrompts).map((r) => r.id).filter((id) => id.includes('git')).sort()).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
     await store.close();
     // Host copies are not registered a second time under chatos.
@@ -121,7 +121,7 @@ describe('registry sync with plugins', () => {
     again.rescan();
     await again.dispose();
     store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
-    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.notes.notes']);
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes']);
     await store.close();
   });
 

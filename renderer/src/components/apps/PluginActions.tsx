@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Checkbox, Popconfirm } from 'antd';
-import { DeleteOutlined, StopOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DisconnectOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
 import { api } from '../../api/client';
@@ -61,6 +61,31 @@ export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone
     >
       <Button size="small" danger icon={<DeleteOutlined />} loading={busy} data-testid={`uninstall-${pluginId}`}>
         {t('apps.uninstall.button')}
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** Unlinks a development link: it stops, its trust and registrations go; its folder is left as it is. */
+export function UnlinkButton({ plugin, onDone }: { plugin: PluginView; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { busy, run } = useAction(onDone);
+  const pluginId = plugin.id ?? '';
+  return (
+    <Popconfirm
+      title={t('apps.devLink.unlinkConfirm', { name: plugin.name ?? pluginId })}
+      description={t('apps.devLink.unlinkExplain')}
+      okText={t('apps.devLink.unlink')}
+      cancelText={t('common.cancel')}
+      onConfirm={() =>
+        run(async () => {
+          await api.call('plugins.devUnlink', { target: plugin.dir });
+          return t('apps.devLink.unlinked', { name: plugin.name ?? pluginId });
+        })
+      }
+    >
+      <Button size="small" icon={<DisconnectOutlined />} loading={busy} data-testid={`unlink-${pluginId}`}>
+        {t('apps.devLink.unlink')}
       </Button>
     </Popconfirm>
   );

@@ -4,7 +4,7 @@ import type { AppView, PluginView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { TrustBlock } from '../uiapp/TrustBlock';
 import { AppDetails } from './AppDetails';
-import { UninstallButton, UntrustButton } from './PluginActions';
+import { UninstallButton, UnlinkButton, UntrustButton } from './PluginActions';
 import { SourceTag, StatusTag, TrustTag } from './pluginTags';
 
 export interface PluginCardProps {
@@ -22,7 +22,7 @@ function folderName(dir: string): string {
 export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCardProps) {
   const { t } = useTranslation();
   const needsTrust = plugin.status === 'loaded' && (plugin.trust.state === 'untrusted' || plugin.trust.state === 'changed');
-  const canUntrust = plugin.source !== 'builtin' && (plugin.trust.state === 'trusted' || plugin.trust.state === 'changed');
+  const canUntrust = plugin.source !== 'builtin' && plugin.source !== 'dev' && (plugin.trust.state === 'trusted' || plugin.trust.state === 'changed');
   const testId = plugin.id ?? folderName(plugin.dir);
 
   return (
@@ -42,6 +42,7 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
           {plugin.status === 'loaded' ? <TrustTag trust={plugin.trust} /> : null}
           {canUntrust ? <UntrustButton plugin={plugin} onDone={onChanged} /> : null}
           {plugin.source === 'user' && plugin.id ? <UninstallButton plugin={plugin} onDone={onChanged} /> : null}
+          {plugin.source === 'dev' ? <UnlinkButton plugin={plugin} onDone={onChanged} /> : null}
         </Space>
       }
     >

@@ -2,13 +2,17 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
 
-const SOURCE_COLOR: Record<PluginView['source'], string> = { builtin: 'geekblue', user: 'green', extra: 'purple' };
+const SOURCE_COLOR: Record<PluginView['source'], string> = { builtin: 'geekblue', user: 'green', extra: 'purple', dev: 'magenta' };
 const STATUS_COLOR: Record<PluginView['status'], string> = { loaded: 'success', invalid: 'error', overridden: 'default', shadowed: 'default' };
 const TRUST_COLOR: Record<PluginView['trust']['state'], string> = { builtin: 'default', blocked: 'red', trusted: 'cyan', untrusted: 'orange', changed: 'volcano' };
 
 export function SourceTag({ source }: { source: PluginView['source'] }) {
   const { t } = useTranslation();
-  return <Tag color={SOURCE_COLOR[source]}>{t(`apps.source.${source}`)}</Tag>;
+  return (
+    <Tag color={SOURCE_COLOR[source]} data-testid={`plugin-source-${source}`}>
+      {t(`apps.source.${source}`)}
+    </Tag>
+  );
 }
 
 export function StatusTag({ status }: { status: PluginView['status'] }) {

@@ -67,6 +67,10 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   useHostEvent('uiApp.changed', (event) => {
     if (event.pluginId === pluginId) reloadSoon();
   });
+  // A call to this app's own server, from any caller (an agent, the CLI, another frame): the page may re-read what it shows.
+  useHostEvent('uiApp.toolCalled', (event) => {
+    if (event.pluginId === pluginId && event.appId === appId) frameRef.current?.contentWindow?.postMessage(appEvent('tool.called', { tool: event.tool, ok: event.ok }), '*');
+  });
   useHostEvent('plugins.changed', (event) => {
     // `reread` names plugin folders (or ids); the entry file tells which folder is this app's.
     const entry = opened.data?.entry;

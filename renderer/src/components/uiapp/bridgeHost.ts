@@ -46,7 +46,10 @@ function requireString(value: unknown, what: string): string {
 export async function answerBridgeRequest(frame: BoundFrame, op: string, args: unknown[]): Promise<unknown> {
   switch (op) {
     case 'context.get':
-      return { pluginId: frame.pluginId, appId: frame.appId, theme: frame.theme(), surface: frame.surface, locale: frame.locale() };
+      return { pluginId: frame.pluginId, appId: frame.appId, theme: frame.theme(), surface: frame.surface, locale: frame.locale(), bridge: { enabled: true } };
+    case 'registry.list':
+      // Scoped in the core to what this frame's app may see; the frame names no app of its own.
+      return callHost(() => api.call('uiApps.registry', { pluginId: frame.pluginId, appId: frame.appId }));
     case 'theme.get':
       return frame.theme();
     case 'tools.call': {

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/mcp.js';
 import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
 import { parseCmdUrl } from '../../naming/cmdUrl.js';
+import { serverArgsWithHostModules, type HostModules } from '../../plugins/hostModules.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { checkServerUrl } from './transports.js';
 
@@ -34,6 +35,8 @@ export interface RegistryDefinitionExtras {
   disabled?: boolean;
   /** Working folder of a stdio server. */
   cwd?: string;
+  /** For a plugin's Node server: the hook that offers the host's SDK and zod, as the trust run plan shows it. */
+  hostModules?: HostModules;
 }
 
 export type DefinitionResult = { ok: true; definition: ServerDefinition } | { ok: false; reason: string };
@@ -47,10 +50,11 @@ const ORIGIN_BY_SOURCE: Record<RegistrySource['kind'], ServerDefinition['origin'
   builtin: 'builtin',
 };
 
-function transportOf(row: RegistryMcpServer, cwd: string | undefined): { ok: true; transport: ServerTransport } | { ok: false; reason: string } {
+function transportOf(row: RegistryMcpServer, cwd: string | undefined, hostModules: HostModules | undefined): { ok: true; transport: ServerTransport } | { ok: false; reason: string } {
   if (row.url.startsWith('cmd://')) {
     try {
-      const { command, args } = parseCmdUrl(row.url);
+      const { command, args: declared } = parseCmdUrl(row.url);
+      const args = row.source.kind === 'plugin' ? serverArgsWithHostModules(command, declared, hostModules) : declared;
       return { ok: true, transport: { kind: 'stdio', command, args, env: { ...row.env }, ...(cwd === undefined ? {} : { cwd }) } };
     } catch (error) {
       return { ok: false, reason: (error as Error).message };
@@ -70,7 +74,7 @@ function transportOf(row: RegistryMcpServer, cwd: string | undefined): { ok: tru
  * does not stop a sync of many.
  */
 export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryDefinitionExtras = {}): DefinitionResult {
-  const transport = transportOf(row, extras.cwd);
+  const transport = transportOf(row, extras.cwd, extras.hostModules);
   if (!transport.ok) return transport;
   const source = row.source;
   return {

@@ -24,6 +24,8 @@ export interface Caller {
   flow: Flow;
   /** An agent's selection: only these registry ids, when given. */
   serverIds?: readonly string[];
+  /** A UI app's page calling its own server (through the bridge), rather than an agent or a script acting as the app. */
+  fromPage?: boolean;
   /** Calls asked for together (one model message): their confirmations share this id, so a face shows them as one card. */
   confirmationGroup?: string;
 }
@@ -107,6 +109,8 @@ export interface ToolGatewayDeps {
   settings?: ServerSettings;
   /** Whether a plugin's server may run now (cached per call): an untrusted or changed plugin's servers are offered to no one. */
   runGate: Pick<RunGate, 'checkCached'>;
+  /** Servers that are told who calls (`_meta.chatos.caller`): those of built-in plugins only, asked once per definition. */
+  tellsCaller?: (server: ServerDefinition) => boolean;
 }
 
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
@@ -138,6 +142,13 @@ const CATALOG_MEMO_SIZE = 64;
  */
 const OWNERS_MEMO_SIZE = 10_000;
 const RESOLVED_MEMO_SIZE = 1_000;
+
+/** `_meta` with `chatos.caller`: what kind of caller (an agent, an app's page, a script acting as an app), its app, agent, conversation and flow. */
+function withCallerMeta(meta: Record<string, unknown>, caller: Caller): Record<string, unknown> {
+  const kind = caller.agentId !== undefined ? 'agent' : caller.fromPage ? 'page' : 'app';
+  const told = { kind, appId: caller.appId, ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }), conversationId: caller.conversationId, flow: caller.flow };
+  return { ...meta, chatos: { ...(meta.chatos as Record<string, unknown> | undefined), caller: told } };
+}
 
 const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000${caller.flow}\u0000${toolName}`;
 
@@ -363,7 +374,7 @@ export class ToolGateway {
   /** The call itself, then artifacts and the record. Kept small: its frame is saved while the server works. */
   private async callOn(lease: Lease, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     try {
-      const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server), options);
+      const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server, context.caller), options);
       const ended = this.deps.now();
       const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
       this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
@@ -375,24 +386,27 @@ export class ToolGateway {
     }
   }
 
-  /** `_meta` per definition: it depends on the server alone, and definitions are replaced, never mutated. */
-  private readonly metaMemo = new WeakMap<ServerDefinition, Record<string, unknown>>();
+  /** `_meta` per definition (it depends on the server alone; definitions are replaced, never mutated), and whether the server is told the caller. */
+  private readonly metaMemo = new WeakMap<ServerDefinition, { meta: Record<string, unknown>; tellsCaller: boolean }>();
 
   /**
    * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
    * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
    * and `workdir` (the app's own, else the session root). Nothing about the
-   * caller is added: a third-party server learns no agent or conversation
-   * ids, and each conversation has its own instance anyway. Never mutated.
+   * caller is added for a third-party server: it learns no agent or
+   * conversation ids, and each conversation has its own instance anyway. A
+   * built-in plugin ships with ChatOS and is trusted as part of it, so its
+   * server is told who calls (`chatos.caller`): the Canvas records it in the
+   * history of every patch. Never mutated.
    */
-  private metaFor(server: ServerDefinition): Record<string, unknown> {
-    let meta = this.metaMemo.get(server);
-    if (!meta) {
+  private metaFor(server: ServerDefinition, caller: Caller): Record<string, unknown> {
+    let memo = this.metaMemo.get(server);
+    if (!memo) {
       const own = server.meta as { workdir?: unknown };
-      meta = typeof own.workdir === 'string' ? own : { ...own, workdir: this.deps.defaultWorkdir };
-      this.metaMemo.set(server, meta);
+      memo = { meta: typeof own.workdir === 'string' ? own : { ...own, workdir: this.deps.defaultWorkdir }, tellsCaller: this.deps.tellsCaller?.(server) === true };
+      this.metaMemo.set(server, memo);
     }
-    return meta;
+    return memo.tellsCaller ? withCallerMeta(memo.meta, caller) : memo.meta;
   }
 
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {

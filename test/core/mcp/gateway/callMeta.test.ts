@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { tempDir } from '../../../helpers/tempDir.js';
 
 /** Seed 000 §3.1: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
 describe('gateway _meta injection (real stdio servers)', () => {
@@ -50,5 +51,18 @@ describe('gateway _meta injection (real stdio servers)', () => {
     const meta = JSON.parse(textOf(result));
     expect(meta.workdir).toBe(sessionRoot);
     expect(meta.progressToken).toBeDefined();
+  });
+
+  it('a built-in plugin server is also told who calls (chatos.caller: an agent, a page, an app); a user plugin server never is', async () => {
+    const builtinDir = tempDir('chatos-gw-builtin-');
+    writeGatewayPlugin(builtinDir, 'com.example.builtin', [{ appId: 'main', allowMain: true }]);
+    const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'com.example.user', [{ appId: 'main', allowMain: true }]), { builtinPluginsDir: builtinDir });
+    trustPlugin(host, 'com.example.user');
+    const told = async (who: ReturnType<typeof caller>, tool: string) => JSON.parse(textOf((await host.gateway.callTool(who, tool, {})).result)).chatos.caller;
+
+    expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'agent', appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-a', flow: 'main' });
+    expect(await told(caller('ui-1', { appId: 'com.example.builtin', fromPage: true }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'page', appId: 'com.example.builtin', conversationId: 'ui-1', flow: 'main' });
+    expect(await told(caller('cli-1', { flow: 'sub' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'app', appId: 'chatos', conversationId: 'cli-1', flow: 'sub' });
+    expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_user_main_echo_meta')).toBeUndefined();
   });
 });

@@ -1,0 +1,81 @@
+// How a Canvas page talks to the canvas: reads and writes through the app's
+// own MCP server (host.tools.call, so the gateway's grants, confirmations and
+// audit apply to the page as to any caller), the history through the
+// plugin's backend, and a way to hear that something changed.
+
+/** A refused call, with the seed's code when the server gave one. */
+export class CanvasCallError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const textOf = (result) => result?.content?.find((c) => c.type === 'text')?.text ?? 'the call failed';
+
+export function canvasClient(host) {
+  const read = async (tool, args) => {
+    const result = await host.tools.call(tool, args);
+    if (result.isError) {
+      const error = result.structuredContent?.error;
+      throw new CanvasCallError(error?.code ?? 'FAILED', error?.message ?? textOf(result));
+    }
+    return result.structuredContent;
+  };
+  return {
+    list: () => read('list_instances', {}),
+    schema: (instanceId) => read('get_schema', { instance_id: instanceId }),
+    /** The whole tool result: a refused patch is an answer to show, not an exception. */
+    patch: (args) => host.tools.call('patch_ui_state', args),
+    history: async (instanceId, limit = 50) => (await host.backend.invoke('history', { instance_id: instanceId, limit })).entries,
+  };
+}
+
+/**
+ * Runs `refresh` whenever the canvas may have changed: the host saw a call
+ * to patch_ui_state (from any caller: an agent, the CLI of this host,
+ * another page), or the backend saw the data folder change (a call in
+ * another process). At most one refresh runs at a time; what arrives
+ * meanwhile asks for exactly one more. Returns the function that stops.
+ */
+export function followChanges(host, refresh) {
+  let running = false;
+  let again = false;
+  let disposed = false;
+  const kick = async () => {
+    if (disposed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await refresh().catch(() => undefined);
+      } while (again && !disposed);
+    } finally {
+      running = false;
+    }
+  };
+  const off = host.events.on('tool.called', (event) => {
+    if (event?.tool === 'patch_ui_state') void kick();
+  });
+  void (async () => {
+    let since;
+    while (!disposed) {
+      try {
+        const answer = await host.backend.invoke('waitForChange', since === undefined ? {} : { since });
+        if (answer.changed) void kick();
+        since = answer.stamp;
+      } catch {
+        // The backend is restarting or gone: try again in a while, the host's events still arrive.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+    }
+  })();
+  return () => {
+    disposed = true;
+    off?.();
+  };
+}

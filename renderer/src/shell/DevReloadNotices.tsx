@@ -1,0 +1,24 @@
+import { App as AntApp } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useHostEvent } from '../api/hooks';
+
+/** Says, each time, that an edit to a development link was picked up and what changed (the page, server and backend reload by themselves). */
+export function DevReloadNotices() {
+  const { t } = useTranslation();
+  const { notification } = AntApp.useApp();
+  useHostEvent('plugins.devReloaded', (event) => {
+    const files = [...event.changes.modified, ...event.changes.added, ...event.changes.removed];
+    notification.info({
+      key: `dev-reloaded-${event.pluginId}`,
+      title: t('apps.devLink.reloaded', { id: event.pluginId }),
+      description: (
+        <div data-testid="dev-reloaded" data-plugin={event.pluginId}>
+          <div>{t('apps.devLink.changedFiles', { files: files.join(', ') })}</div>
+          {event.runPlanChanged ? <div>{t('apps.devLink.planChanged')}</div> : null}
+        </div>
+      ),
+      placement: 'bottomRight',
+    });
+  });
+  return null;
+}

@@ -1,0 +1,7 @@
+/** The packages a plugin may import from the host (README: "Packages a plugin gets from the host"). */
+export const HOST_MODULE_PACKAGES = Object.freeze(['@modelcontextprotocol/sdk', 'zod']);
+
+/** A bare specifier naming one of them or a subpath of one (`zod/v4`, `@modelcontextprotocol/sdk/server/mcp.js`). */
+export function isHostModule(specifier) {
+  return typeof specifier === 'string' && HOST_MODULE_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+}

@@ -1,0 +1,60 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
+
+/**
+ * `chatos dev`: a plugin folder linked in place is trusted once, stays
+ * trusted through edits (the next call runs the edited server, with no
+ * `chatos trust`), is marked as a development plugin, and unlinking takes
+ * its trust and registrations away while leaving the folder.
+ */
+describe('chatos dev', () => {
+  it('links the folder chatos init made, runs its edits without trusting again, and unlinks it', () => {
+    const home = tempDir('chatos-dev-home-');
+    const dir = path.join(tempDir('chatos-dev-'), 'greeter');
+    const cli = (...args: string[]) => runCli([...args, '--home', home]);
+    const init = cli('init', dir);
+    expect(init.code, init.stderr).toBe(0);
+    // The hint names this folder, not its parent (which --plugins would scan as a root of plugins).
+    expect(init.stdout).toContain(`next: chatos dev ${dir}`);
+    expect(init.stdout).not.toContain('--plugins');
+
+    const linked = cli('dev', dir);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toContain(`linked greeter at ${dir} (a development plugin); trusted to run:`);
+    expect(linked.stdout).toContain(`server greeter.main: node --import`);
+    expect(cli('dev', 'list').stdout).toContain(`greeter  ${dir}  [loaded]`);
+    const apps = cli('apps', '--json').json();
+    const plugin = apps.plugins.find((p: { id: string }) => p.id === 'greeter');
+    expect({ source: plugin.source, trust: plugin.trust.state }).toEqual({ source: 'dev', trust: 'trusted' });
+
+    const call = () => cli('call', 'mcp_greeter_main_hello', '--app', 'greeter', '--args', '{"name":"Ada"}');
+    const before = call();
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toContain('Hello, Ada!');
+    const server = path.join(dir, 'mcp', 'server.mjs');
+    fs.writeFileSync(server, fs.readFileSync(server, 'utf8').replace('Hello, ${args.name}!', 'Howdy, ${args.name}!'));
+    const after = call();
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain('Howdy, Ada!');
+
+    const unlinked = cli('dev', '--unlink', 'greeter');
+    expect(unlinked.code, unlinked.stderr).toBe(0);
+    expect(unlinked.stdout).toContain('removed its registrations');
+    expect(fs.existsSync(path.join(dir, 'plugin.json'))).toBe(true);
+    expect(cli('dev', 'list').stdout).toContain('no plugin folder is linked');
+    const servers = cli('registry', 'servers', '--json').json();
+    expect(JSON.stringify(servers)).not.toContain('greeter');
+    expect(call().code).toBe(1);
+  }, 120_000);
+
+  it('refuses a folder without plugin.json, with the fix', () => {
+    const home = tempDir('chatos-dev-home-');
+    const run = runCli(['dev', tempDir('chatos-dev-empty-'), '--home', home]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('has no plugin.json');
+    expect(run.stderr).toContain('chatos init DIR');
+  });
+});

@@ -62,9 +62,12 @@ export default {
     'chat.stats.speed': '{{rate}} 词元/秒',
     'chat.stats.input': '输入 {{n}}',
     'chat.stats.output': '输出 {{n}}',
-    'chat.stats.tools': '{{count}} 个工具',
+    // Chinese has one plural form; both keys keep the files' keys alike.
+    'chat.stats.tools_one': '{{count}} 个工具',
+    'chat.stats.tools_other': '{{count}} 个工具',
     'chat.stats.attempts': '请求 {{count}} 次',
-    'chat.totals.answers': '{{count}} 次回答',
+    'chat.totals.answers_one': '{{count}} 次回答',
+    'chat.totals.answers_other': '{{count}} 次回答',
   },
   en: {
     'chat.new': 'New chat',

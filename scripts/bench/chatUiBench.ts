@@ -168,7 +168,7 @@ export async function runChatUiBench(): Promise<BenchSection> {
       ]),
       notes: [
         'long tasks: a PerformanceObserver for "longtask" in the page, from Send until the answer is stored (after one warm-up turn that loads Markdown and the highlighter); the python grammar first loads during the measured stream',
-        'a task\'s duration is wall time: on a loaded machine the OS pausing Chromium shows up as long tasks too, which the idle baseline counts',
+        'a task\'s duration is wall time: on a loaded machine the OS pausing Chromium stretches the page\'s own tasks past 50 ms (the idle baseline shows the page is otherwise quiet); run it on a quiet machine',
       ],
     };
   } finally {

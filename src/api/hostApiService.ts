@@ -6,6 +6,7 @@ import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { modelHandlers } from './handlers/models.js';
+import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
@@ -52,6 +53,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...serverHandlers(context),
     ...toolHandlers(context),
     ...chatHandlers(context),
+    ...pageChatHandlers(context),
   };
   const stops = wireEvents(host, options.urls, emit);
 

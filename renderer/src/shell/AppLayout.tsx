@@ -6,6 +6,7 @@ import {
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
+  MessageOutlined,
   RobotOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
@@ -18,6 +19,7 @@ import { HeaderBar } from './HeaderBar';
 import { PageBoundary } from './PageBoundary';
 
 const SECTIONS = [
+  { key: 'chat', icon: <MessageOutlined /> },
   { key: 'apps', icon: <AppstoreOutlined /> },
   { key: 'agents', icon: <RobotOutlined /> },
   { key: 'models', icon: <DeploymentUnitOutlined /> },
@@ -60,7 +62,8 @@ export function AppLayout() {
         <Layout.Content className="app-content">
           <GlobalConfirmations />
           <DevReloadNotices />
-          <PageBoundary key={pathname}>
+          {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
+          <PageBoundary key={section === 'chat' ? '/chat' : pathname}>
             <Outlet />
           </PageBoundary>
         </Layout.Content>

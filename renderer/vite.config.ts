@@ -38,10 +38,14 @@ export default defineConfig({
   root: rendererRoot,
   base: './',
   plugins: [typesOnlyFromHostSource(), react()],
+  // The code highlighter's worker loads each language's grammar as its own chunk.
+  worker: { format: 'es' },
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
     sourcemap: false,
+    // scripts/bundleBudget.ts reads it: the chunks each page loads before it is interactive.
+    manifest: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {

@@ -5,6 +5,7 @@
  */
 import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
+import { runChatUiBench } from './bench/chatUiBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
@@ -19,6 +20,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'renderer ui', run: runUiBench },
   { name: 'page leases', run: runLeaseBench },
   { name: 'chat', run: runChatBench },
+  { name: 'chat ui', run: runChatUiBench },
   { name: 'canvas', run: runCanvasBench },
 ];
 

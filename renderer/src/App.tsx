@@ -11,6 +11,7 @@ import { themeConfig } from './theme';
 
 // Every page is its own chunk: the first screen loads only the layout and the page it shows.
 const AppsPage = lazy(() => import('./pages/AppsPage'));
+const ChatPage = lazy(() => import('./pages/ChatPage'));
 const UiAppPage = lazy(() => import('./pages/UiAppPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
@@ -29,6 +30,8 @@ function AppRoutes() {
       <Routes>
         <Route path="/" element={<AppLayout />}>
           <Route index element={<Navigate to="/apps" replace />} />
+          <Route path="chat" element={<ChatPage />} />
+          <Route path="chat/:conversationId" element={<ChatPage />} />
           <Route path="apps" element={<AppsPage />} />
           <Route path="apps/:pluginId/:appId" element={<UiAppPage />} />
           <Route path="agents" element={<AgentsPage />} />

@@ -63,6 +63,29 @@ export interface UiAppPageHost {
   backend: { invoke(method: string, params?: unknown): Promise<unknown> };
   ui: { navigate(path: string): Promise<unknown>; surface: 'full' | 'compact' };
   events: { emit(type: string, payload?: unknown): Promise<unknown>; on(type: string, listener: (payload: unknown) => void): Unsubscribe };
+  /** The original ChatOS page API for chat: this app's own agents and their conversations ("sessions"). */
+  chat: {
+    agents: {
+      list(): Promise<unknown>;
+      ensureDefault(): Promise<unknown>;
+      create(payload?: Record<string, unknown>): Promise<unknown>;
+      createForApp(payload?: Record<string, unknown>): Promise<unknown>;
+      update(id: string, patch?: Record<string, unknown>): Promise<unknown>;
+      delete(id: string): Promise<unknown>;
+    };
+    sessions: { list(): Promise<unknown>; ensureDefault(payload?: Record<string, unknown>): Promise<unknown>; create(payload?: Record<string, unknown>): Promise<unknown> };
+    messages: { list(payload: Record<string, unknown>): Promise<unknown> };
+    send(payload: Record<string, unknown>): Promise<unknown>;
+    abort(payload: Record<string, unknown>): Promise<unknown>;
+    events: { subscribe(filter: { sessionId?: string; types?: string[] } | undefined, listener: (payload: ChatPageEvent) => void): Unsubscribe; unsubscribe(): { ok: true } };
+  };
+}
+
+/** A chat event as a page gets it (`type`: assistant_delta, message, tool_call, status), for its own conversations only. */
+export interface ChatPageEvent {
+  type: string;
+  sessionId: string;
+  [key: string]: unknown;
 }
 
 /** Reads the config the shell put on the bridge's own script tag (`uiAppShellHtml`). */
@@ -84,6 +107,8 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const themeListeners = new Set<(theme: Theme) => void>();
   const appListeners = new Map<string, Set<(payload: unknown) => void>>();
+  // Chat listeners with the filter each was subscribed with; the shell sends events only while one is left.
+  const chatListeners = new Map<(payload: ChatPageEvent) => void, { sessionId?: string; types?: string[] }>();
   let nextId = 1;
 
   const post = (message: Record<string, unknown>) => win.parent.postMessage({ chatos: 'bridge', v: 1, ...message }, '*');
@@ -126,9 +151,17 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
       applyTheme(data.payload);
     } else if (data.event === 'app' && typeof data.type === 'string') {
       notify(appListeners.get(data.type), data.payload);
+    } else if (data.event === 'chat' && data.payload && typeof data.payload === 'object') {
+      const payload = data.payload as ChatPageEvent;
+      const wanted = [...chatListeners].filter(([, f]) => (!f.sessionId || f.sessionId === payload.sessionId) && (!f.types || f.types.includes(payload.type)));
+      notify(wanted.map(([listener]) => listener), payload);
     }
   });
 
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  // The page's params, then the op: a page cannot name another op (or app: the shell adds that) through its params.
+  const chat = (op: string, params: unknown) => request('chat', [op, isObject(params) ? params : {}]);
+  const chatEvents = (on: boolean) => void request('chat.events', [on]).catch(() => undefined);
   const snapshot = () => {
     const copy = { ...context, bridge: { ...context.bridge } };
     const thenable = { ...copy } as UiAppPageContext & PromiseLike<UiAppPageContext>;
@@ -163,8 +196,45 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
         return () => void listeners.delete(listener);
       },
     },
+    chat: {
+      agents: {
+        list: () => chat('agents.list', {}),
+        ensureDefault: () => chat('agents.ensureDefault', {}),
+        create: (payload) => chat('agents.create', { agent: isObject(payload) ? payload : {} }),
+        createForApp: (payload) => chat('agents.createForApp', { agent: isObject(payload) ? payload : {} }),
+        update: (id, patch) => chat('agents.update', { id, patch: isObject(patch) ? patch : {} }),
+        delete: (id) => chat('agents.delete', { id }),
+      },
+      sessions: {
+        list: () => chat('sessions.list', {}),
+        ensureDefault: (payload) => chat('sessions.ensureDefault', payload),
+        create: (payload) => chat('sessions.create', payload),
+      },
+      messages: { list: (payload) => chat('messages.list', payload) },
+      send: (payload) => chat('send', payload),
+      abort: (payload) => chat('abort', payload),
+      events: {
+        subscribe(filter, listener) {
+          const f = isObject(filter) ? filter : {};
+          chatListeners.set(listener, {
+            ...(typeof f.sessionId === 'string' && f.sessionId ? { sessionId: f.sessionId } : {}),
+            ...(Array.isArray(f.types) && f.types.length ? { types: f.types.map(String) } : {}),
+          });
+          if (chatListeners.size === 1) chatEvents(true);
+          return () => {
+            if (chatListeners.delete(listener) && chatListeners.size === 0) chatEvents(false);
+          };
+        },
+        unsubscribe() {
+          if (chatListeners.size) chatEvents(false);
+          chatListeners.clear();
+          return { ok: true };
+        },
+      },
+    },
   };
   Object.freeze(host);
+  Object.freeze(host.chat);
   Object.freeze(host.bridge);
   Object.freeze(host.ui);
 

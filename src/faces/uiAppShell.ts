@@ -1,8 +1,11 @@
+import { pageThemeCss } from '../shared/pageTheme.js';
+
 /**
  * The document a UI app's page runs in: an empty frame with a container,
  * and one external script (the bridge, `uiAppBridge.ts`) that builds `host`,
  * imports the page module and mounts it. No inline script, so the CSP can
- * allow scripts from the app's own base url and nothing else.
+ * allow scripts from the app's own base url and nothing else. Its style
+ * carries the theme's tokens as CSS variables (shared/pageTheme.ts).
  */
 
 export interface UiAppShellOptions {
@@ -31,6 +34,7 @@ export function uiAppShellHtml(options: UiAppShellOptions): string {
 html, body { margin: 0; height: 100%; }
 :root[data-theme="dark"] { color-scheme: dark; }
 :root[data-theme="light"] { color-scheme: light; }
+${pageThemeCss()}
 #chatos-app { position: fixed; inset: 0; overflow: auto; }
 .chatos-app-error { margin: 16px; padding: 12px 16px; border: 1px solid #ffccc7; border-radius: 6px; background: #fff2f0; color: #a8071a; font: 13px/1.5 system-ui, sans-serif; white-space: pre-wrap; overflow-wrap: anywhere; }
 :root[data-theme="dark"] .chatos-app-error { border-color: #58181c; background: #2a1215; color: #ff7875; }

@@ -32,6 +32,12 @@ export const AgentInputSchema = z.object({
   systemPrompt: z.string().max(100_000).default(''),
   /** Agents it may delegate to (each offered as a tool that runs it in the sub flow). */
   subAgents: z.array(AgentIdSchema).default([]),
+  /**
+   * The UI app whose page created it (`host.chat.agents.create|createForApp`):
+   * that page may list, change, delete and chat with it, and with no other
+   * agent. Set at creation; an update keeps it.
+   */
+  ownerApp: z.object({ pluginId: z.string().min(1), appId: z.string().min(1) }).strict().optional(),
 });
 export type AgentInput = z.input<typeof AgentInputSchema>;
 

@@ -8,10 +8,12 @@ import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
+import { DroppedGrantSchema, PluginUpdateSchema } from './pluginUpdate.js';
 import { PageRegistryViewSchema } from './pageRegistry.js';
 import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './appContribution.js';
 
@@ -145,6 +147,14 @@ export const AgentPreviewSchema = z.object({
 });
 export type AgentPreview = z.infer<typeof AgentPreviewSchema>;
 
+/**
+ * A conversation as a face shows it: its detail, and the url each saved
+ * image of its tool results loads from (by the image's `artifact` path),
+ * since only the face knows how it serves them.
+ */
+export const ConversationViewSchema = ConversationDetailSchema.extend({ artifactUrls: z.record(z.string(), z.string()) });
+export type ConversationView = z.infer<typeof ConversationViewSchema>;
+
 const BackendReply = z.union([z.object({ ok: z.literal(true), result: z.unknown() }), z.object({ ok: z.literal(false), message: z.string() })]);
 
 /** Every request: its params and its result. */
@@ -155,7 +165,15 @@ export const HostApiMethods = {
   'apps.rescan': { params: Empty, result: z.object({ reread: z.array(z.string()), removed: z.array(z.string()), problems: z.number() }) },
   'plugins.trust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ trust: TrustStateSchema, runPlan: RunPlanSchema }) },
   'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
-  'plugins.install': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()) }) },
+  /** What installing `source` would do: a new install (no `update`), or an update in place of the installed copy of its id. Nothing is placed. */
+  'plugins.installPreview': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
+  /** Installs; over an installed copy of the same id only with `update: true` (else ALREADY_INSTALLED): grants kept, trust needed again. */
+  'plugins.install': {
+    params: z.object({ source: z.string().min(1).max(4096), update: z.boolean().default(false) }).strict(),
+    result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()), updated: z.boolean().default(false) }),
+  },
+  /** The grants other apps have on what uninstalling the plugin removes (the confirm lists them). */
+  'plugins.uninstallPreview': { params: z.object({ pluginId: Id }).strict(), result: z.object({ dir: z.string(), grants: z.array(DroppedGrantSchema) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
   /** Development links: `preview` says what linking a folder would run (nothing is linked); `link` links it in place and trusts it as a link. */
@@ -171,6 +189,8 @@ export const HostApiMethods = {
     params: z.object({ pluginId: Id, appId: Id, tool: Id, args: JsonObject.default({}), conversationId: ConversationId.default('ui') }).strict(),
     result: ToolOutcomeSchema,
   },
+  /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */
+  'uiApps.chat': { params: z.object({ pluginId: Id, appId: Id, request: PageChatRequestSchema }).strict(), result: JsonObject },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
   /** A page's `host.registry.list()`: the registry as its app may see it (scoped in the core). */
   'uiApps.registry': { params: z.object({ pluginId: Id, appId: Id }).strict(), result: PageRegistryViewSchema },
@@ -263,13 +283,13 @@ export const HostApiMethods = {
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
   'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },
   /** One conversation: its active branch, where it branches, its sub-agent runs. */
-  'conversations.get': { params: z.object({ id: ConversationIdSchema }).strict(), result: ConversationDetailSchema },
+  'conversations.get': { params: z.object({ id: ConversationIdSchema }).strict(), result: ConversationViewSchema },
   'conversations.create': { params: z.object({ agentId: Id, title: z.string().max(500).default('') }).strict(), result: z.object({ conversation: ConversationSchema }) },
   'conversations.rename': { params: z.object({ id: ConversationIdSchema, title: z.string().max(500) }).strict(), result: z.object({ conversation: ConversationSchema }) },
   /** Stops it, releases its server instances and approvals (and its sub-agent runs'), removes it. */
   'conversations.delete': { params: z.object({ id: ConversationIdSchema }).strict(), result: z.object({ deleted: z.boolean(), released: z.number() }) },
   /** Shows another branch: the one through `messageId` (a sibling from `siblings`), to its newest message. */
-  'conversations.setBranch': { params: z.object({ id: ConversationIdSchema, messageId: MessageIdSchema }).strict(), result: ConversationDetailSchema },
+  'conversations.setBranch': { params: z.object({ id: ConversationIdSchema, messageId: MessageIdSchema }).strict(), result: ConversationViewSchema },
   /** Titles and user/assistant text of every conversation, case-insensitive. */
   'conversations.search': { params: z.object({ text: z.string().min(1).max(500), limit: z.number().int().min(1).max(500).default(50) }).strict(), result: z.object({ hits: z.array(SearchHitSchema) }) },
   'conversations.export': { params: z.object({ id: ConversationIdSchema, format: ExportFormatSchema.default('md') }).strict(), result: z.object({ filename: z.string(), mimeType: z.string(), text: z.string() }) },

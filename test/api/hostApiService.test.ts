@@ -6,6 +6,7 @@ import type { HostApiService } from '../../src/api/types.js';
 import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
 import { isAlive, pidsOf, startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
 import { writeHugePlugin, writePlugin } from '../helpers/plugins.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const urls = {
   uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
@@ -216,6 +217,33 @@ describe('HostApi service', () => {
     const overview = await call(api, 'registry.overview', {});
     expect(overview.servers.map((s) => s.id)).not.toContain(serverId);
     expect(overview.grants.map((g) => g.targetId)).not.toContain(serverId);
+  });
+
+  it('installs over an installed copy only as an update: previewed, grants kept, what ran ended, trust needed again', async () => {
+    const { api, events, t } = await startApi();
+    const source = writeGatewayPlugin(tempDir(), 'acme.mine', [{ appId: 'main', allowMain: true }]);
+    expect((await call(api, 'plugins.installPreview', { source })).update).toBeUndefined();
+    await call(api, 'plugins.install', { source });
+    trustPlugin(t.host, 'acme.mine');
+    const serverId = 'acme.mine::acme.mine.main';
+    await call(api, 'registry.grant', { appId: 'acme.tools', id: serverId });
+    expect((await call(api, 'uiApps.callTool', { pluginId: 'acme.mine', appId: 'main', tool: 'echo', args: { text: 'x' } })).isError).toBe(false);
+    const running = pidsOf(t.host, serverId);
+    expect(running.every(isAlive)).toBe(true);
+
+    fs.appendFileSync(path.join(source, 'main', 'server.mjs'), '// v2\n');
+    const preview = await call(api, 'plugins.installPreview', { source });
+    expect(preview.update).toMatchObject({ pluginId: 'acme.mine', wasTrusted: true, runPlanChanged: false, files: { added: [], removed: [], modified: ['main/server.mjs'] } });
+    expect((await failure(api, 'plugins.install', { source })).code).toBe('ALREADY_INSTALLED');
+    expect(running.every(isAlive)).toBe(true);
+
+    expect(await call(api, 'plugins.install', { source, update: true })).toMatchObject({ pluginId: 'acme.mine', updated: true });
+    expect(running.filter(isAlive)).toEqual([]);
+    expect(events).toContainEqual({ type: 'uiApp.changed', pluginId: 'acme.mine' });
+    const mine = (await call(api, 'apps.list', {})).plugins.find((p) => p.id === 'acme.mine')!;
+    expect(mine.trust.state).toBe('changed');
+    expect((await call(api, 'registry.overview', {})).grants.map((g) => `${g.appId} ${g.targetId}`)).toContain(`acme.tools ${serverId}`);
+    expect((await call(api, 'plugins.uninstallPreview', { pluginId: 'acme.mine' })).grants).toEqual([{ kind: 'server', id: serverId, appId: 'acme.tools' }]);
   });
 
   it('switches a whole server off (ending its instance, hiding and refusing its tools) and on again', async () => {

@@ -118,7 +118,7 @@ describe('install, trust, uninstall', () => {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'notes.json'), '[]');
 
-    const removed = cli('uninstall', 'com.example.git');
+    const removed = cli('uninstall', 'com.example.git', '--yes');
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain('revoked its grant to aide');
     expect(fs.existsSync(path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.git'))).toBe(false);

@@ -6,7 +6,7 @@ import type { ApprovalScope, RiskLevel, ToolConfirmationRequest } from '../../..
 import { ApiError, api } from '../api/client';
 import { CodeBlock, formatJson } from './ToolResultView';
 
-const RISK_COLOR: Record<RiskLevel, string> = { low: 'green', medium: 'orange', high: 'red' };
+export const RISK_COLOR: Record<RiskLevel, string> = { low: 'green', medium: 'orange', high: 'red' };
 
 /**
  * When the local deadline is. `expiresAt` is the host's clock; the UI may run
@@ -20,7 +20,7 @@ function localDeadline(request: ToolConfirmationRequest, now: number): number {
   return now + (remaining > 0 && remaining <= windowMs + 1000 ? remaining : windowMs);
 }
 
-function useCountdown(request: ToolConfirmationRequest): { seconds: number; percent: number } {
+export function useCountdown(request: ToolConfirmationRequest): { seconds: number; percent: number } {
   const [deadline] = useState(() => localDeadline(request, Date.now()));
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -106,6 +106,11 @@ export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAn
           <Button disabled={expired || (sending !== undefined && sending !== 'conversation')} loading={sending === 'conversation'} onClick={() => respond(true, 'conversation', 'conversation')} data-testid="confirm-approve-conversation">
             {t('confirmation.approveConversation')}
           </Button>
+          {request.agentId && (
+            <Button disabled={expired || (sending !== undefined && sending !== 'always')} loading={sending === 'always'} onClick={() => respond(true, 'always', 'always')} data-testid="confirm-approve-always">
+              {t('confirmation.approveAlways')}
+            </Button>
+          )}
         </Space>
       </Space>
     </Card>

@@ -3,6 +3,7 @@ import { Layout, Menu } from 'antd';
 import {
   ApartmentOutlined,
   AppstoreOutlined,
+  BookOutlined,
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
@@ -19,12 +20,13 @@ import { HeaderBar } from './HeaderBar';
 import { PageBoundary } from './PageBoundary';
 
 const SECTIONS = [
+  { key: 'chat', icon: <MessageOutlined /> },
   { key: 'apps', icon: <AppstoreOutlined /> },
   { key: 'agents', icon: <RobotOutlined /> },
   { key: 'models', icon: <DeploymentUnitOutlined /> },
   { key: 'registry', icon: <ApartmentOutlined /> },
   { key: 'servers', icon: <CloudServerOutlined /> },
-  { key: 'prompts', icon: <MessageOutlined /> },
+  { key: 'prompts', icon: <BookOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
 ] as const;
@@ -62,7 +64,8 @@ export function AppLayout() {
         <Layout.Content className="app-content">
           <GlobalConfirmations />
           <DevReloadNotices />
-          <PageBoundary key={pathname}>
+          {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
+          <PageBoundary key={section === 'chat' ? '/chat' : pathname}>
             <Outlet />
           </PageBoundary>
         </Layout.Content>

@@ -8,17 +8,19 @@ const PLAYGROUND_PREFIX = 'playground-';
 
 /**
  * Confirmations nobody else shows: not those of an open UI-app frame (shown
- * above the frame), not the Playground's while the Playground is open.
+ * above the frame), not the Playground's while the Playground is open, not
+ * those of a conversation the Chat page shows (inline, on its card).
  * A tool waiting for the user must never be invisible.
  */
 export function GlobalConfirmations() {
-  const { pending, dismiss } = usePendingConfirmations();
+  const { pending, dismiss, shownInline } = usePendingConfirmations();
   const frames = useOpenFrames();
   const { pathname } = useLocation();
   const onPlayground = pathname.startsWith('/playground');
   const orphans = pending.filter((request) => {
     const conversationId = request.conversationId ?? '';
     if (conversationId && frames.showsConversation(conversationId)) return false;
+    if (conversationId && shownInline.has(conversationId)) return false;
     if (onPlayground && conversationId.startsWith(PLAYGROUND_PREFIX)) return false;
     return true;
   });

@@ -7,6 +7,10 @@ interface PendingConfirmations {
   pending: ToolConfirmationRequest[];
   /** Drops one at once after the user answered it (the `confirmation.resolved` event follows). */
   dismiss(id: string): void;
+  /** Conversations whose confirmations a mounted view shows inline (the Chat page): the global area leaves them to it. */
+  shownInline: ReadonlySet<string>;
+  /** Marks conversations as shown inline until the returned function is called. */
+  showInline(conversationIds: readonly string[]): () => void;
 }
 
 const ConfirmationsContext = createContext<PendingConfirmations | null>(null);
@@ -38,7 +42,23 @@ export function ConfirmationsProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const dismiss = useCallback((id: string) => setPending((list) => list.filter((item) => item.id !== id)), []);
-  const value = useMemo(() => ({ pending, dismiss }), [pending, dismiss]);
+  const [inline, setInline] = useState<ReadonlyMap<string, number>>(new Map());
+  const showInline = useCallback((ids: readonly string[]) => {
+    const change = (delta: number) =>
+      setInline((current) => {
+        const next = new Map(current);
+        for (const id of ids) {
+          const count = (next.get(id) ?? 0) + delta;
+          if (count > 0) next.set(id, count);
+          else next.delete(id);
+        }
+        return next;
+      });
+    change(1);
+    return () => change(-1);
+  }, []);
+  const shownInline = useMemo(() => new Set(inline.keys()), [inline]);
+  const value = useMemo(() => ({ pending, dismiss, shownInline, showInline }), [pending, dismiss, shownInline, showInline]);
   return <ConfirmationsContext.Provider value={value}>{children}</ConfirmationsContext.Provider>;
 }
 

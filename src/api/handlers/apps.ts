@@ -3,7 +3,8 @@ import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { appServerProblems } from '../../core/mcp/serverTrouble.js';
-import { stopPlugin, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
+import { stopPlugin, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
+import { grantsDroppedByUninstall, previewInstall } from '../../core/plugins/pluginUpdate.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
@@ -57,7 +58,7 @@ export function requireRunnable(host: Host, app: AppContribution): void {
   if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
 }
 
-export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.uninstall' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
+export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.installPreview' | 'plugins.uninstall' | 'plugins.uninstallPreview' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
   /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
   const rescanAndReload = async () => {
     const result = host.rescan();
@@ -101,15 +102,25 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       emit({ type: 'uiApp.changed', pluginId });
       return { changed };
     },
-    'plugins.install': async ({ source }) => {
+    'plugins.installPreview': ({ source }) => previewInstall(host, source),
+    'plugins.install': async ({ source, update }) => {
       emit({ type: 'progress', op: 'install', phase: 'start', message: source });
-      const installed = await installPlugin(source, host.home.userPluginsDir).catch((error: unknown) => {
+      const installed = await installPlugin(source, host.home.userPluginsDir, { update }).catch((error: unknown) => {
         emit({ type: 'progress', op: 'install', phase: 'error', message: (error as Error).message });
         throw error;
       });
+      const updated = installed.replaced === true;
+      // The old code may still run here: its servers and backend end, its pages reload (and find it untrusted).
+      if (updated) await stopPlugin(host, installed.pluginId, host.catalog.apps.filter((a) => a.pluginDir === installed.dir && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`));
       await rescanAndReload();
+      if (updated) emit({ type: 'uiApp.changed', pluginId: installed.pluginId });
+      changedTrust();
       emit({ type: 'progress', op: 'install', phase: 'done', message: installed.pluginId });
-      return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut };
+      return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut, updated };
+    },
+    'plugins.uninstallPreview': ({ pluginId }) => {
+      const installed = userCopyOf(host, pluginId);
+      return { dir: installed.dir, grants: grantsDroppedByUninstall(host, installed) };
     },
     // Like untrust, and more: what it runs is stopped, and its registrations and the grants on them go.
     'plugins.uninstall': async ({ pluginId, purge }) => {

@@ -1,6 +1,8 @@
+import * as path from 'node:path';
 import type { ChatEvent } from '../../core/chat/chatPolicy.js';
 import type { Host } from '../../core/host.js';
-import type { HostEventMessage } from '../../shared/hostApi.js';
+import type { ConversationDetail } from '../../shared/chat.js';
+import type { ConversationView, HostEventMessage } from '../../shared/hostApi.js';
 import type { FaceUrls } from '../types.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -26,11 +28,28 @@ type ChatMethods =
  * turn runs in the core and reports through chat.* events, so a page that
  * closes (or a socket that drops) leaves it running.
  */
-export function chatHandlers({ host }: HandlerContext): Handlers<ChatMethods> {
+export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMethods> {
   const { chat } = host;
+  /** Each saved image of the conversation's tool results, with the url this face serves it at. */
+  const viewOf = (detail: ConversationDetail): ConversationView => {
+    const artifactUrls: Record<string, string> = Object.create(null) as Record<string, string>;
+    const folder = path.join(host.home.conversationsDir, detail.conversation.id);
+    for (const message of detail.messages) {
+      if (message.role !== 'tool') continue;
+      for (const item of message.content) {
+        if (item.type !== 'image') continue;
+        try {
+          artifactUrls[item.artifact] = urls.artifactUrl(path.join(folder, item.artifact));
+        } catch {
+          // A path outside the conversation's artifacts folder has no url: the face shows the image as missing.
+        }
+      }
+    }
+    return { ...detail, artifactUrls: { ...artifactUrls } };
+  };
   return {
     'conversations.list': ({ agentId, includeChildren }) => ({ conversations: chat.list({ includeChildren, ...(agentId ? { agentId } : {}) }) }),
-    'conversations.get': ({ id }) => chat.get(id),
+    'conversations.get': ({ id }) => viewOf(chat.get(id)),
     'conversations.create': ({ agentId, title }) => ({ conversation: chat.create(agentId, title) }),
     'conversations.rename': ({ id, title }) => ({ conversation: chat.rename(id, title) }),
     'conversations.delete': async ({ id }) => {
@@ -38,7 +57,7 @@ export function chatHandlers({ host }: HandlerContext): Handlers<ChatMethods> {
       await host.save();
       return result;
     },
-    'conversations.setBranch': ({ id, messageId }) => chat.setBranch(id, messageId),
+    'conversations.setBranch': ({ id, messageId }) => viewOf(chat.setBranch(id, messageId)),
     'conversations.search': ({ text, limit }) => ({ hits: chat.search(text, limit) }),
     'conversations.export': ({ id, format }) => chat.export(id, format),
     'chat.send': ({ conversationId, agentId, text }) => {

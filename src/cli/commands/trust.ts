@@ -1,17 +1,15 @@
 import type { Command } from 'commander';
-import { installPlugin, InstallError } from '../../core/plugins/pluginInstaller.js';
-import { PluginLifecycleError, trustPlugin, uninstallPlugin } from '../../core/plugins/pluginLifecycle.js';
+import { InstallError } from '../../core/plugins/pluginInstaller.js';
+import { grantsDroppedByUninstall, installOrUpdate } from '../../core/plugins/pluginUpdate.js';
+import type { PluginUpdate } from '../../shared/pluginUpdate.js';
+import { confirmStep } from '../confirmStep.js';
+import { PluginLifecycleError, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
-import type { RunEnv, RunPlan } from '../../shared/trust.js';
+import type { RunPlan } from '../../shared/trust.js';
+import { runPlanLines } from '../../core/trust/runPlanText.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
-
-function envText(env: RunEnv): string {
-  const set = env.set.map(({ name, value }) => `${name}=${value}`).join(' ');
-  const inherited = env.inherited.length ? `from the host: ${env.inherited.join(', ')}` : '';
-  return [set, inherited].filter(Boolean).join('; ') || '(empty)';
-}
 
 /** Each run plan warning, as the plan shows it and `chatos apps` repeats it. */
 export function printRunWarnings(io: CliIo, plan: RunPlan, indent = '  '): void {
@@ -19,21 +17,23 @@ export function printRunWarnings(io: CliIo, plan: RunPlan, indent = '  '): void 
 }
 
 export function printRunPlan(io: CliIo, plan: RunPlan): void {
-  for (const server of plan.servers) {
-    io.out(`  server ${server.serverName}: ${server.command ? server.command.join(' ') : server.url}`);
-    if (server.env) io.out(`    environment: ${envText(server.env)}`);
-  }
-  for (const page of plan.pages) io.out(`  page ${page.appId}: ${page.entry}${page.compact ? ` (compact: ${page.compact})` : ''}`);
-  if (plan.backend) {
-    io.out(`  backend: node ${[...(plan.backendNodeArgs ?? []), plan.backend].join(' ')}`);
-    if (plan.backendEnv) io.out(`    environment: ${envText(plan.backendEnv)}`);
-  }
-  if (!plan.servers.length && !plan.pages.length && !plan.backend) io.out('  (nothing)');
-  else if (plan.hostModules?.length) io.out(`  from the host, without bundling: ${plan.hostModules.map((p) => `${p.name}@${p.version}`).join(', ')}`);
-  printRunWarnings(io, plan);
+  for (const line of runPlanLines(plan)) io.out(line);
 }
 
 /** Runs a lifecycle step, turning its refusal into the CLI's user error (exit 1) with the problems it carries. */
+/** What an update in place changes: files, and what runs before (-) and after (+). */
+function printUpdate(io: CliIo, update: PluginUpdate): void {
+  io.out(`${update.pluginId} is installed at ${update.dir}; installing this copy updates it in place`);
+  if (update.files) {
+    const { added, removed, modified } = update.files;
+    const parts = [['added', added], ['removed', removed], ['modified', modified]].filter(([, names]) => names!.length).map(([what, names]) => `${what}: ${(names as string[]).join(', ')}`);
+    io.out(`  files ${parts.join('; ') || 'unchanged'}`);
+  }
+  io.out(update.runPlanChanged ? 'what it runs changes (- before, + after):' : 'what it runs stays the same:');
+  for (const line of update.lines) io.out(`${line.op}${line.text.slice(1)}`);
+  io.out(`its grants are kept; ${update.wasTrusted ? 'its trust no longer matches, so' : ''} nothing of it runs until you trust it (chatos trust ${update.pluginId})`);
+}
+
 function lifecycle<T>(io: CliIo, step: () => T): T {
   try {
     return step();
@@ -87,14 +87,20 @@ export function registerTrust(program: Command, cli: CliContext): void {
 
   program
     .command('install')
-    .description('copy a plugin (folder or .zip) into the user plugin folder; it stays untrusted until you trust it')
+    .description('copy a plugin (folder or .zip) into the user plugin folder; it stays untrusted until you trust it. Over an installed copy of the same id it offers an update in place (grants kept, trust needed again)')
     .argument('<source>', 'plugin folder or .zip file')
-    .action(async (source: string, _opts: unknown, command: Command) => {
+    .option('--yes', 'update an installed copy in place without asking')
+    .action(async (source: string, opts: { yes?: boolean }, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        let installed;
+        let answer = true as boolean | 'no-terminal';
+        let outcome;
         try {
-          installed = await installPlugin(source, host.home.userPluginsDir);
+          outcome = await installOrUpdate(host, source, async (update) => {
+            if (!options.json) printUpdate(io, update);
+            answer = await confirmStep(`update ${update.pluginId} in place?`, opts.yes);
+            return answer === true;
+          });
         } catch (error) {
           if (error instanceof InstallError) {
             printProblems(io, error.problems);
@@ -102,19 +108,29 @@ export function registerTrust(program: Command, cli: CliContext): void {
           }
           throw error;
         }
+        if (outcome.kind === 'declined') {
+          if (options.json) printJson(io, { pluginId: outcome.update.pluginId, updated: false, update: outcome.update });
+          const retry = `chatos install ${source} --yes`;
+          throw answer === 'no-terminal'
+            ? new UserError(`${outcome.update.pluginId} is already installed; updating it in place needs a confirmation`, `run "${retry}" to update it (it keeps its grants and must be trusted again), or "chatos uninstall ${outcome.update.pluginId}" first`)
+            : new UserError(`${outcome.update.pluginId} was not updated`, `run "${retry}" to update it without asking`);
+        }
+        const { installed } = outcome;
         const plugin = host.rescan().plugins.find((p) => p.dir === installed.dir);
         await commit(host);
         const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) : undefined;
+        const trust = plugin ? host.trust.stateOf(plugin).state : 'untrusted';
         if (options.json) {
-          printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust: 'untrusted', status: plugin?.status, runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
+          printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust, status: plugin?.status, updated: outcome.kind === 'updated', ...(outcome.kind === 'updated' ? { update: outcome.update } : {}), runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
         } else {
-          io.out(`installed ${installed.pluginId} in ${installed.dir} (untrusted: nothing of it runs yet)`);
+          if (outcome.kind === 'updated') io.out(`updated ${installed.pluginId} in ${installed.dir}; its grants are kept${trust === 'trusted' ? '' : ' (nothing of it runs until you trust it again)'}`);
+          else io.out(`installed ${installed.pluginId} in ${installed.dir} (untrusted: nothing of it runs yet)`);
           if (installed.leftOut.length) io.out(`left out ${installed.leftOut.join(', ')}: version-control history, not plugin code`);
-          if (plan) {
+          if (plan && outcome.kind === 'installed') {
             io.out('once trusted it would run:');
             printRunPlan(io, plan);
           }
-          io.out(`trust it with: chatos trust ${installed.pluginId}`);
+          if (trust !== 'trusted') io.out(`trust it with: chatos trust ${installed.pluginId}`);
         }
         printProblems(io, plugin?.problems ?? installed.problems);
       });
@@ -126,10 +142,19 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .description('remove a plugin from the user plugin folder, with its registrations and grants; its data folder stays unless --purge')
     .argument('<plugin>', 'plugin id')
     .option('--purge', 'also delete its data and state folders')
-    .action(async (pluginId: string, opts: { purge?: boolean }, command: Command) => {
+    .option('--yes', 'uninstall without asking, even when other apps lose grants on it')
+    .action(async (pluginId: string, opts: { purge?: boolean; yes?: boolean }, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
         const userRoot = host.home.userPluginsDir;
+        const dropped = grantsDroppedByUninstall(host, lifecycle(io, () => userCopyOf(host, pluginId)));
+        if (dropped.length) {
+          io.out(`uninstalling ${pluginId} drops the grants other apps have on it:`);
+          for (const grant of dropped) io.out(`  ${grant.appId} loses ${grant.kind} ${grant.id}`);
+          const answer = await confirmStep(`uninstall ${pluginId}?`, opts.yes);
+          if (answer === 'no-terminal') throw new UserError(`${pluginId} was not uninstalled: other apps have grants on it`, `run "chatos uninstall ${pluginId} --yes" to uninstall it and drop them`);
+          if (!answer) throw new UserError(`${pluginId} was not uninstalled`);
+        }
         const { removed, purged, registrations } = lifecycle(io, () => uninstallPlugin(host, pluginId, opts.purge ?? false));
         await commit(host);
         if (options.json) printJson(io, { pluginId, removed, purged, registrations });

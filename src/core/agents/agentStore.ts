@@ -87,7 +87,8 @@ export class AgentStore {
     const current = this.get(id);
     if (!current) throw new AgentError('AGENT_NOT_FOUND', `no agent "${id}"`);
     const data = parseInput({ ...(input as object), id });
-    const agent = AgentSchema.parse({ ...data, id });
+    // Who created it stays, whatever face edits it (the agent editor does not send it).
+    const agent = AgentSchema.parse({ ...data, id, ...(current.ownerApp && data.ownerApp === undefined ? { ownerApp: current.ownerApp } : {}) });
     this.checkExposure(agent);
     this.store.put(AgentsTable, id, agent);
     return agent;

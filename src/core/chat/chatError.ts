@@ -6,7 +6,11 @@ export type ChatErrorCode =
   | 'NOTHING_TO_RESUME'
   | 'AGENT_NOT_FOUND'
   | 'AGENT_NO_MODEL'
-  | 'ALWAYS_ALLOW_NOT_FOUND';
+  | 'ALWAYS_ALLOW_NOT_FOUND'
+  /** A page asked for an agent or a conversation that is not its app's. */
+  | 'NOT_THE_APPS'
+  /** A page's agent needs a model and none is configured. */
+  | 'NO_MODEL';
 
 /** A chat operation that cannot run as asked; callers branch on `code`, and `hint` says what to do. */
 export class ChatError extends Error {

@@ -24,6 +24,8 @@ export interface Installed {
   problems: Problem[];
   /** Version-control folders (`.git`) not copied, relative to the plugin folder. */
   leftOut: string[];
+  /** It replaced an installed copy of the same id (an update in place). */
+  replaced?: boolean;
 }
 
 /**
@@ -60,13 +62,31 @@ function pluginRootIn(extracted: string): string {
   return extracted;
 }
 
+/** A plugin copied and validated beside the user root, not yet in place. */
+export interface StagedPlugin {
+  pluginId: string;
+  /** The staged copy (gone once `withStagedPlugin` returns). */
+  dir: string;
+  /** Where it goes in the user root. */
+  target: string;
+  /** The plugin id of the copy installed at `target` now, if any (an update replaces it). */
+  installedId?: string;
+  problems: Problem[];
+  leftOut: string[];
+}
+
+/** The id declared by the plugin at `dir`, if it declares one. */
+function declaredId(dir: string): string | undefined {
+  const manifest = validatePluginFolder(dir).manifest;
+  return manifest?.id;
+}
+
 /**
- * Copies a plugin (a folder or a .zip) into the user root. It lands
- * untrusted: nothing of it runs until the user trusts it. The copy is
- * staged beside the user root and renamed into place, so a failed install
- * leaves nothing half-copied.
+ * Copies a plugin (a folder or a .zip) into a staging folder beside the user
+ * root, validates it and hands it to `use` (which may place it); the staging
+ * folder goes afterwards, so a failed install leaves nothing half-copied.
  */
-export async function installPlugin(source: string, userRoot: string): Promise<Installed> {
+export async function withStagedPlugin<T>(source: string, userRoot: string, use: (staged: StagedPlugin) => T | Promise<T>): Promise<T> {
   const from = path.resolve(source);
   const stat = fs.statSync(from, { throwIfNoEntry: false });
   if (!stat) throw new InstallError('SOURCE_MISSING', `${from} does not exist`, 'pass a plugin folder or a .zip file');
@@ -106,13 +126,45 @@ export async function installPlugin(source: string, userRoot: string): Promise<I
     if (!validated.valid || !validated.manifest) {
       throw new InstallError('INVALID_PLUGIN', `${from} is not a valid plugin`, 'run "chatos validate" on it and fix the problems listed', validated.problems);
     }
-    const target = path.join(userRoot, folderNameFor(validated.manifest.id));
-    if (fs.existsSync(target)) {
-      throw new InstallError('ALREADY_INSTALLED', `a plugin is already installed at ${target}`, `run "chatos uninstall ${validated.manifest.id}" first`);
-    }
-    fs.renameSync(pluginDir, target);
-    return { pluginId: validated.manifest.id, dir: target, problems: validated.problems.filter((p) => !hasErrors([p])), leftOut: [...leftOut].sort() };
+    const pluginId = validated.manifest.id;
+    const target = path.join(userRoot, folderNameFor(pluginId));
+    const installedId = fs.existsSync(target) ? (declaredId(target) ?? '') : undefined;
+    return await use({ pluginId, dir: pluginDir, target, ...(installedId !== undefined ? { installedId } : {}), problems: validated.problems.filter((p) => !hasErrors([p])), leftOut: [...leftOut].sort() });
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Moves a staged plugin into the user root. Over an installed copy of the
+ * same id only with `update` (the old folder is moved aside first and
+ * removed after, so the folder is never half old, half new); a folder of
+ * another plugin there is never replaced.
+ */
+export function placeStagedPlugin(staged: StagedPlugin, options: { update?: boolean } = {}): Installed {
+  const { pluginId, target } = staged;
+  if (staged.installedId !== undefined) {
+    if (staged.installedId !== pluginId) {
+      throw new InstallError('ALREADY_INSTALLED', `${target} holds another plugin (${staged.installedId || 'no valid plugin.json'})`, `uninstall it or remove that folder first`);
+    }
+    if (!options.update) {
+      throw new InstallError('ALREADY_INSTALLED', `${pluginId} is already installed at ${target}`, `install it again with --yes to update it in place (it keeps its grants and needs trusting again), or run "chatos uninstall ${pluginId}" first`);
+    }
+    const aside = path.join(path.dirname(staged.dir), 'replaced');
+    fs.renameSync(target, aside);
+    try {
+      fs.renameSync(staged.dir, target);
+    } catch (error) {
+      fs.renameSync(aside, target);
+      throw error;
+    }
+    return { pluginId, dir: target, problems: staged.problems, leftOut: staged.leftOut, replaced: true };
+  }
+  fs.renameSync(staged.dir, target);
+  return { pluginId, dir: target, problems: staged.problems, leftOut: staged.leftOut };
+}
+
+/** Copies a plugin (a folder or a .zip) into the user root, untrusted: nothing of it runs until the user trusts it. */
+export async function installPlugin(source: string, userRoot: string, options: { update?: boolean } = {}): Promise<Installed> {
+  return withStagedPlugin(source, userRoot, (staged) => placeStagedPlugin(staged, options));
 }

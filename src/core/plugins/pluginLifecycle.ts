@@ -66,13 +66,8 @@ export async function stopPlugin(host: Host, pluginId: string, serverIds: readon
   await Promise.all([host.backends.stop(pluginId, 'not-runnable'), ...serverIds.map((id) => host.mcp.connections.retire(id, 'not-runnable'))]);
 }
 
-/**
- * Removes the user copy of a plugin with its registrations and the grants on
- * them (a registry id that another copy, e.g. the built-in one, registers
- * again keeps its grants); `purge` also deletes its data and state.
- * `serverIds`: what its servers ran under, for `stopPlugin`.
- */
-export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
+/** The copy of `pluginId` in the user plugin folder (what uninstall removes), after a rescan; refused with the reason when there is none. */
+export function userCopyOf(host: Host, pluginId: string): PluginRecord {
   const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
   const installed = plugins.find((p) => p.source === 'user');
   if (!installed) {
@@ -84,6 +79,17 @@ export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): {
       elsewhere!.source === 'builtin' ? 'built-in plugins cannot be uninstalled; install a user copy to override it' : 'remove that folder or the --plugins option',
     );
   }
+  return installed;
+}
+
+/**
+ * Removes the user copy of a plugin with its registrations and the grants on
+ * them (a registry id that another copy, e.g. the built-in one, registers
+ * again keeps its grants); `purge` also deletes its data and state.
+ * `serverIds`: what its servers ran under, for `stopPlugin`.
+ */
+export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
+  const installed = userCopyOf(host, pluginId);
   const serverIds = serverIdsOf(host, (app) => app.pluginDir === installed.dir);
   fs.rmSync(installed.dir, { recursive: true, force: true });
   host.trust.untrust(pluginId);

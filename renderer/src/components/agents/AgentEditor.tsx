@@ -6,6 +6,7 @@ import type { AgentPreview } from '../../../../src/shared/hostApi';
 import { ApiError, api, onReconnect, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { AgentPreviewPanel } from './AgentPreviewPanel';
+import { AlwaysAllowedTools } from './AlwaysAllowedTools';
 import { AppSelectionCard } from './AppSelectionCard';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
@@ -18,6 +19,10 @@ interface Draft {
   hostAppId: string;
   language: 'zh' | 'en';
   uiApps: AgentUiApp[];
+  /** Chat: the model it answers with, its own instructions, the agents it may delegate to. */
+  modelId?: string;
+  systemPrompt: string;
+  subAgents: string[];
 }
 
 const PREVIEW_DELAY_MS = 300;
@@ -26,7 +31,8 @@ const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'mcp.reloaded', '
 
 function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
-  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps };
+  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps, systemPrompt: draft.systemPrompt ?? '', subAgents: draft.subAgents ?? [] };
+  if (draft.modelId) agent.modelId = draft.modelId;
   if (creating && draft.id?.trim()) agent.id = draft.id.trim();
   return agent;
 }
@@ -82,11 +88,13 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const creating = agent === undefined;
   const apps = useApi('apps.list', {}, { refreshOn: ['plugins.changed'] });
   const overview = useApi('registry.overview', {}, { refreshOn: ['registry.changed', 'plugins.changed'] });
+  const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const initial = useMemo<Draft>(
     () =>
       agent
-        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps }
-        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [] },
+        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents }
+        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [] },
     [agent, i18n.language],
   );
   const [draft, setDraft] = useState<Draft>(initial);
@@ -133,9 +141,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const save = async () => {
     setSaving(true);
     setSaveError(undefined);
-    // The chat fields (model, system prompt, sub-agents) have no inputs here yet: an edit keeps them as they are.
-    const kept = agent ? { modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents } : {};
-    const body = { ...kept, ...toAgentJson(form.getFieldsValue(true) as Draft, creating) };
+    const body = toAgentJson(form.getFieldsValue(true) as Draft, creating);
     try {
       const result = await api.call('agents.save', creating ? { agent: body } : { id: agent.id, agent: body });
       onSaved(result.agent);
@@ -210,6 +216,32 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             </Col>
           </Row>
           <Divider titlePlacement="start" style={{ marginTop: 0 }}>
+            {t('agents.editor.chatStep')}
+          </Divider>
+          <Form.Item label={t('agents.field.model')} name="modelId" extra={t('agents.field.modelHelp')}>
+            <Select
+              allowClear
+              loading={models.loading && !models.data}
+              placeholder={t('agents.field.modelPlaceholder')}
+              options={[
+                ...(models.data?.models ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.id})` })),
+                ...(draft.modelId && models.data && !models.data.models.some((m) => m.id === draft.modelId) ? [{ value: draft.modelId, label: `${draft.modelId} — ${t('agents.field.modelMissing')}` }] : []),
+              ]}
+              data-testid="agent-model"
+            />
+          </Form.Item>
+          <Form.Item label={t('agents.field.systemPrompt')} name="systemPrompt" extra={t('agents.field.systemPromptHelp')}>
+            <Input.TextArea autoSize={{ minRows: 3, maxRows: 12 }} data-testid="agent-system-prompt" />
+          </Form.Item>
+          <Form.Item label={t('agents.field.subAgents')} name="subAgents" extra={t('agents.field.subAgentsHelp')}>
+            <Select
+              mode="multiple"
+              options={(agents.data?.agents ?? []).filter((a) => a.id !== agent?.id).map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
+              optionFilterProp="label"
+              data-testid="agent-sub-agents"
+            />
+          </Form.Item>
+          <Divider titlePlacement="start" style={{ marginTop: 0 }}>
             {t('agents.editor.appsStep')}
           </Divider>
           <Form.Item label={t('agents.field.apps')} extra={t('agents.field.appsHelp')}>
@@ -245,6 +277,12 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             </Space>
           )}
         </Form>
+        {agent && (
+          <>
+            <Divider titlePlacement="start">{t('agents.alwaysAllow.title')}</Divider>
+            <AlwaysAllowedTools agentId={agent.id} />
+          </>
+        )}
         {/* Sticks to the drawer's bottom edge: a sticky box stops at the scroller's padding, hence the negative offset. */}
         <Space style={{ position: 'sticky', bottom: -token.paddingLG, zIndex: 2, width: '100%', marginTop: 24, padding: `12px 0 ${12 + token.paddingLG}px`, background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
           <Button type="primary" loading={saving} onClick={() => void save()} data-testid="agent-save">

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Alert, App as AntApp, Button, Input, Modal, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
+import { UpdateDiff } from './UpdateDiff';
 
 /**
  * Installs a plugin from a folder or a .zip the user names by path. The same
@@ -15,10 +17,13 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   const [source, setSource] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
+  // Set when the source's id is installed already: the second OK updates it in place.
+  const [update, setUpdate] = useState<PluginUpdate>();
 
   const close = () => {
     setOpen(false);
     setError(undefined);
+    setUpdate(undefined);
   };
 
   const install = async () => {
@@ -30,8 +35,15 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const result = await api.call('plugins.install', { source: trimmed });
-      message.success(t('apps.install.done', { id: result.pluginId }));
+      if (!update) {
+        const preview = await api.call('plugins.installPreview', { source: trimmed });
+        if (preview.update) {
+          setUpdate(preview.update);
+          return;
+        }
+      }
+      const result = await api.call('plugins.install', { source: trimmed, update: update !== undefined });
+      message.success(t(result.updated ? 'apps.install.updated' : 'apps.install.done', { id: result.pluginId }));
       setSource('');
       close();
       onInstalled();
@@ -50,7 +62,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
       <Modal
         open={open}
         title={t('apps.install.title')}
-        okText={t('apps.install.ok')}
+        okText={t(update ? 'apps.install.updateOk' : 'apps.install.ok')}
         cancelText={t('common.cancel')}
         confirmLoading={busy}
         onOk={install}
@@ -62,11 +74,15 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         <Input
           autoFocus
           value={source}
-          onChange={(event) => setSource(event.target.value)}
+          onChange={(event) => {
+            setSource(event.target.value);
+            setUpdate(undefined);
+          }}
           onPressEnter={install}
           placeholder={t('apps.install.placeholder')}
           data-testid="install-source"
         />
+        {update ? <UpdateDiff update={update} /> : null}
         {error ? (
           <Alert
             style={{ marginTop: 12 }}

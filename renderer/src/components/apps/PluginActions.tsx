@@ -3,6 +3,7 @@ import { Button, Checkbox, Popconfirm } from 'antd';
 import { DeleteOutlined, DisconnectOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginView } from '../../../../src/shared/hostApi';
+import type { DroppedGrant } from '../../../../src/shared/pluginUpdate';
 import { api } from '../../api/client';
 import { useAction } from '../useAction';
 
@@ -36,6 +37,7 @@ export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone
   const { t } = useTranslation();
   const { busy, run } = useAction(onDone);
   const [purge, setPurge] = useState(false);
+  const [dropped, setDropped] = useState<DroppedGrant[]>([]);
   const pluginId = plugin.id ?? '';
   return (
     <Popconfirm
@@ -43,6 +45,16 @@ export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone
       description={
         <div className="trust-confirm">
           <div>{t('apps.uninstall.explain')}</div>
+          {dropped.length ? (
+            <div data-testid={`uninstall-grants-${pluginId}`}>
+              {t('apps.uninstall.dropsGrants')}
+              <ul>
+                {dropped.map((grant) => (
+                  <li key={`${grant.appId} ${grant.id}`}>{t('apps.uninstall.grantLine', { app: grant.appId, id: grant.id })}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           <Checkbox checked={purge} onChange={(event) => setPurge(event.target.checked)} data-testid={`uninstall-purge-${pluginId}`}>
             {t('apps.uninstall.purge')}
           </Checkbox>
@@ -51,7 +63,12 @@ export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone
       okText={t('apps.uninstall.button')}
       okButtonProps={{ danger: true }}
       cancelText={t('common.cancel')}
-      onOpenChange={(open) => open && setPurge(false)}
+      onOpenChange={(open) => {
+        if (!open) return;
+        setPurge(false);
+        setDropped([]);
+        void api.call('plugins.uninstallPreview', { pluginId }).then((preview) => setDropped(preview.grants), () => setDropped([]));
+      }}
       onConfirm={() =>
         run(async () => {
           await api.call('plugins.uninstall', { pluginId, purge });

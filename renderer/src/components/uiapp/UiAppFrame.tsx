@@ -11,7 +11,7 @@ import { usePreferences } from '../../shell/preferences';
 import { isKnownRoute } from '../../shell/routes';
 import { ConfirmationCard } from '../ConfirmationCard';
 import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
-import { appEvent, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
+import { appEvent, chatPageEvent, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
 import { newFrameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
 
 type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message?: string } | { kind: 'silent' };
@@ -98,6 +98,27 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
       deliver: (event) => frameRef.current?.contentWindow?.postMessage(event, '*'),
     };
     const unregister = registry.add(registered);
+    // host.chat.events: this app's conversations only, as the host names them (its sessions.list, its chat calls' results).
+    const sessions = new Set<string>();
+    let chatSubscribed = false;
+    let refreshing: ReturnType<typeof setTimeout> | undefined;
+    const refreshSessions = () => {
+      clearTimeout(refreshing);
+      refreshing = setTimeout(() => {
+        api.call('uiApps.chat', { pluginId, appId, request: { op: 'sessions.list' } }).then(
+          (result) => {
+            for (const session of (result.sessions as { id: string }[] | undefined) ?? []) sessions.add(session.id);
+          },
+          () => undefined, // an app that may not run any more gets nothing
+        );
+      }, 50);
+    };
+    const offChat = api.onAny((event) => {
+      if (!chatSubscribed) return;
+      if (event.type === 'conversations.changed') return refreshSessions();
+      const forPage = chatPageEvent(event);
+      if (forPage?.event === 'chat' && sessions.has(forPage.payload.sessionId)) frameRef.current?.contentWindow?.postMessage(forPage, '*');
+    });
     const bound: BoundFrame = {
       pluginId,
       appId,
@@ -113,6 +134,11 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
       emit: (type, payload) => {
         for (const sibling of registry.siblingsOf(registered)) sibling.deliver(appEvent(type, payload));
       },
+      chatEvents: (on) => {
+        chatSubscribed = on;
+        if (on) refreshSessions();
+      },
+      learnSessions: (ids) => ids.forEach((id) => sessions.add(id)),
     };
 
     const onMessage = (event: MessageEvent) => {
@@ -132,6 +158,8 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
     window.addEventListener('message', onMessage);
     return () => {
       window.removeEventListener('message', onMessage);
+      offChat();
+      clearTimeout(refreshing);
       unregister();
       // Releases the app's server lease and any "approve for this conversation"; best effort (the host may be gone).
       api.call('conversations.end', { conversationId: conversation }).catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n';
+import type { HostApiParams } from '../../../../src/shared/hostApi';
 import { api, ApiError } from '../../api/client';
 import type { Theme } from './bridgeProtocol';
 
@@ -14,6 +15,22 @@ export interface BoundFrame {
   navigate(path: string): boolean;
   /** Delivers an app event to the other open frames of the same app. */
   emit(type: string, payload: unknown): void;
+  /** Starts or stops passing this app's chat events to the frame (`host.chat.events`). */
+  chatEvents(on: boolean): void;
+  /** Conversations the host said are this app's (from its chat calls' results): their events may reach the frame. */
+  learnSessions(ids: string[]): void;
+}
+
+/** The session ids a page-chat result names (a session, a list of them, a sent message's). */
+function sessionIdsIn(result: Record<string, unknown>): string[] {
+  const ids: string[] = [];
+  const take = (value: unknown) => {
+    if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string') ids.push((value as { id: string }).id);
+  };
+  take(result.session);
+  if (Array.isArray(result.sessions)) result.sessions.forEach(take);
+  if (typeof result.sessionId === 'string') ids.push(result.sessionId);
+  return ids;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -54,6 +71,18 @@ export async function answerBridgeRequest(frame: BoundFrame, op: string, args: u
       if (!frame.navigate(path)) throw new Error(`ui.navigate: "${path}" is not a page of the host`);
       return null;
     }
+    case 'chat': {
+      const chatOp = requireString(args[0], 'chat: the operation');
+      const params = isPlainObject(args[1]) ? args[1] : {};
+      // The op last: a page's params never choose another one. The app is the frame's binding, never the page's claim.
+      const request = { ...params, op: chatOp } as HostApiParams<'uiApps.chat'>['request'];
+      const result = await callHost(() => api.call('uiApps.chat', { pluginId: frame.pluginId, appId: frame.appId, request }));
+      frame.learnSessions(sessionIdsIn(result));
+      return result;
+    }
+    case 'chat.events':
+      frame.chatEvents(args[0] === true);
+      return null;
     case 'events.emit': {
       const type = requireString(args[0], 'events.emit: the event type (argument 1)');
       frame.emit(type, args[1] ?? null);

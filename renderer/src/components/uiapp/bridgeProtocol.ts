@@ -4,6 +4,8 @@
  * so they are checked field by field before anything acts on them.
  */
 
+import type { HostEventMessage } from '../../../../src/shared/hostApi';
+
 export type Theme = 'light' | 'dark';
 
 export type FrameMessage =
@@ -18,7 +20,8 @@ export type ParentReply =
 
 export type ParentEvent =
   | { chatos: 'bridge'; v: 1; event: 'theme'; payload: Theme }
-  | { chatos: 'bridge'; v: 1; event: 'app'; type: string; payload: unknown };
+  | { chatos: 'bridge'; v: 1; event: 'app'; type: string; payload: unknown }
+  | { chatos: 'bridge'; v: 1; event: 'chat'; payload: { type: string; sessionId: string; [key: string]: unknown } };
 
 export function parseFrameMessage(data: unknown): FrameMessage | null {
   if (typeof data !== 'object' || data === null) return null;
@@ -46,4 +49,29 @@ export function themeEvent(theme: Theme): ParentEvent {
 
 export function appEvent(type: string, payload: unknown): ParentEvent {
   return { chatos: 'bridge', v: 1, event: 'app', type, payload };
+}
+
+/**
+ * A host chat event as a page gets it (the original page API's names: a
+ * streamed piece is `assistant_delta` with `delta`), or undefined for an
+ * event that is not about a conversation.
+ */
+export function chatPageEvent(event: HostEventMessage): ParentEvent | undefined {
+  const wrap = (payload: { type: string; sessionId: string; [key: string]: unknown }): ParentEvent => ({ chatos: 'bridge', v: 1, event: 'chat', payload });
+  switch (event.type) {
+    case 'chat.delta':
+      return wrap({ type: 'assistant_delta', sessionId: event.conversationId, messageId: event.messageId, delta: event.text });
+    case 'chat.message':
+      return wrap({ type: 'message', sessionId: event.conversationId, message: event.message });
+    case 'chat.toolCall': {
+      const { type: _type, conversationId, ...call } = event;
+      return wrap({ type: 'tool_call', sessionId: conversationId, ...call });
+    }
+    case 'chat.status': {
+      const { type: _type, conversationId, ...status } = event;
+      return wrap({ type: 'status', sessionId: conversationId, ...status });
+    }
+    default:
+      return undefined;
+  }
 }

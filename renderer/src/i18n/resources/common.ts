@@ -1,5 +1,6 @@
 export default {
   zh: {
+    'common.nav.chat': '对话',
     'common.nav.apps': '应用',
     'common.nav.agents': '智能体',
     'common.nav.models': '模型',
@@ -40,6 +41,7 @@ export default {
     'common.transport.unexpected': '宿主的回复无法识别（HTTP {{status}}）',
   },
   en: {
+    'common.nav.chat': 'Chat',
     'common.nav.apps': 'Apps',
     'common.nav.agents': 'Agents',
     'common.nav.models': 'Models',

@@ -45,6 +45,11 @@ export class ModelService {
     return Promise.all(this.deps.store.list().map((entry) => this.view(entry)));
   }
 
+  /** The entries' ids, in their order (no key is looked at). */
+  ids(): string[] {
+    return this.deps.store.list().map((entry) => entry.id);
+  }
+
   get(id: string): ModelEntry | undefined {
     return this.deps.store.get(id);
   }

@@ -1,0 +1,52 @@
+import { Typography } from 'antd';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnswerStats as Stats, ConversationTotals } from '../../../../src/shared/chat';
+
+// Number formats are costly to build and every answer shows several: one per locale and kind, kept.
+const formats = new Map<string, Intl.NumberFormat>();
+function format(locale: string, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const id = `${locale}|${key}`;
+  let found = formats.get(id);
+  if (!found) formats.set(id, (found = new Intl.NumberFormat(locale, options)));
+  return found;
+}
+const number = (value: number, locale: string, digits = 0) => format(locale, `n${digits}`, { maximumFractionDigits: digits }).format(value);
+const money = (value: number, locale: string) => format(locale, value < 0.01 ? 'usd4' : 'usd2', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 }).format(value);
+
+/** The numbers of one answer: time to first token, tokens per second, tokens in and out, cost, tools sent, tries. */
+export const AnswerStats = memo(function AnswerStats({ stats }: { stats: Stats }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const parts = [
+    stats.ttftMs !== undefined ? t('chat.stats.ttft', { ms: number(stats.ttftMs, locale) }) : undefined,
+    stats.tokensPerSecond !== undefined ? t('chat.stats.speed', { rate: number(stats.tokensPerSecond, locale, 1) }) : undefined,
+    stats.inputTokens !== undefined ? t('chat.stats.input', { count: stats.inputTokens, n: number(stats.inputTokens, locale) }) : undefined,
+    stats.outputTokens !== undefined ? t('chat.stats.output', { count: stats.outputTokens, n: number(stats.outputTokens, locale) }) : undefined,
+    stats.cost !== undefined ? money(stats.cost, locale) : undefined,
+    t('chat.stats.tools', { count: stats.toolsSent }),
+    stats.attempts > 1 ? t('chat.stats.attempts', { count: stats.attempts }) : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return (
+    <Typography.Text type="secondary" className="answer-stats" data-testid="answer-stats">
+      {parts.join(' · ')}
+    </Typography.Text>
+  );
+});
+
+/** A conversation's totals: answers, tokens in and out, cost where known. */
+export function ConversationTotalsText({ totals }: { totals: ConversationTotals }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const parts = [
+    t('chat.totals.answers', { count: totals.answers }),
+    t('chat.stats.input', { count: totals.inputTokens, n: number(totals.inputTokens, locale) }),
+    t('chat.stats.output', { count: totals.outputTokens, n: number(totals.outputTokens, locale) }),
+    totals.cost > 0 ? money(totals.cost, locale) : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return (
+    <Typography.Text type="secondary" className="conversation-totals" data-testid="chat-totals">
+      {parts.join(' · ')}
+    </Typography.Text>
+  );
+}

@@ -1,0 +1,200 @@
+import { DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ConversationTotals } from '../../../../src/shared/chat';
+import { useTranslation } from 'react-i18next';
+import { api, errorLine } from '../../api/client';
+import { useApi } from '../../api/hooks';
+import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
+import { usePendingConfirmations } from '../../shell/confirmations';
+import { ConversationTotalsText } from './AnswerStats';
+import { Composer } from './Composer';
+import type { ConversationState } from './conversationState';
+import { MessageList, type MessageActions } from './MessageList';
+import { useConversation } from './useConversation';
+
+/** Saves text as a file the browser downloads. */
+function download(filename: string, mimeType: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The conversations whose confirmations this page shows: this one and its sub-agent runs. */
+function familyOf(state: ConversationState | undefined, id: string): string[] {
+  if (!state) return [id];
+  const ids = new Set([id, ...state.view.children.map((c) => c.conversationId)]);
+  for (const call of state.calls.values()) if (call.childConversationId) ids.add(call.childConversationId);
+  for (const m of state.view.messages) if (m.role === 'tool' && m.childConversationId) ids.add(m.childConversationId);
+  return [...ids];
+}
+
+/** Why the conversation stopped, and Resume once the cause is fixed. */
+function StoppedBanner({ state, onResume }: { state: ConversationState; onResume(): Promise<void> }) {
+  const { t } = useTranslation();
+  const [resuming, setResuming] = useState(false);
+  if (state.phase.kind !== 'stopped') return null;
+  const { stop } = state.phase;
+  return (
+    <Alert
+      className="chat-stopped"
+      type={stop.kind === 'user' ? 'info' : 'error'}
+      showIcon
+      data-testid="chat-stopped"
+      data-kind={stop.kind}
+      title={t(`chat.stopped.kind.${stop.kind}`)}
+      description={
+        <>
+          {stop.message && <div data-testid="chat-stopped-reason">{stop.message}</div>}
+          {stop.hint && <div>{t('common.fix', { hint: stop.hint })}</div>}
+          {stop.code && <div className="chat-stopped-code">{stop.code}</div>}
+        </>
+      }
+      action={
+        <Button
+          icon={<PlayCircleOutlined />}
+          loading={resuming}
+          onClick={() => {
+            setResuming(true);
+            void onResume().finally(() => setResuming(false));
+          }}
+          data-testid="chat-resume"
+        >
+          {t('chat.resume')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** Title, agent, totals and export: apart from the messages, so a streaming answer does not re-render it. */
+const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void }) {
+  const { t } = useTranslation();
+  return (
+    <header className="chat-pane-head">
+      <div className="chat-pane-title">
+        <Typography.Title level={4} ellipsis style={{ margin: 0 }} data-testid="chat-title">
+          {title || t('chat.untitled')}
+        </Typography.Title>
+        <Space size="small" wrap>
+          <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
+            {agent}
+          </Tag>
+          <ConversationTotalsText totals={totals} />
+        </Space>
+      </div>
+      <Dropdown
+        menu={{
+          items: [
+            { key: 'md', label: t('chat.export.markdown'), onClick: () => onExport('md') },
+            { key: 'json', label: t('chat.export.json'), onClick: () => onExport('json') },
+          ],
+        }}
+      >
+        <Button icon={<DownloadOutlined />} data-testid="chat-export">
+          {t('chat.export.label')}
+        </Button>
+      </Dropdown>
+    </header>
+  );
+});
+
+/**
+ * One conversation: its title, agent and totals, the messages (following
+ * the turn live), Stop while it answers, the stopped state with Resume, and
+ * the box to write the next message in.
+ */
+export function ConversationPane({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const { state, error, loading, reload } = useConversation(conversationId);
+  const { pending, dismiss, showInline } = usePendingConfirmations();
+  const [stopping, setStopping] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  // The row (a rename from the list, or from another window) comes with the list; the messages stay as the events keep them.
+  const rows = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
+  const row = rows.data?.conversations.find((c) => c.id === conversationId);
+  const running = state?.phase.kind === 'running';
+
+  const family = familyOf(state, conversationId);
+  const familyKey = family.join('\n');
+  useEffect(() => showInline(familyKey.split('\n')), [familyKey, showInline]);
+  const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
+
+  // Follow the answer as it grows, unless the user scrolled up to read.
+  const size = (state?.view.messages.length ?? 0) + [...(state?.streaming.values() ?? [])].reduce((n, text) => n + text.length, 0) + confirmations.length;
+  useEffect(() => {
+    // At the next frame, when the browser lays out anyway: reading scrollHeight now would force a layout inside this render.
+    const frame = requestAnimationFrame(() => {
+      const box = scroller.current;
+      if (box && stickToBottom.current) box.scrollTop = box.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [size, state?.calls]);
+
+  const run = useCallback(
+    async (action: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await action();
+        return true;
+      } catch (e) {
+        void message.error(errorLine(e));
+        return false;
+      }
+    },
+    [message],
+  );
+  const actions: MessageActions = useMemo(() => ({
+    edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
+    regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
+    switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
+  }), [conversationId, reload, run]);
+  // Stable callbacks: the header and the composer re-render only when what they show changes, not with every streamed piece.
+  const stop = useCallback(async () => {
+    setStopping(true);
+    await run(() => api.call('chat.stop', { conversationId }));
+    setStopping(false);
+  }, [conversationId, run]);
+  const sendText = useCallback((text: string) => run(() => api.call('chat.send', { conversationId, text })), [conversationId, run]);
+  const exportAs = useCallback(
+    (format: 'md' | 'json') =>
+      void run(async () => {
+        const file = await api.call('conversations.export', { id: conversationId, format });
+        download(file.filename, file.mimeType, file.text);
+      }),
+    [conversationId, run],
+  );
+
+  if (!state) {
+    if (error) return <ApiErrorAlert error={error} onRetry={() => void reload()} />;
+    return <Skeleton active paragraph={{ rows: 6 }} data-testid="chat-loading" />;
+  }
+  const { conversation } = state.view;
+  return (
+    <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
+      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} />
+      {state.view.notices.map((notice) => (
+        <Alert key={notice} type="warning" showIcon title={notice} />
+      ))}
+      <div
+        className="chat-scroll"
+        ref={scroller}
+        onScroll={(e) => {
+          const box = e.currentTarget;
+          stickToBottom.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        }}
+      >
+        {state.view.messages.length === 0 && !running ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
+        <MessageList state={state} actions={actions} confirmations={confirmations} onAnswered={dismiss} agentName={agentName} />
+        <StoppedBanner state={state} onResume={async () => void (await run(() => api.call('chat.resume', { conversationId })))} />
+        {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
+      </div>
+      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} />
+    </section>
+  );
+}

@@ -1,0 +1,268 @@
+import { EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined } from '@ant-design/icons';
+import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { memo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
+import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
+import { ownValue } from '../../api/ownValue';
+import { AnswerStats } from './AnswerStats';
+import { ConfirmationGroupCard } from './ConfirmationGroupCard';
+import type { ConversationState } from './conversationState';
+import { LazyMarkdown } from './LazyMarkdown';
+import { CopyButton } from './markdown/CopyButton';
+import { ToolCallCard } from './ToolCallCard';
+import { useConversation } from './useConversation';
+
+/** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
+export interface MessageActions {
+  edit(messageId: string, text: string): Promise<void>;
+  regenerate(): Promise<void>;
+  switchBranch(messageId: string): Promise<void>;
+}
+
+interface ListProps {
+  state: ConversationState;
+  actions?: MessageActions;
+  /** Pending confirmations of this conversation and its sub-agent runs. */
+  confirmations?: ToolConfirmationRequest[];
+  onAnswered?(id: string): void;
+  agentName(id: string): string;
+}
+
+/** "‹ 2 / 3 ›" for a message with edits or regenerations beside it. */
+function SiblingNav({ messageId, siblings, onSwitch, disabled }: { messageId: string; siblings?: string[]; onSwitch(id: string): void; disabled: boolean }) {
+  const { t } = useTranslation();
+  if (!siblings || siblings.length < 2) return null;
+  const at = siblings.indexOf(messageId);
+  return (
+    <Space size={0} className="sibling-nav" data-testid="sibling-nav">
+      <Button size="small" type="text" icon={<LeftOutlined />} disabled={disabled || at <= 0} onClick={() => onSwitch(siblings[at - 1]!)} aria-label={t('chat.branch.previous')} data-testid="sibling-previous" />
+      <Typography.Text type="secondary" className="sibling-count">
+        {at + 1} / {siblings.length}
+      </Typography.Text>
+      <Button size="small" type="text" icon={<RightOutlined />} disabled={disabled || at >= siblings.length - 1} onClick={() => onSwitch(siblings[at + 1]!)} aria-label={t('chat.branch.next')} data-testid="sibling-next" />
+    </Space>
+  );
+}
+
+const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(message.text);
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    if (!actions || !text.trim()) return;
+    setSaving(true);
+    try {
+      await actions.edit(message.id, text);
+      setEditing(false);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
+      {editing ? (
+        <div className="msg-edit">
+          <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />
+          <Space>
+            <Button type="primary" size="small" loading={saving} onClick={() => void save()} data-testid="message-edit-save">
+              {t('chat.message.saveEdit')}
+            </Button>
+            <Button size="small" onClick={() => setEditing(false)}>
+              {t('common.cancel')}
+            </Button>
+          </Space>
+        </div>
+      ) : (
+        <div className="msg-user-bubble">{message.text}</div>
+      )}
+      <Space size={0} className="msg-tools">
+        <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
+        <CopyButton text={message.text} />
+        {actions && !editing && (
+          <Tooltip title={t('chat.message.edit')}>
+            <Button size="small" type="text" icon={<EditOutlined />} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} aria-label={t('chat.message.edit')} data-testid="message-edit" />
+          </Tooltip>
+        )}
+      </Space>
+    </div>
+  );
+});
+
+/** A sub-agent's run under its call: collapsed until opened, then its own conversation, live. */
+function SubAgentRun({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Collapse
+      size="small"
+      ghost
+      className="subagent-run"
+      data-testid={`subagent-run-${conversationId}`}
+      activeKey={open ? ['run'] : []}
+      onChange={(keys) => setOpen(keys.length > 0)}
+      items={[{ key: 'run', label: t('chat.subAgent.run'), children: open ? <ChildConversation conversationId={conversationId} agentName={agentName} /> : null }]}
+    />
+  );
+}
+
+function ChildConversation({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
+  const { state, error } = useConversation(conversationId);
+  if (error) return <Alert type="error" showIcon title={error.message} />;
+  if (!state) return <Spin size="small" />;
+  return (
+    <div className="subagent-messages">
+      <Typography.Text type="secondary">{agentName(state.view.conversation.agentId)}</Typography.Text>
+      <MessageList state={state} agentName={agentName} />
+    </div>
+  );
+}
+
+/** An answer; while it is written (`streaming`), its text so far and a caret, without the numbers and actions it gets once stored. */
+interface AssistantProps {
+  message: AssistantMessage;
+  /** Per tool call of the message, in its order: the stored result, the latest event, the sub-agent run's conversation. */
+  calls: { result?: ToolMessage; event?: ToolCallEvent; child?: string }[];
+  artifactUrls: Readonly<Record<string, string>>;
+  siblings?: string[];
+  last: boolean;
+  actions?: MessageActions;
+  busy: boolean;
+  agentName(id: string): string;
+  streaming?: boolean;
+}
+
+/** Re-rendered only when something it shows changed: a long conversation's earlier answers stay as they are while one streams. */
+function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
+  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.streaming !== b.streaming) return false;
+  return a.calls.length === b.calls.length && a.calls.every((call, i) => call.result === b.calls[i]!.result && call.event === b.calls[i]!.event && call.child === b.calls[i]!.child);
+}
+
+const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
+  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, streaming } = props;
+  const { t } = useTranslation();
+  if (streaming) {
+    return (
+      <div className="msg msg-assistant msg-streaming" data-testid="message-streaming" data-message={message.id}>
+        <div className="msg-author">
+          <RobotOutlined /> {agentName(message.agentId)}
+        </div>
+        <LazyMarkdown text={message.text} streaming />
+        <span className="stream-caret" />
+      </div>
+    );
+  }
+  return (
+    <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status}>
+      <div className="msg-author">
+        <RobotOutlined /> {agentName(message.agentId)}
+      </div>
+      {message.text && <LazyMarkdown text={message.text} />}
+      {message.status === 'stopped' && (
+        <Tag color={message.stop?.kind === 'user' ? 'default' : 'error'} className="msg-stopped" data-testid="message-stopped">
+          {t(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
+        </Tag>
+      )}
+      {message.toolCalls.length > 0 && (
+        <div className="tool-calls">
+          {message.toolCalls.map((call, i) => {
+            const { result, event, child } = calls[i] ?? {};
+            return <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} />;
+          })}
+        </div>
+      )}
+      <div className="msg-foot">
+        <AnswerStats stats={message.stats} />
+        <Space size={0} className="msg-tools">
+          <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
+          {message.text && <CopyButton text={message.text} />}
+          {actions && last && (
+            <Tooltip title={t('chat.message.regenerate')}>
+              <Button size="small" type="text" icon={<ReloadOutlined />} disabled={busy} onClick={() => void actions.regenerate()} aria-label={t('chat.message.regenerate')} data-testid="message-regenerate" />
+            </Tooltip>
+          )}
+        </Space>
+      </div>
+    </div>
+  );
+}, sameAnswer);
+
+const NO_STATS = { durationMs: 0, toolsSent: 0, attempts: 1 };
+
+/** An answer being written, in the shape of the stored one it becomes. */
+function streamingMessage(id: string, text: string, agentId: string): AssistantMessage {
+  return { id, parentId: null, at: 0, role: 'assistant', agentId, modelId: '', text, toolCalls: [], status: 'complete', stats: NO_STATS };
+}
+
+function SummaryDivider({ message }: { message: SummaryMessage }) {
+  const { t } = useTranslation();
+  return (
+    <Collapse
+      size="small"
+      className="msg-summary"
+      data-testid="message-summary"
+      items={[{ key: 'summary', label: t('chat.summary.label', { count: message.summarized }), children: <LazyMarkdown text={message.text} /> }]}
+    />
+  );
+}
+
+/**
+ * A conversation's active branch: the user's messages, the answers in
+ * Markdown with their tool calls (and sub-agent runs under them) and their
+ * numbers, where older turns were summarized, the answer being written, and
+ * the confirmations waiting, each group on one card.
+ */
+export function MessageList({ state, actions, confirmations = [], onAnswered, agentName }: ListProps) {
+  const { t } = useTranslation();
+  const { messages, siblings } = state.view;
+  const conversationId = state.view.conversation.id;
+  const busy = state.phase.kind === 'running';
+  const results = new Map<string, ToolMessage>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.callId, m);
+  const children = new Map(state.view.children.map((c) => [c.callId, c.conversationId]));
+  const callsOf = (message: AssistantMessage) =>
+    message.toolCalls.map((call) => {
+      const result = results.get(call.id);
+      const event = state.calls.get(call.id);
+      return { result, event, child: result?.childConversationId ?? event?.childConversationId ?? children.get(call.id) };
+    });
+  const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
+  const streaming = [...state.streaming].filter(([id]) => !messages.some((m) => m.id === id));
+  const callsRunning = [...state.calls.values()].some((c) => c.phase === 'started' && !results.has(c.callId));
+  const groups = new Map<string, ToolConfirmationRequest[]>();
+  for (const request of confirmations) {
+    const key = request.groupId ?? request.id;
+    groups.set(key, [...(groups.get(key) ?? []), request]);
+  }
+
+  return (
+    <div className="message-list" data-testid="message-list">
+      {[
+        ...messages.map((message) => {
+          const siblingIds = ownValue(siblings, message.id);
+          switch (message.role) {
+            case 'user':
+              return <UserBubble key={message.id} message={message} siblings={siblingIds} actions={actions} busy={busy} />;
+            case 'assistant':
+              return <AssistantBlock key={message.id} message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} />;
+            case 'summary':
+              return <SummaryDivider key={message.id} message={message} />;
+            case 'tool':
+              return null; // shown on its call's card
+          }
+        }),
+        // One list with the stored messages, keyed alike: when the answer is stored, React keeps its rendered blocks.
+        ...streaming.map(([id, text]) => <AssistantBlock key={id} message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming />),
+      ]}
+      {busy && streaming.length === 0 && !callsRunning && groups.size === 0 && (
+        <div className="msg-thinking" data-testid="chat-thinking">
+          <LoadingOutlined /> {state.phase.kind === 'running' && state.phase.retry ? t('chat.retrying', { attempt: state.phase.retry.attempt + 1, max: state.phase.retry.maxAttempts, seconds: Math.ceil(state.phase.retry.delayMs / 1000), error: state.phase.retry.error.message }) : t('chat.thinking')}
+        </div>
+      )}
+      {[...groups.values()].map((requests) => (
+        <ConfirmationGroupCard key={requests[0]!.groupId ?? requests[0]!.id} requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { ApiOutlined, BranchesOutlined, LoadingOutlined } from '@ant-design/icons';
+import { Collapse, Space, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
+import { api } from '../../api/client';
+import { ownValue } from '../../api/ownValue';
+import { ArgsList } from './ArgsList';
+
+export type CallStatus = ToolCallStatus | 'running' | 'pending';
+
+const STATUS_COLOR: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', pending: 'default' };
+
+/** How a call stands: its stored result wins; else its live event; else it waits (or never ran, when the turn is over). */
+export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent | undefined): CallStatus {
+  if (result) return result.status;
+  if (event?.phase === 'finished') return event.status ?? 'ok';
+  if (event?.phase === 'started') return 'running';
+  return 'pending';
+}
+
+/** The text of a call's result: the stored one, or the live summary until it is stored. */
+function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallEvent }) {
+  const { t } = useTranslation();
+  if (result) {
+    return (
+      <div className="tool-result" data-testid="tool-call-result">
+        {result.content.map((item, i) => {
+          if (item.type === 'text') return <pre key={i} className="tool-result-text">{item.text}</pre>;
+          if (item.type === 'note') return <Typography.Text key={i} type="secondary">{item.text}</Typography.Text>;
+          return <Typography.Text key={i} type="secondary">{t('chat.tool.image', { mimeType: item.mimeType, path: item.artifact })}</Typography.Text>;
+        })}
+      </div>
+    );
+  }
+  if (event?.phase !== 'finished' || !event.summary) return null;
+  return (
+    <div className="tool-result" data-testid="tool-call-result">
+      <pre className="tool-result-text">{event.summary}</pre>
+    </div>
+  );
+}
+
+/** The images a call returned, shown under it without opening it. */
+function ResultImages({ result, event, artifactUrls }: { result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>> }) {
+  // A result stored while the page was open has no url in the view loaded before it: the live event's urls stand in.
+  const stored = (result?.content ?? []).flatMap((item) => (item.type === 'image' ? [{ url: ownValue(artifactUrls, item.artifact), alt: item.artifact }] : []));
+  const live = (event?.artifacts ?? []).map((artifact) => ({ url: artifact.url, alt: artifact.mimeType }));
+  const urls = stored.length && stored.every((u) => u.url !== undefined) ? stored : live;
+  const shown = urls.filter((u): u is { url: string; alt: string } => u.url !== undefined);
+  if (!shown.length) return null;
+  return (
+    <div className="tool-result-images">
+      {shown.map((image) => (
+        <a key={image.url} href={api.resolveUrl(image.url)} target="_blank" rel="noreferrer">
+          <img className="tool-result-image" src={api.resolveUrl(image.url)} alt={image.alt} data-testid="tool-call-image" />
+        </a>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * One tool call of an answer: the tool, its status and how long it took;
+ * opened, its arguments as a readable list, its result (text and images),
+ * and for a sub-agent, that agent's own run (collapsed until opened).
+ */
+export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>>; subAgentRun?: ReactNode }) {
+  const { call, result, event, artifactUrls, subAgentRun } = props;
+  const { t } = useTranslation();
+  const status = statusOf(result, event);
+  const durationMs = result?.durationMs ?? event?.durationMs;
+  const isSubAgent = subAgentRun !== undefined;
+  const header = (
+    <Space wrap size="small" className="tool-call-head">
+      {status === 'running' ? <LoadingOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
+      <Typography.Text code className="tool-call-name">
+        {call.name}
+      </Typography.Text>
+      <Tag color={STATUS_COLOR[status]} data-testid="tool-call-status">
+        {t(`chat.tool.status.${status}`)}
+      </Tag>
+      {durationMs !== undefined && (
+        <Typography.Text type="secondary" className="tool-call-duration" data-testid="tool-call-duration">
+          {t('chat.tool.duration', { ms: Math.round(durationMs) })}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+  const items = [
+    {
+      key: 'call',
+      label: header,
+      children: (
+        <div className="tool-call-body">
+          <Typography.Text type="secondary" className="tool-call-label">
+            {t('chat.tool.arguments')}
+          </Typography.Text>
+          <ArgsList args={call.argumentsText} testId="tool-call-args" />
+          {(result || event?.phase === 'finished') && (
+            <>
+              <Typography.Text type="secondary" className="tool-call-label">
+                {t('chat.tool.result')}
+              </Typography.Text>
+              <ResultText result={result} event={event} />
+            </>
+          )}
+        </div>
+      ),
+    },
+  ];
+  return (
+    <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
+      <Collapse size="small" items={items} />
+      <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
+      {subAgentRun}
+    </div>
+  );
+}

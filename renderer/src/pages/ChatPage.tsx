@@ -1,0 +1,103 @@
+import { Alert, App as AntApp, Button, Empty, Select, Space, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { api, errorLine } from '../api/client';
+import { useApi } from '../api/hooks';
+import { Composer } from '../components/chat/Composer';
+import { ConversationPane } from '../components/chat/ConversationPane';
+import { ConversationSidebar } from '../components/chat/ConversationSidebar';
+
+const AGENT_KEY = 'chatos.chat.agent';
+
+/** A new conversation: pick the agent, write the first message; the conversation exists once it is sent. */
+function NewConversation({ onStarted }: { onStarted(id: string): void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { message } = AntApp.useApp();
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
+  const [picked, setPicked] = useState<string | undefined>(() => localStorage.getItem(AGENT_KEY) ?? undefined);
+  const list = agents.data?.agents ?? [];
+  const agent = list.find((a) => a.id === picked) ?? list[0];
+  const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
+
+  const send = async (text: string): Promise<boolean> => {
+    if (!agent) return false;
+    try {
+      const started = await api.call('chat.send', { agentId: agent.id, text });
+      localStorage.setItem(AGENT_KEY, agent.id);
+      onStarted(started.conversationId);
+      return true;
+    } catch (error) {
+      void message.error(errorLine(error));
+      return false;
+    }
+  };
+
+  if (agents.data && list.length === 0) {
+    return (
+      <Empty className="chat-empty" description={t('chat.noAgents')}>
+        <Button type="primary" onClick={() => void navigate('/agents')}>
+          {t('chat.toAgents')}
+        </Button>
+      </Empty>
+    );
+  }
+  return (
+    <section className="chat-pane chat-new" data-testid="chat-new-pane">
+      <div className="chat-new-body">
+        <Typography.Title level={3}>{t('chat.newTitle')}</Typography.Title>
+        <Space wrap>
+          <Typography.Text>{t('chat.agent')}</Typography.Text>
+          <Select
+            style={{ minWidth: 260 }}
+            value={agent?.id}
+            loading={agents.loading && !agents.data}
+            onChange={setPicked}
+            showSearch
+            optionFilterProp="label"
+            options={list.map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
+            data-testid="chat-agent"
+          />
+          {model && <Typography.Text type="secondary">{t('chat.model', { name: model.name })}</Typography.Text>}
+        </Space>
+        {agent && !agent.modelId && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 12 }}
+            title={t('chat.noModel', { name: agent.name })}
+            action={
+              <Button size="small" onClick={() => void navigate('/agents')}>
+                {t('chat.toAgents')}
+              </Button>
+            }
+          />
+        )}
+        {agent?.description && <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>{agent.description}</Typography.Paragraph>}
+      </div>
+      <Composer running={false} disabled={!agent} onSend={send} />
+    </section>
+  );
+}
+
+/**
+ * Chat: the conversations on the left; on the right the one open (or a new
+ * one), its messages streaming as the agent answers, its tool calls and
+ * their confirmations inline.
+ */
+export default function ChatPage() {
+  const { conversationId } = useParams();
+  const navigate = useNavigate();
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const byId = useMemo(() => new Map((agents.data?.agents ?? []).map((a) => [a.id, a.name])), [agents.data]);
+  const agentName = useCallback((id: string) => byId.get(id) ?? id, [byId]);
+  const open = (id: string) => void navigate(`/chat/${encodeURIComponent(id)}`);
+  return (
+    <div className="chat-page" data-testid="page-chat">
+      <ConversationSidebar selected={conversationId} onSelect={open} onNew={() => void navigate('/chat')} />
+      <div className="chat-main">{conversationId ? <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} /> : <NewConversation onStarted={open} />}</div>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * The renderer's JS budget (issue 16): what a browser must load before a
+ * page is interactive stays at most 400 KB gzip. Measured from Vite's
+ * manifest, not guessed from file names: the entry chunk and every chunk it
+ * imports statically, plus, for each page (a lazy route chunk), that page's
+ * own static closure. Dynamic imports (Markdown, the highlighter and its
+ * languages, editors, drawers) are loaded later and are not counted.
+ *
+ *   node dist/scripts/bundleBudget.js [RENDERER_DIR]   (npm run build runs it)
+ *
+ * Exit 1, naming the page and its chunks, when a page is over the budget.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export const JS_BUDGET_BYTES = 400 * 1024;
+
+/**
+ * The pages held to the budget: the one the app opens on (Apps) and the
+ * Chat page. The other pages are weighed and listed, and named when over,
+ * without failing the build (they predate the check; see the README).
+ */
+export const BUDGETED_PAGES = [/\/AppsPage\.tsx$/, /\/ChatPage\.tsx$/];
+
+/** One entry of `.vite/manifest.json` (the fields this check reads). */
+export interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+export interface PageWeight {
+  /** `(first load)` for the entry alone, else the page's source path. */
+  page: string;
+  files: string[];
+  gzipBytes: number;
+}
+
+/** The manifest keys `key` loads before it runs: itself and its static imports, transitively. */
+function staticClosure(manifest: Manifest, key: string, into = new Set<string>()): Set<string> {
+  if (into.has(key) || !Object.hasOwn(manifest, key)) return into;
+  into.add(key);
+  for (const imported of manifest[key]!.imports ?? []) staticClosure(manifest, imported, into);
+  return into;
+}
+
+/** The pages: the lazy chunks under `pages/` (each a route of the app). */
+function pageKeys(manifest: Manifest): string[] {
+  return Object.keys(manifest).filter((key) => manifest[key]!.isDynamicEntry && /(^|\/)pages\/[^/]+\.tsx?$/.test(manifest[key]!.src ?? key));
+}
+
+/** The gzip weight of the first load, and of the first load plus each page. */
+export function measurePages(manifest: Manifest, gzipOf: (file: string) => number): PageWeight[] {
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (!entry) throw new Error('the Vite manifest names no entry chunk');
+  const first = staticClosure(manifest, entry);
+  const weigh = (page: string, keys: Set<string>): PageWeight => {
+    const files = [...new Set([...keys].map((key) => manifest[key]!.file))].filter((file) => file.endsWith('.js'));
+    return { page, files, gzipBytes: files.reduce((sum, file) => sum + gzipOf(file), 0) };
+  };
+  return [weigh('(first load)', first), ...pageKeys(manifest).map((key) => weigh(key, staticClosure(manifest, key, new Set(first))))];
+}
+
+/** The weights over the budget among the first load and the budgeted pages; a budgeted page missing from the build is an error too. */
+export function overBudget(pages: PageWeight[], budget = JS_BUDGET_BYTES, budgeted = BUDGETED_PAGES): string[] {
+  const failures: string[] = [];
+  for (const pattern of budgeted) if (!pages.some((page) => pattern.test(page.page))) failures.push(`no page matching ${pattern} in the build`);
+  for (const page of pages) {
+    const held = page.page === '(first load)' || budgeted.some((pattern) => pattern.test(page.page));
+    if (held && page.gzipBytes > budget) failures.push(`${page.page} loads ${kb(page.gzipBytes)} gzip before it is interactive (budget ${kb(budget)}): ${page.files.join(', ')}. Load what the page does not show at first with React.lazy or import().`);
+  }
+  return failures;
+}
+
+/** Reads the build's manifest and weighs every page's first load from the files on disk. */
+export function measureBuild(rendererDir: string): PageWeight[] {
+  const manifestFile = path.join(rendererDir, '.vite', 'manifest.json');
+  if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build the renderer with build.manifest on (npm run build)`);
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+  const sizes = new Map<string, number>();
+  const gzipOf = (file: string) => sizes.get(file) ?? sizes.set(file, gzipSync(fs.readFileSync(path.join(rendererDir, file)), { level: 9 }).length).get(file)!;
+  return measurePages(manifest, gzipOf);
+}
+
+function main(): void {
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const rendererDir = path.resolve(process.argv[2] ?? path.join(repoRoot, 'dist', 'renderer'));
+  const pages = measureBuild(rendererDir);
+  const failures = overBudget(pages);
+  for (const failure of failures) console.error(`renderer JS budget: ${failure}`);
+  if (failures.length) return void (process.exitCode = 1);
+  const summary = pages.map((page) => `${page.page.replace(/^.*\//, '')} ${kb(page.gzipBytes)}`).join(', ');
+  const others = pages.filter((page) => page.gzipBytes > JS_BUDGET_BYTES).map((page) => page.page);
+  console.log(`renderer JS budget (${kb(JS_BUDGET_BYTES)} gzip before a page is interactive): ${summary}${others.length ? `; over it when opened first, not held to it: ${others.join(', ')}` : ''}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

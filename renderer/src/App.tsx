@@ -17,6 +17,7 @@ const AgentsPage = lazy(() => import('./pages/AgentsPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
+const PromptsPage = lazy(() => import('./pages/PromptsPage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
 const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
 const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
@@ -38,6 +39,7 @@ function AppRoutes() {
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
           <Route path="servers/:serverId" element={<ServersPage />} />
+          <Route path="prompts" element={<PromptsPage />} />
           <Route path="playground" element={<PlaygroundPage />} />
           <Route path="problems" element={<ProblemsPage />} />
           <Route path="*" element={<NotFoundPage />} />

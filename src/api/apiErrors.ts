@@ -4,6 +4,8 @@ import { MessageLogError } from '../core/chat/conversations/messageLog.js';
 import { ModelError } from '../core/chat/models/modelError.js';
 import { SecretError } from '../core/secrets/secretStore.js';
 import { McpRuntimeError } from '../core/mcp/connection/serverConnection.js';
+import { McpAdminError } from '../core/mcp/admin/mcpAdminError.js';
+import { HostPromptError } from '../core/registry/hostPromptStore.js';
 import { GatewayError } from '../core/mcp/gateway/toolGateway.js';
 import { InstallError } from '../core/plugins/pluginInstaller.js';
 import { RegistryError } from '../core/registry/registryCenter.js';
@@ -27,6 +29,10 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof ApiFailure || error instanceof PluginLifecycleError || error instanceof RootsError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof AgentError) return { code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) };
   if (error instanceof ModelError) return withHint({ code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) }, error.hint);
+  if (error instanceof McpAdminError || error instanceof HostPromptError) {
+    const fields = error.fields.length ? { fields: error.fields } : {};
+    return withHint({ code: error.code === 'MCP_SERVER_INVALID' || error.code === 'PROMPT_INVALID' ? 'INVALID' : error.code, message: error.message, ...fields }, error.hint);
+  }
   if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);

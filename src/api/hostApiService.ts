@@ -5,7 +5,9 @@ import { toApiError } from './apiErrors.js';
 import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
+import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { modelHandlers } from './handlers/models.js';
+import { promptHandlers } from './handlers/prompts.js';
 import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
@@ -53,6 +55,8 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...serverHandlers(context),
     ...toolHandlers(context),
     ...chatHandlers(context),
+    ...mcpServerHandlers(context),
+    ...promptHandlers(context),
     ...pageChatHandlers(context),
   };
   const stops = wireEvents(host, options.urls, emit);

@@ -5,7 +5,9 @@ import { registerAudit } from './commands/audit.js';
 import { registerChat } from './commands/chat.js';
 import { registerConversations } from './commands/conversations.js';
 import { registerInit } from './commands/init.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerModels } from './commands/models.js';
+import { registerPrompts } from './commands/prompts.js';
 import { registerRegistry } from './commands/registry.js';
 import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
@@ -38,6 +40,8 @@ export function buildProgram(cli: CliContext): Command {
   registerAgents(program, cli);
   registerTools(program, cli);
   registerModels(program, cli);
+  registerMcp(program, cli);
+  registerPrompts(program, cli);
   registerChat(program, cli);
   registerConversations(program, cli);
   registerAudit(program, cli);

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { findAppRoot } from './appPaths.js';
 import { ExposeDefaults } from './contributions/exposeDefaults.js';
@@ -10,6 +11,7 @@ import { repinDevLinks } from './plugins/devLinks.js';
 import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
+import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
 import { IdleSweep } from './mcp/connection/idleSweep.js';
 import { LeaseHolders } from './mcp/connection/leaseHolders.js';
 import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
@@ -33,8 +35,9 @@ import { createSettingsContext } from './mcp/settings/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
+import { HostPromptStore } from './registry/hostPromptStore.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
-import type { SecretStore } from './secrets/secretStore.js';
+import { mcpValueSecretName, type SecretStore } from './secrets/secretStore.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
 import { anyChanged, ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
@@ -158,6 +161,8 @@ export interface Host {
   readonly models: ModelService;
   /** Agents (seed 000 §4.2), in the host's admin DB. */
   readonly agents: AgentStore;
+  /** The host's own prompts (zh/en pairs in its `prompts` table), registered under `chatos` and granted like any prompt. */
+  readonly hostPrompts: HostPromptStore;
   /** Conversations and their turns: the chat operations every face calls. */
   readonly chat: ChatService;
   /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
@@ -176,6 +181,8 @@ export interface Host {
   endConversation(conversationId: string, reason?: 'conversation-ended' | 'holder-gone'): Promise<number>;
   /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
   reloadMcp(): Promise<ReloadReport>;
+  /** The user's MCP servers (mcp.yaml): add, edit, remove, test, import, templates; every face edits them through this. */
+  readonly mcpServers: McpServerAdmin;
   /**
    * Hot reload: watches mcp.yaml and the plugin roots (fs.watch plus polling,
    * debounced); a change rescans the plugins and/or reloads the servers.
@@ -242,7 +249,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -313,6 +320,15 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  const mcpServers = new McpServerAdmin({
+    configFile: home.mcpConfig,
+    secrets,
+    hostEnv: options.env ?? process.env,
+    logger,
+    runtime: { tryStart: (definition, timeoutMs) => need().mcp.tryStart(definition, timeoutMs), definition: (id) => need().mcp.definition(id) },
+    reload: reloadMcp,
+    templates: { appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
+  });
   // One record of what this process runs, servers and backends alike: after a crash, the next start of any host ends both.
   const runDir = path.join(home.hostDir, 'run');
   const pids = new PidRegistry(runDir);
@@ -361,6 +377,7 @@ export function createHost(options: HostOptions = {}): Host {
         now,
         runGate,
         hostModules,
+        readStoredValue: (name) => secrets.get(mcpValueSecretName(name)),
       });
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
       mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
@@ -407,7 +424,8 @@ export function createHost(options: HostOptions = {}): Host {
         policy: chatPolicy(options.chat),
         logger,
       });
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow };
+      const hostPrompts = new HostPromptStore(store, registry, () => void sync.syncHostOwn());
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -446,6 +464,7 @@ export function createHost(options: HostOptions = {}): Host {
       return need().gateway;
     },
     reloadMcp,
+    mcpServers,
     watch(watchOptions = {}) {
       need();
       const debounceMs = watchOptions.debounceMs ?? 100;
@@ -503,6 +522,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get models() {
       return need().models;
+    },
+    get hostPrompts() {
+      return need().hostPrompts;
     },
     get chat() {
       return need().chat;

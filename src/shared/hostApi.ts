@@ -5,6 +5,8 @@ import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './au
 import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema, ConversationIdSchema, ConversationMessageSchema, ConversationSchema, ExportFormatSchema, MessageIdSchema, SearchHitSchema, ToolCallEventSchema } from './chat.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
+import { HostPromptViewSchema } from './hostPrompts.js';
+import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
@@ -242,6 +244,32 @@ export const HostApiMethods = {
   'servers.setToolEnabled': { params: z.object({ serverId: Id, tool: Id, enabled: z.boolean() }).strict(), result: Empty },
   'servers.setPermission': { params: z.object({ serverId: Id, tool: Id, level: PermissionLevelSchema.nullable() }).strict(), result: Empty },
 
+  /** The user's MCP servers (mcp.yaml): edited through the core, which keeps the file's comments; stored values never come back. Invalid input fails with `fields` (`url`, `env[0].key`…). */
+  'mcpServers.list': { params: Empty, result: McpServerListSchema },
+  'mcpServers.add': { params: z.object({ server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  'mcpServers.update': { params: z.object({ name: Id, server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  'mcpServers.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.string(), storedValuesRemoved: z.number() }) },
+  'mcpServers.setDisabled': { params: z.object({ name: Id, disabled: z.boolean() }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  /** Starts a saved server (`name`: of mcp.yaml, or a registry id) or a form not yet saved (`server`) once: its tools, or the coded reason it did not start. */
+  'mcpServers.test': {
+    params: z
+      .object({ name: Id.optional(), server: JsonObject.optional(), timeoutMs: z.number().int().min(1000).max(600_000).optional() })
+      .strict()
+      .refine((p) => (p.name === undefined) !== (p.server === undefined), { error: 'give name (a saved server) or server (a form), one of the two', path: ['name'] }),
+    result: McpTestResultSchema,
+  },
+  /** What importing another client's config would do (adds, conflicts, refusals); nothing is written. */
+  'mcpServers.importPlan': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), storeSecrets: z.boolean().default(true) }).strict(), result: ImportPlanSchema },
+  'mcpServers.importApply': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), options: ImportApplyOptionsSchema.default({ choices: [], onConflict: 'skip', storeSecrets: true }) }).strict(), result: ImportResultSchema },
+  'mcpServers.templates': { params: Empty, result: z.object({ templates: z.array(McpTemplateSchema) }) },
+  'mcpServers.addTemplate': { params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+
+  /** The host's own prompts (zh/en pairs), registered under `chatos`; `setGrant` grants both texts to an app. */
+  'prompts.list': { params: Empty, result: z.object({ prompts: z.array(HostPromptViewSchema), apps: z.array(z.string()) }) },
+  'prompts.save': { params: z.object({ create: z.boolean(), prompt: JsonObject }).strict(), result: z.object({ prompt: HostPromptViewSchema }) },
+  'prompts.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.boolean(), revokedGrants: z.number() }) },
+  'prompts.setGrant': { params: z.object({ name: Id, appId: Id, granted: z.boolean() }).strict(), result: z.object({ prompt: HostPromptViewSchema }) },
+
   'tools.list': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId }).strict(),
     result: z.object({ tools: z.array(ToolViewSchema), problems: z.array(ProblemSchema), reminders: z.array(z.string()) }),
@@ -312,7 +340,7 @@ export const HostApiErrorSchema = z.object({
   message: z.string(),
   hint: z.string().optional(),
   /** For INVALID input: which field and what is wrong, so a form can show it next to the field. */
-  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  fields: z.array(z.object({ path: z.string(), message: z.string(), hint: z.string().optional() })).optional(),
 });
 export type HostApiError = z.infer<typeof HostApiErrorSchema>;
 

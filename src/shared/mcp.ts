@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
-/** A value that is written literally, or copied from the host's environment: `{ env: NAME }` (seed 002). */
-export const EnvValueSchema = z.union([z.string(), z.object({ env: z.string().min(1) }).strict()]);
+/** The name of a value kept in the host's key store (`{ secret: NAME }`): the store holds it as `mcp:NAME`. */
+export const StoredSecretNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { error: 'must be a stored value\'s name: letters, digits, ".", "_" or "-" (at most 128)' });
+
+/**
+ * A value that is written literally, copied from the host's environment
+ * (`{ env: NAME }`, seed 002), or kept in the host's key store like a
+ * model's key (`{ secret: NAME }`, written by the MCP servers page and
+ * `chatos mcp`): read only in the main process when the server starts.
+ */
+export const EnvValueSchema = z.union([z.string(), z.object({ env: z.string().min(1) }).strict(), z.object({ secret: StoredSecretNameSchema }).strict()]);
 export type EnvValue = z.infer<typeof EnvValueSchema>;
 
 /** Tool name transforms, applied in order (seed 002). */

@@ -7,9 +7,9 @@ export type { ConnectionState } from './transport';
 export class ApiError extends Error {
   code: string;
   hint?: string;
-  fields?: { path: string; message: string }[];
+  fields?: { path: string; message: string; hint?: string }[];
 
-  constructor(error: { code: string; message: string; hint?: string; fields?: { path: string; message: string }[] }) {
+  constructor(error: { code: string; message: string; hint?: string; fields?: { path: string; message: string; hint?: string }[] }) {
     super(error.message);
     this.name = 'ApiError';
     this.code = error.code;

@@ -8,6 +8,10 @@ import { useApi } from '../api/hooks';
 import { ServerCard } from '../components/servers/ServerCard';
 import { ServerDetail } from '../components/servers/ServerDetail';
 import { ServerLogDrawer } from '../components/servers/ServerLogDrawer';
+import { ExternalServersBar } from '../components/mcpAdmin/ExternalServersBar';
+import { McpAdminProvider } from '../components/mcpAdmin/McpAdminContext';
+import { McpCardActions } from '../components/mcpAdmin/McpCardActions';
+import { TemplateList } from '../components/mcpAdmin/TemplateList';
 
 const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
 const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);
@@ -19,7 +23,17 @@ const isCategory = (value: string | null): value is ServerCategory => CATEGORIES
  */
 export default function ServersPage() {
   const { serverId } = useParams();
-  return <div data-testid="page-servers">{serverId ? <ServerDetail serverId={serverId} /> : <ServerTabs />}</div>;
+  return (
+    <div data-testid="page-servers">
+      {serverId ? (
+        <ServerDetail serverId={serverId} />
+      ) : (
+        <McpAdminProvider>
+          <ServerTabs />
+        </McpAdminProvider>
+      )}
+    </div>
+  );
 }
 
 function ServerTabs() {
@@ -31,17 +45,25 @@ function ServerTabs() {
   const [logFor, setLogFor] = useState<string | undefined>();
   const list = servers.data?.servers ?? [];
 
-  const panel = (category: ServerCategory) => {
+  const cards = (category: ServerCategory) => {
     const inTab = list.filter((s: ServerView) => s.category === category);
     if (inTab.length === 0) return <Empty description={t(`servers.empty.${category}`)} />;
     return (
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         {inTab.map((server) => (
-          <ServerCard key={server.id} server={server} onShowLog={setLogFor} />
+          <ServerCard key={server.id} server={server} onShowLog={setLogFor} actions={server.origin === 'mcp.yaml' ? <McpCardActions serverName={server.name} /> : undefined} />
         ))}
       </Space>
     );
   };
+  // The user's own servers are edited here (seed 003 §8): add and import above the external ones, templates under the built-in ones.
+  const panel = (category: ServerCategory) => (
+    <>
+      {category === 'external' ? <ExternalServersBar loadedIds={new Set(list.map((s) => s.id))} /> : null}
+      {cards(category)}
+      {category === 'builtin' ? <TemplateList /> : null}
+    </>
+  );
 
   return (
     <>

@@ -3,6 +3,7 @@ import { Layout, Menu } from 'antd';
 import {
   ApartmentOutlined,
   AppstoreOutlined,
+  BookOutlined,
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
@@ -25,6 +26,7 @@ const SECTIONS = [
   { key: 'models', icon: <DeploymentUnitOutlined /> },
   { key: 'registry', icon: <ApartmentOutlined /> },
   { key: 'servers', icon: <CloudServerOutlined /> },
+  { key: 'prompts', icon: <BookOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
 ] as const;

@@ -12,7 +12,9 @@ import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConf
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
 import type { LeaseSettings } from './config/leaseSettings.js';
-import { ServerConnection } from './connection/serverConnection.js';
+import { McpRuntimeError, ServerConnection, type McpErrorCode, type StartFailureReason } from './connection/serverConnection.js';
+import type { ReadStoredValue } from './config/envValues.js';
+import { ServerLog } from './process/serverLog.js';
 import { PidRegistry } from './process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
@@ -36,7 +38,14 @@ export interface McpRuntimeOptions {
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
   /** The hook a plugin's Node server is started with, so it may import the host's SDK and zod (the run plan shows it). */
   hostModules?: HostModules;
+  /** Reads `{ secret: NAME }` values (the host's key store) when a server starts. */
+  readStoredValue?: ReadStoredValue;
 }
+
+/** What starting a definition once found: its tools, or the coded reason it did not start. */
+export type TrialStart =
+  | { ok: true; tools: Tool[]; ms: number; stderr: string[] }
+  | { ok: false; code: McpErrorCode | 'TEST_TIMEOUT'; reason?: StartFailureReason; message: string; fix?: string; ms: number; stderr: string[] };
 
 export interface ReloadReport {
   version: number;
@@ -85,6 +94,7 @@ export class McpRuntime {
       mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
       gate: (definition) => this.gateAtSpawn(definition),
       configFile: options.configFile,
+      readStoredValue: options.readStoredValue,
     });
   }
 
@@ -359,16 +369,7 @@ export class McpRuntime {
     if (!gate.ok) {
       return { ok: true, refused: { severity: 'warning', code: gate.code, file: definition.id, path: '', message: `${gate.message}: its new configuration was not started, and the running one was stopped`, hint: gate.fix } };
     }
-    const connection = new ServerConnection(definition, {
-      log: this.connections.logOf(definition.id),
-      pids: this.pids,
-      hostEnv: this.options.hostEnv,
-      clientInfo: { name: 'chatos', version: '0.1.0' },
-      now: this.options.now,
-      inProcessServers: this.options.inProcessServers,
-      gate: (def) => this.gateAtSpawn(def),
-      configFile: this.options.configFile,
-    });
+    const connection = this.oneOffConnection(definition, this.connections.logOf(definition.id));
     try {
       await connection.start();
       return { ok: true, tools: [...connection.tools] };
@@ -377,6 +378,52 @@ export class McpRuntime {
     } finally {
       // Off the critical path: the new tools are known; ending the probe need not delay the swap.
       void connection.close(0);
+    }
+  }
+
+  /** A connection outside the leases (a reload's probe, a test), started through the same gate, environment and pid registry. */
+  private oneOffConnection(definition: ServerDefinition, log: ServerLog): ServerConnection {
+    return new ServerConnection(definition, {
+      log,
+      pids: this.pids,
+      hostEnv: this.options.hostEnv,
+      clientInfo: { name: 'chatos', version: '0.1.0' },
+      now: this.options.now,
+      inProcessServers: this.options.inProcessServers,
+      gate: (def) => this.gateAtSpawn(def),
+      configFile: this.options.configFile,
+      readStoredValue: this.options.readStoredValue,
+    });
+  }
+
+  /**
+   * Starts `definition` once, lists its tools and ends it ("test
+   * connection"): the path every start takes (the run gate at spawn, the
+   * server environment, stored values, the transport rules), with a log of
+   * its own so the stderr returned is this start's. Nothing is cached or
+   * leased; a start that outlasts `timeoutMs` is ended and says so.
+   */
+  async tryStart(definition: ServerDefinition, timeoutMs: number): Promise<TrialStart> {
+    const log = new ServerLog({ maxLines: 200, maxBytes: 64 * 1024 });
+    const connection = this.oneOffConnection(definition, log);
+    const started = this.options.now();
+    const stderr = () => log.entries().filter((e) => e.stream === 'stderr').map((e) => e.text.trimEnd()).slice(-20);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    try {
+      const outcome = await Promise.race([connection.start().then(() => 'started' as const), timeout]);
+      const ms = this.options.now() - started;
+      if (outcome === 'timeout') {
+        return { ok: false, code: 'TEST_TIMEOUT', message: `server "${definition.id}" did not finish starting (initialize and tools/list) within ${timeoutMs} ms`, ms, stderr: stderr() };
+      }
+      return { ok: true, tools: [...connection.tools], ms, stderr: stderr() };
+    } catch (error) {
+      const ms = this.options.now() - started;
+      if (error instanceof McpRuntimeError) return { ok: false, code: error.code, ...(error.reason ? { reason: error.reason } : {}), message: error.message, ...(error.fix ? { fix: error.fix } : {}), ms, stderr: stderr() };
+      return { ok: false, code: 'SERVER_START_FAILED', message: (error as Error).message, ms, stderr: stderr() };
+    } finally {
+      clearTimeout(timer);
+      await connection.close(0);
     }
   }
 

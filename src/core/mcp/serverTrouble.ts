@@ -25,7 +25,8 @@ function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): st
   if (definition.transport.kind !== 'stdio') return undefined;
   const own = definition.transport.env.PATH;
   if (typeof own === 'string') return own;
-  if (own !== undefined) return hostEnv[own.env];
+  // A PATH kept in the key store is read only when the server starts: not looked up here.
+  if (own !== undefined) return 'env' in own ? hostEnv[own.env] : undefined;
   return process.env.PATH;
 }
 

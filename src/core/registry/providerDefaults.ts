@@ -70,7 +70,8 @@ export function listDefaultProviders(defaultsDir: string): string[] {
  */
 const unpacked = (file: string) => file.replace(/\.asar([\\/])/, '.asar.unpacked$1');
 
-function resolvePackageBin(appRoot: string, pkg: string, bin: string | undefined): string {
+/** The absolute script of an npm package installed with ChatOS (its `bin`), runnable by a plain node. */
+export function resolvePackageBin(appRoot: string, pkg: string, bin?: string): string {
   const require = createRequire(path.join(appRoot, 'package.json'));
   const manifestPath = require.resolve(`${pkg}/package.json`);
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };

@@ -46,10 +46,13 @@ export class SecretError extends Error {
 
 const NAME = /^[a-z]+:[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-/** Secret names are ours (`model:<id>`); anything else is a bug, refused before it reaches a file. */
+/** Secret names are ours (`model:<id>`, `mcp:<name>`); anything else is a bug, refused before it reaches a file. */
 export function checkSecretName(name: string): void {
   if (!NAME.test(name)) throw new SecretError('SECRET_NAME_INVALID', `"${name}" is not a secret name (kind:id)`);
 }
 
 /** The secret holding a model entry's stored key. */
 export const modelKeyName = (modelId: string) => `model:${modelId}`;
+
+/** The secret holding an MCP server's stored `env` or `headers` value (mcp.yaml `{ secret: NAME }`). */
+export const mcpValueSecretName = (name: string) => `mcp:${name}`;

@@ -1,6 +1,6 @@
 import { DownOutlined, FileTextOutlined, ReloadOutlined, RightOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ServerView } from '../../../../src/shared/hostApi';
@@ -45,7 +45,7 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
  * starts, its state and leases, and its tools on demand. Assistant servers
  * open their own page, where tools are grouped by domain.
  */
-export function ServerCard({ server, onShowLog }: { server: ServerView; onShowLog(serverId: string): void }) {
+export function ServerCard({ server, onShowLog, actions }: { server: ServerView; onShowLog(serverId: string): void; /** More buttons (edit, test, delete of an mcp.yaml server). */ actions?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [expanded, setExpanded] = useState(false);
@@ -114,6 +114,7 @@ export function ServerCard({ server, onShowLog }: { server: ServerView; onShowLo
         <Button icon={<FileTextOutlined />} onClick={() => onShowLog(server.id)} data-testid={`server-log-${server.id}`}>
           {t('servers.log.open')}
         </Button>
+        {actions}
       </Space>
       {expanded && !isAssistant && (
         <div style={{ marginTop: 12 }}>

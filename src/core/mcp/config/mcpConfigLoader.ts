@@ -212,7 +212,8 @@ function unknownKeyWarnings(schema: z.ZodType, value: unknown, file: string, at:
     .map((p) => ({ ...p, hint: p.hint?.replace(' or check the manifest reference', '') })); // the shared walker speaks of plugin manifests
 }
 
-function idSuggestion(key: string): string | undefined {
+/** A valid server id close to `key` (spaces and other characters made "_"), if there is one. */
+export function idSuggestion(key: string): string | undefined {
   const fixed = key.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
   return fixed && SERVER_ID_PATTERN.test(fixed) ? fixed : undefined;
 }
@@ -264,7 +265,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
   stdio: ['url', 'headers', 'sessionId'],
-  streamable_http: ['command', 'args', 'env', 'inheritEnv'],
+  streamable_http: ['command', 'args', 'env', 'inheritEnv', 'cwd'],
 };
 
 function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, unknown>, key: string, at: PropertyKey[], file: string): Problem[] {
@@ -314,7 +315,7 @@ function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: tru
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
-      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv) }
+      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }) }
       : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
   return {
     id: mcpYamlServerId(key),

@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
+import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 import { SUPPORTED_TRANSPORTS } from './transports.js';
 
@@ -13,7 +15,7 @@ import { SUPPORTED_TRANSPORTS } from './transports.js';
 export const SUPPORTED_MCP_CONFIG_VERSION = 1;
 
 /** A server id is the key under `servers:`; it becomes the registry id `chatos::<id>`. */
-export const SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const SERVER_ID_PATTERN = MCP_SERVER_NAME_PATTERN;
 
 /** setTimeout fires at once for delays above 2^31-1 ms, so a larger timeout would mean none. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -51,6 +53,12 @@ export const McpServerEntrySchema = z.object({
   inheritEnv: z
     .union([z.boolean(), z.array(z.string({ error: 'must be a string' }).regex(/^[^=\0]+$/, { error: 'must be a variable name' }))], { error: 'must be true, false or a list of variable names' })
     .default(false),
+  /** The folder the program starts in (default: the host's working folder); absolute. */
+  cwd: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .refine((dir) => path.isAbsolute(dir), { error: 'must be an absolute path' })
+    .optional(),
   // streamable_http
   url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
@@ -97,6 +105,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   args: "use a list of strings, e.g. args: ['-y', '@playwright/mcp@latest']",
   env: 'map each variable to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
   inheritEnv: 'use true (the whole host environment), or a list of host variable names, e.g. inheritEnv: [AWS_PROFILE, KUBECONFIG]',
+  cwd: 'use the absolute path of an existing folder, e.g. "cwd: /home/me/project", or remove cwd to start in the host\'s working folder',
   url: 'use an http(s) url, e.g. "url: http://127.0.0.1:3000/mcp"',
   headers: 'map each header to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
   sessionId: 'use a string, or remove sessionId',

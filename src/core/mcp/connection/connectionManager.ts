@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
+import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
@@ -32,6 +33,8 @@ export interface ConnectionManagerOptions {
   mayStart: (definition: ServerDefinition) => RunGateAnswer;
   /** The same question in full, asked at the moment of spawning (see ConnectionDeps.gate). */
   gate: (definition: ServerDefinition) => RunGateAnswer;
+  /** Reads `{ secret: NAME }` values from the host's key store when a server starts. */
+  readStoredValue?: ReadStoredValue;
   /** mcp.yaml's path, for fixes that name where a server's command is written. */
   configFile?: string;
 }
@@ -203,6 +206,7 @@ export class ConnectionManager {
       // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
       gate: this.options.gate,
       configFile: this.options.configFile,
+      readStoredValue: this.options.readStoredValue,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {

@@ -8,7 +8,8 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
-import { resolveEnvValues } from '../config/mcpConfigLoader.js';
+import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
+import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
@@ -32,6 +33,14 @@ export type ConnectionState =
 
 export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
 
+/**
+ * Why a start failed, where the host can tell (a "test connection" says it
+ * in words): a host variable or a stored value it needs is missing, the
+ * program could not be started, the url did not answer over streamable
+ * HTTP, or the server started and then failed the MCP handshake.
+ */
+export type StartFailureReason = 'ENV_MISSING' | 'SECRET_MISSING' | 'SPAWN_FAILED' | 'HTTP_CONNECT_FAILED' | 'URL_REFUSED' | 'HANDSHAKE_FAILED';
+
 /** Errors of the runtime carry a code; callers branch on it, never on message text. */
 export class McpRuntimeError extends Error {
   constructor(
@@ -40,6 +49,7 @@ export class McpRuntimeError extends Error {
     readonly serverId?: string,
     /** How to fix it, when the host can tell (a command not on PATH, a server that exits at start). */
     readonly fix?: string,
+    readonly reason?: StartFailureReason,
   ) {
     super(message);
   }
@@ -61,6 +71,8 @@ export interface ConnectionDeps {
   gate: (definition: ServerDefinition) => RunGateAnswer;
   /** mcp.yaml's path, for a fix that names where a server's command is written. */
   configFile?: string;
+  /** Reads a `{ secret: NAME }` value from the host's key store, when the server starts. */
+  readStoredValue?: ReadStoredValue;
 }
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
@@ -141,7 +153,8 @@ export class ServerConnection {
       const exit = spawned && (await withTimeout(spawned.exitKnown, EXIT_KNOWN_MS)) ? spawned.exitInfo : undefined;
       const failure = error instanceof McpRuntimeError ? { message: error.message, fix: error.fix } : this.startFailure(error as Error, spawned, exit);
       this.setState({ kind: 'error', message: failure.message, at: this.deps.now() });
-      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', failure.message, def.id, failure.fix);
+      const reason = error instanceof McpRuntimeError ? error.reason : startFailureReason(error);
+      throw new McpRuntimeError(error instanceof McpRuntimeError ? error.code : 'SERVER_START_FAILED', failure.message, def.id, failure.fix, reason);
     }
   }
 
@@ -200,8 +213,8 @@ export class ServerConnection {
   private async connect(client: Client): Promise<Transport> {
     const def = this.definition;
     if (def.transport.kind === 'stdio') {
-      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id);
-      if (!env.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${env.missing.join(', ')} is not set in the host's environment`, def.id);
+      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
+      if (!env.ok) throw this.valuesMissing(env);
       const transport = new ProcessTransport({
         serverId: def.id,
         command: def.transport.command,
@@ -229,11 +242,11 @@ export class ServerConnection {
       await client.connect(clientSide);
       return clientSide;
     }
-    const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id);
-    if (!headers.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot start: environment variable ${headers.missing.join(', ')} is not set in the host's environment`, def.id);
+    const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id, await readStoredValues(def.transport.headers, this.deps.readStoredValue));
+    if (!headers.ok) throw this.valuesMissing(headers);
     // The same rule validation applies: no url that validation refuses is connected to here either.
     const checked = checkServerUrl(def.transport.url);
-    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id);
+    if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, checked.hint, 'URL_REFUSED');
     const transport = new StreamableHTTPClientTransport(checked.url, { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId });
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);
@@ -243,9 +256,18 @@ export class ServerConnection {
     } catch (error) {
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id);
+      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id, undefined, 'HTTP_CONNECT_FAILED');
     }
     return transport;
+  }
+
+  private valuesMissing(resolution: Extract<EnvResolution, { ok: false }>): McpRuntimeError {
+    const id = this.definition.id;
+    const message =
+      resolution.reason === 'ENV_MISSING'
+        ? `server "${id}" cannot start: environment variable ${resolution.missing.join(', ')} is not set in the host's environment`
+        : `server "${id}" cannot start: its stored value ${resolution.missing.join(', ')} is not in the host's key store; enter it again in the server's settings`;
+    return new McpRuntimeError('SERVER_START_FAILED', message, id, undefined, resolution.reason);
   }
 
   /** A transport that closes while running is a crash: in-flight calls fail with the server's last words. */
@@ -311,6 +333,8 @@ export class ServerConnection {
     const wasCrashed = this.state.kind === 'error';
     this.setState({ kind: 'stopped' });
     this.crashed = wasCrashed ? this.crashed : undefined;
+    // A start still under way (a test connection whose time ran out) is ended too, its process with it.
+    await this.closeAttempts();
     await this.client?.close().catch(() => {});
     await this.transport?.close().catch(() => {});
     this.client = undefined;
@@ -327,4 +351,9 @@ function withSystemCode(error: Error): string {
     current = (current as { cause?: unknown }).cause;
   }
   return error.message;
+}
+
+/** A start failure the connection did not word itself: the program would not start, or the handshake failed. */
+function startFailureReason(error: unknown): StartFailureReason {
+  return error instanceof ServerFaultError && error.code === 'SPAWN_FAILED' ? 'SPAWN_FAILED' : 'HANDSHAKE_FAILED';
 }

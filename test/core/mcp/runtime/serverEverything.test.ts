@@ -1,49 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
-import { EVERYTHING_SERVER, caller, freePort, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { describe, expect, it } from 'vitest';
+import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { startHttpEverything } from '../../../helpers/everythingHttp.js';
 
 /** The reference server of the MCP project (devDependency), through the gateway over both transports. */
-
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
-});
-
-/**
- * Starts server-everything over streamable HTTP on a free port of 127.0.0.1.
- * It reads its port from $PORT and says "listening on port N" on stderr once
- * bound; a port taken between choosing and binding makes it exit, so retry.
- */
-async function startHttpEverything(): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    let stderr = '';
-    const ready = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 20_000);
-      child.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes(`listening on port ${port}`)) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
-    if (ready) return port;
-    if (attempt >= 3) throw new Error(`server-everything did not start over HTTP:\n${stderr}`);
-  }
-}
 
 describe('@modelcontextprotocol/server-everything through the gateway', () => {
   it('over stdio: its tools are listed and its echo tool answers', async () => {

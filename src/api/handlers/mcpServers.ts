@@ -1,0 +1,29 @@
+import type { HandlerContext, Handlers } from './types.js';
+
+/**
+ * The MCP servers page's edits of mcp.yaml: thin, every rule is the core's
+ * (host.mcpServers), the same operations `chatos mcp` runs. A write reloads
+ * the servers at once, which sends `mcp.reloaded`.
+ */
+export function mcpServerHandlers({ host }: HandlerContext): Handlers<
+  'mcpServers.list' | 'mcpServers.add' | 'mcpServers.update' | 'mcpServers.remove' | 'mcpServers.setDisabled' | 'mcpServers.test' | 'mcpServers.importPlan' | 'mcpServers.importApply' | 'mcpServers.templates' | 'mcpServers.addTemplate'
+> {
+  const admin = host.mcpServers;
+  // Registrations of added servers are written to the admin DB before the face says so.
+  const saved = async <T>(result: T) => {
+    await host.save();
+    return result;
+  };
+  return {
+    'mcpServers.list': () => admin.list(),
+    'mcpServers.add': async ({ server }) => saved({ server: await admin.add(server) }),
+    'mcpServers.update': async ({ name, server }) => saved({ server: await admin.update(name, server) }),
+    'mcpServers.remove': async ({ name }) => saved(await admin.remove(name)),
+    'mcpServers.setDisabled': async ({ name, disabled }) => saved({ server: await admin.setDisabled(name, disabled) }),
+    'mcpServers.test': ({ name, server, timeoutMs }) => admin.test(name !== undefined ? { name } : { server }, timeoutMs),
+    'mcpServers.importPlan': ({ text, fileName, storeSecrets }) => admin.planImport(text, fileName, storeSecrets),
+    'mcpServers.importApply': async ({ text, fileName, options }) => saved(await admin.applyImport(text, fileName, options)),
+    'mcpServers.templates': () => ({ templates: admin.templates() }),
+    'mcpServers.addTemplate': async ({ templateId, name, params }) => saved({ server: await admin.addTemplate(templateId, name, params) }),
+  };
+}

@@ -1,0 +1,224 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from '../helpers/browser.js';
+import { startHttpEverything } from '../helpers/everythingHttp.js';
+import { EVERYTHING_SERVER } from '../helpers/gatewayHost.js';
+import { runCli } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
+
+/**
+ * `chatos mcp …` (issue 18): the user's servers from a terminal, through the
+ * same core as the MCP servers page. mcp.yaml keeps its comments and order
+ * across an add and a remove; an import of a Claude Desktop config shows its
+ * plan (a conflict, a refused SSE server) and imports only on --yes; test
+ * starts real servers over stdio and streamable HTTP.
+ */
+
+const CHAT_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'chatServer.mjs');
+
+const HAND_WRITTEN = `# My servers; ChatOS must keep this comment.
+version: 1
+servers:
+  # first: a server I wrote by hand
+  alpha:
+    command: node
+    args:
+      - alpha.js # the entry
+    timeout: 5000
+
+  # second
+  beta:
+    url: http://127.0.0.1:7/mcp
+# trailing notes stay too
+`;
+
+function home(text?: string): { home: string; file: string; cli: (...args: string[]) => ReturnType<typeof runCli> } {
+  const dir = tempDir('chatos-cli-mcp-');
+  const file = path.join(dir, 'chatos', 'mcp.yaml');
+  if (text !== undefined) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return { home: dir, file, cli: (...args) => runCli(['--home', dir, ...args], { timeoutMs: 90_000 }) };
+}
+
+const block = (text: string, name: string) => new RegExp(`^( {2}# [^\\n]*\\n)* {2}${name}:\\n( {4}.*\\n)*`, 'm').exec(text)?.[0];
+
+describe('chatos mcp add / remove', () => {
+  it("keeps mcp.yaml's comments and order across an add and a remove; the servers not named are left as written", () => {
+    const { file, cli } = home(HAND_WRITTEN);
+    const alpha = block(HAND_WRITTEN, 'alpha')!;
+    expect(alpha).toContain('# the entry');
+
+    const added = cli('mcp', 'add', 'gamma', '--command', 'npx', '--env', 'LOG=debug', '--env-var', 'TOKEN=MY_TOKEN', '--', '-y', '@modelcontextprotocol/server-everything');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('added gamma to mcp.yaml (registry id chatos::gamma)');
+    let text = fs.readFileSync(file, 'utf8');
+    expect(text.startsWith('# My servers; ChatOS must keep this comment.\n')).toBe(true);
+    expect(text).toContain(alpha);
+    expect(text).toContain('# second\n  beta:');
+    expect(text).toContain('# trailing notes stay too');
+    expect([...text.matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1])).toEqual(['alpha', 'beta', 'gamma']);
+    expect(text).toContain('TOKEN: { env: MY_TOKEN }');
+
+    const removed = cli('mcp', 'remove', 'beta');
+    expect(removed.code, removed.stderr).toBe(0);
+    text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/^ {2}beta:/m);
+    expect(text).toContain(alpha);
+    expect(text.startsWith('# My servers; ChatOS must keep this comment.\n')).toBe(true);
+    expect(text).toContain('# trailing notes stay too');
+
+    const list = cli('--json', 'mcp', 'list');
+    expect(list.code).toBe(0);
+    expect(list.json().servers.map((s: { name: string }) => s.name)).toEqual(['alpha', 'gamma']);
+    expect(list.json().servers[1]).toMatchObject({ args: ['-y', '@modelcontextprotocol/server-everything'], env: [{ key: 'LOG', value: { kind: 'text', text: 'debug' } }, { key: 'TOKEN', value: { kind: 'env', name: 'MY_TOKEN' } }] });
+  });
+
+  it('refuses a bad server as bad usage naming the option and the fix, and writes nothing', () => {
+    const { file, cli } = home(HAND_WRITTEN);
+    const ws = cli('mcp', 'add', 'sock', '--url', 'ws://127.0.0.1:1/mcp');
+    expect(ws.code).toBe(2);
+    expect(ws.stderr).toContain('--url:');
+    expect(ws.stderr).toContain('WebSocket');
+    expect(ws.stderr).toContain('fix:');
+    const taken = cli('mcp', 'add', 'alpha', '--command', 'x');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('already has a server named "alpha"');
+    expect(cli('mcp', 'add', 'both', '--command', 'x', '--url', 'http://a/').code).toBe(2);
+    const missing = cli('mcp', 'remove', 'alpah');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('did you mean "alpha"');
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
+  it('disable and enable write disabled: true into the file and take it out again', () => {
+    const { file, cli } = home(HAND_WRITTEN);
+    expect(cli('mcp', 'disable', 'alpha').code).toBe(0);
+    expect(block(fs.readFileSync(file, 'utf8'), 'alpha')).toContain('disabled: true');
+    expect(cli('mcp', 'enable', 'alpha').code).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+});
+
+describe('chatos mcp import', () => {
+  const claude = {
+    mcpServers: {
+      filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Desktop'] },
+      github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_cli_import_secret' } },
+      alpha: { command: 'uvx', args: ['other-alpha'] },
+      legacy: { url: 'http://127.0.0.1:8000/sse' },
+    },
+  };
+
+  it('shows the plan (conflict, refused SSE) and without a terminal or --yes imports nothing, with the hint', () => {
+    const { file, cli, home: dir } = home(HAND_WRITTEN);
+    const config = path.join(dir, 'claude_desktop_config.json');
+    fs.writeFileSync(config, JSON.stringify(claude, null, 2));
+    const planned = cli('mcp', 'import', config);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toMatch(/add +filesystem/);
+    expect(planned.stdout).toMatch(/conflict alpha/);
+    expect(planned.stdout).toContain('mcp.yaml has "alpha": node alpha.js');
+    expect(planned.stdout).toMatch(/refused +legacy/);
+    expect(planned.stdout).toContain('old HTTP+SSE transport');
+    expect(planned.stdout).not.toContain('ghp_cli_import_secret');
+    expect(planned.stderr).toContain('run it again with --yes');
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
+  it('with --yes imports what it can: the conflict skipped (or renamed), the token in the key store, comments kept', () => {
+    const { file, cli, home: dir } = home(HAND_WRITTEN);
+    const config = path.join(dir, 'claude_desktop_config.json');
+    fs.writeFileSync(config, JSON.stringify(claude));
+    const imported = cli('--json', 'mcp', 'import', config, '--yes');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.json().result).toEqual({ added: ['filesystem', 'github'], replaced: [], renamed: [], skipped: ['alpha'], refused: ['legacy'] });
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain('# My servers; ChatOS must keep this comment.');
+    expect(text).toContain('GITHUB_PERSONAL_ACCESS_TOKEN: { secret: github.env.GITHUB_PERSONAL_ACCESS_TOKEN }');
+    expect(text).not.toContain('ghp_cli_import_secret');
+    expect(fs.readFileSync(path.join(dir, 'chatos', 'secrets.json'), 'utf8')).toContain('ghp_cli_import_secret');
+    expect(cli('mcp', 'list').stdout).not.toContain('ghp_cli_import_secret');
+
+    const again = cli('mcp', 'import', config, '--yes', '--on-conflict', 'rename');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('imported into mcp.yaml: 0 added, 3 renamed, 1 refused');
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^ {2}alpha-2:\n {4}command: uvx/m);
+  });
+
+  it('a file that is not a config: a problem with its line, exit 1', () => {
+    const { cli, home: dir } = home();
+    const config = path.join(dir, 'broken.json');
+    fs.writeFileSync(config, '{\n  "mcpServers": { "a": }\n}');
+    const result = cli('mcp', 'import', config, '--yes');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('IMPORT_NOT_JSON');
+    expect(result.stderr).toContain(`${config}:2:`);
+  });
+});
+
+describe('chatos mcp test', () => {
+  it('starts a real stdio server and lists its tools; a program that is not there is said so, with the fix', () => {
+    const { cli } = home();
+    expect(cli('mcp', 'add', 'chat', '--command', process.execPath, '--arg', CHAT_SERVER).code).toBe(0);
+    const ok = cli('mcp', 'test', 'chat');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^ok: chat started in \d+ ms and lists \d+ tool\(s\):/);
+    expect(ok.stdout).toContain('rendezvous');
+    const json = cli('--json', 'mcp', 'test', 'chat');
+    expect(json.json()).toMatchObject({ name: 'chat', ok: true, tools: expect.arrayContaining([expect.objectContaining({ name: 'sleep' })]) });
+
+    expect(cli('mcp', 'add', 'gone', '--command', 'no-such-program-chatos-test').code).toBe(0);
+    const failed = cli('mcp', 'test', 'gone');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('[SERVER_START_FAILED SPAWN_FAILED]');
+    expect(failed.stderr).toMatch(/fix: install no-such-program-chatos-test .*servers\.gone\.command/);
+  });
+
+  it('connects to a real streamable HTTP server; one that is not listening is said so', async () => {
+    const port = await startHttpEverything();
+    const { cli } = home();
+    expect(cli('mcp', 'add', 'remote', '--url', `http://127.0.0.1:${port}/mcp`).code).toBe(0);
+    const ok = cli('--json', 'mcp', 'test', 'remote');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json().tools.map((t: { name: string }) => t.name)).toContain('echo');
+    expect(cli('mcp', 'add', 'closed', '--url', 'http://127.0.0.1:9/mcp').code).toBe(0);
+    const failed = cli('mcp', 'test', 'closed');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('HTTP_CONNECT_FAILED');
+  });
+
+  it('templates: the bundled memory server is added in one step and starts', () => {
+    const { cli } = home();
+    const listed = cli('--json', 'mcp', 'templates');
+    expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'time', 'fetch']));
+    const added = cli('mcp', 'add', 'memory', '--template', 'memory');
+    expect(added.code, added.stderr).toBe(0);
+    const tested = cli('--json', 'mcp', 'test', 'memory');
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.json().tools.map((t: { name: string }) => t.name)).toContain('create_entities');
+  });
+});
+
+describe('an edit from the CLI reaches a running chatos serve', () => {
+  let serve: ServeProcess | undefined;
+  afterEach(async () => {
+    await serve?.stop();
+    serve = undefined;
+  });
+
+  it('serve lists a server chatos mcp add wrote, without a restart', async () => {
+    const { home: dir, cli } = home(HAND_WRITTEN);
+    serve = await startServe(['--home', dir]);
+    const names = async () => {
+      const response = await fetch(`${serve!.origin}/api`, { method: 'POST', headers: { authorization: `Bearer ${serve!.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method: 'servers.list', params: {} }) });
+      return ((await response.json()) as { result: { servers: { id: string }[] } }).result.servers.map((s) => s.id);
+    };
+    expect(await names()).toContain('chatos::alpha');
+    expect(cli('mcp', 'add', 'everything', '--command', process.execPath, '--arg', EVERYTHING_SERVER).code).toBe(0);
+    await until('serve to pick up the new server', async () => ((await names()).includes('chatos::everything') ? true : undefined));
+  });
+});

@@ -1,0 +1,118 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readImport, type ImportContext } from '../../../../src/core/mcp/admin/importConfig.js';
+
+/** Other clients' MCP configs read into a plan (pure: text in, plan out). */
+
+const context = (over: Partial<ImportContext> = {}): ImportContext => ({ existing: new Map(), homeDir: '/home/me', storeSecrets: true, ...over });
+const byName = (reading: ReturnType<typeof readImport>, sourceName: string) => reading.candidates.find((c) => c.entry.sourceName === sourceName)!;
+
+describe('Claude Desktop (mcpServers)', () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Desktop'] },
+      github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_x', LOG_LEVEL: 'info' } },
+      'old remote': { url: 'http://127.0.0.1:8000/sse' },
+      memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+    },
+  });
+
+  it('plans each server: adds, a conflict with what mcp.yaml has, a refused SSE url, a name made valid, a token for the key store', () => {
+    const reading = readImport(text, context({ existing: new Map([['memory', 'node /x/memory.js']]) }));
+    expect(reading.format).toBe('mcpServers');
+    expect(reading.problems).toEqual([]);
+    expect(byName(reading, 'filesystem').entry).toMatchObject({ name: 'filesystem', status: 'add', transport: 'stdio', launch: 'npx -y @modelcontextprotocol/server-filesystem /Users/me/Desktop' });
+    const github = byName(reading, 'github');
+    expect(github.input!.env).toEqual([
+      { key: 'GITHUB_PERSONAL_ACCESS_TOKEN', value: { kind: 'secret', value: 'ghp_x' } },
+      { key: 'LOG_LEVEL', value: { kind: 'text', text: 'info' } },
+    ]);
+    expect(github.entry.notes.map((n) => n.code)).toEqual(['IMPORT_VALUE_STORED']);
+    expect(JSON.stringify(github.entry)).not.toContain('ghp_x');
+    const remote = byName(reading, 'old remote');
+    expect(remote.entry).toMatchObject({ name: 'old_remote', status: 'refused', reason: { code: 'IMPORT_TRANSPORT_UNSUPPORTED' } });
+    expect(remote.entry.reason!.message).toContain('old HTTP+SSE transport');
+    expect(remote.input).toBeUndefined();
+    expect(byName(reading, 'memory').entry).toMatchObject({ status: 'conflict', conflict: { existingLaunch: 'node /x/memory.js', suggestedName: 'memory-2' } });
+  });
+
+  it('without storeSecrets a token stays text', () => {
+    expect(byName(readImport(text, context({ storeSecrets: false })), 'github').input!.env[0]).toEqual({ key: 'GITHUB_PERSONAL_ACCESS_TOKEN', value: { kind: 'text', text: 'ghp_x' } });
+  });
+});
+
+describe("VS Code's mcp.json (servers, with type)", () => {
+  const text = `{
+  // comments and trailing commas, as VS Code writes them
+  "inputs": [{ "type": "promptString", "id": "github-token", "password": true }],
+  "servers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "\${input:github-token}" } },
+    "local": { "type": "stdio", "command": "node", "args": ["\${workspaceFolder}/server.js"], "cwd": "\${workspaceFolder}", "env": { "HOME_COPY": "\${env:HOME}" }, "envFile": "\${workspaceFolder}/.env" },
+    "legacy": { "type": "sse", "url": "http://localhost:3001/sse" },
+    "mixed": { "type": "http", "url": "http://localhost:3002/mcp", "headers": { "Authorization": "Bearer \${input:token}" } },
+  },
+}`;
+  const file = path.join('/work/project', '.vscode', 'mcp.json');
+
+  it('reads types, inputs as host variables, ${workspaceFolder} from the .vscode folder, and refuses sse and mixed values', () => {
+    const reading = readImport(text, context({ fileName: file }));
+    expect(reading.format).toBe('vscode');
+    const github = byName(reading, 'github');
+    expect(github.input).toMatchObject({ transport: 'streamable_http', url: 'https://api.githubcopilot.com/mcp/', headers: [{ key: 'Authorization', value: { kind: 'env', name: 'GITHUB_TOKEN' } }] });
+    expect(github.entry.notes.map((n) => n.code)).toContain('IMPORT_INPUT_AS_ENV');
+    const local = byName(reading, 'local');
+    expect(local.input).toMatchObject({ transport: 'stdio', command: 'node', args: ['/work/project/server.js'], cwd: '/work/project', env: [{ key: 'HOME_COPY', value: { kind: 'env', name: 'HOME' } }] });
+    expect(local.entry.notes.map((n) => n.code)).toContain('IMPORT_ENVFILE_IGNORED');
+    expect(byName(reading, 'legacy').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_TRANSPORT_UNSUPPORTED' } });
+    expect(byName(reading, 'mixed').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_VALUE_MIXED' } });
+  });
+
+  it('${workspaceFolder} outside a .vscode folder is refused with the reason', () => {
+    expect(byName(readImport(text, context({ fileName: '/tmp/mcp.json' })), 'local').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_VARIABLE_UNKNOWN' } });
+  });
+
+  it('reads mcp.servers of a settings.json', () => {
+    expect(readImport(JSON.stringify({ mcp: { servers: { a: { command: 'x' } } } }), context()).candidates[0]!.entry).toMatchObject({ name: 'a', status: 'add' });
+  });
+});
+
+describe("Cline's and Cursor's mcpServers", () => {
+  it('Cline: disabled, a timeout in seconds, autoApprove noted, streamableHttp', () => {
+    const reading = readImport(
+      JSON.stringify({ mcpServers: { tools: { command: 'uvx', args: ['x'], disabled: true, timeout: 30, autoApprove: ['a'] }, remote: { type: 'streamableHttp', url: 'http://127.0.0.1:9000/mcp' } } }),
+      context(),
+    );
+    expect(byName(reading, 'tools').input).toMatchObject({ disabled: true, timeoutMs: 30_000 });
+    expect(byName(reading, 'tools').entry.notes.map((n) => n.code)).toContain('IMPORT_FIELD_IGNORED');
+    expect(byName(reading, 'remote').input).toMatchObject({ transport: 'streamable_http', url: 'http://127.0.0.1:9000/mcp' });
+  });
+
+  it('Cursor: a url without type is streamable HTTP; a WebSocket url is refused', () => {
+    const reading = readImport(JSON.stringify({ mcpServers: { web: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Api-Key': 'k1' } }, sock: { url: 'ws://127.0.0.1:1/mcp' } } }), context());
+    expect(byName(reading, 'web').input).toMatchObject({ transport: 'streamable_http', headers: [{ key: 'X-Api-Key', value: { kind: 'secret', value: 'k1' } }] });
+    expect(byName(reading, 'sock').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_URL_REFUSED' } });
+  });
+
+  it('two names that become one: the second is renamed; a name only a rename makes valid says so', () => {
+    const reading = readImport(JSON.stringify({ mcpServers: { 'a b': { command: 'x' }, a_b: { command: 'y' } } }), context());
+    expect(reading.candidates.map((c) => c.entry.name)).toEqual(['a_b', 'a_b-2']);
+  });
+});
+
+describe('hostile and broken input', () => {
+  it('a "__proto__" key is data: no command is inherited through it', () => {
+    const reading = readImport('{"mcpServers": {"x": {"__proto__": {"command": "evil"}}, "__proto__": {"command": "y"}}}', context());
+    expect(byName(reading, 'x').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_COMMAND_MISSING' } });
+    // "__proto__" is no valid server name either: made one, imported as a plain entry.
+    expect(byName(reading, '__proto__').entry).toMatchObject({ status: 'add', name: 'proto__' });
+  });
+
+  it('not JSON: one problem with the line and column', () => {
+    const reading = readImport('{\n  "mcpServers": {\n    "a": { "command": }\n}', context({ fileName: '/tmp/c.json' }));
+    expect(reading.problems).toEqual([expect.objectContaining({ code: 'IMPORT_NOT_JSON', file: '/tmp/c.json', line: 3 })]);
+  });
+
+  it('no server list: says which keys it looked for', () => {
+    expect(readImport('{"other": {}}', context()).problems[0]).toMatchObject({ code: 'IMPORT_NO_SERVERS' });
+  });
+});

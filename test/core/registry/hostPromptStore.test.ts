@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
+import { HostPromptError } from '../../../src/core/registry/hostPromptStore.js';
+import { startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { writePlugin } from '../../helpers/plugins.js';
+
+/**
+ * The host's own prompts (its `prompts` table, which nothing wrote before):
+ * zh/en pairs, registered under chatos at once, picked by an agent's
+ * language, granted to another app like any prompt, and gone with their
+ * grants when removed.
+ */
+
+async function world() {
+  return startTestHost(({ home, pluginRoot }) => {
+    // A way-B app (exposes everything) whose agents run as provider app "other": it sees only its own and its grants.
+    writePlugin(pluginRoot, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', providerAppId: 'other', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }] }, { 'index.mjs': '' });
+    writeMcpYaml(home, { reviewer: { command: 'x' } });
+  });
+}
+
+const hub = { pluginId: 'com.example.hub', appId: 'hub' };
+
+describe('host prompts', () => {
+  it('a zh/en pair is registered under chatos and an agent gets the text in its language', async () => {
+    const { host } = await world();
+    const prompt = host.hostPrompts.save({ name: 'review', title: 'Review', zh: '请仔细审阅。', en: 'Review carefully.' }, { create: true });
+    expect(prompt).toMatchObject({ name: 'review', ids: ['chatos::review', 'chatos::review__en'], grantedTo: [] });
+    expect(host.registry.getPrompt('chatos::review__en')).toMatchObject({ content: 'Review carefully.', lang: 'en', providerAppId: 'chatos' });
+    for (const language of ['zh', 'en'] as const) {
+      const agent = host.agents.create({ id: `a-${language}`, name: 'A', language, uiApps: [{ ...hub, prompt: true, promptIds: ['chatos::review'] }] });
+      const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+      expect(resolved.prompt.text).toBe(language === 'zh' ? '请仔细审阅。' : 'Review carefully.');
+    }
+  });
+
+  it('is granted to another app like any prompt (both texts), and removing it takes its grants', async () => {
+    const { host } = await world();
+    host.hostPrompts.save({ name: 'review', zh: '审阅', en: 'Review' }, { create: true });
+    const agent = host.agents.create({ id: 'other-agent', name: 'O', hostAppId: 'other', language: 'en', uiApps: [{ ...hub, prompt: true, promptIds: ['chatos::review'] }] });
+    const resolve = () => resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    expect(resolve().problems.map((p) => p.code)).toContain('AGENT_ID_NOT_VISIBLE');
+    expect(host.hostPrompts.setGrant('review', 'other', true).grantedTo).toEqual(['other']);
+    expect(resolve().prompt.text).toBe('Review');
+    expect(host.hostPrompts.remove('review')).toEqual({ removed: true, revokedGrants: 2 });
+    expect(host.registry.listGrants('prompt', 'other')).toEqual([]);
+    expect(host.registry.getPrompt('chatos::review')).toBeUndefined();
+  });
+
+  it('editing drops a text left empty; bad names and names a server holds are refused', async () => {
+    const { host } = await world();
+    host.hostPrompts.save({ name: 'p', zh: '中', en: 'en' }, { create: true });
+    expect(host.hostPrompts.save({ name: 'p', zh: '中文' }, { create: false })).toMatchObject({ zh: '中文', ids: ['chatos::p'] });
+    expect(host.hostPrompts.get('p').en).toBeUndefined();
+    expect(host.registry.getPrompt('chatos::p__en')).toBeUndefined();
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as HostPromptError).code;
+      }
+      return 'saved';
+    };
+    expect(codeOf(() => host.hostPrompts.save({ name: 'p', en: 'x' }, { create: true }))).toBe('PROMPT_EXISTS');
+    expect(codeOf(() => host.hostPrompts.save({ name: 'x__en', en: 'x' }, { create: true }))).toBe('PROMPT_INVALID');
+    expect(codeOf(() => host.hostPrompts.save({ name: 'empty' }, { create: true }))).toBe('PROMPT_INVALID');
+    expect(codeOf(() => host.hostPrompts.save({ name: 'reviewer', en: 'x' }, { create: true }))).toBe('PROMPT_NAME_TAKEN');
+    expect(codeOf(() => host.hostPrompts.save({ name: 'nope', en: 'x' }, { create: false }))).toBe('PROMPT_NOT_FOUND');
+  });
+});

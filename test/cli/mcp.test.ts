@@ -195,6 +195,9 @@ describe('chatos mcp test', () => {
     const { cli } = home();
     const listed = cli('--json', 'mcp', 'templates');
     expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'time', 'fetch']));
+    // The listing tags a bundled server once; its description does not say it again.
+    const memoryLine = cli('mcp', 'templates').stdout.split('\n').find((line) => line.trim().startsWith('memory '));
+    expect(memoryLine?.match(/installed with ChatOS/g)).toHaveLength(1);
     const added = cli('mcp', 'add', 'memory', '--template', 'memory');
     expect(added.code, added.stderr).toBe(0);
     const tested = cli('--json', 'mcp', 'test', 'memory');

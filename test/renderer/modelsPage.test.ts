@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureWords } from '../../renderer/src/components/models/failureWords.js';
+import { failureDetailKey, failureWords } from '../../renderer/src/components/models/failureWords.js';
 import { formFieldOfModelPath, saveParams, EMPTY_DRAFT } from '../../renderer/src/components/models/modelDraft.js';
 import { NetworkFailureSchema, ProviderErrorKindSchema } from '../../src/shared/models.js';
 import { repoRoot } from '../helpers/tempDir.js';
@@ -32,6 +32,13 @@ describe('the Models page texts', () => {
       expect(Object.hasOwn(texts.en, key), key).toBe(true);
     }
     expect(failureWords({ kind: 'rate-limited', retryAfterMs: 1500, message: '' }, entry).values.seconds).toBe(2);
+  });
+
+  it('calls a failure\'s text what the provider said only where the provider answered', () => {
+    const answered = ProviderErrorKindSchema.options.filter((kind) => failureDetailKey({ kind }) === 'models.test.providerSaid');
+    expect(answered.sort()).toEqual(['auth', 'not-found', 'rate-limited', 'rejected', 'server']);
+    expect(failureDetailKey({ kind: 'network' })).toBe('models.test.details');
+    expect(failureDetailKey({ kind: 'aborted' })).toBe('models.test.details');
   });
 });
 

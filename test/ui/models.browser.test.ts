@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -97,6 +98,25 @@ describe('the Models page', () => {
     expect(text).toContain('The provider said: Incorrect API key provided: ***');
     await pageHasNoKey();
     await screenshot(page, 'models-03-test-401');
+  });
+
+  it('a refused connection is not worded as something the provider said: nothing answered', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await api('models.save', { model: { id: 'refused', name: 'Nobody there', api: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' } });
+    await page.getByTestId('model-test-refused').click();
+    const result = page.locator('[data-testid="model-test-result-refused"][data-ok="false"]');
+    await result.waitFor();
+    expect(await result.getAttribute('data-kind')).toBe('network');
+    const text = await result.textContent();
+    expect(text).toContain(`127.0.0.1:${port} refused the connection`);
+    expect(text).toContain('Details: ');
+    expect(text).not.toContain('The provider said');
+    await screenshot(page, 'models-03b-test-refused');
+    await api('models.remove', { id: 'refused' });
+    await page.getByTestId('model-row-refused').waitFor({ state: 'detached' });
   });
 
   it('edits it without showing the key: an empty key field keeps the stored key', async () => {

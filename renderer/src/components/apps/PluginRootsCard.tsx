@@ -2,15 +2,10 @@ import { useState } from 'react';
 import { Alert, App as AntApp, Button, Card, Input, Popconfirm, Space, Tag, Typography } from 'antd';
 import { DeleteOutlined, FolderAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PluginRootView } from '../../../../src/shared/roots';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
-
-function kindOf(root: PluginRootView): string {
-  if (root.source !== 'extra') return `roots.kind.${root.source}`;
-  return root.remembered ? 'roots.kind.remembered' : 'roots.kind.thisRun';
-}
+import { rootKindKey } from './rootKind';
 
 /**
  * The plugin roots every process scans (remembered in the data home), with
@@ -65,7 +60,7 @@ export function PluginRootsCard({ onChanged }: { onChanged: () => void }) {
           <li key={root.dir} data-testid="plugin-root" data-dir={root.dir}>
             <Space wrap>
               <Typography.Text code>{root.dir}</Typography.Text>
-              <Tag>{t(kindOf(root))}</Tag>
+              <Tag>{t(rootKindKey(root))}</Tag>
               {root.exists ? null : <Tag color="orange">{t('roots.noFolder')}</Tag>}
               {root.remembered ? (
                 <Popconfirm title={t('roots.removeConfirm', { dir: root.dir })} description={<div style={{ maxWidth: 360 }}>{t('roots.removeExplain')}</div>} onConfirm={() => remove(root.dir)} okButtonProps={{ 'data-testid': 'plugin-root-remove-ok' } as Record<string, string>}>

@@ -1,9 +1,9 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ModelTestResult as Result } from '../../../../src/shared/models';
-import { failureWords } from './failureWords';
+import { failureDetailKey, failureWords } from './failureWords';
 
-/** A test's outcome under its model's row: the answer, or the coded failure in words with the provider's own text. */
+/** A test's outcome under its model's row: the answer, or the coded failure in words with its own text (the provider's, where it answered). */
 export function ModelTestResult({ result, entry }: { result: Result; entry: { id: string; baseUrl: string; model: string } }) {
   const { t } = useTranslation();
   if (result.ok) {
@@ -19,7 +19,7 @@ export function ModelTestResult({ result, entry }: { result: Result; entry: { id
       data-ok="false"
       data-kind={result.error.kind}
       title={t(words.key, words.values)}
-      description={result.error.message ? t('models.test.providerSaid', { message: result.error.message }) : undefined}
+      description={result.error.message ? t(failureDetailKey(result.error), { message: result.error.message }) : undefined}
     />
   );
 }

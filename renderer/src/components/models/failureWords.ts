@@ -22,3 +22,8 @@ export function failureWords(failure: ProviderFailure, entry: { baseUrl: string;
       return { key: `models.failure.${failure.kind}`, values };
   }
 }
+
+/** How a failure's own text is introduced: only an HTTP reply is "what the provider said"; a network failure or an abort never reached it. */
+export function failureDetailKey(failure: Pick<ProviderFailure, 'kind'>): string {
+  return failure.kind === 'network' || failure.kind === 'aborted' ? 'models.test.details' : 'models.test.providerSaid';
+}

@@ -5,7 +5,7 @@ export default {
     'common.nav.agents': '智能体',
     'common.nav.models': '模型',
     'common.nav.registry': '注册中心与授权',
-    'common.nav.servers': 'MCP 服务',
+    'common.nav.servers': 'MCP 服务器',
     'common.nav.playground': '调试台',
     'common.nav.problems': '问题',
     'common.header.problems': '{{count}} 个问题，其中 {{errors}} 个错误',

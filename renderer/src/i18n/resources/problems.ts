@@ -11,7 +11,7 @@ export default {
     'problems.source.plugins': '插件',
     'problems.source.registry': '注册中心',
     'problems.source.mcp': 'MCP 配置',
-    'problems.source.servers': 'MCP 服务',
+    'problems.source.servers': 'MCP 服务器',
     'problems.source.chat': '对话',
   },
   en: {

@@ -1,13 +1,13 @@
 export default {
   zh: {
-    'registry.intro': '注册中心记录了有哪些应用，以及它们提供的 MCP 服务和提示词。',
+    'registry.intro': '注册中心记录了有哪些应用，以及它们提供的 MCP 服务器和提示词。',
     'registry.notRunnable': '插件未信任',
     'registry.summary': '{{apps}} 个应用，{{servers}} 个服务，{{prompts}} 个提示词，{{grants}} 条授权',
     'registry.explain': '应用之间相互隔离：每个应用只能看到自己注册的内容和明确授予它的内容；默认不授予任何东西。注册中心的所有者能看到全部。',
     'registry.search': '按 ID、名称或提供方筛选',
     'registry.allApps': '所有应用',
     'registry.onlyGranted': '只看已授权的',
-    'registry.tab.servers': 'MCP 服务',
+    'registry.tab.servers': 'MCP 服务器',
     'registry.tab.prompts': '提示词',
     'registry.app': '应用',
     'registry.owner': '所有者',

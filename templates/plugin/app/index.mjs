@@ -3,10 +3,13 @@
 // `host` is the bridge to ChatOS: host.context, host.theme, host.tools (this
 // app's own MCP server), host.backend (backend/index.mjs), host.ui, host.events.
 export function mount({ container, host }) {
+  // The window's look comes as CSS variables (--chatos-color-text, --chatos-radius…, see the README's "Styling a page").
+  container.style.padding = '16px 24px';
   const heading = document.createElement('h2');
   heading.textContent = '__PLUGIN_NAME__';
   const text = document.createElement('p');
   text.textContent = 'Edit app/index.mjs to build this page.';
+  text.style.color = 'var(--chatos-color-text-secondary)';
   const greeting = document.createElement('p');
   container.append(heading, text, greeting);
   host.backend.invoke('hello', { name: '__PLUGIN_NAME__' }).then(

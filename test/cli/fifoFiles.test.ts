@@ -46,4 +46,32 @@ describe('non-regular files in plugin folders', () => {
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.json().problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'MCP_CONFIG_UNREADABLE', file: path.join(home, 'chatos', 'mcp.yaml') })]));
   }, 90_000);
+
+  it('a FIFO named dev-links.json or plugin-roots.json is a problem of that file: no command hangs on it', () => {
+    const home = tempDir();
+    const hostDir = path.join(home, 'chatos');
+    fs.mkdirSync(hostDir, { recursive: true });
+    mkfifo(path.join(hostDir, 'dev-links.json'));
+    mkfifo(path.join(hostDir, 'plugin-roots.json'));
+
+    // Every process reads both lists at start: a hang would be killed here (code null).
+    const apps = runCli(['apps', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(apps.code, `stderr: ${apps.stderr}`).toBe(0);
+
+    const roots = runCli(['roots', 'list', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(roots.code, `stderr: ${roots.stderr}`).toBe(0);
+    expect(roots.json().problems).toEqual([expect.objectContaining({ code: 'PLUGIN_ROOTS_INVALID', file: path.join(hostDir, 'plugin-roots.json'), message: expect.stringContaining('FIFO') })]);
+
+    const links = runCli(['dev', 'list', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(links.code, `stderr: ${links.stderr}`).toBe(0);
+    expect(links.json()).toEqual({ links: [], problems: [expect.objectContaining({ file: path.join(hostDir, 'dev-links.json'), message: expect.stringContaining('FIFO') })] });
+
+    // Linking writes the list: refused with the file named, nothing replaced.
+    const plugin = writePlugin(tempDir(), 'linked', manifest('fifo.linked'), { 'index.mjs': '' });
+    const link = runCli(['dev', plugin, '--home', home], { timeoutMs: 60_000 });
+    expect(link.code, `stdout: ${link.stdout}`).toBe(1);
+    expect(link.stderr).toContain(path.join(hostDir, 'dev-links.json'));
+    expect(link.stderr).toContain('FIFO');
+    expect(fs.statSync(path.join(hostDir, 'dev-links.json')).isFIFO()).toBe(true);
+  }, 240_000);
 });

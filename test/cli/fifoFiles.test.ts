@@ -74,4 +74,16 @@ describe('non-regular files in plugin folders', () => {
     expect(link.stderr).toContain('FIFO');
     expect(fs.statSync(path.join(hostDir, 'dev-links.json')).isFIFO()).toBe(true);
   }, 240_000);
+
+  it('a FIFO in the run folder where a pid file of a dead host would be does not hang the start that reaps orphans', () => {
+    const home = tempDir();
+    const runDir = path.join(home, 'chatos', 'run');
+    fs.mkdirSync(runDir, { recursive: true });
+    // A pid no process has: its "host" is gone, so the start reads the file to end what it left running.
+    mkfifo(path.join(runDir, 'mcp-4194000.json'));
+    const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(tools.code, `stderr: ${tools.stderr}`).toBe(0);
+    // Nothing to reap in it; it is cleared away like a dead host's file.
+    expect(fs.existsSync(path.join(runDir, 'mcp-4194000.json'))).toBe(false);
+  }, 90_000);
 });

@@ -46,4 +46,44 @@ describe('non-regular files in plugin folders', () => {
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.json().problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'MCP_CONFIG_UNREADABLE', file: path.join(home, 'chatos', 'mcp.yaml') })]));
   }, 90_000);
+
+  it('a FIFO named dev-links.json or plugin-roots.json is a problem of that file: no command hangs on it', () => {
+    const home = tempDir();
+    const hostDir = path.join(home, 'chatos');
+    fs.mkdirSync(hostDir, { recursive: true });
+    mkfifo(path.join(hostDir, 'dev-links.json'));
+    mkfifo(path.join(hostDir, 'plugin-roots.json'));
+
+    // Every process reads both lists at start: a hang would be killed here (code null).
+    const apps = runCli(['apps', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(apps.code, `stderr: ${apps.stderr}`).toBe(0);
+
+    const roots = runCli(['roots', 'list', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(roots.code, `stderr: ${roots.stderr}`).toBe(0);
+    expect(roots.json().problems).toEqual([expect.objectContaining({ code: 'PLUGIN_ROOTS_INVALID', file: path.join(hostDir, 'plugin-roots.json'), message: expect.stringContaining('FIFO') })]);
+
+    const links = runCli(['dev', 'list', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(links.code, `stderr: ${links.stderr}`).toBe(0);
+    expect(links.json()).toEqual({ links: [], problems: [expect.objectContaining({ file: path.join(hostDir, 'dev-links.json'), message: expect.stringContaining('FIFO') })] });
+
+    // Linking writes the list: refused with the file named, nothing replaced.
+    const plugin = writePlugin(tempDir(), 'linked', manifest('fifo.linked'), { 'index.mjs': '' });
+    const link = runCli(['dev', plugin, '--home', home], { timeoutMs: 60_000 });
+    expect(link.code, `stdout: ${link.stdout}`).toBe(1);
+    expect(link.stderr).toContain(path.join(hostDir, 'dev-links.json'));
+    expect(link.stderr).toContain('FIFO');
+    expect(fs.statSync(path.join(hostDir, 'dev-links.json')).isFIFO()).toBe(true);
+  }, 240_000);
+
+  it('a FIFO in the run folder where a pid file of a dead host would be does not hang the start that reaps orphans', () => {
+    const home = tempDir();
+    const runDir = path.join(home, 'chatos', 'run');
+    fs.mkdirSync(runDir, { recursive: true });
+    // A pid no process has: its "host" is gone, so the start reads the file to end what it left running.
+    mkfifo(path.join(runDir, 'mcp-4194000.json'));
+    const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
+    expect(tools.code, `stderr: ${tools.stderr}`).toBe(0);
+    // Nothing to reap in it; it is cleared away like a dead host's file.
+    expect(fs.existsSync(path.join(runDir, 'mcp-4194000.json'))).toBe(false);
+  }, 90_000);
 });

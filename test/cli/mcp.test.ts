@@ -129,6 +129,18 @@ describe('chatos mcp import', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
+  it('a config nested deeper than any client writes is refused with its code and place, mcp.yaml untouched', () => {
+    const { file, cli, home: dir } = home(HAND_WRITTEN);
+    const config = path.join(dir, 'deep.json');
+    const depth = 200_000;
+    fs.writeFileSync(config, `{"mcpServers": {"a": {"command": "x", "env": {"K": ${'['.repeat(depth)}${']'.repeat(depth)}}}}}`);
+    const run = cli('mcp', 'import', config, '--yes');
+    expect(run.code).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).toContain('IMPORT_TOO_DEEP');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('RangeError');
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
   it('with --yes imports what it can: the conflict skipped (or renamed), the token in the key store, comments kept', () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'claude_desktop_config.json');

@@ -43,9 +43,12 @@ export function registerDev(program: Command, cli: CliContext): void {
       } else if (dir === undefined || dir === 'list') {
         await withReadOnlyHost(options, (host) => {
           const links = listDevLinks(host);
-          if (options.json) printJson(io, { links });
+          // dev-links.json that cannot be read links nothing: said, not silent.
+          const { problems } = host.devLinks.read();
+          if (options.json) printJson(io, { links, problems });
           else if (!links.length) io.out('no plugin folder is linked; link one with: chatos dev DIR');
           else for (const link of links) io.out(`${link.pluginId ?? '(no plugin)'}  ${link.dir}  [${link.status}]`);
+          printProblems(io, problems);
         });
       } else {
         await withStartedHost(options, async (host) => {

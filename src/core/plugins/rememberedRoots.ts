@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { Problem } from '../../shared/problems.js';
 import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { MANIFEST_FILE } from './validatePlugin.js';
@@ -113,14 +114,17 @@ export class RememberedRoots extends FolderListFile {
   }
 }
 
+/** A list of folders is a few hundred bytes; far more is no list of ours. */
+const MAX_LIST_BYTES = 1024 * 1024;
+
 function readRootsFile(file: string): { roots: string[]; problems: Problem[] } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { roots: [], problems: [] };
-    return { roots: [], problems: [invalid(file, `cannot read ${file}: ${(error as Error).message}`, 'check its permissions')] };
+  // Read by every process at start (and by the watcher): a FIFO put in its place must not hang them, a huge file is no list.
+  const read = readRegularText(file, { maxBytes: MAX_LIST_BYTES });
+  if (!read.ok) {
+    if (read.code === 'FILE_NOT_FOUND') return { roots: [], problems: [] };
+    return { roots: [], problems: [invalid(file, `cannot read ${file}: ${read.message}`, `${read.hint}, or delete it and add the folders again`)] };
   }
+  const { text } = read;
   let value: unknown;
   try {
     value = JSON.parse(text);

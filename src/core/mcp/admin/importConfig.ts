@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { ImportEntry, ImportFormat, McpServerInputParsed, NamedValueInput, ValueInput } from '../../../shared/mcpAdmin.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import type { Problem } from '../../../shared/problems.js';
@@ -77,9 +77,34 @@ function problem(code: string, message: string, hint: string, file: string, at?:
   return { severity: 'error', code, file, path: '', ...(at ?? {}), message, hint };
 }
 
+/** A client's config nests five or six levels; the parser and `valueOf` recurse per level, so a deeper text is refused before either runs. */
+const MAX_IMPORT_DEPTH = 64;
+
+/** The offset of the first `{` or `[` nested deeper than `max`, found by the scanner (which does not recurse), or undefined. */
+function firstTooDeep(text: string, max: number): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth > max) return scanner.getTokenOffset();
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
 /** Reads `text` (JSON with comments) into a plan against mcp.yaml's servers. */
 export function readImport(text: string, context: ImportContext): ImportReading {
   const file = context.fileName ?? '(pasted text)';
+  const tooDeep = firstTooDeep(text, MAX_IMPORT_DEPTH);
+  if (tooDeep !== undefined) {
+    const at = lineColumnAt(text, tooDeep);
+    return {
+      candidates: [],
+      problems: [problem('IMPORT_TOO_DEEP', `nested more than ${MAX_IMPORT_DEPTH} levels deep (line ${at.line}, column ${at.column}): no client's config is`, 'give the client\'s config file as it is: claude_desktop_config.json, .vscode/mcp.json, ~/.cursor/mcp.json or cline_mcp_settings.json', file, at)],
+    };
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !tree) {

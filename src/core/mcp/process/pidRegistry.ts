@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { endProcessTree } from '../../process/endProcessTree.js';
 import { hasProcFs, isAlive, processArgv, processIdentity, type TrackedProcess } from '../../process/processTree.js';
 import { ProcessTreeWatch } from '../../process/processTreeWatch.js';
+import { readRegularText } from '../../files/readRegularFile.js';
 
 const TrackedProcessSchema = z.object({ pid: z.number().int().positive(), identity: z.string() });
 
@@ -182,9 +183,15 @@ async function endOrphanTree(record: PidRecord, termGraceMs: number): Promise<bo
   return true;
 }
 
+/** A pid file lists a host's servers and backends: far less than this. */
+const MAX_PID_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Read at every host start: a FIFO or a link in the run folder is no pid file (and must not hang the start). */
 function readPidFile(file: string): PidFile | undefined {
+  const read = readRegularText(file, { maxBytes: MAX_PID_FILE_BYTES, noFollow: true });
+  if (!read.ok) return undefined;
   try {
-    const parsed = PidFileSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const parsed = PidFileSchema.safeParse(JSON.parse(read.text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

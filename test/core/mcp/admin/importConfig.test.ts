@@ -112,6 +112,18 @@ describe('hostile and broken input', () => {
     expect(reading.problems).toEqual([expect.objectContaining({ code: 'IMPORT_NOT_JSON', file: '/tmp/c.json', line: 3 })]);
   });
 
+  it('nested far deeper than any config: one coded problem with where, not a stack overflow', () => {
+    const depth = 200_000;
+    const text = `{"mcpServers": {"a": {"command": "x", "env": {"K": ${'['.repeat(depth)}${']'.repeat(depth)}}}}}`;
+    const reading = readImport(text, context({ fileName: '/tmp/deep.json' }));
+    expect(reading.candidates).toEqual([]);
+    expect(reading.problems).toEqual([expect.objectContaining({ code: 'IMPORT_TOO_DEEP', file: '/tmp/deep.json', line: 1 })]);
+    // Brackets inside strings and comments are text, not nesting.
+    const quoted = readImport(`// ${'['.repeat(100)}\n{"mcpServers": {"a": {"command": "${'{'.repeat(100)}"}}}`, context());
+    expect(quoted.problems).toEqual([]);
+    expect(byName(quoted, 'a').entry.status).toBe('add');
+  });
+
   it('no server list: says which keys it looked for', () => {
     expect(readImport('{"other": {}}', context()).problems[0]).toMatchObject({ code: 'IMPORT_NO_SERVERS' });
   });

@@ -6,6 +6,7 @@ import type { PluginRootView } from '../../../../src/shared/roots';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 function kindOf(root: PluginRootView): string {
   if (root.source !== 'extra') return `roots.kind.${root.source}`;
@@ -84,7 +85,7 @@ export function PluginRootsCard({ onChanged }: { onChanged: () => void }) {
           {t('roots.add')}
         </Button>
       </Space.Compact>
-      {error ? <Alert style={{ marginTop: 12 }} type="error" showIcon title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="plugin-root-error" /> : null}
+      {error ? <ActionErrorAlert error={error} testId="plugin-root-error" style={{ marginTop: 12 }} /> : null}
       <ProblemList problems={roots.data?.problems ?? []} testId="plugin-roots-problems" />
       {missing.length > 0 ? (
         <Alert

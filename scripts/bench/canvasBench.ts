@@ -2,12 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Frame, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../chromium.js';
-import { atLeast, atMost, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
+import { atLeast, atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
  * The Canvas (seed 004), each figure beside a baseline measured in the same run:
@@ -46,18 +45,12 @@ const PATCH_TOOL = 'mcp_chatos_canvas_canvas_patch_ui_state';
 const setPatch = (i: number) => ({ name: 'patch_ui_state', arguments: { instance_id: 'demo', patches: [{ op: 'set', path: 'state.params.n', value: i }] } });
 const bareEcho = (i: number) => ({ name: 'echo', arguments: { text: `n=${i}` } });
 
-/** Calls per second with at most `inFlight` calls outstanding (1: each waits for the one before). */
-async function rate(client: Client, call: (i: number) => { name: string; arguments: Record<string, unknown> }, calls: number, inFlight: number): Promise<number> {
-  let next = 0;
-  const worker = async () => {
-    while (next < calls) {
-      const result = await client.callTool(call(next++));
-      check(!result.isError, `${call(0).name} failed: ${JSON.stringify(result.content)}`);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return (calls / (performance.now() - started)) * 1000;
+/** Calls per second of `client` with at most `inFlight` calls outstanding, each checked to have succeeded. */
+function rate(client: Client, call: (i: number) => { name: string; arguments: Record<string, unknown> }, calls: number, inFlight: number): Promise<number> {
+  return callsPerSecond(calls, inFlight, async (i) => {
+    const result = await client.callTool(call(i));
+    check(!result.isError, `${call(0).name} failed: ${JSON.stringify(result.content)}`);
+  });
 }
 
 async function connect(server: string, env: Record<string, string>): Promise<Client> {

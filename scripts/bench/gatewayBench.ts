@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
-import { atMost, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
+import { atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
  * The tool gateway against the SDK's own Client, on the same server, in the
@@ -105,21 +105,6 @@ async function bareClient(): Promise<{ client: Client; close: () => Promise<void
   return { client, close: () => client.close() };
 }
 
-/** Runs `count` calls with `inFlight` at once; returns calls per second. */
-async function throughput(count: number, inFlight: number, call: () => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) {
-        next++;
-        await call();
-      }
-    }),
-  );
-  return count / ((performance.now() - started) / 1000);
-}
-
 const ratioRow = (name: string, ratio: number, limit: number): BenchRow => atMost(name, Number(ratio.toFixed(3)), 'x', limit);
 
 export async function runGatewayBench(): Promise<BenchSection> {
@@ -189,13 +174,13 @@ async function pooledRounds(rounds: number, count: number, groups: Side[][]): Pr
 async function throughputRounds(rounds: number, groups: Side[][]): Promise<number[][]> {
   const width = groups[0]!.length;
   const sideOrders = orders(width);
-  for (const group of groups) for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) for (const side of group) await throughput(CONC_CALLS, CONC_IN_FLIGHT, side);
+  for (const group of groups) for (let round = 0; round < CONC_WARMUP_ROUNDS; round++) for (const side of group) await callsPerSecond(CONC_CALLS, CONC_IN_FLIGHT, side);
   const rates = Array.from({ length: width }, (): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const group = groups[round % groups.length]!;
     const turn = Math.floor(round / groups.length);
     // Rates are stored by side, not by position, so round r's ratios pair the sides' runs of that round.
-    for (const side of sideOrders[turn % sideOrders.length]!) rates[side]!.push(await throughput(CONC_CALLS, CONC_IN_FLIGHT, group[side]!));
+    for (const side of sideOrders[turn % sideOrders.length]!) rates[side]!.push(await callsPerSecond(CONC_CALLS, CONC_IN_FLIGHT, group[side]!));
   }
   return rates;
 }

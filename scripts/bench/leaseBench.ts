@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CHROMIUM, launchChromium } from '../chromium.js';
 import { createHost } from '../../src/core/host.js';
+import { isAlive } from '../../src/core/process/processTree.js';
 import { startHeadlessServer } from '../../src/serve/headlessServer.js';
 import { atMost, check, info, type BenchSection } from './section.js';
 
@@ -21,15 +22,6 @@ const RENDERER_DIR = path.join(repoRoot, 'dist', 'renderer');
 const NOTES_SERVER = 'chatos.notes::chatos.notes.notes';
 const PAGES = 20;
 const GRACE_MS = 2_000;
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -73,9 +65,9 @@ export async function runLeaseBench(): Promise<BenchSection> {
     }
     const closedAt = performance.now();
     const held = notesLeases().filter((lease) => lease.state.kind === 'running').length;
-    await until('the closed tabs’ Notes servers to end', () => notesLeases().length === 1 && [...every].filter(alive).length === 1, GRACE_MS + 60_000);
+    await until('the closed tabs’ Notes servers to end', () => notesLeases().length === 1 && [...every].filter(isAlive).length === 1, GRACE_MS + 60_000);
     const releasedMs = performance.now() - closedAt;
-    const processes = [...every].filter(alive).length;
+    const processes = [...every].filter(isAlive).length;
     check(every.size === PAGES + 1, `expected ${PAGES + 1} Notes server processes over the run, saw ${every.size}`);
     await kept.close();
     return {

@@ -55,6 +55,21 @@ export function timed<T>(fn: () => T): { ms: number; result: T } {
   return { ms: performance.now() - started, result };
 }
 
+/**
+ * Calls per second of `count` calls, at most `inFlight` of them outstanding
+ * (1: each waits for the one before); `call` gets each call's index.
+ */
+export async function callsPerSecond(count: number, inFlight: number, call: (index: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await call(next++);
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
 export function median(samples: readonly number[]): number {
   return percentile(samples, 50);
 }

@@ -8,6 +8,7 @@ import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
 import { FolderListFile, RememberedRoots } from './plugins/rememberedRoots.js';
 import { repinDevLinks } from './plugins/devLinks.js';
+import { serverIdsOf } from './plugins/pluginLifecycle.js';
 import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
@@ -293,7 +294,7 @@ export function createHost(options: HostOptions = {}): Host {
     emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
     for (const event of reloaded) {
       // The next call, page load or backend call runs the edited code: end what runs the old.
-      const serverIds = result.apps.filter((a) => a.pluginId === event.pluginId && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`);
+      const serverIds = serverIdsOf(result.apps, (app) => app.pluginId === event.pluginId);
       void Promise.all([backends.stop(event.pluginId), ...serverIds.map((id) => need().mcp.connections.retire(id))]).catch((error: unknown) => logger.warn(`could not end what ran of ${event.pluginId} before its edit: ${(error as Error).message}`));
       emit(event);
     }

@@ -53,6 +53,14 @@ async function spawnedBy(pidsFile: string): Promise<{ spawned: Spawned; started:
   return { spawned, started };
 }
 
+/** `chatos serve` on any free port, once it printed its URL (which carries the token). */
+async function serving(home: string, root: string) {
+  const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
+  const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+  const url = new URL(printed!);
+  return { served, url, token: url.searchParams.get('token')! };
+}
+
 /** Ends whatever a failed test left running, by pid and start time only. */
 function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | undefined) {
   if (!spawned || !started) return;
@@ -69,11 +77,8 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
-      const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
-      const url = new URL(printed!);
+      const { served, url, token } = await serving(home, root);
       // A conversation's first listing starts it, and the conversation keeps it (no tab holds it, so nothing ends it soon).
-      const token = url.searchParams.get('token')!;
       const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
       const saved = await api(url, token, 'agents.save', { agent });
       expect(saved.ok, JSON.stringify(saved)).toBe(true);
@@ -132,10 +137,8 @@ export function createUiAppsBackend() {
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      const served = serve(['--port', '0', '--no-watch', '--home', home, '--plugins', root]);
-      const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
-      const url = new URL(printed!);
-      const reply = await api(url, url.searchParams.get('token')!, 'uiApps.invokeBackend', { pluginId, appId: 'main', method: 'spawn' });
+      const { served, url, token } = await serving(home, root);
+      const reply = await api(url, token, 'uiApps.invokeBackend', { pluginId, appId: 'main', method: 'spawn' });
       expect(reply.ok, JSON.stringify(reply)).toBe(true);
       spawned = reply.result.result as Spawned;
       started = new Map(Object.values(spawned).map((pid) => [pid, startTimeOf(pid)!]));

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -71,12 +71,8 @@ const folder = (prefix: string) => {
   return dir;
 };
 
-async function api<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${serve.origin}/api`, { method: 'POST', headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method, params }) });
-  const reply = (await response.json()) as { ok: boolean; result?: T; error?: { message: string } };
-  if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
-  return reply.result as T;
-}
+/** The HostApi as the renderer calls it. */
+const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
 async function cli(args: string[], input?: string): Promise<void> {
   const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });

@@ -3,7 +3,7 @@ import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { appServerProblems } from '../../core/mcp/serverTrouble.js';
-import { stopPlugin, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
+import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
 import { grantsDroppedByUninstall, previewInstall } from '../../core/plugins/pluginUpdate.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
@@ -111,7 +111,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       });
       const updated = installed.replaced === true;
       // The old code may still run here: its servers and backend end, its pages reload (and find it untrusted).
-      if (updated) await stopPlugin(host, installed.pluginId, host.catalog.apps.filter((a) => a.pluginDir === installed.dir && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`));
+      if (updated) await stopPlugin(host, installed.pluginId, serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir));
       await rescanAndReload();
       if (updated) emit({ type: 'uiApp.changed', pluginId: installed.pluginId });
       changedTrust();

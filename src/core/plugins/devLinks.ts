@@ -7,7 +7,7 @@ import { canonicalJson } from '../store/canonicalJson.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
 import type { HostModules } from './hostModules.js';
-import { PluginLifecycleError, stopPlugin, trustPlugin } from './pluginLifecycle.js';
+import { PluginLifecycleError, serverIdsOf, stopPlugin, trustPlugin } from './pluginLifecycle.js';
 import { RootsError } from './rememberedRoots.js';
 import { MANIFEST_FILE } from './validatePlugin.js';
 
@@ -93,7 +93,7 @@ export async function unlinkDevPlugin(host: Host, target: string): Promise<{ dir
   const dir = byDir ?? byId;
   if (!dir) throw new RootsError('NOT_REMEMBERED', `${target} is not a linked plugin folder or id`, links.length ? `linked: ${links.join(', ')}` : 'nothing is linked; see: chatos dev list');
   const plugin = host.catalog.plugins.find((p) => p.dir === dir);
-  const serverIds = host.catalog.apps.filter((a) => a.pluginDir === dir && a.mcp).map((a) => `${a.providerAppId}::${a.serverName}`);
+  const serverIds = serverIdsOf(host.catalog.apps, (app) => app.pluginDir === dir);
   if (plugin?.id) await stopPlugin(host, plugin.id, serverIds);
   await host.devLinks.update((current) => ({ roots: current.filter((d) => d !== dir), changed: current.includes(dir) }));
   if (plugin?.id) host.trust.untrustDevLink(plugin.id, dir);

@@ -52,9 +52,9 @@ export function trustPlugin(host: Host, pluginId: string, options: { plan?: RunP
   }
 }
 
-/** The registry ids of the servers of the apps the catalog holds now that `pick` picks. */
-const serverIdsOf = (host: Host, pick: (app: AppContribution) => boolean) =>
-  host.catalog.apps.filter((app) => app.mcp && pick(app)).map((app) => registryId(app.providerAppId, app.serverName));
+/** The registry ids of the servers of the apps (e.g. the catalog's now) that `pick` picks. */
+export const serverIdsOf = (apps: readonly AppContribution[], pick: (app: AppContribution) => boolean) =>
+  apps.filter((app) => app.mcp && pick(app)).map((app) => registryId(app.providerAppId, app.serverName));
 
 /**
  * Ends what of a plugin runs in this process now: its backend and its
@@ -62,7 +62,7 @@ const serverIdsOf = (host: Host, pick: (app: AppContribution) => boolean) =>
  * Taking trust back or uninstalling stops these too, not only what the run
  * gate would refuse to start later; each is audited as `not-runnable`.
  */
-export async function stopPlugin(host: Host, pluginId: string, serverIds: readonly string[] = serverIdsOf(host, (app) => app.pluginId === pluginId)): Promise<void> {
+export async function stopPlugin(host: Host, pluginId: string, serverIds: readonly string[] = serverIdsOf(host.catalog.apps, (app) => app.pluginId === pluginId)): Promise<void> {
   await Promise.all([host.backends.stop(pluginId, 'not-runnable'), ...serverIds.map((id) => host.mcp.connections.retire(id, 'not-runnable'))]);
 }
 
@@ -90,7 +90,7 @@ export function userCopyOf(host: Host, pluginId: string): PluginRecord {
  */
 export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
   const installed = userCopyOf(host, pluginId);
-  const serverIds = serverIdsOf(host, (app) => app.pluginDir === installed.dir);
+  const serverIds = serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir);
   fs.rmSync(installed.dir, { recursive: true, force: true });
   host.trust.untrust(pluginId);
   const scan = host.rescan();

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, App as AntApp, Button, Input, Modal, Typography } from 'antd';
+import { App as AntApp, Button, Input, Modal, Typography } from 'antd';
 import { LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { HostApiResult } from '../../../../src/shared/hostApi';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { ProblemList } from '../ProblemList';
 import { RunPlanView, RunWarnings } from '../uiapp/TrustBlock';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 type Preview = HostApiResult<'plugins.devPreview'>;
 
@@ -96,7 +97,7 @@ export function DevLinkButton({ onLinked }: { onLinked: () => void }) {
         ) : null}
         {preview && !preview.runPlan ? <ProblemList problems={preview.problems} testId="dev-link-problems" /> : null}
         {error ? (
-          <Alert style={{ marginTop: 12 }} type="error" showIcon title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="dev-link-error" />
+          <ActionErrorAlert error={error} testId="dev-link-error" style={{ marginTop: 12 }} />
         ) : null}
       </Modal>
     </>

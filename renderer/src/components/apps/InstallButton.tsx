@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, App as AntApp, Button, Input, Modal, Typography } from 'antd';
+import { App as AntApp, Button, Input, Modal, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 /**
  * Installs a plugin from a folder or a .zip the user names by path. The same
@@ -84,14 +85,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         />
         {update ? <UpdateDiff update={update} /> : null}
         {error ? (
-          <Alert
-            style={{ marginTop: 12 }}
-            type="error"
-            showIcon
-            title={error.message}
-            description={error.hint ? t('common.fix', { hint: error.hint }) : undefined}
-            data-testid="install-error"
-          />
+          <ActionErrorAlert error={error} testId="install-error" style={{ marginTop: 12 }} />
         ) : null}
       </Modal>
     </>

@@ -6,6 +6,7 @@ import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { rootKindKey } from './rootKind';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 /**
  * The plugin roots every process scans (remembered in the data home), with
@@ -79,7 +80,7 @@ export function PluginRootsCard({ onChanged }: { onChanged: () => void }) {
           {t('roots.add')}
         </Button>
       </Space.Compact>
-      {error ? <Alert style={{ marginTop: 12 }} type="error" showIcon title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="plugin-root-error" /> : null}
+      {error ? <ActionErrorAlert error={error} testId="plugin-root-error" style={{ marginTop: 12 }} /> : null}
       <ProblemList problems={roots.data?.problems ?? []} testId="plugin-roots-problems" />
       {missing.length > 0 ? (
         <Alert

@@ -1,11 +1,12 @@
 import { DeleteOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { Alert, Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
+import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpServerEntryView, McpTestResult } from '../../../../src/shared/mcpAdmin';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromView, EMPTY_DRAFT, formFieldOf, inputOf, type ServerDraft } from './serverDraft';
 import { TestResultView } from './TestResultView';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 export interface ServerEditorProps {
   /** The server to edit; undefined to add one. */
@@ -192,7 +193,7 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
       </Row>
       {server?.otherKeys.length ? <Typography.Paragraph type="secondary">{t('mcpAdmin.editor.otherKeys', { keys: server.otherKeys.join(', ') })}</Typography.Paragraph> : null}
       {tested ? <div style={{ marginBottom: 16 }}>{<TestResultView result={tested} />}</div> : null}
-      {error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="mcp-save-error" /> : null}
+      {error ? <ActionErrorAlert error={error} testId="mcp-save-error" style={{ marginBottom: 16 }} /> : null}
       <Space wrap>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="mcp-save">
           {t('mcpAdmin.editor.save')}

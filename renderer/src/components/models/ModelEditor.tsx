@@ -1,10 +1,11 @@
-import { Alert, Button, Col, Collapse, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
+import { Button, Col, Collapse, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelPreset } from '../../../../src/shared/modelPresets';
 import type { ModelView } from '../../../../src/shared/models';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromModel, draftFromPreset, EMPTY_DRAFT, formFieldOfModelPath, saveParams, type ModelDraft } from './modelDraft';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 export interface ModelEditorProps {
   /** The entry to edit; undefined to add one. */
@@ -142,7 +143,7 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
           },
         ]}
       />
-      {error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="model-save-error" /> : null}
+      {error ? <ActionErrorAlert error={error} testId="model-save-error" style={{ marginBottom: 16 }} /> : null}
       <Space>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="model-save">
           {t('models.editor.save')}

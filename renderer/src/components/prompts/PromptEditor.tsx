@@ -1,8 +1,9 @@
-import { Alert, Button, Col, Form, Input, Row, Space } from 'antd';
+import { Button, Col, Form, Input, Row, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostPromptView } from '../../../../src/shared/hostPrompts';
 import { api, toApiError, type ApiError } from '../../api/client';
+import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 interface PromptDraft {
   name: string;
@@ -57,7 +58,7 @@ export function PromptEditor({ prompt, onCancel, onSaved }: { prompt?: HostPromp
       <Form.Item name="en" label={t('prompts.editor.en')} extra={t('prompts.editor.langHint')}>
         <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} data-testid="prompt-en" />
       </Form.Item>
-      {error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={error.message} description={error.hint ? t('common.fix', { hint: error.hint }) : undefined} data-testid="prompt-save-error" /> : null}
+      {error ? <ActionErrorAlert error={error} testId="prompt-save-error" style={{ marginBottom: 16 }} /> : null}
       <Space>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="prompt-save">
           {t('prompts.editor.save')}

@@ -32,9 +32,32 @@ interface TemplateSpec extends Omit<McpTemplate, 'input' | 'bundled' | 'runner'>
 }
 
 const folderParam = (zh: string, en: string, fallback?: string) => ({ key: 'folder', label: { zh, en }, kind: 'folder' as const, required: true, ...(fallback ? { default: fallback } : {}) });
+const param = (params: Params, key: string) => params.get(key) ?? '';
+
+type Shown = Pick<TemplateSpec, 'id' | 'title' | 'description'>;
+
+/**
+ * A published server that npx (npm) or uvx (PyPI) fetches on first start:
+ * its page on that registry, and the command that starts it (`version` pins
+ * a tag, `args` follow the package).
+ */
+function published(runner: 'npx' | 'uvx', { id, title, description }: Shown, pkg: string, more: { version?: string; params?: TemplateSpec['params']; args?: (params: Params) => string[] } = {}): TemplateSpec {
+  const homepage = runner === 'npx' ? `https://www.npmjs.com/package/${pkg}` : `https://pypi.org/project/${pkg}/`;
+  const spec = more.version ? `${pkg}@${more.version}` : pkg;
+  const start = runner === 'npx' ? ['-y', spec] : [spec];
+  return {
+    id,
+    name: id,
+    title,
+    description,
+    runner,
+    homepage,
+    params: more.params ?? [],
+    build: (params) => ({ transport: 'stdio', command: runner, args: [...start, ...(more.args?.(params) ?? [])] }),
+  };
+}
 
 function specs(context: TemplateContext): TemplateSpec[] {
-  const param = (params: Params, key: string) => params.get(key) ?? '';
   return [
     {
       id: 'filesystem',
@@ -58,66 +81,38 @@ function specs(context: TemplateContext): TemplateSpec[] {
       params: [{ key: 'file', label: { zh: '记忆文件', en: 'Memory file' }, kind: 'file', required: true, default: path.join(context.hostDir, 'memory.jsonl') }],
       build: (params, bin) => ({ transport: 'stdio', command: 'node', args: [bin!], env: [{ key: 'MEMORY_FILE_PATH', value: { kind: 'text', text: param(params, 'file') } }] }),
     },
-    {
-      id: 'time',
-      name: 'time',
-      title: { zh: '时间', en: 'Time' },
-      description: { zh: '当前时间与时区换算（PyPI 的 mcp-server-time，需要 uv）。', en: 'The current time and time zone conversions (mcp-server-time from PyPI; needs uv).' },
-      runner: 'uvx',
-      homepage: 'https://pypi.org/project/mcp-server-time/',
-      params: [],
-      build: () => ({ transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] }),
-    },
-    {
-      id: 'fetch',
-      name: 'fetch',
-      title: { zh: '网页抓取', en: 'Fetch' },
-      description: { zh: '抓取网页并转换为 Markdown 供模型阅读（PyPI 的 mcp-server-fetch，需要 uv）。', en: 'Fetch web pages and turn them into Markdown for the model (mcp-server-fetch from PyPI; needs uv).' },
-      runner: 'uvx',
-      homepage: 'https://pypi.org/project/mcp-server-fetch/',
-      params: [],
-      build: () => ({ transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }),
-    },
-    {
-      id: 'git',
-      name: 'git',
-      title: { zh: 'Git', en: 'Git' },
-      description: { zh: '读取、搜索和操作一个 Git 仓库（PyPI 的 mcp-server-git，需要 uv）。', en: 'Read, search and work with a Git repository (mcp-server-git from PyPI; needs uv).' },
-      runner: 'uvx',
-      homepage: 'https://pypi.org/project/mcp-server-git/',
-      params: [folderParam('仓库文件夹', 'Repository folder')],
-      build: (params) => ({ transport: 'stdio', command: 'uvx', args: ['mcp-server-git', '--repository', param(params, 'folder')] }),
-    },
-    {
-      id: 'sequential-thinking',
-      name: 'sequential-thinking',
-      title: { zh: '分步思考', en: 'Sequential thinking' },
-      description: { zh: '让模型分步骤思考与修正（npm 包，用 npx 启动）。', en: 'Lets the model think step by step and revise (npm package, started with npx).' },
-      runner: 'npx',
-      homepage: 'https://www.npmjs.com/package/@modelcontextprotocol/server-sequential-thinking',
-      params: [],
-      build: () => ({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-sequential-thinking'] }),
-    },
-    {
-      id: 'playwright',
-      name: 'playwright',
-      title: { zh: '浏览器（Playwright）', en: 'Browser (Playwright)' },
-      description: { zh: '用真实浏览器打开网页、点击与填写（npm 的 @playwright/mcp，用 npx 启动）。', en: 'Open pages, click and fill forms in a real browser (@playwright/mcp from npm, started with npx).' },
-      runner: 'npx',
-      homepage: 'https://www.npmjs.com/package/@playwright/mcp',
-      params: [],
-      build: () => ({ transport: 'stdio', command: 'npx', args: ['-y', '@playwright/mcp@latest'] }),
-    },
-    {
-      id: 'everything',
-      name: 'everything',
-      title: { zh: 'Everything（协议示例）', en: 'Everything (protocol demo)' },
-      description: { zh: '演示 MCP 协议全部功能的参考服务器，适合试用（npm 包，用 npx 启动）。', en: 'The reference server that exercises every MCP feature, for trying things out (npm package, started with npx).' },
-      runner: 'npx',
-      homepage: 'https://www.npmjs.com/package/@modelcontextprotocol/server-everything',
-      params: [],
-      build: () => ({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }),
-    },
+    published(
+      'uvx',
+      { id: 'time', title: { zh: '时间', en: 'Time' }, description: { zh: '当前时间与时区换算（PyPI 的 mcp-server-time，需要 uv）。', en: 'The current time and time zone conversions (mcp-server-time from PyPI; needs uv).' } },
+      'mcp-server-time',
+    ),
+    published(
+      'uvx',
+      { id: 'fetch', title: { zh: '网页抓取', en: 'Fetch' }, description: { zh: '抓取网页并转换为 Markdown 供模型阅读（PyPI 的 mcp-server-fetch，需要 uv）。', en: 'Fetch web pages and turn them into Markdown for the model (mcp-server-fetch from PyPI; needs uv).' } },
+      'mcp-server-fetch',
+    ),
+    published(
+      'uvx',
+      { id: 'git', title: { zh: 'Git', en: 'Git' }, description: { zh: '读取、搜索和操作一个 Git 仓库（PyPI 的 mcp-server-git，需要 uv）。', en: 'Read, search and work with a Git repository (mcp-server-git from PyPI; needs uv).' } },
+      'mcp-server-git',
+      { params: [folderParam('仓库文件夹', 'Repository folder')], args: (params) => ['--repository', param(params, 'folder')] },
+    ),
+    published(
+      'npx',
+      { id: 'sequential-thinking', title: { zh: '分步思考', en: 'Sequential thinking' }, description: { zh: '让模型分步骤思考与修正（npm 包，用 npx 启动）。', en: 'Lets the model think step by step and revise (npm package, started with npx).' } },
+      '@modelcontextprotocol/server-sequential-thinking',
+    ),
+    published(
+      'npx',
+      { id: 'playwright', title: { zh: '浏览器（Playwright）', en: 'Browser (Playwright)' }, description: { zh: '用真实浏览器打开网页、点击与填写（npm 的 @playwright/mcp，用 npx 启动）。', en: 'Open pages, click and fill forms in a real browser (@playwright/mcp from npm, started with npx).' } },
+      '@playwright/mcp',
+      { version: 'latest' },
+    ),
+    published(
+      'npx',
+      { id: 'everything', title: { zh: 'Everything（协议示例）', en: 'Everything (protocol demo)' }, description: { zh: '演示 MCP 协议全部功能的参考服务器，适合试用（npm 包，用 npx 启动）。', en: 'The reference server that exercises every MCP feature, for trying things out (npm package, started with npx).' } },
+      '@modelcontextprotocol/server-everything',
+    ),
   ];
 }
 

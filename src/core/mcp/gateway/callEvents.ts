@@ -20,7 +20,10 @@ export interface AppToolCall {
  * that throws never fails the call.
  */
 export function announcingAppCalls(hooks: GatewayHooks, announce: (call: AppToolCall) => void, onError: (error: unknown) => void): GatewayHooks {
-  const announcing: GatewayHooks = {
+  // The other hooks as they are (refusals are audited, and never reach a server to announce), and only those that
+  // exist: the gateway treats a present permissionOverride as "never cache a resolution".
+  return {
+    ...hooks,
     afterCall(record) {
       hooks.afterCall?.(record);
       const plugin = record.server.plugin;
@@ -32,10 +35,4 @@ export function announcingAppCalls(hooks: GatewayHooks, announce: (call: AppTool
       }
     },
   };
-  // Only the hooks that exist: the gateway treats a present permissionOverride as "never cache a resolution".
-  if (hooks.beforeCall) announcing.beforeCall = (context) => hooks.beforeCall!(context);
-  // Refusals are audited too (they never reach a server, so there is nothing to announce).
-  if (hooks.afterRefusal) announcing.afterRefusal = (record) => hooks.afterRefusal!(record);
-  if (hooks.permissionOverride) announcing.permissionOverride = (serverId, rawName) => hooks.permissionOverride!(serverId, rawName);
-  return announcing;
 }

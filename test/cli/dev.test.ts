@@ -50,6 +50,51 @@ describe('chatos dev', () => {
     expect(call().code).toBe(1);
   }, 120_000);
 
+  it('refuses a folder that is not there, one scanned from a plugin root, an unknown unlink, and a folder with --unlink, each with the fix', () => {
+    const home = tempDir('chatos-dev-home-');
+    const cli = (...args: string[]) => runCli([...args, '--home', home]);
+    const gone = path.join(tempDir('chatos-dev-'), 'not-there');
+    const missing = cli('dev', gone);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${gone} is not a folder`);
+    expect(missing.stderr).toContain('give the plugin folder (the one with plugin.json)');
+
+    // A plugin in a root given with --plugins is scanned from there already: linking it too would register it twice.
+    const root = tempDir('chatos-dev-root-');
+    const inRoot = path.join(root, 'greeter');
+    expect(cli('init', inRoot).code).toBe(0);
+    const scanned = cli('dev', inRoot, '--plugins', root);
+    expect(scanned.code).toBe(1);
+    expect(scanned.stderr).toContain(`${inRoot} is already scanned from its plugin root ${root}`);
+    expect(scanned.stderr).toContain('move it out of that root to link it');
+
+    const unknown = cli('dev', '--unlink', 'com.example.nothing');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('com.example.nothing is not a linked plugin folder or id');
+    expect(unknown.stderr).toContain('chatos dev list');
+
+    const both = cli('dev', inRoot, '--unlink', 'greeter');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give either a folder to link or --unlink, not both');
+    expect(cli('dev', 'list').stdout).toContain('no plugin folder is linked');
+  });
+
+  it('a folder whose plugin id is installed already: the linked copy is the one loaded (as npm link does), and the warning names both folders', () => {
+    const home = tempDir('chatos-dev-home-');
+    const cli = (...args: string[]) => runCli([...args, '--home', home]);
+    const installed = path.join(tempDir('chatos-dev-'), 'greeter');
+    expect(cli('init', installed).code).toBe(0);
+    expect(cli('install', installed).code).toBe(0);
+    const copy = path.join(tempDir('chatos-dev-'), 'greeter');
+    expect(cli('init', copy).code).toBe(0);
+    const linked = cli('dev', copy);
+    expect(linked.code).toBe(0);
+    expect(linked.stderr).toContain('PLUGIN_ID_DUPLICATE');
+    expect(linked.stderr).toContain(`${path.join(copy, 'plugin.json')} id: plugin id "greeter" is also used by ${path.join(home, 'chatos', 'ui_apps', 'plugins', 'greeter', 'plugin.json')} (user); this copy is the one loaded`);
+    const apps = cli('apps', '--json').json();
+    expect(apps.plugins.filter((p: { id: string }) => p.id === 'greeter').map((p: { source: string }) => p.source)).toEqual(['dev', 'user']);
+  });
+
   it('refuses a folder without plugin.json, with the fix', () => {
     const home = tempDir('chatos-dev-home-');
     const run = runCli(['dev', tempDir('chatos-dev-empty-'), '--home', home]);

@@ -94,6 +94,29 @@ describe('chatos mcp add / remove', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
+  it('options that do not go together, or are not of their form, are bad usage naming the option (exit 2), and nothing is written', () => {
+    const { file, home: dir, cli } = home(HAND_WRITTEN);
+    const config = path.join(dir, 'claude_desktop_config.json');
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { gamma: { command: 'x' } } }));
+    const cases: [string[], string][] = [
+      [['mcp', 'add', 'mem', '--template', 'memory', '--command', 'x'], 'give --template, or --command / --url, not both'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--arg', '-y'], '--arg, --env, --env-var and --cwd are for --command (stdio)'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--', '-y'], '--arg, --env, --env-var and --cwd are for --command (stdio)'],
+      [['mcp', 'add', 'env', '--command', 'x', '--env', 'NO_VALUE'], '--env takes NAME=VALUE, not "NO_VALUE"'],
+      [['mcp', 'add', 'env', '--command', 'x', '--env-var', '=HOME'], '--env-var takes NAME=VALUE, not "=HOME"'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--header', 'Authorization'], '--header takes NAME=VALUE, not "Authorization"'],
+      [['mcp', 'test', 'alpha', '--timeout', 'soon'], '--timeout must be a positive number of seconds, not "soon"'],
+      [['mcp', 'test', 'alpha', '--timeout', '0'], '--timeout must be a positive number of seconds, not "0"'],
+      [['mcp', 'import', config, '--yes', '--on-conflict', 'merge'], '--on-conflict must be skip, replace or rename, not "merge"'],
+    ];
+    for (const [args, message] of cases) {
+      const run = cli(...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(message);
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
   it('disable and enable write disabled: true into the file and take it out again', () => {
     const { file, cli } = home(HAND_WRITTEN);
     expect(cli('mcp', 'disable', 'alpha').code).toBe(0);

@@ -131,6 +131,21 @@ describe('the serve token of a data home', () => {
     const loose = runCli(['--home', home, 'serve', '--print-url']);
     expect(loose.code).toBe(1);
     expect(loose.stderr).toContain(`chmod 600 ${file}`);
+
+    // A link in its place (to a private file elsewhere) is not followed: neither read nor written through.
+    const elsewhere = path.join(tempDir('chatos-serve-elsewhere-'), 'token.json');
+    fs.writeFileSync(elsewhere, JSON.stringify({ version: 1, secrets: { token: 'b'.repeat(43) } }), { mode: 0o600 });
+    fs.rmSync(file);
+    fs.symlinkSync(elsewhere, file);
+    const linked = runCli(['--home', home, 'serve', '--print-url']);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain('it is a symbolic link');
+    expect(linked.stderr).toContain(`rm ${file}`);
+    expect(linked.stdout).not.toContain('b'.repeat(43));
+    const started = runCli(['--home', home, 'serve', '--port', '0', '--no-watch'], { timeoutMs: 60_000 });
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain('it is a symbolic link');
+    expect(fs.readFileSync(elsewhere, 'utf8')).toContain('b'.repeat(43));
   });
 
   it('a request without the token is told the command that prints the URL', async () => {

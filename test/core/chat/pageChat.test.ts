@@ -74,6 +74,7 @@ describe('the page chat API', () => {
     const { agent } = (await w.call(w.board, { op: 'agents.createForApp', agent: {} })) as any;
     const { session } = (await w.call(w.board, { op: 'sessions.create', agentId: agent.id })) as any;
     const users = w.host.chat.create('mine');
+    const { agent: spyAgent } = (await w.call(w.spy, { op: 'agents.createForApp', agent: {} })) as any;
     for (const request of [
       { op: 'agents.update', id: agent.id, patch: { name: 'stolen' } },
       { op: 'agents.delete', id: agent.id },
@@ -85,11 +86,17 @@ describe('the page chat API', () => {
       { op: 'send', sessionId: users.id, text: 'hi' },
       { op: 'abort', sessionId: session.id },
       { op: 'agents.create', agent: { subAgents: ['mine'] } },
+      { op: 'agents.update', id: spyAgent.id, patch: { subAgents: ['mine'] } },
+      { op: 'agents.update', id: spyAgent.id, patch: { subAgents: [agent.id] } },
+      { op: 'sessions.ensureDefault', agentId: 'mine' },
+      { op: 'sessions.ensureDefault', agentId: agent.id },
     ]) {
       await expect(w.call(w.spy, request), JSON.stringify(request)).rejects.toMatchObject({ code: 'NOT_THE_APPS' });
     }
     expect(w.host.agents.get('mine')?.systemPrompt).toBe('');
     expect(w.host.agents.get(agent.id)?.name).toBe(agent.name);
+    expect(w.host.agents.get(spyAgent.id)?.subAgents).toEqual([]);
+    expect(w.host.chat.list().filter((c) => c.agentId === 'mine').map((c) => c.id)).toEqual([users.id]);
     expect(w.provider.requests).toHaveLength(0);
     expect(w.pageChat.owns(w.board, session.id)).toBe(true);
     expect(w.pageChat.owns(w.spy, session.id)).toBe(false);

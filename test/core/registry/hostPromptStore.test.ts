@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
 import { HostPromptError } from '../../../src/core/registry/hostPromptStore.js';
 import { startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
-import { writePlugin } from '../../helpers/plugins.js';
+import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';
 
 /**
  * The host's own prompts (its `prompts` table, which nothing wrote before):
@@ -66,5 +66,22 @@ describe('host prompts', () => {
     expect(codeOf(() => host.hostPrompts.save({ name: 'empty' }, { create: true }))).toBe('PROMPT_INVALID');
     expect(codeOf(() => host.hostPrompts.save({ name: 'reviewer', en: 'x' }, { create: true }))).toBe('PROMPT_NAME_TAKEN');
     expect(codeOf(() => host.hostPrompts.save({ name: 'nope', en: 'x' }, { create: false }))).toBe('PROMPT_NOT_FOUND');
+    for (const name of ['bad name', '-dash', 'a/b', '']) expect(codeOf(() => host.hostPrompts.save({ name, en: 'x' }, { create: true })), name).toBe('PROMPT_INVALID');
+  });
+
+  it("a name a plugin's prompt holds in the host's list (syncAiContributes) is refused, and the plugin's text is left", async () => {
+    const { host } = await startTestHost(({ pluginRoot }) => void writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app'), { syncAiContributes: true });
+    host.rescan();
+    const copy = 'mcp_com_example_git_main';
+    expect(host.hostPrompts.list().map((p) => p.name)).not.toContain(copy);
+    let refused: unknown;
+    try {
+      host.hostPrompts.save({ name: copy, en: 'taken over' }, { create: true });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ code: 'PROMPT_NAME_TAKEN', fields: [{ path: 'name', message: "is a plugin's prompt" }] });
+    expect(host.registry.getPrompt(`chatos::${copy}`)).toBeUndefined();
+    expect(host.registry.getPrompt(`git_app::${copy}`)?.content).not.toBe('taken over');
   });
 });

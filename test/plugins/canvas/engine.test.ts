@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCall, checkState, getSchema, initialState, listInstances } from '../../../plugins/canvas/mcp/engine.mjs';
 import { OP_PATHS, PATH_FORMS } from '../../../plugins/canvas/mcp/paths.mjs';
-import { ERROR_CODES, PATCH_OPS, UiSchemaSchema } from '../../../plugins/canvas/mcp/uiSchema.mjs';
+import { ERROR_CODES, LIMITS, PATCH_OPS, UiSchemaSchema } from '../../../plugins/canvas/mcp/uiSchema.mjs';
 
 type State = ReturnType<typeof initialState>;
 type Outcome = { ok: true; state: State; result: any; changed: boolean } | { ok: false; error: { code: string; message: string; patch_index?: number; path?: string } };
@@ -29,6 +29,20 @@ function fixture(): State {
 function call(state: State, instance_id: string, patches: unknown[], extra: Record<string, unknown> = {}): Outcome {
   return applyCall(state, { instance_id, patches, ...extra }) as Outcome;
 }
+
+/** The fixture with instances added up to `count`. */
+function manyInstances(count: number): State {
+  let state = fixture();
+  while (state.instances.length < count) {
+    const created = call(state, '__CREATE__', [], { new_instance_id: `i${state.instances.length}` });
+    if (!created.ok) throw new Error(created.error.message);
+    state = created.state;
+  }
+  return state;
+}
+
+/** `{ a: { a: … 1 } }`, `depth` levels deep. */
+const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
 
 function errorOf(outcome: Outcome): { code: string; message: string; patch_index?: number; path?: string } {
   if (outcome.ok) throw new Error(`expected an error, got ${JSON.stringify(outcome.result)}`);
@@ -218,6 +232,20 @@ describe('every error code, with a message that says what is allowed', () => {
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'meta.step', value: { current: 3, total: 2 } }]), /current must not be greater than total/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'add', path: 'actions+', value: { id: 'a', label: 'A', colour: 'red' } }]), /"colour" not allowed here/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', ['not a patch']), /a patch must be an object/],
+    ['INVALID_INSTANCE', () => applyCall(fixture(), { patches: [] }) as Outcome, /"instance_id" must name an instance \(instances: "demo", "form"\)/],
+    ['INVALID_INSTANCE', () => call(manyInstances(LIMITS.instances), '__CREATE__', [], { new_instance_id: 'one_more' }), /there are 100 instances, the most a canvas keeps; delete one first/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'set', path: 5, value: 1 }]), /"path" must be a string/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'replace', path: 'blocks[form_block]', value: block('form_block') }]), /the id must be in double quotes, e.g. blocks\["form_block"\]/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'remove', path: 'actions-"..x"' }]), /an id is 1–64 letters/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'set', path: 'state.custom', value: 1 }]), /state paths are state.params.\{key\}/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'set', path: 'layout.type', value: 'single' }]), /set the whole layout/],
+    ['INVALID_PATH', () => call(fixture(), 'form', [{ op: 'set', path: 'blocks.form_block', value: 1 }]), /blocks paths are blocks, blocks\+, blocks-\{index\}/],
+    ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: 'form_block' }]), /blocks\+ must be an object \(a block\), got a string/],
+    ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'actions', value: action('a') }]), /actions must be an array of actions, got an object/],
+    ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'state.params.deep', value: nested(LIMITS.jsonDepth + 1) }]), /must be JSON .*at most 32 levels/],
+    ['INVALID_STRUCTURE', () => applyCall(fixture(), { instance_id: 'form', patches: { op: 'set', path: 'state.params.a', value: 1 } }) as Outcome, /"patches" must be an array/],
+    ['INVALID_STRUCTURE', () => call(fixture(), 'form', Array.from({ length: LIMITS.patchesPerCall + 1 }, (_, i) => ({ op: 'set', path: `state.params.k${i}`, value: i }))), /at most 200 patches per call \(got 201\)/],
+    ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'state.params.big', value: 'x'.repeat(LIMITS.schemaBytes) }]), /over the limit of 262144/],
   ];
   for (const [code, run, message] of cases) {
     it(`${code}: ${message.source}`, () => {

@@ -124,6 +124,44 @@ describe('hostile and broken input', () => {
     expect(byName(quoted, 'a').entry.status).toBe('add');
   });
 
+  it('each entry it cannot read is refused with its own code and fix, beside the ones it can', () => {
+    const reading = readImport(
+      JSON.stringify({
+        mcpServers: {
+          ok: { command: 'x' },
+          '!!!': { command: 'x' },
+          line: 'npx some-server',
+          sock: { type: 'ws', url: 'http://127.0.0.1:1/mcp' },
+          socket: { type: 'websocket', url: 'http://127.0.0.1:1/mcp' },
+          nourl: { type: 'http' },
+          argstext: { command: 'x', args: '-y some-server' },
+          argsmaps: { command: 'x', args: [{ a: 1 }] },
+          envlist: { command: 'x', env: ['A=1'] },
+          envmap: { command: 'x', env: { A: { nested: true } } },
+        },
+      }),
+      context(),
+    );
+    const reasons = Object.fromEntries(reading.candidates.map((c) => [c.entry.sourceName, c.entry.status === 'refused' ? c.entry.reason!.code : c.entry.status]));
+    expect(reasons).toEqual({
+      ok: 'add',
+      '!!!': 'IMPORT_NAME_INVALID',
+      line: 'IMPORT_ENTRY_NOT_A_MAP',
+      sock: 'IMPORT_TRANSPORT_UNSUPPORTED',
+      socket: 'IMPORT_TRANSPORT_UNSUPPORTED',
+      nourl: 'IMPORT_URL_MISSING',
+      argstext: 'IMPORT_ARGS_INVALID',
+      argsmaps: 'IMPORT_ARGS_INVALID',
+      envlist: 'IMPORT_VALUES_INVALID',
+      envmap: 'IMPORT_VALUES_INVALID',
+    });
+    for (const { entry, input } of reading.candidates.filter((c) => c.entry.status === 'refused')) {
+      expect(input, entry.sourceName).toBeUndefined();
+      expect(entry.reason!.hint, entry.sourceName).not.toBe('');
+    }
+    expect(byName(reading, 'envmap').entry.reason!.message).toContain('env.A must be a string');
+  });
+
   it('no server list: says which keys it looked for', () => {
     expect(readImport('{"other": {}}', context()).problems[0]).toMatchObject({ code: 'IMPORT_NO_SERVERS' });
   });

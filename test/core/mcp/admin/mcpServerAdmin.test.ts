@@ -98,6 +98,9 @@ describe('editing mcp.yaml', () => {
       [{ name: 'bad name!', transport: 'stdio', command: 'x' }, 'name', /letter or digit/],
       [{ name: 'everything', transport: 'stdio', command: 'x' }, 'name', /taken/],
       [{ name: 'nostore', transport: 'stdio', command: 'x', env: [{ key: 'T', value: { kind: 'secret' } }] }, 'env[0].value', /no value is stored/],
+      [{ name: 'twice', transport: 'stdio', command: 'x', env: [{ key: 'A', value: { kind: 'text', text: '1' } }, { key: 'A', value: { kind: 'text', text: '2' } }] }, 'env[1].key', /given twice/],
+      [{ name: 'hdrname', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X Team', value: { kind: 'text', text: 'blue' } }] }, 'headers[0].key', /not a header name/],
+      [{ name: 'hdrbreak', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue\r\nX-Injected: 1' } }] }, 'headers[0].value', /line break/],
     ];
     for (const [input, field, message] of cases) {
       const error = await refusal(host.mcpServers.add(input));
@@ -113,6 +116,19 @@ describe('editing mcp.yaml', () => {
     const error = await refusal(host.mcpServers.add({ name: 'b', transport: 'stdio', command: 'x' }));
     expect(error.code).toBe('MCP_CONFIG_BROKEN');
     expect(error.problems[0]).toMatchObject({ code: 'YAML_SYNTAX' });
+    expect(fs.readFileSync(file, 'utf8')).toBe(broken);
+  });
+
+  it('nothing is imported into a file that does not load, and the file is left as it was', async () => {
+    let file = '';
+    const broken = 'version: 99\nservers:\n  a:\n    command: x\n';
+    const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, broken)));
+    const config = JSON.stringify({ mcpServers: { b: { command: 'y' } } });
+    for (const attempt of [async () => host.mcpServers.planImport(config), () => host.mcpServers.applyImport(config, undefined)]) {
+      const error = await refusal(attempt());
+      expect(error.code).toBe('MCP_CONFIG_BROKEN');
+      expect(error.problems.length).toBeGreaterThan(0);
+    }
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);
   });
 
@@ -180,6 +196,17 @@ describe('test connection', () => {
     expect(silent).toMatchObject({ ok: false, code: 'TEST_TIMEOUT' });
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     await waitUntil(() => !isAlive(pid), `the silent server (pid ${pid}) to be ended`);
+  });
+
+  it('a stored value gone from the key store: SECRET_MISSING naming the value, with the fix, and the server is not started', async () => {
+    const SECRET = 'tok-Qv55-gone';
+    const { host } = await startTestHost(() => {});
+    await host.mcpServers.add({ name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret', value: SECRET } }] });
+    expect(await host.secrets.delete('mcp:ev.env.MY_TOKEN')).toBe(true);
+    const result = await host.mcpServers.test({ name: 'ev' });
+    expect(result).toMatchObject({ ok: false, reason: 'SECRET_MISSING', hint: 'edit the server and enter the stored value again' });
+    expect(!result.ok && result.message).toContain('ev.env.MY_TOKEN');
+    expect(JSON.stringify(result)).not.toContain(SECRET);
   });
 
   it("a plugin's server is tested through the trust gate: refused until the plugin is trusted", async () => {

@@ -75,3 +75,20 @@ describe('lease holders: a tab and its conversations', () => {
     expect(host.leaseHolders.conversationsOf('../not a token')).toEqual([]);
   });
 });
+
+describe('mcp_release with bad arguments', () => {
+  it('is refused as BAD_ARGUMENTS with the fix, audited as refused, and releases nothing', async () => {
+    const { host, start } = await setup();
+    const pid = await start('c-bad');
+    for (const args of [{}, { serverId: 5 }, { server: 'chatos::echo' }]) {
+      await expect(host.gateway.callTool(caller('c-bad'), 'mcp_release', args), JSON.stringify(args)).rejects.toMatchObject({ code: 'BAD_ARGUMENTS', fix: expect.stringContaining('"serverId"') });
+    }
+    expect(isAlive(pid)).toBe(true);
+    expect(host.audit.query({ tool: 'mcp_release' }).map((r) => [r.conversationId, r.decision, r.reason])).toEqual([
+      ['c-bad', 'refused', 'BAD_ARGUMENTS'],
+      ['c-bad', 'refused', 'BAD_ARGUMENTS'],
+      ['c-bad', 'refused', 'BAD_ARGUMENTS'],
+    ]);
+    expect(host.audit.query({ outcome: 'released' })).toEqual([]);
+  });
+});

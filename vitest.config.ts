@@ -7,7 +7,9 @@ export default defineConfig({
     exclude: ['test/**/*.browser.test.ts', '**/node_modules/**'],
     // Integration tests spawn real processes; two cores, so keep parallelism modest.
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // The timeouts catch hangs, not slowness: a test that runs a dozen CLI processes took 30-65 s on a
+    // 2-core machine at load 12, so a tight default made busy runs fail without a bug.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

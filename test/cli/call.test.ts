@@ -26,7 +26,7 @@ describe('chatos call', () => {
     expect(approved.stdout).toContain('run it? [y/N]');
     // It ran: the Notes server itself answered that there is no such note.
     expect(approved.stdout).toContain('no note with id nope');
-  }, 60_000);
+  }, 120_000);
 
   it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {
     const home = tempDir();
@@ -41,7 +41,7 @@ describe('chatos call', () => {
     const audit = runCli(['audit', '--json', '--home', home]);
     expect(audit.code).toBe(0);
     expect(audit.json().records.map((r: { decision: string; outcome: string }) => `${r.decision}/${r.outcome}`)).toEqual(['approved/tool-error', 'declined/declined']);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses bad usage and calls the caller may not make', () => {
     const home = tempDir();
@@ -52,5 +52,5 @@ describe('chatos call', () => {
     expect(notGranted.stderr).toContain('chatos grant aide chatos.notes::chatos.notes.notes');
     const wrongFlow = runCli(['call', 'mcp_memory_read_graph', '--app', 'chatos', '--flow', 'side', '--home', home]);
     expect(wrongFlow.code).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });

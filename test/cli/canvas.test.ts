@@ -106,5 +106,5 @@ describe('the Canvas through chatos call (seed 004 examples)', () => {
     const granted = call(home, 'list_instances', {}, 'aide');
     expect(granted.run.code, granted.run.stderr).toBe(0);
     expect(granted.outcome.result.structuredContent.total).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });

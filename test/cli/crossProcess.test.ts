@@ -183,5 +183,5 @@ describe('read-only commands write nothing to the data home', () => {
         expect(snapshot(home), `chatos ${[...args, ...plugins].join(' ')} changed the data home`).toEqual(before);
       }
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -34,7 +34,7 @@ describe('non-regular files in plugin folders', () => {
     expect(byDir('b-fifo-prompt').problems[0].message).toContain('FIFO');
     expect(byDir('c-fifo-config')).toMatchObject({ status: 'invalid', problems: [{ code: 'PATH_NOT_FILE', path: 'apps[0].ai.config' }, { code: 'PLUGIN_SPECIAL_FILE', file: path.join(config, 'ai.yaml') }] });
     expect(byDir('d-good')).toMatchObject({ status: 'loaded' });
-  }, 90_000);
+  }, 120_000);
 
   it('a FIFO named mcp.yaml is a problem of that file, and the rest of the host works', () => {
     const home = tempDir();
@@ -45,7 +45,7 @@ describe('non-regular files in plugin folders', () => {
     const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.json().problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'MCP_CONFIG_UNREADABLE', file: path.join(home, 'chatos', 'mcp.yaml') })]));
-  }, 90_000);
+  }, 120_000);
 
   it('a FIFO named dev-links.json or plugin-roots.json is a problem of that file: no command hangs on it', () => {
     const home = tempDir();
@@ -85,5 +85,5 @@ describe('non-regular files in plugin folders', () => {
     expect(tools.code, `stderr: ${tools.stderr}`).toBe(0);
     // Nothing to reap in it; it is cleared away like a dead host's file.
     expect(fs.existsSync(path.join(runDir, 'mcp-4194000.json'))).toBe(false);
-  }, 90_000);
+  }, 120_000);
 });

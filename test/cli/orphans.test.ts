@@ -185,5 +185,5 @@ export function createUiAppsBackend() {
     } finally {
       cleanUp(spawned, started);
     }
-  }, 90_000);
+  }, 120_000);
 });

@@ -76,5 +76,5 @@ describe('tools named after Object.prototype members', () => {
       expect(tools.find((t) => t.name === `mcp_destructive_${name}`)?.permission, name).toBe('confirm');
       expect(tools.find((t) => t.name === `mcp_starred_${name}`)?.permission, name).toBe('confirm');
     }
-  }, 60_000);
+  }, 120_000);
 });

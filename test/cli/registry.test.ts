@@ -153,7 +153,7 @@ describe('registry acceptance (seed 001)', () => {
     expect(codes).toEqual(apps.map(() => 0));
     const grants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra]).json().grants.servers;
     expect(grants).toHaveLength(20);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("aide's bundled servers", () => {

@@ -65,5 +65,5 @@ describe('an unreachable streamable-HTTP server', () => {
     const tools = runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(tools.stderr).toContain('servers.remote.connectTimeout');
     expect(tools.stderr).toContain('connectTimeout: 30000');
-  }, 60_000);
+  }, 120_000);
 });

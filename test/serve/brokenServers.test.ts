@@ -23,7 +23,7 @@ interface ServerRow {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 30_000);
+}, 120_000);
 
 describe('broken servers look broken, through a real chatos serve and the CLI', () => {
   it('a missing command and a crash at start are error states with the reason, problems of their apps and agents, and their log says each line once with a count', async () => {

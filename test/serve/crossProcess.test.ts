@@ -29,7 +29,7 @@ const TOKEN_VAR = 'CHATOS_CROSS_TOKEN';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 30_000);
+}, 120_000);
 
 /** A real stdio MCP server, importing the SDK from this checkout by absolute URL (the plugin lives in a temp folder). */
 function serverSource(): string {
@@ -151,7 +151,7 @@ describe('a running chatos serve and the CLI beside it', () => {
     other.delete(Loose, 'chatos::settings');
     await other.close();
     await until('the problem to go', async () => ((await invalidRows()).length ? undefined : true));
-  }, 60_000);
+  }, 120_000);
 
   it('a root remembered by the CLI is scanned by the running host at once; forgetting it marks its plugins missing there, grants kept', async () => {
     const home = tempDir();

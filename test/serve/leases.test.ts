@@ -23,7 +23,7 @@ interface Lease {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 30_000);
+}, 120_000);
 
 async function served(args: string[] = []): Promise<{ serve: ServeProcess; home: string }> {
   const home = tempDir();
@@ -55,7 +55,7 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
 
     const { records } = await serveApi(serve, 'audit.list', { outcome: 'released' });
     expect(records).toEqual([expect.objectContaining({ tool: 'mcp_release', appId: 'chatos', agentId: 'keeper', flow: 'main', conversationId: 'c1', serverId: NOTES_SERVER, decision: 'auto', reason: 'mcp_release' })]);
-  }, 60_000);
+  }, 120_000);
 
   it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', () => {
     const home = tempDir();
@@ -66,7 +66,7 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     expect(call.stdout).toContain('held no instance');
     const audit = runCli(['audit', '--json', '--tool', 'mcp_release', '--home', home]).json();
     expect(audit.records).toEqual([expect.objectContaining({ appId: 'chatos', serverId: NOTES_SERVER, outcome: 'ok', reason: 'mcp_release' })]);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** The tab's event socket, as the renderer opens it: `?client=` names the tab. */
@@ -108,7 +108,7 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
     expect((await leasesOf(serve, NOTES_SERVER)).map((l) => l.conversationId)).toEqual(['untied']);
     const { records } = await serveApi(serve, 'audit.list', { outcome: 'released' });
     expect(records).toEqual([expect.objectContaining({ conversationId: 'page-1', serverId: NOTES_SERVER, reason: 'holder-gone', appId: 'chatos', tool: null })]);
-  }, 60_000);
+  }, 120_000);
 
   it('the servers page and the agent editor hold no instance once their listing or restart is done', async () => {
     const { serve } = await served();
@@ -121,5 +121,5 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
     const preview = await serveApi(serve, 'agents.preview', { agent: { name: 'M', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: [memory] }] } });
     expect(preview.main.map((t: { serverId: string }) => t.serverId)).toContain(memory);
     expect(await leasesOf(serve, memory)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

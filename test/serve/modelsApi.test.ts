@@ -77,6 +77,6 @@ describe('HostApi models over chatos serve', () => {
       const file = path.join(entry.parentPath, entry.name);
       if (entry.isFile() && file !== secrets) expect(fs.readFileSync(file).includes(Buffer.from(KEY)), file).toBe(false);
     }
-  }, 60_000);
+  }, 120_000);
 });
 

@@ -18,7 +18,7 @@ afterEach(async () => {
     await exited;
     clearTimeout(timer);
   }
-}, 30_000);
+}, 120_000);
 
 export interface Served {
   child: ChildProcess;

@@ -18,7 +18,7 @@ import { until } from '../helpers/until.js';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 30_000);
+}, 120_000);
 
 interface Listed {
   tools: { name: string; serverId: string }[];

@@ -38,7 +38,7 @@ function writeElsewherePlugin(root: string): string {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 30_000);
+}, 120_000);
 
 type Event = { type: string; pluginId?: string; serverId?: string; state?: { kind: string } };
 
@@ -103,7 +103,7 @@ describe('trust changes made by another process reach a running chatos serve', (
     await until('the plugins list to be told', () => (started.events.some((e) => e.type === 'plugins.changed') ? true : undefined));
     const apps = await serveApi(started.serve, 'apps.list');
     expect(apps.plugins.find((p: { id: string }) => p.id === PLUGIN)).toMatchObject({ runnable: false, trust: { state: 'untrusted' } });
-  }, 90_000);
+  }, 120_000);
 
   it('chatos uninstall: the same, with no folder watcher to notice the folder going', async () => {
     const home = tempDir();
@@ -115,7 +115,7 @@ describe('trust changes made by another process reach a running chatos serve', (
 
     expect(runCli(['uninstall', PLUGIN, '--home', home]).code).toBe(0);
     await expectStopped(home, started.serve, started);
-  }, 90_000);
+  }, 120_000);
 
   it("a trusted plugin's file edited by another program: the watcher's rescan ends what it ran, as changed", async () => {
     const home = tempDir();
@@ -128,5 +128,5 @@ describe('trust changes made by another process reach a running chatos serve', (
     await expectStopped(home, started.serve, started);
     const apps = await serveApi(started.serve, 'apps.list');
     expect(apps.plugins.find((p: { id: string }) => p.id === PLUGIN)).toMatchObject({ runnable: false, trust: { state: 'changed' } });
-  }, 90_000);
+  }, 120_000);
 });

@@ -109,7 +109,7 @@ beforeAll(async () => {
   });
   chromium = await launchChromium();
   browser = chromium.context;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await chromium?.close();

@@ -58,7 +58,7 @@ beforeAll(async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
   await api('agents.save', { agent: { id: AGENT, name: 'UI builder', uiApps: [{ pluginId: 'chatos.canvas', appId: 'canvas', mcp: true, mcpServerIds: [SERVER] }] } });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await chromium?.close();

@@ -56,7 +56,7 @@ beforeAll(async () => {
   chromium = await launchChromium();
   page = await chromium.context.newPage();
   await page.emulateMedia({ colorScheme: 'light' });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await chromium?.close();

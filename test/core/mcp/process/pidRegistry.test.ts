@@ -82,7 +82,7 @@ describe('PidRegistry', () => {
     } finally {
       host.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 120_000);
 
   it('leaves the file of a host that still runs alone', async () => {
     const runDir = tempDir();

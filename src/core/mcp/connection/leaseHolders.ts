@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../scheduler.js';
+import type { Scheduler } from '../../ports.js';
 
 /** A holder id from a face (a browser tab's client id): short, plain, so it is safe to log and to keep. */
 export const HOLDER_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

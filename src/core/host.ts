@@ -51,7 +51,7 @@ import { TrustWatch } from './trust/trustWatch.js';
 import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
-import { PidRegistry } from './mcp/process/pidRegistry.js';
+import { PidRegistry } from './process/pidRegistry.js';
 import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
 
 export interface HostOptions {

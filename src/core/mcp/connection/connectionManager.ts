@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
-import type { PidRegistry } from '../process/pidRegistry.js';
+import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';

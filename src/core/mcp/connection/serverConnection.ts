@@ -18,7 +18,7 @@ import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
 import { serverEnvironment } from '../process/serverEnvironment.js';
 import { withTimeout } from '../../process/processTree.js';
-import type { PidRegistry } from '../process/pidRegistry.js';
+import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
 
 /** How long a failed start waits, after ending its process, for the exit and last output to be read. */

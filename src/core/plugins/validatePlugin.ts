@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
 import { readRegularText, type FileReadFailure } from '../files/readRegularFile.js';
-import { StampRecorder, type FileStamp } from '../fileStamps.js';
+import { StampRecorder, type FileStamp } from '../files/fileStamps.js';
 import {
   AiConfigFileSchema,
   PluginManifestSchema,

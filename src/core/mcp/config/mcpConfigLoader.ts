@@ -31,7 +31,7 @@ import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './tr
 
 // The env resolution and definition helpers live in their own modules; the runtime imports them from here.
 export { resolveEnvValues, type EnvResolution } from './envValues.js';
-export { definitionFromRegistry, definitionsEqual, type DefinitionResult, type RegistryDefinitionExtras } from './serverDefinition.js';
+export { definitionFromRegistry, definitionsEqual } from './serverDefinition.js';
 
 export type RejectedServer = { rejected: Problem[] };
 export type ServerLoad = ServerDefinition | RejectedServer;

@@ -5,7 +5,8 @@ import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
-import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
+import { ServerConnection, type ConnectionState } from './serverConnection.js';
+import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';
 
 /** Conversation id under which a `truely-stateless` server's one shared client is kept. */

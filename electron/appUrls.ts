@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { conversationArtifactPath } from '../src/faces/conversationArtifacts.js';
+import { conversationArtifactPath } from '../src/pageHost/conversationArtifacts.js';
 import type { FaceUrls } from '../src/api/types.js';
 
 /**

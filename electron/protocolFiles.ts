@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { conversationArtifactFile } from '../src/faces/conversationArtifacts.js';
-import { contentTypeOf, fileInside, urlPathSegments } from '../src/faces/safePath.js';
+import { conversationArtifactFile } from '../src/pageHost/conversationArtifacts.js';
+import { contentTypeOf, fileInside, urlPathSegments } from '../src/pageHost/safePath.js';
 
 /**
  * Which file a `chatos://` request may read. The path rules are the faces'
- * shared ones (src/faces/safePath.ts): after percent-decoding and after
+ * shared ones (src/pageHost/safePath.ts): after percent-decoding and after
  * following symlinks the file must be a regular file under its folder, and
  * `..`, `%2e%2e`, an encoded `/` or `\`, NUL and dotfiles are refused.
  */

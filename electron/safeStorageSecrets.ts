@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { DataHome } from '../src/core/dataHome.js';
-import type { Logger } from '../src/core/host.js';
+import type { Logger } from '../src/core/ports.js';
 import { FileSecretStore, type SecretCodec } from '../src/core/secrets/fileSecretStore.js';
 import { SecretError, type SecretStore } from '../src/core/secrets/secretStore.js';
 

@@ -1,6 +1,6 @@
-import { urlPathInside } from '../src/faces/safePath.js';
-import { findRunnableApp, resolveUiAppFile, uiAppEntry, uiAppShellCsp, uiAppShellHtml, type UiAppSource } from '../src/faces/uiAppFiles.js';
-import { uiAppBridgeScript } from '../src/faces/uiAppBridge.js';
+import { urlPathInside } from '../src/pageHost/safePath.js';
+import { findRunnableApp, resolveUiAppFile, uiAppEntry, uiAppShellCsp, uiAppShellHtml, type UiAppSource } from '../src/pageHost/uiAppFiles.js';
+import { uiAppBridgeScript } from '../src/pageHost/uiAppBridge.js';
 import { fileResponse, textResponse } from './appProtocol.js';
 import { APP_ORIGIN, parseUiAppHost, UI_APP_SCHEME } from './appUrls.js';
 
@@ -10,7 +10,7 @@ import { APP_ORIGIN, parseUiAppHost, UI_APP_SCHEME } from './appUrls.js';
  *   /__chatos/full.html, /__chatos/compact.html  the shell page of a surface
  *   /__chatos/bridge.js                          the frame side of the bridge
  *   /<path>                                      a file of the app's plugin folder
- * The plugin must be loaded and runnable on every request (src/faces/uiAppFiles.ts),
+ * The plugin must be loaded and runnable on every request (src/pageHost/uiAppFiles.ts),
  * and every response carries the shell's CSP (scripts from this origin
  * only, no network, `sandbox allow-scripts`).
  */

@@ -3,7 +3,7 @@ import { ChatError } from '../core/chat/chatError.js';
 import { MessageLogError } from '../core/chat/conversations/messageLog.js';
 import { ModelError } from '../core/chat/models/modelError.js';
 import { SecretError } from '../core/secrets/secretStore.js';
-import { McpRuntimeError } from '../core/mcp/connection/serverConnection.js';
+import { McpRuntimeError } from '../core/mcp/mcpRuntimeError.js';
 import { McpAdminError } from '../core/mcp/admin/mcpAdminError.js';
 import { HostPromptError } from '../core/registry/hostPromptStore.js';
 import { GatewayError } from '../core/mcp/gateway/toolGateway.js';

@@ -16,9 +16,8 @@ import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
-import { HOLDER_ID_PATTERN } from '../core/mcp/connection/leaseHolders.js';
 
-export type { FaceUrls, HostApiService, RequestOrigin } from './types.js';
+export type { FaceUrls, HostApiService } from './types.js';
 
 export interface HostApiServiceOptions {
   face: 'electron' | 'serve';
@@ -97,6 +96,8 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
 /** Methods that run for a conversation: the client that sends one holds that conversation. */
 const HOLDING_METHODS: ReadonlySet<HostApiMethod> = new Set(['tools.list', 'tools.call', 'uiApps.callTool']);
 
+/** A holder id from a face (a browser tab's client id): short, plain, so it is safe to log and to keep. */
+const HOLDER_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 const plainClient = (client: string | undefined) => (client !== undefined && HOLDER_ID_PATTERN.test(client) ? client : undefined);
 
 /** The core's own events, as the UI needs them: what changed, so a page reloads only what it shows. */

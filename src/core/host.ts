@@ -7,9 +7,8 @@ import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
 import { FolderListFile, RememberedRoots } from './plugins/rememberedRoots.js';
-import { repinDevLinks } from './plugins/devLinks.js';
+import { repinDevLinks, type DevReloaded } from './plugins/devLinks.js';
 import { serverIdsOf } from './plugins/pluginLifecycle.js';
-import type { TrustChanges } from '../shared/trust.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
@@ -39,7 +38,7 @@ import { RegistryCenter } from './registry/registryCenter.js';
 import { HostPromptStore } from './registry/hostPromptStore.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';
 import { mcpValueSecretName, type SecretStore } from './secrets/secretStore.js';
-import { systemScheduler, type Scheduler } from './scheduler.js';
+import { silentLogger, systemClock, systemScheduler, type Clock, type Logger, type Scheduler } from './ports.js';
 import { anyChanged, ChangeWatcher, fileChangedCheck } from './reload/changeWatcher.js';
 import { RegistrySync } from './registry/registrySync.js';
 import { providerOwners } from './registry/providerOwners.js';
@@ -52,18 +51,8 @@ import { TrustWatch } from './trust/trustWatch.js';
 import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
-import { PidRegistry } from './mcp/process/pidRegistry.js';
+import { PidRegistry } from './process/pidRegistry.js';
 import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
-
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface Clock {
-  now(): number;
-}
 
 export interface HostOptions {
   /** Data home (`$CHATOS_HOME`); default `$CHATOS_HOME`, then `~/.chatos`. */
@@ -113,16 +102,12 @@ export interface HostOptions {
 
 export type HostEvent =
   | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
-  | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
+  | DevReloaded
   | { kind: 'mcp-reloaded'; report: ReloadReport }
   /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
   | ({ kind: 'app-tool-called' } & AppToolCall)
   /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
   | { kind: 'trust-changed'; pluginIds: string[] };
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
-export const systemClock: Clock = { now: () => Date.now() };
 
 /** The host core: everything the three faces (Electron, `chatos serve`, the CLI) share. */
 export interface Host {

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/host.js';
+import type { Logger } from '../core/ports.js';
 import { SecretFile } from '../core/secrets/secretFile.js';
 import { newToken } from './auth.js';
 

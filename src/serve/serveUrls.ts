@@ -1,6 +1,6 @@
 import type { FaceUrls } from '../api/types.js';
-import { conversationArtifactPath } from '../faces/conversationArtifacts.js';
-import { urlPathInside } from '../faces/safePath.js';
+import { conversationArtifactPath } from '../pageHost/conversationArtifacts.js';
+import { urlPathInside } from '../pageHost/safePath.js';
 import { appCapability } from './auth.js';
 
 /**

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { conversationArtifactFile } from '../faces/conversationArtifacts.js';
-import { contentTypeOf, fileInside, urlPathSegments } from '../faces/safePath.js';
+import { conversationArtifactFile } from '../pageHost/conversationArtifacts.js';
+import { contentTypeOf, fileInside, urlPathSegments } from '../pageHost/safePath.js';
 import { sendFile, sendText } from './responses.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { urlPathInside } from '../faces/safePath.js';
-import { uiAppBridgeScript } from '../faces/uiAppBridge.js';
-import { findRunnableApp, resolveUiAppFile, uiAppEntry, type UiAppSource } from '../faces/uiAppFiles.js';
-import { uiAppShellCsp, uiAppShellHtml } from '../faces/uiAppShell.js';
+import { urlPathInside } from '../pageHost/safePath.js';
+import { uiAppBridgeScript } from '../pageHost/uiAppBridge.js';
+import { findRunnableApp, resolveUiAppFile, uiAppEntry, type UiAppSource } from '../pageHost/uiAppFiles.js';
+import { uiAppShellCsp, uiAppShellHtml } from '../pageHost/uiAppShell.js';
 import { appCapability, secretMatches } from './auth.js';
 import { sendBody, sendFile, sendText } from './responses.js';
 import { uiAppBasePath } from './serveUrls.js';

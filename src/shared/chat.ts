@@ -23,7 +23,6 @@ export const StopKindSchema = z.enum([
   /** The process running it ended (killed, crashed) before the answer was complete. */
   'interrupted',
 ]);
-export type StopKind = z.infer<typeof StopKindSchema>;
 
 export const StopInfoSchema = z.object({
   kind: StopKindSchema,

@@ -38,7 +38,3 @@ export type ConfirmationDecision = z.infer<typeof ConfirmationDecisionSchema>;
 export const ApprovalScopeSchema = z.enum(['once', 'conversation', 'always']);
 export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>;
 
-export const CONFIRMATION_EVENTS = {
-  REQUIRED: 'mcp:tool_confirmation_required',
-  EXPIRED: 'mcp:tool_confirmation_expired',
-} as const;

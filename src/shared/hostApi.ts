@@ -45,13 +45,21 @@ export const AppViewSchema = z.object({
   serverId: z.string().nullable(),
   promptNames: z.object({ zh: z.string(), en: z.string() }),
   url: z.string().nullable(),
+  transport: z.enum(['stdio', 'http']).nullable(),
   command: z.array(z.string()).nullable(),
+  /** Whether its own server is switched on in the manifest; null when it has none. */
+  enabled: z.boolean().nullable(),
   allowMain: z.boolean(),
   allowSub: z.boolean(),
+  /** The manifest's callMeta as it is sent in every tool call's `_meta` (beside `chatos` and `workdir`). */
+  callMeta: z.record(z.string(), z.unknown()),
+  uiApp: UiAppMetaSchema,
+  workdir: z.string().optional(),
   exposure: z.object({ mcpServers: ResolvedExposureSchema, prompts: ResolvedExposureSchema }),
+  /** Its own prompt: the title and which languages it has; null when it brings none. */
+  prompt: z.object({ title: z.string().nullable(), zh: z.boolean(), en: z.boolean() }).nullable(),
   entry: z.object({ path: z.string(), compactPath: z.string().optional() }),
   hasIcon: z.boolean(),
-  uiApp: UiAppMetaSchema,
   problems: z.array(ProblemSchema),
 });
 export type AppView = z.infer<typeof AppViewSchema>;

@@ -24,7 +24,6 @@ export const HostPromptInputSchema = z
   })
   .strict()
   .refine((p) => (p.zh ?? '').trim() !== '' || (p.en ?? '').trim() !== '', { error: 'give a Chinese or an English text (or both)', path: ['zh'] });
-export type HostPromptInput = z.input<typeof HostPromptInputSchema>;
 
 export const HostPromptViewSchema = z.object({
   name: z.string(),

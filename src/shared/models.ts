@@ -24,7 +24,6 @@ export const KeyRefSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('env'), name: EnvNameSchema }).strict(),
   z.object({ kind: z.literal('stored') }).strict(),
 ]);
-export type KeyRef = z.infer<typeof KeyRefSchema>;
 
 export const BaseUrlSchema = z
   .string()

@@ -46,7 +46,6 @@ export const PageChatRequestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('abort'), sessionId: Id }),
 ]);
 export type PageChatRequest = z.infer<typeof PageChatRequestSchema>;
-export type PageChatOp = PageChatRequest['op'];
 
 /** A conversation as a page sees it. */
 export const PageSessionSchema = z.object({ id: z.string(), agentId: z.string(), title: z.string(), createdAt: z.number(), updatedAt: z.number(), status: z.string() });

@@ -24,8 +24,6 @@ export const ProblemSchema = z.object({
 });
 export type Problem = z.infer<typeof ProblemSchema>;
 
-export type PathSegment = string | number;
-
 /** `['apps', 0, 'ai', 'mcp']` → `apps[0].ai.mcp` */
 export function formatJsonPath(segments: readonly PropertyKey[]): string {
   let out = '';

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostApiService } from '../../src/api/hostApiService.js';
+import { appsView } from '../../src/cli/appView.js';
 import type { HostApiService } from '../../src/api/types.js';
 import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams, type HostApiResult, type HostEventMessage } from '../../src/shared/hostApi.js';
 import { isAlive, pidsOf, startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
@@ -74,10 +75,12 @@ describe('HostApi service', () => {
   });
 
   it('answers the Apps page with derived names, trust and run plans', async () => {
-    const { api } = await startApi({ trusted: false });
+    const { api, t } = await startApi({ trusted: false });
     const listed = await call(api, 'apps.list', {});
     const app = listed.apps.find((a) => a.appId === 'main')!;
     expect(app.serverId).toBe('acme.tools::acme.tools.main');
+    // One view of an app: `chatos apps --json` prints exactly what the Apps page gets.
+    expect(appsView(t.host.rescan(), (id) => t.host.serverTrouble(id)).apps).toEqual(listed.apps);
     const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
     expect(plugin.trust.state).toBe('untrusted');
     expect(plugin.runnable).toBe(false);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../electron/appProtocol.js';
 import { APP_ORIGIN, ARTIFACT_CSP } from '../../electron/appUrls.js';
-import { uiAppShellCsp } from '../../src/faces/uiAppFiles.js';
+import { uiAppShellCsp } from '../../src/pageHost/uiAppFiles.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { builtElectronDir, builtElectronFile } from './builtElectron.js';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN, parseUiAppHost, uiAppHost } from '../../electron/appUrls.js';
-import { uiAppShellCsp } from '../../src/faces/uiAppFiles.js';
+import { uiAppShellCsp } from '../../src/pageHost/uiAppFiles.js';
 import { trustPlugin } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startTestDesktop } from './desktopFixture.js';

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../src/core/scheduler.js';
+import type { Scheduler } from '../../src/core/ports.js';
 
 /** A Scheduler whose time moves only when the test says so: deadlines are tested without waiting. */
 export class TestScheduler implements Scheduler {

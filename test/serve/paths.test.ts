@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, fileInside, urlPathSegments } from '../../src/faces/safePath.js';
+import { contentTypeOf, fileInside, urlPathSegments } from '../../src/pageHost/safePath.js';
 import { appCapability } from '../../src/serve/auth.js';
 import { serveFaceUrls } from '../../src/serve/serveUrls.js';
 import { tempDir } from '../helpers/tempDir.js';

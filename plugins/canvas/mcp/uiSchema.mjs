@@ -89,7 +89,7 @@ export const FieldSchema = z.discriminatedUnion(
   { error: (issue) => (issue.code === 'invalid_union' ? `type must be one of ${FIELD_TYPES.join(', ')}` : undefined) },
 );
 
-export const FormBlockSchema = z.strictObject({
+const FormBlockSchema = z.strictObject({
   id: ItemIdSchema,
   type: z.literal('form', { error: `must be one of ${BLOCK_TYPES.join(', ')}` }),
   /** Where the form's fields read and write their values. */

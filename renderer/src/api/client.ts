@@ -1,7 +1,7 @@
 import type { HostApiMethod, HostApiParams, HostApiResult, HostEventMessage, HostApiReply } from '../../../src/shared/hostApi';
-import { electronTransport, serveTransport, takeServeToken, type ConnectionState, type Transport } from './transport';
+import { electronTransport, serveTransport, takeServeToken, type HostLinkState, type Transport } from './transport';
 
-export type { ConnectionState } from './transport';
+export type { HostLinkState } from './transport';
 
 /** A HostApi reply with `ok: false`; branch on `code`, show `message` and `hint`, put `fields` next to form fields. */
 export class ApiError extends Error {
@@ -35,8 +35,8 @@ type EventType = HostEventMessage['type'];
 const transport: Transport = window.chatos ? electronTransport(window.chatos) : serveTransport(takeServeToken());
 const eventListeners = new Set<(event: HostEventMessage) => void>();
 const reconnectListeners = new Set<() => void>();
-const connectionListeners = new Set<() => void>();
-let connection: ConnectionState = 'connected';
+const hostLinkListeners = new Set<() => void>();
+let hostLink: HostLinkState = 'connected';
 
 transport.subscribe(
   (event) => {
@@ -46,9 +46,9 @@ transport.subscribe(
     for (const listener of [...reconnectListeners]) listener();
   },
   (state) => {
-    if (state === connection) return;
-    connection = state;
-    for (const listener of [...connectionListeners]) listener();
+    if (state === hostLink) return;
+    hostLink = state;
+    for (const listener of [...hostLinkListeners]) listener();
   },
 );
 
@@ -92,11 +92,11 @@ export function onReconnect(listener: () => void): () => void {
 }
 
 /** Whether host events reach this page now (always `connected` in Electron). */
-export function connectionState(): ConnectionState {
-  return connection;
+export function hostLinkState(): HostLinkState {
+  return hostLink;
 }
 
-export function onConnectionChange(listener: () => void): () => void {
-  connectionListeners.add(listener);
-  return () => connectionListeners.delete(listener);
+export function onHostLinkChange(listener: () => void): () => void {
+  hostLinkListeners.add(listener);
+  return () => hostLinkListeners.delete(listener);
 }

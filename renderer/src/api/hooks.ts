@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HostApiMethod, HostApiParams, HostApiResult, HostEventMessage } from '../../../src/shared/hostApi';
-import { api, connectionState, onConnectionChange, onReconnect, toApiError, type ApiError, type ConnectionState } from './client';
+import { api, hostLinkState, onHostLinkChange, onReconnect, toApiError, type ApiError, type HostLinkState } from './client';
 
 type EventType = HostEventMessage['type'];
 
@@ -90,6 +90,6 @@ export function useHostEvent<T extends EventType>(type: T, listener: (event: Ext
 }
 
 /** The event stream's state, for the shell's "connection lost" banner. */
-export function useConnectionState(): ConnectionState {
-  return useSyncExternalStore(onConnectionChange, connectionState);
+export function useHostLinkState(): HostLinkState {
+  return useSyncExternalStore(onHostLinkChange, hostLinkState);
 }

@@ -5,7 +5,7 @@ import { i18n } from '../i18n';
  * Whether host events reach this page: `lost` while the event socket is down
  * (retrying), `ended` when the host refused this page's token (no retry can help).
  */
-export type ConnectionState = 'connected' | 'lost' | 'ended';
+export type HostLinkState = 'connected' | 'lost' | 'ended';
 
 /** How requests reach the host and events come back: Electron IPC or HTTP + WebSocket. */
 export interface Transport {
@@ -13,9 +13,9 @@ export interface Transport {
   invoke(request: { method: string; params: unknown }): Promise<HostApiReply>;
   /**
    * `onReconnect` fires after events were lost (a dropped WebSocket came back);
-   * `onConnection` when the event stream goes down or comes back (never in Electron: IPC does not drop).
+   * `onHostLink` when the event stream goes down or comes back (never in Electron: IPC does not drop).
    */
-  subscribe(onEvent: (event: HostEventMessage) => void, onReconnect: () => void, onConnection: (state: ConnectionState) => void): void;
+  subscribe(onEvent: (event: HostEventMessage) => void, onReconnect: () => void, onHostLink: (state: HostLinkState) => void): void;
 }
 
 /** What the Electron preload exposes as `window.chatos`. */
@@ -100,8 +100,8 @@ export function serveTransport(token: string | undefined): Transport {
       }
       return failure('HTTP', i18n.t('common.transport.unexpected', { status: response.status }));
     },
-    subscribe(onEvent, onReconnect, onConnection) {
-      connectEvents(token, onEvent, onReconnect, onConnection);
+    subscribe(onEvent, onReconnect, onHostLink) {
+      connectEvents(token, onEvent, onReconnect, onHostLink);
     },
   };
 }
@@ -130,7 +130,7 @@ function connectEvents(
   token: string | undefined,
   onEvent: (event: HostEventMessage) => void,
   onReconnect: () => void,
-  onConnection: (state: ConnectionState) => void,
+  onHostLink: (state: HostLinkState) => void,
 ): void {
   const url = new URL('/events', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -144,7 +144,7 @@ function connectEvents(
     const socket = new WebSocket(url);
     socket.onopen = () => {
       delay = 500;
-      onConnection('connected');
+      onHostLink('connected');
       // Events sent while no socket was open are lost: tell the views to reload.
       if (attempts > 1) onReconnect();
     };
@@ -159,9 +159,9 @@ function connectEvents(
       if (isHostEvent(parsed)) onEvent(parsed);
     };
     socket.onclose = () => {
-      onConnection('lost');
+      onHostLink('lost');
       void tokenRefused(url).then((refused) => {
-        if (refused) return onConnection('ended');
+        if (refused) return onHostLink('ended');
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 10_000);
       });

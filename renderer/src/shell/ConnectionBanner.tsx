@@ -1,6 +1,6 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useConnectionState } from '../api/hooks';
+import { useHostLinkState } from '../api/hooks';
 
 /**
  * Says so while host events cannot reach this page (serve mode only): the
@@ -9,7 +9,7 @@ import { useConnectionState } from '../api/hooks';
  */
 export function ConnectionBanner() {
   const { t } = useTranslation();
-  const state = useConnectionState();
+  const state = useHostLinkState();
   if (state === 'connected') return null;
   const ended = state === 'ended';
   return (

@@ -2,7 +2,7 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { installPlugin } from '../../core/plugins/pluginInstaller.js';
-import { appServerProblems } from '../../core/mcp/serverTrouble.js';
+import { appView } from '../../core/contributions/appView.js';
 import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
 import { grantsDroppedByUninstall, previewInstall } from '../../core/plugins/pluginUpdate.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
@@ -11,32 +11,6 @@ import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
 import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
-
-function appView(host: Host, app: AppContribution, plugin: PluginRecord | undefined): AppView {
-  const index = plugin?.appIds.indexOf(app.appId) ?? -1;
-  return {
-    pluginId: app.pluginId,
-    appId: app.appId,
-    providerAppId: app.providerAppId,
-    name: app.name,
-    ...(app.description ? { description: app.description } : {}),
-    source: app.source,
-    pluginDir: app.pluginDir,
-    serverName: app.serverName,
-    serverId: app.mcp ? `${app.providerAppId}::${app.serverName}` : null,
-    promptNames: app.promptNames,
-    url: app.mcp?.url ?? null,
-    command: app.mcp?.command ? [app.mcp.command, ...(app.mcp.args ?? [])] : null,
-    allowMain: app.allowMain,
-    allowSub: app.allowSub,
-    exposure: app.exposure,
-    entry: app.entry,
-    hasIcon: app.iconPath !== undefined,
-    uiApp: app.uiApp,
-    // Its own server's trouble too: an app whose server cannot start is not fine because its manifest is.
-    problems: [...(plugin && index >= 0 ? plugin.problems.filter((p) => p.path.startsWith(`apps[${index}]`)) : []), ...appServerProblems(app, Math.max(index, 0), (id) => host.serverTrouble(id))],
-  };
-}
 
 function pluginView(host: Host, plugin: PluginRecord): PluginView {
   const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
@@ -72,7 +46,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
       const plugins = host.catalog.plugins.map((plugin) => pluginView(host, plugin));
       return {
-        apps: host.catalog.apps.map((app) => appView(host, app, byDir.get(app.pluginDir))),
+        apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir), (id) => host.serverTrouble(id))),
         plugins,
         problems: [...host.catalog.problems, ...plugins.flatMap((p) => blockingProblems(p.trust))],
       };

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { DataHome, resolveDataHome } from '../../core/dataHome.js';
-import { silentLogger } from '../../core/host.js';
+import { silentLogger } from '../../core/ports.js';
 import { SecretError } from '../../core/secrets/secretStore.js';
 import { startHeadlessServer, type HeadlessServer } from '../../serve/headlessServer.js';
 import { serveUrl, ServeToken } from '../../serve/serveToken.js';

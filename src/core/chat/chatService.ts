@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
-import type { Logger } from '../host.js';
+import type { Logger } from '../ports.js';
 import { ChatError } from './chatError.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StopInfo } from '../../shared/chat.js';
 import type { ModelEntry, ProviderFailure } from '../../shared/models.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../ports.js';
 import type { ModelClient } from './providers/modelClient.js';
 import type { ModelRequest } from './providers/modelRequest.js';
 import { ProviderError } from './providers/providerError.js';

@@ -1,5 +1,5 @@
 import type { ProviderErrorKind } from '../../shared/models.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../ports.js';
 
 /**
  * Seed 002 "retry and stop": a rejected request (400/422, invalid) is never

@@ -1,5 +1,5 @@
 import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
-import { McpRuntimeError } from '../mcp/connection/serverConnection.js';
+import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
 import type { StreamedCall } from './modelAnswer.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalScope, ConfirmationDecision, RiskLevel, ToolConfirmationRequest } from '../../shared/confirmation.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../ports.js';
 
 export type SummaryBuilder = (args: Record<string, unknown>) => string;
 

@@ -3,10 +3,10 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { exposeDefaultsBaseName } from '../naming/names.js';
 import type { Problem } from '../../shared/problems.js';
-import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import { readProblem, readRegularText } from '../files/readRegularFile.js';
-import { parseByExtension } from '../plugins/textFiles.js';
-import { zodIssuesToProblems } from '../plugins/zodProblems.js';
+import { parseByExtension } from '../problems/textFiles.js';
+import { zodIssuesToProblems } from '../problems/zodProblems.js';
 
 export const ExposeDefaultsFileSchema = z.object({
   mcpServers: z.array(z.string()).optional(),

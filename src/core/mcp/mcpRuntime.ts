@@ -12,10 +12,11 @@ import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConf
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
 import type { LeaseSettings } from './config/leaseSettings.js';
-import { McpRuntimeError, ServerConnection, type McpErrorCode, type StartFailureReason } from './connection/serverConnection.js';
+import { ServerConnection } from './connection/serverConnection.js';
+import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
 import { ServerLog } from './process/serverLog.js';
-import { PidRegistry } from './process/pidRegistry.js';
+import { PidRegistry } from '../process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
 import type { HostModules } from '../plugins/hostModules.js';

@@ -4,8 +4,15 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import { registryId } from '../registry/registryTables.js';
 import type { Problem } from '../../shared/problems.js';
 import { whereConfigured } from './config/whereConfigured.js';
-import type { StartFailure } from './connection/connectionManager.js';
 import { findCommand } from './process/commandPath.js';
+
+/** A server's last start that failed, kept until a later start succeeds or its definition changes. */
+export interface StartFailure {
+  definition: ServerDefinition;
+  message: string;
+  fix?: string;
+  at: number;
+}
 
 /**
  * Why a server cannot run, as every face shows it: the server card's error

@@ -1,4 +1,4 @@
-import { editDistance } from '../plugins/unknownKeys.js';
+import { editDistance } from '../problems/unknownKeys.js';
 
 /** Up to `max` candidates close to `word` (substring matches first, then by edit distance). */
 export function suggestClosest(word: string, candidates: Iterable<string>, max = 3): string[] {

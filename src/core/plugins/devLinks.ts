@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
-import type { RunPlan, TrustRecord } from '../../shared/trust.js';
-import type { Host, HostEvent } from '../host.js';
+import type { RunPlan, TrustChanges, TrustRecord } from '../../shared/trust.js';
+import type { PluginHost } from './pluginHost.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
@@ -21,7 +21,13 @@ import { MANIFEST_FILE } from './validatePlugin.js';
  * registrations, with the grants on them.
  */
 
-export type DevReloaded = Extract<HostEvent, { kind: 'dev-reloaded' }>;
+/** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
+export interface DevReloaded {
+  kind: 'dev-reloaded';
+  pluginId: string;
+  changes: TrustChanges;
+  runPlanChanged: boolean;
+}
 
 /** Re-pins each linked plugin edited since it was pinned; one event per plugin, saying what changed. */
 export function repinDevLinks(plugins: readonly PluginRecord[], deps: { trust: PluginTrust; apps: readonly AppContribution[]; hostModules: HostModules }): DevReloaded[] {
@@ -44,7 +50,7 @@ export interface DevLinkView {
 }
 
 /** Every linked folder with the plugin found there. */
-export function listDevLinks(host: Host): DevLinkView[] {
+export function listDevLinks(host: PluginHost): DevLinkView[] {
   return host.devLinks.list().map((dir) => {
     const plugin = host.catalog.plugins.find((p) => p.dir === dir);
     return { dir, ...(plugin?.id ? { pluginId: plugin.id } : {}), status: plugin?.status ?? 'missing' };
@@ -52,7 +58,7 @@ export function listDevLinks(host: Host): DevLinkView[] {
 }
 
 /** What linking `dir` would run, without linking it (the Apps page shows it before the user links and trusts). */
-export function previewDevLink(host: Host, dir: string): { dir: string; pluginId?: string; runPlan?: RunPlan; problems: PluginRecord['problems'] } {
+export function previewDevLink(host: PluginHost, dir: string): { dir: string; pluginId?: string; runPlan?: RunPlan; problems: PluginRecord['problems'] } {
   const folder = checkLinkable(host, dir);
   const scan = host.catalog.validateFolder(folder);
   const plugin = scan.plugins[0];
@@ -61,7 +67,7 @@ export function previewDevLink(host: Host, dir: string): { dir: string; pluginId
 }
 
 /** The folder as it would be linked; refuses what is no plugin folder, or is scanned from a root already. */
-function checkLinkable(host: Host, dir: string): string {
+function checkLinkable(host: PluginHost, dir: string): string {
   const folder = path.resolve(dir);
   if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new RootsError('NOT_A_FOLDER', `${folder} is not a folder`, 'give the plugin folder (the one with plugin.json)');
   if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) throw new RootsError('NOT_A_FOLDER', `${folder} has no ${MANIFEST_FILE}`, 'give the plugin folder itself, or make one: chatos init DIR');
@@ -72,7 +78,7 @@ function checkLinkable(host: Host, dir: string): string {
 }
 
 /** Links a plugin folder in place and trusts it as a link; returns its plugin and trust record (with the run plan). */
-export async function linkDevPlugin(host: Host, dir: string): Promise<{ plugin: PluginRecord & { id: string }; record: TrustRecord; added: boolean }> {
+export async function linkDevPlugin(host: PluginHost, dir: string): Promise<{ plugin: PluginRecord & { id: string }; record: TrustRecord; added: boolean }> {
   const folder = checkLinkable(host, dir);
   const added = await host.devLinks.update((links) => (links.includes(folder) ? { roots: links, changed: false } : { roots: [...links, folder], changed: true }));
   const plugin = host.rescan().plugins.find((p) => p.dir === folder);
@@ -86,7 +92,7 @@ export async function linkDevPlugin(host: Host, dir: string): Promise<{ plugin: 
 }
 
 /** Unlinks a folder (by its path or its plugin id): what runs of it ends, trust and registrations go; the folder stays. */
-export async function unlinkDevPlugin(host: Host, target: string): Promise<{ dir: string; pluginId?: string; removed: string[] }> {
+export async function unlinkDevPlugin(host: PluginHost, target: string): Promise<{ dir: string; pluginId?: string; removed: string[] }> {
   const links = host.devLinks.list();
   const byDir = links.find((dir) => dir === path.resolve(target));
   const byId = links.find((dir) => host.catalog.plugins.some((p) => p.dir === dir && p.id === target));

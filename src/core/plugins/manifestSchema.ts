@@ -131,9 +131,6 @@ export const AiConfigFileSchema = z.object({
 
 export type PluginManifest = z.infer<typeof PluginManifestSchema>;
 export type AppManifest = z.infer<typeof AppSchema>;
-export type AppAi = z.infer<typeof AppAiSchema>;
-export type McpManifest = z.infer<typeof McpSchema>;
-export type McpPromptManifest = z.infer<typeof McpPromptSchema>;
 export type PromptSide = z.infer<typeof PromptSideSchema>;
 export type ExposureValue = z.infer<typeof ExposureValueSchema>;
 export type AiConfigFile = z.infer<typeof AiConfigFileSchema>;

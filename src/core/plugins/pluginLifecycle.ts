@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunPlan, TrustRecord } from '../../shared/trust.js';
-import type { Host } from '../host.js';
+import type { PluginHost } from './pluginHost.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RemovedRegistration } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
@@ -28,7 +28,7 @@ export class PluginLifecycleError extends Error {
 }
 
 /** The plugin with this id that the host would load (or, failing that, any folder declaring it), after a rescan. */
-export function findPlugin(host: Host, pluginId: string): PluginRecord {
+export function findPlugin(host: PluginHost, pluginId: string): PluginRecord {
   const plugins = host.rescan().plugins;
   const found = plugins.find((p) => p.id === pluginId && p.status === 'loaded') ?? plugins.find((p) => p.id === pluginId);
   if (found) return found;
@@ -37,7 +37,7 @@ export function findPlugin(host: Host, pluginId: string): PluginRecord {
 }
 
 /** Trusts the plugin's current content; `undefined` for a built-in (always trusted). A linked folder is trusted as a development link (devLinks.ts). */
-export function trustPlugin(host: Host, pluginId: string, options: { plan?: RunPlan } = {}): { plugin: PluginRecord; record?: TrustRecord } {
+export function trustPlugin(host: PluginHost, pluginId: string, options: { plan?: RunPlan } = {}): { plugin: PluginRecord; record?: TrustRecord } {
   const plugin = findPlugin(host, pluginId);
   if (plugin.source === 'builtin') return { plugin };
   if (plugin.status !== 'loaded') {
@@ -62,12 +62,12 @@ export const serverIdsOf = (apps: readonly AppContribution[], pick: (app: AppCon
  * Taking trust back or uninstalling stops these too, not only what the run
  * gate would refuse to start later; each is audited as `not-runnable`.
  */
-export async function stopPlugin(host: Host, pluginId: string, serverIds: readonly string[] = serverIdsOf(host.catalog.apps, (app) => app.pluginId === pluginId)): Promise<void> {
+export async function stopPlugin(host: PluginHost, pluginId: string, serverIds: readonly string[] = serverIdsOf(host.catalog.apps, (app) => app.pluginId === pluginId)): Promise<void> {
   await Promise.all([host.backends.stop(pluginId, 'not-runnable'), ...serverIds.map((id) => host.mcp.connections.retire(id, 'not-runnable'))]);
 }
 
 /** The copy of `pluginId` in the user plugin folder (what uninstall removes), after a rescan; refused with the reason when there is none. */
-export function userCopyOf(host: Host, pluginId: string): PluginRecord {
+export function userCopyOf(host: PluginHost, pluginId: string): PluginRecord {
   const plugins = host.rescan().plugins.filter((p) => p.id === pluginId);
   const installed = plugins.find((p) => p.source === 'user');
   if (!installed) {
@@ -88,7 +88,7 @@ export function userCopyOf(host: Host, pluginId: string): PluginRecord {
  * again keeps its grants); `purge` also deletes its data and state.
  * `serverIds`: what its servers ran under, for `stopPlugin`.
  */
-export function uninstallPlugin(host: Host, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
+export function uninstallPlugin(host: PluginHost, pluginId: string, purge: boolean): { removed: string; purged: string[]; registrations: RemovedRegistration[]; apps: string[]; serverIds: string[] } {
   const installed = userCopyOf(host, pluginId);
   const serverIds = serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir);
   fs.rmSync(installed.dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Problem } from '../../shared/problems.js';
 import type { PluginRootView } from '../../shared/roots.js';
-import type { Host } from '../host.js';
+import type { PluginHost } from './pluginHost.js';
 
 /**
  * The plugin roots as every face shows and changes them (CLI `chatos roots`,
@@ -10,7 +10,7 @@ import type { Host } from '../host.js';
  * does to the registry, so the faces cannot drift apart.
  */
 
-export function listPluginRoots(host: Host): { roots: PluginRootView[]; problems: Problem[] } {
+export function listPluginRoots(host: PluginHost): { roots: PluginRootView[]; problems: Problem[] } {
   const { problems } = host.rememberedRoots.read();
   const roots = host.pluginRoots.map((root) => ({
     dir: root.dir,
@@ -22,7 +22,7 @@ export function listPluginRoots(host: Host): { roots: PluginRootView[]; problems
 }
 
 /** Remembers a root and scans it now, so its plugins are registered (untrusted, like any extra root's). */
-export async function addPluginRoot(host: Host, dir: string): Promise<{ dir: string; added: boolean; plugins: string[] }> {
+export async function addPluginRoot(host: PluginHost, dir: string): Promise<{ dir: string; added: boolean; plugins: string[] }> {
   const result = await host.rememberedRoots.add(dir);
   const scan = host.rescan();
   const plugins = scan.plugins.filter((p) => path.dirname(p.dir) === result.dir && p.id).map((p) => p.id!);
@@ -35,7 +35,7 @@ export async function addPluginRoot(host: Host, dir: string): Promise<{ dir: str
  * more, so none would ever find them gone. A process that still scans it
  * (given with --plugins) registers them again.
  */
-export async function removePluginRoot(host: Host, dir: string): Promise<{ dir: string; missing: string[] }> {
+export async function removePluginRoot(host: PluginHost, dir: string): Promise<{ dir: string; missing: string[] }> {
   const { dir: folder } = await host.rememberedRoots.remove(dir);
   const stillScanned = host.pluginRoots.some((root) => root.dir === folder);
   const missing = stillScanned

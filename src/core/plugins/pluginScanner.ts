@@ -5,7 +5,7 @@ import type { Problem } from '../../shared/problems.js';
 import { contributeApp, type ContributionContext } from '../contributions/appContribution.js';
 import type { ExposeDefaultsEntry } from '../contributions/exposeDefaults.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
-import { stampFile, stampsUnchanged } from '../fileStamps.js';
+import { stampFile, stampsUnchanged } from '../files/fileStamps.js';
 import type { PluginManifest } from './manifestSchema.js';
 import { missingCommandProblems } from './commandLookup.js';
 import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';

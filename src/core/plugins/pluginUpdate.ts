@@ -1,7 +1,7 @@
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { DroppedGrant, PluginUpdate } from '../../shared/pluginUpdate.js';
 import type { RunPlan } from '../../shared/trust.js';
-import type { Host } from '../host.js';
+import type { PluginHost } from './pluginHost.js';
 import { registryId } from '../registry/registryTables.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import { diffFiles, Fingerprinter } from '../trust/pluginFingerprint.js';
@@ -31,14 +31,14 @@ function relocated<T>(value: T, from: string, to: string): T {
 }
 
 /** What the staged copy would run once in place at its target. */
-function stagedPlan(host: Host, staged: StagedPlugin): RunPlan {
+function stagedPlan(host: PluginHost, staged: StagedPlugin): RunPlan {
   const scan = host.catalog.validateFolder(staged.dir);
   const plugin = scan.plugins[0];
   if (!plugin) return { servers: [], pages: [], warnings: [] };
   return relocated(runPlanOf({ ...plugin, source: 'user' }, scan.apps, plugin.backendEntry, host.hostModules), staged.dir, staged.target);
 }
 
-function updateOf(host: Host, staged: StagedPlugin, installed: PluginRecord): PluginUpdate {
+function updateOf(host: PluginHost, staged: StagedPlugin, installed: PluginRecord): PluginUpdate {
   const before = runPlanOf(installed, host.catalog.apps, installed.backendEntry, host.hostModules);
   const after = stagedPlan(host, staged);
   const fingerprinter = new Fingerprinter();
@@ -58,7 +58,7 @@ function updateOf(host: Host, staged: StagedPlugin, installed: PluginRecord): Pl
 }
 
 /** Installs `source`, or updates the installed copy of its id when `confirm` (shown the update) says yes. */
-export async function installOrUpdate(host: Host, source: string, confirm: (update: PluginUpdate) => boolean | Promise<boolean>): Promise<InstallOutcome> {
+export async function installOrUpdate(host: PluginHost, source: string, confirm: (update: PluginUpdate) => boolean | Promise<boolean>): Promise<InstallOutcome> {
   return withStagedPlugin(source, host.home.userPluginsDir, async (staged) => {
     const installed = staged.installedId === staged.pluginId ? host.rescan().plugins.find((p) => p.dir === staged.target) : undefined;
     if (!installed) return { kind: 'installed', installed: placeStagedPlugin(staged) };
@@ -69,7 +69,7 @@ export async function installOrUpdate(host: Host, source: string, confirm: (upda
 }
 
 /** The update installing `source` would make, or undefined when it would be a new install (nothing is placed). */
-export async function previewInstall(host: Host, source: string): Promise<{ pluginId: string; update?: PluginUpdate }> {
+export async function previewInstall(host: PluginHost, source: string): Promise<{ pluginId: string; update?: PluginUpdate }> {
   const outcome = await withStagedPlugin(source, host.home.userPluginsDir, (staged) => {
     const installed = staged.installedId === staged.pluginId ? host.rescan().plugins.find((p) => p.dir === staged.target) : undefined;
     return { pluginId: staged.pluginId, ...(installed ? { update: updateOf(host, staged, installed) } : {}) };
@@ -82,7 +82,7 @@ export async function previewInstall(host: Host, source: string): Promise<{ plug
  * which uninstalling it drops (a registry id another copy, e.g. the
  * built-in one, registers too keeps its grants).
  */
-export function grantsDroppedByUninstall(host: Host, installed: PluginRecord): DroppedGrant[] {
+export function grantsDroppedByUninstall(host: PluginHost, installed: PluginRecord): DroppedGrant[] {
   const otherCopies = new Set(
     host.catalog.apps.filter((app: AppContribution) => app.pluginId === installed.id && app.pluginDir !== installed.dir).flatMap((app) => [registryId(app.providerAppId, app.serverName), registryId(app.providerAppId, app.promptNames.zh), registryId(app.providerAppId, app.promptNames.en)]),
   );

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Problem } from '../../shared/problems.js';
-import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import { readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
 import { readRegularText, type FileReadFailure } from '../files/readRegularFile.js';
-import { StampRecorder, type FileStamp } from '../fileStamps.js';
+import { StampRecorder, type FileStamp } from '../files/fileStamps.js';
 import {
   AiConfigFileSchema,
   PluginManifestSchema,
@@ -15,14 +15,16 @@ import {
 import { checkServerUrl } from '../mcp/config/transports.js';
 import { toolNameRoomProblem } from '../naming/toolNameRoom.js';
 import { linkLeavingFolder, resolveInsidePlugin } from './pluginPaths.js';
-import { parseByExtension, parseJsonText } from './textFiles.js';
-import { findUnknownKeys } from './unknownKeys.js';
-import { zodIssuesToProblems } from './zodProblems.js';
+import { parseByExtension, parseJsonText } from '../problems/textFiles.js';
+import { findUnknownKeys } from '../problems/unknownKeys.js';
+import { zodIssuesToProblems } from '../problems/zodProblems.js';
 
 export const MANIFEST_FILE = 'plugin.json';
 export const MAX_MANIFEST_BYTES = 256 * 1024;
 export const MAX_PROMPT_BYTES = 128 * 1024;
 export const MAX_AI_CONFIG_BYTES = 256 * 1024;
+/** An unknown key's hint points the author to the README's manifest reference. */
+const MANIFEST_REFERENCE = { reference: 'the manifest reference' };
 
 export interface PromptText {
   text: string;
@@ -129,7 +131,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     return finish();
   }
 
-  problems.push(...findUnknownKeys(PluginManifestSchema, raw, manifestFile));
+  problems.push(...findUnknownKeys(PluginManifestSchema, raw, manifestFile, MANIFEST_REFERENCE));
   const result = PluginManifestSchema.safeParse(raw);
   if (!result.success) {
     problems.push(...zodIssuesToProblems(result.error.issues, raw, manifestFile));
@@ -239,7 +241,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
       problems.push(parsedConfig.problem);
       return undefined;
     }
-    problems.push(...findUnknownKeys(AiConfigFileSchema, parsedConfig.value, file));
+    problems.push(...findUnknownKeys(AiConfigFileSchema, parsedConfig.value, file, MANIFEST_REFERENCE));
     const checked = AiConfigFileSchema.safeParse(parsedConfig.value);
     if (!checked.success) {
       problems.push(...zodIssuesToProblems(checked.error.issues, parsedConfig.value, file));

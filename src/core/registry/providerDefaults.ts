@@ -7,8 +7,8 @@ import type { McpServerConfig, PromptConfig } from '../../shared/registry.js';
 import { expandVariables } from '../naming/callMeta.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
 import { readProblem, readRegularText } from '../files/readRegularFile.js';
-import { parseYamlText } from '../plugins/textFiles.js';
-import { zodIssuesToProblems } from '../plugins/zodProblems.js';
+import { parseYamlText } from '../problems/textFiles.js';
+import { zodIssuesToProblems } from '../problems/zodProblems.js';
 
 const DefaultServerSchema = z
   .object({

@@ -10,7 +10,7 @@ import {
   type RegistrySource,
 } from '../../shared/registry.js';
 import { HOST_APP_ID } from '../dataHome.js';
-import type { Clock } from '../host.js';
+import type { Clock } from '../ports.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sameStamp, stampFile } from '../fileStamps.js';
+import { sameStamp, stampFile } from '../files/fileStamps.js';
 
 export interface WatchTarget {
   /** A file or folder. A file is watched through its folder, since editors replace files by rename. */

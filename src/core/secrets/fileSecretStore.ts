@@ -1,5 +1,5 @@
 import type { KeyStore } from '../../shared/models.js';
-import type { Logger } from '../host.js';
+import type { Logger } from '../ports.js';
 import { SecretFile } from './secretFile.js';
 import { checkSecretName, type SecretStore } from './secretStore.js';
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { Logger } from '../host.js';
+import type { Logger } from '../ports.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { messageOf } from '../store/storeError.js';

@@ -1,19 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-/**
- * Identity of the file at a path. Every write replaces the file by rename,
- * so a write by anyone changes the inode and the change time; comparing
- * stamps is the one-stat test for "somebody else wrote it".
- */
-export interface FileStamp {
-  dev: bigint;
-  ino: bigint;
-  size: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-}
+import { stampOf, type FileStamp } from '../files/fileStamps.js';
 
 /** What we last loaded from or wrote to the path. */
 export interface KnownContent {
@@ -30,18 +18,19 @@ export interface DbFileContent extends KnownContent {
   bytes: Uint8Array;
 }
 
+/**
+ * The stamp of the DB file now. Every write replaces the file by rename, so a
+ * write by anyone changes the inode and the change time; comparing stamps is
+ * the one-stat test for "somebody else wrote it". Undefined when there is no
+ * file; any other failure to stat it throws.
+ */
 export function statStamp(file: string): FileStamp | undefined {
   try {
-    return toStamp(fs.statSync(file, { bigint: true }));
+    return stampOf(file, fs.statSync(file));
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
-}
-
-export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  if (!a || !b) return a === b;
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
 export function contentHash(bytes: Uint8Array): string {
@@ -62,7 +51,7 @@ export function readDbFile(file: string): DbFileContent | undefined {
     throw error;
   }
   try {
-    const stamp = toStamp(fs.fstatSync(fd, { bigint: true }));
+    const stamp = stampOf(file, fs.fstatSync(fd));
     const bytes = readAll(fd, Number(stamp.size));
     return { bytes, stamp, hash: contentHash(bytes) };
   } finally {
@@ -162,10 +151,6 @@ export function removeOrphanTemps(file: string, backupTempMinAgeMs = 60_000): vo
 
 export function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT';
-}
-
-function toStamp(stat: fs.BigIntStats): FileStamp {
-  return { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs };
 }
 
 function closeQuietly(fd: number): void {

@@ -1,5 +1,5 @@
 import lockfile from 'proper-lockfile';
-import type { Logger } from '../host.js';
+import type { Logger } from '../ports.js';
 import { StoreError, messageOf, systemCodeOf } from './storeError.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Database, SqlJsStatic } from 'sql.js';
 import type { Problem } from '../../shared/problems.js';
-import type { Logger } from '../host.js';
+import type { Logger } from '../ports.js';
 import { contentHash, readDbFile, statStamp, writeFileAtomic, type DbFileContent, type KnownContent } from './dbFile.js';
 import { withFileLock } from './dbLock.js';
 import { addBackup, findGoodBackup, quarantine } from './dbRecovery.js';

@@ -4,9 +4,10 @@ import { performance } from 'node:perf_hooks';
 import type { Database, SqlJsStatic } from 'sql.js';
 import type { Problem } from '../../shared/problems.js';
 // Types only: the store must not pull in the host's module graph (the host builds on the store).
-import type { Clock, Logger } from '../host.js';
+import type { Clock, Logger } from '../ports.js';
 import { canonicalJson } from './canonicalJson.js';
-import { contentHash, removeOrphanTemps, sameStamp, statStamp, writeFileAtomic, type DbFileContent, type FileStamp, type KnownContent } from './dbFile.js';
+import { sameStamp, type FileStamp } from '../files/fileStamps.js';
+import { contentHash, removeOrphanTemps, statStamp, writeFileAtomic, type DbFileContent, type KnownContent } from './dbFile.js';
 import { withFileLock } from './dbLock.js';
 import { openReadOnly, openWritable, readOrThrow, tooNewError, type OpenContext } from './dbOpen.js';
 import { addBackup, quarantine } from './dbRecovery.js';

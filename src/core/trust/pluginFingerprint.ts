@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { emptyRecord } from '../../shared/ownKeys.js';
 import type { Problem } from '../../shared/problems.js';
 import type { TrustChanges } from '../../shared/trust.js';
-import { sameStamp, stampFile, type FileStamp } from '../fileStamps.js';
+import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import { describeFileKind, readRegularFile, type FileReadFailure } from '../files/readRegularFile.js';
 import { isInside } from '../plugins/pluginPaths.js';
 

@@ -1,7 +1,7 @@
 import type { PluginRecord } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import { TrustRecordSchema, type RunPlan, type TrustChanges, type TrustRecord, type TrustState } from '../../shared/trust.js';
-import type { Clock } from '../host.js';
+import type { Clock } from '../ports.js';
 import { defineTable } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import { diffFiles, type Fingerprinter } from './pluginFingerprint.js';

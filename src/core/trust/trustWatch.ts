@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../ports.js';
 
 /** How often the admin DB is looked at for trust records another process changed: a stat, unless it changed. */
 export const TRUST_POLL_MS = 1_000;

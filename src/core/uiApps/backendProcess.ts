@@ -1,9 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { serverEnvironment } from '../mcp/process/serverEnvironment.js';
-import { LineBuffer } from '../mcp/process/lineBuffer.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
-import { endProcessTree } from '../process/endProcessTree.js';
-import { processIdentity, withTimeout, type TrackedProcess } from '../process/processTree.js';
+import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES, type TreeRecord } from '../process/childTree.js';
+import { LineBuffer } from '../process/lineBuffer.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
 
 export interface BackendProcessOptions {
@@ -22,21 +21,8 @@ export interface BackendProcessOptions {
   log(line: string): void;
   /** The run gate, asked right before the fork: a refusal forks nothing. */
   gate(): RunGateAnswer;
-  /** Keeps track of the process while it runs (see BackendWatch). */
-  watch?: BackendWatch;
-}
-
-/**
- * What is kept of a running backend outside it: the processes found below it
- * now and then (so ending it reaches one whose parent died), and, where a pid
- * registry records it, a record the next start of a host reaps after a crash
- * of this one.
- */
-export interface BackendWatch {
-  started(pid: number, identity: string | undefined): void;
-  descendantsOf(pid: number): readonly TrackedProcess[];
-  /** `survivors`: what SIGKILL did not end; a record of them is left for the next start to reap. */
-  ended(pid: number, survivors: readonly number[]): void;
+  /** Keeps track of the process while it runs: a record to reap after a crash, the processes found below it. */
+  record?: TreeRecord;
 }
 
 /**
@@ -57,15 +43,8 @@ type State =
   | { kind: 'stopping' }
   | { kind: 'exited'; message: string };
 
-const STDERR_MAX_LINE_BYTES = 16 * 1024;
-const LAST_STDERR_LINES = 20;
-const LAST_STDERR_LINE_CHARS = 1000;
 /** The runner gives the backend's dispose() 2 s; a little more lets it exit on its own. */
 const DISPOSE_GRACE_MS = 2_500;
-const TERM_GRACE_MS = 1_500;
-const AFTER_KILL_MS = 5_000;
-/** After exit, how long to wait for stderr to deliver the last lines (a leftover grandchild may hold it open). */
-const EXIT_DRAIN_MS = 500;
 
 /**
  * One plugin backend's process: forks the runner (as the leader of its own
@@ -77,17 +56,14 @@ const EXIT_DRAIN_MS = 500;
 export class BackendProcess {
   private state: State = { kind: 'idle' };
   private child: ChildProcess | undefined;
+  /** Set as soon as the fork gave a pid: what ends the backend's process tree. */
+  private tree: ChildTree | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, (outcome: InvokeOutcome) => void>();
   private readonly stderrTail: string[] = [];
   private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
   private readonly stdoutLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
   private onStartReply: ((outcome: { ok: true } | { ok: false; message: string }) => void) | undefined;
-  private resolveExited!: () => void;
-  private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
-  private stopping: Promise<void> | undefined;
-  /** The child's start time, read at fork: tells it from a later process with its pid once it has exited. */
-  private identity: string | undefined;
 
   constructor(private readonly options: BackendProcessOptions) {}
 
@@ -128,17 +104,22 @@ export class BackendProcess {
         execArgv: [...this.options.nodeArgs],
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
-        detached: process.platform !== 'win32',
+        ...OWN_PROCESS_GROUP,
       });
     } catch (error) {
       return Promise.resolve(this.failStart(`could not start the backend of plugin ${this.pluginId}: ${(error as Error).message}`));
     }
     this.child = child;
-    this.wire(child);
     if (child.pid !== undefined) {
-      this.identity = processIdentity(child.pid);
-      this.options.watch?.started(child.pid, this.identity);
+      this.tree = new ChildTree(child, {
+        record: this.options.record,
+        // Only what went wrong reaches the host's log; a backend's routine stop is not news.
+        log: (kind, message) => {
+          if (kind === 'fault') this.options.log(`the backend of plugin ${this.pluginId}: ${message}`);
+        },
+      });
     }
+    this.wire(child);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.onStartReply = undefined;
@@ -174,27 +155,11 @@ export class BackendProcess {
 
   /** Asks the backend to dispose, then SIGTERM, then SIGKILL to its process group; resolves when none of it is left. */
   stop(): Promise<void> {
-    if (!this.child?.pid) return Promise.resolve();
-    return (this.stopping ??= this.end(this.child.pid));
-  }
-
-  private async end(pid: number): Promise<void> {
+    if (!this.tree) return Promise.resolve();
     if (this.alive) this.state = { kind: 'stopping' };
-    const { watch } = this.options;
-    const { survivors } = await endProcessTree({
-      leader: { pid, identity: this.identity },
-      leaderExited: this.exited,
-      known: watch?.descendantsOf(pid),
+    return this.tree.end({
       gentle: this.child?.connected ? { ask: () => this.post({ type: 'dispose' }, () => {}), waitMs: DISPOSE_GRACE_MS, said: 'asking the backend to dispose' } : undefined,
-      termGraceMs: TERM_GRACE_MS,
-      killWaitMs: AFTER_KILL_MS,
-      ownsLeaderGroup: true,
-      // Only what went wrong reaches the host's log; a backend's routine stop is not news.
-      log: (kind, message) => {
-        if (kind === 'fault') this.options.log(`the backend of plugin ${this.pluginId}: ${message}`);
-      },
     });
-    watch?.ended(pid, survivors);
   }
 
   private wire(child: ChildProcess): void {
@@ -246,10 +211,9 @@ export class BackendProcess {
   private async onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     const wasStopping = this.state.kind === 'stopping';
     // The last stderr lines are the most useful part of the message; give the pipe a moment to deliver them.
-    await withTimeout(child.stderr!.closed ? Promise.resolve() : new Promise((resolve) => child.stderr!.once('close', resolve)), EXIT_DRAIN_MS);
+    await pipesDrained([child.stderr!]);
     const message = wasStopping ? `the backend of plugin ${this.pluginId} was stopped before it answered` : this.describeExit(code, signal);
     this.state = { kind: 'exited', message };
-    this.resolveExited();
     this.onStartReply?.({ ok: false, message });
     for (const settle of [...this.pending.values()]) settle({ ok: false, message });
     // Whatever the backend started may outlive it: end the rest of its group.
@@ -257,14 +221,11 @@ export class BackendProcess {
   }
 
   private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    const said = this.stderrTail.length ? `; last stderr:\n${this.stderrTail.map((line) => `  ${line}`).join('\n')}` : ' (it wrote nothing to stderr)';
-    return `the backend of plugin ${this.pluginId} ${how}${said}`;
+    return exitText(`the backend of plugin ${this.pluginId}`, { code, signal }, this.stderrTail);
   }
 
   private failStart(message: string): { ok: false; message: string } {
     this.state = { kind: 'exited', message };
-    this.resolveExited();
     this.onStartReply?.({ ok: false, message });
     return { ok: false, message };
   }

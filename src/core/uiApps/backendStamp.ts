@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { stampFile } from '../fileStamps.js';
+import { stampFile } from '../files/fileStamps.js';
 
 /** More files than this under the entry's folder and the stamp stops looking (a backend folder is small). */
 const MAX_STAMPED_FILES = 2_000;

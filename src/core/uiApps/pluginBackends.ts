@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../appPaths.js';
 import { PendingByKey } from '../pendingByKey.js';
 import { ProcessTreeWatch } from '../process/processTreeWatch.js';
-import type { PidRegistry } from '../mcp/process/pidRegistry.js';
-import { backendEnvironment, BackendProcess, type BackendWatch } from './backendProcess.js';
+import type { TreeRecord } from '../process/childTree.js';
+import type { PidRegistry } from '../process/pidRegistry.js';
+import { backendEnvironment, BackendProcess } from './backendProcess.js';
 import type { BackendContext, InvokeOutcome } from './backendProtocol.js';
 import { backendStamp } from './backendStamp.js';
 import type { RunGateAnswer } from '../policy/runGate.js';
@@ -93,7 +94,7 @@ export class PluginBackends {
   }
 
   /** How one plugin's process is kept track of: recorded in the pid registry (reaped after a crash), or only watched. */
-  private watchFor(pluginId: string): BackendWatch {
+  private recordFor(pluginId: string): TreeRecord {
     const { pids, logger } = this.options;
     if (!pids) {
       const trees = this.trees!;
@@ -105,25 +106,7 @@ export class PluginBackends {
         ended: (pid) => trees.remove(pid),
       };
     }
-    return {
-      started: (pid) => {
-        try {
-          pids.record(pluginId, pid, this.runnerPath, 'backend');
-        } catch (error) {
-          logger?.warn(`could not record the backend of plugin ${pluginId} (pid ${pid}) for orphan cleanup: ${(error as Error).message}`);
-        }
-      },
-      descendantsOf: (pid) => pids.descendantsOf(pid),
-      ended: (pid, survivors) => {
-        // What survived SIGKILL stays recorded, for the next start to reap.
-        if (survivors.length > 0) return;
-        try {
-          pids.forget(pid);
-        } catch (error) {
-          logger?.warn(`could not update the pid registry: ${(error as Error).message}`);
-        }
-      },
-    };
+    return pids.treeRecord(pluginId, this.runnerPath, 'backend', (message) => logger?.warn(`the backend of plugin ${pluginId}: ${message}`));
   }
 
   /** Calls `method` of the plugin's backend, starting or restarting it as needed. Never throws. */
@@ -223,7 +206,7 @@ export class PluginBackends {
       startTimeoutMs: this.invokeTimeoutMs,
       log: (line) => this.options.logger?.warn(line),
       gate: () => this.options.gate(pluginId),
-      watch: this.watchFor(pluginId),
+      record: this.recordFor(pluginId),
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
     slot.started = previous.then(() => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/core/host.js';
+import { silentLogger } from '../../../src/core/ports.js';
 import { FileSecretStore } from '../../../src/core/secrets/fileSecretStore.js';
 import { SecretError } from '../../../src/core/secrets/secretStore.js';
 import { tempDir } from '../../helpers/tempDir.js';

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDbFile, removeOrphanTemps, sameStamp, statStamp, writeFileAtomic } from '../../../src/core/store/dbFile.js';
+import { sameStamp } from '../../../src/core/files/fileStamps.js';
+import { readDbFile, removeOrphanTemps, statStamp, writeFileAtomic } from '../../../src/core/store/dbFile.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { listDir } from './storeTestKit.js';
 

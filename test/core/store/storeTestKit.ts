@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { Clock, Logger } from '../../../src/core/host.js';
+import type { Clock, Logger } from '../../../src/core/ports.js';
 import { defineTable } from '../../../src/core/store/logicalTable.js';
 import { RecordsStore, type RecordsStoreOptions } from '../../../src/core/store/recordsStore.js';
 import { repoRoot } from '../../helpers/tempDir.js';

@@ -52,13 +52,6 @@ export function draftFromView(view: McpServerEntryView): ServerDraft {
   };
 }
 
-/** A template's (or any) input as a draft, for the form to start from. */
-export function draftFromInput(input: McpServerInput): ServerDraft {
-  const rows = (list: NamedValueInput[] | undefined): ValueRow[] =>
-    (list ?? []).map(({ key, value }) => (value.kind === 'text' ? { key, kind: 'text', text: value.text } : value.kind === 'env' ? { key, kind: 'env', name: value.name } : { key, kind: 'secret', ...(value.value ? { secret: value.value } : {}) }));
-  return { ...EMPTY_DRAFT, name: input.name, transport: input.transport, command: input.command ?? '', args: (input.args ?? []).join('\n'), env: rows(input.env), url: input.url ?? '', headers: rows(input.headers), ...(input.cwd ? { cwd: input.cwd } : {}) };
-}
-
 function values(rows: ValueRow[] | undefined): NamedValueInput[] {
   return (rows ?? []).map((row) => {
     const key = (row.key ?? '').trim();

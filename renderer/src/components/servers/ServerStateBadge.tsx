@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { formatAgo } from './time';
 
-type ConnectionState = ServerView['state'];
+type ServerState = ServerView['state'];
 
 function assertNever(value: never): never {
   throw new Error(`unexpected state ${JSON.stringify(value)}`);
 }
 
-/** A connection state as a coloured dot and a word; an error carries its message. */
-export function ServerStateBadge({ state, disabled, testId }: { state: ConnectionState; disabled?: boolean; testId?: string }) {
+/** A server's state as a coloured dot and a word; an error carries its message. */
+export function ServerStateBadge({ state, disabled, testId }: { state: ServerState; disabled?: boolean; testId?: string }) {
   const { t, i18n } = useTranslation();
   if (disabled) return <Badge status="default" text={t('servers.state.disabled')} data-testid={testId} />;
   switch (state.kind) {

@@ -20,7 +20,6 @@ export type ContentPart = z.infer<typeof ContentPartSchema>;
 
 /** A tool call as the model made it: its arguments exactly as sent (they may not parse). */
 export const ToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsText: z.string() });
-export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: z.array(ContentPartSchema) }),
@@ -35,7 +34,6 @@ export const ToolSpecSchema = z.object({ name: z.string(), description: z.string
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
 
 export const ModelParamsSchema = z.object({ temperature: z.number().optional(), maxTokens: z.number().int().optional() });
-export type ModelParams = z.infer<typeof ModelParamsSchema>;
 
 export const ModelRequestSchema = z.object({
   system: z.string().default(''),

@@ -3,7 +3,7 @@ import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type Node as
 import type { ImportEntry, ImportFormat, McpServerInputParsed, NamedValueInput, ValueInput } from '../../../shared/mcpAdmin.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import type { Problem } from '../../../shared/problems.js';
-import { lineColumnAt } from '../../plugins/textFiles.js';
+import { lineColumnAt } from '../../problems/textFiles.js';
 import { idSuggestion } from '../config/mcpConfigLoader.js';
 import { checkServerUrl, unsupportedTransport } from '../config/transports.js';
 import { launchLine } from './serverEntry.js';

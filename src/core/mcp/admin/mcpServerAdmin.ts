@@ -13,7 +13,7 @@ import {
   type McpTestResult,
 } from '../../../shared/mcpAdmin.js';
 import type { Problem } from '../../../shared/problems.js';
-import type { Logger } from '../../host.js';
+import type { Logger } from '../../ports.js';
 import { suggestClosest } from '../../naming/suggest.js';
 import { isPlainObject } from '../../plainObject.js';
 import { mcpValueSecretName, type SecretStore } from '../../secrets/secretStore.js';

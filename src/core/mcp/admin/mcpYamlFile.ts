@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { Document, isMap, isScalar, parseDocument, visit, YAMLMap, type Node } from 'yaml';
 import { formatProblem, type Problem } from '../../../shared/problems.js';
-import type { Logger } from '../../host.js';
+import type { Logger } from '../../ports.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { writeFileAtomic } from '../../store/dbFile.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Problem } from '../../../shared/problems.js';
-import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
+import { zodIssuesToProblems } from '../../problems/zodProblems.js';
 
 /**
  * `leases:` in mcp.yaml: how long a conversation's own instance of a server

@@ -4,9 +4,9 @@ import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
-import { parseYamlText } from '../../plugins/textFiles.js';
-import { findUnknownKeys } from '../../plugins/unknownKeys.js';
-import { zodIssuesToProblems } from '../../plugins/zodProblems.js';
+import { parseYamlText } from '../../problems/textFiles.js';
+import { findUnknownKeys } from '../../problems/unknownKeys.js';
+import { zodIssuesToProblems } from '../../problems/zodProblems.js';
 import { findMissingEnvReferences } from './envValues.js';
 import { parseLeaseSettings, type LeaseSettings } from './leaseSettings.js';
 import {
@@ -31,7 +31,7 @@ import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './tr
 
 // The env resolution and definition helpers live in their own modules; the runtime imports them from here.
 export { resolveEnvValues, type EnvResolution } from './envValues.js';
-export { definitionFromRegistry, definitionsEqual, type DefinitionResult, type RegistryDefinitionExtras } from './serverDefinition.js';
+export { definitionFromRegistry, definitionsEqual } from './serverDefinition.js';
 
 export type RejectedServer = { rejected: Problem[] };
 export type ServerLoad = ServerDefinition | RejectedServer;
@@ -207,9 +207,7 @@ function isServerKeyPosition(lines: string[], row: number, column: number): bool
 // ── server level ────────────────────────────────────────────────────────────
 
 function unknownKeyWarnings(schema: z.ZodType, value: unknown, file: string, at: PropertyKey[], skip: string[] = []): Problem[] {
-  return findUnknownKeys(schema, value, file, at)
-    .filter((p) => !skip.some((prefix) => p.path === prefix || p.path.startsWith(`${prefix}[`) || p.path.startsWith(`${prefix}.`)))
-    .map((p) => ({ ...p, hint: p.hint?.replace(' or check the manifest reference', '') })); // the shared walker speaks of plugin manifests
+  return findUnknownKeys(schema, value, file, { at }).filter((p) => !skip.some((prefix) => p.path === prefix || p.path.startsWith(`${prefix}[`) || p.path.startsWith(`${prefix}.`)));
 }
 
 /** A valid server id close to `key` (spaces and other characters made "_"), if there is one. */

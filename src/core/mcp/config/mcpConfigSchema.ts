@@ -96,7 +96,6 @@ export const McpConfigFileSchema = z.object({
   /** How long instances are kept (leaseSettings.ts checks it apart, so a bad block rejects only itself). */
   leases: z.unknown().optional(),
 });
-export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 
 /** How to fix a field, by its key under `servers.<id>`. */
 export const SERVER_FIELD_HINTS: Record<string, string> = {

@@ -12,7 +12,6 @@
  */
 
 export const SUPPORTED_TRANSPORTS = ['stdio', 'streamable_http'] as const;
-export type SupportedTransport = (typeof SUPPORTED_TRANSPORTS)[number];
 
 /** The url schemes of a remote server: streamable HTTP only. */
 export const SUPPORTED_URL_SCHEMES: readonly string[] = ['http:', 'https:'];

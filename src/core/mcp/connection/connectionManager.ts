@@ -2,10 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
-import type { PidRegistry } from '../process/pidRegistry.js';
+import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
-import { McpRuntimeError, ServerConnection, type ConnectionState } from './serverConnection.js';
+import { ServerConnection, type ConnectionState } from './serverConnection.js';
+import { McpRuntimeError } from '../mcpRuntimeError.js';
+import type { StartFailure } from '../serverTrouble.js';
 
 /** Conversation id under which a `truely-stateless` server's one shared client is kept. */
 export const SHARED_LEASE = '*';
@@ -37,14 +39,6 @@ export interface ConnectionManagerOptions {
   readStoredValue?: ReadStoredValue;
   /** mcp.yaml's path, for fixes that name where a server's command is written. */
   configFile?: string;
-}
-
-/** A server's last start that failed, kept until a later start succeeds or its definition changes. */
-export interface StartFailure {
-  definition: ServerDefinition;
-  message: string;
-  fix?: string;
-  at: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../scheduler.js';
+import type { Scheduler } from '../../ports.js';
 import type { ConnectionManager } from './connectionManager.js';
 
 /** How often to look for idle instances: a tenth of the idle time, between 1 s and a minute. */

@@ -1,7 +1,4 @@
-import type { Scheduler } from '../../scheduler.js';
-
-/** A holder id from a face (a browser tab's client id): short, plain, so it is safe to log and to keep. */
-export const HOLDER_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+import type { Scheduler } from '../../ports.js';
 
 /** Conversations one holder may tie; past this the oldest is let go (it still ends when idle). */
 const MAX_CONVERSATIONS_PER_HOLDER = 1_000;

@@ -18,8 +18,9 @@ import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
 import { serverEnvironment } from '../process/serverEnvironment.js';
 import { withTimeout } from '../../process/processTree.js';
-import type { PidRegistry } from '../process/pidRegistry.js';
+import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
+import { McpRuntimeError, type StartFailureReason } from '../mcpRuntimeError.js';
 
 /** How long a failed start waits, after ending its process, for the exit and last output to be read. */
 const EXIT_KNOWN_MS = 2_000;
@@ -30,30 +31,6 @@ export type ConnectionState =
   | { kind: 'starting' }
   | { kind: 'running'; pid?: number; since: number }
   | { kind: 'error'; message: string; at: number };
-
-export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
-
-/**
- * Why a start failed, where the host can tell (a "test connection" says it
- * in words): a host variable or a stored value it needs is missing, the
- * program could not be started, the url did not answer over streamable
- * HTTP, or the server started and then failed the MCP handshake.
- */
-export type StartFailureReason = 'ENV_MISSING' | 'SECRET_MISSING' | 'SPAWN_FAILED' | 'HTTP_CONNECT_FAILED' | 'URL_REFUSED' | 'HANDSHAKE_FAILED';
-
-/** Errors of the runtime carry a code; callers branch on it, never on message text. */
-export class McpRuntimeError extends Error {
-  constructor(
-    readonly code: McpErrorCode,
-    message: string,
-    readonly serverId?: string,
-    /** How to fix it, when the host can tell (a command not on PATH, a server that exits at start). */
-    readonly fix?: string,
-    readonly reason?: StartFailureReason,
-  ) {
-    super(message);
-  }
-}
 
 export interface ConnectionDeps {
   log: ServerLog;
@@ -283,10 +260,6 @@ export class ServerConnection {
         this.setState({ kind: 'error', message: this.crashed, at: this.deps.now() });
       }
     };
-  }
-
-  get crashMessage(): string | undefined {
-    return this.crashed;
   }
 
   async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {

@@ -14,10 +14,10 @@ import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifac
 import { resolvePermission, type PermissionSource } from './permissions.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
 import { mayProduceName } from '../catalog/toolNaming.js';
-import { McpRuntimeError } from '../connection/serverConnection.js';
+import { McpRuntimeError } from '../mcpRuntimeError.js';
 import { GatewayError, ownerOf, refusalOf } from './refusals.js';
 
-export { GatewayError, type GatewayErrorCode } from './refusals.js';
+export { GatewayError } from './refusals.js';
 
 export type Flow = 'main' | 'sub';
 

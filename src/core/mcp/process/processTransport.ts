@@ -1,14 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
-import { LineBuffer } from './lineBuffer.js';
-import { endProcessTree } from '../../process/endProcessTree.js';
-import { processIdentity, withTimeout } from '../../process/processTree.js';
-import type { PidRegistry } from './pidRegistry.js';
+import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from '../../process/childTree.js';
+import { LineBuffer } from '../../process/lineBuffer.js';
+import type { PidRegistry } from '../../process/pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
 
@@ -47,25 +44,11 @@ export interface ExitInfo {
 
 /** The message for calls that failed because the server went away: names the server and what it last said. */
 export function describeExit(serverId: string, info: ExitInfo): string {
-  const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-  const said = info.lastStderr.length > 0 ? `; last stderr:\n${info.lastStderr.map((line) => `  ${line}`).join('\n')}` : ' (it wrote nothing to stderr)';
-  return `MCP server "${serverId}" ${how}${said}`;
-}
-
-export function exitError(serverId: string, info: ExitInfo): ServerFaultError {
-  return new ServerFaultError('SERVER_EXITED', serverId, describeExit(serverId, info));
+  return exitText(`MCP server "${serverId}"`, info, info.lastStderr);
 }
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-/** A longer stderr line is logged in pieces; it is text for people, not framing. */
-const STDERR_MAX_LINE_BYTES = 16 * 1024;
-const LAST_STDERR_LINES = 20;
 const FIRST_STDERR_LINES = 10;
-const LAST_STDERR_LINE_CHARS = 1000;
-/** After exit, how long to wait for the pipes to deliver what the server wrote last (a leftover grandchild may hold them open). */
-const EXIT_DRAIN_MS = 500;
-/** After SIGKILL a process can only linger in uninterruptible I/O; do not hang the host on it. */
-const AFTER_KILL_MS = 5000;
 
 type Connection = { kind: 'idle' } | { kind: 'starting' } | { kind: 'open' } | { kind: 'closed' };
 
@@ -83,11 +66,8 @@ export class ProcessTransport implements Transport {
 
   private connection: Connection = { kind: 'idle' };
   private child: ChildProcessWithoutNullStreams | undefined;
-  private resolveExited!: () => void;
-  private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
-  private stopping: Promise<void> | undefined;
-  /** The child's start time, read at spawn: tells it from a later process with its pid once it has exited. */
-  private identity: string | undefined;
+  /** Set as soon as the spawn gave a pid: what ends the server's process tree. */
+  private tree: ChildTree | undefined;
   private exit: ExitInfo | undefined;
   private readonly stdoutLines: LineBuffer;
   private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
@@ -130,14 +110,19 @@ export class ProcessTransport implements Transport {
         stdio: ['pipe', 'pipe', 'pipe'],
         // No shell: `&&`, `|` or `$(…)` in a plugin's args stay literal arguments.
         shell: false,
-        // POSIX: setsid(), so the server leads a process group we can signal as a whole.
-        detached: process.platform !== 'win32',
-        windowsHide: true,
+        ...OWN_PROCESS_GROUP,
       });
     } catch (error) {
       throw this.spawnFailed(error);
     }
     this.child = child;
+    if (child.pid !== undefined) {
+      const { log, pids } = this.options;
+      this.tree = new ChildTree(child, {
+        record: pids?.treeRecord(this.serverId, this.options.command, 'server', (message) => log.append('fault', message)),
+        log: (kind, message) => log.append(kind, message),
+      });
+    }
     this.wireStreams(child);
     return new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {
@@ -146,7 +131,6 @@ export class ProcessTransport implements Transport {
       });
       child.on('error', (error) => {
         if (this.connection.kind === 'starting') {
-          this.resolveExited();
           reject(this.spawnFailed(error));
         } else {
           this.options.log.append('fault', `process error: ${error.message}`);
@@ -185,7 +169,7 @@ export class ProcessTransport implements Transport {
     const wasIdle = this.connection.kind === 'idle';
     this.closeConnection();
     if (wasIdle) return Promise.resolve();
-    return (this.stopping ??= this.stop(true));
+    return this.stop(true);
   }
 
   private wireStreams(child: ChildProcessWithoutNullStreams): void {
@@ -204,14 +188,7 @@ export class ProcessTransport implements Transport {
   }
 
   private onSpawned(child: ChildProcessWithoutNullStreams): void {
-    const pid = child.pid!;
-    this.identity = processIdentity(pid);
-    this.options.log.append('lifecycle', `started pid ${pid}: ${[this.options.command, ...this.options.args].join(' ')}`);
-    try {
-      this.options.pids?.record(this.serverId, pid, this.options.command);
-    } catch (error) {
-      this.options.log.append('fault', `could not record pid ${pid} for orphan cleanup: ${(error as Error).message}`);
-    }
+    this.options.log.append('lifecycle', `started pid ${child.pid}: ${[this.options.command, ...this.options.args].join(' ')}`);
     if (this.connection.kind === 'starting') this.connection = { kind: 'open' };
   }
 
@@ -258,13 +235,10 @@ export class ProcessTransport implements Transport {
 
   private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     const unasked = this.connection.kind !== 'closed';
-    this.resolveExited();
     this.options.log.append('lifecycle', signal ? `pid ${this.pid} killed by ${signal}` : `pid ${this.pid} exited with code ${code}`);
     // A launcher that died may leave the real server behind: end whatever is left of its tree.
-    this.stopping ??= this.stop(false);
-    const child = this.child!;
-    const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
-    await withTimeout(drained, EXIT_DRAIN_MS);
+    void this.stop(false);
+    await pipesDrained([this.child!.stdout, this.child!.stderr]);
     const lastStderr = this.options.log.tail(LAST_STDERR_LINES, 'stderr').map((entry) => entry.text.slice(0, LAST_STDERR_LINE_CHARS));
     this.exit = { code, signal, lastStderr, unasked };
     this.resolveExitKnown(this.exit);
@@ -273,32 +247,15 @@ export class ProcessTransport implements Transport {
     this.closeConnection();
   }
 
-  /** EOF (if asked), then SIGTERM, then SIGKILL to the whole tree, each only while something of it still runs. */
-  private async stop(endStdinFirst: boolean): Promise<void> {
-    const pid = this.child?.pid;
-    if (pid === undefined) return;
-    const { log, pids } = this.options;
-    const { afterStdinEndMs = 1500, afterTermMs = 1500 } = this.options.stopTimeouts ?? {};
-    const { survivors } = await endProcessTree({
-      leader: { pid, identity: this.identity },
-      leaderExited: this.exited,
-      known: pids?.descendantsOf(pid),
+  /** EOF (if asked, and only on the first call), then SIGTERM, then SIGKILL to the whole tree, each only while something of it still runs. */
+  private stop(endStdinFirst: boolean): Promise<void> {
+    if (!this.tree) return Promise.resolve();
+    const { afterStdinEndMs = 1500, afterTermMs } = this.options.stopTimeouts ?? {};
+    return this.tree.end({
       // A destroyed stdin reports through its 'error' listener.
       gentle: endStdinFirst ? { ask: () => this.child!.stdin.end(), waitMs: afterStdinEndMs, said: 'closing stdin' } : undefined,
       termGraceMs: afterTermMs,
-      killWaitMs: AFTER_KILL_MS,
-      ownsLeaderGroup: true,
-      log: (kind, message) => log.append(kind, message),
     });
-    if (survivors.length > 0) {
-      log.append('fault', `pids ${survivors.join(', ')} are left in the pid registry for the next start to reap`);
-      return;
-    }
-    try {
-      pids?.forget(pid);
-    } catch (error) {
-      log.append('fault', `could not update the pid registry: ${(error as Error).message}`);
-    }
   }
 
   private closeConnection(): void {
@@ -337,6 +294,3 @@ function preview(line: string): string {
   return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
 }
 
-function closed(stream: Readable): Promise<unknown> {
-  return stream.closed ? Promise.resolve() : once(stream, 'close').catch(() => {});
-}

@@ -10,10 +10,6 @@ export function dataResult(sentence: string, data: Record<string, unknown>): Cal
   return { content: [{ type: 'text', text: `${sentence}\n${JSON.stringify(data, null, 2)}` }], structuredContent: data };
 }
 
-export function okResult(sentence: string, data?: Record<string, unknown>): CallToolResult {
-  return data ? dataResult(sentence, data) : { content: [{ type: 'text', text: sentence }] };
-}
-
 /** A failure the model should read and act on (an unknown id, a refused grant); the call itself succeeded. */
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpRuntimeError } from '../../../../src/core/mcp/connection/serverConnection.js';
+import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, isAlive, pidOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 
 describe('a server that crashes mid-call (real stdio server)', () => {

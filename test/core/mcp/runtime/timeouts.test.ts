@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../../src/core/host.js';
-import { McpRuntimeError } from '../../../../src/core/mcp/connection/serverConnection.js';
+import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, pidOf, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 
 const SERVER = 'chatos::echo';

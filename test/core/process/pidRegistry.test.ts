@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { PidFileSchema, PidRegistry } from '../../../../src/core/mcp/process/pidRegistry.js';
-import { processIdentity } from '../../../../src/core/process/processTree.js';
-import { tempDir } from '../../../helpers/tempDir.js';
-import { fixturesDir, groupOf, isRunning, killAfterTest, launcherScript, serverScript } from './processHelpers.js';
+import { PidFileSchema, PidRegistry } from '../../../src/core/process/pidRegistry.js';
+import { processIdentity } from '../../../src/core/process/processTree.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { fixturesDir, groupOf, isRunning, killAfterTest, launcherScript, serverScript } from '../mcp/process/processHelpers.js';
 
 const posix = process.platform !== 'win32';
 

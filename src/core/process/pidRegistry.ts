@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { endProcessTree } from '../../process/endProcessTree.js';
-import { hasProcFs, isAlive, processArgv, processIdentity, type TrackedProcess } from '../../process/processTree.js';
-import { ProcessTreeWatch } from '../../process/processTreeWatch.js';
-import { readRegularText } from '../../files/readRegularFile.js';
+import { endProcessTree } from './endProcessTree.js';
+import { hasProcFs, isAlive, processArgv, processIdentity, type TrackedProcess } from './processTree.js';
+import { ProcessTreeWatch } from './processTreeWatch.js';
+import type { TreeRecord } from './childTree.js';
+import { readRegularText } from '../files/readRegularFile.js';
 
 const TrackedProcessSchema = z.object({ pid: z.number().int().positive(), identity: z.string() });
 
@@ -73,6 +74,33 @@ export class PidRegistry {
   forget(pid: number): void {
     this.trees.remove(pid);
     if (this.servers.delete(pid)) this.save();
+  }
+
+  /**
+   * One tree's record here, as a started child keeps it: written when it
+   * starts, its descendants watched, dropped when it has ended; what survived
+   * SIGKILL stays recorded for the next start to reap. A failed write is told
+   * to `warn`: a tree that cannot be recorded still runs.
+   */
+  treeRecord(serverId: string, command: string, kind: PidRecord['kind'], warn: (message: string) => void): TreeRecord {
+    return {
+      started: (pid) => {
+        try {
+          this.record(serverId, pid, command, kind);
+        } catch (error) {
+          warn(`could not record pid ${pid} of ${serverId} for orphan cleanup: ${(error as Error).message}`);
+        }
+      },
+      descendantsOf: (pid) => this.descendantsOf(pid),
+      ended: (pid, survivors) => {
+        if (survivors.length > 0) return warn(`pids ${survivors.join(', ')} are left in the pid registry for the next start to reap`);
+        try {
+          this.forget(pid);
+        } catch (error) {
+          warn(`could not update the pid registry: ${(error as Error).message}`);
+        }
+      },
+    };
   }
 
   /** What was found below the server while it ran: the processes ending it must reach even when their parent is gone (a walk at stop time finds the rest). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineBuffer } from '../../../../src/core/mcp/process/lineBuffer.js';
+import { LineBuffer } from '../../../src/core/process/lineBuffer.js';
 
 function feed(buffer: LineBuffer, chunks: string[]): { lines: string[]; ok: boolean[] } {
   const lines: string[] = [];

@@ -3,7 +3,6 @@ import { refusalText, type RunGate } from '../core/policy/runGate.js';
 import { contentTypeOf, fileInside, urlPathSegments } from './safePath.js';
 
 export { uiAppShellCsp, uiAppShellHtml } from './uiAppShell.js';
-export { contentTypeOf } from './safePath.js';
 
 /** What the page files need from the host: its catalog and its run gate (a started `Host` is one). */
 export interface UiAppSource {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset, lineColumnAt, parseJsonText, parseYamlText, parseByExtension } from '../../../src/core/plugins/textFiles.js';
+import { jsonErrorOffset, lineColumnAt, parseJsonText, parseYamlText, parseByExtension } from '../../../src/core/problems/textFiles.js';
 
 /** Where V8 itself puts the error, when its message says. */
 function v8Offset(text: string): number | undefined {

@@ -80,19 +80,30 @@ function shapeOf(schema: z.ZodType): Shape {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+export interface UnknownKeyOptions {
+  /** Where in the file the value sits (a server's entry in mcp.yaml). */
+  at?: PropertyKey[];
+  /** Where a reader looks the keys up, named in the hint ("the manifest reference"). */
+  reference?: string;
+}
+
 /**
  * Walks a value alongside its schema and reports keys the schema does not
  * know. These are warnings, not errors: a manifest written for a newer host
  * must still load here.
  */
-export function findUnknownKeys(schema: z.ZodType, value: unknown, file: string, path: PropertyKey[] = []): Problem[] {
+export function findUnknownKeys(schema: z.ZodType, value: unknown, file: string, options: UnknownKeyOptions = {}): Problem[] {
+  return walk(schema, value, file, options.at ?? [], options.reference);
+}
+
+function walk(schema: z.ZodType, value: unknown, file: string, path: PropertyKey[], reference: string | undefined): Problem[] {
   const shape = shapeOf(schema);
   if (shape.kind === 'object' && isPlainObject(value)) {
     const problems: Problem[] = [];
     for (const key of Object.keys(value)) {
       const childSchema = shape.fields.get(key);
       if (childSchema) {
-        problems.push(...findUnknownKeys(childSchema, value[key], file, [...path, key]));
+        problems.push(...walk(childSchema, value[key], file, [...path, key], reference));
         continue;
       }
       if (key === '$schema' || key.startsWith('//')) continue; // editor hints and comments
@@ -103,13 +114,13 @@ export function findUnknownKeys(schema: z.ZodType, value: unknown, file: string,
         file,
         path: formatJsonPath([...path, key]),
         message: `unknown key "${key}" is ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
-        hint: suggestion ? `rename "${key}" to "${suggestion}"` : `remove "${key}" or check the manifest reference; known keys here: ${shape.keys.join(', ')}`,
+        hint: suggestion ? `rename "${key}" to "${suggestion}"` : `remove "${key}"${reference ? ` or check ${reference}` : ''}; known keys here: ${shape.keys.join(', ')}`,
       });
     }
     return problems;
   }
   if (shape.kind === 'array' && Array.isArray(value)) {
-    return value.flatMap((item, index) => findUnknownKeys(shape.element, item, file, [...path, index]));
+    return value.flatMap((item, index) => walk(shape.element, item, file, [...path, index], reference));
   }
   if (shape.kind === 'union' && shape.objects.length && isPlainObject(value)) {
     // Several object branches (a prompt side is {path} or {content}): follow the one sharing most keys.
@@ -119,7 +130,7 @@ export function findUnknownKeys(schema: z.ZodType, value: unknown, file: string,
       const score = branch.keys.filter((k) => k in value).length;
       if (score > bestScore) [best, bestScore] = [branch, score];
     }
-    return findUnknownKeys(best.schema, value, file, path);
+    return walk(best.schema, value, file, path, reference);
   }
   return [];
 }

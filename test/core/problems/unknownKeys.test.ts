@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PluginManifestSchema } from '../../../src/core/plugins/manifestSchema.js';
-import { closestKey, editDistance, findUnknownKeys } from '../../../src/core/plugins/unknownKeys.js';
+import { closestKey, editDistance, findUnknownKeys } from '../../../src/core/problems/unknownKeys.js';
 
 describe('editDistance', () => {
   it.each([
@@ -69,6 +69,13 @@ describe('findUnknownKeys', () => {
     const problems = findUnknownKeys(PluginManifestSchema, { ...manifest({}), $schema: 'x', '// note': 'y', 'a b': 1 }, '/p/plugin.json');
     expect(problems.map((p) => p.path)).toEqual(['["a b"]']);
     expect(problems[0]!.hint).toContain('known keys here: manifestVersion, id, name');
+  });
+
+  it('names the reference its caller passes in the hint, and none when it passes none (mcp.yaml is no manifest)', () => {
+    const value = { ...manifest({}), zzz: 1 };
+    expect(findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json', { reference: 'the manifest reference' })[0]!.hint).toMatch(/^remove "zzz" or check the manifest reference; known keys here: /);
+    expect(findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json')[0]!.hint).toMatch(/^remove "zzz"; known keys here: /);
+    expect(findUnknownKeys(PluginManifestSchema, { zzz: 1 }, '/c/mcp.yaml', { at: ['servers', 'a'] })[0]!.path).toBe('servers.a.zzz');
   });
 
   it('reports nothing for a manifest that only uses known keys', () => {

@@ -104,7 +104,7 @@ export class ServerAdministration {
   }
 
   /** A server's raw tool list: cached, or from a running instance, or by starting one (the user asked to see them). */
-  private async rawToolsOf(definition: ServerDefinition): Promise<Tool[]> {
+  private async rawToolsOf(definition: ServerDefinition): Promise<readonly Tool[]> {
     const cached = this.deps.runtime.cachedTools(definition.id);
     if (cached) return cached;
     const running = this.connections.anyRunning(definition.id);

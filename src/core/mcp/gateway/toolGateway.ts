@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
-import { normalizeName } from '../../naming/names.js';
+import { defaultToolPrefix } from '../../naming/names.js';
 import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../catalog/toolCatalog.js';
@@ -16,6 +16,7 @@ import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runG
 import { mayProduceName } from '../catalog/toolNaming.js';
 import { McpRuntimeError } from '../connection/serverConnection.js';
 import { GatewayError, gatewayRefusal, ownerOf } from './refusals.js';
+import type { ToolList } from '../frozen.js';
 import { accessTo, type AccessAnswer, type AccessFacts } from '../../policy/accessRule.js';
 
 export { GatewayError, type GatewayErrorCode } from './refusals.js';
@@ -146,7 +147,7 @@ export const leaseReminder = (serverId: string) =>
 /** One server's share of a catalog: what buildCatalog's output depends on. */
 interface CatalogInput {
   server: ServerDefinition;
-  tools: Tool[];
+  tools: ToolList;
   switchedOff: readonly string[];
 }
 
@@ -250,7 +251,7 @@ export class ToolGateway {
     return { tools, problems: [...problems, ...catalog.problems], reminders };
   }
 
-  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<Tool[]> {
+  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<ToolList> {
     const cached = this.deps.runtime.cachedTools(server.id);
     if (cached) return cached;
     const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
@@ -285,7 +286,8 @@ export class ToolGateway {
    * buildCatalog over these servers' cached tool lists, memoized. Its output
    * depends only on the definitions, the tool lists and the tools the user
    * switched off; definitions and tool lists are replaced, never mutated,
-   * when they change, so the same objects (and the same switched-off list)
+   * when they change (the types are read-only and the runtime freezes what
+   * it publishes: mcp/frozen.ts), so the same objects (and the same switched-off list)
    * mean the same catalog. Rebuilding it on every call cost more than the
    * call itself. The user's settings are read once per server, now.
    */
@@ -341,7 +343,7 @@ export class ToolGateway {
     const owners = this.deps.runtime.allDefinitions().filter((def) => {
       if (def.transform.length > 0) return mayProduceName(toolName, def.transform);
       let prefix = this.prefixes.get(def);
-      if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
+      if (prefix === undefined) this.prefixes.set(def, (prefix = defaultToolPrefix(def.name)));
       return toolName.startsWith(prefix);
     });
     // Plain code-unit order: stable, and far cheaper than localeCompare.
@@ -525,7 +527,7 @@ export class ToolGateway {
   }
 
   /** Resolutions per (app, flow, tool name), valid for one DB revision, one definitions version, one tool list and one selection. */
-  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: Tool[] | undefined; server: ServerDefinition; tool: OfferedTool }>();
+  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }>();
 
   /**
    * The resolution of an identical earlier call, if nothing it depended on

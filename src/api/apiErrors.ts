@@ -11,6 +11,7 @@ import { InstallError } from '../core/plugins/pluginInstaller.js';
 import { RegistryError } from '../core/registry/registryCenter.js';
 import { PluginLifecycleError } from '../core/plugins/pluginLifecycle.js';
 import { RootsError } from '../core/plugins/rememberedRoots.js';
+import { OperationError } from '../core/operations/operationError.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
 /** A refusal or failure the api reports as is: a stable code, a message, how to fix it. */
@@ -26,7 +27,7 @@ export class ApiFailure extends Error {
 
 /** Core errors carry their own codes; everything else is FAILED with its message (never a stack). */
 export function toApiError(error: unknown): HostApiError {
-  if (error instanceof ApiFailure || error instanceof PluginLifecycleError || error instanceof RootsError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof ApiFailure || error instanceof OperationError || error instanceof PluginLifecycleError || error instanceof RootsError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof AgentError) return { code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) };
   if (error instanceof ModelError) return withHint({ code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) }, error.hint);
   if (error instanceof McpAdminError || error instanceof HostPromptError) {

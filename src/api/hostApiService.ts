@@ -131,7 +131,7 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
     }),
     host.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
     host.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
-    host.mcp.connections.onStateChange((serverId, conversationId, state) => {
+    host.operations.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();
     }),

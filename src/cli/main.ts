@@ -1,3 +1,4 @@
+import { OperationError } from '../core/operations/operationError.js';
 import { Command, CommanderError } from 'commander';
 import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
@@ -69,7 +70,8 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       io.err(`error: ${error.message}`);
       return 2;
     }
-    const userError = error instanceof StoreError ? notSaved(error) : error;
+    // A core operation's refusal (unknown agent, app or server; not allowed) is the user's to fix: exit 1 with its fix.
+    const userError = error instanceof StoreError ? notSaved(error) : error instanceof OperationError ? new UserError(error.message, error.hint) : error;
     if (userError instanceof UserError) {
       io.err(`error: ${userError.message}${userError.hint ? `\n    fix: ${userError.hint}` : ''}`);
       return 1;

@@ -7,8 +7,12 @@ import { DataHome, resolveDataHome } from './dataHome.js';
 import type { Problem } from '../shared/problems.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from './plugins/pluginScanner.js';
 import { FolderListFile, RememberedRoots } from './plugins/rememberedRoots.js';
-import { repinDevLinks, type DevReloaded } from './plugins/devLinks.js';
-import { serverIdsOf } from './plugins/pluginLifecycle.js';
+import { RescanPlugins, scanChanged } from './operations/rescanPlugins.js';
+import { PluginOperations } from './operations/pluginOperations.js';
+import { ServerAdministration } from './operations/serverAdministration.js';
+import { Callers } from './operations/callers.js';
+import type { HostOperations } from './operations/hostOperations.js';
+import type { HostEvent } from './hostEvents.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
@@ -100,14 +104,7 @@ export interface HostOptions {
   logger?: Logger;
 }
 
-export type HostEvent =
-  | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
-  | DevReloaded
-  | { kind: 'mcp-reloaded'; report: ReloadReport }
-  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
-  | ({ kind: 'app-tool-called' } & AppToolCall)
-  /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
-  | { kind: 'trust-changed'; pluginIds: string[] };
+export type { HostEvent } from './hostEvents.js';
 
 /** The host core: everything the three faces (Electron, `chatos serve`, the CLI) share. */
 export interface Host {
@@ -183,6 +180,8 @@ export interface Host {
   save(): Promise<void>;
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
   rescan(): ScanResult;
+  /** The core's multi-step flows (rescan, plugin lifecycle, server administration, callers): what every face calls. */
+  readonly operations: HostOperations;
   /** Flushes the admin DB and releases everything. */
   dispose(): Promise<void>;
 }
@@ -235,7 +234,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore; operations: HostOperations }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -269,24 +268,7 @@ export function createHost(options: HostOptions = {}): Host {
     return report;
   };
   const stopFailed = (error: unknown) => logger.warn(`stopping what a plugin that may no longer run ran failed: ${(error as Error).message}`);
-  const rescan = () => {
-    const { sync, trust } = need();
-    const result = catalog.rescan();
-    // Something in a plugin folder changed (the watcher's reason to rescan): the next call walks its folder again.
-    trust.forgetRecentChecks();
-    sync.syncPlugins(result);
-    const reloaded = repinDevLinks(result.plugins, { trust, apps: result.apps, hostModules });
-    emit({ kind: 'plugins-rescanned', reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length });
-    for (const event of reloaded) {
-      // The next call, page load or backend call runs the edited code: end what runs the old.
-      const serverIds = serverIdsOf(result.apps, (app) => app.pluginId === event.pluginId);
-      void Promise.all([backends.stop(event.pluginId), ...serverIds.map((id) => need().mcp.connections.retire(id))]).catch((error: unknown) => logger.warn(`could not end what ran of ${event.pluginId} before its edit: ${(error as Error).message}`));
-      emit(event);
-    }
-    // An edited (now changed) or vanished plugin's backend and instances end now, not at their next call.
-    trustWatch?.stop().catch(stopFailed);
-    return result;
-  };
+  const rescan = () => need().operations.rescan.rescan();
   const need = () => {
     if (!started) throw new Error('the host is not started: call start() first');
     return started;
@@ -329,7 +311,7 @@ export function createHost(options: HostOptions = {}): Host {
   // Every backend stopped because its plugin may no longer run is on the record, like a released lease.
   backends.onStop((stop) => audit.append(backendStopDraft(stop)));
 
-  return {
+  const host: Host = {
     home,
     appRoot,
     defaultsDir,
@@ -370,7 +352,7 @@ export function createHost(options: HostOptions = {}): Host {
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings, alwaysAllow });
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => operations.rescan.rescanAndReload(), runtime: mcp, snapshots: () => operations.servers.snapshots(), serverSettings, alwaysAllow });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -411,7 +393,25 @@ export function createHost(options: HostOptions = {}): Host {
         logger,
       });
       const hostPrompts = new HostPromptStore(store, registry, () => void sync.syncHostOwn());
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts };
+      const rescanPlugins = new RescanPlugins({
+        scan: () => catalog.rescan(),
+        sync,
+        trust,
+        hostModules,
+        stopEdited: async (pluginId, serverIds) => void (await Promise.all([backends.stop(pluginId), ...serverIds.map((id) => mcp.connections.retire(id))])),
+        // An edited (now changed) or vanished plugin's backend and instances end now, not at their next call.
+        stopNotRunnable: () => void trustWatch?.stop().catch(stopFailed),
+        reloadMcp,
+        emit,
+        warn: (message) => logger.warn(message),
+      });
+      const operations: HostOperations = {
+        rescan: rescanPlugins,
+        plugins: new PluginOperations({ host, rescan: rescanPlugins, reloadMcp, emit }),
+        servers: new ServerAdministration({ runtime: mcp, registry, settings: serverSettings, trouble: (id) => host.serverTrouble(id) }),
+        callers: new Callers({ registry, catalog, runGate, models, agents, serverTrouble: (id) => host.serverTrouble(id), apps: () => catalog.apps }),
+      };
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts, operations };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -456,11 +456,13 @@ export function createHost(options: HostOptions = {}): Host {
       const debounceMs = watchOptions.debounceMs ?? 100;
       const pollMs = watchOptions.pollMs ?? 2_000;
       const config = new ChangeWatcher([{ path: home.mcpConfig }], async () => void (await reloadMcp()), { debounceMs, pollMs, poll: fileChangedCheck(home.mcpConfig) });
-      // The plugin poll is a rescan itself: it stats every plugin's files and re-reads only what changed.
+      // The plugin poll is a scan itself (it stats every plugin's files and re-reads only what changed): what it
+      // finds is applied at once, so the events name the edited plugins and their open pages reload.
+      const { rescan: rescanPlugins } = need().operations;
       let pluginsChanged = false;
       const rescanAndReload = async () => {
-        const result = rescan();
-        if (result.stats.reread.length || result.stats.removed.length || pluginsChanged) await reloadMcp();
+        const result = rescanPlugins.rescan();
+        if (scanChanged(result) || pluginsChanged) await reloadMcp();
         pluginsChanged = false;
       };
       const watchPlugins = () =>
@@ -468,8 +470,11 @@ export function createHost(options: HostOptions = {}): Host {
           pluginRoots().map((root) => ({ path: root.dir, recursive: true })),
           rescanAndReload,
           { debounceMs, pollMs: pollMs * 3, poll: () => {
-            const { reread, removed } = catalog.rescan().stats;
-            return (pluginsChanged ||= reread.length + removed.length > 0);
+            const result = catalog.rescan();
+            if (!scanChanged(result)) return false;
+            rescanPlugins.apply(result);
+            pluginsChanged = true;
+            return true;
           } },
         );
       let plugins = watchPlugins();
@@ -544,5 +549,9 @@ export function createHost(options: HostOptions = {}): Host {
       audit.flush();
       await current?.store.close();
     },
+    get operations() {
+      return need().operations;
+    },
   };
+  return host;
 }

@@ -91,6 +91,14 @@ export const ServerDefinitionSchema = z.object({
   /** For plugin servers: whose trust decides whether it may start. */
   plugin: z.object({ pluginId: z.string(), appId: z.string(), pluginDir: z.string() }).optional(),
 });
-export type ServerDefinition = z.infer<typeof ServerDefinitionSchema>;
+/**
+ * Read-only all the way down: definitions are replaced, never mutated (the
+ * gateway's memos key on their identity), and the checker holds every
+ * reader to it.
+ */
+export type ServerDefinition = DeepReadonly<z.infer<typeof ServerDefinitionSchema>>;
+
+/** `T` with every property and array read-only, recursively (plain data). */
+export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -1,44 +1,31 @@
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
-import { installPlugin } from '../../core/plugins/pluginInstaller.js';
 import { appView } from '../../core/contributions/appView.js';
-import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
+import { userCopyOf } from '../../core/plugins/pluginLifecycle.js';
 import { grantsDroppedByUninstall, previewInstall } from '../../core/plugins/pluginUpdate.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
 import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
-import { ApiFailure } from '../apiErrors.js';
+import { OperationError } from '../../core/operations/operationError.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 function pluginView(host: Host, plugin: PluginRecord): PluginView {
   const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   const trust = host.trust.stateOf(plugin);
-  const runnable = plugin.status === 'loaded' && (trust.state === 'builtin' || trust.state === 'trusted');
+  const runnable = plugin.id !== undefined && host.runGate.check({ pluginId: plugin.id, pluginDir: plugin.dir }, 'plugin').ok;
   return { ...plugin, problems: [...plugin.problems, ...blockingProblems(trust)], trust, runPlan, runnable };
 }
 
-/** The app of a loaded plugin, or a NOT_FOUND that names what is installed. */
-export function findApp(host: Host, pluginId: string, appId: string): AppContribution {
-  const app = host.catalog.apps.find((a) => a.pluginId === pluginId && a.appId === appId);
-  if (!app) throw new ApiFailure('NOT_FOUND', `no app ${pluginId}/${appId} is installed`, 'see the Apps page for what is installed');
+/** The app of a loaded plugin whose code may run now; else NOT_FOUND or the run gate's refusal. */
+function runnableApp(host: Host, pluginId: string, appId: string): AppContribution {
+  const app = host.operations.callers.findApp(pluginId, appId);
+  host.operations.callers.requireRunnable(app);
   return app;
 }
 
-/** Nothing of an untrusted plugin runs: not its page, not its backend, not its server (the gateway checks that too). */
-export function requireRunnable(host: Host, app: AppContribution): void {
-  const allowed = host.runGate.check({ pluginId: app.pluginId, pluginDir: app.pluginDir }, 'plugin');
-  if (!allowed.ok) throw new ApiFailure('NOT_ALLOWED', allowed.message, allowed.fix);
-}
-
 export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.installPreview' | 'plugins.uninstall' | 'plugins.uninstallPreview' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
-  /** Rescans, and reloads the servers when plugins came, went or changed (their server definitions did too). */
-  const rescanAndReload = async () => {
-    const result = host.rescan();
-    if (result.stats.reread.length || result.stats.removed.length) await host.reloadMcp();
-    return result;
-  };
   const changedTrust = () => emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
 
   return {
@@ -54,7 +41,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     'apps.rescan': async () => {
       emit({ type: 'progress', op: 'rescan', phase: 'start' });
       try {
-        const result = await rescanAndReload();
+        const result = await host.operations.rescan.rescanAndReload();
         emit({ type: 'progress', op: 'rescan', phase: 'done' });
         return { reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length };
       } catch (error) {
@@ -63,32 +50,19 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       }
     },
     'plugins.trust': ({ pluginId }) => {
-      const { plugin, record } = trustPlugin(host, pluginId);
-      changedTrust();
+      const { plugin, record } = host.operations.plugins.trust(pluginId);
       return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) };
     },
     // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
-    'plugins.untrust': async ({ pluginId }) => {
-      const changed = host.trust.untrust(pluginId);
-      if (!changed) return { changed };
-      await stopPlugin(host, pluginId);
-      changedTrust();
-      emit({ type: 'uiApp.changed', pluginId });
-      return { changed };
-    },
+    'plugins.untrust': ({ pluginId }) => host.operations.plugins.untrust(pluginId),
     'plugins.installPreview': ({ source }) => previewInstall(host, source),
     'plugins.install': async ({ source, update }) => {
       emit({ type: 'progress', op: 'install', phase: 'start', message: source });
-      const installed = await installPlugin(source, host.home.userPluginsDir, { update }).catch((error: unknown) => {
+      const installed = await host.operations.plugins.install(source, { update }).catch((error: unknown) => {
         emit({ type: 'progress', op: 'install', phase: 'error', message: (error as Error).message });
         throw error;
       });
-      const updated = installed.replaced === true;
-      // The old code may still run here: its servers and backend end, its pages reload (and find it untrusted).
-      if (updated) await stopPlugin(host, installed.pluginId, serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir));
-      await rescanAndReload();
-      if (updated) emit({ type: 'uiApp.changed', pluginId: installed.pluginId });
-      changedTrust();
+      const { updated } = installed;
       emit({ type: 'progress', op: 'install', phase: 'done', message: installed.pluginId });
       return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut, updated };
     },
@@ -98,10 +72,7 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     },
     // Like untrust, and more: what it runs is stopped, and its registrations and the grants on them go.
     'plugins.uninstall': async ({ pluginId, purge }) => {
-      const { serverIds } = uninstallPlugin(host, pluginId, purge);
-      await stopPlugin(host, pluginId, serverIds);
-      await host.reloadMcp();
-      emit({ type: 'uiApp.changed', pluginId });
+      await host.operations.plugins.uninstall(pluginId, purge);
       return { removed: true };
     },
     'plugins.devPreview': ({ dir }) => previewDevLink(host, dir),
@@ -119,19 +90,17 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       return result;
     },
     'uiApps.open': ({ pluginId, appId, surface }) => {
-      const app = findApp(host, pluginId, appId);
-      requireRunnable(host, app);
+      const app = runnableApp(host, pluginId, appId);
       const entry = surface === 'compact' ? app.entry.compactPath : app.entry.path;
-      if (!entry) throw new ApiFailure('NOT_FOUND', `app ${pluginId}/${appId} has no compact entry`, 'add "compact" to the app\'s entry in plugin.json, or open the full page');
+      if (!entry) throw new OperationError('NOT_FOUND', `app ${pluginId}/${appId} has no compact entry`, 'add "compact" to the app\'s entry in plugin.json, or open the full page');
       return { url: urls.uiAppUrl(pluginId, appId, surface), entry };
     },
     'uiApps.invokeBackend': async ({ pluginId, appId, method, params }) => {
-      requireRunnable(host, findApp(host, pluginId, appId));
+      runnableApp(host, pluginId, appId);
       return host.backends.invoke(pluginId, method, params);
     },
     'uiApps.registry': ({ pluginId, appId }) => {
-      const app = findApp(host, pluginId, appId);
-      requireRunnable(host, app);
+      const app = runnableApp(host, pluginId, appId);
       return pageRegistryView({ registry: host.registry, runGate: host.runGate, apps: host.catalog.apps }, app);
     },
   };

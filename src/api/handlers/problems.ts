@@ -5,13 +5,7 @@ import type { HandlerContext, Handlers } from './types.js';
 
 /** Every current problem, tagged with where it comes from: manifests, the registry, mcp.yaml and definitions, running servers. */
 export function currentProblems(host: Host): SourcedProblem[] {
-  const servers = host.mcp.connections.snapshot().flatMap((snapshot) =>
-    snapshot.leases.flatMap((lease) =>
-      lease.state.kind === 'error'
-        ? [{ severity: 'error' as const, code: 'SERVER_ERROR', file: snapshot.serverId, path: '', message: lease.state.message, hint: 'open its log on the MCP servers page; the next call restarts it', source: 'servers' as const }]
-        : [],
-    ),
-  );
+  const servers = host.operations.servers.instanceProblems();
   // A server that cannot start (its command is not there, or its last start failed) is an error until it starts.
   const broken = host.mcp.allDefinitions().flatMap((definition) => {
     const trouble = host.serverTrouble(definition.id);

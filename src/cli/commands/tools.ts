@@ -4,9 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/mcpRuntimeError.js';
 import type { Host } from '../../core/host.js';
-import { resolveAgent } from '../../core/agents/agentResolver.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
-import { findAgent } from './agents.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -28,11 +26,8 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 /** The caller: an app as itself, or an agent (its host app, its selection); an unknown agent exits 1 with close matches. */
 function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
-  if (opts.agent) {
-    const resolved = resolveAgent(findAgent(host, opts.agent), host);
-    return { caller: resolved.callerFor(flow, opts.conversation), problems: resolved.problems };
-  }
-  return { caller: { appId: opts.app!, conversationId: opts.conversation, flow }, problems: [] };
+  if (opts.agent) return host.operations.callers.agent(opts.agent, flow, opts.conversation);
+  return { caller: host.operations.callers.app(opts.app!, flow, opts.conversation), problems: [] };
 }
 
 const callerName = (caller: Caller) => (caller.agentId ? `agent ${caller.agentId} (as ${caller.appId})` : caller.appId);

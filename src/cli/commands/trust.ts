@@ -3,7 +3,7 @@ import { InstallError } from '../../core/plugins/pluginInstaller.js';
 import { grantsDroppedByUninstall, installOrUpdate } from '../../core/plugins/pluginUpdate.js';
 import type { PluginUpdate } from '../../shared/pluginUpdate.js';
 import { confirmStep } from '../confirmStep.js';
-import { PluginLifecycleError, trustPlugin, uninstallPlugin, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
+import { PluginLifecycleError, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import type { RunPlan } from '../../shared/trust.js';
@@ -34,9 +34,9 @@ function printUpdate(io: CliIo, update: PluginUpdate): void {
   io.out(`its grants are kept; ${update.wasTrusted ? 'its trust no longer matches, so' : ''} nothing of it runs until you trust it (chatos trust ${update.pluginId})`);
 }
 
-function lifecycle<T>(io: CliIo, step: () => T): T {
+async function lifecycle<T>(io: CliIo, step: () => T | Promise<T>): Promise<T> {
   try {
-    return step();
+    return await step();
   } catch (error) {
     if (!(error instanceof PluginLifecycleError)) throw error;
     if (error.plugin) printProblems(io, error.plugin.problems);
@@ -53,7 +53,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const { plugin, record } = lifecycle(io, () => trustPlugin(host, pluginId));
+        const { plugin, record } = await lifecycle(io, () => host.operations.plugins.trust(pluginId));
         await commit(host);
         if (!record) {
           io.out(`${pluginId} is a built-in plugin: it is always trusted`);
@@ -77,7 +77,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const removed = host.trust.untrust(pluginId);
+        const { changed: removed } = await host.operations.plugins.untrust(pluginId);
         await commit(host);
         if (options.json) printJson(io, { pluginId, untrusted: removed });
         else io.out(removed ? `${pluginId} is no longer trusted` : `${pluginId} was not trusted`);
@@ -147,7 +147,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
         const userRoot = host.home.userPluginsDir;
-        const dropped = grantsDroppedByUninstall(host, lifecycle(io, () => userCopyOf(host, pluginId)));
+        const dropped = grantsDroppedByUninstall(host, await lifecycle(io, () => userCopyOf(host, pluginId)));
         if (dropped.length) {
           io.out(`uninstalling ${pluginId} drops the grants other apps have on it:`);
           for (const grant of dropped) io.out(`  ${grant.appId} loses ${grant.kind} ${grant.id}`);
@@ -155,7 +155,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
           if (answer === 'no-terminal') throw new UserError(`${pluginId} was not uninstalled: other apps have grants on it`, `run "chatos uninstall ${pluginId} --yes" to uninstall it and drop them`);
           if (!answer) throw new UserError(`${pluginId} was not uninstalled`);
         }
-        const { removed, purged, registrations } = lifecycle(io, () => uninstallPlugin(host, pluginId, opts.purge ?? false));
+        const { removed, purged, registrations } = await lifecycle(io, () => host.operations.plugins.uninstall(pluginId, opts.purge ?? false));
         await commit(host);
         if (options.json) printJson(io, { pluginId, removed, purged, registrations });
         else {

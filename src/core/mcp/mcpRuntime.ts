@@ -20,6 +20,7 @@ import { PidRegistry } from '../process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
 import type { HostModules } from '../plugins/hostModules.js';
+import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -68,7 +69,7 @@ export interface ReloadReport {
 export class McpRuntime {
   readonly connections: ConnectionManager;
   private definitions = new Map<string, ServerDefinition>();
-  private readonly toolCache = new Map<string, { definition: ServerDefinition; tools: Tool[] }>();
+  private readonly toolCache = new Map<string, { definition: ServerDefinition; tools: ToolList }>();
   /** mcp.yaml servers as last loaded well, so a bad edit keeps the previous good one. */
   private lastGoodYaml = new Map<string, ServerDefinition>();
   private configProblems: Problem[] = [];
@@ -131,15 +132,15 @@ export class McpRuntime {
     return [...this.definitions.values()];
   }
 
-  /** The tools a server listed when it last ran with its current definition; undefined if never. */
-  cachedTools(serverId: string): Tool[] | undefined {
+  /** The tools a server listed when it last ran with its current definition (frozen: replaced, never mutated); undefined if never. */
+  cachedTools(serverId: string): ToolList | undefined {
     const cached = this.toolCache.get(serverId);
     return cached && cached.definition === this.definitions.get(serverId) ? cached.tools : undefined;
   }
 
-  rememberTools(definition: ServerDefinition, tools: Tool[]): void {
+  rememberTools(definition: ServerDefinition, tools: readonly Tool[]): void {
     if (this.definitions.get(definition.id) !== definition) return;
-    this.toolCache.set(definition.id, { definition, tools });
+    this.toolCache.set(definition.id, { definition, tools: frozenTools(tools) });
     this.noteListed(definition.id);
   }
 
@@ -287,6 +288,8 @@ export class McpRuntime {
     );
     this.commitUnlessColliding(listed, committed, report);
     for (const id of this.definitions.keys()) if (!next.has(id)) report.removed.push(id);
+    // Published definitions are never changed in place (the gateway's memos key on them): a slip throws.
+    for (const definition of committed.values()) deepFreeze(definition);
     this.definitions = committed;
     for (const id of [...report.changed, ...report.removed]) void this.connections.retire(id);
     for (const id of report.removed) {
@@ -315,7 +318,7 @@ export class McpRuntime {
     const pending = new Set(listed.map((entry) => entry.id));
     /** Every offered name of the servers settled so far: who has it. */
     const taken = new Map<string, { server: ServerDefinition; rawName: string }>();
-    const take = (server: ServerDefinition, tools: Tool[] | undefined) => {
+    const take = (server: ServerDefinition, tools: readonly Tool[] | undefined) => {
       if (!tools) return;
       for (const tool of buildCatalog([{ server, tools }], []).tools) if (!taken.has(tool.name)) taken.set(tool.name, { server, rawName: tool.rawName });
     };
@@ -330,7 +333,7 @@ export class McpRuntime {
       if (!clash && !inner) {
         committed.set(id, definition);
         report.changed.push(id);
-        this.toolCache.set(id, { definition, tools });
+        this.toolCache.set(id, { definition, tools: frozenTools(tools) });
         this.noteListed(id);
         take(definition, tools);
         continue;

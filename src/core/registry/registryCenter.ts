@@ -12,6 +12,7 @@ import {
 import { HOST_APP_ID } from '../dataHome.js';
 import type { Clock } from '../ports.js';
 import { suggestClosest } from '../naming/suggest.js';
+import { grantAllows } from '../policy/accessRule.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import {
@@ -305,21 +306,20 @@ export class RegistryCenter {
     return [...list];
   }
 
-  /** What an app may use: never a missing registration (its grants wait for it to come back). */
+  /**
+   * What an app may use (the grant rule, policy/accessRule.ts), found with
+   * range scans on the primary key only: every row for the owner, else the
+   * app's own rows and the targets of its grants.
+   */
   private computeVisible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
-    if (appId === this.ownerAppId) return payloads(this.store.list(table)).filter((row) => !row.missing);
-    const own = payloads(this.store.list(table, { prefix: providerPrefix(appId) })).filter((row) => !row.missing);
-    const seen = new Set(own.map((row) => row.id));
-    for (const grant of this.store.list(kindTables[kind].grants, { prefix: grantPrefix(appId) })) {
-      const target = grant.payload.targetId;
-      if (seen.has(target)) continue;
-      const row = this.store.get(table, target);
-      if (row && !row.payload.missing) {
-        own.push(row.payload);
-        seen.add(target);
-      }
+    const granted = new Set(appId === this.ownerAppId ? [] : this.store.list(kindTables[kind].grants, { prefix: grantPrefix(appId) }).map((grant) => grant.payload.targetId));
+    const candidates = appId === this.ownerAppId ? payloads(this.store.list(table)) : payloads(this.store.list(table, { prefix: providerPrefix(appId) }));
+    const seen = new Set(candidates.map((row) => row.id));
+    for (const target of granted) {
+      const row = !seen.has(target) ? this.store.get(table, target) : undefined;
+      if (row) candidates.push(row.payload);
     }
-    return own;
+    return candidates.filter((row) => grantAllows(appId, row, this.ownerAppId, () => granted.has(row.id)));
   }
 
   /** Answers per store revision: the gateway asks on every call, and the answer only changes with the DB. */
@@ -338,9 +338,7 @@ export class RegistryCenter {
   private computeAccess(kind: GrantKind, appId: string, id: string): boolean {
     const { items, grants } = kindTables[kind];
     const row = this.store.get(items as LogicalTable<Registration>, id);
-    if (!row || row.payload.missing) return false;
-    if (appId === this.ownerAppId || id.startsWith(providerPrefix(appId))) return true;
-    return this.store.has(grants, grantRowId(appId, id));
+    return row !== undefined && grantAllows(appId, row.payload, this.ownerAppId, () => this.store.has(grants, grantRowId(appId, id)));
   }
 
   // ── grants ──────────────────────────────────────────────────────────────

@@ -28,7 +28,7 @@ export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 
 export interface CatalogEntry {
   server: ServerDefinition;
-  tools: Tool[];
+  tools: readonly Tool[];
 }
 
 export interface CatalogResult {

@@ -195,7 +195,7 @@ export class ServerConnection {
       const transport = new ProcessTransport({
         serverId: def.id,
         command: def.transport.command,
-        args: def.transport.args,
+        args: [...def.transport.args],
         env: serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values),
         cwd: def.transport.cwd,
         log: this.deps.log,

@@ -1,10 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
-import type { RunGateAnswer } from '../../policy/runGate.js';
+import type { AccessCode, AccessRefusal } from '../../policy/accessRule.js';
 import { toolNameFor } from '../catalog/toolNaming.js';
-import { whereConfigured } from '../config/whereConfigured.js';
 
-export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW' | 'SERVER_DISABLED' | 'BAD_ARGUMENTS';
+export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'BAD_ARGUMENTS' | AccessCode;
 
 /**
  * A refusal of the gateway: a code to branch on, why (naming the tool and
@@ -27,57 +26,8 @@ export class GatewayError extends Error {
   }
 }
 
-/** What the gateway found out about the caller's access to one server, in the order it is told. */
-export interface AccessFacts {
-  caller: { appId: string; agentId?: string; flow: 'main' | 'sub' };
-  toolName: string;
-  server: ServerDefinition;
-  switchedOff: boolean;
-  granted: boolean;
-  gate: RunGateAnswer;
-  mcpConfigFile: string;
-}
-
-function enableFix(server: ServerDefinition, mcpConfigFile: string): string {
-  const where = whereConfigured(server, mcpConfigFile);
-  if (where.kind === 'yaml') return `remove "disabled: true" from servers.${server.name} in ${where.file}`;
-  if (where.kind === 'plugin') return `set "enabled": true in ai.mcp of app "${where.appId}" in ${where.file}`;
-  return `enable it where ${server.providerAppId} registers it`;
-}
-
-function flowFix(server: ServerDefinition, flow: 'main' | 'sub', mcpConfigFile: string): string {
-  const flag = flow === 'main' ? 'allowMain' : 'allowSub';
-  const other = flow === 'main' ? 'sub' : 'main';
-  const where = whereConfigured(server, mcpConfigFile);
-  const elsewhere = `, or call it in a ${other} flow (--flow ${other})`;
-  if (where.kind === 'yaml') return `set "${flag}: true" for servers.${server.name} in ${where.file}${elsewhere}`;
-  if (where.kind === 'plugin') return `set "${flag}": true in ai.mcp of app "${where.appId}" in ${where.file}${elsewhere}`;
-  return `call it in a ${other} flow (--flow ${other}); ${server.providerAppId} decides ${flag} for its servers`;
-}
-
-/**
- * Why this caller may not call a tool of this server, first reason first:
- * the server is off (by its config or by the user), not granted, its plugin
- * may not run, the flow, or the caller's own selection; each with its fix.
- */
-export function refusalOf(facts: AccessFacts): GatewayError {
-  const { caller, toolName, server, mcpConfigFile } = facts;
-  const refuse = (code: GatewayErrorCode, message: string, fix: string) => new GatewayError(code, message, fix, server.id);
-  if (server.disabled) return refuse('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which is disabled`, enableFix(server, mcpConfigFile));
-  if (facts.switchedOff) {
-    return refuse('SERVER_DISABLED', `"${toolName}" belongs to server "${server.id}", which the user switched off`, 'switch it on again with its switch on the MCP servers page');
-  }
-  if (!facts.granted) return refuse('NOT_GRANTED', `${caller.appId} may not use "${toolName}": server "${server.id}" is not granted to it`, `chatos grant ${caller.appId} ${server.id}`);
-  if (!facts.gate.ok) return refuse('NOT_RUNNABLE', `"${toolName}" is not offered: ${facts.gate.message}`, facts.gate.fix);
-  const flag = caller.flow === 'main' ? 'allowMain' : 'allowSub';
-  if (!(caller.flow === 'main' ? server.allowMain : server.allowSub)) {
-    return refuse('WRONG_FLOW', `"${toolName}" is not available in ${caller.flow} flows: server "${server.id}" has ${flag} false`, flowFix(server, caller.flow, mcpConfigFile));
-  }
-  const fix = caller.agentId
-    ? `add "${server.id}" to the servers of agent ${caller.agentId} (the Agents page, or chatos agents update ${caller.agentId} --file AGENT.json)`
-    : `this caller may use only the servers it was given; call "${toolName}" as an app or agent that selects "${server.id}"`;
-  return refuse('NOT_GRANTED', `"${toolName}" of server "${server.id}" is not among the servers selected for this caller`, fix);
-}
+/** The access rule's refusal as the gateway throws it, naming the server. */
+export const gatewayRefusal = (refusal: AccessRefusal, serverId: string) => new GatewayError(refusal.code, refusal.reason, refusal.fix, serverId);
 
 /** Whether the server's tool list, as last listed, gives a tool this name. */
 function lists(server: ServerDefinition, tools: readonly Tool[] | undefined, toolName: string): boolean {

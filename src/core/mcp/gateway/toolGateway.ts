@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
-import { normalizeName } from '../../naming/names.js';
+import { defaultToolPrefix } from '../../naming/names.js';
 import { suggestClosest } from '../../naming/suggest.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../catalog/toolCatalog.js';
@@ -15,7 +15,9 @@ import { resolvePermission, type PermissionSource } from './permissions.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../../policy/runGate.js';
 import { mayProduceName } from '../catalog/toolNaming.js';
 import { McpRuntimeError } from '../mcpRuntimeError.js';
-import { GatewayError, ownerOf, refusalOf } from './refusals.js';
+import { GatewayError, gatewayRefusal, ownerOf } from './refusals.js';
+import type { ToolList } from '../frozen.js';
+import { accessTo, type AccessAnswer, type AccessFacts } from '../../policy/accessRule.js';
 
 export { GatewayError } from './refusals.js';
 
@@ -145,7 +147,7 @@ export const leaseReminder = (serverId: string) =>
 /** One server's share of a catalog: what buildCatalog's output depends on. */
 interface CatalogInput {
   server: ServerDefinition;
-  tools: Tool[];
+  tools: ToolList;
   switchedOff: readonly string[];
 }
 
@@ -193,14 +195,30 @@ export class ToolGateway {
     return this.grantedServers(caller).filter((def) => this.runnable(def).ok);
   }
 
-  /** The servers the caller's grants, flow and selection allow, whether or not their plugin may run now. */
+  /** The servers the access rule allows this caller, but for the run gate (asked apart: a listing says why a plugin's server is left out). */
   private grantedServers(caller: Caller): ServerDefinition[] {
     const { runtime, registry } = this.deps;
     const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
     return runtime
       .allDefinitions()
-      .filter((def) => allowed.has(def.id) && !def.disabled && !this.switchedOff(def) && (caller.flow === 'main' ? def.allowMain : def.allowSub) && (!caller.serverIds || caller.serverIds.includes(def.id)))
+      .filter((def) => accessTo(caller, def, this.accessFacts(def, { granted: () => allowed.has(def.id), gate: () => RUN_ALLOWED })).ok)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** What the access rule reads about one server for this gateway: the user's switch, the grant (asked of the registry now), the run gate's cached answer. */
+  private accessFacts(def: ServerDefinition, overrides: Partial<Pick<AccessFacts, 'granted' | 'gate'>> & { caller?: Caller } = {}): AccessFacts {
+    const { caller } = overrides;
+    return {
+      switchedOff: () => this.switchedOff(def),
+      granted: overrides.granted ?? (() => caller !== undefined && this.deps.registry.hasMcpServerAccess(caller.appId, def.id)),
+      gate: overrides.gate ?? (() => this.runnable(def)),
+      mcpConfigFile: this.deps.mcpConfigFile,
+    };
+  }
+
+  /** The access rule's answer for this caller and server now (a call names `toolName`, said in a refusal). */
+  private access(caller: Caller, def: ServerDefinition, toolName?: string): AccessAnswer {
+    return accessTo(caller, def, this.accessFacts(def, { caller }), toolName);
   }
 
   /** The run gate's cached answer for a plugin's server; other servers always may. */
@@ -233,7 +251,7 @@ export class ToolGateway {
     return { tools, problems: [...problems, ...catalog.problems], reminders };
   }
 
-  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<Tool[]> {
+  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<ToolList> {
     const cached = this.deps.runtime.cachedTools(server.id);
     if (cached) return cached;
     const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
@@ -268,7 +286,8 @@ export class ToolGateway {
    * buildCatalog over these servers' cached tool lists, memoized. Its output
    * depends only on the definitions, the tool lists and the tools the user
    * switched off; definitions and tool lists are replaced, never mutated,
-   * when they change, so the same objects (and the same switched-off list)
+   * when they change (the types are read-only and the runtime freezes what
+   * it publishes: mcp/frozen.ts), so the same objects (and the same switched-off list)
    * mean the same catalog. Rebuilding it on every call cost more than the
    * call itself. The user's settings are read once per server, now.
    */
@@ -299,16 +318,9 @@ export class ToolGateway {
     return this.deps.settings?.of(def.id).disabled === true;
   }
 
-  /** Whether the caller may use this server now: enabled (in its config and by the user), its flow allowed, selected, and granted (asked of the registry now). */
+  /** Whether the caller may use this server now (the access rule, its grant asked of the registry now). */
   private mayUse(caller: Caller, def: ServerDefinition): boolean {
-    return (
-      !def.disabled &&
-      !this.switchedOff(def) &&
-      (caller.flow === 'main' ? def.allowMain : def.allowSub) &&
-      (!caller.serverIds || caller.serverIds.includes(def.id)) &&
-      this.deps.registry.hasMcpServerAccess(caller.appId, def.id) &&
-      this.runnable(def).ok
-    );
+    return this.access(caller, def).ok;
   }
 
   /** Default tool-name prefix of each definition, computed once per definition object. */
@@ -331,7 +343,7 @@ export class ToolGateway {
     const owners = this.deps.runtime.allDefinitions().filter((def) => {
       if (def.transform.length > 0) return mayProduceName(toolName, def.transform);
       let prefix = this.prefixes.get(def);
-      if (prefix === undefined) this.prefixes.set(def, (prefix = `mcp_${normalizeName(def.name)}_`));
+      if (prefix === undefined) this.prefixes.set(def, (prefix = defaultToolPrefix(def.name)));
       return toolName.startsWith(prefix);
     });
     // Plain code-unit order: stable, and far cheaper than localeCompare.
@@ -456,16 +468,11 @@ export class ToolGateway {
     return memo.tellsCaller ? withCallerMeta(memo.meta, caller) : memo.meta;
   }
 
+  /** Why this caller may not call this tool of this server, as the access rule says it. */
   private refusal(caller: Caller, toolName: string, server: ServerDefinition): GatewayError {
-    return refusalOf({
-      caller,
-      toolName,
-      server,
-      switchedOff: this.switchedOff(server),
-      granted: this.deps.registry.hasMcpServerAccess(caller.appId, server.id),
-      gate: this.runnable(server),
-      mcpConfigFile: this.deps.mcpConfigFile,
-    });
+    const answer = this.access(caller, server, toolName);
+    // The refusal is asked after a negative answer: a grant given in between is no reason to let the call through here.
+    return answer.ok ? new GatewayError('NOT_GRANTED', `${caller.appId} may not use "${toolName}" now`, 'call it again', server.id) : gatewayRefusal(answer, server.id);
   }
 
   private readonly cachedToolsOf = (serverId: string) => this.deps.runtime.cachedTools(serverId);
@@ -520,7 +527,7 @@ export class ToolGateway {
   }
 
   /** Resolutions per (app, flow, tool name), valid for one DB revision, one definitions version, one tool list and one selection. */
-  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: Tool[] | undefined; server: ServerDefinition; tool: OfferedTool }>();
+  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }>();
 
   /**
    * The resolution of an identical earlier call, if nothing it depended on

@@ -13,9 +13,11 @@ export interface SettingsContextDeps {
   agents: AgentStore;
   registry: RegistryCenter;
   catalog: Pick<PluginCatalog, 'plugins' | 'apps' | 'problems'>;
-  /** The host's rescan: scans the plugin roots and syncs the registry. */
-  rescan: () => void;
-  runtime: Pick<McpRuntime, 'allDefinitions' | 'cachedTools' | 'connections'>;
+  /** The host's rescan operation: scans the plugin roots, syncs the registry, reloads the servers when plugins changed. */
+  rescan: () => Promise<unknown>;
+  runtime: Pick<McpRuntime, 'allDefinitions' | 'cachedTools'>;
+  /** What runs now, per server (the host's server administration). */
+  snapshots: () => ServerSnapshot[];
   serverSettings: ServerSettings;
   alwaysAllow: AlwaysAllowStore;
 }
@@ -40,7 +42,7 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
     },
     servers: {
       list(): SettingsServerView[] {
-        const snapshots = new Map(runtime.connections.snapshot().map((s) => [s.serverId, s]));
+        const snapshots = new Map(deps.snapshots().map((s) => [s.serverId, s]));
         return runtime
           .allDefinitions()
           .sort((a, b) => a.id.localeCompare(b.id))

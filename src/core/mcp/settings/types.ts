@@ -38,8 +38,8 @@ export interface SettingsContext {
     list(): PluginRecord[];
     apps(): AppContribution[];
     problems(): Problem[];
-    /** Scans the plugin roots again and syncs the registry with the result. */
-    rescan(): void;
+    /** Scans the plugin roots again, syncs the registry with the result and reloads the servers when plugins changed. */
+    rescan(): Promise<unknown>;
   };
   servers: {
     list(): SettingsServerView[];

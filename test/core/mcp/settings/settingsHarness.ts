@@ -19,8 +19,9 @@ export function hostSettingsContext(host: Host): SettingsContext {
     agents: host.agents,
     registry: host.registry,
     catalog: host.catalog,
-    rescan: () => void host.rescan(),
+    rescan: () => host.operations.rescan.rescanAndReload(),
     runtime: host.mcp,
+    snapshots: () => host.operations.servers.snapshots(),
     serverSettings: host.serverSettings,
     alwaysAllow: host.alwaysAllow,
   });

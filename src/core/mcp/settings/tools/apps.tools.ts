@@ -80,7 +80,7 @@ export const appsModule: ToolModule = {
       permission: 'write',
       inputSchema: {},
       async handler(_args, ctx) {
-        ctx.plugins.rescan();
+        await ctx.plugins.rescan();
         const view = appsView(ctx);
         return dataResult(`Rescanned: ${sentence(view)}`, view);
       },

@@ -1,0 +1,14 @@
+import type { TrustChanges } from '../shared/trust.js';
+import type { AppToolCall } from './mcp/gateway/callEvents.js';
+import type { ReloadReport } from './mcp/mcpRuntime.js';
+
+/** The core's live events for the faces (UI, serve): reloads, rescans, trust changes, app calls. */
+export type HostEvent =
+  | { kind: 'plugins-rescanned'; reread: string[]; removed: string[]; problems: number }
+  /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
+  | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
+  | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
+  | ({ kind: 'app-tool-called' } & AppToolCall)
+  /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
+  | { kind: 'trust-changed'; pluginIds: string[] };

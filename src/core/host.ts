@@ -33,6 +33,7 @@ import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
+import { KnowledgeService } from './knowledge/knowledgeService.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
@@ -166,6 +167,8 @@ export interface Host {
   readonly hostPrompts: HostPromptStore;
   /** Conversations and their turns: the chat operations every face calls. */
   readonly chat: ChatService;
+  /** Knowledge bases: documents, chunks, embeddings (through model entries) and hybrid search; one folder each under the data home. */
+  readonly knowledge: KnowledgeService;
   /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
   readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
@@ -250,7 +253,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; knowledge: KnowledgeService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -408,6 +411,7 @@ export function createHost(options: HostOptions = {}): Host {
         },
       });
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now() });
       const chat = new ChatService({
         records: store,
         conversationsDir: home.conversationsDir,
@@ -426,7 +430,7 @@ export function createHost(options: HostOptions = {}): Host {
         logger,
       });
       const hostPrompts = new HostPromptStore(store, registry, () => void sync.syncHostOwn());
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts };
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, knowledge, chat, alwaysAllow, hostPrompts };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -530,6 +534,9 @@ export function createHost(options: HostOptions = {}): Host {
     get chat() {
       return need().chat;
     },
+    get knowledge() {
+      return need().knowledge;
+    },
     get alwaysAllow() {
       return need().alwaysAllow;
     },
@@ -554,6 +561,7 @@ export function createHost(options: HostOptions = {}): Host {
       leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.
       await current?.chat.dispose();
+      current?.knowledge.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

@@ -388,7 +388,9 @@ export function createHost(options: HostOptions = {}): Host {
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings, alwaysAllow });
+      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now() });
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => void rescan(), runtime: mcp, serverSettings, alwaysAllow, knowledge });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -410,8 +412,6 @@ export function createHost(options: HostOptions = {}): Host {
           return plugin?.source === 'builtin' && plugin.status === 'loaded';
         },
       });
-      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
-      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now() });
       const chat = new ChatService({
         records: store,
         conversationsDir: home.conversationsDir,

@@ -23,6 +23,7 @@ export function hostSettingsContext(host: Host): SettingsContext {
     runtime: host.mcp,
     serverSettings: host.serverSettings,
     alwaysAllow: host.alwaysAllow,
+    knowledge: host.knowledge,
   });
 }
 

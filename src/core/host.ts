@@ -417,6 +417,7 @@ export function createHost(options: HostOptions = {}): Host {
         conversationsDir: home.conversationsDir,
         agents,
         models,
+        knowledge: { list: () => knowledge.list(), search: (id, query, options) => knowledge.search(id, query, options) },
         clientFor: createModelClient,
         resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
         gateway,

@@ -84,16 +84,23 @@ function fileType(file: string): (typeof KNOWLEDGE_FILE_TYPES)[number] {
  * device would hang or never end), at most MAX_FILE_BYTES of it.
  */
 export async function readDocumentFile(file: string): Promise<DocumentText> {
-  const type = fileType(file);
+  fileType(file);
   const read = readRegularFile(file, { maxBytes: MAX_FILE_BYTES });
   if (!read.ok) throw new KnowledgeError('KB_FILE_UNREADABLE', read.message, read.hint);
+  return documentFromBytes(path.basename(file), read.bytes);
+}
+
+/** A document's text from a file's bytes (an upload); `name` is the file's name, its type by its extension. */
+export async function documentFromBytes(name: string, bytes: Buffer): Promise<DocumentText> {
+  const type = fileType(name);
+  if (bytes.length > MAX_FILE_BYTES) throw new KnowledgeError('KB_FILE_UNREADABLE', `${name} holds more than ${MAX_FILE_BYTES} bytes`, 'split it into smaller files');
   let text: string;
-  if (type === '.pdf') text = await pdfToText(read.bytes, file);
+  if (type === '.pdf') text = await pdfToText(bytes, name);
   else {
-    const utf8 = read.bytes.toString('utf8').replace(/^\uFEFF/, '');
+    const utf8 = bytes.toString('utf8').replace(/^\uFEFF/, '');
     text = type === '.html' || type === '.htm' ? htmlToText(utf8) : utf8;
   }
-  return { name: path.basename(file), text: checkedText(text, file) };
+  return { name, text: checkedText(text, name) };
 }
 
 /** Normalized line ends; refuses a text with nothing in it or too much. */

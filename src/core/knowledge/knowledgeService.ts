@@ -16,7 +16,7 @@ import type { ModelEntry } from '../../shared/models.js';
 import { normalizeName } from '../naming/names.js';
 import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
-import { checkedText, readDocumentFile } from './documentText.js';
+import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { KnowledgeIndex } from './knowledgeIndex.js';
@@ -171,6 +171,15 @@ export class KnowledgeService {
     await this.opened(id);
     options.onProgress?.({ phase: 'reading', file: path.basename(file), done: 0, total: 1 });
     const document = await readDocumentFile(file);
+    return this.addDocument(id, document.name, document.text, options);
+  }
+
+  /** Adds a file's bytes (an upload from a face); `name` is its file name, and only its last part is kept. */
+  async addBytes(id: string, name: string, bytes: Buffer, options: IngestOptions = {}): Promise<AddResult> {
+    await this.opened(id);
+    const fileName = path.basename(name.replaceAll('\\', '/')).trim().slice(0, 200);
+    options.onProgress?.({ phase: 'reading', file: fileName, done: 0, total: 1 });
+    const document = await documentFromBytes(fileName, bytes);
     return this.addDocument(id, document.name, document.text, options);
   }
 

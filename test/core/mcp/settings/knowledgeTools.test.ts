@@ -83,6 +83,12 @@ describe('the knowledge tools behind the gateway', () => {
     expect(listed.files).toEqual([{ file: 'pests.md', chunks: listed.total }]);
     expect(data((await host.gateway.callTool(caller(), 'mcp_settings_list_knowledge_bases', {})).result).knowledgeBases).toHaveLength(1);
 
+    // The assistant can attach a base to an agent (update_agent, a write).
+    host.agents.create({ id: 'reader', name: 'Reader' });
+    const attach = await host.gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
+    expect(attach.decision).toBe('auto');
+    expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
+
     const update = await host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
     expect(update.decision).toBe('auto');
     expect(data(update.result).knowledgeBase).toMatchObject({ description: 'Notes', embeddingModel: null, embeddedWith: null });

@@ -113,3 +113,4 @@ export type AddResult = z.infer<typeof AddResultSchema>;
 
 /** File types a base reads (by extension). */
 export const KNOWLEDGE_FILE_TYPES = ['.txt', '.md', '.markdown', '.html', '.htm', '.pdf'] as const;
+export type KnowledgeFileType = (typeof KNOWLEDGE_FILE_TYPES)[number];

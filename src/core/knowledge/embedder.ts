@@ -36,8 +36,8 @@ function checkedVectors(data: { index: number; embedding: unknown }[], count: nu
 
 /**
  * An embedder on the entry's OpenAI-compatible API (OpenAI, Ollama's
- * `/v1`, vLLM, LM Studio…), with the same rules as the chat clients: the
- * entry alone decides the URL and key, no SDK retries, no SDK logging.
+ * `/v1`, vLLM, LM Studio…), with the chat clients' rules where they fit:
+ * the entry alone decides the URL and key, no SDK logging.
  * Floats are asked for explicitly: the SDK's default is base64, which some
  * compatible servers do not speak.
  */
@@ -46,7 +46,8 @@ export function createEmbedder(entry: ModelEntry, apiKey: string | undefined): E
     throw new KnowledgeError('KB_MODEL_NO_EMBEDDINGS', `model "${entry.id}" speaks the ${entry.api} API, which offers no embeddings`, 'choose a model entry with an OpenAI-compatible API (/embeddings), or none for search by words only');
   }
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null } };
-  const client = new OpenAI({ baseURL: entry.baseUrl, maxRetries: 0, logLevel: 'off', organization: null, project: null, ...auth });
+  // The SDK's own retries (2, with backoff) cover a reset socket, a 429 or a 5xx: an add of hundreds of batches should not fail on one.
+  const client = new OpenAI({ baseURL: entry.baseUrl, maxRetries: 2, logLevel: 'off', organization: null, project: null, ...auth });
   return {
     modelId: entry.id,
     async embed(texts, signal) {

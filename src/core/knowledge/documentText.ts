@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { Parser } from 'htmlparser2';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { KNOWLEDGE_FILE_TYPES } from '../../shared/knowledge.js';
 import { readRegularFile } from '../files/readRegularFile.js';
 import { KnowledgeError } from './knowledgeError.js';
@@ -58,6 +57,8 @@ export function htmlToText(html: string): string {
 }
 
 async function pdfToText(bytes: Buffer, file: string): Promise<string> {
+  // pdf.js is large: loaded the first time a PDF is added, not by every process that starts a host.
+  const { extractText, getDocumentProxy } = await import('unpdf');
   try {
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
     try {

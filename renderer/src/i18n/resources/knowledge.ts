@@ -113,7 +113,7 @@ export default {
     'knowledge.docs.actions': 'Actions',
     'knowledge.docs.removeFile': 'Delete',
     'knowledge.docs.removeFileConfirm': 'Delete all {{chunks}} chunk(s) of {{file}}?',
-    'knowledge.docs.fileRemoved': 'Deleted {{file}} ({{chunks}} chunks)',
+    'knowledge.docs.fileRemoved': 'Deleted {{file}} ({{chunks}} chunk(s))',
     'knowledge.docs.removeChunk': 'Delete this chunk',
     'knowledge.docs.chunkRemoved': 'Deleted the chunk',
     'knowledge.search.placeholder': 'What are you looking for?',

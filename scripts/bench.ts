@@ -7,6 +7,7 @@ import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
 import { runChatUiBench } from './bench/chatUiBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
+import { runKnowledgeBench } from './bench/knowledgeBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
@@ -22,6 +23,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'chat', run: runChatBench },
   { name: 'chat ui', run: runChatUiBench },
   { name: 'canvas', run: runCanvasBench },
+  { name: 'knowledge', run: runKnowledgeBench },
 ];
 
 function formatValue(value: number): string {

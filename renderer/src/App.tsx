@@ -18,6 +18,7 @@ const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
 const PromptsPage = lazy(() => import('./pages/PromptsPage'));
+const KnowledgePage = lazy(() => import('./pages/KnowledgePage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
 const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
 const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
@@ -40,6 +41,7 @@ function AppRoutes() {
           <Route path="servers" element={<ServersPage />} />
           <Route path="servers/:serverId" element={<ServersPage />} />
           <Route path="prompts" element={<PromptsPage />} />
+          <Route path="knowledge" element={<KnowledgePage />} />
           <Route path="playground" element={<PlaygroundPage />} />
           <Route path="problems" element={<ProblemsPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -3,6 +3,7 @@ import { ChatError } from '../core/chat/chatError.js';
 import { MessageLogError } from '../core/chat/conversations/messageLog.js';
 import { ModelError } from '../core/chat/models/modelError.js';
 import { SecretError } from '../core/secrets/secretStore.js';
+import { KnowledgeError } from '../core/knowledge/knowledgeError.js';
 import { McpRuntimeError } from '../core/mcp/mcpRuntimeError.js';
 import { McpAdminError } from '../core/mcp/admin/mcpAdminError.js';
 import { HostPromptError } from '../core/registry/hostPromptStore.js';
@@ -34,7 +35,7 @@ export function toApiError(error: unknown): HostApiError {
     const fields = error.fields.length ? { fields: error.fields } : {};
     return withHint({ code: error.code === 'MCP_SERVER_INVALID' || error.code === 'PROMPT_INVALID' ? 'INVALID' : error.code, message: error.message, ...fields }, error.hint);
   }
-  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };

@@ -8,6 +8,7 @@ import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { modelHandlers } from './handlers/models.js';
 import { promptHandlers } from './handlers/prompts.js';
+import { knowledgeHandlers } from './handlers/knowledge.js';
 import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { registryHandlers } from './handlers/registry.js';
@@ -56,6 +57,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...chatHandlers(context),
     ...mcpServerHandlers(context),
     ...promptHandlers(context),
+    ...knowledgeHandlers(context),
     ...pageChatHandlers(context),
   };
   const stops = wireEvents(host, options.urls, emit);

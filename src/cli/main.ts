@@ -6,6 +6,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerChat } from './commands/chat.js';
 import { registerConversations } from './commands/conversations.js';
 import { registerInit } from './commands/init.js';
+import { registerKb } from './commands/kb.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerModels } from './commands/models.js';
 import { registerPrompts } from './commands/prompts.js';
@@ -43,6 +44,7 @@ export function buildProgram(cli: CliContext): Command {
   registerModels(program, cli);
   registerMcp(program, cli);
   registerPrompts(program, cli);
+  registerKb(program, cli);
   registerChat(program, cli);
   registerConversations(program, cli);
   registerAudit(program, cli);

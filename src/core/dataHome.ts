@@ -74,4 +74,9 @@ export class DataHome {
   get conversationsDir(): string {
     return path.join(this.hostDir, 'conversations');
   }
+
+  /** One folder per knowledge base: its settings (`base.json`) and its index (`index.msp`). */
+  get knowledgeDir(): string {
+    return path.join(this.hostDir, 'knowledge');
+  }
 }

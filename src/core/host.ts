@@ -36,6 +36,7 @@ import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
 import { createSettingsContext } from './mcp/settings/settingsContext.js';
+import { KnowledgeService } from './knowledge/knowledgeService.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
 import type { SettingsContext } from './mcp/settings/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
@@ -148,6 +149,8 @@ export interface Host {
   readonly hostPrompts: HostPromptStore;
   /** Conversations and their turns: the chat operations every face calls. */
   readonly chat: ChatService;
+  /** Knowledge bases: documents, chunks, embeddings (through model entries) and hybrid search; one folder each under the data home. */
+  readonly knowledge: KnowledgeService;
   /** "Always allow" answers per agent and tool (admin DB): listed and revoked on the agent's settings. */
   readonly alwaysAllow: AlwaysAllowStore;
   /** Plugin backends, each in its own Node process, started on first call; only for trusted plugins. */
@@ -234,7 +237,7 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore; operations: HostOperations }
+    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; knowledge: KnowledgeService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore; operations: HostOperations }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -352,7 +355,9 @@ export function createHost(options: HostOptions = {}): Host {
       const serverSettings = new ServerSettings(store);
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => operations.rescan.rescanAndReload(), runtime: mcp, snapshots: () => operations.servers.snapshots(), serverSettings, alwaysAllow });
+      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
+      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now() });
+      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => operations.rescan.rescanAndReload(), runtime: mcp, snapshots: () => operations.servers.snapshots(), serverSettings, alwaysAllow, knowledge });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -374,12 +379,12 @@ export function createHost(options: HostOptions = {}): Host {
           return plugin?.source === 'builtin' && plugin.status === 'loaded';
         },
       });
-      const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       const chat = new ChatService({
         records: store,
         conversationsDir: home.conversationsDir,
         agents,
         models,
+        knowledge: { list: () => knowledge.list(), search: (id, query, options) => knowledge.search(id, query, options) },
         clientFor: createModelClient,
         resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
         gateway,
@@ -411,7 +416,7 @@ export function createHost(options: HostOptions = {}): Host {
         servers: new ServerAdministration({ runtime: mcp, registry, settings: serverSettings, trouble: (id) => host.serverTrouble(id) }),
         callers: new Callers({ registry, catalog, runGate, models, agents, serverTrouble: (id) => host.serverTrouble(id), apps: () => catalog.apps }),
       };
-      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, chat, alwaysAllow, hostPrompts, operations };
+      started = { store, registry, trust, runGate, sync, mcp, gateway, serverSettings, agents, models, knowledge, chat, alwaysAllow, hostPrompts, operations };
       const boot = await sync.bootstrap(catalog.rescan());
       await mcp.start();
       startupProblems = boot.problems;
@@ -520,6 +525,9 @@ export function createHost(options: HostOptions = {}): Host {
     get chat() {
       return need().chat;
     },
+    get knowledge() {
+      return need().knowledge;
+    },
     get alwaysAllow() {
       return need().alwaysAllow;
     },
@@ -544,6 +552,7 @@ export function createHost(options: HostOptions = {}): Host {
       leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.
       await current?.chat.dispose();
+      current?.knowledge.dispose();
       confirmations.rejectAll();
       await Promise.all([current?.mcp.dispose(), backends.dispose()]);
       audit.flush();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KnowledgeBaseIdSchema } from './knowledge.js';
 
 /** One app an agent uses (seed 000 §4.2): whether its MCP and prompts are on, and which server / prompt ids are selected. */
 export const AgentUiAppSchema = z.object({
@@ -32,6 +33,8 @@ export const AgentInputSchema = z.object({
   systemPrompt: z.string().max(100_000).default(''),
   /** Agents it may delegate to (each offered as a tool that runs it in the sub flow). */
   subAgents: z.array(AgentIdSchema).default([]),
+  /** Knowledge bases it may search in a chat (offered as one `knowledge_search` tool over them). */
+  knowledgeBases: z.array(KnowledgeBaseIdSchema).default([]),
   /**
    * The UI app whose page created it (`host.chat.agents.create|createForApp`):
    * that page may list, change, delete and chat with it, and with no other

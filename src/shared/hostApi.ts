@@ -6,6 +6,7 @@ import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
+import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, SearchResultSchema } from './knowledge.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
@@ -30,6 +31,10 @@ const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);
 const JsonObject = z.record(z.string(), z.unknown());
+/** Chosen by the page for one upload or one add, so it can send the parts and follow (or cancel) the add. */
+const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+/** A part of an upload, base64: small enough for a request body of 1 MB. */
+export const KNOWLEDGE_UPLOAD_PART_CHARS = 680_000;
 
 /** One app as the Apps page shows it (the same fields as `chatos apps --json`). */
 export const AppViewSchema = z.object({
@@ -278,6 +283,31 @@ export const HostApiMethods = {
   'prompts.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.boolean(), revokedGrants: z.number() }) },
   'prompts.setGrant': { params: z.object({ name: Id, appId: Id, granted: z.boolean() }).strict(), result: z.object({ prompt: HostPromptViewSchema }) },
 
+  /** Knowledge bases (see README "Knowledge bases"): every change is announced as knowledge.changed; adds report knowledge.progress under their jobId. */
+  'knowledge.list': { params: Empty, result: z.object({ knowledgeBases: z.array(KnowledgeBaseSchema) }) },
+  'knowledge.create': { params: z.object({ base: JsonObject }).strict(), result: z.object({ knowledgeBase: KnowledgeBaseSchema }) },
+  /** A new embedding model re-embeds every chunk (progress under jobId, cancellable). */
+  'knowledge.update': { params: z.object({ id: Id, patch: JsonObject, jobId: KnowledgeJobId.optional() }).strict(), result: z.object({ knowledgeBase: KnowledgeBaseSchema }) },
+  'knowledge.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.string() }) },
+  'knowledge.documents': {
+    params: z.object({ id: Id, file: z.string().max(300).optional(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(50) }).strict(),
+    result: DocumentPageSchema,
+  },
+  'knowledge.search': { params: z.object({ id: Id, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(5) }).strict(), result: SearchResultSchema.extend({ note: z.string().optional() }) },
+  /** One part of a file being uploaded, at its byte offset (parts in order); the file is added with addUpload. */
+  'knowledge.uploadPart': { params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(), result: z.object({ received: z.number() }) },
+  'knowledge.addUpload': { params: z.object({ id: Id, uploadId: KnowledgeJobId, name: z.string().min(1).max(300), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
+  'knowledge.addText': { params: z.object({ id: Id, title: z.string().max(200).default('text'), text: z.string().min(1).max(900_000), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
+  /** Cancels a running add or re-embed: nothing of it is kept. */
+  'knowledge.cancel': { params: z.object({ jobId: KnowledgeJobId }).strict(), result: z.object({ cancelled: z.boolean() }) },
+  'knowledge.removeDocument': {
+    params: z
+      .object({ id: Id, file: z.string().min(1).max(300).optional(), chunkId: z.string().min(1).max(64).optional() })
+      .strict()
+      .refine((p) => (p.file === undefined) !== (p.chunkId === undefined), { error: 'give file (all its chunks) or chunkId (one chunk), one of the two', path: ['file'] }),
+    result: z.object({ removed: z.number() }),
+  },
+
   'tools.list': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId }).strict(),
     result: z.object({ tools: z.array(ToolViewSchema), problems: z.array(ProblemSchema), reminders: z.array(z.string()) }),
@@ -385,6 +415,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   ToolCallEventSchema.extend({ type: z.literal('chat.toolCall') }),
   /** A turn is running (or retrying a request), stopped (why), or done; with the conversation's totals when it ends. */
   ChatStatusEventSchema.extend({ type: z.literal('chat.status') }),
+  /** A knowledge base was created, changed (documents added or removed, settings) or deleted. */
+  z.object({ type: z.literal('knowledge.changed'), knowledgeBaseId: z.string() }),
+  /** How far an add or a re-embed is (its jobId as the page gave it). */
+  IngestProgressSchema.extend({ type: z.literal('knowledge.progress'), jobId: z.string(), knowledgeBaseId: z.string() }),
   /** Conversations were created, renamed, deleted, or changed state: lists are stale. */
   z.object({ type: z.literal('conversations.changed') }),
 ]);

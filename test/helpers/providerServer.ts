@@ -175,21 +175,32 @@ function errorType(status: number): string {
   return 'invalid_request_error';
 }
 
-/** Deterministic vectors: 16 numbers from the text's characters, normalized, so equal texts get equal vectors. */
-export function embeddingOf(text: string): number[] {
-  const vector = new Array<number>(16).fill(0);
-  for (let i = 0; i < text.length; i++) vector[(text.charCodeAt(i) + i) % 16]! += 1 + (text.charCodeAt(i) % 7);
+/**
+ * Deterministic vectors: `dimensions` numbers from the text's characters,
+ * normalized, so equal texts get equal vectors. A model named `…-<N>d`
+ * (e.g. `embed-24d`) answers N numbers, otherwise 16: two models give
+ * vectors a test can tell apart.
+ */
+export function embeddingOf(text: string, dimensions = 16): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (let i = 0; i < text.length; i++) vector[(text.charCodeAt(i) + i) % dimensions]! += 1 + (text.charCodeAt(i) % 7);
   const norm = Math.hypot(...vector) || 1;
   return vector.map((v) => v / norm);
 }
 
+export function dimensionsOf(model: unknown): number {
+  const match = typeof model === 'string' ? /-(\d{1,4})d$/.exec(model) : null;
+  return match ? Math.max(1, Number(match[1])) : 16;
+}
+
 function embeddings(body: any) {
   const inputs: string[] = Array.isArray(body?.input) ? body.input.map(String) : [String(body?.input ?? '')];
+  const dimensions = dimensionsOf(body?.model);
   return {
     object: 'list',
     model: body?.model ?? 'test-embedding',
     // The openai SDK asks for base64 (little-endian float32) unless told otherwise, and decodes it.
-    data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embeddingOf(text)).buffer).toString('base64') : embeddingOf(text) })),
+    data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embeddingOf(text, dimensions)).buffer).toString('base64') : embeddingOf(text, dimensions) })),
     usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
   };
 }

@@ -5,6 +5,7 @@ import {
   AppstoreOutlined,
   BookOutlined,
   CloudServerOutlined,
+  DatabaseOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
   MessageOutlined,
@@ -27,6 +28,7 @@ const SECTIONS = [
   { key: 'registry', icon: <ApartmentOutlined /> },
   { key: 'servers', icon: <CloudServerOutlined /> },
   { key: 'prompts', icon: <BookOutlined /> },
+  { key: 'knowledge', icon: <DatabaseOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
 ] as const;

@@ -42,6 +42,7 @@ describe('AgentStore', () => {
         uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, prompt: false, mcpServerIds: [], promptIds: [] }],
         systemPrompt: '',
         subAgents: [],
+        knowledgeBases: [],
       });
       expect(host.agents.get('writer')).toEqual(created);
       expect(host.agents.get('nobody')).toBeUndefined();
@@ -49,7 +50,7 @@ describe('AgentStore', () => {
 
       // Update replaces every field; the id stays, even if the input names another.
       const updated = host.agents.update('writer', { id: 'other', name: 'Writer 2', language: 'en' });
-      expect(updated).toEqual({ id: 'writer', name: 'Writer 2', description: '', hostAppId: 'chatos', language: 'en', uiApps: [], systemPrompt: '', subAgents: [] });
+      expect(updated).toEqual({ id: 'writer', name: 'Writer 2', description: '', hostAppId: 'chatos', language: 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] });
       expect(host.agents.get('writer')).toEqual(updated);
       expect(host.agents.get('other')).toBeUndefined();
 

@@ -6,9 +6,9 @@ import { ownValue } from '../../api/ownValue';
  * domains, so they are derived. A name is `verb_noun…` (snake or camel
  * case); the domain is the first noun after the verb, singular, then mapped
  * through the few aliases that make the settings server's names land in its
- * own modules (agents / apps / registry / mcp, see
+ * own modules (agents / apps / registry / mcp / knowledge, see
  * src/core/mcp/settings/tools/*.tools.ts): `grant_access` is registry,
- * `set_tool_enabled` is mcp. A name of one word is its own domain.
+ * `set_tool_enabled` is mcp, `add_document` is knowledge. A name of one word is its own domain.
  */
 const ALIASES: Record<string, string> = {
   agent: 'agents',
@@ -20,6 +20,8 @@ const ALIASES: Record<string, string> = {
   mcp: 'mcp',
   server: 'mcp',
   tool: 'mcp',
+  knowledge: 'knowledge',
+  document: 'knowledge',
 };
 
 function words(rawName: string): string[] {

@@ -1,6 +1,7 @@
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { AgentStore } from '../../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
+import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
 import type { PluginCatalog } from '../../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import { stateOfLeases, type ServerSnapshot } from '../connection/connectionManager.js';
@@ -20,6 +21,7 @@ export interface SettingsContextDeps {
   snapshots: () => ServerSnapshot[];
   serverSettings: ServerSettings;
   alwaysAllow: AlwaysAllowStore;
+  knowledge: KnowledgeService;
 }
 
 /** A disabled server never starts, so it has no connection state; any other has its leases' (see stateOfLeases). */
@@ -34,6 +36,7 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
     agents: deps.agents,
     alwaysAllow: deps.alwaysAllow,
     registry: deps.registry,
+    knowledge: deps.knowledge,
     plugins: {
       list: () => deps.catalog.plugins,
       apps: () => deps.catalog.apps,

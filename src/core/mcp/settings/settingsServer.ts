@@ -15,7 +15,7 @@ export const SETTINGS_SERVER_NAME = 'settings';
 export const SETTINGS_SERVER_ID = registryId(HOST_APP_ID, SETTINGS_SERVER_NAME);
 
 const INSTRUCTIONS =
-  "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, and MCP servers and their tools. " +
+  "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, MCP servers and their tools, and knowledge bases. " +
   'Read tools run at once; tools that create, delete or grant ask the user first, and a declined call returns a result saying so.';
 
 /** MCP annotations say to any client what the permission level says to ours (STYLE: confirmation is declared, not hard-wired). */

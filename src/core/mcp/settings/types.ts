@@ -6,6 +6,7 @@ import type { PermissionLevel, ServerCategory, ServerDefinition } from '../../..
 import type { Problem } from '../../../shared/problems.js';
 import type { AgentStore } from '../../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
+import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import type { ConnectionState } from '../connection/serverConnection.js';
 
@@ -34,6 +35,8 @@ export interface SettingsContext {
   /** Confirm-level tools an agent may run without asking ("always allow"). */
   alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   registry: RegistryCenter;
+  /** Knowledge bases (seed 003 §6). */
+  knowledge: KnowledgeService;
   plugins: {
     list(): PluginRecord[];
     apps(): AppContribution[];

@@ -35,7 +35,7 @@ async function wiredGateway(host: Host) {
     inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(ctx!)]]),
   });
   runtimes.push(runtime);
-  ctx = createSettingsContext({ agents: host.agents, registry: host.registry, catalog: host.catalog, rescan: async () => host.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: host.serverSettings, alwaysAllow: host.alwaysAllow });
+  ctx = createSettingsContext({ agents: host.agents, registry: host.registry, catalog: host.catalog, rescan: async () => host.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: host.serverSettings, alwaysAllow: host.alwaysAllow, knowledge: host.knowledge });
   await runtime.start();
   registerSettingsConfirmables(host.confirmations);
   const gateway = new ToolGateway({

@@ -24,6 +24,7 @@ export function hostSettingsContext(host: Host): SettingsContext {
     snapshots: () => host.operations.servers.snapshots(),
     serverSettings: host.serverSettings,
     alwaysAllow: host.alwaysAllow,
+    knowledge: host.knowledge,
   });
 }
 

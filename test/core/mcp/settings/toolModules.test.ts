@@ -69,6 +69,16 @@ describe('tool modules follow one file per domain (seed 003 §9)', () => {
       revoke_access: 'confirm',
       list_mcp_servers: 'read',
       set_tool_enabled: 'write',
+      // Seed 003 §6, exactly.
+      list_knowledge_bases: 'read',
+      get_knowledge_base: 'read',
+      create_knowledge_base: 'confirm',
+      update_knowledge_base: 'write',
+      delete_knowledge_base: 'confirm',
+      search_knowledge_base: 'read',
+      list_documents: 'read',
+      add_document: 'confirm',
+      delete_document: 'confirm',
     });
   });
 });

@@ -53,7 +53,7 @@ export const agentsModule: ToolModule = {
     defineTool({
       // hostAppId is left out on purpose: moving an agent to another app changes what it may use, so that takes create_agent's confirmation.
       name: 'update_agent',
-      description: "Change an agent's name, description, language or apps; fields left out keep their value. The app it acts for cannot be changed here.",
+      description: "Change an agent's name, description, language, apps or knowledge bases; fields left out keep their value. The app it acts for cannot be changed here.",
       permission: 'write',
       inputSchema: {
         id: z.string().describe('The agent id'),
@@ -61,6 +61,7 @@ export const agentsModule: ToolModule = {
         description: fields.description.unwrap().optional(),
         language: fields.language.unwrap().optional(),
         uiApps: fields.uiApps.unwrap().optional().describe('Replaces the whole list of apps'),
+        knowledgeBases: fields.knowledgeBases.unwrap().optional().describe('Knowledge base ids it may search in a chat; replaces the whole list'),
       },
       async handler({ id, ...changes }, ctx) {
         const current = ctx.agents.get(id);

@@ -1,0 +1,113 @@
+import * as path from 'node:path';
+import { Parser } from 'htmlparser2';
+import { KNOWLEDGE_FILE_TYPES } from '../../shared/knowledge.js';
+import { readRegularFile } from '../files/readRegularFile.js';
+import { KnowledgeError } from './knowledgeError.js';
+
+/** A file larger than this is refused before it is read (a PDF of a few hundred pages fits). */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** Extracted text longer than this is refused: it would make tens of thousands of chunks from one file. */
+export const MAX_TEXT_CHARS = 20 * 1024 * 1024;
+
+export interface DocumentText {
+  /** The file's name, as its chunks' source. */
+  name: string;
+  text: string;
+}
+
+/** Elements whose content is not text a reader sees. */
+const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
+/** Elements that start a new block (a line break in the text). */
+const BLOCKS = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'tr', 'table', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * The visible text of an HTML page, with headings kept as Markdown headings
+ * so the chunker splits at them too. htmlparser2 decodes entities and
+ * copes with broken markup, as browsers do.
+ */
+export function htmlToText(html: string): string {
+  const out: string[] = [];
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (HIDDEN.has(name)) hidden++;
+        else if (/^h[1-6]$/.test(name)) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
+        else if (BLOCKS.has(name)) out.push('\n\n');
+      },
+      ontext(text) {
+        if (hidden === 0) out.push(text.replace(/\s+/g, ' '));
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BLOCKS.has(name)) out.push('\n\n');
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  return out
+    .join('')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+async function pdfToText(bytes: Buffer, file: string): Promise<string> {
+  // pdf.js is large: loaded the first time a PDF is added, not by every process that starts a host.
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  try {
+    const pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+    try {
+      const { text } = await extractText(pdf, { mergePages: false });
+      // A blank line between pages: a page end is a paragraph end for the chunker.
+      return text.map((page) => page.trim()).join('\n\n');
+    } finally {
+      await pdf.destroy();
+    }
+  } catch (error) {
+    throw new KnowledgeError('KB_FILE_UNREADABLE', `${file} is not a PDF that can be read: ${(error as Error).message}`, 'open it in a PDF reader to check it; a scanned PDF without a text layer has no text to add');
+  }
+}
+
+function fileType(file: string): (typeof KNOWLEDGE_FILE_TYPES)[number] {
+  const extension = path.extname(file).toLowerCase();
+  const known = KNOWLEDGE_FILE_TYPES.find((type) => type === extension);
+  if (!known) throw new KnowledgeError('KB_FILE_UNSUPPORTED', `${file}: a knowledge base reads ${KNOWLEDGE_FILE_TYPES.join(', ')} files, not "${extension || '(no extension)'}"`, 'save it as text, Markdown, HTML or PDF');
+  return known;
+}
+
+/**
+ * A document's text from a file: only a regular file is read (a FIFO or a
+ * device would hang or never end), at most MAX_FILE_BYTES of it.
+ */
+export async function readDocumentFile(file: string): Promise<DocumentText> {
+  fileType(file);
+  const read = readRegularFile(file, { maxBytes: MAX_FILE_BYTES });
+  if (!read.ok) throw new KnowledgeError('KB_FILE_UNREADABLE', read.message, read.hint);
+  return documentFromBytes(path.basename(file), read.bytes);
+}
+
+/** A document's text from a file's bytes (an upload); `name` is the file's name, its type by its extension. */
+export async function documentFromBytes(name: string, bytes: Buffer): Promise<DocumentText> {
+  const type = fileType(name);
+  if (bytes.length > MAX_FILE_BYTES) throw new KnowledgeError('KB_FILE_UNREADABLE', `${name} holds more than ${MAX_FILE_BYTES} bytes`, 'split it into smaller files');
+  let text: string;
+  if (type === '.pdf') text = await pdfToText(bytes, name);
+  else {
+    const utf8 = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    text = type === '.html' || type === '.htm' ? htmlToText(utf8) : utf8;
+  }
+  return { name, text: checkedText(text, name) };
+}
+
+/** Normalized line ends; refuses a text with nothing in it or too much. */
+export function checkedText(text: string, source: string): string {
+  const normalized = text.replace(/\r\n?/g, '\n');
+  if (!normalized.trim()) throw new KnowledgeError('KB_DOCUMENT_EMPTY', `${source} has no text to add`, 'a scanned PDF needs OCR first; an empty file has nothing to search');
+  if (normalized.length > MAX_TEXT_CHARS) throw new KnowledgeError('KB_DOCUMENT_TOO_LARGE', `${source} has ${normalized.length} characters of text, more than ${MAX_TEXT_CHARS}`, 'split it into smaller files');
+  return normalized;
+}

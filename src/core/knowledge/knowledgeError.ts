@@ -1,0 +1,29 @@
+export type KnowledgeErrorCode =
+  | 'KB_NOT_FOUND'
+  | 'KB_EXISTS'
+  | 'KB_INVALID'
+  | 'KB_BROKEN'
+  | 'KB_MODEL_NOT_FOUND'
+  | 'KB_MODEL_NO_EMBEDDINGS'
+  | 'KB_EMBEDDING_FAILED'
+  | 'KB_FILE_UNSUPPORTED'
+  | 'KB_FILE_UNREADABLE'
+  | 'KB_DOCUMENT_EMPTY'
+  | 'KB_DOCUMENT_TOO_LARGE'
+  | 'KB_CHUNK_NOT_FOUND'
+  | 'KB_FILE_NOT_FOUND'
+  | 'KB_CANCELLED';
+
+/** A knowledge base that cannot be found, changed or searched as asked; callers branch on `code`. */
+export class KnowledgeError extends Error {
+  override readonly name = 'KnowledgeError';
+
+  constructor(
+    readonly code: KnowledgeErrorCode,
+    message: string,
+    /** What to do about it, in words a user can follow. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}

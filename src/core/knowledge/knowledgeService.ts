@@ -1,0 +1,412 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  KnowledgeBaseInputSchema,
+  KnowledgeBasePatchSchema,
+  KnowledgeBaseSchema,
+  type AddResult,
+  type Chunk,
+  type DocumentPage,
+  type IngestProgress,
+  type KnowledgeBase,
+  type SearchResult,
+} from '../../shared/knowledge.js';
+import type { ModelEntry } from '../../shared/models.js';
+import { normalizeName } from '../naming/names.js';
+import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
+import { writeFileAtomic } from '../store/dbFile.js';
+import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
+import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
+import { KnowledgeError } from './knowledgeError.js';
+import { KnowledgeIndex } from './knowledgeIndex.js';
+import { chunkText } from './markdownChunker.js';
+
+export interface KnowledgeServiceDeps {
+  /** `$CHATOS_HOME/chatos/knowledge`: one folder per base. */
+  dir: string;
+  /** Model entries and their keys (the ModelService); read when an embedding request is made. */
+  models: { get(id: string): ModelEntry | undefined; ids(): string[]; keyFor(entry: ModelEntry): Promise<string | undefined> };
+  now: () => number;
+}
+
+export interface IngestOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+interface OpenBase {
+  base: KnowledgeBase;
+  index: KnowledgeIndex;
+}
+
+const BASE_FILE = 'base.json';
+const INDEX_FILE = 'index.msp';
+/** A base's metadata is a few hundred bytes; anything near this is not ours. */
+const MAX_BASE_BYTES = 1024 * 1024;
+const MAX_INDEX_BYTES = 2 * 1024 * 1024 * 1024 - 1;
+
+const newChunkId = () => `c_${randomBytes(8).toString('hex')}`;
+
+function invalid(issues: { path: PropertyKey[]; message: string }[]): KnowledgeError {
+  return new KnowledgeError('KB_INVALID', `the knowledge base settings are not valid: ${issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'correct the fields named');
+}
+
+function cancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new KnowledgeError('KB_CANCELLED', 'cancelled; nothing was added or changed');
+}
+
+/**
+ * Knowledge bases (issue 20), each in its own folder under the data home:
+ * `base.json` (its settings, counts and times) and `index.msp` (its Orama
+ * index: chunks, BM25 postings and vectors). A change is computed first
+ * (chunks cut, vectors fetched) and written in one step at the end, so a
+ * cancel or a failed embedding request leaves the base as it was.
+ * Changes to one base run one at a time.
+ */
+export class KnowledgeService {
+  private readonly open = new Map<string, Promise<OpenBase>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: KnowledgeServiceDeps) {}
+
+  private folderOf(id: string): string {
+    return path.join(this.deps.dir, id);
+  }
+
+  async list(): Promise<KnowledgeBase[]> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.deps.dir);
+    } catch {
+      return [];
+    }
+    const bases: KnowledgeBase[] = [];
+    for (const name of names.sort()) {
+      const base = this.readBase(name);
+      if (base) bases.push(base);
+    }
+    return bases;
+  }
+
+  /** A base's settings and counts; KB_NOT_FOUND names the ones there are. */
+  async get(id: string): Promise<KnowledgeBase> {
+    return (await this.opened(id)).base;
+  }
+
+  async create(input: unknown): Promise<KnowledgeBase> {
+    const parsed = KnowledgeBaseInputSchema.safeParse(input);
+    if (!parsed.success) throw invalid(parsed.error.issues);
+    const data = parsed.data;
+    if (data.embeddingModel) this.embeddingEntry(data.embeddingModel);
+    fs.mkdirSync(this.deps.dir, { recursive: true });
+    const id = data.id ?? this.freeId(data.name);
+    const folder = this.folderOf(id);
+    try {
+      fs.mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KnowledgeError('KB_EXISTS', `a knowledge base with id "${id}" already exists`, 'choose another id, or delete that base first');
+      throw error;
+    }
+    const now = new Date(this.deps.now()).toISOString();
+    const { id: _given, ...settings } = data;
+    const base = KnowledgeBaseSchema.parse({ ...settings, id, embeddedWith: null, counts: { files: 0, chunks: 0 }, createdAt: now, updatedAt: now });
+    const index = KnowledgeIndex.empty(null);
+    this.write(base, index);
+    this.open.set(id, Promise.resolve({ base, index }));
+    return base;
+  }
+
+  /**
+   * Changes settings. A new embedding model re-embeds every chunk with it
+   * before anything is saved: when that fails or is cancelled, the base
+   * keeps its old model and vectors. A new chunk size applies to documents
+   * added from now on.
+   */
+  async update(id: string, patch: unknown, options: IngestOptions = {}): Promise<KnowledgeBase> {
+    const parsed = KnowledgeBasePatchSchema.safeParse(patch);
+    if (!parsed.success) throw invalid(parsed.error.issues);
+    return this.serial(id, async () => {
+      const current = await this.opened(id);
+      const next = { ...current.base, ...parsed.data };
+      if (next.chunkOverlap >= next.chunkSize) throw invalid([{ path: ['chunkOverlap'], message: 'must be smaller than chunkSize' }]);
+      const modelChanged = parsed.data.embeddingModel !== undefined && parsed.data.embeddingModel !== current.base.embeddedWith?.model;
+      let index = current.index;
+      let embeddedWith = next.embeddedWith;
+      if (modelChanged) ({ index, embeddedWith } = await this.embedAll(current.index, next.embeddingModel, options));
+      const base = this.touched({ ...next, embeddedWith }, index);
+      this.commit(base, index);
+      return base;
+    });
+  }
+
+  /** Embeds every chunk again with the base's model (after a failed change, or a model that now answers differently). */
+  async reembed(id: string, options: IngestOptions = {}): Promise<KnowledgeBase> {
+    return this.serial(id, async () => {
+      const current = await this.opened(id);
+      const { index, embeddedWith } = await this.embedAll(current.index, current.base.embeddingModel, options);
+      const base = this.touched({ ...current.base, embeddedWith }, index);
+      this.commit(base, index);
+      return base;
+    });
+  }
+
+  async delete(id: string): Promise<KnowledgeBase> {
+    return this.serial(id, async () => {
+      const { base } = await this.opened(id);
+      this.open.delete(id);
+      fs.rmSync(this.folderOf(id), { recursive: true, force: true });
+      return base;
+    });
+  }
+
+  /** Adds a text under `title` (a text added again under the same title replaces the old one's chunks). */
+  async addText(id: string, text: string, title: string, options: IngestOptions = {}): Promise<AddResult> {
+    const name = title.trim() || 'text';
+    return this.addDocument(id, name, checkedText(text, `the text "${name}"`), options);
+  }
+
+  /** Adds a file (.txt, .md, .html, .pdf); a file added again under the same name replaces its old chunks. */
+  async addFile(id: string, file: string, options: IngestOptions = {}): Promise<AddResult> {
+    await this.opened(id);
+    options.onProgress?.({ phase: 'reading', file: path.basename(file), done: 0, total: 1 });
+    const document = await readDocumentFile(file);
+    return this.addDocument(id, document.name, document.text, options);
+  }
+
+  /** Adds a file's bytes (an upload from a face); `name` is its file name, and only its last part is kept. */
+  async addBytes(id: string, name: string, bytes: Buffer, options: IngestOptions = {}): Promise<AddResult> {
+    await this.opened(id);
+    const fileName = path.basename(name.replaceAll('\\', '/')).trim().slice(0, 200);
+    options.onProgress?.({ phase: 'reading', file: fileName, done: 0, total: 1 });
+    const document = await documentFromBytes(fileName, bytes);
+    return this.addDocument(id, document.name, document.text, options);
+  }
+
+  private async addDocument(id: string, name: string, text: string, options: IngestOptions): Promise<AddResult> {
+    return this.serial(id, async () => {
+      const { base, index } = await this.opened(id);
+      options.onProgress?.({ phase: 'chunking', file: name, done: 0, total: 1 });
+      const chunks: Chunk[] = chunkText(text, { size: base.chunkSize, overlap: base.chunkOverlap }).map((piece, position) => ({ id: newChunkId(), file: name, position, ...piece }));
+      let vectors: number[][] | undefined;
+      let embeddedWith = base.embeddedWith;
+      if (base.embeddingModel) {
+        const embedder = await this.embedderFor(base.embeddingModel);
+        vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), name, options);
+        const dimensions = vectors[0]?.length ?? 0;
+        if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && index.size > 0) {
+          throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`, `re-embed it first: chatos kb reembed ${id}`);
+        }
+        if (dimensions) embeddedWith = { model: embedder.modelId, dimensions };
+      }
+      cancelled(options.signal);
+      options.onProgress?.({ phase: 'saving', file: name, done: 0, total: 1 });
+      // An index of words only gets a vector index the first time vectors arrive (its other chunks: none, or from a base that had no model).
+      let target = index;
+      if (vectors && embeddedWith && index.vectorDimensions !== embeddedWith.dimensions) {
+        if (index.size > 0) throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" has chunks without vectors`, `re-embed it first: chatos kb reembed ${id}`);
+        target = KnowledgeIndex.empty(embeddedWith.dimensions);
+      }
+      const replaced = [...target.all()].filter((chunk) => chunk.file === name).map((chunk) => chunk.id);
+      await target.remove(replaced);
+      await target.add(chunks, vectors);
+      const next = this.touched({ ...base, embeddedWith }, target);
+      this.commit(next, target);
+      return { file: name, chunks: chunks.length, replaced: replaced.length, embedded: vectors !== undefined };
+    });
+  }
+
+  /** One page of chunks (by file, then position), and every file's chunk count. */
+  async listDocuments(id: string, options: { file?: string; offset?: number; limit?: number } = {}): Promise<DocumentPage> {
+    const { index } = await this.opened(id);
+    const counts = new Map<string, number>();
+    for (const chunk of index.all()) counts.set(chunk.file, (counts.get(chunk.file) ?? 0) + 1);
+    const all = [...index.all()].filter((c) => options.file === undefined || c.file === options.file).sort((a, b) => a.file.localeCompare(b.file) || a.position - b.position);
+    const offset = Math.max(0, options.offset ?? 0);
+    const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
+    return {
+      files: [...counts].map(([file, chunks]) => ({ file, chunks })).sort((a, b) => a.file.localeCompare(b.file)),
+      total: all.length,
+      offset,
+      limit,
+      chunks: all.slice(offset, offset + limit),
+    };
+  }
+
+  async deleteChunk(id: string, chunkId: string): Promise<Chunk> {
+    return this.serial(id, async () => {
+      const { base, index } = await this.opened(id);
+      const chunk = index.get(chunkId);
+      if (!chunk) throw new KnowledgeError('KB_CHUNK_NOT_FOUND', `knowledge base "${id}" has no chunk "${chunkId}"`, `list its chunks: chatos kb docs ${id}`);
+      await index.remove([chunkId]);
+      this.commit(this.touched(base, index), index);
+      return chunk;
+    });
+  }
+
+  /** Deletes every chunk of one source file; returns how many. */
+  async deleteFile(id: string, file: string): Promise<number> {
+    return this.serial(id, async () => {
+      const { base, index } = await this.opened(id);
+      const ids = [...index.all()].filter((chunk) => chunk.file === file).map((chunk) => chunk.id);
+      if (ids.length === 0) {
+        const files = [...new Set([...index.all()].map((c) => c.file))];
+        throw new KnowledgeError('KB_FILE_NOT_FOUND', `knowledge base "${id}" has no file "${file}"`, files.length ? `one of: ${files.slice(0, 20).join(', ')}` : 'it has no files yet');
+      }
+      await index.remove(ids);
+      this.commit(this.touched(base, index), index);
+      return ids.length;
+    });
+  }
+
+  /**
+   * Hybrid search (BM25 + vector similarity) when the base's vectors are
+   * from its current model; by words only otherwise, saying why.
+   */
+  async search(id: string, query: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SearchResult & { note?: string }> {
+    const { base, index } = await this.opened(id);
+    const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
+    const model = base.embeddingModel;
+    if (!model) return { mode: 'lexical', hits: await index.search(query, limit) };
+    if (base.embeddedWith?.model !== model || !index.vectorDimensions) {
+      const note = index.size ? `searched by words only: the vectors are not from model "${model}" yet; re-embed the base` : undefined;
+      return { mode: 'lexical', hits: await index.search(query, limit), ...(note ? { note } : {}) };
+    }
+    const [vector] = await (await this.embedderFor(model)).embed([query], options.signal);
+    return { mode: 'hybrid', hits: await index.search(query, limit, vector) };
+  }
+
+  /** Forgets open indexes (the files stay). */
+  dispose(): void {
+    this.open.clear();
+  }
+
+  private async embedAll(index: KnowledgeIndex, model: string | null, options: IngestOptions): Promise<{ index: KnowledgeIndex; embeddedWith: KnowledgeBase['embeddedWith'] }> {
+    if (!model) return { index: await index.rebuilt(null), embeddedWith: null };
+    const embedder = await this.embedderFor(model);
+    const chunks = [...index.all()];
+    if (chunks.length === 0) return { index: KnowledgeIndex.empty(null), embeddedWith: null };
+    const vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), undefined, options);
+    cancelled(options.signal);
+    const dimensions = vectors[0]!.length;
+    const byId = new Map(chunks.map((chunk, i) => [chunk.id, vectors[i]!]));
+    return { index: await index.rebuilt(dimensions, byId), embeddedWith: { model, dimensions } };
+  }
+
+  private async embedBatches(embedder: Embedder, texts: string[], file: string | undefined, options: IngestOptions): Promise<number[][]> {
+    const vectors: number[][] = [];
+    const report = (done: number) => options.onProgress?.({ phase: 'embedding', ...(file ? { file } : {}), done, total: texts.length });
+    report(0);
+    for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+      cancelled(options.signal);
+      const batch = await embedder.embed(texts.slice(i, i + EMBED_BATCH), options.signal);
+      if (vectors.length && batch[0]!.length !== vectors[0]!.length) throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${embedder.modelId}" answered vectors of different lengths (${vectors[0]!.length} and ${batch[0]!.length})`, 'choose an embedding model that answers one length');
+      vectors.push(...batch);
+      report(vectors.length);
+    }
+    cancelled(options.signal);
+    return vectors;
+  }
+
+  /** The entry, checked to exist and to offer embeddings. */
+  private embeddingEntry(modelId: string): ModelEntry {
+    const entry = this.deps.models.get(modelId);
+    if (!entry) {
+      const known = this.deps.models.ids();
+      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of: ${known.join(', ')}; or none, to search by words only` : 'add one (chatos models add), or choose none to search by words only');
+    }
+    if (!offersEmbeddings(entry)) createEmbedder(entry, undefined);
+    return entry;
+  }
+
+  private async embedderFor(modelId: string): Promise<Embedder> {
+    const entry = this.embeddingEntry(modelId);
+    return createEmbedder(entry, await this.deps.models.keyFor(entry));
+  }
+
+  private touched(base: KnowledgeBase, index: KnowledgeIndex): KnowledgeBase {
+    const files = new Set<string>();
+    for (const chunk of index.all()) files.add(chunk.file);
+    return { ...base, counts: { files: files.size, chunks: index.size }, updatedAt: new Date(this.deps.now()).toISOString() };
+  }
+
+  private commit(base: KnowledgeBase, index: KnowledgeIndex): void {
+    this.write(base, index);
+    this.open.set(base.id, Promise.resolve({ base, index }));
+  }
+
+  /** The index first: a base.json never describes an index that is not on disk. */
+  private write(base: KnowledgeBase, index: KnowledgeIndex): void {
+    const folder = this.folderOf(base.id);
+    writeFileAtomic(path.join(folder, INDEX_FILE), index.toBytes());
+    writeFileAtomic(path.join(folder, BASE_FILE), Buffer.from(`${JSON.stringify(base, null, 2)}\n`));
+  }
+
+  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(id) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(id, settled);
+    void settled.then(() => this.queues.get(id) === settled && this.queues.delete(id));
+    return run;
+  }
+
+  private opened(id: string): Promise<OpenBase> {
+    let opening = this.open.get(id);
+    if (!opening) {
+      opening = this.load(id);
+      this.open.set(id, opening);
+      opening.catch(() => this.open.delete(id));
+    }
+    return opening;
+  }
+
+  private async load(id: string): Promise<OpenBase> {
+    const base = this.readBase(id, true)!;
+    const read = readRegularFile(path.join(this.folderOf(id), INDEX_FILE), { maxBytes: MAX_INDEX_BYTES, noFollow: true });
+    if (!read.ok) {
+      if (read.code === 'FILE_NOT_FOUND' && base.counts.chunks === 0) return { base, index: KnowledgeIndex.empty(null) };
+      throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${read.message}`, read.hint);
+    }
+    try {
+      return { base, index: await KnowledgeIndex.fromBytes(read.bytes, base.embeddedWith?.dimensions ?? null) };
+    } catch (error) {
+      throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`, 'delete the base and add its documents again');
+    }
+  }
+
+  /** A base's settings from its folder; undefined (or KB_NOT_FOUND / KB_BROKEN when `strict`) if absent or broken. */
+  private readBase(id: string, strict = false): KnowledgeBase | undefined {
+    const file = path.join(this.folderOf(id), BASE_FILE);
+    const read = /^[a-z0-9][a-z0-9_-]{0,63}$/.test(id) ? readRegularText(file, { maxBytes: MAX_BASE_BYTES, noFollow: true }) : undefined;
+    if (!read?.ok) {
+      if (!strict) return undefined;
+      if (!read || read.code === 'FILE_NOT_FOUND') {
+        const known = fs.existsSync(this.deps.dir) ? fs.readdirSync(this.deps.dir) : [];
+        throw new KnowledgeError('KB_NOT_FOUND', `no knowledge base "${id}"`, known.length ? `one of: ${known.sort().join(', ')}` : 'create one: chatos kb create NAME');
+      }
+      throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${read.message}`, read.hint);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(read.text);
+    } catch (error) {
+      if (!strict) return undefined;
+      throw new KnowledgeError('KB_BROKEN', `${file} is not JSON: ${(error as Error).message}`, 'restore it from a backup, or delete the base and add its documents again');
+    }
+    const parsed = KnowledgeBaseSchema.safeParse(json);
+    if (parsed.success && parsed.data.id === id) return parsed.data;
+    if (!strict) return undefined;
+    throw new KnowledgeError('KB_BROKEN', `${file} is not a valid knowledge base: ${parsed.success ? `its id "${parsed.data.id}" is not its folder's name` : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'restore it from a backup, or delete the base and add its documents again');
+  }
+
+  private freeId(name: string): string {
+    const base = normalizeName(name).replace(/^[^a-z0-9]+/, '').slice(0, 48) || 'kb';
+    let id = base;
+    for (let n = 2; fs.existsSync(this.folderOf(id)); n++) id = `${base}-${n}`;
+    return id;
+  }
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { ModelIdSchema } from './models.js';
+
+/**
+ * Knowledge bases (seed 003 §6, issue 20): documents split into chunks,
+ * searched by words (BM25) and, where an embedding model is chosen, by
+ * meaning. Shared by the core, the settings tools, the CLI and the UI.
+ */
+
+/** A base's id is also its folder's name under the data home, so it is kept to a safe alphabet. */
+export const KnowledgeBaseIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must start with a lower-case letter or digit and use only a-z, 0-9, "_" or "-" (at most 64)' });
+
+export const DEFAULT_CHUNK_SIZE = 800;
+export const DEFAULT_CHUNK_OVERLAP = 100;
+
+const settingsFields = {
+  name: z.string().trim().min(1, { error: 'must not be empty' }).max(200),
+  description: z.string().max(4000),
+  /** A model entry whose API offers embeddings (OpenAI-compatible `/embeddings`), or null: search by words only. */
+  embeddingModel: ModelIdSchema.nullable(),
+  /** Characters per chunk (a chunk ends early at a heading, a paragraph or a sentence). */
+  chunkSize: z.number().int().min(100).max(20_000),
+  /** Characters a chunk repeats of the one before it, so a sentence cut at the edge is whole in one of them. */
+  chunkOverlap: z.number().int().min(0).max(5_000),
+};
+
+const overlapBelowSize = (value: { chunkSize?: number; chunkOverlap?: number }) => value.chunkSize === undefined || value.chunkOverlap === undefined || value.chunkOverlap < value.chunkSize;
+const overlapIssue = { error: 'chunkOverlap must be smaller than chunkSize', path: ['chunkOverlap'] };
+
+export const KnowledgeBaseInputSchema = z
+  .object({
+    id: KnowledgeBaseIdSchema.optional(),
+    name: settingsFields.name,
+    description: settingsFields.description.default(''),
+    embeddingModel: settingsFields.embeddingModel.default(null),
+    chunkSize: settingsFields.chunkSize.default(DEFAULT_CHUNK_SIZE),
+    chunkOverlap: settingsFields.chunkOverlap.default(DEFAULT_CHUNK_OVERLAP),
+  })
+  .strict()
+  .refine(overlapBelowSize, overlapIssue);
+
+/** What an update may change; the id never changes. */
+export const KnowledgeBasePatchSchema = z.object(settingsFields).partial().strict();
+
+/** Which model the stored vectors came from; differs from `embeddingModel` until the base is re-embedded. */
+export const EmbeddedWithSchema = z.object({ model: ModelIdSchema, dimensions: z.number().int().min(1) }).strict();
+
+/** A base as its folder's `base.json` keeps it and every face shows it. */
+export const KnowledgeBaseSchema = z
+  .object({
+    id: KnowledgeBaseIdSchema,
+    ...settingsFields,
+    embeddedWith: EmbeddedWithSchema.nullable(),
+    counts: z.object({ files: z.number().int().min(0), chunks: z.number().int().min(0) }).strict(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .strict();
+export type KnowledgeBase = z.infer<typeof KnowledgeBaseSchema>;
+
+/** One chunk as stored: which file it came from, where in it, and its text. */
+export const ChunkSchema = z.object({
+  id: z.string(),
+  /** The source: a file's name, or the title given with a text. */
+  file: z.string(),
+  /** The chunk's index within its file, from 0. */
+  position: z.number().int().min(0),
+  /** Character offsets in the file's extracted text. */
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  /** The Markdown heading the chunk sits under, if any. */
+  heading: z.string(),
+  text: z.string(),
+});
+export type Chunk = z.infer<typeof ChunkSchema>;
+
+export const SearchHitSchema = ChunkSchema.extend({ score: z.number() });
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const SearchResultSchema = z.object({
+  /** `hybrid`: words and meaning; `lexical`: words only (no model, or vectors from another model until re-embedded). */
+  mode: z.enum(['hybrid', 'lexical']),
+  hits: z.array(SearchHitSchema),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const FileCountSchema = z.object({ file: z.string(), chunks: z.number().int() });
+
+/** One page of a base's chunks (ordered by file, then position), with every file's chunk count. */
+export const DocumentPageSchema = z.object({
+  files: z.array(FileCountSchema),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  chunks: z.array(ChunkSchema),
+});
+export type DocumentPage = z.infer<typeof DocumentPageSchema>;
+
+/** What an add or a re-embed reports while it runs. */
+export const IngestProgressSchema = z.object({
+  phase: z.enum(['reading', 'chunking', 'embedding', 'saving']),
+  file: z.string().optional(),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type IngestProgress = z.infer<typeof IngestProgressSchema>;
+
+export const AddResultSchema = z.object({ file: z.string(), chunks: z.number().int(), replaced: z.number().int(), embedded: z.boolean() });
+export type AddResult = z.infer<typeof AddResultSchema>;
+
+/** File types a base reads (by extension). */
+export const KNOWLEDGE_FILE_TYPES = ['.txt', '.md', '.markdown', '.html', '.htm', '.pdf'] as const;
+export type KnowledgeFileType = (typeof KNOWLEDGE_FILE_TYPES)[number];

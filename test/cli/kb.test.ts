@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
+import { startProviderServer } from '../helpers/providerServer.js';
+import { runCli, runCliAsync } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
+
+describe('chatos kb', () => {
+  it('creates a base, adds a Markdown and a PDF file, searches, and deletes it, in text and --json', () => {
+    const home = tempDir('chatos-kb-cli-');
+    const files = writeFixtures(tempDir('chatos-kb-cli-files-'));
+    expect(runCli(['kb', 'list', '--home', home]).stdout).toContain('no knowledge bases yet');
+
+    const created = runCli(['kb', 'create', 'Garden notes', '--chunk-size', '200', '--chunk-overlap', '20', '--home', home, '--json']);
+    expect(created.code).toBe(0);
+    expect(created.json().knowledgeBase).toMatchObject({ id: 'garden_notes', embeddingModel: null, chunkSize: 200 });
+
+    const added = runCli(['kb', 'add', 'garden_notes', files.md, files.pdf, '--home', home]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/added guide\.md: \d+ chunk\(s\)\nadded field-notes\.pdf: \d+ chunk\(s\)/);
+
+    const search = runCli(['kb', 'search', 'garden_notes', 'ladybugs aphids', '--home', home, '--json']);
+    expect(search.json().mode).toBe('lexical');
+    expect(search.json().hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    expect(runCli(['kb', 'search', 'garden_notes', 'volcano', '--home', home]).stdout).toMatch(/^1\. field-notes\.pdf #\d+ {2}score/);
+
+    const listed = runCli(['kb', 'list', '--home', home, '--json']).json();
+    expect(listed.knowledgeBases[0].counts.files).toBe(2);
+    expect(runCli(['kb', 'docs', 'garden_notes', '--home', home]).stdout).toMatch(/field-notes\.pdf {2}\d+ chunk\(s\)\n {2}guide\.md {2}\d+ chunk\(s\)/);
+    expect(runCli(['kb', 'remove', 'garden_notes', '--file', 'field-notes.pdf', '--home', home]).code).toBe(0);
+    expect(runCli(['kb', 'search', 'garden_notes', 'volcano', '--home', home, '--json']).json().hits).toEqual([]);
+
+    const missing = runCli(['kb', 'search', 'nope', 'x', '--home', home]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]\n {4}fix: one of: garden_notes/);
+    expect(runCli(['kb', 'create', 'x', '--chunk-size', '100', '--chunk-overlap', '100', '--home', home]).code).toBe(2);
+
+    expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--json']).json()).toEqual({ deleted: 'garden_notes' });
+    expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
+  }, 150_000);
+
+  it('embeds through a model entry, shows progress on stderr, and re-embeds on a model change', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir('chatos-kb-cli-');
+    const files = writeFixtures(tempDir('chatos-kb-cli-files-'));
+    const model = (id: string, name: string) => runCliAsync(['models', 'add', id, '--api', 'openai', '--base-url', provider.openaiUrl, '--model', name, '--home', home]);
+    expect((await model('embed-a', 'embed-16d')).code).toBe(0);
+    expect((await model('embed-b', 'embed-24d')).code).toBe(0);
+    expect((await runCliAsync(['kb', 'create', 'Docs', '--model', 'embed-a', '--chunk-size', '200', '--home', home])).code).toBe(0);
+    const added = await runCliAsync(['kb', 'add', 'docs', files.md, '--home', home]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/guide\.md embedding (\d+)\/\1/);
+    const search = await runCliAsync(['kb', 'search', 'docs', 'ladybugs', '--home', home, '--json']);
+    expect(search.json().mode).toBe('hybrid');
+    expect(search.json().hits[0].heading).toBe('Pests');
+    const updated = await runCliAsync(['kb', 'update', 'docs', '--model', 'embed-b', '--home', home, '--json']);
+    expect(updated.json().knowledgeBase.embeddedWith).toEqual({ model: 'embed-b', dimensions: 24 });
+    expect(provider.requests.filter((r) => r.body?.model === 'embed-24d').length).toBeGreaterThan(0);
+  }, 90_000);
+});

@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
+import { domainOf } from '../../../../renderer/src/components/servers/toolDomains.js';
+import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
+import { startProviderServer } from '../../../helpers/providerServer.js';
+import { knowledgeModule } from '../../../../src/core/mcp/settings/tools/knowledge.tools.js';
+
+const NINE = ['list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'update_knowledge_base', 'delete_knowledge_base', 'search_knowledge_base', 'list_documents', 'add_document', 'delete_document'];
+
+function confirmationsOf(host: Awaited<ReturnType<typeof startTestHost>>['host']) {
+  const required: ToolConfirmationRequest[] = [];
+  host.confirmations.on('required', (request) => required.push(request));
+  return {
+    next: () =>
+      new Promise<ToolConfirmationRequest>((resolve) => {
+        const poll = () => (required.length ? resolve(required.shift()!) : setTimeout(poll, 5));
+        poll();
+      }),
+  };
+}
+
+const data = (result: { structuredContent?: unknown; isError?: boolean; content: unknown }) => {
+  if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as any;
+};
+
+describe('the knowledge tools behind the gateway', () => {
+  it('offers the nine tools of seed 003 §6 at their levels, all in the knowledge domain', async () => {
+    const { host } = await startTestHost();
+    const { tools } = await host.gateway.listTools(caller());
+    const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`)).map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]));
+    expect(levels).toEqual({
+      list_knowledge_bases: 'read/config',
+      get_knowledge_base: 'read/config',
+      create_knowledge_base: 'confirm/config',
+      update_knowledge_base: 'write/config',
+      delete_knowledge_base: 'confirm/config',
+      search_knowledge_base: 'read/config',
+      list_documents: 'read/config',
+      add_document: 'confirm/config',
+      delete_document: 'confirm/config',
+    });
+    expect(knowledgeModule.tools.map((t) => t.name)).toEqual(NINE);
+    expect(new Set(NINE.map(domainOf))).toEqual(new Set(['knowledge']));
+  });
+
+  it('never runs a confirm tool before approval; read and write tools run at once', async () => {
+    const provider = await startProviderServer();
+    const { host, home } = await startTestHost();
+    await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+    const asks = confirmationsOf(host);
+    const knowledgeDir = path.join(home, 'chatos', 'knowledge');
+
+    // Create: pending means not run; declined leaves nothing; approved creates.
+    const declined = host.gateway.callTool(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden' });
+    const ask = await asks.next();
+    expect(ask).toMatchObject({ toolName: 'mcp_settings_create_knowledge_base', summary: 'Create knowledge base "Garden" searching by words only', risk: 'medium' });
+    expect(fs.existsSync(knowledgeDir) ? fs.readdirSync(knowledgeDir) : []).toEqual([]);
+    host.confirmations.respond(ask.id, false);
+    expect((await declined).decision).toBe('declined');
+    expect(await host.knowledge.list()).toEqual([]);
+
+    const creating = host.gateway.callTool(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 20 });
+    host.confirmations.respond((await asks.next()).id, true);
+    const created = await creating;
+    expect(created.decision).toBe('approved');
+    expect(data(created.result).knowledgeBase).toMatchObject({ id: 'garden', embeddingModel: 'embed' });
+
+    // Add a document: asks, and nothing reaches the embedding model before the answer.
+    const adding = host.gateway.callTool(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
+    const addAsk = await asks.next();
+    expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
+    expect(provider.requests).toEqual([]);
+    host.confirmations.respond(addAsk.id, true);
+    expect(data((await adding).result)).toMatchObject({ file: 'pests.md', embedded: true });
+
+    const search = await host.gateway.callTool(caller(), 'mcp_settings_search_knowledge_base', { id: 'garden', query: 'aphids' });
+    expect(search.decision).toBe('auto');
+    expect(data(search.result)).toMatchObject({ mode: 'hybrid', hits: [{ file: 'pests.md', heading: 'Pests' }] });
+    const listed = data((await host.gateway.callTool(caller(), 'mcp_settings_list_documents', { id: 'garden' })).result);
+    expect(listed.files).toEqual([{ file: 'pests.md', chunks: listed.total }]);
+    expect(data((await host.gateway.callTool(caller(), 'mcp_settings_list_knowledge_bases', {})).result).knowledgeBases).toHaveLength(1);
+
+    // The assistant can attach a base to an agent (update_agent, a write).
+    host.agents.create({ id: 'reader', name: 'Reader' });
+    const attach = await host.gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
+    expect(attach.decision).toBe('auto');
+    expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
+
+    const update = await host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
+    expect(update.decision).toBe('auto');
+    expect(data(update.result).knowledgeBase).toMatchObject({ description: 'Notes', embeddingModel: null, embeddedWith: null });
+    expect(textOf((await host.gateway.callTool(caller(), 'mcp_settings_get_knowledge_base', { id: 'nope' })).result)).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]; one of: garden/);
+
+    // Delete a file: declined keeps it, approved removes its chunks.
+    const keep = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
+    const deleteAsk = await asks.next();
+    expect(deleteAsk).toMatchObject({ summary: 'Delete every chunk of "pests.md" from knowledge base "garden"', risk: 'high' });
+    host.confirmations.respond(deleteAsk.id, false);
+    await keep;
+    expect((await host.knowledge.get('garden')).counts.files).toBe(1);
+    const removing = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
+    host.confirmations.respond((await asks.next()).id, true);
+    expect(data((await removing).result).deleted).toBe(listed.total);
+
+    const dropping = host.gateway.callTool(caller(), 'mcp_settings_delete_knowledge_base', { id: 'garden' });
+    const dropAsk = await asks.next();
+    expect(dropAsk.summary).toBe('Delete knowledge base "garden" with all its documents');
+    expect(fs.readdirSync(knowledgeDir)).toEqual(['garden']);
+    host.confirmations.respond(dropAsk.id, true);
+    await dropping;
+    expect(fs.readdirSync(knowledgeDir)).toEqual([]);
+  });
+});

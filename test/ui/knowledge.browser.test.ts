@@ -1,0 +1,110 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
+import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+
+/**
+ * The Knowledge page in Chromium against a real `chatos serve`, its
+ * embedding model on the local provider server: create a base, drop a
+ * Markdown and a PDF file on it, see them grouped by file, search and see
+ * the sources, delete a file, switch to Chinese, delete the base.
+ * Screenshots: test-output/screenshots/knowledge-*.
+ */
+
+let provider: ProviderServer;
+let serve: ServeProcess;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+let home: string;
+let files: { md: string; pdf: string };
+
+beforeAll(async () => {
+  provider = await startProviderServer({ shared: true });
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-'));
+  files = writeFixtures(fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-files-')));
+  serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
+  await serveApi(serve)('models.save', { model: { id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' } });
+  chromium = await launchChromium();
+  page = await chromium.context.newPage();
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(serve.url);
+  await page.getByTestId('nav-knowledge').click();
+  await page.getByTestId('page-knowledge').waitFor({ timeout: 20_000 });
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  expect(await serve?.stop()).toBe(0);
+  await provider?.close();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(path.dirname(files.md), { recursive: true, force: true });
+});
+
+describe('the Knowledge page', () => {
+  it('creates a base with an embedding model, adds dropped files, lists them by file, and searches with sources', async () => {
+    await page.getByTestId('kb-empty').waitFor();
+    await page.getByTestId('kb-add').click();
+    await page.getByTestId('kb-form-name').fill('Garden notes');
+    await page.getByTestId('kb-form-description').fill('How to keep a garden');
+    await page.getByTestId('kb-form-model').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Embed (embed-16d)' }).click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await page.getByTestId('kb-form-chunk-size').fill('200');
+    await page.getByTestId('kb-form-chunk-overlap').fill('20');
+    await screenshot(page, 'knowledge-01-create');
+    await page.getByTestId('kb-form-save').click();
+    const detail = page.getByTestId('kb-detail-garden_notes');
+    await detail.waitFor();
+    expect(await detail.textContent()).toContain('Hybrid · embed');
+
+    await page.getByTestId('page-knowledge').locator('input[type=file]').setInputFiles([files.md, files.pdf]);
+    await page.getByTestId('kb-file-guide.md').waitFor({ timeout: 30_000 });
+    await page.getByTestId('kb-file-field-notes.pdf').waitFor({ timeout: 30_000 });
+    await page.getByTestId('kb-upload-progress').waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await page.getByTestId('kb-item-garden_notes').textContent()).toMatch(/2 file\(s\), \d+ chunk\(s\)/);
+    // The vectors came from the model entry the base names, and from nowhere else.
+    expect(provider.requests.filter((r) => r.path.endsWith('/embeddings')).every((r) => r.body.model === 'embed-16d')).toBe(true);
+    expect(provider.requests.some((r) => r.path.endsWith('/embeddings'))).toBe(true);
+
+    await page.getByTestId('kb-file-guide.md').locator('.ant-table-row-expand-icon').click();
+    await page.getByTestId('kb-chunk-0').waitFor();
+    await screenshot(page, 'knowledge-02-documents');
+
+    await page.getByRole('tab', { name: 'Search' }).click();
+    await page.getByTestId('kb-search').locator('input').fill('ladybugs aphids');
+    await page.getByTestId('kb-search').locator('input').press('Enter');
+    const first = page.getByTestId('kb-hit-0');
+    await first.waitFor();
+    expect(await page.getByTestId('kb-search-mode').textContent()).toBe('Hybrid search (words + meaning)');
+    const hit = (await first.textContent()) ?? '';
+    expect(hit).toContain('guide.md');
+    expect(hit).toContain('Pests');
+    expect(hit).toContain('Ladybugs eat aphids');
+    await screenshot(page, 'knowledge-03-search');
+  });
+
+  it('deletes a file, shows the page in Chinese, and deletes the base', async () => {
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page.getByTestId('kb-file-remove-field-notes.pdf').click();
+    await page.getByTestId('kb-file-remove-ok').click();
+    await page.getByTestId('kb-file-field-notes.pdf').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('kb-item-garden_notes').textContent()).toMatch(/^Garden notes1 file\(s\)/);
+
+    await page.getByTestId('locale-switch').getByText('中文').click();
+    await page.getByText('混合检索 · embed').waitFor();
+    expect(await page.getByTestId('page-knowledge').textContent()).toContain('知识库');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'knowledge-04-zh');
+    await page.getByTestId('locale-switch').getByText('EN').click();
+
+    await page.getByTestId('kb-delete').click();
+    await page.getByTestId('kb-delete-ok').click();
+    await page.getByTestId('kb-empty').waitFor();
+    expect(fs.readdirSync(path.join(home, 'chatos', 'knowledge'))).toEqual([]);
+  });
+});

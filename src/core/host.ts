@@ -344,7 +344,6 @@ export function createHost(options: HostOptions = {}): Host {
         pids,
         hostEnv: options.env ?? process.env,
         registry,
-        catalog,
         now,
         runGate,
         hostModules,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PermissionLevelSchema } from './mcp.js';
 
 /** Where a registration came from; a re-sync of one origin replaces exactly its rows. */
 export const RegistrySourceSchema = z.discriminatedUnion('kind', [
@@ -49,6 +50,12 @@ export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
   providerAppId: z.string(),
   source: RegistrySourceSchema,
   missing: MissingSchema.optional(),
+  /**
+   * A plugin's declared tool permissions (plugin.json `ai.mcp.permissions`, in
+   * the order written): kept in the row, with its expanded `callMeta`, so a
+   * reload builds the server's definition from the row alone.
+   */
+  permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })).optional(),
 });
 export type RegistryMcpServer = z.infer<typeof RegistryMcpServerSchema>;
 

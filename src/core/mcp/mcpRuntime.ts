@@ -4,7 +4,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
-import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
@@ -29,7 +28,6 @@ export interface McpRuntimeOptions {
   pids?: PidRegistry;
   hostEnv: NodeJS.ProcessEnv;
   registry: RegistryCenter;
-  catalog: PluginCatalog;
   now: () => number;
   /** Whether a plugin's server may run (trusted, or built-in): per call (cached) and at spawn (in full). */
   runGate: Pick<RunGate, 'check' | 'checkCached'>;
@@ -181,7 +179,7 @@ export class McpRuntime {
     for (const row of this.options.registry.listServers()) {
       // A missing registration is shown, never offered (its plugin or DB row is gone).
       if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin' || row.missing) continue;
-      const made = definitionFromRegistry(row, { meta: this.metaOf(row), permissions: this.permissionsOf(row), hostModules: this.options.hostModules });
+      const made = definitionFromRegistry(row, { hostModules: this.options.hostModules });
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }
@@ -190,19 +188,6 @@ export class McpRuntime {
     report.keptLastGood.unshift(...this.yamlKeptLastGood);
     report.problems.unshift(...this.configProblems);
     return report;
-  }
-
-  /** A plugin's declared tool permissions (plugin.json `ai.mcp.permissions`); other rows declare none. */
-  private permissionsOf(row: RegistryMcpServer): { pattern: string; level: PermissionLevel }[] {
-    if (row.source.kind !== 'plugin') return [];
-    const app = this.options.catalog.getAiContribution(row.source.pluginId, row.source.appId);
-    return Object.entries(app?.mcp?.permissions ?? {}).map(([pattern, level]) => ({ pattern, level }));
-  }
-
-  private metaOf(row: RegistryMcpServer): Record<string, unknown> {
-    if (row.source.kind !== 'plugin') return row.callMeta ?? {};
-    const app = this.options.catalog.getAiContribution(row.source.pluginId, row.source.appId);
-    return app && app.pluginDir === row.source.pluginDir ? app.meta : (row.callMeta ?? {});
   }
 
   private yamlDefinitions(load: McpConfigLoad): Map<string, ServerDefinition> {

@@ -44,7 +44,9 @@ export function pluginRegistrations(apps: readonly AppContribution[]): { servers
         allowMain: app.allowMain,
         allowSub: app.allowSub,
         enabled: app.mcp.enabled,
-        callMeta: app.mcp.callMeta,
+        // What every tools/call's _meta carries (callMeta expanded, chatos.uiApp, workdir), not the manifest's text.
+        callMeta: app.meta,
+        permissions: Object.entries(app.mcp.permissions).map(([pattern, level]) => ({ pattern, level })),
         source,
       });
     }

@@ -93,7 +93,7 @@ export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryD
       allowMain: row.allowMain,
       allowSub: row.allowSub,
       timeoutMs: extras.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-      permissions: extras.permissions ?? [],
+      permissions: extras.permissions ?? row.permissions ?? [],
       disabledTools: extras.disabledTools ?? [],
       disabled: !row.enabled || (extras.disabled ?? false),
       meta: extras.meta ?? row.callMeta ?? {},

@@ -56,6 +56,14 @@ describe('permission levels (seed 003 §5)', () => {
     trustPlugin(host, 'com.example.perm');
     const levels = Object.fromEntries((await host.gateway.listTools(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
     expect(levels).toMatchObject({ echo: 'confirm/config', echo_meta: 'confirm/config', count: 'navigate/config', dangerous: 'confirm/annotation', crash: 'write/default' });
+    // The registry row alone carries them and the _meta every call gets, so a reload builds the definition from the row, not by re-joining the catalog.
+    const row = host.registry.listServers().find((r) => r.id.startsWith('com.example.perm'))!;
+    expect(row.permissions).toEqual([
+      { pattern: 'echo*', level: 'confirm' },
+      { pattern: 'count', level: 'navigate' },
+    ]);
+    expect(row.callMeta).toEqual(host.mcp.definition(row.id)?.meta);
+    expect(row.callMeta).toHaveProperty('workdir');
   });
 
   it('a tool switched off is never offered and cannot be called; switched on again it is', async () => {

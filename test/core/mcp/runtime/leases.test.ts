@@ -112,7 +112,6 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
       runDir: path.join(home, 'chatos', 'run-sweep'),
       hostEnv: process.env,
       registry: host.registry,
-      catalog: host.catalog,
       now: () => now,
       runGate: host.runGate,
       idleMs: 1_000,

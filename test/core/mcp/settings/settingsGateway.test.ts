@@ -28,7 +28,6 @@ async function wiredGateway(host: Host) {
     runDir: path.join(tempDir(), 'run'),
     hostEnv: process.env,
     registry: host.registry,
-    catalog: host.catalog,
     now: () => host.clock.now(),
     runGate: host.runGate,
     builtinServers: [settingsServerDefinition()],

@@ -29,7 +29,7 @@ export interface ServerTrouble {
 }
 
 /** The PATH a stdio server's command is looked up in: the one its `env` gives it, else the host's (see minimalEnvironment). */
-function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): string | undefined {
+export function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): string | undefined {
   if (definition.transport.kind !== 'stdio') return undefined;
   const own = definition.transport.env.PATH;
   if (typeof own === 'string') return own;

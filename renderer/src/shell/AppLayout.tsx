@@ -7,6 +7,7 @@ import {
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
+  MedicineBoxOutlined,
   MessageOutlined,
   RobotOutlined,
   WarningOutlined,
@@ -29,6 +30,7 @@ const SECTIONS = [
   { key: 'prompts', icon: <BookOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
+  { key: 'diagnostics', icon: <MedicineBoxOutlined /> },
 ] as const;
 
 // Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark

@@ -1,6 +1,7 @@
 import { createHostApiService } from '../src/api/hostApiService.js';
 import type { HostApiService } from '../src/api/types.js';
 import { createHost, type Host, type HostOptions } from '../src/core/host.js';
+import { ensureDataHome } from '../src/core/runtime/firstStart.js';
 import { createAppProtocolHandler } from './appProtocol.js';
 import { electronFaceUrls } from './appUrls.js';
 import { createUiAppProtocolHandler, uiAppShellPath } from './uiAppProtocol.js';
@@ -35,6 +36,7 @@ export interface DesktopHost {
 export async function startDesktopHost(options: DesktopHostOptions): Promise<DesktopHost> {
   const host = createHost(options.host);
   try {
+    ensureDataHome(host.home);
     await host.start();
   } catch (error) {
     await host.dispose();

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
 import type { Logger } from '../src/core/ports.js';
+import { adoptLoginShellPath } from '../src/core/runtime/loginShellPath.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
 import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME } from './appUrls.js';
 import { guardContents } from './contentsGuards.js';
@@ -57,6 +58,9 @@ async function start(): Promise<void> {
   // Nothing the page asks for (camera, notifications, clipboard read, …) is granted.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // Launched from a dock or a menu, the app has the session's bare PATH: servers get the login shell's (diagnostics show it).
+  const serverPath = await adoptLoginShellPath(process.env);
+  if (serverPath.kind === 'login-shell-failed') logger.warn(`could not read the login shell's PATH from ${serverPath.shell} (${serverPath.error}); servers get the PATH ChatOS was started with`);
 
   starting = startDesktopHost({
     host: {

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `npm run package:check`: runs electron-builder's whole pipeline for Linux
-// (`--linux dir`) with a stand-in Electron (its binary cannot be downloaded
-// on our build machines), then checks what came out: app.asar holds the
-// compiled app and nothing of the sources, and everything a child process
-// must read is a real file in app.asar.unpacked/, proven by starting the
-// servers the packaged host would start with a plain `node`, from there.
+// (`--linux dir tar.gz`) with a stand-in Electron (its binary cannot be
+// downloaded on our build machines) and the system's 7-Zip (electron-builder
+// would download its own), then checks what came out: app.asar holds the
+// compiled app and nothing of the sources; the tar.gz holds the same tree;
+// everything a child process must read is a real file in
+// app.asar.unpacked/, readable by every user, proven by starting the servers
+// the packaged host would start, from there; with no node on PATH the
+// packaged host's own launch of the built-in Notes server runs it under the
+// app's own Node; and nothing is written inside the app meanwhile.
 //
 //   node scripts/packageCheck.mjs [--no-build] [--keep]
 //     --no-build  use dist/ as it is (npm test has just built it)
@@ -64,6 +68,79 @@ function standInElectron(dir) {
   return dir;
 }
 
+/**
+ * electron-builder compresses a tar.gz with 7-Zip, which it would download;
+ * the system's (Debian's `7zip`, `p7zip-full`) is used instead.
+ */
+function system7zip() {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const name of ['7za', '7zz', '7z']) {
+      const file = path.join(dir, name);
+      if (fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+    }
+  }
+  return undefined;
+}
+
+/** Every file under `dir` with its size and modification time: what "nothing was written inside the app" compares. */
+function treeState(dir) {
+  const state = new Map();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const stat = fs.lstatSync(file);
+    state.set(file, `${stat.size}:${stat.mtimeMs}`);
+  }
+  return state;
+}
+
+function treeChanges(before, after) {
+  const changed = [];
+  for (const [file, state] of after) if (before.get(file) !== state) changed.push(file);
+  for (const file of before.keys()) if (!after.has(file)) changed.push(`${file} (removed)`);
+  return changed;
+}
+
+/**
+ * The packaged host's own launch of a built-in server where PATH has no
+ * node: the core (this checkout's dist/, the same files app.asar holds) on
+ * the unpacked tree, its servers' environment given a PATH without node, so
+ * the Notes server can only start under the app's own Node. In the packaged
+ * app that is Electron's binary with ELECTRON_RUN_AS_NODE=1; the stand-in
+ * Electron runs nothing, so the Node running this check stands in for it
+ * (process.execPath, exactly what the core picks outside Electron).
+ */
+async function bundledNodeLaunch(unpackedRoot, defaultsDir, work) {
+  const noNode = fs.mkdtempSync(path.join(work, 'path-without-node-'));
+  const home = fs.mkdtempSync(path.join(work, 'home-'));
+  const { createHost, silentLogger } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'core', 'host.js')).href);
+  const { nodeLaunch } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'core', 'runtime', 'nodeRuntime.js')).href);
+  const launch = nodeLaunch('node', undefined, noNode);
+  check(launch.runtime === 'bundled' && launch.command === process.execPath, `with no node on PATH, a node server runs under the app's own Node (${launch.runtime}: ${launch.command})`);
+  const host = createHost({
+    home,
+    appRoot: unpackedRoot,
+    builtinPluginsDir: path.join(unpackedRoot, 'plugins'),
+    defaultsDir,
+    sessionRoot: work,
+    env: { ...process.env, PATH: noNode },
+    logger: silentLogger,
+  });
+  const conversation = 'package-check';
+  try {
+    await host.start();
+    const definition = host.mcp.allDefinitions().find((d) => d.plugin?.pluginId === 'chatos.notes');
+    if (!check(definition?.transport.kind === 'stdio' && definition.transport.command === 'node', `the built-in Notes server's command is node (${definition?.transport.kind === 'stdio' ? definition.transport.command : 'none'})`)) return;
+    const { lease } = await host.mcp.connections.acquire(definition, conversation);
+    const tools = lease.connection.tools;
+    check(tools.length > 0, `the packaged host started the Notes server with PATH=${noNode} (no node) and it lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+  } catch (error) {
+    fail(`the packaged host could not start the Notes server with no node on PATH: ${error.message}`);
+  } finally {
+    await host.endConversation(conversation).catch(() => {});
+    await host.dispose();
+  }
+}
+
 /** Starts a stdio MCP server with a plain node, lists its tools, and stops it. */
 async function listToolsOf(label, command, commandArgs, env, cwd) {
   const { Client } = await import(pathToFileURL(require.resolve('@modelcontextprotocol/sdk/client/index.js')).href);
@@ -95,17 +172,19 @@ async function main() {
       if (!fs.existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run npm run build first (or drop --no-build)`);
     }
 
-    await timed(`electron-builder --linux dir (stand-in Electron ${electronVersion})`, () =>
+    await timed(`electron-builder --linux dir tar.gz (stand-in Electron ${electronVersion})`, () =>
       run(process.execPath, [
         require.resolve('electron-builder/cli.js'),
         '--linux',
         'dir',
+        'tar.gz',
         '--publish',
         'never',
         `-c.electronDist=${standInElectron(path.join(work, 'electron-dist'))}`,
         `-c.electronVersion=${electronVersion}`,
         `-c.directories.output=${out}`,
-      ]),
+        // The check reads the archive's listing, not its size: the fastest gzip level keeps it quick.
+      ], { env: { ...process.env, ELECTRON_BUILDER_COMPRESSION_LEVEL: '1', ...(system7zip() ? { ELECTRON_BUILDER_7ZIP_PATH: system7zip() } : {}) } }),
     );
 
     await timed('checks', async () => {
@@ -147,6 +226,20 @@ async function main() {
 
       // Start what the packaged host would start, with a plain node, from the real tree:
       // the built-in Notes plugin's server, and the servers defaults/ bundles (resolved by the core's own code).
+      // The tar.gz holds the same tree, under one folder.
+      const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+      const tarball = path.join(out, `ChatOS-${version}-linux-x64.tar.gz`);
+      if (check(fs.existsSync(tarball), `the tar.gz is ${path.basename(tarball)}`)) {
+        const entries = run('tar', ['-tzf', tarball]).stdout.split('\n');
+        const top = `ChatOS-${version}-linux-x64/`;
+        check(entries.includes(`${top}resources/app.asar`) && entries.includes(`${top}${executable}`) && entries.includes(`${top}resources/app.asar.unpacked/plugins/notes/mcp/server.mjs`), `the tar.gz holds ${top}${executable}, resources/app.asar and the unpacked built-ins`);
+      }
+
+      // The built-ins are readable by anyone who may run the app (an install owned by root, run by a user).
+      const unreadable = [...treeState(path.join(unpackedRoot, 'plugins')).keys()].filter((file) => (fs.statSync(file).mode & 0o004) === 0);
+      check(unreadable.length === 0, unreadable.length ? `built-in files not readable by others: ${unreadable.slice(0, 5).join(', ')}` : 'every built-in plugin file is readable by every user');
+
+      const before = treeState(appOut);
       const scratch = fs.mkdtempSync(path.join(work, 'run-'));
       await listToolsOf('the Notes plugin server', process.execPath, [path.join(unpackedRoot, 'plugins', 'notes', 'mcp', 'server.mjs')], {}, scratch);
       const { loadProviderDefaults } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'core', 'registry', 'providerDefaults.js')).href);
@@ -165,6 +258,9 @@ async function main() {
         if (!check(serverArgs[0]?.startsWith(unpackedRoot) === true, `aide's ${server.name} runs ${path.relative(resources, serverArgs[0] ?? '')}`)) continue;
         await listToolsOf(`aide's ${server.name} server`, command === 'node' ? process.execPath : command, serverArgs, server.env, scratch);
       }
+      await bundledNodeLaunch(unpackedRoot, defaultsDir, work);
+      const written = treeChanges(before, treeState(appOut));
+      check(written.length === 0, written.length ? `files were written inside the app: ${written.slice(0, 5).join(', ')}` : 'nothing was written inside the app while its servers ran');
     });
   } finally {
     if (args.has('--keep')) console.log(`kept ${work}`);

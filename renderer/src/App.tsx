@@ -21,6 +21,7 @@ const PromptsPage = lazy(() => import('./pages/PromptsPage'));
 const KnowledgePage = lazy(() => import('./pages/KnowledgePage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
 const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
+const DiagnosticsPage = lazy(() => import('./pages/DiagnosticsPage'));
 const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
 
 // A hash router: routes work under chatos://app/ and from a static server, with no rewrites.
@@ -44,6 +45,7 @@ function AppRoutes() {
           <Route path="knowledge" element={<KnowledgePage />} />
           <Route path="playground" element={<PlaygroundPage />} />
           <Route path="problems" element={<ProblemsPage />} />
+          <Route path="diagnostics" element={<DiagnosticsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

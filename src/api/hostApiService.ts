@@ -11,6 +11,7 @@ import { promptHandlers } from './handlers/prompts.js';
 import { knowledgeHandlers } from './handlers/knowledge.js';
 import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
+import { diagnosticsHandlers } from './handlers/diagnostics.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
@@ -47,6 +48,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
   const context: HandlerContext = { host, urls: options.urls, emit, face: options.face, version: options.version, locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale };
   const handlers: Handlers = {
     ...infoHandlers(context),
+    ...diagnosticsHandlers(context),
     ...appHandlers(context),
     ...agentHandlers(context),
     ...modelHandlers(context),

@@ -15,6 +15,7 @@ import { registerRoots } from './commands/roots.js';
 import { registerServe } from './commands/serve.js';
 import { registerTools } from './commands/tools.js';
 import { registerDev } from './commands/dev.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
 import { StoreError } from '../core/store/storeError.js';
@@ -49,6 +50,7 @@ export function buildProgram(cli: CliContext): Command {
   registerConversations(program, cli);
   registerAudit(program, cli);
   registerServe(program, cli);
+  registerDoctor(program, cli);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

@@ -11,6 +11,7 @@ import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServ
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
+import { DiagnosticsReportSchema } from './diagnostics.js';
 import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
@@ -362,6 +363,8 @@ export const HostApiMethods = {
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
+  /** The doctor's checks, run in the host's process (the desktop app's PATH, Electron, …): the Diagnostics page. */
+  'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
   'audit.list': {
     params: z.object({ limit: z.number().int().min(1).max(1000).default(100), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() }).strict(),
     result: z.object({ records: z.array(AuditRecordSchema) }),

@@ -26,6 +26,15 @@ export type PermissionLevel = z.infer<typeof PermissionLevelSchema>;
 export const ServerCategorySchema = z.enum(['external', 'builtin', 'assistant']);
 export type ServerCategory = z.infer<typeof ServerCategorySchema>;
 
+/**
+ * Which Node runs a server whose command is `node`: the one on PATH
+ * (`system`), the app's own (`bundled`: Electron's binary as a plain Node in
+ * the desktop app, the running Node in `chatos serve` and the CLI), or the
+ * system's when PATH has one, else the app's (`auto`, the default).
+ */
+export const NodeRuntimeChoiceSchema = z.enum(['system', 'bundled', 'auto']);
+export type NodeRuntimeChoice = z.infer<typeof NodeRuntimeChoiceSchema>;
+
 export const StdioTransportSchema = z.object({
   kind: z.literal('stdio'),
   command: z.string().min(1),
@@ -37,6 +46,8 @@ export const StdioTransportSchema = z.object({
    */
   inheritEnv: z.union([z.literal(true), z.array(z.string())]).optional(),
   cwd: z.string().optional(),
+  /** For a `node` command: which Node runs it (absent: auto). Set from mcp.yaml (the entry's own, or the `nodeRuntime:` block). */
+  nodeRuntime: NodeRuntimeChoiceSchema.optional(),
 });
 
 export const HttpTransportSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NodeRuntimeChoiceSchema } from './mcp.js';
 import { ownRecord } from './ownKeys.js';
 import { ProblemSchema } from './problems.js';
 
@@ -54,7 +55,17 @@ export type RunWarning = z.infer<typeof RunWarningSchema>;
  * (Trust records from before env and warnings were shown lack them.)
  */
 export const RunPlanSchema = z.object({
-  servers: z.array(z.object({ appId: z.string(), serverName: z.string(), command: z.array(z.string()).optional(), url: z.string(), env: RunEnvSchema.optional() })),
+  servers: z.array(
+    z.object({
+      appId: z.string(),
+      serverName: z.string(),
+      command: z.array(z.string()).optional(),
+      url: z.string(),
+      env: RunEnvSchema.optional(),
+      /** A bare `node` command: which Node runs it by default (auto: PATH's, else the app's own); mcp.yaml's `nodeRuntime:` may choose otherwise. */
+      nodeRuntime: NodeRuntimeChoiceSchema.optional(),
+    }),
+  ),
   pages: z.array(z.object({ appId: z.string(), entry: z.string(), compact: z.string().optional() })),
   backend: z.string().optional(),
   backendEnv: RunEnvSchema.optional(),

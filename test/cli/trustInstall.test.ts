@@ -31,6 +31,8 @@ describe('install, trust, uninstall', () => {
         url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}`,
         // The host's variables servers inherit (locale, time zone, temp folders, proxies, CA certificates; no secrets), by name.
         env: { set: [], inherited: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'LC_*'] },
+        // A bare `node`: PATH's, else the app's own Node, unless mcp.yaml's nodeRuntime chooses (issue 19).
+        nodeRuntime: 'auto',
       },
     ]);
     expect(installed.runPlan.warnings).toEqual([]);

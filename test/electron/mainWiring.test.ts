@@ -53,6 +53,12 @@ describe('main.ts wiring', () => {
     expect(sends.map((c) => c.args[0])).toEqual(['EVENT_CHANNEL']);
   });
 
+  it('reads the login shell\'s PATH into the host\'s environment before the host starts (issue 19)', () => {
+    const order = main.map((c) => c.callee);
+    expect(main.filter((c) => c.callee === 'adoptLoginShellPath').map((c) => c.args)).toEqual([['process.env']]);
+    expect(order.indexOf('adoptLoginShellPath')).toBeLessThan(order.indexOf('startDesktopHost'));
+  });
+
   it('gives the host the keychain-backed key store (safeStorage), never the plain file by default', () => {
     expect(main.filter((c) => c.callee === 'desktopSecretStore').map((c) => c.args)).toEqual([['safeStorage', 'home', 'logger']]);
   });

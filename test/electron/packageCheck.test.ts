@@ -19,6 +19,9 @@ describe('packaging', () => {
       expect(run.status, output).toBe(0);
       expect(output).toMatch(/package check passed/);
       expect(output).toMatch(/the Notes plugin server starts from the unpacked tree/);
+      expect(output).toMatch(/the packaged host started the Notes server with PATH=\S+ \(no node\)/);
+      expect(output).toMatch(/nothing was written inside the app/);
+      expect(output).toMatch(/the tar\.gz holds/);
     },
     300_000,
   );

@@ -8,6 +8,7 @@ import {
   DatabaseOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
+  MedicineBoxOutlined,
   MessageOutlined,
   RobotOutlined,
   WarningOutlined,
@@ -31,6 +32,7 @@ const SECTIONS = [
   { key: 'knowledge', icon: <DatabaseOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
+  { key: 'diagnostics', icon: <MedicineBoxOutlined /> },
 ] as const;
 
 // Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark

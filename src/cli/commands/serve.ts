@@ -9,7 +9,9 @@ import { serveUrl, ServeToken } from '../../serve/serveToken.js';
 import { globalOptions, withStartedHost, type GlobalOptions } from '../globalOptions.js';
 import { UsageError, UserError, type CliContext } from '../output.js';
 
-export const DEFAULT_SERVE_PORT = 7357;
+import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
+
+export { DEFAULT_SERVE_PORT };
 
 function parsePort(text: string): number {
   const port = Number(text);

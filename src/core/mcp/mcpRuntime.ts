@@ -20,6 +20,7 @@ import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
 import type { HostModules } from '../plugins/hostModules.js';
 import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
+import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -76,6 +77,8 @@ export class McpRuntime {
   private definitionProblems: Problem[] = [];
   /** mcp.yaml's `leases:` block as last loaded (a rejected file keeps the last one). */
   private leases: LeaseSettings = {};
+  /** mcp.yaml's `nodeRuntime:` block as last loaded (a rejected file keeps the last one). */
+  private nodeRuntime: NodeRuntimeSettings = {};
   private versionCounter = 0;
   private readonly pids: PidRegistry;
 
@@ -183,6 +186,7 @@ export class McpRuntime {
       if (made.ok) next.set(row.id, made.definition);
       else this.definitionProblems.push({ severity: 'warning', code: 'SERVER_DEFINITION_UNUSABLE', file: row.id, path: '', message: made.reason, hint: 'fix the server url where it is registered' });
     }
+    for (const [id, def] of next) next.set(id, withNodeRuntime(def, this.nodeRuntime));
     const report = await this.swap(next);
     // The report says what the file's own validation rejected too, not only failed probes.
     report.keptLastGood.unshift(...this.yamlKeptLastGood);
@@ -196,6 +200,7 @@ export class McpRuntime {
       this.configProblems = [];
       this.lastGoodYaml = new Map();
       this.leases = {};
+      this.nodeRuntime = {};
       return new Map();
     }
     if (load.kind === 'rejected') {
@@ -205,6 +210,7 @@ export class McpRuntime {
     }
     this.configProblems = load.problems;
     this.leases = load.leases;
+    this.nodeRuntime = load.nodeRuntime;
     const good = new Map<string, ServerDefinition>();
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);

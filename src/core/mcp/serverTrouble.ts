@@ -5,6 +5,14 @@ import { registryId } from '../registry/registryTables.js';
 import type { Problem } from '../../shared/problems.js';
 import { whereConfigured } from './config/whereConfigured.js';
 import { findCommand } from './process/commandPath.js';
+import { isBareNode, nodeLaunch } from '../runtime/nodeRuntime.js';
+
+/** Where to switch a `node` server to the app's own Node: its mcp.yaml entry, or the `nodeRuntime:` block for any other. */
+function bundledNodeFix(definition: ServerDefinition, mcpConfigFile: string): string {
+  return definition.origin === 'mcp.yaml'
+    ? `set "nodeRuntime: bundled" (or auto) in servers.${definition.name} of ${mcpConfigFile}`
+    : `add "${definition.id}": bundled under nodeRuntime.servers in ${mcpConfigFile} (or nodeRuntime.default: auto)`;
+}
 
 /** A server's last start that failed, kept until a later start succeeds or its definition changes. */
 export interface StartFailure {
@@ -28,7 +36,7 @@ export interface ServerTrouble {
 }
 
 /** The PATH a stdio server's command is looked up in: the one its `env` gives it, else the host's (see minimalEnvironment). */
-function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): string | undefined {
+export function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): string | undefined {
   if (definition.transport.kind !== 'stdio') return undefined;
   const own = definition.transport.env.PATH;
   if (typeof own === 'string') return own;
@@ -41,7 +49,10 @@ function childPath(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv): st
 export function commandTrouble(definition: ServerDefinition, hostEnv: NodeJS.ProcessEnv, mcpConfigFile: string, now: number): ServerTrouble | undefined {
   const { transport } = definition;
   if (transport.kind !== 'stdio') return undefined;
-  const lookup = findCommand(transport.command, childPath(definition, hostEnv), transport.cwd);
+  const pathVar = childPath(definition, hostEnv);
+  // A `node` that runs under the app's own Node is always there.
+  if (nodeLaunch(transport.command, transport.nodeRuntime, pathVar).runtime === 'bundled') return undefined;
+  const lookup = findCommand(transport.command, pathVar, transport.cwd);
   if (lookup.found) return undefined;
   const command = transport.command;
   const where = whereConfigured(definition, mcpConfigFile);
@@ -52,7 +63,9 @@ export function commandTrouble(definition: ServerDefinition, hostEnv: NodeJS.Pro
       return {
         code: 'SERVER_COMMAND_NOT_FOUND',
         message: `server "${definition.id}" cannot start: its command "${command}" was not found on PATH (searched: ${lookup.searched.length ? lookup.searched.join(', ') : 'nothing, PATH is empty'})`,
-        fix: `install ${command} (so that it is on that PATH), or set ${field} to its full path`,
+        fix: isBareNode(command)
+          ? `install Node.js (so that node is on that PATH), or let the app's own Node run it: ${bundledNodeFix(definition, where.kind === 'yaml' ? where.file : mcpConfigFile)}`
+          : `install ${command} (so that it is on that PATH), or set ${field} to its full path`,
         at: now,
       };
     case 'no-such-file':

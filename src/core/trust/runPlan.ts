@@ -4,6 +4,7 @@ import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
 import { INHERITED_ENV_NAMES } from '../mcp/process/serverEnvironment.js';
 import { serverArgsWithHostModules, type HostModules } from '../plugins/hostModules.js';
 import { isInside } from '../plugins/pluginPaths.js';
+import { isBareNode } from '../runtime/nodeRuntime.js';
 
 /**
  * Variables that decide which program or which code a process runs: a
@@ -98,7 +99,9 @@ export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[]
       if (!mcp.command) return { appId: a.appId, serverName: a.serverName, url: mcp.url };
       const env = runEnv(mcp.env);
       warnings.push(...warningsFor(`server ${a.serverName}`, plugin.dir, mcp.command, mcp.args ?? [], env));
-      return { appId: a.appId, serverName: a.serverName, command: [mcp.command, ...serverArgsWithHostModules(mcp.command, mcp.args ?? [], hostModules)], url: mcp.url, env };
+      // The default only, so the plan stays what plugin.json pins; the run gate still decides at spawn.
+      const nodeRuntime = isBareNode(mcp.command) ? ({ nodeRuntime: 'auto' } as const) : {};
+      return { appId: a.appId, serverName: a.serverName, command: [mcp.command, ...serverArgsWithHostModules(mcp.command, mcp.args ?? [], hostModules)], url: mcp.url, env, ...nodeRuntime };
     });
   return {
     servers,

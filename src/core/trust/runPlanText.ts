@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import type { RunEnv, RunPlan } from '../../shared/trust.js';
+import { nodeChoiceText } from '../runtime/nodeRuntime.js';
 
 function envText(env: RunEnv): string {
   const set = env.set.map(({ name, value }) => `${name}=${value}`).join(' ');
@@ -13,6 +14,7 @@ export function runPlanLines(plan: RunPlan): string[] {
   for (const server of plan.servers) {
     lines.push(`  server ${server.serverName}: ${server.command ? server.command.join(' ') : server.url}`);
     if (server.env) lines.push(`    environment: ${envText(server.env)}`);
+    if (server.nodeRuntime) lines.push(`    node: ${nodeChoiceText(server.nodeRuntime)}`);
   }
   for (const page of plan.pages) lines.push(`  page ${page.appId}: ${page.entry}${page.compact ? ` (compact: ${page.compact})` : ''}`);
   if (plan.backend) {

@@ -9,8 +9,8 @@ import { formatCommandLine } from './commandLine';
 type RunPlan = PluginView['runPlan'];
 
 /** Each server as what will actually start: the exact command line, or the url it connects to. */
-export function serverLaunchLines(plan: RunPlan): { serverName: string; line: string; env?: NonNullable<RunPlan['backendEnv']> }[] {
-  return plan.servers.map((server) => ({ serverName: server.serverName, line: server.command ? formatCommandLine(server.command) : server.url, env: server.env }));
+export function serverLaunchLines(plan: RunPlan): { serverName: string; line: string; env?: NonNullable<RunPlan['backendEnv']>; nodeRuntime?: RunPlan['servers'][number]['nodeRuntime'] }[] {
+  return plan.servers.map((server) => ({ serverName: server.serverName, line: server.command ? formatCommandLine(server.command) : server.url, env: server.env, nodeRuntime: server.nodeRuntime }));
 }
 
 function FileList({ label, files }: { label: string; files: string[] }) {
@@ -86,6 +86,11 @@ export function RunPlanView({ plan }: { plan: RunPlan }) {
                   {server.line}
                 </Typography.Text>
                 {server.env ? <EnvLine env={server.env} /> : null}
+                {server.nodeRuntime ? (
+                  <div className="trust-env" data-testid="run-plan-node">
+                    <Typography.Text type="secondary">{t(`apps.trust.node.${server.nodeRuntime}`)}</Typography.Text>
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>

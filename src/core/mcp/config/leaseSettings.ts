@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Problem } from '../../../shared/problems.js';
-import { zodIssuesToProblems } from '../../problems/zodProblems.js';
+import { parseConfigBlock } from './configBlock.js';
 
 /**
  * `leases:` in mcp.yaml: how long a conversation's own instance of a server
@@ -26,11 +26,7 @@ const HINT = 'write e.g. "leases: { idleMinutes: 30, releaseGraceSeconds: 30 }" 
 
 /** The block as written (absent: nothing set); a broken block is an error on its path and sets nothing, the servers load as usual. */
 export function parseLeaseSettings(raw: unknown, document: unknown, file: string): { settings: LeaseSettings; problems: Problem[] } {
-  if (raw === undefined || raw === null) return { settings: {}, problems: [] };
-  const parsed = LeaseSettingsSchema.safeParse(raw);
-  if (parsed.success) return { settings: parsed.data, problems: [] };
-  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ['leases', ...issue.path] }));
-  return { settings: {}, problems: zodIssuesToProblems(issues, document, file).map((p) => ({ ...p, code: 'MCP_LEASES_INVALID', hint: HINT })) };
+  return parseConfigBlock(LeaseSettingsSchema, 'leases', raw, document, file, 'MCP_LEASES_INVALID', HINT);
 }
 
 /** The times in effect: mcp.yaml's, else the host's options, else the defaults. */

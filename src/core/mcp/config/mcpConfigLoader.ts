@@ -9,6 +9,7 @@ import { findUnknownKeys } from '../../problems/unknownKeys.js';
 import { zodIssuesToProblems } from '../../problems/zodProblems.js';
 import { findMissingEnvReferences } from './envValues.js';
 import { parseLeaseSettings, type LeaseSettings } from './leaseSettings.js';
+import { parseNodeRuntimeSettings, type NodeRuntimeSettings } from '../../runtime/nodeRuntimeSettings.js';
 import {
   McpConfigFileSchema,
   McpServerEntrySchema,
@@ -51,6 +52,8 @@ export type McpConfigLoad =
       problems: Problem[];
       /** The `leases:` block as written (empty when absent or broken). */
       leases: LeaseSettings;
+      /** The `nodeRuntime:` block as written (empty when absent or broken). */
+      nodeRuntime: NodeRuntimeSettings;
     };
 
 export function isRejectedServer(load: ServerLoad): load is RejectedServer {
@@ -108,14 +111,15 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
   }
 
   const leases = parseLeaseSettings((document as { leases?: unknown }).leases, document, file);
-  const problems = [...workspace.problems, ...leases.problems];
+  const nodeRuntime = parseNodeRuntimeSettings((document as { nodeRuntime?: unknown }).nodeRuntime, document, file);
+  const problems = [...workspace.problems, ...leases.problems, ...nodeRuntime.problems];
   const servers = new Map<string, ServerLoad>();
   for (const [key, raw] of Object.entries(workspace.servers)) {
     const result = parseServer(key, raw, document, file, env);
     problems.push(...result.problems);
     servers.set(key, result.definition ?? { rejected: result.problems });
   }
-  return { kind: 'loaded', servers, problems, leases: leases.settings };
+  return { kind: 'loaded', servers, problems, leases: leases.settings, nodeRuntime: nodeRuntime.settings };
 }
 
 // ── workspace level ─────────────────────────────────────────────────────────
@@ -263,7 +267,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
   stdio: ['url', 'headers', 'sessionId'],
-  streamable_http: ['command', 'args', 'env', 'inheritEnv', 'cwd'],
+  streamable_http: ['command', 'args', 'env', 'inheritEnv', 'cwd', 'nodeRuntime'],
 };
 
 function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, unknown>, key: string, at: PropertyKey[], file: string): Problem[] {
@@ -313,7 +317,7 @@ function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: tru
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
-      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }) }
+      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }), ...(entry.nodeRuntime === undefined ? {} : { nodeRuntime: entry.nodeRuntime }) }
       : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
   return {
     id: mcpYamlServerId(key),

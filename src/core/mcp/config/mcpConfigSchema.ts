@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, NodeRuntimeChoiceSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 import { SUPPORTED_TRANSPORTS } from './transports.js';
@@ -59,6 +59,8 @@ export const McpServerEntrySchema = z.object({
     .min(1, { error: 'must not be empty' })
     .refine((dir) => path.isAbsolute(dir), { error: 'must be an absolute path' })
     .optional(),
+  /** For a `node` command: which Node runs it (nodeRuntime.ts); default the `nodeRuntime:` block's, else auto. */
+  nodeRuntime: NodeRuntimeChoiceSchema.optional(),
   // streamable_http
   url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
@@ -95,6 +97,8 @@ export const McpConfigFileSchema = z.object({
   servers: orEmpty(z.record(z.string(), z.unknown()), () => ({})),
   /** How long instances are kept (leaseSettings.ts checks it apart, so a bad block rejects only itself). */
   leases: z.unknown().optional(),
+  /** Which Node runs `node` servers (nodeRuntimeSettings.ts checks it apart, like leases). */
+  nodeRuntime: z.unknown().optional(),
 });
 
 /** How to fix a field, by its key under `servers.<id>`. */
@@ -104,6 +108,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   args: "use a list of strings, e.g. args: ['-y', '@playwright/mcp@latest']",
   env: 'map each variable to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
   inheritEnv: 'use true (the whole host environment), or a list of host variable names, e.g. inheritEnv: [AWS_PROFILE, KUBECONFIG]',
+  nodeRuntime: 'use system (node from PATH), bundled (the app\'s own Node) or auto (PATH\'s node, else the app\'s)',
   cwd: 'use the absolute path of an existing folder, e.g. "cwd: /home/me/project", or remove cwd to start in the host\'s working folder',
   url: 'use an http(s) url, e.g. "url: http://127.0.0.1:3000/mcp"',
   headers: 'map each header to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',

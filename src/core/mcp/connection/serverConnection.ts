@@ -17,6 +17,7 @@ import { ServerFaultError } from '../process/serverFaultError.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
 import { serverEnvironment } from '../process/serverEnvironment.js';
+import { nodeLaunch, pathOf } from '../../runtime/nodeRuntime.js';
 import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
@@ -192,11 +193,14 @@ export class ServerConnection {
     if (def.transport.kind === 'stdio') {
       const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
       if (!env.ok) throw this.valuesMissing(env);
+      const childEnv = serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values);
+      // A `node` command may run under the app's own Node (nodeRuntime.ts), decided on the PATH the child gets.
+      const launch = nodeLaunch(def.transport.command, def.transport.nodeRuntime, pathOf(childEnv));
       const transport = new ProcessTransport({
         serverId: def.id,
-        command: def.transport.command,
+        command: launch.command,
         args: [...def.transport.args],
-        env: serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values),
+        env: { ...childEnv, ...launch.env },
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,

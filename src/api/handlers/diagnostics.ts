@@ -1,0 +1,21 @@
+import { runDiagnostics } from '../../core/runtime/diagnostics/diagnostics.js';
+import { serverPathSource } from '../../core/runtime/loginShellPath.js';
+import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
+import type { HandlerContext, Handlers } from './types.js';
+
+/** `chatos doctor` for the window: the same checks, in this host's process, on its servers and its PATH. */
+export function diagnosticsHandlers({ host, version }: HandlerContext): Handlers<'diagnostics.run'> {
+  return {
+    'diagnostics.run': () =>
+      runDiagnostics({
+        appVersion: version,
+        home: host.home.root,
+        mcpConfigFile: host.home.mcpConfig,
+        pathSource: serverPathSource(),
+        hostEnv: process.env,
+        servers: host.mcp.allDefinitions(),
+        headlessPort: DEFAULT_SERVE_PORT,
+        now: host.clock.now(),
+      }),
+  };
+}

@@ -193,7 +193,10 @@ export const ToolCallEventSchema = z.object({
   callId: z.string(),
   name: z.string(),
   argumentsText: z.string(),
-  phase: z.enum(['started', 'finished']),
+  /** `progress`: the server reported how far it is (MCP progress notifications), while the call runs. */
+  phase: z.enum(['started', 'progress', 'finished']),
+  /** The latest progress the server reported (phase `progress`, and kept by a face until the call finishes). */
+  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
   status: ToolCallStatusSchema.optional(),
   durationMs: z.number().optional(),
   /** The first lines of its text result. */

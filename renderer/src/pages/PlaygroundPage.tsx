@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
 import { type ApiError, api, errorLine, toApiError } from '../api/client';
-import { useApi } from '../api/hooks';
+import { useApi, useHostEvent } from '../api/hooks';
+import { CallProgress, newCallId, type ProgressReport } from '../components/calls/CallProgress';
 import { ConfirmationCard } from '../components/ConfirmationCard';
 import { ProblemList } from '../components/ProblemList';
 import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
@@ -50,25 +51,56 @@ export default function PlaygroundPage() {
   const [outcome, setOutcome] = useState<ToolOutcome | undefined>();
   const [callError, setCallError] = useState<ApiError | undefined>();
 
+  // The running call's own id (for its progress events and Cancel), its latest progress, and whether it was cancelled.
+  const [callId, setCallId] = useState<string | undefined>();
+  const [progress, setProgress] = useState<ProgressReport | undefined>();
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   // A result belongs to the tool, flow and conversation it came from.
   useEffect(() => {
     setOutcome(undefined);
     setCallError(undefined);
+    setCancelled(false);
   }, [toolName, flow, conversationId, agent?.id]);
+
+  useHostEvent('tool.progress', (event) => {
+    if (event.callId === callId) setProgress({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
+  });
 
   const call = async () => {
     if (!agent || !tool) return;
     const args = readArgsRef.current?.();
     if (!args) return;
+    const id = newCallId();
+    setCallId(id);
+    setProgress(undefined);
+    setCancelled(false);
     setCalling(true);
     setOutcome(undefined);
     setCallError(undefined);
     try {
-      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args }));
+      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args, callId: id }));
     } catch (e) {
-      setCallError(toApiError(e));
+      const error = toApiError(e);
+      // A call the user cancelled is not an error to show: the notice says what happened.
+      if (error.code === 'CALL_ABORTED') setCancelled(true);
+      else setCallError(error);
     } finally {
       setCalling(false);
+      setCallId(undefined);
+      setCancelling(false);
+    }
+  };
+
+  const cancel = async () => {
+    if (!callId) return;
+    setCancelling(true);
+    try {
+      const { cancelled: done } = await api.call('tools.cancel', { callId });
+      if (!done) void message.info(t('calls.cancelFailed'));
+    } catch (e) {
+      setCancelling(false);
+      void message.error(errorLine(e));
     }
   };
 
@@ -203,8 +235,11 @@ export default function PlaygroundPage() {
                       <Button type="primary" icon={<PlayCircleOutlined />} loading={calling} onClick={() => void call()} data-testid="tool-call">
                         {t('playground.call')}
                       </Button>
-                      {calling && <Typography.Text type="secondary">{mine.length > 0 ? t('playground.waitingConfirmation') : t('playground.running')}</Typography.Text>}
+                      {calling && mine.length > 0 && <Typography.Text type="secondary">{t('playground.waitingConfirmation')}</Typography.Text>}
                     </Space>
+                    {/* While a confirmation waits, its card answers (Decline); once the tool runs, its progress and Cancel show. */}
+                    {calling && mine.length === 0 && <CallProgress progress={progress} onCancel={() => void cancel()} cancelling={cancelling} />}
+                    {cancelled && <Alert type="info" showIcon title={t('calls.cancelled')} data-testid="call-cancelled" />}
                     {mine.map((request) => (
                       <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
                     ))}

@@ -20,6 +20,7 @@ const ServersPage = lazy(() => import('./pages/ServersPage'));
 const PromptsPage = lazy(() => import('./pages/PromptsPage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
 const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
+const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
 
 // A hash router: routes work under chatos://app/ and from a static server, with no rewrites.
@@ -42,6 +43,7 @@ function AppRoutes() {
           <Route path="prompts" element={<PromptsPage />} />
           <Route path="playground" element={<PlaygroundPage />} />
           <Route path="problems" element={<ProblemsPage />} />
+          <Route path="history" element={<HistoryPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -332,7 +332,9 @@ export const HostApiMethods = {
 
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
   'audit.list': {
-    params: z.object({ limit: z.number().int().min(1).max(1000).default(100), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() }).strict(),
+    params: z
+      .object({ limit: z.number().int().min(1).max(1000).default(100), appId: Id.optional(), agentId: Id.optional(), tool: Id.optional(), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() })
+      .strict(),
     result: z.object({ records: z.array(AuditRecordSchema) }),
   },
 } as const;

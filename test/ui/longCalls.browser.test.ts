@@ -117,4 +117,35 @@ describe('long tool calls', () => {
     await serverToldToCancel(2);
     await screenshot(page, 'long-04-chat-cancelled');
   });
+
+  it('the History page lists the calls, filters them, and opens one with its arguments, result and duration', async () => {
+    await api('tools.call', { agentId: 'helper', conversationId: 'history-1', tool: 'mcp_chat_echo', args: { text: 'hello history', loud: true } });
+    await open('#/history', 'page-history');
+    // Both cancelled slow calls (Playground and chat) are there, in words.
+    await expect.poll(() => page.getByTestId('history-row-mcp_chat_slow').count(), { timeout: 20_000 }).toBe(2);
+    expect(await page.getByTestId('history-row-mcp_chat_slow').first().getByTestId('history-outcome').textContent()).toBe('You cancelled it; the server was told to stop');
+    await screenshot(page, 'long-05-history');
+    await page.getByTestId('history-filter-tool').click();
+    await page.keyboard.type('echo');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'mcp_chat_echo' }).first().click();
+    await expect.poll(() => page.getByTestId('history-row-mcp_chat_slow').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('history-row-mcp_chat_echo').count()).toBe(1);
+    expect(await page.getByTestId('history-row-mcp_chat_echo').getByTestId('history-outcome').textContent()).toBe('Ran');
+    await page.getByTestId('history-row-mcp_chat_echo').click();
+    const detail = page.locator('.ant-drawer:visible');
+    await detail.getByTestId('history-detail-args').waitFor();
+    expect(await detail.getByTestId('history-detail-args').textContent()).toBe('texthello historyloudtrue');
+    expect(await detail.getByTestId('history-detail-result').textContent()).toBe('hello history');
+    expect(await detail.getByTestId('history-detail-duration').textContent()).toMatch(/^\d+ ms$/);
+    await screenshot(page, 'long-06-history-detail');
+    await detail.locator('.ant-drawer-close').click();
+    await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+    // By outcome: the cancelled calls, in words.
+    await page.getByTestId('history-filter-tool').hover();
+    await page.locator('[data-testid="history-filter-tool"] .ant-select-clear').click();
+    await page.getByTestId('history-filter-outcome').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'You cancelled it' }).click();
+    await expect.poll(() => page.getByTestId('history-row-mcp_chat_slow').count()).toBe(2);
+    expect(await page.getByTestId('history-row-mcp_chat_echo').count()).toBe(0);
+  });
 });

@@ -7,6 +7,7 @@ import {
   CloudServerOutlined,
   DeploymentUnitOutlined,
   ExperimentOutlined,
+  HistoryOutlined,
   MessageOutlined,
   RobotOutlined,
   WarningOutlined,
@@ -28,6 +29,7 @@ const SECTIONS = [
   { key: 'servers', icon: <CloudServerOutlined /> },
   { key: 'prompts', icon: <BookOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
+  { key: 'history', icon: <HistoryOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
 ] as const;
 

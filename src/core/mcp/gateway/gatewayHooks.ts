@@ -45,6 +45,9 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         durationMs: record.durationMs,
         outcome: record.outcome,
         error: record.error,
+        // Kept as they are: turned into text when the line is written, off the call's path.
+        callArgs: record.args,
+        callResult: record.result,
       };
       audit.append(draft);
     },

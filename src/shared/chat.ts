@@ -64,6 +64,8 @@ export const ToolContentItemSchema = z.discriminatedUnion('type', [
   /** `artifact`: the path relative to the conversation's folder (`artifacts/mcp/<server>/<tool>/<ts>-<uuid>.<ext>`). */
   z.object({ type: z.literal('image'), mimeType: z.string(), artifact: z.string(), byteLength: z.number().int() }),
   z.object({ type: z.literal('note'), text: z.string() }),
+  /** Told to the model only (the gateway's lease reminder: "call mcp_release when done"): a face does not show it to people. */
+  z.object({ type: z.literal('reminder'), text: z.string() }),
 ]);
 export type ToolContentItem = z.infer<typeof ToolContentItemSchema>;
 

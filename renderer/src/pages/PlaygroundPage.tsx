@@ -192,9 +192,12 @@ export default function PlaygroundPage() {
                 ) : (
                   tools.data && <ToolPicker tools={tools.data.tools} selected={tool?.name} onSelect={setToolName} />
                 )}
-                {tools.data?.reminders.map((reminder, i) => (
-                  <Alert key={i} type="info" showIcon style={{ marginTop: 8 }} title={reminder} />
-                ))}
+                {/* The lease reminders are for a model ("call mcp_release"); a person is told what they mean here. */}
+                {tools.data && tools.data.reminders.length > 0 && (
+                  <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="playground-lease-note">
+                    {t('calls.leaseNote')}
+                  </Typography.Paragraph>
+                )}
                 {tools.data && tools.data.problems.length > 0 && (
                   <Collapse
                     size="small"

@@ -118,7 +118,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     if (!result) return cancelled();
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
-    const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'text' as const, text }))];
+    const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
     const status: ToolCallStatus = result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {

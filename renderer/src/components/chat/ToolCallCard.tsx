@@ -23,12 +23,22 @@ export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent |
 /** The text of a call's result: the stored one, or the live summary until it is stored. */
 function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallEvent }) {
   const { t } = useTranslation();
+  // A declined call never ran: the text the model was given ("The user declined…") is said in words instead.
+  if ((result?.status ?? event?.status) === 'declined') {
+    return (
+      <div className="tool-result" data-testid="tool-call-result">
+        <Typography.Text type="secondary">{t('calls.notRun.chat')}</Typography.Text>
+      </div>
+    );
+  }
   if (result) {
     return (
       <div className="tool-result" data-testid="tool-call-result">
         {result.content.map((item, i) => {
           if (item.type === 'text') return <pre key={i} className="tool-result-text">{item.text}</pre>;
           if (item.type === 'note') return <Typography.Text key={i} type="secondary">{item.text}</Typography.Text>;
+          // The gateway's lease reminder speaks to the model ("call mcp_release"), not to people.
+          if (item.type === 'reminder') return null;
           return <Typography.Text key={i} type="secondary">{t('chat.tool.image', { mimeType: item.mimeType, path: item.artifact })}</Typography.Text>;
         })}
       </div>

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { AppRegistration } from '../../../../src/shared/registry';
 import { ownValue } from '../../api/ownValue';
+import { BreakableId } from './BreakableId';
 import { GrantCell } from './GrantSwitch';
 import { cellState, type Overview, type Target } from './registryModel';
 
@@ -62,10 +63,12 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
           }
         >
           <div className="registry-target-head">
-            <span>{target.name}</span>
+            <span>
+              <BreakableId id={target.name} />
+            </span>
             {target.missing ? <Tag color="orange" data-testid={`missing-${target.id}`}>{t('registry.missing')}</Tag> : null}
             <Typography.Text type="secondary" className="registry-target-id">
-              {target.providerAppId}
+              <BreakableId id={target.providerAppId} />
             </Typography.Text>
             {target.notRunnable ? (
               <Tag color="orange" style={{ fontSize: 11, marginInlineEnd: 0 }} data-testid={`not-runnable-${target.id}`}>

@@ -28,6 +28,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         risk: riskOf(context, confirmations),
         ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
+        ...(tool.description ? { description: tool.description } : {}),
       });
     },
     afterCall(record) {

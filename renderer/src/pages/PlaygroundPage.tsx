@@ -40,6 +40,9 @@ export default function PlaygroundPage() {
   const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'] });
   const [toolName, setToolName] = useState<string | undefined>();
   const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);
+  // Problems of the agent file itself (its apps, host app, model) come first; the rest (a server that failed) stay folded.
+  const agentProblems = (tools.data?.problems ?? []).filter((problem) => problem.code.startsWith('AGENT_'));
+  const otherProblems = (tools.data?.problems ?? []).filter((problem) => !problem.code.startsWith('AGENT_'));
 
   const { pending, dismiss } = usePendingConfirmations();
   const mine = pending.filter((request) => request.conversationId === conversationId);
@@ -185,10 +188,28 @@ export default function PlaygroundPage() {
             <Col xs={24} lg={9}>
               <Card size="small" title={t('playground.tools.title', { count: tools.data?.tools.length ?? 0 })}>
                 {tools.error && <ApiErrorAlert error={tools.error} onRetry={() => void tools.reload()} />}
+                {/* The agent's own setup (a misspelled plugin id, a missing host app) is the cause to fix first: said here, where the tools are missing. */}
+                {agentProblems.length > 0 && (
+                  <Alert
+                    type="warning"
+                    showIcon
+                    style={{ marginBottom: 8 }}
+                    title={t('playground.agentProblems')}
+                    description={
+                      <>
+                        <ProblemList problems={agentProblems} testId="playground-agent-problems" />
+                        <Button size="small" onClick={() => void navigate('/agents')} data-testid="playground-edit-agent">
+                          {t('playground.editAgent')}
+                        </Button>
+                      </>
+                    }
+                    data-testid="playground-agent-problem"
+                  />
+                )}
                 {!tools.data && tools.loading ? (
                   <Skeleton active />
                 ) : tools.data && tools.data.tools.length === 0 ? (
-                  <Empty description={t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
+                  <Empty description={agentProblems.length > 0 ? t('playground.tools.noneSeeAbove') : t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
                 ) : (
                   tools.data && <ToolPicker tools={tools.data.tools} selected={tool?.name} onSelect={setToolName} />
                 )}
@@ -198,11 +219,11 @@ export default function PlaygroundPage() {
                     {t('calls.leaseNote')}
                   </Typography.Paragraph>
                 )}
-                {tools.data && tools.data.problems.length > 0 && (
+                {otherProblems.length > 0 && (
                   <Collapse
                     size="small"
                     style={{ marginTop: 8 }}
-                    items={[{ key: 'problems', label: t('playground.tools.problems', { count: tools.data.problems.length }), children: <ProblemList problems={tools.data.problems} /> }]}
+                    items={[{ key: 'problems', label: t('playground.tools.problems', { count: otherProblems.length }), children: <ProblemList problems={otherProblems} /> }]}
                   />
                 )}
               </Card>

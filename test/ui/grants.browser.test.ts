@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -47,17 +47,10 @@ beforeAll(async () => {
   fs.writeFileSync(file, JSON.stringify({ id: 'scout', name: 'Scout', hostAppId: appId(7), uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: [`chatos::${name(1)}`] }] }));
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
-  chromium = await launchChromium();
-  page = await chromium.context.newPage();
-  await page.setViewportSize({ width: 1360, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  ({ chromium, page } = await openChromiumOn(serve, { height: 900 }));
 }, 120_000);
 
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `grants-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
+afterEach((context) => screenshotOnFailure(page, 'grants', context));
 
 afterAll(async () => {
   await chromium?.close();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -62,17 +62,10 @@ beforeAll(async () => {
   fs.writeFileSync(file, JSON.stringify({ id: 'helper', name: 'Helper', description: 'Runs long jobs', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
-  chromium = await launchChromium();
-  page = await chromium.context.newPage();
-  await page.setViewportSize({ width: 1360, height: 860 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `long-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
+afterEach((context) => screenshotOnFailure(page, 'long', context));
 
 afterAll(async () => {
   await chromium?.close();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -58,18 +58,10 @@ beforeAll(async () => {
     await cli(['agents', 'create', '--file', file]);
   }
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'zh_CN.UTF-8' });
-  chromium = await launchChromium();
-  page = await chromium.context.newPage();
-  await page.addInitScript(() => localStorage.setItem('chatos.locale', 'zh'));
-  await page.setViewportSize({ width: 1360, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  ({ chromium, page } = await openChromiumOn(serve, { height: 900, beforeLoad: (p) => p.addInitScript(() => localStorage.setItem('chatos.locale', 'zh')) }));
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `zh-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
+afterEach((context) => screenshotOnFailure(page, 'zh', context));
 
 afterAll(async () => {
   await chromium?.close();

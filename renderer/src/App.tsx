@@ -22,6 +22,7 @@ const KnowledgePage = lazy(() => import('./pages/KnowledgePage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
 const ProblemsPage = lazy(() => import('./pages/ProblemsPage'));
 const DiagnosticsPage = lazy(() => import('./pages/DiagnosticsPage'));
+const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const NotFoundPage = lazy(() => import('./shell/NotFoundPage'));
 
 // A hash router: routes work under chatos://app/ and from a static server, with no rewrites.
@@ -46,6 +47,7 @@ function AppRoutes() {
           <Route path="playground" element={<PlaygroundPage />} />
           <Route path="problems" element={<ProblemsPage />} />
           <Route path="diagnostics" element={<DiagnosticsPage />} />
+          <Route path="history" element={<HistoryPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -93,7 +93,7 @@ export function messageLines(message: ConversationMessage): string[] {
     case 'tool': {
       const tool = message as ToolMessage;
       const images = tool.content.filter((c) => c.type === 'image').map((c) => (c.type === 'image' ? c.artifact : ''));
-      return [`  ${tool.status === 'ok' ? '✓' : '✗'} ${tool.name} ${tool.status} in ${tool.durationMs} ms: ${clip(tool.content.map((c) => (c.type === 'image' ? '' : c.text)).join(' '))}${images.length ? ` [${images.join(', ')}]` : ''}${tool.childConversationId ? ` (sub-agent run ${tool.childConversationId})` : ''}`];
+      return [`  ${tool.status === 'ok' ? '✓' : '✗'} ${tool.name} ${tool.status} in ${tool.durationMs} ms: ${clip(tool.content.map((c) => (c.type === 'image' || c.type === 'reminder' ? '' : c.text)).join(' '))}${images.length ? ` [${images.join(', ')}]` : ''}${tool.childConversationId ? ` (sub-agent run ${tool.childConversationId})` : ''}`];
     }
     case 'summary':
       return [`-- ${message.summarized} earlier messages summarized here --`, message.text, '--'];

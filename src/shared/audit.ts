@@ -4,8 +4,8 @@ import { PermissionLevelSchema } from './mcp.js';
 export const AuditFlowSchema = z.enum(['main', 'sub']);
 /** `refused`: the gateway refused the call before anyone was asked (not granted, wrong flow, not runnable, switched off, unknown tool). */
 export const AuditDecisionSchema = z.enum(['auto', 'approved', 'declined', 'expired', 'refused']);
-/** `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone, its plugin may no longer run) or the host stopped a plugin's backend. */
-export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined', 'refused', 'released']);
+/** `cancelled`: the caller cancelled it while it ran (the server was told to stop). `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone, its plugin may no longer run) or the host stopped a plugin's backend. */
+export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined', 'refused', 'released', 'cancelled']);
 export type AuditDecision = z.infer<typeof AuditDecisionSchema>;
 export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
 
@@ -32,5 +32,12 @@ export const AuditRecordSchema = z.object({
   /** Why it was refused (the refusal's code, e.g. NOT_GRANTED) or why a lease was released or a backend stopped (mcp_release, idle, conversation-ended, holder-gone, not-runnable). */
   reason: z.string().optional(),
   error: z.string().optional(),
+  /** The call's arguments as JSON text (cut at AUDIT_TEXT_MAX characters, ending in "…"), for the History page. */
+  args: z.string().optional(),
+  /** The text the tool answered (its text items; other items named by type), cut like `args`. */
+  result: z.string().optional(),
 });
+
+/** How much of a call's arguments and result the audit keeps: enough to read, bounded so the log stays small. */
+export const AUDIT_TEXT_MAX = 2000;
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;

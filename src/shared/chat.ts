@@ -63,6 +63,8 @@ export const ToolContentItemSchema = z.discriminatedUnion('type', [
   /** `artifact`: the path relative to the conversation's folder (`artifacts/mcp/<server>/<tool>/<ts>-<uuid>.<ext>`). */
   z.object({ type: z.literal('image'), mimeType: z.string(), artifact: z.string(), byteLength: z.number().int() }),
   z.object({ type: z.literal('note'), text: z.string() }),
+  /** Told to the model only (the gateway's lease reminder: "call mcp_release when done"): a face does not show it to people. */
+  z.object({ type: z.literal('reminder'), text: z.string() }),
 ]);
 export type ToolContentItem = z.infer<typeof ToolContentItemSchema>;
 
@@ -192,7 +194,10 @@ export const ToolCallEventSchema = z.object({
   callId: z.string(),
   name: z.string(),
   argumentsText: z.string(),
-  phase: z.enum(['started', 'finished']),
+  /** `progress`: the server reported how far it is (MCP progress notifications), while the call runs. */
+  phase: z.enum(['started', 'progress', 'finished']),
+  /** The latest progress the server reported (phase `progress`, and kept by a face until the call finishes). */
+  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
   status: ToolCallStatusSchema.optional(),
   durationMs: z.number().optional(),
   /** The first lines of its text result. */

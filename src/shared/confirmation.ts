@@ -11,6 +11,10 @@ export const ToolConfirmationRequestSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   /** One sentence a person can judge, e.g. 'Delete agent "writer"'. */
   summary: z.string(),
+  /** True when the summary was written for this tool (a registered summary); else it is the generic "Run … with {json}" and a face says it its own way. */
+  customSummary: z.boolean().optional(),
+  /** The tool's own description, so a person knows what it does before saying yes. */
+  description: z.string().optional(),
   risk: RiskLevelSchema,
   conversationId: z.string().optional(),
   /** The agent asking (an agent's call): "always allow" is remembered for this agent and tool. */

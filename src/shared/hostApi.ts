@@ -36,6 +36,8 @@ const JsonObject = z.record(z.string(), z.unknown());
 const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 /** A part of an upload, base64: small enough for a request body of 1 MB. */
 export const KNOWLEDGE_UPLOAD_PART_CHARS = 680_000;
+/** A face's own id for a call it may cancel. */
+const CallId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 /** One app as the Apps page shows it (the same fields as `chatos apps --json`). */
 export const AppViewSchema = z.object({
@@ -313,10 +315,13 @@ export const HostApiMethods = {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId }).strict(),
     result: z.object({ tools: z.array(ToolViewSchema), problems: z.array(ProblemSchema), reminders: z.array(z.string()) }),
   },
+  /** With `callId` (the face's own id for this call): the server's progress arrives as `tool.progress` events, and `tools.cancel` cancels it. */
   'tools.call': {
-    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}) }).strict(),
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}), callId: CallId.optional() }).strict(),
     result: ToolOutcomeSchema,
   },
+  /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
+  'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
 
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
@@ -348,6 +353,8 @@ export const HostApiMethods = {
   },
   /** Stops the running turn: the stream is aborted, tool calls in flight cancelled, waiting confirmations declined; the partial answer is kept. */
   'chat.stop': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ stopped: z.boolean() }) },
+  /** Cancels one running tool call of the conversation (its MCP request aborted, the server told); the turn goes on with the call marked cancelled. */
+  'chat.cancelCall': { params: z.object({ conversationId: ConversationIdSchema, callId: Id }).strict(), result: z.object({ cancelled: z.boolean() }) },
   /** Continues a stopped conversation from where it stopped. */
   'chat.resume': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
   /** A new answer to the last user message (or the one before `messageId`), beside the old one. */
@@ -366,7 +373,9 @@ export const HostApiMethods = {
   /** The doctor's checks, run in the host's process (the desktop app's PATH, Electron, …): the Diagnostics page. */
   'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
   'audit.list': {
-    params: z.object({ limit: z.number().int().min(1).max(1000).default(100), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() }).strict(),
+    params: z
+      .object({ limit: z.number().int().min(1).max(1000).default(100), appId: Id.optional(), agentId: Id.optional(), tool: Id.optional(), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() })
+      .strict(),
     result: z.object({ records: z.array(AuditRecordSchema) }),
   },
 } as const;
@@ -404,6 +413,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
+  /** A `tools.call` made with a `callId`: the server's latest progress notification. */
+  z.object({ type: z.literal('tool.progress'), callId: z.string(), progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
   /** A plugin's page files changed: open frames of it reload. */
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
   /** A development link was edited: pinned again, its page, servers and backend reload with the new code; what changed, for a notice. */

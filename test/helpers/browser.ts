@@ -93,3 +93,24 @@ export async function openServedUi(args: string[]): Promise<{ serve: ServeProces
     },
   };
 }
+
+/**
+ * Chromium on `serve`'s Apps page: light, at a desktop size (`height` of the
+ * window), `beforeLoad` run on the page before its first load (to choose the
+ * language, say). The caller closes `chromium`.
+ */
+export async function openChromiumOn(serve: Pick<ServeProcess, 'url'>, options: { height?: number; beforeLoad?: (page: Page) => Promise<void> } = {}) {
+  const chromium = await launchChromium();
+  const page = await chromium.context.newPage();
+  await options.beforeLoad?.(page);
+  await page.setViewportSize({ width: 1360, height: options.height ?? 860 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(serve.url);
+  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  return { chromium, page };
+}
+
+/** The screenshot of a failed test, named after it, for a person to look at. */
+export async function screenshotOnFailure(page: Page | undefined, prefix: string, context: { task: { name: string; result?: { state?: string } } }): Promise<void> {
+  if (page && context.task.result?.state === 'fail') await screenshot(page, `${prefix}-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+}

@@ -13,6 +13,36 @@ async function zhTexts(): Promise<[string, string][]> {
   return loaded.flatMap((file) => Object.entries(file.default.zh));
 }
 
+/** Every resource file: its zh and en texts, by file name. */
+async function resourceFiles(): Promise<[string, { zh: Record<string, string>; en: Record<string, string> }][]> {
+  const files = fs.readdirSync(dir).filter((name) => name.endsWith('.ts'));
+  return Promise.all(files.map(async (name) => [name, ((await import(path.join(dir, name))) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [string, { zh: Record<string, string>; en: Record<string, string> }]));
+}
+
+describe('the two languages', () => {
+  it('have the same keys in every resource file, and no key is defined by two files', async () => {
+    const seen = new Map<string, string>();
+    for (const [name, texts] of await resourceFiles()) {
+      const zh = Object.keys(texts.zh).sort();
+      const en = Object.keys(texts.en).sort();
+      expect({ file: name, onlyZh: zh.filter((key) => !Object.hasOwn(texts.en, key)), onlyEn: en.filter((key) => !Object.hasOwn(texts.zh, key)) }).toEqual({ file: name, onlyZh: [], onlyEn: [] });
+      for (const key of zh) {
+        expect(seen.get(key), `${key} is in ${name} and ${seen.get(key)}`).toBeUndefined();
+        seen.set(key, name);
+      }
+    }
+  });
+
+  it('has a Chinese text for every host code the window translates, and no English words left in it', async () => {
+    const hostErrors = (await resourceFiles()).find(([name]) => name === 'hostErrors.ts')![1];
+    const codes = Object.keys(hostErrors.zh).filter((key) => key.startsWith('hostError.'));
+    expect(codes.length).toBeGreaterThan(20);
+    // Only names (ChatOS, MCP, ID) may stay in Latin letters in a Chinese text.
+    const english = Object.entries(hostErrors.zh).filter(([, text]) => /\b(?!ChatOS\b|MCP\b|ID\b)[A-Za-z]{3,}\b/.test(text));
+    expect(english).toEqual([]);
+  });
+});
+
 describe('the Chinese terms', () => {
   it('call an MCP server "MCP 服务器" everywhere', async () => {
     const texts = await zhTexts();

@@ -1,10 +1,11 @@
 import { CheckOutlined, CloseOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Collapse, Descriptions, Progress, Space, Tag, Typography, theme } from 'antd';
+import { Alert, Button, Card, Descriptions, Progress, Space, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApprovalScope, RiskLevel, ToolConfirmationRequest } from '../../../src/shared/confirmation';
 import { ApiError, api } from '../api/client';
-import { CodeBlock, formatJson } from './ToolResultView';
+import { ArgsList } from './chat/ArgsList';
+import { ConfirmationSummary } from './ConfirmationSummary';
 
 export const RISK_COLOR: Record<RiskLevel, string> = { low: 'green', medium: 'orange', high: 'red' };
 
@@ -79,9 +80,7 @@ export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAn
       }
     >
       <Space orientation="vertical" size="small" style={{ width: '100%' }}>
-        <Typography.Text strong data-testid="confirm-summary">
-          {request.summary}
-        </Typography.Text>
+        <ConfirmationSummary request={request} />
         <Descriptions
           size="small"
           column={1}
@@ -90,10 +89,8 @@ export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAn
             { key: 'server', label: t('confirmation.server'), children: <Typography.Text code>{request.serverName}</Typography.Text> },
           ]}
         />
-        <Collapse
-          size="small"
-          items={[{ key: 'args', label: t('confirmation.args', { count: argCount }), children: <CodeBlock maxHeight={240}>{formatJson(request.args)}</CodeBlock> }]}
-        />
+        <Typography.Text type="secondary">{t('confirmation.args', { count: argCount })}</Typography.Text>
+        <ArgsList args={request.args} testId="confirm-args" />
         <Progress percent={percent} showInfo={false} size="small" status={seconds <= 10 ? 'exception' : 'active'} />
         {error && <Alert type="error" showIcon title={error.message} description={error instanceof ApiError ? error.hint : undefined} />}
         <Space wrap>

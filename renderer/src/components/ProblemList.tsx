@@ -1,6 +1,8 @@
 import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Problem, ProblemSeverity } from '../../../src/shared/problems';
+import { hostText } from '../i18n/hostText';
+import { OriginalText } from '../shell/OriginalText';
 
 export const SEVERITY_COLOR: Record<ProblemSeverity, string> = { error: 'red', warning: 'orange', notice: 'blue' };
 
@@ -18,32 +20,36 @@ export function ProblemList({ problems, testId = 'problem-list' }: { problems: P
   if (problems.length === 0) return null;
   return (
     <ul className="problem-list" data-testid={testId}>
-      {problems.map((problem, index) => (
-        <li key={`${problem.file}|${problem.path}|${problem.code}|${index}`} className="problem-item" data-severity={problem.severity}>
-          <div className="problem-head">
-            <Tag color={SEVERITY_COLOR[problem.severity]}>{t(`common.severity.${problem.severity}`)}</Tag>
-            <Typography.Text className="problem-message">{problem.message}</Typography.Text>
-            <Typography.Text type="secondary" className="problem-code">
-              {problem.code}
-            </Typography.Text>
-          </div>
-          <div className="problem-where">
-            <Typography.Text code copyable={{ text: location(problem) }} className="problem-file">
-              {location(problem)}
-            </Typography.Text>
-            {problem.path ? (
-              <Typography.Text type="secondary">
-                {t('common.problem.at')} <Typography.Text code>{problem.path}</Typography.Text>
+      {problems.map((problem, index) => {
+        const text = hostText(problem);
+        return (
+          <li key={`${problem.file}|${problem.path}|${problem.code}|${index}`} className="problem-item" data-severity={problem.severity}>
+            <div className="problem-head">
+              <Tag color={SEVERITY_COLOR[problem.severity]}>{t(`common.severity.${problem.severity}`)}</Tag>
+              <Typography.Text className="problem-message">{text.message}</Typography.Text>
+              <Typography.Text type="secondary" className="problem-code">
+                {problem.code}
               </Typography.Text>
-            ) : null}
-          </div>
-          {problem.hint ? (
-            <div className="problem-hint">
-              <Typography.Text type="success">{t('common.problem.fix')}</Typography.Text> {problem.hint}
             </div>
-          ) : null}
-        </li>
-      ))}
+            <div className="problem-where">
+              <Typography.Text code copyable={{ text: location(problem) }} className="problem-file">
+                {location(problem)}
+              </Typography.Text>
+              {problem.path ? (
+                <Typography.Text type="secondary">
+                  {t('common.problem.at')} <Typography.Text code>{problem.path}</Typography.Text>
+                </Typography.Text>
+              ) : null}
+            </div>
+            {text.hint ? (
+              <div className="problem-hint">
+                <Typography.Text type="success">{t('common.problem.fix')}</Typography.Text> {text.hint}
+              </div>
+            ) : null}
+            <OriginalText text={text} />
+          </li>
+        );
+      })}
     </ul>
   );
 }

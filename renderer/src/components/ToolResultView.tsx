@@ -64,10 +64,12 @@ function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
 /**
  * A tool call's outcome as the gateway returned it: the content items in
  * order (text, saved images, anything else as JSON), the structured content,
- * how the confirmation went, how long it took and the gateway's reminders.
+ * how the confirmation went and how long it took. A call that never ran
+ * (declined, or no one answered) says so instead of showing an error.
  */
 export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
   const { t } = useTranslation();
+  const notRun = outcome.decision === 'declined' || outcome.decision === 'expired';
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="tool-result">
       <Space wrap>
@@ -78,11 +80,18 @@ export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
           {t('playground.result.duration', { ms: Math.round(outcome.durationMs) })}
         </Typography.Text>
       </Space>
-      {outcome.isError && <Alert type="error" showIcon title={t('playground.result.isError')} data-testid="result-error" />}
-      {outcome.content.length === 0 && !outcome.structuredContent && <Typography.Text type="secondary">{t('playground.result.empty')}</Typography.Text>}
-      {outcome.content.map((item, i) => (
-        <ContentItem key={i} item={item} />
-      ))}
+      {notRun ? (
+        // The tool never ran: say so in words; the text the gateway wrote for the model adds nothing.
+        <Alert type="info" showIcon title={t(`calls.notRun.${outcome.decision}`)} data-testid="result-not-run" />
+      ) : (
+        <>
+          {outcome.isError && <Alert type="error" showIcon title={t('playground.result.isError')} data-testid="result-error" />}
+          {outcome.content.length === 0 && !outcome.structuredContent && <Typography.Text type="secondary">{t('playground.result.empty')}</Typography.Text>}
+          {outcome.content.map((item, i) => (
+            <ContentItem key={i} item={item} />
+          ))}
+        </>
+      )}
       {outcome.structuredContent && (
         <Collapse
           size="small"
@@ -90,9 +99,12 @@ export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
           items={[{ key: 'structured', label: t('playground.result.structured'), children: <CodeBlock maxHeight={360}>{formatJson(outcome.structuredContent)}</CodeBlock> }]}
         />
       )}
-      {outcome.reminders.map((reminder, i) => (
-        <Alert key={i} type="info" showIcon title={reminder} data-testid="result-reminder" />
-      ))}
+      {/* The gateway's reminders ask the model to call mcp_release; a person is told what it means for them. */}
+      {outcome.reminders.length > 0 && (
+        <Typography.Text type="secondary" data-testid="result-lease-note">
+          {t('calls.leaseNote')}
+        </Typography.Text>
+      )}
     </Space>
   );
 }

@@ -12,6 +12,7 @@ import { PluginRootsCard } from '../components/apps/PluginRootsCard';
 import { RescanButton } from '../components/apps/RescanButton';
 import { ProblemList } from '../components/ProblemList';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
+import { Welcome } from '../components/apps/Welcome';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
@@ -50,6 +51,7 @@ export default function AppsPage() {
         </Space>
       </div>
 
+      <Welcome />
       {list.error ? <ApiErrorAlert error={list.error} onRetry={reload} /> : null}
       {!data && list.loading ? <Skeleton active paragraph={{ rows: 8 }} /> : null}
       {data && data.plugins.length === 0 ? <EmptyPlugins home={info.data?.home} /> : null}

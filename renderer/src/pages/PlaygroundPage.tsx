@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
 import { type ApiError, api, errorLine, toApiError } from '../api/client';
-import { useApi } from '../api/hooks';
+import { useApi, useHostEvent } from '../api/hooks';
+import { CallProgress, newCallId, type ProgressReport } from '../components/calls/CallProgress';
 import { ConfirmationCard } from '../components/ConfirmationCard';
 import { ProblemList } from '../components/ProblemList';
 import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
@@ -39,6 +40,9 @@ export default function PlaygroundPage() {
   const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'] });
   const [toolName, setToolName] = useState<string | undefined>();
   const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);
+  // Problems of the agent file itself (its apps, host app, model) come first; the rest (a server that failed) stay folded.
+  const agentProblems = (tools.data?.problems ?? []).filter((problem) => problem.code.startsWith('AGENT_'));
+  const otherProblems = (tools.data?.problems ?? []).filter((problem) => !problem.code.startsWith('AGENT_'));
 
   const { pending, dismiss } = usePendingConfirmations();
   const mine = pending.filter((request) => request.conversationId === conversationId);
@@ -50,25 +54,56 @@ export default function PlaygroundPage() {
   const [outcome, setOutcome] = useState<ToolOutcome | undefined>();
   const [callError, setCallError] = useState<ApiError | undefined>();
 
+  // The running call's own id (for its progress events and Cancel), its latest progress, and whether it was cancelled.
+  const [callId, setCallId] = useState<string | undefined>();
+  const [progress, setProgress] = useState<ProgressReport | undefined>();
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   // A result belongs to the tool, flow and conversation it came from.
   useEffect(() => {
     setOutcome(undefined);
     setCallError(undefined);
+    setCancelled(false);
   }, [toolName, flow, conversationId, agent?.id]);
+
+  useHostEvent('tool.progress', (event) => {
+    if (event.callId === callId) setProgress({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
+  });
 
   const call = async () => {
     if (!agent || !tool) return;
     const args = readArgsRef.current?.();
     if (!args) return;
+    const id = newCallId();
+    setCallId(id);
+    setProgress(undefined);
+    setCancelled(false);
     setCalling(true);
     setOutcome(undefined);
     setCallError(undefined);
     try {
-      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args }));
+      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args, callId: id }));
     } catch (e) {
-      setCallError(toApiError(e));
+      const error = toApiError(e);
+      // A call the user cancelled is not an error to show: the notice says what happened.
+      if (error.code === 'CALL_ABORTED') setCancelled(true);
+      else setCallError(error);
     } finally {
       setCalling(false);
+      setCallId(undefined);
+      setCancelling(false);
+    }
+  };
+
+  const cancel = async () => {
+    if (!callId) return;
+    setCancelling(true);
+    try {
+      const { cancelled: done } = await api.call('tools.cancel', { callId });
+      if (!done) void message.info(t('calls.cancelFailed'));
+    } catch (e) {
+      setCancelling(false);
+      void message.error(errorLine(e));
     }
   };
 
@@ -153,21 +188,42 @@ export default function PlaygroundPage() {
             <Col xs={24} lg={9}>
               <Card size="small" title={t('playground.tools.title', { count: tools.data?.tools.length ?? 0 })}>
                 {tools.error && <ApiErrorAlert error={tools.error} onRetry={() => void tools.reload()} />}
+                {/* The agent's own setup (a misspelled plugin id, a missing host app) is the cause to fix first: said here, where the tools are missing. */}
+                {agentProblems.length > 0 && (
+                  <Alert
+                    type="warning"
+                    showIcon
+                    style={{ marginBottom: 8 }}
+                    title={t('playground.agentProblems')}
+                    description={
+                      <>
+                        <ProblemList problems={agentProblems} testId="playground-agent-problems" />
+                        <Button size="small" onClick={() => void navigate('/agents')} data-testid="playground-edit-agent">
+                          {t('playground.editAgent')}
+                        </Button>
+                      </>
+                    }
+                    data-testid="playground-agent-problem"
+                  />
+                )}
                 {!tools.data && tools.loading ? (
                   <Skeleton active />
                 ) : tools.data && tools.data.tools.length === 0 ? (
-                  <Empty description={t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
+                  <Empty description={agentProblems.length > 0 ? t('playground.tools.noneSeeAbove') : t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
                 ) : (
                   tools.data && <ToolPicker tools={tools.data.tools} selected={tool?.name} onSelect={setToolName} />
                 )}
-                {tools.data?.reminders.map((reminder, i) => (
-                  <Alert key={i} type="info" showIcon style={{ marginTop: 8 }} title={reminder} />
-                ))}
-                {tools.data && tools.data.problems.length > 0 && (
+                {/* The lease reminders are for a model ("call mcp_release"); a person is told what they mean here. */}
+                {tools.data && tools.data.reminders.length > 0 && (
+                  <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="playground-lease-note">
+                    {t('calls.leaseNote')}
+                  </Typography.Paragraph>
+                )}
+                {otherProblems.length > 0 && (
                   <Collapse
                     size="small"
                     style={{ marginTop: 8 }}
-                    items={[{ key: 'problems', label: t('playground.tools.problems', { count: tools.data.problems.length }), children: <ProblemList problems={tools.data.problems} /> }]}
+                    items={[{ key: 'problems', label: t('playground.tools.problems', { count: otherProblems.length }), children: <ProblemList problems={otherProblems} /> }]}
                   />
                 )}
               </Card>
@@ -203,8 +259,11 @@ export default function PlaygroundPage() {
                       <Button type="primary" icon={<PlayCircleOutlined />} loading={calling} onClick={() => void call()} data-testid="tool-call">
                         {t('playground.call')}
                       </Button>
-                      {calling && <Typography.Text type="secondary">{mine.length > 0 ? t('playground.waitingConfirmation') : t('playground.running')}</Typography.Text>}
+                      {calling && mine.length > 0 && <Typography.Text type="secondary">{t('playground.waitingConfirmation')}</Typography.Text>}
                     </Space>
+                    {/* While a confirmation waits, its card answers (Decline); once the tool runs, its progress and Cancel show. */}
+                    {calling && mine.length === 0 && <CallProgress progress={progress} onCancel={() => void cancel()} cancelling={cancelling} />}
+                    {cancelled && <Alert type="info" showIcon title={t('calls.cancelled')} data-testid="call-cancelled" />}
                     {mine.map((request) => (
                       <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
                     ))}

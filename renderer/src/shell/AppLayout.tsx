@@ -9,6 +9,7 @@ import {
   DeploymentUnitOutlined,
   ExperimentOutlined,
   MedicineBoxOutlined,
+  HistoryOutlined,
   MessageOutlined,
   RobotOutlined,
   WarningOutlined,
@@ -31,6 +32,7 @@ const SECTIONS = [
   { key: 'prompts', icon: <BookOutlined /> },
   { key: 'knowledge', icon: <DatabaseOutlined /> },
   { key: 'playground', icon: <ExperimentOutlined /> },
+  { key: 'history', icon: <HistoryOutlined /> },
   { key: 'problems', icon: <WarningOutlined /> },
   { key: 'diagnostics', icon: <MedicineBoxOutlined /> },
 ] as const;

@@ -17,6 +17,7 @@ type ChatMethods =
   | 'conversations.export'
   | 'chat.send'
   | 'chat.stop'
+  | 'chat.cancelCall'
   | 'chat.resume'
   | 'chat.regenerate'
   | 'chat.edit'
@@ -65,6 +66,7 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
     },
     'chat.stop': ({ conversationId }) => ({ stopped: chat.stop(conversationId) }),
+    'chat.cancelCall': ({ conversationId, callId }) => ({ cancelled: chat.cancelCall(conversationId, callId) }),
     'chat.resume': ({ conversationId }) => ({ conversationId: chat.resume(conversationId).conversationId }),
     'chat.regenerate': ({ conversationId, messageId }) => ({ conversationId: chat.regenerate({ conversationId, ...(messageId ? { messageId } : {}) }).conversationId }),
     'chat.edit': ({ conversationId, messageId, text }) => {

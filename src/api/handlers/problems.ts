@@ -25,6 +25,6 @@ export function infoHandlers({ host, face, version, locale }: HandlerContext): H
   return {
     'host.info': () => ({ version, home: host.home.root, face, locale }),
     'problems.list': () => ({ problems: currentProblems(host) }),
-    'audit.list': ({ limit, decision, outcome }) => ({ records: host.audit.query({ limit, decision, outcome }) }),
+    'audit.list': ({ limit, appId, agentId, tool, decision, outcome }) => ({ records: host.audit.query({ limit, appId, agentId, tool, decision, outcome }) }),
   };
 }

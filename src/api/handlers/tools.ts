@@ -1,18 +1,30 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { callProgress, RunningCalls } from '../../core/mcp/gateway/runningCalls.js';
 import { ApiFailure } from '../apiErrors.js';
 import { toolOutcome, toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-export function toolHandlers({ host, urls }: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
+export function toolHandlers({ host, urls, emit }: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
+  // Playground calls made with a callId, while they run.
+  const running = new RunningCalls();
   return {
     'tools.list': async ({ agentId, flow, conversationId }) => {
       const { caller, problems } = host.operations.callers.agent(agentId, flow, conversationId);
       const listed = await host.gateway.listTools(caller);
       return { tools: listed.tools.map(toolView), problems: [...problems, ...listed.problems], reminders: listed.reminders };
     },
-    'tools.call': async ({ agentId, flow, conversationId, tool, args }) => {
+    'tools.call': async ({ agentId, flow, conversationId, tool, args, callId }) => {
       const { caller } = host.operations.callers.agent(agentId, flow, conversationId);
-      return toolOutcome(await host.gateway.callTool(caller, tool, args), urls);
+      if (callId === undefined) return toolOutcome(await host.gateway.callTool(caller, tool, args), urls);
+      const call = running.begin(callId);
+      try {
+        const onProgress = (progress: Progress) => emit({ type: 'tool.progress', callId, ...callProgress(progress) });
+        return toolOutcome(await host.gateway.callTool(caller, tool, args, { signal: call.signal, onProgress }), urls);
+      } finally {
+        call.end();
+      }
     },
+    'tools.cancel': ({ callId }) => ({ cancelled: running.cancel(callId) }),
     'uiApps.callTool': async ({ pluginId, appId, tool, args, conversationId }) => {
       const caller = host.operations.callers.page(pluginId, appId, conversationId);
       // The page names the tool as its server knows it; the gateway needs the name the catalog gave it.

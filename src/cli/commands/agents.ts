@@ -102,7 +102,7 @@ function reportWritten(io: CliIo, json: boolean, host: Host, agent: Agent, verb:
 
 export function registerAgents(program: Command, cli: CliContext): void {
   const { io } = cli;
-  const agents = program.command('agents').description('list, show, create, update and delete agents (seed 000 §4.2 uiApps)');
+  const agents = program.command('agents').description('list, show, create, update and delete agents (the apps each uses: uiApps)');
 
   agents
     .command('list')

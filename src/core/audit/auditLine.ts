@@ -1,8 +1,40 @@
-import { AuditDecisionSchema, AuditFlowSchema, AuditOutcomeSchema, type AuditRecord } from '../../shared/audit.js';
+import { AUDIT_TEXT_MAX, AuditDecisionSchema, AuditFlowSchema, AuditOutcomeSchema, type AuditRecord } from '../../shared/audit.js';
 import { PermissionLevelSchema } from '../../shared/mcp.js';
 
-/** A record whose time is still epoch milliseconds: formatting a date costs more than the rest of the record. */
-export type AuditDraft = Omit<AuditRecord, 'time'> & { at: number };
+/**
+ * A record whose time is still epoch milliseconds, and whose arguments and
+ * result are still the call's own values: formatting a date, and turning
+ * values into text, cost more than the rest of the record, so both happen
+ * when the line is written (off the call's path), not when it is queued.
+ */
+export type AuditDraft = Omit<AuditRecord, 'time' | 'args' | 'result'> & { at: number; callArgs?: unknown; callResult?: { content?: readonly unknown[] } };
+
+/** Text cut to the audit's bound. */
+const bounded = (text: string) => (text.length > AUDIT_TEXT_MAX ? `${text.slice(0, AUDIT_TEXT_MAX - 1)}…` : text);
+
+/** The arguments as JSON text; a value JSON cannot hold (a cycle, a BigInt) is named, never thrown. */
+function argsText(args: unknown): string | undefined {
+  if (args === undefined) return undefined;
+  try {
+    return bounded(JSON.stringify(args) ?? 'null');
+  } catch {
+    return '(arguments that are not JSON)';
+  }
+}
+
+/** A result's text items, one per line; an image or other item by its type. */
+function resultText(result: { content?: readonly unknown[] } | undefined): string | undefined {
+  if (!result || !Array.isArray(result.content)) return undefined;
+  const parts: string[] = [];
+  let length = 0;
+  for (const item of result.content as { type?: unknown; text?: unknown }[]) {
+    const part = item?.type === 'text' && typeof item.text === 'string' ? item.text : `[${typeof item?.type === 'string' ? item.type : 'item'}]`;
+    parts.push(part);
+    length += part.length;
+    if (length > AUDIT_TEXT_MAX) break;
+  }
+  return bounded(parts.join('\n'));
+}
 
 /** The largest |epoch ms| a Date holds; past it `toISOString` throws. */
 const MAX_DATE_MS = 8.64e15;
@@ -94,7 +126,7 @@ function middleJson(record: AuditRecord | AuditDraft): string {
  * It cannot write an invalid line: every field is written through a check of
  * its type, and a value that fails it (undefined, a number where a string
  * belongs, a level that is no level) is written as `null`, or left out where
- * the field is optional (`agentId`, `pluginId`, `reason`, `error`), as AuditRecordSchema reads it.
+ * the field is optional (`agentId`, `pluginId`, `reason`, `error`, `args`, `result`), as AuditRecordSchema reads it.
  */
 export function auditLine(record: AuditRecord | AuditDraft): string {
   const time = 'at' in record ? timeJson(record.at) : quoted(record.time);
@@ -102,5 +134,8 @@ export function auditLine(record: AuditRecord | AuditDraft): string {
   const reason = typeof record.reason === 'string' ? `,"reason":${quoted(record.reason)}` : '';
   const error = typeof record.error === 'string' ? `,"error":${JSON.stringify(record.error)}` : '';
   const duration = typeof record.durationMs === 'number' && Number.isFinite(record.durationMs) ? JSON.stringify(record.durationMs) : 'null';
-  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${pluginId}${reason}${error}}\n`;
+  const args = 'at' in record ? argsText(record.callArgs) : typeof record.args === 'string' ? record.args : undefined;
+  const result = 'at' in record ? resultText(record.callResult) : typeof record.result === 'string' ? record.result : undefined;
+  const call = `${args === undefined ? '' : `,"args":${JSON.stringify(args)}`}${result === undefined ? '' : `,"result":${JSON.stringify(result)}`}`;
+  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${pluginId}${reason}${error}${call}}\n`;
 }

@@ -9,6 +9,7 @@ export interface AuditQuery {
   limit?: number;
   tool?: string;
   appId?: string;
+  agentId?: string;
   decision?: AuditDecision;
   outcome?: AuditOutcome;
 }
@@ -125,6 +126,7 @@ export class AuditLog {
         const record = parsed.data;
         if (query.tool && record.tool !== query.tool) continue;
         if (query.appId && record.appId !== query.appId) continue;
+        if (query.agentId && record.agentId !== query.agentId) continue;
         if (query.decision && record.decision !== query.decision) continue;
         if (query.outcome && record.outcome !== query.outcome) continue;
         records.push(record);

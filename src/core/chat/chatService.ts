@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { RunningCalls } from '../mcp/gateway/runningCalls.js';
+import { chatCallKey } from './toolCalls.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
@@ -12,7 +14,7 @@ import { ConversationIndex } from './conversations/conversationIndex.js';
 import { ConversationStore } from './conversations/conversationStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 
-export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'needsConfirmation'> {
+export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'needsConfirmation' | 'calls'> {
   records: RecordsStore;
   conversationsDir: string;
   confirmations: ToolConfirmationService;
@@ -67,6 +69,8 @@ export class ChatService {
   readonly store: ConversationStore;
   private readonly runner: ChatRunner;
   private readonly running = new Map<string, AbortController>();
+  /** Each tool call while it runs, so one call can be cancelled without stopping the turn. */
+  private readonly calls = new RunningCalls();
   private readonly turns = new Map<string, Promise<TurnOutcome>>();
   private readonly listeners = new Set<(event: ChatEvent) => void>();
   /** Conversations created here whose row has not been written yet: their first turn waits for it. */
@@ -80,6 +84,7 @@ export class ChatService {
       store: this.store,
       emit: (event) => this.emit(event),
       running: this.running,
+      calls: this.calls,
       // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
       save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
       endConversation: (id) => this.close(id).then(() => undefined),
@@ -253,6 +258,16 @@ export class ChatService {
     // Sub-agent runs abort with their parent: their waiting confirmations go too.
     for (const [id, run] of this.running) if (run.signal.aborted) this.deps.confirmations.declinePending(id);
     return true;
+  }
+
+  /**
+   * Cancels one running tool call of a conversation: its MCP request is
+   * aborted (the server is told) and the call ends as cancelled; the turn
+   * goes on, so the model learns the call was cancelled. False when no such
+   * call runs now.
+   */
+  cancelCall(conversationId: string, callId: string): boolean {
+    return this.calls.cancel(chatCallKey(conversationId, callId));
   }
 
   isRunning(conversationId: string): boolean {

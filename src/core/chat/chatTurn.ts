@@ -16,7 +16,7 @@ import { userText } from './providers/modelRequest.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
 
-export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'needsConfirmation'> {
+export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'needsConfirmation' | 'calls'> {
   gateway: Pick<ToolGateway, 'listTools' | 'callTool'>;
   store: ConversationStore;
   scheduler: Scheduler;
@@ -211,6 +211,7 @@ export class ChatRunner {
       emit: this.deps.emit,
       runSubAgent: (input) => this.runSubAgent(input),
       ...(this.deps.knowledge ? { searchKnowledge: this.deps.knowledge.search } : {}),
+      ...(this.deps.calls ? { calls: this.deps.calls } : {}),
     };
   }
 

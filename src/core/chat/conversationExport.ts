@@ -44,7 +44,8 @@ function section(message: ConversationMessage): string[] {
       return out;
     }
     case 'tool': {
-      const body = message.content.map((item) => (item.type === 'image' ? `![${item.mimeType}](${item.artifact})` : item.text)).join('\n');
+      // The lease reminder was for the model; an export is for people.
+      const body = message.content.flatMap((item) => (item.type === 'reminder' ? [] : [item.type === 'image' ? `![${item.mimeType}](${item.artifact})` : item.text])).join('\n');
       return [`### Result of \`${message.name}\` (${message.status}, ${message.durationMs} ms)`, '', message.content.some((i) => i.type === 'image') ? body : fence(body)];
     }
     case 'summary':

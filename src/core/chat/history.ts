@@ -77,6 +77,7 @@ function partOf(item: ToolContentItem, options: HistoryOptions): ContentPart {
     case 'text':
       return { type: 'text', text: item.text };
     case 'note':
+    case 'reminder':
       return { type: 'text', text: item.text };
     case 'image': {
       if (!options.vision) return { type: 'text', text: `[an image (${item.mimeType}) was returned and saved as ${item.artifact}; it is not shown because this model does not accept images]` };

@@ -1,6 +1,7 @@
 import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
+import { callProgress, type RunningCalls } from '../mcp/gateway/runningCalls.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
 import type { StreamedCall } from './modelAnswer.js';
 import { resultSummary, storedContent, textItem } from './toolResults.js';
@@ -24,7 +25,12 @@ export interface ToolCallDeps {
   runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
   /** Searches a knowledge base, for the knowledge search tool (read-only; the bases are the agent's own). */
   searchKnowledge?: KnowledgeSearch;
+  /** Where each tool call is registered while it runs, so a person can cancel that one call (not the whole turn). */
+  calls?: RunningCalls;
 }
+
+/** The key a chat tool call is cancelled by. */
+export const chatCallKey = (conversationId: string, callId: string) => `chat\u0000${conversationId}\u0000${callId}`;
 
 export interface CallBatch {
   conversationId: string;
@@ -52,11 +58,10 @@ export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promis
   const { setup, calls } = batch;
   const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name))).length;
   const caller: Caller = confirming >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
-  const aborted = abortedPromise(batch.signal);
-  return Promise.all(calls.map((call) => runOne(deps, batch, caller, call, aborted)));
+  return Promise.all(calls.map((call) => runOne(deps, batch, caller, call)));
 }
 
-async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall, aborted: Promise<void>): Promise<ToolResultDraft> {
+async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
   const started = performance.now();
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
@@ -110,21 +115,27 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     return finish(found.ok ? 'ok' : 'error', textItem(found.text));
   }
 
+  // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone.
+  const running = deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
+  const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
+  const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
   try {
-    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: batch.signal, artifactsDir: batch.artifactsDir });
-    // Whatever the call does after a Stop is not waited for; its failure then is expected and dropped.
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir });
+    // Whatever the call does after a Stop or Cancel is not waited for; its failure then is expected and dropped.
     calling.catch(() => undefined);
-    const result: GatewayCallResult | undefined = await Promise.race([calling, aborted.then(() => undefined)]);
-    if (!result) return finish('cancelled', textItem('Cancelled: the user stopped the conversation while this call ran.'));
+    const result: GatewayCallResult | undefined = await Promise.race([calling, abortedPromise(running.signal).then(() => undefined)]);
+    if (!result) return cancelled();
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
-    const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'text' as const, text }))];
+    const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
     const status: ToolCallStatus = result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {
-    if (batch.signal.aborted) return finish('cancelled', textItem('Cancelled: the user stopped the conversation while this call ran.'));
+    if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
     if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), error.serverId ? { serverId: error.serverId } : {});
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
+  } finally {
+    running.end();
   }
 }

@@ -37,7 +37,8 @@ export function storedContent(result: CallToolResult, conversationFolder: string
 
 /** The first lines of a result's text, for a tool card or a terminal line. */
 export function resultSummary(content: readonly ToolContentItem[], max = 200): string {
-  const text = content.map((item) => (item.type === 'image' ? `[image ${item.mimeType}]` : item.text)).join(' ').replace(/\s+/g, ' ').trim();
+  const shown = content.filter((item) => item.type !== 'reminder');
+  const text = shown.map((item) => (item.type === 'image' ? `[image ${item.mimeType}]` : item.text)).join(' ').replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -35,6 +35,8 @@ export interface DecisionOptions {
   risk?: RiskLevel;
   agentId?: string;
   groupId?: string;
+  /** The tool's own description, shown to the person asked. */
+  description?: string;
 }
 
 function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
@@ -100,13 +102,16 @@ export class ToolConfirmationService {
     }
     if (options.agentId !== undefined && this.alwaysAllow()?.has(options.agentId, toolName)) return Promise.resolve('approved');
     const entry = this.confirmables.get(toolName);
+    const custom = entry?.summaryBuilder?.(args);
     const now = this.scheduler.now();
     const request: ToolConfirmationRequest = {
       id: randomUUID(),
       serverName,
       toolName,
       args,
-      summary: entry?.summaryBuilder?.(args) ?? defaultSummary(serverName, toolName, args),
+      summary: custom ?? defaultSummary(serverName, toolName, args),
+      ...(custom !== undefined ? { customSummary: true } : {}),
+      ...(options.description ? { description: options.description } : {}),
       risk: options.risk ?? entry?.risk ?? 'medium',
       conversationId: options.conversationId,
       ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { auditLine, type AuditDraft } from '../../../src/core/audit/auditLine.js';
-import { AuditRecordSchema, type AuditRecord } from '../../../src/shared/audit.js';
+import { AUDIT_TEXT_MAX, AuditRecordSchema, type AuditRecord } from '../../../src/shared/audit.js';
 
 const base: AuditRecord = {
   time: '2026-01-01T00:00:00.000Z',
@@ -44,6 +44,24 @@ describe('auditLine', () => {
     const at = Date.UTC(2026, 4, 5, 6, 7, 8, 9);
     expect(auditLine({ ...rest, at })).toBe(expected({ ...base, time: '2026-05-05T06:07:08.009Z' }));
     expect(auditLine({ ...rest, at: at + 1 })).toBe(expected({ ...base, time: '2026-05-05T06:07:08.010Z' }));
+  });
+
+  it("keeps a draft's arguments as JSON text and its result's text, both cut at AUDIT_TEXT_MAX", () => {
+    const { time: _time, ...rest } = base;
+    const at = Date.UTC(2026, 4, 5, 6, 7, 8, 9);
+    const line = auditLine({ ...rest, at, callArgs: { q: 'hello "x"', n: 2 }, callResult: { content: [{ type: 'text', text: 'found 2' }, { type: 'image', data: 'AAAA' }] } });
+    expect(AuditRecordSchema.parse(JSON.parse(line))).toEqual({ ...base, time: '2026-05-05T06:07:08.009Z', args: '{"q":"hello \\"x\\"","n":2}', result: 'found 2\n[image]' });
+    const long = AuditRecordSchema.parse(JSON.parse(auditLine({ ...rest, at, callArgs: { text: 'x'.repeat(5000) }, callResult: { content: [{ type: 'text', text: 'y'.repeat(5000) }] } })));
+    expect(long.args).toHaveLength(AUDIT_TEXT_MAX);
+    expect(long.args!.endsWith('…')).toBe(true);
+    expect(long.result).toHaveLength(AUDIT_TEXT_MAX);
+    // A value JSON cannot hold is named, and the line is still written.
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(AuditRecordSchema.parse(JSON.parse(auditLine({ ...rest, at, callArgs: cyclic }))).args).toBe('(arguments that are not JSON)');
+    // A stored record's texts go back out as they are.
+    const stored = { ...base, args: '{"a":1}', result: 'ok' };
+    expect(auditLine(stored)).toBe(expected(stored));
   });
 
   it("a conversation's next record differing in any one field of the line's middle gets its own, never the last one's", () => {
@@ -107,7 +125,8 @@ describe('auditLine, over arbitrary records', () => {
         expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
         const parsed = AuditRecordSchema.parse(JSON.parse(line));
         for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
-          if (key === 'time') continue;
+          // A draft's time, arguments and result come from its own fields (at, callArgs, callResult): checked above and below.
+          if (key === 'time' || key === 'args' || key === 'result') continue;
           const optional = key === 'agentId' || key === 'pluginId' || key === 'reason' || key === 'error';
           const want = expectedField(shape[key].unwrap(), (raw as Record<string, unknown>)[key], optional);
           expect(parsed[key], key).toEqual(want);

@@ -121,8 +121,14 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
     ...installed.map((a) => ({ value: appKey(a), label: `${a.name} (${appKey(a)})`, search: `${a.name} ${appKey(a)} ${a.description ?? ''}` })),
     ...selectedKeys.filter((k) => !appByKey.has(k)).map((k) => ({ value: k, label: `${k} — ${t('agents.editor.notInstalled')}`, search: k })),
   ];
-  const hostOptions = (overview.data?.apps ?? []).map((a) => ({ value: a.appId, label: a.appId }));
-  if (draft.hostAppId && !hostOptions.some((o) => o.value === draft.hostAppId)) hostOptions.push({ value: draft.hostAppId, label: draft.hostAppId });
+  // Host apps by the name a person knows (the installed app that provides the id; ChatOS itself), the id only as a hint.
+  const hostName = (appId: string) => (appId === 'chatos' ? t('agents.field.hostAppChatos') : installed.find((a) => a.providerAppId === appId)?.name);
+  const hostOption = (appId: string) => {
+    const name = hostName(appId);
+    return { value: appId, label: name ? `${name} · ${appId}` : appId, search: `${name ?? ''} ${appId}` };
+  };
+  const hostOptions = (overview.data?.apps ?? []).map((a) => hostOption(a.appId));
+  if (draft.hostAppId && !hostOptions.some((o) => o.value === draft.hostAppId)) hostOptions.push(hostOption(draft.hostAppId));
 
   /** Apps first: the chosen apps in order; an app chosen again keeps its switches and selections. */
   const onAppsChange = (keys: string[]) => {
@@ -206,7 +212,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
           <Row gutter={16}>
             <Col span={14}>
               <Form.Item label={t('agents.field.hostApp')} name="hostAppId" extra={t('agents.field.hostAppHelp')}>
-                <Select options={hostOptions} showSearch loading={overview.loading && !overview.data} data-testid="agent-host-app" />
+                <Select options={hostOptions} showSearch optionFilterProp="search" loading={overview.loading && !overview.data} data-testid="agent-host-app" />
               </Form.Item>
             </Col>
             <Col span={10}>
@@ -244,8 +250,10 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
           <Divider titlePlacement="start" style={{ marginTop: 0 }}>
             {t('agents.editor.appsStep')}
           </Divider>
-          <Form.Item label={t('agents.field.apps')} extra={t('agents.field.appsHelp')}>
+          <Form.Item label={t('agents.field.apps')} htmlFor="agent-apps" extra={t('agents.field.appsHelp')}>
             <Select
+              id="agent-apps"
+              aria-label={t('agents.field.apps')}
               mode="multiple"
               value={selectedKeys}
               onChange={onAppsChange}

@@ -3,6 +3,7 @@ import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../../src/shared/hostApi';
 import { type Candidate, type Candidates, type RegistryOverview, promptCandidates, serverCandidates } from './candidates';
+import { GrantMissing } from './GrantMissing';
 
 interface Props {
   form: FormInstance;
@@ -52,6 +53,8 @@ export function AppSelectionCard({ form, index, pluginId, appId, app, overview, 
   const empty: Candidates = { items: [], unmatched: [] };
   const servers = app && overview ? serverCandidates(app, overview, hostAppId) : empty;
   const prompts = app && overview ? promptCandidates(app, overview, hostAppId) : empty;
+  /** Chosen ids the app offers but the host app may not see: each gets a one-click grant. */
+  const hidden = (candidates: Candidates, chosen: string[] | undefined) => (chosen ?? []).filter((id) => candidates.items.some((c) => c.id === id && !c.visible));
 
   // Turning MCP on with nothing picked preselects the app's own server: that is what it is for (way A).
   const onMcpSwitch = (on: boolean) => {
@@ -103,6 +106,7 @@ export function AppSelectionCard({ form, index, pluginId, appId, app, overview, 
         </Form.Item>
       )}
       {mcpOn && servers.unmatched.length > 0 && <Unmatched names={servers.unmatched} />}
+      {mcpOn && <GrantMissing hostAppId={hostAppId} ids={hidden(servers, serverIds)} testId={`${testId}-grant-servers`} />}
       <Form.Item label={t('agents.editor.prompt')} name={['uiApps', index, 'prompt']} valuePropName="checked" layout="horizontal" style={{ marginBottom: promptOn ? 8 : 0 }}>
         <Switch data-testid={`${testId}-prompt`} onChange={onChanged} />
       </Form.Item>
@@ -121,6 +125,7 @@ export function AppSelectionCard({ form, index, pluginId, appId, app, overview, 
         </Form.Item>
       )}
       {promptOn && prompts.unmatched.length > 0 && <Unmatched names={prompts.unmatched} />}
+      {promptOn && <GrantMissing hostAppId={hostAppId} ids={hidden(prompts, promptIds)} testId={`${testId}-grant-prompts`} />}
     </Card>
   );
 }

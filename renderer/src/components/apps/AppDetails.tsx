@@ -1,4 +1,4 @@
-import { Button, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Collapse, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExpandOutlined, LayoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -34,7 +34,20 @@ function Flag({ on, label }: { on: boolean; label: string }) {
   return <Tag color={on ? 'green' : 'default'}>{`${label}: ${on ? t('common.yes') : t('common.no')}`}</Tag>;
 }
 
-/** One app of a plugin: the names the host derived for it, what it runs, what it exposes, and its problems. */
+/** The flows an app's own tools serve, in words: "the main agent and sub-agents", or that no agent can use them. */
+function flowsKey(app: AppView): string {
+  if (!app.serverId) return 'apps.uses.noServer';
+  if (app.allowMain && app.allowSub) return 'apps.uses.both';
+  if (app.allowMain) return 'apps.uses.main';
+  if (app.allowSub) return 'apps.uses.sub';
+  return 'apps.uses.neither';
+}
+
+/**
+ * One app of a plugin: what it does and what it can use first (its own
+ * tools and who may use them, what it offers agents), then its problems;
+ * the names the host derived and what it runs are under Details.
+ */
 export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; runnable: boolean; onOpenCompact: (app: AppView) => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -47,7 +60,6 @@ export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; run
       <div className="app-section-head">
         <div className="app-section-title">
           <Typography.Title level={5}>{app.name}</Typography.Title>
-          <Typography.Text code>{`${app.pluginId}/${app.appId}`}</Typography.Text>
         </div>
         <Space wrap>
           <Tooltip title={notRunnable}>
@@ -64,59 +76,81 @@ export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; run
           ) : null}
         </Space>
       </div>
-      {app.description ? <Typography.Paragraph type="secondary">{app.description}</Typography.Paragraph> : null}
+      {app.description ? <Typography.Paragraph>{app.description}</Typography.Paragraph> : null}
       <Descriptions
         size="small"
-        bordered
-        column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 }}
+        column={1}
+        data-testid={`app-uses-${testId}`}
         items={[
-          { key: 'server', label: t('apps.field.serverName'), children: <Typography.Text code>{app.serverName}</Typography.Text> },
-          {
-            key: 'serverId',
-            label: t('apps.field.serverId'),
-            children: app.serverId ? <Typography.Text code copyable>{app.serverId}</Typography.Text> : <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>,
-          },
-          {
-            key: 'prompts',
-            label: t('apps.field.prompts'),
-            children: (
-              <Space orientation="vertical" size={0}>
-                <Typography.Text>
-                  zh: <Typography.Text code>{app.promptNames.zh}</Typography.Text>
-                </Typography.Text>
-                <Typography.Text>
-                  en: <Typography.Text code>{app.promptNames.en}</Typography.Text>
-                </Typography.Text>
-              </Space>
-            ),
-          },
-          {
-            key: 'launch',
-            label: app.command ? t('apps.field.command') : t('apps.field.url'),
-            children: launch ? (
-              <Typography.Text code copyable={{ text: launch }} className="mono-wrap">
-                {launch}
-              </Typography.Text>
-            ) : (
-              <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>
-            ),
-          },
-          {
-            key: 'flags',
-            label: t('apps.field.flags'),
-            children: (
-              <Space size={4} wrap>
-                <Flag on={app.allowMain} label="allowMain" />
-                <Flag on={app.allowSub} label="allowSub" />
-              </Space>
-            ),
-          },
-          { key: 'source', label: t('apps.field.provider'), children: <Typography.Text code>{app.providerAppId}</Typography.Text> },
+          { key: 'tools', label: t('apps.uses.tools'), children: t(flowsKey(app)) },
           { key: 'exposeServers', label: t('apps.field.exposeServers'), children: <Exposure value={app.exposure.mcpServers} /> },
           { key: 'exposePrompts', label: t('apps.field.exposePrompts'), children: <Exposure value={app.exposure.prompts} /> },
         ]}
       />
       {app.problems.length > 0 ? <ProblemList problems={app.problems} testId={`problems-${testId}`} /> : null}
+      <Collapse
+        size="small"
+        ghost
+        items={[{ key: 'details', label: t('apps.details'), children: <AppInternals app={app} launch={launch} /> }]}
+        data-testid={`app-details-${testId}`}
+      />
     </section>
+  );
+}
+
+/** What the host derived for the app and what it runs: for someone checking the wiring, not to decide whether to use it. */
+function AppInternals({ app, launch }: { app: AppView; launch: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Descriptions
+      size="small"
+      bordered
+      column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 }}
+      items={[
+        { key: 'server', label: t('apps.field.serverName'), children: <Typography.Text code>{app.serverName}</Typography.Text> },
+        {
+          key: 'serverId',
+          label: t('apps.field.serverId'),
+          children: app.serverId ? <Typography.Text code copyable>{app.serverId}</Typography.Text> : <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>,
+        },
+        {
+          key: 'prompts',
+          label: t('apps.field.prompts'),
+          children: (
+            <Space orientation="vertical" size={0}>
+              <Typography.Text>
+                zh: <Typography.Text code>{app.promptNames.zh}</Typography.Text>
+              </Typography.Text>
+              <Typography.Text>
+                en: <Typography.Text code>{app.promptNames.en}</Typography.Text>
+              </Typography.Text>
+            </Space>
+          ),
+        },
+        {
+          key: 'launch',
+          label: app.command ? t('apps.field.command') : t('apps.field.url'),
+          children: launch ? (
+            <Typography.Text code copyable={{ text: launch }} className="mono-wrap">
+              {launch}
+            </Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>
+          ),
+        },
+        {
+          key: 'flags',
+          label: t('apps.field.flags'),
+          children: (
+            <Space size={4} wrap>
+              <Flag on={app.allowMain} label="allowMain" />
+              <Flag on={app.allowSub} label="allowSub" />
+            </Space>
+          ),
+        },
+        { key: 'source', label: t('apps.field.provider'), children: <Typography.Text code>{app.providerAppId}</Typography.Text> },
+        { key: 'id', label: t('apps.field.id'), children: <Typography.Text code>{`${app.pluginId}/${app.appId}`}</Typography.Text> },
+      ]}
+    />
   );
 }

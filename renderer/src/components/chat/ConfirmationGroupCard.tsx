@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApprovalScope, ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import { api, errorLine } from '../../api/client';
 import { RISK_COLOR, useCountdown } from '../ConfirmationCard';
+import { ConfirmationSummary } from '../ConfirmationSummary';
 import { ArgsList } from './ArgsList';
 
 function Countdown({ request }: { request: ToolConfirmationRequest }) {
@@ -85,9 +86,7 @@ export function ConfirmationGroupCard({ requests, onAnswered, subAgent }: { requ
                 </Button>
               </Space>
             </div>
-            <Typography.Text strong className="confirm-group-summary">
-              {request.summary}
-            </Typography.Text>
+            <ConfirmationSummary request={request} className="confirm-group-summary" />
             <ArgsList args={request.args} testId="confirm-item-args" />
           </li>
         ))}

@@ -1,9 +1,10 @@
 import { ApiOutlined, BranchesOutlined, LoadingOutlined } from '@ant-design/icons';
-import { Collapse, Space, Tag, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { App as AntApp, Collapse, Space, Tag, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
-import { api } from '../../api/client';
+import { api, errorLine } from '../../api/client';
+import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
 import { ArgsList } from './ArgsList';
 
@@ -15,19 +16,29 @@ const STATUS_COLOR: Record<CallStatus, string> = { ok: 'success', error: 'error'
 export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent | undefined): CallStatus {
   if (result) return result.status;
   if (event?.phase === 'finished') return event.status ?? 'ok';
-  if (event?.phase === 'started') return 'running';
+  if (event?.phase === 'started' || event?.phase === 'progress') return 'running';
   return 'pending';
 }
 
 /** The text of a call's result: the stored one, or the live summary until it is stored. */
 function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallEvent }) {
   const { t } = useTranslation();
+  // A declined call never ran: the text the model was given ("The user declined…") is said in words instead.
+  if ((result?.status ?? event?.status) === 'declined') {
+    return (
+      <div className="tool-result" data-testid="tool-call-result">
+        <Typography.Text type="secondary">{t('calls.notRun.chat')}</Typography.Text>
+      </div>
+    );
+  }
   if (result) {
     return (
       <div className="tool-result" data-testid="tool-call-result">
         {result.content.map((item, i) => {
           if (item.type === 'text') return <pre key={i} className="tool-result-text">{item.text}</pre>;
           if (item.type === 'note') return <Typography.Text key={i} type="secondary">{item.text}</Typography.Text>;
+          // The gateway's lease reminder speaks to the model ("call mcp_release"), not to people.
+          if (item.type === 'reminder') return null;
           return <Typography.Text key={i} type="secondary">{t('chat.tool.image', { mimeType: item.mimeType, path: item.artifact })}</Typography.Text>;
         })}
       </div>
@@ -112,8 +123,34 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
   return (
     <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
       <Collapse size="small" items={items} />
+      {status === 'running' && !isSubAgent && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
       {subAgentRun}
+    </div>
+  );
+}
+
+/** A call that runs now: the server's latest progress, and Cancel for this call alone (the turn goes on). */
+function RunningCall(props: { conversationId: string; callId: string; progress: ToolCallEvent['progress'] }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [cancelling, setCancelling] = useState(false);
+  const cancel = async () => {
+    setCancelling(true);
+    try {
+      const { cancelled } = await api.call('chat.cancelCall', { conversationId: props.conversationId, callId: props.callId });
+      if (!cancelled) {
+        setCancelling(false);
+        void message.info(t('calls.cancelFailed'));
+      }
+    } catch (e) {
+      setCancelling(false);
+      void message.error(errorLine(e));
+    }
+  };
+  return (
+    <div className="tool-call-running">
+      <CallProgress progress={props.progress} onCancel={() => void cancel()} cancelling={cancelling} />
     </div>
   );
 }

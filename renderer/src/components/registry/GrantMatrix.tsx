@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { AppRegistration } from '../../../../src/shared/registry';
 import { ownValue } from '../../api/ownValue';
+import { BreakableId } from './BreakableId';
 import { GrantCell } from './GrantSwitch';
 import { cellState, type Overview, type Target } from './registryModel';
 
@@ -16,7 +17,28 @@ export interface GrantMatrixProps {
   onShowVisible: (appId: string) => void;
 }
 
-/** Rows are the registered apps, columns the servers (or prompts) they could be granted. */
+/** Column width of one server or prompt, and of the app column. */
+const TARGET_WIDTH = 150;
+const APP_WIDTH = 220;
+/** The matrix's own height: rows and columns past it scroll inside, drawn only when seen (virtual). */
+const MATRIX_HEIGHT = 560;
+
+/** Targets by the app that provides them, in first-seen order: a column group per provider. */
+function byProvider(targets: Target[]): [string, Target[]][] {
+  const groups = new Map<string, Target[]>();
+  for (const target of targets) {
+    const group = groups.get(target.providerAppId);
+    if (group) group.push(target);
+    else groups.set(target.providerAppId, [target]);
+  }
+  return [...groups];
+}
+
+/**
+ * Rows are the registered apps, columns the servers (or prompts) they could
+ * be granted, grouped under the app that provides them. Virtual in both
+ * directions: 100 servers × 50 apps draws only the cells on screen.
+ */
 export function GrantMatrix({ overview, apps, targets, granted, onChanged, onShowVisible }: GrantMatrixProps) {
   const { t } = useTranslation();
   if (targets.length === 0) return <Empty description={t('registry.noTargets')} />;
@@ -26,7 +48,7 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
       key: 'app',
       title: t('registry.app'),
       fixed: 'left',
-      width: 220,
+      width: APP_WIDTH,
       render: (_, app) => (
         <Space orientation="vertical" size={2}>
           <Space size={4} wrap>
@@ -46,9 +68,23 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
         </Space>
       ),
     },
-    ...targets.map((target) => ({
+    ...byProvider(targets).map(([provider, group]) => ({
+      key: `provider:${provider}`,
+      // At the group's start: a group of 100 columns would center its name far off screen.
+      align: 'left' as const,
+      title: (
+        <Typography.Text type="secondary" className="registry-provider" data-testid={`provider-${provider}`}>
+          <BreakableId id={provider} />
+        </Typography.Text>
+      ),
+      children: group.map((target) => targetColumn(target)),
+    })),
+  ];
+
+  function targetColumn(target: Target) {
+    return {
       key: target.id,
-      width: 150,
+      width: TARGET_WIDTH,
       align: 'center' as const,
       title: (
         <Tooltip
@@ -62,10 +98,12 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
           }
         >
           <div className="registry-target-head">
-            <span>{target.name}</span>
+            <span>
+              <BreakableId id={target.name} />
+            </span>
             {target.missing ? <Tag color="orange" data-testid={`missing-${target.id}`}>{t('registry.missing')}</Tag> : null}
             <Typography.Text type="secondary" className="registry-target-id">
-              {target.providerAppId}
+              <BreakableId id={target.providerAppId} />
             </Typography.Text>
             {target.notRunnable ? (
               <Tag color="orange" style={{ fontSize: 11, marginInlineEnd: 0 }} data-testid={`not-runnable-${target.id}`}>
@@ -80,8 +118,8 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
           <GrantCell appId={app.appId} targetId={target.id} state={cellState(overview, granted, app.appId, target)} onChanged={onChanged} />
         </div>
       ),
-    })),
-  ];
+    };
+  }
 
   return (
     <Table<AppRegistration>
@@ -91,7 +129,8 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
       columns={columns}
       dataSource={apps}
       pagination={false}
-      scroll={{ x: 220 + targets.length * 150 }}
+      virtual
+      scroll={{ x: APP_WIDTH + targets.length * TARGET_WIDTH, y: MATRIX_HEIGHT }}
       data-testid="grant-matrix"
       locale={{ emptyText: <Empty description={t('registry.noApps')} /> }}
     />

@@ -28,6 +28,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         risk: riskOf(context, confirmations),
         ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
+        ...(tool.description ? { description: tool.description } : {}),
       });
     },
     afterCall(record) {
@@ -45,6 +46,9 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         durationMs: record.durationMs,
         outcome: record.outcome,
         error: record.error,
+        // Kept as they are: turned into text when the line is written, off the call's path.
+        callArgs: record.args,
+        callResult: record.result,
       };
       audit.append(draft);
     },

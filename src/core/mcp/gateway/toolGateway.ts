@@ -83,8 +83,11 @@ export interface CallRecord extends CallContext {
   durationMs: number;
   /** When the call ended, on the host's clock (the audit's time: one clock read serves both). */
   endedAt: number;
-  outcome: 'ok' | 'tool-error' | 'failed' | 'declined';
+  /** `cancelled`: the caller aborted it while it ran (the server was told). */
+  outcome: 'ok' | 'tool-error' | 'failed' | 'declined' | 'cancelled';
   error: string | undefined;
+  /** What the server answered (a call that reached it and ended), for the audit. */
+  result: CallToolResult | undefined;
 }
 
 export interface GatewayCallResult {
@@ -181,8 +184,8 @@ const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000
  * (`{ ...context, … }`) cost several microseconds per call on a warm host,
  * more than the rest of the bookkeeping together.
  */
-function callRecord(context: CallContext, decision: CallDecision, started: number, ended: number, outcome: CallRecord['outcome'], error: string | undefined): CallRecord {
-  return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs: ended - started, endedAt: ended, outcome, error };
+function callRecord(context: CallContext, decision: CallDecision, started: number, ended: number, outcome: CallRecord['outcome'], error: string | undefined, result?: CallToolResult): CallRecord {
+  return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs: ended - started, endedAt: ended, outcome, error, result };
 }
 
 export class ToolGateway {
@@ -436,11 +439,12 @@ export class ToolGateway {
       const raw = await lease.connection.callTool(context.tool.rawName, context.args, this.metaFor(context.server, context.caller), options);
       const ended = this.deps.now();
       const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, context.server.id, context.tool.rawName, ended);
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined));
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, result.isError ? 'tool-error' : 'ok', undefined, result));
       return { result, tool: context.tool, decision, artifacts, reminders, durationMs: ended - started };
     } catch (error) {
       // The server may have run the tool even so (saving its images failed): the audit keeps a record of it.
-      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), 'failed', (error as Error).message));
+      const outcome = options?.signal?.aborted ? 'cancelled' : 'failed';
+      this.deps.hooks?.afterCall?.(callRecord(context, decision, started, this.deps.now(), outcome, (error as Error).message));
       throw error;
     }
   }

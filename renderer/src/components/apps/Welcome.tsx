@@ -1,0 +1,57 @@
+import { Button, Card, Steps, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useApi } from '../../api/hooks';
+
+/**
+ * First start: what to do next, until the user has a model. A model comes
+ * first (nothing can chat without one), then an agent to chat with; plugins
+ * add apps. Gone as soon as a model exists.
+ */
+export function Welcome() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  if (!models.data || models.data.models.length > 0) return null;
+  const hasAgent = (agents.data?.agents.length ?? 0) > 0;
+  return (
+    <Card size="small" data-testid="welcome" title={t('apps.welcome.title')}>
+      <Typography.Paragraph type="secondary">{t('apps.welcome.intro')}</Typography.Paragraph>
+      <Steps
+        orientation="vertical"
+        size="small"
+        current={0}
+        items={[
+          {
+            title: t('apps.welcome.model'),
+            description: (
+              <>
+                <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+                  {t('apps.welcome.modelHelp')}
+                </Typography.Paragraph>
+                <Button type="primary" onClick={() => void navigate('/models')} data-testid="welcome-add-model">
+                  {t('apps.welcome.addModel')}
+                </Button>
+              </>
+            ),
+          },
+          {
+            title: t('apps.welcome.agent'),
+            description: (
+              <>
+                <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+                  {t(hasAgent ? 'apps.welcome.agentHelpHave' : 'apps.welcome.agentHelp')}
+                </Typography.Paragraph>
+                <Button onClick={() => void navigate(hasAgent ? '/chat' : '/agents')} data-testid="welcome-agent">
+                  {t(hasAgent ? 'apps.welcome.toChat' : 'apps.welcome.toAgents')}
+                </Button>
+              </>
+            ),
+          },
+          { title: t('apps.welcome.plugin'), description: t('apps.welcome.pluginHelp') },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
+import type { ToolMessage } from '../../../src/shared/chat.js';
+import { waitUntil } from '../../helpers/gatewayHost.js';
+import { startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
+
+/** One long tool call of a turn: its progress reaches the faces, and Cancel ends that call alone (the server is told), not the turn. */
+
+describe('a long tool call in a chat turn', () => {
+  it('reports the server progress as events, and cancelling it tells the server and lets the turn go on', async () => {
+    const { host, provider } = await startChatWorld();
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'long1', name: 'mcp_chat_slow', arguments: { steps: 10_000, stepMs: 50 } }] },
+      { kind: 'reply', text: 'Understood, cancelled.' },
+    );
+    const seen: ChatEvent[] = [];
+    host.chat.onEvent((event) => seen.push(event));
+    const turn = host.chat.send({ agentId: 'helper', text: 'do the long job' });
+    const progressOf = (e: ChatEvent) => (e.type === 'toolCall' && e.call.callId === 'long1' && e.call.phase === 'progress' ? e.call.progress : undefined);
+    await waitUntil(() => seen.some((e) => (progressOf(e)?.progress ?? 0) >= 2), 'two progress notifications', 20_000);
+    const progress = seen.map(progressOf).find((p) => p?.progress === 2);
+    expect(progress).toEqual({ progress: 2, total: 10_000, message: 'step 2 of 10000' });
+
+    expect(host.chat.cancelCall(turn.conversationId, 'nope')).toBe(false);
+    expect(host.chat.cancelCall(turn.conversationId, 'long1')).toBe(true);
+    const outcome = await turn.done;
+    // The turn was not stopped: the model got the cancelled result and answered.
+    expect(outcome.status).toBe('done');
+    const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
+    expect(result).toMatchObject({ callId: 'long1', status: 'cancelled' });
+    expect(toolResultsIn(provider.requests[1]!.body)).toEqual([['long1', 'Cancelled: the user cancelled this call while it ran.']]);
+    const log = host.mcp.connections.logOf('chatos::chat');
+    await waitUntil(() => log.entries().some((e) => e.text.includes('slow cancelled')), 'the server to be told of the cancellation', 20_000);
+    // Once ended, the call cannot be cancelled again.
+    expect(host.chat.cancelCall(turn.conversationId, 'long1')).toBe(false);
+  });
+});

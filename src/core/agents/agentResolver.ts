@@ -13,9 +13,13 @@ import { exposureRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
+/**
+ * What resolving reads: the registry's views and the catalog's apps, narrowed
+ * so the rule can be tested with a registry and a list of apps, no host.
+ */
 export interface AgentResolverDeps {
-  registry: RegistryCenter;
-  catalog: PluginCatalog;
+  registry: Pick<RegistryCenter, 'ownerAppId' | 'isKnownApp' | 'listApps' | 'listServers' | 'listPrompts' | 'getMcpServersForApp' | 'getPromptsForApp'>;
+  catalog: Pick<PluginCatalog, 'apps' | 'getAiContribution'>;
   /** Nothing of a plugin that may not run (untrusted, changed, blocked) reaches an agent: no server, no prompt text. */
   runGate: Pick<RunGate, 'checkCached'>;
   /** What is wrong with a server now (its command is not there, its last start failed): a warning on the agent that uses it. */

@@ -75,7 +75,7 @@ export class DataHome {
     return path.join(this.hostDir, 'conversations');
   }
 
-  /** One folder per knowledge base: its settings (`base.json`) and its index (`index.msp`). */
+  /** One folder per knowledge base: its settings (`base.json`), its text index (`index.msp`) and its vectors (`vectors.bin`). */
   get knowledgeDir(): string {
     return path.join(this.hostDir, 'knowledge');
   }

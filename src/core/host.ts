@@ -367,6 +367,8 @@ export function createHost(options: HostOptions = {}): Host {
         now,
         settings: serverSettings,
         runGate,
+        // The knowledge search is a tool of the host the gateway offers: checked, decided and audited like any call.
+        knowledge: { attachedTo: (agentId) => agents.get(agentId)?.knowledgeBases ?? [], list: () => knowledge.list(), search: (id, query, options) => knowledge.search(id, query, options) },
         hooks: announcingAppCalls(
           options.gatewayHooks ?? gatewayHooks(confirmations, audit),
           (call) => listeners.size > 0 && emit({ kind: 'app-tool-called', ...call }),
@@ -383,7 +385,6 @@ export function createHost(options: HostOptions = {}): Host {
         conversationsDir: home.conversationsDir,
         agents,
         models,
-        knowledge: { list: () => knowledge.list(), search: (id, query, options) => knowledge.search(id, query, options) },
         clientFor: createModelClient,
         resolve: (agent) => resolveAgent(agent, { registry, catalog, runGate, models, agents }),
         gateway,

@@ -108,4 +108,24 @@ describe('the Knowledge page', () => {
     await page.getByTestId('kb-empty').waitFor();
     expect(fs.readdirSync(path.join(home, 'chatos', 'knowledge'))).toEqual([]);
   });
+
+  it('attaches a base to an agent in the Agents editor (and shows the field in Chinese)', async () => {
+    const api = serveApi(serve);
+    await api('knowledge.create', { base: { id: 'recipes', name: 'Recipes' } });
+    await api('agents.save', { agent: { id: 'cook', name: 'Cook' } });
+    await page.getByTestId('nav-agents').click();
+    await page.getByTestId('agent-edit-cook').click();
+    await page.getByTestId('agent-knowledge-bases').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Recipes (recipes)' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('agent-save').click();
+    await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });
+    const { agents } = (await api('agents.list')) as { agents: { id: string; knowledgeBases: string[] }[] };
+    expect(agents.find((a) => a.id === 'cook')?.knowledgeBases).toEqual(['recipes']);
+
+    await page.getByTestId('locale-switch').getByText('中文').click();
+    await page.getByTestId('agent-edit-cook').click();
+    await expect.poll(() => page.getByTestId('agent-editor').textContent()).toContain('它可以检索的知识库');
+    await expect.poll(() => page.getByTestId('agent-knowledge-bases').textContent()).toContain('Recipes (recipes)');
+  });
 });

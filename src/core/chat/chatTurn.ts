@@ -210,7 +210,6 @@ export class ChatRunner {
       needsConfirmation: this.deps.needsConfirmation,
       emit: this.deps.emit,
       runSubAgent: (input) => this.runSubAgent(input),
-      ...(this.deps.knowledge ? { searchKnowledge: this.deps.knowledge.search } : {}),
       ...(this.deps.calls ? { calls: this.deps.calls } : {}),
     };
   }

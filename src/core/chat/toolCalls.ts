@@ -6,7 +6,6 @@ import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
 import type { StreamedCall } from './modelAnswer.js';
 import { resultSummary, storedContent, textItem } from './toolResults.js';
 import type { TurnSetup } from './turnSetup.js';
-import { runKnowledgeSearch, type KnowledgeSearch } from '../knowledge/knowledgeChatTool.js';
 
 /** A tool message before it has its place in the conversation (id, parent, time). */
 export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
@@ -23,8 +22,6 @@ export interface ToolCallDeps {
   emit(event: ChatEvent): void;
   /** Runs a sub-agent in a child conversation it creates; `started` names the child as soon as it exists. */
   runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
-  /** Searches a knowledge base, for the knowledge search tool (read-only; the bases are the agent's own). */
-  searchKnowledge?: KnowledgeSearch;
   /** Where each tool call is registered while it runs, so a person can cancel that one call (not the whole turn). */
   calls?: RunningCalls;
 }
@@ -107,12 +104,6 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       },
     });
     return finish(run.status, textItem(run.text));
-  }
-
-  const knowledge = batch.setup.knowledge;
-  if (knowledge && call.name === knowledge.toolName && deps.searchKnowledge) {
-    const found = await runKnowledgeSearch(deps.searchKnowledge, knowledge.bases, call.args, batch.signal);
-    return finish(found.ok ? 'ok' : 'error', textItem(found.text));
   }
 
   // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone.

@@ -10,8 +10,7 @@ import type { ModelClient } from './providers/modelClient.js';
 import type { ToolSpec } from './providers/modelRequest.js';
 import { projectTools } from './providers/projectTools.js';
 import { subAgentTools } from './subAgents.js';
-import { KNOWLEDGE_NOTE, knowledgeToolFor, type KnowledgeSearch } from '../knowledge/knowledgeChatTool.js';
-import type { KnowledgeBase } from '../../shared/knowledge.js';
+import { KNOWLEDGE_NOTE, KNOWLEDGE_TOOL_NAME } from '../knowledge/knowledgeChatTool.js';
 
 export interface SetupDeps {
   agents: { get(id: string): Agent | undefined };
@@ -21,8 +20,6 @@ export interface SetupDeps {
   gateway: Pick<ToolGateway, 'listTools'>;
   /** The stateful servers whose own instance this conversation holds now (its leases). */
   heldLeases(conversationId: string): string[];
-  /** Knowledge bases an agent may have attached (absent: none are offered). */
-  knowledge?: { list(): Promise<KnowledgeBase[]>; search: KnowledgeSearch };
 }
 
 /** Everything a turn needs that does not change between its rounds. */
@@ -40,8 +37,6 @@ export interface TurnSetup {
   permissions: Map<string, PermissionLevel>;
   /** Sub-agent tool name → agent id. */
   subAgents: Map<string, string>;
-  /** The knowledge search tool's name and the bases it may search, when the agent has some attached. */
-  knowledge?: { toolName: string; bases: string[] };
   problems: Problem[];
 }
 
@@ -74,8 +69,9 @@ export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId
   const taken = new Set([...gatewayTools.map((t) => t.name), RELEASE_TOOL.name]);
   const subs = subAgentTools(agent, (id) => deps.agents.get(id), taken, depth >= maxDepth);
   for (const sub of subs.tools) taken.add(sub.spec.name);
-  const knowledge = agent.knowledgeBases.length && deps.knowledge ? knowledgeToolFor(agent, await deps.knowledge.list(), taken) : { problems: [] };
-  const projected = projectTools(entry.api, [...gatewayTools, ...subs.tools.map((s) => s.spec), ...(knowledge.tool ? [knowledge.tool.spec] : [])]);
+  // The gateway offers the knowledge search (a tool of the host) when the agent has bases attached.
+  const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.serverId === 'chatos');
+  const projected = projectTools(entry.api, [...gatewayTools, ...subs.tools.map((s) => s.spec)]);
   if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
     return stop(
       'TOO_MANY_TOOLS',
@@ -92,12 +88,11 @@ export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId
     entry,
     client: deps.clientFor(entry, key),
     caller,
-    system: [agent.systemPrompt.trim(), resolved.prompt.text, knowledge.tool ? KNOWLEDGE_NOTE : '', reminders].filter(Boolean).join('\n\n'),
+    system: [agent.systemPrompt.trim(), resolved.prompt.text, searchesKnowledge ? KNOWLEDGE_NOTE : '', reminders].filter(Boolean).join('\n\n'),
     tools: projected.tools,
     permissions: new Map(listed.tools.map((t) => [t.name, t.permission])),
     subAgents: new Map(subs.tools.map((s) => [s.spec.name, s.agentId])),
-    ...(knowledge.tool ? { knowledge: { toolName: knowledge.tool.spec.name, bases: knowledge.tool.bases } } : {}),
-    problems: distinct([...resolved.problems, ...listed.problems, ...subs.problems, ...knowledge.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
+    problems: distinct([...resolved.problems, ...listed.problems, ...subs.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
   };
 }
 

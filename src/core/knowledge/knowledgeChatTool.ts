@@ -4,8 +4,9 @@ import type { Problem } from '../../shared/problems.js';
 import type { ToolSpec } from '../chat/providers/modelRequest.js';
 
 /**
- * The search an agent with knowledge bases attached is offered in a chat:
- * one read-only tool over exactly those bases (checked again at call time),
+ * The search an agent with knowledge bases attached is offered (by the
+ * gateway, as a tool of the host: mcp/gateway/knowledgeHostTool.ts): one
+ * read-only tool over exactly those bases (checked again at call time),
  * whose result names each chunk's source so the answer can cite it. Pure
  * apart from the search it is given.
  */
@@ -21,7 +22,7 @@ export interface KnowledgeTool {
 export const KNOWLEDGE_NOTE = `You can search knowledge bases with ${KNOWLEDGE_TOOL_NAME}. When your answer uses a chunk it found, cite its source as given in the result, e.g. [guide.md #3].`;
 
 /** The tool for `agent`'s attached bases; none when it has none (or none exists), with a problem per missing base. */
-export function knowledgeToolFor(agent: Agent, existing: readonly KnowledgeBase[], taken: ReadonlySet<string>): { tool?: KnowledgeTool; problems: Problem[] } {
+export function knowledgeToolFor(agent: Pick<Agent, 'id' | 'knowledgeBases'>, existing: readonly KnowledgeBase[]): { tool?: KnowledgeTool; problems: Problem[] } {
   const problems: Problem[] = [];
   const byId = new Map(existing.map((base) => [base.id, base]));
   const bases: KnowledgeBase[] = [];
@@ -31,10 +32,6 @@ export function knowledgeToolFor(agent: Agent, existing: readonly KnowledgeBase[
     else problems.push({ severity: 'warning', code: 'AGENT_KB_MISSING', file: agent.id, path: `knowledgeBases[${i}]`, message: `no knowledge base "${id}": it is not searched`, hint: 'create it, or remove it from the agent' });
   });
   if (!bases.length) return { problems };
-  if (taken.has(KNOWLEDGE_TOOL_NAME)) {
-    problems.push({ severity: 'warning', code: 'AGENT_KB_NAME', file: agent.id, path: 'knowledgeBases', message: `another tool is already called ${KNOWLEDGE_TOOL_NAME}: the knowledge bases are not searched`, hint: 'switch that tool off or rename it with a transform' });
-    return { problems };
-  }
   const list = bases.map((b) => `"${b.id}" (${b.name}${b.description ? `: ${b.description}` : ''})`).join('; ');
   const spec: ToolSpec = {
     name: KNOWLEDGE_TOOL_NAME,

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/dbFile.js';
 import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
-import { KnowledgeIndex } from './knowledgeIndex.js';
+import { KnowledgeIndex, type VectorsWrite } from './knowledgeIndex.js';
 import { chunkText } from './markdownChunker.js';
 
 export interface KnowledgeServiceDeps {
@@ -42,6 +42,7 @@ interface OpenBase {
 
 const BASE_FILE = 'base.json';
 const INDEX_FILE = 'index.msp';
+const VECTORS_FILE = 'vectors.bin';
 /** A base's metadata is a few hundred bytes; anything near this is not ours. */
 const MAX_BASE_BYTES = 1024 * 1024;
 const MAX_INDEX_BYTES = 2 * 1024 * 1024 * 1024 - 1;
@@ -58,8 +59,9 @@ function cancelled(signal: AbortSignal | undefined): void {
 
 /**
  * Knowledge bases (issue 20), each in its own folder under the data home:
- * `base.json` (its settings, counts and times) and `index.msp` (its Orama
- * index: chunks, BM25 postings and vectors). A change is computed first
+ * `base.json` (its settings, counts and times), `index.msp` (its Orama
+ * index of the text: chunks, BM25 postings) and `vectors.bin` (VectorRows).
+ * A change is computed first
  * (chunks cut, vectors fetched) and written in one step at the end, so a
  * cancel or a failed embedding request leaves the base as it was.
  * Changes to one base run one at a time.
@@ -335,9 +337,14 @@ export class KnowledgeService {
     this.open.set(base.id, Promise.resolve({ base, index }));
   }
 
-  /** The index first: a base.json never describes an index that is not on disk. */
+  /**
+   * The vectors first, then the text index, then base.json: a base.json
+   * never describes an index that is not on disk, and rows of chunks the
+   * text index does not hold (a crash in between) are dropped when read.
+   */
   private write(base: KnowledgeBase, index: KnowledgeIndex): void {
     const folder = this.folderOf(base.id);
+    writeVectors(path.join(folder, VECTORS_FILE), index.takeVectorsWrite());
     writeFileAtomic(path.join(folder, INDEX_FILE), index.toBytes());
     writeFileAtomic(path.join(folder, BASE_FILE), Buffer.from(`${JSON.stringify(base, null, 2)}\n`));
   }
@@ -371,8 +378,15 @@ export class KnowledgeService {
       if (read.code === 'FILE_NOT_FOUND' && base.counts.chunks === 0) return { base, index: KnowledgeIndex.empty(null) };
       throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${read.message}`, read.hint);
     }
+    const dimensions = base.embeddedWith?.dimensions ?? null;
+    const vectorsFile = path.join(this.folderOf(id), VECTORS_FILE);
+    const vectors = dimensions ? readRegularFile(vectorsFile, { maxBytes: MAX_INDEX_BYTES, noFollow: true }) : undefined;
+    if (vectors && !vectors.ok && vectors.code !== 'FILE_NOT_FOUND') throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${vectors.message}`, vectors.hint);
     try {
-      return { base, index: await KnowledgeIndex.fromBytes(read.bytes, base.embeddedWith?.dimensions ?? null) };
+      const { index, migrated } = await KnowledgeIndex.fromBytes(read.bytes, dimensions, vectors?.ok ? vectors.bytes : undefined);
+      // A base saved before vectors had their own file: written once in the new layout.
+      if (migrated) this.write(base, index);
+      return { base, index };
     } catch (error) {
       throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`, 'delete the base and add its documents again');
     }
@@ -408,5 +422,22 @@ export class KnowledgeService {
     let id = base;
     for (let n = 2; fs.existsSync(this.folderOf(id)); n++) id = `${base}-${n}`;
     return id;
+  }
+}
+
+/** The vectors file after a change: new rows appended (never through a link, only to a regular file), or written anew. */
+function writeVectors(file: string, write: VectorsWrite): void {
+  if (write.kind === 'rewrite') {
+    if (write.bytes) writeFileAtomic(file, write.bytes);
+    else fs.rmSync(file, { force: true });
+    return;
+  }
+  if (write.kind !== 'append') return;
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new KnowledgeError('KB_BROKEN', `${file} is not a regular file`, 'delete it and re-embed the base: chatos kb reembed ID');
+    for (const bytes of write.bytes) fs.writeSync(fd, bytes);
+  } finally {
+    fs.closeSync(fd);
   }
 }

@@ -42,10 +42,52 @@ describe('an agent with knowledge bases attached', () => {
     const answer = messages.at(-1)!;
     expect(answer.role === 'assistant' && answer.text).toContain(source);
 
+    // The search went through the gateway: each call is on the audit record, as a tool of the host.
+    // (The two ran at the same time: in either order.)
+    const audited = host.audit.query({ tool: KNOWLEDGE_TOOL_NAME });
+    expect(audited.map((r) => [r.serverId, r.agentId, r.conversationId, r.permission, r.outcome]).sort((a, b) => String(a[4]).localeCompare(String(b[4])))).toEqual([
+      ['chatos', 'helper', turn.conversationId, 'read', 'ok'],
+      ['chatos', 'helper', turn.conversationId, 'read', 'tool-error'],
+    ]);
+
     // An agent without knowledge bases is not offered the search.
     provider.enqueue({ kind: 'reply', text: 'no tools' });
     await host.chat.send({ agentId: 'plain', text: 'hi' }).done;
     expect(toolNames(provider.requests.at(-1)!.body)).not.toContain(KNOWLEDGE_TOOL_NAME);
+  });
+
+  it('is a tool the gateway offers and checks at each call: only to that agent, only over the bases attached now', async () => {
+    const { host } = await startChatWorld({ servers: {}, agents: [agentUsing([], { knowledgeBases: ['garden', 'notes'] }), agentUsing([], { id: 'plain', name: 'Plain' })] });
+    await host.knowledge.create({ id: 'garden', name: 'Garden', chunkSize: 200, chunkOverlap: 20 });
+    await host.knowledge.addText('garden', GUIDE_MD, 'guide.md');
+    await host.knowledge.create({ id: 'notes', name: 'Notes' });
+    await host.knowledge.addText('notes', 'The safe code is 1234.', 'notes.md');
+    const helper = { appId: 'chatos', agentId: 'helper', conversationId: 'c1', flow: 'main' as const };
+
+    const listed = await host.gateway.listTools(helper);
+    const offered = listed.tools.find((t) => t.name === KNOWLEDGE_TOOL_NAME)!;
+    expect(offered).toMatchObject({ serverId: 'chatos', permission: 'read' });
+    expect((offered.inputSchema as any).properties.knowledgeBaseId.enum).toEqual(['garden', 'notes']);
+    expect((await host.gateway.listTools({ ...helper, agentId: 'plain' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
+    expect((await host.gateway.listTools({ appId: 'chatos', conversationId: 'c1', flow: 'main' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
+
+    const found = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
+    expect((found.result.content as any)[0].text).toContain('[notes.md #');
+    expect(found.tool.serverId).toBe('chatos');
+
+    // Detached now: the next call may not search it, though nothing was listed again.
+    host.agents.update('helper', { ...agentUsing([], { knowledgeBases: ['garden'] }) });
+    const refused = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
+    expect(refused.result.isError).toBe(true);
+    expect((refused.result.content as any)[0].text).toMatch(/knowledge base "notes" is not one this agent may search/);
+    expect((refused.result.content as any)[0].text).not.toContain('1234');
+    // A caller without bases is not offered the name: it is an unknown tool, refused and audited.
+    await expect(host.gateway.callTool({ ...helper, agentId: 'plain' }, KNOWLEDGE_TOOL_NAME, { query: 'safe code' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    expect(host.audit.query({ tool: KNOWLEDGE_TOOL_NAME }).reverse().map((r) => [r.agentId, r.outcome])).toEqual([
+      ['helper', 'ok'],
+      ['helper', 'tool-error'],
+      ['plain', 'refused'],
+    ]);
   });
 
   it('a base attached but gone is a problem of the turn, and nothing is offered for it', async () => {

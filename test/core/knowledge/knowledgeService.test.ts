@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
-import { disposeHosts, knowledgeError, startedHost, writeFixtures } from './knowledgeFixtures.js';
+import { create, insertMultiple, save } from '@orama/orama';
+import { decode, encode } from '@msgpack/msgpack';
+import type { Host } from '../../../src/core/host.js';
+import { disposeHosts, GUIDE_MD, knowledgeError, startedHost, writeFixtures } from './knowledgeFixtures.js';
 
 afterEach(disposeHosts);
 
@@ -145,6 +148,49 @@ describe('knowledge bases with an embedding model (the local provider server)', 
     expect(provider.requests).toHaveLength(count);
   });
 
+  it('keeps vectors in their own file (appended on add, compacted on delete), the text index small; an index of the old layout is moved to it on load', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir('chatos-kb-home-');
+    let host = await startedHost(home);
+    await host.models.create({ id: 'embed-a', name: 'Embed A', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+    const base = await host.knowledge.create({ name: 'Split', embeddingModel: 'embed-a', chunkSize: 200, chunkOverlap: 30 });
+    const folder = findFolder(home, base.id);
+    const vectorsFile = path.join(folder, 'vectors.bin');
+    const added = await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    const rowBytes = (id: string) => 1 + Buffer.byteLength(id) + 16 * 4;
+    const chunkIds = async () => (await host.knowledge.listDocuments(base.id, { limit: 500 })).chunks.map((c) => c.id);
+    const first = await chunkIds();
+    expect(fs.statSync(vectorsFile).size).toBe(8 + first.reduce((n, id) => n + rowBytes(id), 0));
+    // The text index holds no vectors.
+    expect(oramaVectorCount(path.join(folder, 'index.msp'))).toBe(0);
+
+    // Adding appends: the rows written before are the same bytes.
+    const before = fs.readFileSync(vectorsFile);
+    await host.knowledge.addText(base.id, 'Volcanoes erupt lava and ash.', 'volcano.md');
+    const after = fs.readFileSync(vectorsFile);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect((await host.knowledge.search(base.id, 'volcano lava')).hits[0]!.file).toBe('volcano.md');
+
+    // Deleting compacts: the file holds the rows of the chunks left, exactly.
+    await host.knowledge.deleteFile(base.id, 'volcano.md');
+    expect(fs.readFileSync(vectorsFile).equals(before)).toBe(true);
+    expect(added.chunks).toBe(first.length);
+
+    // A base saved in the old layout (vectors inside the Orama index) is read, searched hybrid, and written in the new one.
+    const old = await oldLayoutIndex(host, base.id, first);
+    await disposeHosts();
+    fs.rmSync(vectorsFile);
+    fs.writeFileSync(path.join(folder, 'index.msp'), old);
+    host = await startedHost(home);
+    const found = await host.knowledge.search(base.id, 'ladybugs aphids');
+    expect(found.mode).toBe('hybrid');
+    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    expect(fs.existsSync(vectorsFile)).toBe(true);
+    expect(oramaVectorCount(path.join(folder, 'index.msp'))).toBe(0);
+    expect(fs.statSync(vectorsFile).size).toBe(before.length);
+  });
+
   it('a cancel or a failed embedding request leaves the base as it was', async () => {
     const provider = await startProviderServer();
     const host = await startedHost();
@@ -166,3 +212,28 @@ describe('knowledge bases with an embedding model (the local provider server)', 
     expect((await host.knowledge.search(base.id, 'owls')).mode).toBe('hybrid');
   });
 });
+
+/** A base's folder under a data home (the one holding its base.json). */
+function findFolder(home: string, id: string): string {
+  const found = (fs.readdirSync(home, { recursive: true }) as string[]).find((f) => f.endsWith(path.join('knowledge', id, 'base.json')));
+  return path.dirname(path.join(home, found!));
+}
+
+/** How many vectors an index.msp holds in Orama's vector index. */
+function oramaVectorCount(file: string): number {
+  const raw = decode(fs.readFileSync(file)) as any;
+  return Object.values(raw.index.vectorIndexes ?? {}).reduce((n: number, v: any) => n + (v.vectors?.length ?? 0), 0);
+}
+
+/** The index.msp of the layout before vectors had their own file: chunks and their vectors in one Orama index (as issue 20 shipped it). */
+async function oldLayoutIndex(host: Host, id: string, ids: string[]): Promise<Uint8Array> {
+  const { chunks } = await host.knowledge.listDocuments(id, { limit: 500 });
+  // The vectors as the local provider server answers them (it embeds deterministically), fetched the way the base does.
+  const texts = ids.map((chunkId) => chunks.find((c) => c.id === chunkId)!.text);
+  const entry = host.models.get('embed-a')!;
+  const response = await fetch(`${entry.baseUrl}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: entry.model, input: texts, encoding_format: 'float' }) });
+  const vectors = ((await response.json()) as any).data.map((d: any) => d.embedding as number[]);
+  const db = create({ schema: { text: 'string', embedding: 'vector[16]' } as never });
+  await insertMultiple(db, ids.map((chunkId, i) => ({ ...chunks.find((c) => c.id === chunkId)!, embedding: vectors[i] })) as never);
+  return encode(save(db));
+}

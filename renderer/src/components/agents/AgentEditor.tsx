@@ -23,6 +23,8 @@ interface Draft {
   modelId?: string;
   systemPrompt: string;
   subAgents: string[];
+  /** Knowledge bases it may search (knowledge_search, offered by the gateway). */
+  knowledgeBases: string[];
 }
 
 const PREVIEW_DELAY_MS = 300;
@@ -31,7 +33,7 @@ const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'mcp.reloaded', '
 
 function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
-  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps, systemPrompt: draft.systemPrompt ?? '', subAgents: draft.subAgents ?? [] };
+  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps, systemPrompt: draft.systemPrompt ?? '', subAgents: draft.subAgents ?? [], knowledgeBases: draft.knowledgeBases ?? [] };
   if (draft.modelId) agent.modelId = draft.modelId;
   if (creating && draft.id?.trim()) agent.id = draft.id.trim();
   return agent;
@@ -90,11 +92,12 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const overview = useApi('registry.overview', {}, { refreshOn: ['registry.changed', 'plugins.changed'] });
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const knowledge = useApi('knowledge.list', {}, { refreshOn: ['knowledge.changed'] });
   const initial = useMemo<Draft>(
     () =>
       agent
-        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents }
-        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [] },
+        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents, knowledgeBases: agent.knowledgeBases ?? [] }
+        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] },
     [agent, i18n.language],
   );
   const [draft, setDraft] = useState<Draft>(initial);
@@ -245,6 +248,19 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
               options={(agents.data?.agents ?? []).filter((a) => a.id !== agent?.id).map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
               optionFilterProp="label"
               data-testid="agent-sub-agents"
+            />
+          </Form.Item>
+          <Form.Item label={t('agents.field.knowledgeBases')} name="knowledgeBases" extra={t('agents.field.knowledgeBasesHelp')}>
+            <Select
+              mode="multiple"
+              options={[
+                ...(knowledge.data?.knowledgeBases ?? []).map((b) => ({ value: b.id, label: `${b.name} (${b.id})` })),
+                // A base attached but gone stays visible, so saving does not drop it unseen.
+                ...(draft.knowledgeBases ?? []).filter((id) => knowledge.data && !knowledge.data.knowledgeBases.some((b) => b.id === id)).map((id) => ({ value: id, label: `${id} — ${t('agents.field.knowledgeBaseMissing')}` })),
+              ]}
+              optionFilterProp="label"
+              placeholder={t('agents.field.knowledgeBasesPlaceholder')}
+              data-testid="agent-knowledge-bases"
             />
           </Form.Item>
           <Divider titlePlacement="start" style={{ marginTop: 0 }}>

@@ -18,6 +18,8 @@ import { McpRuntimeError } from '../mcpRuntimeError.js';
 import { GatewayError, gatewayRefusal, ownerOf } from './refusals.js';
 import type { ToolList } from '../frozen.js';
 import { accessTo, type AccessAnswer, type AccessFacts } from '../../policy/accessRule.js';
+import { KNOWLEDGE_TOOL_NAME } from '../../knowledge/knowledgeChatTool.js';
+import { HOST_SERVER, KnowledgeHostTool, type KnowledgeAccess } from './knowledgeHostTool.js';
 
 export { GatewayError } from './refusals.js';
 
@@ -138,6 +140,8 @@ export interface ToolGatewayDeps {
   runGate: Pick<RunGate, 'checkCached'>;
   /** Servers that are told who calls (`_meta.chatos.caller`): those of built-in plugins only, asked once per definition. */
   tellsCaller?: (server: ServerDefinition) => boolean;
+  /** Knowledge bases: an agent with some attached is offered `knowledge_search`, a tool of the host, over exactly those. */
+  knowledge?: KnowledgeAccess;
 }
 
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
@@ -190,8 +194,11 @@ function callRecord(context: CallContext, decision: CallDecision, started: numbe
 
 export class ToolGateway {
   private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; catalog: CatalogResult }>();
+  private readonly knowledge: KnowledgeHostTool | undefined;
 
-  constructor(private readonly deps: ToolGatewayDeps) {}
+  constructor(private readonly deps: ToolGatewayDeps) {
+    this.knowledge = deps.knowledge && new KnowledgeHostTool(deps.knowledge);
+  }
 
   /** The servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[] {
@@ -250,8 +257,15 @@ export class ToolGateway {
     );
     const catalog = this.catalogOf(servers);
     // A caller of a server with per-conversation instances may hold one: it gets the tool that lets it go.
-    const tools = servers.some((server) => !server.trulyStateless) ? [...catalog.tools, RELEASE_OFFERED] : catalog.tools;
-    return { tools, problems: [...problems, ...catalog.problems], reminders };
+    let tools = servers.some((server) => !server.trulyStateless) ? [...catalog.tools, RELEASE_OFFERED] : catalog.tools;
+    const knowledge = this.knowledge ? await this.knowledge.offer(caller) : undefined;
+    if (knowledge?.tool) {
+      // The name is the host's for this caller (a call of it never reaches a server): a server's tool of that name is left out.
+      const clash = tools.find((t) => t.name === KNOWLEDGE_TOOL_NAME);
+      if (clash) problems.push({ severity: 'warning', code: 'TOOL_NAME_RESERVED', file: clash.serverId, path: clash.rawName, message: `${KNOWLEDGE_TOOL_NAME} is the host's knowledge search for this agent: this server's tool of that name is not offered`, hint: 'rename it with a transform' });
+      tools = [...tools.filter((t) => t.name !== KNOWLEDGE_TOOL_NAME), knowledge.tool];
+    }
+    return { tools, problems: [...problems, ...(knowledge?.problems ?? []), ...catalog.problems], reminders };
   }
 
   private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<ToolList> {
@@ -367,6 +381,7 @@ export class ToolGateway {
     try {
       const started = this.deps.now();
       if (toolName === RELEASE_TOOL.name) return this.release(caller, args, started);
+      if (toolName === KNOWLEDGE_TOOL_NAME && this.knowledge?.claims(caller)) return this.searchKnowledge(this.knowledge, caller, args, options, started);
       // An identical earlier call's resolution, while nothing it depended on changed; else resolve in full.
       const known = this.resolvedBefore(caller, toolName);
       if (!known) return this.resolveAndCall(caller, toolName, args, options, started);
@@ -546,6 +561,23 @@ export class ToolGateway {
     if (!memo || memo.selection !== caller.serverIds || memo.version !== this.deps.runtime.version) return undefined;
     if (memo.revision !== this.deps.registry.freshRevision() || memo.tools !== this.deps.runtime.cachedTools(memo.server.id)) return undefined;
     return memo;
+  }
+
+  /** The host's knowledge search: decided and recorded by the hooks like any call, its server the host itself. */
+  private async searchKnowledge(knowledge: KnowledgeHostTool, caller: Caller, args: Record<string, unknown>, options: GatewayCallOptions | undefined, started: number): Promise<GatewayCallResult> {
+    const offered = (await knowledge.offer(caller)).tool;
+    if (!offered) {
+      const refused = new GatewayError('UNKNOWN_TOOL', `no knowledge base attached to agent "${caller.agentId}" exists now`, 'create the base, or attach an existing one to the agent', HOST_SERVER.id);
+      this.recordRefusal(caller, KNOWLEDGE_TOOL_NAME, HOST_SERVER.id, refused.code, refused.message, started);
+      throw refused;
+    }
+    const context: CallContext = { caller, tool: offered, server: HOST_SERVER, args };
+    const decision = await (this.deps.hooks?.beforeCall?.(context) ?? 'auto');
+    if (decision === 'declined' || decision === 'expired') return this.declined(context, decision, started, NO_REMINDERS);
+    const found = await knowledge.run(caller, args, options?.signal);
+    const ended = this.deps.now();
+    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, found.ok ? 'ok' : 'tool-error', found.ok ? undefined : found.text));
+    return { result: { content: [{ type: 'text', text: found.text }], ...(found.ok ? {} : { isError: true }) }, tool: offered, decision, artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: ended - started };
   }
 
   private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {

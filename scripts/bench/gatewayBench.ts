@@ -3,10 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
+import { serverEnvironment } from '../../src/core/mcp/process/serverEnvironment.js';
 import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
 import { atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
@@ -71,6 +72,11 @@ const THROUGHPUT_RATIO_MIN = 0.9;
 const COLD_RATIO_LIMIT = 1.1;
 const RELOAD_LIMIT_MS = 600;
 
+// The bare clients start their servers in the environment the gateway gives its own (serverEnvironment.ts), not
+// the SDK's shorter default: which variables a server inherits is a choice of the host, not the gateway's overhead.
+// (NODE_EXTRA_CA_CERTS alone, set on these machines, adds ~40 ms to server-everything's start.)
+const SERVER_ENV = serverEnvironment(process.env, undefined, {});
+
 const caller = (conversationId = 'bench'): Caller => ({ appId: 'chatos', conversationId, flow: 'main' });
 const ECHO_ARGS = { message: 'hi' };
 
@@ -101,7 +107,7 @@ function echoText(result: CallToolResult): string {
 
 async function bareClient(): Promise<{ client: Client; close: () => Promise<void> }> {
   const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV, stderr: 'pipe' }));
   return { client, close: () => client.close() };
 }
 
@@ -312,7 +318,7 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const coldBare = (into: number[]) => async () => {
       const t0 = performance.now();
       const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'pipe' }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV, stderr: 'pipe' }));
       const { tools } = await client.listTools();
       check(tools.some((t) => t.name === 'echo'), 'bare cold listing has no echo');
       const result = (await client.callTool({ name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
@@ -422,7 +428,7 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     for (let run = 0; run < RELOAD_RUNS; run++) {
       const t0 = performance.now();
       const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...getDefaultEnvironment(), GATEWAY_TOOLS: TOOLS_B }, stderr: 'pipe' }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...SERVER_ENV, GATEWAY_TOOLS: TOOLS_B }, stderr: 'pipe' }));
       await client.listTools();
       floor.push(performance.now() - t0);
       await client.close();

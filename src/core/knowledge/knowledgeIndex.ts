@@ -1,80 +1,102 @@
-import { count, create, insertMultiple, load, removeMultiple, save, search, type AnyOrama, type RawData } from '@orama/orama';
+import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { decode, encode } from '@msgpack/msgpack';
 import type { Chunk, SearchHit } from '../../shared/knowledge.js';
 import { VectorRows } from './vectorRows.js';
 import { createWordTokenizer } from './wordTokenizer.js';
 
-/** Hybrid results: how much words and meaning count (as Orama's hybrid mode weighed them before). */
+/** Hybrid results: how much words and meaning count. */
 const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
 /** Candidates each side brings to a hybrid result, at least. */
 const HYBRID_CANDIDATES = 50;
+/** What index.msp holds since the text index is MiniSearch's (an older file is Orama's save). */
+const FORMAT = 'chatos-knowledge-text/1';
 
-const createDb = (schema: Record<string, string> = { text: 'string' }): AnyOrama => create({ schema: schema as never, components: { tokenizer: createWordTokenizer() } });
+const tokenize = createWordTokenizer();
+/** A query's words once each: a word typed twice is not worth twice. */
+const queryWords = (text: string) => [...new Set(tokenize(text))];
+const searchOptions: Options<Chunk> = {
+  fields: ['text'],
+  idField: 'id',
+  tokenize,
+  // The tokenizer already lower-cases and folds accents.
+  processTerm: (term) => term,
+  searchOptions: { tokenize: queryWords, processTerm: (term) => term },
+};
+const createWords = () => new MiniSearch<Chunk>(searchOptions);
 
 const chunkOf = (document: Chunk): Chunk => ({ id: document.id, file: document.file, position: document.position, start: document.start, end: document.end, heading: document.heading, text: document.text });
+
+/** index.msp as written now: the chunks and MiniSearch's index of their words. */
+interface SavedText {
+  format: typeof FORMAT;
+  chunks: Chunk[];
+  words: AsPlainObject;
+}
 
 /** What the vectors file needs after a change: nothing, the new rows appended, or the whole file (or its removal, without vectors). */
 export type VectorsWrite = { kind: 'none' } | { kind: 'append'; bytes: Uint8Array[] } | { kind: 'rewrite'; bytes: Uint8Array | null };
 
 /**
- * One base's chunks: their text in an Orama index (BM25; saved with Orama's
- * save/load, packed with MessagePack: small, words only), and their vectors,
- * when the base has embeddings, in VectorRows (their own file, appended on
- * add). The chunks are also kept by id in a Map, for listing and grouping
- * without a search.
+ * One base's chunks: their words in a MiniSearch index (BM25), saved with
+ * the chunks in index.msp (MessagePack), and their vectors, when the base
+ * has embeddings, in VectorRows (their own file, appended on add). The
+ * chunks are also kept by id in a Map, for listing and grouping without a
+ * search.
  */
 export class KnowledgeIndex {
   private readonly chunks = new Map<string, Chunk>();
   private pending: VectorsWrite = { kind: 'none' };
 
   private constructor(
-    private readonly db: AnyOrama,
+    private readonly words: MiniSearch<Chunk>,
     private readonly vectors: VectorRows | null,
   ) {}
 
   static empty(dimensions: number | null): KnowledgeIndex {
-    const index = new KnowledgeIndex(createDb(), dimensions ? new VectorRows(dimensions) : null);
+    const index = new KnowledgeIndex(createWords(), dimensions ? new VectorRows(dimensions) : null);
     index.pending = { kind: 'rewrite', bytes: index.vectors?.toBytes() ?? null };
     return index;
   }
 
   /**
-   * An index from its saved text index and vectors file. An index saved
-   * before vectors had their own file holds them in Orama's documents: they
-   * are moved out (`migrated` is then true, and both files need writing).
+   * An index from its saved text index and vectors file. A file written
+   * before the words moved to MiniSearch is Orama's save: its documents are
+   * read from it (with their vectors, if it is from before vectors had their
+   * own file) and indexed anew; `migrated` is then true, and both files need
+   * writing.
    */
   static async fromBytes(bytes: Uint8Array, dimensions: number | null, vectorBytes: Uint8Array | undefined): Promise<{ index: KnowledgeIndex; migrated: boolean }> {
-    const raw = decode(bytes) as RawData & { index?: { vectorIndexes?: Record<string, { size?: number }> } };
-    const old = raw.index?.vectorIndexes?.embedding;
-    if (old) return { index: await KnowledgeIndex.migrated(raw, dimensions ?? old.size ?? 0), migrated: true };
-    const db = createDb();
-    load(db, raw);
-    const chunks = await allDocuments(db, false);
+    const saved = decode(bytes) as Partial<SavedText> & OramaSave;
+    if (saved.format !== FORMAT) return { index: KnowledgeIndex.fromOrama(saved, dimensions, vectorBytes), migrated: true };
+    const chunks = (saved.chunks ?? []).map(chunkOf);
     const ids = new Set(chunks.map((c) => c.id));
     const read = dimensions && vectorBytes ? VectorRows.fromBytes(vectorBytes, (id) => ids.has(id)) : undefined;
     const usable = read && read.dimensions === dimensions;
-    const index = new KnowledgeIndex(db, usable ? read : dimensions ? new VectorRows(dimensions) : null);
-    for (const chunk of chunks) index.chunks.set(chunk.id, chunkOf(chunk));
+    const index = new KnowledgeIndex(MiniSearch.loadJS(saved.words!, searchOptions), usable ? read : dimensions ? new VectorRows(dimensions) : null);
+    for (const chunk of chunks) index.chunks.set(chunk.id, chunk);
     // No usable file (gone, or of other dimensions): the next change writes it anew rather than appending to it.
     if (dimensions && !usable) index.pending = { kind: 'rewrite', bytes: index.vectors!.toBytes() };
     return { index, migrated: false };
   }
 
-  /** An index of the old layout (vectors inside Orama), rebuilt in the new one. */
-  private static async migrated(raw: RawData, dimensions: number): Promise<KnowledgeIndex> {
-    const db = createDb({ text: 'string', embedding: `vector[${dimensions}]` });
-    load(db, raw);
-    const documents = (await allDocuments(db, true)) as (Chunk & { embedding?: number[] })[];
-    const index = KnowledgeIndex.empty(dimensions);
-    const withVectors = documents.filter((d) => Array.isArray(d.embedding) && d.embedding.length === dimensions);
-    await index.add(withVectors.map(chunkOf), withVectors.map((d) => d.embedding!));
-    await index.add(documents.filter((d) => !withVectors.includes(d)).map(chunkOf));
-    index.pending = { kind: 'rewrite', bytes: index.vectors!.toBytes() };
+  /** An index from Orama's save: its documents, and their vectors from inside it (oldest layout) or from vectors.bin. */
+  private static fromOrama(saved: OramaSave, dimensions: number | null, vectorBytes: Uint8Array | undefined): KnowledgeIndex {
+    const byId = new Map<string, Chunk & { embedding?: number[] }>();
+    for (const d of Object.values(saved.docs?.docs ?? {})) if (d && typeof d.id === 'string' && typeof d.text === 'string') byId.set(d.id, d);
+    const documents = [...byId.values()];
+    const inside = dimensions ? documents.filter((d) => Array.isArray(d.embedding) && d.embedding.length === dimensions) : [];
+    const fromFile = dimensions && !inside.length && vectorBytes ? VectorRows.fromBytes(vectorBytes, (id) => byId.has(id)) : undefined;
+    const vectors = fromFile && fromFile.dimensions === dimensions ? fromFile : dimensions ? new VectorRows(dimensions) : null;
+    const index = new KnowledgeIndex(createWords(), vectors);
+    index.addWords(documents.map(chunkOf));
+    if (inside.length) vectors!.add(inside.map((d) => d.id), inside.map((d) => d.embedding!));
+    index.pending = { kind: 'rewrite', bytes: vectors?.toBytes() ?? null };
     return index;
   }
 
   toBytes(): Uint8Array {
-    return encode(save(this.db));
+    const saved: SavedText = { format: FORMAT, chunks: [...this.chunks.values()], words: this.words.toJSON() };
+    return encode(saved);
   }
 
   /** What the vectors file needs since the last call (the caller writes it, then the text index). */
@@ -101,8 +123,7 @@ export class KnowledgeIndex {
   }
 
   async add(chunks: readonly Chunk[], vectors?: readonly number[][]): Promise<void> {
-    await insertMultiple(this.db, chunks.map((chunk) => ({ ...chunk })) as never, 1000);
-    for (const chunk of chunks) this.chunks.set(chunk.id, chunk);
+    this.addWords(chunks);
     if (!vectors || !this.vectors || !chunks.length) return;
     const appended = this.vectors.add(chunks.map((c) => c.id), vectors);
     if (this.pending.kind === 'rewrite') this.pending = { kind: 'rewrite', bytes: this.vectors.toBytes() };
@@ -112,7 +133,8 @@ export class KnowledgeIndex {
   async remove(ids: readonly string[]): Promise<void> {
     const present = ids.filter((id) => this.chunks.has(id));
     if (present.length === 0) return;
-    await removeMultiple(this.db, present, 1000);
+    // MiniSearch removes a document by its indexed fields, which the map still holds.
+    for (const id of present) this.words.remove(this.chunks.get(id)!);
     for (const id of present) this.chunks.delete(id);
     // Compacted: the file is written anew.
     if (this.vectors?.remove(new Set(present))) this.pending = { kind: 'rewrite', bytes: this.vectors.toBytes() };
@@ -132,19 +154,16 @@ export class KnowledgeIndex {
   }
 
   /**
-   * BM25 over the words; with a query vector, blended with cosine similarity
-   * as Orama's hybrid mode did: each side's best candidates, the text scores
-   * divided by the best one, the two weighed evenly (a side that did not
-   * bring a candidate scores it 0).
+   * BM25 over the words; with a query vector, blended with cosine
+   * similarity: each side's best candidates, the text scores divided by the
+   * best one, the two weighed evenly (a side that did not bring a candidate
+   * scores it 0).
    */
   async search(query: string, limit: number, vector?: number[]): Promise<SearchHit[]> {
-    if (!vector || !this.vectors) {
-      const result = await search(this.db, { term: query, limit });
-      return result.hits.map((hit) => ({ ...chunkOf(hit.document as unknown as Chunk), score: hit.score }));
-    }
+    if (!vector || !this.vectors) return this.textHits(query, limit).flatMap((hit) => this.hit(hit.id, hit.score));
     const candidates = Math.max(limit * 4, HYBRID_CANDIDATES);
-    const text = (await search(this.db, { term: query, limit: candidates })).hits;
-    const top = text.length ? Math.max(...text.map((hit) => hit.score)) : 0;
+    const text = this.textHits(query, candidates);
+    const top = text[0]?.score ?? 0;
     const scores = new Map<string, number>();
     for (const hit of text) scores.set(hit.id, top > 0 ? (hit.score / top) * HYBRID_WEIGHTS.text : 0);
     for (const near of this.vectors.search(vector, candidates)) {
@@ -154,14 +173,27 @@ export class KnowledgeIndex {
     return [...scores]
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
-      .flatMap(([id, score]) => {
-        const chunk = this.chunks.get(id);
-        return chunk ? [{ ...chunk, score }] : [];
-      });
+      .flatMap(([id, score]) => this.hit(id, score));
+  }
+
+  /** The best `limit` chunks by BM25, best first (MiniSearch sorts its results). */
+  private textHits(query: string, limit: number): { id: string; score: number }[] {
+    return this.words.search(query).slice(0, limit).map((result) => ({ id: result.id as string, score: result.score }));
+  }
+
+  private hit(id: string, score: number): SearchHit[] {
+    const chunk = this.chunks.get(id);
+    return chunk ? [{ ...chunk, score }] : [];
+  }
+
+  /** Callers remove a chunk before adding it again: MiniSearch refuses an id it holds. */
+  private addWords(chunks: readonly Chunk[]): void {
+    this.words.addAll(chunks);
+    for (const chunk of chunks) this.chunks.set(chunk.id, chunk);
   }
 }
 
-async function allDocuments(db: AnyOrama, includeVectors: boolean): Promise<Chunk[]> {
-  const all = await search(db, { term: '', limit: count(db) + 1, ...(includeVectors ? { includeVectors: true } : {}) });
-  return all.hits.map((hit) => hit.document as unknown as Chunk);
+/** The part of an Orama save (@orama/orama 3) an older index.msp is read for: its documents by internal id. */
+interface OramaSave {
+  docs?: { docs?: Record<string, (Chunk & { embedding?: number[] }) | undefined> };
 }

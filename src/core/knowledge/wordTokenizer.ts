@@ -1,5 +1,3 @@
-import type { Tokenizer } from '@orama/orama';
-
 /** Runs of letters and digits (any script), and what needs a dictionary to be split into words. */
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 const NEEDS_SEGMENTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -7,32 +5,28 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const DIACRITICS = /\p{M}+/gu;
 
 /**
- * Words for BM25 in any language: Orama's default tokenizer splits on
- * Latin punctuation and drops CJK text entirely, so a Chinese document
- * could never be found by its words. Runs of letters and digits are words
- * as they are; a run in a script written without spaces (Chinese,
- * Japanese, Thai…) is split by Intl.Segmenter (ICU's dictionaries), which
- * is slow, so only those runs go through it. Documents and queries share
- * this tokenizer, so their words match.
+ * Words for BM25 in any language: splitting on Latin punctuation (as most
+ * search libraries do by default) drops or glues CJK text, so a Chinese
+ * document could never be found by its words. Runs of letters and digits
+ * are words as they are, lower-cased with accents folded; a run in a script
+ * written without spaces (Chinese, Japanese, Thai…) is split by
+ * Intl.Segmenter (ICU's dictionaries), which is slow, so only those runs go
+ * through it. Documents and queries share it, so their words match. Every
+ * occurrence is returned, in order: BM25 counts them.
  */
-export function createWordTokenizer(): Tokenizer {
+export function createWordTokenizer(): (text: string) => string[] {
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
   const normalized = (word: string) => (NON_ASCII.test(word) ? word.normalize('NFKD').replace(DIACRITICS, '') : word);
-  return {
-    language: 'multilingual',
-    normalizationCache: new Map(),
-    tokenize(raw: string) {
-      if (typeof raw !== 'string') return [raw];
-      const words = new Set<string>();
-      for (const [run] of raw.toLowerCase().matchAll(WORD_RUN)) {
-        if (!NEEDS_SEGMENTER.test(run)) {
-          const word = normalized(run);
-          if (word) words.add(word);
-          continue;
-        }
-        for (const segment of segmenter.segment(run)) if (segment.isWordLike) words.add(normalized(segment.segment));
+  return (raw: string) => {
+    const words: string[] = [];
+    for (const [run] of raw.toLowerCase().matchAll(WORD_RUN)) {
+      if (!NEEDS_SEGMENTER.test(run)) {
+        const word = normalized(run);
+        if (word) words.push(word);
+        continue;
       }
-      return [...words];
-    },
+      for (const segment of segmenter.segment(run)) if (segment.isWordLike) words.push(normalized(segment.segment));
+    }
+    return words;
   };
 }

@@ -6,6 +6,7 @@
 import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
 import { runChatUiBench } from './bench/chatUiBench.js';
+import { runCliBench } from './bench/cliBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runKnowledgeBench } from './bench/knowledgeBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
@@ -24,6 +25,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'chat ui', run: runChatUiBench },
   { name: 'canvas', run: runCanvasBench },
   { name: 'knowledge', run: runKnowledgeBench },
+  { name: 'cli start', run: runCliBench },
 ];
 
 function formatValue(value: number): string {

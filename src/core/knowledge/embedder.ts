@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
 import type { ModelEntry } from '../../shared/models.js';
 import { classifyProviderError } from '../chat/providers/providerError.js';
+import { sdkClient } from '../chat/providers/sdkClients.js';
 import { KnowledgeError } from './knowledgeError.js';
 
 /**
@@ -47,13 +47,13 @@ export function createEmbedder(entry: ModelEntry, apiKey: string | undefined): E
   }
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null } };
   // The SDK's own retries (2, with backoff) cover a reset socket, a 429 or a 5xx: an add of hundreds of batches should not fail on one.
-  const client = new OpenAI({ baseURL: entry.baseUrl, maxRetries: 2, logLevel: 'off', organization: null, project: null, ...auth });
+  const client = sdkClient('openai', { baseURL: entry.baseUrl, maxRetries: 2, logLevel: 'off', organization: null, project: null, ...auth });
   return {
     modelId: entry.id,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
       try {
-        const response = await client.embeddings.create({ model: entry.model, input: texts, encoding_format: 'float' }, signal ? { signal } : {});
+        const response = await (await client()).embeddings.create({ model: entry.model, input: texts, encoding_format: 'float' }, signal ? { signal } : {});
         return checkedVectors(response.data, texts.length, entry.id);
       } catch (error) {
         if (error instanceof KnowledgeError) throw error;

@@ -1,5 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import type { ApiKind, ModelEntry } from '../../../shared/models.js';
 import * as anthropic from './anthropicMessages.js';
 import { guardedStream, type StreamTranslator, type WireOptions } from './guardedStream.js';
@@ -9,6 +7,7 @@ import * as openaiResponses from './openaiResponses.js';
 import type { ErrorContext } from './providerError.js';
 import { resolveRequest, type ResolvedRequest } from './requestParts.js';
 import type { StreamEvent } from './streamEvent.js';
+import { sdkClient } from './sdkClients.js';
 
 export interface StreamOptions {
   /** Stop: aborts the request; the stream throws a ProviderError of kind `aborted`. */
@@ -70,16 +69,16 @@ export function createModelClient(entry: ModelEntry, apiKey: string | undefined)
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null, 'x-api-key': null } };
   switch (entry.api) {
     case 'openai': {
-      const client = new OpenAI({ ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: (r, o) => openaiChat.openStream(client, r, o), translator: () => openaiChat.openaiChatTranslator() });
+      const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
+      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChat.openaiChatTranslator() });
     }
     case 'openai-responses': {
-      const client = new OpenAI({ ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: (r, o) => openaiResponses.openStream(client, r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
+      const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
+      return clientOn(entry, apiKey, { open: async (r, o) => openaiResponses.openStream(await client(), r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
     }
     case 'anthropic': {
-      const client = new Anthropic({ ...common, ...auth });
-      return clientOn(entry, apiKey, { open: (r, o) => anthropic.openStream(client, r, o), translator: () => anthropic.anthropicTranslator() });
+      const client = sdkClient('anthropic', { ...common, ...auth });
+      return clientOn(entry, apiKey, { open: async (r, o) => anthropic.openStream(await client(), r, o), translator: () => anthropic.anthropicTranslator() });
     }
   }
 }

@@ -1,0 +1,43 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startProviderServer } from '../helpers/providerServer.js';
+import { runCli, runCliAsync } from '../helpers/runCli.js';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+
+const register = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'moduleLog', 'register.mjs')).href;
+const PROVIDER_SDK = /\/node_modules\/(openai|@anthropic-ai\/sdk)\//;
+
+/** The modules a chatos run resolved, from a resolve hook loaded with --import. */
+function loggedModules(log: string): string[] {
+  return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The provider SDKs take ~350 ms to import: only a command that talks to a model pays for them. */
+describe('what a chatos command loads', () => {
+  it('a command that talks to no model loads no provider SDK', () => {
+    const home = tempDir();
+    const log = path.join(tempDir(), 'modules.log');
+    const run = runCli(['apps', '--json', '--home', home], { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
+    expect(run.code).toBe(0);
+    const modules = loggedModules(log);
+    // The hook saw the host load (the MCP SDK is part of every command), and no provider SDK among it.
+    expect(modules.some((url) => url.includes('/node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
+  });
+
+  it('a command that does talk to a model loads its SDK then, and works', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir();
+    const log = path.join(tempDir(), 'modules.log');
+    const env = { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log };
+    const added = await runCliAsync(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--home', home]);
+    expect(added.code, added.stderr).toBe(0);
+    provider.enqueue({ kind: 'reply', text: 'OK' });
+    const tested = await runCliAsync(['models', 'test', 'local', '--home', home], { env });
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.stdout).toContain('"OK"');
+    expect(loggedModules(log).some((url) => /\/node_modules\/openai\//.test(url))).toBe(true);
+  });
+});

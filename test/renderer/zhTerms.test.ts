@@ -19,6 +19,38 @@ async function resourceFiles(): Promise<[string, { zh: Record<string, string>; e
   return Promise.all(files.map(async (name) => [name, ((await import(path.join(dir, name))) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [string, { zh: Record<string, string>; en: Record<string, string> }]));
 }
 
+/**
+ * The codes the host API's errors carry: the `…Code` unions of the error
+ * classes src/api/apiErrors.ts maps (read from their source, following a
+ * union that names another, as GatewayErrorCode names AccessCode).
+ */
+function apiErrorCodes(): Set<string> {
+  const unions = new Map<string, { codes: string[]; refs: string[] }>();
+  const files = (fs.readdirSync(path.join(repoRoot, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+  const declared = new Map<string, string[]>();
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(repoRoot, 'src', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+    const names: string[] = [];
+    for (const [, name, body] of text.matchAll(/export type (\w*Code) =([^;]+);/g)) {
+      unions.set(name!, { codes: [...body!.matchAll(/'([A-Z][A-Z_]+)'/g)].map((m) => m[1]!), refs: [...body!.matchAll(/\b([A-Z]\w*Code)\b/g)].map((m) => m[1]!) });
+      names.push(name!);
+    }
+    declared.set(path.join('src', file), names);
+  }
+  const apiErrors = fs.readFileSync(path.join(repoRoot, 'src/api/apiErrors.ts'), 'utf8');
+  const imported = [...apiErrors.matchAll(/from '\.\.\/(core\/[^']+)\.js'/g)].map((m) => path.join('src', `${m[1]}.ts`));
+  const codes = new Set<string>([...apiErrors.matchAll(/readonly code: ([^,]+),/g)].flatMap((m) => [...m[1]!.matchAll(/'([A-Z][A-Z_]+)'/g)].map((c) => c[1]!)));
+  const add = (name: string) => {
+    const union = unions.get(name);
+    if (!union) return;
+    union.codes.forEach((code) => codes.add(code));
+    union.refs.filter((ref) => ref !== name).forEach(add);
+  };
+  imported.flatMap((file) => declared.get(file) ?? []).forEach(add);
+  expect(codes.size).toBeGreaterThan(60);
+  return codes;
+}
+
 describe('the two languages', () => {
   it('have the same keys in every resource file, and no key is defined by two files', async () => {
     const seen = new Map<string, string>();
@@ -37,9 +69,15 @@ describe('the two languages', () => {
     const hostErrors = (await resourceFiles()).find(([name]) => name === 'hostErrors.ts')![1];
     const codes = Object.keys(hostErrors.zh).filter((key) => key.startsWith('hostError.'));
     expect(codes.length).toBeGreaterThan(20);
-    // Only names (ChatOS, MCP, ID) may stay in Latin letters in a Chinese text.
-    const english = Object.entries(hostErrors.zh).filter(([, text]) => /\b(?!ChatOS\b|MCP\b|ID\b)[A-Za-z]{3,}\b/.test(text));
+    // Only names (ChatOS, MCP, ID, and the formats and API a user picks by name) may stay in Latin letters in a Chinese text.
+    const english = Object.entries(hostErrors.zh).filter(([, text]) => /\b(?!ChatOS\b|MCP\b|ID\b|OpenAI\b|Markdown\b|HTML\b|PDF\b)[A-Za-z]{3,}\b/.test(text));
     expect(english).toEqual([]);
+  });
+
+  it('has a Chinese text for every code an error of the host API can carry', async () => {
+    const hostErrors = (await resourceFiles()).find(([name]) => name === 'hostErrors.ts')![1];
+    const missing = [...apiErrorCodes()].filter((code) => !Object.hasOwn(hostErrors.zh, `hostError.${code}`));
+    expect(missing).toEqual([]);
   });
 });
 

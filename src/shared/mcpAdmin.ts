@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NodeRuntimeChoiceSchema } from './mcp.js';
 import { EnvNameSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
 
@@ -47,6 +48,8 @@ export const McpServerInputSchema = z
     args: z.array(z.string().max(16_384)).max(512).default([]),
     env: z.array(NamedValueInputSchema).max(256).default([]),
     cwd: z.string().max(4096).optional(),
+    /** For a `node` command: which Node runs it (mcp.yaml `nodeRuntime`); null removes the choice (the default then applies). */
+    nodeRuntime: NodeRuntimeChoiceSchema.nullable().optional(),
     // streamable_http
     url: z.string().max(4096).optional(),
     headers: z.array(NamedValueInputSchema).max(256).default([]),
@@ -80,6 +83,7 @@ export const McpServerEntryViewSchema = z.object({
   args: z.array(z.string()),
   env: z.array(NamedValueViewSchema),
   cwd: z.string().optional(),
+  nodeRuntime: NodeRuntimeChoiceSchema.optional(),
   url: z.string().optional(),
   headers: z.array(NamedValueViewSchema),
   disabled: z.boolean(),

@@ -100,8 +100,10 @@ describe('chatos mcp add / remove', () => {
     fs.writeFileSync(config, JSON.stringify({ mcpServers: { gamma: { command: 'x' } } }));
     const cases: [string[], string][] = [
       [['mcp', 'add', 'mem', '--template', 'memory', '--command', 'x'], 'give --template, or --command / --url, not both'],
-      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--arg', '-y'], '--arg, --env, --env-var and --cwd are for --command (stdio)'],
-      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--', '-y'], '--arg, --env, --env-var and --cwd are for --command (stdio)'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--arg', '-y'], '--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio)'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--', '-y'], '--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio)'],
+      [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--node-runtime', 'bundled'], '--node-runtime are for --command (stdio)'],
+      [['mcp', 'add', 'noded', '--command', 'node', '--node-runtime', 'sometimes'], '--node-runtime:'],
       [['mcp', 'add', 'env', '--command', 'x', '--env', 'NO_VALUE'], '--env takes NAME=VALUE, not "NO_VALUE"'],
       [['mcp', 'add', 'env', '--command', 'x', '--env-var', '=HOME'], '--env-var takes NAME=VALUE, not "=HOME"'],
       [['mcp', 'add', 'web', '--url', 'http://127.0.0.1:1/mcp', '--header', 'Authorization'], '--header takes NAME=VALUE, not "Authorization"'],
@@ -115,6 +117,15 @@ describe('chatos mcp add / remove', () => {
       expect(run.stderr, args.join(' ')).toContain(message);
     }
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
+  it('--node-runtime writes which Node runs a node server, and list shows it', () => {
+    const { file, cli } = home(HAND_WRITTEN);
+    const added = cli('mcp', 'add', 'noded', '--command', 'node', '--node-runtime', 'bundled', '--', 'server.mjs');
+    expect(added.code, added.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/ {2}noded:\n {4}command: node\n {4}args:\n {6}- server\.mjs\n {4}nodeRuntime: bundled\n/);
+    expect(added.stdout).toContain('node runtime bundled');
+    expect(cli('mcp', 'list', '--json').json().servers.find((s: { name: string }) => s.name === 'noded')).toMatchObject({ nodeRuntime: 'bundled' });
   });
 
   it('disable and enable write disabled: true into the file and take it out again', () => {

@@ -49,7 +49,7 @@ async function open(hash: string, root: string): Promise<void> {
 }
 
 /** Picks an option of an antd Select by its label. */
-async function choose(testId: string, text: string): Promise<void> {
+async function choose(testId: string, text: string | RegExp): Promise<void> {
   await page.getByTestId(testId).click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
@@ -150,6 +150,25 @@ describe('a stdio server from the UI', () => {
     await page.getByTestId('mcp-editor').waitFor({ state: 'hidden' });
     await expect.poll(fileText).toContain('LOG_LEVEL: debug');
     expect(fileText()).toContain('CHAT_TOKEN: { secret: chat.env.CHAT_TOKEN }');
+  });
+});
+
+describe('which Node runs a node server', () => {
+  it('is offered for a bare node command only, and the choice is tested and saved', async () => {
+    await page.getByTestId('mcp-edit-chat').click();
+    await page.getByTestId('mcp-form').waitFor();
+    // Its command is a path to a Node binary: that names its own, so there is no choice to make.
+    expect(await page.getByTestId('mcp-node-runtime').count()).toBe(0);
+    await page.getByTestId('mcp-command').fill('node');
+    await page.getByTestId('mcp-node-runtime').waitFor();
+    await choose('mcp-node-runtime', /^The app's own Node$/);
+    await windowShot('mcp-03b-node-runtime');
+    await page.getByTestId('mcp-test').click();
+    await page.locator('[data-testid="mcp-test-result"][data-ok="true"]').waitFor({ timeout: 30_000 });
+    await page.getByTestId('mcp-save').click();
+    await page.getByTestId('mcp-editor').waitFor({ state: 'hidden' });
+    await expect.poll(fileText).toContain('nodeRuntime: bundled');
+    expect(fileText()).toContain('command: node');
   });
 });
 

@@ -11,6 +11,8 @@ import { ownValue } from '../../shared/ownKeys.js';
 import { formatProblem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
+// The core's schema checks --node-runtime's value and names the option when it is not one of the three.
+import type { NodeRuntimeChoice } from '../../shared/mcp.js';
 
 /**
  * `chatos mcp …`: the user's MCP servers (mcp.yaml) from a terminal, through
@@ -20,7 +22,7 @@ import { printJson, printProblems, UsageError, UserError, type CliContext, type 
  */
 
 /** The option that sets each field of the input, for errors about it. */
-const OPTION_OF_FIELD: Record<string, string> = { name: 'NAME', command: '--command', url: '--url', cwd: '--cwd', args: '--arg', env: '--env', headers: '--header', transport: '--command / --url' };
+const OPTION_OF_FIELD: Record<string, string> = { name: 'NAME', command: '--command', url: '--url', cwd: '--cwd', nodeRuntime: '--node-runtime', args: '--arg', env: '--env', headers: '--header', transport: '--command / --url' };
 
 function optionOf(path: string): string {
   const field = /^[A-Za-z]+/.exec(path)?.[0] ?? path;
@@ -79,6 +81,7 @@ function printServer(io: CliIo, server: McpServerEntryView): void {
   io.out(`  ${server.name}  [${kind}] ${launchLine(server)}${flags.length ? `  (${flags.join(', ')})` : ''}`);
   for (const [label, list] of [['env', server.env], ['header', server.headers]] as const) for (const { key, value } of list) io.out(`      ${label} ${key} = ${valueText(value)}`);
   if (server.cwd) io.out(`      cwd ${server.cwd}`);
+  if (server.nodeRuntime) io.out(`      node runtime ${server.nodeRuntime}`);
   if (server.otherKeys.length) io.out(`      also set in the file: ${server.otherKeys.join(', ')}`);
 }
 
@@ -140,6 +143,7 @@ interface AddOptions {
   header: string[];
   headerVar: string[];
   cwd?: string;
+  nodeRuntime?: string;
   disabled?: boolean;
   template?: string;
   param: string[];
@@ -180,6 +184,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
     .option('--header <K=V>', 'an HTTP header (repeatable)', collect, [])
     .option('--header-var <K=VAR>', 'set header K to the host variable VAR (repeatable)', collect, [])
     .option('--cwd <dir>', 'the folder the program starts in (absolute)')
+    .option('--node-runtime <choice>', "for --command node: system (node from PATH), bundled (the app's own Node) or auto (PATH's, else the app's; the default)")
     .option('--disabled', 'add it switched off')
     .option('--template <id>', 'add a template (see chatos mcp templates)')
     .option('--param <K=V>', "a template's value, e.g. folder=/home/me/project (repeatable)", collect, [])
@@ -194,9 +199,9 @@ export function registerMcp(program: Command, cli: CliContext): void {
         } else {
           if ((opts.command === undefined) === (opts.url === undefined)) throw new UsageError('give --command CMD (a program, stdio) or --url URL (streamable HTTP), one of the two');
           const input = opts.command !== undefined
-            ? { name, transport: 'stdio' as const, command: opts.command, args: [...opts.arg, ...rest], env: values(opts.env, opts.envVar, '--env', '--env-var'), ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.disabled ? { disabled: true } : {}) }
+            ? { name, transport: 'stdio' as const, command: opts.command, args: [...opts.arg, ...rest], env: values(opts.env, opts.envVar, '--env', '--env-var'), ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.nodeRuntime ? { nodeRuntime: opts.nodeRuntime as NodeRuntimeChoice } : {}), ...(opts.disabled ? { disabled: true } : {}) }
             : { name, transport: 'streamable_http' as const, url: opts.url!, headers: values(opts.header, opts.headerVar, '--header', '--header-var'), ...(opts.disabled ? { disabled: true } : {}) };
-          if (opts.url !== undefined && (opts.arg.length || rest.length || opts.env.length || opts.envVar.length || opts.cwd)) throw new UsageError('--arg, --env, --env-var and --cwd are for --command (stdio); an HTTP server takes --header');
+          if (opts.url !== undefined && (opts.arg.length || rest.length || opts.env.length || opts.envVar.length || opts.cwd || opts.nodeRuntime)) throw new UsageError('--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio); an HTTP server takes --header');
           added = await adminStep(() => host.mcpServers.add(input));
         }
         await commit(host);

@@ -92,8 +92,11 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
   const [error, setError] = useState<ApiError>();
   const [tested, setTested] = useState<McpTestResult>();
   const transport = Form.useWatch('transport', form) ?? server?.transport ?? initial?.transport ?? 'stdio';
+  // Which Node runs it is a choice only for a bare `node` command (a path names its own binary).
+  const command = Form.useWatch('command', form) ?? server?.command ?? initial?.command ?? '';
+  const runsNode = /^node(\.exe)?$/i.test(command.trim());
 
-  const clearErrors = () => form.setFields((['name', 'command', 'args', 'cwd', 'url', 'timeoutMs'] as const).map((name) => ({ name, errors: [] })));
+  const clearErrors = () => form.setFields((['name', 'command', 'args', 'cwd', 'nodeRuntime', 'url', 'timeoutMs'] as const).map((name) => ({ name, errors: [] })));
 
   /** Puts the host's field errors next to their fields; what has no field shows above the buttons. */
   const placeErrors = (apiError: ApiError) => {
@@ -166,6 +169,14 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
           <Form.Item name="cwd" label={t('mcpAdmin.editor.cwd')} extra={t('mcpAdmin.editor.cwdHint')}>
             <Input placeholder="/home/me/project" data-testid="mcp-cwd" />
           </Form.Item>
+          {runsNode && (
+            <Form.Item name="nodeRuntime" label={t('mcpAdmin.editor.nodeRuntime')} extra={t('mcpAdmin.editor.nodeRuntimeHint')}>
+              <Select
+                data-testid="mcp-node-runtime"
+                options={(['default', 'auto', 'system', 'bundled'] as const).map((value) => ({ value, label: t(`mcpAdmin.editor.nodeRuntimeOption.${value}`) }))}
+              />
+            </Form.Item>
+          )}
         </>
       ) : (
         <>

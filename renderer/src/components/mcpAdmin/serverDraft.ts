@@ -1,3 +1,4 @@
+import type { NodeRuntimeChoice } from '../../../../src/shared/mcp';
 import type { McpServerEntryView, McpServerInput, McpTransportKind, NamedValueInput, ValueView } from '../../../../src/shared/mcpAdmin';
 
 /**
@@ -23,6 +24,8 @@ export interface ServerDraft {
   args?: string;
   env: ValueRow[];
   cwd?: string;
+  /** For a `node` command: which Node runs it; `default` leaves it to mcp.yaml's nodeRuntime block (auto unless set). */
+  nodeRuntime?: NodeRuntimeChoice | 'default';
   url?: string;
   headers: ValueRow[];
   disabled: boolean;
@@ -45,6 +48,7 @@ export function draftFromView(view: McpServerEntryView): ServerDraft {
     args: view.args.join('\n'),
     env: view.env.map(rowOf),
     ...(view.cwd !== undefined ? { cwd: view.cwd } : {}),
+    nodeRuntime: view.nodeRuntime ?? 'default',
     ...(view.url !== undefined ? { url: view.url } : {}),
     headers: view.headers.map(rowOf),
     disabled: view.disabled,
@@ -67,7 +71,8 @@ export function inputOf(draft: ServerDraft): McpServerInput {
   const common = { name: trimmed(draft.name), disabled: draft.disabled === true, ...(draft.timeoutMs ? { timeoutMs: draft.timeoutMs } : {}) };
   if (draft.transport === 'streamable_http') return { ...common, transport: 'streamable_http', url: trimmed(draft.url), headers: values(draft.headers) };
   const args = (draft.args ?? '').split('\n').map((a) => a.replace(/\r$/, '')).filter((a) => a !== '');
-  return { ...common, transport: 'stdio', command: trimmed(draft.command), args, env: values(draft.env), ...(trimmed(draft.cwd) ? { cwd: trimmed(draft.cwd) } : {}) };
+  const nodeRuntime = draft.nodeRuntime === undefined ? {} : { nodeRuntime: draft.nodeRuntime === 'default' ? null : draft.nodeRuntime };
+  return { ...common, transport: 'stdio', command: trimmed(draft.command), args, env: values(draft.env), ...(trimmed(draft.cwd) ? { cwd: trimmed(draft.cwd) } : {}), ...nodeRuntime };
 }
 
 /** Where a field error of the host goes in the form: `env[1].value` → the value input of row 1 (by its kind). */
@@ -81,6 +86,6 @@ export function formFieldOf(path: string, draft: ServerDraft): (string | number)
     return [list, index, kind === 'env' ? 'name' : kind === 'secret' ? 'secret' : 'text'];
   }
   if (/^args(\[\d+\])?$/.test(path)) return ['args'];
-  const simple = ['name', 'command', 'cwd', 'url', 'timeoutMs', 'transport'];
+  const simple = ['name', 'command', 'cwd', 'nodeRuntime', 'url', 'timeoutMs', 'transport'];
   return simple.includes(path) ? [path] : undefined;
 }

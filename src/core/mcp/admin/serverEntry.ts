@@ -1,4 +1,4 @@
-import type { EnvValue } from '../../../shared/mcp.js';
+import { NodeRuntimeChoiceSchema, type EnvValue } from '../../../shared/mcp.js';
 import { McpServerInputSchema, type FieldError, type McpServerEntryView, type McpServerInputParsed, type NamedValueInput, type ValueView } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownValue } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
@@ -118,12 +118,13 @@ export function entryChange(input: McpServerInputParsed, existing: Record<string
     const env = writtenValues(input.name, 'env', input.env, existing?.env, taken, change, errors);
     setOrRemove('env', env, Object.keys(env).length > 0);
     setOrRemove('cwd', input.cwd, input.cwd !== undefined && input.cwd !== '');
+    if (input.nodeRuntime !== undefined) setOrRemove('nodeRuntime', input.nodeRuntime, input.nodeRuntime !== null);
     change.remove.push('url', 'headers', 'sessionId');
   } else {
     set('url', input.url ?? '');
     const headers = writtenValues(input.name, 'headers', input.headers, existing?.headers, taken, change, errors);
     setOrRemove('headers', headers, Object.keys(headers).length > 0);
-    change.remove.push('command', 'args', 'env', 'cwd', 'inheritEnv');
+    change.remove.push('command', 'args', 'env', 'cwd', 'inheritEnv', 'nodeRuntime');
   }
   if (input.disabled !== undefined) setOrRemove('disabled', true, input.disabled);
   if (input.timeoutMs !== undefined) set('timeout', input.timeoutMs);
@@ -140,7 +141,7 @@ export function entryChange(input: McpServerInputParsed, existing: Record<string
 export function fieldErrorsOf(problems: readonly Problem[], input: McpServerInputParsed): FieldError[] {
   const at = ['servers', input.name];
   const known = new Map<string, string>([[formatJsonPath(at), 'name']]);
-  for (const field of ['transport', 'command', 'args', 'cwd', 'url', 'inheritEnv', 'disabled', 'allowMain', 'allowSub'] as const) known.set(formatJsonPath([...at, field]), field);
+  for (const field of ['transport', 'command', 'args', 'cwd', 'nodeRuntime', 'url', 'inheritEnv', 'disabled', 'allowMain', 'allowSub'] as const) known.set(formatJsonPath([...at, field]), field);
   known.set(formatJsonPath([...at, 'timeout']), 'timeoutMs');
   input.args.forEach((_arg, i) => known.set(formatJsonPath([...at, 'args', i]), `args[${i}]`));
   for (const field of ['env', 'headers'] as const) {
@@ -159,9 +160,13 @@ export function fieldErrorsOf(problems: readonly Problem[], input: McpServerInpu
 
 // ── views ───────────────────────────────────────────────────────────────────
 
-const FORM_KEYS = new Set(['transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeout', 'allowMain', 'allowSub']);
+const FORM_KEYS = new Set(['transport', 'command', 'args', 'env', 'cwd', 'nodeRuntime', 'url', 'headers', 'disabled', 'timeout', 'allowMain', 'allowSub']);
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const nodeRuntimeOf = (value: unknown) => {
+  const parsed = NodeRuntimeChoiceSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+};
 
 function valueView(value: unknown, hostEnv: NodeJS.ProcessEnv, isStored: (name: string) => boolean): ValueView {
   if (isPlainObject(value) && typeof value.env === 'string') return { kind: 'env', name: value.env, set: ownValue(hostEnv, value.env) !== undefined };
@@ -195,6 +200,7 @@ export function entryView(name: string, raw: unknown, problems: Problem[], hostE
   const optional: [keyof McpServerEntryView, unknown][] = [
     ['command', text(entry.command)],
     ['cwd', text(entry.cwd)],
+    ['nodeRuntime', nodeRuntimeOf(entry.nodeRuntime)],
     ['url', text(entry.url)],
     ['timeoutMs', number(entry.timeout)],
     ['allowMain', flag(entry.allowMain)],

@@ -87,6 +87,26 @@ describe('editing mcp.yaml', () => {
     expect(renamed.fields).toEqual([expect.objectContaining({ path: 'name' })]);
   });
 
+  it('sets which Node runs a node server, shows it, and takes it away again; a choice that is not one is refused by its field', async () => {
+    let file = '';
+    const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
+    const form = { name: 'everything', transport: 'stdio' as const, command: 'node', args: [EVERYTHING_SERVER, 'stdio'] };
+    const set = await host.mcpServers.update('everything', { ...form, nodeRuntime: 'bundled' });
+    expect(set).toMatchObject({ nodeRuntime: 'bundled', otherKeys: ['tools', 'permissions'] });
+    expect((jsYaml.load(fs.readFileSync(file, 'utf8')) as any).servers.everything.nodeRuntime).toBe('bundled');
+    expect(fs.readFileSync(file, 'utf8')).toContain('# this Node');
+    expect((await host.mcpServers.list()).servers.find((s) => s.name === 'everything')?.nodeRuntime).toBe('bundled');
+    // An edit that does not name it keeps it; null takes it away (the default applies again).
+    expect((await host.mcpServers.update('everything', form)).nodeRuntime).toBe('bundled');
+    const cleared = await host.mcpServers.update('everything', { ...form, nodeRuntime: null });
+    expect(cleared.nodeRuntime).toBeUndefined();
+    expect((jsYaml.load(fs.readFileSync(file, 'utf8')) as any).servers.everything).not.toHaveProperty('nodeRuntime');
+    const before = fs.readFileSync(file, 'utf8');
+    const refused = await refusal(host.mcpServers.add({ name: 'sometimes', transport: 'stdio', command: 'node', nodeRuntime: 'sometimes' }));
+    expect(refused.fields.map((f) => f.path)).toEqual(['nodeRuntime']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+
   it('a bad server is refused field by field with the fix, and the file is left byte for byte', async () => {
     let file = '';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));

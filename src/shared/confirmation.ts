@@ -30,7 +30,8 @@ export const ToolConfirmationRequestSchema = z.object({
 });
 export type ToolConfirmationRequest = z.infer<typeof ToolConfirmationRequestSchema>;
 
-export const ConfirmationDecisionSchema = z.enum(['approved', 'declined', 'expired']);
+/** `withdrawn`: the call was cancelled (Stop, or its own Cancel) while it waited for an answer; nobody answered it. */
+export const ConfirmationDecisionSchema = z.enum(['approved', 'declined', 'expired', 'withdrawn']);
 export type ConfirmationDecision = z.infer<typeof ConfirmationDecisionSchema>;
 
 /**

@@ -144,7 +144,7 @@ export const ToolOutcomeSchema = z.object({
   isError: z.boolean(),
   content: z.array(ResultItemSchema),
   structuredContent: JsonObject.optional(),
-  decision: z.enum(['auto', 'approved', 'declined', 'expired']),
+  decision: z.enum(['auto', 'approved', 'declined', 'expired', 'withdrawn']),
   durationMs: z.number(),
   reminders: z.array(z.string()),
 });

@@ -32,7 +32,7 @@ export function CodeBlock(props: { children: ReactNode; maxHeight?: number; test
 
 export const formatJson = (value: unknown) => JSON.stringify(value, null, 2);
 
-const DECISION_COLOR: Record<ToolOutcome['decision'], string> = { auto: 'default', approved: 'green', declined: 'red', expired: 'orange' };
+const DECISION_COLOR: Record<ToolOutcome['decision'], string> = { auto: 'default', approved: 'green', declined: 'red', expired: 'orange', withdrawn: 'default' };
 
 function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
   const { t } = useTranslation();
@@ -69,7 +69,7 @@ function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
  */
 export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
   const { t } = useTranslation();
-  const notRun = outcome.decision === 'declined' || outcome.decision === 'expired';
+  const notRun = outcome.decision === 'declined' || outcome.decision === 'expired' || outcome.decision === 'withdrawn';
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="tool-result">
       <Space wrap>

@@ -8,7 +8,7 @@ import { CallDetail } from '../components/history/CallDetail';
 import { OUTCOME_COLOR, outcomeKey, recordKey } from '../components/history/callWords';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
-const DECISIONS: AuditDecision[] = ['auto', 'approved', 'declined', 'expired', 'refused'];
+const DECISIONS: AuditDecision[] = ['auto', 'approved', 'declined', 'expired', 'withdrawn', 'refused'];
 const OUTCOMES: AuditOutcome[] = ['ok', 'tool-error', 'failed', 'cancelled', 'declined', 'refused', 'released'];
 /** How many calls a view shows: the newest, filtered in the host. */
 const LIMIT = 500;

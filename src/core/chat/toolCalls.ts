@@ -119,7 +119,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
-    const status: ToolCallStatus = result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
+    const status: ToolCallStatus = result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {
     if (running.signal.aborted) return cancelled();

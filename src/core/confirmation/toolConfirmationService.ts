@@ -20,6 +20,8 @@ interface Pending {
   request: ToolConfirmationRequest;
   resolve: (decision: ConfirmationDecision) => void;
   timer: unknown;
+  /** Stops listening to the call's signal once the request is settled. */
+  unwatch: () => void;
 }
 
 export const CONFIRMATION_TIMEOUT_MS = 60_000;
@@ -37,6 +39,8 @@ export interface DecisionOptions {
   groupId?: string;
   /** The tool's own description, shown to the person asked. */
   description?: string;
+  /** The call's signal: aborted before an answer (Stop, or the call's Cancel), the request is withdrawn and its card goes. */
+  signal?: AbortSignal;
 }
 
 function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
@@ -101,6 +105,7 @@ export class ToolConfirmationService {
       return Promise.resolve('approved');
     }
     if (options.agentId !== undefined && this.alwaysAllow()?.has(options.agentId, toolName)) return Promise.resolve('approved');
+    if (options.signal?.aborted) return Promise.resolve('withdrawn');
     const entry = this.confirmables.get(toolName);
     const custom = entry?.summaryBuilder?.(args);
     const now = this.scheduler.now();
@@ -121,13 +126,18 @@ export class ToolConfirmationService {
     };
     return new Promise<ConfirmationDecision>((resolve) => {
       const timer = this.scheduler.setTimeout(() => {
-        if (!this.pending.has(request.id)) return;
+        const pending = this.pending.get(request.id);
+        if (!pending) return;
         this.pending.delete(request.id);
+        pending.unwatch();
         this.emit('expired', request);
         this.emit('resolved', request, 'expired');
         resolve('expired');
       }, this.timeoutMs);
-      this.pending.set(request.id, { request, resolve, timer });
+      const signal = options.signal;
+      const withdraw = () => this.withdraw(request.id);
+      signal?.addEventListener('abort', withdraw, { once: true });
+      this.pending.set(request.id, { request, resolve, timer, unwatch: () => signal?.removeEventListener('abort', withdraw) });
       this.emit('required', request);
     });
   }
@@ -138,6 +148,7 @@ export class ToolConfirmationService {
     if (!pending) return false;
     this.pending.delete(requestId);
     this.scheduler.clearTimeout(pending.timer);
+    pending.unwatch();
     const { request } = pending;
     const store = this.alwaysAllow();
     if (approved && scope === 'always' && request.agentId !== undefined && store) {
@@ -149,6 +160,16 @@ export class ToolConfirmationService {
     this.emit('resolved', request, decision);
     pending.resolve(decision);
     return true;
+  }
+
+  /** The call stopped waiting (its signal aborted): the question is taken back, answered by no one. */
+  private withdraw(requestId: string): void {
+    const pending = this.pending.get(requestId);
+    if (!pending) return;
+    this.pending.delete(requestId);
+    this.scheduler.clearTimeout(pending.timer);
+    this.emit('resolved', pending.request, 'withdrawn');
+    pending.resolve('withdrawn');
   }
 
   getPendingCount(): number {

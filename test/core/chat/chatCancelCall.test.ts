@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { ToolMessage } from '../../../src/shared/chat.js';
+import type { ConfirmationDecision, ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
 
@@ -33,5 +34,26 @@ describe('a long tool call in a chat turn', () => {
     await waitUntil(() => log.entries().some((e) => e.text.includes('slow cancelled')), 'the server to be told of the cancellation', 20_000);
     // Once ended, the call cannot be cancelled again.
     expect(host.chat.cancelCall(turn.conversationId, 'long1')).toBe(false);
+  });
+
+  it('cancelling a call while its confirmation waits withdraws the question: the card goes, the tool never runs, the turn goes on', async () => {
+    const { host, provider } = await startChatWorld();
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: { what: 'the deed' } }] }, { kind: 'reply', text: 'Not done, as you wished.' });
+    const resolved: [string, ConfirmationDecision][] = [];
+    host.confirmations.on('resolved', (request, decision) => resolved.push([request.id, decision]));
+    const asked = new Promise<ToolConfirmationRequest>((resolve) => host.confirmations.on('required', resolve));
+    const turn = host.chat.send({ agentId: 'helper', text: 'do the dangerous thing' });
+    const request = await asked;
+    expect(host.chat.cancelCall(turn.conversationId, 'd1')).toBe(true);
+    const outcome = await turn.done;
+    expect(outcome.status).toBe('done');
+    // The faces drop the card on this event; nothing is left waiting for an answer.
+    expect(resolved).toEqual([[request.id, 'withdrawn']]);
+    expect(host.confirmations.getPendingCount()).toBe(0);
+    expect(host.confirmations.respond(request.id, true)).toBe(false);
+    expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ callId: 'd1', status: 'cancelled' });
+    await waitUntil(() => host.audit.query({ tool: 'mcp_chat_danger' }).length > 0, 'the call to be on the record', 20_000);
+    expect(host.audit.query({ tool: 'mcp_chat_danger' }).map((r) => [r.decision, r.outcome])).toEqual([['withdrawn', 'cancelled']]);
+    expect(host.mcp.connections.logOf('chatos::chat').entries().some((e) => e.text.includes('did the deed'))).toBe(false);
   });
 });

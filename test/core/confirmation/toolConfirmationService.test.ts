@@ -37,6 +37,30 @@ describe('ToolConfirmationService (seed 003 §7)', () => {
     expect(service.respond(required[0]!.id, true)).toBe(false);
   });
 
+  it('a request whose call is cancelled before an answer is withdrawn: resolved as such, nothing left pending, the answer ignored', async () => {
+    const { service, required } = setup();
+    const decisions: string[] = [];
+    service.on('resolved', (_request, decision) => decisions.push(decision));
+    const call = new AbortController();
+    const answer = service.requestDecision('srv', 'danger', {}, { signal: call.signal });
+    expect(required).toHaveLength(1);
+    call.abort();
+    await expect(answer).resolves.toBe('withdrawn');
+    expect(decisions).toEqual(['withdrawn']);
+    expect(service.getPendingCount()).toBe(0);
+    expect(service.respond(required[0]!.id, true)).toBe(false);
+    // A call cancelled before it asked asks no one.
+    await expect(service.requestDecision('srv', 'danger', {}, { signal: call.signal })).resolves.toBe('withdrawn');
+    expect(required).toHaveLength(1);
+    // Answered first, a later abort changes nothing.
+    const later = new AbortController();
+    const answered = service.requestDecision('srv', 'danger', {}, { signal: later.signal });
+    service.respond(required[1]!.id, true);
+    later.abort();
+    await expect(answered).resolves.toBe('approved');
+    expect(decisions).toEqual(['withdrawn', 'approved']);
+  });
+
   it('a rejection resolves false; concurrent requests are independent', async () => {
     const { service, required } = setup();
     const first = service.requestConfirmation('s', 'a', {});

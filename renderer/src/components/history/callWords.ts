@@ -14,6 +14,7 @@ export const OUTCOME_COLOR: Record<NonNullable<AuditRecord['outcome']>, string> 
 /** The i18n key that says how a call ended in words (a declined one by whether the user or the clock declined it). */
 export function outcomeKey(record: Pick<AuditRecord, 'outcome' | 'decision'>): string {
   if (record.outcome === 'declined') return record.decision === 'expired' ? 'history.outcome.expired' : 'history.outcome.declined';
+  if (record.outcome === 'cancelled' && record.decision === 'withdrawn') return 'history.outcome.withdrawn';
   return `history.outcome.${record.outcome ?? 'unknown'}`;
 }
 

@@ -19,7 +19,7 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
-    beforeCall(context) {
+    beforeCall(context, signal) {
       const { caller, tool, server, args } = context;
       // Answered at once, not as a promise: this is every call's path.
       if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
@@ -29,6 +29,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
         ...(tool.description ? { description: tool.description } : {}),
+        ...(signal ? { signal } : {}),
       });
     },
     afterCall(record) {

@@ -49,7 +49,10 @@ export interface OfferedTool extends CatalogTool {
   permissionSource: PermissionSource;
 }
 
-export type CallDecision = 'auto' | 'approved' | 'declined' | 'expired';
+export type CallDecision = 'auto' | 'approved' | 'declined' | 'expired' | 'withdrawn';
+/** A decision that means the tool does not run. */
+type NotRun = 'declined' | 'expired' | 'withdrawn';
+const notRun = (decision: CallDecision): decision is NotRun => decision === 'declined' || decision === 'expired' || decision === 'withdrawn';
 
 export interface CallContext {
   caller: Caller;
@@ -61,7 +64,8 @@ export interface CallContext {
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
-  beforeCall?(context: CallContext): CallDecision | Promise<CallDecision>;
+  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). */
+  beforeCall?(context: CallContext, signal?: AbortSignal): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
   afterRefusal?(record: RefusalRecord): void;
@@ -411,13 +415,13 @@ export class ToolGateway {
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    const decision = this.deps.hooks?.beforeCall?.(context) ?? 'auto';
+    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto';
     if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(context, answer, started, reminders, options));
     return this.callDecided(context, decision, started, reminders, options);
   }
 
   private callDecided(context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    if (decision === 'declined' || decision === 'expired') return Promise.resolve(this.declined(context, decision, started, reminders));
+    if (notRun(decision)) return Promise.resolve(this.declined(context, decision, started, reminders));
     // A conversation's running instance is taken without waiting; starting (or restarting) one is awaited.
     const lease = this.deps.runtime.connections.ready(context.server, context.caller.conversationId, started);
     if (lease) return this.callOn(lease, context, decision, started, reminders, options);
@@ -440,11 +444,12 @@ export class ToolGateway {
     return this.callOn(lease, context, decision, started, remind ? [...reminders, leaseReminder(server.id)] : reminders, options);
   }
 
-  private declined(context: CallContext, decision: 'declined' | 'expired', started: number, reminders: readonly string[]): GatewayCallResult {
+  private declined(context: CallContext, decision: NotRun, started: number, reminders: readonly string[]): GatewayCallResult {
     const toolName = context.tool.name;
-    const result: CallToolResult = { content: [{ type: 'text', text: decision === 'declined' ? `The user declined to run ${toolName}.` : `No one confirmed ${toolName} in time, so it was not run.` }], isError: true };
+    const said = { declined: `The user declined to run ${toolName}.`, expired: `No one confirmed ${toolName} in time, so it was not run.`, withdrawn: `The call of ${toolName} was cancelled before anyone confirmed it, so it was not run.` }[decision];
+    const result: CallToolResult = { content: [{ type: 'text', text: said }], isError: true };
     const ended = this.deps.now();
-    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, 'declined', undefined));
+    this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, decision === 'withdrawn' ? 'cancelled' : 'declined', undefined));
     return { result, tool: context.tool, decision, artifacts: NO_ARTIFACTS, reminders, durationMs: ended - started };
   }
 
@@ -572,8 +577,8 @@ export class ToolGateway {
       throw refused;
     }
     const context: CallContext = { caller, tool: offered, server: HOST_SERVER, args };
-    const decision = await (this.deps.hooks?.beforeCall?.(context) ?? 'auto');
-    if (decision === 'declined' || decision === 'expired') return this.declined(context, decision, started, NO_REMINDERS);
+    const decision = await (this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto');
+    if (notRun(decision)) return this.declined(context, decision, started, NO_REMINDERS);
     const found = await knowledge.run(caller, args, options?.signal);
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, found.ok ? 'ok' : 'tool-error', found.ok ? undefined : found.text));

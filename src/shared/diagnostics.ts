@@ -18,6 +18,13 @@ export const DiagnosticCheckSchema = z.object({
   fix: z.string().optional(),
   /** Facts behind it, for people and scripts: versions, paths, sizes. */
   facts: z.record(z.string(), z.string()).default({}),
+  /**
+   * What `summary` and `fix` say, as keys the window says in the user's
+   * language (`diagnostics.said.<key>`, `diagnostics.fixSaid.<key>`) with
+   * their values; absent where the text comes from elsewhere (a server's
+   * start trouble), which is then shown as written.
+   */
+  words: z.object({ summary: z.string(), fix: z.string().optional(), params: z.record(z.string(), z.string()).default({}) }).optional(),
 });
 export type DiagnosticCheck = z.infer<typeof DiagnosticCheckSchema>;
 

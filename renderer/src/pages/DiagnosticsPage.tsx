@@ -8,6 +8,15 @@ import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 const STATUS_COLOR: Record<CheckStatus, string> = { ok: 'success', warn: 'warning', fail: 'error' };
 
 /** `server:<id>` checks share one title, with the server's id after it. */
+/** A check's summary or fix in the window's language, from the keys the host sent; the host's English where it sent none. */
+function saidOf(check: DiagnosticCheck, part: 'summary' | 'fix', t: (key: string, values?: Record<string, string>) => string): string {
+  const key = check.words?.[part];
+  if (!key) return check[part] ?? '';
+  const full = `diagnostics.${part === 'summary' ? 'said' : 'fixSaid'}.${key}`;
+  const text = t(full, check.words?.params);
+  return text === full ? (check[part] ?? '') : text;
+}
+
 function titleOf(check: DiagnosticCheck, t: (key: string, values?: Record<string, string>) => string): string {
   if (check.id.startsWith('server:')) return t('diagnostics.check.server', { id: check.id.slice('server:'.length) });
   return t(`diagnostics.check.${check.id}`, { defaultValue: check.id });
@@ -44,11 +53,11 @@ export default function DiagnosticsPage() {
                   title={titleOf(check, t)}
                   description={
                     <>
-                      <Typography.Text>{check.summary}</Typography.Text>
+                      <Typography.Text data-testid="diagnostic-summary">{saidOf(check, 'summary', t)}</Typography.Text>
                       {check.fix ? (
                         <div>
                           <Typography.Text type="secondary">{t('diagnostics.fix')} </Typography.Text>
-                          <Typography.Text data-testid="diagnostic-fix">{check.fix}</Typography.Text>
+                          <Typography.Text data-testid="diagnostic-fix">{saidOf(check, 'fix', t)}</Typography.Text>
                         </div>
                       ) : null}
                     </>

@@ -11,8 +11,11 @@ import { shellEnv } from 'shell-env';
  * Oh My Zsh update and tmux prompts switched off), and gives servers that
  * PATH. What was found, or why not, is kept for diagnostics.
  */
+/** Why servers get the PATH this process has, in words (the diagnostics say it by `reason`). */
+export const INHERITED_WHY = { started: 'the PATH this process was started with', windows: "the user's PATH, as Windows gives it to apps" } as const;
+
 export type ServerPathSource =
-  | { kind: 'inherited'; path: string; why: string }
+  | { kind: 'inherited'; path: string; why: string; reason: keyof typeof INHERITED_WHY }
   | { kind: 'login-shell'; path: string; shell: string; ms: number }
   | { kind: 'login-shell-failed'; path: string; shell: string; error: string };
 
@@ -23,7 +26,7 @@ let current: ServerPathSource | undefined;
 
 /** What the PATH servers get came from (the process's own PATH unless a login shell was asked). */
 export function serverPathSource(env: NodeJS.ProcessEnv = process.env): ServerPathSource {
-  return current ?? { kind: 'inherited', path: env.PATH ?? '', why: 'the PATH this process was started with' };
+  return current ?? { kind: 'inherited', path: env.PATH ?? '', why: INHERITED_WHY.started, reason: 'started' };
 }
 
 /** The login shell's PATH first, then any folder of `inherited` it lacks: nothing found before is lost. */
@@ -65,7 +68,7 @@ export async function loginShellPath(shell: string | undefined, timeoutMs = LOGI
 export async function adoptLoginShellPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<ServerPathSource> {
   const inherited = env.PATH;
   if (platform === 'win32') {
-    current = { kind: 'inherited', path: inherited ?? '', why: 'Windows gives apps the user\'s PATH' };
+    current = { kind: 'inherited', path: inherited ?? '', why: INHERITED_WHY.windows, reason: 'windows' };
     return current;
   }
   const shell = env.SHELL || undefined;

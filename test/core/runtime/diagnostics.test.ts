@@ -69,7 +69,7 @@ describe('the PATH servers get', () => {
   it('ok with where it came from; a warning when the login shell failed; fail when empty', () => {
     expect(pathCheck({ kind: 'login-shell', path: '/opt/bin:/usr/bin', shell: '/bin/zsh', ms: 40 })).toMatchObject({ status: 'ok', summary: expect.stringContaining('/opt/bin:/usr/bin'), facts: { source: 'login-shell', shell: '/bin/zsh' } });
     expect(pathCheck({ kind: 'login-shell-failed', path: '/usr/bin', shell: '/bin/zsh', error: 'exit 1' }).status).toBe('warn');
-    expect(pathCheck({ kind: 'inherited', path: '', why: 'the PATH this process was started with' })).toMatchObject({ status: 'fail', fix: expect.any(String) });
+    expect(pathCheck({ kind: 'inherited', path: '', why: 'the PATH this process was started with', reason: 'started' })).toMatchObject({ status: 'fail', fix: expect.any(String) });
   });
 });
 

@@ -1,3 +1,4 @@
+import { said } from './checkWords.js';
 import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { findCommand } from '../../mcp/process/commandPath.js';
@@ -16,7 +17,7 @@ export function serverChecks(definitions: readonly ServerDefinition[], hostEnv: 
     if (definition.disabled || transport.kind === 'in-process') continue;
     const id = `server:${definition.id}`;
     if (transport.kind === 'streamable_http') {
-      checks.push({ id, status: 'ok', summary: `connects to ${transport.url} (not tried here)`, facts: { url: transport.url } });
+      checks.push({ id, status: 'ok', summary: `connects to ${transport.url} (not tried here)`, facts: { url: transport.url }, ...said('serverUrl', { url: transport.url }) });
       continue;
     }
     const trouble = commandTrouble(definition, hostEnv, mcpConfigFile, now);
@@ -28,12 +29,12 @@ export function serverChecks(definitions: readonly ServerDefinition[], hostEnv: 
     const launch = nodeLaunch(transport.command, transport.nodeRuntime, pathVar);
     if (launch.runtime === 'bundled') {
       const why = launch.why === 'chosen' ? 'nodeRuntime: bundled' : 'no node on its PATH';
-      checks.push({ id, status: 'ok', summary: `node runs as the app's own Node, ${launch.command} (${why})`, facts: { command: transport.command, resolved: launch.command, runtime: 'bundled' } });
+      checks.push({ id, status: 'ok', summary: `node runs as the app's own Node, ${launch.command} (${why})`, facts: { command: transport.command, resolved: launch.command, runtime: 'bundled' }, ...said(launch.why === 'chosen' ? 'serverBundledChosen' : 'serverBundledNoNode', { resolved: launch.command }) });
       continue;
     }
     const found = findCommand(transport.command, pathVar, transport.cwd);
     const resolved = found.found ? found.file : transport.command;
-    checks.push({ id, status: 'ok', summary: `${transport.command} is ${resolved}`, facts: { command: transport.command, resolved, runtime: launch.runtime === 'system' ? 'system' : 'as-written' } });
+    checks.push({ id, status: 'ok', summary: `${transport.command} is ${resolved}`, facts: { command: transport.command, resolved, runtime: launch.runtime === 'system' ? 'system' : 'as-written' }, ...said('serverResolved', { command: transport.command, resolved }) });
   }
   return checks;
 }

@@ -271,6 +271,21 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await screenshot(page, 'chat-06-sub-agent-light-en');
   });
 
+  it("a sub-agent's call is cancelled from its card while it runs, and the turn goes on", async () => {
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'sub2', name: 'subagent_scout', arguments: { task: 'Wait for the answer' } }] },
+      { kind: 'hang' },
+      { kind: 'reply', text: 'The scout was cancelled.' },
+    );
+    await send('Ask the scout and wait');
+    const card = page.getByTestId('tool-call-sub2');
+    await card.getByTestId('call-cancel').click();
+    await page.locator('[data-testid="tool-call-sub2"][data-status="cancelled"]').waitFor({ timeout: 30_000 });
+    await expect.poll(phase).toBe('done');
+    expect(await page.getByTestId('message-assistant').last().textContent()).toContain('The scout was cancelled.');
+    await screenshot(page, 'chat-06b-sub-agent-cancelled');
+  });
+
   it('Stop keeps the partial answer and shows why it stopped; Resume continues', async () => {
     provider.enqueue({ kind: 'reply', text: ['Partial ', 'answer ', 'that ', 'never ', 'ends'], hangAfter: 3 });
     await send('Tell me a long story');

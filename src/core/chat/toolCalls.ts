@@ -87,27 +87,34 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   }
   if (batch.signal.aborted) return finish('cancelled', textItem('Not run: the user stopped the conversation.'));
 
+  // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone.
+  const begin = () => deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
   const subAgentId = batch.setup.subAgents.get(call.name);
   if (subAgentId !== undefined) {
     const task = call.args.task;
     if (typeof task !== 'string' || !task.trim()) return finish('error', textItem(`${call.name} needs {"task": "<what to do>"}`));
-    const run = await deps.runSubAgent({
-      parentConversationId: batch.conversationId,
-      callId: call.id,
-      agentId: subAgentId,
-      task,
-      signal: batch.signal,
-      depth: batch.depth + 1,
-      started: (childId) => {
-        childConversationId = childId;
-        deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
-      },
-    });
-    return finish(run.status, textItem(run.text));
+    // Cancelled alone (its card's Cancel), the sub-agent's run stops as a Stop would stop it; the turn goes on.
+    const running = begin();
+    try {
+      const run = await deps.runSubAgent({
+        parentConversationId: batch.conversationId,
+        callId: call.id,
+        agentId: subAgentId,
+        task,
+        signal: running.signal,
+        depth: batch.depth + 1,
+        started: (childId) => {
+          childConversationId = childId;
+          deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
+        },
+      });
+      return finish(run.status, textItem(run.text));
+    } finally {
+      running.end();
+    }
   }
 
-  // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone.
-  const running = deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
+  const running = begin();
   const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
   try {

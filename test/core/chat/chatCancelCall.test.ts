@@ -3,7 +3,7 @@ import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { ToolMessage } from '../../../src/shared/chat.js';
 import type { ConfirmationDecision, ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
-import { startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
+import { agentUsing, chatServerEntry, startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
 
 /** One long tool call of a turn: its progress reaches the faces, and Cancel ends that call alone (the server is told), not the turn. */
 
@@ -55,5 +55,30 @@ describe('a long tool call in a chat turn', () => {
     await waitUntil(() => host.audit.query({ tool: 'mcp_chat_danger' }).length > 0, 'the call to be on the record', 20_000);
     expect(host.audit.query({ tool: 'mcp_chat_danger' }).map((r) => [r.decision, r.outcome])).toEqual([['withdrawn', 'cancelled']]);
     expect(host.mcp.connections.logOf('chatos::chat').entries().some((e) => e.text.includes('did the deed'))).toBe(false);
+  });
+});
+
+describe('a sub-agent call in a chat turn', () => {
+  it('is cancelled alone from its card: the sub-agent stops, the parent turn goes on with the call cancelled', async () => {
+    const { host, provider } = await startChatWorld({
+      servers: { sub: chatServerEntry({ allowSub: true }) },
+      agents: [agentUsing([], { id: 'boss', name: 'Boss', subAgents: ['worker'] }), agentUsing(['sub'], { id: 'worker', name: 'Worker', description: 'Does the long work' })],
+    });
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'delegate', name: 'subagent_worker', arguments: { task: 'the long job' } }] },
+      { kind: 'reply', toolCalls: [{ id: 'slow', name: 'mcp_sub_slow', arguments: { steps: 10_000, stepMs: 50 } }] },
+      { kind: 'reply', text: 'boss: the worker was cancelled' },
+    );
+    const seen: ChatEvent[] = [];
+    host.chat.onEvent((event) => seen.push(event));
+    const turn = host.chat.send({ agentId: 'boss', text: 'delegate it' });
+    await waitUntil(() => seen.some((e) => e.type === 'toolCall' && e.call.callId === 'slow' && e.call.phase === 'progress'), 'the worker to be in its long call', 20_000);
+    expect(host.chat.cancelCall(turn.conversationId, 'delegate')).toBe(true);
+    const outcome = await turn.done;
+    expect(outcome.status).toBe('done');
+    const delegated = outcome.messages.find((m): m is ToolMessage => m.role === 'tool' && m.callId === 'delegate')!;
+    expect(delegated.status).toBe('cancelled');
+    expect(host.chat.get(delegated.childConversationId!).conversation.status.kind).toBe('stopped');
+    expect(outcome.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'boss: the worker was cancelled' });
   });
 });

@@ -123,7 +123,7 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
   return (
     <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
       <Collapse size="small" items={items} />
-      {status === 'running' && !isSubAgent && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
+      {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
       {subAgentRun}
     </div>

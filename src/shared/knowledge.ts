@@ -42,8 +42,15 @@ export const KnowledgeBaseInputSchema = z
 /** What an update may change; the id never changes. */
 export const KnowledgeBasePatchSchema = z.object(settingsFields).partial().strict();
 
+/**
+ * The most numbers a vector may hold. The largest embedding models answer
+ * 4096; a server answering millions (hostile or misconfigured) would make
+ * every row of a base that many floats, in memory and on disk.
+ */
+export const MAX_EMBEDDING_DIMENSIONS = 8192;
+
 /** Which model the stored vectors came from; differs from `embeddingModel` until the base is re-embedded. */
-export const EmbeddedWithSchema = z.object({ model: ModelIdSchema, dimensions: z.number().int().min(1) }).strict();
+export const EmbeddedWithSchema = z.object({ model: ModelIdSchema, dimensions: z.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS) }).strict();
 
 /** A base as its folder's `base.json` keeps it and every face shows it. */
 export const KnowledgeBaseSchema = z

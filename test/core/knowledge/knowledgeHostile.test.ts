@@ -1,0 +1,64 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/tempDir.js';
+import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
+
+/**
+ * Knowledge bases against what an attacker controls: an embedding server
+ * that answers what it likes, and files in a base's folder.
+ */
+
+const servers: http.Server[] = [];
+
+afterEach(async () => {
+  await disposeHosts();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A real OpenAI-compatible `/v1/embeddings` whose vectors `vectorFor` makes (from the request's inputs). */
+async function embeddingServer(vectorFor: (input: string, inputs: string[]) => number[]): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] };
+      const data = body.input.map((input, index) => ({ object: 'embedding', index, embedding: vectorFor(input, body.input) }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data, model: 'hostile', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+const ramp = (length: number, seed: string) => Array.from({ length }, (_, i) => ((seed.charCodeAt(i % seed.length) + i) % 17) - 8);
+
+describe('a hostile embedding server', () => {
+  it('vectors of absurd length are refused before they reach the base', async () => {
+    const url = await embeddingServer((input) => ramp(100_000, input));
+    const host = await startedHost();
+    await host.models.create({ id: 'huge', name: 'Huge', api: 'openai', baseUrl: url, model: 'huge' });
+    const base = await host.knowledge.create({ name: 'Huge', embeddingModel: 'huge' });
+    const error = await knowledgeError(host.knowledge.addText(base.id, GUIDE_MD, 'guide.md'), 'KB_EMBEDDING_FAILED');
+    expect(error.message).toMatch(/100000 numbers, more than the 8192/);
+    expect((await host.knowledge.get(base.id)).counts).toEqual({ files: 0, chunks: 0 });
+  });
+});
+
+describe("files in a base's folder", () => {
+  it('a base.json claiming absurd vector dimensions is refused, naming the field', async () => {
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    const base = await host.knowledge.create({ name: 'Claims' });
+    await disposeHosts();
+    const file = path.join(home, 'chatos', 'knowledge', base.id, 'base.json');
+    fs.writeFileSync(file, JSON.stringify({ ...base, embeddingModel: 'm', embeddedWith: { model: 'm', dimensions: 50_000_000 } }));
+    const again = await startedHost(home);
+    const error = await knowledgeError(again.knowledge.get(base.id), 'KB_BROKEN');
+    expect(error.message).toMatch(/embeddedWith\.dimensions/);
+  });
+});

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
 
@@ -60,5 +61,28 @@ describe("files in a base's folder", () => {
     const again = await startedHost(home);
     const error = await knowledgeError(again.knowledge.get(base.id), 'KB_BROKEN');
     expect(error.message).toMatch(/embeddedWith\.dimensions/);
+  });
+
+  it('a vectors.bin whose header claims other (absurd) dimensions is read as no vectors, not sized by it', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+    const base = await host.knowledge.create({ name: 'Header', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 30 });
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    await disposeHosts();
+    const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
+    const header = Buffer.alloc(8);
+    header.write('KBV1', 'ascii');
+    header.writeUInt32LE(0xffff_ffff, 4);
+    fs.writeFileSync(vectors, header);
+
+    const again = await startedHost(home);
+    const found = await again.knowledge.search(base.id, 'ladybugs aphids');
+    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    // Re-embedding writes the file anew, of the base's dimensions.
+    await again.knowledge.reembed(base.id);
+    expect(fs.readFileSync(vectors).readUInt32LE(4)).toBe(16);
+    expect((await again.knowledge.search(base.id, 'ladybugs aphids')).mode).toBe('hybrid');
   });
 });

@@ -275,6 +275,11 @@ export class KnowledgeService {
       return { mode: 'lexical', hits: await index.search(query, limit), ...(note ? { note } : {}) };
     }
     const [vector] = await (await this.embedderFor(model)).embed([query], options.signal);
+    // A server may answer a query with another length than it answered the chunks (another model behind the same name): comparing those would rank by noise.
+    if (vector!.length !== index.vectorDimensions) {
+      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${index.vectorDimensions}; re-embed the base`;
+      return { mode: 'lexical', hits: await index.search(query, limit), note };
+    }
     return { mode: 'hybrid', hits: await index.search(query, limit, vector) };
   }
 

@@ -48,6 +48,18 @@ describe('a hostile embedding server', () => {
     expect(error.message).toMatch(/100000 numbers, more than the 8192/);
     expect((await host.knowledge.get(base.id)).counts).toEqual({ files: 0, chunks: 0 });
   });
+
+  it('a query answered with another length than the chunks is searched by words only, saying why', async () => {
+    const url = await embeddingServer((input) => ramp(input.startsWith('find:') ? 8 : 16, input));
+    const host = await startedHost();
+    await host.models.create({ id: 'shifty', name: 'Shifty', api: 'openai', baseUrl: url, model: 'shifty' });
+    const base = await host.knowledge.create({ name: 'Shifty', embeddingModel: 'shifty', chunkSize: 200, chunkOverlap: 30 });
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    const found = await host.knowledge.search(base.id, 'find: ladybugs aphids');
+    expect(found.mode).toBe('lexical');
+    expect(found.note).toMatch(/answered the query with 8 numbers, the base's vectors have 16/);
+    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+  });
 });
 
 describe("files in a base's folder", () => {

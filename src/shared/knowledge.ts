@@ -7,6 +7,9 @@ import { ModelIdSchema } from './models.js';
  * meaning. Shared by the core, the settings tools, the CLI and the UI.
  */
 
+/** A search's query, at most: a question, not a document (a longer one would be sent whole to the embedding model and echoed back). */
+export const MAX_QUERY_CHARS = 2000;
+
 /** A base's id is also its folder's name under the data home, so it is kept to a safe alphabet. */
 export const KnowledgeBaseIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must start with a lower-case letter or digit and use only a-z, 0-9, "_" or "-" (at most 64)' });
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { KnowledgeBaseIdSchema } from '../../../../shared/knowledge.js';
+import { KnowledgeBaseIdSchema, MAX_QUERY_CHARS } from '../../../../shared/knowledge.js';
 import { ModelIdSchema } from '../../../../shared/models.js';
 import { KnowledgeError } from '../../../knowledge/knowledgeError.js';
 import { dataResult, errorResult } from '../toolResults.js';
@@ -93,7 +93,7 @@ export const knowledgeModule: ToolModule = {
       name: 'search_knowledge_base',
       description: 'Search a knowledge base: by words (BM25) and, when it has embeddings, by meaning too. Returns the best chunks with their score, source file, position and heading. Cite the file (and heading) of the chunks you use.',
       permission: 'read',
-      inputSchema: { id: baseId, query: z.string().min(1).max(2000).describe('What to look for, in words'), limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)') },
+      inputSchema: { id: baseId, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for, in words'), limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)') },
       handler: ({ id, query, limit }, ctx) =>
         guarded(async () => {
           const result = await ctx.knowledge.search(id, query, limit ? { limit } : {});

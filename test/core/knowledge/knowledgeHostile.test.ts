@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,17 @@ async function embeddingServer(vectorFor: (input: string, inputs: string[]) => n
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/** A base embedded by the local provider server (16 numbers a vector), holding the garden guide. */
+async function guideBase(name: string) {
+  const provider = await startProviderServer();
+  const home = tempDir('chatos-kb-home-');
+  const host = await startedHost(home);
+  await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+  const base = await host.knowledge.create({ name, embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 30 });
+  await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+  return { home, host, base };
 }
 
 const ramp = (length: number, seed: string) => Array.from({ length }, (_, i) => ((seed.charCodeAt(i % seed.length) + i) % 17) - 8);
@@ -76,12 +88,7 @@ describe("files in a base's folder", () => {
   });
 
   it('a vectors.bin whose header claims other (absurd) dimensions is read as no vectors, not sized by it', async () => {
-    const provider = await startProviderServer();
-    const home = tempDir('chatos-kb-home-');
-    const host = await startedHost(home);
-    await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
-    const base = await host.knowledge.create({ name: 'Header', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 30 });
-    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    const { home, base } = await guideBase('Header');
     await disposeHosts();
     const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
     const header = Buffer.alloc(8);
@@ -96,5 +103,24 @@ describe("files in a base's folder", () => {
     await again.knowledge.reembed(base.id);
     expect(fs.readFileSync(vectors).readUInt32LE(4)).toBe(16);
     expect((await again.knowledge.search(base.id, 'ladybugs aphids')).mode).toBe('hybrid');
+  });
+
+  it('a change that cannot be written leaves the base as the disk has it, in memory too (vectors.bin made a FIFO)', async () => {
+    const { home, host, base } = await guideBase('Fifo');
+    const before = await host.knowledge.get(base.id);
+    const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
+    const saved = fs.readFileSync(vectors);
+    fs.rmSync(vectors);
+    execFileSync('mkfifo', [vectors]);
+
+    const error = await knowledgeError(host.knowledge.addText(base.id, 'Volcanoes erupt lava and ash.', 'volcano.md'), 'KB_BROKEN');
+    expect(error.message).toContain(vectors);
+    // While the FIFO is there the base is broken; put right, it is what the disk holds, without the add that failed.
+    await knowledgeError(host.knowledge.get(base.id), 'KB_BROKEN');
+    fs.rmSync(vectors);
+    fs.writeFileSync(vectors, saved);
+    expect((await host.knowledge.get(base.id)).counts).toEqual(before.counts);
+    expect((await host.knowledge.listDocuments(base.id)).files.map((f) => f.file)).toEqual(['guide.md']);
+    expect((await host.knowledge.search(base.id, 'volcanoes lava')).hits.map((h) => h.file)).not.toContain('volcano.md');
   });
 });

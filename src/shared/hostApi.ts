@@ -6,7 +6,7 @@ import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
-import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, SearchResultSchema } from './knowledge.js';
+import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
@@ -296,7 +296,7 @@ export const HostApiMethods = {
     params: z.object({ id: Id, file: z.string().max(300).optional(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(50) }).strict(),
     result: DocumentPageSchema,
   },
-  'knowledge.search': { params: z.object({ id: Id, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(5) }).strict(), result: SearchResultSchema.extend({ note: z.string().optional() }) },
+  'knowledge.search': { params: z.object({ id: Id, query: z.string().min(1).max(MAX_QUERY_CHARS), limit: z.number().int().min(1).max(50).default(5) }).strict(), result: SearchResultSchema.extend({ note: z.string().optional() }) },
   /** One part of a file being uploaded, at its byte offset (parts in order); the file is added with addUpload. */
   'knowledge.uploadPart': { params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(), result: z.object({ received: z.number() }) },
   'knowledge.addUpload': { params: z.object({ id: Id, uploadId: KnowledgeJobId, name: z.string().min(1).max(300), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },

@@ -7,6 +7,9 @@ import { ModelIdSchema } from './models.js';
  * meaning. Shared by the core, the settings tools, the CLI and the UI.
  */
 
+/** A search's query, at most: a question, not a document (a longer one would be sent whole to the embedding model and echoed back). */
+export const MAX_QUERY_CHARS = 2000;
+
 /** A base's id is also its folder's name under the data home, so it is kept to a safe alphabet. */
 export const KnowledgeBaseIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must start with a lower-case letter or digit and use only a-z, 0-9, "_" or "-" (at most 64)' });
 
@@ -42,8 +45,15 @@ export const KnowledgeBaseInputSchema = z
 /** What an update may change; the id never changes. */
 export const KnowledgeBasePatchSchema = z.object(settingsFields).partial().strict();
 
+/**
+ * The most numbers a vector may hold. The largest embedding models answer
+ * 4096; a server answering millions (hostile or misconfigured) would make
+ * every row of a base that many floats, in memory and on disk.
+ */
+export const MAX_EMBEDDING_DIMENSIONS = 8192;
+
 /** Which model the stored vectors came from; differs from `embeddingModel` until the base is re-embedded. */
-export const EmbeddedWithSchema = z.object({ model: ModelIdSchema, dimensions: z.number().int().min(1) }).strict();
+export const EmbeddedWithSchema = z.object({ model: ModelIdSchema, dimensions: z.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS) }).strict();
 
 /** A base as its folder's `base.json` keeps it and every face shows it. */
 export const KnowledgeBaseSchema = z

@@ -1,3 +1,4 @@
+import { MAX_EMBEDDING_DIMENSIONS } from '../../shared/knowledge.js';
 import type { ModelEntry } from '../../shared/models.js';
 import { classifyProviderError } from '../chat/providers/providerError.js';
 import { sdkClient } from '../chat/providers/sdkClients.js';
@@ -26,6 +27,9 @@ function checkedVectors(data: { index: number; embedding: unknown }[], count: nu
   const vectors = new Array<number[] | undefined>(count);
   for (const item of data) if (item.index >= 0 && item.index < count) vectors[item.index] = item.embedding as number[];
   const dimensions = vectors[0]?.length ?? 0;
+  if (dimensions > MAX_EMBEDDING_DIMENSIONS) {
+    throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" answered vectors of ${dimensions} numbers, more than the ${MAX_EMBEDDING_DIMENSIONS} a knowledge base keeps`, 'check that the entry names an embedding model and its server is the one you meant');
+  }
   for (const [i, vector] of vectors.entries()) {
     if (!Array.isArray(vector) || vector.length === 0 || vector.length !== dimensions || !vector.every((v) => typeof v === 'number' && Number.isFinite(v))) {
       throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" answered without a usable vector for input ${i} (${count} sent)`, 'check that the entry names an embedding model (e.g. text-embedding-3-small, nomic-embed-text)');

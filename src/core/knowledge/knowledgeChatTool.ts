@@ -1,5 +1,5 @@
 import type { Agent } from '../../shared/agents.js';
-import type { KnowledgeBase, SearchResult } from '../../shared/knowledge.js';
+import { MAX_QUERY_CHARS, type KnowledgeBase, type SearchResult } from '../../shared/knowledge.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolSpec } from '../chat/providers/modelRequest.js';
 
@@ -40,7 +40,7 @@ export function knowledgeToolFor(agent: Pick<Agent, 'id' | 'knowledgeBases'>, ex
       type: 'object',
       properties: {
         knowledgeBaseId: { type: 'string', enum: bases.map((b) => b.id), description: bases.length === 1 ? 'The knowledge base (there is one)' : 'Which knowledge base to search' },
-        query: { type: 'string', description: 'What to look for, in words' },
+        query: { type: 'string', maxLength: MAX_QUERY_CHARS, description: 'What to look for, in words' },
         limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many chunks (default 5)' },
       },
       required: bases.length === 1 ? ['query'] : ['knowledgeBaseId', 'query'],
@@ -62,6 +62,8 @@ export async function runKnowledgeSearch(search: KnowledgeSearch, attached: read
   if (!attached.includes(id)) return { ok: false, text: `knowledge base "${id}" is not one this agent may search; one of: ${attached.join(', ')}` };
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return { ok: false, text: `${KNOWLEDGE_TOOL_NAME} needs {"query": "<what to look for>"}` };
+  // The model writes the query (a page it read may have told it what to write): a document's worth is not sent to the embedding model nor echoed back.
+  if (query.length > MAX_QUERY_CHARS) return { ok: false, text: `${KNOWLEDGE_TOOL_NAME}'s query has ${query.length} characters, more than ${MAX_QUERY_CHARS}: ask in a sentence or two` };
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(Math.max(args.limit, 1), 20) : 5;
   try {
     const result = await search(id, query, { limit, ...(signal ? { signal } : {}) });

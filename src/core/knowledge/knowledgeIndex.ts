@@ -70,9 +70,9 @@ export class KnowledgeIndex {
     if (saved.format !== FORMAT) return { index: KnowledgeIndex.fromOrama(saved, dimensions, vectorBytes), migrated: true };
     const chunks = (saved.chunks ?? []).map(chunkOf);
     const ids = new Set(chunks.map((c) => c.id));
-    const read = dimensions && vectorBytes ? VectorRows.fromBytes(vectorBytes, (id) => ids.has(id)) : undefined;
-    const usable = read && read.dimensions === dimensions;
-    const index = new KnowledgeIndex(MiniSearch.loadJS(saved.words!, searchOptions), usable ? read : dimensions ? new VectorRows(dimensions) : null);
+    const read = dimensions && vectorBytes ? VectorRows.fromBytes(vectorBytes, dimensions, (id) => ids.has(id)) : undefined;
+    const usable = read !== undefined;
+    const index = new KnowledgeIndex(MiniSearch.loadJS(saved.words!, searchOptions), read ?? (dimensions ? new VectorRows(dimensions) : null));
     for (const chunk of chunks) index.chunks.set(chunk.id, chunk);
     // No usable file (gone, or of other dimensions): the next change writes it anew rather than appending to it.
     if (dimensions && !usable) index.pending = { kind: 'rewrite', bytes: index.vectors!.toBytes() };
@@ -85,8 +85,8 @@ export class KnowledgeIndex {
     for (const d of Object.values(saved.docs?.docs ?? {})) if (d && typeof d.id === 'string' && typeof d.text === 'string') byId.set(d.id, d);
     const documents = [...byId.values()];
     const inside = dimensions ? documents.filter((d) => Array.isArray(d.embedding) && d.embedding.length === dimensions) : [];
-    const fromFile = dimensions && !inside.length && vectorBytes ? VectorRows.fromBytes(vectorBytes, (id) => byId.has(id)) : undefined;
-    const vectors = fromFile && fromFile.dimensions === dimensions ? fromFile : dimensions ? new VectorRows(dimensions) : null;
+    const fromFile = dimensions && !inside.length && vectorBytes ? VectorRows.fromBytes(vectorBytes, dimensions, (id) => byId.has(id)) : undefined;
+    const vectors = fromFile ?? (dimensions ? new VectorRows(dimensions) : null);
     const index = new KnowledgeIndex(createWords(), vectors);
     index.addWords(documents.map(chunkOf));
     if (inside.length) vectors!.add(inside.map((d) => d.id), inside.map((d) => d.embedding!));

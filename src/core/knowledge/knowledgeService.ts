@@ -275,6 +275,11 @@ export class KnowledgeService {
       return { mode: 'lexical', hits: await index.search(query, limit), ...(note ? { note } : {}) };
     }
     const [vector] = await (await this.embedderFor(model)).embed([query], options.signal);
+    // A server may answer a query with another length than it answered the chunks (another model behind the same name): comparing those would rank by noise.
+    if (vector!.length !== index.vectorDimensions) {
+      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${index.vectorDimensions}; re-embed the base`;
+      return { mode: 'lexical', hits: await index.search(query, limit), note };
+    }
     return { mode: 'hybrid', hits: await index.search(query, limit, vector) };
   }
 
@@ -333,7 +338,13 @@ export class KnowledgeService {
   }
 
   private commit(base: KnowledgeBase, index: KnowledgeIndex): void {
-    this.write(base, index);
+    try {
+      this.write(base, index);
+    } catch (error) {
+      // The open index may already hold the change (an add or a delete works on it): forgotten, so the next use reads what is on disk.
+      this.open.delete(base.id);
+      throw error;
+    }
     this.open.set(base.id, Promise.resolve({ base, index }));
   }
 
@@ -433,7 +444,13 @@ function writeVectors(file: string, write: VectorsWrite): void {
     return;
   }
   if (write.kind !== 'append') return;
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    // A link (ELOOP), a FIFO without a reader (ENXIO), a file gone or not writable.
+    throw new KnowledgeError('KB_BROKEN', `${file} cannot be appended to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'delete it and re-embed the base: chatos kb reembed ID');
+  }
   try {
     if (!fs.fstatSync(fd).isFile()) throw new KnowledgeError('KB_BROKEN', `${file} is not a regular file`, 'delete it and re-embed the base: chatos kb reembed ID');
     for (const bytes of write.bytes) fs.writeSync(fd, bytes);

@@ -97,11 +97,17 @@ export class VectorRows {
     return Buffer.concat([header, this.recordsFrom(0)]);
   }
 
-  /** The rows of a file, keeping only ids `keep` accepts (the text index is what holds a chunk). */
-  static fromBytes(bytes: Uint8Array, keep: (id: string) => boolean): VectorRows {
+  /**
+   * The rows of a file, keeping only ids `keep` accepts (the text index is
+   * what holds a chunk); undefined when its header names other dimensions
+   * than the base's. That is checked before anything is allocated: the
+   * header is a number in a file, and rows are sized by it.
+   */
+  static fromBytes(bytes: Uint8Array, dimensions: number, keep: (id: string) => boolean): VectorRows | undefined {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (bytes.byteLength < HEADER_BYTES || Buffer.from(bytes.subarray(0, 4)).toString('ascii') !== MAGIC) throw new Error('not a vectors file (no KBV1 header)');
     const d = view.getUint32(4, true);
+    if (d !== dimensions) return undefined;
     const byId = new Map<string, number>();
     for (let at = HEADER_BYTES; at < bytes.byteLength; ) {
       const length = bytes[at]!;

@@ -90,6 +90,26 @@ describe('an agent with knowledge bases attached', () => {
     ]);
   });
 
+  it("refuses a query of a document's length: nothing is sent to the embedding model, nothing echoed back", async () => {
+    const { host, provider } = await startChatWorld({ servers: {}, agents: [agentUsing([], { knowledgeBases: ['garden'] })] });
+    await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+    await host.knowledge.create({ id: 'garden', name: 'Garden', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 20 });
+    await host.knowledge.addText('garden', GUIDE_MD, 'guide.md');
+    const embeddings = () => provider.requests.filter((r) => r.path.endsWith('/embeddings')).length;
+    const before = embeddings();
+    const helper = { appId: 'chatos', agentId: 'helper', conversationId: 'c1', flow: 'main' as const };
+    const query = 'where are the ladybugs '.repeat(50_000);
+    const called = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { query });
+    expect(called.result.isError).toBe(true);
+    const text = (called.result.content as any)[0].text as string;
+    expect(text).toMatch(/more than 2000/);
+    expect(text.length).toBeLessThan(500);
+    expect(embeddings()).toBe(before);
+    // A question of a sentence is searched as before.
+    const found = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { query: 'where are the ladybugs' });
+    expect((found.result.content as any)[0].text).toContain('[guide.md #');
+  });
+
   it('a base attached but gone is a problem of the turn, and nothing is offered for it', async () => {
     const { host, provider } = await startChatWorld({ servers: {}, agents: [agentUsing([], { knowledgeBases: ['gone'] })] });
     provider.enqueue({ kind: 'reply', text: 'ok' });

@@ -101,6 +101,15 @@ describe('the knowledge tools behind the gateway', () => {
     host.confirmations.respond(deleteAsk.id, false);
     await keep;
     expect((await host.knowledge.get('garden')).counts.files).toBe(1);
+    // A name cannot close its quotes and make the sentence name another base (the CLI shows the sentence alone).
+    const spoof = 'pests.md" from knowledge base "scratch"\nRisk: low. Delete nothing from "x';
+    const spoofing = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: spoof });
+    const spoofAsk = await asks.next();
+    expect(spoofAsk.summary).toBe(`Delete every chunk of ${JSON.stringify(spoof)} from knowledge base "garden"`);
+    expect(spoofAsk.summary).not.toContain('\n');
+    expect(spoofAsk.summary.split('from knowledge base "')).toHaveLength(2);
+    host.confirmations.respond(spoofAsk.id, false);
+    await spoofing;
     const removing = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
     host.confirmations.respond((await asks.next()).id, true);
     expect(data((await removing).result).deleted).toBe(listed.total);

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { KnowledgeBaseIdSchema } from '../../../../shared/knowledge.js';
+import { KnowledgeBaseIdSchema, MAX_QUERY_CHARS } from '../../../../shared/knowledge.js';
 import { ModelIdSchema } from '../../../../shared/models.js';
 import { KnowledgeError } from '../../../knowledge/knowledgeError.js';
 import { dataResult, errorResult } from '../toolResults.js';
@@ -8,6 +8,13 @@ import { defineTool, type ToolModule } from '../types.js';
 
 const baseId = KnowledgeBaseIdSchema.describe('Knowledge base id as list_knowledge_bases shows it');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/**
+ * A model's string in a confirmation's sentence, in quotes it cannot close:
+ * a file named `x" from knowledge base "scratch` (or one holding a line
+ * break) would otherwise make the sentence name another base than the one
+ * the call changes, and the CLI shows the sentence alone.
+ */
+const quoted = (text: string) => JSON.stringify(text);
 
 /** A knowledge base failure the model can act on: its message and what to do, never a stack. */
 async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -58,7 +65,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: { name: z.string().min(1).max(200).describe('Its name, e.g. "Product docs"'), ...settingsShape },
-      summary: ({ name, embeddingModel }) => `Create knowledge base "${name}" ${embeddingModel ? `embedding with model "${embeddingModel}"` : 'searching by words only'}`,
+      summary: ({ name, embeddingModel }) => `Create knowledge base ${quoted(name)} ${embeddingModel ? `embedding with model "${embeddingModel}"` : 'searching by words only'}`,
       handler: (args, ctx) =>
         guarded(async () => {
           const base = await ctx.knowledge.create(Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)));
@@ -93,7 +100,7 @@ export const knowledgeModule: ToolModule = {
       name: 'search_knowledge_base',
       description: 'Search a knowledge base: by words (BM25) and, when it has embeddings, by meaning too. Returns the best chunks with their score, source file, position and heading. Cite the file (and heading) of the chunks you use.',
       permission: 'read',
-      inputSchema: { id: baseId, query: z.string().min(1).max(2000).describe('What to look for, in words'), limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)') },
+      inputSchema: { id: baseId, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for, in words'), limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)') },
       handler: ({ id, query, limit }, ctx) =>
         guarded(async () => {
           const result = await ctx.knowledge.search(id, query, limit ? { limit } : {});
@@ -122,7 +129,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: { id: baseId, text: z.string().min(1).max(5_000_000).describe('The text (Markdown welcome)'), title: z.string().max(200).optional().describe('Its source name, shown with every chunk (default "text")') },
-      summary: ({ id, text, title }) => `Add "${title?.trim() || 'text'}" (${text.length} characters) to knowledge base "${id}"`,
+      summary: ({ id, text, title }) => `Add ${quoted(title?.trim() || 'text')} (${text.length} characters) to knowledge base "${id}"`,
       handler: ({ id, text, title }, ctx) =>
         guarded(async () => {
           const added = await ctx.knowledge.addText(id, text, title ?? 'text');
@@ -135,7 +142,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'high',
       inputSchema: { id: baseId, chunkId: z.string().optional().describe('One chunk\'s id'), file: z.string().optional().describe('A source file: all its chunks') },
-      summary: ({ id, chunkId, file }) => (file !== undefined && chunkId === undefined ? `Delete every chunk of "${file}" from knowledge base "${id}"` : `Delete chunk ${chunkId ?? '(none given)'} from knowledge base "${id}"`),
+      summary: ({ id, chunkId, file }) => (file !== undefined && chunkId === undefined ? `Delete every chunk of ${quoted(file)} from knowledge base "${id}"` : `Delete chunk ${chunkId === undefined ? '(none given)' : quoted(chunkId)} from knowledge base "${id}"`),
       handler: ({ id, chunkId, file }, ctx) =>
         guarded(async () => {
           if ((chunkId === undefined) === (file === undefined)) return errorResult('give exactly one of chunkId (one chunk) or file (all chunks of a file)');

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startProviderServer } from '../../helpers/providerServer.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
+
+/**
+ * Knowledge bases against what an attacker controls: an embedding server
+ * that answers what it likes, and files in a base's folder.
+ */
+
+const servers: http.Server[] = [];
+
+afterEach(async () => {
+  await disposeHosts();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A real OpenAI-compatible `/v1/embeddings` whose vectors `vectorFor` makes (from the request's inputs). */
+async function embeddingServer(vectorFor: (input: string, inputs: string[]) => number[]): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] };
+      const data = body.input.map((input, index) => ({ object: 'embedding', index, embedding: vectorFor(input, body.input) }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data, model: 'hostile', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/** A base embedded by the local provider server (16 numbers a vector), holding the garden guide. */
+async function guideBase(name: string) {
+  const provider = await startProviderServer();
+  const home = tempDir('chatos-kb-home-');
+  const host = await startedHost(home);
+  await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+  const base = await host.knowledge.create({ name, embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 30 });
+  await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+  return { home, host, base };
+}
+
+const ramp = (length: number, seed: string) => Array.from({ length }, (_, i) => ((seed.charCodeAt(i % seed.length) + i) % 17) - 8);
+
+describe('a hostile embedding server', () => {
+  it('vectors of absurd length are refused before they reach the base', async () => {
+    const url = await embeddingServer((input) => ramp(100_000, input));
+    const host = await startedHost();
+    await host.models.create({ id: 'huge', name: 'Huge', api: 'openai', baseUrl: url, model: 'huge' });
+    const base = await host.knowledge.create({ name: 'Huge', embeddingModel: 'huge' });
+    const error = await knowledgeError(host.knowledge.addText(base.id, GUIDE_MD, 'guide.md'), 'KB_EMBEDDING_FAILED');
+    expect(error.message).toMatch(/100000 numbers, more than the 8192/);
+    expect((await host.knowledge.get(base.id)).counts).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('a query answered with another length than the chunks is searched by words only, saying why', async () => {
+    const url = await embeddingServer((input) => ramp(input.startsWith('find:') ? 8 : 16, input));
+    const host = await startedHost();
+    await host.models.create({ id: 'shifty', name: 'Shifty', api: 'openai', baseUrl: url, model: 'shifty' });
+    const base = await host.knowledge.create({ name: 'Shifty', embeddingModel: 'shifty', chunkSize: 200, chunkOverlap: 30 });
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    const found = await host.knowledge.search(base.id, 'find: ladybugs aphids');
+    expect(found.mode).toBe('lexical');
+    expect(found.note).toMatch(/answered the query with 8 numbers, the base's vectors have 16/);
+    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+  });
+});
+
+describe("files in a base's folder", () => {
+  it('a base.json claiming absurd vector dimensions is refused, naming the field', async () => {
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    const base = await host.knowledge.create({ name: 'Claims' });
+    await disposeHosts();
+    const file = path.join(home, 'chatos', 'knowledge', base.id, 'base.json');
+    fs.writeFileSync(file, JSON.stringify({ ...base, embeddingModel: 'm', embeddedWith: { model: 'm', dimensions: 50_000_000 } }));
+    const again = await startedHost(home);
+    const error = await knowledgeError(again.knowledge.get(base.id), 'KB_BROKEN');
+    expect(error.message).toMatch(/embeddedWith\.dimensions/);
+  });
+
+  it('a vectors.bin whose header claims other (absurd) dimensions is read as no vectors, not sized by it', async () => {
+    const { home, base } = await guideBase('Header');
+    await disposeHosts();
+    const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
+    const header = Buffer.alloc(8);
+    header.write('KBV1', 'ascii');
+    header.writeUInt32LE(0xffff_ffff, 4);
+    fs.writeFileSync(vectors, header);
+
+    const again = await startedHost(home);
+    const found = await again.knowledge.search(base.id, 'ladybugs aphids');
+    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    // Re-embedding writes the file anew, of the base's dimensions.
+    await again.knowledge.reembed(base.id);
+    expect(fs.readFileSync(vectors).readUInt32LE(4)).toBe(16);
+    expect((await again.knowledge.search(base.id, 'ladybugs aphids')).mode).toBe('hybrid');
+  });
+
+  it('a change that cannot be written leaves the base as the disk has it, in memory too (vectors.bin made a FIFO)', async () => {
+    const { home, host, base } = await guideBase('Fifo');
+    const before = await host.knowledge.get(base.id);
+    const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
+    const saved = fs.readFileSync(vectors);
+    fs.rmSync(vectors);
+    execFileSync('mkfifo', [vectors]);
+
+    const error = await knowledgeError(host.knowledge.addText(base.id, 'Volcanoes erupt lava and ash.', 'volcano.md'), 'KB_BROKEN');
+    expect(error.message).toContain(vectors);
+    // While the FIFO is there the base is broken; put right, it is what the disk holds, without the add that failed.
+    await knowledgeError(host.knowledge.get(base.id), 'KB_BROKEN');
+    fs.rmSync(vectors);
+    fs.writeFileSync(vectors, saved);
+    expect((await host.knowledge.get(base.id)).counts).toEqual(before.counts);
+    expect((await host.knowledge.listDocuments(base.id)).files.map((f) => f.file)).toEqual(['guide.md']);
+    expect((await host.knowledge.search(base.id, 'volcanoes lava')).hits.map((h) => h.file)).not.toContain('volcano.md');
+  });
+});

@@ -20,3 +20,10 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   const close = suggestClosest(word, candidates);
   return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
 }
+
+/**
+ * A model's string as a confirmation sentence shows it: JSON-quoted, so a
+ * name like `x" from app "other` or one holding a line break cannot make the
+ * sentence say something else than the call does.
+ */
+export const quoted = (text: string) => JSON.stringify(text);

@@ -78,8 +78,11 @@ describe('confirm tools register with the confirmation service (seed 003 §9)', 
     expect(summaryOf('mcp_settings_delete_agent', { id: 'writer' })).toMatchObject({ summary: 'Delete agent "writer"', risk: 'high', serverName: 'chatos::settings' });
     expect(summaryOf('mcp_settings_create_agent', { name: 'Writer' }).summary).toBe('Create agent "Writer" acting for app "chatos"');
     expect(summaryOf('mcp_settings_create_agent', { name: 'Git helper', id: 'git', hostAppId: 'aide', uiApps: [{ pluginId: 'com.example.git', appId: 'status' }] }).summary).toBe(
-      'Create agent "Git helper" (id git) acting for app "aide" using com.example.git/status',
+      'Create agent "Git helper" (id "git") acting for app "aide" using "com.example.git/status"',
     );
+    // A model's string cannot end the quote and go on as the sentence: what it names is quoted as JSON.
+    expect(summaryOf('mcp_settings_delete_agent', { id: 'scratch" and agent "main' }).summary).toBe('Delete agent "scratch\\" and agent \\"main"');
+    expect(summaryOf('mcp_settings_grant_access', { appId: 'aide"\nLet app "x', id: 'a::b' }).summary).toBe('Let app "aide\\"\\nLet app \\"x" use "a::b"');
     expect(summaryOf('mcp_settings_grant_access', { appId: 'aide', id: 'git_app::status' }).summary).toBe('Let app "aide" use "git_app::status"');
     expect(summaryOf('mcp_settings_revoke_access', { appId: 'aide', id: 'git_app::status' }).summary).toBe('Stop app "aide" from using "git_app::status"');
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentInputSchema, type Agent } from '../../../../shared/agents.js';
-import { dataResult, didYouMean, errorResult } from '../toolResults.js';
+import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
 const fields = AgentInputSchema.shape;
@@ -40,7 +40,7 @@ export const agentsModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: fields,
-      summary: (args) => `Create agent "${args.name}"${args.id ? ` (id ${args.id})` : ''} acting for app "${args.hostAppId}"${args.uiApps.length ? ` using ${appsOf(args).join(', ')}` : ''}`,
+      summary: (args) => `Create agent ${quoted(args.name)}${args.id ? ` (id ${quoted(args.id)})` : ''} acting for app ${quoted(args.hostAppId)}${args.uiApps.length ? ` using ${appsOf(args).map(quoted).join(', ')}` : ''}`,
       async handler(args, ctx) {
         // An agent acting for an app the registry does not know would see nothing; say so rather than store it.
         if (!ctx.registry.isKnownApp(args.hostAppId)) {
@@ -98,7 +98,7 @@ export const agentsModule: ToolModule = {
       permission: 'confirm',
       risk: 'high',
       inputSchema: { id: z.string().describe('The agent id') },
-      summary: ({ id }) => `Delete agent "${id}"`,
+      summary: ({ id }) => `Delete agent ${quoted(id)}`,
       async handler({ id }, ctx) {
         if (!ctx.agents.get(id)) return unknownAgent(id, ctx);
         ctx.agents.delete(id);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { KnowledgeBaseIdSchema, MAX_QUERY_CHARS } from '../../../../shared/knowledge.js';
 import { ModelIdSchema } from '../../../../shared/models.js';
 import { KnowledgeError } from '../../../knowledge/knowledgeError.js';
-import { dataResult, errorResult } from '../toolResults.js';
+import { dataResult, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type ToolModule } from '../types.js';
 
 const baseId = KnowledgeBaseIdSchema.describe('Knowledge base id as list_knowledge_bases shows it');
@@ -14,8 +14,6 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * break) would otherwise make the sentence name another base than the one
  * the call changes, and the CLI shows the sentence alone.
  */
-const quoted = (text: string) => JSON.stringify(text);
-
 /** A knowledge base failure the model can act on: its message and what to do, never a stack. */
 async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
@@ -65,7 +63,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: { name: z.string().min(1).max(200).describe('Its name, e.g. "Product docs"'), ...settingsShape },
-      summary: ({ name, embeddingModel }) => `Create knowledge base ${quoted(name)} ${embeddingModel ? `embedding with model "${embeddingModel}"` : 'searching by words only'}`,
+      summary: ({ name, embeddingModel }) => `Create knowledge base ${quoted(name)} ${embeddingModel ? `embedding with model ${quoted(embeddingModel)}` : 'searching by words only'}`,
       handler: (args, ctx) =>
         guarded(async () => {
           const base = await ctx.knowledge.create(Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)));
@@ -89,7 +87,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'high',
       inputSchema: { id: baseId },
-      summary: ({ id }) => `Delete knowledge base "${id}" with all its documents`,
+      summary: ({ id }) => `Delete knowledge base ${quoted(id)} with all its documents`,
       handler: ({ id }, ctx) =>
         guarded(async () => {
           const base = await ctx.knowledge.delete(id);
@@ -129,7 +127,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: { id: baseId, text: z.string().min(1).max(5_000_000).describe('The text (Markdown welcome)'), title: z.string().max(200).optional().describe('Its source name, shown with every chunk (default "text")') },
-      summary: ({ id, text, title }) => `Add ${quoted(title?.trim() || 'text')} (${text.length} characters) to knowledge base "${id}"`,
+      summary: ({ id, text, title }) => `Add ${quoted(title?.trim() || 'text')} (${text.length} characters) to knowledge base ${quoted(id)}`,
       handler: ({ id, text, title }, ctx) =>
         guarded(async () => {
           const added = await ctx.knowledge.addText(id, text, title ?? 'text');
@@ -142,7 +140,7 @@ export const knowledgeModule: ToolModule = {
       permission: 'confirm',
       risk: 'high',
       inputSchema: { id: baseId, chunkId: z.string().optional().describe('One chunk\'s id'), file: z.string().optional().describe('A source file: all its chunks') },
-      summary: ({ id, chunkId, file }) => (file !== undefined && chunkId === undefined ? `Delete every chunk of ${quoted(file)} from knowledge base "${id}"` : `Delete chunk ${chunkId === undefined ? '(none given)' : quoted(chunkId)} from knowledge base "${id}"`),
+      summary: ({ id, chunkId, file }) => (file !== undefined && chunkId === undefined ? `Delete every chunk of ${quoted(file)} from knowledge base ${quoted(id)}` : `Delete chunk ${chunkId === undefined ? '(none given)' : quoted(chunkId)} from knowledge base ${quoted(id)}`),
       handler: ({ id, chunkId, file }, ctx) =>
         guarded(async () => {
           if ((chunkId === undefined) === (file === undefined)) return errorResult('give exactly one of chunkId (one chunk) or file (all chunks of a file)');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RegistryMcpServer, RegistryPrompt } from '../../../../shared/registry.js';
 import type { GrantKind } from '../../../registry/registryCenter.js';
-import { dataResult, didYouMean, errorResult } from '../toolResults.js';
+import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
 const forApp = z.string().optional().describe('Only what this app may see: its own registrations plus its grants. Leave out for everything.');
@@ -83,7 +83,7 @@ export const registryModule: ToolModule = {
       permission: 'confirm',
       risk: 'high',
       inputSchema: { appId, id: registryId },
-      summary: ({ appId: app, id }) => `Let app "${app}" use "${id}"`,
+      summary: ({ appId: app, id }) => `Let app ${quoted(app)} use ${quoted(id)}`,
       async handler({ appId: app, id }, ctx) {
         const kind = ctx.registry.kindOf(id);
         const outcome = kind === 'server' ? ctx.registry.grantMcpServerAccess(app, id) : ctx.registry.grantPromptAccess(app, id);
@@ -96,7 +96,7 @@ export const registryModule: ToolModule = {
       permission: 'confirm',
       risk: 'medium',
       inputSchema: { appId, id: registryId },
-      summary: ({ appId: app, id }) => `Stop app "${app}" from using "${id}"`,
+      summary: ({ appId: app, id }) => `Stop app ${quoted(app)} from using ${quoted(id)}`,
       async handler({ appId: app, id }, ctx) {
         const kind = ctx.registry.kindOf(id);
         const revoked = kind === 'server' ? ctx.registry.revokeMcpServerAccess(app, id) : ctx.registry.revokePromptAccess(app, id);

@@ -355,7 +355,7 @@ export function createHost(options: HostOptions = {}): Host {
       const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
-      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now() });
+      const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now(), logger });
       settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => operations.rescan.rescanAndReload(), runtime: mcp, snapshots: () => operations.servers.snapshots(), serverSettings, alwaysAllow, knowledge });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({

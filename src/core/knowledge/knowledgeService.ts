@@ -16,6 +16,9 @@ import type { ModelEntry } from '../../shared/models.js';
 import { normalizeName } from '../naming/names.js';
 import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
+import { withFileLock } from '../store/dbLock.js';
+import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
+import type { Logger } from '../ports.js';
 import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
@@ -28,7 +31,11 @@ export interface KnowledgeServiceDeps {
   /** Model entries and their keys (the ModelService); read when an embedding request is made. */
   models: { get(id: string): ModelEntry | undefined; ids(): string[]; keyFor(entry: ModelEntry): Promise<string | undefined> };
   now: () => number;
+  /** Where a lock that could not be released is reported. */
+  logger?: Logger;
 }
+
+const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 export interface IngestOptions {
   signal?: AbortSignal;
@@ -64,11 +71,17 @@ function cancelled(signal: AbortSignal | undefined): void {
  * A change is computed first
  * (chunks cut, vectors fetched) and written in one step at the end, so a
  * cancel or a failed embedding request leaves the base as it was.
- * Changes to one base run one at a time.
+ * Changes to one base run one at a time, across processes too (`chatos kb
+ * add` beside a running window): each holds the base's lock
+ * (`base.json.lock`) and starts from what is on disk, re-read when
+ * base.json (written last, by rename) is not the one this process read or
+ * wrote; a search re-reads it the same way.
  */
 export class KnowledgeService {
   private readonly open = new Map<string, Promise<OpenBase>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** base.json as this process last read or wrote it, per open base. */
+  private readonly stamps = new Map<string, FileStamp>();
 
   constructor(private readonly deps: KnowledgeServiceDeps) {}
 
@@ -116,6 +129,7 @@ export class KnowledgeService {
     const index = KnowledgeIndex.empty(null);
     this.write(base, index);
     this.open.set(id, Promise.resolve({ base, index }));
+    this.stamps.set(id, stampFile(path.join(folder, BASE_FILE)));
     return base;
   }
 
@@ -157,6 +171,7 @@ export class KnowledgeService {
     return this.serial(id, async () => {
       const { base } = await this.opened(id);
       this.open.delete(id);
+      this.stamps.delete(id);
       fs.rmSync(this.folderOf(id), { recursive: true, force: true });
       return base;
     });
@@ -346,6 +361,7 @@ export class KnowledgeService {
       throw error;
     }
     this.open.set(base.id, Promise.resolve({ base, index }));
+    this.stamps.set(base.id, stampFile(path.join(this.folderOf(base.id), BASE_FILE)));
   }
 
   /**
@@ -362,7 +378,8 @@ export class KnowledgeService {
 
   private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(id) ?? Promise.resolve();
-    const run = previous.then(work, work);
+    const locked = () => this.locked(id, work);
+    const run = previous.then(locked, locked);
     const settled = run.then(
       () => undefined,
       () => undefined,
@@ -372,9 +389,24 @@ export class KnowledgeService {
     return run;
   }
 
+  /** The work under the base's lock, which another process holds while it changes the base (embedding included: a long wait). */
+  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
+    // A base that is not there is said so, rather than failing to make its lock.
+    this.readBase(id, true);
+    return withFileLock(path.join(this.folderOf(id), BASE_FILE), this.deps.logger ?? quiet, work, 'long');
+  }
+
   private opened(id: string): Promise<OpenBase> {
     let opening = this.open.get(id);
+    const baseFile = path.join(this.folderOf(id), BASE_FILE);
+    // Changed by another process since this one read or wrote it: read again.
+    if (opening && !sameStamp(this.stamps.get(id), stampFile(baseFile))) {
+      this.open.delete(id);
+      opening = undefined;
+    }
     if (!opening) {
+      // Taken before the read: a change during it makes the next use read again.
+      this.stamps.set(id, stampFile(baseFile));
       opening = this.load(id);
       this.open.set(id, opening);
       opening.catch(() => this.open.delete(id));
@@ -396,7 +428,10 @@ export class KnowledgeService {
     try {
       const { index, migrated } = await KnowledgeIndex.fromBytes(read.bytes, dimensions, vectors?.ok ? vectors.bytes : undefined);
       // A base saved before vectors had their own file: written once in the new layout.
-      if (migrated) this.write(base, index);
+      if (migrated) {
+        this.write(base, index);
+        this.stamps.set(id, stampFile(path.join(this.folderOf(id), BASE_FILE)));
+      }
       return { base, index };
     } catch (error) {
       throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`, 'delete the base and add its documents again');

@@ -22,10 +22,19 @@ const LOCK_OPTIONS = {
   retries: { retries: 250, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
 } as const;
 
-export async function withFileLock<T>(file: string, logger: Logger, fn: () => T): Promise<T> {
+/**
+ * How long a waiter keeps trying: `short` (the default) for locks held for
+ * a read-compare-write; `long` (10 minutes) for work that waits on the
+ * network while it holds the lock (a knowledge base embedding a file).
+ */
+export type LockPatience = 'short' | 'long';
+const LONG_RETRIES = { retries: 6_000, factor: 1, minTimeout: 100, maxTimeout: 100, randomize: true } as const;
+
+export async function withFileLock<T>(file: string, logger: Logger, fn: () => T | Promise<T>, patience: LockPatience = 'short'): Promise<T> {
   let release: () => Promise<void>;
   const options = {
     ...LOCK_OPTIONS,
+    ...(patience === 'long' ? { retries: LONG_RETRIES } : {}),
     // The default throws from a timer, which would crash the process; a
     // compromised lock only means our next write re-checks the file anyway.
     onCompromised: (error: Error) => logger.warn(`lock on ${file} was lost while held: ${error.message}`),
@@ -49,7 +58,8 @@ export async function withFileLock<T>(file: string, logger: Logger, fn: () => T)
     );
   }
   try {
-    return fn();
+    // Awaited here: an async fn keeps the lock until it settles.
+    return await fn();
   } finally {
     await release().catch((error: unknown) => logger.warn(`could not release the lock on ${file}: ${messageOf(error)}`));
   }

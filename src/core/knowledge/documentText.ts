@@ -56,19 +56,44 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+type PdfDocument = Awaited<ReturnType<(typeof import('unpdf'))['getDocumentProxy']>>;
+
+/**
+ * The pages' text one page at a time (as unpdf's extractText joins a page's
+ * items), stopping once it passes what a document may hold: a small PDF
+ * whose pages share one compressed stream can hold gigabytes of text, and
+ * extractText would read every page at once before any limit applied.
+ */
+async function pagesText(pdf: PdfDocument, file: string): Promise<string> {
+  const pages: string[] = [];
+  let length = 0;
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const page = await pdf.getPage(number);
+    const content = await page.getTextContent();
+    const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('').trim();
+    page.cleanup();
+    // A blank line between pages: a page end is a paragraph end for the chunker.
+    length += text.length + 2;
+    if (length > MAX_TEXT_CHARS) {
+      throw new KnowledgeError('KB_DOCUMENT_TOO_LARGE', `${file} has more than ${MAX_TEXT_CHARS} characters of text (reading stopped at page ${number} of ${pdf.numPages})`, 'split it into smaller files');
+    }
+    pages.push(text);
+  }
+  return pages.join('\n\n');
+}
+
 async function pdfToText(bytes: Buffer, file: string): Promise<string> {
   // pdf.js is large: loaded the first time a PDF is added, not by every process that starts a host.
-  const { extractText, getDocumentProxy } = await import('unpdf');
+  const { getDocumentProxy } = await import('unpdf');
   try {
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
     try {
-      const { text } = await extractText(pdf, { mergePages: false });
-      // A blank line between pages: a page end is a paragraph end for the chunker.
-      return text.map((page) => page.trim()).join('\n\n');
+      return await pagesText(pdf, file);
     } finally {
       await pdf.destroy();
     }
   } catch (error) {
+    if (error instanceof KnowledgeError) throw error;
     throw new KnowledgeError('KB_FILE_UNREADABLE', `${file} is not a PDF that can be read: ${(error as Error).message}`, 'open it in a PDF reader to check it; a scanned PDF without a text layer has no text to add');
   }
 }

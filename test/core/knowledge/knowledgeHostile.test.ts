@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pdfOfRepeatedPage } from '../../helpers/pdfFile.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
@@ -122,5 +123,18 @@ describe("files in a base's folder", () => {
     expect((await host.knowledge.get(base.id)).counts).toEqual(before.counts);
     expect((await host.knowledge.listDocuments(base.id)).files.map((f) => f.file)).toEqual(['guide.md']);
     expect((await host.knowledge.search(base.id, 'volcanoes lava')).hits.map((h) => h.file)).not.toContain('volcano.md');
+  });
+
+  it('a small PDF whose pages all show one compressed stream is read page by page and refused once it passes the text limit', async () => {
+    const host = await startedHost();
+    await host.knowledge.create({ name: 'Bombs' });
+    // 400 pages of 100,000 characters each: 40 million characters of text in a file of a few kilobytes.
+    const bytes = pdfOfRepeatedPage(400, 'A'.repeat(100), 1000);
+    expect(bytes.length).toBeLessThan(256 * 1024);
+    const error = await knowledgeError(host.knowledge.addBytes('bombs', 'bomb.pdf', bytes), 'KB_DOCUMENT_TOO_LARGE');
+    const stopped = /reading stopped at page (\d+) of 400/.exec(error.message);
+    expect(Number(stopped?.[1])).toBeGreaterThan(100);
+    expect(Number(stopped?.[1])).toBeLessThan(400);
+    expect((await host.knowledge.get('bombs')).counts.chunks).toBe(0);
   });
 });

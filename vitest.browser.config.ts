@@ -8,5 +8,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for an event to show (a write, a refetch): 1 s, vitest's default, is too short on a busy 2-core machine.
+    expect: { poll: { timeout: 20_000 } },
   },
 });

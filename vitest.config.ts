@@ -14,5 +14,7 @@ export default defineConfig({
     // 2-core machine at load 12, so a tight default made busy runs fail without a bug.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits for an event to show (a write, a refetch): 1 s, vitest's default, is too short on a busy 2-core machine.
+    expect: { poll: { timeout: 20_000 } },
   },
 });

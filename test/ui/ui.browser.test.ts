@@ -189,11 +189,15 @@ describe('the UI in Chromium against chatos serve', () => {
     // Switching the whole server off ends its instance and is stored; switching it on again restores it.
     const switchedOff = async () => (await api<{ servers: { id: string; switchedOff: boolean; leases: unknown[] }[] }>('servers.list')).servers.find((sv) => sv.id === NOTES_SERVER)!;
     const onOff = page.getByTestId(`server-enabled-${NOTES_SERVER}`);
+    // Each click once the switch shows the state before it and is not saving: a click while it saves is ignored.
+    const settled = (checked: boolean) => page.locator(`[data-testid="server-enabled-${NOTES_SERVER}"][aria-checked="${checked}"]:not(.ant-switch-loading)`).waitFor({ timeout: 20_000 });
+    await settled(true);
     await onOff.click();
-    await expect.poll(async () => (await switchedOff()).switchedOff).toBe(true);
+    await expect.poll(async () => (await switchedOff()).switchedOff, { timeout: 20_000 }).toBe(true);
     expect((await switchedOff()).leases).toEqual([]);
+    await settled(false);
     await onOff.click();
-    await expect.poll(async () => (await switchedOff()).switchedOff).toBe(false);
+    await expect.poll(async () => (await switchedOff()).switchedOff, { timeout: 20_000 }).toBe(false);
     await open('#/servers?tab=assistant', 'page-servers');
     await page.waitForTimeout(400); // the tab's ink bar animates; a screenshot for people, not an assertion
     await screenshot(page, '10-servers-assistant');

@@ -68,6 +68,12 @@ export function serveApi(serve: Pick<ServeProcess, 'origin' | 'token'>) {
 }
 
 /** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
+/** Goes to a route of the served UI (its hash) and waits for the page's root element to show. */
+export async function openRoute(page: Page, route: string, root: string): Promise<void> {
+  await page.evaluate((hash) => (window.location.hash = hash), route);
+  await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = path.join(repoRoot, 'test-output', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });

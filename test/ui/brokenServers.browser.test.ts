@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openRoute, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { brokenWorld, PLUGIN } from '../helpers/brokenServers.js';
 import { serveApi } from '../helpers/serveApi.js';
 
@@ -19,10 +19,7 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 const made: string[] = [];
 
-async function open(route: string, root: string): Promise<void> {
-  await page.evaluate((hash) => (window.location.hash = hash), route);
-  await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
-}
+const open = (route: string, root: string) => openRoute(page, route, root);
 
 beforeAll(async () => {
   // Folders for the whole file: the plugin root must outlive the first test.

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -58,10 +58,7 @@ afterAll(async () => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-async function open(route: string, root: string): Promise<void> {
-  await page.evaluate((hash) => (window.location.hash = hash), route);
-  await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
-}
+const open = (route: string, root: string) => openRoute(page, route, root);
 
 const visibleTo = async (app: string) => (await api<{ visible: Record<string, { servers: string[] }> }>('registry.overview')).visible[app]!.servers;
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -37,10 +37,7 @@ async function cli(args: string[], input?: string): Promise<void> {
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 
-async function open(route: string, root: string): Promise<void> {
-  await page.evaluate((hash) => (window.location.hash = hash), route);
-  await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
-}
+const open = (route: string, root: string) => openRoute(page, route, root);
 
 /** Waits until the chat server's log says the slow tool was cancelled (n times in all). */
 async function serverToldToCancel(times: number): Promise<void> {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openRoute, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 
 /**
  * The UI end to end: `chatos serve` (the built binary) on a temp data home
@@ -23,10 +23,7 @@ let home: string;
 /** The HostApi as the renderer calls it: the token as a bearer header. */
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
-async function open(route: string, root: string): Promise<void> {
-  await page.evaluate((hash) => (window.location.hash = hash), route);
-  await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
-}
+const open = (route: string, root: string) => openRoute(page, route, root);
 
 /** Picks an option of an antd Select by typing part of its label; `done` is clicked after, to close a multiple select's list (Escape would close a drawer). */
 async function choose(testId: string, text: string, done?: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { AgentError } from '../core/agents/agentStore.js';
 import { ChatError } from '../core/chat/chatError.js';
 import { MessageLogError } from '../core/chat/conversations/messageLog.js';
-import { ModelError } from '../core/chat/models/modelError.js';
+import { ModelError } from '../core/models/modelError.js';
 import { SecretError } from '../core/secrets/secretStore.js';
 import { KnowledgeError } from '../core/knowledge/knowledgeError.js';
 import { McpRuntimeError } from '../core/mcp/mcpRuntimeError.js';

@@ -1,7 +1,7 @@
 import { AgentsTable } from './agents/agentStore.js';
 import { ConversationsTable } from './chat/conversations/conversationIndex.js';
 import { AlwaysAllowTable } from './confirmation/alwaysAllowStore.js';
-import { ModelsTable } from './chat/models/modelStore.js';
+import { ModelsTable } from './models/modelStore.js';
 import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
 import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
 import type { LogicalTable } from './store/logicalTable.js';

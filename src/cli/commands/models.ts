@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { ModelError } from '../../core/chat/models/modelError.js';
-import { MODEL_TEST_TIMEOUT_MS } from '../../core/chat/models/modelTest.js';
+import { ModelError } from '../../core/models/modelError.js';
+import { MODEL_TEST_TIMEOUT_MS } from '../../core/models/modelTest.js';
 import type { Host } from '../../core/host.js';
 import { SecretError } from '../../core/secrets/secretStore.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';

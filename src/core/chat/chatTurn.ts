@@ -12,7 +12,7 @@ import { estimateTokens, planCompaction, SUMMARY_SYSTEM, summaryPreamble, summar
 import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
 import { requestAnswer, stopOf, type AnswerResult } from './modelAnswer.js';
-import { userText } from './providers/modelRequest.js';
+import { userText } from '../models/providers/modelRequest.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
 

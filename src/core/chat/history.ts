@@ -1,5 +1,5 @@
 import type { ConversationMessage, SummaryMessage, ToolContentItem } from '../../shared/chat.js';
-import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from './providers/modelRequest.js';
+import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from '../models/providers/modelRequest.js';
 
 /**
  * What the model is sent of a conversation's active branch: its messages in

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { StopInfo } from '../../shared/chat.js';
 import type { ModelEntry, ProviderFailure } from '../../shared/models.js';
 import type { Scheduler } from '../ports.js';
-import type { ModelClient } from './providers/modelClient.js';
-import type { ModelRequest } from './providers/modelRequest.js';
-import { ProviderError } from './providers/providerError.js';
-import type { FinishReason, StreamEvent } from './providers/streamEvent.js';
+import type { ModelClient } from '../models/providers/modelClient.js';
+import type { ModelRequest } from '../models/providers/modelRequest.js';
+import { ProviderError } from '../models/providers/providerError.js';
+import type { FinishReason, StreamEvent } from '../models/providers/streamEvent.js';
 import { pause, retryDecision, type RetryDecision, type RetryPolicy } from './retryPolicy.js';
 
 /** A tool call as the stream gave it: complete, or with arguments that are not a JSON object. */

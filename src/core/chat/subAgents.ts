@@ -1,7 +1,7 @@
 import type { Agent } from '../../shared/agents.js';
 import type { Problem } from '../../shared/problems.js';
 import { normalizeName } from '../naming/names.js';
-import type { ToolSpec } from './providers/modelRequest.js';
+import type { ToolSpec } from '../models/providers/modelRequest.js';
 
 /**
  * Sub-agents (DESIGN.md "Chat: the agent loop"): an agent is offered one

@@ -5,10 +5,10 @@ import type { ModelEntry } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
 import { leaseReminder, RELEASE_TOOL, type Caller, type ToolGateway } from '../mcp/gateway/toolGateway.js';
-import { ModelError } from './models/modelError.js';
-import type { ModelClient } from './providers/modelClient.js';
-import type { ToolSpec } from './providers/modelRequest.js';
-import { projectTools } from './providers/projectTools.js';
+import { ModelError } from '../models/modelError.js';
+import type { ModelClient } from '../models/providers/modelClient.js';
+import type { ToolSpec } from '../models/providers/modelRequest.js';
+import { projectTools } from '../models/providers/projectTools.js';
 import { subAgentTools } from './subAgents.js';
 import { KNOWLEDGE_NOTE, KNOWLEDGE_TOOL_NAME } from '../knowledge/knowledgeChatTool.js';
 

@@ -1,7 +1,7 @@
 import { MAX_EMBEDDING_DIMENSIONS } from '../../shared/knowledge.js';
 import type { ModelEntry } from '../../shared/models.js';
-import { classifyProviderError } from '../chat/providers/providerError.js';
-import { sdkClient } from '../chat/providers/sdkClients.js';
+import { classifyProviderError } from '../models/providers/providerError.js';
+import { sdkClient } from '../models/providers/sdkClients.js';
 import { KnowledgeError } from './knowledgeError.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Agent } from '../../shared/agents.js';
 import { MAX_QUERY_CHARS, type KnowledgeBase, type SearchResult } from '../../shared/knowledge.js';
 import type { Problem } from '../../shared/problems.js';
-import type { ToolSpec } from '../chat/providers/modelRequest.js';
+import type { ToolSpec } from '../models/providers/modelRequest.js';
 
 /**
  * The search an agent with knowledge bases attached is offered (by the

@@ -1,8 +1,8 @@
-import { describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, type KeyState, type KeyStore, type ModelEntry, type ModelTestResult, type ModelView } from '../../../shared/models.js';
-import { ownValue } from '../../../shared/ownKeys.js';
-import { normalizeName } from '../../naming/names.js';
-import { modelKeyName, SecretError, type SecretStore } from '../../secrets/secretStore.js';
-import { createModelClient, type ModelClient } from '../providers/modelClient.js';
+import { describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, type KeyState, type KeyStore, type ModelEntry, type ModelTestResult, type ModelView } from '../../shared/models.js';
+import { ownValue } from '../../shared/ownKeys.js';
+import { normalizeName } from '../naming/names.js';
+import { modelKeyName, SecretError, type SecretStore } from '../secrets/secretStore.js';
+import { createModelClient, type ModelClient } from './providers/modelClient.js';
 import { ModelError } from './modelError.js';
 import type { ModelStore } from './modelStore.js';
 import { testModel } from './modelTest.js';

@@ -1,6 +1,6 @@
-import { ModelEntrySchema, type ModelEntry } from '../../../shared/models.js';
-import { defineTable } from '../../store/logicalTable.js';
-import type { RecordsStore } from '../../store/recordsStore.js';
+import { ModelEntrySchema, type ModelEntry } from '../../shared/models.js';
+import { defineTable } from '../store/logicalTable.js';
+import type { RecordsStore } from '../store/recordsStore.js';
 
 /** Model entries in the host's admin DB. A row names where its key is, never the key. */
 export const ModelsTable = defineTable('models', ModelEntrySchema);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { projectTools } from '../../../../src/core/chat/providers/projectTools.js';
-import type { ToolSpec } from '../../../../src/core/chat/providers/modelRequest.js';
+import { projectTools } from '../../../../src/core/models/providers/projectTools.js';
+import type { ToolSpec } from '../../../../src/core/models/providers/modelRequest.js';
 import { API_KINDS } from '../../../../src/shared/models.js';
 
 const deepFreeze = <T>(value: T): T => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyProviderError, errorFromEvent, mask, retryAfterOf } from '../../../../src/core/chat/providers/providerError.js';
-import { toolCallEvent } from '../../../../src/core/chat/providers/streamEvent.js';
+import { classifyProviderError, errorFromEvent, mask, retryAfterOf } from '../../../../src/core/models/providers/providerError.js';
+import { toolCallEvent } from '../../../../src/core/models/providers/streamEvent.js';
 
 /** What an SDK's APIError carries, built the way the SDKs build theirs. */
 class TestApiError extends Error {

@@ -1,7 +1,7 @@
-import type { ModelTestResult } from '../../../shared/models.js';
-import type { ModelClient } from '../providers/modelClient.js';
-import { userText } from '../providers/modelRequest.js';
-import { ProviderError } from '../providers/providerError.js';
+import type { ModelTestResult } from '../../shared/models.js';
+import type { ModelClient } from './providers/modelClient.js';
+import { userText } from './providers/modelRequest.js';
+import { ProviderError } from './providers/providerError.js';
 
 export const MODEL_TEST_TIMEOUT_MS = 30_000;
 

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../../../src/core/agents/agentResolver.js';
-import { ModelError } from '../../../../src/core/chat/models/modelError.js';
-import { createHost, type Host } from '../../../../src/core/host.js';
-import { startProviderServer } from '../../../helpers/providerServer.js';
-import { tempDir } from '../../../helpers/tempDir.js';
+import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
+import { ModelError } from '../../../src/core/models/modelError.js';
+import { createHost, type Host } from '../../../src/core/host.js';
+import { startProviderServer } from '../../helpers/providerServer.js';
+import { tempDir } from '../../helpers/tempDir.js';
 
 const hosts: Host[] = [];
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createModelClient, type ModelClient } from '../../../../src/core/chat/providers/modelClient.js';
-import { userText, type ModelRequest } from '../../../../src/core/chat/providers/modelRequest.js';
-import { ProviderError } from '../../../../src/core/chat/providers/providerError.js';
-import type { StreamEvent } from '../../../../src/core/chat/providers/streamEvent.js';
+import { createModelClient, type ModelClient } from '../../../../src/core/models/providers/modelClient.js';
+import { userText, type ModelRequest } from '../../../../src/core/models/providers/modelRequest.js';
+import { ProviderError } from '../../../../src/core/models/providers/providerError.js';
+import type { StreamEvent } from '../../../../src/core/models/providers/streamEvent.js';
 import type { ApiKind, ModelEntry } from '../../../../src/shared/models.js';
 import { freePort } from '../../../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../../../helpers/providerServer.js';

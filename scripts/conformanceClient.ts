@@ -16,7 +16,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ServerConnection } from '../src/core/mcp/connection/serverConnection.js';
-import { ServerLog } from '../src/core/mcp/process/serverLog.js';
+import { ServerLog } from '../src/core/process/serverLog.js';
 import type { ServerDefinition } from '../src/shared/mcp.js';
 import { RUN_ALLOWED } from '../src/core/policy/runGate.js';
 

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
-import { serverEnvironment } from '../../src/core/mcp/process/serverEnvironment.js';
+import { serverEnvironment } from '../../src/core/process/serverEnvironment.js';
 import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
 import { atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 

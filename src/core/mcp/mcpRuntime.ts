@@ -14,7 +14,7 @@ import type { LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection } from './connection/serverConnection.js';
 import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
-import { ServerLog } from './process/serverLog.js';
+import { ServerLog } from '../process/serverLog.js';
 import { PidRegistry } from '../process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';

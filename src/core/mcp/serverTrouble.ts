@@ -4,7 +4,7 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import { registryId } from '../registry/registryTables.js';
 import type { Problem } from '../../shared/problems.js';
 import { whereConfigured } from './config/whereConfigured.js';
-import { findCommand } from './process/commandPath.js';
+import { findCommand } from '../process/commandPath.js';
 import { isBareNode, nodeLaunch } from '../runtime/nodeRuntime.js';
 
 /** Where to switch a `node` server to the app's own Node: its mcp.yaml entry, or the `nodeRuntime:` block for any other. */

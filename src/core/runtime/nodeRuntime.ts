@@ -1,5 +1,5 @@
 import type { NodeRuntimeChoice } from '../../shared/mcp.js';
-import { findCommand } from '../mcp/process/commandPath.js';
+import { findCommand } from '../process/commandPath.js';
 
 /**
  * The Node a server whose command is `node` runs under. A packaged desktop

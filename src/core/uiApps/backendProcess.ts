@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { serverEnvironment } from '../mcp/process/serverEnvironment.js';
+import { serverEnvironment } from '../process/serverEnvironment.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
 import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES, type TreeRecord } from '../process/childTree.js';
 import { LineBuffer } from '../process/lineBuffer.js';

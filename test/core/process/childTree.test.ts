@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { ChildTree, exitText, OWN_PROCESS_GROUP, type TreeRecord } from '../../../src/core/process/childTree.js';
 import type { TrackedProcess } from '../../../src/core/process/processTree.js';
-import { isRunning, killAfterTest, launcherScript, serverScript } from '../mcp/process/processHelpers.js';
+import { isRunning, killAfterTest, launcherScript, serverScript } from './processHelpers.js';
 
 describe('ChildTree', () => {
   it('ends a launcher and the grandchild it started, once however often it is asked, and tells its record', async () => {

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { PidFileSchema, PidRegistry } from '../../../src/core/process/pidRegistry.js';
 import { processIdentity } from '../../../src/core/process/processTree.js';
 import { tempDir } from '../../helpers/tempDir.js';
-import { fixturesDir, groupOf, isRunning, killAfterTest, launcherScript, serverScript } from '../mcp/process/processHelpers.js';
+import { fixturesDir, groupOf, isRunning, killAfterTest, launcherScript, serverScript } from './processHelpers.js';
 
 const posix = process.platform !== 'win32';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adoptLoginShellPath, loginShellPath, mergePaths, serverPathSource } from '../../../src/core/runtime/loginShellPath.js';
-import { serverEnvironment } from '../../../src/core/mcp/process/serverEnvironment.js';
+import { serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
 /**

@@ -5,7 +5,7 @@ import { PluginBackends, type BackendContext, type BackendResolution } from '../
 import { isAlive, waitUntil } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { RUN_ALLOWED, type RunGateAnswer } from '../../../src/core/policy/runGate.js';
-import { isRunning } from '../mcp/process/processHelpers.js';
+import { isRunning } from '../process/processHelpers.js';
 
 // The backends run the compiled runner from dist/ (npm test builds it first).
 

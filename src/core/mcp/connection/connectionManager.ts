@@ -4,7 +4,7 @@ import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
-import { ServerLog } from '../process/serverLog.js';
+import { ServerLog } from '../../process/serverLog.js';
 import { ServerConnection, type ConnectionState } from './serverConnection.js';
 import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';

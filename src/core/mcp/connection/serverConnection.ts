@@ -13,14 +13,14 @@ import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { HostCallToolResultSchema } from './callToolResult.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
-import { ServerFaultError } from '../process/serverFaultError.js';
+import { ServerFaultError } from '../../process/serverFaultError.js';
 import { commandTrouble } from '../serverTrouble.js';
-import { ProcessTransport, type ExitInfo } from '../process/processTransport.js';
-import { serverEnvironment } from '../process/serverEnvironment.js';
+import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
+import { serverEnvironment } from '../../process/serverEnvironment.js';
 import { nodeLaunch, pathOf } from '../../runtime/nodeRuntime.js';
 import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
-import type { ServerLog } from '../process/serverLog.js';
+import type { ServerLog } from '../../process/serverLog.js';
 import { McpRuntimeError, type StartFailureReason } from '../mcpRuntimeError.js';
 
 /** How long a failed start waits, after ending its process, for the exit and last output to be read. */

@@ -1,7 +1,7 @@
 import { said } from './checkWords.js';
 import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
-import { findCommand } from '../../mcp/process/commandPath.js';
+import { findCommand } from '../../process/commandPath.js';
 import { childPath, commandTrouble } from '../../mcp/serverTrouble.js';
 import { nodeLaunch } from '../nodeRuntime.js';
 

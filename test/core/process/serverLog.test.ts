@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerLog, ServerLogEntrySchema } from '../../../../src/core/mcp/process/serverLog.js';
+import { ServerLog, ServerLogEntrySchema } from '../../../src/core/process/serverLog.js';
 
 describe('ServerLog', () => {
   it('keeps entries in order with increasing seq and valid shape', () => {

@@ -1,9 +1,9 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { ProcessTransport, describeExit } from '../../../../src/core/mcp/process/processTransport.js';
-import { serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
-import { ServerFaultError } from '../../../../src/core/mcp/process/serverFaultError.js';
-import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
+import { ProcessTransport, describeExit } from '../../../src/core/process/processTransport.js';
+import { serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
+import { ServerFaultError } from '../../../src/core/process/serverFaultError.js';
+import { ServerLog } from '../../../src/core/process/serverLog.js';
 import { callText, connectNode, descendantsOf, groupOf, isRunning, launcherScript, serverScript } from './processHelpers.js';
 
 const posix = process.platform !== 'win32';

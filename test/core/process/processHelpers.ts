@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach } from 'vitest';
-import { ProcessTransport, type ProcessTransportOptions } from '../../../../src/core/mcp/process/processTransport.js';
-import { serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
-import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
-import { repoRoot } from '../../../helpers/tempDir.js';
+import { ProcessTransport, type ProcessTransportOptions } from '../../../src/core/process/processTransport.js';
+import { serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
+import { ServerLog } from '../../../src/core/process/serverLog.js';
+import { repoRoot } from '../../helpers/tempDir.js';
 
 export const serverScript = path.join(repoRoot, 'test', 'fixtures', 'servers', 'processTestServer.mjs');
 export const launcherScript = path.join(repoRoot, 'test', 'fixtures', 'servers', 'grandchildLauncher.mjs');

@@ -5,7 +5,7 @@ import {
   JSONRPCResultResponseSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import { hasOnlyKeys, isPlainObject } from '../../plainObject.js';
+import { hasOnlyKeys, isPlainObject } from '../plainObject.js';
 
 const CALLS = [JSONRPCRequestSchema, JSONRPCNotificationSchema] as const;
 const ANSWERS = [JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema] as const;

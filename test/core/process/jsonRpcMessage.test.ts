@@ -1,6 +1,6 @@
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { asJsonRpcMessage } from '../../../../src/core/mcp/process/jsonRpcMessage.js';
+import { asJsonRpcMessage } from '../../../src/core/process/jsonRpcMessage.js';
 
 /** What the SDK's union makes of it: the reference the fast check must match, message by message. */
 const viaUnion = (json: unknown) => {

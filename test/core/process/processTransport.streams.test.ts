@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INHERITED_ENV_NAMES, serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
-import { ServerFaultError } from '../../../../src/core/mcp/process/serverFaultError.js';
-import { ServerLog } from '../../../../src/core/mcp/process/serverLog.js';
-import { tempDir } from '../../../helpers/tempDir.js';
+import { INHERITED_ENV_NAMES, serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
+import { ServerFaultError } from '../../../src/core/process/serverFaultError.js';
+import { ServerLog } from '../../../src/core/process/serverLog.js';
+import { tempDir } from '../../helpers/tempDir.js';
 import { callText, connectNode, groupOf, isRunning, serverScript } from './processHelpers.js';
 
 const codesOf = (errors: Error[]) => errors.map((error) => (error instanceof ServerFaultError ? error.code : error.message));

@@ -1,6 +1,6 @@
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { inheritedByDefault, inheritedEnvNames, serverEnvironment } from '../../../../src/core/mcp/process/serverEnvironment.js';
+import { inheritedByDefault, inheritedEnvNames, serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
 
 const host = {
   PATH: '/usr/bin',

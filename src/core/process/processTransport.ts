@@ -3,9 +3,9 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
-import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from '../../process/childTree.js';
-import { LineBuffer } from '../../process/lineBuffer.js';
-import type { PidRegistry } from '../../process/pidRegistry.js';
+import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from './childTree.js';
+import { LineBuffer } from './lineBuffer.js';
+import type { PidRegistry } from './pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
 

@@ -35,10 +35,10 @@ import { ToolConfirmationService } from './confirmation/toolConfirmationService.
 import { gatewayHooks } from './mcp/gateway/gatewayHooks.js';
 import { announcingAppCalls, type AppToolCall } from './mcp/gateway/callEvents.js';
 import { ServerSettings } from './mcp/settings/serverSettings.js';
-import { createSettingsContext } from './mcp/settings/settingsContext.js';
+import { createSettingsContext } from './settingsServer/settingsContext.js';
 import { KnowledgeService } from './knowledge/knowledgeService.js';
-import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './mcp/settings/settingsServer.js';
-import type { SettingsContext } from './mcp/settings/types.js';
+import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from './settingsServer/settingsServer.js';
+import type { SettingsContext } from './settingsServer/types.js';
 import { RegistryCenter } from './registry/registryCenter.js';
 import { HostPromptStore } from './registry/hostPromptStore.js';
 import { FileSecretStore } from './secrets/fileSecretStore.js';

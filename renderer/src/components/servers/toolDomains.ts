@@ -7,7 +7,7 @@ import { ownValue } from '../../api/ownValue';
  * case); the domain is the first noun after the verb, singular, then mapped
  * through the few aliases that make the settings server's names land in its
  * own modules (agents / apps / registry / mcp / knowledge, see
- * src/core/mcp/settings/tools/*.tools.ts): `grant_access` is registry,
+ * src/core/settingsServer/tools/*.tools.ts): `grant_access` is registry,
  * `set_tool_enabled` is mcp, `add_document` is knowledge. A name of one word is its own domain.
  */
 const ALIASES: Record<string, string> = {

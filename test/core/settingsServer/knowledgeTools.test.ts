@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { domainOf } from '../../../../renderer/src/components/servers/toolDomains.js';
-import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
-import { startProviderServer } from '../../../helpers/providerServer.js';
-import { knowledgeModule } from '../../../../src/core/mcp/settings/tools/knowledge.tools.js';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { domainOf } from '../../../renderer/src/components/servers/toolDomains.js';
+import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
+import { startProviderServer } from '../../helpers/providerServer.js';
+import { knowledgeModule } from '../../../src/core/settingsServer/tools/knowledge.tools.js';
 
 const NINE = ['list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'update_knowledge_base', 'delete_knowledge_base', 'search_knowledge_base', 'list_documents', 'add_document', 'delete_document'];
 

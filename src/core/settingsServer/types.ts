@@ -1,14 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AppContribution, PluginRecord } from '../../../shared/appContribution.js';
-import type { RiskLevel } from '../../../shared/confirmation.js';
-import type { PermissionLevel, ServerCategory, ServerDefinition } from '../../../shared/mcp.js';
-import type { Problem } from '../../../shared/problems.js';
-import type { AgentStore } from '../../agents/agentStore.js';
-import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
-import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
-import type { RegistryCenter } from '../../registry/registryCenter.js';
-import type { ConnectionState } from '../connection/serverConnection.js';
+import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { RiskLevel } from '../../shared/confirmation.js';
+import type { PermissionLevel, ServerCategory, ServerDefinition } from '../../shared/mcp.js';
+import type { Problem } from '../../shared/problems.js';
+import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import type { ConnectionState } from '../mcp/connection/serverConnection.js';
 
 /** A server's state as the settings tools report it: a disabled server never starts, so it has no connection state. */
 export type SettingsServerState = { kind: 'disabled' } | ConnectionState;

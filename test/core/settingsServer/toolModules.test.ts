@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isValidToolName } from '../../../../src/core/mcp/catalog/toolNaming.js';
-import { settingsToolName } from '../../../../src/core/mcp/settings/settingsServer.js';
-import { MODULES } from '../../../../src/core/mcp/settings/tools/index.js';
-import type { ToolModule } from '../../../../src/core/mcp/settings/types.js';
-import { repoRoot } from '../../../helpers/tempDir.js';
+import { isValidToolName } from '../../../src/core/mcp/catalog/toolNaming.js';
+import { settingsToolName } from '../../../src/core/settingsServer/settingsServer.js';
+import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
+import type { ToolModule } from '../../../src/core/settingsServer/types.js';
+import { repoRoot } from '../../helpers/tempDir.js';
 
 const TOOLS_DIR = path.join(repoRoot, 'src', 'core', 'mcp', 'settings', 'tools');
 

@@ -1,5 +1,5 @@
-import type { PluginRecord } from '../../../../shared/appContribution.js';
-import type { Problem } from '../../../../shared/problems.js';
+import type { PluginRecord } from '../../../shared/appContribution.js';
+import type { Problem } from '../../../shared/problems.js';
 import { dataResult } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 

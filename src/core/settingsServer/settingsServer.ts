@@ -1,11 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_TOOL_TIMEOUT_MS, type PermissionLevel, type ServerDefinition } from '../../../shared/mcp.js';
-import type { ConfirmableEntry, SummaryBuilder, ToolConfirmationService } from '../../confirmation/toolConfirmationService.js';
-import { HOST_APP_ID } from '../../dataHome.js';
-import { registryId } from '../../registry/registryTables.js';
-import { toolNameFor } from '../catalog/toolNaming.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, type PermissionLevel, type ServerDefinition } from '../../shared/mcp.js';
+import type { ConfirmableEntry, SummaryBuilder, ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
+import { HOST_APP_ID } from '../dataHome.js';
+import { registryId } from '../registry/registryTables.js';
+import { toolNameFor } from '../mcp/catalog/toolNaming.js';
 import { errorResult } from './toolResults.js';
 import { MODULES } from './tools/index.js';
 import type { SettingsContext, SettingsTool, ToolArgs, ToolModule } from './types.js';

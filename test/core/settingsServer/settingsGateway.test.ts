@@ -1,15 +1,15 @@
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Host } from '../../../../src/core/host.js';
-import { gatewayHooks } from '../../../../src/core/mcp/gateway/gatewayHooks.js';
-import { ToolGateway } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
-import { createSettingsContext } from '../../../../src/core/mcp/settings/settingsContext.js';
-import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from '../../../../src/core/mcp/settings/settingsServer.js';
-import type { SettingsContext } from '../../../../src/core/mcp/settings/types.js';
-import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
-import { tempDir } from '../../../helpers/tempDir.js';
+import type { Host } from '../../../src/core/host.js';
+import { gatewayHooks } from '../../../src/core/mcp/gateway/gatewayHooks.js';
+import { ToolGateway } from '../../../src/core/mcp/gateway/toolGateway.js';
+import { McpRuntime } from '../../../src/core/mcp/mcpRuntime.js';
+import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
+import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
+import type { SettingsContext } from '../../../src/core/settingsServer/types.js';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
+import { tempDir } from '../../helpers/tempDir.js';
 
 const runtimes: McpRuntime[] = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
-import type { ServerDefinition } from '../../../shared/mcp.js';
-import type { AgentStore } from '../../agents/agentStore.js';
-import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
-import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
-import type { PluginCatalog } from '../../contributions/pluginCatalog.js';
-import type { RegistryCenter } from '../../registry/registryCenter.js';
-import { stateOfLeases, type ServerSnapshot } from '../connection/connectionManager.js';
-import type { McpRuntime } from '../mcpRuntime.js';
-import type { ServerSettings } from './serverSettings.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import type { PluginCatalog } from '../contributions/pluginCatalog.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { stateOfLeases, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
+import type { McpRuntime } from '../mcp/mcpRuntime.js';
+import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import type { SettingsContext, SettingsServerState, SettingsServerView } from './types.js';
 
 /** The services a settings context is made of; all exist once the host has started. */

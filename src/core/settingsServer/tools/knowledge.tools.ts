@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { KnowledgeBaseIdSchema, MAX_QUERY_CHARS } from '../../../../shared/knowledge.js';
-import { ModelIdSchema } from '../../../../shared/models.js';
-import { KnowledgeError } from '../../../knowledge/knowledgeError.js';
+import { KnowledgeBaseIdSchema, MAX_QUERY_CHARS } from '../../../shared/knowledge.js';
+import { ModelIdSchema } from '../../../shared/models.js';
+import { KnowledgeError } from '../../knowledge/knowledgeError.js';
 import { dataResult, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type ToolModule } from '../types.js';
 

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolvePermission } from '../../../../src/core/mcp/gateway/permissions.js';
-import { settingsServerDefinition } from '../../../../src/core/mcp/settings/settingsServer.js';
-import { MODULES } from '../../../../src/core/mcp/settings/tools/index.js';
-import { defineTool, type ToolModule } from '../../../../src/core/mcp/settings/types.js';
-import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { writePlugin, writeProviderPlugin } from '../../../helpers/plugins.js';
+import { resolvePermission } from '../../../src/core/mcp/gateway/permissions.js';
+import { settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
+import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
+import { defineTool, type ToolModule } from '../../../src/core/settingsServer/types.js';
+import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';
 import { connectSettings, dataOf, errorText, hostSettingsContext } from './settingsHarness.js';
 
 const GIT_SERVER = 'git_app::com.example.git.status';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RegistryMcpServer, RegistryPrompt } from '../../../../shared/registry.js';
-import type { GrantKind } from '../../../registry/registryCenter.js';
+import type { RegistryMcpServer, RegistryPrompt } from '../../../shared/registry.js';
+import type { GrantKind } from '../../registry/registryCenter.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ToolConfirmationService } from '../../../../src/core/confirmation/toolConfirmationService.js';
-import { resolvePermission } from '../../../../src/core/mcp/gateway/permissions.js';
-import { registerSettingsConfirmables, SETTINGS_SERVER_ID, settingsServerDefinition } from '../../../../src/core/mcp/settings/settingsServer.js';
-import { MODULES } from '../../../../src/core/mcp/settings/tools/index.js';
-import { defineTool, type ToolModule } from '../../../../src/core/mcp/settings/types.js';
-import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { ServerDefinitionSchema } from '../../../../src/shared/mcp.js';
-import { TestScheduler } from '../../../helpers/testScheduler.js';
+import { ToolConfirmationService } from '../../../src/core/confirmation/toolConfirmationService.js';
+import { resolvePermission } from '../../../src/core/mcp/gateway/permissions.js';
+import { registerSettingsConfirmables, SETTINGS_SERVER_ID, settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
+import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
+import { defineTool, type ToolModule } from '../../../src/core/settingsServer/types.js';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { ServerDefinitionSchema } from '../../../src/shared/mcp.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 const allTools = (modules: ToolModule[] = MODULES) => modules.flatMap((m) => m.tools);
 

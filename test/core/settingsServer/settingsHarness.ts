@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
-import type { Host } from '../../../../src/core/host.js';
-import { createSettingsContext } from '../../../../src/core/mcp/settings/settingsContext.js';
-import { createSettingsServer } from '../../../../src/core/mcp/settings/settingsServer.js';
-import type { SettingsContext, ToolModule } from '../../../../src/core/mcp/settings/types.js';
+import type { Host } from '../../../src/core/host.js';
+import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
+import { createSettingsServer } from '../../../src/core/settingsServer/settingsServer.js';
+import type { SettingsContext, ToolModule } from '../../../src/core/settingsServer/types.js';
 
 const clients: Client[] = [];
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { suggestClosest } from '../../naming/suggest.js';
+import { suggestClosest } from '../naming/suggest.js';
 
 /**
  * Results of the settings tools: a sentence for the model first, then the

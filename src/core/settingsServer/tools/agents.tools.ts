@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentInputSchema, type Agent } from '../../../../shared/agents.js';
+import { AgentInputSchema, type Agent } from '../../../shared/agents.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import { serverEnvironment } from '../../src/core/process/serverEnvironment.js';
-import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
+import type { Caller } from '../../src/core/tools/toolGateway.js';
 import { atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**

@@ -7,7 +7,7 @@ import { KnowledgeError } from '../core/knowledge/knowledgeError.js';
 import { McpRuntimeError } from '../core/mcp/mcpRuntimeError.js';
 import { McpAdminError } from '../core/mcp/admin/mcpAdminError.js';
 import { HostPromptError } from '../core/registry/hostPromptStore.js';
-import { GatewayError } from '../core/mcp/gateway/toolGateway.js';
+import { GatewayError } from '../core/tools/toolGateway.js';
 import { InstallError } from '../core/plugins/pluginInstaller.js';
 import { RegistryError } from '../core/registry/registryCenter.js';
 import { PluginLifecycleError } from '../core/plugins/pluginLifecycle.js';

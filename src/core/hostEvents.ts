@@ -1,5 +1,5 @@
 import type { TrustChanges } from '../shared/trust.js';
-import type { AppToolCall } from './mcp/gateway/callEvents.js';
+import type { AppToolCall } from './tools/callEvents.js';
 import type { ReloadReport } from './mcp/mcpRuntime.js';
 
 /** The core's live events for the faces (UI, serve): reloads, rescans, trust changes, app calls. */

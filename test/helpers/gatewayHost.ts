@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
-import type { Caller } from '../../src/core/mcp/gateway/toolGateway.js';
+import type { Caller } from '../../src/core/tools/toolGateway.js';
 import { runPlanOf } from '../../src/core/trust/runPlan.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';

@@ -1,5 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { callProgress, RunningCalls } from '../../core/mcp/gateway/runningCalls.js';
+import { callProgress, RunningCalls } from '../../core/tools/runningCalls.js';
 import { ApiFailure } from '../apiErrors.js';
 import { toolOutcome, toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';

@@ -1,7 +1,7 @@
 import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
+import { GatewayError, type Caller, type Flow } from '../../core/tools/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/mcpRuntimeError.js';
 import type { Host } from '../../core/host.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';

@@ -4,7 +4,7 @@ import type { Problem } from '../../shared/problems.js';
 import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer, type RunPart } from '../policy/runGate.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
-import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
+import type { Caller, Flow } from '../tools/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';

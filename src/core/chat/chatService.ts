@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RunningCalls } from '../mcp/gateway/runningCalls.js';
+import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';

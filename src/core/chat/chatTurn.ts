@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { AssistantMessage, Conversation, ConversationMessage, ConversationTotals, StopInfo, SummaryMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';
 import { readRegularFile } from '../files/readRegularFile.js';
-import type { ToolGateway } from '../mcp/gateway/toolGateway.js';
+import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';

@@ -1,7 +1,7 @@
 import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
-import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
-import { callProgress, type RunningCalls } from '../mcp/gateway/runningCalls.js';
+import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
+import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
 import type { StreamedCall } from './modelAnswer.js';
 import { resultSummary, storedContent, textItem } from './toolResults.js';

@@ -4,7 +4,7 @@ import type { PermissionLevel } from '../../shared/mcp.js';
 import type { ModelEntry } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
-import { leaseReminder, RELEASE_TOOL, type Caller, type ToolGateway } from '../mcp/gateway/toolGateway.js';
+import { leaseReminder, RELEASE_TOOL, type Caller, type ToolGateway } from '../tools/toolGateway.js';
 import { ModelError } from '../models/modelError.js';
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { ToolSpec } from '../models/providers/modelRequest.js';

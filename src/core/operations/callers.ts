@@ -2,7 +2,7 @@ import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import type { AgentStore } from '../agents/agentStore.js';
-import type { Caller, Flow } from '../mcp/gateway/toolGateway.js';
+import type { Caller, Flow } from '../tools/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RunGate } from '../policy/runGate.js';
 import { OperationError } from './operationError.js';

@@ -7,7 +7,7 @@ import { ownValue } from '../../shared/ownKeys.js';
 import { buildCatalog } from '../mcp/catalog/toolCatalog.js';
 import { stateOfLeases, type ConnectionManager, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
 import type { ConnectionState, ServerConnection } from '../mcp/connection/serverConnection.js';
-import { resolvePermission } from '../mcp/gateway/permissions.js';
+import { resolvePermission } from '../tools/permissions.js';
 import type { McpRuntime } from '../mcp/mcpRuntime.js';
 import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import { troubleProblem, type ServerTrouble } from '../mcp/serverTrouble.js';

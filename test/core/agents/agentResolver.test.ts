@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
 import type { Host } from '../../../src/core/host.js';
-import { GatewayError } from '../../../src/core/mcp/gateway/toolGateway.js';
+import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import type { AgentInput } from '../../../src/shared/agents.js';
 import { startTestHost, textOf, trustPlugin, writeGatewayPlugin } from '../../helpers/gatewayHost.js';
 import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolConfirmationService } from '../../../src/core/confirmation/toolConfirmationService.js';
-import { resolvePermission } from '../../../src/core/mcp/gateway/permissions.js';
+import { resolvePermission } from '../../../src/core/tools/permissions.js';
 import { registerSettingsConfirmables, SETTINGS_SERVER_ID, settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
 import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
 import { defineTool, type ToolModule } from '../../../src/core/settingsServer/types.js';

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
-import { gatewayHooks } from '../../../src/core/mcp/gateway/gatewayHooks.js';
-import { ToolGateway } from '../../../src/core/mcp/gateway/toolGateway.js';
+import { gatewayHooks } from '../../../src/core/tools/gatewayHooks.js';
+import { ToolGateway } from '../../../src/core/tools/toolGateway.js';
 import { McpRuntime } from '../../../src/core/mcp/mcpRuntime.js';
 import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
 import { createSettingsServer, registerSettingsConfirmables, SETTINGS_SERVER_NAME, settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolvePermission } from '../../../src/core/mcp/gateway/permissions.js';
+import { resolvePermission } from '../../../src/core/tools/permissions.js';
 import { settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
 import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
 import { defineTool, type ToolModule } from '../../../src/core/settingsServer/types.js';

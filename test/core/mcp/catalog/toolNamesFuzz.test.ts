@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../../../src/core/mcp/catalog/toolCatalog.js';
 import { TOOL_NAME_PATTERN, toolNameFault } from '../../../../src/core/mcp/catalog/toolNaming.js';
-import { resolvePermission } from '../../../../src/core/mcp/gateway/permissions.js';
+import { resolvePermission } from '../../../../src/core/tools/permissions.js';
 import { ServerSettingsSchema } from '../../../../src/core/mcp/settings/serverSettings.js';
 import { PermissionLevelSchema, type Transform } from '../../../../src/shared/mcp.js';
 import { ownValue } from '../../../../src/shared/ownKeys.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolGateway } from '../../../../src/core/mcp/gateway/toolGateway.js';
+import { ToolGateway } from '../../../../src/core/tools/toolGateway.js';
 import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
 import { GATEWAY_SERVER, caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { tempDir } from '../../../helpers/tempDir.js';
+import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { tempDir } from '../../helpers/tempDir.js';
 
 /** Seed 000 §3.1: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
 describe('gateway _meta injection (real stdio servers)', () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { parseDataUrl } from '../connection/dataUrl.js';
+import { parseDataUrl } from '../mcp/connection/dataUrl.js';
 
 /** Only these are kept as images: the formats every model provider accepts (seed 002). */
 export const IMAGE_TYPES: ReadonlyMap<string, string> = new Map([

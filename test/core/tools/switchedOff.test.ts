@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { GatewayError } from '../../../src/core/tools/toolGateway.js';
+import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 
 const SERVER = 'chatos::fx';
 const ECHO = 'mcp_fx_echo';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../../../../src/core/host.js';
-import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { caller, fixtureServer, GATEWAY_SERVER, startTestHost, textOf, trustPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { writePlugin } from '../../../helpers/plugins.js';
-import { TestScheduler } from '../../../helpers/testScheduler.js';
-import { repoRoot, tempDir } from '../../../helpers/tempDir.js';
+import { createHost } from '../../../src/core/host.js';
+import { GatewayError } from '../../../src/core/tools/toolGateway.js';
+import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { caller, fixtureServer, GATEWAY_SERVER, startTestHost, textOf, trustPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { writePlugin } from '../../helpers/plugins.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
+import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 
 const SERVER = 'chatos::fx';
 const tool = (name: string) => `mcp_fx_${name}`;

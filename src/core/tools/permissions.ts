@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
-import { globMatches } from '../catalog/toolFilter.js';
+import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
+import { globMatches } from '../mcp/catalog/toolFilter.js';
 
 export type PermissionSource = 'override' | 'config' | 'annotation' | 'default';
 

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { storeImageArtifacts } from '../../../../src/core/mcp/gateway/artifacts.js';
-import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { tempDir } from '../../../helpers/tempDir.js';
+import { storeImageArtifacts } from '../../../src/core/tools/artifacts.js';
+import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { tempDir } from '../../helpers/tempDir.js';
 
 /** The fixture's 1x1 PNG, sent once as plain base64 and once with a data: prefix. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,6 +1,6 @@
-import type { AuditDraft, AuditLog } from '../../audit/auditLog.js';
-import type { ToolConfirmationService } from '../../confirmation/toolConfirmationService.js';
-import type { RiskLevel } from '../../../shared/confirmation.js';
+import type { AuditDraft, AuditLog } from '../audit/auditLog.js';
+import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
+import type { RiskLevel } from '../../shared/confirmation.js';
 import type { CallContext, GatewayHooks } from './toolGateway.js';
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */

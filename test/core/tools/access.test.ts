@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import { caller, fixtureServer, isAlive, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { repoRoot } from '../../../helpers/tempDir.js';
+import { GatewayError } from '../../../src/core/tools/toolGateway.js';
+import { caller, fixtureServer, isAlive, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { repoRoot } from '../../helpers/tempDir.js';
 
 const PLUGIN = 'com.example.gw';
 const SERVER = `${PLUGIN}::${PLUGIN}.main`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../../src/core/mcp/gateway/toolGateway.js';
-import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { runCli } from '../../../helpers/runCli.js';
+import { GatewayError } from '../../../src/core/tools/toolGateway.js';
+import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { runCli } from '../../helpers/runCli.js';
 
 /**
  * A conversation's repeated calls skip the gateway's resolution (owners,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HostEvent } from '../../../../src/core/host.js';
-import { caller, fixtureServer, startTestHost, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import type { HostEvent } from '../../../src/core/host.js';
+import { caller, fixtureServer, startTestHost, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
 
 /** The host announces every call that reached a plugin app's own server, so the app's open pages can re-read. */
 describe('app tool calls as host events', () => {

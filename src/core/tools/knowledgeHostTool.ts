@@ -1,8 +1,8 @@
-import type { KnowledgeBase } from '../../../shared/knowledge.js';
-import type { ServerDefinition } from '../../../shared/mcp.js';
-import type { Problem } from '../../../shared/problems.js';
-import { KNOWLEDGE_TOOL_NAME, knowledgeToolFor, runKnowledgeSearch, type KnowledgeSearch } from '../../knowledge/knowledgeChatTool.js';
-import type { CatalogTool } from '../catalog/toolCatalog.js';
+import type { KnowledgeBase } from '../../shared/knowledge.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { Problem } from '../../shared/problems.js';
+import { KNOWLEDGE_TOOL_NAME, knowledgeToolFor, runKnowledgeSearch, type KnowledgeSearch } from '../knowledge/knowledgeChatTool.js';
+import type { CatalogTool } from '../mcp/catalog/toolCatalog.js';
 import type { PermissionSource } from './permissions.js';
 
 /** The gateway's OfferedTool, spelt out here: the gateway imports this module. */

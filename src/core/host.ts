@@ -57,7 +57,7 @@ import { stopNotRunnable } from './policy/stopNotRunnable.js';
 import { refusalText, RunGate } from './policy/runGate.js';
 import { PluginBackends, type BackendResolution } from './uiApps/pluginBackends.js';
 import { PidRegistry } from './process/pidRegistry.js';
-import { hostModulesOf, type HostModules } from './plugins/hostModules.js';
+import { hostModulesOf, type HostModules } from './runtime/hostModules.js';
 
 export interface HostOptions {
   /** Data home (`$CHATOS_HOME`); default `$CHATOS_HOME`, then `~/.chatos`. */

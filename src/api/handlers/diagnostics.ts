@@ -1,4 +1,4 @@
-import { runDiagnostics } from '../../core/runtime/diagnostics/diagnostics.js';
+import { runDiagnostics } from '../../core/diagnostics/diagnostics.js';
 import { serverPathSource } from '../../core/runtime/loginShellPath.js';
 import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
 import type { HandlerContext, Handlers } from './types.js';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { findAppRoot } from '../../core/appPaths.js';
 import { DataHome, resolveDataHome } from '../../core/dataHome.js';
-import { runDiagnostics } from '../../core/runtime/diagnostics/diagnostics.js';
+import { runDiagnostics } from '../../core/diagnostics/diagnostics.js';
 import { serverPathSource } from '../../core/runtime/loginShellPath.js';
 import type { DiagnosticCheck } from '../../shared/diagnostics.js';
 import type { ServerDefinition } from '../../shared/mcp.js';

@@ -18,7 +18,7 @@ import { ServerLog } from '../process/serverLog.js';
 import { PidRegistry } from '../process/pidRegistry.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
-import type { HostModules } from '../plugins/hostModules.js';
+import type { HostModules } from '../runtime/hostModules.js';
 import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 

@@ -3,7 +3,7 @@ import type { AppContribution } from '../../shared/appContribution.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import { registryId } from '../registry/registryTables.js';
 import type { Problem } from '../../shared/problems.js';
-import { whereConfigured } from './config/whereConfigured.js';
+import { whereConfigured } from '../policy/whereConfigured.js';
 import { findCommand } from '../process/commandPath.js';
 import { isBareNode, nodeLaunch } from '../runtime/nodeRuntime.js';
 

@@ -1,5 +1,5 @@
 import type { Problem } from '../../shared/problems.js';
-import { MAX_TOOL_NAME_LENGTH } from '../mcp/catalog/toolNaming.js';
+import { MAX_TOOL_NAME_LENGTH } from './toolNaming.js';
 import { defaultToolPrefix, deriveServerName, normalizeName } from './names.js';
 
 /**

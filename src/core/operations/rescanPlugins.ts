@@ -1,6 +1,6 @@
 import type { HostEvent } from '../hostEvents.js';
 import type { ScanResult } from '../plugins/pluginScanner.js';
-import type { HostModules } from '../plugins/hostModules.js';
+import type { HostModules } from '../runtime/hostModules.js';
 import { repinDevLinks } from '../plugins/devLinks.js';
 import { serverIdsOf } from '../plugins/pluginLifecycle.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';

@@ -6,7 +6,7 @@ import type { PluginHost } from './pluginHost.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
-import type { HostModules } from './hostModules.js';
+import type { HostModules } from '../runtime/hostModules.js';
 import { PluginLifecycleError, serverIdsOf, stopPlugin, trustPlugin } from './pluginLifecycle.js';
 import { RootsError } from './rememberedRoots.js';
 import { MANIFEST_FILE } from './validatePlugin.js';

@@ -4,7 +4,7 @@ import type { ConnectionManager } from '../mcp/connection/connectionManager.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import type { PluginBackends } from '../uiApps/pluginBackends.js';
-import type { HostModules } from './hostModules.js';
+import type { HostModules } from '../runtime/hostModules.js';
 import type { PluginRoot, ScanResult } from './pluginScanner.js';
 import type { FolderListFile, RememberedRoots } from './rememberedRoots.js';
 

@@ -1,5 +1,5 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
-import { whereConfigured } from '../mcp/config/whereConfigured.js';
+import { whereConfigured } from './whereConfigured.js';
 import { providerPrefix } from '../registry/registryTables.js';
 import type { RunGateAnswer } from './runGate.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NodeRuntimeChoiceSchema, type NodeRuntimeChoice, type ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import { ownRecord, ownValue } from '../../shared/ownKeys.js';
-import { parseConfigBlock } from '../mcp/config/configBlock.js';
+import { parseConfigBlock } from '../problems/configBlock.js';
 import { isBareNode } from './nodeRuntime.js';
 
 /**

@@ -5,7 +5,7 @@ import { DEFAULT_TOOL_TIMEOUT_MS, type PermissionLevel, type ServerDefinition } 
 import type { ConfirmableEntry, SummaryBuilder, ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { registryId } from '../registry/registryTables.js';
-import { toolNameFor } from '../mcp/catalog/toolNaming.js';
+import { toolNameFor } from '../naming/toolNaming.js';
 import { errorResult } from './toolResults.js';
 import { MODULES } from './tools/index.js';
 import type { SettingsContext, SettingsTool, ToolArgs, ToolModule } from './types.js';

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { AccessCode, AccessRefusal } from '../policy/accessRule.js';
-import { toolNameFor } from '../mcp/catalog/toolNaming.js';
+import { toolNameFor } from '../naming/toolNaming.js';
 
 export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'BAD_ARGUMENTS' | AccessCode;
 

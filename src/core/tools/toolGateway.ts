@@ -13,7 +13,7 @@ import { ownValue } from '../../shared/ownKeys.js';
 import { NO_ARTIFACTS, storeImageArtifacts, type SavedArtifact } from './artifacts.js';
 import { resolvePermission, type PermissionSource } from './permissions.js';
 import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate.js';
-import { mayProduceName } from '../mcp/catalog/toolNaming.js';
+import { mayProduceName } from '../naming/toolNaming.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, gatewayRefusal, ownerOf } from './refusals.js';
 import type { ToolList } from '../mcp/frozen.js';

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
 import { INHERITED_ENV_NAMES } from '../process/serverEnvironment.js';
-import { serverArgsWithHostModules, type HostModules } from '../plugins/hostModules.js';
+import { serverArgsWithHostModules, type HostModules } from '../runtime/hostModules.js';
 import { isInside } from '../plugins/pluginPaths.js';
 import { isBareNode } from '../runtime/nodeRuntime.js';
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isValidToolName } from '../../../src/core/mcp/catalog/toolNaming.js';
+import { isValidToolName } from '../../../src/core/naming/toolNaming.js';
 import { settingsToolName } from '../../../src/core/settingsServer/settingsServer.js';
 import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
 import type { ToolModule } from '../../../src/core/settingsServer/types.js';

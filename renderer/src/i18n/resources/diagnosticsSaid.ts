@@ -1,6 +1,6 @@
 /**
  * What each diagnostic check found and how to fix it, by the keys the host
- * sends beside its English text (src/core/runtime/diagnostics/checkWords.ts).
+ * sends beside its English text (src/core/diagnostics/checkWords.ts).
  */
 export default {
   zh: {

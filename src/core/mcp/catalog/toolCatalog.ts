@@ -4,7 +4,7 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
 import { describeDrop, filterTool } from './toolFilter.js';
 import { shortenIdsHint } from '../../naming/toolNameRoom.js';
-import { isValidToolName, toolNameFor } from './toolNaming.js';
+import { isValidToolName, toolNameFor } from '../../naming/toolNaming.js';
 
 /**
  * The tools offered to a model, from the tools each server listed: filtered

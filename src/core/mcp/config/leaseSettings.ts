@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Problem } from '../../../shared/problems.js';
-import { parseConfigBlock } from './configBlock.js';
+import { parseConfigBlock } from '../../problems/configBlock.js';
 
 /**
  * `leases:` in mcp.yaml: how long a conversation's own instance of a server

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/mcp.js';
 import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
 import { parseCmdUrl } from '../../naming/cmdUrl.js';
-import { serverArgsWithHostModules, type HostModules } from '../../plugins/hostModules.js';
+import { serverArgsWithHostModules, type HostModules } from '../../runtime/hostModules.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { checkServerUrl } from './transports.js';
 

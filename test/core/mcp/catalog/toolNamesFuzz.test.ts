@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../../../src/core/mcp/catalog/toolCatalog.js';
-import { TOOL_NAME_PATTERN, toolNameFault } from '../../../../src/core/mcp/catalog/toolNaming.js';
+import { TOOL_NAME_PATTERN, toolNameFault } from '../../../../src/core/naming/toolNaming.js';
 import { resolvePermission } from '../../../../src/core/tools/permissions.js';
 import { ServerSettingsSchema } from '../../../../src/core/mcp/settings/serverSettings.js';
 import { PermissionLevelSchema, type Transform } from '../../../../src/shared/mcp.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Problem } from '../../../shared/problems.js';
-import { zodIssuesToProblems } from '../../problems/zodProblems.js';
+import type { Problem } from '../../shared/problems.js';
+import { zodIssuesToProblems } from './zodProblems.js';
 
 /**
  * A top-level block of mcp.yaml checked apart from the servers (`leases:`,

@@ -1,7 +1,7 @@
 import { said } from './checkWords.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
+import type { DiagnosticCheck } from '../../shared/diagnostics.js';
 
 /** The nearest folder of `dir` that exists: where a missing data home would be made. */
 function nearestExisting(dir: string): string {

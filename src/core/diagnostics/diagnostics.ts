@@ -1,7 +1,7 @@
-import type { DiagnosticCheck, DiagnosticsReport } from '../../../shared/diagnostics.js';
-import type { ServerDefinition } from '../../../shared/mcp.js';
-import type { ServerPathSource } from '../loginShellPath.js';
-import { bundledNode } from '../nodeRuntime.js';
+import type { DiagnosticCheck, DiagnosticsReport } from '../../shared/diagnostics.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { ServerPathSource } from '../runtime/loginShellPath.js';
+import { bundledNode } from '../runtime/nodeRuntime.js';
 import { dataHomeCheck, diskCheck } from './dataHomeChecks.js';
 import { appCheck, electronCheck, installedElectronBinary, pathCheck } from './environmentChecks.js';
 import { headlessPortCheck, uiCheck } from './faceChecks.js';

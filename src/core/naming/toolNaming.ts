@@ -1,5 +1,5 @@
-import type { ServerDefinition, Transform } from '../../../shared/mcp.js';
-import { deriveToolName } from '../../naming/names.js';
+import type { ServerDefinition, Transform } from '../../shared/mcp.js';
+import { deriveToolName } from './names.js';
 
 /**
  * The name a model sees for an MCP tool. By default

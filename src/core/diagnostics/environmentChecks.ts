@@ -2,8 +2,8 @@ import { said } from './checkWords.js';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
-import type { ServerPathSource } from '../loginShellPath.js';
+import type { DiagnosticCheck } from '../../shared/diagnostics.js';
+import type { ServerPathSource } from '../runtime/loginShellPath.js';
 
 /** The oldest Node ChatOS runs on (package.json `engines`). */
 export const MIN_NODE = '20.19.0';

@@ -1,7 +1,7 @@
 import { said } from './checkWords.js';
 import * as net from 'node:net';
-import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
-import { findCommand } from '../../process/commandPath.js';
+import type { DiagnosticCheck } from '../../shared/diagnostics.js';
+import { findCommand } from '../process/commandPath.js';
 
 /** Whether `chatos serve` could listen on its port (loopback, as it does). */
 export function headlessPortCheck(port: number, host = '127.0.0.1'): Promise<DiagnosticCheck> {

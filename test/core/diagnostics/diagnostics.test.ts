@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataHomeCheck, diskCheck } from '../../../src/core/runtime/diagnostics/dataHomeChecks.js';
-import { appCheck, electronCheck, pathCheck } from '../../../src/core/runtime/diagnostics/environmentChecks.js';
-import { headlessPortCheck, uiCheck } from '../../../src/core/runtime/diagnostics/faceChecks.js';
-import { serverChecks } from '../../../src/core/runtime/diagnostics/serverChecks.js';
+import { dataHomeCheck, diskCheck } from '../../../src/core/diagnostics/dataHomeChecks.js';
+import { appCheck, electronCheck, pathCheck } from '../../../src/core/diagnostics/environmentChecks.js';
+import { headlessPortCheck, uiCheck } from '../../../src/core/diagnostics/faceChecks.js';
+import { serverChecks } from '../../../src/core/diagnostics/serverChecks.js';
 import { testServerDefinition } from '../../helpers/serverDefinition.js';
 import { tempDir } from '../../helpers/tempDir.js';
 

@@ -1,9 +1,9 @@
 import { said } from './checkWords.js';
-import type { DiagnosticCheck } from '../../../shared/diagnostics.js';
-import type { ServerDefinition } from '../../../shared/mcp.js';
-import { findCommand } from '../../process/commandPath.js';
-import { childPath, commandTrouble } from '../../mcp/serverTrouble.js';
-import { nodeLaunch } from '../nodeRuntime.js';
+import type { DiagnosticCheck } from '../../shared/diagnostics.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
+import { findCommand } from '../process/commandPath.js';
+import { childPath, commandTrouble } from '../mcp/serverTrouble.js';
+import { nodeLaunch } from '../runtime/nodeRuntime.js';
 
 /**
  * For each configured server that is on: whether its command resolves on

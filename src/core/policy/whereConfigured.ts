@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { ServerDefinition } from '../../shared/mcp.js';
 
 /** Where a server's settings are written, for a fix to point at: its mcp.yaml entry, its plugin.json, or another app's registration. */
 export type ServerConfigPlace = { kind: 'yaml'; file: string } | { kind: 'plugin'; file: string; appId: string } | { kind: 'other' };

@@ -3,11 +3,11 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DiagnosticCheck } from '../../../src/shared/diagnostics.js';
-import { dataHomeCheck, diskCheck } from '../../../src/core/runtime/diagnostics/dataHomeChecks.js';
-import { appCheck, electronCheck, pathCheck } from '../../../src/core/runtime/diagnostics/environmentChecks.js';
-import { headlessPortCheck, uiCheck } from '../../../src/core/runtime/diagnostics/faceChecks.js';
+import { dataHomeCheck, diskCheck } from '../../../src/core/diagnostics/dataHomeChecks.js';
+import { appCheck, electronCheck, pathCheck } from '../../../src/core/diagnostics/environmentChecks.js';
+import { headlessPortCheck, uiCheck } from '../../../src/core/diagnostics/faceChecks.js';
 import { INHERITED_WHY } from '../../../src/core/runtime/loginShellPath.js';
-import { serverChecks } from '../../../src/core/runtime/diagnostics/serverChecks.js';
+import { serverChecks } from '../../../src/core/diagnostics/serverChecks.js';
 import said from '../../../renderer/src/i18n/resources/diagnosticsSaid.js';
 import { testServerDefinition } from '../../helpers/serverDefinition.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
@@ -84,7 +84,7 @@ describe('the words of the diagnostic checks', () => {
       }
     }
     // Every key the checks' source can send was sent above, but a disk that cannot be read and a home this user (root, here) cannot write to.
-    const dir = path.join(repoRoot, 'src/core/runtime/diagnostics');
+    const dir = path.join(repoRoot, 'src/core/diagnostics');
     const inSource = fs.readdirSync(dir).flatMap((name) => [...fs.readFileSync(path.join(dir, name), 'utf8').matchAll(/said\(\s*(?:[^'()]*\?\s*)?'(\w+)'(?:\s*:\s*'(\w+)')?/g)].flatMap((m) => [m[1]!, ...(m[2] ? [m[2]] : [])]));
     expect(inSource.length).toBeGreaterThan(20);
     expect(inSource.filter((key) => !keys.has(key) && key !== 'diskUnread' && key !== 'homeNotWritable')).toEqual([]);

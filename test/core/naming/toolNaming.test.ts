@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyTransforms, isValidToolName, mayProduceName, toolNameFault, toolNameFor } from '../../../../src/core/mcp/catalog/toolNaming.js';
-import type { Transform } from '../../../../src/shared/mcp.js';
+import { applyTransforms, isValidToolName, mayProduceName, toolNameFault, toolNameFor } from '../../../src/core/naming/toolNaming.js';
+import type { Transform } from '../../../src/shared/mcp.js';
 
 describe('applyTransforms', () => {
   // [rule, raw, transforms, result]

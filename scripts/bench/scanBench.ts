@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
-import type { ScanResult } from '../../src/core/plugins/pluginScanner.js';
+import type { ScanResult } from '../../src/core/contributions/pluginScanner.js';
 import type { ColdScanReply, ColdScanRequest } from './coldScanChild.js';
 import { promptText, readAllManifests, writePluginFixtures, type FixtureApp } from './pluginFixtures.js';
 import { below, check, grouped, info, median, percentile, timed, type BenchSection } from './section.js';

@@ -10,7 +10,7 @@ import { HostPromptError } from '../core/registry/hostPromptStore.js';
 import { GatewayError } from '../core/tools/toolGateway.js';
 import { InstallError } from '../core/plugins/pluginInstaller.js';
 import { RegistryError } from '../core/registry/registryCenter.js';
-import { PluginLifecycleError } from '../core/plugins/pluginLifecycle.js';
+import { PluginLifecycleError } from '../core/operations/pluginLifecycle.js';
 import { RootsError } from '../core/plugins/rememberedRoots.js';
 import { OperationError } from '../core/operations/operationError.js';
 import type { HostApiError } from '../shared/hostApi.js';

@@ -1,7 +1,7 @@
 import type { AppContribution } from '../shared/appContribution.js';
 import type { Problem } from '../shared/problems.js';
 import { appView } from '../core/contributions/appView.js';
-import type { ScanResult } from '../core/plugins/pluginScanner.js';
+import type { ScanResult } from '../core/contributions/pluginScanner.js';
 import { appServerProblems, type ServerTrouble } from '../core/mcp/serverTrouble.js';
 
 /** `chatos apps --json`: one entry per app with what the host derived, plus each plugin with its problems. */

@@ -2,12 +2,12 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { Host } from '../../core/host.js';
 import { appView } from '../../core/contributions/appView.js';
-import { userCopyOf } from '../../core/plugins/pluginLifecycle.js';
-import { grantsDroppedByUninstall, previewInstall } from '../../core/plugins/pluginUpdate.js';
+import { userCopyOf } from '../../core/operations/pluginLifecycle.js';
+import { grantsDroppedByUninstall, previewInstall } from '../../core/operations/pluginUpdate.js';
 import { blockingProblems } from '../../core/trust/pluginTrust.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
-import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
+import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/operations/devLinks.js';
 import { OperationError } from '../../core/operations/operationError.js';
 import type { HandlerContext, Handlers } from './types.js';
 

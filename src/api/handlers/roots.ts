@@ -1,5 +1,5 @@
-import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/plugins/pluginRoots.js';
-import { pruneRegistry } from '../../core/registry/registryPrune.js';
+import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/operations/pluginRoots.js';
+import { pruneRegistry } from '../../core/operations/registryPrune.js';
 import { currentProblems } from './problems.js';
 import type { HandlerContext, Handlers } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { linkDevPlugin, listDevLinks, unlinkDevPlugin } from '../../core/plugins/devLinks.js';
-import { PluginLifecycleError } from '../../core/plugins/pluginLifecycle.js';
+import { linkDevPlugin, listDevLinks, unlinkDevPlugin } from '../../core/operations/devLinks.js';
+import { PluginLifecycleError } from '../../core/operations/pluginLifecycle.js';
 import { RootsError } from '../../core/plugins/rememberedRoots.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';

@@ -4,7 +4,7 @@ import type { RegistrySource } from '../../shared/registry.js';
 import { RegistryError, type GrantKind } from '../../core/registry/registryCenter.js';
 import { notRunnableRows, type RunGateCode } from '../../core/policy/runGate.js';
 import { suggestClosest } from '../../core/naming/suggest.js';
-import { pruneRegistry, type PruneResult } from '../../core/registry/registryPrune.js';
+import { pruneRegistry, type PruneResult } from '../../core/operations/registryPrune.js';
 import type { Missing } from '../../shared/registry.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';

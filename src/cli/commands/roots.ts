@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/plugins/pluginRoots.js';
+import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/operations/pluginRoots.js';
 import { RootsError } from '../../core/plugins/rememberedRoots.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext } from '../output.js';

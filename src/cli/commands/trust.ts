@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { InstallError } from '../../core/plugins/pluginInstaller.js';
-import { grantsDroppedByUninstall, installOrUpdate } from '../../core/plugins/pluginUpdate.js';
+import { grantsDroppedByUninstall, installOrUpdate } from '../../core/operations/pluginUpdate.js';
 import type { PluginUpdate } from '../../shared/pluginUpdate.js';
 import { confirmStep } from '../confirmStep.js';
-import { PluginLifecycleError, userCopyOf } from '../../core/plugins/pluginLifecycle.js';
+import { PluginLifecycleError, userCopyOf } from '../../core/operations/pluginLifecycle.js';
 import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import type { RunPlan } from '../../shared/trust.js';

@@ -1,6 +1,6 @@
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
-import type { PluginScanner, ScanResult } from '../plugins/pluginScanner.js';
+import type { PluginScanner, ScanResult } from './pluginScanner.js';
 
 /**
  * The in-memory view of every app contribution (seed 000 §4.1

@@ -3,7 +3,7 @@ import type { PluginRecord } from '../../shared/appContribution.js';
 import type { HostEvent } from '../hostEvents.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
 import { installPlugin, type Installed } from '../plugins/pluginInstaller.js';
-import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin } from '../plugins/pluginLifecycle.js';
+import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin } from './pluginLifecycle.js';
 import type { RescanPlugins } from './rescanPlugins.js';
 
 /** The host as the lifecycle steps read it (pluginLifecycle.ts decides which copy is meant and what an uninstall removes). */

@@ -1,8 +1,8 @@
 import type { HostEvent } from '../hostEvents.js';
-import type { ScanResult } from '../plugins/pluginScanner.js';
+import type { ScanResult } from '../contributions/pluginScanner.js';
 import type { HostModules } from '../runtime/hostModules.js';
-import { repinDevLinks } from '../plugins/devLinks.js';
-import { serverIdsOf } from '../plugins/pluginLifecycle.js';
+import { repinDevLinks } from './devLinks.js';
+import { serverIdsOf } from './pluginLifecycle.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
 

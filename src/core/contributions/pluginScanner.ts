@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AppContribution, PluginRecord, PluginSource } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
-import { contributeApp, type ContributionContext } from '../contributions/appContribution.js';
-import type { ExposeDefaultsEntry } from '../contributions/exposeDefaults.js';
+import { contributeApp, type ContributionContext } from './appContribution.js';
+import type { ExposeDefaultsEntry } from './exposeDefaults.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
 import { stampFile, stampsUnchanged } from '../files/fileStamps.js';
-import type { PluginManifest } from './manifestSchema.js';
-import { missingCommandProblems } from './commandLookup.js';
-import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from './validatePlugin.js';
+import type { PluginManifest } from '../plugins/manifestSchema.js';
+import { missingCommandProblems } from '../plugins/commandLookup.js';
+import { MANIFEST_FILE, validatePluginFolder, type ValidatedPlugin } from '../plugins/validatePlugin.js';
 
 export interface PluginRoot {
   dir: string;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Grant } from '../../shared/registry.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
-import type { GrantKind, Registration, RegistryCenter } from './registryCenter.js';
+import type { GrantKind, Registration, RegistryCenter } from '../registry/registryCenter.js';
 
 /** A registration `prune` removes, with the grants that go with it. */
 export interface PrunedRegistration {

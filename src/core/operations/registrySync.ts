@@ -5,12 +5,12 @@ import type { Problem } from '../../shared/problems.js';
 import type { HostMcpServer, HostPrompt, RegistryMcpServer, RegistryPrompt, RegistrySource } from '../../shared/registry.js';
 import { HOST_APP_ID, type DataHome } from '../dataHome.js';
 import { ProviderAppIdSchema } from '../plugins/manifestSchema.js';
-import type { ScanResult } from '../plugins/pluginScanner.js';
+import type { ScanResult } from '../contributions/pluginScanner.js';
 import { RecordsStore } from '../store/recordsStore.js';
 import type { LogicalTable } from '../store/logicalTable.js';
-import { listDefaultProviders, loadProviderDefaults } from './providerDefaults.js';
-import type { RegistryCenter, SyncReport } from './registryCenter.js';
-import { HostMcpServers, HostPrompts, registryId } from './registryTables.js';
+import { listDefaultProviders, loadProviderDefaults } from '../registry/providerDefaults.js';
+import type { RegistryCenter, SyncReport } from '../registry/registryCenter.js';
+import { HostMcpServers, HostPrompts, registryId } from '../registry/registryTables.js';
 
 export interface RegistrySyncOptions {
   registry: RegistryCenter;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { HOST_APP_ID, type DataHome } from '../dataHome.js';
-import { listDefaultProviders } from './providerDefaults.js';
+import { listDefaultProviders } from '../registry/providerDefaults.js';
 import { listProviderDbs } from './registrySync.js';
 
 /**

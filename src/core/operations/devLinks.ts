@@ -8,8 +8,8 @@ import type { PluginTrust } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
 import type { HostModules } from '../runtime/hostModules.js';
 import { PluginLifecycleError, serverIdsOf, stopPlugin, trustPlugin } from './pluginLifecycle.js';
-import { RootsError } from './rememberedRoots.js';
-import { MANIFEST_FILE } from './validatePlugin.js';
+import { RootsError } from '../plugins/rememberedRoots.js';
+import { MANIFEST_FILE } from '../plugins/validatePlugin.js';
 
 /**
  * Development links (`chatos dev DIR`, the Apps page's "Link a folder"): a

@@ -5,8 +5,8 @@ import type { RegistryCenter } from '../registry/registryCenter.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import type { PluginBackends } from '../uiApps/pluginBackends.js';
 import type { HostModules } from '../runtime/hostModules.js';
-import type { PluginRoot, ScanResult } from './pluginScanner.js';
-import type { FolderListFile, RememberedRoots } from './rememberedRoots.js';
+import type { PluginRoot, ScanResult } from '../contributions/pluginScanner.js';
+import type { FolderListFile, RememberedRoots } from '../plugins/rememberedRoots.js';
 
 /**
  * What the plugin operations (install, trust, uninstall, links, roots) use

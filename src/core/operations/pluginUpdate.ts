@@ -7,7 +7,7 @@ import { canonicalJson } from '../store/canonicalJson.js';
 import { diffFiles, Fingerprinter } from '../trust/pluginFingerprint.js';
 import { runPlanOf } from '../trust/runPlan.js';
 import { runPlanDiff } from '../trust/runPlanText.js';
-import { placeStagedPlugin, withStagedPlugin, type Installed, type StagedPlugin } from './pluginInstaller.js';
+import { placeStagedPlugin, withStagedPlugin, type Installed, type StagedPlugin } from '../plugins/pluginInstaller.js';
 
 /**
  * Install as every face does it (CLI, HostApi): a plugin whose id is

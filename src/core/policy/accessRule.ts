@@ -1,6 +1,5 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import { whereConfigured } from './whereConfigured.js';
-import { providerPrefix } from '../registry/registryTables.js';
 import type { RunGateAnswer } from './runGate.js';
 
 /**
@@ -14,7 +13,8 @@ import type { RunGateAnswer } from './runGate.js';
  *
  * Who is granted what (the owner app sees everything, an app its own
  * registrations and what it was granted, never a missing row) is
- * `grantAllows` below; the registry answers it with its indexes.
+ * `grantAllows` (registry/grantRule.ts); the registry answers it with its
+ * indexes.
  */
 
 export type AccessCode = 'SERVER_DISABLED' | 'NOT_GRANTED' | 'NOT_RUNNABLE' | 'WRONG_FLOW';
@@ -50,16 +50,6 @@ export const flowAllows = (server: Pick<ServerDefinition, 'allowMain' | 'allowSu
 
 /** Whether the caller's selection (if it has one) holds the server. */
 export const selectionHolds = (caller: Pick<AccessCaller, 'serverIds'>, serverId: string) => !caller.serverIds || caller.serverIds.includes(serverId);
-
-/**
- * The grant rule: the owner app sees every registration, any other app its
- * own (registered under its provider id) and those it was granted; a
- * registration marked missing is seen by no one (its grants wait for it).
- */
-export function grantAllows(appId: string, row: { id: string; missing?: unknown }, ownerAppId: string, hasGrant: () => boolean): boolean {
-  if (row.missing) return false;
-  return appId === ownerAppId || row.id.startsWith(providerPrefix(appId)) || hasGrant();
-}
 
 /**
  * The answer, first reason first: off (config, then the user's switch), not

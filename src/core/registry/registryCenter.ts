@@ -12,7 +12,7 @@ import {
 import { HOST_APP_ID } from '../dataHome.js';
 import type { Clock } from '../ports.js';
 import { suggestClosest } from '../naming/suggest.js';
-import { grantAllows } from '../policy/accessRule.js';
+import { grantAllows } from './grantRule.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import {

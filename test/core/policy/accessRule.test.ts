@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accessTo, grantAllows, type AccessFacts } from '../../../src/core/policy/accessRule.js';
+import { accessTo, type AccessFacts } from '../../../src/core/policy/accessRule.js';
 import { RUN_ALLOWED, type RunGateAnswer } from '../../../src/core/policy/runGate.js';
 import { testServerDefinition } from '../../helpers/serverDefinition.js';
 
@@ -57,21 +57,5 @@ describe('access rule: may this caller use this server in this flow', () => {
     const all = facts();
     expect(accessTo({ appId: 'app', flow: 'main' }, testServerDefinition('s'), all).ok).toBe(true);
     expect(all.asked).toEqual(['switch', 'grant', 'gate']);
-  });
-});
-
-describe('grant rule: who sees a registration', () => {
-  const never = () => {
-    throw new Error('the grant table is not asked');
-  };
-  it('the owner sees every row, an app its own and what it was granted, no one a missing row', () => {
-    expect(grantAllows('chatos', { id: 'git_app::x' }, 'chatos', never)).toBe(true);
-    expect(grantAllows('git_app', { id: 'git_app::x' }, 'chatos', never)).toBe(true);
-    expect(grantAllows('aide', { id: 'git_app::x' }, 'chatos', () => true)).toBe(true);
-    expect(grantAllows('aide', { id: 'git_app::x' }, 'chatos', () => false)).toBe(false);
-    expect(grantAllows('chatos', { id: 'git_app::x', missing: { reason: 'gone' } }, 'chatos', never)).toBe(false);
-    expect(grantAllows('aide', { id: 'git_app::x', missing: { reason: 'gone' } }, 'chatos', never)).toBe(false);
-    // A provider id that is a prefix of another's is not its owner: the separator counts.
-    expect(grantAllows('git', { id: 'git_app::x' }, 'chatos', () => false)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
 import type { ToolModule } from '../../../src/core/settingsServer/types.js';
 import { repoRoot } from '../../helpers/tempDir.js';
 
-const TOOLS_DIR = path.join(repoRoot, 'src', 'core', 'mcp', 'settings', 'tools');
+const TOOLS_DIR = path.join(repoRoot, 'src', 'core', 'settingsServer', 'tools');
 
 const isToolModule = (value: unknown): value is ToolModule => typeof (value as ToolModule)?.domain === 'string' && Array.isArray((value as ToolModule)?.tools);
 

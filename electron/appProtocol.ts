@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { streamRegularFile } from '../src/core/files/readRegularFile.js';
+import { streamRegularFile } from '../src/core/facades/userInput.js';
 import { APP_CSP, ARTIFACT_CSP } from './appUrls.js';
 import { resolveAppRequest, resolveArtifactRequest, resolveConversationArtifactRequest, type FileResolution } from './protocolFiles.js';
 

@@ -1,7 +1,7 @@
 import { createHostApiService } from '../src/api/hostApiService.js';
 import type { HostApiService } from '../src/api/types.js';
 import { createHost, type Host, type HostOptions } from '../src/core/host.js';
-import { ensureDataHome } from '../src/core/runtime/firstStart.js';
+import { ensureDataHome } from '../src/core/facades/setup.js';
 import { createAppProtocolHandler } from './appProtocol.js';
 import { electronFaceUrls } from './appUrls.js';
 import { createUiAppProtocolHandler, uiAppShellPath } from './uiAppProtocol.js';
@@ -36,17 +36,17 @@ export interface DesktopHost {
 export async function startDesktopHost(options: DesktopHostOptions): Promise<DesktopHost> {
   const host = createHost(options.host);
   try {
-    ensureDataHome(host.home);
+    ensureDataHome(host.setup.home);
     await host.start();
   } catch (error) {
     await host.dispose();
     throw error;
   }
-  const unwatch = options.watch === false ? () => {} : host.watch();
-  const artifactsDir = host.home.artifactsDir;
+  const unwatch = options.watch === false ? () => {} : host.watcher.watch();
+  const artifactsDir = host.setup.home.artifactsDir;
   const api = createHostApiService(host, {
     face: 'electron',
-    urls: electronFaceUrls(artifactsDir, uiAppShellPath, host.home.conversationsDir),
+    urls: electronFaceUrls(artifactsDir, uiAppShellPath, host.setup.home.conversationsDir),
     version: options.version,
     ...(options.locale ? { locale: options.locale } : {}),
   });
@@ -54,8 +54,8 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
   return {
     host,
     api,
-    appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir, conversationsDir: host.home.conversationsDir }),
-    uiAppProtocol: createUiAppProtocolHandler(host),
+    appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir, conversationsDir: host.setup.home.conversationsDir }),
+    uiAppProtocol: createUiAppProtocolHandler(host.plugins),
     stop() {
       stopping ??= (async () => {
         unwatch();

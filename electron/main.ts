@@ -5,8 +5,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
-import type { Logger } from '../src/core/ports.js';
-import { adoptLoginShellPath } from '../src/core/runtime/loginShellPath.js';
+import { type Logger, adoptLoginShellPath } from '../src/core/facades/setup.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
 import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME } from './appUrls.js';
 import { guardContents } from './contentsGuards.js';

@@ -1,8 +1,7 @@
 import * as path from 'node:path';
-import type { DataHome } from '../src/core/dataHome.js';
-import type { Logger } from '../src/core/ports.js';
-import { FileSecretStore, type SecretCodec } from '../src/core/secrets/fileSecretStore.js';
-import { SecretError, type SecretStore } from '../src/core/secrets/secretStore.js';
+import type { DataHome, Logger } from '../src/core/facades/setup.js';
+import { FileSecretStore, type SecretCodec, type SecretStore } from '../src/core/facades/secrets.js';
+import { SecretError } from '../src/core/facades/errors.js';
 
 /** The part of Electron's `safeStorage` the desktop uses (main.ts passes Electron's own; tests a TestSafeStorage). */
 export interface SafeStorageLike {

@@ -7,6 +7,9 @@ import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import type { ChatEvent } from '../../src/core/chat/chatPolicy.js';
+import { ConversationIndex } from '../../src/core/chat/conversations/conversationIndex.js';
+import { ConversationStore } from '../../src/core/chat/conversations/conversationStore.js';
+import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import type { ConversationMessage } from '../../src/shared/chat.js';
 import { atMost, check, grouped, info, median, type BenchRow, type BenchSection } from './section.js';
@@ -193,12 +196,15 @@ function bigConversation(agentId: string): ConversationMessage[] {
   return messages;
 }
 
-function storeFigures(host: Host, notes: string[]): BenchRow[] {
-  const conversation = host.chat.create('plain', 'big');
-  const log = host.chat.store.log(conversation.id);
+/** The conversation store alone (the one ChatService keeps), on its own admin DB: a host would add nothing to what is measured. */
+async function storeFigures(dir: string, notes: string[]): Promise<BenchRow[]> {
+  const records = await RecordsStore.open(path.join(dir, 'admin.db'), { saveChanges: false });
+  const store = new ConversationStore({ index: new ConversationIndex(records), dir: path.join(dir, 'conversations'), now: () => Date.now(), runningHere: () => false });
+  const conversation = store.create({ agentId: 'plain', title: 'big' });
+  const log = store.log(conversation.id);
   const messages = bigConversation('plain');
   for (const message of messages) log.append(message);
-  host.chat.store.update(conversation.id, (c) => ({ ...c, leafId: messages.at(-1)!.id }));
+  store.update(conversation.id, (c) => ({ ...c, leafId: messages.at(-1)!.id }));
   const size = fs.statSync(log.file).size;
 
   const appendTimes: number[] = [];
@@ -206,7 +212,7 @@ function storeFigures(host: Host, notes: string[]): BenchRow[] {
   for (let i = 0; i < APPENDS; i++) {
     const message: ConversationMessage = { id: `extra${i}`, parentId, at: i, role: 'user', text: `appended ${i}` };
     const t0 = performance.now();
-    host.chat.store.append(conversation.id, message);
+    store.append(conversation.id, message);
     appendTimes.push(performance.now() - t0);
     parentId = message.id;
   }
@@ -217,7 +223,7 @@ function storeFigures(host: Host, notes: string[]): BenchRow[] {
     log.append(message);
     parentId = message.id;
     const t0 = performance.now();
-    const detail = host.chat.get(conversation.id);
+    const detail = store.detail(conversation.id);
     openTimes.push(performance.now() - t0);
     check(detail.messages.length === BIG + APPENDS + i + 1, `the conversation opened with ${detail.messages.length} messages`);
   }
@@ -236,7 +242,7 @@ export async function runChatBench(): Promise<BenchSection> {
   try {
     rows.push(...(await ttftFigures(host, provider.url, notes)));
     rows.push(...(await toolFigures(host, answers, notes)));
-    rows.push(...storeFigures(host, notes));
+    rows.push(...(await storeFigures(path.join(home, 'store'), notes)));
   } finally {
     await host.dispose();
     await provider.close();

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const host = createHost({ home: request.home, appRoot: findAppRoot(), builtinPluginsDir: request.pluginsDir, defaultsDir: request.defaultsDir });
     const importMs = performance.now() - loadStarted;
     const started = performance.now();
-    const result = host.catalog.rescan();
+    const result = host.plugins.catalog.rescan();
     const ms = performance.now() - started;
     await host.dispose();
     const first = result.problems[0];

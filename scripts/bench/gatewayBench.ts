@@ -15,7 +15,7 @@ import { atMost, callsPerSecond, check, grouped, info, median, percentile, type 
  * The tool gateway against the SDK's own Client, on the same server, in the
  * same run. The server is @modelcontextprotocol/server-everything over stdio,
  * configured as an mcp.yaml server in a temporary CHATOS home and called
- * through host.gateway.callTool; the baseline is a bare SDK Client
+ * through host.tools.call; the baseline is a bare SDK Client
  * (StdioClientTransport) on its own server-everything process. Both share
  * this process, so a GC pause, a busy core or a slow moment of the VM hits
  * whichever is running: sequential calls are interleaved one by one, and
@@ -200,13 +200,13 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
   const file = path.join(home, 'chatos', 'mcp.yaml');
   writeMcpYaml(file, [yamlServer('everything', process.execPath, [EVERYTHING, 'stdio'])]);
   const host = await startHost(home);
-  check(host.home.mcpConfig === file, `the host reads ${host.home.mcpConfig}, not ${file}`);
+  check(host.setup.home.mcpConfig === file, `the host reads ${host.setup.home.mcpConfig}, not ${file}`);
   // PAIRS server processes per side (each gateway conversation holds its own lease, each bare client spawns its own),
   // plus as many spare bare clients for the A/A checks: identical processes differ by several per cent on their own.
   const bares = await Promise.all(Array.from({ length: 2 * PAIRS }, () => bareClient()));
   try {
     // The gateway's name for server-everything's echo, and its argument, as the gateway lists it.
-    const listing = await host.gateway.listTools(caller('bench-0'));
+    const listing = await host.tools.list(caller('bench-0'));
     check(listing.problems.every((p) => p.severity !== 'error'), `listing problems: ${JSON.stringify(listing.problems)}`);
     const echo = listing.tools.find((t) => t.serverId === 'chatos::everything' && t.rawName === 'echo');
     check(echo, `no echo tool offered; got ${listing.tools.map((t) => t.name).join(', ')}`);
@@ -215,11 +215,12 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const toolName = echo.name;
 
     const viaGateway = (conversationId: string) => async () => {
-      const { result } = await host.gateway.callTool(caller(conversationId), toolName, ECHO_ARGS);
+      const { result } = await host.tools.call(caller(conversationId), toolName, ECHO_ARGS);
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`gateway echo returned ${JSON.stringify(result)}`);
     };
-    // The gateway's `_meta` (seed 000 §3.1) sent by a bare client: what the server's share of that costs, for information.
-    const meta = (host.gateway as unknown as { metaFor(server: unknown): Record<string, unknown> }).metaFor(host.mcp.definition('chatos::everything'));
+    // The gateway's `_meta` (seed 000 §3.1: the server's own, with the session root as its workdir) sent by a bare
+    // client: what the server's share of that costs, for information.
+    const meta = { ...host.mcp.definition('chatos::everything')!.meta, workdir: home };
     const viaBare = (client: Client, withMeta = false) => async () => {
       const result = (await client.callTool(withMeta ? { name: 'echo', arguments: ECHO_ARGS, _meta: meta } : { name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
@@ -235,7 +236,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     for (const group of groups) await interleaved(WARMUP_CALLS, group, [[], [], []]);
     const withMetaPair = [viaBare(bares[0]!.client, true), viaBare(bares[0]!.client)];
     await interleaved(WARMUP_CALLS, withMetaPair, [[], []]);
-    check(host.mcp.connections.snapshot().find((s) => s.serverId === 'chatos::everything')?.leases.length === PAIRS, `the gateway holds ${PAIRS} leases of server-everything`);
+    check(host.mcp.servers.snapshots().find((s) => s.serverId === 'chatos::everything')?.leases.length === PAIRS, `the gateway holds ${PAIRS} leases of server-everything`);
 
     const seq = await pooledRounds(SEQ_ROUNDS, SEQ_CALLS, groups);
     // One bare client with and without the gateway's `_meta`: same process, so only the `_meta` differs.
@@ -310,10 +311,10 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const coldTimes: [number[], number[], number[]] = [[], [], []];
     const coldGateway = async (key: string) => {
       const t0 = performance.now();
-      const { result } = await host.gateway.callTool(caller(`cold-${key}`), `mcp_${key}_echo`, ECHO_ARGS);
+      const { result } = await host.tools.call(caller(`cold-${key}`), `mcp_${key}_echo`, ECHO_ARGS);
       coldTimes[0].push(performance.now() - t0);
       check(echoText(result) === 'Echo: hi', `cold gateway echo returned ${JSON.stringify(result)}`);
-      await host.mcp.connections.endConversation(`cold-${key}`);
+      await host.tools.leases.end(`cold-${key}`);
     };
     const coldBare = (into: number[]) => async () => {
       const t0 = performance.now();
@@ -341,7 +342,7 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     notes.push(
-      `cold: ${COLD_RUNS} runs of each side (gateway, bare, spare bare), going through all six orders of the three in turn; a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from gateway.callTool to the echo result; a bare run is new Client + StdioClientTransport, connect, listTools, callTool; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
+      `cold: ${COLD_RUNS} runs of each side (gateway, bare, spare bare), going through all six orders of the three in turn; a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from host.tools.call to the echo result; a bare run is new Client + StdioClientTransport, connect, listTools, callTool; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
     );
     return grouped('first call to a cold server', coldRows);
   } finally {
@@ -362,15 +363,14 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     );
   write(TOOLS_A);
   const host = await startHost(home);
-  const watchable = host as Host & { watch?: (options?: { debounceMs?: number; pollMs?: number }) => () => void };
-  const stopWatching = typeof watchable.watch === 'function' ? watchable.watch() : undefined;
+  const stopWatching = host.watcher.watch();
   try {
-    const listing = await host.gateway.listTools(caller());
+    const listing = await host.tools.list(caller());
     check(listing.problems.every((p) => p.severity !== 'error'), `listing problems: ${JSON.stringify(listing.problems)}`);
     check(listing.tools.filter((t) => t.rawName === 'pid').length === RELOAD_SERVERS, `all ${RELOAD_SERVERS} servers list their tools`);
     const pidsOf = () => {
       const pids = new Map<string, number | undefined>();
-      for (const server of host.mcp.connections.snapshot()) {
+      for (const server of host.mcp.servers.snapshots()) {
         const running = server.leases.find((l) => l.state.kind === 'running');
         pids.set(server.serverId, running?.pid);
       }
@@ -380,12 +380,12 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     check([...before.values()].filter((pid) => pid !== undefined).length === RELOAD_SERVERS, `all ${RELOAD_SERVERS} servers run: ${JSON.stringify([...before])}`);
 
     const changedId = `chatos::${RELOAD_CHANGED}`;
-    const hasCount = async () => (await host.gateway.listTools(caller())).tools.some((t) => t.serverId === changedId && t.rawName === 'count');
+    const hasCount = async () => (await host.tools.list(caller())).tools.some((t) => t.serverId === changedId && t.rawName === 'count');
     // The list is asked for again after each reload the host reports (as the UI does on its event), not in a busy
     // loop: asking for 20 servers' tools every few ms took CPU from the very server start being timed.
     let reloads = 0;
     let wake: (() => void) | undefined;
-    const stopListening = host.onEvent((event) => {
+    const stopListening = host.events.on((event) => {
       if (event.kind !== 'mcp-reloaded') return;
       reloads++;
       wake?.();
@@ -405,7 +405,6 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
       const want = run % 2 === 0; // alternately add and remove the "count" tool
       const t0 = performance.now();
       write(want ? TOOLS_B : TOOLS_A);
-      if (!stopWatching) await host.reloadMcp();
       let seen = reloads;
       while ((await hasCount()) !== want) {
         check(performance.now() - t0 < RELOAD_TIMEOUT_MS, `the changed tool list did not appear within ${RELOAD_TIMEOUT_MS} ms`);
@@ -414,7 +413,7 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
       }
       samples.push(performance.now() - t0);
       // The changed server is in use again (its replacement starts), like the others.
-      const { result } = await host.gateway.callTool(caller(), `mcp_${RELOAD_CHANGED}_pid`, {});
+      const { result } = await host.tools.call(caller(), `mcp_${RELOAD_CHANGED}_pid`, {});
       check(!result.isError, 'the changed server answers after the reload');
       const after = pidsOf();
       for (const [id, pid] of before) {
@@ -435,10 +434,10 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     }
     notes.push(
       `hot reload: ${RELOAD_SERVERS} fixture servers (test/fixtures/servers/gatewayServer.mjs), all listed and running; ${RELOAD_CHANGED}'s env GATEWAY_TOOLS is rewritten in mcp.yaml (adding/removing its "count" tool), ${RELOAD_RUNS} runs; ` +
-        (stopWatching ? "timed from the write through host.watch()'s file watcher (default debounce) until gateway.listTools offers the new list" : 'host.watch() is not wired, so host.reloadMcp() is called right after the write; timed until gateway.listTools offers the new list') +
+        "timed from the write through host.watcher.watch()'s file watcher (default debounce) until the gateway lists the new tools" +
         ' (asked after each mcp-reloaded event, as the UI does, and every 50 ms otherwise)',
     );
-    return grouped(`hot reload, ${RELOAD_SERVERS} servers, one changed (${stopWatching ? 'file watcher' : 'reloadMcp()'})`, [
+    return grouped(`hot reload, ${RELOAD_SERVERS} servers, one changed (file watcher)`, [
       atMost('write → new tool list (median)', median(samples), 'ms', RELOAD_LIMIT_MS),
       info('write → new tool list (worst)', Math.max(...samples), 'ms'),
       info('floor: bare SDK spawn + initialize + list (median)', median(floor), 'ms'),
@@ -446,7 +445,7 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     ]);
     stopListening();
   } finally {
-    stopWatching?.();
+    stopWatching();
     await host.dispose();
   }
 }

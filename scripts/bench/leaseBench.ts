@@ -39,7 +39,7 @@ export async function runLeaseBench(): Promise<BenchSection> {
   await host.start();
   const server = await startHeadlessServer({ host, port: 0, rendererDir: RENDERER_DIR, version: 'bench' });
   const browser = await launchChromium();
-  const notesLeases = () => host.mcp.connections.snapshot().find((s) => s.serverId === NOTES_SERVER)?.leases ?? [];
+  const notesLeases = () => host.mcp.servers.snapshots().find((s) => s.serverId === NOTES_SERVER)?.leases ?? [];
   const every = new Set<number>();
   let most = 0;
   const seen = new Set<string>();

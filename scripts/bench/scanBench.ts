@@ -81,7 +81,7 @@ function checkExposure(host: Host, apps: FixtureApp[]): void {
   const expected = ['defaults', 'inline', 'none'];
   kinds.forEach((app, i) => {
     check(app, `fixture has an app of kind ${expected[i]}`);
-    const source = host.catalog.getAiContribution(app.pluginId, app.appId)?.exposure.mcpServers.source;
+    const source = host.plugins.catalog.getAiContribution(app.pluginId, app.appId)?.exposure.mcpServers.source;
     check(source === expected[i], `${app.pluginId}/${app.appId}: exposure source ${source}, expected ${expected[i]}`);
   });
 }
@@ -123,7 +123,7 @@ export async function runScanBench(): Promise<BenchSection> {
       await host?.dispose();
       host = makeHost(layout); // a new host each time: empty scan cache
       const currentHost = host;
-      const cold = timed(() => currentHost.catalog.rescan());
+      const cold = timed(() => currentHost.plugins.catalog.rescan());
       checkFullScan(cold.result, `cold scan ${run + 1}`);
       coldMs.push(cold.ms);
     }
@@ -132,7 +132,7 @@ export async function runScanBench(): Promise<BenchSection> {
 
     const noChangeMs: number[] = [];
     for (let run = 0; run < RESCAN_RUNS; run++) {
-      const rescan = timed(() => host.catalog.rescan());
+      const rescan = timed(() => host.plugins.catalog.rescan());
       check(rescan.result.stats.reread.length === 0, `no-change rescan re-read ${rescan.result.stats.reread.length} folders`);
       check(rescan.result.apps.length === EXPECTED_APPS, `no-change rescan lost apps: ${rescan.result.apps.length}`);
       noChangeMs.push(rescan.ms);
@@ -146,11 +146,11 @@ export async function runScanBench(): Promise<BenchSection> {
       // where mtime resolution is coarse; the inode stays (same file rewritten).
       const text = `${promptText('zh', target.pluginId, target.appId)}${'修订\n'.repeat(run + 1)}`;
       fs.writeFileSync(target.zhPromptFile, text);
-      const rescan = timed(() => host.catalog.rescan());
+      const rescan = timed(() => host.plugins.catalog.rescan());
       const reread = rescan.result.stats.reread;
       check(reread.length === 1 && reread[0] === target.pluginDir, `one-changed rescan re-read [${reread.join(', ')}], expected [${target.pluginDir}]`);
       check(rescan.result.problems.length === 0, `one-changed rescan reported ${rescan.result.problems.length} problems`);
-      const seen = host.catalog.getAiContribution(target.pluginId, target.appId)?.prompt?.zh;
+      const seen = host.plugins.catalog.getAiContribution(target.pluginId, target.appId)?.prompt?.zh;
       check(seen === text, `getAiContribution does not show the rewritten prompt (run ${run + 1})`);
       oneChangedMs.push(rescan.ms);
     }

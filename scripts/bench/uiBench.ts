@@ -80,7 +80,7 @@ export async function runUiBench(): Promise<BenchSection> {
       js = loaded;
       noneRuns.push((await loadAgents(none)).ms);
     }
-    const apps = many.host.catalog.apps.length;
+    const apps = many.host.plugins.catalog.apps.length;
     const rows: BenchRow[] = [
       ...grouped('renderer JS before the Agents page is interactive', [
         atMost('JS sent (gzip)', Number((js.jsGzip / 1024).toFixed(1)), 'KB', JS_BUDGET_KB),

@@ -1,18 +1,4 @@
-import { AgentError } from '../core/agents/agentStore.js';
-import { ChatError } from '../core/chat/chatError.js';
-import { MessageLogError } from '../core/chat/conversations/messageLog.js';
-import { ModelError } from '../core/models/modelError.js';
-import { SecretError } from '../core/secrets/secretStore.js';
-import { KnowledgeError } from '../core/knowledge/knowledgeError.js';
-import { McpRuntimeError } from '../core/mcp/mcpRuntimeError.js';
-import { McpAdminError } from '../core/mcp/admin/mcpAdminError.js';
-import { HostPromptError } from '../core/registry/hostPromptStore.js';
-import { GatewayError } from '../core/tools/toolGateway.js';
-import { InstallError } from '../core/plugins/pluginInstaller.js';
-import { RegistryError } from '../core/registry/registryCenter.js';
-import { PluginLifecycleError } from '../core/operations/pluginLifecycle.js';
-import { RootsError } from '../core/plugins/rememberedRoots.js';
-import { OperationError } from '../core/operations/operationError.js';
+import { AgentError, ChatError, MessageLogError, ModelError, SecretError, KnowledgeError, McpRuntimeError, McpAdminError, HostPromptError, GatewayError, InstallError, RegistryError, PluginLifecycleError, RootsError, OperationError } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
 /** A refusal or failure the api reports as is: a stable code, a message, how to fix it. */

@@ -41,7 +41,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       try {
         listener(event);
       } catch (error) {
-        host.logger.warn(`an event listener failed: ${(error as Error).message}`);
+        host.setup.logger.warn(`an event listener failed: ${(error as Error).message}`);
       }
     }
   };
@@ -70,7 +70,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       if (!request.ok) return { ok: false, error: request.error };
       const client = plainClient(origin?.client);
       // A call made for a conversation from a tab keeps that conversation's instances only while the tab is there.
-      if (client && HOLDING_METHODS.has(request.method)) host.leaseHolders.hold(client, (request.params as { conversationId: string }).conversationId);
+      if (client && HOLDING_METHODS.has(request.method)) host.tools.leases.hold(client, (request.params as { conversationId: string }).conversationId);
       try {
         const handler = handlers[request.method] as (params: unknown) => unknown;
         return { ok: true, result: (await handler(request.params)) as HostApiReply<HostApiMethod> extends { result: infer R } ? R : never };
@@ -84,11 +84,11 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     },
     clientConnected(client) {
       const id = plainClient(client);
-      if (id) host.leaseHolders.connected(id);
+      if (id) host.tools.leases.connected(id);
     },
     clientDisconnected(client) {
       const id = plainClient(client);
-      if (id) host.leaseHolders.disconnected(id);
+      if (id) host.tools.leases.disconnected(id);
     },
     dispose() {
       for (const stop of stops) stop();
@@ -109,7 +109,7 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
   const problemsChanged = () => emit({ type: 'problems.changed', count: currentProblems(host).length });
   return [
     wireChatEvents(host, urls, emit, problemsChanged),
-    host.onEvent((event) => {
+    host.events.on((event) => {
       if (event.kind === 'app-tool-called') {
         // Every call to an app's server: passed on as it is, without the problem count a reload needs.
         return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
@@ -121,7 +121,7 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
         for (const pluginId of pluginIdsOf(host, event.reread)) emit({ type: 'uiApp.changed', pluginId });
       } else if (event.kind === 'trust-changed') {
         // Trust taken back (or given) in another process: lists, the registry's marks and open pages are stale.
-        emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
+        emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.plugins.catalog.problems.length });
         emit({ type: 'registry.changed' });
         for (const pluginId of event.pluginIds) emit({ type: 'uiApp.changed', pluginId });
       } else if (event.kind === 'dev-reloaded') {
@@ -133,9 +133,9 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       problemsChanged();
     }),
-    host.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
-    host.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
-    host.operations.servers.onStateChange((serverId, conversationId, state) => {
+    host.tools.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
+    host.tools.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
+    host.mcp.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();
     }),
@@ -145,5 +145,5 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
 /** Plugin ids of the re-read plugin folders (a rescan reports folders). */
 function pluginIdsOf(host: Host, dirs: readonly string[]): string[] {
   const wanted = new Set(dirs.map((dir) => path.resolve(dir)));
-  return host.catalog.plugins.filter((p) => p.id && wanted.has(path.resolve(p.dir))).map((p) => p.id!);
+  return host.plugins.catalog.plugins.filter((p) => p.id && wanted.has(path.resolve(p.dir))).map((p) => p.id!);
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { GatewayCallResult, OfferedTool } from '../core/tools/toolGateway.js';
+import type { GatewayCallResult, OfferedTool } from '../core/facades/tools.js';
 import type { ToolOutcome, ToolView } from '../shared/hostApi.js';
 import type { FaceUrls } from './types.js';
 

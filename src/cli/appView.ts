@@ -1,23 +1,10 @@
 import type { AppContribution } from '../shared/appContribution.js';
-import type { Problem } from '../shared/problems.js';
-import { appView } from '../core/contributions/appView.js';
-import type { ScanResult } from '../core/contributions/pluginScanner.js';
-import { appServerProblems, type ServerTrouble } from '../core/mcp/serverTrouble.js';
+import type { Host } from '../core/host.js';
+import type { ScanResult } from '../core/facades/plugins.js';
 
 /** `chatos apps --json`: one entry per app with what the host derived, plus each plugin with its problems. */
-export function appsView(result: ScanResult, trouble: (serverId: string) => ServerTrouble | undefined = () => undefined) {
-  const pluginByDir = new Map(result.plugins.map((p) => [p.dir, p]));
-  return {
-    apps: result.apps.map((app) => appView(app, pluginByDir.get(app.pluginDir), trouble)),
-    plugins: result.plugins,
-    problems: result.problems,
-  };
-}
-
-/** Every app's own server's trouble: problems beside the scan's (which hold the manifests'). */
-export function serverProblemsOfApps(result: ScanResult, trouble: (serverId: string) => ServerTrouble | undefined): Problem[] {
-  const pluginByDir = new Map(result.plugins.map((p) => [p.dir, p]));
-  return result.apps.flatMap((app) => appServerProblems(app, Math.max(pluginByDir.get(app.pluginDir)?.appIds.indexOf(app.appId) ?? 0, 0), trouble));
+export function appsView(host: Host, result: ScanResult) {
+  return { apps: host.plugins.appViews(result), plugins: result.plugins, problems: result.problems };
 }
 
 function exposureText(e: AppContribution['exposure']['mcpServers']): string {

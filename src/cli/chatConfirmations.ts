@@ -16,18 +16,18 @@ export function answerChatConfirmations(host: Host, options: { yes: boolean; ask
   let queue = Promise.resolve();
   const answer = async (request: ToolConfirmationRequest) => {
     // Answered meanwhile (a Stop declined it, or it expired): nothing to ask.
-    if (!host.confirmations.listPending().some((p) => p.id === request.id)) return;
+    if (!host.tools.confirmations.listPending().some((p) => p.id === request.id)) return;
     const reply = await options.ask!(`${request.summary} [${request.risk} risk] — run it? [y/N, a = always for this agent] `);
     const text = reply.trim().toLowerCase();
-    host.confirmations.respond(request.id, text === 'y' || text === 'yes' || text === 'a' || text === 'always', text === 'a' || text === 'always' ? 'always' : 'once');
+    host.tools.confirmations.respond(request.id, text === 'y' || text === 'yes' || text === 'a' || text === 'always', text === 'a' || text === 'always' ? 'always' : 'once');
   };
-  const stop = host.confirmations.on('required', (request) => {
-    if (options.yes) return void host.confirmations.respond(request.id, true);
+  const stop = host.tools.confirmations.on('required', (request) => {
+    if (options.yes) return void host.tools.confirmations.respond(request.id, true);
     if (!options.ask) {
       declined++;
-      return void host.confirmations.respond(request.id, false);
+      return void host.tools.confirmations.respond(request.id, false);
     }
-    queue = queue.then(() => answer(request)).catch(() => void host.confirmations.respond(request.id, false));
+    queue = queue.then(() => answer(request)).catch(() => void host.tools.confirmations.respond(request.id, false));
   });
   return { declinedWithoutTerminal: () => declined, stop };
 }

@@ -1,5 +1,4 @@
-import type { ChatEvent } from '../core/chat/chatPolicy.js';
-import type { TurnOutcome } from '../core/chat/chatTurn.js';
+import type { ChatEvent, TurnOutcome } from '../core/facades/chat.js';
 import type { AnswerStats, AssistantMessage, ConversationMessage, ToolMessage } from '../shared/chat.js';
 import type { CliIo } from './output.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createHost, type Host, type HostOptions } from '../core/host.js';
-import { StoreError } from '../core/store/storeError.js';
+import { StoreError } from '../core/facades/errors.js';
 import { notSaved } from './storeFailure.js';
 
 export interface GlobalOptions {

@@ -1,4 +1,4 @@
-import { OperationError } from '../core/operations/operationError.js';
+import { OperationError, StoreError } from '../core/facades/errors.js';
 import { Command, CommanderError } from 'commander';
 import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
@@ -18,7 +18,6 @@ import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
-import { StoreError } from '../core/store/storeError.js';
 import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
 import { notSaved } from './storeFailure.js';
 

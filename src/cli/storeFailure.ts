@@ -1,4 +1,4 @@
-import { messageOf, type StoreError } from '../core/store/storeError.js';
+import { messageOf, type StoreError } from '../core/facades/errors.js';
 import { UserError } from './output.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { AppContribution, PluginRecord } from '../shared/appContribution.js';
-import { refusalText, type RunGate } from '../core/policy/runGate.js';
+import { refusalText, type PluginsFacade } from '../core/facades/plugins.js';
 import { contentTypeOf, fileInside, urlPathSegments } from './safePath.js';
 
 export { uiAppShellCsp, uiAppShellHtml } from './uiAppShell.js';
 
-/** What the page files need from the host: its catalog and its run gate (a started `Host` is one). */
+/** What the page files need from the host: its catalog and its run gate (a started host's `plugins` is one). */
 export interface UiAppSource {
   readonly catalog: { readonly apps: readonly AppContribution[]; readonly plugins: readonly PluginRecord[] };
-  readonly runGate: Pick<RunGate, 'check'>;
+  readonly runGate: Pick<PluginsFacade['runGate'], 'check'>;
 }
 
 /** Why a page or file is not served: 404 when there is nothing to show, 403 when the plugin may not run. */

@@ -58,7 +58,7 @@ const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" pri
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = options.token ?? newToken();
-  const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.home.artifactsDir, options.host.home.conversationsDir), version: options.version });
+  const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir), version: options.version });
   let state: ServeState | undefined;
   const server = http.createServer((req, res) => {
     if (!state) return sendText(res, 503, 'starting');
@@ -129,7 +129,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   if (!hostHeader) return sendText(res, 421, misdirected(state));
   const { path, query } = splitUrl(req.url);
   if (!path.startsWith('/')) return sendText(res, 400, 'bad request target');
-  if (path.startsWith('/ui/')) return handleUiRoute(req, res, path, query, hostHeader, { source: state.host, token: state.token });
+  if (path.startsWith('/ui/')) return handleUiRoute(req, res, path, query, hostHeader, { source: state.host.plugins, token: state.token });
   if (path === '/api' && req.method === 'OPTIONS') return refusePreflight(res);
   if (!state.origins.originAllowed(req)) return sendText(res, 403, 'cross-origin request refused');
 
@@ -145,8 +145,8 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   if (!authorized) return sendText(res, 401, state.unauthorized);
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'only GET here', { Allow: 'GET, HEAD' });
   if (path === '/events') return sendText(res, 426, 'this is the event WebSocket: connect with a WebSocket client', { Upgrade: 'websocket' });
-  if (path.startsWith('/artifacts/')) return sendArtifact(req, res, state.host.home.artifactsDir, path.slice('/artifacts/'.length));
-  if (path.startsWith('/conversation-artifacts/')) return sendConversationArtifact(req, res, state.host.home.conversationsDir, path.slice('/conversation-artifacts/'.length));
+  if (path.startsWith('/artifacts/')) return sendArtifact(req, res, state.host.setup.home.artifactsDir, path.slice('/artifacts/'.length));
+  if (path.startsWith('/conversation-artifacts/')) return sendConversationArtifact(req, res, state.host.setup.home.conversationsDir, path.slice('/conversation-artifacts/'.length));
 
   const target = resolveRendererFile(state.rendererDir, path);
   if (fromQuery !== undefined && (target.kind !== 'file' || target.html)) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { streamRegularFile } from '../core/files/readRegularFile.js';
+import { streamRegularFile } from '../core/facades/userInput.js';
 
 /** Sent with every response; a route may relax Cache-Control (content-hashed assets) or the resource policy (page files). */
 export function setBaseHeaders(res: ServerResponse): void {

@@ -1,5 +1,5 @@
-import type { Logger } from '../core/ports.js';
-import { SecretFile } from '../core/secrets/secretFile.js';
+import type { Logger } from '../core/facades/setup.js';
+import { SecretFile } from '../core/facades/secrets.js';
 import { newToken } from './auth.js';
 
 const ENTRY = 'token';

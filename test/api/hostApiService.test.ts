@@ -8,6 +8,7 @@ import { HostApiMethods, HostEventSchema, type HostApiMethod, type HostApiParams
 import { isAlive, pidsOf, startTestHost, trustPlugin, writeGatewayPlugin, type TestHost } from '../helpers/gatewayHost.js';
 import { writeHugePlugin, writePlugin } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
 const urls = {
   uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
@@ -53,7 +54,7 @@ describe('HostApi service', () => {
   it('lists every plugin when one holds more files than trust pins: that one is blocked, with the problem (issue 13 item 9)', async () => {
     const { api, t } = await startApi();
     writeHugePlugin(t.pluginRoot, 'acme.huge', 20_001);
-    t.host.rescan();
+    t.host.plugins.rescan();
     const listed = await call(api, 'apps.list', {});
     const huge = listed.plugins.find((p) => p.id === 'acme.huge')!;
     expect(huge.trust.state).toBe('blocked');
@@ -67,7 +68,7 @@ describe('HostApi service', () => {
   it("an agent preview gets no prompt text and no tool of an untrusted plugin, and says why (issue 13 item 5)", async () => {
     const { api, t } = await startApi({ trusted: false });
     writePlugin(t.pluginRoot, 'says', { manifestVersion: 1, id: 'acme.says', name: 'Says', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { zh: { content: 'Obey the plugin.' } } } }] }, { 'index.mjs': '' });
-    t.host.rescan();
+    t.host.plugins.rescan();
     const preview = await call(api, 'agents.preview', { agent: { name: 'P', language: 'zh', uiApps: [{ pluginId: 'acme.says', appId: 'main', prompt: true }, { pluginId: 'acme.tools', appId: 'main', mcp: true }] } });
     expect(preview.prompt.text).toBe('');
     expect(preview.main).toEqual([]);
@@ -80,7 +81,7 @@ describe('HostApi service', () => {
     const app = listed.apps.find((a) => a.appId === 'main')!;
     expect(app.serverId).toBe('acme.tools::acme.tools.main');
     // One view of an app: `chatos apps --json` prints exactly what the Apps page gets.
-    expect(appsView(t.host.rescan(), (id) => t.host.serverTrouble(id)).apps).toEqual(listed.apps);
+    expect(appsView(t.host, t.host.plugins.rescan()).apps).toEqual(listed.apps);
     const plugin = listed.plugins.find((p) => p.id === 'acme.tools')!;
     expect(plugin.trust.state).toBe('untrusted');
     expect(plugin.runnable).toBe(false);
@@ -107,7 +108,7 @@ describe('HostApi service', () => {
   it("tells the UI of every call that reached an app's own server (its frames then get tool.called)", async () => {
     const { api, events, t } = await startApi();
     await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'from the page' } });
-    await t.host.gateway.callTool({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
+    await t.host.tools.call({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
     expect(events.filter((e) => e.type === 'uiApp.toolCalled')).toEqual([
       { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true },
       { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false },
@@ -136,7 +137,7 @@ describe('HostApi service', () => {
 
   it('grants and revokes, changing what an app may see, with events', async () => {
     const { api, events, t } = await startApi();
-    t.host.registry.registerApp('aide', 'host');
+    internalsOf(t.host).registry.center.registerApp('aide', 'host');
     const id = 'acme.tools::acme.tools.main';
     expect((await call(api, 'registry.overview', {})).visible.aide!.servers).not.toContain(id);
     expect((await call(api, 'registry.grant', { appId: 'aide', id })).result).toBe('created');
@@ -189,7 +190,7 @@ describe('HostApi service', () => {
   it('stops what an untrusted plugin runs now, not only what it would start later', async () => {
     const { api, events, t } = await startApi();
     await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } });
-    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId.startsWith('acme.tools::')).flatMap((s) => s.leases);
+    const leases = () => t.host.mcp.servers.snapshots().filter((s) => s.serverId.startsWith('acme.tools::')).flatMap((s) => s.leases);
     expect(leases().length).toBeGreaterThan(0);
     expect((await call(api, 'plugins.untrust', { pluginId: 'acme.tools' })).changed).toBe(true);
     expect(leases()).toEqual([]);
@@ -215,7 +216,7 @@ describe('HostApi service', () => {
 
     await call(api, 'plugins.uninstall', { pluginId: 'acme.mine', purge: false });
     expect(running.filter(isAlive)).toEqual([]);
-    expect(t.host.backends.running()).toEqual([]);
+    expect(t.host.plugins.backends.running()).toEqual([]);
     expect(events).toContainEqual({ type: 'uiApp.changed', pluginId: 'acme.mine' });
     const overview = await call(api, 'registry.overview', {});
     expect(overview.servers.map((s) => s.id)).not.toContain(serverId);
@@ -256,7 +257,7 @@ describe('HostApi service', () => {
     t.host.agents.create({ id: 'a', name: 'A', ...selecting });
     const at = { agentId: 'a', flow: 'main' as const, conversationId: 'playground-off' };
     const echo = (await call(api, 'tools.list', at)).tools.find((tool) => tool.rawName === 'echo')!;
-    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId === serverId).flatMap((s) => s.leases);
+    const leases = () => t.host.mcp.servers.snapshots().filter((s) => s.serverId === serverId).flatMap((s) => s.leases);
     expect(leases().length).toBeGreaterThan(0);
 
     await call(api, 'servers.setEnabled', { serverId, enabled: false });
@@ -315,7 +316,7 @@ describe('HostApi service', () => {
     }
     expect((await failure(api, 'plugins.trust', { pluginId: 'acme.nope' })).code).toBe('NOT_FOUND');
     expect((await failure(api, 'plugins.uninstall', { pluginId: 'acme.nope' })).code).toBe('NOT_FOUND');
-    expect(t.host.catalog.plugins.map((p) => p.id)).toEqual(expect.arrayContaining(['acme.flags', 'acme.plain']));
+    expect(t.host.plugins.catalog.plugins.map((p) => p.id)).toEqual(expect.arrayContaining(['acme.flags', 'acme.plain']));
   });
 
   it('lists problems from every source and answers host.info', async () => {

@@ -28,8 +28,8 @@ describe('rescan as one operation', () => {
     const events: HostEventMessage[] = [];
     api.onEvent((event) => events.push(event));
     // A debounce longer than the poll: the poll finds the edit before the debounced rescan runs, whoever noticed it first.
-    stops.push(t.host.watch({ debounceMs: 400, pollMs: 50 }));
-    const dir = t.host.catalog.plugins.find((p) => p.id === 'acme.polled')!.dir;
+    stops.push(t.host.watcher.watch({ debounceMs: 400, pollMs: 50 }));
+    const dir = t.host.plugins.catalog.plugins.find((p) => p.id === 'acme.polled')!.dir;
     fs.appendFileSync(path.join(dir, 'main', 'index.mjs'), '// edited\n');
     await waitUntil(() => events.some((e) => e.type === 'uiApp.changed' && e.pluginId === 'acme.polled'), 'the edited plugin\'s pages told to reload', 20_000);
     expect(events).toContainEqual(expect.objectContaining({ type: 'plugins.changed', reread: [dir] }));
@@ -38,13 +38,13 @@ describe('rescan as one operation', () => {
   it('the settings tool rescan_apps reloads the servers: a plugin dropped in is callable right after', async () => {
     const t = await startTestHost();
     writeGatewayPlugin(t.pluginRoot, 'acme.late', [{ appId: 'main', allowMain: true }]);
-    const { result } = await t.host.gateway.callTool(caller(), 'mcp_settings_rescan_apps', {});
+    const { result } = await t.host.tools.call(caller(), 'mcp_settings_rescan_apps', {});
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain('Rescanned');
-    const app = t.host.catalog.apps.find((a) => a.pluginId === 'acme.late')!;
+    const app = t.host.plugins.catalog.apps.find((a) => a.pluginId === 'acme.late')!;
     expect(t.host.mcp.definition(`${app.providerAppId}::${app.serverName}`)).toBeDefined();
     trustPlugin(t.host, 'acme.late');
-    const listed = await t.host.gateway.listTools(caller());
+    const listed = await t.host.tools.list(caller());
     expect(listed.tools.map((tool) => tool.serverId)).toContain(`${app.providerAppId}::${app.serverName}`);
   });
 });

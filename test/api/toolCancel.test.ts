@@ -3,6 +3,7 @@ import { createHostApiService } from '../../src/api/hostApiService.js';
 import { HostEventSchema, type HostEventMessage } from '../../src/shared/hostApi.js';
 import { agentUsing, chatServerEntry } from '../helpers/chatWorld.js';
 import { startTestHost, waitUntil, writeMcpYaml } from '../helpers/gatewayHost.js';
+import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
 /** A Playground call made with a callId: the server's progress arrives as events, and tools.cancel really cancels it (the server is told). */
 
@@ -26,7 +27,7 @@ describe('tools.call with a callId', () => {
     expect(await api.handle({ method: 'tools.cancel', params: { callId } })).toEqual({ ok: true, result: { cancelled: true } });
     const reply = await calling;
     expect(reply).toMatchObject({ ok: false, error: { code: 'CALL_ABORTED' } });
-    const log = t.host.mcp.connections.logOf('chatos::chat');
+    const log = internalsOf(t.host).mcp.runtime.connections.logOf('chatos::chat');
     await waitUntil(() => log.entries().some((e) => e.text.includes('slow cancelled')), 'the server to be told of the cancellation', 20_000);
     // The audit says it was cancelled, not that it failed.
     expect(await api.handle({ method: 'audit.list', params: { tool: 'mcp_chat_slow' } })).toMatchObject({ ok: true, result: { records: [{ outcome: 'cancelled', args: '{"steps":10000,"stepMs":50}' }] } });

@@ -46,7 +46,7 @@ describe.each(originalPlugins())('$label, unmodified', ({ dir, pluginId }) => {
   it('its backend answers, importing what it imports from the host', async () => {
     const { host } = await startTestHost(({ pluginRoot }) => fs.cpSync(dir, path.join(pluginRoot, pluginId), { recursive: true }));
     trustPlugin(host, pluginId);
-    const reply = await host.backends.invoke(pluginId, 'ping', { hello: 'world' });
+    const reply = await host.plugins.backends.invoke(pluginId, 'ping', { hello: 'world' });
     expect(reply).toMatchObject({ ok: true, result: { ok: true, pluginId, params: { hello: 'world' } } });
     await host.dispose();
   });

@@ -30,7 +30,7 @@ describe('the chatos:api IPC handler', () => {
   it('returns the real reply of a real host to the main window', async () => {
     const { handler, host } = await realApi();
     const info = await handler(fromApp, { method: 'host.info', params: {} });
-    expect(info).toEqual({ ok: true, result: { version: '1.2.3', home: host.home.root, face: 'electron', locale: 'en-US' } });
+    expect(info).toEqual({ ok: true, result: { version: '1.2.3', home: host.setup.home.root, face: 'electron', locale: 'en-US' } });
     const agents = await handler(fromApp, { method: 'agents.list', params: {} });
     expect(agents.ok && HostApiMethods['agents.list'].result.parse(agents.result).agents.map((a) => a.id)).toEqual(['keep']);
     const deleted = await handler(fromApp, { method: 'agents.delete', params: { id: 'keep' } });

@@ -5,9 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/tools/toolGateway.js';
-import { runPlanOf } from '../../src/core/trust/runPlan.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
+import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
 /** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, images, crash, pid). */
 export const GATEWAY_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
@@ -88,9 +88,9 @@ export async function startTestHost(setup: (dirs: { home: string; pluginRoot: st
 
 /** What `chatos trust <pluginId>` does. */
 export function trustPlugin(host: Host, pluginId: string): void {
-  const plugin = host.catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
+  const plugin = host.plugins.catalog.plugins.find((p) => p.id === pluginId && p.status === 'loaded');
   if (!plugin) throw new Error(`no loaded plugin ${pluginId}`);
-  host.trust.trust({ ...plugin, id: pluginId }, runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules));
+  internalsOf(host).plugins.trustStore.trust({ ...plugin, id: pluginId }, host.plugins.runPlan(plugin));
 }
 
 export const caller = (conversationId = 'conv-1', overrides: Partial<Caller> = {}): Caller => ({ appId: 'chatos', conversationId, flow: 'main', ...overrides });
@@ -135,7 +135,7 @@ export function freePort(): Promise<number> {
 
 /** Every pid the runtime holds for a server, any conversation's. */
 export function pidsOf(host: Host, serverId: string): number[] {
-  return host.mcp.connections
+  return internalsOf(host).mcp.runtime.connections
     .snapshot()
     .filter((s) => s.serverId === serverId)
     .flatMap((s) => s.leases.map((l) => l.pid))

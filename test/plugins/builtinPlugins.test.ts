@@ -8,29 +8,29 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 describe('built-in plugins', () => {
   it('validate clean: a way-A app with its own server and prompts, a way-B app exposing its default lists', () => {
     const host = createHost({ home: tempDir(), appRoot: repoRoot });
-    const result = host.catalog.rescan();
+    const result = host.plugins.catalog.rescan();
     expect(result.problems).toEqual([]);
-    const notes = host.catalog.getAiContribution('chatos.notes', 'notes')!;
+    const notes = host.plugins.catalog.getAiContribution('chatos.notes', 'notes')!;
     expect(notes.mcp?.url).toBe(`cmd://node ${path.join(repoRoot, 'plugins', 'notes', 'mcp', 'server.mjs')}`);
     expect(notes.prompt?.zh).toContain('add_note');
     expect(notes.prompt?.en).toContain('add_note');
-    expect(host.catalog.plugins.find((p) => p.id === 'chatos.notes')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'notes', 'backend', 'index.mjs'));
-    const canvas = host.catalog.getAiContribution('chatos.canvas', 'canvas')!;
+    expect(host.plugins.catalog.plugins.find((p) => p.id === 'chatos.notes')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'notes', 'backend', 'index.mjs'));
+    const canvas = host.plugins.catalog.getAiContribution('chatos.canvas', 'canvas')!;
     expect(canvas.mcp?.url).toBe(`cmd://node ${path.join(repoRoot, 'plugins', 'canvas', 'mcp', 'server.mjs')}`);
     expect(canvas.allowMain && canvas.allowSub).toBe(true);
     for (const side of [canvas.prompt?.zh, canvas.prompt?.en]) {
       // The prompts teach the patch language with the seed's four examples.
       for (const taught of ['patch_ui_state', 'blocks+', '"__CREATE__"', '"__DELETE__"', 'state.params.count', 'INVALID_STRUCTURE']) expect(side).toContain(taught);
     }
-    expect(host.catalog.plugins.find((p) => p.id === 'chatos.canvas')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'canvas', 'backend', 'index.mjs'));
-    const panel = host.catalog.getAiContribution('chatos.workbench', 'panel')!;
+    expect(host.plugins.catalog.plugins.find((p) => p.id === 'chatos.canvas')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'canvas', 'backend', 'index.mjs'));
+    const panel = host.plugins.catalog.getAiContribution('chatos.workbench', 'panel')!;
     expect(panel.mcp).toBeUndefined();
     expect(panel.exposure.mcpServers).toEqual({ exposure: { mode: 'list', names: ['project_files', 'memory'] }, source: 'defaults' });
   });
 
   it('the Notes server is a working stdio MCP server that keeps notes in the injected workdir', async () => {
     const host = createHost({ home: tempDir(), appRoot: repoRoot });
-    const notes = host.catalog.getAiContribution('chatos.notes', 'notes')!;
+    const notes = host.plugins.catalog.getAiContribution('chatos.notes', 'notes')!;
     const workdir = tempDir();
     const client = await connectStdio(notes.mcp!.command!, notes.mcp!.args!);
     try {

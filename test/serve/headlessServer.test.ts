@@ -329,7 +329,7 @@ describe('lifecycle', () => {
       await own.server.close();
       expect(await closed).toBe(1001);
       await expect(raw(own.port, { path: '/' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-      expect(own.host.catalog.apps.length).toBeGreaterThan(0);
+      expect(own.host.plugins.catalog.apps.length).toBeGreaterThan(0);
     } finally {
       await own.stop();
     }

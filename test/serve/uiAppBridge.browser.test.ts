@@ -176,7 +176,7 @@ describe('the frame shell in Chromium', () => {
   it('a reloaded frame runs the edited module', async () => {
     const app = await openApp('working');
     await app.waitFor('ready');
-    const lib = path.join(f.host.catalog.apps.find((a) => a.pluginId === 'pages')!.pluginDir, 'working', 'lib.mjs');
+    const lib = path.join(f.host.plugins.catalog.apps.find((a) => a.pluginId === 'pages')!.pluginDir, 'working', 'lib.mjs');
     fs.writeFileSync(lib, "export const label = 'mounted v2';\n");
     try {
       await app.page.evaluate(() => (globalThis as unknown as { reloadFrame(): void }).reloadFrame());

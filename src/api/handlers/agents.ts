@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { resolveAgent } from '../../core/agents/agentResolver.js';
 import { AgentInputSchema } from '../../shared/agents.js';
 import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
@@ -22,20 +20,14 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.
     'agents.preview': async ({ agent }) => {
       const parsed = AgentInputSchema.safeParse(agent);
       if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, problems: [] };
-      const resolved = resolveAgent({ ...parsed.data, id: parsed.data.id ?? 'draft' }, host);
-      const preview: AgentPreview = { fieldErrors: [], main: [], sub: [], prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) }, problems: [...resolved.problems] };
-      // One flow after the other: the first lists (and caches) each server's tools, the second reuses them.
-      // An instance started to list them belongs to this preview alone and ends with it: the editor holds none.
-      const conversationId = `agent-preview:${randomUUID()}`;
-      try {
-        for (const flow of ['main', 'sub'] as const) {
-          const listed = await host.gateway.listTools(resolved.callerFor(flow, conversationId));
-          preview[flow] = listed.tools.map(toolView);
-          if (flow === 'main') preview.problems.push(...listed.problems);
-        }
-      } finally {
-        await host.endConversation(conversationId);
-      }
+      const { resolved, main, sub } = await host.agents.preview({ ...parsed.data, id: parsed.data.id ?? 'draft' });
+      const preview: AgentPreview = {
+        fieldErrors: [],
+        main: main.tools.map(toolView),
+        sub: sub.tools.map(toolView),
+        prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) },
+        problems: [...resolved.problems, ...main.problems],
+      };
       return preview;
     },
   };

@@ -1,47 +1,33 @@
-import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
-import type { AppView, PluginView } from '../../shared/hostApi.js';
+import type { AppContribution } from '../../shared/appContribution.js';
 import type { Host } from '../../core/host.js';
-import { appView } from '../../core/contributions/appView.js';
-import { userCopyOf } from '../../core/operations/pluginLifecycle.js';
-import { grantsDroppedByUninstall, previewInstall } from '../../core/operations/pluginUpdate.js';
-import { blockingProblems } from '../../core/trust/pluginTrust.js';
-import { runPlanOf } from '../../core/trust/runPlan.js';
-import { pageRegistryView } from '../../core/uiApps/pageRegistryView.js';
-import { linkDevPlugin, previewDevLink, unlinkDevPlugin } from '../../core/operations/devLinks.js';
-import { OperationError } from '../../core/operations/operationError.js';
+import { OperationError } from '../../core/facades/errors.js';
+import { blockingProblems } from '../../core/facades/plugins.js';
 import type { HandlerContext, Handlers } from './types.js';
-
-function pluginView(host: Host, plugin: PluginRecord): PluginView {
-  const runPlan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
-  const trust = host.trust.stateOf(plugin);
-  const runnable = plugin.id !== undefined && host.runGate.check({ pluginId: plugin.id, pluginDir: plugin.dir }, 'plugin').ok;
-  return { ...plugin, problems: [...plugin.problems, ...blockingProblems(trust)], trust, runPlan, runnable };
-}
 
 /** The app of a loaded plugin whose code may run now; else NOT_FOUND or the run gate's refusal. */
 function runnableApp(host: Host, pluginId: string, appId: string): AppContribution {
-  const app = host.operations.callers.findApp(pluginId, appId);
-  host.operations.callers.requireRunnable(app);
+  const app = host.tools.callers.findApp(pluginId, appId);
+  host.tools.callers.requireRunnable(app);
   return app;
 }
 
 export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.installPreview' | 'plugins.uninstall' | 'plugins.uninstallPreview' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
-  const changedTrust = () => emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
+  const { plugins } = host;
+  const changedTrust = () => emit({ type: 'plugins.changed', reread: [], removed: [], problems: plugins.catalog.problems.length });
 
   return {
     'apps.list': () => {
-      const byDir = new Map(host.catalog.plugins.map((p) => [p.dir, p]));
-      const plugins = host.catalog.plugins.map((plugin) => pluginView(host, plugin));
+      const views = plugins.catalog.plugins.map((plugin) => plugins.view(plugin));
       return {
-        apps: host.catalog.apps.map((app) => appView(app, byDir.get(app.pluginDir), (id) => host.serverTrouble(id))),
-        plugins,
-        problems: [...host.catalog.problems, ...plugins.flatMap((p) => blockingProblems(p.trust))],
+        apps: plugins.appViews(),
+        plugins: views,
+        problems: [...plugins.catalog.problems, ...views.flatMap((p) => blockingProblems(p.trust))],
       };
     },
     'apps.rescan': async () => {
       emit({ type: 'progress', op: 'rescan', phase: 'start' });
       try {
-        const result = await host.operations.rescan.rescanAndReload();
+        const result = await plugins.rescanAndReload();
         emit({ type: 'progress', op: 'rescan', phase: 'done' });
         return { reread: result.stats.reread, removed: result.stats.removed, problems: result.problems.length };
       } catch (error) {
@@ -50,15 +36,15 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       }
     },
     'plugins.trust': ({ pluginId }) => {
-      const { plugin, record } = host.operations.plugins.trust(pluginId);
-      return { trust: host.trust.stateOf(plugin), runPlan: record?.runPlan ?? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) };
+      const { plugin, record } = plugins.trust(pluginId);
+      return { trust: plugins.trustState(plugin), runPlan: record?.runPlan ?? plugins.runPlan(plugin) };
     },
     // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
-    'plugins.untrust': ({ pluginId }) => host.operations.plugins.untrust(pluginId),
-    'plugins.installPreview': ({ source }) => previewInstall(host, source),
+    'plugins.untrust': ({ pluginId }) => plugins.untrust(pluginId),
+    'plugins.installPreview': ({ source }) => plugins.previewInstall(source),
     'plugins.install': async ({ source, update }) => {
       emit({ type: 'progress', op: 'install', phase: 'start', message: source });
-      const installed = await host.operations.plugins.install(source, { update }).catch((error: unknown) => {
+      const installed = await plugins.install(source, { update }).catch((error: unknown) => {
         emit({ type: 'progress', op: 'install', phase: 'error', message: (error as Error).message });
         throw error;
       });
@@ -67,24 +53,23 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
       return { pluginId: installed.pluginId, dir: installed.dir, leftOut: installed.leftOut, updated };
     },
     'plugins.uninstallPreview': ({ pluginId }) => {
-      const installed = userCopyOf(host, pluginId);
-      return { dir: installed.dir, grants: grantsDroppedByUninstall(host, installed) };
+      return plugins.previewUninstall(pluginId);
     },
     // Like untrust, and more: what it runs is stopped, and its registrations and the grants on them go.
     'plugins.uninstall': async ({ pluginId, purge }) => {
-      await host.operations.plugins.uninstall(pluginId, purge);
+      await plugins.uninstall(pluginId, purge);
       return { removed: true };
     },
-    'plugins.devPreview': ({ dir }) => previewDevLink(host, dir),
+    'plugins.devPreview': ({ dir }) => plugins.previewDevLink(dir),
     'plugins.devLink': async ({ dir }) => {
-      const { plugin, record, added } = await linkDevPlugin(host, dir);
-      await host.reloadMcp();
+      const { plugin, record, added } = await plugins.linkDev(dir);
+      await host.mcp.reload();
       changedTrust();
       return { pluginId: plugin.id, dir: plugin.dir, added, runPlan: record.runPlan };
     },
     'plugins.devUnlink': async ({ target }) => {
-      const result = await unlinkDevPlugin(host, target);
-      await host.reloadMcp();
+      const result = await plugins.unlinkDev(target);
+      await host.mcp.reload();
       emit({ type: 'registry.changed' });
       if (result.pluginId) emit({ type: 'uiApp.changed', pluginId: result.pluginId });
       return result;
@@ -97,11 +82,11 @@ export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'app
     },
     'uiApps.invokeBackend': async ({ pluginId, appId, method, params }) => {
       runnableApp(host, pluginId, appId);
-      return host.backends.invoke(pluginId, method, params);
+      return plugins.backends.invoke(pluginId, method, params);
     },
     'uiApps.registry': ({ pluginId, appId }) => {
       const app = runnableApp(host, pluginId, appId);
-      return pageRegistryView({ registry: host.registry, runGate: host.runGate, apps: host.catalog.apps }, app);
+      return plugins.pageRegistry(app);
     },
   };
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ChatEvent } from '../../core/chat/chatPolicy.js';
+import type { ChatEvent } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
 import type { ConversationDetail } from '../../shared/chat.js';
 import type { ConversationView, HostEventMessage } from '../../shared/hostApi.js';
@@ -34,7 +34,7 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
   /** Each saved image of the conversation's tool results, with the url this face serves it at. */
   const viewOf = (detail: ConversationDetail): ConversationView => {
     const artifactUrls: Record<string, string> = Object.create(null) as Record<string, string>;
-    const folder = path.join(host.home.conversationsDir, detail.conversation.id);
+    const folder = path.join(host.setup.home.conversationsDir, detail.conversation.id);
     for (const message of detail.messages) {
       if (message.role !== 'tool') continue;
       for (const item of message.content) {
@@ -73,9 +73,9 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
       const started = chat.edit({ conversationId, messageId, text });
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
     },
-    'alwaysAllow.list': ({ agentId }) => ({ entries: host.alwaysAllow.list(agentId) }),
+    'alwaysAllow.list': ({ agentId }) => ({ entries: host.agents.alwaysAllow.list(agentId) }),
     'alwaysAllow.revoke': async ({ agentId, toolName }) => {
-      const revoked = host.alwaysAllow.revoke(agentId, toolName);
+      const revoked = host.agents.alwaysAllow.revoke(agentId, toolName);
       await host.save();
       return { revoked };
     },

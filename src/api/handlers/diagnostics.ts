@@ -1,5 +1,4 @@
-import { runDiagnostics } from '../../core/diagnostics/diagnostics.js';
-import { serverPathSource } from '../../core/runtime/loginShellPath.js';
+import { runDiagnostics, serverPathSource } from '../../core/facades/setup.js';
 import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -9,13 +8,13 @@ export function diagnosticsHandlers({ host, version }: HandlerContext): Handlers
     'diagnostics.run': () =>
       runDiagnostics({
         appVersion: version,
-        home: host.home.root,
-        mcpConfigFile: host.home.mcpConfig,
+        home: host.setup.home.root,
+        mcpConfigFile: host.setup.home.mcpConfig,
         pathSource: serverPathSource(),
         hostEnv: process.env,
-        servers: host.mcp.allDefinitions(),
+        servers: host.mcp.definitions(),
         headlessPort: DEFAULT_SERVE_PORT,
-        now: host.clock.now(),
+        now: host.setup.clock.now(),
       }),
   };
 }

@@ -1,4 +1,4 @@
-import type { IngestOptions } from '../../core/knowledge/knowledgeService.js';
+import type { IngestOptions } from '../../core/facades/knowledge.js';
 import { KnowledgeUploads } from './knowledgeUploads.js';
 import type { HandlerContext, Handlers } from './types.js';
 

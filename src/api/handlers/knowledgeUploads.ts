@@ -1,4 +1,4 @@
-import { MAX_FILE_BYTES } from '../../core/knowledge/documentText.js';
+import { MAX_FILE_BYTES } from '../../core/facades/knowledge.js';
 import { ApiFailure } from '../apiErrors.js';
 
 /** An upload nobody finished is dropped after this long. */

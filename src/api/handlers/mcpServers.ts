@@ -2,13 +2,13 @@ import type { HandlerContext, Handlers } from './types.js';
 
 /**
  * The MCP servers page's edits of mcp.yaml: thin, every rule is the core's
- * (host.mcpServers), the same operations `chatos mcp` runs. A write reloads
+ * (host.mcp.admin), the same operations `chatos mcp` runs. A write reloads
  * the servers at once, which sends `mcp.reloaded`.
  */
 export function mcpServerHandlers({ host }: HandlerContext): Handlers<
   'mcpServers.list' | 'mcpServers.add' | 'mcpServers.update' | 'mcpServers.remove' | 'mcpServers.setDisabled' | 'mcpServers.test' | 'mcpServers.importPlan' | 'mcpServers.importApply' | 'mcpServers.templates' | 'mcpServers.addTemplate'
 > {
-  const admin = host.mcpServers;
+  const admin = host.mcp.admin;
   // Registrations of added servers are written to the admin DB before the face says so.
   const saved = async <T>(result: T) => {
     await host.save();

@@ -1,4 +1,3 @@
-import { notRunnableRows } from '../../core/policy/runGate.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 export function registryHandlers({ host, emit }: HandlerContext): Handlers<'registry.overview' | 'registry.grant' | 'registry.revoke'> {
@@ -11,7 +10,7 @@ export function registryHandlers({ host, emit }: HandlerContext): Handlers<'regi
       );
       const servers = registry.listServers();
       const prompts = registry.listPrompts();
-      const notRunnable = [...notRunnableRows(servers, host.runGate, 'server'), ...notRunnableRows(prompts, host.runGate, 'prompt')].map(([id, refusal]) => ({ id, code: refusal.code, message: refusal.message }));
+      const notRunnable = [...registry.notRunnable(servers, 'server'), ...registry.notRunnable(prompts, 'prompt')].map(([id, refusal]) => ({ id, code: refusal.code, message: refusal.message }));
       return {
         apps,
         servers,

@@ -1,25 +1,23 @@
-import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/operations/pluginRoots.js';
-import { pruneRegistry } from '../../core/operations/registryPrune.js';
 import { currentProblems } from './problems.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** Plugin roots remembered for every process, and pruning what is gone from them. */
 export function rootHandlers({ host, emit }: HandlerContext): Handlers<'roots.list' | 'roots.add' | 'roots.remove' | 'registry.prune'> {
   return {
-    'roots.list': () => listPluginRoots(host),
+    'roots.list': () => host.plugins.listRoots(),
     // The rescan inside announces plugins and registry changes; the reload brings the new servers in or takes them out.
     'roots.add': async ({ dir }) => {
-      const result = await addPluginRoot(host, dir);
-      await host.reloadMcp();
+      const result = await host.plugins.addRoot(dir);
+      await host.mcp.reload();
       return result;
     },
     'roots.remove': async ({ dir }) => {
-      const result = await removePluginRoot(host, dir);
-      await host.reloadMcp();
+      const result = await host.plugins.removeRoot(dir);
+      await host.mcp.reload();
       return result;
     },
     'registry.prune': async ({ apply }) => {
-      const result = pruneRegistry({ registry: host.registry, catalog: host.catalog }, apply);
+      const result = host.registry.prune(apply);
       if (apply) {
         await host.save();
         emit({ type: 'registry.changed' });

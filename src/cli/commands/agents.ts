@@ -1,12 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { AgentError } from '../../core/agents/agentStore.js';
-import { resolveAgent, type ResolvedAgent } from '../../core/agents/agentResolver.js';
+import { AgentError } from '../../core/facades/errors.js';
+import type { ResolvedAgent } from '../../core/facades/agents.js';
 import type { Host } from '../../core/host.js';
-import { suggestClosest } from '../../core/naming/suggest.js';
-import { parseByExtension } from '../../core/problems/textFiles.js';
-import { findUnknownKeys } from '../../core/problems/unknownKeys.js';
+import { suggestClosest, parseByExtension, findUnknownKeys } from '../../core/facades/userInput.js';
 import { AgentInputSchema, type Agent } from '../../shared/agents.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
@@ -21,7 +19,7 @@ function agentView(resolved: ResolvedAgent) {
 }
 
 function resolve(host: Host, agent: Agent): ResolvedAgent {
-  return resolveAgent(agent, host);
+  return host.agents.resolve(agent);
 }
 
 /** The agent with this id, or exit 1 with close matches. */

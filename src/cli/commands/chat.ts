@@ -1,10 +1,8 @@
 import * as readline from 'node:readline';
 import type { Command } from 'commander';
-import { ChatError } from '../../core/chat/chatError.js';
-import type { StartedTurn } from '../../core/chat/chatService.js';
-import type { TurnOutcome } from '../../core/chat/chatTurn.js';
+import { ChatError, MessageLogError } from '../../core/facades/errors.js';
+import type { StartedTurn, TurnOutcome } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
-import { MessageLogError } from '../../core/chat/conversations/messageLog.js';
 import { answerChatConfirmations, type Ask } from '../chatConfirmations.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { linkDevPlugin, listDevLinks, unlinkDevPlugin } from '../../core/operations/devLinks.js';
-import { PluginLifecycleError } from '../../core/operations/pluginLifecycle.js';
-import { RootsError } from '../../core/plugins/rememberedRoots.js';
+import { PluginLifecycleError, RootsError } from '../../core/facades/errors.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';
 import { printRunPlan } from './trust.js';
@@ -32,7 +30,7 @@ export function registerDev(program: Command, cli: CliContext): void {
         if (dir !== undefined) throw new UsageError('give either a folder to link or --unlink, not both');
         const target = opts.unlink;
         await withStartedHost(options, async (host) => {
-          const result = await devStep(cli, () => unlinkDevPlugin(host, target));
+          const result = await devStep(cli, () => host.plugins.unlinkDev(target));
           await commit(host);
           if (options.json) printJson(io, result);
           else {
@@ -42,9 +40,8 @@ export function registerDev(program: Command, cli: CliContext): void {
         });
       } else if (dir === undefined || dir === 'list') {
         await withReadOnlyHost(options, (host) => {
-          const links = listDevLinks(host);
           // dev-links.json that cannot be read links nothing: said, not silent.
-          const { problems } = host.devLinks.read();
+          const { links, problems } = host.plugins.devLinks();
           if (options.json) printJson(io, { links, problems });
           else if (!links.length) io.out('no plugin folder is linked; link one with: chatos dev DIR');
           else for (const link of links) io.out(`${link.pluginId ?? '(no plugin)'}  ${link.dir}  [${link.status}]`);
@@ -52,7 +49,7 @@ export function registerDev(program: Command, cli: CliContext): void {
         });
       } else {
         await withStartedHost(options, async (host) => {
-          const { plugin, record, added } = await devStep(cli, () => linkDevPlugin(host, dir));
+          const { plugin, record, added } = await devStep(cli, () => host.plugins.linkDev(dir));
           await commit(host);
           if (options.json) printJson(io, { pluginId: plugin.id, dir: plugin.dir, linked: added ? 'added' : 'already', runPlan: record.runPlan });
           else {

@@ -1,10 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { findAppRoot } from '../../core/appPaths.js';
-import { DataHome, resolveDataHome } from '../../core/dataHome.js';
-import { runDiagnostics } from '../../core/diagnostics/diagnostics.js';
-import { serverPathSource } from '../../core/runtime/loginShellPath.js';
+import { findAppRoot, DataHome, resolveDataHome, runDiagnostics, serverPathSource } from '../../core/facades/setup.js';
 import type { DiagnosticCheck } from '../../shared/diagnostics.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
@@ -32,7 +29,7 @@ export function registerDoctor(program: Command, cli: CliContext): void {
       // The servers need a host; every other check runs even when it cannot start (an unreadable home is what doctor is for).
       let servers: readonly ServerDefinition[] | { error: string };
       try {
-        servers = await withReadOnlyHost(options, (host) => host.mcp.allDefinitions());
+        servers = await withReadOnlyHost(options, (host) => host.mcp.definitions());
       } catch (error) {
         servers = { error: (error as Error).message };
       }

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { findAppRoot } from '../../core/appPaths.js';
-import { PluginIdSchema } from '../../core/plugins/manifestSchema.js';
+import { findAppRoot } from '../../core/facades/setup.js';
+import { PluginIdSchema } from '../../core/facades/plugins.js';
 import { globalOptions } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext } from '../output.js';
 

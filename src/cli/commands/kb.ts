@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { KnowledgeError } from '../../core/knowledge/knowledgeError.js';
+import { KnowledgeError } from '../../core/facades/errors.js';
 import type { Host } from '../../core/host.js';
 import type { KnowledgeBase } from '../../shared/knowledge.js';
 import { globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';

@@ -1,10 +1,8 @@
 import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
-import { readProblem, readRegularText } from '../../core/files/readRegularFile.js';
-import { McpAdminError } from '../../core/mcp/admin/mcpAdminError.js';
-import { DEFAULT_TEST_TIMEOUT_MS } from '../../core/mcp/admin/connectionTest.js';
-import { launchLine } from '../../core/mcp/admin/serverEntry.js';
-import { SecretError } from '../../core/secrets/secretStore.js';
+import { readProblem, readRegularText } from '../../core/facades/userInput.js';
+import { McpAdminError, SecretError } from '../../core/facades/errors.js';
+import { DEFAULT_TEST_TIMEOUT_MS, launchLine } from '../../core/facades/mcp.js';
 import type { ImportPlan, McpServerEntryView, McpTestResult, NamedValueInput, ValueView } from '../../shared/mcpAdmin.js';
 import { ConflictChoiceSchema } from '../../shared/mcpAdmin.js';
 import { ownValue } from '../../shared/ownKeys.js';
@@ -16,7 +14,7 @@ import type { NodeRuntimeChoice } from '../../shared/mcp.js';
 
 /**
  * `chatos mcp …`: the user's MCP servers (mcp.yaml) from a terminal, through
- * the same operations as the MCP servers page (host.mcpServers), so a
+ * the same operations as the MCP servers page (host.mcp.admin), so a
  * server added here is the one the page shows, and the file keeps its
  * comments either way.
  */
@@ -159,7 +157,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withReadOnlyHost(options, async (host) => {
-        const list = await adminStep(() => host.mcpServers.list());
+        const list = await adminStep(() => host.mcp.admin.list());
         if (options.json) printJson(io, list);
         else if (!list.servers.length) io.out(`no servers in ${list.file} yet; add one: chatos mcp add NAME --command CMD [--arg A]… (or chatos mcp templates)`);
         else {
@@ -195,14 +193,14 @@ export function registerMcp(program: Command, cli: CliContext): void {
         if (opts.template) {
           if (opts.command || opts.url) throw new UsageError('give --template, or --command / --url, not both');
           const params = Object.fromEntries(opts.param.map((text) => pair(text, '--param')));
-          added = await adminStep(() => host.mcpServers.addTemplate(opts.template!, name, params));
+          added = await adminStep(() => host.mcp.admin.addTemplate(opts.template!, name, params));
         } else {
           if ((opts.command === undefined) === (opts.url === undefined)) throw new UsageError('give --command CMD (a program, stdio) or --url URL (streamable HTTP), one of the two');
           const input = opts.command !== undefined
             ? { name, transport: 'stdio' as const, command: opts.command, args: [...opts.arg, ...rest], env: values(opts.env, opts.envVar, '--env', '--env-var'), ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.nodeRuntime ? { nodeRuntime: opts.nodeRuntime as NodeRuntimeChoice } : {}), ...(opts.disabled ? { disabled: true } : {}) }
             : { name, transport: 'streamable_http' as const, url: opts.url!, headers: values(opts.header, opts.headerVar, '--header', '--header-var'), ...(opts.disabled ? { disabled: true } : {}) };
           if (opts.url !== undefined && (opts.arg.length || rest.length || opts.env.length || opts.envVar.length || opts.cwd || opts.nodeRuntime)) throw new UsageError('--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio); an HTTP server takes --header');
-          added = await adminStep(() => host.mcpServers.add(input));
+          added = await adminStep(() => host.mcp.admin.add(input));
         }
         await commit(host);
         return added;
@@ -224,7 +222,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
     .action(async (name: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       const result = await withStartedHost(options, async (host) => {
-        const removed = await adminStep(() => host.mcpServers.remove(name));
+        const removed = await adminStep(() => host.mcp.admin.remove(name));
         await commit(host);
         return removed;
       });
@@ -241,7 +239,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
       .action(async (name: string, _opts: unknown, command: Command) => {
         const options = globalOptions(command);
         const view = await withStartedHost(options, async (host) => {
-          const changed = await adminStep(() => host.mcpServers.setDisabled(name, disabled));
+          const changed = await adminStep(() => host.mcp.admin.setDisabled(name, disabled));
           await commit(host);
           return changed;
         });
@@ -260,7 +258,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       const seconds = opts.timeout === undefined ? DEFAULT_TEST_TIMEOUT_MS / 1000 : Number(opts.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${opts.timeout}"`);
-      const result = await withReadOnlyHost(options, (host) => adminStep(() => host.mcpServers.test({ name }, seconds * 1000)));
+      const result = await withReadOnlyHost(options, (host) => adminStep(() => host.mcp.admin.test({ name }, seconds * 1000)));
       if (options.json) printJson(io, { name, ...result });
       printTest(options.json ? { out: () => {}, err: io.err } : io, name, result);
       cli.exitCode = result.ok ? 0 : 1;
@@ -279,7 +277,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
       if (!onConflict.success) throw new UsageError(`--on-conflict must be skip, replace or rename, not "${opts.onConflict}"`);
       const text = await readImportFile(file);
       const fileName = file === '-' ? undefined : file;
-      const plan = await withReadOnlyHost(options, (host) => adminStep(async () => host.mcpServers.planImport(text, fileName, opts.storeSecrets)));
+      const plan = await withReadOnlyHost(options, (host) => adminStep(async () => host.mcp.admin.planImport(text, fileName, opts.storeSecrets)));
       if (plan.problems.length) {
         if (options.json) printJson(io, { plan, applied: false });
         for (const problem of plan.problems) io.err(formatProblem(problem));
@@ -309,7 +307,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
         return;
       }
       const result = await withStartedHost(options, async (host) => {
-        const applied = await adminStep(() => host.mcpServers.applyImport(text, fileName, { onConflict: onConflict.data, storeSecrets: opts.storeSecrets }));
+        const applied = await adminStep(() => host.mcp.admin.applyImport(text, fileName, { onConflict: onConflict.data, storeSecrets: opts.storeSecrets }));
         await commit(host);
         return applied;
       });
@@ -327,7 +325,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
     .action((_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       return withReadOnlyHost(options, (host) => {
-        const templates = host.mcpServers.templates();
+        const templates = host.mcp.admin.templates();
         if (options.json) printJson(io, { templates });
         else {
           for (const t of templates) {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { ModelError } from '../../core/models/modelError.js';
-import { MODEL_TEST_TIMEOUT_MS } from '../../core/models/modelTest.js';
+import { ModelError, SecretError } from '../../core/facades/errors.js';
+import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/models.js';
 import type { Host } from '../../core/host.js';
-import { SecretError } from '../../core/secrets/secretStore.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
 import { describeKeyStore, type ModelView } from '../../shared/models.js';
 import { ownValue } from '../../shared/ownKeys.js';

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { readProblem, readRegularText } from '../../core/files/readRegularFile.js';
-import { HostPromptError } from '../../core/registry/hostPromptStore.js';
+import { readProblem, readRegularText } from '../../core/facades/userInput.js';
+import { HostPromptError } from '../../core/facades/errors.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext } from '../output.js';
 
-/** `chatos prompts …`: the host's own prompts, through the same core as the Prompts page (host.hostPrompts). */
+/** `chatos prompts …`: the host's own prompts, through the same core as the Prompts page (host.registry.prompts). */
 
 function promptStep<T>(step: () => T): T {
   try {
@@ -37,7 +37,7 @@ export function registerPrompts(program: Command, cli: CliContext): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withReadOnlyHost(options, (host) => {
-        const list = host.hostPrompts.list();
+        const list = host.registry.prompts.list();
         if (options.json) printJson(io, { prompts: list });
         else if (!list.length) io.out('no prompts yet; add one: chatos prompts add NAME --zh TEXT --en TEXT');
         else for (const p of list) io.out(`  ${p.name}${p.title ? `  ${p.title}` : ''}  [${[p.zh !== undefined ? 'zh' : '', p.en !== undefined ? 'en' : ''].filter(Boolean).join(', ')}]  ${p.ids.join(', ')}${p.grantedTo.length ? `  granted to ${p.grantedTo.join(', ')}` : ''}`);
@@ -60,7 +60,7 @@ export function registerPrompts(program: Command, cli: CliContext): void {
       const zh = textOf(opts.zh, opts.zhFile, 'zh');
       const en = textOf(opts.en, opts.enFile, 'en');
       const prompt = await withStartedHost(options, async (host) => {
-        const saved = promptStep(() => host.hostPrompts.save({ name, ...(opts.title ? { title: opts.title } : {}), ...(zh !== undefined ? { zh } : {}), ...(en !== undefined ? { en } : {}) }, { create: opts.replace !== true }));
+        const saved = promptStep(() => host.registry.prompts.save({ name, ...(opts.title ? { title: opts.title } : {}), ...(zh !== undefined ? { zh } : {}), ...(en !== undefined ? { en } : {}) }, { create: opts.replace !== true }));
         await commit(host);
         return saved;
       });
@@ -76,7 +76,7 @@ export function registerPrompts(program: Command, cli: CliContext): void {
     .action(async (name: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       const result = await withStartedHost(options, async (host) => {
-        const removed = promptStep(() => host.hostPrompts.remove(name));
+        const removed = promptStep(() => host.registry.prompts.remove(name));
         await commit(host);
         return removed;
       });

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { Host } from '../../core/host.js';
 import type { RegistrySource } from '../../shared/registry.js';
-import { RegistryError, type GrantKind } from '../../core/registry/registryCenter.js';
-import { notRunnableRows, type RunGateCode } from '../../core/policy/runGate.js';
-import { suggestClosest } from '../../core/naming/suggest.js';
-import { pruneRegistry, type PruneResult } from '../../core/operations/registryPrune.js';
+import { RegistryError } from '../../core/facades/errors.js';
+import type { GrantKind, PruneResult } from '../../core/facades/registry.js';
+import type { RunGateCode } from '../../core/facades/plugins.js';
+import { suggestClosest } from '../../core/facades/userInput.js';
 import type { Missing } from '../../shared/registry.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
@@ -36,7 +36,7 @@ function registryView(host: Host, sections: readonly Section[], forApp?: string)
   if (sections.includes('apps')) view.apps = registry.listApps();
   // A row of a plugin that may not run is listed, marked: it is offered to no one until trusted.
   const marked = <T extends { id: string; source: RegistrySource; missing?: Missing }>(rows: T[], part: 'server' | 'prompt') => {
-    const refused = notRunnableRows(rows, host.runGate, part);
+    const refused = registry.notRunnable(rows, part);
     return rows.map((row) => {
       const refusal = refused.get(row.id);
       return refusal ? { ...row, notRunnable: { code: refusal.code, message: refusal.message, fix: refusal.fix } } : row;
@@ -116,7 +116,7 @@ export function registerRegistry(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       await withReadOnlyHost(options, (host) => {
         const view = registryView(host, section ? [section as Section] : SECTIONS, opts.for);
-        const problems = host.registryProblems.filter((p) => p.severity !== 'notice');
+        const problems = host.registry.problems.filter((p) => p.severity !== 'notice');
         if (options.json) printJson(io, { ...view, problems });
         else printText(cli, view);
         printProblems(io, problems);
@@ -132,7 +132,7 @@ export function registerRegistry(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       const apply = opts.yes === true;
       const use = async (host: Host) => {
-        const result = pruneRegistry({ registry: host.registry, catalog: host.catalog }, apply);
+        const result = host.registry.prune(apply);
         if (apply) await commit(host);
         if (options.json) printJson(io, { applied: apply, ...result });
         else printPrune(io, result, apply);

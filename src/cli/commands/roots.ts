@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { addPluginRoot, listPluginRoots, removePluginRoot } from '../../core/operations/pluginRoots.js';
-import { RootsError } from '../../core/plugins/rememberedRoots.js';
+import { RootsError } from '../../core/facades/errors.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext } from '../output.js';
 
@@ -23,7 +22,7 @@ export function registerRoots(program: Command, cli: CliContext): void {
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withReadOnlyHost(options, (host) => {
-        const view = listPluginRoots(host);
+        const view = host.plugins.listRoots();
         if (options.json) printJson(io, view);
         else {
           for (const root of view.roots) {
@@ -43,7 +42,7 @@ export function registerRoots(program: Command, cli: CliContext): void {
     .action(async (dir: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const result = await rootsStep(() => addPluginRoot(host, dir));
+        const result = await rootsStep(() => host.plugins.addRoot(dir));
         await commit(host);
         if (options.json) printJson(io, result);
         else {
@@ -61,7 +60,7 @@ export function registerRoots(program: Command, cli: CliContext): void {
     .action(async (dir: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const result = await rootsStep(() => removePluginRoot(host, dir));
+        const result = await rootsStep(() => host.plugins.removeRoot(dir));
         await commit(host);
         if (options.json) printJson(io, result);
         else {

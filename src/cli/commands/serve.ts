@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { DataHome, resolveDataHome } from '../../core/dataHome.js';
-import { silentLogger } from '../../core/ports.js';
-import { SecretError } from '../../core/secrets/secretStore.js';
+import { DataHome, resolveDataHome, silentLogger } from '../../core/facades/setup.js';
+import { SecretError } from '../../core/facades/errors.js';
 import { startHeadlessServer, type HeadlessServer } from '../../serve/headlessServer.js';
 import { serveUrl, ServeToken } from '../../serve/serveToken.js';
 import { globalOptions, withStartedHost, type GlobalOptions } from '../globalOptions.js';
@@ -93,8 +92,8 @@ export function registerServe(program: Command, cli: CliContext): void {
       const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
       if (opts.printUrl) return printUrl(options, port, cli);
       await withStartedHost(options, async (host) => {
-        const token = await new ServeToken(host.home.serveTokenFile, host.logger).obtain(opts.newToken ?? false).catch(tokenFailure);
-        const stopWatching = opts.watch ? host.watch() : () => {};
+        const token = await new ServeToken(host.setup.home.serveTokenFile, host.setup.logger).obtain(opts.newToken ?? false).catch(tokenFailure);
+        const stopWatching = opts.watch ? host.watcher.watch() : () => {};
         let server: HeadlessServer;
         try {
           server = await startHeadlessServer({
@@ -102,8 +101,8 @@ export function registerServe(program: Command, cli: CliContext): void {
             port,
             token,
             unauthorizedText: (bound) => unauthorizedText(bound, options.home),
-            rendererDir: path.join(host.appRoot, 'dist', 'renderer'),
-            version: versionOf(host.appRoot),
+            rendererDir: path.join(host.setup.appRoot, 'dist', 'renderer'),
+            version: versionOf(host.setup.appRoot),
           });
         } catch (error) {
           stopWatching();

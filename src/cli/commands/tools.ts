@@ -1,8 +1,8 @@
 import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Caller, type Flow } from '../../core/tools/toolGateway.js';
-import { McpRuntimeError } from '../../core/mcp/mcpRuntimeError.js';
+import { GatewayError, McpRuntimeError } from '../../core/facades/errors.js';
+import { type Caller, type Flow } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
@@ -26,8 +26,8 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 /** The caller: an app as itself, or an agent (its host app, its selection); an unknown agent exits 1 with close matches. */
 function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
-  if (opts.agent) return host.operations.callers.agent(opts.agent, flow, opts.conversation);
-  return { caller: host.operations.callers.app(opts.app!, flow, opts.conversation), problems: [] };
+  if (opts.agent) return host.tools.callers.agent(opts.agent, flow, opts.conversation);
+  return { caller: host.tools.callers.app(opts.app!, flow, opts.conversation), problems: [] };
 }
 
 const callerName = (caller: Caller) => (caller.agentId ? `agent ${caller.agentId} (as ${caller.appId})` : caller.appId);
@@ -60,16 +60,16 @@ function printResult(io: CliIo, result: CallToolResult): void {
  */
 function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {
   let noTerminal = false;
-  const stop = host.confirmations.on('required', (request) => {
-    if (yes) return void host.confirmations.respond(request.id, true);
+  const stop = host.tools.confirmations.on('required', (request) => {
+    if (yes) return void host.tools.confirmations.respond(request.id, true);
     if (!process.stdin.isTTY) {
       noTerminal = true;
-      return void host.confirmations.respond(request.id, false);
+      return void host.tools.confirmations.respond(request.id, false);
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
     void rl
       .question(`${request.summary} [${request.risk} risk] — run it? [y/N] `)
-      .then((answer) => host.confirmations.respond(request.id, /^y(es)?$/i.test(answer.trim())))
+      .then((answer) => host.tools.confirmations.respond(request.id, /^y(es)?$/i.test(answer.trim())))
       .finally(() => rl.close());
   });
   return { refusedWithoutTerminal: () => noTerminal, stop };
@@ -89,7 +89,7 @@ export function registerTools(program: Command, cli: CliContext): void {
     await withReadOnlyHost(options, async (host) => {
       const { caller, problems: agentProblems } = callerOf(host, opts);
       if (!caller.agentId && !host.registry.isKnownApp(caller.appId)) throw new UserError(`no app "${caller.appId}" is registered`, 'list apps with "chatos registry apps"');
-      const listed = await host.gateway.listTools(caller);
+      const listed = await host.tools.list(caller);
       const problems = [...agentProblems, ...listed.problems, ...host.mcp.problems];
       if (options.json) printJson(io, { caller, tools: listed.tools, reminders: listed.reminders, problems });
       else {
@@ -120,7 +120,7 @@ export function registerTools(program: Command, cli: CliContext): void {
         const answers = answerConfirmations(host, opts.yes === true);
         let outcome;
         try {
-          outcome = await host.gateway.callTool(caller, toolName, args);
+          outcome = await host.tools.call(caller, toolName, args);
         } catch (error) {
           asUserError(error);
         } finally {

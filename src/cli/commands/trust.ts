@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { InstallError } from '../../core/plugins/pluginInstaller.js';
-import { grantsDroppedByUninstall, installOrUpdate } from '../../core/operations/pluginUpdate.js';
+import { InstallError, PluginLifecycleError } from '../../core/facades/errors.js';
 import type { PluginUpdate } from '../../shared/pluginUpdate.js';
 import { confirmStep } from '../confirmStep.js';
-import { PluginLifecycleError, userCopyOf } from '../../core/operations/pluginLifecycle.js';
-import { runPlanOf } from '../../core/trust/runPlan.js';
 import { hasErrors } from '../../shared/problems.js';
 import type { RunPlan } from '../../shared/trust.js';
-import { runPlanLines } from '../../core/trust/runPlanText.js';
+import { runPlanLines } from '../../core/facades/plugins.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -53,7 +50,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const { plugin, record } = await lifecycle(io, () => host.operations.plugins.trust(pluginId));
+        const { plugin, record } = await lifecycle(io, () => host.plugins.trust(pluginId));
         await commit(host);
         if (!record) {
           io.out(`${pluginId} is a built-in plugin: it is always trusted`);
@@ -77,7 +74,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const { changed: removed } = await host.operations.plugins.untrust(pluginId);
+        const { changed: removed } = await host.plugins.untrust(pluginId);
         await commit(host);
         if (options.json) printJson(io, { pluginId, untrusted: removed });
         else io.out(removed ? `${pluginId} is no longer trusted` : `${pluginId} was not trusted`);
@@ -96,7 +93,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
         let answer = true as boolean | 'no-terminal';
         let outcome;
         try {
-          outcome = await installOrUpdate(host, source, async (update) => {
+          outcome = await host.plugins.installOrUpdate(source, async (update) => {
             if (!options.json) printUpdate(io, update);
             answer = await confirmStep(`update ${update.pluginId} in place?`, opts.yes);
             return answer === true;
@@ -116,10 +113,10 @@ export function registerTrust(program: Command, cli: CliContext): void {
             : new UserError(`${outcome.update.pluginId} was not updated`, `run "${retry}" to update it without asking`);
         }
         const { installed } = outcome;
-        const plugin = host.rescan().plugins.find((p) => p.dir === installed.dir);
+        const plugin = host.plugins.rescan().plugins.find((p) => p.dir === installed.dir);
         await commit(host);
-        const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) : undefined;
-        const trust = plugin ? host.trust.stateOf(plugin).state : 'untrusted';
+        const plan = plugin ? host.plugins.runPlan(plugin) : undefined;
+        const trust = plugin ? host.plugins.trustState(plugin).state : 'untrusted';
         if (options.json) {
           printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust, status: plugin?.status, updated: outcome.kind === 'updated', ...(outcome.kind === 'updated' ? { update: outcome.update } : {}), runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
         } else {
@@ -146,8 +143,8 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .action(async (pluginId: string, opts: { purge?: boolean; yes?: boolean }, command: Command) => {
       const options = globalOptions(command);
       await withStartedHost(options, async (host) => {
-        const userRoot = host.home.userPluginsDir;
-        const dropped = grantsDroppedByUninstall(host, await lifecycle(io, () => userCopyOf(host, pluginId)));
+        const userRoot = host.setup.home.userPluginsDir;
+        const { grants: dropped } = await lifecycle(io, () => host.plugins.previewUninstall(pluginId));
         if (dropped.length) {
           io.out(`uninstalling ${pluginId} drops the grants other apps have on it:`);
           for (const grant of dropped) io.out(`  ${grant.appId} loses ${grant.kind} ${grant.id}`);
@@ -155,15 +152,15 @@ export function registerTrust(program: Command, cli: CliContext): void {
           if (answer === 'no-terminal') throw new UserError(`${pluginId} was not uninstalled: other apps have grants on it`, `run "chatos uninstall ${pluginId} --yes" to uninstall it and drop them`);
           if (!answer) throw new UserError(`${pluginId} was not uninstalled`);
         }
-        const { removed, purged, registrations } = await lifecycle(io, () => host.operations.plugins.uninstall(pluginId, opts.purge ?? false));
+        const { removed, purged, registrations } = await lifecycle(io, () => host.plugins.uninstall(pluginId, opts.purge ?? false));
         await commit(host);
         if (options.json) printJson(io, { pluginId, removed, purged, registrations });
         else {
           io.out(`uninstalled ${pluginId} from ${userRoot}`);
           for (const r of registrations) io.out(`  unregistered ${r.kind} ${r.id}${r.revokedGrants.length ? `; revoked its grant${r.revokedGrants.length > 1 ? 's' : ''} to ${r.revokedGrants.map((g) => g.appId).join(', ')}` : ''}`);
-          io.out(opts.purge ? `deleted its data: ${purged.join(', ') || '(none)'}` : `its data folder is kept: ${host.home.pluginDataDir(pluginId)} (use --purge to delete it)`);
+          io.out(opts.purge ? `deleted its data: ${purged.join(', ') || '(none)'}` : `its data folder is kept: ${host.setup.home.pluginDataDir(pluginId)} (use --purge to delete it)`);
         }
-        if (hasErrors(host.registryProblems)) printProblems(io, host.registryProblems);
+        if (hasErrors(host.registry.problems)) printProblems(io, host.registry.problems);
       });
       cli.exitCode = 0;
     });

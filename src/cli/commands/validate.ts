@@ -17,10 +17,10 @@ export function registerValidate(program: Command, cli: CliContext): void {
       const folder = path.resolve(dir);
       if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`${folder} is not a folder`, 'pass the folder that holds plugin.json');
       const host = hostFor(options);
-      const result = host.catalog.validateFolder(folder);
+      const result = host.plugins.catalog.validateFolder(folder);
       const valid = !hasErrors(result.problems);
       if (options.json) {
-        printJson(io, { dir: folder, valid, ...appsView(result) });
+        printJson(io, { dir: folder, valid, ...appsView(host, result) });
       } else {
         const plugin = result.plugins[0];
         io.out(valid ? `ok: ${plugin?.id} ${plugin?.version} (${result.apps.length} app${result.apps.length === 1 ? '' : 's'})` : `invalid: ${folder}`);

@@ -40,7 +40,7 @@ async function world(setup: (pluginRoot: string) => void = () => {}) {
 
 function resolveNew(host: Host, input: AgentInput) {
   const agent = host.agents.create(input);
-  return resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+  return resolveAgent(agent, { registry: host.registry, catalog: host.plugins.catalog, runGate: host.plugins.runGate });
 }
 
 const notesApp = { pluginId: 'chatos.notes', appId: 'notes' };
@@ -75,7 +75,7 @@ describe('resolveAgent: servers', () => {
   it("keeps only what the host app may see, reports the rest, and follows a grant at once", async () => {
     const { host } = await world();
     const agent = host.agents.create({ id: 'aider', name: 'Aider', hostAppId: 'aide', uiApps: [{ ...hubApp, mcp: true, mcpServerIds: ['aide::memory', GIT_SERVER] }] });
-    const before = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const before = resolveAgent(agent, { registry: host.registry, catalog: host.plugins.catalog, runGate: host.plugins.runGate });
     expect(before.serverIds).toEqual(['aide::memory']);
     expect(before.problems).toEqual([
       expect.objectContaining({ severity: 'warning', code: 'AGENT_ID_NOT_VISIBLE', file: 'aider', path: 'uiApps[0].mcpServerIds[1]', hint: `grant it: chatos grant aide ${GIT_SERVER} (or remove it from the agent)` }),
@@ -83,7 +83,7 @@ describe('resolveAgent: servers', () => {
     expect(before.callerFor('main', 'c1')).toEqual({ appId: 'aide', agentId: 'aider', conversationId: 'c1', flow: 'main', serverIds: ['aide::memory'] });
 
     host.registry.grantMcpServerAccess('aide', GIT_SERVER);
-    const after = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const after = resolveAgent(agent, { registry: host.registry, catalog: host.plugins.catalog, runGate: host.plugins.runGate });
     expect(after.serverIds).toEqual(['aide::memory', GIT_SERVER]);
     expect(after.problems).toEqual([]);
   });
@@ -194,11 +194,11 @@ describe('resolveAgent: problems', () => {
   it('an app whose plugin vanished is reported after a rescan; its ids stay in the agent', async () => {
     const { host, pluginRoot } = await world();
     const agent = host.agents.create({ id: 'git', name: 'Git', uiApps: [{ ...gitApp, mcp: true, prompt: true, mcpServerIds: [GIT_SERVER], promptIds: [GIT_EN] }] });
-    expect(resolveAgent(agent, host).problems).toEqual([]);
+    expect(host.agents.resolve(agent).problems).toEqual([]);
 
     fs.rmSync(path.join(pluginRoot, 'com.example.git'), { recursive: true });
-    host.rescan();
-    const after = resolveAgent(host.agents.get('git')!, host);
+    host.plugins.rescan();
+    const after = host.agents.resolve(host.agents.get('git')!);
     expect(codes(after.problems)).toEqual(['AGENT_APP_MISSING uiApps[0]', 'AGENT_ID_MISSING uiApps[0].mcpServerIds[0]', 'AGENT_ID_MISSING uiApps[0].promptIds[0]']);
     expect(after.serverIds).toEqual([]);
     expect(after.prompt).toEqual({ text: '', parts: [] });
@@ -215,11 +215,11 @@ describe('resolveAgent: problems', () => {
   it("an app's own prompt counts only when the host app may see its registered copy", async () => {
     const { host } = await world();
     const agent = host.agents.create({ id: 'g', name: 'G', hostAppId: 'aide', uiApps: [{ ...gitApp, prompt: true }] });
-    const before = resolveAgent(agent, host);
+    const before = host.agents.resolve(agent);
     expect(codes(before.problems)).toEqual(['AGENT_ID_NOT_VISIBLE uiApps[0].prompt']);
     expect(before.prompt).toEqual({ text: '', parts: [] });
     host.registry.grantPromptAccess('aide', GIT_ZH);
-    const after = resolveAgent(agent, host);
+    const after = host.agents.resolve(agent);
     expect(after.problems).toEqual([]);
     expect(after.prompt.parts).toEqual([{ id: GIT_ZH, lang: 'zh', source: 'app' }]);
   });
@@ -247,15 +247,15 @@ describe('resolveAgent through the gateway (real stdio servers)', () => {
     );
     trustPlugin(host, PLUGIN);
     const agent = host.agents.create({ id: 'only-a', name: 'Only A', uiApps: [{ pluginId: PLUGIN, appId: 'a', mcp: true, mcpServerIds: [`${PLUGIN}::${PLUGIN}.c`] }] });
-    const resolved = resolveAgent(agent, host);
+    const resolved = host.agents.resolve(agent);
     const main = resolved.callerFor('main', 'conv-agent');
-    expect(host.gateway.visibleServers(main).map((s) => s.id)).toEqual([`${PLUGIN}::${PLUGIN}.a`]);
-    expect(host.gateway.visibleServers(resolved.callerFor('sub', 'conv-agent')).map((s) => s.id)).toEqual([`${PLUGIN}::${PLUGIN}.a`, `${PLUGIN}::${PLUGIN}.c`]);
+    expect(host.tools.visibleServers(main).map((s) => s.id)).toEqual([`${PLUGIN}::${PLUGIN}.a`]);
+    expect(host.tools.visibleServers(resolved.callerFor('sub', 'conv-agent')).map((s) => s.id)).toEqual([`${PLUGIN}::${PLUGIN}.a`, `${PLUGIN}::${PLUGIN}.c`]);
 
-    const listed = await host.gateway.listTools(main);
+    const listed = await host.tools.list(main);
     expect(new Set(listed.tools.filter((t) => t.name !== 'mcp_release').map((t) => t.serverId))).toEqual(new Set([`${PLUGIN}::${PLUGIN}.a`]));
-    expect(textOf((await host.gateway.callTool(main, ECHO_A, { text: 'hi' })).result)).toBe('hi');
-    const refused = await host.gateway.callTool(main, ECHO_B, { text: 'x' }).then(
+    expect(textOf((await host.tools.call(main, ECHO_A, { text: 'hi' })).result)).toBe('hi');
+    const refused = await host.tools.call(main, ECHO_B, { text: 'x' }).then(
       () => undefined,
       (error: unknown) => error,
     );

@@ -4,6 +4,7 @@ import type { ToolMessage } from '../../../src/shared/chat.js';
 import type { ConfirmationDecision, ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { agentUsing, chatServerEntry, startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 /** One long tool call of a turn: its progress reaches the faces, and Cancel ends that call alone (the server is told), not the turn. */
 
@@ -30,7 +31,7 @@ describe('a long tool call in a chat turn', () => {
     const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
     expect(result).toMatchObject({ callId: 'long1', status: 'cancelled' });
     expect(toolResultsIn(provider.requests[1]!.body)).toEqual([['long1', 'Cancelled: the user cancelled this call while it ran.']]);
-    const log = host.mcp.connections.logOf('chatos::chat');
+    const log = internalsOf(host).mcp.runtime.connections.logOf('chatos::chat');
     await waitUntil(() => log.entries().some((e) => e.text.includes('slow cancelled')), 'the server to be told of the cancellation', 20_000);
     // Once ended, the call cannot be cancelled again.
     expect(host.chat.cancelCall(turn.conversationId, 'long1')).toBe(false);
@@ -40,8 +41,8 @@ describe('a long tool call in a chat turn', () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: { what: 'the deed' } }] }, { kind: 'reply', text: 'Not done, as you wished.' });
     const resolved: [string, ConfirmationDecision][] = [];
-    host.confirmations.on('resolved', (request, decision) => resolved.push([request.id, decision]));
-    const asked = new Promise<ToolConfirmationRequest>((resolve) => host.confirmations.on('required', resolve));
+    host.tools.confirmations.on('resolved', (request, decision) => resolved.push([request.id, decision]));
+    const asked = new Promise<ToolConfirmationRequest>((resolve) => host.tools.confirmations.on('required', resolve));
     const turn = host.chat.send({ agentId: 'helper', text: 'do the dangerous thing' });
     const request = await asked;
     expect(host.chat.cancelCall(turn.conversationId, 'd1')).toBe(true);
@@ -49,12 +50,12 @@ describe('a long tool call in a chat turn', () => {
     expect(outcome.status).toBe('done');
     // The faces drop the card on this event; nothing is left waiting for an answer.
     expect(resolved).toEqual([[request.id, 'withdrawn']]);
-    expect(host.confirmations.getPendingCount()).toBe(0);
-    expect(host.confirmations.respond(request.id, true)).toBe(false);
+    expect(host.tools.confirmations.getPendingCount()).toBe(0);
+    expect(host.tools.confirmations.respond(request.id, true)).toBe(false);
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ callId: 'd1', status: 'cancelled' });
     await waitUntil(() => host.audit.query({ tool: 'mcp_chat_danger' }).length > 0, 'the call to be on the record', 20_000);
     expect(host.audit.query({ tool: 'mcp_chat_danger' }).map((r) => [r.decision, r.outcome])).toEqual([['withdrawn', 'cancelled']]);
-    expect(host.mcp.connections.logOf('chatos::chat').entries().some((e) => e.text.includes('did the deed'))).toBe(false);
+    expect(internalsOf(host).mcp.runtime.connections.logOf('chatos::chat').entries().some((e) => e.text.includes('did the deed'))).toBe(false);
   });
 });
 

@@ -64,25 +64,25 @@ describe('an agent with knowledge bases attached', () => {
     await host.knowledge.addText('notes', 'The safe code is 1234.', 'notes.md');
     const helper = { appId: 'chatos', agentId: 'helper', conversationId: 'c1', flow: 'main' as const };
 
-    const listed = await host.gateway.listTools(helper);
+    const listed = await host.tools.list(helper);
     const offered = listed.tools.find((t) => t.name === KNOWLEDGE_TOOL_NAME)!;
     expect(offered).toMatchObject({ serverId: 'chatos', permission: 'read' });
     expect((offered.inputSchema as any).properties.knowledgeBaseId.enum).toEqual(['garden', 'notes']);
-    expect((await host.gateway.listTools({ ...helper, agentId: 'plain' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
-    expect((await host.gateway.listTools({ appId: 'chatos', conversationId: 'c1', flow: 'main' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
+    expect((await host.tools.list({ ...helper, agentId: 'plain' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
+    expect((await host.tools.list({ appId: 'chatos', conversationId: 'c1', flow: 'main' })).tools.map((t) => t.name)).not.toContain(KNOWLEDGE_TOOL_NAME);
 
-    const found = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
+    const found = await host.tools.call(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
     expect((found.result.content as any)[0].text).toContain('[notes.md #');
     expect(found.tool.serverId).toBe('chatos');
 
     // Detached now: the next call may not search it, though nothing was listed again.
     host.agents.update('helper', { ...agentUsing([], { knowledgeBases: ['garden'] }) });
-    const refused = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
+    const refused = await host.tools.call(helper, KNOWLEDGE_TOOL_NAME, { knowledgeBaseId: 'notes', query: 'safe code' });
     expect(refused.result.isError).toBe(true);
     expect((refused.result.content as any)[0].text).toMatch(/knowledge base "notes" is not one this agent may search/);
     expect((refused.result.content as any)[0].text).not.toContain('1234');
     // A caller without bases is not offered the name: it is an unknown tool, refused and audited.
-    await expect(host.gateway.callTool({ ...helper, agentId: 'plain' }, KNOWLEDGE_TOOL_NAME, { query: 'safe code' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    await expect(host.tools.call({ ...helper, agentId: 'plain' }, KNOWLEDGE_TOOL_NAME, { query: 'safe code' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
     expect(host.audit.query({ tool: KNOWLEDGE_TOOL_NAME }).reverse().map((r) => [r.agentId, r.outcome])).toEqual([
       ['helper', 'ok'],
       ['helper', 'tool-error'],
@@ -99,14 +99,14 @@ describe('an agent with knowledge bases attached', () => {
     const before = embeddings();
     const helper = { appId: 'chatos', agentId: 'helper', conversationId: 'c1', flow: 'main' as const };
     const query = 'where are the ladybugs '.repeat(50_000);
-    const called = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { query });
+    const called = await host.tools.call(helper, KNOWLEDGE_TOOL_NAME, { query });
     expect(called.result.isError).toBe(true);
     const text = (called.result.content as any)[0].text as string;
     expect(text).toMatch(/more than 2000/);
     expect(text.length).toBeLessThan(500);
     expect(embeddings()).toBe(before);
     // A question of a sentence is searched as before.
-    const found = await host.gateway.callTool(helper, KNOWLEDGE_TOOL_NAME, { query: 'where are the ladybugs' });
+    const found = await host.tools.call(helper, KNOWLEDGE_TOOL_NAME, { query: 'where are the ladybugs' });
     expect((found.result.content as any)[0].text).toContain('[guide.md #');
   });
 

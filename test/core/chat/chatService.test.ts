@@ -3,11 +3,13 @@ import { createHost } from '../../../src/core/host.js';
 import type { AssistantMessage } from '../../../src/shared/chat.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
+import type { Host } from '../../../src/core/host.js';
 
 /** The chat operations: branches, export, search, delete, and conversations that outlive the process. */
 
-const leasesOf = (host: { mcp: { connections: { snapshot(): { leases: { conversationId: string }[] }[] } } }, conversationId: string) =>
-  host.mcp.connections.snapshot().flatMap((s) => s.leases).filter((l) => l.conversationId === conversationId).length;
+const leasesOf = (host: Host, conversationId: string) =>
+  host.mcp.servers.snapshots().flatMap((s) => s.leases).filter((l) => l.conversationId === conversationId).length;
 
 describe('chat operations', () => {
   it('regenerate and edit make branches; the earlier ones stay reachable', async () => {
@@ -65,18 +67,18 @@ describe('chat operations', () => {
     expect(leasesOf(host, turn.conversationId)).toBe(0);
 
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'ok' });
-    const approve = host.confirmations.on('required', (request) => void host.confirmations.respond(request.id, true, 'conversation'));
+    const approve = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'conversation'));
     const other = host.chat.send({ agentId: 'helper', text: 'hold a lease' });
     await other.done;
     approve();
     expect(leasesOf(host, other.conversationId)).toBe(1);
     // Approved for this conversation: asked no more while it lasts.
-    expect(await host.confirmations.requestDecision('chatos::chat', 'mcp_chat_danger', {}, { conversationId: other.conversationId })).toBe('approved');
+    expect(await internalsOf(host).tools.confirmations.requestDecision('chatos::chat', 'mcp_chat_danger', {}, { conversationId: other.conversationId })).toBe('approved');
     expect(await host.chat.delete(other.conversationId)).toEqual({ deleted: true, released: 1 });
     expect(leasesOf(host, other.conversationId)).toBe(0);
-    const asked = host.confirmations.requestDecision('chatos::chat', 'mcp_chat_danger', {}, { conversationId: other.conversationId });
-    expect(host.confirmations.getPendingCount()).toBe(1);
-    host.confirmations.rejectAll();
+    const asked = internalsOf(host).tools.confirmations.requestDecision('chatos::chat', 'mcp_chat_danger', {}, { conversationId: other.conversationId });
+    expect(host.tools.confirmations.getPendingCount()).toBe(1);
+    internalsOf(host).tools.confirmations.rejectAll();
     expect(await asked).toBe('declined');
     expect(() => host.chat.get(other.conversationId)).toThrow(expect.objectContaining({ code: 'CONVERSATION_NOT_FOUND' }));
   });
@@ -114,7 +116,7 @@ describe('chat operations', () => {
   it('keeps a conversation parsed between turns, and reads it again when another process wrote to it', async () => {
     const { host } = await startChatWorld();
     const conversation = host.chat.create('helper', 'cached');
-    const store = host.chat.store;
+    const store = internalsOf(host).chat.service.store;
     store.append(conversation.id, { id: 'u1', parentId: null, at: 1, role: 'user', text: 'one' });
     expect(store.open(conversation.id).tree.size).toBe(1);
     store.append(conversation.id, { id: 'u2', parentId: 'u1', at: 2, role: 'user', text: 'two' });
@@ -135,7 +137,7 @@ describe('chat operations', () => {
     await turn.done;
     // What a process killed right after writing the user message of its next turn leaves: the line, and the row as it was.
     const leaf = host.chat.get(turn.conversationId).conversation.leafId!;
-    host.chat.store.log(turn.conversationId).append({ id: 'late', parentId: leaf, at: 5, role: 'user', text: 'two' });
+    internalsOf(host).chat.service.store.log(turn.conversationId).append({ id: 'late', parentId: leaf, at: 5, role: 'user', text: 'two' });
     const detail = host.chat.get(turn.conversationId);
     expect(detail.conversation).toMatchObject({ leafId: 'late', status: { kind: 'stopped', stop: { kind: 'interrupted' } } });
     provider.enqueue({ kind: 'reply', text: 'second' });
@@ -147,7 +149,7 @@ describe('chat operations', () => {
     const { host } = await startChatWorld();
     const conversation = host.chat.create('helper', 'elsewhere');
     // The parent of this test process is alive and is not this process: as a chatos serve answering in it would be.
-    host.chat.store.update(conversation.id, (c) => ({ ...c, status: { kind: 'running', pid: process.ppid, since: 0 } }));
+    internalsOf(host).chat.service.store.update(conversation.id, (c) => ({ ...c, status: { kind: 'running', pid: process.ppid, since: 0 } }));
     await expect(host.chat.delete(conversation.id)).rejects.toMatchObject({ code: 'CONVERSATION_BUSY' });
     expect(host.chat.list().map((c) => c.id)).toEqual([conversation.id]);
   });

@@ -4,6 +4,7 @@ import type { AssistantMessage, ToolMessage } from '../../../src/shared/chat.js'
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 /** Stop and the retry policy (seed 002), against the local provider server and the real chat fixture server. */
 
@@ -59,7 +60,7 @@ describe('stopping a turn', () => {
       ['s1', 'cancelled'],
       ['s2', 'ok'],
     ]);
-    const log = host.mcp.connections.logOf('chatos::chat');
+    const log = internalsOf(host).mcp.runtime.connections.logOf('chatos::chat');
     await waitUntil(() => log.entries().some((e) => e.text.includes('sleep cancelled')), 'the server to be told of the cancellation');
     expect(provider.requests).toHaveLength(1);
   });
@@ -67,7 +68,7 @@ describe('stopping a turn', () => {
   it('a declined confirmation tells the model the user declined, and a stop declines what is still waiting', async () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: { what: 'wipe' } }] }, { kind: 'reply', text: 'ok, not done' });
-    const declineAll = host.confirmations.on('required', (request) => void host.confirmations.respond(request.id, false));
+    const declineAll = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, false));
     const outcome = await host.chat.send({ agentId: 'helper', text: 'wipe it' }).done;
     declineAll();
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ status: 'declined', isError: true });
@@ -75,19 +76,19 @@ describe('stopping a turn', () => {
 
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd2', name: 'mcp_chat_danger', arguments: {} }] });
     const waiting = host.chat.send({ agentId: 'helper', text: 'again' });
-    await waitUntil(() => host.confirmations.getPendingCount() === 1, 'the confirmation request');
+    await waitUntil(() => host.tools.confirmations.getPendingCount() === 1, 'the confirmation request');
     host.chat.stop(waiting.conversationId);
     expect((await waiting.done).stop).toMatchObject({ kind: 'user' });
-    expect(host.confirmations.getPendingCount()).toBe(0);
+    expect(host.tools.confirmations.getPendingCount()).toBe(0);
   });
 
   it('gives confirmations asked by one message a shared group id', async () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'g1', name: 'mcp_chat_danger', arguments: { what: 'a' } }, { id: 'g2', name: 'mcp_chat_echo', arguments: { text: 'x' } }, { id: 'g3', name: 'mcp_chat_danger', arguments: { what: 'b' } }] }, { kind: 'reply', text: 'done' });
     const requests: { groupId?: string; agentId?: string }[] = [];
-    host.confirmations.on('required', (request) => {
+    host.tools.confirmations.on('required', (request) => {
       requests.push(request);
-      host.confirmations.respond(request.id, true);
+      host.tools.confirmations.respond(request.id, true);
     });
     const turn = host.chat.send({ agentId: 'helper', text: 'both' });
     await turn.done;
@@ -99,24 +100,24 @@ describe('stopping a turn', () => {
 
   it('"always allow" is kept per agent and tool until revoked', async () => {
     const { host, provider } = await startChatWorld();
-    const once = host.confirmations.on('required', (request) => void host.confirmations.respond(request.id, true, 'always'));
+    const once = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'always'));
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a1', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'done' });
     await host.chat.send({ agentId: 'helper', text: 'one' }).done;
     once();
-    expect(host.alwaysAllow.list('helper')).toEqual([expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' })]);
+    expect(host.agents.alwaysAllow.list('helper')).toEqual([expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' })]);
 
     // Another conversation: no question asked.
     const asked: string[] = [];
-    host.confirmations.on('required', (request) => {
+    host.tools.confirmations.on('required', (request) => {
       asked.push(request.toolName);
-      host.confirmations.respond(request.id, false);
+      host.tools.confirmations.respond(request.id, false);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a2', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'done' });
     const second = await host.chat.send({ agentId: 'helper', text: 'two' }).done;
     expect(asked).toEqual([]);
     expect(second.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ status: 'ok' });
 
-    expect(host.alwaysAllow.revoke('helper', 'mcp_chat_danger')).toBe(true);
+    expect(host.agents.alwaysAllow.revoke('helper', 'mcp_chat_danger')).toBe(true);
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a3', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'done' });
     await host.chat.send({ agentId: 'helper', text: 'three' }).done;
     expect(asked).toEqual(['mcp_chat_danger']);

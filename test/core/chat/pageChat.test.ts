@@ -4,6 +4,7 @@ import { PageChatRequestSchema } from '../../../src/shared/pageChat.js';
 import { localModel, toolResultsIn } from '../../helpers/chatWorld.js';
 import { startTestHost, trustPlugin, writeGatewayPlugin } from '../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 /**
  * host.chat.* of a UI app's page, in the core: a page gets, changes and
@@ -20,13 +21,13 @@ async function world() {
   });
   trustPlugin(t.host, 'com.example.notes');
   trustPlugin(t.host, 'com.example.other');
-  await t.host.reloadMcp();
+  await t.host.mcp.reload();
   await t.host.models.create(localModel(provider));
   // The user's own agent, with everything chatos sees.
   t.host.agents.create({ id: 'mine', name: 'Mine', modelId: 'local', uiApps: [{ pluginId: 'com.example.other', appId: 'spy', mcp: true }] });
-  const pageChat = new PageChat({ agents: t.host.agents, chat: t.host.chat, modelIds: () => t.host.models.ids() });
+  const pageChat = new PageChat({ agents: internalsOf(t.host).agents.agents, chat: internalsOf(t.host).chat.service, modelIds: () => t.host.models.ids() });
   const appOf = (pluginId: string, appId: string): PageApp => {
-    const app = t.host.catalog.apps.find((a) => a.pluginId === pluginId && a.appId === appId)!;
+    const app = t.host.plugins.catalog.apps.find((a) => a.pluginId === pluginId && a.appId === appId)!;
     return { pluginId, appId, providerAppId: app.providerAppId, name: app.name };
   };
   const call = (app: PageApp, request: unknown) => pageChat.handle(app, PageChatRequestSchema.parse(request));
@@ -51,8 +52,8 @@ describe('the page chat API', () => {
     const sent = (await w.call(w.board, { op: 'send', sessionId: session.id, text: 'echo something' })) as any;
     expect(sent.sessionId).toBe(session.id);
     // The destructive tool asks the user, as any agent's call does.
-    await expect.poll(() => w.host.confirmations.listPending(), { timeout: 20_000 }).toEqual([expect.objectContaining({ toolName: 'mcp_com_example_notes_board_dangerous', agentId: agent.id, conversationId: session.id })]);
-    w.host.confirmations.respond(w.host.confirmations.listPending()[0]!.id, false);
+    await expect.poll(() => w.host.tools.confirmations.listPending(), { timeout: 20_000 }).toEqual([expect.objectContaining({ toolName: 'mcp_com_example_notes_board_dangerous', agentId: agent.id, conversationId: session.id })]);
+    w.host.tools.confirmations.respond(w.host.tools.confirmations.listPending()[0]!.id, false);
     await expect.poll(() => w.host.chat.get(session.id).conversation.status.kind, { timeout: 20_000 }).toBe('done');
     // Its own server's tool ran through the gateway, as the app; the declined one did not.
     const results = toolResultsIn(w.provider.requests[1]!.body);
@@ -117,7 +118,7 @@ describe('the page chat API', () => {
 
   it('says what to do when no model is configured', async () => {
     const t = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'com.example.notes', [{ appId: 'board' }]));
-    const pageChat = new PageChat({ agents: t.host.agents, chat: t.host.chat, modelIds: () => t.host.models.ids() });
+    const pageChat = new PageChat({ agents: internalsOf(t.host).agents.agents, chat: internalsOf(t.host).chat.service, modelIds: () => t.host.models.ids() });
     await expect(pageChat.handle({ pluginId: 'com.example.notes', appId: 'board', providerAppId: 'com.example.notes', name: 'board' }, { op: 'agents.ensureDefault' })).rejects.toMatchObject({ code: 'NO_MODEL', hint: expect.stringContaining('Models page') });
   });
 });

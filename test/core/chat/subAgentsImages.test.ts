@@ -44,7 +44,7 @@ describe('sub-agents', () => {
     expect(host.chat.get(turn.conversationId).children).toEqual([{ callId: 'delegate', conversationId: childId }]);
     // Runs of sub-agents are not listed as conversations of their own; their leases ended with the run.
     expect(host.chat.list().map((c) => c.id)).toEqual([turn.conversationId]);
-    expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).some((l) => l.conversationId === childId)).toBe(false);
+    expect(host.mcp.servers.snapshots().flatMap((s) => s.leases).some((l) => l.conversationId === childId)).toBe(false);
 
     // Deleting the conversation removes the run with it.
     await host.chat.delete(turn.conversationId);

@@ -3,6 +3,7 @@ import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { agentUsing, chatServerEntry } from '../../helpers/chatWorld.js';
 import { startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 /** A confirmation tells the person what the tool does (its own description), and whether its summary was written for it. */
 
@@ -10,19 +11,19 @@ describe('a confirmation asked through the gateway', () => {
   it("carries the tool's description, and marks the generic summary as not written for the tool", async () => {
     const t = await startTestHost(({ home }) => writeMcpYaml(home, { chat: chatServerEntry() }));
     const agent = t.host.agents.create(agentUsing(['chat']));
-    const caller = resolveAgent(agent, t.host).callerFor('main', 'words-1');
+    const caller = t.host.agents.resolve(agent).callerFor('main', 'words-1');
     const asked: ToolConfirmationRequest[] = [];
-    t.host.confirmations.on('required', (request) => {
+    t.host.tools.confirmations.on('required', (request) => {
       asked.push(request);
-      t.host.confirmations.respond(request.id, false);
+      t.host.tools.confirmations.respond(request.id, false);
     });
-    const outcome = await t.host.gateway.callTool(caller, 'mcp_chat_danger', { what: 'wipe' });
+    const outcome = await t.host.tools.call(caller, 'mcp_chat_danger', { what: 'wipe' });
     expect(outcome.decision).toBe('declined');
     expect(asked).toEqual([expect.objectContaining({ toolName: 'mcp_chat_danger', description: 'Destructive: asks for confirmation.', args: { what: 'wipe' } })]);
     expect(asked[0]!.customSummary).toBeUndefined();
 
-    t.host.confirmations.registerConfirmable('mcp_chat_danger', 'high', (args) => `Wipe ${String(args.what)}`);
-    await t.host.gateway.callTool(caller, 'mcp_chat_danger', { what: 'the desk' });
+    internalsOf(t.host).tools.confirmations.registerConfirmable('mcp_chat_danger', 'high', (args) => `Wipe ${String(args.what)}`);
+    await t.host.tools.call(caller, 'mcp_chat_danger', { what: 'the desk' });
     expect(asked[1]).toMatchObject({ summary: 'Wipe the desk', customSummary: true, risk: 'high' });
   });
 });

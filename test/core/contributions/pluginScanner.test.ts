@@ -77,7 +77,7 @@ describe('PluginScanner: overrides and duplicates', () => {
     const w = makeWorld();
     const original = writePlugin(w.builtin, 'tools', { id: 'acme.tools', apps: [{ id: 'main', name: 'Built-in main', entry: 'index.mjs' }] });
     const override = writePlugin(w.user, 'my-tools', { id: 'acme.tools', apps: [{ id: 'main', name: 'User main', entry: 'index.mjs' }] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
 
     const builtinRecord = record(result.plugins, original);
     const userRecord = record(result.plugins, override);
@@ -90,14 +90,14 @@ describe('PluginScanner: overrides and duplicates', () => {
     expect(hasErrors(result.problems)).toBe(false);
 
     expect(result.apps.map((a) => [a.pluginId, a.appId, a.source, a.name])).toEqual([['acme.tools', 'main', 'user', 'User main']]);
-    expect(w.host.catalog.getAiContribution('acme.tools', 'main')?.pluginDir).toBe(override);
+    expect(w.host.plugins.catalog.getAiContribution('acme.tools', 'main')?.pluginDir).toBe(override);
   });
 
   it('keeps the built-in when the user copy with its id is invalid', () => {
     const w = makeWorld();
     const original = writePlugin(w.builtin, 'tools', { id: 'acme.tools' });
     const broken = writePlugin(w.user, 'tools', { id: 'acme.tools', apps: [{ id: 'main', name: 'Main', entry: 'missing.mjs' }] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(record(result.plugins, original)).toMatchObject({ status: 'loaded', problems: [] });
     expect(record(result.plugins, broken)).toMatchObject({ status: 'invalid' });
     expect(result.apps.map((a) => a.source)).toEqual(['builtin']);
@@ -107,7 +107,7 @@ describe('PluginScanner: overrides and duplicates', () => {
     const w = makeWorld();
     const second = writePlugin(w.user, 'b-copy', { id: 'dup.id', apps: [{ id: 'main', name: 'From b', entry: 'index.mjs' }] });
     const first = writePlugin(w.user, 'a-copy', { id: 'dup.id', apps: [{ id: 'main', name: 'From a', entry: 'index.mjs' }] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
 
     const loser = record(result.plugins, second);
     const winner = record(result.plugins, first);
@@ -125,7 +125,7 @@ describe('PluginScanner: overrides and duplicates', () => {
     const w = makeWorld();
     const inExtra = writePlugin(w.extra, 'aaa', { id: 'dup.id' });
     const inUser = writePlugin(w.user, 'zzz', { id: 'dup.id' });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(record(result.plugins, inUser).status).toBe('loaded');
     expect(record(result.plugins, inExtra).status).toBe('shadowed');
     expect(result.apps.map((a) => a.source)).toEqual(['user']);
@@ -135,7 +135,7 @@ describe('PluginScanner: overrides and duplicates', () => {
     const w = makeWorld();
     const owner = writePlugin(w.user, 'one', { id: 'a_b', apps: [{ id: 'c', name: 'C', entry: 'index.mjs' }] });
     const clash = writePlugin(w.user, 'two', { id: 'a', apps: [{ id: 'b_c', name: 'BC', entry: 'index.mjs' }] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
 
     expect(record(result.plugins, owner)).toMatchObject({ status: 'loaded', problems: [] });
     const refused = record(result.plugins, clash);
@@ -153,7 +153,7 @@ describe('PluginScanner: overrides and duplicates', () => {
   it('refuses two apps of one plugin whose server names normalize alike', () => {
     const w = makeWorld();
     const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'Main', name: 'M', entry: 'index.mjs' }, { id: 'main', name: 'm', entry: 'index.mjs' }] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     const r = record(result.plugins, dir);
     expect(r.status).toBe('invalid');
     expect(r.problems.map((p) => [p.code, p.path])).toEqual([['SERVER_NAME_COLLISION', 'apps[1].id']]);
@@ -181,7 +181,7 @@ describe('PluginScanner: isolation', () => {
     const good = writePlugin(w.user, 'e-good', { id: 'good' });
     const good2 = writePlugin(w.builtin, 'builtin-good', { id: 'builtin.good' });
 
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(record(result.plugins, badJson)).toMatchObject({ status: 'invalid' });
     expect(codes(record(result.plugins, badJson))).toEqual(['error:JSON_SYNTAX']);
     expect(codes(record(result.plugins, manifestIsFolder))).toEqual(['error:FILE_NOT_REGULAR']);
@@ -192,7 +192,7 @@ describe('PluginScanner: isolation', () => {
     expect(record(result.plugins, good).status).toBe('loaded');
     expect(record(result.plugins, good2).status).toBe('loaded');
     expect(result.apps.map((a) => a.pluginId).sort()).toEqual(['builtin.good', 'good']);
-    expect(w.host.catalog.getAiContribution('deep', 'main')).toBeUndefined();
+    expect(w.host.plugins.catalog.getAiContribution('deep', 'main')).toBeUndefined();
   });
 
   it('reports an extra root that cannot be read and still scans the others', () => {
@@ -200,7 +200,7 @@ describe('PluginScanner: isolation', () => {
     const missingRoot = path.join(base, 'nope');
     const w = makeWorld({ extraRoots: [missingRoot] });
     writePlugin(w.user, 'ok', { id: 'ok' });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems.map((p) => [p.severity, p.code, p.file])).toEqual([['warning', 'PLUGIN_ROOT_UNREADABLE', missingRoot]]);
     expect(result.apps.map((a) => a.pluginId)).toEqual(['ok']);
   });
@@ -209,7 +209,7 @@ describe('PluginScanner: isolation', () => {
     const w = makeWorld();
     fs.rmSync(w.user, { recursive: true });
     writePlugin(w.builtin, 'b', { id: 'b' });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems).toEqual([]);
     expect(result.apps.map((a) => a.pluginId)).toEqual(['b']);
   });
@@ -219,7 +219,7 @@ describe('PluginScanner: isolation', () => {
     writePlugin(w.user, '.hidden', { id: 'hidden' });
     fs.writeFileSync(path.join(w.user, 'README.txt'), 'not a plugin');
     writePlugin(w.user, 'shown', { id: 'shown' });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.plugins.map((p) => p.id)).toEqual(['shown']);
     expect(result.stats.folders).toBe(1);
   });
@@ -240,53 +240,53 @@ describe('PluginScanner: rescans', () => {
     const b = writePlugin(w.user, 'b', { id: 'b' });
     const c = writePlugin(w.builtin, 'c', { id: 'c' });
 
-    const first = w.host.catalog.rescan();
+    const first = w.host.plugins.catalog.rescan();
     expect(first.stats.reread.sort()).toEqual([a, b, c].sort());
     expect(first.stats.folders).toBe(3);
 
-    const unchanged = w.host.catalog.rescan();
+    const unchanged = w.host.plugins.catalog.rescan();
     expect(unchanged.stats.reread).toEqual([]);
     expect(unchanged.apps.map((x) => x.pluginId)).toEqual(first.apps.map((x) => x.pluginId));
 
     // A file the manifest names, not the manifest itself.
     change(path.join(a, 'p.md'), 'second, longer prompt');
-    const afterPrompt = w.host.catalog.rescan();
+    const afterPrompt = w.host.plugins.catalog.rescan();
     expect(afterPrompt.stats.reread).toEqual([a]);
-    expect(w.host.catalog.getAiContribution('a', 'main')?.prompt?.zh).toBe('second, longer prompt');
+    expect(w.host.plugins.catalog.getAiContribution('a', 'main')?.prompt?.zh).toBe('second, longer prompt');
 
     const manifest = path.join(b, 'plugin.json');
     change(manifest, fs.readFileSync(manifest, 'utf8').replace('"name": "Main"', '"name": "Renamed main"'));
-    const afterManifest = w.host.catalog.rescan();
+    const afterManifest = w.host.plugins.catalog.rescan();
     expect(afterManifest.stats.reread).toEqual([b]);
-    expect(w.host.catalog.getAiContribution('b', 'main')?.name).toBe('Renamed main');
+    expect(w.host.plugins.catalog.getAiContribution('b', 'main')?.name).toBe('Renamed main');
 
-    expect(w.host.catalog.rescan().stats.reread).toEqual([]);
+    expect(w.host.plugins.catalog.rescan().stats.reread).toEqual([]);
   });
 
   it('re-reads a plugin when a file it was missing appears', () => {
     const w = makeWorld();
     const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', icon: 'icon.svg' }] });
-    const first = w.host.catalog.rescan();
+    const first = w.host.plugins.catalog.rescan();
     expect(record(first.plugins, dir).status).toBe('invalid');
-    expect(w.host.catalog.rescan().stats.reread).toEqual([]);
+    expect(w.host.plugins.catalog.rescan().stats.reread).toEqual([]);
 
     fs.writeFileSync(path.join(dir, 'icon.svg'), '<svg/>');
-    const second = w.host.catalog.rescan();
+    const second = w.host.plugins.catalog.rescan();
     expect(second.stats.reread).toEqual([dir]);
     expect(record(second.plugins, dir).status).toBe('loaded');
-    expect(w.host.catalog.getAiContribution('p', 'main')?.iconPath).toBe(path.join(fs.realpathSync(dir), 'icon.svg'));
+    expect(w.host.plugins.catalog.getAiContribution('p', 'main')?.iconPath).toBe(path.join(fs.realpathSync(dir), 'icon.svg'));
   });
 
   it('re-reads a plugin whose named file sits under a folder that became a file, without failing the scan', () => {
     const w = makeWorld();
     const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': 'export {};\n' });
     const other = writePlugin(w.user, 'q', { id: 'q' });
-    expect(record(w.host.catalog.rescan().plugins, dir).status).toBe('loaded');
+    expect(record(w.host.plugins.catalog.rescan().plugins, dir).status).toBe('loaded');
 
     // stat() of app/index.mjs now fails with ENOTDIR, not ENOENT.
     fs.rmSync(path.join(dir, 'app'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'app'), 'not a folder');
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.stats.reread).toEqual([dir]);
     expect(codes(record(result.plugins, dir))).toContain('error:PATH_NOT_FOUND');
     expect(record(result.plugins, other).status).toBe('loaded');
@@ -298,24 +298,24 @@ describe('PluginScanner: rescans', () => {
     const file = path.join(dir, 'p.md');
     const whole = 1_700_000_000; // whole seconds, so putting it back is exact
     fs.utimesSync(file, whole, whole);
-    w.host.catalog.rescan();
+    w.host.plugins.catalog.rescan();
     const before = fs.statSync(file);
     fs.writeFileSync(file, 'again');
     fs.utimesSync(file, whole, whole);
     const after = fs.statSync(file);
     expect([after.mtimeMs, after.size, after.ino]).toEqual([before.mtimeMs, before.size, before.ino]);
 
-    expect(w.host.catalog.rescan().stats.reread).toEqual([dir]);
-    expect(w.host.catalog.getAiContribution('p', 'main')?.prompt?.zh).toBe('again');
+    expect(w.host.plugins.catalog.rescan().stats.reread).toEqual([dir]);
+    expect(w.host.plugins.catalog.getAiContribution('p', 'main')?.prompt?.zh).toBe('again');
   });
 
   it('re-reads a plugin whose entry was deleted, renamed over or replaced by a folder', () => {
     const w = makeWorld();
     const app = (entry: string) => ({ id: 'main', name: 'Main', entry, icon: 'app/icon.svg' });
     const dir = writePlugin(w.user, 'p', { id: 'p', apps: [app('app/index.mjs')] }, { 'app/index.mjs': 'export {};\n', 'app/icon.svg': '<svg/>' });
-    const status = () => record(w.host.catalog.rescan().plugins, dir);
+    const status = () => record(w.host.plugins.catalog.rescan().plugins, dir);
     expect(status().status).toBe('loaded');
-    expect(w.host.catalog.rescan().stats.reread).toEqual([]);
+    expect(w.host.plugins.catalog.rescan().stats.reread).toEqual([]);
 
     fs.rmSync(path.join(dir, 'app', 'icon.svg'));
     expect(codes(status())).toContain('error:PATH_NOT_FOUND');
@@ -332,11 +332,11 @@ describe('PluginScanner: rescans', () => {
     const dir = writePlugin(w.user, 'p', { id: 'p' }, { 'lib/real.mjs': 'export {};\n' });
     fs.rmSync(path.join(dir, 'index.mjs'));
     fs.symlinkSync(path.join('lib', 'real.mjs'), path.join(dir, 'index.mjs'));
-    expect(record(w.host.catalog.rescan().plugins, dir).status).toBe('loaded');
+    expect(record(w.host.plugins.catalog.rescan().plugins, dir).status).toBe('loaded');
 
     // The plugin folder (index.mjs's folder) is untouched; only lib/ changes.
     fs.rmSync(path.join(dir, 'lib', 'real.mjs'));
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.stats.reread).toEqual([dir]);
     expect(codes(record(result.plugins, dir))).toContain('error:PATH_NOT_FOUND');
   });
@@ -345,26 +345,26 @@ describe('PluginScanner: rescans', () => {
     const w = makeWorld();
     const gone = writePlugin(w.user, 'gone', { id: 'gone' });
     writePlugin(w.user, 'stays', { id: 'stays' });
-    w.host.catalog.rescan();
-    expect(w.host.catalog.getAiContribution('gone', 'main')).toBeDefined();
+    w.host.plugins.catalog.rescan();
+    expect(w.host.plugins.catalog.getAiContribution('gone', 'main')).toBeDefined();
 
     fs.rmSync(gone, { recursive: true });
     const fresh = writePlugin(w.user, 'fresh', { id: 'fresh' });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.stats.reread).toEqual([fresh]);
     expect(result.plugins.map((p) => p.id).sort()).toEqual(['fresh', 'stays']);
     expect(result.apps.map((a) => a.pluginId).sort()).toEqual(['fresh', 'stays']);
-    expect(w.host.catalog.getAiContribution('gone', 'main')).toBeUndefined();
-    expect(w.host.catalog.findByServerName('gone.main')).toBeUndefined();
+    expect(w.host.plugins.catalog.getAiContribution('gone', 'main')).toBeUndefined();
+    expect(w.host.plugins.catalog.findByServerName('gone.main')).toBeUndefined();
   });
 
   it('lets a removed user override give the built-in back', () => {
     const w = makeWorld();
     writePlugin(w.builtin, 'tools', { id: 'acme.tools' });
     const override = writePlugin(w.user, 'tools', { id: 'acme.tools' });
-    expect(w.host.catalog.rescan().apps.map((a) => a.source)).toEqual(['user']);
+    expect(w.host.plugins.catalog.rescan().apps.map((a) => a.source)).toEqual(['user']);
     fs.rmSync(override, { recursive: true });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.apps.map((a) => a.source)).toEqual(['builtin']);
     expect(result.plugins.map((p) => p.status)).toEqual(['loaded']);
   });
@@ -390,9 +390,9 @@ describe('PluginScanner: default exposure lists', () => {
         wayB('nofile', { mcpServers: true, prompts: true }),
       ],
     });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems).toEqual([]);
-    const exposure = (appId: string) => w.host.catalog.getAiContribution('Acme.Tools', appId)!.exposure;
+    const exposure = (appId: string) => w.host.plugins.catalog.getAiContribution('Acme.Tools', appId)!.exposure;
 
     expect(exposure('Panel')).toEqual({
       mcpServers: { exposure: { mode: 'list', names: ['project_files', 'task_manager'] }, source: 'defaults' },
@@ -429,11 +429,11 @@ describe('PluginScanner: default exposure lists', () => {
       { id: 'p', apps: [wayB('a', { mcpServers: true, prompts: true, config: 'ai.yaml' }), wayB('b', { mcpServers: true })] },
       { 'ai.yaml': 'prompts: [from-config]\n' },
     );
-    w.host.catalog.rescan();
-    const a = w.host.catalog.getAiContribution('p', 'a')!.exposure;
+    w.host.plugins.catalog.rescan();
+    const a = w.host.plugins.catalog.getAiContribution('p', 'a')!.exposure;
     expect(a.mcpServers).toEqual({ exposure: { mode: 'list', names: ['from-yaml'] }, source: 'defaults' });
     expect(a.prompts).toEqual({ exposure: { mode: 'list', names: ['from-config'] }, source: 'config' });
-    expect(w.host.catalog.getAiContribution('p', 'b')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['from-yml'] });
+    expect(w.host.plugins.catalog.getAiContribution('p', 'b')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['from-yml'] });
   });
 
   it('picks up an edited default list on rescan without re-reading the plugin', () => {
@@ -441,15 +441,15 @@ describe('PluginScanner: default exposure lists', () => {
     const file = path.join(w.exposeDir, 'p__main.yaml');
     fs.writeFileSync(file, 'mcpServers: [one]\n');
     writePlugin(w.user, 'p', { id: 'p', apps: [wayB('main', { mcpServers: true })] });
-    w.host.catalog.rescan();
-    expect(w.host.catalog.getAiContribution('p', 'main')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['one'] });
+    w.host.plugins.catalog.rescan();
+    expect(w.host.plugins.catalog.getAiContribution('p', 'main')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['one'] });
 
     fs.writeFileSync(file, 'mcpServers: [one, two]\n');
     const later = new Date(Date.now() + 5_000);
     fs.utimesSync(file, later, later);
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.stats.reread).toEqual([]);
-    expect(w.host.catalog.getAiContribution('p', 'main')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['one', 'two'] });
+    expect(w.host.plugins.catalog.getAiContribution('p', 'main')!.exposure.mcpServers.exposure).toEqual({ mode: 'list', names: ['one', 'two'] });
   });
 
   it('reports a broken default list against that file and falls back to all; an app that did not opt in never reads its file', () => {
@@ -458,9 +458,9 @@ describe('PluginScanner: default exposure lists', () => {
     fs.writeFileSync(file, 'mcpServers: [unclosed\n');
     fs.writeFileSync(path.join(w.exposeDir, 'p__quiet.yaml'), 'mcpServers: [unclosed\n');
     writePlugin(w.user, 'p', { id: 'p', apps: [wayB('main', { mcpServers: true }), wayB('quiet', { mcpServers: ['own'] })] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems.map((p) => [p.code, p.file])).toEqual([['YAML_SYNTAX', file]]);
-    expect(w.host.catalog.getAiContribution('p', 'main')!.exposure.mcpServers).toEqual({ exposure: { mode: 'all' }, source: 'inline' });
+    expect(w.host.plugins.catalog.getAiContribution('p', 'main')!.exposure.mcpServers).toEqual({ exposure: { mode: 'all' }, source: 'inline' });
   });
 });
 
@@ -486,9 +486,9 @@ describe('PluginScanner: contributions', () => {
       },
       { 'mcp/server.mjs': '', 'zh.md': '中文提示', 'en.md': 'English prompt' },
     );
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems).toEqual([]);
-    const app = w.host.catalog.getAiContribution('com.example.tools', 'db-client')!;
+    const app = w.host.plugins.catalog.getAiContribution('com.example.tools', 'db-client')!;
     const entry = path.join(fs.realpathSync(dir), 'mcp', 'server.mjs');
     const dataDir = path.join(w.home, 'chatos', 'ui_apps', 'data', 'com.example.tools');
 
@@ -529,19 +529,19 @@ describe('PluginScanner: contributions', () => {
       projectRoot: w.projectRoot,
     });
     expect(app.meta).toEqual({ tenant: 'com.example.tools', chatos: { uiApp: app.uiApp }, workdir: dataDir });
-    expect(w.host.catalog.findByServerName('com.example.tools.db-client')).toBe(app);
-    expect(w.host.catalog.getAiContribution('com.example.tools', 'nope')).toBeUndefined();
-    expect(w.host.catalog.getAiContribution('nope', 'db-client')).toBeUndefined();
+    expect(w.host.plugins.catalog.findByServerName('com.example.tools.db-client')).toBe(app);
+    expect(w.host.plugins.catalog.getAiContribution('com.example.tools', 'nope')).toBeUndefined();
+    expect(w.host.plugins.catalog.getAiContribution('nope', 'db-client')).toBeUndefined();
   });
 
   it('contributes the full-featured fixture as the seed describes', () => {
     const w = makeWorld({ extraRoots: [path.join(repoRoot, 'test', 'fixtures', 'plugins')] });
-    const result = w.host.catalog.rescan();
+    const result = w.host.plugins.catalog.rescan();
     expect(result.problems).toEqual([]);
     const fixture = path.join(repoRoot, 'test', 'fixtures', 'plugins', 'full-featured');
     const dataDir = path.join(w.home, 'chatos', 'ui_apps', 'data', 'com.example.tools');
 
-    const db = w.host.catalog.getAiContribution('com.example.tools', 'db-client')!;
+    const db = w.host.plugins.catalog.getAiContribution('com.example.tools', 'db-client')!;
     expect(db.source).toBe('extra');
     expect(db.providerAppId).toBe('example_provider');
     expect(db.entry).toEqual({ path: path.join(fs.realpathSync(fixture), 'app', 'index.mjs'), compactPath: path.join(fs.realpathSync(fixture), 'app', 'compact.mjs') });
@@ -553,7 +553,7 @@ describe('PluginScanner: contributions', () => {
       prompts: { exposure: { mode: 'list', names: ['mcp_com_example_tools_db-client'] }, source: 'inline' },
     });
 
-    const panel = w.host.catalog.getAiContribution('com.example.tools', 'panel')!;
+    const panel = w.host.plugins.catalog.getAiContribution('com.example.tools', 'panel')!;
     expect(panel.mcp).toMatchObject({ url: 'https://mcp.example.com/mcp', transport: 'http', command: undefined, args: undefined });
     expect(panel.allowMain).toBe(false);
     expect(panel.allowSub).toBe(true);
@@ -568,8 +568,8 @@ describe('PluginScanner: contributions', () => {
   it('gives an app without ai the defaults: no server, main off, sub on, nothing exposed', () => {
     const w = makeWorld();
     writePlugin(w.builtin, 'plain', { id: 'plain' });
-    w.host.catalog.rescan();
-    const app = w.host.catalog.getAiContribution('plain', 'main')!;
+    w.host.plugins.catalog.rescan();
+    const app = w.host.plugins.catalog.getAiContribution('plain', 'main')!;
     expect(app).toMatchObject({ source: 'builtin', allowMain: false, allowSub: true, mcp: undefined, prompt: undefined });
     expect(app.exposure.mcpServers).toEqual({ exposure: { mode: 'off' }, source: 'none' });
     expect(app.meta.workdir).toBe(path.join(w.home, 'chatos', 'ui_apps', 'data', 'plain'));
@@ -579,21 +579,21 @@ describe('PluginScanner: contributions', () => {
     const w = makeWorld();
     writePlugin(w.user, 'web', { id: 'web', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url: 'https://example.com/mcp' } } }] });
     writePlugin(w.user, 'ws', { id: 'ws', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url: 'wss://example.com/mcp' } } }] });
-    const result = w.host.catalog.rescan();
-    expect(w.host.catalog.getAiContribution('web', 'main')!.mcp!.transport).toBe('http');
-    expect(w.host.catalog.getAiContribution('ws', 'main')).toBeUndefined();
+    const result = w.host.plugins.catalog.rescan();
+    expect(w.host.plugins.catalog.getAiContribution('web', 'main')!.mcp!.transport).toBe('http');
+    expect(w.host.plugins.catalog.getAiContribution('ws', 'main')).toBeUndefined();
     expect(result.problems).toContainEqual(expect.objectContaining({ code: 'URL_SCHEME', path: 'apps[0].ai.mcp.url' }));
   });
 
   it('validates one folder as a scan would, without changing the catalog', () => {
     const w = makeWorld();
     writePlugin(w.user, 'in', { id: 'in' });
-    w.host.catalog.rescan();
+    w.host.plugins.catalog.rescan();
     const outside = writePlugin(tempDir(), 'out', { id: 'out' });
-    const checked = w.host.catalog.validateFolder(outside);
+    const checked = w.host.plugins.catalog.validateFolder(outside);
     expect(checked.plugins.map((p) => [p.id, p.status, p.source])).toEqual([['out', 'loaded', 'extra']]);
     expect(checked.apps.map((a) => a.serverName)).toEqual(['out.main']);
-    expect(w.host.catalog.getAiContribution('out', 'main')).toBeUndefined();
-    expect(w.host.catalog.apps.map((a) => a.pluginId)).toEqual(['in']);
+    expect(w.host.plugins.catalog.getAiContribution('out', 'main')).toBeUndefined();
+    expect(w.host.plugins.catalog.apps.map((a) => a.pluginId)).toEqual(['in']);
   });
 });

@@ -5,6 +5,7 @@ import { KnowledgeService } from '../../../src/core/knowledge/knowledgeService.j
 import { runCliAsync } from '../../helpers/runCli.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { disposeHosts, startedHost } from './knowledgeFixtures.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 afterEach(disposeHosts);
 
@@ -45,7 +46,7 @@ describe('a knowledge base with two writers', () => {
     fs.writeFileSync(file, '# From the terminal\n\nThe CLI added the lighthouse schedule.\n');
     const added = await runCliAsync(['kb', 'add', 'notes', file, '--home', home]);
     expect(added.code, added.stderr).toBe(0);
-    expect(await filesOf(host.knowledge, 'notes')).toEqual(['cli.md', 'window']);
+    expect(await filesOf(internalsOf(host).knowledge.service, 'notes')).toEqual(['cli.md', 'window']);
     await host.knowledge.addText('notes', 'The window again: the harbour map.', 'window-2');
     const listed = await runCliAsync(['kb', 'docs', 'notes', '--home', home, '--json']);
     expect(listed.json().files.map((f: { file: string }) => f.file)).toEqual(['cli.md', 'window', 'window-2']);

@@ -5,6 +5,7 @@ import { ModelError } from '../../../src/core/models/modelError.js';
 import { createHost, type Host } from '../../../src/core/host.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const hosts: Host[] = [];
 
@@ -35,8 +36,8 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
     const entry = await host.models.create({ ...base, id: 'gpt' }, { apiKey: `  ${KEY}\n` });
     expect(entry.key).toEqual({ kind: 'stored' });
     await host.save();
-    expect(fs.readFileSync(host.home.adminDb()).includes(Buffer.from(KEY))).toBe(false);
-    expect(JSON.parse(fs.readFileSync(host.home.secretsFile, 'utf8')).secrets).toEqual({ 'model:gpt': KEY });
+    expect(fs.readFileSync(host.setup.home.adminDb()).includes(Buffer.from(KEY))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(host.setup.home.secretsFile, 'utf8')).secrets).toEqual({ 'model:gpt': KEY });
     const [view] = await host.models.list();
     expect(view!.keyState).toEqual({ source: 'stored', set: true });
     expect(JSON.stringify(view)).not.toContain(KEY);
@@ -62,7 +63,7 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
     await host.models.update('gpt', { ...base, key: { kind: 'stored' } }, { apiKey: 'sk-new' });
     expect(await host.models.keyFor(host.models.require('gpt'))).toBe('sk-new');
     await host.models.update('gpt', { ...base, key: { kind: 'env', name: 'MY_KEY' } });
-    expect(await host.secrets.has('model:gpt')).toBe(false);
+    expect(await internalsOf(host).secrets.has('model:gpt')).toBe(false);
     expect(await host.models.keyFor(host.models.require('gpt'))).toBe('from-env');
     expect((await host.models.view(host.models.require('gpt'))).keyState).toEqual({ source: 'env', env: 'MY_KEY', set: true });
     // Back to stored without a value: there is none to use.
@@ -76,13 +77,13 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
     await host.models.create({ ...base, id: 'gpt' }, { apiKey: KEY });
     expect(await host.models.remove('gpt')).toBe(true);
     expect(host.models.get('gpt')).toBeUndefined();
-    expect(fs.readFileSync(host.home.secretsFile, 'utf8')).not.toContain(KEY);
+    expect(fs.readFileSync(host.setup.home.secretsFile, 'utf8')).not.toContain(KEY);
   });
 
   it('a key that should be there and is not is MODEL_KEY_MISSING, naming the variable or the store', async () => {
     const host = await hostOn(tempDir(), {});
     await host.models.create({ ...base, id: 'env', key: { kind: 'env', name: 'UNSET_KEY' } });
-    const missing = await modelError(host.models.client('env'));
+    const missing = await modelError(internalsOf(host).models.service.client('env'));
     expect(missing.code).toBe('MODEL_KEY_MISSING');
     expect(missing.message).toContain('UNSET_KEY, which is not set');
     expect((await host.models.view(host.models.require('env'))).keyState).toEqual({ source: 'env', env: 'UNSET_KEY', set: false });
@@ -91,10 +92,10 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
   it('an unsafe secrets file shows as a problem on the key, and the list still works', async () => {
     const host = await hostOn(tempDir());
     await host.models.create({ ...base, id: 'gpt' }, { apiKey: KEY });
-    fs.chmodSync(host.home.secretsFile, 0o644);
+    fs.chmodSync(host.setup.home.secretsFile, 0o644);
     const [view] = await host.models.list();
     expect(view!.keyState.set).toBe(false);
-    expect(view!.keyState.problem).toContain(`chmod 600 ${host.home.secretsFile}`);
+    expect(view!.keyState.problem).toContain(`chmod 600 ${host.setup.home.secretsFile}`);
   });
 
   it('test sends one tiny streamed request with the key and reports the answer, or the coded failure', async () => {
@@ -112,7 +113,7 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
   it('an agent naming a model that does not exist has an AGENT_MODEL_MISSING problem; an existing one none', async () => {
     const host = await hostOn(tempDir());
     await host.models.create({ ...base, id: 'gpt' });
-    const deps = { registry: host.registry, catalog: host.catalog, models: host.models };
+    const deps = { registry: host.registry, catalog: host.plugins.catalog, models: host.models };
     const withModel = host.agents.create({ name: 'A', modelId: 'gpt', systemPrompt: 'Be kind.', subAgents: ['b'] });
     expect(withModel).toMatchObject({ modelId: 'gpt', systemPrompt: 'Be kind.', subAgents: ['b'] });
     expect(resolveAgent(withModel, deps).problems).toEqual([]);

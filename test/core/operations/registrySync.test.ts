@@ -57,8 +57,8 @@ describe('registry sync with plugins', () => {
     const before = await read();
     now += 3_600_000;
     const again = await startHost(extra, home);
-    again.rescan();
-    again.rescan();
+    again.plugins.rescan();
+    again.plugins.rescan();
     await again.dispose();
     expect(await read()).toEqual(before);
   });
@@ -73,13 +73,13 @@ describe('registry sync with plugins', () => {
 
     fs.writeFileSync(path.join(wslDir, 'plugin.json'), '{ "id": "com.example.wsl", '); // mid-edit: invalid
     fs.rmSync(gitDir, { recursive: true });
-    host.rescan();
+    host.plugins.rescan();
 
     expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.main']);
     expect(host.registry.getServer('git_app::com.example.git.main')?.missing?.reason).toBe(`plugin com.example.git (app main) is no longer in ${extra}`);
     expect(host.registry.getMcpServersForApp('git_app')).toEqual([]);
     expect(host.registry.listGrants('server', 'aide').map((g) => g.targetId).sort()).toEqual(['git_app::com.example.git.main', 'wsl::com.example.wsl.main']);
-    const problem = host.registryProblems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('git_app::com.example.git.main'));
+    const problem = host.registry.problems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('git_app::com.example.git.main'));
     expect(problem?.message).toContain('its 1 grant is kept');
     expect(problem?.hint).toContain('chatos registry prune');
     expect(serverIds(host, 'wsl')).toEqual(['wsl::com.example.wsl.main']);
@@ -95,7 +95,7 @@ describe('registry sync with plugins', () => {
     await first.dispose();
     const other = tempDir();
     const second = await startHost(other, home);
-    second.rescan();
+    second.plugins.rescan();
     expect(second.registry.getServer('git_app::com.example.git.main')).toMatchObject({ source: { kind: 'plugin', pluginDir: path.join(extra, 'com.example.git') } });
     expect(second.registry.getServer('git_app::com.example.git.main')?.missing).toBeUndefined();
     expect(second.registry.hasMcpServerAccess('aide', 'git_app::com.example.git.main')).toBe(true);
@@ -107,7 +107,7 @@ describe('registry sync with plugins', () => {
     const dir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
     const home = tempDir();
     const host = await startHost(extra, home, true);
-    host.rescan();
+    host.plugins.rescan();
     await host.dispose();
     let store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
     // The built-in Canvas and Notes apps are plugins too.
@@ -118,7 +118,7 @@ describe('registry sync with plugins', () => {
     const again = await startHost(extra, home, true);
     expect(serverIds(again, 'chatos')).toEqual([]);
     fs.rmSync(dir, { recursive: true });
-    again.rescan();
+    again.plugins.rescan();
     await again.dispose();
     store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
     expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes']);

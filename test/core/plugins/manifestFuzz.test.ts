@@ -138,7 +138,7 @@ function scanManifest(text: string): { manifestFile: string; problems: Problem[]
   execFileSync('mkfifo', [path.join(dir, 'fifo')]);
   const manifestFile = path.join(dir, 'plugin.json');
   fs.writeFileSync(manifestFile, text);
-  const result = host.catalog.rescan();
+  const result = host.plugins.catalog.rescan();
   return { manifestFile, problems: result.plugins.find((p) => p.dir === dir)?.problems ?? [] };
 }
 

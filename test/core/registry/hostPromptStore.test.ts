@@ -24,34 +24,34 @@ const hub = { pluginId: 'com.example.hub', appId: 'hub' };
 describe('host prompts', () => {
   it('a zh/en pair is registered under chatos and an agent gets the text in its language', async () => {
     const { host } = await world();
-    const prompt = host.hostPrompts.save({ name: 'review', title: 'Review', zh: '请仔细审阅。', en: 'Review carefully.' }, { create: true });
+    const prompt = host.registry.prompts.save({ name: 'review', title: 'Review', zh: '请仔细审阅。', en: 'Review carefully.' }, { create: true });
     expect(prompt).toMatchObject({ name: 'review', ids: ['chatos::review', 'chatos::review__en'], grantedTo: [] });
     expect(host.registry.getPrompt('chatos::review__en')).toMatchObject({ content: 'Review carefully.', lang: 'en', providerAppId: 'chatos' });
     for (const language of ['zh', 'en'] as const) {
       const agent = host.agents.create({ id: `a-${language}`, name: 'A', language, uiApps: [{ ...hub, prompt: true, promptIds: ['chatos::review'] }] });
-      const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+      const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.plugins.catalog, runGate: host.plugins.runGate });
       expect(resolved.prompt.text).toBe(language === 'zh' ? '请仔细审阅。' : 'Review carefully.');
     }
   });
 
   it('is granted to another app like any prompt (both texts), and removing it takes its grants', async () => {
     const { host } = await world();
-    host.hostPrompts.save({ name: 'review', zh: '审阅', en: 'Review' }, { create: true });
+    host.registry.prompts.save({ name: 'review', zh: '审阅', en: 'Review' }, { create: true });
     const agent = host.agents.create({ id: 'other-agent', name: 'O', hostAppId: 'other', language: 'en', uiApps: [{ ...hub, prompt: true, promptIds: ['chatos::review'] }] });
-    const resolve = () => resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const resolve = () => resolveAgent(agent, { registry: host.registry, catalog: host.plugins.catalog, runGate: host.plugins.runGate });
     expect(resolve().problems.map((p) => p.code)).toContain('AGENT_ID_NOT_VISIBLE');
-    expect(host.hostPrompts.setGrant('review', 'other', true).grantedTo).toEqual(['other']);
+    expect(host.registry.prompts.setGrant('review', 'other', true).grantedTo).toEqual(['other']);
     expect(resolve().prompt.text).toBe('Review');
-    expect(host.hostPrompts.remove('review')).toEqual({ removed: true, revokedGrants: 2 });
+    expect(host.registry.prompts.remove('review')).toEqual({ removed: true, revokedGrants: 2 });
     expect(host.registry.listGrants('prompt', 'other')).toEqual([]);
     expect(host.registry.getPrompt('chatos::review')).toBeUndefined();
   });
 
   it('editing drops a text left empty; bad names and names a server holds are refused', async () => {
     const { host } = await world();
-    host.hostPrompts.save({ name: 'p', zh: '中', en: 'en' }, { create: true });
-    expect(host.hostPrompts.save({ name: 'p', zh: '中文' }, { create: false })).toMatchObject({ zh: '中文', ids: ['chatos::p'] });
-    expect(host.hostPrompts.get('p').en).toBeUndefined();
+    host.registry.prompts.save({ name: 'p', zh: '中', en: 'en' }, { create: true });
+    expect(host.registry.prompts.save({ name: 'p', zh: '中文' }, { create: false })).toMatchObject({ zh: '中文', ids: ['chatos::p'] });
+    expect(host.registry.prompts.get('p').en).toBeUndefined();
     expect(host.registry.getPrompt('chatos::p__en')).toBeUndefined();
     const codeOf = (fn: () => unknown) => {
       try {
@@ -61,22 +61,22 @@ describe('host prompts', () => {
       }
       return 'saved';
     };
-    expect(codeOf(() => host.hostPrompts.save({ name: 'p', en: 'x' }, { create: true }))).toBe('PROMPT_EXISTS');
-    expect(codeOf(() => host.hostPrompts.save({ name: 'x__en', en: 'x' }, { create: true }))).toBe('PROMPT_INVALID');
-    expect(codeOf(() => host.hostPrompts.save({ name: 'empty' }, { create: true }))).toBe('PROMPT_INVALID');
-    expect(codeOf(() => host.hostPrompts.save({ name: 'reviewer', en: 'x' }, { create: true }))).toBe('PROMPT_NAME_TAKEN');
-    expect(codeOf(() => host.hostPrompts.save({ name: 'nope', en: 'x' }, { create: false }))).toBe('PROMPT_NOT_FOUND');
-    for (const name of ['bad name', '-dash', 'a/b', '']) expect(codeOf(() => host.hostPrompts.save({ name, en: 'x' }, { create: true })), name).toBe('PROMPT_INVALID');
+    expect(codeOf(() => host.registry.prompts.save({ name: 'p', en: 'x' }, { create: true }))).toBe('PROMPT_EXISTS');
+    expect(codeOf(() => host.registry.prompts.save({ name: 'x__en', en: 'x' }, { create: true }))).toBe('PROMPT_INVALID');
+    expect(codeOf(() => host.registry.prompts.save({ name: 'empty' }, { create: true }))).toBe('PROMPT_INVALID');
+    expect(codeOf(() => host.registry.prompts.save({ name: 'reviewer', en: 'x' }, { create: true }))).toBe('PROMPT_NAME_TAKEN');
+    expect(codeOf(() => host.registry.prompts.save({ name: 'nope', en: 'x' }, { create: false }))).toBe('PROMPT_NOT_FOUND');
+    for (const name of ['bad name', '-dash', 'a/b', '']) expect(codeOf(() => host.registry.prompts.save({ name, en: 'x' }, { create: true })), name).toBe('PROMPT_INVALID');
   });
 
   it("a name a plugin's prompt holds in the host's list (syncAiContributes) is refused, and the plugin's text is left", async () => {
     const { host } = await startTestHost(({ pluginRoot }) => void writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app'), { syncAiContributes: true });
-    host.rescan();
+    host.plugins.rescan();
     const copy = 'mcp_com_example_git_main';
-    expect(host.hostPrompts.list().map((p) => p.name)).not.toContain(copy);
+    expect(host.registry.prompts.list().map((p) => p.name)).not.toContain(copy);
     let refused: unknown;
     try {
-      host.hostPrompts.save({ name: copy, en: 'taken over' }, { create: true });
+      host.registry.prompts.save({ name: copy, en: 'taken over' }, { create: true });
     } catch (error) {
       refused = error;
     }

@@ -16,7 +16,7 @@ afterEach(async () => {
 function nextEvent(host: Host, kind: HostEvent['kind'], matches: (event: HostEvent) => boolean = () => true, ms = 10_000): Promise<HostEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${kind} event within ${ms} ms`)), ms);
-    const off = host.onEvent((event) => {
+    const off = host.events.on((event) => {
       if (event.kind === kind && matches(event)) {
         clearTimeout(timer);
         off();
@@ -39,7 +39,7 @@ describe('hot reload (seed 002)', () => {
     hosts.push(host);
     await host.start();
     expect(host.mcp.definition('chatos::alpha')).toBeDefined();
-    stops.push(host.watch({ debounceMs: 50, pollMs: 200 }));
+    stops.push(host.watcher.watch({ debounceMs: 50, pollMs: 200 }));
 
     const added = nextEvent(host, 'mcp-reloaded', (e) => e.kind === 'mcp-reloaded' && e.report.added.includes('chatos::beta'));
     fs.writeFileSync(config, yaml(['alpha', 'beta']));
@@ -50,7 +50,7 @@ describe('hot reload (seed 002)', () => {
     const removed = nextEvent(host, 'mcp-reloaded', (e) => e.kind === 'mcp-reloaded' && e.report.removed.length === 2);
     fs.rmSync(config);
     await removed;
-    expect(host.mcp.allDefinitions().filter((d) => d.origin === 'mcp.yaml')).toEqual([]);
+    expect(host.mcp.definitions().filter((d) => d.origin === 'mcp.yaml')).toEqual([]);
     // Kept (with any grants), marked missing, until it is back or pruned.
     expect(host.registry.getServer('chatos::alpha')?.missing?.reason).toBe(`no longer in ${config}`);
   });
@@ -60,7 +60,7 @@ describe('hot reload (seed 002)', () => {
     const host = createHost({ home: tempDir(), appRoot: repoRoot, extraPluginRoots: [extra] });
     hosts.push(host);
     await host.start();
-    stops.push(host.watch({ debounceMs: 50, pollMs: 200 }));
+    stops.push(host.watcher.watch({ debounceMs: 50, pollMs: 200 }));
 
     const appeared = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('git_app::com.example.git.main') !== undefined);
     const dir = writeProviderPlugin(extra, 'com.example.git', 'git_app');

@@ -45,13 +45,13 @@ describe('hot reload of a trusted plugin whose plugin.json is edited (issue 13 i
     const marker = path.join(tempDir('chatos-marker-'), 'starts.jsonl');
     const { host, pluginRoot } = await startTestHost(({ pluginRoot }) => void writeWatchedPlugin(pluginRoot, marker));
     trustPlugin(host, PLUGIN);
-    stops.push(host.watch({ debounceMs: 50, pollMs: 200 }));
+    stops.push(host.watcher.watch({ debounceMs: 50, pollMs: 200 }));
 
-    const first = pidOf((await host.gateway.callTool(caller('c1'), PID_TOOL, {})).result);
+    const first = pidOf((await host.tools.call(caller('c1'), PID_TOOL, {})).result);
     expect(startsIn(marker)).toEqual([{ entry: 'server.mjs', argv: [], flavour: null }]);
 
     const reloaded = new Promise<HostEvent>((resolve) => {
-      const off = host.onEvent((event) => {
+      const off = host.events.on((event) => {
         if (event.kind === 'mcp-reloaded' && event.report.changed.includes(SERVER_ID)) {
           off();
           resolve(event);
@@ -69,14 +69,14 @@ describe('hot reload of a trusted plugin whose plugin.json is edited (issue 13 i
 
     // The old instance belonged to content the user no longer trusts: it is stopped.
     await waitUntil(() => !isAlive(first), `pid ${first} (the trusted definition) to be stopped`);
-    await expect(host.gateway.callTool(caller('c1'), PID_TOOL, {})).rejects.toThrow(/changed since you trusted it/);
-    await expect(host.gateway.callTool(caller('c2'), PID_TOOL, {})).rejects.toThrow(/changed since you trusted it/);
+    await expect(host.tools.call(caller('c1'), PID_TOOL, {})).rejects.toThrow(/changed since you trusted it/);
+    await expect(host.tools.call(caller('c2'), PID_TOOL, {})).rejects.toThrow(/changed since you trusted it/);
     // Only the trusted definition ever started: not the reload's probe, not a call's restart.
     expect(startsIn(marker)).toEqual([{ entry: 'server.mjs', argv: [], flavour: null }]);
 
     // Trusting the new content lets it run.
     trustPlugin(host, PLUGIN);
-    expect(pidOf((await host.gateway.callTool(caller('c1'), PID_TOOL, {})).result)).not.toBe(first);
+    expect(pidOf((await host.tools.call(caller('c1'), PID_TOOL, {})).result)).not.toBe(first);
     expect(startsIn(marker)).toHaveLength(2);
   });
 });

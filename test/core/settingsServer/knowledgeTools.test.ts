@@ -11,7 +11,7 @@ const NINE = ['list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_ba
 
 function confirmationsOf(host: Awaited<ReturnType<typeof startTestHost>>['host']) {
   const required: ToolConfirmationRequest[] = [];
-  host.confirmations.on('required', (request) => required.push(request));
+  host.tools.confirmations.on('required', (request) => required.push(request));
   return {
     next: () =>
       new Promise<ToolConfirmationRequest>((resolve) => {
@@ -29,7 +29,7 @@ const data = (result: { structuredContent?: unknown; isError?: boolean; content:
 describe('the knowledge tools behind the gateway', () => {
   it('offers the nine tools of seed 003 §6 at their levels, all in the knowledge domain', async () => {
     const { host } = await startTestHost();
-    const { tools } = await host.gateway.listTools(caller());
+    const { tools } = await host.tools.list(caller());
     const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`)).map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]));
     expect(levels).toEqual({
       list_knowledge_bases: 'read/config',
@@ -54,71 +54,71 @@ describe('the knowledge tools behind the gateway', () => {
     const knowledgeDir = path.join(home, 'chatos', 'knowledge');
 
     // Create: pending means not run; declined leaves nothing; approved creates.
-    const declined = host.gateway.callTool(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden' });
+    const declined = host.tools.call(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden' });
     const ask = await asks.next();
     expect(ask).toMatchObject({ toolName: 'mcp_settings_create_knowledge_base', summary: 'Create knowledge base "Garden" searching by words only', risk: 'medium' });
     expect(fs.existsSync(knowledgeDir) ? fs.readdirSync(knowledgeDir) : []).toEqual([]);
-    host.confirmations.respond(ask.id, false);
+    host.tools.confirmations.respond(ask.id, false);
     expect((await declined).decision).toBe('declined');
     expect(await host.knowledge.list()).toEqual([]);
 
-    const creating = host.gateway.callTool(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 20 });
-    host.confirmations.respond((await asks.next()).id, true);
+    const creating = host.tools.call(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 20 });
+    host.tools.confirmations.respond((await asks.next()).id, true);
     const created = await creating;
     expect(created.decision).toBe('approved');
     expect(data(created.result).knowledgeBase).toMatchObject({ id: 'garden', embeddingModel: 'embed' });
 
     // Add a document: asks, and nothing reaches the embedding model before the answer.
-    const adding = host.gateway.callTool(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
+    const adding = host.tools.call(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
     const addAsk = await asks.next();
     expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
     expect(provider.requests).toEqual([]);
-    host.confirmations.respond(addAsk.id, true);
+    host.tools.confirmations.respond(addAsk.id, true);
     expect(data((await adding).result)).toMatchObject({ file: 'pests.md', embedded: true });
 
-    const search = await host.gateway.callTool(caller(), 'mcp_settings_search_knowledge_base', { id: 'garden', query: 'aphids' });
+    const search = await host.tools.call(caller(), 'mcp_settings_search_knowledge_base', { id: 'garden', query: 'aphids' });
     expect(search.decision).toBe('auto');
     expect(data(search.result)).toMatchObject({ mode: 'hybrid', hits: [{ file: 'pests.md', heading: 'Pests' }] });
-    const listed = data((await host.gateway.callTool(caller(), 'mcp_settings_list_documents', { id: 'garden' })).result);
+    const listed = data((await host.tools.call(caller(), 'mcp_settings_list_documents', { id: 'garden' })).result);
     expect(listed.files).toEqual([{ file: 'pests.md', chunks: listed.total }]);
-    expect(data((await host.gateway.callTool(caller(), 'mcp_settings_list_knowledge_bases', {})).result).knowledgeBases).toHaveLength(1);
+    expect(data((await host.tools.call(caller(), 'mcp_settings_list_knowledge_bases', {})).result).knowledgeBases).toHaveLength(1);
 
     // The assistant can attach a base to an agent (update_agent, a write).
     host.agents.create({ id: 'reader', name: 'Reader' });
-    const attach = await host.gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
+    const attach = await host.tools.call(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
     expect(attach.decision).toBe('auto');
     expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
 
-    const update = await host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
+    const update = await host.tools.call(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
     expect(update.decision).toBe('auto');
     expect(data(update.result).knowledgeBase).toMatchObject({ description: 'Notes', embeddingModel: null, embeddedWith: null });
-    expect(textOf((await host.gateway.callTool(caller(), 'mcp_settings_get_knowledge_base', { id: 'nope' })).result)).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]; one of: garden/);
+    expect(textOf((await host.tools.call(caller(), 'mcp_settings_get_knowledge_base', { id: 'nope' })).result)).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]; one of: garden/);
 
     // Delete a file: declined keeps it, approved removes its chunks.
-    const keep = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
+    const keep = host.tools.call(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
     const deleteAsk = await asks.next();
     expect(deleteAsk).toMatchObject({ summary: 'Delete every chunk of "pests.md" from knowledge base "garden"', risk: 'high' });
-    host.confirmations.respond(deleteAsk.id, false);
+    host.tools.confirmations.respond(deleteAsk.id, false);
     await keep;
     expect((await host.knowledge.get('garden')).counts.files).toBe(1);
     // A name cannot close its quotes and make the sentence name another base (the CLI shows the sentence alone).
     const spoof = 'pests.md" from knowledge base "scratch"\nRisk: low. Delete nothing from "x';
-    const spoofing = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: spoof });
+    const spoofing = host.tools.call(caller(), 'mcp_settings_delete_document', { id: 'garden', file: spoof });
     const spoofAsk = await asks.next();
     expect(spoofAsk.summary).toBe(`Delete every chunk of ${JSON.stringify(spoof)} from knowledge base "garden"`);
     expect(spoofAsk.summary).not.toContain('\n');
     expect(spoofAsk.summary.split('from knowledge base "')).toHaveLength(2);
-    host.confirmations.respond(spoofAsk.id, false);
+    host.tools.confirmations.respond(spoofAsk.id, false);
     await spoofing;
-    const removing = host.gateway.callTool(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
-    host.confirmations.respond((await asks.next()).id, true);
+    const removing = host.tools.call(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
+    host.tools.confirmations.respond((await asks.next()).id, true);
     expect(data((await removing).result).deleted).toBe(listed.total);
 
-    const dropping = host.gateway.callTool(caller(), 'mcp_settings_delete_knowledge_base', { id: 'garden' });
+    const dropping = host.tools.call(caller(), 'mcp_settings_delete_knowledge_base', { id: 'garden' });
     const dropAsk = await asks.next();
     expect(dropAsk.summary).toBe('Delete knowledge base "garden" with all its documents');
     expect(fs.readdirSync(knowledgeDir)).toEqual(['garden']);
-    host.confirmations.respond(dropAsk.id, true);
+    host.tools.confirmations.respond(dropAsk.id, true);
     await dropping;
     expect(fs.readdirSync(knowledgeDir)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import type { SettingsContext } from '../../../src/core/settingsServer/types.js'
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const runtimes: McpRuntime[] = [];
 afterEach(async () => {
@@ -24,32 +25,33 @@ afterEach(async () => {
 async function wiredGateway(host: Host) {
   let ctx: SettingsContext | undefined; // the context needs the runtime, the runtime needs the factory: the factory reads it late
   const runtime = new McpRuntime({
-    configFile: host.home.mcpConfig,
+    configFile: host.setup.home.mcpConfig,
     runDir: path.join(tempDir(), 'run'),
     hostEnv: process.env,
-    registry: host.registry,
-    now: () => host.clock.now(),
-    runGate: host.runGate,
+    registry: internalsOf(host).registry.center,
+    now: () => host.setup.clock.now(),
+    runGate: host.plugins.runGate,
     builtinServers: [settingsServerDefinition()],
     inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(ctx!)]]),
   });
   runtimes.push(runtime);
-  ctx = createSettingsContext({ agents: host.agents, registry: host.registry, catalog: host.catalog, rescan: async () => host.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: host.serverSettings, alwaysAllow: host.alwaysAllow, knowledge: host.knowledge });
+  const internals = internalsOf(host);
+  ctx = createSettingsContext({ agents: internals.agents.agents, registry: internals.registry.center, catalog: host.plugins.catalog, rescan: async () => host.plugins.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: internals.mcp.settings, alwaysAllow: internals.agents.alwaysAllow, knowledge: internals.knowledge.service });
   await runtime.start();
-  registerSettingsConfirmables(host.confirmations);
+  registerSettingsConfirmables(internals.tools.confirmations);
   const gateway = new ToolGateway({
-    runGate: host.runGate,
+    runGate: host.plugins.runGate,
     runtime,
-    registry: host.registry,
-    artifactsDir: host.home.artifactsDir,
-    mcpConfigFile: host.home.mcpConfig,
+    registry: internals.registry.center,
+    artifactsDir: host.setup.home.artifactsDir,
+    mcpConfigFile: host.setup.home.mcpConfig,
     defaultWorkdir: tempDir(),
-    now: () => host.clock.now(),
-    settings: host.serverSettings,
-    hooks: gatewayHooks(host.confirmations, host.audit),
+    now: () => host.setup.clock.now(),
+    settings: internals.mcp.settings,
+    hooks: gatewayHooks(internals.tools.confirmations, internalsOf(host).audit),
   });
   const required: ToolConfirmationRequest[] = [];
-  host.confirmations.on('required', (request) => required.push(request));
+  host.tools.confirmations.on('required', (request) => required.push(request));
   return { runtime, gateway, required };
 }
 
@@ -83,12 +85,12 @@ describe('the settings server behind the gateway', () => {
     const declined = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
     const ask = await nextRequest(required);
     expect(ask).toMatchObject({ serverName: 'chatos::settings', toolName: 'mcp_settings_create_agent', summary: 'Create agent "Writer" acting for app "chatos"', risk: 'medium' });
-    host.confirmations.respond(ask.id, false);
+    host.tools.confirmations.respond(ask.id, false);
     expect((await declined).decision).toBe('declined');
     expect(host.agents.list()).toEqual([]);
 
     const approved = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
-    host.confirmations.respond((await nextRequest(required)).id, true);
+    host.tools.confirmations.respond((await nextRequest(required)).id, true);
     const outcome = await approved;
     expect(outcome.decision).toBe('approved');
     expect(outcome.result.isError).toBeFalsy();
@@ -97,7 +99,7 @@ describe('the settings server behind the gateway', () => {
     const deleting = gateway.callTool(caller(), 'mcp_settings_delete_agent', { id: 'writer' });
     const deleteAsk = await nextRequest(required);
     expect(deleteAsk).toMatchObject({ summary: 'Delete agent "writer"', risk: 'high' });
-    host.confirmations.respond(deleteAsk.id, true);
+    host.tools.confirmations.respond(deleteAsk.id, true);
     expect((await deleting).result.isError).toBeFalsy();
     expect(host.agents.get('writer')).toBeUndefined();
   });

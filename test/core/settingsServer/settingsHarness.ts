@@ -6,6 +6,7 @@ import type { Host } from '../../../src/core/host.js';
 import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
 import { createSettingsServer } from '../../../src/core/settingsServer/settingsServer.js';
 import type { SettingsContext, ToolModule } from '../../../src/core/settingsServer/types.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const clients: Client[] = [];
 
@@ -15,16 +16,17 @@ afterEach(async () => {
 
 /** The settings context a started host would give the server: its real agents, registry, catalog, runtime and settings. */
 export function hostSettingsContext(host: Host): SettingsContext {
+  const internals = internalsOf(host);
   return createSettingsContext({
-    agents: host.agents,
-    registry: host.registry,
-    catalog: host.catalog,
-    rescan: () => host.operations.rescan.rescanAndReload(),
-    runtime: host.mcp,
-    snapshots: () => host.operations.servers.snapshots(),
-    serverSettings: host.serverSettings,
-    alwaysAllow: host.alwaysAllow,
-    knowledge: host.knowledge,
+    agents: internals.agents.agents,
+    registry: internals.registry.center,
+    catalog: host.plugins.catalog,
+    rescan: () => host.plugins.rescanAndReload(),
+    runtime: internals.mcp.runtime,
+    snapshots: () => host.mcp.servers.snapshots(),
+    serverSettings: internals.mcp.settings,
+    alwaysAllow: internals.agents.alwaysAllow,
+    knowledge: internals.knowledge.service,
   });
 }
 

@@ -7,6 +7,7 @@ import { defineTool, type ToolModule } from '../../../src/core/settingsServer/ty
 import { caller, fixtureServer, startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';
 import { connectSettings, dataOf, errorText, hostSettingsContext } from './settingsHarness.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const GIT_SERVER = 'git_app::com.example.git.status';
 const GIT_PROMPT = 'git_app::mcp_com_example_git_status';
@@ -69,15 +70,15 @@ describe('agents tools', () => {
   it('list_always_allowed shows the "Always allow" answers; revoke_always_allowed takes one back; deleting the agent takes all of its', async () => {
     const { host, call } = await settingsWorld();
     host.agents.create({ id: 'writer', name: 'Writer' });
-    host.alwaysAllow.add('writer', 'mcp_fx_dangerous', 'chatos::fx');
-    host.alwaysAllow.add('writer', 'mcp_fx_echo', 'chatos::fx');
+    internalsOf(host).agents.alwaysAllow.add('writer', 'mcp_fx_dangerous', 'chatos::fx');
+    internalsOf(host).agents.alwaysAllow.add('writer', 'mcp_fx_echo', 'chatos::fx');
     expect(dataOf<{ entries: { toolName: string }[] }>(await call('list_always_allowed', { agentId: 'writer' })).entries.map((e) => e.toolName)).toEqual(['mcp_fx_dangerous', 'mcp_fx_echo']);
     expect(dataOf(await call('revoke_always_allowed', { agentId: 'writer', toolName: 'mcp_fx_echo' }))).toEqual({ revoked: { agentId: 'writer', toolName: 'mcp_fx_echo' } });
     expect(errorText(await call('revoke_always_allowed', { agentId: 'writer', toolName: 'mcp_fx_echo' }))).toContain('is not always allowed');
-    expect(host.alwaysAllow.has('writer', 'mcp_fx_dangerous')).toBe(true);
+    expect(internalsOf(host).agents.alwaysAllow.has('writer', 'mcp_fx_dangerous')).toBe(true);
     // A new agent given the same id inherits nothing.
     host.agents.delete('writer');
-    expect(host.alwaysAllow.list()).toEqual([]);
+    expect(host.agents.alwaysAllow.list()).toEqual([]);
   });
 
   it('an unknown agent, a duplicate id or an invalid agent is an error result that says what is wrong', async () => {
@@ -149,7 +150,7 @@ describe('registry tools', () => {
 
   it('shows the names of a server\'s environment variables, never their values', async () => {
     const { host, call } = await settingsWorld();
-    host.registry.registerMcpServer('chatos', { name: 'keyed', url: 'cmd://node server.js', env: { API_KEY: 'secret-value' } });
+    internalsOf(host).registry.center.registerMcpServer('chatos', { name: 'keyed', url: 'cmd://node server.js', env: { API_KEY: 'secret-value' } });
     const result = await call('list_registry_servers');
     expect(dataOf<ServersView>(result).servers.find((s) => s.id === 'chatos::keyed')?.envNames).toEqual(['API_KEY']);
     expect(JSON.stringify(result)).not.toContain('secret-value');
@@ -163,7 +164,7 @@ describe('mcp tools', () => {
   it('list_mcp_servers shows each server with its state, and its tools once it has run', async () => {
     const { host, call } = await settingsWorld();
     expect(await fx(call)).toEqual({ id: 'chatos::fx', name: 'fx', category: 'external', origin: 'mcp.yaml', state: { kind: 'stopped' } });
-    await host.gateway.listTools(caller());
+    await host.tools.list(caller());
     const running = await fx(call);
     expect(running.state.kind).toBe('running');
     expect(running.tools).toEqual(expect.arrayContaining([{ name: 'echo', enabled: true }, { name: 'count', enabled: true }]));
@@ -171,15 +172,15 @@ describe('mcp tools', () => {
 
   it('set_tool_enabled persists in the server settings, and the gateway stops offering the tool', async () => {
     const { host, call } = await settingsWorld();
-    await host.gateway.listTools(caller());
+    await host.tools.list(caller());
     expect(dataOf(await call('set_tool_enabled', { serverId: 'chatos::fx', tool: 'echo', enabled: false }))).toEqual({ serverId: 'chatos::fx', tool: 'echo', enabled: false });
-    expect(host.serverSettings.of('chatos::fx').disabledTools).toEqual(['echo']);
-    expect((await host.gateway.listTools(caller())).tools.map((t) => t.name)).not.toContain('mcp_fx_echo');
+    expect(host.mcp.settings.of('chatos::fx').disabledTools).toEqual(['echo']);
+    expect((await host.tools.list(caller())).tools.map((t) => t.name)).not.toContain('mcp_fx_echo');
     expect((await fx(call)).tools).toContainEqual({ name: 'echo', enabled: false });
 
     await call('set_tool_enabled', { serverId: 'chatos::fx', tool: 'echo', enabled: true });
-    expect(host.serverSettings.of('chatos::fx').disabledTools).toEqual([]);
-    expect((await host.gateway.listTools(caller())).tools.map((t) => t.name)).toContain('mcp_fx_echo');
+    expect(host.mcp.settings.of('chatos::fx').disabledTools).toEqual([]);
+    expect((await host.tools.list(caller())).tools.map((t) => t.name)).toContain('mcp_fx_echo');
   });
 
   it('an unknown server or tool is an error result; a server that never ran takes the name as given', async () => {
@@ -188,9 +189,9 @@ describe('mcp tools', () => {
     const unchecked = await call('set_tool_enabled', { serverId: 'chatos::fx', tool: 'ecko', enabled: false });
     expect(unchecked.content[0]).toMatchObject({ text: expect.stringContaining('could not be checked') });
     await call('set_tool_enabled', { serverId: 'chatos::fx', tool: 'ecko', enabled: true });
-    await host.gateway.listTools(caller());
+    await host.tools.list(caller());
     expect(errorText(await call('set_tool_enabled', { serverId: 'chatos::fx', tool: 'ecko', enabled: false }))).toContain('has no tool "ecko"; did you mean "echo"?');
-    expect(host.serverSettings.of('chatos::fx').disabledTools).toEqual([]);
+    expect(host.mcp.settings.of('chatos::fx').disabledTools).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import { caller, fixtureServer, isAlive, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { repoRoot } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const PLUGIN = 'com.example.gw';
 const SERVER = `${PLUGIN}::${PLUGIN}.main`;
@@ -26,24 +27,24 @@ describe('gateway access checks (real stdio servers)', () => {
     trustPlugin(host, PLUGIN);
     const aide = caller('conv-a', { appId: 'aide' });
 
-    const refused = await rejection(host.gateway.callTool(aide, ECHO, { text: 'hi' }));
+    const refused = await rejection(host.tools.call(aide, ECHO, { text: 'hi' }));
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('NOT_GRANTED');
     expect(refused.message).toContain(`chatos grant aide ${SERVER}`);
-    expect(host.gateway.visibleServers(aide).map((s) => s.id)).not.toContain(SERVER);
+    expect(host.tools.visibleServers(aide).map((s) => s.id)).not.toContain(SERVER);
     // Refused before anything started.
-    expect(host.mcp.connections.snapshot().find((s) => s.serverId === SERVER)).toBeUndefined();
+    expect(host.mcp.servers.snapshots().find((s) => s.serverId === SERVER)).toBeUndefined();
 
     host.registry.grantMcpServerAccess('aide', SERVER);
-    expect(host.gateway.visibleServers(aide).map((s) => s.id)).toContain(SERVER);
-    expect(textOf((await host.gateway.callTool(aide, ECHO, { text: 'granted' })).result)).toBe('granted');
+    expect(host.tools.visibleServers(aide).map((s) => s.id)).toContain(SERVER);
+    expect(textOf((await host.tools.call(aide, ECHO, { text: 'granted' })).result)).toBe('granted');
 
     // The server now runs and its tools are cached: revoking must still stop the next call.
     host.registry.revokeMcpServerAccess('aide', SERVER);
-    const again = await rejection(host.gateway.callTool(aide, ECHO, { text: 'after revoke' }));
+    const again = await rejection(host.tools.call(aide, ECHO, { text: 'after revoke' }));
     expect((again as GatewayError).code).toBe('NOT_GRANTED');
     // The refused call never reached the server: the owner, on the same lease, sees one call ran.
-    expect(textOf((await host.gateway.callTool(caller('conv-a'), COUNT, {})).result)).toBe('1');
+    expect(textOf((await host.tools.call(caller('conv-a'), COUNT, {})).result)).toBe('1');
   });
 
   it('a server with allowMain false is refused in the main flow (WRONG_FLOW) and runs in a sub flow', async () => {
@@ -51,26 +52,26 @@ describe('gateway access checks (real stdio servers)', () => {
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, PLUGIN, [{ appId: 'main' }]));
     trustPlugin(host, PLUGIN);
 
-    const refused = await rejection(host.gateway.callTool(caller('conv-f', { flow: 'main' }), ECHO, { text: 'x' }));
+    const refused = await rejection(host.tools.call(caller('conv-f', { flow: 'main' }), ECHO, { text: 'x' }));
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('WRONG_FLOW');
     expect(refused.message).toContain('allowMain');
-    const mainTools = await host.gateway.listTools(caller('conv-f', { flow: 'main' }));
+    const mainTools = await host.tools.list(caller('conv-f', { flow: 'main' }));
     expect(mainTools.tools.map((t) => t.name)).not.toContain(ECHO);
 
     const sub = caller('conv-f', { flow: 'sub' });
-    expect(textOf((await host.gateway.callTool(sub, ECHO, { text: 'in sub' })).result)).toBe('in sub');
-    expect((await host.gateway.listTools(sub)).tools.map((t) => t.name)).toContain(ECHO);
+    expect(textOf((await host.tools.call(sub, ECHO, { text: 'in sub' })).result)).toBe('in sub');
+    expect((await host.tools.list(sub)).tools.map((t) => t.name)).toContain(ECHO);
   });
 
   it('an unknown tool is UNKNOWN_TOOL with the closest offered names', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const refused = await rejection(host.gateway.callTool(caller(), 'mcp_echo_ecoh', { text: 'x' }));
+    const refused = await rejection(host.tools.call(caller(), 'mcp_echo_ecoh', { text: 'x' }));
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('UNKNOWN_TOOL');
     expect(refused.message).toContain('"mcp_echo_echo"');
 
-    const stranger = await rejection(host.gateway.callTool(caller(), 'no_such_tool', {}));
+    const stranger = await rejection(host.tools.call(caller(), 'no_such_tool', {}));
     expect((stranger as GatewayError).code).toBe('UNKNOWN_TOOL');
   });
 
@@ -78,34 +79,34 @@ describe('gateway access checks (real stdio servers)', () => {
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, PLUGIN, [{ appId: 'main', allowMain: true }]));
     const who = caller('conv-u');
 
-    const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'x' }));
+    const refused = await rejection(host.tools.call(who, ECHO, { text: 'x' }));
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain('not trusted');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
 
-    const listed = await host.gateway.listTools(who);
+    const listed = await host.tools.list(who);
     expect(listed.tools.map((t) => t.name)).not.toContain(ECHO);
     expect(listed.problems.find((p) => p.file === SERVER)).toMatchObject({ code: 'PLUGIN_UNTRUSTED', message: expect.stringContaining('its tools are not offered'), hint: expect.stringContaining(`chatos trust ${PLUGIN}`) });
 
     // No process was spawned: no lease, no pid, nothing in the server's log.
-    expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
-    expect(host.mcp.connections.anyRunning(SERVER)).toBeUndefined();
-    expect(host.mcp.connections.logOf(SERVER).entries().filter((e) => e.text.startsWith('started pid'))).toEqual([]);
+    expect(host.mcp.servers.snapshots().filter((s) => s.serverId === SERVER)).toEqual([]);
+    expect(internalsOf(host).mcp.runtime.connections.anyRunning(SERVER)).toBeUndefined();
+    expect(internalsOf(host).mcp.runtime.connections.logOf(SERVER).entries().filter((e) => e.text.startsWith('started pid'))).toEqual([]);
   });
 
   it('untrusting a plugin stops its running server from serving calls', async () => {
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, PLUGIN, [{ appId: 'main', allowMain: true }]));
     trustPlugin(host, PLUGIN);
     const who = caller('conv-1');
-    const pid = Number(textOf((await host.gateway.callTool(who, 'mcp_com_example_gw_main_pid', {})).result));
+    const pid = Number(textOf((await host.tools.call(who, 'mcp_com_example_gw_main_pid', {})).result));
 
-    expect(host.trust.untrust(PLUGIN)).toBe(true);
-    const refused = await rejection(host.gateway.callTool(who, ECHO, { text: 'after untrust' }));
+    expect(internalsOf(host).plugins.trustStore.untrust(PLUGIN)).toBe(true);
+    const refused = await rejection(host.tools.call(who, ECHO, { text: 'after untrust' }));
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
     // The conversation's lease was ended with it.
-    expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
+    expect(host.mcp.servers.snapshots().filter((s) => s.serverId === SERVER)).toEqual([]);
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -113,22 +114,22 @@ describe('gateway access checks (real stdio servers)', () => {
     let dir = '';
     const { host } = await startTestHost(({ pluginRoot }) => (dir = writeGatewayPlugin(pluginRoot, PLUGIN, [{ appId: 'main', allowMain: true }])));
     trustPlugin(host, PLUGIN);
-    expect(textOf((await host.gateway.callTool(caller('conv-1'), ECHO, { text: 'trusted' })).result)).toBe('trusted');
+    expect(textOf((await host.tools.call(caller('conv-1'), ECHO, { text: 'trusted' })).result)).toBe('trusted');
 
     fs.appendFileSync(path.join(dir, 'main', 'server.mjs'), '// edited after trust\n');
-    host.rescan();
-    await host.reloadMcp();
+    host.plugins.rescan();
+    await host.mcp.reload();
     // The running server of conv-1 serves no more calls...
-    const running = await rejection(host.gateway.callTool(caller('conv-1'), ECHO, { text: 'x' }));
+    const running = await rejection(host.tools.call(caller('conv-1'), ECHO, { text: 'x' }));
     expect(running.message).toContain('changed since you trusted it');
     // ...and a new conversation's server process must not start.
-    const refused = await rejection(host.gateway.callTool(caller('conv-2'), ECHO, { text: 'x' }));
+    const refused = await rejection(host.tools.call(caller('conv-2'), ECHO, { text: 'x' }));
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain('changed since you trusted it');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
-    expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).map((l) => l.conversationId)).not.toContain('conv-2');
+    expect(host.mcp.servers.snapshots().flatMap((s) => s.leases).map((l) => l.conversationId)).not.toContain('conv-2');
 
     trustPlugin(host, PLUGIN);
-    expect(textOf((await host.gateway.callTool(caller('conv-2'), ECHO, { text: 'trusted again' })).result)).toBe('trusted again');
+    expect(textOf((await host.tools.call(caller('conv-2'), ECHO, { text: 'trusted again' })).result)).toBe('trusted again');
   });
 });

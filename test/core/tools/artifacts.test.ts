@@ -13,7 +13,7 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 describe('image results become artifacts (seed 002), real stdio server', () => {
   it('PNG images are written under artifacts/mcp/<server>/<tool>/<timestamp>-<uuid>.png and replaced by resource links; an SVG becomes a note', async () => {
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { clock: { now: () => NOW } });
-    const call = await host.gateway.callTool(caller(), 'mcp_echo_images', {});
+    const call = await host.tools.call(caller(), 'mcp_echo_images', {});
     const content = call.result.content;
     expect(content.map((item) => item.type)).toEqual(['resource_link', 'resource_link', 'text', 'text']);
 
@@ -49,7 +49,7 @@ describe('image results become artifacts (seed 002), real stdio server', () => {
     // A file where the artifacts folder for MCP results belongs: the server answers, but nothing can be saved.
     fs.mkdirSync(path.join(home, 'chatos', 'artifacts'), { recursive: true });
     fs.writeFileSync(path.join(home, 'chatos', 'artifacts', 'mcp'), 'not a folder');
-    await expect(host.gateway.callTool(caller('c-img'), 'mcp_echo_images', {})).rejects.toThrow(/ENOTDIR|EEXIST/);
+    await expect(host.tools.call(caller('c-img'), 'mcp_echo_images', {})).rejects.toThrow(/ENOTDIR|EEXIST/);
     expect(host.audit.query({ limit: 1 })[0]).toMatchObject({ conversationId: 'c-img', tool: 'mcp_echo_images', outcome: 'failed', error: expect.stringMatching(/ENOTDIR|EEXIST/) });
   });
 });

@@ -11,16 +11,16 @@ describe('app tool calls as host events', () => {
     });
     trustPlugin(host, 'acme.tools');
     const events: HostEvent[] = [];
-    host.onEvent((event) => events.push(event));
+    host.events.on((event) => events.push(event));
     const who = caller('conv-events');
 
-    await host.gateway.callTool(who, 'mcp_acme_tools_main_echo', { text: 'hi' });
+    await host.tools.call(who, 'mcp_acme_tools_main_echo', { text: 'hi' });
     // A tool error (the SDK refuses the arguments) reached the server all the same.
-    await host.gateway.callTool(who, 'mcp_acme_tools_main_echo', {});
-    await host.gateway.callTool(who, 'mcp_echo_echo', { text: 'not an app' });
-    const declined = host.gateway.callTool(who, 'mcp_acme_tools_main_dangerous', {});
-    await expect.poll(() => host.confirmations.listPending().length).toBe(1);
-    host.confirmations.respond(host.confirmations.listPending()[0]!.id, false);
+    await host.tools.call(who, 'mcp_acme_tools_main_echo', {});
+    await host.tools.call(who, 'mcp_echo_echo', { text: 'not an app' });
+    const declined = host.tools.call(who, 'mcp_acme_tools_main_dangerous', {});
+    await expect.poll(() => host.tools.confirmations.listPending().length).toBe(1);
+    host.tools.confirmations.respond(host.tools.confirmations.listPending()[0]!.id, false);
     expect((await declined).decision).toBe('declined');
 
     expect(events.filter((e) => e.kind === 'app-tool-called')).toEqual([
@@ -32,10 +32,10 @@ describe('app tool calls as host events', () => {
   it('a listener that throws does not fail the call', async () => {
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }]));
     trustPlugin(host, 'acme.tools');
-    host.onEvent(() => {
+    host.events.on(() => {
       throw new Error('a broken listener');
     });
-    const { result } = await host.gateway.callTool(caller('conv-throw'), 'mcp_acme_tools_main_echo', { text: 'still answered' });
+    const { result } = await host.tools.call(caller('conv-throw'), 'mcp_acme_tools_main_echo', { text: 'still answered' });
     expect(result.isError).toBeFalsy();
   });
 });

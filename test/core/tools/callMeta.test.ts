@@ -22,7 +22,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
     const uiApp = (appId: string) => ({ pluginId, appId, pluginDir: realPluginDir, dataDir, stateDir, sessionRoot, projectRoot });
 
     const who = caller('conv-meta', { agentId: 'agent-7' });
-    const main = await host.gateway.callTool(who, 'mcp_com_example_gw_main_echo_meta', {});
+    const main = await host.tools.call(who, 'mcp_com_example_gw_main_echo_meta', {});
     expect(JSON.parse(textOf(main.result))).toEqual({
       logDir: `${dataDir}/logs`,
       tag: `for-${pluginId}`,
@@ -32,7 +32,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
       workdir: dataDir,
     });
 
-    const wd = await host.gateway.callTool(who, 'mcp_com_example_gw_wd_echo_meta', {});
+    const wd = await host.tools.call(who, 'mcp_com_example_gw_wd_echo_meta', {});
     expect(JSON.parse(textOf(wd.result))).toEqual({
       chatos: { uiApp: uiApp('wd') },
       workdir: `${stateDir}/work`,
@@ -41,13 +41,13 @@ describe('gateway _meta injection (real stdio servers)', () => {
 
   it('an mcp.yaml server gets workdir = sessionRoot only: no uiApp, and nothing about the caller (agent, conversation)', async () => {
     const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const { result } = await host.gateway.callTool(caller('conv-yaml', { flow: 'sub', agentId: 'agent-9' }), 'mcp_echo_echo_meta', { note: 'x' });
+    const { result } = await host.tools.call(caller('conv-yaml', { flow: 'sub', agentId: 'agent-9' }), 'mcp_echo_echo_meta', { note: 'x' });
     expect(JSON.parse(textOf(result))).toEqual({ workdir: sessionRoot });
   });
 
   it('a progress token the SDK adds rides along with the injected _meta', async () => {
     const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const { result } = await host.gateway.callTool(caller('conv-p'), 'mcp_echo_echo_meta', {}, { onProgress: () => {} });
+    const { result } = await host.tools.call(caller('conv-p'), 'mcp_echo_echo_meta', {}, { onProgress: () => {} });
     const meta = JSON.parse(textOf(result));
     expect(meta.workdir).toBe(sessionRoot);
     expect(meta.progressToken).toBeDefined();
@@ -58,7 +58,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
     writeGatewayPlugin(builtinDir, 'com.example.builtin', [{ appId: 'main', allowMain: true }]);
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'com.example.user', [{ appId: 'main', allowMain: true }]), { builtinPluginsDir: builtinDir });
     trustPlugin(host, 'com.example.user');
-    const told = async (who: ReturnType<typeof caller>, tool: string) => JSON.parse(textOf((await host.gateway.callTool(who, tool, {})).result)).chatos.caller;
+    const told = async (who: ReturnType<typeof caller>, tool: string) => JSON.parse(textOf((await host.tools.call(who, tool, {})).result)).chatos.caller;
 
     expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'agent', appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-a', flow: 'main' });
     expect(await told(caller('ui-1', { appId: 'com.example.builtin', fromPage: true }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'page', appId: 'com.example.builtin', conversationId: 'ui-1', flow: 'main' });

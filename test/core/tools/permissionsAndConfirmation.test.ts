@@ -6,6 +6,7 @@ import { caller, fixtureServer, GATEWAY_SERVER, startTestHost, textOf, trustPlug
 import { writePlugin } from '../../helpers/plugins.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const SERVER = 'chatos::fx';
 const tool = (name: string) => `mcp_fx_${name}`;
@@ -13,8 +14,8 @@ const tool = (name: string) => `mcp_fx_${name}`;
 async function confirmHost(options: { scheduler?: TestScheduler; permissions?: Record<string, string> } = {}) {
   const test = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer(options.permissions ? { permissions: options.permissions } : {}) }), options.scheduler ? { scheduler: options.scheduler } : {});
   const required: ToolConfirmationRequest[] = [];
-  test.host.confirmations.on('required', (request) => required.push(request));
-  const count = async () => Number(textOf((await test.host.gateway.callTool(caller(), tool('count'), {})).result));
+  test.host.tools.confirmations.on('required', (request) => required.push(request));
+  const count = async () => Number(textOf((await test.host.tools.call(caller(), tool('count'), {})).result));
   return { ...test, required, count };
 }
 
@@ -27,11 +28,11 @@ const nextRequest = (required: ToolConfirmationRequest[]) =>
 describe('permission levels (seed 003 §5)', () => {
   it('come from config patterns, then MCP annotations, else write; overrides persist across restarts', async () => {
     const { host, home } = await confirmHost({ permissions: { 'echo*': 'confirm' } });
-    const levels = async (h = host) => Object.fromEntries((await h.gateway.listTools(caller())).tools.map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
+    const levels = async (h = host) => Object.fromEntries((await h.tools.list(caller())).tools.map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
     const first = await levels();
     expect(first).toMatchObject({ echo: 'confirm/config', echo_meta: 'confirm/config', count: 'read/annotation', dangerous: 'confirm/annotation', crash: 'write/default' });
 
-    host.serverSettings.setPermission(SERVER, 'crash', 'navigate');
+    internalsOf(host).mcp.settings.setPermission(SERVER, 'crash', 'navigate');
     expect((await levels()).crash).toBe('navigate/override');
     await host.dispose();
 
@@ -54,7 +55,7 @@ describe('permission levels (seed 003 §5)', () => {
       ),
     );
     trustPlugin(host, 'com.example.perm');
-    const levels = Object.fromEntries((await host.gateway.listTools(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
+    const levels = Object.fromEntries((await host.tools.list(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
     expect(levels).toMatchObject({ echo: 'confirm/config', echo_meta: 'confirm/config', count: 'navigate/config', dangerous: 'confirm/annotation', crash: 'write/default' });
     // The registry row alone carries them and the _meta every call gets, so a reload builds the definition from the row, not by re-joining the catalog.
     const row = host.registry.listServers().find((r) => r.id.startsWith('com.example.perm'))!;
@@ -68,13 +69,13 @@ describe('permission levels (seed 003 §5)', () => {
 
   it('a tool switched off is never offered and cannot be called; switched on again it is', async () => {
     const { host } = await confirmHost();
-    host.serverSettings.setToolEnabled(SERVER, 'echo', false);
-    const listed = await host.gateway.listTools(caller());
+    internalsOf(host).mcp.settings.setToolEnabled(SERVER, 'echo', false);
+    const listed = await host.tools.list(caller());
     expect(listed.tools.map((t) => t.rawName)).not.toContain('echo');
     expect(listed.problems.find((p) => p.code === 'TOOL_DISABLED')?.message).toContain('echo');
-    await expect(host.gateway.callTool(caller(), tool('echo'), { text: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' } satisfies Partial<GatewayError>);
-    host.serverSettings.setToolEnabled(SERVER, 'echo', true);
-    expect(textOf((await host.gateway.callTool(caller(), tool('echo'), { text: 'back' })).result)).toBe('back');
+    await expect(host.tools.call(caller(), tool('echo'), { text: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' } satisfies Partial<GatewayError>);
+    internalsOf(host).mcp.settings.setToolEnabled(SERVER, 'echo', true);
+    expect(textOf((await host.tools.call(caller(), tool('echo'), { text: 'back' })).result)).toBe('back');
   });
 });
 
@@ -82,11 +83,11 @@ describe('the confirmation gateway (seed 003 §7)', () => {
   it('never runs a confirm tool before approval, and runs it once approved', async () => {
     const { host, required, count } = await confirmHost();
     const before = await count();
-    const call = host.gateway.callTool(caller(), tool('dangerous'), {});
+    const call = host.tools.call(caller(), tool('dangerous'), {});
     const request = await nextRequest(required);
     expect(request).toMatchObject({ serverName: SERVER, toolName: tool('dangerous'), risk: 'high', conversationId: 'conv-1' });
     expect(await count()).toBe(before); // still waiting: the server has not run it
-    host.confirmations.respond(request.id, true);
+    host.tools.confirmations.respond(request.id, true);
     const outcome = await call;
     expect(outcome.decision).toBe('approved');
     expect(textOf(outcome.result)).toBe(`ran ${before + 1}`);
@@ -95,8 +96,8 @@ describe('the confirmation gateway (seed 003 §7)', () => {
   it('a declined call returns a result saying so, and the server never ran it', async () => {
     const { host, required, count } = await confirmHost();
     const before = await count();
-    const call = host.gateway.callTool(caller(), tool('dangerous'), {});
-    host.confirmations.respond((await nextRequest(required)).id, false);
+    const call = host.tools.call(caller(), tool('dangerous'), {});
+    host.tools.confirmations.respond((await nextRequest(required)).id, false);
     const outcome = await call;
     expect(outcome.decision).toBe('declined');
     expect(outcome.result.isError).toBe(true);
@@ -109,10 +110,10 @@ describe('the confirmation gateway (seed 003 §7)', () => {
     const scheduler = new TestScheduler();
     const { host, required, count } = await confirmHost({ scheduler });
     const before = await count();
-    const call = host.gateway.callTool(caller(), tool('dangerous'), {});
+    const call = host.tools.call(caller(), tool('dangerous'), {});
     await nextRequest(required);
     scheduler.advance(59_999);
-    expect(host.confirmations.getPendingCount()).toBe(1);
+    expect(host.tools.confirmations.getPendingCount()).toBe(1);
     scheduler.advance(1);
     const outcome = await call;
     expect(outcome.decision).toBe('expired');
@@ -122,34 +123,35 @@ describe('the confirmation gateway (seed 003 §7)', () => {
 
   it('"approve for this conversation" covers later calls in that conversation only', async () => {
     const { host, required } = await confirmHost();
-    const first = host.gateway.callTool(caller('c1'), tool('dangerous'), {});
-    host.confirmations.respond((await nextRequest(required)).id, true, 'conversation');
+    const first = host.tools.call(caller('c1'), tool('dangerous'), {});
+    host.tools.confirmations.respond((await nextRequest(required)).id, true, 'conversation');
     await first;
-    const second = await host.gateway.callTool(caller('c1'), tool('dangerous'), {});
+    const second = await host.tools.call(caller('c1'), tool('dangerous'), {});
     expect(second.decision).toBe('approved');
     expect(required).toHaveLength(0);
-    const other = host.gateway.callTool(caller('c2'), tool('dangerous'), {});
-    host.confirmations.respond((await nextRequest(required)).id, false);
+    const other = host.tools.call(caller('c2'), tool('dangerous'), {});
+    host.tools.confirmations.respond((await nextRequest(required)).id, false);
     expect((await other).decision).toBe('declined');
   });
 
   it('closing the host rejects every pending confirmation', async () => {
     const { host, required } = await confirmHost();
-    const calls = [host.gateway.callTool(caller('a'), tool('dangerous'), {}), host.gateway.callTool(caller('b'), tool('dangerous'), {})];
+    const calls = [host.tools.call(caller('a'), tool('dangerous'), {}), host.tools.call(caller('b'), tool('dangerous'), {})];
     await nextRequest(required);
     await nextRequest(required);
-    expect(host.confirmations.getPendingCount()).toBe(2);
+    const { confirmations } = host.tools;
+    expect(confirmations.getPendingCount()).toBe(2);
     await host.dispose();
     const outcomes = await Promise.allSettled(calls);
     for (const outcome of outcomes) {
       if (outcome.status === 'fulfilled') expect(outcome.value.decision).toBe('declined');
     }
-    expect(host.confirmations.getPendingCount()).toBe(0);
+    expect(confirmations.getPendingCount()).toBe(0);
   });
 
   it('every call leaves an audit record', async () => {
     const { host } = await confirmHost();
-    await host.gateway.callTool(caller('c9', { agentId: 'writer' }), tool('echo'), { text: 'hi' });
+    await host.tools.call(caller('c9', { agentId: 'writer' }), tool('echo'), { text: 'hi' });
     expect(host.audit.query({ limit: 1 })[0]).toMatchObject({ agentId: 'writer', conversationId: 'c9', appId: 'chatos', flow: 'main', serverId: SERVER, tool: tool('echo'), permission: 'write', decision: 'auto', outcome: 'ok' });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { runCli } from '../../helpers/runCli.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 /**
  * A conversation's repeated calls skip the gateway's resolution (owners,
@@ -22,47 +23,47 @@ async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
 describe('repeated identical calls', () => {
   it('see a grant revoked in this process, and a tool switched off, at the very next call', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
-    host.registry.registerApp('aide', 'host');
+    internalsOf(host).registry.center.registerApp('aide', 'host');
     host.registry.grantMcpServerAccess('aide', SERVER);
     const aide = caller('c1', { appId: 'aide' });
-    for (let i = 0; i < 3; i++) expect(textOf((await host.gateway.callTool(aide, ECHO, { text: `n${i}` })).result)).toBe(`n${i}`);
+    for (let i = 0; i < 3; i++) expect(textOf((await host.tools.call(aide, ECHO, { text: `n${i}` })).result)).toBe(`n${i}`);
     host.registry.revokeMcpServerAccess('aide', SERVER);
-    expect((await refusal(host.gateway.callTool(aide, ECHO, { text: 'x' }))).code).toBe('NOT_GRANTED');
+    expect((await refusal(host.tools.call(aide, ECHO, { text: 'x' }))).code).toBe('NOT_GRANTED');
 
     const chatos = caller('c2');
-    expect(textOf((await host.gateway.callTool(chatos, ECHO, { text: 'a' })).result)).toBe('a');
-    host.serverSettings.setToolEnabled(SERVER, 'echo', false);
-    expect((await refusal(host.gateway.callTool(chatos, ECHO, { text: 'b' }))).code).toBe('UNKNOWN_TOOL');
-    host.serverSettings.setToolEnabled(SERVER, 'echo', true);
-    host.serverSettings.setPermission(SERVER, 'echo', 'read');
-    expect((await host.gateway.callTool(chatos, ECHO, { text: 'c' })).tool.permission).toBe('read');
+    expect(textOf((await host.tools.call(chatos, ECHO, { text: 'a' })).result)).toBe('a');
+    internalsOf(host).mcp.settings.setToolEnabled(SERVER, 'echo', false);
+    expect((await refusal(host.tools.call(chatos, ECHO, { text: 'b' }))).code).toBe('UNKNOWN_TOOL');
+    internalsOf(host).mcp.settings.setToolEnabled(SERVER, 'echo', true);
+    internalsOf(host).mcp.settings.setPermission(SERVER, 'echo', 'read');
+    expect((await host.tools.call(chatos, ECHO, { text: 'c' })).tool.permission).toBe('read');
   });
 
   it("follow the caller's selection and the flow, not the last caller's", async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer({ allowMain: true, allowSub: false }) }));
     const selected = caller('c3', { serverIds: [SERVER] });
-    expect(textOf((await host.gateway.callTool(selected, ECHO, { text: 'in' })).result)).toBe('in');
-    expect((await refusal(host.gateway.callTool(caller('c3', { serverIds: ['chatos::other'] }), ECHO, { text: 'x' }))).code).toBe('NOT_GRANTED');
-    expect((await refusal(host.gateway.callTool(caller('c3', { flow: 'sub' }), ECHO, { text: 'x' }))).code).toBe('WRONG_FLOW');
+    expect(textOf((await host.tools.call(selected, ECHO, { text: 'in' })).result)).toBe('in');
+    expect((await refusal(host.tools.call(caller('c3', { serverIds: ['chatos::other'] }), ECHO, { text: 'x' }))).code).toBe('NOT_GRANTED');
+    expect((await refusal(host.tools.call(caller('c3', { flow: 'sub' }), ECHO, { text: 'x' }))).code).toBe('WRONG_FLOW');
   });
 
   it('see a revoke made by another process (the CLI) within the per-call read window', async () => {
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
-    host.registry.registerApp('aide', 'host');
+    internalsOf(host).registry.center.registerApp('aide', 'host');
     host.registry.grantMcpServerAccess('aide', SERVER);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the host saves its writes in batches
     const aide = caller('c4', { appId: 'aide' });
-    expect(textOf((await host.gateway.callTool(aide, ECHO, { text: 'before' })).result)).toBe('before');
+    expect(textOf((await host.tools.call(aide, ECHO, { text: 'before' })).result)).toBe('before');
     const revoked = runCli(['revoke', 'aide', SERVER, '--home', home]);
     expect(revoked.code, revoked.stderr).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect((await refusal(host.gateway.callTool(aide, ECHO, { text: 'after' }))).code).toBe('NOT_GRANTED');
+    expect((await refusal(host.tools.call(aide, ECHO, { text: 'after' }))).code).toBe('NOT_GRANTED');
   });
 
   it('fail as a rejected promise, never a synchronous throw, when a remembered call can no longer run', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
     const c = caller('c5');
-    const gateway = host.gateway;
+    const gateway = internalsOf(host).tools.gateway;
     for (let i = 0; i < 2; i++) expect(textOf((await gateway.callTool(c, ECHO, { text: `n${i}` })).result)).toBe(`n${i}`);
     await host.dispose(); // closes the admin DB the call's grants are read from
     await new Promise((resolve) => setTimeout(resolve, 60)); // past the per-call read window, so the DB is asked again
@@ -82,7 +83,7 @@ describe('repeated identical calls', () => {
       },
     });
     for (let i = 0; i < 2; i++) {
-      const call = await host.gateway.callTool(caller('c6'), ECHO, { text: 'x' });
+      const call = await host.tools.call(caller('c6'), ECHO, { text: 'x' });
       expect(call.decision).toBe('declined');
     }
     expect(decisions).toEqual(['declined', 'declined']);

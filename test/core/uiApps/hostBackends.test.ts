@@ -4,25 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { caller, isAlive, startTestHost, trustPlugin } from '../../helpers/gatewayHost.js';
 import { writePlugin } from '../../helpers/plugins.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const BACKEND = 'export const createUiAppsBackend = (ctx) => ({ methods: { where: () => ctx } });\n';
 
-describe('host.backends', () => {
+describe('host.plugins.backends', () => {
   it('runs the built-in Notes backend: stats counts what the Notes server wrote through the gateway', async () => {
     const { host } = await startTestHost(() => {}, { builtinPluginsDir: path.join(repoRoot, 'plugins') });
-    const { tools } = await host.gateway.listTools(caller('t'));
+    const { tools } = await host.tools.list(caller('t'));
     const addNote = 'mcp_chatos_notes_notes_add_note';
     expect(tools.map((t) => t.name)).toContain(addNote);
-    expect(host.backends.running()).toEqual([]);
-    expect(await host.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 0, characters: 0 } });
+    expect(host.plugins.backends.running()).toEqual([]);
+    expect(await host.plugins.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 0, characters: 0 } });
 
-    const added = await host.gateway.callTool({ appId: 'chatos', conversationId: 't', flow: 'main' }, addNote, { title: 'Milk', text: 'buy two' });
+    const added = await host.tools.call({ appId: 'chatos', conversationId: 't', flow: 'main' }, addNote, { title: 'Milk', text: 'buy two' });
     expect(added.isError).toBeFalsy();
-    expect(await host.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 1, characters: 'Milk'.length + 'buy two'.length } });
-    const ping = await host.backends.invoke('chatos.notes', 'ping', {});
+    expect(await host.plugins.backends.invoke('chatos.notes', 'stats', {})).toEqual({ ok: true, result: { count: 1, characters: 'Milk'.length + 'buy two'.length } });
+    const ping = await host.plugins.backends.invoke('chatos.notes', 'ping', {});
     expect(ping.ok && ping.result).toMatchObject({ pong: true, pluginId: 'chatos.notes' });
 
-    const [{ pid }] = host.backends.running() as [{ pid: number }];
+    const [{ pid }] = host.plugins.backends.running() as [{ pid: number }];
     await host.dispose();
     expect(isAlive(pid)).toBe(false);
   });
@@ -37,21 +38,21 @@ describe('host.backends', () => {
         'index.mjs': 'export function mount() {}\n',
       });
     });
-    expect(await host.backends.invoke('com.example.plain', 'where', {})).toEqual({ ok: false, message: 'plugin com.example.plain declares no backend' });
-    const untrusted = await host.backends.invoke('com.example.b', 'where', {});
+    expect(await host.plugins.backends.invoke('com.example.plain', 'where', {})).toEqual({ ok: false, message: 'plugin com.example.plain declares no backend' });
+    const untrusted = await host.plugins.backends.invoke('com.example.b', 'where', {});
     expect(!untrusted.ok && untrusted.message).toContain('not trusted');
     expect(!untrusted.ok && untrusted.message).toContain('chatos trust com.example.b');
-    expect(host.backends.running()).toEqual([]);
+    expect(host.plugins.backends.running()).toEqual([]);
 
     trustPlugin(host, 'com.example.b');
-    const where = await host.backends.invoke('com.example.b', 'where', {});
-    const uiApp = host.catalog.getAiContribution('com.example.b', 'main')!.uiApp;
+    const where = await host.plugins.backends.invoke('com.example.b', 'where', {});
+    const uiApp = host.plugins.catalog.getAiContribution('com.example.b', 'main')!.uiApp;
     expect(where).toEqual({ ok: true, result: { pluginId: 'com.example.b', pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot } });
     expect(uiApp.dataDir).toBe(path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.b'));
   });
 });
 
-describe('host.backends and the run gate at fork time (issue 13 item 1)', () => {
+describe('host.plugins.backends and the run gate at fork time (issue 13 item 1)', () => {
   it('forks nothing when trust is taken back while the replaced process is still stopping', async () => {
     const marks = tempDir('chatos-backend-marks-');
     const started = path.join(marks, 'started.log');
@@ -72,21 +73,21 @@ export const createUiAppsBackend = () => ({
     });
     const startsSoFar = () => fs.readFileSync(started, 'utf8').trim().split('\n');
     trustPlugin(host, 'com.example.slow');
-    const first = await host.backends.invoke('com.example.slow', 'pid', {});
+    const first = await host.plugins.backends.invoke('com.example.slow', 'pid', {});
     expect(first.ok).toBe(true);
     expect(startsSoFar()).toHaveLength(1);
 
     // New code, trusted by the user: the next call replaces the process (stopping the old one first)…
     fs.appendFileSync(path.join(pluginRoot, 'slow-stop', 'backend', 'index.mjs'), '// v2\n');
     trustPlugin(host, 'com.example.slow');
-    const second = host.backends.invoke('com.example.slow', 'pid', {});
+    const second = host.plugins.backends.invoke('com.example.slow', 'pid', {});
     // …and while the old one is still stopping, trust is taken back.
-    host.trust.untrust('com.example.slow');
+    internalsOf(host).plugins.trustStore.untrust('com.example.slow');
     fs.writeFileSync(release, '');
     const outcome = await second;
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.message).toContain('com.example.slow is not trusted');
     expect(startsSoFar()).toHaveLength(1);
-    expect(host.backends.running()).toEqual([]);
+    expect(host.plugins.backends.running()).toEqual([]);
   });
 });

@@ -16,8 +16,8 @@ describe('pageRegistryView', () => {
     host.registry.grantMcpServerAccess('com.example.a', 'com.example.b::com.example.b.main');
     // Granted, but its plugin is not trusted: offered to no one, so not listed either.
     host.registry.grantMcpServerAccess('com.example.a', 'com.example.d::com.example.d.main');
-    const app = host.catalog.apps.find((a) => a.pluginId === 'com.example.a')!;
-    const view = pageRegistryView({ registry: host.registry, runGate: host.runGate, apps: host.catalog.apps }, app);
+    const app = host.plugins.catalog.apps.find((a) => a.pluginId === 'com.example.a')!;
+    const view = pageRegistryView({ registry: host.registry, runGate: host.plugins.runGate, apps: host.plugins.catalog.apps }, app);
     expect(view.appId).toBe('com.example.a');
     expect(view.servers.map((s) => s.id).sort()).toEqual(['com.example.a::com.example.a.main', 'com.example.b::com.example.b.main']);
     expect(view.prompts.map((p) => p.id).every((id) => id.startsWith('com.example.a::'))).toBe(true);

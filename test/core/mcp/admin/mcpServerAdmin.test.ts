@@ -6,9 +6,10 @@ import { createHost } from '../../../../src/core/host.js';
 import { McpAdminError } from '../../../../src/core/mcp/admin/mcpAdminError.js';
 import { EVERYTHING_SERVER, GATEWAY_SERVER, caller, isAlive, startTestHost, textOf, trustPlugin, waitUntil, writeGatewayPlugin } from '../../../helpers/gatewayHost.js';
 import { repoRoot, tempDir } from '../../../helpers/tempDir.js';
+import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
 
 /**
- * The user's MCP servers edited through the core (host.mcpServers): the
+ * The user's MCP servers edited through the core (host.mcp.admin): the
  * file keeps its comments, a bad edit writes nothing, stored values reach
  * the server and nothing else, and "test connection" takes the path every
  * start takes.
@@ -55,19 +56,19 @@ describe('editing mcp.yaml', () => {
   it('adds, edits and removes servers, keeping every comment, the order, and what the form does not edit', async () => {
     let file = '';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
-    await host.mcpServers.add({ name: 'gateway', transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER, '2024-01-01'] });
+    await host.mcp.admin.add({ name: 'gateway', transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER, '2024-01-01'] });
     let text = fs.readFileSync(file, 'utf8');
     for (const comment of ['# My MCP servers, written by hand.', '# The reference server, for trying things.', '# this Node', '# never these', '# A remote one.', '# which team', '# the end']) expect(text).toContain(comment);
     expect([...text.matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1])).toEqual(['everything', 'remote', 'gateway']);
     // js-yaml (the loader) reads the date-like argument back as the string it is.
     expect((jsYaml.load(text) as any).servers.gateway.args).toEqual([GATEWAY_SERVER, '2024-01-01']);
 
-    await host.mcpServers.update('remote', { name: 'remote', transport: 'streamable_http', url: 'http://127.0.0.1:10/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue' } }, { key: 'X-New', value: { kind: 'env', name: 'TEAM_TOKEN' } }] });
+    await host.mcp.admin.update('remote', { name: 'remote', transport: 'streamable_http', url: 'http://127.0.0.1:10/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue' } }, { key: 'X-New', value: { kind: 'env', name: 'TEAM_TOKEN' } }] });
     text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('# which team\n      X-Team: blue\n      X-New: { env: TEAM_TOKEN }');
     expect(text).toContain('url: http://127.0.0.1:10/mcp');
 
-    await host.mcpServers.remove('everything');
+    await host.mcp.admin.remove('everything');
     text = fs.readFileSync(file, 'utf8');
     expect(text).not.toContain('everything:');
     for (const comment of ['# My MCP servers, written by hand.', '# A remote one.', '# which team', '# the end']) expect(text).toContain(comment);
@@ -79,11 +80,11 @@ describe('editing mcp.yaml', () => {
   it('an edit keeps the keys written by hand (tools, permissions) and is refused when it renames', async () => {
     let file = '';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
-    const view = await host.mcpServers.update('everything', { name: 'everything', transport: 'stdio', command: 'node', args: [EVERYTHING_SERVER, 'stdio'], disabled: true });
+    const view = await host.mcp.admin.update('everything', { name: 'everything', transport: 'stdio', command: 'node', args: [EVERYTHING_SERVER, 'stdio'], disabled: true });
     expect(view).toMatchObject({ disabled: true, otherKeys: ['tools', 'permissions'] });
     const entry = (jsYaml.load(fs.readFileSync(file, 'utf8')) as any).servers.everything;
     expect(entry).toMatchObject({ tools: { blacklist: ['*_unsafe'] }, permissions: { 'get-env': 'confirm' }, disabled: true });
-    const renamed = await refusal(host.mcpServers.update('everything', { name: 'other', transport: 'stdio', command: 'node' }));
+    const renamed = await refusal(host.mcp.admin.update('everything', { name: 'other', transport: 'stdio', command: 'node' }));
     expect(renamed.fields).toEqual([expect.objectContaining({ path: 'name' })]);
   });
 
@@ -91,18 +92,18 @@ describe('editing mcp.yaml', () => {
     let file = '';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
     const form = { name: 'everything', transport: 'stdio' as const, command: 'node', args: [EVERYTHING_SERVER, 'stdio'] };
-    const set = await host.mcpServers.update('everything', { ...form, nodeRuntime: 'bundled' });
+    const set = await host.mcp.admin.update('everything', { ...form, nodeRuntime: 'bundled' });
     expect(set).toMatchObject({ nodeRuntime: 'bundled', otherKeys: ['tools', 'permissions'] });
     expect((jsYaml.load(fs.readFileSync(file, 'utf8')) as any).servers.everything.nodeRuntime).toBe('bundled');
     expect(fs.readFileSync(file, 'utf8')).toContain('# this Node');
-    expect((await host.mcpServers.list()).servers.find((s) => s.name === 'everything')?.nodeRuntime).toBe('bundled');
+    expect((await host.mcp.admin.list()).servers.find((s) => s.name === 'everything')?.nodeRuntime).toBe('bundled');
     // An edit that does not name it keeps it; null takes it away (the default applies again).
-    expect((await host.mcpServers.update('everything', form)).nodeRuntime).toBe('bundled');
-    const cleared = await host.mcpServers.update('everything', { ...form, nodeRuntime: null });
+    expect((await host.mcp.admin.update('everything', form)).nodeRuntime).toBe('bundled');
+    const cleared = await host.mcp.admin.update('everything', { ...form, nodeRuntime: null });
     expect(cleared.nodeRuntime).toBeUndefined();
     expect((jsYaml.load(fs.readFileSync(file, 'utf8')) as any).servers.everything).not.toHaveProperty('nodeRuntime');
     const before = fs.readFileSync(file, 'utf8');
-    const refused = await refusal(host.mcpServers.add({ name: 'sometimes', transport: 'stdio', command: 'node', nodeRuntime: 'sometimes' }));
+    const refused = await refusal(host.mcp.admin.add({ name: 'sometimes', transport: 'stdio', command: 'node', nodeRuntime: 'sometimes' }));
     expect(refused.fields.map((f) => f.path)).toEqual(['nodeRuntime']);
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
   });
@@ -123,7 +124,7 @@ describe('editing mcp.yaml', () => {
       [{ name: 'hdrbreak', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue\r\nX-Injected: 1' } }] }, 'headers[0].value', /line break/],
     ];
     for (const [input, field, message] of cases) {
-      const error = await refusal(host.mcpServers.add(input));
+      const error = await refusal(host.mcp.admin.add(input));
       expect(error.fields.find((f) => f.path === field)?.message, `${JSON.stringify(input)} → ${field}`).toMatch(message);
       expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
     }
@@ -133,7 +134,7 @@ describe('editing mcp.yaml', () => {
     let file = '';
     const broken = 'version: 1\nservers:\n  a:\n    command: [unclosed\n';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, broken)));
-    const error = await refusal(host.mcpServers.add({ name: 'b', transport: 'stdio', command: 'x' }));
+    const error = await refusal(host.mcp.admin.add({ name: 'b', transport: 'stdio', command: 'x' }));
     expect(error.code).toBe('MCP_CONFIG_BROKEN');
     expect(error.problems[0]).toMatchObject({ code: 'YAML_SYNTAX' });
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);
@@ -144,7 +145,7 @@ describe('editing mcp.yaml', () => {
     const broken = 'version: 99\nservers:\n  a:\n    command: x\n';
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, broken)));
     const config = JSON.stringify({ mcpServers: { b: { command: 'y' } } });
-    for (const attempt of [async () => host.mcpServers.planImport(config), () => host.mcpServers.applyImport(config, undefined)]) {
+    for (const attempt of [async () => host.mcp.admin.planImport(config), () => host.mcp.admin.applyImport(config, undefined)]) {
       const error = await refusal(attempt());
       expect(error.code).toBe('MCP_CONFIG_BROKEN');
       expect(error.problems.length).toBeGreaterThan(0);
@@ -157,7 +158,7 @@ describe('editing mcp.yaml', () => {
     const hosts = [0, 1].map(() => createHost({ home, appRoot: repoRoot, builtinPluginsDir: tempDir(), defaultsDir: tempDir() }));
     await Promise.all(hosts.map((h) => h.start()));
     try {
-      await Promise.all(hosts.map((h, i) => h.mcpServers.add({ name: `s${i}`, transport: 'stdio', command: 'x' })));
+      await Promise.all(hosts.map((h, i) => h.mcp.admin.add({ name: `s${i}`, transport: 'stdio', command: 'x' })));
       const servers = (jsYaml.load(fs.readFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'utf8')) as any).servers;
       expect(Object.keys(servers).sort()).toEqual(['s0', 's1']);
     } finally {
@@ -171,48 +172,48 @@ describe('stored values', () => {
     const SECRET = 'tok-Zx81-stored-value';
     let home = '';
     const { host } = await startTestHost((dirs) => void (home = dirs.home));
-    await host.mcpServers.add({ name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret', value: SECRET } }] });
+    await host.mcp.admin.add({ name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret', value: SECRET } }] });
     const file = path.join(home, 'chatos', 'mcp.yaml');
     expect(fs.readFileSync(file, 'utf8')).not.toContain(SECRET);
     expect(fs.readFileSync(file, 'utf8')).toContain('MY_TOKEN: { secret: ev.env.MY_TOKEN }');
-    const view = await host.mcpServers.get('ev');
+    const view = await host.mcp.admin.get('ev');
     expect(view.env).toEqual([{ key: 'MY_TOKEN', value: { kind: 'secret', set: true } }]);
-    expect(JSON.stringify(await host.mcpServers.list())).not.toContain(SECRET);
-    const { result } = await host.gateway.callTool(caller('c-secret'), 'mcp_ev_get-env', {});
+    expect(JSON.stringify(await host.mcp.admin.list())).not.toContain(SECRET);
+    const { result } = await host.tools.call(caller('c-secret'), 'mcp_ev_get-env', {});
     expect(textOf(result)).toContain(SECRET);
 
     // An edit that leaves the value empty keeps the stored one.
-    await host.mcpServers.update('ev', { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret' } }] });
-    expect(await host.secrets.get('mcp:ev.env.MY_TOKEN')).toBe(SECRET);
-    expect(await host.mcpServers.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1 });
-    expect(await host.secrets.get('mcp:ev.env.MY_TOKEN')).toBeUndefined();
+    await host.mcp.admin.update('ev', { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret' } }] });
+    expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBe(SECRET);
+    expect(await host.mcp.admin.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1 });
+    expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBeUndefined();
   });
 });
 
 describe('test connection', () => {
   it('a saved stdio server: its tools; a form not saved yet: the same, with its values filled in for the test only', async () => {
     const { host } = await startTestHost(({ home }) => void writeConfig(home, `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(GATEWAY_SERVER)}]\n`));
-    const saved = await host.mcpServers.test({ name: 'gw' });
+    const saved = await host.mcp.admin.test({ name: 'gw' });
     expect(saved.ok && saved.tools.map((t) => t.name)).toContain('echo');
-    const form = await host.mcpServers.test({ server: { name: 'draft', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'K', value: { kind: 'secret', value: 'v' } }] } });
+    const form = await host.mcp.admin.test({ server: { name: 'draft', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'K', value: { kind: 'secret', value: 'v' } }] } });
     expect(form.ok && form.tools.map((t) => t.name)).toContain('get-env');
-    expect(await host.secrets.get('mcp:draft.env.K')).toBeUndefined();
+    expect(await internalsOf(host).secrets.get('mcp:draft.env.K')).toBeUndefined();
     // A test leaves no lease behind.
-    expect(host.mcp.connections.snapshot().filter((s) => s.leases.length)).toEqual([]);
+    expect(host.mcp.servers.snapshots().filter((s) => s.leases.length)).toEqual([]);
   });
 
   it('says exactly why a server did not start: the program, a missing variable, an invalid form, a timeout', async () => {
     const { host } = await startTestHost(() => {}, { env: { PATH: process.env.PATH } });
-    const spawn = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: 'no-such-program-zq' } });
+    const spawn = await host.mcp.admin.test({ server: { name: 'x', transport: 'stdio', command: 'no-such-program-zq' } });
     expect(spawn).toMatchObject({ ok: false, code: 'SERVER_START_FAILED', reason: 'SPAWN_FAILED', hint: expect.stringContaining('no-such-program-zq') });
-    const env = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, env: [{ key: 'T', value: { kind: 'env', name: 'NOT_SET_ANYWHERE_ZQ' } }] } });
+    const env = await host.mcp.admin.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, env: [{ key: 'T', value: { kind: 'env', name: 'NOT_SET_ANYWHERE_ZQ' } }] } });
     expect(env).toMatchObject({ ok: false, reason: 'ENV_MISSING' });
     expect(!env.ok && env.message).toContain('NOT_SET_ANYWHERE_ZQ');
-    const invalid = await host.mcpServers.test({ server: { name: 'x', transport: 'streamable_http', url: 'ws://127.0.0.1:1/' } });
+    const invalid = await host.mcp.admin.test({ server: { name: 'x', transport: 'streamable_http', url: 'ws://127.0.0.1:1/' } });
     expect(invalid).toMatchObject({ ok: false, code: 'MCP_SERVER_INVALID', fields: [expect.objectContaining({ path: 'url' })] });
     // A program that never answers the handshake: ended when the test's time is up, not left running.
     const pidFile = path.join(tempDir(), 'pid');
-    const silent = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`] } }, 1500);
+    const silent = await host.mcp.admin.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`] } }, 1500);
     expect(silent).toMatchObject({ ok: false, code: 'TEST_TIMEOUT' });
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     await waitUntil(() => !isAlive(pid), `the silent server (pid ${pid}) to be ended`);
@@ -221,9 +222,9 @@ describe('test connection', () => {
   it('a stored value gone from the key store: SECRET_MISSING naming the value, with the fix, and the server is not started', async () => {
     const SECRET = 'tok-Qv55-gone';
     const { host } = await startTestHost(() => {});
-    await host.mcpServers.add({ name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret', value: SECRET } }] });
-    expect(await host.secrets.delete('mcp:ev.env.MY_TOKEN')).toBe(true);
-    const result = await host.mcpServers.test({ name: 'ev' });
+    await host.mcp.admin.add({ name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret', value: SECRET } }] });
+    expect(await internalsOf(host).secrets.delete('mcp:ev.env.MY_TOKEN')).toBe(true);
+    const result = await host.mcp.admin.test({ name: 'ev' });
     expect(result).toMatchObject({ ok: false, reason: 'SECRET_MISSING', hint: 'edit the server and enter the stored value again' });
     expect(!result.ok && result.message).toContain('ev.env.MY_TOKEN');
     expect(JSON.stringify(result)).not.toContain(SECRET);
@@ -232,9 +233,9 @@ describe('test connection', () => {
   it("a plugin's server is tested through the trust gate: refused until the plugin is trusted", async () => {
     const { host } = await startTestHost(({ pluginRoot }) => void writeGatewayPlugin(pluginRoot, 'com.example.gw', [{ appId: 'main' }]));
     const id = 'com.example.gw::com.example.gw.main';
-    expect(await host.mcpServers.test({ name: id })).toMatchObject({ ok: false, code: 'SERVER_NOT_RUNNABLE', hint: expect.stringContaining('trust') });
+    expect(await host.mcp.admin.test({ name: id })).toMatchObject({ ok: false, code: 'SERVER_NOT_RUNNABLE', hint: expect.stringContaining('trust') });
     trustPlugin(host, 'com.example.gw');
-    const trusted = await host.mcpServers.test({ name: id });
+    const trusted = await host.mcp.admin.test({ name: id });
     expect(trusted.ok && trusted.tools.map((t) => t.name)).toContain('echo');
   });
 });

@@ -6,13 +6,13 @@ describe('a server that crashes mid-call (real stdio server)', () => {
   it('fails the call at once, naming the server and its last stderr line; the next call restarts it', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const who = caller('conv-crash');
-    const pid = pidOf((await host.gateway.callTool(who, 'mcp_echo_pid', {})).result);
-    const otherPid = pidOf((await host.gateway.callTool(caller('conv-bystander'), 'mcp_echo_pid', {})).result);
+    const pid = pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result);
+    const otherPid = pidOf((await host.tools.call(caller('conv-bystander'), 'mcp_echo_pid', {})).result);
 
     const started = Date.now();
     let error: unknown;
     try {
-      await host.gateway.callTool(who, 'mcp_echo_crash', {});
+      await host.tools.call(who, 'mcp_echo_crash', {});
     } catch (caught) {
       error = caught;
     }
@@ -27,16 +27,16 @@ describe('a server that crashes mid-call (real stdio server)', () => {
     expect(elapsed).toBeLessThan(5_000);
     await waitUntil(() => !isAlive(pid), `crashed pid ${pid} to be gone`);
 
-    const lease = host.mcp.connections.snapshot()[0]!.leases.find((l) => l.conversationId === 'conv-crash')!;
+    const lease = host.mcp.servers.snapshots()[0]!.leases.find((l) => l.conversationId === 'conv-crash')!;
     expect(lease.state.kind).toBe('error');
 
-    const restarted = await host.gateway.callTool(who, 'mcp_echo_pid', {});
+    const restarted = await host.tools.call(who, 'mcp_echo_pid', {});
     const newPid = pidOf(restarted.result);
     expect(newPid).not.toBe(pid);
     expect(isAlive(newPid)).toBe(true);
-    expect(textOf((await host.gateway.callTool(who, 'mcp_echo_echo', { text: 'back' })).result)).toBe('back');
+    expect(textOf((await host.tools.call(who, 'mcp_echo_echo', { text: 'back' })).result)).toBe('back');
 
     // Another conversation's server was not touched.
-    expect(pidOf((await host.gateway.callTool(caller('conv-bystander'), 'mcp_echo_pid', {})).result)).toBe(otherPid);
+    expect(pidOf((await host.tools.call(caller('conv-bystander'), 'mcp_echo_pid', {})).result)).toBe(otherPid);
   });
 });

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { caller, fixtureServer, isAlive, pidOf, startTestHost, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { TestScheduler } from '../../../helpers/testScheduler.js';
+import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
 
 const ECHO = 'chatos::echo';
 const PID = 'mcp_echo_pid';
@@ -15,7 +16,7 @@ function writeLeases(home: string, leases: Record<string, unknown>): void {
 }
 
 const leasesOf = (host: Awaited<ReturnType<typeof startTestHost>>['host']) =>
-  host.mcp.connections
+  internalsOf(host).mcp.runtime.connections
     .snapshot()
     .flatMap((s) => s.leases.map((l) => `${s.serverId} ${l.conversationId}`))
     .sort();
@@ -29,12 +30,12 @@ describe('idle instances are released on a schedule', () => {
   it('after 30 unused minutes by default: a use restarts the count, the process ends, and the release is audited', async () => {
     const scheduler = new TestScheduler();
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { scheduler });
-    const first = pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result);
-    const other = pidOf((await host.gateway.callTool(caller('conv-b'), PID, {})).result);
+    const first = pidOf((await host.tools.call(caller('conv-a'), PID, {})).result);
+    const other = pidOf((await host.tools.call(caller('conv-b'), PID, {})).result);
 
     scheduler.advance(20 * MINUTE);
     // conv-a is used again: its 30 minutes start over; conv-b's do not.
-    expect(pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result)).toBe(first);
+    expect(pidOf((await host.tools.call(caller('conv-a'), PID, {})).result)).toBe(first);
     scheduler.advance(11 * MINUTE);
     await waitUntil(() => !isAlive(other), 'the idle instance of conv-b to end');
     expect(leasesOf(host)).toEqual([`${ECHO} conv-a`]);
@@ -50,22 +51,22 @@ describe('idle instances are released on a schedule', () => {
       ['conv-b', ECHO, 'idle', 'chatos', null, 'auto'],
     ]);
     // A later call starts a new instance.
-    expect(pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result)).not.toBe(first);
+    expect(pidOf((await host.tools.call(caller('conv-a'), PID, {})).result)).not.toBe(first);
   });
 
   it('the idle time is a host option, and mcp.yaml leases.idleMinutes (read again on reload) wins over it', async () => {
     const scheduler = new TestScheduler();
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { scheduler, leaseIdleMs: 5 * MINUTE });
-    const pid = pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result);
+    const pid = pidOf((await host.tools.call(caller('conv-a'), PID, {})).result);
     scheduler.advance(4 * MINUTE);
     expect(isAlive(pid)).toBe(true);
     scheduler.advance(2 * MINUTE);
     await waitUntil(() => !isAlive(pid), 'the instance idle past the host option to end');
 
     writeLeases(home, { idleMinutes: 60 });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.problems).toEqual([]);
-    const kept = pidOf((await host.gateway.callTool(caller('conv-b'), PID, {})).result);
+    const kept = pidOf((await host.tools.call(caller('conv-b'), PID, {})).result);
     scheduler.advance(59 * MINUTE);
     expect(isAlive(kept)).toBe(true);
     scheduler.advance(2 * MINUTE);
@@ -75,12 +76,12 @@ describe('idle instances are released on a schedule', () => {
   it('a broken leases block is an error on its path; the servers load and the host option stays in effect', async () => {
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     writeLeases(home, { idleMinutes: -1, graceSeconds: 3 });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.problems.map((p) => [p.code, p.path])).toEqual([
       ['MCP_LEASES_INVALID', 'leases.idleMinutes'],
       ['MCP_LEASES_INVALID', 'leases'],
     ]);
-    expect(host.mcp.leaseSettings).toEqual({});
+    expect(internalsOf(host).mcp.runtime.leaseSettings).toEqual({});
     expect(host.mcp.definition(ECHO)).toBeDefined();
   });
 });

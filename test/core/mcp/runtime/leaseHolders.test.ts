@@ -16,7 +16,7 @@ async function setup() {
   const scheduler = new TestScheduler();
   const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { scheduler, leaseGraceMs: 30_000 });
   const api = createHostApiService(host, { face: 'serve', urls: { uiAppUrl: () => '', artifactUrl: () => '' }, version: 'test' });
-  const start = async (conversationId: string) => pidOf((await host.gateway.callTool(caller(conversationId), PID, {})).result);
+  const start = async (conversationId: string) => pidOf((await host.tools.call(caller(conversationId), PID, {})).result);
   return { scheduler, host, api, start };
 }
 
@@ -24,7 +24,7 @@ describe('lease holders: a tab and its conversations', () => {
   it('a socket back within the grace time keeps the instances; gone for the grace time, they end', async () => {
     const { scheduler, host, api, start } = await setup();
     const pid = await start('page-1');
-    host.leaseHolders.hold(TAB, 'page-1');
+    host.tools.leases.hold(TAB, 'page-1');
     api.clientConnected(TAB);
 
     api.clientDisconnected(TAB);
@@ -45,9 +45,9 @@ describe('lease holders: a tab and its conversations', () => {
     const { scheduler, host, api, start } = await setup();
     const shared = await start('shared');
     const own = await start('own');
-    host.leaseHolders.hold(TAB, 'shared');
-    host.leaseHolders.hold(TAB, 'own');
-    host.leaseHolders.hold(OTHER_TAB, 'shared');
+    host.tools.leases.hold(TAB, 'shared');
+    host.tools.leases.hold(TAB, 'own');
+    host.tools.leases.hold(OTHER_TAB, 'shared');
     api.clientConnected(TAB);
     api.clientConnected(TAB);
     api.clientConnected(OTHER_TAB);
@@ -66,13 +66,13 @@ describe('lease holders: a tab and its conversations', () => {
     await start('page-2');
     const reply = await api.handle({ method: 'conversations.end', params: { conversationId: 'page-2' } }, { client: TAB });
     expect(reply).toEqual({ ok: true, result: { released: 1 } });
-    host.leaseHolders.hold(TAB, 'page-3');
-    await host.endConversation('page-3');
-    expect(host.leaseHolders.conversationsOf(TAB)).toEqual([]);
+    host.tools.leases.hold(TAB, 'page-3');
+    await host.tools.leases.end('page-3');
+    expect(host.tools.leases.conversationsOf(TAB)).toEqual([]);
     api.clientConnected('../not a token');
     api.clientDisconnected('../not a token');
     scheduler.advance(60_000);
-    expect(host.leaseHolders.conversationsOf('../not a token')).toEqual([]);
+    expect(host.tools.leases.conversationsOf('../not a token')).toEqual([]);
   });
 });
 
@@ -81,7 +81,7 @@ describe('mcp_release with bad arguments', () => {
     const { host, start } = await setup();
     const pid = await start('c-bad');
     for (const args of [{}, { serverId: 5 }, { server: 'chatos::echo' }]) {
-      await expect(host.gateway.callTool(caller('c-bad'), 'mcp_release', args), JSON.stringify(args)).rejects.toMatchObject({ code: 'BAD_ARGUMENTS', fix: expect.stringContaining('"serverId"') });
+      await expect(host.tools.call(caller('c-bad'), 'mcp_release', args), JSON.stringify(args)).rejects.toMatchObject({ code: 'BAD_ARGUMENTS', fix: expect.stringContaining('"serverId"') });
     }
     expect(isAlive(pid)).toBe(true);
     expect(host.audit.query({ tool: 'mcp_release' }).map((r) => [r.conversationId, r.decision, r.reason])).toEqual([

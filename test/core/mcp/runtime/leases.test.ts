@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolGateway } from '../../../../src/core/tools/toolGateway.js';
 import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
 import { GATEWAY_SERVER, caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
 
 const STATEFUL = 'chatos::echo';
 const PID = 'mcp_echo_pid';
@@ -22,20 +23,20 @@ afterEach(async () => {
 describe('per-conversation leases (seed 002), real stdio servers', () => {
   it('one conversation keeps one server process; two conversations get two', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const a1 = pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result);
-    const a2 = pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result);
-    const b1 = pidOf((await host.gateway.callTool(caller('conv-b'), PID, {})).result);
+    const a1 = pidOf((await host.tools.call(caller('conv-a'), PID, {})).result);
+    const a2 = pidOf((await host.tools.call(caller('conv-a'), PID, {})).result);
+    const b1 = pidOf((await host.tools.call(caller('conv-b'), PID, {})).result);
     expect(a2).toBe(a1);
     expect(b1).not.toBe(a1);
     expect(pidsOf(host, STATEFUL).sort()).toEqual([a1, b1].sort());
-    const leases = host.mcp.connections.snapshot().find((s) => s.serverId === STATEFUL)!.leases;
+    const leases = host.mcp.servers.snapshots().find((s) => s.serverId === STATEFUL)!.leases;
     expect(leases.map((l) => l.conversationId).sort()).toEqual(['conv-a', 'conv-b']);
   });
 
   it('a truely-stateless server shares one process between conversations, and asks for no release', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { shared: fixtureServer({ 'truely-stateless': true }) }));
-    const first = await host.gateway.callTool(caller('conv-a'), 'mcp_shared_pid', {});
-    const second = await host.gateway.callTool(caller('conv-b'), 'mcp_shared_pid', {});
+    const first = await host.tools.call(caller('conv-a'), 'mcp_shared_pid', {});
+    const second = await host.tools.call(caller('conv-b'), 'mcp_shared_pid', {});
     expect(pidOf(second.result)).toBe(pidOf(first.result));
     expect(first.reminders).toEqual([]);
     expect(second.reminders).toEqual([]);
@@ -45,25 +46,25 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
   it("the first lease of a stateful server reminds the agent of mcp_release; mcp_release ends it and the next call gets a new process", async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const who = caller('conv-r');
-    const first = await host.gateway.callTool(who, PID, {});
+    const first = await host.tools.call(who, PID, {});
     expect(first.reminders).toHaveLength(1);
     expect(first.reminders[0]).toContain(`mcp_release({"serverId":"${STATEFUL}"})`);
-    const again = await host.gateway.callTool(who, PID, {});
+    const again = await host.tools.call(who, PID, {});
     expect(again.reminders).toEqual([]);
     // Another conversation's first lease is its own first lease.
-    expect((await host.gateway.callTool(caller('conv-other'), PID, {})).reminders).toHaveLength(1);
+    expect((await host.tools.call(caller('conv-other'), PID, {})).reminders).toHaveLength(1);
 
     const oldPid = pidOf(first.result);
-    const released = await host.gateway.callTool(who, 'mcp_release', { serverId: STATEFUL });
+    const released = await host.tools.call(who, 'mcp_release', { serverId: STATEFUL });
     expect(textOf(released.result)).toContain('Released');
     expect(isAlive(oldPid)).toBe(false); // release waits for the process tree to end
-    expect(host.mcp.connections.snapshot().find((s) => s.serverId === STATEFUL)!.leases.map((l) => l.conversationId)).toEqual(['conv-other']);
+    expect(host.mcp.servers.snapshots().find((s) => s.serverId === STATEFUL)!.leases.map((l) => l.conversationId)).toEqual(['conv-other']);
 
-    const after = await host.gateway.callTool(who, PID, {});
+    const after = await host.tools.call(who, PID, {});
     expect(pidOf(after.result)).not.toBe(oldPid);
     expect(after.reminders).toHaveLength(1);
 
-    const none = await host.gateway.callTool(caller('conv-never'), 'mcp_release', { serverId: STATEFUL });
+    const none = await host.tools.call(caller('conv-never'), 'mcp_release', { serverId: STATEFUL });
     expect(textOf(none.result)).toContain('held no instance');
   });
 
@@ -71,8 +72,8 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const who = caller('conv-par');
     const started = Date.now();
-    const slow = Array.from({ length: 20 }, (_, i) => host.gateway.callTool(who, 'mcp_echo_slow', { ms: 400 + i }));
-    const echoes = Array.from({ length: 20 }, (_, i) => host.gateway.callTool(who, 'mcp_echo_echo', { text: `message ${i}` }));
+    const slow = Array.from({ length: 20 }, (_, i) => host.tools.call(who, 'mcp_echo_slow', { ms: 400 + i }));
+    const echoes = Array.from({ length: 20 }, (_, i) => host.tools.call(who, 'mcp_echo_echo', { text: `message ${i}` }));
     const [slowResults, echoResults] = await Promise.all([Promise.all(slow), Promise.all(echoes)]);
     expect(slowResults.map((r) => textOf(r.result))).toEqual(Array.from({ length: 20 }, (_, i) => `waited ${400 + i}`));
     expect(echoResults.map((r) => textOf(r.result))).toEqual(Array.from({ length: 20 }, (_, i) => `message ${i}`));
@@ -81,24 +82,24 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     // One lease, one process, one reminder among all forty first calls.
     expect(pidsOf(host, STATEFUL)).toHaveLength(1);
     expect([...slowResults, ...echoResults].flatMap((r) => r.reminders)).toHaveLength(1);
-    expect(textOf((await host.gateway.callTool(who, 'mcp_echo_count', {})).result)).toBe('40');
-    expect(host.mcp.connections.snapshot()[0]!.leases[0]!.inFlight).toBe(0);
+    expect(textOf((await host.tools.call(who, 'mcp_echo_count', {})).result)).toBe('40');
+    expect(host.mcp.servers.snapshots()[0]!.leases[0]!.inFlight).toBe(0);
   });
 
   it('endConversation releases every lease the conversation held, ending their processes', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer(), other: fixtureServer() }));
     const who = caller('conv-end');
-    const echoPid = pidOf((await host.gateway.callTool(who, PID, {})).result);
-    const otherPid = pidOf((await host.gateway.callTool(who, 'mcp_other_pid', {})).result);
-    const keptPid = pidOf((await host.gateway.callTool(caller('conv-keep'), PID, {})).result);
+    const echoPid = pidOf((await host.tools.call(who, PID, {})).result);
+    const otherPid = pidOf((await host.tools.call(who, 'mcp_other_pid', {})).result);
+    const keptPid = pidOf((await host.tools.call(caller('conv-keep'), PID, {})).result);
 
-    expect(await host.mcp.connections.endConversation('conv-end')).toBe(2);
+    expect(await internalsOf(host).mcp.runtime.connections.endConversation('conv-end')).toBe(2);
     expect(isAlive(echoPid)).toBe(false);
     expect(isAlive(otherPid)).toBe(false);
     expect(isAlive(keptPid)).toBe(true);
     expect(pidsOf(host, STATEFUL)).toEqual([keptPid]);
 
-    const next = pidOf((await host.gateway.callTool(who, PID, {})).result);
+    const next = pidOf((await host.tools.call(who, PID, {})).result);
     expect([echoPid, keptPid]).not.toContain(next);
   });
 
@@ -111,14 +112,14 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
       configFile,
       runDir: path.join(home, 'chatos', 'run-sweep'),
       hostEnv: process.env,
-      registry: host.registry,
+      registry: internalsOf(host).registry.center,
       now: () => now,
-      runGate: host.runGate,
+      runGate: host.plugins.runGate,
       idleMs: 1_000,
     });
     runtimes.push(runtime);
     await runtime.start();
-    const gateway = new ToolGateway({ runtime, runGate: host.runGate, registry: host.registry, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const gateway = new ToolGateway({ runtime, runGate: host.plugins.runGate, registry: internalsOf(host).registry.center, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
 
     const idlePid = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
     const busyPid = pidOf((await gateway.callTool(caller('conv-busy'), PID, {})).result);
@@ -142,9 +143,9 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
 
   it('once the host closed its connections, no call starts a server: one arriving then, or one starting then, leaves no process', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
-    const { connections } = host.mcp;
+    const { connections } = internalsOf(host).mcp.runtime;
     const def = host.mcp.definition(STATEFUL)!;
-    const before = pidOf((await host.gateway.callTool(caller('conv-c'), PID, {})).result);
+    const before = pidOf((await host.tools.call(caller('conv-c'), PID, {})).result);
     const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
     const startingOutcome = starting.then(() => 'started', (error: Error) => error.message);
     await waitUntil(() => fixtureChildren().length === 2, 'the second server process to spawn');

@@ -8,7 +8,7 @@ const B = 'chatos::b';
 const ALL_TOOLS = ['count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow'];
 
 async function toolsBy(host: Host, prefix: string): Promise<string[]> {
-  const { tools } = await host.gateway.listTools(caller('conv-list'));
+  const { tools } = await host.tools.list(caller('conv-list'));
   return tools
     .map((t) => t.name)
     .filter((n) => n.startsWith(prefix))
@@ -20,8 +20,8 @@ async function toolsBy(host: Host, prefix: string): Promise<string[]> {
 async function twoServersInUse() {
   const setup = await startTestHost(({ home }) => writeMcpYaml(home, { a: fixtureServer(), b: fixtureServer() }));
   const { host } = setup;
-  const aPid = pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).result);
-  const bPid = pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_b_pid', {})).result);
+  const aPid = pidOf((await host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).result);
+  const bPid = pidOf((await host.tools.call(caller('conv-1'), 'mcp_b_pid', {})).result);
   expect(await toolsBy(host, 'mcp_a_')).toEqual(ALL_TOOLS);
   return { ...setup, aPid, bPid };
 }
@@ -32,7 +32,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const before = host.mcp.version;
 
     writeMcpYaml(home, { a: fixtureServer({ tools: { whitelist: ['echo*'] } }), b: fixtureServer() });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.changed).toEqual([A]);
     expect(report.added).toEqual([]);
     expect(report.removed).toEqual([]);
@@ -41,15 +41,15 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
 
     expect(await toolsBy(host, 'mcp_a_')).toEqual(['echo', 'echo_meta']);
     expect(await toolsBy(host, 'mcp_b_')).toEqual(ALL_TOOLS);
-    expect(pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_b_pid', {})).result)).toBe(bPid);
+    expect(pidOf((await host.tools.call(caller('conv-1'), 'mcp_b_pid', {})).result)).toBe(bPid);
     // The old process of a is let go; its next call runs on a new one with the new definition.
     await waitUntil(() => !isAlive(aPid), `old pid ${aPid} of a to end`);
-    expect(textOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_echo', { text: 'new a' })).result)).toBe('new a');
+    expect(textOf((await host.tools.call(caller('conv-1'), 'mcp_a_echo', { text: 'new a' })).result)).toBe('new a');
     expect(pidsOf(host, A)).not.toContain(aPid);
-    await expect(host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    await expect(host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
 
     // Reloading an unchanged file changes nothing.
-    const again = await host.reloadMcp();
+    const again = await host.mcp.reload();
     expect(again).toMatchObject({ added: [], changed: [], removed: [], version: before + 1 });
   });
 
@@ -57,7 +57,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const { host, home } = await twoServersInUse();
     const before = host.mcp.version;
     writeMcpYaml(home, { a: fixtureServer(), b: fixtureServer(), c: fixtureServer({ env: { GATEWAY_TOOLS: 'echo' } }) });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.added).toEqual(['chatos::c']);
     expect(report.version).toBe(before + 1);
     expect(await toolsBy(host, 'mcp_c_')).toEqual(['echo']);
@@ -69,7 +69,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const before = host.mcp.version;
 
     writeMcpYaml(home, { a: fixtureServer({ transport: 'sse' }), b: fixtureServer({ tools: { blacklist: ['crash'] } }) });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.changed).toEqual([B]);
     expect(host.mcp.definition(A)).toBe(goodA);
     const problem = host.mcp.problems.find((p) => p.code === 'MCP_TRANSPORT_UNSUPPORTED');
@@ -80,12 +80,12 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
 
     expect(await toolsBy(host, 'mcp_a_')).toEqual(ALL_TOOLS);
     expect(await toolsBy(host, 'mcp_b_')).toEqual(ALL_TOOLS.filter((t) => t !== 'crash'));
-    expect(pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
+    expect(pidOf((await host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
     await waitUntil(() => !isAlive(bPid), `old pid ${bPid} of b to end`);
 
     // Fixing the file clears the problem.
     writeMcpYaml(home, { a: fixtureServer(), b: fixtureServer({ tools: { blacklist: ['crash'] } }) });
-    const fixed = await host.reloadMcp();
+    const fixed = await host.mcp.reload();
     expect(fixed.changed).toEqual([]);
     expect(host.mcp.problems.filter((p) => p.severity === 'error')).toEqual([]);
   });
@@ -94,7 +94,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const { host, home, aPid } = await twoServersInUse();
     const before = host.mcp.version;
     writeMcpYaml(home, { a: fixtureServer({ args: [`${home}/no-such-server.mjs`] }), b: fixtureServer() });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.changed).toEqual([]);
     expect(report.keptLastGood).toEqual([A]);
     const problem = report.problems.find((p) => p.code === 'SERVER_RELOAD_FAILED');
@@ -103,7 +103,7 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     expect(report.version).toBe(before);
     expect(host.mcp.problems.map((p) => p.code)).toContain('SERVER_RELOAD_FAILED');
     expect(await toolsBy(host, 'mcp_a_')).toEqual(ALL_TOOLS);
-    expect(pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
+    expect(pidOf((await host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
   });
 
   it('a workspace error (bad YAML) keeps every server as it was', async () => {
@@ -112,18 +112,18 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const file = writeMcpYaml(home, { a: fixtureServer(), b: fixtureServer() });
     fs.writeFileSync(file, 'version: 1\nservers:\n  a: [unclosed\n');
 
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report).toMatchObject({ added: [], changed: [], removed: [], version: before });
     expect(host.mcp.problems.some((p) => p.severity === 'error' && p.file === file)).toBe(true);
     expect(report.problems.some((p) => p.severity === 'error' && p.file === file)).toBe(true);
     expect(host.mcp.definition(A)).toBeDefined();
     expect(host.mcp.definition(B)).toBeDefined();
     expect(await toolsBy(host, 'mcp_a_')).toEqual(ALL_TOOLS);
-    expect(pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
-    expect(pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_b_pid', {})).result)).toBe(bPid);
+    expect(pidOf((await host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).result)).toBe(aPid);
+    expect(pidOf((await host.tools.call(caller('conv-1'), 'mcp_b_pid', {})).result)).toBe(bPid);
 
     fs.writeFileSync(file, 'version: 2\nservers: {}\n');
-    expect(await host.reloadMcp()).toMatchObject({ removed: [], version: before });
+    expect(await host.mcp.reload()).toMatchObject({ removed: [], version: before });
     expect(host.mcp.problems.map((p) => p.code)).toContain('MCP_VERSION_UNSUPPORTED');
     expect(host.mcp.definition(A)).toBeDefined();
   });
@@ -133,29 +133,29 @@ describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => 
     const before = host.mcp.version;
     fs.rmSync(writeMcpYaml(home, {}));
 
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.removed.sort()).toEqual([A, B]);
     expect(report.version).toBe(before + 1);
     expect(host.mcp.definition(A)).toBeUndefined();
     // Only the built-in settings server (in-process) is left.
-    expect((await host.gateway.listTools(caller('conv-1'))).tools.filter((t) => t.serverId !== 'chatos::settings').map((t) => t.name)).toEqual([]);
+    expect((await host.tools.list(caller('conv-1'))).tools.filter((t) => t.serverId !== 'chatos::settings').map((t) => t.name)).toEqual([]);
     expect(host.registry.listServers().filter((s) => s.source.kind === 'mcp-yaml' && !s.missing)).toEqual([]);
     expect(host.registry.getMcpServersForApp('chatos').filter((s) => s.source.kind === 'mcp-yaml')).toEqual([]);
     await waitUntil(() => !isAlive(aPid) && !isAlive(bPid), 'both servers to end');
-    expect(host.mcp.connections.snapshot().filter((s) => s.serverId !== 'chatos::settings')).toEqual([]);
+    expect(host.mcp.servers.snapshots().filter((s) => s.serverId !== 'chatos::settings')).toEqual([]);
     expect(host.mcp.problems).toEqual([]);
   });
 
   it('a call in flight on a server being replaced completes before the old process ends', async () => {
     const { host, home, aPid } = await twoServersInUse();
-    const slow = host.gateway.callTool(caller('conv-1'), 'mcp_a_slow', { ms: 3_000 });
-    await waitUntil(() => host.mcp.connections.snapshot().some((s) => s.serverId === A && s.leases.some((l) => l.inFlight > 0)), 'the slow call to be in flight');
+    const slow = host.tools.call(caller('conv-1'), 'mcp_a_slow', { ms: 3_000 });
+    await waitUntil(() => host.mcp.servers.snapshots().some((s) => s.serverId === A && s.leases.some((l) => l.inFlight > 0)), 'the slow call to be in flight');
 
     writeMcpYaml(home, { a: fixtureServer({ tools: { blacklist: ['crash'] } }), b: fixtureServer() });
-    const report = await host.reloadMcp();
+    const report = await host.mcp.reload();
     expect(report.changed).toEqual([A]);
     // New calls already go to a new process...
-    const newPid = pidOf((await host.gateway.callTool(caller('conv-1'), 'mcp_a_pid', {})).result);
+    const newPid = pidOf((await host.tools.call(caller('conv-1'), 'mcp_a_pid', {})).result);
     expect(newPid).not.toBe(aPid);
     // ...while the old one still serves the call it had.
     expect(isAlive(aPid)).toBe(true);

@@ -3,6 +3,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../../src/core/host.js';
 import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, pidOf, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
 
 const SERVER = 'chatos::echo';
 
@@ -17,7 +18,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 /** Resolves with the first stderr line of the server containing `needle` (already logged, or the next to come). */
 function stderrLine(host: Host, needle: string, timeoutMs = 10_000): Promise<string> {
-  const log = host.mcp.connections.logOf(SERVER);
+  const log = internalsOf(host).mcp.runtime.connections.logOf(SERVER);
   const seen = log.entries().find((e) => e.stream === 'stderr' && e.text.includes(needle));
   if (seen) return Promise.resolve(seen.text);
   return new Promise((resolve, reject) => {
@@ -38,10 +39,10 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   it('a call past the server timeout fails with CALL_TIMEOUT quickly, and the server is told to cancel it', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 300 }) }));
     const who = caller('conv-t');
-    const pid = pidOf((await host.gateway.callTool(who, 'mcp_echo_pid', {})).result); // started: the timing below is the call's alone
+    const pid = pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result); // started: the timing below is the call's alone
 
     const started = Date.now();
-    const error = await rejection(host.gateway.callTool(who, 'mcp_echo_slow', { ms: 5_000 }));
+    const error = await rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 5_000 }));
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
@@ -52,7 +53,7 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
 
     // The server survives a cancelled call: the same process answers the next one.
-    const next = await host.gateway.callTool(who, 'mcp_echo_pid', {});
+    const next = await host.tools.call(who, 'mcp_echo_pid', {});
     expect(pidOf(next.result)).toBe(pid);
   });
 
@@ -61,7 +62,7 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     const controller = new AbortController();
     const started = Date.now();
     // Abort when the server reports its first step: the call is surely running there.
-    const call = host.gateway.callTool(caller('conv-a'), 'mcp_echo_slow', { ms: 10_000, steps: 40 }, { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') });
+    const call = host.tools.call(caller('conv-a'), 'mcp_echo_slow', { ms: 10_000, steps: 40 }, { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') });
     const error = await rejection(call);
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_ABORTED');
@@ -72,7 +73,7 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   it('progress notifications reach onProgress, in order', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const seen: Progress[] = [];
-    const { result } = await host.gateway.callTool(caller('conv-p'), 'mcp_echo_slow', { ms: 600, steps: 3 }, { onProgress: (p) => seen.push(p) });
+    const { result } = await host.tools.call(caller('conv-p'), 'mcp_echo_slow', { ms: 600, steps: 3 }, { onProgress: (p) => seen.push(p) });
     expect(textOf(result)).toBe('waited 600');
     // The SDK client dispatches notifications a microtask late but drops a request's progress handler as soon as
     // its response is read, so a report written right before the result (the last one here) may be lost.
@@ -89,10 +90,10 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   it('a server reporting progress is alive: each report restarts the timeout', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 1_000 }) }));
     const who = caller('conv-r');
-    await host.gateway.callTool(who, 'mcp_echo_pid', {});
+    await host.tools.call(who, 'mcp_echo_pid', {});
     const seen: number[] = [];
     // 2 s in all, a report every 250 ms: longer than the timeout, never silent for as long.
-    const { result } = await host.gateway.callTool(who, 'mcp_echo_slow', { ms: 2_000, steps: 8 }, { onProgress: (p) => seen.push(p.progress) });
+    const { result } = await host.tools.call(who, 'mcp_echo_slow', { ms: 2_000, steps: 8 }, { onProgress: (p) => seen.push(p.progress) });
     expect(textOf(result)).toBe('waited 2000');
     expect(seen.length).toBeGreaterThanOrEqual(7); // the last may be lost to the SDK (see above)
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].slice(0, seen.length));

@@ -1,0 +1,22 @@
+import type { Agent } from '../../shared/agents.js';
+import type { ResolvedAgent } from '../agents/agentResolver.js';
+import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import type { ToolGateway } from '../tools/toolGateway.js';
+
+export type { ResolvedAgent } from '../agents/agentResolver.js';
+
+type Listing = Awaited<ReturnType<ToolGateway['listTools']>>;
+
+/** Agents (seed 000 §4.2) in the host's admin DB, and how the host resolves one now. */
+export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create' | 'update' | 'delete'> {
+  /** The agent's prompt, the servers it is offered, its problems, and its caller per flow. */
+  resolve(agent: Agent): ResolvedAgent;
+  /**
+   * What the agent (saved or a draft) would be offered in each flow. A server
+   * started to list its tools belongs to this preview alone and ends with it.
+   */
+  preview(agent: Agent): Promise<{ resolved: ResolvedAgent; main: Listing; sub: Listing }>;
+  /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
+  readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
+}

@@ -1,0 +1,33 @@
+import type { ChatService } from '../chat/chatService.js';
+import type { PageApp } from '../chat/pageChat.js';
+import type { PageChatRequest } from '../../shared/pageChat.js';
+
+export type { ChatEvent } from '../chat/chatPolicy.js';
+export type { StartedTurn } from '../chat/chatService.js';
+export type { TurnOutcome } from '../chat/chatTurn.js';
+
+/** Conversations and their turns: the chat operations every face calls; a turn runs in the core whoever started it. */
+export interface ChatFacade
+  extends Pick<
+    ChatService,
+    | 'onEvent'
+    | 'list'
+    | 'get'
+    | 'create'
+    | 'rename'
+    | 'setBranch'
+    | 'delete'
+    | 'search'
+    | 'export'
+    | 'send'
+    | 'edit'
+    | 'regenerate'
+    | 'resume'
+    | 'stop'
+    | 'cancelCall'
+    | 'isRunning'
+    | 'problems'
+  > {
+  /** `host.chat.*` of a UI app's page: kept to that app's own agents and conversations. */
+  page(app: PageApp, request: PageChatRequest): Promise<Record<string, unknown>>;
+}

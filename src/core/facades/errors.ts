@@ -1,0 +1,20 @@
+/**
+ * Every error a face tells apart (by class, then by `code`): the HostApi
+ * maps each to its contract error, the CLI to its exit code and hint.
+ */
+export { AgentError } from '../agents/agentStore.js';
+export { ChatError } from '../chat/chatError.js';
+export { MessageLogError } from '../chat/conversations/messageLog.js';
+export { ModelError } from '../models/modelError.js';
+export { KnowledgeError } from '../knowledge/knowledgeError.js';
+export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
+export { McpAdminError } from '../mcp/admin/mcpAdminError.js';
+export { HostPromptError } from '../registry/hostPromptStore.js';
+export { RegistryError } from '../registry/registryCenter.js';
+export { GatewayError } from '../tools/refusals.js';
+export { InstallError } from '../plugins/pluginInstaller.js';
+export { RootsError } from '../plugins/rememberedRoots.js';
+export { PluginLifecycleError } from '../operations/pluginLifecycle.js';
+export { OperationError } from '../operations/operationError.js';
+export { messageOf, StoreError } from '../store/storeError.js';
+export { SecretError } from '../secrets/secretStore.js';

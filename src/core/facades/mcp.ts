@@ -1,0 +1,41 @@
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { Problem } from '../../shared/problems.js';
+import type { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
+import type { ReloadReport } from '../mcp/mcpRuntime.js';
+import type { ServerSettings } from '../mcp/settings/serverSettings.js';
+import type { ServerTrouble } from '../mcp/serverTrouble.js';
+import type { ServerAdministration } from '../operations/serverAdministration.js';
+
+export type { ReloadReport } from '../mcp/mcpRuntime.js';
+export type { ServerTrouble } from '../mcp/serverTrouble.js';
+export { troubleProblem } from '../mcp/serverTrouble.js';
+export { DEFAULT_TEST_TIMEOUT_MS } from '../mcp/admin/connectionTest.js';
+export { launchLine } from '../mcp/admin/serverEntry.js';
+
+/**
+ * MCP servers: their definitions from every source and hot reload, the
+ * administration of what runs (list, tools, restart, log, switches) and the
+ * user's mcp.yaml entries.
+ */
+export interface McpFacade {
+  /** Every server definition (mcp.yaml, the registry, the host's own), as loaded now. */
+  definitions(): ServerDefinition[];
+  definition(serverId: string): ServerDefinition | undefined;
+  /** The definitions' version: it changes on every reload that changed something. */
+  readonly version: number;
+  /** Problems of mcp.yaml and of the definitions. */
+  readonly problems: Problem[];
+  /** Re-reads mcp.yaml and the registry's servers; swaps only what changed. */
+  reload(): Promise<ReloadReport>;
+  /** What is wrong with a server now (its command is not there, or its last start failed); undefined when nothing is known to be wrong. */
+  trouble(serverId: string): ServerTrouble | undefined;
+  /** The servers as a person administers them: list, tools, restart, log, switches, instance problems, state changes. */
+  readonly servers: Pick<
+    ServerAdministration,
+    'require' | 'list' | 'snapshots' | 'tools' | 'restart' | 'log' | 'setEnabled' | 'setToolEnabled' | 'setPermission' | 'instanceProblems' | 'onStateChange'
+  >;
+  /** The user's own servers (mcp.yaml): add, edit, remove, test, import, templates. */
+  readonly admin: Pick<McpServerAdmin, 'list' | 'get' | 'add' | 'update' | 'remove' | 'setDisabled' | 'test' | 'planImport' | 'applyImport' | 'templates' | 'addTemplate'>;
+  /** Per-server user settings as stored: tools switched off, permission overrides. */
+  readonly settings: Pick<ServerSettings, 'of'>;
+}

@@ -1,0 +1,33 @@
+import type { ServerDefinition } from '../../shared/mcp.js';
+import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
+import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
+import type { Callers } from '../operations/callers.js';
+import type { ToolGateway } from '../tools/toolGateway.js';
+
+export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
+export { callProgress, RunningCalls } from '../tools/runningCalls.js';
+
+/**
+ * Tools: the one gateway every tool call goes through (access, permission
+ * level, confirmation, audit), the callers faces build for it, the pending
+ * confirmations a person answers, and the leases conversations hold.
+ */
+export interface ToolsFacade {
+  /** The tools this caller is offered now, from every tool source, with problems and lease reminders. */
+  list: ToolGateway['listTools'];
+  /** Runs one tool call through every check; the only way a tool runs. */
+  call: ToolGateway['callTool'];
+  /** The servers this caller may use now, in id order. */
+  visibleServers(caller: Parameters<ToolGateway['visibleServers']>[0]): ServerDefinition[];
+  /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
+  readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
+  /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */
+  readonly confirmations: Pick<ToolConfirmationService, 'on' | 'respond' | 'listPending' | 'getPendingCount'>;
+  /** Who keeps a conversation's own server instances alive (a browser tab), and ending a conversation's use of tools. */
+  readonly leases: ConversationLeases;
+}
+
+export interface ConversationLeases extends Pick<LeaseHolders, 'hold' | 'connected' | 'disconnected' | 'conversationsOf'> {
+  /** Ends a conversation: its instances (audited as released), its "approve for this conversation" answers, its ties to holders. */
+  end(conversationId: string, reason?: 'conversation-ended' | 'holder-gone'): Promise<number>;
+}

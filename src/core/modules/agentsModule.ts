@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
+import { AgentStore } from '../agents/agentStore.js';
+import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import type { PluginCatalog } from '../contributions/pluginCatalog.js';
+import type { AgentsFacade } from '../facades/agents.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+import type { ConversationEnd } from '../tools/conversationEnd.js';
+import type { ToolGateway } from '../tools/toolGateway.js';
+import type { HostBase } from './hostBase.js';
+import { narrow } from './narrow.js';
+
+/** The agents and what goes with each (its "always allow" answers), in the admin DB. */
+export interface AgentStores {
+  readonly agents: AgentStore;
+  readonly alwaysAllow: AlwaysAllowStore;
+}
+
+export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog): AgentStores {
+  const alwaysAllow = new AlwaysAllowStore(store, () => base.clock.now());
+  // A deleted agent's answers go with it: a new agent given the same id inherits none.
+  const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow.revokeAll(id));
+  return { agents, alwaysAllow };
+}
+
+/** The agents as faces use them: stored, resolved now, previewed through the gateway. */
+export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolverDeps; gateway: Pick<ToolGateway, 'listTools'>; ending: Pick<ConversationEnd, 'end'> }): AgentsFacade {
+  const resolve = (agent: Parameters<AgentsFacade['resolve']>[0]) => resolveAgent(agent, deps.resolver);
+  return {
+    ...narrow(stores.agents, ['list', 'get', 'create', 'update', 'delete']),
+    resolve,
+    async preview(agent) {
+      const resolved = resolve(agent);
+      // One flow after the other: the first lists (and caches) each server's tools, the second reuses them.
+      // An instance started to list them belongs to this preview alone and ends with it: the editor holds none.
+      const conversationId = `agent-preview:${randomUUID()}`;
+      try {
+        const main = await deps.gateway.listTools(resolved.callerFor('main', conversationId));
+        const sub = await deps.gateway.listTools(resolved.callerFor('sub', conversationId));
+        return { resolved, main, sub };
+      } finally {
+        await deps.ending.end(conversationId);
+      }
+    },
+    alwaysAllow: narrow(stores.alwaysAllow, ['list', 'revoke']),
+  };
+}

@@ -1,0 +1,46 @@
+import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
+import type { AgentStore } from '../agents/agentStore.js';
+import { chatPolicy } from '../chat/chatPolicy.js';
+import { ChatService } from '../chat/chatService.js';
+import { PageChat } from '../chat/pageChat.js';
+import type { ChatFacade } from '../facades/chat.js';
+import type { ModelService } from '../models/modelService.js';
+import { createModelClient } from '../models/providers/modelClient.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+import type { HostBase } from './hostBase.js';
+import type { McpModule } from './mcpModule.js';
+import { narrow } from './narrow.js';
+import type { ToolsModule } from './toolsModule.js';
+
+export interface ChatModule {
+  readonly service: ChatService;
+  readonly facade: ChatFacade;
+}
+
+/** Conversations and their turns (the agent loop), and the chat of a UI app's page. */
+export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: AgentStore; models: ModelService; resolver: AgentResolverDeps; tools: ToolsModule; mcp: McpModule }): ChatModule {
+  const { tools, mcp } = deps;
+  const service = new ChatService({
+    records: store,
+    conversationsDir: base.home.conversationsDir,
+    agents: deps.agents,
+    models: deps.models,
+    clientFor: createModelClient,
+    resolve: (agent) => resolveAgent(agent, deps.resolver),
+    gateway: tools.gateway,
+    confirmations: tools.confirmations,
+    // As every face ends one: audited, and no longer tied to a page.
+    releaseLeases: (id) => tools.ending.end(id),
+    heldLeases: (id) => mcp.runtime.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
+    scheduler: base.scheduler,
+    now: () => base.clock.now(),
+    policy: chatPolicy(base.options.chat),
+    logger: base.logger,
+  });
+  const pages = new PageChat({ agents: deps.agents, chat: service, modelIds: () => deps.models.ids() });
+  const facade: ChatFacade = {
+    ...narrow(service, ['onEvent', 'list', 'get', 'create', 'rename', 'setBranch', 'delete', 'search', 'export', 'send', 'edit', 'regenerate', 'resume', 'stop', 'cancelCall', 'isRunning', 'problems']),
+    page: (app, request) => pages.handle(app, request),
+  };
+  return { service, facade };
+}

@@ -1,0 +1,115 @@
+import * as os from 'node:os';
+import { releaseDraft } from '../audit/releaseAudit.js';
+import type { McpFacade } from '../facades/mcp.js';
+import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
+import { leaseTimes } from '../mcp/config/leaseSettings.js';
+import { IdleSweep } from '../mcp/connection/idleSweep.js';
+import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
+import { ServerSettings } from '../mcp/settings/serverSettings.js';
+import type { ServerTrouble } from '../mcp/serverTrouble.js';
+import { ServerTroubles } from '../mcp/serverTroubles.js';
+import { ServerAdministration } from '../operations/serverAdministration.js';
+import type { RunGate } from '../policy/runGate.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { mcpValueSecretName } from '../secrets/secretStore.js';
+import type { RecordsStore } from '../store/recordsStore.js';
+import type { HostBase } from './hostBase.js';
+import { narrow } from './narrow.js';
+import type { SettingsServerModule } from './settingsServerModule.js';
+
+export interface McpModule {
+  readonly runtime: McpRuntime;
+  readonly settings: ServerSettings;
+  readonly administration: ServerAdministration;
+  readonly facade: McpFacade;
+  /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
+  reload(): Promise<ReloadReport>;
+  trouble(serverId: string): ServerTrouble | undefined;
+  /** The idle and grace times of leases now: mcp.yaml's, else the host's options, else the defaults. */
+  leaseTimes(): { idleMs: number; graceMs: number };
+  /** Reaps what a killed host left, loads the definitions, and starts releasing idle instances. */
+  start(): Promise<void>;
+  /** Stops the idle sweep (the first step of a dispose: nothing is released behind the host's back). */
+  stopSweeping(): void;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The MCP subsystem: server definitions from mcp.yaml, the registry and the
+ * host's own settings server; their connections and hot reload; the user's
+ * per-server settings; the administration of what runs; the user's mcp.yaml
+ * entries; and what is wrong with each server.
+ */
+export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule }): McpModule {
+  const { home, options } = base;
+  const runtime = new McpRuntime({
+    builtinServers: [deps.settingsServer.definition],
+    inProcessServers: deps.settingsServer.inProcess,
+    configFile: home.mcpConfig,
+    runDir: base.runDir,
+    pids: base.pids,
+    hostEnv: base.env,
+    registry: deps.registry,
+    now: base.now,
+    runGate: deps.runGate,
+    hostModules: base.hostModules,
+    readStoredValue: (name) => base.secrets.get(mcpValueSecretName(name)),
+  });
+  // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
+  runtime.connections.onRelease((release) => base.audit.append(releaseDraft(release)));
+  const settings = new ServerSettings(store);
+  const troubles = new ServerTroubles({ definition: (id) => runtime.definition(id), startFailure: (d) => runtime.connections.startFailure(d), hostEnv: base.env, mcpConfigFile: home.mcpConfig, now: base.now });
+  const trouble = (serverId: string) => troubles.of(serverId);
+  const administration = new ServerAdministration({ runtime, registry: deps.registry, settings, trouble });
+  const reload = async () => {
+    const report = await runtime.reload();
+    base.events.emit({ kind: 'mcp-reloaded', report });
+    return report;
+  };
+  const admin = new McpServerAdmin({
+    configFile: home.mcpConfig,
+    secrets: base.secrets,
+    hostEnv: base.env,
+    logger: base.logger,
+    runtime,
+    reload,
+    templates: { appRoot: base.appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
+  });
+  const times = () => leaseTimes(runtime.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const idleSweep = new IdleSweep({
+    scheduler: base.scheduler,
+    connections: runtime.connections,
+    idleMs: () => times().idleMs,
+    onError: (error) => base.logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
+  });
+  const facade: McpFacade = {
+    definitions: () => runtime.allDefinitions(),
+    definition: (id) => runtime.definition(id),
+    get version() {
+      return runtime.version;
+    },
+    get problems() {
+      return runtime.problems;
+    },
+    reload,
+    trouble,
+    servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
+    admin: narrow(admin, ['list', 'get', 'add', 'update', 'remove', 'setDisabled', 'test', 'planImport', 'applyImport', 'templates', 'addTemplate']),
+    settings: narrow(settings, ['of']),
+  };
+  return {
+    runtime,
+    settings,
+    administration,
+    facade,
+    reload,
+    trouble,
+    leaseTimes: times,
+    async start() {
+      await runtime.start();
+      idleSweep.start();
+    },
+    stopSweeping: () => idleSweep.dispose(),
+    dispose: () => runtime.dispose(),
+  };
+}

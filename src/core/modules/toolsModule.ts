@@ -1,0 +1,97 @@
+import type { AgentResolverDeps } from '../agents/agentResolver.js';
+import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
+import type { PluginCatalog } from '../contributions/pluginCatalog.js';
+import type { ToolsFacade } from '../facades/tools.js';
+import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import { LeaseHolders } from '../mcp/connection/leaseHolders.js';
+import { Callers } from '../operations/callers.js';
+import type { RunGate } from '../policy/runGate.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { announcingAppCalls } from '../tools/callEvents.js';
+import { ConversationEnd } from '../tools/conversationEnd.js';
+import { gatewayHooks } from '../tools/gatewayHooks.js';
+import { ToolGateway } from '../tools/toolGateway.js';
+import type { HostBase } from './hostBase.js';
+import type { McpModule } from './mcpModule.js';
+import { narrow } from './narrow.js';
+
+export interface ToolsModuleDeps {
+  mcp: McpModule;
+  registry: RegistryCenter;
+  runGate: RunGate;
+  catalog: PluginCatalog;
+  agents: AgentStore;
+  alwaysAllow: AlwaysAllowStore;
+  knowledge: KnowledgeService;
+  /** What resolving an agent into a caller reads (registry, catalog, run gate, models, agents, server trouble). */
+  resolver: AgentResolverDeps;
+}
+
+export interface ToolsModule {
+  readonly confirmations: ToolConfirmationService;
+  readonly gateway: ToolGateway;
+  readonly ending: ConversationEnd;
+  readonly facade: ToolsFacade;
+  /** Stops the holders' grace timers (first, so nothing is released behind the host's back). */
+  stopHolders(): void;
+  /** Declines every pending confirmation: no call waits on a face that is going away. */
+  rejectPending(): void;
+}
+
+/**
+ * Tools: the one gateway (access, permission level, confirmation, audit),
+ * the confirmations a person answers, who holds a conversation's instances
+ * and how a conversation ends, and the callers every face builds.
+ */
+export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule {
+  const { mcp, catalog } = deps;
+  const confirmations = new ToolConfirmationService(base.scheduler, undefined, () => deps.alwaysAllow);
+  const holders: LeaseHolders = new LeaseHolders({
+    scheduler: base.scheduler,
+    graceMs: () => mcp.leaseTimes().graceMs,
+    endConversation: (conversationId) => ending.end(conversationId, 'holder-gone'),
+    onError: (error) => base.logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
+  });
+  const ending = new ConversationEnd({ confirmations, holders, connections: mcp.runtime.connections });
+  const gateway = new ToolGateway({
+    runtime: mcp.runtime,
+    registry: deps.registry,
+    artifactsDir: base.home.artifactsDir,
+    mcpConfigFile: base.home.mcpConfig,
+    defaultWorkdir: base.sessionRoot,
+    now: base.now,
+    settings: mcp.settings,
+    runGate: deps.runGate,
+    // The knowledge search is a tool of the host the gateway offers: checked, decided and audited like any call.
+    knowledge: { attachedTo: (agentId) => deps.agents.get(agentId)?.knowledgeBases ?? [], list: () => deps.knowledge.list(), search: (id, query, options) => deps.knowledge.search(id, query, options) },
+    hooks: announcingAppCalls(
+      base.options.gatewayHooks ?? gatewayHooks(confirmations, base.audit),
+      (call) => base.events.listening && base.events.emit({ kind: 'app-tool-called', ...call }),
+      (error) => base.logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+    ),
+    // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
+    tellsCaller: (server) => {
+      const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
+      return plugin?.source === 'builtin' && plugin.status === 'loaded';
+    },
+  });
+  const callers = new Callers({ ...deps.resolver, agents: deps.agents, runGate: deps.runGate, apps: () => catalog.apps });
+  const facade: ToolsFacade = {
+    list: (caller) => gateway.listTools(caller),
+    call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
+    visibleServers: (caller) => gateway.visibleServers(caller),
+    callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
+    confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
+    leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },
+  };
+  return {
+    confirmations,
+    gateway,
+    ending,
+    facade,
+    stopHolders: () => holders.dispose(),
+    rejectPending: () => confirmations.rejectAll(),
+  };
+}

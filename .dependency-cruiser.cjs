@@ -1,7 +1,7 @@
 /**
  * The layering rules, checked by `npm run check:layers` (part of `npm test`).
  * Faces: src/api, src/cli, src/serve, src/pageHost, electron/ and the renderer.
- * See README "Checked layering".
+ * See docs/contributing/architecture.md.
  */
 const FACES = '^(src/(api|cli|serve|pageHost)|electron|renderer)/';
 
@@ -28,6 +28,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/shared/' },
       to: { path: `${FACES}|^src/core/` },
+    },
+    {
+      name: 'faces-see-facades',
+      comment:
+        'A face reaches the core through host.ts and the facades (src/core/facades/), one per domain, and the contracts in src/shared: never a service, an operation or a module directly (docs/contributing/architecture.md).',
+      severity: 'error',
+      from: { path: FACES },
+      to: { path: '^src/core/', pathNot: '^src/core/(host[.]ts|facades/)' },
+    },
+    {
+      name: 'modules-wired-by-host',
+      comment: 'The subsystem modules (src/core/modules/) are the wiring: only host.ts and other modules import them; a service never depends on how it is wired.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/core/(host[.]ts|modules/)' },
+      to: { path: '^src/core/modules/' },
+    },
+    {
+      name: 'settings-server-is-a-face',
+      comment: 'The settings server drives the core as the HostApi does: nothing in the core imports it but the module that wires it.',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '^src/core/(settingsServer|modules)/' },
+      to: { path: '^src/core/settingsServer/' },
     },
     {
       name: 'faces-no-connections',

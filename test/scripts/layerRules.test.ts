@@ -26,7 +26,12 @@ function cruise(files: Record<string, string>): { status: number | null; output:
 const allowed = {
   'src/shared/contract.ts': 'export interface View { id: string }\nexport const LIMIT = 3;\n',
   'src/core/service.ts': "import type { View } from '../shared/contract.js';\nexport const view = (id: string): View => ({ id });\n",
-  'src/api/handler.ts': "import { view } from '../core/service.js';\nexport const handle = () => view('x');\n",
+  // A facade shows a face what it may use of the core; a module wires the service; host.ts orders the modules.
+  'src/core/facades/views.ts': "import { view } from '../service.js';\nexport const views = { view };\n",
+  'src/core/modules/viewsModule.ts': "import { views } from '../facades/views.js';\nexport const viewsModule = () => views;\n",
+  'src/core/host.ts': "import { viewsModule } from './modules/viewsModule.js';\nexport const createHost = () => ({ views: viewsModule() });\n",
+  'src/core/settingsServer/server.ts': "import { view } from '../service.js';\nexport const serve = () => view('s');\n",
+  'src/api/handler.ts': "import { createHost } from '../core/host.js';\nimport { views } from '../core/facades/views.js';\nexport const handle = () => [createHost(), views.view('x')];\n",
   'renderer/src/page.ts': "import type { View } from '../../src/shared/contract';\nexport const show = (v: View) => v.id;\n",
 };
 
@@ -39,6 +44,10 @@ describe('the layering rules (.dependency-cruiser.cjs)', () => {
   const breaches: Record<string, Record<string, string>> = {
     'core-no-electron': { 'src/core/window.ts': "import { app } from 'electron';\nexport const quit = () => app.quit();\n" },
     'core-no-face': { 'src/core/back.ts': "import { handle } from '../api/handler.js';\nexport const again = handle;\n" },
+    // A face that reaches past the facades into a core service (issue 26: faces see host.ts, the facades and src/shared only).
+    'faces-see-facades': { 'src/cli/direct.ts': "import { view } from '../core/service.js';\nexport const direct = () => view('y');\n" },
+    'modules-wired-by-host': { 'src/core/wiring.ts': "import { viewsModule } from './modules/viewsModule.js';\nexport const wired = viewsModule;\n" },
+    'settings-server-is-a-face': { 'src/core/reach.ts': "import { serve } from './settingsServer/server.js';\nexport const reach = serve;\n" },
     'shared-is-contracts': { 'src/shared/leak.ts': "import { view } from '../core/service.js';\nexport const leak = view;\n" },
     'faces-no-connections': { 'src/core/mcp/connection/pool.ts': 'export const pool = 1;\n', 'src/api/reach.ts': "import { pool } from '../core/mcp/connection/pool.js';\nexport const size = pool;\n" },
     'renderer-only-shared-types': { 'renderer/src/value.ts': "import { LIMIT } from '../../src/shared/contract';\nexport const limit = LIMIT;\n" },

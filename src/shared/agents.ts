@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
+import { PermissionLevelSchema } from './mcp.js';
 
 /** One app an agent uses (seed 000 §4.2): whether its MCP and prompts are on, and which server / prompt ids are selected. */
 export const AgentUiAppSchema = z.object({
@@ -35,6 +36,12 @@ export const AgentInputSchema = z.object({
   subAgents: z.array(AgentIdSchema).default([]),
   /** Knowledge bases it may search in a chat (offered as one `knowledge_search` tool over them). */
   knowledgeBases: z.array(KnowledgeBaseIdSchema).default([]),
+  /**
+   * The permission level of its calls to each sub-agent, by the sub-agent's
+   * id: unset, a call runs without asking (`write`) and is audited like any
+   * tool call; `confirm` asks the user first.
+   */
+  subAgentPermissions: z.record(AgentIdSchema, PermissionLevelSchema).optional(),
   /**
    * The UI app whose page created it (`host.chat.agents.create|createForApp`):
    * that page may list, change, delete and chat with it, and with no other

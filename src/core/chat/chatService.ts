@@ -8,13 +8,14 @@ import type { Logger } from '../ports.js';
 import { ChatError } from './chatError.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
+import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { exportConversation } from './conversationExport.js';
 import { searchConversation } from './conversationSearch.js';
 import { ConversationIndex } from './conversations/conversationIndex.js';
 import { ConversationStore } from './conversations/conversationStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 
-export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'needsConfirmation' | 'calls'> {
+export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | 'running' | 'save' | 'endConversation' | 'calls'> {
   records: RecordsStore;
   conversationsDir: string;
   confirmations: ToolConfirmationService;
@@ -88,8 +89,12 @@ export class ChatService {
       // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
       save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
       endConversation: (id) => this.close(id).then(() => undefined),
-      needsConfirmation: (name) => deps.confirmations.needsConfirmation(name),
     });
+  }
+
+  /** Runs a sub-agent in a child conversation of the caller's (the gateway's sub-agent source asks, for each call it lets through). */
+  runSubAgent(input: SubAgentRunInput): Promise<SubAgentRun> {
+    return this.runner.runSubAgent(input);
   }
 
   onEvent(listener: (event: ChatEvent) => void): () => void {

@@ -13,10 +13,11 @@ import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
 import { requestAnswer, stopOf, type AnswerResult } from './modelAnswer.js';
 import { userText } from '../models/providers/modelRequest.js';
+import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
 
-export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'needsConfirmation' | 'calls'> {
+export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'calls'> {
   gateway: Pick<ToolGateway, 'listTools' | 'callTool'>;
   store: ConversationStore;
   scheduler: Scheduler;
@@ -126,7 +127,7 @@ export class ChatRunner {
       totals: state.totals,
     });
 
-    const setup = await setUpTurn(deps, conversation.agentId, conversation.id, depth, deps.policy.maxDepth);
+    const setup = await setUpTurn(deps, conversation.agentId, conversation.id, depth);
     if ('stop' in setup) return end('stopped', setup.stop);
     const imageCache = new Map<string, string | undefined>();
     const readImage = (artifact: string) => {
@@ -207,15 +208,13 @@ export class ChatRunner {
   private toolCallDeps(): ToolCallDeps {
     return {
       gateway: this.deps.gateway,
-      needsConfirmation: this.deps.needsConfirmation,
       emit: this.deps.emit,
-      runSubAgent: (input) => this.runSubAgent(input),
       ...(this.deps.calls ? { calls: this.deps.calls } : {}),
     };
   }
 
-  /** A sub-agent's run: a child conversation linked to the call, in the sub flow, its final answer as the result. */
-  private async runSubAgent(input: Parameters<ToolCallDeps['runSubAgent']>[0]) {
+  /** A sub-agent's run (the gateway's sub-agent source asks for it): a child conversation linked to the call, in the sub flow, its final answer as the result. */
+  async runSubAgent(input: SubAgentRunInput): Promise<SubAgentRun> {
     const { deps } = this;
     const child = deps.store.create({ agentId: input.agentId, title: input.task.split('\n')[0]!.slice(0, 80), parent: { conversationId: input.parentConversationId, callId: input.callId, depth: input.depth } });
     input.started(child.id);

@@ -10,18 +10,9 @@ import type { TurnSetup } from './turnSetup.js';
 /** A tool message before it has its place in the conversation (id, parent, time). */
 export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
 
-export interface SubAgentRun {
-  text: string;
-  isError: boolean;
-  status: ToolCallStatus;
-}
-
 export interface ToolCallDeps {
   gateway: Pick<ToolGateway, 'callTool'>;
-  needsConfirmation(toolName: string): boolean;
   emit(event: ChatEvent): void;
-  /** Runs a sub-agent in a child conversation it creates; `started` names the child as soon as it exists. */
-  runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
   /** Where each tool call is registered while it runs, so a person can cancel that one call (not the whole turn). */
   calls?: RunningCalls;
 }
@@ -47,14 +38,13 @@ const abortedPromise = (signal: AbortSignal) => new Promise<void>((resolve) => (
 
 /**
  * Every tool call of one model message, run through the gateway at the same
- * time (each asking for confirmation as its level says), their results in
- * the order of the calls. Calls that need confirmation share a group id when
- * there are several, so a face asks once for all of them.
+ * time, their results in the order of the calls. Whether a call asks for
+ * confirmation is the gateway's to decide; the calls of one message share a
+ * group id, so a face asks once for all of those that do.
  */
 export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promise<ToolResultDraft[]> {
   const { setup, calls } = batch;
-  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name))).length;
-  const caller: Caller = confirming >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
+  const caller: Caller = calls.length >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
   return Promise.all(calls.map((call) => runOne(deps, batch, caller, call)));
 }
 
@@ -87,46 +77,26 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   }
   if (batch.signal.aborted) return finish('cancelled', textItem('Not run: the user stopped the conversation.'));
 
-  // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone.
-  const begin = () => deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
-  const subAgentId = batch.setup.subAgents.get(call.name);
-  if (subAgentId !== undefined) {
-    const task = call.args.task;
-    if (typeof task !== 'string' || !task.trim()) return finish('error', textItem(`${call.name} needs {"task": "<what to do>"}`));
-    // Cancelled alone (its card's Cancel), the sub-agent's run stops as a Stop would stop it; the turn goes on.
-    const running = begin();
-    try {
-      const run = await deps.runSubAgent({
-        parentConversationId: batch.conversationId,
-        callId: call.id,
-        agentId: subAgentId,
-        task,
-        signal: running.signal,
-        depth: batch.depth + 1,
-        started: (childId) => {
-          childConversationId = childId;
-          deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
-        },
-      });
-      return finish(run.status, textItem(run.text));
-    } finally {
-      running.end();
-    }
-  }
-
-  const running = begin();
+  // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone (a sub-agent's run
+  // stops as a Stop would stop it; the turn goes on).
+  const running = deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
   const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
+  const onConversation = (childId: string) => {
+    childConversationId = childId;
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
+  };
   try {
-    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir });
-    // Whatever the call does after a Stop or Cancel is not waited for; its failure then is expected and dropped.
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir, callId: call.id, onConversation });
+    // Whatever the call does after a Stop or Cancel is not waited for (its failure then is expected and dropped), unless it
+    // settles only once its work stopped: a sub-agent's run writes its stopped state before the turn goes on.
     calling.catch(() => undefined);
-    const result: GatewayCallResult | undefined = await Promise.race([calling, abortedPromise(running.signal).then(() => undefined)]);
+    const result: GatewayCallResult | undefined = batch.setup.settlesOnAbort.has(call.name) ? await calling : await Promise.race([calling, abortedPromise(running.signal).then(() => undefined)]);
     if (!result) return cancelled();
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
-    const status: ToolCallStatus = result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
+    const status: ToolCallStatus = result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {
     if (running.signal.aborted) return cancelled();

@@ -1,15 +1,14 @@
 import type { Agent } from '../../shared/agents.js';
 import type { StopInfo } from '../../shared/chat.js';
-import type { PermissionLevel } from '../../shared/mcp.js';
 import type { ModelEntry } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
-import { leaseReminder, RELEASE_TOOL, type Caller, type ToolGateway } from '../tools/toolGateway.js';
+import { leaseReminder } from '../tools/releaseTool.js';
+import type { Caller, ToolGateway } from '../tools/toolGateway.js';
 import { ModelError } from '../models/modelError.js';
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { ToolSpec } from '../models/providers/modelRequest.js';
 import { projectTools } from '../models/providers/projectTools.js';
-import { subAgentTools } from './subAgents.js';
 import { KNOWLEDGE_NOTE, KNOWLEDGE_TOOL_NAME } from '../knowledge/knowledgeChatTool.js';
 
 export interface SetupDeps {
@@ -31,12 +30,10 @@ export interface TurnSetup {
   caller: Caller;
   /** The agent's own prompt, then its resolved prompts (in its language). */
   system: string;
-  /** As projected for the model's API: the gateway's tools (mcp_release among them when offered), one per sub-agent. */
+  /** As projected for the model's API: every tool the gateway offers (mcp_release and one per sub-agent among them). */
   tools: ToolSpec[];
-  /** Tool name → permission level, for the tools the gateway offers. */
-  permissions: Map<string, PermissionLevel>;
-  /** Sub-agent tool name → agent id. */
-  subAgents: Map<string, string>;
+  /** Tools whose call settles only once its work stopped (a sub-agent's run): a Stop waits for them rather than leaving them. */
+  settlesOnAbort: ReadonlySet<string>;
   problems: Problem[];
 }
 
@@ -48,7 +45,7 @@ const stop = (code: string, message: string, hint: string, modelId?: string): { 
  * agent, no model, no key, more tools than the model takes) is a stop with
  * the fix, not a failed request.
  */
-export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId: string, depth: number, maxDepth: number): Promise<TurnSetup | { stop: StopInfo }> {
+export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId: string, depth: number): Promise<TurnSetup | { stop: StopInfo }> {
   const agent = deps.agents.get(agentId);
   if (!agent) return stop('AGENT_NOT_FOUND', `no agent "${agentId}": it was deleted`, 'start a new conversation with another agent');
   if (!agent.modelId) return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
@@ -62,16 +59,12 @@ export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId
     throw error;
   }
   const resolved = deps.resolve(agent);
-  const caller = resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId);
+  const caller: Caller = { ...resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId), depth };
+  // Every tool comes from the gateway: the servers', the host's own (mcp_release, knowledge_search) and the sub-agents.
   const listed = await deps.gateway.listTools(caller);
   const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
-  // The gateway's listing has mcp_release whenever a server keeps an instance per conversation; a sub-agent never takes its name.
-  const taken = new Set([...gatewayTools.map((t) => t.name), RELEASE_TOOL.name]);
-  const subs = subAgentTools(agent, (id) => deps.agents.get(id), taken, depth >= maxDepth);
-  for (const sub of subs.tools) taken.add(sub.spec.name);
-  // The gateway offers the knowledge search (a tool of the host) when the agent has bases attached.
-  const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.serverId === 'chatos');
-  const projected = projectTools(entry.api, [...gatewayTools, ...subs.tools.map((s) => s.spec)]);
+  const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.source === 'host');
+  const projected = projectTools(entry.api, gatewayTools);
   if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
     return stop(
       'TOO_MANY_TOOLS',
@@ -90,9 +83,8 @@ export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId
     caller,
     system: [agent.systemPrompt.trim(), resolved.prompt.text, searchesKnowledge ? KNOWLEDGE_NOTE : '', reminders].filter(Boolean).join('\n\n'),
     tools: projected.tools,
-    permissions: new Map(listed.tools.map((t) => [t.name, t.permission])),
-    subAgents: new Map(subs.tools.map((s) => [s.spec.name, s.agentId])),
-    problems: distinct([...resolved.problems, ...listed.problems, ...subs.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
+    settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
+    problems: distinct([...resolved.problems, ...listed.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ToolConfirmationService } from '../confirmation/toolConfirmationSe
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import type { Callers } from '../operations/callers.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
+import type { Caller } from '../tools/toolSource.js';
 
 export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
@@ -17,8 +18,8 @@ export interface ToolsFacade {
   list: ToolGateway['listTools'];
   /** Runs one tool call through every check; the only way a tool runs. */
   call: ToolGateway['callTool'];
-  /** The servers this caller may use now, in id order. */
-  visibleServers(caller: Parameters<ToolGateway['visibleServers']>[0]): ServerDefinition[];
+  /** The MCP servers this caller may use now, in id order. */
+  visibleServers(caller: Caller): ServerDefinition[];
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

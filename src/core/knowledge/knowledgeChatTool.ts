@@ -5,7 +5,7 @@ import type { ToolSpec } from '../models/providers/modelRequest.js';
 
 /**
  * The search an agent with knowledge bases attached is offered (by the
- * gateway, as a tool of the host: tools/knowledgeHostTool.ts): one
+ * gateway, as a tool of the host: knowledgeToolSource.ts): one
  * read-only tool over exactly those bases (checked again at call time),
  * whose result names each chunk's source so the answer can cite it. Pure
  * apart from the search it is given.

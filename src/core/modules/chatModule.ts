@@ -3,6 +3,7 @@ import type { AgentStore } from '../agents/agentStore.js';
 import { chatPolicy } from '../chat/chatPolicy.js';
 import { ChatService } from '../chat/chatService.js';
 import { PageChat } from '../chat/pageChat.js';
+import { SubAgentSource } from '../chat/subAgentSource.js';
 import type { ChatFacade } from '../facades/chat.js';
 import type { ModelService } from '../models/modelService.js';
 import { createModelClient } from '../models/providers/modelClient.js';
@@ -20,6 +21,7 @@ export interface ChatModule {
 /** Conversations and their turns (the agent loop), and the chat of a UI app's page. */
 export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: AgentStore; models: ModelService; resolver: AgentResolverDeps; tools: ToolsModule; mcp: McpModule }): ChatModule {
   const { tools, mcp } = deps;
+  const policy = chatPolicy(base.options.chat);
   const service = new ChatService({
     records: store,
     conversationsDir: base.home.conversationsDir,
@@ -34,9 +36,11 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
     heldLeases: (id) => mcp.runtime.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
     scheduler: base.scheduler,
     now: () => base.clock.now(),
-    policy: chatPolicy(base.options.chat),
+    policy,
     logger: base.logger,
   });
+  // Sub-agents are a tool source like any other: a call of one goes through the gateway (access, level, confirmation, audit).
+  tools.gateway.register(new SubAgentSource({ agents: deps.agents, maxDepth: policy.maxDepth, run: (input) => service.runSubAgent(input) }));
   const pages = new PageChat({ agents: deps.agents, chat: service, modelIds: () => deps.models.ids() });
   const facade: ChatFacade = {
     ...narrow(service, ['onEvent', 'list', 'get', 'create', 'rename', 'setBranch', 'delete', 'search', 'export', 'send', 'edit', 'regenerate', 'resume', 'stop', 'cancelCall', 'isRunning', 'problems']),

@@ -55,8 +55,11 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     hostModules: base.hostModules,
     readStoredValue: (name) => base.secrets.get(mcpValueSecretName(name)),
   });
-  // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
-  runtime.connections.onRelease((release) => base.audit.append(releaseDraft(release)));
+  // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
+  // caller's mcp_release is a call, which the gateway records with the server it released.
+  runtime.connections.onRelease((release) => {
+    if (!release.by) base.audit.append(releaseDraft(release));
+  });
   const settings = new ServerSettings(store);
   const troubles = new ServerTroubles({ definition: (id) => runtime.definition(id), startFailure: (d) => runtime.connections.startFailure(d), hostEnv: base.env, mcpConfigFile: home.mcpConfig, now: base.now });
   const trouble = (serverId: string) => troubles.of(serverId);

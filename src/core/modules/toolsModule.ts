@@ -12,6 +12,9 @@ import type { RegistryCenter } from '../registry/registryCenter.js';
 import { announcingAppCalls } from '../tools/callEvents.js';
 import { ConversationEnd } from '../tools/conversationEnd.js';
 import { gatewayHooks } from '../tools/gatewayHooks.js';
+import { KnowledgeToolSource } from '../knowledge/knowledgeToolSource.js';
+import { McpToolSource } from '../tools/mcpToolSource.js';
+import { ReleaseToolSource } from '../tools/releaseTool.js';
 import { ToolGateway } from '../tools/toolGateway.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -55,7 +58,12 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     onError: (error) => base.logger.warn(`releasing the instances of a closed page failed: ${(error as Error).message}`),
   });
   const ending = new ConversationEnd({ confirmations, holders, connections: mcp.runtime.connections });
-  const gateway = new ToolGateway({
+  const hooks = announcingAppCalls(
+    base.options.gatewayHooks ?? gatewayHooks(confirmations, base.audit),
+    (call) => base.events.listening && base.events.emit({ kind: 'app-tool-called', ...call }),
+    (error) => base.logger.warn(`an app-call listener failed: ${(error as Error).message}`),
+  );
+  const servers = new McpToolSource({
     runtime: mcp.runtime,
     registry: deps.registry,
     artifactsDir: base.home.artifactsDir,
@@ -64,24 +72,22 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     now: base.now,
     settings: mcp.settings,
     runGate: deps.runGate,
-    // The knowledge search is a tool of the host the gateway offers: checked, decided and audited like any call.
-    knowledge: { attachedTo: (agentId) => deps.agents.get(agentId)?.knowledgeBases ?? [], list: () => deps.knowledge.list(), search: (id, query, options) => deps.knowledge.search(id, query, options) },
-    hooks: announcingAppCalls(
-      base.options.gatewayHooks ?? gatewayHooks(confirmations, base.audit),
-      (call) => base.events.listening && base.events.emit({ kind: 'app-tool-called', ...call }),
-      (error) => base.logger.warn(`an app-call listener failed: ${(error as Error).message}`),
-    ),
     // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
     tellsCaller: (server) => {
       const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);
       return plugin?.source === 'builtin' && plugin.status === 'loaded';
     },
+    ...(hooks.permissionOverride ? { permissionOverride: hooks.permissionOverride.bind(hooks) } : {}),
   });
+  // The host's own tools are checked, decided and audited like any call: mcp_release, and the knowledge search of an agent with bases attached.
+  const release = new ReleaseToolSource({ visibleServers: (caller) => servers.visibleServers(caller), connections: mcp.runtime.connections });
+  const knowledge = new KnowledgeToolSource({ attachedTo: (agentId) => deps.agents.get(agentId)?.knowledgeBases ?? [], list: () => deps.knowledge.list(), search: (id, query, options) => deps.knowledge.search(id, query, options) });
+  const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge] });
   const callers = new Callers({ ...deps.resolver, agents: deps.agents, runGate: deps.runGate, apps: () => catalog.apps });
   const facade: ToolsFacade = {
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
-    visibleServers: (caller) => gateway.visibleServers(caller),
+    visibleServers: (caller) => servers.visibleServers(caller),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

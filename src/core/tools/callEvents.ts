@@ -26,10 +26,10 @@ export function announcingAppCalls(hooks: GatewayHooks, announce: (call: AppTool
     ...hooks,
     afterCall(record) {
       hooks.afterCall?.(record);
-      const plugin = record.server.plugin;
+      const plugin = record.server?.plugin;
       if (!plugin || record.outcome === 'declined') return;
       try {
-        announce({ pluginId: plugin.pluginId, appId: plugin.appId, serverId: record.server.id, tool: record.tool.rawName, ok: record.outcome === 'ok' });
+        announce({ pluginId: plugin.pluginId, appId: plugin.appId, serverId: record.tool.serverId, tool: record.tool.rawName, ok: record.outcome === 'ok' });
       } catch (error) {
         onError(error);
       }

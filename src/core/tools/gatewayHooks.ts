@@ -2,6 +2,16 @@ import type { AuditDraft, AuditLog } from '../audit/auditLog.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { RiskLevel } from '../../shared/confirmation.js';
 import type { CallContext, GatewayHooks } from './toolGateway.js';
+import type { OfferedTool } from './toolSource.js';
+
+/**
+ * Whether a call of this tool asks the user first: its permission level is
+ * `confirm` (declared, overridden, or a sub-agent's level), or a server
+ * registered it as confirmable. Decided here alone, at the call.
+ */
+function asksConfirmation(tool: Pick<OfferedTool, 'name' | 'permission'>, confirmations: Pick<ToolConfirmationService, 'needsConfirmation'>): boolean {
+  return tool.permission === 'confirm' || confirmations.needsConfirmation(tool.name);
+}
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
 function riskOf(context: CallContext, confirmations: ToolConfirmationService): RiskLevel {
@@ -20,10 +30,10 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
     beforeCall(context, signal) {
-      const { caller, tool, server, args } = context;
-      // Answered at once, not as a promise: this is every call's path.
-      if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
-      return confirmations.requestDecision(server.id, tool.name, args, {
+      const { caller, tool, args } = context;
+      // Answered at once, not as a promise: this is every call's path. The one place a call is judged to need asking.
+      if (!asksConfirmation(tool, confirmations)) return 'auto';
+      return confirmations.requestDecision(tool.serverId, tool.name, args, {
         conversationId: caller.conversationId,
         risk: riskOf(context, confirmations),
         ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
@@ -40,12 +50,13 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         conversationId: record.caller.conversationId,
         appId: record.caller.appId,
         flow: record.caller.flow,
-        serverId: record.server.id,
+        serverId: record.audit?.serverId ?? record.tool.serverId,
         tool: record.tool.name,
         permission: record.tool.permission,
         decision: record.decision,
         durationMs: record.durationMs,
-        outcome: record.outcome,
+        outcome: record.audit?.outcome ?? record.outcome,
+        reason: record.audit?.reason,
         error: record.error,
         // Kept as they are: turned into text when the line is written, off the call's path.
         callArgs: record.args,

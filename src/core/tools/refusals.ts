@@ -3,7 +3,8 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import type { AccessCode, AccessRefusal } from '../policy/accessRule.js';
 import { toolNameFor } from '../naming/toolNaming.js';
 
-export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'BAD_ARGUMENTS' | AccessCode;
+/** `DEPTH_LIMIT`: a sub-agent called where runs may not nest any deeper. */
+export type GatewayErrorCode = 'UNKNOWN_TOOL' | 'BAD_ARGUMENTS' | 'DEPTH_LIMIT' | AccessCode;
 
 /**
  * A refusal of the gateway: a code to branch on, why (naming the tool and

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
 import { gatewayHooks } from '../../../src/core/tools/gatewayHooks.js';
+import { McpToolSource } from '../../../src/core/tools/mcpToolSource.js';
 import { ToolGateway } from '../../../src/core/tools/toolGateway.js';
 import { McpRuntime } from '../../../src/core/mcp/mcpRuntime.js';
 import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
@@ -39,7 +40,7 @@ async function wiredGateway(host: Host) {
   ctx = createSettingsContext({ agents: internals.agents.agents, registry: internals.registry.center, catalog: host.plugins.catalog, rescan: async () => host.plugins.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: internals.mcp.settings, alwaysAllow: internals.agents.alwaysAllow, knowledge: internals.knowledge.service });
   await runtime.start();
   registerSettingsConfirmables(internals.tools.confirmations);
-  const gateway = new ToolGateway({
+  const servers = new McpToolSource({
     runGate: host.plugins.runGate,
     runtime,
     registry: internals.registry.center,
@@ -48,8 +49,8 @@ async function wiredGateway(host: Host) {
     defaultWorkdir: tempDir(),
     now: () => host.setup.clock.now(),
     settings: internals.mcp.settings,
-    hooks: gatewayHooks(internals.tools.confirmations, internalsOf(host).audit),
   });
+  const gateway = new ToolGateway({ now: () => host.setup.clock.now(), hooks: gatewayHooks(internals.tools.confirmations, internals.audit), sources: [servers] });
   const required: ToolConfirmationRequest[] = [];
   host.tools.confirmations.on('required', (request) => required.push(request));
   return { runtime, gateway, required };

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { McpToolSource } from '../../../../src/core/tools/mcpToolSource.js';
 import { ToolGateway } from '../../../../src/core/tools/toolGateway.js';
 import { McpRuntime } from '../../../../src/core/mcp/mcpRuntime.js';
 import { GATEWAY_SERVER, caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
@@ -119,7 +120,8 @@ describe('per-conversation leases (seed 002), real stdio servers', () => {
     });
     runtimes.push(runtime);
     await runtime.start();
-    const gateway = new ToolGateway({ runtime, runGate: host.plugins.runGate, registry: internalsOf(host).registry.center, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const servers = new McpToolSource({ runtime, runGate: host.plugins.runGate, registry: internalsOf(host).registry.center, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const gateway = new ToolGateway({ now: () => now, sources: [servers] });
 
     const idlePid = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
     const busyPid = pidOf((await gateway.callTool(caller('conv-busy'), PID, {})).result);

@@ -21,6 +21,7 @@ import { RUN_ALLOWED, type RunGate, type RunGateAnswer } from '../policy/runGate
 import type { HostModules } from '../runtime/hostModules.js';
 import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
+import type { ClientFeatures } from './client/clientFeatures.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -37,6 +38,8 @@ export interface McpRuntimeOptions {
   /** Servers built into the host (category builtin/assistant), with the factories that make them. */
   builtinServers?: ServerDefinition[];
   inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /** What each MCP client declares and answers beyond tools (mcp/client/clientFeatures.ts); default: tools alone. */
+  clientFeatures?: ClientFeatures;
   /** The hook a plugin's Node server is started with, so it may import the host's SDK and zod (the run plan shows it). */
   hostModules?: HostModules;
   /** Reads `{ secret: NAME }` values (the host's key store) when a server starts. */
@@ -93,6 +96,7 @@ export class McpRuntime {
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,
+      clientFeatures: options.clientFeatures,
       // Asked on every call: a host-configured server always may, with one shared answer.
       mayStart: (definition) => (definition.plugin ? options.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
       gate: (definition) => this.gateAtSpawn(definition),
@@ -388,6 +392,7 @@ export class McpRuntime {
       gate: (def) => this.gateAtSpawn(def),
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
+      features: this.options.clientFeatures,
     });
   }
 

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import { releaseDraft } from '../audit/releaseAudit.js';
 import type { McpFacade } from '../facades/mcp.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
+import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
@@ -54,6 +55,9 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     runGate: deps.runGate,
     hostModules: base.hostModules,
     readStoredValue: (name) => base.secrets.get(mcpValueSecretName(name)),
+    // The MCP client's features, one registration each: tools for now; roots, sampling, elicitation, logging and
+    // resource updates join here as they are built, each delegating to a host service under the request policy.
+    clientFeatures: new ClientFeatures([toolsFeature]),
   });
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.

@@ -8,6 +8,7 @@ import { ServerLog } from '../../process/serverLog.js';
 import { ServerConnection, type ConnectionState } from './serverConnection.js';
 import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';
+import type { ClientFeatures } from '../client/clientFeatures.js';
 
 /** Conversation id under which a `truely-stateless` server's one shared client is kept. */
 export const SHARED_LEASE = '*';
@@ -39,6 +40,8 @@ export interface ConnectionManagerOptions {
   readStoredValue?: ReadStoredValue;
   /** mcp.yaml's path, for fixes that name where a server's command is written. */
   configFile?: string;
+  /** What each client declares and answers beyond tools (mcp/client/clientFeatures.ts). */
+  clientFeatures?: ClientFeatures;
 }
 
 /**
@@ -201,6 +204,7 @@ export class ConnectionManager {
       gate: this.options.gate,
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
+      features: this.options.clientFeatures,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {

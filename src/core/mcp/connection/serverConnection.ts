@@ -1,17 +1,17 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
-import { HostCallToolResultSchema } from './callToolResult.js';
+import { ClientFeatures } from '../client/clientFeatures.js';
+import type { ToolsClient } from '../client/toolsClient.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { commandTrouble } from '../serverTrouble.js';
@@ -51,7 +51,12 @@ export interface ConnectionDeps {
   configFile?: string;
   /** Reads a `{ secret: NAME }` value from the host's key store, when the server starts. */
   readStoredValue?: ReadStoredValue;
+  /** What the client declares and answers beyond tools (mcp/client/clientFeatures.ts); default: tools alone. */
+  features?: ClientFeatures;
 }
+
+/** Tools alone: what a connection made without the host's features declares and answers. */
+const TOOLS_ONLY = new ClientFeatures();
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
 export interface CallOptions {
@@ -69,7 +74,8 @@ export class ServerConnection {
   state: ConnectionState = { kind: 'stopped' };
   private client: Client | undefined;
   private transport: Transport | undefined;
-  private toolList: Tool[] = [];
+  /** The tools of the client (its tools feature): none until a start succeeds; the last list stays after a close. */
+  private toolsClient: ToolsClient | undefined;
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
@@ -83,7 +89,7 @@ export class ServerConnection {
   ) {}
 
   get tools(): readonly Tool[] {
-    return this.toolList;
+    return this.toolsClient?.list ?? [];
   }
 
   get inFlight(): number {
@@ -112,11 +118,12 @@ export class ServerConnection {
   async start(): Promise<void> {
     const def = this.definition;
     this.setState({ kind: 'starting' });
-    const client = new Client(this.deps.clientInfo, { capabilities: {} });
+    // The client declares what its features answer, and each feature's handlers are on it before it connects.
+    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def);
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(
-        this.startClient(client),
+        this.startClient(session.client, session.tools),
         timeoutMs,
         () => new McpRuntimeError('CONNECT_TIMEOUT', `server "${def.id}" did not answer at ${targetOf(def)} within ${timeoutMs / 1000} s (its connect timeout)`, def.id),
         () => void this.closeAttempts(),
@@ -136,13 +143,11 @@ export class ServerConnection {
     }
   }
 
-  private async startClient(client: Client): Promise<void> {
+  private async startClient(client: Client, tools: ToolsClient): Promise<void> {
     this.transport = await this.connect(client);
     this.client = client;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.toolList = (await client.listTools()).tools;
-    });
-    this.toolList = (await client.listTools()).tools;
+    await tools.refresh();
+    this.toolsClient = tools;
   }
 
   /**
@@ -267,13 +272,13 @@ export class ServerConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const client = this.client;
-    if (!client || this.state.kind !== 'running') {
+    const tools = this.toolsClient;
+    if (!tools || this.state.kind !== 'running') {
       throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
     }
     this.inFlightCount++;
     try {
-      return (await client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, this.sdkOptions(options))) as CallToolResult;
+      return await tools.call(name, args, meta, this.sdkOptions(options));
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);

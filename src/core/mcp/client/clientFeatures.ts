@@ -1,0 +1,104 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError, ErrorCode, type ClientCapabilities, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { z } from 'zod';
+import type { ServerDefinition } from '../../../shared/mcp.js';
+import { ToolsClient } from './toolsClient.js';
+
+/**
+ * The MCP client's features in one place (DESIGN.md "Subsystem modules and
+ * one tool seam"): what the client declares in `initialize`, and the
+ * handlers of what a server may ask or tell it. The protocol client stays
+ * apart from host policy (as in Zed's context servers): a feature only
+ * registers its handlers here and delegates to a host service; whether a
+ * server may ask is the policy's, asked before every handler runs.
+ *
+ * Tools are the one feature every connection has (listing, calling, and the
+ * server's list-changed notification: ToolsClient). Roots, sampling,
+ * elicitation, logging and resource updates are each one small feature
+ * registered here when they exist: until one does, its capability is not
+ * declared (the SDK refuses a handler for an undeclared capability, and a
+ * server asking gets "method not found").
+ */
+
+type AnySchema = z.ZodType<object>;
+
+/** What a feature sees of one connection: which server it is, and where it adds its handlers. */
+export interface FeatureSession {
+  readonly definition: ServerDefinition;
+  /** Answers a server→client request (roots/list, sampling/createMessage, elicitation/create), once the policy lets this server ask. */
+  onRequest<S extends AnySchema>(schema: S, handler: (request: z.output<S>, extra: RequestHandlerExtra<Request, Notification>) => Promise<Result>): void;
+  /** Hears a server notification (list changed, logging, resource updated). */
+  onNotification<S extends AnySchema>(schema: S, handler: (notification: z.output<S>) => void | Promise<void>): void;
+  /** This connection's tools: a list-changed notification re-lists them. */
+  readonly tools: ToolsClient;
+}
+
+/** One client feature: the capability it declares (only once it exists) and its handlers, added to each connection. */
+export interface ClientFeature {
+  readonly name: string;
+  readonly capabilities?: ClientCapabilities;
+  attach(session: FeatureSession): void;
+}
+
+/**
+ * Whether a server may ask the host something (its app granted to the
+ * caller, the user told who asks); every request handler passes it first.
+ * A refusal reaches the server as an MCP error with the reason.
+ */
+export interface ClientRequestPolicy {
+  mayAsk(definition: ServerDefinition, method: string): { ok: true } | { ok: false; reason: string };
+}
+
+/** Until a feature that answers servers exists, nothing is asked: the policy is never consulted. */
+const NO_REQUESTS: ClientRequestPolicy = { mayAsk: (_definition, method) => ({ ok: false, reason: `ChatOS answers no ${method} request yet` }) };
+
+/** The tools feature: a server's notifications/tools/list_changed re-lists its tools (no client capability is needed for it). */
+export const toolsFeature: ClientFeature = {
+  name: 'tools',
+  attach(session) {
+    session.tools.watchListChanged();
+  },
+};
+
+/** One connection's client, with its features attached and its tools. */
+export interface ClientSession {
+  readonly client: Client;
+  readonly tools: ToolsClient;
+}
+
+export class ClientFeatures {
+  constructor(
+    private readonly features: readonly ClientFeature[] = [toolsFeature],
+    private readonly policy: ClientRequestPolicy = NO_REQUESTS,
+  ) {}
+
+  /** What the client declares: the union of its features' capabilities (none while only tools exist). */
+  capabilities(): ClientCapabilities {
+    return Object.assign({}, ...this.features.map((feature) => feature.capabilities ?? {})) as ClientCapabilities;
+  }
+
+  /** A new SDK client for one connection to `definition`, every feature attached, before it connects. */
+  open(info: { name: string; version: string }, definition: ServerDefinition): ClientSession {
+    const client = new Client(info, { capabilities: this.capabilities() });
+    const tools = new ToolsClient(client);
+    const { policy } = this;
+    const session: FeatureSession = {
+      definition,
+      tools,
+      onRequest(schema, handler) {
+        client.setRequestHandler(schema, async (request, extra) => {
+          const method = (request as { method: string }).method;
+          const allowed = policy.mayAsk(definition, method);
+          if (!allowed.ok) throw new McpError(ErrorCode.InvalidRequest, allowed.reason);
+          return handler(request, extra);
+        });
+      },
+      onNotification(schema, handler) {
+        client.setNotificationHandler(schema, handler);
+      },
+    };
+    for (const feature of this.features) feature.attach(session);
+    return { client, tools };
+  }
+}

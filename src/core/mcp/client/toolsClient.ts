@@ -1,0 +1,34 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HostCallToolResultSchema } from '../connection/callToolResult.js';
+
+/**
+ * One connection's tools, over its SDK client: the list as the server last
+ * gave it, a call, and (the tools feature) a re-list whenever the server
+ * says its list changed.
+ */
+export class ToolsClient {
+  private tools: Tool[] = [];
+
+  constructor(private readonly client: Client) {}
+
+  get list(): readonly Tool[] {
+    return this.tools;
+  }
+
+  /** Asks the server for its tools now. */
+  async refresh(): Promise<void> {
+    this.tools = (await this.client.listTools()).tools;
+  }
+
+  /** Re-lists on the server's notifications/tools/list_changed. */
+  watchListChanged(): void {
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh());
+  }
+
+  /** One tools/call, its result read as the host reads results (images kept, nothing else widened). */
+  async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
+  }
+}

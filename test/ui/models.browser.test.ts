@@ -136,15 +136,23 @@ describe('the Models page', () => {
     expect(provider.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it('an agent naming the model keeps it (and its system prompt) when edited on the Agents page', async () => {
-    await api('agents.save', { agent: { id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'] } });
+  it('an agent naming the model keeps it (and its system prompt, its sub-agent levels) when edited on the Agents page', async () => {
+    await api('agents.save', { agent: { id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'], subAgentPermissions: { other: 'read' } } });
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('agent-edit-helper').click();
     await page.getByTestId('agent-description').fill('Answers with the local model');
     await page.getByTestId('agent-save').click();
     await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });
-    const { agents } = await api<{ agents: Record<string, unknown>[] }>('agents.list');
-    expect(agents.find((a) => a.id === 'helper')).toMatchObject({ description: 'Answers with the local model', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'] });
+    const helper = async () => (await api<{ agents: Record<string, unknown>[] }>('agents.list')).agents.find((a) => a.id === 'helper');
+    expect(await helper()).toMatchObject({ description: 'Answers with the local model', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'], subAgentPermissions: { other: 'read' } });
+
+    // A sub-agent whose calls ask first: the level is stored with the agent.
+    await page.getByTestId('agent-edit-helper').click();
+    await page.getByTestId('agent-sub-agent-confirm-other').click();
+    await screenshot(page, 'models-03b-agent-sub-agent-confirm');
+    await page.getByTestId('agent-save').click();
+    await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });
+    expect((await helper())?.subAgentPermissions).toEqual({ other: 'confirm' });
     await page.getByTestId('nav-models').click();
     await page.getByTestId('page-models').waitFor();
   });

@@ -8,6 +8,7 @@ import { useApi } from '../../api/hooks';
 import { AgentPreviewPanel } from './AgentPreviewPanel';
 import { AlwaysAllowedTools } from './AlwaysAllowedTools';
 import { AppSelectionCard } from './AppSelectionCard';
+import { SubAgentConfirm, type SubAgentLevels } from './SubAgentConfirm';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
 
@@ -23,6 +24,8 @@ interface Draft {
   modelId?: string;
   systemPrompt: string;
   subAgents: string[];
+  /** Per sub-agent id, the level of its calls (confirm: asks first); unset, they run without asking. */
+  subAgentPermissions?: SubAgentLevels;
   /** Knowledge bases it may search (knowledge_search, offered by the gateway). */
   knowledgeBases: string[];
 }
@@ -35,6 +38,9 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
   const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps, systemPrompt: draft.systemPrompt ?? '', subAgents: draft.subAgents ?? [], knowledgeBases: draft.knowledgeBases ?? [] };
   if (draft.modelId) agent.modelId = draft.modelId;
+  // A level is kept for the sub-agents it still has; the agent keeps levels it was given elsewhere (its JSON) the same way.
+  const levels = Object.entries(draft.subAgentPermissions ?? {}).filter(([id]) => (draft.subAgents ?? []).includes(id));
+  if (levels.length) agent.subAgentPermissions = Object.fromEntries(levels);
   if (creating && draft.id?.trim()) agent.id = draft.id.trim();
   return agent;
 }
@@ -96,7 +102,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const initial = useMemo<Draft>(
     () =>
       agent
-        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents, knowledgeBases: agent.knowledgeBases ?? [] }
+        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents, subAgentPermissions: agent.subAgentPermissions ?? {}, knowledgeBases: agent.knowledgeBases ?? [] }
         : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] },
     [agent, i18n.language],
   );
@@ -250,6 +256,11 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
               data-testid="agent-sub-agents"
             />
           </Form.Item>
+          {(draft.subAgents ?? []).length > 0 && (
+            <Form.Item label={t('agents.field.subAgentConfirm')} name="subAgentPermissions" extra={t('agents.field.subAgentConfirmHelp')}>
+              <SubAgentConfirm ids={draft.subAgents} nameOf={(id) => agents.data?.agents.find((a) => a.id === id)?.name ?? id} />
+            </Form.Item>
+          )}
           <Form.Item label={t('agents.field.knowledgeBases')} name="knowledgeBases" extra={t('agents.field.knowledgeBasesHelp')}>
             <Select
               mode="multiple"

@@ -25,6 +25,30 @@ function world() {
 /** A stack trace has lines like "    at withFileLock (file:///…)"; a user must never see one for a failure they can fix. */
 const STACK_LINE = /^\s+at .+\(.*:\d+:\d+\)$/m;
 
+/** Whether every folder above the checkout lets other users through (a clone under /root, mode 0700, does not). */
+function checkoutReachableByOthers(): boolean {
+  for (let dir = path.dirname(repoRoot); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === path.dirname(dir)) return true;
+  }
+}
+
+/**
+ * The CLI run as `nobody`. A checkout nobody cannot reach (a folder above it
+ * is 0700, as /root is) is bound, in a mount namespace of this run alone,
+ * onto a temp folder nobody can reach, and the CLI runs from there: the
+ * test then checks the data home, not where the clone happens to live.
+ */
+function spawnAsNobody(args: string[], env: NodeJS.ProcessEnv) {
+  if (checkoutReachableByOthers()) return spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', env, uid: NOBODY, gid: NOBODY });
+  const view = tempDir('chatos-checkout-');
+  fs.chmodSync(view, 0o755);
+  const script = 'mount --bind "$1" "$2" || exit 97; cd "$2" || exit 97; shift 2; exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"';
+  const run = spawnSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', repoRoot, view, process.execPath, path.join(view, 'bin', 'chatos.js'), ...args], { cwd: view, encoding: 'utf8', env });
+  if (run.status === 97 || run.error) throw new Error(`nobody cannot reach the checkout at ${repoRoot} and binding it elsewhere failed (${run.stderr || run.error}); run the tests where unshare and mount work as root, or from a checkout other users may reach`);
+  return run;
+}
+
 /**
  * Runs the CLI as a user who may read the data home but not write it. Tests
  * run as root in CI, where a chmod stops nobody, so the command runs as
@@ -37,13 +61,10 @@ function runWithReadOnlyHome(home: string, root: string, args: string[]) {
   // Readable by that user, as a read-only home is: the DB is written 0600 by its owner.
   for (const name of fs.readdirSync(chatosDir)) fs.chmodSync(path.join(chatosDir, name), 0o644);
   if (!asRoot) fs.chmodSync(chatosDir, 0o555);
+  const cliArgs = [...args, '--home', home, '--plugins', root];
+  const env = { ...process.env, HOME: home };
   try {
-    return spawnSync(process.execPath, [bin, ...args, '--home', home, '--plugins', root], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home },
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
+    return asRoot ? spawnAsNobody(cliArgs, env) : spawnSync(process.execPath, [bin, ...cliArgs], { cwd: repoRoot, encoding: 'utf8', env });
   } finally {
     fs.chmodSync(chatosDir, 0o755);
   }

@@ -1,7 +1,7 @@
 /**
  * The layering rules, checked by `npm run check:layers` (part of `npm test`).
  * Faces: src/api, src/cli, src/serve, src/pageHost, electron/ and the renderer.
- * See README "Checked layering".
+ * See docs/contributing/layering.md#checked-layering.
  */
 const FACES = '^(src/(api|cli|serve|pageHost)|electron|renderer)/';
 

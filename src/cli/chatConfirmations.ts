@@ -5,8 +5,8 @@ import type { ToolConfirmationRequest } from '../shared/confirmation.js';
 export type Ask = (question: string) => Promise<string>;
 
 /**
- * The terminal's answers to a chat's confirmations (DESIGN.md "CLI
- * contract"): `--yes` approves; on a terminal each is asked y/N (or "a" to
+ * The terminal's answers to a chat's confirmations (docs/reference/cli.md#exit-codes-and-output):
+ * `--yes` approves; on a terminal each is asked y/N (or "a" to
  * always allow it for this agent), one after the other when several arrive
  * together; without a terminal they are declined, and the model is told
  * the user declined.

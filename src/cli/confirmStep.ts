@@ -4,7 +4,7 @@ import * as readline from 'node:readline/promises';
  * Whether to go on with a step that changes what the user has (an update
  * in place, an uninstall dropping grants): `--yes` goes on, a terminal asks
  * y/N, and without one the answer is `no-terminal`, so the command can say
- * to pass --yes (DESIGN.md "CLI contract").
+ * to pass --yes (docs/reference/cli.md#exit-codes-and-output).
  */
 export async function confirmStep(question: string, yes: boolean | undefined): Promise<boolean | 'no-terminal'> {
   if (yes) return true;

@@ -1,6 +1,6 @@
 import { formatProblem, type Problem } from '../shared/problems.js';
 
-/** Where a command writes: results to stdout, problems to stderr (DESIGN.md "CLI contract"). */
+/** Where a command writes: results to stdout, problems to stderr (docs/reference/cli.md#exit-codes-and-output). */
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;

@@ -89,7 +89,7 @@ export interface HostOptions {
    * `leases.releaseGraceSeconds` wins.
    */
   leaseGraceMs?: number;
-  /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
+  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
    * This process only looks (a read-only CLI command): the admin DB is
@@ -123,7 +123,7 @@ export interface Host {
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Opens the host's admin DB and fills the registry (seed 001 bootstrap). Needed by everything below. */
+  /** Opens the host's admin DB and fills the registry (docs/rules/registry.md#bootstrap). Needed by everything below. */
   start(): Promise<void>;
   readonly registry: RegistryCenter;
   readonly trust: PluginTrust;
@@ -143,7 +143,7 @@ export interface Host {
   readonly secrets: SecretStore;
   /** Model entries (admin DB) with their keys (SecretStore or environment): the only place a key is read. */
   readonly models: ModelService;
-  /** Agents (seed 000 §4.2), in the host's admin DB. */
+  /** Agents (docs/rules/agents.md), in the host's admin DB. */
   readonly agents: AgentStore;
   /** The host's own prompts (zh/en pairs in its `prompts` table), registered under `chatos` and granted like any prompt. */
   readonly hostPrompts: HostPromptStore;

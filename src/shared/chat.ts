@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderFailureSchema } from './models.js';
 
 /**
- * Conversations (DESIGN.md "Chat: the agent loop"): what is stored, what the
+ * Conversations (docs/rules/chat.md#where-conversations-live): what is stored, what the
  * faces are sent. A conversation's messages are lines of its own
  * `messages.jsonl` (append-only); the admin DB keeps only its index row.
  * Every message names its parent, so an edit or a regeneration starts a

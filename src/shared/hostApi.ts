@@ -286,7 +286,7 @@ export const HostApiMethods = {
   'prompts.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.boolean(), revokedGrants: z.number() }) },
   'prompts.setGrant': { params: z.object({ name: Id, appId: Id, granted: z.boolean() }).strict(), result: z.object({ prompt: HostPromptViewSchema }) },
 
-  /** Knowledge bases (see README "Knowledge bases"): every change is announced as knowledge.changed; adds report knowledge.progress under their jobId. */
+  /** Knowledge bases (see docs/using/knowledge.md): every change is announced as knowledge.changed; adds report knowledge.progress under their jobId. */
   'knowledge.list': { params: Empty, result: z.object({ knowledgeBases: z.array(KnowledgeBaseSchema) }) },
   'knowledge.create': { params: z.object({ base: JsonObject }).strict(), result: z.object({ knowledgeBase: KnowledgeBaseSchema }) },
   /** A new embedding model re-embeds every chunk (progress under jobId, cancellable). */

@@ -5,7 +5,7 @@ import { ProblemSchema } from './problems.js';
 
 /**
  * The user's MCP servers as the MCP servers page and `chatos mcp` edit them
- * (seed 003 §8: add, import, edit, delete): one form per server, turned
+ * (docs/rules/settings-server.md#categories: add, import, edit, delete): one form per server, turned
  * into an entry of `mcp.yaml` by the core, which keeps the file's comments
  * and order. Stored values never come back out: a view says only that one
  * is there.

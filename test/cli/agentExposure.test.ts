@@ -7,7 +7,7 @@ import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
- * Seed 000 way B: what an app exposes (`ai.mcpServers` / `ai.prompts`)
+ * Way B (docs/rules/names-and-exposure.md#exposure): what an app exposes (`ai.mcpServers` / `ai.prompts`)
  * bounds what an agent may select under it. Enforced in the core, so an
  * agent made through the CLI, the API or the settings server is refused at
  * create and update, and what a stored agent selects outside an app's

@@ -17,7 +17,7 @@ async function cliWorld(options: { api?: 'openai' | 'openai-responses' | 'anthro
   const provider = await startProviderServer();
   const home = tempDir();
   writeMcpYaml(home, { chat: chatServerEntry() });
-  // The agent selects chatos::chat under an app that exposes it (seed 000 way B): the host refuses a selection no app exposes.
+  // The agent selects chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure): the host refuses a selection no app exposes.
   const root = tempDir();
   writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
   const cli = (args: string[], extra: { input?: string } = {}) => runCliAsync([...args, '--home', home], extra);

@@ -70,7 +70,7 @@ function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | un
 describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
   it('after kill -9 of the host, the next start ends the server’s grandchild in its group and the one that left it with setsid', async () => {
     const { home, pidsFile } = spawnerHome();
-    // The agent selects chatos::spawner under an app that exposes it (seed 000 way B: the host refuses a selection no app exposes).
+    // The agent selects chatos::spawner under an app that exposes it (docs/rules/names-and-exposure.md#exposure: the host refuses a selection no app exposes).
     const root = tempDir('chatos-orphans-plugins-');
     writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['spawner'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
     expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);

@@ -1,7 +1,7 @@
-// The canvas's MCP server (seed 004): patch_ui_state, get_schema and
+// The canvas's MCP server (docs/rules/canvas.md#tools): patch_ui_state, get_schema and
 // list_instances over one store per data folder. Built on the SDK's
 // low-level Server so that every bad argument, whatever its shape, comes
-// back as a result with one of the seed's error codes (McpServer would
+// back as a result with one of the codes of docs/rules/canvas.md#error-codes (McpServer would
 // answer a wrong type with its own generic validation error first).
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -34,7 +34,7 @@ export function useCountdown(request: ToolConfirmationRequest): { seconds: numbe
 }
 
 /**
- * A pending "may this tool run?" question (seed 003 §7), shown inline where
+ * A pending "may this tool run?" question (docs/rules/confirmation.md#confirmation), shown inline where
  * the call happened. The host auto-declines it when the countdown ends; the
  * card only asks, the owner removes it on `confirmation.resolved`.
  */

@@ -54,8 +54,8 @@ function printResult(io: CliIo, result: CallToolResult): void {
 
 /**
  * The terminal's answer to the host's confirmation service: --yes approves,
- * a terminal asks y/N, and without one the tool is refused (DESIGN.md "CLI
- * contract"). Returns a function that says whether a refusal was for want
+ * a terminal asks y/N, and without one the tool is refused (docs/reference/cli.md#exit-codes-and-output).
+ * Returns a function that says whether a refusal was for want
  * of a terminal, so the error can say how to approve.
  */
 function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {

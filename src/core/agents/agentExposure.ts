@@ -4,7 +4,7 @@ import type { Exposure } from '../contributions/exposure.js';
 import { registryId } from '../registry/registryTables.js';
 
 /**
- * Seed 000 way B: what an app exposes of existing servers and prompts
+ * Way B (docs/rules/names-and-exposure.md#exposure): what an app exposes of existing servers and prompts
  * (`exposure.mcpServers` / `exposure.prompts`: off, all, or a list) bounds
  * what an agent may select under that app. The agent editor offers only
  * that, but agents are also made through the CLI, the API and the settings

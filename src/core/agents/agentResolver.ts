@@ -65,7 +65,7 @@ function didYouMean(word: string, candidates: Iterable<string>): string {
 
 /**
  * Resolves a stored agent against the registry and the plugin catalog
- * (DESIGN.md "Resolve", seed 000 §4): which servers it is offered, its
+ * (docs/rules/agents.md#resolving-a-run): which servers it is offered, its
  * prompt text in its language, and what of it no longer resolves.
  *
  * Servers: for each `uiApps[i]` with `mcp: true`, the app's own server (when
@@ -148,7 +148,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         chosenAt.set(ownServerId, `${at}.mcp`);
       }
     }
-    /** Seed 000 way B: an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
+    /** Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
       const refusal = app ? exposureRefusal(app, kind, id) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
@@ -174,7 +174,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       const lang: PromptLang | undefined = own[agent.language] !== undefined ? agent.language : own[other(agent.language)] !== undefined ? other(agent.language) : undefined;
       if (lang) {
         const id = registryId(app.providerAppId, app.promptNames[lang]);
-        // Read from the catalog (seed 000 §4.1: no DB needed); a registered copy counts only if the host app may see it.
+        // Read from the catalog (no DB needed: docs/rules/names-and-exposure.md#where-the-contribution-lives); a registered copy counts only if the host app may see it.
         const registered = promptById.has(id);
         if (registered && !visiblePrompts.has(id)) warn('AGENT_ID_NOT_VISIBLE', `${at}.prompt`, `host app "${hostAppId}" may not see the app's own prompt "${id}"`, notVisibleHint(id));
         else if (registered || hostAppId === registry.ownerAppId) addPart({ id, title: own.title, lang, source: 'app' }, own[lang]!);

@@ -33,9 +33,9 @@ function parseInput(input: unknown): AgentInput & { name: string } {
 export type AppLookup = (pluginId: string, appId: string) => AppContribution | undefined;
 
 /**
- * Agents in the host's admin DB (seed 000 §4.2 `uiApps`). Ids stay as
+ * Agents in the host's admin DB (`uiApps`, docs/rules/agents.md#what-an-agent-stores). Ids stay as
  * written; ids that vanish from the registry are reported by the resolver,
- * never dropped here. An id outside what its app exposes (seed 000 way B)
+ * never dropped here. An id outside what its app exposes (docs/rules/names-and-exposure.md#exposure)
  * is refused at create and update, whichever face asks.
  */
 export class AgentStore {

@@ -18,7 +18,7 @@ export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | '
   records: RecordsStore;
   conversationsDir: string;
   confirmations: ToolConfirmationService;
-  /** Releases every lease a conversation holds (DESIGN.md "Leases belong to the conversation"). */
+  /** Releases every lease a conversation holds (docs/rules/chat.md#leases-belong-to-the-conversation). */
   releaseLeases(conversationId: string): Promise<number>;
   logger: Logger;
 }
@@ -59,7 +59,7 @@ const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((o
 const titleOf = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 80);
 
 /**
- * The chat operations every face calls (DESIGN.md "operations"): create,
+ * The chat operations every face calls (docs/contributing/README.md#how-the-code-reads): create,
  * send, stop, resume, regenerate, edit, delete, search, export. A turn runs
  * here, in the core, whoever started it: a face that goes away (a closed
  * page or socket) does not stop it; only Stop, a delete or the host's

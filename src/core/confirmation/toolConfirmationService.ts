@@ -49,7 +49,7 @@ function defaultSummary(serverName: string, toolName: string, args: Record<strin
 }
 
 /**
- * Asks the user before a sensitive tool runs (seed 003 §7). One service for
+ * Asks the user before a sensitive tool runs (docs/rules/confirmation.md#confirmation). One service for
  * every face: the UI, the CLI and tests answer through `respond()`. A
  * request nobody answers is rejected after 60 s (no promise is left
  * hanging), closing the host rejects everything pending, and concurrent
@@ -94,7 +94,7 @@ export class ToolConfirmationService {
     for (const listener of this.listeners[event]) (listener as (...a: Parameters<ConfirmationEvents[K]>) => void)(...args);
   }
 
-  /** The seed's API: resolves true only when the user approved. */
+  /** The API of docs/rules/confirmation.md#the-services-interface: resolves true only when the user approved. */
   async requestConfirmation(serverName: string, toolName: string, args: Record<string, unknown>, options: DecisionOptions = {}): Promise<boolean> {
     return (await this.requestDecision(serverName, toolName, args, options)) === 'approved';
   }

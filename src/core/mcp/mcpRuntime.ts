@@ -155,7 +155,7 @@ export class McpRuntime {
   /**
    * The catalog's priority on a name two servers' tools would both take:
    * the server whose tools were listed under an earlier version of the
-   * definitions keeps it (seed 002: a server with a last known good keeps
+   * definitions keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms: a server with a last known good keeps
    * its tools; the colliding tool of a server added or first used since is
    * the one dropped). Servers first listed under the same version tie, and
    * the catalog's order (by id) decides, so the answer never depends on
@@ -294,7 +294,7 @@ export class McpRuntime {
   }
 
   /**
-   * Seed 002: a server whose new tool names collide (with another server's,
+   * docs/rules/mcp-yaml.md#tool-names-and-transforms: a server whose new tool names collide (with another server's,
    * or two of its own) has that update rejected, keeping its last known good
    * definition and tools, with a problem naming both servers. Checked for
    * every changed server whose new tools are known (it was in use, so it was

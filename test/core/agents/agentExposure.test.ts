@@ -4,7 +4,7 @@ import type { Exposure } from '../../../src/core/contributions/exposure.js';
 import type { AppContribution } from '../../../src/shared/appContribution.js';
 import type { AgentUiApp } from '../../../src/shared/agents.js';
 
-/** The rule alone (seed 000 way B: an app bounds what an agent selects under it): no host, no disk. */
+/** The rule alone (docs/rules/names-and-exposure.md#exposure: an app bounds what an agent selects under it): no host, no disk. */
 
 function app(servers: Exposure, prompts: Exposure = { mode: 'off' }, withServer = true): AppContribution {
   const uiApp = { pluginId: 'com.example.hub', appId: 'hub', pluginDir: '/p/hub', dataDir: '/d', stateDir: '/s', sessionRoot: '/r', projectRoot: '/r' };

@@ -8,7 +8,7 @@ import { AgentSchema, type AgentInput } from '../../../src/shared/agents.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
 /**
- * The resolving rule on its own (DESIGN.md "Resolve", seed 000 §4.2): a real
+ * The resolving rule on its own (docs/rules/agents.md#resolving-a-run): a real
  * registry in a sql.js file and no plugins, no host. The whole-host cases
  * (plugins, trust, the shipped world) are in agentResolver.test.ts.
  */

@@ -5,7 +5,7 @@ import { waitUntil } from '../../helpers/gatewayHost.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
-/** Stop and the retry policy (seed 002), against the local provider server and the real chat fixture server. */
+/** Stop and the retry policy (docs/rules/chat.md#stop-and-retry), against the local provider server and the real chat fixture server. */
 
 function events(host: { chat: { onEvent(l: (e: ChatEvent) => void): () => void } }) {
   const seen: ChatEvent[] = [];

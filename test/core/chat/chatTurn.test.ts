@@ -52,7 +52,7 @@ describe('a chat turn', () => {
     provider.enqueue({ kind: 'reply', text: 'hi' });
     await host.chat.send({ agentId: 'helper', text: 'hello' }).done;
     const body = provider.requests[0]!.body;
-    // The agent's own prompt first; the first lease of a stateful server adds the reminder to release it (seed 002).
+    // The agent's own prompt first; the first lease of a stateful server adds the reminder to release it (docs/rules/mcp-yaml.md#leases).
     expect(body.messages[0].role).toBe('system');
     expect(body.messages[0].content).toMatch(/^You are a test agent\.\n\nNotes from the host:\n- You now hold a dedicated instance of MCP server "chatos::chat".*mcp_release/);
     expect(body.tools.map((t: any) => t.function.name).sort()).toEqual(['mcp_chat_danger', 'mcp_chat_echo', 'mcp_chat_image', 'mcp_chat_rendezvous', 'mcp_chat_sleep', 'mcp_chat_slow', 'mcp_release']);

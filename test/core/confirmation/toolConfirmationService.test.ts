@@ -13,7 +13,7 @@ function setup() {
   return { scheduler, service, required, expired };
 }
 
-describe('ToolConfirmationService (seed 003 §7)', () => {
+describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', () => {
   it('registers confirmable tools with risk and summaries', () => {
     const { service } = setup();
     service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);

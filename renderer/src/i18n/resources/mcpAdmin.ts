@@ -1,4 +1,4 @@
-/** Adding, importing, editing, testing and deleting the user's MCP servers (seed 003 §8), and the templates. */
+/** Adding, importing, editing, testing and deleting the user's MCP servers (docs/rules/settings-server.md#categories), and the templates. */
 export default {
   zh: {
     'mcpAdmin.add': '添加服务器',

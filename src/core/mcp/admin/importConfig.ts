@@ -10,7 +10,7 @@ import { launchLine } from './serverEntry.js';
 
 /**
  * Reads the MCP server lists other clients keep, into servers for mcp.yaml
- * (seed 003 §8 "import"). Pure: the text and what mcp.yaml already has go
+ * (docs/rules/settings-server.md#categories: import). Pure: the text and what mcp.yaml already has go
  * in, a plan comes out; nothing is read or written.
  *
  * - `mcpServers` (Claude Desktop's claude_desktop_config.json, Cursor's

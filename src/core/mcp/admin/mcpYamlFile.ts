@@ -30,7 +30,7 @@ import { McpAdminError } from './mcpAdminError.js';
 export type LoadedConfig = Extract<McpConfigLoad, { kind: 'loaded' }>;
 
 /** What a new mcp.yaml starts with: it says where it came from and that hand edits are welcome. */
-const NEW_FILE = `# ChatOS MCP servers (seed 002). Edit by hand, on the MCP servers page or with \`chatos mcp\`:
+const NEW_FILE = `# ChatOS MCP servers (docs/reference/mcp-yaml.md). Edit by hand, on the MCP servers page or with \`chatos mcp\`:
 # comments and order are kept either way.
 version: 1
 servers: {}
@@ -147,7 +147,7 @@ export function loaderSafeNode(doc: Document, value: unknown): Node {
       if (typeof scalar.value === 'string' && !readsAsItself(scalar.value)) scalar.type = 'QUOTE_DOUBLE';
     },
     Map(_key, map) {
-      // `{ env: NAME }` and `{ secret: NAME }` read best on one line, as the README writes them.
+      // `{ env: NAME }` and `{ secret: NAME }` read best on one line, as docs/reference/mcp-yaml.md writes them.
       const only = map.items.length === 1 ? map.items[0] : undefined;
       if (only && isScalar(only.key) && (only.key.value === 'env' || only.key.value === 'secret') && isScalar(only.value)) map.flow = true;
     },

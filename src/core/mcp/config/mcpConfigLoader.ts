@@ -21,9 +21,9 @@ import {
 import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './transports.js';
 
 /**
- * Reads `$CHATOS_HOME/chatos/mcp.yaml` into server definitions (seed 002).
+ * Reads `$CHATOS_HOME/chatos/mcp.yaml` into server definitions (docs/rules/mcp-yaml.md).
  *
- * Two scopes of failure, as the seed asks: a problem with the file as a
+ * Two scopes of failure (docs/rules/mcp-yaml.md#two-scopes-of-failure): a problem with the file as a
  * whole (YAML syntax, version, duplicate server ids, `servers` not a map)
  * rejects the whole load, so the caller keeps its last good set; a problem
  * with one server rejects only that server, so the caller keeps that
@@ -73,7 +73,7 @@ export function loadMcpConfig(file: string, env: NodeJS.ProcessEnv): McpConfigLo
   // A regular file only, read without blocking: a FIFO named mcp.yaml must not hang the host.
   const read = readRegularText(file, { maxBytes: MAX_MCP_CONFIG_BYTES });
   if (!read.ok) {
-    // A deleted mcp.yaml means "no servers" (seed 002), not a failure.
+    // A deleted mcp.yaml means "no servers" (docs/rules/mcp-yaml.md#the-file), not a failure.
     if (read.code === 'FILE_NOT_FOUND') return { kind: 'missing' };
     const hint = read.code === 'FILE_TOO_LARGE' ? 'a config of servers is far smaller: check that this is the right file' : `${read.hint}, or remove it to configure no servers`;
     return { kind: 'rejected', problems: [{ ...readProblem(read, file), code: 'MCP_CONFIG_UNREADABLE', hint }] };
@@ -156,7 +156,7 @@ function checkWorkspace(document: unknown, file: string): { problems: Problem[];
 
 /**
  * js-yaml rejects a mapping with a repeated key, pointing at the second one.
- * Under `servers:` that is a duplicate server id, which the seed names as a
+ * Under `servers:` that is a duplicate server id, which docs/rules/mcp-yaml.md#two-scopes-of-failure names as a
  * workspace error of its own; say so, keeping js-yaml's line and column.
  */
 function explainDuplicateKey(problem: Problem, text: string): Problem {

@@ -6,7 +6,7 @@ import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 import { SUPPORTED_TRANSPORTS } from './transports.js';
 
 /**
- * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
+ * The `$CHATOS_HOME/chatos/mcp.yaml` contract (v1, docs/rules/mcp-yaml.md) plus the host's
  * own per-server fields. Unknown keys are tolerated here (zod strips them)
  * and reported as warnings by the loader, so a file written for a newer host
  * still loads.
@@ -65,13 +65,13 @@ export const McpServerEntrySchema = z.object({
   url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
   sessionId: z.string({ error: 'must be a string' }).optional(),
-  /** Spelled as seed 002 spells it. */
+  /** Spelled as docs/rules/mcp-yaml.md#leases spells it. */
   'truely-stateless': z.boolean().default(false),
   tools: orEmpty(ToolFilterConfigSchema, () => ({ whitelist: [], blacklist: [] })),
   transform: orEmpty(z.array(TransformSchema), () => []),
   // host fields
   /**
-   * Default true, unlike a plugin's `ai.mcp.allowMain` (seed 000 §4.3): a
+   * Default true, unlike a plugin's `ai.mcp.allowMain` (docs/rules/names-and-exposure.md#flags): a
    * plugin brings its server along, but the user wrote this entry on purpose.
    */
   allowMain: z.boolean().default(true),

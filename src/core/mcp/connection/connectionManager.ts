@@ -74,7 +74,7 @@ export function stateOfLeases(snapshot: ServerSnapshot | undefined): ConnectionS
 }
 
 /**
- * Owns every client instance (seed 002 leases): by default one per
+ * Owns every client instance (docs/rules/mcp-yaml.md#leases): by default one per
  * (server, conversation), kept until released, the conversation ends or it
  * sits idle; `truely-stateless` servers share one. A server starts on first
  * use, never at boot, and restarts on the next use after a crash, waiting

@@ -235,7 +235,7 @@ export class ServerConnection {
     try {
       await client.connect(transport);
     } catch (error) {
-      // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
+      // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (docs/rules/mcp-yaml.md#transports): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
       throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id, undefined, 'HTTP_CONNECT_FAILED');
     }

@@ -10,7 +10,7 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
 }
 
 /**
- * The host's gateway hooks (seed 003 §7): a tool whose permission is
+ * The host's gateway hooks (docs/rules/confirmation.md#confirmation): a tool whose permission is
  * `confirm` (or that a server registered as confirmable) waits for the user;
  * every call is written to the audit log, and so is every call the gateway
  * refused before anyone was asked (decision and outcome `refused`, the

@@ -101,12 +101,12 @@ export interface GatewayCallResult {
   tool: OfferedTool | { name: string; serverId: 'chatos'; permission: PermissionLevel };
   decision: CallDecision;
   artifacts: readonly SavedArtifact[];
-  /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
+  /** docs/rules/mcp-yaml.md#leases: the first lease of a stateful server asks the agent to release it when done. */
   reminders: readonly string[];
   durationMs: number;
 }
 
-/** The admin tool of every caller that may hold a dedicated instance (seed 002 `mcp_admin`). */
+/** The admin tool of every caller that may hold a dedicated instance (docs/rules/gateway.md#the-hosts-own-tools). */
 export const RELEASE_TOOL: Tool = {
   name: 'mcp_release',
   description:
@@ -151,7 +151,7 @@ export interface ToolGatewayDeps {
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
 const NO_REMINDERS: readonly string[] = Object.freeze([]);
 
-/** Seed 002's sticky reminder for a conversation holding a stateful server's instance. */
+/** The sticky reminder of docs/rules/mcp-yaml.md#leases for a conversation holding a stateful server's instance. */
 export const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
 
@@ -327,7 +327,7 @@ export class ToolGateway {
     if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
     const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
-    // On a name two servers' tools would both take, the server that listed first keeps it (seed 002's last known good).
+    // On a name two servers' tools would both take, the server that listed first keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms).
     const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), priority: (server) => this.deps.runtime.listedOrder(server.id) });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
     this.catalogMemo.set(key, { inputs, catalog });
@@ -473,7 +473,7 @@ export class ToolGateway {
   private readonly metaMemo = new WeakMap<ServerDefinition, { meta: Record<string, unknown>; tellsCaller: boolean }>();
 
   /**
-   * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
+   * `_meta` for every call to this server, exactly docs/rules/gateway.md#_meta: an app's
    * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
    * and `workdir` (the app's own, else the session root). Nothing about the
    * caller is added for a third-party server: it learns no agent or

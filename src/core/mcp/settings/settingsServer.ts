@@ -48,7 +48,7 @@ export function createSettingsServer(ctx: SettingsContext, modules: readonly Too
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: annotationsOf(tool.permission),
-        // The assistant page groups tools by domain and shows their level (seed 003 §8).
+        // The assistant page groups tools by domain and shows their level (docs/rules/settings-server.md#the-management-ui).
         _meta: { chatos: { domain, permission: tool.permission } },
       },
       async (args) => {
@@ -113,7 +113,7 @@ function summaryBuilderOf(tool: SettingsTool, offeredName: string): SummaryBuild
   };
 }
 
-/** Every confirm tool's entry, by the name the gateway offers it under (seed 003 §9: confirm tools register automatically). */
+/** Every confirm tool's entry, by the name the gateway offers it under (docs/rules/settings-server.md#adding-a-domain: confirm tools register automatically). */
 export function settingsConfirmables(modules: readonly ToolModule[] = MODULES): ConfirmableEntry[] {
   return toolsOf(modules)
     .filter(({ tool }) => tool.permission === 'confirm')

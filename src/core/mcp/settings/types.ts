@@ -35,7 +35,7 @@ export interface SettingsContext {
   /** Confirm-level tools an agent may run without asking ("always allow"). */
   alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   registry: RegistryCenter;
-  /** Knowledge bases (seed 003 §6). */
+  /** Knowledge bases (docs/rules/knowledge.md#the-settings-tools). */
   knowledge: KnowledgeService;
   plugins: {
     list(): PluginRecord[];
@@ -54,7 +54,7 @@ export interface SettingsContext {
 export type ToolArgs<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape>>;
 
 /**
- * One settings tool (seed 003 §4 `SettingsTool`). Its permission is declared
+ * One settings tool (`SettingsTool`, docs/rules/settings-server.md#adding-a-domain). Its permission is declared
  * here and nowhere else: the server definition's permission patterns, the
  * MCP annotations and the confirmation registration are all derived from it.
  */
@@ -72,7 +72,7 @@ export interface SettingsTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   handler(args: ToolArgs<Shape>, ctx: SettingsContext): Promise<CallToolResult>;
 }
 
-/** One domain's tools, one `<domain>.tools.ts` file each (seed 003 §9). */
+/** One domain's tools, one `<domain>.tools.ts` file each (docs/rules/settings-server.md#adding-a-domain). */
 export interface ToolModule {
   domain: string;
   tools: SettingsTool[];

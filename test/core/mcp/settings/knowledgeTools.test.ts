@@ -27,7 +27,7 @@ const data = (result: { structuredContent?: unknown; isError?: boolean; content:
 };
 
 describe('the knowledge tools behind the gateway', () => {
-  it('offers the nine tools of seed 003 §6 at their levels, all in the knowledge domain', async () => {
+  it('offers the nine tools of docs/rules/knowledge.md#the-settings-tools at their levels, all in the knowledge domain', async () => {
     const { host } = await startTestHost();
     const { tools } = await host.gateway.listTools(caller());
     const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`)).map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]));

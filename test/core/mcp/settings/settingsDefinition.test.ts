@@ -45,7 +45,7 @@ describe('the settings server definition', () => {
   });
 });
 
-describe('confirm tools register with the confirmation service (seed 003 §9)', () => {
+describe('confirm tools register with the confirmation service (docs/rules/settings-server.md#adding-a-domain)', () => {
   function service() {
     const confirmations = new ToolConfirmationService(new TestScheduler());
     registerSettingsConfirmables(confirmations);

@@ -11,7 +11,7 @@ const TOOLS_DIR = path.join(repoRoot, 'src', 'core', 'mcp', 'settings', 'tools')
 
 const isToolModule = (value: unknown): value is ToolModule => typeof (value as ToolModule)?.domain === 'string' && Array.isArray((value as ToolModule)?.tools);
 
-describe('tool modules follow one file per domain (seed 003 §9)', () => {
+describe('tool modules follow one file per domain (docs/rules/settings-server.md#adding-a-domain)', () => {
   it('each domain is unique and every tool name is unique across modules', () => {
     const domains = MODULES.map((m) => m.domain);
     expect(new Set(domains).size).toBe(domains.length);
@@ -69,7 +69,7 @@ describe('tool modules follow one file per domain (seed 003 §9)', () => {
       revoke_access: 'confirm',
       list_mcp_servers: 'read',
       set_tool_enabled: 'write',
-      // Seed 003 §6, exactly.
+      // docs/rules/knowledge.md#the-settings-tools, exactly.
       list_knowledge_bases: 'read',
       get_knowledge_base: 'read',
       create_knowledge_base: 'confirm',

@@ -31,7 +31,7 @@ const settingsShape = {
   chunkOverlap: z.number().int().min(0).max(5_000).optional().describe('Characters a chunk repeats of the one before (default 100)'),
 };
 
-/** Knowledge bases (seed 003 §6): the nine tools with the seed's names and levels. */
+/** Knowledge bases (docs/rules/knowledge.md#the-settings-tools): the nine tools with their names and levels. */
 export const knowledgeModule: ToolModule = {
   domain: 'knowledge',
   tools: [

@@ -166,8 +166,27 @@ export const ConversationDetailSchema = z.object({
   children: z.array(z.object({ callId: z.string(), conversationId: z.string() })),
   /** What reading the file found and skipped (a torn last line after a crash). */
   notices: z.array(z.string()),
+  /** Where `messages` sit on the branch (a window of it): the first one's index and the branch's length. Absent when they are the whole branch. */
+  window: z.object({ start: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
+
+/**
+ * Which part of the active branch to read: the newest `limit` messages, or
+ * the `limit` before, after or around a message (at most one of them). A
+ * conversation of any length opens and scrolls by windows.
+ */
+export const ConversationWindowRequestSchema = z
+  .object({
+    limit: z.number().int().min(1).max(500),
+    around: MessageIdSchema.optional(),
+    before: MessageIdSchema.optional(),
+    after: MessageIdSchema.optional(),
+    /** The branch, by its leaf as the face holds it (a later message below it counts too); default the conversation's own. */
+    leafId: MessageIdSchema.optional(),
+  })
+  .refine((w) => [w.around, w.before, w.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] });
+export type ConversationWindowRequest = z.infer<typeof ConversationWindowRequestSchema>;
 
 export const SearchHitSchema = z.object({
   conversationId: z.string(),

@@ -213,8 +213,15 @@ export const ToolCallEventSchema = z.object({
   callId: z.string(),
   name: z.string(),
   argumentsText: z.string(),
-  /** `progress`: the server reported how far it is (MCP progress notifications), while the call runs. */
-  phase: z.enum(['started', 'progress', 'finished']),
+  /**
+   * `awaiting`: the call waits for the user's approval (`confirmation` says
+   * which question and until when); `started` again once approved, when it
+   * runs (its duration counts from then); `progress`: the server reported
+   * how far it is (MCP progress notifications), while the call runs.
+   */
+  phase: z.enum(['started', 'awaiting', 'progress', 'finished']),
+  /** For `awaiting`: the confirmation request that asks, and when it is declined unanswered (host clock, ms). */
+  confirmation: z.object({ id: z.string(), expiresAt: z.number(), createdAt: z.number() }).optional(),
   /** The latest progress the server reported (phase `progress`, and kept by a face until the call finishes). */
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
   status: ToolCallStatusSchema.optional(),

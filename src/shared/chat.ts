@@ -166,8 +166,13 @@ export const ConversationDetailSchema = z.object({
   children: z.array(z.object({ callId: z.string(), conversationId: z.string() })),
   /** What reading the file found and skipped (a torn last line after a crash). */
   notices: z.array(z.string()),
-  /** Where `messages` sit on the branch (a window of it): the first one's index and the branch's length. Absent when they are the whole branch. */
-  window: z.object({ start: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
+  /**
+   * Where `messages` sit on the branch (a window of it): the index of its
+   * first message, the index after its last, and the branch's length (a
+   * message this version cannot read is skipped from `messages`, so these
+   * are not their count). Absent when they are the whole branch.
+   */
+  window: z.object({ start: z.number().int().min(0), end: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
 

@@ -215,7 +215,7 @@ export class ConversationStore {
           .map((c) => ({ callId: c.parent!.callId, conversationId: c.id }))
       : [];
     const shown = messages.map((m) => tree.get(m.id)!);
-    return { conversation, messages, siblings: tree.siblingsAlong(shown), children, notices, window: { start, total: path.length } };
+    return { conversation, messages, siblings: tree.siblingsAlong(shown), children, notices, window: { start, end, total: path.length } };
   }
 
   /** Whether `messageId` is on the conversation's active branch (a search hit may be on another). */

@@ -38,7 +38,7 @@ describe('a conversation read by windows', () => {
     const { host, id } = await hostWith(3000);
     const newest = host.chat.window(id, { limit: 50 });
     // The 50th newest, m2950, is a tool's result: the answer that called the tool comes along.
-    expect(newest.window).toEqual({ start: 2949, total: 3000 });
+    expect(newest.window).toEqual({ start: 2949, end: 3000, total: 3000 });
     expect(ids(newest.messages)).toEqual(range(2949, 3000));
     expect(newest.conversation.leafId).toBe('m2999');
     expect(newest.notices).toEqual([]);
@@ -87,7 +87,7 @@ describe('a conversation read by windows', () => {
 
     const view = host.chat.window(id, { limit: 50 });
     expect(ids(view.messages)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
-    expect(view.window).toEqual({ start: 0, total: 8 });
+    expect(view.window).toEqual({ start: 0, end: 8, total: 8 });
     expect(view.notices).toEqual([expect.stringContaining('the last line (30 bytes) was cut short'), expect.stringMatching(/message m3 \(line 4\) is not a message this version reads .*kept in the file/)]);
     expect(fs.readFileSync(file, 'utf8')).toBe(written);
   });

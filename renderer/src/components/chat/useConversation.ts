@@ -94,7 +94,8 @@ export function useConversation(conversationId: string | undefined, options: { l
       pagingNow.current = true;
       setPaging(direction);
       try {
-        const view = await api.call('conversations.get', { id: conversationId, limit, leafId, ...(direction === 'older' ? { before: edge.id } : { after: edge.id }) });
+        // Pages twice the first window: a reader going far back asks half as often.
+        const view = await api.call('conversations.get', { id: conversationId, limit: Math.min(500, limit * 2), leafId, ...(direction === 'older' ? { before: edge.id } : { after: edge.id }) });
         // A reload since (a branch switch, a reconnect) made this page another branch's.
         if (call !== latestLoad.current) return;
         setState((now) => (now ? (direction === 'older' ? withOlder(now, view) : withNewer(now, view)) : now));
@@ -132,6 +133,8 @@ export function useConversation(conversationId: string | undefined, options: { l
 
   // The first load, and another when the message to show changes (a second search hit in the same conversation).
   useEffect(() => {
+    // A jump: the rows shown are another window's, and the view must not place the message among them before its own window comes.
+    if (around !== undefined) setState(undefined);
     void load(around);
   }, [load, around]);
 

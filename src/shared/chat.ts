@@ -166,8 +166,32 @@ export const ConversationDetailSchema = z.object({
   children: z.array(z.object({ callId: z.string(), conversationId: z.string() })),
   /** What reading the file found and skipped (a torn last line after a crash). */
   notices: z.array(z.string()),
+  /**
+   * Where `messages` sit on the branch (a window of it): the index of its
+   * first message, the index after its last, and the branch's length (a
+   * message this version cannot read is skipped from `messages`, so these
+   * are not their count). Absent when they are the whole branch.
+   */
+  window: z.object({ start: z.number().int().min(0), end: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
+
+/**
+ * Which part of the active branch to read: the newest `limit` messages, or
+ * the `limit` before, after or around a message (at most one of them). A
+ * conversation of any length opens and scrolls by windows.
+ */
+export const ConversationWindowRequestSchema = z
+  .object({
+    limit: z.number().int().min(1).max(500),
+    around: MessageIdSchema.optional(),
+    before: MessageIdSchema.optional(),
+    after: MessageIdSchema.optional(),
+    /** The branch, by its leaf as the face holds it (a later message below it counts too); default the conversation's own. */
+    leafId: MessageIdSchema.optional(),
+  })
+  .refine((w) => [w.around, w.before, w.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] });
+export type ConversationWindowRequest = z.infer<typeof ConversationWindowRequestSchema>;
 
 export const SearchHitSchema = z.object({
   conversationId: z.string(),
@@ -194,8 +218,15 @@ export const ToolCallEventSchema = z.object({
   callId: z.string(),
   name: z.string(),
   argumentsText: z.string(),
-  /** `progress`: the server reported how far it is (MCP progress notifications), while the call runs. */
-  phase: z.enum(['started', 'progress', 'finished']),
+  /**
+   * `awaiting`: the call waits for the user's approval (`confirmation` says
+   * which question and until when); `started` again once approved, when it
+   * runs (its duration counts from then); `progress`: the server reported
+   * how far it is (MCP progress notifications), while the call runs.
+   */
+  phase: z.enum(['started', 'awaiting', 'progress', 'finished']),
+  /** For `awaiting`: the confirmation request that asks, and when it is declined unanswered (host clock, ms). */
+  confirmation: z.object({ id: z.string(), expiresAt: z.number(), createdAt: z.number() }).optional(),
   /** The latest progress the server reported (phase `progress`, and kept by a face until the call finishes). */
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
   status: ToolCallStatusSchema.optional(),

@@ -326,8 +326,20 @@ export const HostApiMethods = {
 
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
   'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },
-  /** One conversation: its active branch, where it branches, its sub-agent runs. */
-  'conversations.get': { params: z.object({ id: ConversationIdSchema }).strict(), result: ConversationViewSchema },
+  /**
+   * One conversation: its active branch, where it branches, its sub-agent
+   * runs. With `limit`, a window of the branch (the newest messages, or
+   * those before, after or around one; `window` says where it sits), so a
+   * conversation of any length opens at once; without, the whole branch.
+   */
+  'conversations.get': {
+    params: z
+      .object({ id: ConversationIdSchema, limit: z.number().int().min(1).max(500).optional(), around: MessageIdSchema.optional(), before: MessageIdSchema.optional(), after: MessageIdSchema.optional(), leafId: MessageIdSchema.optional() })
+      .strict()
+      .refine((p) => p.limit !== undefined || (p.around ?? p.before ?? p.after ?? p.leafId) === undefined, { error: 'around, before, after and leafId need a limit', path: ['limit'] })
+      .refine((p) => [p.around, p.before, p.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] }),
+    result: ConversationViewSchema,
+  },
   'conversations.create': { params: z.object({ agentId: Id, title: z.string().max(500).default('') }).strict(), result: z.object({ conversation: ConversationSchema }) },
   'conversations.rename': { params: z.object({ id: ConversationIdSchema, title: z.string().max(500) }).strict(), result: z.object({ conversation: ConversationSchema }) },
   /** Stops it, releases its server instances and approvals (and its sub-agent runs'), removes it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RunningCalls } from '../mcp/gateway/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
-import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
+import type { Conversation, ConversationDetail, ConversationMessage, ConversationWindowRequest, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { Logger } from '../ports.js';
@@ -115,6 +115,16 @@ export class ChatService {
 
   get(id: string): ConversationDetail {
     return this.store.detail(id);
+  }
+
+  /**
+   * A window of the conversation's branch (see ConversationStore.window). A
+   * message to show that is on another branch (a search hit in an earlier
+   * edit) makes its branch the active one first, as picking it would.
+   */
+  window(id: string, request: ConversationWindowRequest): ConversationDetail {
+    if (request.around !== undefined && request.leafId === undefined && !this.store.onActiveBranch(id, request.around)) this.setBranch(id, request.around);
+    return this.store.window(id, request);
   }
 
   create(agentId: string, title = ''): Conversation {

@@ -59,12 +59,15 @@ export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promis
 }
 
 async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
-  const started = performance.now();
+  // Its run time: from now, or from the user's approval when it waits for one (the user's thinking is not the tool's time).
+  let started = performance.now();
+  /** Asked and not (yet) approved: a call that ends so never ran, and has no run time. */
+  let waiting = false;
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
   const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[] } = {}): ToolResultDraft => {
-    const durationMs = Math.round(performance.now() - started);
+    const durationMs = waiting ? 0 : Math.round(performance.now() - started);
     deps.emit({
       type: 'toolCall',
       call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}) },
@@ -117,8 +120,18 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   const running = begin();
   const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
+  const onAsked = (request: { id: string; expiresAt: number; createdAt: number }) => {
+    waiting = true;
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'awaiting', confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt } } });
+  };
+  const onApproved = () => {
+    if (!waiting) return;
+    waiting = false;
+    started = performance.now();
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
+  };
   try {
-    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir });
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, onAsked, onApproved, artifactsDir: batch.artifactsDir });
     // Whatever the call does after a Stop or Cancel is not waited for; its failure then is expected and dropped.
     calling.catch(() => undefined);
     const result: GatewayCallResult | undefined = await Promise.race([calling, abortedPromise(running.signal).then(() => undefined)]);

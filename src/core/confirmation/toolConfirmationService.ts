@@ -41,6 +41,8 @@ export interface DecisionOptions {
   description?: string;
   /** The call's signal: aborted before an answer (Stop, or the call's Cancel), the request is withdrawn and its card goes. */
   signal?: AbortSignal;
+  /** Told the request when the user is really asked (not when an earlier approval answers at once), so the caller can say the call waits for it. */
+  onAsked?(request: ToolConfirmationRequest): void;
 }
 
 function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
@@ -138,6 +140,7 @@ export class ToolConfirmationService {
       const withdraw = () => this.withdraw(request.id);
       signal?.addEventListener('abort', withdraw, { once: true });
       this.pending.set(request.id, { request, resolve, timer, unwatch: () => signal?.removeEventListener('abort', withdraw) });
+      options.onAsked?.(request);
       this.emit('required', request);
     });
   }

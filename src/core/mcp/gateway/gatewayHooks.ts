@@ -19,7 +19,7 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
-    beforeCall(context, signal) {
+    beforeCall(context, signal, asked) {
       const { caller, tool, server, args } = context;
       // Answered at once, not as a promise: this is every call's path.
       if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
@@ -30,6 +30,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
         ...(tool.description ? { description: tool.description } : {}),
         ...(signal ? { signal } : {}),
+        ...(asked ? { onAsked: asked } : {}),
       });
     },
     afterCall(record) {

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolConfirmationRequest } from '../../../shared/confirmation.js';
 import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
 import { defaultToolPrefix } from '../../naming/names.js';
@@ -42,6 +43,10 @@ export interface Caller {
 /** Per call: cancellation and progress, and where its images go (a conversation's own folder; default the host's artifacts folder). */
 export interface GatewayCallOptions extends CallOptions {
   artifactsDir?: string;
+  /** A confirm-level call: the question put to the user, when it is put (a call an earlier approval lets through is not asked). */
+  onAsked?(request: ToolConfirmationRequest): void;
+  /** The user approved it: it runs from now. */
+  onApproved?(): void;
 }
 
 export interface OfferedTool extends CatalogTool {
@@ -64,8 +69,8 @@ export interface CallContext {
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
-  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). */
-  beforeCall?(context: CallContext, signal?: AbortSignal): CallDecision | Promise<CallDecision>;
+  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). `asked`: told the question when one is put. */
+  beforeCall?(context: CallContext, signal?: AbortSignal, asked?: (request: ToolConfirmationRequest) => void): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
   afterRefusal?(record: RefusalRecord): void;
@@ -415,8 +420,12 @@ export class ToolGateway {
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto';
-    if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(context, answer, started, reminders, options));
+    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto';
+    if (typeof decision !== 'string')
+      return Promise.resolve(decision).then((answer) => {
+        if (answer === 'approved') options?.onApproved?.();
+        return this.callDecided(context, answer, started, reminders, options);
+      });
     return this.callDecided(context, decision, started, reminders, options);
   }
 
@@ -577,8 +586,9 @@ export class ToolGateway {
       throw refused;
     }
     const context: CallContext = { caller, tool: offered, server: HOST_SERVER, args };
-    const decision = await (this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto');
+    const decision = await (this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto');
     if (notRun(decision)) return this.declined(context, decision, started, NO_REMINDERS);
+    if (decision === 'approved') options?.onApproved?.();
     const found = await knowledge.run(caller, args, options?.signal);
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, found.ok ? 'ok' : 'tool-error', found.ok ? undefined : found.text));

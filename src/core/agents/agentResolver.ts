@@ -111,6 +111,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const promptById = new Map(allPrompts.map((p) => [p.id, p]));
   const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));
   const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId).map((p) => p.id));
+  /** Whether the id names a registration (a prompt by either variant of its pair). */
+  const isRegistered = (kind: ExposureKind, id: string) =>
+    kind === 'mcpServers' ? serverById.has(id) : [id, variantId(baseOf(id), 'zh'), variantId(baseOf(id), 'en')].some((variant) => promptById.has(variant));
   const notVisibleHint = (id: string) =>
     hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
 
@@ -159,8 +162,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
      * the checks below, which say so.
      */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const registered = kind === 'mcpServers' ? serverById.has(id) : promptById.has(id) || promptById.has(variantId(baseOf(id), 'zh')) || promptById.has(variantId(baseOf(id), 'en'));
-      const refusal = app ? exposureRefusal(app, kind, id) : registered ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
+      const refusal = app ? exposureRefusal(app, kind, id) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };

@@ -37,9 +37,10 @@ const POLL_MS = 25;
  * leaves the real server as a grandchild) and, on Linux, every descendant,
  * including those that left the group with setsid, found by parent links
  * now, recorded while the tree ran, or carrying the tree's marker in their
- * environment (a double fork leaves no parent link to follow). A pid is checked to still be the same
- * process (start time) before it is signalled. Resolves with the pids that
- * survived SIGKILL: none when the tree is gone.
+ * environment (a double fork leaves no parent link to follow). A pid is
+ * checked to still be the same process (start time) before it is
+ * signalled. Resolves with the pids that survived SIGKILL: none when the
+ * tree is gone.
  */
 export async function endProcessTree(options: EndTreeOptions): Promise<{ survivors: number[] }> {
   const { log } = options;

@@ -9,7 +9,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
-import { exposureRefusal, type ExposureKind } from './agentExposure.js';
+import { exposureRefusal, missingAppRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -111,6 +111,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const promptById = new Map(allPrompts.map((p) => [p.id, p]));
   const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));
   const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId).map((p) => p.id));
+  /** Whether the id names a registration (a prompt by either variant of its pair). */
+  const isRegistered = (kind: ExposureKind, id: string) =>
+    kind === 'mcpServers' ? serverById.has(id) : [id, variantId(baseOf(id), 'zh'), variantId(baseOf(id), 'en')].some((variant) => promptById.has(variant));
   const notVisibleHint = (id: string) =>
     hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
 
@@ -135,7 +138,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     const app: AppContribution | undefined = catalog.getAiContribution(uiApp.pluginId, uiApp.appId);
     if (!app) {
       const installed = catalog.apps.map((a) => `${a.pluginId}/${a.appId}`);
-      warn('AGENT_APP_MISSING', at, `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; its own server and prompt are left out`, 'install the plugin again (chatos install DIR), or remove this app from the agent');
+      warn(
+        'AGENT_APP_MISSING',
+        at,
+        `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; it exposes nothing: its own server and prompt, and what is selected under it of other providers than the host, are left out`,
+        'install the plugin again (chatos install DIR), or remove this app from the agent',
+      );
     }
 
     // ── servers ──
@@ -148,9 +156,13 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         chosenAt.set(ownServerId, `${at}.mcp`);
       }
     }
-    /** Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
+    /**
+     * Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may
+     * have changed since). An app not installed exposes nothing but the host's own; an id registered nowhere is left to
+     * the checks below, which say so.
+     */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const refusal = app ? exposureRefusal(app, kind, id) : undefined;
+      const refusal = app ? exposureRefusal(app, kind, id) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };

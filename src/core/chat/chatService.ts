@@ -88,7 +88,7 @@ export class ChatService {
       // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
       save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
       endConversation: (id) => this.close(id).then(() => undefined),
-      needsConfirmation: (name) => deps.confirmations.needsConfirmation(name),
+      needsConfirmation: (name, args) => deps.confirmations.needsConfirmation(name, args),
     });
   }
 

@@ -18,7 +18,8 @@ export interface SubAgentRun {
 
 export interface ToolCallDeps {
   gateway: Pick<ToolGateway, 'callTool'>;
-  needsConfirmation(toolName: string): boolean;
+  /** Whether this call asks the user whatever its level (a registered tool; for some, only with these arguments). */
+  needsConfirmation(toolName: string, args: Record<string, unknown>): boolean;
   emit(event: ChatEvent): void;
   /** Runs a sub-agent in a child conversation it creates; `started` names the child as soon as it exists. */
   runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
@@ -53,7 +54,7 @@ const abortedPromise = (signal: AbortSignal) => new Promise<void>((resolve) => (
  */
 export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promise<ToolResultDraft[]> {
   const { setup, calls } = batch;
-  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name))).length;
+  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name, c.args))).length;
   const caller: Caller = confirming >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
   return Promise.all(calls.map((call) => runOne(deps, batch, caller, call)));
 }

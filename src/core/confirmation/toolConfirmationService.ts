@@ -8,6 +8,12 @@ export interface ConfirmableEntry {
   toolName: string;
   risk: RiskLevel;
   summaryBuilder?: SummaryBuilder;
+  /**
+   * Which calls ask: those whose arguments this answers true for (a `write`
+   * tool asks only for what is not on its low-risk list). Without it, every
+   * call of the tool asks.
+   */
+  asks?: (args: Record<string, unknown>) => boolean;
 }
 
 export interface ConfirmationEvents {
@@ -71,16 +77,18 @@ export class ToolConfirmationService {
     private readonly alwaysAllow: () => AlwaysAllowPort | undefined = () => undefined,
   ) {}
 
-  registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder): void {
-    this.confirmables.set(toolName, { toolName, risk, summaryBuilder });
+  registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder, asks?: ConfirmableEntry['asks']): void {
+    this.confirmables.set(toolName, { toolName, risk, summaryBuilder, ...(asks ? { asks } : {}) });
   }
 
   registerMultiple(entries: readonly ConfirmableEntry[]): void {
-    for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder);
+    for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder, entry.asks);
   }
 
-  needsConfirmation(toolName: string): boolean {
-    return this.confirmables.has(toolName);
+  /** Whether a call of this tool with these arguments asks the user (a registered tool; one that asks only for some calls, for these). */
+  needsConfirmation(toolName: string, args: Record<string, unknown> = {}): boolean {
+    const entry = this.confirmables.get(toolName);
+    return entry !== undefined && (entry.asks?.(args) ?? true);
   }
 
   getRiskLevel(toolName: string): RiskLevel {

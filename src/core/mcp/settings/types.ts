@@ -9,6 +9,7 @@ import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import type { ConnectionState } from '../connection/serverConnection.js';
+import type { LowRiskArguments } from './lowRisk.js';
 
 /** A server's state as the settings tools report it: a disabled server never starts, so it has no connection state. */
 export type SettingsServerState = { kind: 'disabled' } | ConnectionState;
@@ -63,10 +64,16 @@ export interface SettingsTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   description: string;
   permission: PermissionLevel;
-  /** How risky a `confirm` tool is; shown with the confirmation. */
+  /** How risky a `confirm` tool (or a `write` call that asks) is; shown with the confirmation. */
   risk?: RiskLevel;
+  /**
+   * For a `write` tool: the arguments a call may give and still run without
+   * asking (docs/rules/confirmation.md#permission-levels, see lowRisk.ts). A call giving any other argument
+   * asks the user first; a write tool without a whitelist asks for any.
+   */
+  lowRisk?: LowRiskArguments;
   inputSchema: Shape;
-  /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools. */
+  /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools and for the `write` calls that ask. */
   summary?(args: ToolArgs<Shape>): string;
   /** Returns a result; a failure the caller should read is an `isError` result, never a throw. */
   handler(args: ToolArgs<Shape>, ctx: SettingsContext): Promise<CallToolResult>;

@@ -39,9 +39,10 @@ describe('tool modules follow one file per domain (docs/rules/settings-server.md
     }
   });
 
-  it('every confirm tool declares its risk and a summary for the confirmation; other tools declare neither', () => {
+  it('every confirm tool, and every write tool with arguments that are not low-risk, declares its risk and a summary for the confirmation; other tools declare neither', () => {
     for (const tool of MODULES.flatMap((m) => m.tools)) {
-      if (tool.permission === 'confirm') {
+      const asksSometimes = tool.permission === 'write' && Object.keys(tool.inputSchema).some((name) => !tool.lowRisk || !Object.hasOwn(tool.lowRisk, name) || tool.lowRisk[name] !== 'any');
+      if (tool.permission === 'confirm' || asksSometimes) {
         expect(tool.risk, tool.name).toBeDefined();
         expect(tool.summary, tool.name).toBeTypeOf('function');
       } else {

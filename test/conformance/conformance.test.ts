@@ -5,16 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
- * The official MCP client conformance suite (@modelcontextprotocol/conformance,
- * pinned to 0.1.13: later versions need Node 22) against the host's own
- * connection code. The suite's CLI starts a scenario server and runs
- * scripts/conformanceClient.ts (built by `npm test`) with the server's URL;
- * the adapter connects through ServerConnection, exactly as an mcp.yaml
- * `streamable_http` server is connected. Everything runs on loopback: the
- * CLI is run from node_modules by path, never through npx.
+ * The official MCP client conformance suite (@modelcontextprotocol/conformance
+ * 0.1.16) against the host's own connection code. The suite's CLI starts a
+ * scenario server and runs scripts/conformanceClient.ts (built by `npm test`)
+ * with the server's URL; the adapter connects through ServerConnection,
+ * exactly as an mcp.yaml `streamable_http` server is connected. Everything
+ * runs on loopback: the CLI is run from node_modules by path, never through npx.
+ *
+ * The suite needs Node 22; the project stays on Node 20. So the suite's CLI
+ * alone runs on the Node 22 that the dev dependency tools/node22 installs
+ * (tools/node22/bin/node, from the npm registry), while the adapter it starts
+ * runs on this process's own Node, as the host does.
  */
 
 const cli = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const suiteNode = path.join(repoRoot, 'tools', 'node22', 'bin', 'node');
 const adapter = path.join(repoRoot, 'dist', 'scripts', 'conformanceClient.js');
 
 interface Check {
@@ -38,7 +43,7 @@ function runScenario(scenario: string): Promise<SuiteRun> {
   const outputDir = tempDir('chatos-conformance-');
   const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, '--timeout', '20000', '--output-dir', outputDir];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(suiteNode, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -72,6 +77,7 @@ const tolerated = (check: Check) => check.id === 'client-sse-retry-timing' && ch
 describe('MCP client conformance (official suite, host connection code)', () => {
   it('has the suite and the built adapter', () => {
     expect(fs.existsSync(cli), `${cli} is missing: run npm ci`).toBe(true);
+    expect(fs.existsSync(suiteNode), `${suiteNode} is missing: run npm ci (tools/node22's install script fetches it)`).toBe(true);
     expect(fs.existsSync(adapter), `${adapter} is missing: run "npm run build" (npm test does)`).toBe(true);
   });
 

@@ -50,19 +50,46 @@ function runScenario(scenario: string): Promise<SuiteRun> {
     child.on('error', reject);
     child.on('close', (code) => {
       // The suite writes <outputDir>/<scenario>-<timestamp>/checks.json for the run.
-      const runDir = fs.readdirSync(outputDir).find((name) => name.startsWith(`${scenario}-`));
-      const checksFile = runDir ? path.join(outputDir, runDir, 'checks.json') : undefined;
+      // An auth/x scenario's run is in <outputDir>/auth/x-<timestamp>/.
+      const scenarioDir = path.join(outputDir, path.dirname(scenario));
+      const runDir = fs.existsSync(scenarioDir) ? fs.readdirSync(scenarioDir).find((name) => name.startsWith(`${path.basename(scenario)}-`)) : undefined;
+      const checksFile = runDir ? path.join(scenarioDir, runDir, 'checks.json') : undefined;
       const checks = checksFile && fs.existsSync(checksFile) ? (JSON.parse(fs.readFileSync(checksFile, 'utf8')) as Check[]) : [];
       resolve({ code, stderr, checks });
     });
   });
 }
 
-/** The checks each scenario must report as SUCCESS (besides there being no FAILURE or WARNING at all). */
+/** What every sign-in that gets a token shows: PKCE S256, a token, and the token sent to the server. */
+const SIGNED_IN = ['authorization-request', 'pkce-s256-method-used', 'pkce-verifier-matches-challenge', 'token-request', 'valid-bearer-token'];
+
+/**
+ * The checks each scenario must report as SUCCESS (besides there being no
+ * FAILURE or WARNING at all). The auth scenarios are every stable one of
+ * 0.1.16 (`list --client`: spec 2025-11-25, and the 2025-03-26 fallbacks),
+ * plus the draft resource-mismatch, which the host refuses as the issue asks.
+ */
 const REQUIRED: Record<string, string[]> = {
   initialize: ['mcp-client-initialization'],
   tools_call: ['tool-add-numbers'],
   'sse-retry': ['client-sse-graceful-reconnect', 'client-sse-retry-timing', 'client-sse-last-event-id'],
+  'auth/metadata-default': [...SIGNED_IN, 'prm-pathbased-requested', 'authorization-server-metadata', 'client-registration'],
+  'auth/metadata-var1': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/metadata-var2': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/metadata-var3': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/basic-cimd': [...SIGNED_IN, 'cimd-client-id-used'],
+  'auth/scope-from-www-authenticate': [...SIGNED_IN, 'scope-from-www-authenticate'],
+  'auth/scope-from-scopes-supported': [...SIGNED_IN, 'scope-from-scopes-supported'],
+  'auth/scope-omitted-when-undefined': [...SIGNED_IN, 'scope-omitted-when-undefined'],
+  'auth/scope-step-up': [...SIGNED_IN, 'scope-step-up-initial', 'scope-step-up-escalation'],
+  'auth/scope-retry-limit': ['scope-retry-limit'],
+  'auth/token-endpoint-auth-basic': [...SIGNED_IN, 'token-endpoint-auth-method', 'resource-parameter-in-authorization', 'resource-parameter-in-token'],
+  'auth/token-endpoint-auth-post': [...SIGNED_IN, 'token-endpoint-auth-method'],
+  'auth/token-endpoint-auth-none': [...SIGNED_IN, 'token-endpoint-auth-method'],
+  'auth/pre-registration': [...SIGNED_IN, 'pre-registration-auth'],
+  'auth/2025-03-26-oauth-metadata-backcompat': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/2025-03-26-oauth-endpoint-fallback': ['authorization-request', 'token-request', 'valid-bearer-token'],
+  'auth/resource-mismatch': ['resource-mismatch-rejected'],
 };
 
 /**

@@ -14,7 +14,12 @@ import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
  *   server's own host (a metadata document cannot point ChatOS at the
  *   user's router or cloud metadata service);
  * - a deadline per request, body included (a slow document fails);
- * - a size limit on every body (a huge document fails before it is parsed).
+ * - a size limit on every body (a huge document fails before it is parsed);
+ * - a redirect back to a url already fetched (a loop) fails.
+ *
+ * The SDK reads a failed protected resource metadata request as "no
+ * metadata" and falls back to older discovery; `onRefusal` hears every
+ * refusal, so the sign-in can stop there instead (HostOAuthProvider).
  */
 
 export const AUTH_FETCH_TIMEOUT_MS = 15_000;
@@ -63,6 +68,8 @@ export interface AuthFetchOptions {
   /** Resolves a host name (tests may point one at loopback). */
   resolve?: (hostname: string) => Promise<string[]>;
   base?: FetchLike;
+  /** Told of every refusal, before it is thrown. */
+  onRefusal?: (error: OAuthStepError) => void;
 }
 
 const resolveAll = async (hostname: string) => (await lookup(hostname, { all: true })).map((entry) => entry.address);
@@ -74,10 +81,15 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
   const resolve = options.resolve ?? resolveAll;
   const stepOf = options.step ?? (() => 'discovery' as const);
   const own = options.serverUrl.hostname;
+  const fetched = new Set<string>();
 
   return async (input, init) => {
     const url = new URL(String(input));
-    const refuse = (why: string, fix: string) => new OAuthStepError(stepOf(), `${why} (${url.origin}${url.pathname})`, fix);
+    const refuse = (why: string, fix: string) => {
+      const error = new OAuthStepError(stepOf(), `${why} (${url.origin}${url.pathname})`, fix);
+      options.onRefusal?.(error);
+      return error;
+    };
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`a ${url.protocol} url is not fetched`, 'the server or its authorization server is misconfigured: its metadata must name https urls; tell its operator');
     const ownHost = url.hostname === own;
     if (url.protocol === 'http:' && !ownHost && !isLoopbackName(url.hostname)) {
@@ -99,6 +111,12 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
     let response: Response;
     try {
       response = await base(url, { ...init, redirect: 'manual', signal });
+      fetched.add(url.href);
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location && URL.canParse(location, url.href) && fetched.has(new URL(location, url).href)) {
+        await response.body?.cancel();
+        throw refuse('it redirects in a loop', "the server's metadata is misconfigured; tell its operator");
+      }
       return new Response(await readCapped(response, maxBytes, () => refuse(`its answer is larger than ${maxBytes} bytes`, "the server's metadata is not a sign-in document; tell its operator")), {
         status: response.status,
         statusText: response.statusText,

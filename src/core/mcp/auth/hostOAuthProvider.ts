@@ -34,6 +34,8 @@ export interface ProviderContext {
   now: () => number;
   /** Told as the flow moves on, so a failure names its step. */
   onStep?: (step: OAuthStep) => void;
+  /** The first request authFetch refused in this flow (the SDK takes a failed metadata request for none; the flow stops instead). */
+  refusal?: () => OAuthStepError | undefined;
 }
 
 export const CLIENT_NAME = 'ChatOS';
@@ -185,6 +187,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /** Called by the SDK right after discovery, before anything is registered, opened or sent: the place to refuse what it found. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const refused = this.context.refusal?.();
+    if (refused) throw refused;
     checkDiscovery(this.context.serverUrl, state);
     this.resource = state.resourceMetadata?.resource;
     this.context.onStep?.('registration');

@@ -6,6 +6,7 @@ import { authFetch, type AuthFetchOptions } from './authFetch.js';
 import { HostOAuthProvider, type OAuthClientSettings, type ProviderContext } from './hostOAuthProvider.js';
 import { expiresAtOf, tokensOf } from './oauthRecord.js';
 import { OAuthStore } from './oauthStore.js';
+import type { OAuthStepError } from './oauthStepError.js';
 import { signIn, union, type SignInOptions } from './signIn.js';
 
 /** How often a sign-in for more permissions may be answered by the same refusal before ChatOS stops asking (the step-up retry limit). */
@@ -33,7 +34,7 @@ export interface ConnectionAuth {
 export class OAuthService {
   private readonly store: OAuthStore;
 
-  constructor(private readonly options: { secrets: SecretStore; now: () => number; resolve?: AuthFetchOptions['resolve'] }) {
+  constructor(private readonly options: { secrets: SecretStore; now: () => number; resolve?: AuthFetchOptions['resolve']; fetchTimeoutMs?: number }) {
     this.store = new OAuthStore(options.secrets);
   }
 
@@ -49,7 +50,8 @@ export class OAuthService {
    */
   forConnection(target: OAuthTarget, headers: Record<string, string>): ConnectionAuth {
     const endpoint = new URL(target.serverUrl);
-    const guarded = authFetch({ serverUrl: endpoint, step: () => 'refresh', resolve: this.options.resolve });
+    let refusal: OAuthStepError | undefined;
+    const guarded = authFetch({ serverUrl: endpoint, step: () => 'refresh', resolve: this.options.resolve, timeoutMs: this.options.fetchTimeoutMs, onRefusal: (error) => (refusal ??= error) });
     const fetchFn: FetchLike = async (input, init) => {
       const url = new URL(String(input));
       if (url.origin !== endpoint.origin || url.pathname !== endpoint.pathname) return guarded(input, init);
@@ -59,7 +61,7 @@ export class OAuthService {
       if (response.status === 401 || response.status === 403) await this.noteChallenge(target, response);
       return response;
     };
-    return { authProvider: new HostOAuthProvider(this.context(target), { kind: 'connect' }), fetch: fetchFn };
+    return { authProvider: new HostOAuthProvider({ ...this.context(target), refusal: () => refusal }, { kind: 'connect' }), fetch: fetchFn };
   }
 
   /** Keeps what the server asked for: the next sign-in asks for that scope, at that metadata url. */
@@ -86,7 +88,7 @@ export class OAuthService {
   }
 
   signIn(target: OAuthTarget, options: SignInOptions): Promise<void> {
-    return signIn(this.context(target), { resolve: this.options.resolve, ...options });
+    return signIn(this.context(target), { resolve: this.options.resolve, fetchTimeoutMs: this.options.fetchTimeoutMs, ...options });
   }
 
   /** Forgets the server's tokens and registration (the authorization server's own session, in the browser, is the user's). */

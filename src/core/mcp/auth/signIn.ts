@@ -15,8 +15,9 @@ export interface SignInOptions {
   timeoutMs?: number;
   /** Static headers of the server (mcp.yaml `headers`), sent with the probe to its own url only. */
   headers?: Record<string, string>;
-  /** For tests: how host names resolve (see authFetch). */
+  /** For tests: how host names resolve, and how long one metadata or token request may take (see authFetch). */
   resolve?: AuthFetchOptions['resolve'];
+  fetchTimeoutMs?: number;
 }
 
 /** What the server asked for the last time it refused (WWW-Authenticate), or the probe found. */
@@ -37,7 +38,8 @@ interface Challenge {
  */
 export async function signIn(context: ProviderContext, options: SignInOptions): Promise<void> {
   let step: OAuthStep = 'discovery';
-  const fetchFn = authFetch({ serverUrl: new URL(context.serverUrl), step: () => step, resolve: options.resolve });
+  let refusal: OAuthStepError | undefined;
+  const fetchFn = authFetch({ serverUrl: new URL(context.serverUrl), step: () => step, resolve: options.resolve, timeoutMs: options.fetchTimeoutMs, onRefusal: (error) => (refusal ??= error) });
   const record = await context.store.read(context.serverId, context.serverUrl);
   const challenge: Challenge | undefined = record?.challenge ?? (await probe(context.serverUrl, options.headers ?? {}, options.signal));
   // For more permissions, ask for what was granted as well (RFC 6749 scopes are a set).
@@ -45,7 +47,7 @@ export async function signIn(context: ProviderContext, options: SignInOptions): 
   const scope = union(granted, challenge?.scope);
   const callback = await startLoopbackCallback({ signal: options.signal, timeoutMs: options.timeoutMs });
   const provider = new HostOAuthProvider(
-    { ...context, onStep: (next) => (step = next) },
+    { ...context, onStep: (next) => (step = next), refusal: () => refusal },
     { kind: 'signIn', redirectUrl: callback.redirectUrl, state: callback.state, openBrowser: options.openBrowser },
   );
   const resourceMetadataUrl = challenge?.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined;

@@ -38,6 +38,8 @@ export interface OAuthServerOptions {
   metadata?: 'huge' | 'slow' | 'loop';
   /** The account the id_token names. */
   account?: string;
+  /** Lives until close() (a file's tests share it), instead of ending after the test. */
+  shared?: boolean;
 }
 
 export interface OAuthServer {
@@ -221,7 +223,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.origin = origin;
   state.url = `${origin}/mcp`;
-  servers.push(state);
+  if (!options.shared) servers.push(state);
   return state;
 }
 

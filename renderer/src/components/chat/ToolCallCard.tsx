@@ -7,6 +7,7 @@ import { api, errorLine } from '../../api/client';
 import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
 import { ArgsList } from './ArgsList';
+import { SignInCard } from './SignInCard';
 
 export type CallStatus = ToolCallStatus | 'running' | 'pending';
 
@@ -125,6 +126,7 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
       <Collapse size="small" items={items} />
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
+      {(result?.signIn ?? event?.signIn) && <SignInCard ask={(result?.signIn ?? event?.signIn)!} />}
       {subAgentRun}
     </div>
   );

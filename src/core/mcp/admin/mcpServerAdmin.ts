@@ -42,7 +42,7 @@ export interface McpServerAdminDeps {
   configFile: string;
   secrets: SecretStore;
   /** Remote servers' sign-in: its state on each url entry's view; a removed server's tokens leave with it. */
-  oauth?: Pick<OAuthService, 'state' | 'signOut'>;
+  oauth?: Pick<OAuthService, 'state' | 'forget' | 'discover'>;
   hostEnv: NodeJS.ProcessEnv;
   logger: Logger;
   /** Starts a definition once (test connection); the running definition of a registry id. */
@@ -113,7 +113,15 @@ export class McpServerAdmin {
   async add(input: unknown): Promise<McpServerEntryView> {
     const parsed = parseServerInput(input);
     await this.write([{ kind: 'put', input: parsed, mode: 'create' }]);
+    await this.discoverSignIn([parsed.name]);
     return this.get(parsed.name);
+  }
+
+  /** Added remote servers are asked whether they need sign-in, so their cards say so at once (an import's too). */
+  private async discoverSignIn(names: readonly string[]): Promise<void> {
+    if (!this.deps.oauth) return;
+    const { servers } = await this.list();
+    await Promise.all(servers.filter((s) => names.includes(s.name) && s.url !== undefined && !s.disabled).map((s) => this.deps.oauth!.discover({ serverId: s.id, serverUrl: s.url! })));
   }
 
   /** Edits `name` with the form's input; what the form does not hold stays as written. */
@@ -129,7 +137,7 @@ export class McpServerAdmin {
   async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number }> {
     const removedValues = await this.write([{ kind: 'remove', name }]);
     // Its sign-in leaves with it: a server added again under this name signs in afresh.
-    await this.deps.oauth?.signOut({ serverId: mcpYamlServerId(name) }).catch(() => false);
+    await this.deps.oauth?.forget({ serverId: mcpYamlServerId(name) }).catch(() => false);
     return { removed: name, storedValuesRemoved: removedValues };
   }
 
@@ -316,6 +324,7 @@ export class McpServerAdmin {
       }
     }
     if (ops.length) await this.write(ops);
+    await this.discoverSignIn([...result.added, ...result.replaced, ...result.renamed.map((r) => r.to)]);
     return result;
   }
 

@@ -84,7 +84,7 @@ export class McpSignIn {
   async signOut(name: string): Promise<boolean> {
     const def = this.remote(name);
     this.cancel(name);
-    return this.deps.oauth.signOut({ serverId: def.id });
+    return this.deps.oauth.signOut({ serverId: def.id, serverUrl: (def.transport as { url: string }).url });
   }
 
   /** The probe sends the server's own static headers (literal ones; a stored or env value is read as the connection does). */

@@ -7,7 +7,7 @@ import { HostOAuthProvider, type OAuthClientSettings, type ProviderContext } fro
 import { expiresAtOf, tokensOf } from './oauthRecord.js';
 import { OAuthStore } from './oauthStore.js';
 import type { OAuthStepError } from './oauthStepError.js';
-import { signIn, union, type SignInOptions } from './signIn.js';
+import { probe, signIn, union, type SignInOptions } from './signIn.js';
 
 /** How often a sign-in for more permissions may be answered by the same refusal before ChatOS stops asking (the step-up retry limit). */
 export const STEP_UP_LIMIT = 2;
@@ -81,6 +81,19 @@ export class OAuthService {
     });
   }
 
+  /**
+   * Asks a just added (or imported) server, without a token, whether it
+   * needs sign-in, and keeps what it asked for: its card then says "Sign
+   * in". A server that does not answer is left as it is (its start says why).
+   */
+  async discover(target: Pick<OAuthTarget, 'serverId' | 'serverUrl'>, timeoutMs = 5_000): Promise<SignInState> {
+    const asked = await probe(target.serverUrl, {}, undefined, timeoutMs).catch(() => undefined);
+    if (asked?.status === 401) {
+      await this.store.update(target.serverId, target.serverUrl, (record) => ({ ...record, challenge: { scope: asked.scope, resourceMetadataUrl: asked.resourceMetadataUrl } }));
+    }
+    return this.state(target);
+  }
+
   /** Whether the server asked for more permissions more often than the limit allows: then ChatOS stops asking. */
   async stepUpExhausted(target: OAuthTarget): Promise<string | undefined> {
     const record = await this.store.read(target.serverId, target.serverUrl);
@@ -91,8 +104,21 @@ export class OAuthService {
     return signIn(this.context(target), { resolve: this.options.resolve, fetchTimeoutMs: this.options.fetchTimeoutMs, ...options });
   }
 
-  /** Forgets the server's tokens and registration (the authorization server's own session, in the browser, is the user's). */
-  signOut(target: Pick<OAuthTarget, 'serverId'>): Promise<boolean> {
+  /**
+   * Forgets the server's tokens and registration (the authorization
+   * server's own session, in the browser, is the user's). The server is
+   * still known to need sign-in, so its card offers Sign in again.
+   */
+  async signOut(target: Pick<OAuthTarget, 'serverId' | 'serverUrl'>): Promise<boolean> {
+    const record = await this.store.read(target.serverId, target.serverUrl);
+    if (!record) return this.store.remove(target.serverId);
+    await this.store.remove(target.serverId);
+    await this.store.update(target.serverId, target.serverUrl, (fresh) => ({ ...fresh, challenge: { ...(record.challenge?.scope && !record.challenge.stepUp ? { scope: record.challenge.scope } : {}), ...(record.challenge?.resourceMetadataUrl ? { resourceMetadataUrl: record.challenge.resourceMetadataUrl } : {}) } }));
+    return record.tokens !== undefined || record.client !== undefined;
+  }
+
+  /** Forgets everything of the server (it was removed). */
+  forget(target: Pick<OAuthTarget, 'serverId'>): Promise<boolean> {
     return this.store.remove(target.serverId);
   }
 

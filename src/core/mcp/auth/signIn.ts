@@ -88,8 +88,8 @@ const PROBE_TIMEOUT_MS = 15_000;
  * Undefined when it answers without asking (it may need sign-in for some
  * calls only; discovery then starts at its well-known urls).
  */
-export async function probe(serverUrl: string, headers: Record<string, string>, signal?: AbortSignal): Promise<(Challenge & { status: number }) | undefined> {
-  const deadline = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+export async function probe(serverUrl: string, headers: Record<string, string>, signal?: AbortSignal, timeoutMs = PROBE_TIMEOUT_MS): Promise<(Challenge & { status: number }) | undefined> {
+  const deadline = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
     response = await fetch(serverUrl, {

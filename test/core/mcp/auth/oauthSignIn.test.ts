@@ -124,7 +124,8 @@ describe('signing in to a remote MCP server (OAuth)', () => {
     expect(secretsText()).toContain('access_token');
     expect(await oauth.signOut(target)).toBe(true);
     expect(secretsText()).not.toContain('access_token');
-    expect(await oauth.state(target)).toEqual({ kind: 'none' });
+    // Still known to ask for sign-in: its card offers Sign in again.
+    expect(await oauth.state(target)).toEqual({ kind: 'needed', scope: 'mcp:read' });
     expect(codeOf(await failure(connection.callTool('whoami', {}, {})))).toBe('SIGN_IN_NEEDED');
   });
 });

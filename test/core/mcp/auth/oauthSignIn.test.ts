@@ -125,7 +125,7 @@ describe('signing in to a remote MCP server (OAuth)', () => {
     expect(await oauth.signOut(target)).toBe(true);
     expect(secretsText()).not.toContain('access_token');
     // Still known to ask for sign-in: its card offers Sign in again.
-    expect(await oauth.state(target)).toEqual({ kind: 'needed', scope: 'mcp:read' });
+    expect(await oauth.state(target)).toEqual({ kind: 'needed' });
     expect(codeOf(await failure(connection.callTool('whoami', {}, {})))).toBe('SIGN_IN_NEEDED');
   });
 });

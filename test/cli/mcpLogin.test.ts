@@ -34,7 +34,8 @@ function login(home: string, name: string, browser: (url: URL) => Promise<unknow
   return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
 }
 
-describe('chatos mcp login / logout', () => {
+// Nine CLI runs in the first test: at load 25 on two cores that took 120 s.
+describe('chatos mcp login / logout', { timeout: 300_000 }, () => {
   it('signs in through the browser, shows who in mcp list, connects with the token, and signs out', async () => {
     const server = await startOAuthServer({ account: 'grace@example.com' });
     const home = tempDir('chatos-cli-login-');

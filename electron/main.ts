@@ -4,7 +4,7 @@
 // tested without it; this file hands Electron's objects to them.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import type { Logger } from '../src/core/ports.js';
 import { adoptLoginShellPath } from '../src/core/runtime/loginShellPath.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
@@ -74,6 +74,8 @@ async function start(): Promise<void> {
     rendererDir: layout.rendererDir,
     version: app.getVersion(),
     locale: app.getLocale(),
+    // A remote server's sign-in page opens in the system browser (RFC 8252), never in the app's own windows.
+    openExternal: (url) => void shell.openExternal(url),
   });
   const desktop = await starting;
   if (exiting) return;

@@ -16,6 +16,8 @@ import type { HostEvent } from './hostEvents.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
+import { McpSignIn } from './mcp/admin/mcpSignIn.js';
+import { OAuthService } from './mcp/auth/oauthService.js';
 import { IdleSweep } from './mcp/connection/idleSweep.js';
 import { LeaseHolders } from './mcp/connection/leaseHolders.js';
 import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
@@ -169,6 +171,8 @@ export interface Host {
   reloadMcp(): Promise<ReloadReport>;
   /** The user's MCP servers (mcp.yaml): add, edit, remove, test, import, templates; every face edits them through this. */
   readonly mcpServers: McpServerAdmin;
+  /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out, state. */
+  readonly mcpSignIn: McpSignIn;
   /**
    * Hot reload: watches mcp.yaml and the plugin roots (fs.watch plus polling,
    * debounced); a change rescans the plugins and/or reloads the servers.
@@ -291,9 +295,13 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
+  const oauth = new OAuthService({ secrets, now });
+  const mcpSignIn = new McpSignIn({ configFile: home.mcpConfig, hostEnv: options.env ?? process.env, logger, oauth, readStoredValue: (name) => secrets.get(mcpValueSecretName(name)) });
   const mcpServers = new McpServerAdmin({
     configFile: home.mcpConfig,
     secrets,
+    oauth,
     hostEnv: options.env ?? process.env,
     logger,
     runtime: { tryStart: (definition, timeoutMs) => need().mcp.tryStart(definition, timeoutMs), definition: (id) => need().mcp.definition(id) },
@@ -348,6 +356,7 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
         hostModules,
         readStoredValue: (name) => secrets.get(mcpValueSecretName(name)),
+        oauth,
       });
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
       mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
@@ -456,6 +465,7 @@ export function createHost(options: HostOptions = {}): Host {
     },
     reloadMcp,
     mcpServers,
+    mcpSignIn,
     watch(watchOptions = {}) {
       need();
       const debounceMs = watchOptions.debounceMs ?? 100;

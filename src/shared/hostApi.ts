@@ -279,6 +279,12 @@ export const HostApiMethods = {
   'mcpServers.importApply': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), options: ImportApplyOptionsSchema.default({ choices: [], onConflict: 'skip', storeSecrets: true }) }).strict(), result: ImportResultSchema },
   'mcpServers.templates': { params: Empty, result: z.object({ templates: z.array(McpTemplateSchema) }) },
   'mcpServers.addTemplate': { params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  /** Signs in to a remote server (OAuth): answers when the browser came back, with the server's view (its sign-in state). */
+  'mcpServers.signIn': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  /** Ends a sign-in that is waiting for the browser. */
+  'mcpServers.cancelSignIn': { params: z.object({ name: Id }).strict(), result: z.object({ cancelled: z.boolean() }) },
+  /** Forgets a remote server's tokens and registration. */
+  'mcpServers.signOut': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
 
   /** The host's own prompts (zh/en pairs), registered under `chatos`; `setGrant` grants both texts to an app. */
   'prompts.list': { params: Empty, result: z.object({ prompts: z.array(HostPromptViewSchema), apps: z.array(z.string()) }) },
@@ -447,6 +453,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   IngestProgressSchema.extend({ type: z.literal('knowledge.progress'), jobId: z.string(), knowledgeBaseId: z.string() }),
   /** Conversations were created, renamed, deleted, or changed state: lists are stale. */
   z.object({ type: z.literal('conversations.changed') }),
+  /** serve: a sign-in's page, for the user's page to open in a new tab (the desktop app opens it in the system browser). */
+  z.object({ type: z.literal('auth.openUrl'), name: z.string(), url: z.string().url().refine((url) => /^https?:/.test(url), { error: 'an http(s) url' }) }),
 ]);
 export type HostEventMessage = z.infer<typeof HostEventSchema>;
 

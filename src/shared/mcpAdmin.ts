@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SignInStateSchema } from './mcpAuth.js';
 import { NodeRuntimeChoiceSchema } from './mcp.js';
 import { EnvNameSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
@@ -94,6 +95,8 @@ export const McpServerEntryViewSchema = z.object({
   otherKeys: z.array(z.string()),
   /** What the loader says about this entry (an error means it does not run as written). */
   problems: z.array(ProblemSchema),
+  /** A url server's sign-in (OAuth): none, needed, signed in (as whom, until when), or needed again. */
+  signIn: SignInStateSchema.optional(),
 });
 export type McpServerEntryView = z.infer<typeof McpServerEntryViewSchema>;
 

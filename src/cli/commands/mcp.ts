@@ -10,6 +10,7 @@ import { ConflictChoiceSchema } from '../../shared/mcpAdmin.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { formatProblem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
+import { registerMcpSignIn, signInText } from './mcpSignIn.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
 import type { NodeRuntimeChoice } from '../../shared/mcp.js';
@@ -83,6 +84,7 @@ function printServer(io: CliIo, server: McpServerEntryView): void {
   if (server.cwd) io.out(`      cwd ${server.cwd}`);
   if (server.nodeRuntime) io.out(`      node runtime ${server.nodeRuntime}`);
   if (server.otherKeys.length) io.out(`      also set in the file: ${server.otherKeys.join(', ')}`);
+  if (server.signIn && server.signIn.kind !== 'none') io.out(`      ${signInText(server.signIn)}${server.signIn.kind === 'needed' || server.signIn.kind === 'again' ? ` (chatos mcp login ${server.name})` : ''}`);
 }
 
 function printTest(io: CliIo, name: string, result: McpTestResult): void {
@@ -151,7 +153,9 @@ interface AddOptions {
 
 export function registerMcp(program: Command, cli: CliContext): void {
   const { io } = cli;
-  const mcp = program.command('mcp').description("your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, import from Claude Desktop / VS Code / Cursor / Cline, templates");
+  const mcp = program.command('mcp').description("your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates");
+
+  registerMcpSignIn(mcp, cli);
 
   mcp
     .command('list')

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
+import { aliasBomb } from '../helpers/aliasBomb.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
@@ -203,6 +204,24 @@ describe('chatos mcp import', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('IMPORT_NOT_JSON');
     expect(result.stderr).toContain(`${config}:2:`);
+  });
+});
+
+describe('an alias bomb in mcp.yaml (issue 25)', () => {
+  it('is refused with its file, line and fix: chatos mcp list answers, and edits wait until it is fixed', () => {
+    const bomb = aliasBomb(12);
+    const { file, cli } = home(bomb);
+    const listed = cli('mcp', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    const [problem] = listed.stderr.split('\nerror: ').filter((text) => text.includes('YAML_ALIAS_EXPANSION'));
+    expect(problem).toMatch(/:\d+: its aliases repeat too much: by the alias at line \d+/);
+    expect(problem).toContain(file);
+    expect(problem).toContain('fix: write the values out');
+    expect(listed.stderr).not.toContain('Invalid string length');
+    const added = cli('mcp', 'add', 'other', '--command', 'node');
+    expect(added.code).toBe(1);
+    expect(added.stderr).toContain('YAML_ALIAS_EXPANSION');
+    expect(fs.readFileSync(file, 'utf8')).toBe(bomb);
   });
 });
 

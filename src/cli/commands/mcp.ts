@@ -1,4 +1,3 @@
-import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { readProblem, readRegularText } from '../../core/files/readRegularFile.js';
 import { McpAdminError } from '../../core/mcp/admin/mcpAdminError.js';
@@ -123,15 +122,6 @@ function readImportFile(file: string): Promise<string> | string {
     throw new UserError(`cannot read ${file}: ${problem.message}`, problem.hint);
   }
   return read.text;
-}
-
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 interface AddOptions {
@@ -296,7 +286,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
         return;
       }
       let yes = opts.yes === true;
-      if (!yes && process.stdin.isTTY && file !== '-') yes = await confirmOnTerminal(`import ${importable} server(s) into mcp.yaml? [y/N] `);
+      if (!yes && io.ask && file !== '-') yes = /^y(es)?$/i.test((await io.ask(`import ${importable} server(s) into mcp.yaml? [y/N] `)).trim());
       else if (!yes) {
         if (options.json) printJson(io, { plan, applied: false });
         io.err('error: nothing was imported: there is no terminal to ask on\n    fix: run it again with --yes to import (and --on-conflict skip|replace|rename for names mcp.yaml already has)');

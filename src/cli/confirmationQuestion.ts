@@ -18,12 +18,30 @@ interface Listing {
   hiddenArguments: number;
 }
 
-/** `text` cut into lines of at most `width` characters (by code point, so no character is split). */
-function wrap(text: string, width: number): string[] {
-  const characters = [...text];
+/**
+ * The first `maxLines` lines of `text`, cut at `width` characters (by code
+ * point, so no character is split), and how many characters follow them;
+ * a huge value is counted, never copied whole.
+ */
+function wrap(text: string, width: number, maxLines: number): { lines: string[]; rest: number } {
   const lines: string[] = [];
-  for (let at = 0; at < characters.length; at += width) lines.push(characters.slice(at, at + width).join(''));
-  return lines.length ? lines : [''];
+  let line = '';
+  let length = 0;
+  let rest = 0;
+  for (const character of text) {
+    if (lines.length === maxLines) {
+      rest++;
+      continue;
+    }
+    line += character;
+    if (++length === width) {
+      lines.push(line);
+      line = '';
+      length = 0;
+    }
+  }
+  if (line || !lines.length) lines.push(line);
+  return { lines, rest };
 }
 
 /**
@@ -40,18 +58,19 @@ export function argumentLines(args: Readonly<Record<string, unknown>>, width: nu
   const listed = full ? keys : keys.slice(0, LISTED_ARGUMENTS);
   const room = Math.max(20, width - 4);
   for (const key of listed) {
-    const value = visibleInline(JSON.stringify(args[key]) ?? 'undefined');
-    const wrapped = wrap(`${quotedWord(key)}: ${value}`, room);
-    const shown = full || wrapped.length <= VALUE_LINES ? wrapped : wrapped.slice(0, VALUE_LINES - 1);
+    const text = `${quotedWord(key)}: ${visibleInline(JSON.stringify(args[key]) ?? 'undefined')}`;
+    const wrapped = wrap(text, room, full ? Infinity : VALUE_LINES);
+    // Past VALUE_LINES: the last line shown gives way to the count of what is folded.
+    const shown = wrapped.rest ? wrapped.lines.slice(0, VALUE_LINES - 1) : wrapped.lines;
     lines.push(`  ${shown[0]}`, ...shown.slice(1).map((line) => `    ${line}`));
-    if (shown.length < wrapped.length) {
-      const hidden = wrapped.slice(shown.length).reduce((sum, line) => sum + [...line].length, 0);
+    if (wrapped.rest) {
+      const hidden = room + wrapped.rest;
       hiddenCharacters += hidden;
-      lines.push(`    … ${hidden.toLocaleString('en')} more characters of ${quotedWord(key)}`);
+      lines.push(`    … ${hidden.toLocaleString('en')} more characters of this value`);
     }
   }
   const hiddenArguments = keys.length - listed.length;
-  if (hiddenArguments) lines.push(`  … and ${hiddenArguments.toLocaleString('en')} more arguments: ${keys.slice(listed.length, listed.length + 5).map(quotedWord).join(', ')}${hiddenArguments > 5 ? ', …' : ''}`);
+  if (hiddenArguments) lines.push(`  … and ${hiddenArguments.toLocaleString('en')} more arguments`);
   return { lines, hiddenCharacters, hiddenArguments };
 }
 
@@ -66,12 +85,14 @@ export async function askConfirmation(ask: Ask, request: ToolConfirmationRequest
   // The terminal the question is written on (stderr); a width no terminal reports is a common one.
   const width = options.width ?? (process.stderr.columns || 100);
   const headline = visibleInline(request.customSummary ? request.summary : `Run ${request.toolName} on ${request.serverName}`);
+  const count = Object.keys(request.args).length;
   let listing = argumentLines(request.args, width, false);
-  let intro = [`${headline} [${request.risk} risk]`, ...(Object.keys(request.args).length ? [`with ${Object.keys(request.args).length === 1 ? 'its argument' : `its ${Object.keys(request.args).length} arguments`}:`] : [])];
+  let intro = [`${headline} [${request.risk} risk]`, ...(count ? [`with ${count === 1 ? 'its argument' : `its ${count} arguments`}:`] : [])];
   for (;;) {
     const folded = listing.hiddenCharacters > 0 || listing.hiddenArguments > 0;
     const offers = ['y/N', ...(options.always ? ['a = always for this agent'] : []), ...(folded ? ['s = show all'] : [])];
-    const hidden = folded ? [`  (not shown: ${[listing.hiddenCharacters ? `${listing.hiddenCharacters.toLocaleString('en')} characters` : '', listing.hiddenArguments ? `${listing.hiddenArguments.toLocaleString('en')} arguments` : ''].filter(Boolean).join(' and ')}; answer s to see everything before you decide)`] : [];
+    const parts = [listing.hiddenCharacters ? `${listing.hiddenCharacters.toLocaleString('en')} characters` : '', listing.hiddenArguments ? `${listing.hiddenArguments.toLocaleString('en')} arguments` : ''].filter(Boolean);
+    const hidden = folded ? [`  (not shown: ${parts.join(' and ')}; answer s to see everything before you decide)`] : [];
     const reply = (await ask([...intro, ...listing.lines, ...hidden, `run it? [${offers.join(', ')}] `].join('\n'))).trim().toLowerCase();
     if (reply === 'y' || reply === 'yes') return 'yes';
     if (options.always && (reply === 'a' || reply === 'always')) return 'always';

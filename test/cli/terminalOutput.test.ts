@@ -78,7 +78,7 @@ describe('the y/N question of chatos call', { timeout: 180_000 }, () => {
     const session = await askedAbout({ what: `${'a'.repeat(5000)}${hiddenEnd}` });
     const first = session.screen();
     expect(first).not.toContain(hiddenEnd);
-    expect(first).toMatch(/… [\d,]+ more characters of what/);
+    expect(first).toMatch(/… [\d,]+ more characters of this value/);
     expect(first).toContain('s = show all');
     const mark = first.length;
     session.type('s\r');

@@ -1,4 +1,3 @@
-import * as jsYaml from 'js-yaml';
 import { isCollection, isMap, isNode, isScalar, parseDocument, type Document, type YAMLMap } from 'yaml';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import {
@@ -15,6 +14,7 @@ import {
 import type { Problem } from '../../../shared/problems.js';
 import type { Logger } from '../../ports.js';
 import { suggestClosest } from '../../naming/suggest.js';
+import { loadYaml } from '../../problems/yamlLoader.js';
 import { isPlainObject } from '../../plainObject.js';
 import { mcpValueSecretName, type SecretStore } from '../../secrets/secretStore.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
@@ -73,7 +73,7 @@ export class McpServerAdmin {
 
   async list(): Promise<McpServerList> {
     const { exists, text, load } = this.file.read();
-    const raw = load.kind === 'loaded' ? ((jsYaml.load(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}) : {};
+    const raw = load.kind === 'loaded' ? ((loadYaml(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}) : {};
     const stored = await this.storedSet(Object.values(raw).flatMap(storedNamesOf));
     const servers = await Promise.all(Object.entries(raw).map(([name, entry]) => this.withSignIn(entryView(name, entry, problemsOf(load, name), this.deps.hostEnv, (n) => stored.has(n)))));
     const fileProblems = load.kind === 'rejected' ? load.problems : load.problems.filter((p) => !p.path.startsWith('servers.') && !p.path.startsWith('servers['));
@@ -208,7 +208,7 @@ export class McpServerAdmin {
   /** Stored values of `names` that no server of mcp.yaml refers to now. */
   private async forgetUnused(names: readonly string[]): Promise<number> {
     const { text } = this.file.read();
-    const now = new Set(Object.values((jsYaml.load(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}).flatMap(storedNamesOf));
+    const now = new Set(Object.values((loadYaml(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}).flatMap(storedNamesOf));
     let removed = 0;
     for (const name of new Set(names)) if (!now.has(name) && (await this.deps.secrets.delete(mcpValueSecretName(name)))) removed++;
     return removed;
@@ -332,7 +332,7 @@ export class McpServerAdmin {
     const existing = new Map<string, string>();
     const { text: current, load } = this.file.read();
     if (load.kind === 'rejected') throw new McpAdminError('MCP_CONFIG_BROKEN', `${this.deps.configFile} has errors, so nothing is imported into it until they are fixed`, load.problems[0]?.hint, [], load.problems);
-    for (const [name, raw] of Object.entries((jsYaml.load(current) as { servers?: Record<string, unknown> } | null)?.servers ?? {})) {
+    for (const [name, raw] of Object.entries((loadYaml(current) as { servers?: Record<string, unknown> } | null)?.servers ?? {})) {
       existing.set(name, launchLine(entryView(name, raw, [], this.deps.hostEnv, () => false)));
     }
     return readImport(text, { ...(fileName ? { fileName } : {}), existing, homeDir: this.deps.templates.homeDir, storeSecrets });

@@ -125,18 +125,16 @@ async function bundledNodeLaunch(unpackedRoot, defaultsDir, work) {
     env: { ...process.env, PATH: noNode },
     logger: silentLogger,
   });
-  const conversation = 'package-check';
   try {
     await host.start();
-    const definition = host.mcp.allDefinitions().find((d) => d.plugin?.pluginId === 'chatos.notes');
+    const definition = host.mcp.definitions().find((d) => d.plugin?.pluginId === 'chatos.notes');
     if (!check(definition?.transport.kind === 'stdio' && definition.transport.command === 'node', `the built-in Notes server's command is node (${definition?.transport.kind === 'stdio' ? definition.transport.command : 'none'})`)) return;
-    const { lease } = await host.mcp.connections.acquire(definition, conversation);
-    const tools = lease.connection.tools;
-    check(tools.length > 0, `the packaged host started the Notes server with PATH=${noNode} (no node) and it lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+    // Started by the server administration, as the MCP servers page starts one to list its tools.
+    const { tools } = await host.mcp.servers.tools(definition.id);
+    check(tools.length > 0, `the packaged host started the Notes server with PATH=${noNode} (no node) and it lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.rawName).join(', ')}…)`);
   } catch (error) {
     fail(`the packaged host could not start the Notes server with no node on PATH: ${error.message}`);
   } finally {
-    await host.endConversation(conversation).catch(() => {});
     await host.dispose();
   }
 }
@@ -153,7 +151,7 @@ async function listToolsOf(label, command, commandArgs, env, cwd) {
   try {
     await Promise.race([client.connect(transport), timeout]);
     const { tools } = await Promise.race([client.listTools(), timeout]);
-    check(tools.length > 0, `${label} starts from the unpacked tree and lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+    check(tools.length > 0, `${label} starts from the unpacked tree and lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.rawName).join(', ')}…)`);
   } catch (error) {
     fail(`${label} did not start from the unpacked tree: ${error.message}${stderr.length ? `\n      ${stderr.join('').trim().split('\n').slice(-5).join('\n      ')}` : ''}`);
   } finally {

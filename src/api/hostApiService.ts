@@ -27,6 +27,8 @@ export interface HostApiServiceOptions {
   version: string;
   /** The UI's default language; default the system's. */
   locale?: string;
+  /** The desktop app's system browser, for sign-in pages; without it (serve) the page opens the url in a new tab (event auth.openUrl). */
+  openExternal?: (url: string) => void;
 }
 
 /**
@@ -45,7 +47,15 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       }
     }
   };
-  const context: HandlerContext = { host, urls: options.urls, emit, face: options.face, version: options.version, locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale };
+  const context: HandlerContext = {
+    host,
+    urls: options.urls,
+    emit,
+    face: options.face,
+    version: options.version,
+    locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+  };
   const handlers: Handlers = {
     ...infoHandlers(context),
     ...diagnosticsHandlers(context),

@@ -35,7 +35,7 @@ export type { HostEvent } from './hostEvents.js';
  * `plugins.catalog` work before `start()`; the rest needs the admin DB open.
  */
 export interface Host {
-  /** Opens the host's admin DB, fills the registry (seed 001 bootstrap) and loads the servers. */
+  /** Opens the host's admin DB, fills the registry (docs/rules/registry.md#bootstrap) and loads the servers. */
   start(): Promise<void>;
   /** Writes the admin DB's pending changes now; rejects (a StoreError) if they did not reach the disk. Faces call it before saying a change is made. */
   save(): Promise<void>;

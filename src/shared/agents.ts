@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
 import { PermissionLevelSchema } from './mcp.js';
 
-/** One app an agent uses (seed 000 §4.2): whether its MCP and prompts are on, and which server / prompt ids are selected. */
+/** One app an agent uses (docs/rules/agents.md#what-an-agent-stores): whether its MCP and prompts are on, and which server / prompt ids are selected. */
 export const AgentUiAppSchema = z.object({
   pluginId: z.string().min(1),
   appId: z.string().min(1),

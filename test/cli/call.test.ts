@@ -28,6 +28,16 @@ describe('chatos call', () => {
     expect(approved.stdout).toContain('no note with id nope');
   }, 120_000);
 
+  it('the question shows every argument: one that comes after 300 characters of another is there to judge', () => {
+    const home = tempDir();
+    const args = JSON.stringify({ padding: 'x'.repeat(300), id: 'the-note-that-matters' });
+    const asked = runInTerminal(['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', args, '--home', home], 'n');
+    expect(asked.stdout).toContain('with its 2 arguments:');
+    expect(asked.stdout).toContain('  id: "the-note-that-matters"');
+    expect(asked.stdout).toContain('run it? [y/N]');
+    expect(asked.stdout).toContain('The user declined');
+  }, 120_000);
+
   it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {
     const home = tempDir();
     const args = ['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', '{"id":"nope"}', '--home', home];

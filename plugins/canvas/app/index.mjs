@@ -1,6 +1,6 @@
-// The Canvas page (seed 004): lists the UI instances agents built, renders
+// The Canvas page (docs/rules/canvas.md): lists the UI instances agents built, renders
 // the selected one and follows every change live. What the user types is
-// shown at once (the seed's optimistic update) and kept as unsent input; an
+// shown at once (the optimistic update of docs/rules/canvas.md#one-way-to-write) and kept as unsent input; an
 // action click sends the form's values through patch_ui_state, the one write
 // path, so the gateway's grants and audit apply and the history records it.
 // Plain DOM styled with antd's tokens (a page frame loads no framework).

@@ -2,32 +2,44 @@
 // The Canvas app's MCP server. In ChatOS it runs over stdio and keeps its
 // instances in the app's data folder (from _meta). It also runs on its own
 // for other MCP hosts (Claude Desktop, Cline):
-//   node server.mjs                                  stdio (default)
-//   MCP_TRANSPORT=http MCP_PORT=8766 node server.mjs streamable HTTP on 127.0.0.1:8766/mcp
-// and then keeps its instances in $CANVAS_DATA_DIR, else the current folder.
+//   node server.mjs [--data-dir DIR]                                  stdio (default)
+//   MCP_TRANSPORT=http MCP_PORT=8766 node server.mjs [--data-dir DIR] streamable HTTP on 127.0.0.1:8766/mcp
+// and then keeps its instances in --data-dir, else $CANVAS_DATA_DIR, else the
+// current folder. Over HTTP that folder is the only one: any local process
+// can reach the port (it has no token), so a folder a call names in _meta is
+// ignored. Over stdio the one client is whoever started the server, so the
+// folder ChatOS names in _meta is used.
 // stdout is the protocol channel in stdio mode: log to stderr only.
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createCanvasServer } from './canvasServer.mjs';
 
-const context = { stores: new Map(), fallbackDir: path.resolve(process.env.CANVAS_DATA_DIR || process.cwd()) };
+let flags;
+try {
+  flags = parseArgs({ options: { 'data-dir': { type: 'string' } } }).values;
+} catch (error) {
+  process.stderr.write(`canvas: ${error.message}\nusage: node server.mjs [--data-dir DIR]\n`);
+  process.exit(2);
+}
+const dataDir = path.resolve(flags['data-dir'] || process.env.CANVAS_DATA_DIR || process.cwd());
 const transport = (process.env.MCP_TRANSPORT ?? 'stdio').toLowerCase();
 
 if (transport === 'stdio') {
-  await createCanvasServer(context).connect(new StdioServerTransport());
+  await createCanvasServer({ stores: new Map(), fallbackDir: dataDir, metaFolders: true }).connect(new StdioServerTransport());
 } else if (transport === 'http' || transport === 'streamable_http' || transport === 'streamable-http') {
-  await serveHttp(Number(process.env.MCP_PORT ?? 8766));
+  await serveHttp(Number(process.env.MCP_PORT ?? 8766), { stores: new Map(), fallbackDir: dataDir, metaFolders: false });
 } else {
   process.stderr.write(`canvas: MCP_TRANSPORT must be stdio or http, not "${process.env.MCP_TRANSPORT}"\n`);
   process.exit(2);
 }
 
 /** Streamable HTTP on 127.0.0.1 only, at /mcp (and /), one session per client; Host and Origin are checked against DNS rebinding. */
-async function serveHttp(port) {
+async function serveHttp(port, context) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`canvas: MCP_PORT must be a port number, not "${process.env.MCP_PORT}"\n`);
     process.exit(2);

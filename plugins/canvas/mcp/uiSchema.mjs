@@ -1,4 +1,4 @@
-// The canvas's formats as zod schemas (seed 004): the UI schema an instance
+// The canvas's formats as zod schemas (docs/rules/canvas.md#values): the UI schema an instance
 // holds, and the patches and calls that change it. Pure: no I/O. The patch
 // engine (engine.mjs) validates with these; tests parse results back with them.
 import { z } from 'zod';
@@ -120,7 +120,7 @@ export const UiSchemaSchema = z.strictObject({
 
 export const PATCH_OPS = Object.freeze(['set', 'add', 'replace', 'remove', 'clear']);
 
-/** One patch as a model writes it; the engine checks op, path and value with the seed's error codes. */
+/** One patch as a model writes it; the engine checks op, path and value with the codes of docs/rules/canvas.md#error-codes. */
 export const PatchSchema = z.object({
   op: z.enum(PATCH_OPS).describe('set | add | replace | remove | clear'),
   path: z

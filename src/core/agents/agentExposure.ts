@@ -4,7 +4,7 @@ import type { Exposure } from '../contributions/exposure.js';
 import { registryId } from '../registry/registryTables.js';
 
 /**
- * Seed 000 way B: what an app exposes of existing servers and prompts
+ * Way B (docs/rules/names-and-exposure.md#exposure): what an app exposes of existing servers and prompts
  * (`exposure.mcpServers` / `exposure.prompts`: off, all, or a list) bounds
  * what an agent may select under that app. The agent editor offers only
  * that, but agents are also made through the CLI, the API and the settings
@@ -15,6 +15,15 @@ import { registryId } from '../registry/registryTables.js';
  * An app's own server and prompts (way A) are always its to offer. A list
  * names registry ids (`aide::memory`) or bare names (`memory`, any
  * provider's); a prompt pair counts as one (`x` and `x__en`).
+ *
+ * An app that is not installed (its plugin removed, or an id that names
+ * none) exposes nothing: nothing of another provider (a plugin's server,
+ * another app's such as aide's) selected under it is offered, and saving
+ * such a selection is refused. The host app's own registrations (its
+ * mcp.yaml and built-in servers, its own prompts: ids `chatos::…`, a
+ * provider id no plugin may claim) stay selectable under any entry, as they
+ * always were: they are the user's own configuration, not an app's to
+ * expose.
  */
 
 export type ExposureKind = 'mcpServers' | 'prompts';
@@ -66,15 +75,37 @@ export function exposureRefusal(app: AppContribution, kind: ExposureKind, id: st
   };
 }
 
-/** Every selected id of `uiApps` outside what its app exposes; apps not installed are left to the resolver to report. */
-export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined): ExposureViolation[] {
+/** The provider part of a registry id (`aide` of `aide::memory`; provider ids hold no ':'), or undefined for a bare name. */
+function providerOf(id: string): string | undefined {
+  const at = id.indexOf('::');
+  return at < 0 ? undefined : id.slice(0, at);
+}
+
+/**
+ * Why an id may not be selected under an app that is not installed (it
+ * exposes nothing), or undefined when it is one of `hostAppId`'s own (the
+ * registry owner's: see the note at the top).
+ */
+export function missingAppRefusal(uiApp: Pick<AgentUiApp, 'pluginId' | 'appId'>, kind: ExposureKind, id: string, hostAppId: string): { message: string; hint: string } | undefined {
+  if (providerOf(id) === hostAppId) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not offered: app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed, so it exposes nothing (only the host's own ${what}s, "${hostAppId}::…", may be selected under it)`,
+    hint: `install the plugin (chatos install DIR), or select the ${what} under an installed app that exposes it (chatos apps shows each app's exposure)`,
+  };
+}
+
+/**
+ * Every selected id of `uiApps` outside what its app exposes, an app not
+ * installed exposing nothing but `hostAppId`'s own (the registry owner's).
+ */
+export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined, hostAppId: string): ExposureViolation[] {
   const violations: ExposureViolation[] = [];
   uiApps.forEach((uiApp, i) => {
     const app = appOf(uiApp.pluginId, uiApp.appId);
-    if (!app) return;
     const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
       ids.forEach((id, j) => {
-        const refusal = exposureRefusal(app, kind, id);
+        const refusal = app ? exposureRefusal(app, kind, id) : missingAppRefusal(uiApp, kind, id, hostAppId);
         if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
       });
     check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);

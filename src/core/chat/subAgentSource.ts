@@ -37,7 +37,7 @@ const DEFAULT_LEVEL: PermissionLevel = 'write';
 const NOTHING: SourceListing = Object.freeze({ tools: [], problems: [], reminders: [] });
 
 /**
- * An agent's sub-agents as a tool source (DESIGN.md "Chat: the agent loop"):
+ * An agent's sub-agents as a tool source (docs/rules/chat.md#sub-agents):
  * an agent is offered one tool per id in its `subAgents`; a call runs that
  * agent in the sub flow, in a child conversation, and its final answer is
  * the result. Through the gateway like any tool: a caller whose agent does

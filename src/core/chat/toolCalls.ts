@@ -1,4 +1,5 @@
-import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
 import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
@@ -49,15 +50,19 @@ export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promis
 }
 
 async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
-  const started = performance.now();
+  // Its run time: from now, or from the user's approval when it waits for one (the user's thinking is not the tool's time).
+  let started = performance.now();
+  /** Asked and not (yet) approved: a call that ends so never ran, and has no run time. */
+  let waiting = false;
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[] } = {}): ToolResultDraft => {
-    const durationMs = Math.round(performance.now() - started);
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk } = {}): ToolResultDraft => {
+    const durationMs = waiting ? 0 : Math.round(performance.now() - started);
+    const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
-      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}) },
+      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}), ...signIn },
     });
     return {
       role: 'tool',
@@ -69,6 +74,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       durationMs,
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
       ...(childConversationId ? { childConversationId } : {}),
+      ...signIn,
     };
   };
 
@@ -86,8 +92,18 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     childConversationId = childId;
     deps.emit({ type: 'toolCall', call: { ...base, phase: 'started', childConversationId: childId } });
   };
+  const onAsked = (request: { id: string; expiresAt: number; createdAt: number }) => {
+    waiting = true;
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'awaiting', confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt } } });
+  };
+  const onApproved = () => {
+    if (!waiting) return;
+    waiting = false;
+    started = performance.now();
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
+  };
   try {
-    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir, callId: call.id, onConversation });
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, onAsked, onApproved, artifactsDir: batch.artifactsDir, callId: call.id, onConversation });
     // Whatever the call does after a Stop or Cancel is not waited for (its failure then is expected and dropped), unless it
     // settles only once its work stopped: a sub-agent's run writes its stopped state before the turn goes on.
     calling.catch(() => undefined);
@@ -101,9 +117,19 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
-    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), error.serverId ? { serverId: error.serverId } : {});
+    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
   } finally {
     running.end();
   }
+}
+
+/**
+ * A call that needs the user to sign in to its server: the conversation
+ * shows a sign-in card (the server's name, a Sign in button) instead of the
+ * raw refusal. Only mcp.yaml servers (`chatos::<name>`) sign in by name.
+ */
+function signInAsk(error: McpRuntimeError): { signIn?: SignInAsk } {
+  const name = error.serverId?.startsWith(`${HOST_APP_ID}::`) ? error.serverId.slice(HOST_APP_ID.length + 2) : undefined;
+  return error.code === 'SIGN_IN_NEEDED' && name ? { signIn: { serverId: error.serverId!, name } } : {};
 }

@@ -8,7 +8,7 @@ export type { ResolvedAgent } from '../agents/agentResolver.js';
 
 type Listing = Awaited<ReturnType<ToolGateway['listTools']>>;
 
-/** Agents (seed 000 §4.2) in the host's admin DB, and how the host resolves one now. */
+/** Agents (docs/rules/agents.md) in the host's admin DB, and how the host resolves one now. */
 export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create' | 'update' | 'delete'> {
   /** The agent's prompt, the servers it is offered, its problems, and its caller per flow. */
   resolve(agent: Agent): ResolvedAgent;

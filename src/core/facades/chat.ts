@@ -13,6 +13,7 @@ export interface ChatFacade
     | 'onEvent'
     | 'list'
     | 'get'
+    | 'window'
     | 'create'
     | 'rename'
     | 'setBranch'

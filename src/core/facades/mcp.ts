@@ -1,6 +1,7 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
+import type { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
 import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
@@ -38,4 +39,6 @@ export interface McpFacade {
   readonly admin: Pick<McpServerAdmin, 'list' | 'get' | 'add' | 'update' | 'remove' | 'setDisabled' | 'test' | 'planImport' | 'applyImport' | 'templates' | 'addTemplate'>;
   /** Per-server user settings as stored: tools switched off, permission overrides. */
   readonly settings: Pick<ServerSettings, 'of'>;
+  /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out. */
+  readonly signIn: Pick<McpSignIn, 'signIn' | 'cancel' | 'signOut'>;
 }

@@ -9,7 +9,7 @@ export type { PruneResult } from '../operations/registryPrune.js';
 export type { GrantKind } from '../registry/registryCenter.js';
 
 /**
- * The registry center (seed 001): apps, servers and prompts with their
+ * The registry center (docs/rules/registry.md): apps, servers and prompts with their
  * grants, read and granted; the host's own prompts; the registry's problems.
  * Registrations themselves come from the plugins, provider DBs and defaults
  * (the registry sync), never from a face.

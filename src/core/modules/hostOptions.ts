@@ -36,7 +36,7 @@ export interface HostOptions {
    * `leases.releaseGraceSeconds` wins.
    */
   leaseGraceMs?: number;
-  /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
+  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
    * This process only looks (a read-only CLI command): the admin DB is

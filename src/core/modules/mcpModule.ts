@@ -2,6 +2,8 @@ import * as os from 'node:os';
 import { releaseDraft } from '../audit/releaseAudit.js';
 import type { McpFacade } from '../facades/mcp.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
+import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
+import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
@@ -43,6 +45,9 @@ export interface McpModule {
  */
 export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule }): McpModule {
   const { home, options } = base;
+  // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
+  const oauth = new OAuthService({ secrets: base.secrets, now: base.now });
+  const readStoredValue = (name: string) => base.secrets.get(mcpValueSecretName(name));
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
     inProcessServers: deps.settingsServer.inProcess,
@@ -54,7 +59,8 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     now: base.now,
     runGate: deps.runGate,
     hostModules: base.hostModules,
-    readStoredValue: (name) => base.secrets.get(mcpValueSecretName(name)),
+    readStoredValue,
+    oauth,
     // The MCP client's features, one registration each: tools for now; roots, sampling, elicitation, logging and
     // resource updates join here as they are built, each delegating to a host service under the request policy.
     clientFeatures: new ClientFeatures([toolsFeature]),
@@ -76,12 +82,14 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   const admin = new McpServerAdmin({
     configFile: home.mcpConfig,
     secrets: base.secrets,
+    oauth,
     hostEnv: base.env,
     logger: base.logger,
     runtime,
     reload,
     templates: { appRoot: base.appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
   });
+  const signIn = new McpSignIn({ configFile: home.mcpConfig, hostEnv: base.env, logger: base.logger, oauth, readStoredValue });
   const times = () => leaseTimes(runtime.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
   const idleSweep = new IdleSweep({
     scheduler: base.scheduler,
@@ -103,6 +111,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
     admin: narrow(admin, ['list', 'get', 'add', 'update', 'remove', 'setDisabled', 'test', 'planImport', 'applyImport', 'templates', 'addTemplate']),
     settings: narrow(settings, ['of']),
+    signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
   };
   return {
     runtime,

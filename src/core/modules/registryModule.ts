@@ -17,7 +17,7 @@ export interface RegistryModule {
   readonly center: RegistryCenter;
   readonly sync: RegistrySync;
   readonly facade: RegistryFacade;
-  /** Seed 001's bootstrap: the host's own rows, provider DBs and defaults, then the scan's plugins. */
+  /** The bootstrap of docs/rules/registry.md#bootstrap: the host's own rows, provider DBs and defaults, then the scan's plugins. */
   bootstrap(scan: ScanResult): Promise<void>;
 }
 

@@ -23,8 +23,8 @@ export const MANIFEST_FILE = 'plugin.json';
 export const MAX_MANIFEST_BYTES = 256 * 1024;
 export const MAX_PROMPT_BYTES = 128 * 1024;
 export const MAX_AI_CONFIG_BYTES = 256 * 1024;
-/** An unknown key's hint points the author to the README's manifest reference. */
-const MANIFEST_REFERENCE = { reference: 'the manifest reference' };
+/** An unknown key's hint points the author to docs/plugins/manifest.md. */
+const MANIFEST_REFERENCE = { reference: 'the manifest reference (docs/plugins/manifest.md)' };
 
 export interface PromptText {
   text: string;
@@ -219,7 +219,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   }
 
   function loadPrompt(spec: NonNullable<AppManifest['ai']>['mcpPrompt'] & {}, jsonPath: (string | number)[]): LoadedPrompt {
-    // A bare string is the zh prompt (seed 000 §1).
+    // A bare string is the zh prompt (docs/plugins/prompts.md).
     if (typeof spec === 'string') return { zh: readPromptSide(spec, jsonPath) };
     return {
       title: spec.title,

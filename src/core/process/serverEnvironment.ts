@@ -1,7 +1,7 @@
 /**
  * What of the host's environment a server (or a plugin backend) inherits.
  *
- * Seed 002 has servers inherit the host's whole environment; the SDK passes
+ * The original specification has servers inherit the host's whole environment (docs/rules/mcp-yaml.md#environment-and-headers); the SDK passes
  * only a handful of variables (`getDefaultEnvironment`), so no API key or
  * token of the user's shell reaches a server unless named. ChatOS keeps that
  * small default, adding what real servers need to work as they do in a
@@ -66,7 +66,7 @@ const EXTRA_PREFIXES = ['LC_'];
 const isWindows = (platform: NodeJS.Platform) => platform === 'win32';
 const sdkDefaults = (platform: NodeJS.Platform) => SDK_DEFAULTS[isWindows(platform) ? 'win32' : 'posix'];
 
-/** The names every server and backend inherits from the host when set, as the README and the run plan list them (`LC_*` for the family). */
+/** The names every server and backend inherits from the host when set, as docs/reference/environment.md#what-a-server-inherits and the run plan list them (`LC_*` for the family). */
 export function inheritedEnvNames(platform: NodeJS.Platform = process.platform): string[] {
   return [...new Set([...sdkDefaults(platform), ...EXTRA_NAMES, ...EXTRA_PREFIXES.map((prefix) => `${prefix}*`)])];
 }
@@ -110,4 +110,51 @@ export function serverEnvironment(hostEnv: NodeJS.ProcessEnv, inherit: InheritEn
     put(env, name, value);
   }
   return env;
+}
+
+/**
+ * Variables that decide which program or which code a process runs: a
+ * search path, a preload, a startup file, an interpreter's own flags. Set by
+ * a plugin, any of them runs code the fingerprint does not pin.
+ */
+const CODE_VARIABLES = new Set([
+  'PATH',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONUSERBASE',
+  'PERL5LIB',
+  'PERL5OPT',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'GEM_HOME',
+  'GEM_PATH',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'CLASSPATH',
+  'ELECTRON_RUN_AS_NODE',
+]);
+
+/** Windows names are case-insensitive (`Path`); `DYLD_*` is a family (macOS's preloads and library paths). */
+export function changesCode(variable: string): boolean {
+  const name = variable.toUpperCase();
+  return CODE_VARIABLES.has(name) || name.startsWith('DYLD_');
+}
+
+/** The host's variables (INHERITED_ENV_NAMES) a process inherits beside the ones it sets (`names`), which win. */
+export function inheritedBeside(names: readonly string[]): string[] {
+  // Windows names are case-insensitive; elsewhere http_proxy and HTTP_PROXY are two variables.
+  const key = (name: string) => (process.platform === 'win32' ? name.toUpperCase() : name);
+  const overridden = new Set(names.map(key));
+  return INHERITED_ENV_NAMES.filter((name) => !overridden.has(key(name)));
 }

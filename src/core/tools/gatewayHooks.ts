@@ -7,21 +7,24 @@ import type { OfferedTool } from './toolSource.js';
 /**
  * Whether a call of this tool asks the user first: its permission level is
  * `confirm` (declared, overridden, or a sub-agent's level), or a server
- * registered it as confirmable. Decided here alone, at the call.
+ * registered it as asking, for all its calls or for these arguments (a
+ * write tool given more than its low-risk arguments), whatever its level
+ * says. Decided here alone, at the call.
  */
-function asksConfirmation(tool: Pick<OfferedTool, 'name' | 'permission'>, confirmations: Pick<ToolConfirmationService, 'needsConfirmation'>): boolean {
-  return tool.permission === 'confirm' || confirmations.needsConfirmation(tool.name);
+function asksConfirmation(tool: Pick<OfferedTool, 'name' | 'permission'>, args: Record<string, unknown>, confirmations: Pick<ToolConfirmationService, 'needsConfirmation'>): boolean {
+  return tool.permission === 'confirm' || confirmations.needsConfirmation(tool.name, args);
 }
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
 function riskOf(context: CallContext, confirmations: ToolConfirmationService): RiskLevel {
-  if (confirmations.needsConfirmation(context.tool.name)) return confirmations.getRiskLevel(context.tool.name);
+  if (confirmations.needsConfirmation(context.tool.name, context.args)) return confirmations.getRiskLevel(context.tool.name);
   return context.tool.annotations?.destructiveHint === true ? 'high' : 'medium';
 }
 
 /**
- * The host's gateway hooks (seed 003 §7): a tool whose permission is
- * `confirm` (or that a server registered as confirmable) waits for the user;
+ * The host's gateway hooks (docs/rules/confirmation.md#confirmation): a tool whose permission is
+ * `confirm` (or that a server registered as confirmable, for all its calls
+ * or for these arguments) waits for the user;
  * every call is written to the audit log, and so is every call the gateway
  * refused before anyone was asked (decision and outcome `refused`, the
  * refusal's code as `reason`). Wired in the gateway, so no face
@@ -29,10 +32,10 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
-    beforeCall(context, signal) {
+    beforeCall(context, signal, asked) {
       const { caller, tool, args } = context;
       // Answered at once, not as a promise: this is every call's path. The one place a call is judged to need asking.
-      if (!asksConfirmation(tool, confirmations)) return 'auto';
+      if (!asksConfirmation(tool, args, confirmations)) return 'auto';
       return confirmations.requestDecision(tool.serverId, tool.name, args, {
         conversationId: caller.conversationId,
         risk: riskOf(context, confirmations),
@@ -40,6 +43,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
         ...(tool.description ? { description: tool.description } : {}),
         ...(signal ? { signal } : {}),
+        ...(asked ? { onAsked: asked } : {}),
       });
     },
     afterCall(record) {

@@ -196,7 +196,7 @@ export class McpToolSource implements ToolSource {
     if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
     const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
-    // On a name two servers' tools would both take, the server that listed first keeps it (seed 002's last known good).
+    // On a name two servers' tools would both take, the server that listed first keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms).
     const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), priority: (server) => this.deps.runtime.listedOrder(server.id) });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
     this.catalogMemo.set(key, { inputs, catalog });
@@ -363,7 +363,7 @@ export class McpToolSource implements ToolSource {
   private readonly metaMemo = new WeakMap<ServerDefinition, { meta: Record<string, unknown>; tellsCaller: boolean }>();
 
   /**
-   * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
+   * `_meta` for every call to this server, exactly docs/rules/gateway.md#_meta: an app's
    * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
    * and `workdir` (the app's own, else the session root). Nothing about the
    * caller is added for a third-party server: it learns no agent or

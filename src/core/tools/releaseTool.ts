@@ -4,7 +4,7 @@ import type { ConnectionManager } from '../mcp/connection/connectionManager.js';
 import { GatewayError } from './refusals.js';
 import { HOST_TOOL_OWNER, type Caller, type OfferedTool, type SourceCall, type SourceListing, type SourceResult, type ToolSource } from './toolSource.js';
 
-/** The admin tool of every caller that may hold a dedicated instance (seed 002 `mcp_admin`). */
+/** The admin tool of every caller that may hold a dedicated instance (docs/rules/gateway.md#the-hosts-own-tools). */
 export const RELEASE_TOOL: Tool = {
   name: 'mcp_release',
   description:
@@ -14,7 +14,7 @@ export const RELEASE_TOOL: Tool = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
 };
 
-/** Seed 002's sticky reminder for a conversation holding a stateful server's instance. */
+/** The sticky reminder of docs/rules/mcp-yaml.md#leases for a conversation holding a stateful server's instance. */
 export const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
 

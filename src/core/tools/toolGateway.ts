@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolConfirmationRequest } from '../../shared/confirmation.js';
 import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import { suggestClosest } from '../naming/suggest.js';
@@ -25,8 +26,8 @@ export interface CallContext {
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
-  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). */
-  beforeCall?(context: CallContext, signal?: AbortSignal): CallDecision | Promise<CallDecision>;
+  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). `asked`: told the question when one is put. */
+  beforeCall?(context: CallContext, signal?: AbortSignal, asked?: (request: ToolConfirmationRequest) => void): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
   afterRefusal?(record: RefusalRecord): void;
@@ -64,7 +65,7 @@ export interface GatewayCallResult {
   tool: OfferedTool;
   decision: CallDecision;
   artifacts: readonly SavedArtifact[];
-  /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
+  /** docs/rules/mcp-yaml.md#leases: the first lease of a stateful server asks the agent to release it when done. */
   reminders: readonly string[];
   durationMs: number;
   /** The caller cancelled it and it stopped (a sub-agent's run). */
@@ -204,8 +205,12 @@ export class ToolGateway {
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(source: ToolSource, context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto';
-    if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(source, context, answer, started, reminders, options));
+    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto';
+    if (typeof decision !== 'string')
+      return Promise.resolve(decision).then((answer) => {
+        if (answer === 'approved') options?.onApproved?.();
+        return this.callDecided(source, context, answer, started, reminders, options);
+      });
     return this.callDecided(source, context, decision, started, reminders, options);
   }
 

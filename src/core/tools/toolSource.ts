@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolConfirmationRequest } from '../../shared/confirmation.js';
 import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { CatalogTool } from '../mcp/catalog/toolCatalog.js';
@@ -7,8 +8,8 @@ import type { SavedArtifact } from './artifacts.js';
 import type { PermissionSource } from './permissions.js';
 
 /**
- * The one interface every tool source implements (DESIGN.md "Subsystem
- * modules and one tool seam"): MCP servers, the host's own tools
+ * The one interface every tool source implements
+ * (docs/contributing/architecture.md#the-tool-seam): MCP servers, the host's own tools
  * (mcp_release, knowledge_search) and an agent's sub-agents. A source lists
  * what a caller is offered, resolves a name a caller calls (or refuses it),
  * and runs a resolved call. Access, the permission level, confirmation and
@@ -40,6 +41,10 @@ export interface GatewayCallOptions extends CallOptions {
   callId?: string;
   /** A source that runs a conversation for the call (a sub-agent) names it as soon as it exists. */
   onConversation?: (conversationId: string) => void;
+  /** A confirm-level call: the question put to the user, when it is put (a call an earlier approval lets through is not asked). */
+  onAsked?(request: ToolConfirmationRequest): void;
+  /** The user approved it: it runs from now. */
+  onApproved?(): void;
 }
 
 /** Where a tool comes from. */
@@ -62,7 +67,7 @@ export interface OfferedTool extends CatalogTool {
 export interface SourceListing {
   tools: OfferedTool[];
   problems: Problem[];
-  /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
+  /** docs/rules/mcp-yaml.md#leases: the first lease of a stateful server asks the agent to release it when done. */
   reminders: string[];
 }
 

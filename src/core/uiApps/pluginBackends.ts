@@ -68,7 +68,7 @@ export function defaultRunnerPath(): string {
 }
 
 /**
- * Plugin backends (DESIGN.md "Security baseline"): each plugin's
+ * Plugin backends (docs/rules/security.md#plugins): each plugin's
  * `backend.entry` runs in its own Node process, never in the host's. A
  * process starts on the plugin's first call, is restarted when a file under
  * its entry's folder changed (checked by stats on every call) or after it

@@ -12,7 +12,7 @@ import { SubAgentConfirm, type SubAgentLevels } from './SubAgentConfirm';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
 
-/** The editor's values: the agent's own fields (seed 000 §4.2). */
+/** The editor's values: the agent's own fields (docs/rules/agents.md#what-an-agent-stores). */
 interface Draft {
   id?: string;
   name: string;
@@ -85,7 +85,7 @@ export interface AgentEditorProps {
 }
 
 /**
- * The agent form (seed 000 §4.1 step 3): name, description, host app and
+ * The agent form (docs/rules/agents.md#what-an-agent-stores): name, description, host app and
  * language; then the apps first, and per app its MCP / prompt switches and
  * selections. The live preview beside it shows what the draft would get.
  */

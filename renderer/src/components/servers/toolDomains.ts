@@ -1,7 +1,7 @@
 import { ownValue } from '../../api/ownValue';
 
 /**
- * Which domain (seed 003 §8 "按领域折叠") a tool belongs to, from its raw
+ * Which domain (docs/rules/settings-server.md#the-management-ui) a tool belongs to, from its raw
  * name alone: the HostApi does not carry the settings server's module
  * domains, so they are derived. A name is `verb_noun…` (snake or camel
  * case); the domain is the first noun after the verb, singular, then mapped

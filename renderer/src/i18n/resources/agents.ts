@@ -1,4 +1,4 @@
-/** Agents page and agent editor (seed 000 §4). */
+/** Agents page and agent editor (docs/rules/agents.md). */
 export default {
   zh: {
     'agents.title': '智能体',

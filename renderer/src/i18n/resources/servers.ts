@@ -1,4 +1,4 @@
-/** MCP servers page, a server's own page, tool permissions (seed 003 §5, §8). */
+/** MCP servers page, a server's own page, tool permissions (docs/rules/confirmation.md#permission-levels, docs/rules/settings-server.md#the-management-ui). */
 export default {
   zh: {
     'servers.title': 'MCP 服务器',

@@ -6,8 +6,8 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import { ToolsClient } from './toolsClient.js';
 
 /**
- * The MCP client's features in one place (DESIGN.md "Subsystem modules and
- * one tool seam"): what the client declares in `initialize`, and the
+ * The MCP client's features in one place
+ * (docs/contributing/architecture.md#mcp-client-features): what the client declares in `initialize`, and the
  * handlers of what a server may ask or tell it. The protocol client stays
  * apart from host policy (as in Zed's context servers): a feature only
  * registers its handlers here and delegates to a host service; whether a

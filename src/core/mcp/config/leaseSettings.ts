@@ -17,7 +17,7 @@ export const LeaseSettingsSchema = z
   .strict();
 export type LeaseSettings = z.infer<typeof LeaseSettingsSchema>;
 
-/** The README's promise: an instance unused for 30 minutes is released. */
+/** The promise of docs/rules/mcp-yaml.md#leases: an instance unused for 30 minutes is released. */
 export const DEFAULT_LEASE_IDLE_MS = 30 * 60_000;
 /** A page reloaded or a socket reconnecting within this keeps its instances. */
 export const DEFAULT_LEASE_GRACE_MS = 30_000;

@@ -22,7 +22,7 @@ const leasesOf = (host: Awaited<ReturnType<typeof startTestHost>>['host']) =>
     .sort();
 
 /**
- * Idle release on the host's schedule (README: 30 minutes), with real server
+ * Idle release on the host's schedule (docs/rules/mcp-yaml.md#leases: 30 minutes), with real server
  * processes and a scheduler the test moves: no real waiting for the idle
  * time, only for the processes to end.
  */

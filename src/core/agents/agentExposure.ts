@@ -1,6 +1,8 @@
-import type { AgentUiApp } from '../../shared/agents.js';
+import { isHostUiApp, type AgentUiApp } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
+import type { RegistrySource } from '../../shared/registry.js';
 import type { Exposure } from '../contributions/exposure.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { registryId } from '../registry/registryTables.js';
 
 /**
@@ -66,15 +68,39 @@ export function exposureRefusal(app: AppContribution, kind: ExposureKind, id: st
   };
 }
 
+/** Where what the host registers under its own name comes from: the user's servers and prompts, and its built-in servers; never a plugin's. */
+const HOST_OWN_SOURCES = new Set<RegistrySource['kind']>(['mcp-yaml', 'host', 'builtin']);
+
+/**
+ * Whether a registration is the host's own, selectable under the host's
+ * entry (docs/rules/agents.md#your-own-servers). Without its row (the store's
+ * check at save), only the registry id's provider is known; the resolver
+ * passes the row and checks where it came from too.
+ */
+export function isHostOwn(id: string, row?: { providerAppId: string; source: RegistrySource }): boolean {
+  if (!id.startsWith(`${HOST_APP_ID}::`)) return false;
+  return row === undefined || (row.providerAppId === HOST_APP_ID && HOST_OWN_SOURCES.has(row.source.kind));
+}
+
+/** Why an id may not be selected under the host's own entry, or undefined when it may. */
+export function hostEntryRefusal(kind: ExposureKind, id: string, row?: { providerAppId: string; source: RegistrySource }): { message: string; hint: string } | undefined {
+  if (isHostOwn(id, row)) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not one of your own (ChatOS's entry offers the ${what}s you added and its built-in ones, "${HOST_APP_ID}::…")`,
+    hint: `select it under the app that brings it, or pick one of your own ${what}s (chatos registry ${kind === 'mcpServers' ? 'servers' : 'prompts'})`,
+  };
+}
+
 /** Every selected id of `uiApps` outside what its app exposes; apps not installed are left to the resolver to report. */
 export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined): ExposureViolation[] {
   const violations: ExposureViolation[] = [];
   uiApps.forEach((uiApp, i) => {
     const app = appOf(uiApp.pluginId, uiApp.appId);
-    if (!app) return;
+    if (!app && !isHostUiApp(uiApp)) return;
     const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
       ids.forEach((id, j) => {
-        const refusal = exposureRefusal(app, kind, id);
+        const refusal = app ? exposureRefusal(app, kind, id) : hostEntryRefusal(kind, id);
         if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
       });
     check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);

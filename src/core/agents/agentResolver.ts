@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/agents.js';
+import { isHostUiApp, type Agent } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
@@ -9,7 +9,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
-import { exposureRefusal, type ExposureKind } from './agentExposure.js';
+import { exposureRefusal, hostEntryRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -133,7 +133,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   agent.uiApps.forEach((uiApp, i) => {
     const at = `uiApps[${i}]`;
     const app: AppContribution | undefined = catalog.getAiContribution(uiApp.pluginId, uiApp.appId);
-    if (!app) {
+    // The host's own entry (docs/rules/agents.md#your-own-servers) is no plugin: nothing is missing.
+    const hostEntry = !app && isHostUiApp(uiApp);
+    if (!app && !hostEntry) {
       const installed = catalog.apps.map((a) => `${a.pluginId}/${a.appId}`);
       warn('AGENT_APP_MISSING', at, `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; its own server and prompt are left out`, 'install the plugin again (chatos install DIR), or remove this app from the agent');
     }
@@ -150,7 +152,8 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     }
     /** Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const refusal = app ? exposureRefusal(app, kind, id) : undefined;
+      const row = kind === 'mcpServers' ? serverById.get(id) : promptById.get(id) ?? promptById.get(baseOf(id));
+      const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };

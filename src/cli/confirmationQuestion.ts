@@ -75,7 +75,7 @@ export function argumentLines(args: Readonly<Record<string, unknown>>, width: nu
 }
 
 /**
- * Asks whether a confirm-level call may run (DESIGN.md "CLI contract"): what
+ * Asks whether a confirm-level call may run (docs/reference/cli.md#exit-codes-and-output): what
  * it is (the sentence written for the tool, else "Run TOOL on SERVER"), its
  * risk, and every argument (argumentLines). What is folded is said, and `s`
  * shows it all before asking again; anything but y (or a, where offered)

@@ -82,7 +82,7 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /**
    * How long a conversation's own server instance may sit unused before it
-   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   * is released (default 10 minutes); mcp.yaml's `leases.idleMinutes` wins.
    */
   leaseIdleMs?: number;
   /**
@@ -91,6 +91,8 @@ export interface HostOptions {
    * `leases.releaseGraceSeconds` wins.
    */
   leaseGraceMs?: number;
+  /** How long a plugin backend may go without a call before it is stopped (default 5 minutes); mcp.yaml's `leases.backendIdleMinutes` wins. */
+  backendIdleMs?: number;
   /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
@@ -247,8 +249,9 @@ export function createHost(options: HostOptions = {}): Host {
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
   const now = options.scheduler ? () => scheduler.now() : () => clock.now();
   let idleSweep: IdleSweep | undefined;
+  let backendSweep: IdleSweep | undefined;
   let trustWatch: TrustWatch | undefined;
-  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs, backendIdleMs: options.backendIdleMs });
   const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
     confirmations.forgetConversation(conversationId);
     leaseHolders.forget(conversationId);
@@ -436,6 +439,14 @@ export function createHost(options: HostOptions = {}): Host {
         onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
       });
       idleSweep.start();
+      // Backends whose pages are all closed stop too (docs/plugins/backends.md#lifetime); the same sweep, over backends.
+      backendSweep = new IdleSweep({
+        scheduler,
+        connections: { sweepIdle: (idleMs = leaseTimesNow().backendIdleMs) => backends.sweepIdle(idleMs) },
+        idleMs: () => leaseTimesNow().backendIdleMs,
+        onError: (error) => logger.warn(`stopping idle plugin backends failed: ${(error as Error).message}`),
+      });
+      backendSweep.start();
       // Another process may untrust or uninstall a plugin: what it runs here stops too, and the faces are told.
       trustWatch = new TrustWatch({
         scheduler,
@@ -558,6 +569,7 @@ export function createHost(options: HostOptions = {}): Host {
       const current = started;
       started = undefined;
       idleSweep?.dispose();
+      backendSweep?.dispose();
       trustWatch?.dispose();
       leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.

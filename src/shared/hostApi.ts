@@ -215,6 +215,8 @@ export const HostApiMethods = {
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
   'agents.save': { params: z.object({ id: Id.optional(), agent: JsonObject }).strict(), result: z.object({ agent: AgentSchema }) },
   'agents.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  /** Creates the ready assistant for a model (docs/using/agents.md#a-ready-assistant): built-in apps and the user's own servers, in the user's language. */
+  'agents.createReady': { params: z.object({ modelId: Id, language: z.enum(['zh', 'en']) }).strict(), result: z.object({ agent: AgentSchema }) },
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
 

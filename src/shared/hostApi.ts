@@ -128,6 +128,8 @@ export const ServerToolSchema = z.object({
   permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
   /** The level without the user's override, so the UI can offer "reset". */
   inputSchema: JsonObject,
+  /** The group the server declares the tool in (`_meta.chatos.domain`: the settings server's module); absent when it declares none. */
+  domain: z.string().optional(),
 });
 export type ServerTool = z.infer<typeof ServerToolSchema>;
 

@@ -128,6 +128,8 @@ export const ServerToolSchema = z.object({
   permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
   /** The level without the user's override, so the UI can offer "reset". */
   inputSchema: JsonObject,
+  /** The group the server declares the tool in (`_meta.chatos.domain`: the settings server's module); absent when it declares none. */
+  domain: z.string().optional(),
 });
 export type ServerTool = z.infer<typeof ServerToolSchema>;
 
@@ -431,6 +433,13 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('models.changed') }),
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
+  /**
+   * The same questions under the names seed 003 gives them (docs/rules/confirmation.md#events): asked, and
+   * declined because nobody answered in time. `uiApp` names the app whose
+   * own server the tool is of, so its open pages get the event too.
+   */
+  z.object({ type: z.literal('mcp:tool_confirmation_required'), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
+  z.object({ type: z.literal('mcp:tool_confirmation_expired'), id: z.string(), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */

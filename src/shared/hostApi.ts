@@ -434,7 +434,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
   /**
-   * The same questions under the names seed 003 gives them (docs/rules/confirmation.md#events): asked, and
+   * The same questions under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
    * declined because nobody answered in time. `uiApp` names the app whose
    * own server the tool is of, so its open pages get the event too.
    */

@@ -177,8 +177,8 @@ export function registerKb(program: Command, cli: CliContext): void {
         // Asked like uninstall: what goes is said first, and nothing is deleted without a yes.
         if (!opts.yes) {
           const found = await host.knowledge.get(id);
-          io.err(`deleting knowledge base ${found.id} ("${found.name}") deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
-          const answer = await confirmStep(`delete ${found.id}?`, false);
+          io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
+          const answer = await confirmStep(io, `delete ${found.id}?`, false);
           if (answer === 'no-terminal') throw new UserError(`${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`, `run "chatos kb delete ${found.id} --yes" to delete it with its documents`);
           if (!answer) throw new UserError(`${found.id} was not deleted`);
         }

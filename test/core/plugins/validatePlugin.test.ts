@@ -311,6 +311,8 @@ describe('validatePluginFolder: a valid plugin', () => {
       tags: ['db'],
       enabled: true,
       permissions: {},
+      // A server keeps state per conversation unless the plugin says otherwise (docs/plugins/manifest.md).
+      'truely-stateless': false,
     });
     expect(manifest.apps[1]!.ai!.mcp).toMatchObject({ url: 'https://mcp.example.com/mcp', allowMain: false, allowSub: true, args: [] });
     expect(result.backendEntryPath).toBe(at('backend/main.mjs'));

@@ -12,6 +12,7 @@ import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
 import { ConversationScroller } from './ConversationScroller';
 import { useMessageRows, type MessageActions } from './MessageList';
+import { RowContext } from './rowContext';
 import { useConversation } from './useConversation';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
@@ -209,18 +210,20 @@ function PaneMessages(props: Parameters<typeof useMessageRows>[0] & { paging?: '
   const rows = useMessageRows(props);
   const end = reachesEnd(state);
   return (
-    <ConversationScroller
-      rows={rows}
-      header={header}
-      footer={footer}
-      hasOlder={hasOlder(state)}
-      reachesEnd={end}
-      unloadedNewer={state.window.total - state.window.end}
-      {...(paging ? { paging } : {})}
-      loadOlder={() => void loadOlder()}
-      loadNewer={() => void loadNewer()}
-      reloadLatest={reloadLatest}
-      {...(target !== undefined ? { target } : {})}
-    />
+    <RowContext>
+      <ConversationScroller
+        rows={rows}
+        header={header}
+        footer={footer}
+        hasOlder={hasOlder(state)}
+        reachesEnd={end}
+        unloadedNewer={state.window.total - state.window.end}
+        {...(paging ? { paging } : {})}
+        loadOlder={() => void loadOlder()}
+        loadNewer={() => void loadNewer()}
+        reloadLatest={reloadLatest}
+        {...(target !== undefined ? { target } : {})}
+      />
+    </RowContext>
   );
 }

@@ -58,6 +58,13 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'one-yaml-loader',
+      comment: 'YAML from outside is read through src/core/problems/yamlLoader.ts, which bounds what its aliases expand to; js-yaml is imported nowhere else (tests may read what they wrote).',
+      severity: 'error',
+      from: { path: '^(src|electron|scripts|plugins|runtime|bin)/', pathNot: '^src/core/problems/yamlLoader\\.ts$' },
+      to: { path: '^(node_modules/)?js-yaml(/|$)' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle, type-only ones included.',
       severity: 'error',

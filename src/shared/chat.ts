@@ -89,6 +89,10 @@ export const AssistantMessageSchema = z.object({
   stats: AnswerStatsSchema,
 });
 
+/** A call refused because its remote server needs the user to sign in: which server (the mcp.yaml name signs in). */
+export const SignInAskSchema = z.object({ serverId: z.string(), name: z.string() });
+export type SignInAsk = z.infer<typeof SignInAskSchema>;
+
 export const ToolMessageSchema = z.object({
   ...base,
   role: z.literal('tool'),
@@ -101,6 +105,8 @@ export const ToolMessageSchema = z.object({
   serverId: z.string().optional(),
   /** A sub-agent call: the child conversation it ran in. */
   childConversationId: z.string().optional(),
+  /** The call needs the user to sign in to its server: the conversation shows a sign-in card. */
+  signIn: SignInAskSchema.optional(),
 });
 
 /**
@@ -237,6 +243,7 @@ export const ToolCallEventSchema = z.object({
   artifacts: z.array(z.object({ url: z.string(), mimeType: z.string() })).optional(),
   /** A sub-agent call: where its run is (known from the start). */
   childConversationId: z.string().optional(),
+  signIn: SignInAskSchema.optional(),
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
 

@@ -50,11 +50,26 @@ export const StdioTransportSchema = z.object({
   nodeRuntime: NodeRuntimeChoiceSchema.optional(),
 });
 
+/**
+ * How ChatOS identifies itself when it signs in to a remote server (mcp.yaml
+ * `oauth:`): a client id (and secret) the server's operator registered for
+ * the user, or the url of a client ID metadata document. Neither is needed
+ * where the authorization server lets ChatOS register itself.
+ */
+export const OAuthClientConfigSchema = z.object({
+  clientId: z.string().min(1).optional(),
+  clientSecret: EnvValueSchema.optional(),
+  clientMetadataUrl: z.string().min(1).optional(),
+});
+
+export type OAuthClientConfig = z.infer<typeof OAuthClientConfigSchema>;
+
 export const HttpTransportSchema = z.object({
   kind: z.literal('streamable_http'),
   url: z.string().min(1),
   headers: z.record(z.string(), EnvValueSchema),
   sessionId: z.string().optional(),
+  oauth: OAuthClientConfigSchema.optional(),
 });
 
 /** A server that runs inside the host (the built-in settings server), reached over the SDK's in-memory transport. */

@@ -1,4 +1,5 @@
-import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
 import { callProgress, type RunningCalls } from '../mcp/gateway/runningCalls.js';
@@ -67,11 +68,12 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[] } = {}): ToolResultDraft => {
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk } = {}): ToolResultDraft => {
     const durationMs = waiting ? 0 : Math.round(performance.now() - started);
+    const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
-      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}) },
+      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}), ...signIn },
     });
     return {
       role: 'tool',
@@ -83,6 +85,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       durationMs,
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
       ...(childConversationId ? { childConversationId } : {}),
+      ...signIn,
     };
   };
 
@@ -145,9 +148,19 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
-    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), error.serverId ? { serverId: error.serverId } : {});
+    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
   } finally {
     running.end();
   }
+}
+
+/**
+ * A call that needs the user to sign in to its server: the conversation
+ * shows a sign-in card (the server's name, a Sign in button) instead of the
+ * raw refusal. Only mcp.yaml servers (`chatos::<name>`) sign in by name.
+ */
+function signInAsk(error: McpRuntimeError): { signIn?: SignInAsk } {
+  const name = error.serverId?.startsWith(`${HOST_APP_ID}::`) ? error.serverId.slice(HOST_APP_ID.length + 2) : undefined;
+  return error.code === 'SIGN_IN_NEEDED' && name ? { signIn: { serverId: error.serverId!, name } } : {};
 }

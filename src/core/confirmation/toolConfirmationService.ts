@@ -51,9 +51,16 @@ export interface DecisionOptions {
   onAsked?(request: ToolConfirmationRequest): void;
 }
 
+/**
+ * The sentence of a tool without one of its own. Faces list the arguments
+ * themselves (the page's card, the CLI's question), in full; this one keeps
+ * to a line, and says how much of them it leaves out rather than cutting
+ * silently.
+ */
 function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
   const shown = JSON.stringify(args);
-  return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${shown.length > 200 ? `${shown.slice(0, 197)}…` : shown}`}`;
+  const cut = shown.length > 200 ? `${shown.slice(0, 197)}… (${(shown.length - 197).toLocaleString('en')} more characters)` : shown;
+  return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${cut}`}`;
 }
 
 /**

@@ -10,8 +10,8 @@ import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
-import type { LeaseSettings } from './config/leaseSettings.js';
-import { ServerConnection } from './connection/serverConnection.js';
+import { DEFAULT_LEASE_IDLE_MS, type LeaseSettings } from './config/leaseSettings.js';
+import { ServerConnection, type ConnectionDeps } from './connection/serverConnection.js';
 import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
 import { ServerLog } from './process/serverLog.js';
@@ -41,6 +41,8 @@ export interface McpRuntimeOptions {
   hostModules?: HostModules;
   /** Reads `{ secret: NAME }` values (the host's key store) when a server starts. */
   readStoredValue?: ReadStoredValue;
+  /** Sign-in to remote servers: their stored tokens, refreshed once when refused, else SIGN_IN_NEEDED. */
+  oauth?: ConnectionDeps['oauth'];
 }
 
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
@@ -89,7 +91,7 @@ export class McpRuntime {
       hostEnv: options.hostEnv,
       now: options.now,
       clientInfo: { name: 'chatos', version: '0.1.0' },
-      idleMs: options.idleMs ?? 30 * 60_000,
+      idleMs: options.idleMs ?? DEFAULT_LEASE_IDLE_MS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,
@@ -98,6 +100,7 @@ export class McpRuntime {
       gate: (definition) => this.gateAtSpawn(definition),
       configFile: options.configFile,
       readStoredValue: options.readStoredValue,
+      oauth: options.oauth,
     });
   }
 
@@ -388,6 +391,7 @@ export class McpRuntime {
       gate: (def) => this.gateAtSpawn(def),
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
+      oauth: this.options.oauth,
     });
   }
 

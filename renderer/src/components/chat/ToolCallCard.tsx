@@ -8,8 +8,9 @@ import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
 import { useCountdown } from '../ConfirmationCard';
 import { ArgsList } from './ArgsList';
-import { useRowWords } from './rowContext';
 import { Disclosure } from './Disclosure';
+import { useRowWords } from './rowContext';
+import { SignInCard } from './SignInCard';
 
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
@@ -125,6 +126,7 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
+      {(result?.signIn ?? event?.signIn) && <SignInCard ask={(result?.signIn ?? event?.signIn)!} />}
       {subAgentRun}
     </div>
   );

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as jsYaml from 'js-yaml';
 import { Document, isMap, isScalar, parseDocument, visit, YAMLMap, type Node } from 'yaml';
 import { formatProblem, type Problem } from '../../../shared/problems.js';
 import type { Logger } from '../../ports.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
+import { loadYaml } from '../../problems/yamlLoader.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { writeFileAtomic } from '../../store/dbFile.js';
 import { withFileLock } from '../../store/dbLock.js';
@@ -105,7 +105,7 @@ function brokenFile(file: string, problems: Problem[], detail?: string): McpAdmi
 /** Every server the edit did not name reads exactly as before (nothing lost, nothing reordered into a new meaning). */
 function checkUntouched(before: string, after: string, touched: readonly string[], file: string): void {
   const serversOf = (text: string) => {
-    const value = jsYaml.load(text) as { servers?: Record<string, unknown> } | null;
+    const value = loadYaml(text) as { servers?: Record<string, unknown> } | null;
     return new Map(Object.entries(value?.servers ?? {}));
   };
   const old = serversOf(before);
@@ -160,7 +160,7 @@ export function loaderSafeNode(doc: Document, value: unknown): Node {
 
 function readsAsItself(text: string): boolean {
   try {
-    return jsYaml.load(text) === text;
+    return loadYaml(text) === text;
   } catch {
     return false;
   }

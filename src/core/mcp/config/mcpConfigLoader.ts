@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EnvValue, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
+import type { EnvValue, OAuthClientConfig, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
 import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
@@ -266,7 +266,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
-  stdio: ['url', 'headers', 'sessionId'],
+  stdio: ['url', 'headers', 'sessionId', 'oauth'],
   streamable_http: ['command', 'args', 'env', 'inheritEnv', 'cwd', 'nodeRuntime'],
 };
 
@@ -314,11 +314,22 @@ function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: tru
   return Array.isArray(inherit) && inherit.length > 0 ? { inheritEnv: inherit } : {};
 }
 
+/** mcp.yaml's `oauth:` in the definition's spelling; left out when empty, so other servers' definitions are as before. */
+function oauthOf(oauth: McpServerEntry['oauth']): { oauth?: OAuthClientConfig } {
+  if (!oauth) return {};
+  const config: OAuthClientConfig = {
+    ...(oauth.client_id === undefined ? {} : { clientId: oauth.client_id }),
+    ...(oauth.client_secret === undefined ? {} : { clientSecret: oauth.client_secret }),
+    ...(oauth.client_metadata_url === undefined ? {} : { clientMetadataUrl: oauth.client_metadata_url }),
+  };
+  return Object.keys(config).length ? { oauth: config } : {};
+}
+
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
       ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }), ...(entry.nodeRuntime === undefined ? {} : { nodeRuntime: entry.nodeRuntime }) }
-      : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
+      : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }), ...oauthOf(entry.oauth) };
   return {
     id: mcpYamlServerId(key),
     name: key,

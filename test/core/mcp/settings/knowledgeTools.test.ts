@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { domainOf } from '../../../../renderer/src/components/servers/toolDomains.js';
 import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../../helpers/providerServer.js';
 import { knowledgeModule } from '../../../../src/core/mcp/settings/tools/knowledge.tools.js';
@@ -43,7 +42,8 @@ describe('the knowledge tools behind the gateway', () => {
       delete_document: 'confirm/config',
     });
     expect(knowledgeModule.tools.map((t) => t.name)).toEqual(NINE);
-    expect(new Set(NINE.map(domainOf))).toEqual(new Set(['knowledge']));
+    const listed = (await host.operations.servers.tools('chatos::settings')).tools.filter((t) => NINE.includes(t.rawName));
+    expect(new Set(listed.map((t) => t.domain))).toEqual(new Set(['knowledge']));
   });
 
   it('never runs a confirm tool before approval; read tools and low-risk writes run at once', async () => {

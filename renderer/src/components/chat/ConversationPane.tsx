@@ -1,6 +1,6 @@
 import { DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -11,7 +11,9 @@ import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
 import { ConversationScroller } from './ConversationScroller';
+import { prepareMarkdown } from './LazyMarkdown';
 import { useMessageRows, type MessageActions } from './MessageList';
+import { RowContext } from './rowContext';
 import { useConversation } from './useConversation';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
@@ -203,24 +205,51 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   );
 }
 
+/**
+ * Answers loaded but not shown yet (a window of older ones, as the user
+ * scrolls up) are parsed while the page is idle, the nearest to what is
+ * shown first, so none is parsed in the frame that scrolls it into view.
+ */
+function usePreparedAnswers(state: ConversationState): void {
+  const seen = useRef<{ conversationId: string; ids: Set<string> }>(undefined);
+  const { messages } = state.view;
+  const conversationId = state.view.conversation.id;
+  useEffect(() => {
+    if (seen.current?.conversationId !== conversationId) seen.current = { conversationId, ids: new Set() };
+    const { ids } = seen.current;
+    const texts: string[] = [];
+    // From the newest: a window put in front is prepared from its end, next to the rows shown.
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (ids.has(message.id)) continue;
+      ids.add(message.id);
+      if ((message.role === 'assistant' || message.role === 'summary') && message.text) texts.push(message.text);
+    }
+    prepareMarkdown(texts);
+  }, [messages, conversationId]);
+}
+
 /** The conversation's rows in the scroller: what is loaded, whether more is before or after it. */
 function PaneMessages(props: Parameters<typeof useMessageRows>[0] & { paging?: 'older' | 'newer'; loadOlder(): Promise<void>; loadNewer(): Promise<void>; reloadLatest(): Promise<void>; target?: string; header: ReactNode; footer: ReactNode }) {
   const { state, paging, loadOlder, loadNewer, reloadLatest, target, header, footer } = props;
   const rows = useMessageRows(props);
   const end = reachesEnd(state);
+  usePreparedAnswers(state);
   return (
-    <ConversationScroller
-      rows={rows}
-      header={header}
-      footer={footer}
-      hasOlder={hasOlder(state)}
-      reachesEnd={end}
-      unloadedNewer={state.window.total - state.window.end}
-      {...(paging ? { paging } : {})}
-      loadOlder={() => void loadOlder()}
-      loadNewer={() => void loadNewer()}
-      reloadLatest={reloadLatest}
-      {...(target !== undefined ? { target } : {})}
-    />
+    <RowContext>
+      <ConversationScroller
+        rows={rows}
+        header={header}
+        footer={footer}
+        hasOlder={hasOlder(state)}
+        reachesEnd={end}
+        unloadedNewer={state.window.total - state.window.end}
+        {...(paging ? { paging } : {})}
+        loadOlder={() => void loadOlder()}
+        loadNewer={() => void loadNewer()}
+        reloadLatest={reloadLatest}
+        {...(target !== undefined ? { target } : {})}
+      />
+    </RowContext>
   );
 }

@@ -1,5 +1,5 @@
 import { EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined } from '@ant-design/icons';
-import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Input, Space, Spin, Tag, Typography } from 'antd';
 import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -8,10 +8,13 @@ import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { ConfirmationGroupCard } from './ConfirmationGroupCard';
 import type { ConversationState } from './conversationState';
+import { Disclosure } from './Disclosure';
+import { IconButton } from './IconButton';
 import { LazyMarkdown } from './LazyMarkdown';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
+import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
 
 /** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
@@ -32,22 +35,22 @@ interface ListProps {
 
 /** "‹ 2 / 3 ›" for a message with edits or regenerations beside it. */
 function SiblingNav({ messageId, siblings, onSwitch, disabled }: { messageId: string; siblings?: string[]; onSwitch(id: string): void; disabled: boolean }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   if (!siblings || siblings.length < 2) return null;
   const at = siblings.indexOf(messageId);
   return (
-    <Space size={0} className="sibling-nav" data-testid="sibling-nav">
-      <Button size="small" type="text" icon={<LeftOutlined />} disabled={disabled || at <= 0} onClick={() => onSwitch(siblings[at - 1]!)} aria-label={t('chat.branch.previous')} data-testid="sibling-previous" />
-      <Typography.Text type="secondary" className="sibling-count">
+    <span className="sibling-nav" data-testid="sibling-nav">
+      <IconButton icon={<LeftOutlined />} label={word('chat.branch.previous')} disabled={disabled || at <= 0} onClick={() => onSwitch(siblings[at - 1]!)} testId="sibling-previous" />
+      <span className="sibling-count">
         {at + 1} / {siblings.length}
-      </Typography.Text>
-      <Button size="small" type="text" icon={<RightOutlined />} disabled={disabled || at >= siblings.length - 1} onClick={() => onSwitch(siblings[at + 1]!)} aria-label={t('chat.branch.next')} data-testid="sibling-next" />
-    </Space>
+      </span>
+      <IconButton icon={<RightOutlined />} label={word('chat.branch.next')} disabled={disabled || at >= siblings.length - 1} onClick={() => onSwitch(siblings[at + 1]!)} testId="sibling-next" />
+    </span>
   );
 }
 
 const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(message.text);
   const [saving, setSaving] = useState(false);
@@ -68,43 +71,34 @@ const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }
           <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />
           <Space>
             <Button type="primary" size="small" loading={saving} onClick={() => void save()} data-testid="message-edit-save">
-              {t('chat.message.saveEdit')}
+              {word('chat.message.saveEdit')}
             </Button>
             <Button size="small" onClick={() => setEditing(false)}>
-              {t('common.cancel')}
+              {word('common.cancel')}
             </Button>
           </Space>
         </div>
       ) : (
         <div className="msg-user-bubble">{message.text}</div>
       )}
-      <Space size={0} className="msg-tools">
+      {/* Plain buttons with a title: a row mounts again each time it scrolls into view, and antd's Button and Tooltip cost on each mount. */}
+      <div className="msg-tools">
         <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
         <CopyButton text={message.text} />
-        {actions && !editing && (
-          <Tooltip title={t('chat.message.edit')}>
-            <Button size="small" type="text" icon={<EditOutlined />} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} aria-label={t('chat.message.edit')} data-testid="message-edit" />
-          </Tooltip>
-        )}
-      </Space>
+        {actions && !editing && <IconButton icon={<EditOutlined />} label={word('chat.message.edit')} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} testId="message-edit" />}
+      </div>
     </div>
   );
 });
 
 /** A sub-agent's run under its call: collapsed until opened, then its own conversation, live. */
 function SubAgentRun({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const [open, setOpen] = useState(false);
   return (
-    <Collapse
-      size="small"
-      ghost
-      className="subagent-run"
-      data-testid={`subagent-run-${conversationId}`}
-      activeKey={open ? ['run'] : []}
-      onChange={(keys) => setOpen(keys.length > 0)}
-      items={[{ key: 'run', label: t('chat.subAgent.run'), children: open ? <ChildConversation conversationId={conversationId} agentName={agentName} /> : null }]}
-    />
+    <Disclosure ghost open={open} onToggle={setOpen} className="subagent-run" testId={`subagent-run-${conversationId}`} toggleTestId="subagent-toggle" label={word('chat.subAgent.run')}>
+      <ChildConversation conversationId={conversationId} agentName={agentName} />
+    </Disclosure>
   );
 }
 
@@ -142,7 +136,7 @@ function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
 
 const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
   const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, streaming } = props;
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const review = useContext(ReviewApproval);
   if (streaming) {
     return (
@@ -163,7 +157,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
       {message.text && <LazyMarkdown text={message.text} />}
       {message.status === 'stopped' && (
         <Tag color={message.stop?.kind === 'user' ? 'default' : 'error'} className="msg-stopped" data-testid="message-stopped">
-          {t(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
+          {word(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
         </Tag>
       )}
       {message.toolCalls.length > 0 && (
@@ -176,15 +170,11 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
       )}
       <div className="msg-foot">
         <AnswerStats stats={message.stats} />
-        <Space size={0} className="msg-tools">
+        <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
           {message.text && <CopyButton text={message.text} />}
-          {actions && last && (
-            <Tooltip title={t('chat.message.regenerate')}>
-              <Button size="small" type="text" icon={<ReloadOutlined />} disabled={busy} onClick={() => void actions.regenerate()} aria-label={t('chat.message.regenerate')} data-testid="message-regenerate" />
-            </Tooltip>
-          )}
-        </Space>
+          {actions && last && <IconButton icon={<ReloadOutlined />} label={word('chat.message.regenerate')} disabled={busy} onClick={() => void actions.regenerate()} testId="message-regenerate" />}
+        </div>
       </div>
     </div>
   );
@@ -198,14 +188,12 @@ function streamingMessage(id: string, text: string, agentId: string): AssistantM
 }
 
 function SummaryDivider({ message }: { message: SummaryMessage }) {
-  const { t } = useTranslation();
+  const { t } = useRowWords();
+  const [open, setOpen] = useState(false);
   return (
-    <Collapse
-      size="small"
-      className="msg-summary"
-      data-testid="message-summary"
-      items={[{ key: 'summary', label: t('chat.summary.label', { count: message.summarized }), children: <LazyMarkdown text={message.text} /> }]}
-    />
+    <Disclosure open={open} onToggle={setOpen} className="msg-summary" testId="message-summary" label={t('chat.summary.label', { count: message.summarized })}>
+      <LazyMarkdown text={message.text} />
+    </Disclosure>
   );
 }
 
@@ -289,10 +277,12 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
 export function MessageList(props: ListProps) {
   const rows = useMessageRows(props);
   return (
-    <div className="message-list" data-testid="message-list">
-      {rows.map((row) => (
-        <Fragment key={row.key}>{row.node}</Fragment>
-      ))}
-    </div>
+    <RowContext>
+      <div className="message-list" data-testid="message-list">
+        {rows.map((row) => (
+          <Fragment key={row.key}>{row.node}</Fragment>
+        ))}
+      </div>
+    </RowContext>
   );
 }

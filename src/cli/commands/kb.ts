@@ -104,6 +104,7 @@ export function registerKb(program: Command, cli: CliContext): void {
       });
       if (json) printJson(io, { knowledgeBaseId: id, added });
       else for (const a of added) io.out(`added ${a.file}: ${a.chunks} chunk(s)${a.embedded ? ', embedded' : ''}${a.replaced ? ` (replaced ${a.replaced})` : ''}`);
+      for (const note of added.flatMap((a) => a.notes ?? [])) io.err(`note: ${note}`);
       cli.exitCode = 0;
     });
 

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import type { Logger } from '../ports.js';
-import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
+import { checkedText, documentFromBytes, readDocumentFile, type DocumentText } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { KnowledgeIndex, type VectorsWrite } from './knowledgeIndex.js';
@@ -180,15 +180,14 @@ export class KnowledgeService {
   /** Adds a text under `title` (a text added again under the same title replaces the old one's chunks). */
   async addText(id: string, text: string, title: string, options: IngestOptions = {}): Promise<AddResult> {
     const name = title.trim() || 'text';
-    return this.addDocument(id, name, checkedText(text, `the text "${name}"`), options);
+    return this.addDocument(id, { name, text: checkedText(text, `the text "${name}"`), notes: [] }, options);
   }
 
   /** Adds a file (.txt, .md, .html, .pdf); a file added again under the same name replaces its old chunks. */
   async addFile(id: string, file: string, options: IngestOptions = {}): Promise<AddResult> {
     await this.opened(id);
     options.onProgress?.({ phase: 'reading', file: path.basename(file), done: 0, total: 1 });
-    const document = await readDocumentFile(file);
-    return this.addDocument(id, document.name, document.text, options);
+    return this.addDocument(id, await readDocumentFile(file), options);
   }
 
   /** Adds a file's bytes (an upload from a face); `name` is its file name, and only its last part is kept. */
@@ -196,11 +195,10 @@ export class KnowledgeService {
     await this.opened(id);
     const fileName = path.basename(name.replaceAll('\\', '/')).trim().slice(0, 200);
     options.onProgress?.({ phase: 'reading', file: fileName, done: 0, total: 1 });
-    const document = await documentFromBytes(fileName, bytes);
-    return this.addDocument(id, document.name, document.text, options);
+    return this.addDocument(id, await documentFromBytes(fileName, bytes), options);
   }
 
-  private async addDocument(id: string, name: string, text: string, options: IngestOptions): Promise<AddResult> {
+  private async addDocument(id: string, { name, text, notes }: DocumentText, options: IngestOptions): Promise<AddResult> {
     return this.serial(id, async () => {
       const { base, index } = await this.opened(id);
       options.onProgress?.({ phase: 'chunking', file: name, done: 0, total: 1 });
@@ -229,7 +227,7 @@ export class KnowledgeService {
       await target.add(chunks, vectors);
       const next = this.touched({ ...base, embeddedWith }, target);
       this.commit(next, target);
-      return { file: name, chunks: chunks.length, replaced: replaced.length, embedded: vectors !== undefined };
+      return { file: name, chunks: chunks.length, replaced: replaced.length, embedded: vectors !== undefined, ...(notes.length ? { notes } : {}) };
     });
   }
 

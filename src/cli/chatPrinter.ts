@@ -29,6 +29,8 @@ export function statsLine(stats: AnswerStats): string {
 export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event: ChatEvent): void; streamed: boolean } {
   const stream = io.terminal === true && io.write !== undefined;
   let midLine = false;
+  /** Calls already printed as started. */
+  const shown = new Set<string>();
   const line = (text: string) => {
     if (midLine) io.write!('\n');
     midLine = false;
@@ -46,9 +48,12 @@ export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event:
         case 'toolCall': {
           const call = event.call;
           if (call.conversationId !== conversationId) return;
-          if (call.phase === 'started' && !call.childConversationId) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
-          else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
-          else line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
+          // A call that waited for approval starts again once approved; the terminal's own question already said it.
+          if (call.phase === 'started' && !call.childConversationId) {
+            if (!shown.has(call.callId)) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
+            shown.add(call.callId);
+          } else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
+          else if (call.phase === 'finished') line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
           return;
         }
         case 'status': {

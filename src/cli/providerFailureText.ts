@@ -41,6 +41,8 @@ export function describeProviderFailure(failure: ProviderFailure, entry: ModelEn
       return { message: `HTTP ${failure.status ?? 400}: the provider rejected the request${said}`, hint: 'check the model name and parameters (--temperature, --max-tokens) for this provider' };
     case 'aborted':
       return { message: 'the request was stopped', hint: 'run it again' };
+    case 'too-long':
+      return { message: `the answer from ${where} was too long${said}`, hint: 'ask for a shorter answer, or raise the limit (chatos chat --max-answer-chars N)' };
   }
 }
 

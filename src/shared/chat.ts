@@ -22,6 +22,8 @@ export const StopKindSchema = z.enum([
   'round-limit',
   /** The process running it ended (killed, crashed) before the answer was complete. */
   'interrupted',
+  /** The answer passed the size limit (chat.maxAnswerChars): the stream was stopped and the answer kept up to the limit. */
+  'answer-limit',
 ]);
 
 export const StopInfoSchema = z.object({

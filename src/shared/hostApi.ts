@@ -36,6 +36,8 @@ const JsonObject = z.record(z.string(), z.unknown());
 const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 /** A part of an upload, base64: small enough for a request body of 1 MB. */
 export const KNOWLEDGE_UPLOAD_PART_CHARS = 680_000;
+/** Files one knowledge.addUploads adds at most (its request stays well under 1 MB). */
+export const MAX_UPLOADS_PER_ADD = 1000;
 /** A face's own id for a call it may cancel. */
 const CallId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
@@ -310,6 +312,11 @@ export const HostApiMethods = {
   /** One part of a file being uploaded, at its byte offset (parts in order); the file is added with addUpload. */
   'knowledge.uploadPart': { params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(), result: z.object({ received: z.number() }) },
   'knowledge.addUpload': { params: z.object({ id: Id, uploadId: KnowledgeJobId, name: z.string().min(1).max(300), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
+  /** Several uploaded files as one change (the base written once): a drop of many files. */
+  'knowledge.addUploads': {
+    params: z.object({ id: Id, uploads: z.array(z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict()).min(1).max(MAX_UPLOADS_PER_ADD), jobId: KnowledgeJobId }).strict(),
+    result: z.object({ added: z.array(AddResultSchema) }),
+  },
   'knowledge.addText': { params: z.object({ id: Id, title: z.string().max(200).default('text'), text: z.string().min(1).max(900_000), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
   /** Cancels a running add or re-embed: nothing of it is kept. */
   'knowledge.cancel': { params: z.object({ jobId: KnowledgeJobId }).strict(), result: z.object({ cancelled: z.boolean() }) },

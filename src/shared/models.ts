@@ -89,7 +89,8 @@ export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchem
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
 /** What a failed provider request was, as every face words it (see ProviderError in the core). */
-export const ProviderErrorKindSchema = z.enum(['rejected', 'auth', 'not-found', 'rate-limited', 'server', 'network', 'aborted']);
+/** `too-long`: the answer passed the host's limit (chat.maxAnswerChars) and the stream was stopped there. */
+export const ProviderErrorKindSchema = z.enum(['rejected', 'auth', 'not-found', 'rate-limited', 'server', 'network', 'aborted', 'too-long']);
 export type ProviderErrorKind = z.infer<typeof ProviderErrorKindSchema>;
 
 /** For `network`: what exactly failed, so a face can say "DNS" rather than "network". */

@@ -6,7 +6,7 @@ import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
 import { responsesFrames } from './providerWire/responsesWire.js';
 import type { ScriptedReply, SseFrame } from './providerWire/types.js';
 
-export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
+export type { ScriptedReply, ScriptedToolCall, SseFrame } from './providerWire/types.js';
 
 /**
  * A local model provider for tests: a real HTTP server on 127.0.0.1 that
@@ -29,7 +29,14 @@ export type Scripted =
   /** An HTTP error in the API's error format, e.g. 429 with `{ 'retry-after': '2' }`. */
   | { kind: 'error'; status: number; message: string; type?: string; param?: string; headers?: Record<string, string> }
   /** Accepts the request and never answers (until the client goes away). */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * SSE frames written as given, in the request's API format (see
+   * providerWire/), each taken from the iterable only once the client has
+   * read what came before: a generator can stream more than memory holds,
+   * and stops being read when the client goes away.
+   */
+  | { kind: 'frames'; frames: Iterable<SseFrame> };
 
 export interface RecordedRequest {
   method: string;
@@ -104,6 +111,7 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     const next = queue.shift();
     if (!next) return json(res, 500, format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'));
     if (next.kind === 'hang') return void (await untilClosed(res));
+    if (next.kind === 'frames') return stream(res, next.frames, {});
     if (next.kind === 'error') {
       const errorBody = format === 'anthropic' ? anthropicErrorBody(next.status, next.message, next.type) : openaiErrorBody(next.message, next.type ?? errorType(next.status), next.param);
       return json(res, next.status, errorBody, next.headers);
@@ -113,16 +121,19 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     await stream(res, frames, next);
   }
 
-  async function stream(res: http.ServerResponse, frames: SseFrame[], reply: ScriptedReply): Promise<void> {
+  async function stream(res: http.ServerResponse, frames: Iterable<SseFrame>, reply: ScriptedReply): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
-    for (const [i, frame] of frames.entries()) {
+    let i = 0;
+    for (const frame of frames) {
       if (reply.cutAfter !== undefined && i >= reply.cutAfter) return void res.socket?.destroy();
       if (reply.hangAfter !== undefined && i >= reply.hangAfter) return void (await untilClosed(res));
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (res.destroyed) return;
-      res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+      const written = res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+      if (!written) await untilDrained(res);
+      i++;
     }
-    res.end();
+    if (!res.destroyed) res.end();
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,6 +163,20 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   };
   if (!options.shared) running.push(provider);
   return provider;
+}
+
+/** Resolves when what was written went out, or the connection closed. */
+function untilDrained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Resolves when the client closed the connection (or the server closed it). */

@@ -5,6 +5,7 @@ import type { StartedTurn } from '../../core/chat/chatService.js';
 import type { TurnOutcome } from '../../core/chat/chatTurn.js';
 import type { Host } from '../../core/host.js';
 import { MessageLogError } from '../../core/chat/conversations/messageLog.js';
+import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';
 import type { Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
@@ -17,10 +18,11 @@ interface ChatOptions {
   conversation?: string;
   yes?: boolean;
   maxRounds?: string;
+  maxAnswerChars?: number;
 }
 
 /** Exit codes of one turn: done 0, stopped by an error or a limit 1, stopped by Ctrl+C 130 (as a shell reports SIGINT). */
-const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, user: 130 } as const;
+const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, 'answer-limit': 1, user: 130 } as const;
 
 /** Chat errors as the CLI reports them: a problem to fix, with the fix. */
 export function asUserError(error: unknown): never {
@@ -175,13 +177,14 @@ export function registerChat(program: Command, cli: CliContext): void {
     .option('--conversation <id>', 'continue this conversation (chatos conversations list)')
     .option('--yes', 'approve confirm-level tools without asking')
     .option('--max-rounds <n>', 'model requests per turn before it stops (default 20)')
+    .addOption(answerLimitOption())
     .action(async (opts: ChatOptions, command: Command) => {
       const options = globalOptions(command);
       const { maxRounds } = checkOptions(opts, options.json);
       await withStartedHost(
         options,
         (host) => (opts.message !== undefined ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)),
-        maxRounds ? { chat: { maxRounds } } : {},
+        { chat: { ...(maxRounds ? { maxRounds } : {}), ...answerLimitOf(opts.maxAnswerChars) } },
       );
     });
 }

@@ -98,13 +98,11 @@ export function registerKb(program: Command, cli: CliContext): void {
     .argument('<files...>', 'files to add')
     .action(async (id: string, files: string[], _opts: unknown, command: Command) => {
       const json = globalOptions(command).json === true;
-      const added = await write(command, async (host) => {
-        const results = [];
-        for (const file of files) results.push(await host.knowledge.addFile(id, file, { onProgress: progressPrinter(cli, json) }));
-        return results;
-      });
+      // One change for all the files: the base is written once, not once per file.
+      const added = await write(command, (host) => host.knowledge.addFiles(id, files, { onProgress: progressPrinter(cli, json) }));
       if (json) printJson(io, { knowledgeBaseId: id, added });
       else for (const a of added) io.out(`added ${a.file}: ${a.chunks} chunk(s)${a.embedded ? ', embedded' : ''}${a.replaced ? ` (replaced ${a.replaced})` : ''}`);
+      for (const note of added.flatMap((a) => a.notes ?? [])) io.err(`note: ${note}`);
       cli.exitCode = 0;
     });
 

@@ -1,4 +1,5 @@
 import type { ChatStatusEvent, ConversationMessage, ToolCallEvent } from '../../shared/chat.js';
+import { DEFAULT_MAX_ANSWER_CHARS } from './providers/modelClient.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
 
 /** How far a turn may go; every field has a default (HostOptions.chat overrides them). */
@@ -10,9 +11,11 @@ export interface ChatPolicy {
   retry: RetryPolicy;
   /** A provider silent this long (no headers, no chunk) fails the request as a timeout (retried like one). */
   idleTimeoutMs: number;
+  /** One answer's characters (text, reasoning, tool-call arguments): past this the stream is stopped and the answer kept up to here, marked cut (issue 25). */
+  maxAnswerChars: number;
 }
 
-export const DEFAULT_CHAT_POLICY: ChatPolicy = { maxRounds: 20, maxDepth: 2, retry: DEFAULT_RETRY_POLICY, idleTimeoutMs: 5 * 60_000 };
+export const DEFAULT_CHAT_POLICY: ChatPolicy = { maxRounds: 20, maxDepth: 2, retry: DEFAULT_RETRY_POLICY, idleTimeoutMs: 5 * 60_000, maxAnswerChars: DEFAULT_MAX_ANSWER_CHARS };
 
 export function chatPolicy(overrides: Partial<Omit<ChatPolicy, 'retry'>> & { retry?: Partial<RetryPolicy> } = {}): ChatPolicy {
   return { ...DEFAULT_CHAT_POLICY, ...overrides, retry: { ...DEFAULT_RETRY_POLICY, ...overrides.retry } };

@@ -139,7 +139,7 @@ export class ChatRunner {
       await this.compactIfNeeded(state, setup, signal);
       const history = historyOf(state.path, { vision: setup.entry.vision, readImage });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
-      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs }, {
+      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars }, {
         onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
         onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
       });
@@ -193,7 +193,7 @@ export class ChatRunner {
     const fixed = estimateTokens(setup.system) + estimateTokens(JSON.stringify(setup.tools));
     const plan = planCompaction(state.path, fixed, window);
     if (!plan) return;
-    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs });
+    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs, maxAnswerChars: this.deps.policy.maxAnswerChars });
     if (!answer.ok || !answer.streamed.text.trim()) {
       // The turn goes on unsummarized: the provider may still take it, and its own error says more than ours.
       this.deps.logger.warn(`conversation ${state.conversationId}: summarizing older turns failed: ${answer.ok ? 'the summary was empty' : answer.stop.message}`);

@@ -42,8 +42,8 @@ export function stopOf(signal: AbortSignal): StopInfo {
 }
 
 /** One streamed request, its events gathered into `into` as they come (so a failure leaves the partial there). */
-async function collect(client: ModelClient, request: ModelRequest, into: Streamed, signal: AbortSignal, idleTimeoutMs: number, onDelta?: AnswerHooks['onDelta']): Promise<void> {
-  for await (const event of client.stream(request, { signal, idleTimeoutMs })) {
+async function collect(client: ModelClient, request: ModelRequest, into: Streamed, limits: { signal: AbortSignal; idleTimeoutMs: number; maxAnswerChars: number }, onDelta?: AnswerHooks['onDelta']): Promise<void> {
+  for await (const event of client.stream(request, limits)) {
     switch (event.type) {
       case 'text-delta':
         into.firstTokenMs ??= performance.now();
@@ -74,7 +74,7 @@ async function collect(client: ModelClient, request: ModelRequest, into: Streame
 export async function requestAnswer(
   client: ModelClient,
   request: ModelRequest,
-  options: { entry: ModelEntry; signal: AbortSignal; retry: RetryPolicy; scheduler: Scheduler; idleTimeoutMs: number },
+  options: { entry: ModelEntry; signal: AbortSignal; retry: RetryPolicy; scheduler: Scheduler; idleTimeoutMs: number; maxAnswerChars: number },
   hooks: AnswerHooks = {},
 ): Promise<AnswerResult> {
   const { signal, retry } = options;
@@ -82,7 +82,7 @@ export async function requestAnswer(
     const startedMs = performance.now();
     const streamed: Streamed = { messageId: randomUUID(), text: '', calls: [], startedMs, endedMs: startedMs };
     try {
-      await collect(client, request, streamed, signal, options.idleTimeoutMs, hooks.onDelta);
+      await collect(client, request, streamed, { signal, idleTimeoutMs: options.idleTimeoutMs, maxAnswerChars: options.maxAnswerChars }, hooks.onDelta);
       return { ok: true, streamed, attempts: attempt };
     } catch (error) {
       streamed.endedMs = performance.now();
@@ -113,6 +113,15 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
       };
     case 'auth':
       return { ...base, code: 'PROVIDER_AUTH', message: `${where} refused the key: ${error.message}`, hint: `give model "${entry.id}" a valid key (Models page, or chatos models add ${entry.id} … --api-key-stdin), then resume` };
+    case 'too-long':
+      return {
+        kind: 'answer-limit',
+        code: 'ANSWER_TOO_LONG',
+        message: `${where}: ${error.message}`,
+        hint: 'ask for a shorter answer (or in parts), or raise the limit chat.maxAnswerChars (chatos chat --max-answer-chars N, chatos serve --max-answer-chars N)',
+        provider: error.toJSON(),
+        modelId: entry.id,
+      };
     case 'not-found':
       return { ...base, code: 'PROVIDER_NOT_FOUND', message: `${where} does not know the model or the URL: ${error.message}`, hint: `check the model name and base URL (chatos models test ${entry.id}), then resume` };
     default: {

@@ -79,6 +79,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
   let outputTokens = 0;
   let stopReason: string | undefined;
   let stopped = false;
+  let answerChars = 0;
   return {
     push(event) {
       switch (event.type) {
@@ -87,14 +88,25 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           outputTokens = event.message.usage?.output_tokens ?? 0;
           return [];
         case 'content_block_start':
-          if (event.content_block.type === 'tool_use') tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '', initial: event.content_block.input });
+          if (event.content_block.type === 'tool_use') {
+            tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '', initial: event.content_block.input });
+            answerChars += event.content_block.name.length;
+          }
           return [];
         case 'content_block_delta': {
           const delta = event.delta;
-          if (delta.type === 'text_delta') return delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
+          if (delta.type === 'text_delta') {
+            answerChars += delta.text.length;
+            return delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
+          }
+          // Thinking is not kept, but it is part of the answer's length: an endless one is stopped too.
+          if (delta.type === 'thinking_delta') answerChars += delta.thinking.length;
           if (delta.type === 'input_json_delta') {
             const tool = tools.get(event.index);
-            if (tool) tool.json += delta.partial_json;
+            if (tool) {
+              tool.json += delta.partial_json;
+              answerChars += delta.partial_json.length;
+            }
           }
           return [];
         }
@@ -122,5 +134,6 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
       events.push({ type: 'done', finishReason: finishReasonOf(stopReason), ...(stopReason ? { providerReason: stopReason } : {}) });
       return events;
     },
+    answerChars: () => answerChars,
   };
 }

@@ -6,6 +6,8 @@ export interface StreamTranslator<Chunk> {
   push(chunk: Chunk): StreamEvent[];
   /** After the last chunk: what is still open (tool calls, usage, done). Throws a ProviderError when the model had not finished. */
   end(): StreamEvent[];
+  /** Characters of the answer taken in so far, emitted or still held (text, tool-call names and arguments): what the answer limit counts. */
+  answerChars(): number;
 }
 
 /** What an SDK call gets: the signal that aborts it, and how long it may wait for the response's headers. */
@@ -22,21 +24,36 @@ export interface GuardedStreamOptions<Chunk> {
   signal?: AbortSignal;
   /** No answer, or no chunk, for this long is a `network`/`timeout` failure. */
   idleTimeoutMs: number;
+  /** An answer longer than this is stopped there (`too-long`): its text is yielded up to the limit, its tool calls not at all. */
+  maxAnswerChars: number;
   context: ErrorContext;
 }
 
 /** A stream that was not finished by the model (cut mid-way, or ended with no finish). */
 export const incomplete = () => new ProviderError({ kind: 'network', network: 'incomplete', message: 'the stream ended before the model finished' });
 
+const tooLong = (maxChars: number) => new ProviderError({ kind: 'too-long', message: `the answer passed ${maxChars} characters (text and tool-call arguments) and was cut there` });
+
+/** `text` cut to at most `room` characters, never between the halves of a surrogate pair. */
+function cutText(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const high = room > 0 && text.charCodeAt(room - 1) >= 0xd800 && text.charCodeAt(room - 1) <= 0xdbff;
+  return text.slice(0, high ? room - 1 : room);
+}
+
 /**
  * What every client shares: the caller's signal and an idle deadline abort
  * the request, every failure leaves as a coded ProviderError with the key
  * masked, and a consumer that stops reading early closes the connection.
  * The deadline pauses while the consumer handles an event, so a slow
- * consumer is never taken for a silent provider.
+ * consumer is never taken for a silent provider. An answer past
+ * `maxAnswerChars` ends the request as soon as the chunk that passed it is
+ * read, so neither this process nor the SDK holds more than about that much
+ * of it, however long the provider would go on.
  */
 export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>): AsyncGenerator<StreamEvent> {
-  const { signal, idleTimeoutMs, translator, context } = options;
+  const { signal, idleTimeoutMs, translator, context, maxAnswerChars } = options;
+  let textChars = 0;
   const controller = new AbortController();
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
@@ -77,7 +94,15 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
       } catch (error) {
         throw fail(error);
       }
-      for (const event of events) yield event;
+      const over = translator.answerChars() > maxAnswerChars;
+      for (const event of events) {
+        if (event.type === 'text-delta') {
+          const text = cutText(event.text, maxAnswerChars - textChars);
+          textChars += text.length;
+          if (text) yield text === event.text ? event : { type: 'text-delta', text };
+        } else if (!over) yield event;
+      }
+      if (over) throw tooLong(maxAnswerChars);
     }
     // An abort can end an SDK stream quietly, as if it were complete.
     const halted = stopped();

@@ -71,11 +71,18 @@ export function openStream(client: OpenAI, request: ResolvedRequest, options: Wi
   );
 }
 
+/** Reasoning some compatible servers stream beside the text (DeepSeek's `reasoning_content`, OpenRouter's `reasoning`): not kept, but counted toward the answer's length. */
+function reasoningLength(delta: object | undefined): number {
+  const { reasoning_content: content, reasoning } = (delta ?? {}) as { reasoning_content?: unknown; reasoning?: unknown };
+  return (typeof content === 'string' ? content.length : 0) + (typeof reasoning === 'string' ? reasoning.length : 0);
+}
+
 /** Tool calls arrive in pieces keyed by `index`: the id and name first, the arguments split over many deltas. */
 export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
   const calls = new Map<number, { id: string; name: string; args: string }>();
   let finish: string | undefined;
   let usage: StreamEvent | undefined;
+  let answerChars = 0;
   return {
     push(chunk) {
       const events: StreamEvent[] = [];
@@ -83,12 +90,17 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       for (const choice of chunk.choices ?? []) {
         if (choice.index !== 0) continue;
         const delta = choice.delta;
-        if (delta?.content) events.push({ type: 'text-delta', text: delta.content });
+        if (delta?.content) {
+          events.push({ type: 'text-delta', text: delta.content });
+          answerChars += delta.content.length;
+        }
+        answerChars += reasoningLength(delta);
         for (const part of delta?.tool_calls ?? []) {
           const call = calls.get(part.index) ?? { id: '', name: '', args: '' };
           if (part.id) call.id = part.id;
           if (part.function?.name) call.name += part.function.name;
           if (part.function?.arguments) call.args += part.function.arguments;
+          answerChars += (part.function?.name?.length ?? 0) + (part.function?.arguments?.length ?? 0);
           calls.set(part.index, call);
         }
         if (choice.finish_reason) finish = choice.finish_reason;
@@ -102,5 +114,6 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       events.push({ type: 'done', finishReason: calls.size ? 'tool-calls' : finishReasonOf(finish), providerReason: finish });
       return events;
     },
+    answerChars: () => answerChars,
   };
 }

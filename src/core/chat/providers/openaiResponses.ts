@@ -58,15 +58,23 @@ export function openStream(client: OpenAI, request: ResolvedRequest, options: Wi
 export function responsesTranslator(context: ErrorContext): StreamTranslator<ResponseStreamEvent> {
   let toolCalls = 0;
   let finished: StreamEvent[] | undefined;
+  let answerChars = 0;
   return {
     push(event) {
       switch (event.type) {
         case 'response.output_text.delta':
+          answerChars += event.delta?.length ?? 0;
           return event.delta ? [{ type: 'text-delta', text: event.delta }] : [];
+        // Reasoning is not kept, but it is part of the answer's length: an endless one is stopped too.
+        case 'response.reasoning_text.delta':
+        case 'response.reasoning_summary_text.delta':
+          answerChars += event.delta.length;
+          return [];
         case 'response.output_item.done': {
           const item = event.item;
           if (item.type !== 'function_call') return [];
           toolCalls++;
+          answerChars += item.name.length + item.arguments.length;
           return [toolCallEvent(item.call_id, item.name, item.arguments)];
         }
         case 'response.completed':
@@ -91,5 +99,6 @@ export function responsesTranslator(context: ErrorContext): StreamTranslator<Res
       if (!finished) throw incomplete();
       return finished;
     },
+    answerChars: () => answerChars,
   };
 }

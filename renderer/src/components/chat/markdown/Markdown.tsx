@@ -87,6 +87,42 @@ const COMPONENTS: Components = {
 const REMARK_PLUGINS: ComponentProps<typeof ReactMarkdown>['remarkPlugins'] = [remarkGfm];
 
 /**
+ * A block longer than this is shown as plain text: parsing one huge
+ * paragraph as Markdown takes seconds, and again at every update while it
+ * streams (a model's answer may be a megabyte without a blank line).
+ */
+const PLAIN_BLOCK_CHARS = 20_000;
+/** A plain block's text in pieces of this size, each kept while unchanged: a streaming block renders its last piece again, not all of it. */
+const PLAIN_PIECE_CHARS = 8_192;
+
+const PlainPiece = memo(function PlainPiece({ text }: { text: string }): ReactNode {
+  return text;
+});
+
+/** Pieces of `text`, never cut between the halves of a surrogate pair. */
+function piecesOf(text: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + PLAIN_PIECE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
+}
+
+function PlainBlock({ text }: { text: string }): ReactNode {
+  return (
+    <p className="md-plain" data-testid="md-plain-block">
+      {piecesOf(text).map((piece, i) => (
+        <PlainPiece key={i} text={piece} />
+      ))}
+    </p>
+  );
+}
+
+/**
  * Blocks as rendered, by their text: a long conversation's virtual list
  * mounts a message again each time it scrolls back into view, and parsing
  * its Markdown again each time would cost a frame. A React element is a
@@ -146,7 +182,7 @@ export function prepareMarkdown(texts: readonly string[]): void {
  * autolinks). No raw HTML is rendered and link urls are sanitized
  * (react-markdown's defaults): the text comes from a model. Rendered block
  * by block (markdownBlocks.ts), so a streaming answer re-parses only the
- * block being written.
+ * block being written; a very long block is shown as plain text.
  */
 function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }): ReactNode {
   const blocks = splitMarkdownBlocks(text);
@@ -154,7 +190,7 @@ function MarkdownView({ text, streaming = false }: { text: string; streaming?: b
     <div className="md-body">
       {blocks.map((block, i) => (
         <HighlightNow.Provider key={i} value={!streaming || i < blocks.length - 1}>
-          <MarkdownBlock text={block} />
+          {block.length > PLAIN_BLOCK_CHARS ? <PlainBlock text={block} /> : <MarkdownBlock text={block} />}
         </HighlightNow.Provider>
       ))}
     </div>

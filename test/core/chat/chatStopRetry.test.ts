@@ -164,8 +164,8 @@ describe('the retry policy', () => {
       const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
       expect(provider.requests).toHaveLength(3);
       expect(delays).toEqual(status === 429 ? [7000, 7000] : [1000, 2000]);
-      expect(outcome.stop).toMatchObject({ kind: 'error', code: 'PROVIDER_UNAVAILABLE' });
-      expect(outcome.stop!.message).toContain('failed 3 times');
+      expect(outcome.stop).toMatchObject({ kind: 'error', code: status === 429 ? 'PROVIDER_RATE_LIMITED' : 'PROVIDER_UNAVAILABLE' });
+      expect(outcome.stop!.message).toContain('3 times');
       expect(host.chat.problems()).toHaveLength(1);
     });
   }

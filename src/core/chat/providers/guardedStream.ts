@@ -8,10 +8,12 @@ export interface StreamTranslator<Chunk> {
   end(): StreamEvent[];
 }
 
-/** What an SDK call gets: the signal that aborts it, and how long it may wait for the response's headers. */
+/** What an SDK call gets: the signal that aborts it, how long it may wait for the response's headers, and where to say what the user should know. */
 export interface WireOptions {
   signal: AbortSignal;
   timeout: number;
+  /** Becomes a `notice` event of the stream (e.g. what an SDK would have printed to the console). */
+  notice?(text: string): void;
 }
 
 export interface GuardedStreamOptions<Chunk> {
@@ -60,11 +62,13 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
   try {
     arm();
     let chunks: AsyncIterator<Chunk>;
+    const notices: string[] = [];
     try {
-      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs }))[Symbol.asyncIterator]();
+      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs, notice: (text) => void notices.push(text) }))[Symbol.asyncIterator]();
     } catch (error) {
       throw fail(error);
     }
+    for (const text of notices) yield { type: 'notice', text };
     for (;;) {
       arm();
       let next: IteratorResult<Chunk>;

@@ -4,6 +4,7 @@ import { afterEach } from 'vitest';
 import { anthropicFrames, anthropicErrorBody } from './providerWire/anthropicWire.js';
 import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
 import { responsesFrames } from './providerWire/responsesWire.js';
+import { eventPieces, readFixture } from './providerWire/fixtures.js';
 import type { ScriptedReply, SseFrame } from './providerWire/types.js';
 
 export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
@@ -29,7 +30,16 @@ export type Scripted =
   /** An HTTP error in the API's error format, e.g. 429 with `{ 'retry-after': '2' }`. */
   | { kind: 'error'; status: number; message: string; type?: string; param?: string; headers?: Record<string, string> }
   /** Accepts the request and never answers (until the client goes away). */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * A recorded response (test/fixtures/providerStreams/NAME.http) replayed
+   * byte for byte: its status, headers and body, the body one server-sent
+   * event at a time. `gate`: after `after` events, wait until `open`
+   * resolves (a test looks at the page meanwhile); `delayMs` before each.
+   */
+  | { kind: 'fixture'; name: string; gate?: { after: number; open: Promise<void> }; delayMs?: number }
+  /** A body made by the test (e.g. ten megabytes of reasoning), sent piece by piece as given. */
+  | { kind: 'raw'; status?: number; headers?: Record<string, string>; pieces: string[] };
 
 export interface RecordedRequest {
   method: string;
@@ -104,6 +114,8 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     const next = queue.shift();
     if (!next) return json(res, 500, format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'));
     if (next.kind === 'hang') return void (await untilClosed(res));
+    if (next.kind === 'fixture') return replay(res, next);
+    if (next.kind === 'raw') return sendPieces(res, next.status ?? 200, { 'content-type': 'text/event-stream', ...next.headers }, next.pieces.map((piece) => Buffer.from(piece, 'utf8')));
     if (next.kind === 'error') {
       const errorBody = format === 'anthropic' ? anthropicErrorBody(next.status, next.message, next.type) : openaiErrorBody(next.message, next.type ?? errorType(next.status), next.param);
       return json(res, next.status, errorBody, next.headers);
@@ -121,6 +133,24 @@ export async function startProviderServer(options: { models?: string[]; shared?:
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (res.destroyed) return;
       res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+    }
+    res.end();
+  }
+
+  async function replay(res: http.ServerResponse, scripted: Extract<Scripted, { kind: 'fixture' }>): Promise<void> {
+    const recorded = readFixture(scripted.name);
+    await sendPieces(res, recorded.status, recorded.headers, eventPieces(recorded.body), scripted);
+  }
+
+  /** Writes the pieces one by one, each flushed before the next (waiting at the gate), then ends. */
+  async function sendPieces(res: http.ServerResponse, status: number, headers: Record<string, string>, pieces: Buffer[], options: { gate?: { after: number; open: Promise<void> }; delayMs?: number } = {}): Promise<void> {
+    res.writeHead(status, headers);
+    for (const [i, piece] of pieces.entries()) {
+      if (options.gate && i === options.gate.after) await options.gate.open;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      await new Promise((resolve) => setImmediate(resolve));
     }
     res.end();
   }

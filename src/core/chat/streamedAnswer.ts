@@ -99,9 +99,8 @@ function addOtherPart(into: Streamed, part: Record<string, unknown>): void {
   into.otherParts.push(json.length <= MAX_OTHER_PART_CHARS ? part : { type: typeof part.type === 'string' ? part.type : 'unknown', truncated: true, start: json.slice(0, 1024) });
 }
 
-/** The answer's output began or went on now: for time to first token, tokens per second, and how long it thought. */
-function output(into: Streamed, thinking: boolean): void {
-  const now = performance.now();
+/** The answer's output began or went on at `now`: for time to first token, tokens per second, and how long it thought. */
+function output(into: Streamed, thinking: boolean, now: number): void {
   into.firstTokenMs ??= now;
   into.lastTokenMs = now;
   const { reasoning } = into;
@@ -114,19 +113,24 @@ function output(into: Streamed, thinking: boolean): void {
   }
 }
 
-/** One streamed request, its events gathered into `into` as they come (so a failure leaves the partial there). */
-export async function collect(client: ModelClient, request: ModelRequest, into: Streamed, options: { signal: AbortSignal; idleTimeoutMs: number }, hooks: StreamHooks = {}): Promise<void> {
-  for await (const event of client.stream(request, options)) {
+/**
+ * One streamed request, its events gathered into `into` as they come (so a
+ * failure leaves the partial there). `now`: the clock pieces are timed by
+ * (performance.now(), unless a test gives its own).
+ */
+export async function collect(client: ModelClient, request: ModelRequest, into: Streamed, options: { signal: AbortSignal; idleTimeoutMs: number; now?: () => number }, hooks: StreamHooks = {}): Promise<void> {
+  const now = options.now ?? (() => performance.now());
+  for await (const event of client.stream(request, { signal: options.signal, idleTimeoutMs: options.idleTimeoutMs })) {
     switch (event.type) {
       case 'text-delta':
-        output(into, false);
+        output(into, false, now());
         into.text += event.text;
         hooks.onDelta?.(into.messageId, event.text);
         break;
       case 'reasoning-delta': {
         into.reasoning.source ??= event.source;
         if (!event.text) break;
-        output(into, true);
+        output(into, true, now());
         const kept = addReasoning(into, event.text);
         if (kept) hooks.onReasoning?.(into.messageId, kept);
         break;
@@ -136,15 +140,15 @@ export async function collect(client: ModelClient, request: ModelRequest, into: 
         addReplay(into, event.item);
         break;
       case 'refusal-delta':
-        output(into, false);
+        output(into, false, now());
         into.refusal = (into.refusal + event.text).slice(0, 20_000);
         break;
       case 'tool-input-delta':
-        output(into, false);
+        output(into, false, now());
         break;
       case 'tool-call':
       case 'tool-call-malformed':
-        output(into, false);
+        output(into, false, now());
         into.calls.push(event);
         break;
       case 'other-part':
@@ -161,5 +165,5 @@ export async function collect(client: ModelClient, request: ModelRequest, into: 
         break;
     }
   }
-  into.endedMs = performance.now();
+  into.endedMs = now();
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTINUE_TEXT } from '../../../src/core/chat/history.js';
 import { MAX_REASONING_CHARS } from '../../../src/core/chat/streamedAnswer.js';
 import { ConversationMessageSchema, type AssistantMessage, type ToolMessage } from '../../../src/shared/chat.js';
-import { startChatWorld } from '../../helpers/chatWorld.js';
+import { advanceOnRetry, startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /**
@@ -49,13 +49,7 @@ describe('provider errors by their meaning', { timeout: 120_000 }, () => {
     const scheduler = new TestScheduler();
     const { host, provider } = await startChatWorld({ host: { scheduler } });
     provider.enqueue({ kind: 'fixture', name: 'openai-rate-limited-retry-after' }, { kind: 'reply', text: 'after the wait' });
-    const delays: number[] = [];
-    host.chat.onEvent((event) => {
-      if (event.type === 'status' && event.status.retry) {
-        delays.push(event.status.retry.delayMs);
-        queueMicrotask(() => scheduler.advance(event.status.retry!.delayMs));
-      }
-    });
+    const delays = advanceOnRetry(host, scheduler);
     const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
     expect(delays).toEqual([2000]);
     expect(answers(outcome.messages)[0]!.text).toBe('after the wait');
@@ -65,7 +59,7 @@ describe('provider errors by their meaning', { timeout: 120_000 }, () => {
     const scheduler = new TestScheduler();
     const { host, provider } = await startChatWorld({ api: 'anthropic', host: { scheduler, chat: { retry: { maxAttempts: 2 } } } });
     provider.enqueue({ kind: 'fixture', name: 'anthropic-overloaded-529' }, { kind: 'fixture', name: 'anthropic-overloaded-in-stream' }, { kind: 'fixture', name: 'anthropic-answer' });
-    host.chat.onEvent((event) => event.type === 'status' && event.status.retry && queueMicrotask(() => scheduler.advance(event.status.retry!.delayMs)));
+    advanceOnRetry(host, scheduler);
     const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
     expect(provider.requests).toHaveLength(2);
     expect(outcome.stop).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });

@@ -8,6 +8,10 @@ export interface CliIo {
   write?(text: string): void;
   /** stdout is a terminal (stream the answer) rather than a pipe or file (print it once done). */
   terminal?: boolean;
+  /** Writes to stderr as it is, no newline added (the model's thinking, as it streams). */
+  errWrite?(text: string): void;
+  /** stderr is a terminal: the thinking may be shown dim. */
+  errTerminal?: boolean;
 }
 
 /**
@@ -17,7 +21,15 @@ export interface CliIo {
  */
 export function processIo(): CliIo {
   const out = writerOf(process.stdout);
-  return { out: (text) => out(text.endsWith('\n') ? text : `${text}\n`), err: lineWriter(process.stderr), write: out, terminal: process.stdout.isTTY === true };
+  const err = writerOf(process.stderr);
+  return {
+    out: (text) => out(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => err(text.endsWith('\n') ? text : `${text}\n`),
+    write: out,
+    terminal: process.stdout.isTTY === true,
+    errWrite: err,
+    errTerminal: process.stderr.isTTY === true,
+  };
 }
 
 /** Writes what it is given, dropping it once the reader has gone. */
@@ -32,11 +44,6 @@ function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
     if (closed || stream.destroyed) return;
     stream.write(text);
   };
-}
-
-function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
-  const write = writerOf(stream);
-  return (text) => write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** What commands share: where to print, and the exit code their action sets. */

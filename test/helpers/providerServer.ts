@@ -19,8 +19,10 @@ export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
  *   /v1/responses` (OpenAI Responses), `POST /v1/messages` (Anthropic
  *   Messages) each answer with the next scripted response of the queue,
  *   rendered in that API's format; an empty queue answers 500 saying so.
- * - `GET /v1/models` and `POST /v1/embeddings` (also `/embeddings`) answer
- *   by themselves: the configured model ids, deterministic vectors.
+ * - `GET /v1/models` (Anthropic's path too), Ollama's `GET /api/tags` and
+ *   `POST /v1/embeddings` (also `/embeddings`) answer by themselves: the
+ *   configured model ids, deterministic vectors. `oldOllama`: /v1/models is
+ *   missing, as on Ollama before it had one.
  * - Every request is recorded: method, path, headers, JSON body.
  */
 
@@ -81,7 +83,7 @@ afterEach(async () => {
  * Starts a provider server on a free port of 127.0.0.1; closed after the
  * test, or (`shared`, for one started in beforeAll) by the caller.
  */
-export async function startProviderServer(options: { models?: string[]; shared?: boolean } = {}): Promise<ProviderServer> {
+export async function startProviderServer(options: { models?: string[]; shared?: boolean; oldOllama?: boolean } = {}): Promise<ProviderServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -107,7 +109,10 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   });
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: any): Promise<void> {
-    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })) });
+    // An Ollama before /v1/models had only its own tags list.
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path) && options.oldOllama) return json(res, 404, { error: '404 page not found' });
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
+    if (req.method === 'GET' && path === '/api/tags') return json(res, 200, { models: models.map((name) => ({ name, model: name, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'sha256:0', details: { format: 'gguf', family: 'llama' } })) });
     if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) return json(res, 200, embeddings(body));
     const format = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
     if (req.method !== 'POST' || !format) return json(res, 404, { error: { message: `provider server: no route ${req.method} ${path}`, type: 'not_found' } });

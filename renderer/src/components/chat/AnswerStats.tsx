@@ -14,7 +14,7 @@ function format(locale: string, key: string, options: Intl.NumberFormatOptions):
 const number = (value: number, locale: string, digits = 0) => format(locale, `n${digits}`, { maximumFractionDigits: digits }).format(value);
 const money = (value: number, locale: string) => format(locale, value < 0.01 ? 'usd4' : 'usd2', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 }).format(value);
 
-/** The numbers of one answer: time to first token, tokens per second, tokens in and out, cost, tools sent, tries. */
+/** The numbers of one answer: time to first token, tokens per second, tokens in and out (thinking apart), cost, tools sent, tries. */
 export const AnswerStats = memo(function AnswerStats({ stats }: { stats: Stats }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
@@ -23,6 +23,7 @@ export const AnswerStats = memo(function AnswerStats({ stats }: { stats: Stats }
     stats.tokensPerSecond !== undefined ? t('chat.stats.speed', { rate: number(stats.tokensPerSecond, locale, 1) }) : undefined,
     stats.inputTokens !== undefined ? t('chat.stats.input', { count: stats.inputTokens, n: number(stats.inputTokens, locale) }) : undefined,
     stats.outputTokens !== undefined ? t('chat.stats.output', { count: stats.outputTokens, n: number(stats.outputTokens, locale) }) : undefined,
+    stats.reasoningTokens !== undefined ? t('chat.stats.reasoning', { n: number(stats.reasoningTokens, locale) }) : undefined,
     stats.cost !== undefined ? money(stats.cost, locale) : undefined,
     t('chat.stats.tools', { count: stats.toolsSent }),
     stats.attempts > 1 ? t('chat.stats.attempts', { count: stats.attempts }) : undefined,

@@ -99,11 +99,9 @@ export const ReasoningSchema = z.object({
   truncated: z.boolean().optional(),
   replay: z.array(z.record(z.string(), z.unknown())).optional(),
 });
-export type Reasoning = z.infer<typeof ReasoningSchema>;
 
 /** Why the model ended its answer: `length` (cut at the token limit), `refusal`, `content-filter` (the provider's filter stopped it). */
 export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'other']);
-export type Finish = z.infer<typeof FinishSchema>;
 
 export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string() });
 

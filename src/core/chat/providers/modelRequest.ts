@@ -31,7 +31,6 @@ export const SentReasoningSchema = z.object({
   source: z.string().optional(),
   replay: z.array(z.record(z.string(), z.unknown())).default([]),
 });
-export type SentReasoning = z.infer<typeof SentReasoningSchema>;
 
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: z.array(ContentPartSchema) }),

@@ -105,7 +105,8 @@ describe('reasoning kept and sent back', { timeout: 120_000 }, () => {
     expect(assistant.tool_calls[0]).toMatchObject({ id: 'call_297140', extra_content: { google: { thought_signature: expect.stringMatching(/^CqYCAcu98PAb/) } } });
   });
 
-  it('Ollama 0.20: two calls at index 0 run as two calls, each result under its own id; a tool-only answer shows no tokens/s', async () => {
+  // Its tokens/s (none for calls sent whole) is tested on the test's own clock in answerNumbers.test.ts: over real HTTP on a loaded machine the two chunks may arrive far apart.
+  it('Ollama 0.20: two calls at index 0 run as two calls, each result under its own id', async () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'fixture', name: 'ollama-parallel-calls-index-0' }, { kind: 'reply', text: 'both written' });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'write two files' }).done;
@@ -117,7 +118,6 @@ describe('reasoning kept and sent back', { timeout: 120_000 }, () => {
     ]);
     const [first] = answers(outcome.messages);
     expect(first!.stats.outputTokens).toBe(52);
-    expect(first!.stats).not.toHaveProperty('tokensPerSecond');
   });
 
   it('<think> tags of a distilled model are split out and stored apart; the answer is only the answer', async () => {

@@ -11,7 +11,9 @@ import { runCliAsync } from '../helpers/runCli.js';
  * The Chat page against recorded provider streams replayed over real HTTP
  * to a real `chatos serve`: the Thinking block streaming, then folding when
  * the answer starts; a refused answer; a cut answer and its Continue;
- * switching the model mid-conversation; the Thinking block in Chinese.
+ * switching the model mid-conversation; the Thinking block in Chinese;
+ * Mistral's content parts, <think> tags, a billing error and a context
+ * window exceeded.
  * Screenshots: test-output/screenshots/reasoning-*.
  */
 
@@ -151,5 +153,46 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
     await page.getByTestId('message-assistant').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'reasoning-08-zh');
     await page.getByTestId('locale-switch').getByText('EN').click();
+  });
+
+  it("other providers' shapes: Mistral's parts and <think> tags as thinking; billing stops at once, saying what to do; too long offers Summarize and retry", async () => {
+    await page.getByTestId('chat-new').click();
+    await page.getByTestId('chat-new-pane').waitFor();
+    provider.enqueue({ kind: 'fixture', name: 'mistral-magistral-content-parts' });
+    await send('What is 2 + 2?');
+    await expect.poll(phase, { timeout: 30_000 }).toBe('done');
+    const mistral = lastAnswer();
+    expect(await mistral.getByTestId('thinking-block').textContent()).toMatch(/Thought/);
+    expect(await mistral.textContent()).toContain('2 + 2 = 4');
+    expect(await mistral.textContent()).not.toContain('[object Object]');
+
+    provider.enqueue({ kind: 'fixture', name: 'ollama-deepseek-r1-think-tags' });
+    await send('And a greeting?');
+    await expect.poll(() => page.getByTestId('message-assistant').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(phase).toBe('done');
+    const tags = lastAnswer();
+    expect(await tags.getByTestId('thinking-block').count()).toBe(1);
+    expect(await tags.textContent()).toContain('Hello! How can I help you today?');
+    expect(await tags.textContent()).not.toMatch(/<\/?think>/);
+    await screenshot(page, 'reasoning-09-parts-and-tags');
+
+    provider.enqueue({ kind: 'fixture', name: 'openai-insufficient-quota-429' });
+    const before = provider.requests.length;
+    await send('One more?');
+    const stopped = page.getByTestId('chat-stopped');
+    await stopped.waitFor({ timeout: 30_000 });
+    expect(await stopped.textContent()).toMatch(/billing/i);
+    // Not retried: one request, where a rate limit would have been tried 4 times.
+    expect(provider.requests.length - before).toBe(1);
+    expect(await page.getByTestId('chat-summarize-retry').count()).toBe(0);
+    await page.getByTestId('chat-stopped').scrollIntoViewIfNeeded();
+    await screenshot(page, 'reasoning-10-billing');
+
+    provider.enqueue({ kind: 'fixture', name: 'openai-context-length-exceeded' });
+    await page.getByTestId('chat-resume').click();
+    await page.getByTestId('chat-summarize-retry').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('chat-stopped').textContent()).toMatch(/summarize/i);
+    await page.getByTestId('chat-stopped').scrollIntoViewIfNeeded();
+    await screenshot(page, 'reasoning-11-too-long');
   });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-cli-streams-plugins-'));
   folders.push(home, root);
   writeMcpYaml(home, { chat: chatServerEntry() });
-  // The agent selects chatos::chat under an app that exposes it (seed 000 way B).
+  // The agent selects chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
   writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
   await must(['roots', 'add', root]);
   await must(['trust', 'com.example.desk']);

@@ -1,7 +1,7 @@
 /**
  * The layering rules, checked by `npm run check:layers` (part of `npm test`).
  * Faces: src/api, src/cli, src/serve, src/pageHost, electron/ and the renderer.
- * See README "Checked layering".
+ * See docs/contributing/layering.md#checked-layering.
  */
 const FACES = '^(src/(api|cli|serve|pageHost)|electron|renderer)/';
 
@@ -56,6 +56,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^renderer/' },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'one-yaml-loader',
+      comment: 'YAML from outside is read through src/core/problems/yamlLoader.ts, which bounds what its aliases expand to; js-yaml is imported nowhere else (tests may read what they wrote).',
+      severity: 'error',
+      from: { path: '^(src|electron|scripts|plugins|runtime|bin)/', pathNot: '^src/core/problems/yamlLoader\\.ts$' },
+      to: { path: '^(node_modules/)?js-yaml(/|$)' },
     },
     {
       name: 'no-circular',

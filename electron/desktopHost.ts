@@ -18,6 +18,8 @@ export interface DesktopHostOptions {
   rendererDir: string;
   version: string;
   locale?: string;
+  /** Opens a url in the system browser (a remote server's sign-in page). */
+  openExternal?: (url: string) => void;
   /** Hot reload of mcp.yaml and plugin folders; default on. */
   watch?: boolean;
 }
@@ -49,6 +51,7 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
     urls: electronFaceUrls(artifactsDir, uiAppShellPath, host.home.conversationsDir),
     version: options.version,
     ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
   });
   let stopping: Promise<void> | undefined;
   return {

@@ -4,7 +4,7 @@
 // tested without it; this file hands Electron's objects to them.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import type { Logger } from '../src/core/ports.js';
 import { adoptLoginShellPath } from '../src/core/runtime/loginShellPath.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
@@ -14,6 +14,7 @@ import { startDesktopHost, type DesktopHost } from './desktopHost.js';
 import { desktopSecretStore } from './safeStorageSecrets.js';
 import { API_CHANNEL, createIpcHandler, EVENT_CHANNEL, mainFrameCheck } from './ipcHandler.js';
 import { mainWindowOptions } from './windowOptions.js';
+import { isBrowserUrl } from './browserUrl.js';
 
 const layout = desktopLayout(app.getAppPath(), path.dirname(fileURLToPath(import.meta.url)));
 const logger: Logger = {
@@ -21,6 +22,12 @@ const logger: Logger = {
   warn: (message) => console.warn(message),
   error: (message) => console.error(message),
 };
+
+/** Opens an http(s) page in the system browser; any other url is refused and logged. */
+function openInBrowser(url: string): void {
+  if (!isBrowserUrl(url)) return logger.warn(`refused to open ${JSON.stringify(url.slice(0, 200))} outside the app: only http(s) pages open in the browser`);
+  void shell.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK
+}
 
 // Both must happen before 'ready'.
 protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
@@ -74,6 +81,8 @@ async function start(): Promise<void> {
     rendererDir: layout.rendererDir,
     version: app.getVersion(),
     locale: app.getLocale(),
+    // A remote server's sign-in page opens in the system browser (RFC 8252), never in the app's own windows.
+    openExternal: openInBrowser,
   });
   const desktop = await starting;
   if (exiting) return;

@@ -2,7 +2,7 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 
 /**
  * The one window: the renderer at `chatos://app/`, with the preload that
- * exposes `window.chatos` (DESIGN.md "Security baseline"). Every
+ * exposes `window.chatos` (docs/rules/security.md#the-window). Every
  * `new BrowserWindow(` in electron/ takes its options from here (a test
  * checks it), so no window can open with weaker settings. The preferences are
  * a literal, not a spread, so electronegativity can read them.

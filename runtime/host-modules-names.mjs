@@ -1,4 +1,4 @@
-/** The packages a plugin may import from the host (README: "Packages a plugin gets from the host"). */
+/** The packages a plugin may import from the host (docs/plugins/mcp-server.md#packages-a-plugin-gets-from-the-host). */
 export const HOST_MODULE_PACKAGES = Object.freeze(['@modelcontextprotocol/sdk', 'zod']);
 
 /** A bare specifier naming one of them or a subpath of one (`zod/v4`, `@modelcontextprotocol/sdk/server/mcp.js`). */

@@ -10,6 +10,7 @@ import { runCliBench } from './bench/cliBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runKnowledgeBench } from './bench/knowledgeBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
+import { runLongChatBench } from './bench/longChatBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { runUiBench } from './bench/uiBench.js';
@@ -23,6 +24,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'page leases', run: runLeaseBench },
   { name: 'chat', run: runChatBench },
   { name: 'chat ui', run: runChatUiBench },
+  { name: 'long chat', run: runLongChatBench },
   { name: 'canvas', run: runCanvasBench },
   { name: 'knowledge', run: runKnowledgeBench },
   { name: 'cli start', run: runCliBench },

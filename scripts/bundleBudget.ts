@@ -22,7 +22,7 @@ export const JS_BUDGET_BYTES = 400 * 1024;
 /**
  * The pages held to the budget: the one the app opens on (Apps) and the
  * Chat page. The other pages are weighed and listed, and named when over,
- * without failing the build (they predate the check; see the README).
+ * without failing the build (they predate the check; see docs/contributing/layering.md#js-budget).
  */
 export const BUDGETED_PAGES = [/\/AppsPage\.tsx$/, /\/ChatPage\.tsx$/];
 

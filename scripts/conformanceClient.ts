@@ -13,24 +13,61 @@
  * (`tools_call`), and that a tools/call whose SSE stream closes is resumed
  * with a GET carrying Last-Event-ID after the server's `retry` delay
  * (`sse-retry`). Exits non-zero if anything fails, so the suite reports it.
+ *
+ * The auth scenarios (`auth/…`) sit behind the MCP authorization flow. The
+ * adapter does what the host does: a connection or call that ends in
+ * SIGN_IN_NEEDED is followed by the host's sign-in (OAuthService.signIn:
+ * discovery, registration, PKCE, the loopback redirect, the token), then
+ * tried again. Where a person would approve in the browser, the adapter
+ * plays the browser: it opens the authorization url, and takes the
+ * authorization server's redirect back to the host's loopback listener.
+ * Tokens go to a key store in a temporary folder. The scenario's context
+ * (MCP_CONFORMANCE_CONTEXT) gives a pre-registered client id and secret,
+ * which a user would write under the server's `oauth:` in mcp.yaml.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ServerConnection } from '../src/core/mcp/connection/serverConnection.js';
+import { McpRuntimeError } from '../src/core/mcp/mcpRuntimeError.js';
+import { OAuthService } from '../src/core/mcp/auth/oauthService.js';
+import { oauthTargetOf } from '../src/core/mcp/auth/oauthTarget.js';
 import { ServerLog } from '../src/core/mcp/process/serverLog.js';
-import type { ServerDefinition } from '../src/shared/mcp.js';
+import { FileSecretStore } from '../src/core/secrets/fileSecretStore.js';
+import type { OAuthClientConfig, ServerDefinition } from '../src/shared/mcp.js';
 import { RUN_ALLOWED } from '../src/core/policy/runGate.js';
 
 const CALL_TIMEOUT_MS = 10_000;
+/** Sign-ins one run may make (the first, and steps up); the host's own step-up limit should stop it sooner. */
+const MAX_SIGN_INS = 3;
+/** The client ID metadata document url the suite's authorization server accepts (auth/basic-cimd). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** The definition the host would build from an mcp.yaml `transport: streamable_http` entry with this url. */
-export function conformanceDefinition(url: string): ServerDefinition {
+/** What the suite passes in MCP_CONFORMANCE_CONTEXT (pre-registration gives a client id and secret). */
+function contextOAuth(): OAuthClientConfig {
+  let context: { client_id?: unknown; client_secret?: unknown } = {};
+  try {
+    context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as typeof context;
+  } catch {
+    // No context: nothing pre-registered.
+  }
+  return {
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(typeof context.client_id === 'string' ? { clientId: context.client_id } : {}),
+    ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}),
+  };
+}
+
+/** The definition the host would build from an mcp.yaml `transport: streamable_http` entry with this url (and `oauth:`). */
+export function conformanceDefinition(url: string, oauth?: OAuthClientConfig): ServerDefinition {
   return {
     id: 'chatos::conformance',
     name: 'conformance',
     providerAppId: 'chatos',
     origin: 'mcp.yaml',
     category: 'external',
-    transport: { kind: 'streamable_http', url, headers: {} },
+    transport: { kind: 'streamable_http', url, headers: {}, ...(oauth ? { oauth } : {}) },
     trulyStateless: true,
     tools: { whitelist: [], blacklist: [] },
     transform: [],
@@ -86,32 +123,66 @@ async function main(): Promise<number> {
   }
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
   const log = new ServerLog();
-  const connection = new ServerConnection(conformanceDefinition(url), {
+  const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-conformance-keys-'));
+  const oauth = new OAuthService({ secrets: new FileSecretStore(path.join(keys, 'secrets.json'), { logger: console }), now: () => Date.now() });
+  const definition = conformanceDefinition(url, contextOAuth());
+  const connection = new ServerConnection(definition, {
     log,
     hostEnv: process.env,
     clientInfo: { name: 'chatos', version: '0.1.0' },
     now: () => Date.now(),
     // A url the user passed, not a plugin's: nothing for the run gate to refuse.
     gate: () => RUN_ALLOWED,
+    oauth,
   });
+  let signIns = 0;
+  /** Runs `step`; when it needs sign-in, signs in as the user would (the adapter playing the browser) and runs it again. */
+  const signedIn = async <T>(step: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await step();
+      } catch (error) {
+        if (!(error instanceof McpRuntimeError) || error.code !== 'SIGN_IN_NEEDED' || signIns >= MAX_SIGN_INS) throw error;
+        signIns++;
+        console.log(`[${scenario}] sign-in ${signIns}: ${error.message}`);
+        await oauth.signIn(await oauthTargetOf(definition, process.env, undefined), { openBrowser: playBrowser });
+      }
+    }
+  };
   let failed = false;
   try {
-    await connection.start();
+    await signedIn(() => connection.start());
     console.log(`[${scenario}] connected to ${url}; ${connection.tools.length} tool(s): ${connection.tools.map((t) => t.name).join(', ') || '-'}`);
     for (const tool of connection.tools) {
       const args = sampleArguments(tool.inputSchema);
-      const result = await connection.callTool(tool.name, args, {});
+      const result = await signedIn(() => connection.callTool(tool.name, args, {}));
       console.log(`[${scenario}] ${tool.name}(${JSON.stringify(args)}) -> ${JSON.stringify(result.content)}`);
       if (result.isError) failed = true;
     }
   } catch (error) {
     failed = true;
-    console.error(`[${scenario}] failed: ${(error as Error).stack ?? String(error)}`);
+    const fix = error instanceof McpRuntimeError && error.fix ? `\n  fix: ${error.fix}` : '';
+    console.error(`[${scenario}] failed: ${(error as Error).stack ?? String(error)}${fix}`);
     for (const entry of log.tail(20)) console.error(`  log ${entry.stream}: ${entry.text}`);
   } finally {
     await connection.close(0);
+    fs.rmSync(keys, { recursive: true, force: true });
   }
   return failed ? 1 : 0;
+}
+
+/**
+ * The browser, where a person would approve: the suite's authorization
+ * server answers the authorization url with a redirect to the host's
+ * loopback redirect_uri, which is followed like a browser would, once.
+ */
+async function playBrowser(authorizationUrl: URL): Promise<void> {
+  const answer = await fetch(authorizationUrl, { redirect: 'manual' });
+  await answer.body?.cancel();
+  const location = answer.headers.get('location');
+  if (!location) throw new Error(`the authorization server answered ${answer.status} without a redirect`);
+  const back = await fetch(new URL(location, authorizationUrl), { redirect: 'manual' });
+  await back.body?.cancel();
 }
 
 process.exitCode = await main();

@@ -9,7 +9,7 @@ import { CHROMIUM, launchChromium } from '../chromium.js';
 import { atLeast, atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
- * The Canvas (seed 004), each figure beside a baseline measured in the same run:
+ * The Canvas (docs/rules/canvas.md), each figure beside a baseline measured in the same run:
  *
  * - patches per second its server applies, through the SDK's own Client over
  *   stdio (each call one `set` patch, on disk before it is answered), against
@@ -277,7 +277,7 @@ export async function runCanvasBench(): Promise<BenchSection> {
     ]),
   ];
   return {
-    title: 'Canvas (seed 004)',
+    title: 'Canvas',
     rows,
     notes: [
       'a patch is answered once its instance file is written, fsynced and renamed into place: one call at a time pays a disk sync each; calls that arrive meanwhile share one lock and one write (each still all or nothing, in order)',

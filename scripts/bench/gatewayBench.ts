@@ -218,7 +218,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       const { result } = await host.gateway.callTool(caller(conversationId), toolName, ECHO_ARGS);
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`gateway echo returned ${JSON.stringify(result)}`);
     };
-    // The gateway's `_meta` (seed 000 §3.1) sent by a bare client: what the server's share of that costs, for information.
+    // The gateway's `_meta` (docs/rules/gateway.md#_meta) sent by a bare client: what the server's share of that costs, for information.
     const meta = (host.gateway as unknown as { metaFor(server: unknown): Record<string, unknown> }).metaFor(host.mcp.definition('chatos::everything'));
     const viaBare = (client: Client, withMeta = false) => async () => {
       const result = (await client.callTool(withMeta ? { name: 'echo', arguments: ECHO_ARGS, _meta: meta } : { name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
@@ -265,7 +265,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const rateRatio = median(rateRatios);
     const totalTime = (side: number) => rates[side]!.reduce((sum, rate) => sum + 1 / rate, 0);
     const groupRatios = groups.map((_, i) => median(rateRatios.filter((_, round) => round % PAIRS === i)));
-    // The same rounds against the bare clients sending the gateway's `_meta` too (seed 000 §3.1 requires it): the server
+    // The same rounds against the bare clients sending the gateway's `_meta` too (docs/rules/gateway.md#_meta requires it): the server
     // then does the same work for both sides, so this is the host's share alone. After the figures: it changes the bare
     // processes' history.
     const sameRequestGroups = groups.map((group, i) => [group[GATEWAY]!, viaBare(bares[i]!.client, true)]);

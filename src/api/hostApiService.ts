@@ -27,6 +27,8 @@ export interface HostApiServiceOptions {
   version: string;
   /** The UI's default language; default the system's. */
   locale?: string;
+  /** The desktop app's system browser, for sign-in pages; without it (serve) the page opens the url in a new tab (event auth.openUrl). */
+  openExternal?: (url: string) => void;
 }
 
 /**
@@ -45,7 +47,15 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       }
     }
   };
-  const context: HandlerContext = { host, urls: options.urls, emit, face: options.face, version: options.version, locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale };
+  const context: HandlerContext = {
+    host,
+    urls: options.urls,
+    emit,
+    face: options.face,
+    version: options.version,
+    locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+  };
   const handlers: Handlers = {
     ...infoHandlers(context),
     ...diagnosticsHandlers(context),
@@ -133,13 +143,23 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       problemsChanged();
     }),
-    host.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
+    host.confirmations.on('required', (request) => {
+      emit({ type: 'confirmation.required', request });
+      emit({ type: 'mcp:tool_confirmation_required', request, ...appOfServer(host, request.serverName) });
+    }),
+    host.confirmations.on('expired', (request) => emit({ type: 'mcp:tool_confirmation_expired', id: request.id, request, ...appOfServer(host, request.serverName) })),
     host.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
     host.operations.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();
     }),
   ];
+}
+
+/** The UI app whose own server this is, so its pages hear of the questions about its tools. */
+function appOfServer(host: Host, serverId: string): { uiApp?: { pluginId: string; appId: string } } {
+  const plugin = host.mcp.definition(serverId)?.plugin;
+  return plugin ? { uiApp: { pluginId: plugin.pluginId, appId: plugin.appId } } : {};
 }
 
 /** Plugin ids of the re-read plugin folders (a rescan reports folders). */

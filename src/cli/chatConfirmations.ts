@@ -1,13 +1,12 @@
 import type { Host } from '../core/host.js';
 import type { ToolConfirmationRequest } from '../shared/confirmation.js';
-
-/** Asks one question on the terminal and gives the answer typed. */
-export type Ask = (question: string) => Promise<string>;
+import { askConfirmation, type Ask } from './confirmationQuestion.js';
 
 /**
- * The terminal's answers to a chat's confirmations (DESIGN.md "CLI
- * contract"): `--yes` approves; on a terminal each is asked y/N (or "a" to
- * always allow it for this agent), one after the other when several arrive
+ * The terminal's answers to a chat's confirmations (docs/reference/cli.md#exit-codes-and-output):
+ * `--yes` approves; on a terminal each is asked y/N (or "a" to
+ * always allow it for this agent) with every argument shown
+ * (confirmationQuestion.ts), one after the other when several arrive
  * together; without a terminal they are declined, and the model is told
  * the user declined.
  */
@@ -17,9 +16,8 @@ export function answerChatConfirmations(host: Host, options: { yes: boolean; ask
   const answer = async (request: ToolConfirmationRequest) => {
     // Answered meanwhile (a Stop declined it, or it expired): nothing to ask.
     if (!host.confirmations.listPending().some((p) => p.id === request.id)) return;
-    const reply = await options.ask!(`${request.summary} [${request.risk} risk] — run it? [y/N, a = always for this agent] `);
-    const text = reply.trim().toLowerCase();
-    host.confirmations.respond(request.id, text === 'y' || text === 'yes' || text === 'a' || text === 'always', text === 'a' || text === 'always' ? 'always' : 'once');
+    const reply = await askConfirmation(options.ask!, request, { always: true });
+    host.confirmations.respond(request.id, reply !== 'no', reply === 'always' ? 'always' : 'once');
   };
   const stop = host.confirmations.on('required', (request) => {
     if (options.yes) return void host.confirmations.respond(request.id, true);

@@ -21,9 +21,6 @@ export function statsLine(stats: AnswerStats): string {
     .join(' · ');
 }
 
-const DIM = '\x1b[2m';
-const UNDIM = '\x1b[22m';
-
 /** What the user should know about an answer besides its text: a refusal, a cut (and how to go on, in `conversationId`), what the host noticed. */
 function answerNotes(message: AssistantMessage, conversationId?: string): string[] {
   const notes: string[] = [];
@@ -37,18 +34,21 @@ function answerNotes(message: AssistantMessage, conversationId?: string): string
 /**
  * A turn on a terminal: the answer streamed to stdout as it comes, tool
  * calls and retries as lines on stderr, and the model's thinking on stderr
- * as it streams (dim on a terminal) — never mixed into the answer, and not
+ * as it streams, after "thinking:" (unstyled: the CLI writes no styling of
+ * its own, see output.ts) — never mixed into the answer, and not
  * at all with --json (the thinking is in the JSON). Piped, stdout gets the
  * answer once it is complete (see printAnswers), and stderr the same lines.
  */
 export function turnPrinter(io: CliIo, conversationId: string, options: { json?: boolean } = {}): { onEvent(event: ChatEvent): void; streamed: boolean } {
   const stream = io.terminal === true && io.write !== undefined;
   let midLine = false;
+  /** Calls already printed as started. */
+  const shown = new Set<string>();
   /** The thinking being written on stderr, not ended with a newline yet. */
   let thinking = false;
   const endThinking = () => {
     if (!thinking) return;
-    io.errWrite?.(io.errTerminal ? `${UNDIM}\n` : '\n');
+    io.errWrite?.('\n');
     thinking = false;
   };
   const line = (text: string) => {
@@ -66,7 +66,7 @@ export function turnPrinter(io: CliIo, conversationId: string, options: { json?:
           if (!thinking) {
             if (midLine) io.write!('\n');
             midLine = false;
-            io.errWrite(io.errTerminal ? `${DIM}thinking: ` : 'thinking: ');
+            io.errWrite('thinking: ');
             thinking = true;
           }
           io.errWrite(event.text);
@@ -81,9 +81,12 @@ export function turnPrinter(io: CliIo, conversationId: string, options: { json?:
         case 'toolCall': {
           const call = event.call;
           if (call.conversationId !== conversationId) return;
-          if (call.phase === 'started' && !call.childConversationId) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
-          else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
-          else line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
+          // A call that waited for approval starts again once approved; the terminal's own question already said it.
+          if (call.phase === 'started' && !call.childConversationId) {
+            if (!shown.has(call.callId)) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
+            shown.add(call.callId);
+          } else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
+          else if (call.phase === 'finished') line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
           return;
         }
         case 'status': {

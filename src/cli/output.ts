@@ -1,6 +1,8 @@
+import * as readline from 'node:readline/promises';
 import { formatProblem, type Problem } from '../shared/problems.js';
+import { visibleControls } from '../shared/visibleText.js';
 
-/** Where a command writes: results to stdout, problems to stderr (DESIGN.md "CLI contract"). */
+/** Where a command writes: results to stdout, problems to stderr (docs/reference/cli.md#exit-codes-and-output). */
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
@@ -10,14 +12,22 @@ export interface CliIo {
   terminal?: boolean;
   /** Writes to stderr as it is, no newline added (the model's thinking, as it streams). */
   errWrite?(text: string): void;
-  /** stderr is a terminal: the thinking may be shown dim. */
-  errTerminal?: boolean;
+  /** Asks one question on the terminal (stderr) and gives the line typed; absent when stdin is no terminal. */
+  ask?(question: string): Promise<string>;
 }
 
 /**
  * The process's stdout and stderr. A reader that goes away early
  * (`chatos … | head -1`) is no error: later output is dropped and the
  * command finishes its work (and saves it) as if it had been read.
+ *
+ * Everything a command prints passes here, and much of it comes from
+ * outside (a model's answer, a tool's result, a plugin's env value, a
+ * server's stderr): control characters are made visible on the way out
+ * (shared/visibleText.ts), so none of it can set the clipboard, retitle
+ * the window, hide the host's own question or rewrite a line. The CLI
+ * writes no styling of its own; readline's line editing is the only
+ * escape sequence that reaches the terminal.
  */
 export function processIo(): CliIo {
   const out = writerOf(process.stdout);
@@ -28,11 +38,20 @@ export function processIo(): CliIo {
     write: out,
     terminal: process.stdout.isTTY === true,
     errWrite: err,
-    errTerminal: process.stderr.isTTY === true,
+    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
   };
 }
 
-/** Writes what it is given, dropping it once the reader has gone. */
+async function askOnTerminal(question: string): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(visibleControls(question));
+  } finally {
+    rl.close();
+  }
+}
+
+/** Writes what it is given, its control characters made visible, dropping it once the reader has gone. */
 function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -42,7 +61,7 @@ function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
   });
   return (text) => {
     if (closed || stream.destroyed) return;
-    stream.write(text);
+    stream.write(visibleControls(text));
   };
 }
 

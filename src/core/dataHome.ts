@@ -10,7 +10,7 @@ export function resolveDataHome(explicit?: string, env: NodeJS.ProcessEnv = proc
 }
 
 /**
- * Where everything lives under `$CHATOS_HOME` (DESIGN.md "Data home"): one
+ * Where everything lives under `$CHATOS_HOME` (docs/reference/data-home.md): one
  * folder per app, the host's being `chatos/`. Nothing is ever written inside
  * the installed application.
  */

@@ -16,6 +16,8 @@ import type { HostEvent } from './hostEvents.js';
 import { ToolGateway, type GatewayHooks } from './mcp/gateway/toolGateway.js';
 import { McpRuntime, type ReloadReport } from './mcp/mcpRuntime.js';
 import { McpServerAdmin } from './mcp/admin/mcpServerAdmin.js';
+import { McpSignIn } from './mcp/admin/mcpSignIn.js';
+import { OAuthService } from './mcp/auth/oauthService.js';
 import { IdleSweep } from './mcp/connection/idleSweep.js';
 import { LeaseHolders } from './mcp/connection/leaseHolders.js';
 import { serverTrouble, type ServerTrouble } from './mcp/serverTrouble.js';
@@ -80,7 +82,7 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /**
    * How long a conversation's own server instance may sit unused before it
-   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   * is released (default 10 minutes); mcp.yaml's `leases.idleMinutes` wins.
    */
   leaseIdleMs?: number;
   /**
@@ -89,7 +91,9 @@ export interface HostOptions {
    * `leases.releaseGraceSeconds` wins.
    */
   leaseGraceMs?: number;
-  /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own lists. Default off. */
+  /** How long a plugin backend may go without a call before it is stopped (default 5 minutes); mcp.yaml's `leases.backendIdleMinutes` wins. */
+  backendIdleMs?: number;
+  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**
    * This process only looks (a read-only CLI command): the admin DB is
@@ -123,7 +127,7 @@ export interface Host {
   readonly catalog: PluginCatalog;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Opens the host's admin DB and fills the registry (seed 001 bootstrap). Needed by everything below. */
+  /** Opens the host's admin DB and fills the registry (docs/rules/registry.md#bootstrap). Needed by everything below. */
   start(): Promise<void>;
   readonly registry: RegistryCenter;
   readonly trust: PluginTrust;
@@ -143,7 +147,7 @@ export interface Host {
   readonly secrets: SecretStore;
   /** Model entries (admin DB) with their keys (SecretStore or environment): the only place a key is read. */
   readonly models: ModelService;
-  /** Agents (seed 000 §4.2), in the host's admin DB. */
+  /** Agents (docs/rules/agents.md), in the host's admin DB. */
   readonly agents: AgentStore;
   /** The host's own prompts (zh/en pairs in its `prompts` table), registered under `chatos` and granted like any prompt. */
   readonly hostPrompts: HostPromptStore;
@@ -169,6 +173,8 @@ export interface Host {
   reloadMcp(): Promise<ReloadReport>;
   /** The user's MCP servers (mcp.yaml): add, edit, remove, test, import, templates; every face edits them through this. */
   readonly mcpServers: McpServerAdmin;
+  /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out, state. */
+  readonly mcpSignIn: McpSignIn;
   /**
    * Hot reload: watches mcp.yaml and the plugin roots (fs.watch plus polling,
    * debounced); a change rescans the plugins and/or reloads the servers.
@@ -243,8 +249,9 @@ export function createHost(options: HostOptions = {}): Host {
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
   const now = options.scheduler ? () => scheduler.now() : () => clock.now();
   let idleSweep: IdleSweep | undefined;
+  let backendSweep: IdleSweep | undefined;
   let trustWatch: TrustWatch | undefined;
-  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const leaseTimesNow = () => leaseTimes(need().mcp.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs, backendIdleMs: options.backendIdleMs });
   const endConversation = async (conversationId: string, reason: 'conversation-ended' | 'holder-gone' = 'conversation-ended') => {
     confirmations.forgetConversation(conversationId);
     leaseHolders.forget(conversationId);
@@ -291,9 +298,13 @@ export function createHost(options: HostOptions = {}): Host {
       : { pluginId, pluginDir: plugin.dir, dataDir: home.pluginDataDir(pluginId), stateDir: home.pluginStateDir(pluginId), sessionRoot, projectRoot };
     return { ok: true, entry: plugin.backendEntry, ctx };
   };
+  // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
+  const oauth = new OAuthService({ secrets, now });
+  const mcpSignIn = new McpSignIn({ configFile: home.mcpConfig, hostEnv: options.env ?? process.env, logger, oauth, readStoredValue: (name) => secrets.get(mcpValueSecretName(name)) });
   const mcpServers = new McpServerAdmin({
     configFile: home.mcpConfig,
     secrets,
+    oauth,
     hostEnv: options.env ?? process.env,
     logger,
     runtime: { tryStart: (definition, timeoutMs) => need().mcp.tryStart(definition, timeoutMs), definition: (id) => need().mcp.definition(id) },
@@ -348,6 +359,7 @@ export function createHost(options: HostOptions = {}): Host {
         runGate,
         hostModules,
         readStoredValue: (name) => secrets.get(mcpValueSecretName(name)),
+        oauth,
       });
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
       mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
@@ -427,6 +439,14 @@ export function createHost(options: HostOptions = {}): Host {
         onError: (error) => logger.warn(`releasing idle MCP server instances failed: ${(error as Error).message}`),
       });
       idleSweep.start();
+      // Backends whose pages are all closed stop too (docs/plugins/backends.md#lifetime); the same sweep, over backends.
+      backendSweep = new IdleSweep({
+        scheduler,
+        connections: { sweepIdle: (idleMs = leaseTimesNow().backendIdleMs) => backends.sweepIdle(idleMs) },
+        idleMs: () => leaseTimesNow().backendIdleMs,
+        onError: (error) => logger.warn(`stopping idle plugin backends failed: ${(error as Error).message}`),
+      });
+      backendSweep.start();
       // Another process may untrust or uninstall a plugin: what it runs here stops too, and the faces are told.
       trustWatch = new TrustWatch({
         scheduler,
@@ -456,6 +476,7 @@ export function createHost(options: HostOptions = {}): Host {
     },
     reloadMcp,
     mcpServers,
+    mcpSignIn,
     watch(watchOptions = {}) {
       need();
       const debounceMs = watchOptions.debounceMs ?? 100;
@@ -548,6 +569,7 @@ export function createHost(options: HostOptions = {}): Host {
       const current = started;
       started = undefined;
       idleSweep?.dispose();
+      backendSweep?.dispose();
       trustWatch?.dispose();
       leaseHolders.dispose();
       // Running turns write what they have (marked stopped) before their servers and the DB close.

@@ -1,5 +1,5 @@
 /**
- * The frame side of the UI-app bridge (protocol: DESIGN.md and the shared
+ * The frame side of the UI-app bridge (protocol: docs/plugins/pages.md#the-host-bridge and the shared
  * contract in common.md). `bridgeMain` runs inside the sandboxed frame, not
  * in Node: it is served as its own source text, so it must stay
  * self-contained (no imports, no module-level helpers) and use only what a

@@ -54,7 +54,7 @@ const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" pri
  * and a WebSocket, page frames, and artifacts, on 127.0.0.1 only. Each
  * request passes, in order: the Host check (421), the Origin check (403;
  * page files use a per-app capability instead), the token (401). See
- * README "Headless mode" for why each exists.
+ * docs/using/serve.md#why-it-is-locked-down for why each exists.
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = options.token ?? newToken();

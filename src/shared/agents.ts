@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
 
-/** One app an agent uses (seed 000 §4.2): whether its MCP and prompts are on, and which server / prompt ids are selected. */
+/** One app an agent uses (docs/rules/agents.md#what-an-agent-stores): whether its MCP and prompts are on, and which server / prompt ids are selected. */
 export const AgentUiAppSchema = z.object({
   pluginId: z.string().min(1),
   appId: z.string().min(1),
@@ -12,6 +12,16 @@ export const AgentUiAppSchema = z.object({
   promptIds: z.array(z.string()).default([]),
 });
 export type AgentUiApp = z.infer<typeof AgentUiAppSchema>;
+
+/**
+ * The entry that stands for the host itself (docs/rules/agents.md#your-own-servers):
+ * under it an agent selects what ChatOS registers under its own name, the
+ * servers the user added (mcp.yaml, imported, templates), its built-in ones,
+ * and the user's own prompts. It is no plugin: no own server, no own prompt.
+ */
+export const HOST_UI_APP = { pluginId: 'chatos', appId: 'chatos' } as const;
+
+export const isHostUiApp = (app: { pluginId: string; appId: string }) => app.pluginId === HOST_UI_APP.pluginId && app.appId === HOST_UI_APP.appId;
 
 export const AgentLanguageSchema = z.enum(['zh', 'en']);
 

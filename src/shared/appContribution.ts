@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProblemSchema } from './problems.js';
 
-/** `_meta.chatos.uiApp` (seed 000 §3.1): who is calling and where its files live. */
+/** `_meta.chatos.uiApp` (docs/rules/gateway.md#_meta): who is calling and where its files live. */
 export const UiAppMetaSchema = z.object({
   pluginId: z.string(),
   appId: z.string(),
@@ -32,6 +32,8 @@ export const McpContributionSchema = z.object({
   /** `cmd://…` for a stdio server from `entry`, else the manifest's `url`. */
   url: z.string(),
   transport: z.enum(['stdio', 'http']),
+  /** `truely-stateless` in plugin.json: one instance for every conversation. */
+  trulyStateless: z.boolean().optional(),
   /** argv for stdio servers; spawned directly, never through a shell. */
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
@@ -51,7 +53,7 @@ export const AppPromptSchema = z.object({
   en: z.string().optional(),
 });
 
-/** Everything the host derives from one app of one plugin (DESIGN.md "Contribute"). */
+/** Everything the host derives from one app of one plugin (docs/rules/names-and-exposure.md#where-the-contribution-lives). */
 export const AppContributionSchema = z.object({
   pluginId: z.string(),
   appId: z.string(),

@@ -10,7 +10,7 @@ export type AuditDecision = z.infer<typeof AuditDecisionSchema>;
 export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
 
 /**
- * One gateway call, as the audit keeps it (seed 003: every call leaves a
+ * One gateway call, as the audit keeps it (docs/rules/gateway.md#audit: every call leaves a
  * record), refused ones included, and every lease released. A field is `null` when the host could not tell it (a value that
  * was missing or not of its type, a defect upstream): the call is still
  * recorded, and nothing unparseable is ever written.

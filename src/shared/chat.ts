@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderFailureSchema } from './models.js';
 
 /**
- * Conversations (DESIGN.md "Chat: the agent loop"): what is stored, what the
+ * Conversations (docs/rules/chat.md#where-conversations-live): what is stored, what the
  * faces are sent. A conversation's messages are lines of its own
  * `messages.jsonl` (append-only); the admin DB keeps only its index row.
  * Every message names its parent, so an edit or a regeneration starts a
@@ -127,6 +127,10 @@ export const AssistantMessageSchema = z.object({
   otherParts: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
+/** A call refused because its remote server needs the user to sign in: which server (the mcp.yaml name signs in). */
+export const SignInAskSchema = z.object({ serverId: z.string(), name: z.string() });
+export type SignInAsk = z.infer<typeof SignInAskSchema>;
+
 export const ToolMessageSchema = z.object({
   ...base,
   role: z.literal('tool'),
@@ -139,6 +143,8 @@ export const ToolMessageSchema = z.object({
   serverId: z.string().optional(),
   /** A sub-agent call: the child conversation it ran in. */
   childConversationId: z.string().optional(),
+  /** The call needs the user to sign in to its server: the conversation shows a sign-in card. */
+  signIn: SignInAskSchema.optional(),
 });
 
 /**
@@ -206,8 +212,32 @@ export const ConversationDetailSchema = z.object({
   children: z.array(z.object({ callId: z.string(), conversationId: z.string() })),
   /** What reading the file found and skipped (a torn last line after a crash). */
   notices: z.array(z.string()),
+  /**
+   * Where `messages` sit on the branch (a window of it): the index of its
+   * first message, the index after its last, and the branch's length (a
+   * message this version cannot read is skipped from `messages`, so these
+   * are not their count). Absent when they are the whole branch.
+   */
+  window: z.object({ start: z.number().int().min(0), end: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
 });
 export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
+
+/**
+ * Which part of the active branch to read: the newest `limit` messages, or
+ * the `limit` before, after or around a message (at most one of them). A
+ * conversation of any length opens and scrolls by windows.
+ */
+export const ConversationWindowRequestSchema = z
+  .object({
+    limit: z.number().int().min(1).max(500),
+    around: MessageIdSchema.optional(),
+    before: MessageIdSchema.optional(),
+    after: MessageIdSchema.optional(),
+    /** The branch, by its leaf as the face holds it (a later message below it counts too); default the conversation's own. */
+    leafId: MessageIdSchema.optional(),
+  })
+  .refine((w) => [w.around, w.before, w.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] });
+export type ConversationWindowRequest = z.infer<typeof ConversationWindowRequestSchema>;
 
 export const SearchHitSchema = z.object({
   conversationId: z.string(),
@@ -234,8 +264,15 @@ export const ToolCallEventSchema = z.object({
   callId: z.string(),
   name: z.string(),
   argumentsText: z.string(),
-  /** `progress`: the server reported how far it is (MCP progress notifications), while the call runs. */
-  phase: z.enum(['started', 'progress', 'finished']),
+  /**
+   * `awaiting`: the call waits for the user's approval (`confirmation` says
+   * which question and until when); `started` again once approved, when it
+   * runs (its duration counts from then); `progress`: the server reported
+   * how far it is (MCP progress notifications), while the call runs.
+   */
+  phase: z.enum(['started', 'awaiting', 'progress', 'finished']),
+  /** For `awaiting`: the confirmation request that asks, and when it is declined unanswered (host clock, ms). */
+  confirmation: z.object({ id: z.string(), expiresAt: z.number(), createdAt: z.number() }).optional(),
   /** The latest progress the server reported (phase `progress`, and kept by a face until the call finishes). */
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
   status: ToolCallStatusSchema.optional(),
@@ -246,6 +283,7 @@ export const ToolCallEventSchema = z.object({
   artifacts: z.array(z.object({ url: z.string(), mimeType: z.string() })).optional(),
   /** A sub-agent call: where its run is (known from the start). */
   childConversationId: z.string().optional(),
+  signIn: SignInAskSchema.optional(),
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const RiskLevelSchema = z.enum(['low', 'medium', 'high']);
 export type RiskLevel = z.infer<typeof RiskLevelSchema>;
 
-/** A pending question to the user: may this tool run with these arguments? (seed 003 §7) */
+/** A pending question to the user: may this tool run with these arguments? (docs/rules/confirmation.md#confirmation) */
 export const ToolConfirmationRequestSchema = z.object({
   id: z.string(),
   serverName: z.string(),

@@ -128,6 +128,8 @@ export const ServerToolSchema = z.object({
   permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
   /** The level without the user's override, so the UI can offer "reset". */
   inputSchema: JsonObject,
+  /** The group the server declares the tool in (`_meta.chatos.domain`: the settings server's module); absent when it declares none. */
+  domain: z.string().optional(),
 });
 export type ServerTool = z.infer<typeof ServerToolSchema>;
 
@@ -215,6 +217,8 @@ export const HostApiMethods = {
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
   'agents.save': { params: z.object({ id: Id.optional(), agent: JsonObject }).strict(), result: z.object({ agent: AgentSchema }) },
   'agents.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  /** Creates the ready assistant for a model (docs/using/agents.md#a-ready-assistant): built-in apps and the user's own servers, in the user's language. */
+  'agents.createReady': { params: z.object({ modelId: Id, language: z.enum(['zh', 'en']) }).strict(), result: z.object({ agent: AgentSchema }) },
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
 
@@ -290,6 +294,12 @@ export const HostApiMethods = {
   'mcpServers.importApply': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), options: ImportApplyOptionsSchema.default({ choices: [], onConflict: 'skip', storeSecrets: true }) }).strict(), result: ImportResultSchema },
   'mcpServers.templates': { params: Empty, result: z.object({ templates: z.array(McpTemplateSchema) }) },
   'mcpServers.addTemplate': { params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  /** Signs in to a remote server (OAuth): answers when the browser came back, with the server's view (its sign-in state). */
+  'mcpServers.signIn': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  /** Ends a sign-in that is waiting for the browser. */
+  'mcpServers.cancelSignIn': { params: z.object({ name: Id }).strict(), result: z.object({ cancelled: z.boolean() }) },
+  /** Forgets a remote server's tokens and registration. */
+  'mcpServers.signOut': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
 
   /** The host's own prompts (zh/en pairs), registered under `chatos`; `setGrant` grants both texts to an app. */
   'prompts.list': { params: Empty, result: z.object({ prompts: z.array(HostPromptViewSchema), apps: z.array(z.string()) }) },
@@ -297,7 +307,7 @@ export const HostApiMethods = {
   'prompts.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.boolean(), revokedGrants: z.number() }) },
   'prompts.setGrant': { params: z.object({ name: Id, appId: Id, granted: z.boolean() }).strict(), result: z.object({ prompt: HostPromptViewSchema }) },
 
-  /** Knowledge bases (see README "Knowledge bases"): every change is announced as knowledge.changed; adds report knowledge.progress under their jobId. */
+  /** Knowledge bases (see docs/using/knowledge.md): every change is announced as knowledge.changed; adds report knowledge.progress under their jobId. */
   'knowledge.list': { params: Empty, result: z.object({ knowledgeBases: z.array(KnowledgeBaseSchema) }) },
   'knowledge.create': { params: z.object({ base: JsonObject }).strict(), result: z.object({ knowledgeBase: KnowledgeBaseSchema }) },
   /** A new embedding model re-embeds every chunk (progress under jobId, cancellable). */
@@ -337,8 +347,20 @@ export const HostApiMethods = {
 
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
   'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },
-  /** One conversation: its active branch, where it branches, its sub-agent runs. */
-  'conversations.get': { params: z.object({ id: ConversationIdSchema }).strict(), result: ConversationViewSchema },
+  /**
+   * One conversation: its active branch, where it branches, its sub-agent
+   * runs. With `limit`, a window of the branch (the newest messages, or
+   * those before, after or around one; `window` says where it sits), so a
+   * conversation of any length opens at once; without, the whole branch.
+   */
+  'conversations.get': {
+    params: z
+      .object({ id: ConversationIdSchema, limit: z.number().int().min(1).max(500).optional(), around: MessageIdSchema.optional(), before: MessageIdSchema.optional(), after: MessageIdSchema.optional(), leafId: MessageIdSchema.optional() })
+      .strict()
+      .refine((p) => p.limit !== undefined || (p.around ?? p.before ?? p.after ?? p.leafId) === undefined, { error: 'around, before, after and leafId need a limit', path: ['limit'] })
+      .refine((p) => [p.around, p.before, p.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] }),
+    result: ConversationViewSchema,
+  },
   'conversations.create': { params: z.object({ agentId: Id, title: z.string().max(500).default('') }).strict(), result: z.object({ conversation: ConversationSchema }) },
   'conversations.rename': { params: z.object({ id: ConversationIdSchema, title: z.string().max(500) }).strict(), result: z.object({ conversation: ConversationSchema }) },
   /** Stops it, releases its server instances and approvals (and its sub-agent runs'), removes it. */
@@ -426,6 +448,13 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('models.changed') }),
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
+  /**
+   * The same questions under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
+   * declined because nobody answered in time. `uiApp` names the app whose
+   * own server the tool is of, so its open pages get the event too.
+   */
+  z.object({ type: z.literal('mcp:tool_confirmation_required'), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
+  z.object({ type: z.literal('mcp:tool_confirmation_expired'), id: z.string(), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */
@@ -452,6 +481,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   IngestProgressSchema.extend({ type: z.literal('knowledge.progress'), jobId: z.string(), knowledgeBaseId: z.string() }),
   /** Conversations were created, renamed, deleted, or changed state: lists are stale. */
   z.object({ type: z.literal('conversations.changed') }),
+  /** serve: a sign-in's page, for the user's page to open in a new tab (the desktop app opens it in the system browser). */
+  z.object({ type: z.literal('auth.openUrl'), name: z.string(), url: z.string().url().refine((url) => /^https?:/.test(url), { error: 'an http(s) url' }) }),
 ]);
 export type HostEventMessage = z.infer<typeof HostEventSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The host's own prompts (the `prompts` table of its admin DB, seed 001),
+ * The host's own prompts (the `prompts` table of its admin DB, docs/rules/registry.md#bootstrap),
  * as the Prompts page and `chatos prompts` edit them. A prompt has a Chinese
  * and an English text, kept as the pair `<name>` (zh) and `<name>__en` (en)
  * that agents pick from by their language; both are registered under

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ModelIdSchema } from './models.js';
 
 /**
- * Knowledge bases (seed 003 §6, issue 20): documents split into chunks,
+ * Knowledge bases (docs/rules/knowledge.md, issue 20): documents split into chunks,
  * searched by words (BM25) and, where an embedding model is chosen, by
  * meaning. Shared by the core, the settings tools, the CLI and the UI.
  */

@@ -5,14 +5,14 @@ export const StoredSecretNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.
 
 /**
  * A value that is written literally, copied from the host's environment
- * (`{ env: NAME }`, seed 002), or kept in the host's key store like a
+ * (`{ env: NAME }`, docs/rules/mcp-yaml.md#environment-and-headers), or kept in the host's key store like a
  * model's key (`{ secret: NAME }`, written by the MCP servers page and
  * `chatos mcp`): read only in the main process when the server starts.
  */
 export const EnvValueSchema = z.union([z.string(), z.object({ env: z.string().min(1) }).strict(), z.object({ secret: StoredSecretNameSchema }).strict()]);
 export type EnvValue = z.infer<typeof EnvValueSchema>;
 
-/** Tool name transforms, applied in order (seed 002). */
+/** Tool name transforms, applied in order (docs/rules/mcp-yaml.md#tool-names-and-transforms). */
 export const TransformSchema = z.union([
   z.object({ prefix: z.string() }).strict(),
   z.object({ prefix: z.object({ remove: z.string().default(''), add: z.string().default('') }).strict() }).strict(),
@@ -50,11 +50,26 @@ export const StdioTransportSchema = z.object({
   nodeRuntime: NodeRuntimeChoiceSchema.optional(),
 });
 
+/**
+ * How ChatOS identifies itself when it signs in to a remote server (mcp.yaml
+ * `oauth:`): a client id (and secret) the server's operator registered for
+ * the user, or the url of a client ID metadata document. Neither is needed
+ * where the authorization server lets ChatOS register itself.
+ */
+export const OAuthClientConfigSchema = z.object({
+  clientId: z.string().min(1).optional(),
+  clientSecret: EnvValueSchema.optional(),
+  clientMetadataUrl: z.string().min(1).optional(),
+});
+
+export type OAuthClientConfig = z.infer<typeof OAuthClientConfigSchema>;
+
 export const HttpTransportSchema = z.object({
   kind: z.literal('streamable_http'),
   url: z.string().min(1),
   headers: z.record(z.string(), EnvValueSchema),
   sessionId: z.string().optional(),
+  oauth: OAuthClientConfigSchema.optional(),
 });
 
 /** A server that runs inside the host (the built-in settings server), reached over the SDK's in-memory transport. */
@@ -82,7 +97,7 @@ export const ServerDefinitionSchema = z.object({
   origin: z.enum(['mcp.yaml', 'plugin', 'app-db', 'defaults', 'host', 'builtin']),
   category: ServerCategorySchema,
   transport: ServerTransportSchema,
-  /** Seed 002 `truely-stateless`: one client shared by every conversation; otherwise one lease per conversation. */
+  /** `truely-stateless` (docs/rules/mcp-yaml.md#leases): one client shared by every conversation; otherwise one lease per conversation. */
   trulyStateless: z.boolean(),
   tools: z.object({ whitelist: z.array(z.string()), blacklist: z.array(z.string()) }),
   transform: z.array(TransformSchema),
@@ -92,7 +107,7 @@ export const ServerDefinitionSchema = z.object({
   timeoutMs: z.number().int().positive(),
   /** How long starting may take (spawn or connect, initialize, list tools); default by transport (see connectDeadline.ts). */
   connectTimeoutMs: z.number().int().positive().optional(),
-  /** Tool-name glob → permission level; first match wins (seed 003 levels). */
+  /** Tool-name glob → permission level; first match wins (docs/rules/confirmation.md#permission-levels). */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })),
   /** Tools the user switched off (raw tool names). */
   disabledTools: z.array(z.string()),

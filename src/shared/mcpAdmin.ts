@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { SignInStateSchema } from './mcpAuth.js';
 import { NodeRuntimeChoiceSchema } from './mcp.js';
 import { EnvNameSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
 
 /**
  * The user's MCP servers as the MCP servers page and `chatos mcp` edit them
- * (seed 003 §8: add, import, edit, delete): one form per server, turned
+ * (docs/rules/settings-server.md#categories: add, import, edit, delete): one form per server, turned
  * into an entry of `mcp.yaml` by the core, which keeps the file's comments
  * and order. Stored values never come back out: a view says only that one
  * is there.
@@ -94,6 +95,8 @@ export const McpServerEntryViewSchema = z.object({
   otherKeys: z.array(z.string()),
   /** What the loader says about this entry (an error means it does not run as written). */
   problems: z.array(ProblemSchema),
+  /** A url server's sign-in (OAuth): none, needed, signed in (as whom, until when), or needed again. */
+  signIn: SignInStateSchema.optional(),
 });
 export type McpServerEntryView = z.infer<typeof McpServerEntryViewSchema>;
 
@@ -142,6 +145,34 @@ export type ImportFormat = z.infer<typeof ImportFormatSchema>;
 
 export const ImportNoteSchema = z.object({ code: z.string(), message: z.string() });
 
+/** A value of an imported server's env or headers as its plan shows it: text as written (a quotedWord), copied from a host variable, or kept in the key store. */
+export const ImportValueViewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), shown: z.string() }),
+  z.object({ kind: z.literal('env'), name: z.string() }),
+  z.object({ kind: z.literal('secret') }),
+]);
+export type ImportValueView = z.infer<typeof ImportValueViewSchema>;
+
+/**
+ * Everything an imported server would run with, as the user approves it:
+ * the program and each argument, the folder, every variable its process
+ * gets (what the file sets, and the host's own it inherits, by name), or
+ * the url and headers. Strings from the file are shown as quotedWord makes
+ * them (quoted where they hold spaces, quotes or control characters), so
+ * nothing in them can pass for something else.
+ */
+export const ImportRunSchema = z.object({
+  /** The program, then each argument. */
+  command: z.array(z.string()).optional(),
+  /** The folder it starts in; absent: the host's working folder. */
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  env: z.array(z.object({ name: z.string(), value: ImportValueViewSchema, /** It decides which code runs (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, DYLD_*…). */ changesCode: z.boolean() })),
+  inherited: z.array(z.string()),
+  headers: z.array(z.object({ name: z.string(), value: ImportValueViewSchema })),
+});
+export type ImportRun = z.infer<typeof ImportRunSchema>;
+
 export const ImportEntrySchema = z.object({
   /** The server's key in the imported file. */
   sourceName: z.string(),
@@ -152,9 +183,11 @@ export const ImportEntrySchema = z.object({
   transport: McpTransportKindSchema.optional(),
   /** The command line or url, as the servers page shows it (stored values masked). */
   launch: z.string().optional(),
+  /** What it would run with, in full (for those that can be added). */
+  run: ImportRunSchema.optional(),
   conflict: z.object({ existingLaunch: z.string(), suggestedName: z.string() }).optional(),
   reason: z.object({ code: z.string(), message: z.string(), hint: z.string() }).optional(),
-  /** What changes on the way in: a value kept in the key store, a field ChatOS does not use, a renamed server. */
+  /** What changes on the way in (a value kept in the key store, a field ChatOS does not use, a renamed server), and IMPORT_ENV_CHANGES_CODE for each variable that decides which code runs. */
   notes: z.array(ImportNoteSchema),
 });
 export type ImportEntry = z.infer<typeof ImportEntrySchema>;

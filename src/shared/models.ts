@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Model entries (DESIGN.md "Chat: the agent loop"): which API a model speaks,
+ * Model entries (docs/rules/chat.md#model-clients): which API a model speaks,
  * where, under which name, and where its key comes from. The key itself is
  * never part of an entry: a row says only `{ kind: 'stored' }` or
  * `{ kind: 'env', name }`, and the value lives in the SecretStore or the

@@ -11,16 +11,16 @@ export const RegistrySourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('defaults'), file: z.string() }),
   /** A server built into the host (the settings server), under `chatos`. */
   z.object({ kind: z.literal('builtin') }),
-  /** The host's `mcp.yaml` (seed 002); its servers are registered under `chatos`. */
+  /** The host's `mcp.yaml` (docs/rules/mcp-yaml.md); its servers are registered under `chatos`. */
   z.object({ kind: z.literal('mcp-yaml'), file: z.string() }),
-  /** A UI app of a plugin (seed 000 way A). */
+  /** A UI app of a plugin (docs/rules/names-and-exposure.md#two-ways-to-expose, way A). */
   z.object({ kind: z.literal('plugin'), pluginId: z.string(), appId: z.string(), pluginDir: z.string() }),
 ]);
 export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
 
 const StringMapSchema = z.record(z.string(), z.string());
 
-/** What a provider registers for a server (seed 001 `serverConfig`). */
+/** What a provider registers for a server (`serverConfig`, docs/rules/registry.md#the-interface). */
 export const McpServerConfigSchema = z.object({
   /** Stable name within the provider; the registry id is `<providerAppId>::<name>`. */
   name: z.string().min(1),
@@ -56,6 +56,8 @@ export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
    * reload builds the server's definition from the row alone.
    */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })).optional(),
+  /** A plugin's `truely-stateless` (docs/rules/mcp-yaml.md#leases): one instance shared by every conversation. */
+  trulyStateless: z.boolean().optional(),
 });
 export type RegistryMcpServer = z.infer<typeof RegistryMcpServerSchema>;
 

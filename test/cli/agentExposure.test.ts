@@ -2,12 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
+import { fixtureServer, writeGatewayPlugin, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
- * Seed 000 way B: what an app exposes (`ai.mcpServers` / `ai.prompts`)
+ * Way B (docs/rules/names-and-exposure.md#exposure): what an app exposes (`ai.mcpServers` / `ai.prompts`)
  * bounds what an agent may select under it. Enforced in the core, so an
  * agent made through the CLI, the API or the settings server is refused at
  * create and update, and what a stored agent selects outside an app's
@@ -80,6 +81,40 @@ describe('agents may select only what an app exposes', () => {
     expect(reply.error.code).toBe('INVALID');
     expect(reply.error.fields).toEqual([{ path: 'uiApps.0.mcpServerIds.1', message: expect.stringContaining(`server "${NOTES_SERVER}" is not exposed`) }]);
   }, 120_000);
+
+  it("an app that is not installed exposes nothing: create refuses another provider's server under it, and a stored one is offered none of its tools; the host's own mcp.yaml servers keep working under it", () => {
+    const home = tempDir();
+    const root = tempDir();
+    writeMcpYaml(home, { fx: fixtureServer() });
+    // Another provider with a real server (ten tools), and a way-B hub that exposes everything.
+    writeGatewayPlugin(root, 'com.example.tools', [{ appId: 'main', allowMain: true }]);
+    const hubDir = writePlugin(root, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true } }] }, { 'index.mjs': 'export function mount() {}\n' });
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+    expect(cli('trust', 'com.example.tools').code).toBe(0);
+    const PROVIDER_SERVER = 'com.example.tools::com.example.tools.main';
+    const ghost = { pluginId: 'com.example.ghost', appId: 'main', mcp: true };
+
+    const refused = cli('agents', 'create', '--file', agentFile({ id: 'ghost', name: 'Ghost', uiApps: [{ ...ghost, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`uiApps[0].mcpServerIds[0]: server "${PROVIDER_SERVER}" is not offered: app "main" of plugin "com.example.ghost" is not installed, so it exposes nothing`);
+    expect(refused.stderr).toContain('install the plugin (chatos install DIR)');
+    expect(refused.stderr).not.toContain('uiApps[0].mcpServerIds[1]');
+
+    // Saved while its app was installed; the app is gone now, the provider's server is not.
+    const wide = cli('agents', 'create', '--file', agentFile({ id: 'wide', name: 'Wide', uiApps: [{ pluginId: 'com.example.hub', appId: 'hub', mcp: true, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }), '--json');
+    expect(wide.json().serverIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
+    fs.rmSync(hubDir, { recursive: true });
+    const shown = cli('agents', 'show', 'wide', '--json').json();
+    expect(shown.serverIds).toEqual(['chatos::fx']);
+    expect(shown.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual(['AGENT_APP_MISSING uiApps[0]', 'AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[0]']);
+    expect(shown.problems[1].message).toContain('is not installed, so it exposes nothing');
+    // None of the provider's ten tools is offered. The host's own server still is, under the app that is gone, as
+    // before (with mcp_release, a tool of the host).
+    const offered = new Set((cli('tools', '--agent', 'wide', '--json').json().tools as { serverId: string }[]).map((t) => t.serverId));
+    expect(offered).toEqual(new Set(['chatos::fx', 'chatos']));
+    // Kept in the stored agent, as other ids that no longer resolve are.
+    expect(shown.agent.uiApps[0].mcpServerIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
+  }, 150_000);
 
   it('a stored agent whose app stopped exposing a server has it left out, with a problem at its path', () => {
     const home = tempDir();

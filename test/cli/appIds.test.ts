@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * Issue 14, "Compatibility with the seeds and the original ChatOS": the
- * original accepted any app id, and seed 000's normalize() derives names
+ * original accepted any app id, and normalize() (docs/rules/names-and-exposure.md#app-ids) derives names
  * from it; an id such as `Report.Viewer` made the whole plugin fail to load.
  * Such ids load, run and serve their page; only what cannot be a folder name
  * or is unsafe in a path is refused.

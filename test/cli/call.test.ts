@@ -1,17 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { runCli, runCliInTerminal as runInTerminal } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const bin = path.join(repoRoot, 'bin', 'chatos.js');
 const NOTES = 'mcp_chatos_notes_notes';
-
-/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answer` at its prompt. */
-function runInTerminal(args: string[], answer: string) {
-  const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return spawnSync('script', ['-qec', command, '/dev/null'], { input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 });
-}
 
 describe('chatos call', () => {
   it('asks y/N on a terminal for a confirm-level tool: n declines, y runs it', () => {
@@ -26,6 +17,16 @@ describe('chatos call', () => {
     expect(approved.stdout).toContain('run it? [y/N]');
     // It ran: the Notes server itself answered that there is no such note.
     expect(approved.stdout).toContain('no note with id nope');
+  }, 120_000);
+
+  it('the question shows every argument: one that comes after 300 characters of another is there to judge', () => {
+    const home = tempDir();
+    const args = JSON.stringify({ padding: 'x'.repeat(300), id: 'the-note-that-matters' });
+    const asked = runInTerminal(['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', args, '--home', home], 'n');
+    expect(asked.stdout).toContain('with its 2 arguments:');
+    expect(asked.stdout).toContain('  id: "the-note-that-matters"');
+    expect(asked.stdout).toContain('run it? [y/N]');
+    expect(asked.stdout).toContain('The user declined');
   }, 120_000);
 
   it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
- * The seed's four examples through the real gateway: `chatos call` as a user
+ * The four examples of the canvas rules (docs/rules/canvas.md) through the real gateway: `chatos call` as a user
  * runs it (a fresh host per call, the built-in Canvas server over stdio,
  * the instances in the plugin's data folder), with list_instances after each.
  */
@@ -32,12 +32,12 @@ function patched(home: string, args: unknown) {
   return PatchResultSchema.parse(outcome.result.structuredContent);
 }
 
-describe('the Canvas through chatos call (seed 004 examples)', () => {
+describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () => {
   it('update state, add a block, create an instance, delete one; list_instances after each', () => {
     const home = tempDir();
     const summary = () => listed(home).instances.map((i) => `${i.instance_id}:${i.blocks_count}b/${i.actions_count}a@${i.revision}`);
     expect(summary()).toEqual(['demo:1b/1a@1']);
-    // The first and the last example work on instances the seed assumes exist.
+    // The first and the last example work on instances the examples of docs/rules/canvas.md assume exist.
     patched(home, { instance_id: '__CREATE__', new_instance_id: 'counter', patches: [] });
     patched(home, { instance_id: '__CREATE__', new_instance_id: 'old_instance', patches: [] });
     expect(summary()).toEqual(['demo:1b/1a@1', 'counter:0b/0a@2', 'old_instance:0b/0a@3']);
@@ -75,7 +75,7 @@ describe('the Canvas through chatos call (seed 004 examples)', () => {
     expect(summary()).toEqual(['demo:2b/1a@5', 'counter:0b/0a@4', 'my_instance:0b/0a@6']);
     expect(listed(home).total).toBe(3);
 
-    // get_schema with no id answers the demo, in the seed's shape.
+    // get_schema with no id answers the demo, in the shape of docs/rules/canvas.md#tools.
     const { outcome } = call(home, 'get_schema', {});
     expect(Object.keys(outcome.result.structuredContent.schema)).toEqual(['meta', 'state', 'layout', 'blocks', 'actions']);
     // The instances live in the plugin's data folder, and the history says the CLI (the app chatos) sent each call.
@@ -92,7 +92,7 @@ describe('the Canvas through chatos call (seed 004 examples)', () => {
     // Eighteen CLI processes, each starting a host and the server: generous on a busy machine.
   }, 180_000);
 
-  it('a refused patch exits 1 with the seed code in the result; another app needs a grant first', () => {
+  it('a refused patch exits 1 with its error code in the result; another app needs a grant first', () => {
     const home = tempDir();
     const refused = call(home, 'patch_ui_state', { instance_id: 'counter', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] });
     expect(refused.run.code).toBe(1);

@@ -2,38 +2,14 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatServerEntry, toolResultsIn } from '../helpers/chatWorld.js';
-import { waitUntil, writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
-import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync, type CliRun } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { toolResultsIn } from '../helpers/chatWorld.js';
+import { cliWorld, KEY } from '../helpers/cliChatWorld.js';
+import { waitUntil } from '../helpers/gatewayHost.js';
+import type { ProviderServer } from '../helpers/providerServer.js';
+import type { CliRun } from '../helpers/runCli.js';
+import { repoRoot } from '../helpers/tempDir.js';
 
 /** `chatos chat` and `chatos conversations` as a user runs them: the built CLI, the local provider server, the real chat fixture server. */
-
-const KEY = 'sk-cli-chat-Hq7Lm2Xv9Rt4';
-
-async function cliWorld(options: { api?: 'openai' | 'openai-responses' | 'anthropic'; vision?: boolean } = {}) {
-  const provider = await startProviderServer();
-  const home = tempDir();
-  writeMcpYaml(home, { chat: chatServerEntry() });
-  // The agent selects chatos::chat under an app that exposes it (seed 000 way B): the host refuses a selection no app exposes.
-  const root = tempDir();
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
-  const cli = (args: string[], extra: { input?: string } = {}) => runCliAsync([...args, '--home', home], extra);
-  for (const step of [['roots', 'add', root], ['trust', 'com.example.desk']]) {
-    const run = await cli(step);
-    expect(run.code, run.stderr).toBe(0);
-  }
-  const api = options.api ?? 'openai';
-  const added = await cli(['models', 'add', 'local', '--api', api, '--base-url', api === 'anthropic' ? provider.url : provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', ...(options.vision ? ['--vision'] : [])], { input: `${KEY}\n` });
-  expect(added.code, added.stderr).toBe(0);
-  const agentFile = path.join(tempDir(), 'agent.json');
-  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
-  const created = await cli(['agents', 'create', '--file', agentFile]);
-  expect(created.code, created.stderr).toBe(0);
-  return { provider, home, cli };
-}
 
 /** Every file under `dir` but the secrets file, with its bytes. */
 function filesUnder(dir: string): [string, Buffer][] {

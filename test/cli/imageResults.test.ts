@@ -6,7 +6,7 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
  * Issue 14: an image whose base64 carries a `data:<mime>;base64,` prefix
- * (seed 002 allows it) failed the whole call. Through `chatos call` and a
+ * (docs/rules/gateway.md#images-become-artifacts allows it) failed the whole call. Through `chatos call` and a
  * real stdio server that writes images as servers not built on the SDK do:
  * data urls with parameters, in capitals, with line breaks, percent-encoded,
  * and one that is not base64 at all.

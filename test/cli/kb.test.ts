@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
 import { startProviderServer } from '../helpers/providerServer.js';
-import { runCli, runCliAsync } from '../helpers/runCli.js';
+import { runCli, runCliAsync, runCliInTerminal } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 describe('chatos kb', () => {
@@ -34,9 +34,27 @@ describe('chatos kb', () => {
     expect(missing.stderr).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]\n {4}fix: one of: garden_notes/);
     expect(runCli(['kb', 'create', 'x', '--chunk-size', '100', '--chunk-overlap', '100', '--home', home]).code).toBe(2);
 
-    expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--json']).json()).toEqual({ deleted: 'garden_notes' });
+    expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--yes', '--json']).json()).toEqual({ deleted: 'garden_notes' });
     expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
   }, 150_000);
+
+  it('kb delete asks like uninstall: without a terminal it needs --yes; on one, n keeps the base and y deletes it', () => {
+    const home = tempDir('chatos-kb-cli-');
+    expect(runCli(['kb', 'create', 'Scratch', '--home', home]).code).toBe(0);
+    const asked = runCli(['kb', 'delete', 'scratch', '--home', home, '--json']);
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toBe('');
+    expect(asked.stderr).toContain('deleting knowledge base scratch ("Scratch") deletes its 0 file(s) and 0 chunk(s)');
+    expect(asked.stderr).toContain('run "chatos kb delete scratch --yes"');
+    const onTerminal = (answer: string) => runCliInTerminal(['kb', 'delete', 'scratch', '--home', home], answer);
+    const kept = onTerminal('n');
+    expect(kept.stdout).toContain('delete scratch? [y/N]');
+    expect(kept.stdout).toContain('scratch was not deleted');
+    expect(runCli(['kb', 'list', '--home', home, '--json']).json().knowledgeBases.map((b: { id: string }) => b.id)).toEqual(['scratch']);
+    const deleted = onTerminal('y');
+    expect(deleted.stdout).toContain('deleted knowledge base scratch');
+    expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
+  }, 90_000);
 
   it('embeds through a model entry, shows progress on stderr, and re-embeds on a model change', async () => {
     const provider = await startProviderServer();

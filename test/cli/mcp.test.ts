@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
+import { aliasBomb } from '../helpers/aliasBomb.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
@@ -163,6 +164,27 @@ describe('chatos mcp import', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
+  it("a cloned repository's .vscode/mcp.json: the plan shows the folder and every variable, flags a preload, and no escape sequence of it reaches the terminal", () => {
+    const { file, cli, home: dir } = home(HAND_WRITTEN);
+    const project = path.join(dir, 'cloned');
+    fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
+    const config = path.join(project, '.vscode', 'mcp.json');
+    const hidden = '\x1b[2K\rnode server.js';
+    fs.writeFileSync(config, JSON.stringify({ servers: { helper: { type: 'stdio', command: 'node', args: ['server.js', hidden], cwd: '${workspaceFolder}', env: { NODE_OPTIONS: '--require ./.vscode/hook.js', API_TOKEN: 'tok_cli_import', LOG: 'info' } } } }));
+    const planned = cli('mcp', 'import', config);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain('add      helper  node server.js "\\u001b[2K\\rnode server.js"');
+    expect(planned.stdout).toContain(`folder: ${project}`);
+    expect(planned.stdout).toContain('env NODE_OPTIONS="--require ./.vscode/hook.js"  (decides which code runs)');
+    expect(planned.stdout).toContain('env API_TOKEN=•••• (kept in the key store)');
+    expect(planned.stdout).toContain('env LOG=info');
+    expect(planned.stdout).toMatch(/and from the host: HOME, LOGNAME, PATH/);
+    expect(planned.stdout).toContain('WARNING: NODE_OPTIONS is set to "--require ./.vscode/hook.js": it decides which code the server runs');
+    expect(planned.stdout).not.toContain('\x1b');
+    expect(planned.stdout).not.toContain('tok_cli_import');
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
   it('a config nested deeper than any client writes is refused with its code and place, mcp.yaml untouched', () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'deep.json');
@@ -203,6 +225,24 @@ describe('chatos mcp import', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('IMPORT_NOT_JSON');
     expect(result.stderr).toContain(`${config}:2:`);
+  });
+});
+
+describe('an alias bomb in mcp.yaml (issue 25)', () => {
+  it('is refused with its file, line and fix: chatos mcp list answers, and edits wait until it is fixed', () => {
+    const bomb = aliasBomb(12);
+    const { file, cli } = home(bomb);
+    const listed = cli('mcp', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    const [problem] = listed.stderr.split('\nerror: ').filter((text) => text.includes('YAML_ALIAS_EXPANSION'));
+    expect(problem).toMatch(/:\d+: its aliases repeat too much: by the alias at line \d+/);
+    expect(problem).toContain(file);
+    expect(problem).toContain('fix: write the values out');
+    expect(listed.stderr).not.toContain('Invalid string length');
+    const added = cli('mcp', 'add', 'other', '--command', 'node');
+    expect(added.code).toBe(1);
+    expect(added.stderr).toContain('YAML_ALIAS_EXPANSION');
+    expect(fs.readFileSync(file, 'utf8')).toBe(bomb);
   });
 });
 

@@ -1,14 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
+import { startTimeOf } from '../helpers/processStart.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 import { api, lineMatching, serve } from '../serve/serveProcess.js';
 
 const spawningServer = path.join(repoRoot, 'test', 'fixtures', 'servers', 'spawningServer.mjs');
+const doubleForkServer = path.join(repoRoot, 'test', 'fixtures', 'servers', 'doubleForkServer.mjs');
 
 interface Spawned {
   server: number;
@@ -16,35 +17,21 @@ interface Spawned {
   setsid: number;
 }
 
-/**
- * Start time of a live process as `ps` tells it (deliberately not the /proc
- * reader under test): with the pid it names one process. Undefined when no
- * live process has the pid (a zombie is dead, merely not yet reaped).
- */
-function startTimeOf(pid: number): string | undefined {
-  let out: string;
-  try {
-    out = execFileSync('ps', ['-o', 'stat=,lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-  } catch {
-    return undefined; // ps exits 1 when there is no such process
-  }
-  const [stat, ...start] = out.split(/\s+/);
-  return !stat || stat.startsWith('Z') ? undefined : start.join(' ');
-}
-
 /** Each process of `spawned` that still runs as itself (a later process with its pid does not count). */
 function survivors(spawned: Spawned, started: Map<number, string>): number[] {
   return Object.values(spawned).filter((pid) => startTimeOf(pid) !== undefined && startTimeOf(pid) === started.get(pid));
 }
 
-/** A home whose mcp.yaml has the spawning server, and where it writes the pids it started. */
-function spawnerHome() {
+/** A home whose mcp.yaml has the server `name` (a fixture script), and where it writes the pids it started. */
+function serverHome(name: string, script: string) {
   const home = tempDir('chatos-orphans-');
   const pidsFile = path.join(home, 'spawned.json');
   fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
-  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  spawner:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(spawningServer)}, ${JSON.stringify(pidsFile)}]\n`);
+  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(script)}, ${JSON.stringify(pidsFile)}]\n`);
   return { home, pidsFile };
 }
+
+const spawnerHome = () => serverHome('spawner', spawningServer);
 
 /** The pids the server wrote, with each one's start time, once all three run. */
 async function spawnedBy(pidsFile: string): Promise<{ spawned: Spawned; started: Map<number, string> }> {
@@ -61,6 +48,31 @@ async function serving(home: string, root: string) {
   return { served, url, token: url.searchParams.get('token')! };
 }
 
+/**
+ * `chatos serve` with the mcp.yaml server `name` started for conversation c1
+ * of an agent (a conversation keeps its instance: no tab holds it, so nothing
+ * ends it soon). The agent selects it under an app that exposes it
+ * (docs/rules/names-and-exposure.md#exposure: the host refuses a selection no app exposes).
+ */
+async function servingWith(home: string, name: string) {
+  const root = tempDir('chatos-orphans-plugins-');
+  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
+  const served = await serving(home, root);
+  const { url, token } = served;
+  const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: [`chatos::${name}`] }] };
+  const saved = await api(url, token, 'agents.save', { agent });
+  expect(saved.ok, JSON.stringify(saved)).toBe(true);
+  expect((await api(url, token, 'tools.list', { agentId: 'spawns', conversationId: 'c1' })).ok).toBe(true);
+  return served;
+}
+
+/** The records of `chatos serve`'s pid file (`<home>/chatos/run/mcp-<pid>.json`), once it exists. */
+function pidRecords(home: string, hostPid: number): { pid: number; marker?: string; descendants?: { pid: number; identity: string }[] }[] | undefined {
+  const pidFile = path.join(home, 'chatos', 'run', `mcp-${hostPid}.json`);
+  return fs.existsSync(pidFile) ? JSON.parse(fs.readFileSync(pidFile, 'utf8')).servers : undefined;
+}
+
 /** Ends whatever a failed test left running, by pid and start time only. */
 function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | undefined) {
   if (!spawned || !started) return;
@@ -70,29 +82,17 @@ function cleanUp(spawned: Spawned | undefined, started: Map<number, string> | un
 describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
   it('after kill -9 of the host, the next start ends the server’s grandchild in its group and the one that left it with setsid', async () => {
     const { home, pidsFile } = spawnerHome();
-    // The agent selects chatos::spawner under an app that exposes it (seed 000 way B: the host refuses a selection no app exposes).
-    const root = tempDir('chatos-orphans-plugins-');
-    writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['spawner'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
-    expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      const { served, url, token } = await serving(home, root);
-      // A conversation's first listing starts it, and the conversation keeps it (no tab holds it, so nothing ends it soon).
-      const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::spawner'] }] };
-      const saved = await api(url, token, 'agents.save', { agent });
-      expect(saved.ok, JSON.stringify(saved)).toBe(true);
-      expect((await api(url, token, 'tools.list', { agentId: 'spawns', conversationId: 'c1' })).ok).toBe(true);
+      const { served } = await servingWith(home, 'spawner');
       ({ spawned, started } = await spawnedBy(pidsFile));
       expect(survivors(spawned, started)).toHaveLength(3);
 
       // The host records what it finds below each server while it runs: wait until its pid file names both.
       const runDir = path.join(home, 'chatos', 'run');
-      const pidFile = path.join(runDir, `mcp-${served.child.pid}.json`);
       await until('the pid file to record both descendants', () => {
-        if (!fs.existsSync(pidFile)) return undefined;
-        const recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as { servers: { pid: number; descendants?: { pid: number; identity: string }[] }[] };
-        const pids = recorded.servers.find((s) => s.pid === spawned!.server)?.descendants?.map((d) => d.pid) ?? [];
+        const pids = pidRecords(home, served.child.pid!)?.find((s) => s.pid === spawned!.server)?.descendants?.map((d) => d.pid) ?? [];
         return pids.includes(spawned!.inGroup) && pids.includes(spawned!.setsid) ? true : undefined;
       });
 
@@ -109,6 +109,32 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);
     } finally {
       cleanUp(spawned, started);
+    }
+  }, 150_000);
+
+  it('after kill -9 of the host, the next start ends a daemon that double-forked away from the server: it carries the tree marker the pid file names', async () => {
+    const { home, pidsFile } = serverHome('fork', doubleForkServer);
+    let daemon: { pid: number; started: string } | undefined;
+    try {
+      const { served } = await servingWith(home, 'fork');
+      const forked = await until('the server to leave its daemon', () => (fs.existsSync(pidsFile) ? (JSON.parse(fs.readFileSync(pidsFile, 'utf8')) as { server: number; daemon: number }) : undefined));
+      daemon = { pid: forked.daemon, started: startTimeOf(forked.daemon)! };
+      expect(daemon.started).toBeDefined();
+      // Its parent exited at once: no look at /proc ever saw it below the server, only its marker ties it to the tree.
+      const record = await until('the pid file to record the server', () => pidRecords(home, served.child.pid!)?.find((s) => s.pid === forked.server));
+      expect(record.marker).toMatch(/^[0-9a-f-]{36}$/);
+      expect(record.descendants?.map((d) => d.pid) ?? []).not.toContain(forked.daemon);
+
+      served.child.kill('SIGKILL');
+      await served.exited;
+      await until('the server to exit', () => (startTimeOf(forked.server) === undefined ? true : undefined));
+      expect(startTimeOf(daemon.pid)).toBe(daemon.started);
+
+      const next = runCli(['apps', '--home', home], { timeoutMs: 60_000 });
+      expect(next.code, next.stderr).toBe(0);
+      expect(startTimeOf(daemon.pid)).toBeUndefined();
+    } finally {
+      if (daemon && startTimeOf(daemon.pid) === daemon.started) process.kill(daemon.pid, 'SIGKILL');
     }
   }, 150_000);
 

@@ -14,7 +14,7 @@ import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
-/** The seed 001 world: a data home, and plugins for git_app and wsl that declare their provider. */
+/** The world of docs/rules/registry.md#isolation: a data home, and plugins for git_app and wsl that declare their provider. */
 function world() {
   const home = tempDir();
   const extra = tempDir();
@@ -26,7 +26,7 @@ function world() {
 
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
-describe('registry acceptance (seed 001)', () => {
+describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
   it('holds aide (from bundled defaults), git_app and wsl (from plugins), with no grants', () => {
     const { cli } = world();
     const run = cli('registry', '--json');
@@ -80,7 +80,7 @@ describe('registry acceptance (seed 001)', () => {
     expect(ids(doc.prompts.filter((p: { providerAppId: string }) => p.providerAppId === 'aide'))).toEqual(['aide::internal_main']);
   });
 
-  it("reads a provider DB written with seed 001's records table and no user_version of ours, without calling it corrupt", async () => {
+  it("reads a provider DB written with the records table of docs/rules/registry.md#storage and no user_version of ours, without calling it corrupt", async () => {
     const { home, cli } = world();
     const SQL = await loadSqlJs();
     const db = new SQL.Database();

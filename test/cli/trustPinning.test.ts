@@ -193,11 +193,11 @@ describe('the run plan shows the environment and flags what runs code from outsi
 
     // Said before trusting (chatos apps), and again by chatos trust.
     const listing = cli('apps').stdout;
-    expect(listing).toContain('WARNING: server com.example.env.main is started with NODE_OPTIONS=--require /tmp/evil.cjs, which changes which code runs');
+    expect(listing).toContain('WARNING: server com.example.env.main is started with NODE_OPTIONS="--require /tmp/evil.cjs", which changes which code runs');
     expect(listing).toContain('WARNING: server com.example.env.tool runs /opt/elsewhere/node, a program outside the plugin folder');
     const trusted = cli('trust', 'com.example.env');
     expect(trusted.code).toBe(0);
-    expect(trusted.stdout).toContain('environment: FLAVOUR=plain NODE_OPTIONS=--require /tmp/evil.cjs LD_PRELOAD=/tmp/evil.so PATH=/tmp/evil-bin; from the host: HOME, LOGNAME, SHELL, TERM, USER');
+    expect(trusted.stdout).toContain('environment: FLAVOUR=plain NODE_OPTIONS="--require /tmp/evil.cjs" LD_PRELOAD=/tmp/evil.so PATH=/tmp/evil-bin; from the host: HOME, LOGNAME, SHELL, TERM, USER');
     expect(trusted.stdout).toContain('WARNING: server com.example.env.main is started with LD_PRELOAD=/tmp/evil.so');
     expect(pluginOf('com.example.env').trust.state).toBe('trusted');
 

@@ -5,16 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
- * The official MCP client conformance suite (@modelcontextprotocol/conformance,
- * pinned to 0.1.13: later versions need Node 22) against the host's own
- * connection code. The suite's CLI starts a scenario server and runs
- * scripts/conformanceClient.ts (built by `npm test`) with the server's URL;
- * the adapter connects through ServerConnection, exactly as an mcp.yaml
- * `streamable_http` server is connected. Everything runs on loopback: the
- * CLI is run from node_modules by path, never through npx.
+ * The official MCP client conformance suite (@modelcontextprotocol/conformance
+ * 0.1.16) against the host's own connection code. The suite's CLI starts a
+ * scenario server and runs scripts/conformanceClient.ts (built by `npm test`)
+ * with the server's URL; the adapter connects through ServerConnection,
+ * exactly as an mcp.yaml `streamable_http` server is connected. Everything
+ * runs on loopback: the CLI is run from node_modules by path, never through npx.
+ *
+ * The suite needs Node 22; the project stays on Node 20. So the suite's CLI
+ * alone runs on the Node 22 that the dev dependency tools/node22 installs
+ * (tools/node22/bin/node, from the npm registry), while the adapter it starts
+ * runs on this process's own Node, as the host does.
  */
 
 const cli = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const suiteNode = path.join(repoRoot, 'tools', 'node22', 'bin', 'node');
 const adapter = path.join(repoRoot, 'dist', 'scripts', 'conformanceClient.js');
 
 interface Check {
@@ -38,26 +43,53 @@ function runScenario(scenario: string): Promise<SuiteRun> {
   const outputDir = tempDir('chatos-conformance-');
   const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, '--timeout', '20000', '--output-dir', outputDir];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(suiteNode, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
       // The suite writes <outputDir>/<scenario>-<timestamp>/checks.json for the run.
-      const runDir = fs.readdirSync(outputDir).find((name) => name.startsWith(`${scenario}-`));
-      const checksFile = runDir ? path.join(outputDir, runDir, 'checks.json') : undefined;
+      // An auth/x scenario's run is in <outputDir>/auth/x-<timestamp>/.
+      const scenarioDir = path.join(outputDir, path.dirname(scenario));
+      const runDir = fs.existsSync(scenarioDir) ? fs.readdirSync(scenarioDir).find((name) => name.startsWith(`${path.basename(scenario)}-`)) : undefined;
+      const checksFile = runDir ? path.join(scenarioDir, runDir, 'checks.json') : undefined;
       const checks = checksFile && fs.existsSync(checksFile) ? (JSON.parse(fs.readFileSync(checksFile, 'utf8')) as Check[]) : [];
       resolve({ code, stderr, checks });
     });
   });
 }
 
-/** The checks each scenario must report as SUCCESS (besides there being no FAILURE or WARNING at all). */
+/** What every sign-in that gets a token shows: PKCE S256, a token, and the token sent to the server. */
+const SIGNED_IN = ['authorization-request', 'pkce-s256-method-used', 'pkce-verifier-matches-challenge', 'token-request', 'valid-bearer-token'];
+
+/**
+ * The checks each scenario must report as SUCCESS (besides there being no
+ * FAILURE or WARNING at all). The auth scenarios are every stable one of
+ * 0.1.16 (`list --client`: spec 2025-11-25, and the 2025-03-26 fallbacks),
+ * plus the draft resource-mismatch, which the host refuses as the issue asks.
+ */
 const REQUIRED: Record<string, string[]> = {
   initialize: ['mcp-client-initialization'],
   tools_call: ['tool-add-numbers'],
   'sse-retry': ['client-sse-graceful-reconnect', 'client-sse-retry-timing', 'client-sse-last-event-id'],
+  'auth/metadata-default': [...SIGNED_IN, 'prm-pathbased-requested', 'authorization-server-metadata', 'client-registration'],
+  'auth/metadata-var1': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/metadata-var2': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/metadata-var3': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/basic-cimd': [...SIGNED_IN, 'cimd-client-id-used'],
+  'auth/scope-from-www-authenticate': [...SIGNED_IN, 'scope-from-www-authenticate'],
+  'auth/scope-from-scopes-supported': [...SIGNED_IN, 'scope-from-scopes-supported'],
+  'auth/scope-omitted-when-undefined': [...SIGNED_IN, 'scope-omitted-when-undefined'],
+  'auth/scope-step-up': [...SIGNED_IN, 'scope-step-up-initial', 'scope-step-up-escalation'],
+  'auth/scope-retry-limit': ['scope-retry-limit'],
+  'auth/token-endpoint-auth-basic': [...SIGNED_IN, 'token-endpoint-auth-method', 'resource-parameter-in-authorization', 'resource-parameter-in-token'],
+  'auth/token-endpoint-auth-post': [...SIGNED_IN, 'token-endpoint-auth-method'],
+  'auth/token-endpoint-auth-none': [...SIGNED_IN, 'token-endpoint-auth-method'],
+  'auth/pre-registration': [...SIGNED_IN, 'pre-registration-auth'],
+  'auth/2025-03-26-oauth-metadata-backcompat': [...SIGNED_IN, 'authorization-server-metadata'],
+  'auth/2025-03-26-oauth-endpoint-fallback': ['authorization-request', 'token-request', 'valid-bearer-token'],
+  'auth/resource-mismatch': ['resource-mismatch-rejected'],
 };
 
 /**
@@ -72,6 +104,7 @@ const tolerated = (check: Check) => check.id === 'client-sse-retry-timing' && ch
 describe('MCP client conformance (official suite, host connection code)', () => {
   it('has the suite and the built adapter', () => {
     expect(fs.existsSync(cli), `${cli} is missing: run npm ci`).toBe(true);
+    expect(fs.existsSync(suiteNode), `${suiteNode} is missing: run npm ci (tools/node22's install script fetches it)`).toBe(true);
     expect(fs.existsSync(adapter), `${adapter} is missing: run "npm run build" (npm test does)`).toBe(true);
   });
 

@@ -25,6 +25,8 @@ import { builtElectronDir, builtElectronFile } from './builtElectron.js';
  */
 const EXCLUDED_CHECKS = ['CSPGlobalCheck'];
 const ALLOWED_INLINE_DISABLES = [
+  // The only openExternal: its url has passed isBrowserUrl (http(s) only, tested in browserUrl.test.ts) on the line above.
+  'void shell.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK',
   'new BrowserWindow(mainWindowOptions(layout.preloadPath)); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK',
 ];
 /** Its parser reads only these extensions: a `.cjs` (the preload) would be skipped without a word. */

@@ -8,7 +8,7 @@ import { writePlugin } from '../helpers/plugins.js';
 import { startTestDesktop } from './desktopFixture.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
-/** An app id as the original ChatOS accepted it: capitals and a dot (seed 000's normalize() derives names from it). */
+/** An app id as the original ChatOS accepted it: capitals and a dot (normalize() derives names from it: docs/rules/names-and-exposure.md#app-ids). */
 const APP = 'Report.Board';
 
 /** A started desktop host with one app page plugin (trusted unless told otherwise) and a secret beside it. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mainWindowOptions } from '../../electron/windowOptions.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
-/** DESIGN.md "Security baseline", key by key: a missing or flipped one fails here. */
+/** docs/rules/security.md#the-window, key by key: a missing or flipped one fails here. */
 const REQUIRED_WEB_PREFERENCES = {
   contextIsolation: true,
   sandbox: true,

@@ -7,7 +7,7 @@ import { startProviderServer, type ProviderServer } from './providerServer.js';
 import { repoRoot } from './tempDir.js';
 import type { TestScheduler } from './testScheduler.js';
 
-/** The chat fixture server (rendezvous, sleep, slow, echo, image, danger). */
+/** The chat fixture server (rendezvous, sleep, slow, echo, image, picture, danger). */
 export const CHAT_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'chatServer.mjs');
 
 /** An mcp.yaml stdio entry for the chat fixture, offered as `mcp_<name>_<tool>`. */

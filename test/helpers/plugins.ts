@@ -16,7 +16,7 @@ export function writePlugin(root: string, folder: string, manifest: object, file
 
 /**
  * A plugin whose apps each bring a stdio server and a zh/en prompt, owned by
- * `providerAppId` (seed 001: git_app, wsl). Server files are empty: these
+ * `providerAppId` (docs/rules/registry.md#provider-app-ids: git_app, wsl). Server files are empty: these
  * tests never start them.
  */
 export function writeProviderPlugin(root: string, id: string, providerAppId: string | undefined, appIds: string[] = ['main']): string {

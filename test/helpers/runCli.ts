@@ -34,6 +34,13 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
   };
 }
 
+/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answer` at its prompt; what it printed is in `stdout`. */
+export function runCliInTerminal(args: string[], answer: string): { status: number | null; stdout: string } {
+  const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout };
+}
+
 /**
  * Like runCli, without blocking this process: for commands that talk to a
  * server running in the test (the local provider server), which must go on

@@ -19,7 +19,7 @@ describe('built-in plugins', () => {
     expect(canvas.mcp?.url).toBe(`cmd://node ${path.join(repoRoot, 'plugins', 'canvas', 'mcp', 'server.mjs')}`);
     expect(canvas.allowMain && canvas.allowSub).toBe(true);
     for (const side of [canvas.prompt?.zh, canvas.prompt?.en]) {
-      // The prompts teach the patch language with the seed's four examples.
+      // The prompts teach the patch language with the four examples of docs/rules/canvas.md.
       for (const taught of ['patch_ui_state', 'blocks+', '"__CREATE__"', '"__DELETE__"', 'state.params.count', 'INVALID_STRUCTURE']) expect(side).toContain(taught);
     }
     expect(host.catalog.plugins.find((p) => p.id === 'chatos.canvas')?.backendEntry).toBe(path.join(repoRoot, 'plugins', 'canvas', 'backend', 'index.mjs'));

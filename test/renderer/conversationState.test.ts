@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, initialState } from '../../renderer/src/components/chat/conversationState.js';
+import { applyEvent, hasOlder, initialState, reachesEnd, withNewer, withOlder } from '../../renderer/src/components/chat/conversationState.js';
 import type { ConversationMessage } from '../../src/shared/chat.js';
 import type { ConversationView, HostEventMessage } from '../../src/shared/hostApi.js';
 
@@ -88,5 +88,30 @@ describe('the Chat page conversation state', () => {
       { type: 'chat.toolCall', ...base, phase: 'finished', status: 'ok', durationMs: 5 },
     ]);
     expect(state.calls.get('k')).toMatchObject({ phase: 'finished', status: 'ok', durationMs: 5, childConversationId: 'child' });
+  });
+
+  it('holds a window of a long branch: older and newer pages join it, and a message below an unloaded one is counted, not shown', () => {
+    const all = Array.from({ length: 10 }, (_, i) => (i % 2 ? answer(`m${i}`, `m${i - 1}`, `a${i}`) : user(`m${i}`, i ? `m${i - 1}` : null, `q${i}`)));
+    const windowed = (from: number, to: number): ConversationView => ({ ...view(all.slice(from, to)), window: { start: from, end: to, total: 10 } });
+    // Opened at m4..m5 (a search hit): neither end is loaded.
+    let state = initialState(windowed(4, 6));
+    expect([hasOlder(state), reachesEnd(state)]).toEqual([true, false]);
+    // The answer to a new question arrives: it is after m9, not loaded, so it is counted.
+    state = applyEvent(state, { type: 'chat.message', conversationId: 'c1', message: user('m10', 'm9', 'new') });
+    expect(state.view.messages.map((m) => m.id)).toEqual(['m4', 'm5']);
+    expect(state.window).toEqual({ start: 4, end: 6, total: 11 });
+    expect(state.stale).toBe(false);
+    state = withOlder(state, windowed(1, 4));
+    expect(state.view.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(state.window).toEqual({ start: 1, end: 6, total: 11 });
+    state = withNewer(state, { ...view([...all.slice(6), user('m10', 'm9', 'new')]), window: { start: 6, end: 11, total: 11 } });
+    expect(state.view.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10']);
+    expect([hasOlder(state), reachesEnd(state)]).toEqual([true, true]);
+    // With the end loaded, the next message joins the list.
+    state = applyEvent(state, { type: 'chat.message', conversationId: 'c1', message: answer('m11', 'm10', 'shown') });
+    expect(state.view.messages.at(-1)!.id).toBe('m11');
+    expect(state.window).toEqual({ start: 1, end: 12, total: 12 });
+    // An edit of a message before the window: only a reload shows that branch.
+    expect(applyEvent(state, { type: 'chat.message', conversationId: 'c1', message: user('e1', 'm0', 'edited') }).stale).toBe(true);
   });
 });

@@ -44,6 +44,7 @@ describe('the layering rules (.dependency-cruiser.cjs)', () => {
     'renderer-only-shared-types': { 'renderer/src/value.ts': "import { LIMIT } from '../../src/shared/contract';\nexport const limit = LIMIT;\n" },
     'renderer-only-shared': { 'renderer/src/core.ts': "import type { View } from '../../src/core/service';\nexport type Mine = View;\n" },
     'renderer-no-node': { 'renderer/src/disk.ts': "import * as fs from 'node:fs';\nexport const exists = fs.existsSync;\n" },
+    'one-yaml-loader': { 'src/core/loose.ts': "import { load } from 'js-yaml';\nexport const read = (text: string) => load(text);\n" },
     'no-circular': { 'src/core/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n", 'src/core/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n" },
   };
 

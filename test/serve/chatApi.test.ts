@@ -104,7 +104,7 @@ describe('chat over chatos serve', { timeout: 120_000 }, () => {
 
     const detail = (await c.call('conversations.get', { id })).result;
     expect(detail.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(detail.messages[3].stats).toMatchObject({ inputTokens: 30, outputTokens: 3, toolsSent: 7 });
+    expect(detail.messages[3].stats).toMatchObject({ inputTokens: 30, outputTokens: 3, toolsSent: 8 });
     expect((await c.call('conversations.rename', { id, title: 'Dots' })).result.conversation.title).toBe('Dots');
     expect((await c.call('conversations.list')).result.conversations.map((x: { id: string; title: string }) => [x.id, x.title])).toEqual([[id, 'Dots']]);
     expect((await c.call('conversations.search', { text: 'tiny' })).result.hits).toEqual([expect.objectContaining({ conversationId: id, role: 'assistant' })]);

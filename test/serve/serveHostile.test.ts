@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aliasBomb } from '../helpers/aliasBomb.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { raw } from './serveHarness.js';
-import { lineMatching, serve } from './serveProcess.js';
+import { api, lineMatching, serve } from './serveProcess.js';
 
 /** A real `chatos serve` on a fresh home and any free port, with its printed url and token. */
-async function started(extraArgs: string[] = []) {
-  const served = serve(['--port', '0', '--home', tempDir('chatos-serve-home-'), ...extraArgs]);
+async function started(extraArgs: string[] = [], home = tempDir('chatos-serve-home-')) {
+  const served = serve(['--port', '0', '--home', home, ...extraArgs]);
   const [, printed] = await lineMatching(served, /^ChatOS is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})$/m);
   const url = new URL(printed!);
   return { served, url, port: Number(url.port), token: url.searchParams.get('token')! };
@@ -47,6 +48,19 @@ describe('chatos serve against hostile input', () => {
     expect(pipe).toMatchObject({ status: 'invalid', problems: [{ code: 'FILE_NOT_REGULAR' }] });
     expect((await apiWithin(url, token, 'host.info', 15_000)).ok).toBe(true);
 
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  }, 150_000);
+
+  it('an mcp.yaml holding a YAML alias bomb is a problem naming the file: chatos serve starts and answers', async () => {
+    const home = tempDir('chatos-serve-home-');
+    fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), aliasBomb(12));
+    const { served, url, token } = await started(['--no-watch'], home);
+    const listed = await api(url, token, 'mcpServers.list');
+    expect(listed.result.problems).toMatchObject([{ code: 'YAML_ALIAS_EXPANSION', file: path.join(home, 'chatos', 'mcp.yaml') }]);
+    expect(listed.result.problems[0].line).toBeGreaterThan(6);
+    expect((await api(url, token, 'host.info')).ok).toBe(true);
     served.child.kill('SIGTERM');
     expect(await served.exited).toEqual({ code: 0, signal: null });
   }, 150_000);

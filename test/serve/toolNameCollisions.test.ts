@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 
 /**
- * Seed 002's collision rule, in a running `chatos serve` whose mcp.yaml is
+ * The collision rule of docs/rules/mcp-yaml.md#tool-names-and-transforms, in a running `chatos serve` whose mcp.yaml is
  * edited while it runs: when a server's transformed tool names collide, that
  * server's update is rejected and its last known good tools stay, with a
  * problem naming both servers; a server that never listed its tools (new)
@@ -42,7 +42,7 @@ function writeYaml(home: string, servers: Record<string, unknown>): void {
   fs.renameSync(`${file}.tmp`, file);
 }
 
-describe('tool name collisions on reload (seed 002)', () => {
+describe('tool name collisions on reload (docs/rules/mcp-yaml.md#tool-names-and-transforms)', () => {
   it('a colliding update is rejected and the server keeps its last good tools; a newcomer’s colliding tool is dropped and the earlier server keeps the name', async () => {
     const home = tempDir();
     const root = tempDir();

@@ -6,7 +6,7 @@ import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } f
 import { runCli } from '../helpers/runCli.js';
 
 /**
- * The Canvas (seed 004) end to end: `chatos serve` (the built binary) with
+ * The Canvas (docs/rules/canvas.md) end to end: `chatos serve` (the built binary) with
  * the real built-in plugin, its page in Debian's Chromium. An agent's patch
  * (through the API, and a `chatos call` from another process) shows on the
  * open page without a reload; the user's input goes back through

@@ -8,7 +8,7 @@ import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } f
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
- * Seed 004 in a conversation: a scripted model (the local provider server,
+ * The Canvas (docs/rules/canvas.md) in a conversation: a scripted model (the local provider server,
  * OpenAI's SSE wire format) builds a form on the Canvas through
  * patch_ui_state, in the real chat loop of a real `chatos serve`, through
  * the gateway to the built-in Canvas server; the Canvas page open in
@@ -107,7 +107,7 @@ describe('the Canvas in a conversation', () => {
     expect(first.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(expect.arrayContaining([PATCH, LIST, 'mcp_chatos_canvas_canvas_get_schema']));
     expect(first.messages[0].role).toBe('system');
     expect(first.messages[0].content).toContain('patch_ui_state');
-    // What the tools answered went back to the model: the created instance, the list, the refusal with its seed code.
+    // What the tools answered went back to the model: the created instance, the list, the refusal with its code (docs/rules/canvas.md#error-codes).
     const results = new Map(toolResultsIn(provider.requests[1]!.body));
     expect(results.get('create')).toMatch(/^Created instance "signup"/);
     expect(results.get('list')).toContain('- signup (page signup, idle, 1 block, 0 actions');

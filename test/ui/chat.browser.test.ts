@@ -95,7 +95,7 @@ beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
   home = folder('chatos-ui-chat-');
   writeMcpYaml(home, { chat: chatServerEntry() });
-  // The agents select chatos::chat under an app that exposes it (seed 000 way B).
+  // The agents select chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
   const root = folder('chatos-ui-chat-plugins-');
   // Its page uses host.chat.* (the original ChatOS page API), for the last test.
   writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': DESK_PAGE });
@@ -161,7 +161,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await code.getByTestId('md-code-copy').click();
     await expect.poll(() => code.getByTestId('md-code-copy').getAttribute('data-copied')).toBe('true');
     const stats = await assistant.getByTestId('answer-stats').textContent();
-    expect(stats).toMatch(/first token \d+ ms/);
+    expect(stats).toMatch(/first token [\d,]+ ms/);
     expect(stats).toMatch(/tok\/s/);
     expect(stats).toContain('21 in');
     expect(stats).toContain(`${pieces.length} out`);

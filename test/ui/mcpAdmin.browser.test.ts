@@ -239,7 +239,7 @@ describe('importing a Claude Desktop config', () => {
         mcpServers: {
           everything: { command: process.execPath, args: [path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'] },
           memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-          github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET } },
+          github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET, NODE_OPTIONS: '--require ./hook.js' } },
           legacy: { url: 'http://127.0.0.1:8000/sse' },
         },
       }),
@@ -253,6 +253,13 @@ describe('importing a Claude Desktop config', () => {
     expect(await page.getByTestId('mcp-import-row-legacy').getAttribute('data-status')).toBe('refused');
     expect(await page.getByTestId('mcp-import-row-legacy').textContent()).toContain('old HTTP+SSE transport');
     await choose('mcp-import-choice-memory', 'Rename to memory-2');
+    // Everything a server would run with is in the plan: each variable (a stored one masked), a preload flagged (issue 25).
+    const githubRun = page.getByTestId('mcp-import-run-github');
+    expect(await githubRun.textContent()).toContain('GITHUB_PERSONAL_ACCESS_TOKEN=•••• (kept in the key store)');
+    expect(await githubRun.locator('[data-changes-code="true"]').textContent()).toBe('NODE_OPTIONS="--require ./hook.js"decides which code runs');
+    expect(await githubRun.textContent()).toContain("Folder: the host's working folder");
+    expect(await page.getByTestId('mcp-import-row-github').textContent()).toContain('NODE_OPTIONS is set to "--require ./hook.js": it decides which code the server runs');
+    await page.getByTestId('mcp-import-row-github').scrollIntoViewIfNeeded();
     await windowShot('mcp-06-import-plan');
     // The pasted text holds the token (the user's own file); the plan does not repeat it.
     expect(await page.getByTestId('mcp-import-row-github').textContent()).not.toContain(SECRET);

@@ -3,7 +3,7 @@
 // audit apply to the page as to any caller), the history through the
 // plugin's backend, and a way to hear that something changed.
 
-/** A refused call, with the seed's code when the server gave one. */
+/** A refused call, with its code from docs/rules/canvas.md#error-codes when the server gave one. */
 export class CanvasCallError extends Error {
   constructor(code, message) {
     super(message);

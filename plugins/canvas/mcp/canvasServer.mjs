@@ -1,15 +1,25 @@
-// The canvas's MCP server (seed 004): patch_ui_state, get_schema and
-// list_instances over one store per data folder. Built on the SDK's
+// The canvas's MCP server (docs/rules/canvas.md#tools): patch_ui_state, get_schema and
+// list_instances over one store per data folder, and the MCP App view that
+// shows their results (viewResource.mjs). Built on the SDK's
 // low-level Server so that every bad argument, whatever its shape, comes
-// back as a result with one of the seed's error codes (McpServer would
+// back as a result with one of the codes of docs/rules/canvas.md#error-codes (McpServer would
 // answer a wrong type with its own generic validation error first).
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_INSTANCE, getSchema, listInstances } from './engine.mjs';
 import { CallerSchema } from './historyFile.mjs';
 import { CanvasStore } from './store.mjs';
+import { readView, toolMeta, VIEW_RESOURCE } from './viewResource.mjs';
 import { GetSchemaCallSchema, GetSchemaResultSchema, ListInstancesResultSchema, PatchCallSchema, PatchResultSchema } from './uiSchema.mjs';
 
 export const SERVER_NAME = 'chatos.canvas.canvas';
@@ -33,6 +43,7 @@ export const TOOLS = [
     inputSchema: jsonSchema(PatchCallSchema, 'input'),
     outputSchema: jsonSchema(PatchResultSchema, 'output'),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    _meta: toolMeta(),
   },
   {
     name: 'get_schema',
@@ -41,6 +52,7 @@ export const TOOLS = [
     inputSchema: jsonSchema(GetSchemaCallSchema, 'input'),
     outputSchema: jsonSchema(GetSchemaResultSchema, 'output'),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: toolMeta(),
   },
   {
     name: 'list_instances',
@@ -49,6 +61,7 @@ export const TOOLS = [
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: jsonSchema(ListInstancesResultSchema, 'output'),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: toolMeta(),
   },
 ];
 
@@ -93,11 +106,15 @@ export function callerOf(meta, clientName) {
 }
 
 /**
- * Where a call's instances live: ChatOS's data folder for the app
- * (`_meta.chatos.uiApp.dataDir`, else `_meta.workdir`), else the folder the
- * standalone server was given.
+ * Where a call's instances live. Over stdio the one client is the process
+ * that started this server (ChatOS names the app's data folder in
+ * `_meta.chatos.uiApp.dataDir`, else `_meta.workdir`), so a folder it names
+ * is used; otherwise, and always when `metaFolders` is false (a network
+ * server: any local process may call it), the folder the server was started
+ * with. A caller never picks where a standalone server writes.
  */
-export function dataDirOf(meta, fallbackDir) {
+export function dataDirOf(meta, fallbackDir, metaFolders = true) {
+  if (!metaFolders) return fallbackDir;
   const dir = meta?.chatos?.uiApp?.dataDir ?? meta?.workdir;
   return typeof dir === 'string' && path.isAbsolute(dir) ? dir : fallbackDir;
 }
@@ -105,18 +122,24 @@ export function dataDirOf(meta, fallbackDir) {
 /**
  * A server over stores shared by every connection of this process (one per
  * data folder), so calls from several clients still apply one at a time.
- * @param {{ stores: Map<string, CanvasStore>, fallbackDir: string }} context
+ * `metaFolders`: whether a call's `_meta` may name the data folder (stdio
+ * only, see dataDirOf).
+ * @param {{ stores: Map<string, CanvasStore>, fallbackDir: string, metaFolders: boolean }} context
  */
-export function createCanvasServer({ stores, fallbackDir }) {
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+export function createCanvasServer({ stores, fallbackDir, metaFolders }) {
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const storeFor = (meta) => {
-    const dir = path.resolve(dataDirOf(meta, fallbackDir));
+    const dir = path.resolve(dataDirOf(meta, fallbackDir, metaFolders));
     let store = stores.get(dir);
     if (!store) stores.set(dir, (store = new CanvasStore(dir)));
     return store;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  // The view is listed as well as linked from the tools, so a host can fetch and review it before any call.
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readView(request.params.uri));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {}, _meta: meta } = request.params;
     const store = storeFor(meta);

@@ -1,4 +1,4 @@
-// The patch engine (seed 004): applies one patch_ui_state call to the
+// The patch engine (docs/rules/canvas.md): applies one patch_ui_state call to the
 // canvas's state, all or nothing, and answers get_schema and list_instances.
 // Pure: no I/O, no clock, never mutates its input. The store (store.mjs)
 // runs calls through it one at a time and persists what it returns.

@@ -1,11 +1,11 @@
-// The patch language's paths and which op each takes (seed 004's tables),
+// The patch language's paths and which op each takes (docs/rules/canvas.md#patches),
 // written down once as data: the engine applies it, the prompts and the
 // error messages quote it. Pure: no I/O.
 import { ITEM_ID_PATTERN, KEY_PATTERN } from './uiSchema.mjs';
 
 /**
  * Every path form, with the ops it takes. `createOps` are allowed only in a
- * `__CREATE__` call (the seed's create example sets the whole meta and
+ * `__CREATE__` call (the create example of docs/rules/canvas.md#instances sets the whole meta and
  * state); elsewhere they are an immutable part of the schema.
  *
  * | path form              | ops                 | in a create only |
@@ -48,7 +48,7 @@ export const PATH_FORMS = Object.freeze([
   { kind: 'pageKey', form: 'meta.pageKey', example: 'meta.pageKey', ops: [], createOps: [] },
 ]);
 
-/** Each op and the path forms it takes (the seed's op table, derived from PATH_FORMS so the two never disagree). */
+/** Each op and the path forms it takes (the op table of docs/rules/canvas.md#patches, derived from PATH_FORMS so the two never disagree). */
 export const OP_PATHS = Object.freeze(
   Object.fromEntries(['set', 'add', 'replace', 'remove', 'clear'].map((op) => [op, PATH_FORMS.filter((f) => f.ops.includes(op)).map((f) => f.form)])),
 );
@@ -89,7 +89,7 @@ function quotedId(path, text, area) {
  */
 
 /**
- * Parses one path of the seed's grammar; throws a PathError (INVALID_PATH)
+ * Parses one path of the grammar of docs/rules/canvas.md#paths; throws a PathError (INVALID_PATH)
  * that says what is wrong and which forms exist. Common slips (JSON
  * Pointer, `blocks[0]`, an unquoted id) get a message naming the right form.
  * @param {string} path

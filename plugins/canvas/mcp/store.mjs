@@ -1,5 +1,5 @@
 // The canvas's store: runs calls through the pure engine one at a time, in
-// arrival order (the seed's single writer), and keeps the result in a data
+// arrival order (the single writer of docs/rules/canvas.md#one-way-to-write), and keeps the result in a data
 // folder. Several processes may serve one folder (each conversation's server
 // instance, a CLI beside the app), so every batch of calls takes an
 // inter-process lock, re-reads the instances file if another process changed

@@ -9,19 +9,22 @@ import { ConfirmationSummary } from './ConfirmationSummary';
 
 export const RISK_COLOR: Record<RiskLevel, string> = { low: 'green', medium: 'orange', high: 'red' };
 
+/** When a question was put and when it is declined unanswered (the host's clock). */
+type Deadline = Pick<ToolConfirmationRequest, 'createdAt' | 'expiresAt'>;
+
 /**
  * When the local deadline is. `expiresAt` is the host's clock; the UI may run
  * on another machine (serve over an SSH tunnel), so a deadline that is
  * already past or further than the whole window away is taken as clock skew
  * and the full window (expiresAt - createdAt) is counted from now instead.
  */
-function localDeadline(request: ToolConfirmationRequest, now: number): number {
+function localDeadline(request: Deadline, now: number): number {
   const windowMs = request.expiresAt - request.createdAt;
   const remaining = request.expiresAt - now;
   return now + (remaining > 0 && remaining <= windowMs + 1000 ? remaining : windowMs);
 }
 
-export function useCountdown(request: ToolConfirmationRequest): { seconds: number; percent: number } {
+export function useCountdown(request: Deadline): { seconds: number; percent: number } {
   const [deadline] = useState(() => localDeadline(request, Date.now()));
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -34,7 +37,7 @@ export function useCountdown(request: ToolConfirmationRequest): { seconds: numbe
 }
 
 /**
- * A pending "may this tool run?" question (seed 003 §7), shown inline where
+ * A pending "may this tool run?" question (docs/rules/confirmation.md#confirmation), shown inline where
  * the call happened. The host auto-declines it when the countdown ends; the
  * card only asks, the owner removes it on `confirmation.resolved`.
  */

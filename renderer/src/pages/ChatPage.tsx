@@ -1,7 +1,7 @@
 import { Alert, App as AntApp, Button, Empty, Select, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 import { Composer } from '../components/chat/Composer';
@@ -17,7 +17,9 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
   const { message } = AntApp.useApp();
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
-  const [picked, setPicked] = useState<string | undefined>(() => localStorage.getItem(AGENT_KEY) ?? undefined);
+  // `?agent=ID` (an agent's "Chat" button) picks that agent; else the last one used.
+  const [search] = useSearchParams();
+  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? localStorage.getItem(AGENT_KEY) ?? undefined);
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.id === picked) ?? list[0];
   const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
@@ -89,15 +91,18 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
  */
 export default function ChatPage() {
   const { conversationId } = useParams();
+  // `?message=ID`: open the conversation at that message (a search hit).
+  const [search] = useSearchParams();
+  const target = search.get('message') ?? undefined;
   const navigate = useNavigate();
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const byId = useMemo(() => new Map((agents.data?.agents ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = useCallback((id: string) => byId.get(id) ?? id, [byId]);
-  const open = (id: string) => void navigate(`/chat/${encodeURIComponent(id)}`);
+  const open = (id: string, messageId?: string) => void navigate(`/chat/${encodeURIComponent(id)}${messageId ? `?message=${encodeURIComponent(messageId)}` : ''}`);
   return (
     <div className="chat-page" data-testid="page-chat">
       <ConversationSidebar selected={conversationId} onSelect={open} onNew={() => void navigate('/chat')} />
-      <div className="chat-main">{conversationId ? <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} /> : <NewConversation onStarted={open} />}</div>
+      <div className="chat-main">{conversationId ? <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} {...(target ? { target } : {})} /> : <NewConversation onStarted={(id) => open(id)} />}</div>
     </div>
   );
 }

@@ -81,7 +81,7 @@ function BaseDetail({ base, onEdit, onDeleted }: { base: KnowledgeBase; onEdit()
 }
 
 /**
- * Knowledge bases (seed 003 §6): list, create, edit, delete; a base's
+ * Knowledge bases (docs/rules/knowledge.md): list, create, edit, delete; a base's
  * documents grouped by file, files added with a progress bar, and a search
  * with the sources of what it finds. The same core as `chatos kb` and the
  * settings server's knowledge tools.

@@ -23,7 +23,7 @@ type Flow = 'main' | 'sub';
  * Try an agent's tools through the real gateway: pick an agent, a flow and a
  * conversation, fill a tool's arguments (a form from its schema, or raw
  * JSON) and call it. A confirm-level tool asks right under the Call button
- * (seed 003 §7.2), not in a dialog.
+ * (docs/rules/confirmation.md#confirmation), not in a dialog.
  */
 export default function PlaygroundPage() {
   const { t } = useTranslation();

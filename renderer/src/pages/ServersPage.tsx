@@ -17,7 +17,7 @@ const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant
 const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);
 
 /**
- * MCP servers (seed 003 §8): one tab per category (`?tab=`), a card per
+ * MCP servers (docs/rules/settings-server.md#the-management-ui): one tab per category (`?tab=`), a card per
  * server with state, leases, restart, log and tools; `/servers/:serverId`
  * is a server's own page.
  */
@@ -56,7 +56,7 @@ function ServerTabs() {
       </Space>
     );
   };
-  // The user's own servers are edited here (seed 003 §8): add and import above the external ones, templates under the built-in ones.
+  // The user's own servers are edited here (docs/rules/settings-server.md#categories): add and import above the external ones, templates under the built-in ones.
   const panel = (category: ServerCategory) => (
     <>
       {category === 'external' ? <ExternalServersBar loadedIds={new Set(list.map((s) => s.id))} /> : null}

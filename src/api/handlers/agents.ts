@@ -1,17 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgent } from '../../core/agents/agentResolver.js';
+import { AgentError } from '../../core/agents/agentStore.js';
+import { readyAssistantInput } from '../../core/agents/readyAssistant.js';
 import { AgentInputSchema } from '../../shared/agents.js';
 import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.delete' | 'agents.preview'> {
+export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.delete' | 'agents.preview'> {
   return {
     'agents.list': () => ({ agents: host.agents.list() }),
     'agents.save': ({ id, agent }) => {
       const saved = id ? host.agents.update(id, agent) : host.agents.create(agent);
       emit({ type: 'agents.changed' });
       return { agent: saved };
+    },
+    'agents.createReady': ({ modelId, language }) => {
+      if (!host.models.has(modelId)) throw new AgentError('AGENT_INVALID', `no model "${modelId}"`, [{ path: 'modelId', message: 'names no model entry' }]);
+      const input = readyAssistantInput({ modelId, language }, { apps: host.catalog.apps, servers: host.registry.listServers(), taken: (id) => host.agents.get(id) !== undefined });
+      const agent = host.agents.create(input);
+      emit({ type: 'agents.changed' });
+      return { agent };
     },
     'agents.delete': ({ id }) => {
       const deleted = host.agents.delete(id);

@@ -52,7 +52,7 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
   };
   return {
     'conversations.list': ({ agentId, includeChildren }) => ({ conversations: chat.list({ includeChildren, ...(agentId ? { agentId } : {}) }) }),
-    'conversations.get': ({ id }) => viewOf(chat.get(id)),
+    'conversations.get': ({ id, limit, ...window }) => viewOf(limit === undefined ? chat.get(id) : chat.window(id, { limit, ...window })),
     'conversations.create': ({ agentId, title }) => ({ conversation: chat.create(agentId, title) }),
     'conversations.rename': ({ id, title }) => ({ conversation: chat.rename(id, title) }),
     'conversations.delete': async ({ id }) => {

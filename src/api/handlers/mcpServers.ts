@@ -5,8 +5,20 @@ import type { HandlerContext, Handlers } from './types.js';
  * (host.mcpServers), the same operations `chatos mcp` runs. A write reloads
  * the servers at once, which sends `mcp.reloaded`.
  */
-export function mcpServerHandlers({ host }: HandlerContext): Handlers<
-  'mcpServers.list' | 'mcpServers.add' | 'mcpServers.update' | 'mcpServers.remove' | 'mcpServers.setDisabled' | 'mcpServers.test' | 'mcpServers.importPlan' | 'mcpServers.importApply' | 'mcpServers.templates' | 'mcpServers.addTemplate'
+export function mcpServerHandlers({ host, emit, openExternal }: HandlerContext): Handlers<
+  | 'mcpServers.list'
+  | 'mcpServers.add'
+  | 'mcpServers.update'
+  | 'mcpServers.remove'
+  | 'mcpServers.setDisabled'
+  | 'mcpServers.test'
+  | 'mcpServers.importPlan'
+  | 'mcpServers.importApply'
+  | 'mcpServers.templates'
+  | 'mcpServers.addTemplate'
+  | 'mcpServers.signIn'
+  | 'mcpServers.cancelSignIn'
+  | 'mcpServers.signOut'
 > {
   const admin = host.mcpServers;
   // Registrations of added servers are written to the admin DB before the face says so.
@@ -25,5 +37,16 @@ export function mcpServerHandlers({ host }: HandlerContext): Handlers<
     'mcpServers.importApply': async ({ text, fileName, options }) => saved(await admin.applyImport(text, fileName, options)),
     'mcpServers.templates': () => ({ templates: admin.templates() }),
     'mcpServers.addTemplate': async ({ templateId, name, params }) => saved({ server: await admin.addTemplate(templateId, name, params) }),
+    // Answers once the browser came back (or the sign-in failed, was cancelled or timed out). The page is opened by the
+    // desktop app in the system browser, or in serve by the user's page, in a new tab, on the auth.openUrl event.
+    'mcpServers.signIn': async ({ name }) => {
+      await host.mcpSignIn.signIn(name, { openBrowser: (url) => (openExternal ? openExternal(url.href) : emit({ type: 'auth.openUrl', name, url: url.href })) });
+      return { server: await admin.get(name) };
+    },
+    'mcpServers.cancelSignIn': ({ name }) => ({ cancelled: host.mcpSignIn.cancel(name) }),
+    'mcpServers.signOut': async ({ name }) => {
+      await host.mcpSignIn.signOut(name);
+      return { server: await admin.get(name) };
+    },
   };
 }

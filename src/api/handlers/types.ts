@@ -11,6 +11,8 @@ export interface HandlerContext {
   face: 'electron' | 'serve';
   version: string;
   locale: string;
+  /** The system browser (desktop app), for a remote server's sign-in page. */
+  openExternal?: (url: string) => void;
 }
 
 /** One handler per method; params arrive parsed by the contract. */

@@ -5,7 +5,8 @@ import type { StartedTurn } from '../../core/chat/chatService.js';
 import type { TurnOutcome } from '../../core/chat/chatTurn.js';
 import type { Host } from '../../core/host.js';
 import { MessageLogError } from '../../core/chat/conversations/messageLog.js';
-import { answerChatConfirmations, type Ask } from '../chatConfirmations.js';
+import { answerChatConfirmations } from '../chatConfirmations.js';
+import type { Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
@@ -101,7 +102,7 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask
 async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boolean): Promise<void> {
   const { io } = cli;
   const target = targetOf(host, opts);
-  const ask = process.stdin.isTTY && !opts.yes ? terminalAsk() : undefined;
+  const ask = opts.yes ? undefined : io.ask;
   const model = opts.model !== undefined ? { modelId: opts.model } : {};
   const start = opts.continue
     ? () => {
@@ -109,20 +110,11 @@ async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boo
         return host.chat.continue(target.conversationId!);
       }
     : () => host.chat.send({ ...target, text: opts.message!, ...model });
-  try {
-    const { outcome, declined, streamed } = await runTurn(host, io, start, ask?.ask, opts.yes === true, json);
-    await commit(host);
-    if (json) printJson(io, { conversationId: outcome.conversationId, status: outcome.status, ...(outcome.stop ? { stop: outcome.stop } : {}), messages: outcome.messages });
-    else if (!streamed) printAnswers(io, outcome);
-    cli.exitCode = reportEnd(io, outcome, declined);
-  } finally {
-    ask?.close();
-  }
-}
-
-function terminalAsk(): { ask: Ask; close(): void } {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  return { ask: (question) => new Promise((resolve) => rl.question(question, resolve)), close: () => rl.close() };
+  const { outcome, declined, streamed } = await runTurn(host, io, start, ask, opts.yes === true, json);
+  await commit(host);
+  if (json) printJson(io, { conversationId: outcome.conversationId, status: outcome.status, ...(outcome.stop ? { stop: outcome.stop } : {}), messages: outcome.messages });
+  else if (!streamed) printAnswers(io, outcome);
+  cli.exitCode = reportEnd(io, outcome, declined);
 }
 
 /** `chatos chat` on a terminal: a prompt loop; Ctrl+C stops the answer being written, Ctrl+D (or /quit) ends the session. */

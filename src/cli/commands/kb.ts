@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { KnowledgeError } from '../../core/knowledge/knowledgeError.js';
 import type { Host } from '../../core/host.js';
 import type { KnowledgeBase } from '../../shared/knowledge.js';
+import { confirmStep } from '../confirmStep.js';
 import { globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext } from '../output.js';
 
@@ -168,10 +169,21 @@ export function registerKb(program: Command, cli: CliContext): void {
     });
 
   kb.command('delete')
-    .description('delete a knowledge base with all its documents')
+    .description('delete a knowledge base with all its documents (asks first; --yes without a terminal)')
     .argument('<kb>', 'the knowledge base id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const base = await write(command, (host) => host.knowledge.delete(id));
+    .option('--yes', 'delete without asking')
+    .action(async (id: string, opts: { yes?: boolean }, command: Command) => {
+      const base = await write(command, async (host) => {
+        // Asked like uninstall: what goes is said first, and nothing is deleted without a yes.
+        if (!opts.yes) {
+          const found = await host.knowledge.get(id);
+          io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
+          const answer = await confirmStep(io, `delete ${found.id}?`, false);
+          if (answer === 'no-terminal') throw new UserError(`${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`, `run "chatos kb delete ${found.id} --yes" to delete it with its documents`);
+          if (!answer) throw new UserError(`${found.id} was not deleted`);
+        }
+        return host.knowledge.delete(id);
+      });
       if (globalOptions(command).json) printJson(io, { deleted: base.id });
       else io.out(`deleted knowledge base ${base.id} (${base.counts.chunks} chunk(s))`);
       cli.exitCode = 0;

@@ -1,15 +1,15 @@
-import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { readProblem, readRegularText } from '../../core/files/readRegularFile.js';
 import { McpAdminError } from '../../core/mcp/admin/mcpAdminError.js';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../../core/mcp/admin/connectionTest.js';
 import { launchLine } from '../../core/mcp/admin/serverEntry.js';
 import { SecretError } from '../../core/secrets/secretStore.js';
-import type { ImportPlan, McpServerEntryView, McpTestResult, NamedValueInput, ValueView } from '../../shared/mcpAdmin.js';
+import type { ImportPlan, ImportRun, ImportValueView, McpServerEntryView, McpTestResult, NamedValueInput, ValueView } from '../../shared/mcpAdmin.js';
 import { ConflictChoiceSchema } from '../../shared/mcpAdmin.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { formatProblem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
+import { registerMcpSignIn, signInText } from './mcpSignIn.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
 import type { NodeRuntimeChoice } from '../../shared/mcp.js';
@@ -83,6 +83,7 @@ function printServer(io: CliIo, server: McpServerEntryView): void {
   if (server.cwd) io.out(`      cwd ${server.cwd}`);
   if (server.nodeRuntime) io.out(`      node runtime ${server.nodeRuntime}`);
   if (server.otherKeys.length) io.out(`      also set in the file: ${server.otherKeys.join(', ')}`);
+  if (server.signIn && server.signIn.kind !== 'none') io.out(`      ${signInText(server.signIn)}${server.signIn.kind === 'needed' || server.signIn.kind === 'again' ? ` (chatos mcp login ${server.name})` : ''}`);
 }
 
 function printTest(io: CliIo, name: string, result: McpTestResult): void {
@@ -96,15 +97,37 @@ function printTest(io: CliIo, name: string, result: McpTestResult): void {
   if (result.stderr.length) io.err(`  its stderr:\n    ${result.stderr.join('\n    ')}`);
 }
 
+function importValueText(value: ImportValueView): string {
+  switch (value.kind) {
+    case 'text':
+      return value.shown;
+    case 'env':
+      return `$${value.name} (copied from the host's ${value.name} when it starts)`;
+    case 'secret':
+      return '•••• (kept in the key store)';
+  }
+}
+
+/** Everything an imported server runs with: its folder, each variable its process gets, its headers. */
+function printRun(write: (text: string) => void, run: ImportRun, indent: string): void {
+  if (run.command) write(`${indent}folder: ${run.cwd ?? "the host's working folder"}`);
+  for (const { name, value, changesCode } of run.env) write(`${indent}env ${name}=${importValueText(value)}${changesCode ? '  (decides which code runs)' : ''}`);
+  if (run.command) write(`${indent}${run.env.length ? 'and from the host' : 'env from the host only'}: ${run.inherited.join(', ')}`);
+  for (const { name, value } of run.headers) write(`${indent}header ${name}: ${importValueText(value)}`);
+}
+
+/** The plan a user approves: for each server, what becomes of it and everything it would run with. */
 function printPlan(io: CliIo, plan: ImportPlan, write: (text: string) => void = io.out): void {
   const format = plan.format === 'vscode' ? 'VS Code (servers)' : 'Claude Desktop / Cursor / Cline (mcpServers)';
+  const indent = '           ';
   write(`${plan.entries.length} server(s) in a ${format} config:`);
   for (const entry of plan.entries) {
     const what = entry.status === 'add' ? 'add     ' : entry.status === 'conflict' ? 'conflict' : 'refused ';
-    write(`  ${what} ${entry.name}${entry.name !== entry.sourceName ? ` (from "${entry.sourceName}")` : ''}${entry.launch ? `  ${entry.launch}` : ''}`);
-    if (entry.conflict) write(`           mcp.yaml has "${entry.name}": ${entry.conflict.existingLaunch} (skip, replace, or rename to "${entry.conflict.suggestedName}": --on-conflict)`);
-    if (entry.reason) write(`           ${entry.reason.message} [${entry.reason.code}]\n           fix: ${entry.reason.hint}`);
-    for (const note of entry.notes) write(`           note: ${note.message}`);
+    write(`  ${what} ${entry.name}${entry.name !== entry.sourceName ? ` (from ${JSON.stringify(entry.sourceName)})` : ''}${entry.launch ? `  ${entry.launch}` : ''}`);
+    if (entry.run) printRun(write, entry.run, indent);
+    if (entry.conflict) write(`${indent}mcp.yaml has "${entry.name}": ${entry.conflict.existingLaunch} (skip, replace, or rename to "${entry.conflict.suggestedName}": --on-conflict)`);
+    if (entry.reason) write(`${indent}${entry.reason.message} [${entry.reason.code}]\n${indent}fix: ${entry.reason.hint}`);
+    for (const note of entry.notes) write(`${indent}${note.code === 'IMPORT_ENV_CHANGES_CODE' ? 'WARNING' : 'note'}: ${note.message}`);
   }
 }
 
@@ -125,15 +148,6 @@ function readImportFile(file: string): Promise<string> | string {
   return read.text;
 }
 
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
-}
-
 interface AddOptions {
   command?: string;
   url?: string;
@@ -151,7 +165,9 @@ interface AddOptions {
 
 export function registerMcp(program: Command, cli: CliContext): void {
   const { io } = cli;
-  const mcp = program.command('mcp').description("your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, import from Claude Desktop / VS Code / Cursor / Cline, templates");
+  const mcp = program.command('mcp').description("your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates");
+
+  registerMcpSignIn(mcp, cli);
 
   mcp
     .command('list')
@@ -296,7 +312,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
         return;
       }
       let yes = opts.yes === true;
-      if (!yes && process.stdin.isTTY && file !== '-') yes = await confirmOnTerminal(`import ${importable} server(s) into mcp.yaml? [y/N] `);
+      if (!yes && io.ask && file !== '-') yes = /^y(es)?$/i.test((await io.ask(`import ${importable} server(s) into mcp.yaml? [y/N] `)).trim());
       else if (!yes) {
         if (options.json) printJson(io, { plan, applied: false });
         io.err('error: nothing was imported: there is no terminal to ask on\n    fix: run it again with --yes to import (and --on-conflict skip|replace|rename for names mcp.yaml already has)');

@@ -1,10 +1,10 @@
-import * as readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Caller, type Flow } from '../../core/mcp/gateway/toolGateway.js';
 import { McpRuntimeError } from '../../core/mcp/mcpRuntimeError.js';
 import type { Host } from '../../core/host.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
+import { askConfirmation } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -54,23 +54,22 @@ function printResult(io: CliIo, result: CallToolResult): void {
 
 /**
  * The terminal's answer to the host's confirmation service: --yes approves,
- * a terminal asks y/N, and without one the tool is refused (DESIGN.md "CLI
- * contract"). Returns a function that says whether a refusal was for want
- * of a terminal, so the error can say how to approve.
+ * a terminal asks y/N with every argument shown (confirmationQuestion.ts),
+ * and without one the tool is refused (docs/reference/cli.md#exit-codes-and-output).
+ * Returns a function that says whether a refusal was for want of a
+ * terminal, so the error can say how to approve.
  */
-function answerConfirmations(host: Host, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {
+function answerConfirmations(host: Host, io: CliIo, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {
   let noTerminal = false;
   const stop = host.confirmations.on('required', (request) => {
     if (yes) return void host.confirmations.respond(request.id, true);
-    if (!process.stdin.isTTY) {
+    if (!io.ask) {
       noTerminal = true;
       return void host.confirmations.respond(request.id, false);
     }
-    const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-    void rl
-      .question(`${request.summary} [${request.risk} risk] — run it? [y/N] `)
-      .then((answer) => host.confirmations.respond(request.id, /^y(es)?$/i.test(answer.trim())))
-      .finally(() => rl.close());
+    void askConfirmation(io.ask, request, { always: false })
+      .then((answer) => host.confirmations.respond(request.id, answer === 'yes'))
+      .catch(() => host.confirmations.respond(request.id, false));
   });
   return { refusedWithoutTerminal: () => noTerminal, stop };
 }
@@ -117,7 +116,7 @@ export function registerTools(program: Command, cli: CliContext): void {
 
       await withStartedHost(options, async (host) => {
         const { caller } = callerOf(host, opts);
-        const answers = answerConfirmations(host, opts.yes === true);
+        const answers = answerConfirmations(host, io, opts.yes === true);
         let outcome;
         try {
           outcome = await host.gateway.callTool(caller, toolName, args);

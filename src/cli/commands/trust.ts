@@ -98,7 +98,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
         try {
           outcome = await installOrUpdate(host, source, async (update) => {
             if (!options.json) printUpdate(io, update);
-            answer = await confirmStep(`update ${update.pluginId} in place?`, opts.yes);
+            answer = await confirmStep(io, `update ${update.pluginId} in place?`, opts.yes);
             return answer === true;
           });
         } catch (error) {
@@ -151,7 +151,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
         if (dropped.length) {
           io.out(`uninstalling ${pluginId} drops the grants other apps have on it:`);
           for (const grant of dropped) io.out(`  ${grant.appId} loses ${grant.kind} ${grant.id}`);
-          const answer = await confirmStep(`uninstall ${pluginId}?`, opts.yes);
+          const answer = await confirmStep(io, `uninstall ${pluginId}?`, opts.yes);
           if (answer === 'no-terminal') throw new UserError(`${pluginId} was not uninstalled: other apps have grants on it`, `run "chatos uninstall ${pluginId} --yes" to uninstall it and drop them`);
           if (!answer) throw new UserError(`${pluginId} was not uninstalled`);
         }

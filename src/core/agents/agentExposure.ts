@@ -1,10 +1,12 @@
-import type { AgentUiApp } from '../../shared/agents.js';
+import { isHostUiApp, type AgentUiApp } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
+import type { RegistrySource } from '../../shared/registry.js';
 import type { Exposure } from '../contributions/exposure.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { registryId } from '../registry/registryTables.js';
 
 /**
- * Seed 000 way B: what an app exposes of existing servers and prompts
+ * Way B (docs/rules/names-and-exposure.md#exposure): what an app exposes of existing servers and prompts
  * (`exposure.mcpServers` / `exposure.prompts`: off, all, or a list) bounds
  * what an agent may select under that app. The agent editor offers only
  * that, but agents are also made through the CLI, the API and the settings
@@ -15,6 +17,15 @@ import { registryId } from '../registry/registryTables.js';
  * An app's own server and prompts (way A) are always its to offer. A list
  * names registry ids (`aide::memory`) or bare names (`memory`, any
  * provider's); a prompt pair counts as one (`x` and `x__en`).
+ *
+ * An app that is not installed (its plugin removed, or an id that names
+ * none) exposes nothing: nothing of another provider (a plugin's server,
+ * another app's such as aide's) selected under it is offered, and saving
+ * such a selection is refused. The host app's own registrations (its
+ * mcp.yaml and built-in servers, its own prompts: ids `chatos::…`, a
+ * provider id no plugin may claim) stay selectable under any entry, as they
+ * always were: they are the user's own configuration, not an app's to
+ * expose.
  */
 
 export type ExposureKind = 'mcpServers' | 'prompts';
@@ -66,15 +77,63 @@ export function exposureRefusal(app: AppContribution, kind: ExposureKind, id: st
   };
 }
 
-/** Every selected id of `uiApps` outside what its app exposes; apps not installed are left to the resolver to report. */
-export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined): ExposureViolation[] {
+/** The provider part of a registry id (`aide` of `aide::memory`; provider ids hold no ':'), or undefined for a bare name. */
+function providerOf(id: string): string | undefined {
+  const at = id.indexOf('::');
+  return at < 0 ? undefined : id.slice(0, at);
+}
+
+/**
+ * Why an id may not be selected under an app that is not installed (it
+ * exposes nothing), or undefined when it is one of `hostAppId`'s own (the
+ * registry owner's: see the note at the top).
+ */
+export function missingAppRefusal(uiApp: Pick<AgentUiApp, 'pluginId' | 'appId'>, kind: ExposureKind, id: string, hostAppId: string): { message: string; hint: string } | undefined {
+  if (providerOf(id) === hostAppId) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not offered: app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed, so it exposes nothing (only the host's own ${what}s, "${hostAppId}::…", may be selected under it)`,
+    hint: `install the plugin (chatos install DIR), or select the ${what} under an installed app that exposes it (chatos apps shows each app's exposure)`,
+  };
+}
+
+/** Where what the host registers under its own name comes from: the user's servers and prompts, and its built-in servers; never a plugin's. */
+const HOST_OWN_SOURCES = new Set<RegistrySource['kind']>(['mcp-yaml', 'host', 'builtin']);
+
+/**
+ * Whether a registration is the host's own, selectable under the host's
+ * entry (docs/rules/agents.md#your-own-servers). Without its row (the store's
+ * check at save), only the registry id's provider is known; the resolver
+ * passes the row and checks where it came from too.
+ */
+export function isHostOwn(id: string, row?: { providerAppId: string; source: RegistrySource }): boolean {
+  if (!id.startsWith(`${HOST_APP_ID}::`)) return false;
+  return row === undefined || (row.providerAppId === HOST_APP_ID && HOST_OWN_SOURCES.has(row.source.kind));
+}
+
+/** Why an id may not be selected under the host's own entry, or undefined when it may. */
+export function hostEntryRefusal(kind: ExposureKind, id: string, row?: { providerAppId: string; source: RegistrySource }): { message: string; hint: string } | undefined {
+  if (isHostOwn(id, row)) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not one of your own (ChatOS's entry offers the ${what}s you added and its built-in ones, "${HOST_APP_ID}::…")`,
+    hint: `select it under the app that brings it, or pick one of your own ${what}s (chatos registry ${kind === 'mcpServers' ? 'servers' : 'prompts'})`,
+  };
+}
+
+/**
+ * Every selected id of `uiApps` outside what its app exposes: the host's own
+ * entry offers only the host's own; any other app not installed exposes
+ * nothing but `hostAppId`'s own (the registry owner's).
+ */
+export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined, hostAppId: string): ExposureViolation[] {
   const violations: ExposureViolation[] = [];
   uiApps.forEach((uiApp, i) => {
     const app = appOf(uiApp.pluginId, uiApp.appId);
-    if (!app) return;
+    const hostEntry = !app && isHostUiApp(uiApp);
     const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
       ids.forEach((id, j) => {
-        const refusal = exposureRefusal(app, kind, id);
+        const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id) : missingAppRefusal(uiApp, kind, id, hostAppId);
         if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
       });
     check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);

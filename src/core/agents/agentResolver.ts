@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/agents.js';
+import { isHostUiApp, type Agent } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
@@ -9,7 +9,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
-import { exposureRefusal, type ExposureKind } from './agentExposure.js';
+import { exposureRefusal, hostEntryRefusal, missingAppRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -65,7 +65,7 @@ function didYouMean(word: string, candidates: Iterable<string>): string {
 
 /**
  * Resolves a stored agent against the registry and the plugin catalog
- * (DESIGN.md "Resolve", seed 000 §4): which servers it is offered, its
+ * (docs/rules/agents.md#resolving-a-run): which servers it is offered, its
  * prompt text in its language, and what of it no longer resolves.
  *
  * Servers: for each `uiApps[i]` with `mcp: true`, the app's own server (when
@@ -111,6 +111,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const promptById = new Map(allPrompts.map((p) => [p.id, p]));
   const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));
   const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId).map((p) => p.id));
+  /** Whether the id names a registration (a prompt by either variant of its pair). */
+  const isRegistered = (kind: ExposureKind, id: string) =>
+    kind === 'mcpServers' ? serverById.has(id) : [id, variantId(baseOf(id), 'zh'), variantId(baseOf(id), 'en')].some((variant) => promptById.has(variant));
   const notVisibleHint = (id: string) =>
     hostAppId === registry.ownerAppId ? 'the registry owner sees everything registered; check the id' : `grant it: chatos grant ${hostAppId} ${id} (or remove it from the agent)`;
 
@@ -133,9 +136,16 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   agent.uiApps.forEach((uiApp, i) => {
     const at = `uiApps[${i}]`;
     const app: AppContribution | undefined = catalog.getAiContribution(uiApp.pluginId, uiApp.appId);
-    if (!app) {
+    // The host's own entry (docs/rules/agents.md#your-own-servers) is no plugin: nothing is missing.
+    const hostEntry = !app && isHostUiApp(uiApp);
+    if (!app && !hostEntry) {
       const installed = catalog.apps.map((a) => `${a.pluginId}/${a.appId}`);
-      warn('AGENT_APP_MISSING', at, `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; its own server and prompt are left out`, 'install the plugin again (chatos install DIR), or remove this app from the agent');
+      warn(
+        'AGENT_APP_MISSING',
+        at,
+        `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; it exposes nothing: its own server and prompt, and what is selected under it of other providers than the host, are left out`,
+        'install the plugin again (chatos install DIR), or remove this app from the agent',
+      );
     }
 
     // ── servers ──
@@ -148,9 +158,14 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
         chosenAt.set(ownServerId, `${at}.mcp`);
       }
     }
-    /** Seed 000 way B: an id outside what the app exposes now is left out (the store refuses it at save; the exposure may have changed since). */
+    /**
+     * Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may
+     * have changed since). An app not installed exposes nothing but the host's own; an id registered nowhere is left to
+     * the checks below, which say so.
+     */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const refusal = app ? exposureRefusal(app, kind, id) : undefined;
+      const row = kind === 'mcpServers' ? serverById.get(id) : promptById.get(id) ?? promptById.get(baseOf(id));
+      const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };
@@ -174,7 +189,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       const lang: PromptLang | undefined = own[agent.language] !== undefined ? agent.language : own[other(agent.language)] !== undefined ? other(agent.language) : undefined;
       if (lang) {
         const id = registryId(app.providerAppId, app.promptNames[lang]);
-        // Read from the catalog (seed 000 §4.1: no DB needed); a registered copy counts only if the host app may see it.
+        // Read from the catalog (no DB needed: docs/rules/names-and-exposure.md#where-the-contribution-lives); a registered copy counts only if the host app may see it.
         const registered = promptById.has(id);
         if (registered && !visiblePrompts.has(id)) warn('AGENT_ID_NOT_VISIBLE', `${at}.prompt`, `host app "${hostAppId}" may not see the app's own prompt "${id}"`, notVisibleHint(id));
         else if (registered || hostAppId === registry.ownerAppId) addPart({ id, title: own.title, lang, source: 'app' }, own[lang]!);

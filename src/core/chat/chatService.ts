@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RunningCalls } from '../mcp/gateway/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
-import type { Conversation, ConversationDetail, ConversationMessage, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
+import type { Conversation, ConversationDetail, ConversationMessage, ConversationWindowRequest, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
 import { modelKind } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
@@ -19,7 +19,7 @@ export interface ChatServiceDeps extends Omit<ChatTurnDeps, 'store' | 'emit' | '
   records: RecordsStore;
   conversationsDir: string;
   confirmations: ToolConfirmationService;
-  /** Releases every lease a conversation holds (DESIGN.md "Leases belong to the conversation"). */
+  /** Releases every lease a conversation holds (docs/rules/chat.md#leases-belong-to-the-conversation). */
   releaseLeases(conversationId: string): Promise<number>;
   logger: Logger;
 }
@@ -60,7 +60,7 @@ const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((o
 const titleOf = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 80);
 
 /**
- * The chat operations every face calls (DESIGN.md "operations"): create,
+ * The chat operations every face calls (docs/contributing/README.md#how-the-code-reads): create,
  * send, stop, resume, regenerate, edit, delete, search, export. A turn runs
  * here, in the core, whoever started it: a face that goes away (a closed
  * page or socket) does not stop it; only Stop, a delete or the host's
@@ -89,7 +89,7 @@ export class ChatService {
       // A new row is written before the first request; a changed one goes with the store's own batched write, after it.
       save: (id) => (this.unsaved.delete(id) ? { mustWait: true, done: deps.records.flush() } : { mustWait: false, done: Promise.resolve() }),
       endConversation: (id) => this.close(id).then(() => undefined),
-      needsConfirmation: (name) => deps.confirmations.needsConfirmation(name),
+      needsConfirmation: (name, args) => deps.confirmations.needsConfirmation(name, args),
     });
   }
 
@@ -116,6 +116,16 @@ export class ChatService {
 
   get(id: string): ConversationDetail {
     return this.store.detail(id);
+  }
+
+  /**
+   * A window of the conversation's branch (see ConversationStore.window). A
+   * message to show that is on another branch (a search hit in an earlier
+   * edit) makes its branch the active one first, as picking it would.
+   */
+  window(id: string, request: ConversationWindowRequest): ConversationDetail {
+    if (request.around !== undefined && request.leafId === undefined && !this.store.onActiveBranch(id, request.around)) this.setBranch(id, request.around);
+    return this.store.window(id, request);
   }
 
   create(agentId: string, title = ''): Conversation {

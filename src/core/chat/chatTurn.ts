@@ -78,7 +78,7 @@ class TurnState {
 }
 
 /**
- * The conversation loop (DESIGN.md "Chat: the agent loop"), one turn of
+ * The conversation loop (docs/rules/chat.md#a-turn), one turn of
  * it: the model answers the branch ending at the leaf; the tool calls of
  * each answer run through the gateway in parallel, their results go back in
  * order, and it repeats until an answer without tools, a stop, or the round

@@ -26,7 +26,7 @@ export function stopOf(signal: AbortSignal): StopInfo {
 }
 
 /**
- * A model request under the retry policy (seed 002): transient failures are
+ * A model request under the retry policy (docs/rules/chat.md#stop-and-retry): transient failures are
  * sent again after a wait on the scheduler, a rejection never is, and the
  * user's Stop ends it at once (during a request or a wait).
  */

@@ -2,7 +2,7 @@ import type { ProviderErrorKind } from '../../shared/models.js';
 import type { Scheduler } from '../ports.js';
 
 /**
- * Seed 002 "retry and stop": a rejected request (400/422, invalid) is never
+ * docs/rules/chat.md#stop-and-retry: a rejected request (400/422, invalid) is never
  * retried, it stops the conversation; only transient failures (network,
  * timeouts, 429, 5xx) are, with bounded exponential backoff and a maximum
  * number of tries. A wait the provider names (Retry-After) is honoured as

@@ -4,7 +4,7 @@ import { normalizeName } from '../naming/names.js';
 import type { ToolSpec } from './providers/modelRequest.js';
 
 /**
- * Sub-agents (DESIGN.md "Chat: the agent loop"): an agent is offered one
+ * Sub-agents (docs/rules/chat.md#sub-agents): an agent is offered one
  * tool per id in its `subAgents`; calling it runs that agent in the `sub`
  * flow, in a child conversation, and its final answer is the result. Pure.
  */

@@ -1,4 +1,5 @@
-import type { ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../mcp/gateway/toolGateway.js';
 import { callProgress, type RunningCalls } from '../mcp/gateway/runningCalls.js';
@@ -18,7 +19,8 @@ export interface SubAgentRun {
 
 export interface ToolCallDeps {
   gateway: Pick<ToolGateway, 'callTool'>;
-  needsConfirmation(toolName: string): boolean;
+  /** Whether this call asks the user whatever its level (a registered tool; for some, only with these arguments). */
+  needsConfirmation(toolName: string, args: Record<string, unknown>): boolean;
   emit(event: ChatEvent): void;
   /** Runs a sub-agent in a child conversation it creates; `started` names the child as soon as it exists. */
   runSubAgent(input: { parentConversationId: string; callId: string; agentId: string; task: string; signal: AbortSignal; depth: number; started(childId: string): void }): Promise<SubAgentRun>;
@@ -53,21 +55,25 @@ const abortedPromise = (signal: AbortSignal) => new Promise<void>((resolve) => (
  */
 export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promise<ToolResultDraft[]> {
   const { setup, calls } = batch;
-  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name))).length;
+  const confirming = calls.filter((c) => c.type === 'tool-call' && (setup.permissions.get(c.name) === 'confirm' || deps.needsConfirmation(c.name, c.args))).length;
   const caller: Caller = confirming >= 2 ? { ...setup.caller, confirmationGroup: batch.messageId } : setup.caller;
   return Promise.all(calls.map((call) => runOne(deps, batch, caller, call)));
 }
 
 async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
-  const started = performance.now();
+  // Its run time: from now, or from the user's approval when it waits for one (the user's thinking is not the tool's time).
+  let started = performance.now();
+  /** Asked and not (yet) approved: a call that ends so never ran, and has no run time. */
+  let waiting = false;
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[] } = {}): ToolResultDraft => {
-    const durationMs = Math.round(performance.now() - started);
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk } = {}): ToolResultDraft => {
+    const durationMs = waiting ? 0 : Math.round(performance.now() - started);
+    const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
-      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}) },
+      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}), ...signIn },
     });
     return {
       role: 'tool',
@@ -79,6 +85,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       durationMs,
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
       ...(childConversationId ? { childConversationId } : {}),
+      ...signIn,
     };
   };
 
@@ -117,8 +124,18 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   const running = begin();
   const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
+  const onAsked = (request: { id: string; expiresAt: number; createdAt: number }) => {
+    waiting = true;
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'awaiting', confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt } } });
+  };
+  const onApproved = () => {
+    if (!waiting) return;
+    waiting = false;
+    started = performance.now();
+    deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
+  };
   try {
-    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, artifactsDir: batch.artifactsDir });
+    const calling = deps.gateway.callTool(caller, call.name, call.args, { signal: running.signal, onProgress, onAsked, onApproved, artifactsDir: batch.artifactsDir });
     // Whatever the call does after a Stop or Cancel is not waited for; its failure then is expected and dropped.
     calling.catch(() => undefined);
     const result: GatewayCallResult | undefined = await Promise.race([calling, abortedPromise(running.signal).then(() => undefined)]);
@@ -131,9 +148,19 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
-    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), error.serverId ? { serverId: error.serverId } : {});
+    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
   } finally {
     running.end();
   }
+}
+
+/**
+ * A call that needs the user to sign in to its server: the conversation
+ * shows a sign-in card (the server's name, a Sign in button) instead of the
+ * raw refusal. Only mcp.yaml servers (`chatos::<name>`) sign in by name.
+ */
+function signInAsk(error: McpRuntimeError): { signIn?: SignInAsk } {
+  const name = error.serverId?.startsWith(`${HOST_APP_ID}::`) ? error.serverId.slice(HOST_APP_ID.length + 2) : undefined;
+  return error.code === 'SIGN_IN_NEEDED' && name ? { signIn: { serverId: error.serverId!, name } } : {};
 }

@@ -95,7 +95,7 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number, ma
       entry.id,
     );
   }
-  // Seed 002's reminder is sticky: every turn says which instances the conversation holds, until it releases them.
+  // The lease reminder is sticky (docs/rules/mcp-yaml.md#leases): every turn says which instances the conversation holds, until it releases them.
   const held = deps.heldLeases(conversationId);
   const reminders = held.length ? `Notes from the host:\n${held.map((serverId) => `- ${leaseReminder(serverId)}`).join('\n')}` : '';
   return {

@@ -8,6 +8,12 @@ export interface ConfirmableEntry {
   toolName: string;
   risk: RiskLevel;
   summaryBuilder?: SummaryBuilder;
+  /**
+   * Which calls ask: those whose arguments this answers true for (a `write`
+   * tool asks only for what is not on its low-risk list). Without it, every
+   * call of the tool asks.
+   */
+  asks?: (args: Record<string, unknown>) => boolean;
 }
 
 export interface ConfirmationEvents {
@@ -41,15 +47,24 @@ export interface DecisionOptions {
   description?: string;
   /** The call's signal: aborted before an answer (Stop, or the call's Cancel), the request is withdrawn and its card goes. */
   signal?: AbortSignal;
-}
-
-function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
-  const shown = JSON.stringify(args);
-  return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${shown.length > 200 ? `${shown.slice(0, 197)}…` : shown}`}`;
+  /** Told the request when the user is really asked (not when an earlier approval answers at once), so the caller can say the call waits for it. */
+  onAsked?(request: ToolConfirmationRequest): void;
 }
 
 /**
- * Asks the user before a sensitive tool runs (seed 003 §7). One service for
+ * The sentence of a tool without one of its own. Faces list the arguments
+ * themselves (the page's card, the CLI's question), in full; this one keeps
+ * to a line, and says how much of them it leaves out rather than cutting
+ * silently.
+ */
+function defaultSummary(serverName: string, toolName: string, args: Record<string, unknown>): string {
+  const shown = JSON.stringify(args);
+  const cut = shown.length > 200 ? `${shown.slice(0, 197)}… (${(shown.length - 197).toLocaleString('en')} more characters)` : shown;
+  return `Run ${toolName} on ${serverName}${shown === '{}' ? '' : ` with ${cut}`}`;
+}
+
+/**
+ * Asks the user before a sensitive tool runs (docs/rules/confirmation.md#confirmation). One service for
  * every face: the UI, the CLI and tests answer through `respond()`. A
  * request nobody answers is rejected after 60 s (no promise is left
  * hanging), closing the host rejects everything pending, and concurrent
@@ -69,16 +84,18 @@ export class ToolConfirmationService {
     private readonly alwaysAllow: () => AlwaysAllowPort | undefined = () => undefined,
   ) {}
 
-  registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder): void {
-    this.confirmables.set(toolName, { toolName, risk, summaryBuilder });
+  registerConfirmable(toolName: string, risk: RiskLevel, summaryBuilder?: SummaryBuilder, asks?: ConfirmableEntry['asks']): void {
+    this.confirmables.set(toolName, { toolName, risk, summaryBuilder, ...(asks ? { asks } : {}) });
   }
 
   registerMultiple(entries: readonly ConfirmableEntry[]): void {
-    for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder);
+    for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder, entry.asks);
   }
 
-  needsConfirmation(toolName: string): boolean {
-    return this.confirmables.has(toolName);
+  /** Whether a call of this tool with these arguments asks the user (a registered tool; one that asks only for some calls, for these). */
+  needsConfirmation(toolName: string, args: Record<string, unknown> = {}): boolean {
+    const entry = this.confirmables.get(toolName);
+    return entry !== undefined && (entry.asks?.(args) ?? true);
   }
 
   getRiskLevel(toolName: string): RiskLevel {
@@ -94,7 +111,7 @@ export class ToolConfirmationService {
     for (const listener of this.listeners[event]) (listener as (...a: Parameters<ConfirmationEvents[K]>) => void)(...args);
   }
 
-  /** The seed's API: resolves true only when the user approved. */
+  /** The API of docs/rules/confirmation.md#the-services-interface: resolves true only when the user approved. */
   async requestConfirmation(serverName: string, toolName: string, args: Record<string, unknown>, options: DecisionOptions = {}): Promise<boolean> {
     return (await this.requestDecision(serverName, toolName, args, options)) === 'approved';
   }
@@ -138,6 +155,7 @@ export class ToolConfirmationService {
       const withdraw = () => this.withdraw(request.id);
       signal?.addEventListener('abort', withdraw, { once: true });
       this.pending.set(request.id, { request, resolve, timer, unwatch: () => signal?.removeEventListener('abort', withdraw) });
+      options.onAsked?.(request);
       this.emit('required', request);
     });
   }

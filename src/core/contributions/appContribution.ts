@@ -23,7 +23,7 @@ function transportOf(url: string): 'stdio' | 'http' {
   return url.startsWith('cmd://') ? 'stdio' : 'http';
 }
 
-/** Derives an app's names, url, meta and exposure (DESIGN.md "Contribute"). Pure apart from the cached defaults lookup. */
+/** Derives an app's names, url, meta and exposure (docs/rules/names-and-exposure.md#where-the-contribution-lives). Pure apart from the cached defaults lookup. */
 export function contributeApp(
   manifest: PluginManifest,
   pluginDir: string,
@@ -63,6 +63,7 @@ export function contributeApp(
       tags: mcp.tags,
       callMeta: mcp.callMeta,
       permissions: mcp.permissions,
+      ...(mcp['truely-stateless'] ? { trulyStateless: true } : {}),
     };
   }
 

@@ -25,7 +25,7 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
 const MAX_EXPOSE_DEFAULTS_BYTES = 256 * 1024;
 
 /**
- * The bundled default exposure lists (`defaults/ui-apps-expose/`, seed 000 §5).
+ * The bundled default exposure lists (`defaults/ui-apps-expose/`, docs/rules/names-and-exposure.md#exposure).
  * `refresh()` lists the folder once per scan; a file is parsed again only
  * when its stamp changed, so a rescan of 1,000 plugins costs one readdir.
  */

@@ -1,7 +1,7 @@
 import type { ExposureValue } from '../plugins/manifestSchema.js';
 
 /**
- * What an app exposes of existing servers or prompts (seed 000 §1 way B):
+ * What an app exposes of existing servers or prompts (way B, docs/rules/names-and-exposure.md#two-ways-to-expose):
  * nothing, everything, or a named list. It bounds what the agent editor
  * offers; the agent's own selection still decides what is mounted.
  */
@@ -20,7 +20,7 @@ const all: Exposure = { mode: 'all' };
 const list = (names: string[]): Exposure => ({ mode: 'list', names: [...names] });
 
 /**
- * The merge order of seed 000 §6, for one of `mcpServers` / `prompts`:
+ * The merge order of docs/rules/names-and-exposure.md#exposure, for one of `mcpServers` / `prompts`:
  *
  * | inline      | result                                                           |
  * | ----------- | ---------------------------------------------------------------- |

@@ -3,7 +3,7 @@ import type { Problem } from '../../shared/problems.js';
 import type { PluginScanner, ScanResult } from '../plugins/pluginScanner.js';
 
 /**
- * The in-memory view of every app contribution (seed 000 §4.1
+ * The in-memory view of every app contribution (docs/rules/names-and-exposure.md#where-the-contribution-lives,
  * `getAiContribution()`): works with no database, so an agent run can read
  * an app's server url and prompt text even when nothing was persisted.
  */

@@ -10,8 +10,8 @@ import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
-import type { LeaseSettings } from './config/leaseSettings.js';
-import { ServerConnection } from './connection/serverConnection.js';
+import { DEFAULT_LEASE_IDLE_MS, type LeaseSettings } from './config/leaseSettings.js';
+import { ServerConnection, type ConnectionDeps } from './connection/serverConnection.js';
 import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
 import { ServerLog } from './process/serverLog.js';
@@ -41,6 +41,8 @@ export interface McpRuntimeOptions {
   hostModules?: HostModules;
   /** Reads `{ secret: NAME }` values (the host's key store) when a server starts. */
   readStoredValue?: ReadStoredValue;
+  /** Sign-in to remote servers: their stored tokens, refreshed once when refused, else SIGN_IN_NEEDED. */
+  oauth?: ConnectionDeps['oauth'];
 }
 
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
@@ -89,7 +91,7 @@ export class McpRuntime {
       hostEnv: options.hostEnv,
       now: options.now,
       clientInfo: { name: 'chatos', version: '0.1.0' },
-      idleMs: options.idleMs ?? 30 * 60_000,
+      idleMs: options.idleMs ?? DEFAULT_LEASE_IDLE_MS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,
@@ -98,6 +100,7 @@ export class McpRuntime {
       gate: (definition) => this.gateAtSpawn(definition),
       configFile: options.configFile,
       readStoredValue: options.readStoredValue,
+      oauth: options.oauth,
     });
   }
 
@@ -155,7 +158,7 @@ export class McpRuntime {
   /**
    * The catalog's priority on a name two servers' tools would both take:
    * the server whose tools were listed under an earlier version of the
-   * definitions keeps it (seed 002: a server with a last known good keeps
+   * definitions keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms: a server with a last known good keeps
    * its tools; the colliding tool of a server added or first used since is
    * the one dropped). Servers first listed under the same version tie, and
    * the catalog's order (by id) decides, so the answer never depends on
@@ -294,7 +297,7 @@ export class McpRuntime {
   }
 
   /**
-   * Seed 002: a server whose new tool names collide (with another server's,
+   * docs/rules/mcp-yaml.md#tool-names-and-transforms: a server whose new tool names collide (with another server's,
    * or two of its own) has that update rejected, keeping its last known good
    * definition and tools, with a problem naming both servers. Checked for
    * every changed server whose new tools are known (it was in use, so it was
@@ -388,6 +391,7 @@ export class McpRuntime {
       gate: (def) => this.gateAtSpawn(def),
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
+      oauth: this.options.oauth,
     });
   }
 

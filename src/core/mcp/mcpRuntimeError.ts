@@ -1,4 +1,5 @@
-export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED';
+/** SIGN_IN_NEEDED: a remote server needs the user to sign in (again, or for more permissions); SIGN_IN_FAILED: signing in went wrong at a step the message names. */
+export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED' | 'SIGN_IN_NEEDED' | 'SIGN_IN_FAILED';
 
 /**
  * Why a start failed, where the host can tell (a "test connection" says it
@@ -6,7 +7,7 @@ export type McpErrorCode = 'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONN
  * program could not be started, the url did not answer over streamable
  * HTTP, or the server started and then failed the MCP handshake.
  */
-export type StartFailureReason = 'ENV_MISSING' | 'SECRET_MISSING' | 'SPAWN_FAILED' | 'HTTP_CONNECT_FAILED' | 'URL_REFUSED' | 'HANDSHAKE_FAILED';
+export type StartFailureReason = 'ENV_MISSING' | 'SECRET_MISSING' | 'SPAWN_FAILED' | 'HTTP_CONNECT_FAILED' | 'URL_REFUSED' | 'HANDSHAKE_FAILED' | 'SIGN_IN_NEEDED' | 'SIGN_IN_FAILED';
 
 /** Errors of the runtime carry a code; callers branch on it, never on message text. */
 export class McpRuntimeError extends Error {

@@ -1,6 +1,6 @@
 /**
  * Which app ids a plugin may use. The original ChatOS accepted any app id
- * (a trimmed, non-empty string), and seed 000's `normalize()` maps every
+ * (a trimmed, non-empty string), and `normalize()` (docs/rules/names-and-exposure.md#derived-names) maps every
  * character outside `[a-z0-9_-]` to `_` where a name is derived from it, so
  * `Report.Viewer` is a fine app id: its server is `<pluginId>.Report.Viewer`
  * and its tools `mcp_<plugin>_report_viewer_<tool>`.

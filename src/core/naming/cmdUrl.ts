@@ -1,5 +1,5 @@
 /**
- * `cmd://<command> <entry> <args…>` (seed 000 §3). The url is how a stdio
+ * `cmd://<command> <entry> <args…>` (docs/rules/names-and-exposure.md#derived-names). The url is how a stdio
  * server is shown and stored; the host spawns from the parsed argv and never
  * through a shell, so quoting here only has to round-trip, not be shell-safe.
  */

@@ -1,5 +1,5 @@
 /**
- * Name derivation (seed 000 §2). Pure functions: the host, the CLI and the
+ * Name derivation (docs/rules/names-and-exposure.md#derived-names). Pure functions: the host, the CLI and the
  * registry must all derive exactly the same names from the same manifest.
  */
 
@@ -27,13 +27,13 @@ export function defaultToolPrefix(serverName: string): string {
   return `mcp_${normalizeName(serverName)}_`;
 }
 
-/** Default tool name exposed to a model (seed 000 §7): `mcp_<normalize(server)>_<tool>`. */
+/** Default tool name exposed to a model (docs/rules/names-and-exposure.md#derived-names): `mcp_<normalize(server)>_<tool>`. */
 export function deriveToolName(serverName: string, toolName: string): string {
   return `${defaultToolPrefix(serverName)}${toolName}`;
 }
 
 /**
- * Base file name (no extension) of an app's default exposure list (seed 000 §5):
+ * Base file name (no extension) of an app's default exposure list (docs/rules/names-and-exposure.md#exposure):
  * `<pluginId>__<appId>`, lower-cased, characters outside [a-z0-9._-] replaced by `_`.
  */
 export function exposeDefaultsBaseName(pluginId: string, appId: string): string {

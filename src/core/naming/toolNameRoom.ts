@@ -4,8 +4,8 @@ import { defaultToolPrefix, deriveServerName, normalizeName } from './names.js';
 
 /**
  * A plugin app's tools are offered as `mcp_<normalize(pluginId.appId)>_<tool>`
- * (seed 000), and a name longer than 64 characters is never offered (seed
- * 002). Validation cannot know the tool names before the server runs, but it
+ * (docs/rules/names-and-exposure.md#derived-names), and a name longer than 64 characters is never offered
+ * (docs/rules/mcp-yaml.md#tool-names-and-transforms). Validation cannot know the tool names before the server runs, but it
  * knows the prefix: when the prefix alone leaves no room, the server can
  * offer no tool at all; when it leaves little, most real tool names do not
  * fit. Both are said before anything runs.

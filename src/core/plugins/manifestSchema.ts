@@ -3,7 +3,7 @@ import { emptyRecord, ownRecord } from '../../shared/ownKeys.js';
 import { appIdFault } from '../naming/appIds.js';
 
 /**
- * The `plugin.json` contract (seed 000, plus `providerAppId` from seed 001).
+ * The `plugin.json` contract (docs/rules/names-and-exposure.md, plus `providerAppId` from docs/rules/registry.md#provider-app-ids).
  * Unknown keys are tolerated here (zod strips them) and reported as warnings
  * by `findUnknownKeys`, so manifests written for newer or older hosts load.
  */
@@ -52,14 +52,20 @@ export const McpSchema = z
     command: z.string().min(1).default('node'),
     args: z.array(z.string({ error: 'must be a string' })).default([]),
     env: StringRecordSchema.default({}),
-    /** Main flows only get servers that opt in (seed 000 §4.3). */
+    /** Main flows only get servers that opt in (docs/rules/names-and-exposure.md#flags). */
     allowMain: z.boolean().default(false),
     allowSub: z.boolean().default(true),
     callMeta: z.record(z.string(), z.unknown()).default({}),
     description: z.string().optional(),
     tags: z.array(z.string()).default([]),
     enabled: z.boolean().default(true),
-    /** Tool-name glob → permission level (seed 003 §5); first match wins, before MCP annotations. */
+    /**
+     * One instance shared by every conversation instead of one each
+     * (docs/rules/mcp-yaml.md#leases): only for a server that keeps no state of
+     * a conversation between calls. Spelled as mcp.yaml spells it.
+     */
+    'truely-stateless': z.boolean({ error: 'must be true or false' }).default(false),
+    /** Tool-name glob → permission level (docs/rules/confirmation.md#permission-levels); first match wins, before MCP annotations. */
     permissions: ownRecord(z.enum(['read', 'write', 'confirm', 'navigate'], { error: 'must be read, write, confirm or navigate' })).default(emptyRecord),
   })
   .superRefine((mcp, ctx) => {

@@ -5,7 +5,7 @@ import type { RunGateAnswer } from './runGate.js';
 
 /**
  * The one answer to "may this caller use this server in this flow?"
- * (DESIGN.md "Inside the core"): the server is on (in its config and by the
+ * (docs/rules/access.md#the-rule): the server is on (in its config and by the
  * user's switch), granted to the caller's app, its plugin may run now, its
  * flow flag allows the caller's flow, and the caller's own selection (an
  * agent's servers, a page's own server) holds it. The gateway asks it for

@@ -4,8 +4,8 @@ import type { RegistrySource } from '../../shared/registry.js';
 import type { TrustState } from '../../shared/trust.js';
 
 /**
- * The one answer to "may this plugin's code start now?" (DESIGN.md "Inside
- * the core"). Every process the host starts for a plugin (server, reload
+ * The one answer to "may this plugin's code start now?" (docs/rules/trust.md#the-run-gate).
+ * Every process the host starts for a plugin (server, reload
  * probe, backend) asks it at the moment of spawning; pages, backend calls,
  * tool calls and agents' prompt text ask it too. A refusal carries a code
  * the faces branch on, a message naming the plugin, and the fix.
@@ -82,7 +82,7 @@ export class RunGate {
     const { pluginId, pluginDir } = target;
     const plugin = pluginDir !== undefined ? this.deps.pluginAt(pluginDir) : this.deps.pluginById(pluginId);
     if (!plugin && pluginDir !== undefined && !this.deps.pluginRoots().some((root) => root === path.dirname(pluginDir) || root === pluginDir)) {
-      // Registered by a process that scans that root: this one knows nothing of it, so it cannot say it is gone (DESIGN.md "Data home").
+      // Registered by a process that scans that root: this one knows nothing of it, so it cannot say it is gone (docs/reference/data-home.md#what-each-process-may-change).
       const root = path.dirname(pluginDir);
       return refuse(
         'PLUGIN_NOT_SCANNED',

@@ -1,5 +1,5 @@
-import * as yaml from 'js-yaml';
 import type { Problem } from '../../shared/problems.js';
+import { loadYaml, YamlBoundError } from './yamlLoader.js';
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; problem: Problem };
 
@@ -125,8 +125,11 @@ export function parseJsonText(text: string, file: string): Parsed {
 
 export function parseYamlText(text: string, file: string): Parsed {
   try {
-    return { ok: true, value: yaml.load(text, { filename: file }) ?? {} };
+    return { ok: true, value: loadYaml(text, file) ?? {} };
   } catch (error) {
+    if (error instanceof YamlBoundError) {
+      return { ok: false, problem: { severity: 'error', code: error.code, file, path: '', ...(error.line ? { line: error.line } : {}), message: error.message, hint: error.hint } };
+    }
     const mark = (error as { mark?: { line: number; column: number } }).mark;
     const line = mark ? mark.line + 1 : undefined;
     const column = mark ? mark.column + 1 : undefined;

@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { endProcessTree, type EndTreeOptions } from './endProcessTree.js';
-import { processIdentity, withTimeout, type TrackedProcess } from './processTree.js';
+import { processIdentity, TREE_MARKER_VAR, withTimeout, type TrackedProcess } from './processTree.js';
 
 /**
  * A process the host starts for plugin code (an MCP server over stdio, a
@@ -13,6 +14,25 @@ import { processIdentity, withTimeout, type TrackedProcess } from './processTree
 
 /** Spawn options that make the child the leader of its own session and process group on POSIX (pgid = sid = its pid): one signal reaches a launcher (npx, uvx, a shell) and whatever it started. */
 export const OWN_PROCESS_GROUP = { detached: process.platform !== 'win32', windowsHide: true } as const;
+
+/**
+ * The environment a tree is started with: `env` plus `CHATOS_TREE=<a new
+ * random id>`, and that id. Every process of the tree inherits it, so
+ * ending the tree (or reaping it after a crash of the host) finds one that
+ * double-forked away with setsid (see processTree.ts `markedIn`). Set last,
+ * so no configured value replaces it; it names the tree and holds nothing
+ * secret. Why not a cgroup: Node cannot spawn into one (clone3's
+ * CLONE_INTO_CGROUP), moving the child in after the spawn races its first
+ * forks, and a user may create one only where systemd delegated it.
+ */
+export function markedEnvironment(env: Readonly<Record<string, string>>): { env: Record<string, string>; marker: string } {
+  const marker = randomUUID();
+  const marked: Record<string, string> = {};
+  // Copied as data (keys such as "__proto__" stay plain keys, as serverEnvironment writes them).
+  for (const key of Object.keys(env)) Object.defineProperty(marked, key, { value: env[key], enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(marked, TREE_MARKER_VAR, { value: marker, enumerable: true, writable: true, configurable: true });
+  return { env: marked, marker };
+}
 
 /** A longer stderr line is logged in pieces; it is text for people, not framing. */
 export const STDERR_MAX_LINE_BYTES = 16 * 1024;
@@ -33,7 +53,8 @@ const EXIT_DRAIN_MS = 500;
  * parent died.
  */
 export interface TreeRecord {
-  started(pid: number, identity: string | undefined): void;
+  /** `marker`: the tree's `CHATOS_TREE` value, kept so the next start finds what carries it. */
+  started(pid: number, identity: string | undefined, marker: string | undefined): void;
   descendantsOf(pid: number): readonly TrackedProcess[];
   /** `survivors`: what SIGKILL did not end; their record is left for the next start to reap. */
   ended(pid: number, survivors: readonly number[]): void;
@@ -59,14 +80,15 @@ export class ChildTree {
 
   constructor(
     child: ChildProcess,
-    private readonly options: { record?: TreeRecord; log: EndTreeOptions['log'] },
+    /** `marker`: the `CHATOS_TREE` value the child was started with (markedEnvironment), if any. */
+    private readonly options: { record?: TreeRecord; log: EndTreeOptions['log']; marker?: string },
   ) {
     if (child.pid === undefined) throw new Error('ChildTree needs a spawned child (it has no pid)');
     this.pid = child.pid;
     // A listener, not events.once: an 'error' after the spawn (a failed kill or send) must not reject it.
     this.exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
     this.identity = processIdentity(this.pid);
-    options.record?.started(this.pid, this.identity);
+    options.record?.started(this.pid, this.identity, options.marker);
   }
 
   /** Ends the tree; resolves when none of it is left (or what survived SIGKILL was left for the next start to reap). */
@@ -80,6 +102,7 @@ export class ChildTree {
       leader: { pid: this.pid, identity: this.identity },
       leaderExited: this.exited,
       known: record?.descendantsOf(this.pid),
+      ...(this.options.marker === undefined ? {} : { marker: this.options.marker }),
       gentle: how.gentle,
       termGraceMs: how.termGraceMs ?? TERM_GRACE_MS,
       killWaitMs: AFTER_KILL_MS,

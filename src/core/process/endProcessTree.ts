@@ -1,4 +1,4 @@
-import { groupIn, groupMembers, procSnapshot, signalProcesses, signalTree, sleep, stillRunning, treeIn, withTimeout, type TrackedProcess, type TreeMember } from './processTree.js';
+import { groupIn, groupMembers, markedIn, procSnapshot, signalProcesses, signalTree, sleep, stillRunning, treeIn, withTimeout, type TrackedProcess, type TreeMember } from './processTree.js';
 
 export interface EndTreeOptions {
   /** The process the host started: the leader of its own group and session on POSIX. `identity` is undefined where the platform cannot tell. */
@@ -7,6 +7,8 @@ export interface EndTreeOptions {
   leaderExited: Promise<void>;
   /** Processes found below the leader while it ran (ProcessTreeWatch): a walk now cannot reach one whose parent already died. */
   known?: readonly TrackedProcess[];
+  /** The tree's `CHATOS_TREE` value: every process still carrying it is part of the tree, whatever its parent, group or session. */
+  marker?: string;
   /** Asked first, while the leader runs: end stdin, or a dispose message. */
   gentle?: { ask(): void; waitMs: number; said: string };
   /** After SIGTERM, before SIGKILL. */
@@ -34,16 +36,18 @@ const POLL_MS = 25;
  * each to the whole tree: the leader's process group (a launcher such as npx
  * leaves the real server as a grandchild) and, on Linux, every descendant,
  * including those that left the group with setsid, found by parent links
- * now or recorded while the tree ran. A pid is checked to still be the same
- * process (start time) before it is signalled. Resolves with the pids that
- * survived SIGKILL: none when the tree is gone.
+ * now, recorded while the tree ran, or carrying the tree's marker in their
+ * environment (a double fork leaves no parent link to follow). A pid is
+ * checked to still be the same process (start time) before it is
+ * signalled. Resolves with the pids that survived SIGKILL: none when the
+ * tree is gone.
  */
 export async function endProcessTree(options: EndTreeOptions): Promise<{ survivors: number[] }> {
   const { log } = options;
   let exited = false;
   void options.leaderExited.then(() => (exited = true));
   // Walked now, before the leader can exit and orphan its children (their parent links go with it).
-  const tree = new Tree(options.leader, options.known ?? [], options.ownsLeaderGroup);
+  const tree = new Tree(options.leader, options.known ?? [], options.ownsLeaderGroup, options.marker);
   const goneWithin = async (ms: number) => {
     const deadline = Date.now() + ms;
     if (!exited && !(await withTimeout(options.leaderExited, ms))) return false;
@@ -83,15 +87,17 @@ class Tree {
     private readonly leader: EndTreeOptions['leader'],
     known: readonly TrackedProcess[],
     private ownsGroup: boolean,
+    private readonly marker: string | undefined,
   ) {
     this.hasProc = procSnapshot() !== undefined;
     this.members = this.walk(known);
   }
 
   /**
-   * A fresh walk from the leader, every process known so far and, while it
-   * is ours, the leader's group (it outlives the leader, and its id is not
-   * reused while a member is left).
+   * A fresh walk from the leader, every process known so far, every process
+   * carrying the tree's marker (one that double-forked away from it) and,
+   * while it is ours, the leader's group (it outlives the leader, and its id
+   * is not reused while a member is left).
    */
   private walk(known: readonly TrackedProcess[]): TreeMember[] {
     const snapshot = procSnapshot();
@@ -99,7 +105,8 @@ class Tree {
     const leader = this.leader.identity ? [{ pid: this.leader.pid, identity: this.leader.identity }] : [];
     const group = this.ownsGroup ? groupIn(snapshot, this.leader.pid) : [];
     if (group.length === 0) this.ownsGroup = false;
-    return treeIn(snapshot, [...leader, ...group, ...known]);
+    const marked = this.marker === undefined ? [] : markedIn(snapshot, this.marker);
+    return treeIn(snapshot, [...leader, ...group, ...known, ...marked]);
   }
 
   /** What still runs: the members found before, one stat each; once those are gone, one more walk for any the tree made since. */

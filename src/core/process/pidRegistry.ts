@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { endProcessTree } from './endProcessTree.js';
-import { hasProcFs, isAlive, processArgv, processIdentity, type TrackedProcess } from './processTree.js';
+import { hasProcFs, isAlive, markedIn, processArgv, processIdentity, procSnapshot, type TrackedProcess } from './processTree.js';
 import { ProcessTreeWatch } from './processTreeWatch.js';
 import type { TreeRecord } from './childTree.js';
 import { readRegularText } from '../files/readRegularFile.js';
@@ -23,6 +23,8 @@ export const PidRecordSchema = z.object({
   recordedAt: z.string(),
   /** Linux: the processes found below the server while it ran (every ~2 s), each with its start time, so a crash of the host leaves nothing the next start cannot find. */
   descendants: z.array(TrackedProcessSchema).default([]),
+  /** The tree's `CHATOS_TREE` value: on Linux every process still carrying it is reaped, one that double-forked away included (files from before it have none). */
+  marker: z.string().uuid().optional(),
 });
 export type PidRecord = z.infer<typeof PidRecordSchema>;
 
@@ -64,9 +66,9 @@ export class PidRegistry {
   }
 
   /** Throws if the file cannot be written; the caller decides whether that stops the process. `serverId`: for a backend, its plugin's id. */
-  record(serverId: string, pid: number, command: string, kind: PidRecord['kind'] = 'server'): void {
+  record(serverId: string, pid: number, command: string, kind: PidRecord['kind'] = 'server', marker?: string): void {
     const identity = processIdentity(pid);
-    this.servers.set(pid, { kind, serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}), descendants: [] });
+    this.servers.set(pid, { kind, serverId, pid, command, recordedAt: new Date().toISOString(), ...(identity ? { identity } : {}), descendants: [], ...(marker ? { marker } : {}) });
     this.save();
     if (identity) this.trees.add({ pid, identity });
   }
@@ -84,9 +86,9 @@ export class PidRegistry {
    */
   treeRecord(serverId: string, command: string, kind: PidRecord['kind'], warn: (message: string) => void): TreeRecord {
     return {
-      started: (pid) => {
+      started: (pid, _identity, marker) => {
         try {
-          this.record(serverId, pid, command, kind);
+          this.record(serverId, pid, command, kind, marker);
         } catch (error) {
           warn(`could not record pid ${pid} of ${serverId} for orphan cleanup: ${(error as Error).message}`);
         }
@@ -189,19 +191,24 @@ function isSameLeader(record: PidRecord): boolean {
 /**
  * Ends what is left of a dead host's server: on Linux, every recorded process
  * (the leader and its descendants) that is still the same process by start
- * time, with whatever is now below them and their groups; the leader need not
- * be alive. Elsewhere, the leader's group, if the leader still is the server.
+ * time and every process carrying the tree's marker, with whatever is now
+ * below them and their groups; the leader need not be alive. Elsewhere, the
+ * leader's group, if the leader still is the server.
  */
 async function endOrphanTree(record: PidRecord, termGraceMs: number): Promise<boolean> {
   const known = record.descendants;
   const linux = hasProcFs();
-  const stillThere = linux ? [{ pid: record.pid, identity: record.identity }, ...known].some((p) => p.identity !== undefined && processIdentity(p.pid) === p.identity) : isSameLeader(record);
+  const recordedThere = () => [{ pid: record.pid, identity: record.identity }, ...known].some((p) => p.identity !== undefined && processIdentity(p.pid) === p.identity);
+  // A process carrying the tree's marker is the tree's whatever its pid: one that double-forked away was never recorded.
+  const markedThere = () => record.marker !== undefined && markedIn(procSnapshot() ?? new Map(), record.marker).length > 0;
+  const stillThere = linux ? recordedThere() || markedThere() : isSameLeader(record);
   if (!stillThere) return false;
   await endProcessTree({
     leader: { pid: record.pid, identity: record.identity },
     // Not our child: there is no exit event to wait for, only the tree to watch.
     leaderExited: Promise.resolve(),
     known,
+    ...(record.marker === undefined ? {} : { marker: record.marker }),
     termGraceMs,
     killWaitMs: 5000,
     // A crash may be long past: the group counts only through a member that is still a recorded process.

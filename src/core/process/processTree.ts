@@ -211,6 +211,50 @@ export function treeIn(snapshot: ProcSnapshot, seeds: readonly TrackedProcess[])
   return [...ours].sort((a, b) => a - b).map((pid) => ({ pid, identity: procIdentity(snapshot.get(pid)!), pgrp: snapshot.get(pid)!.pgrp }));
 }
 
+/**
+ * The environment variable every process the host starts is given, holding
+ * a random id of its tree (see childTree.ts `markedEnvironment`): children
+ * inherit it, so a process that left the tree's group and session and lost
+ * its parent link (a double fork with setsid: its parent exits at once, and
+ * it is adopted by init before any look at /proc sees it below the server)
+ * is still found by it. Only processes of this user show their environment.
+ */
+export const TREE_MARKER_VAR = 'CHATOS_TREE';
+
+/**
+ * The processes of `snapshot` that carry `CHATOS_TREE=<marker>` in their
+ * environment (as they were started), as seeds for `treeIn`; never the host
+ * itself. Linux only: elsewhere there is no /proc to read it from, and this
+ * finds nothing (macOS could read it with `ps -E`, Windows has job objects;
+ * neither is used yet, so there a double-forked grandchild outlives its
+ * server: ending a tree reaches its process group, and on Windows its
+ * parent links).
+ */
+export function markedIn(snapshot: ProcSnapshot, marker: string): TrackedProcess[] {
+  const entry = Buffer.from(`${TREE_MARKER_VAR}=${marker}`);
+  const marked: TrackedProcess[] = [];
+  for (const [pid, stat] of snapshot) {
+    if (pid === process.pid || pid <= 1) continue;
+    let environ: Buffer;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue; // another user's process (EACCES), or gone meanwhile
+    }
+    if (hasEntry(environ, entry)) marked.push({ pid, identity: procIdentity(stat) });
+  }
+  return marked;
+}
+
+/** Whether the NUL-separated environment holds exactly this `NAME=value` entry. */
+function hasEntry(environ: Buffer, entry: Buffer): boolean {
+  for (let at = environ.indexOf(entry); at >= 0; at = environ.indexOf(entry, at + 1)) {
+    const end = at + entry.length;
+    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) return true;
+  }
+  return false;
+}
+
 /** The members of process group `pgid` in `snapshot`, as seeds for `treeIn`. */
 export function groupIn(snapshot: ProcSnapshot, pgid: number): TrackedProcess[] {
   const members: TrackedProcess[] = [];

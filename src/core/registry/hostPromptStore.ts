@@ -23,7 +23,7 @@ export class HostPromptError extends Error {
 
 const EN = '__en';
 
-/** Rows a plugin put there (seed 000 §4.1 copies): the plugin's, not the user's to edit. */
+/** Rows a plugin put there (copies: docs/rules/names-and-exposure.md#where-the-contribution-lives): the plugin's, not the user's to edit. */
 const isPluginCopy = (source: RegistrySource | undefined) => source?.kind === 'plugin';
 
 /**

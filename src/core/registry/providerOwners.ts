@@ -5,7 +5,7 @@ import { listProviderDbs } from './registrySync.js';
 
 /**
  * Provider app ids no plugin may claim as its `providerAppId`, each with who
- * owns it (DESIGN.md "Register"): the host itself, every app with its own DB
+ * owns it (docs/rules/registry.md#provider-app-ids): the host itself, every app with its own DB
  * under the data home, every app with bundled defaults. A plugin joining one
  * of them would have its servers and prompts seen by that app without a grant.
  */

@@ -74,7 +74,7 @@ const kindTables = {
 const payloads = <T>(rows: StoredRecord<T>[]) => rows.map((r) => r.payload);
 
 /**
- * The registry center (seed 001): providers register servers and prompts,
+ * The registry center (docs/rules/registry.md): providers register servers and prompts,
  * the owner app (`chatos`) sees all of them, every other app sees its own
  * plus what it was granted. Registering never grants. Every read starts
  * with `store.refresh()`, so a grant made by another process (the CLI while

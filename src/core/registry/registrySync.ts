@@ -20,7 +20,7 @@ export interface RegistrySyncOptions {
   defaultsDir: string;
   sessionRoot: string;
   projectRoot: string;
-  /** Seed 000 §4.1: also persist plugin servers and prompts into the host's own `mcpServers` / `prompts`. */
+  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own `mcpServers` / `prompts`. */
   syncAiContributes: boolean;
 }
 
@@ -47,6 +47,7 @@ export function pluginRegistrations(apps: readonly AppContribution[]): { servers
         // What every tools/call's _meta carries (callMeta expanded, chatos.uiApp, workdir), not the manifest's text.
         callMeta: app.meta,
         permissions: Object.entries(app.mcp.permissions).map(([pattern, level]) => ({ pattern, level })),
+        ...(app.mcp.trulyStateless ? { trulyStateless: true } : {}),
         source,
       });
     }
@@ -61,7 +62,7 @@ export function pluginRegistrations(apps: readonly AppContribution[]): { servers
 }
 
 /**
- * Fills the registry at start and after every scan (seed 001 "启动/注册流程"):
+ * Fills the registry at start and after every scan (docs/rules/registry.md#bootstrap):
  * the host's own servers and prompts, each provider app's from its DB (or
  * its bundled defaults when the DB is missing or unreadable), and the
  * plugins' apps. Each origin is reconciled on its own, so a re-sync that
@@ -207,7 +208,7 @@ export class RegistrySync {
     return { report };
   }
 
-  /** Seed 000 §4.1 `syncAiContributes`: plugin servers and prompts also appear in the host's own lists. */
+  /** `syncAiContributes` (docs/rules/names-and-exposure.md#where-the-contribution-lives): plugin servers and prompts also appear in the host's own lists. */
   private syncHostCopies(desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] }, gone: (source: Extract<RegistrySource, { kind: 'plugin' }>) => boolean): void {
     const { hostStore } = this.options;
     const servers = desired.servers.map(({ id: _id, providerAppId: _p, ...rest }): HostMcpServer => ({ ...rest, id: rest.name }));

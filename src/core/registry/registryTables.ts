@@ -8,7 +8,7 @@ import {
 } from '../../shared/registry.js';
 import { defineTable } from '../store/logicalTable.js';
 
-/** The registry center's logical tables (seed 001), all in the host's admin DB. */
+/** The registry center's logical tables (docs/rules/registry.md#storage), all in the host's admin DB. */
 export const AppRegistrations = defineTable('appRegistrations', AppRegistrationSchema);
 export const RegistryMcpServers = defineTable('registryMcpServers', RegistryMcpServerSchema);
 export const RegistryPrompts = defineTable('registryPrompts', RegistryPromptSchema);
@@ -19,7 +19,7 @@ export const PromptGrants = defineTable('promptGrants', GrantSchema);
 export const HostMcpServers = defineTable('mcpServers', HostMcpServerSchema);
 export const HostPrompts = defineTable('prompts', HostPromptSchema);
 
-/** Registry ids (seed 001): `<providerAppId>::<name>`. */
+/** Registry ids (docs/rules/registry.md#ids): `<providerAppId>::<name>`. */
 export function registryId(providerAppId: string, name: string): string {
   return `${providerAppId}::${name}`;
 }

@@ -18,7 +18,7 @@ export interface ChangeWatcherOptions {
 }
 
 /**
- * `fs.watch` plus a polling fallback, debounced (seed 002 "检测"). The
+ * `fs.watch` plus a polling fallback, debounced (docs/rules/mcp-yaml.md#hot-reload). The
  * callback runs at most once per burst of changes and never twice at once:
  * a change arriving while it runs schedules exactly one more run.
  */

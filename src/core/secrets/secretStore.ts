@@ -1,7 +1,7 @@
 import type { KeyStore } from '../../shared/models.js';
 
 /**
- * Where API keys are kept (DESIGN.md "Keys"). The core reads and writes keys
+ * Where API keys are kept (docs/rules/security.md#keys). The core reads and writes keys
  * only through this port; which implementation a process gets is the face's
  * choice: `chatos serve` and the CLI keep them in a file only the user can
  * read (FileSecretStore), the desktop app encrypts them with the OS keychain

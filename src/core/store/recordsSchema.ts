@@ -45,7 +45,7 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
  * anything (garbage becomes an error only at the first query, an empty
  * buffer becomes an empty DB), so we check the header and the length against
  * it, run `PRAGMA quick_check`, and require our table with our user_version,
- * or with none at all (seed 001's layout as other apps write it).
+ * or with none at all (the layout of docs/rules/registry.md#storage as other apps write it).
  */
 export function checkRecordsBytes(SQL: SqlJsStatic, bytes: Uint8Array): DbCheck {
   const headerProblem = checkHeader(bytes);
@@ -84,7 +84,7 @@ function checkOpened(db: Database): DbCheck {
   if (quick.length !== 1 || quick[0] !== 'ok') return { kind: 'corrupt', reason: `quick_check failed: ${quick.slice(0, 3).join('; ')}` };
 
   const userVersion = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
-  // 0 is a DB that never set it: seed 001's own layout (the original ChatOS, other provider apps), read when its table is exactly ours.
+  // 0 is a DB that never set it: the layout of docs/rules/registry.md#storage (the original ChatOS, other provider apps), read when its table is exactly ours.
   if (userVersion !== 0 && (userVersion & 0xffff_0000) !== RECORDS_TAG) return { kind: 'corrupt', reason: `user_version ${userVersion} is not a ChatOS records DB` };
   const schemaVersion = userVersion & 0xffff;
   if (schemaVersion > RECORDS_SCHEMA_VERSION) return { kind: 'too-new', schemaVersion };

@@ -33,7 +33,7 @@ export const TRUST_RECHECK_MS = 1_000;
 export const blockingProblems = (state: TrustState): Problem[] => (state.state === 'blocked' ? state.problems : []);
 
 /**
- * Trust for plugins outside the built-in root (DESIGN.md "Scan"): pinned to
+ * Trust for plugins outside the built-in root (docs/rules/trust.md#who-is-trusted): pinned to
  * a fingerprint of the plugin's whole folder and stored in the host's admin
  * DB. Any change to any file makes it untrusted again, and the state says
  * which files changed.

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
+import { quotedWord } from '../../shared/visibleText.js';
 import { INHERITED_ENV_NAMES } from '../mcp/process/serverEnvironment.js';
 import { serverArgsWithHostModules, type HostModules } from '../plugins/hostModules.js';
 import { isInside } from '../plugins/pluginPaths.js';
@@ -45,16 +46,18 @@ export function changesCode(variable: string): boolean {
   return CODE_VARIABLES.has(name) || name.startsWith('DYLD_');
 }
 
-/** What a process gets: the plugin's variables, and the host's inherited ones (serverEnvironment.ts) it does not override. */
-function runEnv(set: Readonly<Record<string, string>>): RunEnv {
-  const names = Object.keys(set);
+/** The host's variables (serverEnvironment.ts) a process inherits beside the ones it sets (`names`), which win. */
+export function inheritedBeside(names: readonly string[]): string[] {
   // Windows names are case-insensitive; elsewhere http_proxy and HTTP_PROXY are two variables.
   const key = (name: string) => (process.platform === 'win32' ? name.toUpperCase() : name);
   const overridden = new Set(names.map(key));
-  return {
-    set: names.map((name) => ({ name, value: set[name]! })),
-    inherited: INHERITED_ENV_NAMES.filter((name) => !overridden.has(key(name))),
-  };
+  return INHERITED_ENV_NAMES.filter((name) => !overridden.has(key(name)));
+}
+
+/** What a process gets: the plugin's variables, and the host's inherited ones it does not override. */
+function runEnv(set: Readonly<Record<string, string>>): RunEnv {
+  const names = Object.keys(set);
+  return { set: names.map((name) => ({ name, value: set[name]! })), inherited: inheritedBeside(names) };
 }
 
 const looksLikePath = (word: string) => word.includes('/') || word.includes('\\');
@@ -64,19 +67,19 @@ function warningsFor(subject: string, pluginDir: string, command: string | undef
   const warnings: RunWarning[] = [];
   for (const { name, value } of env.set) {
     if (!changesCode(name)) continue;
-    warnings.push({ code: 'ENV_CHANGES_CODE', subject, variable: name, message: `${subject} is started with ${name}=${value}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin` });
+    warnings.push({ code: 'ENV_CHANGES_CODE', subject, variable: name, message: `${subject} is started with ${quotedWord(name)}=${quotedWord(value)}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin` });
   }
   // A bare name is looked up on PATH as for any program; a path names a file, and one outside the folder is not pinned.
   if (command !== undefined && looksLikePath(command)) {
     if (!path.isAbsolute(command)) {
-      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs "${command}", a path relative to wherever the host was started, not a file of the plugin` });
+      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs ${quotedWord(command)}, a path relative to wherever the host was started, not a file of the plugin` });
     } else if (!isInside(pluginDir, path.resolve(command))) {
-      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs ${command}, a program outside the plugin folder, which trust does not pin` });
+      warnings.push({ code: 'COMMAND_OUTSIDE_PLUGIN', subject, message: `${subject} runs ${quotedWord(command)}, a program outside the plugin folder, which trust does not pin` });
     }
   }
   for (const arg of args) {
     if (path.isAbsolute(arg) && !isInside(pluginDir, path.resolve(arg))) {
-      warnings.push({ code: 'ARG_OUTSIDE_PLUGIN', subject, message: `${subject} is given ${arg}, a path outside the plugin folder: if it is code, trust does not pin it` });
+      warnings.push({ code: 'ARG_OUTSIDE_PLUGIN', subject, message: `${subject} is given ${quotedWord(arg)}, a path outside the plugin folder: if it is code, trust does not pin it` });
     }
   }
   return warnings;

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { serverEnvironment } from '../mcp/process/serverEnvironment.js';
 import { refusalText, type RunGateAnswer } from '../policy/runGate.js';
-import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES, type TreeRecord } from '../process/childTree.js';
+import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, markedEnvironment, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES, type TreeRecord } from '../process/childTree.js';
 import { LineBuffer } from '../process/lineBuffer.js';
 import { RunnerReplySchema, type BackendContext, type InvokeOutcome, type RunnerRequest } from './backendProtocol.js';
 
@@ -90,9 +90,11 @@ export class BackendProcess {
   start(): Promise<{ ok: true } | { ok: false; message: string }> {
     if (this.state.kind !== 'idle') throw new Error(`the backend process of ${this.pluginId} was already started`);
     this.state = { kind: 'starting' };
-    const { runnerPath, env, ctx, entry, startTimeoutMs } = this.options;
+    const { runnerPath, ctx, entry, startTimeoutMs } = this.options;
     const gate = this.options.gate();
     if (!gate.ok) return Promise.resolve(this.failStart(refusalText(gate)));
+    // Every process the backend starts carries its tree's marker, so ending the tree finds one that double-forked away.
+    const { env, marker } = markedEnvironment(this.options.env);
     let child: ChildProcess;
     try {
       child = fork(runnerPath, [], {
@@ -113,6 +115,7 @@ export class BackendProcess {
     if (child.pid !== undefined) {
       this.tree = new ChildTree(child, {
         record: this.options.record,
+        marker,
         // Only what went wrong reaches the host's log; a backend's routine stop is not news.
         log: (kind, message) => {
           if (kind === 'fault') this.options.log(`the backend of plugin ${this.pluginId}: ${message}`);

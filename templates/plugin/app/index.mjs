@@ -3,7 +3,7 @@
 // `host` is the bridge to ChatOS: host.context, host.theme, host.tools (this
 // app's own MCP server), host.backend (backend/index.mjs), host.ui, host.events.
 export function mount({ container, host }) {
-  // The window's look comes as CSS variables (--chatos-color-text, --chatos-radius…, see the README's "Styling a page").
+  // The window's look comes as CSS variables (--chatos-color-text, --chatos-radius…, see ChatOS's docs/plugins/pages.md#styling-a-page-the-themes-css-variables).
   container.style.padding = '16px 24px';
   const heading = document.createElement('h2');
   heading.textContent = '__PLUGIN_NAME__';

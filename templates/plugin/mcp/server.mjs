@@ -5,7 +5,7 @@
 //
 // When you need more of MCP (resources, sampling, schemas from zod), install
 // the official SDK (npm i @modelcontextprotocol/sdk) and use McpServer; the
-// README of ChatOS shows the same two tools written that way.
+// docs/plugins/mcp-server.md of ChatOS shows a tool written that way.
 import { createInterface } from 'node:readline';
 
 const SERVER = { name: '__PLUGIN_ID__', version: '0.1.0' };

@@ -4,7 +4,7 @@ import type { Exposure } from '../../../src/core/contributions/exposure.js';
 import type { AppContribution } from '../../../src/shared/appContribution.js';
 import type { AgentUiApp } from '../../../src/shared/agents.js';
 
-/** The rule alone (seed 000 way B: an app bounds what an agent selects under it): no host, no disk. */
+/** The rule alone (docs/rules/names-and-exposure.md#exposure: an app bounds what an agent selects under it): no host, no disk. */
 
 function app(servers: Exposure, prompts: Exposure = { mode: 'off' }, withServer = true): AppContribution {
   const uiApp = { pluginId: 'com.example.hub', appId: 'hub', pluginDir: '/p/hub', dataDir: '/d', stateDir: '/s', sessionRoot: '/r', projectRoot: '/r' };
@@ -52,15 +52,24 @@ describe('agent exposure: what an agent may select under an app', () => {
     expect(exposureRefusal(prompts, 'mcpServers', 'aide::guide')).toBeDefined();
   });
 
-  it('names where in the agent each selection outside the exposure is, and leaves apps not installed to the resolver', () => {
+  it('names where in the agent each selection outside the exposure is; an app not installed exposes nothing but the host app\'s own', () => {
     const hub = app({ mode: 'list', names: ['memory'] });
     const violations = exposureViolations(
-      [selecting({ mcpServerIds: ['aide::memory', 'aide::shell'], promptIds: ['aide::guide'] }), selecting({ pluginId: 'gone', mcpServerIds: ['x::y'] })],
+      [
+        selecting({ mcpServerIds: ['aide::memory', 'aide::shell'], promptIds: ['aide::guide'] }),
+        selecting({ pluginId: 'gone', mcpServerIds: ['x::y', 'chatos::fs', 'memory'], promptIds: ['chatos::reviewer', 'aide::guide__en'] }),
+      ],
       (pluginId, appId) => (pluginId === hub.pluginId && appId === hub.appId ? hub : undefined),
+      'chatos',
     );
     expect(violations.map((v) => [v.at, v.id])).toEqual([
       [['uiApps', 0, 'mcpServerIds', 1], 'aide::shell'],
       [['uiApps', 0, 'promptIds', 0], 'aide::guide'],
+      [['uiApps', 1, 'mcpServerIds', 0], 'x::y'],
+      [['uiApps', 1, 'mcpServerIds', 2], 'memory'],
+      [['uiApps', 1, 'promptIds', 1], 'aide::guide__en'],
     ]);
+    expect(violations[2]!.message).toBe('server "x::y" is not offered: app "hub" of plugin "gone" is not installed, so it exposes nothing (only the host\'s own servers, "chatos::…", may be selected under it)');
+    expect(violations[2]!.hint).toContain('install the plugin');
   });
 });

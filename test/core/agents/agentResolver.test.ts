@@ -25,7 +25,7 @@ const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults
 /**
  * The shipped world plus com.example.git, trusted (an untrusted plugin
  * reaches no agent: see its own tests), and a way-B hub app exposing every
- * server and prompt, under which an agent may select anything (seed 000: an
+ * server and prompt, under which an agent may select anything (docs/rules/names-and-exposure.md#exposure: an
  * app bounds what is selected under it; Notes and Git expose nothing).
  */
 async function world(setup: (pluginRoot: string) => void = () => {}) {

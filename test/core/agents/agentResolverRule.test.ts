@@ -5,10 +5,11 @@ import { RUN_ALLOWED } from '../../../src/core/policy/runGate.js';
 import { RegistryCenter } from '../../../src/core/registry/registryCenter.js';
 import { RecordsStore } from '../../../src/core/store/recordsStore.js';
 import { AgentSchema, type AgentInput } from '../../../src/shared/agents.js';
+import type { AppContribution } from '../../../src/shared/appContribution.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
 /**
- * The resolving rule on its own (DESIGN.md "Resolve", seed 000 §4.2): a real
+ * The resolving rule on its own (docs/rules/agents.md#resolving-a-run): a real
  * registry in a sql.js file and no plugins, no host. The whole-host cases
  * (plugins, trust, the shipped world) are in agentResolver.test.ts.
  */
@@ -28,11 +29,27 @@ async function world() {
   registry.registerPrompt('aide', { name: 'mcp_style', content: '用中文回答', lang: 'zh' });
   registry.registerPrompt('aide', { name: 'mcp_style__en', content: 'Answer in English', lang: 'en' });
   registry.registerPrompt('git_app', { name: 'mcp_lone', content: 'Only one language' });
-  const deps: AgentResolverDeps = { registry, catalog: { apps: [], getAiContribution: () => undefined }, runGate: { checkCached: () => RUN_ALLOWED } };
+  const deps: AgentResolverDeps = { registry, catalog: { apps: [TOOLS], getAiContribution: (pluginId, appId) => (pluginId === TOOLS.pluginId && appId === TOOLS.appId ? TOOLS : undefined) }, runGate: { checkCached: () => RUN_ALLOWED } };
   return { registry, deps };
 }
 
-/** An agent using the app `tools` (not installed here: its own server and prompt are not part of these cases). */
+/**
+ * The app `tools`: installed, with no server or prompt of its own, exposing
+ * every server and prompt (way B), so what decides in these cases is the
+ * host app's sight alone. An app not installed exposes nothing (see
+ * agentExposure.test.ts).
+ */
+const TOOLS = {
+  pluginId: 'tools',
+  appId: 'main',
+  providerAppId: 'tools',
+  pluginDir: '/p/tools',
+  serverName: 'tools.main',
+  promptNames: { zh: 'mcp_tools_main', en: 'mcp_tools_main__en' },
+  exposure: { mcpServers: { exposure: { mode: 'all' }, source: 'inline' }, prompts: { exposure: { mode: 'all' }, source: 'inline' } },
+} as unknown as AppContribution;
+
+/** An agent using the app `tools` (its own server and prompt are not part of these cases). */
 const agent = (input: Partial<AgentInput> & { mcpServerIds?: string[]; promptIds?: string[] }) =>
   AgentSchema.parse({
     id: 'a1',

@@ -106,7 +106,8 @@ describe('AgentStore', () => {
   it('keeps ids that name nothing in the registry exactly as written', async () => {
     const host = await hostOn(tempDir());
     try {
-      const uiApps = [{ pluginId: 'com.gone', appId: 'main', mcp: true, prompt: true, mcpServerIds: ['gone::server', 'gone::server'], promptIds: ['gone::prompt__en'] }];
+      // Under an app that is not installed only the host's own ids may be selected (it exposes nothing else).
+      const uiApps = [{ pluginId: 'com.gone', appId: 'main', mcp: true, prompt: true, mcpServerIds: ['chatos::gone', 'chatos::gone'], promptIds: ['chatos::gone_prompt__en'] }];
       host.agents.create({ id: 'stale', name: 'Stale', uiApps });
       expect(host.agents.get('stale')!.uiApps).toEqual(uiApps);
     } finally {
@@ -117,13 +118,13 @@ describe('AgentStore', () => {
   it('persists across a new host on the same home, and two hosts at once see each other’s writes', async () => {
     const home = tempDir();
     const first = await hostOn(home);
-    first.agents.create({ id: 'kept', name: 'Kept', language: 'en', uiApps: [{ pluginId: 'p', appId: 'a', mcpServerIds: ['x::y'] }] });
+    first.agents.create({ id: 'kept', name: 'Kept', language: 'en', uiApps: [{ pluginId: 'p', appId: 'a', mcpServerIds: ['chatos::y'] }] });
     await disposeAll();
 
     const second = await hostOn(home);
     const third = await hostOn(home);
     try {
-      expect(second.agents.get('kept')).toMatchObject({ name: 'Kept', language: 'en', uiApps: [{ mcpServerIds: ['x::y'] }] });
+      expect(second.agents.get('kept')).toMatchObject({ name: 'Kept', language: 'en', uiApps: [{ mcpServerIds: ['chatos::y'] }] });
       // Both write while both are open (writes reach the file after a short batching window): neither write is lost.
       second.agents.create({ id: 'from-second', name: 'S' });
       third.agents.create({ id: 'from-third', name: 'T' });

@@ -5,7 +5,7 @@ import { waitUntil } from '../../helpers/gatewayHost.js';
 import { advanceOnRetry, startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
-/** Stop and the retry policy (seed 002), against the local provider server and the real chat fixture server. */
+/** Stop and the retry policy (docs/rules/chat.md#stop-and-retry), against the local provider server and the real chat fixture server. */
 
 function events(host: { chat: { onEvent(l: (e: ChatEvent) => void): () => void } }) {
   const seen: ChatEvent[] = [];
@@ -95,6 +95,44 @@ describe('stopping a turn', () => {
     expect(requests[0]!.groupId).toBeDefined();
     expect(requests[1]!.groupId).toBe(requests[0]!.groupId);
     expect(requests[0]!.agentId).toBe('helper');
+  });
+
+  it('a call that waits for approval says so (which question, until when), runs once approved, and counts its time from then', async () => {
+    const { host, provider } = await startChatWorld();
+    const phases: string[] = [];
+    let awaiting: { id: string; expiresAt: number } | undefined;
+    let approvedAt = 0;
+    let sinceApproval = 0;
+    host.chat.onEvent((event: ChatEvent) => {
+      if (event.type !== 'toolCall' || event.call.callId !== 'w1') return;
+      phases.push(event.call.phase);
+      if (event.call.phase === 'awaiting') awaiting = event.call.confirmation;
+      if (event.call.phase === 'finished') sinceApproval = performance.now() - approvedAt;
+    });
+    host.confirmations.on('required', (request) => {
+      // The user takes a while to answer: that is not the tool's time.
+      setTimeout(() => {
+        approvedAt = performance.now();
+        host.confirmations.respond(request.id, true);
+      }, 400);
+    });
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'w1', name: 'mcp_chat_danger', arguments: { what: 'it' } }] }, { kind: 'reply', text: 'done' });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
+    expect(phases).toEqual(['started', 'awaiting', 'started', 'finished']);
+    expect(awaiting).toEqual({ id: expect.any(String), expiresAt: expect.any(Number), createdAt: expect.any(Number) });
+    expect(awaiting!.expiresAt).toBeGreaterThan(Date.now());
+    const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
+    expect(result.status).toBe('ok');
+    // Counted from the approval, not from the question (400 ms before it).
+    expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(sinceApproval) + 1);
+  });
+
+  it('a declined call never ran and has no run time', async () => {
+    const { host, provider } = await startChatWorld();
+    host.confirmations.on('required', (request) => void setTimeout(() => host.confirmations.respond(request.id, false), 200));
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'ok' });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
+    expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ status: 'declined', durationMs: 0 });
   });
 
   it('"always allow" is kept per agent and tool until revoked', async () => {

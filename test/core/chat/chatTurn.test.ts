@@ -32,7 +32,7 @@ describe('a chat turn', () => {
       ]);
       const answers = outcome.messages.filter((m): m is AssistantMessage => m.role === 'assistant');
       expect(answers.map((a) => a.text)).toEqual(['Let me check.', 'Both met.']);
-      expect(answers[0]!.stats).toMatchObject({ inputTokens: 100, outputTokens: 20, attempts: 1, toolsSent: 7 });
+      expect(answers[0]!.stats).toMatchObject({ inputTokens: 100, outputTokens: 20, attempts: 1, toolsSent: 8 });
       expect(answers[0]!.stats.ttftMs).toBeGreaterThanOrEqual(0);
 
       // The second request carried the results, in the order of the calls.
@@ -52,10 +52,10 @@ describe('a chat turn', () => {
     provider.enqueue({ kind: 'reply', text: 'hi' });
     await host.chat.send({ agentId: 'helper', text: 'hello' }).done;
     const body = provider.requests[0]!.body;
-    // The agent's own prompt first; the first lease of a stateful server adds the reminder to release it (seed 002).
+    // The agent's own prompt first; the first lease of a stateful server adds the reminder to release it (docs/rules/mcp-yaml.md#leases).
     expect(body.messages[0].role).toBe('system');
     expect(body.messages[0].content).toMatch(/^You are a test agent\.\n\nNotes from the host:\n- You now hold a dedicated instance of MCP server "chatos::chat".*mcp_release/);
-    expect(body.tools.map((t: any) => t.function.name).sort()).toEqual(['mcp_chat_danger', 'mcp_chat_echo', 'mcp_chat_image', 'mcp_chat_rendezvous', 'mcp_chat_sleep', 'mcp_chat_slow', 'mcp_release']);
+    expect(body.tools.map((t: any) => t.function.name).sort()).toEqual(['mcp_chat_danger', 'mcp_chat_echo', 'mcp_chat_image', 'mcp_chat_picture', 'mcp_chat_rendezvous', 'mcp_chat_sleep', 'mcp_chat_slow', 'mcp_release']);
   });
 
   it('tells the model a malformed tool call failed, and goes on', async () => {
@@ -91,7 +91,7 @@ describe('a chat turn', () => {
     await host.models.update('local', { ...host.models.get('local'), key: { kind: 'none' }, maxTools: 3 });
     const tooMany = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
     expect(tooMany.stop).toMatchObject({ kind: 'error', code: 'TOO_MANY_TOOLS' });
-    expect(tooMany.stop!.message).toBe('agent "helper" would send 7 tools to model "local", which takes at most 3');
+    expect(tooMany.stop!.message).toBe('agent "helper" would send 8 tools to model "local", which takes at most 3');
     expect(provider.requests).toHaveLength(0);
     // Each is a problem until fixed and resumed.
     expect(host.chat.problems().map((p) => p.code).sort()).toEqual(['MODEL_KEY_MISSING', 'MODEL_NOT_FOUND', 'TOO_MANY_TOOLS']);

@@ -13,7 +13,7 @@ function setup() {
   return { scheduler, service, required, expired };
 }
 
-describe('ToolConfirmationService (seed 003 §7)', () => {
+describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', () => {
   it('registers confirmable tools with risk and summaries', () => {
     const { service } = setup();
     service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);
@@ -35,6 +35,18 @@ describe('ToolConfirmationService (seed 003 §7)', () => {
     await expect(answer).resolves.toBe(true);
     expect(service.getPendingCount()).toBe(0);
     expect(service.respond(required[0]!.id, true)).toBe(false);
+  });
+
+  it('the generic sentence keeps to a line and says how much of the arguments it leaves out; the request carries them all', () => {
+    const { service, required } = setup();
+    service.registerConfirmable('wipe', 'high');
+    const args = { padding: 'x'.repeat(300), target: '/home/me' };
+    void service.requestConfirmation('chatos::tools', 'wipe', args);
+    const [request] = required;
+    expect(request!.customSummary).toBeUndefined();
+    expect(request!.summary).toMatch(/^Run wipe on chatos::tools with \{"padding":"x+… \(137 more characters\)$/);
+    expect(request!.args).toEqual(args);
+    service.rejectAll();
   });
 
   it('a request whose call is cancelled before an answer is withdrawn: resolved as such, nothing left pending, the answer ignored', async () => {

@@ -9,7 +9,7 @@ const list = (names: string[], source: ResolvedExposure['source']): ResolvedExpo
 const DEFAULTS = ['d1', 'd2'];
 
 /**
- * One row per rule of seed 000 §6 (the table in resolveExposure's comment):
+ * One row per rule of docs/rules/names-and-exposure.md#exposure (the table in resolveExposure's comment):
  * [rule, inline, ai.config value, default list, result]
  */
 const RULES: [string, ExposureValue | undefined, ExposureValue | undefined, string[] | undefined, ResolvedExposure][] = [
@@ -40,7 +40,7 @@ const RULES: [string, ExposureValue | undefined, ExposureValue | undefined, stri
   ['unset with nothing at all is off', undefined, undefined, undefined, off('none')],
 ];
 
-describe('resolveExposure (seed 000 §6)', () => {
+describe('resolveExposure (docs/rules/names-and-exposure.md#exposure)', () => {
   it.each(RULES)('%s', (_rule, inline, config, defaults, expected) => {
     expect(resolveExposure(inline, config, defaults)).toEqual(expected);
   });

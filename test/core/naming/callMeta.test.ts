@@ -51,7 +51,7 @@ describe('expandMetaVariables', () => {
   });
 });
 
-describe('buildCallMeta (seed 000 §3.1)', () => {
+describe('buildCallMeta (docs/rules/gateway.md#_meta)', () => {
   it('injects chatos.uiApp and defaults workdir to dataDir', () => {
     expect(buildCallMeta({}, uiApp)).toEqual({ chatos: { uiApp }, workdir: uiApp.dataDir });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { derivePromptNames, deriveServerName, deriveToolName, exposeDefaultsBaseName, normalizeName } from '../../../src/core/naming/names.js';
 
-describe('normalizeName (seed 000 §2)', () => {
+describe('normalizeName (docs/rules/names-and-exposure.md#derived-names)', () => {
   it.each([
     ['com.example.tools.db-client', 'com_example_tools_db-client'],
     ['ABC123', 'abc123'],
@@ -59,7 +59,7 @@ describe('deriveToolName', () => {
   });
 });
 
-describe('exposeDefaultsBaseName (seed 000 §5)', () => {
+describe('exposeDefaultsBaseName (docs/rules/names-and-exposure.md#exposure)', () => {
   it.each([
     ['chatos.workbench', 'panel', 'chatos.workbench__panel'],
     ['Com.Example.Tools', 'DB-Client', 'com.example.tools__db-client'],

@@ -534,7 +534,7 @@ describe('PluginScanner: contributions', () => {
     expect(w.host.catalog.getAiContribution('nope', 'db-client')).toBeUndefined();
   });
 
-  it('contributes the full-featured fixture as the seed describes', () => {
+  it('contributes the full-featured fixture as docs/rules/names-and-exposure.md describes', () => {
     const w = makeWorld({ extraRoots: [path.join(repoRoot, 'test', 'fixtures', 'plugins')] });
     const result = w.host.catalog.rescan();
     expect(result.problems).toEqual([]);

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 const server = (name: string) => ({ name, url: `cmd://node /srv/${name}.js` });
 
-describe('RegistryCenter (seed 001)', () => {
+describe('RegistryCenter (docs/rules/registry.md)', () => {
   it('uses registry ids <provider>::<name> and never grants on registration', async () => {
     const { registry, store } = await openRegistry();
     const row = registry.registerMcpServer('git_app', server('git'));

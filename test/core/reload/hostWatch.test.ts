@@ -29,7 +29,7 @@ function nextEvent(host: Host, kind: HostEvent['kind'], matches: (event: HostEve
 const yaml = (servers: string[]) =>
   `version: 1\nservers:\n${servers.map((name) => `  ${name}:\n    transport: stdio\n    command: node\n    args: ["server.mjs"]\n`).join('')}`;
 
-describe('hot reload (seed 002)', () => {
+describe('hot reload (docs/rules/mcp-yaml.md#hot-reload)', () => {
   it('picks up mcp.yaml edits and deletion without a restart', async () => {
     const home = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });

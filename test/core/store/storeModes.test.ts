@@ -81,7 +81,7 @@ describe('failures a face can see', () => {
   });
 });
 
-describe("seed 001's records table without our user_version tag (other apps' DBs, the original ChatOS)", () => {
+describe("the records table of docs/rules/registry.md#storage without our user_version tag (other apps' DBs, the original ChatOS)", () => {
   it('is read, not reported corrupt', async () => {
     const SQL = await loadSqlJs();
     const db = new SQL.Database();

@@ -11,7 +11,7 @@ const block = (id: string) => ({ id, type: 'form', bind: 'state.params', props: 
 const action = (id: string) => ({ id, label: 'Go', style: 'primary' });
 const meta = { pageKey: 'form', step: { current: 1, total: 2 }, status: 'idle' };
 
-/** A store with the demo and an instance "form" holding block "form_block" and action "submit": every example path of the seed resolves on it. */
+/** A store with the demo and an instance "form" holding block "form_block" and action "submit": every example path of docs/rules/canvas.md#paths resolves on it. */
 function fixture(): State {
   const created = applyCall(initialState(), {
     instance_id: '__CREATE__',
@@ -68,7 +68,7 @@ function valueFor(form: string): unknown {
   throw new Error(`no value for ${form}`);
 }
 
-describe('the patch engine: every op on every path form of the seed', () => {
+describe('the patch engine: every op on every path form of docs/rules/canvas.md#paths', () => {
   for (const form of PATH_FORMS) {
     for (const op of PATCH_OPS) {
       const allowed = form.ops.includes(op);
@@ -98,14 +98,14 @@ describe('the patch engine: every op on every path form of the seed', () => {
     }
   }
 
-  it('the op table is the seed\'s: add only on the + paths, remove only on -"id", clear only on the state bags', () => {
+  it('the op table is that of docs/rules/canvas.md#patches: add only on the + paths, remove only on -"id", clear only on the state bags', () => {
     expect(OP_PATHS.add).toEqual(['blocks+', 'actions+']);
     expect(OP_PATHS.remove).toEqual(['blocks-"id"', 'actions-"id"']);
     expect(OP_PATHS.clear).toEqual(['state.params', 'state.runtime']);
     expect(OP_PATHS.replace).toEqual(['blocks', 'blocks-{index}', 'blocks["id"]', 'actions', 'actions-{index}', 'actions["id"]']);
   });
 
-  it('each path form does what the seed says', () => {
+  it('each path form does what docs/rules/canvas.md#paths says', () => {
     let state = fixture();
     const apply = (patches: unknown[]) => {
       const outcome = call(state, 'form', patches);
@@ -153,7 +153,7 @@ describe('the patch engine: every op on every path form of the seed', () => {
   });
 });
 
-describe('the seed\'s four examples', () => {
+describe('the four examples of docs/rules/canvas.md', () => {
   it('update state, add a block, create an instance, delete it; list_instances after each', () => {
     let state = initialState();
     const counter = call(state, '__CREATE__', [], { new_instance_id: 'counter' });
@@ -192,7 +192,7 @@ describe('the seed\'s four examples', () => {
     expect(listInstances(deleted.state).instances.map((i: any) => i.instance_id)).toEqual(['demo', 'counter']);
   });
 
-  it('get_schema answers the seed\'s shape, for "demo" by default', () => {
+  it('get_schema answers the shape of docs/rules/canvas.md#tools, for "demo" by default', () => {
     const answer = getSchema(initialState());
     expect(answer).toMatchObject({ ok: true, result: { status: 'success', instance_id: 'demo', revision: 1 } });
     expect(Object.keys(answer.result.schema)).toEqual(['meta', 'state', 'layout', 'blocks', 'actions']);
@@ -255,7 +255,7 @@ describe('every error code, with a message that says what is allowed', () => {
     });
   }
 
-  it('covers every code the seed lists', () => {
+  it('covers every code docs/rules/canvas.md#error-codes lists', () => {
     expect(new Set(cases.map(([code]) => code))).toEqual(new Set(ERROR_CODES));
   });
 

@@ -8,15 +8,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTANCES_FILE, readHistory } from '../../../plugins/canvas/mcp/historyFile.mjs';
 import { ListInstancesResultSchema, PatchResultSchema } from '../../../plugins/canvas/mcp/uiSchema.mjs';
-import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { SERVER, startHttp, stopHttpServers } from './standaloneServer.js';
 
-/** The canvas server as another MCP host runs it: `node server.mjs`, no ChatOS, no _meta. */
-const SERVER = path.join(repoRoot, 'plugins', 'canvas', 'mcp', 'server.mjs');
 const TOOL_NAMES = ['patch_ui_state', 'get_schema', 'list_instances'];
 const seedUpdate = { instance_id: 'demo', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] };
 
 const children: ChildProcess[] = [];
 afterEach(() => {
+  stopHttpServers();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
@@ -37,6 +37,9 @@ async function exercise(client: Client, dataDir: string): Promise<void> {
   // Without ChatOS to say who called, the history names the MCP client.
   expect(readHistory(dataDir)[1]!.caller).toEqual({ kind: 'client', name: 'standalone-test' });
 }
+
+/** What ChatOS puts in `_meta`, pointing at folders a caller would like the server to write in. */
+const metaNaming = (workdir: string, dataDir: string) => ({ workdir, chatos: { uiApp: { pluginId: 'chatos.canvas', appId: 'canvas', dataDir } } });
 
 describe('the canvas server on its own', () => {
   it('stdio (the default): tools/list and a patch from the SDK client, instances in $CANVAS_DATA_DIR', async () => {
@@ -64,17 +67,7 @@ describe('the canvas server on its own', () => {
 
   it('streamable HTTP (MCP_TRANSPORT=http) on 127.0.0.1: tools/list and a patch; a foreign Host or Origin is refused', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', MCP_TRANSPORT: 'http', MCP_PORT: '0', CANVAS_DATA_DIR: dataDir }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      let stderr = '';
-      child.stderr!.on('data', (chunk) => {
-        stderr += chunk;
-        const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`the server exited ${code}: ${stderr}`)));
-    });
+    const url = await startHttp({ CANVAS_DATA_DIR: dataDir });
     const client = new Client({ name: 'standalone-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
@@ -94,6 +87,54 @@ describe('the canvas server on its own', () => {
     expect(await status({ host: `evil.example:${new URL(url).port}` })).toBe(421);
     expect(await status({ origin: 'https://evil.example' })).toBe(403);
     expect(await status({})).toBe(200);
+  });
+
+  it('over HTTP keeps to the folder it was started with: a folder a caller names in _meta is never written (issue 25 item 5)', async () => {
+    const dataDir = tempDir();
+    const elsewhere = tempDir();
+    const url = await startHttp({ CANVAS_DATA_DIR: dataDir });
+    // Any local process can reach the port: this one asks for folders of its choosing, existing and not.
+    const client = new Client({ name: 'a-local-process', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const wantedWorkdir = path.join(elsewhere, 'workdir');
+    const wantedDataDir = path.join(elsewhere, 'data');
+    try {
+      const created = await client.callTool({ name: 'patch_ui_state', arguments: { instance_id: '__CREATE__', new_instance_id: 'planted', patches: [] }, _meta: metaNaming(wantedWorkdir, wantedDataDir) });
+      expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+      const listed = await client.callTool({ name: 'list_instances', arguments: {}, _meta: metaNaming(elsewhere, elsewhere) });
+      expect(ListInstancesResultSchema.parse(listed.structuredContent).instances.map((i) => i.instance_id)).toContain('planted');
+    } finally {
+      await client.close();
+    }
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    expect(fs.readFileSync(path.join(dataDir, INSTANCES_FILE), 'utf8')).toContain('"planted"');
+  });
+
+  it('--data-dir names its folder, over $CANVAS_DATA_DIR', async () => {
+    const flagged = tempDir();
+    const url = await startHttp({ CANVAS_DATA_DIR: tempDir() }, ['--data-dir', flagged]);
+    const client = new Client({ name: 'standalone-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      await client.callTool({ name: 'patch_ui_state', arguments: seedUpdate });
+    } finally {
+      await client.close();
+    }
+    expect(fs.existsSync(path.join(flagged, INSTANCES_FILE))).toBe(true);
+  });
+
+  it('over stdio uses the data folder its host names in _meta: the one client is the process that started it', async () => {
+    const fallback = tempDir();
+    const hostGiven = tempDir();
+    const client = new Client({ name: 'standalone-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], env: { PATH: process.env.PATH ?? '', CANVAS_DATA_DIR: fallback }, cwd: tempDir(), stderr: 'pipe' }));
+    try {
+      await client.callTool({ name: 'patch_ui_state', arguments: seedUpdate, _meta: metaNaming(tempDir(), hostGiven) });
+    } finally {
+      await client.close();
+    }
+    expect(fs.existsSync(path.join(hostGiven, INSTANCES_FILE))).toBe(true);
+    expect(fs.existsSync(path.join(fallback, INSTANCES_FILE))).toBe(false);
   });
 
   it('an unknown MCP_TRANSPORT is a usage error', async () => {

@@ -40,7 +40,7 @@ function optionsOf(candidates: Candidates, selected: string[] | undefined, t: (k
 }
 
 /**
- * One chosen app (seed 000 §4.1 step 3): switch its MCP and prompt on, and
+ * One chosen app (docs/rules/agents.md#what-an-agent-stores): switch its MCP and prompt on, and
  * pick which of its servers and prompts the agent mounts.
  */
 export function AppSelectionCard({ form, index, pluginId, appId, app, overview, hostAppId, onChanged }: Props) {

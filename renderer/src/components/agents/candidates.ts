@@ -24,7 +24,7 @@ export interface Candidates {
 export const appKey = (app: { pluginId: string; appId: string }) => `${app.pluginId}/${app.appId}`;
 
 /**
- * Ids an exposure list stands for (seed 000 §6): `all` → everything
+ * Ids an exposure list stands for (docs/rules/names-and-exposure.md#exposure): `all` → everything
  * registered, `list` → each name as a registry id when it has one (`p::n`),
  * else every registration of that name, `off` → nothing.
  */

@@ -1,6 +1,6 @@
 import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -9,11 +9,14 @@ import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../../shell/confirmations';
 import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
-import type { ConversationState } from './conversationState';
-import { MessageList, type MessageActions } from './MessageList';
+import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
+import { ConversationScroller } from './ConversationScroller';
+import { useMessageRows, type MessageActions } from './MessageList';
 import { ModelSwitch, type ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 
+/** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
+const WINDOW = 40;
 const NO_MODELS: readonly never[] = [];
 
 /** Saves text as a file the browser downloads. */
@@ -112,17 +115,16 @@ const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, mo
 
 /**
  * One conversation: its title, agent and totals, the messages (following
- * the turn live), Stop while it answers, the stopped state with Resume, and
- * the box to write the next message in.
+ * the turn live, in a virtual list loaded by windows), Stop while it
+ * answers, the stopped state with Resume, and the box to write the next
+ * message in. `target`: a message to open at (a search hit).
  */
-export function ConversationPane({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
+export function ConversationPane({ conversationId, agentName, target }: { conversationId: string; agentName(id: string): string; target?: string }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const { state, error, loading, reload } = useConversation(conversationId);
+  const { state, error, loading, reload, loadOlder, loadNewer, paging } = useConversation(conversationId, { limit: WINDOW, ...(target !== undefined ? { around: target } : {}) });
   const { pending, dismiss, showInline } = usePendingConfirmations();
   const [stopping, setStopping] = useState(false);
-  const scroller = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
 
   // The row (a rename from the list, or from another window) comes with the list; the messages stay as the events keep them.
   const rows = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
@@ -137,17 +139,6 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
   const familyKey = family.join('\n');
   useEffect(() => showInline(familyKey.split('\n')), [familyKey, showInline]);
   const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
-
-  // Follow the answer as it grows, unless the user scrolled up to read.
-  const size = (state?.view.messages.length ?? 0) + [...(state?.streaming.values() ?? [])].reduce((n, text) => n + text.length, 0) + confirmations.length;
-  useEffect(() => {
-    // At the next frame, when the browser lays out anyway: reading scrollHeight now would force a layout inside this render.
-    const frame = requestAnimationFrame(() => {
-      const box = scroller.current;
-      if (box && stickToBottom.current) box.scrollTop = box.scrollHeight;
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [size, state?.calls]);
 
   const run = useCallback(
     async (action: () => Promise<unknown>): Promise<boolean> => {
@@ -191,6 +182,8 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
     [conversationId, run],
   );
 
+  const reloadLatest = useCallback(() => reload(), [reload]);
+
   if (!state) {
     if (error) return <ApiErrorAlert error={error} onRetry={() => void reload()} />;
     return <Skeleton active paragraph={{ rows: 6 }} data-testid="chat-loading" />;
@@ -199,23 +192,56 @@ export function ConversationPane({ conversationId, agentName }: { conversationId
   return (
     <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
       <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} model={modelSwitchProps} />
-      {state.view.notices.map((notice) => (
-        <Alert key={notice} type="warning" showIcon title={notice} />
-      ))}
-      <div
-        className="chat-scroll"
-        ref={scroller}
-        onScroll={(e) => {
-          const box = e.currentTarget;
-          stickToBottom.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
-        }}
-      >
-        {state.view.messages.length === 0 && !running ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
-        <MessageList state={state} actions={actions} confirmations={confirmations} onAnswered={dismiss} agentName={agentName} modelName={modelName} />
-        <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
-        {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
-      </div>
+      {state.view.notices.length > 0 && (
+        <div className="chat-notices" data-testid="chat-notices">
+          {state.view.notices.map((notice) => (
+            <Alert key={notice} type="warning" showIcon title={notice} data-testid="chat-notice" />
+          ))}
+        </div>
+      )}
+      <PaneMessages
+        state={state}
+        actions={actions}
+        confirmations={confirmations}
+        onAnswered={dismiss}
+        agentName={agentName}
+        modelName={modelName}
+        paging={paging}
+        loadOlder={loadOlder}
+        loadNewer={loadNewer}
+        reloadLatest={reloadLatest}
+        target={target}
+        header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
+        footer={
+          <>
+            <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
+            {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
+          </>
+        }
+      />
       <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} />
     </section>
+  );
+}
+
+/** The conversation's rows in the scroller: what is loaded, whether more is before or after it. */
+function PaneMessages(props: Parameters<typeof useMessageRows>[0] & { paging?: 'older' | 'newer'; loadOlder(): Promise<void>; loadNewer(): Promise<void>; reloadLatest(): Promise<void>; target?: string; header: ReactNode; footer: ReactNode }) {
+  const { state, paging, loadOlder, loadNewer, reloadLatest, target, header, footer } = props;
+  const rows = useMessageRows(props);
+  const end = reachesEnd(state);
+  return (
+    <ConversationScroller
+      rows={rows}
+      header={header}
+      footer={footer}
+      hasOlder={hasOlder(state)}
+      reachesEnd={end}
+      unloadedNewer={state.window.total - state.window.end}
+      {...(paging ? { paging } : {})}
+      loadOlder={() => void loadOlder()}
+      loadNewer={() => void loadNewer()}
+      reloadLatest={reloadLatest}
+      {...(target !== undefined ? { target } : {})}
+    />
   );
 }

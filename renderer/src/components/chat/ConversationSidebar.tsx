@@ -47,7 +47,7 @@ function StatusIcon({ conversation }: { conversation: Conversation }) {
  * The conversations, newest activity first: open one, start a new one,
  * rename or delete one, and search through every conversation's text.
  */
-export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: string; onSelect(id: string): void; onNew(): void }) {
+export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: string; onSelect(id: string, messageId?: string): void; onNew(): void }) {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const conversations = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
@@ -88,7 +88,7 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
       <ul className="conversation-list" data-testid="search-hits">
         {search.hits?.map((hit, i) => (
           <li key={`${hit.conversationId}-${hit.messageId ?? 'title'}-${i}`}>
-            <button type="button" className="conversation-item" onClick={() => onSelect(hit.conversationId)} data-testid="search-hit" data-conversation={hit.conversationId}>
+            <button type="button" className="conversation-item" onClick={() => onSelect(hit.conversationId, hit.messageId)} data-testid="search-hit" data-conversation={hit.conversationId} data-hit-message={hit.messageId}>
               <span className="conversation-title">{hit.title || t('chat.untitled')}</span>
               <span className="conversation-snippet">{hit.snippet}</span>
             </button>

@@ -1,6 +1,6 @@
 import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { memo, useState } from 'react';
+import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
@@ -11,6 +11,7 @@ import type { ConversationState } from './conversationState';
 import { LazyMarkdown } from './LazyMarkdown';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
+import { ReviewApproval } from './reviewApproval';
 import { useConversation } from './useConversation';
 
 /** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
@@ -234,6 +235,7 @@ function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
 const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
   const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, modelName, streaming, reasoning } = props;
   const { t } = useTranslation();
+  const review = useContext(ReviewApproval);
   if (streaming) {
     return (
       <div className="msg msg-assistant msg-streaming" data-testid="message-streaming" data-message={message.id}>
@@ -264,7 +266,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         <div className="tool-calls">
           {message.toolCalls.map((call, i) => {
             const { result, event, child } = calls[i] ?? {};
-            return <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} />;
+            return <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} onReview={review} />;
           })}
         </div>
       )}
@@ -310,13 +312,24 @@ function SummaryDivider({ message }: { message: SummaryMessage }) {
   );
 }
 
+/** One row of a conversation as a list shows it: a message, an answer being written, the "thinking" line, a confirmation card. */
+export interface MessageRow {
+  key: string;
+  node: ReactNode;
+  /** The stored message it shows, for a jump to it. */
+  messageId?: string;
+  /** A confirmation waiting for the user: brought into view, or announced. */
+  confirmation?: boolean;
+}
+
 /**
- * A conversation's active branch: the user's messages, the answers in
- * Markdown with their tool calls (and sub-agent runs under them) and their
- * numbers, where older turns were summarized, the answer being written, and
- * the confirmations waiting, each group on one card.
+ * A conversation's active branch as rows: the user's messages, the answers
+ * in Markdown with their tool calls (and sub-agent runs under them) and
+ * their numbers, where older turns were summarized, the answer being
+ * written, and the confirmations waiting, each group on one card. The
+ * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function MessageList({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps) {
+export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
@@ -332,42 +345,59 @@ export function MessageList({ state, actions, confirmations = [], onAnswered, ag
     });
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
   const streaming = [...state.streaming].filter(([id]) => !messages.some((m) => m.id === id));
-  const callsRunning = [...state.calls.values()].some((c) => c.phase === 'started' && !results.has(c.callId));
+  const callsRunning = [...state.calls.values()].some((c) => (c.phase === 'started' || c.phase === 'awaiting') && !results.has(c.callId));
   const groups = new Map<string, ToolConfirmationRequest[]>();
   for (const request of confirmations) {
     const key = request.groupId ?? request.id;
     groups.set(key, [...(groups.get(key) ?? []), request]);
   }
 
-  return (
-    <div className="message-list" data-testid="message-list">
-      {[
-        ...messages.map((message) => {
-          const siblingIds = ownValue(siblings, message.id);
-          switch (message.role) {
-            case 'user':
-              return <UserBubble key={message.id} message={message} siblings={siblingIds} actions={actions} busy={busy} />;
-            case 'assistant':
-              return <AssistantBlock key={message.id} message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} />;
-            case 'summary':
-              return <SummaryDivider key={message.id} message={message} />;
-            case 'tool':
-              return null; // shown on its call's card
-          }
-        }),
-        // One list with the stored messages, keyed alike: when the answer is stored, React keeps its rendered blocks.
-        ...streaming.map(([id, text]) => {
-          const reasoning = state.reasoning.get(id);
-          return <AssistantBlock key={id} message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming {...(reasoning ? { reasoning } : {})} />;
-        }),
-      ]}
-      {busy && streaming.length === 0 && !callsRunning && groups.size === 0 && (
+  const rows: MessageRow[] = [];
+  for (const message of messages) {
+    const siblingIds = ownValue(siblings, message.id);
+    switch (message.role) {
+      case 'user':
+        rows.push({ key: message.id, messageId: message.id, node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
+        break;
+      case 'assistant':
+        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
+        break;
+      case 'summary':
+        rows.push({ key: message.id, messageId: message.id, node: <SummaryDivider message={message} /> });
+        break;
+      case 'tool':
+        break; // shown on its call's card
+    }
+  }
+  // Keyed as the stored message will be: when the answer is stored, its row stays.
+  for (const [id, text] of streaming) {
+    const reasoning = state.reasoning.get(id);
+    rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming {...(reasoning ? { reasoning } : {})} /> });
+  }
+  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0) {
+    rows.push({
+      key: 'thinking',
+      node: (
         <div className="msg-thinking" data-testid="chat-thinking">
           <LoadingOutlined /> {state.phase.kind === 'running' && state.phase.retry ? t('chat.retrying', { attempt: state.phase.retry.attempt + 1, max: state.phase.retry.maxAttempts, seconds: Math.ceil(state.phase.retry.delayMs / 1000), error: state.phase.retry.error.message }) : t('chat.thinking')}
         </div>
-      )}
-      {[...groups.values()].map((requests) => (
-        <ConfirmationGroupCard key={requests[0]!.groupId ?? requests[0]!.id} requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} />
+      ),
+    });
+  }
+  for (const requests of groups.values()) {
+    const key = requests[0]!.groupId ?? requests[0]!.id;
+    rows.push({ key: `confirm-${key}`, confirmation: true, node: <ConfirmationGroupCard requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} /> });
+  }
+  return rows;
+}
+
+/** Every row at once: a sub-agent's run, shown under its call (short, and inside the conversation's own list). */
+export function MessageList(props: ListProps) {
+  const rows = useMessageRows(props);
+  return (
+    <div className="message-list" data-testid="message-list">
+      {rows.map((row) => (
+        <Fragment key={row.key}>{row.node}</Fragment>
       ))}
     </div>
   );

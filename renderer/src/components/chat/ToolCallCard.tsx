@@ -1,21 +1,24 @@
-import { ApiOutlined, BranchesOutlined, LoadingOutlined } from '@ant-design/icons';
-import { App as AntApp, Collapse, Space, Tag, Typography } from 'antd';
+import { ApiOutlined, BranchesOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Collapse, Space, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
 import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
+import { useCountdown } from '../ConfirmationCard';
 import { ArgsList } from './ArgsList';
+import { SignInCard } from './SignInCard';
 
-export type CallStatus = ToolCallStatus | 'running' | 'pending';
+export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
-const STATUS_COLOR: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', pending: 'default' };
+const STATUS_COLOR: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', awaiting: 'warning', pending: 'default' };
 
-/** How a call stands: its stored result wins; else its live event; else it waits (or never ran, when the turn is over). */
+/** How a call stands: its stored result wins; else its live event (waiting for the user's approval is not running); else it waits (or never ran, when the turn is over). */
 export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent | undefined): CallStatus {
   if (result) return result.status;
   if (event?.phase === 'finished') return event.status ?? 'ok';
+  if (event?.phase === 'awaiting') return 'awaiting';
   if (event?.phase === 'started' || event?.phase === 'progress') return 'running';
   return 'pending';
 }
@@ -76,15 +79,16 @@ function ResultImages({ result, event, artifactUrls }: { result?: ToolMessage; e
  * opened, its arguments as a readable list, its result (text and images),
  * and for a sub-agent, that agent's own run (collapsed until opened).
  */
-export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>>; subAgentRun?: ReactNode }) {
-  const { call, result, event, artifactUrls, subAgentRun } = props;
+export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>>; subAgentRun?: ReactNode; onReview?: () => void }) {
+  const { call, result, event, artifactUrls, subAgentRun, onReview } = props;
   const { t } = useTranslation();
   const status = statusOf(result, event);
-  const durationMs = result?.durationMs ?? event?.durationMs;
+  // A call that never ran (declined, or no one answered) has no run time to show.
+  const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;
   const header = (
     <Space wrap size="small" className="tool-call-head">
-      {status === 'running' ? <LoadingOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
+      {status === 'running' ? <LoadingOutlined /> : status === 'awaiting' ? <SafetyCertificateOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
       <Typography.Text code className="tool-call-name">
         {call.name}
       </Typography.Text>
@@ -124,9 +128,29 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
     <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
       <Collapse size="small" items={items} />
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
+      {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
+      {(result?.signIn ?? event?.signIn) && <SignInCard ask={(result?.signIn ?? event?.signIn)!} />}
       {subAgentRun}
     </div>
+  );
+}
+
+/** A call waiting for the user's approval: how long until it is declined unanswered, and a way to the question. */
+function AwaitingApproval({ confirmation, onReview }: { confirmation: NonNullable<ToolCallEvent['confirmation']>; onReview?: () => void }) {
+  const { t } = useTranslation();
+  const { seconds } = useCountdown(confirmation);
+  return (
+    <Space className="tool-call-awaiting" size="small" data-testid="tool-call-awaiting">
+      <Typography.Text type={seconds <= 10 ? 'danger' : 'secondary'} data-testid="tool-call-countdown">
+        {t('chat.tool.awaitingLeft', { seconds })}
+      </Typography.Text>
+      {onReview && (
+        <Button size="small" type="link" onClick={onReview} data-testid="tool-call-review">
+          {t('chat.tool.toApproval')}
+        </Button>
+      )}
+    </Space>
   );
 }
 

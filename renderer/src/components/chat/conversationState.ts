@@ -20,22 +20,55 @@ export interface ConversationState {
   phase: { kind: 'idle' } | { kind: 'running'; retry?: NonNullable<ChatStatusEvent['retry']> } | { kind: 'stopped'; stop: StopInfo } | { kind: 'done' };
   /** Bumped whenever the branch changed shape in a way only a reload shows (siblings of an edit or regeneration). */
   stale: boolean;
+  /** Where `view.messages` sit on the branch: the first one's index, the index after the last, and the branch's length (a long conversation is loaded by windows). */
+  window: { start: number; end: number; total: number };
 }
 
 export function initialState(view: ConversationView): ConversationState {
   const { status } = view.conversation;
   const phase: ConversationState['phase'] =
     status.kind === 'running' ? { kind: 'running' } : status.kind === 'stopped' ? { kind: 'stopped', stop: status.stop } : status.kind === 'done' ? { kind: 'done' } : { kind: 'idle' };
-  return { view, streaming: new Map(), reasoning: new Map(), calls: new Map(), phase, stale: false };
+  return { view, streaming: new Map(), reasoning: new Map(), calls: new Map(), phase, stale: false, window: view.window ?? { start: 0, end: view.messages.length, total: view.messages.length } };
 }
 
+/** Whether the newest message of the branch is loaded: new messages then join the list; else they are counted until the user goes to them. */
+export const reachesEnd = (state: ConversationState) => state.window.end >= state.window.total;
+export const hasOlder = (state: ConversationState) => state.window.start > 0;
+
 /** The branch with `message` stored: after its parent (a branch from an earlier message cuts what followed it). */
-function withMessage(messages: ConversationMessage[], message: ConversationMessage): { messages: ConversationMessage[]; branched: boolean } {
-  if (messages.some((m) => m.id === message.id)) return { messages, branched: false };
-  if (message.parentId === null) return { messages: [message], branched: messages.length > 0 };
+function withMessage(state: ConversationState, message: ConversationMessage): { messages: ConversationMessage[]; window: ConversationState['window']; branched: boolean } {
+  const { messages } = state.view;
+  const { start, end, total } = state.window;
+  if (messages.some((m) => m.id === message.id)) return { messages, window: state.window, branched: false };
+  if (message.parentId === null) return { messages: [message], window: { start: 0, end: 1, total: 1 }, branched: total > 0 };
   const at = messages.findIndex((m) => m.id === message.parentId);
-  if (at === -1) return { messages: [...messages, message], branched: false };
-  return { messages: [...messages.slice(0, at + 1), message], branched: at < messages.length - 1 };
+  // Below a message not loaded: the branch's newest goes on beyond this window (counted, shown when the user goes there), or a branch from an older message (a reload shows it).
+  if (at === -1) return reachesEnd(state) && messages.length > 0 ? { messages, window: state.window, branched: true } : { messages, window: { start, end, total: total + 1 }, branched: false };
+  // After the last loaded message: the branch grows by one. After an earlier one: a new branch from there (a reload counts it).
+  if (at === messages.length - 1) return { messages: [...messages, message], window: { start, end: end + 1, total: end + 1 }, branched: end < total };
+  return { messages: [...messages.slice(0, at + 1), message], window: state.window, branched: true };
+}
+
+/** Older messages of the same branch, loaded as the user scrolled up: before what is shown. */
+export function withOlder(state: ConversationState, older: ConversationView): ConversationState {
+  const known = new Set(state.view.messages.map((m) => m.id));
+  const added = older.messages.filter((m) => !known.has(m.id));
+  return {
+    ...state,
+    window: { ...state.window, start: Math.min(state.window.start, older.window?.start ?? 0) },
+    view: { ...state.view, messages: [...added, ...state.view.messages], siblings: { ...older.siblings, ...state.view.siblings }, children: [...older.children, ...state.view.children], artifactUrls: { ...older.artifactUrls, ...state.view.artifactUrls } },
+  };
+}
+
+/** Newer messages of the same branch (after a jump to an old one, as the user scrolls down): after what is shown. */
+export function withNewer(state: ConversationState, newer: ConversationView): ConversationState {
+  const known = new Set(state.view.messages.map((m) => m.id));
+  const added = newer.messages.filter((m) => !known.has(m.id));
+  return {
+    ...state,
+    window: { start: state.window.start, end: Math.max(state.window.end, newer.window?.end ?? state.window.end + added.length), total: Math.max(state.window.total, newer.window?.total ?? 0) },
+    view: { ...state.view, messages: [...state.view.messages, ...added], siblings: { ...state.view.siblings, ...newer.siblings }, children: [...state.view.children, ...newer.children], artifactUrls: { ...state.view.artifactUrls, ...newer.artifactUrls } },
+  };
 }
 
 /** The state after one host event; the same object when the event is not about this conversation. */
@@ -58,13 +91,13 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
     }
     case 'chat.message': {
       if (event.conversationId !== id) return state;
-      const { messages, branched } = withMessage(state.view.messages, event.message);
+      const { messages, window, branched } = withMessage(state, event.message);
       const streaming = new Map(state.streaming);
       streaming.delete(event.message.id);
       const reasoning = new Map(state.reasoning);
       reasoning.delete(event.message.id);
-      const leafId = messages.at(-1)?.id ?? null;
-      return { ...state, streaming, reasoning, stale: state.stale || branched, view: { ...state.view, messages, conversation: { ...state.view.conversation, leafId } } };
+      const leafId = messages === state.view.messages && window === state.window ? state.view.conversation.leafId : event.message.id;
+      return { ...state, streaming, reasoning, window, stale: state.stale || branched, view: { ...state.view, messages, conversation: { ...state.view.conversation, leafId } } };
     }
     case 'chat.toolCall': {
       if (event.conversationId !== id) return state;

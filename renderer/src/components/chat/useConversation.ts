@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HostEventMessage } from '../../../../src/shared/hostApi';
 import { api, onReconnect, toApiError, type ApiError } from '../../api/client';
-import { applyEvent, concerns, initialState, type ConversationState } from './conversationState';
+import { applyEvent, concerns, hasOlder, initialState, reachesEnd, withNewer, withOlder, type ConversationState } from './conversationState';
 
 /**
  * Events of a streaming answer arrive a few hundred times a second; they are
@@ -14,23 +14,37 @@ export interface ConversationHandle {
   state?: ConversationState;
   error?: ApiError;
   loading: boolean;
-  /** Loads the conversation again (after a branch switch, an edit, a reconnect). */
-  reload(): Promise<void>;
+  /** Loads the conversation again (after a branch switch, an edit, a reconnect): its newest window, or the window around `around`. */
+  reload(around?: string): Promise<void>;
+  /** The messages before the first shown (the user scrolled up); nothing when they are all shown or a page is on its way. */
+  loadOlder(): Promise<void>;
+  /** The messages after the last shown, when the newest are not (after a jump to an old message). */
+  loadNewer(): Promise<void>;
+  /** Which way a page is being loaded now. */
+  paging?: 'older' | 'newer';
 }
 
 /**
  * A conversation, loaded once and kept current by its chat.* events. Events
  * that arrive while it loads are applied on top of what the load returns, so
- * nothing streamed in between is lost.
+ * nothing streamed in between is lost. With `limit`, it is loaded by
+ * windows of that many messages (the newest first, or those around
+ * `around`), and pages of older or newer ones as the user scrolls; without,
+ * whole (a sub-agent's short run).
  */
-export function useConversation(conversationId: string | undefined): ConversationHandle {
+export function useConversation(conversationId: string | undefined, options: { limit?: number; around?: string } = {}): ConversationHandle {
+  const { limit, around } = options;
   const [state, setState] = useState<ConversationState>();
   const [error, setError] = useState<ApiError>();
   const [loading, setLoading] = useState(false);
+  const [paging, setPaging] = useState<'older' | 'newer'>();
   const queue = useRef<HostEventMessage[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const loaded = useRef(false);
   const latestLoad = useRef(0);
+  const current = useRef<ConversationState>(undefined);
+  current.current = state;
+  const pagingNow = useRef(false);
 
   const flush = useCallback(() => {
     timer.current = undefined;
@@ -39,30 +53,63 @@ export function useConversation(conversationId: string | undefined): Conversatio
     if (events.length) setState((current) => (current ? events.reduce(applyEvent, current) : current));
   }, []);
 
-  const load = useCallback(async () => {
-    if (!conversationId) return;
-    const call = ++latestLoad.current;
-    // Events that come while loading wait for the answer, and are applied on top of it.
-    loaded.current = false;
-    setLoading(true);
-    try {
-      const view = await api.call('conversations.get', { id: conversationId });
-      if (call !== latestLoad.current) return;
-      loaded.current = true;
-      // Events queued while loading may predate what the load saw; the reducer ignores what it already has.
-      const events = queue.current.splice(0);
-      setState(events.reduce(applyEvent, initialState(view)));
-      setError(undefined);
-    } catch (e) {
-      if (call !== latestLoad.current) return;
-      setError(toApiError(e));
-      // The state shown before stays, and follows the events again.
-      loaded.current = true;
-      flush();
-    } finally {
-      if (call === latestLoad.current) setLoading(false);
-    }
-  }, [conversationId, flush]);
+  const load = useCallback(
+    async (aroundId?: string) => {
+      if (!conversationId) return;
+      const call = ++latestLoad.current;
+      // Events that come while loading wait for the answer, and are applied on top of it.
+      loaded.current = false;
+      setLoading(true);
+      try {
+        const view = await api.call('conversations.get', { id: conversationId, ...(limit !== undefined ? { limit, ...(aroundId !== undefined ? { around: aroundId } : {}) } : {}) });
+        if (call !== latestLoad.current) return;
+        loaded.current = true;
+        // Events queued while loading may predate what the load saw; the reducer ignores what it already has.
+        const events = queue.current.splice(0);
+        setState(events.reduce(applyEvent, initialState(view)));
+        setError(undefined);
+      } catch (e) {
+        if (call !== latestLoad.current) return;
+        setError(toApiError(e));
+        // The state shown before stays, and follows the events again.
+        loaded.current = true;
+        flush();
+      } finally {
+        if (call === latestLoad.current) setLoading(false);
+      }
+    },
+    [conversationId, limit, flush],
+  );
+
+  /** One page before or after what is shown, on the same branch; merged into the state as it is by then. */
+  const page = useCallback(
+    async (direction: 'older' | 'newer') => {
+      const shown = current.current;
+      if (!conversationId || limit === undefined || !shown || pagingNow.current) return;
+      if (direction === 'older' ? !hasOlder(shown) : reachesEnd(shown)) return;
+      const edge = direction === 'older' ? shown.view.messages[0] : shown.view.messages.at(-1);
+      const leafId = shown.view.conversation.leafId;
+      if (!edge || !leafId) return;
+      const call = latestLoad.current;
+      pagingNow.current = true;
+      setPaging(direction);
+      try {
+        // Pages twice the first window: a reader going far back asks half as often.
+        const view = await api.call('conversations.get', { id: conversationId, limit: Math.min(500, limit * 2), leafId, ...(direction === 'older' ? { before: edge.id } : { after: edge.id }) });
+        // A reload since (a branch switch, a reconnect) made this page another branch's.
+        if (call !== latestLoad.current) return;
+        setState((now) => (now ? (direction === 'older' ? withOlder(now, view) : withNewer(now, view)) : now));
+      } catch (e) {
+        setError(toApiError(e));
+      } finally {
+        pagingNow.current = false;
+        setPaging(undefined);
+      }
+    },
+    [conversationId, limit],
+  );
+  const loadOlder = useCallback(() => page('older'), [page]);
+  const loadNewer = useCallback(() => page('newer'), [page]);
 
   useEffect(() => {
     loaded.current = false;
@@ -76,7 +123,6 @@ export function useConversation(conversationId: string | undefined): Conversatio
       timer.current ??= setTimeout(flush, FLUSH_MS);
     });
     const offReconnect = onReconnect(() => void load());
-    void load();
     return () => {
       off();
       offReconnect();
@@ -85,6 +131,13 @@ export function useConversation(conversationId: string | undefined): Conversatio
     };
   }, [conversationId, flush, load]);
 
+  // The first load, and another when the message to show changes (a second search hit in the same conversation).
+  useEffect(() => {
+    // A jump: the rows shown are another window's, and the view must not place the message among them before its own window comes.
+    if (around !== undefined) setState(undefined);
+    void load(around);
+  }, [load, around]);
+
   // An edit or a regeneration made new siblings: only the host lists them.
   const stale = state?.stale ?? false;
   const idle = state?.phase.kind !== 'running';
@@ -92,5 +145,5 @@ export function useConversation(conversationId: string | undefined): Conversatio
     if (stale && idle) void load();
   }, [stale, idle, load]);
 
-  return { state, error, loading, reload: load };
+  return { state, error, loading, reload: load, loadOlder, loadNewer, ...(paging ? { paging } : {}) };
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConflictChoice, ImportEntry, ImportPlan } from '../../../../src/shared/mcpAdmin';
 import { api, errorLine } from '../../api/client';
 import { ProblemList } from '../ProblemList';
+import { ImportRunDetails } from './ImportRunDetails';
 
 const STATUS_COLOR: Record<ImportEntry['status'], string> = { add: 'green', conflict: 'orange', refused: 'red' };
 
@@ -118,6 +119,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
                   <Space orientation="vertical" size={0}>
                     <Typography.Text strong>{entry.name}</Typography.Text>
                     {entry.launch ? <Typography.Text code style={{ wordBreak: 'break-all' }}>{entry.launch}</Typography.Text> : null}
+                    {entry.run ? <ImportRunDetails run={entry.run} testId={`mcp-import-run-${entry.sourceName}`} /> : null}
                     {entry.conflict ? <Typography.Text type="warning">{t('mcpAdmin.import.conflictWith', { launch: entry.conflict.existingLaunch })}</Typography.Text> : null}
                     {entry.reason ? (
                       <Typography.Text type="danger">
@@ -125,7 +127,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
                       </Typography.Text>
                     ) : null}
                     {entry.notes.map((note, i) => (
-                      <Typography.Text type="secondary" key={i} style={{ fontSize: 12 }}>
+                      <Typography.Text type={note.code === 'IMPORT_ENV_CHANGES_CODE' ? 'danger' : 'secondary'} key={i} style={{ fontSize: 12 }}>
                         {note.message}
                       </Typography.Text>
                     ))}

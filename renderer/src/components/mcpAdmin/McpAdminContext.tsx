@@ -29,7 +29,7 @@ export function useMcpAdmin(): McpAdmin {
 }
 
 /**
- * The MCP servers page's editing of mcp.yaml (seed 003 §8: add, import,
+ * The MCP servers page's editing of mcp.yaml (docs/rules/settings-server.md#categories: add, import,
  * edit, delete): the file's servers, and the add/edit and import drawers
  * every card and button of the page opens.
  */

@@ -62,7 +62,7 @@ function TemplateCard({ template }: { template: McpTemplate }) {
   );
 }
 
-/** Seed 003 §8, the built-in tab's "一键添加": servers that ship with ChatOS, and published ones started with npx or uvx. */
+/** The built-in tab (docs/rules/settings-server.md#categories): servers that ship with ChatOS, and published ones started with npx or uvx. */
 export function TemplateList() {
   const { t } = useTranslation();
   const templates = useApi('mcpServers.templates', {});

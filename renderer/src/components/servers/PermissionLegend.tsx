@@ -2,7 +2,7 @@ import { Card, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PERMISSION_LEVELS, PermissionTag } from './permission';
 
-/** What the four permission levels mean (seed 003 §5), with the same chips the tool rows use. */
+/** What the four permission levels mean (docs/rules/confirmation.md#permission-levels), with the same chips the tool rows use. */
 export function PermissionLegend() {
   const { t } = useTranslation();
   return (

@@ -41,7 +41,7 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
 }
 
 /**
- * One server (seed 003 §8, one list item per server): what it is, how it
+ * One server (docs/rules/settings-server.md#the-management-ui, one card per server): what it is, how it
  * starts, its state and leases, and its tools on demand. Assistant servers
  * open their own page, where tools are grouped by domain.
  */
@@ -100,7 +100,7 @@ export function ServerCard({ server, onShowLog, actions }: { server: ServerView;
       )}
       <Space wrap style={{ marginTop: 12 }}>
         {isAssistant ? (
-          <Button type="primary" icon={<SettingOutlined />} onClick={() => void navigate(`/servers/${encodeURIComponent(server.id)}`)} data-testid={`server-open-${server.id}`}>
+          <Button type="primary" icon={<SettingOutlined />} onClick={() => void navigate(`/settings/mcp-assistant/${encodeURIComponent(server.id)}`)} data-testid={`server-open-${server.id}`}>
             {t('servers.manage')}
           </Button>
         ) : (

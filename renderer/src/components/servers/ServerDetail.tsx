@@ -17,7 +17,7 @@ import { useToolActions } from './useToolActions';
 const matches = (tool: ServerTool, query: string) => `${tool.rawName} ${tool.name ?? ''} ${tool.description}`.toLowerCase().includes(query);
 
 /**
- * One server's own page (seed 003 §8 "助手管理页", for assistant servers
+ * One server's own page (docs/rules/settings-server.md#the-management-ui, for assistant servers
  * such as `chatos::settings`): its info card, a search over tools, the tools
  * in collapsible domain groups with an enabled/total badge each, and the
  * permission legend. Searching opens exactly the groups that match.

@@ -6,7 +6,7 @@ import { api, toApiError } from '../../api/client';
 import { ServerStateBadge } from './ServerStateBadge';
 
 /**
- * The server's on/off switch (seed 003 §8). Switching off ends its running
+ * The server's on/off switch (docs/rules/settings-server.md#the-management-ui). Switching off ends its running
  * instances and stops it being offered; the list refreshes on the
  * `server.settings` event the host sends. A server disabled in its
  * configuration cannot be switched on here: the switch says where to change it.

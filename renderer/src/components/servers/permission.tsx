@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PermissionLevel } from '../../../../src/shared/mcp';
 
-/** The seed 003 §5 levels in the order the legend and the override Select list them. */
+/** The levels of docs/rules/confirmation.md#permission-levels in the order the legend and the override Select list them. */
 export const PERMISSION_LEVELS: readonly PermissionLevel[] = ['read', 'write', 'confirm', 'navigate'];
 
 /** One colour and icon per level, used by every chip and by the legend so they always agree. */

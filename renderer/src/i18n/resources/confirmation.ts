@@ -1,4 +1,4 @@
-/** The inline confirmation card (seed 003 §7). */
+/** The inline confirmation card (docs/rules/confirmation.md#confirmation). */
 export default {
   zh: {
     'confirmation.title': '需要你的确认',

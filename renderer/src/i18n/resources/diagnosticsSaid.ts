@@ -47,8 +47,8 @@ export default {
     'diagnostics.fixSaid.checkShell': '确认在终端里运行 "{{shell}} -ilc env" 不会询问任何东西；在此之前请从终端启动 ChatOS',
     'diagnostics.fixSaid.otherPortIfNotYours': '如果不是你的 chatos serve，换一个端口启动：chatos serve --port <n>（0 表示任意空闲端口）',
     'diagnostics.fixSaid.otherPort': '换一个端口启动：chatos serve --port <n>（0 表示任意空闲端口）',
-    'diagnostics.fixSaid.installBrowser': '安装一个浏览器（如 chromium）或桌面应用；或在这里运行 chatos serve，通过 SSH 隧道从你的电脑打开（见说明文档“Over SSH”）',
-    'diagnostics.fixSaid.overSsh': '在这里运行 chatos serve，通过 SSH 隧道从你的电脑打开（见说明文档“Over SSH”）',
+    'diagnostics.fixSaid.installBrowser': '安装一个浏览器（如 chromium）或桌面应用；或在这里运行 chatos serve，通过 SSH 隧道从你的电脑打开（见 docs/using/serve.md#over-ssh）',
+    'diagnostics.fixSaid.overSsh': '在这里运行 chatos serve，通过 SSH 隧道从你的电脑打开（见 docs/using/serve.md#over-ssh）',
   },
   en: {
     'diagnostics.said.homeNotFolder': 'the data home {{home}} is not a folder',
@@ -94,7 +94,7 @@ export default {
     'diagnostics.fixSaid.checkShell': 'check that "{{shell}} -ilc env" works in a terminal without asking anything; until then start ChatOS from a terminal',
     'diagnostics.fixSaid.otherPortIfNotYours': 'if it is not your chatos serve, start it on another port: chatos serve --port <n> (0 = any free port)',
     'diagnostics.fixSaid.otherPort': 'start it with another port: chatos serve --port <n> (0 = any free port)',
-    'diagnostics.fixSaid.installBrowser': 'install a browser (e.g. chromium) or the desktop app; or run chatos serve here and open it from your own machine over an SSH tunnel (README: "Over SSH")',
-    'diagnostics.fixSaid.overSsh': 'run chatos serve here and open it from your own machine over an SSH tunnel (README: "Over SSH")',
+    'diagnostics.fixSaid.installBrowser': 'install a browser (e.g. chromium) or the desktop app; or run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)',
+    'diagnostics.fixSaid.overSsh': 'run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)',
   },
 };

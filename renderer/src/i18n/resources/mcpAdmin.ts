@@ -1,4 +1,4 @@
-/** Adding, importing, editing, testing and deleting the user's MCP servers (seed 003 §8), and the templates. */
+/** Adding, importing, editing, testing and deleting the user's MCP servers (docs/rules/settings-server.md#categories), and the templates. */
 export default {
   zh: {
     'mcpAdmin.add': '添加服务器',
@@ -89,6 +89,14 @@ export default {
     'mcpAdmin.import.choice.replace': '替换已有的',
     'mcpAdmin.import.choice.rename': '改名为 {{name}}',
     'mcpAdmin.import.willAdd': '将添加',
+    'mcpAdmin.import.run.folder': '工作目录：{{folder}}',
+    'mcpAdmin.import.run.hostFolder': '工作目录：宿主的当前目录',
+    'mcpAdmin.import.run.env': '环境变量：',
+    'mcpAdmin.import.run.fromHost': '（启动时取自宿主的 {{name}}）',
+    'mcpAdmin.import.run.stored': '（保存为密钥）',
+    'mcpAdmin.import.run.changesCode': '决定运行哪些代码',
+    'mcpAdmin.import.run.inherited': '从宿主继承：{{names}}',
+    'mcpAdmin.import.run.headers': '请求头：',
     'mcpAdmin.import.cannot': '不导入',
     'mcpAdmin.import.empty': '这个配置里没有服务器。',
     'mcpAdmin.import.apply': '导入 {{count}} 个服务器',
@@ -190,6 +198,14 @@ export default {
     'mcpAdmin.import.choice.replace': 'Replace the one there',
     'mcpAdmin.import.choice.rename': 'Rename to {{name}}',
     'mcpAdmin.import.willAdd': 'Will be added',
+    'mcpAdmin.import.run.folder': 'Folder: {{folder}}',
+    'mcpAdmin.import.run.hostFolder': "Folder: the host's working folder",
+    'mcpAdmin.import.run.env': 'Environment:',
+    'mcpAdmin.import.run.fromHost': "(copied from the host's {{name}} when it starts)",
+    'mcpAdmin.import.run.stored': '(kept in the key store)',
+    'mcpAdmin.import.run.changesCode': 'decides which code runs',
+    'mcpAdmin.import.run.inherited': 'From the host: {{names}}',
+    'mcpAdmin.import.run.headers': 'Headers:',
     'mcpAdmin.import.cannot': 'Not imported',
     'mcpAdmin.import.empty': 'This config lists no servers.',
     'mcpAdmin.import.apply': 'Import {{count}} servers',

@@ -1,4 +1,4 @@
-/** MCP servers page, a server's own page, tool permissions (seed 003 §5, §8). */
+/** MCP servers page, a server's own page, tool permissions (docs/rules/confirmation.md#permission-levels, docs/rules/settings-server.md#the-management-ui). */
 export default {
   zh: {
     'servers.title': 'MCP 服务器',
@@ -81,11 +81,13 @@ export default {
     'servers.detail.enabledOf': '已启用 {{enabled}}/{{total}}',
     'servers.detail.notFound': '没有服务器 {{id}}',
     'servers.detail.notFoundHint': '它可能已从配置中移除或重命名。',
-    'servers.detail.domainNote': '分组由工具名推断（动词后的名词）。',
+    'servers.detail.domainNote': '分组是服务器为每个工具声明的领域（设置服务器中声明该工具的模块）；未声明领域的工具归入“其他”。',
     'servers.domain.agents': '智能体',
     'servers.domain.apps': '应用',
     'servers.domain.registry': '注册中心',
     'servers.domain.mcp': 'MCP 服务器',
+    'servers.domain.knowledge': '知识库',
+    'servers.domain.other': '其他',
   },
   en: {
     'servers.title': 'MCP servers',
@@ -168,10 +170,12 @@ export default {
     'servers.detail.enabledOf': '{{enabled}}/{{total}} on',
     'servers.detail.notFound': 'No server {{id}}',
     'servers.detail.notFoundHint': 'It may have been removed from the config or renamed.',
-    'servers.detail.domainNote': 'Groups are derived from tool names (the noun after the verb).',
+    'servers.detail.domainNote': 'Groups are the domains the server declares its tools in (the settings module that declares each tool); tools that declare none are under Other.',
     'servers.domain.agents': 'Agents',
     'servers.domain.apps': 'Apps',
     'servers.domain.registry': 'Registry',
     'servers.domain.mcp': 'MCP servers',
+    'servers.domain.knowledge': 'Knowledge bases',
+    'servers.domain.other': 'Other',
   },
 };

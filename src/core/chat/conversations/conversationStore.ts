@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Conversation, ConversationDetail, ConversationMessage, ConversationStatus } from '../../../shared/chat.js';
+import type { Conversation, ConversationDetail, ConversationMessage, ConversationStatus, ConversationWindowRequest } from '../../../shared/chat.js';
 import { signalExists } from '../../process/processTree.js';
 import { ChatError } from '../chatError.js';
 import type { ConversationIndex } from './conversationIndex.js';
-import { checkFolder, ensureFolder, MessageLog } from './messageLog.js';
+import { windowBounds } from './conversationWindow.js';
+import { MessageIndex, type IndexedLine } from './messageIndex.js';
+import { checkFolder, ensureFolder, MESSAGES_FILE, MessageLog } from './messageLog.js';
 import { MessageTree } from './messageTree.js';
 
 export interface ConversationStoreDeps {
@@ -19,6 +21,14 @@ export interface ConversationStoreDeps {
 
 /** Conversations kept parsed in memory (the ones being chatted in): a turn does not read its whole file again. */
 const CACHED_CONVERSATIONS = 8;
+
+/** Offset indexes kept: a few hundred bytes per message, so many more than parsed conversations. */
+const INDEXED_CONVERSATIONS = 64;
+
+interface Indexed {
+  index: MessageIndex;
+  tree: MessageTree<IndexedLine>;
+}
 
 interface CachedLog {
   stamp: string;
@@ -47,6 +57,7 @@ export interface OpenConversation {
  */
 export class ConversationStore {
   private readonly cache = new Map<string, CachedLog>();
+  private readonly indexes = new Map<string, Indexed>();
 
   constructor(private readonly deps: ConversationStoreDeps) {}
 
@@ -121,7 +132,7 @@ export class ConversationStore {
     if (fs.lstatSync(folder, { throwIfNoEntry: false })) checkFolder(folder);
     const { tree, notices } = this.readLog(id);
     const leafId = tree.effectiveLeaf(conversation.leafId);
-    return { conversation: this.withFileStatus(conversation, tree, leafId), tree, leafId, notices };
+    return { conversation: this.withFileStatus(conversation, leafId, () => tree.get(leafId!)), tree, leafId, notices };
   }
 
   /**
@@ -130,9 +141,9 @@ export class ConversationStore {
    * killed before its row reached the disk. It reads as interrupted, as a
    * row left `running` does.
    */
-  private withFileStatus(row: Conversation, tree: MessageTree, leafId: string | null): Conversation {
+  private withFileStatus(row: Conversation, leafId: string | null, leafOf: () => ConversationMessage | undefined): Conversation {
     if (row.status.kind === 'running' || row.status.kind === 'stopped' || leafId === row.leafId || leafId === null) return row;
-    const leaf = tree.get(leafId);
+    const leaf = leafOf();
     if (leaf?.role === 'assistant' && leaf.status === 'complete' && !leaf.toolCalls.length) return row;
     return { ...row, status: { kind: 'stopped', at: row.updatedAt, stop: INTERRUPTED } };
   }
@@ -171,6 +182,68 @@ export class ConversationStore {
     return { conversation: { ...conversation, leafId }, messages, siblings: tree.siblingsAlong(messages), children, notices };
   }
 
+  /**
+   * A window of the active branch (or of the branch `request.leafId` ends),
+   * read through the log's offset index: only the window's own lines are
+   * parsed, so the newest messages of a conversation of any length cost
+   * about the same. `window` says where they sit on the branch.
+   */
+  window(id: string, request: ConversationWindowRequest): ConversationDetail {
+    const row = this.get(id);
+    const folder = this.folder(id);
+    if (fs.lstatSync(folder, { throwIfNoEntry: false })) checkFolder(folder);
+    const { index, tree } = this.indexed(id);
+    if (request.leafId !== undefined && !tree.get(request.leafId)) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${id}" has no message "${request.leafId}"`);
+    const anchor = request.around ?? request.before ?? request.after;
+    if (anchor !== undefined && !tree.get(anchor)) throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${id}" has no message "${anchor}"`);
+    const leafId = tree.effectiveLeaf(request.leafId ?? row.leafId);
+    const path = tree.pathTo(leafId);
+    const { start, end } = windowBounds(path, request);
+    const notices = index.allNotices();
+    const messages: ConversationMessage[] = [];
+    for (const read of index.read(path.slice(start, end))) {
+      if (read.ok) messages.push(read.message);
+      else notices.push(read.notice);
+    }
+    const leafOf = () => (end === path.length && messages.at(-1)?.id === leafId ? messages.at(-1) : (index.read(path.slice(-1))[0] as { message?: ConversationMessage } | undefined)?.message);
+    const conversation = { ...this.withFileStatus(row, leafId, leafOf), leafId };
+    const callIds = new Set(messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : [])));
+    const children = callIds.size
+      ? this.deps.index
+          .childrenOf(id)
+          .filter((c) => c.parent && callIds.has(c.parent.callId))
+          .map((c) => ({ callId: c.parent!.callId, conversationId: c.id }))
+      : [];
+    const shown = messages.map((m) => tree.get(m.id)!);
+    return { conversation, messages, siblings: tree.siblingsAlong(shown), children, notices, window: { start, end, total: path.length } };
+  }
+
+  /** Whether `messageId` is on the conversation's active branch (a search hit may be on another). */
+  onActiveBranch(id: string, messageId: string): boolean {
+    const { tree } = this.indexed(id);
+    if (!tree.get(messageId)) return false;
+    return tree.pathTo(tree.effectiveLeaf(this.get(id).leafId)).some((m) => m.id === messageId);
+  }
+
+  /** The log's offset index, extended by what was appended since it was last looked at (started anew when the file was replaced). */
+  private indexed(id: string): Indexed {
+    let hit = this.indexes.get(id);
+    if (hit) {
+      const { added, reset } = hit.index.refresh();
+      if (reset) hit = undefined;
+      else for (const entry of added) hit.tree.add(entry);
+    }
+    if (!hit) {
+      const index = new MessageIndex(path.join(this.folder(id), MESSAGES_FILE));
+      index.refresh();
+      hit = { index, tree: new MessageTree(index.entries) };
+    }
+    this.indexes.delete(id);
+    this.indexes.set(id, hit);
+    if (this.indexes.size > INDEXED_CONVERSATIONS) this.indexes.delete(this.indexes.keys().next().value!);
+    return hit;
+  }
+
   append(id: string, message: ConversationMessage): void {
     const folder = this.folder(id);
     ensureFolder(folder);
@@ -204,6 +277,7 @@ export class ConversationStore {
       for (const child of this.deps.index.childrenOf(current)) visit(child.id);
       this.deps.index.delete(current);
       this.cache.delete(current);
+      this.indexes.delete(current);
       // rmSync removes a link planted as the folder, never what it points at.
       fs.rmSync(this.folder(current), { recursive: true, force: true });
       removed.push(current);

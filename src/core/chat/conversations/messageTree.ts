@@ -1,25 +1,31 @@
 import type { ConversationMessage } from '../../../shared/chat.js';
 
+/** What the tree needs of a node: the messages themselves, or the index's entries for them. */
+interface TreeNode {
+  id: string;
+  parentId: string | null;
+}
+
 /**
  * A conversation's messages as a tree (each names its parent): the path of
  * the active branch, where it has siblings, and which message ends it.
  * Pure; built once per read, indexed by id, so a long conversation is
  * walked in time proportional to its size.
  */
-export class MessageTree {
-  private readonly byId = new Map<string, ConversationMessage>();
-  private readonly children = new Map<string | null, ConversationMessage[]>();
+export class MessageTree<T extends TreeNode = ConversationMessage> {
+  private readonly byId = new Map<string, T>();
+  private readonly children = new Map<string | null, T[]>();
   /** File order of each message: later is newer. */
   private readonly order = new Map<string, number>();
 
   private count = 0;
 
-  constructor(messages: readonly ConversationMessage[]) {
+  constructor(messages: readonly T[]) {
     for (const message of messages) this.add(message);
   }
 
   /** One more message, as the file gained it (after all the others). */
-  add(message: ConversationMessage): void {
+  add(message: T): void {
     const index = this.count++;
     // An id seen twice keeps its first record: the file is append-only, so a second one is a defect, not an update.
     if (this.byId.has(message.id)) return;
@@ -31,7 +37,7 @@ export class MessageTree {
   }
 
   /** Every message, in file order (a repeated id once). */
-  get messages(): ConversationMessage[] {
+  get messages(): T[] {
     return [...this.byId.values()];
   }
 
@@ -39,11 +45,11 @@ export class MessageTree {
     return this.byId.size;
   }
 
-  get(id: string): ConversationMessage | undefined {
+  get(id: string): T | undefined {
     return this.byId.get(id);
   }
 
-  childrenOf(id: string | null): readonly ConversationMessage[] {
+  childrenOf(id: string | null): readonly T[] {
     return this.children.get(id) ?? [];
   }
 
@@ -64,8 +70,8 @@ export class MessageTree {
   }
 
   /** Root to `leafId` (inclusive); empty for null. A parent missing from the file ends the walk there. */
-  pathTo(leafId: string | null): ConversationMessage[] {
-    const path: ConversationMessage[] = [];
+  pathTo(leafId: string | null): T[] {
+    const path: T[] = [];
     const seen = new Set<string>();
     let current = leafId === null ? undefined : this.byId.get(leafId);
     while (current && !seen.has(current.id)) {
@@ -77,7 +83,7 @@ export class MessageTree {
   }
 
   /** For each message of `path` that has siblings: every sibling id, oldest first. */
-  siblingsAlong(path: readonly ConversationMessage[]): Record<string, string[]> {
+  siblingsAlong(path: readonly T[]): Record<string, string[]> {
     const out: Record<string, string[]> = Object.create(null);
     for (const message of path) {
       const siblings = this.childrenOf(message.parentId);

@@ -18,7 +18,7 @@ export interface StreamOptions {
 }
 
 /**
- * The provider port (DESIGN.md "Chat: the agent loop"): one streamed request
+ * The provider port (docs/rules/chat.md#model-clients): one streamed request
  * to one model, in vendor-neutral events. Failures are thrown from the
  * iteration as a ProviderError, coded for the retry policy. A client holds
  * no conversation state and never retries: the loop owns both.

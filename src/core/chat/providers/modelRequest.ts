@@ -6,7 +6,7 @@ import { z } from 'zod';
  * format; the loop never sees a vendor type.
  */
 
-/** The image types every supported API accepts; anything else reaches a model as a text note (seed 002 §images). */
+/** The image types every supported API accepts; anything else reaches a model as a text note (docs/rules/chat.md#images). */
 export const ImageMimeTypeSchema = z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 export type ImageMimeType = z.infer<typeof ImageMimeTypeSchema>;
 export const IMAGE_MIME_TYPES: readonly string[] = ImageMimeTypeSchema.options;

@@ -47,7 +47,7 @@ export function responsesInput(messages: readonly ChatMessage[]): ResponseInputI
   });
 }
 
-/** `strict: false`: schemas pass through as the server gave them (seed 002); strict mode would demand a narrower schema dialect. */
+/** `strict: false`: schemas pass through as the server gave them (docs/rules/chat.md#tools-sent-to-a-model); strict mode would demand a narrower schema dialect. */
 export const responsesTools = (tools: readonly ToolSpec[]): FunctionTool[] =>
   tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, strict: false }));
 

@@ -14,7 +14,7 @@ export interface ProjectedTools {
 }
 
 /**
- * Seed 002 "provider-safe tool projection": the tools an API is sent, from
+ * docs/rules/chat.md#tools-sent-to-a-model: the tools an API is sent, from
  * the tools an agent resolved. Pure and deterministic: the same input gives
  * the same output, in the same order, and nothing is changed in place.
  *

@@ -4,8 +4,8 @@ import { networkFailureOf } from './networkFailure.js';
 export type { NetworkFailure, ProviderErrorKind } from '../../../shared/models.js';
 
 /**
- * A failed model request, coded for the loop's retry policy (seed 002
- * "retry and stop"):
+ * A failed model request, coded for the loop's retry policy
+ * (docs/rules/chat.md#stop-and-retry):
  *
  * | kind | when | retry? |
  * | --- | --- | --- |

@@ -1,16 +1,18 @@
 import * as path from 'node:path';
 import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
-import type { ImportEntry, ImportFormat, McpServerInputParsed, NamedValueInput, ValueInput } from '../../../shared/mcpAdmin.js';
+import type { ImportEntry, ImportFormat, ImportRun, ImportValueView, McpServerInputParsed, NamedValueInput, ValueInput } from '../../../shared/mcpAdmin.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import type { Problem } from '../../../shared/problems.js';
+import { quotedWord, visibleInline } from '../../../shared/visibleText.js';
 import { lineColumnAt } from '../../problems/textFiles.js';
+import { changesCode, inheritedBeside } from '../../trust/runPlan.js';
 import { idSuggestion } from '../config/mcpConfigLoader.js';
 import { checkServerUrl, unsupportedTransport } from '../config/transports.js';
 import { launchLine } from './serverEntry.js';
 
 /**
  * Reads the MCP server lists other clients keep, into servers for mcp.yaml
- * (seed 003 §8 "import"). Pure: the text and what mcp.yaml already has go
+ * (docs/rules/settings-server.md#categories: import). Pure: the text and what mcp.yaml already has go
  * in, a plan comes out; nothing is read or written.
  *
  * - `mcpServers` (Claude Desktop's claude_desktop_config.json, Cursor's
@@ -190,6 +192,8 @@ function readServer(sourceName: string, raw: Json | undefined, format: ImportFor
     const input = inputOf(validName, raw, format, context, file, notes);
     entry.transport = input.transport;
     entry.launch = launchLine({ transport: input.transport, command: input.command, args: input.args, url: input.url });
+    entry.run = runOf(input);
+    for (const variable of entry.run.env) if (variable.changesCode) notes.push({ code: 'IMPORT_ENV_CHANGES_CODE', message: codeVariableWarning(variable) });
     return { entry, input };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -197,6 +201,35 @@ function readServer(sourceName: string, raw: Json | undefined, format: ImportFor
     entry.reason = { code: error.code, message: error.message, hint: error.hint };
     return { entry };
   }
+}
+
+function shownValue(value: ValueInput): ImportValueView {
+  switch (value.kind) {
+    case 'text':
+      return { kind: 'text', shown: quotedWord(value.text) };
+    case 'env':
+      return { kind: 'env', name: value.name };
+    case 'secret':
+      return { kind: 'secret' };
+  }
+}
+
+/** Everything the server would run with, as the plan shows it (see ImportRunSchema). */
+function runOf(input: McpServerInputParsed): ImportRun {
+  const headers = input.headers.map(({ key, value }) => ({ name: quotedWord(key), value: shownValue(value) }));
+  if (input.transport === 'streamable_http') return { url: visibleInline(input.url ?? ''), env: [], inherited: [], headers };
+  return {
+    command: [input.command ?? '', ...input.args].map(quotedWord),
+    ...(input.cwd ? { cwd: quotedWord(input.cwd) } : {}),
+    env: input.env.map(({ key, value }) => ({ name: quotedWord(key), value: shownValue(value), changesCode: changesCode(key) })),
+    inherited: inheritedBeside(input.env.map((e) => e.key)),
+    headers,
+  };
+}
+
+function codeVariableWarning({ name, value }: ImportRun['env'][number]): string {
+  const set = value.kind === 'text' ? `set to ${value.shown}` : value.kind === 'env' ? `copied from the host's ${value.name}` : 'set';
+  return `${name} is ${set}: it decides which code the server runs (a preload, a module or search path, an interpreter's options), beyond the command shown; import it only if you know why it is there`;
 }
 
 const KNOWN_KEYS = new Set(['type', 'transportType', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeout', 'envFile', 'autoApprove', 'alwaysAllow']);
@@ -274,7 +307,8 @@ function valueInput(text: string, where: string, key: string, context: ImportCon
     return { kind: 'env', name: variable };
   }
   const value = expandVariables(text, where, context, file);
-  if (context.storeSecrets && value !== '' && SECRET_NAME.test(key)) {
+  // A variable that decides which code runs is shown in the plan as it is, never hidden in the key store.
+  if (context.storeSecrets && value !== '' && SECRET_NAME.test(key) && !changesCode(key)) {
     notes.push({ code: 'IMPORT_VALUE_STORED', message: `${where} is kept in the key store, not written into mcp.yaml` });
     return { kind: 'secret', value };
   }

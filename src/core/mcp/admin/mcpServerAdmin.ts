@@ -1,4 +1,3 @@
-import * as jsYaml from 'js-yaml';
 import { isCollection, isMap, isNode, isScalar, parseDocument, type Document, type YAMLMap } from 'yaml';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import {
@@ -15,11 +14,13 @@ import {
 import type { Problem } from '../../../shared/problems.js';
 import type { Logger } from '../../ports.js';
 import { suggestClosest } from '../../naming/suggest.js';
+import { loadYaml } from '../../problems/yamlLoader.js';
 import { isPlainObject } from '../../plainObject.js';
 import { mcpValueSecretName, type SecretStore } from '../../secrets/secretStore.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { isRejectedServer, mcpYamlServerId, parseMcpConfig } from '../config/mcpConfigLoader.js';
 import type { McpRuntime } from '../mcpRuntime.js';
+import type { OAuthService } from '../auth/oauthService.js';
 import { DEFAULT_TEST_TIMEOUT_MS, testResultOf, withPendingValues } from './connectionTest.js';
 import { readImport } from './importConfig.js';
 import { McpAdminError } from './mcpAdminError.js';
@@ -40,6 +41,8 @@ import { listTemplates, templateInput, type TemplateContext } from './serverTemp
 export interface McpServerAdminDeps {
   configFile: string;
   secrets: SecretStore;
+  /** Remote servers' sign-in: its state on each url entry's view; a removed server's tokens leave with it. */
+  oauth?: Pick<OAuthService, 'state' | 'forget' | 'discover'>;
   hostEnv: NodeJS.ProcessEnv;
   logger: Logger;
   /** Starts a definition once (test connection); the running definition of a registry id. */
@@ -70,9 +73,9 @@ export class McpServerAdmin {
 
   async list(): Promise<McpServerList> {
     const { exists, text, load } = this.file.read();
-    const raw = load.kind === 'loaded' ? ((jsYaml.load(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}) : {};
+    const raw = load.kind === 'loaded' ? ((loadYaml(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}) : {};
     const stored = await this.storedSet(Object.values(raw).flatMap(storedNamesOf));
-    const servers = Object.entries(raw).map(([name, entry]) => entryView(name, entry, problemsOf(load, name), this.deps.hostEnv, (n) => stored.has(n)));
+    const servers = await Promise.all(Object.entries(raw).map(([name, entry]) => this.withSignIn(entryView(name, entry, problemsOf(load, name), this.deps.hostEnv, (n) => stored.has(n)))));
     const fileProblems = load.kind === 'rejected' ? load.problems : load.problems.filter((p) => !p.path.startsWith('servers.') && !p.path.startsWith('servers['));
     return { file: this.deps.configFile, exists, servers, problems: fileProblems };
   }
@@ -82,6 +85,14 @@ export class McpServerAdmin {
     const found = list.servers.find((s) => s.name === name);
     if (!found) throw notFound(name, list.servers.map((s) => s.name), this.deps.configFile);
     return found;
+  }
+
+  /** A url server's view with its sign-in state (an unreadable key store shows as none; its start says why). */
+  private async withSignIn(view: McpServerEntryView): Promise<McpServerEntryView> {
+    if (!this.deps.oauth || view.url === undefined) return view;
+    const signIn = await this.deps.oauth.state({ serverId: view.id, serverUrl: view.url }).catch(() => undefined);
+    // Nothing known (the server never asked, nothing stored) shows as no sign-in at all.
+    return signIn && signIn.kind !== 'none' ? { ...view, signIn } : view;
   }
 
   /** Which stored values exist, of `names`; an unreadable key store counts as none (the Models page says why). */
@@ -102,7 +113,15 @@ export class McpServerAdmin {
   async add(input: unknown): Promise<McpServerEntryView> {
     const parsed = parseServerInput(input);
     await this.write([{ kind: 'put', input: parsed, mode: 'create' }]);
+    await this.discoverSignIn([parsed.name]);
     return this.get(parsed.name);
+  }
+
+  /** Added remote servers are asked whether they need sign-in, so their cards say so at once (an import's too). */
+  private async discoverSignIn(names: readonly string[]): Promise<void> {
+    if (!this.deps.oauth) return;
+    const { servers } = await this.list();
+    await Promise.all(servers.filter((s) => names.includes(s.name) && s.url !== undefined && !s.disabled).map((s) => this.deps.oauth!.discover({ serverId: s.id, serverUrl: s.url! })));
   }
 
   /** Edits `name` with the form's input; what the form does not hold stays as written. */
@@ -117,6 +136,8 @@ export class McpServerAdmin {
 
   async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number }> {
     const removedValues = await this.write([{ kind: 'remove', name }]);
+    // Its sign-in leaves with it: a server added again under this name signs in afresh.
+    await this.deps.oauth?.forget({ serverId: mcpYamlServerId(name) }).catch(() => false);
     return { removed: name, storedValuesRemoved: removedValues };
   }
 
@@ -187,7 +208,7 @@ export class McpServerAdmin {
   /** Stored values of `names` that no server of mcp.yaml refers to now. */
   private async forgetUnused(names: readonly string[]): Promise<number> {
     const { text } = this.file.read();
-    const now = new Set(Object.values((jsYaml.load(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}).flatMap(storedNamesOf));
+    const now = new Set(Object.values((loadYaml(text) as { servers?: Record<string, unknown> } | null)?.servers ?? {}).flatMap(storedNamesOf));
     let removed = 0;
     for (const name of new Set(names)) if (!now.has(name) && (await this.deps.secrets.delete(mcpValueSecretName(name)))) removed++;
     return removed;
@@ -303,6 +324,7 @@ export class McpServerAdmin {
       }
     }
     if (ops.length) await this.write(ops);
+    await this.discoverSignIn([...result.added, ...result.replaced, ...result.renamed.map((r) => r.to)]);
     return result;
   }
 
@@ -310,7 +332,7 @@ export class McpServerAdmin {
     const existing = new Map<string, string>();
     const { text: current, load } = this.file.read();
     if (load.kind === 'rejected') throw new McpAdminError('MCP_CONFIG_BROKEN', `${this.deps.configFile} has errors, so nothing is imported into it until they are fixed`, load.problems[0]?.hint, [], load.problems);
-    for (const [name, raw] of Object.entries((jsYaml.load(current) as { servers?: Record<string, unknown> } | null)?.servers ?? {})) {
+    for (const [name, raw] of Object.entries((loadYaml(current) as { servers?: Record<string, unknown> } | null)?.servers ?? {})) {
       existing.set(name, launchLine(entryView(name, raw, [], this.deps.hostEnv, () => false)));
     }
     return readImport(text, { ...(fileName ? { fileName } : {}), existing, homeDir: this.deps.templates.homeDir, storeSecrets });

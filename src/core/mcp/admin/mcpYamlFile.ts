@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as jsYaml from 'js-yaml';
 import { Document, isMap, isScalar, parseDocument, visit, YAMLMap, type Node } from 'yaml';
 import { formatProblem, type Problem } from '../../../shared/problems.js';
 import type { Logger } from '../../ports.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
+import { loadYaml } from '../../problems/yamlLoader.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import { writeFileAtomic } from '../../store/dbFile.js';
 import { withFileLock } from '../../store/dbLock.js';
@@ -30,7 +30,7 @@ import { McpAdminError } from './mcpAdminError.js';
 export type LoadedConfig = Extract<McpConfigLoad, { kind: 'loaded' }>;
 
 /** What a new mcp.yaml starts with: it says where it came from and that hand edits are welcome. */
-const NEW_FILE = `# ChatOS MCP servers (seed 002). Edit by hand, on the MCP servers page or with \`chatos mcp\`:
+const NEW_FILE = `# ChatOS MCP servers (docs/reference/mcp-yaml.md). Edit by hand, on the MCP servers page or with \`chatos mcp\`:
 # comments and order are kept either way.
 version: 1
 servers: {}
@@ -105,7 +105,7 @@ function brokenFile(file: string, problems: Problem[], detail?: string): McpAdmi
 /** Every server the edit did not name reads exactly as before (nothing lost, nothing reordered into a new meaning). */
 function checkUntouched(before: string, after: string, touched: readonly string[], file: string): void {
   const serversOf = (text: string) => {
-    const value = jsYaml.load(text) as { servers?: Record<string, unknown> } | null;
+    const value = loadYaml(text) as { servers?: Record<string, unknown> } | null;
     return new Map(Object.entries(value?.servers ?? {}));
   };
   const old = serversOf(before);
@@ -147,7 +147,7 @@ export function loaderSafeNode(doc: Document, value: unknown): Node {
       if (typeof scalar.value === 'string' && !readsAsItself(scalar.value)) scalar.type = 'QUOTE_DOUBLE';
     },
     Map(_key, map) {
-      // `{ env: NAME }` and `{ secret: NAME }` read best on one line, as the README writes them.
+      // `{ env: NAME }` and `{ secret: NAME }` read best on one line, as docs/reference/mcp-yaml.md writes them.
       const only = map.items.length === 1 ? map.items[0] : undefined;
       if (only && isScalar(only.key) && (only.key.value === 'env' || only.key.value === 'secret') && isScalar(only.value)) map.flow = true;
     },
@@ -160,7 +160,7 @@ export function loaderSafeNode(doc: Document, value: unknown): Node {
 
 function readsAsItself(text: string): boolean {
   try {
-    return jsYaml.load(text) === text;
+    return loadYaml(text) === text;
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@ import { NodeRuntimeChoiceSchema, type EnvValue } from '../../../shared/mcp.js';
 import { McpServerInputSchema, type FieldError, type McpServerEntryView, type McpServerInputParsed, type NamedValueInput, type ValueView } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownValue } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
+import { quotedWord, visibleInline } from '../../../shared/visibleText.js';
 import { isPlainObject } from '../../plainObject.js';
 import { mcpYamlServerId } from '../config/mcpConfigLoader.js';
 import { McpAdminError } from './mcpAdminError.js';
@@ -212,6 +213,6 @@ export function entryView(name: string, raw: unknown, problems: Problem[], hostE
 
 /** How a server starts, in one line (stored values masked, host variables by name). */
 export function launchLine(view: Pick<McpServerEntryView, 'transport' | 'command' | 'args' | 'url'>): string {
-  if (view.transport === 'streamable_http') return view.url ?? '';
-  return [view.command ?? '', ...view.args].map((arg) => (/\s/.test(arg) || arg === '' ? JSON.stringify(arg) : arg)).join(' ');
+  if (view.transport === 'streamable_http') return visibleInline(view.url ?? '');
+  return [view.command ?? '', ...view.args].map(quotedWord).join(' ');
 }

@@ -5,7 +5,7 @@ import { resolvePackageBin } from '../../registry/providerDefaults.js';
 import { McpAdminError } from './mcpAdminError.js';
 
 /**
- * One-click servers (seed 003 §8, the built-in tab: "一键添加"). The
+ * One-click servers (docs/rules/settings-server.md#categories, the built-in tab). The
  * filesystem and memory servers ship with ChatOS (its own npm
  * dependencies, started by path with node, nothing downloaded); the others
  * are published MCP servers started with npx (npm) or uvx (PyPI), which

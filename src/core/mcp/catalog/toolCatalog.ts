@@ -11,7 +11,7 @@ import { isValidToolName, toolNameFor } from './toolNaming.js';
  * (white/blacklist on the raw name), minus the ones the user switched off,
  * named, checked against the provider-safe name rule, and made unique. Every
  * tool left out is a problem saying why, so a missing tool is never a
- * mystery. Schemas pass through unchanged (seed 002): a provider that
+ * mystery. Schemas pass through unchanged (docs/rules/chat.md#tools-sent-to-a-model): a provider that
  * dislikes one says so itself.
  */
 

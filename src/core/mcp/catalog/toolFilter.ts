@@ -1,5 +1,5 @@
 /**
- * Tool white/blacklists (seed 002). Patterns know one wildcard, `*`, for any
+ * Tool white/blacklists (docs/rules/mcp-yaml.md#tool-filters). Patterns know one wildcard, `*`, for any
  * substring (the empty one included); every other character is literal, and
  * a pattern must match the whole name. Patterns are matched against the raw
  * MCP tool name, before any renaming, so a filter keeps working when the
@@ -11,7 +11,7 @@ export interface ToolFilter {
   blacklist: readonly string[];
 }
 
-/** Which of the seed's modes a filter is in. */
+/** Which mode of docs/rules/mcp-yaml.md#tool-filters a filter is in. */
 export type FilterMode =
   /** Neither list: every tool is kept. */
   | 'none'

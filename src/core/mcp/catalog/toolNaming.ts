@@ -3,13 +3,13 @@ import { deriveToolName } from '../../naming/names.js';
 
 /**
  * The name a model sees for an MCP tool. By default
- * `mcp_<normalize(server)>_<tool>` (seed 000 §7); a server with a
- * `transform` list uses it instead (seed 002). Names are never repaired:
+ * `mcp_<normalize(server)>_<tool>` (docs/rules/names-and-exposure.md#derived-names); a server with a
+ * `transform` list uses it instead (docs/rules/mcp-yaml.md#tool-names-and-transforms). Names are never repaired:
  * only an explicit transform changes a name, so a tool whose raw or final
  * name breaks the rule is rejected and the user told why.
  */
 
-/** The intersection of OpenAI's and Anthropic's function name rules (seed 002). */
+/** The intersection of OpenAI's and Anthropic's function name rules (docs/rules/mcp-yaml.md#tool-names-and-transforms). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const MAX_TOOL_NAME_LENGTH = 64;
 

@@ -3,7 +3,7 @@ import { ownValue } from '../../../shared/ownKeys.js';
 
 /**
  * `env` and `headers` values are literal strings, `{ env: NAME }` copies of
- * a host variable (seed 002), or `{ secret: NAME }` values kept in the
+ * a host variable (docs/rules/mcp-yaml.md#environment-and-headers), or `{ secret: NAME }` values kept in the
  * host's key store. Definitions keep the written form; the values are read
  * only when a server starts, so a secret is never stored in a definition, a
  * registry row or a log.

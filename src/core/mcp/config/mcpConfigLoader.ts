@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EnvValue, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
+import type { EnvValue, OAuthClientConfig, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
 import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
 import { formatJsonPath, type Problem } from '../../../shared/problems.js';
 import { HOST_APP_ID } from '../../dataHome.js';
@@ -21,9 +21,9 @@ import {
 import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './transports.js';
 
 /**
- * Reads `$CHATOS_HOME/chatos/mcp.yaml` into server definitions (seed 002).
+ * Reads `$CHATOS_HOME/chatos/mcp.yaml` into server definitions (docs/rules/mcp-yaml.md).
  *
- * Two scopes of failure, as the seed asks: a problem with the file as a
+ * Two scopes of failure (docs/rules/mcp-yaml.md#two-scopes-of-failure): a problem with the file as a
  * whole (YAML syntax, version, duplicate server ids, `servers` not a map)
  * rejects the whole load, so the caller keeps its last good set; a problem
  * with one server rejects only that server, so the caller keeps that
@@ -73,7 +73,7 @@ export function loadMcpConfig(file: string, env: NodeJS.ProcessEnv): McpConfigLo
   // A regular file only, read without blocking: a FIFO named mcp.yaml must not hang the host.
   const read = readRegularText(file, { maxBytes: MAX_MCP_CONFIG_BYTES });
   if (!read.ok) {
-    // A deleted mcp.yaml means "no servers" (seed 002), not a failure.
+    // A deleted mcp.yaml means "no servers" (docs/rules/mcp-yaml.md#the-file), not a failure.
     if (read.code === 'FILE_NOT_FOUND') return { kind: 'missing' };
     const hint = read.code === 'FILE_TOO_LARGE' ? 'a config of servers is far smaller: check that this is the right file' : `${read.hint}, or remove it to configure no servers`;
     return { kind: 'rejected', problems: [{ ...readProblem(read, file), code: 'MCP_CONFIG_UNREADABLE', hint }] };
@@ -156,7 +156,7 @@ function checkWorkspace(document: unknown, file: string): { problems: Problem[];
 
 /**
  * js-yaml rejects a mapping with a repeated key, pointing at the second one.
- * Under `servers:` that is a duplicate server id, which the seed names as a
+ * Under `servers:` that is a duplicate server id, which docs/rules/mcp-yaml.md#two-scopes-of-failure names as a
  * workspace error of its own; say so, keeping js-yaml's line and column.
  */
 function explainDuplicateKey(problem: Problem, text: string): Problem {
@@ -266,7 +266,7 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
 
 /** Fields of the other transport are ignored; say so, since the user may have set the wrong transport. */
 const OTHER_TRANSPORT_FIELDS: Record<Kind, string[]> = {
-  stdio: ['url', 'headers', 'sessionId'],
+  stdio: ['url', 'headers', 'sessionId', 'oauth'],
   streamable_http: ['command', 'args', 'env', 'inheritEnv', 'cwd', 'nodeRuntime'],
 };
 
@@ -314,11 +314,22 @@ function inheritEnvOf(inherit: McpServerEntry['inheritEnv']): { inheritEnv?: tru
   return Array.isArray(inherit) && inherit.length > 0 ? { inheritEnv: inherit } : {};
 }
 
+/** mcp.yaml's `oauth:` in the definition's spelling; left out when empty, so other servers' definitions are as before. */
+function oauthOf(oauth: McpServerEntry['oauth']): { oauth?: OAuthClientConfig } {
+  if (!oauth) return {};
+  const config: OAuthClientConfig = {
+    ...(oauth.client_id === undefined ? {} : { clientId: oauth.client_id }),
+    ...(oauth.client_secret === undefined ? {} : { clientSecret: oauth.client_secret }),
+    ...(oauth.client_metadata_url === undefined ? {} : { clientMetadataUrl: oauth.client_metadata_url }),
+  };
+  return Object.keys(config).length ? { oauth: config } : {};
+}
+
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
       ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }), ...(entry.nodeRuntime === undefined ? {} : { nodeRuntime: entry.nodeRuntime }) }
-      : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) };
+      : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }), ...oauthOf(entry.oauth) };
   return {
     id: mcpYamlServerId(key),
     name: key,

@@ -6,7 +6,7 @@ import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 import { SUPPORTED_TRANSPORTS } from './transports.js';
 
 /**
- * The `$CHATOS_HOME/chatos/mcp.yaml` contract (seed 002, v1) plus the host's
+ * The `$CHATOS_HOME/chatos/mcp.yaml` contract (v1, docs/rules/mcp-yaml.md) plus the host's
  * own per-server fields. Unknown keys are tolerated here (zod strips them)
  * and reported as warnings by the loader, so a file written for a newer host
  * still loads.
@@ -65,13 +65,25 @@ export const McpServerEntrySchema = z.object({
   url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   headers: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
   sessionId: z.string({ error: 'must be a string' }).optional(),
-  /** Spelled as seed 002 spells it. */
+  /** How ChatOS identifies itself when the server asks the user to sign in (OAuth); tokens are never written here. */
+  oauth: z
+    .object({
+      client_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+      client_secret: EnvValueSchema.optional(),
+      client_metadata_url: z
+        .string({ error: 'must be a string' })
+        .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:' && new URL(url).pathname !== '/', { error: 'must be an https url with a path' })
+        .optional(),
+    })
+    .strict()
+    .nullish(),
+  /** Spelled as docs/rules/mcp-yaml.md#leases spells it. */
   'truely-stateless': z.boolean().default(false),
   tools: orEmpty(ToolFilterConfigSchema, () => ({ whitelist: [], blacklist: [] })),
   transform: orEmpty(z.array(TransformSchema), () => []),
   // host fields
   /**
-   * Default true, unlike a plugin's `ai.mcp.allowMain` (seed 000 §4.3): a
+   * Default true, unlike a plugin's `ai.mcp.allowMain` (docs/rules/names-and-exposure.md#flags): a
    * plugin brings its server along, but the user wrote this entry on purpose.
    */
   allowMain: z.boolean().default(true),
@@ -113,6 +125,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   url: 'use an http(s) url, e.g. "url: http://127.0.0.1:3000/mcp"',
   headers: 'map each header to a string, or to { env: HOST_VARIABLE } to copy it from the host environment',
   sessionId: 'use a string, or remove sessionId',
+  oauth: "use oauth: { client_id: ID, client_secret: { secret: NAME } } for a client the server's operator registered for you, or oauth: { client_metadata_url: https://… }; leave it out when the server lets ChatOS register itself",
   'truely-stateless': 'use true (one client shared by every conversation) or false (one client per conversation)',
   tools: "use tools: { whitelist: ['browser_*'], blacklist: ['*_unsafe'] }",
   transform: "use a list of - prefix: 'x_', - prefix: { remove: 'old_', add: 'new_' } or - suffix: '_x'",

@@ -84,10 +84,10 @@ export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryD
       name: row.name,
       providerAppId: row.providerAppId,
       origin: ORIGIN_BY_SOURCE[source.kind],
-      // Bundled defaults run from the application's own packages: the built-in tools of seed 003 §8.
+      // Bundled defaults run from the application's own packages: the built-in tools of docs/rules/settings-server.md#categories.
       category: extras.category ?? (source.kind === 'defaults' ? 'builtin' : 'external'),
       transport: transport.transport,
-      trulyStateless: extras.trulyStateless ?? false,
+      trulyStateless: extras.trulyStateless ?? row.trulyStateless ?? false,
       tools: { whitelist: [], blacklist: [] },
       transform: [],
       allowMain: row.allowMain,

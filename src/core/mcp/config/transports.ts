@@ -5,7 +5,7 @@
  * connects, so nothing validates that cannot connect.
  *
  * Supported: stdio (a command, or a plugin's `cmd://` url) and streamable
- * HTTP (an `http://` or `https://` url). Seed 002 names no other transport:
+ * HTTP (an `http://` or `https://` url). docs/rules/mcp-yaml.md#transports names no other:
  * the old HTTP+SSE transport is not a configuration option, and ChatOS
  * never falls back to it silently; MCP defines no WebSocket transport, so a
  * `ws://` or `wss://` url is refused wherever it is written.

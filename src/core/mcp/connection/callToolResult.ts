@@ -10,7 +10,7 @@ function unreadableMedia(kind: string, mimeType: unknown, why: string): { type: 
 }
 
 /**
- * Seed 002: image data is base64, possibly with a `data:<mime>;base64,`
+ * docs/rules/gateway.md#images-become-artifacts: image data is base64, possibly with a `data:<mime>;base64,`
  * prefix. The SDK's result schema rejects a data url, and with it the whole
  * result, so each image and audio block is read here first: a data url in
  * any form RFC 2397 allows becomes its base64 and `mimeType` (the bytes are

@@ -5,7 +5,7 @@ import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../process/serverLog.js';
-import { ServerConnection, type ConnectionState } from './serverConnection.js';
+import { ServerConnection, type ConnectionDeps, type ConnectionState } from './serverConnection.js';
 import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';
 
@@ -37,6 +37,8 @@ export interface ConnectionManagerOptions {
   gate: (definition: ServerDefinition) => RunGateAnswer;
   /** Reads `{ secret: NAME }` values from the host's key store when a server starts. */
   readStoredValue?: ReadStoredValue;
+  /** Sign-in to remote servers (see ConnectionDeps.oauth). */
+  oauth?: ConnectionDeps['oauth'];
   /** mcp.yaml's path, for fixes that name where a server's command is written. */
   configFile?: string;
 }
@@ -74,7 +76,7 @@ export function stateOfLeases(snapshot: ServerSnapshot | undefined): ConnectionS
 }
 
 /**
- * Owns every client instance (seed 002 leases): by default one per
+ * Owns every client instance (docs/rules/mcp-yaml.md#leases): by default one per
  * (server, conversation), kept until released, the conversation ends or it
  * sits idle; `truely-stateless` servers share one. A server starts on first
  * use, never at boot, and restarts on the next use after a crash, waiting
@@ -201,6 +203,7 @@ export class ConnectionManager {
       gate: this.options.gate,
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
+      oauth: this.options.oauth,
     });
     const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {

@@ -1,6 +1,6 @@
 /**
  * Image (and audio) data in a tool result is base64, possibly written as a
- * data url (seed 002: "可能带 data:<mime>;base64, 前缀"). Servers not built
+ * data url (docs/rules/gateway.md#images-become-artifacts). Servers not built
  * on the SDK write data urls every way RFC 2397 allows: parameters before
  * `;base64` (`data:image/png;name=a.png;base64,`), any case (`DATA:`,
  * `;BASE64`), line breaks in the base64, or no `;base64` at all (percent-

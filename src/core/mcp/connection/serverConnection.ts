@@ -22,6 +22,9 @@ import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../process/serverLog.js';
 import { McpRuntimeError, type StartFailureReason } from '../mcpRuntimeError.js';
+import type { OAuthService } from '../auth/oauthService.js';
+import { oauthTargetOf } from '../auth/oauthTarget.js';
+import { signInFailure } from '../auth/signInFailure.js';
 
 /** How long a failed start waits, after ending its process, for the exit and last output to be read. */
 const EXIT_KNOWN_MS = 2_000;
@@ -51,6 +54,8 @@ export interface ConnectionDeps {
   configFile?: string;
   /** Reads a `{ secret: NAME }` value from the host's key store, when the server starts. */
   readStoredValue?: ReadStoredValue;
+  /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
+  oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
 }
 
 /** The timeout is the definition's own (`timeout` in mcp.yaml, default 60 s). */
@@ -129,6 +134,11 @@ export class ServerConnection {
       const spawned = this.attempts.find((transport): transport is ProcessTransport => transport instanceof ProcessTransport && transport.pid !== undefined);
       await this.closeAttempts();
       const exit = spawned && (await withTimeout(spawned.exitKnown, EXIT_KNOWN_MS)) ? spawned.exitInfo : undefined;
+      const signIn = await this.signInFailure(error);
+      if (signIn) {
+        this.setState({ kind: 'error', message: signIn.message, at: this.deps.now() });
+        throw signIn;
+      }
       const failure = error instanceof McpRuntimeError ? { message: error.message, fix: error.fix } : this.startFailure(error as Error, spawned, exit);
       this.setState({ kind: 'error', message: failure.message, at: this.deps.now() });
       const reason = error instanceof McpRuntimeError ? error.reason : startFailureReason(error);
@@ -228,18 +238,31 @@ export class ServerConnection {
     // The same rule validation applies: no url that validation refuses is connected to here either.
     const checked = checkServerUrl(def.transport.url);
     if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, checked.hint, 'URL_REFUSED');
-    const transport = new StreamableHTTPClientTransport(checked.url, { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId });
+    // With sign-in, the static headers go to the server's own url only (never to its authorization server).
+    const auth = this.deps.oauth?.forConnection(await oauthTargetOf(def, this.deps.hostEnv, this.deps.readStoredValue), headers.values);
+    const transport = new StreamableHTTPClientTransport(
+      checked.url,
+      auth ? { authProvider: auth.authProvider, fetch: auth.fetch, sessionId: def.transport.sessionId } : { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId },
+    );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);
     this.watchClose(transport);
     try {
       await client.connect(transport);
     } catch (error) {
-      // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (seed 002): say what failed and what to do.
+      if (await this.signInFailure(error)) throw error;
+      // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (docs/rules/mcp-yaml.md#transports): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
       throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id, undefined, 'HTTP_CONNECT_FAILED');
     }
     return transport;
+  }
+
+  /** A failure that is about signing in, as the runtime's error (SIGN_IN_NEEDED or SIGN_IN_FAILED); undefined for any other. */
+  private async signInFailure(error: unknown): Promise<McpRuntimeError | undefined> {
+    const def = this.definition;
+    if (def.transport.kind !== 'streamable_http' || !this.deps.oauth) return undefined;
+    return signInFailure(error, def, () => this.deps.oauth!.stepUpExhausted({ serverId: def.id, serverUrl: (def.transport as { url: string }).url, client: {} }));
   }
 
   private valuesMissing(resolution: Extract<EnvResolution, { ok: false }>): McpRuntimeError {
@@ -277,6 +300,8 @@ export class ServerConnection {
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
+      const signIn = await this.signInFailure(error);
+      if (signIn) throw signIn;
       if ((error as { code?: number }).code === -32001) {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseDataUrl } from '../connection/dataUrl.js';
 
-/** Only these are kept as images: the formats every model provider accepts (seed 002). */
+/** Only these are kept as images: the formats every model provider accepts (docs/rules/gateway.md#images-become-artifacts). */
 export const IMAGE_TYPES: ReadonlyMap<string, string> = new Map([
   ['image/jpeg', 'jpg'],
   ['image/png', 'png'],

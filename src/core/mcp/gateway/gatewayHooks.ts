@@ -5,13 +5,14 @@ import type { CallContext, GatewayHooks } from './toolGateway.js';
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
 function riskOf(context: CallContext, confirmations: ToolConfirmationService): RiskLevel {
-  if (confirmations.needsConfirmation(context.tool.name)) return confirmations.getRiskLevel(context.tool.name);
+  if (confirmations.needsConfirmation(context.tool.name, context.args)) return confirmations.getRiskLevel(context.tool.name);
   return context.tool.annotations?.destructiveHint === true ? 'high' : 'medium';
 }
 
 /**
- * The host's gateway hooks (seed 003 §7): a tool whose permission is
- * `confirm` (or that a server registered as confirmable) waits for the user;
+ * The host's gateway hooks (docs/rules/confirmation.md#confirmation): a tool whose permission is
+ * `confirm` (or that a server registered as confirmable, for all its calls
+ * or for these arguments) waits for the user;
  * every call is written to the audit log, and so is every call the gateway
  * refused before anyone was asked (decision and outcome `refused`, the
  * refusal's code as `reason`). Wired in the gateway, so no face
@@ -19,10 +20,11 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
-    beforeCall(context, signal) {
+    beforeCall(context, signal, asked) {
       const { caller, tool, server, args } = context;
-      // Answered at once, not as a promise: this is every call's path.
-      if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name)) return 'auto';
+      // Answered at once, not as a promise: this is every call's path. A tool registered as asking for
+      // some calls (a write tool given more than its low-risk arguments) asks whatever its level says.
+      if (tool.permission !== 'confirm' && !confirmations.needsConfirmation(tool.name, args)) return 'auto';
       return confirmations.requestDecision(server.id, tool.name, args, {
         conversationId: caller.conversationId,
         risk: riskOf(context, confirmations),
@@ -30,6 +32,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         ...(caller.confirmationGroup !== undefined ? { groupId: caller.confirmationGroup } : {}),
         ...(tool.description ? { description: tool.description } : {}),
         ...(signal ? { signal } : {}),
+        ...(asked ? { onAsked: asked } : {}),
       });
     },
     afterCall(record) {

@@ -5,7 +5,7 @@ import { globMatches } from '../catalog/toolFilter.js';
 export type PermissionSource = 'override' | 'config' | 'annotation' | 'default';
 
 /**
- * A tool's permission level (seed 003 §5), declared, never hard-wired:
+ * A tool's permission level (docs/rules/confirmation.md#permission-levels), declared, never hard-wired:
  * the user's override, else the server's configured patterns (first match),
  * else MCP annotations (`destructiveHint` → confirm, `readOnlyHint` → read),
  * else `write`.

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolConfirmationRequest } from '../../../shared/confirmation.js';
 import type { PermissionLevel, ServerDefinition } from '../../../shared/mcp.js';
 import type { Problem } from '../../../shared/problems.js';
 import { defaultToolPrefix } from '../../naming/names.js';
@@ -42,6 +43,10 @@ export interface Caller {
 /** Per call: cancellation and progress, and where its images go (a conversation's own folder; default the host's artifacts folder). */
 export interface GatewayCallOptions extends CallOptions {
   artifactsDir?: string;
+  /** A confirm-level call: the question put to the user, when it is put (a call an earlier approval lets through is not asked). */
+  onAsked?(request: ToolConfirmationRequest): void;
+  /** The user approved it: it runs from now. */
+  onApproved?(): void;
 }
 
 export interface OfferedTool extends CatalogTool {
@@ -64,8 +69,8 @@ export interface CallContext {
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
-  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). */
-  beforeCall?(context: CallContext, signal?: AbortSignal): CallDecision | Promise<CallDecision>;
+  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). `asked`: told the question when one is put. */
+  beforeCall?(context: CallContext, signal?: AbortSignal, asked?: (request: ToolConfirmationRequest) => void): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
   afterRefusal?(record: RefusalRecord): void;
@@ -101,12 +106,12 @@ export interface GatewayCallResult {
   tool: OfferedTool | { name: string; serverId: 'chatos'; permission: PermissionLevel };
   decision: CallDecision;
   artifacts: readonly SavedArtifact[];
-  /** Seed 002: the first lease of a stateful server asks the agent to release it when done. */
+  /** docs/rules/mcp-yaml.md#leases: the first lease of a stateful server asks the agent to release it when done. */
   reminders: readonly string[];
   durationMs: number;
 }
 
-/** The admin tool of every caller that may hold a dedicated instance (seed 002 `mcp_admin`). */
+/** The admin tool of every caller that may hold a dedicated instance (docs/rules/gateway.md#the-hosts-own-tools). */
 export const RELEASE_TOOL: Tool = {
   name: 'mcp_release',
   description:
@@ -151,7 +156,7 @@ export interface ToolGatewayDeps {
 /** A call that adds no reminder (nearly all): one shared, frozen list. */
 const NO_REMINDERS: readonly string[] = Object.freeze([]);
 
-/** Seed 002's sticky reminder for a conversation holding a stateful server's instance. */
+/** The sticky reminder of docs/rules/mcp-yaml.md#leases for a conversation holding a stateful server's instance. */
 export const leaseReminder = (serverId: string) =>
   `You now hold a dedicated instance of MCP server "${serverId}" for this conversation. When you are sure you no longer need its tools, call mcp_release({"serverId":"${serverId}"}) to free it.`;
 
@@ -327,7 +332,7 @@ export class ToolGateway {
     if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
     const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
-    // On a name two servers' tools would both take, the server that listed first keeps it (seed 002's last known good).
+    // On a name two servers' tools would both take, the server that listed first keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms).
     const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), priority: (server) => this.deps.runtime.listedOrder(server.id) });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
     this.catalogMemo.set(key, { inputs, catalog });
@@ -415,8 +420,12 @@ export class ToolGateway {
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto';
-    if (typeof decision !== 'string') return Promise.resolve(decision).then((answer) => this.callDecided(context, answer, started, reminders, options));
+    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto';
+    if (typeof decision !== 'string')
+      return Promise.resolve(decision).then((answer) => {
+        if (answer === 'approved') options?.onApproved?.();
+        return this.callDecided(context, answer, started, reminders, options);
+      });
     return this.callDecided(context, decision, started, reminders, options);
   }
 
@@ -473,7 +482,7 @@ export class ToolGateway {
   private readonly metaMemo = new WeakMap<ServerDefinition, { meta: Record<string, unknown>; tellsCaller: boolean }>();
 
   /**
-   * `_meta` for every call to this server, exactly seed 000 §3.1: an app's
+   * `_meta` for every call to this server, exactly docs/rules/gateway.md#_meta: an app's
    * expanded callMeta and `chatos.uiApp` (both already in `server.meta`),
    * and `workdir` (the app's own, else the session root). Nothing about the
    * caller is added for a third-party server: it learns no agent or
@@ -577,8 +586,9 @@ export class ToolGateway {
       throw refused;
     }
     const context: CallContext = { caller, tool: offered, server: HOST_SERVER, args };
-    const decision = await (this.deps.hooks?.beforeCall?.(context, options?.signal) ?? 'auto');
+    const decision = await (this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto');
     if (notRun(decision)) return this.declined(context, decision, started, NO_REMINDERS);
+    if (decision === 'approved') options?.onApproved?.();
     const found = await knowledge.run(caller, args, options?.signal);
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, found.ok ? 'ok' : 'tool-error', found.ok ? undefined : found.text));

@@ -3,7 +3,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
-import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from '../../process/childTree.js';
+import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, markedEnvironment, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from '../../process/childTree.js';
 import { LineBuffer } from '../../process/lineBuffer.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
@@ -101,7 +101,9 @@ export class ProcessTransport implements Transport {
     // Before the state changes: a refused start leaves an idle transport that close() has nothing to end in.
     this.options.beforeSpawn?.();
     this.connection = { kind: 'starting' };
-    const { command, args, env, cwd } = this.options;
+    const { command, args, cwd } = this.options;
+    // Every process of the server's tree carries its marker, so ending the tree finds one that double-forked away.
+    const { env, marker } = markedEnvironment(this.options.env);
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn(command, args, {
@@ -121,6 +123,7 @@ export class ProcessTransport implements Transport {
       this.tree = new ChildTree(child, {
         record: pids?.treeRecord(this.serverId, this.options.command, 'server', (message) => log.append('fault', message)),
         log: (kind, message) => log.append(kind, message),
+        marker,
       });
     }
     this.wireStreams(child);

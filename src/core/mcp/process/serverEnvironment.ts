@@ -1,7 +1,7 @@
 /**
  * What of the host's environment a server (or a plugin backend) inherits.
  *
- * Seed 002 has servers inherit the host's whole environment; the SDK passes
+ * The original specification has servers inherit the host's whole environment (docs/rules/mcp-yaml.md#environment-and-headers); the SDK passes
  * only a handful of variables (`getDefaultEnvironment`), so no API key or
  * token of the user's shell reaches a server unless named. ChatOS keeps that
  * small default, adding what real servers need to work as they do in a
@@ -66,7 +66,7 @@ const EXTRA_PREFIXES = ['LC_'];
 const isWindows = (platform: NodeJS.Platform) => platform === 'win32';
 const sdkDefaults = (platform: NodeJS.Platform) => SDK_DEFAULTS[isWindows(platform) ? 'win32' : 'posix'];
 
-/** The names every server and backend inherits from the host when set, as the README and the run plan list them (`LC_*` for the family). */
+/** The names every server and backend inherits from the host when set, as docs/reference/environment.md#what-a-server-inherits and the run plan list them (`LC_*` for the family). */
 export function inheritedEnvNames(platform: NodeJS.Platform = process.platform): string[] {
   return [...new Set([...sdkDefaults(platform), ...EXTRA_NAMES, ...EXTRA_PREFIXES.map((prefix) => `${prefix}*`)])];
 }

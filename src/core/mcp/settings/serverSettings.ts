@@ -12,7 +12,7 @@ import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../../store/recordsStore
  */
 export const ServerSettingsSchema = z.object({
   serverId: z.string(),
-  /** Switched off by the user (seed 003 §8): never offered or started, like a definition with `disabled: true`. Rows from before it parse as on. */
+  /** Switched off by the user (docs/rules/settings-server.md#the-management-ui): never offered or started, like a definition with `disabled: true`. Rows from before it parse as on. */
   disabled: z.boolean().default(false),
   disabledTools: z.array(z.string()).default([]),
   permissionOverrides: ownRecord(PermissionLevelSchema).default(emptyRecord),
@@ -22,7 +22,7 @@ export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
 export const ServerSettingsTable = defineTable('serverSettings', ServerSettingsSchema);
 
 /**
- * Per-server user settings, persisted in the host's admin DB (seed 003
+ * Per-server user settings, persisted in the host's admin DB (docs/rules/settings-server.md#the-management-ui,
  * `disabledTools`). Applied when tools are offered and called, not baked
  * into server definitions, so switching a tool off never restarts a server.
  */

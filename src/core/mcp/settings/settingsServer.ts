@@ -6,6 +6,7 @@ import type { ConfirmableEntry, SummaryBuilder, ToolConfirmationService } from '
 import { HOST_APP_ID } from '../../dataHome.js';
 import { registryId } from '../../registry/registryTables.js';
 import { toolNameFor } from '../catalog/toolNaming.js';
+import { riskyArguments } from './lowRisk.js';
 import { errorResult } from './toolResults.js';
 import { MODULES } from './tools/index.js';
 import type { SettingsContext, SettingsTool, ToolArgs, ToolModule } from './types.js';
@@ -16,7 +17,7 @@ export const SETTINGS_SERVER_ID = registryId(HOST_APP_ID, SETTINGS_SERVER_NAME);
 
 const INSTRUCTIONS =
   "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, MCP servers and their tools, and knowledge bases. " +
-  'Read tools run at once; tools that create, delete or grant ask the user first, and a declined call returns a result saying so.';
+  "Read tools run at once; tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model); a declined call returns a result saying so.";
 
 /** MCP annotations say to any client what the permission level says to ours (STYLE: confirmation is declared, not hard-wired). */
 function annotationsOf(level: PermissionLevel): ToolAnnotations {
@@ -48,7 +49,7 @@ export function createSettingsServer(ctx: SettingsContext, modules: readonly Too
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: annotationsOf(tool.permission),
-        // The assistant page groups tools by domain and shows their level (seed 003 §8).
+        // The assistant page groups tools by domain and shows their level (docs/rules/settings-server.md#the-management-ui).
         _meta: { chatos: { domain, permission: tool.permission } },
       },
       async (args) => {
@@ -113,13 +114,22 @@ function summaryBuilderOf(tool: SettingsTool, offeredName: string): SummaryBuild
   };
 }
 
-/** Every confirm tool's entry, by the name the gateway offers it under (seed 003 §9: confirm tools register automatically). */
+/**
+ * Every confirm tool's entry, by the name the gateway offers it under (docs/rules/settings-server.md#adding-a-domain:
+ * confirm tools register automatically), and every write tool's,
+ * asking only for the calls that give more than its low-risk arguments. A
+ * write call asks through this registration whatever level the tool ends up
+ * with (a user's override included): widening what models may use always
+ * asks.
+ */
 export function settingsConfirmables(modules: readonly ToolModule[] = MODULES): ConfirmableEntry[] {
   return toolsOf(modules)
-    .filter(({ tool }) => tool.permission === 'confirm')
+    .filter(({ tool }) => tool.permission === 'confirm' || tool.permission === 'write')
     .map(({ tool }) => {
       const toolName = settingsToolName(tool.name, modules);
-      return { toolName, risk: tool.risk ?? 'medium', summaryBuilder: summaryBuilderOf(tool, toolName) };
+      const entry: ConfirmableEntry = { toolName, risk: tool.risk ?? 'medium', summaryBuilder: summaryBuilderOf(tool, toolName) };
+      if (tool.permission === 'write') entry.asks = (args) => riskyArguments(tool.lowRisk, args).length > 0;
+      return entry;
     });
 }
 

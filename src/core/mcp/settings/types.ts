@@ -9,6 +9,7 @@ import type { AlwaysAllowStore } from '../../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../../knowledge/knowledgeService.js';
 import type { RegistryCenter } from '../../registry/registryCenter.js';
 import type { ConnectionState } from '../connection/serverConnection.js';
+import type { LowRiskArguments } from './lowRisk.js';
 
 /** A server's state as the settings tools report it: a disabled server never starts, so it has no connection state. */
 export type SettingsServerState = { kind: 'disabled' } | ConnectionState;
@@ -35,7 +36,7 @@ export interface SettingsContext {
   /** Confirm-level tools an agent may run without asking ("always allow"). */
   alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   registry: RegistryCenter;
-  /** Knowledge bases (seed 003 §6). */
+  /** Knowledge bases (docs/rules/knowledge.md#the-settings-tools). */
   knowledge: KnowledgeService;
   plugins: {
     list(): PluginRecord[];
@@ -54,7 +55,7 @@ export interface SettingsContext {
 export type ToolArgs<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape>>;
 
 /**
- * One settings tool (seed 003 §4 `SettingsTool`). Its permission is declared
+ * One settings tool (`SettingsTool`, docs/rules/settings-server.md#adding-a-domain). Its permission is declared
  * here and nowhere else: the server definition's permission patterns, the
  * MCP annotations and the confirmation registration are all derived from it.
  */
@@ -63,16 +64,22 @@ export interface SettingsTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   description: string;
   permission: PermissionLevel;
-  /** How risky a `confirm` tool is; shown with the confirmation. */
+  /** How risky a `confirm` tool (or a `write` call that asks) is; shown with the confirmation. */
   risk?: RiskLevel;
+  /**
+   * For a `write` tool: the arguments a call may give and still run without
+   * asking (docs/rules/confirmation.md#permission-levels, see lowRisk.ts). A call giving any other argument
+   * asks the user first; a write tool without a whitelist asks for any.
+   */
+  lowRisk?: LowRiskArguments;
   inputSchema: Shape;
-  /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools. */
+  /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools and for the `write` calls that ask. */
   summary?(args: ToolArgs<Shape>): string;
   /** Returns a result; a failure the caller should read is an `isError` result, never a throw. */
   handler(args: ToolArgs<Shape>, ctx: SettingsContext): Promise<CallToolResult>;
 }
 
-/** One domain's tools, one `<domain>.tools.ts` file each (seed 003 §9). */
+/** One domain's tools, one `<domain>.tools.ts` file each (docs/rules/settings-server.md#adding-a-domain). */
 export interface ToolModule {
   domain: string;
   tools: SettingsTool[];

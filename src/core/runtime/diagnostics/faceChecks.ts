@@ -44,7 +44,7 @@ export interface UiFacts {
  * nothing locally: its UI is opened from another machine over SSH.
  */
 export function uiCheck({ platform, env, electron }: UiFacts): DiagnosticCheck {
-  const ssh = 'run chatos serve here and open it from your own machine over an SSH tunnel (README: "Over SSH")';
+  const ssh = 'run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)';
   if (platform === 'linux') {
     const display = env.WAYLAND_DISPLAY || env.DISPLAY;
     const browser = LINUX_BROWSERS.map((name) => findCommand(name, env.PATH)).find((found) => found.found);

@@ -18,7 +18,7 @@ const toolArb = fc.record({
   inputSchema: fc.dictionary(fc.string(), fc.jsonValue()),
 });
 
-describe('projectTools (seed 002: provider projection, pass-through today)', () => {
+describe('projectTools (docs/rules/chat.md#tools-sent-to-a-model: pass-through today)', () => {
   it('passes every tool through unchanged, in order, with no problems, for every API kind', () => {
     fc.assert(
       fc.property(fc.constantFrom(...API_KINDS), fc.array(toolArb, { maxLength: 20 }), (apiKind, tools) => {

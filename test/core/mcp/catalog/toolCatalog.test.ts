@@ -17,7 +17,7 @@ function tool(name: string, over: Partial<Tool> = {}): Tool {
 const names = (entries: CatalogEntry[], reserved: string[] = []) => buildCatalog(entries, reserved).tools.map((t) => t.name);
 
 describe('buildCatalog', () => {
-  it("the seed's Playwright example: filtered on raw names, then prefixed", () => {
+  it("the Playwright example of docs/rules/mcp-yaml.md#tool-names-and-transforms: filtered on raw names, then prefixed", () => {
     const playwright = server('playwright', { tools: { whitelist: ['browser_*', 'page_*'], blacklist: ['*_unsafe'] }, transform: [{ prefix: 'playwright_' }] });
     const result = buildCatalog([{ server: playwright, tools: ['browser_click', 'browser_snapshot', 'eval_unsafe', 'browser_eval_unsafe', 'install'].map((n) => tool(n)) }], [], { fileOf: fileOfServer(MCP_YAML) });
     expect(result.tools.map((t) => [t.name, t.rawName])).toEqual([

@@ -36,7 +36,7 @@ describe('globMatches: only "*" is special, and it matches any substring', () =>
   });
 });
 
-describe('filterTool: the seed 002 modes', () => {
+describe('filterTool: the modes of docs/rules/mcp-yaml.md#tool-filters', () => {
   // [rule, whitelist, blacklist, raw tool name, verdict]
   const cases: [string, string[], string[], string, FilterVerdict][] = [
     // no lists: everything is registered

@@ -46,7 +46,7 @@ function withServer(key: string, body: string): string {
 }
 
 describe('loadMcpConfig: the file', () => {
-  it('a missing file is "missing", not a failure (the seed: no file, no MCP servers)', () => {
+  it('a missing file is "missing", not a failure (docs/rules/mcp-yaml.md#the-file: no file, no MCP servers)', () => {
     expect(loadMcpConfig(path.join(tempDir(), 'chatos', 'mcp.yaml'), HOST_ENV)).toEqual({ kind: 'missing' });
   });
 

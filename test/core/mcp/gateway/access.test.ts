@@ -47,7 +47,7 @@ describe('gateway access checks (real stdio servers)', () => {
   });
 
   it('a server with allowMain false is refused in the main flow (WRONG_FLOW) and runs in a sub flow', async () => {
-    // A plugin app's allowMain defaults to false (seed 000 §4.3).
+    // A plugin app's allowMain defaults to false (docs/rules/names-and-exposure.md#flags).
     const { host } = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, PLUGIN, [{ appId: 'main' }]));
     trustPlugin(host, PLUGIN);
 

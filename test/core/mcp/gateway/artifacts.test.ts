@@ -10,7 +10,7 @@ import { tempDir } from '../../../helpers/tempDir.js';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
-describe('image results become artifacts (seed 002), real stdio server', () => {
+describe('image results become artifacts (docs/rules/gateway.md#images-become-artifacts), real stdio server', () => {
   it('PNG images are written under artifacts/mcp/<server>/<tool>/<timestamp>-<uuid>.png and replaced by resource links; an SVG becomes a note', async () => {
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { clock: { now: () => NOW } });
     const call = await host.gateway.callTool(caller(), 'mcp_echo_images', {});

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { tempDir } from '../../../helpers/tempDir.js';
 
-/** Seed 000 §3.1: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
+/** docs/rules/gateway.md#_meta: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
 describe('gateway _meta injection (real stdio servers)', () => {
   it('a plugin server gets its expanded callMeta, chatos.uiApp (not spoofable by callMeta) and workdir (dataDir by default, callMeta.workdir when given)', async () => {
     const pluginId = 'com.example.gw';

@@ -24,7 +24,7 @@ const nextRequest = (required: ToolConfirmationRequest[]) =>
     poll();
   });
 
-describe('permission levels (seed 003 §5)', () => {
+describe('permission levels (docs/rules/confirmation.md#permission-levels)', () => {
   it('come from config patterns, then MCP annotations, else write; overrides persist across restarts', async () => {
     const { host, home } = await confirmHost({ permissions: { 'echo*': 'confirm' } });
     const levels = async (h = host) => Object.fromEntries((await h.gateway.listTools(caller())).tools.map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
@@ -78,7 +78,7 @@ describe('permission levels (seed 003 §5)', () => {
   });
 });
 
-describe('the confirmation gateway (seed 003 §7)', () => {
+describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', () => {
   it('never runs a confirm tool before approval, and runs it once approved', async () => {
     const { host, required, count } = await confirmHost();
     const before = await count();

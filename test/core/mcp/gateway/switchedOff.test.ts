@@ -5,7 +5,7 @@ import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../.
 const SERVER = 'chatos::fx';
 const ECHO = 'mcp_fx_echo';
 
-describe('a server the user switched off (seed 003 §8)', () => {
+describe('a server the user switched off (docs/rules/settings-server.md#the-management-ui)', () => {
   it('is refused with SERVER_DISABLED, never offered, and never started until switched on', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
     host.serverSettings.setServerEnabled(SERVER, false);

@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const runtime of runtimes.splice(0)) await runtime.dispose();
 });
 
-describe('per-conversation leases (seed 002), real stdio servers', () => {
+describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio servers', () => {
   it('one conversation keeps one server process; two conversations get two', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const a1 = pidOf((await host.gateway.callTool(caller('conv-a'), PID, {})).result);

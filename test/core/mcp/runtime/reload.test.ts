@@ -26,7 +26,7 @@ async function twoServersInUse() {
   return { ...setup, aPid, bPid };
 }
 
-describe('mcp.yaml hot reload (seed 002: compute, then swap per server)', () => {
+describe('mcp.yaml hot reload (docs/rules/mcp-yaml.md#hot-reload: compute, then swap per server)', () => {
   it('a changed server offers its new tools; an unchanged one keeps its process; the version goes up', async () => {
     const { host, home, aPid, bPid } = await twoServersInUse();
     const before = host.mcp.version;

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
-import { domainOf } from '../../../../renderer/src/components/servers/toolDomains.js';
 import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../../helpers/providerServer.js';
 import { knowledgeModule } from '../../../../src/core/mcp/settings/tools/knowledge.tools.js';
@@ -27,7 +26,7 @@ const data = (result: { structuredContent?: unknown; isError?: boolean; content:
 };
 
 describe('the knowledge tools behind the gateway', () => {
-  it('offers the nine tools of seed 003 §6 at their levels, all in the knowledge domain', async () => {
+  it('offers the nine tools of docs/rules/knowledge.md#the-settings-tools at their levels, all in the knowledge domain', async () => {
     const { host } = await startTestHost();
     const { tools } = await host.gateway.listTools(caller());
     const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`)).map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]));
@@ -43,10 +42,11 @@ describe('the knowledge tools behind the gateway', () => {
       delete_document: 'confirm/config',
     });
     expect(knowledgeModule.tools.map((t) => t.name)).toEqual(NINE);
-    expect(new Set(NINE.map(domainOf))).toEqual(new Set(['knowledge']));
+    const listed = (await host.operations.servers.tools('chatos::settings')).tools.filter((t) => NINE.includes(t.rawName));
+    expect(new Set(listed.map((t) => t.domain))).toEqual(new Set(['knowledge']));
   });
 
-  it('never runs a confirm tool before approval; read and write tools run at once', async () => {
+  it('never runs a confirm tool before approval; read tools and low-risk writes run at once', async () => {
     const provider = await startProviderServer();
     const { host, home } = await startTestHost();
     await host.models.create({ id: 'embed', name: 'Embed', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
@@ -85,14 +85,24 @@ describe('the knowledge tools behind the gateway', () => {
     expect(listed.files).toEqual([{ file: 'pests.md', chunks: listed.total }]);
     expect(data((await host.gateway.callTool(caller(), 'mcp_settings_list_knowledge_bases', {})).result).knowledgeBases).toHaveLength(1);
 
-    // The assistant can attach a base to an agent (update_agent, a write).
+    // The assistant can attach a base to an agent (update_agent, a write): it widens what the agent reads, so it asks.
     host.agents.create({ id: 'reader', name: 'Reader' });
-    const attach = await host.gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
-    expect(attach.decision).toBe('auto');
+    const attaching = host.gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
+    const attachAsk = await asks.next();
+    expect(attachAsk).toMatchObject({ summary: 'Change agent "reader": knowledge bases it may search to ["garden"]', risk: 'high' });
+    host.confirmations.respond(attachAsk.id, true);
+    expect((await attaching).decision).toBe('approved');
     expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
 
-    const update = await host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
-    expect(update.decision).toBe('auto');
+    // A description alone is a low-risk write; a change of the embedding model asks.
+    const described = await host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes' });
+    expect(described.decision).toBe('auto');
+    const updating = host.gateway.callTool(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', embeddingModel: null });
+    const modelAsk = await asks.next();
+    expect(modelAsk).toMatchObject({ summary: 'Change knowledge base "garden": search by words only (no embedding model)', risk: 'high' });
+    host.confirmations.respond(modelAsk.id, true);
+    const update = await updating;
+    expect(update.decision).toBe('approved');
     expect(data(update.result).knowledgeBase).toMatchObject({ description: 'Notes', embeddingModel: null, embeddedWith: null });
     expect(textOf((await host.gateway.callTool(caller(), 'mcp_settings_get_knowledge_base', { id: 'nope' })).result)).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]; one of: garden/);
 

@@ -45,7 +45,7 @@ describe('the settings server definition', () => {
   });
 });
 
-describe('confirm tools register with the confirmation service (seed 003 §9)', () => {
+describe('confirm tools register with the confirmation service (docs/rules/settings-server.md#adding-a-domain)', () => {
   function service() {
     const confirmations = new ToolConfirmationService(new TestScheduler());
     registerSettingsConfirmables(confirmations);
@@ -61,16 +61,36 @@ describe('confirm tools register with the confirmation service (seed 003 §9)', 
     return { confirmations, summaryOf };
   }
 
-  it('by the name the gateway offers, with the declared risk; read and write tools are not registered', () => {
+  it('by the name the gateway offers, with the declared risk; read tools are not registered, write tools ask only beyond their low-risk arguments', () => {
     const { confirmations } = service();
     for (const tool of allTools()) {
       const offered = `mcp_settings_${tool.name}`;
       expect(confirmations.needsConfirmation(offered), offered).toBe(tool.permission === 'confirm');
+      // Any argument no one listed as low-risk makes a write call ask.
+      expect(confirmations.needsConfirmation(offered, { somethingElse: 1 }), offered).toBe(tool.permission === 'confirm' || tool.permission === 'write');
       expect(confirmations.needsConfirmation(tool.name), tool.name).toBe(false);
       if (tool.permission === 'confirm') expect(confirmations.getRiskLevel(offered)).toBe(tool.risk);
     }
     expect(confirmations.getRiskLevel('mcp_settings_delete_agent')).toBe('high');
     expect(confirmations.getRiskLevel('mcp_settings_grant_access')).toBe('high');
+  });
+
+  it('every write tool declares its low-risk arguments; a call giving more asks, whatever else it gives', () => {
+    const { confirmations } = service();
+    for (const tool of allTools().filter((t) => t.permission === 'write')) expect(tool.lowRisk, tool.name).toBeDefined();
+    const asks = (tool: string, args: Record<string, unknown>) => confirmations.needsConfirmation(`mcp_settings_${tool}`, args);
+    expect(asks('update_agent', { id: 'a', name: 'A', description: 'd', language: 'en' })).toBe(false);
+    expect(asks('update_agent', { id: 'a', description: 'd', uiApps: [] })).toBe(true);
+    expect(asks('update_agent', { id: 'a', knowledgeBases: ['kb'] })).toBe(true);
+    expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: false })).toBe(false);
+    expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: true })).toBe(true);
+    expect(asks('update_knowledge_base', { id: 'kb', name: 'n', description: 'd', chunkSize: 500, chunkOverlap: 50 })).toBe(false);
+    expect(asks('update_knowledge_base', { id: 'kb', embeddingModel: 'm' })).toBe(true);
+    expect(asks('update_knowledge_base', { id: 'kb', embeddingModel: null })).toBe(true);
+    expect(asks('revoke_always_allowed', { agentId: 'a', toolName: 't' })).toBe(false);
+    expect(asks('rescan_apps', {})).toBe(false);
+    // A name from the model is data: "__proto__" is one more argument no one listed.
+    expect(asks('set_tool_enabled', JSON.parse('{"serverId":"s","tool":"t","enabled":false,"__proto__":{"enabled":"any"}}'))).toBe(true);
   });
 
   it('with a summary a person can judge', () => {
@@ -85,6 +105,12 @@ describe('confirm tools register with the confirmation service (seed 003 §9)', 
     expect(summaryOf('mcp_settings_grant_access', { appId: 'aide"\nLet app "x', id: 'a::b' }).summary).toBe('Let app "aide\\"\\nLet app \\"x" use "a::b"');
     expect(summaryOf('mcp_settings_grant_access', { appId: 'aide', id: 'git_app::status' }).summary).toBe('Let app "aide" use "git_app::status"');
     expect(summaryOf('mcp_settings_revoke_access', { appId: 'aide', id: 'git_app::status' }).summary).toBe('Stop app "aide" from using "git_app::status"');
+    expect(summaryOf('mcp_settings_update_agent', { id: 'w', uiApps: [{ pluginId: 'p', appId: 'a', mcp: true, mcpServerIds: ['x::y'] }], knowledgeBases: [] })).toMatchObject({
+      summary: 'Change agent "w": apps to "p/a" (MCP on: ["x::y"], prompts off); knowledge bases it may search to []',
+      risk: 'high',
+    });
+    expect(summaryOf('mcp_settings_set_tool_enabled', { serverId: 'chatos::fs', tool: 'write_file', enabled: true }).summary).toBe('Switch on tool "write_file" of server "chatos::fs" for every conversation (every model may call it again)');
+    expect(summaryOf('mcp_settings_update_knowledge_base', { id: 'docs', embeddingModel: null }).summary).toBe('Change knowledge base "docs": search by words only (no embedding model)');
   });
 
   it('arguments that do not validate are said to, instead of a half-filled sentence', () => {

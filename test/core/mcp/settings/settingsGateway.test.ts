@@ -102,6 +102,21 @@ describe('the settings server behind the gateway', () => {
     expect(host.agents.get('writer')).toBeUndefined();
   });
 
+  it("a write call that widens what agents may use asks even when the user lowered the tool's level", async () => {
+    const { host } = await startTestHost();
+    const { gateway, required } = await wiredGateway(host);
+    host.agents.create({ id: 'writer', name: 'Writer' });
+    host.serverSettings.setPermission('chatos::settings', 'update_agent', 'read');
+    const renamed = await gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', description: 'Writes' });
+    expect(renamed.decision).toBe('auto');
+    const widening = gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', knowledgeBases: ['private'] });
+    const ask = await nextRequest(required);
+    expect(ask).toMatchObject({ toolName: 'mcp_settings_update_agent', summary: 'Change agent "writer": knowledge bases it may search to ["private"]', risk: 'high' });
+    host.confirmations.respond(ask.id, false);
+    expect((await widening).decision).toBe('declined');
+    expect(host.agents.get('writer')).toMatchObject({ description: 'Writes', knowledgeBases: [] });
+  });
+
   it('list_mcp_servers sees the settings server itself running, with its tools', async () => {
     const { host } = await startTestHost();
     const { gateway } = await wiredGateway(host);

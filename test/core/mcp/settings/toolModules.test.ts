@@ -11,7 +11,7 @@ const TOOLS_DIR = path.join(repoRoot, 'src', 'core', 'mcp', 'settings', 'tools')
 
 const isToolModule = (value: unknown): value is ToolModule => typeof (value as ToolModule)?.domain === 'string' && Array.isArray((value as ToolModule)?.tools);
 
-describe('tool modules follow one file per domain (seed 003 §9)', () => {
+describe('tool modules follow one file per domain (docs/rules/settings-server.md#adding-a-domain)', () => {
   it('each domain is unique and every tool name is unique across modules', () => {
     const domains = MODULES.map((m) => m.domain);
     expect(new Set(domains).size).toBe(domains.length);
@@ -39,9 +39,10 @@ describe('tool modules follow one file per domain (seed 003 §9)', () => {
     }
   });
 
-  it('every confirm tool declares its risk and a summary for the confirmation; other tools declare neither', () => {
+  it('every confirm tool, and every write tool with arguments that are not low-risk, declares its risk and a summary for the confirmation; other tools declare neither', () => {
     for (const tool of MODULES.flatMap((m) => m.tools)) {
-      if (tool.permission === 'confirm') {
+      const asksSometimes = tool.permission === 'write' && Object.keys(tool.inputSchema).some((name) => !tool.lowRisk || !Object.hasOwn(tool.lowRisk, name) || tool.lowRisk[name] !== 'any');
+      if (tool.permission === 'confirm' || asksSometimes) {
         expect(tool.risk, tool.name).toBeDefined();
         expect(tool.summary, tool.name).toBeTypeOf('function');
       } else {
@@ -69,7 +70,7 @@ describe('tool modules follow one file per domain (seed 003 §9)', () => {
       revoke_access: 'confirm',
       list_mcp_servers: 'read',
       set_tool_enabled: 'write',
-      // Seed 003 §6, exactly.
+      // docs/rules/knowledge.md#the-settings-tools, exactly.
       list_knowledge_bases: 'read',
       get_knowledge_base: 'read',
       create_knowledge_base: 'confirm',

@@ -1,8 +1,9 @@
-import { createContext, memo, useContext, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { createContext, memo, useContext, useEffect, useState, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from './CopyButton';
-import { highlight } from './highlight';
+import { highlight, highlightedBefore } from './highlight';
+import { LruCache } from './lruCache';
 import { splitMarkdownBlocks } from './markdownBlocks';
 import './markdown.css';
 
@@ -11,10 +12,13 @@ const HighlightNow = createContext(true);
 
 /** A fenced code block: the language, a copy button, and the code highlighted once its grammar loaded (plain until then). */
 function CodeBlock({ code, language }: { code: string; language: string }) {
-  const [html, setHtml] = useState<string>();
   const now = useContext(HighlightNow);
+  // Highlighted before (a message scrolled out of a long conversation and back): shown at once, never plain first.
+  const [html, setHtml] = useState<string | undefined>(() => (now ? highlightedBefore(code, language) : undefined));
   useEffect(() => {
     if (!now) return setHtml(undefined);
+    const known = highlightedBefore(code, language);
+    if (known !== undefined) return setHtml(known);
     let current = true;
     highlight(code, language).then(
       (value) => current && setHtml(value),
@@ -74,13 +78,25 @@ const COMPONENTS: Components = {
 
 const REMARK_PLUGINS: ComponentProps<typeof ReactMarkdown>['remarkPlugins'] = [remarkGfm];
 
-/** One top-level block, parsed again only when its own text changes. */
+/**
+ * Blocks as rendered, by their text: a long conversation's virtual list
+ * mounts a message again each time it scrolls back into view, and parsing
+ * its Markdown again each time would cost a frame. A React element is a
+ * plain description, so one element serves every mount. Bounded by the
+ * characters it holds.
+ */
+const rendered = new LruCache<string, ReactElement>(1_000_000, (_element, text) => text.length);
+
+/** One top-level block, parsed again only when its own text changes; a complete block is parsed once per page. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }): ReactNode {
-  return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-      {text}
-    </ReactMarkdown>
-  );
+  const complete = useContext(HighlightNow);
+  const known = rendered.get(text);
+  if (known) return known;
+  // The function, not the component: its element tree is what is kept (react-markdown's Markdown uses no hooks).
+  const element = ReactMarkdown({ children: text, remarkPlugins: REMARK_PLUGINS, components: COMPONENTS });
+  // The block an answer is still writing changes at every piece: only finished ones are kept.
+  if (complete) rendered.set(text, element);
+  return element;
 });
 
 /**

@@ -1,4 +1,5 @@
 import { grammarOf, highlightWith } from './grammars';
+import { LruCache } from './lruCache';
 
 /**
  * Code highlighting, loaded only when a message shows a fenced code block.
@@ -43,8 +44,23 @@ function highlightHere(code: string, fence: string): Promise<string | undefined>
   return local.then((hljs) => highlightWith(hljs, code, fence));
 }
 
+/** Code highlighted before, by fence and text: a code block that mounts again (scrolled back into view) shows it at once. */
+const done = new LruCache<string, string>(8_000_000, (html) => html.length);
+const keyOf = (code: string, fence: string) => `${fence}\u0000${code}`;
+
+/** The code as this page highlighted it before, if it did. */
+export function highlightedBefore(code: string, fence: string): string | undefined {
+  return done.get(keyOf(code, fence));
+}
+
 /** The code as highlighted HTML (highlight.js escapes the text itself), or undefined for a language it does not know. */
 export async function highlight(code: string, fence: string): Promise<string | undefined> {
+  const html = await highlightOnce(code, fence);
+  if (html !== undefined) done.set(keyOf(code, fence), html);
+  return html;
+}
+
+async function highlightOnce(code: string, fence: string): Promise<string | undefined> {
   if (!grammarOf(fence)) return undefined;
   if (worker === undefined) worker = startWorker();
   const running = worker;

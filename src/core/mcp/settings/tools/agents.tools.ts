@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentInputSchema, type Agent } from '../../../../shared/agents.js';
+import { AgentInputSchema, type Agent, type AgentUiApp } from '../../../../shared/agents.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
@@ -10,6 +10,12 @@ function unknownAgent(id: string, ctx: SettingsContext) {
 }
 
 const appsOf = (agent: Pick<Agent, 'uiApps'>) => agent.uiApps.map((app) => `${app.pluginId}/${app.appId}`);
+
+const idList = (ids: readonly string[]) => `[${ids.map(quoted).join(', ')}]`;
+
+/** One app of an agent as a confirmation shows it: what it switches on and which ids it selects (what a change widens). */
+const selectionOf = (app: AgentUiApp) =>
+  `${quoted(`${app.pluginId}/${app.appId}`)} (MCP ${app.mcp ? `on: ${idList(app.mcpServerIds)}` : 'off'}, prompts ${app.prompt ? `on: ${idList(app.promptIds)}` : 'off'})`;
 
 export const agentsModule: ToolModule = {
   domain: 'agents',
@@ -53,8 +59,23 @@ export const agentsModule: ToolModule = {
     defineTool({
       // hostAppId is left out on purpose: moving an agent to another app changes what it may use, so that takes create_agent's confirmation.
       name: 'update_agent',
-      description: "Change an agent's name, description, language, apps or knowledge bases; fields left out keep their value. The app it acts for cannot be changed here.",
+      description:
+        "Change an agent's name, description, language, apps or knowledge bases; fields left out keep their value. The app it acts for cannot be changed here. " +
+        'A change of its apps (their servers and prompts) or knowledge bases asks the user first.',
       permission: 'write',
+      // Its apps and knowledge bases decide what it may call and read: changing them widens what a model may use.
+      lowRisk: { id: 'any', name: 'any', description: 'any', language: 'any' },
+      risk: 'high',
+      summary: ({ id, name, description, language, uiApps, knowledgeBases }) => {
+        const changes = [
+          ...(name === undefined ? [] : [`name to ${quoted(name)}`]),
+          ...(description === undefined ? [] : [`description to ${quoted(description)}`]),
+          ...(language === undefined ? [] : [`language to ${quoted(language)}`]),
+          ...(uiApps === undefined ? [] : [`apps to ${uiApps.length ? uiApps.map(selectionOf).join(', ') : 'none'}`]),
+          ...(knowledgeBases === undefined ? [] : [`knowledge bases it may search to ${idList(knowledgeBases)}`]),
+        ];
+        return `Change agent ${quoted(id)}: ${changes.length ? changes.join('; ') : 'nothing'}`;
+      },
       inputSchema: {
         id: z.string().describe('The agent id'),
         name: fields.name.optional(),
@@ -86,6 +107,8 @@ export const agentsModule: ToolModule = {
       name: 'revoke_always_allowed',
       description: 'Take back an "Always allow" answer: the tool asks the user again before it runs for this agent.',
       permission: 'write',
+      // It only ever narrows: the tool asks again.
+      lowRisk: { agentId: 'any', toolName: 'any' },
       inputSchema: { agentId: z.string().describe('The agent id'), toolName: z.string().describe('The tool name, as list_always_allowed shows it') },
       async handler({ agentId, toolName }, ctx) {
         if (!ctx.alwaysAllow.revoke(agentId, toolName)) return errorResult(`"${toolName}" is not always allowed for agent "${agentId}"; list them with list_always_allowed`);

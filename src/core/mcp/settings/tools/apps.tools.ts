@@ -78,6 +78,8 @@ export const appsModule: ToolModule = {
       name: 'rescan_apps',
       description: 'Scan the plugin folders again (after installing, editing or removing a plugin) and update the registry; returns what list_apps returns.',
       permission: 'write',
+      // No arguments: a rescan registers what is on disk, and a new plugin's code runs only once the user trusts it.
+      lowRisk: {},
       inputSchema: {},
       async handler(_args, ctx) {
         await ctx.plugins.rescan();

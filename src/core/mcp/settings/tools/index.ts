@@ -5,5 +5,5 @@ import { knowledgeModule } from './knowledge.tools.js';
 import { mcpModule } from './mcp.tools.js';
 import { registryModule } from './registry.tools.js';
 
-/** Every tool domain of the settings server (seed 003 §9): a new domain is a new `<domain>.tools.ts` listed here. */
+/** Every tool domain of the settings server (docs/rules/settings-server.md#adding-a-domain): a new domain is a new `<domain>.tools.ts` listed here. */
 export const MODULES: ToolModule[] = [agentsModule, appsModule, registryModule, mcpModule, knowledgeModule];

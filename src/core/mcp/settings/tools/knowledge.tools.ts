@@ -31,7 +31,7 @@ const settingsShape = {
   chunkOverlap: z.number().int().min(0).max(5_000).optional().describe('Characters a chunk repeats of the one before (default 100)'),
 };
 
-/** Knowledge bases (seed 003 §6): the nine tools with the seed's names and levels. */
+/** Knowledge bases (docs/rules/knowledge.md#the-settings-tools): the nine tools with their names and levels. */
 export const knowledgeModule: ToolModule = {
   domain: 'knowledge',
   tools: [
@@ -72,8 +72,21 @@ export const knowledgeModule: ToolModule = {
     }),
     defineTool({
       name: 'update_knowledge_base',
-      description: 'Change a knowledge base\'s name, description, embedding model or chunk settings. A new embedding model re-embeds every chunk with it (if that fails, nothing changes); a new chunk size applies to documents added afterwards.',
+      description:
+        "Change a knowledge base's name, description, embedding model or chunk settings. A new embedding model re-embeds every chunk with it (if that fails, nothing changes); a new chunk size applies to documents added afterwards. " +
+        'A change of the embedding model asks the user first.',
       permission: 'write',
+      // The embedding model decides where every chunk is sent: a change moves the base's text to another endpoint.
+      lowRisk: { id: 'any', name: 'any', description: 'any', chunkSize: 'any', chunkOverlap: 'any' },
+      risk: 'high',
+      summary: ({ id, embeddingModel }) =>
+        `Change knowledge base ${quoted(id)}: ${
+          embeddingModel === undefined
+            ? 'its settings'
+            : embeddingModel === null
+              ? 'search by words only (no embedding model)'
+              : `embed with model ${quoted(embeddingModel)}: every chunk of it, and every query, is sent to that model's URL`
+        }`,
       inputSchema: { id: baseId, name: z.string().min(1).max(200).optional(), ...settingsShape },
       handler: ({ id, ...patch }, ctx) =>
         guarded(async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataResult, didYouMean, errorResult } from '../toolResults.js';
+import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type ToolModule } from '../types.js';
 
 export const mcpModule: ToolModule = {
@@ -19,8 +19,14 @@ export const mcpModule: ToolModule = {
     }),
     defineTool({
       name: 'set_tool_enabled',
-      description: "Switch one tool of an MCP server on or off for every conversation. A tool switched off is no longer offered to any model; the server keeps running. Use the raw tool name list_mcp_servers shows, not the mcp_<server>_<tool> name.",
+      description:
+        "Switch one tool of an MCP server on or off for every conversation. A tool switched off is no longer offered to any model; the server keeps running. Use the raw tool name list_mcp_servers shows, not the mcp_<server>_<tool> name. " +
+        'Switching a tool on asks the user first.',
       permission: 'write',
+      // Off narrows what every model may call; on may undo what the user switched off.
+      lowRisk: { serverId: 'any', tool: 'any', enabled: [false] },
+      risk: 'medium',
+      summary: ({ serverId, tool, enabled }) => `Switch ${enabled ? 'on' : 'off'} tool ${quoted(tool)} of server ${quoted(serverId)} for every conversation${enabled ? ' (every model may call it again)' : ''}`,
       inputSchema: {
         serverId: z.string().describe('Server id as list_mcp_servers shows it, e.g. "chatos::filesystem"'),
         tool: z.string().describe("The tool's raw name, e.g. \"write_file\""),

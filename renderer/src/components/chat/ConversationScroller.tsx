@@ -1,0 +1,247 @@
+import { ArrowDownOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { Badge, Button, Typography } from 'antd';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Virtualizer, type VirtualizerHandle } from 'virtua';
+import type { MessageRow } from './MessageList';
+import { ReviewApproval } from './reviewApproval';
+
+/** Closer to the bottom than this (px), the view counts as at the bottom: it follows new output again. */
+const AT_BOTTOM_PX = 48;
+/** Fewer rows than this above (or below) the viewport, the next page is asked for. */
+const PAGE_AHEAD_ROWS = 4;
+
+export interface ScrollerProps {
+  rows: MessageRow[];
+  /** Above the rows (notices), and below them (the stopped banner). */
+  header?: ReactNode;
+  footer?: ReactNode;
+  hasOlder: boolean;
+  /** False after a jump to an old message: the newest are not loaded, and new ones are counted rather than shown. */
+  reachesEnd: boolean;
+  /** Messages of the branch after the last loaded one (shown on the jump button). */
+  unloadedNewer: number;
+  paging?: 'older' | 'newer';
+  loadOlder(): void;
+  loadNewer(): void;
+  /** Loads the newest window (after a jump to an old message), to go to the latest. */
+  reloadLatest(): Promise<void>;
+  /** The message to bring into view and mark (a search hit), once its row is there. */
+  target?: string;
+}
+
+/** User input that scrolls up: from then on the view stays where the user put it. */
+const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+
+/**
+ * A conversation's rows in a virtual list (virtua): only the rows near the
+ * viewport are in the DOM, whatever the conversation's length, each
+ * measured as it renders (answers differ in height, images load late).
+ *
+ * It follows the output (sticks to the bottom as rows arrive and grow)
+ * until the user scrolls up, by wheel, keys, touch or the scrollbar, and
+ * again once the user is back at the bottom. Following is decided by what
+ * the user did, never by a measured distance alone: a row that grows
+ * (an image that loads, an answer being written) moves the bottom away
+ * without the user doing anything, and the view goes with it. While the
+ * user reads above, a button goes to the latest and counts what came
+ * since; a confirmation that waits for the user is announced on it.
+ * Older rows are asked for as the user nears the top and are put in front
+ * without moving what is shown (virtua's `shift`).
+ */
+export function ConversationScroller(props: ScrollerProps) {
+  const { rows, header, footer, hasOlder, reachesEnd, unloadedNewer, paging, loadOlder, loadNewer, reloadLatest, target } = props;
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<VirtualizerHandle>(null);
+  /** Whether the view follows the output: the user's intent, kept out of React so a scroll never waits for a render. */
+  const follow = useRef(target === undefined);
+  const [following, setFollowing] = useState(follow.current);
+  /** The last row when the user left the bottom: the rows after it are new to the user (older rows put in front are not). */
+  const [seenKey, setSeenKey] = useState(rows.at(-1)?.key);
+  /** Input that may scroll up is under way (scrollbar drag, touch). */
+  const userScrolling = useRef(false);
+  const lastOffset = useRef(0);
+  const lastRowKey = useRef(rows.at(-1)?.key);
+  lastRowKey.current = rows.at(-1)?.key;
+
+  // Older rows put in front keep what is shown where it is; virtua wants `shift` only for such a render.
+  const firstKey = rows[0]?.key;
+  const previousFirst = useRef(firstKey);
+  const shift = previousFirst.current !== undefined && firstKey !== previousFirst.current && rows.some((row) => row.key === previousFirst.current);
+  useLayoutEffect(() => {
+    previousFirst.current = firstKey;
+  }, [firstKey]);
+
+  // Rows + header + footer: the virtual list's items. The last index is the bottom.
+  const items = 1 + rows.length + 1;
+  const toBottom = useCallback(() => {
+    const handle = list.current;
+    if (handle) handle.scrollToIndex(items - 1, { align: 'end' });
+  }, [items]);
+
+  const setFollow = useCallback((value: boolean) => {
+    if (follow.current === value) return;
+    follow.current = value;
+    setFollowing(value);
+    if (!value) setSeenKey(lastRowKey.current);
+  }, []);
+
+  // New rows (a message, a streamed answer, a confirmation): at the bottom while following.
+  const lastKey = rows.at(-1)?.key;
+  useLayoutEffect(() => {
+    if (follow.current && reachesEnd) toBottom();
+  }, [lastKey, items, reachesEnd, toBottom]);
+
+  // The row to show (a search hit): brought to the middle once it is loaded; the view then stays with it.
+  const targetIndex = target === undefined ? -1 : rows.findIndex((row) => row.messageId === target);
+  const targetShown = useRef<string>(undefined);
+  useLayoutEffect(() => {
+    // Once per target: rows put in front later move its index, and the view stays where the user scrolls it.
+    if (targetIndex === -1 || targetShown.current === target) return;
+    targetShown.current = target;
+    setFollow(false);
+    const show = () => list.current?.scrollToIndex(1 + targetIndex, { align: 'center' });
+    show();
+    // Again once the rows around it were measured (their sizes were estimates), so it ends in the middle.
+    let frame = requestAnimationFrame(() => (show(), (frame = requestAnimationFrame(show))));
+    return () => cancelAnimationFrame(frame);
+  }, [target, targetIndex, setFollow]);
+
+  const nearEdges = useCallback(
+    (offset: number) => {
+      const handle = list.current;
+      if (!handle) return;
+      if (hasOlder && paging === undefined && handle.findItemIndex(offset) <= PAGE_AHEAD_ROWS) loadOlder();
+      if (!reachesEnd && paging === undefined && handle.findItemIndex(offset + handle.viewportSize) >= items - 1 - PAGE_AHEAD_ROWS) loadNewer();
+    },
+    [hasOlder, reachesEnd, paging, items, loadOlder, loadNewer],
+  );
+
+  const onScroll = useCallback(
+    (offset: number) => {
+      const handle = list.current;
+      const box = scroller.current;
+      if (!handle || !box) return;
+      const distance = handle.scrollSize - offset - handle.viewportSize;
+      if (distance <= AT_BOTTOM_PX && reachesEnd) setFollow(true);
+      else if (userScrolling.current && offset < lastOffset.current) setFollow(false);
+      lastOffset.current = offset;
+      nearEdges(offset);
+    },
+    [reachesEnd, setFollow, nearEdges],
+  );
+
+  // Rows that grew or were measured (an image loaded, an answer streamed): the bottom moved, and a following view goes with it.
+  const onResize = useCallback(() => {
+    const handle = list.current;
+    if (!handle) return;
+    if (follow.current && reachesEnd) toBottom();
+    // Rows that do not fill the view give nothing to scroll by: the older ones are asked for at once.
+    else nearEdges(handle.scrollOffset);
+    if (handle.scrollSize <= handle.viewportSize + 1) nearEdges(0);
+  }, [reachesEnd, toBottom, nearEdges]);
+
+  // The user's own scrolling up, from any input.
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0) setFollow(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
+    };
+    const start = () => (userScrolling.current = true);
+    const end = () => (userScrolling.current = false);
+    box.addEventListener('wheel', onWheel, { passive: true });
+    box.addEventListener('keydown', onKey);
+    box.addEventListener('pointerdown', start);
+    box.addEventListener('touchstart', start, { passive: true });
+    window.addEventListener('pointerup', end);
+    window.addEventListener('touchend', end);
+    return () => {
+      box.removeEventListener('wheel', onWheel);
+      box.removeEventListener('keydown', onKey);
+      box.removeEventListener('pointerdown', start);
+      box.removeEventListener('touchstart', start);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('touchend', end);
+    };
+  }, [setFollow]);
+
+  const confirmationIndex = rows.findIndex((row) => row.confirmation);
+  const toConfirmation = useCallback(() => {
+    if (confirmationIndex === -1) return;
+    setFollow(false);
+    list.current?.scrollToIndex(1 + confirmationIndex, { align: 'end' });
+  }, [confirmationIndex, setFollow]);
+
+  const toLatest = async () => {
+    setFollow(true);
+    // The newest rows, when they are not loaded: they follow at the bottom as they arrive.
+    if (!reachesEnd) await reloadLatest();
+    else toBottom();
+  };
+
+  // Is the waiting confirmation in view? Checked as the view moves; announced on the button when it is not.
+  const [confirmationShown, setConfirmationShown] = useState(true);
+  useEffect(() => {
+    const box = scroller.current;
+    if (confirmationIndex === -1 || !box) return setConfirmationShown(true);
+    const check = () => {
+      const card = box.querySelector('[data-testid="confirmation-group"]');
+      if (!card) return setConfirmationShown(false);
+      const a = card.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      setConfirmationShown(a.bottom > b.top && a.top < b.bottom);
+    };
+    check();
+    box.addEventListener('scroll', check, { passive: true });
+    return () => box.removeEventListener('scroll', check);
+  }, [confirmationIndex, rows]);
+
+  const seenAt = seenKey === undefined ? -1 : rows.findIndex((row) => row.key === seenKey);
+  const newItems = (seenAt === -1 ? 0 : rows.length - 1 - seenAt) + unloadedNewer;
+  const approvalHidden = confirmationIndex !== -1 && !confirmationShown;
+
+  return (
+    <ReviewApproval.Provider value={confirmationIndex === -1 ? undefined : toConfirmation}>
+      <div className="chat-scroll-frame">
+        <div className="chat-scroll chat-virtual" ref={scroller} tabIndex={-1} data-testid="chat-scroll" data-following={following}>
+          <Virtualizer ref={list} scrollRef={scroller} shift={shift} onScroll={onScroll} onResize={onResize}>
+            <div key="chat-header" className="chat-row chat-row-edge">
+              {header}
+            </div>
+            {rows.map((row) => (
+              <div key={row.key} className={row.messageId !== undefined && row.messageId === target ? 'chat-row chat-row-target' : 'chat-row'} data-row={row.key}>
+                {row.node}
+              </div>
+            ))}
+            <div key="chat-footer" className="chat-row chat-row-edge">
+              {footer}
+            </div>
+          </Virtualizer>
+        </div>
+        {paging && (
+          <div className={`chat-paging chat-paging-${paging}`} data-testid="chat-paging">
+            <LoadingOutlined /> <Typography.Text type="secondary">{t(paging === 'older' ? 'chat.scroll.older' : 'chat.scroll.newer')}</Typography.Text>
+          </div>
+        )}
+        {approvalHidden ? (
+          <Button className="chat-jump" type="primary" icon={<SafetyCertificateOutlined />} onClick={toConfirmation} data-testid="chat-jump-approval">
+            {t('chat.scroll.approval')}
+          </Button>
+        ) : (
+          (!following || !reachesEnd) && (
+            <Badge className="chat-jump" count={newItems} overflowCount={99} data-testid="chat-jump-count">
+              <Button shape="round" icon={<ArrowDownOutlined />} onClick={() => void toLatest()} data-testid="chat-jump-latest" data-count={newItems} title={newItems ? t('chat.scroll.newItems', { count: newItems }) : undefined}>
+                {t('chat.scroll.latest')}
+              </Button>
+            </Badge>
+          )
+        )}
+      </div>
+    </ReviewApproval.Provider>
+  );
+}

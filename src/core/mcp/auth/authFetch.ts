@@ -1,0 +1,164 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
+
+/**
+ * The fetch every sign-in request goes through (metadata, registration,
+ * token, refresh): the SDK's auth functions take it as `fetchFn`. What it
+ * adds to the SDK, which already follows redirects only within an origin
+ * (at most 5, so a redirect loop ends):
+ *
+ * - only http(s); plain http only to the MCP server's own host or loopback;
+ * - no private, loopback or link-local address unless it is the MCP
+ *   server's own host (a metadata document cannot point ChatOS at the
+ *   user's router or cloud metadata service);
+ * - a deadline per request, body included (a slow document fails);
+ * - a size limit on every body (a huge document fails before it is parsed);
+ * - a redirect back to a url already fetched (a loop) fails.
+ *
+ * The SDK reads a failed protected resource metadata request as "no
+ * metadata" and falls back to older discovery; `onRefusal` hears every
+ * refusal, so the sign-in can stop there instead (HostOAuthProvider).
+ */
+
+export const AUTH_FETCH_TIMEOUT_MS = 15_000;
+export const AUTH_FETCH_MAX_BYTES = 256 * 1024;
+
+const PRIVATE = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
+
+/** Whether an IP address is not on the public internet (loopback, private, link-local, shared, multicast). */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return false;
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+const isLoopbackName = (hostname: string) => hostname === 'localhost' || (isIP(bare(hostname)) !== 0 && /^(127\.|::1$)/.test(bare(hostname)));
+
+export interface AuthFetchOptions {
+  /** The MCP server's url: its own host may be private (a server on this machine or the LAN), no other may. */
+  serverUrl: URL;
+  /** Which step a refusal names (requests before the token exchange are discovery). */
+  step?: () => OAuthStep;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** Resolves a host name (tests may point one at loopback). */
+  resolve?: (hostname: string) => Promise<string[]>;
+  base?: FetchLike;
+  /** Told of every refusal, before it is thrown. */
+  onRefusal?: (error: OAuthStepError) => void;
+}
+
+const resolveAll = async (hostname: string) => (await lookup(hostname, { all: true })).map((entry) => entry.address);
+
+export function authFetch(options: AuthFetchOptions): FetchLike {
+  const base = options.base ?? fetch;
+  const timeoutMs = options.timeoutMs ?? AUTH_FETCH_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? AUTH_FETCH_MAX_BYTES;
+  const resolve = options.resolve ?? resolveAll;
+  const stepOf = options.step ?? (() => 'discovery' as const);
+  const own = options.serverUrl.hostname;
+  const fetched = new Set<string>();
+
+  return async (input, init) => {
+    const url = new URL(String(input));
+    const refuse = (why: string, fix: string) => {
+      const error = new OAuthStepError(stepOf(), `${why} (${url.origin}${url.pathname})`, fix);
+      options.onRefusal?.(error);
+      return error;
+    };
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`a ${url.protocol} url is not fetched`, 'the server or its authorization server is misconfigured: its metadata must name https urls; tell its operator');
+    const ownHost = url.hostname === own;
+    if (url.protocol === 'http:' && !ownHost && !isLoopbackName(url.hostname)) {
+      throw refuse('plain http to a host other than the MCP server is refused', "the authorization server must be reached over https; tell the server's operator");
+    }
+    if (!ownHost) {
+      let addresses: string[];
+      try {
+        addresses = isIP(bare(url.hostname)) ? [bare(url.hostname)] : await resolve(url.hostname);
+      } catch (error) {
+        throw refuse(`its host could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`, 'check your network connection, then sign in again');
+      }
+      if (addresses.some(isPrivateAddress)) {
+        throw refuse('it points at a private or loopback address that is not the MCP server\'s own host', "only the MCP server's own host may be on a private network; the server's metadata is wrong or hostile, tell its operator");
+      }
+    }
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    let response: Response;
+    try {
+      response = await base(url, { ...init, redirect: 'manual', signal });
+      fetched.add(url.href);
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location && URL.canParse(location, url.href) && fetched.has(new URL(location, url).href)) {
+        await response.body?.cancel();
+        throw refuse('it redirects in a loop', "the server's metadata is misconfigured; tell its operator");
+      }
+      return new Response(await readCapped(response, maxBytes, () => refuse(`its answer is larger than ${maxBytes} bytes`, "the server's metadata is not a sign-in document; tell its operator")), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (error) {
+      if (error instanceof OAuthStepError) throw error;
+      if (deadline.aborted) throw refuse(`it did not answer within ${timeoutMs / 1000} s`, 'check your network connection and that the server is up, then sign in again');
+      throw error;
+    }
+  };
+}
+
+/** A body read up to `max` bytes (null for statuses that have none); past that, the stream is cancelled and `tooBig` thrown. */
+async function readCapped(response: Response, max: number, tooBig: () => Error): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!response.body || [101, 204, 205, 304].includes(response.status)) {
+    await response.body?.cancel();
+    return null;
+  }
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body.cancel();
+    throw tooBig();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}

@@ -1,0 +1,252 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { longConversationMessages, writeConversationLog } from '../../scripts/bench/longConversation.js';
+import { chatServerEntry } from '../helpers/chatWorld.js';
+import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writePlugin } from '../helpers/plugins.js';
+import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { runCliAsync } from '../helpers/runCli.js';
+
+/**
+ * The Chat page at real lengths (issue 28), in Chromium against a real
+ * `chatos serve`: a 3,000-message conversation (a real messages.jsonl)
+ * opens at its newest message with only a screenful of it in the DOM,
+ * scrolls by wheel to its first message, and a search hit jumps to an old
+ * message; the view follows the output after a tool returned an image,
+ * stops following when the user scrolls up (a "jump to latest" button
+ * counts what came since), and announces a confirmation it does not show;
+ * a tool call waiting for approval says so with its countdown, and runs
+ * (its time counted from then) once approved; a conversation file with a
+ * torn last line and a message this version rejects opens with notices.
+ * Screenshots: test-output/screenshots/longchat-*.
+ */
+
+let provider: ProviderServer;
+let serve: ServeProcess;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+let home: string;
+const folders: string[] = [];
+const folder = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  folders.push(dir);
+  return dir;
+};
+
+const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
+const conversationsDir = () => path.join(home, 'chatos', 'conversations');
+const scroll = () => page.getByTestId('chat-scroll');
+const phase = () => page.getByTestId('chat-pane').getAttribute('data-phase');
+/** Pixels between the bottom of what is shown and the bottom of the conversation. */
+const gapToBottom = () => scroll().evaluate((box) => box.scrollHeight - box.scrollTop - box.clientHeight);
+
+async function cli(args: string[], input?: string): Promise<void> {
+  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
+  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
+}
+
+/** A conversation of the helper whose log is `messages` (written as the host writes one). */
+async function conversationWith(title: string, write: (dir: string, id: string) => void): Promise<string> {
+  const { conversation } = await api<{ conversation: { id: string } }>('conversations.create', { agentId: 'helper', title });
+  write(conversationsDir(), conversation.id);
+  return conversation.id;
+}
+
+async function send(text: string): Promise<void> {
+  const input = page.getByTestId('chat-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** Wheels up over the messages until `selector` is in the DOM and the view is at its top (older windows load on the way), at most `steps` times. */
+async function wheelUpUntil(selector: string, steps: number): Promise<void> {
+  const box = (await scroll().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const arrived = async () => (await page.locator(selector).count()) > 0 && (await scroll().evaluate((el) => el.scrollTop)) === 0;
+  for (let i = 0; i < steps && !(await arrived()); i++) {
+    await page.mouse.wheel(0, -3000);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
+}
+
+/** Presses Home in the view, again and again (older windows load each time), until `selector` is in the DOM at the top, at most `times` times. */
+async function toTopUntil(selector: string, times: number): Promise<void> {
+  await scroll().focus();
+  const arrived = async () => (await page.locator(selector).count()) > 0 && (await scroll().evaluate((el) => el.scrollTop)) === 0;
+  for (let i = 0; i < times && !(await arrived()); i++) {
+    await page.keyboard.press('Home');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
+}
+
+beforeAll(async () => {
+  provider = await startProviderServer({ shared: true });
+  home = folder('chatos-ui-longchat-');
+  writeMcpYaml(home, { chat: chatServerEntry() });
+  const root = folder('chatos-ui-longchat-plugins-');
+  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  await cli(['roots', 'add', root]);
+  await cli(['trust', 'com.example.desk']);
+  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-long-chat-test\n');
+  const file = path.join(root, 'helper.json');
+  fs.writeFileSync(file, JSON.stringify({ id: 'helper', name: 'Helper', description: 'Long talks', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  await cli(['agents', 'create', '--file', file]);
+  serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
+  ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
+  // Five CLI runs and a serve start: on a loaded machine more than a minute.
+}, 180_000);
+
+afterEach((context) => screenshotOnFailure(page, 'longchat', context));
+
+afterAll(async () => {
+  await chromium?.close();
+  expect(await serve?.stop()).toBe(0);
+  await provider?.close();
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
+  it('opens a 3,000-message conversation at its newest message with a screenful in the DOM, wheels to its first, and a search hit jumps to an old message', async () => {
+    const id = await conversationWith('three thousand', (dir, id) => writeConversationLog(dir, id, longConversationMessages(3000, 'helper')));
+    await openRoute(page, `#/chat/${id}`, 'chat-pane');
+    await page.locator('[data-message="m2999"]').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await page.locator('[data-message="m2999"]').textContent()).toContain('That is all for turn 749');
+    // Only what is near the view is in the DOM: a few screens, not 3,000 messages.
+    expect(await page.locator('[data-message]').count()).toBeLessThan(40);
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    await screenshot(page, 'longchat-01-newest');
+
+    // To the top by the Home key, again and again (older windows load each time); wheeling all the way is the bench's part.
+    await toTopUntil('[data-message="m0"]', 3000);
+    await page.locator('[data-message="m0"]').waitFor({ state: 'visible' });
+    await expect.poll(() => scroll().evaluate((box) => box.scrollTop)).toBe(0);
+    expect(await page.locator('[data-message]').count()).toBeLessThan(40);
+    expect(await page.locator('[data-message="m0"]').textContent()).toContain('Question 0');
+    await screenshot(page, 'longchat-02-first-message');
+
+    // Turn 17's question is message 68: the search hit opens the conversation there, marked.
+    await page.getByTestId('chat-search').fill('needle-17,');
+    const hit = page.getByTestId('search-hit').first();
+    await hit.waitFor();
+    expect(await hit.getAttribute('data-hit-message')).toBe('m68');
+    await hit.click();
+    const target = page.locator('.chat-row-target [data-message="m68"]');
+    await target.waitFor({ state: 'visible', timeout: 20_000 });
+    // In the view, not only in the DOM.
+    await expect.poll(() => target.evaluate((el) => {
+      const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+      const own = el.getBoundingClientRect();
+      return own.bottom > view.top && own.top < view.bottom;
+    })).toBe(true);
+    expect(await page.locator('[data-message="m2999"]').count()).toBe(0);
+    await screenshot(page, 'longchat-03-search-jump');
+    // From there, the latest is one click away.
+    await page.getByTestId('chat-jump-latest').click();
+    await page.locator('[data-message="m2999"]').waitFor({ state: 'visible', timeout: 20_000 });
+    await page.getByTestId('chat-search').fill('');
+  });
+
+  it('follows the output after a tool returned an image; scrolled up, a button counts what came and goes to the latest', async () => {
+    const id = await conversationWith('pictures', (dir, id) => writeConversationLog(dir, id, longConversationMessages(200, 'helper')));
+    await openRoute(page, `#/chat/${id}`, 'chat-pane');
+    await page.locator('[data-message="m199"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const lines = Array.from({ length: 60 }, (_, i) => `Line ${i} of the description of the picture.\n\n`);
+    provider.enqueue({ kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] }, { kind: 'reply', text: lines, delayMs: 40 });
+    await send('Draw me a picture');
+    const image = page.getByTestId('tool-call-pic1').getByTestId('tool-call-image');
+    await image.waitFor({ timeout: 30_000 });
+    await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalHeight)).toBe(160);
+    // The answer streams below the image; the view is still at the bottom while it grows, and when it is stored.
+    await expect.poll(() => page.getByTestId('message-streaming').textContent(), { timeout: 30_000 }).toContain('Line 20');
+    expect(await gapToBottom()).toBeLessThan(60);
+    await expect.poll(phase).toBe('done');
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    expect(await scroll().getAttribute('data-following')).toBe('true');
+    await screenshot(page, 'longchat-04-followed-after-image');
+
+    // The user scrolls up to read: new output no longer moves the view, and the button counts it.
+    const box = (await scroll().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -1500);
+    await expect.poll(() => scroll().getAttribute('data-following')).toBe('false');
+    const top = await scroll().evaluate((el) => el.scrollTop);
+    provider.enqueue({ kind: 'reply', text: 'A short answer.' });
+    await send('And now?');
+    await expect.poll(phase).toBe('done');
+    const jump = page.getByTestId('chat-jump-latest');
+    await expect.poll(() => jump.getAttribute('data-count')).toBe('2');
+    expect(Math.abs((await scroll().evaluate((el) => el.scrollTop)) - top)).toBeLessThan(5);
+    await screenshot(page, 'longchat-05-jump-to-latest');
+    await jump.click();
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A short answer.' }).waitFor({ state: 'visible' });
+    expect(await jump.count()).toBe(0);
+  });
+
+  it('a call waiting for approval says so with its countdown, announced when scrolled away; approved, it runs and its time starts then', async () => {
+    provider.enqueue({ kind: 'reply', text: 'Needs your yes.', toolCalls: [{ id: 'dz1', name: 'mcp_chat_danger', arguments: { what: 'clean the attic' } }] }, { kind: 'reply', text: 'The attic is clean.' });
+    await send('Clean the attic');
+    // The view follows to the question, and the call's card says it waits (no Cancel: nothing runs yet).
+    const confirmation = page.getByTestId('confirmation-group');
+    await confirmation.waitFor({ state: 'visible', timeout: 30_000 });
+    const card = page.locator('[data-testid="tool-call-dz1"]');
+    await page.locator('[data-testid="tool-call-dz1"][data-status="awaiting"]').waitFor();
+    expect(await card.getByTestId('tool-call-status').textContent()).toBe('waiting for your approval');
+    expect(await card.getByTestId('call-cancel').count()).toBe(0);
+    // Scrolled away from it, the question is announced on the button, which brings it back into view.
+    const box = (await scroll().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -2500);
+    const announced = page.getByTestId('chat-jump-approval');
+    await announced.waitFor({ timeout: 20_000 });
+    await screenshot(page, 'longchat-06a-approval-announced');
+    await announced.click();
+    await confirmation.waitFor({ state: 'visible' });
+    await expect.poll(() => confirmation.evaluate((el) => {
+      const box = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+      const own = el.getBoundingClientRect();
+      return own.top >= box.top - 1 && own.bottom <= box.bottom + 1;
+    })).toBe(true);
+
+    // The countdown runs: two seconds pass while the user thinks (waited for on the page, not slept).
+    const seconds = async () => Number(/(\d+) s/.exec((await card.getByTestId('tool-call-countdown').textContent()) ?? '')?.[1]);
+    const first = await seconds();
+    await expect.poll(seconds, { timeout: 30_000 }).toBeLessThanOrEqual(first - 2);
+    await screenshot(page, 'longchat-06-awaiting-approval');
+    await confirmation.getByTestId('confirm-item-approve').click();
+    await page.locator('[data-testid="tool-call-dz1"][data-status="ok"]').waitFor({ timeout: 30_000 });
+    await expect.poll(phase).toBe('done');
+    // Its time is the tool's (a few ms), not the two seconds and more the user took.
+    const ms = Number(/(\d+) ms/.exec((await card.getByTestId('tool-call-duration').textContent()) ?? '')?.[1]);
+    expect(ms).toBeLessThan(1500);
+    await screenshot(page, 'longchat-07-approved');
+  });
+
+  it('a conversation file with a torn last line and a message this version rejects opens with notices, the rest shown, the file kept', async () => {
+    const messages = longConversationMessages(12, 'helper');
+    let file = '';
+    const id = await conversationWith('damaged', (dir, id) => {
+      file = writeConversationLog(dir, id, messages);
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      lines[3] = JSON.stringify({ ...messages[3], status: 'pondering' });
+      fs.writeFileSync(file, `${lines.slice(0, 12).join('\n')}\n${JSON.stringify({ id: 'm12', parentId: 'm11', at: 1, role: 'user', text: 'cut' }).slice(0, 30)}`);
+    });
+    const written = fs.readFileSync(file, 'utf8');
+    await openRoute(page, `#/chat/${id}`, 'chat-pane');
+    await page.locator('[data-message="m11"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const notices = page.getByTestId('chat-notice');
+    await expect.poll(() => notices.count()).toBe(2);
+    expect(await notices.allTextContents()).toEqual([expect.stringContaining('cut short'), expect.stringContaining('message m3 (line 4) is not a message this version reads')]);
+    // Above the rejected answer, the branch goes on: its first question is there, and the answer after it.
+    await wheelUpUntil('[data-message="m0"]', 50);
+    expect(await page.locator('[data-message="m4"]').count()).toBe(1);
+    expect(await page.locator('[data-message="m3"]').count()).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(written);
+    await screenshot(page, 'longchat-08-damaged-file');
+  });
+});

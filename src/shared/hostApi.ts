@@ -8,7 +8,7 @@ import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
-import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -232,6 +232,17 @@ export const HostApiMethods = {
   'models.remove': { params: z.object({ id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
   /** One tiny streamed request; a provider failure is `ok: false` with its code, a missing key or entry an error. */
   'models.test': { params: z.object({ id: Id }).strict(), result: ModelTestResultSchema },
+  /**
+   * The model names a provider offers, for the model picker: of a saved entry (`id`, with its key), or
+   * of what the editor holds before it is saved (`api`, `baseUrl`, and the key typed, if any).
+   */
+  'models.available': {
+    params: z
+      .object({ id: Id.optional(), api: ApiKindSchema.optional(), baseUrl: z.string().max(2048).optional(), apiKey: z.string().min(1).max(16_384).optional() })
+      .strict()
+      .refine((p) => p.id !== undefined || (p.api !== undefined && p.baseUrl !== undefined), { error: 'give id (a saved entry) or api and baseUrl', path: ['id'] }),
+    result: ModelCatalogSchema,
+  },
 
   'registry.overview': {
     params: Empty,
@@ -384,8 +395,12 @@ export const HostApiMethods = {
   'chat.stop': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ stopped: z.boolean() }) },
   /** Cancels one running tool call of the conversation (its MCP request aborted, the server told); the turn goes on with the call marked cancelled. */
   'chat.cancelCall': { params: z.object({ conversationId: ConversationIdSchema, callId: Id }).strict(), result: z.object({ cancelled: z.boolean() }) },
-  /** Continues a stopped conversation from where it stopped. */
-  'chat.resume': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Continues a stopped conversation from where it stopped; `summarize`: older turns are summarized first (the provider said it is too long). */
+  'chat.resume': { params: z.object({ conversationId: ConversationIdSchema, summarize: z.boolean().optional() }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Goes on with an answer the model cut at its token limit: a new answer that carries on from where it stopped. */
+  'chat.continue': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Switches the model that answers in this conversation from the next request on (null: back to the agent's); recorded on the conversation. */
+  'chat.setModel': { params: z.object({ conversationId: ConversationIdSchema, modelId: Id.nullable() }).strict(), result: z.object({ conversation: ConversationSchema }) },
   /** A new answer to the last user message (or the one before `messageId`), beside the old one. */
   'chat.regenerate': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema.optional() }).strict(), result: z.object({ conversationId: z.string() }) },
   /** Edits a sent user message: a new branch from it; the old branch stays reachable. */
@@ -459,6 +474,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
+  /** The next piece of what the model thinks before it answers (the Thinking block, live). */
+  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
   z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema }),
   /** A tool call started or finished (with its status, duration, result summary and image urls). */

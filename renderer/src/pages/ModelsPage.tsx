@@ -121,6 +121,8 @@ export default function ModelsPage() {
                 <Space size={4}>
                   <Typography.Text code>{model.model}</Typography.Text>
                   {model.vision ? <Tag color="purple">{t('models.vision')}</Tag> : null}
+                  {model.kind === 'embedding' ? <Tag color="cyan">{t('models.kind.embedding')}</Tag> : null}
+                  {model.reasoning ? <Tag color="gold">{t('models.reasoning')}</Tag> : null}
                 </Space>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {model.baseUrl}

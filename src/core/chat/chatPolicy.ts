@@ -30,6 +30,8 @@ export interface ArtifactFile {
 /** What a running conversation tells the faces, scoped by conversation id. */
 export type ChatEvent =
   | { type: 'delta'; conversationId: string; messageId: string; text: string }
+  /** The next piece of what the model thinks before it answers (kept apart from the answer's text). */
+  | { type: 'reasoning'; conversationId: string; messageId: string; text: string }
   | { type: 'message'; conversationId: string; message: ConversationMessage }
   | { type: 'toolCall'; call: Omit<ToolCallEvent, 'artifacts'> & { artifacts?: ArtifactFile[] } }
   | { type: 'status'; status: ChatStatusEvent }

@@ -12,7 +12,7 @@ import {
   type KnowledgeBase,
   type SearchResult,
 } from '../../shared/knowledge.js';
-import type { ModelEntry } from '../../shared/models.js';
+import { modelKind, type ModelEntry } from '../../shared/models.js';
 import { normalizeName } from '../naming/names.js';
 import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
@@ -113,7 +113,7 @@ export class KnowledgeService {
     const parsed = KnowledgeBaseInputSchema.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error.issues);
     const data = parsed.data;
-    if (data.embeddingModel) this.embeddingEntry(data.embeddingModel);
+    if (data.embeddingModel) await this.checkEmbeddingModel(data.embeddingModel);
     fs.mkdirSync(this.deps.dir, { recursive: true });
     const id = data.id ?? this.freeId(data.name);
     const folder = this.folderOf(id);
@@ -147,6 +147,8 @@ export class KnowledgeService {
       const next = { ...current.base, ...parsed.data };
       if (next.chunkOverlap >= next.chunkSize) throw invalid([{ path: ['chunkOverlap'], message: 'must be smaller than chunkSize' }]);
       const modelChanged = parsed.data.embeddingModel !== undefined && parsed.data.embeddingModel !== current.base.embeddedWith?.model;
+      // A base with no chunks yet makes no request when re-embedded: the new model is checked all the same.
+      if (modelChanged && next.embeddingModel && current.index.size === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
       let index = current.index;
       let embeddedWith = next.embeddedWith;
       if (modelChanged) ({ index, embeddedWith } = await this.embedAll(current.index, next.embeddingModel, options));
@@ -377,15 +379,33 @@ export class KnowledgeService {
     return vectors;
   }
 
-  /** The entry, checked to exist and to offer embeddings. */
+  /** The entry, checked to exist, to be an embedding model, and to offer embeddings. */
   private embeddingEntry(modelId: string): ModelEntry {
     const entry = this.deps.models.get(modelId);
     if (!entry) {
-      const known = this.deps.models.ids();
-      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of: ${known.join(', ')}; or none, to search by words only` : 'add one (chatos models add), or choose none to search by words only');
+      const known = this.deps.models.ids().filter((id) => { const e = this.deps.models.get(id); return e !== undefined && modelKind(e) === 'embedding'; });
+      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of the embedding entries: ${known.join(', ')}; or none, to search by words only` : 'add an embedding model (chatos models add ID --kind embedding …), or choose none to search by words only');
+    }
+    if (modelKind(entry) !== 'embedding') {
+      throw new KnowledgeError('KB_MODEL_NOT_EMBEDDING', `model "${modelId}" (${entry.model}) is a chat model, not an embedding model: a knowledge base needs vectors from an embedding model`, 'choose an entry of kind embedding (e.g. text-embedding-3-small, nomic-embed-text), or set the entry\'s kind to embedding if it is one; its Test on the Models page shows its dimension');
     }
     if (!offersEmbeddings(entry)) createEmbedder(entry, undefined);
     return entry;
+  }
+
+  /**
+   * The model a base is to use, checked before anything is saved: it exists,
+   * is an embedding model, and answers one embeddings request (the reason it
+   * does not is the refusal's).
+   */
+  private async checkEmbeddingModel(modelId: string, signal?: AbortSignal): Promise<void> {
+    const embedder = await this.embedderFor(modelId);
+    try {
+      await embedder.embed(['ChatOS embedding check'], signal);
+    } catch (error) {
+      if (!(error instanceof KnowledgeError) || error.code === 'KB_CANCELLED') throw error;
+      throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" failed its embedding check, so nothing was saved: ${error.message}`, error.hint, error.failure);
+    }
   }
 
   private async embedderFor(modelId: string): Promise<Embedder> {

@@ -27,6 +27,7 @@ function statsText(stats: Stats, t: TFunction, locale: string): string {
     stats.tokensPerSecond !== undefined ? t('chat.stats.speed', { rate: number(stats.tokensPerSecond, locale, 1) }) : undefined,
     stats.inputTokens !== undefined ? t('chat.stats.input', { count: stats.inputTokens, n: number(stats.inputTokens, locale) }) : undefined,
     stats.outputTokens !== undefined ? t('chat.stats.output', { count: stats.outputTokens, n: number(stats.outputTokens, locale) }) : undefined,
+    stats.reasoningTokens !== undefined ? t('chat.stats.reasoning', { n: number(stats.reasoningTokens, locale) }) : undefined,
     stats.cost !== undefined ? money(stats.cost, locale) : undefined,
     t('chat.stats.tools', { count: stats.toolsSent }),
     stats.attempts > 1 ? t('chat.stats.attempts', { count: stats.attempts }) : undefined,
@@ -36,7 +37,7 @@ function statsText(stats: Stats, t: TFunction, locale: string): string {
   return text;
 }
 
-/** The numbers of one answer: time to first token, tokens per second, tokens in and out, cost, tools sent, tries. A plain span (styles.css): every answer has one. */
+/** The numbers of one answer: time to first token, tokens per second, tokens in and out (thinking apart), cost, tools sent, tries. A plain span (styles.css): every answer has one. */
 export const AnswerStats = memo(function AnswerStats({ stats }: { stats: Stats }) {
   const { t, language } = useRowWords();
   return (

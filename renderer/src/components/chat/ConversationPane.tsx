@@ -1,4 +1,4 @@
-import { DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
+import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
@@ -14,10 +14,12 @@ import { ConversationScroller } from './ConversationScroller';
 import { prepareMarkdown } from './LazyMarkdown';
 import { useMessageRows, type MessageActions } from './MessageList';
 import { RowContext } from './rowContext';
+import { ModelSwitch, type ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
 const WINDOW = 40;
+const NO_MODELS: readonly never[] = [];
 
 /** Saves text as a file the browser downloads. */
 function download(filename: string, mimeType: string, text: string): void {
@@ -38,12 +40,17 @@ function familyOf(state: ConversationState | undefined, id: string): string[] {
   return [...ids];
 }
 
-/** Why the conversation stopped, and Resume once the cause is fixed. */
-function StoppedBanner({ state, onResume }: { state: ConversationState; onResume(): Promise<void> }) {
+/** Why the conversation stopped, and Resume once the cause is fixed (or Summarize and retry, when the conversation outgrew the model). */
+function StoppedBanner({ state, onResume }: { state: ConversationState; onResume(options: { summarize?: boolean }): Promise<void> }) {
   const { t } = useTranslation();
   const [resuming, setResuming] = useState(false);
   if (state.phase.kind !== 'stopped') return null;
   const { stop } = state.phase;
+  const tooLong = stop.code === 'PROVIDER_CONTEXT_TOO_LONG';
+  const resume = (summarize: boolean) => {
+    setResuming(true);
+    void onResume(summarize ? { summarize: true } : {}).finally(() => setResuming(false));
+  };
   return (
     <Alert
       className="chat-stopped"
@@ -60,24 +67,23 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
         </>
       }
       action={
-        <Button
-          icon={<PlayCircleOutlined />}
-          loading={resuming}
-          onClick={() => {
-            setResuming(true);
-            void onResume().finally(() => setResuming(false));
-          }}
-          data-testid="chat-resume"
-        >
-          {t('chat.resume')}
-        </Button>
+        <Space orientation="vertical">
+          {tooLong ? (
+            <Button type="primary" icon={<CompressOutlined />} loading={resuming} onClick={() => resume(true)} data-testid="chat-summarize-retry">
+              {t('chat.summarizeRetry')}
+            </Button>
+          ) : null}
+          <Button icon={<PlayCircleOutlined />} loading={resuming} onClick={() => resume(false)} data-testid="chat-resume">
+            {t('chat.resume')}
+          </Button>
+        </Space>
       }
     />
   );
 }
 
-/** Title, agent, totals and export: apart from the messages, so a streaming answer does not re-render it. */
-const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void }) {
+/** Title, agent, model, totals and export: apart from the messages, so a streaming answer does not re-render it. */
+const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, model }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void; model: ModelSwitchProps }) {
   const { t } = useTranslation();
   return (
     <header className="chat-pane-head">
@@ -89,6 +95,7 @@ const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: 
           <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
             {agent}
           </Tag>
+          <ModelSwitch {...model} />
           <ConversationTotalsText totals={totals} />
         </Space>
       </div>
@@ -124,6 +131,10 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   // The row (a rename from the list, or from another window) comes with the list; the messages stay as the events keep them.
   const rows = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
   const row = rows.data?.conversations.find((c) => c.id === conversationId);
+  const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const modelList = models.data?.models;
+  const modelName = useCallback((id: string) => modelList?.find((m) => m.id === id)?.name ?? id, [modelList]);
   const running = state?.phase.kind === 'running';
 
   const family = familyOf(state, conversationId);
@@ -147,6 +158,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
     regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
     switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
+    continueCut: async () => void (await run(() => api.call('chat.continue', { conversationId }))),
   }), [conversationId, reload, run]);
   // Stable callbacks: the header and the composer re-render only when what they show changes, not with every streamed piece.
   const stop = useCallback(async () => {
@@ -154,6 +166,14 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     await run(() => api.call('chat.stop', { conversationId }));
     setStopping(false);
   }, [conversationId, run]);
+  // The row follows switches made anywhere (another window, the CLI); before it loads, what the conversation was loaded with.
+  const switchedTo = row ? row.modelId : state?.view.conversation.modelId;
+  const agentId = state?.view.conversation.agentId;
+  const agentModelId = agents.data?.agents.find((a) => a.id === agentId)?.modelId ?? undefined;
+  const modelSwitchProps = useMemo<ModelSwitchProps>(
+    () => ({ conversationId, ...(switchedTo ? { current: switchedTo } : {}), ...(agentModelId ? { agentModelId } : {}), models: modelList ?? NO_MODELS, disabled: running }),
+    [conversationId, switchedTo, agentModelId, modelList, running],
+  );
   const sendText = useCallback((text: string) => run(() => api.call('chat.send', { conversationId, text })), [conversationId, run]);
   const exportAs = useCallback(
     (format: 'md' | 'json') =>
@@ -173,7 +193,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   const { conversation } = state.view;
   return (
     <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
-      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} />
+      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} model={modelSwitchProps} />
       {state.view.notices.length > 0 && (
         <div className="chat-notices" data-testid="chat-notices">
           {state.view.notices.map((notice) => (
@@ -187,6 +207,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         confirmations={confirmations}
         onAnswered={dismiss}
         agentName={agentName}
+        modelName={modelName}
         paging={paging}
         loadOlder={loadOlder}
         loadNewer={loadNewer}
@@ -195,7 +216,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
         footer={
           <>
-            <StoppedBanner state={state} onResume={async () => void (await run(() => api.call('chat.resume', { conversationId })))} />
+            <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
             {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
           </>
         }

@@ -1,5 +1,5 @@
-import { EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined } from '@ant-design/icons';
-import { Alert, Button, Input, Space, Spin, Tag, Typography } from 'antd';
+import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
+import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -22,6 +22,8 @@ export interface MessageActions {
   edit(messageId: string, text: string): Promise<void>;
   regenerate(): Promise<void>;
   switchBranch(messageId: string): Promise<void>;
+  /** Goes on with the last answer, which the model cut at its token limit. */
+  continueCut(): Promise<void>;
 }
 
 interface ListProps {
@@ -31,6 +33,93 @@ interface ListProps {
   confirmations?: ToolConfirmationRequest[];
   onAnswered?(id: string): void;
   agentName(id: string): string;
+  /** A model entry's name, to say which model wrote an answer. */
+  modelName?(id: string): string;
+}
+
+/** While it streams, only the end of a long thought is drawn: the whole of it is there once stored. */
+const LIVE_THINKING_CHARS = 20_000;
+
+/**
+ * What the model thought before it answered: open while it thinks (the
+ * text streaming in), folded as soon as the answer starts, and openable
+ * again. A stored answer's thinking starts folded, with how long it took.
+ */
+function ThinkingBlock({ text, live, answering, durationMs, truncated }: { text: string; live: boolean; answering: boolean; durationMs?: number; truncated?: boolean }) {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState<boolean>();
+  const open = chosen ?? (live && !answering);
+  const thinking = live && !answering;
+  const label = thinking ? t('chat.reasoning.live') : durationMs !== undefined ? t('chat.reasoning.done', { seconds: Math.max(1, Math.round(durationMs / 1000)) }) : t('chat.reasoning.doneShort');
+  const shown = live && text.length > LIVE_THINKING_CHARS ? `…${text.slice(-LIVE_THINKING_CHARS)}` : text;
+  return (
+    <Collapse
+      size="small"
+      ghost
+      className="msg-thinking-block"
+      data-testid="thinking-block"
+      data-open={open ? 'true' : 'false'}
+      data-live={thinking ? 'true' : 'false'}
+      activeKey={open ? ['thinking'] : []}
+      onChange={(keys) => setChosen(keys.length > 0)}
+      items={[
+        {
+          key: 'thinking',
+          label: (
+            <Typography.Text type="secondary">
+              {thinking ? <LoadingOutlined /> : <BulbOutlined />} {label}
+            </Typography.Text>
+          ),
+          children: (
+            <>
+              <pre className="msg-thinking-text" data-testid="thinking-text">
+                {shown}
+              </pre>
+              {truncated ? <Typography.Text type="warning">{t('chat.reasoning.truncated')}</Typography.Text> : null}
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+/** A refusal, a filtered answer, a cut one, and what the host noticed, under the answer's text. */
+function AnswerNotes({ message, canContinue, onContinue }: { message: AssistantMessage; canContinue: boolean; onContinue?: () => void }) {
+  const { t } = useTranslation();
+  const notices = message.notices ?? [];
+  return (
+    <>
+      {message.refusal ? <Alert type="warning" showIcon className="msg-refusal" data-testid="message-refusal" title={t('chat.refusal.title')} description={message.refusal} /> : null}
+      {message.finish === 'content-filter' ? <Alert type="warning" showIcon data-testid="message-filtered" title={t('chat.contentFilter')} /> : null}
+      {message.finish === 'length' ? (
+        <Space className="msg-cut" data-testid="message-cut">
+          <Tag color="orange">{t('chat.cut.tag')}</Tag>
+          {canContinue ? (
+            <Button size="small" icon={<StepForwardOutlined />} onClick={onContinue} data-testid="message-continue">
+              {t('chat.cut.continue')}
+            </Button>
+          ) : null}
+        </Space>
+      ) : null}
+      {notices.length ? (
+        <Alert
+          type="info"
+          showIcon
+          className="msg-notices"
+          data-testid="message-notices"
+          title={t('chat.notice.title')}
+          description={
+            <ul>
+              {notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+          }
+        />
+      ) : null}
+    </>
+  );
 }
 
 /** "‹ 2 / 3 ›" for a message with edits or regenerations beside it. */
@@ -125,18 +214,21 @@ interface AssistantProps {
   actions?: MessageActions;
   busy: boolean;
   agentName(id: string): string;
+  modelName?(id: string): string;
   streaming?: boolean;
+  /** While it is written: what the model thinks, so far. */
+  reasoning?: string;
 }
 
 /** Re-rendered only when something it shows changed: a long conversation's earlier answers stay as they are while one streams. */
 function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
-  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.streaming !== b.streaming) return false;
+  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.modelName !== b.modelName || a.streaming !== b.streaming || a.reasoning !== b.reasoning) return false;
   return a.calls.length === b.calls.length && a.calls.every((call, i) => call.result === b.calls[i]!.result && call.event === b.calls[i]!.event && call.child === b.calls[i]!.child);
 }
 
 const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
-  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, streaming } = props;
-  const { word } = useRowWords();
+  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, modelName, streaming, reasoning } = props;
+  const { t, word } = useRowWords();
   const review = useContext(ReviewApproval);
   if (streaming) {
     return (
@@ -144,17 +236,21 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         <div className="msg-author">
           <RobotOutlined /> {agentName(message.agentId)}
         </div>
-        <LazyMarkdown text={message.text} streaming />
+        {reasoning ? <ThinkingBlock text={reasoning} live answering={message.text.length > 0} /> : null}
+        {message.text ? <LazyMarkdown text={message.text} streaming /> : null}
         <span className="stream-caret" />
       </div>
     );
   }
+  const thought = message.reasoning;
   return (
-    <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status}>
+    <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status} data-finish={message.finish ?? ''}>
       <div className="msg-author">
         <RobotOutlined /> {agentName(message.agentId)}
       </div>
+      {thought?.text ? <ThinkingBlock text={thought.text} live={false} answering {...(thought.durationMs !== undefined ? { durationMs: thought.durationMs } : {})} truncated={thought.truncated === true} /> : null}
       {message.text && <LazyMarkdown text={message.text} />}
+      <AnswerNotes message={message} canContinue={Boolean(actions && last && !busy && !message.toolCalls.length)} onContinue={() => void actions?.continueCut()} />
       {message.status === 'stopped' && (
         <Tag color={message.stop?.kind === 'user' ? 'default' : 'error'} className="msg-stopped" data-testid="message-stopped">
           {word(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
@@ -169,7 +265,14 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         </div>
       )}
       <div className="msg-foot">
-        <AnswerStats stats={message.stats} />
+        <span>
+          {modelName && message.modelId ? (
+            <span className="answer-model" data-testid="answer-model" data-model={message.modelId}>
+              {t('chat.model.answeredBy', { name: modelName(message.modelId) })} ·{' '}
+            </span>
+          ) : null}
+          <AnswerStats stats={message.stats} />
+        </span>
         <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
           {message.text && <CopyButton text={message.text} />}
@@ -214,7 +317,7 @@ export interface MessageRow {
  * written, and the confirmations waiting, each group on one card. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
@@ -245,7 +348,7 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
         rows.push({ key: message.id, messageId: message.id, node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
         break;
       case 'assistant':
-        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} /> });
+        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
         break;
       case 'summary':
         rows.push({ key: message.id, messageId: message.id, node: <SummaryDivider message={message} /> });
@@ -255,7 +358,10 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
     }
   }
   // Keyed as the stored message will be: when the answer is stored, its row stays.
-  for (const [id, text] of streaming) rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming /> });
+  for (const [id, text] of streaming) {
+    const reasoning = state.reasoning.get(id);
+    rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming {...(reasoning ? { reasoning } : {})} /> });
+  }
   if (busy && streaming.length === 0 && !callsRunning && groups.size === 0) {
     rows.push({
       key: 'thinking',

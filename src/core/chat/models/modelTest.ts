@@ -1,4 +1,6 @@
-import type { ModelTestResult } from '../../../shared/models.js';
+import type { ModelEntry, ModelTestResult } from '../../../shared/models.js';
+import { createEmbedder } from '../../knowledge/embedder.js';
+import { KnowledgeError } from '../../knowledge/knowledgeError.js';
 import type { ModelClient } from '../providers/modelClient.js';
 import { userText } from '../providers/modelRequest.js';
 import { ProviderError } from '../providers/providerError.js';
@@ -15,6 +17,7 @@ export async function testModel(client: ModelClient, options: { timeoutMs?: numb
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   let text = '';
+  let reasoning = '';
   let usage: { inputTokens: number; outputTokens: number } | undefined;
   try {
     const events = client.stream(
@@ -23,11 +26,30 @@ export async function testModel(client: ModelClient, options: { timeoutMs?: numb
     );
     for await (const event of events) {
       if (event.type === 'text-delta') text += event.text;
+      if (event.type === 'reasoning-delta' && reasoning.length < 500) reasoning += event.text;
       if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
     }
   } catch (error) {
     if (error instanceof ProviderError) return { ok: false, ms: ms(), error: error.toJSON() };
     throw error;
   }
-  return { ok: true, ms: ms(), text, ...(usage ? { usage } : {}) };
+  return { ok: true, ms: ms(), text, ...(usage ? { usage } : {}), ...(reasoning ? { reasoning: reasoning.slice(0, 500) } : {}) };
+}
+
+/**
+ * An embedding entry's test: one embeddings request, the way a knowledge
+ * base makes them; ok with the length of its vector. A request that fails
+ * says why in the same coded words as a chat test.
+ */
+export async function testEmbeddingModel(entry: ModelEntry, apiKey: string | undefined, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ModelTestResult> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? MODEL_TEST_TIMEOUT_MS);
+  try {
+    const [vector] = await createEmbedder(entry, apiKey, { retries: 0 }).embed(['ChatOS embedding test'], options.signal ? AbortSignal.any([options.signal, timeout]) : timeout);
+    return { ok: true, ms: ms(), text: '', dimensions: vector!.length };
+  } catch (error) {
+    if (!(error instanceof KnowledgeError)) throw error;
+    return { ok: false, ms: ms(), error: error.failure ?? { kind: error.code === 'KB_CANCELLED' ? 'aborted' : 'rejected', message: error.message } };
+  }
 }

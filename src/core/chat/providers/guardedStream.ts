@@ -6,14 +6,20 @@ export interface StreamTranslator<Chunk> {
   push(chunk: Chunk): StreamEvent[];
   /** After the last chunk: what is still open (tool calls, usage, done). Throws a ProviderError when the model had not finished. */
   end(): StreamEvent[];
-  /** Characters of the answer taken in so far, emitted or still held (text, tool-call names and arguments): what the answer limit counts. */
-  answerChars(): number;
+  /**
+   * Characters of tool-call names and arguments taken in so far (held until
+   * a call is complete): with the text, reasoning and refusal the stream
+   * yields, what the answer limit counts.
+   */
+  toolInputChars(): number;
 }
 
-/** What an SDK call gets: the signal that aborts it, and how long it may wait for the response's headers. */
+/** What an SDK call gets: the signal that aborts it, how long it may wait for the response's headers, and where to say what the user should know. */
 export interface WireOptions {
   signal: AbortSignal;
   timeout: number;
+  /** Becomes a `notice` event of the stream (e.g. what an SDK would have printed to the console). */
+  notice?(text: string): void;
 }
 
 export interface GuardedStreamOptions<Chunk> {
@@ -54,6 +60,8 @@ function cutText(text: string, room: number): string {
 export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>): AsyncGenerator<StreamEvent> {
   const { signal, idleTimeoutMs, translator, context, maxAnswerChars } = options;
   let textChars = 0;
+  /** Text, reasoning and refusal taken in so far (what the translator holds of tool calls is its own count). */
+  let streamedChars = 0;
   const controller = new AbortController();
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
@@ -77,11 +85,13 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
   try {
     arm();
     let chunks: AsyncIterator<Chunk>;
+    const notices: string[] = [];
     try {
-      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs }))[Symbol.asyncIterator]();
+      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs, notice: (text) => void notices.push(text) }))[Symbol.asyncIterator]();
     } catch (error) {
       throw fail(error);
     }
+    for (const text of notices) yield { type: 'notice', text };
     for (;;) {
       arm();
       let next: IteratorResult<Chunk>;
@@ -94,7 +104,8 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
       } catch (error) {
         throw fail(error);
       }
-      const over = translator.answerChars() > maxAnswerChars;
+      for (const event of events) if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') streamedChars += event.text.length;
+      const over = streamedChars + translator.toolInputChars() > maxAnswerChars;
       for (const event of events) {
         if (event.type === 'text-delta') {
           const text = cutText(event.text, maxAnswerChars - textChars);

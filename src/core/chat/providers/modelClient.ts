@@ -3,6 +3,7 @@ import * as anthropic from './anthropicMessages.js';
 import { guardedStream, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ModelRequest } from './modelRequest.js';
 import * as openaiChat from './openaiChat.js';
+import { openaiChatTranslator } from './openaiChatStream.js';
 import * as openaiResponses from './openaiResponses.js';
 import type { ErrorContext } from './providerError.js';
 import { resolveRequest, type ResolvedRequest } from './requestParts.js';
@@ -75,7 +76,7 @@ export function createModelClient(entry: ModelEntry, apiKey: string | undefined)
   switch (entry.api) {
     case 'openai': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChat.openaiChatTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChatTranslator() });
     }
     case 'openai-responses': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });

@@ -67,12 +67,14 @@ describe('the knowledge tools behind the gateway', () => {
     const created = await creating;
     expect(created.decision).toBe('approved');
     expect(data(created.result).knowledgeBase).toMatchObject({ id: 'garden', embeddingModel: 'embed' });
+    // Making the base checked its model with one embeddings request.
+    expect(provider.requests.map((r) => r.body.input)).toEqual([['ChatOS embedding check']]);
 
-    // Add a document: asks, and nothing reaches the embedding model before the answer.
+    // Add a document: asks, and nothing more reaches the embedding model before the answer.
     const adding = host.gateway.callTool(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
     const addAsk = await asks.next();
     expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
-    expect(provider.requests).toEqual([]);
+    expect(provider.requests).toHaveLength(1);
     host.confirmations.respond(addAsk.id, true);
     expect(data((await adding).result)).toMatchObject({ file: 'pests.md', embedded: true });
 

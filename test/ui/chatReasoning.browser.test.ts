@@ -96,7 +96,7 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
     expect(await answer.getByTestId('answer-stats').textContent()).toContain('10 thinking');
     await screenshot(page, 'reasoning-02-thinking-folded');
     // Opened again on a click: the whole thought.
-    await stored.locator('.ant-collapse-header').click();
+    await stored.getByTestId('thinking-toggle').click();
     await expect.poll(() => stored.getAttribute('data-open')).toBe('true');
     expect(await stored.getByTestId('thinking-text').textContent()).toBe('The tool echoed San Francisco. I can answer.');
     await screenshot(page, 'reasoning-03-thinking-opened');

@@ -1,6 +1,6 @@
 import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -14,7 +14,7 @@ import { ConversationScroller } from './ConversationScroller';
 import { prepareMarkdown } from './LazyMarkdown';
 import { useMessageRows, type MessageActions } from './MessageList';
 import { RowContext } from './rowContext';
-import { ModelSwitch, type ModelSwitchProps } from './ModelSwitch';
+import type { ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
@@ -83,6 +83,9 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
 }
 
 /** Title, agent, model, totals and export: apart from the messages, so a streaming answer does not re-render it. */
+// The model menu loads after the page: it is a menu in the header, and the Chat page stays within its JS budget.
+const ModelSwitch = lazy(() => import('./ModelSwitch').then((m) => ({ default: m.ModelSwitch })));
+
 const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, model }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void; model: ModelSwitchProps }) {
   const { t } = useTranslation();
   return (
@@ -95,7 +98,9 @@ const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, mo
           <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
             {agent}
           </Tag>
-          <ModelSwitch {...model} />
+          <Suspense fallback={null}>
+            <ModelSwitch {...model} />
+          </Suspense>
           <ConversationTotalsText totals={totals} />
         </Space>
       </div>

@@ -1,5 +1,5 @@
 import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
-import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -53,34 +53,25 @@ function ThinkingBlock({ text, live, answering, durationMs, truncated }: { text:
   const label = thinking ? t('chat.reasoning.live') : durationMs !== undefined ? t('chat.reasoning.done', { seconds: Math.max(1, Math.round(durationMs / 1000)) }) : t('chat.reasoning.doneShort');
   const shown = live && text.length > LIVE_THINKING_CHARS ? `…${text.slice(-LIVE_THINKING_CHARS)}` : text;
   return (
-    <Collapse
-      size="small"
-      ghost
-      className="msg-thinking-block"
-      data-testid="thinking-block"
-      data-open={open ? 'true' : 'false'}
-      data-live={thinking ? 'true' : 'false'}
-      activeKey={open ? ['thinking'] : []}
-      onChange={(keys) => setChosen(keys.length > 0)}
-      items={[
-        {
-          key: 'thinking',
-          label: (
-            <Typography.Text type="secondary">
-              {thinking ? <LoadingOutlined /> : <BulbOutlined />} {label}
-            </Typography.Text>
-          ),
-          children: (
-            <>
-              <pre className="msg-thinking-text" data-testid="thinking-text">
-                {shown}
-              </pre>
-              {truncated ? <Typography.Text type="warning">{t('chat.reasoning.truncated')}</Typography.Text> : null}
-            </>
-          ),
-        },
-      ]}
-    />
+    // Plain elements, not antd's Collapse: rows mount and unmount as a long conversation scrolls (Disclosure.tsx says why).
+    <div data-testid="thinking-block" data-open={open ? 'true' : 'false'} data-live={thinking ? 'true' : 'false'} className="msg-thinking-block">
+      <Disclosure
+        ghost
+        open={open}
+        onToggle={setChosen}
+        toggleTestId="thinking-toggle"
+        label={
+          <span className="msg-thinking-label">
+            {thinking ? <LoadingOutlined /> : <BulbOutlined />} {label}
+          </span>
+        }
+      >
+        <pre className="msg-thinking-text" data-testid="thinking-text">
+          {shown}
+        </pre>
+        {truncated ? <Typography.Text type="warning">{t('chat.reasoning.truncated')}</Typography.Text> : null}
+      </Disclosure>
+    </div>
   );
 }
 

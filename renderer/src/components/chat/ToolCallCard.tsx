@@ -1,6 +1,6 @@
 import { ApiOutlined, BranchesOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Space, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
@@ -10,7 +10,9 @@ import { useCountdown } from '../ConfirmationCard';
 import { ArgsList } from './ArgsList';
 import { Disclosure } from './Disclosure';
 import { useRowWords } from './rowContext';
-import { SignInCard } from './SignInCard';
+
+// Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
+const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.SignInCard })));
 
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
@@ -126,7 +128,11 @@ export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
-      {(result?.signIn ?? event?.signIn) && <SignInCard ask={(result?.signIn ?? event?.signIn)!} />}
+      {(result?.signIn ?? event?.signIn) && (
+        <Suspense fallback={null}>
+          <SignInCard ask={(result?.signIn ?? event?.signIn)!} />
+        </Suspense>
+      )}
       {subAgentRun}
     </div>
   );

@@ -13,7 +13,7 @@ function parseAnswerLimit(text: string): number {
  * (the core's default is 1 MiB of text).
  */
 export const answerLimitOption = () =>
-  new Option('--max-answer-chars <n>', 'characters one model answer may have (text, reasoning, tool-call arguments) before it is cut (default 1048576)').argParser(parseAnswerLimit);
+  new Option('--max-answer-chars <n>', 'characters one model answer may have (text and tool-call arguments) before it is cut (default 1048576)').argParser(parseAnswerLimit);
 
 /** The host's chat options for the flag, when it was given. */
 export const answerLimitOf = (value: number | undefined): { maxAnswerChars?: number } => (value === undefined ? {} : { maxAnswerChars: value });

@@ -37,6 +37,8 @@ describe('the Models page texts', () => {
   it('calls a failure\'s text what the provider said only where the provider answered', () => {
     const answered = ProviderErrorKindSchema.options.filter((kind) => failureDetailKey({ kind }) === 'models.test.providerSaid');
     expect(answered.sort()).toEqual(['auth', 'content-filter', 'context-too-long', 'not-found', 'quota', 'rate-limited', 'rejected', 'server']);
+    // The host's own limit, not the provider's words.
+    expect(failureDetailKey({ kind: 'too-long' })).toBe('models.test.details');
     expect(failureDetailKey({ kind: 'network' })).toBe('models.test.details');
     expect(failureDetailKey({ kind: 'aborted' })).toBe('models.test.details');
   });

@@ -11,7 +11,7 @@ export interface ChatPolicy {
   retry: RetryPolicy;
   /** A provider silent this long (no headers, no chunk) fails the request as a timeout (retried like one). */
   idleTimeoutMs: number;
-  /** One answer's characters (text, reasoning, tool-call arguments): past this the stream is stopped and the answer kept up to here, marked cut (issue 25). */
+  /** One answer's characters (text and tool-call arguments; reasoning is bounded apart): past this the stream is stopped and the answer kept up to here, marked cut (issue 25). */
   maxAnswerChars: number;
 }
 

@@ -8,8 +8,8 @@ export interface StreamTranslator<Chunk> {
   end(): StreamEvent[];
   /**
    * Characters of tool-call names and arguments taken in so far (held until
-   * a call is complete): with the text, reasoning and refusal the stream
-   * yields, what the answer limit counts.
+   * a call is complete): with the text and refusal the stream yields, what
+   * the answer limit counts.
    */
   toolInputChars(): number;
 }
@@ -60,7 +60,12 @@ function cutText(text: string, room: number): string {
 export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>): AsyncGenerator<StreamEvent> {
   const { signal, idleTimeoutMs, translator, context, maxAnswerChars } = options;
   let textChars = 0;
-  /** Text, reasoning and refusal taken in so far (what the translator holds of tool calls is its own count). */
+  /**
+   * Text and refusal taken in so far (what the translator holds of tool
+   * calls is its own count). Reasoning is not counted: past
+   * MAX_REASONING_CHARS it is dropped as it comes (streamedAnswer.ts), so
+   * it holds no more memory, and the answer after a long thought is kept.
+   */
   let streamedChars = 0;
   const controller = new AbortController();
   let timedOut = false;
@@ -104,7 +109,7 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
       } catch (error) {
         throw fail(error);
       }
-      for (const event of events) if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') streamedChars += event.text.length;
+      for (const event of events) if (event.type === 'text-delta' || event.type === 'refusal-delta') streamedChars += event.text.length;
       const over = streamedChars + translator.toolInputChars() > maxAnswerChars;
       for (const event of events) {
         if (event.type === 'text-delta') {

@@ -15,7 +15,7 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** No answer or no chunk for this long fails the request (`network`/`timeout`). Default 5 minutes: a reasoning model may think a while before its first token. */
   idleTimeoutMs?: number;
-  /** An answer (text, reasoning, tool-call arguments) longer than this stops the request (`too-long`), its text kept up to here. Default DEFAULT_MAX_ANSWER_CHARS. */
+  /** An answer (text and tool-call arguments; reasoning is bounded apart) longer than this stops the request (`too-long`), its text kept up to here. Default DEFAULT_MAX_ANSWER_CHARS. */
   maxAnswerChars?: number;
 }
 

@@ -147,15 +147,22 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
 
   it('the Thinking block in Chinese', async () => {
     await page.getByTestId('locale-switch').getByText('中文').click();
-    const first = page.getByTestId('message-assistant').first().getByTestId('thinking-block');
-    await expect.poll(() => first.textContent()).toMatch(/已思考 \d+ 秒/);
-    await expect.poll(() => page.getByTestId('message-refusal').textContent()).toContain('模型拒绝回答');
-    await page.getByTestId('message-assistant').first().scrollIntoViewIfNeeded();
+    // The list shows only the rows near the view (a virtual list): each is looked for at the top, the middle and the end.
+    const textInList = async (row: ReturnType<typeof page.getByTestId>) => {
+      for (const at of [0, 0.5, 1]) {
+        await page.getByTestId('chat-scroll').evaluate((box, share) => box.scrollTo({ top: share * box.scrollHeight }), at);
+        if (await row.count()) return (await row.textContent()) ?? '';
+      }
+      return '';
+    };
+    await expect.poll(() => textInList(page.getByTestId('message-assistant').first().getByTestId('thinking-block'))).toMatch(/已思考 \d+ 秒/);
+    await expect.poll(() => textInList(page.getByTestId('message-refusal'))).toContain('模型拒绝回答');
+    await page.getByTestId('chat-scroll').evaluate((box) => box.scrollTo({ top: 0 }));
     await screenshot(page, 'reasoning-08-zh');
-    await page.getByTestId('locale-switch').getByText('EN').click();
   });
 
   it("other providers' shapes: Mistral's parts and <think> tags as thinking; billing stops at once, saying what to do; too long offers Summarize and retry", async () => {
+    await page.getByTestId('locale-switch').getByText('EN').click();
     await page.getByTestId('chat-new').click();
     await page.getByTestId('chat-new-pane').waitFor();
     provider.enqueue({ kind: 'fixture', name: 'mistral-magistral-content-parts' });

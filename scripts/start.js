@@ -1,30 +1,17 @@
 #!/usr/bin/env node
-// `npm start`: builds what changed, then the desktop app where Electron's
-// binary is present (fetched on first start where the network allows),
-// otherwise the headless host, `chatos serve`, whose printed URL opens the
-// same UI in a browser. Any arguments are passed on (`npm start -- --port 0
-// --home DIR`).
+// `npm start` (after scripts/buildIfChanged.mjs): the desktop app where
+// Electron's binary is present (fetched on first start where the network
+// allows), otherwise the headless host, `chatos serve`, whose printed URL
+// opens the same UI in a browser. Any arguments are passed on (`npm start --
+// --port 0 --home DIR`).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { inputsDigest, isBuildCurrent, markBuilt } from './buildState.mjs';
-
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-// A start with nothing changed since the last build skips it (a minute on a
-// small machine); `npm test` and `npm run build` always build in full.
-if (isBuildCurrent(root)) console.log('Nothing changed since the last build; starting.');
-else {
-  const digest = inputsDigest(root);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const build = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  // The digest taken before the build: a file edited during it makes the next start build again.
-  markBuilt(root, digest);
-}
 
 // Electron's own index.js downloads the binary when it is missing, so it is
 // not required here: look for the binary the way it would, without side effects.

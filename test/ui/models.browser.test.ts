@@ -182,6 +182,8 @@ describe('the Models page', () => {
     await api('agents.save', { agent: { id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'] } });
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('agent-edit-helper').click();
+    // The description is under the form's Advanced section.
+    await page.getByTestId('agent-section-advanced').click();
     await page.getByTestId('agent-description').fill('Answers with the local model');
     await page.getByTestId('agent-save').click();
     await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm start`: the desktop app where Electron's binary is present (fetched on
-// first start where the network allows), otherwise the headless host,
-// `chatos serve`, whose printed URL opens the same UI in a browser. Any
-// arguments are passed on (`npm start -- --port 0 --home DIR`).
+// `npm start` (after scripts/buildIfChanged.mjs): the desktop app where
+// Electron's binary is present (fetched on first start where the network
+// allows), otherwise the headless host, `chatos serve`, whose printed URL
+// opens the same UI in a browser. Any arguments are passed on (`npm start --
+// --port 0 --home DIR`).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
+
 
 // Electron's own index.js downloads the binary when it is missing, so it is
 // not required here: look for the binary the way it would, without side effects.

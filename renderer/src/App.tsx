@@ -42,6 +42,8 @@ function AppRoutes() {
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
           <Route path="servers/:serverId" element={<ServersPage />} />
+          {/* An assistant server's page under the route docs/rules/settings-server.md#the-management-ui names; /servers/:serverId stays as an alias. */}
+          <Route path="settings/mcp-assistant/:serverId" element={<ServersPage />} />
           <Route path="prompts" element={<PromptsPage />} />
           <Route path="knowledge" element={<KnowledgePage />} />
           <Route path="playground" element={<PlaygroundPage />} />

@@ -143,13 +143,23 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       problemsChanged();
     }),
-    host.tools.confirmations.on('required', (request) => emit({ type: 'confirmation.required', request })),
+    host.tools.confirmations.on('required', (request) => {
+      emit({ type: 'confirmation.required', request });
+      emit({ type: 'mcp:tool_confirmation_required', request, ...appOfServer(host, request.serverName) });
+    }),
+    host.tools.confirmations.on('expired', (request) => emit({ type: 'mcp:tool_confirmation_expired', id: request.id, request, ...appOfServer(host, request.serverName) })),
     host.tools.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
     host.mcp.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();
     }),
   ];
+}
+
+/** The UI app whose own server this is, so its pages hear of the questions about its tools. */
+function appOfServer(host: Host, serverId: string): { uiApp?: { pluginId: string; appId: string } } {
+  const plugin = host.mcp.definition(serverId)?.plugin;
+  return plugin ? { uiApp: { pluginId: plugin.pluginId, appId: plugin.appId } } : {};
 }
 
 /** Plugin ids of the re-read plugin folders (a rescan reports folders). */

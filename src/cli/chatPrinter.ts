@@ -7,12 +7,12 @@ const clip = (text: string, max = 80) => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
-/** One line of numbers for an answer: first token, speed, tokens, cost. */
+/** One line of numbers for an answer: first token, speed, tokens (thinking apart), cost. */
 export function statsLine(stats: AnswerStats): string {
   return [
     stats.ttftMs !== undefined ? `first token ${Math.round(stats.ttftMs)} ms` : '',
     stats.tokensPerSecond !== undefined ? `${stats.tokensPerSecond} tokens/s` : '',
-    stats.inputTokens !== undefined ? `${stats.inputTokens} in / ${stats.outputTokens} out` : '',
+    stats.inputTokens !== undefined ? `${stats.inputTokens} in / ${stats.outputTokens} out${stats.reasoningTokens !== undefined ? ` (${stats.reasoningTokens} thinking)` : ''}` : '',
     stats.cost !== undefined ? `$${stats.cost.toFixed(4)}` : '',
     stats.attempts > 1 ? `${stats.attempts} tries` : '',
   ]
@@ -20,17 +20,38 @@ export function statsLine(stats: AnswerStats): string {
     .join(' · ');
 }
 
+/** What the user should know about an answer besides its text: a refusal, a cut (and how to go on, in `conversationId`), what the host noticed. */
+function answerNotes(message: AssistantMessage, conversationId?: string): string[] {
+  const notes: string[] = [];
+  if (message.refusal) notes.push(`refused: ${message.refusal}`);
+  if (message.finish === 'content-filter') notes.push("note: the provider's content filter stopped this answer");
+  if (message.finish === 'length') notes.push(`note: the answer was cut at the model's token limit${conversationId ? `; continue it: chatos chat --conversation ${conversationId} --continue` : ''}`);
+  for (const notice of message.notices ?? []) notes.push(`note: ${notice}`);
+  return notes;
+}
+
 /**
  * A turn on a terminal: the answer streamed to stdout as it comes, tool
- * calls and retries as lines on stderr. Piped, stdout gets the answer once
- * it is complete (see printAnswers), and stderr the same lines.
+ * calls and retries as lines on stderr, and the model's thinking on stderr
+ * as it streams, after "thinking:" (unstyled: the CLI writes no styling of
+ * its own, see output.ts) — never mixed into the answer, and not
+ * at all with --json (the thinking is in the JSON). Piped, stdout gets the
+ * answer once it is complete (see printAnswers), and stderr the same lines.
  */
-export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event: ChatEvent): void; streamed: boolean } {
+export function turnPrinter(io: CliIo, conversationId: string, options: { json?: boolean } = {}): { onEvent(event: ChatEvent): void; streamed: boolean } {
   const stream = io.terminal === true && io.write !== undefined;
   let midLine = false;
   /** Calls already printed as started. */
   const shown = new Set<string>();
+  /** The thinking being written on stderr, not ended with a newline yet. */
+  let thinking = false;
+  const endThinking = () => {
+    if (!thinking) return;
+    io.errWrite?.('\n');
+    thinking = false;
+  };
   const line = (text: string) => {
+    endThinking();
     if (midLine) io.write!('\n');
     midLine = false;
     io.err(text);
@@ -39,8 +60,20 @@ export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event:
     streamed: stream,
     onEvent(event) {
       switch (event.type) {
+        case 'reasoning':
+          if (options.json || event.conversationId !== conversationId || !io.errWrite) return;
+          if (!thinking) {
+            if (midLine) io.write!('\n');
+            midLine = false;
+            io.errWrite('thinking: ');
+            thinking = true;
+          }
+          io.errWrite(event.text);
+          return;
         case 'delta':
-          if (!stream || event.conversationId !== conversationId) return;
+          if (event.conversationId !== conversationId) return;
+          endThinking();
+          if (!stream) return;
           io.write!(event.text);
           midLine = !event.text.endsWith('\n');
           return;
@@ -64,8 +97,10 @@ export function turnPrinter(io: CliIo, conversationId: string): { onEvent(event:
         case 'message': {
           if (event.conversationId !== conversationId || event.message.role !== 'assistant') return;
           const message = event.message as AssistantMessage;
+          endThinking();
           if (midLine) io.write!('\n');
           midLine = false;
+          for (const note of answerNotes(message, conversationId)) io.err(note);
           const numbers = statsLine(message.stats);
           if (numbers) io.err(`  (${numbers})`);
           return;
@@ -89,10 +124,12 @@ export function messageLines(message: ConversationMessage): string[] {
     case 'user':
       return [`you: ${message.text}`];
     case 'assistant': {
+      const thought = message.reasoning?.text ? [`  (thought${message.reasoning.durationMs !== undefined ? ` for ${Math.round(message.reasoning.durationMs / 1000)} s` : ''}: ${clip(message.reasoning.text)})`] : [];
       const calls = message.toolCalls.map((c) => `  → ${c.name} ${clip(c.argumentsText, 60)}`);
       const stopped = message.status === 'stopped' ? [`  (stopped: ${message.stop?.message ?? ''})`] : [];
+      const notes = answerNotes(message).map((note) => `  (${note})`);
       const numbers = statsLine(message.stats);
-      return [`${message.agentId}: ${message.text}`, ...calls, ...stopped, ...(numbers ? [`  (${numbers})`] : [])];
+      return [...thought, `${message.agentId}: ${message.text}`, ...calls, ...stopped, ...notes, ...(numbers ? [`  (${numbers})`] : [])];
     }
     case 'tool': {
       const tool = message as ToolMessage;

@@ -16,6 +16,11 @@ export interface AddOptions {
   contextWindow?: string;
   maxTools?: string;
   preset?: string;
+  kind?: string;
+  reasoning?: boolean;
+  reasoningEffort?: string;
+  /** commander's --no-tools: false when given. */
+  tools?: boolean;
 }
 
 /** Which option a field of the entry comes from, so a schema error names what the user typed. */
@@ -29,6 +34,8 @@ export const OPTION_OF_FIELD: Readonly<Record<string, string>> = {
   maxTokens: '--max-tokens',
   contextWindow: '--context-window',
   maxTools: '--max-tools',
+  kind: '--kind',
+  reasoningEffort: '--reasoning-effort',
   'key.name': '--api-key-env',
   apiKey: '--api-key-stdin',
 };
@@ -70,6 +77,10 @@ export function entryFromOptions(id: string, options: AddOptions): ModelEntryInp
     model: model!,
     vision: options.vision ?? preset?.vision ?? false,
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    ...((options.kind ?? preset?.kind) !== undefined ? { kind: (options.kind ?? preset?.kind) as ModelEntryInput['kind'] } : {}),
+    ...(options.reasoning || preset?.reasoning ? { reasoning: true } : {}),
+    ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort as ModelEntryInput['reasoningEffort'] } : {}),
+    ...(options.tools === false ? { tools: false } : {}),
     key: options.apiKeyStdin ? { kind: 'stored' } : envName ? { kind: 'env', name: envName } : { kind: 'none' },
   };
 }

@@ -10,6 +10,8 @@ export interface CliIo {
   write?(text: string): void;
   /** stdout is a terminal (stream the answer) rather than a pipe or file (print it once done). */
   terminal?: boolean;
+  /** Writes to stderr as it is, no newline added (the model's thinking, as it streams). */
+  errWrite?(text: string): void;
   /** Asks one question on the terminal (stderr) and gives the line typed; absent when stdin is no terminal. */
   ask?(question: string): Promise<string>;
 }
@@ -29,11 +31,13 @@ export interface CliIo {
  */
 export function processIo(): CliIo {
   const out = writerOf(process.stdout);
+  const err = writerOf(process.stderr);
   return {
     out: (text) => out(text.endsWith('\n') ? text : `${text}\n`),
-    err: lineWriter(process.stderr),
+    err: (text) => err(text.endsWith('\n') ? text : `${text}\n`),
     write: out,
     terminal: process.stdout.isTTY === true,
+    errWrite: err,
     ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
   };
 }
@@ -59,11 +63,6 @@ function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
     if (closed || stream.destroyed) return;
     stream.write(visibleControls(text));
   };
-}
-
-function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
-  const write = writerOf(stream);
-  return (text) => write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** What commands share: where to print, and the exit code their action sets. */

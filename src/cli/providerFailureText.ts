@@ -38,9 +38,17 @@ export function describeProviderFailure(failure: ProviderFailure, entry: ModelEn
     case 'server':
       return { message: `HTTP ${failure.status ?? '5xx'}: the provider failed${said}`, hint: 'a problem on the provider\'s side; try again later' };
     case 'rejected':
-      return { message: `HTTP ${failure.status ?? 400}: the provider rejected the request${said}`, hint: 'check the model name and parameters (--temperature, --max-tokens) for this provider' };
+      return { message: `HTTP ${failure.status ?? 400}: the provider rejected the request${said}`, hint: 'check the model name and parameters (--temperature, --max-tokens; a reasoning model needs --reasoning) for this provider' };
+    case 'quota':
+      return { message: `billing: the account has no credit left or its quota is used up${said}`, hint: "add credit or raise the limit in the provider's billing settings; waiting does not help" };
+    case 'context-too-long':
+      return { message: `the request is longer than the model's context window${said}`, hint: 'summarize or shorten the conversation, or use a model with a larger context window' };
+    case 'content-filter':
+      return { message: `the provider's content filter refused the request${said}`, hint: 'rephrase it, or use another model' };
     case 'aborted':
       return { message: 'the request was stopped', hint: 'run it again' };
+    case 'too-long':
+      return { message: `the answer from ${where} was too long${said}`, hint: 'ask for a shorter answer, or raise the limit (chatos chat --max-answer-chars N)' };
   }
 }
 

@@ -129,7 +129,7 @@ export function createHost(options: HostOptions = {}): Host {
     };
     await registry.bootstrap(catalog.rescan());
     await mcp.start();
-    plugins.watchTrust();
+    plugins.startWatching();
   }
 
   const host: Host = {

@@ -14,6 +14,16 @@ export const AgentUiAppSchema = z.object({
 });
 export type AgentUiApp = z.infer<typeof AgentUiAppSchema>;
 
+/**
+ * The entry that stands for the host itself (docs/rules/agents.md#your-own-servers):
+ * under it an agent selects what ChatOS registers under its own name, the
+ * servers the user added (mcp.yaml, imported, templates), its built-in ones,
+ * and the user's own prompts. It is no plugin: no own server, no own prompt.
+ */
+export const HOST_UI_APP = { pluginId: 'chatos', appId: 'chatos' } as const;
+
+export const isHostUiApp = (app: { pluginId: string; appId: string }) => app.pluginId === HOST_UI_APP.pluginId && app.appId === HOST_UI_APP.appId;
+
 export const AgentLanguageSchema = z.enum(['zh', 'en']);
 
 export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must start with a letter or digit and use only letters, digits, ".", "_" or "-" (at most 64)' });

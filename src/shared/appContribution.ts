@@ -32,6 +32,8 @@ export const McpContributionSchema = z.object({
   /** `cmd://…` for a stdio server from `entry`, else the manifest's `url`. */
   url: z.string(),
   transport: z.enum(['stdio', 'http']),
+  /** `truely-stateless` in plugin.json: one instance for every conversation. */
+  trulyStateless: z.boolean().optional(),
   /** argv for stdio servers; spawned directly, never through a shell. */
   command: z.string().optional(),
   args: z.array(z.string()).optional(),

@@ -22,6 +22,8 @@ export const StopKindSchema = z.enum([
   'round-limit',
   /** The process running it ended (killed, crashed) before the answer was complete. */
   'interrupted',
+  /** The answer passed the size limit (chat.maxAnswerChars): the stream was stopped and the answer kept up to the limit. */
+  'answer-limit',
 ]);
 
 export const StopInfoSchema = z.object({
@@ -51,10 +53,18 @@ export const AnswerStatsSchema = z.object({
   toolsSent: z.number().int(),
   /** Requests made for it (1 unless retried). */
   attempts: z.number().int().min(1),
+  /** Of the output tokens, those spent thinking, where the provider says. */
+  reasoningTokens: z.number().optional(),
 });
 export type AnswerStats = z.infer<typeof AnswerStatsSchema>;
 
-export const ToolCallRecordSchema = z.object({ id: z.string(), name: z.string(), argumentsText: z.string() });
+export const ToolCallRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  argumentsText: z.string(),
+  /** What the provider attached to the call and wants back with it (Gemini's `extra_content.google.thought_signature`). */
+  extraContent: z.record(z.string(), z.unknown()).optional(),
+});
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
 /** What a tool result holds as stored: text, an image saved in the conversation's artifacts, or a note in place of what could not be kept. */
@@ -74,6 +84,27 @@ export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 
 const base = { id: MessageIdSchema, parentId: MessageIdSchema.nullable(), at: z.number() };
 
+/**
+ * What the model thought before it answered, kept apart from the answer.
+ * `replay`: the provider's own items that must go back to it unchanged
+ * (Anthropic thinking blocks with their signatures, Responses reasoning
+ * items with `encrypted_content`, OpenRouter `reasoning_details`); only the
+ * same model entry is ever sent them.
+ */
+export const ReasoningSchema = z.object({
+  text: z.string(),
+  /** From its first piece to the first piece of the answer (or its last piece). */
+  durationMs: z.number().optional(),
+  /** How it came: `reasoning_content` (DeepSeek, Qwen, vLLM), `reasoning` (Ollama, OpenRouter, newer vLLM), `<think>` tags, a `thinking` content part (Mistral), Anthropic thinking blocks, Responses reasoning summaries. */
+  source: z.enum(['reasoning_content', 'reasoning', 'reasoning_details', 'think-tags', 'thinking-part', 'anthropic', 'responses']).optional(),
+  /** The text was longer than a conversation keeps: only its start is here. */
+  truncated: z.boolean().optional(),
+  replay: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+/** Why the model ended its answer: `length` (cut at the token limit), `refusal`, `content-filter` (the provider's filter stopped it). */
+export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'other']);
+
 export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string() });
 
 export const AssistantMessageSchema = z.object({
@@ -87,6 +118,15 @@ export const AssistantMessageSchema = z.object({
   status: z.enum(['complete', 'stopped']),
   stop: StopInfoSchema.optional(),
   stats: AnswerStatsSchema,
+  reasoning: ReasoningSchema.optional(),
+  /** Absent in answers written before it was kept. */
+  finish: FinishSchema.optional(),
+  /** The model declined to answer (OpenAI `refusal`, Anthropic `stop_reason: refusal`): its words, or the provider's explanation. */
+  refusal: z.string().optional(),
+  /** What the host noticed about this answer and the user should know (an unknown part kept, a call the provider cut, ids the provider changed). */
+  notices: z.array(z.string()).optional(),
+  /** Content parts of a type the host does not show, kept as the provider sent them. */
+  otherParts: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 /** A call refused because its remote server needs the user to sign in: which server (the mcp.yaml name signs in). */
@@ -158,6 +198,8 @@ export const ConversationSchema = z.object({
   leafId: MessageIdSchema.nullable(),
   status: ConversationStatusSchema,
   totals: ConversationTotalsSchema,
+  /** The model entry this conversation was switched to; absent: the agent's. Each answer records the model that wrote it. */
+  modelId: z.string().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

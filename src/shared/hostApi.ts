@@ -8,7 +8,7 @@ import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
-import { KeyStoreSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -36,6 +36,8 @@ const JsonObject = z.record(z.string(), z.unknown());
 const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 /** A part of an upload, base64: small enough for a request body of 1 MB. */
 export const KNOWLEDGE_UPLOAD_PART_CHARS = 680_000;
+/** Files one knowledge.addUploads adds at most (its request stays well under 1 MB). */
+export const MAX_UPLOADS_PER_ADD = 1000;
 /** A face's own id for a call it may cancel. */
 const CallId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
@@ -128,6 +130,8 @@ export const ServerToolSchema = z.object({
   permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
   /** The level without the user's override, so the UI can offer "reset". */
   inputSchema: JsonObject,
+  /** The group the server declares the tool in (`_meta.chatos.domain`: the settings server's module); absent when it declares none. */
+  domain: z.string().optional(),
 });
 export type ServerTool = z.infer<typeof ServerToolSchema>;
 
@@ -215,6 +219,8 @@ export const HostApiMethods = {
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */
   'agents.save': { params: z.object({ id: Id.optional(), agent: JsonObject }).strict(), result: z.object({ agent: AgentSchema }) },
   'agents.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  /** Creates the ready assistant for a model (docs/using/agents.md#a-ready-assistant): built-in apps and the user's own servers, in the user's language. */
+  'agents.createReady': { params: z.object({ modelId: Id, language: z.enum(['zh', 'en']) }).strict(), result: z.object({ agent: AgentSchema }) },
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
 
@@ -226,6 +232,17 @@ export const HostApiMethods = {
   'models.remove': { params: z.object({ id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
   /** One tiny streamed request; a provider failure is `ok: false` with its code, a missing key or entry an error. */
   'models.test': { params: z.object({ id: Id }).strict(), result: ModelTestResultSchema },
+  /**
+   * The model names a provider offers, for the model picker: of a saved entry (`id`, with its key), or
+   * of what the editor holds before it is saved (`api`, `baseUrl`, and the key typed, if any).
+   */
+  'models.available': {
+    params: z
+      .object({ id: Id.optional(), api: ApiKindSchema.optional(), baseUrl: z.string().max(2048).optional(), apiKey: z.string().min(1).max(16_384).optional() })
+      .strict()
+      .refine((p) => p.id !== undefined || (p.api !== undefined && p.baseUrl !== undefined), { error: 'give id (a saved entry) or api and baseUrl', path: ['id'] }),
+    result: ModelCatalogSchema,
+  },
 
   'registry.overview': {
     params: Empty,
@@ -306,6 +323,11 @@ export const HostApiMethods = {
   /** One part of a file being uploaded, at its byte offset (parts in order); the file is added with addUpload. */
   'knowledge.uploadPart': { params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(), result: z.object({ received: z.number() }) },
   'knowledge.addUpload': { params: z.object({ id: Id, uploadId: KnowledgeJobId, name: z.string().min(1).max(300), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
+  /** Several uploaded files as one change (the base written once): a drop of many files. */
+  'knowledge.addUploads': {
+    params: z.object({ id: Id, uploads: z.array(z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict()).min(1).max(MAX_UPLOADS_PER_ADD), jobId: KnowledgeJobId }).strict(),
+    result: z.object({ added: z.array(AddResultSchema) }),
+  },
   'knowledge.addText': { params: z.object({ id: Id, title: z.string().max(200).default('text'), text: z.string().min(1).max(900_000), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
   /** Cancels a running add or re-embed: nothing of it is kept. */
   'knowledge.cancel': { params: z.object({ jobId: KnowledgeJobId }).strict(), result: z.object({ cancelled: z.boolean() }) },
@@ -373,8 +395,12 @@ export const HostApiMethods = {
   'chat.stop': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ stopped: z.boolean() }) },
   /** Cancels one running tool call of the conversation (its MCP request aborted, the server told); the turn goes on with the call marked cancelled. */
   'chat.cancelCall': { params: z.object({ conversationId: ConversationIdSchema, callId: Id }).strict(), result: z.object({ cancelled: z.boolean() }) },
-  /** Continues a stopped conversation from where it stopped. */
-  'chat.resume': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Continues a stopped conversation from where it stopped; `summarize`: older turns are summarized first (the provider said it is too long). */
+  'chat.resume': { params: z.object({ conversationId: ConversationIdSchema, summarize: z.boolean().optional() }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Goes on with an answer the model cut at its token limit: a new answer that carries on from where it stopped. */
+  'chat.continue': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ conversationId: z.string() }) },
+  /** Switches the model that answers in this conversation from the next request on (null: back to the agent's); recorded on the conversation. */
+  'chat.setModel': { params: z.object({ conversationId: ConversationIdSchema, modelId: Id.nullable() }).strict(), result: z.object({ conversation: ConversationSchema }) },
   /** A new answer to the last user message (or the one before `messageId`), beside the old one. */
   'chat.regenerate': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema.optional() }).strict(), result: z.object({ conversationId: z.string() }) },
   /** Edits a sent user message: a new branch from it; the old branch stays reachable. */
@@ -429,6 +455,13 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('models.changed') }),
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
+  /**
+   * The same questions under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
+   * declined because nobody answered in time. `uiApp` names the app whose
+   * own server the tool is of, so its open pages get the event too.
+   */
+  z.object({ type: z.literal('mcp:tool_confirmation_required'), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
+  z.object({ type: z.literal('mcp:tool_confirmation_expired'), id: z.string(), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */
@@ -441,6 +474,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
+  /** The next piece of what the model thinks before it answers (the Thinking block, live). */
+  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
   z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema }),
   /** A tool call started or finished (with its status, duration, result summary and image urls). */

@@ -115,7 +115,14 @@ export const IngestProgressSchema = z.object({
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 
-export const AddResultSchema = z.object({ file: z.string(), chunks: z.number().int(), replaced: z.number().int(), embedded: z.boolean() });
+export const AddResultSchema = z.object({
+  file: z.string(),
+  chunks: z.number().int(),
+  replaced: z.number().int(),
+  embedded: z.boolean(),
+  /** What reading the file changed, for the user (an HTML page's elements nested too deep, flattened). */
+  notes: z.array(z.string()).optional(),
+});
 export type AddResult = z.infer<typeof AddResultSchema>;
 
 /** File types a base reads (by extension). */

@@ -37,6 +37,14 @@ export const BaseUrlSchema = z
     }
   }, { error: 'must be an http:// or https:// URL without a user name or password in it (e.g. https://api.openai.com/v1)' });
 
+/** What an entry is for: answering (chat) or turning text into vectors (embedding, for knowledge bases). */
+export const ModelKindSchema = z.enum(['chat', 'embedding']);
+export type ModelKind = z.infer<typeof ModelKindSchema>;
+
+/** How hard a reasoning model thinks (OpenAI `reasoning_effort`, Anthropic's thinking budget, DeepSeek's effort). */
+export const ReasoningEffortSchema = z.enum(['minimal', 'low', 'medium', 'high']);
+export type ReasoningEffort = z.infer<typeof ReasoningEffortSchema>;
+
 /** US dollars per million tokens, as providers price them. */
 export const ModelPricesSchema = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
 
@@ -57,6 +65,17 @@ export const ModelEntryInputSchema = z.object({
   maxTools: z.number().int().min(0).optional(),
   prices: ModelPricesSchema.optional(),
   key: KeyRefSchema.default({ kind: 'none' }),
+  /** Chat or embedding; absent in entries written before kinds existed (see modelKind). */
+  kind: ModelKindSchema.optional(),
+  /**
+   * A reasoning model (o-series, GPT-5, DeepSeek thinking, Claude with
+   * extended thinking): it is sent `max_completion_tokens` and no
+   * temperature or top_p, which such models reject.
+   */
+  reasoning: z.boolean().optional(),
+  reasoningEffort: ReasoningEffortSchema.optional(),
+  /** Takes tools (function calling); absent means yes. A model without tools is sent none. */
+  tools: z.boolean().optional(),
 });
 export type ModelEntryInput = z.input<typeof ModelEntryInputSchema>;
 
@@ -88,8 +107,22 @@ export function describeKeyStore(store: KeyStore): string {
 export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchema });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
-/** What a failed provider request was, as every face words it (see ProviderError in the core). */
-export const ProviderErrorKindSchema = z.enum(['rejected', 'auth', 'not-found', 'rate-limited', 'server', 'network', 'aborted']);
+/**
+ * An entry's kind: as set, else guessed from its model name for entries
+ * written before kinds existed (embedding models are named so: text-embedding-3-small,
+ * nomic-embed-text, bge-m3 …), else chat.
+ */
+export function modelKind(entry: Pick<ModelEntry, 'kind' | 'model'>): ModelKind {
+  return entry.kind ?? (/embed|(^|[/:-])(bge|e5|gte)([-:.]|$)/i.test(entry.model) ? 'embedding' : 'chat');
+}
+
+/**
+ * What a failed provider request was, as every face words it (see ProviderError in the core):
+ * `quota` (billing: no credit, quota used up), `context-too-long`, `content-filter` are rejections
+ * with a meaning a person can act on; `too-long`: the answer passed the host's limit
+ * (chat.maxAnswerChars) and the stream was stopped there.
+ */
+export const ProviderErrorKindSchema = z.enum(['rejected', 'auth', 'not-found', 'rate-limited', 'server', 'network', 'aborted', 'quota', 'context-too-long', 'content-filter', 'too-long']);
 export type ProviderErrorKind = z.infer<typeof ProviderErrorKindSchema>;
 
 /** For `network`: what exactly failed, so a face can say "DNS" rather than "network". */
@@ -107,9 +140,22 @@ export const ProviderFailureSchema = z.object({
 });
 export type ProviderFailure = z.infer<typeof ProviderFailureSchema>;
 
-/** One tiny streamed request (`chatos models test`, the Models page's Test). */
+/** One tiny streamed request (`chatos models test`, the Models page's Test); for an embedding entry, one embeddings request. */
 export const ModelTestResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), ms: z.number(), text: z.string(), usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional() }),
+  z.object({
+    ok: z.literal(true),
+    ms: z.number(),
+    text: z.string(),
+    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+    /** An embedding entry: how many numbers a vector has. */
+    dimensions: z.number().int().optional(),
+    /** A chat entry that thought before answering: what it thought (the first of it). */
+    reasoning: z.string().optional(),
+  }),
   z.object({ ok: z.literal(false), ms: z.number(), error: ProviderFailureSchema }),
 ]);
 export type ModelTestResult = z.infer<typeof ModelTestResultSchema>;
+
+/** The model names a provider offers (`/v1/models`, Anthropic's models list, Ollama's tags), for the model picker. */
+export const ModelCatalogSchema = z.object({ names: z.array(z.string()), source: z.enum(['models', 'anthropic-models', 'ollama-tags']) });
+export type ModelCatalog = z.infer<typeof ModelCatalogSchema>;

@@ -56,6 +56,8 @@ export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
    * reload builds the server's definition from the row alone.
    */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })).optional(),
+  /** A plugin's `truely-stateless` (docs/rules/mcp-yaml.md#leases): one instance shared by every conversation. */
+  trulyStateless: z.boolean().optional(),
 });
 export type RegistryMcpServer = z.infer<typeof RegistryMcpServerSchema>;
 

@@ -9,16 +9,20 @@ import { isAlive, pidsOf, startTestHost, trustPlugin, writeGatewayPlugin, type T
 import { writeHugePlugin, writePlugin } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
+import { TestScheduler } from '../helpers/testScheduler.js';
 
 const urls = {
   uiAppUrl: (pluginId: string, appId: string, surface: string) => `/ui/test/${pluginId}/${appId}/__shell?surface=${surface}`,
   artifactUrl: (file: string) => `/artifacts-test${file}`,
 };
 
-async function startApi(options: { trusted?: boolean } = {}): Promise<{ api: HostApiService; events: HostEventMessage[]; t: TestHost }> {
-  const t = await startTestHost(({ pluginRoot }) => {
-    writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }, { appId: 'other', allowMain: true }]);
-  });
+async function startApi(options: { trusted?: boolean; scheduler?: TestScheduler } = {}): Promise<{ api: HostApiService; events: HostEventMessage[]; t: TestHost }> {
+  const t = await startTestHost(
+    ({ pluginRoot }) => {
+      writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }, { appId: 'other', allowMain: true }]);
+    },
+    options.scheduler ? { scheduler: options.scheduler } : {},
+  );
   if (options.trusted !== false) trustPlugin(t.host, 'acme.tools');
   const api = createHostApiService(t.host, { face: 'serve', urls, version: '9.9.9', locale: 'en-US' });
   const events: HostEventMessage[] = [];
@@ -146,6 +150,25 @@ describe('HostApi service', () => {
     expect((await call(api, 'registry.revoke', { appId: 'aide', id })).removed).toBe(true);
     expect((await call(api, 'registry.overview', {})).visible.aide!.servers).not.toContain(id);
     expect((await failure(api, 'registry.grant', { appId: 'aide', id: 'nope::x' })).code).toBe('UNKNOWN_ID');
+  });
+
+  it("publishes each question under the seed's names too: required with the app whose server it is, expired when nobody answers", async () => {
+    const scheduler = new TestScheduler();
+    const { api, events, t } = await startApi({ scheduler });
+    t.host.agents.create({ id: 'a', name: 'A', uiApps: [{ pluginId: 'acme.tools', appId: 'main', mcp: true, mcpServerIds: ['acme.tools::acme.tools.main'] }] });
+    const tools = await call(api, 'tools.list', { agentId: 'a', flow: 'main', conversationId: 'seed-names' });
+    const dangerous = tools.tools.find((tool) => tool.rawName === 'dangerous')!;
+    const pending = call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'seed-names', tool: dangerous.name, args: {} });
+    await expect.poll(() => events.find((e) => e.type === 'mcp:tool_confirmation_required')).toBeTruthy();
+    const [ours, seed] = [events.find((e) => e.type === 'confirmation.required'), events.find((e) => e.type === 'mcp:tool_confirmation_required')];
+    if (ours?.type !== 'confirmation.required' || seed?.type !== 'mcp:tool_confirmation_required') throw new Error('both names are published');
+    expect(seed.request).toEqual(ours.request);
+    expect(seed.uiApp).toEqual({ pluginId: 'acme.tools', appId: 'main' });
+    expect(events.some((e) => e.type === 'mcp:tool_confirmation_expired')).toBe(false);
+    scheduler.advance(60_000);
+    expect((await pending).decision).toBe('expired');
+    const expired = events.find((e) => e.type === 'mcp:tool_confirmation_expired');
+    expect(expired).toEqual({ type: 'mcp:tool_confirmation_expired', id: seed.request.id, request: seed.request, uiApp: { pluginId: 'acme.tools', appId: 'main' } });
   });
 
   it('asks before a confirm-level tool, runs it once approved, and reports server state and artifacts', async () => {

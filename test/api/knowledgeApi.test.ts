@@ -62,6 +62,25 @@ describe('HostApi knowledge methods', () => {
     expect((await call(api, 'knowledge.list', {})).knowledgeBases).toEqual([]);
   });
 
+  it('adds several uploads as one change; an upload that is missing takes none of them', async () => {
+    const { api, events } = await startApi();
+    await call(api, 'knowledge.create', { base: { id: 'notes', name: 'Notes' } });
+    const names = Array.from({ length: 5 }, (_, i) => `note-${i}.md`);
+    for (const [i, name] of names.entries()) await upload(api, `upload-note-${i}`, Buffer.from(`# ${name}\n\nAbout topic${i}.`));
+    const uploads = names.map((name, i) => ({ uploadId: `upload-note-${i}`, name }));
+
+    const missing = await api.handle({ method: 'knowledge.addUploads', params: { id: 'notes', uploads: [...uploads, { uploadId: 'upload-gone-1', name: 'gone.md' }], jobId: 'job-notes-0' } });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'no upload upload-gone-1' } });
+    const changesBefore = events.filter((e) => e.type === 'knowledge.changed').length;
+    const { added } = await call(api, 'knowledge.addUploads', { id: 'notes', uploads, jobId: 'job-notes-1' });
+    expect(added.map((a) => [a.file, a.chunks])).toEqual(names.map((name) => [name, 1]));
+    // One change: announced once, saved once.
+    expect(events.filter((e) => e.type === 'knowledge.changed').length).toBe(changesBefore + 1);
+    expect(events.filter((e) => e.type === 'knowledge.progress' && e.jobId === 'job-notes-1' && e.phase === 'saving')).toHaveLength(1);
+    expect((await call(api, 'knowledge.list', {})).knowledgeBases[0]!.counts).toEqual({ files: 5, chunks: 5 });
+    expect((await api.handle({ method: 'knowledge.addUploads', params: { id: 'notes', uploads: [uploads[0]!, uploads[0]!], jobId: 'job-notes-2' } })) as any).toMatchObject({ ok: false });
+  });
+
   it('cancels an add by its job id: nothing of it is kept', async () => {
     const provider = await startProviderServer();
     const { api, events, host } = await startApi();

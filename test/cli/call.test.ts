@@ -1,17 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { runCli, runCliInTerminal as runInTerminal } from '../helpers/runCli.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const bin = path.join(repoRoot, 'bin', 'chatos.js');
 const NOTES = 'mcp_chatos_notes_notes';
-
-/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answer` at its prompt. */
-function runInTerminal(args: string[], answer: string) {
-  const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return spawnSync('script', ['-qec', command, '/dev/null'], { input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 });
-}
 
 describe('chatos call', () => {
   it('asks y/N on a terminal for a confirm-level tool: n declines, y runs it', () => {

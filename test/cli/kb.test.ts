@@ -1,7 +1,9 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
 import { startProviderServer } from '../helpers/providerServer.js';
-import { runCli, runCliAsync } from '../helpers/runCli.js';
+import { runCli, runCliAsync, runCliInTerminal, runCliMeasured } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 describe('chatos kb', () => {
@@ -34,9 +36,27 @@ describe('chatos kb', () => {
     expect(missing.stderr).toMatch(/no knowledge base "nope" \[KB_NOT_FOUND\]\n {4}fix: one of: garden_notes/);
     expect(runCli(['kb', 'create', 'x', '--chunk-size', '100', '--chunk-overlap', '100', '--home', home]).code).toBe(2);
 
-    expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--json']).json()).toEqual({ deleted: 'garden_notes' });
+    expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--yes', '--json']).json()).toEqual({ deleted: 'garden_notes' });
     expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
   }, 150_000);
+
+  it('kb delete asks like uninstall: without a terminal it needs --yes; on one, n keeps the base and y deletes it', () => {
+    const home = tempDir('chatos-kb-cli-');
+    expect(runCli(['kb', 'create', 'Scratch', '--home', home]).code).toBe(0);
+    const asked = runCli(['kb', 'delete', 'scratch', '--home', home, '--json']);
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toBe('');
+    expect(asked.stderr).toContain('deleting knowledge base scratch ("Scratch") deletes its 0 file(s) and 0 chunk(s)');
+    expect(asked.stderr).toContain('run "chatos kb delete scratch --yes"');
+    const onTerminal = (answer: string) => runCliInTerminal(['kb', 'delete', 'scratch', '--home', home], answer);
+    const kept = onTerminal('n');
+    expect(kept.stdout).toContain('delete scratch? [y/N]');
+    expect(kept.stdout).toContain('scratch was not deleted');
+    expect(runCli(['kb', 'list', '--home', home, '--json']).json().knowledgeBases.map((b: { id: string }) => b.id)).toEqual(['scratch']);
+    const deleted = onTerminal('y');
+    expect(deleted.stdout).toContain('deleted knowledge base scratch');
+    expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
+  }, 90_000);
 
   it('embeds through a model entry, shows progress on stderr, and re-embeds on a model change', async () => {
     const provider = await startProviderServer();
@@ -56,4 +76,29 @@ describe('chatos kb', () => {
     expect(updated.json().knowledgeBase.embeddedWith).toEqual({ model: 'embed-b', dimensions: 24 });
     expect(provider.requests.filter((r) => r.body?.model === 'embed-24d').length).toBeGreaterThan(0);
   }, 90_000);
+
+  it('adds many files as one change: 3,000 small files cost at most 4x the CPU time of 1,000', async () => {
+    const home = tempDir('chatos-kb-cli-');
+    const notes = (count: number) => {
+      const dir = tempDir('chatos-kb-cli-many-');
+      return Array.from({ length: count }, (_, i) => {
+        const file = path.join(dir, `note-${i}.md`);
+        fs.writeFileSync(file, `# Note ${i}\n\nThis note is about topic${i} and nothing else.\n`);
+        return file;
+      });
+    };
+    for (const name of ['one', 'three']) expect((await runCliAsync(['kb', 'create', name, '--home', home])).code).toBe(0);
+    const small = await runCliMeasured(['kb', 'add', 'one', ...notes(1000), '--home', home], { timeoutMs: 600_000 });
+    expect(small.code, small.stderr).toBe(0);
+    const large = await runCliMeasured(['kb', 'add', 'three', ...notes(3000), '--home', home], { timeoutMs: 600_000 });
+    expect(large.code, large.stderr).toBe(0);
+    expect(large.stdout).toContain('added note-2999.md: 1 chunk(s)');
+    // CPU time of each whole run (start-up included), not the clock: what the add costs, however busy the machine is.
+    expect(large.usage.cpuMs / small.usage.cpuMs).toBeLessThanOrEqual(4);
+    const listed = (await runCliAsync(['kb', 'list', '--home', home, '--json'])).json();
+    expect(listed.knowledgeBases.map((b: { id: string; counts: unknown }) => [b.id, b.counts])).toEqual([
+      ['one', { files: 1000, chunks: 1000 }],
+      ['three', { files: 3000, chunks: 3000 }],
+    ]);
+  }, 1_200_000);
 });

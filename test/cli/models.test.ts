@@ -120,7 +120,7 @@ describe('chatos models', { timeout: 120_000 }, () => {
     expect(ds).toMatchObject({ api: 'openai', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', name: 'DeepSeek deepseek-chat', key: { kind: 'env', name: 'DEEPSEEK_API_KEY' } });
     const ollama = (await cli(['models', 'add', 'llama', '--preset', 'ollama', '--model', 'qwen3:8b', '--temperature', '0.2', '--json'])).json().model;
     expect(ollama).toMatchObject({ baseUrl: 'http://localhost:11434/v1', model: 'qwen3:8b', temperature: 0.2, key: { kind: 'none' } });
-    expect((await cli(['models', 'presets', '--json'])).json().presets.map((p: { id: string }) => p.id)).toEqual(['openai', 'anthropic', 'deepseek', 'openrouter', 'qwen', 'ollama', 'lmstudio', 'openai-compatible']);
+    expect((await cli(['models', 'presets', '--json'])).json().presets.map((p: { id: string }) => p.id)).toEqual(['openai', 'anthropic', 'deepseek', 'openrouter', 'qwen', 'ollama', 'lmstudio', 'openai-compatible', 'deepseek-reasoner', 'openai-embedding', 'ollama-embedding']);
   });
 
   it('bad usage exits 2 naming the option; a taken id or an unknown model exits 1', async () => {

@@ -5,6 +5,7 @@ import type { HostOptions } from '../../src/core/host.js';
 import { startTestHost, writeMcpYaml, type TestHost } from './gatewayHost.js';
 import { startProviderServer, type ProviderServer } from './providerServer.js';
 import { repoRoot } from './tempDir.js';
+import type { TestScheduler } from './testScheduler.js';
 
 /** The chat fixture server (rendezvous, sleep, slow, echo, image, picture, danger). */
 export const CHAT_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'chatServer.mjs');
@@ -44,4 +45,19 @@ export function toolResultsIn(body: any): [string, string][] {
     if (Array.isArray(m.content)) return m.content.filter((b: any) => b.type === 'tool_result').map((b: any) => [b.tool_use_id, text(b.content)]);
     return [];
   });
+}
+
+/**
+ * Moves the scheduler's time on by each retry's wait as it is announced, so
+ * retries happen without real waiting; returns the waits, in order.
+ */
+export function advanceOnRetry(host: TestHost['host'], scheduler: TestScheduler): number[] {
+  const delays: number[] = [];
+  host.chat.onEvent((event) => {
+    if (event.type !== 'status' || !event.status.retry) return;
+    const { delayMs } = event.status.retry;
+    delays.push(delayMs);
+    queueMicrotask(() => scheduler.advance(delayMs));
+  });
+  return delays;
 }

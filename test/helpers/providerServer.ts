@@ -4,9 +4,10 @@ import { afterEach } from 'vitest';
 import { anthropicFrames, anthropicErrorBody } from './providerWire/anthropicWire.js';
 import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
 import { responsesFrames } from './providerWire/responsesWire.js';
+import { eventPieces, readFixture } from './providerWire/fixtures.js';
 import type { ScriptedReply, SseFrame } from './providerWire/types.js';
 
-export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
+export type { ScriptedReply, ScriptedToolCall, SseFrame } from './providerWire/types.js';
 
 /**
  * A local model provider for tests: a real HTTP server on 127.0.0.1 that
@@ -18,8 +19,10 @@ export type { ScriptedReply, ScriptedToolCall } from './providerWire/types.js';
  *   /v1/responses` (OpenAI Responses), `POST /v1/messages` (Anthropic
  *   Messages) each answer with the next scripted response of the queue,
  *   rendered in that API's format; an empty queue answers 500 saying so.
- * - `GET /v1/models` and `POST /v1/embeddings` (also `/embeddings`) answer
- *   by themselves: the configured model ids, deterministic vectors.
+ * - `GET /v1/models` (Anthropic's path too), Ollama's `GET /api/tags` and
+ *   `POST /v1/embeddings` (also `/embeddings`) answer by themselves: the
+ *   configured model ids, deterministic vectors. `oldOllama`: /v1/models is
+ *   missing, as on Ollama before it had one.
  * - Every request is recorded: method, path, headers, JSON body.
  */
 
@@ -29,7 +32,23 @@ export type Scripted =
   /** An HTTP error in the API's error format, e.g. 429 with `{ 'retry-after': '2' }`. */
   | { kind: 'error'; status: number; message: string; type?: string; param?: string; headers?: Record<string, string> }
   /** Accepts the request and never answers (until the client goes away). */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * SSE frames written as given, in the request's API format (see
+   * providerWire/), each taken from the iterable only once the client has
+   * read what came before: a generator can stream more than memory holds,
+   * and stops being read when the client goes away.
+   */
+  | { kind: 'frames'; frames: Iterable<SseFrame> }
+  /**
+   * A recorded response (test/fixtures/providerStreams/NAME.http) replayed
+   * byte for byte: its status, headers and body, the body one server-sent
+   * event at a time. `gate`: after `after` events, wait until `open`
+   * resolves (a test looks at the page meanwhile); `delayMs` before each.
+   */
+  | { kind: 'fixture'; name: string; gate?: { after: number; open: Promise<void> }; delayMs?: number }
+  /** A body made by the test (e.g. ten megabytes of reasoning), sent piece by piece as given. */
+  | { kind: 'raw'; status?: number; headers?: Record<string, string>; pieces: string[] };
 
 export interface RecordedRequest {
   method: string;
@@ -71,7 +90,7 @@ afterEach(async () => {
  * Starts a provider server on a free port of 127.0.0.1; closed after the
  * test, or (`shared`, for one started in beforeAll) by the caller.
  */
-export async function startProviderServer(options: { models?: string[]; shared?: boolean } = {}): Promise<ProviderServer> {
+export async function startProviderServer(options: { models?: string[]; shared?: boolean; oldOllama?: boolean } = {}): Promise<ProviderServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -97,13 +116,19 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   });
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: any): Promise<void> {
-    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })) });
+    // An Ollama before /v1/models had only its own tags list.
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path) && options.oldOllama) return json(res, 404, { error: '404 page not found' });
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
+    if (req.method === 'GET' && path === '/api/tags') return json(res, 200, { models: models.map((name) => ({ name, model: name, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'sha256:0', details: { format: 'gguf', family: 'llama' } })) });
     if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) return json(res, 200, embeddings(body));
     const format = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
     if (req.method !== 'POST' || !format) return json(res, 404, { error: { message: `provider server: no route ${req.method} ${path}`, type: 'not_found' } });
     const next = queue.shift();
     if (!next) return json(res, 500, format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'));
     if (next.kind === 'hang') return void (await untilClosed(res));
+    if (next.kind === 'frames') return stream(res, next.frames, {});
+    if (next.kind === 'fixture') return replay(res, next);
+    if (next.kind === 'raw') return sendPieces(res, next.status ?? 200, { 'content-type': 'text/event-stream', ...next.headers }, next.pieces.map((piece) => Buffer.from(piece, 'utf8')));
     if (next.kind === 'error') {
       const errorBody = format === 'anthropic' ? anthropicErrorBody(next.status, next.message, next.type) : openaiErrorBody(next.message, next.type ?? errorType(next.status), next.param);
       return json(res, next.status, errorBody, next.headers);
@@ -113,14 +138,35 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     await stream(res, frames, next);
   }
 
-  async function stream(res: http.ServerResponse, frames: SseFrame[], reply: ScriptedReply): Promise<void> {
+  async function stream(res: http.ServerResponse, frames: Iterable<SseFrame>, reply: ScriptedReply): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
-    for (const [i, frame] of frames.entries()) {
+    let i = 0;
+    for (const frame of frames) {
       if (reply.cutAfter !== undefined && i >= reply.cutAfter) return void res.socket?.destroy();
       if (reply.hangAfter !== undefined && i >= reply.hangAfter) return void (await untilClosed(res));
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (res.destroyed) return;
-      res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+      const written = res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
+      if (!written) await untilDrained(res);
+      i++;
+    }
+    if (!res.destroyed) res.end();
+  }
+
+  async function replay(res: http.ServerResponse, scripted: Extract<Scripted, { kind: 'fixture' }>): Promise<void> {
+    const recorded = readFixture(scripted.name);
+    await sendPieces(res, recorded.status, recorded.headers, eventPieces(recorded.body), scripted);
+  }
+
+  /** Writes the pieces one by one, each flushed before the next (waiting at the gate), then ends. */
+  async function sendPieces(res: http.ServerResponse, status: number, headers: Record<string, string>, pieces: Buffer[], options: { gate?: { after: number; open: Promise<void> }; delayMs?: number } = {}): Promise<void> {
+    res.writeHead(status, headers);
+    for (const [i, piece] of pieces.entries()) {
+      if (options.gate && i === options.gate.after) await options.gate.open;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      await new Promise((resolve) => setImmediate(resolve));
     }
     res.end();
   }
@@ -152,6 +198,20 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   };
   if (!options.shared) running.push(provider);
   return provider;
+}
+
+/** Resolves when what was written went out, or the connection closed. */
+function untilDrained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Resolves when the client closed the connection (or the server closed it). */

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from './tempDir.js';
 
@@ -34,24 +35,66 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
   };
 }
 
+/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answer` at its prompt; what it printed is in `stdout`. */
+export function runCliInTerminal(args: string[], answer: string): { status: number | null; stdout: string } {
+  const command = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout };
+}
+
 /**
  * Like runCli, without blocking this process: for commands that talk to a
  * server running in the test (the local provider server), which must go on
  * answering meanwhile. `input` is written to its stdin, which is then closed.
  */
 export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  return spawnCli([], args, options).then(({ stdoutBytes: _bytes, ...run }) => run);
+}
+
+/** What a CLI run used, as the process saw itself at its exit: peak resident memory and CPU time (user and system). */
+export interface CliUsage {
+  maxRssKiB: number;
+  cpuMs: number;
+}
+
+/**
+ * Like runCliAsync, and what the run used (a hook loaded with --require
+ * writes process.resourceUsage() at exit): for tests that compare two runs
+ * as a ratio, whatever else the machine is doing. Only the first MiB of
+ * stdout is kept; `stdoutBytes` counts all of it.
+ */
+export async function runCliMeasured(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun & { stdoutBytes: number; usage: CliUsage }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-cli-usage-'));
+  try {
+    const hook = path.join(dir, 'usage.cjs');
+    const report = path.join(dir, 'usage.json');
+    fs.writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.resourceUsage())));\n`);
+    const run = await spawnCli(['--require', hook], args, { ...options, keepStdout: 1024 * 1024 });
+    if (!fs.existsSync(report)) throw new Error(`chatos ${args.slice(0, 2).join(' ')} did not finish${run.code === null ? ` within ${options.timeoutMs ?? 60_000} ms (killed)` : ''}: ${run.stderr.slice(-2000)}`);
+    const used = JSON.parse(fs.readFileSync(report, 'utf8')) as NodeJS.ResourceUsage;
+    return { ...run, usage: { maxRssKiB: used.maxRSS, cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000 } };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function spawnCli(nodeArgs: string[], args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; keepStdout?: number }): Promise<CliRun & { stdoutBytes: number }> {
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
+  let stdoutBytes = 0;
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (options.keepStdout === undefined || stdout.length < options.keepStdout) stdout += chunk.toString();
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.end(options.input ?? '');
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+      resolve({ code, stdout, stdoutBytes, stderr, json: () => JSON.parse(stdout) });
     });
   });
 }

@@ -39,6 +39,24 @@ describe('the Chat page conversation state', () => {
     expect(state.view.conversation.totals.answers).toBe(1);
   });
 
+  it('keeps what the model thinks apart, showing the answer as written while it only thinks; a retry drops it, the stored answer takes it', () => {
+    let state = run([
+      { type: 'chat.reasoning', conversationId: 'c1', messageId: 'a1', text: 'Let me ' },
+      { type: 'chat.reasoning', conversationId: 'c1', messageId: 'a1', text: 'think.' },
+      { type: 'chat.reasoning', conversationId: 'other', messageId: 'x', text: 'nope' },
+    ]);
+    expect([...state.reasoning]).toEqual([['a1', 'Let me think.']]);
+    expect([...state.streaming]).toEqual([['a1', '']]);
+    state = applyEvent(state, { type: 'chat.delta', conversationId: 'c1', messageId: 'a1', text: 'Yes.' });
+    expect([...state.streaming]).toEqual([['a1', 'Yes.']]);
+    expect(state.reasoning.get('a1')).toBe('Let me think.');
+    const retried = applyEvent(state, { type: 'chat.status', conversationId: 'c1', status: 'running', retry: { attempt: 1, maxAttempts: 4, delayMs: 1000, error: { kind: 'server', message: '503' }, discardedMessageId: 'a1' } });
+    expect(retried.reasoning.size).toBe(0);
+    state = applyEvent(state, { type: 'chat.message', conversationId: 'c1', message: { ...answer('a1', 'u1', 'Yes.'), reasoning: { text: 'Let me think.', durationMs: 900 } } as ConversationMessage });
+    expect(state.reasoning.size).toBe(0);
+    expect(state.streaming.size).toBe(0);
+  });
+
   it('drops a retried request’s partial text, and a stopped turn’s text that was never stored', () => {
     const state = run([
       { type: 'chat.delta', conversationId: 'c1', messageId: 'try1', text: 'half' },

@@ -36,7 +36,9 @@ describe('the Models page texts', () => {
 
   it('calls a failure\'s text what the provider said only where the provider answered', () => {
     const answered = ProviderErrorKindSchema.options.filter((kind) => failureDetailKey({ kind }) === 'models.test.providerSaid');
-    expect(answered.sort()).toEqual(['auth', 'not-found', 'rate-limited', 'rejected', 'server']);
+    expect(answered.sort()).toEqual(['auth', 'content-filter', 'context-too-long', 'not-found', 'quota', 'rate-limited', 'rejected', 'server']);
+    // The host's own limit, not the provider's words.
+    expect(failureDetailKey({ kind: 'too-long' })).toBe('models.test.details');
     expect(failureDetailKey({ kind: 'network' })).toBe('models.test.details');
     expect(failureDetailKey({ kind: 'aborted' })).toBe('models.test.details');
   });
@@ -45,9 +47,19 @@ describe('the Models page texts', () => {
 describe('the model editor\'s draft', () => {
   it('sends a typed key only for a stored key, and empty numbers not at all', () => {
     const draft = { ...EMPTY_DRAFT, name: ' N ', baseUrl: 'http://x/v1', model: 'm', temperature: null, maxTokens: 5, keyKind: 'stored' as const, apiKey: ' sk-1 ' };
-    expect(saveParams(draft, true)).toEqual({ model: { name: 'N', api: 'openai', baseUrl: 'http://x/v1', model: 'm', vision: false, maxTokens: 5, key: { kind: 'stored' } }, apiKey: 'sk-1' });
+    expect(saveParams(draft, true)).toEqual({ model: { name: 'N', api: 'openai', baseUrl: 'http://x/v1', model: 'm', vision: false, kind: 'chat', maxTokens: 5, key: { kind: 'stored' } }, apiKey: 'sk-1' });
     expect(saveParams({ ...draft, keyKind: 'env', keyEnv: 'K' }, false)).toEqual({ model: expect.objectContaining({ key: { kind: 'env', name: 'K' } }) });
     expect(saveParams({ ...draft, apiKey: '' }, false)).not.toHaveProperty('apiKey');
+  });
+
+  it('sends the capabilities: reasoning with its effort, no tools, and an effort only for a reasoning model', () => {
+    const draft = { ...EMPTY_DRAFT, name: 'R', baseUrl: 'http://x/v1', model: 'r1' };
+    expect(saveParams({ ...draft, reasoning: true, reasoningEffort: 'high', tools: false }, true).model).toMatchObject({ kind: 'chat', reasoning: true, reasoningEffort: 'high', tools: false });
+    const plain = saveParams({ ...draft, reasoningEffort: 'high' }, true).model;
+    expect(plain).not.toHaveProperty('reasoningEffort');
+    expect(plain).not.toHaveProperty('reasoning');
+    expect(plain).not.toHaveProperty('tools');
+    expect(saveParams({ ...draft, kind: 'embedding' }, true).model.kind).toBe('embedding');
   });
 
   it('puts a host error next to its field', () => {

@@ -4,16 +4,25 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startServe, type ServeProcess } from '../helpers/browser.js';
-import { isAlive } from '../helpers/gatewayHost.js';
+import { isAlive, writeGatewayPlugin } from '../helpers/gatewayHost.js';
 import { runCli } from '../helpers/runCli.js';
 import { serveApi } from '../helpers/serveApi.js';
 import { until } from '../helpers/until.js';
 import { tempDir } from '../helpers/tempDir.js';
 
-/** The built-in Notes app's server: one instance per conversation. */
-const NOTES_SERVER = 'chatos.notes::chatos.notes.notes';
-const LIST_NOTES = 'mcp_chatos_notes_notes_list_notes';
-const KEEPER = { id: 'keeper', name: 'Keeper', uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, prompt: false }] };
+/** A plugin app's own server that keeps one instance per conversation (the built-in Notes shares one: docs/rules/mcp-yaml.md#leases). */
+const NOTES_SERVER = 'com.example.keeper::com.example.keeper.keeper';
+const LIST_NOTES = 'mcp_com_example_keeper_keeper_count';
+const KEEPER = { id: 'keeper', name: 'Keeper', uiApps: [{ pluginId: 'com.example.keeper', appId: 'keeper', mcp: true, prompt: false }] };
+
+/** A home with the keeper plugin in a remembered root, trusted, as a user would set it up. */
+function homeWithKeeper(): string {
+  const home = tempDir();
+  const root = path.join(home, 'plugins-src');
+  writeGatewayPlugin(root, 'com.example.keeper', [{ appId: 'keeper', allowMain: true }]);
+  for (const args of [['roots', 'add', root], ['trust', 'com.example.keeper']]) expect(runCli([...args, '--home', home], { timeoutMs: 60_000 }).code).toBe(0);
+  return home;
+}
 
 interface Lease {
   conversationId: string;
@@ -26,7 +35,7 @@ afterEach(async () => {
 }, 120_000);
 
 async function served(args: string[] = []): Promise<{ serve: ServeProcess; home: string }> {
-  const home = tempDir();
+  const home = homeWithKeeper();
   const serve = await startServe(['--home', home, ...args]);
   serves.push(serve);
   return { serve, home };
@@ -58,7 +67,7 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
   }, 120_000);
 
   it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', () => {
-    const home = tempDir();
+    const home = homeWithKeeper();
     const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(tools.code).toBe(0);
     expect(tools.json().tools.find((tool: { name: string }) => tool.name === 'mcp_release')).toMatchObject({ serverId: 'chatos', inputSchema: { required: ['serverId'] } });
@@ -90,13 +99,13 @@ function writeGrace(home: string, seconds: number): void {
 
 describe('the instances of a closed page, a gone tab and the servers page, through a real chatos serve', () => {
   it("a tab's conversations are released a grace time after its socket is gone; a conversation no tab uses keeps its instance", async () => {
-    const home = tempDir();
+    const home = homeWithKeeper();
     writeGrace(home, 1);
     const serve = await startServe(['--home', home]);
     serves.push(serve);
     const client = `tab-${randomUUID()}`;
     const socket = await openSocket(serve, client);
-    const page = { pluginId: 'chatos.notes', appId: 'notes', tool: 'list_notes' };
+    const page = { pluginId: 'com.example.keeper', appId: 'keeper', tool: 'count' };
     await serveApi(serve, 'uiApps.callTool', { ...page, conversationId: 'page-1' }, { 'x-chatos-client': client });
     await serveApi(serve, 'uiApps.callTool', { ...page, conversationId: 'untied' });
     const pidOf = async (conversationId: string) => (await leasesOf(serve, NOTES_SERVER)).find((l) => l.conversationId === conversationId)?.pid;
@@ -113,7 +122,7 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
   it('the servers page and the agent editor hold no instance once their listing or restart is done', async () => {
     const { serve } = await served();
     const listed = await serveApi(serve, 'servers.tools', { serverId: NOTES_SERVER });
-    expect(listed.tools.map((t: { rawName: string }) => t.rawName)).toContain('list_notes');
+    expect(listed.tools.map((t: { rawName: string }) => t.rawName)).toContain('count');
     expect(await leasesOf(serve, NOTES_SERVER)).toEqual([]);
     await serveApi(serve, 'servers.restart', { serverId: NOTES_SERVER });
     expect(await leasesOf(serve, NOTES_SERVER)).toEqual([]);
@@ -121,5 +130,25 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
     const preview = await serveApi(serve, 'agents.preview', { agent: { name: 'M', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: [memory] }] } });
     expect(preview.main.map((t: { serverId: string }) => t.serverId)).toContain(memory);
     expect(await leasesOf(serve, memory)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the built-in servers that keep no state of a conversation, through a real chatos serve', () => {
+  it('Notes runs one instance for every conversation and no agent is asked to release it; Canvas keeps one per conversation', async () => {
+    const { serve } = await served();
+    // Canvas stays per conversation: its page hears of an agent's patches through the instance of that conversation (test/ui/canvas.browser.test.ts).
+    const shared = { id: 'shared', name: 'Shared', uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true }, { pluginId: 'chatos.canvas', appId: 'canvas', mcp: true }] };
+    await serveApi(serve, 'agents.save', { agent: shared });
+    for (const conversationId of ['c1', 'c2', 'c3']) {
+      await serveApi(serve, 'tools.call', { agentId: 'shared', conversationId, tool: 'mcp_chatos_notes_notes_list_notes' });
+      await serveApi(serve, 'tools.call', { agentId: 'shared', conversationId, tool: 'mcp_chatos_canvas_canvas_list_instances' });
+    }
+    const notes = await leasesOf(serve, 'chatos.notes::chatos.notes.notes');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.pid).toBeGreaterThan(0);
+    expect(await leasesOf(serve, 'chatos.canvas::chatos.canvas.canvas')).toHaveLength(3);
+    const listed = await serveApi(serve, 'tools.list', { agentId: 'shared', conversationId: 'c1' });
+    // mcp_release is offered for Canvas's instance, never for Notes.
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain('mcp_release');
   }, 120_000);
 });

@@ -189,7 +189,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const card = page.getByTestId('tool-call-echo1');
     await page.locator('[data-testid="tool-call-echo1"][data-status="ok"]').waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('tool-call-duration').textContent()).toMatch(/\d+ ms/);
-    await card.locator('.ant-collapse-header').click();
+    await card.getByTestId('tool-call-toggle').click();
     expect(await card.getByTestId('tool-call-args').textContent()).toBe('textping');
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('ping');
     const image = page.getByTestId('tool-call-img1').getByTestId('tool-call-image').first();
@@ -264,7 +264,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const run = card.locator('[data-testid^="subagent-run-"]');
     await run.waitFor();
     expect(await run.getByTestId('message-assistant').count()).toBe(0);
-    await run.locator('.ant-collapse-header').click();
+    await run.getByTestId('subagent-toggle').click();
     await run.getByTestId('message-assistant').waitFor();
     expect(await run.getByTestId('message-user').textContent()).toContain('Find the meeting time');
     expect(await run.getByTestId('message-assistant').locator('strong').textContent()).toBe('3pm');

@@ -128,4 +128,29 @@ describe('the Knowledge page', () => {
     await expect.poll(() => page.getByTestId('agent-editor').textContent()).toContain('它可以检索的知识库');
     await expect.poll(() => page.getByTestId('agent-knowledge-bases').textContent()).toContain('Recipes (recipes)');
   });
+
+  it('adds a drop of many files as one change: embedded in requests of many chunks each, the base written once', async () => {
+    const api = serveApi(serve);
+    await api('knowledge.create', { base: { id: 'many', name: 'Many notes', embeddingModel: 'embed' } });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-many-'));
+    const notes = Array.from({ length: 200 }, (_, i) => {
+      const file = path.join(dir, `note-${i}.md`);
+      fs.writeFileSync(file, `# Note ${i}\n\nThis note is about topic${i}.\n`);
+      return file;
+    });
+    // A fresh page: the test before leaves the agent editor open.
+    await page.goto(serve.url);
+    await page.getByTestId('locale-switch').getByText('EN').click();
+    await page.getByTestId('nav-knowledge').click();
+    await page.getByTestId('kb-item-many').click();
+    await page.getByTestId('kb-detail-many').waitFor();
+    const embeddingsBefore = provider.requests.filter((r) => r.path.endsWith('/embeddings')).length;
+    await page.getByTestId('page-knowledge').locator('input[type=file]').setInputFiles(notes);
+    await page.getByText('Added 200 files: 200 chunk(s) in all').waitFor({ timeout: 60_000 });
+    await page.getByTestId('kb-item-many').filter({ hasText: '200 file(s), 200 chunk(s)' }).waitFor();
+    // One add: its 200 chunks went to the model 64 at a time (an add per file would have made 200 requests).
+    expect(provider.requests.filter((r) => r.path.endsWith('/embeddings')).length - embeddingsBefore).toBe(Math.ceil(200 / 64));
+    await screenshot(page, 'knowledge-05-many-files');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -63,6 +63,20 @@ async function send(text: string): Promise<void> {
   await input.press('Enter');
 }
 
+/** From now on, records each style sheet put into or taken out of the page's head; `styleSheetChanges()` lists them. */
+function observeStyleSheets(): Promise<void> {
+  return page.evaluate(() => {
+    const changes: string[] = ((window as any).__styleSheetChanges = []);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) changes.push(`+${(node.textContent ?? '').slice(0, 60)}`);
+        for (const node of record.removedNodes) changes.push(`-${(node.textContent ?? '').slice(0, 60)}`);
+      }
+    }).observe(document.head, { childList: true });
+  });
+}
+const styleSheetChanges = () => page.evaluate(() => (window as any).__styleSheetChanges as string[]);
+
 /** Wheels up over the messages until `selector` is in the DOM and the view is at its top (older windows load on the way), at most `steps` times. */
 async function wheelUpUntil(selector: string, steps: number): Promise<void> {
   const box = (await scroll().boundingBox())!;
@@ -122,7 +136,13 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await screenshot(page, 'longchat-01-newest');
 
     // To the top by the Home key, again and again (older windows load each time); wheeling all the way is the bench's part.
+    // Rows mount and unmount on the way: none may take a style sheet out of the page or put one in (each change restyles the whole page).
+    await scroll().focus();
+    await page.keyboard.press('Home');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await observeStyleSheets();
     await toTopUntil('[data-message="m0"]', 3000);
+    expect(await styleSheetChanges()).toEqual([]);
     await page.locator('[data-message="m0"]').waitFor({ state: 'visible' });
     await expect.poll(() => scroll().evaluate((box) => box.scrollTop)).toBe(0);
     expect(await page.locator('[data-message]').count()).toBeLessThan(40);

@@ -36,7 +36,7 @@ const pageHasNoKey = async () => expect(await page.content()).not.toContain(KEY)
 
 beforeAll(async () => {
   // The provider server lives in this process and serves every test of the file: closed in afterAll.
-  provider = await startProviderServer({ shared: true });
+  provider = await startProviderServer({ shared: true, models: ['embed-24d', 'test-model'] });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-models-'));
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   chromium = await launchChromium();
@@ -136,10 +136,54 @@ describe('the Models page', () => {
     expect(provider.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
+  it("picks a name from the provider's list; an embedding entry's test reports its dimension, and only it is offered to knowledge bases", async () => {
+    await page.getByTestId('model-add').click();
+    await page.getByTestId('model-preset').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Any OpenAI-compatible URL' }).click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await page.getByTestId('model-name').fill('Vectors');
+    await page.getByTestId('model-id').fill('vectors');
+    await page.getByTestId('model-base-url').fill(provider.openaiUrl);
+    await page.getByTestId('model-kind').getByText('Embedding (for knowledge bases)').click();
+    await page.getByTestId('model-list-fetch').click();
+    await expect.poll(() => page.getByTestId('model-list-note').textContent()).toBe('The provider offers 2 models; you can also type one');
+    expect(provider.requests.at(-1)!.path).toBe('/v1/models');
+    await page.getByTestId('model-model').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'embed-24d' }).click();
+    expect(await page.getByTestId('model-model').inputValue()).toBe('embed-24d');
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await screenshot(page, 'models-03c-pick-from-list');
+    await page.getByTestId('model-save').click();
+    await page.getByTestId('model-row-vectors').waitFor();
+    expect(await page.getByTestId('model-row-vectors').textContent()).toContain('embedding');
+    await page.getByTestId('model-test-vectors').click();
+    const result = page.locator('[data-testid="model-test-result-vectors"][data-ok="true"]');
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/Embedded in \d+ ms: vectors of 24 numbers/);
+    expect(provider.requests.at(-1)!.path).toBe('/v1/embeddings');
+    await screenshot(page, 'models-03d-embedding-test');
+
+    await page.getByTestId('nav-knowledge').click();
+    await page.getByTestId('kb-add').click();
+    await page.getByTestId('kb-form-model').click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect.poll(() => options.allTextContents()).toEqual(['Words only (no embedding model)', 'Vectors (embed-24d)']);
+    await screenshot(page, 'models-03e-knowledge-offers-embedding-only');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('kb-form').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('kb-form').waitFor({ state: 'hidden' });
+    await page.getByTestId('nav-models').click();
+    await page.getByTestId('page-models').waitFor();
+    await api('models.remove', { id: 'vectors' });
+    await page.getByTestId('model-row-vectors').waitFor({ state: 'detached' });
+  });
+
   it('an agent naming the model keeps it (and its system prompt, its sub-agent levels) when edited on the Agents page', async () => {
     await api('agents.save', { agent: { id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['other'], subAgentPermissions: { other: 'read' } } });
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('agent-edit-helper').click();
+    // The description is under the form's Advanced section.
+    await page.getByTestId('agent-section-advanced').click();
     await page.getByTestId('agent-description').fill('Answers with the local model');
     await page.getByTestId('agent-save').click();
     await page.getByTestId('agent-editor').waitFor({ state: 'hidden' });

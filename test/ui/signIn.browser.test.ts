@@ -125,7 +125,7 @@ describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {
     await askHelper('who am I?');
     const card = page.getByTestId('tool-call-who1');
     await page.locator('[data-testid="tool-call-who1"]:is([data-status="ok"], [data-status="error"])').waitFor({ timeout: 60_000 });
-    await card.locator('.ant-collapse-header').click();
+    await card.getByTestId('tool-call-toggle').click();
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('hello user-1');
     expect(await card.getAttribute('data-status')).toBe('ok');
     expect(oauth.accepted.length).toBeGreaterThan(0);

@@ -104,7 +104,10 @@ describe('the UI in Chromium against chatos serve', () => {
     await open('#/agents', 'page-agents');
     await page.getByTestId('agent-new').click();
     await page.getByTestId('agent-name').fill('Note keeper');
+    // A new agent's form shows name, model and instructions; the id and the apps are in their sections.
+    await page.getByTestId('agent-section-advanced').click();
     await page.getByTestId('agent-id').fill(AGENT_ID);
+    await page.getByTestId('agent-section-tools').click();
     await choose('agent-apps-select', 'Notes', 'agent-name');
     // Choosing an app switches its MCP on with its own server picked (way A); the select shows it.
     expect(await page.getByTestId('agent-app-chatos.notes-notes-mcp').getAttribute('aria-checked')).toBe('true');

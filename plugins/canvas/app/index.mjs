@@ -5,13 +5,10 @@
 // path, so the gateway's grants and audit apply and the history records it.
 // Plain DOM styled with antd's tokens (a page frame loads no framework).
 import { canvasClient, CanvasCallError, followChanges } from './client.mjs';
+import { createDrafts, markInput, missingRequired, patchesFor, repaintKeepingFocus } from './form.mjs';
 import { installStyles } from './styles.mjs';
 import { textFor } from './text.mjs';
 import { card, el, historyList, instanceList, instanceView } from './view.mjs';
-
-const own = (bag, key) => (bag && Object.hasOwn(bag, key) ? bag[key] : undefined);
-const bagOf = (schema, bind) => (bind === 'state.runtime' ? schema.state.runtime : schema.state.params);
-const blank = (value) => value === undefined || value === null || value === '';
 
 export function mount({ container, host }) {
   installStyles();
@@ -24,8 +21,6 @@ export function mount({ container, host }) {
     /** `{ instanceId, revision, schema }` of the selected instance. */
     current: undefined,
     history: [],
-    /** Unsent input per instance: "state.params.name" → value. */
-    drafts: new Map(),
     fieldErrors: new Map(),
     error: undefined,
     sending: undefined,
@@ -34,104 +29,59 @@ export function mount({ container, host }) {
   const root = el('div', { class: 'cv cv-full', id: 'canvas-app', 'data-testid': 'canvas-app' });
   container.replaceChildren(root);
 
-  const draftsOf = (instanceId) => {
-    let drafts = model.drafts.get(instanceId);
-    if (!drafts) model.drafts.set(instanceId, (drafts = new Map()));
-    return drafts;
-  };
-  const stored = (bind, key) => own(bagOf(model.current.schema, bind), key);
-  const valueOf = (bind, key) => {
-    const drafts = draftsOf(model.current.instanceId);
-    const id = `${bind}.${key}`;
-    return drafts.has(id) ? drafts.get(id) : stored(bind, key);
-  };
-  const isDirty = (bind, key) => {
-    const drafts = draftsOf(model.current.instanceId);
-    const id = `${bind}.${key}`;
-    return drafts.has(id) && JSON.stringify(drafts.get(id)) !== JSON.stringify(stored(bind, key) ?? null);
-  };
-  const unsavedCount = () => (model.current ? model.current.schema.blocks.flatMap((b) => b.props.fields.map((f) => isDirty(b.bind, f.key))).filter(Boolean).length : 0);
+  const drafts = createDrafts(() => model.current);
 
   /** Re-renders everything, keeping the focused field and its caret (a live update must not take the cursor from the user). */
   const render = () => {
     if (disposed) return;
-    const focused = document.activeElement?.dataset?.field;
-    const caret = focused && typeof document.activeElement.selectionStart === 'number' ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : undefined;
-    const live = el('span', { class: 'cv-live cv-muted cv-small' }, el('span', { class: 'cv-dot' }), t.live);
-    const list = card(t.instances, live, instanceList(t, model.instances, model.selected, select));
-    const main = model.current
-      ? instanceView({
-          t,
-          instanceId: model.current.instanceId,
-          revision: model.current.revision,
-          schema: model.current.schema,
-          values: valueOf,
-          isDirty,
-          fieldErrors: model.fieldErrors,
-          error: model.error,
-          sending: model.sending,
-          unsaved: unsavedCount(),
-          onInput,
-          onAction,
-        })
-      : card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: model.loadError ? 'cv-alert' : 'cv-empty', text: model.loadError ?? t.loading })));
-    const history = card(t.history, model.current ? el('span', { class: 'cv-muted cv-small', text: model.current.instanceId }) : undefined, historyList(t, model.history), { class: 'cv-card cv-history' });
-    root.replaceChildren(list, main, history);
-    if (focused) {
-      const again = root.querySelector(`[data-field="${CSS.escape(focused)}"]`);
-      again?.focus();
-      if (caret && typeof again?.setSelectionRange === 'function') again.setSelectionRange(caret[0], caret[1]);
-    }
+    repaintKeepingFocus(root, () => {
+      const live = el('span', { class: 'cv-live cv-muted cv-small' }, el('span', { class: 'cv-dot' }), t.live);
+      const list = card(t.instances, live, instanceList(t, model.instances, model.selected, select));
+      const main = model.current
+        ? instanceView({
+            t,
+            instanceId: model.current.instanceId,
+            revision: model.current.revision,
+            schema: model.current.schema,
+            values: drafts.valueOf,
+            isDirty: drafts.isDirty,
+            fieldErrors: model.fieldErrors,
+            error: model.error,
+            sending: model.sending,
+            unsaved: drafts.unsavedCount(),
+            onInput,
+            onAction,
+          })
+        : card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: model.loadError ? 'cv-alert' : 'cv-empty', text: model.loadError ?? t.loading })));
+      const history = card(t.history, model.current ? el('span', { class: 'cv-muted cv-small', text: model.current.instanceId }) : undefined, historyList(t, model.history), { class: 'cv-card cv-history' });
+      return [list, main, history];
+    });
   };
 
   /** The optimistic update: the input is the user's at once, and stays until it is sent or the instance changes under it. */
   function onInput(bind, key, value, wrapper) {
-    const id = `${bind}.${key}`;
-    draftsOf(model.current.instanceId).set(id, value);
-    model.fieldErrors.delete(id);
-    wrapper.classList.toggle('cv-dirty', isDirty(bind, key));
-    wrapper.querySelector('.cv-field-error')?.remove();
-    wrapper.querySelector('.cv-input-error')?.classList.remove('cv-input-error');
-    const line = root.querySelector('[data-testid="canvas-unsaved"]');
-    const unsaved = unsavedCount();
-    if (line) line.textContent = unsaved > 0 ? t.unsaved(unsaved) : '';
-  }
-
-  /** The form's values as patches: every field's value (the user's input over the stored one), the action, and the status it sets. */
-  function patchesFor(action) {
-    const patches = [];
-    for (const block of model.current.schema.blocks) {
-      for (const field of block.props.fields) {
-        const value = valueOf(block.bind, field.key);
-        patches.push({ op: 'set', path: `${block.bind}.${field.key}`, value: value === undefined ? (field.type === 'checkbox' ? false : null) : value });
-      }
-    }
-    patches.push({ op: 'set', path: 'state.runtime.last_action', value: action.id });
-    if (action.status) patches.push({ op: 'set', path: 'meta.status', value: action.status });
-    return patches;
+    drafts.set(bind, key, value);
+    model.fieldErrors.delete(`${bind}.${key}`);
+    const unsaved = drafts.unsavedCount();
+    markInput(root, wrapper, drafts.isDirty(bind, key), unsaved > 0 ? t.unsaved(unsaved) : '');
   }
 
   async function onAction(action) {
     if (!model.current || model.sending) return;
     model.fieldErrors.clear();
-    // Submitting asks for the required fields; other actions (cancel, reset) do not.
-    if (action.status === 'submitted') {
-      for (const block of model.current.schema.blocks) {
-        for (const field of block.props.fields) if (field.required && blank(valueOf(block.bind, field.key))) model.fieldErrors.set(`${block.bind}.${field.key}`, t.required);
-      }
-      if (model.fieldErrors.size > 0) return render();
-    }
+    for (const id of missingRequired(model.current.schema, drafts.valueOf, action)) model.fieldErrors.set(id, t.required);
+    if (model.fieldErrors.size > 0) return render();
     const instanceId = model.current.instanceId;
     model.sending = action.id;
     model.error = undefined;
     render();
     try {
-      const result = await client.patch({ instance_id: instanceId, patches: patchesFor(action) });
+      const result = await client.patch({ instance_id: instanceId, patches: patchesFor(model.current.schema, drafts.valueOf, action) });
       const answer = result.structuredContent;
       if (result.isError) {
         model.error = answer?.error ?? { code: 'FAILED', message: result.content?.find((c) => c.type === 'text')?.text ?? 'failed' };
       } else {
-        model.drafts.delete(instanceId);
+        drafts.discard(instanceId);
         if (model.current?.instanceId === instanceId && answer.revision >= model.current.revision) model.current = { instanceId, revision: answer.revision, schema: answer.schema };
       }
     } catch (error) {

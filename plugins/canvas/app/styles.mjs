@@ -83,6 +83,8 @@ select.cv-input { appearance: auto; }
 .cv-history-error { color: var(--cv-danger); font-size: 12px; overflow-wrap: anywhere; }
 .cv-live { display: inline-flex; align-items: center; gap: 6px; font-weight: 400; }
 .cv-dot { width: 6px; height: 6px; border-radius: 50%; background: var(--cv-success); }
+.cv-view { min-height: 0; padding: 8px; background: transparent; }
+.cv-view .cv-foot { display: flex; justify-content: space-between; gap: 8px; padding: 8px 4px 0; }
 .cv-compact { padding: 8px; }
 .cv-compact .cv-list { padding: 0; }
 .cv-compact .cv-list-item { padding: 6px 8px; }

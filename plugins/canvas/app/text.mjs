@@ -30,6 +30,16 @@ export const TEXT = {
     lastChange: (who, ago) => `${who}, ${ago}`,
     ago: (seconds) => (seconds < 5 ? 'just now' : seconds < 60 ? `${seconds} s ago` : seconds < 3600 ? `${Math.floor(seconds / 60)} min ago` : `${Math.floor(seconds / 3600)} h ago`),
     failed: (message) => `Could not reach the canvas: ${message}`,
+    view: {
+      waiting: (id) => (id ? `Waiting for the canvas instance "${id}"…` : 'Waiting for the canvas…'),
+      deleted: (id) => `The canvas instance "${id}" was deleted.`,
+      nothing: 'This result holds no canvas instance to show.',
+      tooLarge: (bytes, limit) => `This result is ${bytes} bytes, more than a canvas instance can hold (${limit}): not shown.`,
+      malformed: 'This result is not a canvas instance: not shown.',
+      notLive: (message) => `Not following changes: ${message}`,
+      noTools: 'This host does not pass calls to the canvas: the view cannot send or follow changes.',
+      message: (id, label, revision, values) => `On the canvas instance "${id}" the user pressed "${label}" (revision ${revision}). Its values: ${values}`,
+    },
   },
   zh: {
     dateLocale: 'zh-CN',
@@ -61,10 +71,20 @@ export const TEXT = {
     lastChange: (who, ago) => `${who}，${ago}`,
     ago: (seconds) => (seconds < 5 ? '刚刚' : seconds < 60 ? `${seconds} 秒前` : seconds < 3600 ? `${Math.floor(seconds / 60)} 分钟前` : `${Math.floor(seconds / 3600)} 小时前`),
     failed: (message) => `无法连接画布：${message}`,
+    view: {
+      waiting: (id) => (id ? `等待画布实例“${id}”…` : '等待画布…'),
+      deleted: (id) => `画布实例“${id}”已删除。`,
+      nothing: '这个结果里没有可显示的画布实例。',
+      tooLarge: (bytes, limit) => `这个结果有 ${bytes} 字节，超过画布实例的上限（${limit}）：不显示。`,
+      malformed: '这个结果不是画布实例：不显示。',
+      notLive: (message) => `未跟随修改：${message}`,
+      noTools: '这个宿主不转发对画布的调用：视图无法发送或跟随修改。',
+      message: (id, label, revision, values) => `用户在画布实例“${id}”上点击了“${label}”（版本 ${revision}）。当前的值：${values}`,
+    },
   },
 };
 
-export const textFor = (locale) => TEXT[locale] ?? TEXT.en;
+export const textFor = (locale) => (Object.hasOwn(TEXT, locale) ? TEXT[locale] : TEXT.en);
 
 /** Who sent a call, in words. */
 export function whoOf(t, caller) {

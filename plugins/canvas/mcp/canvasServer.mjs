@@ -1,15 +1,25 @@
 // The canvas's MCP server (docs/rules/canvas.md#tools): patch_ui_state, get_schema and
-// list_instances over one store per data folder. Built on the SDK's
+// list_instances over one store per data folder, and the MCP App view that
+// shows their results (viewResource.mjs). Built on the SDK's
 // low-level Server so that every bad argument, whatever its shape, comes
 // back as a result with one of the codes of docs/rules/canvas.md#error-codes (McpServer would
 // answer a wrong type with its own generic validation error first).
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_INSTANCE, getSchema, listInstances } from './engine.mjs';
 import { CallerSchema } from './historyFile.mjs';
 import { CanvasStore } from './store.mjs';
+import { readView, toolMeta, VIEW_RESOURCE } from './viewResource.mjs';
 import { GetSchemaCallSchema, GetSchemaResultSchema, ListInstancesResultSchema, PatchCallSchema, PatchResultSchema } from './uiSchema.mjs';
 
 export const SERVER_NAME = 'chatos.canvas.canvas';
@@ -33,6 +43,7 @@ export const TOOLS = [
     inputSchema: jsonSchema(PatchCallSchema, 'input'),
     outputSchema: jsonSchema(PatchResultSchema, 'output'),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    _meta: toolMeta(),
   },
   {
     name: 'get_schema',
@@ -41,6 +52,7 @@ export const TOOLS = [
     inputSchema: jsonSchema(GetSchemaCallSchema, 'input'),
     outputSchema: jsonSchema(GetSchemaResultSchema, 'output'),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: toolMeta(),
   },
   {
     name: 'list_instances',
@@ -49,6 +61,7 @@ export const TOOLS = [
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: jsonSchema(ListInstancesResultSchema, 'output'),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: toolMeta(),
   },
 ];
 
@@ -114,7 +127,7 @@ export function dataDirOf(meta, fallbackDir, metaFolders = true) {
  * @param {{ stores: Map<string, CanvasStore>, fallbackDir: string, metaFolders: boolean }} context
  */
 export function createCanvasServer({ stores, fallbackDir, metaFolders }) {
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const storeFor = (meta) => {
     const dir = path.resolve(dataDirOf(meta, fallbackDir, metaFolders));
     let store = stores.get(dir);
@@ -123,6 +136,10 @@ export function createCanvasServer({ stores, fallbackDir, metaFolders }) {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  // The view is listed as well as linked from the tools, so a host can fetch and review it before any call.
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readView(request.params.uri));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {}, _meta: meta } = request.params;
     const store = storeFor(meta);

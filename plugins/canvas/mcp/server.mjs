@@ -4,6 +4,7 @@
 // for other MCP hosts (Claude Desktop, Cline):
 //   node server.mjs [--data-dir DIR]                                  stdio (default)
 //   MCP_TRANSPORT=http MCP_PORT=8766 node server.mjs [--data-dir DIR] streamable HTTP on 127.0.0.1:8766/mcp
+//                                                  (and the older HTTP+SSE transport at /sse, for clients that still use it)
 // and then keeps its instances in --data-dir, else $CANVAS_DATA_DIR, else the
 // current folder. Over HTTP that folder is the only one: any local process
 // can reach the port (it has no token), so a folder a call names in _meta is
@@ -14,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -38,20 +40,30 @@ if (transport === 'stdio') {
   process.exit(2);
 }
 
-/** Streamable HTTP on 127.0.0.1 only, at /mcp (and /), one session per client; Host and Origin are checked against DNS rebinding. */
+/** Open /sse streams at most: each holds a connection and a server; a client that goes away frees its own. */
+const MAX_SSE_STREAMS = 32;
+
+/**
+ * Streamable HTTP on 127.0.0.1 only, at /mcp (and /), one session per
+ * client; the older HTTP+SSE transport at GET /sse with its POST /messages.
+ * Host and Origin are checked on every request, of either transport, against
+ * DNS rebinding.
+ */
 async function serveHttp(port, context) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`canvas: MCP_PORT must be a port number, not "${process.env.MCP_PORT}"\n`);
     process.exit(2);
   }
   const sessions = new Map();
+  const streams = new Map();
   const server = http.createServer(async (req, res) => {
     const actual = server.address().port;
     const local = [`127.0.0.1:${actual}`, `localhost:${actual}`, `[::1]:${actual}`];
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (!local.includes(req.headers.host ?? '')) return reply(res, 421, 'wrong Host: this server answers only on 127.0.0.1');
     if (req.headers.origin !== undefined && !local.some((host) => req.headers.origin === `http://${host}`)) return reply(res, 403, 'cross-origin requests are refused');
-    if (url.pathname !== '/mcp' && url.pathname !== '/') return reply(res, 404, 'the MCP endpoint is /mcp');
+    if (url.pathname === '/sse' || url.pathname === '/messages') return serveSse(req, res, url, streams, context);
+    if (url.pathname !== '/mcp' && url.pathname !== '/') return reply(res, 404, 'the MCP endpoint is /mcp (or /sse for the older HTTP+SSE transport)');
     try {
       const sessionId = req.headers['mcp-session-id'];
       const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -67,8 +79,7 @@ async function serveHttp(port, context) {
       await createCanvasServer(context).connect(session);
       await session.handleRequest(req, res, body);
     } catch (error) {
-      process.stderr.write(`canvas: ${error.stack ?? error}\n`);
-      if (!res.headersSent) reply(res, 500, 'internal error');
+      fail(res, error);
     }
   });
   await new Promise((resolve, reject) => {
@@ -84,8 +95,41 @@ async function serveHttp(port, context) {
   process.once('SIGINT', stop);
 }
 
+/**
+ * The HTTP+SSE transport of MCP 2024-11-05: GET /sse opens a stream whose
+ * first event names the POST /messages?sessionId=… endpoint for that
+ * client's requests. Reached only past serveHttp's Host and Origin checks.
+ */
+async function serveSse(req, res, url, streams, context) {
+  try {
+    if (url.pathname === '/sse') {
+      if (req.method !== 'GET') return reply(res, 405, 'open the event stream with GET /sse');
+      if (streams.size >= MAX_SSE_STREAMS) return reply(res, 503, `${MAX_SSE_STREAMS} /sse streams are open, the most this server keeps; close one first`);
+      const stream = new SSEServerTransport('/messages', res);
+      streams.set(stream.sessionId, stream);
+      stream.onclose = () => streams.delete(stream.sessionId);
+      return await createCanvasServer(context).connect(stream);
+    }
+    if (req.method !== 'POST') return reply(res, 405, 'send messages with POST /messages?sessionId=…');
+    const sessionId = url.searchParams.get('sessionId');
+    const stream = sessionId === null ? undefined : streams.get(sessionId);
+    if (!stream) return reply(res, 404, 'unknown sessionId: open a stream with GET /sse first');
+    await stream.handlePostMessage(req, res, await readJson(req));
+  } catch (error) {
+    fail(res, error);
+  }
+}
+
 function reply(res, status, message) {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
+}
+
+/** A refused request body: answered with its status and message, not as an internal error. */
+class BadRequest extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
 }
 
 async function readJson(req) {
@@ -93,8 +137,18 @@ async function readJson(req) {
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > 4 * 1024 * 1024) throw new Error('request body over 4 MiB');
+    if (size > 4 * 1024 * 1024) throw new BadRequest(413, 'request body over 4 MiB');
     chunks.push(chunk);
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new BadRequest(400, `the request body is not JSON: ${error.message}`);
+  }
+}
+
+/** The answer to a request that failed: its own status for a bad body, else 500 (and the stack on stderr). */
+function fail(res, error) {
+  if (!(error instanceof BadRequest)) process.stderr.write(`canvas: ${error.stack ?? error}\n`);
+  if (!res.headersSent) reply(res, error instanceof BadRequest ? error.status : 500, error instanceof BadRequest ? error.message : 'internal error');
 }

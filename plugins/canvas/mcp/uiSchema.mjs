@@ -2,20 +2,9 @@
 // holds, and the patches and calls that change it. Pure: no I/O. The patch
 // engine (engine.mjs) validates with these; tests parse results back with them.
 import { z } from 'zod';
+import { LIMITS } from './limits.mjs';
 
-/** Bounds that keep one instance (and the store of all of them) small enough to rewrite on every call. */
-export const LIMITS = Object.freeze({
-  instances: 100,
-  patchesPerCall: 200,
-  blocks: 50,
-  actions: 20,
-  fieldsPerBlock: 50,
-  options: 100,
-  /** The JSON text of one whole instance schema. */
-  schemaBytes: 256 * 1024,
-  /** Nesting of a value in state.params / state.runtime. */
-  jsonDepth: 32,
-});
+export { LIMITS };
 
 export const BLOCK_TYPES = Object.freeze(['form']);
 export const FIELD_TYPES = Object.freeze(['text', 'number', 'textarea', 'select', 'checkbox']);

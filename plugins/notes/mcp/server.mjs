@@ -35,6 +35,21 @@ async function save(dir, notes) {
   await fs.rename(`${file}.tmp`, file);
 }
 
+/**
+ * One change of a folder's notes at a time: ChatOS runs one instance of this
+ * server for every conversation (it keeps nothing of a conversation between
+ * calls), so two calls may read and write notes.json at once.
+ */
+const queues = new Map();
+function serialized(dir, change) {
+  const previous = queues.get(dir) ?? Promise.resolve();
+  const next = previous.then(change, change);
+  const settled = next.catch(() => {});
+  queues.set(dir, settled);
+  void settled.then(() => queues.get(dir) === settled && queues.delete(dir));
+  return next;
+}
+
 const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
 server.registerTool(
@@ -42,11 +57,13 @@ server.registerTool(
   { description: 'Create a note.', inputSchema: { title: z.string().min(1), text: z.string() } },
   async ({ title, text: body }, extra) => {
     const dir = workdirOf(extra);
-    const notes = await load(dir);
-    const note = { id: randomUUID().slice(0, 8), title, text: body, createdAt: new Date().toISOString() };
-    notes.push(note);
-    await save(dir, notes);
-    return text(`added note ${note.id}`);
+    return serialized(dir, async () => {
+      const notes = await load(dir);
+      const note = { id: randomUUID().slice(0, 8), title, text: body, createdAt: new Date().toISOString() };
+      notes.push(note);
+      await save(dir, notes);
+      return text(`added note ${note.id}`);
+    });
   },
 );
 
@@ -65,11 +82,13 @@ server.registerTool(
   { description: 'Delete a note by id.', inputSchema: { id: z.string() }, annotations: { destructiveHint: true } },
   async ({ id }, extra) => {
     const dir = workdirOf(extra);
-    const notes = await load(dir);
-    const kept = notes.filter((n) => n.id !== id);
-    if (kept.length === notes.length) return { ...text(`no note with id ${id}`), isError: true };
-    await save(dir, kept);
-    return text(`deleted note ${id}`);
+    return serialized(dir, async () => {
+      const notes = await load(dir);
+      const kept = notes.filter((n) => n.id !== id);
+      if (kept.length === notes.length) return { ...text(`no note with id ${id}`), isError: true };
+      await save(dir, kept);
+      return text(`deleted note ${id}`);
+    });
   },
 );
 

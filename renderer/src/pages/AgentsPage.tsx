@@ -1,7 +1,8 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, MessageOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import type { Agent } from '../../../src/shared/agents';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
@@ -15,6 +16,7 @@ type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; age
 export default function AgentsPage() {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
+  const navigate = useNavigate();
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
   const [deleting, setDeleting] = useState<string | undefined>();
@@ -72,9 +74,12 @@ export default function AgentsPage() {
           {
             title: t('agents.column.actions'),
             key: 'actions',
-            width: 200,
+            width: 280,
             render: (_: unknown, agent) => (
               <Space>
+                <Button size="small" type="primary" icon={<MessageOutlined />} onClick={() => void navigate(`/chat?agent=${encodeURIComponent(agent.id)}`)} data-testid={`agent-chat-${agent.id}`}>
+                  {t('agents.chat')}
+                </Button>
                 <Button size="small" icon={<EditOutlined />} onClick={() => setEditor({ mode: 'edit', agent })} data-testid={`agent-edit-${agent.id}`}>
                   {t('agents.edit')}
                 </Button>

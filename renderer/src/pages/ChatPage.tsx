@@ -17,7 +17,9 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
   const { message } = AntApp.useApp();
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
-  const [picked, setPicked] = useState<string | undefined>(() => localStorage.getItem(AGENT_KEY) ?? undefined);
+  // `?agent=ID` (an agent's "Chat" button) picks that agent; else the last one used.
+  const [search] = useSearchParams();
+  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? localStorage.getItem(AGENT_KEY) ?? undefined);
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.id === picked) ?? list[0];
   const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;

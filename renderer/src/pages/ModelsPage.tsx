@@ -6,6 +6,7 @@ import type { ModelTestResult as Result, ModelView } from '../../../src/shared/m
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 import { ModelTestResult } from '../components/models/ModelTestResult';
+import { ReadyAssistantOffer } from '../components/models/ReadyAssistantOffer';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
 // The editor loads when it is first opened: the list is what the page shows first.
@@ -120,6 +121,8 @@ export default function ModelsPage() {
                 <Space size={4}>
                   <Typography.Text code>{model.model}</Typography.Text>
                   {model.vision ? <Tag color="purple">{t('models.vision')}</Tag> : null}
+                  {model.kind === 'embedding' ? <Tag color="cyan">{t('models.kind.embedding')}</Tag> : null}
+                  {model.reasoning ? <Tag color="gold">{t('models.reasoning')}</Tag> : null}
                 </Space>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {model.baseUrl}
@@ -173,6 +176,7 @@ export default function ModelsPage() {
         </Button>
       </Space>
       {models.error && models.data ? <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={models.error.message} description={models.error.hint} /> : null}
+      <ReadyAssistantOffer />
       {body}
       {models.data ? (
         <Typography.Paragraph type="secondary" style={{ marginTop: 12 }} data-testid="models-key-store">

@@ -46,7 +46,8 @@ export function AppLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(false);
-  const section = pathname.split('/')[1] || 'apps';
+  // An assistant server's page (/settings/mcp-assistant/:id) belongs to the MCP servers section.
+  const section = pathname.startsWith('/settings/mcp-assistant/') ? 'servers' : pathname.split('/')[1] || 'apps';
 
   return (
     <Layout className="app-root">

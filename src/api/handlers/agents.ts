@@ -3,13 +3,18 @@ import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.delete' | 'agents.preview'> {
+export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.delete' | 'agents.preview'> {
   return {
     'agents.list': () => ({ agents: host.agents.list() }),
     'agents.save': ({ id, agent }) => {
       const saved = id ? host.agents.update(id, agent) : host.agents.create(agent);
       emit({ type: 'agents.changed' });
       return { agent: saved };
+    },
+    'agents.createReady': ({ modelId, language }) => {
+      const agent = host.agents.createReady({ modelId, language });
+      emit({ type: 'agents.changed' });
+      return { agent };
     },
     'agents.delete': ({ id }) => {
       const deleted = host.agents.delete(id);

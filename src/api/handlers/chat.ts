@@ -19,6 +19,8 @@ type ChatMethods =
   | 'chat.stop'
   | 'chat.cancelCall'
   | 'chat.resume'
+  | 'chat.continue'
+  | 'chat.setModel'
   | 'chat.regenerate'
   | 'chat.edit'
   | 'alwaysAllow.list'
@@ -67,7 +69,9 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     },
     'chat.stop': ({ conversationId }) => ({ stopped: chat.stop(conversationId) }),
     'chat.cancelCall': ({ conversationId, callId }) => ({ cancelled: chat.cancelCall(conversationId, callId) }),
-    'chat.resume': ({ conversationId }) => ({ conversationId: chat.resume(conversationId).conversationId }),
+    'chat.resume': ({ conversationId, summarize }) => ({ conversationId: chat.resume(conversationId, { summarize: summarize === true }).conversationId }),
+    'chat.continue': ({ conversationId }) => ({ conversationId: chat.continue(conversationId).conversationId }),
+    'chat.setModel': ({ conversationId, modelId }) => ({ conversation: chat.setModel(conversationId, modelId) }),
     'chat.regenerate': ({ conversationId, messageId }) => ({ conversationId: chat.regenerate({ conversationId, ...(messageId ? { messageId } : {}) }).conversationId }),
     'chat.edit': ({ conversationId, messageId, text }) => {
       const started = chat.edit({ conversationId, messageId, text });
@@ -87,6 +91,8 @@ export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMes
   switch (event.type) {
     case 'delta':
       return { type: 'chat.delta', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
+    case 'reasoning':
+      return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
     case 'message':
       return { type: 'chat.message', conversationId: event.conversationId, message: event.message };
     case 'toolCall': {

@@ -11,6 +11,7 @@ type KnowledgeMethod =
   | 'knowledge.search'
   | 'knowledge.uploadPart'
   | 'knowledge.addUpload'
+  | 'knowledge.addUploads'
   | 'knowledge.addText'
   | 'knowledge.cancel'
   | 'knowledge.removeDocument';
@@ -48,6 +49,11 @@ export function knowledgeHandlers({ host, emit }: HandlerContext): Handlers<Know
     'knowledge.addUpload': async ({ id, uploadId, name, jobId }) => {
       const bytes = uploads.take(uploadId);
       return changed(id, await job(id, jobId, (options) => knowledge().addBytes(id, name, bytes, options)));
+    },
+    'knowledge.addUploads': async ({ id, uploads: files, jobId }) => {
+      const bytes = uploads.takeAll(files.map((file) => file.uploadId));
+      const added = await job(id, jobId, (options) => knowledge().addUploads(id, files.map((file, i) => ({ name: file.name, bytes: bytes[i]! })), options));
+      return changed(id, { added });
     },
     'knowledge.addText': async ({ id, title, text, jobId }) => changed(id, await job(id, jobId, (options) => knowledge().addText(id, text, title, options))),
     'knowledge.cancel': ({ jobId }) => {

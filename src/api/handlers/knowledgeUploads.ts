@@ -40,6 +40,15 @@ export class KnowledgeUploads {
     return upload.size;
   }
 
+  /** The whole files, once, after checking that each is here (a missing one takes none); the uploads are gone afterwards. */
+  takeAll(uploadIds: readonly string[]): Buffer[] {
+    this.dropStale();
+    const missing = uploadIds.filter((id) => !this.staged.has(id));
+    if (missing.length) throw new ApiFailure('NOT_FOUND', `no upload ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}`, 'upload the files again');
+    if (new Set(uploadIds).size !== uploadIds.length) throw new ApiFailure('INVALID', 'an upload is named twice', 'name each upload once');
+    return uploadIds.map((id) => this.take(id));
+  }
+
   /** The whole file, once; the upload is gone afterwards. */
   take(uploadId: string): Buffer {
     this.dropStale();

@@ -1,8 +1,10 @@
+import { ProviderError } from '../../core/models/providers/providerError.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
+import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** Model entries for the Models page: keys go in (to the key store) and never come back out. */
-export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.list' | 'models.presets' | 'models.save' | 'models.remove' | 'models.test'> {
+export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.list' | 'models.presets' | 'models.save' | 'models.remove' | 'models.test' | 'models.available'> {
   return {
     'models.list': async () => ({ models: await host.models.list(), keyStore: host.models.keyStore }),
     'models.presets': () => ({ presets: [...MODEL_PRESETS] }),
@@ -22,5 +24,13 @@ export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.
       return { removed };
     },
     'models.test': ({ id }) => host.models.test(id),
+    'models.available': async (params) => {
+      try {
+        return await host.models.available(params);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        throw new ApiFailure('FAILED', `the provider did not list its models (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.message}`, 'type the model name yourself; check the base URL and key if you expected a list');
+      }
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ChatError, MessageLogError } from '../../core/facades/errors.js';
 import type { StartedTurn, TurnOutcome } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
+import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';
 import type { Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
@@ -15,10 +16,13 @@ interface ChatOptions {
   conversation?: string;
   yes?: boolean;
   maxRounds?: string;
+  maxAnswerChars?: number;
+  model?: string;
+  continue?: boolean;
 }
 
 /** Exit codes of one turn: done 0, stopped by an error or a limit 1, stopped by Ctrl+C 130 (as a shell reports SIGINT). */
-const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, user: 130 } as const;
+const EXIT_OF_STOP = { error: 1, 'round-limit': 1, interrupted: 1, 'answer-limit': 1, user: 130 } as const;
 
 /** Chat errors as the CLI reports them: a problem to fix, with the fix. */
 export function asUserError(error: unknown): never {
@@ -35,10 +39,15 @@ export function chatStep<T>(step: () => T): T {
 }
 
 function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } {
-  if (!opts.agent && !opts.conversation) throw new UsageError('say whom to chat with: --agent ID (or --conversation ID to continue one)');
-  if (opts.message !== undefined && !opts.message.trim()) throw new UsageError('-m needs the text of your message');
-  if (opts.message === undefined && json) throw new UsageError('--json needs -m TEXT (one turn); an interactive session prints as it goes');
-  if (opts.message === undefined && !process.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
+  if (opts.continue) {
+    if (!opts.conversation) throw new UsageError('--continue goes on with a cut answer of a conversation: give --conversation ID');
+    if (opts.message !== undefined) throw new UsageError('--continue takes no -m: it goes on with the answer that was cut');
+  } else {
+    if (!opts.agent && !opts.conversation) throw new UsageError('say whom to chat with: --agent ID (or --conversation ID to continue one)');
+    if (opts.message !== undefined && !opts.message.trim()) throw new UsageError('-m needs the text of your message');
+    if (opts.message === undefined && json) throw new UsageError('--json needs -m TEXT (one turn); an interactive session prints as it goes');
+    if (opts.message === undefined && !process.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
+  }
   if (opts.maxRounds === undefined) return {};
   const maxRounds = Number(opts.maxRounds);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new UsageError(`--max-rounds must be a whole number of at least 1, not "${opts.maxRounds}"`);
@@ -64,8 +73,8 @@ function reportEnd(io: CliIo, outcome: TurnOutcome, declined: number): number {
   return EXIT_OF_STOP[stop.kind];
 }
 
-/** Runs one turn to its end, Ctrl+C stopping it; prints as the terminal or the pipe wants. */
-async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask | undefined, yes: boolean): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
+/** Runs one turn to its end, Ctrl+C stopping it; prints as the terminal or the pipe wants (the thinking not at all with --json: it is in the JSON). */
+async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask | undefined, yes: boolean, json = false): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
   const confirmations = answerChatConfirmations(host, { yes, ...(ask ? { ask } : {}) });
   let printer: ReturnType<typeof turnPrinter> | undefined;
   const unsubscribe = host.chat.onEvent((event) => printer?.onEvent(event));
@@ -79,7 +88,7 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask
   process.on('SIGINT', onSigint);
   try {
     started = chatStep(start);
-    printer = turnPrinter(io, started.conversationId);
+    printer = turnPrinter(io, started.conversationId, { json });
     const outcome = await started.done;
     return { outcome, declined: confirmations.declinedWithoutTerminal(), streamed: printer.streamed };
   } finally {
@@ -89,12 +98,19 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask
   }
 }
 
-/** `chatos chat -m TEXT`: one user turn, to its end. */
+/** `chatos chat -m TEXT` (one user turn), or `--continue` (the cut answer goes on), to its end. */
 async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boolean): Promise<void> {
   const { io } = cli;
   const target = targetOf(host, opts);
   const ask = opts.yes ? undefined : io.ask;
-  const { outcome, declined, streamed } = await runTurn(host, io, () => host.chat.send({ ...target, text: opts.message! }), ask, opts.yes === true);
+  const model = opts.model !== undefined ? { modelId: opts.model } : {};
+  const start = opts.continue
+    ? () => {
+        if (opts.model !== undefined) host.chat.setModel(target.conversationId!, opts.model);
+        return host.chat.continue(target.conversationId!);
+      }
+    : () => host.chat.send({ ...target, text: opts.message!, ...model });
+  const { outcome, declined, streamed } = await runTurn(host, io, start, ask, opts.yes === true, json);
   await commit(host);
   if (json) printJson(io, { conversationId: outcome.conversationId, status: outcome.status, ...(outcome.stop ? { stop: outcome.stop } : {}), messages: outcome.messages });
   else if (!streamed) printAnswers(io, outcome);
@@ -105,6 +121,7 @@ async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boo
 async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Promise<void> {
   const { io } = cli;
   let target = targetOf(host, opts);
+  let pendingModel = opts.model;
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true, prompt: 'you> ' });
   let running: string | undefined;
   let asking: ((answer: string) => void) | undefined;
@@ -139,7 +156,9 @@ async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Prom
             host,
             io,
             () => {
-              const started = host.chat.send({ ...target, text });
+              // --model switches the conversation with the first message; it stays switched.
+              const started = host.chat.send({ ...target, text, ...(pendingModel !== undefined ? { modelId: pendingModel } : {}) });
+              pendingModel = undefined;
               running = started.conversationId;
               return started;
             },
@@ -173,13 +192,16 @@ export function registerChat(program: Command, cli: CliContext): void {
     .option('--conversation <id>', 'continue this conversation (chatos conversations list)')
     .option('--yes', 'approve confirm-level tools without asking')
     .option('--max-rounds <n>', 'model requests per turn before it stops (default 20)')
+    .addOption(answerLimitOption())
+    .option('--model <id>', "switch the conversation to this model entry (recorded; it answers from now on instead of the agent's)")
+    .option('--continue', 'go on with the last answer of --conversation, which the model cut at its token limit')
     .action(async (opts: ChatOptions, command: Command) => {
       const options = globalOptions(command);
       const { maxRounds } = checkOptions(opts, options.json);
       await withStartedHost(
         options,
-        (host) => (opts.message !== undefined ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)),
-        maxRounds ? { chat: { maxRounds } } : {},
+        (host) => (opts.message !== undefined || opts.continue ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)),
+        { chat: { ...(maxRounds ? { maxRounds } : {}), ...answerLimitOf(opts.maxAnswerChars) } },
       );
     });
 }

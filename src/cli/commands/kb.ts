@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { KnowledgeError } from '../../core/facades/errors.js';
 import type { Host } from '../../core/host.js';
 import type { KnowledgeBase } from '../../shared/knowledge.js';
+import { confirmStep } from '../confirmStep.js';
 import { globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext } from '../output.js';
 
@@ -97,13 +98,11 @@ export function registerKb(program: Command, cli: CliContext): void {
     .argument('<files...>', 'files to add')
     .action(async (id: string, files: string[], _opts: unknown, command: Command) => {
       const json = globalOptions(command).json === true;
-      const added = await write(command, async (host) => {
-        const results = [];
-        for (const file of files) results.push(await host.knowledge.addFile(id, file, { onProgress: progressPrinter(cli, json) }));
-        return results;
-      });
+      // One change for all the files: the base is written once, not once per file.
+      const added = await write(command, (host) => host.knowledge.addFiles(id, files, { onProgress: progressPrinter(cli, json) }));
       if (json) printJson(io, { knowledgeBaseId: id, added });
       else for (const a of added) io.out(`added ${a.file}: ${a.chunks} chunk(s)${a.embedded ? ', embedded' : ''}${a.replaced ? ` (replaced ${a.replaced})` : ''}`);
+      for (const note of added.flatMap((a) => a.notes ?? [])) io.err(`note: ${note}`);
       cli.exitCode = 0;
     });
 
@@ -168,10 +167,21 @@ export function registerKb(program: Command, cli: CliContext): void {
     });
 
   kb.command('delete')
-    .description('delete a knowledge base with all its documents')
+    .description('delete a knowledge base with all its documents (asks first; --yes without a terminal)')
     .argument('<kb>', 'the knowledge base id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const base = await write(command, (host) => host.knowledge.delete(id));
+    .option('--yes', 'delete without asking')
+    .action(async (id: string, opts: { yes?: boolean }, command: Command) => {
+      const base = await write(command, async (host) => {
+        // Asked like uninstall: what goes is said first, and nothing is deleted without a yes.
+        if (!opts.yes) {
+          const found = await host.knowledge.get(id);
+          io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
+          const answer = await confirmStep(io, `delete ${found.id}?`, false);
+          if (answer === 'no-terminal') throw new UserError(`${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`, `run "chatos kb delete ${found.id} --yes" to delete it with its documents`);
+          if (!answer) throw new UserError(`${found.id} was not deleted`);
+        }
+        return host.knowledge.delete(id);
+      });
       if (globalOptions(command).json) printJson(io, { deleted: base.id });
       else io.out(`deleted knowledge base ${base.id} (${base.counts.chunks} chunk(s))`);
       cli.exitCode = 0;

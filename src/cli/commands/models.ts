@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ModelError, SecretError } from '../../core/facades/errors.js';
+import { ModelError, ProviderError, SecretError } from '../../core/facades/errors.js';
 import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/models.js';
 import type { Host } from '../../core/host.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
@@ -37,7 +37,14 @@ function keyText(model: ModelView): string {
 }
 
 function printModel(io: CliIo, model: ModelView): void {
-  const extras = [model.vision ? 'vision' : '', model.temperature !== undefined ? `temperature ${model.temperature}` : '', model.maxTokens !== undefined ? `max tokens ${model.maxTokens}` : ''].filter(Boolean);
+  const extras = [
+    model.kind === 'embedding' ? 'embedding' : '',
+    model.reasoning ? `reasoning${model.reasoningEffort ? ` (${model.reasoningEffort})` : ''}` : '',
+    model.tools === false ? 'no tools' : '',
+    model.vision ? 'vision' : '',
+    model.temperature !== undefined ? `temperature ${model.temperature}` : '',
+    model.maxTokens !== undefined ? `max tokens ${model.maxTokens}` : '',
+  ].filter(Boolean);
   io.out(`  ${model.id}  ${model.name}  [${model.api}] ${model.model} @ ${model.baseUrl}  ${keyText(model)}${extras.length ? `  (${extras.join(', ')})` : ''}`);
 }
 
@@ -90,6 +97,10 @@ export function registerModels(program: Command, cli: CliContext): void {
     .option('--max-tokens <n>', 'most tokens an answer may have')
     .option('--context-window <n>', 'the model\'s context window in tokens')
     .option('--max-tools <n>', 'most tools a request may carry (some providers cap it)')
+    .option('--kind <kind>', 'chat (default) or embedding (for knowledge bases)')
+    .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking)')
+    .option('--reasoning-effort <effort>', 'minimal | low | medium | high')
+    .option('--no-tools', 'the model cannot call tools: it is offered none')
     .option('--preset <id>', `start from a preset: ${MODEL_PRESETS.map((p) => p.id).join(', ')}`)
     .action(async (id: string, opts: AddOptions, command: Command) => {
       const options = globalOptions(command);
@@ -145,12 +156,38 @@ export function registerModels(program: Command, cli: CliContext): void {
       const { entry, outcome } = result;
       if (options.json) printJson(io, { model: id, ...outcome });
       if (outcome.ok) {
-        if (!options.json) io.out(`ok: ${id} (${entry.model} at ${entry.baseUrl}) answered in ${outcome.ms} ms: ${JSON.stringify(outcome.text.trim().slice(0, 200))}`);
+        if (!options.json && outcome.dimensions !== undefined) io.out(`ok: ${id} (${entry.model} at ${entry.baseUrl}) embedded a text in ${outcome.ms} ms: vectors of ${outcome.dimensions} numbers`);
+        else if (!options.json) {
+          if (outcome.reasoning) io.err(`  (thought: ${JSON.stringify(outcome.reasoning.trim().slice(0, 200))})`);
+          io.out(`ok: ${id} (${entry.model} at ${entry.baseUrl}) answered in ${outcome.ms} ms: ${JSON.stringify(outcome.text.trim().slice(0, 200))}`);
+        }
         cli.exitCode = 0;
         return;
       }
       const words = describeProviderFailure(outcome.error, entry);
       io.err(`error: ${id}: ${words.message}\n    fix: ${words.hint}`);
       cli.exitCode = 1;
+    });
+
+  models
+    .command('available')
+    .description("the model names the entry's provider offers (its /models, Anthropic's models list, or Ollama's tags)")
+    .argument('<id>', 'model id')
+    .action(async (id: string, _opts: unknown, command: Command) => {
+      const options = globalOptions(command);
+      const catalog = await withReadOnlyHost(options, async (host) => {
+        const entry = await modelStep(async () => host.models.require(id));
+        try {
+          return await modelStep(() => host.models.available({ id }));
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          const words = describeProviderFailure(error.toJSON(), entry);
+          throw new UserError(`${id}: the provider did not list its models: ${words.message}`, words.hint);
+        }
+      });
+      if (options.json) printJson(io, catalog);
+      else if (!catalog.names.length) io.out('the provider lists no models; give the name yourself (chatos models add … --model NAME)');
+      else for (const name of catalog.names) io.out(name);
+      cli.exitCode = 0;
     });
 }

@@ -5,6 +5,7 @@ import { DataHome, resolveDataHome, silentLogger } from '../../core/facades/setu
 import { SecretError } from '../../core/facades/errors.js';
 import { startHeadlessServer, type HeadlessServer } from '../../serve/headlessServer.js';
 import { serveUrl, ServeToken } from '../../serve/serveToken.js';
+import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { globalOptions, withStartedHost, type GlobalOptions } from '../globalOptions.js';
 import { UsageError, UserError, type CliContext } from '../output.js';
 
@@ -87,7 +88,8 @@ export function registerServe(program: Command, cli: CliContext): void {
     .option('--no-watch', 'do not reload when mcp.yaml or plugin folders change')
     .option('--new-token', 'replace the stored token: URLs and open tabs with the old one stop working')
     .option('--print-url', 'print the URL of the server on --port (with the stored token) and exit; starts nothing')
-    .action(async (opts: { port?: string; watch: boolean; newToken?: boolean; printUrl?: boolean }, command: Command) => {
+    .addOption(answerLimitOption())
+    .action(async (opts: { port?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command) => {
       const options = globalOptions(command);
       const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
       if (opts.printUrl) return printUrl(options, port, cli);
@@ -122,7 +124,7 @@ export function registerServe(program: Command, cli: CliContext): void {
         io.err('stopping: closing connections, ending servers, saving data…');
         stopWatching();
         await server.close();
-      });
+      }, { chat: answerLimitOf(opts.maxAnswerChars) });
       cli.exitCode = 0;
     });
 }

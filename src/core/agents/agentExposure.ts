@@ -1,6 +1,8 @@
-import type { AgentUiApp } from '../../shared/agents.js';
+import { isHostUiApp, type AgentUiApp } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
+import type { RegistrySource } from '../../shared/registry.js';
 import type { Exposure } from '../contributions/exposure.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { registryId } from '../registry/registryTables.js';
 
 /**
@@ -95,17 +97,43 @@ export function missingAppRefusal(uiApp: Pick<AgentUiApp, 'pluginId' | 'appId'>,
   };
 }
 
+/** Where what the host registers under its own name comes from: the user's servers and prompts, and its built-in servers; never a plugin's. */
+const HOST_OWN_SOURCES = new Set<RegistrySource['kind']>(['mcp-yaml', 'host', 'builtin']);
+
 /**
- * Every selected id of `uiApps` outside what its app exposes, an app not
- * installed exposing nothing but `hostAppId`'s own (the registry owner's).
+ * Whether a registration is the host's own, selectable under the host's
+ * entry (docs/rules/agents.md#your-own-servers). Without its row (the store's
+ * check at save), only the registry id's provider is known; the resolver
+ * passes the row and checks where it came from too.
+ */
+export function isHostOwn(id: string, row?: { providerAppId: string; source: RegistrySource }): boolean {
+  if (!id.startsWith(`${HOST_APP_ID}::`)) return false;
+  return row === undefined || (row.providerAppId === HOST_APP_ID && HOST_OWN_SOURCES.has(row.source.kind));
+}
+
+/** Why an id may not be selected under the host's own entry, or undefined when it may. */
+export function hostEntryRefusal(kind: ExposureKind, id: string, row?: { providerAppId: string; source: RegistrySource }): { message: string; hint: string } | undefined {
+  if (isHostOwn(id, row)) return undefined;
+  const what = kind === 'mcpServers' ? 'server' : 'prompt';
+  return {
+    message: `${what} "${id}" is not one of your own (ChatOS's entry offers the ${what}s you added and its built-in ones, "${HOST_APP_ID}::…")`,
+    hint: `select it under the app that brings it, or pick one of your own ${what}s (chatos registry ${kind === 'mcpServers' ? 'servers' : 'prompts'})`,
+  };
+}
+
+/**
+ * Every selected id of `uiApps` outside what its app exposes: the host's own
+ * entry offers only the host's own; any other app not installed exposes
+ * nothing but `hostAppId`'s own (the registry owner's).
  */
 export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined, hostAppId: string): ExposureViolation[] {
   const violations: ExposureViolation[] = [];
   uiApps.forEach((uiApp, i) => {
     const app = appOf(uiApp.pluginId, uiApp.appId);
+    const hostEntry = !app && isHostUiApp(uiApp);
     const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
       ids.forEach((id, j) => {
-        const refusal = app ? exposureRefusal(app, kind, id) : missingAppRefusal(uiApp, kind, id, hostAppId);
+        const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id) : missingAppRefusal(uiApp, kind, id, hostAppId);
         if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
       });
     check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);

@@ -1,4 +1,4 @@
-import type { Agent } from '../../shared/agents.js';
+import { isHostUiApp, type Agent } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
@@ -9,7 +9,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
-import { exposureRefusal, missingAppRefusal, type ExposureKind } from './agentExposure.js';
+import { exposureRefusal, hostEntryRefusal, missingAppRefusal, type ExposureKind } from './agentExposure.js';
 
 export type PromptLang = 'zh' | 'en';
 
@@ -136,7 +136,9 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   agent.uiApps.forEach((uiApp, i) => {
     const at = `uiApps[${i}]`;
     const app: AppContribution | undefined = catalog.getAiContribution(uiApp.pluginId, uiApp.appId);
-    if (!app) {
+    // The host's own entry (docs/rules/agents.md#your-own-servers) is no plugin: nothing is missing.
+    const hostEntry = !app && isHostUiApp(uiApp);
+    if (!app && !hostEntry) {
       const installed = catalog.apps.map((a) => `${a.pluginId}/${a.appId}`);
       warn(
         'AGENT_APP_MISSING',
@@ -162,7 +164,8 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
      * the checks below, which say so.
      */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const refusal = app ? exposureRefusal(app, kind, id) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
+      const row = kind === 'mcpServers' ? serverById.get(id) : promptById.get(id) ?? promptById.get(baseOf(id));
+      const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };

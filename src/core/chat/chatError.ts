@@ -4,6 +4,11 @@ export type ChatErrorCode =
   | 'MESSAGE_NOT_FOUND'
   | 'NOTHING_TO_REGENERATE'
   | 'NOTHING_TO_RESUME'
+  /** Continue needs an answer the model cut at its token limit. */
+  | 'NOTHING_TO_CONTINUE'
+  /** A conversation was to be switched to a model entry that does not exist, or is not a chat model. */
+  | 'MODEL_NOT_FOUND'
+  | 'MODEL_NOT_CHAT'
   | 'AGENT_NOT_FOUND'
   | 'AGENT_NO_MODEL'
   | 'ALWAYS_ALLOW_NOT_FOUND'

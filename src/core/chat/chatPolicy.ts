@@ -1,4 +1,5 @@
 import type { ChatStatusEvent, ConversationMessage, ToolCallEvent } from '../../shared/chat.js';
+import { DEFAULT_MAX_ANSWER_CHARS } from '../models/providers/modelClient.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
 
 /** How far a turn may go; every field has a default (HostOptions.chat overrides them). */
@@ -10,9 +11,11 @@ export interface ChatPolicy {
   retry: RetryPolicy;
   /** A provider silent this long (no headers, no chunk) fails the request as a timeout (retried like one). */
   idleTimeoutMs: number;
+  /** One answer's characters (text and tool-call arguments; reasoning is bounded apart): past this the stream is stopped and the answer kept up to here, marked cut (issue 25). */
+  maxAnswerChars: number;
 }
 
-export const DEFAULT_CHAT_POLICY: ChatPolicy = { maxRounds: 20, maxDepth: 2, retry: DEFAULT_RETRY_POLICY, idleTimeoutMs: 5 * 60_000 };
+export const DEFAULT_CHAT_POLICY: ChatPolicy = { maxRounds: 20, maxDepth: 2, retry: DEFAULT_RETRY_POLICY, idleTimeoutMs: 5 * 60_000, maxAnswerChars: DEFAULT_MAX_ANSWER_CHARS };
 
 export function chatPolicy(overrides: Partial<Omit<ChatPolicy, 'retry'>> & { retry?: Partial<RetryPolicy> } = {}): ChatPolicy {
   return { ...DEFAULT_CHAT_POLICY, ...overrides, retry: { ...DEFAULT_RETRY_POLICY, ...overrides.retry } };
@@ -27,6 +30,8 @@ export interface ArtifactFile {
 /** What a running conversation tells the faces, scoped by conversation id. */
 export type ChatEvent =
   | { type: 'delta'; conversationId: string; messageId: string; text: string }
+  /** The next piece of what the model thinks before it answers (kept apart from the answer's text). */
+  | { type: 'reasoning'; conversationId: string; messageId: string; text: string }
   | { type: 'message'; conversationId: string; message: ConversationMessage }
   | { type: 'toolCall'; call: Omit<ToolCallEvent, 'artifacts'> & { artifacts?: ArtifactFile[] } }
   | { type: 'status'; status: ChatStatusEvent }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ConversationWindowRequest, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
+import { modelKind } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { Logger } from '../ports.js';
@@ -218,12 +219,13 @@ export class ChatService {
 
   // ---- turns -----------------------------------------------------------------
 
-  /** A user message, then a turn; a new conversation when none is named. Returns at once. */
-  send(input: { conversationId?: string; agentId?: string; text: string }): StartedTurn {
+  /** A user message, then a turn; a new conversation when none is named. `modelId`: switch the conversation to that model first. Returns at once. */
+  send(input: { conversationId?: string; agentId?: string; text: string; modelId?: string }): StartedTurn {
     let id: string;
     if (input.conversationId !== undefined) id = input.conversationId;
     else if (input.agentId !== undefined) id = this.create(input.agentId).id;
     else throw new ChatError('AGENT_NOT_FOUND', 'name the conversation to continue, or the agent to start one with');
+    if (input.modelId !== undefined) this.setModel(id, input.modelId);
     const { conversation, leafId } = this.openIdle(id);
     const user = this.appendUser(conversation, leafId, input.text);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
@@ -253,16 +255,50 @@ export class ChatService {
    * fixed what stopped it). A partial answer stays as it was, and the new
    * one is written beside it.
    */
-  resume(conversationId: string): StartedTurn {
+  resume(conversationId: string, options: { summarize?: boolean } = {}): StartedTurn {
     const { conversation, tree, leafId } = this.openIdle(conversationId);
     const leaf = leafId === null ? undefined : tree.get(leafId);
     if (!leaf) throw new ChatError('NOTHING_TO_RESUME', 'the conversation has no message yet', 'send one');
     let from: string | null = leaf.id;
     if (leaf.role === 'assistant' && !leaf.toolCalls.length) {
-      if (leaf.status === 'complete') throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', 'send a message, or regenerate the answer');
+      if (leaf.status === 'complete') throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', leaf.finish === 'length' ? 'it was cut at the token limit: continue it' : 'send a message, or regenerate the answer');
       from = leaf.parentId;
     }
-    return { conversationId, done: this.start(conversation, from) };
+    return { conversationId, done: this.start(conversation, from, options.summarize === true) };
+  }
+
+  /**
+   * Goes on with the last answer, which the model cut at its token limit:
+   * a new answer after it, the model asked to carry on from where it
+   * stopped (history.ts), the cut one kept as it is.
+   */
+  continue(conversationId: string): StartedTurn {
+    const { conversation, tree, leafId } = this.openIdle(conversationId);
+    const leaf = leafId === null ? undefined : tree.get(leafId);
+    if (leaf?.role !== 'assistant' || leaf.finish !== 'length' || leaf.toolCalls.length) {
+      throw new ChatError('NOTHING_TO_CONTINUE', 'the last answer was not cut at the token limit', 'send a message instead (or raise the model entry\'s max tokens, if answers are often cut)');
+    }
+    return { conversationId, done: this.start(conversation, leaf.id) };
+  }
+
+  /**
+   * Switches the model answering in this conversation from its next
+   * request on; null goes back to the agent's. Recorded on the conversation
+   * (and every answer names the model that wrote it).
+   */
+  setModel(conversationId: string, modelId: string | null): Conversation {
+    const { conversation } = this.openIdle(conversationId);
+    if (modelId !== null) {
+      const entry = this.deps.models.get(modelId);
+      if (!entry) throw new ChatError('MODEL_NOT_FOUND', `no model "${modelId}"`, 'list them with: chatos models list');
+      if (modelKind(entry) !== 'chat') throw new ChatError('MODEL_NOT_CHAT', `model "${modelId}" is an embedding model; it cannot answer in a chat`, 'choose a chat model');
+    }
+    const updated = this.store.update(conversation.id, (c) => {
+      const { modelId: _previous, ...rest } = c;
+      return { ...rest, ...(modelId !== null ? { modelId } : {}), updatedAt: this.deps.now() };
+    });
+    this.emit({ type: 'conversations' });
+    return updated;
   }
 
   /** Stops the turn running in this process: the stream is aborted, calls in flight are cancelled, waiting confirmations declined. */
@@ -331,12 +367,12 @@ export class ChatService {
     return user;
   }
 
-  private start(conversation: Conversation, leafId: string | null): Promise<TurnOutcome> {
+  private start(conversation: Conversation, leafId: string | null, summarize = false): Promise<TurnOutcome> {
     const conversationId = conversation.id;
     const controller = new AbortController();
     // Registered before the first await, so a Stop right after send finds it.
     this.running.set(conversationId, controller);
-    const done = this.runner.run(conversation, leafId, { controller, depth: conversation.parent?.depth ?? 0 }).catch((error: unknown): TurnOutcome => {
+    const done = this.runner.run(conversation, leafId, { controller, depth: conversation.parent?.depth ?? 0, summarize }).catch((error: unknown): TurnOutcome => {
       this.deps.logger.error(`conversation ${conversationId}: the turn failed: ${(error as Error).stack ?? String(error)}`);
       const stop: StopInfo = { kind: 'error', code: 'CHAT_FAILED', message: `the turn failed: ${(error as Error).message}` };
       try {

@@ -13,6 +13,7 @@ import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
 import { requestAnswer, stopOf, type AnswerResult } from './modelAnswer.js';
 import { userText } from '../models/providers/modelRequest.js';
+import type { StreamedCall } from './streamedAnswer.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
@@ -88,8 +89,11 @@ class TurnState {
 export class ChatRunner {
   constructor(private readonly deps: ChatTurnDeps) {}
 
-  /** Runs a turn of `conversation` from `leafId`, keeping its index row (status, leaf, totals) true throughout. */
-  async run(conversation: Conversation, leafId: string | null, options: { controller: AbortController; depth: number }): Promise<TurnOutcome> {
+  /**
+   * Runs a turn of `conversation` from `leafId`, keeping its index row (status, leaf, totals) true throughout.
+   * `summarize`: older turns are summarized before the first request whatever their size (after the provider said the conversation is too long).
+   */
+  async run(conversation: Conversation, leafId: string | null, options: { controller: AbortController; depth: number; summarize?: boolean }): Promise<TurnOutcome> {
     const { deps } = this;
     const id = conversation.id;
     deps.running.set(id, options.controller);
@@ -100,7 +104,7 @@ export class ChatRunner {
       const saved = deps.save(id);
       const saving = saved.done.catch((error: unknown) => deps.logger.warn(`could not save conversation ${id}'s state: ${(error as Error).message}`));
       if (saved.mustWait) await saving;
-      const outcome = await this.loop(conversation, leafId, options.controller.signal, options.depth);
+      const outcome = await this.loop(conversation, leafId, options.controller.signal, options.depth, options.summarize === true);
       const finished = deps.store.update(id, (c) => ({
         ...c,
         leafId: outcome.outcome.leafId,
@@ -117,7 +121,7 @@ export class ChatRunner {
     }
   }
 
-  private async loop(conversation: Conversation, leafId: string | null, signal: AbortSignal, depth: number): Promise<{ outcome: TurnOutcome; totals: ConversationTotals }> {
+  private async loop(conversation: Conversation, leafId: string | null, signal: AbortSignal, depth: number, summarize: boolean): Promise<{ outcome: TurnOutcome; totals: ConversationTotals }> {
     const { deps } = this;
     const { tree, notices } = deps.store.open(conversation.id);
     for (const notice of notices) deps.logger.warn(`conversation ${conversation.id}: ${notice}`);
@@ -127,7 +131,7 @@ export class ChatRunner {
       totals: state.totals,
     });
 
-    const setup = await setUpTurn(deps, conversation.agentId, conversation.id, depth);
+    const setup = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth);
     if ('stop' in setup) return end('stopped', setup.stop);
     const imageCache = new Map<string, string | undefined>();
     const readImage = (artifact: string) => {
@@ -137,21 +141,22 @@ export class ChatRunner {
 
     for (let round = 1; ; round++) {
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
-      await this.compactIfNeeded(state, setup, signal);
-      const history = historyOf(state.path, { vision: setup.entry.vision, readImage });
+      await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
+      const history = historyOf(state.path, { vision: setup.entry.vision, readImage, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
-      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs }, {
+      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars }, {
         onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
+        onReasoning: (messageId, text) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text }),
         onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
       });
-      const message = this.writeAnswer(state, setup, answer);
+      const { message, calls } = this.writeAnswer(state, setup, answer);
       if (!answer.ok) return end('stopped', answer.stop, setup.problems);
-      if (!message.toolCalls.length) return end('done', undefined, setup.problems);
+      if (!calls.length) return end('done', undefined, setup.problems);
 
       const results = await runToolCalls(this.toolCallDeps(), {
         conversationId: conversation.id,
         messageId: message.id,
-        calls: answer.streamed.calls,
+        calls,
         setup,
         artifactsDir: deps.store.artifactsDir(conversation.id),
         folder: deps.store.folder(conversation.id),
@@ -166,10 +171,27 @@ export class ChatRunner {
     }
   }
 
-  /** The answer as it ended: complete, or its partial text kept and marked stopped. Nothing is written for a stop before any text. */
-  private writeAnswer(state: TurnState, setup: TurnSetup, answer: AnswerResult): AssistantMessage {
+  /**
+   * The answer as it ended: complete, or what it had streamed kept and marked
+   * stopped (nothing is written for a stop before any text or thinking). Its
+   * thinking is kept apart, with how long it took; a refusal, a cut at the
+   * token limit and what was noticed are recorded with it. Returns the calls
+   * to run: none for a stopped answer; for a cut one, those that came whole
+   * (the call the limit cut is recorded as a notice, not run).
+   */
+  private writeAnswer(state: TurnState, setup: TurnSetup, answer: AnswerResult): { message: AssistantMessage; calls: StreamedCall[] } {
     const streamed = answer.ok ? answer.streamed : answer.partial;
     const stats = answerStats({ ...streamed, toolsSent: setup.tools.length, attempts: answer.attempts }, setup.entry.prices);
+    const finish = answer.ok ? streamed.finish : undefined;
+    const notices = [...streamed.notices];
+    let calls = answer.ok ? streamed.calls : [];
+    if (finish === 'length') {
+      for (const call of calls.filter((c) => c.type === 'tool-call-malformed')) notices.push(`the call to ${call.name || 'a tool'} was cut at the token limit before its arguments were complete; it was not run`);
+      calls = calls.filter((c) => c.type === 'tool-call');
+    }
+    const { reasoning } = streamed;
+    const thought = reasoning.text || reasoning.replay.length || reasoning.source === 'reasoning_content';
+    const refusal = streamed.refusal || (finish === 'refusal' ? 'the model declined to answer' : '');
     const draft = {
       id: streamed.messageId,
       role: 'assistant' as const,
@@ -177,24 +199,45 @@ export class ChatRunner {
       modelId: setup.entry.id,
       text: streamed.text,
       // A stopped answer's calls are never run (and the OpenAI wire gives none before the end).
-      toolCalls: answer.ok ? streamed.calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })) : [],
+      toolCalls: calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText, ...(c.extraContent ? { extraContent: c.extraContent } : {}) })),
       status: answer.ok ? ('complete' as const) : ('stopped' as const),
       ...(answer.ok ? {} : { stop: answer.stop }),
       stats,
+      ...(thought
+        ? {
+            reasoning: {
+              text: reasoning.text,
+              ...(reasoning.startedMs !== undefined && reasoning.endedMs !== undefined ? { durationMs: Math.round(reasoning.endedMs - reasoning.startedMs) } : {}),
+              ...(reasoning.source ? { source: reasoning.source } : {}),
+              ...(reasoning.truncated ? { truncated: true } : {}),
+              ...(reasoning.replay.length ? { replay: reasoning.replay } : {}),
+            },
+          }
+        : {}),
+      ...(finish ? { finish } : {}),
+      ...(refusal ? { refusal } : {}),
+      ...(notices.length ? { notices } : {}),
+      ...(streamed.otherParts.length ? { otherParts: streamed.otherParts } : {}),
     };
-    if (!answer.ok && !streamed.text) return { ...draft, parentId: state.leafId, at: this.deps.now() };
+    if (!answer.ok && !streamed.text && !reasoning.text) return { message: { ...draft, parentId: state.leafId, at: this.deps.now() }, calls };
     state.totals = addToTotals(state.totals, stats);
-    return state.append<AssistantMessage>(draft);
+    return { message: state.append<AssistantMessage>(draft), calls };
   }
 
-  /** Near the model's context window, older turns become a summary node on the branch (user and assistant text only). */
-  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal): Promise<void> {
+  /**
+   * Near the model's context window, older turns become a summary node on the branch (user and assistant text only).
+   * `force`: the provider said the conversation is too long, so older turns are summarized whatever the estimate says.
+   */
+  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean): Promise<void> {
     const window = setup.entry.contextWindow;
-    if (!window) return;
+    if (!window && !force) return;
     const fixed = estimateTokens(setup.system) + estimateTokens(JSON.stringify(setup.tools));
-    const plan = planCompaction(state.path, fixed, window);
-    if (!plan) return;
-    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs });
+    const plan = planCompaction(state.path, fixed, window, { force });
+    if (!plan) {
+      if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);
+      return;
+    }
+    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs, maxAnswerChars: this.deps.policy.maxAnswerChars });
     if (!answer.ok || !answer.streamed.text.trim()) {
       // The turn goes on unsummarized: the provider may still take it, and its own error says more than ours.
       this.deps.logger.warn(`conversation ${state.conversationId}: summarizing older turns failed: ${answer.ok ? 'the summary was empty' : answer.stop.message}`);

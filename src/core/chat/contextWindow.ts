@@ -48,16 +48,20 @@ export interface CompactionPlan {
  * tool definitions): never summarized or dropped. The cut falls before a
  * user message, so a tool call is never separated from its result, and
  * the newest user message is always kept as it is. Undefined when the
- * request fits, or when no older turn is left to summarize.
+ * request fits, or when no older turn is left to summarize. `force` (the
+ * provider said it is too long, whatever our estimate): summarize now,
+ * keeping what fits in the share of the window, or of the request as it is
+ * when no window is known.
  */
-export function planCompaction(path: readonly ConversationMessage[], fixedTokens: number, contextWindow: number): CompactionPlan | undefined {
+export function planCompaction(path: readonly ConversationMessage[], fixedTokens: number, contextWindow: number | undefined, options: { force?: boolean } = {}): CompactionPlan | undefined {
   const { summary, start } = activeStart(path);
   const active = path.slice(start).filter((m) => m.role !== 'summary');
   const sizes = active.map(messageTokens);
   const total = fixedTokens + (summary ? estimateTokens(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
-  if (total <= contextWindow * COMPACT_AT) return undefined;
+  const window = options.force ? Math.min(contextWindow ?? total, total) : contextWindow;
+  if (window === undefined || (!options.force && total <= window * COMPACT_AT)) return undefined;
 
-  const budget = Math.max(0, contextWindow * KEEP_SHARE - fixedTokens);
+  const budget = Math.max(0, window * KEEP_SHARE - fixedTokens);
   let kept = 0;
   let cut = -1;
   for (let i = active.length - 1; i >= 0; i--) {

@@ -35,7 +35,14 @@ function section(message: ConversationMessage): string[] {
       return ['## User', '', message.text];
     case 'assistant': {
       const out = [`## Assistant (${message.agentId}, ${message.modelId})`, ''];
+      if (message.reasoning?.text) {
+        const seconds = message.reasoning.durationMs !== undefined ? ` (${Math.max(1, Math.round(message.reasoning.durationMs / 1000))} s)` : '';
+        out.push(`<details><summary>Thinking${seconds}</summary>`, '', fence(message.reasoning.text), '', '</details>', '');
+      }
       if (message.text) out.push(message.text);
+      if (message.refusal) out.push('', `_Refused: ${message.refusal}_`);
+      if (message.finish === 'length') out.push('', "_Cut at the model's token limit._");
+      for (const notice of message.notices ?? []) out.push('', `_Note: ${notice}_`);
       for (const call of message.toolCalls) out.push('', `**Tool call** \`${call.name}\``, '', fence(call.argumentsText));
       if (message.status === 'stopped') out.push('', `_Stopped: ${message.stop?.message ?? 'stopped'}_`);
       const s = message.stats;

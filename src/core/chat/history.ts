@@ -10,6 +10,13 @@ import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeTyp
 export interface HistoryOptions {
   /** The model accepts images: image results are sent as images (JPEG, PNG, GIF, WebP only), else as a note. */
   vision: boolean;
+  /**
+   * The model entry the request goes to. What a provider attached to an
+   * answer for itself (reasoning to send back, thinking signatures, a call's
+   * thought signature) goes back only to the entry that wrote that answer:
+   * another model would reject a signature that is not its own.
+   */
+  modelId: string;
   /** The bytes (base64) of an artifact, by its path in the conversation's folder; undefined when it cannot be read. */
   readImage(artifact: string): string | undefined;
 }
@@ -42,7 +49,14 @@ export function historyOf(path: readonly ConversationMessage[], options: History
         return;
       case 'assistant': {
         if (!message.text && !message.toolCalls.length) return;
-        messages.push({ role: 'assistant', text: message.text, toolCalls: message.toolCalls });
+        const own = message.modelId === options.modelId;
+        const { reasoning } = message;
+        messages.push({
+          role: 'assistant',
+          text: message.text,
+          toolCalls: own ? message.toolCalls : message.toolCalls.map(({ extraContent: _extra, ...call }) => call),
+          ...(own && reasoning ? { reasoning: { text: reasoning.text, replay: reasoning.replay ?? [], ...(reasoning.source ? { source: reasoning.source } : {}) } } : {}),
+        });
         // Every call needs its result next, or the provider rejects the request: a call whose result was never
         // written (the process ended mid-call) gets one saying so. Results may come in any order after the calls.
         for (const call of message.toolCalls) {
@@ -59,8 +73,14 @@ export function historyOf(path: readonly ConversationMessage[], options: History
         return;
     }
   });
+  // Continue: the branch ends at an answer that was cut at the token limit; the model goes on from where it stopped.
+  const last = active.at(-1);
+  if (last?.role === 'assistant' && last.finish === 'length' && !last.toolCalls.length) messages.push({ role: 'user', content: [{ type: 'text', text: CONTINUE_TEXT }] });
   return { messages, ...(summary ? { summary } : {}) };
 }
+
+/** What the model is asked when the user continues an answer it cut at its token limit (sent, never stored). */
+export const CONTINUE_TEXT = 'Your previous answer was cut off at the output token limit. Continue it exactly where it stopped, without repeating anything already written.';
 
 /** A result written right after its call's message belongs to it; one further on (after another assistant message) does not. */
 function laterResult(active: readonly ConversationMessage[], index: number, callId: string): boolean {

@@ -5,26 +5,10 @@ import type { Scheduler } from '../ports.js';
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { ModelRequest } from '../models/providers/modelRequest.js';
 import { ProviderError } from '../models/providers/providerError.js';
-import type { FinishReason, StreamEvent } from '../models/providers/streamEvent.js';
 import { pause, retryDecision, type RetryDecision, type RetryPolicy } from './retryPolicy.js';
+import { collect, newStreamed, type Streamed, type StreamHooks } from './streamedAnswer.js';
 
-/** A tool call as the stream gave it: complete, or with arguments that are not a JSON object. */
-export type StreamedCall = Extract<StreamEvent, { type: 'tool-call' | 'tool-call-malformed' }>;
-
-/** What one request streamed, so far or in full. Times are performance.now(). */
-export interface Streamed {
-  messageId: string;
-  text: string;
-  calls: StreamedCall[];
-  usage?: { inputTokens: number; outputTokens: number };
-  finish?: FinishReason;
-  startedMs: number;
-  firstTokenMs?: number;
-  endedMs: number;
-}
-
-export interface AnswerHooks {
-  onDelta?(messageId: string, text: string): void;
+export interface AnswerHooks extends StreamHooks {
   /** A failed request will be sent again after `delayMs`. */
   onRetry?(info: { attempt: number; maxAttempts: number; delayMs: number; error: ProviderFailure; discardedMessageId: string }): void;
 }
@@ -41,31 +25,6 @@ export function stopOf(signal: AbortSignal): StopInfo {
   return { kind: 'user', message: 'stopped by the user' };
 }
 
-/** One streamed request, its events gathered into `into` as they come (so a failure leaves the partial there). */
-async function collect(client: ModelClient, request: ModelRequest, into: Streamed, signal: AbortSignal, idleTimeoutMs: number, onDelta?: AnswerHooks['onDelta']): Promise<void> {
-  for await (const event of client.stream(request, { signal, idleTimeoutMs })) {
-    switch (event.type) {
-      case 'text-delta':
-        into.firstTokenMs ??= performance.now();
-        into.text += event.text;
-        onDelta?.(into.messageId, event.text);
-        break;
-      case 'tool-call':
-      case 'tool-call-malformed':
-        into.firstTokenMs ??= performance.now();
-        into.calls.push(event);
-        break;
-      case 'usage':
-        into.usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
-        break;
-      case 'done':
-        into.finish = event.finishReason;
-        break;
-    }
-  }
-  into.endedMs = performance.now();
-}
-
 /**
  * A model request under the retry policy (docs/rules/chat.md#stop-and-retry): transient failures are
  * sent again after a wait on the scheduler, a rejection never is, and the
@@ -74,15 +33,14 @@ async function collect(client: ModelClient, request: ModelRequest, into: Streame
 export async function requestAnswer(
   client: ModelClient,
   request: ModelRequest,
-  options: { entry: ModelEntry; signal: AbortSignal; retry: RetryPolicy; scheduler: Scheduler; idleTimeoutMs: number },
+  options: { entry: ModelEntry; signal: AbortSignal; retry: RetryPolicy; scheduler: Scheduler; idleTimeoutMs: number; maxAnswerChars: number },
   hooks: AnswerHooks = {},
 ): Promise<AnswerResult> {
   const { signal, retry } = options;
   for (let attempt = 1; ; attempt++) {
-    const startedMs = performance.now();
-    const streamed: Streamed = { messageId: randomUUID(), text: '', calls: [], startedMs, endedMs: startedMs };
+    const streamed = newStreamed(randomUUID(), performance.now());
     try {
-      await collect(client, request, streamed, signal, options.idleTimeoutMs, hooks.onDelta);
+      await collect(client, request, streamed, { signal, idleTimeoutMs: options.idleTimeoutMs, maxAnswerChars: options.maxAnswerChars }, hooks);
       return { ok: true, streamed, attempts: attempt };
     } catch (error) {
       streamed.endedMs = performance.now();
@@ -91,7 +49,7 @@ export async function requestAnswer(
       const decision = retryDecision(error, attempt, retry);
       if (!decision.retry) return { ok: false, stop: providerStop(error, options.entry, decision, attempt), partial: streamed, attempts: attempt };
       hooks.onRetry?.({ attempt, maxAttempts: retry.maxAttempts, delayMs: decision.delayMs, error: error.toJSON(), discardedMessageId: streamed.messageId });
-      if (!(await pause(options.scheduler, decision.delayMs, signal))) return { ok: false, stop: stopOf(signal), partial: { ...streamed, text: '', calls: [] }, attempts: attempt };
+      if (!(await pause(options.scheduler, decision.delayMs, signal))) return { ok: false, stop: stopOf(signal), partial: newStreamed(streamed.messageId, streamed.startedMs), attempts: attempt };
     }
   }
 }
@@ -113,14 +71,42 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
       };
     case 'auth':
       return { ...base, code: 'PROVIDER_AUTH', message: `${where} refused the key: ${error.message}`, hint: `give model "${entry.id}" a valid key (Models page, or chatos models add ${entry.id} … --api-key-stdin), then resume` };
+    case 'too-long':
+      return {
+        kind: 'answer-limit',
+        code: 'ANSWER_TOO_LONG',
+        message: `${where}: ${error.message}`,
+        hint: 'ask for a shorter answer (or in parts), or raise the limit chat.maxAnswerChars (chatos chat --max-answer-chars N, chatos serve --max-answer-chars N)',
+        provider: error.toJSON(),
+        modelId: entry.id,
+      };
     case 'not-found':
       return { ...base, code: 'PROVIDER_NOT_FOUND', message: `${where} does not know the model or the URL: ${error.message}`, hint: `check the model name and base URL (chatos models test ${entry.id}), then resume` };
+    case 'quota':
+      return {
+        ...base,
+        code: 'PROVIDER_QUOTA',
+        message: `${where} refused for billing: the account has no credit left or its quota is used up (${error.message})`,
+        hint: "add credit or raise the limit in the provider's billing settings, or switch this conversation to another model; waiting does not help. Then resume",
+      };
+    case 'context-too-long':
+      return {
+        ...base,
+        code: 'PROVIDER_CONTEXT_TOO_LONG',
+        message: `the conversation is longer than model "${entry.id}" takes (${error.message})`,
+        hint: `summarize the older turns and retry (Summarize and retry on the Chat page), switch to a model with a larger context window, or set model "${entry.id}"'s context window so older turns are summarized before it is reached`,
+      };
+    case 'content-filter':
+      return { ...base, code: 'PROVIDER_CONTENT_FILTERED', message: `${where}'s content filter refused the request: ${error.message}`, hint: 'rephrase the last message (edit it), or use another model; sending it again unchanged is refused again' };
     default: {
       if (decision.why === 'wait-too-long') {
         const seconds = Math.ceil((error.retryAfterMs ?? 0) / 1000);
         return { ...base, code: 'PROVIDER_RATE_LIMITED', message: `${where} asks to wait ${seconds} s before the next request: ${error.message}`, hint: `resume the conversation in ${seconds} s` };
       }
       const tries = attempts === 1 ? 'once' : `${attempts} times`;
+      if (error.kind === 'rate-limited') {
+        return { ...base, code: 'PROVIDER_RATE_LIMITED', message: `${where} kept answering "too many requests" (${tries}): ${error.message}`, hint: "resume in a minute, or check the rate limits of your plan in the provider's settings" };
+      }
       return { ...base, code: 'PROVIDER_UNAVAILABLE', message: `${where} failed ${tries} (${error.kind}${error.status ? ` ${error.status}` : error.network ? `: ${error.network}` : ''}): ${error.message}`, hint: 'resume the conversation when the provider answers again (chatos models test shows whether it does)' };
     }
   }

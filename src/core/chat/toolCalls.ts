@@ -4,7 +4,7 @@ import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
 import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
-import type { StreamedCall } from './modelAnswer.js';
+import type { StreamedCall } from './streamedAnswer.js';
 import { resultSummary, storedContent, textItem } from './toolResults.js';
 import type { TurnSetup } from './turnSetup.js';
 

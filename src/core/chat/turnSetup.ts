@@ -1,6 +1,6 @@
 import type { Agent } from '../../shared/agents.js';
 import type { StopInfo } from '../../shared/chat.js';
-import type { ModelEntry } from '../../shared/models.js';
+import { modelKind, type ModelEntry } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
 import { leaseReminder } from '../tools/releaseTool.js';
@@ -39,18 +39,33 @@ export interface TurnSetup {
 
 const stop = (code: string, message: string, hint: string, modelId?: string): { stop: StopInfo } => ({ stop: { kind: 'error', code, message, hint, ...(modelId ? { modelId } : {}) } });
 
+/** Who answers in which conversation: its agent, and the model it was switched to (else the agent's). */
+interface TurnWho {
+  agentId: string;
+  conversationId: string;
+  modelId?: string;
+}
+
 /**
  * Works out who answers and with what, before any request: the agent, its
- * model and key, its tools in the flow of this run. What cannot work (no
- * agent, no model, no key, more tools than the model takes) is a stop with
- * the fix, not a failed request.
+ * model (the conversation's, when it was switched) and key, its tools in
+ * the flow of this run. What cannot work (no agent, no model, an embedding
+ * model, no key, more tools than the model takes) is a stop with the fix,
+ * not a failed request.
  */
-export async function setUpTurn(deps: SetupDeps, agentId: string, conversationId: string, depth: number): Promise<TurnSetup | { stop: StopInfo }> {
+export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): Promise<TurnSetup | { stop: StopInfo }> {
+  const { agentId, conversationId } = who;
   const agent = deps.agents.get(agentId);
   if (!agent) return stop('AGENT_NOT_FOUND', `no agent "${agentId}": it was deleted`, 'start a new conversation with another agent');
-  if (!agent.modelId) return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
-  const entry = deps.models.get(agent.modelId);
-  if (!entry) return stop('MODEL_NOT_FOUND', `agent "${agent.id}" names model "${agent.modelId}", which does not exist`, 'add it (chatos models add), or choose another model for the agent', agent.modelId);
+  const modelId = who.modelId ?? agent.modelId;
+  if (!modelId) return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
+  const entry = deps.models.get(modelId);
+  if (!entry) {
+    return who.modelId
+      ? stop('MODEL_NOT_FOUND', `this conversation was switched to model "${modelId}", which no longer exists`, "switch the conversation to another model (the model menu above the messages, or chatos chat --model ID)", modelId)
+      : stop('MODEL_NOT_FOUND', `agent "${agent.id}" names model "${modelId}", which does not exist`, 'add it (chatos models add), or choose another model for the agent', modelId);
+  }
+  if (modelKind(entry) !== 'chat') return stop('MODEL_NOT_CHAT', `model "${entry.id}" is an embedding model; it cannot answer in a chat`, 'choose a chat model for the agent or the conversation (an embedding model serves knowledge bases)', entry.id);
   let key: string | undefined;
   try {
     key = await deps.models.keyFor(entry);

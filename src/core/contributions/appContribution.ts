@@ -63,6 +63,7 @@ export function contributeApp(
       tags: mcp.tags,
       callMeta: mcp.callMeta,
       permissions: mcp.permissions,
+      ...(mcp['truely-stateless'] ? { trulyStateless: true } : {}),
     };
   }
 

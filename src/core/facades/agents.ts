@@ -17,6 +17,11 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
    * started to list its tools belongs to this preview alone and ends with it.
    */
   preview(agent: Agent): Promise<{ resolved: ResolvedAgent; main: Listing; sub: Listing }>;
+  /**
+   * Creates the ready assistant for a model entry (docs/using/agents.md#a-ready-assistant):
+   * the built-in apps and the user's own servers, in the user's language.
+   */
+  createReady(options: { modelId: string; language: 'zh' | 'en' }): Agent;
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
   readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
 }

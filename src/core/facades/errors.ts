@@ -6,6 +6,7 @@ export { AgentError } from '../agents/agentStore.js';
 export { ChatError } from '../chat/chatError.js';
 export { MessageLogError } from '../chat/conversations/messageLog.js';
 export { ModelError } from '../models/modelError.js';
+export { ProviderError } from '../models/providers/providerError.js';
 export { KnowledgeError } from '../knowledge/knowledgeError.js';
 export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 export { McpAdminError } from '../mcp/admin/mcpAdminError.js';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { Parser } from 'htmlparser2';
 import { KNOWLEDGE_FILE_TYPES } from '../../shared/knowledge.js';
 import { readRegularFile } from '../files/readRegularFile.js';
+import { htmlToText, MAX_HTML_DEPTH } from './htmlText.js';
 import { KnowledgeError } from './knowledgeError.js';
 
 /** A file larger than this is refused before it is read (a PDF of a few hundred pages fits). */
@@ -13,47 +13,8 @@ export interface DocumentText {
   /** The file's name, as its chunks' source. */
   name: string;
   text: string;
-}
-
-/** Elements whose content is not text a reader sees. */
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
-/** Elements that start a new block (a line break in the text). */
-const BLOCKS = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'tr', 'table', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
-/**
- * The visible text of an HTML page, with headings kept as Markdown headings
- * so the chunker splits at them too. htmlparser2 decodes entities and
- * copes with broken markup, as browsers do.
- */
-export function htmlToText(html: string): string {
-  const out: string[] = [];
-  let hidden = 0;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (HIDDEN.has(name)) hidden++;
-        else if (/^h[1-6]$/.test(name)) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
-        else if (BLOCKS.has(name)) out.push('\n\n');
-      },
-      ontext(text) {
-        if (hidden === 0) out.push(text.replace(/\s+/g, ' '));
-      },
-      onclosetag(name) {
-        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
-        else if (BLOCKS.has(name)) out.push('\n\n');
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(html);
-  parser.end();
-  return out
-    .join('')
-    .split('\n')
-    .map((line) => line.trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  /** What the reader changed while reading, for the user (an HTML page's elements nested too deep, flattened). */
+  notes: string[];
 }
 
 type PdfDocument = Awaited<ReturnType<(typeof import('unpdf'))['getDocumentProxy']>>;
@@ -120,13 +81,18 @@ export async function readDocumentFile(file: string): Promise<DocumentText> {
 export async function documentFromBytes(name: string, bytes: Buffer): Promise<DocumentText> {
   const type = fileType(name);
   if (bytes.length > MAX_FILE_BYTES) throw new KnowledgeError('KB_FILE_UNREADABLE', `${name} holds more than ${MAX_FILE_BYTES} bytes`, 'split it into smaller files');
+  const notes: string[] = [];
   let text: string;
   if (type === '.pdf') text = await pdfToText(bytes, name);
   else {
     const utf8 = bytes.toString('utf8').replace(/^\uFEFF/, '');
-    text = type === '.html' || type === '.htm' ? htmlToText(utf8) : utf8;
+    if (type === '.html' || type === '.htm') {
+      const html = htmlToText(utf8);
+      text = html.text;
+      if (html.flattened) notes.push(`${name}: ${html.flattened} element(s) nested deeper than ${MAX_HTML_DEPTH} levels were read as text of the element above them`);
+    } else text = utf8;
   }
-  return { name, text: checkedText(text, name) };
+  return { name, text: checkedText(text, name), notes };
 }
 
 /** Normalized line ends; refuses a text with nothing in it or too much. */

@@ -45,13 +45,13 @@ function checkedVectors(data: { index: number; embedding: unknown }[], count: nu
  * Floats are asked for explicitly: the SDK's default is base64, which some
  * compatible servers do not speak.
  */
-export function createEmbedder(entry: ModelEntry, apiKey: string | undefined): Embedder {
+export function createEmbedder(entry: ModelEntry, apiKey: string | undefined, options: { retries?: number } = {}): Embedder {
   if (!offersEmbeddings(entry)) {
     throw new KnowledgeError('KB_MODEL_NO_EMBEDDINGS', `model "${entry.id}" speaks the ${entry.api} API, which offers no embeddings`, 'choose a model entry with an OpenAI-compatible API (/embeddings), or none for search by words only');
   }
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null } };
   // The SDK's own retries (2, with backoff) cover a reset socket, a 429 or a 5xx: an add of hundreds of batches should not fail on one.
-  const client = sdkClient('openai', { baseURL: entry.baseUrl, maxRetries: 2, logLevel: 'off', organization: null, project: null, ...auth });
+  const client = sdkClient('openai', { baseURL: entry.baseUrl, maxRetries: options.retries ?? 2, logLevel: 'off', organization: null, project: null, ...auth });
   return {
     modelId: entry.id,
     async embed(texts, signal) {
@@ -63,7 +63,7 @@ export function createEmbedder(entry: ModelEntry, apiKey: string | undefined): E
         if (error instanceof KnowledgeError) throw error;
         if (signal?.aborted) throw new KnowledgeError('KB_CANCELLED', 'cancelled while embedding');
         const failure = classifyProviderError(error, { toolNames: [], ...(apiKey ? { secret: apiKey } : {}) });
-        throw new KnowledgeError('KB_EMBEDDING_FAILED', `embedding with model "${entry.id}" failed (${failure.kind}${failure.status ? ` ${failure.status}` : ''}): ${failure.message}`, 'test the model entry (chatos models test), or choose another embedding model');
+        throw new KnowledgeError('KB_EMBEDDING_FAILED', `embedding with model "${entry.id}" failed (${failure.kind}${failure.status ? ` ${failure.status}` : ''}): ${failure.message}`, 'test the model entry (chatos models test), or choose another embedding model', failure.toJSON());
       }
     },
   };

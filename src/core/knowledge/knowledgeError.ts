@@ -1,3 +1,5 @@
+import type { ProviderFailure } from '../../shared/models.js';
+
 export type KnowledgeErrorCode =
   | 'KB_NOT_FOUND'
   | 'KB_EXISTS'
@@ -5,6 +7,8 @@ export type KnowledgeErrorCode =
   | 'KB_BROKEN'
   | 'KB_MODEL_NOT_FOUND'
   | 'KB_MODEL_NO_EMBEDDINGS'
+  /** The entry is a chat model (kind chat), not an embedding model. */
+  | 'KB_MODEL_NOT_EMBEDDING'
   | 'KB_EMBEDDING_FAILED'
   | 'KB_FILE_UNSUPPORTED'
   | 'KB_FILE_UNREADABLE'
@@ -23,6 +27,8 @@ export class KnowledgeError extends Error {
     message: string,
     /** What to do about it, in words a user can follow. */
     readonly hint?: string,
+    /** An embedding request that failed: what the provider's failure was, coded. */
+    readonly failure?: ProviderFailure,
   ) {
     super(message);
   }

@@ -12,14 +12,14 @@ import {
   type KnowledgeBase,
   type SearchResult,
 } from '../../shared/knowledge.js';
-import type { ModelEntry } from '../../shared/models.js';
+import { modelKind, type ModelEntry } from '../../shared/models.js';
 import { normalizeName } from '../naming/names.js';
 import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import type { Logger } from '../ports.js';
-import { checkedText, documentFromBytes, readDocumentFile } from './documentText.js';
+import { checkedText, documentFromBytes, readDocumentFile, type DocumentText } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { KnowledgeIndex, type VectorsWrite } from './knowledgeIndex.js';
@@ -113,7 +113,7 @@ export class KnowledgeService {
     const parsed = KnowledgeBaseInputSchema.safeParse(input);
     if (!parsed.success) throw invalid(parsed.error.issues);
     const data = parsed.data;
-    if (data.embeddingModel) this.embeddingEntry(data.embeddingModel);
+    if (data.embeddingModel) await this.checkEmbeddingModel(data.embeddingModel);
     fs.mkdirSync(this.deps.dir, { recursive: true });
     const id = data.id ?? this.freeId(data.name);
     const folder = this.folderOf(id);
@@ -147,6 +147,8 @@ export class KnowledgeService {
       const next = { ...current.base, ...parsed.data };
       if (next.chunkOverlap >= next.chunkSize) throw invalid([{ path: ['chunkOverlap'], message: 'must be smaller than chunkSize' }]);
       const modelChanged = parsed.data.embeddingModel !== undefined && parsed.data.embeddingModel !== current.base.embeddedWith?.model;
+      // A base with no chunks yet makes no request when re-embedded: the new model is checked all the same.
+      if (modelChanged && next.embeddingModel && current.index.size === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
       let index = current.index;
       let embeddedWith = next.embeddedWith;
       if (modelChanged) ({ index, embeddedWith } = await this.embedAll(current.index, next.embeddingModel, options));
@@ -180,36 +182,73 @@ export class KnowledgeService {
   /** Adds a text under `title` (a text added again under the same title replaces the old one's chunks). */
   async addText(id: string, text: string, title: string, options: IngestOptions = {}): Promise<AddResult> {
     const name = title.trim() || 'text';
-    return this.addDocument(id, name, checkedText(text, `the text "${name}"`), options);
+    const [added] = await this.addDocuments(id, [{ name, text: checkedText(text, `the text "${name}"`), notes: [] }], options);
+    return added!;
   }
 
   /** Adds a file (.txt, .md, .html, .pdf); a file added again under the same name replaces its old chunks. */
   async addFile(id: string, file: string, options: IngestOptions = {}): Promise<AddResult> {
+    const [added] = await this.addFiles(id, [file], options);
+    return added!;
+  }
+
+  /**
+   * Adds files as one change (`chatos kb add KB FILE…`): each is read and
+   * cut into chunks, all are embedded, and the base is written once. Adding
+   * N files costs their own work and one write, not N writes of an index
+   * that grows with each (3,000 small files took minutes). A file that
+   * cannot be read fails the add, with nothing changed.
+   */
+  async addFiles(id: string, files: readonly string[], options: IngestOptions = {}): Promise<AddResult[]> {
     await this.opened(id);
-    options.onProgress?.({ phase: 'reading', file: path.basename(file), done: 0, total: 1 });
-    const document = await readDocumentFile(file);
-    return this.addDocument(id, document.name, document.text, options);
+    const documents: DocumentText[] = [];
+    for (const [i, file] of files.entries()) {
+      cancelled(options.signal);
+      options.onProgress?.({ phase: 'reading', file: path.basename(file), done: i, total: files.length });
+      documents.push(await readDocumentFile(file));
+    }
+    return this.addDocuments(id, documents, options);
   }
 
   /** Adds a file's bytes (an upload from a face); `name` is its file name, and only its last part is kept. */
   async addBytes(id: string, name: string, bytes: Buffer, options: IngestOptions = {}): Promise<AddResult> {
-    await this.opened(id);
-    const fileName = path.basename(name.replaceAll('\\', '/')).trim().slice(0, 200);
-    options.onProgress?.({ phase: 'reading', file: fileName, done: 0, total: 1 });
-    const document = await documentFromBytes(fileName, bytes);
-    return this.addDocument(id, document.name, document.text, options);
+    const [added] = await this.addUploads(id, [{ name, bytes }], options);
+    return added!;
   }
 
-  private async addDocument(id: string, name: string, text: string, options: IngestOptions): Promise<AddResult> {
+  /** Adds uploaded files as one change, as addFiles does (a page's drop of many files). */
+  async addUploads(id: string, uploads: readonly { name: string; bytes: Buffer }[], options: IngestOptions = {}): Promise<AddResult[]> {
+    await this.opened(id);
+    const documents: DocumentText[] = [];
+    for (const [i, upload] of uploads.entries()) {
+      cancelled(options.signal);
+      const fileName = path.basename(upload.name.replaceAll('\\', '/')).trim().slice(0, 200);
+      options.onProgress?.({ phase: 'reading', file: fileName, done: i, total: uploads.length });
+      documents.push(await documentFromBytes(fileName, upload.bytes));
+    }
+    return this.addDocuments(id, documents, options);
+  }
+
+  /**
+   * One change adding `documents`: their chunks replace those of the same
+   * names, under the base's lock, written once. A name given twice is kept
+   * as its later document, as two adds one after the other would leave it.
+   */
+  private async addDocuments(id: string, documents: readonly DocumentText[], options: IngestOptions): Promise<AddResult[]> {
     return this.serial(id, async () => {
       const { base, index } = await this.opened(id);
-      options.onProgress?.({ phase: 'chunking', file: name, done: 0, total: 1 });
-      const chunks: Chunk[] = chunkText(text, { size: base.chunkSize, overlap: base.chunkOverlap }).map((piece, position) => ({ id: newChunkId(), file: name, position, ...piece }));
+      const cut = documents.map((document, i): Chunk[] => {
+        options.onProgress?.({ phase: 'chunking', file: document.name, done: i, total: documents.length });
+        return chunkText(document.text, { size: base.chunkSize, overlap: base.chunkOverlap }).map((piece, position) => ({ id: newChunkId(), file: document.name, position, ...piece }));
+      });
+      const lastOf = new Map(documents.map((document, i) => [document.name, i]));
+      const chunks = cut.filter((_, i) => lastOf.get(documents[i]!.name) === i).flat();
+      const single = documents.length === 1 ? documents[0]!.name : undefined;
       let vectors: number[][] | undefined;
       let embeddedWith = base.embeddedWith;
       if (base.embeddingModel) {
         const embedder = await this.embedderFor(base.embeddingModel);
-        vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), name, options);
+        vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), single, options);
         const dimensions = vectors[0]?.length ?? 0;
         if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && index.size > 0) {
           throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`, `re-embed it first: chatos kb reembed ${id}`);
@@ -217,19 +256,29 @@ export class KnowledgeService {
         if (dimensions) embeddedWith = { model: embedder.modelId, dimensions };
       }
       cancelled(options.signal);
-      options.onProgress?.({ phase: 'saving', file: name, done: 0, total: 1 });
+      options.onProgress?.({ phase: 'saving', ...(single ? { file: single } : {}), done: 0, total: 1 });
       // An index of words only gets a vector index the first time vectors arrive (its other chunks: none, or from a base that had no model).
       let target = index;
       if (vectors && embeddedWith && index.vectorDimensions !== embeddedWith.dimensions) {
         if (index.size > 0) throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" has chunks without vectors`, `re-embed it first: chatos kb reembed ${id}`);
         target = KnowledgeIndex.empty(embeddedWith.dimensions);
       }
-      const replaced = [...target.all()].filter((chunk) => chunk.file === name).map((chunk) => chunk.id);
+      // Chunks per name before this change, in one pass over the base.
+      const before = new Map<string, number>();
+      const replaced: string[] = [];
+      for (const chunk of target.all()) {
+        if (!lastOf.has(chunk.file)) continue;
+        before.set(chunk.file, (before.get(chunk.file) ?? 0) + 1);
+        replaced.push(chunk.id);
+      }
       await target.remove(replaced);
       await target.add(chunks, vectors);
-      const next = this.touched({ ...base, embeddedWith }, target);
-      this.commit(next, target);
-      return { file: name, chunks: chunks.length, replaced: replaced.length, embedded: vectors !== undefined };
+      this.commit(this.touched({ ...base, embeddedWith }, target), target);
+      return documents.map((document, i) => {
+        const result: AddResult = { file: document.name, chunks: cut[i]!.length, replaced: before.get(document.name) ?? 0, embedded: vectors !== undefined, ...(document.notes.length ? { notes: document.notes } : {}) };
+        before.set(document.name, cut[i]!.length);
+        return result;
+      });
     });
   }
 
@@ -330,15 +379,33 @@ export class KnowledgeService {
     return vectors;
   }
 
-  /** The entry, checked to exist and to offer embeddings. */
+  /** The entry, checked to exist, to be an embedding model, and to offer embeddings. */
   private embeddingEntry(modelId: string): ModelEntry {
     const entry = this.deps.models.get(modelId);
     if (!entry) {
-      const known = this.deps.models.ids();
-      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of: ${known.join(', ')}; or none, to search by words only` : 'add one (chatos models add), or choose none to search by words only');
+      const known = this.deps.models.ids().filter((id) => { const e = this.deps.models.get(id); return e !== undefined && modelKind(e) === 'embedding'; });
+      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of the embedding entries: ${known.join(', ')}; or none, to search by words only` : 'add an embedding model (chatos models add ID --kind embedding …), or choose none to search by words only');
+    }
+    if (modelKind(entry) !== 'embedding') {
+      throw new KnowledgeError('KB_MODEL_NOT_EMBEDDING', `model "${modelId}" (${entry.model}) is a chat model, not an embedding model: a knowledge base needs vectors from an embedding model`, 'choose an entry of kind embedding (e.g. text-embedding-3-small, nomic-embed-text), or set the entry\'s kind to embedding if it is one; its Test on the Models page shows its dimension');
     }
     if (!offersEmbeddings(entry)) createEmbedder(entry, undefined);
     return entry;
+  }
+
+  /**
+   * The model a base is to use, checked before anything is saved: it exists,
+   * is an embedding model, and answers one embeddings request (the reason it
+   * does not is the refusal's).
+   */
+  private async checkEmbeddingModel(modelId: string, signal?: AbortSignal): Promise<void> {
+    const embedder = await this.embedderFor(modelId);
+    try {
+      await embedder.embed(['ChatOS embedding check'], signal);
+    } catch (error) {
+      if (!(error instanceof KnowledgeError) || error.code === 'KB_CANCELLED') throw error;
+      throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" failed its embedding check, so nothing was saved: ${error.message}`, error.hint, error.failure);
+    }
   }
 
   private async embedderFor(modelId: string): Promise<Embedder> {

@@ -111,19 +111,25 @@ function overlapStart(strength: Uint8Array, end: number, overlap: number, chunkS
   return end;
 }
 
-function headingAt(headings: Layout['headings'], offset: number): string {
+/**
+ * The heading at or before each offset asked, for offsets asked in
+ * increasing order: one walk over the headings for the whole text (a page
+ * of many headings would otherwise cost chunks x headings).
+ */
+function headingCursor(headings: Layout['headings']): (offset: number) => string {
+  let next = 0;
   let found = '';
-  for (const heading of headings) {
-    if (heading.at > offset) break;
-    found = heading.text;
-  }
-  return found;
+  return (offset) => {
+    while (next < headings.length && headings[next]!.at <= offset) found = headings[next++]!.text;
+    return found;
+  };
 }
 
 export function chunkText(text: string, options: ChunkOptions): TextChunk[] {
   const { size } = options;
   const overlap = Math.min(options.overlap, size - 1);
   const { strength, headings } = layoutOf(text);
+  const headingAt = headingCursor(headings);
   const chunks: TextChunk[] = [];
   let start = 0;
   while (start < text.length) {
@@ -138,7 +144,7 @@ export function chunkText(text: string, options: ChunkOptions): TextChunk[] {
     const trimmed = raw.trim();
     if (trimmed) {
       const lead = raw.length - raw.trimStart().length;
-      chunks.push({ text: trimmed, start, end, heading: headingAt(headings, start + lead) });
+      chunks.push({ text: trimmed, start, end, heading: headingAt(start + lead) });
     }
     if (end >= text.length) break;
     start = overlapStart(strength, end, overlap, start);

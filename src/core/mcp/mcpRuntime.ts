@@ -10,7 +10,7 @@ import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
-import type { LeaseSettings } from './config/leaseSettings.js';
+import { DEFAULT_LEASE_IDLE_MS, type LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection, type ConnectionDeps } from './connection/serverConnection.js';
 import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
@@ -94,7 +94,7 @@ export class McpRuntime {
       hostEnv: options.hostEnv,
       now: options.now,
       clientInfo: { name: 'chatos', version: '0.1.0' },
-      idleMs: options.idleMs ?? 30 * 60_000,
+      idleMs: options.idleMs ?? DEFAULT_LEASE_IDLE_MS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
       maxBackoffMs: 8_000,
       inProcessServers: options.inProcessServers,

@@ -1,8 +1,9 @@
-import { describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, type KeyState, type KeyStore, type ModelEntry, type ModelTestResult, type ModelView } from '../../shared/models.js';
+import { BaseUrlSchema, describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, modelKind, type ApiKind, type KeyState, type KeyStore, type ModelCatalog, type ModelEntry, type ModelTestResult, type ModelView } from '../../shared/models.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { normalizeName } from '../naming/names.js';
 import { modelKeyName, SecretError, type SecretStore } from '../secrets/secretStore.js';
 import { createModelClient, type ModelClient } from './providers/modelClient.js';
+import { listModelNames } from './modelCatalog.js';
 import { ModelError } from './modelError.js';
 import type { ModelStore } from './modelStore.js';
 import { testModel } from './modelTest.js';
@@ -12,6 +13,8 @@ export interface ModelServiceDeps {
   secrets: SecretStore;
   /** Where `{ kind: 'env' }` keys are read, when a request is made. */
   env: NodeJS.ProcessEnv;
+  /** An embedding entry's test: one embeddings request the way a knowledge base makes them (knowledge sits above models). */
+  testEmbedding(entry: ModelEntry, apiKey: string | undefined, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<ModelTestResult>;
 }
 
 /** A key given with a save: a value goes to the SecretStore (never into the row). */
@@ -66,8 +69,9 @@ export class ModelService {
     throw new ModelError('MODEL_NOT_FOUND', `no model "${id}"`, known.length ? `one of: ${known.join(', ')}` : 'add one: chatos models add ID --preset openai (or on the Models page)');
   }
 
+  /** What a face may know of an entry; its kind is filled in for entries written before kinds existed. */
   async view(entry: ModelEntry): Promise<ModelView> {
-    return { ...entry, keyState: await this.keyState(entry) };
+    return { ...entry, kind: modelKind(entry), keyState: await this.keyState(entry) };
   }
 
   /** Creates an entry; its id is the given one, else derived from its name (made unique). */
@@ -121,9 +125,32 @@ export class ModelService {
     return createModelClient(entry, await this.keyFor(entry));
   }
 
-  /** One tiny streamed request; a provider failure is a result (coded), a missing key or entry is thrown. */
+  /**
+   * One tiny request: a streamed answer for a chat entry, an embeddings
+   * request for an embedding entry (reporting its vectors' length). A
+   * provider failure is a result (coded), a missing key or entry is thrown.
+   */
   async test(id: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ModelTestResult> {
-    return testModel(await this.client(id), options);
+    const entry = this.require(id);
+    const key = await this.keyFor(entry);
+    if (modelKind(entry) === 'embedding') return this.deps.testEmbedding(entry, key, options);
+    return testModel(createModelClient(entry, key), options);
+  }
+
+  /**
+   * The model names the provider offers, for the model picker: of a saved
+   * entry (with its key), or of an address being edited (with the key
+   * typed, if any). A provider failure is thrown as a ProviderError.
+   */
+  async available(input: { id?: string; api?: ApiKind; baseUrl?: string; apiKey?: string }, signal?: AbortSignal): Promise<ModelCatalog> {
+    if (input.id !== undefined) {
+      const entry = this.require(input.id);
+      const key = await this.keyFor(entry);
+      return listModelNames({ api: entry.api, baseUrl: entry.baseUrl, ...(key ? { apiKey: key } : {}) }, signal);
+    }
+    const url = BaseUrlSchema.safeParse(input.baseUrl);
+    if (!url.success || !input.api) throw new ModelError('MODEL_INVALID', 'give the API and a base URL to list models from', undefined, [{ path: 'baseUrl', message: url.success ? 'the API is missing' : (url.error.issues[0]?.message ?? 'not a URL') }]);
+    return listModelNames({ api: input.api, baseUrl: url.data, ...(input.apiKey ? { apiKey: input.apiKey } : {}) }, signal);
   }
 
   private async write(entry: ModelEntry, key: KeyChange): Promise<ModelEntry> {

@@ -15,6 +15,7 @@ export async function testModel(client: ModelClient, options: { timeoutMs?: numb
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   let text = '';
+  let reasoning = '';
   let usage: { inputTokens: number; outputTokens: number } | undefined;
   try {
     const events = client.stream(
@@ -23,11 +24,13 @@ export async function testModel(client: ModelClient, options: { timeoutMs?: numb
     );
     for await (const event of events) {
       if (event.type === 'text-delta') text += event.text;
+      if (event.type === 'reasoning-delta' && reasoning.length < 500) reasoning += event.text;
       if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
     }
   } catch (error) {
     if (error instanceof ProviderError) return { ok: false, ms: ms(), error: error.toJSON() };
     throw error;
   }
-  return { ok: true, ms: ms(), text, ...(usage ? { usage } : {}) };
+  return { ok: true, ms: ms(), text, ...(usage ? { usage } : {}), ...(reasoning ? { reasoning: reasoning.slice(0, 500) } : {}) };
 }
+

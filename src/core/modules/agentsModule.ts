@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
-import { AgentStore } from '../agents/agentStore.js';
+import { AgentError, AgentStore } from '../agents/agentStore.js';
+import { readyAssistantInput } from '../agents/readyAssistant.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { AgentsFacade } from '../facades/agents.js';
@@ -41,6 +42,12 @@ export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolve
       } finally {
         await deps.ending.end(conversationId);
       }
+    },
+    createReady({ modelId, language }) {
+      if (!deps.resolver.models?.has(modelId)) throw new AgentError('AGENT_INVALID', `no model "${modelId}"`, [{ path: 'modelId', message: 'names no model entry' }]);
+      const { catalog, registry } = deps.resolver;
+      const input = readyAssistantInput({ modelId, language }, { apps: catalog.apps, servers: registry.listServers(), taken: (id) => stores.agents.get(id) !== undefined });
+      return stores.agents.create(input);
     },
     alwaysAllow: narrow(stores.alwaysAllow, ['list', 'revoke']),
   };

@@ -27,7 +27,7 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /**
    * How long a conversation's own server instance may sit unused before it
-   * is released (default 30 minutes); mcp.yaml's `leases.idleMinutes` wins.
+   * is released (default 10 minutes); mcp.yaml's `leases.idleMinutes` wins.
    */
   leaseIdleMs?: number;
   /**
@@ -36,6 +36,8 @@ export interface HostOptions {
    * `leases.releaseGraceSeconds` wins.
    */
   leaseGraceMs?: number;
+  /** How long a plugin backend may go without a call before it is stopped (default 5 minutes); mcp.yaml's `leases.backendIdleMinutes` wins. */
+  backendIdleMs?: number;
   /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own lists. Default off. */
   syncAiContributes?: boolean;
   /**

@@ -28,8 +28,8 @@ export interface McpModule {
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
-  /** The idle and grace times of leases now: mcp.yaml's, else the host's options, else the defaults. */
-  leaseTimes(): { idleMs: number; graceMs: number };
+  /** The idle and grace times of leases, and the idle time of plugin backends, now: mcp.yaml's, else the host's options, else the defaults. */
+  leaseTimes(): { idleMs: number; graceMs: number; backendIdleMs: number };
   /** Reaps what a killed host left, loads the definitions, and starts releasing idle instances. */
   start(): Promise<void>;
   /** Stops the idle sweep (the first step of a dispose: nothing is released behind the host's back). */
@@ -90,7 +90,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     templates: { appRoot: base.appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
   });
   const signIn = new McpSignIn({ configFile: home.mcpConfig, hostEnv: base.env, logger: base.logger, oauth, readStoredValue });
-  const times = () => leaseTimes(runtime.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs });
+  const times = () => leaseTimes(runtime.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs, backendIdleMs: options.backendIdleMs });
   const idleSweep = new IdleSweep({
     scheduler: base.scheduler,
     connections: runtime.connections,

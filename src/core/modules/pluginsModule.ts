@@ -7,6 +7,7 @@ import { ExposeDefaults } from '../contributions/exposeDefaults.js';
 import { PluginCatalog } from '../contributions/pluginCatalog.js';
 import { PluginScanner, type PluginRoot, type ScanResult } from '../contributions/pluginScanner.js';
 import type { PluginsFacade } from '../facades/plugins.js';
+import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { appServerProblems } from '../mcp/serverTrouble.js';
 import { linkDevPlugin, listDevLinks, previewDevLink, unlinkDevPlugin } from '../operations/devLinks.js';
 import type { PluginHost } from '../operations/pluginHost.js';
@@ -64,6 +65,7 @@ interface Running {
   rescan: RescanPlugins;
   operations: PluginOperations;
   trustWatch: TrustWatch;
+  backendSweep: IdleSweep;
 }
 
 const notStarted = () => new Error('the host is not started: call start() first');
@@ -167,12 +169,21 @@ export class PluginsModule implements PluginsFacade {
       warn: (message) => base.logger.warn(message),
     });
     const operations = new PluginOperations({ host, rescan, reloadMcp: () => mcp.reload(), emit: (event) => base.events.emit(event) });
-    this.running = { registry, mcp, host, rescan, operations, trustWatch };
+    // Backends whose pages are all closed stop too (docs/plugins/backends.md#lifetime); the same sweep as the leases', over backends.
+    const backendSweep = new IdleSweep({
+      scheduler: base.scheduler,
+      connections: { sweepIdle: (idleMs = mcp.leaseTimes().backendIdleMs) => backends.sweepIdle(idleMs) },
+      idleMs: () => mcp.leaseTimes().backendIdleMs,
+      onError: (error) => base.logger.warn(`stopping idle plugin backends failed: ${(error as Error).message}`),
+    });
+    this.running = { registry, mcp, host, rescan, operations, trustWatch, backendSweep };
   }
 
-  /** Starts watching trust records for changes made by another process. */
-  watchTrust(): void {
-    this.run().trustWatch.start();
+  /** Starts stopping idle backends, and watching trust records for changes made by another process. */
+  startWatching(): void {
+    const { trustWatch, backendSweep } = this.run();
+    backendSweep.start();
+    trustWatch.start();
   }
 
   private need(): Started {
@@ -299,8 +310,9 @@ export class PluginsModule implements PluginsFacade {
     return unlinkDevPlugin(this.run().host, target);
   }
 
-  /** Stops watching trust; the backends end with `disposeBackends`. */
+  /** Stops watching trust and sweeping idle backends; the backends end with `disposeBackends`. */
   stopWatching(): void {
+    this.running?.backendSweep.dispose();
     this.running?.trustWatch.dispose();
   }
 

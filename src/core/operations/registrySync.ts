@@ -47,6 +47,7 @@ export function pluginRegistrations(apps: readonly AppContribution[]): { servers
         // What every tools/call's _meta carries (callMeta expanded, chatos.uiApp, workdir), not the manifest's text.
         callMeta: app.meta,
         permissions: Object.entries(app.mcp.permissions).map(([pattern, level]) => ({ pattern, level })),
+        ...(app.mcp.trulyStateless ? { trulyStateless: true } : {}),
         source,
       });
     }

@@ -23,6 +23,18 @@ export interface ServerAdministrationDeps {
   trouble(serverId: string): ServerTrouble | undefined;
 }
 
+/**
+ * The group a server declares a tool in, `_meta.chatos.domain` as the tool
+ * is listed (the settings server puts its module's domain there,
+ * docs/rules/settings-server.md#the-management-ui): a short label, read by own keys only; never guessed from the name.
+ */
+function declaredDomain(tool: Tool): string | undefined {
+  const chatos = tool._meta && Object.hasOwn(tool._meta, 'chatos') ? tool._meta.chatos : undefined;
+  if (typeof chatos !== 'object' || chatos === null || !Object.hasOwn(chatos, 'domain')) return undefined;
+  const domain = (chatos as { domain?: unknown }).domain;
+  return typeof domain === 'string' && /^[\p{L}\p{N}_.-]{1,64}$/u.test(domain) ? domain : undefined;
+}
+
 /** A problem of a running instance, as the Problems page lists it. */
 export type InstanceProblem = Problem & { source: 'servers' };
 
@@ -128,7 +140,17 @@ export class ServerAdministration {
       tools: tools.map((tool) => {
         const { level, source } = resolvePermission(definition, tool, ownValue(settings.permissionOverrides, tool.name));
         const name = finalName.get(tool.name);
-        return { rawName: tool.name, ...(name ? { name } : {}), description: tool.description ?? '', enabled: !off.has(tool.name), permission: level, permissionSource: source, inputSchema: tool.inputSchema as Record<string, unknown> };
+        const domain = declaredDomain(tool);
+        return {
+          rawName: tool.name,
+          ...(name ? { name } : {}),
+          description: tool.description ?? '',
+          enabled: !off.has(tool.name),
+          permission: level,
+          permissionSource: source,
+          inputSchema: tool.inputSchema as Record<string, unknown>,
+          ...(domain ? { domain } : {}),
+        };
       }),
       problems: catalog.problems,
     };

@@ -59,6 +59,12 @@ export const McpSchema = z
     description: z.string().optional(),
     tags: z.array(z.string()).default([]),
     enabled: z.boolean().default(true),
+    /**
+     * One instance shared by every conversation instead of one each
+     * (docs/rules/mcp-yaml.md#leases): only for a server that keeps no state of
+     * a conversation between calls. Spelled as mcp.yaml spells it.
+     */
+    'truely-stateless': z.boolean({ error: 'must be true or false' }).default(false),
     /** Tool-name glob → permission level (docs/rules/confirmation.md#permission-levels); first match wins, before MCP annotations. */
     permissions: ownRecord(z.enum(['read', 'write', 'confirm', 'navigate'], { error: 'must be read, write, confirm or navigate' })).default(emptyRecord),
   })

@@ -190,6 +190,15 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
         hint: 'put only the program in "command" and its arguments in "args"',
       });
     }
+    if (ai?.mcp && Object.hasOwn(ai.mcp.callMeta, 'chatos')) {
+      // The host writes _meta.chatos itself and replaces it whole, so these keys would never reach the server: refused, not dropped unseen.
+      error(
+        'CALLMETA_CHATOS_RESERVED',
+        formatJsonPath(at('ai', 'mcp', 'callMeta', 'chatos')),
+        'callMeta.chatos is the host\'s own: every tool call\'s _meta.chatos is what ChatOS fills in (chatos.uiApp, and chatos.caller for built-in apps), so keys written here would never reach your server',
+        'move these keys under a key of your own, e.g. "callMeta": { "myApp": { … } }, and read them as extra._meta.myApp',
+      );
+    }
     const prompt = ai?.mcpPrompt === undefined ? undefined : loadPrompt(ai.mcpPrompt, at('ai', 'mcpPrompt'));
     const aiConfig = ai?.config === undefined ? undefined : loadAiConfig(ai.config, at('ai', 'config'));
     if (entryPath) apps.push({ manifest: app, entryPath, compactPath, iconPath, mcpEntryPath, prompt, aiConfig });

@@ -47,7 +47,8 @@ export interface PluginBackendsOptions {
 export interface BackendStop {
   pluginId: string;
   pid: number;
-  reason: 'not-runnable';
+  /** `not-runnable`: its plugin may no longer run; `idle`: no page called it for the idle time. */
+  reason: 'not-runnable' | 'idle';
   /** When it was asked, and how long ending the process took. */
   at: number;
   durationMs: number;
@@ -58,6 +59,10 @@ interface Slot {
   key: string;
   process: BackendProcess;
   started: Promise<{ ok: true } | { ok: false; message: string }>;
+  /** Calls under way (a page's long poll among them): a backend in use is never idle. */
+  inFlight: number;
+  /** When its last call ended (or it started). */
+  lastUsed: number;
 }
 
 /** The runner beside this module (dist/), else the built one when this module runs from src/ (tests). */
@@ -73,7 +78,10 @@ export function defaultRunnerPath(): string {
  * process starts on the plugin's first call, is restarted when a file under
  * its entry's folder changed (checked by stats on every call) or after it
  * died, and is stopped when the plugin can no longer run (removed,
- * untrusted). Nothing starts for a plugin `resolve` refuses.
+ * untrusted), or when no page has called it for the idle time
+ * (`sweepIdle`: its pages call it while they are open, so a backend whose
+ * pages are all closed stops, and the next page that opens starts it again).
+ * Nothing starts for a plugin `resolve` refuses.
  */
 export class PluginBackends {
   private readonly slots = new Map<string, Slot>();
@@ -158,6 +166,14 @@ export class PluginBackends {
       .map(([pluginId, slot]) => ({ pluginId, pid: slot.process.pid! }));
   }
 
+  /** Stops each backend with no call under way and none for `idleMs`; the audit records each as `idle`. Returns how many. */
+  async sweepIdle(idleMs: number): Promise<number> {
+    const now = (this.options.now ?? Date.now)();
+    const idle = [...this.slots].filter(([, slot]) => slot.inFlight === 0 && now - slot.lastUsed >= idleMs).map(([pluginId]) => pluginId);
+    await Promise.all(idle.map((pluginId) => this.stop(pluginId, 'idle')));
+    return idle.length;
+  }
+
   /** Ends every backend process (dispose, then SIGTERM after 2 s, then SIGKILL); later calls fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -177,12 +193,19 @@ export class PluginBackends {
       return { ok: false, message: resolved.message };
     }
     const slot = this.slotFor(pluginId, resolved);
-    const started = await slot.started;
-    if (!started.ok) {
-      if (this.slots.get(pluginId) === slot) this.slots.delete(pluginId);
-      return started;
+    const now = this.options.now ?? Date.now;
+    slot.inFlight++;
+    try {
+      const started = await slot.started;
+      if (!started.ok) {
+        if (this.slots.get(pluginId) === slot) this.slots.delete(pluginId);
+        return started;
+      }
+      return await slot.process.invoke(method, params, this.invokeTimeoutMs);
+    } finally {
+      slot.inFlight--;
+      slot.lastUsed = now();
     }
-    return slot.process.invoke(method, params, this.invokeTimeoutMs);
   }
 
   /**
@@ -208,7 +231,7 @@ export class PluginBackends {
       gate: () => this.options.gate(pluginId),
       record: this.recordFor(pluginId),
     });
-    const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }) };
+    const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }), inFlight: 0, lastUsed: (this.options.now ?? Date.now)() };
     slot.started = previous.then(() => {
       // Stopped or replaced while the previous process was ending: fork nothing.
       if (this.disposed || this.slots.get(pluginId) !== slot) return { ok: false as const, message: `the backend of plugin ${pluginId} was stopped` };

@@ -36,8 +36,8 @@ describe('the retry decision', () => {
 
 describe('answer numbers', () => {
   it('time to first token, tokens per second after it, and cost from the prices per million tokens', () => {
-    const s = answerStats({ startedMs: 100, firstTokenMs: 300, endedMs: 1300, usage: { inputTokens: 1000, outputTokens: 50 }, toolsSent: 4, attempts: 1 }, { input: 3, output: 15 });
-    expect(s).toEqual({ ttftMs: 200, durationMs: 1200, tokensPerSecond: 50, inputTokens: 1000, outputTokens: 50, cost: 0.00375, toolsSent: 4, attempts: 1 });
+    const s = answerStats({ startedMs: 100, firstTokenMs: 300, lastTokenMs: 1300, endedMs: 1400, usage: { inputTokens: 1000, outputTokens: 50 }, toolsSent: 4, attempts: 1 }, { input: 3, output: 15 });
+    expect(s).toEqual({ ttftMs: 200, durationMs: 1300, tokensPerSecond: 50, inputTokens: 1000, outputTokens: 50, cost: 0.00375, toolsSent: 4, attempts: 1 });
     expect(addToTotals({ answers: 1, inputTokens: 1, outputTokens: 1, cost: 0 }, s)).toEqual({ answers: 2, inputTokens: 1001, outputTokens: 51, cost: 0.00375 });
     expect(answerStats({ startedMs: 0, endedMs: 5, toolsSent: 0, attempts: 2 }, undefined)).toEqual({ durationMs: 5, toolsSent: 0, attempts: 2 });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { AssistantMessage, ToolMessage } from '../../../src/shared/chat.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
-import { startChatWorld } from '../../helpers/chatWorld.js';
+import { advanceOnRetry, startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
@@ -192,19 +192,13 @@ describe('the retry policy', () => {
       const { host, provider } = await startChatWorld({ host: { scheduler, chat: { retry: { maxAttempts: 3, baseDelayMs: 1000 } } } });
       const error = { kind: 'error' as const, status, message: `failure ${status}`, headers };
       provider.enqueue(error, error, error, { kind: 'reply', text: 'never sent' });
-      const delays: number[] = [];
-      host.chat.onEvent((event) => {
-        if (event.type === 'status' && event.status.retry) {
-          delays.push(event.status.retry.delayMs);
-          // Time moves only here: no real waiting.
-          queueMicrotask(() => scheduler.advance(event.status.retry!.delayMs));
-        }
-      });
+      // Time moves only on each retry: no real waiting.
+      const delays = advanceOnRetry(host, scheduler);
       const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
       expect(provider.requests).toHaveLength(3);
       expect(delays).toEqual(status === 429 ? [7000, 7000] : [1000, 2000]);
-      expect(outcome.stop).toMatchObject({ kind: 'error', code: 'PROVIDER_UNAVAILABLE' });
-      expect(outcome.stop!.message).toContain('failed 3 times');
+      expect(outcome.stop).toMatchObject({ kind: 'error', code: status === 429 ? 'PROVIDER_RATE_LIMITED' : 'PROVIDER_UNAVAILABLE' });
+      expect(outcome.stop!.message).toContain('3 times');
       expect(host.chat.problems()).toHaveLength(1);
     });
   }

@@ -52,20 +52,19 @@ async function guideBase(name: string) {
 const ramp = (length: number, seed: string) => Array.from({ length }, (_, i) => ((seed.charCodeAt(i % seed.length) + i) % 17) - 8);
 
 describe('a hostile embedding server', () => {
-  it('vectors of absurd length are refused before they reach the base', async () => {
+  it('vectors of absurd length are refused before they reach a base: the model fails its check when the base is made', async () => {
     const url = await embeddingServer((input) => ramp(100_000, input));
     const host = await startedHost();
-    await host.models.create({ id: 'huge', name: 'Huge', api: 'openai', baseUrl: url, model: 'huge' });
-    const base = await host.knowledge.create({ name: 'Huge', embeddingModel: 'huge' });
-    const error = await knowledgeError(host.knowledge.addText(base.id, GUIDE_MD, 'guide.md'), 'KB_EMBEDDING_FAILED');
-    expect(error.message).toMatch(/100000 numbers, more than the 8192/);
-    expect((await host.knowledge.get(base.id)).counts).toEqual({ files: 0, chunks: 0 });
+    await host.models.create({ id: 'huge', name: 'Huge', api: 'openai', baseUrl: url, model: 'huge', kind: 'embedding' });
+    const error = await knowledgeError(host.knowledge.create({ name: 'Huge', embeddingModel: 'huge' }), 'KB_EMBEDDING_FAILED');
+    expect(error.message).toMatch(/failed its embedding check.*100000 numbers, more than the 8192/);
+    expect(await host.knowledge.list()).toEqual([]);
   });
 
   it('a query answered with another length than the chunks is searched by words only, saying why', async () => {
     const url = await embeddingServer((input) => ramp(input.startsWith('find:') ? 8 : 16, input));
     const host = await startedHost();
-    await host.models.create({ id: 'shifty', name: 'Shifty', api: 'openai', baseUrl: url, model: 'shifty' });
+    await host.models.create({ id: 'shifty', name: 'Shifty', api: 'openai', baseUrl: url, model: 'shifty', kind: 'embedding' });
     const base = await host.knowledge.create({ name: 'Shifty', embeddingModel: 'shifty', chunkSize: 200, chunkOverlap: 30 });
     await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
     const found = await host.knowledge.search(base.id, 'find: ladybugs aphids');

@@ -83,7 +83,7 @@ describe('knowledge bases by words only (no model at all)', () => {
     await knowledgeError(host.knowledge.create({ name: '', chunkSize: 100, chunkOverlap: 100 }), 'KB_INVALID');
     await knowledgeError(host.knowledge.create({ name: 'x', id: '../escape' }), 'KB_INVALID');
     await knowledgeError(host.knowledge.create({ name: 'x', embeddingModel: 'nope' }), 'KB_MODEL_NOT_FOUND');
-    await host.models.create({ id: 'claude', name: 'Claude', api: 'anthropic', baseUrl: 'http://127.0.0.1:9', model: 'c' });
+    await host.models.create({ id: 'claude', name: 'Claude', api: 'anthropic', baseUrl: 'http://127.0.0.1:9', model: 'c', kind: 'embedding' });
     await knowledgeError(host.knowledge.create({ name: 'x', embeddingModel: 'claude' }), 'KB_MODEL_NO_EMBEDDINGS');
 
     fs.writeFileSync(path.join(dir, 'a.docx'), 'x');
@@ -118,7 +118,9 @@ describe('knowledge bases with an embedding model (the local provider server)', 
     expect(md.embedded).toBe(true);
     expect(progress).toContain(`embedding:${md.chunks}/${md.chunks}`);
     expect((await host.knowledge.get(base.id)).embeddedWith).toEqual({ model: 'embed-a', dimensions: 16 });
-    const sent = embeddingRequests(provider.requests, 'embed-16d');
+    // The first request checked the model when the base was made; then the chunks, in batches.
+    const [check, ...sent] = embeddingRequests(provider.requests, 'embed-16d');
+    expect(check!.body.input).toEqual(['ChatOS embedding check']);
     expect(sent[0]!.body.input).toHaveLength(md.chunks);
     expect(sent[0]!.body.encoding_format).toBe('float');
 
@@ -238,3 +240,32 @@ async function oldLayoutIndex(host: Host, id: string, ids: string[]): Promise<Ui
   await insertMultiple(db, ids.map((chunkId, i) => ({ ...chunks.find((c) => c.id === chunkId)!, embedding: vectors[i] })) as never);
   return encode(save(db));
 }
+
+describe('the embedding model a base is made with', () => {
+  it('must be an embedding entry that passes its check; the Models test of it reports its dimension', async () => {
+    const provider = await startProviderServer();
+    const host = await startedHost();
+    await host.models.create({ id: 'chat', name: 'Chat', api: 'openai', baseUrl: provider.openaiUrl, model: 'gpt-4.1-mini' });
+    const refused = await knowledgeError(host.knowledge.create({ name: 'By chat', embeddingModel: 'chat' }), 'KB_MODEL_NOT_EMBEDDING');
+    expect(refused.message).toMatch(/"chat" \(gpt-4\.1-mini\) is a chat model, not an embedding model/);
+    expect(refused.hint).toMatch(/kind embedding/);
+
+    // An embedding entry whose server does not know it: the check fails with the provider's reason and nothing is made.
+    const closed = await startProviderServer();
+    await closed.close();
+    await host.models.create({ id: 'gone', name: 'Gone', api: 'openai', baseUrl: closed.openaiUrl, model: 'text-embedding-3-small' });
+    const failed = await knowledgeError(host.knowledge.create({ name: 'By gone', embeddingModel: 'gone' }), 'KB_EMBEDDING_FAILED');
+    expect(failed.message).toMatch(/model "gone" failed its embedding check, so nothing was saved: .*network/);
+    expect(await host.knowledge.list()).toEqual([]);
+
+    await host.models.create({ id: 'vectors', name: 'Vectors', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-24d', kind: 'embedding' });
+    expect(await host.models.test('vectors')).toMatchObject({ ok: true, dimensions: 24 });
+    expect(embeddingRequests(provider.requests, 'embed-24d')).toHaveLength(1);
+    expect(await host.knowledge.create({ name: 'By vectors', embeddingModel: 'vectors' })).toMatchObject({ embeddingModel: 'vectors' });
+
+    // An empty base switched to a chat model is refused the same way, and keeps its model.
+    const base = await host.knowledge.create({ name: 'Empty' });
+    await knowledgeError(host.knowledge.update(base.id, { embeddingModel: 'chat' }), 'KB_MODEL_NOT_EMBEDDING');
+    expect((await host.knowledge.get(base.id)).embeddingModel).toBeNull();
+  });
+});

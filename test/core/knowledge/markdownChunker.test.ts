@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../../src/core/knowledge/markdownChunker.js';
-import { htmlToText } from '../../../src/core/knowledge/documentText.js';
+import { htmlToText } from '../../../src/core/knowledge/htmlText.js';
 
 describe('chunkText', () => {
   it('ends a chunk before a heading, names the heading, and starts the new section without overlap', () => {
@@ -50,7 +50,17 @@ describe('chunkText', () => {
 
 describe('htmlToText', () => {
   it('keeps the visible text and headings, drops scripts and styles, decodes entities', () => {
-    const text = htmlToText('<html><head><title>t</title><style>p{}</style></head><body><h2>Care &amp; feeding</h2><p>Feed the <b>cat</b> twice.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul></body></html>');
+    const { text, flattened } = htmlToText('<html><head><title>t</title><style>p{}</style></head><body><h2>Care &amp; feeding</h2><p>Feed the <b>cat</b> twice.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul></body></html>');
     expect(text).toBe('## Care & feeding\n\nFeed the cat twice.\n\none\n\ntwo');
+    expect(flattened).toBe(0);
+  });
+
+  it('reads pages as browsers do: unclosed items and paragraphs, a body after an unclosed head, self-closing tags in SVG, stray end tags', () => {
+    const read = (html: string) => htmlToText(html).text;
+    expect(read('<ul><li>one<li>two<li>three</ul><p>a<p>b')).toBe('one\n\ntwo\n\nthree\n\na\n\nb');
+    expect(read('<html><head><meta charset=utf-8><body>shown')).toBe('shown');
+    expect(read('<p>before<svg><path/><text>drawn</text></svg>after</p>')).toBe('beforeafter');
+    expect(read('<div>a</span></b>b</div></p>c<br/>d</br>e')).toBe('ab\n\nc\n\nd\n\ne');
+    expect(read('<p>x &lt;y&gt; &amp;&nbsp;z &#x1F600;</p><style>p{}</style><noscript>no</noscript>')).toBe('x <y> & z 😀');
   });
 });

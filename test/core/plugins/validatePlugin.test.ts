@@ -100,6 +100,8 @@ const CASES: InvalidCase[] = [
   // Warnings only: the plugin still loads.
   { name: 'unknown-key-typo', valid: true, problems: [warn('UNKNOWN_KEY', 'apps[0].entyr', { says: 'did you mean "entry"' })] },
   { name: 'command-with-spaces', valid: true, problems: [warn('COMMAND_HAS_SPACES', 'apps[0].ai.mcp.command')] },
+  // The host fills _meta.chatos itself: keys a plugin puts there would be lost, so they are refused with the fix.
+  { name: 'callmeta-chatos', problems: [err('CALLMETA_CHATOS_RESERVED', 'apps[0].ai.mcp.callMeta.chatos', { says: 'never reach your server' })] },
   // Several problems: every one is reported, not only the first.
   {
     name: 'many-schema-problems',
@@ -309,6 +311,8 @@ describe('validatePluginFolder: a valid plugin', () => {
       tags: ['db'],
       enabled: true,
       permissions: {},
+      // A server keeps state per conversation unless the plugin says otherwise (docs/plugins/manifest.md).
+      'truely-stateless': false,
     });
     expect(manifest.apps[1]!.ai!.mcp).toMatchObject({ url: 'https://mcp.example.com/mcp', allowMain: false, allowSub: true, args: [] });
     expect(result.backendEntryPath).toBe(at('backend/main.mjs'));

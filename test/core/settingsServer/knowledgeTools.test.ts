@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
-import { domainOf } from '../../../renderer/src/components/servers/toolDomains.js';
 import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { knowledgeModule } from '../../../src/core/settingsServer/tools/knowledge.tools.js';
@@ -43,7 +42,8 @@ describe('the knowledge tools behind the gateway', () => {
       delete_document: 'confirm/config',
     });
     expect(knowledgeModule.tools.map((t) => t.name)).toEqual(NINE);
-    expect(new Set(NINE.map(domainOf))).toEqual(new Set(['knowledge']));
+    const listed = (await host.mcp.servers.tools('chatos::settings')).tools.filter((t) => NINE.includes(t.rawName));
+    expect(new Set(listed.map((t) => t.domain))).toEqual(new Set(['knowledge']));
   });
 
   it('never runs a confirm tool before approval; read tools and low-risk writes run at once', async () => {
@@ -67,12 +67,14 @@ describe('the knowledge tools behind the gateway', () => {
     const created = await creating;
     expect(created.decision).toBe('approved');
     expect(data(created.result).knowledgeBase).toMatchObject({ id: 'garden', embeddingModel: 'embed' });
+    // Making the base checked its model with one embeddings request.
+    expect(provider.requests.map((r) => r.body.input)).toEqual([['ChatOS embedding check']]);
 
-    // Add a document: asks, and nothing reaches the embedding model before the answer.
+    // Add a document: asks, and nothing more reaches the embedding model before the answer.
     const adding = host.tools.call(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
     const addAsk = await asks.next();
     expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
-    expect(provider.requests).toEqual([]);
+    expect(provider.requests).toHaveLength(1);
     host.tools.confirmations.respond(addAsk.id, true);
     expect(data((await adding).result)).toMatchObject({ file: 'pests.md', embedded: true });
 

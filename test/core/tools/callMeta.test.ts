@@ -6,12 +6,13 @@ import { tempDir } from '../../helpers/tempDir.js';
 
 /** docs/rules/gateway.md#_meta: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
 describe('gateway _meta injection (real stdio servers)', () => {
-  it('a plugin server gets its expanded callMeta, chatos.uiApp (not spoofable by callMeta) and workdir (dataDir by default, callMeta.workdir when given)', async () => {
+  it('a plugin server gets its expanded callMeta, chatos.uiApp and workdir (dataDir by default, callMeta.workdir when given)', async () => {
     const pluginId = 'com.example.gw';
     let pluginDir = '';
     const { host, home, sessionRoot, projectRoot } = await startTestHost(({ pluginRoot }) => {
       pluginDir = writeGatewayPlugin(pluginRoot, pluginId, [
-        { appId: 'main', allowMain: true, callMeta: { logDir: '$dataDir/logs', tag: 'for-${pluginId}', nested: { list: ['$appId', 'plain'] }, chatos: { uiApp: { pluginId: 'spoofed' }, caller: { appId: 'spoofed' } } } },
+        { appId: 'main', allowMain: true, callMeta: { logDir: '$dataDir/logs', tag: 'for-${pluginId}', nested: { list: ['$appId', 'plain'] } } },
+        // A callMeta.chatos of its own is refused at validate (CALLMETA_CHATOS_RESERVED, test/core/plugins/validatePlugin.test.ts).
         { appId: 'wd', allowMain: true, callMeta: { workdir: '$stateDir/work' } },
       ]);
     });
@@ -27,7 +28,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
       logDir: `${dataDir}/logs`,
       tag: `for-${pluginId}`,
       nested: { list: ['main', 'plain'] },
-      // `chatos` is the host's: what the manifest put there (a spoofed uiApp or caller) is replaced.
+      // `chatos` is the host's, filled in for every call.
       chatos: { uiApp: uiApp('main') },
       workdir: dataDir,
     });

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caller, isAlive, startTestHost, trustPlugin } from '../../helpers/gatewayHost.js';
+import { caller, isAlive, startTestHost, trustPlugin, waitUntil } from '../../helpers/gatewayHost.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 import { writePlugin } from '../../helpers/plugins.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
@@ -89,5 +90,40 @@ export const createUiAppsBackend = () => ({
     expect(!outcome.ok && outcome.message).toContain('com.example.slow is not trusted');
     expect(startsSoFar()).toHaveLength(1);
     expect(host.plugins.backends.running()).toEqual([]);
+  });
+});
+
+describe('host.backends stop when no page calls them (docs/plugins/backends.md#lifetime)', () => {
+  it('a backend idle for the idle time stops, audited as idle; one with a call under way does not; the next call starts it again', async () => {
+    const scheduler = new TestScheduler();
+    const { host } = await startTestHost(({ pluginRoot }) => {
+      writePlugin(pluginRoot, 'idle', { manifestVersion: 1, id: 'com.example.idle', name: 'Idle', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
+        'index.mjs': 'export function mount() {}\n',
+        'backend/index.mjs': 'export const createUiAppsBackend = () => ({ methods: { pid: () => process.pid, hold: () => new Promise((resolve) => setTimeout(() => resolve(process.pid), 1500)) } });\n',
+      });
+    }, { scheduler });
+    trustPlugin(host, 'com.example.idle');
+    const pidOf = async (method: string) => {
+      const reply = await host.backends.invoke('com.example.idle', method, {});
+      if (!reply.ok) throw new Error(reply.message);
+      return reply.result as number;
+    };
+
+    // A call under way (a page's long poll) keeps it, however long it waits.
+    const first = await pidOf('pid');
+    const held = pidOf('hold');
+    scheduler.advance(6 * 60_000);
+    expect(await held).toBe(first);
+    expect(isAlive(first)).toBe(true);
+
+    // Then five minutes with no call: it stops, on the record.
+    scheduler.advance(6 * 60_000);
+    await waitUntil(() => !isAlive(first), 'the idle backend to end');
+    expect(host.backends.running()).toEqual([]);
+    host.audit.flush();
+    expect(host.audit.query({ outcome: 'released' })).toEqual([expect.objectContaining({ pluginId: 'com.example.idle', reason: 'idle' })]);
+
+    const second = await pidOf('pid');
+    expect(second).not.toBe(first);
   });
 });

@@ -8,15 +8,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSTANCES_FILE, readHistory } from '../../../plugins/canvas/mcp/historyFile.mjs';
 import { ListInstancesResultSchema, PatchResultSchema } from '../../../plugins/canvas/mcp/uiSchema.mjs';
-import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { SERVER, startHttp, stopHttpServers } from './standaloneServer.js';
 
-/** The canvas server as another MCP host runs it: `node server.mjs`, no ChatOS, no _meta. */
-const SERVER = path.join(repoRoot, 'plugins', 'canvas', 'mcp', 'server.mjs');
 const TOOL_NAMES = ['patch_ui_state', 'get_schema', 'list_instances'];
 const seedUpdate = { instance_id: 'demo', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] };
 
 const children: ChildProcess[] = [];
 afterEach(() => {
+  stopHttpServers();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
@@ -36,21 +36,6 @@ async function exercise(client: Client, dataDir: string): Promise<void> {
   expect(JSON.parse(fs.readFileSync(path.join(dataDir, INSTANCES_FILE), 'utf8')).instances[0].schema.state.params.count).toBe(42);
   // Without ChatOS to say who called, the history names the MCP client.
   expect(readHistory(dataDir)[1]!.caller).toEqual({ kind: 'client', name: 'standalone-test' });
-}
-
-/** The server over streamable HTTP on a free port of 127.0.0.1 (`args` after server.mjs), once it printed its URL. */
-async function startHttp(env: Record<string, string>, args: string[] = []): Promise<string> {
-  const child = spawn(process.execPath, [SERVER, ...args], { env: { PATH: process.env.PATH ?? '', MCP_TRANSPORT: 'http', MCP_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited ${code}: ${stderr}`)));
-  });
 }
 
 /** What ChatOS puts in `_meta`, pointing at folders a caller would like the server to write in. */

@@ -1,4 +1,4 @@
-import { Alert, Button, Col, Divider, Empty, Form, Input, Radio, Row, Select, Space, Typography, theme } from 'antd';
+import { Alert, Button, Col, Collapse, Divider, Form, Input, Radio, Row, Select, Space, Typography, theme } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentUiApp } from '../../../../src/shared/agents';
@@ -11,6 +11,7 @@ import { AppSelectionCard } from './AppSelectionCard';
 import { SubAgentConfirm, type SubAgentLevels } from './SubAgentConfirm';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
+import { isHostEntry, OwnServersCard } from './OwnServersCard';
 
 /** The editor's values: the agent's own fields (docs/rules/agents.md#what-an-agent-stores). */
 interface Draft {
@@ -85,9 +86,11 @@ export interface AgentEditorProps {
 }
 
 /**
- * The agent form (docs/rules/agents.md#what-an-agent-stores): name, description, host app and
- * language; then the apps first, and per app its MCP / prompt switches and
- * selections. The live preview beside it shows what the draft would get.
+ * The agent form (docs/using/agents.md#a-ready-assistant): what a person sets
+ * first (name, model, instructions), then "Tools and apps" (their own
+ * servers, the apps and per app its MCP / prompt switches and selections,
+ * knowledge bases, sub-agents) and "Advanced" (id, description, the app it
+ * acts as, prompt language). The live preview beside it shows what the draft would get.
  */
 export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const { t, i18n } = useTranslation();
@@ -124,7 +127,12 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const installed = apps.data?.apps ?? [];
   const appByKey = new Map(installed.map((a) => [appKey(a), a]));
   const uiApps = draft.uiApps ?? [];
-  const selectedKeys = uiApps.map(appKey);
+  // The host's own entry is picked in "Your own servers", not among the installed apps.
+  const selectedKeys = uiApps.filter((u) => !isHostEntry(u)).map(appKey);
+  const setUiApps = (next: AgentUiApp[]) => {
+    form.setFieldValue('uiApps', next);
+    refreshDraft();
+  };
 
   const appOptions = [
     ...installed.map((a) => ({ value: appKey(a), label: `${a.name} (${appKey(a)})`, search: `${a.name} ${appKey(a)} ${a.description ?? ''}` })),
@@ -142,15 +150,14 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   /** Apps first: the chosen apps in order; an app chosen again keeps its switches and selections. */
   const onAppsChange = (keys: string[]) => {
     const current = (form.getFieldValue('uiApps') as AgentUiApp[] | undefined) ?? [];
-    const next = keys.map((key) => {
+    const next = [...current.filter(isHostEntry), ...keys.map((key) => {
       const existing = current.find((u) => appKey(u) === key);
       if (existing) return existing;
       const app = appByKey.get(key);
       const [pluginId = '', appId = ''] = key.split('/');
       return { pluginId, appId, mcp: !!app?.serverId, prompt: true, mcpServerIds: app?.serverId ? [app.serverId] : [], promptIds: [] };
-    });
-    form.setFieldValue('uiApps', next);
-    refreshDraft();
+    })];
+    setUiApps(next);
   };
 
   const save = async () => {
@@ -207,32 +214,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
           />
         )}
         <Form<Draft> form={form} layout="vertical" initialValues={initial} onValuesChange={refreshDraft}>
-          {creating && (
-            <Form.Item label={t('agents.field.id')} name="id" extra={t('agents.field.idHelp')}>
-              <Input placeholder={t('agents.field.idPlaceholder')} data-testid="agent-id" maxLength={64} />
-            </Form.Item>
-          )}
           <Form.Item label={t('agents.field.name')} name="name" required>
             <Input data-testid="agent-name" placeholder={t('agents.field.namePlaceholder')} />
           </Form.Item>
-          <Form.Item label={t('agents.field.description')} name="description">
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} data-testid="agent-description" />
-          </Form.Item>
-          <Row gutter={16}>
-            <Col span={14}>
-              <Form.Item label={t('agents.field.hostApp')} name="hostAppId" extra={t('agents.field.hostAppHelp')}>
-                <Select options={hostOptions} showSearch optionFilterProp="search" loading={overview.loading && !overview.data} data-testid="agent-host-app" />
-              </Form.Item>
-            </Col>
-            <Col span={10}>
-              <Form.Item label={t('agents.field.language')} name="language">
-                <Radio.Group optionType="button" options={[{ value: 'zh', label: t('agents.language.zh') }, { value: 'en', label: t('agents.language.en') }]} data-testid="agent-language" />
-              </Form.Item>
-            </Col>
-          </Row>
-          <Divider titlePlacement="start" style={{ marginTop: 0 }}>
-            {t('agents.editor.chatStep')}
-          </Divider>
           <Form.Item label={t('agents.field.model')} name="modelId" extra={t('agents.field.modelHelp')}>
             <Select
               allowClear
@@ -246,71 +230,113 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             />
           </Form.Item>
           <Form.Item label={t('agents.field.systemPrompt')} name="systemPrompt" extra={t('agents.field.systemPromptHelp')}>
-            <Input.TextArea autoSize={{ minRows: 3, maxRows: 12 }} data-testid="agent-system-prompt" />
+            <Input.TextArea autoSize={{ minRows: 3, maxRows: 12 }} data-testid="agent-system-prompt" placeholder={t('agents.field.systemPromptPlaceholder')} />
           </Form.Item>
-          <Form.Item label={t('agents.field.subAgents')} name="subAgents" extra={t('agents.field.subAgentsHelp')}>
-            <Select
-              mode="multiple"
-              options={(agents.data?.agents ?? []).filter((a) => a.id !== agent?.id).map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
-              optionFilterProp="label"
-              data-testid="agent-sub-agents"
-            />
-          </Form.Item>
-          {(draft.subAgents ?? []).length > 0 && (
-            <Form.Item label={t('agents.field.subAgentConfirm')} name="subAgentPermissions" extra={t('agents.field.subAgentConfirmHelp')}>
-              <SubAgentConfirm ids={draft.subAgents} nameOf={(id) => agents.data?.agents.find((a) => a.id === id)?.name ?? id} />
-            </Form.Item>
-          )}
-          <Form.Item label={t('agents.field.knowledgeBases')} name="knowledgeBases" extra={t('agents.field.knowledgeBasesHelp')}>
-            <Select
-              mode="multiple"
-              options={[
-                ...(knowledge.data?.knowledgeBases ?? []).map((b) => ({ value: b.id, label: `${b.name} (${b.id})` })),
-                // A base attached but gone stays visible, so saving does not drop it unseen.
-                ...(draft.knowledgeBases ?? []).filter((id) => knowledge.data && !knowledge.data.knowledgeBases.some((b) => b.id === id)).map((id) => ({ value: id, label: `${id} — ${t('agents.field.knowledgeBaseMissing')}` })),
-              ]}
-              optionFilterProp="label"
-              placeholder={t('agents.field.knowledgeBasesPlaceholder')}
-              data-testid="agent-knowledge-bases"
-            />
-          </Form.Item>
-          <Divider titlePlacement="start" style={{ marginTop: 0 }}>
-            {t('agents.editor.appsStep')}
-          </Divider>
-          <Form.Item label={t('agents.field.apps')} htmlFor="agent-apps" extra={t('agents.field.appsHelp')}>
-            <Select
-              id="agent-apps"
-              aria-label={t('agents.field.apps')}
-              mode="multiple"
-              value={selectedKeys}
-              onChange={onAppsChange}
-              options={appOptions}
-              optionFilterProp="search"
-              loading={apps.loading && !apps.data}
-              placeholder={t('agents.field.appsPlaceholder')}
-              notFoundContent={t('agents.editor.noApps')}
-              data-testid="agent-apps-select"
-            />
-          </Form.Item>
-          {uiApps.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('agents.editor.pickAppsFirst')} />
-          ) : (
-            <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-              {uiApps.map((u, index) => (
-                <AppSelectionCard
-                  key={appKey(u)}
-                  form={form}
-                  index={index}
-                  pluginId={u.pluginId}
-                  appId={u.appId}
-                  app={appByKey.get(appKey(u))}
-                  overview={overview.data}
-                  hostAppId={draft.hostAppId}
-                  onChanged={refreshDraft}
-                />
-              ))}
-            </Space>
-          )}
+          <Collapse
+            defaultActiveKey={creating ? [] : ['tools']}
+            data-testid="agent-sections"
+            items={[
+              {
+                key: 'tools',
+                forceRender: true,
+                label: <span data-testid="agent-section-tools">{t('agents.editor.toolsStep')}</span>,
+                children: (
+                  <>
+                    <OwnServersCard uiApps={uiApps} overview={overview.data} hostAppId={draft.hostAppId} onChange={setUiApps} />
+                    <Form.Item label={t('agents.field.apps')} htmlFor="agent-apps" extra={t('agents.field.appsHelp')} style={{ marginTop: 16 }}>
+                      <Select
+                        id="agent-apps"
+                        aria-label={t('agents.field.apps')}
+                        mode="multiple"
+                        value={selectedKeys}
+                        onChange={onAppsChange}
+                        options={appOptions}
+                        optionFilterProp="search"
+                        loading={apps.loading && !apps.data}
+                        placeholder={t('agents.field.appsPlaceholder')}
+                        notFoundContent={t('agents.editor.noApps')}
+                        data-testid="agent-apps-select"
+                      />
+                    </Form.Item>
+                    {selectedKeys.length > 0 && (
+                      <Space orientation="vertical" size="middle" style={{ width: '100%', marginBottom: 16 }}>
+                        {uiApps.map((u, index) =>
+                          isHostEntry(u) ? null : (
+                            <AppSelectionCard
+                              key={appKey(u)}
+                              form={form}
+                              index={index}
+                              pluginId={u.pluginId}
+                              appId={u.appId}
+                              app={appByKey.get(appKey(u))}
+                              overview={overview.data}
+                              hostAppId={draft.hostAppId}
+                              onChanged={refreshDraft}
+                            />
+                          ),
+                        )}
+                      </Space>
+                    )}
+                    <Form.Item label={t('agents.field.knowledgeBases')} name="knowledgeBases" extra={t('agents.field.knowledgeBasesHelp')}>
+                      <Select
+                        mode="multiple"
+                        options={[
+                          ...(knowledge.data?.knowledgeBases ?? []).map((b) => ({ value: b.id, label: `${b.name} (${b.id})` })),
+                          // A base attached but gone stays visible, so saving does not drop it unseen.
+                          ...(draft.knowledgeBases ?? []).filter((id) => knowledge.data && !knowledge.data.knowledgeBases.some((b) => b.id === id)).map((id) => ({ value: id, label: `${id} — ${t('agents.field.knowledgeBaseMissing')}` })),
+                        ]}
+                        optionFilterProp="label"
+                        placeholder={t('agents.field.knowledgeBasesPlaceholder')}
+                        data-testid="agent-knowledge-bases"
+                      />
+                    </Form.Item>
+                    <Form.Item label={t('agents.field.subAgents')} name="subAgents" extra={t('agents.field.subAgentsHelp')} style={(draft.subAgents ?? []).length > 0 ? undefined : { marginBottom: 0 }}>
+                      <Select
+                        mode="multiple"
+                        options={(agents.data?.agents ?? []).filter((a) => a.id !== agent?.id).map((a) => ({ value: a.id, label: `${a.name} (${a.id})` }))}
+                        optionFilterProp="label"
+                        data-testid="agent-sub-agents"
+                      />
+                    </Form.Item>
+                    {(draft.subAgents ?? []).length > 0 && (
+                      <Form.Item label={t('agents.field.subAgentConfirm')} name="subAgentPermissions" extra={t('agents.field.subAgentConfirmHelp')} style={{ marginBottom: 0 }}>
+                        <SubAgentConfirm ids={draft.subAgents} nameOf={(id) => agents.data?.agents.find((a) => a.id === id)?.name ?? id} />
+                      </Form.Item>
+                    )}
+                  </>
+                ),
+              },
+              {
+                key: 'advanced',
+                forceRender: true,
+                label: <span data-testid="agent-section-advanced">{t('agents.editor.advancedStep')}</span>,
+                children: (
+                  <>
+                    {creating && (
+                      <Form.Item label={t('agents.field.id')} name="id" extra={t('agents.field.idHelp')}>
+                        <Input placeholder={t('agents.field.idPlaceholder')} data-testid="agent-id" maxLength={64} />
+                      </Form.Item>
+                    )}
+                    <Form.Item label={t('agents.field.description')} name="description">
+                      <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} data-testid="agent-description" />
+                    </Form.Item>
+                    <Row gutter={16}>
+                      <Col span={14}>
+                        <Form.Item label={t('agents.field.hostApp')} name="hostAppId" extra={t('agents.field.hostAppHelp')}>
+                          <Select options={hostOptions} showSearch optionFilterProp="search" loading={overview.loading && !overview.data} data-testid="agent-host-app" />
+                        </Form.Item>
+                      </Col>
+                      <Col span={10}>
+                        <Form.Item label={t('agents.field.language')} name="language" style={{ marginBottom: 0 }}>
+                          <Radio.Group optionType="button" options={[{ value: 'zh', label: t('agents.language.zh') }, { value: 'en', label: t('agents.language.en') }]} data-testid="agent-language" />
+                        </Form.Item>
+                      </Col>
+                    </Row>
+                  </>
+                ),
+              },
+            ]}
+          />
         </Form>
         {agent && (
           <>

@@ -2,18 +2,29 @@ import { Button, Card, Steps, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
+import { lazy, Suspense } from 'react';
+
+// Shown once, after the first model: loaded then, so the Apps page stays within its JS budget.
+const ReadyAssistantOffer = lazy(() => import('../models/ReadyAssistantOffer').then((m) => ({ default: m.ReadyAssistantOffer })));
 
 /**
  * First start: what to do next, until the user has a model. A model comes
  * first (nothing can chat without one), then an agent to chat with; plugins
- * add apps. Gone as soon as a model exists.
+ * add apps. Once a model exists, only the offer of a ready assistant stays,
+ * until some agent can chat.
  */
 export function Welcome() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
-  if (!models.data || models.data.models.length > 0) return null;
+  if (!models.data) return null;
+  if (models.data.models.length > 0)
+    return (
+      <Suspense fallback={null}>
+        <ReadyAssistantOffer />
+      </Suspense>
+    );
   const hasAgent = (agents.data?.agents.length ?? 0) > 0;
   return (
     <Card size="small" data-testid="welcome" title={t('apps.welcome.title')}>

@@ -1,6 +1,6 @@
-import { DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
+import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -11,11 +11,15 @@ import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
 import { ConversationScroller } from './ConversationScroller';
+import { prepareMarkdown } from './LazyMarkdown';
 import { useMessageRows, type MessageActions } from './MessageList';
+import { RowContext } from './rowContext';
+import type { ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
 const WINDOW = 40;
+const NO_MODELS: readonly never[] = [];
 
 /** Saves text as a file the browser downloads. */
 function download(filename: string, mimeType: string, text: string): void {
@@ -36,12 +40,17 @@ function familyOf(state: ConversationState | undefined, id: string): string[] {
   return [...ids];
 }
 
-/** Why the conversation stopped, and Resume once the cause is fixed. */
-function StoppedBanner({ state, onResume }: { state: ConversationState; onResume(): Promise<void> }) {
+/** Why the conversation stopped, and Resume once the cause is fixed (or Summarize and retry, when the conversation outgrew the model). */
+function StoppedBanner({ state, onResume }: { state: ConversationState; onResume(options: { summarize?: boolean }): Promise<void> }) {
   const { t } = useTranslation();
   const [resuming, setResuming] = useState(false);
   if (state.phase.kind !== 'stopped') return null;
   const { stop } = state.phase;
+  const tooLong = stop.code === 'PROVIDER_CONTEXT_TOO_LONG';
+  const resume = (summarize: boolean) => {
+    setResuming(true);
+    void onResume(summarize ? { summarize: true } : {}).finally(() => setResuming(false));
+  };
   return (
     <Alert
       className="chat-stopped"
@@ -58,24 +67,26 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
         </>
       }
       action={
-        <Button
-          icon={<PlayCircleOutlined />}
-          loading={resuming}
-          onClick={() => {
-            setResuming(true);
-            void onResume().finally(() => setResuming(false));
-          }}
-          data-testid="chat-resume"
-        >
-          {t('chat.resume')}
-        </Button>
+        <Space orientation="vertical">
+          {tooLong ? (
+            <Button type="primary" icon={<CompressOutlined />} loading={resuming} onClick={() => resume(true)} data-testid="chat-summarize-retry">
+              {t('chat.summarizeRetry')}
+            </Button>
+          ) : null}
+          <Button icon={<PlayCircleOutlined />} loading={resuming} onClick={() => resume(false)} data-testid="chat-resume">
+            {t('chat.resume')}
+          </Button>
+        </Space>
       }
     />
   );
 }
 
-/** Title, agent, totals and export: apart from the messages, so a streaming answer does not re-render it. */
-const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void }) {
+/** Title, agent, model, totals and export: apart from the messages, so a streaming answer does not re-render it. */
+// The model menu loads after the page: it is a menu in the header, and the Chat page stays within its JS budget.
+const ModelSwitch = lazy(() => import('./ModelSwitch').then((m) => ({ default: m.ModelSwitch })));
+
+const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, model }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void; model: ModelSwitchProps }) {
   const { t } = useTranslation();
   return (
     <header className="chat-pane-head">
@@ -87,6 +98,9 @@ const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport }: 
           <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
             {agent}
           </Tag>
+          <Suspense fallback={null}>
+            <ModelSwitch {...model} />
+          </Suspense>
           <ConversationTotalsText totals={totals} />
         </Space>
       </div>
@@ -122,6 +136,10 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   // The row (a rename from the list, or from another window) comes with the list; the messages stay as the events keep them.
   const rows = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
   const row = rows.data?.conversations.find((c) => c.id === conversationId);
+  const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
+  const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
+  const modelList = models.data?.models;
+  const modelName = useCallback((id: string) => modelList?.find((m) => m.id === id)?.name ?? id, [modelList]);
   const running = state?.phase.kind === 'running';
 
   const family = familyOf(state, conversationId);
@@ -145,6 +163,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
     regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
     switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
+    continueCut: async () => void (await run(() => api.call('chat.continue', { conversationId }))),
   }), [conversationId, reload, run]);
   // Stable callbacks: the header and the composer re-render only when what they show changes, not with every streamed piece.
   const stop = useCallback(async () => {
@@ -152,6 +171,14 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     await run(() => api.call('chat.stop', { conversationId }));
     setStopping(false);
   }, [conversationId, run]);
+  // The row follows switches made anywhere (another window, the CLI); before it loads, what the conversation was loaded with.
+  const switchedTo = row ? row.modelId : state?.view.conversation.modelId;
+  const agentId = state?.view.conversation.agentId;
+  const agentModelId = agents.data?.agents.find((a) => a.id === agentId)?.modelId ?? undefined;
+  const modelSwitchProps = useMemo<ModelSwitchProps>(
+    () => ({ conversationId, ...(switchedTo ? { current: switchedTo } : {}), ...(agentModelId ? { agentModelId } : {}), models: modelList ?? NO_MODELS, disabled: running }),
+    [conversationId, switchedTo, agentModelId, modelList, running],
+  );
   const sendText = useCallback((text: string) => run(() => api.call('chat.send', { conversationId, text })), [conversationId, run]);
   const exportAs = useCallback(
     (format: 'md' | 'json') =>
@@ -171,7 +198,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   const { conversation } = state.view;
   return (
     <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
-      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} />
+      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} model={modelSwitchProps} />
       {state.view.notices.length > 0 && (
         <div className="chat-notices" data-testid="chat-notices">
           {state.view.notices.map((notice) => (
@@ -185,6 +212,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         confirmations={confirmations}
         onAnswered={dismiss}
         agentName={agentName}
+        modelName={modelName}
         paging={paging}
         loadOlder={loadOlder}
         loadNewer={loadNewer}
@@ -193,7 +221,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
         footer={
           <>
-            <StoppedBanner state={state} onResume={async () => void (await run(() => api.call('chat.resume', { conversationId })))} />
+            <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
             {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
           </>
         }
@@ -203,24 +231,51 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   );
 }
 
+/**
+ * Answers loaded but not shown yet (a window of older ones, as the user
+ * scrolls up) are parsed while the page is idle, the nearest to what is
+ * shown first, so none is parsed in the frame that scrolls it into view.
+ */
+function usePreparedAnswers(state: ConversationState): void {
+  const seen = useRef<{ conversationId: string; ids: Set<string> }>(undefined);
+  const { messages } = state.view;
+  const conversationId = state.view.conversation.id;
+  useEffect(() => {
+    if (seen.current?.conversationId !== conversationId) seen.current = { conversationId, ids: new Set() };
+    const { ids } = seen.current;
+    const texts: string[] = [];
+    // From the newest: a window put in front is prepared from its end, next to the rows shown.
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (ids.has(message.id)) continue;
+      ids.add(message.id);
+      if ((message.role === 'assistant' || message.role === 'summary') && message.text) texts.push(message.text);
+    }
+    prepareMarkdown(texts);
+  }, [messages, conversationId]);
+}
+
 /** The conversation's rows in the scroller: what is loaded, whether more is before or after it. */
 function PaneMessages(props: Parameters<typeof useMessageRows>[0] & { paging?: 'older' | 'newer'; loadOlder(): Promise<void>; loadNewer(): Promise<void>; reloadLatest(): Promise<void>; target?: string; header: ReactNode; footer: ReactNode }) {
   const { state, paging, loadOlder, loadNewer, reloadLatest, target, header, footer } = props;
   const rows = useMessageRows(props);
   const end = reachesEnd(state);
+  usePreparedAnswers(state);
   return (
-    <ConversationScroller
-      rows={rows}
-      header={header}
-      footer={footer}
-      hasOlder={hasOlder(state)}
-      reachesEnd={end}
-      unloadedNewer={state.window.total - state.window.end}
-      {...(paging ? { paging } : {})}
-      loadOlder={() => void loadOlder()}
-      loadNewer={() => void loadNewer()}
-      reloadLatest={reloadLatest}
-      {...(target !== undefined ? { target } : {})}
-    />
+    <RowContext>
+      <ConversationScroller
+        rows={rows}
+        header={header}
+        footer={footer}
+        hasOlder={hasOlder(state)}
+        reachesEnd={end}
+        unloadedNewer={state.window.total - state.window.end}
+        {...(paging ? { paging } : {})}
+        loadOlder={() => void loadOlder()}
+        loadNewer={() => void loadNewer()}
+        reloadLatest={reloadLatest}
+        {...(target !== undefined ? { target } : {})}
+      />
+    </RowContext>
   );
 }

@@ -10,6 +10,13 @@ import { ReviewApproval } from './reviewApproval';
 const AT_BOTTOM_PX = 48;
 /** Fewer rows than this above (or below) the viewport, the next page is asked for. */
 const PAGE_AHEAD_ROWS = 4;
+/**
+ * Or closer than this many screens to the loaded rows' top (or bottom): a
+ * page comes, and its answers are parsed while the page is idle, before the
+ * reader gets there, not when the top is hit. A page of older messages is
+ * some fifteen screens.
+ */
+const PAGE_AHEAD_SCREENS = 8;
 
 export interface ScrollerProps {
   rows: MessageRow[];
@@ -112,8 +119,10 @@ export function ConversationScroller(props: ScrollerProps) {
     (offset: number) => {
       const handle = list.current;
       if (!handle) return;
-      if (hasOlder && paging === undefined && handle.findItemIndex(offset) <= PAGE_AHEAD_ROWS) loadOlder();
-      if (!reachesEnd && paging === undefined && handle.findItemIndex(offset + handle.viewportSize) >= items - 1 - PAGE_AHEAD_ROWS) loadNewer();
+      const ahead = PAGE_AHEAD_SCREENS * handle.viewportSize;
+      const bottom = offset + handle.viewportSize;
+      if (hasOlder && paging === undefined && (offset <= ahead || handle.findItemIndex(offset) <= PAGE_AHEAD_ROWS)) loadOlder();
+      if (!reachesEnd && paging === undefined && (handle.scrollSize - bottom <= ahead || handle.findItemIndex(bottom) >= items - 1 - PAGE_AHEAD_ROWS)) loadNewer();
     },
     [hasOlder, reachesEnd, paging, items, loadOlder, loadNewer],
   );

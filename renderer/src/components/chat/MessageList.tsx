@@ -1,5 +1,5 @@
-import { EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined } from '@ant-design/icons';
-import { Alert, Button, Collapse, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
+import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -8,10 +8,13 @@ import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { ConfirmationGroupCard } from './ConfirmationGroupCard';
 import type { ConversationState } from './conversationState';
+import { Disclosure } from './Disclosure';
+import { IconButton } from './IconButton';
 import { LazyMarkdown } from './LazyMarkdown';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
+import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
 
 /** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
@@ -19,6 +22,8 @@ export interface MessageActions {
   edit(messageId: string, text: string): Promise<void>;
   regenerate(): Promise<void>;
   switchBranch(messageId: string): Promise<void>;
+  /** Goes on with the last answer, which the model cut at its token limit. */
+  continueCut(): Promise<void>;
 }
 
 interface ListProps {
@@ -28,26 +33,104 @@ interface ListProps {
   confirmations?: ToolConfirmationRequest[];
   onAnswered?(id: string): void;
   agentName(id: string): string;
+  /** A model entry's name, to say which model wrote an answer. */
+  modelName?(id: string): string;
+}
+
+/** While it streams, only the end of a long thought is drawn: the whole of it is there once stored. */
+const LIVE_THINKING_CHARS = 20_000;
+
+/**
+ * What the model thought before it answered: open while it thinks (the
+ * text streaming in), folded as soon as the answer starts, and openable
+ * again. A stored answer's thinking starts folded, with how long it took.
+ */
+function ThinkingBlock({ text, live, answering, durationMs, truncated }: { text: string; live: boolean; answering: boolean; durationMs?: number; truncated?: boolean }) {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState<boolean>();
+  const open = chosen ?? (live && !answering);
+  const thinking = live && !answering;
+  const label = thinking ? t('chat.reasoning.live') : durationMs !== undefined ? t('chat.reasoning.done', { seconds: Math.max(1, Math.round(durationMs / 1000)) }) : t('chat.reasoning.doneShort');
+  const shown = live && text.length > LIVE_THINKING_CHARS ? `…${text.slice(-LIVE_THINKING_CHARS)}` : text;
+  return (
+    // Plain elements, not antd's Collapse: rows mount and unmount as a long conversation scrolls (Disclosure.tsx says why).
+    <div data-testid="thinking-block" data-open={open ? 'true' : 'false'} data-live={thinking ? 'true' : 'false'} className="msg-thinking-block">
+      <Disclosure
+        ghost
+        open={open}
+        onToggle={setChosen}
+        toggleTestId="thinking-toggle"
+        label={
+          <span className="msg-thinking-label">
+            {thinking ? <LoadingOutlined /> : <BulbOutlined />} {label}
+          </span>
+        }
+      >
+        <pre className="msg-thinking-text" data-testid="thinking-text">
+          {shown}
+        </pre>
+        {truncated ? <Typography.Text type="warning">{t('chat.reasoning.truncated')}</Typography.Text> : null}
+      </Disclosure>
+    </div>
+  );
+}
+
+/** A refusal, a filtered answer, a cut one, and what the host noticed, under the answer's text. */
+function AnswerNotes({ message, canContinue, onContinue }: { message: AssistantMessage; canContinue: boolean; onContinue?: () => void }) {
+  const { t } = useTranslation();
+  const notices = message.notices ?? [];
+  return (
+    <>
+      {message.refusal ? <Alert type="warning" showIcon className="msg-refusal" data-testid="message-refusal" title={t('chat.refusal.title')} description={message.refusal} /> : null}
+      {message.finish === 'content-filter' ? <Alert type="warning" showIcon data-testid="message-filtered" title={t('chat.contentFilter')} /> : null}
+      {message.finish === 'length' ? (
+        <Space className="msg-cut" data-testid="message-cut">
+          <Tag color="orange">{t('chat.cut.tag')}</Tag>
+          {canContinue ? (
+            <Button size="small" icon={<StepForwardOutlined />} onClick={onContinue} data-testid="message-continue">
+              {t('chat.cut.continue')}
+            </Button>
+          ) : null}
+        </Space>
+      ) : null}
+      {notices.length ? (
+        <Alert
+          type="info"
+          showIcon
+          className="msg-notices"
+          data-testid="message-notices"
+          title={t('chat.notice.title')}
+          description={
+            <ul>
+              {notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+          }
+        />
+      ) : null}
+    </>
+  );
 }
 
 /** "‹ 2 / 3 ›" for a message with edits or regenerations beside it. */
 function SiblingNav({ messageId, siblings, onSwitch, disabled }: { messageId: string; siblings?: string[]; onSwitch(id: string): void; disabled: boolean }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   if (!siblings || siblings.length < 2) return null;
   const at = siblings.indexOf(messageId);
   return (
-    <Space size={0} className="sibling-nav" data-testid="sibling-nav">
-      <Button size="small" type="text" icon={<LeftOutlined />} disabled={disabled || at <= 0} onClick={() => onSwitch(siblings[at - 1]!)} aria-label={t('chat.branch.previous')} data-testid="sibling-previous" />
-      <Typography.Text type="secondary" className="sibling-count">
+    <span className="sibling-nav" data-testid="sibling-nav">
+      <IconButton icon={<LeftOutlined />} label={word('chat.branch.previous')} disabled={disabled || at <= 0} onClick={() => onSwitch(siblings[at - 1]!)} testId="sibling-previous" />
+      <span className="sibling-count">
         {at + 1} / {siblings.length}
-      </Typography.Text>
-      <Button size="small" type="text" icon={<RightOutlined />} disabled={disabled || at >= siblings.length - 1} onClick={() => onSwitch(siblings[at + 1]!)} aria-label={t('chat.branch.next')} data-testid="sibling-next" />
-    </Space>
+      </span>
+      <IconButton icon={<RightOutlined />} label={word('chat.branch.next')} disabled={disabled || at >= siblings.length - 1} onClick={() => onSwitch(siblings[at + 1]!)} testId="sibling-next" />
+    </span>
   );
 }
 
 const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(message.text);
   const [saving, setSaving] = useState(false);
@@ -68,43 +151,34 @@ const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }
           <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />
           <Space>
             <Button type="primary" size="small" loading={saving} onClick={() => void save()} data-testid="message-edit-save">
-              {t('chat.message.saveEdit')}
+              {word('chat.message.saveEdit')}
             </Button>
             <Button size="small" onClick={() => setEditing(false)}>
-              {t('common.cancel')}
+              {word('common.cancel')}
             </Button>
           </Space>
         </div>
       ) : (
         <div className="msg-user-bubble">{message.text}</div>
       )}
-      <Space size={0} className="msg-tools">
+      {/* Plain buttons with a title: a row mounts again each time it scrolls into view, and antd's Button and Tooltip cost on each mount. */}
+      <div className="msg-tools">
         <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
         <CopyButton text={message.text} />
-        {actions && !editing && (
-          <Tooltip title={t('chat.message.edit')}>
-            <Button size="small" type="text" icon={<EditOutlined />} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} aria-label={t('chat.message.edit')} data-testid="message-edit" />
-          </Tooltip>
-        )}
-      </Space>
+        {actions && !editing && <IconButton icon={<EditOutlined />} label={word('chat.message.edit')} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} testId="message-edit" />}
+      </div>
     </div>
   );
 });
 
 /** A sub-agent's run under its call: collapsed until opened, then its own conversation, live. */
 function SubAgentRun({ conversationId, agentName }: { conversationId: string; agentName(id: string): string }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const [open, setOpen] = useState(false);
   return (
-    <Collapse
-      size="small"
-      ghost
-      className="subagent-run"
-      data-testid={`subagent-run-${conversationId}`}
-      activeKey={open ? ['run'] : []}
-      onChange={(keys) => setOpen(keys.length > 0)}
-      items={[{ key: 'run', label: t('chat.subAgent.run'), children: open ? <ChildConversation conversationId={conversationId} agentName={agentName} /> : null }]}
-    />
+    <Disclosure ghost open={open} onToggle={setOpen} className="subagent-run" testId={`subagent-run-${conversationId}`} toggleTestId="subagent-toggle" label={word('chat.subAgent.run')}>
+      <ChildConversation conversationId={conversationId} agentName={agentName} />
+    </Disclosure>
   );
 }
 
@@ -131,18 +205,21 @@ interface AssistantProps {
   actions?: MessageActions;
   busy: boolean;
   agentName(id: string): string;
+  modelName?(id: string): string;
   streaming?: boolean;
+  /** While it is written: what the model thinks, so far. */
+  reasoning?: string;
 }
 
 /** Re-rendered only when something it shows changed: a long conversation's earlier answers stay as they are while one streams. */
 function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
-  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.streaming !== b.streaming) return false;
+  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.modelName !== b.modelName || a.streaming !== b.streaming || a.reasoning !== b.reasoning) return false;
   return a.calls.length === b.calls.length && a.calls.every((call, i) => call.result === b.calls[i]!.result && call.event === b.calls[i]!.event && call.child === b.calls[i]!.child);
 }
 
 const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
-  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, streaming } = props;
-  const { t } = useTranslation();
+  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, modelName, streaming, reasoning } = props;
+  const { t, word } = useRowWords();
   const review = useContext(ReviewApproval);
   if (streaming) {
     return (
@@ -150,20 +227,24 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         <div className="msg-author">
           <RobotOutlined /> {agentName(message.agentId)}
         </div>
-        <LazyMarkdown text={message.text} streaming />
+        {reasoning ? <ThinkingBlock text={reasoning} live answering={message.text.length > 0} /> : null}
+        {message.text ? <LazyMarkdown text={message.text} streaming /> : null}
         <span className="stream-caret" />
       </div>
     );
   }
+  const thought = message.reasoning;
   return (
-    <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status}>
+    <div className="msg msg-assistant" data-testid="message-assistant" data-message={message.id} data-status={message.status} data-finish={message.finish ?? ''}>
       <div className="msg-author">
         <RobotOutlined /> {agentName(message.agentId)}
       </div>
+      {thought?.text ? <ThinkingBlock text={thought.text} live={false} answering {...(thought.durationMs !== undefined ? { durationMs: thought.durationMs } : {})} truncated={thought.truncated === true} /> : null}
       {message.text && <LazyMarkdown text={message.text} />}
+      <AnswerNotes message={message} canContinue={Boolean(actions && last && !busy && !message.toolCalls.length)} onContinue={() => void actions?.continueCut()} />
       {message.status === 'stopped' && (
         <Tag color={message.stop?.kind === 'user' ? 'default' : 'error'} className="msg-stopped" data-testid="message-stopped">
-          {t(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
+          {word(`chat.stopped.kind.${message.stop?.kind ?? 'error'}`)}
         </Tag>
       )}
       {message.toolCalls.length > 0 && (
@@ -175,16 +256,19 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         </div>
       )}
       <div className="msg-foot">
-        <AnswerStats stats={message.stats} />
-        <Space size={0} className="msg-tools">
+        <span>
+          {modelName && message.modelId ? (
+            <span className="answer-model" data-testid="answer-model" data-model={message.modelId}>
+              {t('chat.model.answeredBy', { name: modelName(message.modelId) })} ·{' '}
+            </span>
+          ) : null}
+          <AnswerStats stats={message.stats} />
+        </span>
+        <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
           {message.text && <CopyButton text={message.text} />}
-          {actions && last && (
-            <Tooltip title={t('chat.message.regenerate')}>
-              <Button size="small" type="text" icon={<ReloadOutlined />} disabled={busy} onClick={() => void actions.regenerate()} aria-label={t('chat.message.regenerate')} data-testid="message-regenerate" />
-            </Tooltip>
-          )}
-        </Space>
+          {actions && last && <IconButton icon={<ReloadOutlined />} label={word('chat.message.regenerate')} disabled={busy} onClick={() => void actions.regenerate()} testId="message-regenerate" />}
+        </div>
       </div>
     </div>
   );
@@ -198,14 +282,12 @@ function streamingMessage(id: string, text: string, agentId: string): AssistantM
 }
 
 function SummaryDivider({ message }: { message: SummaryMessage }) {
-  const { t } = useTranslation();
+  const { t } = useRowWords();
+  const [open, setOpen] = useState(false);
   return (
-    <Collapse
-      size="small"
-      className="msg-summary"
-      data-testid="message-summary"
-      items={[{ key: 'summary', label: t('chat.summary.label', { count: message.summarized }), children: <LazyMarkdown text={message.text} /> }]}
-    />
+    <Disclosure open={open} onToggle={setOpen} className="msg-summary" testId="message-summary" label={t('chat.summary.label', { count: message.summarized })}>
+      <LazyMarkdown text={message.text} />
+    </Disclosure>
   );
 }
 
@@ -226,7 +308,7 @@ export interface MessageRow {
  * written, and the confirmations waiting, each group on one card. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
@@ -257,7 +339,7 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
         rows.push({ key: message.id, messageId: message.id, node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
         break;
       case 'assistant':
-        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} /> });
+        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
         break;
       case 'summary':
         rows.push({ key: message.id, messageId: message.id, node: <SummaryDivider message={message} /> });
@@ -267,7 +349,10 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
     }
   }
   // Keyed as the stored message will be: when the answer is stored, its row stays.
-  for (const [id, text] of streaming) rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming /> });
+  for (const [id, text] of streaming) {
+    const reasoning = state.reasoning.get(id);
+    rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming {...(reasoning ? { reasoning } : {})} /> });
+  }
   if (busy && streaming.length === 0 && !callsRunning && groups.size === 0) {
     rows.push({
       key: 'thinking',
@@ -289,10 +374,12 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
 export function MessageList(props: ListProps) {
   const rows = useMessageRows(props);
   return (
-    <div className="message-list" data-testid="message-list">
-      {rows.map((row) => (
-        <Fragment key={row.key}>{row.node}</Fragment>
-      ))}
-    </div>
+    <RowContext>
+      <div className="message-list" data-testid="message-list">
+        {rows.map((row) => (
+          <Fragment key={row.key}>{row.node}</Fragment>
+        ))}
+      </div>
+    </RowContext>
   );
 }

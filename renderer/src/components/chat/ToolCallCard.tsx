@@ -1,6 +1,6 @@
 import { ApiOutlined, BranchesOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, Collapse, Space, Tag, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { App as AntApp, Button, Space, Typography } from 'antd';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
@@ -8,11 +8,16 @@ import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
 import { useCountdown } from '../ConfirmationCard';
 import { ArgsList } from './ArgsList';
-import { SignInCard } from './SignInCard';
+import { Disclosure } from './Disclosure';
+import { useRowWords } from './rowContext';
+
+// Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
+const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.SignInCard })));
 
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
-const STATUS_COLOR: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', awaiting: 'warning', pending: 'default' };
+/** The tone of a call's status tag (`chat-tag-<tone>` in styles.css, antd's tag colours). */
+const STATUS_TONE: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', awaiting: 'warning', pending: 'default' };
 
 /** How a call stands: its stored result wins; else its live event (waiting for the user's approval is not running); else it waits (or never ran, when the turn is over). */
 export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent | undefined): CallStatus {
@@ -25,7 +30,7 @@ export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent |
 
 /** The text of a call's result: the stored one, or the live summary until it is stored. */
 function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallEvent }) {
-  const { t } = useTranslation();
+  const { t } = useRowWords();
   // A declined call never ran: the text the model was given ("The user declined…") is said in words instead.
   if ((result?.status ?? event?.status) === 'declined') {
     return (
@@ -81,56 +86,53 @@ function ResultImages({ result, event, artifactUrls }: { result?: ToolMessage; e
  */
 export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>>; subAgentRun?: ReactNode; onReview?: () => void }) {
   const { call, result, event, artifactUrls, subAgentRun, onReview } = props;
-  const { t } = useTranslation();
+  const { t, word } = useRowWords();
   const status = statusOf(result, event);
   // A call that never ran (declined, or no one answered) has no run time to show.
   const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;
+  const [open, setOpen] = useState(false);
+  // Plain elements, not antd's Space, Typography and Tag: every answer with tools has a card, mounted again each time it scrolls into view.
   const header = (
-    <Space wrap size="small" className="tool-call-head">
+    <span className="tool-call-head">
       {status === 'running' ? <LoadingOutlined /> : status === 'awaiting' ? <SafetyCertificateOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
-      <Typography.Text code className="tool-call-name">
-        {call.name}
-      </Typography.Text>
-      <Tag color={STATUS_COLOR[status]} data-testid="tool-call-status">
-        {t(`chat.tool.status.${status}`)}
-      </Tag>
+      <code className="tool-call-name">{call.name}</code>
+      <span className={`chat-tag chat-tag-${STATUS_TONE[status]}`} data-testid="tool-call-status">
+        {word(`chat.tool.status.${status}`)}
+      </span>
       {durationMs !== undefined && (
-        <Typography.Text type="secondary" className="tool-call-duration" data-testid="tool-call-duration">
+        <span className="tool-call-duration" data-testid="tool-call-duration">
           {t('chat.tool.duration', { ms: Math.round(durationMs) })}
-        </Typography.Text>
+        </span>
       )}
-    </Space>
+    </span>
   );
-  const items = [
-    {
-      key: 'call',
-      label: header,
-      children: (
+  return (
+    <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
+      <Disclosure open={open} onToggle={setOpen} label={header} toggleTestId="tool-call-toggle">
         <div className="tool-call-body">
           <Typography.Text type="secondary" className="tool-call-label">
-            {t('chat.tool.arguments')}
+            {word('chat.tool.arguments')}
           </Typography.Text>
           <ArgsList args={call.argumentsText} testId="tool-call-args" />
           {(result || event?.phase === 'finished') && (
             <>
               <Typography.Text type="secondary" className="tool-call-label">
-                {t('chat.tool.result')}
+                {word('chat.tool.result')}
               </Typography.Text>
               <ResultText result={result} event={event} />
             </>
           )}
         </div>
-      ),
-    },
-  ];
-  return (
-    <div className="tool-call" data-testid={`tool-call-${call.id}`} data-status={status} data-tool={call.name}>
-      <Collapse size="small" items={items} />
+      </Disclosure>
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
-      {(result?.signIn ?? event?.signIn) && <SignInCard ask={(result?.signIn ?? event?.signIn)!} />}
+      {(result?.signIn ?? event?.signIn) && (
+        <Suspense fallback={null}>
+          <SignInCard ask={(result?.signIn ?? event?.signIn)!} />
+        </Suspense>
+      )}
       {subAgentRun}
     </div>
   );

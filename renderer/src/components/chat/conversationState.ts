@@ -12,6 +12,8 @@ export interface ConversationState {
   view: ConversationView;
   /** Answers being written, by message id: text not stored yet. */
   streaming: Map<string, string>;
+  /** What the model thinks before it answers, by message id, while the answer is written (the Thinking block, live). */
+  reasoning: Map<string, string>;
   /** The latest event of each tool call, by call id. */
   calls: Map<string, ToolCallEvent>;
   /** `running` from the first status event of a turn to its end. */
@@ -26,7 +28,7 @@ export function initialState(view: ConversationView): ConversationState {
   const { status } = view.conversation;
   const phase: ConversationState['phase'] =
     status.kind === 'running' ? { kind: 'running' } : status.kind === 'stopped' ? { kind: 'stopped', stop: status.stop } : status.kind === 'done' ? { kind: 'done' } : { kind: 'idle' };
-  return { view, streaming: new Map(), calls: new Map(), phase, stale: false, window: view.window ?? { start: 0, end: view.messages.length, total: view.messages.length } };
+  return { view, streaming: new Map(), reasoning: new Map(), calls: new Map(), phase, stale: false, window: view.window ?? { start: 0, end: view.messages.length, total: view.messages.length } };
 }
 
 /** Whether the newest message of the branch is loaded: new messages then join the list; else they are counted until the user goes to them. */
@@ -79,13 +81,23 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
       streaming.set(event.messageId, (streaming.get(event.messageId) ?? '') + event.text);
       return { ...state, streaming };
     }
+    case 'chat.reasoning': {
+      if (event.conversationId !== id) return state;
+      const reasoning = new Map(state.reasoning);
+      reasoning.set(event.messageId, (reasoning.get(event.messageId) ?? '') + event.text);
+      // An answer that is only thinking so far is being written too: it shows, with its Thinking block open.
+      const streaming = state.streaming.has(event.messageId) ? state.streaming : new Map(state.streaming).set(event.messageId, '');
+      return { ...state, reasoning, streaming };
+    }
     case 'chat.message': {
       if (event.conversationId !== id) return state;
       const { messages, window, branched } = withMessage(state, event.message);
       const streaming = new Map(state.streaming);
       streaming.delete(event.message.id);
+      const reasoning = new Map(state.reasoning);
+      reasoning.delete(event.message.id);
       const leafId = messages === state.view.messages && window === state.window ? state.view.conversation.leafId : event.message.id;
-      return { ...state, streaming, window, stale: state.stale || branched, view: { ...state.view, messages, conversation: { ...state.view.conversation, leafId } } };
+      return { ...state, streaming, reasoning, window, stale: state.stale || branched, view: { ...state.view, messages, conversation: { ...state.view.conversation, leafId } } };
     }
     case 'chat.toolCall': {
       if (event.conversationId !== id) return state;
@@ -97,15 +109,19 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
     case 'chat.status': {
       if (event.conversationId !== id) return state;
       if (event.status === 'running') {
-        // A retried request's partial text is void: the next try writes the answer anew.
+        // A retried request's partial text and thinking are void: the next try writes the answer anew.
         const streaming = new Map(state.streaming);
-        if (event.retry) streaming.delete(event.retry.discardedMessageId);
-        return { ...state, streaming, phase: event.retry ? { kind: 'running', retry: event.retry } : { kind: 'running' } };
+        const reasoning = new Map(state.reasoning);
+        if (event.retry) {
+          streaming.delete(event.retry.discardedMessageId);
+          reasoning.delete(event.retry.discardedMessageId);
+        }
+        return { ...state, streaming, reasoning, phase: event.retry ? { kind: 'running', retry: event.retry } : { kind: 'running' } };
       }
       const conversation = { ...state.view.conversation, ...(event.totals ? { totals: event.totals } : {}) };
       const phase: ConversationState['phase'] = event.status === 'stopped' ? { kind: 'stopped', stop: event.stop ?? { kind: 'error', message: '' } } : { kind: 'done' };
       // What was streaming and never stored (stopped before any text) is gone.
-      return { ...state, streaming: new Map(), phase, view: { ...state.view, conversation } };
+      return { ...state, streaming: new Map(), reasoning: new Map(), phase, view: { ...state.view, conversation } };
     }
     default:
       return state;
@@ -114,5 +130,5 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
 
 /** Whether an event may change this conversation's state (cheap filter before the reducer). */
 export function concerns(event: HostEventMessage, conversationId: string): boolean {
-  return (event.type === 'chat.delta' || event.type === 'chat.message' || event.type === 'chat.toolCall' || event.type === 'chat.status') && event.conversationId === conversationId;
+  return (event.type === 'chat.delta' || event.type === 'chat.reasoning' || event.type === 'chat.message' || event.type === 'chat.toolCall' || event.type === 'chat.status') && event.conversationId === conversationId;
 }

@@ -32,7 +32,8 @@ export function KnowledgeBaseForm({ base, onCancel, onSaved }: KnowledgeBaseForm
   const [error, setError] = useState<ApiError>();
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   // Only entries with an OpenAI-compatible API offer /embeddings.
-  const embeddingModels = (models.data?.models ?? []).filter((m) => m.api !== 'anthropic');
+  // Only embedding entries: a chat model gives no vectors (the host refuses it too, saying why).
+  const embeddingModels = (models.data?.models ?? []).filter((m) => m.kind === 'embedding' && m.api !== 'anthropic');
 
   const save = async (draft: Draft) => {
     setSaving(true);

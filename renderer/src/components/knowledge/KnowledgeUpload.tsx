@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KnowledgeFileType } from '../../../../src/shared/knowledge';
 import { api, errorLine } from '../../api/client';
-import { newJobId, uploadToKnowledgeBase } from './uploadFile';
+import { newJobId, nextBatch, uploadToKnowledgeBase } from './uploadFile';
 
 /** What the host reads (src/shared/knowledge.ts KNOWLEDGE_FILE_TYPES; the type keeps the two lists in step). */
 const KNOWLEDGE_FILE_TYPES: readonly KnowledgeFileType[] = ['.txt', '.md', '.markdown', '.html', '.htm', '.pdf'];
@@ -27,7 +27,13 @@ function percentOf(job: Job): number {
   }
 }
 
-/** Drop files or pick them: each is uploaded, read, cut into chunks and (with a model) embedded, with a progress bar and a Cancel. */
+/**
+ * Drop files or pick them: they are uploaded, read, cut into chunks and
+ * (with a model) embedded, with a progress bar and a Cancel. Dropped files
+ * are added in batches, each one change to the base (written once), so a
+ * drop of thousands of small files costs their own work, not a write of
+ * the whole index per file.
+ */
 export function KnowledgeUpload({ knowledgeBaseId, onAdded }: { knowledgeBaseId: string; onAdded(): void }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
@@ -44,16 +50,19 @@ export function KnowledgeUpload({ knowledgeBaseId, onAdded }: { knowledgeBaseId:
 
   useEffect(() => {
     if (job || queue.length === 0) return;
-    const [file, ...rest] = queue;
+    const [batch, rest] = nextBatch(queue);
     setQueue(rest);
     const jobId = newJobId('add');
-    setJob({ file: file!.name, jobId, phase: 'uploading', done: 0, total: file!.size });
-    void uploadToKnowledgeBase(knowledgeBaseId, file!, jobId, (sent) => setJob((current) => (current?.jobId === jobId && current.phase === 'uploading' ? { ...current, done: sent } : current)))
+    const label = batch.length === 1 ? batch[0]!.name : t('knowledge.upload.batch', { first: batch[0]!.name, count: batch.length - 1 });
+    setJob({ file: label, jobId, phase: 'uploading', done: 0, total: batch.reduce((sum, file) => sum + file.size, 0) });
+    void uploadToKnowledgeBase(knowledgeBaseId, batch, jobId, (sent) => setJob((current) => (current?.jobId === jobId && current.phase === 'uploading' ? { ...current, done: sent } : current)))
       .then((added) => {
-        void message.success(t('knowledge.upload.added', { file: added.file, chunks: added.chunks }));
+        const chunks = added.reduce((sum, a) => sum + a.chunks, 0);
+        void message.success(added.length === 1 ? t('knowledge.upload.added', { file: added[0]!.file, chunks }) : t('knowledge.upload.addedMany', { count: added.length, chunks }));
+        for (const note of added.flatMap((a) => a.notes ?? [])) void message.warning(note);
         onAdded();
       })
-      .catch((error: unknown) => void message.error(`${file!.name}: ${errorLine(error)}`))
+      .catch((error: unknown) => void message.error(`${label}: ${errorLine(error)}`))
       .finally(() => setJob(undefined));
   }, [job, queue, knowledgeBaseId, message, onAdded, t]);
 

@@ -5,6 +5,7 @@ import type { ModelPreset } from '../../../../src/shared/modelPresets';
 import type { ModelView } from '../../../../src/shared/models';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromModel, draftFromPreset, EMPTY_DRAFT, formFieldOfModelPath, saveParams, type ModelDraft } from './modelDraft';
+import { ModelNamePicker, type CatalogSource } from './ModelNamePicker';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 
 export interface ModelEditorProps {
@@ -16,6 +17,7 @@ export interface ModelEditorProps {
 }
 
 const API_KINDS = ['openai', 'openai-responses', 'anthropic'] as const;
+const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 
 /**
  * Adds or edits a model entry. A key is typed into a password field and
@@ -29,7 +31,19 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<ApiError>();
   const keyKind = Form.useWatch('keyKind', form) ?? (model?.key.kind ?? 'none');
+  const kind = Form.useWatch('kind', form) ?? (model?.kind ?? 'chat');
+  const reasoning = Form.useWatch('reasoning', form) ?? model?.reasoning === true;
   const storedKeySet = model?.key.kind === 'stored' && model.keyState.set;
+
+  /** The saved entry asks with its own key while the address is unchanged and no new key is typed; otherwise the form's address and key. */
+  const catalogSource = (): CatalogSource | undefined => {
+    const draft = form.getFieldsValue(true) as ModelDraft;
+    const baseUrl = draft.baseUrl?.trim();
+    if (!baseUrl) return undefined;
+    const typedKey = draft.keyKind === 'stored' ? draft.apiKey?.trim() : undefined;
+    if (model && draft.api === model.api && baseUrl === model.baseUrl && !typedKey) return { id: model.id };
+    return { api: draft.api, baseUrl, ...(typedKey ? { apiKey: typedKey } : {}) };
+  };
 
   const applyPreset = (id: string) => {
     const preset = presets.find((p) => p.id === id);
@@ -88,7 +102,7 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
         </Col>
         <Col xs={24} md={10}>
           <Form.Item name="model" label={t('models.editor.model')} rules={required}>
-            <Input data-testid="model-model" />
+            <ModelNamePicker source={catalogSource} />
           </Form.Item>
         </Col>
       </Row>
@@ -109,9 +123,42 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
           <Input.Password visibilityToggle={false} autoComplete="off" placeholder={storedKeySet ? '••••••••' : t('models.editor.apiKeyPlaceholder')} data-testid="model-api-key" />
         </Form.Item>
       ) : null}
-      <Form.Item name="vision" label={t('models.editor.vision')} valuePropName="checked">
-        <Switch data-testid="model-vision" />
+      <Form.Item name="kind" label={t('models.editor.kind')}>
+        <Radio.Group
+          optionType="button"
+          data-testid="model-kind"
+          options={[
+            { value: 'chat', label: t('models.editor.kindChat') },
+            { value: 'embedding', label: t('models.editor.kindEmbedding') },
+          ]}
+        />
       </Form.Item>
+      {kind === 'chat' ? (
+        <Row gutter={16}>
+          <Col xs={12} md={6}>
+            <Form.Item name="vision" label={t('models.editor.vision')} valuePropName="checked">
+              <Switch data-testid="model-vision" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item name="tools" label={t('models.editor.tools')} valuePropName="checked">
+              <Switch data-testid="model-tools" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item name="reasoning" label={t('models.editor.reasoning')} valuePropName="checked" tooltip={t('models.editor.reasoningHint')}>
+              <Switch data-testid="model-reasoning" />
+            </Form.Item>
+          </Col>
+          {reasoning ? (
+            <Col xs={12} md={6}>
+              <Form.Item name="reasoningEffort" label={t('models.editor.reasoningEffort')}>
+                <Select data-testid="model-reasoning-effort" options={[{ value: '', label: t('models.editor.reasoningEffortDefault') }, ...EFFORTS.map((e) => ({ value: e, label: e }))]} />
+              </Form.Item>
+            </Col>
+          ) : null}
+        </Row>
+      ) : null}
       <Collapse
         ghost
         style={{ marginBottom: 16 }}

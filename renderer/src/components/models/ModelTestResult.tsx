@@ -8,7 +8,17 @@ export function ModelTestResult({ result, entry }: { result: Result; entry: { id
   const { t } = useTranslation();
   if (result.ok) {
     const text = result.text.trim().slice(0, 200);
-    return <Alert type="success" showIcon data-testid={`model-test-result-${entry.id}`} data-ok="true" title={text ? t('models.test.ok', { ms: result.ms, text }) : t('models.test.okEmpty', { ms: result.ms })} />;
+    const title = result.dimensions !== undefined ? t('models.test.okEmbedding', { ms: result.ms, dimensions: result.dimensions }) : text ? t('models.test.ok', { ms: result.ms, text }) : t('models.test.okEmpty', { ms: result.ms });
+    return (
+      <Alert
+        type="success"
+        showIcon
+        data-testid={`model-test-result-${entry.id}`}
+        data-ok="true"
+        title={title}
+        description={result.reasoning ? t('models.test.thought', { text: result.reasoning.trim().slice(0, 200) }) : undefined}
+      />
+    );
   }
   const words = failureWords(result.error, entry);
   return (

@@ -23,7 +23,7 @@ export function failureWords(failure: ProviderFailure, entry: { baseUrl: string;
   }
 }
 
-/** How a failure's own text is introduced: only an HTTP reply is "what the provider said"; a network failure or an abort never reached it. */
+/** How a failure's own text is introduced: only an HTTP reply is "what the provider said"; a network failure, an abort or the host's own answer limit is not its words. */
 export function failureDetailKey(failure: Pick<ProviderFailure, 'kind'>): string {
-  return failure.kind === 'network' || failure.kind === 'aborted' ? 'models.test.details' : 'models.test.providerSaid';
+  return failure.kind === 'network' || failure.kind === 'aborted' || failure.kind === 'too-long' ? 'models.test.details' : 'models.test.providerSaid';
 }

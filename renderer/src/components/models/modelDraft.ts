@@ -1,5 +1,5 @@
 import type { ModelPreset } from '../../../../src/shared/modelPresets';
-import type { ApiKind, ModelView } from '../../../../src/shared/models';
+import type { ApiKind, ModelKind, ModelView, ReasoningEffort } from '../../../../src/shared/models';
 
 /** The editor's values: an entry's fields flattened for the form, and the key typed (never one read back). */
 export interface ModelDraft {
@@ -10,6 +10,11 @@ export interface ModelDraft {
   baseUrl: string;
   model: string;
   vision: boolean;
+  kind: ModelKind;
+  reasoning: boolean;
+  /** Empty: the provider's default. */
+  reasoningEffort?: ReasoningEffort | '';
+  tools: boolean;
   temperature?: number | null;
   maxTokens?: number | null;
   contextWindow?: number | null;
@@ -21,7 +26,7 @@ export interface ModelDraft {
   apiKey?: string;
 }
 
-export const EMPTY_DRAFT: ModelDraft = { name: '', api: 'openai', baseUrl: '', model: '', vision: false, keyKind: 'none' };
+export const EMPTY_DRAFT: ModelDraft = { name: '', api: 'openai', baseUrl: '', model: '', vision: false, kind: 'chat', reasoning: false, reasoningEffort: '', tools: true, keyKind: 'none' };
 
 export function draftFromPreset(preset: ModelPreset, current: ModelDraft): ModelDraft {
   return {
@@ -32,6 +37,8 @@ export function draftFromPreset(preset: ModelPreset, current: ModelDraft): Model
     baseUrl: preset.baseUrl,
     model: preset.model,
     vision: preset.vision,
+    kind: preset.kind,
+    reasoning: preset.reasoning,
     contextWindow: preset.contextWindow ?? null,
     // A key pasted here is the usual way in the app; the preset's variable is kept for "environment variable".
     keyKind: preset.needsKey ? 'stored' : 'none',
@@ -47,6 +54,10 @@ export function draftFromModel(model: ModelView): ModelDraft {
     baseUrl: model.baseUrl,
     model: model.model,
     vision: model.vision,
+    kind: model.kind ?? 'chat',
+    reasoning: model.reasoning === true,
+    reasoningEffort: model.reasoningEffort ?? '',
+    tools: model.tools !== false,
     temperature: model.temperature ?? null,
     maxTokens: model.maxTokens ?? null,
     contextWindow: model.contextWindow ?? null,
@@ -62,7 +73,10 @@ const present = (value: number | null | undefined): value is number => typeof va
 
 /** What `models.save` gets: the entry as JSON, and the key only when one was typed. */
 export function saveParams(draft: ModelDraft, creating: boolean): { model: Record<string, unknown>; apiKey?: string } {
-  const model: Record<string, unknown> = { name: draft.name?.trim() ?? '', api: draft.api, baseUrl: draft.baseUrl?.trim() ?? '', model: draft.model?.trim() ?? '', vision: !!draft.vision };
+  const model: Record<string, unknown> = { name: draft.name?.trim() ?? '', api: draft.api, baseUrl: draft.baseUrl?.trim() ?? '', model: draft.model?.trim() ?? '', vision: !!draft.vision, kind: draft.kind ?? 'chat' };
+  if (draft.reasoning) model.reasoning = true;
+  if (draft.reasoning && draft.reasoningEffort) model.reasoningEffort = draft.reasoningEffort;
+  if (draft.tools === false) model.tools = false;
   if (creating && draft.id?.trim()) model.id = draft.id.trim();
   for (const field of ['temperature', 'maxTokens', 'contextWindow', 'maxTools'] as const) if (present(draft[field])) model[field] = draft[field];
   if (present(draft.priceInput) || present(draft.priceOutput)) model.prices = { input: draft.priceInput ?? 0, output: draft.priceOutput ?? 0 };
@@ -75,6 +89,6 @@ export function saveParams(draft: ModelDraft, creating: boolean): { model: Recor
 export function formFieldOfModelPath(path: string): keyof ModelDraft | undefined {
   const fields: Record<string, keyof ModelDraft> = { 'key.name': 'keyEnv', 'prices.input': 'priceInput', 'prices.output': 'priceOutput', apiKey: 'apiKey' };
   if (Object.hasOwn(fields, path)) return fields[path];
-  const known: (keyof ModelDraft)[] = ['id', 'name', 'api', 'baseUrl', 'model', 'temperature', 'maxTokens', 'contextWindow', 'maxTools'];
+  const known: (keyof ModelDraft)[] = ['id', 'name', 'api', 'baseUrl', 'model', 'kind', 'reasoningEffort', 'temperature', 'maxTokens', 'contextWindow', 'maxTools'];
   return known.find((field) => field === path);
 }

@@ -100,7 +100,7 @@ export function ServerCard({ server, onShowLog, actions }: { server: ServerView;
       )}
       <Space wrap style={{ marginTop: 12 }}>
         {isAssistant ? (
-          <Button type="primary" icon={<SettingOutlined />} onClick={() => void navigate(`/servers/${encodeURIComponent(server.id)}`)} data-testid={`server-open-${server.id}`}>
+          <Button type="primary" icon={<SettingOutlined />} onClick={() => void navigate(`/settings/mcp-assistant/${encodeURIComponent(server.id)}`)} data-testid={`server-open-${server.id}`}>
             {t('servers.manage')}
           </Button>
         ) : (

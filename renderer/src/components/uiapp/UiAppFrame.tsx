@@ -11,7 +11,7 @@ import { usePreferences } from '../../shell/preferences';
 import { isKnownRoute } from '../../shell/routes';
 import { ConfirmationCard } from '../ConfirmationCard';
 import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
-import { appEvent, chatPageEvent, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
+import { appEvent, chatPageEvent, confirmationForPage, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
 import { newFrameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
 
 type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message?: string } | { kind: 'silent' };
@@ -70,6 +70,14 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   // A call to this app's own server, from any caller (an agent, the CLI, another frame): the page may re-read what it shows.
   useHostEvent('uiApp.toolCalled', (event) => {
     if (event.pluginId === pluginId && event.appId === appId) frameRef.current?.contentWindow?.postMessage(appEvent('tool.called', { tool: event.tool, ok: event.ok }), '*');
+  });
+  // A question about a tool of this app's own server, under the seed's event names (docs/plugins/pages.md#the-host-bridge).
+  const toPage = (type: string, payload: unknown) => frameRef.current?.contentWindow?.postMessage(appEvent(type, payload), '*');
+  useHostEvent('mcp:tool_confirmation_required', (event) => {
+    if (event.uiApp?.pluginId === pluginId && event.uiApp.appId === appId) toPage(event.type, confirmationForPage(event.request));
+  });
+  useHostEvent('mcp:tool_confirmation_expired', (event) => {
+    if (event.uiApp?.pluginId === pluginId && event.uiApp.appId === appId) toPage(event.type, confirmationForPage(event.request));
   });
   useHostEvent('plugins.changed', (event) => {
     // `reread` names plugin folders (or ids); the entry file tells which folder is this app's.

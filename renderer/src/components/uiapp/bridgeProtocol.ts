@@ -4,6 +4,7 @@
  * so they are checked field by field before anything acts on them.
  */
 
+import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import type { HostEventMessage } from '../../../../src/shared/hostApi';
 
 export type Theme = 'light' | 'dark';
@@ -49,6 +50,16 @@ export function themeEvent(theme: Theme): ParentEvent {
 
 export function appEvent(type: string, payload: unknown): ParentEvent {
   return { chatos: 'bridge', v: 1, event: 'app', type, payload };
+}
+
+/**
+ * A confirmation question as a page gets it (`mcp:tool_confirmation_required` /
+ * `_expired`): what is asked and until when; not who asks (agent,
+ * conversation), which a page learns of no other call either.
+ */
+export function confirmationForPage(request: ToolConfirmationRequest) {
+  const { id, serverName, toolName, args, summary, risk, createdAt, expiresAt } = request;
+  return { id, serverName, toolName, args, summary, risk, createdAt, expiresAt };
 }
 
 /**

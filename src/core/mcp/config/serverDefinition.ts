@@ -87,7 +87,7 @@ export function definitionFromRegistry(row: RegistryMcpServer, extras: RegistryD
       // Bundled defaults run from the application's own packages: the built-in tools of docs/rules/settings-server.md#categories.
       category: extras.category ?? (source.kind === 'defaults' ? 'builtin' : 'external'),
       transport: transport.transport,
-      trulyStateless: extras.trulyStateless ?? false,
+      trulyStateless: extras.trulyStateless ?? row.trulyStateless ?? false,
       tools: { whitelist: [], blacklist: [] },
       transform: [],
       allowMain: row.allowMain,

@@ -17,6 +17,7 @@ export class IdleSweep {
   constructor(
     private readonly deps: {
       scheduler: Scheduler;
+      /** What is swept: server instances, or (the same rule) plugin backends. */
       connections: Pick<ConnectionManager, 'sweepIdle'>;
       idleMs: () => number;
       onError?: (error: unknown) => void;

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, RawMessageStreamEvent, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ReasoningEffort } from '../../../shared/models.js';
 import { incomplete, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ChatMessage, ContentPart, ToolSpec } from './modelRequest.js';
 import { finishReasonOf, type ResolvedRequest } from './requestParts.js';
@@ -27,6 +28,15 @@ function inputOf(argumentsText: string): Record<string, unknown> {
   }
 }
 
+/** An earlier answer's thinking and redacted-thinking blocks, as the model wrote them (only ever given for the same model entry). */
+function thinkingBlocks(message: Extract<ChatMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  return (message.reasoning?.replay ?? []).flatMap((item): ContentBlockParam[] => {
+    if (item.type === 'thinking' && typeof item.thinking === 'string' && typeof item.signature === 'string') return [{ type: 'thinking', thinking: item.thinking, signature: item.signature }];
+    if (item.type === 'redacted_thinking' && typeof item.data === 'string') return [{ type: 'redacted_thinking', data: item.data }];
+    return [];
+  });
+}
+
 export function anthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   const append = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
@@ -42,6 +52,8 @@ export function anthropicMessages(messages: readonly ChatMessage[]): MessagePara
         break;
       case 'assistant':
         append('assistant', [
+          // Thinking blocks go back first and unchanged (their signatures are checked); a tool loop with thinking needs them.
+          ...thinkingBlocks(message),
           ...(message.text ? [{ type: 'text' as const, text: message.text }] : []),
           ...message.toolCalls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: inputOf(c.argumentsText) })),
         ]);
@@ -57,48 +69,131 @@ export function anthropicMessages(messages: readonly ChatMessage[]): MessagePara
 export const anthropicTools = (tools: readonly ToolSpec[]): Tool[] =>
   tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
 
-export function openStream(client: Anthropic, request: ResolvedRequest, options: WireOptions) {
-  return client.messages.create(
-    {
-      model: request.model,
-      messages: anthropicMessages(request.messages),
-      max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-      stream: true,
-      ...(request.system ? { system: request.system } : {}),
-      ...(request.tools.length ? { tools: anthropicTools(request.tools) } : {}),
-      ...(request.temperature !== undefined ? { temperature: Math.min(1, request.temperature) } : {}),
-    },
-    options,
-  );
+/** Extended thinking's budget per effort; the answer keeps at least ANSWER_TOKENS beside it. */
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { minimal: 1024, low: 4096, medium: 10_000, high: 24_000 };
+const ANSWER_TOKENS = 4096;
+
+/** `max_tokens` and, for a reasoning entry, extended thinking with a budget below it (the API requires budget < max_tokens). */
+function limits(request: ResolvedRequest): { max_tokens: number; thinking?: { type: 'enabled'; budget_tokens: number } } {
+  if (!request.reasoning) return { max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS };
+  const wanted = THINKING_BUDGET[request.reasoning.effort ?? 'medium'];
+  const max = request.maxTokens ?? wanted + ANSWER_TOKENS;
+  const budget = Math.max(1024, Math.min(wanted, max - 1024));
+  return { max_tokens: Math.max(max, budget + 1024), thinking: { type: 'enabled', budget_tokens: budget } };
 }
 
-/** A `tool_use` block's input arrives as `input_json_delta` pieces between its start and stop. */
+/**
+ * Starts the stream. The SDK writes some warnings straight to the console
+ * (a deprecated model, a deprecated thinking mode), which would land in the
+ * user's terminal in no words of ours: they are taken while the call is
+ * made (synchronously, so nothing else runs meanwhile) and given to
+ * `notice`, which makes them a notice of the answer.
+ */
+export function openStream(client: Anthropic, request: ResolvedRequest, options: WireOptions) {
+  const body = {
+    model: request.model,
+    messages: anthropicMessages(request.messages),
+    stream: true as const,
+    ...limits(request),
+    ...(request.system ? { system: request.system } : {}),
+    ...(request.tools.length ? { tools: anthropicTools(request.tools) } : {}),
+    ...(request.temperature !== undefined ? { temperature: Math.min(1, request.temperature) } : {}),
+  };
+  const warn = console.warn;
+  const said: string[] = [];
+  console.warn = (...parts: unknown[]) => void said.push(parts.map(String).join(' '));
+  try {
+    return client.messages.create(body, { signal: options.signal, timeout: options.timeout });
+  } finally {
+    console.warn = warn;
+    for (const text of said) options.notice?.(`Anthropic's SDK says: ${text.replace(/\s+/g, ' ').trim()}`);
+  }
+}
+
+/** Anthropic's stop_details for a refusal names why: its explanation, where given, is the refusal's text. */
+function refusalOf(delta: unknown): string | undefined {
+  const details = (delta as { stop_details?: { explanation?: unknown } | null }).stop_details;
+  return typeof details?.explanation === 'string' && details.explanation ? details.explanation : undefined;
+}
+
+/**
+ * Blocks by their index: text, thinking (its text shown as it comes, the
+ * whole block with its signature kept to send back), redacted thinking
+ * (kept), tool_use (its input as `input_json_delta` pieces between start and
+ * stop). A block of another type (a server tool's, a future one) is kept as
+ * it started and noticed.
+ */
 export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
   const tools = new Map<number, { id: string; name: string; json: string; initial: unknown }>();
+  const thinking = new Map<number, { thinking: string; signature: string }>();
+  const noticed = new Set<string>();
   let inputTokens = 0;
   let outputTokens = 0;
+  let reasoningTokens: number | undefined;
   let stopReason: string | undefined;
+  let refusal: string | undefined;
   let stopped = false;
+  let toolChars = 0;
+  const usageOf = (usage: { input_tokens?: number | null; output_tokens?: number | null; output_tokens_details?: { thinking_tokens?: number } | null } | null | undefined) => {
+    if (!usage) return;
+    if (usage.input_tokens != null) inputTokens = usage.input_tokens;
+    if (usage.output_tokens != null) outputTokens = usage.output_tokens;
+    const thought = usage.output_tokens_details?.thinking_tokens;
+    if (typeof thought === 'number' && thought > 0) reasoningTokens = thought;
+  };
   return {
     push(event) {
       switch (event.type) {
         case 'message_start':
-          inputTokens = event.message.usage?.input_tokens ?? 0;
-          outputTokens = event.message.usage?.output_tokens ?? 0;
+          usageOf(event.message.usage as Parameters<typeof usageOf>[0]);
           return [];
-        case 'content_block_start':
-          if (event.content_block.type === 'tool_use') tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '', initial: event.content_block.input });
+        case 'content_block_start': {
+          const block = event.content_block as unknown as { type: string } & Record<string, unknown>;
+          if (block.type === 'tool_use') {
+            tools.set(event.index, { id: String(block.id), name: String(block.name), json: '', initial: block.input });
+            toolChars += String(block.name).length;
+          }
+          else if (block.type === 'thinking') {
+            thinking.set(event.index, { thinking: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '' });
+            return typeof block.thinking === 'string' && block.thinking ? [{ type: 'reasoning-delta', text: block.thinking, source: 'anthropic' }] : [{ type: 'reasoning-delta', text: '', source: 'anthropic' }];
+          } else if (block.type === 'redacted_thinking') return [{ type: 'reasoning-replay', item: { type: 'redacted_thinking', data: block.data }, source: 'anthropic' }];
+          else if (block.type === 'text') return typeof block.text === 'string' && block.text ? [{ type: 'text-delta', text: block.text }] : [];
+          else {
+            const events: StreamEvent[] = [{ type: 'other-part', part: block }];
+            if (!noticed.has(block.type)) {
+              noticed.add(block.type);
+              events.push({ type: 'notice', text: `the model sent a content block of type "${String(block.type).slice(0, 60)}", which ChatOS does not show; it is kept in the conversation file` });
+            }
+            return events;
+          }
           return [];
+        }
         case 'content_block_delta': {
-          const delta = event.delta;
-          if (delta.type === 'text_delta') return delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
+          const delta = event.delta as unknown as { type: string } & Record<string, unknown>;
+          if (delta.type === 'text_delta') return typeof delta.text === 'string' && delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
+          if (delta.type === 'thinking_delta') {
+            const block = thinking.get(event.index);
+            if (block && typeof delta.thinking === 'string') block.thinking += delta.thinking;
+            return typeof delta.thinking === 'string' && delta.thinking ? [{ type: 'reasoning-delta', text: delta.thinking, source: 'anthropic' }] : [];
+          }
+          if (delta.type === 'signature_delta') {
+            const block = thinking.get(event.index);
+            if (block && typeof delta.signature === 'string') block.signature += delta.signature;
+            return [];
+          }
           if (delta.type === 'input_json_delta') {
             const tool = tools.get(event.index);
-            if (tool) tool.json += delta.partial_json;
+            if (tool && typeof delta.partial_json === 'string') {
+              tool.json += delta.partial_json;
+              toolChars += delta.partial_json.length;
+            }
+            return [{ type: 'tool-input-delta' }];
           }
           return [];
         }
         case 'content_block_stop': {
+          const block = thinking.get(event.index);
+          if (block) return [{ type: 'reasoning-replay', item: { type: 'thinking', thinking: block.thinking, signature: block.signature }, source: 'anthropic' }];
           const tool = tools.get(event.index);
           if (!tool) return [];
           const initial = tool.initial !== null && typeof tool.initial === 'object' && Object.keys(tool.initial).length ? JSON.stringify(tool.initial) : '';
@@ -106,8 +201,8 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
         }
         case 'message_delta':
           stopReason = event.delta.stop_reason ?? stopReason;
-          if (event.usage?.output_tokens != null) outputTokens = event.usage.output_tokens;
-          if (event.usage?.input_tokens != null) inputTokens = event.usage.input_tokens;
+          refusal = refusalOf(event.delta) ?? refusal;
+          usageOf(event.usage as Parameters<typeof usageOf>[0]);
           return [];
         case 'message_stop':
           stopped = true;
@@ -118,9 +213,12 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
     },
     end() {
       if (!stopped) throw incomplete();
-      const events: StreamEvent[] = [{ type: 'usage', inputTokens, outputTokens }];
+      const events: StreamEvent[] = [];
+      if (stopReason === 'refusal') events.push({ type: 'refusal-delta', text: refusal ?? 'the model declined to answer this request (stop_reason: refusal)' });
+      events.push({ type: 'usage', inputTokens, outputTokens, ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) });
       events.push({ type: 'done', finishReason: finishReasonOf(stopReason), ...(stopReason ? { providerReason: stopReason } : {}) });
       return events;
     },
+    toolInputChars: () => toolChars,
   };
 }

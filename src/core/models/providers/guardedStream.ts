@@ -6,12 +6,20 @@ export interface StreamTranslator<Chunk> {
   push(chunk: Chunk): StreamEvent[];
   /** After the last chunk: what is still open (tool calls, usage, done). Throws a ProviderError when the model had not finished. */
   end(): StreamEvent[];
+  /**
+   * Characters of tool-call names and arguments taken in so far (held until
+   * a call is complete): with the text and refusal the stream yields, what
+   * the answer limit counts.
+   */
+  toolInputChars(): number;
 }
 
-/** What an SDK call gets: the signal that aborts it, and how long it may wait for the response's headers. */
+/** What an SDK call gets: the signal that aborts it, how long it may wait for the response's headers, and where to say what the user should know. */
 export interface WireOptions {
   signal: AbortSignal;
   timeout: number;
+  /** Becomes a `notice` event of the stream (e.g. what an SDK would have printed to the console). */
+  notice?(text: string): void;
 }
 
 export interface GuardedStreamOptions<Chunk> {
@@ -22,21 +30,43 @@ export interface GuardedStreamOptions<Chunk> {
   signal?: AbortSignal;
   /** No answer, or no chunk, for this long is a `network`/`timeout` failure. */
   idleTimeoutMs: number;
+  /** An answer longer than this is stopped there (`too-long`): its text is yielded up to the limit, its tool calls not at all. */
+  maxAnswerChars: number;
   context: ErrorContext;
 }
 
 /** A stream that was not finished by the model (cut mid-way, or ended with no finish). */
 export const incomplete = () => new ProviderError({ kind: 'network', network: 'incomplete', message: 'the stream ended before the model finished' });
 
+const tooLong = (maxChars: number) => new ProviderError({ kind: 'too-long', message: `the answer passed ${maxChars} characters (text and tool-call arguments) and was cut there` });
+
+/** `text` cut to at most `room` characters, never between the halves of a surrogate pair. */
+function cutText(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const high = room > 0 && text.charCodeAt(room - 1) >= 0xd800 && text.charCodeAt(room - 1) <= 0xdbff;
+  return text.slice(0, high ? room - 1 : room);
+}
+
 /**
  * What every client shares: the caller's signal and an idle deadline abort
  * the request, every failure leaves as a coded ProviderError with the key
  * masked, and a consumer that stops reading early closes the connection.
  * The deadline pauses while the consumer handles an event, so a slow
- * consumer is never taken for a silent provider.
+ * consumer is never taken for a silent provider. An answer past
+ * `maxAnswerChars` ends the request as soon as the chunk that passed it is
+ * read, so neither this process nor the SDK holds more than about that much
+ * of it, however long the provider would go on.
  */
 export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>): AsyncGenerator<StreamEvent> {
-  const { signal, idleTimeoutMs, translator, context } = options;
+  const { signal, idleTimeoutMs, translator, context, maxAnswerChars } = options;
+  let textChars = 0;
+  /**
+   * Text and refusal taken in so far (what the translator holds of tool
+   * calls is its own count). Reasoning is not counted: past
+   * MAX_REASONING_CHARS it is dropped as it comes (streamedAnswer.ts), so
+   * it holds no more memory, and the answer after a long thought is kept.
+   */
+  let streamedChars = 0;
   const controller = new AbortController();
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
@@ -60,11 +90,13 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
   try {
     arm();
     let chunks: AsyncIterator<Chunk>;
+    const notices: string[] = [];
     try {
-      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs }))[Symbol.asyncIterator]();
+      chunks = (await options.open({ signal: controller.signal, timeout: idleTimeoutMs, notice: (text) => void notices.push(text) }))[Symbol.asyncIterator]();
     } catch (error) {
       throw fail(error);
     }
+    for (const text of notices) yield { type: 'notice', text };
     for (;;) {
       arm();
       let next: IteratorResult<Chunk>;
@@ -77,7 +109,16 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
       } catch (error) {
         throw fail(error);
       }
-      for (const event of events) yield event;
+      for (const event of events) if (event.type === 'text-delta' || event.type === 'refusal-delta') streamedChars += event.text.length;
+      const over = streamedChars + translator.toolInputChars() > maxAnswerChars;
+      for (const event of events) {
+        if (event.type === 'text-delta') {
+          const text = cutText(event.text, maxAnswerChars - textChars);
+          textChars += text.length;
+          if (text) yield text === event.text ? event : { type: 'text-delta', text };
+        } else if (!over) yield event;
+      }
+      if (over) throw tooLong(maxAnswerChars);
     }
     // An abort can end an SDK stream quietly, as if it were complete.
     const halted = stopped();

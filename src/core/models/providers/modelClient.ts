@@ -3,6 +3,7 @@ import * as anthropic from './anthropicMessages.js';
 import { guardedStream, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ModelRequest } from './modelRequest.js';
 import * as openaiChat from './openaiChat.js';
+import { openaiChatTranslator } from './openaiChatStream.js';
 import * as openaiResponses from './openaiResponses.js';
 import type { ErrorContext } from './providerError.js';
 import { resolveRequest, type ResolvedRequest } from './requestParts.js';
@@ -14,6 +15,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** No answer or no chunk for this long fails the request (`network`/`timeout`). Default 5 minutes: a reasoning model may think a while before its first token. */
   idleTimeoutMs?: number;
+  /** An answer (text and tool-call arguments; reasoning is bounded apart) longer than this stops the request (`too-long`), its text kept up to here. Default DEFAULT_MAX_ANSWER_CHARS. */
+  maxAnswerChars?: number;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface ModelClient {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+/** 1 MiB of text: a long answer is a few ten thousand characters; a provider streaming on without end is stopped here. */
+export const DEFAULT_MAX_ANSWER_CHARS = 1024 * 1024;
 
 /** One API's wire format: how to start its stream, and how to read it. */
 interface Wire<Chunk> {
@@ -47,6 +52,7 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
         open: (wireOptions) => wire.open(resolved, wireOptions),
         translator: wire.translator(context),
         idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
         context,
         ...(options.signal ? { signal: options.signal } : {}),
       });
@@ -70,7 +76,7 @@ export function createModelClient(entry: ModelEntry, apiKey: string | undefined)
   switch (entry.api) {
     case 'openai': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChat.openaiChatTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChatTranslator() });
     }
     case 'openai-responses': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });

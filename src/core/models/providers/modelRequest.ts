@@ -18,12 +18,28 @@ export const ContentPartSchema = z.discriminatedUnion('type', [
 ]);
 export type ContentPart = z.infer<typeof ContentPartSchema>;
 
-/** A tool call as the model made it: its arguments exactly as sent (they may not parse). */
-export const ToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsText: z.string() });
+/** A tool call as the model made it: its arguments exactly as sent (they may not parse), and what the provider wants back with it. */
+export const ToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsText: z.string(), extraContent: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * What the model thought before an earlier answer, for providers that want
+ * it back: given only for answers of the same model entry (history.ts), and
+ * each client sends what its provider requires (see sentReasoning).
+ */
+export const SentReasoningSchema = z.object({
+  text: z.string(),
+  source: z.string().optional(),
+  replay: z.array(z.record(z.string(), z.unknown())).default([]),
+});
 
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: z.array(ContentPartSchema) }),
-  z.object({ role: z.literal('assistant'), text: z.string().default(''), toolCalls: z.array(ToolCallSchema).default([]) }),
+  z.object({
+    role: z.literal('assistant'),
+    text: z.string().default(''),
+    toolCalls: z.array(ToolCallSchema).default([]),
+    reasoning: SentReasoningSchema.optional(),
+  }),
   /** The result of one tool call; `callId` is the call's id. */
   z.object({ role: z.literal('tool'), callId: z.string(), name: z.string(), content: z.array(ContentPartSchema), isError: z.boolean().default(false) }),
 ]);

@@ -1,9 +1,8 @@
 import type OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { incomplete, type StreamTranslator, type WireOptions } from './guardedStream.js';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { WireOptions } from './guardedStream.js';
 import type { ChatMessage, ContentPart, ToolSpec } from './modelRequest.js';
-import { finishReasonOf, type ResolvedRequest } from './requestParts.js';
-import { toolCallEvent, type StreamEvent } from './streamEvent.js';
+import type { ResolvedRequest } from './requestParts.js';
 
 /**
  * OpenAI chat completions (`POST {baseURL}/chat/completions`, streamed), the
@@ -16,11 +15,59 @@ const imagesOf = (parts: readonly ContentPart[]) => parts.flatMap((p) => (p.type
 const imagePart = (image: Extract<ContentPart, { type: 'image' }>): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
 
 /**
+ * The assistant messages of a user's turn that used tools. DeepSeek's
+ * thinking mode requires the `reasoning_content` of every answer in such a
+ * turn back, in every later request (400 "The reasoning_content in the
+ * thinking mode must be passed back to the API" otherwise), and ignores it
+ * elsewhere: https://api-docs.deepseek.com/guides/thinking_mode.
+ */
+function inToolTurns(messages: readonly ChatMessage[]): Set<ChatMessage> {
+  const marked = new Set<ChatMessage>();
+  let turn: ChatMessage[] = [];
+  let tools = false;
+  const close = () => {
+    if (tools) for (const m of turn) marked.add(m);
+    turn = [];
+    tools = false;
+  };
+  for (const message of messages) {
+    if (message.role === 'user') close();
+    else if (message.role === 'assistant') {
+      turn.push(message);
+      tools ||= message.toolCalls.length > 0;
+    }
+  }
+  close();
+  return marked;
+}
+
+type AssistantParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning_details?: Record<string, unknown>[] };
+
+/** An earlier answer as sent back: its calls with what the provider attached to them, and its reasoning where the provider requires it. */
+function assistantParam(message: Extract<ChatMessage, { role: 'assistant' }>, toolTurn: boolean): AssistantParam {
+  const param: AssistantParam = {
+    role: 'assistant',
+    content: message.text || null,
+    ...(message.toolCalls.length
+      ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsText }, ...(c.extraContent ? { extra_content: c.extraContent } : {}) })) }
+      : {}),
+  };
+  const { reasoning } = message;
+  if (reasoning && toolTurn) {
+    if (reasoning.source === 'reasoning_content') param.reasoning_content = reasoning.text;
+    const details = reasoning.replay.filter((item) => typeof item.type === 'string' && item.type.startsWith('reasoning.'));
+    if (details.length) param.reasoning_details = details;
+  }
+  return param;
+}
+
+/**
  * A `tool` message holds text only in this API, so a result's images follow
  * the run of tool messages as one user message (tool messages must come
  * right after the assistant message that made the calls).
  */
 export function openaiChatMessages(system: string, messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  const toolTurns = inToolTurns(messages);
   const out: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
   let pendingImages: ChatCompletionContentPart[] = [];
   const flushImages = () => {
@@ -34,11 +81,7 @@ export function openaiChatMessages(system: string, messages: readonly ChatMessag
         out.push({ role: 'user', content: imagesOf(message.content).length ? message.content.map((p) => (p.type === 'text' ? { type: 'text' as const, text: p.text } : imagePart(p))) : textOf(message.content) });
         break;
       case 'assistant':
-        out.push({
-          role: 'assistant',
-          content: message.text || null,
-          ...(message.toolCalls.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsText } })) } : {}),
-        });
+        out.push(assistantParam(message, toolTurns.has(message)));
         break;
       case 'tool': {
         const images = imagesOf(message.content);
@@ -65,42 +108,10 @@ export function openStream(client: OpenAI, request: ResolvedRequest, options: Wi
       stream_options: { include_usage: true },
       ...(request.tools.length ? { tools: openaiChatTools(request.tools) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      // Reasoning models take their limit as max_completion_tokens (it counts the thinking) and reject max_tokens.
+      ...(request.maxTokens !== undefined ? (request.reasoning ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }) : {}),
+      ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
     },
-    options,
+    { signal: options.signal, timeout: options.timeout },
   );
-}
-
-/** Tool calls arrive in pieces keyed by `index`: the id and name first, the arguments split over many deltas. */
-export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
-  const calls = new Map<number, { id: string; name: string; args: string }>();
-  let finish: string | undefined;
-  let usage: StreamEvent | undefined;
-  return {
-    push(chunk) {
-      const events: StreamEvent[] = [];
-      if (chunk.usage) usage = { type: 'usage', inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
-      for (const choice of chunk.choices ?? []) {
-        if (choice.index !== 0) continue;
-        const delta = choice.delta;
-        if (delta?.content) events.push({ type: 'text-delta', text: delta.content });
-        for (const part of delta?.tool_calls ?? []) {
-          const call = calls.get(part.index) ?? { id: '', name: '', args: '' };
-          if (part.id) call.id = part.id;
-          if (part.function?.name) call.name += part.function.name;
-          if (part.function?.arguments) call.args += part.function.arguments;
-          calls.set(part.index, call);
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
-      }
-      return events;
-    },
-    end() {
-      if (finish === undefined) throw incomplete();
-      const events: StreamEvent[] = [...calls.entries()].sort(([a], [b]) => a - b).map(([index, c]) => toolCallEvent(c.id || `call_${index}`, c.name, c.args));
-      if (usage) events.push(usage);
-      events.push({ type: 'done', finishReason: calls.size ? 'tool-calls' : finishReasonOf(finish), providerReason: finish });
-      return events;
-    },
-  };
 }

@@ -10,6 +10,9 @@ export type { NetworkFailure, ProviderErrorKind } from '../../../shared/models.j
  * | kind | when | retry? |
  * | --- | --- | --- |
  * | `rejected` | 400/422, an invalid request | no: stop, raise a problem |
+ * | `quota` | no credit or quota used up (OpenAI `insufficient_quota`, even as a 429; 402) | no |
+ * | `context-too-long` | the request is over the model's context window | no: summarize, then retry |
+ * | `content-filter` | the provider's content filter refused the request | no |
  * | `auth` | 401/403 | no |
  * | `not-found` | 404 (unknown model, wrong base URL) | no |
  * | `rate-limited` | 429 (`retryAfterMs` from Retry-After) | yes, after the wait |
@@ -79,8 +82,29 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
 /** An error a stream carried as an event (no HTTP status), e.g. Anthropic's `overloaded_error` or a Responses `response.failed`: its type says what kind. */
 export function errorFromEvent(raw: unknown, context: ErrorContext, cause?: unknown): ProviderError {
   const body = bodyOf(raw);
-  const kind = body.type ? kindOfErrorType(body.type) : 'server';
+  const kind = meaningOf(body) ?? (body.type ? kindOfErrorType(body.type) : 'server');
   return new ProviderError({ kind, message: mask(body.message ?? 'the provider reported an error in the stream', context) }, { cause });
+}
+
+const QUOTA_CODE = /insufficient_quota|billing|insufficient_balance|quota_exceeded|payment_required|arrearage/i;
+const QUOTA_TEXT = /exceeded your current quota|credit balance is too low|insufficient balance|insufficient credits|check your plan and billing|account is in good standing|余额不足|欠费/i;
+const CONTEXT_CODE = /context_length_exceeded|string_above_max_length|request_too_large|context_window_exceeded/i;
+const CONTEXT_TEXT = /maximum context length|context length (of|is)|prompt is too long|context window|input token count.*exceeds|input is too long|too many input tokens|reduce the length of the (messages|prompt)/i;
+const FILTER_CODE = /content_filter|content_policy_violation|responsibleaipolicyviolation|data_inspection_failed/i;
+const FILTER_TEXT = /content management policy|content filter|may contain inappropriate content/i;
+
+/**
+ * A refusal's meaning, from what the body says, whatever the status (OpenAI
+ * sends `insufficient_quota` as a 429, which is no rate limit: waiting does
+ * not help; Anthropic's "prompt is too long" is a 400).
+ */
+function meaningOf(body: { message?: string; type?: string; code?: string }): ProviderErrorKind | undefined {
+  const codes = [body.type, body.code].filter(Boolean).join(' ');
+  const text = body.message ?? '';
+  if (QUOTA_CODE.test(codes) || QUOTA_TEXT.test(text)) return 'quota';
+  if (CONTEXT_CODE.test(codes) || CONTEXT_TEXT.test(text)) return 'context-too-long';
+  if (FILTER_CODE.test(codes) || FILTER_TEXT.test(text)) return 'content-filter';
+  return undefined;
 }
 
 function fromStatus(error: SdkApiError, context: ErrorContext, cause: unknown): ProviderError {
@@ -88,6 +112,8 @@ function fromStatus(error: SdkApiError, context: ErrorContext, cause: unknown): 
   const body = bodyOf(error.error);
   const message = mask(body.message ?? error.message, context);
   const base = { status, message };
+  const meaning = status >= 400 && status < 500 && status !== 401 ? (meaningOf(body) ?? (status === 402 ? 'quota' : status === 413 ? 'context-too-long' : undefined)) : undefined;
+  if (meaning) return new ProviderError({ ...base, kind: meaning }, { cause });
   if (status === 400 || status === 422) return new ProviderError({ ...base, kind: 'rejected', ...toolOf(body, message, context) }, { cause });
   if (status === 401 || status === 403) return new ProviderError({ ...base, kind: 'auth' }, { cause });
   if (status === 404) return new ProviderError({ ...base, kind: 'not-found' }, { cause });
@@ -105,23 +131,30 @@ function fromStatus(error: SdkApiError, context: ErrorContext, cause: unknown): 
   return new ProviderError({ ...base, kind: 'rejected', ...toolOf(body, message, context) }, { cause });
 }
 
-/** `{ error: { message, type, param } }` (OpenAI), `{ type: 'error', error: { type, message } }` (Anthropic), or the inner object itself. */
-function bodyOf(raw: unknown): { message?: string; type?: string; param?: string } {
+/**
+ * `{ error: { message, type, param, code } }` (OpenAI), `{ type: 'error', error: { type, message } }`
+ * (Anthropic), or the inner object itself; Azure's content filter names itself in `innererror.code`.
+ */
+function bodyOf(raw: unknown): { message?: string; type?: string; code?: string; param?: string } {
   if (raw === null || typeof raw !== 'object') return {};
   const record = raw as Record<string, unknown>;
   const inner = record.error !== null && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : record;
   const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
   const message = text(inner.message) ?? (inner.message !== undefined && inner.message !== null ? JSON.stringify(inner.message) : undefined);
-  const result: { message?: string; type?: string; param?: string } = {};
+  const result: { message?: string; type?: string; code?: string; param?: string } = {};
   if (message !== undefined) result.message = message;
   const type = text(inner.type) ?? text(inner.code);
   if (type !== undefined && type !== 'error') result.type = type;
+  const innerError = inner.innererror !== null && typeof inner.innererror === 'object' ? (inner.innererror as Record<string, unknown>) : undefined;
+  const code = [text(inner.code), text(innerError?.code)].filter(Boolean).join(' ');
+  if (code) result.code = code;
   const param = text(inner.param);
   if (param !== undefined) result.param = param;
   return result;
 }
 
 function kindOfErrorType(type: string): ProviderErrorKind {
+  if (/overloaded/.test(type)) return 'server';
   if (/invalid_request|bad_request/.test(type)) return 'rejected';
   if (/authentication|permission|invalid_api_key/.test(type)) return 'auth';
   if (/not_found|model_not_found/.test(type)) return 'not-found';

@@ -1,4 +1,4 @@
-import type { ModelEntry } from '../../../shared/models.js';
+import type { ModelEntry, ReasoningEffort } from '../../../shared/models.js';
 import { ModelRequestSchema, type ChatMessage, type ModelRequest, type ToolSpec } from './modelRequest.js';
 import type { FinishReason } from './streamEvent.js';
 
@@ -10,20 +10,28 @@ export interface ResolvedRequest {
   tools: ToolSpec[];
   temperature?: number;
   maxTokens?: number;
+  /** A reasoning model: its token limit goes as `max_completion_tokens` (or the API's own), and no temperature is sent. */
+  reasoning?: { effort?: ReasoningEffort };
 }
 
-/** The request's own parameters win over the entry's. */
+/**
+ * The request's own parameters win over the entry's. A reasoning model is
+ * sent no temperature (OpenAI's o-series and GPT-5 answer 400 "Unsupported
+ * parameter: 'temperature'"; DeepSeek's thinking mode ignores it); a model
+ * without tool calling is offered no tools.
+ */
 export function resolveRequest(entry: ModelEntry, request: ModelRequest): ResolvedRequest {
   const parsed = ModelRequestSchema.parse(request);
-  const temperature = parsed.params.temperature ?? entry.temperature;
+  const temperature = entry.reasoning ? undefined : (parsed.params.temperature ?? entry.temperature);
   const maxTokens = parsed.params.maxTokens ?? entry.maxTokens;
   return {
     model: entry.model,
     system: parsed.system,
     messages: parsed.messages,
-    tools: parsed.tools,
+    tools: entry.tools === false ? [] : parsed.tools,
     ...(temperature !== undefined ? { temperature } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(entry.reasoning ? { reasoning: entry.reasoningEffort ? { effort: entry.reasoningEffort } : {} } : {}),
   };
 }
 
@@ -42,10 +50,12 @@ export function finishReasonOf(raw: string | null | undefined): FinishReason {
     case 'length':
     case 'max_tokens':
     case 'max_output_tokens':
+    case 'model_context_window_exceeded':
       return 'length';
     case 'content_filter':
-    case 'refusal':
       return 'content-filter';
+    case 'refusal':
+      return 'refusal';
     default:
       return 'other';
   }

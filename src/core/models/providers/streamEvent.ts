@@ -3,32 +3,55 @@
  * the stream throws a ProviderError (providerError.ts).
  *
  * - `text-delta`: the next piece of the answer.
+ * - `reasoning-delta`: the next piece of what the model thinks before it
+ *   answers (`source` says how it came, for sending it back the same way).
+ * - `reasoning-replay`: one provider item to send back unchanged with this
+ *   answer (an Anthropic thinking block and its signature, a Responses
+ *   reasoning item with `encrypted_content`, an OpenRouter reasoning detail).
+ * - `refusal-delta`: the model's words declining to answer.
+ * - `tool-input-delta`: a piece of a tool call arrived (its arguments are
+ *   gathered by the client; the event is for the timing of the answer).
  * - `tool-call`: one complete call, its arguments parsed to an object.
  * - `tool-call-malformed`: a call whose arguments are not a JSON object; the
  *   loop reports it to the model as the call's (error) result.
+ * - `other-part`: a content part of a type the host does not show, as sent.
+ * - `notice`: something the user should know about this answer (a part
+ *   kept but not shown, ids the provider changed, what an SDK warned).
  * - `usage`: tokens of this request, once, before `done`.
  * - `done`: the model finished; nothing follows.
  */
-export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'other';
+
+export type ReasoningSource = 'reasoning_content' | 'reasoning' | 'reasoning_details' | 'think-tags' | 'thinking-part' | 'anthropic' | 'responses';
+
+/** What a provider attached to a call and wants back with it (Gemini's thought signature). */
+type CallExtra = { extraContent?: Record<string, unknown> };
 
 export type StreamEvent =
   | { type: 'text-delta'; text: string }
-  | { type: 'tool-call'; id: string; name: string; argumentsText: string; args: Record<string, unknown> }
-  | { type: 'tool-call-malformed'; id: string; name: string; argumentsText: string; message: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'reasoning-delta'; text: string; source: ReasoningSource }
+  | { type: 'reasoning-replay'; item: Record<string, unknown>; source: ReasoningSource }
+  | { type: 'refusal-delta'; text: string }
+  | { type: 'tool-input-delta' }
+  | ({ type: 'tool-call'; id: string; name: string; argumentsText: string; args: Record<string, unknown> } & CallExtra)
+  | ({ type: 'tool-call-malformed'; id: string; name: string; argumentsText: string; message: string } & CallExtra)
+  | { type: 'other-part'; part: Record<string, unknown> }
+  | { type: 'notice'; text: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; reasoningTokens?: number }
   | { type: 'done'; finishReason: FinishReason; providerReason?: string };
 
 /** A finished tool call as an event: `tool-call` when its arguments are a JSON object (empty text counts as `{}`), else `tool-call-malformed`. */
-export function toolCallEvent(id: string, name: string, argumentsText: string): StreamEvent {
-  if (argumentsText.trim() === '') return { type: 'tool-call', id, name, argumentsText, args: {} };
+export function toolCallEvent(id: string, name: string, argumentsText: string, extra: CallExtra = {}): StreamEvent {
+  const more = extra.extraContent ? { extraContent: extra.extraContent } : {};
+  if (argumentsText.trim() === '') return { type: 'tool-call', id, name, argumentsText, args: {}, ...more };
   let parsed: unknown;
   try {
     parsed = JSON.parse(argumentsText);
   } catch {
-    return { type: 'tool-call-malformed', id, name, argumentsText, message: `the arguments of ${name} are not valid JSON` };
+    return { type: 'tool-call-malformed', id, name, argumentsText, message: `the arguments of ${name} are not valid JSON`, ...more };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { type: 'tool-call-malformed', id, name, argumentsText, message: `the arguments of ${name} must be a JSON object` };
+    return { type: 'tool-call-malformed', id, name, argumentsText, message: `the arguments of ${name} must be a JSON object`, ...more };
   }
-  return { type: 'tool-call', id, name, argumentsText, args: parsed as Record<string, unknown> };
+  return { type: 'tool-call', id, name, argumentsText, args: parsed as Record<string, unknown>, ...more };
 }

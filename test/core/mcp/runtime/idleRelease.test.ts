@@ -22,26 +22,26 @@ const leasesOf = (host: Awaited<ReturnType<typeof startTestHost>>['host']) =>
     .sort();
 
 /**
- * Idle release on the host's schedule (docs/rules/mcp-yaml.md#leases: 30 minutes), with real server
+ * Idle release on the host's schedule (docs/rules/mcp-yaml.md#leases: 10 minutes), with real server
  * processes and a scheduler the test moves: no real waiting for the idle
  * time, only for the processes to end.
  */
 describe('idle instances are released on a schedule', () => {
-  it('after 30 unused minutes by default: a use restarts the count, the process ends, and the release is audited', async () => {
+  it('after 10 unused minutes by default: a use restarts the count, the process ends, and the release is audited', async () => {
     const scheduler = new TestScheduler();
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }), { scheduler });
     const first = pidOf((await host.tools.call(caller('conv-a'), PID, {})).result);
     const other = pidOf((await host.tools.call(caller('conv-b'), PID, {})).result);
 
-    scheduler.advance(20 * MINUTE);
-    // conv-a is used again: its 30 minutes start over; conv-b's do not.
+    scheduler.advance(6 * MINUTE);
+    // conv-a is used again: its 10 minutes start over; conv-b's do not.
     expect(pidOf((await host.tools.call(caller('conv-a'), PID, {})).result)).toBe(first);
-    scheduler.advance(11 * MINUTE);
+    scheduler.advance(5 * MINUTE);
     await waitUntil(() => !isAlive(other), 'the idle instance of conv-b to end');
     expect(leasesOf(host)).toEqual([`${ECHO} conv-a`]);
     expect(isAlive(first)).toBe(true);
 
-    scheduler.advance(20 * MINUTE);
+    scheduler.advance(6 * MINUTE);
     await waitUntil(() => !isAlive(first), 'the idle instance of conv-a to end');
     expect(leasesOf(host)).toEqual([]);
 

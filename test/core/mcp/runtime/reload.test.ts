@@ -5,7 +5,7 @@ import { caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, w
 
 const A = 'chatos::a';
 const B = 'chatos::b';
-const ALL_TOOLS = ['count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow'];
+const ALL_TOOLS = ['barrier', 'count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow'];
 
 async function toolsBy(host: Host, prefix: string): Promise<string[]> {
   const { tools } = await host.tools.list(caller('conv-list'));

@@ -37,7 +37,7 @@ describe('ProviderError classification', () => {
   });
 
   it('other 4xx are rejected (the same request would fail again), 408 is a timeout', () => {
-    expect(classifyProviderError(new TestApiError(402, { error: { message: 'pay' } }, new Headers()), context).kind).toBe('rejected');
+    expect(classifyProviderError(new TestApiError(409, { error: { message: 'conflict' } }, new Headers()), context).kind).toBe('rejected');
     expect(classifyProviderError(new TestApiError(408, {}, new Headers()), context).toJSON()).toMatchObject({ kind: 'network', network: 'timeout' });
   });
 

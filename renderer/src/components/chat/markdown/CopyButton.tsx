@@ -1,7 +1,7 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { IconButton } from '../IconButton';
+import { useRowWords } from '../rowContext';
 
 /** Writes text to the clipboard; falls back to a hidden textarea where the Clipboard API is not allowed. */
 async function copyText(text: string): Promise<void> {
@@ -20,23 +20,21 @@ async function copyText(text: string): Promise<void> {
 }
 
 export function CopyButton({ text, testId }: { text: string; testId?: string }) {
-  const { t } = useTranslation();
+  const { word } = useRowWords();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), 1500);
     return () => clearTimeout(timer);
   }, [copied]);
-  // A plain title, not an antd Tooltip: a long answer has a copy button per code block, and each renders again as the answer grows.
+  // A plain button with a title: a long answer has a copy button per code block, each rendered again as the answer grows and mounted again as it scrolls into view.
   return (
-    <Button
-      size="small"
-      type="text"
+    <IconButton
       icon={copied ? <CheckOutlined /> : <CopyOutlined />}
-      title={copied ? t('chat.copied') : t('chat.copy')}
-      aria-label={t('chat.copy')}
-      data-testid={testId}
-      data-copied={copied}
+      label={word('chat.copy')}
+      title={word(copied ? 'chat.copied' : 'chat.copy')}
+      testId={testId}
+      data={{ 'data-copied': copied }}
       onClick={() => void copyText(text).then(() => setCopied(true))}
     />
   );

@@ -1,0 +1,48 @@
+import { IconProvider } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** The words a conversation's rows show: `t` for text with values, `word(key)` for fixed text (translated once per language), the language for numbers. */
+export interface RowWords {
+  t: TFunction;
+  word(key: string): string;
+  language: string;
+}
+
+const Words = createContext<RowWords | undefined>(undefined);
+
+/** The icons' own style sheet is on the page already (the shell's icons put it there): a row's icons do not look for it again at every mount. */
+const ICONS = { zeroRuntime: true };
+
+/**
+ * What the rows of a conversation share, taken once by the list that
+ * shows them. A long conversation's rows mount again each time they scroll
+ * into view: react-i18next's hook costs a subscription and a bound
+ * function per mount in every part of a row that has words, and each antd
+ * icon scans the page's style sheets when it mounts.
+ */
+export function RowContext({ children }: { children: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const words = useMemo(() => {
+    const known = new Map<string, string>();
+    const word = (key: string) => {
+      let text = known.get(key);
+      if (text === undefined) known.set(key, (text = t(key)));
+      return text;
+    };
+    return { t, word, language };
+  }, [t, language]);
+  return (
+    <Words.Provider value={words}>
+      <IconProvider value={ICONS}>{children}</IconProvider>
+    </Words.Provider>
+  );
+}
+
+export function useRowWords(): RowWords {
+  const words = useContext(Words);
+  if (!words) throw new Error('a conversation row is rendered outside RowContext: wrap the list that shows it');
+  return words;
+}

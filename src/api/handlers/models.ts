@@ -1,4 +1,4 @@
-import { ProviderError } from '../../core/models/providers/providerError.js';
+import { ProviderError } from '../../core/facades/errors.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';

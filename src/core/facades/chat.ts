@@ -24,6 +24,8 @@ export interface ChatFacade
     | 'edit'
     | 'regenerate'
     | 'resume'
+    | 'continue'
+    | 'setModel'
     | 'stop'
     | 'cancelCall'
     | 'isRunning'

@@ -43,7 +43,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
   tools.gateway.register(new SubAgentSource({ agents: deps.agents, maxDepth: policy.maxDepth, run: (input) => service.runSubAgent(input) }));
   const pages = new PageChat({ agents: deps.agents, chat: service, modelIds: () => deps.models.ids() });
   const facade: ChatFacade = {
-    ...narrow(service, ['onEvent', 'list', 'get', 'window', 'create', 'rename', 'setBranch', 'delete', 'search', 'export', 'send', 'edit', 'regenerate', 'resume', 'stop', 'cancelCall', 'isRunning', 'problems']),
+    ...narrow(service, ['onEvent', 'list', 'get', 'window', 'create', 'rename', 'setBranch', 'delete', 'search', 'export', 'send', 'edit', 'regenerate', 'resume', 'continue', 'setModel', 'stop', 'cancelCall', 'isRunning', 'problems']),
     page: (app, request) => pages.handle(app, request),
   };
   return { service, facade };

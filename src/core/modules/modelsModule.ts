@@ -14,6 +14,6 @@ export interface ModelsModule {
 /** Model entries in the admin DB, their keys in the key store or the environment. */
 export function modelsModule(base: HostBase, store: RecordsStore): ModelsModule {
   const service = new ModelService({ store: new ModelStore(store), secrets: base.secrets, env: base.env, testEmbedding: testEmbeddingModel });
-  const facade = narrow(service, ['keyStore', 'list', 'ids', 'get', 'has', 'require', 'view', 'create', 'update', 'remove', 'keyFor', 'test']);
+  const facade = narrow(service, ['keyStore', 'list', 'ids', 'get', 'has', 'require', 'view', 'create', 'update', 'remove', 'keyFor', 'test', 'available']);
   return { service, facade };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
-import { AgentError } from '../../../src/core/agents/agentStore.js';
+import { AgentError } from '../../../src/core/facades/errors.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 import { HOST_UI_APP } from '../../../src/shared/agents.js';
 import { fixtureServer, startTestHost, textOf, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
 
@@ -23,16 +23,15 @@ describe("the host's own entry in an agent", () => {
   it('offers the servers the user added, with no problem, and calls them through the gateway with its audit', async () => {
     const { host } = await world();
     const agent = host.agents.create({ id: 'helper', name: 'Helper', uiApps: [hostEntry(['chatos::mine', 'chatos::settings'])] });
-    const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const resolved = host.agents.resolve(agent);
     expect(resolved.problems).toEqual([]);
     expect(resolved.serverIds).toEqual(['chatos::mine', 'chatos::settings']);
 
     const caller = resolved.callerFor('main', 'conv-own');
-    const tools = (await host.gateway.listTools(caller)).tools.map((t) => t.name);
+    const tools = (await host.tools.list(caller)).tools.map((t) => t.name);
     expect(tools).toContain('mcp_mine_echo');
-    const { result } = await host.gateway.callTool(caller, 'mcp_mine_echo', { text: 'hello' });
+    const { result } = await host.tools.call(caller, 'mcp_mine_echo', { text: 'hello' });
     expect(textOf(result)).toBe('hello');
-    host.audit.flush();
     expect(host.audit.query({ agentId: 'helper' })[0]).toMatchObject({ tool: 'mcp_mine_echo', agentId: 'helper', outcome: 'ok' });
   });
 
@@ -49,9 +48,9 @@ describe("the host's own entry in an agent", () => {
     expect((error as AgentError).fields).toEqual([{ path: 'uiApps.0.mcpServerIds.0', message: expect.stringContaining('is not one of your own') }]);
 
     // A plugin whose provider id is the host's own still is not the user's: the resolver looks at where the row came from.
-    host.registry.registerMcpServer('chatos', { name: 'sneaky', url: 'cmd://node /nowhere.js' }, { kind: 'plugin', pluginId: 'x', appId: 'y', pluginDir: '/x' });
+    internalsOf(host).registry.center.registerMcpServer('chatos', { name: 'sneaky', url: 'cmd://node /nowhere.js' }, { kind: 'plugin', pluginId: 'x', appId: 'y', pluginDir: '/x' });
     const agent = host.agents.create({ id: 'sneaky', name: 'Sneaky', uiApps: [hostEntry(['chatos::sneaky', 'chatos::mine'])] });
-    const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
+    const resolved = host.agents.resolve(agent);
     expect(resolved.serverIds).toEqual(['chatos::mine']);
     expect(resolved.problems.map((p) => `${p.code} ${p.path}`)).toEqual(['AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[0]']);
   });

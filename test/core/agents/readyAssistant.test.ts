@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHostApiService } from '../../../src/api/hostApiService.js';
-import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
 import { HostApiMethods } from '../../../src/shared/hostApi.js';
 import { fixtureServer, startTestHost, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { repoRoot } from '../../helpers/tempDir.js';
@@ -37,7 +36,7 @@ describe('the ready assistant', () => {
     if ('code' in agent) throw new Error(agent.message);
     expect(agent).toMatchObject({ id: 'assistant', name: 'Assistant', language: 'en', modelId: 'local', hostAppId: 'chatos' });
     expect(agent.uiApps.map((u) => `${u.pluginId}/${u.appId}`)).toEqual(['chatos.canvas/canvas', 'chatos.notes/notes', 'chatos/chatos']);
-    const resolved = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate, models: host.models });
+    const resolved = host.agents.resolve(agent);
     expect(resolved.problems).toEqual([]);
     expect(resolved.serverIds).toEqual(['chatos.canvas::chatos.canvas.canvas', 'chatos.notes::chatos.notes.notes', 'chatos::mine']);
     expect(resolved.prompt.parts.map((p) => p.lang)).toEqual(['en', 'en']);

@@ -49,13 +49,13 @@ describe('the settings server lists its tools', () => {
 describe('the assistant page groups the tools', () => {
   it('by the module that declares each tool, not by a guess from its name: both always-allowed tools are agents tools', async () => {
     const { host } = await settingsWorld();
-    const { tools } = await host.operations.servers.tools('chatos::settings');
+    const { tools } = await host.mcp.servers.tools('chatos::settings');
     const declared = new Map(MODULES.flatMap((m) => m.tools.map((t) => [t.name, m.domain] as const)));
     expect(tools.map((t) => [t.rawName, t.domain])).toEqual(tools.map((t) => [t.rawName, declared.get(t.rawName)]));
     expect(tools.filter((t) => t.rawName.endsWith('_always_allowed')).map((t) => t.domain)).toEqual(['agents', 'agents']);
     expect(new Set(tools.map((t) => t.domain))).toEqual(new Set(MODULES.map((m) => m.domain)));
     // A server that declares no domain leaves its tools ungrouped, whatever their names.
-    expect((await host.operations.servers.tools('chatos::fx')).tools.every((t) => t.domain === undefined)).toBe(true);
+    expect((await host.mcp.servers.tools('chatos::fx')).tools.every((t) => t.domain === undefined)).toBe(true);
   });
 });
 

@@ -104,7 +104,7 @@ describe('host.backends stop when no page calls them (docs/plugins/backends.md#l
     }, { scheduler });
     trustPlugin(host, 'com.example.idle');
     const pidOf = async (method: string) => {
-      const reply = await host.backends.invoke('com.example.idle', method, {});
+      const reply = await host.plugins.backends.invoke('com.example.idle', method, {});
       if (!reply.ok) throw new Error(reply.message);
       return reply.result as number;
     };
@@ -119,8 +119,7 @@ describe('host.backends stop when no page calls them (docs/plugins/backends.md#l
     // Then five minutes with no call: it stops, on the record.
     scheduler.advance(6 * 60_000);
     await waitUntil(() => !isAlive(first), 'the idle backend to end');
-    expect(host.backends.running()).toEqual([]);
-    host.audit.flush();
+    expect(host.plugins.backends.running()).toEqual([]);
     expect(host.audit.query({ outcome: 'released' })).toEqual([expect.objectContaining({ pluginId: 'com.example.idle', reason: 'idle' })]);
 
     const second = await pidOf('pid');

@@ -38,7 +38,15 @@ function apiErrorCodes(): Set<string> {
     declared.set(path.join('src', file), names);
   }
   const apiErrors = fs.readFileSync(path.join(repoRoot, 'src/api/apiErrors.ts'), 'utf8');
-  const imported = [...apiErrors.matchAll(/from '\.\.\/(core\/[^']+)\.js'/g)].map((m) => path.join('src', `${m[1]}.ts`));
+  // The error classes come through the errors facade: its re-exports of the classes apiErrors.ts imports name the files that declare them.
+  const reExported = (file: string, names: string[]) =>
+    [...fs.readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/^export \{([^}]*)\} from '(\.[^']+)\.js';/gm)]
+      .filter((m) => m[1]!.split(',').some((name) => names.includes(name.trim())))
+      .map((m) => path.join(path.dirname(file), `${m[2]}.ts`));
+  const imported = [...apiErrors.matchAll(/import \{([^}]*)\} from '\.\.\/(core\/[^']+)\.js'/g)].flatMap((m) => {
+    const file = path.join('src', `${m[2]}.ts`);
+    return [file, ...reExported(file, m[1]!.split(',').map((name) => name.trim()))];
+  });
   const codes = new Set<string>([...apiErrors.matchAll(/readonly code: ([^,]+),/g)].flatMap((m) => [...m[1]!.matchAll(/'([A-Z][A-Z_]+)'/g)].map((c) => c[1]!)));
   const add = (name: string) => {
     const union = unions.get(name);

@@ -1,0 +1,137 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createModelClient, type StreamOptions } from '../../src/core/chat/providers/modelClient.js';
+import { userText } from '../../src/core/chat/providers/modelRequest.js';
+import { ProviderError } from '../../src/core/chat/providers/providerError.js';
+import type { StreamEvent } from '../../src/core/chat/providers/streamEvent.js';
+import type { ModelEntry } from '../../src/shared/models.js';
+import { chatChunk } from '../helpers/providerWire/openaiChatWire.js';
+import type { SseFrame } from '../helpers/providerWire/types.js';
+import { startProviderServer } from '../helpers/providerServer.js';
+
+/**
+ * A hostile provider: its stream is attacker data. Everything it sends is
+ * bounded before the host holds it, whatever field it hides in: one
+ * server-sent event that never ends, reasoning details, a tool call's
+ * `extra_content`, tool-call pieces that carry nothing, an error body.
+ */
+
+const MiB = 1024 * 1024;
+const KEY = 'sk-attack-0123456789';
+
+const entry = (baseUrl: string): ModelEntry => ({ id: 'm', name: 'M', api: 'openai', baseUrl, model: 'test-model', vision: false, key: { kind: 'stored' } });
+
+async function outcome(baseUrl: string, options: StreamOptions = {}): Promise<{ events: StreamEvent[]; error?: ProviderError }> {
+  const events: StreamEvent[] = [];
+  try {
+    for await (const event of createModelClient(entry(baseUrl), KEY).stream({ messages: [userText('?')] }, options)) events.push(event);
+    return { events };
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProviderError);
+    return { events, error: error as ProviderError };
+  }
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+});
+
+/**
+ * A provider whose answer is one `data:` line that never ends: `written`
+ * counts the bytes it sent, `closed` resolves when the client went away
+ * (or it sent `total` bytes and ended).
+ */
+async function endlessEventServer(total: number) {
+  const state = { written: 0, closed: undefined as unknown as Promise<void> };
+  let done!: () => void;
+  state.closed = new Promise<void>((resolve) => (done = resolve));
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.on('close', done);
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"');
+    const piece = 'a'.repeat(64 * 1024);
+    const more = () => {
+      while (!res.destroyed && state.written < total) {
+        state.written += piece.length;
+        if (!res.write(piece)) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end();
+    };
+    more();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { ...state, get written() { return state.written; }, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+}
+
+describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
+  it('one server-sent event that never ends is refused at the event limit; the host stops reading there', async () => {
+    const provider = await endlessEventServer(12 * MiB);
+    const { error } = await outcome(provider.url, { maxEventBytes: MiB } as StreamOptions);
+    await provider.closed;
+    // The SDK buffers an event until its blank line, scanning the whole buffer at each chunk: without a bound it holds all of it, at quadratic cost.
+    expect(provider.written, 'the client read on past the event limit').toBeLessThan(4 * MiB);
+    expect(error?.kind).toBe('too-long');
+  });
+
+  it("reasoning details without end are not held whole: the replay kept of them stays within the replay bound", async () => {
+    const server = await startProviderServer();
+    const piece = 'Z'.repeat(256 * 1024);
+    function* frames(): Generator<SseFrame> {
+      yield chatChunk({ role: 'assistant', content: '' });
+      // Encrypted reasoning (`data`) is never shown, so no reasoning limit counts it.
+      for (let i = 0; i < 48; i++) yield chatChunk({ reasoning_details: [{ type: 'reasoning.encrypted', index: 0, data: piece }] });
+      yield chatChunk({ content: 'ok' });
+      yield chatChunk({}, 'stop');
+      yield { data: '[DONE]' };
+    }
+    server.enqueue({ kind: 'frames', frames: frames() });
+    const { events, error } = await outcome(server.openaiUrl);
+    const held = events.filter((e) => e.type === 'reasoning-replay').reduce((sum, e) => sum + JSON.stringify((e as { item: unknown }).item).length, 0);
+    expect(error).toBeUndefined();
+    expect(held, 'the translator held 12 MiB of one reasoning detail').toBeLessThanOrEqual(2_000_000);
+  });
+
+  it("a tool call's extra_content counts against the answer limit: 4 MiB of it is not a tool call", async () => {
+    const server = await startProviderServer();
+    server.enqueue({
+      kind: 'frames',
+      frames: [
+        chatChunk({ role: 'assistant', content: '' }),
+        chatChunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{}' }, extra_content: { google: { thought_signature: 'S'.repeat(4 * MiB) } } }] }),
+        chatChunk({}, 'tool_calls'),
+        { data: '[DONE]' },
+      ],
+    });
+    const { events, error } = await outcome(server.openaiUrl);
+    expect(events.filter((e) => e.type === 'tool-call').length, 'the call was made with its 4 MiB extra_content').toBe(0);
+    expect(error?.kind).toBe('too-long');
+  });
+
+  it('tool-call pieces that carry nothing but a new index are counted: a flood of them is stopped, not made into calls', async () => {
+    const server = await startProviderServer();
+    function* frames(): Generator<SseFrame> {
+      yield chatChunk({ role: 'assistant', content: '' });
+      for (let batch = 0; batch < 100; batch++) yield chatChunk({ tool_calls: Array.from({ length: 1000 }, (_, i) => ({ index: batch * 1000 + i })) });
+      yield chatChunk({}, 'tool_calls');
+      yield { data: '[DONE]' };
+    }
+    server.enqueue({ kind: 'frames', frames: frames() });
+    const { events, error } = await outcome(server.openaiUrl, { maxAnswerChars: 10_000 });
+    expect(events.filter((e) => e.type === 'tool-call' || e.type === 'tool-call-malformed').length).toBeLessThanOrEqual(10_000);
+    expect(error?.kind).toBe('too-long');
+  });
+
+  it("a provider's error text is cut to a readable length: 8 MiB of it is not one problem", async () => {
+    const server = await startProviderServer();
+    server.enqueue({ kind: 'error', status: 400, message: `bad request ${'x'.repeat(8 * MiB)} ${KEY}` });
+    const { error } = await outcome(server.openaiUrl);
+    expect(error?.kind).toBe('rejected');
+    expect(error!.message).toMatch(/^bad request x/);
+    expect(error!.message.length).toBeLessThanOrEqual(8 * 1024);
+    expect(error!.message).not.toContain(KEY);
+  });
+});

@@ -38,6 +38,9 @@ interface ToolCallDelta {
   extra_content?: unknown;
 }
 
+/** The provider's reasoning details held for the way back, at most (streamedAnswer keeps no more of them either). */
+const MAX_HELD_DETAIL_CHARS = 2_000_000;
+
 const record = (value: unknown): Record<string, unknown> | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
 /** One OpenRouter reasoning detail's readable text (`reasoning.text` or `reasoning.summary`; an encrypted one has none). */
@@ -52,6 +55,9 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
   const think = new ThinkTagSplitter();
   /** OpenRouter streams each reasoning detail in pieces under its `index`: joined here, sent back whole. */
   const details = new Map<number, Record<string, unknown>>();
+  /** Characters of `details` held; past MAX_HELD_DETAIL_CHARS they are dropped, not held until the end (a provider may stream them without end). */
+  let detailChars = 0;
+  let detailsDropped = false;
   const noticedTypes = new Set<string>();
   const sources = new Set<ReasoningSource>();
   let finish: string | undefined;
@@ -96,7 +102,15 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       if (!detail) continue;
       const index = typeof detail.index === 'number' ? detail.index : details.size + position;
       const kept = details.get(index);
-      if (!kept) details.set(index, { ...detail });
+      if (!detailsDropped) detailChars += JSON.stringify(detail).length;
+      if (!detailsDropped && detailChars > MAX_HELD_DETAIL_CHARS) {
+        detailsDropped = true;
+        details.clear();
+        events.push({ type: 'notice', text: `the provider's reasoning details passed ${MAX_HELD_DETAIL_CHARS} characters; they are not kept, nor sent back to it` });
+      }
+      if (detailsDropped) {
+        // Dropped: only shown, as below.
+      } else if (!kept) details.set(index, { ...detail });
       else for (const field of ['text', 'summary', 'data', 'signature'] as const) if (typeof detail[field] === 'string') kept[field] = `${typeof kept[field] === 'string' ? kept[field] : ''}${detail[field]}`;
       // The same thought comes as `reasoning` too: shown once.
       if (!shown) events.push(...reasoning(detailText(detail), 'reasoning_details'));
@@ -130,7 +144,9 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
           const extra = record(part.extra_content);
           if (extra) piece.extraContent = extra;
           calls.push(piece);
-          toolChars += (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : (JSON.stringify(piece.arguments)?.length ?? 0));
+          // Everything a piece makes the assembler hold counts, its extra_content too, and a piece at least one: a flood of empty pieces makes calls too.
+          const chars = (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : (JSON.stringify(piece.arguments)?.length ?? 0));
+          toolChars += Math.max(1, chars + (extra ? JSON.stringify(extra).length : 0));
           events.push({ type: 'tool-input-delta' });
         }
         if (choice.finish_reason) finish = choice.finish_reason;

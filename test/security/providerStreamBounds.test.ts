@@ -5,7 +5,7 @@ import { createModelClient, type StreamOptions } from '../../src/core/chat/provi
 import { userText } from '../../src/core/chat/providers/modelRequest.js';
 import { ProviderError } from '../../src/core/chat/providers/providerError.js';
 import type { StreamEvent } from '../../src/core/chat/providers/streamEvent.js';
-import type { ModelEntry } from '../../src/shared/models.js';
+import type { ApiKind, ModelEntry } from '../../src/shared/models.js';
 import { chatChunk } from '../helpers/providerWire/openaiChatWire.js';
 import type { SseFrame } from '../helpers/providerWire/types.js';
 import { startProviderServer } from '../helpers/providerServer.js';
@@ -20,12 +20,12 @@ import { startProviderServer } from '../helpers/providerServer.js';
 const MiB = 1024 * 1024;
 const KEY = 'sk-attack-0123456789';
 
-const entry = (baseUrl: string): ModelEntry => ({ id: 'm', name: 'M', api: 'openai', baseUrl, model: 'test-model', vision: false, key: { kind: 'stored' } });
+const entry = (baseUrl: string, api: ApiKind): ModelEntry => ({ id: 'm', name: 'M', api, baseUrl, model: 'test-model', vision: false, key: { kind: 'stored' } });
 
-async function outcome(baseUrl: string, options: StreamOptions = {}): Promise<{ events: StreamEvent[]; error?: ProviderError }> {
+async function outcome(baseUrl: string, options: StreamOptions = {}, api: ApiKind = 'openai'): Promise<{ events: StreamEvent[]; error?: ProviderError }> {
   const events: StreamEvent[] = [];
   try {
-    for await (const event of createModelClient(entry(baseUrl), KEY).stream({ messages: [userText('?')] }, options)) events.push(event);
+    for await (const event of createModelClient(entry(baseUrl, api), KEY).stream({ messages: [userText('?')] }, options)) events.push(event);
     return { events };
   } catch (error) {
     expect(error).toBeInstanceOf(ProviderError);
@@ -153,5 +153,60 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
     expect(error!.message).toContain('bad request xxx');
     expect(error!.message.length).toBeLessThanOrEqual(8 * 1024);
     expect(error!.message).not.toContain(KEY);
+  });
+
+  /** Anthropic Messages events, each named by its type. */
+  const anthropicEvent = (type: string, data: object): SseFrame => ({ event: type, data: { type, ...data } });
+  const messageStart = anthropicEvent('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'test-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+  const messageEnd = (reason: string) => [anthropicEvent('message_delta', { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 1 } }), anthropicEvent('message_stop', {})];
+
+  it("Anthropic: a thinking block's signature without end is not held whole", async () => {
+    const server = await startProviderServer();
+    const piece = 'G'.repeat(256 * 1024);
+    function* frames(): Generator<SseFrame> {
+      yield messageStart;
+      yield anthropicEvent('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      // A signature is never shown, so no reasoning limit counts it.
+      for (let i = 0; i < 48; i++) yield anthropicEvent('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: piece } });
+      yield anthropicEvent('content_block_stop', { index: 0 });
+      yield* messageEnd('end_turn');
+    }
+    server.enqueue({ kind: 'frames', frames: frames() });
+    const { events, error } = await outcome(server.url, {}, 'anthropic');
+    const held = events.filter((e) => e.type === 'reasoning-replay').reduce((sum, e) => sum + JSON.stringify((e as { item: unknown }).item).length, 0);
+    expect(error).toBeUndefined();
+    expect(held, 'the translator held 12 MiB of one signature').toBeLessThanOrEqual(2_000_000);
+  });
+
+  it("Anthropic: a tool_use block's input given whole at its start counts against the answer limit", async () => {
+    const server = await startProviderServer();
+    server.enqueue({
+      kind: 'frames',
+      frames: [
+        messageStart,
+        anthropicEvent('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'mcp_chat_echo', input: { text: 'y'.repeat(4 * MiB) } } }),
+        anthropicEvent('content_block_stop', { index: 0 }),
+        ...messageEnd('tool_use'),
+      ],
+    });
+    const { events, error } = await outcome(server.url, {}, 'anthropic');
+    expect(events.filter((e) => e.type === 'tool-call').length, 'the call was made with 4 MiB of input').toBe(0);
+    expect(error?.kind).toBe('too-long');
+  });
+
+  it('Responses: a function call given whole in output_item.done (no argument deltas) counts against the answer limit', async () => {
+    const server = await startProviderServer();
+    const event = (type: string, data: object): SseFrame => ({ event: type, data: { type, sequence_number: 0, ...data } });
+    const response = { id: 'resp', object: 'response', created_at: 1, model: 'test-model', output: [], status: 'in_progress' };
+    function* frames(): Generator<SseFrame> {
+      yield event('response.created', { response });
+      // Eight calls of 1 MiB each: none is announced by a delta.
+      for (let i = 0; i < 8; i++) yield event('response.output_item.done', { output_index: i, item: { id: `fc_${i}`, type: 'function_call', call_id: `call_${i}`, name: 'mcp_chat_echo', arguments: JSON.stringify({ text: 'z'.repeat(MiB) }), status: 'completed' } });
+      yield event('response.completed', { response: { ...response, status: 'completed', usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } });
+    }
+    server.enqueue({ kind: 'frames', frames: frames() });
+    const { events, error } = await outcome(server.openaiUrl, {}, 'openai-responses');
+    expect(events.filter((e) => e.type === 'tool-call').length, 'calls were made past the answer limit').toBe(0);
+    expect(error?.kind).toBe('too-long');
   });
 });

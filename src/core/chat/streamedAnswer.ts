@@ -1,6 +1,6 @@
 import type { ModelClient } from './providers/modelClient.js';
 import type { ModelRequest } from './providers/modelRequest.js';
-import type { FinishReason, ReasoningSource, StreamEvent } from './providers/streamEvent.js';
+import { MAX_REPLAY_CHARS, type FinishReason, type ReasoningSource, type StreamEvent } from './providers/streamEvent.js';
 
 /**
  * One answer as it streams in: its text, its reasoning apart, its tool
@@ -12,8 +12,6 @@ import type { FinishReason, ReasoningSource, StreamEvent } from './providers/str
 
 /** Reasoning kept per answer (about 250,000 tokens; no real thinking budget comes near). */
 export const MAX_REASONING_CHARS = 1_000_000;
-/** The provider's own reasoning items (signatures, encrypted reasoning), as JSON. */
-const MAX_REPLAY_CHARS = 2_000_000;
 const MAX_OTHER_PARTS = 20;
 const MAX_OTHER_PART_CHARS = 64 * 1024;
 const MAX_NOTICES = 20;

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { incomplete, type StreamTranslator } from './guardedStream.js';
 import { finishReasonOf } from './requestParts.js';
-import type { ReasoningSource, StreamEvent } from './streamEvent.js';
+import { MAX_REPLAY_CHARS, type ReasoningSource, type StreamEvent } from './streamEvent.js';
 import { ThinkTagSplitter } from './thinkTags.js';
 import { ToolCallAssembler, type ToolCallPiece } from './toolCallAssembler.js';
 
@@ -38,9 +38,6 @@ interface ToolCallDelta {
   extra_content?: unknown;
 }
 
-/** The provider's reasoning details held for the way back, at most (streamedAnswer keeps no more of them either). */
-const MAX_HELD_DETAIL_CHARS = 2_000_000;
-
 const record = (value: unknown): Record<string, unknown> | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
 /** One OpenRouter reasoning detail's readable text (`reasoning.text` or `reasoning.summary`; an encrypted one has none). */
@@ -55,7 +52,7 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
   const think = new ThinkTagSplitter();
   /** OpenRouter streams each reasoning detail in pieces under its `index`: joined here, sent back whole. */
   const details = new Map<number, Record<string, unknown>>();
-  /** Characters of `details` held; past MAX_HELD_DETAIL_CHARS they are dropped, not held until the end (a provider may stream them without end). */
+  /** Characters of `details` held; past MAX_REPLAY_CHARS they are dropped, not held until the end (a provider may stream them without end). */
   let detailChars = 0;
   let detailsDropped = false;
   const noticedTypes = new Set<string>();
@@ -103,10 +100,10 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       const index = typeof detail.index === 'number' ? detail.index : details.size + position;
       const kept = details.get(index);
       if (!detailsDropped) detailChars += JSON.stringify(detail).length;
-      if (!detailsDropped && detailChars > MAX_HELD_DETAIL_CHARS) {
+      if (!detailsDropped && detailChars > MAX_REPLAY_CHARS) {
         detailsDropped = true;
         details.clear();
-        events.push({ type: 'notice', text: `the provider's reasoning details passed ${MAX_HELD_DETAIL_CHARS} characters; they are not kept, nor sent back to it` });
+        events.push({ type: 'notice', text: `the provider's reasoning details passed ${MAX_REPLAY_CHARS} characters; they are not kept, nor sent back to it` });
       }
       if (detailsDropped) {
         // Dropped: only shown, as below.

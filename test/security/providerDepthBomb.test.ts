@@ -13,8 +13,8 @@ import { chatChunk } from '../helpers/providerWire/openaiChatWire.js';
 
 const DEPTH = 100_000;
 /** A chat chunk whose one content part nests DEPTH arrays, written as text (the provider server's JSON.stringify would overflow too). */
-const bombChunk = () => {
-  const chunk = JSON.stringify(chatChunk({ content: [{ type: 'bomb', nested: 'NESTED' }] }).data);
+const bombChunk = (delta: object = { content: [{ type: 'bomb', nested: 'NESTED' }] }) => {
+  const chunk = JSON.stringify(chatChunk(delta).data);
   return chunk.replace('"NESTED"', `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`);
 };
 
@@ -32,5 +32,16 @@ describe('a depth bomb in a provider stream', { timeout: 120_000 }, () => {
     expect(answer?.text).toBe('Still here.');
     // The conversation reads back.
     expect(host.chat.get(turn.conversationId).messages.some((m) => m.role === 'assistant' && (m as AssistantMessage).text === 'Still here.')).toBe(true);
+  });
+
+  it('a reasoning detail nested 100,000 deep is not kept to send back, and the answer is', async () => {
+    const { host, provider } = await startChatWorld();
+    provider.enqueue({
+      kind: 'frames',
+      frames: [chatChunk({ role: 'assistant', content: '' }), { data: bombChunk({ reasoning_details: [{ type: 'reasoning.encrypted', index: 0, data: 'NESTED' }] }) }, chatChunk({ content: 'Still here.' }), chatChunk({}, 'stop'), { data: '[DONE]' }],
+    });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'hi' }).done;
+    expect(outcome.status, JSON.stringify(outcome.stop ?? null).slice(0, 400)).toBe('done');
+    expect(outcome.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.text).toBe('Still here.');
   });
 });

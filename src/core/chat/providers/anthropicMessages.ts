@@ -4,7 +4,7 @@ import type { ReasoningEffort } from '../../../shared/models.js';
 import { incomplete, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ChatMessage, ContentPart, ToolSpec } from './modelRequest.js';
 import { finishReasonOf, type ResolvedRequest } from './requestParts.js';
-import { MAX_REPLAY_CHARS, toolCallEvent, type StreamEvent } from './streamEvent.js';
+import { jsonSize, MAX_REPLAY_CHARS, toolCallEvent, type StreamEvent } from './streamEvent.js';
 
 /**
  * Anthropic Messages (`POST {baseURL}/v1/messages`, streamed). Roles must
@@ -165,7 +165,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           if (block.type === 'tool_use') {
             tools.set(event.index, { id: String(block.id), name: String(block.name), json: '', initial: block.input });
             // An input given whole at the start counts too: it is the call's arguments when no input_json_delta follows.
-            toolChars += String(block.name).length + (block.input !== null && typeof block.input === 'object' ? (JSON.stringify(block.input)?.length ?? 0) : 0);
+            toolChars += String(block.name).length + (block.input !== null && typeof block.input === 'object' ? jsonSize(block.input) : 0);
           }
           else if (block.type === 'thinking') {
             const held = { thinking: '', signature: '' };

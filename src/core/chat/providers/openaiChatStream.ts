@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { incomplete, type StreamTranslator } from './guardedStream.js';
 import { finishReasonOf } from './requestParts.js';
-import { MAX_REPLAY_CHARS, type ReasoningSource, type StreamEvent } from './streamEvent.js';
+import { jsonSize, MAX_REPLAY_CHARS, type ReasoningSource, type StreamEvent } from './streamEvent.js';
 import { ThinkTagSplitter } from './thinkTags.js';
 import { ToolCallAssembler, type ToolCallPiece } from './toolCallAssembler.js';
 
@@ -99,7 +99,7 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       if (!detail) continue;
       const index = typeof detail.index === 'number' ? detail.index : details.size + position;
       const kept = details.get(index);
-      if (!detailsDropped) detailChars += JSON.stringify(detail).length;
+      if (!detailsDropped) detailChars += jsonSize(detail);
       if (!detailsDropped && detailChars > MAX_REPLAY_CHARS) {
         detailsDropped = true;
         details.clear();
@@ -142,8 +142,8 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
           if (extra) piece.extraContent = extra;
           calls.push(piece);
           // Everything a piece makes the assembler hold counts, its extra_content too, and a piece at least one: a flood of empty pieces makes calls too.
-          const chars = (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : (JSON.stringify(piece.arguments)?.length ?? 0));
-          toolChars += Math.max(1, chars + (extra ? JSON.stringify(extra).length : 0));
+          const chars = (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : jsonSize(piece.arguments));
+          toolChars += Math.max(1, chars + (extra ? jsonSize(extra) : 0));
           events.push({ type: 'tool-input-delta' });
         }
         if (choice.finish_reason) finish = choice.finish_reason;

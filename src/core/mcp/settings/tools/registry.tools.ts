@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RegistryMcpServer, RegistryPrompt } from '../../../../shared/registry.js';
 import type { GrantKind } from '../../../registry/registryCenter.js';
+import { shownUrl } from '../../config/shownUrl.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
@@ -29,10 +30,8 @@ function whereOf(url: string): string {
     const [command = '', ...args] = url.slice('cmd://'.length).split(' ');
     return `cmd://${command}${args.length ? ' …' : ''}`;
   }
-  if (!URL.canParse(url)) return '(not shown)';
-  const parsed = new URL(url);
-  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `${parsed.origin}${parsed.pathname === '/' && !parsed.search ? '' : '/…'}`;
-  return `${parsed.protocol}//${parsed.host}`;
+  if (/^https?:/i.test(url)) return shownUrl(url);
+  return URL.canParse(url) ? `${new URL(url).protocol}//${new URL(url).host}` : '(not shown)';
 }
 
 // Env values may be secrets (API keys): only their names leave the host; the url only as whereOf shows it.

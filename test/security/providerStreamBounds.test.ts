@@ -70,7 +70,7 @@ async function endlessEventServer(total: number) {
 describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
   it('one server-sent event that never ends is refused at the event limit; the host stops reading there', async () => {
     const provider = await endlessEventServer(12 * MiB);
-    const { error } = await outcome(provider.url, { maxEventBytes: MiB } as StreamOptions);
+    const { error } = await outcome(provider.url, { maxEventBytes: MiB });
     await provider.closed;
     // The SDK buffers an event until its blank line, scanning the whole buffer at each chunk: without a bound it holds all of it, at quadratic cost.
     expect(provider.written, 'the client read on past the event limit').toBeLessThan(4 * MiB);

@@ -115,7 +115,8 @@ export const ServerViewSchema = z.object({
   switchedOff: z.boolean(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
-  leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
+  /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
+  leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), rssBytes: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
   problems: z.array(ProblemSchema),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

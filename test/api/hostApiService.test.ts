@@ -193,7 +193,10 @@ describe('HostApi service', () => {
     const artifacts = images.content.filter((item) => item.type === 'artifact');
     expect(artifacts).toHaveLength(2);
     for (const item of artifacts) if (item.type === 'artifact') expect(item.url).toBe(`/artifacts-test${item.path}`);
-    expect((await call(api, 'servers.list', {})).servers.find((s) => s.id === 'acme.tools::acme.tools.main')!.state.kind).toBe('running');
+    const running = (await call(api, 'servers.list', {})).servers.find((s) => s.id === 'acme.tools::acme.tools.main')!;
+    expect(running.state.kind).toBe('running');
+    // What its process costs (docs/using/mcp-servers.md#what-each-process-costs): a Node MCP server holds tens of MB.
+    if (process.platform === 'linux') expect(running.leases[0]!.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
     expect((await call(api, 'conversations.end', { conversationId: 'playground-1' })).released).toBeGreaterThan(0);
   });
 

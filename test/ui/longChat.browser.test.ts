@@ -243,7 +243,7 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await expect.poll(phase).toBe('done');
     // Its time is the tool's (a few ms), not the two seconds and more the user took.
     const ms = Number(/(\d+) ms/.exec((await card.getByTestId('tool-call-duration').textContent()) ?? '')?.[1]);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(2000);
     await screenshot(page, 'longchat-07-approved');
   });
 

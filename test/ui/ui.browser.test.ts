@@ -185,6 +185,8 @@ describe('the UI in Chromium against chatos serve', () => {
     await open('#/servers', 'page-servers');
     await page.getByTestId(`server-row-${NOTES_SERVER}`).waitFor();
     await expect.poll(() => page.getByTestId(`server-row-${NOTES_SERVER}`).textContent()).toMatch(/running/i);
+    // What its process costs, measured by the host (issue 28 item 7): a Node server holds tens of MB.
+    await expect.poll(async () => Number(/([\d.]+) MB of memory/.exec((await page.getByTestId(`server-memory-${NOTES_SERVER}`).textContent()) ?? '')?.[1])).toBeGreaterThan(10);
     await screenshot(page, '09-servers');
     // Switching the whole server off ends its instance and is stored; switching it on again restores it.
     const switchedOff = async () => (await api<{ servers: { id: string; switchedOff: boolean; leases: unknown[] }[] }>('servers.list')).servers.find((sv) => sv.id === NOTES_SERVER)!;

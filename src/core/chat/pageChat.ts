@@ -63,9 +63,12 @@ export class PageChat {
       }
       case 'messages.list': {
         this.ownSession(app, request.sessionId);
-        const messages: ConversationMessage[] = this.deps.chat.get(request.sessionId).messages;
-        const shown = request.limit === undefined ? messages : messages.slice(-request.limit);
-        return { messages: shown, hasMore: shown.length < messages.length };
+        if (request.limit === undefined) return { messages: this.deps.chat.get(request.sessionId).messages as ConversationMessage[], hasMore: false };
+        // The newest `limit` messages through the windowed read: a page asking for the last 50 of a 3,000-message conversation reads 50.
+        // (A window keeps a tool call with its results, so it may hold a few more; the page gets exactly `limit`.)
+        const newest = this.deps.chat.window(request.sessionId, { limit: request.limit });
+        const shown = newest.messages.slice(-request.limit) as ConversationMessage[];
+        return { messages: shown, hasMore: (newest.window?.start ?? 0) > 0 || shown.length < newest.messages.length };
       }
       case 'send': {
         this.ownSession(app, request.sessionId);

@@ -1,6 +1,6 @@
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { ModelRequest } from '../models/providers/modelRequest.js';
-import type { FinishReason, ReasoningSource, StreamEvent } from '../models/providers/streamEvent.js';
+import { jsonSize, MAX_REPLAY_CHARS, type FinishReason, type ReasoningSource, type StreamEvent } from '../models/providers/streamEvent.js';
 
 /**
  * One answer as it streams in: its text, its reasoning apart, its tool
@@ -12,8 +12,6 @@ import type { FinishReason, ReasoningSource, StreamEvent } from '../models/provi
 
 /** Reasoning kept per answer (about 250,000 tokens; no real thinking budget comes near). */
 export const MAX_REASONING_CHARS = 1_000_000;
-/** The provider's own reasoning items (signatures, encrypted reasoning), as JSON. */
-const MAX_REPLAY_CHARS = 2_000_000;
 const MAX_OTHER_PARTS = 20;
 const MAX_OTHER_PART_CHARS = 64 * 1024;
 const MAX_NOTICES = 20;
@@ -84,7 +82,7 @@ function addReasoning(into: Streamed, text: string): string {
 }
 
 function addReplay(into: Streamed, item: Record<string, unknown>): void {
-  const size = JSON.stringify(item).length;
+  const size = jsonSize(item);
   if (into.reasoning.replayChars + size > MAX_REPLAY_CHARS) {
     notice(into, "the provider's reasoning items were too big to keep; they are not sent back to it, which a provider that requires them may refuse");
     return;
@@ -95,8 +93,10 @@ function addReplay(into: Streamed, item: Record<string, unknown>): void {
 
 function addOtherPart(into: Streamed, part: Record<string, unknown>): void {
   if (into.otherParts.length >= MAX_OTHER_PARTS) return;
-  const json = JSON.stringify(part);
-  into.otherParts.push(json.length <= MAX_OTHER_PART_CHARS ? part : { type: typeof part.type === 'string' ? part.type : 'unknown', truncated: true, start: json.slice(0, 1024) });
+  // A part nested too deep to write (a depth bomb) is kept as its type only.
+  const deep = jsonSize(part) === Infinity;
+  const json = deep ? '(nested too deep to write)' : JSON.stringify(part);
+  into.otherParts.push(!deep && json.length <= MAX_OTHER_PART_CHARS ? part : { type: typeof part.type === 'string' ? part.type : 'unknown', truncated: true, start: json.slice(0, 1024) });
 }
 
 /** The answer's output began or went on at `now`: for time to first token, tokens per second, and how long it thought. */

@@ -1,5 +1,6 @@
 import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
 import { HOST_APP_ID } from '../dataHome.js';
+import { shownUrl } from '../mcp/config/shownUrl.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
 import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
@@ -117,11 +118,25 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
-    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${error.message}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
+    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${withUrlsShortened(error.message)}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
   } finally {
     running.end();
   }
+}
+
+/**
+ * A failure's text as the model may read it: a server's url cut to its
+ * origin (docs/rules/settings-server.md#what-the-model-sees), since hosted
+ * servers keep their key in the path or query (`/s/<key>/mcp`, `?api_key=`)
+ * and a prompt-injected model would pass it on. The user reads the full
+ * message on the server's card and in its log.
+ */
+export function withUrlsShortened(message: string): string {
+  return message.replace(/\bhttps?:\/\/[^\s"'<>]+/g, (url) => {
+    const trailing = /[.,;:)\]]+$/.exec(url)?.[0] ?? '';
+    return shownUrl(url.slice(0, url.length - trailing.length)) + trailing;
+  });
 }
 
 /**

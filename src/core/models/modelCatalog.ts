@@ -15,6 +15,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_NAMES = 2000;
 const MAX_PAGES = 10;
 const TIMEOUT_MS = 15_000;
+const MAX_REDIRECTS = 5;
 
 interface Where {
   api: ApiKind;
@@ -29,7 +30,7 @@ async function getJson(url: string, headers: Record<string, string>, secret: str
   const context = { toolNames: [], ...(secret ? { secret } : {}) };
   let response: Response;
   try {
-    response = await fetch(url, { headers, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS) });
+    response = await fetchSameOrigin(url, { headers, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     throw classifyProviderError(error, context);
   }
@@ -46,6 +47,25 @@ async function getJson(url: string, headers: Record<string, string>, secret: str
   }
   if (body === undefined) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${url} did not answer with JSON` });
   return body;
+}
+
+/**
+ * A GET that follows redirects within the url's origin only: fetch drops
+ * `Authorization` on a redirect to another origin but not Anthropic's
+ * `x-api-key`, so a base url that redirects elsewhere would hand the key on.
+ */
+async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response> {
+  let at = new URL(url);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetch(at, { ...init, redirect: 'manual' });
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, at);
+    if (next.origin !== at.origin) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${at.origin} redirects the model list to another origin (${next.origin}); the key is not sent there` });
+    at = next;
+  }
+  throw new ProviderError({ kind: 'rejected', message: `${url} redirects more than ${MAX_REDIRECTS} times` });
 }
 
 async function readBounded(response: Response): Promise<string> {

@@ -12,6 +12,7 @@ import type { McpRuntime } from '../mcp/mcpRuntime.js';
 import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import { troubleProblem, type ServerTrouble } from '../mcp/serverTrouble.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
+import { treeRssBytes } from '../process/processMemory.js';
 import { OperationError } from './operationError.js';
 
 export interface ServerAdministrationDeps {
@@ -84,6 +85,8 @@ export class ServerAdministration {
   /** Each server with its state, leases, switch and problems, sorted by id. */
   list(): ServerView[] {
     const snapshots = new Map(this.connections.snapshot().map((s) => [s.serverId, s]));
+    // One look at /proc for every running instance (docs/using/mcp-servers.md#what-each-process-costs).
+    const memory = treeRssBytes([...snapshots.values()].flatMap((s) => s.leases.flatMap((lease) => (lease.pid === undefined ? [] : [lease.pid]))));
     const problems = this.deps.runtime.problems;
     return this.deps.runtime
       .allDefinitions()
@@ -104,7 +107,7 @@ export class ServerAdministration {
           switchedOff: this.deps.settings.of(definition.id).disabled,
           // A server that cannot start is shown broken, not stopped, even with no instance left to say so.
           state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
-          leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }) })) ?? [],
+          leases: snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }), ...(pid !== undefined && memory.has(pid) ? { rssBytes: memory.get(pid)! } : {}) })) ?? [],
           problems: [...problemsOfServer(problems, definition), ...(trouble ? [troubleProblem(definition.id, trouble)] : [])],
         };
       });

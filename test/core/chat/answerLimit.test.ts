@@ -90,6 +90,25 @@ describe('the answer limit', { timeout: 120_000 }, () => {
     });
   }
 
+  it('does not count reasoning: a thought three times the limit is kept, and the short answer after it is whole', async () => {
+    const { host, provider } = await startChatWorld({ host: { chat: { maxAnswerChars: 2000 } } });
+    // DeepSeek's thinking mode streams reasoning_content deltas before the content (test/fixtures/providerStreams/deepseek-thinking-answer.http).
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'r1', object: 'chat.completion.chunk', created: 1, model: 'deepseek-reasoner', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const thought = Array.from({ length: 60 }, (_, i) => `step ${i}: ${'think '.repeat(16)}`);
+    provider.enqueue({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream' },
+      pieces: [chunk({ role: 'assistant', content: null, reasoning_content: '' }), ...thought.map((text) => chunk({ reasoning_content: text })), chunk({ content: 'Short answer.' }), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+    });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'think hard' }).done;
+    expect(thought.join('').length).toBeGreaterThan(3 * 2000);
+    expect(outcome.status, JSON.stringify(outcome.stop)).toBe('done');
+    const [answer] = assistantIn(outcome.messages);
+    expect(answer).toMatchObject({ text: 'Short answer.', status: 'complete' });
+    expect(answer!.reasoning!.text).toBe(thought.join(''));
+  });
+
   it('never cuts between the halves of a surrogate pair', async () => {
     const { host, provider } = await startChatWorld({ host: { chat: { maxAnswerChars: 2001 } } });
     provider.enqueue({ kind: 'reply', text: ['😀'.repeat(1500)] });

@@ -59,8 +59,11 @@ describe('the page chat API', () => {
     const results = toolResultsIn(w.provider.requests[1]!.body);
     expect(results[0]).toEqual(['e', 'hi board']);
     expect(results[1]![1]).toMatch(/declined/i);
-    const { messages } = (await w.call(w.board, { op: 'messages.list', sessionId: session.id, limit: 2 })) as any;
+    const { messages, hasMore } = (await w.call(w.board, { op: 'messages.list', sessionId: session.id, limit: 2 })) as any;
     expect(messages.map((m: { role: string }) => m.role)).toEqual(['tool', 'assistant']);
+    expect(hasMore).toBe(true);
+    const all = (await w.call(w.board, { op: 'messages.list', sessionId: session.id, limit: 50 })) as any;
+    expect([all.messages[0].role, all.hasMore]).toEqual(['user', false]);
     // A server it was not granted is not its to call: the other app's server is refused in the gateway.
     w.provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's', name: 'mcp_com_example_other_spy_echo', arguments: { text: 'x' } }] }, { kind: 'reply', text: 'ok' });
     await w.call(w.board, { op: 'send', sessionId: session.id, text: 'use the other app' });

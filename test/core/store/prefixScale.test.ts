@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,7 +13,7 @@ const APPS = 1000;
 const PER_APP = 100;
 
 describe('prefix queries at 100k rows', () => {
-  it('list({prefix}) walks the primary-key index and stays fast', async () => {
+  it('list({prefix}) walks the primary-key index', async () => {
     const file = path.join(tempDir(), 'admin.db');
     const store = await RecordsStore.open(file, { backups: 0 });
     store.transaction(() => {
@@ -25,14 +24,11 @@ describe('prefix queries at 100k rows', () => {
     });
     expect(store.count(Grants)).toBe(APPS * PER_APP);
 
-    const started = performance.now();
     for (let a = 0; a < 200; a++) {
       const rows = store.list(Grants, { prefix: `app${String(a * 5).padStart(4, '0')}::` });
       expect(rows).toHaveLength(PER_APP);
     }
-    const perQueryMs = (performance.now() - started) / 200;
-    // A full scan of 100k rows costs tens of ms; a range of 100 rows well under one.
-    expect(perQueryMs).toBeLessThan(10);
+    // That each is a range of the index, not a scan of 100k rows, is read from the query plan below (a clock would flake on a busy machine).
     await store.close();
 
     const SQL = await initSqlJs();
@@ -40,6 +36,5 @@ describe('prefix queries at 100k rows', () => {
     const plan = db.exec(`EXPLAIN QUERY PLAN ${SQL_LIST_RANGE}`, ['grants', 'app0001::', 'app0001:;'])[0]?.values.map((row) => String(row[3]));
     expect(plan).toEqual(['SEARCH records USING INDEX sqlite_autoindex_records_1 (table_name=? AND id>? AND id<?)']);
     db.close();
-    console.log(`prefix query at ${APPS * PER_APP} rows: ${perQueryMs.toFixed(2)} ms each (100 rows returned, decoded and validated)`);
   }, 120_000);
 });

@@ -101,7 +101,8 @@ describe('RecordsStore basics', () => {
     const file = path.join(tempDir(), 'admin.db');
     const store = await RecordsStore.open(file);
     for (let i = 0; i < 100; i++) store.put(Notes, `n${i}`, { title: `${i}`, tags: [] });
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the batching timer fire
+    // The batching timer writes them on its own: wait for that (an event), not for a guessed time.
+    await expect.poll(() => store.pendingChanges).toBe(0);
     expect(store.stats.fileWrites).toBeGreaterThanOrEqual(1);
     expect(store.stats.fileWrites).toBeLessThanOrEqual(2);
     expect(store.stats.bytesWritten).toBe(fs.statSync(file).size * store.stats.fileWrites);

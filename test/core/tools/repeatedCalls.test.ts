@@ -51,7 +51,7 @@ describe('repeated identical calls', () => {
     const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
     internalsOf(host).registry.center.registerApp('aide', 'host');
     host.registry.grantMcpServerAccess('aide', SERVER);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the host saves its writes in batches
+    await internalsOf(host).store.flush(); // the host saves its writes in batches: on disk before the CLI reads them
     const aide = caller('c4', { appId: 'aide' });
     expect(textOf((await host.tools.call(aide, ECHO, { text: 'before' })).result)).toBe('before');
     const revoked = runCli(['revoke', 'aide', SERVER, '--home', home]);

@@ -13,6 +13,17 @@ import { useRestart } from './useRestart';
 
 type Lease = ServerView['leases'][number];
 
+/** Bytes as people read memory sizes: 48.3 MB. */
+function formatMemory(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+/** What the server's running instances hold in memory together; undefined when the host could not measure any. */
+function memoryOf(leases: readonly Lease[]): number | undefined {
+  const measured = leases.flatMap((lease) => (lease.rssBytes === undefined ? [] : [lease.rssBytes]));
+  return measured.length === 0 ? undefined : measured.reduce((sum, bytes) => sum + bytes, 0);
+}
+
 const ORIGIN_KEYS: Record<string, string> = { 'mcp.yaml': 'mcpYaml', plugin: 'plugin', 'app-db': 'appDb', defaults: 'defaults', host: 'host', builtin: 'builtin' };
 
 /** Where the server's definition came from, in words; an origin this UI does not know is shown as it is. */
@@ -33,6 +44,7 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
         { title: t('servers.lease.conversation'), dataIndex: 'conversationId', render: (c: string) => <Typography.Text code>{c}</Typography.Text> },
         { title: t('servers.lease.state'), key: 'state', render: (_: unknown, lease) => <ServerStateBadge state={lease.state} /> },
         { title: t('servers.lease.pid'), dataIndex: 'pid', width: 90, render: (pid?: number) => pid ?? '—' },
+        { title: t('servers.lease.memory'), dataIndex: 'rssBytes', width: 120, align: 'right', render: (bytes?: number) => (bytes === undefined ? '—' : formatMemory(bytes)) },
         { title: t('servers.lease.inFlight'), dataIndex: 'inFlight', width: 110, align: 'right' },
         { title: t('servers.lease.lastUsed'), dataIndex: 'lastUsed', width: 150, render: (ms: number) => <span title={new Date(ms).toLocaleString()}>{formatAgo(ms, i18n.language)}</span> },
       ]}
@@ -51,6 +63,7 @@ export function ServerCard({ server, onShowLog, actions }: { server: ServerView;
   const [expanded, setExpanded] = useState(false);
   const { restarting, restart } = useRestart(server.id);
   const isAssistant = server.category === 'assistant';
+  const memory = memoryOf(server.leases);
 
   return (
     <Card
@@ -90,6 +103,11 @@ export function ServerCard({ server, onShowLog, actions }: { server: ServerView;
       {server.leases.length > 0 && (
         <div style={{ marginTop: 8 }}>
           <Typography.Text type="secondary">{t('servers.leases', { count: server.leases.length })}</Typography.Text>
+          {memory !== undefined && (
+            <Typography.Text type="secondary" data-testid={`server-memory-${server.id}`} style={{ marginLeft: 12 }}>
+              {t('servers.memoryTotal', { size: formatMemory(memory) })}
+            </Typography.Text>
+          )}
           <LeaseTable leases={server.leases} />
         </div>
       )}

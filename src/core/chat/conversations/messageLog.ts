@@ -119,10 +119,25 @@ function endsWithNewline(file: string, size: number): boolean {
   }
 }
 
-/** Lines to messages; what does not parse is skipped and said. A last line without its newline is a write cut short. */
+/** A record's id and parent when both read as such, whatever else it holds. */
+function linkOf(value: unknown): { id: string; parentId: string | null } | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { id, parentId } = value as { id?: unknown; parentId?: unknown };
+  return typeof id === 'string' && (parentId === null || typeof parentId === 'string') ? { id, parentId } : undefined;
+}
+
+/**
+ * Lines to messages; what does not parse is skipped and said. A last line
+ * without its newline is a write cut short. A message this version rejects
+ * but whose id and parent read is skipped as a link, not a gap: the messages
+ * below it are shown below its parent, so the branch still reads from its
+ * root (as the windowed read does, messageIndex.ts); the file is not changed.
+ */
 export function parseLog(text: string): LogContents {
   const messages: ConversationMessage[] = [];
   const notices: string[] = [];
+  /** Skipped message id -> its parent. */
+  const skipped = new Map<string, string | null>();
   const lines = text.split('\n');
   const torn = lines.at(-1) !== '';
   lines.forEach((line, index) => {
@@ -136,8 +151,26 @@ export function parseLog(text: string): LogContents {
       return;
     }
     const parsed = ConversationMessageSchema.safeParse(value);
-    if (parsed.success) messages.push(parsed.data);
-    else notices.push(`line ${index + 1} is not a message this version reads (${parsed.error.issues[0]?.message ?? 'invalid'}) and is skipped`);
+    if (parsed.success) {
+      messages.push(parsed.data);
+      return;
+    }
+    notices.push(`line ${index + 1} is not a message this version reads (${parsed.error.issues[0]?.message ?? 'invalid'}) and is skipped`);
+    const link = linkOf(value);
+    if (link && !skipped.has(link.id)) skipped.set(link.id, link.parentId);
   });
-  return { messages, notices };
+  if (skipped.size === 0) return { messages, notices };
+  return { messages: messages.map((message) => bridged(message, skipped)), notices };
+}
+
+/** `message` with its parent moved up past skipped messages (a loop of them ends at the root). */
+function bridged(message: ConversationMessage, skipped: ReadonlyMap<string, string | null>): ConversationMessage {
+  let parentId = message.parentId;
+  const seen = new Set<string>();
+  while (parentId !== null && skipped.has(parentId) && !seen.has(parentId)) {
+    seen.add(parentId);
+    parentId = skipped.get(parentId)!;
+  }
+  if (parentId !== null && seen.has(parentId)) parentId = null;
+  return parentId === message.parentId ? message : { ...message, parentId };
 }

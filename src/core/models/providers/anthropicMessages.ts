@@ -4,7 +4,7 @@ import type { ReasoningEffort } from '../../../shared/models.js';
 import { incomplete, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ChatMessage, ContentPart, ToolSpec } from './modelRequest.js';
 import { finishReasonOf, type ResolvedRequest } from './requestParts.js';
-import { toolCallEvent, type StreamEvent } from './streamEvent.js';
+import { jsonSize, MAX_REPLAY_CHARS, toolCallEvent, type StreamEvent } from './streamEvent.js';
 
 /**
  * Anthropic Messages (`POST {baseURL}/v1/messages`, streamed). Roles must
@@ -125,7 +125,20 @@ function refusalOf(delta: unknown): string | undefined {
  */
 export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
   const tools = new Map<number, { id: string; name: string; json: string; initial: unknown }>();
-  const thinking = new Map<number, { thinking: string; signature: string }>();
+  /** Thinking blocks held whole until they stop, to send back; past MAX_REPLAY_CHARS in all they are dropped (a provider may stream them without end). */
+  const thinking = new Map<number, { thinking: string; signature: string; dropped?: boolean }>();
+  let heldChars = 0;
+  /** Adds a piece to a held thinking block, unless that would pass the bound: then the block is dropped, once noticed. */
+  const hold = (block: { thinking: string; signature: string; dropped?: boolean } | undefined, field: 'thinking' | 'signature', text: string): StreamEvent[] => {
+    if (!block || block.dropped) return [];
+    heldChars += text.length;
+    if (heldChars <= MAX_REPLAY_CHARS) {
+      block[field] += text;
+      return [];
+    }
+    Object.assign(block, { thinking: '', signature: '', dropped: true });
+    return [{ type: 'notice', text: `the model's thinking blocks passed ${MAX_REPLAY_CHARS} characters; they are not sent back to it, which a provider that requires them may refuse` }];
+  };
   const noticed = new Set<string>();
   let inputTokens = 0;
   let outputTokens = 0;
@@ -151,11 +164,14 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           const block = event.content_block as unknown as { type: string } & Record<string, unknown>;
           if (block.type === 'tool_use') {
             tools.set(event.index, { id: String(block.id), name: String(block.name), json: '', initial: block.input });
-            toolChars += String(block.name).length;
+            // An input given whole at the start counts too: it is the call's arguments when no input_json_delta follows.
+            toolChars += String(block.name).length + (block.input !== null && typeof block.input === 'object' ? jsonSize(block.input) : 0);
           }
           else if (block.type === 'thinking') {
-            thinking.set(event.index, { thinking: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '' });
-            return typeof block.thinking === 'string' && block.thinking ? [{ type: 'reasoning-delta', text: block.thinking, source: 'anthropic' }] : [{ type: 'reasoning-delta', text: '', source: 'anthropic' }];
+            const held = { thinking: '', signature: '' };
+            thinking.set(event.index, held);
+            const dropped = [...hold(held, 'thinking', typeof block.thinking === 'string' ? block.thinking : ''), ...hold(held, 'signature', typeof block.signature === 'string' ? block.signature : '')];
+            return [typeof block.thinking === 'string' && block.thinking ? { type: 'reasoning-delta', text: block.thinking, source: 'anthropic' } : { type: 'reasoning-delta', text: '', source: 'anthropic' }, ...dropped];
           } else if (block.type === 'redacted_thinking') return [{ type: 'reasoning-replay', item: { type: 'redacted_thinking', data: block.data }, source: 'anthropic' }];
           else if (block.type === 'text') return typeof block.text === 'string' && block.text ? [{ type: 'text-delta', text: block.text }] : [];
           else {
@@ -172,14 +188,11 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           const delta = event.delta as unknown as { type: string } & Record<string, unknown>;
           if (delta.type === 'text_delta') return typeof delta.text === 'string' && delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
           if (delta.type === 'thinking_delta') {
-            const block = thinking.get(event.index);
-            if (block && typeof delta.thinking === 'string') block.thinking += delta.thinking;
-            return typeof delta.thinking === 'string' && delta.thinking ? [{ type: 'reasoning-delta', text: delta.thinking, source: 'anthropic' }] : [];
+            if (typeof delta.thinking !== 'string' || !delta.thinking) return [];
+            return [{ type: 'reasoning-delta', text: delta.thinking, source: 'anthropic' }, ...hold(thinking.get(event.index), 'thinking', delta.thinking)];
           }
           if (delta.type === 'signature_delta') {
-            const block = thinking.get(event.index);
-            if (block && typeof delta.signature === 'string') block.signature += delta.signature;
-            return [];
+            return typeof delta.signature === 'string' ? hold(thinking.get(event.index), 'signature', delta.signature) : [];
           }
           if (delta.type === 'input_json_delta') {
             const tool = tools.get(event.index);
@@ -193,7 +206,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
         }
         case 'content_block_stop': {
           const block = thinking.get(event.index);
-          if (block) return [{ type: 'reasoning-replay', item: { type: 'thinking', thinking: block.thinking, signature: block.signature }, source: 'anthropic' }];
+          if (block) return block.dropped ? [] : [{ type: 'reasoning-replay', item: { type: 'thinking', thinking: block.thinking, signature: block.signature }, source: 'anthropic' }];
           const tool = tools.get(event.index);
           if (!tool) return [];
           const initial = tool.initial !== null && typeof tool.initial === 'object' && Object.keys(tool.initial).length ? JSON.stringify(tool.initial) : '';

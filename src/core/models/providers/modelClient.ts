@@ -1,5 +1,6 @@
 import type { ApiKind, ModelEntry } from '../../../shared/models.js';
 import * as anthropic from './anthropicMessages.js';
+import { boundedFetch, DEFAULT_MAX_EVENT_BYTES } from './boundedFetch.js';
 import { guardedStream, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ModelRequest } from './modelRequest.js';
 import * as openaiChat from './openaiChat.js';
@@ -17,6 +18,8 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** An answer (text and tool-call arguments; reasoning is bounded apart) longer than this stops the request (`too-long`), its text kept up to here. Default DEFAULT_MAX_ANSWER_CHARS. */
   maxAnswerChars?: number;
+  /** One server-sent event longer than this (in bytes) ends the request (`too-long`). Default DEFAULT_MAX_EVENT_BYTES. */
+  maxEventBytes?: number;
 }
 
 /**
@@ -37,7 +40,8 @@ export const DEFAULT_MAX_ANSWER_CHARS = 1024 * 1024;
 
 /** One API's wire format: how to start its stream, and how to read it. */
 interface Wire<Chunk> {
-  open(request: ResolvedRequest, options: WireOptions): Promise<AsyncIterable<Chunk>>;
+  /** `fetch`: what the SDK client must stream through (boundedFetch). */
+  open(request: ResolvedRequest, options: WireOptions, fetch: typeof globalThis.fetch): Promise<AsyncIterable<Chunk>>;
   translator(context: ErrorContext): StreamTranslator<Chunk>;
 }
 
@@ -49,7 +53,7 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
       const resolved = resolveRequest(entry, request);
       const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}) };
       return guardedStream({
-        open: (wireOptions) => wire.open(resolved, wireOptions),
+        open: (wireOptions) => wire.open(resolved, wireOptions, boundedFetch(options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES)),
         translator: wire.translator(context),
         idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
@@ -67,7 +71,7 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
  * entry alone decides where a request goes and with which key: the base
  * URL, the key (none: no Authorization header at all), no retries
  * (`maxRetries: 0`: the loop owns them), no SDK logging (a debug log would
- * print requests). `fetch` stays the platform's.
+ * print requests). `fetch` is the platform's, bounded (boundedFetch).
  */
 export function createModelClient(entry: ModelEntry, apiKey: string | undefined): ModelClient {
   const common = { baseURL: entry.baseUrl, maxRetries: 0, logLevel: 'off' as const };
@@ -76,15 +80,15 @@ export function createModelClient(entry: ModelEntry, apiKey: string | undefined)
   switch (entry.api) {
     case 'openai': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o) => openaiChat.openStream(await client(), r, o), translator: () => openaiChatTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o, f) => openaiChat.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => openaiChatTranslator() });
     }
     case 'openai-responses': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o) => openaiResponses.openStream(await client(), r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
+      return clientOn(entry, apiKey, { open: async (r, o, f) => openaiResponses.openStream((await client()).withOptions({ fetch: f }), r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
     }
     case 'anthropic': {
       const client = sdkClient('anthropic', { ...common, ...auth });
-      return clientOn(entry, apiKey, { open: async (r, o) => anthropic.openStream(await client(), r, o), translator: () => anthropic.anthropicTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o, f) => anthropic.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => anthropic.anthropicTranslator() });
     }
   }
 }

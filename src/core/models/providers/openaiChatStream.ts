@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { incomplete, type StreamTranslator } from './guardedStream.js';
 import { finishReasonOf } from './requestParts.js';
-import type { ReasoningSource, StreamEvent } from './streamEvent.js';
+import { jsonSize, MAX_REPLAY_CHARS, type ReasoningSource, type StreamEvent } from './streamEvent.js';
 import { ThinkTagSplitter } from './thinkTags.js';
 import { ToolCallAssembler, type ToolCallPiece } from './toolCallAssembler.js';
 
@@ -52,6 +52,9 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
   const think = new ThinkTagSplitter();
   /** OpenRouter streams each reasoning detail in pieces under its `index`: joined here, sent back whole. */
   const details = new Map<number, Record<string, unknown>>();
+  /** Characters of `details` held; past MAX_REPLAY_CHARS they are dropped, not held until the end (a provider may stream them without end). */
+  let detailChars = 0;
+  let detailsDropped = false;
   const noticedTypes = new Set<string>();
   const sources = new Set<ReasoningSource>();
   let finish: string | undefined;
@@ -96,7 +99,15 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       if (!detail) continue;
       const index = typeof detail.index === 'number' ? detail.index : details.size + position;
       const kept = details.get(index);
-      if (!kept) details.set(index, { ...detail });
+      if (!detailsDropped) detailChars += jsonSize(detail);
+      if (!detailsDropped && detailChars > MAX_REPLAY_CHARS) {
+        detailsDropped = true;
+        details.clear();
+        events.push({ type: 'notice', text: `the provider's reasoning details passed ${MAX_REPLAY_CHARS} characters; they are not kept, nor sent back to it` });
+      }
+      if (detailsDropped) {
+        // Dropped: only shown, as below.
+      } else if (!kept) details.set(index, { ...detail });
       else for (const field of ['text', 'summary', 'data', 'signature'] as const) if (typeof detail[field] === 'string') kept[field] = `${typeof kept[field] === 'string' ? kept[field] : ''}${detail[field]}`;
       // The same thought comes as `reasoning` too: shown once.
       if (!shown) events.push(...reasoning(detailText(detail), 'reasoning_details'));
@@ -130,7 +141,9 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
           const extra = record(part.extra_content);
           if (extra) piece.extraContent = extra;
           calls.push(piece);
-          toolChars += (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : (JSON.stringify(piece.arguments)?.length ?? 0));
+          // Everything a piece makes the assembler hold counts, its extra_content too, and a piece at least one: a flood of empty pieces makes calls too.
+          const chars = (piece.name?.length ?? 0) + (typeof piece.arguments === 'string' ? piece.arguments.length : piece.arguments === undefined ? 0 : jsonSize(piece.arguments));
+          toolChars += Math.max(1, chars + (extra ? jsonSize(extra) : 0));
           events.push({ type: 'tool-input-delta' });
         }
         if (choice.finish_reason) finish = choice.finish_reason;

@@ -86,6 +86,8 @@ function streamError(event: { error?: unknown; code?: unknown; message?: unknown
 export function responsesTranslator(context: ErrorContext): StreamTranslator<ResponseStreamEvent> {
   let toolCalls = 0;
   let toolChars = 0;
+  /** Argument characters counted from each function call's deltas, by output_index: its done item counts only what they did not. */
+  const deltaChars = new Map<string, number>();
   let refused = false;
   let finished: StreamEvent[] | undefined;
   /** Where the last reasoning piece was, so a new summary part starts on a new paragraph. */
@@ -109,12 +111,18 @@ export function responsesTranslator(context: ErrorContext): StreamTranslator<Res
           refused = true;
           return typeof raw.delta === 'string' && raw.delta ? [{ type: 'refusal-delta', text: raw.delta }] : [];
         case 'response.function_call_arguments.delta':
-          if (typeof raw.delta === 'string') toolChars += raw.delta.length;
+          if (typeof raw.delta === 'string') {
+            toolChars += raw.delta.length;
+            deltaChars.set(String(raw.output_index), (deltaChars.get(String(raw.output_index)) ?? 0) + raw.delta.length);
+          }
           return [{ type: 'tool-input-delta' }];
         case 'response.output_item.done': {
           const item = raw.item as { type?: string } & Record<string, unknown>;
           if (item.type === 'function_call') {
             toolCalls++;
+            // A call may come whole here, without deltas: what they did not count counts now.
+            const args = typeof item.arguments === 'string' ? item.arguments.length : 0;
+            toolChars += Math.max(1, String(item.name).length + args - (deltaChars.get(String(raw.output_index)) ?? 0));
             return [toolCallEvent(String(item.call_id), String(item.name), typeof item.arguments === 'string' ? item.arguments : '')];
           }
           if (item.type === 'reasoning') {

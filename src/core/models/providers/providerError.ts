@@ -186,11 +186,14 @@ function toolOf(body: { param?: string }, message: string, context: ErrorContext
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The key never appears in a message, whoever echoed it. */
+/** A provider's error text kept at most: a message, not a document (a hostile provider may send megabytes). */
+const MAX_MESSAGE_CHARS = 4000;
+
+/** The key never appears in a message, whoever echoed it; the message is cut to MAX_MESSAGE_CHARS (after masking, so no part of the key is left). */
 export function mask(text: string, context: Pick<ErrorContext, 'secret'>): string {
   const secret = context.secret;
-  if (!secret || secret.length < 4) return text;
-  return text.split(secret).join('***');
+  const masked = !secret || secret.length < 4 ? text : text.split(secret).join('***');
+  return masked.length <= MAX_MESSAGE_CHARS ? masked : `${masked.slice(0, MAX_MESSAGE_CHARS)}… (${masked.length - MAX_MESSAGE_CHARS} more characters)`;
 }
 
 function describeNetwork(network: NetworkFailure, error: unknown): string {

@@ -20,6 +20,22 @@
  * - `usage`: tokens of this request, once, before `done`.
  * - `done`: the model finished; nothing follows.
  */
+/**
+ * The provider's own reasoning items (signatures, encrypted reasoning) kept
+ * per answer, as JSON characters: a client holds no more of them while they
+ * stream, and the answer keeps no more (streamedAnswer.ts).
+ */
+export const MAX_REPLAY_CHARS = 2_000_000;
+
+/** Characters of a provider's value as JSON, for the bounds; Infinity for one nested too deep to write (a depth bomb overflows JSON.stringify). */
+export function jsonSize(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Infinity;
+  }
+}
+
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'other';
 
 export type ReasoningSource = 'reasoning_content' | 'reasoning' | 'reasoning_details' | 'think-tags' | 'thinking-part' | 'anthropic' | 'responses';

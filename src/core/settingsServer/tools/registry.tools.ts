@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RegistryMcpServer, RegistryPrompt } from '../../../shared/registry.js';
 import type { GrantKind } from '../../registry/registryCenter.js';
+import { shownUrl } from '../../mcp/config/shownUrl.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
@@ -19,12 +20,26 @@ function unknownApp(ctx: SettingsContext, app: string) {
   return errorResult(`no app "${app}" is registered${didYouMean(app, ctx.registry.listApps().map((a) => a.appId))}`);
 }
 
-// Env values may be secrets (API keys): only their names leave the host.
+/**
+ * Where a server runs, without what may be a secret (the model reads this
+ * unasked): a command without its arguments (`--token …`), a remote url
+ * without its path and query (hosted servers carry their key there).
+ */
+function whereOf(url: string): string {
+  if (url.startsWith('cmd://')) {
+    const [command = '', ...args] = url.slice('cmd://'.length).split(' ');
+    return `cmd://${command}${args.length ? ' …' : ''}`;
+  }
+  if (/^https?:/i.test(url)) return shownUrl(url);
+  return URL.canParse(url) ? `${new URL(url).protocol}//${new URL(url).host}` : '(not shown)';
+}
+
+// Env values may be secrets (API keys): only their names leave the host; the url only as whereOf shows it.
 const serverView = (server: RegistryMcpServer, grantedTo: string[]) => ({
   id: server.id,
   providerAppId: server.providerAppId,
   name: server.name,
-  url: server.url,
+  url: whereOf(server.url),
   description: server.description ?? null,
   tags: server.tags,
   allowMain: server.allowMain,

@@ -90,6 +90,10 @@ describe('a conversation read by windows', () => {
     expect(ids(view.messages)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
     expect(view.window).toEqual({ start: 0, end: 8, total: 8 });
     expect(view.notices).toEqual([expect.stringContaining('the last line (30 bytes) was cut short'), expect.stringMatching(/message m3 \(line 4\) is not a message this version reads .*kept in the file/)]);
+    // The whole-conversation read (export, the next turn's history) goes through it too: nothing before m3 is cut off.
+    const whole = host.chat.get(id);
+    expect(ids(whole.messages)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
+    expect(whole.notices).toEqual(expect.arrayContaining([expect.stringMatching(/line 4 is not a message this version reads/)]));
     expect(fs.readFileSync(file, 'utf8')).toBe(written);
   });
 

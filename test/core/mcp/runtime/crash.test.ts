@@ -24,7 +24,7 @@ describe('a server that crashes mid-call (real stdio server)', () => {
     expect((error as Error).message).toContain('goodbye');
     expect((error as Error).message).toContain('exit code 3');
     // The default timeout is 60 s; a crash must not wait for it.
-    expect(elapsed).toBeLessThan(5_000);
+    expect(elapsed).toBeLessThan(30_000);
     await waitUntil(() => !isAlive(pid), `crashed pid ${pid} to be gone`);
 
     const lease = host.mcp.servers.snapshots()[0]!.leases.find((l) => l.conversationId === 'conv-crash')!;

@@ -48,7 +48,7 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
     expect(error.message).toContain('300 ms');
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(3_000);
+    expect(elapsed).toBeLessThan(5_000); // the server would have answered at 5 s
     // notifications/cancelled reached the server: its handler's signal fired.
     expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
 
@@ -66,7 +66,7 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     const error = await rejection(call);
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_ABORTED');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // the call would have run for 10 s
     expect(await stderrLine(host, 'cancelled:')).toContain('cancelled:');
   });
 

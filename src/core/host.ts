@@ -62,7 +62,34 @@ interface Started {
   dispose(): Promise<void>;
 }
 
-const PLUGIN_FACADE = ['catalog', 'roots', 'runGate', 'trustState', 'runPlan', 'view', 'appViews', 'appServerProblems', 'pageRegistry', 'rescan', 'rescanAndReload', 'trust', 'untrust', 'install', 'installOrUpdate', 'previewInstall', 'previewUninstall', 'uninstall', 'listRoots', 'addRoot', 'removeRoot', 'devLinks', 'previewDevLink', 'linkDev', 'unlinkDev', 'backends'] as const;
+const PLUGIN_FACADE = [
+  'catalog',
+  'roots',
+  'runGate',
+  'trustState',
+  'runPlan',
+  'view',
+  'appViews',
+  'appServerProblems',
+  'pageRegistry',
+  'rescan',
+  'rescanAndReload',
+  'trust',
+  'untrust',
+  'install',
+  'installOrUpdate',
+  'previewInstall',
+  'previewUninstall',
+  'uninstall',
+  'listRoots',
+  'addRoot',
+  'removeRoot',
+  'devLinks',
+  'previewDevLink',
+  'linkDev',
+  'unlinkDev',
+  'backends',
+] as const;
 
 /**
  * The composition root: opens the store and the ports, then builds the
@@ -90,10 +117,26 @@ export function createHost(options: HostOptions = {}): Host {
     const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
     const tools = toolsModule(base, { mcp, registry: registry.center, runGate, catalog, agents: stores.agents, alwaysAllow: stores.alwaysAllow, knowledge: knowledge.service, resolver });
-    const chat = chatModule(base, store, { agents: stores.agents, models: models.service, resolver: { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents }, tools, mcp });
+    const chat = chatModule(base, store, {
+      agents: stores.agents,
+      models: models.service,
+      resolver: { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents },
+      tools,
+      mcp,
+    });
     plugins.startOperations(registry, mcp);
     settingsServer.bind(
-      { agents: stores.agents, registry: registry.center, catalog, rescan: () => plugins.rescanAndReload(), runtime: mcp.runtime, snapshots: () => mcp.administration.snapshots(), serverSettings: mcp.settings, alwaysAllow: stores.alwaysAllow, knowledge: knowledge.service },
+      {
+        agents: stores.agents,
+        registry: registry.center,
+        catalog,
+        rescan: () => plugins.rescanAndReload(),
+        runtime: mcp.runtime,
+        snapshots: () => mcp.administration.snapshots(),
+        serverSettings: mcp.settings,
+        alwaysAllow: stores.alwaysAllow,
+        knowledge: knowledge.service,
+      },
       tools.confirmations,
     );
     const watcher = new HostWatcher({

@@ -58,7 +58,11 @@ const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" pri
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = options.token ?? newToken();
-  const api = createHostApiService(options.host, { face: 'serve', urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir), version: options.version });
+  const api = createHostApiService(options.host, {
+    face: 'serve',
+    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir),
+    version: options.version,
+  });
   let state: ServeState | undefined;
   const server = http.createServer((req, res) => {
     if (!state) return sendText(res, 503, 'starting');

@@ -44,8 +44,15 @@ function spawnAsNobody(args: string[], env: NodeJS.ProcessEnv) {
   const view = tempDir('chatos-checkout-');
   fs.chmodSync(view, 0o755);
   const script = 'mount --bind "$1" "$2" || exit 97; cd "$2" || exit 97; shift 2; exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"';
-  const run = spawnSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', repoRoot, view, process.execPath, path.join(view, 'bin', 'chatos.js'), ...args], { cwd: view, encoding: 'utf8', env });
-  if (run.status === 97 || run.error) throw new Error(`nobody cannot reach the checkout at ${repoRoot} and binding it elsewhere failed (${run.stderr || run.error}); run the tests where unshare and mount work as root, or from a checkout other users may reach`);
+  const run = spawnSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', repoRoot, view, process.execPath, path.join(view, 'bin', 'chatos.js'), ...args], {
+    cwd: view,
+    encoding: 'utf8',
+    env,
+  });
+  if (run.status === 97 || run.error)
+    throw new Error(
+      `nobody cannot reach the checkout at ${repoRoot} and binding it elsewhere failed (${run.stderr || run.error}); run the tests where unshare and mount work as root, or from a checkout other users may reach`,
+    );
   return run;
 }
 
@@ -91,7 +98,11 @@ describe('a write that does not reach the disk is a failure, said before anythin
     expect(trust.status).toBe(1);
     expect(trust.stdout).toBe('');
     expect(trust.stderr).toContain('the change was not saved');
-    expect(cli('apps', '--json').json().plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state).toBe('untrusted');
+    expect(
+      cli('apps', '--json')
+        .json()
+        .plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state,
+    ).toBe('untrusted');
 
     const agentFile = path.join(tempDir(), 'agent.json');
     fs.writeFileSync(agentFile, JSON.stringify({ id: 'a', name: 'A', uiApps: [] }));
@@ -123,7 +134,8 @@ describe('a write that does not reach the disk is a failure, said before anythin
     ].join('\n');
     const asRoot = process.getuid?.() === 0;
     const run = asRoot ? spawnSync('sh', ['-c', script, 'sh', mountPoint], { encoding: 'utf8' }) : spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', mountPoint], { encoding: 'utf8' });
-    if (run.status === 97 || run.error) throw new Error(`cannot mount a tmpfs for the disk-full test (${run.stderr || run.error}); run the tests as root or where unprivileged user namespaces are allowed`);
+    if (run.status === 97 || run.error)
+      throw new Error(`cannot mount a tmpfs for the disk-full test (${run.stderr || run.error}); run the tests as root or where unprivileged user namespaces are allowed`);
     const read = (name: string) => fs.readFileSync(path.join(out, name), 'utf8');
     expect(read('setup.code').trim(), read('setup.out')).toBe('0');
     expect(read('grant.code').trim()).toBe('1');

@@ -80,7 +80,16 @@ export async function startTestHost(setup: (dirs: { home: string; pluginRoot: st
   const projectRoot = tempDir('chatos-gw-project-');
   setup({ home, pluginRoot });
   // No built-in plugins and no bundled provider defaults unless asked: a listing as chatos would start their servers too.
-  const host = createHost({ home, appRoot: repoRoot, builtinPluginsDir: tempDir('chatos-gw-builtin-'), defaultsDir: tempDir('chatos-gw-defaults-'), extraPluginRoots: [pluginRoot], sessionRoot, projectRoot, ...options });
+  const host = createHost({
+    home,
+    appRoot: repoRoot,
+    builtinPluginsDir: tempDir('chatos-gw-builtin-'),
+    defaultsDir: tempDir('chatos-gw-defaults-'),
+    extraPluginRoots: [pluginRoot],
+    sessionRoot,
+    projectRoot,
+    ...options,
+  });
   hosts.push(host);
   await host.start();
   return { host, home, pluginRoot, sessionRoot, projectRoot };
@@ -135,8 +144,8 @@ export function freePort(): Promise<number> {
 
 /** Every pid the runtime holds for a server, any conversation's. */
 export function pidsOf(host: Host, serverId: string): number[] {
-  return internalsOf(host).mcp.runtime.connections
-    .snapshot()
+  return internalsOf(host)
+    .mcp.runtime.connections.snapshot()
     .filter((s) => s.serverId === serverId)
     .flatMap((s) => s.leases.map((l) => l.pid))
     .filter((pid): pid is number => pid !== undefined);

@@ -25,7 +25,10 @@ describe('architecture figures', () => {
 
   it('collapses files to their top-level folder of src/core, counting each folder pair once', () => {
     const edges = folderEdges([
-      { source: 'src/core/chat/a.ts', dependencies: [{ resolved: 'src/core/models/m.ts' }, { resolved: 'src/core/models/n.ts' }, { resolved: 'src/core/chat/b.ts' }, { resolved: 'node_modules/zod/index.js' }] },
+      {
+        source: 'src/core/chat/a.ts',
+        dependencies: [{ resolved: 'src/core/models/m.ts' }, { resolved: 'src/core/models/n.ts' }, { resolved: 'src/core/chat/b.ts' }, { resolved: 'node_modules/zod/index.js' }],
+      },
       { source: 'src/core/host.ts', dependencies: [{ resolved: 'src/core/chat/a.ts' }] },
       { source: 'src/shared/x.ts', dependencies: [] },
     ]);

@@ -38,7 +38,13 @@ describe('a depth bomb in a provider stream', { timeout: 120_000 }, () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({
       kind: 'frames',
-      frames: [chatChunk({ role: 'assistant', content: '' }), { data: bombChunk({ reasoning_details: [{ type: 'reasoning.encrypted', index: 0, data: 'NESTED' }] }) }, chatChunk({ content: 'Still here.' }), chatChunk({}, 'stop'), { data: '[DONE]' }],
+      frames: [
+        chatChunk({ role: 'assistant', content: '' }),
+        { data: bombChunk({ reasoning_details: [{ type: 'reasoning.encrypted', index: 0, data: 'NESTED' }] }) },
+        chatChunk({ content: 'Still here.' }),
+        chatChunk({}, 'stop'),
+        { data: '[DONE]' },
+      ],
     });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'hi' }).done;
     expect(outcome.status, JSON.stringify(outcome.stop ?? null).slice(0, 400)).toBe('done');

@@ -45,7 +45,12 @@ async function redirectingProvider() {
 }
 
 const entry = (api: ApiKind, url: string): ModelEntry => ({ id: 'm', name: 'M', api, baseUrl: api === 'anthropic' ? url : `${url}/v1`, model: 'test-model', vision: false, key: { kind: 'stored' } });
-const leaked = (seen: http.IncomingHttpHeaders[]) => seen.flatMap((headers) => Object.entries(headers).filter(([, value]) => String(value).includes(KEY)).map(([name]) => name));
+const leaked = (seen: http.IncomingHttpHeaders[]) =>
+  seen.flatMap((headers) =>
+    Object.entries(headers)
+      .filter(([, value]) => String(value).includes(KEY))
+      .map(([name]) => name),
+  );
 
 describe('a stored key and a redirect to another origin', { timeout: 60_000 }, () => {
   for (const api of API_KINDS) {
@@ -67,7 +72,9 @@ describe('a stored key and a redirect to another origin', { timeout: 60_000 }, (
 
   it('embedding does not carry the key to the other origin', async () => {
     const { seen, url } = await redirectingProvider();
-    await createEmbedder(entry('openai', url), KEY, { retries: 0 }).embed(['a text'], undefined).catch(() => {});
+    await createEmbedder(entry('openai', url), KEY, { retries: 0 })
+      .embed(['a text'], undefined)
+      .catch(() => {});
     expect(seen.length, 'the request followed the redirect').toBeGreaterThan(0);
     expect(leaked(seen)).toEqual([]);
   });

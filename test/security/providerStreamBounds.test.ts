@@ -64,7 +64,13 @@ async function endlessEventServer(total: number) {
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { ...state, get written() { return state.written; }, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+  return {
+    ...state,
+    get written() {
+      return state.written;
+    },
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+  };
 }
 
 describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
@@ -97,7 +103,7 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
     expect(large / small, `2 MiB took ${Math.round(small)} ms, 6 MiB ${Math.round(large)} ms`).toBeLessThanOrEqual(4);
   });
 
-  it("reasoning details without end are not held whole: the replay kept of them stays within the replay bound", async () => {
+  it('reasoning details without end are not held whole: the replay kept of them stays within the replay bound', async () => {
     const server = await startProviderServer();
     const piece = 'Z'.repeat(256 * 1024);
     function* frames(): Generator<SseFrame> {
@@ -121,7 +127,9 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
       kind: 'frames',
       frames: [
         chatChunk({ role: 'assistant', content: '' }),
-        chatChunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{}' }, extra_content: { google: { thought_signature: 'S'.repeat(4 * MiB) } } }] }),
+        chatChunk({
+          tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{}' }, extra_content: { google: { thought_signature: 'S'.repeat(4 * MiB) } } }],
+        }),
         chatChunk({}, 'tool_calls'),
         { data: '[DONE]' },
       ],
@@ -157,7 +165,9 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
 
   /** Anthropic Messages events, each named by its type. */
   const anthropicEvent = (type: string, data: object): SseFrame => ({ event: type, data: { type, ...data } });
-  const messageStart = anthropicEvent('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'test-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+  const messageStart = anthropicEvent('message_start', {
+    message: { id: 'msg', type: 'message', role: 'assistant', model: 'test-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+  });
   const messageEnd = (reason: string) => [anthropicEvent('message_delta', { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 1 } }), anthropicEvent('message_stop', {})];
 
   it("Anthropic: a thinking block's signature without end is not held whole", async () => {
@@ -201,7 +211,11 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
     function* frames(): Generator<SseFrame> {
       yield event('response.created', { response });
       // Eight calls of 1 MiB each: none is announced by a delta.
-      for (let i = 0; i < 8; i++) yield event('response.output_item.done', { output_index: i, item: { id: `fc_${i}`, type: 'function_call', call_id: `call_${i}`, name: 'mcp_chat_echo', arguments: JSON.stringify({ text: 'z'.repeat(MiB) }), status: 'completed' } });
+      for (let i = 0; i < 8; i++)
+        yield event('response.output_item.done', {
+          output_index: i,
+          item: { id: `fc_${i}`, type: 'function_call', call_id: `call_${i}`, name: 'mcp_chat_echo', arguments: JSON.stringify({ text: 'z'.repeat(MiB) }), status: 'completed' },
+        });
       yield event('response.completed', { response: { ...response, status: 'completed', usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } });
     }
     server.enqueue({ kind: 'frames', frames: frames() });

@@ -41,7 +41,11 @@ describe('a remote server that redirects to another origin', { timeout: 60_000 }
     // The MCP SDK follows redirects within the url's origin only, and the problem says so.
     expect(listed.problems.find((p) => p.file === 'chatos::remote')?.message).toContain('not followed');
     await host.tools.call(caller('conv-r'), 'mcp_remote_anything', {}).catch(() => {});
-    const leaked = seen.flatMap((headers) => Object.entries(headers).filter(([, value]) => String(value).includes(SECRET)).map(([name]) => name));
+    const leaked = seen.flatMap((headers) =>
+      Object.entries(headers)
+        .filter(([, value]) => String(value).includes(SECRET))
+        .map(([name]) => name),
+    );
     expect(leaked, 'the static header reached the other origin').toEqual([]);
   });
 });

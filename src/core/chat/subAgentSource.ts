@@ -99,21 +99,42 @@ export class SubAgentSource implements ToolSource {
     const target = this.deps.agents.list().find((other) => subAgentToolName(other.id) === toolName);
     if (!target) return undefined;
     if (!agent) {
-      throw new GatewayError('NOT_GRANTED', `${caller.appId} may not call sub-agent "${target.id}": only an agent that lists it among its sub-agents may`, `call it from an agent whose sub-agents include "${target.id}" (the agent's settings on the Agents page)`, HOST_TOOL_OWNER.serverId);
+      throw new GatewayError(
+        'NOT_GRANTED',
+        `${caller.appId} may not call sub-agent "${target.id}": only an agent that lists it among its sub-agents may`,
+        `call it from an agent whose sub-agents include "${target.id}" (the agent's settings on the Agents page)`,
+        HOST_TOOL_OWNER.serverId,
+      );
     }
     if (agent.subAgents.includes(target.id) && caller.depth === undefined) {
-      throw new GatewayError('NOT_GRANTED', `sub-agent "${target.id}" runs only inside a chat turn of agent ${agent.id}, in a child of its conversation`, `ask agent ${agent.id} in a conversation (the Chat page, or chatos chat --agent ${agent.id})`, HOST_TOOL_OWNER.serverId);
+      throw new GatewayError(
+        'NOT_GRANTED',
+        `sub-agent "${target.id}" runs only inside a chat turn of agent ${agent.id}, in a child of its conversation`,
+        `ask agent ${agent.id} in a conversation (the Chat page, or chatos chat --agent ${agent.id})`,
+        HOST_TOOL_OWNER.serverId,
+      );
     }
     if (agent.subAgents.includes(target.id) && this.depthOf(caller) >= this.deps.maxDepth) {
-      throw new GatewayError('DEPTH_LIMIT', `sub-agent "${target.id}" is not offered at depth ${this.depthOf(caller)}: sub-agent runs nest at most ${this.deps.maxDepth} deep`, 'finish this run with what it has, and let the agent above it delegate', HOST_TOOL_OWNER.serverId);
+      throw new GatewayError(
+        'DEPTH_LIMIT',
+        `sub-agent "${target.id}" is not offered at depth ${this.depthOf(caller)}: sub-agent runs nest at most ${this.deps.maxDepth} deep`,
+        'finish this run with what it has, and let the agent above it delegate',
+        HOST_TOOL_OWNER.serverId,
+      );
     }
-    throw new GatewayError('NOT_GRANTED', `agent "${agent.id}" may not call sub-agent "${target.id}": it is not among its sub-agents`, `add "${target.id}" to the sub-agents of agent ${agent.id} (the Agents page, or chatos agents update ${agent.id} --file AGENT.json)`, HOST_TOOL_OWNER.serverId);
+    throw new GatewayError(
+      'NOT_GRANTED',
+      `agent "${agent.id}" may not call sub-agent "${target.id}": it is not among its sub-agents`,
+      `add "${target.id}" to the sub-agents of agent ${agent.id} (the Agents page, or chatos agents update ${agent.id} --file AGENT.json)`,
+      HOST_TOOL_OWNER.serverId,
+    );
   }
 
   async call({ caller, tool, args }: SourceCall, options: GatewayCallOptions | undefined): Promise<SourceResult> {
     const agentId = this.toolsOf(caller).tools.find((sub) => sub.spec.name === tool.name)?.agentId;
     // Changed since the call was resolved (the sub-agent removed from the agent's settings): refused like a call that came later.
-    if (agentId === undefined) throw new GatewayError('NOT_GRANTED', `${tool.name} is no longer among the sub-agents of agent "${caller.agentId}"`, 'see its sub-agents on the Agents page', HOST_TOOL_OWNER.serverId);
+    if (agentId === undefined)
+      throw new GatewayError('NOT_GRANTED', `${tool.name} is no longer among the sub-agents of agent "${caller.agentId}"`, 'see its sub-agents on the Agents page', HOST_TOOL_OWNER.serverId);
     const task = args.task;
     if (typeof task !== 'string' || !task.trim()) return { result: { content: [{ type: 'text', text: `${tool.name} needs {"task": "<what to do>"}` }], isError: true } };
     const run = await this.deps.run({

@@ -63,7 +63,16 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
-      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}), ...signIn },
+      call: {
+        ...base,
+        phase: 'finished',
+        status,
+        durationMs,
+        summary: resultSummary(content),
+        ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}),
+        ...(childConversationId ? { childConversationId } : {}),
+        ...signIn,
+      },
     });
     return {
       role: 'tool',
@@ -87,7 +96,8 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone (a sub-agent's run
   // stops as a Stop would stop it; the turn goes on).
   const running = deps.calls?.begin(chatCallKey(batch.conversationId, call.id), batch.signal) ?? { signal: batch.signal, end: () => undefined };
-  const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
+  const cancelled = () =>
+    finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
   const onConversation = (childId: string) => {
     childConversationId = childId;
@@ -113,12 +123,14 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
-    const status: ToolCallStatus = result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
+    const status: ToolCallStatus =
+      result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
-    if (error instanceof McpRuntimeError) return finish('error', textItem(`The call failed: ${withUrlsShortened(error.message)}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
+    if (error instanceof McpRuntimeError)
+      return finish('error', textItem(`The call failed: ${withUrlsShortened(error.message)}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
     return finish('error', textItem(`The call failed: ${(error as Error).message}`));
   } finally {
     running.end();

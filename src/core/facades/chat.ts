@@ -7,30 +7,29 @@ export type { StartedTurn } from '../chat/chatService.js';
 export type { TurnOutcome } from '../chat/chatTurn.js';
 
 /** Conversations and their turns: the chat operations every face calls; a turn runs in the core whoever started it. */
-export interface ChatFacade
-  extends Pick<
-    ChatService,
-    | 'onEvent'
-    | 'list'
-    | 'get'
-    | 'window'
-    | 'create'
-    | 'rename'
-    | 'setBranch'
-    | 'delete'
-    | 'search'
-    | 'export'
-    | 'send'
-    | 'edit'
-    | 'regenerate'
-    | 'resume'
-    | 'continue'
-    | 'setModel'
-    | 'stop'
-    | 'cancelCall'
-    | 'isRunning'
-    | 'problems'
-  > {
+export interface ChatFacade extends Pick<
+  ChatService,
+  | 'onEvent'
+  | 'list'
+  | 'get'
+  | 'window'
+  | 'create'
+  | 'rename'
+  | 'setBranch'
+  | 'delete'
+  | 'search'
+  | 'export'
+  | 'send'
+  | 'edit'
+  | 'regenerate'
+  | 'resume'
+  | 'continue'
+  | 'setModel'
+  | 'stop'
+  | 'cancelCall'
+  | 'isRunning'
+  | 'problems'
+> {
   /** `host.chat.*` of a UI app's page: kept to that app's own agents and conversations. */
   page(app: PageApp, request: PageChatRequest): Promise<Record<string, unknown>>;
 }

@@ -14,27 +14,26 @@ export type { GrantKind } from '../registry/registryCenter.js';
  * Registrations themselves come from the plugins, provider DBs and defaults
  * (the registry sync), never from a face.
  */
-export interface RegistryFacade
-  extends Pick<
-    RegistryCenter,
-    | 'ownerAppId'
-    | 'listApps'
-    | 'isKnownApp'
-    | 'listServers'
-    | 'listPrompts'
-    | 'getServer'
-    | 'getPrompt'
-    | 'listGrants'
-    | 'getMcpServersForApp'
-    | 'getPromptsForApp'
-    | 'hasMcpServerAccess'
-    | 'hasPromptAccess'
-    | 'kindOf'
-    | 'grantMcpServerAccess'
-    | 'revokeMcpServerAccess'
-    | 'grantPromptAccess'
-    | 'revokePromptAccess'
-  > {
+export interface RegistryFacade extends Pick<
+  RegistryCenter,
+  | 'ownerAppId'
+  | 'listApps'
+  | 'isKnownApp'
+  | 'listServers'
+  | 'listPrompts'
+  | 'getServer'
+  | 'getPrompt'
+  | 'listGrants'
+  | 'getMcpServersForApp'
+  | 'getPromptsForApp'
+  | 'hasMcpServerAccess'
+  | 'hasPromptAccess'
+  | 'kindOf'
+  | 'grantMcpServerAccess'
+  | 'revokeMcpServerAccess'
+  | 'grantPromptAccess'
+  | 'revokePromptAccess'
+> {
   /** Problems of the registry as it is now: provider DBs and defaults (read at start), and the admin DB (rows failing their schema, missing registrations, unsaved changes). */
   readonly problems: readonly Problem[];
   /** The rows whose plugin may not run now, with the run gate's refusal: listed, marked, offered to no one. */

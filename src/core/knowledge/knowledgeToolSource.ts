@@ -61,7 +61,13 @@ export class KnowledgeToolSource implements ToolSource {
   resolve(caller: Caller, toolName: string) {
     if (toolName !== KNOWLEDGE_TOOL_NAME || !this.claims(caller)) return undefined;
     return this.offer(caller).then(({ tool }) => {
-      if (!tool) throw new GatewayError('UNKNOWN_TOOL', `no knowledge base attached to agent "${caller.agentId}" exists now`, 'create the base, or attach an existing one to the agent', HOST_TOOL_OWNER.serverId);
+      if (!tool)
+        throw new GatewayError(
+          'UNKNOWN_TOOL',
+          `no knowledge base attached to agent "${caller.agentId}" exists now`,
+          'create the base, or attach an existing one to the agent',
+          HOST_TOOL_OWNER.serverId,
+        );
       return { tool };
     });
   }

@@ -62,7 +62,8 @@ async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response
     if (location === null) return response;
     await response.body?.cancel();
     const next = new URL(location, at);
-    if (next.origin !== at.origin) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${at.origin} redirects the model list to another origin (${next.origin}); the key is not sent there` });
+    if (next.origin !== at.origin)
+      throw new ProviderError({ kind: 'rejected', status: response.status, message: `${at.origin} redirects the model list to another origin (${next.origin}); the key is not sent there` });
     at = next;
   }
   throw new ProviderError({ kind: 'rejected', message: `${url} redirects more than ${MAX_REDIRECTS} times` });

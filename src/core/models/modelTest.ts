@@ -33,4 +33,3 @@ export async function testModel(client: ModelClient, options: { timeoutMs?: numb
   }
   return { ok: true, ms: ms(), text, ...(usage ? { usage } : {}), ...(reasoning ? { reasoning: reasoning.slice(0, 500) } : {}) };
 }
-

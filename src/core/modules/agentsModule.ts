@@ -20,7 +20,11 @@ export interface AgentStores {
 export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog): AgentStores {
   const alwaysAllow = new AlwaysAllowStore(store, () => base.clock.now());
   // A deleted agent's answers go with it: a new agent given the same id inherits none.
-  const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow.revokeAll(id));
+  const agents = new AgentStore(
+    store,
+    (pluginId, appId) => catalog.getAiContribution(pluginId, appId),
+    (id) => alwaysAllow.revokeAll(id),
+  );
   return { agents, alwaysAllow };
 }
 

@@ -33,7 +33,11 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
     confirmations: tools.confirmations,
     // As every face ends one: audited, and no longer tied to a page.
     releaseLeases: (id) => tools.ending.end(id),
-    heldLeases: (id) => mcp.runtime.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
+    heldLeases: (id) =>
+      mcp.runtime.connections
+        .snapshot()
+        .filter((s) => s.leases.some((l) => l.conversationId === id))
+        .map((s) => s.serverId),
     scheduler: base.scheduler,
     now: () => base.clock.now(),
     policy,
@@ -43,7 +47,28 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
   tools.gateway.register(new SubAgentSource({ agents: deps.agents, maxDepth: policy.maxDepth, run: (input) => service.runSubAgent(input) }));
   const pages = new PageChat({ agents: deps.agents, chat: service, modelIds: () => deps.models.ids() });
   const facade: ChatFacade = {
-    ...narrow(service, ['onEvent', 'list', 'get', 'window', 'create', 'rename', 'setBranch', 'delete', 'search', 'export', 'send', 'edit', 'regenerate', 'resume', 'continue', 'setModel', 'stop', 'cancelCall', 'isRunning', 'problems']),
+    ...narrow(service, [
+      'onEvent',
+      'list',
+      'get',
+      'window',
+      'create',
+      'rename',
+      'setBranch',
+      'delete',
+      'search',
+      'export',
+      'send',
+      'edit',
+      'regenerate',
+      'resume',
+      'continue',
+      'setModel',
+      'stop',
+      'cancelCall',
+      'isRunning',
+      'problems',
+    ]),
     page: (app, request) => pages.handle(app, request),
   };
   return { service, facade };

@@ -12,6 +12,22 @@ export interface KnowledgeModule {
 /** Knowledge bases, one folder each under the data home, embedded through the model entries. */
 export function knowledgeModule(base: HostBase, models: ModelService): KnowledgeModule {
   const service = new KnowledgeService({ dir: base.home.knowledgeDir, models, now: () => base.clock.now(), logger: base.logger });
-  const facade = narrow(service, ['list', 'get', 'create', 'update', 'reembed', 'delete', 'addText', 'addFile', 'addFiles', 'addUploads', 'addBytes', 'listDocuments', 'deleteChunk', 'deleteFile', 'search']);
+  const facade = narrow(service, [
+    'list',
+    'get',
+    'create',
+    'update',
+    'reembed',
+    'delete',
+    'addText',
+    'addFile',
+    'addFiles',
+    'addUploads',
+    'addBytes',
+    'listDocuments',
+    'deleteChunk',
+    'deleteFile',
+    'search',
+  ]);
   return { service, facade };
 }

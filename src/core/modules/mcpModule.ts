@@ -71,7 +71,13 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     if (!release.by) base.audit.append(releaseDraft(release));
   });
   const settings = new ServerSettings(store);
-  const troubles = new ServerTroubles({ definition: (id) => runtime.definition(id), startFailure: (d) => runtime.connections.startFailure(d), hostEnv: base.env, mcpConfigFile: home.mcpConfig, now: base.now });
+  const troubles = new ServerTroubles({
+    definition: (id) => runtime.definition(id),
+    startFailure: (d) => runtime.connections.startFailure(d),
+    hostEnv: base.env,
+    mcpConfigFile: home.mcpConfig,
+    now: base.now,
+  });
   const trouble = (serverId: string) => troubles.of(serverId);
   const administration = new ServerAdministration({ runtime, registry: deps.registry, settings, trouble });
   const reload = async () => {

@@ -81,7 +81,11 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
   });
   // The host's own tools are checked, decided and audited like any call: mcp_release, and the knowledge search of an agent with bases attached.
   const release = new ReleaseToolSource({ visibleServers: (caller) => servers.visibleServers(caller), connections: mcp.runtime.connections });
-  const knowledge = new KnowledgeToolSource({ attachedTo: (agentId) => deps.agents.get(agentId)?.knowledgeBases ?? [], list: () => deps.knowledge.list(), search: (id, query, options) => deps.knowledge.search(id, query, options) });
+  const knowledge = new KnowledgeToolSource({
+    attachedTo: (agentId) => deps.agents.get(agentId)?.knowledgeBases ?? [],
+    list: () => deps.knowledge.list(),
+    search: (id, query, options) => deps.knowledge.search(id, query, options),
+  });
   const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge] });
   const callers = new Callers({ ...deps.resolver, agents: deps.agents, runGate: deps.runGate, apps: () => catalog.apps });
   const facade: ToolsFacade = {

@@ -129,7 +129,14 @@ export class McpToolSource implements ToolSource {
           await this.toolsOf(server, caller, reminders);
         } catch (error) {
           const fix = error instanceof McpRuntimeError ? error.fix : undefined;
-          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: fix ?? 'see the server log; fix its command or configuration' });
+          problems.push({
+            severity: 'error',
+            code: 'SERVER_START_FAILED',
+            file: server.id,
+            path: '',
+            message: (error as Error).message,
+            hint: fix ?? 'see the server log; fix its command or configuration',
+          });
         }
       }),
     );
@@ -313,7 +320,10 @@ export class McpToolSource implements ToolSource {
   }
 
   /** Resolutions per (app, flow, tool name), valid for one DB revision, one definitions version, one tool list and one selection. */
-  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }>();
+  private readonly resolvedMemo = new Map<
+    string,
+    { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }
+  >();
 
   /**
    * The resolution of an identical earlier call, if nothing it depended on

@@ -62,7 +62,8 @@ export class ReleaseToolSource implements ToolSource {
 
   async call({ caller, args }: SourceCall): Promise<SourceResult> {
     const serverId = args.serverId;
-    if (typeof serverId !== 'string') throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}', 'pass the server id the lease reminder named, e.g. {"serverId": "chatos::everything"}');
+    if (typeof serverId !== 'string')
+      throw new GatewayError('BAD_ARGUMENTS', 'mcp_release needs {"serverId": "<server id>"}', 'pass the server id the lease reminder named, e.g. {"serverId": "chatos::everything"}');
     const released = await this.deps.connections.release(serverId, caller.conversationId, { appId: caller.appId, agentId: caller.agentId, flow: caller.flow });
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
     return { result: { content: [{ type: 'text', text }] }, audit: { serverId, reason: 'mcp_release', ...(released ? { outcome: 'released' as const } : {}) } };

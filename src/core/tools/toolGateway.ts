@@ -87,14 +87,30 @@ const NO_REMINDERS: readonly string[] = Object.freeze([]);
  * (`{ ...context, … }`) cost several microseconds per call on a warm host,
  * more than the rest of the bookkeeping together.
  */
-function callRecord(context: CallContext, decision: CallDecision, started: number, ended: number, outcome: CallRecord['outcome'], error: string | undefined, result?: CallToolResult, audit?: AuditNote): CallRecord {
+function callRecord(
+  context: CallContext,
+  decision: CallDecision,
+  started: number,
+  ended: number,
+  outcome: CallRecord['outcome'],
+  error: string | undefined,
+  result?: CallToolResult,
+  audit?: AuditNote,
+): CallRecord {
   return { caller: context.caller, tool: context.tool, server: context.server, args: context.args, decision, durationMs: ended - started, endedAt: ended, outcome, error, result, audit };
 }
 
 /** A tool of a source that reserves its name, shown in place of a server tool of the same name. */
 function reservedProblem(tool: OfferedTool, owner: OfferedTool): Problem {
   const what = owner.source === 'sub-agent' ? "this agent's sub-agent" : "a tool of the host for this caller (the host's own, never a server's)";
-  return { severity: 'warning', code: 'TOOL_NAME_RESERVED', file: tool.serverId, path: tool.rawName, message: `${tool.name} is ${what}: this server's tool of that name is not offered`, hint: 'rename it with a transform' };
+  return {
+    severity: 'warning',
+    code: 'TOOL_NAME_RESERVED',
+    file: tool.serverId,
+    path: tool.rawName,
+    message: `${tool.name} is ${what}: this server's tool of that name is not offered`,
+    hint: 'rename it with a transform',
+  };
 }
 
 /**
@@ -214,14 +230,25 @@ export class ToolGateway {
     return this.callDecided(source, context, decision, started, reminders, options);
   }
 
-  private callDecided(source: ToolSource, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
+  private callDecided(
+    source: ToolSource,
+    context: CallContext,
+    decision: CallDecision,
+    started: number,
+    reminders: readonly string[],
+    options: GatewayCallOptions | undefined,
+  ): Promise<GatewayCallResult> {
     if (notRun(decision)) return Promise.resolve(this.declined(context, decision, started, reminders));
     return this.run(source, context, decision, started, reminders, options);
   }
 
   private declined(context: CallContext, decision: NotRun, started: number, reminders: readonly string[]): GatewayCallResult {
     const toolName = context.tool.name;
-    const said = { declined: `The user declined to run ${toolName}.`, expired: `No one confirmed ${toolName} in time, so it was not run.`, withdrawn: `The call of ${toolName} was cancelled before anyone confirmed it, so it was not run.` }[decision];
+    const said = {
+      declined: `The user declined to run ${toolName}.`,
+      expired: `No one confirmed ${toolName} in time, so it was not run.`,
+      withdrawn: `The call of ${toolName} was cancelled before anyone confirmed it, so it was not run.`,
+    }[decision];
     const result: CallToolResult = { content: [{ type: 'text', text: said }], isError: true };
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, decision === 'withdrawn' ? 'cancelled' : 'declined', undefined));
@@ -229,7 +256,14 @@ export class ToolGateway {
   }
 
   /** The source runs the call; the hooks record how it ended. Kept small: its frame is saved while the tool works. */
-  private async run(source: ToolSource, context: CallContext, decision: CallDecision, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
+  private async run(
+    source: ToolSource,
+    context: CallContext,
+    decision: CallDecision,
+    started: number,
+    reminders: readonly string[],
+    options: GatewayCallOptions | undefined,
+  ): Promise<GatewayCallResult> {
     let out: SourceResult;
     try {
       out = await source.call({ caller: context.caller, tool: context.tool, server: context.server, args: context.args, started, reminders }, options);

@@ -99,7 +99,13 @@ describe('the answer limit', { timeout: 120_000 }, () => {
     provider.enqueue({
       kind: 'raw',
       headers: { 'content-type': 'text/event-stream' },
-      pieces: [chunk({ role: 'assistant', content: null, reasoning_content: '' }), ...thought.map((text) => chunk({ reasoning_content: text })), chunk({ content: 'Short answer.' }), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+      pieces: [
+        chunk({ role: 'assistant', content: null, reasoning_content: '' }),
+        ...thought.map((text) => chunk({ reasoning_content: text })),
+        chunk({ content: 'Short answer.' }),
+        chunk({}, 'stop'),
+        'data: [DONE]\n\n',
+      ],
     });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'think hard' }).done;
     expect(thought.join('').length).toBeGreaterThan(3 * 2000);

@@ -9,7 +9,10 @@ import type { Host } from '../../../src/core/host.js';
 /** The chat operations: branches, export, search, delete, and conversations that outlive the process. */
 
 const leasesOf = (host: Host, conversationId: string) =>
-  host.mcp.servers.snapshots().flatMap((s) => s.leases).filter((l) => l.conversationId === conversationId).length;
+  host.mcp.servers
+    .snapshots()
+    .flatMap((s) => s.leases)
+    .filter((l) => l.conversationId === conversationId).length;
 
 describe('chat operations', () => {
   it('regenerate and edit make branches; the earlier ones stay reachable', async () => {
@@ -59,7 +62,11 @@ describe('chat operations', () => {
 
   it('the model is offered mcp_release; deleting a conversation releases its leases and forgets its approvals', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'e', name: 'mcp_chat_echo', arguments: { text: 'x' } }] }, { kind: 'reply', toolCalls: [{ id: 'r', name: 'mcp_release', arguments: { serverId: 'chatos::chat' } }] }, { kind: 'reply', text: 'released' });
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'e', name: 'mcp_chat_echo', arguments: { text: 'x' } }] },
+      { kind: 'reply', toolCalls: [{ id: 'r', name: 'mcp_release', arguments: { serverId: 'chatos::chat' } }] },
+      { kind: 'reply', text: 'released' },
+    );
     const turn = host.chat.send({ agentId: 'helper', text: 'use and release' });
     const outcome = await turn.done;
     expect(outcome.status).toBe('done');

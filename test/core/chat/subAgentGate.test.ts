@@ -42,21 +42,37 @@ describe('sub-agent calls through the gateway', () => {
   it("asks for confirmation when the calling agent's settings give the sub-agent the confirm level, and audits the call with its outcome", async () => {
     const { host, provider } = await startChatWorld({
       servers: {},
-      agents: [agentUsing([], { id: 'worker', name: 'Worker', description: 'Does the work' }), agentUsing([], { id: 'boss', name: 'Boss', subAgents: ['worker'], subAgentPermissions: { worker: 'confirm' } })],
+      agents: [
+        agentUsing([], { id: 'worker', name: 'Worker', description: 'Does the work' }),
+        agentUsing([], { id: 'boss', name: 'Boss', subAgents: ['worker'], subAgentPermissions: { worker: 'confirm' } }),
+      ],
     });
     const asked: ToolConfirmationRequest[] = [];
     host.tools.confirmations.on('required', (request) => {
       asked.push(request);
       host.tools.confirmations.respond(request.id, true);
     });
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'delegate', name: 'subagent_worker', arguments: { task: 'count to three' } }] }, { kind: 'reply', text: 'one two three' }, { kind: 'reply', text: 'boss done' });
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'delegate', name: 'subagent_worker', arguments: { task: 'count to three' } }] },
+      { kind: 'reply', text: 'one two three' },
+      { kind: 'reply', text: 'boss done' },
+    );
     const turn = host.chat.send({ agentId: 'boss', text: 'get it counted' });
     const outcome = await turn.done;
     expect(outcome.status).toBe('done');
     expect(asked).toEqual([expect.objectContaining({ toolName: 'subagent_worker', agentId: 'boss', conversationId: turn.conversationId })]);
     expect(toolMessage(outcome.messages, 'delegate')).toMatchObject({ status: 'ok', content: [{ type: 'text', text: 'one two three' }] });
     expect(host.audit.query({ tool: 'subagent_worker' })).toEqual([
-      expect.objectContaining({ agentId: 'boss', conversationId: turn.conversationId, serverId: 'chatos', permission: 'confirm', decision: 'approved', outcome: 'ok', args: JSON.stringify({ task: 'count to three' }), result: 'one two three' }),
+      expect.objectContaining({
+        agentId: 'boss',
+        conversationId: turn.conversationId,
+        serverId: 'chatos',
+        permission: 'confirm',
+        decision: 'approved',
+        outcome: 'ok',
+        args: JSON.stringify({ task: 'count to three' }),
+        result: 'one two three',
+      }),
     ]);
   });
 

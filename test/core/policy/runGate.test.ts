@@ -34,7 +34,12 @@ describe('RunGate', () => {
   it('lets built-in and trusted plugins run, and refuses untrusted, changed and blocked ones with the fix', () => {
     const { gate, trust } = gateOver([plugin()]);
     const target = { pluginId: 'acme.notes', pluginDir: '/roots/user/notes' };
-    expect(gate.check(target, 'server')).toMatchObject({ ok: false, code: 'PLUGIN_UNTRUSTED', message: 'plugin acme.notes is not trusted, so its server does not run', fix: expect.stringContaining('chatos trust acme.notes') });
+    expect(gate.check(target, 'server')).toMatchObject({
+      ok: false,
+      code: 'PLUGIN_UNTRUSTED',
+      message: 'plugin acme.notes is not trusted, so its server does not run',
+      fix: expect.stringContaining('chatos trust acme.notes'),
+    });
     trust.states.set('/roots/user/notes', { state: 'trusted', trustedAt: 't', fingerprint: 'f' });
     expect(gate.check(target, 'server')).toEqual({ ok: true });
     trust.states.set('/roots/user/notes', { state: 'changed', trustedAt: 't', fingerprint: 'f', changes: { added: [], removed: [], modified: ['server.mjs'] } });

@@ -37,7 +37,17 @@ async function wiredGateway(host: Host) {
   });
   runtimes.push(runtime);
   const internals = internalsOf(host);
-  ctx = createSettingsContext({ agents: internals.agents.agents, registry: internals.registry.center, catalog: host.plugins.catalog, rescan: async () => host.plugins.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: internals.mcp.settings, alwaysAllow: internals.agents.alwaysAllow, knowledge: internals.knowledge.service });
+  ctx = createSettingsContext({
+    agents: internals.agents.agents,
+    registry: internals.registry.center,
+    catalog: host.plugins.catalog,
+    rescan: async () => host.plugins.rescan(),
+    runtime,
+    snapshots: () => runtime.connections.snapshot(),
+    serverSettings: internals.mcp.settings,
+    alwaysAllow: internals.agents.alwaysAllow,
+    knowledge: internals.knowledge.service,
+  });
   await runtime.start();
   registerSettingsConfirmables(internals.tools.confirmations);
   const servers = new McpToolSource({
@@ -70,7 +80,12 @@ describe('the settings server behind the gateway', () => {
     const { tools, problems } = await gateway.listTools(caller());
     expect(problems).toEqual([]);
     const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings').map((t) => [t.name, `${t.permission}/${t.permissionSource}`]));
-    expect(levels).toMatchObject({ mcp_settings_list_agents: 'read/config', mcp_settings_update_agent: 'write/config', mcp_settings_delete_agent: 'confirm/config', mcp_settings_grant_access: 'confirm/config' });
+    expect(levels).toMatchObject({
+      mcp_settings_list_agents: 'read/config',
+      mcp_settings_update_agent: 'write/config',
+      mcp_settings_delete_agent: 'confirm/config',
+      mcp_settings_grant_access: 'confirm/config',
+    });
     // A sub-flow agent sees it too.
     expect((await gateway.listTools(caller('conv-sub', { flow: 'sub' }))).tools.map((t) => t.name)).toContain('mcp_settings_list_agents');
   });
@@ -124,7 +139,9 @@ describe('the settings server behind the gateway', () => {
     const { host } = await startTestHost();
     const { gateway } = await wiredGateway(host);
     const result = await gateway.callTool(caller(), 'mcp_settings_list_mcp_servers', {});
-    const settings = (result.result.structuredContent as { servers: { id: string; state: { kind: string }; category: string; tools?: { name: string }[] }[] }).servers.find((s) => s.id === 'chatos::settings');
+    const settings = (result.result.structuredContent as { servers: { id: string; state: { kind: string }; category: string; tools?: { name: string }[] }[] }).servers.find(
+      (s) => s.id === 'chatos::settings',
+    );
     expect(settings).toMatchObject({ category: 'assistant', state: { kind: 'running' } });
     expect(settings?.tools?.map((t) => t.name)).toContain('set_tool_enabled');
   });

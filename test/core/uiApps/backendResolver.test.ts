@@ -5,7 +5,16 @@ import { BackendResolver, type BackendResolverDeps } from '../../../src/core/uiA
 
 /** Whether a plugin's backend may run and with what, from a catalog and a run gate the test sets. */
 
-const plugin = (over: Partial<PluginRecord> = {}): PluginRecord => ({ id: 'acme.notes', dir: '/plugins/notes', source: 'user', status: 'loaded', appIds: ['main'], backendEntry: '/plugins/notes/backend.mjs', problems: [], ...over });
+const plugin = (over: Partial<PluginRecord> = {}): PluginRecord => ({
+  id: 'acme.notes',
+  dir: '/plugins/notes',
+  source: 'user',
+  status: 'loaded',
+  appIds: ['main'],
+  backendEntry: '/plugins/notes/backend.mjs',
+  problems: [],
+  ...over,
+});
 
 type RunGatePort = BackendResolverDeps['runGate'];
 

@@ -84,7 +84,10 @@ export function createModelClient(entry: ModelEntry, apiKey: string | undefined)
     }
     case 'openai-responses': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o, f) => openaiResponses.openStream((await client()).withOptions({ fetch: f }), r, o), translator: (context) => openaiResponses.responsesTranslator(context) });
+      return clientOn(entry, apiKey, {
+        open: async (r, o, f) => openaiResponses.openStream((await client()).withOptions({ fetch: f }), r, o),
+        translator: (context) => openaiResponses.responsesTranslator(context),
+      });
     }
     case 'anthropic': {
       const client = sdkClient('anthropic', { ...common, ...auth });

@@ -34,7 +34,10 @@ async function connect(features: ClientFeatures, server: McpServer) {
   await server.connect(serverSide);
   const session = features.open(INFO, definition);
   await session.client.connect(clientSide);
-  closers.push(() => session.client.close(), () => server.close());
+  closers.push(
+    () => session.client.close(),
+    () => server.close(),
+  );
   return session;
 }
 
@@ -85,7 +88,7 @@ describe('the MCP client features', () => {
     expect(roots.asked).toEqual([]);
   });
 
-  it("are what a server connection declares and lists and calls tools through", async () => {
+  it('are what a server connection declares and lists and calls tools through', async () => {
     const roots = new TestRootsFeature();
     let server: McpServer | undefined;
     const connection = new ServerConnection(

@@ -16,8 +16,8 @@ function writeLeases(home: string, leases: Record<string, unknown>): void {
 }
 
 const leasesOf = (host: Awaited<ReturnType<typeof startTestHost>>['host']) =>
-  internalsOf(host).mcp.runtime.connections
-    .snapshot()
+  internalsOf(host)
+    .mcp.runtime.connections.snapshot()
     .flatMap((s) => s.leases.map((l) => `${s.serverId} ${l.conversationId}`))
     .sort();
 

@@ -44,7 +44,7 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     expect(pidsOf(host, 'chatos::shared')).toEqual([pidOf(first.result)]);
   });
 
-  it("the first lease of a stateful server reminds the agent of mcp_release; mcp_release ends it and the next call gets a new process", async () => {
+  it('the first lease of a stateful server reminds the agent of mcp_release; mcp_release ends it and the next call gets a new process', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const who = caller('conv-r');
     const first = await host.tools.call(who, PID, {});
@@ -59,7 +59,12 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     const released = await host.tools.call(who, 'mcp_release', { serverId: STATEFUL });
     expect(textOf(released.result)).toContain('Released');
     expect(isAlive(oldPid)).toBe(false); // release waits for the process tree to end
-    expect(host.mcp.servers.snapshots().find((s) => s.serverId === STATEFUL)!.leases.map((l) => l.conversationId)).toEqual(['conv-other']);
+    expect(
+      host.mcp.servers
+        .snapshots()
+        .find((s) => s.serverId === STATEFUL)!
+        .leases.map((l) => l.conversationId),
+    ).toEqual(['conv-other']);
 
     const after = await host.tools.call(who, PID, {});
     expect(pidOf(after.result)).not.toBe(oldPid);
@@ -118,7 +123,15 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     });
     runtimes.push(runtime);
     await runtime.start();
-    const servers = new McpToolSource({ runtime, runGate: host.plugins.runGate, registry: internalsOf(host).registry.center, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const servers = new McpToolSource({
+      runtime,
+      runGate: host.plugins.runGate,
+      registry: internalsOf(host).registry.center,
+      artifactsDir: path.join(home, 'chatos', 'artifacts'),
+      mcpConfigFile: configFile,
+      defaultWorkdir: home,
+      now: () => now,
+    });
     const gateway = new ToolGateway({ now: () => now, sources: [servers] });
 
     const idlePid = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
@@ -147,7 +160,10 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     const def = host.mcp.definition(STATEFUL)!;
     const before = pidOf((await host.tools.call(caller('conv-c'), PID, {})).result);
     const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
-    const startingOutcome = starting.then(() => 'started', (error: Error) => error.message);
+    const startingOutcome = starting.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
     await waitUntil(() => fixtureChildren().length === 2, 'the second server process to spawn');
     await connections.closeAll();
     // closeAll waited for the one that was starting: neither it nor the running server is left.
@@ -158,4 +174,3 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     expect(connections.snapshot()).toEqual([]);
   });
 });
-

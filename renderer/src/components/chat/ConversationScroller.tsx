@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
 import { ReviewApproval } from './reviewApproval';
+import { BudgetedRow, scrolled } from './rowBudget';
 
 /** Closer to the bottom than this (px), the view counts as at the bottom: it follows new output again. */
 const AT_BOTTOM_PX = 48;
@@ -17,6 +18,8 @@ const PAGE_AHEAD_ROWS = 4;
  * some fifteen screens.
  */
 const PAGE_AHEAD_SCREENS = 8;
+/** A row's height (px) before it was measured, when its message gives no estimate. */
+const ROW_ESTIMATE = 120;
 
 export interface ScrollerProps {
   rows: MessageRow[];
@@ -132,6 +135,7 @@ export function ConversationScroller(props: ScrollerProps) {
       const handle = list.current;
       const box = scroller.current;
       if (!handle || !box) return;
+      scrolled(offset);
       const distance = handle.scrollSize - offset - handle.viewportSize;
       if (distance <= AT_BOTTOM_PX && reachesEnd) setFollow(true);
       else if (userScrolling.current && offset < lastOffset.current) setFollow(false);
@@ -224,7 +228,13 @@ export function ConversationScroller(props: ScrollerProps) {
             </div>
             {rows.map((row) => (
               <div key={row.key} className={row.messageId !== undefined && row.messageId === target ? 'chat-row chat-row-target' : 'chat-row'} data-row={row.key}>
-                {row.node}
+                {row.messageId === undefined || row.confirmation ? (
+                  row.node
+                ) : (
+                  <BudgetedRow id={row.messageId} estimate={row.estimate ?? ROW_ESTIMATE} eager={row.messageId === target}>
+                    {row.node}
+                  </BudgetedRow>
+                )}
               </div>
             ))}
             <div key="chat-footer" className="chat-row chat-row-edge">

@@ -299,6 +299,15 @@ export interface MessageRow {
   messageId?: string;
   /** A confirmation waiting for the user: brought into view, or announced. */
   confirmation?: boolean;
+  /** About how high (px) the row is, before it was ever shown: the list holds its place with it. */
+  estimate?: number;
+}
+
+/** A rough height of a message's row from its text (lines of about 100 characters) and tool calls, for a row never shown yet. */
+function estimateHeight(text: string, toolCalls: number, chrome: number): number {
+  let lines = 0;
+  for (const line of text.split('\n')) lines += 1 + Math.floor(line.length / 100);
+  return chrome + lines * 22 + toolCalls * 40;
 }
 
 /**
@@ -336,10 +345,10 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
     const siblingIds = ownValue(siblings, message.id);
     switch (message.role) {
       case 'user':
-        rows.push({ key: message.id, messageId: message.id, node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
+        rows.push({ key: message.id, messageId: message.id, estimate: estimateHeight(message.text, 0, 60), node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
         break;
       case 'assistant':
-        rows.push({ key: message.id, messageId: message.id, node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
+        rows.push({ key: message.id, messageId: message.id, estimate: estimateHeight(message.text, message.toolCalls.length, 70), node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
         break;
       case 'summary':
         rows.push({ key: message.id, messageId: message.id, node: <SummaryDivider message={message} /> });

@@ -135,7 +135,6 @@ export function ConversationScroller(props: ScrollerProps) {
       const handle = list.current;
       const box = scroller.current;
       if (!handle || !box) return;
-      scrolled(offset);
       const distance = handle.scrollSize - offset - handle.viewportSize;
       if (distance <= AT_BOTTOM_PX && reachesEnd) setFollow(true);
       else if (userScrolling.current && offset < lastOffset.current) setFollow(false);
@@ -165,8 +164,11 @@ export function ConversationScroller(props: ScrollerProps) {
     const onKey = (event: KeyboardEvent) => {
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
+    // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
+    const onMove = () => scrolled(box.scrollTop);
     const start = () => (userScrolling.current = true);
     const end = () => (userScrolling.current = false);
+    box.addEventListener('scroll', onMove, { capture: true, passive: true });
     box.addEventListener('wheel', onWheel, { passive: true });
     box.addEventListener('keydown', onKey);
     box.addEventListener('pointerdown', start);
@@ -174,6 +176,7 @@ export function ConversationScroller(props: ScrollerProps) {
     window.addEventListener('pointerup', end);
     window.addEventListener('touchend', end);
     return () => {
+      box.removeEventListener('scroll', onMove, { capture: true });
       box.removeEventListener('wheel', onWheel);
       box.removeEventListener('keydown', onKey);
       box.removeEventListener('pointerdown', start);

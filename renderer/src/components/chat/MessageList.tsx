@@ -1,6 +1,7 @@
 import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
+import { Fragment, memo, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
@@ -317,8 +318,13 @@ function estimateHeight(text: string, toolCalls: number, chrome: number): number
  * written, and the confirmations waiting, each group on one card. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations, onAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
+  // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
+  return useMemo(() => messageRows({ state, actions, confirmations, onAnswered, agentName, modelName }, t), [state, actions, confirmations, onAnswered, agentName, modelName, t]);
+}
+
+function messageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps, t: TFunction): MessageRow[] {
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
   const busy = state.phase.kind === 'running';

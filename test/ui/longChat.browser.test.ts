@@ -199,8 +199,26 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     // The wheel is sent before the view moves: each step waits for the boxes it makes, then for the view to fill in.
     await page.mouse.wheel(0, -4000);
     await expect.poll(async () => (await boxes()).length).toBeGreaterThan(0);
+    // The row at the top of the view right after the wheel (a box or a message): the view stays with it while the boxes fill in.
+    const topRow = () => scroll().evaluate((view) => {
+      const top = view.getBoundingClientRect().top;
+      const rows = [...view.querySelectorAll<HTMLElement>('[data-row]')];
+      return rows.find((row) => row.getBoundingClientRect().bottom > top + 1)?.dataset.row;
+    });
+    const atWheel = await topRow();
+    expect(atWheel).toBeDefined();
     const seen = await settled();
     expect(seen.size).toBeGreaterThan(0);
+    // Filled in, the view is where the user put it, far from the newest message, and the way back is the button.
+    const row = page.locator(`[data-row="${atWheel}"]`);
+    expect(await row.evaluate((el) => {
+      const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+      const own = el.getBoundingClientRect();
+      return own.bottom > view.top && own.top < view.bottom;
+    })).toBe(true);
+    expect(await gapToBottom()).toBeGreaterThan(2000);
+    expect(await scroll().getAttribute('data-following')).toBe('false');
+    await page.getByTestId('chat-jump-latest').waitFor({ state: 'visible' });
     await screenshot(page, 'longchat-03b-flung-settled');
   });
 

@@ -85,10 +85,13 @@ export function ConversationScroller(props: ScrollerProps) {
 
   // Rows + header + footer: the virtual list's items. The last index is the bottom.
   const items = 1 + rows.length + 1;
+  // Written to the scroller, not by virtua's scrollToIndex: that one scrolls to its target again on each measurement until
+  // sizes rest, whatever the user does meanwhile, so boxes filling in after a wheel up took the view back to the bottom.
+  // Here each write is one, made while following: onResize writes again as rows get measured, and stops once the user scrolls away.
   const toBottom = useCallback(() => {
-    const handle = list.current;
-    if (handle) handle.scrollToIndex(items - 1, { align: 'end' });
-  }, [items]);
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, []);
 
   const setFollow = useCallback((value: boolean) => {
     if (follow.current === value) return;

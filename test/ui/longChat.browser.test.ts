@@ -171,7 +171,7 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await page.getByTestId('chat-search').fill('');
   });
 
-  it('flung, rows coming into view wait as boxes and render once the view slows', async () => {
+  it('flung, rows coming into view wait as boxes and render once the view slows, the view staying where the user put it; a row seen before waits as a box of its own height', async () => {
     const id = await conversationWith('flung', (dir, id) => writeConversationLog(dir, id, longConversationMessages(400, 'helper')));
     await openRoute(page, `#/chat/${id}`, 'chat-pane');
     await page.locator('[data-message="m399"]').waitFor({ state: 'visible', timeout: 30_000 });
@@ -220,6 +220,18 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     expect(await scroll().getAttribute('data-following')).toBe('false');
     await page.getByTestId('chat-jump-latest').waitFor({ state: 'visible' });
     await screenshot(page, 'longchat-03b-flung-settled');
+
+    // Away and back: the rows seen before come back as boxes of the height they had, so nothing moves when they render.
+    await page.evaluate(() => ((window as any).__boxes.length = 0));
+    await page.mouse.wheel(0, 4000);
+    await expect.poll(async () => (await boxes()).length).toBeGreaterThan(0);
+    await settled();
+    await page.evaluate(() => ((window as any).__boxes.length = 0));
+    await page.mouse.wheel(0, -4000);
+    const again = async () => (await boxes()).filter((b) => seen.has(b.id));
+    await expect.poll(async () => (await again()).length).toBeGreaterThan(0);
+    await settled();
+    for (const b of await again()) expect(b.height, `the box of ${b.id}`).toBeCloseTo(seen.get(b.id)!, 0);
   });
 
   it('follows the output after a tool returned an image; scrolled up, a button counts what came and goes to the latest', async () => {

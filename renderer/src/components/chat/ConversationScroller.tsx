@@ -18,6 +18,8 @@ const PAGE_AHEAD_ROWS = 4;
  * some fifteen screens.
  */
 const PAGE_AHEAD_SCREENS = 8;
+/** Frames the bottom must rest, after a move to it, before the view stops checking it (rows measured late move it). */
+const SETTLE_FRAMES = 10;
 /** A row's height (px) before it was measured, when its message gives no estimate. */
 const ROW_ESTIMATE = 120;
 
@@ -87,11 +89,24 @@ export function ConversationScroller(props: ScrollerProps) {
   const items = 1 + rows.length + 1;
   // Written to the scroller, not by virtua's scrollToIndex: that one scrolls to its target again on each measurement until
   // sizes rest, whatever the user does meanwhile, so boxes filling in after a wheel up took the view back to the bottom.
-  // Here each write is one, made while following: onResize writes again as rows get measured, and stops once the user scrolls away.
+  // Here rows measured after the write (their sizes were estimates) move the bottom, and it is written again each frame
+  // until it rests, only while the view follows: the user's scrolling up ends it at once.
+  const settling = useRef(0);
   const toBottom = useCallback(() => {
     const box = scroller.current;
-    if (box) box.scrollTop = box.scrollHeight;
+    if (!box) return;
+    box.scrollTop = box.scrollHeight;
+    let quiet = 0;
+    const again = () => {
+      if (!follow.current) return;
+      if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) ((box.scrollTop = box.scrollHeight), (quiet = 0));
+      else quiet++;
+      if (quiet < SETTLE_FRAMES) settling.current = requestAnimationFrame(again);
+    };
+    cancelAnimationFrame(settling.current);
+    settling.current = requestAnimationFrame(again);
   }, []);
+  useEffect(() => () => cancelAnimationFrame(settling.current), []);
 
   const setFollow = useCallback((value: boolean) => {
     if (follow.current === value) return;

@@ -43,7 +43,10 @@ function shutdown(code = 0): void {
   if (exiting) return;
   exiting = true;
   (starting ?? Promise.resolve(undefined))
-    .then((desktop) => desktop?.stop(), () => undefined)
+    .then(
+      (desktop) => desktop?.stop(),
+      () => undefined,
+    )
     .catch((error: unknown) => logger.error(`ChatOS did not stop cleanly: ${(error as Error).message}`))
     .finally(() => app.exit(code));
 }
@@ -117,8 +120,11 @@ if (!app.requestSingleInstanceLock()) {
     // macOS: a click on the dock icon with no window open (once the host is up).
     if (started && !mainWindow && !exiting) mainWindow = openWindow();
   });
-  app.whenReady().then(start).catch((error: unknown) => {
-    dialog.showErrorBox('ChatOS could not start', (error as Error).message);
-    shutdown(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('ChatOS could not start', (error as Error).message);
+      shutdown(1);
+    });
 }

@@ -21,7 +21,11 @@ export function safeStorageCodec(safeStorage: SafeStorageLike): SecretCodec {
       try {
         return safeStorage.decryptString(Buffer.from(stored, 'base64'));
       } catch {
-        throw new SecretError('SECRETS_UNAVAILABLE', 'a stored key could not be decrypted with this system\'s keychain (it was stored on another machine or by another user)', 'enter the key again on the Models page');
+        throw new SecretError(
+          'SECRETS_UNAVAILABLE',
+          "a stored key could not be decrypted with this system's keychain (it was stored on another machine or by another user)",
+          'enter the key again on the Models page',
+        );
       }
     },
   };

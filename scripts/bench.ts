@@ -36,12 +36,7 @@ function formatValue(value: number): string {
 }
 
 function printSection(section: BenchSection): void {
-  const cells = section.rows.map((row: BenchRow) => [
-    row.name,
-    `${formatValue(row.value)} ${row.unit}`,
-    row.target ?? '',
-    row.pass === undefined ? '' : row.pass ? 'PASS' : 'FAIL',
-  ]);
+  const cells = section.rows.map((row: BenchRow) => [row.name, `${formatValue(row.value)} ${row.unit}`, row.target ?? '', row.pass === undefined ? '' : row.pass ? 'PASS' : 'FAIL']);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length), ['figure', 'value', 'target', 'result'][i]!.length));
   const line = (c: string[]) => `  ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padStart(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!}`.trimEnd();
 

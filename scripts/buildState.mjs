@@ -35,7 +35,11 @@ function filesUnder(root, dir) {
 export function inputsDigest(root) {
   const hash = createHash('sha256');
   const files = [...INPUT_DIRS.flatMap((dir) => filesUnder(root, dir)), ...INPUT_FILES.filter((file) => existsSync(path.join(root, file)))].sort();
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(root, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -75,7 +75,10 @@ export function overBudget(pages: PageWeight[], budget = JS_BUDGET_BYTES, budget
   for (const pattern of budgeted) if (!pages.some((page) => pattern.test(page.page))) failures.push(`no page matching ${pattern} in the build`);
   for (const page of pages) {
     const held = page.page === '(first load)' || budgeted.some((pattern) => pattern.test(page.page));
-    if (held && page.gzipBytes > budget) failures.push(`${page.page} loads ${kb(page.gzipBytes)} gzip before it is interactive (budget ${kb(budget)}): ${page.files.join(', ')}. Load what the page does not show at first with React.lazy or import().`);
+    if (held && page.gzipBytes > budget)
+      failures.push(
+        `${page.page} loads ${kb(page.gzipBytes)} gzip before it is interactive (budget ${kb(budget)}): ${page.files.join(', ')}. Load what the page does not show at first with React.lazy or import().`,
+      );
   }
   return failures;
 }

@@ -40,12 +40,18 @@ const rows = [];
 for (let y = 0; y < SIZE; y++) {
   const row = Buffer.alloc(1 + SIZE * 4);
   for (let x = 0; x < SIZE; x++) {
-    let r = 0, g = 0, b = 0, a = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      a = 0;
     for (let sy = 0; sy < SAMPLES; sy++) {
       for (let sx = 0; sx < SAMPLES; sx++) {
         const c = colour((x + (sx + 0.5) / SAMPLES) / SIZE, (y + (sy + 0.5) / SAMPLES) / SIZE);
         if (!c) continue;
-        r += c[0]; g += c[1]; b += c[2]; a += 1;
+        r += c[0];
+        g += c[1];
+        b += c[2];
+        a += 1;
       }
     }
     const at = 1 + x * 4;
@@ -67,5 +73,13 @@ header.writeUInt32BE(SIZE, 0);
 header.writeUInt32BE(SIZE, 4);
 header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter method, no interlace
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(Buffer.concat(rows), { level: 9 })), chunk('IEND', Buffer.alloc(0))]));
+fs.writeFileSync(
+  out,
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]),
+);
 console.log(`wrote ${out}`);

@@ -129,10 +129,22 @@ async function bundledNodeLaunch(unpackedRoot, defaultsDir, work) {
   try {
     await host.start();
     const definition = host.mcp.allDefinitions().find((d) => d.plugin?.pluginId === 'chatos.notes');
-    if (!check(definition?.transport.kind === 'stdio' && definition.transport.command === 'node', `the built-in Notes server's command is node (${definition?.transport.kind === 'stdio' ? definition.transport.command : 'none'})`)) return;
+    if (
+      !check(
+        definition?.transport.kind === 'stdio' && definition.transport.command === 'node',
+        `the built-in Notes server's command is node (${definition?.transport.kind === 'stdio' ? definition.transport.command : 'none'})`,
+      )
+    )
+      return;
     const { lease } = await host.mcp.connections.acquire(definition, conversation);
     const tools = lease.connection.tools;
-    check(tools.length > 0, `the packaged host started the Notes server with PATH=${noNode} (no node) and it lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+    check(
+      tools.length > 0,
+      `the packaged host started the Notes server with PATH=${noNode} (no node) and it lists ${tools.length} tools (${tools
+        .slice(0, 3)
+        .map((t) => t.name)
+        .join(', ')}…)`,
+    );
   } catch (error) {
     fail(`the packaged host could not start the Notes server with no node on PATH: ${error.message}`);
   } finally {
@@ -153,7 +165,13 @@ async function listToolsOf(label, command, commandArgs, env, cwd) {
   try {
     await Promise.race([client.connect(transport), timeout]);
     const { tools } = await Promise.race([client.listTools(), timeout]);
-    check(tools.length > 0, `${label} starts from the unpacked tree and lists ${tools.length} tools (${tools.slice(0, 3).map((t) => t.name).join(', ')}…)`);
+    check(
+      tools.length > 0,
+      `${label} starts from the unpacked tree and lists ${tools.length} tools (${tools
+        .slice(0, 3)
+        .map((t) => t.name)
+        .join(', ')}…)`,
+    );
   } catch (error) {
     fail(`${label} did not start from the unpacked tree: ${error.message}${stderr.length ? `\n      ${stderr.join('').trim().split('\n').slice(-5).join('\n      ')}` : ''}`);
   } finally {
@@ -167,24 +185,29 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-package-'));
   const out = path.join(work, 'out');
   try {
-    if (!args.has('--no-build')) await timed('build (npm run build)', () => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' }));
+    if (!args.has('--no-build'))
+      await timed('build (npm run build)', () => run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' }));
     for (const built of ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html']) {
       if (!fs.existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run npm run build first (or drop --no-build)`);
     }
 
     await timed(`electron-builder --linux dir tar.gz (stand-in Electron ${electronVersion})`, () =>
-      run(process.execPath, [
-        require.resolve('electron-builder/cli.js'),
-        '--linux',
-        'dir',
-        'tar.gz',
-        '--publish',
-        'never',
-        `-c.electronDist=${standInElectron(path.join(work, 'electron-dist'))}`,
-        `-c.electronVersion=${electronVersion}`,
-        `-c.directories.output=${out}`,
-        // The check reads the archive's listing, not its size: the fastest gzip level keeps it quick.
-      ], { env: { ...process.env, ELECTRON_BUILDER_COMPRESSION_LEVEL: '1', ...(system7zip() ? { ELECTRON_BUILDER_7ZIP_PATH: system7zip() } : {}) } }),
+      run(
+        process.execPath,
+        [
+          require.resolve('electron-builder/cli.js'),
+          '--linux',
+          'dir',
+          'tar.gz',
+          '--publish',
+          'never',
+          `-c.electronDist=${standInElectron(path.join(work, 'electron-dist'))}`,
+          `-c.electronVersion=${electronVersion}`,
+          `-c.directories.output=${out}`,
+          // The check reads the archive's listing, not its size: the fastest gzip level keeps it quick.
+        ],
+        { env: { ...process.env, ELECTRON_BUILDER_COMPRESSION_LEVEL: '1', ...(system7zip() ? { ELECTRON_BUILDER_7ZIP_PATH: system7zip() } : {}) } },
+      ),
     );
 
     await timed('checks', async () => {
@@ -202,7 +225,15 @@ async function main() {
       const unpacked = (file) => listed.has(file) && asar.statFile(archive, file).unpacked === true && fs.statSync(path.join(unpackedRoot, file), { throwIfNoEntry: false })?.isFile() === true;
 
       // The app itself, packed, and the very files this checkout built.
-      for (const file of ['package.json', 'dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/src/core/host.js', 'dist/src/core/uiApps/backendRunner.js', 'defaults/providers/aide/mcpServers.yaml']) {
+      for (const file of [
+        'package.json',
+        'dist/electron/main.js',
+        'dist/electron/preload.cjs',
+        'dist/renderer/index.html',
+        'dist/src/core/host.js',
+        'dist/src/core/uiApps/backendRunner.js',
+        'defaults/providers/aide/mcpServers.yaml',
+      ]) {
         check(packed(file), `app.asar holds ${file}`);
       }
       check(asar.extractFile(archive, 'dist/electron/main.js').equals(fs.readFileSync(path.join(repoRoot, 'dist/electron/main.js'))), 'the packed main.js is the one just built');
@@ -210,16 +241,30 @@ async function main() {
       check(manifest.main === 'dist/electron/main.js' && manifest.type === 'module', `package.json: main ${manifest.main}, type ${manifest.type}`);
 
       // What child processes read: real files.
-      for (const file of ['plugins/notes/plugin.json', 'plugins/notes/mcp/server.mjs', 'plugins/notes/backend/index.mjs', 'templates/plugin/plugin.json', 'node_modules/sql.js/dist/sql-wasm.wasm', 'node_modules/@modelcontextprotocol/sdk/package.json', 'node_modules/zod/package.json']) {
+      for (const file of [
+        'plugins/notes/plugin.json',
+        'plugins/notes/mcp/server.mjs',
+        'plugins/notes/backend/index.mjs',
+        'templates/plugin/plugin.json',
+        'node_modules/sql.js/dist/sql-wasm.wasm',
+        'node_modules/@modelcontextprotocol/sdk/package.json',
+        'node_modules/zod/package.json',
+      ]) {
         check(unpacked(file), `app.asar.unpacked holds ${file}`);
       }
 
       // Nothing of the sources, the tests or the development tools.
-      const leaked = [...listed].filter((file) =>
-        /^(src|test|renderer|electron|scripts|release|dist\/scripts)(\/|$)/.test(file) || /\.map$/.test(file) || /^tsconfig.*\.json$|^vitest\.config|^electron-builder\.yml$/.test(file) ||
-        /^node_modules\/(electron|electron-builder|vite|vitest|typescript|react|react-dom|antd|playwright-core|@doyensec|@types)(\/|$)/.test(file),
+      const leaked = [...listed].filter(
+        (file) =>
+          /^(src|test|renderer|electron|scripts|release|dist\/scripts)(\/|$)/.test(file) ||
+          /\.map$/.test(file) ||
+          /^tsconfig.*\.json$|^vitest\.config|^electron-builder\.yml$/.test(file) ||
+          /^node_modules\/(electron|electron-builder|vite|vitest|typescript|react|react-dom|antd|playwright-core|@doyensec|@types)(\/|$)/.test(file),
       );
-      check(leaked.length === 0, leaked.length ? `sources or dev tools were packaged: ${leaked.slice(0, 8).join(', ')}${leaked.length > 8 ? ', …' : ''}` : 'no sources, tests, source maps or dev dependencies were packaged');
+      check(
+        leaked.length === 0,
+        leaked.length ? `sources or dev tools were packaged: ${leaked.slice(0, 8).join(', ')}${leaked.length > 8 ? ', …' : ''}` : 'no sources, tests, source maps or dev dependencies were packaged',
+      );
       const size = fs.statSync(archive).size;
       const unpackedSize = Number(run('du', ['-sk', unpackedRoot]).stdout.split(/\s/)[0]) * 1024;
       console.log(`  app.asar ${(size / 1e6).toFixed(1)} MB, app.asar.unpacked ${(unpackedSize / 1e6).toFixed(1)} MB`);
@@ -232,7 +277,10 @@ async function main() {
       if (check(fs.existsSync(tarball), `the tar.gz is ${path.basename(tarball)}`)) {
         const entries = run('tar', ['-tzf', tarball]).stdout.split('\n');
         const top = `ChatOS-${version}-linux-x64/`;
-        check(entries.includes(`${top}resources/app.asar`) && entries.includes(`${top}${executable}`) && entries.includes(`${top}resources/app.asar.unpacked/plugins/notes/mcp/server.mjs`), `the tar.gz holds ${top}${executable}, resources/app.asar and the unpacked built-ins`);
+        check(
+          entries.includes(`${top}resources/app.asar`) && entries.includes(`${top}${executable}`) && entries.includes(`${top}resources/app.asar.unpacked/plugins/notes/mcp/server.mjs`),
+          `the tar.gz holds ${top}${executable}, resources/app.asar and the unpacked built-ins`,
+        );
       }
 
       // The built-ins are readable by anyone who may run the app (an install owned by root, run by a user).

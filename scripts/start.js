@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-
 // Electron's own index.js downloads the binary when it is missing, so it is
 // not required here: look for the binary the way it would, without side effects.
 function electronBinary() {
@@ -52,8 +51,8 @@ console.log(
   binary && noDisplay
     ? 'There is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window can open. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n'
     : binary
-    ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
-    : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
+      ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
+      : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
 );
 const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
 // Ctrl+C reaches the server directly (same process group), and it shuts down

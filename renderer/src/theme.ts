@@ -28,7 +28,10 @@ export function themeConfig(mode: ThemeMode): ThemeConfig {
     },
     components: {
       // The header and the (light-variant) sider take the container colour of the mode; the page behind the cards is a shade off it.
-      Layout: mode === 'dark' ? { headerBg: '#141414', lightSiderBg: '#141414', lightTriggerBg: '#141414', bodyBg: '#000000' } : { headerBg: '#ffffff', lightSiderBg: '#ffffff', lightTriggerBg: '#ffffff', bodyBg: '#f5f6f8' },
+      Layout:
+        mode === 'dark'
+          ? { headerBg: '#141414', lightSiderBg: '#141414', lightTriggerBg: '#141414', bodyBg: '#000000' }
+          : { headerBg: '#ffffff', lightSiderBg: '#ffffff', lightTriggerBg: '#ffffff', bodyBg: '#f5f6f8' },
     },
   };
 }

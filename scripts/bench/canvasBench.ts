@@ -102,7 +102,10 @@ async function serverThroughput(): Promise<Throughput> {
 
 /** `chatos serve` as a user runs it, on a fresh data home. */
 async function startServe(home: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'chatos.js'), 'serve', '--port', '0', '--json', '--no-watch', '--home', home], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'chatos.js'), 'serve', '--port', '0', '--json', '--no-watch', '--home', home], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -43,7 +43,8 @@ async function sseServer(next: () => Answer): Promise<{ url: string; close(): Pr
     req.resume();
     req.on('end', () => {
       const answer = next();
-      const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if ('text' in answer) {
         res.write(chunk({ role: 'assistant', content: answer.text }));
@@ -52,7 +53,9 @@ async function sseServer(next: () => Answer): Promise<{ url: string; close(): Pr
         answer.calls.forEach((call, index) => res.write(chunk({ tool_calls: [{ index, id: `c${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] })));
         res.write(chunk({}, 'tool_calls'));
       }
-      res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
     });
   });
@@ -72,7 +75,10 @@ async function startHost(home: string, baseUrl: string): Promise<Host> {
   const empty = path.join(home, 'empty');
   fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
   fs.mkdirSync(empty, { recursive: true });
-  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  chat:\n    transport: stdio\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(CHAT_FIXTURE)}]\n`);
+  fs.writeFileSync(
+    path.join(home, 'chatos', 'mcp.yaml'),
+    `version: 1\nservers:\n  chat:\n    transport: stdio\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(CHAT_FIXTURE)}]\n`,
+  );
   const host = createHost({ home, appRoot: repoRoot, builtinPluginsDir: empty, defaultsDir: empty, sessionRoot: home });
   await host.start();
   await host.models.create({ id: 'local', name: 'Local', api: 'openai', baseUrl: baseUrl, model: 'bench' });
@@ -96,7 +102,15 @@ async function ttftFigures(host: Host, baseUrl: string, notes: string[]): Promis
   const sdk = new OpenAI({ baseURL: baseUrl, apiKey: 'unused', maxRetries: 0, logLevel: 'off' });
   const direct = async () => {
     const started = performance.now();
-    const stream = await sdk.chat.completions.create({ model: 'bench', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await sdk.chat.completions.create({
+      model: 'bench',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let first = 0;
     for await (const chunk of stream) if (!first && chunk.choices[0]?.delta?.content) first = performance.now();
     return first - started;
@@ -131,7 +145,9 @@ async function ttftFigures(host: Host, baseUrl: string, notes: string[]): Promis
   const sdkMs = median(sdkTimes);
   const ratio = hostMs / sdkMs;
   const overhead = hostMs - sdkMs;
-  notes.push(`time to first token: median of ${TTFT_ROUNDS} interleaved requests each (after ${TTFT_WARMUP} warm-up); the host's includes appending to the conversation, its index row, resolving the agent and its tools, building the history`);
+  notes.push(
+    `time to first token: median of ${TTFT_ROUNDS} interleaved requests each (after ${TTFT_WARMUP} warm-up); the host's includes appending to the conversation, its index row, resolving the agent and its tools, building the history`,
+  );
   return grouped('time to first token vs the openai SDK on the same server', [
     info('openai SDK directly', sdkMs, 'ms'),
     info('through the host (ChatService)', hostMs, 'ms'),
@@ -169,7 +185,10 @@ async function toolFigures(host: Host, answers: Answer[], notes: string[]): Prom
   }
   notes.push(`5 tool calls of ${TOOL_MS} ms in one message: median of ${TOOL_RUNS} turns of one conversation, after a first one that started its own instance of the (stateful) server`);
   const limit = 1.3 * TOOL_MS;
-  return grouped('a turn asking for 5 tools of 200 ms', [atMost('first call started to last result', Number(median(phases).toFixed(1)), 'ms', limit), info('whole turn (2 model requests)', median(turns), 'ms')]);
+  return grouped('a turn asking for 5 tools of 200 ms', [
+    atMost('first call started to last result', Number(median(phases).toFixed(1)), 'ms', limit),
+    info('whole turn (2 model requests)', median(turns), 'ms'),
+  ]);
 }
 
 function bigConversation(agentId: string): ConversationMessage[] {
@@ -183,9 +202,32 @@ function bigConversation(agentId: string): ConversationMessage[] {
       kind === 0
         ? { id, parentId, at: i, role: 'user', text: `${i}: ${prose}` }
         : kind === 1
-          ? { id, parentId, at: i, role: 'assistant', agentId, modelId: 'local', text: '', toolCalls: [{ id: `c${i}`, name: 'mcp_chat_echo', argumentsText: '{"text":"x"}' }], status: 'complete', stats: { durationMs: 10, toolsSent: 6, attempts: 1, inputTokens: 100, outputTokens: 10 } }
+          ? {
+              id,
+              parentId,
+              at: i,
+              role: 'assistant',
+              agentId,
+              modelId: 'local',
+              text: '',
+              toolCalls: [{ id: `c${i}`, name: 'mcp_chat_echo', argumentsText: '{"text":"x"}' }],
+              status: 'complete',
+              stats: { durationMs: 10, toolsSent: 6, attempts: 1, inputTokens: 100, outputTokens: 10 },
+            }
           : kind === 2
-            ? { id, parentId, at: i, role: 'tool', callId: `c${i}`, name: 'mcp_chat_echo', content: [{ type: 'text', text: prose.repeat(3) }], isError: false, status: 'ok', durationMs: 3, serverId: 'chatos::chat' }
+            ? {
+                id,
+                parentId,
+                at: i,
+                role: 'tool',
+                callId: `c${i}`,
+                name: 'mcp_chat_echo',
+                content: [{ type: 'text', text: prose.repeat(3) }],
+                isError: false,
+                status: 'ok',
+                durationMs: 3,
+                serverId: 'chatos::chat',
+              }
             : { id, parentId, at: i, role: 'assistant', agentId, modelId: 'local', text: prose, toolCalls: [], status: 'complete', stats: { durationMs: 10, toolsSent: 6, attempts: 1 } };
     messages.push(message);
     parentId = id;
@@ -221,8 +263,13 @@ function storeFigures(host: Host, notes: string[]): BenchRow[] {
     openTimes.push(performance.now() - t0);
     check(detail.messages.length === BIG + APPENDS + i + 1, `the conversation opened with ${detail.messages.length} messages`);
   }
-  notes.push(`a conversation of ${BIG} messages (${(size / 1024 / 1024).toFixed(1)} MiB of JSON lines: user, call, result, answer); append: median of ${APPENDS}; open (read and parse the whole file, index it, walk the branch: as after another process wrote to it): median of ${OPENS}`);
-  return grouped(`a conversation of ${BIG} messages`, [atMost('append one message', Number(median(appendTimes).toFixed(3)), 'ms', 5), atMost('open it (conversations.get)', Number(median(openTimes).toFixed(1)), 'ms', 300)]);
+  notes.push(
+    `a conversation of ${BIG} messages (${(size / 1024 / 1024).toFixed(1)} MiB of JSON lines: user, call, result, answer); append: median of ${APPENDS}; open (read and parse the whole file, index it, walk the branch: as after another process wrote to it): median of ${OPENS}`,
+  );
+  return grouped(`a conversation of ${BIG} messages`, [
+    atMost('append one message', Number(median(appendTimes).toFixed(3)), 'ms', 5),
+    atMost('open it (conversations.get)', Number(median(openTimes).toFixed(1)), 'ms', 300),
+  ]);
 }
 
 export async function runChatBench(): Promise<BenchSection> {

@@ -45,7 +45,8 @@ async function streamingServer(): Promise<{ url: string; close(): Promise<void> 
     req.resume();
     req.on('end', () => {
       const tokens = requests++ === 0 ? ['Warm-up: ', '**ready**.\n\n', '```js\nconst ready = true;\n```\n'] : answerTokens(TOKENS);
-      const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ role: 'assistant', content: '' }));
       const started = performance.now();
@@ -56,7 +57,9 @@ async function streamingServer(): Promise<{ url: string; close(): Promise<void> 
         for (; sent < due; sent++) res.write(chunk({ content: tokens[sent] }));
         if (sent < tokens.length) return void setTimeout(tick, 1000 / TOKENS_PER_SECOND);
         res.write(chunk({}, 'stop'));
-        res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } })}\n\n`,
+        );
         res.end('data: [DONE]\n\n');
       };
       tick();
@@ -126,7 +129,10 @@ async function streamInChromium(server: HeadlessServer): Promise<Observed> {
     const text = (await page.locator('[data-testid="message-assistant"]').nth(1).textContent()) ?? '';
     check(text.includes(`Part ${Math.floor(TOKENS / 200)}`), 'the long answer did not render to its end');
     check((await page.locator('[data-testid="message-assistant"]').nth(1).locator('pre[data-highlighted="true"]').count()) > 0, 'no code block of the long answer was highlighted');
-    check(page.workers().some((worker) => worker.url().includes('highlightWorker')), 'code was not highlighted in the worker');
+    check(
+      page.workers().some((worker) => worker.url().includes('highlightWorker')),
+      'code was not highlighted in the worker',
+    );
 
     // Baseline: the page as it is now, idle, watched for as long as the stream took.
     await page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 }))');
@@ -168,7 +174,7 @@ export async function runChatUiBench(): Promise<BenchSection> {
       ]),
       notes: [
         'long tasks: a PerformanceObserver for "longtask" in the page, from Send until the answer is stored (after one warm-up turn that loads Markdown and the highlighter); the python grammar first loads during the measured stream',
-        'a task\'s duration is wall time: on a loaded machine the OS pausing Chromium stretches the page\'s own tasks past 50 ms (the idle baseline shows the page is otherwise quiet); run it on a quiet machine',
+        "a task's duration is wall time: on a loaded machine the OS pausing Chromium stretches the page's own tasks past 50 ms (the idle baseline shows the page is otherwise quiet); run it on a quiet machine",
       ],
     };
   } finally {

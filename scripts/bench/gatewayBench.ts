@@ -207,7 +207,10 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
   try {
     // The gateway's name for server-everything's echo, and its argument, as the gateway lists it.
     const listing = await host.gateway.listTools(caller('bench-0'));
-    check(listing.problems.every((p) => p.severity !== 'error'), `listing problems: ${JSON.stringify(listing.problems)}`);
+    check(
+      listing.problems.every((p) => p.severity !== 'error'),
+      `listing problems: ${JSON.stringify(listing.problems)}`,
+    );
     const echo = listing.tools.find((t) => t.serverId === 'chatos::everything' && t.rawName === 'echo');
     check(echo, `no echo tool offered; got ${listing.tools.map((t) => t.name).join(', ')}`);
     check(echo.name === 'mcp_everything_echo', `echo is offered as ${echo.name}`);
@@ -220,10 +223,12 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     };
     // The gateway's `_meta` (docs/rules/gateway.md#_meta) sent by a bare client: what the server's share of that costs, for information.
     const meta = (host.gateway as unknown as { metaFor(server: unknown): Record<string, unknown> }).metaFor(host.mcp.definition('chatos::everything'));
-    const viaBare = (client: Client, withMeta = false) => async () => {
-      const result = (await client.callTool(withMeta ? { name: 'echo', arguments: ECHO_ARGS, _meta: meta } : { name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
-      if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
-    };
+    const viaBare =
+      (client: Client, withMeta = false) =>
+      async () => {
+        const result = (await client.callTool(withMeta ? { name: 'echo', arguments: ECHO_ARGS, _meta: meta } : { name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
+        if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
+      };
     // Each group: the gateway on one process, a bare client on another, and a spare bare client on a third for the
     // A/A check. All three make the same calls in lockstep, so their processes share one history: server-everything
     // keeps getting faster for thousands of calls, and a spare warmed less read 15 % slower than its twin.
@@ -286,10 +291,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
         `A third side, a spare bare client per group on its own process, makes the same calls in lockstep: the A/A rows (spare vs bare) are what the method cannot resolve on this machine. ` +
         `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and group, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, all three sides back to back on one group (groups take turns, each going through all six orders of its sides, so each side follows each other side equally often); the median of the per-round ratios`,
     );
-    return [
-      ...grouped(`${SEQ_CALLS} sequential echo calls x ${SEQ_ROUNDS} rounds`, seqRows),
-      ...grouped(`${CONC_CALLS} echo calls, ${CONC_IN_FLIGHT} in flight`, concRows),
-    ];
+    return [...grouped(`${SEQ_CALLS} sequential echo calls x ${SEQ_ROUNDS} rounds`, seqRows), ...grouped(`${CONC_CALLS} echo calls, ${CONC_IN_FLIGHT} in flight`, concRows)];
   } finally {
     await Promise.all(bares.map((bare) => bare.close()));
     await host.dispose();
@@ -320,7 +322,10 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV, stderr: 'pipe' }));
       const { tools } = await client.listTools();
-      check(tools.some((t) => t.name === 'echo'), 'bare cold listing has no echo');
+      check(
+        tools.some((t) => t.name === 'echo'),
+        'bare cold listing has no echo',
+      );
       const result = (await client.callTool({ name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
       into.push(performance.now() - t0);
       check(echoText(result) === 'Echo: hi', `cold bare echo returned ${JSON.stringify(result)}`);
@@ -366,7 +371,10 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
   const stopWatching = typeof watchable.watch === 'function' ? watchable.watch() : undefined;
   try {
     const listing = await host.gateway.listTools(caller());
-    check(listing.problems.every((p) => p.severity !== 'error'), `listing problems: ${JSON.stringify(listing.problems)}`);
+    check(
+      listing.problems.every((p) => p.severity !== 'error'),
+      `listing problems: ${JSON.stringify(listing.problems)}`,
+    );
     check(listing.tools.filter((t) => t.rawName === 'pid').length === RELOAD_SERVERS, `all ${RELOAD_SERVERS} servers list their tools`);
     const pidsOf = () => {
       const pids = new Map<string, number | undefined>();
@@ -435,7 +443,9 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     }
     notes.push(
       `hot reload: ${RELOAD_SERVERS} fixture servers (test/fixtures/servers/gatewayServer.mjs), all listed and running; ${RELOAD_CHANGED}'s env GATEWAY_TOOLS is rewritten in mcp.yaml (adding/removing its "count" tool), ${RELOAD_RUNS} runs; ` +
-        (stopWatching ? "timed from the write through host.watch()'s file watcher (default debounce) until gateway.listTools offers the new list" : 'host.watch() is not wired, so host.reloadMcp() is called right after the write; timed until gateway.listTools offers the new list') +
+        (stopWatching
+          ? "timed from the write through host.watch()'s file watcher (default debounce) until gateway.listTools offers the new list"
+          : 'host.watch() is not wired, so host.reloadMcp() is called right after the write; timed until gateway.listTools offers the new list') +
         ' (asked after each mcp-reloaded event, as the UI does, and every 50 ms otherwise)',
     );
     return grouped(`hot reload, ${RELOAD_SERVERS} servers, one changed (${stopWatching ? 'file watcher' : 'reloadMcp()'})`, [

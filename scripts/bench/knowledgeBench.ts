@@ -35,7 +35,7 @@ const MiB = 1024 * 1024;
 /** Deterministic words: a vocabulary of 5,000 made-up words, drawn with a Zipf-like skew, as in real text. */
 function makeWords(seed: number): () => string {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'an', 'el', 'or', 'us', 'ix'];
   const vocabulary = Array.from({ length: 5000 }, (_, i) => `${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`);
   return () => vocabulary[Math.floor(vocabulary.length * random() ** 2.5)]!;
@@ -56,7 +56,14 @@ async function embeddingServer(): Promise<{ url: string; close(): Promise<void> 
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model: 'bench', data: body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) })), usage: { prompt_tokens: 0, total_tokens: 0 } }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: 'bench',
+          data: body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) })),
+          usage: { prompt_tokens: 0, total_tokens: 0 },
+        }),
+      );
     });
   });
   // Longer than the client keeps an idle socket: a socket closed by the server just as the client reuses it is a reset.
@@ -143,7 +150,9 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     const trips: number[] = [];
     for (let q = 0; q < 50; q++) {
       const started = performance.now();
-      await (await fetch(`${server.url}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'bench-embed', input: [`${word()} ${word()}`] }) })).json();
+      await (
+        await fetch(`${server.url}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'bench-embed', input: [`${word()} ${word()}`] }) })
+      ).json();
       trips.push(performance.now() - started);
     }
     rows.push(info('of which the query embedding request: p95', percentile(trips, 95), 'ms'));
@@ -153,7 +162,6 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     rows.push(info('its text index file (index.msp)', fs.statSync(path.join(home, 'big', 'index.msp')).size / MiB, 'MiB'));
     rows.push(info('its vectors file (vectors.bin)', fs.statSync(path.join(home, 'big', 'vectors.bin')).size / MiB, 'MiB'));
     service.dispose();
-
   } finally {
     await server.close();
     fs.rmSync(home, { recursive: true, force: true });

@@ -79,7 +79,9 @@ export async function runLeaseBench(): Promise<BenchSection> {
         atMost(`running after the grace time (${GRACE_MS / 1000} s), vs 1 open tab`, processes, 'processes', 1),
         info('from the last close until only the open tab’s remains', releasedMs, 'ms'),
       ],
-      notes: [`each closed tab's instance ends ${GRACE_MS / 1000} s (the grace time, host option leaseGraceMs; mcp.yaml leases.releaseGraceSeconds) after its event socket is gone; a socket back sooner keeps it`],
+      notes: [
+        `each closed tab's instance ends ${GRACE_MS / 1000} s (the grace time, host option leaseGraceMs; mcp.yaml leases.releaseGraceSeconds) after its event socket is gone; a socket back sooner keeps it`,
+      ],
     };
   } finally {
     await browser.close();

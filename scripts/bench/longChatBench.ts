@@ -154,7 +154,7 @@ export async function runLongChatBench(): Promise<BenchSection> {
           atMost('time to the last message shown', ratio(large.openMs, small.openMs), 'x', 1.5),
           atMost('DOM nodes', ratio(large.domNodes, small.domNodes), 'x', 1.5),
           atMost('JS heap', ratio(large.heapMb, small.heapMb), 'x', 2),
-          atMost('tasks over 50 ms scrolling to the top, beyond the idle page\'s', Math.max(0, large.longTasks.length - large.idleLongTasks.length), 'tasks', 0),
+          atMost("tasks over 50 ms scrolling to the top, beyond the idle page's", Math.max(0, large.longTasks.length - large.idleLongTasks.length), 'tasks', 0),
           atMost('scrolled to the first message', large.reachedTop ? 0 : 1, 'misses', 0),
         ]),
       ],

@@ -24,8 +24,27 @@ export function longConversationMessages(count: number, agentId: string, startAt
     const callId = `call-${turn}`;
     const steps: ((base: { id: string; parentId: string | null; at: number }) => ConversationMessage)[] = [
       (base) => ({ ...base, role: 'user', text: `Question ${turn}: how do I sum the squares in list needle-${turn}, and what does the file say?` }),
-      (base) => ({ ...base, role: 'assistant', agentId, modelId: 'local', text: `Let me read the file for turn ${turn}.`, toolCalls: [{ id: callId, name: 'mcp_files_read', argumentsText: JSON.stringify({ path: `notes/turn-${turn}.md` }) }], status: 'complete', stats: STATS }),
-      (base) => ({ ...base, role: 'tool', callId, name: 'mcp_files_read', content: [{ type: 'text', text: `# Notes for turn ${turn}\n\nThe list holds ${turn % 7} items.\nEach item is a number between 1 and ${turn + 10}.` }], isError: false, status: 'ok', durationMs: 12, serverId: 'chatos::files' }),
+      (base) => ({
+        ...base,
+        role: 'assistant',
+        agentId,
+        modelId: 'local',
+        text: `Let me read the file for turn ${turn}.`,
+        toolCalls: [{ id: callId, name: 'mcp_files_read', argumentsText: JSON.stringify({ path: `notes/turn-${turn}.md` }) }],
+        status: 'complete',
+        stats: STATS,
+      }),
+      (base) => ({
+        ...base,
+        role: 'tool',
+        callId,
+        name: 'mcp_files_read',
+        content: [{ type: 'text', text: `# Notes for turn ${turn}\n\nThe list holds ${turn % 7} items.\nEach item is a number between 1 and ${turn + 10}.` }],
+        isError: false,
+        status: 'ok',
+        durationMs: 12,
+        serverId: 'chatos::files',
+      }),
       (base) => ({
         ...base,
         role: 'assistant',

@@ -4,16 +4,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import initSqlJs, { type BindParams, type Database, type SqlJsStatic, type Statement } from 'sql.js';
 import { RegistryCenter } from '../../src/core/registry/registryCenter.js';
-import {
-  grantPrefix,
-  grantRowId,
-  McpServerGrants,
-  PromptGrants,
-  providerPrefix,
-  RegistryMcpServers,
-  RegistryPrompts,
-  registryId,
-} from '../../src/core/registry/registryTables.js';
+import { grantPrefix, grantRowId, McpServerGrants, PromptGrants, providerPrefix, RegistryMcpServers, RegistryPrompts, registryId } from '../../src/core/registry/registryTables.js';
 import { SQL_GET, SQL_LIST_RANGE } from '../../src/core/store/recordsDb.js';
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import type { RegistrySource } from '../../src/shared/registry.js';
@@ -326,7 +317,10 @@ async function measureSize(SQL: SqlJsStatic, dir: string, size: number): Promise
   try {
     // getMcpServersForApp: the same app every call (its answer is 15 rows at every size).
     const expected = [...Array.from({ length: OWN_SERVERS }, (_, j) => ownServerId(j)), ...measuredGrantTargets(plan)].sort();
-    const got = registry.getMcpServersForApp(MEASURED).map((row) => row.id).sort();
+    const got = registry
+      .getMcpServersForApp(MEASURED)
+      .map((row) => row.id)
+      .sort();
     check(JSON.stringify(got) === JSON.stringify(expected), `getMcpServersForApp(${MEASURED}) at ${size}: got ${got.length} rows [${got.slice(0, 3).join(', ')}…], expected ${expected.length}`);
     check(rawVisibleServers(raw, MEASURED).length === expected.length, `raw visible servers at ${size}`);
     const rawDb = raw;
@@ -379,7 +373,10 @@ async function measureSize(SQL: SqlJsStatic, dir: string, size: number): Promise
     started = performance.now();
     const report = registry.reconcile(owns, { servers: ownServers.slice(0, -1), prompts: ownPrompts }, { missingReason });
     const reconcileMs = performance.now() - started;
-    check(report.missing.length === 1 && report.missing[0] === dropped.id && report.created.length === 0 && report.updated.length === 0, `reconcile dropping ${dropped.id}: ${JSON.stringify(report).slice(0, 200)}`);
+    check(
+      report.missing.length === 1 && report.missing[0] === dropped.id && report.created.length === 0 && report.updated.length === 0,
+      `reconcile dropping ${dropped.id}: ${JSON.stringify(report).slice(0, 200)}`,
+    );
     const keptGrants = registry.listGrants('server').filter((g) => g.targetId === dropped.id).length;
     await store.flush();
 
@@ -471,25 +468,28 @@ const label = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size)
 
 function sizeRows(r: SizeResult): BenchRow[] {
   const n = label(r.plan.size);
-  return grouped(`${n} records (${r.plan.servers + OWN_SERVERS} servers, ${r.plan.prompts} prompts, ${r.plan.serverGrants + r.plan.promptGrants + OWN_GRANTS} grants; file ${(r.fileBytes / MiB).toFixed(1)} MiB)`, [
-    info('build DB in one transaction + close (setup, not a target)', r.buildMs, 'ms'),
-    info(`RecordsStore.open (load, hash, quick_check, backup check), median of ${OPEN_RUNS}`, median(r.openMs), 'ms'),
-    info(`getMcpServersForApp (15 rows), median of ${VISIBLE_CALLS}`, median(r.visibleUs), 'µs'),
-    info(`getMcpServersForApp, p99`, percentile(r.visibleUs, 99), 'µs'),
-    info(`hasMcpServerAccess (hits and misses), median of ${ACCESS_CALLS}`, median(r.accessUs), 'µs'),
-    info(`hasMcpServerAccess, p99`, percentile(r.accessUs, 99), 'µs'),
-    info(`getMcpServersForApp after the grant bursts (${OWN_SERVERS + OWN_GRANTS + 2 * BURST} rows), median of ${MANY_GRANTS_CALLS}`, median(r.manyGrantsUs), 'µs'),
-    info('reconcile one provider, nothing changed', r.noChangeReconcileMs, 'ms'),
-    info(`reconcile one provider dropping 1 server (marked missing, ${r.keptGrants} grants kept)`, r.reconcileMs, 'ms'),
-    info(`single put + flush, median of ${FLUSH_RUNS}`, median(r.flushMs), 'ms'),
-    info('file size after flush', r.flushFileBytes / MiB, 'MiB'),
-    atMost(`burst of ${BURST} grants: file writes`, r.burstWrites, 'writes', BURST_WRITES_LIMIT),
-    info(`burst of ${BURST} grants: bytes written / DB size`, r.burstBytes / r.flushFileBytes, 'x'),
-    info(`burst of ${BURST} grants: bytes written`, r.burstBytes / MiB, 'MiB'),
-    info(`burst of ${BURST} grants: until on disk`, r.burstMs, 'ms'),
-    info(`${BURST} grants ${SPACED_GAP_MS} ms apart: file writes`, r.spacedWrites, 'writes'),
-    info(`${BURST} grants ${SPACED_GAP_MS} ms apart: bytes written / DB size`, r.spacedBytes / r.flushFileBytes, 'x'),
-  ]);
+  return grouped(
+    `${n} records (${r.plan.servers + OWN_SERVERS} servers, ${r.plan.prompts} prompts, ${r.plan.serverGrants + r.plan.promptGrants + OWN_GRANTS} grants; file ${(r.fileBytes / MiB).toFixed(1)} MiB)`,
+    [
+      info('build DB in one transaction + close (setup, not a target)', r.buildMs, 'ms'),
+      info(`RecordsStore.open (load, hash, quick_check, backup check), median of ${OPEN_RUNS}`, median(r.openMs), 'ms'),
+      info(`getMcpServersForApp (15 rows), median of ${VISIBLE_CALLS}`, median(r.visibleUs), 'µs'),
+      info(`getMcpServersForApp, p99`, percentile(r.visibleUs, 99), 'µs'),
+      info(`hasMcpServerAccess (hits and misses), median of ${ACCESS_CALLS}`, median(r.accessUs), 'µs'),
+      info(`hasMcpServerAccess, p99`, percentile(r.accessUs, 99), 'µs'),
+      info(`getMcpServersForApp after the grant bursts (${OWN_SERVERS + OWN_GRANTS + 2 * BURST} rows), median of ${MANY_GRANTS_CALLS}`, median(r.manyGrantsUs), 'µs'),
+      info('reconcile one provider, nothing changed', r.noChangeReconcileMs, 'ms'),
+      info(`reconcile one provider dropping 1 server (marked missing, ${r.keptGrants} grants kept)`, r.reconcileMs, 'ms'),
+      info(`single put + flush, median of ${FLUSH_RUNS}`, median(r.flushMs), 'ms'),
+      info('file size after flush', r.flushFileBytes / MiB, 'MiB'),
+      atMost(`burst of ${BURST} grants: file writes`, r.burstWrites, 'writes', BURST_WRITES_LIMIT),
+      info(`burst of ${BURST} grants: bytes written / DB size`, r.burstBytes / r.flushFileBytes, 'x'),
+      info(`burst of ${BURST} grants: bytes written`, r.burstBytes / MiB, 'MiB'),
+      info(`burst of ${BURST} grants: until on disk`, r.burstMs, 'ms'),
+      info(`${BURST} grants ${SPACED_GAP_MS} ms apart: file writes`, r.spacedWrites, 'writes'),
+      info(`${BURST} grants ${SPACED_GAP_MS} ms apart: bytes written / DB size`, r.spacedBytes / r.flushFileBytes, 'x'),
+    ],
+  );
 }
 
 export async function runRegistryBench(): Promise<BenchSection> {
@@ -519,14 +519,44 @@ export async function runRegistryBench(): Promise<BenchSection> {
           below(`hasMcpServerAccess median at ${big} (< 1 ms)`, median(last.accessUs), 'µs', QUERY_TARGET_US),
         ]),
         ...grouped(`Flatness: ${big} / ${small} (medians)`, [
-          flatRow('getMcpServersForApp', ratio((r) => median(r.visibleUs))),
-          flatRow('hasMcpServerAccess', ratio((r) => median(r.accessUs))),
-          info('raw sql.js getMcpServersForApp equivalent', ratio((r) => median(r.rawVisibleUs)), 'x'),
-          info('raw sql.js hasMcpServerAccess equivalent', ratio((r) => median(r.rawAccessUs)), 'x'),
-          info('RecordsStore.open', ratio((r) => median(r.openMs)), 'x'),
-          info('single put + flush', ratio((r) => median(r.flushMs)), 'x'),
-          info('reconcile, nothing changed', ratio((r) => r.noChangeReconcileMs), 'x'),
-          info('reconcile dropping 1 server', ratio((r) => r.reconcileMs), 'x'),
+          flatRow(
+            'getMcpServersForApp',
+            ratio((r) => median(r.visibleUs)),
+          ),
+          flatRow(
+            'hasMcpServerAccess',
+            ratio((r) => median(r.accessUs)),
+          ),
+          info(
+            'raw sql.js getMcpServersForApp equivalent',
+            ratio((r) => median(r.rawVisibleUs)),
+            'x',
+          ),
+          info(
+            'raw sql.js hasMcpServerAccess equivalent',
+            ratio((r) => median(r.rawAccessUs)),
+            'x',
+          ),
+          info(
+            'RecordsStore.open',
+            ratio((r) => median(r.openMs)),
+            'x',
+          ),
+          info(
+            'single put + flush',
+            ratio((r) => median(r.flushMs)),
+            'x',
+          ),
+          info(
+            'reconcile, nothing changed',
+            ratio((r) => r.noChangeReconcileMs),
+            'x',
+          ),
+          info(
+            'reconcile dropping 1 server',
+            ratio((r) => r.reconcileMs),
+            'x',
+          ),
           info('records', last.plan.size / first.plan.size, 'x'),
         ]),
         ...grouped('Ratios against a raw sql.js baseline measured in the same run (same file, same primary-key statements, no store/registry)', [

@@ -46,7 +46,13 @@ async function loadAgents(served: Served): Promise<{ ms: number; jsGzip: number;
     const page = await browser.context.newPage();
     const scripts: Promise<number>[] = [];
     page.on('response', (response) => {
-      if (response.request().resourceType() === 'script') scripts.push(response.body().then((body) => gzipSync(body).length, () => 0));
+      if (response.request().resourceType() === 'script')
+        scripts.push(
+          response.body().then(
+            (body) => gzipSync(body).length,
+            () => 0,
+          ),
+        );
     });
     const started = performance.now();
     await page.goto(`${served.server.url}#/agents`);
@@ -82,10 +88,7 @@ export async function runUiBench(): Promise<BenchSection> {
     }
     const apps = many.host.catalog.apps.length;
     const rows: BenchRow[] = [
-      ...grouped('renderer JS before the Agents page is interactive', [
-        atMost('JS sent (gzip)', Number((js.jsGzip / 1024).toFixed(1)), 'KB', JS_BUDGET_KB),
-        info('script files', js.jsFiles, 'files'),
-      ]),
+      ...grouped('renderer JS before the Agents page is interactive', [atMost('JS sent (gzip)', Number((js.jsGzip / 1024).toFixed(1)), 'KB', JS_BUDGET_KB), info('script files', js.jsFiles, 'files')]),
       ...grouped(`Agents page time to interactive, headless Chromium (${RUNS} cold loads each)`, [
         info(`with ${apps} apps installed (median)`, median(manyRuns), 'ms'),
         info('baseline: built-in apps only (median)', median(noneRuns), 'ms'),

@@ -28,14 +28,17 @@ export class ApiFailure extends Error {
 
 /** Core errors carry their own codes; everything else is FAILED with its message (never a stack). */
 export function toApiError(error: unknown): HostApiError {
-  if (error instanceof ApiFailure || error instanceof OperationError || error instanceof PluginLifecycleError || error instanceof RootsError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof ApiFailure || error instanceof OperationError || error instanceof PluginLifecycleError || error instanceof RootsError)
+    return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof AgentError) return { code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) };
-  if (error instanceof ModelError) return withHint({ code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) }, error.hint);
+  if (error instanceof ModelError)
+    return withHint({ code: error.fields.length ? 'INVALID' : error.code, message: error.message, ...(error.fields.length ? { fields: error.fields } : {}) }, error.hint);
   if (error instanceof McpAdminError || error instanceof HostPromptError) {
     const fields = error.fields.length ? { fields: error.fields } : {};
     return withHint({ code: error.code === 'MCP_SERVER_INVALID' || error.code === 'PROMPT_INVALID' ? 'INVALID' : error.code, message: error.message, ...fields }, error.hint);
   }
-  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError) return withHint({ code: error.code, message: error.message }, error.hint);
+  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError)
+    return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };

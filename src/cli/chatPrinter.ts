@@ -86,13 +86,18 @@ export function turnPrinter(io: CliIo, conversationId: string, options: { json?:
             if (!shown.has(call.callId)) line(`  → ${call.name} ${clip(call.argumentsText, 60)}`);
             shown.add(call.callId);
           } else if (call.phase === 'started') line(`  ↳ sub-agent run ${call.childConversationId}`);
-          else if (call.phase === 'finished') line(`  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`);
+          else if (call.phase === 'finished')
+            line(
+              `  ${call.status === 'ok' ? '✓' : '✗'} ${call.name} ${call.status} in ${call.durationMs} ms${call.summary ? `: ${clip(call.summary)}` : ''}${call.artifacts?.length ? ` [${call.artifacts.map((a) => a.file).join(', ')}]` : ''}`,
+            );
           return;
         }
         case 'status': {
           const { retry } = event.status;
           if (event.status.conversationId !== conversationId || !retry) return;
-          line(`  … ${retry.error.kind}${retry.error.status ? ` ${retry.error.status}` : ''}: ${clip(retry.error.message)}; try ${retry.attempt + 1} of ${retry.maxAttempts} in ${Math.round(retry.delayMs / 100) / 10} s`);
+          line(
+            `  … ${retry.error.kind}${retry.error.status ? ` ${retry.error.status}` : ''}: ${clip(retry.error.message)}; try ${retry.attempt + 1} of ${retry.maxAttempts} in ${Math.round(retry.delayMs / 100) / 10} s`,
+          );
           return;
         }
         case 'message': {
@@ -125,7 +130,9 @@ export function messageLines(message: ConversationMessage): string[] {
     case 'user':
       return [`you: ${message.text}`];
     case 'assistant': {
-      const thought = message.reasoning?.text ? [`  (thought${message.reasoning.durationMs !== undefined ? ` for ${Math.round(message.reasoning.durationMs / 1000)} s` : ''}: ${clip(message.reasoning.text)})`] : [];
+      const thought = message.reasoning?.text
+        ? [`  (thought${message.reasoning.durationMs !== undefined ? ` for ${Math.round(message.reasoning.durationMs / 1000)} s` : ''}: ${clip(message.reasoning.text)})`]
+        : [];
       const calls = message.toolCalls.map((c) => `  → ${c.name} ${clip(c.argumentsText, 60)}`);
       const stopped = message.status === 'stopped' ? [`  (stopped: ${message.stop?.message ?? ''})`] : [];
       const notes = answerNotes(message).map((note) => `  (${note})`);
@@ -135,7 +142,9 @@ export function messageLines(message: ConversationMessage): string[] {
     case 'tool': {
       const tool = message as ToolMessage;
       const images = tool.content.filter((c) => c.type === 'image').map((c) => (c.type === 'image' ? c.artifact : ''));
-      return [`  ${tool.status === 'ok' ? '✓' : '✗'} ${tool.name} ${tool.status} in ${tool.durationMs} ms: ${clip(tool.content.map((c) => (c.type === 'image' || c.type === 'reminder' ? '' : c.text)).join(' '))}${images.length ? ` [${images.join(', ')}]` : ''}${tool.childConversationId ? ` (sub-agent run ${tool.childConversationId})` : ''}`];
+      return [
+        `  ${tool.status === 'ok' ? '✓' : '✗'} ${tool.name} ${tool.status} in ${tool.durationMs} ms: ${clip(tool.content.map((c) => (c.type === 'image' || c.type === 'reminder' ? '' : c.text)).join(' '))}${images.length ? ` [${images.join(', ')}]` : ''}${tool.childConversationId ? ` (sub-agent run ${tool.childConversationId})` : ''}`,
+      ];
     }
     case 'summary':
       return [`-- ${message.summarized} earlier messages summarized here --`, message.text, '--'];

@@ -91,7 +91,10 @@ export async function askConfirmation(ask: Ask, request: ToolConfirmationRequest
   for (;;) {
     const folded = listing.hiddenCharacters > 0 || listing.hiddenArguments > 0;
     const offers = ['y/N', ...(options.always ? ['a = always for this agent'] : []), ...(folded ? ['s = show all'] : [])];
-    const parts = [listing.hiddenCharacters ? `${listing.hiddenCharacters.toLocaleString('en')} characters` : '', listing.hiddenArguments ? `${listing.hiddenArguments.toLocaleString('en')} arguments` : ''].filter(Boolean);
+    const parts = [
+      listing.hiddenCharacters ? `${listing.hiddenCharacters.toLocaleString('en')} characters` : '',
+      listing.hiddenArguments ? `${listing.hiddenArguments.toLocaleString('en')} arguments` : '',
+    ].filter(Boolean);
     const hidden = folded ? [`  (not shown: ${parts.join(' and ')}; answer s to see everything before you decide)`] : [];
     const reply = (await ask([...intro, ...listing.lines, ...hidden, `run it? [${offers.join(', ')}] `].join('\n'))).trim().toLowerCase();
     if (reply === 'y' || reply === 'yes') return 'yes';

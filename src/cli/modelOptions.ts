@@ -61,7 +61,10 @@ export function entryFromOptions(id: string, options: AddOptions): ModelEntryInp
   const baseUrl = options.baseUrl ?? (preset?.baseUrl || undefined);
   const model = options.model ?? (preset?.model || undefined);
   const missing = [api === undefined ? '--api openai|openai-responses|anthropic' : '', baseUrl === undefined ? '--base-url URL' : '', model === undefined ? '--model NAME' : ''].filter(Boolean);
-  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}${preset ? ` (preset ${preset.id} does not fill ${missing.length === 1 ? 'it' : 'them'})` : ' (or start from a preset: --preset ' + MODEL_PRESETS.map((p) => p.id).join('|') + ')'}`);
+  if (missing.length)
+    throw new UsageError(
+      `missing ${missing.join(', ')}${preset ? ` (preset ${preset.id} does not fill ${missing.length === 1 ? 'it' : 'them'})` : ' (or start from a preset: --preset ' + MODEL_PRESETS.map((p) => p.id).join('|') + ')'}`,
+    );
   const envName = options.apiKeyEnv ?? (options.apiKeyStdin ? undefined : preset?.keyEnv);
   const optional = {
     temperature: number('--temperature', options.temperature, false),

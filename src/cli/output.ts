@@ -81,7 +81,10 @@ export function printProblems(io: CliIo, problems: readonly Problem[]): void {
 
 /** A problem the user must fix: exit 1 with this message. */
 export class UserError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }

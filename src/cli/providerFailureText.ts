@@ -15,11 +15,14 @@ export function describeProviderFailure(failure: ProviderFailure, entry: ModelEn
         case 'dns':
           return { message: `DNS: the host name ${where} could not be resolved${said}`, hint: 'check the host in --base-url, and that this machine is online' };
         case 'tls':
-          return { message: `TLS: the secure connection to ${where} failed${said}`, hint: 'check http:// versus https:// in the base URL (local servers usually speak plain http), and the server\'s certificate' };
+          return {
+            message: `TLS: the secure connection to ${where} failed${said}`,
+            hint: "check http:// versus https:// in the base URL (local servers usually speak plain http), and the server's certificate",
+          };
         case 'refused':
           return { message: `connection refused by ${where}${said}`, hint: 'is the server running and listening there? (Ollama: ollama serve; LM Studio: start its local server)' };
         case 'reset':
-          return { message: `the connection to ${where} was closed before the answer was complete${said}`, hint: 'try again; if it keeps happening, check proxies and the server\'s logs' };
+          return { message: `the connection to ${where} was closed before the answer was complete${said}`, hint: "try again; if it keeps happening, check proxies and the server's logs" };
         case 'timeout':
           return { message: `timeout: ${where} did not answer in time${said}`, hint: 'check the base URL and your network; a slow local model may need --timeout SECONDS' };
         case 'incomplete':
@@ -29,16 +32,25 @@ export function describeProviderFailure(failure: ProviderFailure, entry: ModelEn
       }
     case 'auth':
       return failure.status === 403
-        ? { message: `HTTP 403: the key may not use this model or endpoint${said}`, hint: 'check the key\'s permissions with the provider' }
+        ? { message: `HTTP 403: the key may not use this model or endpoint${said}`, hint: "check the key's permissions with the provider" }
         : { message: `HTTP ${failure.status ?? 401}: the provider refused the key (missing, wrong or expired)${said}`, hint: keyHint(entry) };
     case 'not-found':
-      return { message: `HTTP 404: unknown model "${entry.model}" or wrong base URL${said}`, hint: `check the model name and the base URL (OpenAI-compatible servers usually end in /v1); the provider lists its models at ${entry.baseUrl.replace(/\/$/, '')}/models` };
+      return {
+        message: `HTTP 404: unknown model "${entry.model}" or wrong base URL${said}`,
+        hint: `check the model name and the base URL (OpenAI-compatible servers usually end in /v1); the provider lists its models at ${entry.baseUrl.replace(/\/$/, '')}/models`,
+      };
     case 'rate-limited':
-      return { message: `HTTP 429: rate limited${failure.retryAfterMs !== undefined ? ` (retry after ${Math.ceil(failure.retryAfterMs / 1000)} s)` : ''}${said}`, hint: 'wait and try again, or check your plan\'s limits and balance' };
+      return {
+        message: `HTTP 429: rate limited${failure.retryAfterMs !== undefined ? ` (retry after ${Math.ceil(failure.retryAfterMs / 1000)} s)` : ''}${said}`,
+        hint: "wait and try again, or check your plan's limits and balance",
+      };
     case 'server':
-      return { message: `HTTP ${failure.status ?? '5xx'}: the provider failed${said}`, hint: 'a problem on the provider\'s side; try again later' };
+      return { message: `HTTP ${failure.status ?? '5xx'}: the provider failed${said}`, hint: "a problem on the provider's side; try again later" };
     case 'rejected':
-      return { message: `HTTP ${failure.status ?? 400}: the provider rejected the request${said}`, hint: 'check the model name and parameters (--temperature, --max-tokens; a reasoning model needs --reasoning) for this provider' };
+      return {
+        message: `HTTP ${failure.status ?? 400}: the provider rejected the request${said}`,
+        hint: 'check the model name and parameters (--temperature, --max-tokens; a reasoning model needs --reasoning) for this provider',
+      };
     case 'quota':
       return { message: `billing: the account has no credit left or its quota is used up${said}`, hint: "add credit or raise the limit in the provider's billing settings; waiting does not help" };
     case 'context-too-long':

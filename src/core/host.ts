@@ -243,7 +243,23 @@ export function createHost(options: HostOptions = {}): Host {
   const catalog = new PluginCatalog(scanner);
 
   let started:
-    | { store: RecordsStore; registry: RegistryCenter; trust: PluginTrust; runGate: RunGate; sync: RegistrySync; mcp: McpRuntime; gateway: ToolGateway; serverSettings: ServerSettings; agents: AgentStore; models: ModelService; knowledge: KnowledgeService; chat: ChatService; alwaysAllow: AlwaysAllowStore; hostPrompts: HostPromptStore; operations: HostOperations }
+    | {
+        store: RecordsStore;
+        registry: RegistryCenter;
+        trust: PluginTrust;
+        runGate: RunGate;
+        sync: RegistrySync;
+        mcp: McpRuntime;
+        gateway: ToolGateway;
+        serverSettings: ServerSettings;
+        agents: AgentStore;
+        models: ModelService;
+        knowledge: KnowledgeService;
+        chat: ChatService;
+        alwaysAllow: AlwaysAllowStore;
+        hostPrompts: HostPromptStore;
+        operations: HostOperations;
+      }
     | undefined;
   const scheduler = options.scheduler ?? { ...systemScheduler, now: () => clock.now() };
   // Lease times and deadlines on one clock: a test's scheduler moves the idle time of the instances too.
@@ -364,11 +380,25 @@ export function createHost(options: HostOptions = {}): Host {
       // Every lease released (mcp_release, a conversation ended, idle, a page or socket gone) is on the record like a call.
       mcp.connections.onRelease((release) => audit.append(releaseDraft(release)));
       const serverSettings = new ServerSettings(store);
-      const agents = new AgentStore(store, (pluginId, appId) => catalog.getAiContribution(pluginId, appId), (id) => alwaysAllow?.revokeAll(id));
+      const agents = new AgentStore(
+        store,
+        (pluginId, appId) => catalog.getAiContribution(pluginId, appId),
+        (id) => alwaysAllow?.revokeAll(id),
+      );
       alwaysAllow = new AlwaysAllowStore(store, () => clock.now());
       const models = new ModelService({ store: new ModelStore(store), secrets, env: options.env ?? process.env });
       const knowledge = new KnowledgeService({ dir: home.knowledgeDir, models, now: () => clock.now(), logger });
-      settingsContext = createSettingsContext({ agents, registry, catalog, rescan: () => operations.rescan.rescanAndReload(), runtime: mcp, snapshots: () => operations.servers.snapshots(), serverSettings, alwaysAllow, knowledge });
+      settingsContext = createSettingsContext({
+        agents,
+        registry,
+        catalog,
+        rescan: () => operations.rescan.rescanAndReload(),
+        runtime: mcp,
+        snapshots: () => operations.servers.snapshots(),
+        serverSettings,
+        alwaysAllow,
+        knowledge,
+      });
       registerSettingsConfirmables(confirmations);
       const gateway = new ToolGateway({
         runtime: mcp,
@@ -403,7 +433,11 @@ export function createHost(options: HostOptions = {}): Host {
         confirmations,
         // As every face ends one: audited, and no longer tied to a page.
         releaseLeases: (id) => endConversation(id),
-        heldLeases: (id) => mcp.connections.snapshot().filter((s) => s.leases.some((l) => l.conversationId === id)).map((s) => s.serverId),
+        heldLeases: (id) =>
+          mcp.connections
+            .snapshot()
+            .filter((s) => s.leases.some((l) => l.conversationId === id))
+            .map((s) => s.serverId),
         scheduler,
         now: () => clock.now(),
         policy: chatPolicy(options.chat),
@@ -495,13 +529,17 @@ export function createHost(options: HostOptions = {}): Host {
         new ChangeWatcher(
           pluginRoots().map((root) => ({ path: root.dir, recursive: true })),
           rescanAndReload,
-          { debounceMs, pollMs: pollMs * 3, poll: () => {
-            const result = catalog.rescan();
-            if (!scanChanged(result)) return false;
-            rescanPlugins.apply(result);
-            pluginsChanged = true;
-            return true;
-          } },
+          {
+            debounceMs,
+            pollMs: pollMs * 3,
+            poll: () => {
+              const result = catalog.rescan();
+              if (!scanChanged(result)) return false;
+              rescanPlugins.apply(result);
+              pluginsChanged = true;
+              return true;
+            },
+          },
         );
       let plugins = watchPlugins();
       // Another process remembered or forgot a root: watch the new set of roots, and scan them now.

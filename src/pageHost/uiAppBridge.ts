@@ -154,7 +154,10 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
     } else if (data.event === 'chat' && data.payload && typeof data.payload === 'object') {
       const payload = data.payload as ChatPageEvent;
       const wanted = [...chatListeners].filter(([, f]) => (!f.sessionId || f.sessionId === payload.sessionId) && (!f.types || f.types.includes(payload.type)));
-      notify(wanted.map(([listener]) => listener), payload);
+      notify(
+        wanted.map(([listener]) => listener),
+        payload,
+      );
     }
   });
 

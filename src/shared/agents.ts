@@ -50,7 +50,10 @@ export const AgentInputSchema = z.object({
    * that page may list, change, delete and chat with it, and with no other
    * agent. Set at creation; an update keeps it.
    */
-  ownerApp: z.object({ pluginId: z.string().min(1), appId: z.string().min(1) }).strict().optional(),
+  ownerApp: z
+    .object({ pluginId: z.string().min(1), appId: z.string().min(1) })
+    .strict()
+    .optional(),
 });
 export type AgentInput = z.input<typeof AgentInputSchema>;
 

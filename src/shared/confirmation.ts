@@ -42,4 +42,3 @@ export type ConfirmationDecision = z.infer<typeof ConfirmationDecisionSchema>;
  */
 export const ApprovalScopeSchema = z.enum(['once', 'conversation', 'always']);
 export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>;
-

@@ -2,7 +2,18 @@ import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
 import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
-import { AlwaysAllowEntrySchema, ChatStatusEventSchema, ConversationDetailSchema, ConversationIdSchema, ConversationMessageSchema, ConversationSchema, ExportFormatSchema, MessageIdSchema, SearchHitSchema, ToolCallEventSchema } from './chat.js';
+import {
+  AlwaysAllowEntrySchema,
+  ChatStatusEventSchema,
+  ConversationDetailSchema,
+  ConversationIdSchema,
+  ConversationMessageSchema,
+  ConversationSchema,
+  ExportFormatSchema,
+  MessageIdSchema,
+  SearchHitSchema,
+  ToolCallEventSchema,
+} from './chat.js';
 import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
@@ -197,7 +208,10 @@ export const HostApiMethods = {
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },
 
   /** Development links: `preview` says what linking a folder would run (nothing is linked); `link` links it in place and trusts it as a link. */
-  'plugins.devPreview': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), runPlan: RunPlanSchema.optional(), problems: z.array(ProblemSchema) }) },
+  'plugins.devPreview': {
+    params: z.object({ dir: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ dir: z.string(), pluginId: z.string().optional(), runPlan: RunPlanSchema.optional(), problems: z.array(ProblemSchema) }),
+  },
   'plugins.devLink': { params: z.object({ dir: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), dir: z.string(), added: z.boolean(), runPlan: RunPlanSchema }) },
   /** Unlinks by folder or plugin id: it stops, its trust and registrations (and the grants on them) go; the folder stays. */
   'plugins.devUnlink': { params: z.object({ target: z.string().min(1).max(4096) }).strict(), result: z.object({ dir: z.string(), pluginId: z.string().optional(), removed: z.array(z.string()) }) },
@@ -292,10 +306,37 @@ export const HostApiMethods = {
     result: McpTestResultSchema,
   },
   /** What importing another client's config would do (adds, conflicts, refusals); nothing is written. */
-  'mcpServers.importPlan': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), storeSecrets: z.boolean().default(true) }).strict(), result: ImportPlanSchema },
-  'mcpServers.importApply': { params: z.object({ text: z.string().min(1).max(4 * 1024 * 1024), fileName: z.string().max(4096).optional(), options: ImportApplyOptionsSchema.default({ choices: [], onConflict: 'skip', storeSecrets: true }) }).strict(), result: ImportResultSchema },
+  'mcpServers.importPlan': {
+    params: z
+      .object({
+        text: z
+          .string()
+          .min(1)
+          .max(4 * 1024 * 1024),
+        fileName: z.string().max(4096).optional(),
+        storeSecrets: z.boolean().default(true),
+      })
+      .strict(),
+    result: ImportPlanSchema,
+  },
+  'mcpServers.importApply': {
+    params: z
+      .object({
+        text: z
+          .string()
+          .min(1)
+          .max(4 * 1024 * 1024),
+        fileName: z.string().max(4096).optional(),
+        options: ImportApplyOptionsSchema.default({ choices: [], onConflict: 'skip', storeSecrets: true }),
+      })
+      .strict(),
+    result: ImportResultSchema,
+  },
   'mcpServers.templates': { params: Empty, result: z.object({ templates: z.array(McpTemplateSchema) }) },
-  'mcpServers.addTemplate': { params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
+  'mcpServers.addTemplate': {
+    params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(),
+    result: z.object({ server: McpServerEntryViewSchema }),
+  },
   /** Signs in to a remote server (OAuth): answers when the browser came back, with the server's view (its sign-in state). */
   'mcpServers.signIn': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   /** Ends a sign-in that is waiting for the browser. */
@@ -319,13 +360,28 @@ export const HostApiMethods = {
     params: z.object({ id: Id, file: z.string().max(300).optional(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(50) }).strict(),
     result: DocumentPageSchema,
   },
-  'knowledge.search': { params: z.object({ id: Id, query: z.string().min(1).max(MAX_QUERY_CHARS), limit: z.number().int().min(1).max(50).default(5) }).strict(), result: SearchResultSchema.extend({ note: z.string().optional() }) },
+  'knowledge.search': {
+    params: z.object({ id: Id, query: z.string().min(1).max(MAX_QUERY_CHARS), limit: z.number().int().min(1).max(50).default(5) }).strict(),
+    result: SearchResultSchema.extend({ note: z.string().optional() }),
+  },
   /** One part of a file being uploaded, at its byte offset (parts in order); the file is added with addUpload. */
-  'knowledge.uploadPart': { params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(), result: z.object({ received: z.number() }) },
+  'knowledge.uploadPart': {
+    params: z.object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS) }).strict(),
+    result: z.object({ received: z.number() }),
+  },
   'knowledge.addUpload': { params: z.object({ id: Id, uploadId: KnowledgeJobId, name: z.string().min(1).max(300), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
   /** Several uploaded files as one change (the base written once): a drop of many files. */
   'knowledge.addUploads': {
-    params: z.object({ id: Id, uploads: z.array(z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict()).min(1).max(MAX_UPLOADS_PER_ADD), jobId: KnowledgeJobId }).strict(),
+    params: z
+      .object({
+        id: Id,
+        uploads: z
+          .array(z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict())
+          .min(1)
+          .max(MAX_UPLOADS_PER_ADD),
+        jobId: KnowledgeJobId,
+      })
+      .strict(),
     result: z.object({ added: z.array(AddResultSchema) }),
   },
   'knowledge.addText': { params: z.object({ id: Id, title: z.string().max(200).default('text'), text: z.string().min(1).max(900_000), jobId: KnowledgeJobId }).strict(), result: AddResultSchema },
@@ -362,7 +418,14 @@ export const HostApiMethods = {
    */
   'conversations.get': {
     params: z
-      .object({ id: ConversationIdSchema, limit: z.number().int().min(1).max(500).optional(), around: MessageIdSchema.optional(), before: MessageIdSchema.optional(), after: MessageIdSchema.optional(), leafId: MessageIdSchema.optional() })
+      .object({
+        id: ConversationIdSchema,
+        limit: z.number().int().min(1).max(500).optional(),
+        around: MessageIdSchema.optional(),
+        before: MessageIdSchema.optional(),
+        after: MessageIdSchema.optional(),
+        leafId: MessageIdSchema.optional(),
+      })
       .strict()
       .refine((p) => p.limit !== undefined || (p.around ?? p.before ?? p.after ?? p.leafId) === undefined, { error: 'around, before, after and leafId need a limit', path: ['limit'] })
       .refine((p) => [p.around, p.before, p.after].filter((x) => x !== undefined).length <= 1, { error: 'give at most one of around, before and after', path: ['around'] }),
@@ -375,8 +438,14 @@ export const HostApiMethods = {
   /** Shows another branch: the one through `messageId` (a sibling from `siblings`), to its newest message. */
   'conversations.setBranch': { params: z.object({ id: ConversationIdSchema, messageId: MessageIdSchema }).strict(), result: ConversationViewSchema },
   /** Titles and user/assistant text of every conversation, case-insensitive. */
-  'conversations.search': { params: z.object({ text: z.string().min(1).max(500), limit: z.number().int().min(1).max(500).default(50) }).strict(), result: z.object({ hits: z.array(SearchHitSchema) }) },
-  'conversations.export': { params: z.object({ id: ConversationIdSchema, format: ExportFormatSchema.default('md') }).strict(), result: z.object({ filename: z.string(), mimeType: z.string(), text: z.string() }) },
+  'conversations.search': {
+    params: z.object({ text: z.string().min(1).max(500), limit: z.number().int().min(1).max(500).default(50) }).strict(),
+    result: z.object({ hits: z.array(SearchHitSchema) }),
+  },
+  'conversations.export': {
+    params: z.object({ id: ConversationIdSchema, format: ExportFormatSchema.default('md') }).strict(),
+    result: z.object({ filename: z.string(), mimeType: z.string(), text: z.string() }),
+  },
 
   /**
    * Sends a user message and starts the turn; returns at once. Progress
@@ -404,7 +473,10 @@ export const HostApiMethods = {
   /** A new answer to the last user message (or the one before `messageId`), beside the old one. */
   'chat.regenerate': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema.optional() }).strict(), result: z.object({ conversationId: z.string() }) },
   /** Edits a sent user message: a new branch from it; the old branch stays reachable. */
-  'chat.edit': { params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema, text: z.string().min(1).max(200_000) }).strict(), result: z.object({ conversationId: z.string(), userMessageId: z.string() }) },
+  'chat.edit': {
+    params: z.object({ conversationId: ConversationIdSchema, messageId: MessageIdSchema, text: z.string().min(1).max(200_000) }).strict(),
+    result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
+  },
 
   /** "Always allow" answers (confirm-level tools an agent runs without asking). */
   'alwaysAllow.list': { params: z.object({ agentId: Id.optional() }).strict(), result: z.object({ entries: z.array(AlwaysAllowEntrySchema) }) },
@@ -418,7 +490,14 @@ export const HostApiMethods = {
   'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
   'audit.list': {
     params: z
-      .object({ limit: z.number().int().min(1).max(1000).default(100), appId: Id.optional(), agentId: Id.optional(), tool: Id.optional(), decision: AuditDecisionSchema.optional(), outcome: AuditOutcomeSchema.optional() })
+      .object({
+        limit: z.number().int().min(1).max(1000).default(100),
+        appId: Id.optional(),
+        agentId: Id.optional(),
+        tool: Id.optional(),
+        decision: AuditDecisionSchema.optional(),
+        outcome: AuditOutcomeSchema.optional(),
+      })
       .strict(),
     result: z.object({ records: z.array(AuditRecordSchema) }),
   },
@@ -489,7 +568,14 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** Conversations were created, renamed, deleted, or changed state: lists are stale. */
   z.object({ type: z.literal('conversations.changed') }),
   /** serve: a sign-in's page, for the user's page to open in a new tab (the desktop app opens it in the system browser). */
-  z.object({ type: z.literal('auth.openUrl'), name: z.string(), url: z.string().url().refine((url) => /^https?:/.test(url), { error: 'an http(s) url' }) }),
+  z.object({
+    type: z.literal('auth.openUrl'),
+    name: z.string(),
+    url: z
+      .string()
+      .url()
+      .refine((url) => /^https?:/.test(url), { error: 'an http(s) url' }),
+  }),
 ]);
 export type HostEventMessage = z.infer<typeof HostEventSchema>;
 
@@ -501,10 +587,24 @@ export function parseRequest(raw: unknown): { ok: true; method: HostApiMethod; p
   if (!Object.hasOwn(HostApiMethods, method)) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `unknown method "${method}"`, hint: `one of: ${Object.keys(HostApiMethods).join(', ')}` } };
   const spec = HostApiMethods[method as HostApiMethod];
   const params = spec.params.safeParse(envelope.data.params ?? {});
-  if (!params.success) return { ok: false, error: { code: 'BAD_REQUEST', message: `bad params for ${method}: ${params.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`, fields: fieldsOf(params.error) } };
+  if (!params.success)
+    return {
+      ok: false,
+      error: {
+        code: 'BAD_REQUEST',
+        message: `bad params for ${method}: ${params.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`,
+        fields: fieldsOf(params.error),
+      },
+    };
   return { ok: true, method: method as HostApiMethod, params: params.data };
 }
 
 export function fieldsOf(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '['), message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+      .join('.')
+      .replace(/\.\[/g, '['),
+    message: issue.message,
+  }));
 }

@@ -205,7 +205,10 @@ export type ConflictChoice = z.infer<typeof ConflictChoiceSchema>;
 
 export const ImportApplyOptionsSchema = z.object({
   /** What to do with a name mcp.yaml already has, per source name; default `onConflict`. */
-  choices: z.array(z.object({ sourceName: z.string(), choice: ConflictChoiceSchema })).max(1000).default([]),
+  choices: z
+    .array(z.object({ sourceName: z.string(), choice: ConflictChoiceSchema }))
+    .max(1000)
+    .default([]),
   onConflict: ConflictChoiceSchema.default('skip'),
   /** Only these source names (default: every importable one). */
   only: z.array(z.string()).max(1000).optional(),

@@ -28,14 +28,17 @@ export const KeyRefSchema = z.discriminatedUnion('kind', [
 export const BaseUrlSchema = z
   .string()
   .max(2048)
-  .refine((text) => {
-    try {
-      const url = new URL(text);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, { error: 'must be an http:// or https:// URL without a user name or password in it (e.g. https://api.openai.com/v1)' });
+  .refine(
+    (text) => {
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http:// or https:// URL without a user name or password in it (e.g. https://api.openai.com/v1)' },
+  );
 
 /** What an entry is for: answering (chat) or turning text into vectors (embedding, for knowledge bases). */
 export const ModelKindSchema = z.enum(['chat', 'embedding']);

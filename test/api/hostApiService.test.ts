@@ -18,7 +18,10 @@ const urls = {
 async function startApi(options: { trusted?: boolean; scheduler?: TestScheduler } = {}): Promise<{ api: HostApiService; events: HostEventMessage[]; t: TestHost }> {
   const t = await startTestHost(
     ({ pluginRoot }) => {
-      writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }, { appId: 'other', allowMain: true }]);
+      writeGatewayPlugin(pluginRoot, 'acme.tools', [
+        { appId: 'main', allowMain: true },
+        { appId: 'other', allowMain: true },
+      ]);
     },
     options.scheduler ? { scheduler: options.scheduler } : {},
   );
@@ -68,11 +71,25 @@ describe('HostApi service', () => {
     expect((await failure(api, 'plugins.trust', { pluginId: 'acme.huge' })).message).toContain('cannot be trusted until it is smaller');
   });
 
-  it("an agent preview gets no prompt text and no tool of an untrusted plugin, and says why (issue 13 item 5)", async () => {
+  it('an agent preview gets no prompt text and no tool of an untrusted plugin, and says why (issue 13 item 5)', async () => {
     const { api, t } = await startApi({ trusted: false });
-    writePlugin(t.pluginRoot, 'says', { manifestVersion: 1, id: 'acme.says', name: 'Says', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { zh: { content: 'Obey the plugin.' } } } }] }, { 'index.mjs': '' });
+    writePlugin(
+      t.pluginRoot,
+      'says',
+      { manifestVersion: 1, id: 'acme.says', name: 'Says', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { zh: { content: 'Obey the plugin.' } } } }] },
+      { 'index.mjs': '' },
+    );
     t.host.rescan();
-    const preview = await call(api, 'agents.preview', { agent: { name: 'P', language: 'zh', uiApps: [{ pluginId: 'acme.says', appId: 'main', prompt: true }, { pluginId: 'acme.tools', appId: 'main', mcp: true }] } });
+    const preview = await call(api, 'agents.preview', {
+      agent: {
+        name: 'P',
+        language: 'zh',
+        uiApps: [
+          { pluginId: 'acme.says', appId: 'main', prompt: true },
+          { pluginId: 'acme.tools', appId: 'main', mcp: true },
+        ],
+      },
+    });
     expect(preview.prompt.text).toBe('');
     expect(preview.main).toEqual([]);
     expect(preview.problems.map((p) => `${p.code} ${p.path}`)).toEqual(expect.arrayContaining(['PLUGIN_UNTRUSTED uiApps[0].prompt', 'PLUGIN_UNTRUSTED uiApps[1].mcp']));
@@ -196,7 +213,7 @@ describe('HostApi service', () => {
     expect((await call(api, 'conversations.end', { conversationId: 'playground-1' })).released).toBeGreaterThan(0);
   });
 
-  it('lists a server\'s tools with permissions and switches them off and on', async () => {
+  it("lists a server's tools with permissions and switches them off and on", async () => {
     const { api } = await startApi();
     const serverId = 'acme.tools::acme.tools.main';
     const listed = await call(api, 'servers.tools', { serverId });
@@ -212,7 +229,11 @@ describe('HostApi service', () => {
   it('stops what an untrusted plugin runs now, not only what it would start later', async () => {
     const { api, events, t } = await startApi();
     await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'x' } });
-    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId.startsWith('acme.tools::')).flatMap((s) => s.leases);
+    const leases = () =>
+      t.host.mcp.connections
+        .snapshot()
+        .filter((s) => s.serverId.startsWith('acme.tools::'))
+        .flatMap((s) => s.leases);
     expect(leases().length).toBeGreaterThan(0);
     expect((await call(api, 'plugins.untrust', { pluginId: 'acme.tools' })).changed).toBe(true);
     expect(leases()).toEqual([]);
@@ -279,7 +300,11 @@ describe('HostApi service', () => {
     t.host.agents.create({ id: 'a', name: 'A', ...selecting });
     const at = { agentId: 'a', flow: 'main' as const, conversationId: 'playground-off' };
     const echo = (await call(api, 'tools.list', at)).tools.find((tool) => tool.rawName === 'echo')!;
-    const leases = () => t.host.mcp.connections.snapshot().filter((s) => s.serverId === serverId).flatMap((s) => s.leases);
+    const leases = () =>
+      t.host.mcp.connections
+        .snapshot()
+        .filter((s) => s.serverId === serverId)
+        .flatMap((s) => s.leases);
     expect(leases().length).toBeGreaterThan(0);
 
     await call(api, 'servers.setEnabled', { serverId, enabled: false });
@@ -302,7 +327,7 @@ describe('HostApi service', () => {
     expect((await call(api, 'tools.call', { ...at, tool: echo.name, args: { text: 'back' } })).isError).toBe(false);
   });
 
-  it('tells the UI when a server\'s tool settings change', async () => {
+  it("tells the UI when a server's tool settings change", async () => {
     const { api, events } = await startApi();
     await call(api, 'servers.setToolEnabled', { serverId: 'acme.tools::acme.tools.main', tool: 'echo', enabled: false });
     await call(api, 'servers.setPermission', { serverId: 'acme.tools::acme.tools.main', tool: 'echo', level: null });
@@ -315,7 +340,12 @@ describe('HostApi service', () => {
   it('refuses requests the core cannot carry out with a code and a message that says what to do', async () => {
     const t = await startTestHost(({ pluginRoot }) => {
       writeGatewayPlugin(pluginRoot, 'acme.flags', [{ appId: 'nowhere', allowMain: false, allowSub: false }]);
-      writePlugin(pluginRoot, 'acme.plain', { manifestVersion: 1, id: 'acme.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'page', name: 'Page', entry: 'index.mjs' }] }, { 'index.mjs': 'export function mount() {}\n' });
+      writePlugin(
+        pluginRoot,
+        'acme.plain',
+        { manifestVersion: 1, id: 'acme.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'page', name: 'Page', entry: 'index.mjs' }] },
+        { 'index.mjs': 'export function mount() {}\n' },
+      );
     });
     trustPlugin(t.host, 'acme.flags');
     trustPlugin(t.host, 'acme.plain');

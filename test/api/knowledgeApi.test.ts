@@ -41,7 +41,9 @@ describe('HostApi knowledge methods', () => {
     await upload(api, 'upload-md-1', big);
     const md = await call(api, 'knowledge.addUpload', { id: 'garden', uploadId: 'upload-md-1', name: 'C:\\docs\\guide.md', jobId: 'job-md-1' });
     expect(md.file).toBe('guide.md');
-    expect(events.filter((e) => e.type === 'knowledge.progress' && e.jobId === 'job-md-1').map((e) => e.type === 'knowledge.progress' && e.phase)).toEqual(expect.arrayContaining(['reading', 'chunking', 'saving']));
+    expect(events.filter((e) => e.type === 'knowledge.progress' && e.jobId === 'job-md-1').map((e) => e.type === 'knowledge.progress' && e.phase)).toEqual(
+      expect.arrayContaining(['reading', 'chunking', 'saving']),
+    );
     await upload(api, 'upload-pdf-1', FIELD_NOTES_PDF);
     await call(api, 'knowledge.addUpload', { id: 'garden', uploadId: 'upload-pdf-1', name: 'field-notes.pdf', jobId: 'job-pdf-1' });
 
@@ -52,7 +54,10 @@ describe('HostApi knowledge methods', () => {
     expect(search.hits[0]).toMatchObject({ file: 'field-notes.pdf' });
 
     // An upload is used once; parts out of order are refused.
-    expect((await api.handle({ method: 'knowledge.addUpload', params: { id: 'garden', uploadId: 'upload-pdf-1', name: 'x.pdf', jobId: 'job-again-1' } })) as any).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect((await api.handle({ method: 'knowledge.addUpload', params: { id: 'garden', uploadId: 'upload-pdf-1', name: 'x.pdf', jobId: 'job-again-1' } })) as any).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     expect((await api.handle({ method: 'knowledge.uploadPart', params: { uploadId: 'upload-gap-1', offset: 5, data: 'AAAA' } })) as any).toMatchObject({ ok: false, error: { code: 'INVALID' } });
     expect((await api.handle({ method: 'knowledge.search', params: { id: 'nope', query: 'x' } })) as any).toMatchObject({ ok: false, error: { code: 'KB_NOT_FOUND', hint: 'one of: garden' } });
 

@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 describe('rescan as one operation', () => {
-  it('an edit found by the watcher\'s poll reaches the open pages of the edited plugin: they are told to reload', async () => {
+  it("an edit found by the watcher's poll reaches the open pages of the edited plugin: they are told to reload", async () => {
     const t = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'acme.polled', [{ appId: 'main', allowMain: true }]));
     const api = createHostApiService(t.host, { face: 'serve', urls, version: '9.9.9', locale: 'en-US' });
     stops.push(() => api.dispose());
@@ -31,7 +31,7 @@ describe('rescan as one operation', () => {
     stops.push(t.host.watch({ debounceMs: 400, pollMs: 50 }));
     const dir = t.host.catalog.plugins.find((p) => p.id === 'acme.polled')!.dir;
     fs.appendFileSync(path.join(dir, 'main', 'index.mjs'), '// edited\n');
-    await waitUntil(() => events.some((e) => e.type === 'uiApp.changed' && e.pluginId === 'acme.polled'), 'the edited plugin\'s pages told to reload', 20_000);
+    await waitUntil(() => events.some((e) => e.type === 'uiApp.changed' && e.pluginId === 'acme.polled'), "the edited plugin's pages told to reload", 20_000);
     expect(events).toContainEqual(expect.objectContaining({ type: 'plugins.changed', reread: [dir] }));
   });
 

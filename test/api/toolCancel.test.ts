@@ -29,13 +29,16 @@ describe('tools.call with a callId', () => {
     const log = t.host.mcp.connections.logOf('chatos::chat');
     await waitUntil(() => log.entries().some((e) => e.text.includes('slow cancelled')), 'the server to be told of the cancellation', 20_000);
     // The audit says it was cancelled, not that it failed.
-    expect(await api.handle({ method: 'audit.list', params: { tool: 'mcp_chat_slow' } })).toMatchObject({ ok: true, result: { records: [{ outcome: 'cancelled', args: '{"steps":10000,"stepMs":50}' }] } });
+    expect(await api.handle({ method: 'audit.list', params: { tool: 'mcp_chat_slow' } })).toMatchObject({
+      ok: true,
+      result: { records: [{ outcome: 'cancelled', args: '{"steps":10000,"stepMs":50}' }] },
+    });
     // A bad id is refused by the contract.
     expect(await api.handle({ method: 'tools.cancel', params: { callId: '../x' } })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     api.dispose();
   });
 
-  it('audit.list filters by app, agent, tool, decision and outcome, and keeps each call\'s arguments and result', async () => {
+  it("audit.list filters by app, agent, tool, decision and outcome, and keeps each call's arguments and result", async () => {
     const t = await startTestHost(({ home }) => writeMcpYaml(home, { chat: chatServerEntry() }));
     t.host.agents.create(agentUsing(['chat']));
     const api = createHostApiService(t.host, { face: 'serve', urls, version: '0', locale: 'en-US' });
@@ -47,7 +50,9 @@ describe('tools.call with a callId', () => {
       if (!reply.ok) throw new Error(reply.error.message);
       return (reply.result as { records: { tool: string | null; args?: string; result?: string; outcome: string | null }[] }).records;
     };
-    expect(await list({ tool: 'mcp_chat_echo' })).toEqual([expect.objectContaining({ tool: 'mcp_chat_echo', agentId: 'helper', args: '{"text":"hello history"}', result: 'hello history', outcome: 'ok', durationMs: expect.any(Number) })]);
+    expect(await list({ tool: 'mcp_chat_echo' })).toEqual([
+      expect.objectContaining({ tool: 'mcp_chat_echo', agentId: 'helper', args: '{"text":"hello history"}', result: 'hello history', outcome: 'ok', durationMs: expect.any(Number) }),
+    ]);
     expect((await list({ outcome: 'refused' })).map((r) => r.tool)).toEqual(['mcp_chat_nope']);
     expect(await list({ agentId: 'someone-else' })).toEqual([]);
     expect((await list({ appId: 'com.example.nowhere' })).length).toBe(0);

@@ -39,7 +39,12 @@ describe('agents may select only what an app exposes', () => {
     const home = tempDir();
     const cli = (...args: string[]) => runCli([...args, '--home', home]);
 
-    const outside = cli('agents', 'create', '--file', agentFile({ id: 'wide', name: 'Wide', uiApps: [panel(['aide::memory', NOTES_SERVER], ['aide::mcp_memory__en', 'aide::default', 'chatos.notes::mcp_chatos_notes_notes'])] }));
+    const outside = cli(
+      'agents',
+      'create',
+      '--file',
+      agentFile({ id: 'wide', name: 'Wide', uiApps: [panel(['aide::memory', NOTES_SERVER], ['aide::mcp_memory__en', 'aide::default', 'chatos.notes::mcp_chatos_notes_notes'])] }),
+    );
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('uiApps[0].mcpServerIds[1]');
     expect(outside.stderr).toContain(`server "${NOTES_SERVER}" is not exposed by app "panel" of plugin "chatos.workbench": it exposes only "project_files", "memory"`);
@@ -88,7 +93,12 @@ describe('agents may select only what an app exposes', () => {
     writeMcpYaml(home, { fx: fixtureServer() });
     // Another provider with a real server (ten tools), and a way-B hub that exposes everything.
     writeGatewayPlugin(root, 'com.example.tools', [{ appId: 'main', allowMain: true }]);
-    const hubDir = writePlugin(root, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true } }] }, { 'index.mjs': 'export function mount() {}\n' });
+    const hubDir = writePlugin(
+      root,
+      'hub',
+      { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true } }] },
+      { 'index.mjs': 'export function mount() {}\n' },
+    );
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(cli('trust', 'com.example.tools').code).toBe(0);
     const PROVIDER_SERVER = 'com.example.tools::com.example.tools.main';
@@ -101,7 +111,13 @@ describe('agents may select only what an app exposes', () => {
     expect(refused.stderr).not.toContain('uiApps[0].mcpServerIds[1]');
 
     // Saved while its app was installed; the app is gone now, the provider's server is not.
-    const wide = cli('agents', 'create', '--file', agentFile({ id: 'wide', name: 'Wide', uiApps: [{ pluginId: 'com.example.hub', appId: 'hub', mcp: true, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }), '--json');
+    const wide = cli(
+      'agents',
+      'create',
+      '--file',
+      agentFile({ id: 'wide', name: 'Wide', uiApps: [{ pluginId: 'com.example.hub', appId: 'hub', mcp: true, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }),
+      '--json',
+    );
     expect(wide.json().serverIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
     fs.rmSync(hubDir, { recursive: true });
     const shown = cli('agents', 'show', 'wide', '--json').json();
@@ -119,7 +135,13 @@ describe('agents may select only what an app exposes', () => {
   it('a stored agent whose app stopped exposing a server has it left out, with a problem at its path', () => {
     const home = tempDir();
     const root = tempDir();
-    const manifest = (mcpServers: boolean | string[]) => ({ manifestVersion: 1, id: 'com.example.board', name: 'Board', version: '1.0.0', apps: [{ id: 'board', name: 'Board', entry: 'index.mjs', ai: { mcpServers } }] });
+    const manifest = (mcpServers: boolean | string[]) => ({
+      manifestVersion: 1,
+      id: 'com.example.board',
+      name: 'Board',
+      version: '1.0.0',
+      apps: [{ id: 'board', name: 'Board', entry: 'index.mjs', ai: { mcpServers } }],
+    });
     const dir = writePlugin(root, 'board', manifest(['memory']), { 'index.mjs': 'export function mount() {}\n' });
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root]);
     const board = { pluginId: 'com.example.board', appId: 'board', mcp: true, mcpServerIds: ['aide::memory'] };

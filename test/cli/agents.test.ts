@@ -119,14 +119,18 @@ describe('chatos agents', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('an agent with id "keeper" already exists');
 
-    for (const args of [['show', 'keepr'], ['delete', 'keepr'], ['update', 'keepr', '--file', f]]) {
+    for (const args of [
+      ['show', 'keepr'],
+      ['delete', 'keepr'],
+      ['update', 'keepr', '--file', f],
+    ]) {
       const run = cli('agents', ...args);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr, args.join(' ')).toContain('no agent "keepr"; did you mean "keeper"?');
     }
     const renamed = cli('agents', 'update', 'keeper', '--file', file('other.json', { ...noteKeeper, id: 'other' }));
     expect(renamed.code).toBe(1);
-    expect(renamed.stderr).toContain('an agent\'s id cannot change');
+    expect(renamed.stderr).toContain("an agent's id cannot change");
     expect(cli('agents', 'create', '--file', path.join(path.dirname(f), 'missing.json')).code).toBe(1);
     expect(cli('agents', 'create').code).toBe(2);
     expect(cli('agents', 'rename', 'keeper').code).toBe(2);
@@ -139,7 +143,11 @@ describe('chatos agents', () => {
     const stale = {
       id: 'stale',
       name: 'Stale',
-      uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true }, { pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['aid::memory'] }, { pluginId: 'com.gone', appId: 'main' }],
+      uiApps: [
+        { pluginId: 'chatos.notes', appId: 'notes', mcp: true },
+        { pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: ['aid::memory'] },
+        { pluginId: 'com.gone', appId: 'main' },
+      ],
     };
     expect(cli('agents', 'create', '--file', file('s.json', stale)).code).toBe(0);
     const run = cli('agents', 'show', 'stale', '--json');
@@ -180,7 +188,14 @@ describe('chatos tools / call --agent', () => {
     expect(refused.stderr).toContain('"aide::project_files" is not among the servers selected');
     // The audit names the agent, for the call and for the refusal.
     const [refusal, call] = cli('audit', '--json').json().records;
-    expect(refusal).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_project_files_list_allowed_directories', serverId: 'aide::project_files', decision: 'refused', reason: 'NOT_GRANTED' });
+    expect(refusal).toMatchObject({
+      agentId: 'note_keeper',
+      appId: 'chatos',
+      tool: 'mcp_project_files_list_allowed_directories',
+      serverId: 'aide::project_files',
+      decision: 'refused',
+      reason: 'NOT_GRANTED',
+    });
     expect(call).toMatchObject({ agentId: 'note_keeper', appId: 'chatos', tool: 'mcp_chatos_notes_notes_list_notes' });
   });
 
@@ -192,7 +207,10 @@ describe('chatos tools / call --agent', () => {
     expect(both.stderr).toContain('not both');
     expect(cli('call', 'mcp_chatos_notes_notes_list_notes', '--agent', 'note_keeper', '--app', 'chatos').code).toBe(2);
     expect(cli('tools').code).toBe(2);
-    for (const args of [['tools', '--agent', 'note_keepr'], ['call', 'mcp_chatos_notes_notes_list_notes', '--agent', 'note_keepr']]) {
+    for (const args of [
+      ['tools', '--agent', 'note_keepr'],
+      ['call', 'mcp_chatos_notes_notes_list_notes', '--agent', 'note_keepr'],
+    ]) {
       const run = cli(...args);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr).toContain('no agent "note_keepr"; did you mean "note_keeper"?');

@@ -24,7 +24,10 @@ afterEach(async () => {
 
 /** A real stdio server answering with the app id its calls carry in _meta. */
 const serverSource = () =>
-  sdkServerSource('reports', "server.registerTool('whoami', { description: 'The app id of the caller context.' }, async (extra) => ({ content: [{ type: 'text', text: String(extra._meta?.chatos?.uiApp?.appId) }] }));");
+  sdkServerSource(
+    'reports',
+    "server.registerTool('whoami', { description: 'The app id of the caller context.' }, async (extra) => ({ content: [{ type: 'text', text: String(extra._meta?.chatos?.uiApp?.appId) }] }));",
+  );
 
 function reportsPlugin(root: string, appIds: string[]): string {
   return writePlugin(
@@ -62,7 +65,13 @@ describe('app ids as the original ChatOS accepted them', () => {
 
     const serve = await startServe(['--home', home, '--plugins', root]);
     serves.push(serve);
-    const opened = await (await fetch(new URL('/api', serve.origin), { method: 'POST', headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method: 'uiApps.open', params: { pluginId: PLUGIN, appId: APP } }) })).json();
+    const opened = await (
+      await fetch(new URL('/api', serve.origin), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'uiApps.open', params: { pluginId: PLUGIN, appId: APP } }),
+      })
+    ).json();
     expect(opened.ok, JSON.stringify(opened)).toBe(true);
     expect(opened.result.url).toContain(`/${encodeURIComponent(PLUGIN)}/${encodeURIComponent(APP)}/__shell`);
     const shell = await fetch(new URL(opened.result.url, serve.origin));

@@ -29,7 +29,14 @@ describe('chatos chat', { timeout: 120_000 }, () => {
   it('-m runs one turn to its end: parallel tool calls, the answer printed when piped; the key goes only to the provider', async () => {
     const { provider, home, cli } = await cliWorld();
     provider.enqueue(
-      { kind: 'reply', text: 'Checking.', toolCalls: [{ id: 'c1', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } }, { id: 'c2', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } }] },
+      {
+        kind: 'reply',
+        text: 'Checking.',
+        toolCalls: [
+          { id: 'c1', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } },
+          { id: 'c2', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } },
+        ],
+      },
       { kind: 'reply', text: 'All done.', usage: { input: 40, output: 4 } },
     );
     const run = await cli(['chat', '--agent', 'helper', '-m', 'meet']);
@@ -49,7 +56,14 @@ describe('chatos chat', { timeout: 120_000 }, () => {
     const id = listed.conversations[0].id;
     const json = await cli(['chat', '--conversation', id, '-m', 'once more', '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(json.json()).toMatchObject({ conversationId: id, status: 'done', messages: [{ role: 'user', text: 'once more' }, { role: 'assistant', text: 'Again.' }] });
+    expect(json.json()).toMatchObject({
+      conversationId: id,
+      status: 'done',
+      messages: [
+        { role: 'user', text: 'once more' },
+        { role: 'assistant', text: 'Again.' },
+      ],
+    });
     expect(provider.requests[2]!.body.messages.map((m: any) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
     expectNoKey(home, [run, json], provider);
   });

@@ -38,7 +38,12 @@ beforeAll(async () => {
   folders.push(home, root);
   writeMcpYaml(home, { chat: chatServerEntry() });
   // The agent selects chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await must(['roots', 'add', root]);
   await must(['trust', 'com.example.desk']);
   for (const [id, api, model, ...extra] of [
@@ -52,7 +57,10 @@ beforeAll(async () => {
     await must(['models', 'add', id, '--api', api, '--base-url', api === 'anthropic' ? provider.url : provider.openaiUrl, '--model', model, ...extra]);
   }
   const agentFile = path.join(root, 'agent.json');
-  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  fs.writeFileSync(
+    agentFile,
+    JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }),
+  );
   await must(['agents', 'create', '--file', agentFile]);
 }, 300_000);
 
@@ -78,7 +86,12 @@ describe('chatos chat against recorded provider streams', { timeout: 240_000 }, 
     const run = await chat('local', 'weather in SF?', '--json');
     expect(run.code, run.stderr).toBe(0);
     const [call, answer] = assistants(run.json());
-    expect(call).toMatchObject({ text: '', reasoning: { text: 'The user asks about the weather in San Francisco. I should use the echo tool.', source: 'reasoning_content' }, toolCalls: [{ id: 'call_00_IhCAliIHtM9gKpgfqbBV9873' }], stats: { reasoningTokens: 17 } });
+    expect(call).toMatchObject({
+      text: '',
+      reasoning: { text: 'The user asks about the weather in San Francisco. I should use the echo tool.', source: 'reasoning_content' },
+      toolCalls: [{ id: 'call_00_IhCAliIHtM9gKpgfqbBV9873' }],
+      stats: { reasoningTokens: 17 },
+    });
     expect(answer).toMatchObject({ text: 'It is sunny in San Francisco.', finish: 'stop', reasoning: { text: 'The tool echoed San Francisco. I can answer.' } });
     const sent = requests()[1]!.body.messages.find((m: any) => m.role === 'assistant');
     expect(sent.reasoning_content).toBe('The user asks about the weather in San Francisco. I should use the echo tool.');
@@ -96,9 +109,36 @@ describe('chatos chat against recorded provider streams', { timeout: 240_000 }, 
   });
 
   for (const [title, model, name, then, expected] of [
-    ['OpenAI chat completions: two parallel calls', 'local', 'openai-chat-parallel-tools', undefined, [['call_Qf3kZ8mWv1rT6nYp2LcX9dHa', 'San Francisco'], ['call_7bNw2xKp4sMq9vRe1TzJ5uLg', 'Tokyo']]],
-    ['Ollama 0.20: two calls, both index 0', 'local', 'ollama-parallel-calls-index-0', undefined, [['call_u8bz4kd1', 'hello.py'], ['call_2lq7x0wm', 'world.py']]],
-    ['older Ollama: calls without an index', 'local', 'ollama-calls-without-index', undefined, [['call_7p1vnl3a', 'Boston'], ['call_q0c4w9ye', 'Chicago']]],
+    [
+      'OpenAI chat completions: two parallel calls',
+      'local',
+      'openai-chat-parallel-tools',
+      undefined,
+      [
+        ['call_Qf3kZ8mWv1rT6nYp2LcX9dHa', 'San Francisco'],
+        ['call_7bNw2xKp4sMq9vRe1TzJ5uLg', 'Tokyo'],
+      ],
+    ],
+    [
+      'Ollama 0.20: two calls, both index 0',
+      'local',
+      'ollama-parallel-calls-index-0',
+      undefined,
+      [
+        ['call_u8bz4kd1', 'hello.py'],
+        ['call_2lq7x0wm', 'world.py'],
+      ],
+    ],
+    [
+      'older Ollama: calls without an index',
+      'local',
+      'ollama-calls-without-index',
+      undefined,
+      [
+        ['call_7p1vnl3a', 'Boston'],
+        ['call_q0c4w9ye', 'Chicago'],
+      ],
+    ],
     ["Gemini's OpenAI endpoint: no index, finish stop", 'local', 'gemini-openai-tool-call', undefined, [['call_297140', '/app/skills/stage-design/SKILL.md']]],
     ['Qwen on DashScope: empty ids on later pieces', 'local', 'qwen-dashscope-thinking-tool-call', undefined, [['call_deb0063d315441b18b50d8', '北京']]],
     ['vLLM: id null on later pieces, reasoning field', 'local', 'vllm-reasoning-tool-call', undefined, [['chatcmpl-tool-9f149c74c42f265b', 'vllm']]],

@@ -100,13 +100,7 @@ describe('chatos apps', () => {
 });
 
 describe('usage errors exit 2', () => {
-  it.each([
-    [['no-such-command']],
-    [['validate']],
-    [['apps', '--bogus']],
-    [['init', 'x', '--id', 'not a valid id']],
-    [[]],
-  ])('chatos %j', (args) => {
+  it.each([[['no-such-command']], [['validate']], [['apps', '--bogus']], [['init', 'x', '--id', 'not a valid id']], [[]]])('chatos %j', (args) => {
     const run = runCli(args, { cwd: tempDir() });
     expect(run.code).toBe(2);
     expect(run.stderr.length).toBeGreaterThan(0);

@@ -4,7 +4,16 @@ import type { ToolConfirmationRequest } from '../../src/shared/confirmation.js';
 
 /** The CLI's y/N question for a confirm-level call (issue 25, item 4): every argument, nothing cut silently. */
 
-const request = (args: Record<string, unknown>): ToolConfirmationRequest => ({ id: 'r1', serverName: 'chatos::files', toolName: 'write_file', args, summary: '', risk: 'high', createdAt: 0, expiresAt: 1 });
+const request = (args: Record<string, unknown>): ToolConfirmationRequest => ({
+  id: 'r1',
+  serverName: 'chatos::files',
+  toolName: 'write_file',
+  args,
+  summary: '',
+  risk: 'high',
+  createdAt: 0,
+  expiresAt: 1,
+});
 
 /** Answers the questions in turn with `replies`, keeping what was asked. */
 function scripted(replies: string[]) {
@@ -62,7 +71,15 @@ describe('askConfirmation', () => {
   });
 
   it('anything but y (or a, where offered) declines: the default is no', async () => {
-    for (const [reply, always, answer] of [['', true, 'no'], ['n', true, 'no'], ['sure', true, 'no'], ['s', true, 'no'], ['a', false, 'no'], ['a', true, 'always'], ['YES', false, 'yes']] as const) {
+    for (const [reply, always, answer] of [
+      ['', true, 'no'],
+      ['n', true, 'no'],
+      ['sure', true, 'no'],
+      ['s', true, 'no'],
+      ['a', false, 'no'],
+      ['a', true, 'always'],
+      ['YES', false, 'yes'],
+    ] as const) {
       const { ask } = scripted([reply]);
       expect(await askConfirmation(ask, request({ id: 'x' }), { always, width: 100 }), JSON.stringify(reply)).toBe(answer);
     }

@@ -61,15 +61,27 @@ describe('one process never deletes what another registered', { timeout: 120_000
     const { cli, rootA, rootB } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
     // Read-only and writing commands alike, none of them scanning root A.
-    for (const args of [['registry', 'grants'], ['registry', '--plugins', rootB], ['apps'], ['untrust', 'com.example.other', '--plugins', rootB], ['revoke', 'aide', 'aide::memory'], ['agents', 'list']]) cli(args);
+    for (const args of [
+      ['registry', 'grants'],
+      ['registry', '--plugins', rootB],
+      ['apps'],
+      ['untrust', 'com.example.other', '--plugins', rootB],
+      ['revoke', 'aide', 'aide::memory'],
+      ['agents', 'list'],
+    ])
+      cli(args);
     expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
     const aideSees = cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers;
     expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER)).toMatchObject({ source: { kind: 'plugin', pluginId: 'com.example.git' } });
     expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER).missing).toBeUndefined();
-    expect(cli(['registry', 'apps', '--json']).json().apps.map((a: { appId: string }) => a.appId)).toContain('git_app');
+    expect(
+      cli(['registry', 'apps', '--json'])
+        .json()
+        .apps.map((a: { appId: string }) => a.appId),
+    ).toContain('git_app');
   });
 
-  it('an mcp.yaml server whose {env: NAME} is unset in a command\'s environment stays registered, with its grant', () => {
+  it("an mcp.yaml server whose {env: NAME} is unset in a command's environment stays registered, with its grant", () => {
     const { cli, home } = world();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  github:\n    command: node\n    args: ["server.mjs"]\n    env:\n      TOKEN: { env: CHATOS_TEST_TOKEN }\n');
@@ -99,7 +111,11 @@ describe('one process never deletes what another registered', { timeout: 120_000
     expect(registry.json().problems).toContainEqual(expect.objectContaining({ code: 'REGISTRATION_MISSING', severity: 'warning' }));
     expect(registry.stderr).toContain(`server "${GIT_SERVER}" is missing`);
     expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
-    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect(
+      cli(['registry', 'servers', '--for', 'aide', '--json'])
+        .json()
+        .servers.map((s: { id: string }) => s.id),
+    ).not.toContain(GIT_SERVER);
     expect(cli(['registry', 'servers']).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  (missing: plugin com.example.git`);
 
     const dry = cli(['registry', 'prune']);
@@ -110,9 +126,17 @@ describe('one process never deletes what another registered', { timeout: 120_000
 
     const pruned = cli(['registry', 'prune', '--yes', '--json']);
     expect(pruned.code).toBe(0);
-    expect(pruned.json()).toMatchObject({ applied: true, registrations: expect.arrayContaining([expect.objectContaining({ kind: 'server', id: GIT_SERVER, grants: [expect.objectContaining({ appId: 'aide' })] })]), apps: ['git_app'] });
+    expect(pruned.json()).toMatchObject({
+      applied: true,
+      registrations: expect.arrayContaining([expect.objectContaining({ kind: 'server', id: GIT_SERVER, grants: [expect.objectContaining({ appId: 'aide' })] })]),
+      apps: ['git_app'],
+    });
     expect(grantsTo(cli, 'aide')).toEqual([]);
-    expect(cli(['registry', 'servers', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect(
+      cli(['registry', 'servers', '--json'])
+        .json()
+        .servers.map((s: { id: string }) => s.id),
+    ).not.toContain(GIT_SERVER);
     expect(cli(['registry', 'prune']).stdout).toContain('nothing to prune');
   });
 
@@ -143,10 +167,18 @@ describe('one process never deletes what another registered', { timeout: 120_000
     const away = path.join(tempDir(), 'away');
     fs.renameSync(gitDir, away);
     cli(['untrust', 'nothing', '--plugins', rootA]);
-    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect(
+      cli(['registry', 'servers', '--for', 'aide', '--json'])
+        .json()
+        .servers.map((s: { id: string }) => s.id),
+    ).not.toContain(GIT_SERVER);
     fs.renameSync(away, gitDir);
     cli(['untrust', 'nothing', '--plugins', rootA]);
-    expect(cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers.map((s: { id: string }) => s.id)).toContain(GIT_SERVER);
+    expect(
+      cli(['registry', 'servers', '--for', 'aide', '--json'])
+        .json()
+        .servers.map((s: { id: string }) => s.id),
+    ).toContain(GIT_SERVER);
   });
 });
 
@@ -177,7 +209,10 @@ describe('read-only commands write nothing to the data home', () => {
       ['validate', path.join(rootB, 'com.example.other')],
     ];
     for (const args of reads) {
-      for (const plugins of [['--plugins', rootA], ['--plugins', rootB]]) {
+      for (const plugins of [
+        ['--plugins', rootA],
+        ['--plugins', rootB],
+      ]) {
         const run = cli([...args, ...plugins], { CHATOS_TEST_TOKEN: undefined });
         expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
         expect(snapshot(home), `chatos ${[...args, ...plugins].join(' ')} changed the data home`).toEqual(before);

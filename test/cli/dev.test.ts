@@ -90,7 +90,9 @@ describe('chatos dev', () => {
     const linked = cli('dev', copy);
     expect(linked.code).toBe(0);
     expect(linked.stderr).toContain('PLUGIN_ID_DUPLICATE');
-    expect(linked.stderr).toContain(`${path.join(copy, 'plugin.json')} id: plugin id "greeter" is also used by ${path.join(home, 'chatos', 'ui_apps', 'plugins', 'greeter', 'plugin.json')} (user); this copy is the one loaded`);
+    expect(linked.stderr).toContain(
+      `${path.join(copy, 'plugin.json')} id: plugin id "greeter" is also used by ${path.join(home, 'chatos', 'ui_apps', 'plugins', 'greeter', 'plugin.json')} (user); this copy is the one loaded`,
+    );
     const apps = cli('apps', '--json').json();
     expect(apps.plugins.filter((p: { id: string }) => p.id === 'greeter').map((p: { source: string }) => p.source)).toEqual(['dev', 'user']);
   });

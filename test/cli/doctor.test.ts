@@ -20,16 +20,23 @@ describe('chatos doctor', () => {
     expect(report.ok).toBe(report.checks.every((c) => c.status !== 'fail'));
   }, 90_000);
 
-  it('a server whose command is nowhere fails with the fix, and doctor exits 1; a node server resolves to the app\'s own Node', () => {
+  it("a server whose command is nowhere fails with the fix, and doctor exits 1; a node server resolves to the app's own Node", () => {
     const home = tempDir();
     const empty = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
-    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  fetcher:\n    command: uvx\n    args: [mcp-server-fetch]\n    env: { PATH: ${JSON.stringify(empty)} }\n  noded:\n    command: node\n    args: [server.mjs]\n    env: { PATH: ${JSON.stringify(empty)} }\n`);
+    fs.writeFileSync(
+      path.join(home, 'chatos', 'mcp.yaml'),
+      `version: 1\nservers:\n  fetcher:\n    command: uvx\n    args: [mcp-server-fetch]\n    env: { PATH: ${JSON.stringify(empty)} }\n  noded:\n    command: node\n    args: [server.mjs]\n    env: { PATH: ${JSON.stringify(empty)} }\n`,
+    );
     const json = runCli(['doctor', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(json.code).toBe(1);
     const report = DiagnosticsReportSchema.parse(json.json());
     expect(report.ok).toBe(false);
-    expect(report.checks.find((c) => c.id === 'server:chatos::fetcher')).toMatchObject({ status: 'fail', summary: expect.stringContaining(`"uvx" was not found on PATH (searched: ${empty})`), fix: expect.stringContaining('install uvx') });
+    expect(report.checks.find((c) => c.id === 'server:chatos::fetcher')).toMatchObject({
+      status: 'fail',
+      summary: expect.stringContaining(`"uvx" was not found on PATH (searched: ${empty})`),
+      fix: expect.stringContaining('install uvx'),
+    });
     expect(report.checks.find((c) => c.id === 'server:chatos::noded')).toMatchObject({ status: 'ok', facts: { runtime: 'bundled', resolved: process.execPath } });
 
     const text = runCli(['doctor', '--home', home], { timeoutMs: 60_000 });

@@ -70,7 +70,11 @@ describe('a write that does not reach the disk is a failure, said before anythin
     expect(trust.status).toBe(1);
     expect(trust.stdout).toBe('');
     expect(trust.stderr).toContain('the change was not saved');
-    expect(cli('apps', '--json').json().plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state).toBe('untrusted');
+    expect(
+      cli('apps', '--json')
+        .json()
+        .plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state,
+    ).toBe('untrusted');
 
     const agentFile = path.join(tempDir(), 'agent.json');
     fs.writeFileSync(agentFile, JSON.stringify({ id: 'a', name: 'A', uiApps: [] }));
@@ -102,7 +106,8 @@ describe('a write that does not reach the disk is a failure, said before anythin
     ].join('\n');
     const asRoot = process.getuid?.() === 0;
     const run = asRoot ? spawnSync('sh', ['-c', script, 'sh', mountPoint], { encoding: 'utf8' }) : spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', mountPoint], { encoding: 'utf8' });
-    if (run.status === 97 || run.error) throw new Error(`cannot mount a tmpfs for the disk-full test (${run.stderr || run.error}); run the tests as root or where unprivileged user namespaces are allowed`);
+    if (run.status === 97 || run.error)
+      throw new Error(`cannot mount a tmpfs for the disk-full test (${run.stderr || run.error}); run the tests as root or where unprivileged user namespaces are allowed`);
     const read = (name: string) => fs.readFileSync(path.join(out, name), 'utf8');
     expect(read('setup.code').trim(), read('setup.out')).toBe('0');
     expect(read('grant.code').trim()).toBe('1');

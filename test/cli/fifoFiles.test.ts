@@ -30,9 +30,21 @@ describe('non-regular files in plugin folders', () => {
     expect(byDir('a-fifo-manifest')).toMatchObject({ status: 'invalid', problems: [{ code: 'FILE_NOT_REGULAR', path: '' }] });
     expect(byDir('a-fifo-manifest').problems[0].message).toContain('is a FIFO (named pipe), not a regular file');
     // Invalid for the manifest, and blocked for trust: a FIFO in the folder cannot be pinned (read by neither).
-    expect(byDir('b-fifo-prompt')).toMatchObject({ status: 'invalid', problems: [{ code: 'PATH_NOT_FILE', path: 'apps[0].ai.mcpPrompt.zh' }, { code: 'PLUGIN_SPECIAL_FILE', file: path.join(prompt, 'zh.md') }] });
+    expect(byDir('b-fifo-prompt')).toMatchObject({
+      status: 'invalid',
+      problems: [
+        { code: 'PATH_NOT_FILE', path: 'apps[0].ai.mcpPrompt.zh' },
+        { code: 'PLUGIN_SPECIAL_FILE', file: path.join(prompt, 'zh.md') },
+      ],
+    });
     expect(byDir('b-fifo-prompt').problems[0].message).toContain('FIFO');
-    expect(byDir('c-fifo-config')).toMatchObject({ status: 'invalid', problems: [{ code: 'PATH_NOT_FILE', path: 'apps[0].ai.config' }, { code: 'PLUGIN_SPECIAL_FILE', file: path.join(config, 'ai.yaml') }] });
+    expect(byDir('c-fifo-config')).toMatchObject({
+      status: 'invalid',
+      problems: [
+        { code: 'PATH_NOT_FILE', path: 'apps[0].ai.config' },
+        { code: 'PLUGIN_SPECIAL_FILE', file: path.join(config, 'ai.yaml') },
+      ],
+    });
     expect(byDir('d-good')).toMatchObject({ status: 'loaded' });
   }, 120_000);
 

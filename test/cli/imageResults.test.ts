@@ -19,7 +19,10 @@ describe('chatos call with images written as data urls', () => {
     const home = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     const server = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
-    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(server)}]\n    truely-stateless: true\n`);
+    fs.writeFileSync(
+      path.join(home, 'chatos', 'mcp.yaml'),
+      `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(server)}]\n    truely-stateless: true\n`,
+    );
 
     const run = runCli(['call', 'mcp_gw_odd_images', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);

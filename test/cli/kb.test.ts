@@ -52,7 +52,11 @@ describe('chatos kb', () => {
     const kept = onTerminal('n');
     expect(kept.stdout).toContain('delete scratch? [y/N]');
     expect(kept.stdout).toContain('scratch was not deleted');
-    expect(runCli(['kb', 'list', '--home', home, '--json']).json().knowledgeBases.map((b: { id: string }) => b.id)).toEqual(['scratch']);
+    expect(
+      runCli(['kb', 'list', '--home', home, '--json'])
+        .json()
+        .knowledgeBases.map((b: { id: string }) => b.id),
+    ).toEqual(['scratch']);
     const deleted = onTerminal('y');
     expect(deleted.stdout).toContain('deleted knowledge base scratch');
     expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });

@@ -75,7 +75,13 @@ describe('chatos mcp add / remove', () => {
     const list = cli('--json', 'mcp', 'list');
     expect(list.code).toBe(0);
     expect(list.json().servers.map((s: { name: string }) => s.name)).toEqual(['alpha', 'gamma']);
-    expect(list.json().servers[1]).toMatchObject({ args: ['-y', '@modelcontextprotocol/server-everything'], env: [{ key: 'LOG', value: { kind: 'text', text: 'debug' } }, { key: 'TOKEN', value: { kind: 'env', name: 'MY_TOKEN' } }] });
+    expect(list.json().servers[1]).toMatchObject({
+      args: ['-y', '@modelcontextprotocol/server-everything'],
+      env: [
+        { key: 'LOG', value: { kind: 'text', text: 'debug' } },
+        { key: 'TOKEN', value: { kind: 'env', name: 'MY_TOKEN' } },
+      ],
+    });
   });
 
   it('refuses a bad server as bad usage naming the option and the fix, and writes nothing', () => {
@@ -126,7 +132,11 @@ describe('chatos mcp add / remove', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toMatch(/ {2}noded:\n {4}command: node\n {4}args:\n {6}- server\.mjs\n {4}nodeRuntime: bundled\n/);
     expect(added.stdout).toContain('node runtime bundled');
-    expect(cli('mcp', 'list', '--json').json().servers.find((s: { name: string }) => s.name === 'noded')).toMatchObject({ nodeRuntime: 'bundled' });
+    expect(
+      cli('mcp', 'list', '--json')
+        .json()
+        .servers.find((s: { name: string }) => s.name === 'noded'),
+    ).toMatchObject({ nodeRuntime: 'bundled' });
   });
 
   it('disable and enable write disabled: true into the file and take it out again', () => {
@@ -170,7 +180,20 @@ describe('chatos mcp import', () => {
     fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
     const config = path.join(project, '.vscode', 'mcp.json');
     const hidden = '\x1b[2K\rnode server.js';
-    fs.writeFileSync(config, JSON.stringify({ servers: { helper: { type: 'stdio', command: 'node', args: ['server.js', hidden], cwd: '${workspaceFolder}', env: { NODE_OPTIONS: '--require ./.vscode/hook.js', API_TOKEN: 'tok_cli_import', LOG: 'info' } } } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          helper: {
+            type: 'stdio',
+            command: 'node',
+            args: ['server.js', hidden],
+            cwd: '${workspaceFolder}',
+            env: { NODE_OPTIONS: '--require ./.vscode/hook.js', API_TOKEN: 'tok_cli_import', LOG: 'info' },
+          },
+        },
+      }),
+    );
     const planned = cli('mcp', 'import', config);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain('add      helper  node server.js "\\u001b[2K\\rnode server.js"');
@@ -282,7 +305,9 @@ describe('chatos mcp test', () => {
     const listed = cli('--json', 'mcp', 'templates');
     expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'time', 'fetch']));
     // The listing tags a bundled server once; its description does not say it again.
-    const memoryLine = cli('mcp', 'templates').stdout.split('\n').find((line) => line.trim().startsWith('memory '));
+    const memoryLine = cli('mcp', 'templates')
+      .stdout.split('\n')
+      .find((line) => line.trim().startsWith('memory '));
     expect(memoryLine?.match(/installed with ChatOS/g)).toHaveLength(1);
     const added = cli('mcp', 'add', 'memory', '--template', 'memory');
     expect(added.code, added.stderr).toBe(0);
@@ -303,7 +328,11 @@ describe('an edit from the CLI reaches a running chatos serve', () => {
     const { home: dir, cli } = home(HAND_WRITTEN);
     serve = await startServe(['--home', dir]);
     const names = async () => {
-      const response = await fetch(`${serve!.origin}/api`, { method: 'POST', headers: { authorization: `Bearer ${serve!.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method: 'servers.list', params: {} }) });
+      const response = await fetch(`${serve!.origin}/api`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serve!.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'servers.list', params: {} }),
+      });
       return ((await response.json()) as { result: { servers: { id: string }[] } }).result.servers.map((s) => s.id);
     };
     expect(await names()).toContain('chatos::alpha');

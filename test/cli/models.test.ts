@@ -32,7 +32,6 @@ function filesUnder(dir: string, except: string): [string, Buffer][] {
   });
 }
 
-
 describe('chatos models', { timeout: 120_000 }, () => {
   it('add (key from stdin), list, test, remove: the key is sent to the provider and found nowhere else', async () => {
     const server = await startProviderServer();
@@ -74,7 +73,9 @@ describe('chatos models', { timeout: 120_000 }, () => {
       expect(run.code).toBe(1);
       return run.stderr;
     };
-    expect(await failing({ kind: 'error', status: 401, message: `Incorrect API key provided: ${KEY}` })).toContain('HTTP 401: the provider refused the key (missing, wrong or expired): Incorrect API key provided: ***');
+    expect(await failing({ kind: 'error', status: 401, message: `Incorrect API key provided: ${KEY}` })).toContain(
+      'HTTP 401: the provider refused the key (missing, wrong or expired): Incorrect API key provided: ***',
+    );
     expect(await failing({ kind: 'error', status: 404, message: 'The model `test-model` does not exist' })).toContain('HTTP 404: unknown model "test-model" or wrong base URL');
     expect(await failing({ kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '20' } })).toContain('HTTP 429: rate limited (retry after 20 s): slow down');
     expect(await failing({ kind: 'error', status: 503, message: 'overloaded' })).toContain('HTTP 503: the provider failed: overloaded');
@@ -120,7 +121,19 @@ describe('chatos models', { timeout: 120_000 }, () => {
     expect(ds).toMatchObject({ api: 'openai', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', name: 'DeepSeek deepseek-chat', key: { kind: 'env', name: 'DEEPSEEK_API_KEY' } });
     const ollama = (await cli(['models', 'add', 'llama', '--preset', 'ollama', '--model', 'qwen3:8b', '--temperature', '0.2', '--json'])).json().model;
     expect(ollama).toMatchObject({ baseUrl: 'http://localhost:11434/v1', model: 'qwen3:8b', temperature: 0.2, key: { kind: 'none' } });
-    expect((await cli(['models', 'presets', '--json'])).json().presets.map((p: { id: string }) => p.id)).toEqual(['openai', 'anthropic', 'deepseek', 'openrouter', 'qwen', 'ollama', 'lmstudio', 'openai-compatible', 'deepseek-reasoner', 'openai-embedding', 'ollama-embedding']);
+    expect((await cli(['models', 'presets', '--json'])).json().presets.map((p: { id: string }) => p.id)).toEqual([
+      'openai',
+      'anthropic',
+      'deepseek',
+      'openrouter',
+      'qwen',
+      'ollama',
+      'lmstudio',
+      'openai-compatible',
+      'deepseek-reasoner',
+      'openai-embedding',
+      'ollama-embedding',
+    ]);
   });
 
   it('bad usage exits 2 naming the option; a taken id or an unknown model exits 1', async () => {

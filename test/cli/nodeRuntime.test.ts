@@ -52,9 +52,11 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     expect(env.CHATOS_TEST_NODE).toBeUndefined();
   }, 90_000);
 
-  it('auto takes node from PATH when there is one; bundled (the entry\'s own, or the nodeRuntime block) takes the app\'s', () => {
+  it("auto takes node from PATH when there is one; bundled (the entry's own, or the nodeRuntime block) takes the app's", () => {
     const marked = pathWithMarkedNode();
-    const home = homeWith(`version: 1\nnodeRuntime:\n  servers:\n    "chatos::byblock": bundled\nservers:\n${nodeServer('auto')}${nodeServer('own', '    nodeRuntime: bundled\n')}${nodeServer('byblock')}`);
+    const home = homeWith(
+      `version: 1\nnodeRuntime:\n  servers:\n    "chatos::byblock": bundled\nservers:\n${nodeServer('auto')}${nodeServer('own', '    nodeRuntime: bundled\n')}${nodeServer('byblock')}`,
+    );
     expect(envOf('mcp_auto_env', home, marked).CHATOS_TEST_NODE).toBe('from-path');
     expect(envOf('mcp_own_env', home, marked).CHATOS_TEST_NODE).toBeUndefined();
     expect(envOf('mcp_byblock_env', home, marked).CHATOS_TEST_NODE).toBeUndefined();
@@ -91,7 +93,9 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     expect(runCli(['trust', 'com.example.noded', '--home', home, '--plugins', root]).code).toBe(0);
     const env = envOf('mcp_com_example_noded_main_env', home, '', ['--plugins', root]);
     expect(env.PATH).toBe('');
-    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root]).json().plugins.find((p: { id: string }) => p.id === 'com.example.noded').runPlan;
+    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root])
+      .json()
+      .plugins.find((p: { id: string }) => p.id === 'com.example.noded').runPlan;
     expect(plan.servers[0]).toMatchObject({ command: expect.arrayContaining(['node']), nodeRuntime: 'auto' });
     expect(fs.existsSync(dir)).toBe(true);
   }, 90_000);

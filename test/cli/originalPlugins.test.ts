@@ -55,7 +55,12 @@ describe.each(originalPlugins())('$label, unmodified', ({ dir, pluginId }) => {
 describe('the host-modules hook maps those two names and nothing else', () => {
   const server = (imports: string) => `${imports}\nprocess.stdout.write('imported\\n');\n`;
   const plugin = (root: string, id: string, source: string, files: Record<string, string> = {}) =>
-    writePlugin(root, id, { manifestVersion: 1, id, name: id, version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] }, { 'index.mjs': 'export function mount() {}\n', 'server.mjs': source, ...files });
+    writePlugin(
+      root,
+      id,
+      { manifestVersion: 1, id, name: id, version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+      { 'index.mjs': 'export function mount() {}\n', 'server.mjs': source, ...files },
+    );
   const runServer = (pluginDir: string) => {
     const hook = path.join(repoRoot, 'runtime', 'host-modules.mjs');
     return spawnSync(process.execPath, ['--import', `file://${hook}`, path.join(pluginDir, 'server.mjs')], { encoding: 'utf8', cwd: pluginDir });
@@ -73,7 +78,9 @@ describe('the host-modules hook maps those two names and nothing else', () => {
 
   it('require() of the SDK and zod works too, and a plugin that bundles its own zod gets its own', () => {
     const root = tempDir('chatos-hook-');
-    const cjs = runServer(plugin(root, 'cjs', server("import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nrequire('zod'); require('@modelcontextprotocol/sdk/server/mcp.js');")));
+    const cjs = runServer(
+      plugin(root, 'cjs', server("import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nrequire('zod'); require('@modelcontextprotocol/sdk/server/mcp.js');")),
+    );
     expect(cjs.stderr).toBe('');
     expect(cjs.stdout).toBe('imported\n');
     const own = runServer(

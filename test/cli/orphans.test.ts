@@ -27,7 +27,10 @@ function serverHome(name: string, script: string) {
   const home = tempDir('chatos-orphans-');
   const pidsFile = path.join(home, 'spawned.json');
   fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
-  fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(script)}, ${JSON.stringify(pidsFile)}]\n`);
+  fs.writeFileSync(
+    path.join(home, 'chatos', 'mcp.yaml'),
+    `version: 1\nservers:\n  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(script)}, ${JSON.stringify(pidsFile)}]\n`,
+  );
   return { home, pidsFile };
 }
 
@@ -56,7 +59,12 @@ async function serving(home: string, root: string) {
  */
 async function servingWith(home: string, name: string) {
   const root = tempDir('chatos-orphans-plugins-');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
   const served = await serving(home, root);
   const { url, token } = served;
@@ -92,7 +100,10 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       // The host records what it finds below each server while it runs: wait until its pid file names both.
       const runDir = path.join(home, 'chatos', 'run');
       await until('the pid file to record both descendants', () => {
-        const pids = pidRecords(home, served.child.pid!)?.find((s) => s.pid === spawned!.server)?.descendants?.map((d) => d.pid) ?? [];
+        const pids =
+          pidRecords(home, served.child.pid!)
+            ?.find((s) => s.pid === spawned!.server)
+            ?.descendants?.map((d) => d.pid) ?? [];
         return pids.includes(spawned!.inGroup) && pids.includes(spawned!.setsid) ? true : undefined;
       });
 

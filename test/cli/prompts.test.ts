@@ -33,7 +33,10 @@ describe('chatos prompts', () => {
       expect(run.stderr, args.join(' ')).toContain(message);
     }
     const failed: [string[], string[]][] = [
-      [['prompts', 'add', 'review', '--en', 'again'], ['a prompt named "review" exists', 'choose another name, or edit that prompt']],
+      [
+        ['prompts', 'add', 'review', '--en', 'again'],
+        ['a prompt named "review" exists', 'choose another name, or edit that prompt'],
+      ],
       [['prompts', 'add', 'nope', '--en', 'x', '--replace'], ['no prompt named "nope"']],
       [['prompts', 'remove', 'reveiw'], ['no prompt named "reveiw"; did you mean "review"?']],
       [['prompts', 'add', 'fromdir', '--zh-file', home], [`cannot read ${home}`]],

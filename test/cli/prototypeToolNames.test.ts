@@ -61,9 +61,12 @@ describe('tools named after Object.prototype members', () => {
     const records: { tool: string; permission: string; decision: string }[] = audit.json().records;
     expect(records).toHaveLength(NAMES.length * 2 + 4);
     expect(new Set(records.map((r) => r.permission))).toEqual(new Set(['confirm']));
-    expect(records.filter((r) => r.decision === 'approved').map((r) => r.tool).sort()).toEqual(
-      ['mcp_destructive___proto__', 'mcp_destructive_constructor', 'mcp_starred___proto__', 'mcp_starred_constructor'],
-    );
+    expect(
+      records
+        .filter((r) => r.decision === 'approved')
+        .map((r) => r.tool)
+        .sort(),
+    ).toEqual(['mcp_destructive___proto__', 'mcp_destructive_constructor', 'mcp_starred___proto__', 'mcp_starred_constructor']);
     expect(records.filter((r) => r.decision === 'declined')).toHaveLength(NAMES.length * 2);
   }, 120_000);
 

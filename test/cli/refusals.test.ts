@@ -92,7 +92,11 @@ describe('refusals through the real CLI', () => {
     expect(records.at(-1)).toMatchObject({ appId: 'aide' });
 
     // The call that ran is not among them; --outcome filters as well, and the text form says why.
-    expect(runCli(['audit', '--outcome', 'ok', '--json', '--home', home]).json().records.map((r: Record) => r.tool)).toEqual(['mcp_echo_echo']);
+    expect(
+      runCli(['audit', '--outcome', 'ok', '--json', '--home', home])
+        .json()
+        .records.map((r: Record) => r.tool),
+    ).toEqual(['mcp_echo_echo']);
     const text = runCli(['audit', '--decision', 'refused', '--limit', '1', '--home', home]);
     expect(text.stdout).toMatch(/mcp_release {2}\[-, refused\] {2}refused \(BAD_ARGUMENTS\)/);
     expect(runCli(['audit', '--decision', 'nope', '--home', home]).code).toBe(2);

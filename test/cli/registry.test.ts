@@ -67,7 +67,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     expect(cli('registry', 'everything').code).toBe(2);
   });
 
-  it("reads aide from its own DB when present, instead of the bundled defaults", async () => {
+  it('reads aide from its own DB when present, instead of the bundled defaults', async () => {
     const { home, cli } = world();
     const store = await RecordsStore.open(path.join(home, 'aide', 'admin.db'));
     store.put(HostMcpServers, 'x1', { id: 'x1', name: 'task_manager', url: 'cmd://node /opt/aide/tasks.js', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
@@ -80,7 +80,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     expect(ids(doc.prompts.filter((p: { providerAppId: string }) => p.providerAppId === 'aide'))).toEqual(['aide::internal_main']);
   });
 
-  it("reads a provider DB written with the records table of docs/rules/registry.md#storage and no user_version of ours, without calling it corrupt", async () => {
+  it('reads a provider DB written with the records table of docs/rules/registry.md#storage and no user_version of ours, without calling it corrupt', async () => {
     const { home, cli } = world();
     const SQL = await loadSqlJs();
     const db = new SQL.Database();

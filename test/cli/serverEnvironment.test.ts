@@ -67,7 +67,13 @@ describe('the environment a server gets', () => {
     const dir = writePlugin(
       root,
       'envy',
-      { manifestVersion: 1, id: 'com.example.envy', name: 'Envy', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, inheritEnv: true } } }] },
+      {
+        manifestVersion: 1,
+        id: 'com.example.envy',
+        name: 'Envy',
+        version: '1.0.0',
+        apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, inheritEnv: true } } }],
+      },
       // The entry runs the fixture server from this checkout, where its imports resolve.
       { 'index.mjs': 'export function mount() {}\n', 'server.mjs': `import ${JSON.stringify(pathToFileURL(SERVER).href)};\n` },
     );
@@ -80,7 +86,9 @@ describe('the environment a server gets', () => {
     expect(env.MY_EXTRA).toBeUndefined();
     expect(env.MY_SECRET_TOKEN).toBeUndefined();
 
-    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root]).json().plugins.find((p: { id: string }) => p.id === 'com.example.envy').runPlan;
+    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root])
+      .json()
+      .plugins.find((p: { id: string }) => p.id === 'com.example.envy').runPlan;
     const inherited: string[] = plan.servers[0].env.inherited;
     for (const name of ['PATH', 'HOME', 'LANG', 'LC_*', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME', 'HTTPS_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS']) expect(inherited).toContain(name);
     expect(inherited).not.toContain('MY_EXTRA');

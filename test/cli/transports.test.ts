@@ -25,7 +25,12 @@ afterEach(async () => {
 });
 
 function urlPlugin(root: string, url: string): string {
-  return writePlugin(root, 'remote', { manifestVersion: 1, id: 'com.example.remote', name: 'Remote', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url } } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  return writePlugin(
+    root,
+    'remote',
+    { manifestVersion: 1, id: 'com.example.remote', name: 'Remote', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { url } } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
 }
 
 /** Starts the SSE-only fixture server on a free loopback port. */
@@ -59,10 +64,7 @@ describe('supported transports', () => {
   it('mcp.yaml refuses transport: sse and ws:// urls with the same rule, each naming its field', () => {
     const home = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
-    fs.writeFileSync(
-      path.join(home, 'chatos', 'mcp.yaml'),
-      'version: 1\nservers:\n  legacy:\n    transport: sse\n    url: http://127.0.0.1:3000/sse\n  socket:\n    url: ws://127.0.0.1:3000/mcp\n',
-    );
+    fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  legacy:\n    transport: sse\n    url: http://127.0.0.1:3000/sse\n  socket:\n    url: ws://127.0.0.1:3000/mcp\n');
     const run = runCli(['tools', '--app', 'chatos', '--json', '--home', home]);
     const problems = run.json().problems as { code: string; path: string; message: string; hint: string }[];
     const legacy = problems.find((p) => p.path === 'servers.legacy.transport')!;

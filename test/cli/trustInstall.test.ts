@@ -9,7 +9,10 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 function setup() {
   const home = tempDir();
   const cli = (...args: string[]) => runCli([...args, '--home', home]);
-  const pluginOf = (id: string) => cli('apps', '--json').json().plugins.find((p: { id?: string }) => p.id === id);
+  const pluginOf = (id: string) =>
+    cli('apps', '--json')
+      .json()
+      .plugins.find((p: { id?: string }) => p.id === id);
   return { home, cli, pluginOf };
 }
 
@@ -30,7 +33,43 @@ describe('install, trust, uninstall', () => {
         command: ['node', '--import', pathToFileURL(path.join(repoRoot, 'runtime', 'host-modules.mjs')).href, path.join(dir, 'main', 'server.mjs')],
         url: `cmd://node ${path.join(dir, 'main', 'server.mjs')}`,
         // The host's variables servers inherit (locale, time zone, temp folders, proxies, CA certificates; no secrets), by name.
-        env: { set: [], inherited: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'LC_*'] },
+        env: {
+          set: [],
+          inherited: [
+            'HOME',
+            'LOGNAME',
+            'PATH',
+            'SHELL',
+            'TERM',
+            'USER',
+            'LANG',
+            'LANGUAGE',
+            'TZ',
+            'TMPDIR',
+            'TEMP',
+            'TMP',
+            'XDG_CONFIG_HOME',
+            'XDG_DATA_HOME',
+            'XDG_STATE_HOME',
+            'XDG_CACHE_HOME',
+            'XDG_RUNTIME_DIR',
+            'XDG_CONFIG_DIRS',
+            'XDG_DATA_DIRS',
+            'HTTP_PROXY',
+            'HTTPS_PROXY',
+            'NO_PROXY',
+            'ALL_PROXY',
+            'http_proxy',
+            'https_proxy',
+            'no_proxy',
+            'all_proxy',
+            'NODE_EXTRA_CA_CERTS',
+            'SSL_CERT_FILE',
+            'SSL_CERT_DIR',
+            'REQUESTS_CA_BUNDLE',
+            'LC_*',
+          ],
+        },
         // A bare `node`: PATH's, else the app's own Node, unless mcp.yaml's nodeRuntime chooses (issue 19).
         nodeRuntime: 'auto',
       },
@@ -80,19 +119,28 @@ describe('install, trust, uninstall', () => {
     const dir = tempDir();
     const manifest = JSON.stringify({ id: 'com.example.zipped', name: 'z', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] });
     const good = path.join(dir, 'good.zip');
-    makeZip(good, [{ name: 'zipped/plugin.json', text: manifest }, { name: 'zipped/index.mjs', text: 'export function mount() {}' }]);
+    makeZip(good, [
+      { name: 'zipped/plugin.json', text: manifest },
+      { name: 'zipped/index.mjs', text: 'export function mount() {}' },
+    ]);
     expect(cli('install', good).code).toBe(0);
     expect(pluginOf('com.example.zipped')).toMatchObject({ source: 'user', status: 'loaded' });
 
     const escaping = path.join(dir, 'escape.zip');
-    makeZip(escaping, [{ name: 'plugin.json', text: manifest }, { name: '../../evil.mjs', text: 'x' }]);
+    makeZip(escaping, [
+      { name: 'plugin.json', text: manifest },
+      { name: '../../evil.mjs', text: 'x' },
+    ]);
     const escaped = cli('install', escaping);
     expect(escaped.code).toBe(1);
     expect(escaped.stderr).toContain('escapes the plugin folder');
     expect(fs.existsSync(path.join(dir, '..', 'evil.mjs'))).toBe(false);
 
     const linking = path.join(dir, 'link.zip');
-    makeZip(linking, [{ name: 'plugin.json', text: manifest.replace('zipped', 'linked') }, { name: 'index.mjs', symlinkTo: '/etc/passwd' }]);
+    makeZip(linking, [
+      { name: 'plugin.json', text: manifest.replace('zipped', 'linked') },
+      { name: 'index.mjs', symlinkTo: '/etc/passwd' },
+    ]);
     const linked = cli('install', linking);
     expect(linked.code).toBe(1);
     expect(linked.stderr).toContain('symbolic link');
@@ -105,7 +153,10 @@ describe('install, trust, uninstall', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('does not exist');
     const bomb = path.join(tempDir(), 'many.zip');
-    makeZip(bomb, Array.from({ length: 10_001 }, (_, i) => ({ name: `f${i}.txt`, text: '' })));
+    makeZip(
+      bomb,
+      Array.from({ length: 10_001 }, (_, i) => ({ name: `f${i}.txt`, text: '' })),
+    );
     const refused = cli('install', bomb);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('more than 10000 entries');

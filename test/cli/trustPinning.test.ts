@@ -11,7 +11,10 @@ function world() {
   const home = tempDir();
   const extra = tempDir('chatos-extra-');
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', extra]);
-  const pluginOf = (id: string) => cli('apps', '--json').json().plugins.find((p: { id?: string }) => p.id === id);
+  const pluginOf = (id: string) =>
+    cli('apps', '--json')
+      .json()
+      .plugins.find((p: { id?: string }) => p.id === id);
   return { home, extra, cli, pluginOf };
 }
 
@@ -48,7 +51,11 @@ describe('trust pins .git like every other folder (issue 13 item 2)', () => {
     const { home, cli } = world();
     const manifest = (id: string) => JSON.stringify({ manifestVersion: 1, id, name: id, version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] });
 
-    const folder = writePlugin(tempDir(), 'com.example.folder', JSON.parse(manifest('com.example.folder')), { 'index.mjs': 'export function mount() {}\n', '.git/config': '[core]\n', '.git/hooks/post-checkout': '#!/bin/sh\n' });
+    const folder = writePlugin(tempDir(), 'com.example.folder', JSON.parse(manifest('com.example.folder')), {
+      'index.mjs': 'export function mount() {}\n',
+      '.git/config': '[core]\n',
+      '.git/hooks/post-checkout': '#!/bin/sh\n',
+    });
     const fromFolder = cli('install', folder);
     expect(fromFolder.code).toBe(0);
     expect(fromFolder.stdout).toContain('left out .git: version-control history, not plugin code');
@@ -167,7 +174,12 @@ describe('the run plan shows the environment and flags what runs code from outsi
         name: 'Env',
         version: '1.0.0',
         apps: [
-          { id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', env: { FLAVOUR: 'plain', NODE_OPTIONS: '--require /tmp/evil.cjs', LD_PRELOAD: '/tmp/evil.so', PATH: '/tmp/evil-bin' } } } },
+          {
+            id: 'main',
+            name: 'Main',
+            entry: 'index.mjs',
+            ai: { mcp: { entry: 'server.mjs', env: { FLAVOUR: 'plain', NODE_OPTIONS: '--require /tmp/evil.cjs', LD_PRELOAD: '/tmp/evil.so', PATH: '/tmp/evil-bin' } } },
+          },
           { id: 'tool', name: 'Tool', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', command: '/opt/elsewhere/node' } } },
         ],
       },
@@ -182,7 +194,39 @@ describe('the run plan shows the environment and flags what runs code from outsi
         { name: 'PATH', value: '/tmp/evil-bin' },
       ],
       // The host's own PATH is not passed on: the plugin's replaces it.
-      inherited: ['HOME', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'LC_*'],
+      inherited: [
+        'HOME',
+        'LOGNAME',
+        'SHELL',
+        'TERM',
+        'USER',
+        'LANG',
+        'LANGUAGE',
+        'TZ',
+        'TMPDIR',
+        'TEMP',
+        'TMP',
+        'XDG_CONFIG_HOME',
+        'XDG_DATA_HOME',
+        'XDG_STATE_HOME',
+        'XDG_CACHE_HOME',
+        'XDG_RUNTIME_DIR',
+        'XDG_CONFIG_DIRS',
+        'XDG_DATA_DIRS',
+        'HTTP_PROXY',
+        'HTTPS_PROXY',
+        'NO_PROXY',
+        'ALL_PROXY',
+        'http_proxy',
+        'https_proxy',
+        'no_proxy',
+        'all_proxy',
+        'NODE_EXTRA_CA_CERTS',
+        'SSL_CERT_FILE',
+        'SSL_CERT_DIR',
+        'REQUESTS_CA_BUNDLE',
+        'LC_*',
+      ],
     });
     expect(plan.warnings.map((w: { code: string; variable?: string; subject: string }) => [w.code, w.variable ?? null, w.subject])).toEqual([
       ['ENV_CHANGES_CODE', 'NODE_OPTIONS', 'server com.example.env.main'],

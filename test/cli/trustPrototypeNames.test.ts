@@ -19,7 +19,10 @@ describe('trust, for files named after Object.prototype members', () => {
     expect(cli('install', source).code).toBe(0);
     const dir = path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.proto');
     expect(cli('trust', 'com.example.proto').code).toBe(0);
-    const trustOf = () => cli('apps', '--json').json().plugins.find((p: { id?: string }) => p.id === 'com.example.proto').trust;
+    const trustOf = () =>
+      cli('apps', '--json')
+        .json()
+        .plugins.find((p: { id?: string }) => p.id === 'com.example.proto').trust;
     expect(trustOf().state).toBe('trusted');
 
     fs.writeFileSync(path.join(dir, '__proto__'), 'process.exit(7) // rewritten after trust\n');

@@ -51,7 +51,10 @@ describe('an unreachable streamable-HTTP server', () => {
     const home = tempDir();
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     writeMcpYaml(home, { remote: { transport: 'streamable_http', url } });
-    for (const args of [['tools', '--app', 'chatos'], ['call', 'mcp_remote_echo', '--app', 'chatos']]) {
+    for (const args of [
+      ['tools', '--app', 'chatos'],
+      ['call', 'mcp_remote_echo', '--app', 'chatos'],
+    ]) {
       const run = runCli([...args, '--home', home], { timeoutMs: 60_000 });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`server "chatos::remote" at ${url} did not connect over streamable HTTP`);

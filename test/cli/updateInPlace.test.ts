@@ -25,8 +25,14 @@ function setup() {
   const home = tempDir();
   const cli = (...args: string[]) => runCli([...args, '--home', home]);
   const installedDir = path.join(home, 'chatos', 'ui_apps', 'plugins', ID);
-  const trustOf = () => cli('apps', '--json').json().plugins.find((p: { id?: string; source: string }) => p.id === ID && p.source === 'user').trust.state;
-  const serverGrants = () => cli('registry', '--json').json().grants.servers.map((g: { appId: string; targetId: string }) => `${g.appId} ${g.targetId}`);
+  const trustOf = () =>
+    cli('apps', '--json')
+      .json()
+      .plugins.find((p: { id?: string; source: string }) => p.id === ID && p.source === 'user').trust.state;
+  const serverGrants = () =>
+    cli('registry', '--json')
+      .json()
+      .grants.servers.map((g: { appId: string; targetId: string }) => `${g.appId} ${g.targetId}`);
   return { cli, installedDir, trustOf, serverGrants };
 }
 
@@ -74,7 +80,10 @@ describe('install over an installed plugin updates it in place', () => {
 
     const zip = path.join(tempDir(), 'git.zip');
     const next = files('1.0.0');
-    makeZip(zip, [{ name: 'git/plugin.json', text: JSON.stringify(manifest('1.0.0')) }, ...Object.entries({ ...next, 'index.mjs': 'export function mount() { /* v1.0.1 */ }\n' }).map(([name, text]) => ({ name: `git/${name}`, text }))]);
+    makeZip(zip, [
+      { name: 'git/plugin.json', text: JSON.stringify(manifest('1.0.0')) },
+      ...Object.entries({ ...next, 'index.mjs': 'export function mount() { /* v1.0.1 */ }\n' }).map(([name, text]) => ({ name: `git/${name}`, text })),
+    ]);
     const updated = cli('install', zip, '--yes');
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain('files modified: index.mjs');

@@ -113,7 +113,10 @@ describe('MCP client conformance (official suite, host connection code)', () => 
       const run = await runScenario(scenario);
       const explain = `conformance output:\n${run.stderr}`;
       const bad = run.checks.filter((c) => (c.status === 'FAILURE' || c.status === 'WARNING') && !tolerated(c));
-      expect(bad.map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`), explain).toEqual([]);
+      expect(
+        bad.map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`),
+        explain,
+      ).toEqual([]);
       for (const id of required) {
         const check = run.checks.find((c) => c.id === id);
         expect(check?.status === 'SUCCESS' || (check !== undefined && tolerated(check)), `${id}: ${check?.status ?? 'missing'}\n${explain}`).toBe(true);

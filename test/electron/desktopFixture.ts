@@ -27,7 +27,14 @@ export async function startTestDesktop(setup: (dirs: { home: string; pluginRoot:
   const rendererDir = tempDir('chatos-el-renderer-');
   setup({ home, pluginRoot, rendererDir });
   const desktop = await startDesktopHost({
-    host: { home, appRoot: repoRoot, builtinPluginsDir: tempDir('chatos-el-builtin-'), defaultsDir: tempDir('chatos-el-defaults-'), extraPluginRoots: [pluginRoot], sessionRoot: tempDir('chatos-el-session-') },
+    host: {
+      home,
+      appRoot: repoRoot,
+      builtinPluginsDir: tempDir('chatos-el-builtin-'),
+      defaultsDir: tempDir('chatos-el-defaults-'),
+      extraPluginRoots: [pluginRoot],
+      sessionRoot: tempDir('chatos-el-session-'),
+    },
     rendererDir,
     version: '1.2.3',
     locale: 'en-US',

@@ -159,7 +159,10 @@ describe('the CSPs the desktop face sends (in place of CSP_GLOBAL_CHECK)', () =>
 
   it('the artifact and UI-app frame CSPs', () => {
     for (const header of [ARTIFACT_CSP, uiAppShellCsp({ baseUrl: 'chatos-app://6163/', hostOrigin: APP_ORIGIN })]) {
-      expect(evaluate(header).map((f) => `${f.directive}: ${f.description}`), header).toEqual([]);
+      expect(
+        evaluate(header).map((f) => `${f.directive}: ${f.description}`),
+        header,
+      ).toEqual([]);
     }
   });
 

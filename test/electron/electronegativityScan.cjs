@@ -19,7 +19,10 @@ run({
   output: undefined,
   isSarif: false,
   customScan: [],
-  excludeFromScan: excluded.split(',').map((c) => c.trim()).filter(Boolean),
+  excludeFromScan: excluded
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean),
   severitySet: undefined,
   confidenceSet: undefined,
   isRelative: true,

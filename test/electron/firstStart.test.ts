@@ -25,7 +25,12 @@ describe('the first start of the desktop app', () => {
       if (!listed.ok) throw new Error(JSON.stringify(listed));
       const { plugins } = HostApiMethods['apps.list'].result.parse(listed.result);
       const builtins = plugins.filter((p) => p.source === 'builtin');
-      expect(builtins.map((p) => p.id).sort()).toEqual(fs.readdirSync(path.join(repoRoot, 'plugins')).map((dir) => JSON.parse(fs.readFileSync(path.join(repoRoot, 'plugins', dir, 'plugin.json'), 'utf8')).id).sort());
+      expect(builtins.map((p) => p.id).sort()).toEqual(
+        fs
+          .readdirSync(path.join(repoRoot, 'plugins'))
+          .map((dir) => JSON.parse(fs.readFileSync(path.join(repoRoot, 'plugins', dir, 'plugin.json'), 'utf8')).id)
+          .sort(),
+      );
       for (const plugin of builtins) expect(plugin.trust, plugin.id).toEqual({ state: 'builtin' });
     } finally {
       await desktop.stop();

@@ -33,7 +33,10 @@ describe('main.ts wiring', () => {
     expect(ipc[0]!.args[1]).toMatch(/^createIpcHandler\(\{ api: desktop\.api, isOurFrame: mainFrameCheck\(/);
     // No other electron/ file talks IPC from the main side.
     for (const file of fs.readdirSync(electronDir).filter((n) => n.endsWith('.ts') && n !== 'main.ts')) {
-      expect(calls(file).filter((c) => /ipcMain\./.test(c.callee)), file).toEqual([]);
+      expect(
+        calls(file).filter((c) => /ipcMain\./.test(c.callee)),
+        file,
+      ).toEqual([]);
     }
   });
 
@@ -53,7 +56,7 @@ describe('main.ts wiring', () => {
     expect(sends.map((c) => c.args[0])).toEqual(['EVENT_CHANNEL']);
   });
 
-  it('reads the login shell\'s PATH into the host\'s environment before the host starts (issue 19)', () => {
+  it("reads the login shell's PATH into the host's environment before the host starts (issue 19)", () => {
     const order = main.map((c) => c.callee);
     expect(main.filter((c) => c.callee === 'adoptLoginShellPath').map((c) => c.args)).toEqual([['process.env']]);
     expect(order.indexOf('adoptLoginShellPath')).toBeLessThan(order.indexOf('startDesktopHost'));

@@ -33,11 +33,15 @@ function runPreload() {
   const module = { exports: {} };
   const source = fs.readFileSync(builtElectronFile('preload.cjs'), 'utf8');
   const wrapped = vm.runInThisContext(`(function (exports, require, module) {${source}\n})`) as (e: unknown, r: (id: string) => unknown, m: unknown) => void;
-  wrapped(module.exports, (id) => {
-    required.push(id);
-    if (id !== 'electron') throw new Error(`a sandboxed preload cannot require ${id}`);
-    return { contextBridge, ipcRenderer };
-  }, module);
+  wrapped(
+    module.exports,
+    (id) => {
+      required.push(id);
+      if (id !== 'electron') throw new Error(`a sandboxed preload cannot require ${id}`);
+      return { contextBridge, ipcRenderer };
+    },
+    module,
+  );
   const chatos = contextBridge.exposed.get('chatos') as { invoke(r: unknown): Promise<unknown>; onEvent(cb: (e: unknown) => void): () => void; face: string };
   return { ipcRenderer, contextBridge, required, chatos };
 }

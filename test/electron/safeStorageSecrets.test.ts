@@ -10,7 +10,10 @@ import { tempDir } from '../helpers/tempDir.js';
 /** safeStorage's contract with real encryption (AES-256-GCM under a key only this instance has), as the OS keychain gives it. */
 class TestSafeStorage implements SafeStorageLike {
   private readonly key = randomBytes(32);
-  constructor(private readonly backend: string = 'gnome_libsecret', private readonly available = true) {}
+  constructor(
+    private readonly backend: string = 'gnome_libsecret',
+    private readonly available = true,
+  ) {}
   isEncryptionAvailable = () => this.available;
   getSelectedStorageBackend = () => this.backend;
   encryptString(plainText: string): Buffer {
@@ -29,7 +32,7 @@ class TestSafeStorage implements SafeStorageLike {
 const warnings: string[] = [];
 const logger = { info() {}, warn: (m: string) => void warnings.push(m), error() {} };
 
-describe('the desktop app\'s keys (Electron safeStorage)', () => {
+describe("the desktop app's keys (Electron safeStorage)", () => {
   it('are encrypted with the keychain in secrets.safe.json: the key is nowhere in the file', async () => {
     const home = new DataHome(tempDir());
     const safe = new TestSafeStorage();
@@ -47,7 +50,9 @@ describe('the desktop app\'s keys (Electron safeStorage)', () => {
   it('a value another keychain encrypted is SECRETS_UNAVAILABLE with the fix, not garbage', async () => {
     const home = new DataHome(tempDir());
     await desktopSecretStore(new TestSafeStorage(), home, logger).set('model:gpt', 'sk-1');
-    const error = await desktopSecretStore(new TestSafeStorage(), home, logger).get('model:gpt').catch((e: unknown) => e);
+    const error = await desktopSecretStore(new TestSafeStorage(), home, logger)
+      .get('model:gpt')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretError);
     expect((error as SecretError).code).toBe('SECRETS_UNAVAILABLE');
     expect((error as SecretError).hint).toContain('enter the key again');

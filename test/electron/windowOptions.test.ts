@@ -30,7 +30,14 @@ const RENDERER_CLASSES = /(^|\.)(BrowserWindow|BrowserView|WebContentsView)$/;
  * strings cannot fool it). A class imported under another name counts too.
  */
 function windowConstructions(sources?: Record<string, string>): { where: string; text: string }[] {
-  const files = sources ?? Object.fromEntries(fs.readdirSync(electronDir).filter((n) => /\.c?ts$/.test(n)).map((n) => [n, fs.readFileSync(path.join(electronDir, n), 'utf8')]));
+  const files =
+    sources ??
+    Object.fromEntries(
+      fs
+        .readdirSync(electronDir)
+        .filter((n) => /\.c?ts$/.test(n))
+        .map((n) => [n, fs.readFileSync(path.join(electronDir, n), 'utf8')]),
+    );
   const found: { where: string; text: string }[] = [];
   for (const [name, text] of Object.entries(files)) {
     const source = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
@@ -77,7 +84,10 @@ describe('the main window options', () => {
   });
 
   it('would notice a window built any other way', () => {
-    const found = windowConstructions({ 'sneaky.ts': "import { BrowserWindow as W } from 'electron';\nnew W({ webPreferences: { sandbox: false } });\nconst e = require('electron');\nnew e.BrowserView({});\n// new BrowserWindow( in a comment is not a window\n" });
+    const found = windowConstructions({
+      'sneaky.ts':
+        "import { BrowserWindow as W } from 'electron';\nnew W({ webPreferences: { sandbox: false } });\nconst e = require('electron');\nnew e.BrowserView({});\n// new BrowserWindow( in a comment is not a window\n",
+    });
     expect(found.map((c) => c.text)).toEqual(['new W({ webPreferences: { sandbox: false } })', 'new e.BrowserView({})']);
   });
 });

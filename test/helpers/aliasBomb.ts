@@ -6,7 +6,12 @@
  */
 export function aliasBomb(levels: number, where: 'args' | 'env' = 'args'): string {
   const lines = ['version: 1', 'servers:', '  bomb:', '    command: echo', '    x-anchors:', `      a0: &a0 [${Array(9).fill('"xxxxxxxx"').join(', ')}]`];
-  for (let i = 1; i < levels; i++) lines.push(`      a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `      a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`,
+    );
   lines.push(where === 'args' ? `    args: *a${levels - 1}` : `    env: { BIG: *a${levels - 1} }`);
   return `${lines.join('\n')}\n`;
 }

@@ -23,7 +23,13 @@ export function brokenWorld(makeDir: (prefix: string) => string = tempDir): { ho
   writePlugin(
     root,
     'broken',
-    { manifestVersion: 1, id: PLUGIN, name: 'Broken', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', command: 'chatos-no-such-runtime', allowMain: true } } }] },
+    {
+      manifestVersion: 1,
+      id: PLUGIN,
+      name: 'Broken',
+      version: '1.0.0',
+      apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', command: 'chatos-no-such-runtime', allowMain: true } } }],
+    },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': '// never runs\n' },
   );
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root], { timeoutMs: 60_000 });
@@ -33,4 +39,3 @@ export function brokenWorld(makeDir: (prefix: string) => string = tempDir): { ho
   expect(cli('agents', 'create', '--file', agent).code).toBe(0);
   return { home, root, yaml };
 }
-

@@ -20,7 +20,15 @@ export function localModel(provider: ProviderServer, api: ApiKind = 'openai', ex
 
 /** An agent using the mcp.yaml servers named, with the model `local`. */
 export function agentUsing(servers: string[], extra: Partial<AgentInput> = {}): AgentInput {
-  return { id: 'helper', name: 'Helper', description: 'Helps', modelId: 'local', systemPrompt: 'You are a test agent.', uiApps: servers.length ? [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, mcpServerIds: servers.map((s) => `chatos::${s}`) }] : [], ...extra };
+  return {
+    id: 'helper',
+    name: 'Helper',
+    description: 'Helps',
+    modelId: 'local',
+    systemPrompt: 'You are a test agent.',
+    uiApps: servers.length ? [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, mcpServerIds: servers.map((s) => `chatos::${s}`) }] : [],
+    ...extra,
+  };
 }
 
 export interface ChatWorld extends TestHost {
@@ -28,7 +36,9 @@ export interface ChatWorld extends TestHost {
 }
 
 /** A started host with mcp.yaml `servers`, the model `local` on a local provider server, and `agents`. */
-export async function startChatWorld(options: { servers?: Record<string, unknown>; api?: ApiKind; model?: Partial<ModelEntryInput>; agents?: AgentInput[]; host?: Partial<HostOptions> } = {}): Promise<ChatWorld> {
+export async function startChatWorld(
+  options: { servers?: Record<string, unknown>; api?: ApiKind; model?: Partial<ModelEntryInput>; agents?: AgentInput[]; host?: Partial<HostOptions> } = {},
+): Promise<ChatWorld> {
   const provider = await startProviderServer();
   const world = await startTestHost(({ home }) => writeMcpYaml(home, options.servers ?? { chat: chatServerEntry() }), options.host);
   await world.host.models.create(localModel(provider, options.api, options.model));

@@ -22,17 +22,43 @@ export async function cliWorld(options: { api?: 'openai' | 'openai-responses' | 
   writeMcpYaml(home, { chat: chatServerEntry() });
   // The agent selects chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure): the host refuses a selection no app exposes.
   const root = tempDir();
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   const cli = (args: string[], extra: { input?: string } = {}) => runCliAsync([...args, '--home', home], extra);
-  for (const step of [['roots', 'add', root], ['trust', 'com.example.desk']]) {
+  for (const step of [
+    ['roots', 'add', root],
+    ['trust', 'com.example.desk'],
+  ]) {
     const run = await cli(step);
     expect(run.code, run.stderr).toBe(0);
   }
   const api = options.api ?? 'openai';
-  const added = await cli(['models', 'add', 'local', '--api', api, '--base-url', api === 'anthropic' ? provider.url : provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', ...(options.vision ? ['--vision'] : [])], { input: `${KEY}\n` });
+  const added = await cli(
+    [
+      'models',
+      'add',
+      'local',
+      '--api',
+      api,
+      '--base-url',
+      api === 'anthropic' ? provider.url : provider.openaiUrl,
+      '--model',
+      'test-model',
+      '--api-key-stdin',
+      ...(options.vision ? ['--vision'] : []),
+    ],
+    { input: `${KEY}\n` },
+  );
   expect(added.code, added.stderr).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
-  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  fs.writeFileSync(
+    agentFile,
+    JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }),
+  );
   const created = await cli(['agents', 'create', '--file', agentFile]);
   expect(created.code, created.stderr).toBe(0);
   return { provider, home, cli };

@@ -80,7 +80,16 @@ export async function startTestHost(setup: (dirs: { home: string; pluginRoot: st
   const projectRoot = tempDir('chatos-gw-project-');
   setup({ home, pluginRoot });
   // No built-in plugins and no bundled provider defaults unless asked: a listing as chatos would start their servers too.
-  const host = createHost({ home, appRoot: repoRoot, builtinPluginsDir: tempDir('chatos-gw-builtin-'), defaultsDir: tempDir('chatos-gw-defaults-'), extraPluginRoots: [pluginRoot], sessionRoot, projectRoot, ...options });
+  const host = createHost({
+    home,
+    appRoot: repoRoot,
+    builtinPluginsDir: tempDir('chatos-gw-builtin-'),
+    defaultsDir: tempDir('chatos-gw-defaults-'),
+    extraPluginRoots: [pluginRoot],
+    sessionRoot,
+    projectRoot,
+    ...options,
+  });
   hosts.push(host);
   await host.start();
   return { host, home, pluginRoot, sessionRoot, projectRoot };

@@ -139,7 +139,11 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
           for (let i = 0; i < 64; i++) response.write('x'.repeat(64 * 1024));
           return void response.end('"}');
         }
-        return json(response, 200, { resource: options.resource ?? `${origin}/mcp`, authorization_servers: [options.authorizationServer ?? origin], scopes_supported: [scope, ...(options.writeScope ? [options.writeScope] : [])] });
+        return json(response, 200, {
+          resource: options.resource ?? `${origin}/mcp`,
+          authorization_servers: [options.authorizationServer ?? origin],
+          scopes_supported: [scope, ...(options.writeScope ? [options.writeScope] : [])],
+        });
       }
       if (url.pathname === '/.well-known/oauth-authorization-server') {
         const tokenOrigin = options.tokenEndpointHost ? `http://${options.tokenEndpointHost}:${new URL(origin).port}` : origin;
@@ -184,7 +188,8 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
           const code = codes.get(form.get('code') ?? '');
           codes.delete(form.get('code') ?? '');
           const verifier = form.get('code_verifier') ?? '';
-          if (!code || createHash('sha256').update(verifier).digest('base64url') !== code.challenge || form.get('redirect_uri') !== code.redirectUri) return json(response, 400, { error: 'invalid_grant' });
+          if (!code || createHash('sha256').update(verifier).digest('base64url') !== code.challenge || form.get('redirect_uri') !== code.redirectUri)
+            return json(response, 400, { error: 'invalid_grant' });
           return json(response, 200, issue(code.scope));
         }
         if (grant === 'refresh_token') {
@@ -203,11 +208,18 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
         const body = text ? (JSON.parse(text) as { method?: string; params?: { name?: string } }) : undefined;
         if (options.writeScope && body?.method === 'tools/call' && body.params?.name === 'write_note' && !granted.scope.includes(options.writeScope)) {
           const needed = [scope, options.writeScope].join(' ');
-          return json(response, 403, { error: 'insufficient_scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+          return json(
+            response,
+            403,
+            { error: 'insufficient_scope' },
+            { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` },
+          );
         }
         state.accepted.push(token!);
         const mcp = new McpServer({ name: 'oauth-test', version: '1.0.0' });
-        mcp.registerTool('whoami', { description: 'Who the token belongs to', inputSchema: { greeting: z.string().optional() } }, async () => ({ content: [{ type: 'text', text: `hello user-1 (scopes: ${granted.scope.join(' ')})` }] }));
+        mcp.registerTool('whoami', { description: 'Who the token belongs to', inputSchema: { greeting: z.string().optional() } }, async () => ({
+          content: [{ type: 'text', text: `hello user-1 (scopes: ${granted.scope.join(' ')})` }],
+        }));
         mcp.registerTool('write_note', { description: 'Needs the write scope', inputSchema: { text: z.string().optional() } }, async () => ({ content: [{ type: 'text', text: 'note written' }] }));
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         response.on('close', () => void transport.close());

@@ -21,7 +21,7 @@ function post(url: string): Promise<{ status: number; headers: http.IncomingHttp
 
 /** The parts of the local provider server that the port tests do not cover, driven by the real openai client. */
 describe('the local provider test server', () => {
-  it('lists its models and answers embeddings with deterministic vectors (as floats, and as the SDK\'s default base64)', async () => {
+  it("lists its models and answers embeddings with deterministic vectors (as floats, and as the SDK's default base64)", async () => {
     const server = await startProviderServer({ models: ['alpha', 'beta'] });
     const client = new OpenAI({ baseURL: server.openaiUrl, apiKey: 'k', maxRetries: 0 });
     const models = [];
@@ -47,7 +47,10 @@ describe('the local provider test server', () => {
 
   it('replays every recorded provider response byte for byte: its status, its headers, its body', async () => {
     const server = await startProviderServer();
-    const names = fs.readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.http')).map((f) => f.slice(0, -'.http'.length));
+    const names = fs
+      .readdirSync(FIXTURES_DIR)
+      .filter((f) => f.endsWith('.http'))
+      .map((f) => f.slice(0, -'.http'.length));
     expect(names.length).toBeGreaterThanOrEqual(30);
     for (const name of names) {
       const recorded = readFixture(name);
@@ -61,4 +64,3 @@ describe('the local provider test server', () => {
     }
   });
 });
-

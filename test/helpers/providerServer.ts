@@ -118,17 +118,30 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: any): Promise<void> {
     // An Ollama before /v1/models had only its own tags list.
     if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path) && options.oldOllama) return json(res, 404, { error: '404 page not found' });
-    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
-    if (req.method === 'GET' && path === '/api/tags') return json(res, 200, { models: models.map((name) => ({ name, model: name, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'sha256:0', details: { format: 'gguf', family: 'llama' } })) });
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path))
+      return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
+    if (req.method === 'GET' && path === '/api/tags')
+      return json(res, 200, { models: models.map((name) => ({ name, model: name, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'sha256:0', details: { format: 'gguf', family: 'llama' } })) });
     if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) return json(res, 200, embeddings(body));
     const format = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
     if (req.method !== 'POST' || !format) return json(res, 404, { error: { message: `provider server: no route ${req.method} ${path}`, type: 'not_found' } });
     const next = queue.shift();
-    if (!next) return json(res, 500, format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'));
+    if (!next)
+      return json(
+        res,
+        500,
+        format === 'anthropic' ? anthropicErrorBody(500, 'provider server: no scripted response left') : openaiErrorBody('provider server: no scripted response left', 'server_error'),
+      );
     if (next.kind === 'hang') return void (await untilClosed(res));
     if (next.kind === 'frames') return stream(res, next.frames, {});
     if (next.kind === 'fixture') return replay(res, next);
-    if (next.kind === 'raw') return sendPieces(res, next.status ?? 200, { 'content-type': 'text/event-stream', ...next.headers }, next.pieces.map((piece) => Buffer.from(piece, 'utf8')));
+    if (next.kind === 'raw')
+      return sendPieces(
+        res,
+        next.status ?? 200,
+        { 'content-type': 'text/event-stream', ...next.headers },
+        next.pieces.map((piece) => Buffer.from(piece, 'utf8')),
+      );
     if (next.kind === 'error') {
       const errorBody = format === 'anthropic' ? anthropicErrorBody(next.status, next.message, next.type) : openaiErrorBody(next.message, next.type ?? errorType(next.status), next.param);
       return json(res, next.status, errorBody, next.headers);
@@ -159,7 +172,13 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   }
 
   /** Writes the pieces one by one, each flushed before the next (waiting at the gate), then ends. */
-  async function sendPieces(res: http.ServerResponse, status: number, headers: Record<string, string>, pieces: Buffer[], options: { gate?: { after: number; open: Promise<void> }; delayMs?: number } = {}): Promise<void> {
+  async function sendPieces(
+    res: http.ServerResponse,
+    status: number,
+    headers: Record<string, string>,
+    pieces: Buffer[],
+    options: { gate?: { after: number; open: Promise<void> }; delayMs?: number } = {},
+  ): Promise<void> {
     res.writeHead(status, headers);
     for (const [i, piece] of pieces.entries()) {
       if (options.gate && i === options.gate.after) await options.gate.open;
@@ -260,7 +279,11 @@ function embeddings(body: any) {
     object: 'list',
     model: body?.model ?? 'test-embedding',
     // The openai SDK asks for base64 (little-endian float32) unless told otherwise, and decodes it.
-    data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embeddingOf(text, dimensions)).buffer).toString('base64') : embeddingOf(text, dimensions) })),
+    data: inputs.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embeddingOf(text, dimensions)).buffer).toString('base64') : embeddingOf(text, dimensions),
+    })),
     usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
   };
 }

@@ -70,7 +70,8 @@ export async function runCliMeasured(args: string[], options: { env?: NodeJS.Pro
     const report = path.join(dir, 'usage.json');
     fs.writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.resourceUsage())));\n`);
     const run = await spawnCli(['--require', hook], args, { ...options, keepStdout: 1024 * 1024 });
-    if (!fs.existsSync(report)) throw new Error(`chatos ${args.slice(0, 2).join(' ')} did not finish${run.code === null ? ` within ${options.timeoutMs ?? 60_000} ms (killed)` : ''}: ${run.stderr.slice(-2000)}`);
+    if (!fs.existsSync(report))
+      throw new Error(`chatos ${args.slice(0, 2).join(' ')} did not finish${run.code === null ? ` within ${options.timeoutMs ?? 60_000} ms (killed)` : ''}: ${run.stderr.slice(-2000)}`);
     const used = JSON.parse(fs.readFileSync(report, 'utf8')) as NodeJS.ResourceUsage;
     return { ...run, usage: { maxRssKiB: used.maxRSS, cpuMs: (used.userCPUTime + used.systemCPUTime) / 1000 } };
   } finally {

@@ -11,12 +11,16 @@ export async function serveApi<T = any>(serve: Pick<ServeProcess, 'origin' | 'to
   const url = new URL('/api', serve.origin);
   const body = JSON.stringify({ method, params });
   const text = await new Promise<string>((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent: false, headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

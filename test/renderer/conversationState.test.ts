@@ -5,11 +5,31 @@ import type { ConversationView, HostEventMessage } from '../../src/shared/hostAp
 
 const stats = { durationMs: 10, toolsSent: 0, attempts: 1 };
 const user = (id: string, parentId: string | null, text: string): ConversationMessage => ({ id, parentId, at: 1, role: 'user', text });
-const answer = (id: string, parentId: string, text: string): ConversationMessage => ({ id, parentId, at: 2, role: 'assistant', agentId: 'a', modelId: 'm', text, toolCalls: [], status: 'complete', stats });
+const answer = (id: string, parentId: string, text: string): ConversationMessage => ({
+  id,
+  parentId,
+  at: 2,
+  role: 'assistant',
+  agentId: 'a',
+  modelId: 'm',
+  text,
+  toolCalls: [],
+  status: 'complete',
+  stats,
+});
 
 function view(messages: ConversationMessage[]): ConversationView {
   return {
-    conversation: { id: 'c1', title: '', agentId: 'a', createdAt: 0, updatedAt: 0, leafId: messages.at(-1)?.id ?? null, status: { kind: 'idle' }, totals: { answers: 0, inputTokens: 0, outputTokens: 0, cost: 0 } },
+    conversation: {
+      id: 'c1',
+      title: '',
+      agentId: 'a',
+      createdAt: 0,
+      updatedAt: 0,
+      leafId: messages.at(-1)?.id ?? null,
+      status: { kind: 'idle' },
+      totals: { answers: 0, inputTokens: 0, outputTokens: 0, cost: 0 },
+    },
     messages,
     siblings: {},
     children: [],
@@ -50,7 +70,12 @@ describe('the Chat page conversation state', () => {
     state = applyEvent(state, { type: 'chat.delta', conversationId: 'c1', messageId: 'a1', text: 'Yes.' });
     expect([...state.streaming]).toEqual([['a1', 'Yes.']]);
     expect(state.reasoning.get('a1')).toBe('Let me think.');
-    const retried = applyEvent(state, { type: 'chat.status', conversationId: 'c1', status: 'running', retry: { attempt: 1, maxAttempts: 4, delayMs: 1000, error: { kind: 'server', message: '503' }, discardedMessageId: 'a1' } });
+    const retried = applyEvent(state, {
+      type: 'chat.status',
+      conversationId: 'c1',
+      status: 'running',
+      retry: { attempt: 1, maxAttempts: 4, delayMs: 1000, error: { kind: 'server', message: '503' }, discardedMessageId: 'a1' },
+    });
     expect(retried.reasoning.size).toBe(0);
     state = applyEvent(state, { type: 'chat.message', conversationId: 'c1', message: { ...answer('a1', 'u1', 'Yes.'), reasoning: { text: 'Let me think.', durationMs: 900 } } as ConversationMessage });
     expect(state.reasoning.size).toBe(0);
@@ -60,7 +85,12 @@ describe('the Chat page conversation state', () => {
   it('drops a retried request’s partial text, and a stopped turn’s text that was never stored', () => {
     const state = run([
       { type: 'chat.delta', conversationId: 'c1', messageId: 'try1', text: 'half' },
-      { type: 'chat.status', conversationId: 'c1', status: 'running', retry: { attempt: 1, maxAttempts: 4, delayMs: 1000, error: { kind: 'server', message: '503', retryable: true } as never, discardedMessageId: 'try1' } },
+      {
+        type: 'chat.status',
+        conversationId: 'c1',
+        status: 'running',
+        retry: { attempt: 1, maxAttempts: 4, delayMs: 1000, error: { kind: 'server', message: '503', retryable: true } as never, discardedMessageId: 'try1' },
+      },
       { type: 'chat.delta', conversationId: 'c1', messageId: 'try2', text: 'whole' },
     ]);
     expect([...state.streaming]).toEqual([['try2', 'whole']]);

@@ -34,7 +34,7 @@ describe('the Models page texts', () => {
     expect(failureWords({ kind: 'rate-limited', retryAfterMs: 1500, message: '' }, entry).values.seconds).toBe(2);
   });
 
-  it('calls a failure\'s text what the provider said only where the provider answered', () => {
+  it("calls a failure's text what the provider said only where the provider answered", () => {
     const answered = ProviderErrorKindSchema.options.filter((kind) => failureDetailKey({ kind }) === 'models.test.providerSaid');
     expect(answered.sort()).toEqual(['auth', 'content-filter', 'context-too-long', 'not-found', 'quota', 'rate-limited', 'rejected', 'server']);
     // The host's own limit, not the provider's words.
@@ -44,10 +44,13 @@ describe('the Models page texts', () => {
   });
 });
 
-describe('the model editor\'s draft', () => {
+describe("the model editor's draft", () => {
   it('sends a typed key only for a stored key, and empty numbers not at all', () => {
     const draft = { ...EMPTY_DRAFT, name: ' N ', baseUrl: 'http://x/v1', model: 'm', temperature: null, maxTokens: 5, keyKind: 'stored' as const, apiKey: ' sk-1 ' };
-    expect(saveParams(draft, true)).toEqual({ model: { name: 'N', api: 'openai', baseUrl: 'http://x/v1', model: 'm', vision: false, kind: 'chat', maxTokens: 5, key: { kind: 'stored' } }, apiKey: 'sk-1' });
+    expect(saveParams(draft, true)).toEqual({
+      model: { name: 'N', api: 'openai', baseUrl: 'http://x/v1', model: 'm', vision: false, kind: 'chat', maxTokens: 5, key: { kind: 'stored' } },
+      apiKey: 'sk-1',
+    });
     expect(saveParams({ ...draft, keyKind: 'env', keyEnv: 'K' }, false)).toEqual({ model: expect.objectContaining({ key: { kind: 'env', name: 'K' } }) });
     expect(saveParams({ ...draft, apiKey: '' }, false)).not.toHaveProperty('apiKey');
   });

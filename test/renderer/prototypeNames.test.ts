@@ -7,7 +7,11 @@ import { ownValue } from '../../renderer/src/api/ownValue.js';
 describe('the renderer, reading host data keyed by outside names', () => {
   it('groups tools whose declared domain is a prototype member under that word, not under Object.prototype’s member', () => {
     const groups = groupByDomain([{ domain: 'constructor' }, { domain: '__proto__' }, { domain: 'constructor' }, {}]);
-    expect(groups.map((g) => [g.domain, g.tools.length])).toEqual([['constructor', 2], ['__proto__', 1], ['other', 1]]);
+    expect(groups.map((g) => [g.domain, g.tools.length])).toEqual([
+      ['constructor', 2],
+      ['__proto__', 1],
+      ['other', 1],
+    ]);
   });
 
   it('finds no visible set for an app id that is a prototype member unless the host sent one', () => {

@@ -3,8 +3,8 @@ import { rootKindKey } from '../../renderer/src/components/apps/rootKind.js';
 import texts from '../../renderer/src/i18n/resources/roots.js';
 import { PluginSourceSchema } from '../../src/shared/appContribution.js';
 
-describe('the plugin folders\' kind tags', () => {
-  it('word every kind of root in both languages (a dev link\'s folder too)', () => {
+describe("the plugin folders' kind tags", () => {
+  it("word every kind of root in both languages (a dev link's folder too)", () => {
     const roots = PluginSourceSchema.options.flatMap((source) => [true, false].map((remembered) => ({ source, remembered })));
     for (const root of roots) {
       const key = rootKindKey(root);

@@ -16,7 +16,15 @@ async function zhTexts(): Promise<[string, string][]> {
 /** Every resource file: its zh and en texts, by file name. */
 async function resourceFiles(): Promise<[string, { zh: Record<string, string>; en: Record<string, string> }][]> {
   const files = fs.readdirSync(dir).filter((name) => name.endsWith('.ts'));
-  return Promise.all(files.map(async (name) => [name, ((await import(path.join(dir, name))) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [string, { zh: Record<string, string>; en: Record<string, string> }]));
+  return Promise.all(
+    files.map(
+      async (name) =>
+        [name, ((await import(path.join(dir, name))) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [
+          string,
+          { zh: Record<string, string>; en: Record<string, string> },
+        ],
+    ),
+  );
 }
 
 /**
@@ -29,7 +37,10 @@ function apiErrorCodes(): Set<string> {
   const files = (fs.readdirSync(path.join(repoRoot, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
   const declared = new Map<string, string[]>();
   for (const file of files) {
-    const text = fs.readFileSync(path.join(repoRoot, 'src', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+    const text = fs
+      .readFileSync(path.join(repoRoot, 'src', file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/[^\n]*/g, '');
     const names: string[] = [];
     for (const [, name, body] of text.matchAll(/export type (\w*Code) =([^;]+);/g)) {
       unions.set(name!, { codes: [...body!.matchAll(/'([A-Z][A-Z_]+)'/g)].map((m) => m[1]!), refs: [...body!.matchAll(/\b([A-Z]\w*Code)\b/g)].map((m) => m[1]!) });

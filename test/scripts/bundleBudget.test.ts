@@ -13,7 +13,10 @@ const manifest: Manifest = {
   'src/pages/ChatPage.tsx': { file: 'assets/ChatPage.js', src: 'src/pages/ChatPage.tsx', isDynamicEntry: true, imports: ['_vendor.js'], dynamicImports: ['src/components/chat/markdown/Markdown.tsx'] },
   'src/components/chat/markdown/Markdown.tsx': { file: 'assets/Markdown.js', src: 'src/components/chat/markdown/Markdown.tsx', isDynamicEntry: true, imports: ['_vendor.js'] },
 };
-const sizes = (overrides: Record<string, number> = {}) => (file: string) => ({ 'assets/index.js': 100, 'assets/vendor.js': 200, 'assets/table.js': 50, 'assets/AppsPage.js': 10, 'assets/ChatPage.js': 20, 'assets/Markdown.js': 500, ...overrides })[file] ?? 0;
+const sizes =
+  (overrides: Record<string, number> = {}) =>
+  (file: string) =>
+    ({ 'assets/index.js': 100, 'assets/vendor.js': 200, 'assets/table.js': 50, 'assets/AppsPage.js': 10, 'assets/ChatPage.js': 20, 'assets/Markdown.js': 500, ...overrides })[file] ?? 0;
 
 describe('the renderer JS budget', () => {
   it('weighs the first load and each page with its static imports, never what a page loads lazily', () => {
@@ -29,7 +32,9 @@ describe('the renderer JS budget', () => {
   it('fails the Chat page once what it loads up front goes over the budget, naming its chunks', () => {
     expect(overBudget(measurePages(manifest, sizes()), 400)).toEqual([]);
     const failures = overBudget(measurePages(manifest, sizes({ 'assets/ChatPage.js': 120 })), 400);
-    expect(failures).toEqual([expect.stringMatching(/^src\/pages\/ChatPage\.tsx loads 0\.4 KB gzip before it is interactive \(budget 0\.4 KB\): assets\/index\.js, assets\/vendor\.js, assets\/ChatPage\.js/)]);
+    expect(failures).toEqual([
+      expect.stringMatching(/^src\/pages\/ChatPage\.tsx loads 0\.4 KB gzip before it is interactive \(budget 0\.4 KB\): assets\/index\.js, assets\/vendor\.js, assets\/ChatPage\.js/),
+    ]);
     // A budgeted page that vanished from the build is a failure too, not a silent pass.
     const { 'src/pages/ChatPage.tsx': _chat, ...withoutChat } = manifest;
     expect(overBudget(measurePages(withoutChat, sizes()), 400)).toEqual(['no page matching /\\/ChatPage\\.tsx$/ in the build']);

@@ -66,7 +66,10 @@ function headingIds(markdown: string): Set<string> {
     const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
     if (heading === undefined) continue;
     const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     ids.add(count === 0 ? base : `${base}-${count}`);
@@ -185,7 +188,10 @@ describe('the docs checks', () => {
 
   it('name a comment citing a page or an anchor that does not exist', () => {
     const root = tree({ ...sound, 'src/core/other.ts': '// docs/rules/gone.md and docs/using.md#nowhere\nexport const x = 1;\n' });
-    expect(brokenCitations(root)).toEqual(['src/core/other.ts:1: docs/rules/gone.md: docs/rules/gone.md does not exist', 'src/core/other.ts:1: docs/using.md#nowhere: docs/using.md has no heading #nowhere']);
+    expect(brokenCitations(root)).toEqual([
+      'src/core/other.ts:1: docs/rules/gone.md: docs/rules/gone.md does not exist',
+      'src/core/other.ts:1: docs/using.md#nowhere: docs/using.md has no heading #nowhere',
+    ]);
   });
 
   it('name code that cites a document outside the repository', () => {

@@ -40,7 +40,10 @@ describe('the layering rules (.dependency-cruiser.cjs)', () => {
     'core-no-electron': { 'src/core/window.ts': "import { app } from 'electron';\nexport const quit = () => app.quit();\n" },
     'core-no-face': { 'src/core/back.ts': "import { handle } from '../api/handler.js';\nexport const again = handle;\n" },
     'shared-is-contracts': { 'src/shared/leak.ts': "import { view } from '../core/service.js';\nexport const leak = view;\n" },
-    'faces-no-connections': { 'src/core/mcp/connection/pool.ts': 'export const pool = 1;\n', 'src/api/reach.ts': "import { pool } from '../core/mcp/connection/pool.js';\nexport const size = pool;\n" },
+    'faces-no-connections': {
+      'src/core/mcp/connection/pool.ts': 'export const pool = 1;\n',
+      'src/api/reach.ts': "import { pool } from '../core/mcp/connection/pool.js';\nexport const size = pool;\n",
+    },
     'renderer-only-shared-types': { 'renderer/src/value.ts': "import { LIMIT } from '../../src/shared/contract';\nexport const limit = LIMIT;\n" },
     'renderer-only-shared': { 'renderer/src/core.ts': "import type { View } from '../../src/core/service';\nexport type Mine = View;\n" },
     'renderer-no-node': { 'renderer/src/disk.ts': "import * as fs from 'node:fs';\nexport const exists = fs.existsSync;\n" },

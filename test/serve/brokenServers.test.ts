@@ -36,7 +36,9 @@ describe('broken servers look broken, through a real chatos serve and the CLI', 
     const missing = await server('chatos::missing');
     expect(missing.state.kind).toBe('error');
     expect(missing.state.message).toContain('its command "chatos-no-such-command" was not found on PATH (searched: ');
-    expect(missing.problems).toContainEqual(expect.objectContaining({ code: 'SERVER_COMMAND_NOT_FOUND', hint: `install chatos-no-such-command (so that it is on that PATH), or set servers.missing.command in ${yaml} to its full path` }));
+    expect(missing.problems).toContainEqual(
+      expect.objectContaining({ code: 'SERVER_COMMAND_NOT_FOUND', hint: `install chatos-no-such-command (so that it is on that PATH), or set servers.missing.command in ${yaml} to its full path` }),
+    );
 
     // A crash shows once it was started, and stays when its failed instance is gone.
     await expect(serveApi(serve, 'servers.tools', { serverId: 'chatos::crashy' })).rejects.toThrow(/exited with code 3 as it started/);
@@ -74,7 +76,9 @@ describe('broken servers look broken, through a real chatos serve and the CLI', 
     const apps = runCli(['apps', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(apps.code).toBe(1);
     const app = apps.json().apps.find((a: { pluginId: string }) => a.pluginId === PLUGIN);
-    expect(app.problems).toContainEqual(expect.objectContaining({ code: 'SERVER_COMMAND_NOT_FOUND', path: 'apps[0].ai.mcp', message: expect.stringContaining('"chatos-no-such-runtime" was not found on PATH') }));
+    expect(app.problems).toContainEqual(
+      expect.objectContaining({ code: 'SERVER_COMMAND_NOT_FOUND', path: 'apps[0].ai.mcp', message: expect.stringContaining('"chatos-no-such-runtime" was not found on PATH') }),
+    );
     const text = runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(text.stderr).toContain(`server "${PLUGIN_SERVER}" cannot start: its command "chatos-no-such-runtime" was not found on PATH`);
 

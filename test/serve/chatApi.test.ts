@@ -21,7 +21,10 @@ const KEY = 'sk-serve-chat-Pz3Kd8Wq1Nv6';
 async function prepareHome(provider: ProviderServer, options: { vision?: boolean } = {}): Promise<string> {
   const home = tempDir();
   writeMcpYaml(home, { chat: chatServerEntry() });
-  const added = await runCliAsync(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--home', home, ...(options.vision ? ['--vision'] : [])], { input: `${KEY}\n` });
+  const added = await runCliAsync(
+    ['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--home', home, ...(options.vision ? ['--vision'] : [])],
+    { input: `${KEY}\n` },
+  );
   expect(added.code, added.stderr).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
   fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
@@ -90,7 +93,13 @@ describe('chat over chatos serve', { timeout: 120_000 }, () => {
     const deltas = c.events.filter((e) => e.type === 'chat.delta' && e.conversationId === id).map((e) => (e.type === 'chat.delta' ? e.text : ''));
     expect(deltas.join('')).toBe('Drawing.A tiny dot.');
     const finished = c.events.find((e) => e.type === 'chat.toolCall' && e.phase === 'finished');
-    expect(finished).toMatchObject({ conversationId: id, callId: 'i', name: 'mcp_chat_image', status: 'ok', artifacts: [{ mimeType: 'image/png', url: expect.stringMatching(new RegExp(`^/conversation-artifacts/${id}/mcp/chatos__chat/image/\\d+-[0-9a-f-]+\\.png$`)) }] });
+    expect(finished).toMatchObject({
+      conversationId: id,
+      callId: 'i',
+      name: 'mcp_chat_image',
+      status: 'ok',
+      artifacts: [{ mimeType: 'image/png', url: expect.stringMatching(new RegExp(`^/conversation-artifacts/${id}/mcp/chatos__chat/image/\\d+-[0-9a-f-]+\\.png$`)) }],
+    });
     const imageUrl = finished?.type === 'chat.toolCall' ? finished.artifacts![0]!.url : '';
     const image = await fetch(new URL(`${imageUrl}?token=${c.token}`, c.url));
     expect(image.status).toBe(200);
@@ -201,7 +210,16 @@ describe('chat over chatos serve', { timeout: 120_000 }, () => {
     const provider = await startProviderServer();
     const home = await prepareHome(provider);
     const c = await start(home);
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a', name: 'mcp_chat_danger', arguments: { what: 'a' } }, { id: 'b', name: 'mcp_chat_danger', arguments: { what: 'b' } }] }, { kind: 'reply', text: 'both done' });
+    provider.enqueue(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'a', name: 'mcp_chat_danger', arguments: { what: 'a' } },
+          { id: 'b', name: 'mcp_chat_danger', arguments: { what: 'b' } },
+        ],
+      },
+      { kind: 'reply', text: 'both done' },
+    );
     const id = (await c.call('chat.send', { agentId: 'helper', text: 'do both' })).result.conversationId;
     await waitUntil(() => c.events.filter((e) => e.type === 'confirmation.required').length === 2, 'two confirmation requests', 30_000);
     const requests = c.events.flatMap((e) => (e.type === 'confirmation.required' ? [e.request] : []));

@@ -48,7 +48,14 @@ function writeToolsPlugin(root: string): string {
   return writePlugin(
     root,
     'tools',
-    { manifestVersion: 1, id: 'com.example.tools', name: 'Tools', version: '1.0.0', providerAppId: 'tools_app', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpServers: true } }] },
+    {
+      manifestVersion: 1,
+      id: 'com.example.tools',
+      name: 'Tools',
+      version: '1.0.0',
+      providerAppId: 'tools_app',
+      apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true }, mcpServers: true } }],
+    },
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': serverSource() },
   );
 }
@@ -122,7 +129,12 @@ describe('a running chatos serve and the CLI beside it', () => {
     expect(row(TOOLS_SERVER).missing).toBeUndefined();
     expect(row(YAML_SERVER)).toMatchObject({ source: { kind: 'mcp-yaml' } });
     expect(row(YAML_SERVER).missing).toBeUndefined();
-    expect(overview.grants.filter((g: { appId: string }) => g.appId === 'aide').map((g: { targetId: string }) => g.targetId).sort()).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
+    expect(
+      overview.grants
+        .filter((g: { appId: string }) => g.appId === 'aide')
+        .map((g: { targetId: string }) => g.targetId)
+        .sort(),
+    ).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
     expect(overview.visible.aide.servers).toEqual(expect.arrayContaining([TOOLS_SERVER, YAML_SERVER]));
     // The host still serves both, on the lease it had and on a new one.
     for (const conversationId of ['before', 'after']) {
@@ -130,7 +142,9 @@ describe('a running chatos serve and the CLI beside it', () => {
       expect(textOf(await call(YAML_TOOL, conversationId))).toBe('pong with token tok-42');
     }
     // And the CLI, as the granted app, sees the same registry.
-    const cliGrants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home]).json().grants.servers.map((g: { targetId: string }) => g.targetId);
+    const cliGrants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home])
+      .json()
+      .grants.servers.map((g: { targetId: string }) => g.targetId);
     expect(cliGrants.sort()).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
   }, 240_000);
 
@@ -168,7 +182,11 @@ describe('a running chatos serve and the CLI beside it', () => {
     expect((await api(serve, 'roots.list')).roots).toContainEqual({ dir: rootC, source: 'extra', remembered: true, exists: true });
     await api(serve, 'registry.grant', { appId: 'aide', id: TOOLS_SERVER });
     // Every process sees the root now, with no --plugins.
-    expect(runCli(['registry', 'servers', '--json', '--home', home]).json().servers.map((s: { id: string }) => s.id)).toContain(TOOLS_SERVER);
+    expect(
+      runCli(['registry', 'servers', '--json', '--home', home])
+        .json()
+        .servers.map((s: { id: string }) => s.id),
+    ).toContain(TOOLS_SERVER);
 
     const removed = runCli(['roots', 'remove', rootC, '--home', home]);
     expect(removed.code, removed.stderr).toBe(0);

@@ -20,7 +20,11 @@ function homeWithKeeper(): string {
   const home = tempDir();
   const root = path.join(home, 'plugins-src');
   writeGatewayPlugin(root, 'com.example.keeper', [{ appId: 'keeper', allowMain: true }]);
-  for (const args of [['roots', 'add', root], ['trust', 'com.example.keeper']]) expect(runCli([...args, '--home', home], { timeoutMs: 60_000 }).code).toBe(0);
+  for (const args of [
+    ['roots', 'add', root],
+    ['trust', 'com.example.keeper'],
+  ])
+    expect(runCli([...args, '--home', home], { timeoutMs: 60_000 }).code).toBe(0);
   return home;
 }
 
@@ -52,7 +56,11 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     await serveApi(serve, 'agents.save', { agent: KEEPER });
     const at = { agentId: 'keeper', conversationId: 'c1' };
     const listed = await serveApi(serve, 'tools.list', at);
-    expect(listed.tools.find((tool: { name: string }) => tool.name === 'mcp_release')).toMatchObject({ serverId: 'chatos', permission: 'write', description: expect.stringContaining('its process ends now') });
+    expect(listed.tools.find((tool: { name: string }) => tool.name === 'mcp_release')).toMatchObject({
+      serverId: 'chatos',
+      permission: 'write',
+      description: expect.stringContaining('its process ends now'),
+    });
 
     await serveApi(serve, 'tools.call', { ...at, tool: LIST_NOTES });
     const [lease] = (await leasesOf(serve, NOTES_SERVER)).filter((l) => l.conversationId === 'c1');
@@ -63,7 +71,9 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     expect((await leasesOf(serve, NOTES_SERVER)).map((l) => l.conversationId)).not.toContain('c1');
 
     const { records } = await serveApi(serve, 'audit.list', { outcome: 'released' });
-    expect(records).toEqual([expect.objectContaining({ tool: 'mcp_release', appId: 'chatos', agentId: 'keeper', flow: 'main', conversationId: 'c1', serverId: NOTES_SERVER, decision: 'auto', reason: 'mcp_release' })]);
+    expect(records).toEqual([
+      expect.objectContaining({ tool: 'mcp_release', appId: 'chatos', agentId: 'keeper', flow: 'main', conversationId: 'c1', serverId: NOTES_SERVER, decision: 'auto', reason: 'mcp_release' }),
+    ]);
   }, 120_000);
 
   it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', () => {
@@ -137,7 +147,14 @@ describe('the built-in servers that keep no state of a conversation, through a r
   it('Notes runs one instance for every conversation and no agent is asked to release it; Canvas keeps one per conversation', async () => {
     const { serve } = await served();
     // Canvas stays per conversation: its page hears of an agent's patches through the instance of that conversation (test/ui/canvas.browser.test.ts).
-    const shared = { id: 'shared', name: 'Shared', uiApps: [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true }, { pluginId: 'chatos.canvas', appId: 'canvas', mcp: true }] };
+    const shared = {
+      id: 'shared',
+      name: 'Shared',
+      uiApps: [
+        { pluginId: 'chatos.notes', appId: 'notes', mcp: true },
+        { pluginId: 'chatos.canvas', appId: 'canvas', mcp: true },
+      ],
+    };
     await serveApi(serve, 'agents.save', { agent: shared });
     for (const conversationId of ['c1', 'c2', 'c3']) {
       await serveApi(serve, 'tools.call', { agentId: 'shared', conversationId, tool: 'mcp_chatos_notes_notes_list_notes' });

@@ -79,4 +79,3 @@ describe('HostApi models over chatos serve', () => {
     }
   }, 120_000);
 });
-

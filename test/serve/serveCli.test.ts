@@ -66,7 +66,10 @@ describe('chatos serve', () => {
 
   it('npm start without an Electron binary says why and runs chatos serve with the arguments passed on', async () => {
     const home = tempDir('chatos-serve-home-');
-    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ELECTRON_OVERRIDE_DIST_PATH: tempDir('no-electron-') });
+    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], {
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      ELECTRON_OVERRIDE_DIST_PATH: tempDir('no-electron-'),
+    });
     const [line] = await lineMatching(served, /^\{"url".*\}$/m);
     expect(served.stdout()).toContain('Electron is not available on this machine: ELECTRON_SKIP_BINARY_DOWNLOAD is set');
     const { url } = JSON.parse(line!) as { url: string };
@@ -84,7 +87,11 @@ describe('chatos serve', () => {
     const mark = path.join(dist, 'ran');
     fs.writeFileSync(path.join(dist, 'electron'), `#!/bin/sh\ntouch ${JSON.stringify(mark)}\n`, { mode: 0o755 });
     const home = tempDir('chatos-serve-home-');
-    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], { ELECTRON_OVERRIDE_DIST_PATH: dist, DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    const served = serve(['--port', '0', '--home', home, '--json'], [path.join(repoRoot, 'scripts', 'start.js')], {
+      ELECTRON_OVERRIDE_DIST_PATH: dist,
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
+    });
     await lineMatching(served, /^\{"url".*\}$/m);
     expect(served.stdout()).toContain('There is no display here');
     expect(fs.existsSync(mark)).toBe(false);

@@ -76,10 +76,20 @@ export async function startServeFixture(options: ServeFixtureOptions = {}): Prom
     },
   );
   fs.symlinkSync('style.css', path.join(goodDir, 'app', 'inside.css'));
-  const linkedDir = writePlugin(builtinRoot, 'linked', { manifestVersion: 1, id: 'linked', name: 'Linked', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': PAGE_MODULE });
+  const linkedDir = writePlugin(
+    builtinRoot,
+    'linked',
+    { manifestVersion: 1, id: 'linked', name: 'Linked', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] },
+    { 'app/index.mjs': PAGE_MODULE },
+  );
   fs.symlinkSync(outsideFile, path.join(linkedDir, 'app', 'outside.txt'));
   options.builtinPlugins?.(builtinRoot);
-  writePlugin(extraRoot, 'stranger', { manifestVersion: 1, id: 'stranger', name: 'Stranger', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] }, { 'app/index.mjs': PAGE_MODULE });
+  writePlugin(
+    extraRoot,
+    'stranger',
+    { manifestVersion: 1, id: 'stranger', name: 'Stranger', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'app/index.mjs' }] },
+    { 'app/index.mjs': PAGE_MODULE },
+  );
 
   if (options.renderer !== false) {
     fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });

@@ -58,4 +58,3 @@ export async function api(url: URL, token: string, method: string, params: unkno
   expect(res.status).toBe(200);
   return res.json();
 }
-

@@ -26,7 +26,11 @@ interface Listed {
 }
 
 async function api<T = any>(serve: ServeProcess, method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(new URL('/api', serve.origin), { method: 'POST', headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method, params }) });
+  const res = await fetch(new URL('/api', serve.origin), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ method, params }),
+  });
   const reply = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
   if (!reply.ok) throw new Error(`${method}: ${reply.error?.code} ${reply.error?.message}`);
   return reply.result as T;
@@ -47,7 +51,12 @@ describe('tool name collisions on reload (docs/rules/mcp-yaml.md#tool-names-and-
     const home = tempDir();
     const root = tempDir();
     // A way-B panel exposing every server, so an agent may select the mcp.yaml servers.
-    writePlugin(root, 'panel', { manifestVersion: 1, id: 'com.example.panel', name: 'Panel', version: '1.0.0', apps: [{ id: 'panel', name: 'Panel', entry: 'index.mjs', ai: { mcpServers: true } }] }, { 'index.mjs': 'export function mount() {}\n' });
+    writePlugin(
+      root,
+      'panel',
+      { manifestVersion: 1, id: 'com.example.panel', name: 'Panel', version: '1.0.0', apps: [{ id: 'panel', name: 'Panel', entry: 'index.mjs', ai: { mcpServers: true } }] },
+      { 'index.mjs': 'export function mount() {}\n' },
+    );
     writeYaml(home, { alpha: server('echo,count', 'alpha_'), beta: server('echo,pid', 'beta_') });
     const serve = await startServe(['--home', home, '--plugins', root]);
     serves.push(serve);
@@ -83,7 +92,12 @@ describe('tool name collisions on reload (docs/rules/mcp-yaml.md#tool-names-and-
     await until('the new server to be known', async () => ((await api<{ servers: { id: string }[] }>(serve, 'servers.list')).servers.some((s) => s.id === 'chatos::aardvark') ? true : undefined));
     await select(['chatos::aardvark', 'chatos::alpha', 'chatos::beta']);
     const listed = await list();
-    expect(listed.tools.filter((t) => t.name.startsWith('alpha_')).map((t) => `${t.name}@${t.serverId}`).sort()).toEqual(['alpha_count@chatos::alpha', 'alpha_echo@chatos::alpha']);
+    expect(
+      listed.tools
+        .filter((t) => t.name.startsWith('alpha_'))
+        .map((t) => `${t.name}@${t.serverId}`)
+        .sort(),
+    ).toEqual(['alpha_count@chatos::alpha', 'alpha_echo@chatos::alpha']);
     const dropped = listed.problems.filter((p) => p.code === 'TOOL_NAME_COLLISION');
     expect(dropped.map((p) => p.message).sort()).toEqual([
       'tool "count" of server "aardvark" (chatos::aardvark) is not offered: its name "alpha_count" is already taken by tool "count" of server "alpha" (chatos::alpha)',

@@ -26,7 +26,14 @@ function writeElsewherePlugin(root: string): string {
   return writePlugin(
     root,
     'elsewhere',
-    { manifestVersion: 1, id: PLUGIN, name: 'Elsewhere', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
+    {
+      manifestVersion: 1,
+      id: PLUGIN,
+      name: 'Elsewhere',
+      version: '1.0.0',
+      backend: { entry: 'backend/index.mjs' },
+      apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }],
+    },
     {
       'index.mjs': 'export function mount() {}\n',
       'server.mjs': `import ${JSON.stringify(GATEWAY_SERVER)};\n`,
@@ -74,7 +81,9 @@ function notRunnableStops(home: string): { pluginId?: string; serverId: string |
 async function expectStopped(home: string, serve: ServeProcess, { backendPid, serverPid, serverId, events }: Awaited<ReturnType<typeof running>>): Promise<void> {
   await until('the backend and the server to end', () => (!isAlive(backendPid) && !isAlive(serverPid) ? true : undefined));
   await until('the events the UI reloads on', () =>
-    events.some((e) => e.type === 'uiApp.changed' && e.pluginId === PLUGIN) && events.some((e) => e.type === 'server.state' && e.serverId === serverId && e.state?.kind === 'stopped') ? true : undefined,
+    events.some((e) => e.type === 'uiApp.changed' && e.pluginId === PLUGIN) && events.some((e) => e.type === 'server.state' && e.serverId === serverId && e.state?.kind === 'stopped')
+      ? true
+      : undefined,
   );
   const servers = (await serveApi(serve, 'servers.list')).servers as { id: string; leases: unknown[] }[];
   expect(servers.find((s) => s.id === serverId)?.leases ?? []).toEqual([]);
@@ -82,12 +91,7 @@ async function expectStopped(home: string, serve: ServeProcess, { backendPid, se
     const found = notRunnableStops(home);
     return found.length >= 2 ? found : undefined;
   });
-  expect(stops).toEqual(
-    expect.arrayContaining([
-      expect.objectContaining({ pluginId: PLUGIN, serverId: null }),
-      expect.objectContaining({ serverId, conversationId: 'page-1' }),
-    ]),
-  );
+  expect(stops).toEqual(expect.arrayContaining([expect.objectContaining({ pluginId: PLUGIN, serverId: null }), expect.objectContaining({ serverId, conversationId: 'page-1' })]));
 }
 
 describe('trust changes made by another process reach a running chatos serve', () => {

@@ -102,7 +102,8 @@ beforeAll(async () => {
           'working/lib.mjs': "export const label = 'mounted v1';\n",
           'throws/index.mjs': "export function mount() { throw new Error('the page exploded'); }\n",
           'nomount/index.mjs': 'export const nothing = 1;\n',
-          'defaultobj/index.mjs': "export default { mount({ container, host }) { container.textContent = 'default.mount ran'; return () => { host.events.emit('disposed', container.textContent); }; } };\n",
+          'defaultobj/index.mjs':
+            "export default { mount({ container, host }) { container.textContent = 'default.mount ran'; return () => { host.events.emit('disposed', container.textContent); }; } };\n",
         },
       );
     },
@@ -180,7 +181,16 @@ describe('the frame shell in Chromium', () => {
     fs.writeFileSync(lib, "export const label = 'mounted v2';\n");
     try {
       await app.page.evaluate(() => (globalThis as unknown as { reloadFrame(): void }).reloadFrame());
-            await expect.poll(async () => app.frame().textContent('#chatos-app').catch(() => null), { timeout: 10_000 }).toBe('mounted v2');
+      await expect
+        .poll(
+          async () =>
+            app
+              .frame()
+              .textContent('#chatos-app')
+              .catch(() => null),
+          { timeout: 10_000 },
+        )
+        .toBe('mounted v2');
     } finally {
       fs.writeFileSync(lib, "export const label = 'mounted v1';\n");
       await app.page.close();

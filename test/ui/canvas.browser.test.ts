@@ -74,7 +74,13 @@ describe('the Canvas page in Chromium against chatos serve', () => {
 
     const added = await agentPatch({
       instance_id: 'demo',
-      patches: [{ op: 'add', path: 'blocks+', value: { id: 'new_block', type: 'form', bind: 'state.params', props: { title: 'Added by the agent', fields: [{ label: 'Field', key: 'field1', type: 'text' }] } } }],
+      patches: [
+        {
+          op: 'add',
+          path: 'blocks+',
+          value: { id: 'new_block', type: 'form', bind: 'state.params', props: { title: 'Added by the agent', fields: [{ label: 'Field', key: 'field1', type: 'text' }] } },
+        },
+      ],
     });
     expect(added.isError).toBe(false);
     // No reload: the field the agent added appears in the page that is open.

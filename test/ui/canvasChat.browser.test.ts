@@ -52,7 +52,9 @@ beforeAll(async () => {
   await page.goto(serve.url);
   await api('models.save', { model: { id: 'local', name: 'Local', api: 'openai', baseUrl: provider.openaiUrl, model: 'test-model' }, apiKey: 'sk-canvas-chat' });
   // The agent is given the Canvas app as any app is: its server, and its prompt that teaches the patch language.
-  await api('agents.save', { agent: { id: AGENT, name: 'Form builder', modelId: 'local', language: 'en', uiApps: [{ pluginId: 'chatos.canvas', appId: 'canvas', mcp: true, prompt: true, mcpServerIds: [SERVER] }] } });
+  await api('agents.save', {
+    agent: { id: AGENT, name: 'Form builder', modelId: 'local', language: 'en', uiApps: [{ pluginId: 'chatos.canvas', appId: 'canvas', mcp: true, prompt: true, mcpServerIds: [SERVER] }] },
+  });
 }, 120_000);
 
 afterAll(async () => {

@@ -98,7 +98,12 @@ beforeAll(async () => {
   // The agents select chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
   const root = folder('chatos-ui-chat-plugins-');
   // Its page uses host.chat.* (the original ChatOS page API), for the last test.
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': DESK_PAGE });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': DESK_PAGE },
+  );
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--vision'], `${KEY}\n`);
@@ -176,7 +181,14 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 
   it('Shift+Enter adds a line; a tool call shows as a card with its arguments, status, duration, result and image', async () => {
     provider.enqueue(
-      { kind: 'reply', text: 'Let me check.', toolCalls: [{ id: 'echo1', name: 'mcp_chat_echo', arguments: { text: 'ping' } }, { id: 'img1', name: 'mcp_chat_image', arguments: {} }] },
+      {
+        kind: 'reply',
+        text: 'Let me check.',
+        toolCalls: [
+          { id: 'echo1', name: 'mcp_chat_echo', arguments: { text: 'ping' } },
+          { id: 'img1', name: 'mcp_chat_image', arguments: {} },
+        ],
+      },
       { kind: 'reply', text: 'It said **ping** and drew a dot.' },
     );
     const input = page.getByTestId('chat-input');
@@ -208,7 +220,13 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 
   it('two confirm-level calls of one message ask on one card: one approved always, one declined; the agent settings list the tool and revoke it', async () => {
     provider.enqueue(
-      { kind: 'reply', toolCalls: [{ id: 'da', name: 'mcp_chat_danger', arguments: { what: 'archive the old notes' } }, { id: 'db', name: 'mcp_chat_danger', arguments: { what: 'delete everything' } }] },
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'da', name: 'mcp_chat_danger', arguments: { what: 'archive the old notes' } },
+          { id: 'db', name: 'mcp_chat_danger', arguments: { what: 'delete everything' } },
+        ],
+      },
       { kind: 'reply', text: 'One done, one declined.' },
     );
     await send('Tidy up');
@@ -231,7 +249,9 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await page.locator('[data-testid="tool-call-db"][data-status="declined"]').waitFor();
     await expect.poll(phase).toBe('done');
     expect(await page.getByTestId('confirmation-group').count()).toBe(0);
-    expect((await api<{ entries: unknown[] }>('alwaysAllow.list', { agentId: 'helper' })).entries).toEqual([expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' })]);
+    expect((await api<{ entries: unknown[] }>('alwaysAllow.list', { agentId: 'helper' })).entries).toEqual([
+      expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' }),
+    ]);
 
     const conversation = currentConversation();
     await page.getByTestId('nav-agents').click();
@@ -373,7 +393,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 });
 
 describe("a plugin page's host.chat", { timeout: 120_000 }, () => {
-  it('creates its own agent, chats in its own conversation with the events streamed to it, and is refused the user\'s', async () => {
+  it("creates its own agent, chats in its own conversation with the events streamed to it, and is refused the user's", async () => {
     const usersConversation = (await api<{ conversations: { id: string; agentId: string }[] }>('conversations.list')).conversations.find((c) => c.agentId === 'helper')!.id;
     provider.enqueue({ kind: 'reply', text: ['Desk ', 'answer ', 'streamed.'], delayMs: 100 });
     await page.getByTestId('locale-switch').getByText('EN').click();

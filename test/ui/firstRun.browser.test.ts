@@ -99,69 +99,81 @@ describe('a first run, in Chinese', () => {
   let run: Run;
   afterEach((context) => screenshotOnFailure(run?.page, 'firstrun-zh', context));
 
-  it('goes from the welcome to an answer: add a model, take the ready assistant, say hello', async () => {
-    run = await firstStart('zh');
-    await addModelAndChat(run, 'zh', { question: '你好', answer: '你好！有什么可以帮你？' });
-    // The offer is gone once an agent can chat.
-    await run.page.getByTestId('nav-models').click();
-    await run.page.getByTestId('model-row-local').waitFor();
-    expect(await run.page.getByTestId('ready-assistant').count()).toBe(0);
-  }, FLOW_MS);
+  it(
+    'goes from the welcome to an answer: add a model, take the ready assistant, say hello',
+    async () => {
+      run = await firstStart('zh');
+      await addModelAndChat(run, 'zh', { question: '你好', answer: '你好！有什么可以帮你？' });
+      // The offer is gone once an agent can chat.
+      await run.page.getByTestId('nav-models').click();
+      await run.page.getByTestId('model-row-local').waitFor();
+      expect(await run.page.getByTestId('ready-assistant').count()).toBe(0);
+    },
+    FLOW_MS,
+  );
 });
 
 describe('a first run, in English', () => {
   let run: Run;
   afterEach((context) => screenshotOnFailure(run?.page, 'firstrun-en', context));
 
-  it('goes from the welcome to an answer: add a model, take the ready assistant, say hello', async () => {
-    run = await firstStart('en');
-    await addModelAndChat(run, 'en', { question: 'Hello', answer: 'Hello! How can I help?' });
-  }, FLOW_MS);
+  it(
+    'goes from the welcome to an answer: add a model, take the ready assistant, say hello',
+    async () => {
+      run = await firstStart('en');
+      await addModelAndChat(run, 'en', { question: 'Hello', answer: 'Hello! How can I help?' });
+    },
+    FLOW_MS,
+  );
 
-  it('picks a server the user added in the agent editor, under "Your own servers", and uses it in a chat', async () => {
-    const { page } = run;
-    await page.getByTestId('nav-agents').click();
-    await page.getByTestId('agent-chat-assistant').waitFor();
-    await page.getByTestId('agent-new').click();
-    await page.getByTestId('agent-name').fill('Echo keeper');
-    await page.getByTestId('agent-model').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'local' }).click();
-    await page.getByTestId('agent-system-prompt').fill('Echo what you are told.');
-    // Name, model and instructions first; the rest waits under "Tools and apps" and "Advanced".
-    expect(await page.getByTestId('agent-own-servers').isVisible()).toBe(false);
-    await screenshot(page, 'firstrun-en-04-agent-form');
-    await page.getByTestId('agent-section-tools').click();
-    const own = page.getByTestId('agent-own-servers');
-    await own.waitFor();
-    await page.getByTestId('agent-own-servers-select').click();
-    const dropdown = page.locator('.ant-select-dropdown:visible');
-    expect(await dropdown.textContent()).toContain('Added by you');
-    await dropdown.locator('.ant-select-item-option').filter({ hasText: /^chat/ }).click();
-    await page.keyboard.press('Escape');
-    // The live preview lists the server's tools for a chat.
-    await page.getByTestId('agent-editor').getByText('mcp_chat_echo').first().waitFor({ timeout: 30_000 });
-    await screenshot(page, 'firstrun-en-05-own-servers');
-    await page.getByTestId('agent-save').click();
-    await page.getByTestId('agent-row-echo_keeper').waitFor();
+  it(
+    'picks a server the user added in the agent editor, under "Your own servers", and uses it in a chat',
+    async () => {
+      const { page } = run;
+      await page.getByTestId('nav-agents').click();
+      await page.getByTestId('agent-chat-assistant').waitFor();
+      await page.getByTestId('agent-new').click();
+      await page.getByTestId('agent-name').fill('Echo keeper');
+      await page.getByTestId('agent-model').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'local' }).click();
+      await page.getByTestId('agent-system-prompt').fill('Echo what you are told.');
+      // Name, model and instructions first; the rest waits under "Tools and apps" and "Advanced".
+      expect(await page.getByTestId('agent-own-servers').isVisible()).toBe(false);
+      await screenshot(page, 'firstrun-en-04-agent-form');
+      await page.getByTestId('agent-section-tools').click();
+      const own = page.getByTestId('agent-own-servers');
+      await own.waitFor();
+      await page.getByTestId('agent-own-servers-select').click();
+      const dropdown = page.locator('.ant-select-dropdown:visible');
+      expect(await dropdown.textContent()).toContain('Added by you');
+      await dropdown.locator('.ant-select-item-option').filter({ hasText: /^chat/ }).click();
+      await page.keyboard.press('Escape');
+      // The live preview lists the server's tools for a chat.
+      await page.getByTestId('agent-editor').getByText('mcp_chat_echo').first().waitFor({ timeout: 30_000 });
+      await screenshot(page, 'firstrun-en-05-own-servers');
+      await page.getByTestId('agent-save').click();
+      await page.getByTestId('agent-row-echo_keeper').waitFor();
 
-    const stored = await serveApi<{ agents: { id: string; uiApps: unknown[] }[] }>(run.serve, 'agents.list');
-    expect(stored.agents.find((a) => a.id === 'echo_keeper')!.uiApps).toEqual([{ pluginId: 'chatos', appId: 'chatos', mcp: true, prompt: false, mcpServerIds: ['chatos::chat'], promptIds: [] }]);
-    const shown = await serveApi<{ problems: { code: string }[] }>(run.serve, 'agents.preview', { agent: stored.agents.find((a) => a.id === 'echo_keeper')! });
-    expect(shown.problems).toEqual([]);
+      const stored = await serveApi<{ agents: { id: string; uiApps: unknown[] }[] }>(run.serve, 'agents.list');
+      expect(stored.agents.find((a) => a.id === 'echo_keeper')!.uiApps).toEqual([{ pluginId: 'chatos', appId: 'chatos', mcp: true, prompt: false, mcpServerIds: ['chatos::chat'], promptIds: [] }]);
+      const shown = await serveApi<{ problems: { code: string }[] }>(run.serve, 'agents.preview', { agent: stored.agents.find((a) => a.id === 'echo_keeper')! });
+      expect(shown.problems).toEqual([]);
 
-    await page.getByTestId('agent-chat-echo_keeper').click();
-    await page.getByTestId('chat-new-pane').waitFor();
-    await expect.poll(() => page.getByTestId('chat-agent').textContent()).toContain('Echo keeper');
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'own1', name: 'mcp_chat_echo', arguments: { text: 'from my own server' } }] }, { kind: 'reply', text: 'It echoed.' });
-    const input = page.getByTestId('chat-input');
-    await input.click();
-    await input.fill('echo something');
-    await input.press('Enter');
-    await page.locator('[data-testid="tool-call-own1"][data-status="ok"]').waitFor({ timeout: 30_000 });
-    await page.getByTestId('message-assistant').filter({ hasText: 'It echoed.' }).waitFor({ timeout: 30_000 });
-    await screenshot(page, 'firstrun-en-06-own-server-chat');
-    // The call is on the record like any other.
-    const history = await serveApi<{ records: { tool: string; agentId?: string }[] }>(run.serve, 'audit.list', { agentId: 'echo_keeper' });
-    expect(history.records.some((r) => r.tool === 'mcp_chat_echo' && r.agentId === 'echo_keeper')).toBe(true);
-  }, FLOW_MS);
+      await page.getByTestId('agent-chat-echo_keeper').click();
+      await page.getByTestId('chat-new-pane').waitFor();
+      await expect.poll(() => page.getByTestId('chat-agent').textContent()).toContain('Echo keeper');
+      provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'own1', name: 'mcp_chat_echo', arguments: { text: 'from my own server' } }] }, { kind: 'reply', text: 'It echoed.' });
+      const input = page.getByTestId('chat-input');
+      await input.click();
+      await input.fill('echo something');
+      await input.press('Enter');
+      await page.locator('[data-testid="tool-call-own1"][data-status="ok"]').waitFor({ timeout: 30_000 });
+      await page.getByTestId('message-assistant').filter({ hasText: 'It echoed.' }).waitFor({ timeout: 30_000 });
+      await screenshot(page, 'firstrun-en-06-own-server-chat');
+      // The call is on the record like any other.
+      const history = await serveApi<{ records: { tool: string; agentId?: string }[] }>(run.serve, 'audit.list', { agentId: 'echo_keeper' });
+      expect(history.records.some((r) => r.tool === 'mcp_chat_echo' && r.agentId === 'echo_keeper')).toBe(true);
+    },
+    FLOW_MS,
+  );
 });

@@ -38,13 +38,26 @@ beforeAll(async () => {
   writeMcpYaml(home, Object.fromEntries(Array.from({ length: SERVERS }, (_, n) => [name(n), chatServerEntry()])));
   const root = path.join(home, 'plugins-src');
   for (let n = 0; n < APPS - 1; n++) {
-    writePlugin(root, `app${n}`, { manifestVersion: 1, id: appId(n), name: `App ${n}`, version: '1.0.0', apps: [{ id: 'main', name: `App ${n}`, entry: 'index.mjs' }] }, { 'index.mjs': 'export function mount() {}\n' });
+    writePlugin(
+      root,
+      `app${n}`,
+      { manifestVersion: 1, id: appId(n), name: `App ${n}`, version: '1.0.0', apps: [{ id: 'main', name: `App ${n}`, entry: 'index.mjs' }] },
+      { 'index.mjs': 'export function mount() {}\n' },
+    );
   }
   // The desk offers s001 to agents: an agent hosted by app07 that picks it needs a grant.
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name(1)] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name(1)] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await cli(['roots', 'add', root]);
   const file = path.join(home, 'scout.json');
-  fs.writeFileSync(file, JSON.stringify({ id: 'scout', name: 'Scout', hostAppId: appId(7), uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: [`chatos::${name(1)}`] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ id: 'scout', name: 'Scout', hostAppId: appId(7), uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: [`chatos::${name(1)}`] }] }),
+  );
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 900 }));

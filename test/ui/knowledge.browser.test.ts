@@ -94,7 +94,10 @@ describe('the Knowledge page', () => {
     await page.getByTestId('kb-file-remove-ok').click();
     await page.getByTestId('kb-file-field-notes.pdf').waitFor({ state: 'detached' });
     // The list's counts come from a refetch after the delete: wait for it rather than read at once.
-    await page.getByTestId('kb-item-garden_notes').filter({ hasText: /^Garden notes1 file\(s\)/ }).waitFor();
+    await page
+      .getByTestId('kb-item-garden_notes')
+      .filter({ hasText: /^Garden notes1 file\(s\)/ })
+      .waitFor();
 
     await page.getByTestId('locale-switch').getByText('中文').click();
     await page.getByText('混合检索 · embed').waitFor();

@@ -51,12 +51,26 @@ beforeAll(async () => {
   home = folder('chatos-ui-long-');
   writeMcpYaml(home, { chat: chatServerEntry() });
   const root = folder('chatos-ui-long-plugins-');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-long-calls-test\n');
   const file = path.join(root, 'helper.json');
-  fs.writeFileSync(file, JSON.stringify({ id: 'helper', name: 'Helper', description: 'Runs long jobs', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'helper',
+      name: 'Helper',
+      description: 'Runs long jobs',
+      modelId: 'local',
+      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }],
+    }),
+  );
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
@@ -91,14 +105,26 @@ describe('long tool calls', () => {
   });
 
   it('a chat tool card shows the progress and Cancel ends that call alone: the answer goes on', async () => {
-    provider.enqueue({ kind: 'reply', text: 'Starting the long job.', toolCalls: [{ id: 'long1', name: 'mcp_chat_slow', arguments: { steps: 400, stepMs: 100 } }] }, { kind: 'reply', text: 'The job was cancelled, as you asked.' });
+    provider.enqueue(
+      { kind: 'reply', text: 'Starting the long job.', toolCalls: [{ id: 'long1', name: 'mcp_chat_slow', arguments: { steps: 400, stepMs: 100 } }] },
+      { kind: 'reply', text: 'The job was cancelled, as you asked.' },
+    );
     await open('#/chat', 'page-chat');
     const input = page.getByTestId('chat-input');
     await input.click();
     await input.fill('run the long job');
     await input.press('Enter');
     const card = page.getByTestId('tool-call-long1');
-    await expect.poll(() => card.getByTestId('call-progress-message').textContent().catch(() => ''), { timeout: 30_000 }).toMatch(/^step [2-9]\d* of 400$/);
+    await expect
+      .poll(
+        () =>
+          card
+            .getByTestId('call-progress-message')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toMatch(/^step [2-9]\d* of 400$/);
     await screenshot(page, 'long-03-chat-progress');
     await card.getByTestId('call-cancel').click();
     await page.locator('[data-testid="tool-call-long1"][data-status="cancelled"]').waitFor({ timeout: 20_000 });

@@ -103,12 +103,20 @@ beforeAll(async () => {
   home = folder('chatos-ui-longchat-');
   writeMcpYaml(home, { chat: chatServerEntry() });
   const root = folder('chatos-ui-longchat-plugins-');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-long-chat-test\n');
   const file = path.join(root, 'helper.json');
-  fs.writeFileSync(file, JSON.stringify({ id: 'helper', name: 'Helper', description: 'Long talks', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ id: 'helper', name: 'Helper', description: 'Long talks', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }),
+  );
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
@@ -158,11 +166,15 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     const target = page.locator('.chat-row-target [data-message="m68"]');
     await target.waitFor({ state: 'visible', timeout: 20_000 });
     // In the view, not only in the DOM.
-    await expect.poll(() => target.evaluate((el) => {
-      const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
-      const own = el.getBoundingClientRect();
-      return own.bottom > view.top && own.top < view.bottom;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        target.evaluate((el) => {
+          const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+          const own = el.getBoundingClientRect();
+          return own.bottom > view.top && own.top < view.bottom;
+        }),
+      )
+      .toBe(true);
     expect(await page.locator('[data-message="m2999"]').count()).toBe(0);
     await screenshot(page, 'longchat-03-search-jump');
     // From there, the latest is one click away.
@@ -192,7 +204,9 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
       await expect.poll(() => page.locator('[data-pending-message]').count(), { timeout: 20_000 }).toBe(0);
       // What is in view is whole messages, with their text.
       expect(await page.locator('[data-message]').count()).toBeGreaterThan(0);
-      const heights = await page.locator('.chat-row-body > [data-message]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-message')!, el.parentElement!.getBoundingClientRect().height] as const));
+      const heights = await page
+        .locator('.chat-row-body > [data-message]')
+        .evaluateAll((els) => els.map((el) => [el.getAttribute('data-message')!, el.parentElement!.getBoundingClientRect().height] as const));
       return new Map(heights);
     };
 
@@ -200,22 +214,25 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await page.mouse.wheel(0, -4000);
     await expect.poll(async () => (await boxes()).length).toBeGreaterThan(0);
     // The row at the top of the view right after the wheel (a box or a message): the view stays with it while the boxes fill in.
-    const topRow = () => scroll().evaluate((view) => {
-      const top = view.getBoundingClientRect().top;
-      const rows = [...view.querySelectorAll<HTMLElement>('[data-row]')];
-      return rows.find((row) => row.getBoundingClientRect().bottom > top + 1)?.dataset.row;
-    });
+    const topRow = () =>
+      scroll().evaluate((view) => {
+        const top = view.getBoundingClientRect().top;
+        const rows = [...view.querySelectorAll<HTMLElement>('[data-row]')];
+        return rows.find((row) => row.getBoundingClientRect().bottom > top + 1)?.dataset.row;
+      });
     const atWheel = await topRow();
     expect(atWheel).toBeDefined();
     const seen = await settled();
     expect(seen.size).toBeGreaterThan(0);
     // Filled in, the view is where the user put it, far from the newest message, and the way back is the button.
     const row = page.locator(`[data-row="${atWheel}"]`);
-    expect(await row.evaluate((el) => {
-      const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
-      const own = el.getBoundingClientRect();
-      return own.bottom > view.top && own.top < view.bottom;
-    })).toBe(true);
+    expect(
+      await row.evaluate((el) => {
+        const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+        const own = el.getBoundingClientRect();
+        return own.bottom > view.top && own.top < view.bottom;
+      }),
+    ).toBe(true);
     expect(await gapToBottom()).toBeGreaterThan(2000);
     expect(await scroll().getAttribute('data-following')).toBe('false');
     await page.getByTestId('chat-jump-latest').waitFor({ state: 'visible' });
@@ -272,7 +289,10 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
   });
 
   it('a call waiting for approval says so with its countdown, announced when scrolled away; approved, it runs and its time starts then', async () => {
-    provider.enqueue({ kind: 'reply', text: 'Needs your yes.', toolCalls: [{ id: 'dz1', name: 'mcp_chat_danger', arguments: { what: 'clean the attic' } }] }, { kind: 'reply', text: 'The attic is clean.' });
+    provider.enqueue(
+      { kind: 'reply', text: 'Needs your yes.', toolCalls: [{ id: 'dz1', name: 'mcp_chat_danger', arguments: { what: 'clean the attic' } }] },
+      { kind: 'reply', text: 'The attic is clean.' },
+    );
     await send('Clean the attic');
     // The view follows to the question, and the call's card says it waits (no Cancel: nothing runs yet).
     const confirmation = page.getByTestId('confirmation-group');
@@ -290,11 +310,15 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await screenshot(page, 'longchat-06a-approval-announced');
     await announced.click();
     await confirmation.waitFor({ state: 'visible' });
-    await expect.poll(() => confirmation.evaluate((el) => {
-      const box = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
-      const own = el.getBoundingClientRect();
-      return own.top >= box.top - 1 && own.bottom <= box.bottom + 1;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        confirmation.evaluate((el) => {
+          const box = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+          const own = el.getBoundingClientRect();
+          return own.top >= box.top - 1 && own.bottom <= box.bottom + 1;
+        }),
+      )
+      .toBe(true);
 
     // The countdown runs: two seconds pass while the user thinks (waited for on the page, not slept).
     const seconds = async () => Number(/(\d+) s/.exec((await card.getByTestId('tool-call-countdown').textContent()) ?? '')?.[1]);

@@ -32,7 +32,11 @@ let mcpYaml: string;
 let httpPort: number;
 
 async function api<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${serve.origin}/api`, { method: 'POST', headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method, params }) });
+  const response = await fetch(`${serve.origin}/api`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ method, params }),
+  });
   const text = await response.text();
   expect(text).not.toContain(SECRET);
   const reply = JSON.parse(text) as { ok: boolean; result?: T; error?: { message: string } };
@@ -61,7 +65,14 @@ async function windowShot(name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   // A drawer slides in: shot once it is in place.
   // Only finite ones: a spinner's animation never finishes.
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
@@ -89,7 +100,11 @@ beforeAll(async () => {
 afterEach(async () => {
   for (let i = 0; i < 3 && (await page.locator('.ant-drawer-open, .ant-modal-wrap:visible').count()) > 0; i++) {
     await page.keyboard.press('Escape');
-    await page.locator('.ant-drawer-open, .ant-modal-wrap:visible').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-drawer-open, .ant-modal-wrap:visible')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
   }
 });
 
@@ -308,7 +323,10 @@ describe('the Prompts page', () => {
       await page.getByTestId('prompt-grants-reviewer').click();
       await page.keyboard.type('aide');
       await page.keyboard.press('Enter');
-      await expect.poll(granted, { timeout: 2_000 }).toEqual(['aide']).catch(() => undefined);
+      await expect
+        .poll(granted, { timeout: 2_000 })
+        .toEqual(['aide'])
+        .catch(() => undefined);
     }
     expect(await granted()).toEqual(['aide']);
     await page.getByTestId('page-prompts').locator('h3').click(); // closes the list

@@ -24,7 +24,11 @@ let page: Page;
 let home: string;
 
 async function api<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${serve.origin}/api`, { method: 'POST', headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method, params }) });
+  const response = await fetch(`${serve.origin}/api`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ method, params }),
+  });
   const text = await response.text();
   expect(text).not.toContain(KEY);
   const reply = JSON.parse(text) as { ok: boolean; result?: T; error?: { message: string } };
@@ -79,7 +83,7 @@ describe('the Models page', () => {
     await pageHasNoKey();
   });
 
-  it('tests it: the answer, then a bad key in words with the provider\'s text (the key masked)', async () => {
+  it("tests it: the answer, then a bad key in words with the provider's text (the key masked)", async () => {
     provider.enqueue({ kind: 'reply', text: 'OK', usage: { input: 6, output: 1 } });
     await page.getByTestId('model-test-local').click();
     const result = page.getByTestId('model-test-result-local');
@@ -129,7 +133,9 @@ describe('the Models page', () => {
     await page.getByTestId('model-vision').click();
     await page.getByTestId('model-save').click();
     await page.getByTestId('model-editor').waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await api<{ models: { name: string; vision: boolean; keyState: { set: boolean } }[] }>('models.list')).models[0]).toMatchObject({ name: 'Local model (renamed)', vision: true, keyState: { set: true } });
+    await expect
+      .poll(async () => (await api<{ models: { name: string; vision: boolean; keyState: { set: boolean } }[] }>('models.list')).models[0])
+      .toMatchObject({ name: 'Local model (renamed)', vision: true, keyState: { set: true } });
     provider.enqueue({ kind: 'reply', text: 'OK again' });
     await page.getByTestId('model-test-local').click();
     await page.locator('[data-testid="model-test-result-local"][data-ok="true"]').waitFor();

@@ -80,7 +80,11 @@ describe('plugin folders on the Apps page', () => {
     const missing = page.getByTestId('registrations-missing');
     await missing.waitFor();
     expect(await missing.textContent()).toContain(GIT_SERVER);
-    expect(cli('registry', 'grants', '--json').json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual([GIT_SERVER]);
+    expect(
+      cli('registry', 'grants', '--json')
+        .json()
+        .grants.servers.map((g: { targetId: string }) => g.targetId),
+    ).toEqual([GIT_SERVER]);
     await screenshot(page, 'roots-02-missing');
     // The Registry page shows it with that state.
     await page.evaluate(() => (window.location.hash = '#/registry'));

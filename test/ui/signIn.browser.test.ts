@@ -64,12 +64,26 @@ beforeAll(async () => {
   oauth = await startOAuthServer({ account: 'ada@example.com', shared: true });
   home = folder('chatos-ui-signin-');
   const root = folder('chatos-ui-signin-plugins-');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['tracker'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['tracker'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-signin-test\n');
   const file = path.join(root, 'helper.json');
-  fs.writeFileSync(file, JSON.stringify({ id: 'helper', name: 'Helper', description: 'Uses the tracker', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::tracker'] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'helper',
+      name: 'Helper',
+      description: 'Uses the tracker',
+      modelId: 'local',
+      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::tracker'] }],
+    }),
+  );
   await cli(['agents', 'create', '--file', file]);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   chromium = await launchChromium();

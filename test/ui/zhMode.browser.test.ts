@@ -45,7 +45,12 @@ beforeAll(async () => {
   writeMcpYaml(home, { chat: chatServerEntry() });
   // An app that offers the chat server to agents (the way agents select mcp.yaml servers).
   const root = path.join(home, 'plugins-src');
-  writePlugin(root, 'desk', { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] }, { 'index.mjs': 'export function mount() {}\n' });
+  writePlugin(
+    root,
+    'desk',
+    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
+    { 'index.mjs': 'export function mount() {}\n' },
+  );
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   for (const agent of [
@@ -107,7 +112,10 @@ describe('the window in Chinese', () => {
     await page.getByTestId('args-tab-raw').click();
     await page.getByTestId('args-raw').fill(JSON.stringify({ what: 'the old notes' }));
     await page.getByTestId('tool-call').click();
-    const card = page.locator('[data-testid^="confirmation-"]').filter({ has: page.getByTestId('confirm-approve') }).first();
+    const card = page
+      .locator('[data-testid^="confirmation-"]')
+      .filter({ has: page.getByTestId('confirm-approve') })
+      .first();
     await card.getByTestId('confirm-approve').waitFor({ timeout: 20_000 });
     expect(await card.getByTestId('confirm-summary').textContent()).toBe('在 chatos::chat 上运行 mcp_chat_danger');
     // The tool's description is the server's own text (English here); the arguments are a list.

@@ -21,8 +21,14 @@ export function mount({ container, host }) {
     if (disposed) return;
     const ago = last ? t.ago(Math.max(0, Math.round((Date.now() - Date.parse(last.at)) / 1000))) : undefined;
     root.replaceChildren(
-      failure ? el('div', { class: 'cv-alert', text: failure }) : instances ? instanceList(t, instances, undefined, (id) => void host.events.emit('canvas.select', { instance_id: id })) : el('div', { class: 'cv-empty', text: t.loading }),
-      last ? el('div', { class: 'cv-muted cv-small', style: 'padding: 8px 8px 0', 'data-testid': 'canvas-last-change', text: t.lastChange(`${whoOf(t, last.caller)} → ${last.instance_id}`, ago) }) : undefined,
+      failure
+        ? el('div', { class: 'cv-alert', text: failure })
+        : instances
+          ? instanceList(t, instances, undefined, (id) => void host.events.emit('canvas.select', { instance_id: id }))
+          : el('div', { class: 'cv-empty', text: t.loading }),
+      last
+        ? el('div', { class: 'cv-muted cv-small', style: 'padding: 8px 8px 0', 'data-testid': 'canvas-last-change', text: t.lastChange(`${whoOf(t, last.caller)} → ${last.instance_id}`, ago) })
+        : undefined,
     );
   };
 

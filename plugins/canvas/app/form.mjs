@@ -35,7 +35,12 @@ export function createDrafts(current) {
     isDirty,
     set: (bind, key, value) => draftsOf(current().instanceId).set(`${bind}.${key}`, value),
     discard: (instanceId) => byInstance.delete(instanceId),
-    unsavedCount: () => (current() ? current().schema.blocks.flatMap((b) => b.props.fields.map((f) => isDirty(b.bind, f.key))).filter(Boolean).length : 0),
+    unsavedCount: () =>
+      current()
+        ? current()
+            .schema.blocks.flatMap((b) => b.props.fields.map((f) => isDirty(b.bind, f.key)))
+            .filter(Boolean).length
+        : 0,
   };
 }
 

@@ -53,7 +53,9 @@ export function mount({ container, host }) {
             onAction,
           })
         : card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: model.loadError ? 'cv-alert' : 'cv-empty', text: model.loadError ?? t.loading })));
-      const history = card(t.history, model.current ? el('span', { class: 'cv-muted cv-small', text: model.current.instanceId }) : undefined, historyList(t, model.history), { class: 'cv-card cv-history' });
+      const history = card(t.history, model.current ? el('span', { class: 'cv-muted cv-small', text: model.current.instanceId }) : undefined, historyList(t, model.history), {
+        class: 'cv-card cv-history',
+      });
       return [list, main, history];
     });
   };

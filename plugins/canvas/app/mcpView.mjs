@@ -116,9 +116,18 @@ function start() {
         const why = notLive ?? (canCall() ? undefined : t.view.noTools);
         return [view, el('div', { class: 'cv-foot cv-muted cv-small' }, live, why ? el('span', { text: why, 'data-testid': 'canvas-not-live' }) : undefined)];
       }
-      if (showing.kind === 'list') return [card(t.instances, undefined, instanceList(t, showing.instances, undefined, (id) => void open(id)))];
+      if (showing.kind === 'list')
+        return [
+          card(
+            t.instances,
+            undefined,
+            instanceList(t, showing.instances, undefined, (id) => void open(id)),
+          ),
+        ];
       const text = showing.kind === 'notice' ? showing.text : t.view.waiting(showing.instanceId);
-      return [card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: showing.kind === 'notice' ? 'cv-alert' : 'cv-empty', role: 'status', text, 'data-testid': 'canvas-notice' })))];
+      return [
+        card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: showing.kind === 'notice' ? 'cv-alert' : 'cv-empty', role: 'status', text, 'data-testid': 'canvas-notice' }))),
+      ];
     });
   };
 

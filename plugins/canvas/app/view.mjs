@@ -33,7 +33,13 @@ export function instanceList(t, instances, selected, onSelect) {
         {},
         el(
           'button',
-          { type: 'button', class: 'cv-list-item', 'aria-current': instance.instance_id === selected ? 'true' : 'false', 'data-testid': `canvas-instance-${instance.instance_id}`, onclick: () => onSelect(instance.instance_id) },
+          {
+            type: 'button',
+            class: 'cv-list-item',
+            'aria-current': instance.instance_id === selected ? 'true' : 'false',
+            'data-testid': `canvas-instance-${instance.instance_id}`,
+            onclick: () => onSelect(instance.instance_id),
+          },
           el('div', { class: 'cv-row' }, el('span', { class: 'cv-name', text: instance.instance_id }), statusTag(t, instance.status)),
           el('div', { class: 'cv-muted cv-small', text: `${t.counts(instance.blocks_count, instance.actions_count)} · ${t.revision(instance.revision)}` }),
         ),
@@ -62,9 +68,21 @@ function fieldControl(t, field, id, value, onInput) {
   const common = { id, name: field.key, 'data-field': id, 'data-testid': `canvas-field-${field.key}`, required: field.required === true };
   switch (field.type) {
     case 'checkbox':
-      return el('label', { class: 'cv-check' }, el('input', { ...common, type: 'checkbox', checked: value === true, onchange: (event) => onInput(event.target.checked) }), el('span', { text: field.label }));
+      return el(
+        'label',
+        { class: 'cv-check' },
+        el('input', { ...common, type: 'checkbox', checked: value === true, onchange: (event) => onInput(event.target.checked) }),
+        el('span', { text: field.label }),
+      );
     case 'textarea':
-      return el('textarea', { ...common, class: 'cv-input', rows: field.rows ?? 3, placeholder: field.placeholder ?? '', value: value == null ? '' : String(value), oninput: (event) => onInput(event.target.value) });
+      return el('textarea', {
+        ...common,
+        class: 'cv-input',
+        rows: field.rows ?? 3,
+        placeholder: field.placeholder ?? '',
+        value: value == null ? '' : String(value),
+        oninput: (event) => onInput(event.target.value),
+      });
     case 'select': {
       const select = el(
         'select',
@@ -88,7 +106,14 @@ function fieldControl(t, field, id, value, onInput) {
         oninput: (event) => onInput(event.target.value === '' || Number.isNaN(event.target.valueAsNumber) ? null : event.target.valueAsNumber),
       });
     default:
-      return el('input', { ...common, class: 'cv-input', type: 'text', placeholder: field.placeholder ?? '', value: value == null ? '' : String(value), oninput: (event) => onInput(event.target.value) });
+      return el('input', {
+        ...common,
+        class: 'cv-input',
+        type: 'text',
+        placeholder: field.placeholder ?? '',
+        value: value == null ? '' : String(value),
+        oninput: (event) => onInput(event.target.value),
+      });
   }
 }
 
@@ -107,7 +132,9 @@ export function instanceView(view) {
     el('span', { class: 'cv-muted cv-small', text: t.step(schema.meta.step.current, schema.meta.step.total) }),
   );
   const body = el('div', { class: 'cv-card-body' });
-  const alert = view.error ? el('div', { class: 'cv-alert', role: 'alert', 'data-testid': 'canvas-error' }, el('span', { class: 'cv-alert-code', text: view.error.code }), el('span', { text: view.error.message })) : undefined;
+  const alert = view.error
+    ? el('div', { class: 'cv-alert', role: 'alert', 'data-testid': 'canvas-error' }, el('span', { class: 'cv-alert-code', text: view.error.code }), el('span', { text: view.error.message }))
+    : undefined;
   const blocks = schema.blocks.map((block) =>
     el(
       'div',
@@ -145,7 +172,12 @@ export function instanceView(view) {
       )
     : undefined;
   body.append(...[alert, steps(t, schema.meta.step), ...blocks, schema.blocks.length ? undefined : el('div', { class: 'cv-empty', text: t.noBlocks }), actions, unsaved].filter(Boolean));
-  return card(schema.meta.pageKey === view.instanceId ? view.instanceId : `${view.instanceId} · ${schema.meta.pageKey}`, header, body, { id: 'canvas-view', 'data-testid': 'canvas-view', 'data-instance': view.instanceId, 'data-revision': String(view.revision) });
+  return card(schema.meta.pageKey === view.instanceId ? view.instanceId : `${view.instanceId} · ${schema.meta.pageKey}`, header, body, {
+    id: 'canvas-view',
+    'data-testid': 'canvas-view',
+    'data-instance': view.instanceId,
+    'data-revision': String(view.revision),
+  });
 }
 
 const short = (value, max = 80) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
@@ -180,8 +212,17 @@ export function historyList(t, entries) {
           el('span', { class: 'cv-who', text: whoOf(t, entry.caller), title: conversation ? `${t.conversation} ${conversation}` : undefined, 'data-testid': 'canvas-history-who' }),
           el('span', { class: `cv-tag ${ok ? 'cv-tag-success' : 'cv-tag-error'}`, text: ok ? t.ok(entry.result.revision) : entry.result.code, 'data-testid': 'canvas-history-result' }),
         ),
-        el('div', { class: 'cv-muted cv-small', text: [timeOf(t, entry.at), entry.kind === 'patch' ? undefined : t.kind[entry.kind], conversation ? `${t.conversation} ${short(conversation, 24)}` : undefined].filter(Boolean).join(' · ') }),
-        patches.length ? el('ul', { class: 'cv-patches' }, patches.map((line) => el('li', { class: 'cv-code', text: line }))) : undefined,
+        el('div', {
+          class: 'cv-muted cv-small',
+          text: [timeOf(t, entry.at), entry.kind === 'patch' ? undefined : t.kind[entry.kind], conversation ? `${t.conversation} ${short(conversation, 24)}` : undefined].filter(Boolean).join(' · '),
+        }),
+        patches.length
+          ? el(
+              'ul',
+              { class: 'cv-patches' },
+              patches.map((line) => el('li', { class: 'cv-code', text: line })),
+            )
+          : undefined,
         ok ? undefined : el('div', { class: 'cv-history-error', text: entry.result.message }),
       );
     }),

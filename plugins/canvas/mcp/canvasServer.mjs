@@ -98,7 +98,9 @@ const SAFE = /^[\w.:@-]{1,128}$/;
 export function callerOf(meta, clientName) {
   const told = meta?.chatos?.caller;
   if (told && typeof told === 'object') {
-    const picked = Object.fromEntries(['kind', 'agentId', 'appId', 'conversationId', 'flow'].filter((k) => Object.hasOwn(told, k) && typeof told[k] === 'string' && SAFE.test(told[k])).map((k) => [k, told[k]]));
+    const picked = Object.fromEntries(
+      ['kind', 'agentId', 'appId', 'conversationId', 'flow'].filter((k) => Object.hasOwn(told, k) && typeof told[k] === 'string' && SAFE.test(told[k])).map((k) => [k, told[k]]),
+    );
     const parsed = CallerSchema.safeParse(picked);
     if (parsed.success) return parsed.data;
   }

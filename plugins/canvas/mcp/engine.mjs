@@ -146,7 +146,15 @@ function applyPatch(schema, patch, creating) {
   if (parsed.kind === 'pageKey') fail('SCHEMA_MUTATION', 'meta.pageKey is fixed when an instance is created; patchable meta paths are meta.status and meta.step', { path });
   if (!form.ops.includes(op)) {
     if (form.createOps.includes(op) && !creating) {
-      fail('SCHEMA_MUTATION', `"${path}" can be set only while creating an instance (instance_id "${CREATE}"); on an existing one patch its parts instead: ${PATH_FORMS.filter((f) => f.form.startsWith(`${path}.`) && f.ops.length > 0).map((f) => f.form).join(', ')}`, { path });
+      fail(
+        'SCHEMA_MUTATION',
+        `"${path}" can be set only while creating an instance (instance_id "${CREATE}"); on an existing one patch its parts instead: ${PATH_FORMS.filter(
+          (f) => f.form.startsWith(`${path}.`) && f.ops.length > 0,
+        )
+          .map((f) => f.form)
+          .join(', ')}`,
+        { path },
+      );
     }
     if (!form.createOps.includes(op)) {
       const takes = [...form.ops, ...(creating ? form.createOps : [])];
@@ -241,7 +249,8 @@ function applyPatches(schema, patches, creating) {
 
 function checkNewId(id, field) {
   if (id === undefined || id === null || id === '') fail('MISSING_VALUE', `"${field}" is required with instance_id "${field === 'new_instance_id' ? CREATE : DELETE}"`);
-  if (typeof id !== 'string' || !INSTANCE_ID_PATTERN.test(id)) fail('INVALID_INSTANCE', `${field} ${JSON.stringify(id)} is not a valid instance id: use 1–64 letters, digits, _ . or - (starting with a letter or digit)`);
+  if (typeof id !== 'string' || !INSTANCE_ID_PATTERN.test(id))
+    fail('INVALID_INSTANCE', `${field} ${JSON.stringify(id)} is not a valid instance id: use 1–64 letters, digits, _ . or - (starting with a letter or digit)`);
   return id;
 }
 
@@ -279,7 +288,12 @@ function applyCallOrThrow(state, call) {
     if (state.instances.length >= LIMITS.instances) fail('INVALID_INSTANCE', `there are ${state.instances.length} instances, the most a canvas keeps; delete one first (instance_id "${DELETE}")`);
     const schema = applyPatches(emptySchema(id), patches, true);
     const instance = { instance_id: id, revision: seq, schema };
-    return { ok: true, changed: true, state: { seq, instances: [...state.instances, instance] }, result: { status: 'success', instance_id: id, revision: seq, applied: patches.length, created: true, schema } };
+    return {
+      ok: true,
+      changed: true,
+      state: { seq, instances: [...state.instances, instance] },
+      result: { status: 'success', instance_id: id, revision: seq, applied: patches.length, created: true, schema },
+    };
   }
 
   if (instanceId === DELETE) {
@@ -287,7 +301,12 @@ function applyCallOrThrow(state, call) {
     if (!Array.isArray(patches) || patches.length > 0) fail('INVALID_OP', `a delete takes no patches ("patches": []); to change an instance, call patch_ui_state with its instance_id`);
     findInstance(state, id);
     if (id === DEFAULT_INSTANCE) fail('SCHEMA_MUTATION', `"${DEFAULT_INSTANCE}" is the default instance (what get_schema returns without an id) and cannot be deleted; reset it with patches instead`);
-    return { ok: true, changed: true, state: { seq, instances: state.instances.filter((i) => i.instance_id !== id) }, result: { status: 'success', instance_id: id, revision: seq, applied: 0, deleted: true } };
+    return {
+      ok: true,
+      changed: true,
+      state: { seq, instances: state.instances.filter((i) => i.instance_id !== id) },
+      result: { status: 'success', instance_id: id, revision: seq, applied: 0, deleted: true },
+    };
   }
 
   const instance = findInstance(state, instanceId);

@@ -49,9 +49,7 @@ export const PATH_FORMS = Object.freeze([
 ]);
 
 /** Each op and the path forms it takes (the op table of docs/rules/canvas.md#patches, derived from PATH_FORMS so the two never disagree). */
-export const OP_PATHS = Object.freeze(
-  Object.fromEntries(['set', 'add', 'replace', 'remove', 'clear'].map((op) => [op, PATH_FORMS.filter((f) => f.ops.includes(op)).map((f) => f.form)])),
-);
+export const OP_PATHS = Object.freeze(Object.fromEntries(['set', 'add', 'replace', 'remove', 'clear'].map((op) => [op, PATH_FORMS.filter((f) => f.ops.includes(op)).map((f) => f.form)])));
 
 const ALL_FORMS = PATH_FORMS.filter((f) => f.kind !== 'pageKey')
   .map((f) => f.form)

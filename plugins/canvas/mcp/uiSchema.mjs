@@ -72,7 +72,11 @@ export const FieldSchema = z.discriminatedUnion(
     z.strictObject({ ...fieldBase, type: z.literal('text') }),
     z.strictObject({ ...fieldBase, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), step: z.number().positive().optional() }),
     z.strictObject({ ...fieldBase, type: z.literal('textarea'), rows: z.number().int().min(1).max(20).optional() }),
-    z.strictObject({ ...fieldBase, type: z.literal('select'), options: z.array(OptionSchema, { error: 'a select needs "options": a list of strings or { "label", "value" }' }).min(1, { error: 'a select needs at least one option' }).max(LIMITS.options) }),
+    z.strictObject({
+      ...fieldBase,
+      type: z.literal('select'),
+      options: z.array(OptionSchema, { error: 'a select needs "options": a list of strings or { "label", "value" }' }).min(1, { error: 'a select needs at least one option' }).max(LIMITS.options),
+    }),
     z.strictObject({ ...fieldBase, type: z.literal('checkbox') }),
   ],
   { error: (issue) => (issue.code === 'invalid_union' ? `type must be one of ${FIELD_TYPES.join(', ')}` : undefined) },
@@ -114,7 +118,9 @@ export const PatchSchema = z.object({
   op: z.enum(PATCH_OPS).describe('set | add | replace | remove | clear'),
   path: z
     .string()
-    .describe('state.params.{key}, state.runtime.{key}, state.params, state.runtime, blocks, blocks+, blocks-{index}, blocks["id"], blocks-"id" (the same for actions), layout, meta.status, meta.step; in a create also meta and state'),
+    .describe(
+      'state.params.{key}, state.runtime.{key}, state.params, state.runtime, blocks, blocks+, blocks-{index}, blocks["id"], blocks-"id" (the same for actions), layout, meta.status, meta.step; in a create also meta and state',
+    ),
   value: z.unknown().optional().describe('The value, for set, add and replace'),
 });
 
@@ -181,7 +187,16 @@ export function demoSchema() {
             { label: 'Name', key: 'name', type: 'text', placeholder: 'Ada Lovelace', required: true },
             { label: 'Age', key: 'age', type: 'number', min: 0, max: 150 },
             { label: 'About you', key: 'bio', type: 'textarea', rows: 3 },
-            { label: 'Favourite colour', key: 'color', type: 'select', options: [{ label: 'Red', value: 'red' }, { label: 'Green', value: 'green' }, { label: 'Blue', value: 'blue' }] },
+            {
+              label: 'Favourite colour',
+              key: 'color',
+              type: 'select',
+              options: [
+                { label: 'Red', value: 'red' },
+                { label: 'Green', value: 'green' },
+                { label: 'Blue', value: 'blue' },
+              ],
+            },
             { label: 'Subscribe to news', key: 'subscribe', type: 'checkbox' },
           ],
         },

@@ -56,11 +56,19 @@ const errorText = (result) => result?.content?.find((c) => c.type === 'text')?.t
 export function mount({ container, host }) {
   let t = TEXT.en;
   let disposed = false;
-  const root = el('div', { id: 'notes-app' }, { fontFamily: 'system-ui, sans-serif', fontSize: '14px', padding: '16px', minHeight: '100%', boxSizing: 'border-box', background: 'var(--bg)', color: 'var(--fg)' });
+  const root = el(
+    'div',
+    { id: 'notes-app' },
+    { fontFamily: 'system-ui, sans-serif', fontSize: '14px', padding: '16px', minHeight: '100%', boxSizing: 'border-box', background: 'var(--bg)', color: 'var(--fg)' },
+  );
   const heading = el('h2', {}, { margin: '0 0 12px', fontSize: '18px' });
   // A div, not a form: the frame is sandboxed without allow-forms, so a form submission would be blocked.
   const form = el('div', {}, { display: 'flex', gap: '8px', marginBottom: '12px' });
-  const input = el('input', { id: 'notes-input', type: 'text', maxLength: 500 }, { flex: '1', padding: '4px 8px', border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--bg)', color: 'var(--fg)', font: 'inherit' });
+  const input = el(
+    'input',
+    { id: 'notes-input', type: 'text', maxLength: 500 },
+    { flex: '1', padding: '4px 8px', border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--bg)', color: 'var(--fg)', font: 'inherit' },
+  );
   const add = el('button', { id: 'notes-add', type: 'button' }, buttonStyle('var(--accent)'));
   const list = el('ul', { id: 'notes-list' }, { listStyle: 'none', padding: '0', margin: '0 0 12px' });
   const stats = el('p', { id: 'notes-stats' }, { color: 'var(--muted)', margin: '0' });

@@ -52,20 +52,16 @@ function serialized(dir, change) {
 
 const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
-server.registerTool(
-  'add_note',
-  { description: 'Create a note.', inputSchema: { title: z.string().min(1), text: z.string() } },
-  async ({ title, text: body }, extra) => {
-    const dir = workdirOf(extra);
-    return serialized(dir, async () => {
-      const notes = await load(dir);
-      const note = { id: randomUUID().slice(0, 8), title, text: body, createdAt: new Date().toISOString() };
-      notes.push(note);
-      await save(dir, notes);
-      return text(`added note ${note.id}`);
-    });
-  },
-);
+server.registerTool('add_note', { description: 'Create a note.', inputSchema: { title: z.string().min(1), text: z.string() } }, async ({ title, text: body }, extra) => {
+  const dir = workdirOf(extra);
+  return serialized(dir, async () => {
+    const notes = await load(dir);
+    const note = { id: randomUUID().slice(0, 8), title, text: body, createdAt: new Date().toISOString() };
+    notes.push(note);
+    await save(dir, notes);
+    return text(`added note ${note.id}`);
+  });
+});
 
 server.registerTool(
   'list_notes',
@@ -77,20 +73,16 @@ server.registerTool(
   },
 );
 
-server.registerTool(
-  'delete_note',
-  { description: 'Delete a note by id.', inputSchema: { id: z.string() }, annotations: { destructiveHint: true } },
-  async ({ id }, extra) => {
-    const dir = workdirOf(extra);
-    return serialized(dir, async () => {
-      const notes = await load(dir);
-      const kept = notes.filter((n) => n.id !== id);
-      if (kept.length === notes.length) return { ...text(`no note with id ${id}`), isError: true };
-      await save(dir, kept);
-      return text(`deleted note ${id}`);
-    });
-  },
-);
+server.registerTool('delete_note', { description: 'Delete a note by id.', inputSchema: { id: z.string() }, annotations: { destructiveHint: true } }, async ({ id }, extra) => {
+  const dir = workdirOf(extra);
+  return serialized(dir, async () => {
+    const notes = await load(dir);
+    const kept = notes.filter((n) => n.id !== id);
+    if (kept.length === notes.length) return { ...text(`no note with id ${id}`), isError: true };
+    await save(dir, kept);
+    return text(`deleted note ${id}`);
+  });
+});
 
 server.registerTool(
   'color_swatch',
@@ -101,7 +93,12 @@ server.registerTool(
   },
   async ({ color, size }) => {
     const rgb = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
-    return { content: [{ type: 'image', mimeType: 'image/png', data: solidPng(size, rgb).toString('base64') }, { type: 'text', text: `${size}×${size} swatch of ${color}` }] };
+    return {
+      content: [
+        { type: 'image', mimeType: 'image/png', data: solidPng(size, rgb).toString('base64') },
+        { type: 'text', text: `${size}×${size} swatch of ${color}` },
+      ],
+    };
   },
 );
 

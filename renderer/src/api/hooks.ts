@@ -20,11 +20,7 @@ const EVENT_RELOAD_DELAY_MS = 60;
  * stream reconnected. The last data stays visible while a reload runs; an
  * answer to an older call never overwrites a newer one.
  */
-export function useApi<M extends HostApiMethod>(
-  method: M,
-  params: HostApiParams<M> | undefined,
-  options?: { refreshOn?: EventType[]; skip?: boolean },
-): ApiState<M> {
+export function useApi<M extends HostApiMethod>(method: M, params: HostApiParams<M> | undefined, options?: { refreshOn?: EventType[]; skip?: boolean }): ApiState<M> {
   const skip = options?.skip ?? false;
   const paramsKey = JSON.stringify(params ?? {});
   const refreshKey = (options?.refreshOn ?? []).join(',');

@@ -126,12 +126,7 @@ async function tokenRefused(url: URL): Promise<boolean> {
  * Keeps one WebSocket open for the life of the page, reconnecting with backoff
  * (0.5 s doubling to 10 s), and stops for good once the host refuses the token.
  */
-function connectEvents(
-  token: string | undefined,
-  onEvent: (event: HostEventMessage) => void,
-  onReconnect: () => void,
-  onHostLink: (state: HostLinkState) => void,
-): void {
+function connectEvents(token: string | undefined, onEvent: (event: HostEventMessage) => void, onReconnect: () => void, onHostLink: (state: HostLinkState) => void): void {
   const url = new URL('/events', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (token) url.searchParams.set('token', token);

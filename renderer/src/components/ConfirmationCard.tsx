@@ -69,17 +69,41 @@ export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAn
         <Progress percent={percent} showInfo={false} size="small" status={seconds <= 10 ? 'exception' : 'active'} />
         {error && <Alert type="error" showIcon title={error.message} description={error instanceof ApiError ? error.hint : undefined} />}
         <Space wrap>
-          <Button type="primary" icon={<CheckOutlined />} disabled={expired || (sending !== undefined && sending !== 'once')} loading={sending === 'once'} onClick={() => respond(true, 'once', 'once')} data-testid="confirm-approve">
+          <Button
+            type="primary"
+            icon={<CheckOutlined />}
+            disabled={expired || (sending !== undefined && sending !== 'once')}
+            loading={sending === 'once'}
+            onClick={() => respond(true, 'once', 'once')}
+            data-testid="confirm-approve"
+          >
             {t('confirmation.approve')}
           </Button>
-          <Button danger icon={<CloseOutlined />} disabled={expired || (sending !== undefined && sending !== 'decline')} loading={sending === 'decline'} onClick={() => respond(false, 'once', 'decline')} data-testid="confirm-decline">
+          <Button
+            danger
+            icon={<CloseOutlined />}
+            disabled={expired || (sending !== undefined && sending !== 'decline')}
+            loading={sending === 'decline'}
+            onClick={() => respond(false, 'once', 'decline')}
+            data-testid="confirm-decline"
+          >
             {t('confirmation.decline')}
           </Button>
-          <Button disabled={expired || (sending !== undefined && sending !== 'conversation')} loading={sending === 'conversation'} onClick={() => respond(true, 'conversation', 'conversation')} data-testid="confirm-approve-conversation">
+          <Button
+            disabled={expired || (sending !== undefined && sending !== 'conversation')}
+            loading={sending === 'conversation'}
+            onClick={() => respond(true, 'conversation', 'conversation')}
+            data-testid="confirm-approve-conversation"
+          >
             {t('confirmation.approveConversation')}
           </Button>
           {request.agentId && (
-            <Button disabled={expired || (sending !== undefined && sending !== 'always')} loading={sending === 'always'} onClick={() => respond(true, 'always', 'always')} data-testid="confirm-approve-always">
+            <Button
+              disabled={expired || (sending !== undefined && sending !== 'always')}
+              loading={sending === 'always'}
+              onClick={() => respond(true, 'always', 'always')}
+              data-testid="confirm-approve-always"
+            >
               {t('confirmation.approveAlways')}
             </Button>
           )}

@@ -63,11 +63,23 @@ export default function AgentsPage() {
             render: (name: string, agent) => (
               <Space orientation="vertical" size={0}>
                 <Typography.Link onClick={() => setEditor({ mode: 'edit', agent })}>{name}</Typography.Link>
-                {agent.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{agent.description}</Typography.Text>}
+                {agent.description && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {agent.description}
+                  </Typography.Text>
+                )}
               </Space>
             ),
           },
-          { title: t('agents.column.id'), dataIndex: 'id', render: (id: string) => <Typography.Text code copyable>{id}</Typography.Text> },
+          {
+            title: t('agents.column.id'),
+            dataIndex: 'id',
+            render: (id: string) => (
+              <Typography.Text code copyable>
+                {id}
+              </Typography.Text>
+            ),
+          },
           { title: t('agents.column.hostApp'), dataIndex: 'hostAppId', render: (id: string) => <Tag>{id}</Tag> },
           { title: t('agents.column.language'), dataIndex: 'language', width: 100, render: (lang: 'zh' | 'en') => t(`agents.language.${lang}`) },
           { title: t('agents.column.apps'), key: 'apps', width: 100, align: 'right', render: (_: unknown, agent) => agent.uiApps.length },
@@ -127,16 +139,16 @@ export default function AgentsPage() {
       >
         {open && (
           <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-          <AgentEditor
-            key={editor.mode === 'edit' ? editor.agent.id : 'new'}
-            agent={editor.mode === 'edit' ? editor.agent : undefined}
-            onCancel={() => setEditor({ mode: 'closed' })}
-            onSaved={(agent) => {
-              void message.success(t('agents.saved', { name: agent.name }));
-              setEditor({ mode: 'closed' });
-              void agents.reload();
-            }}
-          />
+            <AgentEditor
+              key={editor.mode === 'edit' ? editor.agent.id : 'new'}
+              agent={editor.mode === 'edit' ? editor.agent : undefined}
+              onCancel={() => setEditor({ mode: 'closed' })}
+              onSaved={(agent) => {
+                void message.success(t('agents.saved', { name: agent.name }));
+                setEditor({ mode: 'closed' });
+                void agents.reload();
+              }}
+            />
           </Suspense>
         )}
       </Drawer>

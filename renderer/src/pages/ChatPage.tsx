@@ -77,7 +77,11 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
             }
           />
         )}
-        {agent?.description && <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>{agent.description}</Typography.Paragraph>}
+        {agent?.description && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+            {agent.description}
+          </Typography.Paragraph>
+        )}
       </div>
       <Composer running={false} disabled={!agent} onSend={send} />
     </section>
@@ -102,7 +106,13 @@ export default function ChatPage() {
   return (
     <div className="chat-page" data-testid="page-chat">
       <ConversationSidebar selected={conversationId} onSelect={open} onNew={() => void navigate('/chat')} />
-      <div className="chat-main">{conversationId ? <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} {...(target ? { target } : {})} /> : <NewConversation onStarted={(id) => open(id)} />}</div>
+      <div className="chat-main">
+        {conversationId ? (
+          <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} {...(target ? { target } : {})} />
+        ) : (
+          <NewConversation onStarted={(id) => open(id)} />
+        )}
+      </div>
     </div>
   );
 }

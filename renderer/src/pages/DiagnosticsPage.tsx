@@ -42,7 +42,11 @@ export default function DiagnosticsPage() {
       {report.error ? <ApiErrorAlert error={report.error} onRetry={() => void report.reload()} /> : null}
       {!report.data && report.loading ? <Skeleton active paragraph={{ rows: 8 }} /> : null}
       {report.data ? (
-        <Card size="small" data-testid="diagnostics-summary" title={t(report.data.ok ? 'diagnostics.allOk' : 'diagnostics.someFail', { ok: String(count('ok')), warn: String(count('warn')), fail: String(count('fail')) })}>
+        <Card
+          size="small"
+          data-testid="diagnostics-summary"
+          title={t(report.data.ok ? 'diagnostics.allOk' : 'diagnostics.someFail', { ok: String(count('ok')), warn: String(count('warn')), fail: String(count('fail')) })}
+        >
           <List
             dataSource={checks}
             rowKey="id"

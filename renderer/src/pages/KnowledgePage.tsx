@@ -59,7 +59,11 @@ function BaseDetail({ base, onEdit, onDeleted }: { base: KnowledgeBase; onEdit()
         <Descriptions.Item label={t('knowledge.field.counts')}>{t('knowledge.counts', { files: base.counts.files, chunks: base.counts.chunks })}</Descriptions.Item>
         <Descriptions.Item label={t('knowledge.field.chunking')}>{t('knowledge.chunking', { size: base.chunkSize, overlap: base.chunkOverlap })}</Descriptions.Item>
         <Descriptions.Item label={t('knowledge.field.updated')}>{new Date(base.updatedAt).toLocaleString()}</Descriptions.Item>
-        {base.description ? <Descriptions.Item label={t('knowledge.field.description')} span={2}>{base.description}</Descriptions.Item> : null}
+        {base.description ? (
+          <Descriptions.Item label={t('knowledge.field.description')} span={2}>
+            {base.description}
+          </Descriptions.Item>
+        ) : null}
       </Descriptions>
       <Tabs
         items={[
@@ -138,7 +142,13 @@ export default function KnowledgePage() {
         </Button>
       </Space>
       {body}
-      <Drawer open={open} onClose={() => setEditor({ mode: 'closed' })} size="min(560px, 96vw)" destroyOnHidden title={editor.mode === 'edit' ? t('knowledge.form.editTitle', { name: editor.base.name }) : t('knowledge.form.createTitle')}>
+      <Drawer
+        open={open}
+        onClose={() => setEditor({ mode: 'closed' })}
+        size="min(560px, 96vw)"
+        destroyOnHidden
+        title={editor.mode === 'edit' ? t('knowledge.form.editTitle', { name: editor.base.name }) : t('knowledge.form.createTitle')}
+      >
         {open ? (
           <KnowledgeBaseForm
             {...(editor.mode === 'edit' ? { base: editor.base } : {})}

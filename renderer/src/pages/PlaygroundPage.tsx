@@ -37,7 +37,10 @@ export default function PlaygroundPage() {
   const agentList = agents.data?.agents ?? [];
   const agent = agentList.find((a) => a.id === agentId) ?? agentList[0];
 
-  const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, { skip: !agent, refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'] });
+  const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, {
+    skip: !agent,
+    refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'],
+  });
   const [toolName, setToolName] = useState<string | undefined>();
   const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);
   // Problems of the agent file itself (its apps, host app, model) come first; the rest (a server that failed) stay folded.
@@ -67,7 +70,8 @@ export default function PlaygroundPage() {
   }, [toolName, flow, conversationId, agent?.id]);
 
   useHostEvent('tool.progress', (event) => {
-    if (event.callId === callId) setProgress({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
+    if (event.callId === callId)
+      setProgress({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
   });
 
   const call = async () => {
@@ -209,7 +213,11 @@ export default function PlaygroundPage() {
                 {!tools.data && tools.loading ? (
                   <Skeleton active />
                 ) : tools.data && tools.data.tools.length === 0 ? (
-                  <Empty description={agentProblems.length > 0 ? t('playground.tools.noneSeeAbove') : t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })} />
+                  <Empty
+                    description={
+                      agentProblems.length > 0 ? t('playground.tools.noneSeeAbove') : t('playground.tools.none', { flow: t(flow === 'main' ? 'playground.flowMain' : 'playground.flowSub') })
+                    }
+                  />
                 ) : (
                   tools.data && <ToolPicker tools={tools.data.tools} selected={tool?.name} onSelect={setToolName} />
                 )}

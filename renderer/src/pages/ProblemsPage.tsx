@@ -40,9 +40,7 @@ export default function ProblemsPage() {
       {problems.error ? <ApiErrorAlert error={problems.error} onRetry={() => void problems.reload()} /> : null}
       {!problems.data && problems.loading ? <Skeleton active paragraph={{ rows: 8 }} /> : null}
 
-      {problems.data && all.length === 0 ? (
-        <Result status="success" title={t('problems.none')} subTitle={t('problems.noneHint')} data-testid="problems-empty" />
-      ) : null}
+      {problems.data && all.length === 0 ? <Result status="success" title={t('problems.none')} subTitle={t('problems.noneHint')} data-testid="problems-empty" /> : null}
       {problems.data && all.length > 0 && shown.length === 0 ? <Empty description={t('problems.noneOfSeverity')} /> : null}
 
       {SOURCES.map((source) => {

@@ -23,9 +23,7 @@ export default function RegistryPage() {
     if (!data) return null;
     const granted = grantedSet(data);
     const apps = data.apps.filter((app) => !appFilter || app.appId === appFilter);
-    const targets = targetsOf(data, kind).filter(
-      (target) => matchesSearch(target, search) && (!onlyGranted || apps.some((app) => granted.has(grantKey(app.appId, target.id)))),
-    );
+    const targets = targetsOf(data, kind).filter((target) => matchesSearch(target, search) && (!onlyGranted || apps.some((app) => granted.has(grantKey(app.appId, target.id)))));
     return <GrantMatrix overview={data} apps={apps} targets={targets} granted={granted} onChanged={overview.reload} onShowVisible={setVisibleFor} />;
   };
 
@@ -33,9 +31,7 @@ export default function RegistryPage() {
     <div data-testid="page-registry" className="page-stack">
       <div className="page-toolbar">
         <Typography.Text type="secondary" className="page-toolbar-text">
-          {data
-            ? t('registry.summary', { apps: data.apps.length, servers: data.servers.length, prompts: data.prompts.length, grants: data.grants.length })
-            : t('registry.intro')}
+          {data ? t('registry.summary', { apps: data.apps.length, servers: data.servers.length, prompts: data.prompts.length, grants: data.grants.length }) : t('registry.intro')}
         </Typography.Text>
         <Space wrap>
           <Input

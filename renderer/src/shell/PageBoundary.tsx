@@ -48,7 +48,9 @@ export function PageBoundary({ children }: { children: ReactNode }) {
             <Spin size="large" />
           </div>
         }
-      >{children}</Suspense>
+      >
+        {children}
+      </Suspense>
     </ErrorBoundary>
   );
 }

@@ -28,9 +28,7 @@ export function ConfirmationsProvider({ children }: { children: ReactNode }) {
       );
     };
     load();
-    const offRequired = api.on('confirmation.required', ({ request }) =>
-      setPending((list) => (list.some((item) => item.id === request.id) ? list : [...list, request])),
-    );
+    const offRequired = api.on('confirmation.required', ({ request }) => setPending((list) => (list.some((item) => item.id === request.id) ? list : [...list, request])));
     const offResolved = api.on('confirmation.resolved', ({ id }) => setPending((list) => list.filter((item) => item.id !== id)));
     const offReconnect = onReconnect(load);
     return () => {

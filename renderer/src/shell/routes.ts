@@ -1,7 +1,24 @@
 import { matchPath } from 'react-router';
 
 /** Every page of the host UI; a UI app may navigate only to these. */
-export const ROUTE_PATTERNS = ['/chat', '/chat/:conversationId', '/apps', '/apps/:pluginId/:appId', '/agents', '/models', '/registry', '/servers', '/servers/:serverId', '/settings/mcp-assistant/:serverId', '/prompts', '/knowledge', '/playground', '/problems', '/history', '/diagnostics'] as const;
+export const ROUTE_PATTERNS = [
+  '/chat',
+  '/chat/:conversationId',
+  '/apps',
+  '/apps/:pluginId/:appId',
+  '/agents',
+  '/models',
+  '/registry',
+  '/servers',
+  '/servers/:serverId',
+  '/settings/mcp-assistant/:serverId',
+  '/prompts',
+  '/knowledge',
+  '/playground',
+  '/problems',
+  '/history',
+  '/diagnostics',
+] as const;
 
 /** True for `/servers?tab=builtin`, false for `/nowhere` or `https://…`. */
 export function isKnownRoute(path: string): boolean {

@@ -32,7 +32,13 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.
       const parsed = AgentInputSchema.safeParse(agent);
       if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, problems: [] };
       const resolved = resolveAgent({ ...parsed.data, id: parsed.data.id ?? 'draft' }, host);
-      const preview: AgentPreview = { fieldErrors: [], main: [], sub: [], prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) }, problems: [...resolved.problems] };
+      const preview: AgentPreview = {
+        fieldErrors: [],
+        main: [],
+        sub: [],
+        prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) },
+        problems: [...resolved.problems],
+      };
       // One flow after the other: the first lists (and caches) each server's tools, the second reuses them.
       // An instance started to list them belongs to this preview alone and ends with it: the editor holds none.
       const conversationId = `agent-preview:${randomUUID()}`;

@@ -25,7 +25,26 @@ function runnableApp(host: Host, pluginId: string, appId: string): AppContributi
   return app;
 }
 
-export function appHandlers({ host, urls, emit }: HandlerContext): Handlers<'apps.list' | 'apps.rescan' | 'plugins.trust' | 'plugins.untrust' | 'plugins.install' | 'plugins.installPreview' | 'plugins.uninstall' | 'plugins.uninstallPreview' | 'uiApps.open' | 'uiApps.invokeBackend' | 'uiApps.registry' | 'plugins.devPreview' | 'plugins.devLink' | 'plugins.devUnlink'> {
+export function appHandlers({
+  host,
+  urls,
+  emit,
+}: HandlerContext): Handlers<
+  | 'apps.list'
+  | 'apps.rescan'
+  | 'plugins.trust'
+  | 'plugins.untrust'
+  | 'plugins.install'
+  | 'plugins.installPreview'
+  | 'plugins.uninstall'
+  | 'plugins.uninstallPreview'
+  | 'uiApps.open'
+  | 'uiApps.invokeBackend'
+  | 'uiApps.registry'
+  | 'plugins.devPreview'
+  | 'plugins.devLink'
+  | 'plugins.devUnlink'
+> {
   const changedTrust = () => emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.catalog.problems.length });
 
   return {

@@ -52,7 +52,13 @@ export function knowledgeHandlers({ host, emit }: HandlerContext): Handlers<Know
     },
     'knowledge.addUploads': async ({ id, uploads: files, jobId }) => {
       const bytes = uploads.takeAll(files.map((file) => file.uploadId));
-      const added = await job(id, jobId, (options) => knowledge().addUploads(id, files.map((file, i) => ({ name: file.name, bytes: bytes[i]! })), options));
+      const added = await job(id, jobId, (options) =>
+        knowledge().addUploads(
+          id,
+          files.map((file, i) => ({ name: file.name, bytes: bytes[i]! })),
+          options,
+        ),
+      );
       return changed(id, { added });
     },
     'knowledge.addText': async ({ id, title, text, jobId }) => changed(id, await job(id, jobId, (options) => knowledge().addText(id, text, title, options))),
@@ -61,6 +67,7 @@ export function knowledgeHandlers({ host, emit }: HandlerContext): Handlers<Know
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
-    'knowledge.removeDocument': async ({ id, file, chunkId }) => changed(id, { removed: file !== undefined ? await knowledge().deleteFile(id, file) : (await knowledge().deleteChunk(id, chunkId!), 1) }),
+    'knowledge.removeDocument': async ({ id, file, chunkId }) =>
+      changed(id, { removed: file !== undefined ? await knowledge().deleteFile(id, file) : (await knowledge().deleteChunk(id, chunkId!), 1) }),
   };
 }

@@ -5,7 +5,11 @@ import type { HandlerContext, Handlers } from './types.js';
  * (host.mcpServers), the same operations `chatos mcp` runs. A write reloads
  * the servers at once, which sends `mcp.reloaded`.
  */
-export function mcpServerHandlers({ host, emit, openExternal }: HandlerContext): Handlers<
+export function mcpServerHandlers({
+  host,
+  emit,
+  openExternal,
+}: HandlerContext): Handlers<
   | 'mcpServers.list'
   | 'mcpServers.add'
   | 'mcpServers.update'

@@ -29,7 +29,11 @@ export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.
         return await host.models.available(params);
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
-        throw new ApiFailure('FAILED', `the provider did not list its models (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.message}`, 'type the model name yourself; check the base URL and key if you expected a list');
+        throw new ApiFailure(
+          'FAILED',
+          `the provider did not list its models (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.message}`,
+          'type the model name yourself; check the base URL and key if you expected a list',
+        );
       }
     },
   };

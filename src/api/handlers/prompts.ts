@@ -8,7 +8,13 @@ export function promptHandlers({ host, emit }: HandlerContext): Handlers<'prompt
     return result;
   };
   return {
-    'prompts.list': () => ({ prompts: host.hostPrompts.list(), apps: host.registry.listApps().map((a) => a.appId).filter((id) => id !== host.registry.ownerAppId) }),
+    'prompts.list': () => ({
+      prompts: host.hostPrompts.list(),
+      apps: host.registry
+        .listApps()
+        .map((a) => a.appId)
+        .filter((id) => id !== host.registry.ownerAppId),
+    }),
     'prompts.save': ({ create, prompt }) => changed({ prompt: host.hostPrompts.save(prompt, { create }) }),
     'prompts.remove': ({ name }) => changed(host.hostPrompts.remove(name)),
     'prompts.setGrant': ({ name, appId, granted }) => changed({ prompt: host.hostPrompts.setGrant(name, appId, granted) }),

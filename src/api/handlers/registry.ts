@@ -11,7 +11,11 @@ export function registryHandlers({ host, emit }: HandlerContext): Handlers<'regi
       );
       const servers = registry.listServers();
       const prompts = registry.listPrompts();
-      const notRunnable = [...notRunnableRows(servers, host.runGate, 'server'), ...notRunnableRows(prompts, host.runGate, 'prompt')].map(([id, refusal]) => ({ id, code: refusal.code, message: refusal.message }));
+      const notRunnable = [...notRunnableRows(servers, host.runGate, 'server'), ...notRunnableRows(prompts, host.runGate, 'prompt')].map(([id, refusal]) => ({
+        id,
+        code: refusal.code,
+        message: refusal.message,
+      }));
       return {
         apps,
         servers,

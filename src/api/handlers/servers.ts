@@ -1,7 +1,10 @@
 import type { HandlerContext, Handlers } from './types.js';
 
 /** The MCP servers page: the core's server administration, and an event for each switch so other windows re-read. */
-export function serverHandlers({ host, emit }: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setEnabled' | 'servers.setToolEnabled' | 'servers.setPermission'> {
+export function serverHandlers({
+  host,
+  emit,
+}: HandlerContext): Handlers<'servers.list' | 'servers.tools' | 'servers.restart' | 'servers.log' | 'servers.setEnabled' | 'servers.setToolEnabled' | 'servers.setPermission'> {
   const servers = () => host.operations.servers;
   return {
     'servers.list': () => ({ servers: servers().list() }),

@@ -4,7 +4,11 @@ import { ApiFailure } from '../apiErrors.js';
 import { toolOutcome, toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-export function toolHandlers({ host, urls, emit }: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
+export function toolHandlers({
+  host,
+  urls,
+  emit,
+}: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
   // Playground calls made with a callId, while they run.
   const running = new RunningCalls();
   return {

@@ -30,7 +30,10 @@ export function findAgent(host: Host, id: string): Agent {
   if (agent) return agent;
   const known = host.agents.list().map((a) => a.id);
   const close = suggestClosest(id, known);
-  throw new UserError(`no agent "${id}"${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, known.length ? 'list agents with "chatos agents list"' : 'create one with "chatos agents create --file agent.json"');
+  throw new UserError(
+    `no agent "${id}"${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+    known.length ? 'list agents with "chatos agents list"' : 'create one with "chatos agents create --file agent.json"',
+  );
 }
 
 /** `uiApps.0.pluginId` (the store's field path) → `uiApps[0].pluginId`. Agent keys hold no dots, so the split is exact. */

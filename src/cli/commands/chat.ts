@@ -60,7 +60,8 @@ function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } 
 function targetOf(host: Host, opts: ChatOptions): { conversationId?: string; agentId?: string } {
   if (!opts.conversation) return { agentId: opts.agent! };
   const { conversation } = chatStep(() => host.chat.get(opts.conversation!));
-  if (opts.agent && conversation.agentId !== opts.agent) throw new UserError(`conversation ${conversation.id} is with agent "${conversation.agentId}", not "${opts.agent}"`, `leave out --agent, or start a new conversation with --agent ${opts.agent}`);
+  if (opts.agent && conversation.agentId !== opts.agent)
+    throw new UserError(`conversation ${conversation.id} is with agent "${conversation.agentId}", not "${opts.agent}"`, `leave out --agent, or start a new conversation with --agent ${opts.agent}`);
   return { conversationId: conversation.id };
 }
 
@@ -132,7 +133,9 @@ async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Prom
       asking = resolve;
       io.err(question);
     });
-  io.err(`chatting with agent ${target.agentId ?? host.chat.get(target.conversationId!).conversation.agentId}${target.conversationId ? ` in conversation ${target.conversationId}` : ''}; Ctrl+C stops an answer, Ctrl+D quits`);
+  io.err(
+    `chatting with agent ${target.agentId ?? host.chat.get(target.conversationId!).conversation.agentId}${target.conversationId ? ` in conversation ${target.conversationId}` : ''}; Ctrl+C stops an answer, Ctrl+D quits`,
+  );
   await new Promise<void>((resolve) => {
     rl.on('SIGINT', () => {
       if (running) host.chat.stop(running);
@@ -200,10 +203,8 @@ export function registerChat(program: Command, cli: CliContext): void {
     .action(async (opts: ChatOptions, command: Command) => {
       const options = globalOptions(command);
       const { maxRounds } = checkOptions(opts, options.json);
-      await withStartedHost(
-        options,
-        (host) => (opts.message !== undefined || opts.continue ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)),
-        { chat: { ...(maxRounds ? { maxRounds } : {}), ...answerLimitOf(opts.maxAnswerChars) } },
-      );
+      await withStartedHost(options, (host) => (opts.message !== undefined || opts.continue ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)), {
+        chat: { ...(maxRounds ? { maxRounds } : {}), ...answerLimitOf(opts.maxAnswerChars) },
+      });
     });
 }

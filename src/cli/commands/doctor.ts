@@ -25,7 +25,7 @@ export function registerDoctor(program: Command, cli: CliContext): void {
   const { io } = cli;
   program
     .command('doctor')
-    .description('check what this machine gives ChatOS: versions, Electron, the data home, disk, the PATH servers get, each server\'s command, the headless port, a UI; exit 1 if a check fails')
+    .description("check what this machine gives ChatOS: versions, Electron, the data home, disk, the PATH servers get, each server's command, the headless port, a UI; exit 1 if a check fails")
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       const home = new DataHome(resolveDataHome(options.home));

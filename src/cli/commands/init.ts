@@ -8,7 +8,12 @@ import { printJson, UsageError, UserError, type CliContext } from '../output.js'
 
 /** A plugin id from a folder name: `My Tools` → `my-tools`. */
 export function idFromFolderName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '') || 'my-plugin';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+|-+$/g, '') || 'my-plugin'
+  );
 }
 
 function copyTemplate(from: string, to: string, vars: Record<string, string>, written: string[]): void {

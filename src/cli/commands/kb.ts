@@ -145,7 +145,7 @@ export function registerKb(program: Command, cli: CliContext): void {
   kb.command('remove')
     .description("remove a file's chunks (--file) or one chunk (--chunk) from a knowledge base")
     .argument('<kb>', 'the knowledge base id')
-    .option('--file <name>', "the file whose chunks go")
+    .option('--file <name>', 'the file whose chunks go')
     .option('--chunk <id>', 'one chunk (its id as chatos kb docs shows it)')
     .action(async (id: string, opts: { file?: string; chunk?: string }, command: Command) => {
       if ((opts.file === undefined) === (opts.chunk === undefined)) throw new UsageError('give exactly one of --file or --chunk');
@@ -156,7 +156,7 @@ export function registerKb(program: Command, cli: CliContext): void {
     });
 
   kb.command('reembed')
-    .description('embed every chunk again with the base\'s model')
+    .description("embed every chunk again with the base's model")
     .argument('<kb>', 'the knowledge base id')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const json = globalOptions(command).json === true;
@@ -177,7 +177,11 @@ export function registerKb(program: Command, cli: CliContext): void {
           const found = await host.knowledge.get(id);
           io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
           const answer = await confirmStep(io, `delete ${found.id}?`, false);
-          if (answer === 'no-terminal') throw new UserError(`${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`, `run "chatos kb delete ${found.id} --yes" to delete it with its documents`);
+          if (answer === 'no-terminal')
+            throw new UserError(
+              `${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`,
+              `run "chatos kb delete ${found.id} --yes" to delete it with its documents`,
+            );
           if (!answer) throw new UserError(`${found.id} was not deleted`);
         }
         return host.knowledge.delete(id);

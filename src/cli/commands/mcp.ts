@@ -22,7 +22,17 @@ import type { NodeRuntimeChoice } from '../../shared/mcp.js';
  */
 
 /** The option that sets each field of the input, for errors about it. */
-const OPTION_OF_FIELD: Record<string, string> = { name: 'NAME', command: '--command', url: '--url', cwd: '--cwd', nodeRuntime: '--node-runtime', args: '--arg', env: '--env', headers: '--header', transport: '--command / --url' };
+const OPTION_OF_FIELD: Record<string, string> = {
+  name: 'NAME',
+  command: '--command',
+  url: '--url',
+  cwd: '--cwd',
+  nodeRuntime: '--node-runtime',
+  args: '--arg',
+  env: '--env',
+  headers: '--header',
+  transport: '--command / --url',
+};
 
 function optionOf(path: string): string {
   const field = /^[A-Za-z]+/.exec(path)?.[0] ?? path;
@@ -79,11 +89,16 @@ function printServer(io: CliIo, server: McpServerEntryView): void {
   const kind = server.transport === 'streamable_http' ? 'http' : (server.transport ?? '?');
   const flags = [server.disabled ? 'disabled' : '', server.problems.some((p) => p.severity === 'error') ? 'has errors' : ''].filter(Boolean);
   io.out(`  ${server.name}  [${kind}] ${launchLine(server)}${flags.length ? `  (${flags.join(', ')})` : ''}`);
-  for (const [label, list] of [['env', server.env], ['header', server.headers]] as const) for (const { key, value } of list) io.out(`      ${label} ${key} = ${valueText(value)}`);
+  for (const [label, list] of [
+    ['env', server.env],
+    ['header', server.headers],
+  ] as const)
+    for (const { key, value } of list) io.out(`      ${label} ${key} = ${valueText(value)}`);
   if (server.cwd) io.out(`      cwd ${server.cwd}`);
   if (server.nodeRuntime) io.out(`      node runtime ${server.nodeRuntime}`);
   if (server.otherKeys.length) io.out(`      also set in the file: ${server.otherKeys.join(', ')}`);
-  if (server.signIn && server.signIn.kind !== 'none') io.out(`      ${signInText(server.signIn)}${server.signIn.kind === 'needed' || server.signIn.kind === 'again' ? ` (chatos mcp login ${server.name})` : ''}`);
+  if (server.signIn && server.signIn.kind !== 'none')
+    io.out(`      ${signInText(server.signIn)}${server.signIn.kind === 'needed' || server.signIn.kind === 'again' ? ` (chatos mcp login ${server.name})` : ''}`);
 }
 
 function printTest(io: CliIo, name: string, result: McpTestResult): void {
@@ -165,7 +180,11 @@ interface AddOptions {
 
 export function registerMcp(program: Command, cli: CliContext): void {
   const { io } = cli;
-  const mcp = program.command('mcp').description("your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates");
+  const mcp = program
+    .command('mcp')
+    .description(
+      'your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates',
+    );
 
   registerMcpSignIn(mcp, cli);
 
@@ -214,10 +233,21 @@ export function registerMcp(program: Command, cli: CliContext): void {
           added = await adminStep(() => host.mcpServers.addTemplate(opts.template!, name, params));
         } else {
           if ((opts.command === undefined) === (opts.url === undefined)) throw new UsageError('give --command CMD (a program, stdio) or --url URL (streamable HTTP), one of the two');
-          const input = opts.command !== undefined
-            ? { name, transport: 'stdio' as const, command: opts.command, args: [...opts.arg, ...rest], env: values(opts.env, opts.envVar, '--env', '--env-var'), ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.nodeRuntime ? { nodeRuntime: opts.nodeRuntime as NodeRuntimeChoice } : {}), ...(opts.disabled ? { disabled: true } : {}) }
-            : { name, transport: 'streamable_http' as const, url: opts.url!, headers: values(opts.header, opts.headerVar, '--header', '--header-var'), ...(opts.disabled ? { disabled: true } : {}) };
-          if (opts.url !== undefined && (opts.arg.length || rest.length || opts.env.length || opts.envVar.length || opts.cwd || opts.nodeRuntime)) throw new UsageError('--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio); an HTTP server takes --header');
+          const input =
+            opts.command !== undefined
+              ? {
+                  name,
+                  transport: 'stdio' as const,
+                  command: opts.command,
+                  args: [...opts.arg, ...rest],
+                  env: values(opts.env, opts.envVar, '--env', '--env-var'),
+                  ...(opts.cwd ? { cwd: opts.cwd } : {}),
+                  ...(opts.nodeRuntime ? { nodeRuntime: opts.nodeRuntime as NodeRuntimeChoice } : {}),
+                  ...(opts.disabled ? { disabled: true } : {}),
+                }
+              : { name, transport: 'streamable_http' as const, url: opts.url!, headers: values(opts.header, opts.headerVar, '--header', '--header-var'), ...(opts.disabled ? { disabled: true } : {}) };
+          if (opts.url !== undefined && (opts.arg.length || rest.length || opts.env.length || opts.envVar.length || opts.cwd || opts.nodeRuntime))
+            throw new UsageError('--arg, --env, --env-var, --cwd and --node-runtime are for --command (stdio); an HTTP server takes --header');
           added = await adminStep(() => host.mcpServers.add(input));
         }
         await commit(host);
@@ -236,7 +266,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
   mcp
     .command('remove')
     .description('remove a server from mcp.yaml, with its stored values (its grants stay, shown as missing, until you prune them)')
-    .argument('<name>', 'the server\'s name in mcp.yaml')
+    .argument('<name>', "the server's name in mcp.yaml")
     .action(async (name: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       const result = await withStartedHost(options, async (host) => {
@@ -249,11 +279,14 @@ export function registerMcp(program: Command, cli: CliContext): void {
       cli.exitCode = 0;
     });
 
-  for (const [verb, disabled] of [['enable', false], ['disable', true]] as const) {
+  for (const [verb, disabled] of [
+    ['enable', false],
+    ['disable', true],
+  ] as const) {
     mcp
       .command(verb)
       .description(disabled ? 'switch a server off in mcp.yaml (disabled: true): it is not started or offered, in any process' : 'switch a server of mcp.yaml back on')
-      .argument('<name>', 'the server\'s name in mcp.yaml')
+      .argument('<name>', "the server's name in mcp.yaml")
       .action(async (name: string, _opts: unknown, command: Command) => {
         const options = globalOptions(command);
         const view = await withStartedHost(options, async (host) => {
@@ -284,7 +317,9 @@ export function registerMcp(program: Command, cli: CliContext): void {
 
   mcp
     .command('import')
-    .description("add the servers of another client's config: Claude Desktop's claude_desktop_config.json, VS Code's .vscode/mcp.json, Cursor's or Cline's mcpServers; shows the plan, then imports on a terminal's yes or with --yes")
+    .description(
+      "add the servers of another client's config: Claude Desktop's claude_desktop_config.json, VS Code's .vscode/mcp.json, Cursor's or Cline's mcpServers; shows the plan, then imports on a terminal's yes or with --yes",
+    )
     .argument('<file>', 'the config file (- for stdin)')
     .option('--yes', 'import without asking')
     .option('--on-conflict <choice>', 'a name mcp.yaml already has: skip (default), replace, or rename (to NAME-2…)', 'skip')
@@ -331,7 +366,13 @@ export function registerMcp(program: Command, cli: CliContext): void {
       });
       if (options.json) printJson(io, { plan, applied: true, result });
       else {
-        const parts = [`${result.added.length} added`, result.replaced.length ? `${result.replaced.length} replaced` : '', result.renamed.length ? `${result.renamed.length} renamed` : '', result.skipped.length ? `${result.skipped.length} skipped` : '', result.refused.length ? `${result.refused.length} refused` : ''].filter(Boolean);
+        const parts = [
+          `${result.added.length} added`,
+          result.replaced.length ? `${result.replaced.length} replaced` : '',
+          result.renamed.length ? `${result.renamed.length} renamed` : '',
+          result.skipped.length ? `${result.skipped.length} skipped` : '',
+          result.refused.length ? `${result.refused.length} refused` : '',
+        ].filter(Boolean);
         io.out(`imported into mcp.yaml: ${parts.join(', ')}`);
       }
       cli.exitCode = 0;

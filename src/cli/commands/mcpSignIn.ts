@@ -24,7 +24,12 @@ export function signInText(state: SignInState, now = Date.now()): string {
       return `sign-in needed again: ${state.reason}`;
     case 'signed-in': {
       const who = state.account ? ` as ${state.account}` : '';
-      const until = state.expiresAt === undefined ? '' : state.expiresAt > now ? ` (expires ${new Date(state.expiresAt).toISOString()}${state.refreshable ? ', renewed by itself' : ''})` : ' (expired; renewed at the next call)';
+      const until =
+        state.expiresAt === undefined
+          ? ''
+          : state.expiresAt > now
+            ? ` (expires ${new Date(state.expiresAt).toISOString()}${state.refreshable ? ', renewed by itself' : ''})`
+            : ' (expired; renewed at the next call)';
       return `signed in${who}${until}`;
     }
   }

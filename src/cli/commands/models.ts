@@ -51,7 +51,11 @@ function printModel(io: CliIo, model: ModelView): void {
 }
 
 /** Agents whose modelId names this model (they lose it when it goes). */
-const agentsUsing = (host: Host, id: string) => host.agents.list().filter((a) => a.modelId === id).map((a) => a.id);
+const agentsUsing = (host: Host, id: string) =>
+  host.agents
+    .list()
+    .filter((a) => a.modelId === id)
+    .map((a) => a.id);
 
 export function registerModels(program: Command, cli: CliContext): void {
   const { io } = cli;
@@ -90,14 +94,14 @@ export function registerModels(program: Command, cli: CliContext): void {
     .argument('<id>', 'the entry\'s id (letters, digits, ".", "_", "-")')
     .option('--api <kind>', 'openai (chat completions) | openai-responses | anthropic')
     .option('--base-url <url>', 'e.g. https://api.openai.com/v1, http://localhost:11434/v1')
-    .option('--model <name>', 'the provider\'s model name')
+    .option('--model <name>', "the provider's model name")
     .option('--name <name>', 'a display name')
     .option('--api-key-env <var>', 'read the key from this environment variable when a request is made')
     .option('--api-key-stdin', 'read the key from stdin and store it')
     .option('--vision', 'the model accepts images')
     .option('--temperature <t>', 'sampling temperature, 0 to 2')
     .option('--max-tokens <n>', 'most tokens an answer may have')
-    .option('--context-window <n>', 'the model\'s context window in tokens')
+    .option('--context-window <n>', "the model's context window in tokens")
     .option('--max-tools <n>', 'most tools a request may carry (some providers cap it)')
     .option('--kind <kind>', 'chat (default) or embedding (for knowledge bases)')
     .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking)')

@@ -33,14 +33,18 @@ export function registerPrompts(program: Command, cli: CliContext): void {
 
   prompts
     .command('list')
-    .description('every prompt of the host, with its texts\' ids and the apps granted them')
+    .description("every prompt of the host, with its texts' ids and the apps granted them")
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withReadOnlyHost(options, (host) => {
         const list = host.hostPrompts.list();
         if (options.json) printJson(io, { prompts: list });
         else if (!list.length) io.out('no prompts yet; add one: chatos prompts add NAME --zh TEXT --en TEXT');
-        else for (const p of list) io.out(`  ${p.name}${p.title ? `  ${p.title}` : ''}  [${[p.zh !== undefined ? 'zh' : '', p.en !== undefined ? 'en' : ''].filter(Boolean).join(', ')}]  ${p.ids.join(', ')}${p.grantedTo.length ? `  granted to ${p.grantedTo.join(', ')}` : ''}`);
+        else
+          for (const p of list)
+            io.out(
+              `  ${p.name}${p.title ? `  ${p.title}` : ''}  [${[p.zh !== undefined ? 'zh' : '', p.en !== undefined ? 'en' : ''].filter(Boolean).join(', ')}]  ${p.ids.join(', ')}${p.grantedTo.length ? `  granted to ${p.grantedTo.join(', ')}` : ''}`,
+            );
       });
       cli.exitCode = 0;
     });
@@ -60,7 +64,9 @@ export function registerPrompts(program: Command, cli: CliContext): void {
       const zh = textOf(opts.zh, opts.zhFile, 'zh');
       const en = textOf(opts.en, opts.enFile, 'en');
       const prompt = await withStartedHost(options, async (host) => {
-        const saved = promptStep(() => host.hostPrompts.save({ name, ...(opts.title ? { title: opts.title } : {}), ...(zh !== undefined ? { zh } : {}), ...(en !== undefined ? { en } : {}) }, { create: opts.replace !== true }));
+        const saved = promptStep(() =>
+          host.hostPrompts.save({ name, ...(opts.title ? { title: opts.title } : {}), ...(zh !== undefined ? { zh } : {}), ...(en !== undefined ? { en } : {}) }, { create: opts.replace !== true }),
+        );
         await commit(host);
         return saved;
       });
@@ -71,8 +77,8 @@ export function registerPrompts(program: Command, cli: CliContext): void {
 
   prompts
     .command('remove')
-    .description('remove a prompt, its texts\' registrations and the grants on them')
-    .argument('<name>', 'the prompt\'s name')
+    .description("remove a prompt, its texts' registrations and the grants on them")
+    .argument('<name>', "the prompt's name")
     .action(async (name: string, _opts: unknown, command: Command) => {
       const options = globalOptions(command);
       const result = await withStartedHost(options, async (host) => {

@@ -22,14 +22,21 @@ function grantOf(host: Host, app: string, id: string): { kind: GrantKind; outcom
 }
 
 function asUserError(error: unknown): never {
-  if (error instanceof RegistryError) throw new UserError(error.message, error.code === 'UNKNOWN_APP' ? 'list apps with "chatos registry apps"' : 'list ids with "chatos registry servers" or "chatos registry prompts"');
+  if (error instanceof RegistryError)
+    throw new UserError(error.message, error.code === 'UNKNOWN_APP' ? 'list apps with "chatos registry apps"' : 'list ids with "chatos registry servers" or "chatos registry prompts"');
   throw error;
 }
 
 function registryView(host: Host, sections: readonly Section[], forApp?: string) {
   const registry = host.registry;
   if (forApp !== undefined && !registry.isKnownApp(forApp)) {
-    throw new UserError(`no app "${forApp}" is registered${suggestText(forApp, registry.listApps().map((a) => a.appId))}`, 'list apps with "chatos registry apps"');
+    throw new UserError(
+      `no app "${forApp}" is registered${suggestText(
+        forApp,
+        registry.listApps().map((a) => a.appId),
+      )}`,
+      'list apps with "chatos registry apps"',
+    );
   }
   const view: Record<string, unknown> = {};
   if (forApp) view.for = forApp;

@@ -19,7 +19,7 @@ export function registerRoots(program: Command, cli: CliContext): void {
 
   roots
     .command('list')
-    .description('every plugin root: built-in, user, remembered, and this run\'s --plugins')
+    .description("every plugin root: built-in, user, remembered, and this run's --plugins")
     .action(async (_opts: unknown, command: Command) => {
       const options = globalOptions(command);
       await withReadOnlyHost(options, (host) => {

@@ -94,38 +94,42 @@ export function registerServe(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
       if (opts.printUrl) return printUrl(options, port, cli);
-      await withStartedHost(options, async (host) => {
-        const token = await new ServeToken(host.home.serveTokenFile, host.logger).obtain(opts.newToken ?? false).catch(tokenFailure);
-        const stopWatching = opts.watch ? host.watch() : () => {};
-        let server: HeadlessServer;
-        try {
-          server = await startHeadlessServer({
-            host,
-            port,
-            token,
-            unauthorizedText: (bound) => unauthorizedText(bound, options.home),
-            rendererDir: path.join(host.appRoot, 'dist', 'renderer'),
-            version: versionOf(host.appRoot),
-          });
-        } catch (error) {
-          stopWatching();
-          if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-            throw new UserError(`port ${port} on 127.0.0.1 is already in use`, `pick another with --port N, or --port 0 for any free port`);
+      await withStartedHost(
+        options,
+        async (host) => {
+          const token = await new ServeToken(host.home.serveTokenFile, host.logger).obtain(opts.newToken ?? false).catch(tokenFailure);
+          const stopWatching = opts.watch ? host.watch() : () => {};
+          let server: HeadlessServer;
+          try {
+            server = await startHeadlessServer({
+              host,
+              port,
+              token,
+              unauthorizedText: (bound) => unauthorizedText(bound, options.home),
+              rendererDir: path.join(host.appRoot, 'dist', 'renderer'),
+              version: versionOf(host.appRoot),
+            });
+          } catch (error) {
+            stopWatching();
+            if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+              throw new UserError(`port ${port} on 127.0.0.1 is already in use`, `pick another with --port N, or --port 0 for any free port`);
+            }
+            throw error;
           }
-          throw error;
-        }
-        const signal = untilSignal();
-        if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port }));
-        else {
-          io.out(`ChatOS is serving on ${server.url}`);
-          io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it; it stays the same when you restart, --new-token replaces it).');
-          io.err(`Print it again with: ${printUrlCommand(server.port, options.home)}. Press Ctrl+C to stop.`);
-        }
-        await signal;
-        io.err('stopping: closing connections, ending servers, saving data…');
-        stopWatching();
-        await server.close();
-      }, { chat: answerLimitOf(opts.maxAnswerChars) });
+          const signal = untilSignal();
+          if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port }));
+          else {
+            io.out(`ChatOS is serving on ${server.url}`);
+            io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it; it stays the same when you restart, --new-token replaces it).');
+            io.err(`Print it again with: ${printUrlCommand(server.port, options.home)}. Press Ctrl+C to stop.`);
+          }
+          await signal;
+          io.err('stopping: closing connections, ending servers, saving data…');
+          stopWatching();
+          await server.close();
+        },
+        { chat: answerLimitOf(opts.maxAnswerChars) },
+      );
       cli.exitCode = 0;
     });
 }

@@ -51,7 +51,6 @@ function printResult(io: CliIo, result: CallToolResult): void {
   if (result.structuredContent && !(result.content ?? []).some((item) => item.type === 'text')) io.out(JSON.stringify(result.structuredContent, null, 2));
 }
 
-
 /**
  * The terminal's answer to the host's confirmation service: --yes approves,
  * a terminal asks y/N with every argument shown (confirmationQuestion.ts),

@@ -26,7 +26,13 @@ function printUpdate(io: CliIo, update: PluginUpdate): void {
   io.out(`${update.pluginId} is installed at ${update.dir}; installing this copy updates it in place`);
   if (update.files) {
     const { added, removed, modified } = update.files;
-    const parts = [['added', added], ['removed', removed], ['modified', modified]].filter(([, names]) => names!.length).map(([what, names]) => `${what}: ${(names as string[]).join(', ')}`);
+    const parts = [
+      ['added', added],
+      ['removed', removed],
+      ['modified', modified],
+    ]
+      .filter(([, names]) => names!.length)
+      .map(([what, names]) => `${what}: ${(names as string[]).join(', ')}`);
     io.out(`  files ${parts.join('; ') || 'unchanged'}`);
   }
   io.out(update.runPlanChanged ? 'what it runs changes (- before, + after):' : 'what it runs stays the same:');
@@ -87,7 +93,9 @@ export function registerTrust(program: Command, cli: CliContext): void {
 
   program
     .command('install')
-    .description('copy a plugin (folder or .zip) into the user plugin folder; it stays untrusted until you trust it. Over an installed copy of the same id it offers an update in place (grants kept, trust needed again)')
+    .description(
+      'copy a plugin (folder or .zip) into the user plugin folder; it stays untrusted until you trust it. Over an installed copy of the same id it offers an update in place (grants kept, trust needed again)',
+    )
     .argument('<source>', 'plugin folder or .zip file')
     .option('--yes', 'update an installed copy in place without asking')
     .action(async (source: string, opts: { yes?: boolean }, command: Command) => {
@@ -112,7 +120,10 @@ export function registerTrust(program: Command, cli: CliContext): void {
           if (options.json) printJson(io, { pluginId: outcome.update.pluginId, updated: false, update: outcome.update });
           const retry = `chatos install ${source} --yes`;
           throw answer === 'no-terminal'
-            ? new UserError(`${outcome.update.pluginId} is already installed; updating it in place needs a confirmation`, `run "${retry}" to update it (it keeps its grants and must be trusted again), or "chatos uninstall ${outcome.update.pluginId}" first`)
+            ? new UserError(
+                `${outcome.update.pluginId} is already installed; updating it in place needs a confirmation`,
+                `run "${retry}" to update it (it keeps its grants and must be trusted again), or "chatos uninstall ${outcome.update.pluginId}" first`,
+              )
             : new UserError(`${outcome.update.pluginId} was not updated`, `run "${retry}" to update it without asking`);
         }
         const { installed } = outcome;
@@ -121,9 +132,20 @@ export function registerTrust(program: Command, cli: CliContext): void {
         const plan = plugin ? runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules) : undefined;
         const trust = plugin ? host.trust.stateOf(plugin).state : 'untrusted';
         if (options.json) {
-          printJson(io, { pluginId: installed.pluginId, dir: installed.dir, trust, status: plugin?.status, updated: outcome.kind === 'updated', ...(outcome.kind === 'updated' ? { update: outcome.update } : {}), runPlan: plan, leftOut: installed.leftOut, problems: plugin?.problems ?? [] });
+          printJson(io, {
+            pluginId: installed.pluginId,
+            dir: installed.dir,
+            trust,
+            status: plugin?.status,
+            updated: outcome.kind === 'updated',
+            ...(outcome.kind === 'updated' ? { update: outcome.update } : {}),
+            runPlan: plan,
+            leftOut: installed.leftOut,
+            problems: plugin?.problems ?? [],
+          });
         } else {
-          if (outcome.kind === 'updated') io.out(`updated ${installed.pluginId} in ${installed.dir}; its grants are kept${trust === 'trusted' ? '' : ' (nothing of it runs until you trust it again)'}`);
+          if (outcome.kind === 'updated')
+            io.out(`updated ${installed.pluginId} in ${installed.dir}; its grants are kept${trust === 'trusted' ? '' : ' (nothing of it runs until you trust it again)'}`);
           else io.out(`installed ${installed.pluginId} in ${installed.dir} (untrusted: nothing of it runs yet)`);
           if (installed.leftOut.length) io.out(`left out ${installed.leftOut.join(', ')}: version-control history, not plugin code`);
           if (plan && outcome.kind === 'installed') {
@@ -160,7 +182,10 @@ export function registerTrust(program: Command, cli: CliContext): void {
         if (options.json) printJson(io, { pluginId, removed, purged, registrations });
         else {
           io.out(`uninstalled ${pluginId} from ${userRoot}`);
-          for (const r of registrations) io.out(`  unregistered ${r.kind} ${r.id}${r.revokedGrants.length ? `; revoked its grant${r.revokedGrants.length > 1 ? 's' : ''} to ${r.revokedGrants.map((g) => g.appId).join(', ')}` : ''}`);
+          for (const r of registrations)
+            io.out(
+              `  unregistered ${r.kind} ${r.id}${r.revokedGrants.length ? `; revoked its grant${r.revokedGrants.length > 1 ? 's' : ''} to ${r.revokedGrants.map((g) => g.appId).join(', ')}` : ''}`,
+            );
           io.out(opts.purge ? `deleted its data: ${purged.join(', ') || '(none)'}` : `its data folder is kept: ${host.home.pluginDataDir(pluginId)} (use --purge to delete it)`);
         }
         if (hasErrors(host.registryProblems)) printProblems(io, host.registryProblems);

@@ -90,7 +90,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   };
 
   if (agent.modelId !== undefined && deps.models && !deps.models.has(agent.modelId)) {
-    warn('AGENT_MODEL_MISSING', 'modelId', `no model "${agent.modelId}": the agent cannot chat until it has one`, 'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)');
+    warn(
+      'AGENT_MODEL_MISSING',
+      'modelId',
+      `no model "${agent.modelId}": the agent cannot chat until it has one`,
+      'pick a model from "chatos models list" (or add one: chatos models add ID --preset openai)',
+    );
   }
 
   if (deps.agents) {
@@ -102,7 +107,15 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const hostAppId = agent.hostAppId;
   const hostKnown = registry.isKnownApp(hostAppId);
   if (!hostKnown) {
-    warn('AGENT_HOST_APP_UNKNOWN', 'hostAppId', `host app "${hostAppId}" is not registered, so the agent sees nothing${didYouMean(hostAppId, registry.listApps().map((a) => a.appId))}`, 'set hostAppId to a registered app (see "chatos registry apps"), e.g. "chatos"');
+    warn(
+      'AGENT_HOST_APP_UNKNOWN',
+      'hostAppId',
+      `host app "${hostAppId}" is not registered, so the agent sees nothing${didYouMean(
+        hostAppId,
+        registry.listApps().map((a) => a.appId),
+      )}`,
+      'set hostAppId to a registered app (see "chatos registry apps"), e.g. "chatos"',
+    );
   }
   // A registration marked missing (its plugin or origin is gone) is not there for an agent.
   const allServers = registry.listServers().filter((s) => !s.missing);
@@ -164,7 +177,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
      * the checks below, which say so.
      */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
-      const row = kind === 'mcpServers' ? serverById.get(id) : promptById.get(id) ?? promptById.get(baseOf(id));
+      const row = kind === 'mcpServers' ? serverById.get(id) : (promptById.get(id) ?? promptById.get(baseOf(id)));
       const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;

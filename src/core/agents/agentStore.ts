@@ -74,7 +74,10 @@ export class AgentStore {
     if (id !== undefined) {
       if (this.store.has(AgentsTable, id)) throw new AgentError('AGENT_EXISTS', `an agent with id "${id}" already exists`);
     } else {
-      const base = normalizeName(data.name).replace(/^[^a-z0-9]+/, '').slice(0, 48) || 'agent';
+      const base =
+        normalizeName(data.name)
+          .replace(/^[^a-z0-9]+/, '')
+          .slice(0, 48) || 'agent';
       id = base;
       for (let n = 2; this.store.has(AgentsTable, id); n++) id = `${base}-${n}`;
     }

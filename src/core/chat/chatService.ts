@@ -163,7 +163,8 @@ export class ChatService {
     // A run in another process would go on writing into a folder that is gone: it is stopped there first.
     for (const member of family) {
       const { status } = this.store.get(member);
-      if (status.kind === 'running' && !this.running.has(member)) throw new ChatError('CONVERSATION_BUSY', `conversation "${member}" is answering in another ChatOS process (pid ${status.pid})`, 'stop it there, or wait for it to finish, then delete it');
+      if (status.kind === 'running' && !this.running.has(member))
+        throw new ChatError('CONVERSATION_BUSY', `conversation "${member}" is answering in another ChatOS process (pid ${status.pid})`, 'stop it there, or wait for it to finish, then delete it');
     }
     for (const member of family) this.running.get(member)?.abort({ kind: 'interrupted', message: 'the conversation was deleted' } satisfies StopInfo);
     await Promise.all(family.map((member) => this.turns.get(member)));
@@ -230,7 +231,8 @@ export class ChatService {
   edit(input: { conversationId: string; messageId: string; text: string }): StartedTurn {
     const { conversation, tree } = this.openIdle(input.conversationId);
     const original = tree.get(input.messageId);
-    if (!original || original.role !== 'user') throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
+    if (!original || original.role !== 'user')
+      throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
     const user = this.appendUser(conversation, original.parentId, input.text);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
@@ -256,7 +258,8 @@ export class ChatService {
     if (!leaf) throw new ChatError('NOTHING_TO_RESUME', 'the conversation has no message yet', 'send one');
     let from: string | null = leaf.id;
     if (leaf.role === 'assistant' && !leaf.toolCalls.length) {
-      if (leaf.status === 'complete') throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', leaf.finish === 'length' ? 'it was cut at the token limit: continue it' : 'send a message, or regenerate the answer');
+      if (leaf.status === 'complete')
+        throw new ChatError('NOTHING_TO_RESUME', 'the last answer is complete', leaf.finish === 'length' ? 'it was cut at the token limit: continue it' : 'send a message, or regenerate the answer');
       from = leaf.parentId;
     }
     return { conversationId, done: this.start(conversation, from, options.summarize === true) };
@@ -271,7 +274,7 @@ export class ChatService {
     const { conversation, tree, leafId } = this.openIdle(conversationId);
     const leaf = leafId === null ? undefined : tree.get(leafId);
     if (leaf?.role !== 'assistant' || leaf.finish !== 'length' || leaf.toolCalls.length) {
-      throw new ChatError('NOTHING_TO_CONTINUE', 'the last answer was not cut at the token limit', 'send a message instead (or raise the model entry\'s max tokens, if answers are often cut)');
+      throw new ChatError('NOTHING_TO_CONTINUE', 'the last answer was not cut at the token limit', "send a message instead (or raise the model entry's max tokens, if answers are often cut)");
     }
     return { conversationId, done: this.start(conversation, leaf.id) };
   }
@@ -326,7 +329,16 @@ export class ChatService {
       if (c.status.kind !== 'stopped' || c.status.stop.kind !== 'error') return [];
       const { stop } = c.status;
       const tool = stop.provider?.toolName ? ` [tool ${stop.provider.toolName}]` : '';
-      return [{ severity: 'error' as const, code: stop.code ?? 'CHAT_STOPPED', file: this.store.folder(c.id), path: '', message: `conversation ${c.id}${c.title ? ` ("${c.title}")` : ''} stopped: ${stop.message}${tool}`, hint: stop.hint ?? 'fix it, then resume the conversation' }];
+      return [
+        {
+          severity: 'error' as const,
+          code: stop.code ?? 'CHAT_STOPPED',
+          file: this.store.folder(c.id),
+          path: '',
+          message: `conversation ${c.id}${c.title ? ` ("${c.title}")` : ''} stopped: ${stop.message}${tool}`,
+          hint: stop.hint ?? 'fix it, then resume the conversation',
+        },
+      ];
     });
   }
 
@@ -351,7 +363,8 @@ export class ChatService {
 
   private assertIdle(conversation: Conversation): void {
     if (this.running.has(conversation.id)) throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering now`, 'wait for it, or stop it first');
-    if (conversation.status.kind === 'running') throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
+    if (conversation.status.kind === 'running')
+      throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
   }
 
   private appendUser(conversation: Conversation, parentId: string | null, text: string): UserMessage {

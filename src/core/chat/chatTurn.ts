@@ -108,7 +108,12 @@ export class ChatRunner {
         ...c,
         leafId: outcome.outcome.leafId,
         status: outcome.outcome.status === 'done' ? { kind: 'done', at: deps.now() } : { kind: 'stopped', at: deps.now(), stop: outcome.outcome.stop! },
-        totals: { answers: c.totals.answers + outcome.totals.answers, inputTokens: c.totals.inputTokens + outcome.totals.inputTokens, outputTokens: c.totals.outputTokens + outcome.totals.outputTokens, cost: c.totals.cost + outcome.totals.cost },
+        totals: {
+          answers: c.totals.answers + outcome.totals.answers,
+          inputTokens: c.totals.inputTokens + outcome.totals.inputTokens,
+          outputTokens: c.totals.outputTokens + outcome.totals.outputTokens,
+          cost: c.totals.cost + outcome.totals.cost,
+        },
         updatedAt: deps.now(),
       }));
       const { status, stop } = outcome.outcome;
@@ -130,7 +135,12 @@ export class ChatRunner {
       totals: state.totals,
     });
 
-    const setup = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth, deps.policy.maxDepth);
+    const setup = await setUpTurn(
+      deps,
+      { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) },
+      depth,
+      deps.policy.maxDepth,
+    );
     if ('stop' in setup) return end('stopped', setup.stop);
     const imageCache = new Map<string, string | undefined>();
     const readImage = (artifact: string) => {
@@ -143,11 +153,16 @@ export class ChatRunner {
       await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
       const history = historyOf(state.path, { vision: setup.entry.vision, readImage, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
-      const answer = await requestAnswer(setup.client, { system, messages: history.messages, tools: setup.tools }, { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars }, {
-        onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
-        onReasoning: (messageId, text) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text }),
-        onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
-      });
+      const answer = await requestAnswer(
+        setup.client,
+        { system, messages: history.messages, tools: setup.tools },
+        { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
+        {
+          onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
+          onReasoning: (messageId, text) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text }),
+          onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
+        },
+      );
       const { message, calls } = this.writeAnswer(state, setup, answer);
       if (!answer.ok) return end('stopped', answer.stop, setup.problems);
       if (!calls.length) return end('done', undefined, setup.problems);
@@ -165,7 +180,16 @@ export class ChatRunner {
       for (const result of results) state.append<ToolResultDraft & ConversationMessage>(result);
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
       if (round >= deps.policy.maxRounds) {
-        return end('stopped', { kind: 'round-limit', code: 'ROUND_LIMIT', message: `the model was still calling tools after ${round} rounds, the limit of one turn`, hint: 'resume to let it go on, or ask it to finish with what it has' }, setup.problems);
+        return end(
+          'stopped',
+          {
+            kind: 'round-limit',
+            code: 'ROUND_LIMIT',
+            message: `the model was still calling tools after ${round} rounds, the limit of one turn`,
+            hint: 'resume to let it go on, or ask it to finish with what it has',
+          },
+          setup.problems,
+        );
       }
     }
   }
@@ -185,7 +209,8 @@ export class ChatRunner {
     const notices = [...streamed.notices];
     let calls = answer.ok ? streamed.calls : [];
     if (finish === 'length') {
-      for (const call of calls.filter((c) => c.type === 'tool-call-malformed')) notices.push(`the call to ${call.name || 'a tool'} was cut at the token limit before its arguments were complete; it was not run`);
+      for (const call of calls.filter((c) => c.type === 'tool-call-malformed'))
+        notices.push(`the call to ${call.name || 'a tool'} was cut at the token limit before its arguments were complete; it was not run`);
       calls = calls.filter((c) => c.type === 'tool-call');
     }
     const { reasoning } = streamed;
@@ -236,7 +261,11 @@ export class ChatRunner {
       if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);
       return;
     }
-    const answer = await requestAnswer(setup.client, { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] }, { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs, maxAnswerChars: this.deps.policy.maxAnswerChars });
+    const answer = await requestAnswer(
+      setup.client,
+      { system: SUMMARY_SYSTEM, messages: [userText(summaryRequestText(plan))] },
+      { entry: setup.entry, signal, retry: this.deps.policy.retry, scheduler: this.deps.scheduler, idleTimeoutMs: this.deps.policy.idleTimeoutMs, maxAnswerChars: this.deps.policy.maxAnswerChars },
+    );
     if (!answer.ok || !answer.streamed.text.trim()) {
       // The turn goes on unsummarized: the provider may still take it, and its own error says more than ours.
       this.deps.logger.warn(`conversation ${state.conversationId}: summarizing older turns failed: ${answer.ok ? 'the summary was empty' : answer.stop.message}`);
@@ -260,7 +289,11 @@ export class ChatRunner {
   /** A sub-agent's run: a child conversation linked to the call, in the sub flow, its final answer as the result. */
   private async runSubAgent(input: Parameters<ToolCallDeps['runSubAgent']>[0]) {
     const { deps } = this;
-    const child = deps.store.create({ agentId: input.agentId, title: input.task.split('\n')[0]!.slice(0, 80), parent: { conversationId: input.parentConversationId, callId: input.callId, depth: input.depth } });
+    const child = deps.store.create({
+      agentId: input.agentId,
+      title: input.task.split('\n')[0]!.slice(0, 80),
+      parent: { conversationId: input.parentConversationId, callId: input.callId, depth: input.depth },
+    });
     input.started(child.id);
     const controller = new AbortController();
     const forward = () => controller.abort(input.signal.reason);
@@ -274,7 +307,11 @@ export class ChatRunner {
       const last = [...outcome.messages].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
       if (outcome.status === 'done') return { text: last?.text.trim() || '(the sub-agent finished without an answer)', isError: false, status: 'ok' as const };
       const partial = last?.text ? `\nWhat it had written: ${last.text}` : '';
-      return { text: `The sub-agent "${input.agentId}" stopped: ${outcome.stop?.message ?? 'stopped'}${partial}`, isError: true, status: outcome.stop?.kind === 'user' ? ('cancelled' as const) : ('error' as const) };
+      return {
+        text: `The sub-agent "${input.agentId}" stopped: ${outcome.stop?.message ?? 'stopped'}${partial}`,
+        isError: true,
+        status: outcome.stop?.kind === 'user' ? ('cancelled' as const) : ('error' as const),
+      };
     } finally {
       input.signal.removeEventListener('abort', forward);
       await deps.endConversation(child.id).catch((error: unknown) => deps.logger.warn(`releasing sub-agent run ${child.id}: ${(error as Error).message}`));

@@ -6,7 +6,11 @@ import type { ConversationDetail, ConversationMessage, ExportFormat } from '../.
  * none is ever stored in it). Pure.
  */
 export function exportConversation(detail: ConversationDetail, format: ExportFormat): { filename: string; mimeType: string; text: string } {
-  const base = (detail.conversation.title || detail.conversation.id).replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'conversation';
+  const base =
+    (detail.conversation.title || detail.conversation.id)
+      .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'conversation';
   if (format === 'json') {
     const { conversation, messages, siblings, children } = detail;
     return { filename: `${base}.json`, mimeType: 'application/json', text: `${JSON.stringify({ format: 'chatos-conversation', version: 1, conversation, messages, siblings, children }, null, 2)}\n` };
@@ -46,7 +50,12 @@ function section(message: ConversationMessage): string[] {
       for (const call of message.toolCalls) out.push('', `**Tool call** \`${call.name}\``, '', fence(call.argumentsText));
       if (message.status === 'stopped') out.push('', `_Stopped: ${message.stop?.message ?? 'stopped'}_`);
       const s = message.stats;
-      const numbers = [s.ttftMs !== undefined ? `first token ${Math.round(s.ttftMs)} ms` : '', s.tokensPerSecond !== undefined ? `${s.tokensPerSecond} tokens/s` : '', s.inputTokens !== undefined ? `${s.inputTokens} in / ${s.outputTokens} out` : '', s.cost !== undefined ? `$${s.cost.toFixed(4)}` : ''].filter(Boolean);
+      const numbers = [
+        s.ttftMs !== undefined ? `first token ${Math.round(s.ttftMs)} ms` : '',
+        s.tokensPerSecond !== undefined ? `${s.tokensPerSecond} tokens/s` : '',
+        s.inputTokens !== undefined ? `${s.inputTokens} in / ${s.outputTokens} out` : '',
+        s.cost !== undefined ? `$${s.cost.toFixed(4)}` : '',
+      ].filter(Boolean);
       if (numbers.length) out.push('', `<sub>${numbers.join(' · ')}</sub>`);
       return out;
     }

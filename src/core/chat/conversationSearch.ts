@@ -5,7 +5,10 @@ export function snippetAround(text: string, needle: string, width = 120): string
   const at = text.toLowerCase().indexOf(needle);
   if (at === -1) return undefined;
   const start = Math.max(0, at - Math.floor((width - needle.length) / 2));
-  const piece = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
+  const piece = text
+    .slice(start, start + width)
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${start > 0 ? '…' : ''}${piece}${start + width < text.length ? '…' : ''}`;
 }
 

@@ -61,7 +61,13 @@ export function historyOf(path: readonly ConversationMessage[], options: History
         // written (the process ended mid-call) gets one saying so. Results may come in any order after the calls.
         for (const call of message.toolCalls) {
           if (!laterResult(active, index, call.id)) {
-            messages.push({ role: 'tool', callId: call.id, name: call.name, content: [{ type: 'text', text: 'This call was interrupted (the host stopped) and its result is unknown.' }], isError: true });
+            messages.push({
+              role: 'tool',
+              callId: call.id,
+              name: call.name,
+              content: [{ type: 'text', text: 'This call was interrupted (the host stopped) and its result is unknown.' }],
+              isError: true,
+            });
           }
         }
         return;

@@ -70,7 +70,12 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
           : 'change what it names (the model entry, the agent, its tools), then resume the conversation',
       };
     case 'auth':
-      return { ...base, code: 'PROVIDER_AUTH', message: `${where} refused the key: ${error.message}`, hint: `give model "${entry.id}" a valid key (Models page, or chatos models add ${entry.id} … --api-key-stdin), then resume` };
+      return {
+        ...base,
+        code: 'PROVIDER_AUTH',
+        message: `${where} refused the key: ${error.message}`,
+        hint: `give model "${entry.id}" a valid key (Models page, or chatos models add ${entry.id} … --api-key-stdin), then resume`,
+      };
     case 'too-long':
       return {
         kind: 'answer-limit',
@@ -81,7 +86,12 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
         modelId: entry.id,
       };
     case 'not-found':
-      return { ...base, code: 'PROVIDER_NOT_FOUND', message: `${where} does not know the model or the URL: ${error.message}`, hint: `check the model name and base URL (chatos models test ${entry.id}), then resume` };
+      return {
+        ...base,
+        code: 'PROVIDER_NOT_FOUND',
+        message: `${where} does not know the model or the URL: ${error.message}`,
+        hint: `check the model name and base URL (chatos models test ${entry.id}), then resume`,
+      };
     case 'quota':
       return {
         ...base,
@@ -97,7 +107,12 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
         hint: `summarize the older turns and retry (Summarize and retry on the Chat page), switch to a model with a larger context window, or set model "${entry.id}"'s context window so older turns are summarized before it is reached`,
       };
     case 'content-filter':
-      return { ...base, code: 'PROVIDER_CONTENT_FILTERED', message: `${where}'s content filter refused the request: ${error.message}`, hint: 'rephrase the last message (edit it), or use another model; sending it again unchanged is refused again' };
+      return {
+        ...base,
+        code: 'PROVIDER_CONTENT_FILTERED',
+        message: `${where}'s content filter refused the request: ${error.message}`,
+        hint: 'rephrase the last message (edit it), or use another model; sending it again unchanged is refused again',
+      };
     default: {
       if (decision.why === 'wait-too-long') {
         const seconds = Math.ceil((error.retryAfterMs ?? 0) / 1000);
@@ -105,9 +120,19 @@ export function providerStop(error: ProviderError, entry: ModelEntry, decision: 
       }
       const tries = attempts === 1 ? 'once' : `${attempts} times`;
       if (error.kind === 'rate-limited') {
-        return { ...base, code: 'PROVIDER_RATE_LIMITED', message: `${where} kept answering "too many requests" (${tries}): ${error.message}`, hint: "resume in a minute, or check the rate limits of your plan in the provider's settings" };
+        return {
+          ...base,
+          code: 'PROVIDER_RATE_LIMITED',
+          message: `${where} kept answering "too many requests" (${tries}): ${error.message}`,
+          hint: "resume in a minute, or check the rate limits of your plan in the provider's settings",
+        };
       }
-      return { ...base, code: 'PROVIDER_UNAVAILABLE', message: `${where} failed ${tries} (${error.kind}${error.status ? ` ${error.status}` : error.network ? `: ${error.network}` : ''}): ${error.message}`, hint: 'resume the conversation when the provider answers again (chatos models test shows whether it does)' };
+      return {
+        ...base,
+        code: 'PROVIDER_UNAVAILABLE',
+        message: `${where} failed ${tries} (${error.kind}${error.status ? ` ${error.status}` : error.network ? `: ${error.network}` : ''}): ${error.message}`,
+        hint: 'resume the conversation when the provider answers again (chatos models test shows whether it does)',
+      };
     }
   }
 }

@@ -100,7 +100,8 @@ export class PageChat {
 
   private ownAgent(app: PageApp, id: string): Agent {
     const agent = this.deps.agents.get(id);
-    if (!this.isOwn(app, agent)) throw new ChatError('NOT_THE_APPS', `agent "${id}" is not one of ${app.pluginId}/${app.appId}'s agents`, 'a page may use only the agents it created (host.chat.agents.create or createForApp)');
+    if (!this.isOwn(app, agent))
+      throw new ChatError('NOT_THE_APPS', `agent "${id}" is not one of ${app.pluginId}/${app.appId}'s agents`, 'a page may use only the agents it created (host.chat.agents.create or createForApp)');
     return agent;
   }
 
@@ -138,7 +139,14 @@ export class PageChat {
   private update(app: PageApp, id: string, patch: PageAgentFields): Agent {
     const current = this.ownAgent(app, id);
     for (const sub of patch.subAgents ?? []) this.ownAgent(app, sub);
-    const own = current.uiApps.find((u) => u.pluginId === app.pluginId && u.appId === app.appId) ?? { pluginId: app.pluginId, appId: app.appId, mcp: true, prompt: true, mcpServerIds: [], promptIds: [] };
+    const own = current.uiApps.find((u) => u.pluginId === app.pluginId && u.appId === app.appId) ?? {
+      pluginId: app.pluginId,
+      appId: app.appId,
+      mcp: true,
+      prompt: true,
+      mcpServerIds: [],
+      promptIds: [],
+    };
     return this.deps.agents.update(id, {
       ...current,
       ...(patch.name !== undefined ? { name: patch.name } : {}),

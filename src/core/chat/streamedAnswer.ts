@@ -118,7 +118,13 @@ function output(into: Streamed, thinking: boolean, now: number): void {
  * failure leaves the partial there). `now`: the clock pieces are timed by
  * (performance.now(), unless a test gives its own).
  */
-export async function collect(client: ModelClient, request: ModelRequest, into: Streamed, options: { signal: AbortSignal; idleTimeoutMs: number; maxAnswerChars?: number; now?: () => number }, hooks: StreamHooks = {}): Promise<void> {
+export async function collect(
+  client: ModelClient,
+  request: ModelRequest,
+  into: Streamed,
+  options: { signal: AbortSignal; idleTimeoutMs: number; maxAnswerChars?: number; now?: () => number },
+  hooks: StreamHooks = {},
+): Promise<void> {
   const now = options.now ?? (() => performance.now());
   const limits = { signal: options.signal, idleTimeoutMs: options.idleTimeoutMs, ...(options.maxAnswerChars !== undefined ? { maxAnswerChars: options.maxAnswerChars } : {}) };
   for await (const event of client.stream(request, limits)) {

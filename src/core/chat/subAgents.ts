@@ -51,7 +51,14 @@ export function subAgentTools(agent: Agent, find: (id: string) => Agent | undefi
     if (!VALID_NAME.test(name) || names.has(name)) return problem('AGENT_SUBAGENT_NAME', `sub-agent "${id}" would be offered as "${name}", which another tool already is`, 'rename one of the agents');
     names.add(name);
     const about = sub.description.trim() || sub.name;
-    tools.push({ agentId: id, spec: { name, description: `Delegate a task to the agent "${sub.name}" (${id}): ${about}. It works on its own with its own tools and answers with its result.`, inputSchema: { ...SUB_AGENT_INPUT } } });
+    tools.push({
+      agentId: id,
+      spec: {
+        name,
+        description: `Delegate a task to the agent "${sub.name}" (${id}): ${about}. It works on its own with its own tools and answers with its result.`,
+        inputSchema: { ...SUB_AGENT_INPUT },
+      },
+    });
   });
   return { tools, problems };
 }

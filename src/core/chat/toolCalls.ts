@@ -73,7 +73,16 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
-      call: { ...base, phase: 'finished', status, durationMs, summary: resultSummary(content), ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}), ...(childConversationId ? { childConversationId } : {}), ...signIn },
+      call: {
+        ...base,
+        phase: 'finished',
+        status,
+        durationMs,
+        summary: resultSummary(content),
+        ...(extra.artifacts?.length ? { artifacts: extra.artifacts } : {}),
+        ...(childConversationId ? { childConversationId } : {}),
+        ...signIn,
+      },
     });
     return {
       role: 'tool',
@@ -122,7 +131,8 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   }
 
   const running = begin();
-  const cancelled = () => finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
+  const cancelled = () =>
+    finish('cancelled', textItem(batch.signal.aborted ? 'Cancelled: the user stopped the conversation while this call ran.' : 'Cancelled: the user cancelled this call while it ran.'));
   const onProgress = (progress: Parameters<typeof callProgress>[0]) => deps.emit({ type: 'toolCall', call: { ...base, phase: 'progress', progress: callProgress(progress) } });
   const onAsked = (request: { id: string; expiresAt: number; createdAt: number }) => {
     waiting = true;
@@ -143,7 +153,8 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const serverId = result.tool.serverId;
     const artifacts = result.artifacts.map((a) => ({ file: a.path, mimeType: a.mimeType }));
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
-    const status: ToolCallStatus = result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
+    const status: ToolCallStatus =
+      result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     return finish(status, content, { serverId, artifacts });
   } catch (error) {
     if (running.signal.aborted) return cancelled();

@@ -24,7 +24,11 @@ export function storedContent(result: CallToolResult, conversationFolder: string
         break;
       }
       case 'resource':
-        items.push('text' in item.resource && typeof item.resource.text === 'string' ? { type: 'text', text: item.resource.text } : { type: 'note', text: `[a binary resource ${item.resource.uri} was returned]` });
+        items.push(
+          'text' in item.resource && typeof item.resource.text === 'string'
+            ? { type: 'text', text: item.resource.text }
+            : { type: 'note', text: `[a binary resource ${item.resource.uri} was returned]` },
+        );
         break;
       default:
         items.push({ type: 'note', text: `[a ${item.type} item was returned; it is not shown to the model]` });
@@ -38,7 +42,11 @@ export function storedContent(result: CallToolResult, conversationFolder: string
 /** The first lines of a result's text, for a tool card or a terminal line. */
 export function resultSummary(content: readonly ToolContentItem[], max = 200): string {
   const shown = content.filter((item) => item.type !== 'reminder');
-  const text = shown.map((item) => (item.type === 'image' ? `[image ${item.mimeType}]` : item.text)).join(' ').replace(/\s+/g, ' ').trim();
+  const text = shown
+    .map((item) => (item.type === 'image' ? `[image ${item.mimeType}]` : item.text))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -61,14 +61,26 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number, ma
   const agent = deps.agents.get(agentId);
   if (!agent) return stop('AGENT_NOT_FOUND', `no agent "${agentId}": it was deleted`, 'start a new conversation with another agent');
   const modelId = who.modelId ?? agent.modelId;
-  if (!modelId) return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
+  if (!modelId)
+    return stop('AGENT_NO_MODEL', `agent "${agent.id}" has no model to chat with`, `choose one in the agent's settings (Agents page), after adding one: chatos models add ID --preset openai`);
   const entry = deps.models.get(modelId);
   if (!entry) {
     return who.modelId
-      ? stop('MODEL_NOT_FOUND', `this conversation was switched to model "${modelId}", which no longer exists`, "switch the conversation to another model (the model menu above the messages, or chatos chat --model ID)", modelId)
+      ? stop(
+          'MODEL_NOT_FOUND',
+          `this conversation was switched to model "${modelId}", which no longer exists`,
+          'switch the conversation to another model (the model menu above the messages, or chatos chat --model ID)',
+          modelId,
+        )
       : stop('MODEL_NOT_FOUND', `agent "${agent.id}" names model "${modelId}", which does not exist`, 'add it (chatos models add), or choose another model for the agent', modelId);
   }
-  if (modelKind(entry) !== 'chat') return stop('MODEL_NOT_CHAT', `model "${entry.id}" is an embedding model; it cannot answer in a chat`, 'choose a chat model for the agent or the conversation (an embedding model serves knowledge bases)', entry.id);
+  if (modelKind(entry) !== 'chat')
+    return stop(
+      'MODEL_NOT_CHAT',
+      `model "${entry.id}" is an embedding model; it cannot answer in a chat`,
+      'choose a chat model for the agent or the conversation (an embedding model serves knowledge bases)',
+      entry.id,
+    );
   let key: string | undefined;
   try {
     key = await deps.models.keyFor(entry);
@@ -107,7 +119,12 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number, ma
     tools: projected.tools,
     permissions: new Map(listed.tools.map((t) => [t.name, t.permission])),
     subAgents: new Map(subs.tools.map((s) => [s.spec.name, s.agentId])),
-    problems: distinct([...resolved.problems, ...listed.problems, ...subs.problems, ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message }))]),
+    problems: distinct([
+      ...resolved.problems,
+      ...listed.problems,
+      ...subs.problems,
+      ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message })),
+    ]),
   };
 }
 

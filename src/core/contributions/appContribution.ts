@@ -24,13 +24,7 @@ function transportOf(url: string): 'stdio' | 'http' {
 }
 
 /** Derives an app's names, url, meta and exposure (docs/rules/names-and-exposure.md#where-the-contribution-lives). Pure apart from the cached defaults lookup. */
-export function contributeApp(
-  manifest: PluginManifest,
-  pluginDir: string,
-  source: PluginSource,
-  app: ValidatedApp,
-  ctx: ContributionContext,
-): { contribution: AppContribution; problems: Problem[] } {
+export function contributeApp(manifest: PluginManifest, pluginDir: string, source: PluginSource, app: ValidatedApp, ctx: ContributionContext): { contribution: AppContribution; problems: Problem[] } {
   const appManifest = app.manifest;
   const ai = appManifest.ai;
   const serverName = deriveServerName(manifest.id, appManifest.id);

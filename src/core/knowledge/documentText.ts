@@ -31,12 +31,19 @@ async function pagesText(pdf: PdfDocument, file: string): Promise<string> {
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number);
     const content = await page.getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('').trim();
+    const text = content.items
+      .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
+      .join('')
+      .trim();
     page.cleanup();
     // A blank line between pages: a page end is a paragraph end for the chunker.
     length += text.length + 2;
     if (length > MAX_TEXT_CHARS) {
-      throw new KnowledgeError('KB_DOCUMENT_TOO_LARGE', `${file} has more than ${MAX_TEXT_CHARS} characters of text (reading stopped at page ${number} of ${pdf.numPages})`, 'split it into smaller files');
+      throw new KnowledgeError(
+        'KB_DOCUMENT_TOO_LARGE',
+        `${file} has more than ${MAX_TEXT_CHARS} characters of text (reading stopped at page ${number} of ${pdf.numPages})`,
+        'split it into smaller files',
+      );
     }
     pages.push(text);
   }
@@ -55,14 +62,23 @@ async function pdfToText(bytes: Buffer, file: string): Promise<string> {
     }
   } catch (error) {
     if (error instanceof KnowledgeError) throw error;
-    throw new KnowledgeError('KB_FILE_UNREADABLE', `${file} is not a PDF that can be read: ${(error as Error).message}`, 'open it in a PDF reader to check it; a scanned PDF without a text layer has no text to add');
+    throw new KnowledgeError(
+      'KB_FILE_UNREADABLE',
+      `${file} is not a PDF that can be read: ${(error as Error).message}`,
+      'open it in a PDF reader to check it; a scanned PDF without a text layer has no text to add',
+    );
   }
 }
 
 function fileType(file: string): (typeof KNOWLEDGE_FILE_TYPES)[number] {
   const extension = path.extname(file).toLowerCase();
   const known = KNOWLEDGE_FILE_TYPES.find((type) => type === extension);
-  if (!known) throw new KnowledgeError('KB_FILE_UNSUPPORTED', `${file}: a knowledge base reads ${KNOWLEDGE_FILE_TYPES.join(', ')} files, not "${extension || '(no extension)'}"`, 'save it as text, Markdown, HTML or PDF');
+  if (!known)
+    throw new KnowledgeError(
+      'KB_FILE_UNSUPPORTED',
+      `${file}: a knowledge base reads ${KNOWLEDGE_FILE_TYPES.join(', ')} files, not "${extension || '(no extension)'}"`,
+      'save it as text, Markdown, HTML or PDF',
+    );
   return known;
 }
 
@@ -99,6 +115,7 @@ export async function documentFromBytes(name: string, bytes: Buffer): Promise<Do
 export function checkedText(text: string, source: string): string {
   const normalized = text.replace(/\r\n?/g, '\n');
   if (!normalized.trim()) throw new KnowledgeError('KB_DOCUMENT_EMPTY', `${source} has no text to add`, 'a scanned PDF needs OCR first; an empty file has nothing to search');
-  if (normalized.length > MAX_TEXT_CHARS) throw new KnowledgeError('KB_DOCUMENT_TOO_LARGE', `${source} has ${normalized.length} characters of text, more than ${MAX_TEXT_CHARS}`, 'split it into smaller files');
+  if (normalized.length > MAX_TEXT_CHARS)
+    throw new KnowledgeError('KB_DOCUMENT_TOO_LARGE', `${source} has ${normalized.length} characters of text, more than ${MAX_TEXT_CHARS}`, 'split it into smaller files');
   return normalized;
 }

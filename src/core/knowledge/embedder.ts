@@ -28,11 +28,19 @@ function checkedVectors(data: { index: number; embedding: unknown }[], count: nu
   for (const item of data) if (item.index >= 0 && item.index < count) vectors[item.index] = item.embedding as number[];
   const dimensions = vectors[0]?.length ?? 0;
   if (dimensions > MAX_EMBEDDING_DIMENSIONS) {
-    throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" answered vectors of ${dimensions} numbers, more than the ${MAX_EMBEDDING_DIMENSIONS} a knowledge base keeps`, 'check that the entry names an embedding model and its server is the one you meant');
+    throw new KnowledgeError(
+      'KB_EMBEDDING_FAILED',
+      `model "${modelId}" answered vectors of ${dimensions} numbers, more than the ${MAX_EMBEDDING_DIMENSIONS} a knowledge base keeps`,
+      'check that the entry names an embedding model and its server is the one you meant',
+    );
   }
   for (const [i, vector] of vectors.entries()) {
     if (!Array.isArray(vector) || vector.length === 0 || vector.length !== dimensions || !vector.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${modelId}" answered without a usable vector for input ${i} (${count} sent)`, 'check that the entry names an embedding model (e.g. text-embedding-3-small, nomic-embed-text)');
+      throw new KnowledgeError(
+        'KB_EMBEDDING_FAILED',
+        `model "${modelId}" answered without a usable vector for input ${i} (${count} sent)`,
+        'check that the entry names an embedding model (e.g. text-embedding-3-small, nomic-embed-text)',
+      );
     }
   }
   return vectors as number[][];
@@ -47,7 +55,11 @@ function checkedVectors(data: { index: number; embedding: unknown }[], count: nu
  */
 export function createEmbedder(entry: ModelEntry, apiKey: string | undefined, options: { retries?: number } = {}): Embedder {
   if (!offersEmbeddings(entry)) {
-    throw new KnowledgeError('KB_MODEL_NO_EMBEDDINGS', `model "${entry.id}" speaks the ${entry.api} API, which offers no embeddings`, 'choose a model entry with an OpenAI-compatible API (/embeddings), or none for search by words only');
+    throw new KnowledgeError(
+      'KB_MODEL_NO_EMBEDDINGS',
+      `model "${entry.id}" speaks the ${entry.api} API, which offers no embeddings`,
+      'choose a model entry with an OpenAI-compatible API (/embeddings), or none for search by words only',
+    );
   }
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null } };
   // The SDK's own retries (2, with backoff) cover a reset socket, a 429 or a 5xx: an add of hundreds of batches should not fail on one.
@@ -63,7 +75,12 @@ export function createEmbedder(entry: ModelEntry, apiKey: string | undefined, op
         if (error instanceof KnowledgeError) throw error;
         if (signal?.aborted) throw new KnowledgeError('KB_CANCELLED', 'cancelled while embedding');
         const failure = classifyProviderError(error, { toolNames: [], ...(apiKey ? { secret: apiKey } : {}) });
-        throw new KnowledgeError('KB_EMBEDDING_FAILED', `embedding with model "${entry.id}" failed (${failure.kind}${failure.status ? ` ${failure.status}` : ''}): ${failure.message}`, 'test the model entry (chatos models test), or choose another embedding model', failure.toJSON());
+        throw new KnowledgeError(
+          'KB_EMBEDDING_FAILED',
+          `embedding with model "${entry.id}" failed (${failure.kind}${failure.status ? ` ${failure.status}` : ''}): ${failure.message}`,
+          'test the model entry (chatos models test), or choose another embedding model',
+          failure.toJSON(),
+        );
       }
     },
   };

@@ -29,7 +29,15 @@ export function knowledgeToolFor(agent: Pick<Agent, 'id' | 'knowledgeBases'>, ex
   agent.knowledgeBases.forEach((id, i) => {
     const base = byId.get(id);
     if (base) bases.push(base);
-    else problems.push({ severity: 'warning', code: 'AGENT_KB_MISSING', file: agent.id, path: `knowledgeBases[${i}]`, message: `no knowledge base "${id}": it is not searched`, hint: 'create it, or remove it from the agent' });
+    else
+      problems.push({
+        severity: 'warning',
+        code: 'AGENT_KB_MISSING',
+        file: agent.id,
+        path: `knowledgeBases[${i}]`,
+        message: `no knowledge base "${id}": it is not searched`,
+        hint: 'create it, or remove it from the agent',
+      });
   });
   if (!bases.length) return { problems };
   const list = bases.map((b) => `"${b.id}" (${b.name}${b.description ? `: ${b.description}` : ''})`).join('; ');
@@ -69,7 +77,10 @@ export async function runKnowledgeSearch(search: KnowledgeSearch, attached: read
     const result = await search(id, query, { limit, ...(signal ? { signal } : {}) });
     if (!result.hits.length) return { ok: true, text: `No chunk of knowledge base "${id}" matches "${query}".` };
     const lines = result.hits.map((hit, i) => `${i + 1}. source ${sourceOf(hit)}${hit.heading ? ` under "${hit.heading}"` : ''} (chunk ${hit.id}, score ${hit.score.toFixed(3)})\n${hit.text}`);
-    return { ok: true, text: `${result.hits.length} chunk(s) from knowledge base "${id}" (${result.mode} search${result.note ? `; ${result.note}` : ''}). Cite the sources you use.\n\n${lines.join('\n\n')}` };
+    return {
+      ok: true,
+      text: `${result.hits.length} chunk(s) from knowledge base "${id}" (${result.mode} search${result.note ? `; ${result.note}` : ''}). Cite the sources you use.\n\n${lines.join('\n\n')}`,
+    };
   } catch (error) {
     return { ok: false, text: `Searching knowledge base "${id}" failed: ${(error as Error).message}` };
   }

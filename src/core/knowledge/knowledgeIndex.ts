@@ -24,7 +24,15 @@ const searchOptions: Options<Chunk> = {
 };
 const createWords = () => new MiniSearch<Chunk>(searchOptions);
 
-const chunkOf = (document: Chunk): Chunk => ({ id: document.id, file: document.file, position: document.position, start: document.start, end: document.end, heading: document.heading, text: document.text });
+const chunkOf = (document: Chunk): Chunk => ({
+  id: document.id,
+  file: document.file,
+  position: document.position,
+  start: document.start,
+  end: document.end,
+  heading: document.heading,
+  text: document.text,
+});
 
 /** index.msp as written now: the chunks and MiniSearch's index of their words. */
 interface SavedText {
@@ -89,7 +97,11 @@ export class KnowledgeIndex {
     const vectors = fromFile ?? (dimensions ? new VectorRows(dimensions) : null);
     const index = new KnowledgeIndex(createWords(), vectors);
     index.addWords(documents.map(chunkOf));
-    if (inside.length) vectors!.add(inside.map((d) => d.id), inside.map((d) => d.embedding!));
+    if (inside.length)
+      vectors!.add(
+        inside.map((d) => d.id),
+        inside.map((d) => d.embedding!),
+      );
     index.pending = { kind: 'rewrite', bytes: vectors?.toBytes() ?? null };
     return index;
   }
@@ -125,7 +137,10 @@ export class KnowledgeIndex {
   async add(chunks: readonly Chunk[], vectors?: readonly number[][]): Promise<void> {
     this.addWords(chunks);
     if (!vectors || !this.vectors || !chunks.length) return;
-    const appended = this.vectors.add(chunks.map((c) => c.id), vectors);
+    const appended = this.vectors.add(
+      chunks.map((c) => c.id),
+      vectors,
+    );
     if (this.pending.kind === 'rewrite') this.pending = { kind: 'rewrite', bytes: this.vectors.toBytes() };
     else this.pending = { kind: 'append', bytes: [...(this.pending.kind === 'append' ? this.pending.bytes : []), appended] };
   }
@@ -178,7 +193,10 @@ export class KnowledgeIndex {
 
   /** The best `limit` chunks by BM25, best first (MiniSearch sorts its results). */
   private textHits(query: string, limit: number): { id: string; score: number }[] {
-    return this.words.search(query).slice(0, limit).map((result) => ({ id: result.id as string, score: result.score }));
+    return this.words
+      .search(query)
+      .slice(0, limit)
+      .map((result) => ({ id: result.id as string, score: result.score }));
   }
 
   private hit(id: string, score: number): SearchHit[] {

@@ -57,7 +57,11 @@ const MAX_INDEX_BYTES = 2 * 1024 * 1024 * 1024 - 1;
 const newChunkId = () => `c_${randomBytes(8).toString('hex')}`;
 
 function invalid(issues: { path: PropertyKey[]; message: string }[]): KnowledgeError {
-  return new KnowledgeError('KB_INVALID', `the knowledge base settings are not valid: ${issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'correct the fields named');
+  return new KnowledgeError(
+    'KB_INVALID',
+    `the knowledge base settings are not valid: ${issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    'correct the fields named',
+  );
 }
 
 function cancelled(signal: AbortSignal | undefined): void {
@@ -248,10 +252,19 @@ export class KnowledgeService {
       let embeddedWith = base.embeddedWith;
       if (base.embeddingModel) {
         const embedder = await this.embedderFor(base.embeddingModel);
-        vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), single, options);
+        vectors = await this.embedBatches(
+          embedder,
+          chunks.map((c) => c.text),
+          single,
+          options,
+        );
         const dimensions = vectors[0]?.length ?? 0;
         if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && index.size > 0) {
-          throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`, `re-embed it first: chatos kb reembed ${id}`);
+          throw new KnowledgeError(
+            'KB_INVALID',
+            `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`,
+            `re-embed it first: chatos kb reembed ${id}`,
+          );
         }
         if (dimensions) embeddedWith = { model: embedder.modelId, dimensions };
       }
@@ -275,7 +288,13 @@ export class KnowledgeService {
       await target.add(chunks, vectors);
       this.commit(this.touched({ ...base, embeddedWith }, target), target);
       return documents.map((document, i) => {
-        const result: AddResult = { file: document.name, chunks: cut[i]!.length, replaced: before.get(document.name) ?? 0, embedded: vectors !== undefined, ...(document.notes.length ? { notes: document.notes } : {}) };
+        const result: AddResult = {
+          file: document.name,
+          chunks: cut[i]!.length,
+          replaced: before.get(document.name) ?? 0,
+          embedded: vectors !== undefined,
+          ...(document.notes.length ? { notes: document.notes } : {}),
+        };
         before.set(document.name, cut[i]!.length);
         return result;
       });
@@ -357,7 +376,12 @@ export class KnowledgeService {
     const embedder = await this.embedderFor(model);
     const chunks = [...index.all()];
     if (chunks.length === 0) return { index: KnowledgeIndex.empty(null), embeddedWith: null };
-    const vectors = await this.embedBatches(embedder, chunks.map((c) => c.text), undefined, options);
+    const vectors = await this.embedBatches(
+      embedder,
+      chunks.map((c) => c.text),
+      undefined,
+      options,
+    );
     cancelled(options.signal);
     const dimensions = vectors[0]!.length;
     const byId = new Map(chunks.map((chunk, i) => [chunk.id, vectors[i]!]));
@@ -371,7 +395,12 @@ export class KnowledgeService {
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       cancelled(options.signal);
       const batch = await embedder.embed(texts.slice(i, i + EMBED_BATCH), options.signal);
-      if (vectors.length && batch[0]!.length !== vectors[0]!.length) throw new KnowledgeError('KB_EMBEDDING_FAILED', `model "${embedder.modelId}" answered vectors of different lengths (${vectors[0]!.length} and ${batch[0]!.length})`, 'choose an embedding model that answers one length');
+      if (vectors.length && batch[0]!.length !== vectors[0]!.length)
+        throw new KnowledgeError(
+          'KB_EMBEDDING_FAILED',
+          `model "${embedder.modelId}" answered vectors of different lengths (${vectors[0]!.length} and ${batch[0]!.length})`,
+          'choose an embedding model that answers one length',
+        );
       vectors.push(...batch);
       report(vectors.length);
     }
@@ -383,11 +412,24 @@ export class KnowledgeService {
   private embeddingEntry(modelId: string): ModelEntry {
     const entry = this.deps.models.get(modelId);
     if (!entry) {
-      const known = this.deps.models.ids().filter((id) => { const e = this.deps.models.get(id); return e !== undefined && modelKind(e) === 'embedding'; });
-      throw new KnowledgeError('KB_MODEL_NOT_FOUND', `no model entry "${modelId}"`, known.length ? `one of the embedding entries: ${known.join(', ')}; or none, to search by words only` : 'add an embedding model (chatos models add ID --kind embedding …), or choose none to search by words only');
+      const known = this.deps.models.ids().filter((id) => {
+        const e = this.deps.models.get(id);
+        return e !== undefined && modelKind(e) === 'embedding';
+      });
+      throw new KnowledgeError(
+        'KB_MODEL_NOT_FOUND',
+        `no model entry "${modelId}"`,
+        known.length
+          ? `one of the embedding entries: ${known.join(', ')}; or none, to search by words only`
+          : 'add an embedding model (chatos models add ID --kind embedding …), or choose none to search by words only',
+      );
     }
     if (modelKind(entry) !== 'embedding') {
-      throw new KnowledgeError('KB_MODEL_NOT_EMBEDDING', `model "${modelId}" (${entry.model}) is a chat model, not an embedding model: a knowledge base needs vectors from an embedding model`, 'choose an entry of kind embedding (e.g. text-embedding-3-small, nomic-embed-text), or set the entry\'s kind to embedding if it is one; its Test on the Models page shows its dimension');
+      throw new KnowledgeError(
+        'KB_MODEL_NOT_EMBEDDING',
+        `model "${modelId}" (${entry.model}) is a chat model, not an embedding model: a knowledge base needs vectors from an embedding model`,
+        "choose an entry of kind embedding (e.g. text-embedding-3-small, nomic-embed-text), or set the entry's kind to embedding if it is one; its Test on the Models page shows its dimension",
+      );
     }
     if (!offersEmbeddings(entry)) createEmbedder(entry, undefined);
     return entry;
@@ -501,7 +543,11 @@ export class KnowledgeService {
       }
       return { base, index };
     } catch (error) {
-      throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`, 'delete the base and add its documents again');
+      throw new KnowledgeError(
+        'KB_BROKEN',
+        `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`,
+        'delete the base and add its documents again',
+      );
     }
   }
 
@@ -527,11 +573,18 @@ export class KnowledgeService {
     const parsed = KnowledgeBaseSchema.safeParse(json);
     if (parsed.success && parsed.data.id === id) return parsed.data;
     if (!strict) return undefined;
-    throw new KnowledgeError('KB_BROKEN', `${file} is not a valid knowledge base: ${parsed.success ? `its id "${parsed.data.id}" is not its folder's name` : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'restore it from a backup, or delete the base and add its documents again');
+    throw new KnowledgeError(
+      'KB_BROKEN',
+      `${file} is not a valid knowledge base: ${parsed.success ? `its id "${parsed.data.id}" is not its folder's name` : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      'restore it from a backup, or delete the base and add its documents again',
+    );
   }
 
   private freeId(name: string): string {
-    const base = normalizeName(name).replace(/^[^a-z0-9]+/, '').slice(0, 48) || 'kb';
+    const base =
+      normalizeName(name)
+        .replace(/^[^a-z0-9]+/, '')
+        .slice(0, 48) || 'kb';
     let id = base;
     for (let n = 2; fs.existsSync(this.folderOf(id)); n++) id = `${base}-${n}`;
     return id;
@@ -551,7 +604,11 @@ function writeVectors(file: string, write: VectorsWrite): void {
     fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (error) {
     // A link (ELOOP), a FIFO without a reader (ENXIO), a file gone or not writable.
-    throw new KnowledgeError('KB_BROKEN', `${file} cannot be appended to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'delete it and re-embed the base: chatos kb reembed ID');
+    throw new KnowledgeError(
+      'KB_BROKEN',
+      `${file} cannot be appended to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      'delete it and re-embed the base: chatos kb reembed ID',
+    );
   }
   try {
     if (!fs.fstatSync(fd).isFile()) throw new KnowledgeError('KB_BROKEN', `${file} is not a regular file`, 'delete it and re-embed the base: chatos kb reembed ID');

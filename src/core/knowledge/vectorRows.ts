@@ -109,7 +109,7 @@ export class VectorRows {
     const d = view.getUint32(4, true);
     if (d !== dimensions) return undefined;
     const byId = new Map<string, number>();
-    for (let at = HEADER_BYTES; at < bytes.byteLength; ) {
+    for (let at = HEADER_BYTES; at < bytes.byteLength;) {
       const length = bytes[at]!;
       const end = at + 1 + length + d * 4;
       if (end > bytes.byteLength) break;

@@ -237,16 +237,24 @@ export class McpRuntime {
     const { configFile, registry } = this.options;
     const source = { kind: 'mcp-yaml' as const, file: configFile };
     const rejected = new Set(load.kind === 'loaded' ? [...load.servers].filter(([, server]) => isRejectedServer(server)).map(([key]) => registryId(HOST_APP_ID, key)) : []);
-    registry.reconcile((s) => s.kind === 'mcp-yaml', { servers: [...yaml.values()].map((def) => registryRowOf(def, source)), prompts: [] }, {
-      keep: (row) => load.kind === 'rejected' || rejected.has(row.id),
-      missingReason: () => `no longer in ${configFile}`,
-    });
+    registry.reconcile(
+      (s) => s.kind === 'mcp-yaml',
+      { servers: [...yaml.values()].map((def) => registryRowOf(def, source)), prompts: [] },
+      {
+        keep: (row) => load.kind === 'rejected' || rejected.has(row.id),
+        missingReason: () => `no longer in ${configFile}`,
+      },
+    );
   }
 
   /** Built-in (in-process) servers are registered like any other, under `chatos`. */
   private registerBuiltins(): void {
     const builtins = this.options.builtinServers ?? [];
-    this.options.registry.reconcile((s) => s.kind === 'builtin', { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] }, { missingReason: () => 'no longer built into this ChatOS' });
+    this.options.registry.reconcile(
+      (s) => s.kind === 'builtin',
+      { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] },
+      { missingReason: () => 'no longer built into this ChatOS' },
+    );
   }
 
   private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {
@@ -276,7 +284,14 @@ export class McpRuntime {
         } else {
           committed.set(id, current);
           report.keptLastGood.push(id);
-          report.problems.push({ severity: 'error', code: 'SERVER_RELOAD_FAILED', file: id, path: '', message: `${probed.message}; the previous configuration keeps running`, hint: 'fix the server configuration; it is retried on the next change' });
+          report.problems.push({
+            severity: 'error',
+            code: 'SERVER_RELOAD_FAILED',
+            file: id,
+            path: '',
+            message: `${probed.message}; the previous configuration keeps running`,
+            hint: 'fix the server configuration; it is retried on the next change',
+          });
         }
       }),
     );
@@ -306,7 +321,11 @@ export class McpRuntime {
    * not checked here: at listing, the catalog drops its colliding tool and
    * the server that listed first keeps the name (`listedOrder`).
    */
-  private commitUnlessColliding(listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[], committed: Map<string, ServerDefinition>, report: ReloadReport): void {
+  private commitUnlessColliding(
+    listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[],
+    committed: Map<string, ServerDefinition>,
+    report: ReloadReport,
+  ): void {
     if (listed.length === 0) return;
     const fileOf = fileOfServer(this.options.configFile);
     const pending = new Set(listed.map((entry) => entry.id));
@@ -365,7 +384,17 @@ export class McpRuntime {
     if (!inUse || definition.disabled) return { ok: true };
     const gate = this.gateAtSpawn(definition);
     if (!gate.ok) {
-      return { ok: true, refused: { severity: 'warning', code: gate.code, file: definition.id, path: '', message: `${gate.message}: its new configuration was not started, and the running one was stopped`, hint: gate.fix } };
+      return {
+        ok: true,
+        refused: {
+          severity: 'warning',
+          code: gate.code,
+          file: definition.id,
+          path: '',
+          message: `${gate.message}: its new configuration was not started, and the running one was stopped`,
+          hint: gate.fix,
+        },
+      };
     }
     const connection = this.oneOffConnection(definition, this.connections.logOf(definition.id));
     try {
@@ -406,7 +435,12 @@ export class McpRuntime {
     const log = new ServerLog({ maxLines: 200, maxBytes: 64 * 1024 });
     const connection = this.oneOffConnection(definition, log);
     const started = this.options.now();
-    const stderr = () => log.entries().filter((e) => e.stream === 'stderr').map((e) => e.text.trimEnd()).slice(-20);
+    const stderr = () =>
+      log
+        .entries()
+        .filter((e) => e.stream === 'stderr')
+        .map((e) => e.text.trimEnd())
+        .slice(-20);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     try {
@@ -418,7 +452,8 @@ export class McpRuntime {
       return { ok: true, tools: [...connection.tools], ms, stderr: stderr() };
     } catch (error) {
       const ms = this.options.now() - started;
-      if (error instanceof McpRuntimeError) return { ok: false, code: error.code, ...(error.reason ? { reason: error.reason } : {}), message: error.message, ...(error.fix ? { fix: error.fix } : {}), ms, stderr: stderr() };
+      if (error instanceof McpRuntimeError)
+        return { ok: false, code: error.code, ...(error.reason ? { reason: error.reason } : {}), message: error.message, ...(error.fix ? { fix: error.fix } : {}), ms, stderr: stderr() };
       return { ok: false, code: 'SERVER_START_FAILED', message: (error as Error).message, ms, stderr: stderr() };
     } finally {
       clearTimeout(timer);

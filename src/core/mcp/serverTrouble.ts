@@ -56,7 +56,12 @@ export function commandTrouble(definition: ServerDefinition, hostEnv: NodeJS.Pro
   if (lookup.found) return undefined;
   const command = transport.command;
   const where = whereConfigured(definition, mcpConfigFile);
-  const field = where.kind === 'yaml' ? `servers.${definition.name}.command in ${where.file}` : where.kind === 'plugin' ? `"command" in ai.mcp of app "${where.appId}" in ${where.file}` : `the command ${definition.providerAppId} registers for it`;
+  const field =
+    where.kind === 'yaml'
+      ? `servers.${definition.name}.command in ${where.file}`
+      : where.kind === 'plugin'
+        ? `"command" in ai.mcp of app "${where.appId}" in ${where.file}`
+        : `the command ${definition.providerAppId} registers for it`;
   const file = lookup.searched[0] ?? command;
   switch (lookup.reason) {
     case 'not-on-path':
@@ -71,7 +76,12 @@ export function commandTrouble(definition: ServerDefinition, hostEnv: NodeJS.Pro
     case 'no-such-file':
       return { code: 'SERVER_COMMAND_NOT_FOUND', message: `server "${definition.id}" cannot start: its command ${file} does not exist`, fix: `install it there, or correct ${field}`, at: now };
     case 'not-executable':
-      return { code: 'SERVER_COMMAND_NOT_FOUND', message: `server "${definition.id}" cannot start: its command ${file} is not executable`, fix: `make it executable (chmod +x ${file}), or correct ${field}`, at: now };
+      return {
+        code: 'SERVER_COMMAND_NOT_FOUND',
+        message: `server "${definition.id}" cannot start: its command ${file} is not executable`,
+        fix: `make it executable (chmod +x ${file}), or correct ${field}`,
+        at: now,
+      };
   }
 }
 

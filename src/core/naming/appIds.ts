@@ -27,7 +27,13 @@ export interface AppIdFault {
 
 /** A safe id close to `id`, for the hint: forbidden and control characters become `_`, ends trimmed. */
 export function suggestAppId(id: string): string {
-  const fixed = id.replace(CONTROL, '_').replace(FORBIDDEN, '_').replace(/\.{2,}/g, '.').trim().replace(/\.+$/, '').slice(0, MAX_APP_ID_LENGTH);
+  const fixed = id
+    .replace(CONTROL, '_')
+    .replace(FORBIDDEN, '_')
+    .replace(/\.{2,}/g, '.')
+    .trim()
+    .replace(/\.+$/, '')
+    .slice(0, MAX_APP_ID_LENGTH);
   return fixed || 'main';
 }
 
@@ -35,13 +41,21 @@ export function suggestAppId(id: string): string {
 export function appIdFault(id: string): AppIdFault | undefined {
   const hint = (why: string) => `${why}, e.g. "${suggestAppId(id)}"`;
   if (id.length === 0 || id.trim().length === 0) return { message: 'must not be empty', hint: 'give the app an id, e.g. "main" or "Report.Viewer"' };
-  if (id.length > MAX_APP_ID_LENGTH) return { message: `is ${id.length} characters long (at most ${MAX_APP_ID_LENGTH})`, hint: `shorten it: tool names derive from it and may have at most 64 characters` };
+  if (id.length > MAX_APP_ID_LENGTH)
+    return { message: `is ${id.length} characters long (at most ${MAX_APP_ID_LENGTH})`, hint: `shorten it: tool names derive from it and may have at most 64 characters` };
   if (id !== id.trim()) return { message: 'must not start or end with a space', hint: hint('remove the spaces') };
   const control = id.match(CONTROL);
-  if (control) return { message: `must not contain control characters (found ${[...new Set(control)].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ')})`, hint: hint('remove them') };
+  if (control)
+    return {
+      message: `must not contain control characters (found ${[...new Set(control)].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ')})`,
+      hint: hint('remove them'),
+    };
   const forbidden = id.match(FORBIDDEN);
   if (forbidden) {
-    return { message: `must not contain ${[...new Set(forbidden)].map((c) => JSON.stringify(c)).join(', ')}: an app id must be usable as a folder name on every system`, hint: hint('use letters, digits, ".", "_" or "-" instead') };
+    return {
+      message: `must not contain ${[...new Set(forbidden)].map((c) => JSON.stringify(c)).join(', ')}: an app id must be usable as a folder name on every system`,
+      hint: hint('use letters, digits, ".", "_" or "-" instead'),
+    };
   }
   if (id.includes('..')) return { message: 'must not contain "..", which names a parent folder in a path', hint: hint('use a single "." or "_"') };
   if (id.endsWith('.')) return { message: 'must not end with ".", which Windows drops from folder names', hint: hint('remove the trailing "."') };

@@ -5,7 +5,10 @@
 
 /** Lower-case, replace anything outside [a-z0-9_-] with `_`, trim `_` at both ends. */
 export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_-]/g, '_').replace(/^_+|_+$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 export function deriveServerName(pluginId: string, appId: string): string {

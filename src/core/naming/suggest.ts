@@ -10,5 +10,8 @@ export function suggestClosest(word: string, candidates: Iterable<string>, max =
     const contains = c.includes(lower) || lower.includes(c);
     if (contains || distance <= Math.max(2, Math.floor(word.length / 3))) scored.push({ candidate, score: contains ? -1 / (1 + c.length) : distance });
   }
-  return scored.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate)).slice(0, max).map((s) => s.candidate);
+  return scored
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, max)
+    .map((s) => s.candidate);
 }

@@ -51,7 +51,12 @@ export class PluginOperations {
     const { host } = this.deps;
     const installed = await installPlugin(source, host.home.userPluginsDir, { update: options.update });
     const updated = installed.replaced === true;
-    if (updated) await stopPlugin(host, installed.pluginId, serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir));
+    if (updated)
+      await stopPlugin(
+        host,
+        installed.pluginId,
+        serverIdsOf(host.catalog.apps, (app) => app.pluginDir === installed.dir),
+      );
     await this.deps.rescan.rescanAndReload();
     this.deps.emit({ kind: 'trust-changed', pluginIds: [installed.pluginId] });
     return { ...installed, updated };

@@ -129,7 +129,8 @@ export class ServerAdministration {
   async tools(serverId: string): Promise<{ tools: ServerTool[]; problems: Problem[] }> {
     const definition = this.require(serverId);
     if (definition.disabled) throw new OperationError('NOT_ALLOWED', `server ${serverId} is disabled, so it does not start`, 'enable it in its configuration first');
-    if (this.deps.settings.of(serverId).disabled) throw new OperationError('NOT_ALLOWED', `server ${serverId} is switched off, so it does not start`, 'switch it on with its switch on the MCP servers page first');
+    if (this.deps.settings.of(serverId).disabled)
+      throw new OperationError('NOT_ALLOWED', `server ${serverId} is switched off, so it does not start`, 'switch it on with its switch on the MCP servers page first');
     const tools = await this.rawToolsOf(definition);
     const settings = this.deps.settings.of(serverId);
     const off = new Set([...definition.disabledTools, ...settings.disabledTools]);
@@ -171,7 +172,10 @@ export class ServerAdministration {
   /** The server's recent output, one line per entry. */
   log(serverId: string): string[] {
     this.require(serverId);
-    return this.connections.logOf(serverId).entries().map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}${e.count ? ` (×${e.count})` : ''}`);
+    return this.connections
+      .logOf(serverId)
+      .entries()
+      .map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}${e.count ? ` (×${e.count})` : ''}`);
   }
 
   /** Switches a server on or off; off means no instance keeps running either: every conversation's lease ends now. */
@@ -193,13 +197,25 @@ export class ServerAdministration {
 
   /** Instances in error now: each a problem until the next call restarts it. */
   instanceProblems(): InstanceProblem[] {
-    return this.connections.snapshot().flatMap((snapshot) =>
-      snapshot.leases.flatMap((lease) =>
-        lease.state.kind === 'error'
-          ? [{ severity: 'error' as const, code: 'SERVER_ERROR', file: snapshot.serverId, path: '', message: lease.state.message, hint: 'open its log on the MCP servers page; the next call restarts it', source: 'servers' as const }]
-          : [],
-      ),
-    );
+    return this.connections
+      .snapshot()
+      .flatMap((snapshot) =>
+        snapshot.leases.flatMap((lease) =>
+          lease.state.kind === 'error'
+            ? [
+                {
+                  severity: 'error' as const,
+                  code: 'SERVER_ERROR',
+                  file: snapshot.serverId,
+                  path: '',
+                  message: lease.state.message,
+                  hint: 'open its log on the MCP servers page; the next call restarts it',
+                  source: 'servers' as const,
+                },
+              ]
+            : [],
+        ),
+      );
   }
 
   /** Every instance's state change (the servers page shows them live). Returns an unsubscribe function. */

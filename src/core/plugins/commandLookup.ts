@@ -71,7 +71,7 @@ export function missingCommandProblems(plugin: ValidatedPlugin, hostEnv: NodeJS.
     const own = variable(mcp.env, 'PATH', platform);
     const pathValue = own ?? variable(hostEnv, 'PATH', platform) ?? '';
     if (findOnPath(command, pathValue, platform, variable(hostEnv, 'PATHEXT', platform) ?? '')) return;
-    const which = own !== undefined ? "the PATH the plugin sets in ai.mcp.env" : "the host's PATH, which servers inherit";
+    const which = own !== undefined ? 'the PATH the plugin sets in ai.mcp.env' : "the host's PATH, which servers inherit";
     warn(
       `command "${command}" of app "${app.id}" is not found on ${which} (${pathValue || 'empty'}), so its server cannot start here`,
       `install ${command}, or give its full path in "command"; if the app (or chatos serve) is started from another shell, check that ${command} is on that PATH`,

@@ -72,7 +72,11 @@ function checkLinkable(host: PluginHost, dir: string): string {
   if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new RootsError('NOT_A_FOLDER', `${folder} is not a folder`, 'give the plugin folder (the one with plugin.json)');
   if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) throw new RootsError('NOT_A_FOLDER', `${folder} has no ${MANIFEST_FILE}`, 'give the plugin folder itself, or make one: chatos init DIR');
   if (host.pluginRoots.some((root) => !root.single && root.dir === path.dirname(folder))) {
-    throw new RootsError('ALWAYS_SCANNED', `${folder} is already scanned from its plugin root ${path.dirname(folder)}`, 'edit it there and trust it again after an edit (chatos trust), or move it out of that root to link it');
+    throw new RootsError(
+      'ALWAYS_SCANNED',
+      `${folder} is already scanned from its plugin root ${path.dirname(folder)}`,
+      'edit it there and trust it again after an edit (chatos trust), or move it out of that root to link it',
+    );
   }
   return folder;
 }
@@ -84,7 +88,12 @@ export async function linkDevPlugin(host: PluginHost, dir: string): Promise<{ pl
   const plugin = host.rescan().plugins.find((p) => p.dir === folder);
   if (!plugin?.id || plugin.status !== 'loaded') {
     // Linked, so the author sees its problems where it is listed; it runs once it loads and is linked again.
-    throw new PluginLifecycleError('INVALID', `${folder} is linked but does not load (${plugin?.status ?? 'not found'})`, `fix its problems (chatos validate ${folder}), then run chatos dev ${folder} again`, plugin);
+    throw new PluginLifecycleError(
+      'INVALID',
+      `${folder} is linked but does not load (${plugin?.status ?? 'not found'})`,
+      `fix its problems (chatos validate ${folder}), then run chatos dev ${folder} again`,
+      plugin,
+    );
   }
   const plan = runPlanOf(plugin, host.catalog.apps, plugin.backendEntry, host.hostModules);
   const trusted = trustPlugin(host, plugin.id, { plan });

@@ -12,9 +12,7 @@ export const SUPPORTED_MANIFEST_VERSION = 1;
 
 const idMessage = 'must start with a letter or digit and contain only letters, digits';
 
-export const PluginIdSchema = z
-  .string({ error: 'must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, { error: `${idMessage}, '.', '_' or '-' (at most 128)` });
+export const PluginIdSchema = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, { error: `${idMessage}, '.', '_' or '-' (at most 128)` });
 
 /** Any id the original ChatOS accepted, but for what cannot be a folder name or is unsafe in a path (see appIds.ts). */
 export const AppIdSchema = z.string({ error: 'must be a string' }).superRefine((id, ctx) => {
@@ -23,17 +21,12 @@ export const AppIdSchema = z.string({ error: 'must be a string' }).superRefine((
 });
 
 /** A provider app id names a folder under $CHATOS_HOME, so it must be a safe path segment. */
-export const ProviderAppIdSchema = z
-  .string({ error: 'must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: `${idMessage}, '_' or '-' (at most 64)` });
+export const ProviderAppIdSchema = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: `${idMessage}, '_' or '-' (at most 64)` });
 
 /** A path relative to the plugin folder; containment is checked against the disk later. */
 export const RelativePathSchema = z.string({ error: 'must be a path string' }).min(1, { error: 'must not be empty' });
 
-export const CompactEntrySchema = z.union([
-  RelativePathSchema,
-  z.object({ type: z.literal('module').default('module'), path: RelativePathSchema }),
-]);
+export const CompactEntrySchema = z.union([RelativePathSchema, z.object({ type: z.literal('module').default('module'), path: RelativePathSchema })]);
 
 export const ModuleEntrySchema = z.object({
   type: z.literal('module', { error: "must be 'module'" }),
@@ -80,20 +73,14 @@ export const McpSchema = z
     }
   });
 
-export const PromptSideSchema = z.union([
-  RelativePathSchema,
-  z.object({ path: RelativePathSchema }),
-  z.object({ content: z.string() }),
-]);
+export const PromptSideSchema = z.union([RelativePathSchema, z.object({ path: RelativePathSchema }), z.object({ content: z.string() })]);
 
 export const McpPromptSchema = z.union([
   RelativePathSchema,
-  z
-    .object({ title: z.string().optional(), zh: PromptSideSchema.optional(), en: PromptSideSchema.optional() })
-    .refine((p) => p.zh !== undefined || p.en !== undefined, {
-      error: 'needs "zh" or "en" (or both)',
-      params: { hint: 'add "zh": "prompt.zh.md" and/or "en": "prompt.en.md"' },
-    }),
+  z.object({ title: z.string().optional(), zh: PromptSideSchema.optional(), en: PromptSideSchema.optional() }).refine((p) => p.zh !== undefined || p.en !== undefined, {
+    error: 'needs "zh" or "en" (or both)',
+    params: { hint: 'add "zh": "prompt.zh.md" and/or "en": "prompt.en.md"' },
+  }),
 ]);
 
 export const ExposureValueSchema = z.union([z.boolean(), z.array(z.string({ error: 'must be a string' }))], {

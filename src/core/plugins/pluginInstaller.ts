@@ -120,7 +120,13 @@ export async function withStagedPlugin<T>(source: string, userRoot: string, use:
         throw new InstallError('ZIP_REFUSED', `${from} is not a readable zip: ${(error as Error).message}`, 'pass a plugin folder or a .zip file');
       }
       pluginDir = pluginRootIn(unzipped);
-      for (const name of names) leftOut.add(path.relative(pluginDir, path.join(unzipped, versionControlRoot(name))).split(path.sep).join('/'));
+      for (const name of names)
+        leftOut.add(
+          path
+            .relative(pluginDir, path.join(unzipped, versionControlRoot(name)))
+            .split(path.sep)
+            .join('/'),
+        );
     }
     const validated = validatePluginFolder(pluginDir);
     if (!validated.valid || !validated.manifest) {
@@ -129,7 +135,14 @@ export async function withStagedPlugin<T>(source: string, userRoot: string, use:
     const pluginId = validated.manifest.id;
     const target = path.join(userRoot, folderNameFor(pluginId));
     const installedId = fs.existsSync(target) ? (declaredId(target) ?? '') : undefined;
-    return await use({ pluginId, dir: pluginDir, target, ...(installedId !== undefined ? { installedId } : {}), problems: validated.problems.filter((p) => !hasErrors([p])), leftOut: [...leftOut].sort() });
+    return await use({
+      pluginId,
+      dir: pluginDir,
+      target,
+      ...(installedId !== undefined ? { installedId } : {}),
+      problems: validated.problems.filter((p) => !hasErrors([p])),
+      leftOut: [...leftOut].sort(),
+    });
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -148,7 +161,11 @@ export function placeStagedPlugin(staged: StagedPlugin, options: { update?: bool
       throw new InstallError('ALREADY_INSTALLED', `${target} holds another plugin (${staged.installedId || 'no valid plugin.json'})`, `uninstall it or remove that folder first`);
     }
     if (!options.update) {
-      throw new InstallError('ALREADY_INSTALLED', `${pluginId} is already installed at ${target}`, `install it again with --yes to update it in place (it keeps its grants and needs trusting again), or run "chatos uninstall ${pluginId}" first`);
+      throw new InstallError(
+        'ALREADY_INSTALLED',
+        `${pluginId} is already installed at ${target}`,
+        `install it again with --yes to update it in place (it keeps its grants and needs trusting again), or run "chatos uninstall ${pluginId}" first`,
+      );
     }
     const aside = path.join(path.dirname(staged.dir), 'replaced');
     fs.renameSync(target, aside);

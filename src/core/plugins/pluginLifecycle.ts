@@ -32,8 +32,15 @@ export function findPlugin(host: PluginHost, pluginId: string): PluginRecord {
   const plugins = host.rescan().plugins;
   const found = plugins.find((p) => p.id === pluginId && p.status === 'loaded') ?? plugins.find((p) => p.id === pluginId);
   if (found) return found;
-  const close = suggestClosest(pluginId, plugins.map((p) => p.id).filter((id): id is string => !!id));
-  throw new PluginLifecycleError('NOT_FOUND', `no plugin "${pluginId}" is installed${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list plugins with "chatos apps"');
+  const close = suggestClosest(
+    pluginId,
+    plugins.map((p) => p.id).filter((id): id is string => !!id),
+  );
+  throw new PluginLifecycleError(
+    'NOT_FOUND',
+    `no plugin "${pluginId}" is installed${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+    'list plugins with "chatos apps"',
+  );
 }
 
 /** Trusts the plugin's current content; `undefined` for a built-in (always trusted). A linked folder is trusted as a development link (devLinks.ts). */
@@ -48,7 +55,10 @@ export function trustPlugin(host: PluginHost, pluginId: string, options: { plan?
     return { plugin, record: host.trust.trust({ ...plugin, id: pluginId }, plan, { devLink: plugin.source === 'dev' }) };
   } catch (error) {
     if (!(error instanceof TrustBlockedError)) throw error;
-    throw new PluginLifecycleError('NOT_ALLOWED', `${error.message}; nothing of it runs`, error.problems[0]?.hint ?? 'fix the problems listed', { ...plugin, problems: [...plugin.problems, ...error.problems] });
+    throw new PluginLifecycleError('NOT_ALLOWED', `${error.message}; nothing of it runs`, error.problems[0]?.hint ?? 'fix the problems listed', {
+      ...plugin,
+      problems: [...plugin.problems, ...error.problems],
+    });
   }
 }
 

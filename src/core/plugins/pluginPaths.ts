@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import { describeFileKind } from '../files/readRegularFile.js';
 
 export type ResolvedPath =
-  | { ok: true; absolute: string; real: string }
-  | { ok: false; code: 'PATH_ABSOLUTE' | 'PATH_ESCAPES' | 'PATH_NOT_FOUND' | 'PATH_LINK_ESCAPES' | 'PATH_NOT_FILE'; message: string; hint: string };
+  { ok: true; absolute: string; real: string } | { ok: false; code: 'PATH_ABSOLUTE' | 'PATH_ESCAPES' | 'PATH_NOT_FOUND' | 'PATH_LINK_ESCAPES' | 'PATH_NOT_FILE'; message: string; hint: string };
 
 /** Whether `candidate` is `root` or lies under it (both already resolved the same way). */
 export function isInside(root: string, candidate: string): boolean {
@@ -36,12 +35,22 @@ export function resolveInsidePlugin(pluginRealDir: string, relativePath: string,
     return { ok: false, code: 'PATH_NOT_FOUND', message: `"${relativePath}" does not exist (looked for ${absolute})`, hint: 'create the file or correct the path' };
   }
   if (!isInside(pluginRealDir, real)) {
-    return { ok: false, code: 'PATH_LINK_ESCAPES', message: `"${relativePath}" is a link to ${real}, outside the plugin folder`, hint: 'copy the file into the plugin folder instead of linking to it' };
+    return {
+      ok: false,
+      code: 'PATH_LINK_ESCAPES',
+      message: `"${relativePath}" is a link to ${real}, outside the plugin folder`,
+      hint: 'copy the file into the plugin folder instead of linking to it',
+    };
   }
   const found = stat ?? fs.statSync(real);
   if (!found.isFile()) {
     const kind = describeFileKind(found);
-    return { ok: false, code: 'PATH_NOT_FILE', message: `"${relativePath}" is ${kind}, not a regular file`, hint: kind === 'a folder' ? 'point at a file inside that folder' : 'replace it with a regular file' };
+    return {
+      ok: false,
+      code: 'PATH_NOT_FILE',
+      message: `"${relativePath}" is ${kind}, not a regular file`,
+      hint: kind === 'a folder' ? 'point at a file inside that folder' : 'replace it with a regular file',
+    };
   }
   // Report paths under the folder as scanned (which may sit behind a symlink), like the plugin's own dir.
   return { ok: true, absolute: path.resolve(pluginDir, relativePath), real };

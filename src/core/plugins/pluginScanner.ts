@@ -55,7 +55,14 @@ interface Candidate {
 function listPluginFolders(root: PluginRoot, problems: Problem[]): string[] | undefined {
   if (root.single) {
     if (fs.statSync(root.dir, { throwIfNoEntry: false })?.isDirectory()) return [root.dir];
-    problems.push({ severity: 'warning', code: 'PLUGIN_ROOT_UNREADABLE', file: root.dir, path: '', message: `the linked plugin folder ${root.dir} is gone`, hint: `put it back, or unlink it: chatos dev --unlink ${root.dir}` });
+    problems.push({
+      severity: 'warning',
+      code: 'PLUGIN_ROOT_UNREADABLE',
+      file: root.dir,
+      path: '',
+      message: `the linked plugin folder ${root.dir} is gone`,
+      hint: `put it back, or unlink it: chatos dev --unlink ${root.dir}`,
+    });
     return undefined;
   }
   let entries: fs.Dirent[];

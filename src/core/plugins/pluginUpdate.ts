@@ -17,10 +17,7 @@ import { placeStagedPlugin, withStagedPlugin, type Installed, type StagedPlugin 
  * its trust no longer matches, so nothing of it runs until trusted again.
  */
 
-export type InstallOutcome =
-  | { kind: 'installed'; installed: Installed }
-  | { kind: 'updated'; installed: Installed; update: PluginUpdate }
-  | { kind: 'declined'; update: PluginUpdate };
+export type InstallOutcome = { kind: 'installed'; installed: Installed } | { kind: 'updated'; installed: Installed; update: PluginUpdate } | { kind: 'declined'; update: PluginUpdate };
 
 /** Strings in a plan that name the staged copy name the folder it goes to (the diff compares like with like). */
 function relocated<T>(value: T, from: string, to: string): T {
@@ -84,7 +81,9 @@ export async function previewInstall(host: PluginHost, source: string): Promise<
  */
 export function grantsDroppedByUninstall(host: PluginHost, installed: PluginRecord): DroppedGrant[] {
   const otherCopies = new Set(
-    host.catalog.apps.filter((app: AppContribution) => app.pluginId === installed.id && app.pluginDir !== installed.dir).flatMap((app) => [registryId(app.providerAppId, app.serverName), registryId(app.providerAppId, app.promptNames.zh), registryId(app.providerAppId, app.promptNames.en)]),
+    host.catalog.apps
+      .filter((app: AppContribution) => app.pluginId === installed.id && app.pluginDir !== installed.dir)
+      .flatMap((app) => [registryId(app.providerAppId, app.serverName), registryId(app.providerAppId, app.promptNames.zh), registryId(app.providerAppId, app.promptNames.en)]),
   );
   const dropped: DroppedGrant[] = [];
   for (const kind of ['server', 'prompt'] as const) {

@@ -95,7 +95,11 @@ export class RememberedRoots extends FolderListFile {
     const stat = fs.statSync(folder, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) throw new RootsError('NOT_A_FOLDER', `${folder} is not a folder`, 'give the folder that holds your plugin folders');
     if (fs.existsSync(path.join(folder, MANIFEST_FILE))) {
-      throw new RootsError('IS_A_PLUGIN', `${folder} is a plugin folder (it holds ${MANIFEST_FILE}), not a folder of plugins`, `add the folder that holds it: chatos roots add ${path.dirname(folder)}`);
+      throw new RootsError(
+        'IS_A_PLUGIN',
+        `${folder} is a plugin folder (it holds ${MANIFEST_FILE}), not a folder of plugins`,
+        `add the folder that holds it: chatos roots add ${path.dirname(folder)}`,
+      );
     }
     if (this.alwaysScanned().includes(folder)) throw new RootsError('ALWAYS_SCANNED', `${folder} is always scanned (the built-in or the user plugin folder)`, 'nothing to add');
     const added = await this.update((roots) => (roots.includes(folder) ? { roots, changed: false } : { roots: [...roots, folder], changed: true }));
@@ -129,16 +133,36 @@ function readRootsFile(file: string): { roots: string[]; problems: Problem[] } {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { roots: [], problems: [invalid(file, `${file} is not valid JSON (${(error as Error).message}); no remembered plugin root is scanned`, 'fix it, or delete it and add the roots again with: chatos roots add DIR')] };
+    return {
+      roots: [],
+      problems: [
+        invalid(file, `${file} is not valid JSON (${(error as Error).message}); no remembered plugin root is scanned`, 'fix it, or delete it and add the roots again with: chatos roots add DIR'),
+      ],
+    };
   }
   const parsed = PluginRootsFileSchema.safeParse(value);
   if (!parsed.success) {
-    return { roots: [], problems: [invalid(file, `${file} is not a plugin roots file: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`, 'it must be {"version": 1, "roots": ["/abs/folder", …]}; fix it, or delete it and add the roots again')] };
+    return {
+      roots: [],
+      problems: [
+        invalid(
+          file,
+          `${file} is not a plugin roots file: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`,
+          'it must be {"version": 1, "roots": ["/abs/folder", …]}; fix it, or delete it and add the roots again',
+        ),
+      ],
+    };
   }
   // Only absolute folders count: a relative one would name a different folder in every process.
   const roots = [...new Set(parsed.data.roots.filter((root) => path.isAbsolute(root)).map((root) => path.resolve(root)))];
   const relative = parsed.data.roots.filter((root) => !path.isAbsolute(root));
-  return { roots, problems: relative.map((root) => ({ ...invalid(file, `plugin root "${root}" is not an absolute path, so it is ignored`, `write it as an absolute path, or add it again with: chatos roots add ${root}`), severity: 'warning' as const })) };
+  return {
+    roots,
+    problems: relative.map((root) => ({
+      ...invalid(file, `plugin root "${root}" is not an absolute path, so it is ignored`, `write it as an absolute path, or add it again with: chatos roots add ${root}`),
+      severity: 'warning' as const,
+    })),
+  };
 }
 
 function invalid(file: string, message: string, hint: string): Problem {

@@ -3,15 +3,7 @@ import * as path from 'node:path';
 import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
 import { readRegularText, type FileReadFailure } from '../files/readRegularFile.js';
 import { StampRecorder, type FileStamp } from '../files/fileStamps.js';
-import {
-  AiConfigFileSchema,
-  PluginManifestSchema,
-  SUPPORTED_MANIFEST_VERSION,
-  type AiConfigFile,
-  type AppManifest,
-  type PluginManifest,
-  type PromptSide,
-} from './manifestSchema.js';
+import { AiConfigFileSchema, PluginManifestSchema, SUPPORTED_MANIFEST_VERSION, type AiConfigFile, type AppManifest, type PluginManifest, type PromptSide } from './manifestSchema.js';
 import { checkServerUrl } from '../mcp/config/transports.js';
 import { toolNameRoomProblem } from '../naming/toolNameRoom.js';
 import { linkLeavingFolder, resolveInsidePlugin } from './pluginPaths.js';
@@ -83,8 +75,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     stamps: stamps.list(),
     ...extra,
   });
-  const error = (code: string, jsonPath: string, message: string, hint?: string, file = manifestFile) =>
-    problems.push({ severity: 'error', code, file, path: jsonPath, message, hint });
+  const error = (code: string, jsonPath: string, message: string, hint?: string, file = manifestFile) => problems.push({ severity: 'error', code, file, path: jsonPath, message, hint });
 
   /** A file the plugin names could not be read as a regular file within its cap: one problem, at the path that names it. */
   const unreadable = (failure: FileReadFailure, jsonPath: string, tooLarge: { code: string; what: string; limit: number; hint: string }) => {
@@ -115,7 +106,12 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   }
   const raw = parsed.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    error('MANIFEST_NOT_OBJECT', '', `${MANIFEST_FILE} must hold a JSON object`, 'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [{ "id": "main", "name": "…", "entry": "index.mjs" }] }');
+    error(
+      'MANIFEST_NOT_OBJECT',
+      '',
+      `${MANIFEST_FILE} must hold a JSON object`,
+      'start from { "manifestVersion": 1, "id": "…", "name": "…", "version": "1.0.0", "apps": [{ "id": "main", "name": "…", "entry": "index.mjs" }] }',
+    );
     return finish();
   }
   const fields = raw as Record<string, unknown>;
@@ -195,7 +191,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
       error(
         'CALLMETA_CHATOS_RESERVED',
         formatJsonPath(at('ai', 'mcp', 'callMeta', 'chatos')),
-        'callMeta.chatos is the host\'s own: every tool call\'s _meta.chatos is what ChatOS fills in (chatos.uiApp, and chatos.caller for built-in apps), so keys written here would never reach your server',
+        "callMeta.chatos is the host's own: every tool call's _meta.chatos is what ChatOS fills in (chatos.uiApp, and chatos.caller for built-in apps), so keys written here would never reach your server",
         'move these keys under a key of your own, e.g. "callMeta": { "myApp": { … } }, and read them as extra._meta.myApp',
       );
     }

@@ -70,7 +70,8 @@ export function accessTo(caller: AccessCaller, server: ServerDefinition, facts: 
   const id = server.id;
   /** The server, or the tool a call names. */
   const named = toolName === undefined ? `server "${id}"` : `"${toolName}"`;
-  const off = (which: string) => (toolName === undefined ? `server "${id}" is ${which}` : `"${toolName}" belongs to server "${id}", which ${which === 'disabled' ? 'is disabled' : 'the user switched off'}`);
+  const off = (which: string) =>
+    toolName === undefined ? `server "${id}" is ${which}` : `"${toolName}" belongs to server "${id}", which ${which === 'disabled' ? 'is disabled' : 'the user switched off'}`;
   if (server.disabled) return refuse('SERVER_DISABLED', off('disabled'), enableFix(server, facts.mcpConfigFile));
   if (facts.switchedOff()) return refuse('SERVER_DISABLED', off('switched off by the user'), 'switch it on again with its switch on the MCP servers page');
   if (!facts.granted()) return refuse('NOT_GRANTED', `${caller.appId} may not use ${named}: server "${id}" is not granted to it`, `chatos grant ${caller.appId} ${id}`);

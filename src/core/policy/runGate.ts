@@ -91,7 +91,11 @@ export class RunGate {
       );
     }
     if (!plugin) {
-      return refuse('PLUGIN_MISSING', `plugin ${pluginId} is not installed${pluginDir ? ` at ${pluginDir}` : ''}, so ${CONSEQUENCE[part]}`, 'install it again (chatos install DIR), or see what is installed: chatos apps');
+      return refuse(
+        'PLUGIN_MISSING',
+        `plugin ${pluginId} is not installed${pluginDir ? ` at ${pluginDir}` : ''}, so ${CONSEQUENCE[part]}`,
+        'install it again (chatos install DIR), or see what is installed: chatos apps',
+      );
     }
     if (plugin.status !== 'loaded') {
       return refuse('PLUGIN_INVALID', `plugin ${pluginId} is ${plugin.status}, so ${CONSEQUENCE[part]}`, `fix its problems first: chatos validate ${plugin.dir}`);
@@ -107,12 +111,20 @@ export class RunGate {
         return RUN_ALLOWED;
       case 'blocked': {
         const first = state.problems[0];
-        return refuse('PLUGIN_BLOCKED', `plugin ${id} cannot be trusted (${first?.message ?? 'its folder cannot be pinned'}), so ${CONSEQUENCE[part]}`, first?.hint ?? 'fix its problems (see: chatos apps)');
+        return refuse(
+          'PLUGIN_BLOCKED',
+          `plugin ${id} cannot be trusted (${first?.message ?? 'its folder cannot be pinned'}), so ${CONSEQUENCE[part]}`,
+          first?.hint ?? 'fix its problems (see: chatos apps)',
+        );
       }
       case 'untrusted':
         return refuse('PLUGIN_UNTRUSTED', `plugin ${id} is not trusted, so ${CONSEQUENCE[part]}`, `review what it runs and trust it: chatos trust ${id} (or Trust on the Apps page)`);
       case 'changed':
-        return refuse('PLUGIN_CHANGED', `plugin ${id} is changed since you trusted it, so ${CONSEQUENCE[part]}`, `review what changed and trust it again: chatos trust ${id} (or Trust on the Apps page)`);
+        return refuse(
+          'PLUGIN_CHANGED',
+          `plugin ${id} is changed since you trusted it, so ${CONSEQUENCE[part]}`,
+          `review what changed and trust it again: chatos trust ${id} (or Trust on the Apps page)`,
+        );
     }
   }
 }

@@ -35,10 +35,7 @@ export function closestKey(key: string, known: readonly string[]): string | unde
 
 /** What the walk needs to know of a schema, worked out once per schema: scans walk the same schema thousands of times. */
 type Shape =
-  | { kind: 'object'; fields: Map<string, z.ZodType>; keys: string[] }
-  | { kind: 'array'; element: z.ZodType }
-  | { kind: 'union'; objects: { schema: z.ZodType; keys: string[] }[] }
-  | { kind: 'leaf' };
+  { kind: 'object'; fields: Map<string, z.ZodType>; keys: string[] } | { kind: 'array'; element: z.ZodType } | { kind: 'union'; objects: { schema: z.ZodType; keys: string[] }[] } | { kind: 'leaf' };
 
 const shapes = new WeakMap<z.ZodType, Shape>();
 

@@ -151,10 +151,20 @@ function checkAliases(uses: readonly AliasUse[], textLength: number): void {
   for (const use of uses) {
     const size = meter.measure(use.target);
     if (size.cost === Infinity) {
-      throw new YamlBoundError('YAML_ALIAS_CYCLE', `the alias at line ${use.line} refers to a node that holds it: filled in, it never ends`, 'write the value out instead of an alias inside the node it names', use.line);
+      throw new YamlBoundError(
+        'YAML_ALIAS_CYCLE',
+        `the alias at line ${use.line} refers to a node that holds it: filled in, it never ends`,
+        'write the value out instead of an alias inside the node it names',
+        use.line,
+      );
     }
     if (use.depth + size.height > MAX_EXPANDED_DEPTH) {
-      throw new YamlBoundError('YAML_ALIAS_TOO_DEEP', `the alias at line ${use.line} nests the document deeper than ${MAX_EXPANDED_DEPTH} levels once aliases are filled in`, 'write the values out, or use aliases that do not repeat other aliases', use.line);
+      throw new YamlBoundError(
+        'YAML_ALIAS_TOO_DEEP',
+        `the alias at line ${use.line} nests the document deeper than ${MAX_EXPANDED_DEPTH} levels once aliases are filled in`,
+        'write the values out, or use aliases that do not repeat other aliases',
+        use.line,
+      );
     }
     added += size.cost;
     if (added > ALIAS_EXPANSION_LIMIT) {

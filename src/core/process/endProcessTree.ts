@@ -64,7 +64,10 @@ export async function endProcessTree(options: EndTreeOptions): Promise<{ survivo
     options.gentle.ask();
     await goneWithin(options.gentle.waitMs);
   }
-  for (const [signal, waitMs] of [['SIGTERM', options.termGraceMs], ['SIGKILL', options.killWaitMs]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGTERM', options.termGraceMs],
+    ['SIGKILL', options.killWaitMs],
+  ] as const) {
     if (await goneWithin(0)) break;
     tree.signal(signal, log);
     if (await goneWithin(waitMs)) break;

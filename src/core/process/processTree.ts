@@ -124,7 +124,10 @@ export function processIdentity(pid: number): string | undefined {
 export function processArgv(pid: number): string[] | undefined {
   if (!hasProc) return undefined;
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+    return fs
+      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((arg) => arg !== '');
   } catch {
     return undefined;
   }

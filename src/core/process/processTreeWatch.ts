@@ -69,5 +69,4 @@ export class ProcessTreeWatch {
   }
 }
 
-const sameMembers = (a: readonly TrackedProcess[], b: readonly TrackedProcess[]) =>
-  a.length === b.length && a.every((member, i) => member.pid === b[i]!.pid && member.identity === b[i]!.identity);
+const sameMembers = (a: readonly TrackedProcess[], b: readonly TrackedProcess[]) => a.length === b.length && a.every((member, i) => member.pid === b[i]!.pid && member.identity === b[i]!.identity);

@@ -67,8 +67,15 @@ export class HostPromptStore {
     const list = this.list();
     const found = list.find((p) => p.name === name);
     if (!found) {
-      const close = suggestClosest(name, list.map((p) => p.name));
-      throw new HostPromptError('PROMPT_NOT_FOUND', `no prompt named "${name}"${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'see the Prompts page (or chatos prompts list)');
+      const close = suggestClosest(
+        name,
+        list.map((p) => p.name),
+      );
+      throw new HostPromptError(
+        'PROMPT_NOT_FOUND',
+        `no prompt named "${name}"${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+        'see the Prompts page (or chatos prompts list)',
+      );
     }
     return found;
   }
@@ -125,8 +132,12 @@ export class HostPromptStore {
   private checkNameFree(name: string): void {
     for (const id of [name, `${name}${EN}`]) {
       const row = this.store.get(HostPrompts, id);
-      if (row && isPluginCopy(row.payload.source)) throw new HostPromptError('PROMPT_NAME_TAKEN', `"${id}" is a plugin's prompt in the host's list`, 'choose another name', [{ path: 'name', message: 'is a plugin\'s prompt' }]);
-      if (this.registry.getServer(registryId(HOST_APP_ID, id))) throw new HostPromptError('PROMPT_NAME_TAKEN', `"${registryId(HOST_APP_ID, id)}" is the id of a server`, 'choose another name, so grants and agents can tell the prompt from the server', [{ path: 'name', message: 'is a server\'s name' }]);
+      if (row && isPluginCopy(row.payload.source))
+        throw new HostPromptError('PROMPT_NAME_TAKEN', `"${id}" is a plugin's prompt in the host's list`, 'choose another name', [{ path: 'name', message: "is a plugin's prompt" }]);
+      if (this.registry.getServer(registryId(HOST_APP_ID, id)))
+        throw new HostPromptError('PROMPT_NAME_TAKEN', `"${registryId(HOST_APP_ID, id)}" is the id of a server`, 'choose another name, so grants and agents can tell the prompt from the server', [
+          { path: 'name', message: "is a server's name" },
+        ]);
     }
   }
 

@@ -149,7 +149,15 @@ export function loadProviderDefaults(defaultsDir: string, appId: string, appRoot
       const read = readRegularText(file, { maxBytes: MAX_DEFAULTS_FILE_BYTES });
       if (!read.ok) {
         const jsonPath = `prompts[${index}].file`;
-        if (read.code === 'FILE_NOT_FOUND') result.problems.push({ severity: 'error', code: 'DEFAULT_PROMPT_MISSING', file: promptsFile, path: jsonPath, message: `prompt file ${file} is missing`, hint: 'restore the file or remove the entry' });
+        if (read.code === 'FILE_NOT_FOUND')
+          result.problems.push({
+            severity: 'error',
+            code: 'DEFAULT_PROMPT_MISSING',
+            file: promptsFile,
+            path: jsonPath,
+            message: `prompt file ${file} is missing`,
+            hint: 'restore the file or remove the entry',
+          });
         else result.problems.push(readProblem(read, promptsFile, jsonPath));
         return;
       }

@@ -15,17 +15,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import { grantAllows } from '../policy/accessRule.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
-import {
-  AppRegistrations,
-  grantPrefix,
-  grantRowId,
-  McpServerGrants,
-  PromptGrants,
-  providerPrefix,
-  RegistryMcpServers,
-  RegistryPrompts,
-  registryId,
-} from './registryTables.js';
+import { AppRegistrations, grantPrefix, grantRowId, McpServerGrants, PromptGrants, providerPrefix, RegistryMcpServers, RegistryPrompts, registryId } from './registryTables.js';
 
 export type RegistryErrorCode = 'UNKNOWN_APP' | 'UNKNOWN_ID' | 'OWNER_SEES_ALL';
 

@@ -40,7 +40,10 @@ function goneReason(row: Registration): string | undefined {
 export function pruneRegistry(deps: { registry: RegistryCenter; catalog: PluginCatalog }, apply: boolean): PruneResult {
   const { registry, catalog } = deps;
   const rows: { row: Registration; kind: GrantKind; reason: string }[] = [];
-  for (const [kind, list] of [['server', registry.listServers()], ['prompt', registry.listPrompts()]] as const) {
+  for (const [kind, list] of [
+    ['server', registry.listServers()],
+    ['prompt', registry.listPrompts()],
+  ] as const) {
     for (const row of list) {
       const reason = goneReason(row);
       if (reason !== undefined) rows.push({ row, kind, reason });
@@ -60,7 +63,10 @@ export function pruneRegistry(deps: { registry: RegistryCenter; catalog: PluginC
   const stale = (appId: string, origin: string) => prunedOrigins.has(`${appId}\0${origin}`) && !stillProvided.has(`${appId}\0${origin}`);
 
   if (!apply) {
-    const apps = registry.listApps().filter((app) => app.origins.every((origin) => stale(app.appId, origin))).map((app) => app.appId);
+    const apps = registry
+      .listApps()
+      .filter((app) => app.origins.every((origin) => stale(app.appId, origin)))
+      .map((app) => app.appId);
     return { registrations, apps };
   }
   // Checked again: one that came back meanwhile stays.

@@ -155,10 +155,15 @@ export class RegistrySync {
       const appId = path.basename(path.dirname(file));
       if (!this.baseApps.has(appId)) this.baseApps.set(appId, ['app-db']);
     }
-    return registry.reconcile((s) => s.kind === 'app-db' || s.kind === 'defaults', { servers, prompts }, {
-      keep: ({ source: s }) => s.kind === 'app-db' && unreadable.has(s.file) && !withDefaults.includes(path.basename(path.dirname(s.file))),
-      missingReason: ({ source: s }) => (s.kind === 'defaults' ? `no longer in the bundled defaults, or its app now has its own DB (${s.file})` : `no longer in ${s.kind === 'app-db' ? s.file : 'its DB'}`),
-    });
+    return registry.reconcile(
+      (s) => s.kind === 'app-db' || s.kind === 'defaults',
+      { servers, prompts },
+      {
+        keep: ({ source: s }) => s.kind === 'app-db' && unreadable.has(s.file) && !withDefaults.includes(path.basename(path.dirname(s.file))),
+        missingReason: ({ source: s }) =>
+          s.kind === 'defaults' ? `no longer in the bundled defaults, or its app now has its own DB (${s.file})` : `no longer in ${s.kind === 'app-db' ? s.file : 'its DB'}`,
+      },
+    );
   }
 
   private addDefaults(appId: string, servers: RegistryMcpServer[], prompts: RegistryPrompt[], problems: Problem[]): void {

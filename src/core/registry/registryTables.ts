@@ -1,11 +1,4 @@
-import {
-  AppRegistrationSchema,
-  GrantSchema,
-  HostMcpServerSchema,
-  HostPromptSchema,
-  RegistryMcpServerSchema,
-  RegistryPromptSchema,
-} from '../../shared/registry.js';
+import { AppRegistrationSchema, GrantSchema, HostMcpServerSchema, HostPromptSchema, RegistryMcpServerSchema, RegistryPromptSchema } from '../../shared/registry.js';
 import { defineTable } from '../store/logicalTable.js';
 
 /** The registry center's logical tables (docs/rules/registry.md#storage), all in the host's admin DB. */

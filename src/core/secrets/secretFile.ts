@@ -84,7 +84,10 @@ export class SecretFile {
       if (!stat.isFile()) throw this.unsafe('it is not a regular file', `remove it (it should be a file written by ChatOS) and add your keys again`);
       if (POSIX && process.getuid && stat.uid !== process.getuid()) throw this.unsafe('it belongs to another user', `remove it, or make it yours: chown ${process.getuid()} ${this.file}`);
       if (POSIX && (stat.mode & 0o077) !== 0) {
-        throw this.unsafe(`other users may read it (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`, `make it private: chmod 600 ${this.file} (and replace any key that may have been read)`);
+        throw this.unsafe(
+          `other users may read it (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`,
+          `make it private: chmod 600 ${this.file} (and replace any key that may have been read)`,
+        );
       }
       if (stat.size > MAX_BYTES) throw this.unreadable(`it holds more than ${MAX_BYTES} bytes`);
       return fs.readFileSync(fd, 'utf8');

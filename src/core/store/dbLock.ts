@@ -51,9 +51,7 @@ export async function withFileLock<T>(file: string, logger: Logger, fn: () => T 
     throw new StoreError(
       'DB_LOCK_FAILED',
       file,
-      busy
-        ? `Could not lock ${file}: another process kept ${file}.lock for too long. If no ChatOS process is running, delete that folder.`
-        : `Could not lock ${file}: ${messageOf(error)}`,
+      busy ? `Could not lock ${file}: another process kept ${file}.lock for too long. If no ChatOS process is running, delete that folder.` : `Could not lock ${file}: ${messageOf(error)}`,
       { cause: error },
     );
   }

@@ -66,12 +66,9 @@ function recoverLocked(ctx: OpenContext): OpenedDb {
   try {
     writeFileAtomic(ctx.file, bytes);
   } catch (error) {
-    throw new StoreError(
-      'DB_WRITE_FAILED',
-      ctx.file,
-      `${ctx.file} could not be read (${check.reason}) and was moved to ${movedTo}, but its replacement could not be written: ${messageOf(error)}`,
-      { cause: error },
-    );
+    throw new StoreError('DB_WRITE_FAILED', ctx.file, `${ctx.file} could not be read (${check.reason}) and was moved to ${movedTo}, but its replacement could not be written: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   const problem = backup ? corruptRestored(ctx.file, check.reason, movedTo, backup.path) : corruptReset(ctx.file, check.reason, movedTo);
   ctx.logger.error(problem.message);

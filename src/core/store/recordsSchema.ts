@@ -13,8 +13,7 @@ const RECORDS_TAG = 0x4352_0000;
 export const RECORDS_USER_VERSION = RECORDS_TAG | RECORDS_SCHEMA_VERSION;
 
 /** The one physical table; every logical table is a `table_name` inside it. */
-export const CREATE_RECORDS_TABLE =
-  'CREATE TABLE records(table_name TEXT, id TEXT, payload TEXT, created_at TEXT, updated_at TEXT, PRIMARY KEY(table_name,id))';
+export const CREATE_RECORDS_TABLE = 'CREATE TABLE records(table_name TEXT, id TEXT, payload TEXT, created_at TEXT, updated_at TEXT, PRIMARY KEY(table_name,id))';
 
 /** `PRAGMA table_info(records)` of a good DB: [name, type, pk position]. */
 const RECORDS_COLUMNS: readonly (readonly [string, string, number])[] = [

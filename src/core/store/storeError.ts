@@ -1,14 +1,5 @@
 /** Stable codes for everything the records store throws; callers branch on `code`, never on message text. */
-export type StoreErrorCode =
-  | 'RECORD_INVALID'
-  | 'STORE_READ_ONLY'
-  | 'STORE_CLOSED'
-  | 'TRANSACTION_ASYNC'
-  | 'TRANSACTION_OPEN'
-  | 'DB_READ_FAILED'
-  | 'DB_WRITE_FAILED'
-  | 'DB_LOCK_FAILED'
-  | 'DB_TOO_NEW';
+export type StoreErrorCode = 'RECORD_INVALID' | 'STORE_READ_ONLY' | 'STORE_CLOSED' | 'TRANSACTION_ASYNC' | 'TRANSACTION_OPEN' | 'DB_READ_FAILED' | 'DB_WRITE_FAILED' | 'DB_LOCK_FAILED' | 'DB_TOO_NEW';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

@@ -7,15 +7,7 @@ import { RECORDS_SCHEMA_VERSION } from './recordsSchema.js';
  * callers (the CLI, the UI, tests) branch on `code`.
  */
 export type StoreProblemCode =
-  | 'DB_CORRUPT_RESTORED'
-  | 'DB_CORRUPT_RESET'
-  | 'DB_CORRUPT_READ_ONLY'
-  | 'DB_CORRUPT_REPLACED'
-  | 'DB_CHANGE_UNREADABLE'
-  | 'DB_TOO_NEW'
-  | 'DB_BACKUP_FAILED'
-  | 'DB_SAVE_FAILED'
-  | 'RECORD_INVALID';
+  'DB_CORRUPT_RESTORED' | 'DB_CORRUPT_RESET' | 'DB_CORRUPT_READ_ONLY' | 'DB_CORRUPT_REPLACED' | 'DB_CHANGE_UNREADABLE' | 'DB_TOO_NEW' | 'DB_BACKUP_FAILED' | 'DB_SAVE_FAILED' | 'RECORD_INVALID';
 
 function problem(code: StoreProblemCode, file: string, message: string, hint: string, severity: Problem['severity'] = 'error', path = ''): Problem {
   return { severity, code, file, path, message, hint };

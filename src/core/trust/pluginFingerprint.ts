@@ -54,7 +54,12 @@ export class Fingerprinter {
     try {
       realDir = fs.realpathSync.native(dir);
     } catch (error) {
-      block('PLUGIN_UNREADABLE', dir, `the plugin folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`, 'check that the folder exists and can be read');
+      block(
+        'PLUGIN_UNREADABLE',
+        dir,
+        `the plugin folder cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`,
+        'check that the folder exists and can be read',
+      );
       return { ok: false, problems };
     }
     let count = 0;
@@ -62,7 +67,12 @@ export class Fingerprinter {
       try {
         return fs.readdirSync(folder, { withFileTypes: true });
       } catch (error) {
-        block('PLUGIN_FILE_UNREADABLE', folder, `folder "${relative || '.'}" cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`, 'make it readable, or remove it');
+        block(
+          'PLUGIN_FILE_UNREADABLE',
+          folder,
+          `folder "${relative || '.'}" cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trust cannot pin it`,
+          'make it readable, or remove it',
+        );
         return [];
       }
     };
@@ -90,7 +100,13 @@ export class Fingerprinter {
         if (entry.isSymbolicLink()) {
           const target = this.linkTarget(full, realDir);
           if (target.inside !== undefined) entries.set(relative, `link:${target.inside}`);
-          else block('PLUGIN_LINK_ESCAPES', full, `"${relative}" is a link to ${target.shown}, ${target.why}: trust cannot pin what it points at`, `copy the file into the plugin folder instead of linking to it (or remove the link "${relative}")`);
+          else
+            block(
+              'PLUGIN_LINK_ESCAPES',
+              full,
+              `"${relative}" is a link to ${target.shown}, ${target.why}: trust cannot pin what it points at`,
+              `copy the file into the plugin folder instead of linking to it (or remove the link "${relative}")`,
+            );
         } else if (entry.isDirectory()) walk(full, relative);
         else if (entry.isFile()) {
           if (!hash) continue;
@@ -105,7 +121,12 @@ export class Fingerprinter {
     walk(dir, '');
     if (count > MAX_FINGERPRINT_FILES) {
       const how = count >= MAX_COUNTED ? `more than ${MAX_COUNTED}` : String(count);
-      block('PLUGIN_TOO_MANY_FILES', dir, `the plugin folder holds ${how} files and folders; trust pins at most ${MAX_FINGERPRINT_FILES}, so this plugin cannot be trusted until it is smaller`, 'leave out what it does not run (development dependencies, build caches, test data), for example by bundling its server and backend into single files');
+      block(
+        'PLUGIN_TOO_MANY_FILES',
+        dir,
+        `the plugin folder holds ${how} files and folders; trust pins at most ${MAX_FINGERPRINT_FILES}, so this plugin cannot be trusted until it is smaller`,
+        'leave out what it does not run (development dependencies, build caches, test data), for example by bundling its server and backend into single files',
+      );
     }
     if (problems.length) return { ok: false, problems };
     const whole = createHash('sha256');

@@ -67,7 +67,12 @@ function warningsFor(subject: string, pluginDir: string, command: string | undef
   const warnings: RunWarning[] = [];
   for (const { name, value } of env.set) {
     if (!changesCode(name)) continue;
-    warnings.push({ code: 'ENV_CHANGES_CODE', subject, variable: name, message: `${subject} is started with ${quotedWord(name)}=${quotedWord(value)}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin` });
+    warnings.push({
+      code: 'ENV_CHANGES_CODE',
+      subject,
+      variable: name,
+      message: `${subject} is started with ${quotedWord(name)}=${quotedWord(value)}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin`,
+    });
   }
   // A bare name is looked up on PATH as for any program; a path names a file, and one outside the folder is not pinned.
   if (command !== undefined && looksLikePath(command)) {

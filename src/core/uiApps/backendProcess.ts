@@ -36,12 +36,7 @@ export function backendEnvironment(): Record<string, string> {
   return serverEnvironment(process.env, undefined, process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {});
 }
 
-type State =
-  | { kind: 'idle' }
-  | { kind: 'starting' }
-  | { kind: 'running' }
-  | { kind: 'stopping' }
-  | { kind: 'exited'; message: string };
+type State = { kind: 'idle' } | { kind: 'starting' } | { kind: 'running' } | { kind: 'stopping' } | { kind: 'exited'; message: string };
 
 /** The runner gives the backend's dispose() 2 s; a little more lets it exit on its own. */
 const DISPOSE_GRACE_MS = 2_500;

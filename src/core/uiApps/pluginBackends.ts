@@ -161,9 +161,7 @@ export class PluginBackends {
 
   /** The processes running now (or starting, once forked). */
   running(): { pluginId: string; pid: number }[] {
-    return [...this.slots]
-      .filter(([, slot]) => slot.process.pid !== undefined && !slot.process.finished)
-      .map(([pluginId, slot]) => ({ pluginId, pid: slot.process.pid! }));
+    return [...this.slots].filter(([, slot]) => slot.process.pid !== undefined && !slot.process.finished).map(([pluginId, slot]) => ({ pluginId, pid: slot.process.pid! }));
   }
 
   /** Stops each backend with no call under way and none for `idleMs`; the audit records each as `idle`. Returns how many. */
@@ -232,14 +230,16 @@ export class PluginBackends {
       record: this.recordFor(pluginId),
     });
     const slot: Slot = { key, process, started: Promise.resolve({ ok: false, message: '' }), inFlight: 0, lastUsed: (this.options.now ?? Date.now)() };
-    slot.started = previous.then(() => {
-      // Stopped or replaced while the previous process was ending: fork nothing.
-      if (this.disposed || this.slots.get(pluginId) !== slot) return { ok: false as const, message: `the backend of plugin ${pluginId} was stopped` };
-      if (!fs.existsSync(this.runnerPath)) return { ok: false as const, message: `the backend runner ${this.runnerPath} is missing: run "npm run build"` };
-      fs.mkdirSync(resolved.ctx.dataDir, { recursive: true });
-      fs.mkdirSync(resolved.ctx.stateDir, { recursive: true });
-      return process.start();
-    }).catch((error: unknown) => ({ ok: false as const, message: `could not start the backend of plugin ${pluginId}: ${(error as Error).message}` }));
+    slot.started = previous
+      .then(() => {
+        // Stopped or replaced while the previous process was ending: fork nothing.
+        if (this.disposed || this.slots.get(pluginId) !== slot) return { ok: false as const, message: `the backend of plugin ${pluginId} was stopped` };
+        if (!fs.existsSync(this.runnerPath)) return { ok: false as const, message: `the backend runner ${this.runnerPath} is missing: run "npm run build"` };
+        fs.mkdirSync(resolved.ctx.dataDir, { recursive: true });
+        fs.mkdirSync(resolved.ctx.stateDir, { recursive: true });
+        return process.start();
+      })
+      .catch((error: unknown) => ({ ok: false as const, message: `could not start the backend of plugin ${pluginId}: ${(error as Error).message}` }));
     this.slots.set(pluginId, slot);
     return slot;
   }

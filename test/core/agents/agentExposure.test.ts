@@ -52,7 +52,7 @@ describe('agent exposure: what an agent may select under an app', () => {
     expect(exposureRefusal(prompts, 'mcpServers', 'aide::guide')).toBeDefined();
   });
 
-  it('names where in the agent each selection outside the exposure is; an app not installed exposes nothing but the host app\'s own', () => {
+  it("names where in the agent each selection outside the exposure is; an app not installed exposes nothing but the host app's own", () => {
     const hub = app({ mode: 'list', names: ['memory'] });
     const violations = exposureViolations(
       [
@@ -69,7 +69,9 @@ describe('agent exposure: what an agent may select under an app', () => {
       [['uiApps', 1, 'mcpServerIds', 2], 'memory'],
       [['uiApps', 1, 'promptIds', 1], 'aide::guide__en'],
     ]);
-    expect(violations[2]!.message).toBe('server "x::y" is not offered: app "hub" of plugin "gone" is not installed, so it exposes nothing (only the host\'s own servers, "chatos::…", may be selected under it)');
+    expect(violations[2]!.message).toBe(
+      'server "x::y" is not offered: app "hub" of plugin "gone" is not installed, so it exposes nothing (only the host\'s own servers, "chatos::…", may be selected under it)',
+    );
     expect(violations[2]!.hint).toContain('install the plugin');
   });
 });

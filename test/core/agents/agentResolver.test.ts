@@ -31,7 +31,12 @@ const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults
 async function world(setup: (pluginRoot: string) => void = () => {}) {
   const t = await startTestHost(({ pluginRoot }) => {
     writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app', ['status']);
-    writePlugin(pluginRoot, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }] }, { 'index.mjs': '' });
+    writePlugin(
+      pluginRoot,
+      'hub',
+      { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }] },
+      { 'index.mjs': '' },
+    );
     setup(pluginRoot);
   }, shipped);
   trustPlugin(t.host, 'com.example.git');
@@ -67,18 +72,31 @@ describe('resolveAgent: servers', () => {
 
   it('offers nothing of an app whose MCP is off, even with ids selected', async () => {
     const { host } = await world();
-    const resolved = resolveNew(host, { id: 'off', name: 'Off', uiApps: [{ ...hubApp, mcp: false, mcpServerIds: ['aide::memory'] }, { ...gitApp, mcp: true }] });
+    const resolved = resolveNew(host, {
+      id: 'off',
+      name: 'Off',
+      uiApps: [
+        { ...hubApp, mcp: false, mcpServerIds: ['aide::memory'] },
+        { ...gitApp, mcp: true },
+      ],
+    });
     expect(resolved.serverIds).toEqual([GIT_SERVER]);
     expect(resolved.problems).toEqual([]);
   });
 
-  it("keeps only what the host app may see, reports the rest, and follows a grant at once", async () => {
+  it('keeps only what the host app may see, reports the rest, and follows a grant at once', async () => {
     const { host } = await world();
     const agent = host.agents.create({ id: 'aider', name: 'Aider', hostAppId: 'aide', uiApps: [{ ...hubApp, mcp: true, mcpServerIds: ['aide::memory', GIT_SERVER] }] });
     const before = resolveAgent(agent, { registry: host.registry, catalog: host.catalog, runGate: host.runGate });
     expect(before.serverIds).toEqual(['aide::memory']);
     expect(before.problems).toEqual([
-      expect.objectContaining({ severity: 'warning', code: 'AGENT_ID_NOT_VISIBLE', file: 'aider', path: 'uiApps[0].mcpServerIds[1]', hint: `grant it: chatos grant aide ${GIT_SERVER} (or remove it from the agent)` }),
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'AGENT_ID_NOT_VISIBLE',
+        file: 'aider',
+        path: 'uiApps[0].mcpServerIds[1]',
+        hint: `grant it: chatos grant aide ${GIT_SERVER} (or remove it from the agent)`,
+      }),
     ]);
     expect(before.callerFor('main', 'c1')).toEqual({ appId: 'aide', agentId: 'aider', conversationId: 'c1', flow: 'main', serverIds: ['aide::memory'] });
 
@@ -109,7 +127,12 @@ describe('resolveAgent: prompt', () => {
 
   it("an app's own prompt falls back to the other language when its own is missing", async () => {
     const { host } = await world((root) =>
-      writePlugin(root, 'only-en', { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] }, { 'index.mjs': '', 'en.md': 'English only' }),
+      writePlugin(
+        root,
+        'only-en',
+        { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] },
+        { 'index.mjs': '', 'en.md': 'English only' },
+      ),
     );
     trustPlugin(host, 'com.example.onlyen');
     const resolved = resolveNew(host, { id: 'zh', name: 'zh', language: 'zh', uiApps: [{ pluginId: 'com.example.onlyen', appId: 'main', prompt: true }] });
@@ -120,7 +143,15 @@ describe('resolveAgent: prompt', () => {
 
   it('a registry prompt id of a pair gives the variant in the agent language, whichever variant it names', async () => {
     const { host } = await world();
-    const en = resolveNew(host, { id: 'en', name: 'en', language: 'en', uiApps: [{ ...gitApp, prompt: true }, { ...hubApp, promptIds: [GIT_ZH], prompt: true }] });
+    const en = resolveNew(host, {
+      id: 'en',
+      name: 'en',
+      language: 'en',
+      uiApps: [
+        { ...gitApp, prompt: true },
+        { ...hubApp, promptIds: [GIT_ZH], prompt: true },
+      ],
+    });
     expect(en.prompt.parts.map((p) => [p.id, p.lang, p.source])).toEqual([
       [GIT_EN, 'en', 'app'], // the app's own prompt comes first…
     ]);
@@ -134,7 +165,12 @@ describe('resolveAgent: prompt', () => {
 
   it('a registry prompt with one variant left is used in that language, with no problem', async () => {
     const { host } = await world((root) =>
-      writePlugin(root, 'only-en', { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] }, { 'index.mjs': '', 'en.md': 'English only' }),
+      writePlugin(
+        root,
+        'only-en',
+        { manifestVersion: 1, id: 'com.example.onlyen', name: 'x', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcpPrompt: { en: 'en.md' } } }] },
+        { 'index.mjs': '', 'en.md': 'English only' },
+      ),
     );
     trustPlugin(host, 'com.example.onlyen');
     // The zh id is named, but only the __en variant is registered.

@@ -29,7 +29,11 @@ async function world() {
   registry.registerPrompt('aide', { name: 'mcp_style', content: '用中文回答', lang: 'zh' });
   registry.registerPrompt('aide', { name: 'mcp_style__en', content: 'Answer in English', lang: 'en' });
   registry.registerPrompt('git_app', { name: 'mcp_lone', content: 'Only one language' });
-  const deps: AgentResolverDeps = { registry, catalog: { apps: [TOOLS], getAiContribution: (pluginId, appId) => (pluginId === TOOLS.pluginId && appId === TOOLS.appId ? TOOLS : undefined) }, runGate: { checkCached: () => RUN_ALLOWED } };
+  const deps: AgentResolverDeps = {
+    registry,
+    catalog: { apps: [TOOLS], getAiContribution: (pluginId, appId) => (pluginId === TOOLS.pluginId && appId === TOOLS.appId ? TOOLS : undefined) },
+    runGate: { checkCached: () => RUN_ALLOWED },
+  };
   return { registry, deps };
 }
 
@@ -94,7 +98,12 @@ describe('resolving an agent (the rule, without a host)', () => {
     const stored = agent({ hostAppId: 'nobody', mcpServerIds: ['aide::file', 'aide::mcp_style'], promptIds: ['aide::files'] });
     const resolved = resolveAgent(stored, deps);
     expect(resolved.serverIds).toEqual([]);
-    expect(codes(resolved.problems)).toEqual(['AGENT_HOST_APP_UNKNOWN hostAppId', 'AGENT_ID_MISSING uiApps[0].mcpServerIds[0]', 'AGENT_ID_MISSING uiApps[0].mcpServerIds[1]', 'AGENT_ID_MISSING uiApps[0].promptIds[0]']);
+    expect(codes(resolved.problems)).toEqual([
+      'AGENT_HOST_APP_UNKNOWN hostAppId',
+      'AGENT_ID_MISSING uiApps[0].mcpServerIds[0]',
+      'AGENT_ID_MISSING uiApps[0].mcpServerIds[1]',
+      'AGENT_ID_MISSING uiApps[0].promptIds[0]',
+    ]);
     const messages = resolved.problems.filter((p) => p.code !== 'AGENT_APP_MISSING').map((p) => p.message);
     expect(messages[1]).toBe('no server with registry id "aide::file"; did you mean "aide::files"?');
     expect(messages[2]).toContain('(that id is a prompt: list it under promptIds)');

@@ -82,9 +82,7 @@ describe('AgentStore', () => {
   it('reports every invalid field with its path, and writes nothing', async () => {
     const host = await hostOn(tempDir());
     try {
-      const invalid = thrown(() =>
-        host.agents.create({ id: 'bad id!', name: '', language: 'fr', uiApps: [{ pluginId: '', appId: 'x', mcp: 'yes', mcpServerIds: ['a', 3] }] }),
-      );
+      const invalid = thrown(() => host.agents.create({ id: 'bad id!', name: '', language: 'fr', uiApps: [{ pluginId: '', appId: 'x', mcp: 'yes', mcpServerIds: ['a', 3] }] }));
       expect(invalid.code).toBe('AGENT_INVALID');
       expect(invalid.fields.map((f) => f.path).sort()).toEqual(['id', 'language', 'name', 'uiApps.0.mcp', 'uiApps.0.mcpServerIds.1', 'uiApps.0.pluginId']);
       expect(invalid.fields.find((f) => f.path === 'id')!.message).toContain('letter or digit');
@@ -128,7 +126,11 @@ describe('AgentStore', () => {
       // Both write while both are open (writes reach the file after a short batching window): neither write is lost.
       second.agents.create({ id: 'from-second', name: 'S' });
       third.agents.create({ id: 'from-third', name: 'T' });
-      const ids = (host: Host) => host.agents.list().map((a) => a.id).sort();
+      const ids = (host: Host) =>
+        host.agents
+          .list()
+          .map((a) => a.id)
+          .sort();
       await waitUntil(() => ids(second).length === 3 && ids(third).length === 3, 'both hosts to see both writes');
       expect(ids(second)).toEqual(['from-second', 'from-third', 'kept']);
       expect(ids(third)).toEqual(['from-second', 'from-third', 'kept']);
@@ -139,7 +141,12 @@ describe('AgentStore', () => {
     }
     const fourth = await hostOn(home);
     try {
-      expect(fourth.agents.list().map((a) => a.id).sort()).toEqual(['from-second', 'from-third']);
+      expect(
+        fourth.agents
+          .list()
+          .map((a) => a.id)
+          .sort(),
+      ).toEqual(['from-second', 'from-third']);
     } finally {
       await disposeAll();
     }

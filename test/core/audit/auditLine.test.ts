@@ -49,7 +49,17 @@ describe('auditLine', () => {
   it("keeps a draft's arguments as JSON text and its result's text, both cut at AUDIT_TEXT_MAX", () => {
     const { time: _time, ...rest } = base;
     const at = Date.UTC(2026, 4, 5, 6, 7, 8, 9);
-    const line = auditLine({ ...rest, at, callArgs: { q: 'hello "x"', n: 2 }, callResult: { content: [{ type: 'text', text: 'found 2' }, { type: 'image', data: 'AAAA' }] } });
+    const line = auditLine({
+      ...rest,
+      at,
+      callArgs: { q: 'hello "x"', n: 2 },
+      callResult: {
+        content: [
+          { type: 'text', text: 'found 2' },
+          { type: 'image', data: 'AAAA' },
+        ],
+      },
+    });
     expect(AuditRecordSchema.parse(JSON.parse(line))).toEqual({ ...base, time: '2026-05-05T06:07:08.009Z', args: '{"q":"hello \\"x\\"","n":2}', result: 'found 2\n[image]' });
     const long = AuditRecordSchema.parse(JSON.parse(auditLine({ ...rest, at, callArgs: { text: 'x'.repeat(5000) }, callResult: { content: [{ type: 'text', text: 'y'.repeat(5000) }] } })));
     expect(long.args).toHaveLength(AUDIT_TEXT_MAX);
@@ -82,7 +92,6 @@ describe('auditLine', () => {
     for (const record of variants) expect(auditLine(record)).toBe(expected(record));
   });
 });
-
 
 /** Any UTF-16 code unit, lone surrogates and control characters included. */
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 40 });

@@ -79,7 +79,7 @@ describe('AuditLog', () => {
     expect(log.query({ limit: 2 }).map((r) => r.tool)).toEqual(['tool_101', 'tool_100']);
   });
 
-  it('formats a draft\'s epoch time when it writes, in the same shape as a finished record', () => {
+  it("formats a draft's epoch time when it writes, in the same shape as a finished record", () => {
     const dir = tempDir();
     const log = new AuditLog(dir);
     const { time: _time, ...rest } = record(7);

@@ -31,7 +31,11 @@ class TestModelClient implements ModelClient {
 async function numbers(script: [number, StreamEvent][], endAt: number) {
   const clock = { now: 0 };
   const streamed = newStreamed('m1', 0);
-  await collect(new TestModelClient([...script, [endAt, { type: 'done', finishReason: 'stop' }]], clock), { messages: [] }, streamed, { signal: new AbortController().signal, idleTimeoutMs: 1000, now: () => clock.now });
+  await collect(new TestModelClient([...script, [endAt, { type: 'done', finishReason: 'stop' }]], clock), { messages: [] }, streamed, {
+    signal: new AbortController().signal,
+    idleTimeoutMs: 1000,
+    now: () => clock.now,
+  });
   return { streamed, stats: answerStats({ ...streamed, toolsSent: 0, attempts: 1 }, undefined) };
 }
 

@@ -10,10 +10,7 @@ import { agentUsing, chatServerEntry, startChatWorld, toolResultsIn } from '../.
 describe('a long tool call in a chat turn', () => {
   it('reports the server progress as events, and cancelling it tells the server and lets the turn go on', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue(
-      { kind: 'reply', toolCalls: [{ id: 'long1', name: 'mcp_chat_slow', arguments: { steps: 10_000, stepMs: 50 } }] },
-      { kind: 'reply', text: 'Understood, cancelled.' },
-    );
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'long1', name: 'mcp_chat_slow', arguments: { steps: 10_000, stepMs: 50 } }] }, { kind: 'reply', text: 'Understood, cancelled.' });
     const seen: ChatEvent[] = [];
     host.chat.onEvent((event) => seen.push(event));
     const turn = host.chat.send({ agentId: 'helper', text: 'do the long job' });
@@ -54,7 +51,12 @@ describe('a long tool call in a chat turn', () => {
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ callId: 'd1', status: 'cancelled' });
     await waitUntil(() => host.audit.query({ tool: 'mcp_chat_danger' }).length > 0, 'the call to be on the record', 20_000);
     expect(host.audit.query({ tool: 'mcp_chat_danger' }).map((r) => [r.decision, r.outcome])).toEqual([['withdrawn', 'cancelled']]);
-    expect(host.mcp.connections.logOf('chatos::chat').entries().some((e) => e.text.includes('did the deed'))).toBe(false);
+    expect(
+      host.mcp.connections
+        .logOf('chatos::chat')
+        .entries()
+        .some((e) => e.text.includes('did the deed')),
+    ).toBe(false);
   });
 });
 

@@ -16,7 +16,13 @@ describe('an agent with knowledge bases attached', () => {
     const source = `[guide.md #${pests.position}]`;
 
     provider.enqueue(
-      { kind: 'reply', toolCalls: [{ id: 'k1', name: KNOWLEDGE_TOOL_NAME, arguments: { query: 'ladybugs aphids' } }, { id: 'k2', name: KNOWLEDGE_TOOL_NAME, arguments: { knowledgeBaseId: 'secret', query: 'code' } }] },
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'k1', name: KNOWLEDGE_TOOL_NAME, arguments: { query: 'ladybugs aphids' } },
+          { id: 'k2', name: KNOWLEDGE_TOOL_NAME, arguments: { knowledgeBaseId: 'secret', query: 'code' } },
+        ],
+      },
       { kind: 'reply', text: `Plant marigolds: they invite ladybugs, which eat aphids ${source}.` },
     );
     const turn = host.chat.send({ agentId: 'helper', text: 'How do I get rid of aphids?' });
@@ -83,7 +89,12 @@ describe('an agent with knowledge bases attached', () => {
     expect((refused.result.content as any)[0].text).not.toContain('1234');
     // A caller without bases is not offered the name: it is an unknown tool, refused and audited.
     await expect(host.gateway.callTool({ ...helper, agentId: 'plain' }, KNOWLEDGE_TOOL_NAME, { query: 'safe code' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
-    expect(host.audit.query({ tool: KNOWLEDGE_TOOL_NAME }).reverse().map((r) => [r.agentId, r.outcome])).toEqual([
+    expect(
+      host.audit
+        .query({ tool: KNOWLEDGE_TOOL_NAME })
+        .reverse()
+        .map((r) => [r.agentId, r.outcome]),
+    ).toEqual([
       ['helper', 'ok'],
       ['helper', 'tool-error'],
       ['plain', 'refused'],

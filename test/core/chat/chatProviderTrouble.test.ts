@@ -17,12 +17,16 @@ import { TestScheduler } from '../../helpers/testScheduler.js';
 const answers = (messages: readonly { role: string }[]) => messages.filter((m): m is AssistantMessage => m.role === 'assistant');
 
 /** A chat-completions chunk as OpenAI-compatible servers send it. */
-const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const DONE = 'data: [DONE]\n\n';
 
 /** Every line of the conversation's file is a valid message. */
 function fileIsWhole(home: string, conversationId: string): number {
-  const lines = fs.readFileSync(path.join(home, 'chatos', 'conversations', conversationId, 'messages.jsonl'), 'utf8').trim().split('\n');
+  const lines = fs
+    .readFileSync(path.join(home, 'chatos', 'conversations', conversationId, 'messages.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   for (const line of lines) ConversationMessageSchema.parse(JSON.parse(line));
   return lines.length;
 }
@@ -124,7 +128,12 @@ describe('a refusal, a cut answer', { timeout: 120_000 }, () => {
     const outcome = await turn.done;
     expect(outcome.status).toBe('done');
     expect(outcome.messages.filter((m) => m.role === 'tool')).toEqual([]);
-    expect(answers(outcome.messages)[0]).toMatchObject({ finish: 'length', toolCalls: [], reasoning: { text: 'I will write the file.' }, notices: ['the call to mcp_chat_echo was cut at the token limit before its arguments were complete; it was not run'] });
+    expect(answers(outcome.messages)[0]).toMatchObject({
+      finish: 'length',
+      toolCalls: [],
+      reasoning: { text: 'I will write the file.' },
+      notices: ['the call to mcp_chat_echo was cut at the token limit before its arguments were complete; it was not run'],
+    });
     expect(fileIsWhole(home, turn.conversationId)).toBe(2);
   });
 });
@@ -132,7 +141,13 @@ describe('a refusal, a cut answer', { timeout: 120_000 }, () => {
 describe('bad input from a provider', { timeout: 120_000 }, () => {
   it('a stream that ends mid-call: a clear stop, no call run, what was said kept', async () => {
     const { host, provider, home } = await startChatWorld({ host: { chat: { retry: { maxAttempts: 1 } } } });
-    provider.enqueue({ kind: 'raw', pieces: [chunk({ role: 'assistant', content: 'Writing.' }), chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{"text": "unfini' } }] })] });
+    provider.enqueue({
+      kind: 'raw',
+      pieces: [
+        chunk({ role: 'assistant', content: 'Writing.' }),
+        chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{"text": "unfini' } }] }),
+      ],
+    });
     const turn = host.chat.send({ agentId: 'helper', text: 'x' });
     const outcome = await turn.done;
     expect(outcome.stop).toMatchObject({ kind: 'error', code: 'PROVIDER_UNAVAILABLE' });
@@ -144,7 +159,10 @@ describe('bad input from a provider', { timeout: 120_000 }, () => {
 
   it('a call with invalid JSON arguments is told to the model as an error result, and the turn goes on', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'raw', pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: "{text: 'not json'}" } }] }), chunk({}, 'tool_calls'), DONE] }, { kind: 'reply', text: 'sorry' });
+    provider.enqueue(
+      { kind: 'raw', pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'mcp_chat_echo', arguments: "{text: 'not json'}" } }] }), chunk({}, 'tool_calls'), DONE] },
+      { kind: 'reply', text: 'sorry' },
+    );
     const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
     const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
     expect(result).toMatchObject({ status: 'error', isError: true });
@@ -182,7 +200,19 @@ describe('bad input from a provider', { timeout: 120_000 }, () => {
 
   it('an unknown content part is kept in the file and noticed, never shown as [object Object]', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'raw', pieces: [chunk({ content: [{ type: 'reference', reference_ids: [3, 7] }, { type: 'text', text: 'See the sources.' }] }), chunk({}, 'stop'), DONE] });
+    provider.enqueue({
+      kind: 'raw',
+      pieces: [
+        chunk({
+          content: [
+            { type: 'reference', reference_ids: [3, 7] },
+            { type: 'text', text: 'See the sources.' },
+          ],
+        }),
+        chunk({}, 'stop'),
+        DONE,
+      ],
+    });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;
     expect(answers(outcome.messages)[0]).toMatchObject({ text: 'See the sources.', otherParts: [{ type: 'reference', reference_ids: [3, 7] }], notices: [expect.stringContaining('"reference"')] });
   });
@@ -190,7 +220,15 @@ describe('bad input from a provider', { timeout: 120_000 }, () => {
   it('a provider that changes a call id mid-stream: the call runs once under its first id, and a notice says so', async () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue(
-      { kind: 'raw', pieces: [chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{"text":' } }] }), chunk({ tool_calls: [{ index: 0, id: 'call_b', function: { arguments: '"once"}' } }] }), chunk({}, 'tool_calls'), DONE] },
+      {
+        kind: 'raw',
+        pieces: [
+          chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'mcp_chat_echo', arguments: '{"text":' } }] }),
+          chunk({ tool_calls: [{ index: 0, id: 'call_b', function: { arguments: '"once"}' } }] }),
+          chunk({}, 'tool_calls'),
+          DONE,
+        ],
+      },
       { kind: 'reply', text: 'done' },
     );
     const outcome = await host.chat.send({ agentId: 'helper', text: 'x' }).done;

@@ -10,19 +10,46 @@ import { ProviderErrorKindSchema } from '../../../src/shared/models.js';
 
 const stats = { durationMs: 1, toolsSent: 0, attempts: 1 };
 const user = (id: string, text: string, parentId: string | null = null): ConversationMessage => ({ id, parentId, at: 0, role: 'user', text });
-const answer = (id: string, text: string, toolCalls: { id: string; name: string; argumentsText: string }[] = []): ConversationMessage => ({ id, parentId: null, at: 0, role: 'assistant', agentId: 'a', modelId: 'm', text, toolCalls, status: 'complete', stats });
-const tool = (id: string, callId: string, text: string): ConversationMessage => ({ id, parentId: null, at: 0, role: 'tool', callId, name: 't', content: [{ type: 'text', text }], isError: false, status: 'ok', durationMs: 1 });
+const answer = (id: string, text: string, toolCalls: { id: string; name: string; argumentsText: string }[] = []): ConversationMessage => ({
+  id,
+  parentId: null,
+  at: 0,
+  role: 'assistant',
+  agentId: 'a',
+  modelId: 'm',
+  text,
+  toolCalls,
+  status: 'complete',
+  stats,
+});
+const tool = (id: string, callId: string, text: string): ConversationMessage => ({
+  id,
+  parentId: null,
+  at: 0,
+  role: 'tool',
+  callId,
+  name: 't',
+  content: [{ type: 'text', text }],
+  isError: false,
+  status: 'ok',
+  durationMs: 1,
+});
 
 describe('the retry decision', () => {
   it('never retries a rejection, auth, not-found or abort; retries transient failures within the tries', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ProviderErrorKindSchema.options), fc.integer({ min: 1, max: 10 }), fc.option(fc.integer({ min: 0, max: 600_000 }), { nil: undefined }), (kind, attempts, retryAfterMs) => {
-        const decision = retryDecision({ kind, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, attempts, DEFAULT_RETRY_POLICY);
-        const transient = kind === 'network' || kind === 'server' || kind === 'rate-limited';
-        if (!transient || attempts >= DEFAULT_RETRY_POLICY.maxAttempts) return !decision.retry;
-        if (!decision.retry) return retryAfterMs !== undefined && retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs;
-        return decision.delayMs <= Math.max(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs) && (retryAfterMs === undefined || decision.delayMs === retryAfterMs);
-      }),
+      fc.property(
+        fc.constantFrom(...ProviderErrorKindSchema.options),
+        fc.integer({ min: 1, max: 10 }),
+        fc.option(fc.integer({ min: 0, max: 600_000 }), { nil: undefined }),
+        (kind, attempts, retryAfterMs) => {
+          const decision = retryDecision({ kind, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, attempts, DEFAULT_RETRY_POLICY);
+          const transient = kind === 'network' || kind === 'server' || kind === 'rate-limited';
+          if (!transient || attempts >= DEFAULT_RETRY_POLICY.maxAttempts) return !decision.retry;
+          if (!decision.retry) return retryAfterMs !== undefined && retryAfterMs > DEFAULT_RETRY_POLICY.maxRetryAfterMs;
+          return decision.delayMs <= Math.max(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs) && (retryAfterMs === undefined || decision.delayMs === retryAfterMs);
+        },
+      ),
     );
   });
 
@@ -45,7 +72,17 @@ describe('answer numbers', () => {
 
 describe('the history sent', () => {
   it('gives a call whose result was never written (the host stopped mid-call) a result saying so', () => {
-    const history = historyOf([user('u', 'hi'), answer('a', '', [{ id: 'c1', name: 't', argumentsText: '{}' }, { id: 'c2', name: 't', argumentsText: '{}' }]), tool('t2', 'c2', 'two')], { vision: false, readImage: () => undefined });
+    const history = historyOf(
+      [
+        user('u', 'hi'),
+        answer('a', '', [
+          { id: 'c1', name: 't', argumentsText: '{}' },
+          { id: 'c2', name: 't', argumentsText: '{}' },
+        ]),
+        tool('t2', 'c2', 'two'),
+      ],
+      { vision: false, readImage: () => undefined },
+    );
     expect(history.messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? [m.callId, m.isError] : []))).toEqual([
       ['c1', true],
       ['c2', false],
@@ -56,7 +93,15 @@ describe('the history sent', () => {
 describe('context window', () => {
   const long = (n: number) => 'x'.repeat(n);
   it('summarizes older turns only past the threshold, cutting before a user message and leaving tool traffic out', () => {
-    const path = [user('u1', long(400)), answer('a1', 'first answer', [{ id: 'c', name: 'tool', argumentsText: '{"q":1}' }]), tool('t1', 'c', 'TOOL OUTPUT'), answer('a1b', long(400)), user('u2', long(400)), answer('a2', long(400)), user('u3', 'latest question')];
+    const path = [
+      user('u1', long(400)),
+      answer('a1', 'first answer', [{ id: 'c', name: 'tool', argumentsText: '{"q":1}' }]),
+      tool('t1', 'c', 'TOOL OUTPUT'),
+      answer('a1b', long(400)),
+      user('u2', long(400)),
+      answer('a2', long(400)),
+      user('u3', 'latest question'),
+    ];
     expect(planCompaction(path, 100, 100_000)).toBeUndefined();
     const plan = planCompaction(path, 100, 600)!;
     expect(plan.throughId).toBe('a2');
@@ -72,7 +117,14 @@ describe('context window', () => {
   });
 
   it('a summary replaces what it covers, and the next summary builds on it', () => {
-    const path: ConversationMessage[] = [user('u1', long(400)), answer('a1', long(400)), { id: 's', parentId: null, at: 0, role: 'summary', text: 'EARLIER', throughId: 'a1', summarized: 2 }, user('u2', long(400)), answer('a2', long(400)), user('u3', 'now')];
+    const path: ConversationMessage[] = [
+      user('u1', long(400)),
+      answer('a1', long(400)),
+      { id: 's', parentId: null, at: 0, role: 'summary', text: 'EARLIER', throughId: 'a1', summarized: 2 },
+      user('u2', long(400)),
+      answer('a2', long(400)),
+      user('u3', 'now'),
+    ];
     const history = historyOf(path, { vision: false, readImage: () => undefined });
     expect(history.summary?.text).toBe('EARLIER');
     expect(history.messages).toHaveLength(3);

@@ -35,7 +35,10 @@ describe('reasoning kept and sent back', { timeout: 120_000 }, () => {
     // A later turn still carries the tool turn's reasoning ("in all subsequent requests"), its answer's too.
     provider.enqueue({ kind: 'reply', text: 'ok' });
     await host.chat.send({ conversationId: turn.conversationId, text: 'thanks' }).done;
-    expect(assistantsSent(provider.requests[2]!.body).map((m) => m.reasoning_content)).toEqual(['The user asks about the weather in San Francisco. I should use the echo tool.', 'The tool echoed San Francisco. I can answer.']);
+    expect(assistantsSent(provider.requests[2]!.body).map((m) => m.reasoning_content)).toEqual([
+      'The user asks about the weather in San Francisco. I should use the echo tool.',
+      'The tool echoed San Francisco. I can answer.',
+    ]);
 
     // Another model never gets this model's reasoning.
     host.chat.setModel(turn.conversationId, 'other');
@@ -67,7 +70,11 @@ describe('reasoning kept and sent back', { timeout: 120_000 }, () => {
     expect(first).not.toHaveProperty('temperature');
     const [assistant] = (provider.requests[1]!.body.messages as any[]).filter((m) => m.role === 'assistant');
     expect(assistant.content.map((b: any) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: "The user wants the weather in San Francisco.\nI have an echo tool; I'll call it with the city.", signature: expect.stringMatching(/^EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds9WWZ7wa8/) });
+    expect(assistant.content[0]).toEqual({
+      type: 'thinking',
+      thinking: "The user wants the weather in San Francisco.\nI have an echo tool; I'll call it with the city.",
+      signature: expect.stringMatching(/^EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds9WWZ7wa8/),
+    });
     expect(answers(outcome.messages)[0]!.reasoning).toMatchObject({ source: 'anthropic', replay: [{ type: 'thinking' }] });
   });
 

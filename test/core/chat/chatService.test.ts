@@ -7,7 +7,10 @@ import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 /** The chat operations: branches, export, search, delete, and conversations that outlive the process. */
 
 const leasesOf = (host: { mcp: { connections: { snapshot(): { leases: { conversationId: string }[] }[] } } }, conversationId: string) =>
-  host.mcp.connections.snapshot().flatMap((s) => s.leases).filter((l) => l.conversationId === conversationId).length;
+  host.mcp.connections
+    .snapshot()
+    .flatMap((s) => s.leases)
+    .filter((l) => l.conversationId === conversationId).length;
 
 describe('chat operations', () => {
   it('regenerate and edit make branches; the earlier ones stay reachable', async () => {
@@ -57,7 +60,11 @@ describe('chat operations', () => {
 
   it('the model is offered mcp_release; deleting a conversation releases its leases and forgets its approvals', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'e', name: 'mcp_chat_echo', arguments: { text: 'x' } }] }, { kind: 'reply', toolCalls: [{ id: 'r', name: 'mcp_release', arguments: { serverId: 'chatos::chat' } }] }, { kind: 'reply', text: 'released' });
+    provider.enqueue(
+      { kind: 'reply', toolCalls: [{ id: 'e', name: 'mcp_chat_echo', arguments: { text: 'x' } }] },
+      { kind: 'reply', toolCalls: [{ id: 'r', name: 'mcp_release', arguments: { serverId: 'chatos::chat' } }] },
+      { kind: 'reply', text: 'released' },
+    );
     const turn = host.chat.send({ agentId: 'helper', text: 'use and release' });
     const outcome = await turn.done;
     expect(outcome.status).toBe('done');

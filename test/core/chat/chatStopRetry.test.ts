@@ -46,7 +46,13 @@ describe('stopping a turn', () => {
 
   it('cancels tool calls in flight (the server is told) and records them as cancelled', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's1', name: 'mcp_chat_sleep', arguments: { ms: 60_000 } }, { id: 's2', name: 'mcp_chat_echo', arguments: { text: 'quick' } }] });
+    provider.enqueue({
+      kind: 'reply',
+      toolCalls: [
+        { id: 's1', name: 'mcp_chat_sleep', arguments: { ms: 60_000 } },
+        { id: 's2', name: 'mcp_chat_echo', arguments: { text: 'quick' } },
+      ],
+    });
     const watch = events(host);
     const turn = host.chat.send({ agentId: 'helper', text: 'sleep' });
     await watch.next((e) => e.type === 'toolCall' && e.call.callId === 's1' && e.call.phase === 'started', 'the sleep call to start');
@@ -83,7 +89,17 @@ describe('stopping a turn', () => {
 
   it('gives confirmations asked by one message a shared group id', async () => {
     const { host, provider } = await startChatWorld();
-    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'g1', name: 'mcp_chat_danger', arguments: { what: 'a' } }, { id: 'g2', name: 'mcp_chat_echo', arguments: { text: 'x' } }, { id: 'g3', name: 'mcp_chat_danger', arguments: { what: 'b' } }] }, { kind: 'reply', text: 'done' });
+    provider.enqueue(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'g1', name: 'mcp_chat_danger', arguments: { what: 'a' } },
+          { id: 'g2', name: 'mcp_chat_echo', arguments: { text: 'x' } },
+          { id: 'g3', name: 'mcp_chat_danger', arguments: { what: 'b' } },
+        ],
+      },
+      { kind: 'reply', text: 'done' },
+    );
     const requests: { groupId?: string; agentId?: string }[] = [];
     host.confirmations.on('required', (request) => {
       requests.push(request);

@@ -16,7 +16,16 @@ describe('a chat turn', () => {
       const { host, provider } = await startChatWorld({ api });
       // Each call answers only once the other is in flight too: run one after the other, the first would wait alone and fail.
       provider.enqueue(
-        { kind: 'reply', text: 'Let me check.', toolCalls: [{ id: 'c1', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } }, { id: 'c2', name: 'mcp_chat_echo', arguments: { text: 'second' } }, { id: 'c3', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } }], usage: { input: 100, output: 20 } },
+        {
+          kind: 'reply',
+          text: 'Let me check.',
+          toolCalls: [
+            { id: 'c1', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } },
+            { id: 'c2', name: 'mcp_chat_echo', arguments: { text: 'second' } },
+            { id: 'c3', name: 'mcp_chat_rendezvous', arguments: { key: 'k', count: 2 } },
+          ],
+          usage: { input: 100, output: 20 },
+        },
         { kind: 'reply', text: 'Both met.', usage: { input: 150, output: 5 } },
       );
       const turn = host.chat.send({ agentId: 'helper', text: 'meet twice' });
@@ -55,7 +64,16 @@ describe('a chat turn', () => {
     // The agent's own prompt first; the first lease of a stateful server adds the reminder to release it (docs/rules/mcp-yaml.md#leases).
     expect(body.messages[0].role).toBe('system');
     expect(body.messages[0].content).toMatch(/^You are a test agent\.\n\nNotes from the host:\n- You now hold a dedicated instance of MCP server "chatos::chat".*mcp_release/);
-    expect(body.tools.map((t: any) => t.function.name).sort()).toEqual(['mcp_chat_danger', 'mcp_chat_echo', 'mcp_chat_image', 'mcp_chat_picture', 'mcp_chat_rendezvous', 'mcp_chat_sleep', 'mcp_chat_slow', 'mcp_release']);
+    expect(body.tools.map((t: any) => t.function.name).sort()).toEqual([
+      'mcp_chat_danger',
+      'mcp_chat_echo',
+      'mcp_chat_image',
+      'mcp_chat_picture',
+      'mcp_chat_rendezvous',
+      'mcp_chat_sleep',
+      'mcp_chat_slow',
+      'mcp_release',
+    ]);
   });
 
   it('tells the model a malformed tool call failed, and goes on', async () => {
@@ -94,7 +112,12 @@ describe('a chat turn', () => {
     expect(tooMany.stop!.message).toBe('agent "helper" would send 8 tools to model "local", which takes at most 3');
     expect(provider.requests).toHaveLength(0);
     // Each is a problem until fixed and resumed.
-    expect(host.chat.problems().map((p) => p.code).sort()).toEqual(['MODEL_KEY_MISSING', 'MODEL_NOT_FOUND', 'TOO_MANY_TOOLS']);
+    expect(
+      host.chat
+        .problems()
+        .map((p) => p.code)
+        .sort(),
+    ).toEqual(['MODEL_KEY_MISSING', 'MODEL_NOT_FOUND', 'TOO_MANY_TOOLS']);
   });
 
   it('summarizes older turns near the context window: the system prompt stays, tool traffic is left out, and the branch shows where', async () => {

@@ -16,7 +16,10 @@ describe('the lease reminder of a first call', () => {
     const turn = host.chat.send({ agentId: 'helper', text: 'echo' });
     const outcome = await turn.done;
     const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
-    expect(result.content).toEqual([{ type: 'text', text: 'hi' }, { type: 'reminder', text: expect.stringContaining('mcp_release') }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: 'hi' },
+      { type: 'reminder', text: expect.stringContaining('mcp_release') },
+    ]);
     expect(toolResultsIn(provider.requests[2]!.body)[0]![1]).toContain('call mcp_release({"serverId":"chatos::chat"})');
     expect(events).toEqual(['hi']);
     expect(host.chat.export(turn.conversationId, 'md').text).not.toContain('mcp_release');

@@ -34,10 +34,17 @@ async function world() {
 }
 
 describe('the page chat API', () => {
-  it("creates agents for its app that act as the app, lists only those, and chats in their conversations", async () => {
+  it('creates agents for its app that act as the app, lists only those, and chats in their conversations', async () => {
     const w = await world();
     const { agent } = (await w.call(w.board, { op: 'agents.createForApp', agent: { name: 'Board agent', prompt: 'Keep the board tidy.', skills: ['ignored'] } })) as any;
-    expect(agent).toMatchObject({ name: 'Board agent', hostAppId: 'com.example.notes', modelId: 'local', systemPrompt: 'Keep the board tidy.', ownerApp: { pluginId: 'com.example.notes', appId: 'board' }, uiApps: [{ pluginId: 'com.example.notes', appId: 'board', mcp: true, prompt: true }] });
+    expect(agent).toMatchObject({
+      name: 'Board agent',
+      hostAppId: 'com.example.notes',
+      modelId: 'local',
+      systemPrompt: 'Keep the board tidy.',
+      ownerApp: { pluginId: 'com.example.notes', appId: 'board' },
+      uiApps: [{ pluginId: 'com.example.notes', appId: 'board', mcp: true, prompt: true }],
+    });
     expect(((await w.call(w.board, { op: 'agents.list' })) as any).agents.map((a: { id: string }) => a.id)).toEqual([agent.id]);
     expect(((await w.call(w.spy, { op: 'agents.list' })) as any).agents).toEqual([]);
     expect(((await w.call(w.board, { op: 'agents.ensureDefault' })) as any).agent.id).toBe(agent.id);
@@ -45,13 +52,21 @@ describe('the page chat API', () => {
     const { session } = (await w.call(w.board, { op: 'sessions.ensureDefault', agentId: agent.id, workspaceRoot: '/ignored' })) as any;
     expect((await w.call(w.board, { op: 'sessions.ensureDefault' })) as any).toEqual({ session });
     w.provider.enqueue(
-      { kind: 'reply', toolCalls: [{ id: 'e', name: 'mcp_com_example_notes_board_echo', arguments: { text: 'hi board' } }, { id: 'd', name: 'mcp_com_example_notes_board_dangerous', arguments: {} }] },
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'e', name: 'mcp_com_example_notes_board_echo', arguments: { text: 'hi board' } },
+          { id: 'd', name: 'mcp_com_example_notes_board_dangerous', arguments: {} },
+        ],
+      },
       { kind: 'reply', text: 'Echoed.' },
     );
     const sent = (await w.call(w.board, { op: 'send', sessionId: session.id, text: 'echo something' })) as any;
     expect(sent.sessionId).toBe(session.id);
     // The destructive tool asks the user, as any agent's call does.
-    await expect.poll(() => w.host.confirmations.listPending(), { timeout: 20_000 }).toEqual([expect.objectContaining({ toolName: 'mcp_com_example_notes_board_dangerous', agentId: agent.id, conversationId: session.id })]);
+    await expect
+      .poll(() => w.host.confirmations.listPending(), { timeout: 20_000 })
+      .toEqual([expect.objectContaining({ toolName: 'mcp_com_example_notes_board_dangerous', agentId: agent.id, conversationId: session.id })]);
     w.host.confirmations.respond(w.host.confirmations.listPending()[0]!.id, false);
     await expect.poll(() => w.host.chat.get(session.id).conversation.status.kind, { timeout: 20_000 }).toBe('done');
     // Its own server's tool ran through the gateway, as the app; the declined one did not.
@@ -96,7 +111,12 @@ describe('the page chat API', () => {
     expect(w.host.agents.get('mine')?.systemPrompt).toBe('');
     expect(w.host.agents.get(agent.id)?.name).toBe(agent.name);
     expect(w.host.agents.get(spyAgent.id)?.subAgents).toEqual([]);
-    expect(w.host.chat.list().filter((c) => c.agentId === 'mine').map((c) => c.id)).toEqual([users.id]);
+    expect(
+      w.host.chat
+        .list()
+        .filter((c) => c.agentId === 'mine')
+        .map((c) => c.id),
+    ).toEqual([users.id]);
     expect(w.provider.requests).toHaveLength(0);
     expect(w.pageChat.owns(w.board, session.id)).toBe(true);
     expect(w.pageChat.owns(w.spy, session.id)).toBe(false);
@@ -118,6 +138,9 @@ describe('the page chat API', () => {
   it('says what to do when no model is configured', async () => {
     const t = await startTestHost(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'com.example.notes', [{ appId: 'board' }]));
     const pageChat = new PageChat({ agents: t.host.agents, chat: t.host.chat, modelIds: () => t.host.models.ids() });
-    await expect(pageChat.handle({ pluginId: 'com.example.notes', appId: 'board', providerAppId: 'com.example.notes', name: 'board' }, { op: 'agents.ensureDefault' })).rejects.toMatchObject({ code: 'NO_MODEL', hint: expect.stringContaining('Models page') });
+    await expect(pageChat.handle({ pluginId: 'com.example.notes', appId: 'board', providerAppId: 'com.example.notes', name: 'board' }, { op: 'agents.ensureDefault' })).rejects.toMatchObject({
+      code: 'NO_MODEL',
+      hint: expect.stringContaining('Models page'),
+    });
   });
 });

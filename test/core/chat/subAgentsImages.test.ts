@@ -18,7 +18,13 @@ describe('sub-agents', () => {
     });
     provider.enqueue(
       { kind: 'reply', toolCalls: [{ id: 'delegate', name: 'subagent_worker', arguments: { task: 'count to three' } }] },
-      { kind: 'reply', toolCalls: [{ id: 'w1', name: 'mcp_mainonly_echo', arguments: { text: 'hi' } }, { id: 'w2', name: 'mcp_sub_echo', arguments: { text: 'one two three' } }] },
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'w1', name: 'mcp_mainonly_echo', arguments: { text: 'hi' } },
+          { id: 'w2', name: 'mcp_sub_echo', arguments: { text: 'one two three' } },
+        ],
+      },
       { kind: 'reply', text: 'worker done: one two three' },
       { kind: 'reply', text: 'boss done' },
     );
@@ -44,7 +50,12 @@ describe('sub-agents', () => {
     expect(host.chat.get(turn.conversationId).children).toEqual([{ callId: 'delegate', conversationId: childId }]);
     // Runs of sub-agents are not listed as conversations of their own; their leases ended with the run.
     expect(host.chat.list().map((c) => c.id)).toEqual([turn.conversationId]);
-    expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).some((l) => l.conversationId === childId)).toBe(false);
+    expect(
+      host.mcp.connections
+        .snapshot()
+        .flatMap((s) => s.leases)
+        .some((l) => l.conversationId === childId),
+    ).toBe(false);
 
     // Deleting the conversation removes the run with it.
     await host.chat.delete(turn.conversationId);

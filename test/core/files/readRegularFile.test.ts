@@ -23,7 +23,12 @@ describe('readRegularFile', () => {
     const dir = tempDir();
     const fifo = path.join(dir, 'plugin.json');
     mkfifo(fifo);
-    expect(readRegularFile(fifo, { maxBytes: 1024 })).toMatchObject({ ok: false, code: 'FILE_NOT_REGULAR', message: `${fifo} is a FIFO (named pipe), not a regular file`, hint: 'replace it with a regular file' });
+    expect(readRegularFile(fifo, { maxBytes: 1024 })).toMatchObject({
+      ok: false,
+      code: 'FILE_NOT_REGULAR',
+      message: `${fifo} is a FIFO (named pipe), not a regular file`,
+      hint: 'replace it with a regular file',
+    });
     expect(readRegularFile(dir, { maxBytes: 1024 })).toMatchObject({ ok: false, code: 'FILE_NOT_REGULAR', kind: 'a folder' });
     expect(readRegularFile('/dev/zero', { maxBytes: 1024 })).toMatchObject({ ok: false, code: 'FILE_NOT_REGULAR', kind: 'a device' });
     const socketFile = path.join(dir, 'sock');

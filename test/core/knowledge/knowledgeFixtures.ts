@@ -52,7 +52,10 @@ export async function disposeHosts(): Promise<void> {
 }
 
 export async function knowledgeError(promise: Promise<unknown>, code: KnowledgeErrorCode): Promise<KnowledgeError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error, `expected ${code}`).toBeInstanceOf(KnowledgeError);
   expect((error as KnowledgeError).code).toBe(code);
   return error as KnowledgeError;

@@ -36,7 +36,15 @@ describe('a knowledge index (words in MiniSearch, vectors in their own rows)', (
     const db = create({ schema: { text: 'string' } as never });
     await insertMultiple(db, CHUNKS.map((c) => ({ ...c })) as never);
     const rows = new VectorRows(2);
-    rows.add(['pests', 'soil', 'water', 'note'], [[1, 0], [0, 1], [1, 1], [1, 0]]);
+    rows.add(
+      ['pests', 'soil', 'water', 'note'],
+      [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+        [1, 0],
+      ],
+    );
     const { index, migrated } = await KnowledgeIndex.fromBytes(encode(save(db)), 2, rows.toBytes());
     expect(migrated).toBe(true);
     expect(index.size).toBe(4);

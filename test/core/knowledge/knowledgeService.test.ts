@@ -234,7 +234,11 @@ async function oldLayoutIndex(host: Host, id: string, ids: string[]): Promise<Ui
   // The vectors as the local provider server answers them (it embeds deterministically), fetched the way the base does.
   const texts = ids.map((chunkId) => chunks.find((c) => c.id === chunkId)!.text);
   const entry = host.models.get('embed-a')!;
-  const response = await fetch(`${entry.baseUrl}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: entry.model, input: texts, encoding_format: 'float' }) });
+  const response = await fetch(`${entry.baseUrl}/embeddings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: entry.model, input: texts, encoding_format: 'float' }),
+  });
   const vectors = ((await response.json()) as any).data.map((d: any) => d.embedding as number[]);
   const db = create({ schema: { text: 'string', embedding: 'vector[16]' } as never });
   await insertMultiple(db, ids.map((chunkId, i) => ({ ...chunks.find((c) => c.id === chunkId)!, embedding: vectors[i] })) as never);

@@ -30,19 +30,24 @@ describe('chunkText', () => {
   it('for any text: chunks stay within the size, in order, and together cover every non-blank character', () => {
     const words = fc.constantFrom('alpha', 'beta', '# Head', '\n', '\n\n', '```', 'gamma.', ' ', '机器学习。', 'x'.repeat(50));
     fc.assert(
-      fc.property(fc.array(words, { maxLength: 200 }).map((parts) => parts.join(' ')), fc.integer({ min: 20, max: 300 }), fc.integer({ min: 0, max: 100 }), (text, size, overlap) => {
-        const chunks = chunkText(text, { size, overlap: Math.min(overlap, size - 1) });
-        const covered = new Uint8Array(text.length);
-        let lastStart = -1;
-        for (const chunk of chunks) {
-          expect(chunk.end - chunk.start).toBeLessThanOrEqual(size);
-          expect(chunk.start).toBeGreaterThan(lastStart);
-          expect(text.slice(chunk.start, chunk.end).trim()).toBe(chunk.text);
-          lastStart = chunk.start;
-          covered.fill(1, chunk.start, chunk.end);
-        }
-        for (let i = 0; i < text.length; i++) if (text[i]!.trim()) expect(covered[i], `character ${i} of ${JSON.stringify(text)}`).toBe(1);
-      }),
+      fc.property(
+        fc.array(words, { maxLength: 200 }).map((parts) => parts.join(' ')),
+        fc.integer({ min: 20, max: 300 }),
+        fc.integer({ min: 0, max: 100 }),
+        (text, size, overlap) => {
+          const chunks = chunkText(text, { size, overlap: Math.min(overlap, size - 1) });
+          const covered = new Uint8Array(text.length);
+          let lastStart = -1;
+          for (const chunk of chunks) {
+            expect(chunk.end - chunk.start).toBeLessThanOrEqual(size);
+            expect(chunk.start).toBeGreaterThan(lastStart);
+            expect(text.slice(chunk.start, chunk.end).trim()).toBe(chunk.text);
+            lastStart = chunk.start;
+            covered.fill(1, chunk.start, chunk.end);
+          }
+          for (let i = 0; i < text.length; i++) if (text[i]!.trim()) expect(covered[i], `character ${i} of ${JSON.stringify(text)}`).toBe(1);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -50,7 +55,9 @@ describe('chunkText', () => {
 
 describe('htmlToText', () => {
   it('keeps the visible text and headings, drops scripts and styles, decodes entities', () => {
-    const { text, flattened } = htmlToText('<html><head><title>t</title><style>p{}</style></head><body><h2>Care &amp; feeding</h2><p>Feed the <b>cat</b> twice.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul></body></html>');
+    const { text, flattened } = htmlToText(
+      '<html><head><title>t</title><style>p{}</style></head><body><h2>Care &amp; feeding</h2><p>Feed the <b>cat</b> twice.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul></body></html>',
+    );
     expect(text).toBe('## Care & feeding\n\nFeed the cat twice.\n\none\n\ntwo');
     expect(flattened).toBe(0);
   });

@@ -20,7 +20,28 @@ const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasO
 const anyUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 12 });
 const oddKey = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, '', 'a.b', 'a b', '[0]', '"q"', '0', '🙂', '\u0000', '$schema', '//', 'id', 'name', 'entry', 'mcp', 'apps'), anyUnits);
 const oddString = fc.oneof(
-  { weight: 4, arbitrary: fc.oneof(fc.string({ maxLength: 12 }), anyUnits, fc.constantFrom(...PROTOTYPE_KEYS, '../x', '/etc/passwd', 'index.mjs', 'plugin.json', 'prompt.md', 'ai.yaml', 'C:\\x', '\\\\srv\\x', 'a\u0000b', 'http://127.0.0.1:1/mcp', 'file:///etc/passwd', '$dataDir')) },
+  {
+    weight: 4,
+    arbitrary: fc.oneof(
+      fc.string({ maxLength: 12 }),
+      anyUnits,
+      fc.constantFrom(
+        ...PROTOTYPE_KEYS,
+        '../x',
+        '/etc/passwd',
+        'index.mjs',
+        'plugin.json',
+        'prompt.md',
+        'ai.yaml',
+        'C:\\x',
+        '\\\\srv\\x',
+        'a\u0000b',
+        'http://127.0.0.1:1/mcp',
+        'file:///etc/passwd',
+        '$dataDir',
+      ),
+    ),
+  },
   // Rarely, a string past every cap (the manifest's is 256 KiB).
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 300_000 }).map((n) => 'é'.repeat(n)) },
 );
@@ -90,8 +111,19 @@ const manifestObject = fc
 /** What is written as plugin.json: mostly a manifest-like object, sometimes text that is barely JSON, or nested past any recursion. */
 const manifestText = fc.oneof(
   { weight: 8, arbitrary: manifestObject.map((value) => JSON.stringify(value)) },
-  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), manifestObject.map((value) => JSON.stringify(value).slice(0, -1))) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 30_000 }).map((depth) => `{"id":"deep","apps":[{"id":"main","name":"m","entry":"index.mjs","ai":{"mcp":{"url":"http://127.0.0.1:1/mcp","callMeta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}]}`) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.string({ maxLength: 40 }),
+      manifestObject.map((value) => JSON.stringify(value).slice(0, -1)),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 30_000 })
+      .map((depth) => `{"id":"deep","apps":[{"id":"main","name":"m","entry":"index.mjs","ai":{"mcp":{"url":"http://127.0.0.1:1/mcp","callMeta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}]}`),
+  },
 );
 
 type Segment = string | number;
@@ -114,7 +146,8 @@ function exists(root: unknown, segments: readonly Segment[]): boolean {
   let current = root;
   for (const segment of segments) {
     if (Array.isArray(current) && typeof segment === 'number' && segment < current.length) current = current[segment];
-    else if (current !== null && typeof current === 'object' && !Array.isArray(current) && typeof segment === 'string' && Object.hasOwn(current, segment)) current = (current as Record<string, unknown>)[segment];
+    else if (current !== null && typeof current === 'object' && !Array.isArray(current) && typeof segment === 'string' && Object.hasOwn(current, segment))
+      current = (current as Record<string, unknown>)[segment];
     else return false;
   }
   return true;
@@ -123,7 +156,15 @@ function exists(root: unknown, segments: readonly Segment[]): boolean {
 const home = tempDir('chatos-fuzz-');
 const extra = path.join(home, 'extra');
 fs.mkdirSync(extra, { recursive: true });
-const host = createHost({ home: path.join(home, 'home'), appRoot: path.join(home, 'app'), builtinPluginsDir: path.join(home, 'builtin'), defaultsDir: path.join(home, 'defaults'), extraPluginRoots: [extra], sessionRoot: home, projectRoot: home });
+const host = createHost({
+  home: path.join(home, 'home'),
+  appRoot: path.join(home, 'app'),
+  builtinPluginsDir: path.join(home, 'builtin'),
+  defaultsDir: path.join(home, 'defaults'),
+  extraPluginRoots: [extra],
+  sessionRoot: home,
+  projectRoot: home,
+});
 afterAll(() => host.dispose());
 
 let run = 0;
@@ -144,7 +185,13 @@ function scanManifest(text: string): { manifestFile: string; problems: Problem[]
 
 describe('plugin.json, over arbitrary manifests', () => {
   it('names a bad value under a key called after an Object.prototype member with a text hint (cases the property found)', () => {
-    const manifest = { manifestVersion: 1, id: 'com.example.proto', name: 'p', version: '1', apps: [{ id: 'main', name: 'm', entry: { path: 'index.mjs' }, ai: { mcp: { entry: 'index.mjs', env: { constructor: 1 }, permissions: { toString: 'sometimes' } } } }] };
+    const manifest = {
+      manifestVersion: 1,
+      id: 'com.example.proto',
+      name: 'p',
+      version: '1',
+      apps: [{ id: 'main', name: 'm', entry: { path: 'index.mjs' }, ai: { mcp: { entry: 'index.mjs', env: { constructor: 1 }, permissions: { toString: 'sometimes' } } } }],
+    };
     const { problems } = scanManifest(JSON.stringify(manifest));
     expect(problems.map((p) => [p.code, p.path, p.message])).toEqual([
       ['SCHEMA_INVALID_VALUE', 'apps[0].entry.type', 'is required: it must be "module"'],

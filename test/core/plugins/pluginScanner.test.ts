@@ -152,7 +152,13 @@ describe('PluginScanner: overrides and duplicates', () => {
 
   it('refuses two apps of one plugin whose server names normalize alike', () => {
     const w = makeWorld();
-    const dir = writePlugin(w.user, 'p', { id: 'p', apps: [{ id: 'Main', name: 'M', entry: 'index.mjs' }, { id: 'main', name: 'm', entry: 'index.mjs' }] });
+    const dir = writePlugin(w.user, 'p', {
+      id: 'p',
+      apps: [
+        { id: 'Main', name: 'M', entry: 'index.mjs' },
+        { id: 'main', name: 'm', entry: 'index.mjs' },
+      ],
+    });
     const result = w.host.catalog.rescan();
     const r = record(result.plugins, dir);
     expect(r.status).toBe('invalid');
@@ -423,12 +429,7 @@ describe('PluginScanner: default exposure lists', () => {
     fs.writeFileSync(path.join(w.exposeDir, 'p__a.yaml'), 'mcpServers: [from-yaml]\nprompts: [from-yaml]\n');
     fs.writeFileSync(path.join(w.exposeDir, 'p__b.json'), '{ "mcpServers": ["from-json"] }');
     fs.writeFileSync(path.join(w.exposeDir, 'p__b.yml'), 'mcpServers: [from-yml]\n');
-    writePlugin(
-      w.user,
-      'p',
-      { id: 'p', apps: [wayB('a', { mcpServers: true, prompts: true, config: 'ai.yaml' }), wayB('b', { mcpServers: true })] },
-      { 'ai.yaml': 'prompts: [from-config]\n' },
-    );
+    writePlugin(w.user, 'p', { id: 'p', apps: [wayB('a', { mcpServers: true, prompts: true, config: 'ai.yaml' }), wayB('b', { mcpServers: true })] }, { 'ai.yaml': 'prompts: [from-config]\n' });
     w.host.catalog.rescan();
     const a = w.host.catalog.getAiContribution('p', 'a')!.exposure;
     expect(a.mcpServers).toEqual({ exposure: { mode: 'list', names: ['from-yaml'] }, source: 'defaults' });

@@ -105,12 +105,7 @@ const CASES: InvalidCase[] = [
   // Several problems: every one is reported, not only the first.
   {
     name: 'many-schema-problems',
-    problems: [
-      err('SCHEMA_INVALID_TYPE', 'version'),
-      err('SCHEMA_CUSTOM', 'apps[0].id'),
-      err('SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.allowMain'),
-      err('SCHEMA_INVALID_UNION', 'apps[1].entry'),
-    ],
+    problems: [err('SCHEMA_INVALID_TYPE', 'version'), err('SCHEMA_CUSTOM', 'apps[0].id'), err('SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.allowMain'), err('SCHEMA_INVALID_UNION', 'apps[1].entry')],
   },
   {
     name: 'many-missing-files',

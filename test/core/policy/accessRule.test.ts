@@ -23,7 +23,16 @@ describe('access rule: may this caller use this server in this flow', () => {
   it('allows exactly when the server is on, granted, runnable, in the flow and selected', () => {
     fc.assert(
       fc.property(
-        fc.record({ disabled: fc.boolean(), switchedOff: fc.boolean(), granted: fc.boolean(), runnable: fc.boolean(), allowMain: fc.boolean(), allowSub: fc.boolean(), flow: fc.constantFrom('main' as const, 'sub' as const), selection: fc.option(fc.boolean()) }),
+        fc.record({
+          disabled: fc.boolean(),
+          switchedOff: fc.boolean(),
+          granted: fc.boolean(),
+          runnable: fc.boolean(),
+          allowMain: fc.boolean(),
+          allowSub: fc.boolean(),
+          flow: fc.constantFrom('main' as const, 'sub' as const),
+          selection: fc.option(fc.boolean()),
+        }),
         (c) => {
           const server = testServerDefinition('s', { disabled: c.disabled, allowMain: c.allowMain, allowSub: c.allowSub });
           const serverIds = c.selection === null ? undefined : c.selection ? [server.id] : ['chatos::other'];
@@ -39,7 +48,10 @@ describe('access rule: may this caller use this server in this flow', () => {
     const server = testServerDefinition('s', { allowSub: false });
     const off = accessTo({ appId: 'app', flow: 'sub' }, { ...server, disabled: true }, facts({ granted: false }), 'mcp_s_echo');
     expect(off).toMatchObject({ ok: false, code: 'SERVER_DISABLED', reason: '"mcp_s_echo" belongs to server "chatos::s", which is disabled' });
-    expect(accessTo({ appId: 'app', flow: 'sub' }, server, facts({ switchedOff: true, granted: false }), 'mcp_s_echo')).toMatchObject({ code: 'SERVER_DISABLED', reason: '"mcp_s_echo" belongs to server "chatos::s", which the user switched off' });
+    expect(accessTo({ appId: 'app', flow: 'sub' }, server, facts({ switchedOff: true, granted: false }), 'mcp_s_echo')).toMatchObject({
+      code: 'SERVER_DISABLED',
+      reason: '"mcp_s_echo" belongs to server "chatos::s", which the user switched off',
+    });
     expect(accessTo({ appId: 'app', flow: 'sub' }, server, facts({ granted: false, gate: REFUSED }))).toMatchObject({ code: 'NOT_GRANTED', fix: 'chatos grant app chatos::s' });
     expect(accessTo({ appId: 'app', flow: 'sub' }, server, facts({ gate: REFUSED }))).toMatchObject({ code: 'NOT_RUNNABLE', fix: 'chatos trust acme.x' });
     const flow = accessTo({ appId: 'app', flow: 'sub' }, server, facts());

@@ -44,14 +44,7 @@ describe('findUnknownKeys', () => {
   const found = (value: unknown) => findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json').map((p) => [p.severity, p.code, p.path, p.message]);
 
   it('finds keys at every depth, through optional, default and refined schemas', () => {
-    expect(
-      found(
-        manifest(
-          { ai: { mcp: { entry: 'm.mjs', allowmain: true }, mcpPrompt: { zh: { path: 'z.md', tilte: 'x' } } } },
-          { backend: { entry: 'b.mjs', extra: 1 }, versoin: '2' },
-        ),
-      ),
-    ).toEqual([
+    expect(found(manifest({ ai: { mcp: { entry: 'm.mjs', allowmain: true }, mcpPrompt: { zh: { path: 'z.md', tilte: 'x' } } } }, { backend: { entry: 'b.mjs', extra: 1 }, versoin: '2' }))).toEqual([
       ['warning', 'UNKNOWN_KEY', 'backend.extra', 'unknown key "extra" is ignored'],
       ['warning', 'UNKNOWN_KEY', 'versoin', 'unknown key "versoin" is ignored; did you mean "version"?'],
       ['warning', 'UNKNOWN_KEY', 'apps[0].ai.mcp.allowmain', 'unknown key "allowmain" is ignored; did you mean "allowMain"?'],
@@ -73,7 +66,9 @@ describe('findUnknownKeys', () => {
 
   it('names the reference its caller passes in the hint, and none when it passes none (mcp.yaml is no manifest)', () => {
     const value = { ...manifest({}), zzz: 1 };
-    expect(findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json', { reference: 'the manifest reference' })[0]!.hint).toMatch(/^remove "zzz" or check the manifest reference; known keys here: /);
+    expect(findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json', { reference: 'the manifest reference' })[0]!.hint).toMatch(
+      /^remove "zzz" or check the manifest reference; known keys here: /,
+    );
     expect(findUnknownKeys(PluginManifestSchema, value, '/p/plugin.json')[0]!.hint).toMatch(/^remove "zzz"; known keys here: /);
     expect(findUnknownKeys(PluginManifestSchema, { zzz: 1 }, '/c/mcp.yaml', { at: ['servers', 'a'] })[0]!.path).toBe('servers.a.zzz');
   });

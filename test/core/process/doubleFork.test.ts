@@ -45,7 +45,11 @@ describe.runIf(process.platform === 'linux')('a daemon that double-forked away f
     const [, ppid, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     expect(Number(session)).toBe(forked.daemon);
     expect(Number(ppid)).not.toBe(forked.server);
-    const marker = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((entry) => entry.startsWith('CHATOS_TREE='));
+    const marker = (pid: number) =>
+      fs
+        .readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .find((entry) => entry.startsWith('CHATOS_TREE='));
     expect(marker(forked.daemon)).toMatch(/^CHATOS_TREE=[0-9a-f-]{36}$/);
     expect(marker(forked.daemon)).toBe(marker(forked.server));
 

@@ -50,39 +50,43 @@ describe('PidRegistry', () => {
     expect(fs.existsSync(registry.file)).toBe(false);
   });
 
-  it.runIf(posix)('the host SIGKILLed, then restarted: reapOrphans ends the orphaned server tree', async () => {
-    const runDir = tempDir();
-    const host = spawn(
-      process.execPath,
-      ['--import', path.join(fixturesDir, 'registerTs.mjs'), path.join(fixturesDir, 'orphanHost.mjs'), runDir, process.execPath, launcherScript, serverScript, '--ignore-eof', '--ignore-term'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let hostStderr = '';
-    host.stderr.on('data', (chunk) => (hostStderr += chunk));
-    try {
-      const [line] = (await Promise.race([once(createInterface({ input: host.stdout }), 'line'), once(host, 'exit').then(() => [''])])) as [string];
-      if (!line) throw new Error(`the stand-in host failed:\n${hostStderr}`);
-      const { leaderPid, serverPid } = JSON.parse(line) as { leaderPid: number; serverPid: number };
-      killAfterTest(leaderPid);
+  it.runIf(posix)(
+    'the host SIGKILLed, then restarted: reapOrphans ends the orphaned server tree',
+    async () => {
+      const runDir = tempDir();
+      const host = spawn(
+        process.execPath,
+        ['--import', path.join(fixturesDir, 'registerTs.mjs'), path.join(fixturesDir, 'orphanHost.mjs'), runDir, process.execPath, launcherScript, serverScript, '--ignore-eof', '--ignore-term'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let hostStderr = '';
+      host.stderr.on('data', (chunk) => (hostStderr += chunk));
+      try {
+        const [line] = (await Promise.race([once(createInterface({ input: host.stdout }), 'line'), once(host, 'exit').then(() => [''])])) as [string];
+        if (!line) throw new Error(`the stand-in host failed:\n${hostStderr}`);
+        const { leaderPid, serverPid } = JSON.parse(line) as { leaderPid: number; serverPid: number };
+        killAfterTest(leaderPid);
 
-      host.kill('SIGKILL');
-      await once(host, 'exit');
-      // Orphaned: nobody will ever close them. This is what the next start must clean up.
-      expect(isRunning(leaderPid)).toBe(true);
-      expect(isRunning(serverPid)).toBe(true);
-      expect(fs.readdirSync(runDir)).toEqual([`mcp-${host.pid}.json`]);
+        host.kill('SIGKILL');
+        await once(host, 'exit');
+        // Orphaned: nobody will ever close them. This is what the next start must clean up.
+        expect(isRunning(leaderPid)).toBe(true);
+        expect(isRunning(serverPid)).toBe(true);
+        expect(fs.readdirSync(runDir)).toEqual([`mcp-${host.pid}.json`]);
 
-      const { reaped } = await PidRegistry.reapOrphans(runDir);
+        const { reaped } = await PidRegistry.reapOrphans(runDir);
 
-      expect(reaped).toEqual([{ kind: 'server', serverId: 'test::orphan', pid: leaderPid }]);
-      expect(isRunning(leaderPid)).toBe(false);
-      expect(isRunning(serverPid)).toBe(false);
-      expect(groupOf(leaderPid)).toEqual([]);
-      expect(fs.readdirSync(runDir)).toEqual([]);
-    } finally {
-      host.kill('SIGKILL');
-    }
-  }, 120_000);
+        expect(reaped).toEqual([{ kind: 'server', serverId: 'test::orphan', pid: leaderPid }]);
+        expect(isRunning(leaderPid)).toBe(false);
+        expect(isRunning(serverPid)).toBe(false);
+        expect(groupOf(leaderPid)).toEqual([]);
+        expect(fs.readdirSync(runDir)).toEqual([]);
+      } finally {
+        host.kill('SIGKILL');
+      }
+    },
+    120_000,
+  );
 
   it('leaves the file of a host that still runs alone', async () => {
     const runDir = tempDir();

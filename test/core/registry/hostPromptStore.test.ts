@@ -14,7 +14,19 @@ import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';
 async function world() {
   return startTestHost(({ home, pluginRoot }) => {
     // A way-B app (exposes everything) whose agents run as provider app "other": it sees only its own and its grants.
-    writePlugin(pluginRoot, 'hub', { manifestVersion: 1, id: 'com.example.hub', name: 'Hub', version: '1.0.0', providerAppId: 'other', apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }] }, { 'index.mjs': '' });
+    writePlugin(
+      pluginRoot,
+      'hub',
+      {
+        manifestVersion: 1,
+        id: 'com.example.hub',
+        name: 'Hub',
+        version: '1.0.0',
+        providerAppId: 'other',
+        apps: [{ id: 'hub', name: 'Hub', entry: 'index.mjs', ai: { mcpServers: true, prompts: true } }],
+      },
+      { 'index.mjs': '' },
+    );
     writeMcpYaml(home, { reviewer: { command: 'x' } });
   });
 }
@@ -66,7 +78,11 @@ describe('host prompts', () => {
     expect(codeOf(() => host.hostPrompts.save({ name: 'empty' }, { create: true }))).toBe('PROMPT_INVALID');
     expect(codeOf(() => host.hostPrompts.save({ name: 'reviewer', en: 'x' }, { create: true }))).toBe('PROMPT_NAME_TAKEN');
     expect(codeOf(() => host.hostPrompts.save({ name: 'nope', en: 'x' }, { create: false }))).toBe('PROMPT_NOT_FOUND');
-    for (const name of ['bad name', '-dash', 'a/b', '']) expect(codeOf(() => host.hostPrompts.save({ name, en: 'x' }, { create: true })), name).toBe('PROMPT_INVALID');
+    for (const name of ['bad name', '-dash', 'a/b', ''])
+      expect(
+        codeOf(() => host.hostPrompts.save({ name, en: 'x' }, { create: true })),
+        name,
+      ).toBe('PROMPT_INVALID');
   });
 
   it("a name a plugin's prompt holds in the host's list (syncAiContributes) is refused, and the plugin's text is left", async () => {

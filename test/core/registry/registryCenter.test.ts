@@ -84,7 +84,17 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
   it('reconcile rewrites no unchanged row, marks a row it no longer wants missing (grants kept, not offered), and only removeRegistrations revokes', async () => {
     const { registry, store } = await openRegistry();
     const desired = (names: string[]): RegistryMcpServer[] =>
-      names.map((name) => ({ ...server(name), env: {}, tags: [], allowMain: true, allowSub: true, enabled: true, id: `git_app::${name}`, providerAppId: 'git_app', source: { kind: 'plugin', pluginId: 'p', appId: name, pluginDir: '/p' } }));
+      names.map((name) => ({
+        ...server(name),
+        env: {},
+        tags: [],
+        allowMain: true,
+        allowSub: true,
+        enabled: true,
+        id: `git_app::${name}`,
+        providerAppId: 'git_app',
+        source: { kind: 'plugin', pluginId: 'p', appId: name, pluginDir: '/p' },
+      }));
     const owns = (s: { kind: string }) => s.kind === 'plugin';
     const options = { missingReason: () => 'gone from /p' };
     expect(registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options).created).toEqual(['git_app::a', 'git_app::b']);
@@ -111,7 +121,9 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
     expect(registry.getServer('git_app::b')?.missing).toBeUndefined();
     expect(registry.hasMcpServerAccess('aide', 'git_app::b')).toBe(true);
 
-    expect(registry.removeRegistrations((row) => row.id === 'git_app::b')).toEqual([{ kind: 'server', id: 'git_app::b', revokedGrants: [expect.objectContaining({ appId: 'aide', targetId: 'git_app::b' })] }]);
+    expect(registry.removeRegistrations((row) => row.id === 'git_app::b')).toEqual([
+      { kind: 'server', id: 'git_app::b', revokedGrants: [expect.objectContaining({ appId: 'aide', targetId: 'git_app::b' })] },
+    ]);
     expect(registry.listGrants('server')).toEqual([]);
   });
 

@@ -78,7 +78,12 @@ describe('registry sync with plugins', () => {
     expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.main']);
     expect(host.registry.getServer('git_app::com.example.git.main')?.missing?.reason).toBe(`plugin com.example.git (app main) is no longer in ${extra}`);
     expect(host.registry.getMcpServersForApp('git_app')).toEqual([]);
-    expect(host.registry.listGrants('server', 'aide').map((g) => g.targetId).sort()).toEqual(['git_app::com.example.git.main', 'wsl::com.example.wsl.main']);
+    expect(
+      host.registry
+        .listGrants('server', 'aide')
+        .map((g) => g.targetId)
+        .sort(),
+    ).toEqual(['git_app::com.example.git.main', 'wsl::com.example.wsl.main']);
     const problem = host.registryProblems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('git_app::com.example.git.main'));
     expect(problem?.message).toContain('its 1 grant is kept');
     expect(problem?.hint).toContain('chatos registry prune');
@@ -112,7 +117,13 @@ describe('registry sync with plugins', () => {
     let store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
     // The built-in Canvas and Notes apps are plugins too.
     expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes', 'com.example.git.main']);
-    expect(store.list(HostPrompts).map((r) => r.id).filter((id) => id.includes('git')).sort()).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
+    expect(
+      store
+        .list(HostPrompts)
+        .map((r) => r.id)
+        .filter((id) => id.includes('git'))
+        .sort(),
+    ).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
     await store.close();
     // Host copies are not registered a second time under chatos.
     const again = await startHost(extra, home, true);

@@ -26,8 +26,7 @@ function nextEvent(host: Host, kind: HostEvent['kind'], matches: (event: HostEve
   });
 }
 
-const yaml = (servers: string[]) =>
-  `version: 1\nservers:\n${servers.map((name) => `  ${name}:\n    transport: stdio\n    command: node\n    args: ["server.mjs"]\n`).join('')}`;
+const yaml = (servers: string[]) => `version: 1\nservers:\n${servers.map((name) => `  ${name}:\n    transport: stdio\n    command: node\n    args: ["server.mjs"]\n`).join('')}`;
 
 describe('hot reload (docs/rules/mcp-yaml.md#hot-reload)', () => {
   it('picks up mcp.yaml edits and deletion without a restart', async () => {
@@ -82,12 +81,16 @@ describe('ChangeWatcher', () => {
     let runs = 0;
     let concurrent = 0;
     let maxConcurrent = 0;
-    const watcher = new ChangeWatcher([{ path: file }], async () => {
-      runs++;
-      maxConcurrent = Math.max(maxConcurrent, ++concurrent);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      concurrent--;
-    }, { debounceMs: 100 });
+    const watcher = new ChangeWatcher(
+      [{ path: file }],
+      async () => {
+        runs++;
+        maxConcurrent = Math.max(maxConcurrent, ++concurrent);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        concurrent--;
+      },
+      { debounceMs: 100 },
+    );
     watcher.start();
     stops.push(() => watcher.dispose());
     for (let i = 0; i < 10; i++) fs.writeFileSync(file, `write ${i}`);

@@ -31,7 +31,14 @@ function writeWatchedPlugin(root: string, marker: string, mcp: Record<string, un
 }
 
 const startsIn = (marker: string) =>
-  fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { entry: string; argv: string[]; flavour: string | null }) : [];
+  fs.existsSync(marker)
+    ? fs
+        .readFileSync(marker, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { entry: string; argv: string[]; flavour: string | null })
+    : [];
 
 describe('hot reload of a trusted plugin whose plugin.json is edited (issue 13 item 1)', () => {
   // Each edit changes what would run: an argument, the environment, the entry.

@@ -67,14 +67,18 @@ describe('free disk', () => {
 
 describe('the PATH servers get', () => {
   it('ok with where it came from; a warning when the login shell failed; fail when empty', () => {
-    expect(pathCheck({ kind: 'login-shell', path: '/opt/bin:/usr/bin', shell: '/bin/zsh', ms: 40 })).toMatchObject({ status: 'ok', summary: expect.stringContaining('/opt/bin:/usr/bin'), facts: { source: 'login-shell', shell: '/bin/zsh' } });
+    expect(pathCheck({ kind: 'login-shell', path: '/opt/bin:/usr/bin', shell: '/bin/zsh', ms: 40 })).toMatchObject({
+      status: 'ok',
+      summary: expect.stringContaining('/opt/bin:/usr/bin'),
+      facts: { source: 'login-shell', shell: '/bin/zsh' },
+    });
     expect(pathCheck({ kind: 'login-shell-failed', path: '/usr/bin', shell: '/bin/zsh', error: 'exit 1' }).status).toBe('warn');
     expect(pathCheck({ kind: 'inherited', path: '', why: 'the PATH this process was started with', reason: 'started' })).toMatchObject({ status: 'fail', fix: expect.any(String) });
   });
 });
 
 describe.skipIf(process.platform === 'win32')('each configured server', () => {
-  it('ok with what its command resolves to (node: to the app\'s own Node where PATH has none); fail naming the command, the PATH and the fix', () => {
+  it("ok with what its command resolves to (node: to the app's own Node where PATH has none); fail naming the command, the PATH and the fix", () => {
     const bin = tempDir();
     const tool = executable(bin, 'some-tool');
     const empty = tempDir();

@@ -85,7 +85,9 @@ describe('the words of the diagnostic checks', () => {
     }
     // Every key the checks' source can send was sent above, but a disk that cannot be read and a home this user (root, here) cannot write to.
     const dir = path.join(repoRoot, 'src/core/runtime/diagnostics');
-    const inSource = fs.readdirSync(dir).flatMap((name) => [...fs.readFileSync(path.join(dir, name), 'utf8').matchAll(/said\(\s*(?:[^'()]*\?\s*)?'(\w+)'(?:\s*:\s*'(\w+)')?/g)].flatMap((m) => [m[1]!, ...(m[2] ? [m[2]] : [])]));
+    const inSource = fs
+      .readdirSync(dir)
+      .flatMap((name) => [...fs.readFileSync(path.join(dir, name), 'utf8').matchAll(/said\(\s*(?:[^'()]*\?\s*)?'(\w+)'(?:\s*:\s*'(\w+)')?/g)].flatMap((m) => [m[1]!, ...(m[2] ? [m[2]] : [])]));
     expect(inSource.length).toBeGreaterThan(20);
     expect(inSource.filter((key) => !keys.has(key) && key !== 'diskUnread' && key !== 'homeNotWritable')).toEqual([]);
   });

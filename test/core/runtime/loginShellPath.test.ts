@@ -21,7 +21,7 @@ function standInShell(body: string): string {
 /** Runs the command it is given (after -ilc) with the PATH a profile would build. */
 const profileShell = (profilePath: string) => standInShell(`PATH=${profilePath}; export PATH\nshift\nexec /bin/sh -c "$1"`);
 
-describe.skipIf(process.platform === 'win32')('the login shell\'s PATH', () => {
+describe.skipIf(process.platform === 'win32')("the login shell's PATH", () => {
   it('is read from $SHELL: the PATH its profile builds', async () => {
     const shell = profileShell('/opt/profile/bin:/usr/bin:/bin');
     expect(await loginShellPath(shell)).toEqual({ ok: true, path: '/opt/profile/bin:/usr/bin:/bin' });

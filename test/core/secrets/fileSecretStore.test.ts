@@ -17,7 +17,10 @@ function world() {
 }
 
 async function secretError(promise: Promise<unknown>): Promise<SecretError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SecretError);
   return error as SecretError;
 }
@@ -53,7 +56,7 @@ describe('FileSecretStore: keys in a file only the user can read', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['secrets.json']);
   });
 
-  it('writers at once (the app and the CLI) never lose each other\'s keys', async () => {
+  it("writers at once (the app and the CLI) never lose each other's keys", async () => {
     const { file } = world();
     const stores = Array.from({ length: 6 }, () => new FileSecretStore(file, { logger: silentLogger }));
     await Promise.all(stores.map((s, i) => s.set(`model:m${i}`, `key-${i}`)));

@@ -61,36 +61,36 @@ describe('crash safety', () => {
     const queue = Array.from({ length: BOOT_AHEAD }, () => SaveLoopChild.start(file));
     const outcomes: string[] = [];
     try {
-    for (let kill = 0; kill < KILLS; kill++) {
-      const child = queue.shift()!;
-      await child.waitFor('booted');
-      child.process.stdin.write('go\n');
-      if (kill + queue.length + 1 < KILLS) queue.push(SaveLoopChild.start(file));
-      await child.waitFor('ready');
-      // A random moment inside the save loop: after 1-3 saves, then 0-15 ms into the following ones
-      // (a save takes a few ms, so some kills land mid-write, some between writes).
-      await child.waitFor(`saved ${committed + 1 + Math.floor(Math.random() * 3)}`);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
-      child.process.kill('SIGKILL');
-      await child.exited;
+      for (let kill = 0; kill < KILLS; kill++) {
+        const child = queue.shift()!;
+        await child.waitFor('booted');
+        child.process.stdin.write('go\n');
+        if (kill + queue.length + 1 < KILLS) queue.push(SaveLoopChild.start(file));
+        await child.waitFor('ready');
+        // A random moment inside the save loop: after 1-3 saves, then 0-15 ms into the following ones
+        // (a save takes a few ms, so some kills land mid-write, some between writes).
+        await child.waitFor(`saved ${committed + 1 + Math.floor(Math.random() * 3)}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+        child.process.kill('SIGKILL');
+        await child.exited;
 
-      const reader = await RecordsStore.open(file, { readOnly: true, backups: 0 });
-      const value = reader.get(Counter, 'state')?.payload.value ?? 0;
-      expect(reader.problems, `after kill ${kill}`).toEqual([]);
-      // What the child had reported saved is there; at most the one save in flight when killed is added.
-      const saved = Math.max(child.lastSaved(), committed);
-      expect([saved, saved + 1], `after kill ${kill}`).toContain(value);
-      // The state is whole: counter n and exactly items 1..n.
-      expect(reader.count(Items)).toBe(value);
-      if (value > 0) expect(reader.get(Items, `item-${String(value).padStart(6, '0')}`)?.payload.n).toBe(value);
-      await reader.close();
-      outcomes.push(value === saved ? 'old' : 'new');
-      committed = value;
+        const reader = await RecordsStore.open(file, { readOnly: true, backups: 0 });
+        const value = reader.get(Counter, 'state')?.payload.value ?? 0;
+        expect(reader.problems, `after kill ${kill}`).toEqual([]);
+        // What the child had reported saved is there; at most the one save in flight when killed is added.
+        const saved = Math.max(child.lastSaved(), committed);
+        expect([saved, saved + 1], `after kill ${kill}`).toContain(value);
+        // The state is whole: counter n and exactly items 1..n.
+        expect(reader.count(Items)).toBe(value);
+        if (value > 0) expect(reader.get(Items, `item-${String(value).padStart(6, '0')}`)?.payload.n).toBe(value);
+        await reader.close();
+        outcomes.push(value === saved ? 'old' : 'new');
+        committed = value;
 
-      // The killed child may have held the lock; it is dead, so free it rather than wait out
-      // the stale timeout each round (taking over a stale lock is tested on its own).
-      fs.rmSync(`${file}.lock`, { recursive: true, force: true });
-    }
+        // The killed child may have held the lock; it is dead, so free it rather than wait out
+        // the stale timeout each round (taking over a stale lock is tested on its own).
+        fs.rmSync(`${file}.lock`, { recursive: true, force: true });
+      }
     } finally {
       for (const left of queue) left.process.kill('SIGKILL'); // only after a failure
     }

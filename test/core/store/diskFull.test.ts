@@ -38,11 +38,9 @@ function runOnSmallTmpfs(): DiskFullReport {
       spawnSync('umount', [mountPoint]);
     }
   } else {
-    run = spawnSync(
-      'unshare',
-      ['-rm', 'sh', '-c', `mount -t tmpfs -o size=${TMPFS_SIZE} tmpfs "$1" || exit ${MOUNT_FAILED}; exec "$2" "$3" "$1"`, 'sh', mountPoint, process.execPath, script],
-      { encoding: 'utf8' },
-    );
+    run = spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=${TMPFS_SIZE} tmpfs "$1" || exit ${MOUNT_FAILED}; exec "$2" "$3" "$1"`, 'sh', mountPoint, process.execPath, script], {
+      encoding: 'utf8',
+    });
     if (run.error || run.status === MOUNT_FAILED) {
       throw new Error(
         `cannot mount a tmpfs for the disk-full test: mount said "${(mount.stderr || String(mount.error)).trim()}", ` +

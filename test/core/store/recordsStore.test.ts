@@ -157,9 +157,7 @@ describe('RecordsStore basics', () => {
     });
     expect(store.list(Notes).map((r) => r.id)).toEqual(['a', 'b', 'd']);
 
-    expect(() => store.transaction((async () => store.put(Notes, 'f', { title: 'F', tags: [] })) as () => void)).toThrow(
-      expect.objectContaining({ code: 'TRANSACTION_ASYNC' }),
-    );
+    expect(() => store.transaction((async () => store.put(Notes, 'f', { title: 'F', tags: [] })) as () => void)).toThrow(expect.objectContaining({ code: 'TRANSACTION_ASYNC' }));
     expect(store.has(Notes, 'f')).toBe(false);
     await store.close();
 

@@ -14,7 +14,12 @@ async function setup() {
   fs.mkdirSync(path.join(dir, 'mcp'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'plugin.json'), '{"id":"com.example.t"}');
   fs.writeFileSync(path.join(dir, 'mcp', 'server.mjs'), '// v1\n');
-  const clock = { t: 1_000_000, now() { return this.t; } };
+  const clock = {
+    t: 1_000_000,
+    now() {
+      return this.t;
+    },
+  };
   const store = await RecordsStore.open(path.join(tempDir(), 'admin.db.sqlite'), { clock });
   let walks = 0;
   const fingerprinter = new (class extends Fingerprinter {

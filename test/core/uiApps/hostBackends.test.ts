@@ -30,13 +30,23 @@ describe('host.backends', () => {
 
   it('refuses a plugin with no backend, and runs a user plugin only once it is trusted, with its uiApp dirs as ctx', async () => {
     const { host, home } = await startTestHost(({ pluginRoot }) => {
-      writePlugin(pluginRoot, 'with-backend', { manifestVersion: 1, id: 'com.example.b', name: 'B', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
-        'index.mjs': 'export function mount() {}\n',
-        'backend/index.mjs': BACKEND,
-      });
-      writePlugin(pluginRoot, 'no-backend', { manifestVersion: 1, id: 'com.example.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
-        'index.mjs': 'export function mount() {}\n',
-      });
+      writePlugin(
+        pluginRoot,
+        'with-backend',
+        { manifestVersion: 1, id: 'com.example.b', name: 'B', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] },
+        {
+          'index.mjs': 'export function mount() {}\n',
+          'backend/index.mjs': BACKEND,
+        },
+      );
+      writePlugin(
+        pluginRoot,
+        'no-backend',
+        { manifestVersion: 1, id: 'com.example.plain', name: 'Plain', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] },
+        {
+          'index.mjs': 'export function mount() {}\n',
+        },
+      );
     });
     expect(await host.backends.invoke('com.example.plain', 'where', {})).toEqual({ ok: false, message: 'plugin com.example.plain declares no backend' });
     const untrusted = await host.backends.invoke('com.example.b', 'where', {});
@@ -47,7 +57,10 @@ describe('host.backends', () => {
     trustPlugin(host, 'com.example.b');
     const where = await host.backends.invoke('com.example.b', 'where', {});
     const uiApp = host.catalog.getAiContribution('com.example.b', 'main')!.uiApp;
-    expect(where).toEqual({ ok: true, result: { pluginId: 'com.example.b', pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot } });
+    expect(where).toEqual({
+      ok: true,
+      result: { pluginId: 'com.example.b', pluginDir: uiApp.pluginDir, dataDir: uiApp.dataDir, stateDir: uiApp.stateDir, sessionRoot: uiApp.sessionRoot, projectRoot: uiApp.projectRoot },
+    });
     expect(uiApp.dataDir).toBe(path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.b'));
   });
 });
@@ -66,10 +79,15 @@ export const createUiAppsBackend = () => ({
 });
 `;
     const { host, pluginRoot } = await startTestHost(({ pluginRoot }) => {
-      writePlugin(pluginRoot, 'slow-stop', { manifestVersion: 1, id: 'com.example.slow', name: 'Slow', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
-        'index.mjs': 'export function mount() {}\n',
-        'backend/index.mjs': backend,
-      });
+      writePlugin(
+        pluginRoot,
+        'slow-stop',
+        { manifestVersion: 1, id: 'com.example.slow', name: 'Slow', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] },
+        {
+          'index.mjs': 'export function mount() {}\n',
+          'backend/index.mjs': backend,
+        },
+      );
     });
     const startsSoFar = () => fs.readFileSync(started, 'utf8').trim().split('\n');
     trustPlugin(host, 'com.example.slow');
@@ -95,12 +113,21 @@ export const createUiAppsBackend = () => ({
 describe('host.backends stop when no page calls them (docs/plugins/backends.md#lifetime)', () => {
   it('a backend idle for the idle time stops, audited as idle; one with a call under way does not; the next call starts it again', async () => {
     const scheduler = new TestScheduler();
-    const { host } = await startTestHost(({ pluginRoot }) => {
-      writePlugin(pluginRoot, 'idle', { manifestVersion: 1, id: 'com.example.idle', name: 'Idle', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] }, {
-        'index.mjs': 'export function mount() {}\n',
-        'backend/index.mjs': 'export const createUiAppsBackend = () => ({ methods: { pid: () => process.pid, hold: () => new Promise((resolve) => setTimeout(() => resolve(process.pid), 1500)) } });\n',
-      });
-    }, { scheduler });
+    const { host } = await startTestHost(
+      ({ pluginRoot }) => {
+        writePlugin(
+          pluginRoot,
+          'idle',
+          { manifestVersion: 1, id: 'com.example.idle', name: 'Idle', version: '1.0.0', backend: { entry: 'backend/index.mjs' }, apps: [{ id: 'main', name: 'Main', entry: 'index.mjs' }] },
+          {
+            'index.mjs': 'export function mount() {}\n',
+            'backend/index.mjs':
+              'export const createUiAppsBackend = () => ({ methods: { pid: () => process.pid, hold: () => new Promise((resolve) => setTimeout(() => resolve(process.pid), 1500)) } });\n',
+          },
+        );
+      },
+      { scheduler },
+    );
     trustPlugin(host, 'com.example.idle');
     const pidOf = async (method: string) => {
       const reply = await host.backends.invoke('com.example.idle', method, {});

@@ -217,13 +217,16 @@ describe('PluginBackends', () => {
     }
   });
 
-  it('dispose() runs the backends\' dispose and ends every process, even one whose dispose hangs', async () => {
+  it("dispose() runs the backends' dispose and ends every process, even one whose dispose hangs", async () => {
     const polite = writeBackend(
       'com.example.polite',
       `import * as fs from 'node:fs';\nimport * as path from 'node:path';\nexport function createUiAppsBackend(ctx) {\n  return { methods: { ok: () => true }, dispose: () => fs.writeFileSync(path.join(ctx.dataDir, 'disposed'), 'yes') };\n}\n`,
     );
     // A dispose() that blocks the event loop: the runner's own 2 s bound cannot fire, SIGTERM's handler cannot run; only SIGKILL ends it.
-    const stubborn = writeBackend('com.example.stubborn', `export const createUiAppsBackend = () => ({ methods: { ok: () => true }, dispose: () => { for (;;) {} } });\nprocess.on('SIGTERM', () => {});\n`);
+    const stubborn = writeBackend(
+      'com.example.stubborn',
+      `export const createUiAppsBackend = () => ({ methods: { ok: () => true }, dispose: () => { for (;;) {} } });\nprocess.on('SIGTERM', () => {});\n`,
+    );
     const b = backendsFor([polite, stubborn]);
     expect((await b.invoke(polite.pluginId, 'ok', {})).ok).toBe(true);
     expect((await b.invoke(stubborn.pluginId, 'ok', {})).ok).toBe(true);
@@ -236,7 +239,7 @@ describe('PluginBackends', () => {
     expect((await b.invoke(polite.pluginId, 'ok', {})).ok).toBe(false);
   });
 
-  it('stop() ends one plugin\'s process; the next call starts a new one', async () => {
+  it("stop() ends one plugin's process; the next call starts a new one", async () => {
     const plugin = writeBackend('com.example.echo', ECHO);
     const b = backendsFor([plugin]);
     expect((await b.invoke(plugin.pluginId, 'pid', {})).ok).toBe(true);

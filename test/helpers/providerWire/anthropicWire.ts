@@ -9,7 +9,9 @@ export function anthropicFrames(reply: ScriptedReply, model: string): SseFrame[]
   const frames: SseFrame[] = [];
   const emit = (type: string, data: object) => frames.push({ event: type, data: { type, ...data } });
   const usage = usageOf(reply);
-  emit('message_start', { message: { id: 'msg_test', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } } });
+  emit('message_start', {
+    message: { id: 'msg_test', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+  });
   let index = 0;
   const pieces = textPieces(reply.text);
   if (pieces.length) {
@@ -31,6 +33,18 @@ export function anthropicFrames(reply: ScriptedReply, model: string): SseFrame[]
   return frames;
 }
 
-const TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' };
+const TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
 
-export const anthropicErrorBody = (status: number, message: string, type?: string) => ({ type: 'error', error: { type: type ?? TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } });
+export const anthropicErrorBody = (status: number, message: string, type?: string) => ({
+  type: 'error',
+  error: { type: type ?? TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+});

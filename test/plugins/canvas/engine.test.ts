@@ -126,7 +126,10 @@ describe('the patch engine: every op on every path form of docs/rules/canvas.md#
     expect(apply([{ op: 'set', path: 'meta.step', value: { current: 2, total: 3 } }]).meta.step).toEqual({ current: 2, total: 3 });
     expect(apply([{ op: 'set', path: 'layout', value: { type: 'single' } }]).layout).toEqual({ type: 'single' });
     // Defaults fill in: a block binds state.params, an action is primary.
-    const added = apply([{ op: 'add', path: 'blocks+', value: { id: 'd', type: 'form', props: { fields: [] } } }, { op: 'add', path: 'actions+', value: { id: 'go', label: 'Go' } }]);
+    const added = apply([
+      { op: 'add', path: 'blocks+', value: { id: 'd', type: 'form', props: { fields: [] } } },
+      { op: 'add', path: 'actions+', value: { id: 'go', label: 'Go' } },
+    ]);
     expect(added.blocks.at(-1).bind).toBe('state.params');
     expect(added.actions.at(-1).style).toBe('primary');
   });
@@ -144,7 +147,10 @@ describe('the patch engine: every op on every path form of docs/rules/canvas.md#
       { op: 'set', path: 'actions', value: ['primary', 'secondary', 'danger'].map((style) => ({ id: style, label: style, style })) },
     ]);
     expect(outcome.ok).toBe(true);
-    expect(errorOf(call(fixture(), 'form', [{ op: 'add', path: 'actions+', value: { id: 'x', label: 'X', style: 'link' } }]))).toMatchObject({ code: 'INVALID_STRUCTURE', message: expect.stringContaining('primary, secondary, danger') });
+    expect(errorOf(call(fixture(), 'form', [{ op: 'add', path: 'actions+', value: { id: 'x', label: 'X', style: 'link' } }]))).toMatchObject({
+      code: 'INVALID_STRUCTURE',
+      message: expect.stringContaining('primary, secondary, danger'),
+    });
     expect(errorOf(call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: { id: 'x', type: 'form', props: { fields: [{ label: 'D', key: 'd', type: 'date' }] } } }]))).toMatchObject({
       code: 'INVALID_STRUCTURE',
       message: expect.stringContaining('text, number, textarea, select, checkbox'),
@@ -165,7 +171,9 @@ describe('the four examples of docs/rules/canvas.md', () => {
     expect(updated.result).toMatchObject({ status: 'success', instance_id: 'counter', applied: 1, schema: { state: { params: { count: 42 } } } });
     state = updated.state;
 
-    const added = call(state, 'demo', [{ op: 'add', path: 'blocks+', value: { id: 'new_block', type: 'form', bind: 'state.params', props: { fields: [{ label: 'Field', key: 'field1', type: 'text' }] } } }]);
+    const added = call(state, 'demo', [
+      { op: 'add', path: 'blocks+', value: { id: 'new_block', type: 'form', bind: 'state.params', props: { fields: [{ label: 'Field', key: 'field1', type: 'text' }] } } },
+    ]);
     if (!added.ok) throw new Error(added.error.message);
     state = added.state;
     expect(listInstances(state).instances.find((i: any) => i.instance_id === 'demo')).toMatchObject({ blocks_count: 2, actions_count: 1 });
@@ -184,7 +192,11 @@ describe('the four examples of docs/rules/canvas.md', () => {
     if (!created.ok) throw new Error(created.error.message);
     expect(created.result).toMatchObject({ status: 'success', instance_id: 'my_instance', created: true, schema: { layout: { type: 'single' }, blocks: [], actions: [] } });
     state = created.state;
-    expect(listInstances(state)).toMatchObject({ status: 'success', total: 3, instances: [{ instance_id: 'demo' }, { instance_id: 'counter' }, { instance_id: 'my_instance', page_key: 'my_instance', status: 'idle', blocks_count: 0, actions_count: 0 }] });
+    expect(listInstances(state)).toMatchObject({
+      status: 'success',
+      total: 3,
+      instances: [{ instance_id: 'demo' }, { instance_id: 'counter' }, { instance_id: 'my_instance', page_key: 'my_instance', status: 'idle', blocks_count: 0, actions_count: 0 }],
+    });
 
     const deleted = call(state, '__DELETE__', [], { target_instance_id: 'my_instance' });
     if (!deleted.ok) throw new Error('delete');
@@ -197,7 +209,11 @@ describe('the four examples of docs/rules/canvas.md', () => {
     expect(answer).toMatchObject({ ok: true, result: { status: 'success', instance_id: 'demo', revision: 1 } });
     expect(Object.keys(answer.result.schema)).toEqual(['meta', 'state', 'layout', 'blocks', 'actions']);
     expect(getSchema(initialState(), 'nope')).toMatchObject({ ok: false, error: { code: 'INVALID_INSTANCE' } });
-    expect(listInstances(initialState())).toEqual({ status: 'success', total: 1, instances: [{ instance_id: 'demo', page_key: 'demo', status: 'idle', blocks_count: 1, actions_count: 1, revision: 1 }] });
+    expect(listInstances(initialState())).toEqual({
+      status: 'success',
+      total: 1,
+      instances: [{ instance_id: 'demo', page_key: 'demo', status: 'idle', blocks_count: 1, actions_count: 1, revision: 1 }],
+    });
   });
 });
 
@@ -228,7 +244,11 @@ describe('every error code, with a message that says what is allowed', () => {
     ['DUPLICATE_ID', () => call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: { ...block('k'), props: { fields: [field, field] } } }]), /two fields with the key "field1"/],
     ['INSTANCE_EXISTS', () => call(fixture(), '__CREATE__', [], { new_instance_id: 'form' }), /exists already/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: { id: 'b', type: 'table', props: { fields: [] } } }]), /supported block types: form/],
-    ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: { id: 'b', type: 'form', props: { fields: [{ label: 'S', key: 's', type: 'select' }] } } }]), /a select needs "options"/],
+    [
+      'INVALID_STRUCTURE',
+      () => call(fixture(), 'form', [{ op: 'add', path: 'blocks+', value: { id: 'b', type: 'form', props: { fields: [{ label: 'S', key: 's', type: 'select' }] } } }]),
+      /a select needs "options"/,
+    ],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'meta.step', value: { current: 3, total: 2 } }]), /current must not be greater than total/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'add', path: 'actions+', value: { id: 'a', label: 'A', colour: 'red' } }]), /"colour" not allowed here/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', ['not a patch']), /a patch must be an object/],
@@ -244,7 +264,16 @@ describe('every error code, with a message that says what is allowed', () => {
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'actions', value: action('a') }]), /actions must be an array of actions, got an object/],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'state.params.deep', value: nested(LIMITS.jsonDepth + 1) }]), /must be JSON .*at most 32 levels/],
     ['INVALID_STRUCTURE', () => applyCall(fixture(), { instance_id: 'form', patches: { op: 'set', path: 'state.params.a', value: 1 } }) as Outcome, /"patches" must be an array/],
-    ['INVALID_STRUCTURE', () => call(fixture(), 'form', Array.from({ length: LIMITS.patchesPerCall + 1 }, (_, i) => ({ op: 'set', path: `state.params.k${i}`, value: i }))), /at most 200 patches per call \(got 201\)/],
+    [
+      'INVALID_STRUCTURE',
+      () =>
+        call(
+          fixture(),
+          'form',
+          Array.from({ length: LIMITS.patchesPerCall + 1 }, (_, i) => ({ op: 'set', path: `state.params.k${i}`, value: i })),
+        ),
+      /at most 200 patches per call \(got 201\)/,
+    ],
     ['INVALID_STRUCTURE', () => call(fixture(), 'form', [{ op: 'set', path: 'state.params.big', value: 'x'.repeat(LIMITS.schemaBytes) }]), /over the limit of 262144/],
   ];
   for (const [code, run, message] of cases) {
@@ -266,7 +295,12 @@ describe('every error code, with a message that says what is allowed', () => {
       { op: 'remove', path: 'blocks-"second"' },
       { op: 'set', path: 'meta.status', value: 'done' },
     ]);
-    expect(errorOf(outcome)).toMatchObject({ code: 'INVALID_STRUCTURE', patch_index: 2, path: 'meta.status', message: expect.stringMatching(/^patches\[2\]: meta.status: must be one of idle, submitted/) });
+    expect(errorOf(outcome)).toMatchObject({
+      code: 'INVALID_STRUCTURE',
+      patch_index: 2,
+      path: 'meta.status',
+      message: expect.stringMatching(/^patches\[2\]: meta.status: must be one of idle, submitted/),
+    });
     expect(getSchema(state, 'form').result.schema.state.params.count).toBe(1);
   });
 });

@@ -13,12 +13,14 @@ const ids = ['demo', 'a', 'b', 'c'];
 const itemIds = ['profile', 'submit', 'x', 'y', 'form_block'];
 const key = fc.constantFrom('name', 'age', 'count', 'x', '__proto__', 'constructor', 'a.b', '');
 
-const field = fc.record({
-  label: fc.constantFrom('Name', 'Age', ''),
-  key: fc.constantFrom('name', 'age', 'x', 'x'),
-  type: fc.constantFrom('text', 'number', 'textarea', 'select', 'checkbox', 'date'),
-  options: fc.option(fc.array(fc.constantFrom('a', 'b', { label: 'C', value: 'c' }), { maxLength: 3 }), { nil: undefined }),
-}).map((f) => (f.options === undefined ? { label: f.label, key: f.key, type: f.type } : f));
+const field = fc
+  .record({
+    label: fc.constantFrom('Name', 'Age', ''),
+    key: fc.constantFrom('name', 'age', 'x', 'x'),
+    type: fc.constantFrom('text', 'number', 'textarea', 'select', 'checkbox', 'date'),
+    options: fc.option(fc.array(fc.constantFrom('a', 'b', { label: 'C', value: 'c' }), { maxLength: 3 }), { nil: undefined }),
+  })
+  .map((f) => (f.options === undefined ? { label: f.label, key: f.key, type: f.type } : f));
 const block = fc.record({ id: fc.constantFrom(...itemIds), type: fc.constantFrom('form', 'form', 'table'), props: fc.record({ fields: fc.array(field, { maxLength: 3 }) }) });
 const action = fc.record({ id: fc.constantFrom(...itemIds), label: fc.constantFrom('Go', ''), style: fc.constantFrom('primary', 'secondary', 'danger', 'link') });
 const value = fc.oneof(

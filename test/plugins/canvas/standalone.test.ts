@@ -99,7 +99,11 @@ describe('the canvas server on its own', () => {
     const wantedWorkdir = path.join(elsewhere, 'workdir');
     const wantedDataDir = path.join(elsewhere, 'data');
     try {
-      const created = await client.callTool({ name: 'patch_ui_state', arguments: { instance_id: '__CREATE__', new_instance_id: 'planted', patches: [] }, _meta: metaNaming(wantedWorkdir, wantedDataDir) });
+      const created = await client.callTool({
+        name: 'patch_ui_state',
+        arguments: { instance_id: '__CREATE__', new_instance_id: 'planted', patches: [] },
+        _meta: metaNaming(wantedWorkdir, wantedDataDir),
+      });
       expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
       const listed = await client.callTool({ name: 'list_instances', arguments: {}, _meta: metaNaming(elsewhere, elsewhere) });
       expect(ListInstancesResultSchema.parse(listed.structuredContent).instances.map((i) => i.instance_id)).toContain('planted');

@@ -22,7 +22,10 @@ describe('the canvas store', () => {
 
     const second = new CanvasStore(dir);
     const listed = await second.read((state: any) => state.instances.map((i: any) => [i.instance_id, i.revision]));
-    expect(listed).toEqual([['demo', 1], ['survey', 2]]);
+    expect(listed).toEqual([
+      ['demo', 1],
+      ['survey', 2],
+    ]);
     expect(await second.patch(set('x', 1), { kind: 'client', name: 'test' })).toMatchObject({ ok: true, result: { revision: 3 } });
     const history = readHistory(dir);
     expect(history.map((e: any) => [e.kind, e.instance_id, e.caller.kind, e.result.status])).toEqual([
@@ -41,7 +44,11 @@ describe('the canvas store', () => {
     expect(revisions).toEqual(revisions.map((_: number, i: number) => i + 2));
     const onDisk = JSON.parse(fs.readFileSync(path.join(dir, INSTANCES_FILE), 'utf8'));
     expect(onDisk.instances[0].schema.state.params.n).toBe(199);
-    expect(readHistory(dir, { limit: 500 }).map((e: any) => e.result.revision).reverse()).toEqual(revisions);
+    expect(
+      readHistory(dir, { limit: 500 })
+        .map((e: any) => e.result.revision)
+        .reverse(),
+    ).toEqual(revisions);
   });
 
   it('records a refused call in the history, and leaves the instances file as it was', async () => {
@@ -49,7 +56,16 @@ describe('the canvas store', () => {
     const store = new CanvasStore(dir);
     await store.patch(set('a', 1), agent);
     const before = fs.statSync(path.join(dir, INSTANCES_FILE));
-    const refused = await store.patch({ instance_id: 'demo', patches: [{ op: 'set', path: 'state.params.b', value: 2 }, { op: 'add', path: 'blocks' }] }, agent);
+    const refused = await store.patch(
+      {
+        instance_id: 'demo',
+        patches: [
+          { op: 'set', path: 'state.params.b', value: 2 },
+          { op: 'add', path: 'blocks' },
+        ],
+      },
+      agent,
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_OP', patch_index: 1 } });
     const after = fs.statSync(path.join(dir, INSTANCES_FILE));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);

@@ -34,7 +34,16 @@ const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'mcp.reloaded', '
 
 function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));
-  const agent: Record<string, unknown> = { name: draft.name ?? '', description: draft.description ?? '', hostAppId: draft.hostAppId, language: draft.language, uiApps, systemPrompt: draft.systemPrompt ?? '', subAgents: draft.subAgents ?? [], knowledgeBases: draft.knowledgeBases ?? [] };
+  const agent: Record<string, unknown> = {
+    name: draft.name ?? '',
+    description: draft.description ?? '',
+    hostAppId: draft.hostAppId,
+    language: draft.language,
+    uiApps,
+    systemPrompt: draft.systemPrompt ?? '',
+    subAgents: draft.subAgents ?? [],
+    knowledgeBases: draft.knowledgeBases ?? [],
+  };
   if (draft.modelId) agent.modelId = draft.modelId;
   if (creating && draft.id?.trim()) agent.id = draft.id.trim();
   return agent;
@@ -99,7 +108,17 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const initial = useMemo<Draft>(
     () =>
       agent
-        ? { name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, uiApps: agent.uiApps, modelId: agent.modelId, systemPrompt: agent.systemPrompt, subAgents: agent.subAgents, knowledgeBases: agent.knowledgeBases ?? [] }
+        ? {
+            name: agent.name,
+            description: agent.description,
+            hostAppId: agent.hostAppId,
+            language: agent.language,
+            uiApps: agent.uiApps,
+            modelId: agent.modelId,
+            systemPrompt: agent.systemPrompt,
+            subAgents: agent.subAgents,
+            knowledgeBases: agent.knowledgeBases ?? [],
+          }
         : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] },
     [agent, i18n.language],
   );
@@ -144,13 +163,16 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   /** Apps first: the chosen apps in order; an app chosen again keeps its switches and selections. */
   const onAppsChange = (keys: string[]) => {
     const current = (form.getFieldValue('uiApps') as AgentUiApp[] | undefined) ?? [];
-    const next = [...current.filter(isHostEntry), ...keys.map((key) => {
-      const existing = current.find((u) => appKey(u) === key);
-      if (existing) return existing;
-      const app = appByKey.get(key);
-      const [pluginId = '', appId = ''] = key.split('/');
-      return { pluginId, appId, mcp: !!app?.serverId, prompt: true, mcpServerIds: app?.serverId ? [app.serverId] : [], promptIds: [] };
-    })];
+    const next = [
+      ...current.filter(isHostEntry),
+      ...keys.map((key) => {
+        const existing = current.find((u) => appKey(u) === key);
+        if (existing) return existing;
+        const app = appByKey.get(key);
+        const [pluginId = '', appId = ''] = key.split('/');
+        return { pluginId, appId, mcp: !!app?.serverId, prompt: true, mcpServerIds: app?.serverId ? [app.serverId] : [], promptIds: [] };
+      }),
+    ];
     setUiApps(next);
   };
 
@@ -186,7 +208,20 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   return (
     <Row gutter={24} style={{ minHeight: '100%' }}>
       <Col xs={24} lg={13}>
-        {loadError && <Alert type="error" showIcon style={{ marginBottom: 16 }} title={loadError.message} description={loadError.hint} action={<Button size="small" onClick={() => void Promise.all([apps.reload(), overview.reload()])}>{t('agents.retry')}</Button>} />}
+        {loadError && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={loadError.message}
+            description={loadError.hint}
+            action={
+              <Button size="small" onClick={() => void Promise.all([apps.reload(), overview.reload()])}>
+                {t('agents.retry')}
+              </Button>
+            }
+          />
+        )}
         {saveError && (
           <Alert
             type="error"
@@ -218,7 +253,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
               placeholder={t('agents.field.modelPlaceholder')}
               options={[
                 ...(models.data?.models ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.id})` })),
-                ...(draft.modelId && models.data && !models.data.models.some((m) => m.id === draft.modelId) ? [{ value: draft.modelId, label: `${draft.modelId} — ${t('agents.field.modelMissing')}` }] : []),
+                ...(draft.modelId && models.data && !models.data.models.some((m) => m.id === draft.modelId)
+                  ? [{ value: draft.modelId, label: `${draft.modelId} — ${t('agents.field.modelMissing')}` }]
+                  : []),
               ]}
               data-testid="agent-model"
             />
@@ -277,7 +314,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
                         options={[
                           ...(knowledge.data?.knowledgeBases ?? []).map((b) => ({ value: b.id, label: `${b.name} (${b.id})` })),
                           // A base attached but gone stays visible, so saving does not drop it unseen.
-                          ...(draft.knowledgeBases ?? []).filter((id) => knowledge.data && !knowledge.data.knowledgeBases.some((b) => b.id === id)).map((id) => ({ value: id, label: `${id} — ${t('agents.field.knowledgeBaseMissing')}` })),
+                          ...(draft.knowledgeBases ?? [])
+                            .filter((id) => knowledge.data && !knowledge.data.knowledgeBases.some((b) => b.id === id))
+                            .map((id) => ({ value: id, label: `${id} — ${t('agents.field.knowledgeBaseMissing')}` })),
                         ]}
                         optionFilterProp="label"
                         placeholder={t('agents.field.knowledgeBasesPlaceholder')}
@@ -317,7 +356,14 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
                       </Col>
                       <Col span={10}>
                         <Form.Item label={t('agents.field.language')} name="language" style={{ marginBottom: 0 }}>
-                          <Radio.Group optionType="button" options={[{ value: 'zh', label: t('agents.language.zh') }, { value: 'en', label: t('agents.language.en') }]} data-testid="agent-language" />
+                          <Radio.Group
+                            optionType="button"
+                            options={[
+                              { value: 'zh', label: t('agents.language.zh') },
+                              { value: 'en', label: t('agents.language.en') },
+                            ]}
+                            data-testid="agent-language"
+                          />
                         </Form.Item>
                       </Col>
                     </Row>
@@ -334,7 +380,18 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
           </>
         )}
         {/* Sticks to the drawer's bottom edge: a sticky box stops at the scroller's padding, hence the negative offset. */}
-        <Space style={{ position: 'sticky', bottom: -token.paddingLG, zIndex: 2, width: '100%', marginTop: 24, padding: `12px 0 ${12 + token.paddingLG}px`, background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
+        <Space
+          style={{
+            position: 'sticky',
+            bottom: -token.paddingLG,
+            zIndex: 2,
+            width: '100%',
+            marginTop: 24,
+            padding: `12px 0 ${12 + token.paddingLG}px`,
+            background: token.colorBgElevated,
+            borderTop: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
           <Button type="primary" loading={saving} onClick={() => void save()} data-testid="agent-save">
             {creating ? t('agents.editor.create') : t('agents.editor.save')}
           </Button>

@@ -48,7 +48,15 @@ export function AlwaysAllowedTools({ agentId }: { agentId: string }) {
             <List.Item
               data-testid={`always-allowed-${entry.toolName}`}
               actions={[
-                <Button key="revoke" size="small" danger icon={<DeleteOutlined />} loading={revoking === entry.toolName} onClick={() => void revoke(entry.toolName)} data-testid={`always-allowed-revoke-${entry.toolName}`}>
+                <Button
+                  key="revoke"
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  loading={revoking === entry.toolName}
+                  onClick={() => void revoke(entry.toolName)}
+                  data-testid={`always-allowed-revoke-${entry.toolName}`}
+                >
                   {t('agents.alwaysAllow.revoke')}
                 </Button>,
               ]}

@@ -54,12 +54,14 @@ export function OwnServersCard({ uiApps, overview, hostAppId, onChange }: Props)
     { label: t('agents.own.mine'), title: 'mine', options: mine.map(option) },
     { label: t('agents.own.builtin'), title: 'builtin', options: builtin.map(option) },
     // A stored pick that is not there now stays visible, so saving does not drop it unseen.
-    ...(overview && selected.some((id) => !known.has(id)) ? [{ label: t('agents.own.gone'), title: 'gone', options: selected.filter((id) => !known.has(id)).map((id) => ({ value: id, short: id, search: id, label: <Tag color="red">{id}</Tag> })) }] : []),
+    ...(overview && selected.some((id) => !known.has(id))
+      ? [{ label: t('agents.own.gone'), title: 'gone', options: selected.filter((id) => !known.has(id)).map((id) => ({ value: id, short: id, search: id, label: <Tag color="red">{id}</Tag> })) }]
+      : []),
   ];
 
   const change = (ids: string[]) => {
     const rest = uiApps.filter((u) => !isHostEntry(u));
-    if (ids.length === 0 && !(entry?.promptIds.length)) return onChange(rest);
+    if (ids.length === 0 && !entry?.promptIds.length) return onChange(rest);
     const next: AgentUiApp = { ...HOST_ENTRY, prompt: false, promptIds: [], ...entry, mcp: true, mcpServerIds: ids };
     onChange(index >= 0 ? uiApps.map((u, i) => (i === index ? next : u)) : [next, ...rest]);
   };

@@ -63,7 +63,13 @@ export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; run
         </div>
         <Space wrap>
           <Tooltip title={notRunnable}>
-            <Button type="primary" icon={<ExpandOutlined />} disabled={!runnable} onClick={() => navigate(`/apps/${encodeURIComponent(app.pluginId)}/${encodeURIComponent(app.appId)}`)} data-testid={`open-${testId}`}>
+            <Button
+              type="primary"
+              icon={<ExpandOutlined />}
+              disabled={!runnable}
+              onClick={() => navigate(`/apps/${encodeURIComponent(app.pluginId)}/${encodeURIComponent(app.appId)}`)}
+              data-testid={`open-${testId}`}
+            >
               {t('apps.open')}
             </Button>
           </Tooltip>
@@ -88,12 +94,7 @@ export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; run
         ]}
       />
       {app.problems.length > 0 ? <ProblemList problems={app.problems} testId={`problems-${testId}`} /> : null}
-      <Collapse
-        size="small"
-        ghost
-        items={[{ key: 'details', label: t('apps.details'), children: <AppInternals app={app} launch={launch} /> }]}
-        data-testid={`app-details-${testId}`}
-      />
+      <Collapse size="small" ghost items={[{ key: 'details', label: t('apps.details'), children: <AppInternals app={app} launch={launch} /> }]} data-testid={`app-details-${testId}`} />
     </section>
   );
 }
@@ -111,7 +112,13 @@ function AppInternals({ app, launch }: { app: AppView; launch: string | null }) 
         {
           key: 'serverId',
           label: t('apps.field.serverId'),
-          children: app.serverId ? <Typography.Text code copyable>{app.serverId}</Typography.Text> : <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>,
+          children: app.serverId ? (
+            <Typography.Text code copyable>
+              {app.serverId}
+            </Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">{t('apps.field.noServer')}</Typography.Text>
+          ),
         },
         {
           key: 'prompts',

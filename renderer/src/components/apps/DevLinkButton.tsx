@@ -96,9 +96,7 @@ export function DevLinkButton({ onLinked }: { onLinked: () => void }) {
           </div>
         ) : null}
         {preview && !preview.runPlan ? <ProblemList problems={preview.problems} testId="dev-link-problems" /> : null}
-        {error ? (
-          <ActionErrorAlert error={error} testId="dev-link-error" style={{ marginTop: 12 }} />
-        ) : null}
+        {error ? <ActionErrorAlert error={error} testId="dev-link-error" style={{ marginTop: 12 }} /> : null}
       </Modal>
     </>
   );

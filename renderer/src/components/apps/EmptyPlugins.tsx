@@ -16,10 +16,16 @@ export function EmptyPlugins({ home, compact = false }: { home: string | undefin
   const steps = (
     <>
       <Typography.Paragraph style={compact ? { marginBottom: 4 } : undefined}>
-        {t('apps.empty.where')} <Typography.Text code copyable>{dir}</Typography.Text>
+        {t('apps.empty.where')}{' '}
+        <Typography.Text code copyable>
+          {dir}
+        </Typography.Text>
       </Typography.Paragraph>
       <Typography.Paragraph style={compact ? { marginBottom: 4 } : undefined}>
-        {t('apps.empty.init')} <Typography.Text code copyable>{init}</Typography.Text>
+        {t('apps.empty.init')}{' '}
+        <Typography.Text code copyable>
+          {init}
+        </Typography.Text>
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary" style={compact ? { marginBottom: 0 } : undefined}>
         {t('apps.empty.then')}

@@ -84,9 +84,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
           data-testid="install-source"
         />
         {update ? <UpdateDiff update={update} /> : null}
-        {error ? (
-          <ActionErrorAlert error={error} testId="install-error" style={{ marginTop: 12 }} />
-        ) : null}
+        {error ? <ActionErrorAlert error={error} testId="install-error" style={{ marginTop: 12 }} /> : null}
       </Modal>
     </>
   );

@@ -67,7 +67,10 @@ export function UninstallButton({ plugin, onDone }: { plugin: PluginView; onDone
         if (!open) return;
         setPurge(false);
         setDropped([]);
-        void api.call('plugins.uninstallPreview', { pluginId }).then((preview) => setDropped(preview.grants), () => setDropped([]));
+        void api.call('plugins.uninstallPreview', { pluginId }).then(
+          (preview) => setDropped(preview.grants),
+          () => setDropped([]),
+        );
       }}
       onConfirm={() =>
         run(async () => {

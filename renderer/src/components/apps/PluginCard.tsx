@@ -31,7 +31,11 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
       title={
         <Space size={8} wrap>
           <span>{plugin.name ?? plugin.id ?? folderName(plugin.dir)}</span>
-          {plugin.id && plugin.name ? <Typography.Text type="secondary" className="plugin-id">{plugin.id}</Typography.Text> : null}
+          {plugin.id && plugin.name ? (
+            <Typography.Text type="secondary" className="plugin-id">
+              {plugin.id}
+            </Typography.Text>
+          ) : null}
           {plugin.version ? <Typography.Text type="secondary">v{plugin.version}</Typography.Text> : null}
         </Space>
       }
@@ -48,7 +52,10 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
       }
     >
       <Typography.Paragraph type="secondary" className="mono-wrap" style={{ fontSize: 12 }}>
-        {t('apps.folder')} <Typography.Text code copyable>{plugin.dir}</Typography.Text>
+        {t('apps.folder')}{' '}
+        <Typography.Text code copyable>
+          {plugin.dir}
+        </Typography.Text>
         {plugin.backendEntry ? (
           <>
             {' · '}
@@ -56,9 +63,7 @@ export function PluginCard({ plugin, apps, onChanged, onOpenCompact }: PluginCar
           </>
         ) : null}
       </Typography.Paragraph>
-      {plugin.status === 'overridden' || plugin.status === 'shadowed' ? (
-        <Alert type="info" showIcon title={t(`apps.statusExplain.${plugin.status}`)} style={{ marginBottom: 12 }} />
-      ) : null}
+      {plugin.status === 'overridden' || plugin.status === 'shadowed' ? <Alert type="info" showIcon title={t(`apps.statusExplain.${plugin.status}`)} style={{ marginBottom: 12 }} /> : null}
       {needsTrust ? <TrustBlock plugin={plugin} onChanged={onChanged} /> : null}
       {plugin.problems.length > 0 ? <ProblemList problems={plugin.problems} testId={`problems-plugin-${testId}`} /> : null}
       {apps.map((app) => (

@@ -64,7 +64,12 @@ export function PluginRootsCard({ onChanged }: { onChanged: () => void }) {
               <Tag>{t(rootKindKey(root))}</Tag>
               {root.exists ? null : <Tag color="orange">{t('roots.noFolder')}</Tag>}
               {root.remembered ? (
-                <Popconfirm title={t('roots.removeConfirm', { dir: root.dir })} description={<div style={{ maxWidth: 360 }}>{t('roots.removeExplain')}</div>} onConfirm={() => remove(root.dir)} okButtonProps={{ 'data-testid': 'plugin-root-remove-ok' } as Record<string, string>}>
+                <Popconfirm
+                  title={t('roots.removeConfirm', { dir: root.dir })}
+                  description={<div style={{ maxWidth: 360 }}>{t('roots.removeExplain')}</div>}
+                  onConfirm={() => remove(root.dir)}
+                  okButtonProps={{ 'data-testid': 'plugin-root-remove-ok' } as Record<string, string>}
+                >
                   <Button size="small" danger icon={<DeleteOutlined />} disabled={busy} data-testid="plugin-root-remove">
                     {t('roots.remove')}
                   </Button>

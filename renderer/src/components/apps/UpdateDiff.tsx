@@ -17,9 +17,7 @@ export function UpdateDiff({ update }: { update: PluginUpdate }) {
         <>
           <Typography.Paragraph>{t('apps.install.updateExplain')}</Typography.Paragraph>
           {files ? (
-            <Typography.Paragraph type="secondary">
-              {t('apps.install.updateFiles', { added: files.added.length, removed: files.removed.length, modified: files.modified.length })}
-            </Typography.Paragraph>
+            <Typography.Paragraph type="secondary">{t('apps.install.updateFiles', { added: files.added.length, removed: files.removed.length, modified: files.modified.length })}</Typography.Paragraph>
           ) : null}
           <Typography.Text strong>{t(update.runPlanChanged ? 'apps.install.planChanged' : 'apps.install.planSame')}</Typography.Text>
           <pre className="plan-diff" data-testid="install-update-diff">

@@ -14,7 +14,8 @@ function format(locale: string, key: string, options: Intl.NumberFormatOptions):
   return found;
 }
 const number = (value: number, locale: string, digits = 0) => format(locale, `n${digits}`, { maximumFractionDigits: digits }).format(value);
-const money = (value: number, locale: string) => format(locale, value < 0.01 ? 'usd4' : 'usd2', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 }).format(value);
+const money = (value: number, locale: string) =>
+  format(locale, value < 0.01 ? 'usd4' : 'usd2', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: value < 0.01 ? 4 : 2 }).format(value);
 
 /** Answers' numbers as text, by the stats object (kept with its message) and the words: a row that scrolls into view again does not format them again. */
 const statsTexts = new WeakMap<Stats, { t: TFunction; text: string }>();

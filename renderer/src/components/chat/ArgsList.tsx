@@ -27,8 +27,18 @@ function ArgValue({ value }: { value: unknown }) {
 export function ArgsList({ args, testId }: { args: string | Record<string, unknown>; testId?: string }) {
   const { t } = useTranslation();
   const parsed = parseArgs(args);
-  if ('raw' in parsed) return <pre className="args-json" data-testid={testId}>{parsed.raw}</pre>;
-  if (parsed.entries.length === 0) return <Typography.Text type="secondary" data-testid={testId}>{t('chat.tool.noArgs')}</Typography.Text>;
+  if ('raw' in parsed)
+    return (
+      <pre className="args-json" data-testid={testId}>
+        {parsed.raw}
+      </pre>
+    );
+  if (parsed.entries.length === 0)
+    return (
+      <Typography.Text type="secondary" data-testid={testId}>
+        {t('chat.tool.noArgs')}
+      </Typography.Text>
+    );
   return (
     <dl className="args-list" data-testid={testId}>
       {parsed.entries.map(([name, value]) => (

@@ -86,7 +86,19 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
 // The model menu loads after the page: it is a menu in the header, and the Chat page stays within its JS budget.
 const ModelSwitch = lazy(() => import('./ModelSwitch').then((m) => ({ default: m.ModelSwitch })));
 
-const ChatHeader = memo(function ChatHeader({ title, agent, totals, onExport, model }: { title: string; agent: string; totals: ConversationTotals; onExport(format: 'md' | 'json'): void; model: ModelSwitchProps }) {
+const ChatHeader = memo(function ChatHeader({
+  title,
+  agent,
+  totals,
+  onExport,
+  model,
+}: {
+  title: string;
+  agent: string;
+  totals: ConversationTotals;
+  onExport(format: 'md' | 'json'): void;
+  model: ModelSwitchProps;
+}) {
   const { t } = useTranslation();
   return (
     <header className="chat-pane-head">
@@ -159,12 +171,15 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     },
     [message],
   );
-  const actions: MessageActions = useMemo(() => ({
-    edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
-    regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
-    switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
-    continueCut: async () => void (await run(() => api.call('chat.continue', { conversationId }))),
-  }), [conversationId, reload, run]);
+  const actions: MessageActions = useMemo(
+    () => ({
+      edit: async (messageId, text) => void (await run(() => api.call('chat.edit', { conversationId, messageId, text }))),
+      regenerate: async () => void (await run(() => api.call('chat.regenerate', { conversationId }))),
+      switchBranch: async (messageId) => void ((await run(() => api.call('conversations.setBranch', { id: conversationId, messageId }))) && (await reload())),
+      continueCut: async () => void (await run(() => api.call('chat.continue', { conversationId }))),
+    }),
+    [conversationId, reload, run],
+  );
   // Stable callbacks: the header and the composer re-render only when what they show changes, not with every streamed piece.
   const stop = useCallback(async () => {
     setStopping(true);
@@ -256,7 +271,17 @@ function usePreparedAnswers(state: ConversationState): void {
 }
 
 /** The conversation's rows in the scroller: what is loaded, whether more is before or after it. */
-function PaneMessages(props: Parameters<typeof useMessageRows>[0] & { paging?: 'older' | 'newer'; loadOlder(): Promise<void>; loadNewer(): Promise<void>; reloadLatest(): Promise<void>; target?: string; header: ReactNode; footer: ReactNode }) {
+function PaneMessages(
+  props: Parameters<typeof useMessageRows>[0] & {
+    paging?: 'older' | 'newer';
+    loadOlder(): Promise<void>;
+    loadNewer(): Promise<void>;
+    reloadLatest(): Promise<void>;
+    target?: string;
+    header: ReactNode;
+    footer: ReactNode;
+  },
+) {
   const { state, paging, loadOlder, loadNewer, reloadLatest, target, header, footer } = props;
   const rows = useMessageRows(props);
   const end = reachesEnd(state);

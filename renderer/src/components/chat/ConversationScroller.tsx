@@ -275,7 +275,14 @@ export function ConversationScroller(props: ScrollerProps) {
         ) : (
           (!following || !reachesEnd) && (
             <Badge className="chat-jump" count={newItems} overflowCount={99} data-testid="chat-jump-count">
-              <Button shape="round" icon={<ArrowDownOutlined />} onClick={() => void toLatest()} data-testid="chat-jump-latest" data-count={newItems} title={newItems ? t('chat.scroll.newItems', { count: newItems }) : undefined}>
+              <Button
+                shape="round"
+                icon={<ArrowDownOutlined />}
+                onClick={() => void toLatest()}
+                data-testid="chat-jump-latest"
+                data-count={newItems}
+                title={newItems ? t('chat.scroll.newItems', { count: newItems }) : undefined}
+              >
                 {t('chat.scroll.latest')}
               </Button>
             </Badge>

@@ -80,22 +80,30 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
   const list = conversations.data?.conversations ?? [];
   let body;
   if (search.hits !== undefined || search.searching) {
-    body = search.searching && !search.hits ? (
-      <Skeleton active paragraph={{ rows: 3 }} />
-    ) : search.hits && search.hits.length === 0 ? (
-      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.search.none')} />
-    ) : (
-      <ul className="conversation-list" data-testid="search-hits">
-        {search.hits?.map((hit, i) => (
-          <li key={`${hit.conversationId}-${hit.messageId ?? 'title'}-${i}`}>
-            <button type="button" className="conversation-item" onClick={() => onSelect(hit.conversationId, hit.messageId)} data-testid="search-hit" data-conversation={hit.conversationId} data-hit-message={hit.messageId}>
-              <span className="conversation-title">{hit.title || t('chat.untitled')}</span>
-              <span className="conversation-snippet">{hit.snippet}</span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    );
+    body =
+      search.searching && !search.hits ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : search.hits && search.hits.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.search.none')} />
+      ) : (
+        <ul className="conversation-list" data-testid="search-hits">
+          {search.hits?.map((hit, i) => (
+            <li key={`${hit.conversationId}-${hit.messageId ?? 'title'}-${i}`}>
+              <button
+                type="button"
+                className="conversation-item"
+                onClick={() => onSelect(hit.conversationId, hit.messageId)}
+                data-testid="search-hit"
+                data-conversation={hit.conversationId}
+                data-hit-message={hit.messageId}
+              >
+                <span className="conversation-title">{hit.title || t('chat.untitled')}</span>
+                <span className="conversation-snippet">{hit.snippet}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      );
   } else if (!conversations.data && conversations.loading) {
     body = <Skeleton active paragraph={{ rows: 5 }} />;
   } else if (list.length === 0) {
@@ -105,7 +113,13 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
       <ul className="conversation-list" data-testid="conversation-list">
         {list.map((conversation) => (
           <li key={conversation.id} className={conversation.id === selected ? 'conversation-selected' : undefined}>
-            <button type="button" className="conversation-item" onClick={() => onSelect(conversation.id)} data-testid={`conversation-${conversation.id}`} aria-current={conversation.id === selected ? 'page' : undefined}>
+            <button
+              type="button"
+              className="conversation-item"
+              onClick={() => onSelect(conversation.id)}
+              data-testid={`conversation-${conversation.id}`}
+              aria-current={conversation.id === selected ? 'page' : undefined}
+            >
               <span className="conversation-title">
                 <StatusIcon conversation={conversation} />
                 {conversation.title || t('chat.untitled')}
@@ -114,7 +128,14 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
             </button>
             <span className="conversation-actions">
               <Tooltip title={t('chat.list.rename')}>
-                <Button size="small" type="text" icon={<EditOutlined />} onClick={() => setRenaming({ id: conversation.id, title: conversation.title })} aria-label={t('chat.list.rename')} data-testid={`conversation-rename-${conversation.id}`} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  onClick={() => setRenaming({ id: conversation.id, title: conversation.title })}
+                  aria-label={t('chat.list.rename')}
+                  data-testid={`conversation-rename-${conversation.id}`}
+                />
               </Tooltip>
               <Popconfirm
                 title={t('chat.list.deleteConfirm', { title: conversation.title || t('chat.untitled') })}
@@ -143,8 +164,24 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
       </div>
       <div className="chat-sidebar-body">{body}</div>
       {conversations.error && <Typography.Text type="danger">{conversations.error.message}</Typography.Text>}
-      <Modal open={renaming !== undefined} title={t('chat.list.renameTitle')} okText={t('chat.list.rename')} cancelText={t('common.cancel')} onOk={() => void rename()} onCancel={() => setRenaming(undefined)} okButtonProps={{ 'data-testid': 'conversation-rename-ok' } as ButtonProps} destroyOnHidden>
-        <Input value={renaming?.title ?? ''} maxLength={500} onChange={(e) => setRenaming((r) => (r ? { ...r, title: e.target.value } : r))} onPressEnter={() => void rename()} data-testid="conversation-title-input" autoFocus />
+      <Modal
+        open={renaming !== undefined}
+        title={t('chat.list.renameTitle')}
+        okText={t('chat.list.rename')}
+        cancelText={t('common.cancel')}
+        onOk={() => void rename()}
+        onCancel={() => setRenaming(undefined)}
+        okButtonProps={{ 'data-testid': 'conversation-rename-ok' } as ButtonProps}
+        destroyOnHidden
+      >
+        <Input
+          value={renaming?.title ?? ''}
+          maxLength={500}
+          onChange={(e) => setRenaming((r) => (r ? { ...r, title: e.target.value } : r))}
+          onPressEnter={() => void rename()}
+          data-testid="conversation-title-input"
+          autoFocus
+        />
       </Modal>
     </aside>
   );

@@ -9,7 +9,16 @@ import type { ReactNode } from 'react';
  * the last one unmounted and put it back with the next, and each such
  * change restyles the whole page.
  */
-export function Disclosure(props: { open: boolean; onToggle(open: boolean): void; label: ReactNode; children: ReactNode; className?: string; ghost?: boolean; testId?: string; toggleTestId?: string }) {
+export function Disclosure(props: {
+  open: boolean;
+  onToggle(open: boolean): void;
+  label: ReactNode;
+  children: ReactNode;
+  className?: string;
+  ghost?: boolean;
+  testId?: string;
+  toggleTestId?: string;
+}) {
   const { open, onToggle, label, children, className, ghost, testId, toggleTestId } = props;
   const classes = ['chat-disclosure', ghost ? 'chat-disclosure-ghost' : '', open ? 'chat-disclosure-open' : '', className ?? ''].filter(Boolean).join(' ');
   return (

@@ -166,7 +166,9 @@ const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }
       <div className="msg-tools">
         <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
         <CopyButton text={message.text} />
-        {actions && !editing && <IconButton icon={<EditOutlined />} label={word('chat.message.edit')} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} testId="message-edit" />}
+        {actions && !editing && (
+          <IconButton icon={<EditOutlined />} label={word('chat.message.edit')} disabled={busy} onClick={() => (setText(message.text), setEditing(true))} testId="message-edit" />
+        )}
       </div>
     </div>
   );
@@ -214,7 +216,19 @@ interface AssistantProps {
 
 /** Re-rendered only when something it shows changed: a long conversation's earlier answers stay as they are while one streams. */
 function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
-  if (a.message !== b.message || a.artifactUrls !== b.artifactUrls || a.siblings !== b.siblings || a.last !== b.last || a.actions !== b.actions || a.busy !== b.busy || a.agentName !== b.agentName || a.modelName !== b.modelName || a.streaming !== b.streaming || a.reasoning !== b.reasoning) return false;
+  if (
+    a.message !== b.message ||
+    a.artifactUrls !== b.artifactUrls ||
+    a.siblings !== b.siblings ||
+    a.last !== b.last ||
+    a.actions !== b.actions ||
+    a.busy !== b.busy ||
+    a.agentName !== b.agentName ||
+    a.modelName !== b.modelName ||
+    a.streaming !== b.streaming ||
+    a.reasoning !== b.reasoning
+  )
+    return false;
   return a.calls.length === b.calls.length && a.calls.every((call, i) => call.result === b.calls[i]!.result && call.event === b.calls[i]!.event && call.child === b.calls[i]!.child);
 }
 
@@ -240,7 +254,9 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
       <div className="msg-author">
         <RobotOutlined /> {agentName(message.agentId)}
       </div>
-      {thought?.text ? <ThinkingBlock text={thought.text} live={false} answering {...(thought.durationMs !== undefined ? { durationMs: thought.durationMs } : {})} truncated={thought.truncated === true} /> : null}
+      {thought?.text ? (
+        <ThinkingBlock text={thought.text} live={false} answering {...(thought.durationMs !== undefined ? { durationMs: thought.durationMs } : {})} truncated={thought.truncated === true} />
+      ) : null}
       {message.text && <LazyMarkdown text={message.text} />}
       <AnswerNotes message={message} canContinue={Boolean(actions && last && !busy && !message.toolCalls.length)} onContinue={() => void actions?.continueCut()} />
       {message.status === 'stopped' && (
@@ -252,7 +268,17 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
         <div className="tool-calls">
           {message.toolCalls.map((call, i) => {
             const { result, event, child } = calls[i] ?? {};
-            return <ToolCallCard key={call.id} call={call} result={result} event={event} artifactUrls={artifactUrls} subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined} onReview={review} />;
+            return (
+              <ToolCallCard
+                key={call.id}
+                call={call}
+                result={result}
+                event={event}
+                artifactUrls={artifactUrls}
+                subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined}
+                onReview={review}
+              />
+            );
           })}
         </div>
       )}
@@ -351,10 +377,32 @@ function messageRows({ state, actions, confirmations = [], onAnswered, agentName
     const siblingIds = ownValue(siblings, message.id);
     switch (message.role) {
       case 'user':
-        rows.push({ key: message.id, messageId: message.id, estimate: estimateHeight(message.text, 0, 60), node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
+        rows.push({
+          key: message.id,
+          messageId: message.id,
+          estimate: estimateHeight(message.text, 0, 60),
+          node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} />,
+        });
         break;
       case 'assistant':
-        rows.push({ key: message.id, messageId: message.id, estimate: estimateHeight(message.text, message.toolCalls.length, 70), node: <AssistantBlock message={message} calls={callsOf(message)} artifactUrls={state.view.artifactUrls} siblings={siblingIds} last={message.id === lastAssistant} actions={actions} busy={busy} agentName={agentName} {...(modelName ? { modelName } : {})} /> });
+        rows.push({
+          key: message.id,
+          messageId: message.id,
+          estimate: estimateHeight(message.text, message.toolCalls.length, 70),
+          node: (
+            <AssistantBlock
+              message={message}
+              calls={callsOf(message)}
+              artifactUrls={state.view.artifactUrls}
+              siblings={siblingIds}
+              last={message.id === lastAssistant}
+              actions={actions}
+              busy={busy}
+              agentName={agentName}
+              {...(modelName ? { modelName } : {})}
+            />
+          ),
+        });
         break;
       case 'summary':
         rows.push({ key: message.id, messageId: message.id, node: <SummaryDivider message={message} /> });
@@ -366,21 +414,47 @@ function messageRows({ state, actions, confirmations = [], onAnswered, agentName
   // Keyed as the stored message will be: when the answer is stored, its row stays.
   for (const [id, text] of streaming) {
     const reasoning = state.reasoning.get(id);
-    rows.push({ key: id, node: <AssistantBlock message={streamingMessage(id, text, state.view.conversation.agentId)} calls={[]} artifactUrls={state.view.artifactUrls} last={false} busy agentName={agentName} streaming {...(reasoning ? { reasoning } : {})} /> });
+    rows.push({
+      key: id,
+      node: (
+        <AssistantBlock
+          message={streamingMessage(id, text, state.view.conversation.agentId)}
+          calls={[]}
+          artifactUrls={state.view.artifactUrls}
+          last={false}
+          busy
+          agentName={agentName}
+          streaming
+          {...(reasoning ? { reasoning } : {})}
+        />
+      ),
+    });
   }
   if (busy && streaming.length === 0 && !callsRunning && groups.size === 0) {
     rows.push({
       key: 'thinking',
       node: (
         <div className="msg-thinking" data-testid="chat-thinking">
-          <LoadingOutlined /> {state.phase.kind === 'running' && state.phase.retry ? t('chat.retrying', { attempt: state.phase.retry.attempt + 1, max: state.phase.retry.maxAttempts, seconds: Math.ceil(state.phase.retry.delayMs / 1000), error: state.phase.retry.error.message }) : t('chat.thinking')}
+          <LoadingOutlined />{' '}
+          {state.phase.kind === 'running' && state.phase.retry
+            ? t('chat.retrying', {
+                attempt: state.phase.retry.attempt + 1,
+                max: state.phase.retry.maxAttempts,
+                seconds: Math.ceil(state.phase.retry.delayMs / 1000),
+                error: state.phase.retry.error.message,
+              })
+            : t('chat.thinking')}
         </div>
       ),
     });
   }
   for (const requests of groups.values()) {
     const key = requests[0]!.groupId ?? requests[0]!.id;
-    rows.push({ key: `confirm-${key}`, confirmation: true, node: <ConfirmationGroupCard requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} /> });
+    rows.push({
+      key: `confirm-${key}`,
+      confirmation: true,
+      node: <ConfirmationGroupCard requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} />,
+    });
   }
   return rows;
 }

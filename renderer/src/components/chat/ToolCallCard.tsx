@@ -18,7 +18,16 @@ const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.S
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
 /** The tone of a call's status tag (`chat-tag-<tone>` in styles.css, antd's tag colours). */
-const STATUS_TONE: Record<CallStatus, string> = { ok: 'success', error: 'error', declined: 'warning', refused: 'error', cancelled: 'default', running: 'processing', awaiting: 'warning', pending: 'default' };
+const STATUS_TONE: Record<CallStatus, string> = {
+  ok: 'success',
+  error: 'error',
+  declined: 'warning',
+  refused: 'error',
+  cancelled: 'default',
+  running: 'processing',
+  awaiting: 'warning',
+  pending: 'default',
+};
 
 /** How a call stands: its stored result wins; else its live event (waiting for the user's approval is not running); else it waits (or never ran, when the turn is over). */
 export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent | undefined): CallStatus {
@@ -44,11 +53,25 @@ function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallE
     return (
       <div className="tool-result" data-testid="tool-call-result">
         {result.content.map((item, i) => {
-          if (item.type === 'text') return <pre key={i} className="tool-result-text">{item.text}</pre>;
-          if (item.type === 'note') return <Typography.Text key={i} type="secondary">{item.text}</Typography.Text>;
+          if (item.type === 'text')
+            return (
+              <pre key={i} className="tool-result-text">
+                {item.text}
+              </pre>
+            );
+          if (item.type === 'note')
+            return (
+              <Typography.Text key={i} type="secondary">
+                {item.text}
+              </Typography.Text>
+            );
           // The gateway's lease reminder speaks to the model ("call mcp_release"), not to people.
           if (item.type === 'reminder') return null;
-          return <Typography.Text key={i} type="secondary">{t('chat.tool.image', { mimeType: item.mimeType, path: item.artifact })}</Typography.Text>;
+          return (
+            <Typography.Text key={i} type="secondary">
+              {t('chat.tool.image', { mimeType: item.mimeType, path: item.artifact })}
+            </Typography.Text>
+          );
         })}
       </div>
     );
@@ -85,7 +108,14 @@ function ResultImages({ result, event, artifactUrls }: { result?: ToolMessage; e
  * opened, its arguments as a readable list, its result (text and images),
  * and for a sub-agent, that agent's own run (collapsed until opened).
  */
-export function ToolCallCard(props: { call: ToolCallRecord; result?: ToolMessage; event?: ToolCallEvent; artifactUrls: Readonly<Record<string, string>>; subAgentRun?: ReactNode; onReview?: () => void }) {
+export function ToolCallCard(props: {
+  call: ToolCallRecord;
+  result?: ToolMessage;
+  event?: ToolCallEvent;
+  artifactUrls: Readonly<Record<string, string>>;
+  subAgentRun?: ReactNode;
+  onReview?: () => void;
+}) {
   const { call, result, event, artifactUrls, subAgentRun, onReview } = props;
   const { t, word } = useRowWords();
   const status = statusOf(result, event);

@@ -56,7 +56,13 @@ export function withOlder(state: ConversationState, older: ConversationView): Co
   return {
     ...state,
     window: { ...state.window, start: Math.min(state.window.start, older.window?.start ?? 0) },
-    view: { ...state.view, messages: [...added, ...state.view.messages], siblings: { ...older.siblings, ...state.view.siblings }, children: [...older.children, ...state.view.children], artifactUrls: { ...older.artifactUrls, ...state.view.artifactUrls } },
+    view: {
+      ...state.view,
+      messages: [...added, ...state.view.messages],
+      siblings: { ...older.siblings, ...state.view.siblings },
+      children: [...older.children, ...state.view.children],
+      artifactUrls: { ...older.artifactUrls, ...state.view.artifactUrls },
+    },
   };
 }
 
@@ -67,7 +73,13 @@ export function withNewer(state: ConversationState, newer: ConversationView): Co
   return {
     ...state,
     window: { start: state.window.start, end: Math.max(state.window.end, newer.window?.end ?? state.window.end + added.length), total: Math.max(state.window.total, newer.window?.total ?? 0) },
-    view: { ...state.view, messages: [...state.view.messages, ...added], siblings: { ...state.view.siblings, ...newer.siblings }, children: [...state.view.children, ...newer.children], artifactUrls: { ...state.view.artifactUrls, ...newer.artifactUrls } },
+    view: {
+      ...state.view,
+      messages: [...state.view.messages, ...added],
+      siblings: { ...state.view.siblings, ...newer.siblings },
+      children: [...state.view.children, ...newer.children],
+      artifactUrls: { ...state.view.artifactUrls, ...newer.artifactUrls },
+    },
   };
 }
 
@@ -130,5 +142,8 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
 
 /** Whether an event may change this conversation's state (cheap filter before the reducer). */
 export function concerns(event: HostEventMessage, conversationId: string): boolean {
-  return (event.type === 'chat.delta' || event.type === 'chat.reasoning' || event.type === 'chat.message' || event.type === 'chat.toolCall' || event.type === 'chat.status') && event.conversationId === conversationId;
+  return (
+    (event.type === 'chat.delta' || event.type === 'chat.reasoning' || event.type === 'chat.message' || event.type === 'chat.toolCall' || event.type === 'chat.status') &&
+    event.conversationId === conversationId
+  );
 }

@@ -19,7 +19,11 @@ export function CallDetail({ record, onClose }: { record: AuditRecord | undefine
             items={[
               { key: 'outcome', label: t('history.column.outcome'), children: <Tag color={record.outcome ? OUTCOME_COLOR[record.outcome] : 'default'}>{t(outcomeKey(record))}</Tag> },
               { key: 'time', label: t('history.column.time'), children: record.time ? new Date(record.time).toLocaleString() : dash },
-              { key: 'duration', label: t('history.column.duration'), children: <span data-testid="history-detail-duration">{record.durationMs === null ? dash : t('history.ms', { ms: Math.round(record.durationMs) })}</span> },
+              {
+                key: 'duration',
+                label: t('history.column.duration'),
+                children: <span data-testid="history-detail-duration">{record.durationMs === null ? dash : t('history.ms', { ms: Math.round(record.durationMs) })}</span>,
+              },
               { key: 'app', label: t('history.column.app'), children: record.appId ?? dash },
               { key: 'agent', label: t('history.column.agent'), children: record.agentId ?? dash },
               { key: 'server', label: t('history.detail.server'), children: record.serverId ? <Typography.Text code>{record.serverId}</Typography.Text> : dash },

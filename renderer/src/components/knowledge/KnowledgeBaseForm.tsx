@@ -53,7 +53,13 @@ export function KnowledgeBaseForm({ base, onCancel, onSaved }: KnowledgeBaseForm
     <Form<Draft>
       form={form}
       layout="vertical"
-      initialValues={{ name: base?.name ?? '', description: base?.description ?? '', embeddingModel: base?.embeddingModel ?? NONE, chunkSize: base?.chunkSize ?? 800, chunkOverlap: base?.chunkOverlap ?? 100 }}
+      initialValues={{
+        name: base?.name ?? '',
+        description: base?.description ?? '',
+        embeddingModel: base?.embeddingModel ?? NONE,
+        chunkSize: base?.chunkSize ?? 800,
+        chunkOverlap: base?.chunkOverlap ?? 100,
+      }}
       onFinish={(draft) => void save(draft)}
       data-testid="kb-form"
     >

@@ -24,7 +24,16 @@ function FileChunks({ knowledgeBaseId, file }: { knowledgeBaseId: string; file: 
         <List.Item
           data-testid={`kb-chunk-${chunk.position}`}
           actions={[
-            <Button key="remove" size="small" type="text" danger icon={<DeleteOutlined />} loading={remove.busy} aria-label={t('knowledge.docs.removeChunk')} onClick={() => void remove.run(async () => (await api.call('knowledge.removeDocument', { id: knowledgeBaseId, chunkId: chunk.id }), t('knowledge.docs.chunkRemoved')))} />,
+            <Button
+              key="remove"
+              size="small"
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              loading={remove.busy}
+              aria-label={t('knowledge.docs.removeChunk')}
+              onClick={() => void remove.run(async () => (await api.call('knowledge.removeDocument', { id: knowledgeBaseId, chunkId: chunk.id }), t('knowledge.docs.chunkRemoved')))}
+            />,
           ]}
         >
           <List.Item.Meta
@@ -34,7 +43,11 @@ function FileChunks({ knowledgeBaseId, file }: { knowledgeBaseId: string; file: 
                 {chunk.heading ? <Typography.Text type="secondary">{chunk.heading}</Typography.Text> : null}
               </span>
             }
-            description={<Typography.Paragraph ellipsis={{ rows: 3, expandable: true, symbol: t('knowledge.more') }} style={{ marginBottom: 0, whiteSpace: 'pre-wrap' }}>{chunk.text}</Typography.Paragraph>}
+            description={
+              <Typography.Paragraph ellipsis={{ rows: 3, expandable: true, symbol: t('knowledge.more') }} style={{ marginBottom: 0, whiteSpace: 'pre-wrap' }}>
+                {chunk.text}
+              </Typography.Paragraph>
+            }
           />
         </List.Item>
       )}
@@ -71,7 +84,9 @@ export function KnowledgeDocuments({ knowledgeBaseId }: { knowledgeBaseId: strin
               okText={t('knowledge.docs.removeFile')}
               cancelText={t('common.cancel')}
               okButtonProps={{ danger: true, 'data-testid': 'kb-file-remove-ok' } as ButtonProps}
-              onConfirm={() => remove.run(async () => t('knowledge.docs.fileRemoved', { file: row.file, chunks: (await api.call('knowledge.removeDocument', { id: knowledgeBaseId, file: row.file })).removed }))}
+              onConfirm={() =>
+                remove.run(async () => t('knowledge.docs.fileRemoved', { file: row.file, chunks: (await api.call('knowledge.removeDocument', { id: knowledgeBaseId, file: row.file })).removed }))
+              }
             >
               <Button size="small" danger icon={<DeleteOutlined />} data-testid={`kb-file-remove-${row.file}`}>
                 {t('knowledge.docs.removeFile')}

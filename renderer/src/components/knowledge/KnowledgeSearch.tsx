@@ -51,7 +51,11 @@ export function KnowledgeSearch({ knowledgeBaseId }: { knowledgeBaseId: string }
                         <Tag>{t('knowledge.search.score', { score: hit.score.toFixed(3) })}</Tag>
                       </Space>
                     }
-                    description={<Typography.Paragraph ellipsis={{ rows: 4, expandable: true, symbol: t('knowledge.more') }} style={{ marginBottom: 0, whiteSpace: 'pre-wrap' }}>{hit.text}</Typography.Paragraph>}
+                    description={
+                      <Typography.Paragraph ellipsis={{ rows: 4, expandable: true, symbol: t('knowledge.more') }} style={{ marginBottom: 0, whiteSpace: 'pre-wrap' }}>
+                        {hit.text}
+                      </Typography.Paragraph>
+                    }
                   />
                 </List.Item>
               )}

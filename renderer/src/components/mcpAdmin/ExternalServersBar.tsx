@@ -32,9 +32,7 @@ export function ExternalServersBar({ loadedIds }: { loadedIds: ReadonlySet<strin
           </Typography.Text>
         ) : null}
       </Space>
-      {list && list.problems.length ? (
-        <Alert type="error" showIcon title={t('mcpAdmin.fileBroken')} description={<ProblemList problems={list.problems} testId="mcp-file-problems" />} />
-      ) : null}
+      {list && list.problems.length ? <Alert type="error" showIcon title={t('mcpAdmin.fileBroken')} description={<ProblemList problems={list.problems} testId="mcp-file-problems" />} /> : null}
       {broken.map((entry) => (
         <Card key={entry.name} size="small" title={entry.name} data-testid={`mcp-broken-${entry.name}`} extra={<Typography.Text type="danger">{t('mcpAdmin.notLoaded')}</Typography.Text>}>
           <ProblemList problems={entry.problems} />

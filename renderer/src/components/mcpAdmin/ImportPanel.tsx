@@ -46,7 +46,9 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         ...(fileName ? { fileName } : {}),
         options: { choices: [...choices].map(([sourceName, choice]) => ({ sourceName, choice })), onConflict: 'skip', storeSecrets },
       });
-      void message.success(t('mcpAdmin.import.done', { added: result.added.length + result.renamed.length, replaced: result.replaced.length, skipped: result.skipped.length, refused: result.refused.length }));
+      void message.success(
+        t('mcpAdmin.import.done', { added: result.added.length + result.renamed.length, replaced: result.replaced.length, skipped: result.skipped.length, refused: result.refused.length }),
+      );
       onDone();
     } catch (e) {
       void message.error(errorLine(e));
@@ -111,14 +113,23 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
             dataSource={plan.entries}
             onRow={(entry) => ({ 'data-testid': `mcp-import-row-${entry.sourceName}`, 'data-status': entry.status }) as HTMLAttributes<HTMLElement>}
             columns={[
-              { title: t('mcpAdmin.import.column.status'), dataIndex: 'status', width: 110, render: (status: ImportEntry['status']) => <Tag color={STATUS_COLOR[status]}>{t(`mcpAdmin.import.status.${status}`)}</Tag> },
+              {
+                title: t('mcpAdmin.import.column.status'),
+                dataIndex: 'status',
+                width: 110,
+                render: (status: ImportEntry['status']) => <Tag color={STATUS_COLOR[status]}>{t(`mcpAdmin.import.status.${status}`)}</Tag>,
+              },
               {
                 title: t('mcpAdmin.import.column.server'),
                 key: 'server',
                 render: (_: unknown, entry) => (
                   <Space orientation="vertical" size={0}>
                     <Typography.Text strong>{entry.name}</Typography.Text>
-                    {entry.launch ? <Typography.Text code style={{ wordBreak: 'break-all' }}>{entry.launch}</Typography.Text> : null}
+                    {entry.launch ? (
+                      <Typography.Text code style={{ wordBreak: 'break-all' }}>
+                        {entry.launch}
+                      </Typography.Text>
+                    ) : null}
                     {entry.run ? <ImportRunDetails run={entry.run} testId={`mcp-import-run-${entry.sourceName}`} /> : null}
                     {entry.conflict ? <Typography.Text type="warning">{t('mcpAdmin.import.conflictWith', { launch: entry.conflict.existingLaunch })}</Typography.Text> : null}
                     {entry.reason ? (

@@ -35,7 +35,13 @@ export function ServerAdminActions({ entry, size = 'middle' }: { entry: McpServe
       <Button size={size} icon={<EditOutlined />} onClick={() => admin.edit(entry)} data-testid={`mcp-edit-${name}`}>
         {t('mcpAdmin.edit')}
       </Button>
-      <Button size={size} icon={<ThunderboltOutlined />} loading={busy === 'test'} onClick={() => void run('test', async () => setTested(await api.call('mcpServers.test', { name })))} data-testid={`mcp-test-${name}`}>
+      <Button
+        size={size}
+        icon={<ThunderboltOutlined />}
+        loading={busy === 'test'}
+        onClick={() => void run('test', async () => setTested(await api.call('mcpServers.test', { name })))}
+        data-testid={`mcp-test-${name}`}
+      >
         {t('mcpAdmin.test.button')}
       </Button>
       <Button

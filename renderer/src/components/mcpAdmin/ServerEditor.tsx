@@ -38,10 +38,7 @@ function ValueRows({ list, testPrefix, storedKeys }: { list: 'env' | 'headers'; 
                 </Col>
                 <Col flex="170px">
                   <Form.Item name={[field.name, 'kind']}>
-                    <Select
-                      data-testid={`${testPrefix}-kind-${index}`}
-                      options={(['text', 'env', 'secret'] as const).map((k) => ({ value: k, label: t(`mcpAdmin.value.${k}`) }))}
-                    />
+                    <Select data-testid={`${testPrefix}-kind-${index}`} options={(['text', 'env', 'secret'] as const).map((k) => ({ value: k, label: t(`mcpAdmin.value.${k}`) }))} />
                   </Form.Item>
                 </Col>
                 <Col flex="auto">
@@ -54,7 +51,11 @@ function ValueRows({ list, testPrefix, storedKeys }: { list: 'env' | 'headers'; 
                       <Input placeholder="HOST_VARIABLE" data-testid={`${testPrefix}-value-${index}`} />
                     </Form.Item>
                   ) : (
-                    <Form.Item name={[field.name, 'secret']} extra={stored ? t('mcpAdmin.value.storedKeep') : t('mcpAdmin.value.storedExplain')} rules={stored ? [] : [{ required: true, message: t('mcpAdmin.editor.required') }]}>
+                    <Form.Item
+                      name={[field.name, 'secret']}
+                      extra={stored ? t('mcpAdmin.value.storedKeep') : t('mcpAdmin.value.storedExplain')}
+                      rules={stored ? [] : [{ required: true, message: t('mcpAdmin.editor.required') }]}
+                    >
                       <Input.Password visibilityToggle={false} autoComplete="off" placeholder={stored ? '••••••••' : ''} data-testid={`${testPrefix}-value-${index}`} />
                     </Form.Item>
                   )}
@@ -115,7 +116,9 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
     clearErrors();
     try {
       const input = inputOf(draft);
-      const saved = server ? await api.call('mcpServers.update', { name: server.name, server: input as Record<string, unknown> }) : await api.call('mcpServers.add', { server: input as Record<string, unknown> });
+      const saved = server
+        ? await api.call('mcpServers.update', { name: server.name, server: input as Record<string, unknown> })
+        : await api.call('mcpServers.add', { server: input as Record<string, unknown> });
       onSaved(saved.server);
     } catch (caught) {
       placeErrors(toApiError(caught));
@@ -140,7 +143,15 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
 
   const required = [{ required: true, message: t('mcpAdmin.editor.required') }];
   return (
-    <Form<ServerDraft> form={form} layout="vertical" requiredMark={false} initialValues={server ? draftFromView(server) : (initial ?? EMPTY_DRAFT)} onFinish={(draft) => void save(draft)} onValuesChange={() => setTested(undefined)} data-testid="mcp-form">
+    <Form<ServerDraft>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      initialValues={server ? draftFromView(server) : (initial ?? EMPTY_DRAFT)}
+      onFinish={(draft) => void save(draft)}
+      onValuesChange={() => setTested(undefined)}
+      data-testid="mcp-form"
+    >
       <Row gutter={16}>
         <Col xs={24} md={10}>
           <Form.Item name="name" label={t('mcpAdmin.editor.name')} extra={creating ? t('mcpAdmin.editor.nameHint') : undefined} rules={required}>
@@ -149,7 +160,14 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
         </Col>
         <Col xs={24} md={14}>
           <Form.Item name="transport" label={t('mcpAdmin.editor.transport')}>
-            <Radio.Group optionType="button" data-testid="mcp-transport" options={[{ value: 'stdio', label: t('mcpAdmin.transport.stdio') }, { value: 'streamable_http', label: t('mcpAdmin.transport.streamable_http') }]} />
+            <Radio.Group
+              optionType="button"
+              data-testid="mcp-transport"
+              options={[
+                { value: 'stdio', label: t('mcpAdmin.transport.stdio') },
+                { value: 'streamable_http', label: t('mcpAdmin.transport.streamable_http') },
+              ]}
+            />
           </Form.Item>
         </Col>
       </Row>

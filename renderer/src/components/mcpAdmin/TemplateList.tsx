@@ -47,7 +47,12 @@ function TemplateCard({ template }: { template: McpTemplate }) {
       {template.params.map((param) => (
         <div key={param.key} style={{ marginBottom: 8 }}>
           <Typography.Text>{param.label[lang]}</Typography.Text>
-          <Input value={values[param.key] ?? ''} onChange={(e) => setValues((v) => ({ ...v, [param.key]: e.target.value }))} placeholder="/home/me/project" data-testid={`mcp-template-param-${template.id}-${param.key}`} />
+          <Input
+            value={values[param.key] ?? ''}
+            onChange={(e) => setValues((v) => ({ ...v, [param.key]: e.target.value }))}
+            placeholder="/home/me/project"
+            data-testid={`mcp-template-param-${template.id}-${param.key}`}
+          />
         </div>
       ))}
       <Space wrap>

@@ -70,7 +70,10 @@ const trimmed = (text: string | undefined) => (text ?? '').trim();
 export function inputOf(draft: ServerDraft): McpServerInput {
   const common = { name: trimmed(draft.name), disabled: draft.disabled === true, ...(draft.timeoutMs ? { timeoutMs: draft.timeoutMs } : {}) };
   if (draft.transport === 'streamable_http') return { ...common, transport: 'streamable_http', url: trimmed(draft.url), headers: values(draft.headers) };
-  const args = (draft.args ?? '').split('\n').map((a) => a.replace(/\r$/, '')).filter((a) => a !== '');
+  const args = (draft.args ?? '')
+    .split('\n')
+    .map((a) => a.replace(/\r$/, ''))
+    .filter((a) => a !== '');
   const nodeRuntime = draft.nodeRuntime === undefined ? {} : { nodeRuntime: draft.nodeRuntime === 'default' ? null : draft.nodeRuntime };
   return { ...common, transport: 'stdio', command: trimmed(draft.command), args, env: values(draft.env), ...(trimmed(draft.cwd) ? { cwd: trimmed(draft.cwd) } : {}), ...nodeRuntime };
 }

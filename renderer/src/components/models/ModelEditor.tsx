@@ -30,8 +30,8 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
   const [form] = Form.useForm<ModelDraft>();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<ApiError>();
-  const keyKind = Form.useWatch('keyKind', form) ?? (model?.key.kind ?? 'none');
-  const kind = Form.useWatch('kind', form) ?? (model?.kind ?? 'chat');
+  const keyKind = Form.useWatch('keyKind', form) ?? model?.key.kind ?? 'none';
+  const kind = Form.useWatch('kind', form) ?? model?.kind ?? 'chat';
   const reasoning = Form.useWatch('reasoning', form) ?? model?.reasoning === true;
   const storedKeySet = model?.key.kind === 'stored' && model.keyState.set;
 

@@ -37,10 +37,22 @@ export function ModelNamePicker({ value, onChange, source }: { value?: string; o
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size={4}>
       <Space.Compact style={{ width: '100%' }}>
-        <AutoComplete value={value ?? ''} onChange={(text: string) => onChange?.(text)} options={names.filter((name) => !typed || name.toLowerCase().includes(typed)).map((name) => ({ value: name }))} style={{ width: '100%' }}>
+        <AutoComplete
+          value={value ?? ''}
+          onChange={(text: string) => onChange?.(text)}
+          options={names.filter((name) => !typed || name.toLowerCase().includes(typed)).map((name) => ({ value: name }))}
+          style={{ width: '100%' }}
+        >
           <Input data-testid="model-model" />
         </AutoComplete>
-        <Button icon={<CloudDownloadOutlined />} loading={loading} onClick={() => void load()} aria-label={t('models.editor.modelList')} title={t('models.editor.modelList')} data-testid="model-list-fetch" />
+        <Button
+          icon={<CloudDownloadOutlined />}
+          loading={loading}
+          onClick={() => void load()}
+          aria-label={t('models.editor.modelList')}
+          title={t('models.editor.modelList')}
+          data-testid="model-list-fetch"
+        />
       </Space.Compact>
       {note ? (
         <Typography.Text type={note.ok ? 'secondary' : 'warning'} style={{ fontSize: 12 }} data-testid="model-list-note">

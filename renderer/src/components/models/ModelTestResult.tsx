@@ -8,7 +8,12 @@ export function ModelTestResult({ result, entry }: { result: Result; entry: { id
   const { t } = useTranslation();
   if (result.ok) {
     const text = result.text.trim().slice(0, 200);
-    const title = result.dimensions !== undefined ? t('models.test.okEmbedding', { ms: result.ms, dimensions: result.dimensions }) : text ? t('models.test.ok', { ms: result.ms, text }) : t('models.test.okEmpty', { ms: result.ms });
+    const title =
+      result.dimensions !== undefined
+        ? t('models.test.okEmbedding', { ms: result.ms, dimensions: result.dimensions })
+        : text
+          ? t('models.test.ok', { ms: result.ms, text })
+          : t('models.test.okEmpty', { ms: result.ms });
     return (
       <Alert
         type="success"

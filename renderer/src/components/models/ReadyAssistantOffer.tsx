@@ -50,7 +50,16 @@ export function ReadyAssistantOffer() {
         <Space orientation="vertical" size={8} style={{ width: '100%' }}>
           <span>{t('models.ready.help')}</span>
           <Space wrap>
-            {list.length > 1 && <Select value={chosen} onChange={setModelId} style={{ minWidth: 200 }} options={list.map((m) => ({ value: m.id, label: m.name }))} aria-label={t('models.ready.model')} data-testid="ready-assistant-model" />}
+            {list.length > 1 && (
+              <Select
+                value={chosen}
+                onChange={setModelId}
+                style={{ minWidth: 200 }}
+                options={list.map((m) => ({ value: m.id, label: m.name }))}
+                aria-label={t('models.ready.model')}
+                data-testid="ready-assistant-model"
+              />
+            )}
             <Button type="primary" loading={busy} onClick={() => void create()} data-testid="ready-assistant-create">
               {t('models.ready.create')}
             </Button>

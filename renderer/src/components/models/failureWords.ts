@@ -17,7 +17,9 @@ export function failureWords(failure: ProviderFailure, entry: { baseUrl: string;
     case 'auth':
       return { key: failure.status === 403 ? 'models.failure.forbidden' : 'models.failure.auth', values: { ...values, status: failure.status ?? 401 } };
     case 'rate-limited':
-      return failure.retryAfterMs !== undefined ? { key: 'models.failure.rateLimitedWait', values: { ...values, seconds: Math.ceil(failure.retryAfterMs / 1000) } } : { key: 'models.failure.rate-limited', values };
+      return failure.retryAfterMs !== undefined
+        ? { key: 'models.failure.rateLimitedWait', values: { ...values, seconds: Math.ceil(failure.retryAfterMs / 1000) } }
+        : { key: 'models.failure.rate-limited', values };
     default:
       return { key: `models.failure.${failure.kind}`, values };
   }

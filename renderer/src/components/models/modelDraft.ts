@@ -73,7 +73,14 @@ const present = (value: number | null | undefined): value is number => typeof va
 
 /** What `models.save` gets: the entry as JSON, and the key only when one was typed. */
 export function saveParams(draft: ModelDraft, creating: boolean): { model: Record<string, unknown>; apiKey?: string } {
-  const model: Record<string, unknown> = { name: draft.name?.trim() ?? '', api: draft.api, baseUrl: draft.baseUrl?.trim() ?? '', model: draft.model?.trim() ?? '', vision: !!draft.vision, kind: draft.kind ?? 'chat' };
+  const model: Record<string, unknown> = {
+    name: draft.name?.trim() ?? '',
+    api: draft.api,
+    baseUrl: draft.baseUrl?.trim() ?? '',
+    model: draft.model?.trim() ?? '',
+    vision: !!draft.vision,
+    kind: draft.kind ?? 'chat',
+  };
   if (draft.reasoning) model.reasoning = true;
   if (draft.reasoning && draft.reasoningEffort) model.reasoningEffort = draft.reasoningEffort;
   if (draft.tools === false) model.tools = false;

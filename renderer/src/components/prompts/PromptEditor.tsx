@@ -26,7 +26,12 @@ export function PromptEditor({ prompt, onCancel, onSaved }: { prompt?: HostPromp
     setError(undefined);
     form.setFields(FIELDS.map((name) => ({ name, errors: [] })));
     try {
-      const body = { name: draft.name.trim(), ...(draft.title?.trim() ? { title: draft.title.trim() } : {}), ...(draft.zh?.trim() ? { zh: draft.zh } : {}), ...(draft.en?.trim() ? { en: draft.en } : {}) };
+      const body = {
+        name: draft.name.trim(),
+        ...(draft.title?.trim() ? { title: draft.title.trim() } : {}),
+        ...(draft.zh?.trim() ? { zh: draft.zh } : {}),
+        ...(draft.en?.trim() ? { en: draft.en } : {}),
+      };
       onSaved((await api.call('prompts.save', { create: !prompt, prompt: body })).prompt);
     } catch (caught) {
       const apiError = toApiError(caught);
@@ -39,7 +44,14 @@ export function PromptEditor({ prompt, onCancel, onSaved }: { prompt?: HostPromp
   };
 
   return (
-    <Form<PromptDraft> form={form} layout="vertical" requiredMark={false} initialValues={prompt ? { name: prompt.name, title: prompt.title ?? '', zh: prompt.zh ?? '', en: prompt.en ?? '' } : { name: '' }} onFinish={(draft) => void save(draft)} data-testid="prompt-form">
+    <Form<PromptDraft>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      initialValues={prompt ? { name: prompt.name, title: prompt.title ?? '', zh: prompt.zh ?? '', en: prompt.en ?? '' } : { name: '' }}
+      onFinish={(draft) => void save(draft)}
+      data-testid="prompt-form"
+    >
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item name="name" label={t('prompts.editor.name')} extra={prompt ? undefined : t('prompts.editor.nameHint')} rules={[{ required: true, message: t('prompts.editor.required') }]}>

@@ -101,7 +101,11 @@ export function GrantMatrix({ overview, apps, targets, granted, onChanged, onSho
             <span>
               <BreakableId id={target.name} />
             </span>
-            {target.missing ? <Tag color="orange" data-testid={`missing-${target.id}`}>{t('registry.missing')}</Tag> : null}
+            {target.missing ? (
+              <Tag color="orange" data-testid={`missing-${target.id}`}>
+                {t('registry.missing')}
+              </Tag>
+            ) : null}
             <Typography.Text type="secondary" className="registry-target-id">
               <BreakableId id={target.providerAppId} />
             </Typography.Text>

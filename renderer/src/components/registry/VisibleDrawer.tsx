@@ -46,7 +46,11 @@ export function VisibleDrawer({ overview, appId, onClose }: { overview: Overview
   ]);
   return (
     <Drawer open={appId !== null} onClose={onClose} size={460} title={appId ? t('registry.visibleTitle', { app: appId }) : undefined} data-testid="visible-drawer">
-      {appId === overview.owner ? <Tag color="gold" style={{ marginBottom: 12 }}>{t('registry.ownerSeesAll')}</Tag> : null}
+      {appId === overview.owner ? (
+        <Tag color="gold" style={{ marginBottom: 12 }}>
+          {t('registry.ownerSeesAll')}
+        </Tag>
+      ) : null}
       {visible ? (
         <>
           <IdList title={t('registry.tab.servers')} ids={visible.servers} labels={labels} testId="visible-servers" />

@@ -21,7 +21,14 @@ export type CellState = { kind: 'owner' } | { kind: 'own' } | { kind: 'grant'; g
 export function targetsOf(overview: Overview, kind: TargetKind): Target[] {
   const refused = new Map(overview.notRunnable.map((row) => [row.id, row.message]));
   if (kind === 'server') {
-    return overview.servers.map((server) => ({ id: server.id, name: server.name, detail: server.description, providerAppId: server.providerAppId, notRunnable: refused.get(server.id), missing: server.missing?.reason }));
+    return overview.servers.map((server) => ({
+      id: server.id,
+      name: server.name,
+      detail: server.description,
+      providerAppId: server.providerAppId,
+      notRunnable: refused.get(server.id),
+      missing: server.missing?.reason,
+    }));
   }
   return overview.prompts.map((prompt) => ({
     id: prompt.id,

@@ -45,7 +45,15 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
  * starts, its state and leases, and its tools on demand. Assistant servers
  * open their own page, where tools are grouped by domain.
  */
-export function ServerCard({ server, onShowLog, actions }: { server: ServerView; onShowLog(serverId: string): void; /** More buttons (edit, test, delete of an mcp.yaml server). */ actions?: ReactNode }) {
+export function ServerCard({
+  server,
+  onShowLog,
+  actions,
+}: {
+  server: ServerView;
+  onShowLog(serverId: string): void;
+  /** More buttons (edit, test, delete of an mcp.yaml server). */ actions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [expanded, setExpanded] = useState(false);
@@ -65,16 +73,22 @@ export function ServerCard({ server, onShowLog, actions }: { server: ServerView;
           {server.problems.length > 0 && <Tag color="red">{t('servers.problemCount', { count: server.problems.length })}</Tag>}
         </Space>
       }
-      extra={
-        <ServerStatusControls server={server} />
-      }
+      extra={<ServerStatusControls server={server} />}
     >
       <Descriptions
         size="small"
         column={1}
         styles={{ label: { width: 110 } }}
         items={[
-          { key: 'id', label: t('servers.field.id'), children: <Typography.Text code copyable>{server.id}</Typography.Text> },
+          {
+            key: 'id',
+            label: t('servers.field.id'),
+            children: (
+              <Typography.Text code copyable>
+                {server.id}
+              </Typography.Text>
+            ),
+          },
           ...(server.description ? [{ key: 'description', label: t('servers.field.description'), children: server.description }] : []),
           {
             key: 'launch',

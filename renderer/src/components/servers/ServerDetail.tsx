@@ -44,12 +44,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
   if (!servers.data && servers.loading) return <Skeleton active />;
   if (servers.data && !server)
     return (
-      <Result
-        status="404"
-        title={t('servers.detail.notFound', { id: serverId })}
-        subTitle={t('servers.detail.notFoundHint')}
-        extra={<Button onClick={back}>{t('servers.detail.back')}</Button>}
-      />
+      <Result status="404" title={t('servers.detail.notFound', { id: serverId })} subTitle={t('servers.detail.notFoundHint')} extra={<Button onClick={back}>{t('servers.detail.back')}</Button>} />
     );
 
   const enabledCount = (tools.data?.tools ?? []).filter((tool) => tool.enabled).length;
@@ -71,9 +66,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
               <SwitchedOffTag server={server} />
             </Space>
           }
-          extra={
-            <ServerStatusControls server={server} />
-          }
+          extra={<ServerStatusControls server={server} />}
         >
           <Space orientation="vertical" style={{ width: '100%' }}>
             {server.description && <Typography.Paragraph style={{ margin: 0 }}>{server.description}</Typography.Paragraph>}
@@ -99,20 +92,25 @@ export function ServerDetail({ serverId }: { serverId: string }) {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={17}>
           <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-            <Input
-              allowClear
-              prefix={<SearchOutlined />}
-              placeholder={t('servers.detail.search')}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              data-testid="tool-search"
-            />
+            <Input allowClear prefix={<SearchOutlined />} placeholder={t('servers.detail.search')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="tool-search" />
             {!tools.data && tools.loading && (
               <Spin tip={t('servers.tools.loading')}>
                 <div style={{ minHeight: 80 }} />
               </Spin>
             )}
-            {tools.error && <Alert type="error" showIcon title={tools.error.message} description={tools.error.hint} action={<Button size="small" onClick={() => void tools.reload()}>{t('servers.retry')}</Button>} />}
+            {tools.error && (
+              <Alert
+                type="error"
+                showIcon
+                title={tools.error.message}
+                description={tools.error.hint}
+                action={
+                  <Button size="small" onClick={() => void tools.reload()}>
+                    {t('servers.retry')}
+                  </Button>
+                }
+              />
+            )}
             {tools.data && shown.length === 0 && <Empty description={q ? t('servers.detail.noMatch', { query }) : t('servers.tools.none')} />}
             {shown.length > 0 && (
               <Collapse

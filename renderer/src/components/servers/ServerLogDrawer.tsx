@@ -26,13 +26,7 @@ export function ServerLogDrawer({ serverId, onClose }: { serverId: string | unde
       }
     >
       {log.error && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={log.error.message} description={log.error.hint} />}
-      {!log.data && log.loading ? (
-        <Skeleton active />
-      ) : lines.length === 0 ? (
-        <Empty description={t('servers.log.empty')} />
-      ) : (
-        <CodeBlock testId="server-log-lines">{lines.join('\n')}</CodeBlock>
-      )}
+      {!log.data && log.loading ? <Skeleton active /> : lines.length === 0 ? <Empty description={t('servers.log.empty')} /> : <CodeBlock testId="server-log-lines">{lines.join('\n')}</CodeBlock>}
     </Drawer>
   );
 }

@@ -10,9 +10,26 @@ export function ServerTools({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
   const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
   const actions = useToolActions(serverId, tools.reload);
-  if (!tools.data && tools.loading) return <Spin tip={t('servers.tools.loading')} style={{ display: 'block', padding: 24 }}><div style={{ minHeight: 40 }} /></Spin>;
+  if (!tools.data && tools.loading)
+    return (
+      <Spin tip={t('servers.tools.loading')} style={{ display: 'block', padding: 24 }}>
+        <div style={{ minHeight: 40 }} />
+      </Spin>
+    );
   if (!tools.data && tools.error)
-    return <Alert type="error" showIcon title={tools.error.message} description={tools.error.hint} action={<Button size="small" onClick={() => void tools.reload()}>{t('servers.retry')}</Button>} />;
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={tools.error.message}
+        description={tools.error.hint}
+        action={
+          <Button size="small" onClick={() => void tools.reload()}>
+            {t('servers.retry')}
+          </Button>
+        }
+      />
+    );
   if (!tools.data) return null;
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid={`server-tools-${serverId}`}>

@@ -118,8 +118,7 @@ export function RunPlanView({ plan }: { plan: RunPlan }) {
       ) : null}
       {plan.backend ? (
         <div className="trust-section">
-          <Typography.Text strong>{t('apps.trust.backend')}</Typography.Text>{' '}
-          <Typography.Text code>{plan.backend}</Typography.Text>
+          <Typography.Text strong>{t('apps.trust.backend')}</Typography.Text> <Typography.Text code>{plan.backend}</Typography.Text>
           {plan.backendEnv ? <EnvLine env={plan.backendEnv} /> : null}
         </div>
       ) : null}

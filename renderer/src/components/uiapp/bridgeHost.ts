@@ -56,9 +56,7 @@ export async function answerBridgeRequest(frame: BoundFrame, op: string, args: u
       const tool = requireString(args[0], 'tools.call: the tool name (argument 1)');
       const toolArgs = args[1] ?? {};
       if (!isPlainObject(toolArgs)) throw new Error('tools.call: the arguments (argument 2) must be an object');
-      return callHost(() =>
-        api.call('uiApps.callTool', { pluginId: frame.pluginId, appId: frame.appId, tool, args: toolArgs, conversationId: frame.conversationId }),
-      );
+      return callHost(() => api.call('uiApps.callTool', { pluginId: frame.pluginId, appId: frame.appId, tool, args: toolArgs, conversationId: frame.conversationId }));
     }
     case 'backend.invoke': {
       const method = requireString(args[0], 'backend.invoke: the method (argument 1)');

@@ -15,9 +15,7 @@ export type FrameMessage =
   /** `message` is absent when the page said nothing; the shell words that itself, in the user's language. */
   | { kind: 'failed'; message?: string };
 
-export type ParentReply =
-  | { chatos: 'bridge'; v: 1; id: number; ok: true; result: unknown }
-  | { chatos: 'bridge'; v: 1; id: number; ok: false; message: string };
+export type ParentReply = { chatos: 'bridge'; v: 1; id: number; ok: true; result: unknown } | { chatos: 'bridge'; v: 1; id: number; ok: false; message: string };
 
 export type ParentEvent =
   | { chatos: 'bridge'; v: 1; event: 'theme'; payload: Theme }

@@ -132,7 +132,8 @@ export default {
     'agents.field.description': 'Description',
     'agents.field.hostApp': 'Acts as (host app)',
     'agents.field.hostAppChatos': 'ChatOS (sees everything)',
-    'agents.field.hostAppHelp': 'Whose permissions it uses: ChatOS itself may use everything you registered; another app only its own and what it was granted. Keep ChatOS unless an app should own this agent.',
+    'agents.field.hostAppHelp':
+      'Whose permissions it uses: ChatOS itself may use everything you registered; another app only its own and what it was granted. Keep ChatOS unless an app should own this agent.',
     'agents.field.language': 'Prompt language',
     'agents.field.apps': 'Apps',
     'agents.field.appsHelp': 'Apps that plugins bring: choose them, then switch MCP (their tools) and prompts on for each below and pick what to mount.',

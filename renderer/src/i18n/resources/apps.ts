@@ -17,7 +17,8 @@ export default {
     'apps.source.dev': '开发链接',
     'apps.devLink.button': '链接文件夹',
     'apps.devLink.title': '链接开发中的插件文件夹',
-    'apps.devLink.explain': '输入插件文件夹（含 plugin.json）在本机上的路径。它会留在原处被注册为开发插件；确认它要运行的内容并信任一次之后，每次修改都会自动重新信任，并重新加载它的页面、服务和后端。',
+    'apps.devLink.explain':
+      '输入插件文件夹（含 plugin.json）在本机上的路径。它会留在原处被注册为开发插件；确认它要运行的内容并信任一次之后，每次修改都会自动重新信任，并重新加载它的页面、服务和后端。',
     'apps.devLink.placeholder': '例如 /home/me/my-plugin',
     'apps.devLink.needPath': '请输入插件文件夹的路径。',
     'apps.devLink.look': '查看它会运行什么',
@@ -169,7 +170,8 @@ export default {
     'apps.source.dev': 'development link',
     'apps.devLink.button': 'Link a folder',
     'apps.devLink.title': 'Link a plugin folder for development',
-    'apps.devLink.explain': 'The path of a plugin folder (the one with plugin.json) on this machine. It is registered where it is, as a development plugin; once you have seen what it runs and trusted it, every edit is trusted again by itself and reloads its page, server and backend.',
+    'apps.devLink.explain':
+      'The path of a plugin folder (the one with plugin.json) on this machine. It is registered where it is, as a development plugin; once you have seen what it runs and trusted it, every edit is trusted again by itself and reloads its page, server and backend.',
     'apps.devLink.placeholder': 'e.g. /home/me/my-plugin',
     'apps.devLink.needPath': 'Enter the path of a plugin folder.',
     'apps.devLink.look': 'Show what it runs',

@@ -74,9 +74,11 @@ export default {
     'common.notFound.text': 'The address is wrong, or the page is gone.',
     'common.notFound.back': 'Back to the apps',
     'common.connection.lost': 'Lost connection to the host; retrying…',
-    'common.connection.lostHint': 'Until it is back, what this page shows may be out of date. If this stays, chatos serve may have stopped: start it again (npx chatos serve) and this page reconnects by itself.',
+    'common.connection.lostHint':
+      'Until it is back, what this page shows may be out of date. If this stays, chatos serve may have stopped: start it again (npx chatos serve) and this page reconnects by itself.',
     'common.connection.ended': "This page's session ended: open the URL that chatos serve printed again",
-    'common.connection.endedHint': 'The host no longer accepts this page\'s token (for example, chatos serve was started with --new-token, or with another data home). Print the URL again with: npx chatos serve --print-url',
+    'common.connection.endedHint':
+      "The host no longer accepts this page's token (for example, chatos serve was started with --new-token, or with another data home). Print the URL again with: npx chatos serve --print-url",
     'common.transport.network': 'the host did not answer: {{detail}}',
     'common.transport.networkHint': 'check that `chatos serve` is still running',
     'common.transport.unauthorized': 'the host refused this page (HTTP {{status}})',

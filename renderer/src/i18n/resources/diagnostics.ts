@@ -19,7 +19,8 @@ export default {
     'diagnostics.check.ui': '界面显示',
   },
   en: {
-    'diagnostics.intro': 'What this machine gives ChatOS: versions, Electron, the data home, disk, the PATH servers get, each server\'s command, the headless port and a UI. Each with its fix (the same checks as chatos doctor).',
+    'diagnostics.intro':
+      "What this machine gives ChatOS: versions, Electron, the data home, disk, the PATH servers get, each server's command, the headless port and a UI. Each with its fix (the same checks as chatos doctor).",
     'diagnostics.rerun': 'Check again',
     'diagnostics.allOk': 'Nothing failed: {{ok}} ok, {{warn}} warning(s)',
     'diagnostics.someFail': '{{fail}} failed, {{warn}} warning(s), {{ok}} ok',

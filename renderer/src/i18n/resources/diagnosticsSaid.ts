@@ -94,7 +94,8 @@ export default {
     'diagnostics.fixSaid.checkShell': 'check that "{{shell}} -ilc env" works in a terminal without asking anything; until then start ChatOS from a terminal',
     'diagnostics.fixSaid.otherPortIfNotYours': 'if it is not your chatos serve, start it on another port: chatos serve --port <n> (0 = any free port)',
     'diagnostics.fixSaid.otherPort': 'start it with another port: chatos serve --port <n> (0 = any free port)',
-    'diagnostics.fixSaid.installBrowser': 'install a browser (e.g. chromium) or the desktop app; or run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)',
+    'diagnostics.fixSaid.installBrowser':
+      'install a browser (e.g. chromium) or the desktop app; or run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)',
     'diagnostics.fixSaid.overSsh': 'run chatos serve here and open it from your own machine over an SSH tunnel (docs/using/serve.md#over-ssh)',
   },
 };

@@ -181,7 +181,8 @@ export default {
     'mcpAdmin.value.storedKeep': 'Stored; leave empty to keep it',
     'mcpAdmin.value.storedExplain': 'Kept where only you can read it, not in mcp.yaml',
     'mcpAdmin.import.title': 'Import MCP servers',
-    'mcpAdmin.import.help': "Import from the configs you already have: Claude Desktop's claude_desktop_config.json, VS Code's .vscode/mcp.json, Cursor's or Cline's mcpServers. See the plan first, then import.",
+    'mcpAdmin.import.help':
+      "Import from the configs you already have: Claude Desktop's claude_desktop_config.json, VS Code's .vscode/mcp.json, Cursor's or Cline's mcpServers. See the plan first, then import.",
     'mcpAdmin.import.pick': 'Pick a file',
     'mcpAdmin.import.storeSecrets': 'Keep values that look like secrets (key, token, password…) as stored secrets',
     'mcpAdmin.import.showPlan': 'Show the plan',

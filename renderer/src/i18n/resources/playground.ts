@@ -95,7 +95,8 @@ export default {
   },
   en: {
     'playground.title': 'Playground',
-    'playground.subtitle': "Call an agent's tools through the real gateway: pick an agent, a flow and a conversation, fill in the arguments and call. A tool that needs confirmation asks right under the Call button.",
+    'playground.subtitle':
+      "Call an agent's tools through the real gateway: pick an agent, a flow and a conversation, fill in the arguments and call. A tool that needs confirmation asks right under the Call button.",
     'playground.noAgents': 'No agents yet: create one on the Agents page and choose its apps.',
     'playground.toAgents': 'Go to Agents',
     'playground.agent': 'Agent',

@@ -56,7 +56,7 @@ export default {
     'prompts.editor.title': 'Title',
     'prompts.editor.zh': 'Chinese text',
     'prompts.editor.en': 'English text',
-    'prompts.editor.langHint': "Give at least one of the two; an agent uses the text in its language, else the other.",
+    'prompts.editor.langHint': 'Give at least one of the two; an agent uses the text in its language, else the other.',
     'prompts.editor.required': 'Required',
     'prompts.editor.save': 'Save',
   },

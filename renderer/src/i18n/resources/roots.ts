@@ -24,7 +24,8 @@ export default {
   },
   en: {
     'roots.title': 'Plugin folders',
-    'roots.explain': 'The host scans these folders for plugins. Folders you add here are remembered in the data home, so the desktop app, chatos serve and every command scan them; their plugins do not run until you trust them.',
+    'roots.explain':
+      'The host scans these folders for plugins. Folders you add here are remembered in the data home, so the desktop app, chatos serve and every command scan them; their plugins do not run until you trust them.',
     'roots.kind.builtin': 'built-in',
     'roots.kind.user': 'user',
     'roots.kind.remembered': 'added',

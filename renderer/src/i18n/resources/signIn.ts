@@ -31,7 +31,7 @@ export default {
     'signIn.done': 'Signed in to {{name}}',
     'signIn.signedOut': 'Signed out of {{name}}',
     'signIn.card.title': 'Server {{name}} needs you to sign in',
-    'signIn.card.text': "The remote server of this tool asks you to sign in first. Sign in opens its sign-in page in your browser; then ask the assistant to try again.",
+    'signIn.card.text': 'The remote server of this tool asks you to sign in first. Sign in opens its sign-in page in your browser; then ask the assistant to try again.',
     'signIn.card.done': 'Signed in. Ask the assistant to try again.',
   },
 };

@@ -12,7 +12,8 @@ export function windowBounds(path: readonly { id: string; role: string | undefin
   const { limit } = request;
   const anchorId = request.around ?? request.before ?? request.after;
   const at = anchorId === undefined ? -1 : path.findIndex((m) => m.id === anchorId);
-  if (anchorId !== undefined && at === -1) throw new ChatError('MESSAGE_NOT_FOUND', `message "${anchorId}" is not on this branch of the conversation`, 'open the branch it is on, or search for it again');
+  if (anchorId !== undefined && at === -1)
+    throw new ChatError('MESSAGE_NOT_FOUND', `message "${anchorId}" is not on this branch of the conversation`, 'open the branch it is on, or search for it again');
   let start: number;
   let end: number;
   if (request.before !== undefined) {

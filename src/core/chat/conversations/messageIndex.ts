@@ -164,7 +164,11 @@ export class MessageIndex {
           return { ok: false, notice: `line ${entry.line} changed since it was read and is skipped` };
         }
         const parsed = ConversationMessageSchema.safeParse(value);
-        if (!parsed.success) return { ok: false, notice: `message ${entry.id} (line ${entry.line}) is not a message this version reads (${parsed.error.issues[0]?.message ?? 'invalid'}); it is skipped here and kept in the file` };
+        if (!parsed.success)
+          return {
+            ok: false,
+            notice: `message ${entry.id} (line ${entry.line}) is not a message this version reads (${parsed.error.issues[0]?.message ?? 'invalid'}); it is skipped here and kept in the file`,
+          };
         if (parsed.data.id !== entry.id) return { ok: false, notice: `line ${entry.line} changed since it was read and is skipped` };
         return { ok: true, message: parsed.data };
       });

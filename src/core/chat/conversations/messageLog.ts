@@ -52,7 +52,11 @@ export function ensureFolder(dir: string): void {
 export function checkFolder(dir: string): void {
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory()) {
-    throw new MessageLogError('CONVERSATION_FOLDER_UNSAFE', `${dir} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; a conversation's folder must be a folder of its own`, `move ${dir} away; the conversation's messages are not read or written through it`);
+    throw new MessageLogError(
+      'CONVERSATION_FOLDER_UNSAFE',
+      `${dir} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; a conversation's folder must be a folder of its own`,
+      `move ${dir} away; the conversation's messages are not read or written through it`,
+    );
   }
 }
 
@@ -75,7 +79,8 @@ export class MessageLog {
     try {
       fd = fs.openSync(this.file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | O_NOFOLLOW, 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new MessageLogError('CONVERSATION_FOLDER_UNSAFE', `${this.file} is a link; messages are never written through one`, `remove the link ${this.file}`);
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new MessageLogError('CONVERSATION_FOLDER_UNSAFE', `${this.file} is a link; messages are never written through one`, `remove the link ${this.file}`);
       throw error;
     }
     try {
@@ -132,7 +137,9 @@ export function parseLog(text: string): LogContents {
     try {
       value = JSON.parse(line);
     } catch {
-      notices.push(last && torn ? `the last line (${line.length} bytes) was cut short when it was written (the process ended mid-write) and is skipped` : `line ${index + 1} is not JSON and is skipped`);
+      notices.push(
+        last && torn ? `the last line (${line.length} bytes) was cut short when it was written (the process ended mid-write) and is skipped` : `line ${index + 1} is not JSON and is skipped`,
+      );
       return;
     }
     const parsed = ConversationMessageSchema.safeParse(value);

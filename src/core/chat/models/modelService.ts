@@ -1,4 +1,17 @@
-import { BaseUrlSchema, describeKeyStore, ModelEntryInputSchema, ModelEntrySchema, modelKind, type ApiKind, type KeyState, type KeyStore, type ModelCatalog, type ModelEntry, type ModelTestResult, type ModelView } from '../../../shared/models.js';
+import {
+  BaseUrlSchema,
+  describeKeyStore,
+  ModelEntryInputSchema,
+  ModelEntrySchema,
+  modelKind,
+  type ApiKind,
+  type KeyState,
+  type KeyStore,
+  type ModelCatalog,
+  type ModelEntry,
+  type ModelTestResult,
+  type ModelView,
+} from '../../../shared/models.js';
 import { ownValue } from '../../../shared/ownKeys.js';
 import { normalizeName } from '../../naming/names.js';
 import { modelKeyName, SecretError, type SecretStore } from '../../secrets/secretStore.js';
@@ -79,7 +92,10 @@ export class ModelService {
     if (id !== undefined) {
       if (this.deps.store.has(id)) throw new ModelError('MODEL_EXISTS', `a model with id "${id}" already exists`, `choose another id, or remove it first: chatos models remove ${id}`);
     } else {
-      const base = normalizeName(data.name).replace(/^[^a-z0-9]+/, '').slice(0, 48) || 'model';
+      const base =
+        normalizeName(data.name)
+          .replace(/^[^a-z0-9]+/, '')
+          .slice(0, 48) || 'model';
       id = base;
       for (let n = 2; this.deps.store.has(id); n++) id = `${base}-${n}`;
     }
@@ -108,12 +124,20 @@ export class ModelService {
       case 'env': {
         const value = ownValue(this.deps.env, entry.key.name);
         if (value) return value;
-        throw new ModelError('MODEL_KEY_MISSING', `model "${entry.id}" takes its key from the environment variable ${entry.key.name}, which is not set`, `set ${entry.key.name} in the environment this process runs in, or store the key: chatos models add … --api-key-stdin`);
+        throw new ModelError(
+          'MODEL_KEY_MISSING',
+          `model "${entry.id}" takes its key from the environment variable ${entry.key.name}, which is not set`,
+          `set ${entry.key.name} in the environment this process runs in, or store the key: chatos models add … --api-key-stdin`,
+        );
       }
       case 'stored': {
         const value = await this.deps.secrets.get(modelKeyName(entry.id));
         if (value) return value;
-        throw new ModelError('MODEL_KEY_MISSING', `model "${entry.id}" has no stored key (${describeKeyStore(this.deps.secrets.location)})`, 'enter its key on the Models page, or remove and add it again with --api-key-stdin');
+        throw new ModelError(
+          'MODEL_KEY_MISSING',
+          `model "${entry.id}" has no stored key (${describeKeyStore(this.deps.secrets.location)})`,
+          'enter its key on the Models page, or remove and add it again with --api-key-stdin',
+        );
       }
     }
   }
@@ -147,7 +171,10 @@ export class ModelService {
       return listModelNames({ api: entry.api, baseUrl: entry.baseUrl, ...(key ? { apiKey: key } : {}) }, signal);
     }
     const url = BaseUrlSchema.safeParse(input.baseUrl);
-    if (!url.success || !input.api) throw new ModelError('MODEL_INVALID', 'give the API and a base URL to list models from', undefined, [{ path: 'baseUrl', message: url.success ? 'the API is missing' : (url.error.issues[0]?.message ?? 'not a URL') }]);
+    if (!url.success || !input.api)
+      throw new ModelError('MODEL_INVALID', 'give the API and a base URL to list models from', undefined, [
+        { path: 'baseUrl', message: url.success ? 'the API is missing' : (url.error.issues[0]?.message ?? 'not a URL') },
+      ]);
     return listModelNames({ api: input.api, baseUrl: url.data, ...(input.apiKey ? { apiKey: input.apiKey } : {}) }, signal);
   }
 
@@ -159,7 +186,9 @@ export class ModelService {
       await this.deps.secrets.set(name, key.apiKey.trim());
       entry = { ...entry, key: { kind: 'stored' } };
     } else if (entry.key.kind === 'stored' && !(await this.deps.secrets.has(name))) {
-      throw new ModelError('MODEL_INVALID', `model "${entry.id}" should use a stored key, but none is stored`, 'give the key (--api-key-stdin, or the key field on the Models page)', [{ path: 'apiKey', message: 'no key is stored yet' }]);
+      throw new ModelError('MODEL_INVALID', `model "${entry.id}" should use a stored key, but none is stored`, 'give the key (--api-key-stdin, or the key field on the Models page)', [
+        { path: 'apiKey', message: 'no key is stored yet' },
+      ]);
     }
     this.deps.store.put(entry);
     // A key no longer used (the entry now reads an env variable, or needs none) is not kept.

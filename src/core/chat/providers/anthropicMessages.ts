@@ -66,8 +66,7 @@ export function anthropicMessages(messages: readonly ChatMessage[]): MessagePara
   return out;
 }
 
-export const anthropicTools = (tools: readonly ToolSpec[]): Tool[] =>
-  tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
+export const anthropicTools = (tools: readonly ToolSpec[]): Tool[] => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
 
 /** Extended thinking's budget per effort; the answer keeps at least ANSWER_TOKENS beside it. */
 const THINKING_BUDGET: Record<ReasoningEffort, number> = { minimal: 1024, low: 4096, medium: 10_000, high: 24_000 };
@@ -152,10 +151,11 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           if (block.type === 'tool_use') {
             tools.set(event.index, { id: String(block.id), name: String(block.name), json: '', initial: block.input });
             toolChars += String(block.name).length;
-          }
-          else if (block.type === 'thinking') {
+          } else if (block.type === 'thinking') {
             thinking.set(event.index, { thinking: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '' });
-            return typeof block.thinking === 'string' && block.thinking ? [{ type: 'reasoning-delta', text: block.thinking, source: 'anthropic' }] : [{ type: 'reasoning-delta', text: '', source: 'anthropic' }];
+            return typeof block.thinking === 'string' && block.thinking
+              ? [{ type: 'reasoning-delta', text: block.thinking, source: 'anthropic' }]
+              : [{ type: 'reasoning-delta', text: '', source: 'anthropic' }];
           } else if (block.type === 'redacted_thinking') return [{ type: 'reasoning-replay', item: { type: 'redacted_thinking', data: block.data }, source: 'anthropic' }];
           else if (block.type === 'text') return typeof block.text === 'string' && block.text ? [{ type: 'text-delta', text: block.text }] : [];
           else {

@@ -49,7 +49,14 @@ function assistantParam(message: Extract<ChatMessage, { role: 'assistant' }>, to
     role: 'assistant',
     content: message.text || null,
     ...(message.toolCalls.length
-      ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsText }, ...(c.extraContent ? { extra_content: c.extraContent } : {}) })) }
+      ? {
+          tool_calls: message.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.name, arguments: c.argumentsText },
+            ...(c.extraContent ? { extra_content: c.extraContent } : {}),
+          })),
+        }
       : {}),
   };
   const { reasoning } = message;
@@ -78,7 +85,10 @@ export function openaiChatMessages(system: string, messages: readonly ChatMessag
     if (message.role !== 'tool') flushImages();
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', content: imagesOf(message.content).length ? message.content.map((p) => (p.type === 'text' ? { type: 'text' as const, text: p.text } : imagePart(p))) : textOf(message.content) });
+        out.push({
+          role: 'user',
+          content: imagesOf(message.content).length ? message.content.map((p) => (p.type === 'text' ? { type: 'text' as const, text: p.text } : imagePart(p))) : textOf(message.content),
+        });
         break;
       case 'assistant':
         out.push(assistantParam(message, toolTurns.has(message)));

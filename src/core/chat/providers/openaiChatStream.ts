@@ -73,7 +73,11 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       if (!typed) return [];
       if (typed.type === 'text') return typeof typed.text === 'string' && typed.text ? [{ type: 'text-delta', text: typed.text }] : [];
       if (typed.type === 'thinking') {
-        const thinking = Array.isArray(typed.thinking) ? typed.thinking.map((t) => (typeof t === 'string' ? t : typeof record(t)?.text === 'string' ? (record(t)!.text as string) : '')).join('') : typeof typed.thinking === 'string' ? typed.thinking : '';
+        const thinking = Array.isArray(typed.thinking)
+          ? typed.thinking.map((t) => (typeof t === 'string' ? t : typeof record(t)?.text === 'string' ? (record(t)!.text as string) : '')).join('')
+          : typeof typed.thinking === 'string'
+            ? typed.thinking
+            : '';
         return reasoning(thinking, 'thinking-part');
       }
       const type = typeof typed.type === 'string' ? typed.type : 'untyped';
@@ -97,7 +101,9 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       const index = typeof detail.index === 'number' ? detail.index : details.size + position;
       const kept = details.get(index);
       if (!kept) details.set(index, { ...detail });
-      else for (const field of ['text', 'summary', 'data', 'signature'] as const) if (typeof detail[field] === 'string') kept[field] = `${typeof kept[field] === 'string' ? kept[field] : ''}${detail[field]}`;
+      else
+        for (const field of ['text', 'summary', 'data', 'signature'] as const)
+          if (typeof detail[field] === 'string') kept[field] = `${typeof kept[field] === 'string' ? kept[field] : ''}${detail[field]}`;
       // The same thought comes as `reasoning` too: shown once.
       if (!shown) events.push(...reasoning(detailText(detail), 'reasoning_details'));
     }
@@ -110,12 +116,22 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       const raw = chunk.usage as (typeof chunk.usage & { completion_tokens_details?: { reasoning_tokens?: number } | null }) | null | undefined;
       if (raw) {
         const reasoningTokens = raw.completion_tokens_details?.reasoning_tokens;
-        usage = { type: 'usage', inputTokens: raw.prompt_tokens ?? 0, outputTokens: raw.completion_tokens ?? 0, ...(typeof reasoningTokens === 'number' && reasoningTokens > 0 ? { reasoningTokens } : {}) };
+        usage = {
+          type: 'usage',
+          inputTokens: raw.prompt_tokens ?? 0,
+          outputTokens: raw.completion_tokens ?? 0,
+          ...(typeof reasoningTokens === 'number' && reasoningTokens > 0 ? { reasoningTokens } : {}),
+        };
       }
       for (const choice of chunk.choices ?? []) {
         if ((choice.index ?? 0) !== 0) continue;
         const delta = (choice.delta ?? {}) as DeltaExtras & { tool_calls?: ToolCallDelta[] | null };
-        const said = typeof delta.reasoning_content === 'string' ? { text: delta.reasoning_content, source: 'reasoning_content' as const } : typeof delta.reasoning === 'string' ? { text: delta.reasoning, source: 'reasoning' as const } : undefined;
+        const said =
+          typeof delta.reasoning_content === 'string'
+            ? { text: delta.reasoning_content, source: 'reasoning_content' as const }
+            : typeof delta.reasoning === 'string'
+              ? { text: delta.reasoning, source: 'reasoning' as const }
+              : undefined;
         if (said) events.push(...reasoning(said.text, said.source));
         events.push(...reasoningDetails(delta.reasoning_details, said !== undefined && said.text !== ''));
         if (typeof delta.content === 'string' && delta.content) events.push(...text(delta.content));

@@ -34,7 +34,12 @@ export function responsesInput(messages: readonly ChatMessage[]): ResponseInputI
   return messages.flatMap((message): ResponseInputItem[] => {
     switch (message.role) {
       case 'user':
-        return [{ role: 'user', content: message.content.map((p) => (p.type === 'text' ? { type: 'input_text' as const, text: p.text } : { type: 'input_image' as const, image_url: dataUrl(p), detail: 'auto' as const })) }];
+        return [
+          {
+            role: 'user',
+            content: message.content.map((p) => (p.type === 'text' ? { type: 'input_text' as const, text: p.text } : { type: 'input_image' as const, image_url: dataUrl(p), detail: 'auto' as const })),
+          },
+        ];
       case 'assistant':
         return [
           ...reasoningItems(message),
@@ -42,7 +47,13 @@ export function responsesInput(messages: readonly ChatMessage[]): ResponseInputI
           ...message.toolCalls.map((c) => ({ type: 'function_call' as const, call_id: c.id, name: c.name, arguments: c.argumentsText })),
         ];
       case 'tool':
-        return [{ type: 'function_call_output', call_id: message.callId, output: message.content.every((p) => p.type === 'text') ? message.content.map((p) => (p as { text: string }).text).join('\n') : outputItems(message.content) }];
+        return [
+          {
+            type: 'function_call_output',
+            call_id: message.callId,
+            output: message.content.every((p) => p.type === 'text') ? message.content.map((p) => (p as { text: string }).text).join('\n') : outputItems(message.content),
+          },
+        ];
     }
   });
 }
@@ -63,7 +74,9 @@ export function openStream(client: OpenAI, request: ResolvedRequest, options: Wi
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
       // A reasoning model streams summaries of its thinking, and returns it encrypted for the next request.
-      ...(request.reasoning ? { reasoning: { summary: 'auto' as const, ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}) }, include: ['reasoning.encrypted_content' as const] } : {}),
+      ...(request.reasoning
+        ? { reasoning: { summary: 'auto' as const, ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}) }, include: ['reasoning.encrypted_content' as const] }
+        : {}),
     },
     { signal: options.signal, timeout: options.timeout },
   );
@@ -119,7 +132,13 @@ export function responsesTranslator(context: ErrorContext): StreamTranslator<Res
           }
           if (item.type === 'reasoning') {
             const { id, summary, encrypted_content: encrypted } = item;
-            return [{ type: 'reasoning-replay', item: { type: 'reasoning', id, summary: Array.isArray(summary) ? summary : [], ...(typeof encrypted === 'string' && encrypted ? { encrypted_content: encrypted } : {}) }, source: 'responses' }];
+            return [
+              {
+                type: 'reasoning-replay',
+                item: { type: 'reasoning', id, summary: Array.isArray(summary) ? summary : [], ...(typeof encrypted === 'string' && encrypted ? { encrypted_content: encrypted } : {}) },
+                source: 'responses',
+              },
+            ];
           }
           if (item.type === 'message' || item.type === undefined) return [];
           const events: StreamEvent[] = [{ type: 'other-part', part: item }];
@@ -131,13 +150,25 @@ export function responsesTranslator(context: ErrorContext): StreamTranslator<Res
         }
         case 'response.completed':
         case 'response.incomplete': {
-          const response = raw.response as { usage?: { input_tokens: number; output_tokens: number; output_tokens_details?: { reasoning_tokens?: number } | null } | null; incomplete_details?: { reason?: string | null } | null };
+          const response = raw.response as {
+            usage?: { input_tokens: number; output_tokens: number; output_tokens_details?: { reasoning_tokens?: number } | null } | null;
+            incomplete_details?: { reason?: string | null } | null;
+          };
           const { usage, incomplete_details: details } = response;
           const why = raw.type === 'response.incomplete' ? (details?.reason ?? 'incomplete') : 'completed';
           const reasoningTokens = usage?.output_tokens_details?.reasoning_tokens;
           const reason = finishReasonOf(why);
           finished = [
-            ...(usage ? [{ type: 'usage' as const, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, ...(typeof reasoningTokens === 'number' && reasoningTokens > 0 ? { reasoningTokens } : {}) }] : []),
+            ...(usage
+              ? [
+                  {
+                    type: 'usage' as const,
+                    inputTokens: usage.input_tokens,
+                    outputTokens: usage.output_tokens,
+                    ...(typeof reasoningTokens === 'number' && reasoningTokens > 0 ? { reasoningTokens } : {}),
+                  },
+                ]
+              : []),
             { type: 'done', finishReason: reason !== 'stop' ? reason : refused ? 'refusal' : toolCalls ? 'tool-calls' : 'stop', providerReason: why },
           ];
           return [];

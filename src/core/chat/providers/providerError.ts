@@ -89,7 +89,8 @@ export function errorFromEvent(raw: unknown, context: ErrorContext, cause?: unkn
 const QUOTA_CODE = /insufficient_quota|billing|insufficient_balance|quota_exceeded|payment_required|arrearage/i;
 const QUOTA_TEXT = /exceeded your current quota|credit balance is too low|insufficient balance|insufficient credits|check your plan and billing|account is in good standing|余额不足|欠费/i;
 const CONTEXT_CODE = /context_length_exceeded|string_above_max_length|request_too_large|context_window_exceeded/i;
-const CONTEXT_TEXT = /maximum context length|context length (of|is)|prompt is too long|context window|input token count.*exceeds|input is too long|too many input tokens|reduce the length of the (messages|prompt)/i;
+const CONTEXT_TEXT =
+  /maximum context length|context length (of|is)|prompt is too long|context window|input token count.*exceeds|input is too long|too many input tokens|reduce the length of the (messages|prompt)/i;
 const FILTER_CODE = /content_filter|content_policy_violation|responsibleaipolicyviolation|data_inspection_failed/i;
 const FILTER_TEXT = /content management policy|content filter|may contain inappropriate content/i;
 

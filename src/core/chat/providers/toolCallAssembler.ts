@@ -100,7 +100,11 @@ export class ToolCallAssembler {
       if (!id || used.has(id)) id = `call_${randomBytes(9).toString('base64url')}`;
       used.add(id);
       const extra = call.extraContent ? { extraContent: call.extraContent } : {};
-      events.push(call.name ? toolCallEvent(id, call.name, call.args, extra) : { type: 'tool-call-malformed', id, name: '', argumentsText: call.args, message: 'the provider sent a tool call without a tool name', ...extra });
+      events.push(
+        call.name
+          ? toolCallEvent(id, call.name, call.args, extra)
+          : { type: 'tool-call-malformed', id, name: '', argumentsText: call.args, message: 'the provider sent a tool call without a tool name', ...extra },
+      );
     }
     return events;
   }

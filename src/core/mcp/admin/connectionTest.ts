@@ -9,7 +9,7 @@ export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
 function hintFor(code: string, reason: string | undefined, definition: ServerDefinition): string | undefined {
   switch (reason) {
     case 'ENV_MISSING':
-      return 'set the variable in the environment ChatOS is started from, or keep the value in the key store instead (a stored value in the server\'s settings)';
+      return "set the variable in the environment ChatOS is started from, or keep the value in the key store instead (a stored value in the server's settings)";
     case 'SECRET_MISSING':
       return 'edit the server and enter the stored value again';
     case 'SPAWN_FAILED': {
@@ -19,7 +19,7 @@ function hintFor(code: string, reason: string | undefined, definition: ServerDef
     case 'HTTP_CONNECT_FAILED':
       return 'check the url, that the server is running and that it speaks MCP over streamable HTTP (often at /mcp)';
     case 'URL_REFUSED':
-      return 'use an http(s) url of the server\'s streamable HTTP endpoint';
+      return "use an http(s) url of the server's streamable HTTP endpoint";
     case 'HANDSHAKE_FAILED':
       return 'the program started but did not answer as an MCP server on stdio: check its arguments and the output below';
   }

@@ -104,7 +104,15 @@ export function readImport(text: string, context: ImportContext): ImportReading 
     const at = lineColumnAt(text, tooDeep);
     return {
       candidates: [],
-      problems: [problem('IMPORT_TOO_DEEP', `nested more than ${MAX_IMPORT_DEPTH} levels deep (line ${at.line}, column ${at.column}): no client's config is`, 'give the client\'s config file as it is: claude_desktop_config.json, .vscode/mcp.json, ~/.cursor/mcp.json or cline_mcp_settings.json', file, at)],
+      problems: [
+        problem(
+          'IMPORT_TOO_DEEP',
+          `nested more than ${MAX_IMPORT_DEPTH} levels deep (line ${at.line}, column ${at.column}): no client's config is`,
+          "give the client's config file as it is: claude_desktop_config.json, .vscode/mcp.json, ~/.cursor/mcp.json or cline_mcp_settings.json",
+          file,
+          at,
+        ),
+      ],
     };
   }
   const errors: ParseError[] = [];
@@ -114,7 +122,15 @@ export function readImport(text: string, context: ImportContext): ImportReading 
     const at = first ? lineColumnAt(text, first.offset) : undefined;
     return {
       candidates: [],
-      problems: [problem('IMPORT_NOT_JSON', `not a JSON config${at ? ` (line ${at.line}, column ${at.column}: ${printParseErrorCode(first!.error)})` : ''}`, 'give the client\'s config file as it is: claude_desktop_config.json, .vscode/mcp.json, ~/.cursor/mcp.json or cline_mcp_settings.json', file, at)],
+      problems: [
+        problem(
+          'IMPORT_NOT_JSON',
+          `not a JSON config${at ? ` (line ${at.line}, column ${at.column}: ${printParseErrorCode(first!.error)})` : ''}`,
+          "give the client's config file as it is: claude_desktop_config.json, .vscode/mcp.json, ~/.cursor/mcp.json or cline_mcp_settings.json",
+          file,
+          at,
+        ),
+      ],
     };
   }
   const root = valueOf(tree);
@@ -122,7 +138,14 @@ export function readImport(text: string, context: ImportContext): ImportReading 
   if (!found) {
     return {
       candidates: [],
-      problems: [problem('IMPORT_NO_SERVERS', 'found no server list: neither "mcpServers" (Claude Desktop, Cursor, Cline) nor "servers" (VS Code mcp.json)', 'give the file that lists the servers, e.g. claude_desktop_config.json or .vscode/mcp.json', file)],
+      problems: [
+        problem(
+          'IMPORT_NO_SERVERS',
+          'found no server list: neither "mcpServers" (Claude Desktop, Cursor, Cline) nor "servers" (VS Code mcp.json)',
+          'give the file that lists the servers, e.g. claude_desktop_config.json or .vscode/mcp.json',
+          file,
+        ),
+      ],
     };
   }
   const taken = new Set(context.existing.keys());
@@ -235,7 +258,9 @@ function codeVariableWarning({ name, value }: ImportRun['env'][number]): string 
 const KNOWN_KEYS = new Set(['type', 'transportType', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeout', 'envFile', 'autoApprove', 'alwaysAllow']);
 
 function inputOf(name: string, raw: Record<string, Json>, format: ImportFormat, context: ImportContext, file: string, notes: ImportEntry['notes']): McpServerInputParsed {
-  const type = String(own(raw, 'type') ?? own(raw, 'transportType') ?? '').toLowerCase().replace(/[-_ ]/g, '');
+  const type = String(own(raw, 'type') ?? own(raw, 'transportType') ?? '')
+    .toLowerCase()
+    .replace(/[-_ ]/g, '');
   const command = own(raw, 'command');
   const url = own(raw, 'url');
   if (type === 'sse' || type === 'ws' || type === 'websocket') {
@@ -247,9 +272,11 @@ function inputOf(name: string, raw: Record<string, Json>, format: ImportFormat, 
   const ignored = Object.keys(raw).filter((key) => !KNOWN_KEYS.has(key));
   if (ignored.length) notes.push({ code: 'IMPORT_FIELD_IGNORED', message: `not used by ChatOS: ${ignored.join(', ')}` });
   for (const key of ['autoApprove', 'alwaysAllow'] as const) {
-    if (own(raw, key) !== undefined) notes.push({ code: 'IMPORT_FIELD_IGNORED', message: `"${key}" is not imported: ChatOS asks for confirmation by each tool's permission level (set on the server's page)` });
+    if (own(raw, key) !== undefined)
+      notes.push({ code: 'IMPORT_FIELD_IGNORED', message: `"${key}" is not imported: ChatOS asks for confirmation by each tool's permission level (set on the server's page)` });
   }
-  if (typeof own(raw, 'envFile') === 'string') notes.push({ code: 'IMPORT_ENVFILE_IGNORED', message: `envFile ${String(own(raw, 'envFile'))} is not read: set its variables in the environment ChatOS starts from, or add them to the server` });
+  if (typeof own(raw, 'envFile') === 'string')
+    notes.push({ code: 'IMPORT_ENVFILE_IGNORED', message: `envFile ${String(own(raw, 'envFile'))} is not read: set its variables in the environment ChatOS starts from, or add them to the server` });
   const common: Pick<McpServerInputParsed, 'disabled' | 'timeoutMs'> = {};
   if (own(raw, 'disabled') === true) common.disabled = true;
   const timeout = own(raw, 'timeout');
@@ -268,9 +295,11 @@ function inputOf(name: string, raw: Record<string, Json>, format: ImportFormat, 
     }
     return { name, transport: 'streamable_http', url: target, headers: namedValues(own(raw, 'headers'), 'headers', context, file, notes), args: [], env: [], ...common };
   }
-  if (typeof command !== 'string' || command === '') throw new Refusal('IMPORT_COMMAND_MISSING', `"${name}" has neither a command nor a url`, 'give "command" (a program to start) or "url" (a streamable HTTP endpoint)');
+  if (typeof command !== 'string' || command === '')
+    throw new Refusal('IMPORT_COMMAND_MISSING', `"${name}" has neither a command nor a url`, 'give "command" (a program to start) or "url" (a streamable HTTP endpoint)');
   const rawArgs = own(raw, 'args') ?? [];
-  if (!Array.isArray(rawArgs) || rawArgs.some((a) => typeof a !== 'string' && typeof a !== 'number')) throw new Refusal('IMPORT_ARGS_INVALID', `"${name}": args must be a list of strings`, 'write args as ["-y", "some-package"]');
+  if (!Array.isArray(rawArgs) || rawArgs.some((a) => typeof a !== 'string' && typeof a !== 'number'))
+    throw new Refusal('IMPORT_ARGS_INVALID', `"${name}": args must be a list of strings`, 'write args as ["-y", "some-package"]');
   const cwd = own(raw, 'cwd');
   return {
     name,
@@ -289,7 +318,8 @@ function namedValues(values: Json | undefined, field: 'env' | 'headers', context
   if (!isObject(values)) throw new Refusal('IMPORT_VALUES_INVALID', `${field} must be a map of names to strings`, `write ${field} as { "NAME": "value" }`);
   return Object.keys(values).map((key) => {
     const raw = values[key];
-    if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') throw new Refusal('IMPORT_VALUES_INVALID', `${field}.${key} must be a string`, `write ${field}.${key} as a string`);
+    if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean')
+      throw new Refusal('IMPORT_VALUES_INVALID', `${field}.${key} must be a string`, `write ${field}.${key} as a string`);
     return { key, value: valueInput(String(raw), `${field}.${key}`, key, context, file, notes) };
   });
 }
@@ -302,8 +332,14 @@ function valueInput(text: string, where: string, key: string, context: ImportCon
   if (env) return { kind: 'env', name: env[1]! };
   const input = WHOLE_INPUT.exec(text);
   if (input) {
-    const variable = input[1]!.toUpperCase().replace(/[^A-Z0-9_]/g, '_').replace(/^(?=\d)/, '_');
-    notes.push({ code: 'IMPORT_INPUT_AS_ENV', message: `${where} was asked for by VS Code (input "${input[1]}"): ChatOS copies it from the host variable ${variable}; set it there, or edit the server to store the value` });
+    const variable = input[1]!
+      .toUpperCase()
+      .replace(/[^A-Z0-9_]/g, '_')
+      .replace(/^(?=\d)/, '_');
+    notes.push({
+      code: 'IMPORT_INPUT_AS_ENV',
+      message: `${where} was asked for by VS Code (input "${input[1]}"): ChatOS copies it from the host variable ${variable}; set it there, or edit the server to store the value`,
+    });
     return { kind: 'env', name: variable };
   }
   const value = expandVariables(text, where, context, file);
@@ -323,10 +359,18 @@ function expandVariables(text: string, where: string, context: ImportContext, fi
     if (name === 'workspaceFolder') {
       const folder = workspaceOf(context.fileName);
       if (folder) return folder;
-      throw new Refusal('IMPORT_VARIABLE_UNKNOWN', `${where} uses \${workspaceFolder}, and ${file} is not in a workspace's .vscode folder`, 'import the mcp.json from its .vscode folder, or add the server by hand with the folder written out');
+      throw new Refusal(
+        'IMPORT_VARIABLE_UNKNOWN',
+        `${where} uses \${workspaceFolder}, and ${file} is not in a workspace's .vscode folder`,
+        'import the mcp.json from its .vscode folder, or add the server by hand with the folder written out',
+      );
     }
     if (name.startsWith('env:') || name.startsWith('input:')) {
-      throw new Refusal('IMPORT_VALUE_MIXED', `${where} mixes text with ${whole}: ChatOS copies a whole value from one variable, not a part of one`, 'import the others, then add this server by hand with the whole value stored on the MCP servers page');
+      throw new Refusal(
+        'IMPORT_VALUE_MIXED',
+        `${where} mixes text with ${whole}: ChatOS copies a whole value from one variable, not a part of one`,
+        'import the others, then add this server by hand with the whole value stored on the MCP servers page',
+      );
     }
     return whole; // not a variable of theirs (Claude Desktop expands none): kept as written
   });

@@ -83,7 +83,12 @@ export class McpServerAdmin {
   async get(name: string): Promise<McpServerEntryView> {
     const list = await this.list();
     const found = list.servers.find((s) => s.name === name);
-    if (!found) throw notFound(name, list.servers.map((s) => s.name), this.deps.configFile);
+    if (!found)
+      throw notFound(
+        name,
+        list.servers.map((s) => s.name),
+        this.deps.configFile,
+      );
     return found;
   }
 
@@ -128,7 +133,9 @@ export class McpServerAdmin {
   async update(name: string, input: unknown): Promise<McpServerEntryView> {
     const parsed = parseServerInput(input);
     if (parsed.name !== name) {
-      throw invalid([{ path: 'name', message: `a server cannot be renamed ("${name}" to "${parsed.name}")`, hint: 'add it under the new name, then remove the old one (its grants stay with the old name)' }]);
+      throw invalid([
+        { path: 'name', message: `a server cannot be renamed ("${name}" to "${parsed.name}")`, hint: 'add it under the new name, then remove the old one (its grants stay with the old name)' },
+      ]);
     }
     await this.write([{ kind: 'put', input: parsed, mode: 'update' }]);
     return this.get(name);
@@ -180,7 +187,10 @@ export class McpServerAdmin {
           }
           const { input, mode } = op;
           const exists = servers.has(input.name);
-          if (mode === 'create' && exists) throw new McpAdminError('MCP_SERVER_EXISTS', `mcp.yaml already has a server named "${input.name}"`, 'choose another name, or edit that server', [{ path: 'name', message: `"${input.name}" is taken`, hint: 'choose another name' }]);
+          if (mode === 'create' && exists)
+            throw new McpAdminError('MCP_SERVER_EXISTS', `mcp.yaml already has a server named "${input.name}"`, 'choose another name, or edit that server', [
+              { path: 'name', message: `"${input.name}" is taken`, hint: 'choose another name' },
+            ]);
           if (mode === 'update' && !exists) throw notFound(input.name, [...current.servers.keys()], this.deps.configFile);
           const existing = mode === 'update' && isPlainObject(raw[input.name]) ? (raw[input.name] as Record<string, unknown>) : undefined;
           if (mode === 'replace') servers.delete(input.name);
@@ -266,7 +276,8 @@ export class McpServerAdmin {
     try {
       change = entryChange(input, existing, new Set(Object.values(raw).flatMap(storedNamesOf)));
     } catch (error) {
-      if (error instanceof McpAdminError) return { ok: false, result: { ok: false, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), stderr: [], fields: error.fields } };
+      if (error instanceof McpAdminError)
+        return { ok: false, result: { ok: false, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), stderr: [], fields: error.fields } };
       throw error;
     }
     applyChange(doc, servers, input.name, change);
@@ -331,7 +342,8 @@ export class McpServerAdmin {
   private readImport(text: string, fileName: string | undefined, storeSecrets: boolean) {
     const existing = new Map<string, string>();
     const { text: current, load } = this.file.read();
-    if (load.kind === 'rejected') throw new McpAdminError('MCP_CONFIG_BROKEN', `${this.deps.configFile} has errors, so nothing is imported into it until they are fixed`, load.problems[0]?.hint, [], load.problems);
+    if (load.kind === 'rejected')
+      throw new McpAdminError('MCP_CONFIG_BROKEN', `${this.deps.configFile} has errors, so nothing is imported into it until they are fixed`, load.problems[0]?.hint, [], load.problems);
     for (const [name, raw] of Object.entries((loadYaml(current) as { servers?: Record<string, unknown> } | null)?.servers ?? {})) {
       existing.set(name, launchLine(entryView(name, raw, [], this.deps.hostEnv, () => false)));
     }
@@ -354,7 +366,11 @@ export class McpServerAdmin {
 
 function notFound(name: string, known: readonly string[], file: string): McpAdminError {
   const close = suggestClosest(name, known);
-  return new McpAdminError('MCP_SERVER_NOT_FOUND', `no server named "${name}" in ${file}${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list them with chatos mcp list (or see the MCP servers page)');
+  return new McpAdminError(
+    'MCP_SERVER_NOT_FOUND',
+    `no server named "${name}" in ${file}${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+    'list them with chatos mcp list (or see the MCP servers page)',
+  );
 }
 
 function refusedResult(code: string, problems: readonly Problem[]): McpTestResult {

@@ -24,9 +24,7 @@ export class McpSignIn {
   /** Sign-ins in progress in this process, by server name: one at a time each, and cancellable. */
   private readonly running = new Map<string, AbortController>();
 
-  constructor(
-    private readonly deps: { configFile: string; hostEnv: NodeJS.ProcessEnv; logger: Logger; oauth: OAuthService; readStoredValue: ReadStoredValue },
-  ) {
+  constructor(private readonly deps: { configFile: string; hostEnv: NodeJS.ProcessEnv; logger: Logger; oauth: OAuthService; readStoredValue: ReadStoredValue }) {
     this.file = new McpYamlFile(deps.configFile, deps.hostEnv, deps.logger);
   }
 
@@ -36,10 +34,16 @@ export class McpSignIn {
     const found = servers.get(name);
     if (!found) {
       const close = suggestClosest(name, [...servers.keys()]);
-      throw new McpAdminError('MCP_SERVER_NOT_FOUND', `no server named "${name}" in ${this.deps.configFile}${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, 'list them with chatos mcp list (or see the MCP servers page)');
+      throw new McpAdminError(
+        'MCP_SERVER_NOT_FOUND',
+        `no server named "${name}" in ${this.deps.configFile}${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+        'list them with chatos mcp list (or see the MCP servers page)',
+      );
     }
-    if (isRejectedServer(found)) throw new McpAdminError('MCP_SIGN_IN_UNSUPPORTED', `server "${name}" does not load as written, so it cannot be signed in to`, 'fix the problems chatos mcp list shows for it, then sign in');
-    if (found.transport.kind !== 'streamable_http') throw new McpAdminError('MCP_SIGN_IN_UNSUPPORTED', `server "${name}" runs a local command; only remote (url) servers sign in`, 'give a local server its keys in env instead');
+    if (isRejectedServer(found))
+      throw new McpAdminError('MCP_SIGN_IN_UNSUPPORTED', `server "${name}" does not load as written, so it cannot be signed in to`, 'fix the problems chatos mcp list shows for it, then sign in');
+    if (found.transport.kind !== 'streamable_http')
+      throw new McpAdminError('MCP_SIGN_IN_UNSUPPORTED', `server "${name}" runs a local command; only remote (url) servers sign in`, 'give a local server its keys in env instead');
     return found;
   }
 

@@ -82,14 +82,22 @@ export class McpYamlFile {
       const next = parseMcpConfig(nextText, this.file, this.hostEnv);
       if (next.kind !== 'loaded') {
         // Our own edit made the file unreadable: a bug, never written.
-        throw new McpAdminError('MCP_CONFIG_WRITE_FAILED', `the edited ${this.file} would not load (${next.problems.map(formatProblem).join('; ')}); nothing was written`, 'report this as a ChatOS bug, and make the change by hand meanwhile');
+        throw new McpAdminError(
+          'MCP_CONFIG_WRITE_FAILED',
+          `the edited ${this.file} would not load (${next.problems.map(formatProblem).join('; ')}); nothing was written`,
+          'report this as a ChatOS bug, and make the change by hand meanwhile',
+        );
       }
       checkUntouched(text, nextText, touched, this.file);
       plan.check?.(next, result);
       try {
         writeFileAtomic(this.file, Buffer.from(nextText));
       } catch (error) {
-        throw new McpAdminError('MCP_CONFIG_WRITE_FAILED', `could not write ${this.file}: ${messageOf(error)}; it is as it was`, 'make the data home writable and free some disk space, then try again');
+        throw new McpAdminError(
+          'MCP_CONFIG_WRITE_FAILED',
+          `could not write ${this.file}: ${messageOf(error)}; it is as it was`,
+          'make the data home writable and free some disk space, then try again',
+        );
       }
       return result;
     });
@@ -98,8 +106,14 @@ export class McpYamlFile {
 
 function brokenFile(file: string, problems: Problem[], detail?: string): McpAdminError {
   const first = problems[0];
-  const why = first ? formatProblem(first) : detail ?? 'it does not parse';
-  return new McpAdminError('MCP_CONFIG_BROKEN', `${file} has errors, so it is not edited until they are fixed: ${why}`, first?.hint ?? `fix ${file} by hand (the Problems page lists what is wrong), then try again`, [], problems);
+  const why = first ? formatProblem(first) : (detail ?? 'it does not parse');
+  return new McpAdminError(
+    'MCP_CONFIG_BROKEN',
+    `${file} has errors, so it is not edited until they are fixed: ${why}`,
+    first?.hint ?? `fix ${file} by hand (the Problems page lists what is wrong), then try again`,
+    [],
+    problems,
+  );
 }
 
 /** Every server the edit did not name reads exactly as before (nothing lost, nothing reordered into a new meaning). */
@@ -114,7 +128,11 @@ function checkUntouched(before: string, after: string, touched: readonly string[
   for (const [name, entry] of old) {
     if (skip.has(name)) continue;
     if (!now.has(name) || canonicalJson(now.get(name)) !== canonicalJson(entry)) {
-      throw new McpAdminError('MCP_CONFIG_WRITE_FAILED', `editing ${file} would have changed server "${name}", which the edit did not name; nothing was written`, 'report this as a ChatOS bug, and make the change by hand meanwhile');
+      throw new McpAdminError(
+        'MCP_CONFIG_WRITE_FAILED',
+        `editing ${file} would have changed server "${name}", which the edit did not name; nothing was written`,
+        'report this as a ChatOS bug, and make the change by hand meanwhile',
+      );
     }
   }
 }

@@ -62,7 +62,10 @@ export function invalid(fields: FieldError[]): McpAdminError {
 }
 
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /**
@@ -70,7 +73,15 @@ function fieldPath(path: readonly PropertyKey[]): string {
  * the key store. A stored value keeps its name across edits; one the form
  * leaves empty keeps its stored value, if there is one.
  */
-function writtenValues(server: string, field: ValueField, list: readonly NamedValueInput[], existing: unknown, taken: Set<string>, change: EntryChange, errors: FieldError[]): Record<string, EnvValue> {
+function writtenValues(
+  server: string,
+  field: ValueField,
+  list: readonly NamedValueInput[],
+  existing: unknown,
+  taken: Set<string>,
+  change: EntryChange,
+  errors: FieldError[],
+): Record<string, EnvValue> {
   const written = emptyRecord<EnvValue>();
   const seen = new Set<string>();
   list.forEach(({ key, value }, i) => {
@@ -78,7 +89,8 @@ function writtenValues(server: string, field: ValueField, list: readonly NamedVa
     if (seen.has(key)) errors.push({ path: `${at}.key`, message: `"${key}" is given twice`, hint: 'give each name once' });
     seen.add(key);
     if (field === 'env' && !ENV_KEY.test(key)) errors.push({ path: `${at}.key`, message: `"${key}" is not a variable name`, hint: 'use a name without "=", e.g. API_TOKEN' });
-    if (field === 'headers' && !HEADER_KEY.test(key)) errors.push({ path: `${at}.key`, message: `"${key}" is not a header name`, hint: 'use letters, digits and "-", e.g. Authorization or X-Api-Key' });
+    if (field === 'headers' && !HEADER_KEY.test(key))
+      errors.push({ path: `${at}.key`, message: `"${key}" is not a header name`, hint: 'use letters, digits and "-", e.g. Authorization or X-Api-Key' });
     let entry: EnvValue;
     if (value.kind === 'text') {
       if (field === 'headers' && /[\r\n\0]/.test(value.text)) errors.push({ path: `${at}.value`, message: 'a header value cannot hold a line break', hint: 'give the value on one line' });
@@ -172,7 +184,7 @@ const nodeRuntimeOf = (value: unknown) => {
 function valueView(value: unknown, hostEnv: NodeJS.ProcessEnv, isStored: (name: string) => boolean): ValueView {
   if (isPlainObject(value) && typeof value.env === 'string') return { kind: 'env', name: value.env, set: ownValue(hostEnv, value.env) !== undefined };
   if (isPlainObject(value) && typeof value.secret === 'string') return { kind: 'secret', set: isStored(value.secret) };
-  return { kind: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) ?? '' };
+  return { kind: 'text', text: typeof value === 'string' ? value : (JSON.stringify(value) ?? '') };
 }
 
 function valuesView(values: unknown, hostEnv: NodeJS.ProcessEnv, isStored: (name: string) => boolean) {
@@ -184,7 +196,8 @@ function valuesView(values: unknown, hostEnv: NodeJS.ProcessEnv, isStored: (name
 export function entryView(name: string, raw: unknown, problems: Problem[], hostEnv: NodeJS.ProcessEnv, isStored: (name: string) => boolean): McpServerEntryView {
   const entry = isPlainObject(raw) ? raw : {};
   const written = text(entry.transport);
-  const transport = written === 'stdio' || written === 'streamable_http' ? written : entry.url !== undefined && entry.command === undefined ? 'streamable_http' : entry.command !== undefined ? 'stdio' : undefined;
+  const transport =
+    written === 'stdio' || written === 'streamable_http' ? written : entry.url !== undefined && entry.command === undefined ? 'streamable_http' : entry.command !== undefined ? 'stdio' : undefined;
   const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
   const flag = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
   const view: McpServerEntryView = {

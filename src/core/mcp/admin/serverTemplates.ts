@@ -41,7 +41,12 @@ type Shown = Pick<TemplateSpec, 'id' | 'title' | 'description'>;
  * its page on that registry, and the command that starts it (`version` pins
  * a tag, `args` follow the package).
  */
-function published(runner: 'npx' | 'uvx', { id, title, description }: Shown, pkg: string, more: { version?: string; params?: TemplateSpec['params']; args?: (params: Params) => string[] } = {}): TemplateSpec {
+function published(
+  runner: 'npx' | 'uvx',
+  { id, title, description }: Shown,
+  pkg: string,
+  more: { version?: string; params?: TemplateSpec['params']; args?: (params: Params) => string[] } = {},
+): TemplateSpec {
   const homepage = runner === 'npx' ? `https://www.npmjs.com/package/${pkg}` : `https://pypi.org/project/${pkg}/`;
   const spec = more.version ? `${pkg}@${more.version}` : pkg;
   const start = runner === 'npx' ? ['-y', spec] : [spec];
@@ -83,34 +88,67 @@ function specs(context: TemplateContext): TemplateSpec[] {
     },
     published(
       'uvx',
-      { id: 'time', title: { zh: '时间', en: 'Time' }, description: { zh: '当前时间与时区换算（PyPI 的 mcp-server-time，需要 uv）。', en: 'The current time and time zone conversions (mcp-server-time from PyPI; needs uv).' } },
+      {
+        id: 'time',
+        title: { zh: '时间', en: 'Time' },
+        description: { zh: '当前时间与时区换算（PyPI 的 mcp-server-time，需要 uv）。', en: 'The current time and time zone conversions (mcp-server-time from PyPI; needs uv).' },
+      },
       'mcp-server-time',
     ),
     published(
       'uvx',
-      { id: 'fetch', title: { zh: '网页抓取', en: 'Fetch' }, description: { zh: '抓取网页并转换为 Markdown 供模型阅读（PyPI 的 mcp-server-fetch，需要 uv）。', en: 'Fetch web pages and turn them into Markdown for the model (mcp-server-fetch from PyPI; needs uv).' } },
+      {
+        id: 'fetch',
+        title: { zh: '网页抓取', en: 'Fetch' },
+        description: {
+          zh: '抓取网页并转换为 Markdown 供模型阅读（PyPI 的 mcp-server-fetch，需要 uv）。',
+          en: 'Fetch web pages and turn them into Markdown for the model (mcp-server-fetch from PyPI; needs uv).',
+        },
+      },
       'mcp-server-fetch',
     ),
     published(
       'uvx',
-      { id: 'git', title: { zh: 'Git', en: 'Git' }, description: { zh: '读取、搜索和操作一个 Git 仓库（PyPI 的 mcp-server-git，需要 uv）。', en: 'Read, search and work with a Git repository (mcp-server-git from PyPI; needs uv).' } },
+      {
+        id: 'git',
+        title: { zh: 'Git', en: 'Git' },
+        description: { zh: '读取、搜索和操作一个 Git 仓库（PyPI 的 mcp-server-git，需要 uv）。', en: 'Read, search and work with a Git repository (mcp-server-git from PyPI; needs uv).' },
+      },
       'mcp-server-git',
       { params: [folderParam('仓库文件夹', 'Repository folder')], args: (params) => ['--repository', param(params, 'folder')] },
     ),
     published(
       'npx',
-      { id: 'sequential-thinking', title: { zh: '分步思考', en: 'Sequential thinking' }, description: { zh: '让模型分步骤思考与修正（npm 包，用 npx 启动）。', en: 'Lets the model think step by step and revise (npm package, started with npx).' } },
+      {
+        id: 'sequential-thinking',
+        title: { zh: '分步思考', en: 'Sequential thinking' },
+        description: { zh: '让模型分步骤思考与修正（npm 包，用 npx 启动）。', en: 'Lets the model think step by step and revise (npm package, started with npx).' },
+      },
       '@modelcontextprotocol/server-sequential-thinking',
     ),
     published(
       'npx',
-      { id: 'playwright', title: { zh: '浏览器（Playwright）', en: 'Browser (Playwright)' }, description: { zh: '用真实浏览器打开网页、点击与填写（npm 的 @playwright/mcp，用 npx 启动）。', en: 'Open pages, click and fill forms in a real browser (@playwright/mcp from npm, started with npx).' } },
+      {
+        id: 'playwright',
+        title: { zh: '浏览器（Playwright）', en: 'Browser (Playwright)' },
+        description: {
+          zh: '用真实浏览器打开网页、点击与填写（npm 的 @playwright/mcp，用 npx 启动）。',
+          en: 'Open pages, click and fill forms in a real browser (@playwright/mcp from npm, started with npx).',
+        },
+      },
       '@playwright/mcp',
       { version: 'latest' },
     ),
     published(
       'npx',
-      { id: 'everything', title: { zh: 'Everything（协议示例）', en: 'Everything (protocol demo)' }, description: { zh: '演示 MCP 协议全部功能的参考服务器，适合试用（npm 包，用 npx 启动）。', en: 'The reference server that exercises every MCP feature, for trying things out (npm package, started with npx).' } },
+      {
+        id: 'everything',
+        title: { zh: 'Everything（协议示例）', en: 'Everything (protocol demo)' },
+        description: {
+          zh: '演示 MCP 协议全部功能的参考服务器，适合试用（npm 包，用 npx 启动）。',
+          en: 'The reference server that exercises every MCP feature, for trying things out (npm package, started with npx).',
+        },
+      },
       '@modelcontextprotocol/server-everything',
     ),
   ];
@@ -151,17 +189,27 @@ export function templateInput(context: TemplateContext, id: string, name: string
   const spec = all.find((s) => s.id === id);
   const bin = spec ? binOf(spec, context) : undefined;
   if (!spec || (spec.pkg && !bin)) {
-    throw new McpAdminError('MCP_TEMPLATE_UNKNOWN', `no template "${id}"`, `use one of: ${listTemplates(context).map((t) => t.id).join(', ')}`);
+    throw new McpAdminError(
+      'MCP_TEMPLATE_UNKNOWN',
+      `no template "${id}"`,
+      `use one of: ${listTemplates(context)
+        .map((t) => t.id)
+        .join(', ')}`,
+    );
   }
   const params = new Map(defaults(spec));
   for (const p of spec.params) {
     const given = ownValue(values, p.key);
     if (given !== undefined && given.trim() !== '') params.set(p.key, given.trim());
     if (p.required && !params.get(p.key)) {
-      throw new McpAdminError('MCP_SERVER_INVALID', `template "${id}" needs ${p.label.en.toLowerCase()}`, `give ${p.key}, e.g. a path such as ${context.homeDir}`, [{ path: `params.${p.key}`, message: 'must not be empty' }]);
+      throw new McpAdminError('MCP_SERVER_INVALID', `template "${id}" needs ${p.label.en.toLowerCase()}`, `give ${p.key}, e.g. a path such as ${context.homeDir}`, [
+        { path: `params.${p.key}`, message: 'must not be empty' },
+      ]);
     }
     if (p.kind !== 'text' && params.has(p.key) && !path.isAbsolute(params.get(p.key)!)) {
-      throw new McpAdminError('MCP_SERVER_INVALID', `${p.key} must be an absolute path, not "${params.get(p.key)}"`, `give the full path, e.g. ${path.join(context.homeDir, 'project')}`, [{ path: `params.${p.key}`, message: 'must be an absolute path' }]);
+      throw new McpAdminError('MCP_SERVER_INVALID', `${p.key} must be an absolute path, not "${params.get(p.key)}"`, `give the full path, e.g. ${path.join(context.homeDir, 'project')}`, [
+        { path: `params.${p.key}`, message: 'must be an absolute path' },
+      ]);
     }
   }
   return inputOf(spec, name ?? spec.name, params, bin);

@@ -90,7 +90,8 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
       options.onRefusal?.(error);
       return error;
     };
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`a ${url.protocol} url is not fetched`, 'the server or its authorization server is misconfigured: its metadata must name https urls; tell its operator');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw refuse(`a ${url.protocol} url is not fetched`, 'the server or its authorization server is misconfigured: its metadata must name https urls; tell its operator');
     const ownHost = url.hostname === own;
     if (url.protocol === 'http:' && !ownHost && !isLoopbackName(url.hostname)) {
       throw refuse('plain http to a host other than the MCP server is refused', "the authorization server must be reached over https; tell the server's operator");
@@ -103,7 +104,10 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
         throw refuse(`its host could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`, 'check your network connection, then sign in again');
       }
       if (addresses.some(isPrivateAddress)) {
-        throw refuse('it points at a private or loopback address that is not the MCP server\'s own host', "only the MCP server's own host may be on a private network; the server's metadata is wrong or hostile, tell its operator");
+        throw refuse(
+          "it points at a private or loopback address that is not the MCP server's own host",
+          "only the MCP server's own host may be on a private network; the server's metadata is wrong or hostile, tell its operator",
+        );
       }
     }
     const deadline = AbortSignal.timeout(timeoutMs);

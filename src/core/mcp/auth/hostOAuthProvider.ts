@@ -133,7 +133,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const accepted = [this.context.serverUrl, resourceUrlFromServerUrl(this.context.serverUrl).href, new URL(this.context.serverUrl).origin, ...(this.resource ? [this.resource] : [])];
     const other = audienceMismatch(tokens.access_token, accepted);
     if (other !== undefined) {
-      throw new OAuthStepError(this.mode.kind === 'signIn' ? 'token' : 'refresh', `the authorization server issued a token for another resource (audience ${other}), not for ${this.context.serverUrl}; it was not stored`, "the authorization server is misconfigured for this server; tell its operator");
+      throw new OAuthStepError(
+        this.mode.kind === 'signIn' ? 'token' : 'refresh',
+        `the authorization server issued a token for another resource (audience ${other}), not for ${this.context.serverUrl}; it was not stored`,
+        'the authorization server is misconfigured for this server; tell its operator',
+      );
     }
     const account = accountOf(tokens.id_token);
     await this.update((record) => {
@@ -205,7 +209,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
 export function checkDiscovery(serverUrl: string, state: OAuthDiscoveryState): void {
   const resource = state.resourceMetadata?.resource;
   if (resource !== undefined && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(serverUrl), configuredResource: resource })) {
-    throw new OAuthStepError('discovery', `the server's protected resource metadata is for ${resource}, not for ${serverUrl}`, "check the server's url (it may be a different server's address), or tell its operator that its metadata names the wrong resource");
+    throw new OAuthStepError(
+      'discovery',
+      `the server's protected resource metadata is for ${resource}, not for ${serverUrl}`,
+      "check the server's url (it may be a different server's address), or tell its operator that its metadata names the wrong resource",
+    );
   }
   let issuer: URL;
   try {

@@ -57,14 +57,26 @@ export async function startLoopbackCallback(options: { timeoutMs?: number; signa
     }
     const got = url.searchParams.get('state') ?? '';
     if (!sameSecret(got, state)) {
-      finish(new OAuthStepError('authorization', 'the browser came back with a state that is not this sign-in\'s (a stale tab, another sign-in, or another program); nothing was exchanged', 'sign in again, and finish it in the tab that ChatOS opens'));
+      finish(
+        new OAuthStepError(
+          'authorization',
+          "the browser came back with a state that is not this sign-in's (a stale tab, another sign-in, or another program); nothing was exchanged",
+          'sign in again, and finish it in the tab that ChatOS opens',
+        ),
+      );
       answer(400, 'Sign-in refused', 'This answer does not belong to the sign-in ChatOS started. Nothing was signed in. You can close this tab and sign in again from ChatOS.');
       return;
     }
     const error = url.searchParams.get('error');
     if (error) {
       const description = url.searchParams.get('error_description');
-      finish(new OAuthStepError('authorization', `the authorization server answered "${error}"${description ? `: ${description}` : ''}`, error === 'access_denied' ? 'sign in again and allow ChatOS access' : 'sign in again; if it keeps failing, tell the server\'s operator'));
+      finish(
+        new OAuthStepError(
+          'authorization',
+          `the authorization server answered "${error}"${description ? `: ${description}` : ''}`,
+          error === 'access_denied' ? 'sign in again and allow ChatOS access' : "sign in again; if it keeps failing, tell the server's operator",
+        ),
+      );
       answer(400, 'Sign-in failed', `The authorization server said: ${escapeHtml(error)}. You can close this tab.`);
       return;
     }
@@ -78,7 +90,10 @@ export async function startLoopbackCallback(options: { timeoutMs?: number; signa
     answer(200, 'Signed in', 'ChatOS has your sign-in. You can close this tab.');
   });
 
-  const timer = setTimeout(() => finish(new OAuthStepError('authorization', `nobody finished signing in within ${Math.round(timeoutMs / 1000)} s`, 'sign in again and finish in the browser tab that opens')), timeoutMs);
+  const timer = setTimeout(
+    () => finish(new OAuthStepError('authorization', `nobody finished signing in within ${Math.round(timeoutMs / 1000)} s`, 'sign in again and finish in the browser tab that opens')),
+    timeoutMs,
+  );
   timer.unref();
   const onAbort = () => finish(new OAuthStepError('authorization', 'the sign-in was cancelled', 'sign in again when you are ready'));
   options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -113,7 +113,13 @@ export class OAuthService {
     const record = await this.store.read(target.serverId, target.serverUrl);
     if (!record) return this.store.remove(target.serverId);
     await this.store.remove(target.serverId);
-    await this.store.update(target.serverId, target.serverUrl, (fresh) => ({ ...fresh, challenge: { ...(record.challenge?.scope && !record.challenge.stepUp ? { scope: record.challenge.scope } : {}), ...(record.challenge?.resourceMetadataUrl ? { resourceMetadataUrl: record.challenge.resourceMetadataUrl } : {}) } }));
+    await this.store.update(target.serverId, target.serverUrl, (fresh) => ({
+      ...fresh,
+      challenge: {
+        ...(record.challenge?.scope && !record.challenge.stepUp ? { scope: record.challenge.scope } : {}),
+        ...(record.challenge?.resourceMetadataUrl ? { resourceMetadataUrl: record.challenge.resourceMetadataUrl } : {}),
+      },
+    }));
     return record.tokens !== undefined || record.client !== undefined;
   }
 
@@ -132,6 +138,12 @@ export class OAuthService {
     const expiresAt = expiresAtOf(record);
     const refreshable = tokens.refresh_token !== undefined;
     if (expiresAt !== undefined && expiresAt <= this.options.now() && !refreshable) return { kind: 'again', reason: 'the sign-in expired' };
-    return { kind: 'signed-in', refreshable, ...(record.account ? { account: record.account } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}), ...(tokens.scope ? { scope: tokens.scope } : {}) };
+    return {
+      kind: 'signed-in',
+      refreshable,
+      ...(record.account ? { account: record.account } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+    };
   }
 }

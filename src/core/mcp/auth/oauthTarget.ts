@@ -15,7 +15,8 @@ export async function oauthTargetOf(definition: ServerDefinition, hostEnv: NodeJ
   if (oauth?.clientSecret !== undefined) {
     const values = { client_secret: oauth.clientSecret };
     const resolved = resolveEnvValues(values, hostEnv, definition.id, await readStoredValues(values, readStoredValue));
-    if (!resolved.ok) throw new OAuthStepError('registration', `${resolved.message} (its oauth client_secret)`, "enter the client secret again in the server's settings, or set the variable, then sign in again");
+    if (!resolved.ok)
+      throw new OAuthStepError('registration', `${resolved.message} (its oauth client_secret)`, "enter the client secret again in the server's settings, or set the variable, then sign in again");
     clientSecret = resolved.values.client_secret;
   }
   return {

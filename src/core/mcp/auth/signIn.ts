@@ -75,7 +75,7 @@ export function asStepError(error: unknown, step: OAuthStep): OAuthStepError {
     step === 'registration'
       ? "the authorization server does not let ChatOS register itself: enter a client id (and secret) the server's operator gave you, under oauth: in the server's mcp.yaml entry, then sign in again"
       : step === 'token' || step === 'refresh'
-        ? 'sign in again; if it keeps failing, tell the server\'s operator'
+        ? "sign in again; if it keeps failing, tell the server's operator"
         : "check the server's url and your network, then sign in again; if it keeps failing, tell the server's operator";
   return new OAuthStepError(step, message, fix);
 }

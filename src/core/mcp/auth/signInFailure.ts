@@ -20,7 +20,11 @@ export async function signInFailure(error: unknown, def: ServerDefinition, stepU
   if (!needed) return undefined;
   const exhausted = await stepUpExhausted();
   if (exhausted !== undefined) {
-    const refused = new OAuthStepError('scope', `the server still refuses with "insufficient_scope" after you granted ${exhausted || 'what it asked for'} more than once; ChatOS stops asking`, "the server's operator has to give your account these permissions; then sign out and sign in again");
+    const refused = new OAuthStepError(
+      'scope',
+      `the server still refuses with "insufficient_scope" after you granted ${exhausted || 'what it asked for'} more than once; ChatOS stops asking`,
+      "the server's operator has to give your account these permissions; then sign out and sign in again",
+    );
     return new McpRuntimeError('SIGN_IN_FAILED', `server "${def.id}": ${refused.message}`, def.id, refused.fix, 'SIGN_IN_FAILED');
   }
   const scope = needed.scope ? ` (permissions: ${needed.scope})` : '';

@@ -85,12 +85,12 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
   for (const { server, tools: listed } of entries) {
     // A path into mcp.yaml means something only for mcp.yaml servers.
     const pathOf = (...field: string[]) => (server.origin === 'mcp.yaml' ? formatJsonPath(['servers', server.name, ...field]) : '');
-    const report = (severity: ProblemSeverity, code: string, path: string, message: string, hint: string) =>
-      problems.push({ severity, code, file: fileOf(server), path, message, hint });
+    const report = (severity: ProblemSeverity, code: string, path: string, message: string, hint: string) => problems.push({ severity, code, file: fileOf(server), path, message, hint });
 
     if (server.disabled) {
       // The runtime should not list a disabled server's tools at all; if it did, still offer none.
-      if (listed.length) report('notice', 'SERVER_DISABLED', pathOf('disabled'), `server ${serverLabel(server)} is disabled; its ${listed.length} tool(s) are not offered`, 'enable the server to offer its tools');
+      if (listed.length)
+        report('notice', 'SERVER_DISABLED', pathOf('disabled'), `server ${serverLabel(server)} is disabled; its ${listed.length} tool(s) are not offered`, 'enable the server to offer its tools');
       continue;
     }
     const disabled = new Set(server.disabledTools);
@@ -130,7 +130,7 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
               ? 'change the transform so names stay within 64 ASCII letters, digits, "_" or "-"'
               : server.plugin
                 ? shortenIdsHint(server.plugin.pluginId, server.plugin.appId)
-                : "give the server a shorter name, or (in mcp.yaml) a transform such as \"- prefix: 'short_'\"",
+                : 'give the server a shorter name, or (in mcp.yaml) a transform such as "- prefix: \'short_\'"',
         );
         continue;
       }

@@ -7,7 +7,15 @@ import { zodIssuesToProblems } from '../../problems/zodProblems.js';
  * `nodeRuntime:`): absent sets nothing; a broken block is an error on its
  * own path and sets nothing, and the servers load as usual.
  */
-export function parseConfigBlock<T extends object>(schema: z.ZodType<T>, key: string, raw: unknown, document: unknown, file: string, code: string, hint: string): { settings: Partial<T>; problems: Problem[] } {
+export function parseConfigBlock<T extends object>(
+  schema: z.ZodType<T>,
+  key: string,
+  raw: unknown,
+  document: unknown,
+  file: string,
+  code: string,
+  hint: string,
+): { settings: Partial<T>; problems: Problem[] } {
   if (raw === undefined || raw === null) return { settings: {}, problems: [] };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { settings: parsed.data, problems: [] };

@@ -26,9 +26,7 @@ const hostValue = (hostEnv: NodeJS.ProcessEnv, name: string) => ownValue(hostEnv
 
 /** Every `{ env: NAME }` in `values` whose NAME is not set in `hostEnv` (an empty string counts as set). */
 export function findMissingEnvReferences(values: Readonly<Record<string, EnvValue>>, hostEnv: NodeJS.ProcessEnv): MissingEnvReference[] {
-  return Object.entries(values).flatMap(([key, value]) =>
-    typeof value !== 'string' && 'env' in value && hostValue(hostEnv, value.env) === undefined ? [{ key, variable: value.env }] : [],
-  );
+  return Object.entries(values).flatMap(([key, value]) => (typeof value !== 'string' && 'env' in value && hostValue(hostEnv, value.env) === undefined ? [{ key, variable: value.env }] : []));
 }
 
 /** The stored-value names `values` refers to (`{ secret: NAME }`). */

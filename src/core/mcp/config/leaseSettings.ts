@@ -10,11 +10,23 @@ import { parseConfigBlock } from './configBlock.js';
 export const LeaseSettingsSchema = z
   .object({
     /** Minutes; fractions allowed. */
-    idleMinutes: z.number().positive().max(7 * 24 * 60).optional(),
+    idleMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .optional(),
     /** Seconds; 0 releases at once. */
-    releaseGraceSeconds: z.number().min(0).max(24 * 60 * 60).optional(),
+    releaseGraceSeconds: z
+      .number()
+      .min(0)
+      .max(24 * 60 * 60)
+      .optional(),
     /** Minutes a plugin backend may go without a call from its pages before it is stopped; fractions allowed. */
-    backendIdleMinutes: z.number().positive().max(7 * 24 * 60).optional(),
+    backendIdleMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .optional(),
   })
   .strict();
 export type LeaseSettings = z.infer<typeof LeaseSettingsSchema>;

@@ -10,14 +10,7 @@ import { zodIssuesToProblems } from '../../problems/zodProblems.js';
 import { findMissingEnvReferences } from './envValues.js';
 import { parseLeaseSettings, type LeaseSettings } from './leaseSettings.js';
 import { parseNodeRuntimeSettings, type NodeRuntimeSettings } from '../../runtime/nodeRuntimeSettings.js';
-import {
-  McpConfigFileSchema,
-  McpServerEntrySchema,
-  SERVER_FIELD_HINTS,
-  SERVER_ID_PATTERN,
-  SUPPORTED_MCP_CONFIG_VERSION,
-  type McpServerEntry,
-} from './mcpConfigSchema.js';
+import { McpConfigFileSchema, McpServerEntrySchema, SERVER_FIELD_HINTS, SERVER_ID_PATTERN, SUPPORTED_MCP_CONFIG_VERSION, type McpServerEntry } from './mcpConfigSchema.js';
 import { checkServerUrl, SUPPORTED_TRANSPORTS, unsupportedTransport } from './transports.js';
 
 /**
@@ -138,7 +131,13 @@ function checkWorkspace(document: unknown, file: string): { problems: Problem[];
       if (issue.path[0] === 'version') {
         const written = document.version;
         return written === undefined
-          ? error(file, ['version'], 'MCP_VERSION_MISSING', `"version" is missing; this ChatOS reads mcp.yaml version ${SUPPORTED_MCP_CONFIG_VERSION}`, `add "version: ${SUPPORTED_MCP_CONFIG_VERSION}" at the top of the file`)
+          ? error(
+              file,
+              ['version'],
+              'MCP_VERSION_MISSING',
+              `"version" is missing; this ChatOS reads mcp.yaml version ${SUPPORTED_MCP_CONFIG_VERSION}`,
+              `add "version: ${SUPPORTED_MCP_CONFIG_VERSION}" at the top of the file`,
+            )
           : error(
               file,
               ['version'],
@@ -147,7 +146,13 @@ function checkWorkspace(document: unknown, file: string): { problems: Problem[];
               `set "version: ${SUPPORTED_MCP_CONFIG_VERSION}" (a number) and write the servers in the version ${SUPPORTED_MCP_CONFIG_VERSION} form`,
             );
       }
-      return error(file, ['servers'], 'MCP_SERVERS_NOT_A_MAP', `"servers" must be a map of server id → settings, not ${describe(document.servers)}`, 'write each server as "<id>:" indented under "servers:", e.g. "servers:\\n  playwright:\\n    command: npx"');
+      return error(
+        file,
+        ['servers'],
+        'MCP_SERVERS_NOT_A_MAP',
+        `"servers" must be a map of server id → settings, not ${describe(document.servers)}`,
+        'write each server as "<id>:" indented under "servers:", e.g. "servers:\\n  playwright:\\n    command: npx"',
+      );
     });
     return { problems };
   }
@@ -216,7 +221,10 @@ function unknownKeyWarnings(schema: z.ZodType, value: unknown, file: string, at:
 
 /** A valid server id close to `key` (spaces and other characters made "_"), if there is one. */
 export function idSuggestion(key: string): string | undefined {
-  const fixed = key.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  const fixed = key
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
   return fixed && SERVER_ID_PATTERN.test(fixed) ? fixed : undefined;
 }
 
@@ -238,7 +246,15 @@ function schemaProblems(issues: readonly z.core.$ZodIssue[], document: unknown, 
     if (field === 'transform' && issue.code === 'invalid_union') {
       // zod's "wrong shape" says nothing of the three shapes a transform may take.
       const written = JSON.stringify(valueAtPath(document, path)) ?? 'nothing';
-      return [error(file, path, 'MCP_TRANSFORM_INVALID', `must be one of prefix: "…", prefix: { remove: "…", add: "…" } or suffix: "…", not ${written.length > 80 ? `${written.slice(0, 77)}...` : written}`, SERVER_FIELD_HINTS.transform!)];
+      return [
+        error(
+          file,
+          path,
+          'MCP_TRANSFORM_INVALID',
+          `must be one of prefix: "…", prefix: { remove: "…", add: "…" } or suffix: "…", not ${written.length > 80 ? `${written.slice(0, 77)}...` : written}`,
+          SERVER_FIELD_HINTS.transform!,
+        ),
+      ];
     }
     return zodIssuesToProblems([{ ...issue, path }], document, file).map((p) => ({
       ...p,
@@ -259,8 +275,20 @@ function transportKind(entry: McpServerEntry, key: string, at: PropertyKey[], fi
   if (hasUrl && !hasCommand) return { kind: 'streamable_http' };
   return {
     problem: hasCommand
-      ? error(file, [...at, 'transport'], 'MCP_TRANSPORT_AMBIGUOUS', `server "${key}" has both a command and a url, and no transport to say which to use`, 'add "transport: stdio" to run the command, or "transport: streamable_http" to connect to the url')
-      : error(file, [...at, 'transport'], 'MCP_TRANSPORT_MISSING', `server "${key}" has neither a command (stdio) nor a url (streamable_http)`, 'add "command: …" to start a local server, or "url: http://…" to connect to a running one'),
+      ? error(
+          file,
+          [...at, 'transport'],
+          'MCP_TRANSPORT_AMBIGUOUS',
+          `server "${key}" has both a command and a url, and no transport to say which to use`,
+          'add "transport: stdio" to run the command, or "transport: streamable_http" to connect to the url',
+        )
+      : error(
+          file,
+          [...at, 'transport'],
+          'MCP_TRANSPORT_MISSING',
+          `server "${key}" has neither a command (stdio) nor a url (streamable_http)`,
+          'add "command: …" to start a local server, or "url: http://…" to connect to a running one',
+        ),
   };
 }
 
@@ -285,7 +313,9 @@ function checkTransport(kind: Kind, entry: McpServerEntry, raw: Record<string, u
   }
   for (const field of OTHER_TRANSPORT_FIELDS[kind]) {
     if (raw[field] === undefined || raw[field] === null) continue;
-    problems.push(warning(file, [...at, field], 'MCP_FIELD_IGNORED', `"${field}" is ignored: server "${key}" uses transport ${kind}`, `remove "${field}", or check that "transport" is what you meant`));
+    problems.push(
+      warning(file, [...at, field], 'MCP_FIELD_IGNORED', `"${field}" is ignored: server "${key}" uses transport ${kind}`, `remove "${field}", or check that "transport" is what you meant`),
+    );
   }
   return problems;
 }
@@ -328,7 +358,15 @@ function oauthOf(oauth: McpServerEntry['oauth']): { oauth?: OAuthClientConfig } 
 function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDefinition {
   const transport: ServerTransport =
     kind === 'stdio'
-      ? { kind, command: entry.command!, args: entry.args, env: entry.env, ...inheritEnvOf(entry.inheritEnv), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }), ...(entry.nodeRuntime === undefined ? {} : { nodeRuntime: entry.nodeRuntime }) }
+      ? {
+          kind,
+          command: entry.command!,
+          args: entry.args,
+          env: entry.env,
+          ...inheritEnvOf(entry.inheritEnv),
+          ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+          ...(entry.nodeRuntime === undefined ? {} : { nodeRuntime: entry.nodeRuntime }),
+        }
       : { kind, url: entry.url!, headers: entry.headers, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }), ...oauthOf(entry.oauth) };
   return {
     id: mcpYamlServerId(key),
@@ -367,7 +405,9 @@ function parseServer(key: string, raw: unknown, document: unknown, file: string,
     );
   }
   if (!isPlainObject(raw)) {
-    problems.push(error(file, at, 'MCP_SERVER_NOT_A_MAP', `server "${key}" must be a map of settings, not ${describe(raw)}`, 'give it "command: …" (stdio) or "url: …" (streamable_http), indented under its id'));
+    problems.push(
+      error(file, at, 'MCP_SERVER_NOT_A_MAP', `server "${key}" must be a map of settings, not ${describe(raw)}`, 'give it "command: …" (stdio) or "url: …" (streamable_http), indented under its id'),
+    );
     return { problems };
   }
 

@@ -1,10 +1,4 @@
-import {
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type PermissionLevel,
-  type ServerCategory,
-  type ServerDefinition,
-  type ServerTransport,
-} from '../../../shared/mcp.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, type PermissionLevel, type ServerCategory, type ServerDefinition, type ServerTransport } from '../../../shared/mcp.js';
 import type { RegistryMcpServer, RegistrySource } from '../../../shared/registry.js';
 import { parseCmdUrl } from '../../naming/cmdUrl.js';
 import { serverArgsWithHostModules, type HostModules } from '../../plugins/hostModules.js';

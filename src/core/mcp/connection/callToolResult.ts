@@ -30,12 +30,12 @@ export function normalizeMediaData(result: unknown): unknown {
     let mimeType = block.mimeType;
     if (isDataUrl(data)) {
       const parsed = parseDataUrl(data);
-      if (!parsed) return (changed = true), unreadableMedia(kind, mimeType, 'as a data url without data');
+      if (!parsed) return ((changed = true), unreadableMedia(kind, mimeType, 'as a data url without data'));
       data = parsed.base64;
       mimeType = parsed.mimeType ?? mimeType;
     }
-    if (!isBase64(data)) return (changed = true), unreadableMedia(kind, mimeType, 'with data that is not base64');
-    if (typeof mimeType !== 'string') return (changed = true), unreadableMedia(kind, undefined, 'without a mimeType');
+    if (!isBase64(data)) return ((changed = true), unreadableMedia(kind, mimeType, 'with data that is not base64'));
+    if (typeof mimeType !== 'string') return ((changed = true), unreadableMedia(kind, undefined, 'without a mimeType'));
     if (data === block.data && mimeType === block.mimeType) return item;
     changed = true;
     return { ...block, data, mimeType };

@@ -214,7 +214,8 @@ export class ConnectionManager {
     } catch (error) {
       this.noteCrash(definition.id);
       // A refusal of the run gate is no fault of the server; anything else is why it is broken, until it starts again.
-      if (error instanceof McpRuntimeError && error.code !== 'SERVER_NOT_RUNNABLE') this.startFailures.set(definition.id, { definition, message: error.message, fix: error.fix, at: this.options.now() });
+      if (error instanceof McpRuntimeError && error.code !== 'SERVER_NOT_RUNNABLE')
+        this.startFailures.set(definition.id, { definition, message: error.message, fix: error.fix, at: this.options.now() });
       throw error;
     }
     this.startFailures.delete(definition.id);
@@ -263,7 +264,11 @@ export class ConnectionManager {
   async endConversation(conversationId: string, reason: ReleaseReason = 'conversation-ended'): Promise<number> {
     const mine = [...this.leases].filter(([, lease]) => lease.conversationId === conversationId);
     for (const [key] of mine) this.leases.delete(key);
-    await this.endLeases(mine.map(([, lease]) => lease), reason, this.options.now());
+    await this.endLeases(
+      mine.map(([, lease]) => lease),
+      reason,
+      this.options.now(),
+    );
     return mine.length;
   }
 
@@ -279,7 +284,11 @@ export class ConnectionManager {
     const cutoff = now - idleMs;
     const idle = [...this.leases].filter(([, lease]) => lease.lastUsed <= cutoff && lease.connection.inFlight === 0);
     for (const [key] of idle) this.leases.delete(key);
-    await this.endLeases(idle.map(([, lease]) => lease), 'idle', now);
+    await this.endLeases(
+      idle.map(([, lease]) => lease),
+      'idle',
+      now,
+    );
     return idle.length;
   }
 
@@ -294,7 +303,8 @@ export class ConnectionManager {
     for (const [key] of mine) this.leases.delete(key);
     this.crashes.delete(serverId);
     const old = mine.map(([, lease]) => lease);
-    const ending = old.length === 0 ? undefined : reason ? this.endLeases(old, reason, this.options.now()) : Promise.all(old.map((lease) => lease.connection.close(this.options.closeGraceMs))).then(() => {});
+    const ending =
+      old.length === 0 ? undefined : reason ? this.endLeases(old, reason, this.options.now()) : Promise.all(old.map((lease) => lease.connection.close(this.options.closeGraceMs))).then(() => {});
     // A retire already under way (another face asked first) is waited for, not taken for nothing to do.
     return this.retiring.track(serverId, ending);
   }
@@ -326,7 +336,12 @@ export class ConnectionManager {
     this.closed = true;
     const all = [...this.leases.values()];
     this.leases.clear();
-    const starting = [...this.starting.values()].map((start) => start.then(() => {}, () => {}));
+    const starting = [...this.starting.values()].map((start) =>
+      start.then(
+        () => {},
+        () => {},
+      ),
+    );
     await Promise.all([...all.map((lease) => lease.connection.close(this.options.closeGraceMs)), ...starting]);
   }
 }

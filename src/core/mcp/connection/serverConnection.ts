@@ -30,11 +30,7 @@ import { signInFailure } from '../auth/signInFailure.js';
 const EXIT_KNOWN_MS = 2_000;
 
 /** A connection's state, for the UI and for callers deciding whether to wait. */
-export type ConnectionState =
-  | { kind: 'stopped' }
-  | { kind: 'starting' }
-  | { kind: 'running'; pid?: number; since: number }
-  | { kind: 'error'; message: string; at: number };
+export type ConnectionState = { kind: 'stopped' } | { kind: 'starting' } | { kind: 'running'; pid?: number; since: number } | { kind: 'error'; message: string; at: number };
 
 export interface ConnectionDeps {
   log: ServerLog;
@@ -188,7 +184,10 @@ export class ServerConnection {
   }
 
   private stderrTail(): string {
-    const lines = this.deps.log.tail(5, 'stderr').map((e) => e.text.trimEnd()).filter(Boolean);
+    const lines = this.deps.log
+      .tail(5, 'stderr')
+      .map((e) => e.text.trimEnd())
+      .filter(Boolean);
     return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
   }
 
@@ -253,7 +252,13 @@ export class ServerConnection {
       if (await this.signInFailure(error)) throw error;
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (docs/rules/mcp-yaml.md#transports): say what failed and what to do.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`, def.id, undefined, 'HTTP_CONNECT_FAILED');
+      throw new McpRuntimeError(
+        'SERVER_START_FAILED',
+        `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`,
+        def.id,
+        undefined,
+        'HTTP_CONNECT_FAILED',
+      );
     }
     return transport;
   }

@@ -10,11 +10,7 @@ export type PermissionSource = 'override' | 'config' | 'annotation' | 'default';
  * else MCP annotations (`destructiveHint` → confirm, `readOnlyHint` → read),
  * else `write`.
  */
-export function resolvePermission(
-  server: ServerDefinition,
-  tool: Pick<Tool, 'name' | 'annotations'>,
-  override?: PermissionLevel,
-): { level: PermissionLevel; source: PermissionSource } {
+export function resolvePermission(server: ServerDefinition, tool: Pick<Tool, 'name' | 'annotations'>, override?: PermissionLevel): { level: PermissionLevel; source: PermissionSource } {
   if (override) return { level: override, source: 'override' };
   const configured = server.permissions.find((rule) => globMatches(rule.pattern, tool.name));
   if (configured) return { level: configured.level, source: 'config' };

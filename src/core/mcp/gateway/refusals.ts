@@ -31,10 +31,12 @@ export const gatewayRefusal = (refusal: AccessRefusal, serverId: string) => new 
 
 /** Whether the server's tool list, as last listed, gives a tool this name. */
 function lists(server: ServerDefinition, tools: readonly Tool[] | undefined, toolName: string): boolean {
-  return tools?.some((tool) => {
-    const named = toolNameFor(server, tool.name);
-    return named.ok && named.name === toolName;
-  }) === true;
+  return (
+    tools?.some((tool) => {
+      const named = toolNameFor(server, tool.name);
+      return named.ok && named.name === toolName;
+    }) === true
+  );
 }
 
 /**

@@ -260,7 +260,14 @@ export class ToolGateway {
           await this.toolsOf(server, caller, reminders);
         } catch (error) {
           const fix = error instanceof McpRuntimeError ? error.fix : undefined;
-          problems.push({ severity: 'error', code: 'SERVER_START_FAILED', file: server.id, path: '', message: (error as Error).message, hint: fix ?? 'see the server log; fix its command or configuration' });
+          problems.push({
+            severity: 'error',
+            code: 'SERVER_START_FAILED',
+            file: server.id,
+            path: '',
+            message: (error as Error).message,
+            hint: fix ?? 'see the server log; fix its command or configuration',
+          });
         }
       }),
     );
@@ -271,7 +278,15 @@ export class ToolGateway {
     if (knowledge?.tool) {
       // The name is the host's for this caller (a call of it never reaches a server): a server's tool of that name is left out.
       const clash = tools.find((t) => t.name === KNOWLEDGE_TOOL_NAME);
-      if (clash) problems.push({ severity: 'warning', code: 'TOOL_NAME_RESERVED', file: clash.serverId, path: clash.rawName, message: `${KNOWLEDGE_TOOL_NAME} is the host's knowledge search for this agent: this server's tool of that name is not offered`, hint: 'rename it with a transform' });
+      if (clash)
+        problems.push({
+          severity: 'warning',
+          code: 'TOOL_NAME_RESERVED',
+          file: clash.serverId,
+          path: clash.rawName,
+          message: `${KNOWLEDGE_TOOL_NAME} is the host's knowledge search for this agent: this server's tool of that name is not offered`,
+          hint: 'rename it with a transform',
+        });
       tools = [...tools.filter((t) => t.name !== KNOWLEDGE_TOOL_NAME), knowledge.tool];
     }
     return { tools, problems: [...problems, ...(knowledge?.problems ?? []), ...catalog.problems], reminders };
@@ -455,7 +470,11 @@ export class ToolGateway {
 
   private declined(context: CallContext, decision: NotRun, started: number, reminders: readonly string[]): GatewayCallResult {
     const toolName = context.tool.name;
-    const said = { declined: `The user declined to run ${toolName}.`, expired: `No one confirmed ${toolName} in time, so it was not run.`, withdrawn: `The call of ${toolName} was cancelled before anyone confirmed it, so it was not run.` }[decision];
+    const said = {
+      declined: `The user declined to run ${toolName}.`,
+      expired: `No one confirmed ${toolName} in time, so it was not run.`,
+      withdrawn: `The call of ${toolName} was cancelled before anyone confirmed it, so it was not run.`,
+    }[decision];
     const result: CallToolResult = { content: [{ type: 'text', text: said }], isError: true };
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, decision === 'withdrawn' ? 'cancelled' : 'declined', undefined));
@@ -538,10 +557,18 @@ export class ToolGateway {
     const found = catalog.tools.find((t) => t.name === toolName);
     if (!found) {
       // The name may be a tool of a server this caller may not use, while one it may use (a transform) could have made it too.
-      const owner = ownerOf(candidates.filter((def) => !usable.includes(def)), toolName, this.cachedToolsOf, false);
+      const owner = ownerOf(
+        candidates.filter((def) => !usable.includes(def)),
+        toolName,
+        this.cachedToolsOf,
+        false,
+      );
       if (owner) throw this.refusal(caller, toolName, owner);
       const { tools } = this.catalogOf(this.visibleServers(caller));
-      const close = suggestClosest(toolName, tools.map((t) => t.name));
+      const close = suggestClosest(
+        toolName,
+        tools.map((t) => t.name),
+      );
       throw new GatewayError(
         'UNKNOWN_TOOL',
         `no tool "${toolName}" is offered to ${caller.appId} (${caller.flow} flow)${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
@@ -560,7 +587,10 @@ export class ToolGateway {
   }
 
   /** Resolutions per (app, flow, tool name), valid for one DB revision, one definitions version, one tool list and one selection. */
-  private readonly resolvedMemo = new Map<string, { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }>();
+  private readonly resolvedMemo = new Map<
+    string,
+    { revision: number; version: number; selection: readonly string[] | undefined; tools: ToolList | undefined; server: ServerDefinition; tool: OfferedTool }
+  >();
 
   /**
    * The resolution of an identical earlier call, if nothing it depended on
@@ -592,7 +622,14 @@ export class ToolGateway {
     const found = await knowledge.run(caller, args, options?.signal);
     const ended = this.deps.now();
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, found.ok ? 'ok' : 'tool-error', found.ok ? undefined : found.text));
-    return { result: { content: [{ type: 'text', text: found.text }], ...(found.ok ? {} : { isError: true }) }, tool: offered, decision, artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: ended - started };
+    return {
+      result: { content: [{ type: 'text', text: found.text }], ...(found.ok ? {} : { isError: true }) },
+      tool: offered,
+      decision,
+      artifacts: NO_ARTIFACTS,
+      reminders: NO_REMINDERS,
+      durationMs: ended - started,
+    };
   }
 
   private async release(caller: Caller, args: Record<string, unknown>, started: number): Promise<GatewayCallResult> {
@@ -605,6 +642,13 @@ export class ToolGateway {
     // The release is audited where every release is (ConnectionManager.onRelease), with who asked.
     const released = await this.deps.runtime.connections.release(serverId, caller.conversationId, { appId: caller.appId, agentId: caller.agentId, flow: caller.flow });
     const text = released ? `Released this conversation's instance of "${serverId}".` : `This conversation held no instance of "${serverId}".`;
-    return { result: { content: [{ type: 'text', text }] }, tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' }, decision: 'auto', artifacts: NO_ARTIFACTS, reminders: NO_REMINDERS, durationMs: this.deps.now() - started };
+    return {
+      result: { content: [{ type: 'text', text }] },
+      tool: { name: RELEASE_TOOL.name, serverId: 'chatos', permission: 'write' },
+      decision: 'auto',
+      artifacts: NO_ARTIFACTS,
+      reminders: NO_REMINDERS,
+      durationMs: this.deps.now() - started,
+    };
   }
 }

@@ -1,10 +1,4 @@
-import {
-  JSONRPCErrorResponseSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  JSONRPCResultResponseSchema,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCErrorResponseSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, JSONRPCResultResponseSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { hasOnlyKeys, isPlainObject } from '../../plainObject.js';
 
 const CALLS = [JSONRPCRequestSchema, JSONRPCNotificationSchema] as const;

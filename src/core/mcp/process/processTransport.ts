@@ -296,4 +296,3 @@ export class ProcessTransport implements Transport {
 function preview(line: string): string {
   return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
 }
-

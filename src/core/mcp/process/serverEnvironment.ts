@@ -95,7 +95,12 @@ function put(env: Record<string, string>, key: string, value: string): void {
  * config's own values) over them. A value starting with `()` is a shell
  * function exported by bash, skipped as the SDK skips it.
  */
-export function serverEnvironment(hostEnv: NodeJS.ProcessEnv, inherit: InheritEnv | undefined, extra: Readonly<Record<string, string>>, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function serverEnvironment(
+  hostEnv: NodeJS.ProcessEnv,
+  inherit: InheritEnv | undefined,
+  extra: Readonly<Record<string, string>>,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
   const named = inherit === true || inherit === undefined ? undefined : new Set(inherit.map((name) => (isWindows(platform) ? name.toUpperCase() : name)));
   const wanted = (name: string) => inherit === true || inheritedByDefault(name, platform) || (named?.has(isWindows(platform) ? name.toUpperCase() : name) ?? false);
   const env: Record<string, string> = {};

@@ -52,7 +52,10 @@ export class ServerLog {
     let bytes = Buffer.byteLength(text);
     if (bytes > this.maxBytes) {
       // Cut on a character boundary: decoding a byte-cut buffer would end in U+FFFD.
-      text = Buffer.from(text).subarray(0, this.maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+      text = Buffer.from(text)
+        .subarray(0, this.maxBytes)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
       bytes = Buffer.byteLength(text);
     }
     const entry: ServerLogEntry = { seq: this.nextSeq++, at: this.clock(), stream, text };

@@ -39,7 +39,15 @@ function statOf(file: string): fs.Stats | undefined {
 export function dataHomeCheck(home: string): DiagnosticCheck {
   const facts = { home };
   const stat = statOf(home);
-  if (stat && !stat.isDirectory()) return { id: 'data-home', status: 'fail', summary: `the data home ${home} is not a folder`, fix: `move that file away, or choose another home with --home or CHATOS_HOME`, facts, ...said('homeNotFolder', { home }, 'moveAway') };
+  if (stat && !stat.isDirectory())
+    return {
+      id: 'data-home',
+      status: 'fail',
+      summary: `the data home ${home} is not a folder`,
+      fix: `move that file away, or choose another home with --home or CHATOS_HOME`,
+      facts,
+      ...said('homeNotFolder', { home }, 'moveAway'),
+    };
   const dir = stat ? home : nearestExisting(home);
   const failed = canWrite(dir);
   if (failed) {
@@ -52,7 +60,13 @@ export function dataHomeCheck(home: string): DiagnosticCheck {
       ...said(stat ? 'homeNotWritable' : 'homeCannotMake', { home, dir, error: failed }, 'writeAccess'),
     };
   }
-  return { id: 'data-home', status: 'ok', summary: stat ? `the data home ${home} is writable` : `the data home ${home} does not exist yet; it is made on first use`, facts, ...said(stat ? 'homeWritable' : 'homeNotYet', { home }) };
+  return {
+    id: 'data-home',
+    status: 'ok',
+    summary: stat ? `the data home ${home} is writable` : `the data home ${home} does not exist yet; it is made on first use`,
+    facts,
+    ...said(stat ? 'homeWritable' : 'homeNotYet', { home }),
+  };
 }
 
 export interface DiskLimits {
@@ -72,10 +86,33 @@ export function diskCheck(home: string, limits: DiskLimits = DISK_LIMITS): Diagn
     const stats = fs.statfsSync(dir);
     free = stats.bavail * stats.bsize;
   } catch (error) {
-    return { id: 'disk', status: 'warn', summary: `free space in ${dir} could not be read (${(error as Error).message})`, fix: 'check the disk with your system\'s tools', facts: { dir }, ...said('diskUnread', { dir, error: (error as Error).message }, 'checkDisk') };
+    return {
+      id: 'disk',
+      status: 'warn',
+      summary: `free space in ${dir} could not be read (${(error as Error).message})`,
+      fix: "check the disk with your system's tools",
+      facts: { dir },
+      ...said('diskUnread', { dir, error: (error as Error).message }, 'checkDisk'),
+    };
   }
   const facts = { dir, freeBytes: String(free) };
-  if (free < limits.failBelow) return { id: 'disk', status: 'fail', summary: `only ${mib(free)} free in ${dir}: saves and installs may fail`, fix: `free at least ${mib(limits.warnBelow)} there, or choose a home on another disk with --home or CHATOS_HOME`, facts, ...said('diskLow', { free: mib(free), dir, needed: mib(limits.warnBelow) }, 'freeAtLeast') };
-  if (free < limits.warnBelow) return { id: 'disk', status: 'warn', summary: `${mib(free)} free in ${dir}`, fix: `free some space there (${mib(limits.warnBelow)} or more is comfortable)`, facts, ...said('diskSome', { free: mib(free), dir, needed: mib(limits.warnBelow) }, 'freeSome') };
+  if (free < limits.failBelow)
+    return {
+      id: 'disk',
+      status: 'fail',
+      summary: `only ${mib(free)} free in ${dir}: saves and installs may fail`,
+      fix: `free at least ${mib(limits.warnBelow)} there, or choose a home on another disk with --home or CHATOS_HOME`,
+      facts,
+      ...said('diskLow', { free: mib(free), dir, needed: mib(limits.warnBelow) }, 'freeAtLeast'),
+    };
+  if (free < limits.warnBelow)
+    return {
+      id: 'disk',
+      status: 'warn',
+      summary: `${mib(free)} free in ${dir}`,
+      fix: `free some space there (${mib(limits.warnBelow)} or more is comfortable)`,
+      facts,
+      ...said('diskSome', { free: mib(free), dir, needed: mib(limits.warnBelow) }, 'freeSome'),
+    };
   return { id: 'disk', status: 'ok', summary: `${mib(free)} free in ${dir}`, facts, ...said('diskOk', { free: mib(free), dir }) };
 }

@@ -26,7 +26,15 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
   const binary = electron ? process.execPath : installedElectronBinary();
   const servers: DiagnosticCheck[] =
     'error' in input.servers
-      ? [{ id: 'servers', status: 'fail', summary: `the configured servers could not be read: ${input.servers.error}`, fix: 'fix what the message names (chatos mcp list shows mcp.yaml\'s problems)', facts: {} }]
+      ? [
+          {
+            id: 'servers',
+            status: 'fail',
+            summary: `the configured servers could not be read: ${input.servers.error}`,
+            fix: "fix what the message names (chatos mcp list shows mcp.yaml's problems)",
+            facts: {},
+          },
+        ]
       : serverChecks(input.servers, input.hostEnv, input.mcpConfigFile, input.now);
   const checks: DiagnosticCheck[] = [
     appCheck(input.appVersion, process.versions.node, bundledNode().label),

@@ -19,7 +19,14 @@ function atLeast(version: string, minimum: string): boolean {
 export function appCheck(appVersion: string, nodeVersion: string, runtime: string): DiagnosticCheck {
   const facts = { app: appVersion, node: nodeVersion, runtime };
   if (atLeast(nodeVersion, MIN_NODE)) return { id: 'app', status: 'ok', summary: `ChatOS ${appVersion} on Node ${nodeVersion} (${runtime})`, facts, ...said('appOk', facts) };
-  return { id: 'app', status: 'fail', summary: `ChatOS ${appVersion} runs on Node ${nodeVersion}, older than the ${MIN_NODE} it needs`, fix: `install Node ${MIN_NODE} or newer (or use the desktop app, which brings its own)`, facts, ...said('appOld', { ...facts, min: MIN_NODE }, 'installNode') };
+  return {
+    id: 'app',
+    status: 'fail',
+    summary: `ChatOS ${appVersion} runs on Node ${nodeVersion}, older than the ${MIN_NODE} it needs`,
+    fix: `install Node ${MIN_NODE} or newer (or use the desktop app, which brings its own)`,
+    facts,
+    ...said('appOld', { ...facts, min: MIN_NODE }, 'installNode'),
+  };
 }
 
 /** Where the `electron` package's binary is, when it is installed beside this checkout; undefined when it is not. */
@@ -37,13 +44,14 @@ export function installedElectronBinary(from: string = import.meta.url): string 
 
 /** Whether the desktop window can be had here: this is Electron, or its binary is installed. Never a failure: the CLI and `chatos serve` need none. */
 export function electronCheck(runningElectron: string | undefined, binary: string | undefined): DiagnosticCheck {
-  if (runningElectron) return { id: 'electron', status: 'ok', summary: `running in Electron ${runningElectron}`, facts: { electron: runningElectron }, ...said('electronRunning', { electron: runningElectron }) };
+  if (runningElectron)
+    return { id: 'electron', status: 'ok', summary: `running in Electron ${runningElectron}`, facts: { electron: runningElectron }, ...said('electronRunning', { electron: runningElectron }) };
   if (binary) return { id: 'electron', status: 'ok', summary: `Electron's binary is installed: ${binary}`, facts: { binary }, ...said('electronBinary', { binary }) };
   return {
     id: 'electron',
     status: 'warn',
-    summary: "no Electron binary here: the desktop window cannot open from this install (the CLI and chatos serve work without it)",
-    fix: 'install the packaged desktop app, or `npm install` where Electron\'s binary can be downloaded; or use chatos serve and a browser',
+    summary: 'no Electron binary here: the desktop window cannot open from this install (the CLI and chatos serve work without it)',
+    fix: "install the packaged desktop app, or `npm install` where Electron's binary can be downloaded; or use chatos serve and a browser",
     facts: {},
     ...said('electronNone', {}, 'installElectron'),
   };
@@ -54,7 +62,14 @@ export function pathCheck(source: ServerPathSource): DiagnosticCheck {
   const facts: Record<string, string> = { path: source.path, source: source.kind };
   if (source.kind !== 'inherited') facts.shell = source.shell;
   if (source.path === '') {
-    return { id: 'path', status: 'fail', summary: 'servers get an empty PATH: no command given by name (npx, uvx, python) can be found', fix: 'start ChatOS from a shell whose PATH is set, or give servers their commands by full path', facts, ...said('pathEmpty', {}, 'setPath') };
+    return {
+      id: 'path',
+      status: 'fail',
+      summary: 'servers get an empty PATH: no command given by name (npx, uvx, python) can be found',
+      fix: 'start ChatOS from a shell whose PATH is set, or give servers their commands by full path',
+      facts,
+      ...said('pathEmpty', {}, 'setPath'),
+    };
   }
   if (source.kind === 'login-shell-failed') {
     return {
@@ -67,5 +82,11 @@ export function pathCheck(source: ServerPathSource): DiagnosticCheck {
     };
   }
   const from = source.kind === 'login-shell' ? `the login shell's PATH (${source.shell})` : source.why;
-  return { id: 'path', status: 'ok', summary: `servers get ${from}: ${source.path}`, facts, ...(source.kind === 'login-shell' ? said('pathFromShell', { shell: source.shell, path: source.path }) : said(source.reason === 'windows' ? 'pathWindows' : 'pathStarted', { path: source.path })) };
+  return {
+    id: 'path',
+    status: 'ok',
+    summary: `servers get ${from}: ${source.path}`,
+    facts,
+    ...(source.kind === 'login-shell' ? said('pathFromShell', { shell: source.shell, path: source.path }) : said(source.reason === 'windows' ? 'pathWindows' : 'pathStarted', { path: source.path })),
+  };
 }

@@ -19,7 +19,14 @@ export function headlessPortCheck(port: number, host = '127.0.0.1'): Promise<Dia
           ...said('portInUse', { port: String(port) }, 'otherPortIfNotYours'),
         });
       } else {
-        resolve({ id: 'headless-port', status: 'fail', summary: `chatos serve cannot listen on ${host}:${port} (${error.code ?? error.message})`, fix: 'start it with another port: chatos serve --port <n> (0 = any free port)', facts, ...said('portRefused', { host, port: String(port), error: error.code ?? error.message }, 'otherPort') });
+        resolve({
+          id: 'headless-port',
+          status: 'fail',
+          summary: `chatos serve cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+          fix: 'start it with another port: chatos serve --port <n> (0 = any free port)',
+          facts,
+          ...said('portRefused', { host, port: String(port), error: error.code ?? error.message }, 'otherPort'),
+        });
       }
     });
     server.listen({ port, host, exclusive: true }, () => {
@@ -50,11 +57,30 @@ export function uiCheck({ platform, env, electron }: UiFacts): DiagnosticCheck {
     const browser = LINUX_BROWSERS.map((name) => findCommand(name, env.PATH)).find((found) => found.found);
     const facts: Record<string, string> = { display: display ?? '', electron: String(electron), browser: browser?.found ? browser.file : '' };
     if (!electron && !browser) {
-      return { id: 'ui', status: 'fail', summary: 'neither Electron nor a browser is here: nothing on this machine can show the UI', fix: `install a browser (e.g. chromium) or the desktop app; or ${ssh}`, facts, ...said('uiNothing', {}, 'installBrowser') };
+      return {
+        id: 'ui',
+        status: 'fail',
+        summary: 'neither Electron nor a browser is here: nothing on this machine can show the UI',
+        fix: `install a browser (e.g. chromium) or the desktop app; or ${ssh}`,
+        facts,
+        ...said('uiNothing', {}, 'installBrowser'),
+      };
     }
     if (!display) return { id: 'ui', status: 'warn', summary: 'no display (DISPLAY and WAYLAND_DISPLAY are unset): no window can open here', fix: ssh, facts, ...said('uiNoDisplay', {}, 'overSsh') };
-    return { id: 'ui', status: 'ok', summary: electron ? `Electron can open its window on display ${display}` : `${browser!.found ? browser!.file : 'a browser'} can show chatos serve's url on display ${display}`, facts, ...(electron ? said('uiElectronOn', { display }) : said('uiBrowserOn', { browser: browser!.found ? browser!.file : '', display })) };
+    return {
+      id: 'ui',
+      status: 'ok',
+      summary: electron ? `Electron can open its window on display ${display}` : `${browser!.found ? browser!.file : 'a browser'} can show chatos serve's url on display ${display}`,
+      facts,
+      ...(electron ? said('uiElectronOn', { display }) : said('uiBrowserOn', { browser: browser!.found ? browser!.file : '', display })),
+    };
   }
   // macOS and Windows always have a browser and a display for a logged-in user.
-  return { id: 'ui', status: 'ok', summary: electron ? 'Electron can open its window' : "the system browser can show chatos serve's url", facts: { electron: String(electron) }, ...said(electron ? 'uiElectron' : 'uiBrowser') };
+  return {
+    id: 'ui',
+    status: 'ok',
+    summary: electron ? 'Electron can open its window' : "the system browser can show chatos serve's url",
+    facts: { electron: String(electron) },
+    ...said(electron ? 'uiElectron' : 'uiBrowser'),
+  };
 }

@@ -29,12 +29,24 @@ export function serverChecks(definitions: readonly ServerDefinition[], hostEnv: 
     const launch = nodeLaunch(transport.command, transport.nodeRuntime, pathVar);
     if (launch.runtime === 'bundled') {
       const why = launch.why === 'chosen' ? 'nodeRuntime: bundled' : 'no node on its PATH';
-      checks.push({ id, status: 'ok', summary: `node runs as the app's own Node, ${launch.command} (${why})`, facts: { command: transport.command, resolved: launch.command, runtime: 'bundled' }, ...said(launch.why === 'chosen' ? 'serverBundledChosen' : 'serverBundledNoNode', { resolved: launch.command }) });
+      checks.push({
+        id,
+        status: 'ok',
+        summary: `node runs as the app's own Node, ${launch.command} (${why})`,
+        facts: { command: transport.command, resolved: launch.command, runtime: 'bundled' },
+        ...said(launch.why === 'chosen' ? 'serverBundledChosen' : 'serverBundledNoNode', { resolved: launch.command }),
+      });
       continue;
     }
     const found = findCommand(transport.command, pathVar, transport.cwd);
     const resolved = found.found ? found.file : transport.command;
-    checks.push({ id, status: 'ok', summary: `${transport.command} is ${resolved}`, facts: { command: transport.command, resolved, runtime: launch.runtime === 'system' ? 'system' : 'as-written' }, ...said('serverResolved', { command: transport.command, resolved }) });
+    checks.push({
+      id,
+      status: 'ok',
+      summary: `${transport.command} is ${resolved}`,
+      facts: { command: transport.command, resolved, runtime: launch.runtime === 'system' ? 'system' : 'as-written' },
+      ...said('serverResolved', { command: transport.command, resolved }),
+    });
   }
   return checks;
 }

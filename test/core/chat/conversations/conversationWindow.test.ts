@@ -88,7 +88,10 @@ describe('a conversation read by windows', () => {
     const view = host.chat.window(id, { limit: 50 });
     expect(ids(view.messages)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6', 'm7']);
     expect(view.window).toEqual({ start: 0, end: 8, total: 8 });
-    expect(view.notices).toEqual([expect.stringContaining('the last line (30 bytes) was cut short'), expect.stringMatching(/message m3 \(line 4\) is not a message this version reads .*kept in the file/)]);
+    expect(view.notices).toEqual([
+      expect.stringContaining('the last line (30 bytes) was cut short'),
+      expect.stringMatching(/message m3 \(line 4\) is not a message this version reads .*kept in the file/),
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(written);
   });
 
@@ -97,7 +100,18 @@ describe('a conversation read by windows', () => {
     // An edit of the last question: m9 answers m8, beside m6 and m7.
     const edit = [
       { id: 'm8', parentId: 'm5', at: 9, role: 'user', text: 'the edited question' },
-      { id: 'm9', parentId: 'm8', at: 10, role: 'assistant', agentId: 'writer', modelId: 'local', text: 'the edited answer', toolCalls: [], status: 'complete', stats: { durationMs: 1, toolsSent: 0, attempts: 1 } },
+      {
+        id: 'm9',
+        parentId: 'm8',
+        at: 10,
+        role: 'assistant',
+        agentId: 'writer',
+        modelId: 'local',
+        text: 'the edited answer',
+        toolCalls: [],
+        status: 'complete',
+        stats: { durationMs: 1, toolsSent: 0, attempts: 1 },
+      },
     ];
     fs.appendFileSync(file, edit.map((m) => `${JSON.stringify(m)}\n`).join(''));
     host.chat.store.update(id, (c) => ({ ...c, leafId: 'm7' }));

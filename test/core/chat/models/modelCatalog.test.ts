@@ -20,7 +20,7 @@ describe('the model names a provider offers', { timeout: 60_000 }, () => {
     expect(anthropic.headers).not.toHaveProperty('authorization');
   });
 
-  it("an Ollama without /v1/models is asked for its tags; a wrong address says what failed", async () => {
+  it('an Ollama without /v1/models is asked for its tags; a wrong address says what failed', async () => {
     const ollama = await startProviderServer({ models: ['llama3.2:latest', 'nomic-embed-text:latest'], oldOllama: true });
     const { host } = await startTestHost();
     expect(await host.models.available({ api: 'openai', baseUrl: ollama.openaiUrl })).toEqual({ names: ['llama3.2:latest', 'nomic-embed-text:latest'], source: 'ollama-tags' });

@@ -20,7 +20,10 @@ afterEach(async () => {
 });
 
 async function modelError(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ModelError);
   return error as ModelError;
 }

@@ -99,7 +99,12 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'tool-calls' });
     // The tools reached the provider with their schemas untouched.
     const body = server.requests[0]!.body;
-    const sent = api === 'openai' ? body.tools.map((t: any) => [t.function.name, t.function.parameters]) : api === 'openai-responses' ? body.tools.map((t: any) => [t.name, t.parameters]) : body.tools.map((t: any) => [t.name, t.input_schema]);
+    const sent =
+      api === 'openai'
+        ? body.tools.map((t: any) => [t.function.name, t.function.parameters])
+        : api === 'openai-responses'
+          ? body.tools.map((t: any) => [t.name, t.parameters])
+          : body.tools.map((t: any) => [t.name, t.input_schema]);
     expect(sent).toEqual(TOOLS.map((t) => [t.name, t.inputSchema]));
   });
 
@@ -107,10 +112,16 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     server = await startProviderServer();
     server.enqueue({ kind: 'reply', toolCalls: [{ id: 'call_x', name: 'get_weather', arguments: '{"city": "Par' }] });
     const events = await collect(client(), { messages: [userText('?')], tools: TOOLS });
-    expect(events.find((e) => e.type === 'tool-call-malformed')).toEqual({ type: 'tool-call-malformed', id: 'call_x', name: 'get_weather', argumentsText: '{"city": "Par', message: 'the arguments of get_weather are not valid JSON' });
+    expect(events.find((e) => e.type === 'tool-call-malformed')).toEqual({
+      type: 'tool-call-malformed',
+      id: 'call_x',
+      name: 'get_weather',
+      argumentsText: '{"city": "Par',
+      message: 'the arguments of get_weather are not valid JSON',
+    });
   });
 
-  it('sends a history with tool calls and their results (text and an image) in the API\'s form', async () => {
+  it("sends a history with tool calls and their results (text and an image) in the API's form", async () => {
     server = await startProviderServer();
     server.enqueue({ kind: 'reply', text: 'It is sunny.' });
     const png = Buffer.from('not really a png').toString('base64');
@@ -118,7 +129,15 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
       messages: [
         userText('Weather?'),
         { role: 'assistant', text: '', toolCalls: [{ id: 'call_a', name: 'get_weather', argumentsText: '{"city":"Paris"}' }] },
-        { role: 'tool', callId: 'call_a', name: 'get_weather', content: [{ type: 'text', text: 'sunny, 24°C' }, { type: 'image', mimeType: 'image/png', data: png }] },
+        {
+          role: 'tool',
+          callId: 'call_a',
+          name: 'get_weather',
+          content: [
+            { type: 'text', text: 'sunny, 24°C' },
+            { type: 'image', mimeType: 'image/png', data: png },
+          ],
+        },
       ],
       tools: TOOLS,
     });
@@ -128,7 +147,7 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     expect(body).toContain(png);
   });
 
-  it('400 is rejected, with the provider\'s error text and the tool it names; exactly one request (no SDK retry)', async () => {
+  it("400 is rejected, with the provider's error text and the tool it names; exactly one request (no SDK retry)", async () => {
     server = await startProviderServer();
     server.enqueue({ kind: 'error', status: 400, message: "Invalid schema for function 'get_time': 'zone' is not valid under any of the given schemas" });
     const error = await failure(collect(client(), { messages: [userText('?')], tools: TOOLS }));
@@ -145,7 +164,11 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
 
   it('401 is auth, 404 not-found, 500 server; none of them retried by the SDK', async () => {
     server = await startProviderServer();
-    server.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' }, { kind: 'error', status: 404, message: 'The model `test-model` does not exist' }, { kind: 'error', status: 500, message: 'upstream exploded' });
+    server.enqueue(
+      { kind: 'error', status: 401, message: 'Incorrect API key provided' },
+      { kind: 'error', status: 404, message: 'The model `test-model` does not exist' },
+      { kind: 'error', status: 500, message: 'upstream exploded' },
+    );
     const auth = await failure(collect(client(), { messages: [userText('?')] }));
     expect(auth.toJSON()).toEqual({ kind: 'auth', status: 401, message: 'Incorrect API key provided' });
     const notFound = await failure(collect(client(), { messages: [userText('?')] }));
@@ -202,9 +225,11 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     server = await startProviderServer();
     server.enqueue({ kind: 'reply', text: ['one ', 'two ', 'three ', 'four'], cutAfter: 3 });
     const events: StreamEvent[] = [];
-    const error = await failure((async () => {
-      for await (const event of client().stream({ messages: [userText('?')] })) events.push(event);
-    })());
+    const error = await failure(
+      (async () => {
+        for await (const event of client().stream({ messages: [userText('?')] })) events.push(event);
+      })(),
+    );
     expect(error.kind).toBe('network');
     expect(['reset', 'incomplete']).toContain(error.network);
     expect(events.some((e) => e.type === 'done')).toBe(false);
@@ -222,12 +247,14 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     server.enqueue({ kind: 'reply', text: ['first ', 'second ', 'third'], hangAfter: 4 });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
-    const error = await failure((async () => {
-      for await (const event of client().stream({ messages: [userText('?')] }, { signal: controller.signal })) {
-        events.push(event);
-        if (event.type === 'text-delta') controller.abort();
-      }
-    })());
+    const error = await failure(
+      (async () => {
+        for await (const event of client().stream({ messages: [userText('?')] }, { signal: controller.signal })) {
+          events.push(event);
+          if (event.type === 'text-delta') controller.abort();
+        }
+      })(),
+    );
     expect(error.kind).toBe('aborted');
     expect(error.retryable).toBe(false);
     expect(text(events).length).toBeGreaterThan(0);
@@ -242,4 +269,3 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('ModelClient
     expect(server.requests).toHaveLength(0);
   });
 });
-

@@ -33,7 +33,7 @@ describe('projectTools (docs/rules/chat.md#tools-sent-to-a-model: pass-through t
     );
   });
 
-  it('returns its own array (a caller may add to it without touching the agent\'s tools)', () => {
+  it("returns its own array (a caller may add to it without touching the agent's tools)", () => {
     const tools: ToolSpec[] = [{ name: 'a', description: '', inputSchema: { type: 'object' } }];
     const projected = projectTools('anthropic', tools);
     expect(projected.tools).not.toBe(tools);

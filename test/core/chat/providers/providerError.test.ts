@@ -4,7 +4,11 @@ import { toolCallEvent } from '../../../../src/core/chat/providers/streamEvent.j
 
 /** What an SDK's APIError carries, built the way the SDKs build theirs. */
 class TestApiError extends Error {
-  constructor(readonly status: number | undefined, readonly error: unknown, readonly headers: Headers) {
+  constructor(
+    readonly status: number | undefined,
+    readonly error: unknown,
+    readonly headers: Headers,
+  ) {
     super('sdk message');
   }
 }

@@ -32,9 +32,16 @@ async function failure(name: string, api: ApiKind = 'openai'): Promise<ProviderE
 }
 
 const of = <T extends StreamEvent['type']>(events: StreamEvent[], type: T) => events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
-const text = (events: StreamEvent[]) => of(events, 'text-delta').map((e) => e.text).join('');
-const reasoning = (events: StreamEvent[]) => of(events, 'reasoning-delta').map((e) => e.text).join('');
-const calls = (events: StreamEvent[]) => events.flatMap((e) => (e.type === 'tool-call' || e.type === 'tool-call-malformed' ? [{ type: e.type, id: e.id, name: e.name, argumentsText: e.argumentsText }] : []));
+const text = (events: StreamEvent[]) =>
+  of(events, 'text-delta')
+    .map((e) => e.text)
+    .join('');
+const reasoning = (events: StreamEvent[]) =>
+  of(events, 'reasoning-delta')
+    .map((e) => e.text)
+    .join('');
+const calls = (events: StreamEvent[]) =>
+  events.flatMap((e) => (e.type === 'tool-call' || e.type === 'tool-call-malformed' ? [{ type: e.type, id: e.id, name: e.name, argumentsText: e.argumentsText }] : []));
 const done = (events: StreamEvent[]) => of(events, 'done')[0]?.finishReason;
 
 describe('recorded chat-completions streams', { timeout: 60_000 }, () => {
@@ -117,7 +124,11 @@ describe('recorded chat-completions streams', { timeout: 60_000 }, () => {
 
   it('OpenAI refusal: the refusal text, finish "refusal"', async () => {
     const events = await replay('openai-chat-refusal');
-    expect(of(events, 'refusal-delta').map((e) => e.text).join('')).toBe("I'm sorry, but I can't help with that.");
+    expect(
+      of(events, 'refusal-delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe("I'm sorry, but I can't help with that.");
     expect(text(events)).toBe('');
     expect(done(events)).toBe('refusal');
   });
@@ -132,14 +143,16 @@ describe('recorded chat-completions streams', { timeout: 60_000 }, () => {
 describe('recorded Responses streams', { timeout: 60_000 }, () => {
   it('a reasoning item: its summary streamed as reasoning, the item with encrypted_content kept for the way back, then the call', async () => {
     const events = await replay('openai-responses-reasoning-tool-call', 'openai-responses');
-    expect(reasoning(events)).toBe("**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.");
+    expect(reasoning(events)).toBe(
+      "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
+    );
     const [replayed] = of(events, 'reasoning-replay');
     expect(replayed!.item).toMatchObject({ type: 'reasoning', id: 'rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9', encrypted_content: expect.stringMatching(/^gAAAAABpPDIVOKrs/) });
     expect(calls(events)).toEqual([{ type: 'tool-call', id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', name: 'mcp_chat_echo', argumentsText: '{"text":"12 + 7"}' }]);
     expect(of(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 120, outputTokens: 96, reasoningTokens: 64 }]);
   });
 
-  it("Copilot: ids that change with every event do not split the answer", async () => {
+  it('Copilot: ids that change with every event do not split the answer', async () => {
     const events = await replay('copilot-responses-id-rotation', 'openai-responses');
     expect(reasoning(events)).toBe('**Counting character occurrences**');
     expect(text(events)).toBe('There are **3** letter **“r”**s in **“strawberry.”**');

@@ -29,14 +29,29 @@ describe('tool-call assembly', () => {
   });
 
   it('a new id with a name at the same index is a new call (Ollama 0.20 repeats index 0)', () => {
-    expect(calls(assemble([{ index: 0, id: 'a', name: 'f', arguments: '{"n":1}' }, { index: 0, id: 'b', name: 'f', arguments: '{"n":2}' }]))).toEqual([
+    expect(
+      calls(
+        assemble([
+          { index: 0, id: 'a', name: 'f', arguments: '{"n":1}' },
+          { index: 0, id: 'b', name: 'f', arguments: '{"n":2}' },
+        ]),
+      ),
+    ).toEqual([
       ['tool-call', 'f', '{"n":1}'],
       ['tool-call', 'f', '{"n":2}'],
     ]);
   });
 
   it('without any index or id, a name after complete arguments starts the next call', () => {
-    expect(calls(assemble([{ name: 'f', arguments: '{"n":1}' }, { name: 'f', arguments: '{"n":2}' }, { name: 'g', arguments: '{}' }]))).toEqual([
+    expect(
+      calls(
+        assemble([
+          { name: 'f', arguments: '{"n":1}' },
+          { name: 'f', arguments: '{"n":2}' },
+          { name: 'g', arguments: '{}' },
+        ]),
+      ),
+    ).toEqual([
       ['tool-call', 'f', '{"n":1}'],
       ['tool-call', 'f', '{"n":2}'],
       ['tool-call', 'g', '{}'],
@@ -44,8 +59,24 @@ describe('tool-call assembly', () => {
   });
 
   it('a name split over pieces is joined, a name repeated whole is not doubled', () => {
-    expect(calls(assemble([{ index: 0, id: 'a', name: 'mcp_chat_' }, { index: 0, name: 'echo' }, { index: 0, arguments: '{}' }]))).toEqual([['tool-call', 'mcp_chat_echo', '{}']]);
-    expect(calls(assemble([{ index: 0, id: 'a', name: 'f' }, { index: 0, id: 'a', name: 'f', arguments: '{"n"' }, { index: 0, id: 'a', name: 'f', arguments: ':1}' }]))).toEqual([['tool-call', 'f', '{"n":1}']]);
+    expect(
+      calls(
+        assemble([
+          { index: 0, id: 'a', name: 'mcp_chat_' },
+          { index: 0, name: 'echo' },
+          { index: 0, arguments: '{}' },
+        ]),
+      ),
+    ).toEqual([['tool-call', 'mcp_chat_echo', '{}']]);
+    expect(
+      calls(
+        assemble([
+          { index: 0, id: 'a', name: 'f' },
+          { index: 0, id: 'a', name: 'f', arguments: '{"n"' },
+          { index: 0, id: 'a', name: 'f', arguments: ':1}' },
+        ]),
+      ),
+    ).toEqual([['tool-call', 'f', '{"n":1}']]);
   });
 
   it('arguments sent as an object are taken as its JSON', () => {
@@ -66,7 +97,10 @@ describe('tool-call assembly', () => {
   });
 
   it('an id changed mid-arguments keeps the call whole under its first id, and says so', () => {
-    const events = assemble([{ index: 0, id: 'first', name: 'f', arguments: '{"a":' }, { index: 0, id: 'second', arguments: '1}' }]);
+    const events = assemble([
+      { index: 0, id: 'first', name: 'f', arguments: '{"a":' },
+      { index: 0, id: 'second', arguments: '1}' },
+    ]);
     expect(calls(events)).toEqual([['tool-call', 'f', '{"a":1}']]);
     expect(ids(events)).toEqual(['first']);
     expect(notices(events)).toEqual(['the provider changed the id of the call to f mid-stream (from "first" to "second"); the first id is kept']);
@@ -83,7 +117,11 @@ function split(pieces: string[]) {
   const out = pieces.flatMap((p) => splitter.push(p));
   const end = splitter.end();
   out.push(...end.pieces);
-  const join = (kind: 'text' | 'reasoning') => out.filter((p) => p.kind === kind).map((p) => p.text).join('');
+  const join = (kind: 'text' | 'reasoning') =>
+    out
+      .filter((p) => p.kind === kind)
+      .map((p) => p.text)
+      .join('');
   return { text: join('text'), reasoning: join('reasoning'), unclosed: end.unclosed };
 }
 

@@ -61,7 +61,13 @@ describe("VS Code's mcp.json (servers, with type)", () => {
     expect(github.input).toMatchObject({ transport: 'streamable_http', url: 'https://api.githubcopilot.com/mcp/', headers: [{ key: 'Authorization', value: { kind: 'env', name: 'GITHUB_TOKEN' } }] });
     expect(github.entry.notes.map((n) => n.code)).toContain('IMPORT_INPUT_AS_ENV');
     const local = byName(reading, 'local');
-    expect(local.input).toMatchObject({ transport: 'stdio', command: 'node', args: ['/work/project/server.js'], cwd: '/work/project', env: [{ key: 'HOME_COPY', value: { kind: 'env', name: 'HOME' } }] });
+    expect(local.input).toMatchObject({
+      transport: 'stdio',
+      command: 'node',
+      args: ['/work/project/server.js'],
+      cwd: '/work/project',
+      env: [{ key: 'HOME_COPY', value: { kind: 'env', name: 'HOME' } }],
+    });
     expect(local.entry.notes.map((n) => n.code)).toContain('IMPORT_ENVFILE_IGNORED');
     expect(byName(reading, 'legacy').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_TRANSPORT_UNSUPPORTED' } });
     expect(byName(reading, 'mixed').entry).toMatchObject({ status: 'refused', reason: { code: 'IMPORT_VALUE_MIXED' } });

@@ -46,7 +46,10 @@ function writeConfig(home: string, text: string): string {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<McpAdminError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(McpAdminError);
   return error as McpAdminError;
 }
@@ -57,12 +60,21 @@ describe('editing mcp.yaml', () => {
     const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
     await host.mcpServers.add({ name: 'gateway', transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER, '2024-01-01'] });
     let text = fs.readFileSync(file, 'utf8');
-    for (const comment of ['# My MCP servers, written by hand.', '# The reference server, for trying things.', '# this Node', '# never these', '# A remote one.', '# which team', '# the end']) expect(text).toContain(comment);
+    for (const comment of ['# My MCP servers, written by hand.', '# The reference server, for trying things.', '# this Node', '# never these', '# A remote one.', '# which team', '# the end'])
+      expect(text).toContain(comment);
     expect([...text.matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1])).toEqual(['everything', 'remote', 'gateway']);
     // js-yaml (the loader) reads the date-like argument back as the string it is.
     expect((jsYaml.load(text) as any).servers.gateway.args).toEqual([GATEWAY_SERVER, '2024-01-01']);
 
-    await host.mcpServers.update('remote', { name: 'remote', transport: 'streamable_http', url: 'http://127.0.0.1:10/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue' } }, { key: 'X-New', value: { kind: 'env', name: 'TEAM_TOKEN' } }] });
+    await host.mcpServers.update('remote', {
+      name: 'remote',
+      transport: 'streamable_http',
+      url: 'http://127.0.0.1:10/mcp',
+      headers: [
+        { key: 'X-Team', value: { kind: 'text', text: 'blue' } },
+        { key: 'X-New', value: { kind: 'env', name: 'TEAM_TOKEN' } },
+      ],
+    });
     text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('# which team\n      X-Team: blue\n      X-New: { env: TEAM_TOKEN }');
     expect(text).toContain('url: http://127.0.0.1:10/mcp');
@@ -118,9 +130,25 @@ describe('editing mcp.yaml', () => {
       [{ name: 'bad name!', transport: 'stdio', command: 'x' }, 'name', /letter or digit/],
       [{ name: 'everything', transport: 'stdio', command: 'x' }, 'name', /taken/],
       [{ name: 'nostore', transport: 'stdio', command: 'x', env: [{ key: 'T', value: { kind: 'secret' } }] }, 'env[0].value', /no value is stored/],
-      [{ name: 'twice', transport: 'stdio', command: 'x', env: [{ key: 'A', value: { kind: 'text', text: '1' } }, { key: 'A', value: { kind: 'text', text: '2' } }] }, 'env[1].key', /given twice/],
+      [
+        {
+          name: 'twice',
+          transport: 'stdio',
+          command: 'x',
+          env: [
+            { key: 'A', value: { kind: 'text', text: '1' } },
+            { key: 'A', value: { kind: 'text', text: '2' } },
+          ],
+        },
+        'env[1].key',
+        /given twice/,
+      ],
       [{ name: 'hdrname', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X Team', value: { kind: 'text', text: 'blue' } }] }, 'headers[0].key', /not a header name/],
-      [{ name: 'hdrbreak', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue\r\nX-Injected: 1' } }] }, 'headers[0].value', /line break/],
+      [
+        { name: 'hdrbreak', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: [{ key: 'X-Team', value: { kind: 'text', text: 'blue\r\nX-Injected: 1' } }] },
+        'headers[0].value',
+        /line break/,
+      ],
     ];
     for (const [input, field, message] of cases) {
       const error = await refusal(host.mcpServers.add(input));
@@ -191,10 +219,14 @@ describe('stored values', () => {
 
 describe('test connection', () => {
   it('a saved stdio server: its tools; a form not saved yet: the same, with its values filled in for the test only', async () => {
-    const { host } = await startTestHost(({ home }) => void writeConfig(home, `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(GATEWAY_SERVER)}]\n`));
+    const { host } = await startTestHost(
+      ({ home }) => void writeConfig(home, `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(GATEWAY_SERVER)}]\n`),
+    );
     const saved = await host.mcpServers.test({ name: 'gw' });
     expect(saved.ok && saved.tools.map((t) => t.name)).toContain('echo');
-    const form = await host.mcpServers.test({ server: { name: 'draft', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'K', value: { kind: 'secret', value: 'v' } }] } });
+    const form = await host.mcpServers.test({
+      server: { name: 'draft', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'K', value: { kind: 'secret', value: 'v' } }] },
+    });
     expect(form.ok && form.tools.map((t) => t.name)).toContain('get-env');
     expect(await host.secrets.get('mcp:draft.env.K')).toBeUndefined();
     // A test leaves no lease behind.
@@ -212,7 +244,12 @@ describe('test connection', () => {
     expect(invalid).toMatchObject({ ok: false, code: 'MCP_SERVER_INVALID', fields: [expect.objectContaining({ path: 'url' })] });
     // A program that never answers the handshake: ended when the test's time is up, not left running.
     const pidFile = path.join(tempDir(), 'pid');
-    const silent = await host.mcpServers.test({ server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`] } }, 1500);
+    const silent = await host.mcpServers.test(
+      {
+        server: { name: 'x', transport: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`] },
+      },
+      1500,
+    );
     expect(silent).toMatchObject({ ok: false, code: 'TEST_TIMEOUT' });
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     await waitUntil(() => !isAlive(pid), `the silent server (pid ${pid}) to be ended`);

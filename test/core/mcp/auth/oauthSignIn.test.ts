@@ -33,7 +33,14 @@ async function world(options: OAuthServerOptions = {}) {
   const definition = testServerDefinition('remote', { transport: { kind: 'streamable_http', url: server.url, headers: {} }, trulyStateless: true, timeoutMs: 10_000 });
   const target: OAuthTarget = { serverId: definition.id, serverUrl: server.url, client: {} };
   const connect = () => {
-    const connection = new ServerConnection(definition, { log: new ServerLog(), hostEnv: process.env, clientInfo: { name: 'chatos', version: '0.1.0' }, now: () => Date.now(), gate: () => RUN_ALLOWED, oauth });
+    const connection = new ServerConnection(definition, {
+      log: new ServerLog(),
+      hostEnv: process.env,
+      clientInfo: { name: 'chatos', version: '0.1.0' },
+      now: () => Date.now(),
+      gate: () => RUN_ALLOWED,
+      oauth,
+    });
     connections.push(connection);
     return connection;
   };
@@ -148,7 +155,7 @@ describe('sign-in refusals: the step is named, nothing is sent where it should n
     expect(server.tokenGrants).toEqual([]);
   });
 
-  it('refuses a redirect whose state is not this sign-in\'s (another process, a stale tab)', async () => {
+  it("refuses a redirect whose state is not this sign-in's (another process, a stale tab)", async () => {
     const { server, error } = await refused({}, async (url) => {
       const answer = await fetch(url, { redirect: 'manual' });
       const back = new URL(answer.headers.get('location')!);
@@ -190,7 +197,7 @@ describe('sign-in refusals: the step is named, nothing is sent where it should n
     expect(server.tokenGrants).toEqual(['authorization_code']);
   });
 
-  it('refuses an authorization server on a private address that is not the server\'s own host, without connecting', async () => {
+  it("refuses an authorization server on a private address that is not the server's own host, without connecting", async () => {
     const { error } = await refused({ authorizationServer: 'https://10.1.2.3/' });
     expect(error.message).toContain('private');
   });

@@ -17,9 +17,11 @@ function tool(name: string, over: Partial<Tool> = {}): Tool {
 const names = (entries: CatalogEntry[], reserved: string[] = []) => buildCatalog(entries, reserved).tools.map((t) => t.name);
 
 describe('buildCatalog', () => {
-  it("the Playwright example of docs/rules/mcp-yaml.md#tool-names-and-transforms: filtered on raw names, then prefixed", () => {
+  it('the Playwright example of docs/rules/mcp-yaml.md#tool-names-and-transforms: filtered on raw names, then prefixed', () => {
     const playwright = server('playwright', { tools: { whitelist: ['browser_*', 'page_*'], blacklist: ['*_unsafe'] }, transform: [{ prefix: 'playwright_' }] });
-    const result = buildCatalog([{ server: playwright, tools: ['browser_click', 'browser_snapshot', 'eval_unsafe', 'browser_eval_unsafe', 'install'].map((n) => tool(n)) }], [], { fileOf: fileOfServer(MCP_YAML) });
+    const result = buildCatalog([{ server: playwright, tools: ['browser_click', 'browser_snapshot', 'eval_unsafe', 'browser_eval_unsafe', 'install'].map((n) => tool(n)) }], [], {
+      fileOf: fileOfServer(MCP_YAML),
+    });
     expect(result.tools.map((t) => [t.name, t.rawName])).toEqual([
       ['playwright_browser_click', 'browser_click'],
       ['playwright_browser_snapshot', 'browser_snapshot'],
@@ -87,7 +89,9 @@ describe('buildCatalog', () => {
   it('disabled tools are dropped with a notice pointing at disabledTools', () => {
     const result = buildCatalog([{ server: server('s', { disabledTools: ['delete'] }), tools: [tool('read'), tool('delete')] }], [], { fileOf: fileOfServer(MCP_YAML) });
     expect(result.tools.map((t) => t.rawName)).toEqual(['read']);
-    expect(result.problems).toEqual([expect.objectContaining({ severity: 'notice', code: 'TOOL_DISABLED', path: 'servers.s.disabledTools', message: 'tool "delete" of server "s" (chatos::s) is switched off' })]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ severity: 'notice', code: 'TOOL_DISABLED', path: 'servers.s.disabledTools', message: 'tool "delete" of server "s" (chatos::s) is switched off' }),
+    ]);
   });
 
   it('disabledTools names raw tools, not final names', () => {
@@ -157,15 +161,32 @@ describe('buildCatalog', () => {
     const a = server('a', { transform: [{ prefix: 'x_' }] });
     const b = server('b', { transform: [{ prefix: 'x_' }] });
     const first = (entries: CatalogEntry[]) => buildCatalog(entries, []).tools.map((t) => t.serverId);
-    expect(first([{ server: a, tools: [tool('t')] }, { server: b, tools: [tool('t')] }])).toEqual(['chatos::a']);
-    expect(first([{ server: b, tools: [tool('t')] }, { server: a, tools: [tool('t')] }])).toEqual(['chatos::b']);
+    expect(
+      first([
+        { server: a, tools: [tool('t')] },
+        { server: b, tools: [tool('t')] },
+      ]),
+    ).toEqual(['chatos::a']);
+    expect(
+      first([
+        { server: b, tools: [tool('t')] },
+        { server: a, tools: [tool('t')] },
+      ]),
+    ).toEqual(['chatos::b']);
   });
 
   it('with a priority, the server of lower priority keeps a contested name, and tools stay in entries order', () => {
     const a = server('a', { transform: [{ prefix: 'x_' }] });
     const b = server('b', { transform: [{ prefix: 'x_' }] });
     const priority = (s: ServerDefinition) => (s.id === 'chatos::b' ? 0 : 1);
-    const result = buildCatalog([{ server: a, tools: [tool('t'), tool('only_a')] }, { server: b, tools: [tool('t')] }], [], { priority });
+    const result = buildCatalog(
+      [
+        { server: a, tools: [tool('t'), tool('only_a')] },
+        { server: b, tools: [tool('t')] },
+      ],
+      [],
+      { priority },
+    );
     expect(result.tools.map((t) => `${t.name}@${t.serverId}`)).toEqual(['x_only_a@chatos::a', 'x_t@chatos::b']);
     expect(result.problems.map((p) => p.message)).toEqual(['tool "t" of server "a" (chatos::a) is not offered: its name "x_t" is already taken by tool "t" of server "b" (chatos::b)']);
     // A reserved name is the host's whatever the priority.
@@ -186,7 +207,12 @@ describe('buildCatalog', () => {
   });
 
   it('a collision is checked on final names: different servers, same raw name, default naming, no clash', () => {
-    expect(names([{ server: server('a'), tools: [tool('search')] }, { server: server('b'), tools: [tool('search')] }])).toEqual(['mcp_a_search', 'mcp_b_search']);
+    expect(
+      names([
+        { server: server('a'), tools: [tool('search')] },
+        { server: server('b'), tools: [tool('search')] },
+      ]),
+    ).toEqual(['mcp_a_search', 'mcp_b_search']);
   });
 
   it('names are case-sensitive when checking collisions', () => {
@@ -196,7 +222,12 @@ describe('buildCatalog', () => {
   it('a dropped tool does not take its name', () => {
     const a = server('a', { transform: [{ prefix: 'x_' }], tools: { whitelist: ['other'], blacklist: [] } });
     const b = server('b', { transform: [{ prefix: 'x_' }] });
-    expect(names([{ server: a, tools: [tool('t'), tool('other')] }, { server: b, tools: [tool('t')] }])).toEqual(['x_other', 'x_t']);
+    expect(
+      names([
+        { server: a, tools: [tool('t'), tool('other')] },
+        { server: b, tools: [tool('t')] },
+      ]),
+    ).toEqual(['x_other', 'x_t']);
   });
 
   it('without fileOf, problems are filed under the server id; fileOfServer sends mcp.yaml servers to the file', () => {

@@ -91,7 +91,9 @@ describe('tool names, over arbitrary servers and names', () => {
         expect(ownValue(row.permissionOverrides, name)).toBe(set.get(name));
         const tool = { name, ...(hints ? { annotations: hints } : {}) };
         const everything = testServerDefinition('s', { permissions: [{ pattern: '*', level: 'confirm' }] });
-        expect(resolvePermission(everything, tool, ownValue(row.permissionOverrides, name))).toEqual(set.has(name) ? { level: set.get(name), source: 'override' } : { level: 'confirm', source: 'config' });
+        expect(resolvePermission(everything, tool, ownValue(row.permissionOverrides, name))).toEqual(
+          set.has(name) ? { level: set.get(name), source: 'override' } : { level: 'confirm', source: 'config' },
+        );
         const plain = resolvePermission(testServerDefinition('s'), tool, undefined);
         expect(level.safeParse(plain.level).success).toBe(true);
         if (hints?.destructiveHint) expect(plain.level).toBe('confirm');

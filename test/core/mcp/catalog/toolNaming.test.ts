@@ -15,7 +15,12 @@ describe('applyTransforms', () => {
     ['prefix {remove} removes once', 'x_x_tool', [{ prefix: { remove: 'x_', add: '' } }], 'x_tool'],
     ['prefix {add} alone prepends', 'tool', [{ prefix: { remove: '', add: 'n_' } }], 'n_tool'],
     ['suffix appends', 'browser_click', [{ suffix: '_playwright' }], 'browser_click_playwright'],
-    ['in order: the documented list', 'stock_prefix_x', [{ prefix: 'playwright_' }, { prefix: { remove: 'stock_prefix_', add: 'my_prefix_' } }, { suffix: '_playwright' }], 'my_prefix_playwright_stock_prefix_x_playwright'],
+    [
+      'in order: the documented list',
+      'stock_prefix_x',
+      [{ prefix: 'playwright_' }, { prefix: { remove: 'stock_prefix_', add: 'my_prefix_' } }, { suffix: '_playwright' }],
+      'my_prefix_playwright_stock_prefix_x_playwright',
+    ],
     ['in order: remove sees earlier prefixes', 'x', [{ prefix: 'old_' }, { prefix: { remove: 'old_', add: 'new_' } }], 'new_x'],
   ];
   it.each(cases)('%s', (_rule, raw, transforms, result) => {
@@ -24,7 +29,7 @@ describe('applyTransforms', () => {
 });
 
 describe('toolNameFor', () => {
-  it("the Playwright example of docs/rules/mcp-yaml.md#tool-names-and-transforms gives playwright_browser_click", () => {
+  it('the Playwright example of docs/rules/mcp-yaml.md#tool-names-and-transforms gives playwright_browser_click', () => {
     expect(toolNameFor({ name: 'playwright', transform: [{ prefix: 'playwright_' }] }, 'browser_click')).toEqual({ ok: true, name: 'playwright_browser_click' });
   });
 

@@ -1,13 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  definitionsEqual,
-  isRejectedServer,
-  loadMcpConfig,
-  resolveEnvValues,
-  type McpConfigLoad,
-} from '../../../../src/core/mcp/config/mcpConfigLoader.js';
+import { definitionsEqual, isRejectedServer, loadMcpConfig, resolveEnvValues, type McpConfigLoad } from '../../../../src/core/mcp/config/mcpConfigLoader.js';
 import { ServerDefinitionSchema, type ServerDefinition } from '../../../../src/shared/mcp.js';
 import type { Problem } from '../../../../src/shared/problems.js';
 import { tempDir } from '../../../helpers/tempDir.js';
@@ -117,7 +111,14 @@ describe('loadMcpConfig: workspace errors reject the whole file', () => {
     ['an empty file', '', 'MCP_VERSION_MISSING', undefined, undefined, 'version 1'],
     ['version 2', 'version: 2\nservers: {}\n', 'MCP_VERSION_UNSUPPORTED', undefined, undefined, 'reads mcp.yaml version 1'],
     ['version as a string', 'version: "1"\nservers: {}\n', 'MCP_VERSION_UNSUPPORTED', undefined, undefined, 'version 1'],
-    ['duplicate server ids', 'version: 1\nservers:\n  a:\n    command: x\n  b:\n    command: y\n  a:\n    command: z\n', 'MCP_DUPLICATE_SERVER_ID', 7, 3, 'duplicate server id "a" at line 7, column 3'],
+    [
+      'duplicate server ids',
+      'version: 1\nservers:\n  a:\n    command: x\n  b:\n    command: y\n  a:\n    command: z\n',
+      'MCP_DUPLICATE_SERVER_ID',
+      7,
+      3,
+      'duplicate server id "a" at line 7, column 3',
+    ],
     ['duplicate quoted server ids', 'version: 1\nservers:\n  "a":\n    command: x\n  "a":\n    command: z\n', 'MCP_DUPLICATE_SERVER_ID', 5, 3, 'duplicate server id "a"'],
     ['a duplicate key inside a server', 'version: 1\nservers:\n  a:\n    command: x\n    command: y\n', 'YAML_DUPLICATE_KEY', 5, 5, 'duplicate key "command"'],
     ['a duplicate env key', 'version: 1\nservers:\n  a:\n    command: x\n    env:\n      K: 1\n      K: 2\n', 'YAML_DUPLICATE_KEY', 7, 7, 'duplicate key "K"'],
@@ -162,7 +163,7 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     ['a url that is not a url', 'h', 'url: not a url', 'MCP_URL_INVALID', 'servers.h.url'],
     ['neither command nor url', 'n', 'args: [x]', 'MCP_TRANSPORT_MISSING', 'servers.n.transport'],
     ['both command and url without a transport', 'b', 'command: node\nurl: http://127.0.0.1/mcp', 'MCP_TRANSPORT_AMBIGUOUS', 'servers.b.transport'],
-    ['a transform with a number', 't', "command: node\ntransform:\n  - prefix: 1", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
+    ['a transform with a number', 't', 'command: node\ntransform:\n  - prefix: 1', 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
     ['a transform of an unknown kind', 't', "command: node\ntransform:\n  - replace: 'x'", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
     ['a transform with two kinds in one item', 't', "command: node\ntransform:\n  - prefix: 'a_'\n    suffix: '_b'", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0]'],
     ['a prefix transform with an unknown key', 't', "command: node\ntransform:\n  - prefix: { drop: 'a_' }", 'MCP_TRANSFORM_INVALID', 'servers.t.transform[0].prefix'],
@@ -355,7 +356,10 @@ permissions:
   });
 
   it('every transform form is kept in order', () => {
-    const def = definition(withServer('s', "command: node\ntransform:\n  - prefix: 'playwright_'\n  - prefix:\n      remove: 'stock_prefix_'\n      add: 'my_prefix_'\n  - suffix: '_playwright'"), 's');
+    const def = definition(
+      withServer('s', "command: node\ntransform:\n  - prefix: 'playwright_'\n  - prefix:\n      remove: 'stock_prefix_'\n      add: 'my_prefix_'\n  - suffix: '_playwright'"),
+      's',
+    );
     expect(def.transform).toEqual([{ prefix: 'playwright_' }, { prefix: { remove: 'stock_prefix_', add: 'my_prefix_' } }, { suffix: '_playwright' }]);
   });
 });
@@ -407,7 +411,7 @@ describe('resolveEnvValues', () => {
     expect(!result.ok && result.message).toContain('X, Y');
   });
 
-  it("a copy of a variable named after an Object.prototype member is missing unless the host sets it", () => {
+  it('a copy of a variable named after an Object.prototype member is missing unless the host sets it', () => {
     const values = { A: { env: 'toString' }, B: { env: 'constructor' }, C: { env: '__proto__' } };
     expect(resolveEnvValues(values, process.env, 's')).toMatchObject({ ok: false, missing: ['toString', 'constructor', '__proto__'] });
     expect(resolveEnvValues(values, { toString: 't', constructor: 'c', ['__proto__']: 'p' }, 's')).toEqual({ ok: true, values: { A: 't', B: 'c', C: 'p' } });

@@ -10,7 +10,13 @@ const PNG = 'iVBORw0KGgo=';
 const samples: unknown[] = [
   // The plain shape the hand check takes.
   { content: [{ type: 'text', text: 'Echo: hi' }] },
-  { content: [{ type: 'text', text: 'a' }, { type: 'text', text: '' }], isError: true },
+  {
+    content: [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: '' },
+    ],
+    isError: true,
+  },
   { content: [], isError: false },
   { isError: false, content: [{ text: 'order', type: 'text' }] },
   // Near misses: the schema decides (and copies, strips or rejects).
@@ -35,7 +41,12 @@ const samples: unknown[] = [
   { content: [{ type: 'image', data: `data:image/png;name=a.png;base64,${PNG}` }] },
   { content: [{ type: 'image', data: `DATA:IMAGE/PNG;BASE64,${PNG}`, mimeType: 'image/png' }] },
   { content: [{ type: 'image', data: 'data:image/svg+xml,%3Csvg%2F%3E', mimeType: 'image/svg+xml' }] },
-  { content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }, { type: 'text', text: 'kept' }] },
+  {
+    content: [
+      { type: 'image', data: 'not base64!', mimeType: 'image/png' },
+      { type: 'text', text: 'kept' },
+    ],
+  },
   { content: [{ type: 'image', data: 'data:image/png;base64' }] },
   { content: [{ type: 'audio', data: `data:audio/wav;base64,${PNG}` }], isError: 'no' },
   { content: [{ type: 'image', data: PNG }] },
@@ -45,7 +56,9 @@ const samples: unknown[] = [
   { content: [{ type: 'video', data: PNG }] },
   Object.assign(Object.create(null), { content: [Object.assign(Object.create(null), { type: 'text', text: 'no prototype' })] }),
   // Not as JSON.parse makes them: the schema decides.
-  new (class Result { content = [{ type: 'text', text: 'instance' }]; })(),
+  new (class Result {
+    content = [{ type: 'text', text: 'instance' }];
+  })(),
   Object.assign(Object.create({ _meta: 'inherited' }), { content: [] }),
   { content: [Object.assign(Object.create({ annotations: { priority: 5 } }), { type: 'text', text: 'x' })] },
 ];

@@ -86,12 +86,21 @@ describe('gateway access checks (real stdio servers)', () => {
 
     const listed = await host.gateway.listTools(who);
     expect(listed.tools.map((t) => t.name)).not.toContain(ECHO);
-    expect(listed.problems.find((p) => p.file === SERVER)).toMatchObject({ code: 'PLUGIN_UNTRUSTED', message: expect.stringContaining('its tools are not offered'), hint: expect.stringContaining(`chatos trust ${PLUGIN}`) });
+    expect(listed.problems.find((p) => p.file === SERVER)).toMatchObject({
+      code: 'PLUGIN_UNTRUSTED',
+      message: expect.stringContaining('its tools are not offered'),
+      hint: expect.stringContaining(`chatos trust ${PLUGIN}`),
+    });
 
     // No process was spawned: no lease, no pid, nothing in the server's log.
     expect(host.mcp.connections.snapshot().filter((s) => s.serverId === SERVER)).toEqual([]);
     expect(host.mcp.connections.anyRunning(SERVER)).toBeUndefined();
-    expect(host.mcp.connections.logOf(SERVER).entries().filter((e) => e.text.startsWith('started pid'))).toEqual([]);
+    expect(
+      host.mcp.connections
+        .logOf(SERVER)
+        .entries()
+        .filter((e) => e.text.startsWith('started pid')),
+    ).toEqual([]);
   });
 
   it('untrusting a plugin stops its running server from serving calls', async () => {
@@ -126,7 +135,12 @@ describe('gateway access checks (real stdio servers)', () => {
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(refused.message).toContain('changed since you trusted it');
     expect(refused.message).toContain(`chatos trust ${PLUGIN}`);
-    expect(host.mcp.connections.snapshot().flatMap((s) => s.leases).map((l) => l.conversationId)).not.toContain('conv-2');
+    expect(
+      host.mcp.connections
+        .snapshot()
+        .flatMap((s) => s.leases)
+        .map((l) => l.conversationId),
+    ).not.toContain('conv-2');
 
     trustPlugin(host, PLUGIN);
     expect(textOf((await host.gateway.callTool(caller('conv-2'), ECHO, { text: 'trusted again' })).result)).toBe('trusted again');

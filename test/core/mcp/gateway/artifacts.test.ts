@@ -54,7 +54,6 @@ describe('image results become artifacts (docs/rules/gateway.md#images-become-ar
   });
 });
 
-
 describe('image types a server names', () => {
   it('an image whose type is an Object.prototype member is dropped with a note, never written', () => {
     const dir = tempDir();

@@ -61,8 +61,19 @@ describe('gateway _meta injection (real stdio servers)', () => {
     trustPlugin(host, 'com.example.user');
     const told = async (who: ReturnType<typeof caller>, tool: string) => JSON.parse(textOf((await host.gateway.callTool(who, tool, {})).result)).chatos.caller;
 
-    expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'agent', appId: 'chatos', agentId: 'agent-7', conversationId: 'conv-a', flow: 'main' });
-    expect(await told(caller('ui-1', { appId: 'com.example.builtin', fromPage: true }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'page', appId: 'com.example.builtin', conversationId: 'ui-1', flow: 'main' });
+    expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({
+      kind: 'agent',
+      appId: 'chatos',
+      agentId: 'agent-7',
+      conversationId: 'conv-a',
+      flow: 'main',
+    });
+    expect(await told(caller('ui-1', { appId: 'com.example.builtin', fromPage: true }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({
+      kind: 'page',
+      appId: 'com.example.builtin',
+      conversationId: 'ui-1',
+      flow: 'main',
+    });
     expect(await told(caller('cli-1', { flow: 'sub' }), 'mcp_com_example_builtin_main_echo_meta')).toEqual({ kind: 'app', appId: 'chatos', conversationId: 'cli-1', flow: 'sub' });
     expect(await told(caller('conv-a', { agentId: 'agent-7' }), 'mcp_com_example_user_main_echo_meta')).toBeUndefined();
   });

@@ -11,7 +11,10 @@ const SERVER = 'chatos::fx';
 const tool = (name: string) => `mcp_fx_${name}`;
 
 async function confirmHost(options: { scheduler?: TestScheduler; permissions?: Record<string, string> } = {}) {
-  const test = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer(options.permissions ? { permissions: options.permissions } : {}) }), options.scheduler ? { scheduler: options.scheduler } : {});
+  const test = await startTestHost(
+    ({ home }) => writeMcpYaml(home, { fx: fixtureServer(options.permissions ? { permissions: options.permissions } : {}) }),
+    options.scheduler ? { scheduler: options.scheduler } : {},
+  );
   const required: ToolConfirmationRequest[] = [];
   test.host.confirmations.on('required', (request) => required.push(request));
   const count = async () => Number(textOf((await test.host.gateway.callTool(caller(), tool('count'), {})).result));
@@ -49,12 +52,19 @@ describe('permission levels (docs/rules/confirmation.md#permission-levels)', () 
       writePlugin(
         pluginRoot,
         'com.example.perm',
-        { id: 'com.example.perm', name: 'p', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, permissions: { 'echo*': 'confirm', count: 'navigate' } } } }] },
+        {
+          id: 'com.example.perm',
+          name: 'p',
+          version: '1.0.0',
+          apps: [{ id: 'main', name: 'm', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, permissions: { 'echo*': 'confirm', count: 'navigate' } } } }],
+        },
         { 'index.mjs': '', 'server.mjs': `import ${JSON.stringify(GATEWAY_SERVER)};\n` },
       ),
     );
     trustPlugin(host, 'com.example.perm');
-    const levels = Object.fromEntries((await host.gateway.listTools(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]));
+    const levels = Object.fromEntries(
+      (await host.gateway.listTools(caller())).tools.filter((t) => t.serverId.startsWith('com.example.perm')).map((t) => [t.rawName, `${t.permission}/${t.permissionSource}`]),
+    );
     expect(levels).toMatchObject({ echo: 'confirm/config', echo_meta: 'confirm/config', count: 'navigate/config', dangerous: 'confirm/annotation', crash: 'write/default' });
     // The registry row alone carries them and the _meta every call gets, so a reload builds the definition from the row, not by re-joining the catalog.
     const row = host.registry.listServers().find((r) => r.id.startsWith('com.example.perm'))!;
@@ -150,6 +160,16 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
   it('every call leaves an audit record', async () => {
     const { host } = await confirmHost();
     await host.gateway.callTool(caller('c9', { agentId: 'writer' }), tool('echo'), { text: 'hi' });
-    expect(host.audit.query({ limit: 1 })[0]).toMatchObject({ agentId: 'writer', conversationId: 'c9', appId: 'chatos', flow: 'main', serverId: SERVER, tool: tool('echo'), permission: 'write', decision: 'auto', outcome: 'ok' });
+    expect(host.audit.query({ limit: 1 })[0]).toMatchObject({
+      agentId: 'writer',
+      conversationId: 'c9',
+      appId: 'chatos',
+      flow: 'main',
+      serverId: SERVER,
+      tool: tool('echo'),
+      permission: 'write',
+      decision: 'auto',
+      outcome: 'ok',
+    });
   });
 });

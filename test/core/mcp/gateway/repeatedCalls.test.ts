@@ -14,7 +14,10 @@ const SERVER = 'chatos::fx';
 const ECHO = 'mcp_fx_echo';
 
 async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GatewayError);
   return error as GatewayError;
 }
@@ -88,4 +91,3 @@ describe('repeated identical calls', () => {
     expect(decisions).toEqual(['declined', 'declined']);
   });
 });
-

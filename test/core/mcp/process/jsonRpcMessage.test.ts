@@ -19,7 +19,11 @@ const samples: unknown[] = [
   // Results the hand check takes, and the near misses it must leave to the schemas.
   { jsonrpc: '2.0', id: 19, result: new Date(0) },
   Object.assign(Object.create(null), { jsonrpc: '2.0', id: 21, result: Object.assign(Object.create(null), { a: 1 }) }),
-  new (class Reply { jsonrpc = '2.0'; id = 22; result = {}; })(),
+  new (class Reply {
+    jsonrpc = '2.0';
+    id = 22;
+    result = {};
+  })(),
   { jsonrpc: '2.0', id: 20, result: Object.create({ _meta: 'inherited' }) },
   { jsonrpc: '2.0', id: 0, result: { content: [], isError: false, anything: { nested: [1, 2] } } },
   { jsonrpc: '2.0', id: -0, result: {} },

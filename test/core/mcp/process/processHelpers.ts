@@ -34,7 +34,10 @@ export function livingProcesses(): PsRow[] {
 }
 
 export const isRunning = (pid: number) => livingProcesses().some((row) => row.pid === pid);
-export const groupOf = (pgid: number) => livingProcesses().filter((row) => row.pgid === pgid).map((row) => row.pid);
+export const groupOf = (pgid: number) =>
+  livingProcesses()
+    .filter((row) => row.pgid === pgid)
+    .map((row) => row.pid);
 
 export function descendantsOf(pid: number): number[] {
   const rows = livingProcesses();

@@ -40,7 +40,10 @@ describe('ProcessTransport: stdout and stderr', () => {
     expect(await callText(client, 'echo', { text: 'after the garbage' })).toBe('after the garbage');
 
     expect(codesOf(errors)).toEqual(['NON_JSON_STDOUT', 'NON_JSON_STDOUT', 'INVALID_JSONRPC']);
-    const faults = log.entries().filter((entry) => entry.stream === 'fault').map((entry) => entry.text);
+    const faults = log
+      .entries()
+      .filter((entry) => entry.stream === 'fault')
+      .map((entry) => entry.text);
     expect(faults[0]).toContain('"Server starting... (not JSON)"');
     expect(faults[1]).toContain('DEBUG: this line is not JSON-RPC');
   });
@@ -101,7 +104,11 @@ describe('ProcessTransport: arguments and environment', () => {
       process.env.CHATOS_SECRET_TEST = 'hunter2';
       const env = serverEnvironment(process.env, undefined, { EXTRA: '1' });
       expect(Object.keys(env).sort()).toEqual([...Object.keys(env).filter((key) => key !== 'EXTRA'), 'EXTRA'].sort());
-      expect(Object.keys(env).filter((key) => key !== 'EXTRA').every((key) => INHERITED_ENV_NAMES.includes(key) || key.startsWith('LC_'))).toBe(true);
+      expect(
+        Object.keys(env)
+          .filter((key) => key !== 'EXTRA')
+          .every((key) => INHERITED_ENV_NAMES.includes(key) || key.startsWith('LC_')),
+      ).toBe(true);
       expect(env.EXTRA).toBe('1');
     });
   });

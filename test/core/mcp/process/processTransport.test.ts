@@ -21,7 +21,10 @@ describe('ProcessTransport: starting and stopping', () => {
     expect(elapsed).toBeLessThan(4500);
     expect(isRunning(pid)).toBe(false);
     expect(transport.exitInfo?.signal).toBe('SIGKILL');
-    const lifecycle = log.entries().filter((entry) => entry.stream === 'lifecycle').map((entry) => entry.text);
+    const lifecycle = log
+      .entries()
+      .filter((entry) => entry.stream === 'lifecycle')
+      .map((entry) => entry.text);
     expect(lifecycle).toEqual(expect.arrayContaining(['closing stdin', `SIGTERM to process group ${pid}`, `SIGKILL to process group ${pid}`, 'process tree ended']));
   });
 

@@ -42,7 +42,7 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     expect(pidsOf(host, 'chatos::shared')).toEqual([pidOf(first.result)]);
   });
 
-  it("the first lease of a stateful server reminds the agent of mcp_release; mcp_release ends it and the next call gets a new process", async () => {
+  it('the first lease of a stateful server reminds the agent of mcp_release; mcp_release ends it and the next call gets a new process', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const who = caller('conv-r');
     const first = await host.gateway.callTool(who, PID, {});
@@ -57,7 +57,12 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     const released = await host.gateway.callTool(who, 'mcp_release', { serverId: STATEFUL });
     expect(textOf(released.result)).toContain('Released');
     expect(isAlive(oldPid)).toBe(false); // release waits for the process tree to end
-    expect(host.mcp.connections.snapshot().find((s) => s.serverId === STATEFUL)!.leases.map((l) => l.conversationId)).toEqual(['conv-other']);
+    expect(
+      host.mcp.connections
+        .snapshot()
+        .find((s) => s.serverId === STATEFUL)!
+        .leases.map((l) => l.conversationId),
+    ).toEqual(['conv-other']);
 
     const after = await host.gateway.callTool(who, PID, {});
     expect(pidOf(after.result)).not.toBe(oldPid);
@@ -116,7 +121,15 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     });
     runtimes.push(runtime);
     await runtime.start();
-    const gateway = new ToolGateway({ runtime, runGate: host.runGate, registry: host.registry, artifactsDir: path.join(home, 'chatos', 'artifacts'), mcpConfigFile: configFile, defaultWorkdir: home, now: () => now });
+    const gateway = new ToolGateway({
+      runtime,
+      runGate: host.runGate,
+      registry: host.registry,
+      artifactsDir: path.join(home, 'chatos', 'artifacts'),
+      mcpConfigFile: configFile,
+      defaultWorkdir: home,
+      now: () => now,
+    });
 
     const idlePid = pidOf((await gateway.callTool(caller('conv-idle'), PID, {})).result);
     const busyPid = pidOf((await gateway.callTool(caller('conv-busy'), PID, {})).result);
@@ -144,7 +157,10 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     const def = host.mcp.definition(STATEFUL)!;
     const before = pidOf((await host.gateway.callTool(caller('conv-c'), PID, {})).result);
     const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
-    const startingOutcome = starting.then(() => 'started', (error: Error) => error.message);
+    const startingOutcome = starting.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
     await waitUntil(() => fixtureChildren().length === 2, 'the second server process to spawn');
     await connections.closeAll();
     // closeAll waited for the one that was starting: neither it nor the running server is left.
@@ -155,4 +171,3 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     expect(connections.snapshot()).toEqual([]);
   });
 });
-

@@ -29,6 +29,12 @@ describe('@modelcontextprotocol/server-everything through the gateway', () => {
     // Each conversation has its own client (its own HTTP session); both work.
     const other = await host.gateway.callTool(caller('conv-h2'), 'mcp_everything_echo', { message: 'second session' });
     expect(textOf(other.result)).toBe('Echo: second session');
-    expect(host.mcp.connections.snapshot().find((s) => s.serverId === 'chatos::everything')!.leases.map((l) => l.conversationId).sort()).toEqual(['conv-h', 'conv-h2']);
+    expect(
+      host.mcp.connections
+        .snapshot()
+        .find((s) => s.serverId === 'chatos::everything')!
+        .leases.map((l) => l.conversationId)
+        .sort(),
+    ).toEqual(['conv-h', 'conv-h2']);
   });
 });

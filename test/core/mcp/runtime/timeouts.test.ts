@@ -23,7 +23,14 @@ function stderrLine(host: Host, needle: string, timeoutMs = 10_000): Promise<str
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`no stderr line with "${needle}" within ${timeoutMs} ms; log:\n${log.entries().map((e) => `${e.stream}: ${e.text}`).join('\n')}`));
+      reject(
+        new Error(
+          `no stderr line with "${needle}" within ${timeoutMs} ms; log:\n${log
+            .entries()
+            .map((e) => `${e.stream}: ${e.text}`)
+            .join('\n')}`,
+        ),
+      );
     }, timeoutMs);
     const stop = log.onAppend((entry) => {
       if (entry.stream !== 'stderr' || !entry.text.includes(needle)) return;

@@ -6,7 +6,17 @@ import { caller, startTestHost, textOf } from '../../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../../helpers/providerServer.js';
 import { knowledgeModule } from '../../../../src/core/mcp/settings/tools/knowledge.tools.js';
 
-const NINE = ['list_knowledge_bases', 'get_knowledge_base', 'create_knowledge_base', 'update_knowledge_base', 'delete_knowledge_base', 'search_knowledge_base', 'list_documents', 'add_document', 'delete_document'];
+const NINE = [
+  'list_knowledge_bases',
+  'get_knowledge_base',
+  'create_knowledge_base',
+  'update_knowledge_base',
+  'delete_knowledge_base',
+  'search_knowledge_base',
+  'list_documents',
+  'add_document',
+  'delete_document',
+];
 
 function confirmationsOf(host: Awaited<ReturnType<typeof startTestHost>>['host']) {
   const required: ToolConfirmationRequest[] = [];
@@ -29,7 +39,11 @@ describe('the knowledge tools behind the gateway', () => {
   it('offers the nine tools of docs/rules/knowledge.md#the-settings-tools at their levels, all in the knowledge domain', async () => {
     const { host } = await startTestHost();
     const { tools } = await host.gateway.listTools(caller());
-    const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`)).map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]));
+    const levels = Object.fromEntries(
+      tools
+        .filter((t) => t.serverId === 'chatos::settings' && NINE.some((n) => t.name === `mcp_settings_${n}`))
+        .map((t) => [t.name.replace('mcp_settings_', ''), `${t.permission}/${t.permissionSource}`]),
+    );
     expect(levels).toEqual({
       list_knowledge_bases: 'read/config',
       get_knowledge_base: 'read/config',
@@ -71,7 +85,11 @@ describe('the knowledge tools behind the gateway', () => {
     expect(provider.requests.map((r) => r.body.input)).toEqual([['ChatOS embedding check']]);
 
     // Add a document: asks, and nothing more reaches the embedding model before the answer.
-    const adding = host.gateway.callTool(caller(), 'mcp_settings_add_document', { id: 'garden', title: 'pests.md', text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.' });
+    const adding = host.gateway.callTool(caller(), 'mcp_settings_add_document', {
+      id: 'garden',
+      title: 'pests.md',
+      text: '# Pests\n\nLadybugs eat aphids under the leaves.\n\n# Soil\n\nTomatoes like compost.',
+    });
     const addAsk = await asks.next();
     expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
     expect(provider.requests).toHaveLength(1);

@@ -109,7 +109,9 @@ describe('confirm tools register with the confirmation service (docs/rules/setti
       summary: 'Change agent "w": apps to "p/a" (MCP on: ["x::y"], prompts off); knowledge bases it may search to []',
       risk: 'high',
     });
-    expect(summaryOf('mcp_settings_set_tool_enabled', { serverId: 'chatos::fs', tool: 'write_file', enabled: true }).summary).toBe('Switch on tool "write_file" of server "chatos::fs" for every conversation (every model may call it again)');
+    expect(summaryOf('mcp_settings_set_tool_enabled', { serverId: 'chatos::fs', tool: 'write_file', enabled: true }).summary).toBe(
+      'Switch on tool "write_file" of server "chatos::fs" for every conversation (every model may call it again)',
+    );
     expect(summaryOf('mcp_settings_update_knowledge_base', { id: 'docs', embeddingModel: null }).summary).toBe('Change knowledge base "docs": search by words only (no embedding model)');
   });
 

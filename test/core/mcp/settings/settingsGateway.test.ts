@@ -34,7 +34,17 @@ async function wiredGateway(host: Host) {
     inProcessServers: new Map([[SETTINGS_SERVER_NAME, () => createSettingsServer(ctx!)]]),
   });
   runtimes.push(runtime);
-  ctx = createSettingsContext({ agents: host.agents, registry: host.registry, catalog: host.catalog, rescan: async () => host.rescan(), runtime, snapshots: () => runtime.connections.snapshot(), serverSettings: host.serverSettings, alwaysAllow: host.alwaysAllow, knowledge: host.knowledge });
+  ctx = createSettingsContext({
+    agents: host.agents,
+    registry: host.registry,
+    catalog: host.catalog,
+    rescan: async () => host.rescan(),
+    runtime,
+    snapshots: () => runtime.connections.snapshot(),
+    serverSettings: host.serverSettings,
+    alwaysAllow: host.alwaysAllow,
+    knowledge: host.knowledge,
+  });
   await runtime.start();
   registerSettingsConfirmables(host.confirmations);
   const gateway = new ToolGateway({
@@ -67,7 +77,12 @@ describe('the settings server behind the gateway', () => {
     const { tools, problems } = await gateway.listTools(caller());
     expect(problems).toEqual([]);
     const levels = Object.fromEntries(tools.filter((t) => t.serverId === 'chatos::settings').map((t) => [t.name, `${t.permission}/${t.permissionSource}`]));
-    expect(levels).toMatchObject({ mcp_settings_list_agents: 'read/config', mcp_settings_update_agent: 'write/config', mcp_settings_delete_agent: 'confirm/config', mcp_settings_grant_access: 'confirm/config' });
+    expect(levels).toMatchObject({
+      mcp_settings_list_agents: 'read/config',
+      mcp_settings_update_agent: 'write/config',
+      mcp_settings_delete_agent: 'confirm/config',
+      mcp_settings_grant_access: 'confirm/config',
+    });
     // A sub-flow agent sees it too.
     expect((await gateway.listTools(caller('conv-sub', { flow: 'sub' }))).tools.map((t) => t.name)).toContain('mcp_settings_list_agents');
   });
@@ -121,7 +136,9 @@ describe('the settings server behind the gateway', () => {
     const { host } = await startTestHost();
     const { gateway } = await wiredGateway(host);
     const result = await gateway.callTool(caller(), 'mcp_settings_list_mcp_servers', {});
-    const settings = (result.result.structuredContent as { servers: { id: string; state: { kind: string }; category: string; tools?: { name: string }[] }[] }).servers.find((s) => s.id === 'chatos::settings');
+    const settings = (result.result.structuredContent as { servers: { id: string; state: { kind: string }; category: string; tools?: { name: string }[] }[] }).servers.find(
+      (s) => s.id === 'chatos::settings',
+    );
     expect(settings).toMatchObject({ category: 'assistant', state: { kind: 'running' } });
     expect(settings?.tools?.map((t) => t.name)).toContain('set_tool_enabled');
   });

@@ -109,7 +109,11 @@ describe('agents tools', () => {
 describe('apps tools', () => {
   it('list_apps shows the apps, the broken plugin and its problems; rescan_apps picks up a new plugin', async () => {
     const { call, pluginRoot } = await settingsWorld();
-    type AppsView = { apps: { pluginId: string; appId: string; server: unknown; problems: unknown[] }[]; plugins: { id: string | null; dir: string; status: string; problems: { file: string }[] }[]; otherProblems: unknown[] };
+    type AppsView = {
+      apps: { pluginId: string; appId: string; server: unknown; problems: unknown[] }[];
+      plugins: { id: string | null; dir: string; status: string; problems: { file: string }[] }[];
+      otherProblems: unknown[];
+    };
     const listed = await call('list_apps');
     const view = dataOf<AppsView>(listed);
     expect(view.apps.map((a) => `${a.pluginId}/${a.appId}`).sort()).toEqual(['com.example.git/status', 'com.example.wsl/distros']);
@@ -160,7 +164,7 @@ describe('registry tools', () => {
     expect(errorText(await call('list_registry_servers', { appId: 'nobody' }))).toContain('no app "nobody" is registered');
   });
 
-  it('shows the names of a server\'s environment variables, never their values', async () => {
+  it("shows the names of a server's environment variables, never their values", async () => {
     const { host, call } = await settingsWorld();
     host.registry.registerMcpServer('chatos', { name: 'keyed', url: 'cmd://node server.js', env: { API_KEY: 'secret-value' } });
     const result = await call('list_registry_servers');
@@ -171,7 +175,8 @@ describe('registry tools', () => {
 
 describe('mcp tools', () => {
   type McpView = { servers: { id: string; category: string; origin: string; state: { kind: string }; tools?: { name: string; enabled: boolean }[] }[] };
-  const fx = async (call: (name: string) => Promise<import('@modelcontextprotocol/sdk/types.js').CallToolResult>) => dataOf<McpView>(await call('list_mcp_servers')).servers.find((s) => s.id === 'chatos::fx')!;
+  const fx = async (call: (name: string) => Promise<import('@modelcontextprotocol/sdk/types.js').CallToolResult>) =>
+    dataOf<McpView>(await call('list_mcp_servers')).servers.find((s) => s.id === 'chatos::fx')!;
 
   it('list_mcp_servers shows each server with its state, and its tools once it has run', async () => {
     const { host, call } = await settingsWorld();
@@ -179,7 +184,12 @@ describe('mcp tools', () => {
     await host.gateway.listTools(caller());
     const running = await fx(call);
     expect(running.state.kind).toBe('running');
-    expect(running.tools).toEqual(expect.arrayContaining([{ name: 'echo', enabled: true }, { name: 'count', enabled: true }]));
+    expect(running.tools).toEqual(
+      expect.arrayContaining([
+        { name: 'echo', enabled: true },
+        { name: 'count', enabled: true },
+      ]),
+    );
   });
 
   it('set_tool_enabled persists in the server settings, and the gateway stops offering the tool', async () => {
@@ -213,7 +223,15 @@ describe('handler errors', () => {
     const failing: ToolModule = {
       domain: 'failing',
       tools: [
-        defineTool({ name: 'explode', description: 'Throws.', permission: 'write', inputSchema: {}, handler: async () => { throw new Error('the disk is full'); } }),
+        defineTool({
+          name: 'explode',
+          description: 'Throws.',
+          permission: 'write',
+          inputSchema: {},
+          handler: async () => {
+            throw new Error('the disk is full');
+          },
+        }),
         defineTool({ name: 'fine', description: 'Works.', permission: 'read', inputSchema: {}, handler: async () => ({ content: [{ type: 'text', text: 'ok' }] }) }),
       ],
     };

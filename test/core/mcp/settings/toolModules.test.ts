@@ -20,7 +20,10 @@ describe('tool modules follow one file per domain (docs/rules/settings-server.md
   });
 
   it('each module lives in <domain>.tools.ts, exports exactly that module, and every such file is listed in MODULES', async () => {
-    const files = fs.readdirSync(TOOLS_DIR).filter((f) => f.endsWith('.tools.ts')).sort();
+    const files = fs
+      .readdirSync(TOOLS_DIR)
+      .filter((f) => f.endsWith('.tools.ts'))
+      .sort();
     expect(files).toEqual(MODULES.map((m) => `${m.domain}.tools.ts`).sort());
     for (const file of files) {
       const exported = Object.values(await import(path.join(TOOLS_DIR, file))).filter(isToolModule);

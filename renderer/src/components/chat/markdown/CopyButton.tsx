@@ -39,4 +39,3 @@ export function CopyButton({ text, testId }: { text: string; testId?: string }) 
     />
   );
 }
-

@@ -102,7 +102,7 @@ const PlainPiece = memo(function PlainPiece({ text }: { text: string }): ReactNo
 /** Pieces of `text`, never cut between the halves of a surrogate pair. */
 function piecesOf(text: string): string[] {
   const pieces: string[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + PLAIN_PIECE_CHARS);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;

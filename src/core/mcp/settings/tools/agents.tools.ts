@@ -6,7 +6,12 @@ import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 const fields = AgentInputSchema.shape;
 
 function unknownAgent(id: string, ctx: SettingsContext) {
-  return errorResult(`no agent "${id}"${didYouMean(id, ctx.agents.list().map((a) => a.id))}; list them with list_agents`);
+  return errorResult(
+    `no agent "${id}"${didYouMean(
+      id,
+      ctx.agents.list().map((a) => a.id),
+    )}; list them with list_agents`,
+  );
 }
 
 const appsOf = (agent: Pick<Agent, 'uiApps'>) => agent.uiApps.map((app) => `${app.pluginId}/${app.appId}`);
@@ -26,7 +31,9 @@ export const agentsModule: ToolModule = {
       permission: 'read',
       inputSchema: {},
       async handler(_args, ctx) {
-        const agents = ctx.agents.list().map((agent) => ({ id: agent.id, name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, apps: appsOf(agent) }));
+        const agents = ctx.agents
+          .list()
+          .map((agent) => ({ id: agent.id, name: agent.name, description: agent.description, hostAppId: agent.hostAppId, language: agent.language, apps: appsOf(agent) }));
         return dataResult(`${agents.length} agent${agents.length === 1 ? '' : 's'}.`, { agents });
       },
     }),
@@ -42,15 +49,22 @@ export const agentsModule: ToolModule = {
     }),
     defineTool({
       name: 'create_agent',
-      description: 'Create an agent. Its id is derived from its name unless given. hostAppId is the app it acts for: its grants decide which servers and prompts the agent may use. Asks the user first.',
+      description:
+        'Create an agent. Its id is derived from its name unless given. hostAppId is the app it acts for: its grants decide which servers and prompts the agent may use. Asks the user first.',
       permission: 'confirm',
       risk: 'medium',
       inputSchema: fields,
-      summary: (args) => `Create agent ${quoted(args.name)}${args.id ? ` (id ${quoted(args.id)})` : ''} acting for app ${quoted(args.hostAppId)}${args.uiApps.length ? ` using ${appsOf(args).map(quoted).join(', ')}` : ''}`,
+      summary: (args) =>
+        `Create agent ${quoted(args.name)}${args.id ? ` (id ${quoted(args.id)})` : ''} acting for app ${quoted(args.hostAppId)}${args.uiApps.length ? ` using ${appsOf(args).map(quoted).join(', ')}` : ''}`,
       async handler(args, ctx) {
         // An agent acting for an app the registry does not know would see nothing; say so rather than store it.
         if (!ctx.registry.isKnownApp(args.hostAppId)) {
-          return errorResult(`no app "${args.hostAppId}" is registered${didYouMean(args.hostAppId, ctx.registry.listApps().map((a) => a.appId))}; an agent acts for a registered app (default "chatos")`);
+          return errorResult(
+            `no app "${args.hostAppId}" is registered${didYouMean(
+              args.hostAppId,
+              ctx.registry.listApps().map((a) => a.appId),
+            )}; an agent acts for a registered app (default "chatos")`,
+          );
         }
         const agent = ctx.agents.create(args);
         return dataResult(`Created agent "${agent.id}".`, { agent });

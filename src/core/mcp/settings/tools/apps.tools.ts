@@ -66,7 +66,8 @@ export const appsModule: ToolModule = {
   tools: [
     defineTool({
       name: 'list_apps',
-      description: "List the installed UI apps (from plugins) with their MCP server and prompt, and every problem found in them: each app's own, each plugin's (invalid, overridden or shadowed plugins included), and any others.",
+      description:
+        "List the installed UI apps (from plugins) with their MCP server and prompt, and every problem found in them: each app's own, each plugin's (invalid, overridden or shadowed plugins included), and any others.",
       permission: 'read',
       inputSchema: {},
       async handler(_args, ctx) {

@@ -54,7 +54,10 @@ export const knowledgeModule: ToolModule = {
         guarded(async () => {
           const base = await ctx.knowledge.get(id);
           const stale = base.embeddingModel !== null && base.counts.chunks > 0 && base.embeddedWith?.model !== base.embeddingModel;
-          return dataResult(`Knowledge base "${base.name}": ${plural(base.counts.files, 'file')}, ${plural(base.counts.chunks, 'chunk')}${stale ? '; its vectors are not from its current model (re-embed it)' : ''}.`, { knowledgeBase: base });
+          return dataResult(
+            `Knowledge base "${base.name}": ${plural(base.counts.files, 'file')}, ${plural(base.counts.chunks, 'chunk')}${stale ? '; its vectors are not from its current model (re-embed it)' : ''}.`,
+            { knowledgeBase: base },
+          );
         }),
     }),
     defineTool({
@@ -109,9 +112,14 @@ export const knowledgeModule: ToolModule = {
     }),
     defineTool({
       name: 'search_knowledge_base',
-      description: 'Search a knowledge base: by words (BM25) and, when it has embeddings, by meaning too. Returns the best chunks with their score, source file, position and heading. Cite the file (and heading) of the chunks you use.',
+      description:
+        'Search a knowledge base: by words (BM25) and, when it has embeddings, by meaning too. Returns the best chunks with their score, source file, position and heading. Cite the file (and heading) of the chunks you use.',
       permission: 'read',
-      inputSchema: { id: baseId, query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for, in words'), limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)') },
+      inputSchema: {
+        id: baseId,
+        query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for, in words'),
+        limit: z.number().int().min(1).max(50).optional().describe('How many chunks (default 5)'),
+      },
       handler: ({ id, query, limit }, ctx) =>
         guarded(async () => {
           const result = await ctx.knowledge.search(id, query, limit ? { limit } : {});
@@ -131,7 +139,10 @@ export const knowledgeModule: ToolModule = {
       handler: ({ id, ...page }, ctx) =>
         guarded(async () => {
           const result = await ctx.knowledge.listDocuments(id, page);
-          return dataResult(`${plural(result.files.length, 'file')}, ${plural(result.total, 'chunk')}${page.file ? ` in "${page.file}"` : ''}; showing ${result.chunks.length} from ${result.offset}.`, { knowledgeBaseId: id, ...result });
+          return dataResult(
+            `${plural(result.files.length, 'file')}, ${plural(result.total, 'chunk')}${page.file ? ` in "${page.file}"` : ''}; showing ${result.chunks.length} from ${result.offset}.`,
+            { knowledgeBaseId: id, ...result },
+          );
         }),
     }),
     defineTool({
@@ -139,12 +150,19 @@ export const knowledgeModule: ToolModule = {
       description: 'Add a text to a knowledge base: it is split into chunks and, when the base has an embedding model, embedded. A text added again under the same title replaces the old one.',
       permission: 'confirm',
       risk: 'medium',
-      inputSchema: { id: baseId, text: z.string().min(1).max(5_000_000).describe('The text (Markdown welcome)'), title: z.string().max(200).optional().describe('Its source name, shown with every chunk (default "text")') },
+      inputSchema: {
+        id: baseId,
+        text: z.string().min(1).max(5_000_000).describe('The text (Markdown welcome)'),
+        title: z.string().max(200).optional().describe('Its source name, shown with every chunk (default "text")'),
+      },
       summary: ({ id, text, title }) => `Add ${quoted(title?.trim() || 'text')} (${text.length} characters) to knowledge base ${quoted(id)}`,
       handler: ({ id, text, title }, ctx) =>
         guarded(async () => {
           const added = await ctx.knowledge.addText(id, text, title ?? 'text');
-          return dataResult(`Added "${added.file}" as ${plural(added.chunks, 'chunk')}${added.embedded ? ', embedded' : ''}${added.replaced ? ` (replacing ${added.replaced})` : ''}.`, { knowledgeBaseId: id, ...added });
+          return dataResult(`Added "${added.file}" as ${plural(added.chunks, 'chunk')}${added.embedded ? ', embedded' : ''}${added.replaced ? ` (replacing ${added.replaced})` : ''}.`, {
+            knowledgeBaseId: id,
+            ...added,
+          });
         }),
     }),
     defineTool({
@@ -152,8 +170,11 @@ export const knowledgeModule: ToolModule = {
       description: 'Delete one chunk (chunkId, as list_documents shows it) or every chunk of one source file (file) from a knowledge base.',
       permission: 'confirm',
       risk: 'high',
-      inputSchema: { id: baseId, chunkId: z.string().optional().describe('One chunk\'s id'), file: z.string().optional().describe('A source file: all its chunks') },
-      summary: ({ id, chunkId, file }) => (file !== undefined && chunkId === undefined ? `Delete every chunk of ${quoted(file)} from knowledge base ${quoted(id)}` : `Delete chunk ${chunkId === undefined ? '(none given)' : quoted(chunkId)} from knowledge base ${quoted(id)}`),
+      inputSchema: { id: baseId, chunkId: z.string().optional().describe("One chunk's id"), file: z.string().optional().describe('A source file: all its chunks') },
+      summary: ({ id, chunkId, file }) =>
+        file !== undefined && chunkId === undefined
+          ? `Delete every chunk of ${quoted(file)} from knowledge base ${quoted(id)}`
+          : `Delete chunk ${chunkId === undefined ? '(none given)' : quoted(chunkId)} from knowledge base ${quoted(id)}`,
       handler: ({ id, chunkId, file }, ctx) =>
         guarded(async () => {
           if ((chunkId === undefined) === (file === undefined)) return errorResult('give exactly one of chunkId (one chunk) or file (all chunks of a file)');

@@ -16,7 +16,12 @@ function grantees(ctx: SettingsContext, kind: GrantKind): Map<string, string[]> 
 }
 
 function unknownApp(ctx: SettingsContext, app: string) {
-  return errorResult(`no app "${app}" is registered${didYouMean(app, ctx.registry.listApps().map((a) => a.appId))}`);
+  return errorResult(
+    `no app "${app}" is registered${didYouMean(
+      app,
+      ctx.registry.listApps().map((a) => a.appId),
+    )}`,
+  );
 }
 
 // Env values may be secrets (API keys): only their names leave the host.

@@ -151,6 +151,8 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
     const textInList = async (row: ReturnType<typeof page.getByTestId>) => {
       for (const at of [0, 0.5, 1]) {
         await page.getByTestId('chat-scroll').evaluate((box, share) => box.scrollTo({ top: share * box.scrollHeight }), at);
+        // A jump is a fling: the rows it lands on are boxes until the view stands still (rowBudget.tsx).
+        await expect.poll(() => page.locator('[data-pending-message]').count()).toBe(0);
         if (await row.count()) return (await row.textContent()) ?? '';
       }
       return '';

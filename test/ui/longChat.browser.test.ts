@@ -183,6 +183,74 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await page.getByTestId('chat-search').fill('');
   });
 
+  it('flung, rows coming into view wait as boxes and render once the view slows, the view staying where the user put it; a row seen before waits as a box of its own height', async () => {
+    const id = await conversationWith('flung', (dir, id) => writeConversationLog(dir, id, longConversationMessages(400, 'helper')));
+    await openRoute(page, `#/chat/${id}`, 'chat-pane');
+    await page.locator('[data-message="m399"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const box = (await scroll().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Every box that appears, with its height: the frames where a fling lands are gone before a test could look.
+    await page.evaluate(() => {
+      const boxes: { id: string; height: number }[] = ((window as any).__boxes = []);
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes)
+            for (const el of node instanceof HTMLElement ? [node, ...node.querySelectorAll<HTMLElement>('[data-pending-message]')] : [])
+              if (el.dataset.pendingMessage) boxes.push({ id: el.dataset.pendingMessage, height: parseFloat(el.style.height) });
+      }).observe(document.querySelector('[data-testid="chat-scroll"]')!, { childList: true, subtree: true });
+    });
+    const boxes = () => page.evaluate(() => (window as any).__boxes as { id: string; height: number }[]);
+    const settled = async () => {
+      await expect.poll(() => page.locator('[data-pending-message]').count(), { timeout: 20_000 }).toBe(0);
+      // What is in view is whole messages, with their text.
+      expect(await page.locator('[data-message]').count()).toBeGreaterThan(0);
+      const heights = await page
+        .locator('.chat-row-body > [data-message]')
+        .evaluateAll((els) => els.map((el) => [el.getAttribute('data-message')!, el.parentElement!.getBoundingClientRect().height] as const));
+      return new Map(heights);
+    };
+
+    // The wheel is sent before the view moves: each step waits for the boxes it makes, then for the view to fill in.
+    await page.mouse.wheel(0, -4000);
+    await expect.poll(async () => (await boxes()).length).toBeGreaterThan(0);
+    // The row at the top of the view right after the wheel (a box or a message): the view stays with it while the boxes fill in.
+    const topRow = () =>
+      scroll().evaluate((view) => {
+        const top = view.getBoundingClientRect().top;
+        const rows = [...view.querySelectorAll<HTMLElement>('[data-row]')];
+        return rows.find((row) => row.getBoundingClientRect().bottom > top + 1)?.dataset.row;
+      });
+    const atWheel = await topRow();
+    expect(atWheel).toBeDefined();
+    const seen = await settled();
+    expect(seen.size).toBeGreaterThan(0);
+    // Filled in, the view is where the user put it, far from the newest message, and the way back is the button.
+    const row = page.locator(`[data-row="${atWheel}"]`);
+    expect(
+      await row.evaluate((el) => {
+        const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+        const own = el.getBoundingClientRect();
+        return own.bottom > view.top && own.top < view.bottom;
+      }),
+    ).toBe(true);
+    expect(await gapToBottom()).toBeGreaterThan(2000);
+    expect(await scroll().getAttribute('data-following')).toBe('false');
+    await page.getByTestId('chat-jump-latest').waitFor({ state: 'visible' });
+    await screenshot(page, 'longchat-03b-flung-settled');
+
+    // Away and back: the rows seen before come back as boxes of the height they had, so nothing moves when they render.
+    await page.evaluate(() => ((window as any).__boxes.length = 0));
+    await page.mouse.wheel(0, 4000);
+    await expect.poll(async () => (await boxes()).length).toBeGreaterThan(0);
+    await settled();
+    await page.evaluate(() => ((window as any).__boxes.length = 0));
+    await page.mouse.wheel(0, -4000);
+    const again = async () => (await boxes()).filter((b) => seen.has(b.id));
+    await expect.poll(async () => (await again()).length).toBeGreaterThan(0);
+    await settled();
+    for (const b of await again()) expect(b.height, `the box of ${b.id}`).toBeCloseTo(seen.get(b.id)!, 0);
+  });
+
   it('follows the output after a tool returned an image; scrolled up, a button counts what came and goes to the latest', async () => {
     const id = await conversationWith('pictures', (dir, id) => writeConversationLog(dir, id, longConversationMessages(200, 'helper')));
     await openRoute(page, `#/chat/${id}`, 'chat-pane');

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApprovalScope, ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import { api, errorLine } from '../../api/client';
-import { RISK_COLOR, useCountdown } from '../ConfirmationCard';
+import { RISK_COLOR, useCountdown } from '../confirmationCountdown';
 import { ConfirmationSummary } from '../ConfirmationSummary';
 import { ArgsList } from './ArgsList';
 

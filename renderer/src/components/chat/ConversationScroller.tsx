@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
 import { ReviewApproval } from './reviewApproval';
+import { BudgetedRow, scrolled } from './rowBudget';
 
 /** Closer to the bottom than this (px), the view counts as at the bottom: it follows new output again. */
 const AT_BOTTOM_PX = 48;
@@ -17,6 +18,10 @@ const PAGE_AHEAD_ROWS = 4;
  * some fifteen screens.
  */
 const PAGE_AHEAD_SCREENS = 8;
+/** Frames the bottom must rest, after a move to it, before the view stops checking it (rows measured late move it). */
+const SETTLE_FRAMES = 10;
+/** A row's height (px) before it was measured, when its message gives no estimate. */
+const ROW_ESTIMATE = 120;
 
 export interface ScrollerProps {
   rows: MessageRow[];
@@ -82,10 +87,26 @@ export function ConversationScroller(props: ScrollerProps) {
 
   // Rows + header + footer: the virtual list's items. The last index is the bottom.
   const items = 1 + rows.length + 1;
+  // Written to the scroller, not by virtua's scrollToIndex: that one scrolls to its target again on each measurement until
+  // sizes rest, whatever the user does meanwhile, so boxes filling in after a wheel up took the view back to the bottom.
+  // Here rows measured after the write (their sizes were estimates) move the bottom, and it is written again each frame
+  // until it rests, only while the view follows: the user's scrolling up ends it at once.
+  const settling = useRef(0);
   const toBottom = useCallback(() => {
-    const handle = list.current;
-    if (handle) handle.scrollToIndex(items - 1, { align: 'end' });
-  }, [items]);
+    const box = scroller.current;
+    if (!box) return;
+    box.scrollTop = box.scrollHeight;
+    let quiet = 0;
+    const again = () => {
+      if (!follow.current) return;
+      if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) ((box.scrollTop = box.scrollHeight), (quiet = 0));
+      else quiet++;
+      if (quiet < SETTLE_FRAMES) settling.current = requestAnimationFrame(again);
+    };
+    cancelAnimationFrame(settling.current);
+    settling.current = requestAnimationFrame(again);
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(settling.current), []);
 
   const setFollow = useCallback((value: boolean) => {
     if (follow.current === value) return;
@@ -161,8 +182,11 @@ export function ConversationScroller(props: ScrollerProps) {
     const onKey = (event: KeyboardEvent) => {
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
+    // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
+    const onMove = () => scrolled(box.scrollTop);
     const start = () => (userScrolling.current = true);
     const end = () => (userScrolling.current = false);
+    box.addEventListener('scroll', onMove, { capture: true, passive: true });
     box.addEventListener('wheel', onWheel, { passive: true });
     box.addEventListener('keydown', onKey);
     box.addEventListener('pointerdown', start);
@@ -170,6 +194,7 @@ export function ConversationScroller(props: ScrollerProps) {
     window.addEventListener('pointerup', end);
     window.addEventListener('touchend', end);
     return () => {
+      box.removeEventListener('scroll', onMove, { capture: true });
       box.removeEventListener('wheel', onWheel);
       box.removeEventListener('keydown', onKey);
       box.removeEventListener('pointerdown', start);
@@ -224,7 +249,13 @@ export function ConversationScroller(props: ScrollerProps) {
             </div>
             {rows.map((row) => (
               <div key={row.key} className={row.messageId !== undefined && row.messageId === target ? 'chat-row chat-row-target' : 'chat-row'} data-row={row.key}>
-                {row.node}
+                {row.messageId === undefined || row.confirmation ? (
+                  row.node
+                ) : (
+                  <BudgetedRow id={row.messageId} estimate={row.estimate ?? ROW_ESTIMATE} eager={row.messageId === target}>
+                    {row.node}
+                  </BudgetedRow>
+                )}
               </div>
             ))}
             <div key="chat-footer" className="chat-row chat-row-edge">

@@ -1,6 +1,7 @@
 import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { Fragment, memo, useContext, useState, type ReactNode } from 'react';
+import { Fragment, memo, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
@@ -325,6 +326,15 @@ export interface MessageRow {
   messageId?: string;
   /** A confirmation waiting for the user: brought into view, or announced. */
   confirmation?: boolean;
+  /** About how high (px) the row is, before it was ever shown: the list holds its place with it. */
+  estimate?: number;
+}
+
+/** A rough height of a message's row from its text (lines of about 100 characters) and tool calls, for a row never shown yet. */
+function estimateHeight(text: string, toolCalls: number, chrome: number): number {
+  let lines = 0;
+  for (const line of text.split('\n')) lines += 1 + Math.floor(line.length / 100);
+  return chrome + lines * 22 + toolCalls * 40;
 }
 
 /**
@@ -334,8 +344,13 @@ export interface MessageRow {
  * written, and the confirmations waiting, each group on one card. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations, onAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
+  // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
+  return useMemo(() => messageRows({ state, actions, confirmations, onAnswered, agentName, modelName }, t), [state, actions, confirmations, onAnswered, agentName, modelName, t]);
+}
+
+function messageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps, t: TFunction): MessageRow[] {
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
   const busy = state.phase.kind === 'running';
@@ -362,12 +377,18 @@ export function useMessageRows({ state, actions, confirmations = [], onAnswered,
     const siblingIds = ownValue(siblings, message.id);
     switch (message.role) {
       case 'user':
-        rows.push({ key: message.id, messageId: message.id, node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} /> });
+        rows.push({
+          key: message.id,
+          messageId: message.id,
+          estimate: estimateHeight(message.text, 0, 60),
+          node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} />,
+        });
         break;
       case 'assistant':
         rows.push({
           key: message.id,
           messageId: message.id,
+          estimate: estimateHeight(message.text, message.toolCalls.length, 70),
           node: (
             <AssistantBlock
               message={message}

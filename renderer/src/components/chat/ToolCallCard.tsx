@@ -4,14 +4,15 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
-import { CallProgress } from '../calls/CallProgress';
 import { ownValue } from '../../api/ownValue';
-import { useCountdown } from '../ConfirmationCard';
+import { useCountdown } from '../confirmationCountdown';
 import { ArgsList } from './ArgsList';
 import { Disclosure } from './Disclosure';
 import { useRowWords } from './rowContext';
 
 // Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
+// A call's progress bar (antd's Progress) only while a call runs.
+const CallProgress = lazy(() => import('../calls/CallProgress').then((m) => ({ default: m.CallProgress })));
 const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.SignInCard })));
 
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
@@ -206,7 +207,9 @@ function RunningCall(props: { conversationId: string; callId: string; progress: 
   };
   return (
     <div className="tool-call-running">
-      <CallProgress progress={props.progress} onCancel={() => void cancel()} cancelling={cancelling} />
+      <Suspense fallback={<LoadingOutlined />}>
+        <CallProgress progress={props.progress} onCancel={() => void cancel()} cancelling={cancelling} />
+      </Suspense>
     </div>
   );
 }

@@ -94,8 +94,8 @@ export function useConversation(conversationId: string | undefined, options: { l
       pagingNow.current = true;
       setPaging(direction);
       try {
-        // Pages twice the first window: a reader going far back asks half as often.
-        const view = await api.call('conversations.get', { id: conversationId, limit: Math.min(500, limit * 2), leafId, ...(direction === 'older' ? { before: edge.id } : { after: edge.id }) });
+        // Pages five times the first window: a reader going far back asks seldom, and each page costs the list a pass over all its rows.
+        const view = await api.call('conversations.get', { id: conversationId, limit: Math.min(500, limit * 5), leafId, ...(direction === 'older' ? { before: edge.id } : { after: edge.id }) });
         // A reload since (a branch switch, a reconnect) made this page another branch's.
         if (call !== latestLoad.current) return;
         setState((now) => (now ? (direction === 'older' ? withOlder(now, view) : withNewer(now, view)) : now));

@@ -164,17 +164,19 @@ function codeBlocksIn(node: ReactNode, found: { code: string; language: string }
  * so each mounts from the caches when it scrolls into view instead of
  * parsing in the frame that shows it.
  */
-const preparing = new IdleQueue<string>((text) => {
-  for (const block of splitMarkdownBlocks(text)) {
-    for (const { code, language } of codeBlocksIn(completeBlock(block))) {
-      if (highlightedBefore(code, language) === undefined) highlight(code, language).catch(() => undefined);
-    }
+const preparing = new IdleQueue<string>((block) => {
+  for (const { code, language } of codeBlocksIn(completeBlock(block))) {
+    if (highlightedBefore(code, language) === undefined) highlight(code, language).catch(() => undefined);
   }
 });
 
-/** Prepares messages about to be shown (see `preparing`), in their order, after those asked for before (nearer to the view). */
+/**
+ * Prepares messages about to be shown (see `preparing`), in their order,
+ * after those asked for before (nearer to the view). Block by block: one
+ * answer can be long enough to take a frame on a busy machine.
+ */
 export function prepareMarkdown(texts: readonly string[]): void {
-  preparing.add(texts);
+  preparing.add(texts.flatMap((text) => splitMarkdownBlocks(text).filter((block) => block.length <= PLAIN_BLOCK_CHARS)));
 }
 
 /**

@@ -146,8 +146,11 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
  */
 export function withUrlsShortened(message: string): string {
   return message.replace(/\bhttps?:\/\/[^\s"'<>]+/g, (url) => {
-    const trailing = /[.,;:)\]]+$/.exec(url)?.[0] ?? '';
-    return shownUrl(url.slice(0, url.length - trailing.length)) + trailing;
+    // Punctuation after the url is the sentence's. Found by walking back, not by a `[...]+$` regex, which is
+    // quadratic on a long run of dots (a server's stderr lands in these messages).
+    let end = url.length;
+    while (end > 0 && '.,;:)]'.includes(url[end - 1]!)) end--;
+    return shownUrl(url.slice(0, end)) + url.slice(end);
   });
 }
 

@@ -9,5 +9,8 @@ describe("a failed call's text, as the model reads it", () => {
     expect(shown).toBe('server "chatos::hosted" at https://mcp.example.com/… did not connect over streamable HTTP: ECONNREFUSED; check http://127.0.0.1:8931/…. Or (https://x.example/…)');
     expect(shown).not.toMatch(/sk-live|SECRET9/);
     expect(withUrlsShortened('server "chatos::memory" crashed (exit code 1): boom')).toBe('server "chatos::memory" crashed (exit code 1): boom');
+    // A hostile server's stderr: a url ending in a long run of dots, then a letter, is read in one pass.
+    const dots = `http://a.example/${'.'.repeat(200_000)}x and ${'.'.repeat(3)}`;
+    expect(withUrlsShortened(dots)).toBe(`http://a.example/… and ...`);
   });
 });

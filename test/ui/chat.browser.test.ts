@@ -241,7 +241,16 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     expect(texts).toEqual(['whatarchive the old notes', 'whatdelete everything']);
     await screenshot(page, 'chat-04-grouped-confirmation-light-en');
 
+    const chosenScope = () => group.getByTestId('confirm-scope').locator('.ant-segmented-item-selected').textContent();
     await group.getByTestId('confirm-scope').getByText('always (this agent)').click();
+    await expect.poll(chosenScope).toBe('always (this agent)');
+    // The pick outlives the card: away to another page and back (the card is mounted anew, as when the list unmounts it out of view).
+    const asking = currentConversation();
+    await page.getByTestId('nav-agents').click();
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId(`conversation-${asking}`).click();
+    await page.locator('[data-testid="confirmation-group"][data-count="2"]').waitFor({ timeout: 30_000 });
+    expect(await chosenScope()).toBe('always (this agent)');
     await items.filter({ hasText: 'archive the old notes' }).getByTestId('confirm-item-approve').click();
     await expect.poll(() => items.count()).toBe(1);
     await items.filter({ hasText: 'delete everything' }).getByTestId('confirm-item-decline').click();

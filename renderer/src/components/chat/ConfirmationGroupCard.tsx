@@ -7,6 +7,7 @@ import { api, errorLine } from '../../api/client';
 import { RISK_COLOR, useCountdown } from '../confirmationCountdown';
 import { ConfirmationSummary } from '../ConfirmationSummary';
 import { ArgsList } from './ArgsList';
+import { useChosenScope } from './chosenScope';
 
 function Countdown({ request }: { request: ToolConfirmationRequest }) {
   const { t } = useTranslation();
@@ -32,7 +33,7 @@ function Countdown({ request }: { request: ToolConfirmationRequest }) {
 export function ConfirmationGroupCard({ requests, onAnswered, subAgent }: { requests: ToolConfirmationRequest[]; onAnswered(id: string): void; subAgent?: boolean }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const [scope, setScope] = useState<ApprovalScope>('once');
+  const [scope, setScope] = useChosenScope(requests[0]?.groupId ?? requests[0]?.id ?? '');
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string>();
   const canAlways = requests.every((r) => r.agentId !== undefined);

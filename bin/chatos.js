@@ -3,6 +3,24 @@
 // file (dist/cli/chatos.mjs: it loads in about half the time of the ~590
 // modules it is made of; scripts/bundleCli.ts says why).
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+
+/** The command word: the first argument that is neither an option nor the value of one (--home and --plugins take one). */
+function commandOf(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--home' || argv[i] === '--plugins') i++;
+    else if (!argv[i].startsWith('-')) return argv[i];
+  }
+  return undefined;
+}
+
+// sql.js is WebAssembly. By default V8 also compiles all of it a second time
+// with its optimizing compiler, on a background thread, and a process does not
+// exit before that is done: ~300 ms of a one-shot command's ~450 (`chatos agents
+// list`), on a second core it would otherwise leave free. A one-shot command
+// runs a handful of queries, for which the baseline compiler's code is enough.
+// `serve` lives for hours and runs the Chat page's queries: it keeps the default.
+if (commandOf(process.argv.slice(2)) !== 'serve') setFlagsFromString('--liftoff-only');
 
 const main = new URL('../dist/cli/chatos.mjs', import.meta.url);
 if (!existsSync(main)) {

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { procSnapshot, processIdentity, treeIn, type ProcSnapshot } from './processTree.js';
+import { identityIn, indexSnapshot, procSnapshot, treeIn, type ProcSnapshot } from './processTree.js';
 
 /**
  * What the processes the host started cost in memory, as the Servers page
@@ -29,10 +29,12 @@ function rssBytesOf(pid: number): number | undefined {
 export function treeRssBytes(pids: readonly number[], snapshot: ProcSnapshot | undefined = procSnapshot()): Map<number, number> {
   const sizes = new Map<number, number>();
   if (!snapshot) return sizes;
+  const index = indexSnapshot(snapshot);
   for (const pid of new Set(pids)) {
-    const identity = processIdentity(pid);
+    // The identity as the snapshot saw it: the tree is walked in that one moment.
+    const identity = identityIn(snapshot, pid);
     if (identity === undefined) continue;
-    const members = treeIn(snapshot, [{ pid, identity }]);
+    const members = treeIn(snapshot, [{ pid, identity }], index);
     const total = members.reduce((sum, member) => sum + (rssBytesOf(member.pid) ?? 0), 0);
     if (members.length > 0) sizes.set(pid, total);
   }

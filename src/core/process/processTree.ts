@@ -101,6 +101,12 @@ export function signalTree(pgid: number, signal: 'SIGTERM' | 'SIGKILL'): void {
   }
 }
 
+/** processIdentity as one snapshot saw the process (no read of its own): undefined when it was gone or dead then. */
+export function identityIn(snapshot: ProcSnapshot, pid: number): string | undefined {
+  const stat = snapshot.get(pid);
+  return stat && !isDead(stat.state) ? procIdentity(stat) : undefined;
+}
+
 /**
  * A token that names this very process, not one that later gets its pid:
  * the /proc start time, or `ps -o lstart=` where there is no /proc.
@@ -183,7 +189,14 @@ export function procSnapshot(): ProcSnapshot | undefined {
  * by its own seed (recorded while it ran) after. The host itself and init
  * are never part of it.
  */
-export function treeIn(snapshot: ProcSnapshot, seeds: readonly TrackedProcess[]): TreeMember[] {
+/** Who is under whom in one snapshot: children by parent, members by process group and by session. */
+export interface ProcIndex {
+  readonly children: ReadonlyMap<number, number[]>;
+  readonly groups: ReadonlyMap<number, number[]>;
+  readonly sessions: ReadonlyMap<number, number[]>;
+}
+
+export function indexSnapshot(snapshot: ProcSnapshot): ProcIndex {
   const children = new Map<number, number[]>();
   const groups = new Map<number, number[]>();
   const sessions = new Map<number, number[]>();
@@ -197,6 +210,12 @@ export function treeIn(snapshot: ProcSnapshot, seeds: readonly TrackedProcess[])
     add(groups, stat.pgrp, pid);
     add(sessions, stat.session, pid);
   }
+  return { children, groups, sessions };
+}
+
+/** `index`: pass one built once when walking many trees of the same snapshot (each build reads every process). */
+export function treeIn(snapshot: ProcSnapshot, seeds: readonly TrackedProcess[], index: ProcIndex = indexSnapshot(snapshot)): TreeMember[] {
+  const { children, groups, sessions } = index;
   const ours = new Set<number>();
   const queue = seeds.filter((seed) => snapshot.get(seed.pid) && procIdentity(snapshot.get(seed.pid)!) === seed.identity).map((seed) => seed.pid);
   const groupsSeen = new Set<number>();

@@ -42,6 +42,13 @@ if (transport === 'stdio') {
 
 /** Open /sse streams at most: each holds a connection and a server; a client that goes away frees its own. */
 const MAX_SSE_STREAMS = 32;
+/**
+ * Streamable HTTP sessions kept at most. A session outlives its requests (a
+ * client that never says goodbye leaves one behind, with its server), so the
+ * one used longest ago is closed to make room; its client gets 404 and, as
+ * the protocol says, starts a new session.
+ */
+const MAX_HTTP_SESSIONS = 32;
 
 /**
  * Streamable HTTP on 127.0.0.1 only, at /mcp (and /), one session per
@@ -67,10 +74,20 @@ async function serveHttp(port, context) {
     try {
       const sessionId = req.headers['mcp-session-id'];
       const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-      if (known) return await known.handleRequest(req, res);
+      if (known) {
+        // Kept in the order of use: the first entry is the one used longest ago.
+        sessions.delete(sessionId);
+        sessions.set(sessionId, known);
+        return await known.handleRequest(req, res);
+      }
       if (req.method !== 'POST') return reply(res, sessionId ? 404 : 400, sessionId ? 'unknown session' : 'start a session with an initialize request');
       const body = await readJson(req);
       if (!isInitializeRequest(body)) return reply(res, sessionId ? 404 : 400, sessionId ? 'unknown session' : 'start a session with an initialize request');
+      if (sessions.size >= MAX_HTTP_SESSIONS) {
+        const [oldestId, oldest] = sessions.entries().next().value;
+        sessions.delete(oldestId);
+        await oldest.close();
+      }
       const session = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, session),

@@ -89,6 +89,32 @@ describe('the canvas server on its own', () => {
     expect(await status({})).toBe(200);
   });
 
+  it('over HTTP keeps at most 32 sessions: a 33rd closes the one used longest ago, whose client is told to start again', async () => {
+    const url = await startHttp({ CANVAS_DATA_DIR: tempDir() });
+    const post = (body: object, session?: string) =>
+      new Promise<{ status: number; session?: string }>((resolve, reject) => {
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}) };
+        const request = http.request(url, { method: 'POST', headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string | undefined }));
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify(body));
+      });
+    const initialize = async () =>
+      (await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })).session!;
+    const ping = async (session: string) => (await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session)).status;
+    const first = await initialize();
+    const second = await initialize();
+    for (let i = 0; i < 30; i++) await initialize();
+    // 32 open; the first is used again, so the second is now the one used longest ago.
+    expect(await ping(first)).toBe(200);
+    const last = await initialize();
+    expect(await ping(second)).toBe(404);
+    expect(await ping(first)).toBe(200);
+    expect(await ping(last)).toBe(200);
+  });
+
   it('over HTTP keeps to the folder it was started with: a folder a caller names in _meta is never written (issue 25 item 5)', async () => {
     const dataDir = tempDir();
     const elsewhere = tempDir();

@@ -141,16 +141,21 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     writeProviderPlugin(extra, 'com.example.many', 'git_app', apps);
     expect(runCli(['registry', 'apps', '--home', home, '--plugins', extra]).code).toBe(0);
     const bin = path.join(repoRoot, 'bin', 'chatos.js');
-    const codes = await Promise.all(
+    const runs = await Promise.all(
       apps.map(
         (app) =>
-          new Promise<number | null>((resolve) => {
-            const child = spawn(process.execPath, [bin, 'grant', 'aide', `git_app::com.example.many.${app}`, '--home', home, '--plugins', extra], { stdio: 'ignore' });
-            child.on('exit', resolve);
+          new Promise<{ code: number | null; stderr: string }>((resolve) => {
+            const child = spawn(process.execPath, [bin, 'grant', 'aide', `git_app::com.example.many.${app}`, '--home', home, '--plugins', extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+            let stderr = '';
+            child.stderr!.on('data', (chunk) => (stderr += chunk));
+            child.on('close', (code) => resolve({ code, stderr }));
           }),
       ),
     );
-    expect(codes).toEqual(apps.map(() => 0));
+    expect(
+      runs.map((run) => run.code),
+      runs.map((run) => run.stderr).join(''),
+    ).toEqual(apps.map(() => 0));
     const grants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra]).json().grants.servers;
     expect(grants).toHaveLength(20);
   }, 120_000);

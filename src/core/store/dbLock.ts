@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../ports.js';
 import { StoreError, messageOf, systemCodeOf } from './storeError.js';
@@ -12,8 +13,9 @@ import { StoreError, messageOf, systemCodeOf } from './storeError.js';
  *   process is taken over after that, while a live holder, even one blocked
  *   on a slow disk for a few seconds, keeps it.
  * - retries: a holder keeps the lock for milliseconds (read, compare, write,
- *   fsync), so waiters poll fast with jitter; about 20 processes flushing at
- *   once all get through, and the total wait (~30 s) outlasts a stale lock.
+ *   fsync), so waiters poll fast with jitter. A round of them lasts ~30 s,
+ *   longer than a stale lock; a waiter gives up only after a whole round in
+ *   which the same holder kept the lock (see lockWhileOthersProgress).
  */
 const LOCK_OPTIONS = {
   realpath: false,
@@ -44,7 +46,7 @@ export async function withFileLock<T>(file: string, logger: Logger, fn: () => T 
     // or a full disk would take half a minute to report. Only a lock held by another process is worth waiting for.
     release = await lockfile.lock(file, { ...options, retries: 0 }).catch((error: unknown) => {
       if (systemCodeOf(error) !== 'ELOCKED') throw error;
-      return lockfile.lock(file, options);
+      return lockWhileOthersProgress(file, options);
     });
   } catch (error) {
     const busy = systemCodeOf(error) === 'ELOCKED';
@@ -60,5 +62,36 @@ export async function withFileLock<T>(file: string, logger: Logger, fn: () => T 
     return await fn();
   } finally {
     await release().catch((error: unknown) => logger.warn(`could not release the lock on ${file}: ${messageOf(error)}`));
+  }
+}
+
+/** Which lock folder is there now: a new holder makes a new folder (mkdir), so a new inode and birth time. */
+function holderOf(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(`${file}.lock`);
+    return `${stat.ino}:${stat.birthtimeMs || stat.ctimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits for the lock in rounds of `options.retries`, for as long as other
+ * processes keep taking their turns: many processes writing at once on a
+ * busy machine (20 `chatos grant`s started together at load 15) can each
+ * wait longer than one round, though the lock changes hands all along.
+ * Only a round in which one holder kept the lock throughout is an error
+ * (proper-lockfile has already taken over a holder that stopped refreshing it).
+ */
+export async function lockWhileOthersProgress(file: string, options: lockfile.LockOptions): Promise<() => Promise<void>> {
+  let holder = holderOf(file);
+  for (;;) {
+    try {
+      return await lockfile.lock(file, options);
+    } catch (error) {
+      const now = holderOf(file);
+      if (systemCodeOf(error) !== 'ELOCKED' || now === holder) throw error;
+      holder = now;
+    }
   }
 }

@@ -1,11 +1,10 @@
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createModelClient, type StreamOptions } from '../../src/core/models/providers/modelClient.js';
 import { userText } from '../../src/core/models/providers/modelRequest.js';
 import { ProviderError } from '../../src/core/models/providers/providerError.js';
 import type { StreamEvent } from '../../src/core/models/providers/streamEvent.js';
 import type { ApiKind, ModelEntry } from '../../src/shared/models.js';
+import { startEndlessServer } from '../helpers/endlessServer.js';
 import { chatChunk } from '../helpers/providerWire/openaiChatWire.js';
 import type { SseFrame } from '../helpers/providerWire/types.js';
 import { startProviderServer } from '../helpers/providerServer.js';
@@ -33,45 +32,9 @@ async function outcome(baseUrl: string, options: StreamOptions = {}, api: ApiKin
   }
 }
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-});
-
-/**
- * A provider whose answer is one `data:` line that never ends: `written`
- * counts the bytes it sent, `closed` resolves when the client went away
- * (or it sent `total` bytes and ended).
- */
-async function endlessEventServer(total: number) {
-  const state = { written: 0, closed: undefined as unknown as Promise<void> };
-  let done!: () => void;
-  state.closed = new Promise<void>((resolve) => (done = resolve));
-  const server = http.createServer((req, res) => {
-    req.resume();
-    res.on('close', done);
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write('data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"');
-    const piece = 'a'.repeat(64 * 1024);
-    const more = () => {
-      while (!res.destroyed && state.written < total) {
-        state.written += piece.length;
-        if (!res.write(piece)) return void res.once('drain', more);
-      }
-      if (!res.destroyed) res.end();
-    };
-    more();
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    ...state,
-    get written() {
-      return state.written;
-    },
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-  };
-}
+/** A provider whose answer is one `data:` line that never ends (or ends after `total` bytes). */
+const endlessEventServer = (total: number) =>
+  startEndlessServer({ headers: { 'content-type': 'text/event-stream' }, head: 'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"', total });
 
 describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
   it('one server-sent event that never ends is refused at the event limit; the host stops reading there', async () => {
@@ -161,6 +124,15 @@ describe('a hostile provider stream is bounded', { timeout: 120_000 }, () => {
     expect(error!.message).toContain('bad request xxx');
     expect(error!.message.length).toBeLessThanOrEqual(8 * 1024);
     expect(error!.message).not.toContain(KEY);
+  });
+
+  it('an error body that never ends is cut: the host stops reading it and closes the connection', async () => {
+    const provider = await startEndlessServer({ status: 400, head: '{"error":{"message":"bad request ', piece: 'x'.repeat(64 * 1024) });
+    const { error } = await outcome(provider.url);
+    await provider.closed;
+    expect(error?.kind).toBe('rejected');
+    expect(error!.message.length).toBeLessThanOrEqual(80 * 1024);
+    expect(provider.written).toBeLessThan(16 * MiB);
   });
 
   /** Anthropic Messages events, each named by its type. */

@@ -1,5 +1,6 @@
 import { MAX_EMBEDDING_DIMENSIONS } from '../../shared/knowledge.js';
 import type { ModelEntry } from '../../shared/models.js';
+import { boundedFetch } from '../models/providers/boundedFetch.js';
 import { classifyProviderError } from '../models/providers/providerError.js';
 import { sdkClient } from '../models/providers/sdkClients.js';
 import { KnowledgeError } from './knowledgeError.js';
@@ -17,6 +18,25 @@ export interface Embedder {
 
 /** Texts per request: providers cap a request's inputs (OpenAI at 2048), and smaller batches report progress more often. */
 export const EMBED_BATCH = 64;
+
+/**
+ * The most an answer for `count` texts may take, so an embedding server
+ * that answers without end fails the request instead of filling memory
+ * (docs/rules/security.md#sizes-and-depths). Each input's entry is at most
+ * MAX_EMBEDDING_DIMENSIONS numbers (a base keeps no more) of up to 48 bytes
+ * each as JSON text (17 digits, a sign, an exponent, a comma and a
+ * pretty-printing server's indent), plus 4 KiB for the entry's own keys:
+ * 25 MiB for a batch of EMBED_BATCH. The floor leaves room for the
+ * envelope (model name, usage, fields a server adds) around a single
+ * query's vector; the ceiling keeps a larger batch, should one be sent,
+ * to what the SDK parses in about a second.
+ */
+const BYTES_PER_NUMBER = 48;
+const BYTES_PER_ENTRY = 4 * 1024;
+const MIN_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+const answerLimit = (count: number) => Math.min(MAX_ANSWER_BYTES, MIN_ANSWER_BYTES + count * (MAX_EMBEDDING_DIMENSIONS * BYTES_PER_NUMBER + BYTES_PER_ENTRY));
 
 /** Whether an entry's API has an OpenAI-compatible `/embeddings` (Anthropic's Messages API has none). */
 export function offersEmbeddings(entry: Pick<ModelEntry, 'api'>): boolean {
@@ -69,7 +89,8 @@ export function createEmbedder(entry: ModelEntry, apiKey: string | undefined, op
     async embed(texts, signal) {
       if (texts.length === 0) return [];
       try {
-        const response = await (await client()).embeddings.create({ model: entry.model, input: texts, encoding_format: 'float' }, signal ? { signal } : {});
+        const bounded = (await client()).withOptions({ fetch: boundedFetch({ maxBodyBytes: answerLimit(texts.length) }) });
+        const response = await bounded.embeddings.create({ model: entry.model, input: texts, encoding_format: 'float' }, signal ? { signal } : {});
         return checkedVectors(response.data, texts.length, entry.id);
       } catch (error) {
         if (error instanceof KnowledgeError) throw error;

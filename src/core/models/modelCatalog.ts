@@ -1,4 +1,5 @@
 import type { ApiKind, ModelCatalog } from '../../shared/models.js';
+import { readBodyText } from '../net/boundedBody.js';
 import { classifyProviderError, ProviderError } from './providers/providerError.js';
 
 /**
@@ -34,7 +35,10 @@ async function getJson(url: string, headers: Record<string, string>, secret: str
   } catch (error) {
     throw classifyProviderError(error, context);
   }
-  const bytes = await readBounded(response);
+  const bytes = await readBodyText(response, {
+    maxBytes: MAX_BODY_BYTES,
+    tooLarge: () => new ProviderError({ kind: 'rejected', status: response.status, message: `the model list is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; type the model name instead` }),
+  });
   let body: unknown;
   try {
     body = JSON.parse(bytes);
@@ -67,24 +71,6 @@ async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response
     at = next;
   }
   throw new ProviderError({ kind: 'rejected', message: `${url} redirects more than ${MAX_REDIRECTS} times` });
-}
-
-async function readBounded(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new ProviderError({ kind: 'rejected', status: response.status, message: `the model list is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; type the model name instead` });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama's tags), as strings of sane length. */

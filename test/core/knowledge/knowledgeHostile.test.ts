@@ -4,6 +4,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createEmbedder, EMBED_BATCH } from '../../../src/core/knowledge/embedder.js';
+import { MAX_EMBEDDING_DIMENSIONS } from '../../../src/shared/knowledge.js';
+import { SECRET_PATH, startEndlessServer } from '../../helpers/endlessServer.js';
 import { pdfOfRepeatedPage } from '../../helpers/pdfFile.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
@@ -21,8 +24,8 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-/** A real OpenAI-compatible `/v1/embeddings` whose vectors `vectorFor` makes (from the request's inputs). */
-async function embeddingServer(vectorFor: (input: string, inputs: string[]) => number[]): Promise<string> {
+/** A real OpenAI-compatible `/v1/embeddings` whose vectors `vectorFor` makes (from the request's inputs), its JSON indented by `indent`. */
+async function embeddingServer(vectorFor: (input: string, inputs: string[]) => number[], indent = 0): Promise<string> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -30,7 +33,7 @@ async function embeddingServer(vectorFor: (input: string, inputs: string[]) => n
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] };
       const data = body.input.map((input, index) => ({ object: 'embedding', index, embedding: vectorFor(input, body.input) }));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data, model: 'hostile', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      res.end(JSON.stringify({ object: 'list', data, model: 'hostile', usage: { prompt_tokens: 1, total_tokens: 1 } }, null, indent));
     });
   });
   servers.push(server);
@@ -59,6 +62,35 @@ describe('a hostile embedding server', () => {
     const error = await knowledgeError(host.knowledge.create({ name: 'Huge', embeddingModel: 'huge' }), 'KB_EMBEDDING_FAILED');
     expect(error.message).toMatch(/failed its embedding check.*100000 numbers, more than the 8192/);
     expect(await host.knowledge.list()).toEqual([]);
+  });
+
+  it('an answer that never ends fails the embedding with a clear error; the host stops reading it and goes on', async () => {
+    // Ends after 128 MiB, past every limit: a reader without one fails too, later, on the truncated JSON.
+    const hostile = await startEndlessServer({ head: '{"object":"list","data":[{"object":"embedding","index":0,"embedding":[', piece: '0.0123456789,'.repeat(4096), total: 128 * 1024 * 1024 });
+    const host = await startedHost();
+    await host.models.create({ id: 'endless', name: 'Endless', api: 'openai', baseUrl: hostile.url, model: 'endless', kind: 'embedding' });
+    const error = await knowledgeError(host.knowledge.create({ name: 'Endless', embeddingModel: 'endless' }), 'KB_EMBEDDING_FAILED');
+    await hostile.closed;
+    expect(error.message).toMatch(new RegExp(`failed its embedding check.*the answer from ${hostile.origin} is larger than 1\\.4 MiB`));
+    expect(error.message).not.toContain(SECRET_PATH);
+    expect(hostile.written, 'the host read on past the limit').toBeLessThan(16 * 1024 * 1024);
+    expect(hostile.requests, 'a refused answer is not asked for again').toBe(1);
+
+    // The host goes on: another base, on a sane server, is made, filled and searched.
+    const provider = await startProviderServer();
+    await host.models.create({ id: 'sane', name: 'Sane', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d', kind: 'embedding' });
+    const base = await host.knowledge.create({ name: 'Sane', embeddingModel: 'sane', chunkSize: 200, chunkOverlap: 30 });
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    expect((await host.knowledge.search(base.id, 'ladybugs aphids')).hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    expect((await host.knowledge.list()).map((b) => b.name)).toEqual(['Sane']);
+  });
+
+  it('a full batch of the largest vectors a base keeps, pretty-printed, is within the limit', async () => {
+    const url = await embeddingServer(() => Array.from({ length: MAX_EMBEDDING_DIMENSIONS }, () => -Math.random() / 1e5), 4);
+    const entry = { id: 'wide', name: 'Wide', api: 'openai' as const, baseUrl: url, model: 'wide', vision: false, key: { kind: 'stored' as const } };
+    const vectors = await createEmbedder(entry, undefined, { retries: 0 }).embed(Array.from({ length: EMBED_BATCH }, (_, i) => `text ${i}`));
+    expect(vectors.length).toBe(EMBED_BATCH);
+    expect(vectors.every((vector) => vector.length === MAX_EMBEDDING_DIMENSIONS)).toBe(true);
   });
 
   it('a query answered with another length than the chunks is searched by words only, saying why', async () => {

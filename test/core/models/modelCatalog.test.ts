@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../../src/core/models/modelError.js';
 import { ProviderError } from '../../../src/core/models/providers/providerError.js';
 import { startTestHost } from '../../helpers/gatewayHost.js';
+import { startEndlessServer } from '../../helpers/endlessServer.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 
 /** The names the model picker offers, from the provider itself: OpenAI's /v1/models, Anthropic's models list, Ollama's tags. */
@@ -32,5 +33,15 @@ describe('the model names a provider offers', { timeout: 60_000 }, () => {
     const error = await host.models.available({ api: 'openai', baseUrl: closed.openaiUrl }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'network', network: 'refused' });
+  });
+
+  it('a model list that never ends is refused at its limit: the host stops reading and closes the connection', async () => {
+    const hostile = await startEndlessServer({ head: '{"object":"list","data":[', piece: '{"id":"model","object":"model"},'.repeat(2048) });
+    const { host } = await startTestHost();
+    const error = await host.models.available({ api: 'openai', baseUrl: hostile.url }).catch((e: unknown) => e);
+    await hostile.closed;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe('the model list is larger than 4 MB; type the model name instead');
+    expect(hostile.written).toBeLessThan(16 * 1024 * 1024);
   });
 });

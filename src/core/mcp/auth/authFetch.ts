@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { readBodyBytes } from '../../net/boundedBody.js';
 import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
 
 /**
@@ -24,6 +25,7 @@ import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
 
 export const AUTH_FETCH_TIMEOUT_MS = 15_000;
 export const AUTH_FETCH_MAX_BYTES = 256 * 1024;
+const NO_BODY = [101, 204, 205, 304];
 
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
@@ -121,48 +123,19 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
         await response.body?.cancel();
         throw refuse('it redirects in a loop', "the server's metadata is misconfigured; tell its operator");
       }
-      return new Response(await readCapped(response, maxBytes, () => refuse(`its answer is larger than ${maxBytes} bytes`, "the server's metadata is not a sign-in document; tell its operator")), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      const head = { status: response.status, statusText: response.statusText, headers: response.headers };
+      // A Response with one of these statuses refuses a body.
+      if (NO_BODY.includes(response.status)) {
+        await response.body?.cancel();
+        return new Response(null, head);
+      }
+      // Read here, within the deadline, not later by the SDK.
+      const tooLarge = () => refuse(`its answer is larger than ${maxBytes} bytes`, "the server's metadata is not a sign-in document; tell its operator");
+      return new Response(await readBodyBytes(response, { maxBytes, tooLarge }), head);
     } catch (error) {
       if (error instanceof OAuthStepError) throw error;
       if (deadline.aborted) throw refuse(`it did not answer within ${timeoutMs / 1000} s`, 'check your network connection and that the server is up, then sign in again');
       throw error;
     }
   };
-}
-
-/** A body read up to `max` bytes (null for statuses that have none); past that, the stream is cancelled and `tooBig` thrown. */
-async function readCapped(response: Response, max: number, tooBig: () => Error): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (!response.body || [101, 204, 205, 304].includes(response.status)) {
-    await response.body?.cancel();
-    return null;
-  }
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) {
-    await response.body.cancel();
-    throw tooBig();
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooBig();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
 }

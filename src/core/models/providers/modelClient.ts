@@ -53,7 +53,7 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
       const resolved = resolveRequest(entry, request);
       const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}) };
       return guardedStream({
-        open: (wireOptions) => wire.open(resolved, wireOptions, boundedFetch(options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES)),
+        open: (wireOptions) => wire.open(resolved, wireOptions, boundedFetch({ maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES })),
         translator: wire.translator(context),
         idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,

@@ -11,9 +11,10 @@ export default defineConfig({
     // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.
     maxWorkers: 2,
     // The timeouts catch hangs, not slowness: a test that runs a dozen CLI processes took 30-65 s on a
-    // 2-core machine at load 12, so a tight default made busy runs fail without a bug.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // 2-core machine at load 12, and 134 s at load 15, so a tight default made busy runs fail without a bug.
+    // A test that sets its own (a hang guard for many processes) sets the same 300 s.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // expect.poll waits for an event to show (a write, a refetch): 1 s, vitest's default, is too short on a busy 2-core machine.
     expect: { poll: { timeout: 20_000 } },
   },

@@ -24,7 +24,7 @@ const NOTES_SERVER = 'chatos.notes::chatos.notes.notes';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 const panel = (mcpServerIds: string[], promptIds: string[] = []) => ({ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, prompt: true, mcpServerIds, promptIds });
 
@@ -61,7 +61,7 @@ describe('agents may select only what an app exposes', () => {
     expect(widened.code).toBe(1);
     expect(widened.stderr).toContain('uiApps[0].mcpServerIds[1]');
     expect(cli('agents', 'show', 'narrow', '--json').json().agent.uiApps[0].mcpServerIds).toEqual(['aide::memory']);
-  }, 120_000);
+  }, 300_000);
 
   it('the settings server refuses the same, through the gateway', () => {
     const home = tempDir();
@@ -70,7 +70,7 @@ describe('agents may select only what an app exposes', () => {
     expect(created.code).toBe(1);
     expect(created.stdout).toContain(`server "${NOTES_SERVER}" is not exposed by app "panel"`);
     expect(runCli(['agents', 'list', '--json', '--home', home]).json().agents).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('the API (agents.save of a running chatos serve) refuses the same with a field error', async () => {
     const home = tempDir();
@@ -85,7 +85,7 @@ describe('agents may select only what an app exposes', () => {
     expect(reply.ok).toBe(false);
     expect(reply.error.code).toBe('INVALID');
     expect(reply.error.fields).toEqual([{ path: 'uiApps.0.mcpServerIds.1', message: expect.stringContaining(`server "${NOTES_SERVER}" is not exposed`) }]);
-  }, 120_000);
+  }, 300_000);
 
   it("an app that is not installed exposes nothing: create refuses another provider's server under it, and a stored one is offered none of its tools; the host's own mcp.yaml servers keep working under it", () => {
     const home = tempDir();
@@ -130,7 +130,7 @@ describe('agents may select only what an app exposes', () => {
     expect(offered).toEqual(new Set(['chatos::fx', 'chatos']));
     // Kept in the stored agent, as other ids that no longer resolve are.
     expect(shown.agent.uiApps[0].mcpServerIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
-  }, 150_000);
+  }, 300_000);
 
   it('a stored agent whose app stopped exposing a server has it left out, with a problem at its path', () => {
     const home = tempDir();
@@ -154,5 +154,5 @@ describe('agents may select only what an app exposes', () => {
     expect(shown.problems).toContainEqual(expect.objectContaining({ code: 'AGENT_ID_NOT_EXPOSED', path: 'uiApps[0].mcpServerIds[0]', message: expect.stringContaining('it exposes none') }));
     // Kept in the stored agent, as other ids that no longer resolve are.
     expect(shown.agent.uiApps[0].mcpServerIds).toEqual(['aide::memory']);
-  }, 120_000);
+  }, 300_000);
 });

@@ -20,7 +20,7 @@ const PREFIX = 'mcp_com_example_reports_report_viewer';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 /** A real stdio server answering with the app id its calls carry in _meta. */
 const serverSource = () =>
@@ -77,7 +77,7 @@ describe('app ids as the original ChatOS accepted them', () => {
     const shell = await fetch(new URL(opened.result.url, serve.origin));
     expect(shell.status).toBe(200);
     expect(await shell.text()).toContain('index.mjs');
-  }, 120_000);
+  }, 300_000);
 
   it('refuses what cannot be a folder name or is unsafe in a path, each at apps[0].id with a fix', () => {
     const home = tempDir();
@@ -98,7 +98,7 @@ describe('app ids as the original ChatOS accepted them', () => {
       expect(problem?.message, JSON.stringify(id)).toContain(says);
       expect(problem.hint, JSON.stringify(id)).toBeTruthy();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('two apps whose derived names normalize alike (Report.Viewer, report_viewer) are a collision naming both', () => {
     const run = runCli(['validate', reportsPlugin(tempDir(), [APP, 'report_viewer']), '--json', '--home', tempDir()]);
@@ -106,5 +106,5 @@ describe('app ids as the original ChatOS accepted them', () => {
     const problem = run.json().problems.find((p: { code: string }) => p.code === 'SERVER_NAME_COLLISION');
     expect(problem).toMatchObject({ path: 'apps[1].id' });
     expect(problem.message).toContain(`"${PLUGIN}.${APP}"`);
-  }, 120_000);
+  }, 300_000);
 });

@@ -17,7 +17,7 @@ describe('chatos call', () => {
     expect(approved.stdout).toContain('run it? [y/N]');
     // It ran: the Notes server itself answered that there is no such note.
     expect(approved.stdout).toContain('no note with id nope');
-  }, 120_000);
+  }, 300_000);
 
   it('the question shows every argument: one that comes after 300 characters of another is there to judge', () => {
     const home = tempDir();
@@ -27,7 +27,7 @@ describe('chatos call', () => {
     expect(asked.stdout).toContain('  id: "the-note-that-matters"');
     expect(asked.stdout).toContain('run it? [y/N]');
     expect(asked.stdout).toContain('The user declined');
-  }, 120_000);
+  }, 300_000);
 
   it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {
     const home = tempDir();
@@ -42,7 +42,7 @@ describe('chatos call', () => {
     const audit = runCli(['audit', '--json', '--home', home]);
     expect(audit.code).toBe(0);
     expect(audit.json().records.map((r: { decision: string; outcome: string }) => `${r.decision}/${r.outcome}`)).toEqual(['approved/tool-error', 'declined/declined']);
-  }, 120_000);
+  }, 300_000);
 
   it('refuses bad usage and calls the caller may not make', () => {
     const home = tempDir();
@@ -53,5 +53,5 @@ describe('chatos call', () => {
     expect(notGranted.stderr).toContain('chatos grant aide chatos.notes::chatos.notes.notes');
     const wrongFlow = runCli(['call', 'mcp_memory_read_graph', '--app', 'chatos', '--flow', 'side', '--home', home]);
     expect(wrongFlow.code).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });

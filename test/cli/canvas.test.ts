@@ -90,7 +90,7 @@ describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () =>
       ['create', 'counter', 'app', 'chatos'],
     ]);
     // Eighteen CLI processes, each starting a host and the server: generous on a busy machine.
-  }, 180_000);
+  }, 300_000);
 
   it('a refused patch exits 1 with its error code in the result; another app needs a grant first', () => {
     const home = tempDir();
@@ -106,5 +106,5 @@ describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () =>
     const granted = call(home, 'list_instances', {}, 'aide');
     expect(granted.run.code, granted.run.stderr).toBe(0);
     expect(granted.outcome.result.structuredContent.total).toBe(1);
-  }, 120_000);
+  }, 300_000);
 });

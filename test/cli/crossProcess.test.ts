@@ -218,5 +218,5 @@ describe('read-only commands write nothing to the data home', () => {
         expect(snapshot(home), `chatos ${[...args, ...plugins].join(' ')} changed the data home`).toEqual(before);
       }
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -48,7 +48,7 @@ describe('chatos dev', () => {
     const servers = cli('registry', 'servers', '--json').json();
     expect(JSON.stringify(servers)).not.toContain('greeter');
     expect(call().code).toBe(1);
-  }, 120_000);
+  }, 300_000);
 
   it('refuses a folder that is not there, one scanned from a plugin root, an unknown unlink, and a folder with --unlink, each with the fix', () => {
     const home = tempDir('chatos-dev-home-');

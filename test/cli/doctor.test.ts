@@ -18,7 +18,7 @@ describe('chatos doctor', () => {
     expect(report.checks.find((c) => c.id === 'data-home')!.status).toBe('ok');
     expect(run.code).toBe(report.ok ? 0 : 1);
     expect(report.ok).toBe(report.checks.every((c) => c.status !== 'fail'));
-  }, 90_000);
+  }, 300_000);
 
   it("a server whose command is nowhere fails with the fix, and doctor exits 1; a node server resolves to the app's own Node", () => {
     const home = tempDir();
@@ -44,5 +44,5 @@ describe('chatos doctor', () => {
     expect(text.stdout).toMatch(/^FAIL server:chatos::fetcher: /m);
     expect(text.stdout).toMatch(/^ {5}fix: install uvx/m);
     expect(text.stdout).toMatch(/\d+ ok, \d+ warning\(s\), [1-9]\d* failed/);
-  }, 90_000);
+  }, 300_000);
 });

@@ -143,7 +143,7 @@ describe('a write that does not reach the disk is a failure, said before anythin
     expect(read('grant.err')).toMatch(/^error: could not save to .*admin\.db: .*ENOSPC.*; the change was not saved/);
     expect(read('grant.err')).not.toMatch(STACK_LINE);
     expect(JSON.parse(read('after.out')).grants.servers).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a reader that stops reading (chatos … | head -1)', () => {
@@ -172,5 +172,5 @@ describe('a reader that stops reading (chatos … | head -1)', () => {
 
     const apps2 = runCli(['apps', '--json', '--home', home, '--plugins', root]);
     expect(apps2.json().plugins.find((p: { id: string }) => p.id === 'com.example.big').trust.state).toBe('trusted');
-  }, 120_000);
+  }, 300_000);
 });

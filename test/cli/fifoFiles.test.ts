@@ -46,7 +46,7 @@ describe('non-regular files in plugin folders', () => {
       ],
     });
     expect(byDir('d-good')).toMatchObject({ status: 'loaded' });
-  }, 120_000);
+  }, 300_000);
 
   it('a FIFO named mcp.yaml is a problem of that file, and the rest of the host works', () => {
     const home = tempDir();
@@ -57,7 +57,7 @@ describe('non-regular files in plugin folders', () => {
     const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.json().problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'MCP_CONFIG_UNREADABLE', file: path.join(home, 'chatos', 'mcp.yaml') })]));
-  }, 120_000);
+  }, 300_000);
 
   it('a FIFO named dev-links.json or plugin-roots.json is a problem of that file: no command hangs on it', () => {
     const home = tempDir();
@@ -85,7 +85,7 @@ describe('non-regular files in plugin folders', () => {
     expect(link.stderr).toContain(path.join(hostDir, 'dev-links.json'));
     expect(link.stderr).toContain('FIFO');
     expect(fs.statSync(path.join(hostDir, 'dev-links.json')).isFIFO()).toBe(true);
-  }, 240_000);
+  }, 300_000);
 
   it('a FIFO in the run folder where a pid file of a dead host would be does not hang the start that reaps orphans', () => {
     const home = tempDir();
@@ -97,5 +97,5 @@ describe('non-regular files in plugin folders', () => {
     expect(tools.code, `stderr: ${tools.stderr}`).toBe(0);
     // Nothing to reap in it; it is cleared away like a dead host's file.
     expect(fs.existsSync(path.join(runDir, 'mcp-4194000.json'))).toBe(false);
-  }, 120_000);
+  }, 300_000);
 });

@@ -44,5 +44,5 @@ describe('chatos call with images written as data urls', () => {
 
     const audit = runCli(['audit', '--json', '--home', home]).json();
     expect(audit.records[0]).toMatchObject({ tool: 'mcp_gw_odd_images', outcome: 'ok' });
-  }, 120_000);
+  }, 300_000);
 });

@@ -38,7 +38,7 @@ describe('chatos kb', () => {
 
     expect(runCli(['kb', 'delete', 'garden_notes', '--home', home, '--yes', '--json']).json()).toEqual({ deleted: 'garden_notes' });
     expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
-  }, 150_000);
+  }, 300_000);
 
   it('kb delete asks like uninstall: without a terminal it needs --yes; on one, n keeps the base and y deletes it', () => {
     const home = tempDir('chatos-kb-cli-');
@@ -60,7 +60,7 @@ describe('chatos kb', () => {
     const deleted = onTerminal('y');
     expect(deleted.stdout).toContain('deleted knowledge base scratch');
     expect(runCli(['kb', 'list', '--home', home, '--json']).json()).toEqual({ knowledgeBases: [] });
-  }, 90_000);
+  }, 300_000);
 
   it('embeds through a model entry, shows progress on stderr, and re-embeds on a model change', async () => {
     const provider = await startProviderServer();
@@ -79,7 +79,7 @@ describe('chatos kb', () => {
     const updated = await runCliAsync(['kb', 'update', 'docs', '--model', 'embed-b', '--home', home, '--json']);
     expect(updated.json().knowledgeBase.embeddedWith).toEqual({ model: 'embed-b', dimensions: 24 });
     expect(provider.requests.filter((r) => r.body?.model === 'embed-24d').length).toBeGreaterThan(0);
-  }, 90_000);
+  }, 300_000);
 
   it('adds many files as one change: 3,000 small files cost at most 4x the CPU time of 1,000', async () => {
     const home = tempDir('chatos-kb-cli-');

@@ -50,7 +50,7 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     // Nothing on PATH could have started it: the CLI's own Node did.
     expect(env.PATH).toBe('');
     expect(env.CHATOS_TEST_NODE).toBeUndefined();
-  }, 90_000);
+  }, 300_000);
 
   it("auto takes node from PATH when there is one; bundled (the entry's own, or the nodeRuntime block) takes the app's", () => {
     const marked = pathWithMarkedNode();
@@ -60,7 +60,7 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     expect(envOf('mcp_auto_env', home, marked).CHATOS_TEST_NODE).toBe('from-path');
     expect(envOf('mcp_own_env', home, marked).CHATOS_TEST_NODE).toBeUndefined();
     expect(envOf('mcp_byblock_env', home, marked).CHATOS_TEST_NODE).toBeUndefined();
-  }, 120_000);
+  }, 300_000);
 
   it('system with no node on PATH: the error names the command, the PATH searched and both fixes', () => {
     const empty = tempDir();
@@ -72,14 +72,14 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     expect(said).toContain(empty);
     expect(said).toContain('install Node.js');
     expect(said).toContain('nodeRuntime: bundled');
-  }, 90_000);
+  }, 300_000);
 
   it('a broken nodeRuntime block is an error on its path, and the servers still load', () => {
     const home = homeWith(`version: 1\nnodeRuntime:\n  default: sometimes\nservers:\n${nodeServer('plain')}`);
     const run = runCli(['mcp', 'list', '--json', '--home', home]);
     expect(run.stdout + run.stderr).toContain('MCP_NODE_RUNTIME_INVALID');
     expect(envOf('mcp_plain_env', home, '').PATH).toBe('');
-  }, 90_000);
+  }, 300_000);
 
   it('a plugin server with command node runs with PATH emptied, and its run plan says which Node runs it', () => {
     const root = tempDir();
@@ -98,5 +98,5 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
       .plugins.find((p: { id: string }) => p.id === 'com.example.noded').runPlan;
     expect(plan.servers[0]).toMatchObject({ command: expect.arrayContaining(['node']), nodeRuntime: 'auto' });
     expect(fs.existsSync(dir)).toBe(true);
-  }, 90_000);
+  }, 300_000);
 });

@@ -121,7 +121,7 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
     } finally {
       cleanUp(spawned, started);
     }
-  }, 150_000);
+  }, 300_000);
 
   it('after kill -9 of the host, the next start ends a daemon that double-forked away from the server: it carries the tree marker the pid file names', async () => {
     const { home, pidsFile } = serverHome('fork', doubleForkServer);
@@ -147,7 +147,7 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
     } finally {
       if (daemon && startTimeOf(daemon.pid) === daemon.started) process.kill(daemon.pid, 'SIGKILL');
     }
-  }, 150_000);
+  }, 300_000);
 
   it('after kill -9 of the host, the next start ends what a plugin backend started: a child in its group and one that left it with setsid', async () => {
     const home = tempDir('chatos-orphans-');
@@ -222,5 +222,5 @@ export function createUiAppsBackend() {
     } finally {
       cleanUp(spawned, started);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -68,7 +68,7 @@ describe('tools named after Object.prototype members', () => {
         .sort(),
     ).toEqual(['mcp_destructive___proto__', 'mcp_destructive_constructor', 'mcp_starred___proto__', 'mcp_starred_constructor']);
     expect(records.filter((r) => r.decision === 'declined')).toHaveLength(NAMES.length * 2);
-  }, 120_000);
+  }, 300_000);
 
   it('are listed with their declared level', () => {
     const { home } = hostileHome();
@@ -79,5 +79,5 @@ describe('tools named after Object.prototype members', () => {
       expect(tools.find((t) => t.name === `mcp_destructive_${name}`)?.permission, name).toBe('confirm');
       expect(tools.find((t) => t.name === `mcp_starred_${name}`)?.permission, name).toBe('confirm');
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -56,7 +56,7 @@ describe('refusals through the real CLI', () => {
     expect(call('tr_echo', '--app', 'chatos', '--args', '{"text":"tr"}').stdout).toContain('tr');
     const trNotGranted = call('tr_echo', '--app', 'aide', '--args', '{"text":"x"}');
     expect(trNotGranted.stderr).toContain('fix: chatos grant aide chatos::a-tr');
-  }, 120_000);
+  }, 300_000);
 
   it('are audited with decision and outcome "refused" and their code, and chatos audit --decision / --outcome list them', () => {
     const { home } = refusalHome();
@@ -100,5 +100,5 @@ describe('refusals through the real CLI', () => {
     const text = runCli(['audit', '--decision', 'refused', '--limit', '1', '--home', home]);
     expect(text.stdout).toMatch(/mcp_release {2}\[-, refused\] {2}refused \(BAD_ARGUMENTS\)/);
     expect(runCli(['audit', '--decision', 'nope', '--home', home]).code).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });

@@ -158,7 +158,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     ).toEqual(apps.map(() => 0));
     const grants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra]).json().grants.servers;
     expect(grants).toHaveLength(20);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("aide's bundled servers", () => {

@@ -59,7 +59,7 @@ describe('the environment a server gets', () => {
     expect(named.TZ).toBe('Asia/Tokyo');
 
     expect(envOf('mcp_whole_env', home).MY_SECRET_TOKEN).toBe('do-not-leak');
-  }, 120_000);
+  }, 300_000);
 
   it('a plugin server gets the documented list and no more, even when its plugin.json asks for inheritEnv; the run plan lists what it inherits', () => {
     const root = tempDir();
@@ -92,5 +92,5 @@ describe('the environment a server gets', () => {
     const inherited: string[] = plan.servers[0].env.inherited;
     for (const name of ['PATH', 'HOME', 'LANG', 'LC_*', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME', 'HTTPS_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS']) expect(inherited).toContain(name);
     expect(inherited).not.toContain('MY_EXTRA');
-  }, 120_000);
+  }, 300_000);
 });

@@ -59,7 +59,7 @@ describe('supported transports', () => {
     }
     const ok = runCli(['validate', urlPlugin(tempDir(), 'https://example.com/mcp'), '--home', tempDir()]);
     expect(ok.code, ok.stderr).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('mcp.yaml refuses transport: sse and ws:// urls with the same rule, each naming its field', () => {
     const home = tempDir();
@@ -73,7 +73,7 @@ describe('supported transports', () => {
     const socket = problems.find((p) => p.path === 'servers.socket.url')!;
     expect(socket).toMatchObject({ code: 'MCP_URL_INVALID' });
     expect(socket.message).toContain('WebSocket');
-  }, 120_000);
+  }, 300_000);
 
   it('a streamable_http server that speaks only the old HTTP+SSE transport is not used through a silent fallback: the error names the server, its url and the fix', async () => {
     const port = await startSseOnlyServer();
@@ -88,5 +88,5 @@ describe('supported transports', () => {
     const failed = listed.problems.find((p: { code: string; file: string }) => p.code === 'SERVER_START_FAILED' && p.file === 'chatos::legacy');
     expect(failed.message).toContain(`server "chatos::legacy" at ${url} did not connect over streamable HTTP`);
     expect(failed.message).toContain('old HTTP+SSE transport, which ChatOS does not use');
-  }, 120_000);
+  }, 300_000);
 });

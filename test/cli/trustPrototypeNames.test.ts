@@ -33,5 +33,5 @@ describe('trust, for files named after Object.prototype members', () => {
     const changed = trustOf();
     expect(changed.state).toBe('changed');
     expect(changed.changes).toEqual({ added: ['constructor'], removed: ['toString'], modified: ['__proto__'] });
-  }, 120_000);
+  }, 300_000);
 });

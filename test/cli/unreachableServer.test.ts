@@ -45,7 +45,7 @@ describe('an unreachable streamable-HTTP server', () => {
     const call = runCli(['call', 'mcp_remote_echo', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(call.code).toBe(1);
     expect(call.stderr).toContain(`server "chatos::remote" did not answer at ${url}`);
-  }, 120_000);
+  }, 300_000);
 
   it('on a closed port: the error names the server and url at once, and the CLI exits 1', async () => {
     const home = tempDir();
@@ -60,7 +60,7 @@ describe('an unreachable streamable-HTTP server', () => {
       expect(run.stderr).toContain(`server "chatos::remote" at ${url} did not connect over streamable HTTP`);
       expect(run.stderr).toContain('ECONNREFUSED');
     }
-  }, 120_000);
+  }, 300_000);
 
   it('connectTimeout must be a positive whole number of milliseconds', () => {
     const home = tempDir();
@@ -68,5 +68,5 @@ describe('an unreachable streamable-HTTP server', () => {
     const tools = runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(tools.stderr).toContain('servers.remote.connectTimeout');
     expect(tools.stderr).toContain('connectTimeout: 30000');
-  }, 120_000);
+  }, 300_000);
 });

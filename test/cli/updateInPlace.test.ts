@@ -70,7 +70,7 @@ describe('install over an installed plugin updates it in place', () => {
     expect(cli('trust', ID).code).toBe(0);
     expect(trustOf()).toBe('trusted');
     // Ten CLI runs: on a loaded machine well over vitest's default 30 s.
-  }, 120_000);
+  }, 300_000);
 
   it('updates from a zip, and says when what it runs stays the same', () => {
     const { cli, installedDir, serverGrants } = setup();

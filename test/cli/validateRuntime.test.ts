@@ -41,7 +41,7 @@ describe('chatos validate: a command the server would not find', () => {
 
     const found = runCli(['validate', dir, '--json', '--home', home], { env: { PATH: `/nonexistent/bin:${bin}` } });
     expect(problemsOf(found).filter((p) => p.code === 'COMMAND_NOT_FOUND')).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('looks on the PATH the plugin sets for its server, and checks an absolute command as a file', () => {
     const bin = tempDir();
@@ -60,7 +60,7 @@ describe('chatos validate: a command the server would not find', () => {
     expect(problemsOf(absolute).find((p) => p.code === 'COMMAND_NOT_FOUND')!.message).toContain(`command ${absent} is not an executable file`);
     const real = runCli(['validate', commandPlugin(tempDir(), path.join(bin, 'my-mcp-runner')), '--json', '--home', home]);
     expect(problemsOf(real).filter((p) => p.code === 'COMMAND_NOT_FOUND')).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 /** A real stdio MCP server offering `tools` (each answers its own name). */
@@ -97,7 +97,7 @@ describe('chatos validate: tool names the prefix leaves no room for', () => {
     const error = problemsOf(refused).find((p) => p.code === 'TOOL_PREFIX_TOO_LONG')!;
     expect(error).toMatchObject({ severity: 'error', path: 'apps[0].id' });
     expect(error.message).toContain('app "main" would offer no tool');
-  }, 120_000);
+  }, 300_000);
 
   it('when the running server drops a tool for the length of its name, the problem names the app and how to fix its ids', () => {
     const root = tempDir();
@@ -112,5 +112,5 @@ describe('chatos validate: tool names the prefix leaves no room for', () => {
     const dropped = (listed.problems as { code: string; message: string; hint: string }[]).find((p) => p.code === 'TOOL_NAME_INVALID')!;
     expect(dropped.message).toContain(`tool "list_items" of server "${tight}.main" (${tight}::${tight}.main) (app "main" of plugin "${tight}") is not offered`);
     expect(dropped.hint).toContain(`shorten the plugin id "${tight}" or the app id "main"`);
-  }, 120_000);
+  }, 300_000);
 });

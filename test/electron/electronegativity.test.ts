@@ -100,7 +100,7 @@ describe('electronegativity on dist/electron', () => {
     input = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-el-scan-'));
     staged = stage(input);
     result = scan(input);
-  }, 150_000);
+  }, 300_000);
 
   afterAll(() => fs.rmSync(input, { recursive: true, force: true }));
 

@@ -35,5 +35,5 @@ describe('the first start of the desktop app', () => {
     } finally {
       await desktop.stop();
     }
-  }, 60_000);
+  }, 300_000);
 });

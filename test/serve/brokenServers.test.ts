@@ -23,7 +23,7 @@ interface ServerRow {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 describe('broken servers look broken, through a real chatos serve and the CLI', () => {
   it('a missing command and a crash at start are error states with the reason, problems of their apps and agents, and their log says each line once with a count', async () => {
@@ -69,7 +69,7 @@ describe('broken servers look broken, through a real chatos serve and the CLI', 
     // Fixed (a new definition), it is no longer broken.
     writeMcpYaml(home, { missing: { command: 'chatos-no-such-command' }, crashy: fixtureServer() });
     await until('the fixed server to lose its error', async () => ((await server('chatos::crashy')).state.kind === 'stopped' ? true : undefined));
-  }, 120_000);
+  }, 300_000);
 
   it('chatos apps names the missing command on the app and exits 1; chatos agents show warns the agent that uses it', () => {
     const { home, root } = brokenWorld();
@@ -84,5 +84,5 @@ describe('broken servers look broken, through a real chatos serve and the CLI', 
 
     const agent = runCli(['agents', 'show', 'uses-broken', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(agent.json().problems).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'AGENT_SERVER_BROKEN', hint: expect.stringContaining('"command" in ai.mcp of app "main"') }));
-  }, 120_000);
+  }, 300_000);
 });

@@ -29,7 +29,7 @@ const TOKEN_VAR = 'CHATOS_CROSS_TOKEN';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 /** A real stdio MCP server, importing the SDK from this checkout by absolute URL (the plugin lives in a temp folder). */
 function serverSource(): string {
@@ -146,7 +146,7 @@ describe('a running chatos serve and the CLI beside it', () => {
       .json()
       .grants.servers.map((g: { targetId: string }) => g.targetId);
     expect(cliGrants.sort()).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
-  }, 240_000);
+  }, 300_000);
 
   it('a row that fails its schema, written by another process, is a problem in the running host at once, and goes when the row is fixed', async () => {
     const home = tempDir();
@@ -165,7 +165,7 @@ describe('a running chatos serve and the CLI beside it', () => {
     other.delete(Loose, 'chatos::settings');
     await other.close();
     await until('the problem to go', async () => ((await invalidRows()).length ? undefined : true));
-  }, 120_000);
+  }, 300_000);
 
   it('a root remembered by the CLI is scanned by the running host at once; forgetting it marks its plugins missing there, grants kept', async () => {
     const home = tempDir();
@@ -198,5 +198,5 @@ describe('a running chatos serve and the CLI beside it', () => {
     expect(overview.grants.map((g: { targetId: string }) => g.targetId)).toContain(TOOLS_SERVER);
     const problems = (await api(serve, 'problems.list')).problems as { code: string; message: string }[];
     expect(problems.find((p) => p.code === 'REGISTRATION_MISSING')?.message).toContain(TOOLS_SERVER);
-  }, 120_000);
+  }, 300_000);
 });

@@ -36,7 +36,7 @@ interface Lease {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 async function served(args: string[] = []): Promise<{ serve: ServeProcess; home: string }> {
   const home = homeWithKeeper();
@@ -74,7 +74,7 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     expect(records).toEqual([
       expect.objectContaining({ tool: 'mcp_release', appId: 'chatos', agentId: 'keeper', flow: 'main', conversationId: 'c1', serverId: NOTES_SERVER, decision: 'auto', reason: 'mcp_release' }),
     ]);
-  }, 120_000);
+  }, 300_000);
 
   it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', () => {
     const home = homeWithKeeper();
@@ -85,7 +85,7 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     expect(call.stdout).toContain('held no instance');
     const audit = runCli(['audit', '--json', '--tool', 'mcp_release', '--home', home]).json();
     expect(audit.records).toEqual([expect.objectContaining({ appId: 'chatos', serverId: NOTES_SERVER, outcome: 'ok', reason: 'mcp_release' })]);
-  }, 120_000);
+  }, 300_000);
 });
 
 /** The tab's event socket, as the renderer opens it: `?client=` names the tab. */
@@ -127,7 +127,7 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
     expect((await leasesOf(serve, NOTES_SERVER)).map((l) => l.conversationId)).toEqual(['untied']);
     const { records } = await serveApi(serve, 'audit.list', { outcome: 'released' });
     expect(records).toEqual([expect.objectContaining({ conversationId: 'page-1', serverId: NOTES_SERVER, reason: 'holder-gone', appId: 'chatos', tool: null })]);
-  }, 120_000);
+  }, 300_000);
 
   it('the servers page and the agent editor hold no instance once their listing or restart is done', async () => {
     const { serve } = await served();
@@ -140,7 +140,7 @@ describe('the instances of a closed page, a gone tab and the servers page, throu
     const preview = await serveApi(serve, 'agents.preview', { agent: { name: 'M', uiApps: [{ pluginId: 'chatos.workbench', appId: 'panel', mcp: true, mcpServerIds: [memory] }] } });
     expect(preview.main.map((t: { serverId: string }) => t.serverId)).toContain(memory);
     expect(await leasesOf(serve, memory)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the built-in servers that keep no state of a conversation, through a real chatos serve', () => {
@@ -167,5 +167,5 @@ describe('the built-in servers that keep no state of a conversation, through a r
     const listed = await serveApi(serve, 'tools.list', { agentId: 'shared', conversationId: 'c1' });
     // mcp_release is offered for Canvas's instance, never for Notes.
     expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain('mcp_release');
-  }, 120_000);
+  }, 300_000);
 });

@@ -77,5 +77,5 @@ describe('HostApi models over chatos serve', () => {
       const file = path.join(entry.parentPath, entry.name);
       if (entry.isFile() && file !== secrets) expect(fs.readFileSync(file).includes(Buffer.from(KEY)), file).toBe(false);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -31,7 +31,7 @@ describe('chatos serve', () => {
     const listed = runCli(['--home', home, '--json', 'agents', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.json().agents.map((a: { name: string }) => a.name)).toContain('Served agent');
-  }, 120_000);
+  }, 300_000);
 
   it('--json prints one JSON line {url, port}; SIGINT stops it too', async () => {
     const home = tempDir('chatos-serve-home-');
@@ -42,7 +42,7 @@ describe('chatos serve', () => {
     expect(printed.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${printed.port}/\\?token=`));
     served.child.kill('SIGINT');
     expect((await served.exited).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('a port in use exits 1 naming the port and suggesting --port 0', async () => {
     const blocker = net.createServer();
@@ -56,7 +56,7 @@ describe('chatos serve', () => {
     } finally {
       blocker.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it.each(['abc', '-1', '65536', '1.5', ''])('a bad --port (%j) exits 2 and says what a port is', (port) => {
     const run = runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', port]);
@@ -79,7 +79,7 @@ describe('chatos serve', () => {
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
     expect(served.stderr()).toContain('stopping');
-  }, 120_000);
+  }, 300_000);
 
   it('npm start on a Linux box without a display runs chatos serve even where Electron is present, and says why', async () => {
     // A stand-in Electron that leaves a mark if it is ever run.
@@ -97,7 +97,7 @@ describe('chatos serve', () => {
     expect(fs.existsSync(mark)).toBe(false);
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the serve token of a data home', () => {
@@ -124,7 +124,7 @@ describe('the serve token of a data home', () => {
     const rotated = await urlOf(['--new-token']);
     expect(rotated.searchParams.get('token')).not.toBe(token);
     expect(runCli(['--home', home, 'serve', '--print-url', '--port', '7411']).stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${rotated.searchParams.get('token')}`);
-  }, 120_000);
+  }, 300_000);
 
   it('--print-url before any server ran says to start one; a token file others may read is refused with the fix', () => {
     const home = tempDir('chatos-serve-home-');
@@ -166,5 +166,5 @@ describe('the serve token of a data home', () => {
     expect(text).toContain(`npx chatos serve --print-url --port ${port} --home ${JSON.stringify(home)}`);
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -50,7 +50,7 @@ describe('chatos serve against hostile input', () => {
 
     served.child.kill('SIGTERM');
     expect(await served.exited).toEqual({ code: 0, signal: null });
-  }, 150_000);
+  }, 300_000);
 
   it('an mcp.yaml holding a YAML alias bomb is a problem naming the file: chatos serve starts and answers', async () => {
     const home = tempDir('chatos-serve-home-');
@@ -63,7 +63,7 @@ describe('chatos serve against hostile input', () => {
     expect((await api(url, token, 'host.info')).ok).toBe(true);
     served.child.kill('SIGTERM');
     expect(await served.exited).toEqual({ code: 0, signal: null });
-  }, 150_000);
+  }, 300_000);
 
   it('trading the token for the cookie redirects only to a path of this server, never to //another.host', async () => {
     const { served, port, token } = await started(['--no-watch']);
@@ -82,5 +82,5 @@ describe('chatos serve against hostile input', () => {
     }
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -18,7 +18,7 @@ afterEach(async () => {
     await exited;
     clearTimeout(timer);
   }
-}, 120_000);
+}, 300_000);
 
 export interface Served {
   child: ChildProcess;

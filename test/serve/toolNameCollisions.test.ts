@@ -18,7 +18,7 @@ import { until } from '../helpers/until.js';
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 interface Listed {
   tools: { name: string; serverId: string }[];
@@ -103,5 +103,5 @@ describe('tool name collisions on reload (docs/rules/mcp-yaml.md#tool-names-and-
       'tool "count" of server "aardvark" (chatos::aardvark) is not offered: its name "alpha_count" is already taken by tool "count" of server "alpha" (chatos::alpha)',
       'tool "echo" of server "aardvark" (chatos::aardvark) is not offered: its name "alpha_echo" is already taken by tool "echo" of server "alpha" (chatos::alpha)',
     ]);
-  }, 120_000);
+  }, 300_000);
 });

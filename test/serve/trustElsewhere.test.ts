@@ -45,7 +45,7 @@ function writeElsewherePlugin(root: string): string {
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) await serve.stop();
-}, 120_000);
+}, 300_000);
 
 type Event = { type: string; pluginId?: string; serverId?: string; state?: { kind: string } };
 
@@ -107,7 +107,7 @@ describe('trust changes made by another process reach a running chatos serve', (
     await until('the plugins list to be told', () => (started.events.some((e) => e.type === 'plugins.changed') ? true : undefined));
     const apps = await serveApi(started.serve, 'apps.list');
     expect(apps.plugins.find((p: { id: string }) => p.id === PLUGIN)).toMatchObject({ runnable: false, trust: { state: 'untrusted' } });
-  }, 120_000);
+  }, 300_000);
 
   it('chatos uninstall: the same, with no folder watcher to notice the folder going', async () => {
     const home = tempDir();
@@ -119,7 +119,7 @@ describe('trust changes made by another process reach a running chatos serve', (
 
     expect(runCli(['uninstall', PLUGIN, '--home', home]).code).toBe(0);
     await expectStopped(home, started.serve, started);
-  }, 120_000);
+  }, 300_000);
 
   it("a trusted plugin's file edited by another program: the watcher's rescan ends what it ran, as changed", async () => {
     const home = tempDir();
@@ -132,5 +132,5 @@ describe('trust changes made by another process reach a running chatos serve', (
     await expectStopped(home, started.serve, started);
     const apps = await serveApi(started.serve, 'apps.list');
     expect(apps.plugins.find((p: { id: string }) => p.id === PLUGIN)).toMatchObject({ runnable: false, trust: { state: 'changed' } });
-  }, 120_000);
+  }, 300_000);
 });

@@ -225,5 +225,5 @@ describe('plugin.json, over arbitrary manifests', () => {
       }),
       { numRuns: 250, seed: 20260113 },
     );
-  }, 120_000);
+  }, 300_000);
 });

@@ -154,7 +154,7 @@ describe('many processes on one DB', () => {
     // Contention really happened: writers found the file changed under them and replayed.
     expect(reloads).toBeGreaterThan(0);
     expect(listDir(path.dirname(file)).filter((name) => name.includes('.tmp-') || name.endsWith('.lock'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 function runNode(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

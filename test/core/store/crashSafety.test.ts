@@ -102,5 +102,5 @@ describe('crash safety', () => {
     expect(store.problems).toEqual([]);
     await store.close();
     console.log(`crash safety: ${KILLS} kills, final state ${committed}, killed with ${outcomes.filter((o) => o === 'new').length} save(s) landed but unreported`);
-  }, 120_000);
+  }, 300_000);
 });

@@ -36,5 +36,5 @@ describe('prefix queries at 100k rows', () => {
     const plan = db.exec(`EXPLAIN QUERY PLAN ${SQL_LIST_RANGE}`, ['grants', 'app0001::', 'app0001:;'])[0]?.values.map((row) => String(row[3]));
     expect(plan).toEqual(['SEARCH records USING INDEX sqlite_autoindex_records_1 (table_name=? AND id>? AND id<?)']);
     db.close();
-  }, 120_000);
+  }, 300_000);
 });

@@ -98,7 +98,7 @@ describe('the canvas store', () => {
     const revisions = readHistory(dir, { limit: 500 }).map((e: any) => e.result.revision);
     expect(new Set(revisions).size).toBe(120);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('reads (get_schema, list_instances) need no lock: a page reads while another process writes, and sees what it wrote', async () => {
     const dir = tempDir();
@@ -117,7 +117,7 @@ describe('the canvas store', () => {
     await writer.patch(set('n', 2), agent);
     expect(await reader.read(params)).toMatchObject({ n: 2 });
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('moves an unreadable instances file aside, says so, and starts again from the demo', async () => {
     const dir = tempDir();

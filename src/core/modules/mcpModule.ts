@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import { releaseDraft } from '../audit/releaseAudit.js';
+import { builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
 import type { McpFacade } from '../facades/mcp.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
@@ -50,7 +51,9 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   const readStoredValue = (name: string) => base.secrets.get(mcpValueSecretName(name));
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
-    inProcessServers: deps.settingsServer.inProcess,
+    // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
+    builtinTools: switchedOnDefinitions,
+    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,
     pids: base.pids,

@@ -1,0 +1,53 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOST_UI_APP } from '../../../src/shared/agents.js';
+import { startTestHost, textOf } from '../../helpers/gatewayHost.js';
+
+/** mcp.yaml with the built-in tools switched as given (docs/using/mcp-servers.md#built-in-tools). */
+function writeBuiltins(home: string, builtins: Record<string, unknown>): void {
+  const file = path.join(home, 'chatos', 'mcp.yaml');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify({ version: 1, servers: {}, builtins }, null, 2)}\n`);
+}
+
+const hostEntry = (mcpServerIds: string[]) => ({ ...HOST_UI_APP, mcp: true, mcpServerIds });
+const ALL_ON = { time: { enabled: true }, calculator: { enabled: true }, fetch: { enabled: true } };
+
+describe('the built-in tools behind the gateway', () => {
+  it('registers nothing on a fresh home: every built-in tool is off', async () => {
+    const { host } = await startTestHost();
+    const ids = host.registry.listServers().map((s) => s.id);
+    expect(ids).not.toContain('chatos::time');
+    expect(ids).not.toContain('chatos::calculator');
+    expect(ids).not.toContain('chatos::fetch');
+  });
+
+  it('serves each switched-on tool in process to a granted agent and refuses an agent without it, with no uvx, npx or node on PATH', async () => {
+    const { host } = await startTestHost(({ home }) => writeBuiltins(home, ALL_ON), { env: { ...process.env, PATH: '' } });
+    expect(host.registry.getServer('chatos::time')).toMatchObject({ providerAppId: 'chatos', url: 'inproc://time', source: { kind: 'builtin' } });
+    const granted = host.agents.create({ id: 'helper', name: 'Helper', uiApps: [hostEntry(['chatos::time', 'chatos::calculator', 'chatos::fetch'])] });
+    const resolved = host.agents.resolve(granted);
+    expect(resolved.problems).toEqual([]);
+    const caller = resolved.callerFor('main', 'conv-builtin');
+    const offered = (await host.tools.list(caller)).tools;
+    expect(offered.map((t) => `${t.name} ${t.permission}`).sort()).toEqual([
+      'mcp_calculator_calculate read',
+      'mcp_fetch_fetch read',
+      'mcp_time_convert_time read',
+      'mcp_time_get_current_time read',
+      'mcp_time_list_time_zones read',
+    ]);
+
+    const sum = await host.tools.call(caller, 'mcp_calculator_calculate', { expression: '0.1 + 0.2' });
+    expect(textOf(sum.result)).toBe('0.3');
+    const now = await host.tools.call(caller, 'mcp_time_get_current_time', { timezone: 'UTC' });
+    expect(JSON.parse(textOf(now.result))).toMatchObject({ timezone: 'UTC', utcOffset: '+00:00' });
+    expect(host.audit.query({ agentId: 'helper' }).map((e) => `${e.tool} ${e.outcome}`)).toEqual(expect.arrayContaining(['mcp_calculator_calculate ok', 'mcp_time_get_current_time ok']));
+
+    const other = host.agents.create({ id: 'other', name: 'Other', uiApps: [hostEntry([])] });
+    const otherCaller = host.agents.resolve(other).callerFor('main', 'conv-other');
+    expect((await host.tools.list(otherCaller)).tools.map((t) => t.name)).not.toContain('mcp_calculator_calculate');
+    await expect(host.tools.call(otherCaller, 'mcp_calculator_calculate', { expression: '1 + 1' })).rejects.toMatchObject({ code: expect.stringMatching(/NOT|DENIED|UNKNOWN/) });
+  });
+});

@@ -76,7 +76,7 @@ const DISABLED = ['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simpl
 
 interface MathEngine {
   parse(expression: string): MathNode;
-  format(value: unknown, options: { precision: number }): string;
+  format(value: unknown, options: { precision: number; lowerExp: number; upperExp: number }): string;
   isUnitName(name: string): boolean;
 }
 
@@ -193,7 +193,7 @@ export async function calculate(expression: string): Promise<string> {
   }
   checkTree(tree, math.isUnitName);
   try {
-    return math.format(tree.compile().evaluate({}), { precision: SHOWN_DIGITS });
+    return math.format(tree.compile().evaluate({}), { precision: SHOWN_DIGITS, lowerExp: -12, upperExp: SHOWN_DIGITS + 1 });
   } catch (error) {
     if (error instanceof CalculatorError) throw error;
     if (isStackOverflow(error)) throw tooDeep();

@@ -50,4 +50,35 @@ describe('the built-in tools behind the gateway', () => {
     expect((await host.tools.list(otherCaller)).tools.map((t) => t.name)).not.toContain('mcp_calculator_calculate');
     await expect(host.tools.call(otherCaller, 'mcp_calculator_calculate', { expression: '1 + 1' })).rejects.toMatchObject({ code: 'NOT_GRANTED' });
   });
+
+  it('is switched through host.mcp.builtins: on registers it, off removes it, the file keeps its comments, and a name your server has is refused', async () => {
+    const { host, home } = await startTestHost(({ home }) => {
+      const file = path.join(home, 'chatos', 'mcp.yaml');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '# my servers, by hand\nversion: 1\nservers:\n  time:  # the old uvx template\n    command: uvx\n    args: [mcp-server-time]\n');
+    });
+    expect(host.mcp.builtins.list().map((b) => `${b.name} ${b.enabled}`)).toEqual(['time false', 'fetch false', 'calculator false']);
+
+    const on = await host.mcp.builtins.set('calculator', { enabled: true });
+    expect(on).toMatchObject({ name: 'calculator', enabled: true, serverId: 'chatos::calculator', tools: ['calculate'] });
+    expect(host.registry.getServer('chatos::calculator')).toMatchObject({ source: { kind: 'builtin' } });
+    const text = fs.readFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'utf8');
+    expect(text).toContain('# my servers, by hand');
+    expect(text).toContain('# the old uvx template');
+
+    await expect(host.mcp.builtins.set('time', { enabled: true })).rejects.toMatchObject({ code: 'MCP_BUILTIN_NAME_TAKEN' });
+    await expect(host.mcp.builtins.set('weather', { enabled: true })).rejects.toMatchObject({ code: 'MCP_BUILTIN_UNKNOWN' });
+    await expect(host.mcp.builtins.set('calculator', { allowPrivateAddresses: true })).rejects.toMatchObject({ code: 'MCP_SERVER_INVALID' });
+
+    // fetch's private-address choice is part of its definition: changing it gives the runtime a new one.
+    await host.mcp.builtins.set('fetch', { enabled: true });
+    const before = host.mcp.definition('chatos::fetch')!;
+    expect(before.transport).toEqual({ kind: 'in-process', server: 'fetch', options: { allowPrivateAddresses: false } });
+    expect((await host.mcp.builtins.set('fetch', { allowPrivateAddresses: true })).allowPrivateAddresses).toBe(true);
+    expect(host.mcp.definition('chatos::fetch')!.transport).toEqual({ kind: 'in-process', server: 'fetch', options: { allowPrivateAddresses: true } });
+
+    await host.mcp.builtins.set('calculator', { enabled: false });
+    expect(host.registry.getServer('chatos::calculator')).toBeUndefined();
+    expect(host.mcp.definition('chatos::calculator')).toBeUndefined();
+  });
 });

@@ -200,6 +200,9 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   },
 ];
 
+/** What each built-in tool does, by registry id, for its registry row (English, as every row's description). */
+export const BUILTIN_TOOL_DESCRIPTIONS: ReadonlyMap<string, string> = new Map(BUILTIN_TOOLS.map((tool) => [registryId(HOST_APP_ID, tool.name), tool.description.en]));
+
 /** The in-process factories of the built-in tools, by server name. */
 export function builtinToolFactories(deps: { now: () => number }): Map<string, (options: InProcessOptions) => McpServer> {
   return new Map(BUILTIN_TOOLS.map((tool) => [tool.name, (options: InProcessOptions) => tool.create(deps, options)]));

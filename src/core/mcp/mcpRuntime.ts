@@ -39,6 +39,8 @@ export interface McpRuntimeOptions {
   builtinServers?: ServerDefinition[];
   /** The built-in tools switched on in mcp.yaml's `builtins:` block, as definitions (their factories are among `inProcessServers`). */
   builtinTools?: (settings: BuiltinSettings) => ServerDefinition[];
+  /** What the registry rows of built-in servers say they do, by id (shown on their cards and in the agent editor). */
+  builtinDescriptions?: ReadonlyMap<string, string>;
   inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /** What each MCP client declares and answers beyond tools (mcp/client/clientFeatures.ts); default: tools alone. */
   clientFeatures?: ClientFeatures;
@@ -288,7 +290,7 @@ export class McpRuntime {
     const { registry } = this.options;
     registry.reconcile(
       (s) => s.kind === 'builtin',
-      { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] },
+      { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' }, this.options.builtinDescriptions?.get(def.id))), prompts: [] },
       { missingReason: () => 'no longer built into this ChatOS' },
     );
     const on = new Set(builtins.map((def) => def.id));
@@ -522,6 +524,18 @@ function urlOf(def: ServerDefinition): string {
 }
 
 /** A host-owned server as a registry row under `chatos`. Only literal env values: `{ env: NAME }` secrets are resolved at spawn time and never stored. */
-function registryRowOf(def: ServerDefinition, source: RegistrySource): RegistryMcpServer {
-  return { id: def.id, providerAppId: HOST_APP_ID, name: def.name, url: urlOf(def), env: {}, tags: [], allowMain: def.allowMain, allowSub: def.allowSub, enabled: !def.disabled, source };
+function registryRowOf(def: ServerDefinition, source: RegistrySource, description?: string): RegistryMcpServer {
+  return {
+    id: def.id,
+    providerAppId: HOST_APP_ID,
+    name: def.name,
+    url: urlOf(def),
+    ...(description === undefined ? {} : { description }),
+    env: {},
+    tags: [],
+    allowMain: def.allowMain,
+    allowSub: def.allowSub,
+    enabled: !def.disabled,
+    source,
+  };
 }

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { releaseDraft } from '../audit/releaseAudit.js';
-import { builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
+import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
 import type { McpFacade } from '../facades/mcp.js';
 import { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
@@ -54,6 +54,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
     builtinTools: switchedOnDefinitions,
+    builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
     inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,

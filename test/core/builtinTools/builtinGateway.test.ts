@@ -25,7 +25,7 @@ describe('the built-in tools behind the gateway', () => {
 
   it('serves each switched-on tool in process to a granted agent and refuses an agent without it, with no uvx, npx or node on PATH', async () => {
     const { host } = await startTestHost(({ home }) => writeBuiltins(home, ALL_ON), { env: { ...process.env, PATH: '' } });
-    expect(host.registry.getServer('chatos::time')).toMatchObject({ providerAppId: 'chatos', url: 'inproc://time', source: { kind: 'builtin' } });
+    expect(host.registry.getServer('chatos::time')).toMatchObject({ providerAppId: 'chatos', url: 'inproc://time', source: { kind: 'builtin' }, description: expect.stringContaining('time zones') });
     const granted = host.agents.create({ id: 'helper', name: 'Helper', uiApps: [hostEntry(['chatos::time', 'chatos::calculator', 'chatos::fetch'])] });
     const resolved = host.agents.resolve(granted);
     expect(resolved.problems).toEqual([]);

@@ -18,6 +18,7 @@ import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
+import { BuiltinToolChangeSchema, BuiltinToolViewSchema } from './builtinTools.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
@@ -338,6 +339,9 @@ export const HostApiMethods = {
     params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(),
     result: z.object({ server: McpServerEntryViewSchema }),
   },
+  /** The built-in tools (time, fetch, calculator), each with its switch: on, it is registered as chatos::<name>. */
+  'mcpServers.builtins': { params: Empty, result: z.object({ builtins: z.array(BuiltinToolViewSchema) }) },
+  'mcpServers.setBuiltin': { params: z.object({ name: Id, change: BuiltinToolChangeSchema }).strict(), result: z.object({ builtin: BuiltinToolViewSchema }) },
   /** Signs in to a remote server (OAuth): answers when the browser came back, with the server's view (its sign-in state). */
   'mcpServers.signIn': { params: z.object({ name: Id }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   /** Ends a sign-in that is waiting for the browser. */

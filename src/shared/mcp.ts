@@ -77,7 +77,10 @@ export const InProcessTransportSchema = z.object({
   kind: z.literal('in-process'),
   /** Which of the host's in-process servers. */
   server: z.string().min(1),
+  /** What its factory is given (the fetch tool: whether private addresses are allowed): part of the definition, so a change restarts it. */
+  options: z.record(z.string(), z.union([z.boolean(), z.string(), z.number()])).optional(),
 });
+export type InProcessOptions = NonNullable<z.infer<typeof InProcessTransportSchema>['options']>;
 
 export const ServerTransportSchema = z.discriminatedUnion('kind', [StdioTransportSchema, HttpTransportSchema, InProcessTransportSchema]);
 export type ServerTransport = z.infer<typeof ServerTransportSchema>;

@@ -303,7 +303,7 @@ describe('chatos mcp test', () => {
   it('templates: the bundled memory server is added in one step and starts', () => {
     const { cli } = home();
     const listed = cli('--json', 'mcp', 'templates');
-    expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'time', 'fetch']));
+    expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'git']));
     // The listing tags a bundled server once; its description does not say it again.
     const memoryLine = cli('mcp', 'templates')
       .stdout.split('\n')

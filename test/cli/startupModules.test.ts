@@ -8,6 +8,8 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 const register = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'moduleLog', 'register.mjs')).href;
 const PROVIDER_SDK = /\/node_modules\/(openai|@anthropic-ai\/sdk)\//;
+/** The built-in calculator's and fetch tool's libraries: loaded by a call to them, not by every run. */
+const BUILTIN_TOOL_LIBS = /\/node_modules\/(mathjs|turndown)\//;
 
 /** The modules a chatos run resolved, from a resolve hook loaded with --import. */
 function loggedModules(log: string): string[] {
@@ -25,6 +27,7 @@ describe('what a chatos command loads', () => {
     // The hook saw the host load (sql.js, which the CLI bundle leaves outside, opens every data home), and no provider SDK among it.
     expect(modules.some((url) => url.includes('/node_modules/sql.js/'))).toBe(true);
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
+    expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
   });
 
   it('a command that does talk to a model loads its SDK then, and works', async () => {

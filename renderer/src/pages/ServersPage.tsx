@@ -11,6 +11,7 @@ import { ServerLogDrawer } from '../components/servers/ServerLogDrawer';
 import { ExternalServersBar } from '../components/mcpAdmin/ExternalServersBar';
 import { McpAdminProvider } from '../components/mcpAdmin/McpAdminContext';
 import { McpCardActions } from '../components/mcpAdmin/McpCardActions';
+import { BuiltinToolList } from '../components/mcpAdmin/BuiltinToolList';
 import { TemplateList } from '../components/mcpAdmin/TemplateList';
 
 const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
@@ -56,10 +57,11 @@ function ServerTabs() {
       </Space>
     );
   };
-  // The user's own servers are edited here (docs/rules/settings-server.md#categories): add and import above the external ones, templates under the built-in ones.
+  // The user's own servers are edited here (docs/rules/settings-server.md#categories): add and import above the external ones, the built-in tools' switches and templates in the built-in tab.
   const panel = (category: ServerCategory) => (
     <>
       {category === 'external' ? <ExternalServersBar loadedIds={new Set(list.map((s) => s.id))} /> : null}
+      {category === 'builtin' ? <BuiltinToolList /> : null}
       {cards(category)}
       {category === 'builtin' ? <TemplateList /> : null}
     </>

@@ -20,6 +20,8 @@ export function mcpServerHandlers({
   | 'mcpServers.importApply'
   | 'mcpServers.templates'
   | 'mcpServers.addTemplate'
+  | 'mcpServers.builtins'
+  | 'mcpServers.setBuiltin'
   | 'mcpServers.signIn'
   | 'mcpServers.cancelSignIn'
   | 'mcpServers.signOut'
@@ -41,6 +43,8 @@ export function mcpServerHandlers({
     'mcpServers.importApply': async ({ text, fileName, options }) => saved(await admin.applyImport(text, fileName, options)),
     'mcpServers.templates': () => ({ templates: admin.templates() }),
     'mcpServers.addTemplate': async ({ templateId, name, params }) => saved({ server: await admin.addTemplate(templateId, name, params) }),
+    'mcpServers.builtins': () => ({ builtins: host.mcp.builtins.list() }),
+    'mcpServers.setBuiltin': async ({ name, change }) => saved({ builtin: await host.mcp.builtins.set(name, change) }),
     // Answers once the browser came back (or the sign-in failed, was cancelled or timed out). The page is opened by the
     // desktop app in the system browser, or in serve by the user's page, in a new tab, on the auth.openUrl event.
     'mcpServers.signIn': async ({ name }) => {

@@ -7,6 +7,7 @@ import { ConflictChoiceSchema } from '../../shared/mcpAdmin.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { formatProblem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
+import { registerMcpBuiltin } from './mcpBuiltin.js';
 import { registerMcpSignIn, signInText } from './mcpSignIn.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
@@ -181,10 +182,11 @@ export function registerMcp(program: Command, cli: CliContext): void {
   const mcp = program
     .command('mcp')
     .description(
-      'your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates',
+      'your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates, builtin (time, fetch, calculator)',
     );
 
   registerMcpSignIn(mcp, cli);
+  registerMcpBuiltin(mcp, cli);
 
   mcp
     .command('list')

@@ -1,5 +1,6 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
+import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import type { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import type { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
@@ -37,6 +38,8 @@ export interface McpFacade {
   >;
   /** The user's own servers (mcp.yaml): add, edit, remove, test, import, templates. */
   readonly admin: Pick<McpServerAdmin, 'list' | 'get' | 'add' | 'update' | 'remove' | 'setDisabled' | 'test' | 'planImport' | 'applyImport' | 'templates' | 'addTemplate'>;
+  /** The built-in tools (time, fetch, calculator) and their switches in mcp.yaml's `builtins:` block. */
+  readonly builtins: Pick<BuiltinToolAdmin, 'list' | 'set'>;
   /** Per-server user settings as stored: tools switched off, permission overrides. */
   readonly settings: Pick<ServerSettings, 'of'>;
   /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out. */

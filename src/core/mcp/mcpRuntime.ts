@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
@@ -11,7 +10,7 @@ import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConf
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
 import { ConnectionManager } from './connection/connectionManager.js';
 import { DEFAULT_LEASE_IDLE_MS, type LeaseSettings } from './config/leaseSettings.js';
-import { ServerConnection, type ConnectionDeps } from './connection/serverConnection.js';
+import { ServerConnection, type ConnectionDeps, type InProcessServerFactory } from './connection/serverConnection.js';
 import { McpRuntimeError, type McpErrorCode, type StartFailureReason } from './mcpRuntimeError.js';
 import type { ReadStoredValue } from './config/envValues.js';
 import { ServerLog } from '../process/serverLog.js';
@@ -22,6 +21,7 @@ import type { HostModules } from '../runtime/hostModules.js';
 import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 import type { ClientFeatures } from './client/clientFeatures.js';
+import type { BuiltinSettings } from './config/builtinSettings.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -37,7 +37,11 @@ export interface McpRuntimeOptions {
   closeGraceMs?: number;
   /** Servers built into the host (category builtin/assistant), with the factories that make them. */
   builtinServers?: ServerDefinition[];
-  inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /** The built-in tools switched on in mcp.yaml's `builtins:` block, as definitions (their factories are among `inProcessServers`). */
+  builtinTools?: (settings: BuiltinSettings) => ServerDefinition[];
+  /** What the registry rows of built-in servers say they do, by id (shown on their cards and in the agent editor). */
+  builtinDescriptions?: ReadonlyMap<string, string>;
+  inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /** What each MCP client declares and answers beyond tools (mcp/client/clientFeatures.ts); default: tools alone. */
   clientFeatures?: ClientFeatures;
   /** The hook a plugin's Node server is started with, so it may import the host's SDK and zod (the run plan shows it). */
@@ -84,6 +88,8 @@ export class McpRuntime {
   private leases: LeaseSettings = {};
   /** mcp.yaml's `nodeRuntime:` block as last loaded (a rejected file keeps the last one). */
   private nodeRuntime: NodeRuntimeSettings = {};
+  /** mcp.yaml's `builtins:` block as last loaded (a rejected file keeps the last one). */
+  private builtinSettings: BuiltinSettings = {};
   private versionCounter = 0;
   private readonly pids: PidRegistry;
 
@@ -182,10 +188,11 @@ export class McpRuntime {
     const load = loadMcpConfig(this.options.configFile, this.options.hostEnv);
     const yaml = this.yamlDefinitions(load);
     this.registerYamlServers(yaml, load);
-    this.registerBuiltins();
-    const next = new Map<string, ServerDefinition>(yaml);
-    for (const def of this.options.builtinServers ?? []) next.set(def.id, def);
     this.definitionProblems = [];
+    const builtins = [...(this.options.builtinServers ?? []), ...this.builtinToolDefinitions(yaml)];
+    this.registerBuiltins(builtins);
+    const next = new Map<string, ServerDefinition>(yaml);
+    for (const def of builtins) next.set(def.id, def);
     for (const row of this.options.registry.listServers()) {
       // A missing registration is shown, never offered (its plugin or DB row is gone).
       if (row.source.kind === 'mcp-yaml' || row.source.kind === 'builtin' || row.missing) continue;
@@ -208,6 +215,7 @@ export class McpRuntime {
       this.lastGoodYaml = new Map();
       this.leases = {};
       this.nodeRuntime = {};
+      this.builtinSettings = {};
       return new Map();
     }
     if (load.kind === 'rejected') {
@@ -218,6 +226,7 @@ export class McpRuntime {
     this.configProblems = load.problems;
     this.leases = load.leases;
     this.nodeRuntime = load.nodeRuntime;
+    this.builtinSettings = load.builtins;
     const good = new Map<string, ServerDefinition>();
     for (const [key, server] of load.servers) {
       const id = registryId(HOST_APP_ID, key);
@@ -251,14 +260,42 @@ export class McpRuntime {
     );
   }
 
-  /** Built-in (in-process) servers are registered like any other, under `chatos`. */
-  private registerBuiltins(): void {
-    const builtins = this.options.builtinServers ?? [];
-    this.options.registry.reconcile(
+  /**
+   * The built-in tools switched on, less any whose name a server of
+   * mcp.yaml already has: the user's own server keeps `chatos::<name>`, and
+   * a problem says how to have the built-in one instead.
+   */
+  private builtinToolDefinitions(yaml: ReadonlyMap<string, ServerDefinition>): ServerDefinition[] {
+    const wanted = this.options.builtinTools?.(this.builtinSettings) ?? [];
+    return wanted.filter((def) => {
+      if (!yaml.has(def.id)) return true;
+      this.definitionProblems.push({
+        severity: 'warning',
+        code: 'BUILTIN_NAME_TAKEN',
+        file: this.options.configFile,
+        path: formatJsonPath(['servers', def.name]),
+        message: `the built-in tool "${def.name}" is switched on, but your server "${def.name}" in mcp.yaml has its name, so yours is offered instead`,
+        hint: `rename or remove server "${def.name}" in mcp.yaml to use the built-in one (it needs no uv, npx or node), or switch the built-in one off`,
+      });
+      return false;
+    });
+  }
+
+  /**
+   * Built-in (in-process) servers are registered like any other, under
+   * `chatos`. A built-in tool switched off is removed with its grants (it is
+   * gone, not missing: switching it on again registers it afresh).
+   */
+  private registerBuiltins(builtins: readonly ServerDefinition[]): void {
+    const { registry } = this.options;
+    registry.reconcile(
       (s) => s.kind === 'builtin',
-      { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' })), prompts: [] },
+      { servers: builtins.map((def) => registryRowOf(def, { kind: 'builtin' }, this.options.builtinDescriptions?.get(def.id))), prompts: [] },
       { missingReason: () => 'no longer built into this ChatOS' },
     );
+    const on = new Set(builtins.map((def) => def.id));
+    const switchedOff = new Set((this.options.builtinTools?.(ALL_ON) ?? []).map((def) => def.id).filter((id) => !on.has(id)));
+    if (switchedOff.size) registry.removeRegistrations((row) => row.source.kind === 'builtin' && switchedOff.has(row.id) && row.missing !== undefined);
   }
 
   private async swap(next: Map<string, ServerDefinition>): Promise<ReloadReport> {
@@ -471,6 +508,9 @@ export class McpRuntime {
   }
 }
 
+/** Every built-in tool on: what the built-in tools could register, so one that is off can be told apart. */
+const ALL_ON: BuiltinSettings = { time: { enabled: true }, calculator: { enabled: true }, fetch: { enabled: true, allowPrivateAddresses: false } };
+
 /** How a definition is shown in the registry: `cmd://…`, its http url, or `inproc://<name>`. */
 function urlOf(def: ServerDefinition): string {
   switch (def.transport.kind) {
@@ -484,6 +524,18 @@ function urlOf(def: ServerDefinition): string {
 }
 
 /** A host-owned server as a registry row under `chatos`. Only literal env values: `{ env: NAME }` secrets are resolved at spawn time and never stored. */
-function registryRowOf(def: ServerDefinition, source: RegistrySource): RegistryMcpServer {
-  return { id: def.id, providerAppId: HOST_APP_ID, name: def.name, url: urlOf(def), env: {}, tags: [], allowMain: def.allowMain, allowSub: def.allowSub, enabled: !def.disabled, source };
+function registryRowOf(def: ServerDefinition, source: RegistrySource, description?: string): RegistryMcpServer {
+  return {
+    id: def.id,
+    providerAppId: HOST_APP_ID,
+    name: def.name,
+    url: urlOf(def),
+    ...(description === undefined ? {} : { description }),
+    env: {},
+    tags: [],
+    allowMain: def.allowMain,
+    allowSub: def.allowSub,
+    enabled: !def.disabled,
+    source,
+  };
 }

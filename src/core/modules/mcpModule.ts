@@ -1,6 +1,8 @@
 import * as os from 'node:os';
 import { releaseDraft } from '../audit/releaseAudit.js';
+import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
 import type { McpFacade } from '../facades/mcp.js';
+import { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
@@ -50,7 +52,10 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   const readStoredValue = (name: string) => base.secrets.get(mcpValueSecretName(name));
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
-    inProcessServers: deps.settingsServer.inProcess,
+    // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
+    builtinTools: switchedOnDefinitions,
+    builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
+    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,
     pids: base.pids,
@@ -95,6 +100,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     reload,
     templates: { appRoot: base.appRoot, hostDir: home.hostDir, homeDir: os.homedir() },
   });
+  const builtins = new BuiltinToolAdmin({ configFile: home.mcpConfig, hostEnv: base.env, logger: base.logger, reload });
   const signIn = new McpSignIn({ configFile: home.mcpConfig, hostEnv: base.env, logger: base.logger, oauth, readStoredValue });
   const times = () => leaseTimes(runtime.leaseSettings, { idleMs: options.leaseIdleMs, graceMs: options.leaseGraceMs, backendIdleMs: options.backendIdleMs });
   const idleSweep = new IdleSweep({
@@ -117,6 +123,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
     admin: narrow(admin, ['list', 'get', 'add', 'update', 'remove', 'setDisabled', 'test', 'planImport', 'applyImport', 'templates', 'addTemplate']),
     settings: narrow(settings, ['of']),
+    builtins: narrow(builtins, ['list', 'set']),
     signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
   };
   return {

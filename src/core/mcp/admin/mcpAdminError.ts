@@ -15,6 +15,10 @@ export type McpAdminErrorCode =
   /** Writing mcp.yaml failed; the file is as it was. */
   | 'MCP_CONFIG_WRITE_FAILED'
   | 'MCP_TEMPLATE_UNKNOWN'
+  /** A built-in tool's switch: no built-in tool of that name. */
+  | 'MCP_BUILTIN_UNKNOWN'
+  /** A built-in tool switched on while a server of mcp.yaml has its name. */
+  | 'MCP_BUILTIN_NAME_TAKEN'
   /** sign in / sign out: the server is not a remote (url) server, or does not load as written. */
   | 'MCP_SIGN_IN_UNSUPPORTED'
   /** Signing in failed at a step the message names (discovery, registration, the browser, the token); nothing was stored. */

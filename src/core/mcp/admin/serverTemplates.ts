@@ -89,27 +89,6 @@ function specs(context: TemplateContext): TemplateSpec[] {
     published(
       'uvx',
       {
-        id: 'time',
-        title: { zh: '时间', en: 'Time' },
-        description: { zh: '当前时间与时区换算（PyPI 的 mcp-server-time，需要 uv）。', en: 'The current time and time zone conversions (mcp-server-time from PyPI; needs uv).' },
-      },
-      'mcp-server-time',
-    ),
-    published(
-      'uvx',
-      {
-        id: 'fetch',
-        title: { zh: '网页抓取', en: 'Fetch' },
-        description: {
-          zh: '抓取网页并转换为 Markdown 供模型阅读（PyPI 的 mcp-server-fetch，需要 uv）。',
-          en: 'Fetch web pages and turn them into Markdown for the model (mcp-server-fetch from PyPI; needs uv).',
-        },
-      },
-      'mcp-server-fetch',
-    ),
-    published(
-      'uvx',
-      {
         id: 'git',
         title: { zh: 'Git', en: 'Git' },
         description: { zh: '读取、搜索和操作一个 Git 仓库（PyPI 的 mcp-server-git，需要 uv）。', en: 'Read, search and work with a Git repository (mcp-server-git from PyPI; needs uv).' },

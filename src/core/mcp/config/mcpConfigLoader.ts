@@ -8,6 +8,7 @@ import { parseYamlText } from '../../problems/textFiles.js';
 import { findUnknownKeys } from '../../problems/unknownKeys.js';
 import { zodIssuesToProblems } from '../../problems/zodProblems.js';
 import { findMissingEnvReferences } from './envValues.js';
+import { parseBuiltinSettings, type BuiltinSettings } from './builtinSettings.js';
 import { parseLeaseSettings, type LeaseSettings } from './leaseSettings.js';
 import { parseNodeRuntimeSettings, type NodeRuntimeSettings } from '../../runtime/nodeRuntimeSettings.js';
 import { McpConfigFileSchema, McpServerEntrySchema, SERVER_FIELD_HINTS, SERVER_ID_PATTERN, SUPPORTED_MCP_CONFIG_VERSION, type McpServerEntry } from './mcpConfigSchema.js';
@@ -47,6 +48,8 @@ export type McpConfigLoad =
       leases: LeaseSettings;
       /** The `nodeRuntime:` block as written (empty when absent or broken). */
       nodeRuntime: NodeRuntimeSettings;
+      /** The `builtins:` block as written (empty, every built-in tool off, when absent or broken). */
+      builtins: BuiltinSettings;
     };
 
 export function isRejectedServer(load: ServerLoad): load is RejectedServer {
@@ -105,14 +108,15 @@ export function parseMcpConfig(text: string, file: string, env: NodeJS.ProcessEn
 
   const leases = parseLeaseSettings((document as { leases?: unknown }).leases, document, file);
   const nodeRuntime = parseNodeRuntimeSettings((document as { nodeRuntime?: unknown }).nodeRuntime, document, file);
-  const problems = [...workspace.problems, ...leases.problems, ...nodeRuntime.problems];
+  const builtins = parseBuiltinSettings((document as { builtins?: unknown }).builtins, document, file);
+  const problems = [...workspace.problems, ...leases.problems, ...nodeRuntime.problems, ...builtins.problems];
   const servers = new Map<string, ServerLoad>();
   for (const [key, raw] of Object.entries(workspace.servers)) {
     const result = parseServer(key, raw, document, file, env);
     problems.push(...result.problems);
     servers.set(key, result.definition ?? { rejected: result.problems });
   }
-  return { kind: 'loaded', servers, problems, leases: leases.settings, nodeRuntime: nodeRuntime.settings };
+  return { kind: 'loaded', servers, problems, leases: leases.settings, nodeRuntime: nodeRuntime.settings, builtins: builtins.settings };
 }
 
 // ── workspace level ─────────────────────────────────────────────────────────

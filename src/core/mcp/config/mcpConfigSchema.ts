@@ -111,6 +111,8 @@ export const McpConfigFileSchema = z.object({
   leases: z.unknown().optional(),
   /** Which Node runs `node` servers (nodeRuntimeSettings.ts checks it apart, like leases). */
   nodeRuntime: z.unknown().optional(),
+  /** Which built-in tools are on (builtinSettings.ts checks it apart, like leases). */
+  builtins: z.unknown().optional(),
 });
 
 /** How to fix a field, by its key under `servers.<id>`. */

@@ -1,11 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import { PendingByKey } from '../../pendingByKey.js';
 import { ServerLog } from '../../process/serverLog.js';
-import { ServerConnection, type ConnectionDeps, type ConnectionState } from './serverConnection.js';
+import { ServerConnection, type ConnectionDeps, type ConnectionState, type InProcessServerFactory } from './serverConnection.js';
 import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';
 import type { ClientFeatures } from '../client/clientFeatures.js';
@@ -31,7 +30,7 @@ export interface ConnectionManagerOptions {
   closeGraceMs: number;
   /** Longest wait before restarting a server that keeps crashing. */
   maxBackoffMs: number;
-  inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /** Whether a definition may be used now (untrusted plugins may not): asked on every call, so cached. */
   mayStart: (definition: ServerDefinition) => RunGateAnswer;
   /** The same question in full, asked at the moment of spawning (see ConnectionDeps.gate). */

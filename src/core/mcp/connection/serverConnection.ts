@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { InProcessOptions, ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
@@ -38,8 +38,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
-  /** Servers that run inside the host (the settings server), by name: each call makes a new server instance. */
-  inProcessServers?: ReadonlyMap<string, () => McpServer>;
+  /** Servers that run inside the host (the settings server, the built-in tools), by name: each call makes a new server instance. */
+  inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /**
    * The run gate, asked at the moment of spawning (or, for a url, of
    * connecting): a refusal starts nothing. Every connection has one, so no
@@ -55,6 +55,9 @@ export interface ConnectionDeps {
   /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
 }
+
+/** Makes one instance of an in-process server, from the options its definition carries. */
+export type InProcessServerFactory = (options: InProcessOptions) => McpServer;
 
 /** Tools alone: what a connection made without the host's features declares and answers. */
 const TOOLS_ONLY = new ClientFeatures();
@@ -226,11 +229,12 @@ export class ServerConnection {
       return transport;
     }
     this.passGate();
+    // In process: no program is spawned, so the run gate (asked above, as for a url) has nothing to start; the server is the host's own code.
     if (def.transport.kind === 'in-process') {
       const factory = this.deps.inProcessServers?.get(def.transport.server);
       if (!factory) throw new McpRuntimeError('SERVER_START_FAILED', `no in-process server "${def.transport.server}" in this host`, def.id);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      const server = factory();
+      const server = factory(def.transport.options ?? {});
       await server.connect(serverSide);
       this.attempts.push(clientSide);
       this.watchClose(clientSide);

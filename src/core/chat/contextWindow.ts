@@ -22,6 +22,8 @@ export function estimateTokens(text: string): number {
 export function messageTokens(message: ConversationMessage): number {
   switch (message.role) {
     case 'user':
+      // Attachments count too: a document by its kept text, an image as one image.
+      return estimateTokens(message.text) + 4 + (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0);
     case 'summary':
       return estimateTokens(message.text) + 4;
     case 'assistant':

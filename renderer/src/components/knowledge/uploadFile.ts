@@ -7,7 +7,7 @@ const MAX_FILES_PER_ADD = 1000;
 /**
  * Bytes one add takes at most (unless one file alone is larger): the host
  * keeps unfinished uploads in memory up to 200 MB in all
- * (src/api/handlers/knowledgeUploads.ts), so a batch leaves room for
+ * (src/api/handlers/stagedUploads.ts), so a batch leaves room for
  * another page's.
  */
 const MAX_BYTES_PER_ADD = 64 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/tempDir.js';
 // @ts-expect-error a plain ES module without types
 import { solidPng } from '../../plugins/notes/mcp/pngSwatch.mjs';
 
-/** `chatos chat --attach` (docs/reference/cli.md#chat): the built CLI, the local provider server; what the provider received is checked. */
+/** `chatos chat --attach` (docs/reference/cli.md#chatos-chat): the built CLI, the local provider server; what the provider received is checked. */
 
 describe('chatos chat --attach', { timeout: 180_000 }, () => {
   it('sends an image as an image part and a PDF as its text, keeps them with the conversation and exports them', async () => {

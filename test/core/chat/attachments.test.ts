@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/core/facades/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../../src/core/facades/chat.js';
-import { ConversationMessageSchema, type UserMessage } from '../../../src/shared/chat.js';
+import { planCompaction } from '../../../src/core/chat/contextWindow.js';
+import { ConversationMessageSchema, type ConversationMessage, type UserMessage } from '../../../src/shared/chat.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
 import { pdfWithText } from '../../helpers/pdfFile.js';
 import { tempDir } from '../../helpers/tempDir.js';
@@ -163,5 +164,18 @@ describe('attachments', () => {
     const later = await host.chat.send({ conversationId: turn.conversationId, text: 'more' }).done;
     expect(later.status).toBe('done');
     expect(host.chat.get(turn.conversationId).messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it("count toward the context window by their text, and are named in a summary's transcript", () => {
+    const document = { kind: 'document' as const, name: 'book.md', mimeType: 'text/markdown', byteLength: 400_000, artifact: 'artifacts/attachments/1-a.txt', chars: 100_000 };
+    const stats = { durationMs: 1, toolsSent: 0, attempts: 1 };
+    const path: ConversationMessage[] = [
+      { id: 'u1', parentId: null, at: 1, role: 'user', text: '', attachments: [document] },
+      { id: 'a1', parentId: 'u1', at: 2, role: 'assistant', agentId: 'x', modelId: 'm', text: 'read it', toolCalls: [], status: 'complete', stats },
+      { id: 'u2', parentId: 'a1', at: 3, role: 'user', text: 'and now?' },
+    ];
+    // The words alone are a few tokens; the document's 100k characters are about 25k: over 80% of a 30k window.
+    const plan = planCompaction(path, 0, 30_000)!;
+    expect(plan.transcript[0]).toEqual({ role: 'user', text: '[attached file book.md]' });
   });
 });

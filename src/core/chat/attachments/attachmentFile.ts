@@ -53,7 +53,6 @@ export function imageExtension(mimeType: string): string {
 
 /** A name from outside as a name to show: its last path part, no control characters, not too long. */
 export function attachmentName(raw: string): string {
-  // eslint-disable-next-line no-control-regex
   const base = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (!base) return 'attachment';
   return base.length > MAX_NAME_CHARS ? `${base.slice(0, MAX_NAME_CHARS - 1)}…` : base;

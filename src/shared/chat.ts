@@ -105,7 +105,45 @@ export const ReasoningSchema = z.object({
 /** Why the model ended its answer: `length` (cut at the token limit), `refusal`, `content-filter` (the provider's filter stopped it). */
 export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'other']);
 
-export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string() });
+/**
+ * A file the user attached to a message (docs/using/chat.md#attachments),
+ * kept in the conversation's folder: an image as it came, a document as the
+ * text read from it once, when it was attached. `artifact`: the path in the
+ * conversation's folder (`artifacts/attachments/<ts>-<uuid>.<ext>`).
+ */
+export const AttachmentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('image'), name: z.string(), mimeType: z.string(), byteLength: z.number().int(), artifact: z.string() }),
+  z.object({
+    kind: z.literal('document'),
+    name: z.string(),
+    mimeType: z.string(),
+    /** The size of the file attached (its text is in `artifact`). */
+    byteLength: z.number().int(),
+    artifact: z.string(),
+    /** Characters of text kept (and given to the model). */
+    chars: z.number().int(),
+    /** The text had more characters than a message carries: only the first `chars` of `totalChars` were kept. */
+    totalChars: z.number().int().optional(),
+    /** What reading it changed, for the user (an HTML page's elements nested too deep, flattened). */
+    notes: z.array(z.string()).optional(),
+  }),
+]);
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
+/** An attachment read and waiting for the message that names it (by `id`); none of it is in a conversation yet. */
+export const PendingAttachmentSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['image', 'document']),
+  name: z.string(),
+  mimeType: z.string(),
+  byteLength: z.number().int(),
+  chars: z.number().int().optional(),
+  totalChars: z.number().int().optional(),
+});
+export type PendingAttachment = z.infer<typeof PendingAttachmentSchema>;
+
+/** `attachments`: absent in messages without (and in every message written before they existed). */
+export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string(), attachments: z.array(AttachmentSchema).optional() });
 
 export const AssistantMessageSchema = z.object({
   ...base,

@@ -11,6 +11,7 @@ import {
   ConversationSchema,
   ExportFormatSchema,
   MessageIdSchema,
+  PendingAttachmentSchema,
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
@@ -460,11 +461,37 @@ export const HostApiMethods = {
    */
   'chat.send': {
     params: z
-      .object({ conversationId: ConversationIdSchema.optional(), agentId: Id.optional(), text: z.string().min(1).max(200_000) })
+      .object({
+        conversationId: ConversationIdSchema.optional(),
+        agentId: Id.optional(),
+        text: z.string().max(200_000),
+        /** Ids chat.attach returned: the message carries those files. */
+        attachments: z.array(Id).max(10).optional(),
+      })
       .strict()
-      .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] }),
+      .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] })
+      .refine((p) => p.text.length > 0 || (p.attachments?.length ?? 0) > 0, { error: 'write a message, or attach a file', path: ['text'] }),
     result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
   },
+  /**
+   * One part of a file being attached to a message, at its byte offset
+   * (parts in order); `size` is the whole file's, so a file too large is
+   * refused at its first part. The whole file is then read by chat.attach.
+   */
+  'chat.uploadPart': {
+    params: z
+      .object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS), name: z.string().min(1).max(300), size: z.number().int().min(0) })
+      .strict(),
+    result: z.object({ received: z.number() }),
+  },
+  /**
+   * Reads an uploaded file as an attachment (docs/using/chat.md#attachments): an image, or a
+   * document's text; refused, naming the file and the fix, when it cannot
+   * be sent. It waits (30 minutes at most) for the chat.send that names it.
+   */
+  'chat.attach': { params: z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict(), result: z.object({ attachment: PendingAttachmentSchema }) },
+  /** Forgets an attachment not sent yet (the user removed it). */
+  'chat.detach': { params: z.object({ id: Id }).strict(), result: z.object({ discarded: z.boolean() }) },
   /** Stops the running turn: the stream is aborted, tool calls in flight cancelled, waiting confirmations declined; the partial answer is kept. */
   'chat.stop': { params: z.object({ conversationId: ConversationIdSchema }).strict(), result: z.object({ stopped: z.boolean() }) },
   /** Cancels one running tool call of the conversation (its MCP request aborted, the server told); the turn goes on with the call marked cancelled. */
@@ -561,7 +588,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** The next piece of what the model thinks before it answers (the Thinking block, live). */
   z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
-  z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema }),
+  /** `artifactUrls`: where the face serves the images the message carries (a user's attachments), by their path in the conversation's folder. */
+  z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema, artifactUrls: z.record(z.string(), z.string()).optional() }),
   /** A tool call started or finished (with its status, duration, result summary and image urls). */
   ToolCallEventSchema.extend({ type: z.literal('chat.toolCall') }),
   /** A turn is running (or retrying a request), stopped (why), or done; with the conversation's totals when it ends. */

@@ -24,10 +24,10 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
   const agent = list.find((a) => a.id === picked) ?? list[0];
   const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
 
-  const send = async (text: string): Promise<boolean> => {
+  const send = async (text: string, attachments: string[]): Promise<boolean> => {
     if (!agent) return false;
     try {
-      const started = await api.call('chat.send', { agentId: agent.id, text });
+      const started = await api.call('chat.send', { agentId: agent.id, text, ...(attachments.length ? { attachments } : {}) });
       localStorage.setItem(AGENT_KEY, agent.id);
       onStarted(started.conversationId);
       return true;

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
-import type { ChatEvent } from '../../core/facades/chat.js';
+import { attachmentTooLarge, MAX_ATTACHMENT_BYTES, type ChatEvent } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
-import type { ConversationDetail } from '../../shared/chat.js';
+import type { ConversationDetail, UserMessage } from '../../shared/chat.js';
 import type { ConversationView, HostEventMessage } from '../../shared/hostApi.js';
 import type { FaceUrls } from '../types.js';
+import { StagedUploads } from './stagedUploads.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 type ChatMethods =
@@ -16,6 +17,9 @@ type ChatMethods =
   | 'conversations.search'
   | 'conversations.export'
   | 'chat.send'
+  | 'chat.uploadPart'
+  | 'chat.attach'
+  | 'chat.detach'
   | 'chat.stop'
   | 'chat.cancelCall'
   | 'chat.resume'
@@ -33,16 +37,16 @@ type ChatMethods =
  */
 export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMethods> {
   const { chat } = host;
+  const uploads = new StagedUploads({ maxFileBytes: MAX_ATTACHMENT_BYTES, tooLarge: (_declared, name) => attachmentTooLarge(name ?? 'the file') });
   /** Each saved image of the conversation's tool results, with the url this face serves it at. */
   const viewOf = (detail: ConversationDetail): ConversationView => {
     const artifactUrls: Record<string, string> = Object.create(null) as Record<string, string>;
     const folder = path.join(host.setup.home.conversationsDir, detail.conversation.id);
     for (const message of detail.messages) {
-      if (message.role !== 'tool') continue;
-      for (const item of message.content) {
-        if (item.type !== 'image') continue;
+      const images = message.role === 'tool' ? message.content.flatMap((item) => (item.type === 'image' ? [item.artifact] : [])) : message.role === 'user' ? imagesAttached(message) : [];
+      for (const artifact of images) {
         try {
-          artifactUrls[item.artifact] = urls.artifactUrl(path.join(folder, item.artifact));
+          artifactUrls[artifact] = urls.artifactUrl(path.join(folder, artifact));
         } catch {
           // A path outside the conversation's artifacts folder has no url: the face shows the image as missing.
         }
@@ -63,10 +67,13 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     'conversations.setBranch': ({ id, messageId }) => viewOf(chat.setBranch(id, messageId)),
     'conversations.search': ({ text, limit }) => ({ hits: chat.search(text, limit) }),
     'conversations.export': ({ id, format }) => chat.export(id, format),
-    'chat.send': ({ conversationId, agentId, text }) => {
-      const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }) });
+    'chat.send': ({ conversationId, agentId, text, attachments }) => {
+      const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }), ...(attachments ? { attachments } : {}) });
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
     },
+    'chat.uploadPart': ({ uploadId, offset, data, name, size }) => ({ received: uploads.append(uploadId, offset, data, size, name) }),
+    'chat.attach': async ({ uploadId, name }) => ({ attachment: await chat.attach(name, uploads.take(uploadId)) }),
+    'chat.detach': ({ id }) => ({ discarded: chat.discardAttachment(id) }),
     'chat.stop': ({ conversationId }) => ({ stopped: chat.stop(conversationId) }),
     'chat.cancelCall': ({ conversationId, callId }) => ({ cancelled: chat.cancelCall(conversationId, callId) }),
     'chat.resume': ({ conversationId, summarize }) => ({ conversationId: chat.resume(conversationId, { summarize: summarize === true }).conversationId }),
@@ -86,6 +93,8 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
   };
 }
 
+const imagesAttached = (message: UserMessage) => (message.attachments ?? []).flatMap((a) => (a.kind === 'image' ? [a.artifact] : []));
+
 /** A core chat event as the contract's event; a saved image's file becomes the face's url for it. */
 export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMessage {
   switch (event.type) {
@@ -93,8 +102,16 @@ export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMes
       return { type: 'chat.delta', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
     case 'reasoning':
       return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
-    case 'message':
-      return { type: 'chat.message', conversationId: event.conversationId, message: event.message };
+    case 'message': {
+      const artifactUrls = event.artifacts?.flatMap((a) => {
+        try {
+          return [[a.artifact, urls.artifactUrl(a.file)] as const];
+        } catch {
+          return [];
+        }
+      });
+      return { type: 'chat.message', conversationId: event.conversationId, message: event.message, ...(artifactUrls?.length ? { artifactUrls: Object.fromEntries(artifactUrls) } : {}) };
+    }
     case 'toolCall': {
       const { artifacts, ...call } = event.call;
       return { type: 'chat.toolCall', ...call, ...(artifacts ? { artifacts: artifacts.map((a) => ({ url: urls.artifactUrl(a.file), mimeType: a.mimeType })) } : {}) };

@@ -1,5 +1,6 @@
-import type { IngestOptions } from '../../core/facades/knowledge.js';
-import { KnowledgeUploads } from './knowledgeUploads.js';
+import { MAX_FILE_BYTES, type IngestOptions } from '../../core/facades/knowledge.js';
+import { ApiFailure } from '../apiErrors.js';
+import { StagedUploads } from './stagedUploads.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 type KnowledgeMethod =
@@ -18,7 +19,10 @@ type KnowledgeMethod =
 
 /** The Knowledge page: knowledge bases through the core (host.knowledge); adds and re-embeds report progress and can be cancelled by their job id. */
 export function knowledgeHandlers({ host, emit }: HandlerContext): Handlers<KnowledgeMethod> {
-  const uploads = new KnowledgeUploads();
+  const uploads = new StagedUploads({
+    maxFileBytes: MAX_FILE_BYTES,
+    tooLarge: () => new ApiFailure('INVALID', `a file for a knowledge base holds at most ${MAX_FILE_BYTES} bytes`, 'split it into smaller files'),
+  });
   const jobs = new Map<string, AbortController>();
   const changed = <T>(knowledgeBaseId: string, result: T): T => {
     emit({ type: 'knowledge.changed', knowledgeBaseId });

@@ -1,7 +1,7 @@
 import * as readline from 'node:readline';
 import type { Command } from 'commander';
 import { ChatError, MessageLogError } from '../../core/facades/errors.js';
-import type { StartedTurn, TurnOutcome } from '../../core/facades/chat.js';
+import { MAX_ATTACHMENT_BYTES, type StartedTurn, type TurnOutcome } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
 import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';
@@ -19,6 +19,8 @@ interface ChatOptions {
   maxAnswerChars?: number;
   model?: string;
   continue?: boolean;
+  /** Files to attach to the message (-m, or the first one of a session). */
+  attach: string[];
 }
 
 /** Exit codes of one turn: done 0, stopped by an error or a limit 1, stopped by Ctrl+C 130 (as a shell reports SIGINT). */
@@ -42,9 +44,10 @@ function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } 
   if (opts.continue) {
     if (!opts.conversation) throw new UsageError('--continue goes on with a cut answer of a conversation: give --conversation ID');
     if (opts.message !== undefined) throw new UsageError('--continue takes no -m: it goes on with the answer that was cut');
+    if (opts.attach.length) throw new UsageError('--continue takes no --attach: it goes on with the answer that was cut');
   } else {
     if (!opts.agent && !opts.conversation) throw new UsageError('say whom to chat with: --agent ID (or --conversation ID to continue one)');
-    if (opts.message !== undefined && !opts.message.trim()) throw new UsageError('-m needs the text of your message');
+    if (opts.message !== undefined && !opts.message.trim() && !opts.attach.length) throw new UsageError('-m needs the text of your message');
     if (opts.message === undefined && json) throw new UsageError('--json needs -m TEXT (one turn); an interactive session prints as it goes');
     if (opts.message === undefined && !process.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
   }
@@ -99,10 +102,30 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask
   }
 }
 
+/**
+ * Reads each --attach file as the host would any attachment (docs/using/chat.md#attachments): a file too
+ * large, of a type the host cannot read, or without text stops here,
+ * before anything is sent. Returns the ids the message names.
+ */
+async function attachAll(host: Host, io: CliIo, files: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const file of files) {
+    try {
+      const attachment = await host.chat.attachFile(file);
+      if (attachment.totalChars !== undefined) io.err(`note: ${attachment.name} has ${attachment.totalChars} characters of text; only the first ${attachment.chars} are sent`);
+      ids.push(attachment.id);
+    } catch (error) {
+      asUserError(error);
+    }
+  }
+  return ids;
+}
+
 /** `chatos chat -m TEXT` (one user turn), or `--continue` (the cut answer goes on), to its end. */
 async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boolean): Promise<void> {
   const { io } = cli;
   const target = targetOf(host, opts);
+  const attachments = await attachAll(host, io, opts.attach);
   const ask = opts.yes ? undefined : io.ask;
   const model = opts.model !== undefined ? { modelId: opts.model } : {};
   const start = opts.continue
@@ -110,7 +133,7 @@ async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boo
         if (opts.model !== undefined) host.chat.setModel(target.conversationId!, opts.model);
         return host.chat.continue(target.conversationId!);
       }
-    : () => host.chat.send({ ...target, text: opts.message!, ...model });
+    : () => host.chat.send({ ...target, text: opts.message!, ...model, ...(attachments.length ? { attachments } : {}) });
   const { outcome, declined, streamed } = await runTurn(host, io, start, ask, opts.yes === true, json);
   await commit(host);
   if (json) printJson(io, { conversationId: outcome.conversationId, status: outcome.status, ...(outcome.stop ? { stop: outcome.stop } : {}), messages: outcome.messages });
@@ -123,6 +146,7 @@ async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Prom
   const { io } = cli;
   let target = targetOf(host, opts);
   let pendingModel = opts.model;
+  let pendingAttachments = await attachAll(host, io, opts.attach);
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true, prompt: 'you> ' });
   let running: string | undefined;
   let asking: ((answer: string) => void) | undefined;
@@ -160,8 +184,15 @@ async function interactive(host: Host, cli: CliContext, opts: ChatOptions): Prom
             io,
             () => {
               // --model switches the conversation with the first message; it stays switched.
-              const started = host.chat.send({ ...target, text, ...(pendingModel !== undefined ? { modelId: pendingModel } : {}) });
+              // --attach goes with the first message, as --model does.
+              const started = host.chat.send({
+                ...target,
+                text,
+                ...(pendingModel !== undefined ? { modelId: pendingModel } : {}),
+                ...(pendingAttachments.length ? { attachments: pendingAttachments } : {}),
+              });
               pendingModel = undefined;
+              pendingAttachments = [];
               running = started.conversationId;
               return started;
             },
@@ -198,6 +229,12 @@ export function registerChat(program: Command, cli: CliContext): void {
     .addOption(answerLimitOption())
     .option('--model <id>', "switch the conversation to this model entry (recorded; it answers from now on instead of the agent's)")
     .option('--continue', 'go on with the last answer of --conversation, which the model cut at its token limit')
+    .option(
+      '--attach <file>',
+      `attach a file to the message (repeatable): an image (PNG, JPEG, GIF, WebP) or a text, Markdown, HTML or PDF file, at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB`,
+      (file: string, files: string[]) => [...files, file],
+      [],
+    )
     .action(async (opts: ChatOptions, command: Command) => {
       const options = globalOptions(command);
       const { maxRounds } = checkOptions(opts, options.json);

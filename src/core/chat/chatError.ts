@@ -2,6 +2,8 @@ export type ChatErrorCode =
   | 'CONVERSATION_NOT_FOUND'
   | 'CONVERSATION_BUSY'
   | 'MESSAGE_NOT_FOUND'
+  /** A message with neither text nor an attachment. */
+  | 'MESSAGE_EMPTY'
   | 'NOTHING_TO_REGENERATE'
   | 'NOTHING_TO_RESUME'
   /** Continue needs an answer the model cut at its token limit. */
@@ -15,7 +17,14 @@ export type ChatErrorCode =
   /** A page asked for an agent or a conversation that is not its app's. */
   | 'NOT_THE_APPS'
   /** A page's agent needs a model and none is configured. */
-  | 'NO_MODEL';
+  | 'NO_MODEL'
+  /** An attached file (docs/using/chat.md#attachments): over the size limit, of a type the host cannot read, unreadable, with no text, or no longer waiting. */
+  | 'ATTACHMENT_TOO_LARGE'
+  | 'ATTACHMENT_UNSUPPORTED'
+  | 'ATTACHMENT_UNREADABLE'
+  | 'ATTACHMENT_EMPTY'
+  | 'ATTACHMENT_NOT_FOUND'
+  | 'ATTACHMENTS_TOO_MANY';
 
 /** A chat operation that cannot run as asked; callers branch on `code`, and `hint` says what to do. */
 export class ChatError extends Error {

@@ -32,7 +32,8 @@ export type ChatEvent =
   | { type: 'delta'; conversationId: string; messageId: string; text: string }
   /** The next piece of what the model thinks before it answers (kept apart from the answer's text). */
   | { type: 'reasoning'; conversationId: string; messageId: string; text: string }
-  | { type: 'message'; conversationId: string; message: ConversationMessage }
+  /** `artifacts`: the images the message carries (a user's attachments), by their path in the conversation's folder. */
+  | { type: 'message'; conversationId: string; message: ConversationMessage; artifacts?: (ArtifactFile & { artifact: string })[] }
   | { type: 'toolCall'; call: Omit<ToolCallEvent, 'artifacts'> & { artifacts?: ArtifactFile[] } }
   | { type: 'status'; status: ChatStatusEvent }
   /** The list of conversations changed (created, renamed, deleted, started, stopped). */

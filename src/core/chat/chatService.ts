@@ -1,17 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
-import type { Conversation, ConversationDetail, ConversationMessage, ConversationWindowRequest, ExportFormat, SearchHit, StopInfo, UserMessage } from '../../shared/chat.js';
+import type {
+  Attachment,
+  Conversation,
+  ConversationDetail,
+  ConversationMessage,
+  ConversationWindowRequest,
+  ExportFormat,
+  PendingAttachment,
+  SearchHit,
+  StopInfo,
+  UserMessage,
+} from '../../shared/chat.js';
 import { modelKind } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { Logger } from '../ports.js';
+import { readAttachment, readAttachmentFile } from './attachments/attachmentFile.js';
+import { PendingAttachments, storeAttachments } from './attachments/pendingAttachments.js';
 import { ChatError } from './chatError.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { exportConversation } from './conversationExport.js';
 import { searchConversation } from './conversationSearch.js';
+import { readConversationArtifact } from './conversations/artifactFile.js';
 import { ConversationIndex } from './conversations/conversationIndex.js';
 import { ConversationStore } from './conversations/conversationStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
@@ -58,7 +73,7 @@ function clientMemo(make: ChatServiceDeps['clientFor']): ChatServiceDeps['client
 /** A turn's outcome with the user message that started it first: every message the turn added. */
 const withUser = (done: Promise<TurnOutcome>, user: UserMessage) => done.then((outcome) => ({ ...outcome, messages: [user, ...outcome.messages] }));
 
-const titleOf = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 80);
+const titleOf = (text: string, attachments: readonly Attachment[]) => (text.trim().split('\n')[0] || attachments[0]?.name || '').slice(0, 80);
 
 /**
  * The chat operations every face calls (docs/contributing/README.md#how-the-code-reads): create,
@@ -77,8 +92,11 @@ export class ChatService {
   private readonly listeners = new Set<(event: ChatEvent) => void>();
   /** Conversations created here whose row has not been written yet: their first turn waits for it. */
   private readonly unsaved = new Set<string>();
+  /** Files attached and not sent yet. */
+  private readonly attachments: PendingAttachments;
 
   constructor(private readonly deps: ChatServiceDeps) {
+    this.attachments = new PendingAttachments(deps.now);
     this.store = new ConversationStore({ index: new ConversationIndex(deps.records), dir: deps.conversationsDir, now: deps.now, runningHere: (id) => this.running.has(id) });
     this.runner = new ChatRunner({
       ...deps,
@@ -215,20 +233,49 @@ export class ChatService {
   }
 
   export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
-    return exportConversation(this.store.detail(id), format);
+    const folder = this.store.folder(id);
+    return exportConversation(this.store.detail(id), format, (artifact) => readConversationArtifact(folder, artifact));
   }
 
   // ---- turns -----------------------------------------------------------------
 
-  /** A user message, then a turn; a new conversation when none is named. `modelId`: switch the conversation to that model first. Returns at once. */
-  send(input: { conversationId?: string; agentId?: string; text: string; modelId?: string }): StartedTurn {
+  /**
+   * Reads a file to attach to the next message (docs/using/chat.md#attachments): an image, or a
+   * document's text, checked now (a file too large, of a type the host
+   * cannot read, or without text is refused, naming it and the fix), kept
+   * until a send names its id.
+   */
+  async attach(name: string, bytes: Buffer): Promise<PendingAttachment> {
+    return this.attachments.add(await readAttachment(name, bytes));
+  }
+
+  /** attach() for a file on disk (the CLI's --attach): only a regular file, refused by its size before it is read. */
+  async attachFile(file: string): Promise<PendingAttachment> {
+    const { name, bytes } = readAttachmentFile(file);
+    return this.attach(name, bytes);
+  }
+
+  /** Forgets an attachment not sent yet (the user removed it). */
+  discardAttachment(id: string): boolean {
+    return this.attachments.discard(id);
+  }
+
+  /**
+   * A user message, then a turn; a new conversation when none is named. `modelId`: switch the conversation to that model first.
+   * `attachments`: ids attach() returned; the message carries them (its text may then be empty). Returns at once.
+   */
+  send(input: { conversationId?: string; agentId?: string; text: string; modelId?: string; attachments?: readonly string[] }): StartedTurn {
+    const attachmentIds = input.attachments ?? [];
+    this.attachments.check(attachmentIds);
+    if (!input.text.trim() && !attachmentIds.length) throw new ChatError('MESSAGE_EMPTY', 'the message is empty', 'write something, or attach a file');
     let id: string;
     if (input.conversationId !== undefined) id = input.conversationId;
     else if (input.agentId !== undefined) id = this.create(input.agentId).id;
     else throw new ChatError('AGENT_NOT_FOUND', 'name the conversation to continue, or the agent to start one with');
     if (input.modelId !== undefined) this.setModel(id, input.modelId);
     const { conversation, leafId } = this.openIdle(id);
-    const user = this.appendUser(conversation, leafId, input.text);
+    const attachments = storeAttachments(this.store.folder(conversation.id), this.attachments.take(attachmentIds), this.deps.now());
+    const user = this.appendUser(conversation, leafId, input.text, attachments);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -238,7 +285,8 @@ export class ChatService {
     const original = tree.get(input.messageId);
     if (!original || original.role !== 'user')
       throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
-    const user = this.appendUser(conversation, original.parentId, input.text);
+    // The edited message keeps the files the original carried (they stay in the conversation's folder).
+    const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? []);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -372,11 +420,12 @@ export class ChatService {
       throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
   }
 
-  private appendUser(conversation: Conversation, parentId: string | null, text: string): UserMessage {
-    const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text };
+  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[]): UserMessage {
+    const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text, ...(attachments.length ? { attachments: [...attachments] } : {}) };
     this.store.append(conversation.id, user);
-    if (!conversation.title) this.store.rename(conversation.id, titleOf(text));
-    this.emit({ type: 'message', conversationId: conversation.id, message: user });
+    if (!conversation.title) this.store.rename(conversation.id, titleOf(text, attachments));
+    const images = attachments.flatMap((a) => (a.kind === 'image' ? [{ artifact: a.artifact, file: path.join(this.store.folder(conversation.id), a.artifact), mimeType: a.mimeType }] : []));
+    this.emit({ type: 'message', conversationId: conversation.id, message: user, ...(images.length ? { artifacts: images } : {}) });
     return user;
   }
 

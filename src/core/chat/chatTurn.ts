@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { AssistantMessage, Conversation, ConversationMessage, ConversationTotals, StopInfo, SummaryMessage } from '../../shared/chat.js';
 import type { Problem } from '../../shared/problems.js';
-import { readRegularFile } from '../files/readRegularFile.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
 import { estimateTokens, planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { readConversationArtifact } from './conversations/artifactFile.js';
 import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
 import { requestAnswer, stopOf, type AnswerResult } from './modelAnswer.js';
@@ -53,7 +51,6 @@ export interface TurnOutcome {
 }
 
 /** Images fed back to vision models are read from the conversation's folder; bigger ones are left as a note. */
-const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** The messages of one run along its branch: appended to the file and the path as they complete. */
 class TurnState {
@@ -138,16 +135,20 @@ export class ChatRunner {
 
     const setup = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth);
     if ('stop' in setup) return end('stopped', setup.stop);
-    const imageCache = new Map<string, string | undefined>();
+    const artifactCache = new Map<string, string | undefined>();
     const readImage = (artifact: string) => {
-      if (!imageCache.has(artifact)) imageCache.set(artifact, this.readArtifact(conversation.id, artifact));
-      return imageCache.get(artifact);
+      if (!artifactCache.has(artifact)) artifactCache.set(artifact, this.readArtifact(conversation.id, artifact));
+      return artifactCache.get(artifact);
+    };
+    const readText = (artifact: string) => {
+      if (!artifactCache.has(artifact)) artifactCache.set(artifact, this.readArtifact(conversation.id, artifact, 'utf8'));
+      return artifactCache.get(artifact);
     };
 
     for (let round = 1; ; round++) {
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
       await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
-      const history = historyOf(state.path, { vision: setup.entry.vision, readImage, modelId: setup.entry.id });
+      const history = historyOf(state.path, { vision: setup.entry.vision, readImage, readText, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
       const answer = await requestAnswer(
         setup.client,
@@ -312,18 +313,8 @@ export class ChatRunner {
     }
   }
 
-  /** An image saved in the conversation's folder, as base64; a path leading out of the folder (through a link) is not read. */
-  private readArtifact(conversationId: string, artifact: string): string | undefined {
-    const folder = this.deps.store.folder(conversationId);
-    try {
-      const realFolder = fs.realpathSync(folder);
-      const real = fs.realpathSync(path.resolve(folder, artifact));
-      const relative = path.relative(realFolder, real);
-      if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-      const read = readRegularFile(real, { maxBytes: MAX_IMAGE_BYTES, noFollow: true });
-      return read.ok ? read.bytes.toString('base64') : undefined;
-    } catch {
-      return undefined;
-    }
+  /** An artifact of the conversation's folder: an image as base64, a document's text as UTF-8. */
+  private readArtifact(conversationId: string, artifact: string, encoding: 'base64' | 'utf8' = 'base64'): string | undefined {
+    return readConversationArtifact(this.deps.store.folder(conversationId), artifact)?.toString(encoding);
   }
 }

@@ -22,6 +22,8 @@ export function estimateTokens(text: string): number {
 export function messageTokens(message: ConversationMessage): number {
   switch (message.role) {
     case 'user':
+      // Attachments count too: a document by its kept text, an image as one image.
+      return estimateTokens(message.text) + 4 + (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0);
     case 'summary':
       return estimateTokens(message.text) + 4;
     case 'assistant':
@@ -73,7 +75,12 @@ export function planCompaction(path: readonly ConversationMessage[], fixedTokens
   }
   if (cut <= 0) return undefined;
   const older = active.slice(0, cut);
-  const transcript = older.flatMap((m) => ((m.role === 'user' || m.role === 'assistant') && m.text.trim() ? [{ role: m.role, text: m.text }] : []));
+  const transcript = older.flatMap((m) => {
+    if (m.role !== 'user' && m.role !== 'assistant') return [];
+    // The files a message carried are named, so the summary knows they were there (their content is not summarized).
+    const text = [m.text.trim(), ...(m.role === 'user' ? (m.attachments ?? []).map((a) => `[attached ${a.kind === 'image' ? 'image' : 'file'} ${a.name}]`) : [])].filter(Boolean).join('\n');
+    return text ? [{ role: m.role, text }] : [];
+  });
   return {
     throughId: older.at(-1)!.id,
     transcript,

@@ -1,11 +1,16 @@
-import type { ConversationDetail, ConversationMessage, ExportFormat } from '../../shared/chat.js';
+import type { Attachment, ConversationDetail, ConversationMessage, ExportFormat } from '../../shared/chat.js';
+
+/** The bytes of a file in the conversation's folder, by its path there; undefined when it cannot be read. */
+export type ReadArtifact = (artifact: string) => Buffer | undefined;
 
 /**
  * A conversation's active branch as a file a person keeps: Markdown to read,
  * JSON to process. Made only of what the conversation holds (never a key:
- * none is ever stored in it). Pure.
+ * none is ever stored in it). The files attached to messages go with it
+ * (docs/using/chat.md#attachments): an image as data, a document as the text
+ * the model was given. Pure, but for `read`.
  */
-export function exportConversation(detail: ConversationDetail, format: ExportFormat): { filename: string; mimeType: string; text: string } {
+export function exportConversation(detail: ConversationDetail, format: ExportFormat, read: ReadArtifact): { filename: string; mimeType: string; text: string } {
   const base =
     (detail.conversation.title || detail.conversation.id)
       .replace(/[^\p{L}\p{N}_-]+/gu, '-')
@@ -13,9 +18,40 @@ export function exportConversation(detail: ConversationDetail, format: ExportFor
       .slice(0, 60) || 'conversation';
   if (format === 'json') {
     const { conversation, messages, siblings, children } = detail;
-    return { filename: `${base}.json`, mimeType: 'application/json', text: `${JSON.stringify({ format: 'chatos-conversation', version: 1, conversation, messages, siblings, children }, null, 2)}\n` };
+    const attachments = attachmentFiles(messages, read);
+    return {
+      filename: `${base}.json`,
+      mimeType: 'application/json',
+      text: `${JSON.stringify({ format: 'chatos-conversation', version: 1, conversation, messages, siblings, children, ...(Object.keys(attachments).length ? { attachments } : {}) }, null, 2)}\n`,
+    };
   }
-  return { filename: `${base}.md`, mimeType: 'text/markdown', text: markdownOf(detail) };
+  return { filename: `${base}.md`, mimeType: 'text/markdown', text: markdownOf(detail, read) };
+}
+
+/** Each attachment's content by its path: an image as base64, a document's text as it is (null when its file is gone). */
+function attachmentFiles(messages: readonly ConversationMessage[], read: ReadArtifact): Record<string, { encoding: 'base64' | 'utf8'; data: string } | null> {
+  const files = new Map<string, { encoding: 'base64' | 'utf8'; data: string } | null>();
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    for (const attachment of message.attachments ?? []) {
+      const bytes = read(attachment.artifact);
+      const encoding = attachment.kind === 'image' ? 'base64' : 'utf8';
+      files.set(attachment.artifact, bytes ? { encoding, data: bytes.toString(encoding) } : null);
+    }
+  }
+  return Object.fromEntries(files);
+}
+
+const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
+
+/** An attachment in Markdown: an image inline (as a data url), a document's text fenced under its name. */
+function attachmentSection(attachment: Attachment, read: ReadArtifact): string[] {
+  const bytes = read(attachment.artifact);
+  const head = `**Attached:** ${attachment.name} (${attachment.mimeType}, ${sizeText(attachment.byteLength)})`;
+  if (!bytes) return ['', head, '', `_Its file ${attachment.artifact} can no longer be read._`];
+  if (attachment.kind === 'image') return ['', head, '', `![${attachment.name.replace(/[[\]]/g, '')}](data:${attachment.mimeType};base64,${bytes.toString('base64')})`];
+  const cut = attachment.totalChars !== undefined ? ['', `_Cut to its first ${attachment.chars} of ${attachment.totalChars} characters._`] : [];
+  return ['', head, '', fence(bytes.toString('utf8')), ...cut];
 }
 
 const fence = (text: string) => {
@@ -24,19 +60,19 @@ const fence = (text: string) => {
   return `${ticks}\n${text}\n${ticks}`;
 };
 
-function markdownOf(detail: ConversationDetail): string {
+function markdownOf(detail: ConversationDetail, read: ReadArtifact): string {
   const { conversation } = detail;
   const lines = [`# ${conversation.title || 'Conversation'}`, '', `- id: ${conversation.id}`, `- agent: ${conversation.agentId}`, `- started: ${new Date(conversation.createdAt).toISOString()}`];
   const { totals } = conversation;
   lines.push(`- answers: ${totals.answers}, tokens in/out: ${totals.inputTokens}/${totals.outputTokens}${totals.cost ? `, cost: $${totals.cost.toFixed(4)}` : ''}`, '');
-  for (const message of detail.messages) lines.push(...section(message), '');
+  for (const message of detail.messages) lines.push(...section(message, read), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function section(message: ConversationMessage): string[] {
+function section(message: ConversationMessage, read: ReadArtifact): string[] {
   switch (message.role) {
     case 'user':
-      return ['## User', '', message.text];
+      return ['## User', '', message.text, ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read))];
     case 'assistant': {
       const out = [`## Assistant (${message.agentId}, ${message.modelId})`, ''];
       if (message.reasoning?.text) {

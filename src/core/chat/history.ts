@@ -1,4 +1,4 @@
-import type { ConversationMessage, SummaryMessage, ToolContentItem } from '../../shared/chat.js';
+import type { Attachment, ConversationMessage, SummaryMessage, ToolContentItem, UserMessage } from '../../shared/chat.js';
 import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from '../models/providers/modelRequest.js';
 
 /**
@@ -19,6 +19,8 @@ export interface HistoryOptions {
   modelId: string;
   /** The bytes (base64) of an artifact, by its path in the conversation's folder; undefined when it cannot be read. */
   readImage(artifact: string): string | undefined;
+  /** The text of an attached document as it was kept (UTF-8), by its path in the conversation's folder; undefined when it cannot be read. */
+  readText(artifact: string): string | undefined;
 }
 
 export interface History {
@@ -45,7 +47,7 @@ export function historyOf(path: readonly ConversationMessage[], options: History
   active.forEach((message, index) => {
     switch (message.role) {
       case 'user':
-        messages.push({ role: 'user', content: [{ type: 'text', text: message.text }] });
+        messages.push({ role: 'user', content: userParts(message, options) });
         return;
       case 'assistant': {
         if (!message.text && !message.toolCalls.length) return;
@@ -113,4 +115,27 @@ function partOf(item: ToolContentItem, options: HistoryOptions): ContentPart {
       return { type: 'image', mimeType: item.mimeType as ImageMimeType, data };
     }
   }
+}
+
+/** A user message's text, then each file it carries: an image as an image (or a note for a model without vision), a document as its text headed with its name. */
+function userParts(message: UserMessage, options: HistoryOptions): ContentPart[] {
+  const parts: ContentPart[] = message.text || !message.attachments?.length ? [{ type: 'text', text: message.text }] : [];
+  for (const attachment of message.attachments ?? []) parts.push(attachmentPart(attachment, options));
+  return parts;
+}
+
+function attachmentPart(attachment: Attachment, options: HistoryOptions): ContentPart {
+  if (attachment.kind === 'image') {
+    if (!options.vision) return { type: 'text', text: `[image ${attachment.name} attached; this model does not read images]` };
+    const data = IMAGE_MIME_TYPES.includes(attachment.mimeType) ? options.readImage(attachment.artifact) : undefined;
+    if (data === undefined) return { type: 'text', text: `[image ${attachment.name} was attached, but its file ${attachment.artifact} can no longer be read]` };
+    return { type: 'image', mimeType: attachment.mimeType as ImageMimeType, data };
+  }
+  const text = options.readText(attachment.artifact);
+  if (text === undefined) return { type: 'text', text: `[file ${attachment.name} was attached, but its text (${attachment.artifact}) can no longer be read]` };
+  const cut =
+    attachment.totalChars !== undefined
+      ? `\n[${attachment.name} was cut: only its first ${attachment.chars} of ${attachment.totalChars} characters are here; the last ${attachment.totalChars - attachment.chars} were left out]`
+      : '';
+  return { type: 'text', text: `--- Attached file: ${attachment.name} ---\n${text}${cut}\n--- End of ${attachment.name} ---` };
 }

@@ -81,7 +81,7 @@ describe('the history sent', () => {
         ]),
         tool('t2', 'c2', 'two'),
       ],
-      { vision: false, readImage: () => undefined },
+      { vision: false, readImage: () => undefined, readText: () => undefined },
     );
     expect(history.messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? [m.callId, m.isError] : []))).toEqual([
       ['c1', true],
@@ -125,7 +125,7 @@ describe('context window', () => {
       answer('a2', long(400)),
       user('u3', 'now'),
     ];
-    const history = historyOf(path, { vision: false, readImage: () => undefined });
+    const history = historyOf(path, { vision: false, readImage: () => undefined, readText: () => undefined });
     expect(history.summary?.text).toBe('EARLIER');
     expect(history.messages).toHaveLength(3);
     const plan = planCompaction(path, 0, 200)!;

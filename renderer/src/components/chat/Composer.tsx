@@ -1,25 +1,39 @@
-import { SendOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Input, Typography } from 'antd';
-import { memo, useState, type KeyboardEvent } from 'react';
+import { PaperClipOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
+import { Button, Input, Tooltip, Typography } from 'antd';
+import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pastedName } from './attachmentUpload';
+import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
+
+/** What the file picker offers (the host decides what it reads: docs/using/chat.md#attachments). */
+const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,.txt,.md,.markdown,.html,.htm,.pdf';
 
 /**
  * Where the user writes. Enter sends, Shift+Enter starts a new line (and
  * Enter that ends an IME composition only ends it). While the agent answers,
- * Send becomes Stop. The text stays when sending fails.
+ * Send becomes Stop. The text stays when sending fails. Files come by drop,
+ * paste (images from the clipboard) or the paperclip; each shows as a chip
+ * until sent, with why the host refused it if it did.
  */
-export const Composer = memo(function Composer(props: { running: boolean; disabled?: boolean; onSend(text: string): Promise<boolean>; onStop?(): void; stopping?: boolean }) {
+export const Composer = memo(function Composer(props: { running: boolean; disabled?: boolean; onSend(text: string, attachments: string[]): Promise<boolean>; onStop?(): void; stopping?: boolean }) {
   const { running, disabled, onSend, onStop, stopping } = props;
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const attachments = useDraftAttachments();
+  const empty = !text.trim() && !attachments.ids.length;
 
   const send = async () => {
     const value = text.trim();
-    if (!value || sending || running || disabled) return;
+    if (empty || sending || running || disabled || attachments.uploading) return;
     setSending(true);
     try {
-      if (await onSend(value)) setText('');
+      if (await onSend(value, attachments.ids)) {
+        setText('');
+        attachments.clear();
+      }
     } finally {
       setSending(false);
     }
@@ -31,12 +45,40 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
     void send();
   };
 
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (!files.length || disabled) return;
+    // Pasted files are attached; pasted text goes into the box as usual.
+    event.preventDefault();
+    attachments.add(files.map((file, index) => ({ file, name: file.type.startsWith('image/') ? pastedName(file, index) : file.name })));
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    setDragging(false);
+    if (!event.dataTransfer.files.length) return;
+    event.preventDefault();
+    if (disabled) return;
+    attachments.add([...event.dataTransfer.files].map((file) => ({ file, name: file.name })));
+  };
+
   return (
-    <div className="composer" data-testid="chat-composer">
+    <div
+      className={`composer${dragging ? ' composer-dragging' : ''}`}
+      data-testid="chat-composer"
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <DraftAttachmentChips items={attachments.items} onRemove={attachments.remove} />
       <Input.TextArea
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         autoSize={{ minRows: 2, maxRows: 10 }}
         placeholder={t('chat.composer.placeholder')}
         disabled={disabled}
@@ -44,6 +86,22 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
         aria-label={t('chat.composer.label')}
       />
       <div className="composer-bar">
+        <Tooltip title={t('chat.attach.pick')}>
+          <Button type="text" icon={<PaperClipOutlined />} disabled={disabled} onClick={() => picker.current?.click()} aria-label={t('chat.attach.pick')} data-testid="chat-attach" />
+        </Tooltip>
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          hidden
+          data-testid="chat-attach-input"
+          onChange={(event) => {
+            attachments.add([...(event.target.files ?? [])].map((file) => ({ file, name: file.name })));
+            // The same file can be picked again after it was removed.
+            event.target.value = '';
+          }}
+        />
         <Typography.Text type="secondary" className="composer-hint">
           {t('chat.composer.hint')}
         </Typography.Text>
@@ -52,7 +110,7 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
             {t('chat.stop')}
           </Button>
         ) : (
-          <Button type="primary" icon={<SendOutlined />} loading={sending} disabled={disabled || !text.trim()} onClick={() => void send()} data-testid="chat-send">
+          <Button type="primary" icon={<SendOutlined />} loading={sending} disabled={disabled || empty || attachments.uploading} onClick={() => void send()} data-testid="chat-send">
             {t('chat.send')}
           </Button>
         )}

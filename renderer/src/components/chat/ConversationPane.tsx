@@ -194,7 +194,10 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
     () => ({ conversationId, ...(switchedTo ? { current: switchedTo } : {}), ...(agentModelId ? { agentModelId } : {}), models: modelList ?? NO_MODELS, disabled: running }),
     [conversationId, switchedTo, agentModelId, modelList, running],
   );
-  const sendText = useCallback((text: string) => run(() => api.call('chat.send', { conversationId, text })), [conversationId, run]);
+  const sendText = useCallback(
+    (text: string, attachments: string[]) => run(() => api.call('chat.send', { conversationId, text, ...(attachments.length ? { attachments } : {}) })),
+    [conversationId, run],
+  );
   const exportAs = useCallback(
     (format: 'md' | 'json') =>
       void run(async () => {

@@ -12,6 +12,7 @@ import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
 import { IconButton } from './IconButton';
 import { LazyMarkdown } from './LazyMarkdown';
+import { MessageAttachments } from './MessageAttachments';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
@@ -130,7 +131,19 @@ function SiblingNav({ messageId, siblings, onSwitch, disabled }: { messageId: st
   );
 }
 
-const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }: { message: UserMessage; siblings?: string[]; actions?: MessageActions; busy: boolean }) {
+const UserBubble = memo(function UserBubble({
+  message,
+  siblings,
+  actions,
+  busy,
+  artifactUrls,
+}: {
+  message: UserMessage;
+  siblings?: string[];
+  actions?: MessageActions;
+  busy: boolean;
+  artifactUrls: Readonly<Record<string, string>>;
+}) {
   const { word } = useRowWords();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(message.text);
@@ -147,6 +160,7 @@ const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }
   };
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
+      {message.attachments?.length ? <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} /> : null}
       {editing ? (
         <div className="msg-edit">
           <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />
@@ -159,9 +173,9 @@ const UserBubble = memo(function UserBubble({ message, siblings, actions, busy }
             </Button>
           </Space>
         </div>
-      ) : (
+      ) : message.text || !message.attachments?.length ? (
         <div className="msg-user-bubble">{message.text}</div>
-      )}
+      ) : null}
       {/* Plain buttons with a title: a row mounts again each time it scrolls into view, and antd's Button and Tooltip cost on each mount. */}
       <div className="msg-tools">
         <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
@@ -380,8 +394,8 @@ function messageRows({ state, actions, confirmations = [], onAnswered, agentName
         rows.push({
           key: message.id,
           messageId: message.id,
-          estimate: estimateHeight(message.text, 0, 60),
-          node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} />,
+          estimate: estimateHeight(message.text, 0, message.attachments?.length ? 230 : 60),
+          node: <UserBubble message={message} siblings={siblingIds} actions={actions} busy={busy} artifactUrls={state.view.artifactUrls} />,
         });
         break;
       case 'assistant':

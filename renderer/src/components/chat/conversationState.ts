@@ -109,7 +109,9 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
       const reasoning = new Map(state.reasoning);
       reasoning.delete(event.message.id);
       const leafId = messages === state.view.messages && window === state.window ? state.view.conversation.leafId : event.message.id;
-      return { ...state, streaming, reasoning, window, stale: state.stale || branched, view: { ...state.view, messages, conversation: { ...state.view.conversation, leafId } } };
+      // The images a user's message carries come with it: the view loaded before it has no url for them.
+      const artifactUrls = event.artifactUrls ? { ...state.view.artifactUrls, ...event.artifactUrls } : state.view.artifactUrls;
+      return { ...state, streaming, reasoning, window, stale: state.stale || branched, view: { ...state.view, messages, artifactUrls, conversation: { ...state.view.conversation, leafId } } };
     }
     case 'chat.toolCall': {
       if (event.conversationId !== id) return state;

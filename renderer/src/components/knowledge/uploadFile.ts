@@ -1,18 +1,18 @@
 import { api } from '../../api/client';
 
 /** Bytes per part: as base64 it stays under the contract's KNOWLEDGE_UPLOAD_PART_CHARS (a request body holds 1 MB). */
-const PART_BYTES = 480_000;
+export const PART_BYTES = 480_000;
 /** Files one add takes at most: the contract's MAX_UPLOADS_PER_ADD (src/shared/hostApi.ts). */
 const MAX_FILES_PER_ADD = 1000;
 /**
  * Bytes one add takes at most (unless one file alone is larger): the host
  * keeps unfinished uploads in memory up to 200 MB in all
- * (src/api/handlers/knowledgeUploads.ts), so a batch leaves room for
+ * (src/api/handlers/stagedUploads.ts), so a batch leaves room for
  * another page's.
  */
 const MAX_BYTES_PER_ADD = 64 * 1024 * 1024;
 
-function base64Of(bytes: Uint8Array): string {
+export function base64Of(bytes: Uint8Array): string {
   let binary = '';
   // In slices: String.fromCharCode with one argument per byte overflows the stack on large arrays.
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

@@ -1,10 +1,7 @@
-import { MAX_FILE_BYTES } from '../../core/facades/knowledge.js';
 import { ApiFailure } from '../apiErrors.js';
 
 /** An upload nobody finished is dropped after this long. */
 const STALE_MS = 10 * 60_000;
-/** All unfinished uploads together: a page cannot fill the host's memory. */
-const MAX_STAGED_BYTES = 4 * MAX_FILE_BYTES;
 
 interface Staged {
   parts: Buffer[];
@@ -12,27 +9,42 @@ interface Staged {
   touched: number;
 }
 
+/** How large one file may be, and what a file past it is told (`declared`: the size the page said the whole file has, when it is the reason; `name`: the file's, when the page said it). */
+export interface UploadLimit {
+  maxFileBytes: number;
+  tooLarge(declared?: number, name?: string): Error;
+}
+
 /**
  * Files a page uploads in parts (a request body holds at most 1 MB), kept
  * in memory until added. Parts come in order: each names the offset it
  * starts at, so a lost or repeated part is an error rather than a corrupt
- * file.
+ * file. A page that says the whole file's size up front learns at its
+ * first part that it is too large, before the rest is read.
  */
-export class KnowledgeUploads {
+export class StagedUploads {
   private readonly staged = new Map<string, Staged>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limit: UploadLimit,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  append(uploadId: string, offset: number, base64: string): number {
+  append(uploadId: string, offset: number, base64: string, declaredSize?: number, name?: string): number {
     this.dropStale();
+    if (declaredSize !== undefined && declaredSize > this.limit.maxFileBytes) {
+      this.staged.delete(uploadId);
+      throw this.limit.tooLarge(declaredSize, name);
+    }
     const upload = this.staged.get(uploadId) ?? { parts: [], size: 0, touched: this.now() };
     if (offset !== upload.size) throw new ApiFailure('INVALID', `upload ${uploadId} has ${upload.size} bytes, not ${offset}`, 'send its parts in order, from the start');
     const bytes = Buffer.from(base64, 'base64');
-    if (upload.size + bytes.length > MAX_FILE_BYTES) {
+    if (upload.size + bytes.length > this.limit.maxFileBytes) {
       this.staged.delete(uploadId);
-      throw new ApiFailure('INVALID', `a file for a knowledge base holds at most ${MAX_FILE_BYTES} bytes`, 'split it into smaller files');
+      throw this.limit.tooLarge(undefined, name);
     }
-    if (this.total() + bytes.length > MAX_STAGED_BYTES) throw new ApiFailure('FAILED', 'too many unfinished uploads at once', 'wait for the other uploads to finish');
+    // All unfinished uploads together: a page cannot fill the host's memory.
+    if (this.total() + bytes.length > 4 * this.limit.maxFileBytes) throw new ApiFailure('FAILED', 'too many unfinished uploads at once', 'wait for the other uploads to finish');
     upload.parts.push(bytes);
     upload.size += bytes.length;
     upload.touched = this.now();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
 import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
+import { ElicitationActionSchema, ElicitationContentSchema, ElicitationOutcomeSchema, ElicitationRequestSchema } from './elicitation.js';
 import {
   AlwaysAllowEntrySchema,
   ChatStatusEventSchema,
@@ -486,6 +487,13 @@ export const HostApiMethods = {
   'confirmations.list': { params: Empty, result: z.object({ pending: z.array(ToolConfirmationRequestSchema) }) },
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
+  /** A server's questions to the user waiting for an answer (docs/using/elicitation.md). */
+  'elicitations.list': { params: Empty, result: z.object({ pending: z.array(ElicitationRequestSchema) }) },
+  'elicitations.respond': {
+    params: z.object({ id: Id, action: ElicitationActionSchema, content: ElicitationContentSchema.optional() }).strict(),
+    result: z.object({ answered: z.boolean() }),
+  },
+
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
   /** The doctor's checks, run in the host's process (the desktop app's PATH, Electron, …): the Diagnostics page. */
   'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
@@ -535,6 +543,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('models.changed') }),
   z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
   z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
+  z.object({ type: z.literal('elicitation.required'), request: ElicitationRequestSchema }),
+  z.object({ type: z.literal('elicitation.resolved'), id: z.string(), outcome: ElicitationOutcomeSchema }),
   /**
    * The same questions under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
    * declined because nobody answered in time. `uiApp` names the app whose

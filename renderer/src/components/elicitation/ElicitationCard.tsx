@@ -79,7 +79,7 @@ export function ElicitationCard({ request, onAnswered }: { request: ElicitationR
       }
       extra={
         <Typography.Text type={seconds <= 10 ? 'danger' : 'secondary'} data-testid="elicitation-countdown">
-          {expired ? t('elicitation.expired') : t('elicitation.countdown', { seconds })}
+          {expired ? t('elicitation.expired') : t('elicitation.countdown', { time: clock(seconds) })}
         </Typography.Text>
       }
     >
@@ -122,6 +122,11 @@ export function ElicitationCard({ request, onAnswered }: { request: ElicitationR
       </Space>
     </Card>
   );
+}
+
+/** Time left as minutes and seconds (9:05): a question may wait ten minutes, and 545 s reads badly. */
+function clock(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 /** Only a web page opens from a question; the host refuses other urls already, and the card does not rely on it. */

@@ -2,7 +2,7 @@
 export default {
   zh: {
     'elicitation.asks': '{{server}} 向你提问',
-    'elicitation.countdown': '{{seconds}} 秒后自动取消',
+    'elicitation.countdown': '{{time}} 后自动取消',
     'elicitation.expired': '已超时，已自动取消',
     'elicitation.submit': '提交',
     'elicitation.open': '打开 {{domain}}',
@@ -27,7 +27,7 @@ export default {
   },
   en: {
     'elicitation.asks': '{{server}} asks',
-    'elicitation.countdown': 'cancelled in {{seconds}} s',
+    'elicitation.countdown': 'cancelled in {{time}}',
     'elicitation.expired': 'Expired: cancelled',
     'elicitation.submit': 'Submit',
     'elicitation.open': 'Open {{domain}}',

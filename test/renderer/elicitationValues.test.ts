@@ -39,6 +39,10 @@ describe('a server question’s form values', () => {
     expect(checkValue(field({ name: 'e', type: 'string', format: 'email' }), 'not-an-address')).toEqual({ key: 'email' });
     expect(checkValue(field({ name: 'u', type: 'string', format: 'uri' }), 'https://example.com/x')).toBeUndefined();
     expect(checkValue(field({ name: 'd', type: 'string', format: 'date' }), '2026-13-45')).toEqual({ key: 'date' });
+    expect(checkValue(field({ name: 'd', type: 'string', format: 'date' }), '2025-02-30')).toEqual({ key: 'date' });
+    expect(checkValue(field({ name: 'e', type: 'string', format: 'email' }), 'ada@localhost')).toEqual({ key: 'email' });
+    // Characters, not UTF-16 units: two emoji are two.
+    expect(checkValue(field({ name: 's', type: 'string', maxLength: 2 }), '😀😀')).toBeUndefined();
     expect(checkValue(fields[5]!, undefined)).toBeUndefined();
   });
 

@@ -180,10 +180,12 @@ describe('a url question', () => {
 
   it('opens the page in a new tab only on Open, and answers accept', async () => {
     const target = `${serve.origin}/opened-by-a-question`;
+    const tabs = chromium.context.pages().length;
     await callInPlayground('mcp_asking_open_page', { url: target });
     const card = page.getByTestId('playground-tool').getByTestId('elicitation-card');
     await card.waitFor({ timeout: 30_000 });
-    expect(chromium.context.pages()).toHaveLength(1);
+    // Nothing opened by the question itself.
+    expect(chromium.context.pages()).toHaveLength(tabs);
     const [opened] = await Promise.all([chromium.context.waitForEvent('page'), card.getByTestId('elicitation-open').click()]);
     await expect.poll(() => opened.url()).toBe(target);
     // A tab of its own that cannot reach back to ChatOS.

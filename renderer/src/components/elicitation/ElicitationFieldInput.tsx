@@ -6,15 +6,17 @@ import { checkValue, inputTypeOf, itemName } from './elicitationValues';
 /** Up to this many choices show as radio buttons or checkboxes, all in view; more go in a dropdown. */
 const INLINE_CHOICES = 5;
 
-function FieldControl({ field }: { field: ElicitationField }) {
+/** The input of one field; `value`, `onChange` (and the like) come from the Form.Item around it and go on to the antd input. */
+function FieldControl({ field, ...control }: { field: ElicitationField; [prop: string]: unknown }) {
   const options = (field.options ?? []).map((option) => ({ value: option.value, label: option.label }));
   switch (field.type) {
     case 'string':
-      return <Input type={inputTypeOf(field.format)} {...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {})} />;
+      return <Input {...control} type={inputTypeOf(field.format)} {...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {})} />;
     case 'number':
     case 'integer':
       return (
         <InputNumber
+          {...control}
           style={{ width: '100%', maxWidth: 240 }}
           {...(field.minimum !== undefined ? { min: field.minimum } : {})}
           {...(field.maximum !== undefined ? { max: field.maximum } : {})}
@@ -22,11 +24,15 @@ function FieldControl({ field }: { field: ElicitationField }) {
         />
       );
     case 'boolean':
-      return <Switch />;
+      return <Switch {...control} />;
     case 'enum':
-      return options.length <= INLINE_CHOICES ? <Radio.Group options={options} /> : <Select options={options} showSearch optionFilterProp="label" allowClear={!field.required} />;
+      return options.length <= INLINE_CHOICES ? (
+        <Radio.Group {...control} options={options} />
+      ) : (
+        <Select {...control} options={options} showSearch optionFilterProp="label" allowClear={!field.required} />
+      );
     case 'multi':
-      return options.length <= INLINE_CHOICES ? <Checkbox.Group options={options} /> : <Select mode="multiple" options={options} optionFilterProp="label" />;
+      return options.length <= INLINE_CHOICES ? <Checkbox.Group {...control} options={options} /> : <Select {...control} mode="multiple" options={options} optionFilterProp="label" />;
   }
 }
 

@@ -39,7 +39,11 @@ export function toLocalInput(value: string): string | undefined {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
-/** What each form item starts with: the field's default, in the shape its input takes. */
+/**
+ * What each form item starts with: the field's default, in the shape its
+ * input takes — the prefill of the shared formDefaults, which is not
+ * imported here because that module brings zod into the renderer's bundle.
+ */
 export function initialValues(fields: readonly ElicitationField[]): FormValues {
   const values: FormValues = {};
   fields.forEach((field, index) => {
@@ -56,8 +60,18 @@ export function initialValues(fields: readonly ElicitationField[]): FormValues {
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+// The host's own patterns (src/core/elicitation/formContent.ts): what passes here passes there.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date that exists (no 2025-02-30). */
+function realDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /** What is wrong with a value, as an i18n key under `elicitation.invalid.` and its numbers. */
 export interface Problem {
@@ -72,12 +86,15 @@ export function checkValue(field: ElicitationField, value: unknown): Problem | u
   switch (field.type) {
     case 'string': {
       const text = String(value);
-      if (field.minLength !== undefined && text.length < field.minLength) return { key: 'minLength', limit: field.minLength };
-      if (field.maxLength !== undefined && text.length > field.maxLength) return { key: 'maxLength', limit: field.maxLength };
+      // Characters as JSON Schema counts them (code points), not UTF-16 units.
+      const length = [...text].length;
+      if (field.minLength !== undefined && length < field.minLength) return { key: 'minLength', limit: field.minLength };
+      if (field.maxLength !== undefined && length > field.maxLength) return { key: 'maxLength', limit: field.maxLength };
       if (field.format === 'email' && !EMAIL.test(text)) return { key: 'email' };
-      if (field.format === 'uri' && !URL.canParse(text)) return { key: 'uri' };
-      if (field.format === 'date' && !(DATE.test(text) && !Number.isNaN(Date.parse(text)))) return { key: 'date' };
-      if (field.format === 'date-time' && Number.isNaN(Date.parse(text))) return { key: 'dateTime' };
+      if (field.format === 'uri' && !(URL.canParse(text) && /^[a-z][a-z0-9+.-]*:/i.test(text))) return { key: 'uri' };
+      if (field.format === 'date' && !realDate(text)) return { key: 'date' };
+      // The form's local time (`datetime-local`) is sent as RFC 3339 (contentOf), which the host checks.
+      if (field.format === 'date-time' && !(realDate(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)))) return { key: 'dateTime' };
       return undefined;
     }
     case 'number':

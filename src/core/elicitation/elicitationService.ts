@@ -72,7 +72,7 @@ export class ElicitationService {
   /** Per server: the ids of its questions waiting now, and when it asked in the last minute. */
   private readonly waiting = new Map<string, Set<string>>();
   private readonly recent = new Map<string, number[]>();
-  /** Per server: the minute whose rate refusal was recorded (a loop is recorded once a minute, not once a request). */
+  /** Per server and limit: the minute whose refusal was recorded (a loop is recorded once a minute, not once a request). */
   private readonly refusalNoted = new Map<string, number>();
   private readonly listeners: { [K in keyof ElicitationEvents]: Set<ElicitationEvents[K]> } = { required: new Set(), resolved: new Set() };
   private readonly timeoutMs: number;
@@ -155,19 +155,20 @@ export class ElicitationService {
     const waiting = this.waiting.get(serverId)?.size ?? 0;
     const over =
       waiting >= ELICITATION_RATE.pending
-        ? `server "${serverId}" already has a question waiting for the user; ask one at a time`
+        ? { kind: 'waiting', reason: `server "${serverId}" already has a question waiting for the user; ask one at a time` }
         : times.length >= ELICITATION_RATE.perMinute
-          ? `server "${serverId}" asked ${times.length} questions in the last minute; at most ${ELICITATION_RATE.perMinute}`
+          ? { kind: 'minute', reason: `server "${serverId}" asked ${times.length} questions in the last minute; at most ${ELICITATION_RATE.perMinute}` }
           : undefined;
     if (!over) {
       times.push(now);
       return;
     }
-    // A server asking in a loop is recorded once a minute, not once a request.
+    // A server asking in a loop is recorded once a minute for each limit, not once a request.
     const minute = Math.floor(now / 60_000);
-    if (this.refusalNoted.get(serverId) === minute) throw new McpError(ErrorCode.InvalidRequest, `ChatOS refused the elicitation: ${over}`);
-    this.refusalNoted.set(serverId, minute);
-    refuse('RATE_LIMITED', over);
+    const noted = `${serverId}\u0000${over.kind}`;
+    if (this.refusalNoted.get(noted) === minute) throw new McpError(ErrorCode.InvalidRequest, `ChatOS refused the elicitation: ${over.reason}`);
+    this.refusalNoted.set(noted, minute);
+    refuse('RATE_LIMITED', over.reason);
   }
 
   private put(request: ElicitationRequest, caller: Caller | undefined, fieldNames: string[] | undefined, signal: AbortSignal): Promise<ElicitationAnswer> {

@@ -103,8 +103,9 @@ export function ElicitationCard({ request, onAnswered }: { request: ElicitationR
               {...busy('accept')}
               disabled={busy('accept').disabled || !isWebUrl(request.url)}
               onClick={() => {
-                // Opened only now, on the user's click, in a tab that cannot reach back to this page.
-                window.open(request.url, '_blank', 'noopener,noreferrer');
+                // Opened only now, on the user's click, in a tab that cannot reach back to this page. The desktop window
+                // may open no window: its host opens the accepted url in the system browser instead.
+                if (api.face === 'serve') window.open(request.url, '_blank', 'noopener,noreferrer');
                 void respond('accept');
               }}
               data-testid="elicitation-open"

@@ -15,8 +15,8 @@ import { repoRoot } from '../helpers/tempDir.js';
  * A server's questions to the user (MCP elicitation) in Chromium against a
  * real `chatos serve` and a real stdio MCP server that asks during its tool
  * calls (test/fixtures/servers/askingServer.mjs): a form filled in the
- * Playground (defaults shown, a bad value refused by its field, the answer
- * the tool got), a url shown by its domain and declined, a look-alike
+ * Playground (defaults shown, a bad value refused by its field — by the
+ * card, and by the host — the answer the tool got), a url shown by its domain and declined, a look-alike
  * warned about, a url opened only on the click; in a chat, the question
  * inline, what was typed kept while the card is away, and the answer
  * reaching the model; a question nobody else shows in the global area.
@@ -139,13 +139,24 @@ describe('a form question', () => {
     expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toEqual([]);
   });
 
-  it('the host refuses a bad value by its field as well: the card would show it there', async () => {
-    // The same check on the host's side (a face that skipped its own): asked again, answered through the API with a guest count out of range.
+  it('a value the host refuses is shown under its field, with what was typed kept', async () => {
+    // The card checks as the host does, so a refusal takes a value the card let through: the answer is altered on
+    // its way (a guest count out of range) and the real host's refusal comes back to the real card.
+    await page.route('**/api', async (route) => {
+      const body = route.request().postDataJSON() as { method: string; params: { content?: Record<string, unknown> } };
+      if (body.method !== 'elicitations.respond' || !body.params.content) return route.continue();
+      await route.continue({ postData: JSON.stringify({ ...body, params: { ...body.params, content: { ...body.params.content, guests: 40 } } }) });
+    });
     await page.getByTestId('tool-call').click();
     const card = page.getByTestId('playground-tool').getByTestId('elicitation-card');
     await card.waitFor({ timeout: 30_000 });
-    const { pending } = await api<{ pending: { id: string }[] }>('elicitations.list');
-    await expect(api('elicitations.respond', { id: pending[0]!.id, action: 'accept', content: { name: 'Ada', guests: 40, meal: 'fish' } })).rejects.toThrow(/guests/);
+    await fieldOf(card, 'name').locator('input').fill('Ada');
+    await card.getByTestId('elicitation-submit').click();
+    await expect.poll(() => errorOf(card, 'guests').textContent()).toBe('must be at most 12');
+    expect(await fieldOf(card, 'name').locator('input').inputValue()).toBe('Ada');
+    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toHaveLength(1);
+    await screenshot(page, 'elicitation-03-host-refused');
+    await page.unrouteAll();
     // Still waiting: declined from the card.
     await card.getByTestId('elicitation-decline').click();
     await expect.poll(() => playgroundResult().textContent(), { timeout: 20_000 }).toContain('decline');
@@ -162,7 +173,7 @@ describe('a url question', () => {
     expect(await card.getByTestId('elicitation-url').textContent()).toBe('https://accounts.example.com/sign-in?step=2&from=chatos');
     expect(await card.getByTestId('elicitation-lookalike').count()).toBe(0);
     expect(await card.getByTestId('elicitation-open').textContent()).toContain('Open accounts.example.com');
-    await screenshot(page, 'elicitation-03-url');
+    await screenshot(page, 'elicitation-04-url');
     await card.getByTestId('elicitation-decline').click();
     await expect.poll(() => playgroundResult().textContent(), { timeout: 20_000 }).toContain('decline');
   });
@@ -173,7 +184,7 @@ describe('a url question', () => {
     await card.waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('elicitation-domain').textContent()).toBe('xn--80ak6aa92e.com');
     await card.getByTestId('elicitation-lookalike').waitFor();
-    await screenshot(page, 'elicitation-04-url-lookalike');
+    await screenshot(page, 'elicitation-05-url-lookalike');
     await card.getByTestId('elicitation-cancel').click();
     await expect.poll(() => playgroundResult().textContent(), { timeout: 20_000 }).toContain('cancel');
   });
@@ -192,6 +203,18 @@ describe('a url question', () => {
     expect(await opened.evaluate(() => window.opener)).toBeNull();
     await opened.close();
     await expect.poll(() => playgroundResult().textContent(), { timeout: 20_000 }).toContain('accept');
+  });
+});
+
+describe('a question whose call ends', () => {
+  it('goes away by itself when the call that asked is cancelled', async () => {
+    await callInPlayground('mcp_asking_open_page', { url: 'https://accounts.example.com/later' });
+    const card = page.getByTestId('playground-tool').getByTestId('elicitation-card');
+    await card.waitFor({ timeout: 30_000 });
+    await page.getByTestId('call-cancel').click();
+    await card.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.getByTestId('call-cancelled').waitFor();
+    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toEqual([]);
   });
 });
 
@@ -214,7 +237,7 @@ describe('a question during a chat', () => {
     expect(await page.getByTestId('global-elicitations').count()).toBe(0);
     await fieldOf(card, 'name').locator('input').fill('Grace Hopper');
     await fieldOf(card, 'guests').locator('input').fill('5');
-    await screenshot(page, 'elicitation-05-chat');
+    await screenshot(page, 'elicitation-06-chat');
 
     // Away from the chat, the question is shown above the other page, with what was typed.
     await openRoute(page, '#/apps', 'page-apps');
@@ -222,7 +245,7 @@ describe('a question during a chat', () => {
     await global.waitFor();
     expect(await fieldOf(global, 'name').locator('input').inputValue()).toBe('Grace Hopper');
     expect(await fieldOf(global, 'guests').locator('input').inputValue()).toBe('5');
-    await screenshot(page, 'elicitation-06-global');
+    await screenshot(page, 'elicitation-07-global');
     await page.goBack();
     await card.waitFor();
     expect(await fieldOf(card, 'name').locator('input').inputValue()).toBe('Grace Hopper');
@@ -264,10 +287,10 @@ describe('looks', () => {
     expect(await card.getByTestId('elicitation-submit').textContent()).toContain('提交');
     await card.getByTestId('elicitation-submit').click();
     await expect.poll(() => errorOf(card, 'name').textContent()).toBe('必填');
-    await screenshot(page, 'elicitation-07-form-zh-dark');
+    await screenshot(page, 'elicitation-08-form-zh-dark');
     await page.getByTestId('locale-switch').getByText('EN').click();
     await expect.poll(() => card.getByTestId('elicitation-submit').textContent()).toContain('Submit');
-    await screenshot(page, 'elicitation-08-form-en-dark');
+    await screenshot(page, 'elicitation-09-form-en-dark');
     await card.getByTestId('elicitation-cancel').click();
     await card.waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByTestId('theme-switch').click();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ElicitationError } from '../../../src/core/facades/errors.js';
 import type { Host } from '../../../src/core/host.js';
 import { formDefaults, type ElicitationOutcome, type ElicitationRequest } from '../../../src/shared/elicitation.js';
+import { startHttpEverything } from '../../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { sdkServerSource } from '../../helpers/sdkServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
@@ -132,6 +133,18 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
     host.mcp.elicitations.respond((await asked).id, 'decline');
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('❌ User declined to provide the requested information.');
     expect(host.audit.query({ tool: 'elicitation/create', limit: 1 })[0]).toMatchObject({ reason: 'decline', decision: 'declined', outcome: 'declined' });
+  });
+
+  it('over streamable HTTP too: the question comes on the call stream and the answer goes back', async () => {
+    const port = await startHttpEverything();
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { everything: { transport: 'streamable_http', url: `http://127.0.0.1:${port}/mcp` } }));
+    const asked = nextQuestion(host);
+    const call = host.tools.call(caller('conv-h'), FORM_TOOL, {});
+    const request = await asked;
+    if (request.mode !== 'form') throw new Error('expected a form');
+    expect(request.conversationId).toBe('conv-h');
+    host.mcp.elicitations.respond(request.id, 'accept', { ...formDefaults(request.fields), name: 'Grace Hopper' });
+    expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('- Name: Grace Hopper');
   });
 
   it('nobody answers: after 10 minutes (the injected clock) the server hears cancel, outcome expired', async () => {

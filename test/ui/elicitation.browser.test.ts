@@ -221,7 +221,11 @@ describe('a question whose call ends', () => {
 describe('a question during a chat', () => {
   it('shows inline; what was typed survives the card going away and coming back; the answer reaches the model', async () => {
     provider.enqueue(
-      { kind: 'reply', text: 'Let me book that.', toolCalls: [{ id: 'book1', name: 'mcp_asking_book_table', arguments: { restaurant: 'Chez Chat' } }] },
+      {
+        kind: 'reply',
+        text: `Let me book that.\n\n${Array.from({ length: 40 }, (_, i) => `${i + 1}. A line of the plan.`).join('\n')}`,
+        toolCalls: [{ id: 'book1', name: 'mcp_asking_book_table', arguments: { restaurant: 'Chez Chat' } }],
+      },
       { kind: 'reply', text: 'Booked for you.' },
     );
     const before = provider.requests.length;
@@ -235,6 +239,25 @@ describe('a question during a chat', () => {
     expect(await card.getByTestId('elicitation-message').textContent()).toContain('Chez Chat');
     // Shown in the conversation only, not again above the page.
     expect(await page.getByTestId('global-elicitations').count()).toBe(0);
+    // Scrolled away from it, the question is announced on the button, which brings it back into view.
+    const scroll = page.getByTestId('chat-scroll');
+    const box = (await scroll.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -5000);
+    const announced = page.locator('[data-testid="chat-jump-approval"][data-waiting="question"]');
+    await announced.waitFor({ timeout: 20_000 });
+    expect(await announced.textContent()).toContain('A server waits for your answer');
+    await announced.click();
+    await expect
+      .poll(() =>
+        card.evaluate((el) => {
+          const view = el.closest('[data-testid="chat-scroll"]')!.getBoundingClientRect();
+          const own = el.getBoundingClientRect();
+          return own.bottom > view.top && own.top < view.bottom;
+        }),
+      )
+      .toBe(true);
+    await announced.waitFor({ state: 'detached' });
     await fieldOf(card, 'name').locator('input').fill('Grace Hopper');
     await fieldOf(card, 'guests').locator('input').fill('5');
     await screenshot(page, 'elicitation-06-chat');

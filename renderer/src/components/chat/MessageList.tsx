@@ -331,6 +331,8 @@ export interface MessageRow {
   messageId?: string;
   /** A confirmation waiting for the user: brought into view, or announced. */
   confirmation?: boolean;
+  /** A server's question waiting for the user: announced too, after any confirmation. */
+  question?: boolean;
   /** About how high (px) the row is, before it was ever shown: the list holds its place with it. */
   estimate?: number;
 }
@@ -467,7 +469,7 @@ function messageRows({ state, actions, confirmations = [], onAnswered, questions
   }
   // Keyed by the question: a row the virtual list unmounts and mounts again finds what was typed in it (keptAnswers.ts).
   for (const request of questions) {
-    rows.push({ key: `ask-${request.id}`, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
+    rows.push({ key: `ask-${request.id}`, question: true, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
   }
   return rows;
 }

@@ -313,6 +313,7 @@ describe('looks', () => {
     await screenshot(page, 'elicitation-08-form-zh-dark');
     await page.getByTestId('locale-switch').getByText('EN').click();
     await expect.poll(() => card.getByTestId('elicitation-submit').textContent()).toContain('Submit');
+    await expect.poll(() => errorOf(card, 'name').textContent()).toBe('Required');
     await screenshot(page, 'elicitation-09-form-en-dark');
     await card.getByTestId('elicitation-cancel').click();
     await card.waitFor({ state: 'detached', timeout: 20_000 });

@@ -149,11 +149,18 @@ function placeFieldErrors(fields: FormRequest['fields'], error: ApiError): Recor
 
 /** The form: each field prefilled with what the user typed before (the card mounted again), else the server's default. */
 function FormQuestion({ request, form, disabled }: { request: FormRequest; form: ReturnType<typeof Form.useForm<FormValues>>[0]; disabled: boolean }) {
+  const { i18n } = useTranslation();
   const kept = useMemo(() => keptAnswer(request.id), [request.id]);
   const initial = useMemo(() => kept?.values ?? initialValues(request.fields), [kept, request.fields]);
   useEffect(() => {
     if (kept?.errors) form.setFields(Object.entries(kept.errors).map(([name, message]) => ({ name, errors: [message] })));
   }, [form, kept]);
+  // The card's own messages are in the language they were written in: checked again when it changes (the host's stay).
+  useEffect(() => {
+    const hostSaid = keptAnswer(request.id)?.errors ?? {};
+    const shown = form.getFieldsError().filter((item) => item.errors.length > 0 && !Object.hasOwn(hostSaid, String(item.name[0])));
+    if (shown.length > 0) form.validateFields(shown.map((item) => item.name)).catch(() => undefined);
+  }, [form, i18n.language, request.id]);
   return (
     <Form
       form={form}

@@ -24,6 +24,13 @@
  * Tokens go to a key store in a temporary folder. The scenario's context
  * (MCP_CONFORMANCE_CONTEXT) gives a pre-registered client id and secret,
  * which a user would write under the server's `oauth:` in mcp.yaml.
+ *
+ * Elicitation (`elicitation-sep1034-client-defaults`): the connection has
+ * the host's own elicitation feature, request policy and ElicitationService;
+ * each call is registered as in flight, as the gateway does, so the server
+ * may ask during it. Where a person would answer, the adapter accepts the
+ * form as presented: every field at its default (formDefaults, what a face
+ * prefills).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -37,6 +44,13 @@ import { ServerLog } from '../src/core/process/serverLog.js';
 import { FileSecretStore } from '../src/core/secrets/fileSecretStore.js';
 import type { OAuthClientConfig, ServerDefinition } from '../src/shared/mcp.js';
 import { RUN_ALLOWED } from '../src/core/policy/runGate.js';
+import { ClientFeatures, toolsFeature } from '../src/core/mcp/client/clientFeatures.js';
+import { elicitationFeature } from '../src/core/elicitation/elicitationFeature.js';
+import { ElicitationService } from '../src/core/elicitation/elicitationService.js';
+import { ServerRequestPolicy } from '../src/core/policy/serverRequestPolicy.js';
+import { ServerCallers } from '../src/core/tools/serverCallers.js';
+import { systemScheduler } from '../src/core/ports.js';
+import { formDefaults } from '../src/shared/elicitation.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** Sign-ins one run may make (the first, and steps up); the host's own step-up limit should stop it sooner. */
@@ -126,6 +140,16 @@ async function main(): Promise<number> {
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-conformance-keys-'));
   const oauth = new OAuthService({ secrets: new FileSecretStore(path.join(keys, 'secrets.json'), { logger: console }), now: () => Date.now() });
   const definition = conformanceDefinition(url, contextOAuth());
+  const callers = new ServerCallers();
+  const elicitations = new ElicitationService({ scheduler: systemScheduler, audit: (event) => console.log(`[${scenario}] audit: ${JSON.stringify(event)}`) });
+  // The user: accepts each form as it is first shown (its defaults), and each url.
+  elicitations.on('required', (request) => {
+    console.log(`[${scenario}] ${request.serverName} asks (${request.mode}): ${request.message}`);
+    elicitations.respond(request.id, 'accept', request.mode === 'form' ? formDefaults(request.fields) : undefined);
+  });
+  const policy = new ServerRequestPolicy({ callers, granted: () => true, runnable: () => RUN_ALLOWED });
+  const lease = 'conformance';
+  const caller = { appId: 'chatos', conversationId: lease, flow: 'main' as const };
   const connection = new ServerConnection(definition, {
     log,
     hostEnv: process.env,
@@ -134,6 +158,8 @@ async function main(): Promise<number> {
     // A url the user passed, not a plugin's: nothing for the run gate to refuse.
     gate: () => RUN_ALLOWED,
     oauth,
+    features: new ClientFeatures([toolsFeature, elicitationFeature(elicitations, callers)], policy),
+    lease,
   });
   let signIns = 0;
   /** Runs `step`; when it needs sign-in, signs in as the user would (the adapter playing the browser) and runs it again. */
@@ -155,7 +181,8 @@ async function main(): Promise<number> {
     console.log(`[${scenario}] connected to ${url}; ${connection.tools.length} tool(s): ${connection.tools.map((t) => t.name).join(', ') || '-'}`);
     for (const tool of connection.tools) {
       const args = sampleArguments(tool.inputSchema);
-      const result = await signedIn(() => connection.callTool(tool.name, args, {}));
+      const end = callers.begin(definition.id, lease, caller);
+      const result = await signedIn(() => connection.callTool(tool.name, args, {})).finally(end);
       console.log(`[${scenario}] ${tool.name}(${JSON.stringify(args)}) -> ${JSON.stringify(result.content)}`);
       if (result.isError) failed = true;
     }

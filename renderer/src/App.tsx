@@ -6,6 +6,7 @@ import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { FrameRegistry, FrameRegistryContext } from './components/uiapp/frameRegistry';
 import { AppLayout } from './shell/AppLayout';
 import { ConfirmationsProvider } from './shell/confirmations';
+import { ElicitationsProvider } from './shell/elicitations';
 import { PreferencesProvider, usePreferences } from './shell/preferences';
 import { themeConfig } from './theme';
 
@@ -64,9 +65,11 @@ function ThemedApp() {
     <ConfigProvider theme={themeConfig(theme)} locale={locale === 'zh' ? zhCN : enUS}>
       <AntApp className="ant-app-root">
         <ConfirmationsProvider>
-          <FrameRegistryContext.Provider value={frames}>
-            <AppRoutes />
-          </FrameRegistryContext.Provider>
+          <ElicitationsProvider>
+            <FrameRegistryContext.Provider value={frames}>
+              <AppRoutes />
+            </FrameRegistryContext.Provider>
+          </ElicitationsProvider>
         </ConfirmationsProvider>
       </AntApp>
     </ConfigProvider>

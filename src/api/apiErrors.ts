@@ -14,6 +14,7 @@ import {
   PluginLifecycleError,
   RootsError,
   OperationError,
+  ElicitationError,
 } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
@@ -42,6 +43,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError)
     return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
+  if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };

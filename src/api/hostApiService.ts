@@ -12,6 +12,7 @@ import { knowledgeHandlers } from './handlers/knowledge.js';
 import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { diagnosticsHandlers } from './handlers/diagnostics.js';
+import { elicitationHandlers } from './handlers/elicitations.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
@@ -66,6 +67,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
+    ...elicitationHandlers(context),
     ...chatHandlers(context),
     ...mcpServerHandlers(context),
     ...promptHandlers(context),
@@ -149,6 +151,8 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
     }),
     host.tools.confirmations.on('expired', (request) => emit({ type: 'mcp:tool_confirmation_expired', id: request.id, request, ...appOfServer(host, request.serverName) })),
     host.tools.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
+    host.mcp.elicitations.on('required', (request) => emit({ type: 'elicitation.required', request })),
+    host.mcp.elicitations.on('resolved', (request, outcome) => emit({ type: 'elicitation.resolved', id: request.id, outcome })),
     host.mcp.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();

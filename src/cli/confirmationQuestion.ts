@@ -4,6 +4,16 @@ import { quotedWord, visibleInline } from '../shared/visibleText.js';
 /** Asks one question on the terminal and gives the answer typed. */
 export type Ask = (question: string) => Promise<string>;
 
+/** The same terminal, one question at a time: a question asked while another waits for its line is asked after it. */
+export function oneAtATime(ask: Ask): Ask {
+  let last: Promise<unknown> = Promise.resolve();
+  return (question) => {
+    const next = last.then(() => ask(question));
+    last = next.catch(() => {});
+    return next;
+  };
+}
+
 export type ConfirmationAnswer = 'yes' | 'no' | 'always';
 
 /** A value longer than this many lines is folded (the rest is counted and shown on `s`). */

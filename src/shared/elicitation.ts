@@ -72,3 +72,13 @@ export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 export const ElicitationValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 export const ElicitationContentSchema = z.record(z.string(), ElicitationValueSchema);
 export type ElicitationContent = z.infer<typeof ElicitationContentSchema>;
+
+/**
+ * The form as first shown: every field that has a default, at its default
+ * (SEP-1034). Faces prefill from it, and accepting a form untouched sends
+ * exactly this; a field without a default starts empty and is left out.
+ */
+export function formDefaults(fields: readonly ElicitationField[]): ElicitationContent {
+  // Own properties whatever the name (fromEntries never calls a setter such as `__proto__`'s).
+  return Object.fromEntries(fields.filter((field) => field.default !== undefined).map((field) => [field.name, field.default as ElicitationContent[string]]));
+}

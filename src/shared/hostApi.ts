@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
+import { ElicitationActionSchema, ElicitationContentSchema, ElicitationOutcomeSchema, ElicitationRequestSchema } from './elicitation.js';
 import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
 import {
   AlwaysAllowEntrySchema,
@@ -517,6 +518,18 @@ export const HostApiMethods = {
   'confirmations.list': { params: Empty, result: z.object({ pending: z.array(ToolConfirmationRequestSchema) }) },
   'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
 
+  /** The questions MCP servers put to the user (elicitation), waiting for an answer. */
+  'elicitations.list': { params: Empty, result: z.object({ pending: z.array(ElicitationRequestSchema) }) },
+  /**
+   * The user's answer to a server's question. An accepted form is checked against its fields: a value that does not fit is
+   * refused (INVALID, `fields` naming each), nothing is sent to the server and the question stays waiting. `answered` is
+   * false for a question no longer waiting (answered, expired or withdrawn).
+   */
+  'elicitations.respond': {
+    params: z.object({ id: Id, action: ElicitationActionSchema, content: ElicitationContentSchema.optional() }).strict(),
+    result: z.object({ answered: z.boolean() }),
+  },
+
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
   /** The doctor's checks, run in the host's process (the desktop app's PATH, Electron, …): the Diagnostics page. */
   'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
@@ -573,6 +586,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('mcp:tool_confirmation_required'), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
   z.object({ type: z.literal('mcp:tool_confirmation_expired'), id: z.string(), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
+  /** An MCP server asks the user something (a form, or a url to open): a face shows it and answers with elicitations.respond. */
+  z.object({ type: z.literal('elicitation.required'), request: ElicitationRequestSchema }),
+  /** A server's question ended: answered, expired (nobody answered: sent as cancel) or withdrawn (the call that asked ended). */
+  z.object({ type: z.literal('elicitation.resolved'), id: z.string(), outcome: ElicitationOutcomeSchema }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */

@@ -73,6 +73,14 @@ const REQUIRED: Record<string, string[]> = {
   initialize: ['mcp-client-initialization'],
   tools_call: ['tool-add-numbers'],
   'sse-retry': ['client-sse-graceful-reconnect', 'client-sse-retry-timing', 'client-sse-last-event-id'],
+  // The host's elicitation feature; the adapter's user accepts each form as first shown (its defaults).
+  'elicitation-sep1034-client-defaults': [
+    'client-elicitation-sep1034-string-default',
+    'client-elicitation-sep1034-integer-default',
+    'client-elicitation-sep1034-number-default',
+    'client-elicitation-sep1034-enum-default',
+    'client-elicitation-sep1034-boolean-default',
+  ],
   'auth/metadata-default': [...SIGNED_IN, 'prm-pathbased-requested', 'authorization-server-metadata', 'client-registration'],
   'auth/metadata-var1': [...SIGNED_IN, 'authorization-server-metadata'],
   'auth/metadata-var2': [...SIGNED_IN, 'authorization-server-metadata'],

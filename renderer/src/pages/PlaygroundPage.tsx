@@ -8,6 +8,7 @@ import { type ApiError, api, errorLine, toApiError } from '../api/client';
 import { useApi, useHostEvent } from '../api/hooks';
 import { CallProgress, newCallId, type ProgressReport } from '../components/calls/CallProgress';
 import { ConfirmationCard } from '../components/ConfirmationCard';
+import { ElicitationCard } from '../components/elicitation/ElicitationCard';
 import { ProblemList } from '../components/ProblemList';
 import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
 import { ToolPicker } from '../components/playground/ToolPicker';
@@ -16,6 +17,7 @@ import { PermissionTag } from '../components/servers/permission';
 import { ToolResultView } from '../components/ToolResultView';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../shell/confirmations';
+import { usePendingElicitations } from '../shell/elicitations';
 
 type Flow = 'main' | 'sub';
 
@@ -51,6 +53,10 @@ export default function PlaygroundPage() {
   const mine = pending.filter((request) => request.conversationId === conversationId);
   // Questions of an earlier playground conversation still waiting: shown at the top so none is invisible.
   const stale = pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
+  // A server's questions during the call, under it; those of an earlier playground conversation at the top, as above.
+  const questions = usePendingElicitations();
+  const myQuestions = questions.pending.filter((request) => request.conversationId === conversationId);
+  const staleQuestions = questions.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
 
   const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
   const [calling, setCalling] = useState(false);
@@ -134,11 +140,14 @@ export default function PlaygroundPage() {
         {t('playground.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('playground.subtitle')}</Typography.Paragraph>
-      {stale.length > 0 && (
+      {stale.length + staleQuestions.length > 0 && (
         <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
           <Typography.Text type="warning">{t('playground.staleConfirmations')}</Typography.Text>
           {stale.map((request) => (
             <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+          ))}
+          {staleQuestions.map((request) => (
+            <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
           ))}
         </Space>
       )}
@@ -274,6 +283,9 @@ export default function PlaygroundPage() {
                     {cancelled && <Alert type="info" showIcon title={t('calls.cancelled')} data-testid="call-cancelled" />}
                     {mine.map((request) => (
                       <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+                    ))}
+                    {myQuestions.map((request) => (
+                      <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
                     ))}
                     {callError && <ApiErrorAlert error={callError} />}
                     {outcome && (

@@ -19,6 +19,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ConnectionBanner } from './ConnectionBanner';
 import { DevReloadNotices } from './DevReloadNotices';
 import { GlobalConfirmations } from './GlobalConfirmations';
+import { GlobalElicitations } from './GlobalElicitations';
 import { HeaderBar } from './HeaderBar';
 import { PageBoundary } from './PageBoundary';
 
@@ -40,7 +41,7 @@ const SECTIONS = [
 // Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark
 // as the rest of the page (the "dark" variant is antd's navy, which clashes with it).
 
-/** The frame around every page: side menu, header with counts and switches, the global confirmations. */
+/** The frame around every page: side menu, header with counts and switches, the global confirmations and servers' questions. */
 export function AppLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -70,6 +71,7 @@ export function AppLayout() {
         <ConnectionBanner />
         <Layout.Content className="app-content">
           <GlobalConfirmations />
+          <GlobalElicitations />
           <DevReloadNotices />
           {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
           <PageBoundary key={section === 'chat' ? '/chat' : pathname}>

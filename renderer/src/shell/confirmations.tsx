@@ -1,13 +1,24 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation';
-import { api, onReconnect } from '../api/client';
+import { api } from '../api/client';
+import { usePendingList } from './pendingList';
+
+const loadConfirmations = async () => (await api.call('confirmations.list', {})).pending;
+function subscribeConfirmations(added: (request: ToolConfirmationRequest) => void, ended: (id: string) => void): () => void {
+  const offRequired = api.on('confirmation.required', ({ request }) => added(request));
+  const offResolved = api.on('confirmation.resolved', ({ id }) => ended(id));
+  return () => {
+    offRequired();
+    offResolved();
+  };
+}
 
 interface PendingConfirmations {
   /** Every confirmation the host is waiting for, oldest first. */
   pending: ToolConfirmationRequest[];
   /** Drops one at once after the user answered it (the `confirmation.resolved` event follows). */
   dismiss(id: string): void;
-  /** Conversations whose confirmations a mounted view shows inline (the Chat page): the global area leaves them to it. */
+  /** Conversations whose confirmations and server questions a mounted view shows inline (the Chat page): the global area leaves them to it. */
   shownInline: ReadonlySet<string>;
   /** Marks conversations as shown inline until the returned function is called. */
   showInline(conversationIds: readonly string[]): () => void;
@@ -17,29 +28,7 @@ const ConfirmationsContext = createContext<PendingConfirmations | null>(null);
 
 /** One list of pending confirmations for the whole window: loaded once, then kept by events. */
 export function ConfirmationsProvider({ children }: { children: ReactNode }) {
-  const [pending, setPending] = useState<ToolConfirmationRequest[]>([]);
-
-  useEffect(() => {
-    let active = true;
-    const load = () => {
-      api.call('confirmations.list', {}).then(
-        (result) => active && setPending(result.pending),
-        () => undefined, // the header and pages show connection errors; an empty list is the honest fallback
-      );
-    };
-    load();
-    const offRequired = api.on('confirmation.required', ({ request }) => setPending((list) => (list.some((item) => item.id === request.id) ? list : [...list, request])));
-    const offResolved = api.on('confirmation.resolved', ({ id }) => setPending((list) => list.filter((item) => item.id !== id)));
-    const offReconnect = onReconnect(load);
-    return () => {
-      active = false;
-      offRequired();
-      offResolved();
-      offReconnect();
-    };
-  }, []);
-
-  const dismiss = useCallback((id: string) => setPending((list) => list.filter((item) => item.id !== id)), []);
+  const { pending, dismiss } = usePendingList(loadConfirmations, subscribeConfirmations);
   const [inline, setInline] = useState<ReadonlyMap<string, number>>(new Map());
   const showInline = useCallback((ids: readonly string[]) => {
     const change = (delta: number) =>

@@ -5,7 +5,8 @@ import { MAX_ATTACHMENT_BYTES, type StartedTurn, type TurnOutcome } from '../../
 import type { Host } from '../../core/host.js';
 import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';
-import type { Ask } from '../confirmationQuestion.js';
+import { answerChatElicitations } from '../chatElicitations.js';
+import { oneAtATime, type Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
@@ -77,9 +78,15 @@ function reportEnd(io: CliIo, outcome: TurnOutcome, declined: number): number {
   return EXIT_OF_STOP[stop.kind];
 }
 
-/** Runs one turn to its end, Ctrl+C stopping it; prints as the terminal or the pipe wants (the thinking not at all with --json: it is in the JSON). */
-async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask | undefined, yes: boolean, json = false): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
+/**
+ * Runs one turn to its end, Ctrl+C stopping it; prints as the terminal or the pipe wants (the thinking not at all with
+ * --json: it is in the JSON). Confirmations and what servers ask share the terminal, one question at a time; with
+ * --json what servers ask is declined.
+ */
+async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, terminal: Ask | undefined, yes: boolean, json = false): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
+  const ask = terminal && oneAtATime(terminal);
   const confirmations = answerChatConfirmations(host, { yes, ...(ask ? { ask } : {}) });
+  const elicitations = answerChatElicitations(host, io, json ? undefined : ask);
   let printer: ReturnType<typeof turnPrinter> | undefined;
   const unsubscribe = host.chat.onEvent((event) => printer?.onEvent(event));
   let started: StartedTurn | undefined;
@@ -99,6 +106,7 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, ask: Ask
     process.off('SIGINT', onSigint);
     unsubscribe();
     confirmations.stop();
+    elicitations.stop();
   }
 }
 
@@ -126,7 +134,8 @@ async function oneTurn(host: Host, cli: CliContext, opts: ChatOptions, json: boo
   const { io } = cli;
   const target = targetOf(host, opts);
   const attachments = await attachAll(host, io, opts.attach);
-  const ask = opts.yes ? undefined : io.ask;
+  // --yes approves confirmations without asking; what a server asks still needs the terminal.
+  const ask = io.ask;
   const model = opts.model !== undefined ? { modelId: opts.model } : {};
   const start = opts.continue
     ? () => {

@@ -1,6 +1,7 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
+import type { ElicitationService } from '../elicitation/elicitationService.js';
 import type { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import type { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
@@ -44,4 +45,6 @@ export interface McpFacade {
   readonly settings: Pick<ServerSettings, 'of'>;
   /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out. */
   readonly signIn: Pick<McpSignIn, 'signIn' | 'cancel' | 'signOut'>;
+  /** The questions servers put to the user (elicitation): faces list them, hear of them, and answer with `respond()`. */
+  readonly elicitations: Pick<ElicitationService, 'on' | 'list' | 'respond'>;
 }

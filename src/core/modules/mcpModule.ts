@@ -1,6 +1,9 @@
 import * as os from 'node:os';
+import { elicitationDraft } from '../audit/elicitationAudit.js';
 import { releaseDraft } from '../audit/releaseAudit.js';
 import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
+import { elicitationFeature } from '../elicitation/elicitationFeature.js';
+import { ElicitationService } from '../elicitation/elicitationService.js';
 import type { McpFacade } from '../facades/mcp.js';
 import { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
@@ -14,10 +17,12 @@ import { ServerSettings } from '../mcp/settings/serverSettings.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import { ServerTroubles } from '../mcp/serverTroubles.js';
 import { ServerAdministration } from '../operations/serverAdministration.js';
-import type { RunGate } from '../policy/runGate.js';
+import { RUN_ALLOWED, type RunGate } from '../policy/runGate.js';
+import { ServerRequestPolicy } from '../policy/serverRequestPolicy.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { mcpValueSecretName } from '../secrets/secretStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
+import { ServerCallers } from '../tools/serverCallers.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 import type { SettingsServerModule } from './settingsServerModule.js';
@@ -27,6 +32,10 @@ export interface McpModule {
   readonly settings: ServerSettings;
   readonly administration: ServerAdministration;
   readonly facade: McpFacade;
+  /** Who calls each server instance now: the gateway's MCP calls register here, and what a server asks is put to them. */
+  readonly callers: ServerCallers;
+  /** The questions servers put to the user (elicitation). */
+  readonly elicitations: ElicitationService;
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
@@ -50,6 +59,18 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
   const oauth = new OAuthService({ secrets: base.secrets, now: base.now });
   const readStoredValue = (name: string) => base.secrets.get(mcpValueSecretName(name));
+  const callers = new ServerCallers();
+  const elicitations = new ElicitationService({ scheduler: base.scheduler, audit: (event) => base.audit.append(elicitationDraft(event)) });
+  // What a server asks the host passes this first: a call in flight from granted callers, a plugin that may run.
+  const requestPolicy = new ServerRequestPolicy({
+    callers,
+    granted: (appId, serverId) => deps.registry.hasMcpServerAccess(appId, serverId),
+    runnable: ({ definition }) => (definition.plugin ? deps.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
+    refused: ({ definition, lease }, method, code, reason) => {
+      const caller = callers.of(definition.id, lease)[0];
+      base.audit.append(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
+    },
+  });
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
@@ -66,9 +87,9 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     hostModules: base.hostModules,
     readStoredValue,
     oauth,
-    // The MCP client's features, one registration each: tools for now; roots, sampling, elicitation, logging and
+    // The MCP client's features, one registration each: tools and elicitation for now; roots, sampling, logging and
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature]),
+    clientFeatures: new ClientFeatures([toolsFeature, elicitationFeature(elicitations, callers)], requestPolicy),
   });
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.
@@ -125,12 +146,15 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     settings: narrow(settings, ['of']),
     builtins: narrow(builtins, ['list', 'set']),
     signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
+    elicitations: narrow(elicitations, ['on', 'list', 'respond']),
   };
   return {
     runtime,
     settings,
     administration,
     facade,
+    callers,
+    elicitations,
     reload,
     trouble,
     leaseTimes: times,
@@ -139,6 +163,10 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
       idleSweep.start();
     },
     stopSweeping: () => idleSweep.dispose(),
-    dispose: () => runtime.dispose(),
+    dispose: () => {
+      // No server waits on a face that is going away: each waiting question is answered cancel first.
+      elicitations.withdrawAll();
+      return runtime.dispose();
+    },
   };
 }

@@ -72,6 +72,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     now: base.now,
     settings: mcp.settings,
     runGate: deps.runGate,
+    callers: mcp.callers,
     // Built-in plugins are part of the app: their servers may know who calls (a user plugin that overrides one is not built in).
     tellsCaller: (server) => {
       const plugin = server.plugin && catalog.pluginAt(server.plugin.pluginDir);

@@ -16,6 +16,7 @@ import { storeImageArtifacts } from './artifacts.js';
 import { resolvePermission } from './permissions.js';
 import { GatewayError, gatewayRefusal, ownerOf } from './refusals.js';
 import { leaseReminder, RELEASE_TOOL } from './releaseTool.js';
+import type { ServerCallers } from './serverCallers.js';
 import type { Caller, GatewayCallOptions, GatewayRefusal, OfferedTool, ResolvedTool, SourceCall, SourceListing, SourceResult, ToolSource } from './toolSource.js';
 
 export interface McpToolSourceDeps {
@@ -32,6 +33,8 @@ export interface McpToolSourceDeps {
   /** Servers that are told who calls (`_meta.chatos.caller`): those of built-in plugins only, asked once per definition. */
   tellsCaller?: (server: ServerDefinition) => boolean;
   now: () => number;
+  /** Who calls each server instance now: what a server asks during a call is put to its callers (elicitation). */
+  callers?: Pick<ServerCallers, 'begin'>;
   /** A level that replaces a tool's own (the gateway hooks' override, tests); while given, no resolution is remembered. */
   permissionOverride?: (serverId: string, rawName: string) => PermissionLevel | undefined;
 }
@@ -364,7 +367,13 @@ export class McpToolSource implements ToolSource {
   /** The call itself, then its images saved as artifacts. Kept small: its frame is saved while the server works. */
   private async callOn(lease: Lease, call: SourceCall, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<SourceResult> {
     const server = call.server!;
-    const raw = await lease.connection.callTool(call.tool.rawName, call.args, this.metaFor(server, call.caller), options);
+    const end = this.deps.callers?.begin(server.id, lease.conversationId, call.caller);
+    let raw;
+    try {
+      raw = await lease.connection.callTool(call.tool.rawName, call.args, this.metaFor(server, call.caller), options);
+    } finally {
+      end?.();
+    }
     const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, server.id, call.tool.rawName, this.deps.now());
     return reminders.length ? { result, artifacts, reminders } : { result, artifacts };
   }

@@ -7,6 +7,7 @@ import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../../shell/confirmations';
+import { usePendingElicitations } from '../../shell/elicitations';
 import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
@@ -31,7 +32,7 @@ function download(filename: string, mimeType: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The conversations whose confirmations this page shows: this one and its sub-agent runs. */
+/** The conversations whose confirmations and server questions this page shows: this one and its sub-agent runs. */
 function familyOf(state: ConversationState | undefined, id: string): string[] {
   if (!state) return [id];
   const ids = new Set([id, ...state.view.children.map((c) => c.conversationId)]);
@@ -158,6 +159,8 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   const familyKey = family.join('\n');
   useEffect(() => showInline(familyKey.split('\n')), [familyKey, showInline]);
   const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
+  const elicitations = usePendingElicitations();
+  const questions = useMemo(() => elicitations.pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [elicitations.pending, familyKey]);
 
   const run = useCallback(
     async (action: () => Promise<unknown>): Promise<boolean> => {
@@ -229,6 +232,8 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         actions={actions}
         confirmations={confirmations}
         onAnswered={dismiss}
+        questions={questions}
+        onQuestionAnswered={elicitations.dismiss}
         agentName={agentName}
         modelName={modelName}
         paging={paging}

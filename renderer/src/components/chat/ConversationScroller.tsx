@@ -1,4 +1,4 @@
-import { ArrowDownOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, LoadingOutlined, QuestionCircleOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Badge, Button, Typography } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -205,11 +205,14 @@ export function ConversationScroller(props: ScrollerProps) {
   }, [setFollow]);
 
   const confirmationIndex = rows.findIndex((row) => row.confirmation);
+  // What waits for the user: a confirmation first, else a server's question (the same jump brings either into view).
+  const waiting = confirmationIndex !== -1 ? 'approval' : rows.some((row) => row.question) ? 'question' : undefined;
+  const waitingIndex = waiting === 'question' ? rows.findIndex((row) => row.question) : confirmationIndex;
   const toConfirmation = useCallback(() => {
-    if (confirmationIndex === -1) return;
+    if (waitingIndex === -1) return;
     setFollow(false);
-    list.current?.scrollToIndex(1 + confirmationIndex, { align: 'end' });
-  }, [confirmationIndex, setFollow]);
+    list.current?.scrollToIndex(1 + waitingIndex, { align: 'end' });
+  }, [waitingIndex, setFollow]);
 
   const toLatest = async () => {
     setFollow(true);
@@ -222,9 +225,9 @@ export function ConversationScroller(props: ScrollerProps) {
   const [confirmationShown, setConfirmationShown] = useState(true);
   useEffect(() => {
     const box = scroller.current;
-    if (confirmationIndex === -1 || !box) return setConfirmationShown(true);
+    if (waitingIndex === -1 || !box) return setConfirmationShown(true);
     const check = () => {
-      const card = box.querySelector('[data-testid="confirmation-group"]');
+      const card = box.querySelector(waiting === 'question' ? '[data-testid="elicitation-card"]' : '[data-testid="confirmation-group"]');
       if (!card) return setConfirmationShown(false);
       const a = card.getBoundingClientRect();
       const b = box.getBoundingClientRect();
@@ -233,11 +236,11 @@ export function ConversationScroller(props: ScrollerProps) {
     check();
     box.addEventListener('scroll', check, { passive: true });
     return () => box.removeEventListener('scroll', check);
-  }, [confirmationIndex, rows]);
+  }, [waitingIndex, waiting, rows]);
 
   const seenAt = seenKey === undefined ? -1 : rows.findIndex((row) => row.key === seenKey);
   const newItems = (seenAt === -1 ? 0 : rows.length - 1 - seenAt) + unloadedNewer;
-  const approvalHidden = confirmationIndex !== -1 && !confirmationShown;
+  const approvalHidden = waitingIndex !== -1 && !confirmationShown;
 
   return (
     <ReviewApproval.Provider value={confirmationIndex === -1 ? undefined : toConfirmation}>
@@ -269,8 +272,15 @@ export function ConversationScroller(props: ScrollerProps) {
           </div>
         )}
         {approvalHidden ? (
-          <Button className="chat-jump" type="primary" icon={<SafetyCertificateOutlined />} onClick={toConfirmation} data-testid="chat-jump-approval">
-            {t('chat.scroll.approval')}
+          <Button
+            className="chat-jump"
+            type="primary"
+            icon={waiting === 'question' ? <QuestionCircleOutlined /> : <SafetyCertificateOutlined />}
+            onClick={toConfirmation}
+            data-testid="chat-jump-approval"
+            data-waiting={waiting}
+          >
+            {t(waiting === 'question' ? 'chat.scroll.question' : 'chat.scroll.approval')}
           </Button>
         ) : (
           (!following || !reachesEnd) && (

@@ -5,9 +5,11 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
+import type { ElicitationRequest } from '../../../../src/shared/elicitation';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { ConfirmationGroupCard } from './ConfirmationGroupCard';
+import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
 import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
 import { IconButton } from './IconButton';
@@ -34,6 +36,9 @@ interface ListProps {
   /** Pending confirmations of this conversation and its sub-agent runs. */
   confirmations?: ToolConfirmationRequest[];
   onAnswered?(id: string): void;
+  /** Servers' questions during this conversation's tool calls (and its sub-agent runs'), each on its own card. */
+  questions?: ElicitationRequest[];
+  onQuestionAnswered?(id: string): void;
   agentName(id: string): string;
   /** A model entry's name, to say which model wrote an answer. */
   modelName?(id: string): string;
@@ -332,7 +337,7 @@ function SummaryDivider({ message }: { message: SummaryMessage }) {
   );
 }
 
-/** One row of a conversation as a list shows it: a message, an answer being written, the "thinking" line, a confirmation card. */
+/** One row of a conversation as a list shows it: a message, an answer being written, the "thinking" line, a confirmation card, a server's question. */
 export interface MessageRow {
   key: string;
   node: ReactNode;
@@ -340,6 +345,8 @@ export interface MessageRow {
   messageId?: string;
   /** A confirmation waiting for the user: brought into view, or announced. */
   confirmation?: boolean;
+  /** A server's question waiting for the user: announced too, after any confirmation. */
+  question?: boolean;
   /** About how high (px) the row is, before it was ever shown: the list holds its place with it. */
   estimate?: number;
 }
@@ -355,16 +362,20 @@ function estimateHeight(text: string, toolCalls: number, chrome: number): number
  * A conversation's active branch as rows: the user's messages, the answers
  * in Markdown with their tool calls (and sub-agent runs under them) and
  * their numbers, where older turns were summarized, the answer being
- * written, and the confirmations waiting, each group on one card. The
+ * written, the confirmations waiting, each group on one card, and the
+ * servers' questions waiting. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations, onAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
-  return useMemo(() => messageRows({ state, actions, confirmations, onAnswered, agentName, modelName }, t), [state, actions, confirmations, onAnswered, agentName, modelName, t]);
+  return useMemo(
+    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName }, t),
+    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName, t],
+  );
 }
 
-function messageRows({ state, actions, confirmations = [], onAnswered, agentName, modelName }: ListProps, t: TFunction): MessageRow[] {
+function messageRows({ state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, agentName, modelName }: ListProps, t: TFunction): MessageRow[] {
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
   const busy = state.phase.kind === 'running';
@@ -444,7 +455,7 @@ function messageRows({ state, actions, confirmations = [], onAnswered, agentName
       ),
     });
   }
-  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0) {
+  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0 && questions.length === 0) {
     rows.push({
       key: 'thinking',
       node: (
@@ -469,6 +480,10 @@ function messageRows({ state, actions, confirmations = [], onAnswered, agentName
       confirmation: true,
       node: <ConfirmationGroupCard requests={requests} onAnswered={(id) => onAnswered?.(id)} subAgent={requests[0]!.conversationId !== conversationId} />,
     });
+  }
+  // Keyed by the question: a row the virtual list unmounts and mounts again finds what was typed in it (keptAnswers.ts).
+  for (const request of questions) {
+    rows.push({ key: `ask-${request.id}`, question: true, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
   }
   return rows;
 }

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ErrorCode, type ClientCapabilities, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { ToolsClient } from './toolsClient.js';
@@ -23,11 +23,26 @@ import { ToolsClient } from './toolsClient.js';
 
 type AnySchema = z.ZodType<object>;
 
-/** What a feature sees of one connection: which server it is, and where it adds its handlers. */
-export interface FeatureSession {
+/** Which connection asks: its server, and the conversation whose instance it is (`*` for a shared one; none for a probe outside the leases). */
+export interface Asker {
   readonly definition: ServerDefinition;
+  readonly lease?: string;
+}
+
+/** How a feature's request handler is added. */
+export interface RequestOptions {
+  /**
+   * The feature checks the request's params itself, with reasons a person
+   * can read and an audit row: the SDK client's own check of this method
+   * (a zod error dump, before any handler or policy) is not run.
+   */
+  ownCheck?: boolean;
+}
+
+/** What a feature sees of one connection: which server it is, and where it adds its handlers. */
+export interface FeatureSession extends Asker {
   /** Answers a server→client request (roots/list, sampling/createMessage, elicitation/create), once the policy lets this server ask. */
-  onRequest<S extends AnySchema>(schema: S, handler: (request: z.output<S>, extra: RequestHandlerExtra<Request, Notification>) => Promise<Result>): void;
+  onRequest<S extends AnySchema>(schema: S, handler: (request: z.output<S>, extra: RequestHandlerExtra<Request, Notification>) => Promise<Result>, options?: RequestOptions): void;
   /** Hears a server notification (list changed, logging, resource updated). */
   onNotification<S extends AnySchema>(schema: S, handler: (notification: z.output<S>) => void | Promise<void>): void;
   /** This connection's tools: a list-changed notification re-lists them. */
@@ -47,11 +62,11 @@ export interface ClientFeature {
  * A refusal reaches the server as an MCP error with the reason.
  */
 export interface ClientRequestPolicy {
-  mayAsk(definition: ServerDefinition, method: string): { ok: true } | { ok: false; reason: string };
+  mayAsk(asker: Asker, method: string): { ok: true } | { ok: false; reason: string };
 }
 
-/** Until a feature that answers servers exists, nothing is asked: the policy is never consulted. */
-const NO_REQUESTS: ClientRequestPolicy = { mayAsk: (_definition, method) => ({ ok: false, reason: `ChatOS answers no ${method} request yet` }) };
+/** Without the host's policy (a connection made outside a host), nothing is asked. */
+const NO_REQUESTS: ClientRequestPolicy = { mayAsk: (_asker, method) => ({ ok: false, reason: `this client answers no ${method} request` }) };
 
 /** The tools feature: a server's notifications/tools/list_changed re-lists its tools (no client capability is needed for it). */
 export const toolsFeature: ClientFeature = {
@@ -78,21 +93,25 @@ export class ClientFeatures {
     return Object.assign({}, ...this.features.map((feature) => feature.capabilities ?? {})) as ClientCapabilities;
   }
 
-  /** A new SDK client for one connection to `definition`, every feature attached, before it connects. */
-  open(info: { name: string; version: string }, definition: ServerDefinition): ClientSession {
+  /** A new SDK client for one connection to `definition` (the instance of conversation `lease`), every feature attached, before it connects. */
+  open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string): ClientSession {
     const client = new Client(info, { capabilities: this.capabilities() });
     const tools = new ToolsClient(client);
     const { policy } = this;
+    const asker: Asker = lease === undefined ? { definition } : { definition, lease };
     const session: FeatureSession = {
-      definition,
+      ...asker,
       tools,
-      onRequest(schema, handler) {
-        client.setRequestHandler(schema, async (request, extra) => {
+      onRequest(schema, handler, options = {}) {
+        const guarded = async (request: z.output<typeof schema>, extra: RequestHandlerExtra<Request, Notification>) => {
           const method = (request as { method: string }).method;
-          const allowed = policy.mayAsk(definition, method);
+          const allowed = policy.mayAsk(asker, method);
           if (!allowed.ok) throw new McpError(ErrorCode.InvalidRequest, allowed.reason);
           return handler(request, extra);
-        });
+        };
+        // The base class's registration: the Client's override would check (and refuse) the params first, in its own words.
+        if (options.ownCheck) Protocol.prototype.setRequestHandler.call(client, schema, guarded);
+        else client.setRequestHandler(schema, guarded);
       },
       onNotification(schema, handler) {
         client.setNotificationHandler(schema, handler);

@@ -194,6 +194,7 @@ export class ConnectionManager {
     await this.backoff(definition.id);
     // Checked again after the waits above: closeAll may have run meanwhile, and nothing may spawn after it.
     if (this.closed) throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was not started: the host is shutting down (its connections are closed)`, definition.id);
+    const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     const connection = new ServerConnection(definition, {
       log: this.logOf(definition.id),
       pids: this.options.pids,
@@ -206,9 +207,9 @@ export class ConnectionManager {
       configFile: this.options.configFile,
       readStoredValue: this.options.readStoredValue,
       features: this.options.clientFeatures,
+      lease: leaseConversation,
       oauth: this.options.oauth,
     });
-    const leaseConversation = definition.trulyStateless ? SHARED_LEASE : conversationId;
     connection.onStateChange((state) => {
       for (const listener of this.stateListeners) listener(definition.id, leaseConversation, state);
     });
@@ -227,7 +228,7 @@ export class ConnectionManager {
       await connection.close(0);
       throw new McpRuntimeError('SERVER_START_FAILED', `server "${definition.id}" was stopped as it started: the host is shutting down`, definition.id);
     }
-    const lease: Lease = { serverId: definition.id, conversationId: definition.trulyStateless ? SHARED_LEASE : conversationId, connection, lastUsed: this.options.now() };
+    const lease: Lease = { serverId: definition.id, conversationId: leaseConversation, connection, lastUsed: this.options.now() };
     this.leases.set(key, lease);
     return lease;
   }

@@ -52,6 +52,8 @@ export interface ConnectionDeps {
   readStoredValue?: ReadStoredValue;
   /** What the client declares and answers beyond tools (mcp/client/clientFeatures.ts); default: tools alone. */
   features?: ClientFeatures;
+  /** The conversation whose instance this is (`*`: shared), so what the server asks is put to who calls it; none for a probe. */
+  lease?: string;
   /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
 }
@@ -123,7 +125,7 @@ export class ServerConnection {
     const def = this.definition;
     this.setState({ kind: 'starting' });
     // The client declares what its features answer, and each feature's handlers are on it before it connects.
-    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def);
+    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease);
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(

@@ -81,7 +81,7 @@ describe('the MCP client features', () => {
 
   it('refuse a request the policy does not allow, with its reason, before the feature runs', async () => {
     const roots = new TestRootsFeature();
-    const refuse: ClientRequestPolicy = { mayAsk: (def, method) => ({ ok: false, reason: `${def.id} may not ask ${method}` }) };
+    const refuse: ClientRequestPolicy = { mayAsk: ({ definition: def }, method) => ({ ok: false, reason: `${def.id} may not ask ${method}` }) };
     const server = serverWithEcho();
     await connect(new ClientFeatures([toolsFeature, roots], refuse), server);
     await expect(server.server.listRoots()).rejects.toThrow('chatos::fx may not ask roots/list');

@@ -1,0 +1,32 @@
+import { useLocation } from 'react-router';
+import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard';
+import { PLAYGROUND_PREFIX } from '../components/playground/usePlaygroundConversation';
+import { usePendingConfirmations } from './confirmations';
+import { usePendingElicitations } from './elicitations';
+
+/**
+ * Servers' questions nobody else shows: not those of a conversation the
+ * Chat page shows (inline, in its list), not the Playground's while the
+ * Playground is open. A question the host could not tie to a conversation
+ * shows here too. A server waiting for the user must never be invisible.
+ */
+export function GlobalElicitations() {
+  const { pending, dismiss } = usePendingElicitations();
+  const { shownInline } = usePendingConfirmations();
+  const { pathname } = useLocation();
+  const onPlayground = pathname.startsWith('/playground');
+  const orphans = pending.filter((request) => {
+    const conversationId = request.conversationId ?? '';
+    if (conversationId && shownInline.has(conversationId)) return false;
+    if (onPlayground && conversationId.startsWith(PLAYGROUND_PREFIX)) return false;
+    return true;
+  });
+  if (orphans.length === 0) return null;
+  return (
+    <div className="global-confirmations" data-testid="global-elicitations">
+      {orphans.map((request) => (
+        <LazyElicitationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { ClientFeature } from '../mcp/client/clientFeatures.js';
+import type { ServerCallers } from '../tools/serverCallers.js';
+import { paramsOf, type ElicitationService } from './elicitationService.js';
+
+/** elicitation/create with any params: the service checks them itself, saying what is wrong (the SDK's own check would refuse in zod's words, unrecorded). */
+const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create'), params: z.unknown() });
+
+/**
+ * MCP elicitation as a client feature (docs/using/elicitation.md): the client declares form
+ * and url mode; a server's elicitation/create, once the host's policy lets
+ * the server ask (a granted caller has a call in flight), goes to the
+ * ElicitationService with the callers of that server instance. The
+ * question is taken back when the server cancels its request, or when the
+ * instance's last call in flight ends.
+ */
+export function elicitationFeature(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
+  return {
+    name: 'elicitation',
+    capabilities: { elicitation: { form: {}, url: {} } },
+    attach(session) {
+      session.onRequest(
+        ElicitationCreateSchema,
+        (request, extra) => {
+          const { definition, lease } = session;
+          const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
+          return service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal });
+        },
+        { ownCheck: true },
+      );
+    },
+  };
+}

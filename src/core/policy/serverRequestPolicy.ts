@@ -1,0 +1,41 @@
+import type { Asker, ClientRequestPolicy } from '../mcp/client/clientFeatures.js';
+import type { ServerCallers } from '../tools/serverCallers.js';
+import type { RunGateAnswer } from './runGate.js';
+
+export interface ServerRequestPolicyDeps {
+  /** Who calls each server instance now. */
+  callers: Pick<ServerCallers, 'of'>;
+  /** Whether this app is granted this server now (the registry's grants). */
+  granted(appId: string, serverId: string): boolean;
+  /** The run gate's answer for a plugin's server (trusted, unchanged); other servers always may. */
+  runnable(asker: Asker): RunGateAnswer;
+  /** Told each refusal (the audit records it). */
+  refused?(asker: Asker, method: string, code: string, reason: string): void;
+}
+
+type Answer = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Whether a server may ask the host something (docs/using/elicitation.md#who-is-asked): only
+ * while it serves a call (an idle server may not pop up questions), only
+ * when every caller in flight on that instance is granted the server, and
+ * never for a plugin that may not run (untrusted, changed, unknown).
+ */
+export class ServerRequestPolicy implements ClientRequestPolicy {
+  constructor(private readonly deps: ServerRequestPolicyDeps) {}
+
+  mayAsk(asker: Asker, method: string): Answer {
+    const id = asker.definition.id;
+    const refuse = (code: string, reason: string): Answer => {
+      this.deps.refused?.(asker, method, code, reason);
+      return { ok: false, reason: `ChatOS refused ${method}: ${reason}` };
+    };
+    const gate = this.deps.runnable(asker);
+    if (!gate.ok) return refuse('NOT_RUNNABLE', `server "${id}" belongs to a plugin that may not run (${gate.message})`);
+    const callers = this.deps.callers.of(id, asker.lease);
+    if (callers.length === 0) return refuse('IDLE_SERVER', `server "${id}" has no tool call in flight; a server may ask the user only while it serves a call`);
+    const ungranted = callers.find((caller) => !this.deps.granted(caller.appId, id));
+    if (ungranted) return refuse('NOT_GRANTED', `server "${id}" is not granted to ${ungranted.appId}, which is calling it`);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,50 @@
+import type { Caller } from './toolSource.js';
+
+/** One server instance's calls in flight: who makes them, and a signal for when the last one ends (made only when asked for). */
+interface Busy {
+  callers: Set<{ caller: Caller }>;
+  idle?: AbortController;
+}
+
+const keyOf = (serverId: string, lease: string) => `${serverId}\u0000${lease}`;
+
+/**
+ * Who is calling each server instance now (docs/using/elicitation.md#who-is-asked): the
+ * gateway's MCP calls, by server and the conversation whose instance runs
+ * them. What a server asks the host in between (an elicitation) is put to
+ * these callers only; an instance with no call in flight is idle, and an
+ * idle server may not ask anything. A question outlives no call: the signal
+ * of `idleSignal` aborts when the instance's last call ends.
+ */
+export class ServerCallers {
+  private readonly busy = new Map<string, Busy>();
+
+  /** A call starts on this instance; the function returned ends it (once). */
+  begin(serverId: string, lease: string, caller: Caller): () => void {
+    const key = keyOf(serverId, lease);
+    let entry = this.busy.get(key);
+    if (!entry) this.busy.set(key, (entry = { callers: new Set() }));
+    const token = { caller };
+    entry.callers.add(token);
+    const busy = entry;
+    return () => {
+      if (!busy.callers.delete(token) || busy.callers.size > 0) return;
+      if (this.busy.get(key) === busy) this.busy.delete(key);
+      busy.idle?.abort();
+    };
+  }
+
+  /** The callers of this instance's calls in flight (empty when it is idle). */
+  of(serverId: string, lease: string | undefined): Caller[] {
+    if (lease === undefined) return [];
+    const entry = this.busy.get(keyOf(serverId, lease));
+    return entry ? [...entry.callers].map((token) => token.caller) : [];
+  }
+
+  /** Aborts when this instance has no call in flight any more (already aborted when it has none now). */
+  idleSignal(serverId: string, lease: string | undefined): AbortSignal {
+    const entry = lease === undefined ? undefined : this.busy.get(keyOf(serverId, lease));
+    if (!entry) return AbortSignal.abort();
+    return (entry.idle ??= new AbortController()).signal;
+  }
+}

@@ -9,7 +9,7 @@ import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
-/** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, images, crash, pid). */
+/** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, barrier, until_file, images, crash, pid). */
 export const GATEWAY_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
 export const EVERYTHING_SERVER = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 

@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../../../src/core/host.js';
 import { caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 
 const A = 'chatos::a';
 const B = 'chatos::b';
-const ALL_TOOLS = ['barrier', 'count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow'];
+const ALL_TOOLS = ['barrier', 'count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow', 'until_file'];
 
 async function toolsBy(host: Host, prefix: string): Promise<string[]> {
   const { tools } = await host.tools.list(caller('conv-list'));
@@ -148,7 +149,9 @@ describe('mcp.yaml hot reload (docs/rules/mcp-yaml.md#hot-reload: compute, then 
 
   it('a call in flight on a server being replaced completes before the old process ends', async () => {
     const { host, home, aPid } = await twoServersInUse();
-    const slow = host.tools.call(caller('conv-1'), 'mcp_a_slow', { ms: 3_000 });
+    // In flight until the test lets it go: the checks below run while it is, however slow the machine.
+    const gate = path.join(home, 'release-the-call');
+    const slow = host.tools.call(caller('conv-1'), 'mcp_a_until_file', { file: gate });
     await waitUntil(() => host.mcp.servers.snapshots().some((s) => s.serverId === A && s.leases.some((l) => l.inFlight > 0)), 'the slow call to be in flight');
 
     writeMcpYaml(home, { a: fixtureServer({ tools: { blacklist: ['crash'] } }), b: fixtureServer() });
@@ -159,7 +162,8 @@ describe('mcp.yaml hot reload (docs/rules/mcp-yaml.md#hot-reload: compute, then 
     expect(newPid).not.toBe(aPid);
     // ...while the old one still serves the call it had.
     expect(isAlive(aPid)).toBe(true);
-    expect(textOf((await slow).result)).toBe('waited 3000');
+    fs.writeFileSync(gate, '');
+    expect(textOf((await slow).result)).toBe('released');
     await waitUntil(() => !isAlive(aPid), `old pid ${aPid} to end after its last call`);
     expect(isAlive(newPid)).toBe(true);
   });

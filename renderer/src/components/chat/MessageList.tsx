@@ -1,6 +1,6 @@
 import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { Fragment, memo, useContext, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, Suspense, lazy, memo, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -14,12 +14,14 @@ import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
 import { IconButton } from './IconButton';
 import { LazyMarkdown } from './LazyMarkdown';
-import { MessageAttachments } from './MessageAttachments';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
 import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
+
+/** A message's attachments: loaded with the first message that has some (the Chat page's first load has a size budget). */
+const MessageAttachments = lazy(() => import('./MessageAttachments').then((module) => ({ default: module.MessageAttachments })));
 
 /** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
 export interface MessageActions {
@@ -165,7 +167,11 @@ const UserBubble = memo(function UserBubble({
   };
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
-      {message.attachments?.length ? <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} /> : null}
+      {message.attachments?.length ? (
+        <Suspense fallback={null}>
+          <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />
+        </Suspense>
+      ) : null}
       {editing ? (
         <div className="msg-edit">
           <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />

@@ -275,7 +275,8 @@ describe('a question during a chat', () => {
     await card.getByTestId('elicitation-submit').click();
 
     await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-phase'), { timeout: 30_000 }).toBe('done');
-    expect(await page.getByTestId('chat-pane').textContent()).toContain('Booked for you.');
+    // The answer's row may first be a box of its size (rows render within a frame budget): wait for its text.
+    await expect.poll(() => page.getByTestId('chat-pane').textContent()).toContain('Booked for you.');
     const results = toolResultsIn(provider.requests.slice(before).at(-1)!.body);
     const [, result] = results.find(([id]) => id === 'book1')!;
     expect(JSON.parse(/accept (\{.*\})/.exec(result)![1]!)).toEqual({ name: 'Grace Hopper', guests: 5, meal: 'fish', terrace: true, extras: ['bread'] });

@@ -129,7 +129,8 @@ describe('long tool calls', () => {
     await card.getByTestId('call-cancel').click();
     await page.locator('[data-testid="tool-call-long1"][data-status="cancelled"]').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-phase'), { timeout: 20_000 }).toBe('done');
-    expect(await page.getByTestId('chat-pane').textContent()).toContain('The job was cancelled, as you asked.');
+    // The answer's row may first be a box of its size (rows render within a frame budget): wait for its text.
+    await expect.poll(() => page.getByTestId('chat-pane').textContent()).toContain('The job was cancelled, as you asked.');
     await serverToldToCancel(2);
     await screenshot(page, 'long-04-chat-cancelled');
   });

@@ -10,9 +10,12 @@ import { disposeHosts, knowledgeError, startedHost } from './knowledgeFixtures.j
 /**
  * Issue 25 items 8 and 9: what a knowledge base costs grows with what is
  * added, not with its square. Each check is a ratio measured in the test
- * (3x the input takes at most 4x the time; quadratic work takes 9x), of
- * the CPU time this process spends (what the work costs, however busy the
- * machine is), each size measured a few times and the least taken.
+ * (4x the input takes at most 8x the time: linear work takes about 4x,
+ * quadratic 16x, so the limit sits halfway between them and noise on a busy
+ * machine — GC, a cache miss — does not cross it; a 3x/4x check failed CI
+ * at 4.04), of the CPU time this process spends (what the work costs,
+ * however busy the machine is), each size measured a few times and the
+ * least taken.
  */
 
 afterEach(disposeHosts);
@@ -29,26 +32,26 @@ async function leastCpu(work: () => unknown, runs = 3): Promise<number> {
   return least;
 }
 
-/** How much more 3x the input costs: the ratio of the least CPU times of `work` on `make(3n)` and on `make(n)` (made before measuring), after warming up. */
-async function tripledRatio<T>(make: (n: number) => T, work: (input: T) => unknown, n: number, runs = 5): Promise<number> {
-  const [small, large] = [make(n), make(3 * n)];
+/** How much more 4x the input costs: the ratio of the least CPU times of `work` on `make(4n)` and on `make(n)` (made before measuring), after warming up. */
+async function quadrupledRatio<T>(make: (n: number) => T, work: (input: T) => unknown, n: number, runs = 5): Promise<number> {
+  const [small, large] = [make(n), make(4 * n)];
   await work(small);
   await work(small);
   return (await leastCpu(() => work(large), runs)) / (await leastCpu(() => work(small), runs));
 }
 
 describe('a deeply nested HTML page', { timeout: 300_000 }, () => {
-  it('is added in time linear in its nesting: 3x the nested divs take at most 4x the time', async () => {
+  it('is added in time linear in its nesting: 4x the nested divs take at most 8x the time', async () => {
     const host = await startedHost(tempDir('chatos-kb-home-'));
     const base = await host.knowledge.create({ name: 'Deep' });
     const page = (n: number) => Buffer.from(`<html><body>${'<div>x'.repeat(n)}${'</div>'.repeat(n)}</body></html>`);
-    const ratio = await tripledRatio(page, (bytes) => host.knowledge.addBytes(base.id, 'deep.html', bytes), 30_000, 3);
-    expect(ratio).toBeLessThanOrEqual(4);
+    const ratio = await quadrupledRatio(page, (bytes) => host.knowledge.addBytes(base.id, 'deep.html', bytes), 20_000, 3);
+    expect(ratio).toBeLessThanOrEqual(8);
   });
 
   it('is read in linear time however its tags are left open or closed without an opening', async () => {
     const page = (n: number) => `${'<span>x'.repeat(n)}${'</p>'.repeat(n)}${'<li><b>y'.repeat(n)}`;
-    expect(await tripledRatio(page, htmlToText, 20_000)).toBeLessThanOrEqual(4);
+    expect(await quadrupledRatio(page, htmlToText, 15_000)).toBeLessThanOrEqual(8);
   });
 
   it('keeps the text of elements past 512 levels, flattened, says so, and still hides what a deep script holds', async () => {
@@ -86,11 +89,11 @@ function smallFiles(count: number): string[] {
 }
 
 describe('adding many files', { timeout: 300_000 }, () => {
-  it('is one change, in time linear in the files: 3,000 files take at most 4x the time of 1,000', async () => {
+  it('is one change, in time linear in the files: 4,000 files take at most 8x the time of 1,000', async () => {
     const host = await startedHost(tempDir('chatos-kb-home-'));
-    const files = { 1000: smallFiles(1000), 3000: smallFiles(3000) };
+    const files = { 1000: smallFiles(1000), 4000: smallFiles(4000) };
     let round = 0;
-    const cpuOfAdd = async (count: 1000 | 3000) => {
+    const cpuOfAdd = async (count: 1000 | 4000) => {
       const base = await host.knowledge.create({ name: `Many ${round++}` });
       let added: unknown[] = [];
       const cpu = await leastCpu(async () => (added = await host.knowledge.addFiles(base.id, files[count])), 1);
@@ -100,10 +103,10 @@ describe('adding many files', { timeout: 300_000 }, () => {
     };
     await cpuOfAdd(1000);
     const small = Math.min(await cpuOfAdd(1000), await cpuOfAdd(1000));
-    const large = Math.min(await cpuOfAdd(3000), await cpuOfAdd(3000));
-    expect(large / small).toBeLessThanOrEqual(4);
+    const large = Math.min(await cpuOfAdd(4000), await cpuOfAdd(4000));
+    expect(large / small).toBeLessThanOrEqual(8);
     const base = (await host.knowledge.list()).at(-1)!;
-    expect((await host.knowledge.search(base.id, 'topic2999')).hits[0]).toMatchObject({ file: 'note-2999.md' });
+    expect((await host.knowledge.search(base.id, 'topic3999')).hits[0]).toMatchObject({ file: 'note-3999.md' });
   });
 
   it('changes nothing when one file of the batch cannot be read, or the add is cancelled mid-way', async () => {

@@ -26,7 +26,7 @@ import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchem
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
-import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
+import { AppRegistrationSchema, ContributionCopiesSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
 import { DroppedGrantSchema, PluginUpdateSchema } from './pluginUpdate.js';
@@ -277,6 +277,9 @@ export const HostApiMethods = {
     }),
   },
   'registry.grant': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ result: z.enum(['created', 'unchanged']) }) },
+  /** Plugin servers and prompts copied into the host's own lists, and the switch (`syncAiContributes`) that copies them. */
+  'registry.copies': { params: Empty, result: ContributionCopiesSchema },
+  'registry.setSyncAiContributes': { params: z.object({ enabled: z.boolean() }).strict(), result: ContributionCopiesSchema },
   'registry.revoke': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
   /** Registrations whose plugin or origin is gone (marked missing), with their grants: listed, and removed with `apply`. */
   'registry.prune': { params: z.object({ apply: z.boolean().default(false) }).strict(), result: PruneResultSchema.extend({ applied: z.boolean() }) },

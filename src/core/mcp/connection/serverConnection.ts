@@ -12,6 +12,7 @@ import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { ClientFeatures } from '../client/clientFeatures.js';
 import type { ToolsClient } from '../client/toolsClient.js';
+import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { commandTrouble } from '../serverTrouble.js';
@@ -250,9 +251,12 @@ export class ServerConnection {
     if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, checked.hint, 'URL_REFUSED');
     // With sign-in, the static headers go to the server's own url only (never to its authorization server).
     const auth = this.deps.oauth?.forConnection(await oauthTargetOf(def, this.deps.hostEnv, this.deps.readStoredValue), headers.values);
+    // Every answer is bounded before the SDK holds it (boundedMcpFetch), signed in or not.
     const transport = new StreamableHTTPClientTransport(
       checked.url,
-      auth ? { authProvider: auth.authProvider, fetch: auth.fetch, sessionId: def.transport.sessionId } : { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId },
+      auth
+        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch), sessionId: def.transport.sessionId }
+        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(), sessionId: def.transport.sessionId },
     );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);

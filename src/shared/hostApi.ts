@@ -416,8 +416,11 @@ export const HostApiMethods = {
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
-  /** A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are its own rather than its agent's. */
-  'conversations.roots': { params: z.object({ conversationId: ConversationId }).strict(), result: ConversationRootsSchema },
+  /**
+   * A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are
+   * its own rather than its agent's. `agentId`: the agent a conversation the chat does not store (the Playground's) is used with.
+   */
+  'conversations.roots': { params: z.object({ conversationId: ConversationId, agentId: Id.optional() }).strict(), result: ConversationRootsSchema },
   /** Sets a conversation's own workspace roots (null: its agent's again); each must be an absolute path to a folder that exists. Its running servers are told. */
   'conversations.setRoots': {
     params: z.object({ conversationId: ConversationId, roots: z.array(z.string().max(4096)).max(256).nullable() }).strict(),

@@ -40,7 +40,7 @@ export function toolHandlers({
       return toolOutcome(await host.tools.call(caller, offered.name, args), urls);
     },
     'conversations.end': async ({ conversationId }) => ({ released: await host.tools.leases.end(conversationId) }),
-    'conversations.roots': ({ conversationId }) => host.mcp.roots.view(conversationId),
+    'conversations.roots': ({ conversationId, agentId }) => host.mcp.roots.view(conversationId, agentId),
     'conversations.setRoots': ({ conversationId, roots }) => {
       host.mcp.roots.set(conversationId, roots);
       return host.mcp.roots.view(conversationId);

@@ -104,8 +104,9 @@ export class WorkspaceRoots {
     return (agentId !== undefined ? this.deps.agent(agentId)?.roots : undefined) ?? [];
   }
 
-  /** A conversation's roots now, and whether they are its own (else its agent's). */
-  view(conversationId: string): { roots: string[]; own: boolean } {
+  /** A conversation's roots now, and whether they are its own (else its agent's); `agentId`: the agent it is used with, when the chat does not store it. */
+  view(conversationId: string, agentId?: string): { roots: string[]; own: boolean } {
+    if (agentId !== undefined) this.noteAgent(conversationId, agentId);
     return { roots: [...this.paths(conversationId)], own: this.agentOf(conversationId).own !== undefined };
   }
 

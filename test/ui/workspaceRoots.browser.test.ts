@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { runCliAsync } from '../helpers/runCli.js';
 
@@ -117,5 +117,33 @@ describe('workspace roots', () => {
     await serverSays(uri(own), uri(first));
     expect(await page.getByTestId('workspace-roots-button').textContent()).toContain('Folders 1');
     await screenshot(page, 'roots-05-playground-own-answer');
+  });
+
+  it("a chat conversation's own folders from the Folders button in its header, kept with the conversation", async () => {
+    const api = serveApi(serve);
+    const { conversation } = await api<{ conversation: { id: string } }>('conversations.create', { agentId: 'coder', title: 'Folders' });
+    await openRoute(page, '#/chat', 'page-chat');
+    await page.getByTestId(`conversation-${conversation.id}`).click();
+    const pane = page.locator(`[data-testid="chat-pane"][data-conversation="${conversation.id}"]`);
+    await pane.waitFor();
+    const button = pane.getByTestId('workspace-roots-button');
+    await expect.poll(() => button.textContent(), { timeout: 20_000 }).toContain('Folders 2');
+    await button.click();
+    const panel = page.getByTestId('workspace-roots-panel');
+    await panel.waitFor();
+    expect(await panel.getByTestId('workspace-roots-input').inputValue()).toBe(`${first}\n${second}`);
+    // A folder that is not there is refused in the panel, saying which.
+    await panel.getByTestId('workspace-roots-input').fill(`${own}\n${path.join(own, 'gone')}`);
+    await panel.getByTestId('workspace-roots-save').click();
+    await expect.poll(() => panel.getByTestId('workspace-roots-error').textContent(), { timeout: 20_000 }).toContain(`${path.join(own, 'gone')} does not exist`);
+    await screenshot(page, 'roots-06-chat-refused');
+    await panel.getByTestId('workspace-roots-input').fill(own);
+    await panel.getByTestId('workspace-roots-save').click();
+    await panel.waitFor({ state: 'hidden' });
+    await expect.poll(() => button.textContent(), { timeout: 20_000 }).toContain('Folders 1');
+    expect(await api('conversations.roots', { conversationId: conversation.id })).toEqual({ roots: [own], own: true });
+    const listed = await api<{ conversations: { id: string; roots?: string[] }[] }>('conversations.list', {});
+    expect(listed.conversations.find((c) => c.id === conversation.id)?.roots).toEqual([own]);
+    await screenshot(page, 'roots-07-chat-header');
   });
 });

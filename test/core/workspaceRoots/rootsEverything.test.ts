@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentError, WorkspaceRootsError } from '../../../src/core/facades/errors.js';
 import type { Host } from '../../../src/core/host.js';
 import { HOST_UI_APP } from '../../../src/shared/agents.js';
+import { startHttpEverything } from '../../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
@@ -82,6 +83,16 @@ describe('workspace roots with @modelcontextprotocol/server-everything', () => {
     expect(host.chat.list().find((x) => x.id === conversation.id)?.roots).toEqual([c]);
     await rootsBecome(host, conversation.id, [uri(c)]);
     expect(await serverRoots(host, 'play-2')).toEqual([uri(a)]);
+  });
+
+  it('over streamable HTTP too: the server asks on its own stream, and is told a change there', async () => {
+    const port = await startHttpEverything();
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { everything: { transport: 'streamable_http', url: `http://127.0.0.1:${port}/mcp` } }));
+    const [a, b] = [tempDir('chatos-root-a-'), tempDir('chatos-root-b-')];
+    host.agents.create({ id: 'coder', name: 'Coder', uiApps: [everything], roots: [a] });
+    await rootsBecome(host, 'play-h', [uri(a)]);
+    host.mcp.roots.set('play-h', [b]);
+    await rootsBecome(host, 'play-h', [uri(b)]);
   });
 
   it('a shared instance (`*`, a truly stateless server serving every conversation) is told none', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderFailureSchema } from './models.js';
+import { WorkspaceRootsSchema } from './workspaceRoots.js';
 
 /**
  * Conversations (docs/rules/chat.md#where-conversations-live): what is stored, what the
@@ -238,6 +239,8 @@ export const ConversationSchema = z.object({
   totals: ConversationTotalsSchema,
   /** The model entry this conversation was switched to; absent: the agent's. Each answer records the model that wrote it. */
   modelId: z.string().optional(),
+  /** Its own workspace roots (docs/using/chat.md#workspace-roots); absent: its agent's. */
+  roots: WorkspaceRootsSchema.optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

@@ -45,6 +45,8 @@ const Id = z.string().min(1).max(256);
 const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);
+/** A conversation's workspace roots as faces see them (docs/using/chat.md#workspace-roots). */
+const ConversationRootsSchema = z.object({ roots: z.array(z.string()), own: z.boolean() });
 const JsonObject = z.record(z.string(), z.unknown());
 /** Chosen by the page for one upload or one add, so it can send the parts and follow (or cancel) the add. */
 const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -417,6 +419,16 @@ export const HostApiMethods = {
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
+  /**
+   * A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are
+   * its own rather than its agent's. `agentId`: the agent a conversation the chat does not store (the Playground's) is used with.
+   */
+  'conversations.roots': { params: z.object({ conversationId: ConversationId, agentId: Id.optional() }).strict(), result: ConversationRootsSchema },
+  /** Sets a conversation's own workspace roots (null: its agent's again); each must be an absolute path to a folder that exists. Its running servers are told. */
+  'conversations.setRoots': {
+    params: z.object({ conversationId: ConversationId, roots: z.array(z.string().max(4096)).max(256).nullable() }).strict(),
+    result: ConversationRootsSchema,
+  },
 
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
   'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },

@@ -319,6 +319,11 @@ export class ConnectionManager {
     return failure?.definition === definition ? failure : undefined;
   }
 
+  /** Every running instance now, with the conversation whose it is. */
+  running(): Lease[] {
+    return [...this.leases.values()].filter((lease) => lease.connection.state.kind === 'running');
+  }
+
   /** The running connection of a server, any conversation's; for listing tools without starting another. */
   anyRunning(serverId: string): ServerConnection | undefined {
     for (const lease of this.leases.values()) if (lease.serverId === serverId && lease.connection.state.kind === 'running') return lease.connection;

@@ -347,6 +347,12 @@ export class ServerConnection {
     };
   }
 
+  /** Tells the running server the client's roots changed (docs/using/agents.md#workspace-roots); nothing while it is not running. */
+  async rootsChanged(): Promise<void> {
+    if (this.state.kind !== 'running' || !this.client) return;
+    await this.client.sendRootsListChanged();
+  }
+
   /** Waits for in-flight calls (at most `graceMs`), then ends the server and its whole process tree. */
   async close(graceMs = 10_000): Promise<void> {
     if (this.inFlightCount > 0) {

@@ -58,7 +58,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk } = {}): ToolResultDraft => {
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number } = {}): ToolResultDraft => {
     const durationMs = waiting ? 0 : Math.round(performance.now() - started);
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
@@ -83,6 +83,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       status,
       durationMs,
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
+      ...(extra.maxResultChars === undefined ? {} : { maxResultChars: extra.maxResultChars }),
       ...(childConversationId ? { childConversationId } : {}),
       ...signIn,
     };
@@ -125,7 +126,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
     const status: ToolCallStatus =
       result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
-    return finish(status, content, { serverId, artifacts });
+    return finish(status, content, { serverId, artifacts, ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }) });
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));

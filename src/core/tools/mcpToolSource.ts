@@ -375,7 +375,9 @@ export class McpToolSource implements ToolSource {
       end?.();
     }
     const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, server.id, call.tool.rawName, this.deps.now());
-    return reminders.length ? { result, artifacts, reminders } : { result, artifacts };
+    const out: SourceResult = reminders.length ? { result, artifacts, reminders } : { result, artifacts };
+    if (server.maxResultChars !== undefined) out.maxResultChars = server.maxResultChars;
+    return out;
   }
 
   /** `_meta` per definition (it depends on the server alone; definitions are replaced, never mutated), and whether the server is told the caller. */

@@ -14,6 +14,7 @@ import { ClientFeatures } from '../client/clientFeatures.js';
 import type { ToolsClient } from '../client/toolsClient.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
+import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
 import { serverEnvironment } from '../../process/serverEnvironment.js';
@@ -298,7 +299,11 @@ export class ServerConnection {
       // A close while starting is the start failing: start() says why once (in its error state), not as a crash too.
       if (this.state.kind === 'running') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
-        this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
+        // The transport may have ended it itself (a line it could not frame): that is what happened, not a crash.
+        const closedBecause = transport instanceof ProcessTransport ? transport.closedBecause : undefined;
+        this.crashed = closedBecause
+          ? `server "${this.definition.id}" was disconnected: ${closedBecause}`
+          : `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
         this.deps.log.append('lifecycle', this.crashed);
         this.setState({ kind: 'error', message: this.crashed, at: this.deps.now() });
       }
@@ -318,6 +323,9 @@ export class ServerConnection {
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
       if (signIn) throw signIn;
+      if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
+        throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
+      }
       if ((error as { code?: number }).code === -32001) {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }

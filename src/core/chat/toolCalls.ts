@@ -2,6 +2,7 @@ import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '..
 import { HOST_APP_ID } from '../dataHome.js';
 import { shownUrl } from '../mcp/config/shownUrl.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
+import { withoutStackTraces } from '../mcp/stackTrace.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
 import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
@@ -130,9 +131,10 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
+    // A server's words (a crash's last stderr lines, its JSON-RPC error) without their stack traces (docs/rules/gateway.md#no-stack-traces).
     if (error instanceof McpRuntimeError)
-      return finish('error', textItem(`The call failed: ${withUrlsShortened(error.message)}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
-    return finish('error', textItem(`The call failed: ${(error as Error).message}`));
+      return finish('error', textItem(`The call failed: ${withoutStackTraces(withUrlsShortened(error.message))}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
+    return finish('error', textItem(`The call failed: ${withoutStackTraces((error as Error).message)}`));
   } finally {
     running.end();
   }

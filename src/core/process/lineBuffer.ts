@@ -23,7 +23,7 @@ export interface OverlongLine {
 export const OVERLONG_EDGE_BYTES = 512;
 
 /** Past this many times the limit, a line is no answer worth waiting for: the stream is given up. */
-const GIVE_UP_FACTOR = 16;
+export const GIVE_UP_FACTOR = 16;
 
 export class LineBuffer {
   private parts: Buffer[] = [];

@@ -18,6 +18,14 @@ const FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"
 /** `,"id":…}` at the very end: the outermost object's last key. */
 const LAST = new RegExp(String.raw`[,{]\s*"id"\s*:\s*${ID}\s*\}\s*$`);
 
+/** `{"method":…` or `{"jsonrpc":"2.0","method":…` at the very start: a request or notification of the server's, no answer. */
+const CALL_FIRST = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:/;
+
+/** Whether a passed-over line says at its start that it is the server's request or notification (a huge log message), not an answer. */
+export function overlongIsCall(line: Pick<OverlongLine, 'head'>): boolean {
+  return CALL_FIRST.test(line.head.toString('latin1'));
+}
+
 /** The id a passed-over line carries at one of its ends, if it does. */
 export function overlongIdOf(line: Pick<OverlongLine, 'head' | 'tail'>): RequestId | undefined {
   const found = FIRST.exec(line.head.toString('latin1')) ?? LAST.exec(line.tail.toString('latin1'));

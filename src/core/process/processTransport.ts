@@ -4,8 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
 import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, markedEnvironment, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from './childTree.js';
-import { LineBuffer, type OverlongLine } from './lineBuffer.js';
-import { megabytes, overlongIdOf, tooLargeAnswer } from './overlongAnswer.js';
+import { GIVE_UP_FACTOR, LineBuffer, type OverlongLine } from './lineBuffer.js';
+import { megabytes, overlongIdOf, overlongIsCall, tooLargeAnswer } from './overlongAnswer.js';
 import type { PidRegistry } from './pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
@@ -18,7 +18,7 @@ export interface ProcessTransportOptions {
   env: Record<string, string>;
   cwd?: string;
   log: ServerLog;
-  /** Longest stdout line accepted; default 4 MiB. A longer one is passed over (its request answered with an error); one 16 times longer closes the transport. */
+  /** Longest stdout line accepted; default 4 MiB. A longer one is passed over (its request answered with an error); one GIVE_UP_FACTOR times longer closes the transport. */
   maxLineBytes?: number;
   stopTimeouts?: {
     /** How long close() waits for the server to exit on stdin EOF; default 1500 ms. */
@@ -225,8 +225,9 @@ export class ProcessTransport implements Transport {
       (line) => this.onOverlong(line),
     );
     if (framed) return;
-    this.closedFor = `it wrote a stdout line of more than ${megabytes(this.maxLineBytes * 16)} (the limit of one message is ${megabytes(this.maxLineBytes)}), so the connection was closed`;
-    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${this.maxLineBytes * 16} bytes, 16 times the limit of ${this.maxLineBytes}; closing it`);
+    const givenUpAt = this.maxLineBytes * GIVE_UP_FACTOR;
+    this.closedFor = `it wrote a stdout line of more than ${megabytes(givenUpAt)} (the limit of one message is ${megabytes(this.maxLineBytes)}), so the connection was closed`;
+    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${givenUpAt} bytes, ${GIVE_UP_FACTOR} times the limit of ${this.maxLineBytes}; closing it`);
     void this.close();
   }
 
@@ -239,7 +240,8 @@ export class ProcessTransport implements Transport {
   private onOverlong(line: OverlongLine): void {
     if (this.connection.kind !== 'open') return;
     const id = overlongIdOf(line);
-    const only = this.awaited.size === 1 ? this.awaited.values().next().value : undefined;
+    // Without an id to go by, the only request awaited is the one it answered, unless the line says it is the server's own call.
+    const only = this.awaited.size === 1 && !overlongIsCall(line) ? this.awaited.values().next().value : undefined;
     const answered = id !== undefined ? (this.awaited.has(id) ? id : undefined) : only;
     this.fault(
       'STDOUT_LINE_TOO_LONG',

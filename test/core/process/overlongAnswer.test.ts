@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { megabytes, overlongIdOf } from '../../../src/core/process/overlongAnswer.js';
+import { megabytes, overlongIdOf, overlongIsCall } from '../../../src/core/process/overlongAnswer.js';
 
 const ends = (line: string) => ({ head: Buffer.from(line.slice(0, 512)), tail: Buffer.from(line.slice(-512)) });
 const body = 'x'.repeat(2_000);
@@ -16,6 +16,12 @@ describe('the id of a line too long to read, from its ends', () => {
     expect(overlongIdOf(ends(`{"jsonrpc":"2.0","result":{"text":"${body}","item":{"id":5}}}`))).toBeUndefined();
     // An inner id near the start, after the result began.
     expect(overlongIdOf(ends(`{"result":{"id":3,"text":"${body}"},"jsonrpc":"2.0"}`))).toBeUndefined();
+  });
+
+  it("knows the server's own request or notification by its start: it answers no call", () => {
+    expect(overlongIsCall(ends(`{"method":"notifications/message","params":{"data":"${body}"},"jsonrpc":"2.0"}`))).toBe(true);
+    expect(overlongIsCall(ends(`{"jsonrpc":"2.0","method":"sampling/createMessage","id":4,"params":{}}`))).toBe(true);
+    expect(overlongIsCall(ends(`{"result":{"method":"x","text":"${body}"},"jsonrpc":"2.0","id":1}`))).toBe(false);
   });
 
   it('says sizes in megabytes', () => {

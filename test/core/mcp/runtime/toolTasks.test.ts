@@ -4,6 +4,7 @@ import { callToolAsTask } from '../../../../src/core/mcp/client/toolTask.js';
 import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { connectStdio } from '../../../helpers/mcpClient.js';
+import { startChatWorld, toolResultsIn } from '../../../helpers/chatWorld.js';
 import { until } from '../../../helpers/until.js';
 
 /** docs/using/tools.md#long-tasks: a tool that requires task-based execution (MCP 2025-11-25) is called as a task. */
@@ -53,5 +54,18 @@ describe("server-everything's simulate-research-query (execution.taskSupport: re
     } finally {
       await client.close();
     }
+  });
+
+  it("in a chat, the call's card is told the task's status as it runs, and the model gets the report", async () => {
+    const { host, provider } = await startChatWorld({ servers: { everything } });
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 't1', name: 'mcp_everything_simulate-research-query', arguments: { topic: 'dunes' } }] }, { kind: 'reply', text: 'read it' });
+    const shown: string[] = [];
+    host.chat.onEvent((event) => {
+      if (event.type === 'toolCall' && event.call.phase === 'progress' && event.call.progress?.message) shown.push(event.call.progress.message);
+    });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'research dunes' }).done;
+    expect(outcome.status).toBe('done');
+    expect(shown).toContain('task working: Synthesizing findings...');
+    expect(toolResultsIn(provider.requests[1]!.body)[0]![1]).toContain('# Research Report: dunes');
   });
 });

@@ -182,6 +182,8 @@ export const ToolMessageSchema = z.object({
   status: ToolCallStatusSchema,
   durationMs: z.number(),
   serverId: z.string().optional(),
+  /** Its server's `maxResultChars` when it ran (docs/rules/gateway.md#result-size); absent: the default. Only what the model is sent is cut. */
+  maxResultChars: z.number().int().positive().optional(),
   /** A sub-agent call: the child conversation it ran in. */
   childConversationId: z.string().optional(),
   /** The call needs the user to sign in to its server: the conversation shows a sign-in card. */

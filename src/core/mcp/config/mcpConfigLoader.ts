@@ -386,6 +386,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     allowSub: entry.allowSub,
     timeoutMs: entry.timeout,
     ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
+    ...(entry.maxResultChars === undefined ? {} : { maxResultChars: entry.maxResultChars }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
     disabledTools: entry.disabledTools,
     disabled: entry.disabled,

@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { InProcessOptions, ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
@@ -15,6 +15,8 @@ import type { ToolsClient } from '../client/toolsClient.js';
 import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
+import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
+import { withoutStackTraces } from '../stackTrace.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
 import { serverEnvironment } from '../../process/serverEnvironment.js';
@@ -302,7 +304,11 @@ export class ServerConnection {
       // A close while starting is the start failing: start() says why once (in its error state), not as a crash too.
       if (this.state.kind === 'running') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
-        this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
+        // The transport may have ended it itself (a line it could not frame): that is what happened, not a crash.
+        const closedBecause = transport instanceof ProcessTransport ? transport.closedBecause : undefined;
+        this.crashed = closedBecause
+          ? `server "${this.definition.id}" was disconnected: ${closedBecause}`
+          : `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
         this.deps.log.append('lifecycle', this.crashed);
         this.setState({ kind: 'error', message: this.crashed, at: this.deps.now() });
       }
@@ -322,9 +328,14 @@ export class ServerConnection {
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
       if (signIn) throw signIn;
+      if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
+        throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
+      }
       if ((error as { code?: number }).code === -32001) {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }
+      // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
+      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
       throw error;
     } finally {
       this.inFlightCount--;

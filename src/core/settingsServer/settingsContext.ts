@@ -2,6 +2,7 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import type { AgentMemories } from '../memory/agentMemories.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { stateOfLeases, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
@@ -22,6 +23,7 @@ export interface SettingsContextDeps {
   serverSettings: ServerSettings;
   alwaysAllow: AlwaysAllowStore;
   knowledge: KnowledgeService;
+  memories: AgentMemories;
 }
 
 /** A disabled server never starts, so it has no connection state; any other has its leases' (see stateOfLeases). */
@@ -37,6 +39,7 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
     alwaysAllow: deps.alwaysAllow,
     registry: deps.registry,
     knowledge: deps.knowledge,
+    memories: deps.memories,
     plugins: {
       list: () => deps.catalog.plugins,
       apps: () => deps.catalog.apps,

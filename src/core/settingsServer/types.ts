@@ -39,7 +39,7 @@ export interface SettingsContext {
   registry: RegistryCenter;
   /** Knowledge bases (docs/rules/knowledge.md#the-settings-tools). */
   knowledge: KnowledgeService;
-  /** Agents' memories, by agent id (docs/rules/settings-server.md#agents). */
+  /** Agents' memories, by agent id (docs/rules/settings-server.md#the-server). */
   memories: AgentMemories;
   plugins: {
     list(): PluginRecord[];

@@ -23,6 +23,8 @@ describe('agent memory', () => {
     expect((await host.chat.send({ agentId: 'helper', text: 'Remember: I am allergic to peanuts.' }).done).status).toBe('done');
     const [first] = await provider.waitForRequests(1);
     expect(toolNames(first!.body)).toEqual(expect.arrayContaining(['memory_remember', 'memory_recall', 'memory_list', 'memory_forget']));
+    // Its instructions say it has a memory and how to use it.
+    expect(JSON.stringify(first!.body)).toContain('You have a memory that lasts across conversations');
 
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'q1', name: 'memory_recall', arguments: { query: 'allergic food' } }] }, { kind: 'reply', text: 'No peanuts, then.' });
     const second = host.chat.send({ agentId: 'helper', text: 'Suggest a snack.' });
@@ -35,6 +37,7 @@ describe('agent memory', () => {
     provider.enqueue({ kind: 'reply', text: 'hi' });
     await host.chat.send({ agentId: 'plain', text: 'hi' }).done;
     expect(toolNames(provider.requests.at(-1)!.body).filter((name) => name.startsWith('memory_'))).toEqual([]);
+    expect(JSON.stringify(provider.requests.at(-1)!.body)).not.toContain('You have a memory');
   });
 
   it('the Memory tab lists, searches, adds, edits and forgets through the api; bad input is refused with the fix', async () => {

@@ -49,6 +49,8 @@ describe('the Memory tab', () => {
     await openMemoryTab();
     expect(await page.getByTestId('agent-memory-enabled').getAttribute('aria-checked')).toBe('false');
     await page.getByTestId('agent-memory-enabled').click();
+    // The live preview offers the memory tools once the draft has memory on.
+    await page.getByTestId('agent-editor').getByText('memory_recall').first().waitFor({ timeout: 30_000 });
     await page.getByTestId('agent-save').click();
     await page.getByTestId('agent-row-keeper').waitFor();
     expect((await api<{ agents: { id: string; memory?: unknown }[] }>('agents.list')).agents.find((a) => a.id === 'keeper')!.memory).toEqual({ enabled: true, shared: false });

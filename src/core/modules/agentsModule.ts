@@ -6,6 +6,7 @@ import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { AgentsFacade } from '../facades/agents.js';
 import { AgentMemories } from '../memory/agentMemories.js';
+import { withDraftMemory } from '../memory/memoryPreview.js';
 import { MemoryStore } from '../memory/memoryStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { ConversationEnd } from '../tools/conversationEnd.js';
@@ -50,7 +51,7 @@ export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolve
       try {
         const main = await deps.gateway.listTools(resolved.callerFor('main', conversationId));
         const sub = await deps.gateway.listTools(resolved.callerFor('sub', conversationId));
-        return { resolved, main, sub };
+        return { resolved, main: withDraftMemory(main, agent), sub: withDraftMemory(sub, agent) };
       } finally {
         await deps.ending.end(conversationId);
       }

@@ -84,6 +84,12 @@ describe('agent memory through the gateway', () => {
     expect(plainTools.filter((name) => MEMORY_TOOLS.includes(name))).toEqual([]);
     expect((await host.tools.list({ appId: 'chatos', conversationId: 'c1', flow: 'main' })).tools.map((t) => t.name)).not.toContain('memory_recall');
 
+    // The editor's preview follows the draft's switch, saved or not.
+    const preview = async (memory: { enabled: boolean; shared: boolean }) =>
+      (await host.agents.preview({ ...plain, memory })).main.tools.map((t) => t.name).filter((name) => MEMORY_TOOLS.includes(name));
+    expect(await preview({ enabled: true, shared: false })).toEqual(MEMORY_TOOLS);
+    expect(await preview({ enabled: false, shared: false })).toEqual([]);
+
     const refused = await host.tools.call(plainCaller, 'memory_remember', { text: 'sneaky' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('UNKNOWN_TOOL');

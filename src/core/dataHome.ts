@@ -79,4 +79,9 @@ export class DataHome {
   get knowledgeDir(): string {
     return path.join(this.hostDir, 'knowledge');
   }
+
+  /** Agents' memories: `agents/<agentId>.json` (its own) and `apps/<hostAppId>.json` (shared by an app's agents). */
+  get memoryDir(): string {
+    return path.join(this.hostDir, 'memory');
+  }
 }

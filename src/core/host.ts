@@ -118,7 +118,17 @@ export function createHost(options: HostOptions = {}): Host {
     const settingsServer = settingsServerModule();
     const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
-    const tools = toolsModule(base, { mcp, registry: registry.center, runGate, catalog, agents: stores.agents, alwaysAllow: stores.alwaysAllow, knowledge: knowledge.service, resolver });
+    const tools = toolsModule(base, {
+      mcp,
+      registry: registry.center,
+      runGate,
+      catalog,
+      agents: stores.agents,
+      alwaysAllow: stores.alwaysAllow,
+      knowledge: knowledge.service,
+      memory: stores.memory,
+      resolver,
+    });
     const chat = chatModule(base, store, {
       agents: stores.agents,
       models: models.service,
@@ -139,6 +149,7 @@ export function createHost(options: HostOptions = {}): Host {
         serverSettings: mcp.settings,
         alwaysAllow: stores.alwaysAllow,
         knowledge: knowledge.service,
+        memories: stores.memories,
       },
       tools.confirmations,
     );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
+import { AgentMemorySettingsSchema } from './memory.js';
 import { PermissionLevelSchema } from './mcp.js';
 import { WorkspaceRootsSchema } from './workspaceRoots.js';
 
@@ -59,6 +60,12 @@ export const AgentInputSchema = z.object({
    * tool call; `confirm` asks the user first.
    */
   subAgentPermissions: z.record(AgentIdSchema, PermissionLevelSchema).optional(),
+  /**
+   * Its memory (docs/rules/agents.md#memory): unset or `enabled: false`, it
+   * is offered no memory tools; `shared`, it keeps one memory with every
+   * agent of its host app that shares too.
+   */
+  memory: AgentMemorySettingsSchema.optional(),
   /**
    * The UI app whose page created it (`host.chat.agents.create|createForApp`):
    * that page may list, change, delete and chat with it, and with no other

@@ -1,3 +1,4 @@
+import { AgentMemoryListingSchema, MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QUERY_CHARS, MemoryIdSchema, MemorySchema } from './memory.js';
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
@@ -42,6 +43,8 @@ import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './a
  */
 
 const Id = z.string().min(1).max(256);
+/** Room past the limit, so the core refuses a long text with its own message (the limit and the size), not a bare schema error. */
+const MemoryTextParam = z.string().max(MAX_MEMORY_CHARS * 4);
 const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);
@@ -243,6 +246,15 @@ export const HostApiMethods = {
   'agents.createReady': { params: z.object({ modelId: Id, language: z.enum(['zh', 'en']) }).strict(), result: z.object({ agent: AgentSchema }) },
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
+  /** An agent's memories (docs/using/agents.md#memory): newest first, or those matching `query` by words, best first. */
+  'memory.list': {
+    params: z.object({ agentId: Id, query: z.string().max(MAX_MEMORY_QUERY_CHARS).optional(), limit: z.number().int().min(1).max(MAX_MEMORIES).optional() }).strict(),
+    result: AgentMemoryListingSchema,
+  },
+  /** A memory the user adds, edits or removes on the Memory tab; a text over MAX_MEMORY_CHARS is refused (MEMORY_TOO_LARGE). */
+  'memory.remember': { params: z.object({ agentId: Id, text: MemoryTextParam }).strict(), result: z.object({ memory: MemorySchema }) },
+  'memory.update': { params: z.object({ agentId: Id, id: MemoryIdSchema, text: MemoryTextParam }).strict(), result: z.object({ memory: MemorySchema }) },
+  'memory.forget': { params: z.object({ agentId: Id, id: MemoryIdSchema }).strict(), result: z.object({ memory: MemorySchema }) },
 
   /** Model entries; a key is shown only as where it comes from and whether it is set. */
   'models.list': { params: Empty, result: z.object({ models: z.array(ModelViewSchema), keyStore: KeyStoreSchema }) },

@@ -3,7 +3,9 @@ import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.delete' | 'agents.preview'> {
+type AgentMethods = 'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.delete' | 'agents.preview' | 'memory.list' | 'memory.remember' | 'memory.update' | 'memory.forget';
+
+export function agentHandlers({ host, emit }: HandlerContext): Handlers<AgentMethods> {
   return {
     'agents.list': () => ({ agents: host.agents.list() }),
     'agents.save': ({ id, agent }) => {
@@ -35,5 +37,9 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<'agents.
       };
       return preview;
     },
+    'memory.list': ({ agentId, query, limit }) => host.agents.memory.list(agentId, { ...(query ? { query } : {}), ...(limit ? { limit } : {}) }),
+    'memory.remember': async ({ agentId, text }) => ({ memory: await host.agents.memory.remember(agentId, text) }),
+    'memory.update': async ({ agentId, id, text }) => ({ memory: await host.agents.memory.update(agentId, id, text) }),
+    'memory.forget': async ({ agentId, id }) => ({ memory: await host.agents.memory.forget(agentId, id) }),
   };
 }

@@ -9,6 +9,7 @@ import { AgentInputSchema, type Agent } from '../../shared/agents.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
+import { registerAgentMemory } from './agentMemory.js';
 
 /** Thrown after the problems were printed: exit 1 with nothing more to say. */
 class ReportedError extends UserError {}
@@ -106,7 +107,8 @@ function reportWritten(io: CliIo, json: boolean, host: Host, agent: Agent, verb:
 
 export function registerAgents(program: Command, cli: CliContext): void {
   const { io } = cli;
-  const agents = program.command('agents').description('list, show, create, update and delete agents (the apps each uses: uiApps)');
+  const agents = program.command('agents').description('list, show, create, update and delete agents (the apps each uses: uiApps), and their memories');
+  registerAgentMemory(agents, cli, findAgent);
 
   agents
     .command('list')

@@ -10,6 +10,7 @@ import type { ModelClient } from '../models/providers/modelClient.js';
 import type { ToolSpec } from '../models/providers/modelRequest.js';
 import { projectTools } from '../models/providers/projectTools.js';
 import { KNOWLEDGE_NOTE, KNOWLEDGE_TOOL_NAME } from '../knowledge/knowledgeChatTool.js';
+import { MEMORY_NOTE } from '../memory/memoryTools.js';
 
 export interface SetupDeps {
   agents: { get(id: string): Agent | undefined };
@@ -91,6 +92,7 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
   const listed = await deps.gateway.listTools(caller);
   const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
   const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.source === 'host');
+  const remembers = listed.tools.some((t) => t.name === 'memory_recall' && t.source === 'host');
   const projected = projectTools(entry.api, gatewayTools);
   if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
     return stop(
@@ -108,7 +110,7 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
     entry,
     client: deps.clientFor(entry, key),
     caller,
-    system: [agent.systemPrompt.trim(), resolved.prompt.text, searchesKnowledge ? KNOWLEDGE_NOTE : '', reminders].filter(Boolean).join('\n\n'),
+    system: [agent.systemPrompt.trim(), resolved.prompt.text, searchesKnowledge ? KNOWLEDGE_NOTE : '', remembers ? MEMORY_NOTE : '', reminders].filter(Boolean).join('\n\n'),
     tools: projected.tools,
     settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
     problems: distinct([

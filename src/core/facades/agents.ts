@@ -2,6 +2,7 @@ import type { Agent } from '../../shared/agents.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
+import type { AgentMemories } from '../memory/agentMemories.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 
 export type { ResolvedAgent } from '../agents/agentResolver.js';
@@ -24,4 +25,6 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
   createReady(options: { modelId: string; language: 'zh' | 'en' }): Agent;
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
   readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
+  /** Each agent's memories (docs/using/agents.md#memory), by agent id: listed, searched, added, edited, forgotten. */
+  readonly memory: Pick<AgentMemories, 'list' | 'remember' | 'update' | 'forget'>;
 }

@@ -8,6 +8,7 @@ export { MessageLogError } from '../chat/conversations/messageLog.js';
 export { ModelError } from '../models/modelError.js';
 export { ProviderError } from '../models/providers/providerError.js';
 export { KnowledgeError } from '../knowledge/knowledgeError.js';
+export { MemoryError } from '../memory/memoryError.js';
 export { ElicitationError } from '../elicitation/elicitationError.js';
 export { WorkspaceRootsError } from '../workspaceRoots/workspaceRootsError.js';
 export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';

@@ -1,8 +1,8 @@
-import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { decode, encode } from '@msgpack/msgpack';
 import type { Chunk, SearchHit } from '../../shared/knowledge.js';
 import { VectorRows } from './vectorRows.js';
-import { createWordTokenizer } from './wordTokenizer.js';
+import { createWordIndex, wordIndexOptions } from './wordIndex.js';
 
 /** Hybrid results: how much words and meaning count. */
 const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
@@ -11,18 +11,8 @@ const HYBRID_CANDIDATES = 50;
 /** What index.msp holds since the text index is MiniSearch's (an older file is Orama's save). */
 const FORMAT = 'chatos-knowledge-text/1';
 
-const tokenize = createWordTokenizer();
-/** A query's words once each: a word typed twice is not worth twice. */
-const queryWords = (text: string) => [...new Set(tokenize(text))];
-const searchOptions: Options<Chunk> = {
-  fields: ['text'],
-  idField: 'id',
-  tokenize,
-  // The tokenizer already lower-cases and folds accents.
-  processTerm: (term) => term,
-  searchOptions: { tokenize: queryWords, processTerm: (term) => term },
-};
-const createWords = () => new MiniSearch<Chunk>(searchOptions);
+const searchOptions = wordIndexOptions<Chunk>(['text']);
+const createWords = () => createWordIndex<Chunk>(['text']);
 
 const chunkOf = (document: Chunk): Chunk => ({
   id: document.id,

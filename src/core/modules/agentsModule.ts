@@ -5,27 +5,36 @@ import { readyAssistantInput } from '../agents/readyAssistant.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { AgentsFacade } from '../facades/agents.js';
+import { AgentMemories } from '../memory/agentMemories.js';
+import { withDraftMemory } from '../memory/memoryPreview.js';
+import { MemoryStore } from '../memory/memoryStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { ConversationEnd } from '../tools/conversationEnd.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 
-/** The agents and what goes with each (its "always allow" answers), in the admin DB. */
+/** The agents and what goes with each: its "always allow" answers (in the admin DB) and its memories (files beside it). */
 export interface AgentStores {
   readonly agents: AgentStore;
   readonly alwaysAllow: AlwaysAllowStore;
+  readonly memory: MemoryStore;
+  readonly memories: AgentMemories;
 }
 
 export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog): AgentStores {
   const alwaysAllow = new AlwaysAllowStore(store, () => base.clock.now());
-  // A deleted agent's answers go with it: a new agent given the same id inherits none.
+  const memory = new MemoryStore({ dir: base.home.memoryDir, now: () => base.clock.now(), logger: base.logger });
+  // A deleted agent's answers and own memories go with it: a new agent given the same id inherits none (an app's shared memories stay).
   const agents = new AgentStore(
     store,
     (pluginId, appId) => catalog.getAiContribution(pluginId, appId),
-    (id) => alwaysAllow.revokeAll(id),
+    (id) => {
+      alwaysAllow.revokeAll(id);
+      memory.drop({ kind: 'agent', id });
+    },
   );
-  return { agents, alwaysAllow };
+  return { agents, alwaysAllow, memory, memories: new AgentMemories(memory, agents) };
 }
 
 /** The agents as faces use them: stored, resolved now, previewed through the gateway. */
@@ -42,7 +51,7 @@ export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolve
       try {
         const main = await deps.gateway.listTools(resolved.callerFor('main', conversationId));
         const sub = await deps.gateway.listTools(resolved.callerFor('sub', conversationId));
-        return { resolved, main, sub };
+        return { resolved, main: withDraftMemory(main, agent), sub: withDraftMemory(sub, agent) };
       } finally {
         await deps.ending.end(conversationId);
       }
@@ -54,5 +63,6 @@ export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolve
       return stores.agents.create(input);
     },
     alwaysAllow: narrow(stores.alwaysAllow, ['list', 'revoke']),
+    memory: narrow(stores.memories, ['list', 'remember', 'update', 'forget']),
   };
 }

@@ -13,6 +13,8 @@ import { announcingAppCalls } from '../tools/callEvents.js';
 import { ConversationEnd } from '../tools/conversationEnd.js';
 import { gatewayHooks } from '../tools/gatewayHooks.js';
 import { KnowledgeToolSource } from '../knowledge/knowledgeToolSource.js';
+import type { MemoryStore } from '../memory/memoryStore.js';
+import { MemoryToolSource } from '../memory/memoryToolSource.js';
 import { McpToolSource } from '../tools/mcpToolSource.js';
 import { ReleaseToolSource } from '../tools/releaseTool.js';
 import { ToolGateway } from '../tools/toolGateway.js';
@@ -28,6 +30,8 @@ export interface ToolsModuleDeps {
   agents: AgentStore;
   alwaysAllow: AlwaysAllowStore;
   knowledge: KnowledgeService;
+  /** Agents' memories, served by the memory tools ahead of confirmation. */
+  memory: MemoryStore;
   /** What resolving an agent into a caller reads (registry, catalog, run gate, models, agents, server trouble). */
   resolver: AgentResolverDeps;
 }
@@ -87,7 +91,9 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     list: () => deps.knowledge.list(),
     search: (id, query, options) => deps.knowledge.search(id, query, options),
   });
-  const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge] });
+  // An agent with memory on: its memory tools, claimed before any other name and served before the confirmation step.
+  const memory = new MemoryToolSource({ agent: (agentId) => deps.agents.get(agentId), store: deps.memory });
+  const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge, memory] });
   const callers = new Callers({
     ...deps.resolver,
     agents: deps.agents,

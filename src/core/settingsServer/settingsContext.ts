@@ -3,6 +3,7 @@ import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../knowledge/knowledgeService.js';
 import type { PluginsFacade } from '../facades/plugins.js';
+import type { AgentMemories } from '../memory/agentMemories.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { stateOfLeases, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
@@ -25,6 +26,7 @@ export interface SettingsContextDeps {
   serverSettings: ServerSettings;
   alwaysAllow: AlwaysAllowStore;
   knowledge: KnowledgeService;
+  memories: AgentMemories;
 }
 
 /** A disabled server never starts, so it has no connection state; any other has its leases' (see stateOfLeases). */
@@ -40,6 +42,7 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
     alwaysAllow: deps.alwaysAllow,
     registry: deps.registry,
     knowledge: deps.knowledge,
+    memories: deps.memories,
     plugins: {
       list: () => deps.catalog.plugins,
       apps: () => deps.catalog.apps,

@@ -8,6 +8,7 @@ import type { Problem } from '../../shared/problems.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import type { AgentMemories } from '../memory/agentMemories.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import type { ConnectionState } from '../mcp/connection/serverConnection.js';
 import type { LowRiskArguments } from './lowRisk.js';
@@ -39,6 +40,8 @@ export interface SettingsContext {
   registry: RegistryCenter;
   /** Knowledge bases (docs/rules/knowledge.md#the-settings-tools). */
   knowledge: KnowledgeService;
+  /** Agents' memories, by agent id (docs/rules/settings-server.md#the-server). */
+  memories: AgentMemories;
   plugins: {
     list(): PluginRecord[];
     apps(): AppContribution[];

@@ -119,12 +119,13 @@ function reservedProblem(tool: OfferedTool, owner: OfferedTool): Problem {
  * The only way a tool runs, whichever source it comes from (MCP servers,
  * the host's own tools, sub-agents). In order: the source that owns the
  * name resolves it for this caller (access, flow, trust: a refusal is
- * audited) → the hooks decide (permission level, confirmation) → the
+ * audited) → the hooks decide (permission level, confirmation; skipped
+ * for a source that intercepts first, the agent's memory) → the
  * source runs it → the hooks record it. Nothing here knows a tool by name.
  */
 export class ToolGateway {
   private readonly sources: ToolSource[] = [];
-  /** The sources in the order they claim a name: those that reserve their names first. */
+  /** The sources in the order they claim a name: those that intercept first (memory), then those that reserve their names. */
   private claimOrder: readonly ToolSource[] = [];
 
   constructor(private readonly deps: ToolGatewayDeps) {
@@ -134,7 +135,8 @@ export class ToolGateway {
   /** Adds a tool source: its tools are listed after those of the sources before it. */
   register(source: ToolSource): void {
     this.sources.push(source);
-    this.claimOrder = [...this.sources.filter((s) => s.reservesNames), ...this.sources.filter((s) => !s.reservesNames)];
+    const first = this.sources.filter((s) => s.interceptsFirst);
+    this.claimOrder = [...first, ...this.sources.filter((s) => !s.interceptsFirst && s.reservesNames), ...this.sources.filter((s) => !s.interceptsFirst && !s.reservesNames)];
   }
 
   /** Every source's tools for this caller; a server tool whose name a reserving source took for this caller is left out, saying so. */
@@ -223,7 +225,8 @@ export class ToolGateway {
 
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(source: ToolSource, context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
-    const decision = this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto';
+    // docs/rules/gateway.md#memory: a source that intercepts first (memory) is served before the confirmation step.
+    const decision = source.interceptsFirst ? 'auto' : (this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto');
     if (typeof decision !== 'string')
       return Promise.resolve(decision).then((answer) => {
         if (answer === 'approved') options?.onApproved?.();

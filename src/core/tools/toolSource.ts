@@ -10,7 +10,7 @@ import type { PermissionSource } from './permissions.js';
 /**
  * The one interface every tool source implements
  * (docs/contributing/architecture.md#the-tool-seam): MCP servers, the host's own tools
- * (mcp_release, knowledge_search) and an agent's sub-agents. A source lists
+ * (mcp_release, knowledge_search, memory) and an agent's sub-agents. A source lists
  * what a caller is offered, resolves a name a caller calls (or refuses it),
  * and runs a resolved call. Access, the permission level, confirmation and
  * the audit are the gateway's, the same for every source.
@@ -117,6 +117,13 @@ export interface ToolSource {
    * reached by that name.
    */
   readonly reservesNames: boolean;
+  /**
+   * Served ahead of everything else (docs/rules/gateway.md#memory): its names
+   * are claimed before any other source's (so no server starts to find
+   * them), and its calls skip the confirmation step (the agent's memory
+   * tools). They are audited like any call.
+   */
+  readonly interceptsFirst?: boolean;
   list(caller: Caller): Promise<SourceListing>;
   /**
    * The tool `toolName` is for this caller, when it is this source's;

@@ -82,6 +82,8 @@ describe('confirm tools register with the confirmation service (docs/rules/setti
     expect(asks('update_agent', { id: 'a', name: 'A', description: 'd', language: 'en' })).toBe(false);
     expect(asks('update_agent', { id: 'a', description: 'd', uiApps: [] })).toBe(true);
     expect(asks('update_agent', { id: 'a', knowledgeBases: ['kb'] })).toBe(true);
+    // Switching memory on (or sharing it) widens what the model keeps and reads.
+    expect(asks('update_agent', { id: 'a', memory: { enabled: true } })).toBe(true);
     expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: false })).toBe(false);
     expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: true })).toBe(true);
     expect(asks('update_knowledge_base', { id: 'kb', name: 'n', description: 'd', chunkSize: 500, chunkOverlap: 50 })).toBe(false);

@@ -27,6 +27,7 @@ export function hostSettingsContext(host: Host): SettingsContext {
     serverSettings: internals.mcp.settings,
     alwaysAllow: internals.agents.alwaysAllow,
     knowledge: internals.knowledge.service,
+    memories: internals.agents.memories,
   });
 }
 

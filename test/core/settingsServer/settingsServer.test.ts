@@ -94,6 +94,20 @@ describe('agents tools', () => {
     expect(host.agents.alwaysAllow.list()).toEqual([]);
   });
 
+  it("list_agent_memories shows an agent's memories (searched by words); forget_agent_memory forgets one", async () => {
+    const { host, call } = await settingsWorld();
+    host.agents.create({ id: 'writer', name: 'Writer', memory: { enabled: true } });
+    const tea = await host.agents.memory.remember('writer', 'The user drinks green tea.');
+    await host.agents.memory.remember('writer', 'The deadline is in March.');
+    const listing = dataOf<{ space: string; enabled: boolean; total: number; memories: { id: string; text: string }[] }>(await call('list_agent_memories', { agentId: 'writer', query: 'tea' }));
+    expect(listing).toMatchObject({ space: 'agent:writer', enabled: true, total: 2, memories: [{ id: tea.id, text: 'The user drinks green tea.' }] });
+    expect(listing.memories).toHaveLength(1);
+    expect(dataOf(await call('forget_agent_memory', { agentId: 'writer', memoryId: tea.id }))).toMatchObject({ forgotten: { id: tea.id } });
+    expect(host.agents.memory.list('writer').memories.map((m) => m.text)).toEqual(['The deadline is in March.']);
+    expect(errorText(await call('forget_agent_memory', { agentId: 'writer', memoryId: tea.id }))).toContain(`no memory "${tea.id}" in agent:writer`);
+    expect(errorText(await call('list_agent_memories', { agentId: 'writr' }))).toContain('did you mean "writer"');
+  });
+
   it('an unknown agent, a duplicate id or an invalid agent is an error result that says what is wrong', async () => {
     const { call } = await settingsWorld();
     await call('create_agent', { name: 'Writer' });

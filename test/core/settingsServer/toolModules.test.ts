@@ -65,6 +65,8 @@ describe('tool modules follow one file per domain (docs/rules/settings-server.md
       delete_agent: 'confirm',
       list_always_allowed: 'read',
       revoke_always_allowed: 'write',
+      list_agent_memories: 'read',
+      forget_agent_memory: 'confirm',
       list_apps: 'read',
       rescan_apps: 'write',
       list_registry_servers: 'read',

@@ -1,10 +1,11 @@
-import { Alert, Button, Col, Collapse, Divider, Form, Input, Radio, Row, Select, Space, Typography, theme } from 'antd';
+import { Alert, Button, Col, Collapse, Divider, Form, Input, Radio, Row, Select, Space, Switch, Typography, theme } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentUiApp } from '../../../../src/shared/agents';
 import type { AgentPreview } from '../../../../src/shared/hostApi';
 import { ApiError, api, onReconnect, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
+import { AgentMemoryList } from './AgentMemoryList';
 import { AgentPreviewPanel } from './AgentPreviewPanel';
 import { AlwaysAllowedTools } from './AlwaysAllowedTools';
 import { AppSelectionCard } from './AppSelectionCard';
@@ -32,6 +33,8 @@ interface Draft {
   knowledgeBases: string[];
   /** Its workspace roots: the folders its servers are told (roots/list). */
   roots: string[];
+  /** Its memory switch (memory tools offered when on; shared with its host app's agents that share). */
+  memory: { enabled: boolean; shared: boolean };
 }
 
 const PREVIEW_DELAY_MS = 300;
@@ -52,6 +55,8 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
     roots: draft.roots ?? [],
   };
   if (draft.modelId) agent.modelId = draft.modelId;
+  // Written once switched on (or shared): an agent that never had memory keeps no field for it.
+  if (draft.memory?.enabled || draft.memory?.shared) agent.memory = { enabled: !!draft.memory.enabled, shared: !!draft.memory.shared };
   // A level is kept for the sub-agents it still has; the agent keeps levels it was given elsewhere (its JSON) the same way.
   const levels = Object.entries(draft.subAgentPermissions ?? {}).filter(([id]) => (draft.subAgents ?? []).includes(id));
   if (levels.length) agent.subAgentPermissions = Object.fromEntries(levels);
@@ -130,8 +135,21 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             subAgentPermissions: agent.subAgentPermissions ?? {},
             knowledgeBases: agent.knowledgeBases ?? [],
             roots: agent.roots ?? [],
+            memory: { enabled: agent.memory?.enabled ?? false, shared: agent.memory?.shared ?? false },
           }
-        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [], roots: [] },
+        : {
+            id: '',
+            name: '',
+            description: '',
+            hostAppId: 'chatos',
+            language: i18n.language === 'zh' ? 'zh' : 'en',
+            uiApps: [],
+            systemPrompt: '',
+            subAgents: [],
+            knowledgeBases: [],
+            roots: [],
+            memory: { enabled: false, shared: false },
+          },
     [agent, i18n.language],
   );
   const [draft, setDraft] = useState<Draft>(initial);
@@ -356,6 +374,29 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
                         <SubAgentConfirm ids={draft.subAgents} nameOf={(id) => agents.data?.agents.find((a) => a.id === id)?.name ?? id} />
                       </Form.Item>
                     )}
+                  </>
+                ),
+              },
+              {
+                key: 'memory',
+                forceRender: true,
+                label: <span data-testid="agent-section-memory">{t('agents.editor.memoryStep')}</span>,
+                children: (
+                  <>
+                    <Typography.Paragraph type="secondary">{t('agents.memory.help')}</Typography.Paragraph>
+                    <Row gutter={16}>
+                      <Col span={12}>
+                        <Form.Item label={t('agents.field.memoryEnabled')} name={['memory', 'enabled']} valuePropName="checked" extra={t('agents.field.memoryEnabledHelp')}>
+                          <Switch data-testid="agent-memory-enabled" />
+                        </Form.Item>
+                      </Col>
+                      <Col span={12}>
+                        <Form.Item label={t('agents.field.memoryShared')} name={['memory', 'shared']} valuePropName="checked" extra={t('agents.field.memorySharedHelp')}>
+                          <Switch data-testid="agent-memory-shared" />
+                        </Form.Item>
+                      </Col>
+                    </Row>
+                    {agent ? <AgentMemoryList agentId={agent.id} /> : <Typography.Text type="secondary">{t('agents.memory.saveFirst')}</Typography.Text>}
                   </>
                 ),
               },

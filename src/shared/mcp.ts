@@ -106,8 +106,10 @@ export const ServerDefinitionSchema = z.object({
   transform: z.array(TransformSchema),
   allowMain: z.boolean(),
   allowSub: z.boolean(),
-  /** Per-call timeout. */
+  /** Per-call timeout: counted from the call's start, or from the server's last progress report. */
   timeoutMs: z.number().int().positive(),
+  /** The longest a call may run however often it reports progress (docs/rules/mcp-yaml.md#timeouts); default DEFAULT_MAX_TOTAL_TIMEOUT_MS. */
+  maxTotalTimeoutMs: z.number().int().positive().optional(),
   /** How long starting may take (spawn or connect, initialize, list tools); default by transport (see connectDeadline.ts). */
   connectTimeoutMs: z.number().int().positive().optional(),
   /** Tool-name glob → permission level; first match wins (docs/rules/confirmation.md#permission-levels). */
@@ -131,3 +133,6 @@ export type ServerDefinition = DeepReadonly<z.infer<typeof ServerDefinitionSchem
 export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** How long a call that keeps reporting progress may run in all, unless mcp.yaml's `maxTotalTimeout` says otherwise: 10 min. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { InProcessOptions, ServerDefinition } from '../../../shared/mcp.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
@@ -311,35 +311,53 @@ export class ServerConnection {
       throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
     }
     this.inFlightCount++;
+    // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
+    const abort = new AbortController();
+    const stop = () => abort.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
     try {
-      return await tools.call(name, args, meta, this.sdkOptions(options));
+      return await tools.call(name, args, meta, this.sdkOptions(options, abort.signal));
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
       if (signIn) throw signIn;
-      if ((error as { code?: number }).code === -32001) {
-        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
-      }
+      if ((error as { code?: number }).code === -32001) throw this.timedOut(name, error as { data?: unknown }, abort);
       throw error;
     } finally {
+      options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
-  /** The SDK's request options for a plain call (no signal, no progress): the same every time, and the SDK only reads them. */
-  private plainOptions: RequestOptions | undefined;
+  /** A call past its time: silent past `timeout`, or reporting progress past its maximum total time (then the server is told to cancel it here). */
+  private timedOut(name: string, error: { data?: unknown }, abort: AbortController): McpRuntimeError {
+    const id = this.definition.id;
+    const data = error.data as { maxTotalTimeout?: unknown } | undefined;
+    if (typeof data?.maxTotalTimeout !== 'number') {
+      return new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, id);
+    }
+    abort.abort('maximum total time reached');
+    return new McpRuntimeError(
+      'CALL_TIMEOUT',
+      `call to ${name} on "${id}" ran past its maximum total time of ${data.maxTotalTimeout} ms, though it kept reporting progress (the server was told to cancel it)`,
+      id,
+      "raise the server's maxTotalTimeout in mcp.yaml if its calls need longer",
+    );
+  }
 
-  private sdkOptions(options: CallOptions): RequestOptions {
+  private sdkOptions(options: CallOptions, signal: AbortSignal): RequestOptions {
     const timeout = this.definition.timeoutMs;
-    if (!options.signal && !options.onProgress) return (this.plainOptions ??= { timeout });
     return {
-      signal: options.signal,
+      signal,
       timeout,
-      onprogress: options.onProgress,
-      // A server that reports progress is alive: the timeout counts from its last report.
-      resetTimeoutOnProgress: options.onProgress !== undefined,
+      // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
+      // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.
+      onprogress: options.onProgress ?? ignoreProgress,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(timeout, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
     };
   }
 
@@ -359,6 +377,9 @@ export class ServerConnection {
     this.transport = undefined;
   }
 }
+
+/** Progress of a call whose caller does not follow it: still asked for, as it keeps the call alive. */
+function ignoreProgress(): void {}
 
 /** An error's message with the first system code along its cause chain: fetch says only "fetch failed", its cause ECONNREFUSED. */
 function withSystemCode(error: Error): string {

@@ -573,6 +573,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server.state'), serverId: z.string(), conversationId: z.string(), state: ConnectionStateSchema }),
   /** A server's user settings changed (a tool switched off or on, a permission overridden): tool lists and previews are stale. */
   z.object({ type: z.literal('server.settings'), serverId: z.string() }),
+  /** A running server said its tool list changed, and the new list is what is offered now (no reload): tool lists and previews are stale. */
+  z.object({ type: z.literal('server.tools'), serverId: z.string() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),

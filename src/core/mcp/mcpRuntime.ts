@@ -111,7 +111,31 @@ export class McpRuntime {
       configFile: options.configFile,
       readStoredValue: options.readStoredValue,
       oauth: options.oauth,
+      onToolsChanged: (definition, tools) => this.toolsChanged(definition, tools),
     });
+  }
+
+  private readonly toolsListeners = new Set<(serverId: string) => void>();
+
+  /** Hears each server whose offered tools changed without a reload (its list-changed notification); returns the unsubscribe function. */
+  onToolsChanged(listener: (serverId: string) => void): () => void {
+    this.toolsListeners.add(listener);
+    return () => void this.toolsListeners.delete(listener);
+  }
+
+  /**
+   * A running instance re-listed its tools on the server's word: the new
+   * list replaces the cached one at once, so the next listing (the model's
+   * next request, the Servers page) offers it without a reload
+   * (docs/rules/mcp-yaml.md#tool-list-changes). An instance of a replaced
+   * definition, or a list the same as the cached one, changes nothing.
+   */
+  private toolsChanged(definition: ServerDefinition, tools: readonly Tool[]): void {
+    if (this.definitions.get(definition.id) !== definition) return;
+    const cached = this.cachedTools(definition.id);
+    if (cached && JSON.stringify(cached) === JSON.stringify(tools)) return;
+    this.rememberTools(definition, tools);
+    for (const listener of [...this.toolsListeners]) listener(definition.id);
   }
 
   /** The run gate in full, for the moment a server (or a reload's probe of one) is spawned. */

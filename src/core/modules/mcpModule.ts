@@ -93,6 +93,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   });
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.
+  runtime.onToolsChanged((serverId) => base.events.emit({ kind: 'mcp-tools-changed', serverId }));
   runtime.connections.onRelease((release) => {
     if (!release.by) base.audit.append(releaseDraft(release));
   });

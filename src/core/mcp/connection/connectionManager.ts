@@ -43,6 +43,8 @@ export interface ConnectionManagerOptions {
   configFile?: string;
   /** What each client declares and answers beyond tools (mcp/client/clientFeatures.ts). */
   clientFeatures?: ClientFeatures;
+  /** A running instance's server said its tool list changed, and this is the new list. */
+  onToolsChanged?: ConnectionDeps['onToolsChanged'];
 }
 
 /**
@@ -209,6 +211,7 @@ export class ConnectionManager {
       features: this.options.clientFeatures,
       lease: leaseConversation,
       oauth: this.options.oauth,
+      onToolsChanged: this.options.onToolsChanged,
     });
     connection.onStateChange((state) => {
       for (const listener of this.stateListeners) listener(definition.id, leaseConversation, state);

@@ -56,6 +56,8 @@ export interface ConnectionDeps {
   lease?: string;
   /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
+  /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
+  onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
 }
 
 /** Makes one instance of an in-process server, from the options its definition carries. */
@@ -157,6 +159,8 @@ export class ServerConnection {
   private async startClient(client: Client, tools: ToolsClient): Promise<void> {
     this.transport = await this.connect(client);
     this.client = client;
+    const onChanged = this.deps.onToolsChanged;
+    if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
     await tools.refresh();
     this.toolsClient = tools;
   }

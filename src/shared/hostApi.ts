@@ -16,7 +16,7 @@ import {
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
-import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
@@ -127,6 +127,8 @@ export const ServerViewSchema = z.object({
   disabled: z.boolean(),
   /** Switched off by the user on the MCP servers page (`servers.setEnabled`): not offered, not started. */
   switchedOff: z.boolean(),
+  /** The level the user set for the server's own log messages (`servers.setLogLevel`); absent: the server's default. */
+  logLevel: LogLevelSchema.optional(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
@@ -293,6 +295,8 @@ export const HostApiMethods = {
   'servers.log': { params: z.object({ serverId: Id }).strict(), result: z.object({ lines: z.array(z.string()) }) },
   'servers.setEnabled': { params: z.object({ serverId: Id, enabled: z.boolean() }).strict(), result: Empty },
   'servers.setToolEnabled': { params: z.object({ serverId: Id, tool: Id, enabled: z.boolean() }).strict(), result: Empty },
+  /** Sets the level a server sends its log messages from (`logging/setLevel`), now and at each start; null: its own default. */
+  'servers.setLogLevel': { params: z.object({ serverId: Id, level: LogLevelSchema.nullable() }).strict(), result: z.object({ applied: z.number(), notLogging: z.number() }) },
   'servers.setPermission': { params: z.object({ serverId: Id, tool: Id, level: PermissionLevelSchema.nullable() }).strict(), result: Empty },
 
   /** The user's MCP servers (mcp.yaml): edited through the core, which keeps the file's comments; stored values never come back. Invalid input fails with `fields` (`url`, `env[0].key`…). */

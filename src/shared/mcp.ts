@@ -132,6 +132,10 @@ export type ServerDefinition = DeepReadonly<z.infer<typeof ServerDefinitionSchem
 /** `T` with every property and array read-only, recursively (plain data). */
 export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
+/** MCP's log levels (`logging/setLevel`, `notifications/message`), least severe first. */
+export const LogLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** How long a call that keeps reporting progress may run in all, unless mcp.yaml's `maxTotalTimeout` says otherwise: 10 min. */

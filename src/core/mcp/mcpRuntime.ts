@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
+import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
@@ -50,6 +50,8 @@ export interface McpRuntimeOptions {
   readStoredValue?: ReadStoredValue;
   /** Sign-in to remote servers: their stored tokens, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: ConnectionDeps['oauth'];
+  /** The log level the user set for a server, sent to each of its instances as it starts. */
+  logLevel?: (serverId: string) => LogLevel | undefined;
 }
 
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
@@ -112,6 +114,7 @@ export class McpRuntime {
       readStoredValue: options.readStoredValue,
       oauth: options.oauth,
       onToolsChanged: (definition, tools) => this.toolsChanged(definition, tools),
+      logLevel: options.logLevel,
     });
   }
 

@@ -10,6 +10,7 @@ import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
+import { loggingFeature } from '../mcp/client/loggingFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
@@ -71,6 +72,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
       base.audit.append(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
     },
   });
+  const settings = new ServerSettings(store);
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
@@ -87,9 +89,11 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     hostModules: base.hostModules,
     readStoredValue,
     oauth,
-    // The MCP client's features, one registration each: tools and elicitation for now; roots, sampling, logging and
+    // The level each server logs from, as the user set it on its page.
+    logLevel: (serverId) => settings.of(serverId).logLevel,
+    // The MCP client's features, one registration each: tools, elicitation and log messages for now; roots, sampling and
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, elicitationFeature(elicitations, callers)], requestPolicy),
+    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers)], requestPolicy),
   });
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.
@@ -97,7 +101,6 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
   runtime.connections.onRelease((release) => {
     if (!release.by) base.audit.append(releaseDraft(release));
   });
-  const settings = new ServerSettings(store);
   const troubles = new ServerTroubles({
     definition: (id) => runtime.definition(id),
     startFailure: (d) => runtime.connections.startFailure(d),
@@ -142,7 +145,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     },
     reload,
     trouble,
-    servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
+    servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setLogLevel', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
     admin: narrow(admin, ['list', 'get', 'add', 'update', 'remove', 'setDisabled', 'test', 'planImport', 'applyImport', 'templates', 'addTemplate']),
     settings: narrow(settings, ['of']),
     builtins: narrow(builtins, ['list', 'set']),

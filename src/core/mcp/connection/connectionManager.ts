@@ -1,4 +1,4 @@
-import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { LogLevel, ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
@@ -43,6 +43,8 @@ export interface ConnectionManagerOptions {
   configFile?: string;
   /** What each client declares and answers beyond tools (mcp/client/clientFeatures.ts). */
   clientFeatures?: ClientFeatures;
+  /** The log level the user set for a server (docs/rules/mcp-yaml.md#server-log-messages), sent to each instance as it starts. */
+  logLevel?: (serverId: string) => LogLevel | undefined;
   /** A running instance's server said its tool list changed, and this is the new list. */
   onToolsChanged?: ConnectionDeps['onToolsChanged'];
 }
@@ -212,6 +214,7 @@ export class ConnectionManager {
       lease: leaseConversation,
       oauth: this.options.oauth,
       onToolsChanged: this.options.onToolsChanged,
+      logLevel: () => this.options.logLevel?.(definition.id),
     });
     connection.onStateChange((state) => {
       for (const listener of this.stateListeners) listener(definition.id, leaseConversation, state);
@@ -320,6 +323,11 @@ export class ConnectionManager {
   startFailure(definition: ServerDefinition): StartFailure | undefined {
     const failure = this.startFailures.get(definition.id);
     return failure?.definition === definition ? failure : undefined;
+  }
+
+  /** Every running instance of a server, each conversation's. */
+  runningOf(serverId: string): ServerConnection[] {
+    return [...this.leases.values()].filter((lease) => lease.serverId === serverId && lease.connection.state.kind === 'running').map((lease) => lease.connection);
   }
 
   /** The running connection of a server, any conversation's; for listing tools without starting another. */

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type ServerDefinition } from '../../../shared/mcp.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
@@ -56,6 +56,8 @@ export interface ConnectionDeps {
   lease?: string;
   /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
+  /** The level the user set for this server's log messages (`logging/setLevel`), sent to it as it starts; none: the server's own default. */
+  logLevel?: () => LogLevel | undefined;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
   onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
 }
@@ -127,7 +129,7 @@ export class ServerConnection {
     const def = this.definition;
     this.setState({ kind: 'starting' });
     // The client declares what its features answer, and each feature's handlers are on it before it connects.
-    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease);
+    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease, this.deps.log);
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(
@@ -163,6 +165,32 @@ export class ServerConnection {
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
     await tools.refresh();
     this.toolsClient = tools;
+    const level = this.deps.logLevel?.();
+    if (level) await this.sendLogLevel(client, level);
+  }
+
+  /** Whether the server takes `logging/setLevel` (it declared logging); false while it is not running. */
+  get logs(): boolean {
+    return this.state.kind === 'running' && this.client?.getServerCapabilities()?.logging !== undefined;
+  }
+
+  /** Sets the level the server sends its log messages from; false when it does not log over MCP (or is not running). */
+  async setLogLevel(level: LogLevel): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.logs) return false;
+    return this.sendLogLevel(client, level);
+  }
+
+  /** A server that refuses the level is no reason to fail a start or a call: its log says so. */
+  private async sendLogLevel(client: Client, level: LogLevel): Promise<boolean> {
+    if (client.getServerCapabilities()?.logging === undefined) return false;
+    try {
+      await client.setLoggingLevel(level, { timeout: this.definition.timeoutMs });
+      return true;
+    } catch (error) {
+      this.deps.log.append('lifecycle', `the server refused log level ${level}: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**

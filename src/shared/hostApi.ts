@@ -180,6 +180,8 @@ export const AgentPreviewSchema = z.object({
   main: z.array(ToolViewSchema),
   sub: z.array(ToolViewSchema),
   prompt: z.object({ text: z.string(), parts: z.array(z.object({ id: z.string(), title: z.string().optional(), lang: z.enum(['zh', 'en']) })) }),
+  /** What the main flow's servers said at initialize, given to the model with the prompt (docs/rules/chat.md#server-instructions). */
+  serverInstructions: z.array(z.object({ serverId: z.string(), serverName: z.string(), text: z.string() })),
   problems: z.array(ProblemSchema),
 });
 export type AgentPreview = z.infer<typeof AgentPreviewSchema>;

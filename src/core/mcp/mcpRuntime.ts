@@ -22,6 +22,7 @@ import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 import type { ClientFeatures } from './client/clientFeatures.js';
 import type { BuiltinSettings } from './config/builtinSettings.js';
+import { boundedInstructions } from './instructions/serverInstructions.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -114,8 +115,18 @@ export class McpRuntime {
       readStoredValue: options.readStoredValue,
       oauth: options.oauth,
       onToolsChanged: (definition, tools) => this.toolsChanged(definition, tools),
+      onInstructions: (definition, text) => this.instructionsCache.set(definition.id, { definition, text: boundedInstructions(text) }),
       logLevel: options.logLevel,
     });
+  }
+
+  /** The instructions each server gave when it last started with its current definition (bounded). */
+  private readonly instructionsCache = new Map<string, { definition: ServerDefinition; text: string | undefined }>();
+
+  /** The instructions the server gave at its last start under its current definition; undefined if none (or not started since). */
+  instructionsOf(serverId: string): string | undefined {
+    const cached = this.instructionsCache.get(serverId);
+    return cached && cached.definition === this.definitions.get(serverId) ? cached.text : undefined;
   }
 
   private readonly toolsListeners = new Set<(serverId: string) => void>();
@@ -371,6 +382,7 @@ export class McpRuntime {
     for (const id of [...report.changed, ...report.removed]) void this.connections.retire(id);
     for (const id of report.removed) {
       this.toolCache.delete(id);
+      this.instructionsCache.delete(id);
       this.firstListed.delete(id);
     }
     if (report.added.length || report.changed.length || report.removed.length) this.versionCounter++;

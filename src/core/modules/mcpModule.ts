@@ -15,6 +15,7 @@ import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
 import { ServerSettings } from '../mcp/settings/serverSettings.js';
+import type { ServerInstructions } from '../mcp/instructions/serverInstructions.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import { ServerTroubles } from '../mcp/serverTroubles.js';
 import { ServerAdministration } from '../operations/serverAdministration.js';
@@ -40,6 +41,8 @@ export interface McpModule {
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
+  /** The instructions these servers gave at initialize that a model may be given: none of a plugin the run gate refuses now. */
+  instructions(serverIds: readonly string[]): ServerInstructions[];
   /** The idle and grace times of leases, and the idle time of plugin backends, now: mcp.yaml's, else the host's options, else the defaults. */
   leaseTimes(): { idleMs: number; graceMs: number; backendIdleMs: number };
   /** Reaps what a killed host left, loads the definitions, and starts releasing idle instances. */
@@ -161,6 +164,15 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     elicitations,
     reload,
     trouble,
+    instructions: (serverIds) =>
+      serverIds.flatMap((serverId) => {
+        const definition = runtime.definition(serverId);
+        const text = runtime.instructionsOf(serverId);
+        if (!definition || !text) return [];
+        // An untrusted (or changed, or uninstalled) plugin's words never reach a model, even those it gave while it was trusted.
+        if (definition.plugin && !deps.runGate.checkCached(definition.plugin, 'server').ok) return [];
+        return [{ serverId, serverName: definition.name, text }];
+      }),
     leaseTimes: times,
     async start() {
       await runtime.start();

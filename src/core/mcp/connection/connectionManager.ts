@@ -47,6 +47,8 @@ export interface ConnectionManagerOptions {
   logLevel?: (serverId: string) => LogLevel | undefined;
   /** A running instance's server said its tool list changed, and this is the new list. */
   onToolsChanged?: ConnectionDeps['onToolsChanged'];
+  /** An instance started, and these are the instructions its server gave at initialize. */
+  onInstructions?: ConnectionDeps['onInstructions'];
 }
 
 /**
@@ -214,6 +216,7 @@ export class ConnectionManager {
       lease: leaseConversation,
       oauth: this.options.oauth,
       onToolsChanged: this.options.onToolsChanged,
+      onInstructions: this.options.onInstructions,
       logLevel: () => this.options.logLevel?.(definition.id),
     });
     connection.onStateChange((state) => {

@@ -58,6 +58,8 @@ export interface ConnectionDeps {
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
   /** The level the user set for this server's log messages (`logging/setLevel`), sent to it as it starts; none: the server's own default. */
   logLevel?: () => LogLevel | undefined;
+  /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
+  onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
   onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
 }
@@ -165,6 +167,7 @@ export class ServerConnection {
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
     await tools.refresh();
     this.toolsClient = tools;
+    this.deps.onInstructions?.(this.definition, client.getInstructions());
     const level = this.deps.logLevel?.();
     if (level) await this.sendLogLevel(client, level);
   }

@@ -81,6 +81,8 @@ const PLUGIN_FACADE = [
   'previewInstall',
   'previewUninstall',
   'uninstall',
+  'contributionCopies',
+  'setSyncAiContributes',
   'listRoots',
   'addRoot',
   'removeRoot',
@@ -114,7 +116,7 @@ export function createHost(options: HostOptions = {}): Host {
     const stores = agentStores(base, store, catalog);
     const knowledge = knowledgeModule(base, models.service);
     const settingsServer = settingsServerModule();
-    const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer });
+    const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
     const tools = toolsModule(base, { mcp, registry: registry.center, runGate, catalog, agents: stores.agents, alwaysAllow: stores.alwaysAllow, knowledge: knowledge.service, resolver });
     const chat = chatModule(base, store, {
@@ -131,6 +133,7 @@ export function createHost(options: HostOptions = {}): Host {
         registry: registry.center,
         catalog,
         rescan: () => plugins.rescanAndReload(),
+        copies: plugins,
         runtime: mcp.runtime,
         snapshots: () => mcp.administration.snapshots(),
         serverSettings: mcp.settings,

@@ -3,6 +3,7 @@ import { ConversationsTable } from './chat/conversations/conversationIndex.js';
 import { AlwaysAllowTable } from './confirmation/alwaysAllowStore.js';
 import { ModelsTable } from './models/modelStore.js';
 import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
+import { HostSettingsTable } from './registry/contributionCopies.js';
 import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
 import type { LogicalTable } from './store/logicalTable.js';
 import { PluginTrustTable } from './trust/pluginTrust.js';
@@ -22,4 +23,5 @@ export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
   ServerSettingsTable,
   ConversationsTable,
   AlwaysAllowTable,
+  HostSettingsTable,
 ] as LogicalTable<unknown>[];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
 import { PermissionLevelSchema } from './mcp.js';
+import { WorkspaceRootsSchema } from './workspaceRoots.js';
 
 /** One app an agent uses (docs/rules/agents.md#what-an-agent-stores): whether its MCP and prompts are on, and which server / prompt ids are selected. */
 export const AgentUiAppSchema = z.object({
@@ -46,6 +47,12 @@ export const AgentInputSchema = z.object({
   subAgents: z.array(AgentIdSchema).default([]),
   /** Knowledge bases it may search in a chat (offered as one `knowledge_search` tool over them). */
   knowledgeBases: z.array(KnowledgeBaseIdSchema).default([]),
+  /**
+   * Its workspace roots (docs/using/agents.md#workspace-roots): absolute
+   * folder paths its MCP servers are told they may work in (`roots/list`),
+   * unless a conversation sets its own.
+   */
+  roots: WorkspaceRootsSchema.default([]),
   /**
    * The permission level of its calls to each sub-agent, by the sub-agent's
    * id: unset, a call runs without asking (`write`) and is audited like any

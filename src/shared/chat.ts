@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderFailureSchema } from './models.js';
+import { WorkspaceRootsSchema } from './workspaceRoots.js';
 
 /**
  * Conversations (docs/rules/chat.md#where-conversations-live): what is stored, what the
@@ -181,6 +182,8 @@ export const ToolMessageSchema = z.object({
   status: ToolCallStatusSchema,
   durationMs: z.number(),
   serverId: z.string().optional(),
+  /** Its server's `maxResultChars` when it ran (docs/rules/gateway.md#result-size); absent: the default. Only what the model is sent is cut. */
+  maxResultChars: z.number().int().positive().optional(),
   /** A sub-agent call: the child conversation it ran in. */
   childConversationId: z.string().optional(),
   /** The call needs the user to sign in to its server: the conversation shows a sign-in card. */
@@ -238,6 +241,8 @@ export const ConversationSchema = z.object({
   totals: ConversationTotalsSchema,
   /** The model entry this conversation was switched to; absent: the agent's. Each answer records the model that wrote it. */
   modelId: z.string().optional(),
+  /** Its own workspace roots (docs/using/chat.md#workspace-roots); absent: its agent's. */
+  roots: WorkspaceRootsSchema.optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

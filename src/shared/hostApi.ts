@@ -26,7 +26,7 @@ import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchem
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
-import { AppRegistrationSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
+import { AppRegistrationSchema, ContributionCopiesSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
 import { RunPlanSchema, TrustChangesSchema, TrustStateSchema } from './trust.js';
 import { DroppedGrantSchema, PluginUpdateSchema } from './pluginUpdate.js';
@@ -45,6 +45,8 @@ const Id = z.string().min(1).max(256);
 const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);
+/** A conversation's workspace roots as faces see them (docs/using/chat.md#workspace-roots). */
+const ConversationRootsSchema = z.object({ roots: z.array(z.string()), own: z.boolean() });
 const JsonObject = z.record(z.string(), z.unknown());
 /** Chosen by the page for one upload or one add, so it can send the parts and follow (or cancel) the add. */
 const KnowledgeJobId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -281,6 +283,9 @@ export const HostApiMethods = {
     }),
   },
   'registry.grant': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ result: z.enum(['created', 'unchanged']) }) },
+  /** Plugin servers and prompts copied into the host's own lists, and the switch (`syncAiContributes`) that copies them. */
+  'registry.copies': { params: Empty, result: ContributionCopiesSchema },
+  'registry.setSyncAiContributes': { params: z.object({ enabled: z.boolean() }).strict(), result: ContributionCopiesSchema },
   'registry.revoke': { params: z.object({ appId: Id, id: Id }).strict(), result: z.object({ removed: z.boolean() }) },
   /** Registrations whose plugin or origin is gone (marked missing), with their grants: listed, and removed with `apply`. */
   'registry.prune': { params: z.object({ apply: z.boolean().default(false) }).strict(), result: PruneResultSchema.extend({ applied: z.boolean() }) },
@@ -420,6 +425,16 @@ export const HostApiMethods = {
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
+  /**
+   * A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are
+   * its own rather than its agent's. `agentId`: the agent a conversation the chat does not store (the Playground's) is used with.
+   */
+  'conversations.roots': { params: z.object({ conversationId: ConversationId, agentId: Id.optional() }).strict(), result: ConversationRootsSchema },
+  /** Sets a conversation's own workspace roots (null: its agent's again); each must be an absolute path to a folder that exists. Its running servers are told. */
+  'conversations.setRoots': {
+    params: z.object({ conversationId: ConversationId, roots: z.array(z.string().max(4096)).max(256).nullable() }).strict(),
+    result: ConversationRootsSchema,
+  },
 
   /** Stored conversations, newest activity first (sub-agent runs only with includeChildren). */
   'conversations.list': { params: z.object({ agentId: Id.optional(), includeChildren: z.boolean().default(false) }).strict(), result: z.object({ conversations: z.array(ConversationSchema) }) },

@@ -112,6 +112,8 @@ export const ServerDefinitionSchema = z.object({
   maxTotalTimeoutMs: z.number().int().positive().optional(),
   /** How long starting may take (spawn or connect, initialize, list tools); default by transport (see connectDeadline.ts). */
   connectTimeoutMs: z.number().int().positive().optional(),
+  /** At most this many characters of one result's text reach the model (docs/rules/gateway.md#result-size); default DEFAULT_RESULT_CHARS. */
+  maxResultChars: z.number().int().positive().optional(),
   /** Tool-name glob → permission level; first match wins (docs/rules/confirmation.md#permission-levels). */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })),
   /** Tools the user switched off (raw tool names). */
@@ -140,3 +142,6 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** How long a call that keeps reporting progress may run in all, unless mcp.yaml's `maxTotalTimeout` says otherwise: 10 min. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** How many characters of one tool result's text the model is sent, unless its server says otherwise (docs/rules/gateway.md#result-size). */
+export const DEFAULT_RESULT_CHARS = 64_000;

@@ -104,3 +104,18 @@ export const HostPromptSchema = PromptConfigSchema.extend({
   source: RegistrySourceSchema.optional(),
 });
 export type HostPrompt = z.infer<typeof HostPromptSchema>;
+
+const CopyOriginSchema = z.object({ name: z.string(), pluginId: z.string(), appId: z.string() });
+
+/**
+ * Plugin servers and prompts copied into the host's own lists, and whether
+ * the data home's `syncAiContributes` switch is on
+ * (docs/rules/names-and-exposure.md#where-the-contribution-lives).
+ */
+export const ContributionCopiesSchema = z.object({
+  syncAiContributes: z.boolean(),
+  /** Server copies, with their url (`cmd://…` for a program over stdio). */
+  servers: z.array(CopyOriginSchema.extend({ url: z.string() })),
+  prompts: z.array(CopyOriginSchema.extend({ lang: z.string().optional() })),
+});
+export type ContributionCopies = z.infer<typeof ContributionCopiesSchema>;

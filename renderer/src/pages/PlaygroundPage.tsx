@@ -18,6 +18,7 @@ import { ToolResultView } from '../components/ToolResultView';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../shell/confirmations';
 import { usePendingElicitations } from '../shell/elicitations';
+import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
 
 type Flow = 'main' | 'sub';
 
@@ -194,6 +195,7 @@ export default function PlaygroundPage() {
                 <Button icon={<PlusOutlined />} loading={conversation.ending} onClick={() => void newConversation()} data-testid="playground-new-conversation">
                   {t('playground.conversation.new')}
                 </Button>
+                <WorkspaceRootsButton conversationId={conversationId} {...(agent ? { agentId: agent.id } : {})} />
               </Space>
             </Space>
           </Card>

@@ -6,6 +6,7 @@ import type { HostPromptView } from '../../../src/shared/hostPrompts';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 import { PromptEditor } from '../components/prompts/PromptEditor';
+import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 
 type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; prompt: HostPromptView };
@@ -154,6 +155,7 @@ export default function PromptsPage() {
         </Button>
       </Space>
       {body}
+      <ContributionCopiesCard part="prompts" />
       <Drawer
         open={open}
         onClose={() => setEditor({ mode: 'closed' })}

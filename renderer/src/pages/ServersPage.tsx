@@ -13,6 +13,7 @@ import { McpAdminProvider } from '../components/mcpAdmin/McpAdminContext';
 import { McpCardActions } from '../components/mcpAdmin/McpCardActions';
 import { BuiltinToolList } from '../components/mcpAdmin/BuiltinToolList';
 import { TemplateList } from '../components/mcpAdmin/TemplateList';
+import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
 
 const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
 const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);
@@ -64,6 +65,7 @@ function ServerTabs() {
       {category === 'builtin' ? <BuiltinToolList /> : null}
       {cards(category)}
       {category === 'builtin' ? <TemplateList /> : null}
+      {category === 'external' ? <ContributionCopiesCard part="servers" /> : null}
     </>
   );
 

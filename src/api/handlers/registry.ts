@@ -1,6 +1,6 @@
 import type { HandlerContext, Handlers } from './types.js';
 
-export function registryHandlers({ host, emit }: HandlerContext): Handlers<'registry.overview' | 'registry.grant' | 'registry.revoke'> {
+export function registryHandlers({ host, emit }: HandlerContext): Handlers<'registry.overview' | 'registry.grant' | 'registry.revoke' | 'registry.copies' | 'registry.setSyncAiContributes'> {
   const { registry } = host;
   return {
     'registry.overview': () => {
@@ -25,6 +25,12 @@ export function registryHandlers({ host, emit }: HandlerContext): Handlers<'regi
       const result = registry.kindOf(id) === 'server' ? registry.grantMcpServerAccess(appId, id) : registry.grantPromptAccess(appId, id);
       if (result === 'created') emit({ type: 'registry.changed' });
       return { result };
+    },
+    'registry.copies': () => host.plugins.contributionCopies(),
+    'registry.setSyncAiContributes': ({ enabled }) => {
+      const copies = host.plugins.setSyncAiContributes(enabled);
+      emit({ type: 'registry.changed' });
+      return copies;
     },
     'registry.revoke': ({ appId, id }) => {
       const removed = registry.kindOf(id) === 'server' ? registry.revokeMcpServerAccess(appId, id) : registry.revokePromptAccess(appId, id);

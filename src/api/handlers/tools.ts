@@ -8,7 +8,9 @@ export function toolHandlers({
   host,
   urls,
   emit,
-}: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'confirmations.list' | 'confirmations.respond'> {
+}: HandlerContext): Handlers<
+  'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'conversations.roots' | 'conversations.setRoots' | 'confirmations.list' | 'confirmations.respond'
+> {
   // Playground calls made with a callId, while they run.
   const running = new RunningCalls();
   return {
@@ -38,6 +40,11 @@ export function toolHandlers({
       return toolOutcome(await host.tools.call(caller, offered.name, args), urls);
     },
     'conversations.end': async ({ conversationId }) => ({ released: await host.tools.leases.end(conversationId) }),
+    'conversations.roots': ({ conversationId, agentId }) => host.mcp.roots.view(conversationId, agentId),
+    'conversations.setRoots': ({ conversationId, roots }) => {
+      host.mcp.roots.set(conversationId, roots);
+      return host.mcp.roots.view(conversationId);
+    },
     'confirmations.list': () => ({ pending: host.tools.confirmations.listPending() }),
     'confirmations.respond': ({ id, approved, scope }) => ({ answered: host.tools.confirmations.respond(id, approved, scope) }),
   };

@@ -86,6 +86,9 @@ function printAgent(io: CliIo, view: ReturnType<typeof agentView>): void {
     for (const id of app.mcpServerIds) io.out(`      server ${id}`);
     for (const id of app.promptIds) io.out(`      prompt ${id}`);
   }
+  const roots = agent.roots ?? [];
+  io.out(`  workspace roots (${roots.length}):${roots.length ? '' : ' none'}`);
+  for (const folder of roots) io.out(`    ${folder}`);
   io.out(`  servers offered (${serverIds.length}):`);
   for (const id of serverIds) io.out(`    ${id}`);
   io.out(`  prompt (${prompt.parts.map((p) => `${p.id} [${p.lang}]`).join(', ') || 'none'}):`);

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Command } from 'commander';
+import type { Host } from '../../core/host.js';
+import { WorkspaceRootsError } from '../../core/facades/errors.js';
 import type { Conversation } from '../../shared/chat.js';
 import { ExportFormatSchema } from '../../shared/chat.js';
 import { messageLines } from '../chatPrinter.js';
@@ -110,6 +113,43 @@ export function registerConversations(program: Command, cli: CliContext): void {
         if (options.json) return printJson(io, { hits });
         if (!hits.length) return io.out(`nothing found for "${text}"`);
         for (const hit of hits) io.out(`${hit.conversationId}  ${hit.title}  ${hit.role}: ${hit.snippet}`);
+      });
+    });
+
+  conversations
+    .command('roots')
+    .description("a conversation's workspace roots (the folders its MCP servers are told): show them, set its own, or --clear for its agent's")
+    .argument('<id>', 'conversation id')
+    .argument('[folders...]', 'its own folders from now on (a relative one is taken from the current folder)')
+    .option('--clear', "no roots of its own: its agent's again")
+    .action(async (id: string, folders: string[], opts: { clear?: boolean }, command: Command) => {
+      const options = globalOptions(command);
+      if (opts.clear && folders.length) throw new UsageError('give folders or --clear, not both');
+      const show = (host: Host) => {
+        const view = host.mcp.roots.view(id);
+        if (options.json) return printJson(io, { id, ...view });
+        io.out(`${id}: ${view.own ? 'its own roots' : "its agent's roots"} (${view.roots.length})`);
+        for (const folder of view.roots) io.out(`  ${folder}`);
+      };
+      const known = (host: Host) => {
+        if (!host.chat.list({ includeChildren: true }).some((c) => c.id === id)) throw new UserError(`no conversation "${id}"`, 'list them with: chatos conversations list');
+      };
+      if (!opts.clear && !folders.length) {
+        return withReadOnlyHost(options, (host) => {
+          known(host);
+          show(host);
+        });
+      }
+      await withStartedHost(options, async (host) => {
+        known(host);
+        try {
+          host.mcp.roots.set(id, opts.clear ? null : folders.map((folder) => path.resolve(folder)));
+        } catch (error) {
+          if (error instanceof WorkspaceRootsError) throw new UserError(error.message, 'give folders that exist, each once');
+          throw error;
+        }
+        await commit(host);
+        show(host);
       });
     });
 }

@@ -5,7 +5,7 @@ import { RegistryError } from '../../core/facades/errors.js';
 import type { GrantKind, PruneResult } from '../../core/facades/registry.js';
 import type { RunGateCode } from '../../core/facades/plugins.js';
 import { suggestClosest } from '../../core/facades/userInput.js';
-import type { Missing } from '../../shared/registry.js';
+import type { ContributionCopies, Missing } from '../../shared/registry.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -111,6 +111,14 @@ function printPrune(io: CliIo, result: PruneResult, applied: boolean): void {
   for (const app of result.apps) io.out(`  app ${app}: nothing provides it any more`);
 }
 
+function printCopies(io: CliIo, copies: ContributionCopies): void {
+  io.out(`syncAiContributes: ${copies.syncAiContributes ? 'on' : 'off'} (plugin servers and prompts ${copies.syncAiContributes ? 'are' : 'are not'} copied into the host's own lists)`);
+  io.out(`server copies (${copies.servers.length}):`);
+  for (const s of copies.servers) io.out(`  ${s.name}  ${s.url}  [copy of ${s.pluginId} / ${s.appId}]`);
+  io.out(`prompt copies (${copies.prompts.length}):`);
+  for (const p of copies.prompts) io.out(`  ${p.name}${p.lang ? ` (${p.lang})` : ''}  [copy of ${p.pluginId} / ${p.appId}]`);
+}
+
 export function registerRegistry(program: Command, cli: CliContext): void {
   const { io } = cli;
   const registry = program
@@ -145,6 +153,26 @@ export function registerRegistry(program: Command, cli: CliContext): void {
         else printPrune(io, result, apply);
       };
       await (apply ? withStartedHost(options, use) : withReadOnlyHost(options, use));
+      cli.exitCode = 0;
+    });
+
+  registry
+    .command('copies')
+    .description('plugin servers and prompts copied into the host\'s own lists (syncAiContributes); "on" or "off" switches the copies for every process of the data home')
+    .argument('[switch]', 'on or off (without it: show the switch and the copies)')
+    .action(async (value: string | undefined, _opts: unknown, command: Command) => {
+      if (value !== undefined && value !== 'on' && value !== 'off') throw new UsageError(`"${value}" is not a switch; use "on" or "off" (or nothing, to see the copies)`);
+      const options = globalOptions(command);
+      const use = async (host: Host) => {
+        let copies = host.plugins.contributionCopies();
+        if (value !== undefined) {
+          copies = host.plugins.setSyncAiContributes(value === 'on');
+          await commit(host);
+        }
+        if (options.json) printJson(io, copies);
+        else printCopies(io, copies);
+      };
+      await (value === undefined ? withReadOnlyHost(options, use) : withStartedHost(options, use));
       cli.exitCode = 0;
     });
 

@@ -5,6 +5,7 @@ import { HOST_APP_ID } from '../dataHome.js';
 import { normalizeName } from '../naming/names.js';
 import { defineTable } from '../store/logicalTable.js';
 import type { RecordsStore } from '../store/recordsStore.js';
+import { checkRootFolders } from '../workspaceRoots/rootFolders.js';
 
 export const AgentsTable = defineTable('agents', AgentSchema);
 
@@ -41,6 +42,8 @@ export type AppLookup = (pluginId: string, appId: string) => AppContribution | u
  * create and update, whichever face asks.
  */
 export class AgentStore {
+  private readonly savedListeners = new Set<(agent: Agent) => void>();
+
   constructor(
     private readonly store: RecordsStore,
     private readonly appOf: AppLookup = () => undefined,
@@ -53,6 +56,25 @@ export class AgentStore {
     const violations = exposureViolations(agent.uiApps, this.appOf, HOST_APP_ID);
     if (violations.length === 0) return;
     const fields = violations.map((v) => ({ path: v.at.map(String).join('.'), message: `${v.message}; ${v.hint}` }));
+    throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);
+  }
+
+  /** Every agent created or updated, whichever face saved it (its workspace roots may have changed). */
+  onSaved(listener: (agent: Agent) => void): () => void {
+    this.savedListeners.add(listener);
+    return () => this.savedListeners.delete(listener);
+  }
+
+  private saved(agent: Agent): Agent {
+    for (const listener of this.savedListeners) listener(agent);
+    return agent;
+  }
+
+  /** Its roots must be folders that exist (docs/using/agents.md#workspace-roots): one field error per folder, else the roots normalized. */
+  private checkRoots(agent: Agent): Agent {
+    const { roots, problems } = checkRootFolders(agent.roots);
+    if (problems.length === 0) return { ...agent, roots };
+    const fields = problems.map((p) => ({ path: `roots.${p.index}`, message: p.message }));
     throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);
   }
 
@@ -81,10 +103,10 @@ export class AgentStore {
       id = base;
       for (let n = 2; this.store.has(AgentsTable, id); n++) id = `${base}-${n}`;
     }
-    const agent = AgentSchema.parse({ ...data, id });
+    const agent = this.checkRoots(AgentSchema.parse({ ...data, id }));
     this.checkExposure(agent);
     this.store.put(AgentsTable, id, agent);
-    return agent;
+    return this.saved(agent);
   }
 
   /** Replaces an agent's fields with `input` (its id cannot change). */
@@ -93,10 +115,10 @@ export class AgentStore {
     if (!current) throw new AgentError('AGENT_NOT_FOUND', `no agent "${id}"`);
     const data = parseInput({ ...(input as object), id });
     // Who created it stays, whatever face edits it (the agent editor does not send it).
-    const agent = AgentSchema.parse({ ...data, id, ...(current.ownerApp && data.ownerApp === undefined ? { ownerApp: current.ownerApp } : {}) });
+    const agent = this.checkRoots(AgentSchema.parse({ ...data, id, ...(current.ownerApp && data.ownerApp === undefined ? { ownerApp: current.ownerApp } : {}) }));
     this.checkExposure(agent);
     this.store.put(AgentsTable, id, agent);
-    return agent;
+    return this.saved(agent);
   }
 
   delete(id: string): boolean {

@@ -1,8 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { isPrivateAddress } from '../mcp/auth/authFetch.js';
+import { checkedLookup, systemResolve } from '../net/checkedLookup.js';
 
 /**
  * The built-in fetch tool's HTTP (docs/using/mcp-servers.md#built-in-tools):
@@ -58,8 +59,6 @@ export interface FetchedPage {
   cut: boolean;
 }
 
-const systemResolve = (hostname: string) => new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
-
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
 
 const PRIVATE_FIX = 'private, loopback and link-local addresses are refused; if you trust this address, switch "allow private addresses" on for the fetch tool in the MCP servers page (Built-in tab)';
@@ -100,26 +99,13 @@ function fetchOnce(url: URL, options: PageFetchOptions, deadline: AbortSignal): 
   if (isIP(literal) && !options.allowPrivateAddresses && isPrivate(literal)) return Promise.reject(refusePrivate(literal));
 
   /** Set when the lookup refused: the request's error is then this, whatever net wrapped it in. */
-  let refusal: FetchError | undefined;
-  // net.connect asks this for a host name (never for an IP literal, checked above); its answer is the one address connected to.
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const usable = addresses.filter((entry) => !lookupOptions.family || entry.family === lookupOptions.family);
-        const blocked = options.allowPrivateAddresses ? undefined : usable.find((entry) => isPrivate(entry.address));
-        if (blocked) refusal = refusePrivate(blocked.address);
-        const chosen = usable[0];
-        if (refusal || !chosen) {
-          const error = refusal ?? Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
-          callback(error as NodeJS.ErrnoException, '', 4);
-          return;
-        }
-        if (lookupOptions.all) (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, [chosen]);
-        else callback(null, chosen.address, chosen.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 4),
-    );
-  };
+  let refusal: Error | undefined;
+  // net.connect asks this for a host name (never for an IP literal, checked above); the address it checked is the one connected to.
+  const lookup = checkedLookup({
+    resolve,
+    refuse: (address) => (options.allowPrivateAddresses || !isPrivate(address) ? undefined : refusePrivate(address)),
+    onRefused: (error) => (refusal = error),
+  });
 
   return new Promise<Hop>((done, fail) => {
     const client = url.protocol === 'https:' ? https : http;

@@ -352,6 +352,25 @@ export class ChatService {
     return updated;
   }
 
+  /** A stored conversation's row, or undefined when there is none with this id (a Playground's lease). */
+  row(id: string): Conversation | undefined {
+    return this.store.has(id) ? this.store.get(id) : undefined;
+  }
+
+  /**
+   * Saves a conversation's own workspace roots, already checked
+   * (docs/using/chat.md#workspace-roots); null goes back to its agent's. A
+   * turn may be running: its servers are told the change.
+   */
+  saveRoots(conversationId: string, roots: string[] | null): Conversation {
+    const updated = this.store.update(conversationId, (c) => {
+      const { roots: _previous, ...rest } = c;
+      return { ...rest, ...(roots !== null ? { roots } : {}), updatedAt: this.deps.now() };
+    });
+    this.emit({ type: 'conversations' });
+    return updated;
+  }
+
   /** Stops the turn running in this process: the stream is aborted, calls in flight are cancelled, waiting confirmations declined. */
   stop(conversationId: string): boolean {
     const controller = this.running.get(conversationId);

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '../../shared/chat.js';
 import { activeStart } from './history.js';
+import { sentChars } from './resultCap.js';
 
 /**
  * When the history nears the model's context window, older turns are
@@ -29,7 +30,8 @@ export function messageTokens(message: ConversationMessage): number {
     case 'assistant':
       return estimateTokens(message.text) + message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.argumentsText) + 8, 4);
     case 'tool':
-      return message.content.reduce((sum, item) => sum + (item.type === 'image' ? IMAGE_TOKENS : estimateTokens(item.text)), 8);
+      // What the model is sent of it: its text up to the result's cap (resultCap.ts).
+      return message.content.reduce((sum, item) => sum + (item.type === 'image' ? IMAGE_TOKENS : 0), 8) + Math.ceil(sentChars(message.content, message.maxResultChars) / 4);
   }
 }
 

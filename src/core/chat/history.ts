@@ -1,5 +1,6 @@
 import type { Attachment, ConversationMessage, SummaryMessage, ToolContentItem, UserMessage } from '../../shared/chat.js';
 import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from '../models/providers/modelRequest.js';
+import { capResult, cutNote } from './resultCap.js';
 
 /**
  * What the model is sent of a conversation's active branch: its messages in
@@ -74,9 +75,14 @@ export function historyOf(path: readonly ConversationMessage[], options: History
         }
         return;
       }
-      case 'tool':
-        messages.push({ role: 'tool', callId: message.callId, name: message.name, content: message.content.map((item) => partOf(item, options)), isError: message.isError });
+      case 'tool': {
+        // The model gets at most the result's cap; the conversation keeps (and shows) all of it.
+        const { items, cut } = capResult(message.content, message.maxResultChars);
+        const content = items.map((item) => partOf(item, options));
+        if (cut) content.push({ type: 'text', text: cutNote(cut) });
+        messages.push({ role: 'tool', callId: message.callId, name: message.name, content, isError: message.isError });
         return;
+      }
       case 'summary':
         return;
     }

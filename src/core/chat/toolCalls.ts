@@ -2,6 +2,7 @@ import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '..
 import { HOST_APP_ID } from '../dataHome.js';
 import { shownUrl } from '../mcp/config/shownUrl.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
+import { withoutStackTraces } from '../mcp/stackTrace.js';
 import { GatewayError, type Caller, type GatewayCallResult, type ToolGateway } from '../tools/toolGateway.js';
 import { callProgress, type RunningCalls } from '../tools/runningCalls.js';
 import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
@@ -58,7 +59,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk } = {}): ToolResultDraft => {
+  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number } = {}): ToolResultDraft => {
     const durationMs = waiting ? 0 : Math.round(performance.now() - started);
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
@@ -83,6 +84,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       status,
       durationMs,
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
+      ...(extra.maxResultChars === undefined ? {} : { maxResultChars: extra.maxResultChars }),
       ...(childConversationId ? { childConversationId } : {}),
       ...signIn,
     };
@@ -125,13 +127,14 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
     const status: ToolCallStatus =
       result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
-    return finish(status, content, { serverId, artifacts });
+    return finish(status, content, { serverId, artifacts, ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }) });
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));
+    // A server's words (a crash's last stderr lines, its JSON-RPC error) without their stack traces (docs/rules/gateway.md#no-stack-traces).
     if (error instanceof McpRuntimeError)
-      return finish('error', textItem(`The call failed: ${withUrlsShortened(error.message)}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
-    return finish('error', textItem(`The call failed: ${(error as Error).message}`));
+      return finish('error', textItem(`The call failed: ${withoutStackTraces(withUrlsShortened(error.message))}`), { ...(error.serverId ? { serverId: error.serverId } : {}), ...signInAsk(error) });
+    return finish('error', textItem(`The call failed: ${withoutStackTraces((error as Error).message)}`));
   } finally {
     running.end();
   }

@@ -9,6 +9,7 @@ export { ModelError } from '../models/modelError.js';
 export { ProviderError } from '../models/providers/providerError.js';
 export { KnowledgeError } from '../knowledge/knowledgeError.js';
 export { ElicitationError } from '../elicitation/elicitationError.js';
+export { WorkspaceRootsError } from '../workspaceRoots/workspaceRootsError.js';
 export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 export { McpAdminError } from '../mcp/admin/mcpAdminError.js';
 export { HostPromptError } from '../registry/hostPromptStore.js';

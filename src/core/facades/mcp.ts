@@ -8,6 +8,7 @@ import type { ReloadReport } from '../mcp/mcpRuntime.js';
 import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import type { ServerAdministration } from '../operations/serverAdministration.js';
+import type { WorkspaceRoots } from '../workspaceRoots/workspaceRoots.js';
 
 export type { ReloadReport } from '../mcp/mcpRuntime.js';
 export type { ServerTrouble } from '../mcp/serverTrouble.js';
@@ -47,4 +48,6 @@ export interface McpFacade {
   readonly signIn: Pick<McpSignIn, 'signIn' | 'cancel' | 'signOut'>;
   /** The questions servers put to the user (elicitation): faces list them, hear of them, and answer with `respond()`. */
   readonly elicitations: Pick<ElicitationService, 'on' | 'list' | 'respond'>;
+  /** Each conversation's workspace roots (roots/list): what they are, and setting a conversation's own (a WorkspaceRootsError names a bad folder). */
+  readonly roots: Pick<WorkspaceRoots, 'view' | 'set'>;
 }

@@ -1,4 +1,5 @@
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
+import type { ContributionCopies } from '../../shared/registry.js';
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { PageRegistryView } from '../../shared/pageRegistry.js';
 import type { DroppedGrant, PluginUpdate } from '../../shared/pluginUpdate.js';
@@ -67,6 +68,11 @@ export interface PluginsFacade {
   previewUninstall(pluginId: string): { dir: string; grants: DroppedGrant[] };
   /** Removes the user copy with its registrations and their grants (`purge`: its data too), and ends what it ran. */
   uninstall(pluginId: string, purge: boolean): Promise<ReturnType<typeof uninstallPlugin>>;
+
+  /** Plugin servers and prompts copied into the host's own lists, and whether the data home's `syncAiContributes` is on (docs/rules/names-and-exposure.md#where-the-contribution-lives). */
+  contributionCopies(): ContributionCopies;
+  /** Switches the copies on or off for every process of the data home, and makes (or drops) them now. */
+  setSyncAiContributes(on: boolean): ContributionCopies;
 
   /** Every plugin root with whether it exists, and the problems of the remembered-roots file. */
   listRoots(): { roots: PluginRootView[]; problems: Problem[] };

@@ -1,6 +1,16 @@
 /** SIGN_IN_NEEDED: a remote server needs the user to sign in (again, or for more permissions); SIGN_IN_FAILED: signing in went wrong at a step the message names. */
 export type McpErrorCode =
-  'SERVER_NOT_RUNNABLE' | 'SERVER_START_FAILED' | 'CONNECT_TIMEOUT' | 'SERVER_CRASHED' | 'SERVER_CLOSED' | 'CALL_TIMEOUT' | 'CALL_ABORTED' | 'SIGN_IN_NEEDED' | 'SIGN_IN_FAILED';
+  | 'SERVER_NOT_RUNNABLE'
+  | 'SERVER_START_FAILED'
+  | 'CONNECT_TIMEOUT'
+  | 'SERVER_CRASHED'
+  | 'SERVER_CLOSED'
+  | 'CALL_TIMEOUT'
+  | 'CALL_ABORTED'
+  | 'SIGN_IN_NEEDED'
+  | 'SIGN_IN_FAILED'
+  /** The server's answer was over the stdio transport's limit of one message: dropped, the server still connected. */
+  | 'ANSWER_TOO_LARGE';
 
 /**
  * Why a start failed, where the host can tell (a "test connection" says it

@@ -44,6 +44,8 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
     policy,
     logger: base.logger,
   });
+  // The roots of a stored conversation's instances are its own, else its agent's: kept on its row.
+  mcp.roots.useConversations({ row: (id) => service.row(id), save: (id, roots) => void service.saveRoots(id, roots) });
   // Sub-agents are a tool source like any other: a call of one goes through the gateway (access, level, confirmation, audit).
   tools.gateway.register(new SubAgentSource({ agents: deps.agents, maxDepth: policy.maxDepth, run: (input) => service.runSubAgent(input) }));
   const pages = new PageChat({ agents: deps.agents, chat: service, modelIds: () => deps.models.ids() });

@@ -21,10 +21,13 @@ import { ServerTroubles } from '../mcp/serverTroubles.js';
 import { ServerAdministration } from '../operations/serverAdministration.js';
 import { RUN_ALLOWED, type RunGate } from '../policy/runGate.js';
 import { ServerRequestPolicy } from '../policy/serverRequestPolicy.js';
+import type { AgentStore } from '../agents/agentStore.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { mcpValueSecretName } from '../secrets/secretStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import { ServerCallers } from '../tools/serverCallers.js';
+import { rootsFeature } from '../workspaceRoots/rootsFeature.js';
+import { WorkspaceRoots } from '../workspaceRoots/workspaceRoots.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 import type { SettingsServerModule } from './settingsServerModule.js';
@@ -38,6 +41,8 @@ export interface McpModule {
   readonly callers: ServerCallers;
   /** The questions servers put to the user (elicitation). */
   readonly elicitations: ElicitationService;
+  /** Each conversation's workspace roots, as roots/list answers them. */
+  readonly roots: WorkspaceRoots;
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
@@ -58,20 +63,35 @@ export interface McpModule {
  * per-server settings; the administration of what runs; the user's mcp.yaml
  * entries; and what is wrong with each server.
  */
-export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule }): McpModule {
+export function mcpModule(
+  base: HostBase,
+  store: RecordsStore,
+  deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule; agents: Pick<AgentStore, 'get' | 'onSaved'> },
+): McpModule {
   const { home, options } = base;
   // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
   const oauth = new OAuthService({ secrets: base.secrets, now: base.now });
   const readStoredValue = (name: string) => base.secrets.get(mcpValueSecretName(name));
   const callers = new ServerCallers();
+  // The runtime is made below; the roots ask it for its running instances only once something changes.
+  let running = (): ReturnType<McpRuntime['connections']['running']> => [];
+  const roots = new WorkspaceRoots({
+    agent: (id) => deps.agents.get(id),
+    running: () => running().map((lease) => ({ serverId: lease.serverId, lease: lease.conversationId, rootsChanged: () => lease.connection.rootsChanged() })),
+    onError: (error) => base.logger.warn(`telling a server its roots changed failed: ${(error as Error).message}`),
+  });
+  deps.agents.onSaved(() => roots.refresh());
   const elicitations = new ElicitationService({ scheduler: base.scheduler, audit: (event) => base.audit.append(elicitationDraft(event)) });
   // What a server asks the host passes this first: a call in flight from granted callers, a plugin that may run.
   const requestPolicy = new ServerRequestPolicy({
     callers,
     granted: (appId, serverId) => deps.registry.hasMcpServerAccess(appId, serverId),
     runnable: ({ definition }) => (definition.plugin ? deps.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
+    leaseApp: ({ lease }) => roots.appOf(lease),
     refused: ({ definition, lease }, method, code, reason) => {
-      const caller = callers.of(definition.id, lease)[0];
+      // A request made while idle (roots/list) is put under its conversation and the app it acts for.
+      const leaseApp = roots.appOf(lease);
+      const caller = callers.of(definition.id, lease)[0] ?? (lease !== undefined && leaseApp !== undefined ? { appId: leaseApp, conversationId: lease, flow: 'main' as const } : undefined);
       base.audit.append(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
     },
   });
@@ -94,14 +114,16 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, elicitation and log messages for now; roots, sampling and
+    // The MCP client's features, one registration each: tools, log messages, elicitation and roots for now; sampling and
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers)], requestPolicy),
+    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots)], requestPolicy),
   });
+  running = () => runtime.connections.running();
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.
   runtime.onToolsChanged((serverId) => base.events.emit({ kind: 'mcp-tools-changed', serverId }));
   runtime.connections.onRelease((release) => {
+    roots.forget(release.serverId, release.conversationId);
     if (!release.by) base.audit.append(releaseDraft(release));
   });
   const troubles = new ServerTroubles({
@@ -154,6 +176,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     builtins: narrow(builtins, ['list', 'set']),
     signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
     elicitations: narrow(elicitations, ['on', 'list', 'respond']),
+    roots: narrow(roots, ['view', 'set']),
   };
   return {
     runtime,
@@ -162,6 +185,7 @@ export function mcpModule(base: HostBase, store: RecordsStore, deps: { registry:
     facade,
     callers,
     elicitations,
+    roots,
     reload,
     trouble,
     instructions: (serverIds) =>

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { ContributionCopies } from '../../shared/registry.js';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import { backendStopDraft } from '../audit/releaseAudit.js';
@@ -21,6 +22,7 @@ import { RescanPlugins } from '../operations/rescanPlugins.js';
 import { FolderListFile, RememberedRoots } from '../plugins/rememberedRoots.js';
 import { RunGate } from '../policy/runGate.js';
 import { stopNotRunnable } from '../policy/stopNotRunnable.js';
+import { listContributionCopies, setSyncAiContributes } from '../registry/contributionCopies.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import { Fingerprinter } from '../trust/pluginFingerprint.js';
 import { blockingProblems, PluginTrust } from '../trust/pluginTrust.js';
@@ -280,6 +282,18 @@ export class PluginsModule implements PluginsFacade {
 
   uninstall(pluginId: string, purge: boolean) {
     return this.run().operations.uninstall(pluginId, purge);
+  }
+
+  contributionCopies(): ContributionCopies {
+    return listContributionCopies(this.run().registry.store);
+  }
+
+  setSyncAiContributes(on: boolean): ContributionCopies {
+    const { registry, rescan } = this.run();
+    setSyncAiContributes(registry.store, on);
+    // The rescan's registry sync makes (or drops) the copies now, from what the plugins contribute.
+    rescan.rescan();
+    return this.contributionCopies();
   }
 
   listRoots() {

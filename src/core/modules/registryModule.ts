@@ -6,6 +6,7 @@ import { HOST_DB_TABLES } from '../hostTables.js';
 import { pruneRegistry } from '../operations/registryPrune.js';
 import { RegistrySync } from '../operations/registrySync.js';
 import { notRunnableRows, type RunGate } from '../policy/runGate.js';
+import { syncAiContributesOn } from '../registry/contributionCopies.js';
 import { HostPromptStore } from '../registry/hostPromptStore.js';
 import { RegistryCenter } from '../registry/registryCenter.js';
 import { liveRegistryProblems } from '../registry/registryProblems.js';
@@ -15,6 +16,8 @@ import { narrow } from './narrow.js';
 
 export interface RegistryModule {
   readonly center: RegistryCenter;
+  /** The host's admin DB the registry lives in (its settings rows too). */
+  readonly store: RecordsStore;
   readonly sync: RegistrySync;
   readonly facade: RegistryFacade;
   /** The bootstrap of docs/rules/registry.md#bootstrap: the host's own rows, provider DBs and defaults, then the scan's plugins. */
@@ -32,7 +35,8 @@ export function registryModule(base: HostBase, store: RecordsStore, deps: { cata
     defaultsDir: base.defaultsDir,
     sessionRoot: base.sessionRoot,
     projectRoot: base.projectRoot,
-    syncAiContributes: base.options.syncAiContributes ?? false,
+    // The host option (tests, embedders) wins over the data home's setting.
+    syncAiContributes: () => base.options.syncAiContributes ?? syncAiContributesOn(store),
   });
   const hostPrompts = new HostPromptStore(store, center, () => void sync.syncHostOwn());
   // Provider DBs and defaults are read once, at start: their problems stay until the next start.
@@ -66,6 +70,7 @@ export function registryModule(base: HostBase, store: RecordsStore, deps: { cata
   };
   return {
     center,
+    store,
     sync,
     facade,
     async bootstrap(scan) {

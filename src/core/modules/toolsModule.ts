@@ -88,7 +88,13 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     search: (id, query, options) => deps.knowledge.search(id, query, options),
   });
   const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge] });
-  const callers = new Callers({ ...deps.resolver, agents: deps.agents, runGate: deps.runGate, apps: () => catalog.apps });
+  const callers = new Callers({
+    ...deps.resolver,
+    agents: deps.agents,
+    runGate: deps.runGate,
+    apps: () => catalog.apps,
+    noteAgent: (conversationId, agentId) => deps.mcp.roots.noteAgent(conversationId, agentId),
+  });
   const facade: ToolsFacade = {
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),

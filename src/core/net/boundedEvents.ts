@@ -13,6 +13,20 @@ const FLUSH_BYTES = 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
+export interface EventLimitOptions {
+  /**
+   * Instead of failing the body, end the long event so that a reader skips
+   * it (its type becomes DROPPED_EVENT: readers act on `message` events
+   * only), then send these events (whole, each ending in a blank line) and
+   * end the body: a protocol reader gets an answer it can act on (an MCP
+   * error response for the request) instead of a broken stream.
+   */
+  endWith?: () => string;
+}
+
+/** The type a cut event is given: no reader acts on it. */
+export const DROPPED_EVENT = 'chatos-dropped';
+
 /**
  * The response with its body failing, and its connection closed, when the
  * bytes since the last blank line (the end of an event: LF LF, CR CR or
@@ -21,7 +35,7 @@ const CR = 0x0d;
  * rescans what it holds at every piece it gets, so a long event costs it a
  * few scans, not one per network chunk.
  */
-export function limitEvents(response: Response, maxEventBytes: number, tooLong: () => Error): Response {
+export function limitEvents(response: Response, maxEventBytes: number, tooLong: () => Error, options: EventLimitOptions = {}): Response {
   if (!response.body) return response;
   let eventBytes = 0;
   let lineBytes = 0;
@@ -37,7 +51,8 @@ export function limitEvents(response: Response, maxEventBytes: number, tooLong: 
   const limit = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       let ended = false;
-      for (const byte of chunk) {
+      for (let i = 0; i < chunk.byteLength; i++) {
+        const byte = chunk[i]!;
         if (byte === LF && previous === CR) {
           // The LF of a CRLF: the CR already ended the line.
         } else if (byte === LF || byte === CR) {
@@ -49,8 +64,13 @@ export function limitEvents(response: Response, maxEventBytes: number, tooLong: 
         } else {
           lineBytes++;
           if (++eventBytes > maxEventBytes) {
-            controller.error(tooLong());
-            return;
+            if (!options.endWith) return controller.error(tooLong());
+            // What came before the cut is passed on (earlier events whole, this one's start), then this event is ended as a dropped one.
+            held.push(chunk.subarray(0, i));
+            heldBytes += i;
+            release(controller);
+            controller.enqueue(new TextEncoder().encode(`\nevent: ${DROPPED_EVENT}\n\n${options.endWith()}`));
+            return controller.terminate();
           }
         }
         previous = byte;

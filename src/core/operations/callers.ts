@@ -11,6 +11,8 @@ export interface CallersDeps extends AgentResolverDeps {
   agents: Pick<AgentStore, 'get' | 'list'>;
   apps(): readonly AppContribution[];
   runGate: Pick<RunGate, 'check' | 'checkCached'>;
+  /** An agent's calls in a conversation the chat does not store (the Playground's): its instances get that agent's workspace roots. */
+  noteAgent?(conversationId: string, agentId: string): void;
 }
 
 /**
@@ -35,6 +37,7 @@ export class Callers {
       );
     }
     const resolved = resolveAgent(agent, this.deps);
+    this.deps.noteAgent?.(conversationId, agent.id);
     return { caller: resolved.callerFor(flow, conversationId), problems: resolved.problems };
   }
 

@@ -20,8 +20,8 @@ export interface RegistrySyncOptions {
   defaultsDir: string;
   sessionRoot: string;
   projectRoot: string;
-  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own `mcpServers` / `prompts`. */
-  syncAiContributes: boolean;
+  /** docs/rules/names-and-exposure.md#where-the-contribution-lives: also persist plugin servers and prompts into the host's own `mcpServers` / `prompts`? Asked at every sync: the switch is a setting another process may change. */
+  syncAiContributes: () => boolean;
 }
 
 const isPluginSource = (source: RegistrySource | undefined): source is Extract<RegistrySource, { kind: 'plugin' }> => source?.kind === 'plugin';
@@ -209,8 +209,21 @@ export class RegistrySync {
     for (const app of scan.apps) plugins.set(app.providerAppId, [...(plugins.get(app.providerAppId) ?? []), `plugin:${app.pluginId}`]);
     registry.syncApps(this.baseApps, plugins);
 
-    if (this.options.syncAiContributes) this.syncHostCopies(desired, (s) => inScannedRoot(s) && !invalidDirs.has(s.pluginDir));
+    if (this.options.syncAiContributes()) this.syncHostCopies(desired, (s) => inScannedRoot(s) && !invalidDirs.has(s.pluginDir));
+    else this.dropHostCopies();
     return { report };
+  }
+
+  /** Switched off: the copies leave the host's lists (they hold no grants, and the plugins' own rows stay registered). */
+  private dropHostCopies(): void {
+    const { hostStore } = this.options;
+    const servers = hostStore.list(HostMcpServers).filter((row) => isPluginSource(row.payload.source));
+    const prompts = hostStore.list(HostPrompts).filter((row) => isPluginSource(row.payload.source));
+    if (servers.length + prompts.length === 0) return;
+    hostStore.transaction(() => {
+      for (const row of servers) hostStore.delete(HostMcpServers, row.id);
+      for (const row of prompts) hostStore.delete(HostPrompts, row.id);
+    });
   }
 
   /** `syncAiContributes` (docs/rules/names-and-exposure.md#where-the-contribution-lives): plugin servers and prompts also appear in the host's own lists. */

@@ -4,7 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
 import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, markedEnvironment, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from './childTree.js';
-import { LineBuffer } from './lineBuffer.js';
+import { GIVE_UP_FACTOR, LineBuffer, type OverlongLine } from './lineBuffer.js';
+import { megabytes, overlongIdOf, overlongIsCall, tooLargeAnswer } from './overlongAnswer.js';
 import type { PidRegistry } from './pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
@@ -17,7 +18,7 @@ export interface ProcessTransportOptions {
   env: Record<string, string>;
   cwd?: string;
   log: ServerLog;
-  /** Longest stdout line accepted; default 4 MiB. */
+  /** Longest stdout line accepted; default 4 MiB. A longer one is passed over (its request answered with an error); one GIVE_UP_FACTOR times longer closes the transport. */
   maxLineBytes?: number;
   stopTimeouts?: {
     /** How long close() waits for the server to exit on stdin EOF; default 1500 ms. */
@@ -73,9 +74,22 @@ export class ProcessTransport implements Transport {
   private readonly stderrLines = new LineBuffer(STDERR_MAX_LINE_BYTES, 'split');
   /** This process's first stderr lines: why a server that dies as it starts died (the shared log may hold other runs' lines). */
   private readonly firstStderr: string[] = [];
+  /** The ids of the requests sent and not answered yet: a line too long to read may be the answer to one of them. */
+  private readonly awaited = new Set<string | number>();
+  /** Why the transport closed itself, when it did (not the server's exit). */
+  private closedFor: string | undefined;
 
   constructor(private readonly options: ProcessTransportOptions) {
-    this.stdoutLines = new LineBuffer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 'fail');
+    this.stdoutLines = new LineBuffer(this.maxLineBytes, 'skip');
+  }
+
+  private get maxLineBytes(): number {
+    return this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  /** Why the transport ended the connection itself (a line it could not frame), if it did. */
+  get closedBecause(): string | undefined {
+    return this.closedFor;
   }
 
   get serverId(): string {
@@ -153,6 +167,7 @@ export class ProcessTransport implements Transport {
     // write callback but lets callback-less writes share one. A failed write is the stream's 'error' (logged),
     // and a server that cannot read its stdin is gone: its exit fails the calls in flight with its last words.
     const stdin = child.stdin;
+    if ('method' in message) this.trackAwaited(message);
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
     // A full pipe: wait until it drains, or fails.
     return new Promise((resolve, reject) => {
@@ -165,6 +180,13 @@ export class ProcessTransport implements Transport {
       stdin.once('drain', settle);
       stdin.once('error', settle);
     });
+  }
+
+  /** Requests sent are awaited until answered, or until the client cancels them (a cancelled request may never be answered). */
+  private trackAwaited(message: JSONRPCMessage): void {
+    const { id, method, params } = message as { id?: string | number; method?: string; params?: { requestId?: unknown } };
+    if (id !== undefined) this.awaited.add(id);
+    else if (method === 'notifications/cancelled' && (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')) this.awaited.delete(params.requestId);
   }
 
   /** Ends the connection at once, then the process tree: resolves when no process of it is left. */
@@ -197,10 +219,41 @@ export class ProcessTransport implements Transport {
 
   private onStdout(chunk: Buffer): void {
     if (this.connection.kind !== 'open') return;
-    const framed = this.stdoutLines.push(chunk, (line) => this.onStdoutLine(line));
+    const framed = this.stdoutLines.push(
+      chunk,
+      (line) => this.onStdoutLine(line),
+      (line) => this.onOverlong(line),
+    );
     if (framed) return;
-    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES} bytes; closing it`);
+    const givenUpAt = this.maxLineBytes * GIVE_UP_FACTOR;
+    this.closedFor = `it wrote a stdout line of more than ${megabytes(givenUpAt)} (the limit of one message is ${megabytes(this.maxLineBytes)}), so the connection was closed`;
+    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${givenUpAt} bytes, ${GIVE_UP_FACTOR} times the limit of ${this.maxLineBytes}; closing it`);
     void this.close();
+  }
+
+  /**
+   * A line over the limit, passed over whole: framing goes on with the next
+   * line. The request it answered (its id at one of its ends, else the only
+   * one awaited) is answered with an error saying how large it was, so the
+   * call fails at once, in those words, and the server stays connected.
+   */
+  private onOverlong(line: OverlongLine): void {
+    if (this.connection.kind !== 'open') return;
+    const id = overlongIdOf(line);
+    // Without an id to go by, the only request awaited is the one it answered, unless the line says it is the server's own call.
+    const only = this.awaited.size === 1 && !overlongIsCall(line) ? this.awaited.values().next().value : undefined;
+    const answered = id !== undefined ? (this.awaited.has(id) ? id : undefined) : only;
+    this.fault(
+      'STDOUT_LINE_TOO_LONG',
+      `MCP server "${this.serverId}" wrote a stdout line of ${line.bytes} bytes, over the limit of ${this.maxLineBytes}: it was dropped${answered === undefined ? '' : ` (the answer to request ${answered})`}; the connection goes on`,
+    );
+    if (answered === undefined) return;
+    this.awaited.delete(answered);
+    try {
+      this.onmessage?.(tooLargeAnswer(answered, line.bytes, this.maxLineBytes));
+    } catch (error) {
+      this.report(error);
+    }
   }
 
   private onStdoutLine(bytes: Buffer): void {
@@ -219,6 +272,7 @@ export class ProcessTransport implements Transport {
       this.fault('INVALID_JSONRPC', `MCP server "${this.serverId}" wrote JSON that is not a JSON-RPC message: ${preview(line)}`);
       return;
     }
+    if (!('method' in message) && message.id !== undefined) this.awaited.delete(message.id);
     try {
       this.onmessage?.(message);
     } catch (error) {

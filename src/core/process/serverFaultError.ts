@@ -7,7 +7,7 @@ export type ServerFaultCode =
   | 'NON_JSON_STDOUT'
   /** A stdout line that is JSON but not a JSON-RPC message: logged, the connection goes on. */
   | 'INVALID_JSONRPC'
-  /** A stdout line over `maxLineBytes`: the transport closes (the stream can no longer be framed). */
+  /** A stdout line over `maxLineBytes`: passed over (its request answered with an error); 16 times over it, the transport closes. */
   | 'STDOUT_LINE_TOO_LONG'
   /** The command could not be started (not found, not executable, bad cwd). */
   | 'SPAWN_FAILED'

@@ -2,6 +2,7 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { KnowledgeService } from '../knowledge/knowledgeService.js';
+import type { PluginsFacade } from '../facades/plugins.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { stateOfLeases, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
@@ -16,6 +17,8 @@ export interface SettingsContextDeps {
   catalog: Pick<PluginCatalog, 'plugins' | 'apps' | 'problems'>;
   /** The host's rescan operation: scans the plugin roots, syncs the registry, reloads the servers when plugins changed. */
   rescan: () => Promise<unknown>;
+  /** The copies of plugin servers and prompts in the host's lists, and their switch. */
+  copies: Pick<PluginsFacade, 'contributionCopies' | 'setSyncAiContributes'>;
   runtime: Pick<McpRuntime, 'allDefinitions' | 'cachedTools'>;
   /** What runs now, per server (the host's server administration). */
   snapshots: () => ServerSnapshot[];
@@ -42,6 +45,8 @@ export function createSettingsContext(deps: SettingsContextDeps): SettingsContex
       apps: () => deps.catalog.apps,
       problems: () => deps.catalog.problems,
       rescan: () => deps.rescan(),
+      copies: () => deps.copies.contributionCopies(),
+      setSyncAiContributes: (on) => deps.copies.setSyncAiContributes(on),
     },
     servers: {
       list(): SettingsServerView[] {

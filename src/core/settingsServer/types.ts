@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ContributionCopies } from '../../shared/registry.js';
 import type { z } from 'zod';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RiskLevel } from '../../shared/confirmation.js';
@@ -44,6 +45,9 @@ export interface SettingsContext {
     problems(): Problem[];
     /** Scans the plugin roots again, syncs the registry with the result and reloads the servers when plugins changed. */
     rescan(): Promise<unknown>;
+    /** Plugin servers and prompts copied into the host's own lists, and the switch that copies them (docs/rules/names-and-exposure.md#where-the-contribution-lives). */
+    copies(): ContributionCopies;
+    setSyncAiContributes(on: boolean): ContributionCopies;
   };
   servers: {
     list(): SettingsServerView[];

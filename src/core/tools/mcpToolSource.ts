@@ -4,6 +4,7 @@ import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from
 import type { Lease } from '../mcp/connection/connectionManager.js';
 import type { ToolList } from '../mcp/frozen.js';
 import type { McpRuntime } from '../mcp/mcpRuntime.js';
+import { failedResultWithoutStacks } from '../mcp/stackTrace.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 import type { ServerSettings, ServerSettingsRow } from '../mcp/settings/serverSettings.js';
 import { defaultToolPrefix } from '../naming/names.js';
@@ -374,8 +375,11 @@ export class McpToolSource implements ToolSource {
     } finally {
       end?.();
     }
-    const { result, artifacts } = storeImageArtifacts(raw, options?.artifactsDir ?? this.deps.artifactsDir, server.id, call.tool.rawName, this.deps.now());
-    return reminders.length ? { result, artifacts, reminders } : { result, artifacts };
+    // A failed result's text reaches every face without the server's stack trace (docs/rules/gateway.md#no-stack-traces).
+    const { result, artifacts } = storeImageArtifacts(failedResultWithoutStacks(raw), options?.artifactsDir ?? this.deps.artifactsDir, server.id, call.tool.rawName, this.deps.now());
+    const out: SourceResult = reminders.length ? { result, artifacts, reminders } : { result, artifacts };
+    if (server.maxResultChars !== undefined) out.maxResultChars = server.maxResultChars;
+    return out;
   }
 
   /** `_meta` per definition (it depends on the server alone; definitions are replaced, never mutated), and whether the server is told the caller. */

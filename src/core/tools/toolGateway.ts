@@ -70,6 +70,8 @@ export interface GatewayCallResult {
   durationMs: number;
   /** The caller cancelled it and it stopped (a sub-agent's run). */
   cancelled?: boolean;
+  /** Its server's cap on what the model is sent of the result (docs/rules/gateway.md#result-size); absent: the default. */
+  maxResultChars?: number;
 }
 
 export interface ToolGatewayDeps {
@@ -278,7 +280,16 @@ export class ToolGateway {
     const { result } = out;
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, out.cancelled ? 'cancelled' : result.isError ? 'tool-error' : 'ok', undefined, result, out.audit));
     const all = out.reminders ? [...reminders, ...out.reminders] : reminders;
-    return { result, tool: context.tool, decision, artifacts: out.artifacts ?? NO_ARTIFACTS, reminders: all, durationMs: ended - started, ...(out.cancelled ? { cancelled: true } : {}) };
+    return {
+      result,
+      tool: context.tool,
+      decision,
+      artifacts: out.artifacts ?? NO_ARTIFACTS,
+      reminders: all,
+      durationMs: ended - started,
+      ...(out.cancelled ? { cancelled: true } : {}),
+      ...(out.maxResultChars === undefined ? {} : { maxResultChars: out.maxResultChars }),
+    };
   }
 }
 

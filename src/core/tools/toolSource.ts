@@ -104,6 +104,8 @@ export interface SourceResult {
   /** The caller cancelled it and it stopped (a sub-agent's run, stopped by Stop or by its card's Cancel). */
   cancelled?: boolean;
   audit?: AuditNote;
+  /** Its server's cap on what the model is sent of a result (docs/rules/gateway.md#result-size); absent: the default. */
+  maxResultChars?: number;
 }
 
 export interface ToolSource {

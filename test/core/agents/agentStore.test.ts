@@ -43,6 +43,7 @@ describe('AgentStore', () => {
         systemPrompt: '',
         subAgents: [],
         knowledgeBases: [],
+        roots: [],
       });
       expect(host.agents.get('writer')).toEqual(created);
       expect(host.agents.get('nobody')).toBeUndefined();
@@ -50,7 +51,7 @@ describe('AgentStore', () => {
 
       // Update replaces every field; the id stays, even if the input names another.
       const updated = host.agents.update('writer', { id: 'other', name: 'Writer 2', language: 'en' });
-      expect(updated).toEqual({ id: 'writer', name: 'Writer 2', description: '', hostAppId: 'chatos', language: 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] });
+      expect(updated).toEqual({ id: 'writer', name: 'Writer 2', description: '', hostAppId: 'chatos', language: 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [], roots: [] });
       expect(host.agents.get('writer')).toEqual(updated);
       expect(host.agents.get('other')).toBeUndefined();
 

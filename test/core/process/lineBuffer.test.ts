@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineBuffer } from '../../../src/core/process/lineBuffer.js';
+import { LineBuffer, OVERLONG_EDGE_BYTES, type OverlongLine } from '../../../src/core/process/lineBuffer.js';
 
 function feed(buffer: LineBuffer, chunks: string[]): { lines: string[]; ok: boolean[] } {
   const lines: string[] = [];
@@ -9,25 +9,56 @@ function feed(buffer: LineBuffer, chunks: string[]): { lines: string[]; ok: bool
 
 describe('LineBuffer', () => {
   it('joins lines across chunks and splits several in one chunk', () => {
-    const buffer = new LineBuffer(100, 'fail');
+    const buffer = new LineBuffer(100, 'skip');
     expect(feed(buffer, ['{"a":', '1}\n{"b":2}\n{"c"', ':3}\n\n'])).toEqual({ lines: ['{"a":1}', '{"b":2}', '{"c":3}', ''], ok: [true, true, true] });
     expect(buffer.pendingBytes).toBe(0);
   });
 
-  it("'fail': a line over the limit ends the stream, and never holds more than the limit", () => {
-    const buffer = new LineBuffer(10, 'fail');
+  it("'skip': a line over the limit is passed over to its newline, keeping only its ends, and framing goes on", () => {
+    const buffer = new LineBuffer(10, 'skip');
     const lines: string[] = [];
-    expect(buffer.push(Buffer.from('0123456789'), (line) => lines.push(line.toString()))).toBe(true);
+    const overlong: { bytes: number; head: string; tail: string }[] = [];
+    const push = (chunk: string) =>
+      buffer.push(
+        Buffer.from(chunk),
+        (line) => lines.push(line.toString()),
+        (line) => overlong.push({ bytes: line.bytes, head: line.head.toString(), tail: line.tail.toString() }),
+      );
+    expect(push('ok\n0123456789')).toBe(true);
     expect(buffer.pendingBytes).toBe(10);
-    expect(buffer.push(Buffer.from('x'), (line) => lines.push(line.toString()))).toBe(false);
+    // The held part is no longer held once the line is known to be over the limit.
+    expect(push('abc')).toBe(true);
     expect(buffer.pendingBytes).toBe(0);
-    expect(buffer.push(Buffer.from('ok\n'), (line) => lines.push(line.toString()))).toBe(false);
-    expect(lines).toEqual([]);
+    expect(push('def\nnext\n')).toBe(true);
+    expect(lines).toEqual(['ok', 'next']);
+    expect(overlong).toEqual([{ bytes: 16, head: '0123456789abcdef', tail: '0123456789abcdef' }]);
   });
 
-  it("'fail': a complete line over the limit within one chunk fails too, after the lines before it", () => {
-    const buffer = new LineBuffer(5, 'fail');
-    expect(feed(buffer, ['ok\ntoo long\n'])).toEqual({ lines: ['ok'], ok: [false] });
+  it("'skip': the ends kept of a long line are its first and last OVERLONG_EDGE_BYTES", () => {
+    const buffer = new LineBuffer(1_000, 'skip');
+    const seen: OverlongLine[] = [];
+    const body = `{"id":7,${'x'.repeat(5_000)},"end":1}`;
+    for (let i = 0; i < body.length; i += 333)
+      buffer.push(
+        Buffer.from(body.slice(i, i + 333)),
+        () => undefined,
+        (line) => seen.push(line),
+      );
+    buffer.push(
+      Buffer.from('\n'),
+      () => undefined,
+      (line) => seen.push(line),
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.bytes).toBe(body.length);
+    expect(seen[0]!.head.toString()).toBe(body.slice(0, OVERLONG_EDGE_BYTES));
+    expect(seen[0]!.tail.toString()).toBe(body.slice(-OVERLONG_EDGE_BYTES));
+  });
+
+  it("'skip': a line past giveUpBytes ends the stream, never holding more than the limit", () => {
+    const buffer = new LineBuffer(10, 'skip', 40);
+    expect(feed(buffer, ['x'.repeat(30), 'x'.repeat(30), 'ok\n'])).toEqual({ lines: [], ok: [true, false, false] });
+    expect(buffer.pendingBytes).toBe(0);
   });
 
   it("'split': a long line comes out in pieces of the limit", () => {

@@ -48,16 +48,17 @@ describe('ProcessTransport: stdout and stderr', () => {
     expect(faults[1]).toContain('DEBUG: this line is not JSON-RPC');
   });
 
-  it('a stdout line over maxLineBytes is a fault that closes the transport, never a host crash', async () => {
+  it('a stdout line 16 times over maxLineBytes is a fault that closes the transport, never a host crash', async () => {
     const { client, transport, log, errors } = await connectNode([serverScript], { maxLineBytes: 64 * 1024 });
     const closed = new Promise<void>((resolve) => (client.onclose = resolve));
-    // 8 MiB without a newline: the host must give up at 64 KiB, not buffer it all.
+    // 8 MiB without a newline: the host must give up at 16 x 64 KiB, not buffer (or wait for) it all.
     await expect(client.callTool({ name: 'hugeLine', arguments: { bytes: 8 * 1024 * 1024 } })).rejects.toThrow(/Connection closed/);
     await closed;
     await transport.close();
 
     expect(codesOf(errors)).toContain('STDOUT_LINE_TOO_LONG');
-    expect(log.tail(10, 'fault').some((entry) => entry.text.includes('over 65536 bytes'))).toBe(true);
+    expect(log.tail(10, 'fault').some((entry) => entry.text.includes('over 1048576 bytes, 16 times the limit of 65536'))).toBe(true);
+    expect(transport.closedBecause).toBe('it wrote a stdout line of more than 1 MB (the limit of one message is 0.1 MB), so the connection was closed');
     expect(isRunning(transport.pid!)).toBe(false);
     expect(groupOf(transport.pid!)).toEqual([]);
   });

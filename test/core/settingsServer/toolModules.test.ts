@@ -69,6 +69,8 @@ describe('tool modules follow one file per domain (docs/rules/settings-server.md
       rescan_apps: 'write',
       list_registry_servers: 'read',
       list_registry_prompts: 'read',
+      list_contribution_copies: 'read',
+      set_sync_ai_contributes: 'write',
       grant_access: 'confirm',
       revoke_access: 'confirm',
       list_mcp_servers: 'read',

@@ -12,6 +12,7 @@ import { SubAgentConfirm, type SubAgentLevels } from './SubAgentConfirm';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
 import { isHostEntry, OwnServersCard } from './OwnServersCard';
+import { FolderListInput } from '../workspaceRoots/FolderListInput';
 
 /** The editor's values: the agent's own fields (docs/rules/agents.md#what-an-agent-stores). */
 interface Draft {
@@ -29,6 +30,8 @@ interface Draft {
   subAgentPermissions?: SubAgentLevels;
   /** Knowledge bases it may search (knowledge_search, offered by the gateway). */
   knowledgeBases: string[];
+  /** Its workspace roots: the folders its servers are told (roots/list). */
+  roots: string[];
 }
 
 const PREVIEW_DELAY_MS = 300;
@@ -46,6 +49,7 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
     systemPrompt: draft.systemPrompt ?? '',
     subAgents: draft.subAgents ?? [],
     knowledgeBases: draft.knowledgeBases ?? [],
+    roots: draft.roots ?? [],
   };
   if (draft.modelId) agent.modelId = draft.modelId;
   // A level is kept for the sub-agents it still has; the agent keeps levels it was given elsewhere (its JSON) the same way.
@@ -125,8 +129,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             subAgents: agent.subAgents,
             subAgentPermissions: agent.subAgentPermissions ?? {},
             knowledgeBases: agent.knowledgeBases ?? [],
+            roots: agent.roots ?? [],
           }
-        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [] },
+        : { id: '', name: '', description: '', hostAppId: 'chatos', language: i18n.language === 'zh' ? 'zh' : 'en', uiApps: [], systemPrompt: '', subAgents: [], knowledgeBases: [], roots: [] },
     [agent, i18n.language],
   );
   const [draft, setDraft] = useState<Draft>(initial);
@@ -329,6 +334,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
                         placeholder={t('agents.field.knowledgeBasesPlaceholder')}
                         data-testid="agent-knowledge-bases"
                       />
+                    </Form.Item>
+                    <Form.Item label={t('workspaceRoots.field')} name="roots" extra={t('workspaceRoots.fieldHelp')}>
+                      <FolderListInput testId="agent-roots" />
                     </Form.Item>
                     <Form.Item
                       label={t('agents.field.subAgents')}

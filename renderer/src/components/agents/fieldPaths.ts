@@ -27,6 +27,8 @@ export function formFieldOf(path: string): FieldPath | undefined {
   const parts = parseFieldPath(path);
   const [head, index, field] = parts;
   if (parts.length === 1 && typeof head === 'string' && TOP_FIELDS.has(head)) return [head];
+  // A bad folder (`roots.1`) goes to the one box of folders; its message names the folder.
+  if (head === 'roots' && parts.length <= 2) return ['roots'];
   if (head === 'uiApps' && typeof index === 'number' && typeof field === 'string' && APP_FIELDS.has(field)) return ['uiApps', index, field];
   return undefined;
 }

@@ -86,6 +86,8 @@ function StoppedBanner({ state, onResume }: { state: ConversationState; onResume
 /** Title, agent, model, totals and export: apart from the messages, so a streaming answer does not re-render it. */
 // The model menu loads after the page: it is a menu in the header, and the Chat page stays within its JS budget.
 const ModelSwitch = lazy(() => import('./ModelSwitch').then((m) => ({ default: m.ModelSwitch })));
+// Its workspace folders: a button in the header, loaded after the page like the model menu.
+const WorkspaceRootsButton = lazy(() => import('../workspaceRoots/WorkspaceRootsButton').then((m) => ({ default: m.WorkspaceRootsButton })));
 
 const ChatHeader = memo(function ChatHeader({
   title,
@@ -113,6 +115,7 @@ const ChatHeader = memo(function ChatHeader({
           </Tag>
           <Suspense fallback={null}>
             <ModelSwitch {...model} />
+            <WorkspaceRootsButton conversationId={model.conversationId} />
           </Suspense>
           <ConversationTotalsText totals={totals} />
         </Space>

@@ -1,7 +1,9 @@
-import { lookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { readBodyBytes } from '../../net/boundedBody.js';
+import { checkedLookup, systemResolve } from '../../net/checkedLookup.js';
+import { lookupFetch } from '../../net/lookupFetch.js';
 import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
 
 /**
@@ -13,7 +15,9 @@ import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
  * - only http(s); plain http only to the MCP server's own host or loopback;
  * - no private, loopback or link-local address unless it is the MCP
  *   server's own host (a metadata document cannot point ChatOS at the
- *   user's router or cloud metadata service);
+ *   user's router or cloud metadata service), checked again on the
+ *   address the request connects to (checkedLookup: a name that answers
+ *   a public address first and a private one next cannot get around it);
  * - a deadline per request, body included (a slow document fails);
  * - a size limit on every body (a huge document fails before it is parsed);
  * - a redirect back to a url already fetched (a loop) fails.
@@ -67,20 +71,23 @@ export interface AuthFetchOptions {
   step?: () => OAuthStep;
   timeoutMs?: number;
   maxBytes?: number;
-  /** Resolves a host name (tests may point one at loopback). */
-  resolve?: (hostname: string) => Promise<string[]>;
+  /** Resolves a host name, for the check and for the connection (tests may point one at loopback). */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
+  /** What requests are sent with; default a fetch that connects through the checked lookup. */
   base?: FetchLike;
   /** Told of every refusal, before it is thrown. */
   onRefusal?: (error: OAuthStepError) => void;
 }
 
-const resolveAll = async (hostname: string) => (await lookup(hostname, { all: true })).map((entry) => entry.address);
+const PRIVATE_REFUSAL = {
+  why: "it points at a private or loopback address that is not the MCP server's own host",
+  fix: "only the MCP server's own host may be on a private network; the server's metadata is wrong or hostile, tell its operator",
+};
 
 export function authFetch(options: AuthFetchOptions): FetchLike {
-  const base = options.base ?? fetch;
   const timeoutMs = options.timeoutMs ?? AUTH_FETCH_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? AUTH_FETCH_MAX_BYTES;
-  const resolve = options.resolve ?? resolveAll;
+  const resolve = options.resolve ?? systemResolve;
   const stepOf = options.step ?? (() => 'discovery' as const);
   const own = options.serverUrl.hostname;
   const fetched = new Set<string>();
@@ -92,6 +99,17 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
       options.onRefusal?.(error);
       return error;
     };
+    // The connection's own lookup checks the address it connects to (the MCP server's own host may be private).
+    let refusedAtConnect: OAuthStepError | undefined;
+    const base =
+      options.base ??
+      lookupFetch(
+        checkedLookup({
+          resolve,
+          refuse: (address) => (url.hostname === own || !isPrivateAddress(address) ? undefined : refuse(PRIVATE_REFUSAL.why, PRIVATE_REFUSAL.fix)),
+          onRefused: (error) => (refusedAtConnect = error as OAuthStepError),
+        }),
+      );
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw refuse(`a ${url.protocol} url is not fetched`, 'the server or its authorization server is misconfigured: its metadata must name https urls; tell its operator');
     const ownHost = url.hostname === own;
@@ -101,16 +119,11 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
     if (!ownHost) {
       let addresses: string[];
       try {
-        addresses = isIP(bare(url.hostname)) ? [bare(url.hostname)] : await resolve(url.hostname);
+        addresses = isIP(bare(url.hostname)) ? [bare(url.hostname)] : (await resolve(url.hostname)).map((entry) => entry.address);
       } catch (error) {
         throw refuse(`its host could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`, 'check your network connection, then sign in again');
       }
-      if (addresses.some(isPrivateAddress)) {
-        throw refuse(
-          "it points at a private or loopback address that is not the MCP server's own host",
-          "only the MCP server's own host may be on a private network; the server's metadata is wrong or hostile, tell its operator",
-        );
-      }
+      if (addresses.some(isPrivateAddress)) throw refuse(PRIVATE_REFUSAL.why, PRIVATE_REFUSAL.fix);
     }
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
@@ -134,6 +147,7 @@ export function authFetch(options: AuthFetchOptions): FetchLike {
       return new Response(await readBodyBytes(response, { maxBytes, tooLarge }), head);
     } catch (error) {
       if (error instanceof OAuthStepError) throw error;
+      if (refusedAtConnect) throw refusedAtConnect;
       if (deadline.aborted) throw refuse(`it did not answer within ${timeoutMs / 1000} s`, 'check your network connection and that the server is up, then sign in again');
       throw error;
     }

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HostCallToolResultSchema } from '../connection/callToolResult.js';
+import { callToolAsTask } from './toolTask.js';
 
 /**
  * The least time between two re-lists a server's list-changed notifications
@@ -35,6 +36,7 @@ export class ToolsClient {
   /** Asks the server for its tools now. */
   async refresh(): Promise<void> {
     this.tools = (await this.client.listTools()).tools;
+    this.taskTools = new Set(this.tools.filter((tool) => tool.execution?.taskSupport === 'required').map((tool) => tool.name));
   }
 
   /** Re-lists on the server's notifications/tools/list_changed, coalesced: one re-list in flight, the changes announced meanwhile in one more. */
@@ -71,8 +73,12 @@ export class ToolsClient {
     } while (this.again);
   }
 
-  /** One tools/call, its result read as the host reads results (images kept, nothing else widened). */
+  /** Tools the server runs only as tasks (`execution.taskSupport: required`), from the last list. */
+  private taskTools = new Set<string>();
+
+  /** One tools/call, its result read as the host reads results (images kept, nothing else widened); a tool that requires it, as a task. */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    if (this.taskTools.has(name)) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
     return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
   }
 }

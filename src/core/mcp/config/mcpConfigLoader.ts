@@ -387,6 +387,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     timeoutMs: entry.timeout,
     ...(entry.maxTotalTimeout === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeout }),
     ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
+    ...(entry.maxResultChars === undefined ? {} : { maxResultChars: entry.maxResultChars }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
     disabledTools: entry.disabledTools,
     disabled: entry.disabled,

@@ -20,6 +20,9 @@ export const SERVER_ID_PATTERN = MCP_SERVER_NAME_PATTERN;
 /** setTimeout fires at once for delays above 2^31-1 ms, so a larger timeout would mean none. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
+/** The highest `maxResultChars`: about a million tokens, more than any model's window. */
+export const MAX_RESULT_CHARS = 4_000_000;
+
 /**
  * YAML writes an empty block (`env:` with nothing under it) as null. Users
  * mean "none", so null and a missing key both read as the empty value.
@@ -94,6 +97,8 @@ export const McpServerEntrySchema = z.object({
   maxTotalTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Milliseconds to start: spawn or connect, initialize, list tools (default 30 s for a url, 2 min for a command). */
   connectTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
+  /** Characters of one result's text the model is sent (default 64 000); the user sees the whole result. */
+  maxResultChars: z.number().int().min(1_000).max(MAX_RESULT_CHARS).optional(),
   /** Tool-name glob → permission level; the map's order is the match order (first match wins). */
   permissions: orEmpty(ownRecord(PermissionLevelSchema), emptyRecord),
   disabled: z.boolean().default(false),
@@ -139,6 +144,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   timeout: 'use a whole number of milliseconds, e.g. "timeout: 60000"',
   connectTimeout: 'use a whole number of milliseconds, e.g. "connectTimeout: 30000"',
   maxTotalTimeout: 'use a whole number of milliseconds, at least the timeout, e.g. "maxTotalTimeout: 600000" (10 min)',
+  maxResultChars: 'use a whole number of characters from 1000 to 4000000, e.g. "maxResultChars: 64000"',
   permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
   disabled: 'use true or false',
   disabledTools: "use a list of raw tool names, e.g. disabledTools: ['browser_close']",

@@ -330,7 +330,14 @@ export class ConnectionManager {
 
   /** Every running instance of a server, each conversation's. */
   runningOf(serverId: string): ServerConnection[] {
-    return [...this.leases.values()].filter((lease) => lease.serverId === serverId && lease.connection.state.kind === 'running').map((lease) => lease.connection);
+    return this.running()
+      .filter((lease) => lease.serverId === serverId)
+      .map((lease) => lease.connection);
+  }
+
+  /** Every running instance now, with the conversation whose it is. */
+  running(): Lease[] {
+    return [...this.leases.values()].filter((lease) => lease.connection.state.kind === 'running');
   }
 
   /** The running connection of a server, any conversation's; for listing tools without starting another. */

@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
@@ -12,8 +12,11 @@ import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { ClientFeatures } from '../client/clientFeatures.js';
 import type { ToolsClient } from '../client/toolsClient.js';
+import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
+import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
+import { withoutStackTraces } from '../stackTrace.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
 import { serverEnvironment } from '../../process/serverEnvironment.js';
@@ -285,9 +288,12 @@ export class ServerConnection {
     if (!checked.ok) throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" cannot be connected to: ${checked.message}; ${checked.hint}`, def.id, checked.hint, 'URL_REFUSED');
     // With sign-in, the static headers go to the server's own url only (never to its authorization server).
     const auth = this.deps.oauth?.forConnection(await oauthTargetOf(def, this.deps.hostEnv, this.deps.readStoredValue), headers.values);
+    // Every answer is bounded before the SDK holds it (boundedMcpFetch), signed in or not.
     const transport = new StreamableHTTPClientTransport(
       checked.url,
-      auth ? { authProvider: auth.authProvider, fetch: auth.fetch, sessionId: def.transport.sessionId } : { requestInit: { headers: headers.values }, sessionId: def.transport.sessionId },
+      auth
+        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch), sessionId: def.transport.sessionId }
+        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(), sessionId: def.transport.sessionId },
     );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);
@@ -333,7 +339,11 @@ export class ServerConnection {
       // A close while starting is the start failing: start() says why once (in its error state), not as a crash too.
       if (this.state.kind === 'running') {
         const exit = transport instanceof ProcessTransport ? transport.exitInfo : undefined;
-        this.crashed = `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
+        // The transport may have ended it itself (a line it could not frame): that is what happened, not a crash.
+        const closedBecause = transport instanceof ProcessTransport ? transport.closedBecause : undefined;
+        this.crashed = closedBecause
+          ? `server "${this.definition.id}" was disconnected: ${closedBecause}`
+          : `server "${this.definition.id}" stopped unexpectedly${exit ? ` (exit code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})` : ''}${this.stderrTail()}`;
         this.deps.log.append('lifecycle', this.crashed);
         this.setState({ kind: 'error', message: this.crashed, at: this.deps.now() });
       }
@@ -358,7 +368,12 @@ export class ServerConnection {
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
       if (signIn) throw signIn;
+      if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
+        throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
+      }
       if ((error as { code?: number }).code === -32001) throw this.timedOut(name, error as { data?: unknown }, abort);
+      // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
+      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', stop);
@@ -394,6 +409,12 @@ export class ServerConnection {
       resetTimeoutOnProgress: true,
       maxTotalTimeout: Math.max(timeout, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
     };
+  }
+
+  /** Tells the running server the client's roots changed (docs/using/agents.md#workspace-roots); nothing while it is not running. */
+  async rootsChanged(): Promise<void> {
+    if (this.state.kind !== 'running' || !this.client) return;
+    await this.client.sendRootsListChanged();
   }
 
   /** Waits for in-flight calls (at most `graceMs`), then ends the server and its whole process tree. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RegistryMcpServer, RegistryPrompt } from '../../../shared/registry.js';
+import type { ContributionCopies, RegistryMcpServer, RegistryPrompt } from '../../../shared/registry.js';
 import type { GrantKind } from '../../registry/registryCenter.js';
 import { shownUrl } from '../../mcp/config/shownUrl.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
@@ -68,6 +68,10 @@ const promptView = (prompt: RegistryPrompt, grantedTo: string[]) => ({
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The copies as the model may see them: each url only as whereOf shows it. */
+const copiesView = (copies: ContributionCopies): ContributionCopies => ({ ...copies, servers: copies.servers.map((s) => ({ ...s, url: whereOf(s.url) })) });
+const copiesText = (copies: ContributionCopies) => `${plural(copies.servers.length, 'server')} and ${plural(copies.prompts.length, 'prompt')} copied`;
+
 export const registryModule: ToolModule = {
   domain: 'registry',
   tools: [
@@ -95,6 +99,30 @@ export const registryModule: ToolModule = {
         const rows = app === undefined ? ctx.registry.listPrompts() : ctx.registry.getPromptsForApp(app);
         const prompts = rows.map((p) => promptView(p, granted.get(p.id) ?? []));
         return dataResult(`${plural(prompts.length, 'prompt')}${app === undefined ? '' : ` visible to "${app}"`}.`, { ...(app === undefined ? {} : { for: app }), prompts });
+      },
+    }),
+    defineTool({
+      name: 'list_contribution_copies',
+      description:
+        "Whether plugin servers and prompts are also copied into the host's own lists (the syncAiContributes switch), and the copies there now, each with the plugin and app it is a copy of. Copies are listed for reference: they hold no grants and nothing runs from them.",
+      permission: 'read',
+      inputSchema: {},
+      async handler(_args, ctx) {
+        const copies = copiesView(ctx.plugins.copies());
+        return dataResult(`syncAiContributes is ${copies.syncAiContributes ? 'on' : 'off'}: ${copiesText(copies)}.`, copies);
+      },
+    }),
+    defineTool({
+      name: 'set_sync_ai_contributes',
+      description:
+        "Switch the copies of plugin servers and prompts in the host's own lists on or off, for every window and command of this data home. A copy holds no grant and runs nothing, so either way no app or agent may do more.",
+      permission: 'write',
+      // Only what is listed changes (no grant, no server): either value is low-risk.
+      lowRisk: { enabled: 'any' },
+      inputSchema: { enabled: z.boolean().describe('true: copy them; false: remove the copies') },
+      async handler({ enabled }, ctx) {
+        const copies = copiesView(ctx.plugins.setSyncAiContributes(enabled));
+        return dataResult(`syncAiContributes is now ${enabled ? 'on' : 'off'}: ${copiesText(copies)}.`, copies);
       },
     }),
     defineTool({

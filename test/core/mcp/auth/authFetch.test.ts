@@ -26,3 +26,30 @@ describe('the sign-in fetch bounds every body', { timeout: 60_000 }, () => {
     expect(await response.text()).toBe(`{"issuer":"${'y'.repeat(100 * 1024)}`);
   });
 });
+
+/** DNS rebinding: the address checked is the address connected to (docs/rules/security.md#outgoing-requests). */
+describe('the sign-in fetch connects to the address it checked', { timeout: 60_000 }, () => {
+  it('a name that answers a public address to the check and loopback next is refused at the connection, and nothing is sent', async () => {
+    const server = await startEndlessServer({ head: '{"issuer":"x"}', total: 0 });
+    const port = new URL(server.url).port;
+    let lookups = 0;
+    // The first answer passes the check; the next (the connection's) points at this machine.
+    const resolve = async () => [{ address: lookups++ === 0 ? '93.184.215.14' : '127.0.0.1', family: 4 }];
+    const fetch = authFetch({ serverUrl: new URL('https://mcp.example.com/mcp'), step: () => 'authorization-server', resolve });
+    const error = await fetch(`https://rebind.test:${port}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthStepError);
+    expect((error as Error).message).toContain("it points at a private or loopback address that is not the MCP server's own host");
+    expect(lookups).toBe(2);
+    expect(server.requests).toBe(0);
+  });
+
+  it("the MCP server's own host name is connected to at the address its lookup gave", async () => {
+    const server = await startEndlessServer({ head: '{"issuer":"own"}', total: 0 });
+    const port = new URL(server.url).port;
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+    const response = await authFetch({ serverUrl: new URL(`http://own.test:${port}/mcp`), resolve })(`http://own.test:${port}/.well-known/oauth-protected-resource/mcp`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"issuer":"own"}');
+    expect(server.requests).toBe(1);
+  });
+});

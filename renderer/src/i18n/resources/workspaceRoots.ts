@@ -1,0 +1,31 @@
+/** Workspace roots: the folders an MCP server is told it may work in (docs/using/agents.md#workspace-roots). */
+export default {
+  zh: {
+    'workspaceRoots.field': '工作区目录',
+    'workspaceRoots.fieldHelp': 'MCP 服务器被告知可以在其中工作的文件夹（roots）：每行一个绝对路径，必须是已存在的文件夹。对话可以设置自己的目录。',
+    'workspaceRoots.placeholder': '/home/me/project\n/home/me/notes',
+    'workspaceRoots.button': '目录 {{count}}',
+    'workspaceRoots.title': '本对话的工作区目录',
+    'workspaceRoots.fromAgent': '当前使用智能体的目录。',
+    'workspaceRoots.own': '当前使用本对话自己的目录。',
+    'workspaceRoots.none': '没有目录',
+    'workspaceRoots.explain': '运行中的服务器会收到变更通知并重新读取。每行一个绝对路径。',
+    'workspaceRoots.save': '保存为本对话的目录',
+    'workspaceRoots.useAgent': '改用智能体的目录',
+    'workspaceRoots.saved': '目录已更新',
+  },
+  en: {
+    'workspaceRoots.field': 'Workspace folders',
+    'workspaceRoots.fieldHelp': 'The folders its MCP servers are told they may work in (roots): one absolute path per line, each a folder that exists. A conversation may set its own.',
+    'workspaceRoots.placeholder': '/home/me/project\n/home/me/notes',
+    'workspaceRoots.button': 'Folders {{count}}',
+    'workspaceRoots.title': "This conversation's workspace folders",
+    'workspaceRoots.fromAgent': "It uses the agent's folders.",
+    'workspaceRoots.own': 'It uses folders of its own.',
+    'workspaceRoots.none': 'No folders',
+    'workspaceRoots.explain': 'Running servers are told of a change and read them again. One absolute path per line.',
+    'workspaceRoots.save': 'Save as its own',
+    'workspaceRoots.useAgent': "Use the agent's",
+    'workspaceRoots.saved': 'Folders updated',
+  },
+};

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { callToolAsTask } from '../../../../src/core/mcp/client/toolTask.js';
+import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
+import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { connectStdio } from '../../../helpers/mcpClient.js';
+import { startChatWorld, toolResultsIn } from '../../../helpers/chatWorld.js';
+import { until } from '../../../helpers/until.js';
+
+/** docs/using/tools.md#long-tasks: a tool that requires task-based execution (MCP 2025-11-25) is called as a task. */
+
+const everything = { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] };
+
+describe("server-everything's simulate-research-query (execution.taskSupport: required)", () => {
+  it('runs as a task: its status is reported as it changes, and its result comes back', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { everything }));
+    const listed = await host.tools.list(caller('conv-t'));
+    expect(listed.tools.map((t) => t.name)).toContain('mcp_everything_simulate-research-query');
+
+    const progress: Progress[] = [];
+    const { result } = await host.tools.call(caller('conv-t'), 'mcp_everything_simulate-research-query', { topic: 'tides' }, { onProgress: (p) => progress.push(p) });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain('# Research Report: tides');
+    const messages = progress.map((p) => p.message);
+    expect(messages[0]).toMatch(/^task working/);
+    expect(messages).toContain('task working: Analyzing content...');
+    expect(messages.at(-1)).toMatch(/^task completed/);
+  });
+
+  it('a call cancelled while its task runs ends as cancelled at once', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { everything }));
+    const stop = new AbortController();
+    const calling = host.tools.call(caller('conv-c'), 'mcp_everything_simulate-research-query', { topic: 'reefs' }, { signal: stop.signal, onProgress: () => stop.abort() });
+    const error = await calling.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(McpRuntimeError);
+    expect((error as McpRuntimeError).code).toBe('CALL_ABORTED');
+  });
+
+  it('cancelling sends tasks/cancel: the server lists the task as cancelled', async () => {
+    const client = await connectStdio(process.execPath, [EVERYTHING_SERVER, 'stdio']);
+    try {
+      await client.listTools();
+      const stop = new AbortController();
+      const params = { name: 'simulate-research-query', arguments: { topic: 'reefs' }, _meta: {} };
+      await expect(callToolAsTask(client, params, { timeout: 30_000, signal: stop.signal, onprogress: () => stop.abort() })).rejects.toBeDefined();
+      const task = await until('the task to be cancelled', async () => {
+        const { tasks } = await client.experimental.tasks.listTasks();
+        return tasks.find((t) => t.status === 'cancelled');
+      });
+      expect(task.status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("in a chat, the call's card is told the task's status as it runs, and the model gets the report", async () => {
+    const { host, provider } = await startChatWorld({ servers: { everything } });
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 't1', name: 'mcp_everything_simulate-research-query', arguments: { topic: 'dunes' } }] }, { kind: 'reply', text: 'read it' });
+    const shown: string[] = [];
+    host.chat.onEvent((event) => {
+      if (event.type === 'toolCall' && event.call.phase === 'progress' && event.call.progress?.message) shown.push(event.call.progress.message);
+    });
+    const outcome = await host.chat.send({ agentId: 'helper', text: 'research dunes' }).done;
+    expect(outcome.status).toBe('done');
+    expect(shown).toContain('task working: Synthesizing findings...');
+    expect(toolResultsIn(provider.requests[1]!.body)[0]![1]).toContain('# Research Report: dunes');
+  });
+});

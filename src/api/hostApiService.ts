@@ -126,6 +126,8 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
         // Every call to an app's server: passed on as it is, without the problem count a reload needs.
         return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
       }
+      // A server's own new tool list: the pages that show its tools re-read them; no problem count changes with it.
+      if (event.kind === 'mcp-tools-changed') return emit({ type: 'server.tools', serverId: event.serverId });
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.

@@ -166,7 +166,7 @@ export function createHost(options: HostOptions = {}): Host {
         registry: registry.facade,
         mcp: mcp.facade,
         tools: tools.facade,
-        agents: agentsFacade(stores, { resolver, gateway: tools.gateway, ending: tools.ending }),
+        agents: agentsFacade(stores, { resolver, gateway: tools.gateway, ending: tools.ending, instructions: mcp.instructions }),
         models: models.facade,
         knowledge: knowledge.facade,
         chat: chat.facade,

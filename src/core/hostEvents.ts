@@ -8,6 +8,8 @@ export type HostEvent =
   /** A development link was edited: re-pinned, its servers and backend ended so the next use runs the new code. */
   | { kind: 'dev-reloaded'; pluginId: string; changes: TrustChanges; runPlanChanged: boolean }
   | { kind: 'mcp-reloaded'; report: ReloadReport }
+  /** A running server's tool list changed (its list-changed notification): what is offered changed without a reload. */
+  | { kind: 'mcp-tools-changed'; serverId: string }
   /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
   | ({ kind: 'app-tool-called' } & AppToolCall)
   /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */

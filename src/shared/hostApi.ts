@@ -17,7 +17,7 @@ import {
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
-import { PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
@@ -132,6 +132,8 @@ export const ServerViewSchema = z.object({
   disabled: z.boolean(),
   /** Switched off by the user on the MCP servers page (`servers.setEnabled`): not offered, not started. */
   switchedOff: z.boolean(),
+  /** The level the user set for the server's own log messages (`servers.setLogLevel`); absent: the server's default. */
+  logLevel: LogLevelSchema.optional(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
@@ -183,6 +185,8 @@ export const AgentPreviewSchema = z.object({
   main: z.array(ToolViewSchema),
   sub: z.array(ToolViewSchema),
   prompt: z.object({ text: z.string(), parts: z.array(z.object({ id: z.string(), title: z.string().optional(), lang: z.enum(['zh', 'en']) })) }),
+  /** What the main flow's servers said at initialize, given to the model with the prompt (docs/rules/chat.md#server-instructions). */
+  serverInstructions: z.array(z.object({ serverId: z.string(), serverName: z.string(), text: z.string() })),
   problems: z.array(ProblemSchema),
 });
 export type AgentPreview = z.infer<typeof AgentPreviewSchema>;
@@ -310,6 +314,8 @@ export const HostApiMethods = {
   'servers.log': { params: z.object({ serverId: Id }).strict(), result: z.object({ lines: z.array(z.string()) }) },
   'servers.setEnabled': { params: z.object({ serverId: Id, enabled: z.boolean() }).strict(), result: Empty },
   'servers.setToolEnabled': { params: z.object({ serverId: Id, tool: Id, enabled: z.boolean() }).strict(), result: Empty },
+  /** Sets the level a server sends its log messages from (`logging/setLevel`), now and at each start; null: its own default. */
+  'servers.setLogLevel': { params: z.object({ serverId: Id, level: LogLevelSchema.nullable() }).strict(), result: z.object({ applied: z.number(), notLogging: z.number() }) },
   'servers.setPermission': { params: z.object({ serverId: Id, tool: Id, level: PermissionLevelSchema.nullable() }).strict(), result: Empty },
 
   /** The user's MCP servers (mcp.yaml): edited through the core, which keeps the file's comments; stored values never come back. Invalid input fails with `fields` (`url`, `env[0].key`…). */
@@ -600,6 +606,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server.state'), serverId: z.string(), conversationId: z.string(), state: ConnectionStateSchema }),
   /** A server's user settings changed (a tool switched off or on, a permission overridden): tool lists and previews are stale. */
   z.object({ type: z.literal('server.settings'), serverId: z.string() }),
+  /** A running server said its tool list changed, and the new list is what is offered now (no reload): tool lists and previews are stale. */
+  z.object({ type: z.literal('server.tools'), serverId: z.string() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),

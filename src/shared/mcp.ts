@@ -106,8 +106,10 @@ export const ServerDefinitionSchema = z.object({
   transform: z.array(TransformSchema),
   allowMain: z.boolean(),
   allowSub: z.boolean(),
-  /** Per-call timeout. */
+  /** Per-call timeout: counted from the call's start, or from the server's last progress report. */
   timeoutMs: z.number().int().positive(),
+  /** The longest a call may run however often it reports progress (docs/rules/mcp-yaml.md#timeouts); default DEFAULT_MAX_TOTAL_TIMEOUT_MS. */
+  maxTotalTimeoutMs: z.number().int().positive().optional(),
   /** How long starting may take (spawn or connect, initialize, list tools); default by transport (see connectDeadline.ts). */
   connectTimeoutMs: z.number().int().positive().optional(),
   /** At most this many characters of one result's text reach the model (docs/rules/gateway.md#result-size); default DEFAULT_RESULT_CHARS. */
@@ -132,7 +134,14 @@ export type ServerDefinition = DeepReadonly<z.infer<typeof ServerDefinitionSchem
 /** `T` with every property and array read-only, recursively (plain data). */
 export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
+/** MCP's log levels (`logging/setLevel`, `notifications/message`), least severe first. */
+export const LogLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** How long a call that keeps reporting progress may run in all, unless mcp.yaml's `maxTotalTimeout` says otherwise: 10 min. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
 /** How many characters of one tool result's text the model is sent, unless its server says otherwise (docs/rules/gateway.md#result-size). */
 export const DEFAULT_RESULT_CHARS = 64_000;

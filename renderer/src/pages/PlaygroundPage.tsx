@@ -42,7 +42,7 @@ export default function PlaygroundPage() {
 
   const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, {
     skip: !agent,
-    refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings'],
+    refreshOn: ['mcp.reloaded', 'registry.changed', 'agents.changed', 'server.settings', 'server.tools'],
   });
   const [toolName, setToolName] = useState<string | undefined>();
   const tool: ToolView | undefined = tools.data?.tools.find((x) => x.name === toolName);

@@ -26,13 +26,14 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<AgentMet
     // Live as the user edits: a draft that does not validate yet still shows its errors, and no tools.
     'agents.preview': async ({ agent }) => {
       const parsed = AgentInputSchema.safeParse(agent);
-      if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, problems: [] };
-      const { resolved, main, sub } = await host.agents.preview({ ...parsed.data, id: parsed.data.id ?? 'draft' });
+      if (!parsed.success) return { fieldErrors: fieldsOf(parsed.error), main: [], sub: [], prompt: { text: '', parts: [] }, serverInstructions: [], problems: [] };
+      const { resolved, main, sub, instructions } = await host.agents.preview({ ...parsed.data, id: parsed.data.id ?? 'draft' });
       const preview: AgentPreview = {
         fieldErrors: [],
         main: main.tools.map(toolView),
         sub: sub.tools.map(toolView),
         prompt: { text: resolved.prompt.text, parts: resolved.prompt.parts.map(({ id, title, lang }) => ({ id, lang, ...(title ? { title } : {}) })) },
+        serverInstructions: instructions,
         problems: [...resolved.problems, ...main.problems],
       };
       return preview;

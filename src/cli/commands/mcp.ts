@@ -11,7 +11,7 @@ import { registerMcpBuiltin } from './mcpBuiltin.js';
 import { registerMcpSignIn, signInText } from './mcpSignIn.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
-import type { NodeRuntimeChoice } from '../../shared/mcp.js';
+import { LogLevelSchema, type NodeRuntimeChoice } from '../../shared/mcp.js';
 
 /**
  * `chatos mcp …`: the user's MCP servers (mcp.yaml) from a terminal, through
@@ -177,6 +177,9 @@ interface AddOptions {
   param: string[];
 }
 
+/** MCP's log levels, least severe first. */
+const LOG_LEVELS = LogLevelSchema.options;
+
 export function registerMcp(program: Command, cli: CliContext): void {
   const { io } = cli;
   const mcp = program
@@ -299,6 +302,24 @@ export function registerMcp(program: Command, cli: CliContext): void {
         cli.exitCode = 0;
       });
   }
+
+  mcp
+    .command('log-level')
+    .description("the level a server sends its own log messages from (logging/setLevel), kept for it and sent at each start; default: the server's own")
+    .argument('<server>', 'a registry id, e.g. chatos::everything')
+    .argument('<level>', `${LOG_LEVELS.join(', ')} or default`)
+    .action(async (serverId: string, level: string, _opts: unknown, command: Command) => {
+      const options = globalOptions(command);
+      const chosen = level === 'default' ? undefined : LogLevelSchema.safeParse(level).data;
+      if (level !== 'default' && !chosen) throw new UsageError(`<level> must be one of ${LOG_LEVELS.join(', ')} or default, not "${level}"`);
+      await withStartedHost(options, async (host) => {
+        await host.mcp.servers.setLogLevel(serverId, chosen);
+        await commit(host);
+      });
+      if (options.json) printJson(io, { serverId, logLevel: chosen ?? null });
+      else io.out(chosen ? `${serverId} logs from ${chosen} at its next start (a running app sends it when the server next starts)` : `${serverId} logs at its own default level from its next start`);
+      cli.exitCode = 0;
+    });
 
   mcp
     .command('test')

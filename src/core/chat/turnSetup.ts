@@ -11,6 +11,7 @@ import type { ToolSpec } from '../models/providers/modelRequest.js';
 import { projectTools } from '../models/providers/projectTools.js';
 import { KNOWLEDGE_NOTE, KNOWLEDGE_TOOL_NAME } from '../knowledge/knowledgeChatTool.js';
 import { MEMORY_NOTE } from '../memory/memoryTools.js';
+import { instructionsPrompt, serversOf, type ServerInstructions } from '../mcp/instructions/serverInstructions.js';
 
 export interface SetupDeps {
   agents: { get(id: string): Agent | undefined };
@@ -20,6 +21,8 @@ export interface SetupDeps {
   gateway: Pick<ToolGateway, 'listTools'>;
   /** The stateful servers whose own instance this conversation holds now (its leases). */
   heldLeases(conversationId: string): string[];
+  /** The instructions these servers gave at initialize, those the model may be given (never an untrusted plugin's). */
+  serverInstructions?(serverIds: readonly string[]): ServerInstructions[];
 }
 
 /** Everything a turn needs that does not change between its rounds. */
@@ -103,6 +106,8 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
     );
   }
   // The lease reminder is sticky (docs/rules/mcp-yaml.md#leases): every turn says which instances the conversation holds, until it releases them.
+  // Each server whose tools the agent has may say how to use them (docs/rules/chat.md#server-instructions).
+  const instructions = instructionsPrompt(deps.serverInstructions?.(serversOf(listed.tools)) ?? []);
   const held = deps.heldLeases(conversationId);
   const reminders = held.length ? `Notes from the host:\n${held.map((serverId) => `- ${leaseReminder(serverId)}`).join('\n')}` : '';
   return {
@@ -110,7 +115,7 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
     entry,
     client: deps.clientFor(entry, key),
     caller,
-    system: [agent.systemPrompt.trim(), resolved.prompt.text, searchesKnowledge ? KNOWLEDGE_NOTE : '', remembers ? MEMORY_NOTE : '', reminders].filter(Boolean).join('\n\n'),
+    system: [agent.systemPrompt.trim(), resolved.prompt.text, instructions, searchesKnowledge ? KNOWLEDGE_NOTE : '', remembers ? MEMORY_NOTE : '', reminders].filter(Boolean).join('\n\n'),
     tools: projected.tools,
     settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
     problems: distinct([

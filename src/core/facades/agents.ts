@@ -3,6 +3,7 @@ import type { ResolvedAgent } from '../agents/agentResolver.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { AgentMemories } from '../memory/agentMemories.js';
+import type { ServerInstructions } from '../mcp/instructions/serverInstructions.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 
 export type { ResolvedAgent } from '../agents/agentResolver.js';
@@ -14,10 +15,11 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
   /** The agent's prompt, the servers it is offered, its problems, and its caller per flow. */
   resolve(agent: Agent): ResolvedAgent;
   /**
-   * What the agent (saved or a draft) would be offered in each flow. A server
+   * What the agent (saved or a draft) would be offered in each flow, and the
+   * instructions its servers give the model (docs/rules/chat.md#server-instructions). A server
    * started to list its tools belongs to this preview alone and ends with it.
    */
-  preview(agent: Agent): Promise<{ resolved: ResolvedAgent; main: Listing; sub: Listing }>;
+  preview(agent: Agent): Promise<{ resolved: ResolvedAgent; main: Listing; sub: Listing; instructions: ServerInstructions[] }>;
   /**
    * Creates the ready assistant for a model entry (docs/using/agents.md#a-ready-assistant):
    * the built-in apps and the user's own servers, in the user's language.

@@ -36,7 +36,7 @@ export interface McpFacade {
   /** The servers as a person administers them: list, tools, restart, log, switches, instance problems, state changes. */
   readonly servers: Pick<
     ServerAdministration,
-    'require' | 'list' | 'snapshots' | 'tools' | 'restart' | 'log' | 'setEnabled' | 'setToolEnabled' | 'setPermission' | 'instanceProblems' | 'onStateChange'
+    'require' | 'list' | 'snapshots' | 'tools' | 'restart' | 'log' | 'setLogLevel' | 'setEnabled' | 'setToolEnabled' | 'setPermission' | 'instanceProblems' | 'onStateChange'
   >;
   /** The user's own servers (mcp.yaml): add, edit, remove, test, import, templates. */
   readonly admin: Pick<McpServerAdmin, 'list' | 'get' | 'add' | 'update' | 'remove' | 'setDisabled' | 'test' | 'planImport' | 'applyImport' | 'templates' | 'addTemplate'>;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
+import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import { formatJsonPath, type Problem } from '../../shared/problems.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
@@ -22,6 +22,7 @@ import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 import type { ClientFeatures } from './client/clientFeatures.js';
 import type { BuiltinSettings } from './config/builtinSettings.js';
+import { boundedInstructions } from './instructions/serverInstructions.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -50,6 +51,8 @@ export interface McpRuntimeOptions {
   readStoredValue?: ReadStoredValue;
   /** Sign-in to remote servers: their stored tokens, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: ConnectionDeps['oauth'];
+  /** The log level the user set for a server, sent to each of its instances as it starts. */
+  logLevel?: (serverId: string) => LogLevel | undefined;
 }
 
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
@@ -111,7 +114,42 @@ export class McpRuntime {
       configFile: options.configFile,
       readStoredValue: options.readStoredValue,
       oauth: options.oauth,
+      onToolsChanged: (definition, tools) => this.toolsChanged(definition, tools),
+      onInstructions: (definition, text) => this.instructionsCache.set(definition.id, { definition, text: boundedInstructions(text) }),
+      logLevel: options.logLevel,
     });
+  }
+
+  /** The instructions each server gave when it last started with its current definition (bounded). */
+  private readonly instructionsCache = new Map<string, { definition: ServerDefinition; text: string | undefined }>();
+
+  /** The instructions the server gave at its last start under its current definition; undefined if none (or not started since). */
+  instructionsOf(serverId: string): string | undefined {
+    const cached = this.instructionsCache.get(serverId);
+    return cached && cached.definition === this.definitions.get(serverId) ? cached.text : undefined;
+  }
+
+  private readonly toolsListeners = new Set<(serverId: string) => void>();
+
+  /** Hears each server whose offered tools changed without a reload (its list-changed notification); returns the unsubscribe function. */
+  onToolsChanged(listener: (serverId: string) => void): () => void {
+    this.toolsListeners.add(listener);
+    return () => void this.toolsListeners.delete(listener);
+  }
+
+  /**
+   * A running instance re-listed its tools on the server's word: the new
+   * list replaces the cached one at once, so the next listing (the model's
+   * next request, the Servers page) offers it without a reload
+   * (docs/rules/mcp-yaml.md#tool-list-changes). An instance of a replaced
+   * definition, or a list the same as the cached one, changes nothing.
+   */
+  private toolsChanged(definition: ServerDefinition, tools: readonly Tool[]): void {
+    if (this.definitions.get(definition.id) !== definition) return;
+    const cached = this.cachedTools(definition.id);
+    if (cached && JSON.stringify(cached) === JSON.stringify(tools)) return;
+    this.rememberTools(definition, tools);
+    for (const listener of [...this.toolsListeners]) listener(definition.id);
   }
 
   /** The run gate in full, for the moment a server (or a reload's probe of one) is spawned. */
@@ -344,6 +382,7 @@ export class McpRuntime {
     for (const id of [...report.changed, ...report.removed]) void this.connections.retire(id);
     for (const id of report.removed) {
       this.toolCache.delete(id);
+      this.instructionsCache.delete(id);
       this.firstListed.delete(id);
     }
     if (report.added.length || report.changed.length || report.removed.length) this.versionCounter++;

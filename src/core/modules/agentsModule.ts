@@ -11,6 +11,7 @@ import { MemoryStore } from '../memory/memoryStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { ConversationEnd } from '../tools/conversationEnd.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
+import { serversOf, type ServerInstructions } from '../mcp/instructions/serverInstructions.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 
@@ -38,7 +39,10 @@ export function agentStores(base: HostBase, store: RecordsStore, catalog: Plugin
 }
 
 /** The agents as faces use them: stored, resolved now, previewed through the gateway. */
-export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolverDeps; gateway: Pick<ToolGateway, 'listTools'>; ending: Pick<ConversationEnd, 'end'> }): AgentsFacade {
+export function agentsFacade(
+  stores: AgentStores,
+  deps: { resolver: AgentResolverDeps; gateway: Pick<ToolGateway, 'listTools'>; ending: Pick<ConversationEnd, 'end'>; instructions: (serverIds: readonly string[]) => ServerInstructions[] },
+): AgentsFacade {
   const resolve = (agent: Parameters<AgentsFacade['resolve']>[0]) => resolveAgent(agent, deps.resolver);
   return {
     ...narrow(stores.agents, ['list', 'get', 'create', 'update', 'delete']),
@@ -51,7 +55,8 @@ export function agentsFacade(stores: AgentStores, deps: { resolver: AgentResolve
       try {
         const main = await deps.gateway.listTools(resolved.callerFor('main', conversationId));
         const sub = await deps.gateway.listTools(resolved.callerFor('sub', conversationId));
-        return { resolved, main: withDraftMemory(main, agent), sub: withDraftMemory(sub, agent) };
+        // What a chat with it would give the model of its servers' own words (its main flow's servers).
+        return { resolved, main: withDraftMemory(main, agent), sub: withDraftMemory(sub, agent), instructions: deps.instructions(serversOf(main.tools)) };
       } finally {
         await deps.ending.end(conversationId);
       }

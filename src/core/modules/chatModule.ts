@@ -38,6 +38,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
         .snapshot()
         .filter((s) => s.leases.some((l) => l.conversationId === id))
         .map((s) => s.serverId),
+    serverInstructions: (serverIds) => mcp.instructions(serverIds),
     scheduler: base.scheduler,
     now: () => base.clock.now(),
     policy,

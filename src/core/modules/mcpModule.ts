@@ -10,10 +10,12 @@ import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
+import { loggingFeature } from '../mcp/client/loggingFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
 import { ServerSettings } from '../mcp/settings/serverSettings.js';
+import type { ServerInstructions } from '../mcp/instructions/serverInstructions.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import { ServerTroubles } from '../mcp/serverTroubles.js';
 import { ServerAdministration } from '../operations/serverAdministration.js';
@@ -44,6 +46,8 @@ export interface McpModule {
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
+  /** The instructions these servers gave at initialize that a model may be given: none of a plugin the run gate refuses now. */
+  instructions(serverIds: readonly string[]): ServerInstructions[];
   /** The idle and grace times of leases, and the idle time of plugin backends, now: mcp.yaml's, else the host's options, else the defaults. */
   leaseTimes(): { idleMs: number; graceMs: number; backendIdleMs: number };
   /** Reaps what a killed host left, loads the definitions, and starts releasing idle instances. */
@@ -91,6 +95,7 @@ export function mcpModule(
       base.audit.append(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
     },
   });
+  const settings = new ServerSettings(store);
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
@@ -107,18 +112,20 @@ export function mcpModule(
     hostModules: base.hostModules,
     readStoredValue,
     oauth,
-    // The MCP client's features, one registration each: tools, elicitation and roots for now; sampling, logging and
+    // The level each server logs from, as the user set it on its page.
+    logLevel: (serverId) => settings.of(serverId).logLevel,
+    // The MCP client's features, one registration each: tools, log messages, elicitation and roots for now; sampling and
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, elicitationFeature(elicitations, callers), rootsFeature(roots)], requestPolicy),
+    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots)], requestPolicy),
   });
   running = () => runtime.connections.running();
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
   // caller's mcp_release is a call, which the gateway records with the server it released.
+  runtime.onToolsChanged((serverId) => base.events.emit({ kind: 'mcp-tools-changed', serverId }));
   runtime.connections.onRelease((release) => {
     roots.forget(release.serverId, release.conversationId);
     if (!release.by) base.audit.append(releaseDraft(release));
   });
-  const settings = new ServerSettings(store);
   const troubles = new ServerTroubles({
     definition: (id) => runtime.definition(id),
     startFailure: (d) => runtime.connections.startFailure(d),
@@ -163,7 +170,7 @@ export function mcpModule(
     },
     reload,
     trouble,
-    servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
+    servers: narrow(administration, ['require', 'list', 'snapshots', 'tools', 'restart', 'log', 'setLogLevel', 'setEnabled', 'setToolEnabled', 'setPermission', 'instanceProblems', 'onStateChange']),
     admin: narrow(admin, ['list', 'get', 'add', 'update', 'remove', 'setDisabled', 'test', 'planImport', 'applyImport', 'templates', 'addTemplate']),
     settings: narrow(settings, ['of']),
     builtins: narrow(builtins, ['list', 'set']),
@@ -181,6 +188,15 @@ export function mcpModule(
     roots,
     reload,
     trouble,
+    instructions: (serverIds) =>
+      serverIds.flatMap((serverId) => {
+        const definition = runtime.definition(serverId);
+        const text = runtime.instructionsOf(serverId);
+        if (!definition || !text) return [];
+        // An untrusted (or changed, or uninstalled) plugin's words never reach a model, even those it gave while it was trusted.
+        if (definition.plugin && !deps.runGate.checkCached(definition.plugin, 'server').ok) return [];
+        return [{ serverId, serverName: definition.name, text }];
+      }),
     leaseTimes: times,
     async start() {
       await runtime.start();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
+import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ServerTool, ServerView } from '../../shared/hostApi.js';
 import { ownValue } from '../../shared/ownKeys.js';
@@ -13,16 +13,25 @@ import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import { troubleProblem, type ServerTrouble } from '../mcp/serverTrouble.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { treeRssBytes } from '../process/processMemory.js';
+import type { ServerLogEntry } from '../process/serverLog.js';
 import { OperationError } from './operationError.js';
 
 export interface ServerAdministrationDeps {
   runtime: Pick<McpRuntime, 'definition' | 'allDefinitions' | 'cachedTools' | 'rememberTools' | 'problems'> & {
-    connections: Pick<ConnectionManager, 'acquire' | 'endConversation' | 'anyRunning' | 'snapshot' | 'retire' | 'logOf' | 'onStateChange'>;
+    connections: Pick<ConnectionManager, 'acquire' | 'endConversation' | 'anyRunning' | 'runningOf' | 'snapshot' | 'retire' | 'logOf' | 'onStateChange'>;
   };
   registry: Pick<RegistryCenter, 'getServer'>;
   settings: ServerSettings;
   trouble(serverId: string): ServerTrouble | undefined;
 }
+
+/** A log line's source: its stream, and for a server's own message its level and logger (`log:warning db`). */
+function streamLabel(entry: ServerLogEntry): string {
+  if (entry.stream !== 'message') return entry.stream;
+  return `log:${entry.level ?? 'info'}${entry.logger ? ` ${entry.logger}` : ''}`;
+}
+
+const logLevelOf = (level: LogLevel | undefined) => (level === undefined ? {} : { logLevel: level });
 
 /**
  * The group a server declares a tool in, `_meta.chatos.domain` as the tool
@@ -105,6 +114,7 @@ export class ServerAdministration {
           launch: launchOf(definition),
           disabled: definition.disabled,
           switchedOff: this.deps.settings.of(definition.id).disabled,
+          ...logLevelOf(this.deps.settings.of(definition.id).logLevel),
           // A server that cannot start is shown broken, not stopped, even with no instance left to say so.
           state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
           leases:
@@ -173,13 +183,26 @@ export class ServerAdministration {
     return before;
   }
 
-  /** The server's recent output, one line per entry. */
+  /** The server's recent output, one line per entry; first, when the log's bounds dropped older lines, how many. */
   log(serverId: string): string[] {
     this.require(serverId);
-    return this.connections
-      .logOf(serverId)
-      .entries()
-      .map((e) => `${new Date(e.at).toISOString()} [${e.stream}] ${e.text}${e.count ? ` (×${e.count})` : ''}`);
+    const log = this.connections.logOf(serverId);
+    const lines = log.entries().map((e) => `${new Date(e.at).toISOString()} [${streamLabel(e)}] ${e.text}${e.count ? ` (×${e.count})` : ''}`);
+    return log.dropped > 0 ? [`(${log.dropped} older line(s) not kept: the log keeps the newest lines only)`, ...lines] : lines;
+  }
+
+  /**
+   * Sets the level the server sends its log messages from
+   * (docs/rules/mcp-yaml.md#server-log-messages): kept in its settings, sent
+   * now to each running instance that logs over MCP, and to each that
+   * starts later. `undefined` goes back to the server's default from its next start.
+   */
+  async setLogLevel(serverId: string, level: LogLevel | undefined): Promise<{ applied: number; notLogging: number }> {
+    this.require(serverId);
+    this.deps.settings.setLogLevel(serverId, level);
+    if (level === undefined) return { applied: 0, notLogging: 0 };
+    const sent = await Promise.all(this.connections.runningOf(serverId).map((connection) => connection.setLogLevel(level)));
+    return { applied: sent.filter(Boolean).length, notLogging: sent.filter((ok) => !ok).length };
   }
 
   /** Switches a server on or off; off means no instance keeps running either: every conversation's lease ends now. */

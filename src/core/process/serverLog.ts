@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { LogLevelSchema } from '../../shared/mcp.js';
 
-export const ServerLogStreamSchema = z.enum(['stderr', 'fault', 'lifecycle']);
+/** `message`: a log message the server sent over MCP (`notifications/message`), with its level and logger. */
+export const ServerLogStreamSchema = z.enum(['stderr', 'fault', 'lifecycle', 'message']);
 export type ServerLogStream = z.infer<typeof ServerLogStreamSchema>;
 
 /** One line of a server's log, as a UI receives it. */
@@ -11,6 +13,9 @@ export const ServerLogEntrySchema = z.object({
   at: z.number(),
   stream: ServerLogStreamSchema,
   text: z.string(),
+  /** A `message` entry's level and logger, as the server gave them. */
+  level: LogLevelSchema.optional(),
+  logger: z.string().optional(),
   /** The same line said this many times in a row (a server failing each start the same way); absent for once. `at` is the last time. */
   count: z.number().int().min(2).optional(),
 });
@@ -46,8 +51,8 @@ export class ServerLog {
     this.clock = options.clock ?? Date.now;
   }
 
-  append(stream: ServerLogStream, text: string): ServerLogEntry {
-    const repeated = this.repeatOfNewest(stream, text);
+  append(stream: ServerLogStream, text: string, about: Pick<ServerLogEntry, 'level' | 'logger'> = {}): ServerLogEntry {
+    const repeated = this.repeatOfNewest(stream, text, about);
     if (repeated) return this.tell(repeated);
     let bytes = Buffer.byteLength(text);
     if (bytes > this.maxBytes) {
@@ -58,7 +63,7 @@ export class ServerLog {
         .replace(/\uFFFD$/, '');
       bytes = Buffer.byteLength(text);
     }
-    const entry: ServerLogEntry = { seq: this.nextSeq++, at: this.clock(), stream, text };
+    const entry: ServerLogEntry = { seq: this.nextSeq++, at: this.clock(), stream, text, ...about };
     this.items.push({ entry, bytes });
     this.bytes += bytes;
     while (this.size > this.maxLines || this.bytes > this.maxBytes) this.dropOldest();
@@ -70,9 +75,9 @@ export class ServerLog {
    * with "(×N)" instead of N (a server that fails every start the same way).
    * A new object, so a viewer holding the old one sees no change under it.
    */
-  private repeatOfNewest(stream: ServerLogStream, text: string): ServerLogEntry | undefined {
+  private repeatOfNewest(stream: ServerLogStream, text: string, about: Pick<ServerLogEntry, 'level' | 'logger'>): ServerLogEntry | undefined {
     const newest = this.items.length > this.head ? this.items[this.items.length - 1]! : undefined;
-    if (!newest || newest.entry.stream !== stream || newest.entry.text !== text) return undefined;
+    if (!newest || newest.entry.stream !== stream || newest.entry.text !== text || newest.entry.level !== about.level || newest.entry.logger !== about.logger) return undefined;
     newest.entry = { ...newest.entry, at: this.clock(), count: (newest.entry.count ?? 1) + 1 };
     return newest.entry;
   }
@@ -96,6 +101,12 @@ export class ServerLog {
       if (!stream || entry.stream === stream) out.push(entry);
     }
     return out.reverse();
+  }
+
+  /** How many entries were dropped to keep the log within its bounds (the oldest first). */
+  get dropped(): number {
+    const oldest = this.items[this.head];
+    return oldest ? oldest.entry.seq : this.nextSeq;
   }
 
   entries(): ServerLogEntry[] {

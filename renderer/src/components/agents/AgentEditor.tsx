@@ -39,7 +39,7 @@ interface Draft {
 
 const PREVIEW_DELAY_MS = 300;
 /** Host changes that alter what a draft would get: its tools, their switches and permissions, grants, plugins. */
-const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'mcp.reloaded', 'registry.changed', 'plugins.changed']);
+const PREVIEW_REFRESH_ON = new Set<string>(['server.settings', 'server.tools', 'mcp.reloaded', 'registry.changed', 'plugins.changed']);
 
 function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   const uiApps = (draft.uiApps ?? []).map((u) => ({ pluginId: u.pluginId, appId: u.appId, mcp: !!u.mcp, prompt: !!u.prompt, mcpServerIds: u.mcpServerIds ?? [], promptIds: u.promptIds ?? [] }));

@@ -94,6 +94,19 @@ export function AgentPreviewPanel(props: { preview?: AgentPreview; loading: bool
             </Space>
           )}
         </Card>
+        {preview.serverInstructions.length > 0 && (
+          <Card size="small" title={t('agents.preview.serverInstructions', { count: preview.serverInstructions.length })} data-testid="agent-preview-instructions">
+            <Space orientation="vertical" style={{ width: '100%' }}>
+              <Typography.Text type="secondary">{t('agents.preview.serverInstructionsHint')}</Typography.Text>
+              {preview.serverInstructions.map((item) => (
+                <Space key={item.serverId} orientation="vertical" style={{ width: '100%' }}>
+                  <Tag title={item.serverId}>{item.serverName}</Tag>
+                  <CodeBlock maxHeight={200}>{item.text}</CodeBlock>
+                </Space>
+              ))}
+            </Space>
+          </Card>
+        )}
         {preview.problems.length > 0 && (
           <Card size="small" title={t('agents.preview.problems', { count: preview.problems.length })}>
             <ProblemList problems={preview.problems} />

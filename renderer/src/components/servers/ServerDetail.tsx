@@ -26,7 +26,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded', 'server.settings'] });
-  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
+  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings', 'server.tools'] });
   const actions = useToolActions(serverId, tools.reload);
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<string[] | undefined>();

@@ -1,10 +1,11 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Empty, Skeleton } from 'antd';
+import { Alert, Button, Drawer, Empty, Skeleton, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { CodeBlock } from '../ToolResultView';
+import { ServerLogLevel } from './ServerLogLevel';
 
-/** A server's recent stderr / connection log (`servers.log`), newest last; reloads when the server's state changes. */
+/** A server's recent stderr, connection log and own log messages (`servers.log`), newest last, with the level it logs from; reloads when the server's state changes. */
 export function ServerLogDrawer({ serverId, onClose }: { serverId: string | undefined; onClose(): void }) {
   const { t } = useTranslation();
   const log = useApi('servers.log', serverId ? { serverId } : undefined, { skip: !serverId });
@@ -20,9 +21,12 @@ export function ServerLogDrawer({ serverId, onClose }: { serverId: string | unde
       size="large"
       title={t('servers.log.title', { id: serverId ?? '' })}
       extra={
-        <Button icon={<ReloadOutlined />} loading={log.loading} onClick={() => void log.reload()} data-testid="server-log-refresh">
-          {t('servers.log.refresh')}
-        </Button>
+        <Space>
+          {serverId !== undefined && <ServerLogLevel serverId={serverId} onChanged={() => void log.reload()} />}
+          <Button icon={<ReloadOutlined />} loading={log.loading} onClick={() => void log.reload()} data-testid="server-log-refresh">
+            {t('servers.log.refresh')}
+          </Button>
+        </Space>
       }
     >
       {log.error && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={log.error.message} description={log.error.hint} />}

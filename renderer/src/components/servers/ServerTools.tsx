@@ -8,7 +8,7 @@ import { useToolActions } from './useToolActions';
 /** A server's tools, listed on demand: `servers.tools` may start the server, so this shows progress while it does. */
 export function ServerTools({ serverId }: { serverId: string }) {
   const { t } = useTranslation();
-  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings'] });
+  const tools = useApi('servers.tools', { serverId }, { refreshOn: ['mcp.reloaded', 'server.settings', 'server.tools'] });
   const actions = useToolActions(serverId, tools.reload);
   if (!tools.data && tools.loading)
     return (

@@ -93,6 +93,8 @@ export default {
     'agents.preview.noTools': '该流程没有工具',
     'agents.preview.prompt': '提示词',
     'agents.preview.noPrompt': '没有提示词：为某个应用开启“提示词”。',
+    'agents.preview.serverInstructions': '服务器说明（{{count}}）',
+    'agents.preview.serverInstructionsHint': '这些服务器在连接时给出的使用说明，会随提示词一起交给模型，并标明来自哪个服务器。未受信任插件的服务器说明不会交给模型。',
     'agents.preview.problems': '问题（{{count}}）',
     'agents.preview.wouldNotSave': '当前草稿无法保存：',
     'agents.field.systemPromptPlaceholder': '例如：你是我的写作助手，回答简洁。',
@@ -225,6 +227,9 @@ export default {
     'agents.preview.noTools': 'No tools in this flow',
     'agents.preview.prompt': 'Prompt',
     'agents.preview.noPrompt': 'No prompt: switch "Prompt" on for an app.',
+    'agents.preview.serverInstructions': 'Server instructions ({{count}})',
+    'agents.preview.serverInstructionsHint':
+      "What these servers said about using them when they connected: given to the model with the prompt, marked as each server's own words. The instructions of an untrusted plugin's server are never given to the model.",
     'agents.preview.problems': 'Problems ({{count}})',
     'agents.preview.wouldNotSave': 'This draft would not save:',
     'agents.field.systemPromptPlaceholder': 'e.g. You are my writing assistant. Answer briefly.',

@@ -3,6 +3,7 @@ import { McpError, ErrorCode, type ClientCapabilities, type Notification, type R
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { ServerLog } from '../../process/serverLog.js';
 import { ToolsClient } from './toolsClient.js';
 
 /**
@@ -47,6 +48,8 @@ export interface FeatureSession extends Asker {
   onNotification<S extends AnySchema>(schema: S, handler: (notification: z.output<S>) => void | Promise<void>): void;
   /** This connection's tools: a list-changed notification re-lists them. */
   readonly tools: ToolsClient;
+  /** The server's log (what the Servers page shows): where its own log messages go. None for a client made outside the host. */
+  readonly log?: ServerLog;
 }
 
 /** One client feature: the capability it declares (only once it exists) and its handlers, added to each connection. */
@@ -93,8 +96,8 @@ export class ClientFeatures {
     return Object.assign({}, ...this.features.map((feature) => feature.capabilities ?? {})) as ClientCapabilities;
   }
 
-  /** A new SDK client for one connection to `definition` (the instance of conversation `lease`), every feature attached, before it connects. */
-  open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string): ClientSession {
+  /** A new SDK client for one connection to `definition` (the instance of conversation `lease`, logging to `log`), every feature attached, before it connects. */
+  open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
     const client = new Client(info, { capabilities: this.capabilities() });
     const tools = new ToolsClient(client);
     const { policy } = this;
@@ -102,6 +105,7 @@ export class ClientFeatures {
     const session: FeatureSession = {
       ...asker,
       tools,
+      ...(log ? { log } : {}),
       onRequest(schema, handler, options = {}) {
         const guarded = async (request: z.output<typeof schema>, extra: RequestHandlerExtra<Request, Notification>) => {
           const method = (request as { method: string }).method;

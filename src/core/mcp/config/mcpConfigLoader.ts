@@ -385,6 +385,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     allowMain: entry.allowMain,
     allowSub: entry.allowSub,
     timeoutMs: entry.timeout,
+    ...(entry.maxTotalTimeout === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeout }),
     ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
     ...(entry.maxResultChars === undefined ? {} : { maxResultChars: entry.maxResultChars }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
@@ -426,6 +427,18 @@ function parseServer(key: string, raw: unknown, document: unknown, file: string,
     const inferred = transportKind(result.data, key, at, file);
     kind = inferred.kind;
     if (inferred.problem) problems.push(inferred.problem);
+    const total = result.data.maxTotalTimeout;
+    if (total !== undefined && total < result.data.timeout) {
+      problems.push(
+        error(
+          file,
+          [...at, 'maxTotalTimeout'],
+          'MCP_MAX_TOTAL_TIMEOUT_SHORT',
+          `server "${key}": maxTotalTimeout (${total} ms) is shorter than its timeout (${result.data.timeout} ms), so a call could never use its timeout`,
+          SERVER_FIELD_HINTS.maxTotalTimeout!,
+        ),
+      );
+    }
     if (kind) {
       problems.push(...checkTransport(kind, result.data, raw, key, at, file));
       // A disabled server never starts, and a user often disables one because its secret is not at hand.

@@ -93,6 +93,8 @@ export const McpServerEntrySchema = z.object({
   allowSub: z.boolean().default(true),
   /** Per-call timeout in milliseconds. */
   timeout: z.number().int().positive().max(MAX_TIMEOUT_MS).default(DEFAULT_TOOL_TIMEOUT_MS),
+  /** Milliseconds a call may run in all, however often the server reports progress (each report restarts `timeout`). */
+  maxTotalTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Milliseconds to start: spawn or connect, initialize, list tools (default 30 s for a url, 2 min for a command). */
   connectTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Characters of one result's text the model is sent (default 64 000); the user sees the whole result. */
@@ -141,6 +143,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   allowSub: 'use true or false',
   timeout: 'use a whole number of milliseconds, e.g. "timeout: 60000"',
   connectTimeout: 'use a whole number of milliseconds, e.g. "connectTimeout: 30000"',
+  maxTotalTimeout: 'use a whole number of milliseconds, at least the timeout, e.g. "maxTotalTimeout: 600000" (10 min)',
   maxResultChars: 'use a whole number of characters from 1000 to 4000000, e.g. "maxResultChars: 64000"',
   permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
   disabled: 'use true or false',

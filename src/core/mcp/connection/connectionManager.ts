@@ -1,4 +1,4 @@
-import type { ServerDefinition } from '../../../shared/mcp.js';
+import type { LogLevel, ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
@@ -43,6 +43,12 @@ export interface ConnectionManagerOptions {
   configFile?: string;
   /** What each client declares and answers beyond tools (mcp/client/clientFeatures.ts). */
   clientFeatures?: ClientFeatures;
+  /** The log level the user set for a server (docs/rules/mcp-yaml.md#server-log-messages), sent to each instance as it starts. */
+  logLevel?: (serverId: string) => LogLevel | undefined;
+  /** A running instance's server said its tool list changed, and this is the new list. */
+  onToolsChanged?: ConnectionDeps['onToolsChanged'];
+  /** An instance started, and these are the instructions its server gave at initialize. */
+  onInstructions?: ConnectionDeps['onInstructions'];
 }
 
 /**
@@ -209,6 +215,9 @@ export class ConnectionManager {
       features: this.options.clientFeatures,
       lease: leaseConversation,
       oauth: this.options.oauth,
+      onToolsChanged: this.options.onToolsChanged,
+      onInstructions: this.options.onInstructions,
+      logLevel: () => this.options.logLevel?.(definition.id),
     });
     connection.onStateChange((state) => {
       for (const listener of this.stateListeners) listener(definition.id, leaseConversation, state);
@@ -317,6 +326,13 @@ export class ConnectionManager {
   startFailure(definition: ServerDefinition): StartFailure | undefined {
     const failure = this.startFailures.get(definition.id);
     return failure?.definition === definition ? failure : undefined;
+  }
+
+  /** Every running instance of a server, each conversation's. */
+  runningOf(serverId: string): ServerConnection[] {
+    return this.running()
+      .filter((lease) => lease.serverId === serverId)
+      .map((lease) => lease.connection);
   }
 
   /** Every running instance now, with the conversation whose it is. */

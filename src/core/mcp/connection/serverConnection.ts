@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { InProcessOptions, ServerDefinition } from '../../../shared/mcp.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
@@ -59,6 +59,12 @@ export interface ConnectionDeps {
   lease?: string;
   /** Sign-in to remote servers (OAuth): the stored token is sent, refreshed once when refused, else SIGN_IN_NEEDED. */
   oauth?: Pick<OAuthService, 'forConnection' | 'stepUpExhausted'>;
+  /** The level the user set for this server's log messages (`logging/setLevel`), sent to it as it starts; none: the server's own default. */
+  logLevel?: () => LogLevel | undefined;
+  /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
+  onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
+  /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
+  onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
 }
 
 /** Makes one instance of an in-process server, from the options its definition carries. */
@@ -128,7 +134,7 @@ export class ServerConnection {
     const def = this.definition;
     this.setState({ kind: 'starting' });
     // The client declares what its features answer, and each feature's handlers are on it before it connects.
-    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease);
+    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease, this.deps.log);
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(
@@ -160,8 +166,37 @@ export class ServerConnection {
   private async startClient(client: Client, tools: ToolsClient): Promise<void> {
     this.transport = await this.connect(client);
     this.client = client;
+    const onChanged = this.deps.onToolsChanged;
+    if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
     await tools.refresh();
     this.toolsClient = tools;
+    this.deps.onInstructions?.(this.definition, client.getInstructions());
+    const level = this.deps.logLevel?.();
+    if (level) await this.sendLogLevel(client, level);
+  }
+
+  /** Whether the server takes `logging/setLevel` (it declared logging); false while it is not running. */
+  get logs(): boolean {
+    return this.state.kind === 'running' && this.client?.getServerCapabilities()?.logging !== undefined;
+  }
+
+  /** Sets the level the server sends its log messages from; false when it does not log over MCP (or is not running). */
+  async setLogLevel(level: LogLevel): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.logs) return false;
+    return this.sendLogLevel(client, level);
+  }
+
+  /** A server that refuses the level is no reason to fail a start or a call: its log says so. */
+  private async sendLogLevel(client: Client, level: LogLevel): Promise<boolean> {
+    if (client.getServerCapabilities()?.logging === undefined) return false;
+    try {
+      await client.setLoggingLevel(level, { timeout: this.definition.timeoutMs });
+      return true;
+    } catch (error) {
+      this.deps.log.append('lifecycle', `the server refused log level ${level}: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**
@@ -321,8 +356,13 @@ export class ServerConnection {
       throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
     }
     this.inFlightCount++;
+    // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
+    const abort = new AbortController();
+    const stop = () => abort.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
     try {
-      return await tools.call(name, args, meta, this.sdkOptions(options));
+      return await tools.call(name, args, meta, this.sdkOptions(options, abort.signal));
     } catch (error) {
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
@@ -331,30 +371,43 @@ export class ServerConnection {
       if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
         throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
       }
-      if ((error as { code?: number }).code === -32001) {
-        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
-      }
+      if ((error as { code?: number }).code === -32001) throw this.timedOut(name, error as { data?: unknown }, abort);
       // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
       if (error instanceof McpError) error.message = withoutStackTraces(error.message);
       throw error;
     } finally {
+      options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
-  /** The SDK's request options for a plain call (no signal, no progress): the same every time, and the SDK only reads them. */
-  private plainOptions: RequestOptions | undefined;
+  /** A call past its time: silent past `timeout`, or reporting progress past its maximum total time (then the server is told to cancel it here). */
+  private timedOut(name: string, error: { data?: unknown }, abort: AbortController): McpRuntimeError {
+    const id = this.definition.id;
+    const data = error.data as { maxTotalTimeout?: unknown } | undefined;
+    if (typeof data?.maxTotalTimeout !== 'number') {
+      return new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, id);
+    }
+    abort.abort('maximum total time reached');
+    return new McpRuntimeError(
+      'CALL_TIMEOUT',
+      `call to ${name} on "${id}" ran past its maximum total time of ${data.maxTotalTimeout} ms, though it kept reporting progress (the server was told to cancel it)`,
+      id,
+      "raise the server's maxTotalTimeout in mcp.yaml if its calls need longer",
+    );
+  }
 
-  private sdkOptions(options: CallOptions): RequestOptions {
+  private sdkOptions(options: CallOptions, signal: AbortSignal): RequestOptions {
     const timeout = this.definition.timeoutMs;
-    if (!options.signal && !options.onProgress) return (this.plainOptions ??= { timeout });
     return {
-      signal: options.signal,
+      signal,
       timeout,
-      onprogress: options.onProgress,
-      // A server that reports progress is alive: the timeout counts from its last report.
-      resetTimeoutOnProgress: options.onProgress !== undefined,
+      // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
+      // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.
+      onprogress: options.onProgress ?? ignoreProgress,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(timeout, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
     };
   }
 
@@ -380,6 +433,9 @@ export class ServerConnection {
     this.transport = undefined;
   }
 }
+
+/** Progress of a call whose caller does not follow it: still asked for, as it keeps the call alive. */
+function ignoreProgress(): void {}
 
 /** An error's message with the first system code along its cause chain: fetch says only "fetch failed", its cause ECONNREFUSED. */
 function withSystemCode(error: Error): string {

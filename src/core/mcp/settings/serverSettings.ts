@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionLevelSchema, type PermissionLevel } from '../../../shared/mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, type LogLevel, type PermissionLevel } from '../../../shared/mcp.js';
 import { copyRecord, emptyRecord, ownRecord, ownValue } from '../../../shared/ownKeys.js';
 import { defineTable } from '../../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../../store/recordsStore.js';
@@ -16,6 +16,8 @@ export const ServerSettingsSchema = z.object({
   disabled: z.boolean().default(false),
   disabledTools: z.array(z.string()).default([]),
   permissionOverrides: ownRecord(PermissionLevelSchema).default(emptyRecord),
+  /** The level the server sends its log messages from (`logging/setLevel`); absent: the server's own default. */
+  logLevel: LogLevelSchema.optional(),
 });
 export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
 
@@ -67,6 +69,12 @@ export class ServerSettings {
     if (level === undefined) delete overrides[rawToolName];
     else overrides[rawToolName] = level;
     this.store.put(ServerSettingsTable, serverId, { ...current, permissionOverrides: overrides });
+  }
+
+  /** `undefined` goes back to the server's own default (from its next start). */
+  setLogLevel(serverId: string, level: LogLevel | undefined): void {
+    const { logLevel: _old, ...current } = this.of(serverId);
+    this.store.put(ServerSettingsTable, serverId, level === undefined ? current : { ...current, logLevel: level });
   }
 
   overrideOf(serverId: string, rawToolName: string): PermissionLevel | undefined {

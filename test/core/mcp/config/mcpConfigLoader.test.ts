@@ -178,6 +178,8 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     ['inheritEnv naming a variable with "="', 's', 'command: node\ninheritEnv: [A=B]', 'SCHEMA_INVALID_FORMAT', 'servers.s.inheritEnv[0]'],
     ['a timeout in words', 's', 'command: node\ntimeout: 30s', 'SCHEMA_INVALID_TYPE', 'servers.s.timeout'],
     ['a zero timeout', 's', 'command: node\ntimeout: 0', 'SCHEMA_TOO_SMALL', 'servers.s.timeout'],
+    ['a maximum total time in words', 's', 'command: node\nmaxTotalTimeout: 10min', 'SCHEMA_INVALID_TYPE', 'servers.s.maxTotalTimeout'],
+    ['a maximum total time shorter than the timeout', 's', 'command: node\ntimeout: 5000\nmaxTotalTimeout: 1000', 'MCP_MAX_TOTAL_TIMEOUT_SHORT', 'servers.s.maxTotalTimeout'],
     ['a result cap too small to read', 's', 'command: node\nmaxResultChars: 10', 'SCHEMA_TOO_SMALL', 'servers.s.maxResultChars'],
     ['a result cap that is not a whole number', 's', 'command: node\nmaxResultChars: 5000.5', 'SCHEMA_INVALID_TYPE', 'servers.s.maxResultChars'],
     ['a permission level that does not exist', 's', "command: node\npermissions:\n  'browser_*': admin", 'SCHEMA_INVALID_VALUE', 'servers.s.permissions["browser_*"]'],
@@ -344,6 +346,11 @@ permissions:
     // The result cap is the server's when written, else left to the default (docs/rules/gateway.md#result-size).
     expect(definition(withServer('s', 'command: node\nmaxResultChars: 20000'), 's').maxResultChars).toBe(20_000);
     expect(definition(withServer('s', 'command: node'), 's').maxResultChars).toBeUndefined();
+  });
+
+  it('maxTotalTimeout: the longest a call that reports progress may run, left out unless written', () => {
+    expect(definition(withServer('s', 'command: node\ntimeout: 5000\nmaxTotalTimeout: 900000'), 's')).toMatchObject({ timeoutMs: 5000, maxTotalTimeoutMs: 900_000 });
+    expect(definition(withServer('s', 'command: node'), 's').maxTotalTimeoutMs).toBeUndefined();
   });
 
   it('a permission pattern that is an Object.prototype member is kept: losing "__proto__: confirm" would run that tool unasked', () => {

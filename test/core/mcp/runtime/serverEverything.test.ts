@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
+import type { ServerLogEntry } from '../../../../src/core/process/serverLog.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { startHttpEverything } from '../../../helpers/everythingHttp.js';
 
@@ -36,5 +38,30 @@ describe('@modelcontextprotocol/server-everything through the gateway', () => {
         .leases.map((l) => l.conversationId)
         .sort(),
     ).toEqual(['conv-h', 'conv-h2']);
+  });
+
+  it('over stdio: its instructions are kept for the model, and its log messages reach its log at the level set', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } }));
+    const id = 'chatos::everything';
+    await host.tools.list(caller('conv-i'));
+    const [instructions] = internalsOf(host).mcp.instructions([id]);
+    expect(instructions?.text).toContain('Everything Server');
+
+    expect(await host.mcp.servers.setLogLevel(id, 'debug')).toEqual({ applied: 1, notLogging: 0 });
+    const log = internalsOf(host).mcp.runtime.connections.logOf(id);
+    const first = new Promise<ServerLogEntry>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no log message from server-everything')), 30_000);
+      const stop = log.onAppend((entry) => {
+        if (entry.stream !== 'message') return;
+        clearTimeout(timer);
+        stop();
+        resolve(entry);
+      });
+    });
+    // It sends one message at once, at a random level (all pass at debug), then one every 5 s.
+    await host.tools.call(caller('conv-i'), 'mcp_everything_toggle-simulated-logging', {});
+    const entry = await first;
+    expect(entry.level).toMatch(/^(debug|info|notice|warning|error|critical|alert|emergency)$/);
+    expect(entry.text).toMatch(/-level message|level-message/);
   });
 });

@@ -105,4 +105,28 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     expect(seen.length).toBeGreaterThanOrEqual(7); // the last may be lost to the SDK (see above)
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].slice(0, seen.length));
   });
+
+  it('progress restarts the timeout of every call, not only of callers that follow it', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 600 }) }));
+    const who = caller('conv-n');
+    await host.tools.call(who, 'mcp_echo_pid', {});
+    // 2 s in all, a report every 200 ms, no onProgress: the call still asks for progress, so it lives past its 600 ms.
+    const { result } = await host.tools.call(who, 'mcp_echo_slow', { ms: 2_000, steps: 10 });
+    expect(textOf(result)).toBe('waited 2000');
+  });
+
+  it('a call that keeps reporting progress ends at its maximum total time, and the server is told to cancel it', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 600, maxTotalTimeout: 1_000 }) }));
+    const who = caller('conv-m');
+    await host.tools.call(who, 'mcp_echo_pid', {});
+    const reports: number[] = [];
+    // 60 s with a report every 200 ms: never silent for 600 ms, so only the maximum total time ends it.
+    const error = await rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 60_000, steps: 300 }, { onProgress: (p) => reports.push(p.progress) }));
+    expect(error).toBeInstanceOf(McpRuntimeError);
+    expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
+    expect(error.message).toContain('maximum total time of 1000 ms');
+    expect((error as McpRuntimeError).fix).toContain('maxTotalTimeout');
+    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
+  });
 });

@@ -5,6 +5,16 @@ import { caller, fixtureServer, startTestHost, textOf, trustPlugin, writeGateway
 import { tempDir } from '../../helpers/tempDir.js';
 
 /** docs/rules/gateway.md#_meta: `_meta` of every tools/call, as the server's handler sees it (`extra._meta`). */
+/**
+ * The _meta a call carried, but its progress token: every call asks for progress
+ * (a report resets its timeout, docs/rules/mcp-yaml.md), so the SDK adds one to each.
+ */
+function injected(result: Parameters<typeof textOf>[0]): Record<string, unknown> {
+  const { progressToken, ...meta } = JSON.parse(textOf(result)) as Record<string, unknown>;
+  expect(typeof progressToken).toBe('number');
+  return meta;
+}
+
 describe('gateway _meta injection (real stdio servers)', () => {
   it('a plugin server gets its expanded callMeta, chatos.uiApp and workdir (dataDir by default, callMeta.workdir when given)', async () => {
     const pluginId = 'com.example.gw';
@@ -24,7 +34,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
 
     const who = caller('conv-meta', { agentId: 'agent-7' });
     const main = await host.tools.call(who, 'mcp_com_example_gw_main_echo_meta', {});
-    expect(JSON.parse(textOf(main.result))).toEqual({
+    expect(injected(main.result)).toEqual({
       logDir: `${dataDir}/logs`,
       tag: `for-${pluginId}`,
       nested: { list: ['main', 'plain'] },
@@ -34,7 +44,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
     });
 
     const wd = await host.tools.call(who, 'mcp_com_example_gw_wd_echo_meta', {});
-    expect(JSON.parse(textOf(wd.result))).toEqual({
+    expect(injected(wd.result)).toEqual({
       chatos: { uiApp: uiApp('wd') },
       workdir: `${stateDir}/work`,
     });
@@ -43,7 +53,7 @@ describe('gateway _meta injection (real stdio servers)', () => {
   it('an mcp.yaml server gets workdir = sessionRoot only: no uiApp, and nothing about the caller (agent, conversation)', async () => {
     const { host, sessionRoot } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const { result } = await host.tools.call(caller('conv-yaml', { flow: 'sub', agentId: 'agent-9' }), 'mcp_echo_echo_meta', { note: 'x' });
-    expect(JSON.parse(textOf(result))).toEqual({ workdir: sessionRoot });
+    expect(injected(result)).toEqual({ workdir: sessionRoot });
   });
 
   it('a progress token the SDK adds rides along with the injected _meta', async () => {

@@ -97,7 +97,8 @@ describe('attachments in the message box', { timeout: 180_000 }, () => {
 
     const message = page.getByTestId('message-user');
     const thumbnails = message.getByTestId('message-attachment-image');
-    expect(await thumbnails.count()).toBe(2);
+    // A message's attachments render with their own lazily loaded code, after the row itself: wait for them.
+    await expect.poll(() => thumbnails.count()).toBe(2);
     // Each thumbnail loaded its image from the host, and opens it full size.
     await expect.poll(() => thumbnails.locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth))).toEqual([48, 32]);
     const href = await thumbnails.first().getAttribute('href');
@@ -108,7 +109,7 @@ describe('attachments in the message box', { timeout: 180_000 }, () => {
     }, href);
     expect(opened).toEqual({ status: 200, type: 'image/png', size: RED.length });
     const doc = message.getByTestId('message-attachment-document');
-    expect(await doc.textContent()).toContain('trip.pdf');
+    await expect.poll(() => doc.textContent()).toContain('trip.pdf');
     expect(await doc.textContent()).toContain(sizeText(PDF.length));
     await screenshot(page, 'attach-02-sent-light-en');
 

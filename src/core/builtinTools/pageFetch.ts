@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { isPrivateAddress } from '../mcp/auth/authFetch.js';
+import { isPrivateAddress } from '../net/privateAddress.js';
 import { checkedLookup, systemResolve } from '../net/checkedLookup.js';
 
 /**

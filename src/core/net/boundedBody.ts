@@ -31,7 +31,8 @@ export interface BodyLimit {
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const sizeText = (bytes: number) => (bytes >= MiB ? `${+(bytes / MiB).toFixed(1)} MiB` : bytes >= KiB ? `${+(bytes / KiB).toFixed(1)} KiB` : `${bytes} bytes`);
+/** A byte count as a person reads it (bytes, KiB or MiB). */
+export const sizeText = (bytes: number) => (bytes >= MiB ? `${+(bytes / MiB).toFixed(1)} MiB` : bytes >= KiB ? `${+(bytes / KiB).toFixed(1)} KiB` : `${bytes} bytes`);
 
 /** Where a response came from, for an error: its origin, never its path or query. */
 function originOf(response: Response): string {

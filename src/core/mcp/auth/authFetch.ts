@@ -1,8 +1,9 @@
 import type { LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { readBodyBytes } from '../../net/boundedBody.js';
 import { checkedLookup, systemResolve } from '../../net/checkedLookup.js';
+import { isPrivateAddress } from '../../net/privateAddress.js';
 import { lookupFetch } from '../../net/lookupFetch.js';
 import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
 
@@ -30,36 +31,6 @@ import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
 export const AUTH_FETCH_TIMEOUT_MS = 15_000;
 export const AUTH_FETCH_MAX_BYTES = 256 * 1024;
 const NO_BODY = [101, 204, 205, 304];
-
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 3],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an IP address is not on the public internet (loopback, private, link-local, shared, multicast). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return false;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
 const isLoopbackName = (hostname: string) => hostname === 'localhost' || (isIP(bare(hostname)) !== 0 && /^(127\.|::1$)/.test(bare(hostname)));

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { cutBody, limitBody } from '../../net/boundedBody.js';
+import { cutBody, limitBody, sizeText } from '../../net/boundedBody.js';
 import { limitEvents } from '../../net/boundedEvents.js';
 
 /**
@@ -24,8 +24,6 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** JSON-RPC's internal error: the server's answer could not be taken. */
 const INTERNAL_ERROR = -32603;
-
-const sizeText = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 
 /** The server's answer in words: its origin (never a path or query, which may hold a key) and the limit. */
 function tooLargeText(url: string, maxBytes: number): string {

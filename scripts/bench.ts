@@ -11,6 +11,7 @@ import { runGatewayBench } from './bench/gatewayBench.js';
 import { runKnowledgeBench } from './bench/knowledgeBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
 import { runLongChatBench } from './bench/longChatBench.js';
+import { runProcessBudgetBench } from './bench/processBudgetBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
 import { runScanBench } from './bench/scanBench.js';
 import { runUiBench } from './bench/uiBench.js';
@@ -27,6 +28,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'long chat', run: runLongChatBench },
   { name: 'canvas', run: runCanvasBench },
   { name: 'knowledge', run: runKnowledgeBench },
+  { name: 'process budget', run: runProcessBudgetBench },
   { name: 'cli start', run: runCliBench },
 ];
 

@@ -62,25 +62,30 @@ function isBelow(relative: string): boolean {
   return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.html': 'text/html; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
+/** A Map: an extension from a url (`.__proto__`, `.constructor`) is data, never a key of an object with a prototype. */
+const CONTENT_TYPES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    '.mjs': 'text/javascript; charset=utf-8',
+    '.js': 'text/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8',
+    '.json': 'application/json; charset=utf-8',
+    '.map': 'application/json; charset=utf-8',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg',
+    '.gif': 'image/gif',
+    '.webp': 'image/webp',
+    '.ico': 'image/x-icon',
+    '.html': 'text/html; charset=utf-8',
+    '.woff2': 'font/woff2',
+    '.txt': 'text/plain; charset=utf-8',
+    '.md': 'text/markdown; charset=utf-8',
+    '.pdf': 'application/pdf',
+  }),
+);
 
 /** The content type a file is served with; unknown kinds are `application/octet-stream` (never sniffed: the server sends nosniff). */
 export function contentTypeOf(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  return CONTENT_TYPES.get(path.extname(file).toLowerCase()) ?? 'application/octet-stream';
 }

@@ -109,7 +109,8 @@ export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-fil
 /**
  * A file the user attached to a message (docs/using/chat.md#attachments),
  * kept in the conversation's folder: an image as it came, a document as the
- * text read from it once, when it was attached. `artifact`: the path in the
+ * text read from it once, when it was attached (and its original bytes
+ * beside it, `original`). `artifact`: the path in the
  * conversation's folder (`artifacts/attachments/<ts>-<uuid>.<ext>`).
  */
 export const AttachmentSchema = z.discriminatedUnion('kind', [
@@ -121,6 +122,8 @@ export const AttachmentSchema = z.discriminatedUnion('kind', [
     /** The size of the file attached (its text is in `artifact`). */
     byteLength: z.number().int(),
     artifact: z.string(),
+    /** The file as it was attached (`…-original.<ext>`, its type's extension), for the user to open; absent in messages written before originals were kept. */
+    original: z.string().optional(),
     /** Characters of text kept (and given to the model). */
     chars: z.number().int(),
     /** The text had more characters than a message carries: only the first `chars` of `totalChars` were kept. */

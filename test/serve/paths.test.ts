@@ -58,8 +58,14 @@ describe('contentTypeOf', () => {
     ['a.webp', 'image/webp'],
     ['a.html', 'text/html; charset=utf-8'],
     ['a.woff2', 'font/woff2'],
+    ['a.pdf', 'application/pdf'],
+    ['a.md', 'text/markdown; charset=utf-8'],
     ['a.exe', 'application/octet-stream'],
     ['Makefile', 'application/octet-stream'],
+    // An extension from a url is data: a name of Object's prototype is no type.
+    ['a.__proto__', 'application/octet-stream'],
+    ['a.constructor', 'application/octet-stream'],
+    ['a.toString', 'application/octet-stream'],
   ])('%s is %s', (file, type) => {
     expect(contentTypeOf(file)).toBe(type);
   });

@@ -111,6 +111,16 @@ describe('attachments in the message box', { timeout: 180_000 }, () => {
     const doc = message.getByTestId('message-attachment-document');
     await expect.poll(() => doc.textContent()).toContain('trip.pdf');
     expect(await doc.textContent()).toContain(sizeText(PDF.length));
+    // The chip saves the original file as it was attached, under its name: the very bytes of the PDF.
+    expect(await doc.getAttribute('download')).toBe('trip.pdf');
+    const original = await page.evaluate(
+      async (url) => {
+        const response = await fetch(url!);
+        return { status: response.status, type: response.headers.get('content-type'), bytes: [...new Uint8Array(await response.arrayBuffer())] };
+      },
+      await doc.getAttribute('href'),
+    );
+    expect({ ...original, bytes: Buffer.from(original.bytes).equals(PDF) }).toEqual({ status: 200, type: 'application/pdf', bytes: true });
     await screenshot(page, 'attach-02-sent-light-en');
 
     // Opened again (a reload), the message still shows them: they are kept with the conversation.

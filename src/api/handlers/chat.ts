@@ -93,7 +93,8 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
   };
 }
 
-const imagesAttached = (message: UserMessage) => (message.attachments ?? []).flatMap((a) => (a.kind === 'image' ? [a.artifact] : []));
+/** The files of a user message a face serves: its images, and its documents' originals (to open or save). */
+const imagesAttached = (message: UserMessage) => (message.attachments ?? []).flatMap((a) => (a.kind === 'image' ? [a.artifact] : a.original ? [a.original] : []));
 
 /** A core chat event as the contract's event; a saved image's file becomes the face's url for it. */
 export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMessage {

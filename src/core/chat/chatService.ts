@@ -443,7 +443,9 @@ export class ChatService {
     const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text, ...(attachments.length ? { attachments: [...attachments] } : {}) };
     this.store.append(conversation.id, user);
     if (!conversation.title) this.store.rename(conversation.id, titleOf(text, attachments));
-    const images = attachments.flatMap((a) => (a.kind === 'image' ? [{ artifact: a.artifact, file: path.join(this.store.folder(conversation.id), a.artifact), mimeType: a.mimeType }] : []));
+    // What a face serves of the message: each image, and each document's original.
+    const served = attachments.flatMap((a) => (a.kind === 'image' ? [{ artifact: a.artifact, mimeType: a.mimeType }] : a.original ? [{ artifact: a.original, mimeType: a.mimeType }] : []));
+    const images = served.map(({ artifact, mimeType }) => ({ artifact, file: path.join(this.store.folder(conversation.id), artifact), mimeType }));
     this.emit({ type: 'message', conversationId: conversation.id, message: user, ...(images.length ? { artifacts: images } : {}) });
     return user;
   }

@@ -28,7 +28,7 @@ export function exportConversation(detail: ConversationDetail, format: ExportFor
   return { filename: `${base}.md`, mimeType: 'text/markdown', text: markdownOf(detail, read) };
 }
 
-/** Each attachment's content by its path: an image as base64, a document's text as it is (null when its file is gone). */
+/** Each attachment's content by its path: an image as base64, a document's text as it is and its original as base64 (null when its file is gone). */
 function attachmentFiles(messages: readonly ConversationMessage[], read: ReadArtifact): Record<string, { encoding: 'base64' | 'utf8'; data: string } | null> {
   const files = new Map<string, { encoding: 'base64' | 'utf8'; data: string } | null>();
   for (const message of messages) {
@@ -37,6 +37,10 @@ function attachmentFiles(messages: readonly ConversationMessage[], read: ReadArt
       const bytes = read(attachment.artifact);
       const encoding = attachment.kind === 'image' ? 'base64' : 'utf8';
       files.set(attachment.artifact, bytes ? { encoding, data: bytes.toString(encoding) } : null);
+      if (attachment.kind === 'document' && attachment.original) {
+        const original = read(attachment.original);
+        files.set(attachment.original, original ? { encoding: 'base64', data: original.toString('base64') } : null);
+      }
     }
   }
   return Object.fromEntries(files);

@@ -52,11 +52,22 @@ describe('attachments', () => {
     const user = outcome.messages[0] as UserMessage;
     expect(user.attachments).toEqual([
       { kind: 'image', name: 'red.png', mimeType: 'image/png', byteLength: PNG.length, artifact: expect.stringMatching(/^artifacts\/attachments\/\d+-[0-9a-f-]+\.png$/) },
-      expect.objectContaining({ kind: 'document', name: 'report.pdf', artifact: expect.stringMatching(/^artifacts\/attachments\/\d+-[0-9a-f-]+\.txt$/) }),
+      expect.objectContaining({
+        kind: 'document',
+        name: 'report.pdf',
+        artifact: expect.stringMatching(/^artifacts\/attachments\/\d+-[0-9a-f-]+\.txt$/),
+        // The original is kept beside its text, named by its type, never by the name the user gave.
+        original: expect.stringMatching(/^artifacts\/attachments\/\d+-[0-9a-f-]+-original\.pdf$/),
+      }),
     ]);
     const folder = path.join(home, 'chatos', 'conversations', turn.conversationId);
     expect(fs.readFileSync(path.join(folder, user.attachments![0]!.artifact)).equals(PNG)).toBe(true);
     expect(fs.readFileSync(path.join(folder, user.attachments![1]!.artifact), 'utf8')).toContain('Revenue grew by 42 percent');
+    const document = user.attachments![1]!;
+    expect(document.kind === 'document' && fs.readFileSync(path.join(folder, document.original!)).equals(PDF)).toBe(true);
+    // The JSON export carries the original's bytes too, so an imported copy loses nothing.
+    const exported = JSON.parse(host.chat.export(turn.conversationId, 'json').text) as { attachments: Record<string, { encoding: string; data: string }> };
+    expect(Buffer.from(exported.attachments[(document as { original: string }).original]!.data, 'base64').equals(PDF)).toBe(true);
     // Kept with the conversation: read back from disk, the message still carries them, and each id was sent once.
     expect((host.chat.get(turn.conversationId).messages[0] as UserMessage).attachments).toEqual(user.attachments);
     await expect(refusal(() => host.chat.send({ conversationId: turn.conversationId, text: 'again', attachments: [image.id] }))).resolves.toMatchObject({ code: 'ATTACHMENT_NOT_FOUND' });

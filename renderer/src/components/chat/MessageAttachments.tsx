@@ -8,7 +8,7 @@ import { useRowWords } from './rowContext';
 /**
  * The files a sent message carries (docs/using/chat.md#attachments): images as thumbnails
  * that open full size, documents as chips with their name and size (and,
- * when the text was cut, how much the model got).
+ * when the text was cut, how much the model got) that save the original file.
  */
 export function MessageAttachments({ attachments, artifactUrls }: { attachments: readonly Attachment[]; artifactUrls: Readonly<Record<string, string>> }) {
   const { t, word } = useRowWords();
@@ -29,8 +29,8 @@ export function MessageAttachments({ attachments, artifactUrls }: { attachments:
             </a>
           );
         }
-        return (
-          <span key={attachment.artifact} className="attachment-chip" data-testid="message-attachment-document" title={attachment.name}>
+        const body = (
+          <>
             <FileTextOutlined className="attachment-chip-icon" />
             <span className="attachment-chip-text">
               <span className="attachment-chip-name">{attachment.name}</span>
@@ -39,7 +39,27 @@ export function MessageAttachments({ attachments, artifactUrls }: { attachments:
                 {attachment.totalChars !== undefined ? ` · ${t('chat.attach.cut', { chars: attachment.chars.toLocaleString(), total: attachment.totalChars.toLocaleString() })}` : ''}
               </span>
             </span>
-          </span>
+          </>
+        );
+        // The original file, saved under the name the user gave it (served with a sandboxing CSP: an HTML file runs nothing).
+        const original = attachment.original === undefined ? undefined : ownValue(artifactUrls, attachment.original);
+        if (original === undefined)
+          return (
+            <span key={attachment.artifact} className="attachment-chip" data-testid="message-attachment-document" title={attachment.name}>
+              {body}
+            </span>
+          );
+        return (
+          <a
+            key={attachment.artifact}
+            className="attachment-chip"
+            data-testid="message-attachment-document"
+            href={api.resolveUrl(original)}
+            download={attachment.name}
+            title={t('chat.attach.openOriginal', { name: attachment.name })}
+          >
+            {body}
+          </a>
         );
       })}
     </div>

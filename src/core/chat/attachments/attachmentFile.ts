@@ -25,7 +25,9 @@ export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 const MAX_NAME_CHARS = 200;
 
 export type ReadAttachment =
-  { kind: 'image'; name: string; mimeType: string; bytes: Buffer } | { kind: 'document'; name: string; mimeType: string; byteLength: number; text: string; totalChars?: number; notes: string[] };
+  | { kind: 'image'; name: string; mimeType: string; bytes: Buffer }
+  /** `bytes`: the file as it came, kept beside its text so the user can open the original. */
+  | { kind: 'document'; name: string; mimeType: string; bytes: Buffer; byteLength: number; text: string; totalChars?: number; notes: string[] };
 
 /** Images by their first bytes (a name can say anything): the formats every provider takes, with the extension they are saved under. */
 const IMAGE_SIGNATURES: readonly { mimeType: string; ext: string; matches(bytes: Buffer): boolean }[] = [
@@ -45,6 +47,12 @@ const DOCUMENT_TYPES: ReadonlyMap<string, string> = new Map([
   ['.htm', 'text/html'],
   ['.pdf', 'application/pdf'],
 ]);
+
+/** The extension a document's original is saved under: from its type (never from the name the user gave). */
+export function documentExtension(mimeType: string): string {
+  for (const [extension, type] of DOCUMENT_TYPES) if (type === mimeType) return extension.slice(1);
+  return 'bin';
+}
 
 /** The extension an image of this type is saved under. */
 export function imageExtension(mimeType: string): string {
@@ -99,6 +107,7 @@ export async function readAttachment(rawName: string, bytes: Buffer): Promise<Re
     kind: 'document',
     name,
     mimeType,
+    bytes,
     byteLength: bytes.length,
     text: cut ? document.text.slice(0, MAX_ATTACHMENT_CHARS) : document.text,
     ...(cut ? { totalChars: document.text.length } : {}),

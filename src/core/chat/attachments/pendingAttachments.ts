@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Attachment, PendingAttachment } from '../../../shared/chat.js';
 import { ensureFolder } from '../conversations/messageLog.js';
 import { ChatError } from '../chatError.js';
-import { imageExtension, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, type ReadAttachment } from './attachmentFile.js';
+import { documentExtension, imageExtension, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, type ReadAttachment } from './attachmentFile.js';
 
 /** An attachment nobody sent is dropped after this long. */
 const STALE_MS = 30 * 60_000;
@@ -19,7 +19,8 @@ interface Pending {
   at: number;
 }
 
-const sizeOf = (read: ReadAttachment) => (read.kind === 'image' ? read.bytes.length : read.text.length * 2);
+/** What one waiting file holds in memory: its bytes, and a document's text (two bytes a character) beside them. */
+const sizeOf = (read: ReadAttachment) => read.bytes.length + (read.kind === 'document' ? read.text.length * 2 : 0);
 
 /**
  * Files read and waiting, in memory, for the message that names them: a
@@ -101,16 +102,20 @@ export function storeAttachments(conversationFolder: string, reads: readonly Rea
   const dir = path.join(conversationFolder, 'artifacts', 'attachments');
   ensureFolder(dir);
   return reads.map((read): Attachment => {
-    const file = `${now}-${randomUUID()}.${read.kind === 'image' ? imageExtension(read.mimeType) : 'txt'}`;
+    const stem = `${now}-${randomUUID()}`;
+    const file = `${stem}.${read.kind === 'image' ? imageExtension(read.mimeType) : 'txt'}`;
     writeNew(path.join(dir, file), read.kind === 'image' ? read.bytes : Buffer.from(read.text, 'utf8'));
     const artifact = `artifacts/attachments/${file}`;
     if (read.kind === 'image') return { kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, artifact };
+    const originalFile = `${stem}-original.${documentExtension(read.mimeType)}`;
+    writeNew(path.join(dir, originalFile), read.bytes);
     return {
       kind: 'document',
       name: read.name,
       mimeType: read.mimeType,
       byteLength: read.byteLength,
       artifact,
+      original: `artifacts/attachments/${originalFile}`,
       chars: read.text.length,
       ...(read.totalChars !== undefined ? { totalChars: read.totalChars } : {}),
       ...(read.notes.length ? { notes: read.notes } : {}),

@@ -108,6 +108,7 @@ export function mount({ container, host }) {
   newBranch.append(newBranchName, createButton);
   branches.box.append(branchList, newBranch);
   const history = section('');
+  history.box.style.gridColumn = '1 / -1';
   const logText = pre('git-log');
   history.box.append(logText);
   grid.append(unstaged.box, staged.box, diff.box, branches.box, history.box);

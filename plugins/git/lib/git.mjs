@@ -219,14 +219,14 @@ export async function unstage(repo, paths) {
   return status(repo);
 }
 
-/** Commits what is staged with the message, passed on stdin; hooks do not run. */
+/** Commits what is staged with the message, passed on stdin as written (a line starting with # is kept); hooks do not run. */
 export async function commit(repo, message) {
   if (typeof message !== 'string' || message.trim() === '') throw new GitProblem('"message" must not be empty: say what the commit changes');
   const bytes = Buffer.byteLength(message, 'utf8');
   if (bytes > LIMITS.messageBytes) throw new GitProblem(`"message" is ${bytes} bytes; a commit message may have at most ${LIMITS.messageBytes} bytes (${LIMITS.messageBytes / 1024} KB): shorten it`);
   const staged = (await status(repo)).staged;
   if (staged.length === 0) throw new GitProblem('nothing is staged: stage the files to commit first');
-  await git(repo, ['commit', '--no-verify', '--quiet', '--cleanup=strip', '--file=-'], { input: message });
+  await git(repo, ['commit', '--no-verify', '--quiet', '--cleanup=whitespace', '--file=-'], { input: message });
   const head = await git(repo, ['log', '-1', '--format=%h %s']);
   return { committed: head.text.trim(), files: staged.length };
 }

@@ -79,9 +79,9 @@ describe('the built-in Git app through the gateway', () => {
     // A relative path is taken from the only workspace folder.
     expect((await call(host, 'stage', { repo: 'project', paths: ['README.md', 'new.txt'] })).isError).toBeFalsy();
     expect(textOf(await call(host, 'diff', { repo, staged: true }))).toContain('+new');
-    const committed = await call(host, 'commit', { repo, message: 'Add new.txt and a line\n\nBecause the test says so.' });
+    const committed = await call(host, 'commit', { repo, message: 'Add new.txt and a line\n\n#42: because the test says so.' });
     expect(committed.isError, textOf(committed)).toBeFalsy();
-    expect(gitIn(repo, 'log', '-1', '--format=%B').trim()).toBe('Add new.txt and a line\n\nBecause the test says so.');
+    expect(gitIn(repo, 'log', '-1', '--format=%B').trim()).toBe('Add new.txt and a line\n\n#42: because the test says so.');
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
     expect(textOf(await call(host, 'log', { repo }))).toMatch(/\* [0-9a-f]+ .* Add new.txt and a line/);
 

@@ -11,7 +11,8 @@ import { openServedUi, screenshot, type ServeProcess } from '../helpers/browser.
  * repository: added by its path, its changes listed, a file staged and
  * committed with a message, a branch checked out after the second click,
  * a bad branch name refused with git's reason shown. Each step is checked
- * in the repository with git itself. Screenshot: test-output/screenshots/git-page.png.
+ * in the repository with git itself; and the WSL page off Windows.
+ * Screenshots: test-output/screenshots/git-page.png, wsl-page.png.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let serve: ServeProcess;
@@ -82,5 +83,14 @@ describe('the Git page', () => {
     await checkout.click();
     await expect.poll(() => frame.getByTestId('git-branch').textContent(), { timeout: 20_000 }).toContain('On branch feature');
     expect(gitIn('branch', '--show-current')).toBe('feature');
+  });
+
+  it.skipIf(process.platform === 'win32')('the WSL page says WSL is Windows-only and offers nothing to run', async () => {
+    await page.goto(`${serve.url}#/apps/chatos.wsl/wsl`);
+    await page.getByTestId('page-uiapp').waitFor({ timeout: 20_000 });
+    const frame = page.frameLocator('[data-testid="uiapp-frame"]');
+    await expect.poll(() => frame.getByTestId('wsl-message').textContent(), { timeout: 20_000 }).toContain('WSL is available only on Windows');
+    expect(await frame.getByTestId('wsl-distribution').count()).toBe(0);
+    await screenshot(page, 'wsl-page');
   });
 });

@@ -64,6 +64,8 @@ export function mount({ container, host }) {
   list.dataset.testid = 'wsl-list';
   const output = el('pre', {}, { margin: '0', maxHeight: '320px', overflow: 'auto', fontFamily: 'var(--chatos-font-family-code)', background: 'var(--chatos-color-fill)', padding: '8px' });
   output.dataset.testid = 'wsl-output';
+  // Shown once a command has printed something.
+  output.hidden = true;
   root.append(title, message, list, output);
   container.replaceChildren(root);
   const say = (text, error = false) => {
@@ -93,6 +95,7 @@ export function mount({ container, host }) {
         void act(async () => {
           const parts = command.value.split('\n').filter((line) => line !== '');
           const done = (await tool('run_command', { distribution: d.name, command: parts })).structuredContent;
+          output.hidden = false;
           output.textContent = `${done.output}${done.errors}\n(${t.exit(done.exitCode)})`;
         }),
     );

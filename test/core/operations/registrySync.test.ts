@@ -121,7 +121,7 @@ describe('registry sync with plugins', () => {
       store
         .list(HostPrompts)
         .map((r) => r.id)
-        .filter((id) => id.includes('git'))
+        .filter((id) => id.includes('example_git'))
         .sort(),
     ).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
     await store.close();

@@ -58,6 +58,11 @@ describe('the built-in WSL app', () => {
       expect(state.ran).toEqual([{ distribution: 'Debian', user: null, command: ['echo', 'a; rm -rf ~', '$(id)', 'héllo'] }]);
       expect(state.distributions[1].state).toBe('Running');
 
+      // Output is cut at 256 KB and the run ended: `yes` would print forever.
+      const endless = (await client.callTool({ name: 'run_command', arguments: { distribution: 'Debian', command: ['yes', 'y'] } })) as CallToolResult;
+      expect(endless.structuredContent).toMatchObject({ truncated: true });
+      expect((endless.structuredContent as { output: string }).output).toHaveLength(256 * 1024);
+
       const stopped = await client.callTool({ name: 'stop_distribution', arguments: { distribution: 'Debian' } });
       expect(stopped.structuredContent).toMatchObject({ name: 'Debian', state: 'Stopped' });
       const started = await client.callTool({ name: 'start_distribution', arguments: { distribution: 'Debian' } });

@@ -3,7 +3,7 @@
 // and output. `wsl.exe` prints its own messages (the distribution list) in
 // UTF-16LE; what a command inside a distribution prints is that program's
 // bytes, read as UTF-8.
-import { runProgram } from './run.mjs';
+import { execFile } from 'node:child_process';
 
 export const LIMITS = { outputBytes: 256 * 1024, timeoutMs: 60_000, argBytes: 32 * 1024, args: 256 };
 
@@ -31,11 +31,27 @@ export function decodeWslOutput(bytes) {
   return zeros > 0 && zeros >= Math.min(bytes.length, 200) / 4 ? bytes.toString('utf16le') : bytes.toString('utf8');
 }
 
+/**
+ * Runs wsl.exe: output past the cap is cut (execFile ends the process and
+ * keeps what came), a run past the time limit is killed.
+ */
+function runWsl(args) {
+  return new Promise((resolve, reject) => {
+    const options = { encoding: 'buffer', shell: false, windowsHide: true, maxBuffer: LIMITS.outputBytes, timeout: LIMITS.timeoutMs, killSignal: 'SIGKILL', env: { ...process.env, WSL_UTF8: '0' } };
+    execFile('wsl.exe', args, options, (error, stdout, stderr) => {
+      const truncated = error?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
+      if (error?.code === 'ENOENT') return reject(new WslProblem('wsl.exe was not found on PATH: install WSL (wsl --install) first'));
+      if (error?.killed && !truncated) return reject(new WslProblem(`wsl.exe ${args[0]} took longer than ${LIMITS.timeoutMs / 1000} s and was stopped`));
+      if (error && typeof error.code !== 'number' && !truncated) return reject(error);
+      resolve({ code: truncated ? 0 : (error?.code ?? 0), stdout, stderr: stderr.toString('utf8'), truncated });
+    });
+  });
+}
+
 async function wsl(args, { decode = true } = {}) {
   if (!onWindows()) throw new WslProblem(ONLY_ON_WINDOWS);
-  const result = await runProgram('wsl.exe', args, { env: { ...process.env, WSL_UTF8: '0' }, maxBytes: LIMITS.outputBytes, timeoutMs: LIMITS.timeoutMs });
-  const stdout = decode ? decodeWslOutput(result.stdout) : result.stdout.toString('utf8');
-  return { ...result, stdout };
+  const result = await runWsl(args);
+  return { ...result, stdout: decode ? decodeWslOutput(result.stdout) : result.stdout.toString('utf8') };
 }
 
 /** A distribution name as wsl.exe knows them: letters, digits, '.', '_', '-'; never an option. */

@@ -10,7 +10,7 @@ const validManifest = (id: string) => ({
   id,
   name: id,
   version: '1.0.0',
-  providerAppId: 'git_app',
+  providerAppId: 'vcs_app',
   apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true, callMeta: { root: '$pluginDir' } } } }],
 });
 
@@ -41,7 +41,7 @@ describe('chatos validate', () => {
     expect(doc.apps[0]).toMatchObject({
       pluginId: 'com.example.good',
       appId: 'main',
-      providerAppId: 'git_app',
+      providerAppId: 'vcs_app',
       serverName: 'com.example.good.main',
       promptNames: { zh: 'mcp_com_example_good_main', en: 'mcp_com_example_good_main__en' },
       url: `cmd://node ${path.join(dir, 'server.mjs')}`,
@@ -69,7 +69,7 @@ describe('chatos apps', () => {
     const doc = run.json();
     const good = doc.apps.find((a: { pluginId: string }) => a.pluginId === 'com.example.good');
     expect(good).toMatchObject({
-      providerAppId: 'git_app',
+      providerAppId: 'vcs_app',
       source: 'extra',
       uiApp: { pluginId: 'com.example.good', appId: 'main', dataDir: path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.good') },
       workdir: path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.good'),

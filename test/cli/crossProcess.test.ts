@@ -12,13 +12,13 @@ import { tempDir } from '../helpers/tempDir.js';
  * beside a running host.
  */
 
-const GIT_SERVER = 'git_app::com.example.git.main';
+const GIT_SERVER = 'vcs_app::com.example.git.main';
 
 function world() {
   const home = tempDir();
   const rootA = tempDir('chatos-root-a-');
   const rootB = tempDir('chatos-root-b-');
-  const gitDir = writeProviderPlugin(rootA, 'com.example.git', 'git_app');
+  const gitDir = writeProviderPlugin(rootA, 'com.example.git', 'vcs_app');
   writeProviderPlugin(rootB, 'com.example.other', 'other_app');
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli([...args, '--home', home], { env });
   return { home, rootA, rootB, gitDir, cli };
@@ -78,7 +78,7 @@ describe('one process never deletes what another registered', { timeout: 120_000
       cli(['registry', 'apps', '--json'])
         .json()
         .apps.map((a: { appId: string }) => a.appId),
-    ).toContain('git_app');
+    ).toContain('vcs_app');
   });
 
   it("an mcp.yaml server whose {env: NAME} is unset in a command's environment stays registered, with its grant", () => {
@@ -129,7 +129,7 @@ describe('one process never deletes what another registered', { timeout: 120_000
     expect(pruned.json()).toMatchObject({
       applied: true,
       registrations: expect.arrayContaining([expect.objectContaining({ kind: 'server', id: GIT_SERVER, grants: [expect.objectContaining({ appId: 'aide' })] })]),
-      apps: ['git_app'],
+      apps: ['vcs_app'],
     });
     expect(grantsTo(cli, 'aide')).toEqual([]);
     expect(

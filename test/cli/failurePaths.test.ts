@@ -9,13 +9,13 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 /** The CLI when the world says no: a data home it may not write, a full disk, a reader that stops reading. */
 
 const bin = path.join(repoRoot, 'bin', 'chatos.js');
-const GIT_SERVER = 'git_app::com.example.git.main';
+const GIT_SERVER = 'vcs_app::com.example.git.main';
 const NOBODY = 65534;
 
 function world() {
   const home = tempDir();
   const root = tempDir('chatos-root-');
-  writeProviderPlugin(root, 'com.example.git', 'git_app');
+  writeProviderPlugin(root, 'com.example.git', 'vcs_app');
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root]);
   // A writing command: the admin DB exists, with the plugin registered.
   expect(cli('untrust', 'nothing').code).toBe(0);
@@ -119,7 +119,7 @@ describe('a write that does not reach the disk is a failure, said before anythin
     const out = tempDir('chatos-diskfull-out-');
     fs.mkdirSync(mountPoint);
     const root = tempDir('chatos-root-');
-    writeProviderPlugin(root, 'com.example.git', 'git_app');
+    writeProviderPlugin(root, 'com.example.git', 'vcs_app');
     const node = process.execPath;
     // Everything inside one shell: with unshare, the mount lives only as long as the namespace.
     const script = [

@@ -14,12 +14,12 @@ import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
-/** The world of docs/rules/registry.md#isolation: a data home, and plugins for git_app and wsl that declare their provider. */
+/** The world of docs/rules/registry.md#isolation: a data home, and plugins for vcs_app and vm_app that declare their provider (git_app and wsl are the built-in Git and WSL apps'). */
 function world() {
   const home = tempDir();
   const extra = tempDir();
-  writeProviderPlugin(extra, 'com.example.git', 'git_app', ['status']);
-  writeProviderPlugin(extra, 'com.example.wsl', 'wsl', ['distros']);
+  writeProviderPlugin(extra, 'com.example.git', 'vcs_app', ['status']);
+  writeProviderPlugin(extra, 'com.example.wsl', 'vm_app', ['distros']);
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', extra]);
   return { home, extra, cli };
 }
@@ -27,42 +27,46 @@ function world() {
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
 describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
-  it('holds aide (from bundled defaults), git_app and wsl (from plugins), with no grants', () => {
+  it('holds aide (from bundled defaults), git_app and wsl (from the built-in plugins), vcs_app and vm_app (from plugins), with no grants', () => {
     const { cli } = world();
     const run = cli('registry', '--json');
     expect(run.code).toBe(0);
     const doc = run.json();
-    expect(doc.apps.map((a: { appId: string }) => a.appId)).toEqual(expect.arrayContaining(['chatos', 'aide', 'git_app', 'wsl']));
-    expect(ids(doc.servers)).toEqual(expect.arrayContaining(['aide::project_files', 'aide::memory', 'git_app::com.example.git.status', 'wsl::com.example.wsl.distros']));
-    expect(ids(doc.prompts)).toEqual(expect.arrayContaining(['aide::default', 'git_app::mcp_com_example_git_status', 'git_app::mcp_com_example_git_status__en']));
+    expect(doc.apps.map((a: { appId: string }) => a.appId)).toEqual(expect.arrayContaining(['chatos', 'aide', 'vcs_app', 'vm_app', 'git_app', 'wsl']));
+    expect(ids(doc.servers)).toEqual(
+      expect.arrayContaining(['aide::project_files', 'aide::memory', 'vcs_app::com.example.git.status', 'vm_app::com.example.wsl.distros', 'git_app::chatos.git.git', 'wsl::chatos.wsl.wsl']),
+    );
+    expect(ids(doc.prompts)).toEqual(
+      expect.arrayContaining(['aide::default', 'vcs_app::mcp_com_example_git_status', 'vcs_app::mcp_com_example_git_status__en', 'git_app::mcp_chatos_git_git', 'wsl::mcp_chatos_wsl_wsl']),
+    );
     expect(doc.servers.find((s: { id: string }) => s.id === 'aide::project_files').source.kind).toBe('defaults');
     expect(doc.grants).toEqual({ servers: [], prompts: [] });
   });
 
-  it('aide sees none of git_app or wsl until granted, exactly the granted server after, and nothing after revoke', () => {
+  it('aide sees none of vcs_app or vm_app until granted, exactly the granted server after, and nothing after revoke', () => {
     const { cli } = world();
     const aideSees = () => ids(cli('registry', 'servers', '--for', 'aide', '--json').json().servers);
     expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
 
-    const grant = cli('grant', 'aide', 'git_app::com.example.git.status');
+    const grant = cli('grant', 'aide', 'vcs_app::com.example.git.status');
     expect(grant.code).toBe(0);
-    expect(grant.stdout).toContain('granted server git_app::com.example.git.status to aide');
-    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files', 'git_app::com.example.git.status']);
-    expect(cli('registry', 'grants', '--json').json().grants.servers).toEqual([expect.objectContaining({ appId: 'aide', targetId: 'git_app::com.example.git.status' })]);
+    expect(grant.stdout).toContain('granted server vcs_app::com.example.git.status to aide');
+    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files', 'vcs_app::com.example.git.status']);
+    expect(cli('registry', 'grants', '--json').json().grants.servers).toEqual([expect.objectContaining({ appId: 'aide', targetId: 'vcs_app::com.example.git.status' })]);
 
-    expect(cli('revoke', 'aide', 'git_app::com.example.git.status').code).toBe(0);
+    expect(cli('revoke', 'aide', 'vcs_app::com.example.git.status').code).toBe(0);
     expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
   });
 
   it('refuses unknown ids and apps with close matches, exit 1', () => {
     const { cli } = world();
-    const badId = cli('grant', 'aide', 'git_app::com.example.git.stats');
+    const badId = cli('grant', 'aide', 'vcs_app::com.example.git.stats');
     expect(badId.code).toBe(1);
-    expect(badId.stderr).toContain('did you mean "git_app::com.example.git.status"');
-    const badApp = cli('grant', 'aid', 'git_app::com.example.git.status');
+    expect(badId.stderr).toContain('did you mean "vcs_app::com.example.git.status"');
+    const badApp = cli('grant', 'aid', 'vcs_app::com.example.git.status');
     expect(badApp.code).toBe(1);
     expect(badApp.stderr).toContain('did you mean "aide"');
-    expect(cli('revoke', 'aide', 'git_app::nothing').code).toBe(1);
+    expect(cli('revoke', 'aide', 'vcs_app::nothing').code).toBe(1);
     expect(cli('registry', 'servers', '--for', 'nobody').code).toBe(1);
     expect(cli('registry', 'everything').code).toBe(2);
   });
@@ -118,7 +122,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
 
   it('reports every row that fails its schema, whatever its table, on stderr and in --json', async () => {
     const { home, cli } = world();
-    expect(cli('grant', 'aide', 'git_app::com.example.git.status').code).toBe(0);
+    expect(cli('grant', 'aide', 'vcs_app::com.example.git.status').code).toBe(0);
     const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
     store.put(defineTable('mcpServerGrants', z.unknown()), 'aide=>broken', { appId: 'aide' });
     store.put(defineTable('agents', z.unknown()), 'half', { name: 42 });
@@ -131,21 +135,21 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     expect(invalid[0].message).toMatch(/^row (agents\/half|mcpServerGrants\/aide=>broken) is skipped: /);
     expect(run.stderr).toContain('row agents/half is skipped');
     // The good rows still count.
-    expect(run.json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual(['git_app::com.example.git.status']);
+    expect(run.json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual(['vcs_app::com.example.git.status']);
   });
 
   it('20 grant processes started at once leave 20 grants', async () => {
     const home = tempDir();
     const extra = tempDir();
     const apps = Array.from({ length: 20 }, (_, i) => `tool${i}`);
-    writeProviderPlugin(extra, 'com.example.many', 'git_app', apps);
+    writeProviderPlugin(extra, 'com.example.many', 'vcs_app', apps);
     expect(runCli(['registry', 'apps', '--home', home, '--plugins', extra]).code).toBe(0);
     const bin = path.join(repoRoot, 'bin', 'chatos.js');
     const runs = await Promise.all(
       apps.map(
         (app) =>
           new Promise<{ code: number | null; stderr: string }>((resolve) => {
-            const child = spawn(process.execPath, [bin, 'grant', 'aide', `git_app::com.example.many.${app}`, '--home', home, '--plugins', extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+            const child = spawn(process.execPath, [bin, 'grant', 'aide', `vcs_app::com.example.many.${app}`, '--home', home, '--plugins', extra], { stdio: ['ignore', 'ignore', 'pipe'] });
             let stderr = '';
             child.stderr!.on('data', (chunk) => (stderr += chunk));
             child.on('close', (code) => resolve({ code, stderr }));

@@ -8,7 +8,7 @@ describe('chatos registry copies', { timeout: 300_000 }, () => {
   it('shows the switch off, switches it on for the next command, lists each copy with its plugin, and refuses a word that is not a switch', async () => {
     const home = tempDir();
     const extra = tempDir();
-    writeProviderPlugin(extra, 'com.example.git', 'git_app', ['status']);
+    writeProviderPlugin(extra, 'com.example.git', 'vcs_app', ['status']);
     const cli = (...args: string[]) => runCliAsync([...args, '--home', home, '--plugins', extra]);
 
     const before = await cli('registry', 'copies', '--json');

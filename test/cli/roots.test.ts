@@ -5,12 +5,12 @@ import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
-const GIT_SERVER = 'git_app::com.example.git.main';
+const GIT_SERVER = 'vcs_app::com.example.git.main';
 
 function world() {
   const home = tempDir();
   const root = tempDir('chatos-root-');
-  writeProviderPlugin(root, 'com.example.git', 'git_app');
+  writeProviderPlugin(root, 'com.example.git', 'vcs_app');
   const cli = (...args: string[]) => runCli([...args, '--home', home]);
   return { home, root, cli };
 }

@@ -19,7 +19,7 @@ function setup() {
 describe('install, trust, uninstall', () => {
   it('installs a folder untrusted, shows what it would run, trusts it, and a changed file untrusts it', () => {
     const { home, cli, pluginOf } = setup();
-    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'vcs_app');
     const install = cli('install', source, '--json');
     expect(install.code).toBe(0);
     const installed = install.json();
@@ -96,7 +96,7 @@ describe('install, trust, uninstall', () => {
 
   it('refuses to install over an installed plugin, an invalid plugin, or a folder with links', () => {
     const { cli } = setup();
-    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'vcs_app');
     expect(cli('install', source).code).toBe(0);
     const again = cli('install', source);
     expect(again.code).toBe(1);
@@ -164,9 +164,9 @@ describe('install, trust, uninstall', () => {
 
   it('uninstall removes the plugin, its registrations and grants, and keeps its data unless --purge', () => {
     const { home, cli } = setup();
-    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'git_app');
+    const source = writeProviderPlugin(tempDir(), 'com.example.git', 'vcs_app');
     cli('install', source);
-    expect(cli('grant', 'aide', 'git_app::com.example.git.main').code).toBe(0);
+    expect(cli('grant', 'aide', 'vcs_app::com.example.git.main').code).toBe(0);
     const dataDir = path.join(home, 'chatos', 'ui_apps', 'data', 'com.example.git');
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'notes.json'), '[]');
@@ -177,7 +177,7 @@ describe('install, trust, uninstall', () => {
     expect(fs.existsSync(path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.git'))).toBe(false);
     expect(fs.existsSync(dataDir)).toBe(true);
     const registry = cli('registry', '--json').json();
-    expect(registry.servers.map((s: { id: string }) => s.id)).not.toContain('git_app::com.example.git.main');
+    expect(registry.servers.map((s: { id: string }) => s.id)).not.toContain('vcs_app::com.example.git.main');
     expect(registry.grants.servers).toEqual([]);
 
     cli('install', source);

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const ID = 'com.example.git';
-const SERVER = 'git_app::com.example.git.main';
+const SERVER = 'vcs_app::com.example.git.main';
 
 /** A provider plugin with one server; `version` goes into its env and a file, so each version runs something else. */
 function manifest(version: string) {
@@ -15,7 +15,7 @@ function manifest(version: string) {
     id: ID,
     name: 'Git',
     version,
-    providerAppId: 'git_app',
+    providerAppId: 'vcs_app',
     apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', env: { GIT_APP_VERSION: version }, allowMain: true } } }],
   };
 }

@@ -14,7 +14,7 @@ import { runCli } from '../helpers/runCli.js';
  * grants. Each step is checked in the data home too, not only on screen.
  */
 
-const GIT_SERVER = 'git_app::com.example.git.main';
+const GIT_SERVER = 'vcs_app::com.example.git.main';
 
 let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -27,7 +27,7 @@ const cli = (...args: string[]) => runCli([...args, '--home', home]);
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-roots-home-'));
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-roots-'));
-  writeProviderPlugin(root, 'com.example.git', 'git_app');
+  writeProviderPlugin(root, 'com.example.git', 'vcs_app');
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   chromium = await launchChromium();
   page = await chromium.context.newPage();

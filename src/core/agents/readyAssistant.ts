@@ -12,7 +12,9 @@ import { isHostOwn } from './agentExposure.js';
  *
  * * the built-in apps that bring a server allowed in the main flow (Notes,
  *   Canvas), with their own prompts: they are part of ChatOS and keep their
- *   data in their own folders;
+ *   data in their own folders. Not the built-in apps of a provider app
+ *   (Git for `git_app`, WSL for `wsl`): they act on the user's repositories
+ *   and Linux systems, are granted to nobody, and are picked in the editor;
  * * the servers the user added (mcp.yaml, imported, templates): the user
  *   chose to run them, and their confirmations still apply.
  *
@@ -52,7 +54,7 @@ function freeId(taken: (id: string) => boolean): string {
 export function readyAssistantInput(options: { modelId: string; language: 'zh' | 'en' }, world: ReadyAssistantWorld): AgentInput {
   const text = TEXT[options.language];
   const uiApps: AgentUiApp[] = world.apps
-    .filter((app) => app.source === 'builtin' && app.mcp !== undefined && app.allowMain)
+    .filter((app) => app.source === 'builtin' && app.mcp !== undefined && app.allowMain && app.providerAppId === app.pluginId)
     .map((app) => ({ pluginId: app.pluginId, appId: app.appId, mcp: true, prompt: app.prompt !== undefined, mcpServerIds: [registryId(app.providerAppId, app.serverName)], promptIds: [] }));
   const own = world.servers.filter((s) => !s.missing && s.enabled && s.allowMain && s.source.kind !== 'builtin' && isHostOwn(s.id, s)).map((s) => s.id);
   if (own.length > 0) uiApps.push({ ...HOST_UI_APP, mcp: true, prompt: false, mcpServerIds: own, promptIds: [] });

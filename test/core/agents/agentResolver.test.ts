@@ -15,9 +15,9 @@ const shipped = { builtinPluginsDir: path.join(repoRoot, 'plugins'), defaultsDir
 const NOTES_SERVER = 'chatos.notes::chatos.notes.notes';
 const NOTES_ZH = 'chatos.notes::mcp_chatos_notes_notes';
 const NOTES_EN = 'chatos.notes::mcp_chatos_notes_notes__en';
-const GIT_SERVER = 'git_app::com.example.git.status';
-const GIT_ZH = 'git_app::mcp_com_example_git_status';
-const GIT_EN = 'git_app::mcp_com_example_git_status__en';
+const GIT_SERVER = 'vcs_app::com.example.git.status';
+const GIT_ZH = 'vcs_app::mcp_com_example_git_status';
+const GIT_EN = 'vcs_app::mcp_com_example_git_status__en';
 
 const notesText = (lang: 'zh' | 'en') => fs.readFileSync(path.join(repoRoot, 'plugins', 'notes', 'prompts', `${lang}.md`), 'utf8').trim();
 const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults', 'providers', 'aide', 'prompts', `${name}.md`), 'utf8').trim();
@@ -30,7 +30,7 @@ const aideText = (name: string) => fs.readFileSync(path.join(repoRoot, 'defaults
  */
 async function world(setup: (pluginRoot: string) => void = () => {}) {
   const t = await startTestHost(({ pluginRoot }) => {
-    writeProviderPlugin(pluginRoot, 'com.example.git', 'git_app', ['status']);
+    writeProviderPlugin(pluginRoot, 'com.example.git', 'vcs_app', ['status']);
     writePlugin(
       pluginRoot,
       'hub',

@@ -32,19 +32,19 @@ const serverIds = (host: Host, provider: string) =>
 describe('registry sync with plugins', () => {
   it('registers each app under its providerAppId, defaulting to the plugin id', async () => {
     const extra = tempDir();
-    writeProviderPlugin(extra, 'com.example.git', 'git_app', ['status', 'log']);
+    writeProviderPlugin(extra, 'com.example.git', 'vcs_app', ['status', 'log']);
     writeProviderPlugin(extra, 'com.example.solo', undefined);
     const host = await startHost(extra);
-    expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.log', 'git_app::com.example.git.status']);
+    expect(serverIds(host, 'vcs_app')).toEqual(['vcs_app::com.example.git.log', 'vcs_app::com.example.git.status']);
     expect(serverIds(host, 'com.example.solo')).toEqual(['com.example.solo::com.example.solo.main']);
-    const prompt = host.registry.getPrompt('git_app::mcp_com_example_git_log__en')!;
+    const prompt = host.registry.getPrompt('vcs_app::mcp_com_example_git_log__en')!;
     expect(prompt).toMatchObject({ lang: 'en', content: 'log prompt', source: { kind: 'plugin', pluginId: 'com.example.git', appId: 'log' } });
-    expect(host.registry.listApps().find((a) => a.appId === 'git_app')?.origins).toEqual(['plugin:com.example.git']);
+    expect(host.registry.listApps().find((a) => a.appId === 'vcs_app')?.origins).toEqual(['plugin:com.example.git']);
   });
 
   it('a rescan that changes nothing rewrites no row', async () => {
     const extra = tempDir();
-    writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
     const home = tempDir();
     const host = await startHost(extra, home);
     await host.dispose();
@@ -65,63 +65,63 @@ describe('registry sync with plugins', () => {
 
   it('a vanished plugin is marked missing with its grants kept, reported; a broken one keeps its registration', async () => {
     const extra = tempDir();
-    const gitDir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
-    const wslDir = writeProviderPlugin(extra, 'com.example.wsl', 'wsl');
+    const gitDir = writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
+    const wslDir = writeProviderPlugin(extra, 'com.example.wsl', 'vm_app');
     const host = await startHost(extra);
-    host.registry.grantMcpServerAccess('aide', 'git_app::com.example.git.main');
-    host.registry.grantMcpServerAccess('aide', 'wsl::com.example.wsl.main');
+    host.registry.grantMcpServerAccess('aide', 'vcs_app::com.example.git.main');
+    host.registry.grantMcpServerAccess('aide', 'vm_app::com.example.wsl.main');
 
     fs.writeFileSync(path.join(wslDir, 'plugin.json'), '{ "id": "com.example.wsl", '); // mid-edit: invalid
     fs.rmSync(gitDir, { recursive: true });
     host.plugins.rescan();
 
-    expect(serverIds(host, 'git_app')).toEqual(['git_app::com.example.git.main']);
-    expect(host.registry.getServer('git_app::com.example.git.main')?.missing?.reason).toBe(`plugin com.example.git (app main) is no longer in ${extra}`);
-    expect(host.registry.getMcpServersForApp('git_app')).toEqual([]);
+    expect(serverIds(host, 'vcs_app')).toEqual(['vcs_app::com.example.git.main']);
+    expect(host.registry.getServer('vcs_app::com.example.git.main')?.missing?.reason).toBe(`plugin com.example.git (app main) is no longer in ${extra}`);
+    expect(host.registry.getMcpServersForApp('vcs_app')).toEqual([]);
     expect(
       host.registry
         .listGrants('server', 'aide')
         .map((g) => g.targetId)
         .sort(),
-    ).toEqual(['git_app::com.example.git.main', 'wsl::com.example.wsl.main']);
-    const problem = host.registry.problems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('git_app::com.example.git.main'));
+    ).toEqual(['vcs_app::com.example.git.main', 'vm_app::com.example.wsl.main']);
+    const problem = host.registry.problems.find((p) => p.code === 'REGISTRATION_MISSING' && p.message.includes('vcs_app::com.example.git.main'));
     expect(problem?.message).toContain('its 1 grant is kept');
     expect(problem?.hint).toContain('chatos registry prune');
-    expect(serverIds(host, 'wsl')).toEqual(['wsl::com.example.wsl.main']);
-    expect(host.registry.getServer('wsl::com.example.wsl.main')?.missing).toBeUndefined();
+    expect(serverIds(host, 'vm_app')).toEqual(['vm_app::com.example.wsl.main']);
+    expect(host.registry.getServer('vm_app::com.example.wsl.main')?.missing).toBeUndefined();
   });
 
   it('a host that did not scan a root leaves its registrations as they are', async () => {
     const extra = tempDir();
-    writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
     const home = tempDir();
     const first = await startHost(extra, home);
-    first.registry.grantMcpServerAccess('aide', 'git_app::com.example.git.main');
+    first.registry.grantMcpServerAccess('aide', 'vcs_app::com.example.git.main');
     await first.dispose();
     const other = tempDir();
     const second = await startHost(other, home);
     second.plugins.rescan();
-    expect(second.registry.getServer('git_app::com.example.git.main')).toMatchObject({ source: { kind: 'plugin', pluginDir: path.join(extra, 'com.example.git') } });
-    expect(second.registry.getServer('git_app::com.example.git.main')?.missing).toBeUndefined();
-    expect(second.registry.hasMcpServerAccess('aide', 'git_app::com.example.git.main')).toBe(true);
-    expect(second.registry.listApps().find((a) => a.appId === 'git_app')?.origins).toEqual(['plugin:com.example.git']);
+    expect(second.registry.getServer('vcs_app::com.example.git.main')).toMatchObject({ source: { kind: 'plugin', pluginDir: path.join(extra, 'com.example.git') } });
+    expect(second.registry.getServer('vcs_app::com.example.git.main')?.missing).toBeUndefined();
+    expect(second.registry.hasMcpServerAccess('aide', 'vcs_app::com.example.git.main')).toBe(true);
+    expect(second.registry.listApps().find((a) => a.appId === 'vcs_app')?.origins).toEqual(['plugin:com.example.git']);
   });
 
   it('with syncAiContributes, plugin servers and prompts also land in the host tables, and leave with the plugin', async () => {
     const extra = tempDir();
-    const dir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const dir = writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
     const home = tempDir();
     const host = await startHost(extra, home, true);
     host.plugins.rescan();
     await host.dispose();
     let store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
-    // The built-in Canvas and Notes apps are plugins too.
-    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes', 'com.example.git.main']);
+    // The built-in Canvas, Git, Notes and WSL apps are plugins too.
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.git.git', 'chatos.notes.notes', 'chatos.wsl.wsl', 'com.example.git.main']);
     expect(
       store
         .list(HostPrompts)
         .map((r) => r.id)
-        .filter((id) => id.includes('git'))
+        .filter((id) => id.includes('example_git'))
         .sort(),
     ).toEqual(['mcp_com_example_git_main', 'mcp_com_example_git_main__en']);
     await store.close();
@@ -132,7 +132,7 @@ describe('registry sync with plugins', () => {
     again.plugins.rescan();
     await again.dispose();
     store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'), { readOnly: true });
-    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.notes.notes']);
+    expect(store.list(HostMcpServers).map((r) => r.id)).toEqual(['chatos.canvas.canvas', 'chatos.git.git', 'chatos.notes.notes', 'chatos.wsl.wsl']);
     await store.close();
   });
 

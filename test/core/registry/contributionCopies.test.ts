@@ -31,10 +31,10 @@ describe('syncAiContributes, the setting', { timeout: 300_000 }, () => {
   it('is off on a fresh data home; on, every process lists the copies with their plugin; off removes them; grants and registrations stay', async () => {
     const home = tempDir();
     const extra = tempDir();
-    writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
     const first = await startHost(home, extra);
     expect(gitCopies(first)).toEqual({ on: false, servers: [], prompts: [] });
-    first.registry.grantMcpServerAccess('aide', 'git_app::com.example.git.main');
+    first.registry.grantMcpServerAccess('aide', 'vcs_app::com.example.git.main');
 
     const on = first.plugins.setSyncAiContributes(true);
     expect(on.syncAiContributes).toBe(true);
@@ -58,8 +58,8 @@ describe('syncAiContributes, the setting', { timeout: 300_000 }, () => {
     second.plugins.setSyncAiContributes(false);
     expect(gitCopies(second)).toEqual({ on: false, servers: [], prompts: [] });
     // What agents use is untouched either way.
-    expect(second.registry.getServer('git_app::com.example.git.main')).toBeDefined();
-    expect(second.registry.listGrants('server', 'aide').map((g) => g.targetId)).toEqual(['git_app::com.example.git.main']);
+    expect(second.registry.getServer('vcs_app::com.example.git.main')).toBeDefined();
+    expect(second.registry.listGrants('server', 'aide').map((g) => g.targetId)).toEqual(['vcs_app::com.example.git.main']);
     await second.dispose();
 
     const third = await startHost(home, extra);

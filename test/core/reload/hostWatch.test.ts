@@ -61,15 +61,15 @@ describe('hot reload (docs/rules/mcp-yaml.md#hot-reload)', () => {
     await host.start();
     stops.push(host.watcher.watch({ debounceMs: 50, pollMs: 200 }));
 
-    const appeared = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('git_app::com.example.git.main') !== undefined);
-    const dir = writeProviderPlugin(extra, 'com.example.git', 'git_app');
+    const appeared = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('vcs_app::com.example.git.main') !== undefined);
+    const dir = writeProviderPlugin(extra, 'com.example.git', 'vcs_app');
     await appeared;
-    expect(host.mcp.definition('git_app::com.example.git.main')?.plugin?.pluginDir).toBe(dir);
+    expect(host.mcp.definition('vcs_app::com.example.git.main')?.plugin?.pluginDir).toBe(dir);
 
-    const gone = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('git_app::com.example.git.main')?.missing !== undefined);
+    const gone = nextEvent(host, 'mcp-reloaded', () => host.registry.getServer('vcs_app::com.example.git.main')?.missing !== undefined);
     fs.rmSync(dir, { recursive: true });
     await gone;
-    expect(host.mcp.definition('git_app::com.example.git.main')).toBeUndefined();
+    expect(host.mcp.definition('vcs_app::com.example.git.main')).toBeUndefined();
   });
 });
 

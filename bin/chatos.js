@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `chatos` command. It runs the CLI that `npm run build` bundles into one
-// file (dist/cli/chatos.mjs: it loads in about half the time of the ~590
+// file (dist/cli/chatos.cjs: it loads in about half the time of the ~590
 // modules it is made of; scripts/bundleCli.ts says why).
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+import { loadCompiled } from './compiledBundle.js';
 
 /** The command word: the first argument that is neither an option nor the value of one (--home and --plugins take one). */
 function commandOf(argv) {
@@ -22,10 +23,13 @@ function commandOf(argv) {
 // `serve` lives for hours and runs the Chat page's queries: it keeps the default.
 if (commandOf(process.argv.slice(2)) !== 'serve') setFlagsFromString('--liftoff-only');
 
-const main = new URL('../dist/cli/chatos.mjs', import.meta.url);
+const main = new URL('../dist/cli/chatos.cjs', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('chatos is not built yet: run "npm run build" in the ChatOS folder first.\n');
   process.exit(1);
 }
-const { runCli } = await import(main.href);
-process.exitCode = await runCli(process.argv.slice(2));
+// The bundle's lazy imports (the model SDKs, unpdf, mathjs, turndown) come here: scripts/bundleCli.ts says why.
+globalThis[Symbol.for('chatos.import')] = (specifier) => import(specifier);
+const bundle = loadCompiled(main);
+process.exitCode = await bundle.exports.runCli(process.argv.slice(2));
+bundle.keepCompiledCode();

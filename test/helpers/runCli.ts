@@ -16,7 +16,7 @@ const bin = path.join(repoRoot, 'bin', 'chatos.js');
 /** Runs the built `chatos` binary as a user would (npm test builds dist/ first). */
 /** `timeoutMs`: kill it (SIGKILL) if it runs longer; `code` is then null. For commands that must not hang. */
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.mjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
@@ -80,7 +80,7 @@ export async function runCliMeasured(args: string[], options: { env?: NodeJS.Pro
 }
 
 function spawnCli(nodeArgs: string[], args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; keepStdout?: number }): Promise<CliRun & { stdoutBytes: number }> {
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.mjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stdoutBytes = 0;

@@ -135,6 +135,8 @@ export const ServerViewSchema = z.object({
   switchedOff: z.boolean(),
   /** The level the user set for the server's own log messages (`servers.setLogLevel`); absent: the server's default. */
   logLevel: LogLevelSchema.optional(),
+  /** The user chose "always allow" for its sampling requests (docs/using/sampling.md#always-allow); `sampling.revoke` takes it back. */
+  samplingAlways: z.boolean().optional(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */

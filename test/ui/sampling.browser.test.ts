@@ -110,6 +110,7 @@ describe('a sampling request during a chat', () => {
 
     await text.fill('Write a four-word poem about rain.');
     await card.getByTestId('sampling-system').fill('You are a terse poet.');
+    await card.getByTestId('sampling-always').click();
     await card.getByTestId('sampling-approve').click();
 
     const shown = page.getByTestId('chat-pane').locator('[data-testid="sampling-card"][data-stage="completion"]');
@@ -131,5 +132,16 @@ describe('a sampling request during a chat', () => {
     expect(result).toContain('Soft rain on the roof');
     expect((await api<{ pending: unknown[] }>('sampling.list')).pending).toEqual([]);
     await screenshot(page, 'sampling-03-done');
+
+    // "Always allow" was ticked: the server's page says so, and takes it back.
+    expect(await api('sampling.alwaysAllowed', { serverId: 'chatos::everything' })).toEqual({ always: true });
+    await openRoute(page, '#/servers/chatos::everything', 'server-detail-chatos::everything');
+    const always = page.getByTestId('server-sampling-always');
+    await always.waitFor({ timeout: 20_000 });
+    expect(await always.textContent()).toContain('Sampling: always allowed');
+    await screenshot(page, 'sampling-04-server-always');
+    await page.getByTestId('server-sampling-revoke').click();
+    await always.waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await api('sampling.alwaysAllowed', { serverId: 'chatos::everything' })).toEqual({ always: false });
   });
 });

@@ -17,6 +17,9 @@ export default {
     'sampling.countdown': '{{time}} 后自动拒绝',
     'sampling.completion': '{{model}} 的回答',
     'sampling.usage': '输入 {{input}} token，输出 {{output}} token',
+    'sampling.server.always': '采样：始终允许',
+    'sampling.server.revoke': '改回逐条询问',
+    'sampling.server.revoked': '此服务器的采样请求将再次逐条询问',
   },
   en: {
     'sampling.asks': '{{server}} asks to use your model ({{model}})',
@@ -35,5 +38,8 @@ export default {
     'sampling.countdown': 'declined in {{time}}',
     'sampling.completion': 'Answer of {{model}}',
     'sampling.usage': '{{input}} tokens in, {{output}} tokens out',
+    'sampling.server.always': 'Sampling: always allowed',
+    'sampling.server.revoke': 'Ask each time again',
+    'sampling.server.revoked': "This server's sampling requests will be shown for review again",
   },
 };

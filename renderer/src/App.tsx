@@ -7,6 +7,7 @@ import { FrameRegistry, FrameRegistryContext } from './components/uiapp/frameReg
 import { AppLayout } from './shell/AppLayout';
 import { ConfirmationsProvider } from './shell/confirmations';
 import { ElicitationsProvider } from './shell/elicitations';
+import { SamplingsProvider } from './shell/samplings';
 import { PreferencesProvider, usePreferences } from './shell/preferences';
 import { themeConfig } from './theme';
 
@@ -66,9 +67,11 @@ function ThemedApp() {
       <AntApp className="ant-app-root">
         <ConfirmationsProvider>
           <ElicitationsProvider>
-            <FrameRegistryContext.Provider value={frames}>
-              <AppRoutes />
-            </FrameRegistryContext.Provider>
+            <SamplingsProvider>
+              <FrameRegistryContext.Provider value={frames}>
+                <AppRoutes />
+              </FrameRegistryContext.Provider>
+            </SamplingsProvider>
           </ElicitationsProvider>
         </ConfirmationsProvider>
       </AntApp>

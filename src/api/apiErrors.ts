@@ -16,6 +16,7 @@ import {
   RootsError,
   OperationError,
   ElicitationError,
+  SamplingError,
   WorkspaceRootsError,
 } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
@@ -45,6 +46,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError || error instanceof MemoryError)
     return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
+  if (error instanceof SamplingError) return { code: error.code, message: error.message };
   if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof WorkspaceRootsError) return { code: 'INVALID', message: error.message, fields: error.fields };
   if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);

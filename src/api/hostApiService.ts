@@ -13,6 +13,7 @@ import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { diagnosticsHandlers } from './handlers/diagnostics.js';
 import { elicitationHandlers } from './handlers/elicitations.js';
+import { samplingHandlers } from './handlers/sampling.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
@@ -68,6 +69,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...serverHandlers(context),
     ...toolHandlers(context),
     ...elicitationHandlers(context),
+    ...samplingHandlers(context),
     ...chatHandlers(context),
     ...mcpServerHandlers(context),
     ...promptHandlers(context),
@@ -155,6 +157,9 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
     host.tools.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
     host.mcp.elicitations.on('required', (request) => emit({ type: 'elicitation.required', request })),
     host.mcp.elicitations.on('resolved', (request, outcome) => emit({ type: 'elicitation.resolved', id: request.id, outcome })),
+    host.mcp.sampling.on('required', (request) => emit({ type: 'sampling.required', request })),
+    host.mcp.sampling.on('updated', (request) => emit({ type: 'sampling.updated', request })),
+    host.mcp.sampling.on('resolved', (request, outcome) => emit({ type: 'sampling.resolved', id: request.id, outcome })),
     host.mcp.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();

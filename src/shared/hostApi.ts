@@ -2,6 +2,7 @@ import { AgentMemoryListingSchema, MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QU
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
 import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
+import { SamplingAnswerSchema, SamplingOutcomeSchema, SamplingRequestSchema } from './sampling.js';
 import { ElicitationActionSchema, ElicitationContentSchema, ElicitationOutcomeSchema, ElicitationRequestSchema } from './elicitation.js';
 import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
 import {
@@ -134,6 +135,8 @@ export const ServerViewSchema = z.object({
   switchedOff: z.boolean(),
   /** The level the user set for the server's own log messages (`servers.setLogLevel`); absent: the server's default. */
   logLevel: LogLevelSchema.optional(),
+  /** The user chose "always allow" for its sampling requests (docs/using/sampling.md#always-allow); `sampling.revoke` takes it back. */
+  samplingAlways: z.boolean().optional(),
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
@@ -563,6 +566,19 @@ export const HostApiMethods = {
     result: z.object({ answered: z.boolean() }),
   },
 
+  /** Servers' requests to sample the user's model (MCP sampling), waiting for the user's review, their model, or the user's send. */
+  'sampling.list': { params: Empty, result: z.object({ pending: z.array(SamplingRequestSchema) }) },
+  /**
+   * The user's answer to a sampling request: approve (with edits; `always` remembers this server), send the completion, or
+   * decline. Edits outside the request's bounds are refused (INVALID) and the request stays. `answered` is false for a
+   * request no longer waiting, or an answer its step has not (send before the completion is shown).
+   */
+  'sampling.respond': { params: z.object({ id: Id, answer: SamplingAnswerSchema }).strict(), result: z.object({ answered: z.boolean() }) },
+  /** Whether the user chose "always allow" for this server's sampling requests. */
+  'sampling.alwaysAllowed': { params: z.object({ serverId: z.string().min(1).max(512) }).strict(), result: z.object({ always: z.boolean() }) },
+  /** Forgets "always allow" for this server: its next request is shown for review again. */
+  'sampling.revoke': { params: z.object({ serverId: z.string().min(1).max(512) }).strict(), result: z.object({ always: z.literal(false) }) },
+
   'problems.list': { params: Empty, result: z.object({ problems: z.array(SourcedProblemSchema) }) },
   /** The doctor's checks, run in the host's process (the desktop app's PATH, Electron, …): the Diagnostics page. */
   'diagnostics.run': { params: Empty, result: DiagnosticsReportSchema },
@@ -625,6 +641,12 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('elicitation.required'), request: ElicitationRequestSchema }),
   /** A server's question ended: answered, expired (nobody answered: sent as cancel) or withdrawn (the call that asked ended). */
   z.object({ type: z.literal('elicitation.resolved'), id: z.string(), outcome: ElicitationOutcomeSchema }),
+  /** An MCP server asks to sample the user's model: a face shows the request for review and answers with sampling.respond. */
+  z.object({ type: z.literal('sampling.required'), request: SamplingRequestSchema }),
+  /** A sampling request moved on: its model runs (`running`), or its completion waits to be sent (`completion`). */
+  z.object({ type: z.literal('sampling.updated'), request: SamplingRequestSchema }),
+  /** A sampling request ended: sent, declined, expired (declined for the user), withdrawn (the call ended) or failed (the model failed). */
+  z.object({ type: z.literal('sampling.resolved'), id: z.string(), outcome: SamplingOutcomeSchema }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */

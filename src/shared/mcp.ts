@@ -114,6 +114,8 @@ export const ServerDefinitionSchema = z.object({
   connectTimeoutMs: z.number().int().positive().optional(),
   /** At most this many characters of one result's text reach the model (docs/rules/gateway.md#result-size); default DEFAULT_RESULT_CHARS. */
   maxResultChars: z.number().int().positive().optional(),
+  /** mcp.yaml's `sampling:` (docs/rules/sampling.md#limits): the model entry that answers this server's sampling requests, and how many a minute. */
+  sampling: z.object({ model: z.string().optional(), perMinute: z.number().int().positive().optional() }).optional(),
   /** Tool-name glob → permission level; first match wins (docs/rules/confirmation.md#permission-levels). */
   permissions: z.array(z.object({ pattern: z.string(), level: PermissionLevelSchema })),
   /** Tools the user switched off (raw tool names). */

@@ -18,6 +18,8 @@ import { ToolResultView } from '../components/ToolResultView';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../shell/confirmations';
 import { usePendingElicitations } from '../shell/elicitations';
+import { usePendingSamplings } from '../shell/samplings';
+import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
 
 type Flow = 'main' | 'sub';
@@ -58,6 +60,10 @@ export default function PlaygroundPage() {
   const questions = usePendingElicitations();
   const myQuestions = questions.pending.filter((request) => request.conversationId === conversationId);
   const staleQuestions = questions.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
+  // A server's sampling requests during the call, likewise.
+  const samplings = usePendingSamplings();
+  const mySamplings = samplings.pending.filter((request) => request.conversationId === conversationId);
+  const staleSamplings = samplings.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
 
   const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
   const [calling, setCalling] = useState(false);
@@ -141,7 +147,7 @@ export default function PlaygroundPage() {
         {t('playground.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('playground.subtitle')}</Typography.Paragraph>
-      {stale.length + staleQuestions.length > 0 && (
+      {stale.length + staleQuestions.length + staleSamplings.length > 0 && (
         <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
           <Typography.Text type="warning">{t('playground.staleConfirmations')}</Typography.Text>
           {stale.map((request) => (
@@ -149,6 +155,9 @@ export default function PlaygroundPage() {
           ))}
           {staleQuestions.map((request) => (
             <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
+          ))}
+          {staleSamplings.map((request) => (
+            <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
           ))}
         </Space>
       )}
@@ -288,6 +297,9 @@ export default function PlaygroundPage() {
                     ))}
                     {myQuestions.map((request) => (
                       <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
+                    ))}
+                    {mySamplings.map((request) => (
+                      <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
                     ))}
                     {callError && <ApiErrorAlert error={callError} />}
                     {outcome && (

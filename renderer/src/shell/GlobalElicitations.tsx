@@ -1,31 +1,40 @@
 import { useLocation } from 'react-router';
 import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard';
+import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { PLAYGROUND_PREFIX } from '../components/playground/usePlaygroundConversation';
 import { usePendingConfirmations } from './confirmations';
 import { usePendingElicitations } from './elicitations';
+import { usePendingSamplings } from './samplings';
 
 /**
  * Servers' questions nobody else shows: not those of a conversation the
  * Chat page shows (inline, in its list), not the Playground's while the
  * Playground is open. A question the host could not tie to a conversation
- * shows here too. A server waiting for the user must never be invisible.
+ * shows here too; so do servers' sampling requests. A server waiting for
+ * the user must never be invisible.
  */
 export function GlobalElicitations() {
   const { pending, dismiss } = usePendingElicitations();
+  const samplings = usePendingSamplings();
   const { shownInline } = usePendingConfirmations();
   const { pathname } = useLocation();
   const onPlayground = pathname.startsWith('/playground');
-  const orphans = pending.filter((request) => {
+  const orphan = (request: { conversationId?: string }) => {
     const conversationId = request.conversationId ?? '';
     if (conversationId && shownInline.has(conversationId)) return false;
     if (onPlayground && conversationId.startsWith(PLAYGROUND_PREFIX)) return false;
     return true;
-  });
-  if (orphans.length === 0) return null;
+  };
+  const orphans = pending.filter(orphan);
+  const orphanSamplings = samplings.pending.filter(orphan);
+  if (orphans.length === 0 && orphanSamplings.length === 0) return null;
   return (
     <div className="global-confirmations" data-testid="global-elicitations">
       {orphans.map((request) => (
         <LazyElicitationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+      ))}
+      {orphanSamplings.map((request) => (
+        <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
       ))}
     </div>
   );

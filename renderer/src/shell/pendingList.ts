@@ -4,12 +4,13 @@ import { onReconnect } from '../api/client';
 /**
  * A list of questions the host is waiting on the user for (confirmations,
  * a server's questions): loaded once, then kept by the host's events —
- * `subscribe` gets one function for an item asked and one for an item
- * ended — and loaded again after the event stream came back. Never polled.
+ * `subscribe` gets one function for an item asked, one for an item ended
+ * and one for an item that changed (a sampling request moving to its next
+ * step) — and loaded again after the event stream came back. Never polled.
  */
 export function usePendingList<T extends { id: string }>(
   load: () => Promise<T[]>,
-  subscribe: (added: (item: T) => void, ended: (id: string) => void) => () => void,
+  subscribe: (added: (item: T) => void, ended: (id: string) => void, changed: (item: T) => void) => () => void,
 ): { pending: T[]; dismiss(id: string): void } {
   const [pending, setPending] = useState<T[]>([]);
   useEffect(() => {
@@ -24,6 +25,7 @@ export function usePendingList<T extends { id: string }>(
     const off = subscribe(
       (item) => setPending((list) => (list.some((known) => known.id === item.id) ? list : [...list, item])),
       (id) => setPending((list) => list.filter((known) => known.id !== id)),
+      (item) => setPending((list) => (list.some((known) => known.id === item.id) ? list.map((known) => (known.id === item.id ? item : known)) : [...list, item])),
     );
     const offReconnect = onReconnect(reload);
     return () => {

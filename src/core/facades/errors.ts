@@ -10,6 +10,7 @@ export { ProviderError } from '../models/providers/providerError.js';
 export { KnowledgeError } from '../knowledge/knowledgeError.js';
 export { MemoryError } from '../memory/memoryError.js';
 export { ElicitationError } from '../elicitation/elicitationError.js';
+export { SamplingError } from '../sampling/samplingError.js';
 export { WorkspaceRootsError } from '../workspaceRoots/workspaceRootsError.js';
 export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
 export { McpAdminError } from '../mcp/admin/mcpAdminError.js';

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { elicitationDraft } from '../audit/elicitationAudit.js';
 import { releaseDraft } from '../audit/releaseAudit.js';
+import { samplingDraft } from '../audit/samplingAudit.js';
 import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
 import { elicitationFeature } from '../elicitation/elicitationFeature.js';
 import { ElicitationService } from '../elicitation/elicitationService.js';
@@ -24,6 +25,9 @@ import { ServerRequestPolicy } from '../policy/serverRequestPolicy.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { mcpValueSecretName } from '../secrets/secretStore.js';
+import type { ModelService } from '../models/modelService.js';
+import { samplingFeature } from '../sampling/samplingFeature.js';
+import { SAMPLING_RATE, SamplingService } from '../sampling/samplingService.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import { ServerCallers } from '../tools/serverCallers.js';
 import { rootsFeature } from '../workspaceRoots/rootsFeature.js';
@@ -43,6 +47,8 @@ export interface McpModule {
   readonly elicitations: ElicitationService;
   /** Each conversation's workspace roots, as roots/list answers them. */
   readonly roots: WorkspaceRoots;
+  /** Servers' requests to sample the user's model, each reviewed by the user. */
+  readonly sampling: SamplingService;
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
@@ -66,7 +72,7 @@ export interface McpModule {
 export function mcpModule(
   base: HostBase,
   store: RecordsStore,
-  deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule; agents: Pick<AgentStore, 'get' | 'onSaved'> },
+  deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule; agents: Pick<AgentStore, 'get' | 'onSaved'>; models: Pick<ModelService, 'has' | 'client'> },
 ): McpModule {
   const { home, options } = base;
   // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
@@ -96,6 +102,25 @@ export function mcpModule(
     },
   });
   const settings = new ServerSettings(store);
+  const sampling = new SamplingService({
+    scheduler: base.scheduler,
+    audit: (event) => base.audit.append(samplingDraft(event)),
+    // mcp.yaml's model for this server, else the model of the agent whose call it serves (docs/rules/sampling.md#which-model).
+    modelFor: ({ definition }, caller) => {
+      const chosen = definition.sampling?.model;
+      if (chosen !== undefined)
+        return deps.models.has(chosen)
+          ? { ok: true, modelId: chosen }
+          : { ok: false, reason: `mcp.yaml names model "${chosen}" for server "${definition.id}"'s sampling, and there is no such model entry (chatos models list)` };
+      const agent = caller?.agentId === undefined ? undefined : deps.agents.get(caller.agentId);
+      if (agent?.modelId !== undefined) return { ok: true, modelId: agent.modelId };
+      return { ok: false, reason: `no model to sample with: the caller has no agent with a model; set servers.${definition.name}.sampling.model in mcp.yaml` };
+    },
+    client: (modelId) => deps.models.client(modelId),
+    alwaysAllowed: (serverId) => settings.of(serverId).samplingAlways === true,
+    allowAlways: (serverId) => settings.setSamplingAlways(serverId, true),
+    perMinute: ({ definition }) => definition.sampling?.perMinute ?? SAMPLING_RATE.perMinute,
+  });
   const runtime = new McpRuntime({
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
@@ -114,9 +139,9 @@ export function mcpModule(
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, log messages, elicitation and roots for now; sampling and
+    // The MCP client's features, one registration each: tools, log messages, elicitation, roots and sampling for now;
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots)], requestPolicy),
+    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots), samplingFeature(sampling, callers)], requestPolicy),
   });
   running = () => runtime.connections.running();
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a
@@ -177,6 +202,11 @@ export function mcpModule(
     signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
     elicitations: narrow(elicitations, ['on', 'list', 'respond']),
     roots: narrow(roots, ['view', 'set']),
+    sampling: {
+      ...narrow(sampling, ['on', 'list', 'respond']),
+      alwaysAllowed: (serverId) => settings.of(serverId).samplingAlways === true,
+      revoke: (serverId) => settings.setSamplingAlways(serverId, false),
+    },
   };
   return {
     runtime,
@@ -186,6 +216,7 @@ export function mcpModule(
     callers,
     elicitations,
     roots,
+    sampling,
     reload,
     trouble,
     instructions: (serverIds) =>
@@ -206,6 +237,7 @@ export function mcpModule(
     dispose: () => {
       // No server waits on a face that is going away: each waiting question is answered cancel first.
       elicitations.withdrawAll();
+      sampling.withdrawAll();
       return runtime.dispose();
     },
   };

@@ -115,6 +115,7 @@ export class ServerAdministration {
           disabled: definition.disabled,
           switchedOff: this.deps.settings.of(definition.id).disabled,
           ...logLevelOf(this.deps.settings.of(definition.id).logLevel),
+          ...(this.deps.settings.of(definition.id).samplingAlways ? { samplingAlways: true } : {}),
           // A server that cannot start is shown broken, not stopped, even with no instance left to say so.
           state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
           leases:

@@ -8,6 +8,7 @@ import { useApi } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../../shell/confirmations';
 import { usePendingElicitations } from '../../shell/elicitations';
+import { usePendingSamplings } from '../../shell/samplings';
 import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
@@ -164,6 +165,8 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
   const elicitations = usePendingElicitations();
   const questions = useMemo(() => elicitations.pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [elicitations.pending, familyKey]);
+  const sampling = usePendingSamplings();
+  const samplings = useMemo(() => sampling.pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [sampling.pending, familyKey]);
 
   const run = useCallback(
     async (action: () => Promise<unknown>): Promise<boolean> => {
@@ -237,6 +240,8 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
         onAnswered={dismiss}
         questions={questions}
         onQuestionAnswered={elicitations.dismiss}
+        samplings={samplings}
+        onSamplingAnswered={sampling.dismiss}
         agentName={agentName}
         modelName={modelName}
         paging={paging}

@@ -227,7 +227,7 @@ export function ConversationScroller(props: ScrollerProps) {
     const box = scroller.current;
     if (waitingIndex === -1 || !box) return setConfirmationShown(true);
     const check = () => {
-      const card = box.querySelector(waiting === 'question' ? '[data-testid="elicitation-card"]' : '[data-testid="confirmation-group"]');
+      const card = box.querySelector(waiting === 'question' ? '[data-testid="elicitation-card"], [data-testid="sampling-card"]' : '[data-testid="confirmation-group"]');
       if (!card) return setConfirmationShown(false);
       const a = card.getBoundingClientRect();
       const b = box.getBoundingClientRect();

@@ -10,6 +10,8 @@ import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { ConfirmationGroupCard } from './ConfirmationGroupCard';
 import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
+import { LazySamplingCard } from '../sampling/LazySamplingCard';
+import type { SamplingRequest } from '../../../../src/shared/sampling';
 import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
 import { IconButton } from './IconButton';
@@ -41,6 +43,9 @@ interface ListProps {
   /** Servers' questions during this conversation's tool calls (and its sub-agent runs'), each on its own card. */
   questions?: ElicitationRequest[];
   onQuestionAnswered?(id: string): void;
+  /** Servers' requests to sample the model during this conversation's tool calls, each on its own card (shown like a question). */
+  samplings?: SamplingRequest[];
+  onSamplingAnswered?(id: string): void;
   agentName(id: string): string;
   /** A model entry's name, to say which model wrote an answer. */
   modelName?(id: string): string;
@@ -372,16 +377,19 @@ function estimateHeight(text: string, toolCalls: number, chrome: number): number
  * servers' questions waiting. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
   return useMemo(
-    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName }, t),
-    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, agentName, modelName, t],
+    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }, t),
+    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName, t],
   );
 }
 
-function messageRows({ state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, agentName, modelName }: ListProps, t: TFunction): MessageRow[] {
+function messageRows(
+  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, agentName, modelName }: ListProps,
+  t: TFunction,
+): MessageRow[] {
   const { messages, siblings } = state.view;
   const conversationId = state.view.conversation.id;
   const busy = state.phase.kind === 'running';
@@ -461,7 +469,7 @@ function messageRows({ state, actions, confirmations = [], onAnswered, questions
       ),
     });
   }
-  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0 && questions.length === 0) {
+  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0 && questions.length === 0 && samplings.length === 0) {
     rows.push({
       key: 'thinking',
       node: (
@@ -490,6 +498,10 @@ function messageRows({ state, actions, confirmations = [], onAnswered, questions
   // Keyed by the question: a row the virtual list unmounts and mounts again finds what was typed in it (keptAnswers.ts).
   for (const request of questions) {
     rows.push({ key: `ask-${request.id}`, question: true, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
+  }
+  for (const request of samplings) {
+    const key = `sample-${request.id}-${request.stage}`;
+    rows.push({ key, question: true, node: <LazySamplingCard key={key} request={request} onAnswered={() => onSamplingAnswered?.(request.id)} /> });
   }
   return rows;
 }

@@ -8,6 +8,7 @@ import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { PermissionLegend } from './PermissionLegend';
 import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
+import { SamplingAlways } from './SamplingAlways';
 import { ServerLogDrawer } from './ServerLogDrawer';
 import { ToolTable } from './ToolTable';
 import { groupByDomain } from './toolDomains';
@@ -84,6 +85,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
               <Button icon={<FileTextOutlined />} onClick={() => setLogOpen(true)} data-testid={`server-log-${server.id}`}>
                 {t('servers.log.open')}
               </Button>
+              {server.samplingAlways && <SamplingAlways serverId={server.id} onChanged={() => void servers.reload()} />}
             </Space>
             {server.problems.length > 0 && <ProblemList problems={server.problems} />}
           </Space>

@@ -99,6 +99,14 @@ export const McpServerEntrySchema = z.object({
   connectTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Characters of one result's text the model is sent (default 64 000); the user sees the whole result. */
   maxResultChars: z.number().int().min(1_000).max(MAX_RESULT_CHARS).optional(),
+  /** Sampling requests of this server (docs/rules/sampling.md#limits): the model entry that answers them, and how many a minute. */
+  sampling: z
+    .object({
+      model: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64).optional(),
+      perMinute: z.number().int().min(1).max(60).optional(),
+    })
+    .strict()
+    .optional(),
   /** Tool-name glob → permission level; the map's order is the match order (first match wins). */
   permissions: orEmpty(ownRecord(PermissionLevelSchema), emptyRecord),
   disabled: z.boolean().default(false),
@@ -145,6 +153,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   connectTimeout: 'use a whole number of milliseconds, e.g. "connectTimeout: 30000"',
   maxTotalTimeout: 'use a whole number of milliseconds, at least the timeout, e.g. "maxTotalTimeout: 600000" (10 min)',
   maxResultChars: 'use a whole number of characters from 1000 to 4000000, e.g. "maxResultChars: 64000"',
+  sampling: 'use sampling: { model: MODEL_ID, perMinute: 10 } (a model entry of "chatos models list"; 1 to 60 requests a minute)',
   permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
   disabled: 'use true or false',
   disabledTools: "use a list of raw tool names, e.g. disabledTools: ['browser_close']",

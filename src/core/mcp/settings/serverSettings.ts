@@ -18,6 +18,8 @@ export const ServerSettingsSchema = z.object({
   permissionOverrides: ownRecord(PermissionLevelSchema).default(emptyRecord),
   /** The level the server sends its log messages from (`logging/setLevel`); absent: the server's own default. */
   logLevel: LogLevelSchema.optional(),
+  /** The user chose "always allow" for this server's sampling requests (docs/using/sampling.md#always-allow): run without review, still audited. */
+  samplingAlways: z.boolean().optional(),
 });
 export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
 
@@ -75,6 +77,12 @@ export class ServerSettings {
   setLogLevel(serverId: string, level: LogLevel | undefined): void {
     const { logLevel: _old, ...current } = this.of(serverId);
     this.store.put(ServerSettingsTable, serverId, level === undefined ? current : { ...current, logLevel: level });
+  }
+
+  /** Remembers (or, false, forgets) "always allow" for this server's sampling requests. */
+  setSamplingAlways(serverId: string, always: boolean): void {
+    const { samplingAlways: _old, ...current } = this.of(serverId);
+    this.store.put(ServerSettingsTable, serverId, always ? { ...current, samplingAlways: true } : current);
   }
 
   overrideOf(serverId: string, rawToolName: string): PermissionLevel | undefined {

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { ClientFeature } from '../mcp/client/clientFeatures.js';
+import { isPlainObject } from '../plainObject.js';
+import type { ServerCallers } from '../tools/serverCallers.js';
+import type { SamplingService } from './samplingService.js';
+
+/** sampling/createMessage with any params: the service checks them itself, saying what is wrong (the SDK's own check would refuse in zod's words, unrecorded). */
+const CreateMessageSchema = z.object({ method: z.literal('sampling/createMessage'), params: z.unknown() });
+
+/**
+ * MCP sampling as a client feature (docs/using/sampling.md): the client
+ * declares sampling with tools (spec 2025-11-25); a server's
+ * sampling/createMessage, once the host's policy lets the server ask (a
+ * granted caller has a call in flight), goes to the SamplingService with
+ * the callers of that instance. The request is taken back when the server
+ * cancels it, or when the instance's last call in flight ends.
+ */
+export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
+  return {
+    name: 'sampling',
+    capabilities: { sampling: { tools: {} } },
+    attach(session) {
+      session.onRequest(
+        CreateMessageSchema,
+        (request, extra) => {
+          const { definition, lease } = session;
+          const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
+          return service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), signal });
+        },
+        { ownCheck: true },
+      );
+    },
+  };
+}

@@ -6,6 +6,7 @@ import type { Host } from '../../core/host.js';
 import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';
 import { answerChatElicitations } from '../chatElicitations.js';
+import { answerChatSampling } from '../chatSampling.js';
 import { oneAtATime, type Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
@@ -87,6 +88,7 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, terminal
   const ask = terminal && oneAtATime(terminal);
   const confirmations = answerChatConfirmations(host, { yes, ...(ask ? { ask } : {}) });
   const elicitations = answerChatElicitations(host, io, json ? undefined : ask);
+  const sampling = answerChatSampling(host, io, json ? undefined : ask);
   let printer: ReturnType<typeof turnPrinter> | undefined;
   const unsubscribe = host.chat.onEvent((event) => printer?.onEvent(event));
   let started: StartedTurn | undefined;
@@ -107,6 +109,7 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, terminal
     unsubscribe();
     confirmations.stop();
     elicitations.stop();
+    sampling.stop();
   }
 }
 

@@ -633,8 +633,22 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
   /** A development link was edited: pinned again, its page, servers and backend reload with the new code; what changed, for a notice. */
   z.object({ type: z.literal('plugins.devReloaded'), pluginId: z.string(), changes: TrustChangesSchema, runPlanChanged: z.boolean() }),
-  /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
-  z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
+  /**
+   * A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`.
+   * `conversationId` and `agentId` say who called (a chat's side panel follows its own agent); `instanceId` and
+   * `created` what the answer names (docs/using/side-panel.md).
+   */
+  z.object({
+    type: z.literal('uiApp.toolCalled'),
+    pluginId: z.string(),
+    appId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    conversationId: z.string().optional(),
+    agentId: z.string().optional(),
+    instanceId: z.string().optional(),
+    created: z.boolean().optional(),
+  }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** The next piece of what the model thinks before it answers (the Thinking block, live). */

@@ -27,7 +27,9 @@ export interface AppToolCall {
 function subjectOf(result: CallToolResult | undefined): Pick<AppToolCall, 'instanceId' | 'created'> {
   const content = result?.structuredContent;
   if (typeof content !== 'object' || content === null || !Object.hasOwn(content, 'instance_id')) return {};
-  const id = (content as { instance_id?: unknown }).instance_id;
+  const { instance_id: id, deleted } = content as { instance_id?: unknown; deleted?: unknown };
+  // A deleted instance is nothing to show.
+  if (deleted === true) return {};
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_INSTANCE_ID) return {};
   return (content as { created?: unknown }).created === true ? { instanceId: id, created: true } : { instanceId: id };
 }

@@ -45,6 +45,8 @@ describe('app tool calls as host events', () => {
     await host.tools.call(agent, PATCH, { instance_id: 'made', patches: [{ op: 'add', path: 'blocks+', value: form }] });
     // The app's own page: its calls say no agent.
     await host.tools.call(caller('ui-page', { agentId: 'builder', fromPage: true }), PATCH, { instance_id: 'made', patches: [{ op: 'set', path: 'state.params.a', value: 'x' }] });
+    // Deleted: nothing to show.
+    await host.tools.call(agent, PATCH, { instance_id: '__DELETE__', target_instance_id: 'made', patches: [] });
 
     const common = { kind: 'app-tool-called', pluginId: 'chatos.canvas', appId: 'canvas', serverId: 'chatos.canvas::chatos.canvas.canvas', tool: 'patch_ui_state' };
     expect(events).toEqual([
@@ -52,6 +54,7 @@ describe('app tool calls as host events', () => {
       { ...common, ok: true, conversationId: 'conv-agent', agentId: 'builder', instanceId: 'made' },
       { ...common, ok: false, conversationId: 'conv-agent', agentId: 'builder' },
       { ...common, ok: true, conversationId: 'ui-page', instanceId: 'made' },
+      { ...common, ok: true, conversationId: 'conv-agent', agentId: 'builder' },
     ]);
     await host.dispose();
   });

@@ -126,7 +126,8 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
     host.events.on((event) => {
       if (event.kind === 'app-tool-called') {
         // Every call to an app's server: passed on as it is, without the problem count a reload needs.
-        return emit({ type: 'uiApp.toolCalled', pluginId: event.pluginId, appId: event.appId, tool: event.tool, ok: event.ok });
+        const { kind: _kind, serverId: _serverId, ...call } = event;
+        return emit({ type: 'uiApp.toolCalled', ...call });
       }
       // A server's own new tool list: the pages that show its tools re-read them; no problem count changes with it.
       if (event.kind === 'mcp-tools-changed') return emit({ type: 'server.tools', serverId: event.serverId });

@@ -50,6 +50,10 @@ export interface UiAppPageContext {
   theme: Theme;
   surface: 'full' | 'compact';
   locale?: string;
+  /** What the shell asks the page to show (the side panel: a Canvas instance id); later changes come as the `host.focus` event. */
+  focus?: string;
+  /** The frame sits beside a chat conversation (the side panel, or a page popped out of it): `host.conversation.post` reaches it. */
+  besideChat?: boolean;
   bridge: { enabled: boolean };
 }
 
@@ -63,6 +67,8 @@ export interface UiAppPageHost {
   backend: { invoke(method: string, params?: unknown): Promise<unknown> };
   ui: { navigate(path: string): Promise<unknown>; surface: 'full' | 'compact' };
   events: { emit(type: string, payload?: unknown): Promise<unknown>; on(type: string, listener: (payload: unknown) => void): Unsubscribe };
+  /** Tells the conversation the frame sits beside what the user did (docs/plugins/pages.md#beside-a-conversation): shown as from this app. */
+  conversation: { post(message: { text: string; state?: unknown }): Promise<unknown> };
   /** The original ChatOS page API for chat: this app's own agents and their conversations ("sessions"). */
   chat: {
     agents: {
@@ -190,6 +196,7 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
     tools: { call: (tool, args = {}) => request('tools.call', [tool, args]) },
     backend: { invoke: (method, params) => request('backend.invoke', [method, params]) },
     ui: { navigate: (path) => request('ui.navigate', [path]), surface: config.surface },
+    conversation: { post: (message) => request('conversation.post', [isObject(message) ? message : {}]) },
     events: {
       emit: (type, payload) => request('events.emit', [type, payload]),
       on(type, listener) {
@@ -240,6 +247,7 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
   Object.freeze(host.chat);
   Object.freeze(host.bridge);
   Object.freeze(host.ui);
+  Object.freeze(host.conversation);
 
   const container = doc.getElementById('chatos-app') ?? doc.body;
   const showError = (message: string) => {
@@ -268,6 +276,8 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
       if (typeof given.pluginId === 'string') context.pluginId = given.pluginId;
       if (typeof given.appId === 'string') context.appId = given.appId;
       if (typeof given.locale === 'string') context.locale = given.locale;
+      if (typeof given.focus === 'string') context.focus = given.focus;
+      if (given.besideChat === true) context.besideChat = true;
       applyTheme(given.theme);
     }
     const url = new URL(config.moduleUrl, doc.baseURI);

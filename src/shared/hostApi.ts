@@ -15,6 +15,7 @@ import {
   ExportFormatSchema,
   MessageIdSchema,
   PendingAttachmentSchema,
+  AppSourceSchema,
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
@@ -511,6 +512,16 @@ export const HostApiMethods = {
     result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
   },
   /**
+   * A message an app posts into a conversation (docs/rules/app-messages.md): an MCP App's `ui/message`, a canvas
+   * form's submit. It starts the next turn as a user message would, shown as the app's and sent to the model
+   * marked as data from it. The face names `source` from what it hosts; refused (APP_MESSAGE_TOO_LARGE,
+   * APP_MESSAGE_RATE_LIMITED, CONVERSATION_BUSY) with a hint. Returns at once.
+   */
+  'chat.postAppMessage': {
+    params: z.object({ conversationId: ConversationIdSchema, source: AppSourceSchema, text: z.string().max(200_000), state: z.unknown().optional() }).strict(),
+    result: z.object({ conversationId: z.string(), messageId: z.string() }),
+  },
+  /**
    * One part of a file being attached to a message, at its byte offset
    * (parts in order); `size` is the whole file's, so a file too large is
    * refused at its first part. The whole file is then read by chat.attach.
@@ -655,8 +666,22 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('uiApp.changed'), pluginId: z.string() }),
   /** A development link was edited: pinned again, its page, servers and backend reload with the new code; what changed, for a notice. */
   z.object({ type: z.literal('plugins.devReloaded'), pluginId: z.string(), changes: TrustChangesSchema, runPlanChanged: z.boolean() }),
-  /** A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`. */
-  z.object({ type: z.literal('uiApp.toolCalled'), pluginId: z.string(), appId: z.string(), tool: z.string(), ok: z.boolean() }),
+  /**
+   * A call reached an app's own server (from any caller of this host): the app's open frames get `tool.called`.
+   * `conversationId` and `agentId` say who called (a chat's side panel follows its own agent); `instanceId` and
+   * `created` what the answer names (docs/using/side-panel.md).
+   */
+  z.object({
+    type: z.literal('uiApp.toolCalled'),
+    pluginId: z.string(),
+    appId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    conversationId: z.string().optional(),
+    agentId: z.string().optional(),
+    instanceId: z.string().optional(),
+    created: z.boolean().optional(),
+  }),
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** The next piece of what the model thinks before it answers (the Thinking block, live). */

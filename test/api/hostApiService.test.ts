@@ -131,8 +131,8 @@ describe('HostApi service', () => {
     await call(api, 'uiApps.callTool', { pluginId: 'acme.tools', appId: 'main', tool: 'echo', args: { text: 'from the page' } });
     await t.host.tools.call({ appId: 'chatos', conversationId: 'agent-conv', flow: 'main', agentId: 'x' }, 'mcp_acme_tools_other_echo', {});
     expect(events.filter((e) => e.type === 'uiApp.toolCalled')).toEqual([
-      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true },
-      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false },
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'main', tool: 'echo', ok: true, conversationId: expect.any(String) },
+      { type: 'uiApp.toolCalled', pluginId: 'acme.tools', appId: 'other', tool: 'echo', ok: false, conversationId: 'agent-conv', agentId: 'x' },
     ]);
   });
 

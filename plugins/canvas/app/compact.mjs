@@ -1,12 +1,20 @@
-// The Canvas's compact surface for side panels: the instances with their
-// status and revision, and who changed the canvas last. A click shows that
-// instance in the full page (the two frames talk through host.events).
+// The Canvas's compact surface for side panels. Beside the full page: the
+// instances with their status and revision, and who changed the canvas
+// last; a click shows that instance in the full page (the two frames talk
+// through host.events). Beside a conversation (the shell gives a focus):
+// the focused instance itself, live, with its form (index.mjs, panel layout).
 import { canvasClient, followChanges } from './client.mjs';
+import { mountCanvas } from './index.mjs';
 import { installStyles } from './styles.mjs';
 import { textFor, whoOf } from './text.mjs';
 import { el, instanceList } from './view.mjs';
 
 export function mount({ container, host }) {
+  const context = host.context.get();
+  return typeof context.focus === 'string' ? mountCanvas({ container, host }, 'panel') : mountList({ container, host });
+}
+
+function mountList({ container, host }) {
   installStyles();
   const client = canvasClient(host);
   let t = textFor('en');

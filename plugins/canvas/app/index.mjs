@@ -4,13 +4,22 @@
 // action click sends the form's values through patch_ui_state, the one write
 // path, so the gateway's grants and audit apply and the history records it.
 // Plain DOM styled with antd's tokens (a page frame loads no framework).
+// Beside a conversation (the chat's side panel, docs/using/side-panel.md) the
+// same page shows one instance, follows the instance the shell focuses, and
+// tells the conversation when the user submits.
 import { canvasClient, CanvasCallError, followChanges } from './client.mjs';
+import { submittedMessage } from './conversationMessage.mjs';
 import { createDrafts, markInput, missingRequired, patchesFor, repaintKeepingFocus } from './form.mjs';
 import { installStyles } from './styles.mjs';
 import { textFor } from './text.mjs';
 import { card, el, historyList, instanceList, instanceView } from './view.mjs';
 
 export function mount({ container, host }) {
+  return mountCanvas({ container, host }, 'full');
+}
+
+/** `layout`: `full` (the page: instances, the one selected, its history) or `panel` (one instance, with a switcher). */
+export function mountCanvas({ container, host }, layout) {
   installStyles();
   const client = canvasClient(host);
   let t = textFor('en');
@@ -26,7 +35,9 @@ export function mount({ container, host }) {
     sending: undefined,
     loadError: undefined,
   };
-  const root = el('div', { class: 'cv cv-full', id: 'canvas-app', 'data-testid': 'canvas-app' });
+  /** The conversation this page sits beside, if any: told of each submit. */
+  let besideChat = false;
+  const root = el('div', { class: `cv cv-${layout}`, id: 'canvas-app', 'data-testid': 'canvas-app' });
   container.replaceChildren(root);
 
   const drafts = createDrafts(() => model.current);
@@ -36,29 +47,44 @@ export function mount({ container, host }) {
     if (disposed) return;
     repaintKeepingFocus(root, () => {
       const live = el('span', { class: 'cv-live cv-muted cv-small' }, el('span', { class: 'cv-dot' }), t.live);
+      if (layout === 'panel') return [instanceSwitch(live), mainView()];
       const list = card(t.instances, live, instanceList(t, model.instances, model.selected, select));
-      const main = model.current
-        ? instanceView({
-            t,
-            instanceId: model.current.instanceId,
-            revision: model.current.revision,
-            schema: model.current.schema,
-            values: drafts.valueOf,
-            isDirty: drafts.isDirty,
-            fieldErrors: model.fieldErrors,
-            error: model.error,
-            sending: model.sending,
-            unsaved: drafts.unsavedCount(),
-            onInput,
-            onAction,
-          })
-        : card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: model.loadError ? 'cv-alert' : 'cv-empty', text: model.loadError ?? t.loading })));
+      const main = mainView();
       const history = card(t.history, model.current ? el('span', { class: 'cv-muted cv-small', text: model.current.instanceId }) : undefined, historyList(t, model.history), {
         class: 'cv-card cv-history',
       });
       return [list, main, history];
     });
   };
+
+  /** The panel's instance picker: the instances by id, the focused one selected. */
+  function instanceSwitch(live) {
+    const picker = el(
+      'select',
+      { class: 'cv-input cv-switch', 'aria-label': t.instances, 'data-testid': 'canvas-instance-switch', onchange: (event) => select(event.target.value) },
+      model.instances.map((i) => el('option', { value: i.instance_id, text: i.instance_id, selected: i.instance_id === model.selected })),
+    );
+    return el('div', { class: 'cv-row cv-panel-head' }, live, picker);
+  }
+
+  function mainView() {
+    return model.current
+      ? instanceView({
+          t,
+          instanceId: model.current.instanceId,
+          revision: model.current.revision,
+          schema: model.current.schema,
+          values: drafts.valueOf,
+          isDirty: drafts.isDirty,
+          fieldErrors: model.fieldErrors,
+          error: model.error,
+          sending: model.sending,
+          unsaved: drafts.unsavedCount(),
+          onInput,
+          onAction,
+        })
+      : card(t.title, undefined, el('div', { class: 'cv-card-body' }, el('div', { class: model.loadError ? 'cv-alert' : 'cv-empty', text: model.loadError ?? t.loading })));
+  }
 
   /** The optimistic update: the input is the user's at once, and stays until it is sent or the instance changes under it. */
   function onInput(bind, key, value, wrapper) {
@@ -85,6 +111,8 @@ export function mount({ container, host }) {
       } else {
         drafts.discard(instanceId);
         if (model.current?.instanceId === instanceId && answer.revision >= model.current.revision) model.current = { instanceId, revision: answer.revision, schema: answer.schema };
+        // Beside a conversation: the agent hears what the user submitted, with the instance's state as it now is.
+        if (besideChat) await host.conversation.post(submittedMessage(instanceId, action, answer)).catch((error) => (model.error = { code: 'NOT_TOLD', message: t.notTold(error.message) }));
       }
     } catch (error) {
       // The host refused (a declined confirmation, a revoked grant): said as it is, the input kept.
@@ -153,11 +181,19 @@ export function mount({ container, host }) {
   }
 
   render();
-  const stops = [host.events.on('canvas.select', (payload) => typeof payload?.instance_id === 'string' && select(payload.instance_id))];
+  const stops = [
+    host.events.on('canvas.select', (payload) => typeof payload?.instance_id === 'string' && select(payload.instance_id)),
+    // The shell's focus (the side panel follows the instance its conversation's agent changed).
+    host.events.on('host.focus', (payload) => typeof payload?.focus === 'string' && select(payload.focus)),
+  ];
+  // The full page switches to an instance an agent just created; the panel follows its own conversation's focus instead.
+  if (layout === 'full') stops.push(host.events.on('tool.called', (event) => event?.created_by_agent === true && typeof event.instance_id === 'string' && select(event.instance_id)));
   void host.context.get().then(
     async (context) => {
       if (disposed) return;
       t = textFor(context.locale);
+      besideChat = context.besideChat === true;
+      if (typeof context.focus === 'string') model.selected = context.focus;
       await refresh();
       if (!disposed) stops.push(followChanges(host, refresh));
     },

@@ -86,6 +86,9 @@ select.cv-input { appearance: auto; }
 .cv-view { min-height: 0; padding: 8px; background: transparent; }
 .cv-view .cv-foot { display: flex; justify-content: space-between; gap: 8px; padding: 8px 4px 0; }
 .cv-compact { padding: 8px; }
+.cv-panel { display: flex; flex-direction: column; gap: 8px; padding: 8px; }
+.cv-panel-head { justify-content: space-between; gap: 8px; }
+.cv-panel .cv-switch { width: auto; max-width: 60%; }
 .cv-compact .cv-list { padding: 0; }
 .cv-compact .cv-list-item { padding: 6px 8px; }
 `;

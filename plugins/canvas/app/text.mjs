@@ -30,6 +30,7 @@ export const TEXT = {
     lastChange: (who, ago) => `${who}, ${ago}`,
     ago: (seconds) => (seconds < 5 ? 'just now' : seconds < 60 ? `${seconds} s ago` : seconds < 3600 ? `${Math.floor(seconds / 60)} min ago` : `${Math.floor(seconds / 3600)} h ago`),
     failed: (message) => `Could not reach the canvas: ${message}`,
+    notTold: (message) => `Saved, but the conversation was not told: ${message}`,
     view: {
       waiting: (id) => (id ? `Waiting for the canvas instance "${id}"…` : 'Waiting for the canvas…'),
       deleted: (id) => `The canvas instance "${id}" was deleted.`,
@@ -71,6 +72,7 @@ export const TEXT = {
     lastChange: (who, ago) => `${who}，${ago}`,
     ago: (seconds) => (seconds < 5 ? '刚刚' : seconds < 60 ? `${seconds} 秒前` : seconds < 3600 ? `${Math.floor(seconds / 60)} 分钟前` : `${Math.floor(seconds / 3600)} 小时前`),
     failed: (message) => `无法连接画布：${message}`,
+    notTold: (message) => `已保存，但未能告知对话：${message}`,
     view: {
       waiting: (id) => (id ? `等待画布实例“${id}”…` : '等待画布…'),
       deleted: (id) => `画布实例“${id}”已删除。`,

@@ -1,5 +1,5 @@
 import { Alert, App as AntApp, Button, Empty, Select, Space, Typography } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, errorLine } from '../api/client';
@@ -7,6 +7,10 @@ import { useApi } from '../api/hooks';
 import { Composer } from '../components/chat/Composer';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
+// The side panel and its menu load after the page: the Chat page stays within its JS budget.
+const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
+const SidePanelHost = lazy(sidePanelModule);
+const SidePanelButton = lazy(() => sidePanelModule().then((m) => ({ default: m.SidePanelButton })));
 
 const AGENT_KEY = 'chatos.chat.agent';
 
@@ -91,7 +95,8 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
 /**
  * Chat: the conversations on the left; on the right the one open (or a new
  * one), its messages streaming as the agent answers, its tool calls and
- * their confirmations inline.
+ * their confirmations inline; beside it the side panel with what the agent
+ * works on.
  */
 export default function ChatPage() {
   const { conversationId } = useParams();
@@ -103,16 +108,25 @@ export default function ChatPage() {
   const byId = useMemo(() => new Map((agents.data?.agents ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = useCallback((id: string) => byId.get(id) ?? id, [byId]);
   const open = (id: string, messageId?: string) => void navigate(`/chat/${encodeURIComponent(id)}${messageId ? `?message=${encodeURIComponent(messageId)}` : ''}`);
+  const menu = conversationId ? (
+    <Suspense fallback={null}>
+      <SidePanelButton conversationId={conversationId} />
+    </Suspense>
+  ) : null;
   return (
     <div className="chat-page" data-testid="page-chat">
       <ConversationSidebar selected={conversationId} onSelect={open} onNew={() => void navigate('/chat')} />
       <div className="chat-main">
         {conversationId ? (
-          <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} {...(target ? { target } : {})} />
+          <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} headerExtra={menu} {...(target ? { target } : {})} />
         ) : (
           <NewConversation onStarted={(id) => open(id)} />
         )}
       </div>
+      {/* Whichever conversation's agent builds on the Canvas, its panel opens on it; the open one's shows here. */}
+      <Suspense fallback={null}>
+        <SidePanelHost conversationId={conversationId} />
+      </Suspense>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Breadcrumb, Button, Card, Result, Skeleton, Space, Typography } from 'antd';
 import { CloseOutlined, LayoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApi } from '../api/hooks';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
@@ -13,6 +13,10 @@ export default function UiAppPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pluginId = '', appId = '' } = useParams();
+  // Popped out of a chat's side panel: what to show (`focus`, a Canvas instance) and the conversation it sits beside.
+  const [search] = useSearchParams();
+  const focus = search.get('focus') ?? undefined;
+  const besideChat = search.get('conversation') ?? undefined;
   // `uiApp.changed` also comes when trust is taken back: the page then shows the trust block, not the frame.
   const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'uiApp.changed'] });
   const app = list.data?.apps.find((candidate) => candidate.pluginId === pluginId && candidate.appId === appId);
@@ -42,7 +46,15 @@ export default function UiAppPage() {
     body = (
       <div className="uiapp-split">
         <div className="uiapp-split-main">
-          <UiAppFrame key={`${pluginId}/${appId}`} pluginId={pluginId} appId={appId} surface="full" height="calc(100vh - 170px)" />
+          <UiAppFrame
+            key={`${pluginId}/${appId}`}
+            pluginId={pluginId}
+            appId={appId}
+            surface="full"
+            height="calc(100vh - 170px)"
+            {...(focus ? { focus } : {})}
+            {...(besideChat ? { chatConversationId: besideChat } : {})}
+          />
         </div>
         {compactOpen && canOpenCompact ? (
           <Card

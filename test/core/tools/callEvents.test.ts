@@ -1,6 +1,8 @@
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../../src/core/host.js';
 import { caller, fixtureServer, startTestHost, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
+import { repoRoot } from '../../helpers/tempDir.js';
 
 /** The host announces every call that reached a plugin app's own server, so the app's open pages can re-read. */
 describe('app tool calls as host events', () => {
@@ -24,9 +26,37 @@ describe('app tool calls as host events', () => {
     expect((await declined).decision).toBe('declined');
 
     expect(events.filter((e) => e.kind === 'app-tool-called')).toEqual([
-      { kind: 'app-tool-called', pluginId: 'acme.tools', appId: 'main', serverId: 'acme.tools::acme.tools.main', tool: 'echo', ok: true },
-      { kind: 'app-tool-called', pluginId: 'acme.tools', appId: 'main', serverId: 'acme.tools::acme.tools.main', tool: 'echo', ok: false },
+      { kind: 'app-tool-called', pluginId: 'acme.tools', appId: 'main', serverId: 'acme.tools::acme.tools.main', tool: 'echo', ok: true, conversationId: 'conv-events' },
+      { kind: 'app-tool-called', pluginId: 'acme.tools', appId: 'main', serverId: 'acme.tools::acme.tools.main', tool: 'echo', ok: false, conversationId: 'conv-events' },
     ]);
+  });
+
+  it('names the agent and its conversation, and the Canvas instance the answer names (created or changed); not for a page or a refused patch', async () => {
+    const { host } = await startTestHost(() => {}, { builtinPluginsDir: path.join(repoRoot, 'plugins') });
+    const events: HostEvent[] = [];
+    host.events.on((event) => event.kind === 'app-tool-called' && events.push(event));
+    const agent = caller('conv-agent', { agentId: 'builder' });
+    const PATCH = 'mcp_chatos_canvas_canvas_patch_ui_state';
+    const form = { id: 'f', type: 'form', bind: 'state.params', props: { title: 'F', fields: [{ label: 'A', key: 'a', type: 'text' }] } };
+
+    await host.tools.call(agent, PATCH, { instance_id: '__CREATE__', new_instance_id: 'made', patches: [{ op: 'add', path: 'blocks+', value: form }] });
+    await host.tools.call(agent, PATCH, { instance_id: 'made', patches: [{ op: 'set', path: 'meta.step', value: { current: 1, total: 2 } }] });
+    // Refused (the id is taken): the answer names the instance, but nothing changed to show.
+    await host.tools.call(agent, PATCH, { instance_id: 'made', patches: [{ op: 'add', path: 'blocks+', value: form }] });
+    // The app's own page: its calls say no agent.
+    await host.tools.call(caller('ui-page', { agentId: 'builder', fromPage: true }), PATCH, { instance_id: 'made', patches: [{ op: 'set', path: 'state.params.a', value: 'x' }] });
+    // Deleted: nothing to show.
+    await host.tools.call(agent, PATCH, { instance_id: '__DELETE__', target_instance_id: 'made', patches: [] });
+
+    const common = { kind: 'app-tool-called', pluginId: 'chatos.canvas', appId: 'canvas', serverId: 'chatos.canvas::chatos.canvas.canvas', tool: 'patch_ui_state' };
+    expect(events).toEqual([
+      { ...common, ok: true, conversationId: 'conv-agent', agentId: 'builder', instanceId: 'made', created: true },
+      { ...common, ok: true, conversationId: 'conv-agent', agentId: 'builder', instanceId: 'made' },
+      { ...common, ok: false, conversationId: 'conv-agent', agentId: 'builder' },
+      { ...common, ok: true, conversationId: 'ui-page', instanceId: 'made' },
+      { ...common, ok: true, conversationId: 'conv-agent', agentId: 'builder' },
+    ]);
+    await host.dispose();
   });
 
   it('a listener that throws does not fail the call', async () => {

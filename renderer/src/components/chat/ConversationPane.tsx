@@ -96,12 +96,15 @@ const ChatHeader = memo(function ChatHeader({
   totals,
   onExport,
   model,
+  extra,
 }: {
   title: string;
   agent: string;
   totals: ConversationTotals;
   onExport(format: 'md' | 'json'): void;
   model: ModelSwitchProps;
+  /** What the page adds beside Export (the side-panel menu). */
+  extra: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -121,6 +124,7 @@ const ChatHeader = memo(function ChatHeader({
           <ConversationTotalsText totals={totals} />
         </Space>
       </div>
+      {extra}
       <Dropdown
         menu={{
           items: [
@@ -141,9 +145,9 @@ const ChatHeader = memo(function ChatHeader({
  * One conversation: its title, agent and totals, the messages (following
  * the turn live, in a virtual list loaded by windows), Stop while it
  * answers, the stopped state with Resume, and the box to write the next
- * message in. `target`: a message to open at (a search hit).
+ * message in. `target`: a message to open at (a search hit); `headerExtra`: shown in its header.
  */
-export function ConversationPane({ conversationId, agentName, target }: { conversationId: string; agentName(id: string): string; target?: string }) {
+export function ConversationPane({ conversationId, agentName, target, headerExtra }: { conversationId: string; agentName(id: string): string; target?: string; headerExtra?: ReactNode }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const { state, error, loading, reload, loadOlder, loadNewer, paging } = useConversation(conversationId, { limit: WINDOW, ...(target !== undefined ? { around: target } : {}) });
@@ -225,7 +229,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
   const { conversation } = state.view;
   return (
     <section className="chat-pane" data-testid="chat-pane" data-conversation={conversationId} data-phase={state.phase.kind}>
-      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} model={modelSwitchProps} />
+      <ChatHeader title={(row ?? conversation).title} agent={agentName(conversation.agentId)} totals={conversation.totals} onExport={exportAs} model={modelSwitchProps} extra={headerExtra} />
       {state.view.notices.length > 0 && (
         <div className="chat-notices" data-testid="chat-notices">
           {state.view.notices.map((notice) => (

@@ -10,6 +10,7 @@ import { usePendingConfirmations } from '../../shell/confirmations';
 import { usePreferences } from '../../shell/preferences';
 import { isKnownRoute } from '../../shell/routes';
 import { ConfirmationCard } from '../ConfirmationCard';
+import { appMessageSource } from './appMessageSource';
 import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
 import { appEvent, chatPageEvent, confirmationForPage, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
 import { newFrameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
@@ -31,6 +32,10 @@ export interface UiAppFrameProps {
   surface: 'full' | 'compact';
   /** Height of the frame itself (CSS length). */
   height: CSSProperties['height'];
+  /** What the page should show (a Canvas instance id): in `host.context.get()`, and a `host.focus` event when it changes. */
+  focus?: string;
+  /** The chat conversation the frame sits beside (the side panel): the one its `conversation.post` messages go to. */
+  chatConversationId?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface UiAppFrameProps {
  * the parent side of the bridge. The frame is bound here to (pluginId, appId);
  * whatever ids the page sends are ignored.
  */
-export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps) {
+export function UiAppFrame({ pluginId, appId, surface, height, focus, chatConversationId }: UiAppFrameProps) {
   const { t } = useTranslation();
   const { theme, locale } = usePreferences();
   const navigate = useNavigate();
@@ -52,9 +57,9 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   const frameRef = useRef<HTMLIFrameElement>(null);
   // Bumped whenever the frame loads a new document, so answers meant for the old one are dropped.
   const generation = useRef(0);
-  const live = useRef({ theme, locale, navigate });
+  const live = useRef({ theme, locale, navigate, focus, chatConversationId });
   useEffect(() => {
-    live.current = { theme, locale, navigate };
+    live.current = { theme, locale, navigate, focus, chatConversationId };
   });
 
   // One edit sends both `plugins.changed` and `uiApp.changed`: one reload for the burst.
@@ -69,7 +74,10 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   });
   // A call to this app's own server, from any caller (an agent, the CLI, another frame): the page may re-read what it shows.
   useHostEvent('uiApp.toolCalled', (event) => {
-    if (event.pluginId === pluginId && event.appId === appId) frameRef.current?.contentWindow?.postMessage(appEvent('tool.called', { tool: event.tool, ok: event.ok }), '*');
+    if (event.pluginId !== pluginId || event.appId !== appId) return;
+    // What the answer named, and whether an agent created it (the Canvas page switches to it); never who or which conversation.
+    const subject = event.instanceId === undefined ? {} : { instance_id: event.instanceId, ...(event.created && event.agentId ? { created_by_agent: true } : {}) };
+    frameRef.current?.contentWindow?.postMessage(appEvent('tool.called', { tool: event.tool, ok: event.ok, ...subject }), '*');
   });
   // A question about a tool of this app's own server, under the seed's event names (docs/plugins/pages.md#the-host-bridge).
   const toPage = (type: string, payload: unknown) => frameRef.current?.contentWindow?.postMessage(appEvent(type, payload), '*');
@@ -134,6 +142,15 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
       conversationId: conversation,
       theme: () => live.current.theme,
       locale: () => live.current.locale,
+      focus: () => live.current.focus,
+      chatConversationId: () => live.current.chatConversationId,
+      postToChat: async (message) => {
+        const target = live.current.chatConversationId;
+        if (!target) throw new Error('conversation.post: this page is not beside a conversation');
+        // The app is the frame's binding: a page cannot speak as another app, the user or the system.
+        const source = appMessageSource(pluginId, appId, message.state, live.current.focus);
+        return api.call('chat.postAppMessage', { conversationId: target, source, text: message.text, ...(message.state === undefined ? {} : { state: message.state }) });
+      },
       navigate: (path) => {
         if (!isKnownRoute(path)) return false;
         live.current.navigate(path);
@@ -177,6 +194,11 @@ export function UiAppFrame({ pluginId, appId, surface, height }: UiAppFrameProps
   useEffect(() => {
     frameRef.current?.contentWindow?.postMessage(themeEvent(theme), '*');
   }, [theme]);
+
+  // A new focus for the page already open (the agent changed another instance): told, not reloaded.
+  useEffect(() => {
+    if (focus !== undefined) frameRef.current?.contentWindow?.postMessage(appEvent('host.focus', { focus }), '*');
+  }, [focus]);
 
   const mine = conversationId ? pending.filter((request) => request.conversationId === conversationId) : [];
 

@@ -11,6 +11,12 @@ export interface BoundFrame {
   conversationId: string;
   theme(): Theme;
   locale(): Locale;
+  /** What the shell asks the page to show (a Canvas instance), if anything. */
+  focus(): string | undefined;
+  /** The chat conversation the frame sits beside, if any: the only one `conversation.post` reaches. */
+  chatConversationId(): string | undefined;
+  /** Puts the page's message into that conversation, as from this app (the core bounds and rate-limits it). */
+  postToChat(message: { text: string; state?: unknown }): Promise<unknown>;
   /** Navigates the host UI; false when the path is not one of its routes. */
   navigate(path: string): boolean;
   /** Delivers an app event to the other open frames of the same app. */
@@ -46,7 +52,16 @@ function requireString(value: unknown, what: string): string {
 export async function answerBridgeRequest(frame: BoundFrame, op: string, args: unknown[]): Promise<unknown> {
   switch (op) {
     case 'context.get':
-      return { pluginId: frame.pluginId, appId: frame.appId, theme: frame.theme(), surface: frame.surface, locale: frame.locale(), bridge: { enabled: true } };
+      return {
+        pluginId: frame.pluginId,
+        appId: frame.appId,
+        theme: frame.theme(),
+        surface: frame.surface,
+        locale: frame.locale(),
+        ...(frame.focus() === undefined ? {} : { focus: frame.focus() }),
+        besideChat: frame.chatConversationId() !== undefined,
+        bridge: { enabled: true },
+      };
     case 'registry.list':
       // Scoped in the core to what this frame's app may see; the frame names no app of its own.
       return callHost(() => api.call('uiApps.registry', { pluginId: frame.pluginId, appId: frame.appId }));
@@ -81,6 +96,11 @@ export async function answerBridgeRequest(frame: BoundFrame, op: string, args: u
     case 'chat.events':
       frame.chatEvents(args[0] === true);
       return null;
+    case 'conversation.post': {
+      const message = isPlainObject(args[0]) ? args[0] : {};
+      const text = requireString(message.text, 'conversation.post: the message text');
+      return frame.postToChat(message.state === undefined ? { text } : { text, state: message.state });
+    }
     case 'events.emit': {
       const type = requireString(args[0], 'events.emit: the event type (argument 1)');
       frame.emit(type, args[1] ?? null);

@@ -8,7 +8,7 @@ import type { ToolConfirmationRequest } from '../../../../src/shared/confirmatio
 import type { ElicitationRequest } from '../../../../src/shared/elicitation';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
-import { ConfirmationGroupCard } from './ConfirmationGroupCard';
+import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
 import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
 import { LazySamplingCard } from '../sampling/LazySamplingCard';
 import type { SamplingRequest } from '../../../../src/shared/sampling';

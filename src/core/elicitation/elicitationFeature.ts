@@ -24,7 +24,8 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask'>, cal
         (request, extra) => {
           const { definition, lease } = session;
           const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
-          return service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal });
+          // While the user reads and answers, the calls of this instance do not time out (docs/rules/mcp-yaml.md#timeouts).
+          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal }));
         },
         { ownCheck: true },
       );

@@ -33,6 +33,11 @@ export class PromptsClient {
     return this.client.getServerCapabilities()?.completions !== undefined;
   }
 
+  /** The prompts as the server last listed them; undefined before the first list. */
+  get current(): readonly Prompt[] | undefined {
+    return this.prompts;
+  }
+
   /** The prompts as the server last listed them, listing them now the first time. */
   async list(timeout: number): Promise<readonly Prompt[]> {
     return this.prompts ?? this.refresh(timeout);

@@ -1,0 +1,33 @@
+/** Slash commands: MCP prompts of the agent's servers, picked with / in the composer (docs/using/slash-commands.md). */
+export default {
+  zh: {
+    'slashPrompts.menu': 'MCP 提示词',
+    'slashPrompts.loading': '正在读取服务器的提示词…',
+    'slashPrompts.none': '这个智能体的服务器没有提示词',
+    'slashPrompts.noMatch': '没有名称以“{{query}}”开头的提示词',
+    'slashPrompts.formTitle': '/{{name}}（来自 {{server}}）',
+    'slashPrompts.noArguments': '这个提示词没有参数：发送即可。',
+    'slashPrompts.required': '必填',
+    'slashPrompts.requiredMissing': '请填写“{{name}}”',
+    'slashPrompts.send': '发送提示词',
+    'slashPrompts.cancel': '取消',
+    'slashPrompts.notes': '主机做了如下处理：',
+    'slashPrompts.assistant': '助手：',
+    'slashPrompts.imageLeftOut': '提示词中的图片没有发送（此处只能发送文字）',
+  },
+  en: {
+    'slashPrompts.menu': 'MCP prompts',
+    'slashPrompts.loading': "Reading the servers' prompts…",
+    'slashPrompts.none': "This agent's servers have no prompts",
+    'slashPrompts.noMatch': 'No prompt name starts with "{{query}}"',
+    'slashPrompts.formTitle': '/{{name}} (from {{server}})',
+    'slashPrompts.noArguments': 'This prompt takes no arguments: just send it.',
+    'slashPrompts.required': 'required',
+    'slashPrompts.requiredMissing': 'Fill in "{{name}}"',
+    'slashPrompts.send': 'Send prompt',
+    'slashPrompts.cancel': 'Cancel',
+    'slashPrompts.notes': 'The host noted:',
+    'slashPrompts.assistant': 'Assistant:',
+    'slashPrompts.imageLeftOut': 'An image of the prompt was not sent (only text can be sent here)',
+  },
+};

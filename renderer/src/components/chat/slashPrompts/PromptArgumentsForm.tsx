@@ -1,10 +1,14 @@
 import { Alert, AutoComplete, Form, Modal, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_COMPLETE_CHARS, MAX_PROMPT_ARG_CHARS, type McpPrompt } from '../../../../../src/shared/mcpPrompts';
+import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { api, errorLine } from '../../../api/client';
 import { promptText } from './promptText';
-import type { SlashScope } from './useSlashPrompts';
+import type { SlashScope } from './SlashPrompts';
+
+/** The host's bounds (src/shared/mcpPrompts.ts, which the renderer may import types from only): it checks them again. */
+const MAX_COMPLETE_CHARS = 1_000;
+const MAX_PROMPT_ARG_CHARS = 10_000;
 
 /** How long typing must pause before the server is asked for suggestions. */
 const COMPLETE_DELAY_MS = 250;
@@ -93,9 +97,9 @@ export function PromptArgumentsForm({ scope, prompt, onClose, onSend }: { scope:
   return (
     <Modal
       open
-      title={t('slashPrompts.formTitle', { name: prompt.name, server: prompt.serverName })}
+      title={`/${prompt.name} · ${prompt.serverName}`}
       okText={t('slashPrompts.send')}
-      cancelText={t('slashPrompts.cancel')}
+      cancelText={t('common.cancel')}
       onOk={() => void submit()}
       onCancel={onClose}
       confirmLoading={busy}
@@ -104,7 +108,6 @@ export function PromptArgumentsForm({ scope, prompt, onClose, onSend }: { scope:
     >
       <div data-testid="slash-prompt-form">
         {prompt.description ? <Typography.Paragraph type="secondary">{prompt.description}</Typography.Paragraph> : null}
-        {prompt.arguments.length === 0 ? <Typography.Paragraph>{t('slashPrompts.noArguments')}</Typography.Paragraph> : null}
         <Form form={form} layout="vertical" requiredMark>
           {prompt.arguments.map((argument) => (
             <Form.Item
@@ -120,7 +123,7 @@ export function PromptArgumentsForm({ scope, prompt, onClose, onSend }: { scope:
           ))}
         </Form>
         {problem ? <Alert type="error" showIcon message={problem} data-testid="slash-prompt-problem" /> : null}
-        {notes.length ? <Alert type="info" showIcon message={t('slashPrompts.notes')} description={notes.join('; ')} /> : null}
+        {notes.length ? <Alert type="info" showIcon message={notes.join('; ')} /> : null}
       </div>
     </Modal>
   );

@@ -1,13 +1,22 @@
 import { Alert, List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
-import type { useSlashPrompts } from './useSlashPrompts';
+import { useEffect, type RefObject } from 'react';
+import type { SlashScope } from './SlashPrompts';
+import { useSlashPrompts } from './useSlashPrompts';
 
 /** The list a `/` opens above the composer: each prompt with its server's name and its description; a click picks it. */
-export function SlashPromptMenu({ state, onPick }: { state: ReturnType<typeof useSlashPrompts>; onPick(prompt: McpPrompt): void }) {
+export function SlashPromptMenu({ scope, query, onPick, first }: { scope: SlashScope; query: string; onPick(prompt: McpPrompt): void; first: RefObject<McpPrompt | undefined> }) {
   const { t } = useTranslation();
-  if (!state.open) return null;
-  const empty = state.loading ? t('slashPrompts.loading') : state.total === 0 ? t('slashPrompts.none') : t('slashPrompts.noMatch', { query: state.query });
+  const state = useSlashPrompts(scope, query);
+  // Enter in the box picks the first match (the composer asks through `first`).
+  useEffect(() => {
+    first.current = state.matches[0];
+    return () => {
+      first.current = undefined;
+    };
+  }, [first, state.matches]);
+  const empty = state.loading ? '…' : state.total === 0 ? t('slashPrompts.none') : t('slashPrompts.noMatch');
   return (
     <div className="slash-prompt-menu" data-testid="slash-prompt-menu" role="listbox" aria-label={t('slashPrompts.menu')}>
       {state.error ? <Alert type="error" showIcon message={state.error} /> : null}

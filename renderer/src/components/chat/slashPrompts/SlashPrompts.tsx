@@ -1,10 +1,21 @@
-import { useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent } from 'react';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
-import { PromptArgumentsForm } from './PromptArgumentsForm';
-import { SlashPromptMenu } from './SlashPromptMenu';
-import { useSlashPrompts, type SlashScope } from './useSlashPrompts';
 
-export type { SlashScope } from './useSlashPrompts';
+// The menu and the form (antd's list, modal and inputs) load only once the user types "/", so the chat's first screen does not pay for them.
+const SlashPromptMenu = lazy(() => import('./SlashPromptMenu').then((module) => ({ default: module.SlashPromptMenu })));
+const PromptArgumentsForm = lazy(() => import('./PromptArgumentsForm').then((module) => ({ default: module.PromptArgumentsForm })));
+
+/** Whose prompts the composer lists: the conversation and its agent (the host checks what that agent may use). */
+export interface SlashScope {
+  agentId: string;
+  conversationId: string;
+}
+
+/** The word after a leading `/`, while the composer holds nothing else (no space, no new line): the menu is open then. */
+function slashQuery(text: string): string | undefined {
+  const match = /^\/([^\s]*)$/.exec(text);
+  return match ? match[1]! : undefined;
+}
 
 /**
  * Slash commands in the composer (docs/using/slash-commands.md): `/` lists
@@ -14,16 +25,27 @@ export type { SlashScope } from './useSlashPrompts';
  * renders `form`.
  */
 export function useSlashCommands(scope: SlashScope | undefined, text: string, send: (text: string) => Promise<boolean>) {
-  const state = useSlashPrompts(scope, text);
+  const query = scope ? slashQuery(text) : undefined;
   const [picked, setPicked] = useState<McpPrompt | undefined>(undefined);
-  const menu = <SlashPromptMenu state={state} onPick={setPicked} />;
+  const first = useRef<McpPrompt | undefined>(undefined);
+  const menu =
+    scope && query !== undefined ? (
+      <Suspense fallback={null}>
+        <SlashPromptMenu scope={scope} query={query} onPick={setPicked} first={first} />
+      </Suspense>
+    ) : null;
   /** Enter while the menu shows a match picks the first one (instead of sending "/…" as text); true when the key was used. */
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!state.open || event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || !state.matches.length) return false;
+    if (query === undefined || event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || !first.current) return false;
     event.preventDefault();
-    setPicked(state.matches[0]);
+    setPicked(first.current);
     return true;
   };
-  const form = scope && picked ? <PromptArgumentsForm scope={scope} prompt={picked} onClose={() => setPicked(undefined)} onSend={send} /> : null;
+  const form =
+    scope && picked ? (
+      <Suspense fallback={null}>
+        <PromptArgumentsForm scope={scope} prompt={picked} onClose={() => setPicked(undefined)} onSend={send} />
+      </Suspense>
+    ) : null;
   return { menu, form, onKeyDown };
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { api, errorLine } from '../../../api/client';
 import { promptText } from './promptText';
-import type { SlashScope } from './SlashPrompts';
+import type { SlashScope } from './slashScope';
 
 /** The host's bounds (src/shared/mcpPrompts.ts, which the renderer may import types from only): it checks them again. */
 const MAX_COMPLETE_CHARS = 1_000;

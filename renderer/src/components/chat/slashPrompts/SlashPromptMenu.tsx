@@ -2,7 +2,7 @@ import { Alert, List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { useEffect, type RefObject } from 'react';
-import type { SlashScope } from './SlashPrompts';
+import type { SlashScope } from './slashScope';
 import { useSlashPrompts } from './useSlashPrompts';
 
 /** The list a `/` opens above the composer: each prompt with its server's name and its description; a click picks it. */

@@ -5,11 +5,9 @@ import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 const SlashPromptMenu = lazy(() => import('./SlashPromptMenu').then((module) => ({ default: module.SlashPromptMenu })));
 const PromptArgumentsForm = lazy(() => import('./PromptArgumentsForm').then((module) => ({ default: module.PromptArgumentsForm })));
 
-/** Whose prompts the composer lists: the conversation and its agent (the host checks what that agent may use). */
-export interface SlashScope {
-  agentId: string;
-  conversationId: string;
-}
+import type { SlashScope } from './slashScope';
+
+export type { SlashScope } from './slashScope';
 
 /** The word after a leading `/`, while the composer holds nothing else (no space, no new line): the menu is open then. */
 function slashQuery(text: string): string | undefined {

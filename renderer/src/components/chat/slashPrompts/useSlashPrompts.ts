@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { api, errorLine } from '../../../api/client';
-import type { SlashScope } from './SlashPrompts';
+import type { SlashScope } from './slashScope';
 
 /**
  * The prompts a `/` in the composer offers: listed from the host each time

@@ -18,6 +18,7 @@ import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
+import { mcpPromptHandlers } from './handlers/mcpPrompts.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
 
@@ -68,6 +69,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
+    ...mcpPromptHandlers(context),
     ...elicitationHandlers(context),
     ...samplingHandlers(context),
     ...chatHandlers(context),

@@ -64,8 +64,11 @@ export type ElicitationRequest = z.infer<typeof ElicitationRequestSchema>;
 export const ElicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
 export type ElicitationAction = z.infer<typeof ElicitationActionSchema>;
 
-/** How a question ended: the user's action, or `expired` (nobody answered: sent as cancel), `withdrawn` (the call that asked ended). */
-export const ElicitationOutcomeSchema = z.enum(['accept', 'decline', 'cancel', 'expired', 'withdrawn']);
+/**
+ * How a question ended: the user's action, or `expired` (nobody answered: sent as cancel), `withdrawn` (the call that asked
+ * ended), `completed` (a url question the server said was done, notifications/elicitation/complete: sent as accept).
+ */
+export const ElicitationOutcomeSchema = z.enum(['accept', 'decline', 'cancel', 'expired', 'withdrawn', 'completed']);
 export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 
 /** A value of a form field as the spec allows it. */

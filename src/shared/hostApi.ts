@@ -28,6 +28,7 @@ import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServ
 import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ProblemSchema } from './problems.js';
+import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
 import { AppRegistrationSchema, ContributionCopiesSchema, GrantSchema, RegistryMcpServerSchema, RegistryPromptSchema } from './registry.js';
 import { PluginRootViewSchema, PruneResultSchema } from './roots.js';
@@ -437,6 +438,30 @@ export const HostApiMethods = {
   'tools.call': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}), callId: CallId.optional() }).strict(),
     result: ToolOutcomeSchema,
+  },
+  /** The MCP prompts of the servers the agent may use in this conversation (slash commands, docs/using/slash-commands.md). */
+  'mcpPrompts.list': {
+    params: z.object({ agentId: Id, conversationId: ConversationId }).strict(),
+    result: z.object({ prompts: z.array(McpPromptSchema), problems: z.array(ProblemSchema) }),
+  },
+  /** One prompt got with its arguments, as the messages to send (checked and bounded by the host, audited). */
+  'mcpPrompts.get': {
+    params: z.object({ agentId: Id, conversationId: ConversationId, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    result: z.object({ prompt: GotPromptSchema }),
+  },
+  /** The server's suggestions for one argument of a prompt as the user types it (completion/complete, ref/prompt). */
+  'mcpPrompts.complete': {
+    params: z
+      .object({
+        agentId: Id,
+        conversationId: ConversationId,
+        serverId: Id,
+        name: z.string().min(1).max(200),
+        argument: z.object({ name: z.string().min(1).max(200), value: z.string().max(MAX_COMPLETE_CHARS) }).strict(),
+        context: PromptArgsSchema.default({}),
+      })
+      .strict(),
+    result: z.object({ values: z.array(z.string()), hasMore: z.boolean() }),
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },

@@ -1,3 +1,4 @@
+import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ClientFeature } from '../mcp/client/clientFeatures.js';
 import type { ServerCallers } from '../tools/serverCallers.js';
@@ -12,9 +13,10 @@ const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create
  * the server ask (a granted caller has a call in flight), goes to the
  * ElicitationService with the callers of that server instance. The
  * question is taken back when the server cancels its request, or when the
- * instance's last call in flight ends.
+ * instance's last call in flight ends; a url question ends when the server
+ * says it is complete (notifications/elicitation/complete).
  */
-export function elicitationFeature(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
+export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
   return {
     name: 'elicitation',
     capabilities: { elicitation: { form: {}, url: {} } },
@@ -24,10 +26,13 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask'>, cal
         (request, extra) => {
           const { definition, lease } = session;
           const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
-          return service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal });
+          // While the user reads and answers, the calls of this instance do not time out (docs/rules/mcp-yaml.md#timeouts).
+          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal }));
         },
         { ownCheck: true },
       );
+      // A url question the server says is done: its card closes (or its completion is recorded); an unknown id is ignored.
+      session.onNotification(ElicitationCompleteNotificationSchema, ({ params }) => void service.complete(session, params.elicitationId));
     },
   };
 }

@@ -47,11 +47,24 @@ export interface ElicitationServiceDeps {
 interface Pending {
   request: ElicitationRequest;
   caller: Caller | undefined;
+  /** A url question's `elicitationId`, by which the server may say it is complete (keyed with its instance). */
+  completionKey?: string;
   fieldNames?: string[];
   timer: unknown;
   unwatch(): void;
   resolve(answer: ElicitationAnswer): void;
 }
+
+/** Accepted url questions remembered for the server's notifications/elicitation/complete; the oldest are forgotten first. */
+const OPENED_KEPT = 100;
+/** Characters of an `elicitationId` kept: a longer one is no id the host will match. */
+const MAX_ELICITATION_ID_CHARS = 256;
+
+/** A url question's completion key: its server instance and its `elicitationId`, so no other instance can complete it. */
+const completionKeyOf = (asker: Asker, elicitationId: unknown): string | undefined =>
+  typeof elicitationId === 'string' && elicitationId.length > 0 && elicitationId.length <= MAX_ELICITATION_ID_CHARS
+    ? `${asker.definition.id}\u0000${asker.lease ?? ''}\u0000${elicitationId}`
+    : undefined;
 
 /** The one value of `pick` all callers share, else undefined. */
 function shared<T>(callers: readonly Caller[], pick: (caller: Caller) => T | undefined): T | undefined {
@@ -74,6 +87,9 @@ export class ElicitationService {
   private readonly recent = new Map<string, number[]>();
   /** Per server and limit: the minute whose refusal was recorded (a loop is recorded once a minute, not once a request). */
   private readonly refusalNoted = new Map<string, number>();
+  /** Url questions waiting, by completion key; and those the user accepted (opened), which the server may still say are complete. */
+  private readonly pendingByCompletion = new Map<string, string>();
+  private readonly opened = new Map<string, { request: ElicitationRequest; caller: Caller | undefined }>();
   private readonly listeners: { [K in keyof ElicitationEvents]: Set<ElicitationEvents[K]> } = { required: new Set(), resolved: new Set() };
   private readonly timeoutMs: number;
 
@@ -144,7 +160,8 @@ export class ElicitationService {
       return refuse('ELICITATION_REFUSED', `mode ${JSON.stringify(mode)} is neither "form" nor "url"`);
     }
     if (ask.signal.aborted) return Promise.resolve({ action: 'cancel' });
-    return this.put(request, caller, fieldNames, ask.signal);
+    const completionKey = mode === 'url' ? completionKeyOf(ask.asker, params.elicitationId) : undefined;
+    return this.put(request, caller, fieldNames, ask.signal, completionKey);
   }
 
   /** At most ELICITATION_RATE.pending questions waiting and ELICITATION_RATE.perMinute asked a minute, per server. */
@@ -171,12 +188,21 @@ export class ElicitationService {
     refuse('RATE_LIMITED', over.reason);
   }
 
-  private put(request: ElicitationRequest, caller: Caller | undefined, fieldNames: string[] | undefined, signal: AbortSignal): Promise<ElicitationAnswer> {
+  private put(request: ElicitationRequest, caller: Caller | undefined, fieldNames: string[] | undefined, signal: AbortSignal, completionKey?: string): Promise<ElicitationAnswer> {
     return new Promise<ElicitationAnswer>((resolve) => {
       const timer = this.deps.scheduler.setTimeout(() => this.end(request.id, 'expired', { action: 'cancel' }), this.timeoutMs);
       const withdraw = () => this.end(request.id, 'withdrawn', { action: 'cancel' });
       signal.addEventListener('abort', withdraw, { once: true });
-      this.pending.set(request.id, { request, caller, ...(fieldNames ? { fieldNames } : {}), timer, unwatch: () => signal.removeEventListener('abort', withdraw), resolve });
+      this.pending.set(request.id, {
+        request,
+        caller,
+        ...(fieldNames ? { fieldNames } : {}),
+        ...(completionKey ? { completionKey } : {}),
+        timer,
+        unwatch: () => signal.removeEventListener('abort', withdraw),
+        resolve,
+      });
+      if (completionKey) this.pendingByCompletion.set(completionKey, request.id);
       const waiting = this.waiting.get(request.serverId) ?? new Set<string>();
       this.waiting.set(request.serverId, waiting.add(request.id));
       this.audit(request, caller, fieldNames, { kind: 'asked' }, 0);
@@ -203,6 +229,25 @@ export class ElicitationService {
     return this.end(id, 'accept', { action: 'accept', content: checked.content });
   }
 
+  /**
+   * The server's notifications/elicitation/complete (url mode, docs/using/elicitation.md#url-questions):
+   * a url question of this instance still waiting ends as `completed` (the
+   * server gets accept, the card closes); one the user already accepted is
+   * recorded as completed. An id this instance never asked with is ignored
+   * (false).
+   */
+  complete(asker: Asker, elicitationId: unknown): boolean {
+    const key = completionKeyOf(asker, elicitationId);
+    if (key === undefined) return false;
+    const waiting = this.pendingByCompletion.get(key);
+    if (waiting !== undefined) return this.end(waiting, 'completed', { action: 'accept' });
+    const opened = this.opened.get(key);
+    if (!opened) return false;
+    this.opened.delete(key);
+    this.audit(opened.request, opened.caller, undefined, { kind: 'completed' }, this.deps.scheduler.now() - opened.request.createdAt);
+    return true;
+  }
+
   /** Takes back every waiting question (the host is closing): each server gets `cancel`. */
   withdrawAll(): void {
     for (const id of [...this.pending.keys()]) this.end(id, 'withdrawn', { action: 'cancel' });
@@ -213,6 +258,7 @@ export class ElicitationService {
     if (!pending) return false;
     this.pending.delete(id);
     this.waiting.get(pending.request.serverId)?.delete(id);
+    if (pending.completionKey) this.forgetOrKeepOpened(pending, outcome);
     this.deps.scheduler.clearTimeout(pending.timer);
     pending.unwatch();
     const durationMs = this.deps.scheduler.now() - pending.request.createdAt;
@@ -220,6 +266,15 @@ export class ElicitationService {
     this.emit('resolved', pending.request, outcome);
     pending.resolve(answer);
     return true;
+  }
+
+  /** A url question the user accepted is remembered (a bounded number) for the server's completion; any other end forgets it. */
+  private forgetOrKeepOpened(pending: Pending, outcome: ElicitationOutcome): void {
+    const key = pending.completionKey!;
+    this.pendingByCompletion.delete(key);
+    if (outcome !== 'accept') return;
+    this.opened.set(key, { request: pending.request, caller: pending.caller });
+    if (this.opened.size > OPENED_KEPT) this.opened.delete(this.opened.keys().next().value!);
   }
 
   private audit(request: ElicitationRequest, caller: Caller | undefined, fieldNames: string[] | undefined, step: ElicitationAuditEvent['step'], durationMs: number): void {

@@ -2,6 +2,7 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import type { Callers } from '../operations/callers.js';
+import type { McpPrompts } from '../tools/mcpPrompts.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
 
@@ -20,6 +21,8 @@ export interface ToolsFacade {
   call: ToolGateway['callTool'];
   /** The MCP servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[];
+  /** The MCP prompts of the servers a caller may use (slash commands): listed, got with arguments, their arguments completed. */
+  readonly prompts: Pick<McpPrompts, 'list' | 'get' | 'complete'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

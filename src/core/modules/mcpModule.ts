@@ -10,7 +10,7 @@ import { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
-import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
+import { ClientFeatures, promptsFeature, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { loggingFeature } from '../mcp/client/loggingFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
@@ -139,9 +139,12 @@ export function mcpModule(
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, log messages, elicitation, roots and sampling for now;
+    // The MCP client's features, one registration each: tools, prompts, log messages, elicitation, roots and sampling for now;
     // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots), samplingFeature(sampling, callers)], requestPolicy),
+    clientFeatures: new ClientFeatures(
+      [toolsFeature, promptsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots), samplingFeature(sampling, callers)],
+      requestPolicy,
+    ),
   });
   running = () => runtime.connections.running();
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a

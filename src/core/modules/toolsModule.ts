@@ -15,6 +15,7 @@ import { gatewayHooks } from '../tools/gatewayHooks.js';
 import { KnowledgeToolSource } from '../knowledge/knowledgeToolSource.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import { MemoryToolSource } from '../memory/memoryToolSource.js';
+import { McpPrompts } from '../tools/mcpPrompts.js';
 import { McpToolSource } from '../tools/mcpToolSource.js';
 import { ReleaseToolSource } from '../tools/releaseTool.js';
 import { ToolGateway } from '../tools/toolGateway.js';
@@ -93,6 +94,14 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
   });
   // An agent with memory on: its memory tools, claimed before any other name and served before the confirmation step.
   const memory = new MemoryToolSource({ agent: (agentId) => deps.agents.get(agentId), store: deps.memory });
+  // A server's MCP prompts reach a caller through the same access rule as its tools, each get audited.
+  const prompts = new McpPrompts({
+    visibleServers: (caller) => servers.visibleServers(caller),
+    usableServer: (caller, serverId) => servers.usableServer(caller, serverId),
+    instanceOf: (server, caller) => servers.instanceOf(server, caller),
+    audit: (draft) => base.audit.append(draft),
+    now: base.now,
+  });
   const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge, memory] });
   const callers = new Callers({
     ...deps.resolver,
@@ -105,6 +114,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
     visibleServers: (caller) => servers.visibleServers(caller),
+    prompts: narrow(prompts, ['list', 'get', 'complete']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

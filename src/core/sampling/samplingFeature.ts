@@ -25,7 +25,9 @@ export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: 
         (request, extra) => {
           const { definition, lease } = session;
           const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
-          return service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), signal });
+          // While the user reviews (and the host's model answers for the server), the calls of this instance do not time out
+          // (docs/rules/mcp-yaml.md#timeouts): the wait is the host's, not the server's. maxTotalTimeout still bounds it.
+          return session.userWaits.during(() => service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), signal }));
         },
         { ownCheck: true },
       );

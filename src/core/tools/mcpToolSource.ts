@@ -87,6 +87,24 @@ export class McpToolSource implements ToolSource {
     return this.grantedServers(caller).filter((def) => this.runnable(def).ok);
   }
 
+  /**
+   * The server `serverId` if this caller may use it now (the access rule: switch, grant asked of the registry now,
+   * selection, flow, run gate); else the rule's refusal, thrown. What a caller reaches of a server besides its tools
+   * (its prompts) passes here.
+   */
+  usableServer(caller: Caller, serverId: string): ServerDefinition {
+    const server = this.deps.runtime.definition(serverId);
+    if (!server) throw new GatewayError('UNKNOWN_TOOL', `no MCP server "${serverId}"`, 'pick one of the servers listed for this conversation');
+    const answer = this.access(caller, server);
+    if (!answer.ok) throw gatewayRefusal(answer, server.id);
+    return server;
+  }
+
+  /** This conversation's instance of the server, started when it is not running (as a call starts it). */
+  async instanceOf(server: ServerDefinition, caller: Caller): Promise<Lease> {
+    return this.deps.runtime.connections.ready(server, caller.conversationId) ?? (await this.deps.runtime.connections.acquire(server, caller.conversationId)).lease;
+  }
+
   /** The servers the access rule allows this caller, but for the run gate (asked apart: a listing says why a plugin's server is left out). */
   private grantedServers(caller: Caller): ServerDefinition[] {
     const { runtime, registry } = this.deps;

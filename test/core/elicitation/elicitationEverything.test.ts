@@ -3,10 +3,11 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ElicitationError } from '../../../src/core/facades/errors.js';
 import type { Host } from '../../../src/core/host.js';
-import { formDefaults, type ElicitationOutcome, type ElicitationRequest } from '../../../src/shared/elicitation.js';
+import { formDefaults, type ElicitationRequest } from '../../../src/shared/elicitation.js';
 import { startHttpEverything } from '../../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, waitUntil, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { sdkServerSource } from '../../helpers/sdkServer.js';
+import { nextQuestion, outcomes } from '../../helpers/elicitations.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
@@ -27,22 +28,6 @@ async function everythingHost(scheduler?: TestScheduler) {
     scheduler ? { scheduler } : {},
   );
   return host;
-}
-
-/** The next question put to the user, as a promise. */
-function nextQuestion(host: Host): Promise<ElicitationRequest> {
-  return new Promise((resolve) => {
-    const stop = host.mcp.elicitations.on('required', (request) => {
-      stop();
-      resolve(request);
-    });
-  });
-}
-
-function outcomes(host: Host): ElicitationOutcome[] {
-  const seen: ElicitationOutcome[] = [];
-  host.mcp.elicitations.on('resolved', (_request, outcome) => seen.push(outcome));
-  return seen;
 }
 
 /** The fields an answer was refused for (it must be refused). */

@@ -4,6 +4,7 @@ import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type Keybo
 import { useTranslation } from 'react-i18next';
 import { pastedName } from './attachmentUpload';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
+import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
 
 /** What the file picker offers (the host decides what it reads: docs/using/chat.md#attachments). */
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,.txt,.md,.markdown,.html,.htm,.pdf';
@@ -13,9 +14,17 @@ const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,.txt,.md,.markdown,.ht
  * Enter that ends an IME composition only ends it). While the agent answers,
  * Send becomes Stop. The text stays when sending fails. Files come by drop,
  * paste (images from the clipboard) or the paperclip; each shows as a chip
- * until sent, with why the host refused it if it did.
+ * until sent, with why the host refused it if it did. With `slash` (the
+ * conversation and its agent), `/` offers the agent's MCP prompts.
  */
-export const Composer = memo(function Composer(props: { running: boolean; disabled?: boolean; onSend(text: string, attachments: string[]): Promise<boolean>; onStop?(): void; stopping?: boolean }) {
+export const Composer = memo(function Composer(props: {
+  running: boolean;
+  disabled?: boolean;
+  onSend(text: string, attachments: string[]): Promise<boolean>;
+  onStop?(): void;
+  stopping?: boolean;
+  slash?: SlashScope;
+}) {
   const { running, disabled, onSend, onStop, stopping } = props;
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -24,6 +33,11 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
   const picker = useRef<HTMLInputElement>(null);
   const attachments = useDraftAttachments();
   const empty = !text.trim() && !attachments.ids.length;
+  const slash = useSlashCommands(props.slash, text, async (prompt) => {
+    if (running || disabled || !(await onSend(prompt, []))) return false;
+    setText('');
+    return true;
+  });
 
   const send = async () => {
     const value = text.trim();
@@ -40,6 +54,7 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(event)) return;
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     void send();
@@ -74,6 +89,8 @@ export const Composer = memo(function Composer(props: { running: boolean; disabl
       onDrop={onDrop}
     >
       <DraftAttachmentChips items={attachments.items} onRemove={attachments.remove} />
+      {slash.menu}
+      {slash.form}
       <Input.TextArea
         value={text}
         onChange={(event) => setText(event.target.value)}

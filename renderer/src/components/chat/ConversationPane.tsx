@@ -207,6 +207,8 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
     () => ({ conversationId, ...(switchedTo ? { current: switchedTo } : {}), ...(agentModelId ? { agentModelId } : {}), models: modelList ?? NO_MODELS, disabled: running }),
     [conversationId, switchedTo, agentModelId, modelList, running],
   );
+  // Whose MCP prompts `/` lists: stable while the conversation and its agent are.
+  const slashScope = useMemo(() => (agentId ? { agentId, conversationId } : undefined), [agentId, conversationId]);
   const sendText = useCallback(
     (text: string, attachments: string[]) => run(() => api.call('chat.send', { conversationId, text, ...(attachments.length ? { attachments } : {}) })),
     [conversationId, run],
@@ -261,7 +263,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
           </>
         }
       />
-      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} />
+      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} slash={slashScope} />
     </section>
   );
 }

@@ -4,7 +4,9 @@ import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/sh
 import type { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { ServerLog } from '../../process/serverLog.js';
+import { PromptsClient } from './promptsClient.js';
 import { ToolsClient } from './toolsClient.js';
+import { UserWaits } from './userWaits.js';
 
 /**
  * The MCP client's features in one place
@@ -48,6 +50,10 @@ export interface FeatureSession extends Asker {
   onNotification<S extends AnySchema>(schema: S, handler: (notification: z.output<S>) => void | Promise<void>): void;
   /** This connection's tools: a list-changed notification re-lists them. */
   readonly tools: ToolsClient;
+  /** This connection's MCP prompts: a list-changed notification re-lists them. */
+  readonly prompts: PromptsClient;
+  /** The questions this server put to the user that are waiting: a feature asking the user runs its wait through it, so the connection's calls do not time out meanwhile. */
+  readonly userWaits: UserWaits;
   /** The server's log (what the Servers page shows): where its own log messages go. None for a client made outside the host. */
   readonly log?: ServerLog;
 }
@@ -79,10 +85,20 @@ export const toolsFeature: ClientFeature = {
   },
 };
 
-/** One connection's client, with its features attached and its tools. */
+/** The prompts feature: a server's notifications/prompts/list_changed re-lists its prompts (no client capability is needed for it). */
+export const promptsFeature: ClientFeature = {
+  name: 'prompts',
+  attach(session) {
+    session.prompts.watchListChanged();
+  },
+};
+
+/** One connection's client, with its features attached, its tools and prompts, and the questions it put to the user. */
 export interface ClientSession {
   readonly client: Client;
   readonly tools: ToolsClient;
+  readonly prompts: PromptsClient;
+  readonly userWaits: UserWaits;
 }
 
 export class ClientFeatures {
@@ -100,11 +116,15 @@ export class ClientFeatures {
   open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
     const client = new Client(info, { capabilities: this.capabilities() });
     const tools = new ToolsClient(client);
+    const prompts = new PromptsClient(client);
+    const userWaits = new UserWaits();
     const { policy } = this;
     const asker: Asker = lease === undefined ? { definition } : { definition, lease };
     const session: FeatureSession = {
       ...asker,
       tools,
+      prompts,
+      userWaits,
       ...(log ? { log } : {}),
       onRequest(schema, handler, options = {}) {
         const guarded = async (request: z.output<typeof schema>, extra: RequestHandlerExtra<Request, Notification>) => {
@@ -122,6 +142,6 @@ export class ClientFeatures {
       },
     };
     for (const feature of this.features) feature.attach(session);
-    return { client, tools };
+    return { client, tools, prompts, userWaits };
   }
 }

@@ -2,14 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HostCallToolResultSchema } from '../connection/callToolResult.js';
+import { CoalescedRelist, RELIST_GAP_MS } from './coalescedRelist.js';
 import { callToolAsTask } from './toolTask.js';
-
-/**
- * The least time between two re-lists a server's list-changed notifications
- * start: a server that says its list changed 100 times a second is listed a
- * few times a second, never 100 (docs/rules/mcp-yaml.md#tool-list-changes).
- */
-const RELIST_GAP_MS = 200;
 
 /**
  * One connection's tools, over its SDK client: the list as the server last
@@ -18,16 +12,17 @@ const RELIST_GAP_MS = 200;
  */
 export class ToolsClient {
   private tools: Tool[] = [];
-  private readonly listeners = new Set<(tools: readonly Tool[]) => void>();
-  /** The re-list under way, if any: one at a time. */
-  private relisting: Promise<void> | undefined;
-  /** A change was announced after the re-list under way asked: one more re-list follows it, so the last change is always seen. */
-  private again = false;
+  private readonly relists: CoalescedRelist<readonly Tool[]>;
 
   constructor(
     private readonly client: Client,
-    private readonly gapMs = RELIST_GAP_MS,
-  ) {}
+    gapMs = RELIST_GAP_MS,
+  ) {
+    this.relists = new CoalescedRelist<readonly Tool[]>(async () => {
+      await this.refresh();
+      return this.tools;
+    }, gapMs);
+  }
 
   get list(): readonly Tool[] {
     return this.tools;
@@ -41,36 +36,12 @@ export class ToolsClient {
 
   /** Re-lists on the server's notifications/tools/list_changed, coalesced: one re-list in flight, the changes announced meanwhile in one more. */
   watchListChanged(): void {
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged());
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relists.changed());
   }
 
   /** Hears each list a list-changed re-list brought; returns the unsubscribe function. */
   onListChanged(listener: (tools: readonly Tool[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  private listChanged(): void {
-    if (this.relisting) {
-      this.again = true;
-      return;
-    }
-    this.relisting = this.relist().finally(() => (this.relisting = undefined));
-  }
-
-  private async relist(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.refresh();
-      } catch {
-        // The connection closed (or the server failed to list): the last list stays, and the next notification tries again.
-        return;
-      }
-      for (const listener of [...this.listeners]) listener(this.tools);
-      // More changes came while listing: wait a little so a flood of them costs a few re-lists, then take the newest list.
-      if (this.again) await new Promise((resolve) => setTimeout(resolve, this.gapMs).unref());
-    } while (this.again);
+    return this.relists.onListChanged(listener);
   }
 
   /** Tools the server runs only as tasks (`execution.taskSupport: required`), from the last list. */

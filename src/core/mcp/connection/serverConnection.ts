@@ -10,8 +10,11 @@ import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
-import { ClientFeatures } from '../client/clientFeatures.js';
+import { ClientFeatures, type ClientSession } from '../client/clientFeatures.js';
+import type { PromptsClient } from '../client/promptsClient.js';
 import type { ToolsClient } from '../client/toolsClient.js';
+import type { UserWaits } from '../client/userWaits.js';
+import { CallDeadline } from './callDeadline.js';
 import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
@@ -91,6 +94,10 @@ export class ServerConnection {
   private transport: Transport | undefined;
   /** The tools of the client (its tools feature): none until a start succeeds; the last list stays after a close. */
   private toolsClient: ToolsClient | undefined;
+  /** The prompts of the client: none until a start succeeds. */
+  private promptsClient: PromptsClient | undefined;
+  /** The questions the server put to the user that wait now: the calls' own timeouts stand still meanwhile. */
+  private userWaits: UserWaits | undefined;
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
@@ -105,6 +112,11 @@ export class ServerConnection {
 
   get tools(): readonly Tool[] {
     return this.toolsClient?.list ?? [];
+  }
+
+  /** The server's MCP prompts (docs/using/slash-commands.md); undefined while it is not running. */
+  get prompts(): PromptsClient | undefined {
+    return this.state.kind === 'running' ? this.promptsClient : undefined;
   }
 
   get inFlight(): number {
@@ -138,7 +150,7 @@ export class ServerConnection {
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(
-        this.startClient(session.client, session.tools),
+        this.startClient(session),
         timeoutMs,
         () => new McpRuntimeError('CONNECT_TIMEOUT', `server "${def.id}" did not answer at ${targetOf(def)} within ${timeoutMs / 1000} s (its connect timeout)`, def.id),
         () => void this.closeAttempts(),
@@ -163,8 +175,10 @@ export class ServerConnection {
     }
   }
 
-  private async startClient(client: Client, tools: ToolsClient): Promise<void> {
+  private async startClient({ client, tools, prompts, userWaits }: ClientSession): Promise<void> {
     this.transport = await this.connect(client);
+    this.promptsClient = prompts;
+    this.userWaits = userWaits;
     this.client = client;
     const onChanged = this.deps.onToolsChanged;
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
@@ -361,9 +375,14 @@ export class ServerConnection {
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
+    // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
+    const deadline = new CallDeadline(this.definition.timeoutMs, this.userWaits, () => abort.abort('timeout'));
     try {
-      return await tools.call(name, args, meta, this.sdkOptions(options, abort.signal));
+      return await tools.call(name, args, meta, this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
+      if (deadline.expired) {
+        throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
+      }
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
@@ -371,43 +390,46 @@ export class ServerConnection {
       if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
         throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
       }
-      if ((error as { code?: number }).code === -32001) throw this.timedOut(name, error as { data?: unknown }, abort);
+      if ((error as { code?: number }).code === -32001) throw this.timedOut(name, abort);
       // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
       if (error instanceof McpError) error.message = withoutStackTraces(error.message);
       throw error;
     } finally {
+      deadline.dispose();
       options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
-  /** A call past its time: silent past `timeout`, or reporting progress past its maximum total time (then the server is told to cancel it here). */
-  private timedOut(name: string, error: { data?: unknown }, abort: AbortController): McpRuntimeError {
+  /** A call past its maximum total time (reporting progress, or waiting for the user, all along): the server is told to cancel it here. */
+  private timedOut(name: string, abort: AbortController): McpRuntimeError {
     const id = this.definition.id;
-    const data = error.data as { maxTotalTimeout?: unknown } | undefined;
-    if (typeof data?.maxTotalTimeout !== 'number') {
-      return new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, id);
-    }
     abort.abort('maximum total time reached');
     return new McpRuntimeError(
       'CALL_TIMEOUT',
-      `call to ${name} on "${id}" ran past its maximum total time of ${data.maxTotalTimeout} ms, though it kept reporting progress (the server was told to cancel it)`,
+      `call to ${name} on "${id}" ran past its maximum total time of ${this.maxTotalMs()} ms, though it kept reporting progress or waiting for the user (the server was told to cancel it)`,
       id,
       "raise the server's maxTotalTimeout in mcp.yaml if its calls need longer",
     );
   }
 
-  private sdkOptions(options: CallOptions, signal: AbortSignal): RequestOptions {
-    const timeout = this.definition.timeoutMs;
+  private maxTotalMs(): number {
+    return Math.max(this.definition.timeoutMs, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
+  }
+
+  private sdkOptions(options: CallOptions, signal: AbortSignal, deadline: CallDeadline): RequestOptions {
+    const onProgress = options.onProgress;
     return {
       signal,
-      timeout,
+      // The SDK bounds the call by its maximum total time; its own timeout is the host's deadline (above), which can pause.
+      timeout: this.maxTotalMs(),
       // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
       // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.
-      onprogress: options.onProgress ?? ignoreProgress,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: Math.max(timeout, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
+      onprogress: (progress) => {
+        deadline.restart();
+        onProgress?.(progress);
+      },
     };
   }
 
@@ -433,9 +455,6 @@ export class ServerConnection {
     this.transport = undefined;
   }
 }
-
-/** Progress of a call whose caller does not follow it: still asked for, as it keeps the call alive. */
-function ignoreProgress(): void {}
 
 /** An error's message with the first system code along its cause chain: fetch says only "fetch failed", its cause ECONNREFUSED. */
 function withSystemCode(error: Error): string {

@@ -1,0 +1,18 @@
+import type { HandlerContext, Handlers } from './types.js';
+
+/** MCP prompts as slash commands: each request acts as the conversation's agent, through host.tools.prompts (its access rule, its audit). */
+export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompts.list' | 'mcpPrompts.get' | 'mcpPrompts.complete'> {
+  const agentCaller = (agentId: string, conversationId: string) => host.tools.callers.agent(agentId, 'main', conversationId);
+  return {
+    'mcpPrompts.list': async ({ agentId, conversationId }) => {
+      const { caller, problems } = agentCaller(agentId, conversationId);
+      const listed = await host.tools.prompts.list(caller);
+      return { prompts: listed.prompts, problems: [...problems, ...listed.problems] };
+    },
+    'mcpPrompts.get': async ({ agentId, conversationId, serverId, name, arguments: args }) => ({
+      prompt: await host.tools.prompts.get(agentCaller(agentId, conversationId).caller, serverId, name, args),
+    }),
+    'mcpPrompts.complete': ({ agentId, conversationId, serverId, name, argument, context }) =>
+      host.tools.prompts.complete(agentCaller(agentId, conversationId).caller, serverId, name, argument, context),
+  };
+}

@@ -1,0 +1,19 @@
+import type { Host } from '../../src/core/host.js';
+import type { ElicitationOutcome, ElicitationRequest } from '../../src/shared/elicitation.js';
+
+/** The next question put to the user, as a promise. */
+export function nextQuestion(host: Host): Promise<ElicitationRequest> {
+  return new Promise((resolve) => {
+    const stop = host.mcp.elicitations.on('required', (request) => {
+      stop();
+      resolve(request);
+    });
+  });
+}
+
+/** How each question ends from now on, in order. */
+export function outcomes(host: Host): ElicitationOutcome[] {
+  const seen: ElicitationOutcome[] = [];
+  host.mcp.elicitations.on('resolved', (_request, outcome) => seen.push(outcome));
+  return seen;
+}

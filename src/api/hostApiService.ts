@@ -128,6 +128,15 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       // A server's own new tool list: the pages that show its tools re-read them; no problem count changes with it.
       if (event.kind === 'mcp-tools-changed') return emit({ type: 'server.tools', serverId: event.serverId });
+      // A subscribed resource (or a server's list of them) changed: a resource browser re-reads it.
+      if (event.kind === 'mcp-resource-changed') {
+        const { serverId, conversationId } = event;
+        return emit(
+          event.change === 'updated'
+            ? { type: 'server.resources', serverId, conversationId, change: 'updated', uri: event.uri }
+            : { type: 'server.resources', serverId, conversationId, change: 'list' },
+        );
+      }
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.

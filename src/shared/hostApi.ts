@@ -608,6 +608,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server.settings'), serverId: z.string() }),
   /** A running server said its tool list changed, and the new list is what is offered now (no reload): tool lists and previews are stale. */
   z.object({ type: z.literal('server.tools'), serverId: z.string() }),
+  /** A resource a conversation's instance subscribed to changed (`updated`, its uri), or the server's list did (`list`); coalesced. */
+  z.object({ type: z.literal('server.resources'), serverId: z.string(), conversationId: z.string(), change: z.enum(['updated', 'list']), uri: z.string().optional() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),

@@ -2,6 +2,7 @@ import type { ServerDefinition } from '../../shared/mcp.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import type { Callers } from '../operations/callers.js';
+import type { ResourceService } from '../resources/resourceService.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
 
@@ -20,6 +21,8 @@ export interface ToolsFacade {
   call: ToolGateway['callTool'];
   /** The MCP servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[];
+  /** A server's resources for this caller (list, read, subscribe, template completions), its access checked as for a tool call. */
+  readonly resources: Pick<ResourceService, 'list' | 'read' | 'subscribe' | 'complete'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

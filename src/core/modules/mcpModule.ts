@@ -11,6 +11,7 @@ import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { loggingFeature } from '../mcp/client/loggingFeature.js';
+import { resourcesFeature } from '../mcp/client/resourcesFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
 import { McpRuntime, type ReloadReport } from '../mcp/mcpRuntime.js';
@@ -114,9 +115,12 @@ export function mcpModule(
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, log messages, elicitation and roots for now; sampling and
-    // resource updates join here as they are built, each delegating to a host service under the request policy.
-    clientFeatures: new ClientFeatures([toolsFeature, loggingFeature, elicitationFeature(elicitations, callers), rootsFeature(roots)], requestPolicy),
+    // The MCP client's features, one registration each: tools, log messages, resource updates, elicitation and roots for now;
+    // sampling joins here as it is built, delegating to a host service under the request policy.
+    clientFeatures: new ClientFeatures(
+      [toolsFeature, loggingFeature, resourcesFeature((change) => base.events.emit({ kind: 'mcp-resource-changed', ...change })), elicitationFeature(elicitations, callers), rootsFeature(roots)],
+      requestPolicy,
+    ),
   });
   running = () => runtime.connections.running();
   // Every lease the host releases (a conversation ended, idle, a page or socket gone) is on the record like a call; a

@@ -17,6 +17,7 @@ import type { MemoryStore } from '../memory/memoryStore.js';
 import { MemoryToolSource } from '../memory/memoryToolSource.js';
 import { McpToolSource } from '../tools/mcpToolSource.js';
 import { ReleaseToolSource } from '../tools/releaseTool.js';
+import { ResourceService } from '../resources/resourceService.js';
 import { ToolGateway } from '../tools/toolGateway.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -94,6 +95,14 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
   // An agent with memory on: its memory tools, claimed before any other name and served before the confirmation step.
   const memory = new MemoryToolSource({ agent: (agentId) => deps.agents.get(agentId), store: deps.memory });
   const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge, memory] });
+  // A server's resources, through the same access rule as its tools (docs/rules/resources.md#grant), on the caller's instance.
+  const resources = new ResourceService({
+    definition: (id) => mcp.runtime.definition(id),
+    access: (caller, server) => servers.access(caller, server),
+    acquire: async (server, conversationId) => (await mcp.runtime.connections.acquire(server, conversationId)).lease,
+    audit: (draft) => base.audit.append(draft),
+    now: base.now,
+  });
   const callers = new Callers({
     ...deps.resolver,
     agents: deps.agents,
@@ -105,6 +114,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
     visibleServers: (caller) => servers.visibleServers(caller),
+    resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

@@ -17,6 +17,7 @@ import {
   OperationError,
   ElicitationError,
   WorkspaceRootsError,
+  ResourceError,
 } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
@@ -47,7 +48,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof WorkspaceRootsError) return { code: 'INVALID', message: error.message, fields: error.fields };
-  if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
+  if (error instanceof GatewayError || error instanceof ResourceError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
 }

@@ -17,6 +17,7 @@ import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
+import { resourceHandlers } from './handlers/resources.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
 
@@ -67,6 +68,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...rootHandlers(context),
     ...serverHandlers(context),
     ...toolHandlers(context),
+    ...resourceHandlers(context),
     ...elicitationHandlers(context),
     ...chatHandlers(context),
     ...mcpServerHandlers(context),

@@ -60,6 +60,26 @@ export const MAX_UPLOADS_PER_ADD = 1000;
 /** A face's own id for a call it may cancel. */
 const CallId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
+/** Who asks for a server's resources: an agent in a flow, in a conversation (its instance of the server). */
+const ResourceCallerParams = z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId });
+/** Room past the host's own bound, so the host refuses a long uri in its words. */
+const ResourceUri = z.string().min(1).max(16_384);
+const ResourceListingSchema = z.object({
+  serverId: z.string(),
+  resources: z.array(z.object({ uri: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), size: z.number().optional() })),
+  templates: z.array(
+    z.object({ uriTemplate: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), arguments: z.array(z.string()) }),
+  ),
+  subscribe: z.boolean(),
+  truncated: z.boolean(),
+});
+const ResourceReadSchema = z.object({
+  serverId: z.string(),
+  uri: z.string(),
+  contents: z.array(z.union([z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }), z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() })])),
+  cut: z.object({ totalChars: z.number(), keptChars: z.number(), droppedBlobs: z.number() }).optional(),
+});
+
 /** One app as the Apps page shows it (the same fields as `chatos apps --json`). */
 export const AppViewSchema = z.object({
   pluginId: z.string(),
@@ -436,6 +456,23 @@ export const HostApiMethods = {
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
+  /** A server's resources for an agent's caller (docs/using/resources.md): its access checked as for a tool call. */
+  'resources.list': { params: ResourceCallerParams.extend({ serverId: Id }).strict(), result: ResourceListingSchema },
+  /** One resource's contents within the server's result-size cap (a blob as base64 with its mimeType); audited like a read tool's call. */
+  'resources.read': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri }).strict(), result: ResourceReadSchema },
+  /** Subscribes the conversation's instance to a resource's updates (or ends it): `server.resources` events follow. */
+  'resources.subscribe': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri, subscribed: z.boolean() }).strict(), result: z.object({ subscribed: z.boolean() }) },
+  /** Values the server suggests for one argument of a template (`completion/complete`). */
+  'resources.complete': {
+    params: ResourceCallerParams.extend({
+      serverId: Id,
+      uriTemplate: ResourceUri,
+      name: z.string().min(1).max(256),
+      value: z.string().max(8192),
+      context: z.record(z.string(), z.string().max(8192)).default({}),
+    }).strict(),
+    result: z.object({ values: z.array(z.string()) }),
+  },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
   /**
    * A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are

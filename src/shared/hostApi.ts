@@ -560,6 +560,14 @@ export const HostApiMethods = {
    * document's text; refused, naming the file and the fix, when it cannot
    * be sent. It waits (30 minutes at most) for the chat.send that names it.
    */
+  /**
+   * A server's resource (read as an agent's caller, its access checked) to attach to the next message, like a file
+   * (docs/using/resources.md#mention). `conversationId`: the conversation it is for; none for a chat not started yet.
+   */
+  'chat.attachResource': {
+    params: z.object({ agentId: Id, conversationId: ConversationIdSchema.optional(), serverId: Id, uri: ResourceUri }).strict(),
+    result: z.object({ attachment: PendingAttachmentSchema }),
+  },
   'chat.attach': { params: z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict(), result: z.object({ attachment: PendingAttachmentSchema }) },
   /** Forgets an attachment not sent yet (the user removed it). */
   'chat.detach': { params: z.object({ id: Id }).strict(), result: z.object({ discarded: z.boolean() }) },

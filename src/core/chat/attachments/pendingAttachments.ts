@@ -77,7 +77,8 @@ export class PendingAttachments {
 }
 
 function viewOf(id: string, read: ReadAttachment): PendingAttachment {
-  if (read.kind === 'image') return { id, kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length };
+  const resource = read.resource ? { resource: read.resource } : {};
+  if (read.kind === 'image') return { id, kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, ...resource };
   return {
     id,
     kind: 'document',
@@ -86,6 +87,7 @@ function viewOf(id: string, read: ReadAttachment): PendingAttachment {
     byteLength: read.byteLength,
     chars: read.text.length,
     ...(read.totalChars !== undefined ? { totalChars: read.totalChars } : {}),
+    ...resource,
   };
 }
 
@@ -104,7 +106,8 @@ export function storeAttachments(conversationFolder: string, reads: readonly Rea
     const file = `${now}-${randomUUID()}.${read.kind === 'image' ? imageExtension(read.mimeType) : 'txt'}`;
     writeNew(path.join(dir, file), read.kind === 'image' ? read.bytes : Buffer.from(read.text, 'utf8'));
     const artifact = `artifacts/attachments/${file}`;
-    if (read.kind === 'image') return { kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, artifact };
+    const resource = read.resource ? { resource: read.resource } : {};
+    if (read.kind === 'image') return { kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, artifact, ...resource };
     return {
       kind: 'document',
       name: read.name,
@@ -114,6 +117,7 @@ export function storeAttachments(conversationFolder: string, reads: readonly Rea
       chars: read.text.length,
       ...(read.totalChars !== undefined ? { totalChars: read.totalChars } : {}),
       ...(read.notes.length ? { notes: read.notes } : {}),
+      ...resource,
     };
   });
 }

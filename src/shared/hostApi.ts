@@ -457,6 +457,8 @@ export const HostApiMethods = {
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
   /** A server's resources for an agent's caller (docs/using/resources.md): its access checked as for a tool call. */
+  /** The servers an agent may use in a flow (their resources may be listed): id and name, in id order. */
+  'resources.servers': { params: ResourceCallerParams.strict(), result: z.object({ servers: z.array(z.object({ serverId: z.string(), name: z.string() })) }) },
   'resources.list': { params: ResourceCallerParams.extend({ serverId: Id }).strict(), result: ResourceListingSchema },
   /** One resource's contents within the server's result-size cap (a blob as base64 with its mimeType); audited like a read tool's call. */
   'resources.read': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri }).strict(), result: ResourceReadSchema },

@@ -252,7 +252,7 @@ export function ConversationPane({ conversationId, agentName, target }: { conver
           </>
         }
       />
-      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} />
+      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} mentionAgentId={conversation.agentId} mentionConversationId={conversation.id} />
     </section>
   );
 }

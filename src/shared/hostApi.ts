@@ -459,6 +459,11 @@ export const HostApiMethods = {
   /** A server's resources for an agent's caller (docs/using/resources.md): its access checked as for a tool call. */
   /** The servers an agent may use in a flow (their resources may be listed): id and name, in id order. */
   'resources.servers': { params: ResourceCallerParams.strict(), result: z.object({ servers: z.array(z.object({ serverId: z.string(), name: z.string() })) }) },
+  /** A template filled with values (only `{name}` and `{+name}`; no ".." segment): the uri, or INVALID saying which value. */
+  'resources.fill': {
+    params: z.object({ uriTemplate: ResourceUri, values: z.record(z.string(), z.string().max(8192)) }).strict(),
+    result: z.object({ uri: z.string() }),
+  },
   'resources.list': { params: ResourceCallerParams.extend({ serverId: Id }).strict(), result: ResourceListingSchema },
   /** One resource's contents within the server's result-size cap (a blob as base64 with its mimeType); audited like a read tool's call. */
   'resources.read': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri }).strict(), result: ResourceReadSchema },

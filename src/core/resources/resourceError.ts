@@ -1,12 +1,12 @@
 import type { AccessCode } from '../policy/accessRule.js';
 
 /**
- * Why a resource request was refused: `UNKNOWN_SERVER` (no such server),
- * `NO_RESOURCES` / `NO_SUBSCRIBE` / `NO_COMPLETIONS` (the server did not
- * declare it), `BAD_URI` (empty, too long, or a template that cannot be
- * filled), or the access rule's codes (docs/rules/resources.md#grant).
+ * Why a resource request was refused: `MCP_SERVER_NOT_FOUND` (no such
+ * server), `NOT_OFFERED` (the server declared no resources, or no
+ * subscriptions: the message says which), `BAD_ARGUMENTS` (a uri empty or
+ * too long), or the access rule's codes (docs/rules/resources.md#grant).
  */
-export type ResourceErrorCode = 'UNKNOWN_SERVER' | 'NO_RESOURCES' | 'NO_SUBSCRIBE' | 'NO_COMPLETIONS' | 'BAD_URI' | AccessCode;
+export type ResourceErrorCode = 'MCP_SERVER_NOT_FOUND' | 'NOT_OFFERED' | 'BAD_ARGUMENTS' | AccessCode;
 
 export class ResourceError extends Error {
   constructor(

@@ -71,7 +71,7 @@ export class ResourceService {
     await this.run(caller, serverId, method, { uri }, (lease) =>
       lease.connection.resources(`${method} ${uri}`, (client, sdk) => {
         requireResources(client, serverId);
-        if (!client.offers().subscribe) throw new ResourceError('NO_SUBSCRIBE', `server "${serverId}" does not take resource subscriptions`, 'read the resource again to see a change', serverId);
+        if (!client.offers().subscribe) throw new ResourceError('NOT_OFFERED', `server "${serverId}" does not take resource subscriptions`, 'read the resource again to see a change', serverId);
         return client.subscribe(uri, subscribed, sdk);
       }),
     );
@@ -80,7 +80,7 @@ export class ResourceService {
   /** Values the server suggests for one argument of a template (`completion/complete`); none from a server without completions. */
   async complete(caller: Caller, serverId: string, uriTemplate: string, argument: { name: string; value: string }, context: Record<string, string> = {}): Promise<string[]> {
     checkUri(uriTemplate, serverId);
-    if (argument.value.length > MAX_URI_CHARS) throw new ResourceError('BAD_URI', `the value of "${argument.name}" is over ${MAX_URI_CHARS} characters`, 'type less', serverId);
+    if (argument.value.length > MAX_URI_CHARS) throw new ResourceError('BAD_ARGUMENTS', `the value of "${argument.name}" is over ${MAX_URI_CHARS} characters`, 'type less', serverId);
     const ownContext: Record<string, string> = {};
     for (const [name, value] of Object.entries(context)) if (typeof value === 'string' && value.length <= MAX_URI_CHARS) ownContext[name] = value;
     return this.run(caller, serverId, 'completion/complete', undefined, (lease) =>
@@ -96,7 +96,7 @@ export class ResourceService {
   private async run<T>(caller: Caller, serverId: string, method: Method, audited: { uri: string } | undefined, work: (lease: Lease) => Promise<T>): Promise<T> {
     const started = this.deps.now();
     const server = this.deps.definition(serverId);
-    if (!server) throw new ResourceError('UNKNOWN_SERVER', `no MCP server "${serverId}"`, 'see the servers: chatos mcp list', serverId);
+    if (!server) throw new ResourceError('MCP_SERVER_NOT_FOUND', `no MCP server "${serverId}"`, 'see the servers: chatos mcp list', serverId);
     const access = this.deps.access(caller, server);
     if (!access.ok) {
       this.record(caller, serverId, method, audited, started, { decision: 'refused', outcome: 'refused', reason: access.code, error: access.reason });
@@ -138,12 +138,12 @@ function noTemplates(error: unknown): { items: ResourceTemplate[]; truncated: bo
 }
 
 function requireResources(client: ResourcesClient, serverId: string): void {
-  if (!client.offers().resources) throw new ResourceError('NO_RESOURCES', `server "${serverId}" offers no resources`, 'use its tools instead', serverId);
+  if (!client.offers().resources) throw new ResourceError('NOT_OFFERED', `server "${serverId}" offers no resources`, 'use its tools instead', serverId);
 }
 
 function checkUri(uri: string, serverId: string): void {
   if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI_CHARS) {
-    throw new ResourceError('BAD_URI', `a resource URI must be 1 to ${MAX_URI_CHARS} characters`, 'pick a resource from the server\u2019s list', serverId);
+    throw new ResourceError('BAD_ARGUMENTS', `a resource URI must be 1 to ${MAX_URI_CHARS} characters`, 'pick a resource from the server\u2019s list', serverId);
   }
 }
 

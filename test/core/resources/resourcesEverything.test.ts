@@ -115,9 +115,9 @@ describe('resources of @modelcontextprotocol/server-everything over stdio', () =
 
   it('refuses an unknown server and a bad uri by name', async () => {
     const host = await everythingHost();
-    expect((await refusalOf(host.tools.resources.list(caller(), 'chatos::nowhere'))).code).toBe('UNKNOWN_SERVER');
-    expect((await refusalOf(host.tools.resources.read(caller(), SERVER, ''))).code).toBe('BAD_URI');
-    expect((await refusalOf(host.tools.resources.read(caller(), SERVER, `demo://${'x'.repeat(9000)}`))).code).toBe('BAD_URI');
+    expect((await refusalOf(host.tools.resources.list(caller(), 'chatos::nowhere'))).code).toBe('MCP_SERVER_NOT_FOUND');
+    expect((await refusalOf(host.tools.resources.read(caller(), SERVER, ''))).code).toBe('BAD_ARGUMENTS');
+    expect((await refusalOf(host.tools.resources.read(caller(), SERVER, `demo://${'x'.repeat(9000)}`))).code).toBe('BAD_ARGUMENTS');
   });
 
   it("cuts a read's text at the server's maxResultChars and says what was left out", async () => {

@@ -1,7 +1,9 @@
 import { Button, Tooltip } from 'antd';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResourceMention } from './ResourceMention';
+
+// The picker (a modal, lists, a form with completions) loads when it first opens: the chat page does not pay for it up front.
+const ResourceMention = lazy(() => import('./ResourceMention').then((module) => ({ default: module.ResourceMention })));
 
 /** Whose resources an @-mention offers: the conversation's agent, and the conversation (none yet for a chat not started). */
 interface MentionTarget {
@@ -31,7 +33,11 @@ export function MentionButton(props: { target: MentionTarget; open: boolean; dis
           @
         </Button>
       </Tooltip>
-      <ResourceMention asker={asker} open={open} onClose={() => onOpen(false)} onPick={onPick} />
+      {open && (
+        <Suspense fallback={null}>
+          <ResourceMention asker={asker} open={open} onClose={() => onOpen(false)} onPick={onPick} />
+        </Suspense>
+      )}
     </>
   );
 }

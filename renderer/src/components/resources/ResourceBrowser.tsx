@@ -1,6 +1,7 @@
 import { Alert, Card, Empty, List, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './resourceTexts';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import './resourceTexts';
 import { CodeBlock } from '../ToolResultView';
 import type { ResourceRead } from './resourceAsker';
 

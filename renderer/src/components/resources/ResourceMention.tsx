@@ -1,6 +1,7 @@
 import { Empty, Input, List, Modal, Skeleton, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './resourceTexts';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import type { ResourceAsker, ResourceListing } from './resourceAsker';
@@ -30,7 +31,7 @@ function useAgentResources(asker: ResourceAsker | undefined, open: boolean) {
               // A server without resources is simply not listed; any other failure is said.
               (error: unknown) => {
                 const apiError = toApiError(error);
-                if (apiError.code !== 'NO_RESOURCES') failed.push(apiError);
+                if (apiError.code !== 'NOT_OFFERED') failed.push(apiError);
               },
             ),
           ),

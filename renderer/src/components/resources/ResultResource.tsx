@@ -2,6 +2,7 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './resourceTexts';
 import { toApiError, type ApiError } from '../../api/client';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { ResourceContents } from './ResourceContents';

@@ -1,8 +1,8 @@
 import { AutoComplete, Button, Form, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { expandTemplate } from '../../../../src/shared/uriTemplate';
-import { api } from '../../api/client';
+import './resourceTexts';
+import { api, errorLine } from '../../api/client';
 import type { ResourceAsker, ResourceTemplate } from './resourceAsker';
 
 /** Waits this long after a keystroke before asking the server for completions. */
@@ -44,14 +44,18 @@ export function TemplateForm(props: { asker: ResourceAsker; serverId: string; te
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | undefined>();
-  const use = () => {
-    const expanded = expandTemplate(template.uriTemplate, values);
-    if (!expanded.ok) return setProblem(expanded.reason);
-    setProblem(undefined);
-    onUri(expanded.uri);
+  // The host fills the template (and refuses a value that would climb out of its path).
+  const use = async () => {
+    try {
+      const { uri } = await api.call('resources.fill', { uriTemplate: template.uriTemplate, values });
+      setProblem(undefined);
+      onUri(uri);
+    } catch (error) {
+      setProblem(errorLine(error));
+    }
   };
   return (
-    <Form layout="inline" data-testid="template-form" onFinish={use}>
+    <Form layout="inline" data-testid="template-form" onFinish={() => void use()}>
       {template.arguments.map((name) => (
         <ArgumentField key={name} asker={asker} serverId={serverId} template={template} name={name} values={values} onChange={(value) => setValues((all) => ({ ...all, [name]: value }))} />
       ))}

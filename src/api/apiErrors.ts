@@ -18,6 +18,7 @@ import {
   ElicitationError,
   SamplingError,
   WorkspaceRootsError,
+  ResourceError,
 } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
@@ -49,7 +50,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof SamplingError) return { code: error.code, message: error.message };
   if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof WorkspaceRootsError) return { code: 'INVALID', message: error.message, fields: error.fields };
-  if (error instanceof GatewayError) return withHint({ code: error.code, message: error.reason }, error.fix);
+  if (error instanceof GatewayError || error instanceof ResourceError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
 }

@@ -19,6 +19,7 @@ import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
 import { toolHandlers } from './handlers/tools.js';
 import { mcpPromptHandlers } from './handlers/mcpPrompts.js';
+import { resourceHandlers } from './handlers/resources.js';
 import type { HandlerContext, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
 
@@ -70,6 +71,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...serverHandlers(context),
     ...toolHandlers(context),
     ...mcpPromptHandlers(context),
+    ...resourceHandlers(context),
     ...elicitationHandlers(context),
     ...samplingHandlers(context),
     ...chatHandlers(context),
@@ -133,6 +135,15 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       // A server's own new tool list: the pages that show its tools re-read them; no problem count changes with it.
       if (event.kind === 'mcp-tools-changed') return emit({ type: 'server.tools', serverId: event.serverId });
+      // A subscribed resource (or a server's list of them) changed: a resource browser re-reads it.
+      if (event.kind === 'mcp-resource-changed') {
+        const { serverId, conversationId } = event;
+        return emit(
+          event.change === 'updated'
+            ? { type: 'server.resources', serverId, conversationId, change: 'updated', uri: event.uri }
+            : { type: 'server.resources', serverId, conversationId, change: 'list' },
+        );
+      }
       if (event.kind === 'plugins-rescanned') {
         emit({ type: 'plugins.changed', reread: event.reread, removed: event.removed, problems: event.problems });
         // A rescan re-syncs the registry, and an edited page must reload in its frame.

@@ -1,6 +1,7 @@
 import type { TrustChanges } from '../shared/trust.js';
 import type { AppToolCall } from './tools/callEvents.js';
 import type { ReloadReport } from './mcp/mcpRuntime.js';
+import type { ResourceChange } from '../shared/resources.js';
 
 /** The core's live events for the faces (UI, serve): reloads, rescans, trust changes, app calls. */
 export type HostEvent =
@@ -10,6 +11,8 @@ export type HostEvent =
   | { kind: 'mcp-reloaded'; report: ReloadReport }
   /** A running server's tool list changed (its list-changed notification): what is offered changed without a reload. */
   | { kind: 'mcp-tools-changed'; serverId: string }
+  /** A resource a conversation's instance subscribed to changed, or the server's list of resources did (coalesced: docs/using/resources.md#subscriptions). */
+  | ({ kind: 'mcp-resource-changed' } & ResourceChange)
   /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
   | ({ kind: 'app-tool-called' } & AppToolCall)
   /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */

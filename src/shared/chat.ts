@@ -113,11 +113,15 @@ export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-fil
  * beside it, `original`). `artifact`: the path in the
  * conversation's folder (`artifacts/attachments/<ts>-<uuid>.<ext>`).
  */
+/** An attachment read from an MCP server's resource (docs/using/resources.md#mention): the server and the resource's uri. */
+const AttachedResourceSchema = z.object({ serverId: z.string(), uri: z.string() });
+
 export const AttachmentSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('image'), name: z.string(), mimeType: z.string(), byteLength: z.number().int(), artifact: z.string() }),
+  z.object({ kind: z.literal('image'), name: z.string(), mimeType: z.string(), byteLength: z.number().int(), artifact: z.string(), resource: AttachedResourceSchema.optional() }),
   z.object({
     kind: z.literal('document'),
     name: z.string(),
+    resource: AttachedResourceSchema.optional(),
     mimeType: z.string(),
     /** The size of the file attached (its text is in `artifact`). */
     byteLength: z.number().int(),
@@ -143,6 +147,7 @@ export const PendingAttachmentSchema = z.object({
   byteLength: z.number().int(),
   chars: z.number().int().optional(),
   totalChars: z.number().int().optional(),
+  resource: AttachedResourceSchema.optional(),
 });
 export type PendingAttachment = z.infer<typeof PendingAttachmentSchema>;
 

@@ -63,6 +63,26 @@ export const MAX_UPLOADS_PER_ADD = 1000;
 /** A face's own id for a call it may cancel. */
 const CallId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
+/** Who asks for a server's resources: an agent in a flow, in a conversation (its instance of the server). */
+const ResourceCallerParams = z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId });
+/** Room past the host's own bound, so the host refuses a long uri in its words. */
+const ResourceUri = z.string().min(1).max(16_384);
+const ResourceListingSchema = z.object({
+  serverId: z.string(),
+  resources: z.array(z.object({ uri: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), size: z.number().optional() })),
+  templates: z.array(
+    z.object({ uriTemplate: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), arguments: z.array(z.string()) }),
+  ),
+  subscribe: z.boolean(),
+  truncated: z.boolean(),
+});
+const ResourceReadSchema = z.object({
+  serverId: z.string(),
+  uri: z.string(),
+  contents: z.array(z.union([z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }), z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() })])),
+  cut: z.object({ totalChars: z.number(), keptChars: z.number(), droppedBlobs: z.number() }).optional(),
+});
+
 /** One app as the Apps page shows it (the same fields as `chatos apps --json`). */
 export const AppViewSchema = z.object({
   pluginId: z.string(),
@@ -465,6 +485,30 @@ export const HostApiMethods = {
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },
+  /** A server's resources for an agent's caller (docs/using/resources.md): its access checked as for a tool call. */
+  /** The servers an agent may use in a flow (their resources may be listed): id and name, in id order. */
+  'resources.servers': { params: ResourceCallerParams.strict(), result: z.object({ servers: z.array(z.object({ serverId: z.string(), name: z.string() })) }) },
+  /** A template filled with values (only `{name}` and `{+name}`; no ".." segment): the uri, or INVALID saying which value. */
+  'resources.fill': {
+    params: z.object({ uriTemplate: ResourceUri, values: z.record(z.string(), z.string().max(8192)) }).strict(),
+    result: z.object({ uri: z.string() }),
+  },
+  'resources.list': { params: ResourceCallerParams.extend({ serverId: Id }).strict(), result: ResourceListingSchema },
+  /** One resource's contents within the server's result-size cap (a blob as base64 with its mimeType); audited like a read tool's call. */
+  'resources.read': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri }).strict(), result: ResourceReadSchema },
+  /** Subscribes the conversation's instance to a resource's updates (or ends it): `server.resources` events follow. */
+  'resources.subscribe': { params: ResourceCallerParams.extend({ serverId: Id, uri: ResourceUri, subscribed: z.boolean() }).strict(), result: z.object({ subscribed: z.boolean() }) },
+  /** Values the server suggests for one argument of a template (`completion/complete`). */
+  'resources.complete': {
+    params: ResourceCallerParams.extend({
+      serverId: Id,
+      uriTemplate: ResourceUri,
+      name: z.string().min(1).max(256),
+      value: z.string().max(8192),
+      context: z.record(z.string(), z.string().max(8192)).default({}),
+    }).strict(),
+    result: z.object({ values: z.array(z.string()) }),
+  },
   'conversations.end': { params: z.object({ conversationId: ConversationId }).strict(), result: z.object({ released: z.number() }) },
   /**
    * A conversation's workspace roots (a chat's or the Playground's): the folders its servers are told, and whether they are
@@ -562,6 +606,14 @@ export const HostApiMethods = {
    * document's text; refused, naming the file and the fix, when it cannot
    * be sent. It waits (30 minutes at most) for the chat.send that names it.
    */
+  /**
+   * A server's resource (read as an agent's caller, its access checked) to attach to the next message, like a file
+   * (docs/using/resources.md#mention). `conversationId`: the conversation it is for; none for a chat not started yet.
+   */
+  'chat.attachResource': {
+    params: z.object({ agentId: Id, conversationId: ConversationIdSchema.optional(), serverId: Id, uri: ResourceUri }).strict(),
+    result: z.object({ attachment: PendingAttachmentSchema }),
+  },
   'chat.attach': { params: z.object({ uploadId: KnowledgeJobId, name: z.string().min(1).max(300) }).strict(), result: z.object({ attachment: PendingAttachmentSchema }) },
   /** Forgets an attachment not sent yet (the user removed it). */
   'chat.detach': { params: z.object({ id: Id }).strict(), result: z.object({ discarded: z.boolean() }) },
@@ -660,6 +712,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server.settings'), serverId: z.string() }),
   /** A running server said its tool list changed, and the new list is what is offered now (no reload): tool lists and previews are stale. */
   z.object({ type: z.literal('server.tools'), serverId: z.string() }),
+  /** A resource a conversation's instance subscribed to changed (`updated`, its uri), or the server's list did (`list`); coalesced. */
+  z.object({ type: z.literal('server.resources'), serverId: z.string(), conversationId: z.string(), change: z.enum(['updated', 'list']), uri: z.string().optional() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),

@@ -34,7 +34,10 @@ export const formatJson = (value: unknown) => JSON.stringify(value, null, 2);
 
 const DECISION_COLOR: Record<ToolOutcome['decision'], string> = { auto: 'default', approved: 'green', declined: 'red', expired: 'orange', withdrawn: 'default' };
 
-function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
+/** How a face shows an item the gateway passed as it came (a resource link it can open), or undefined for the JSON. */
+type RenderOther = (json: unknown) => ReactNode | undefined;
+
+function ContentItem({ item, renderOther }: { item: ToolOutcome['content'][number]; renderOther: RenderOther | undefined }) {
   const { t } = useTranslation();
   switch (item.type) {
     case 'text':
@@ -57,7 +60,7 @@ function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
         </figure>
       );
     case 'other':
-      return <CodeBlock>{formatJson(item.json)}</CodeBlock>;
+      return renderOther?.(item.json) ?? <CodeBlock>{formatJson(item.json)}</CodeBlock>;
   }
 }
 
@@ -67,7 +70,7 @@ function ContentItem({ item }: { item: ToolOutcome['content'][number] }) {
  * how the confirmation went and how long it took. A call that never ran
  * (declined, or no one answered) says so instead of showing an error.
  */
-export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
+export function ToolResultView({ outcome, renderOther }: { outcome: ToolOutcome; renderOther?: RenderOther }) {
   const { t } = useTranslation();
   const notRun = outcome.decision === 'declined' || outcome.decision === 'expired' || outcome.decision === 'withdrawn';
   return (
@@ -88,7 +91,7 @@ export function ToolResultView({ outcome }: { outcome: ToolOutcome }) {
           {outcome.isError && <Alert type="error" showIcon title={t('playground.result.isError')} data-testid="result-error" />}
           {outcome.content.length === 0 && !outcome.structuredContent && <Typography.Text type="secondary">{t('playground.result.empty')}</Typography.Text>}
           {outcome.content.map((item, i) => (
-            <ContentItem key={i} item={item} />
+            <ContentItem key={i} item={item} renderOther={renderOther} />
           ))}
         </>
       )}

@@ -87,10 +87,13 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
           </Typography.Paragraph>
         )}
       </div>
-      <Composer running={false} disabled={!agent} onSend={send} />
+      <Composer running={false} disabled={!agent} onSend={send} mentionAgentId={agent?.id} mentionConversationId={DRAFT_CONVERSATION} />
     </section>
   );
 }
+
+/** The conversation a chat not started yet reads resources for (the host's own name for it too). */
+const DRAFT_CONVERSATION = 'chat-draft';
 
 /**
  * Chat: the conversations on the left; on the right the one open (or a new

@@ -15,6 +15,8 @@ import { ToolPicker } from '../components/playground/ToolPicker';
 import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
 import { PermissionTag } from '../components/servers/permission';
 import { ToolResultView } from '../components/ToolResultView';
+import { ResourceBrowser } from '../components/resources/ResourceBrowser';
+import { resultResource } from '../components/resources/ResultResource';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../shell/confirmations';
 import { usePendingElicitations } from '../shell/elicitations';
@@ -304,7 +306,11 @@ export default function PlaygroundPage() {
                     {callError && <ApiErrorAlert error={callError} />}
                     {outcome && (
                       <Card size="small" title={t('playground.result.title')}>
-                        <ToolResultView outcome={outcome} />
+                        {/* A resource link opens through the host's checked path, as this agent in this conversation. */}
+                        <ToolResultView
+                          outcome={outcome}
+                          renderOther={(json) => resultResource(json, (uri) => api.call('resources.read', { agentId: agent!.id, flow, conversationId, serverId: tool.serverId, uri }))}
+                        />
                       </Card>
                     )}
                   </Space>
@@ -312,6 +318,11 @@ export default function PlaygroundPage() {
               )}
             </Col>
           </Row>
+          {agent && (
+            <Card size="small" title={t('resources.title')} style={{ marginTop: 16 }} data-testid="playground-resources">
+              <ResourceBrowser asker={{ agentId: agent.id, flow, conversationId }} />
+            </Card>
+          )}
         </>
       )}
     </div>

@@ -20,6 +20,7 @@ type ChatMethods =
   | 'chat.postAppMessage'
   | 'chat.uploadPart'
   | 'chat.attach'
+  | 'chat.attachResource'
   | 'chat.detach'
   | 'chat.stop'
   | 'chat.cancelCall'
@@ -30,6 +31,9 @@ type ChatMethods =
   | 'chat.edit'
   | 'alwaysAllow.list'
   | 'alwaysAllow.revoke';
+
+/** The conversation a resource is read for when the chat it is attached to has not started yet. */
+const DRAFT_CONVERSATION = 'chat-draft';
 
 /**
  * Conversations and turns for the faces. Turns start and return at once: the
@@ -78,6 +82,11 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     },
     'chat.uploadPart': ({ uploadId, offset, data, name, size }) => ({ received: uploads.append(uploadId, offset, data, size, name) }),
     'chat.attach': async ({ uploadId, name }) => ({ attachment: await chat.attach(name, uploads.take(uploadId)) }),
+    'chat.attachResource': async ({ agentId, conversationId, serverId, uri }) => {
+      // A chat not started yet reads on an instance of its own, released when idle like any other.
+      const { caller } = host.tools.callers.agent(agentId, 'main', conversationId ?? DRAFT_CONVERSATION);
+      return { attachment: await chat.attachResource(await host.tools.resources.read(caller, serverId, uri)) };
+    },
     'chat.detach': ({ id }) => ({ discarded: chat.discardAttachment(id) }),
     'chat.stop': ({ conversationId }) => ({ stopped: chat.stop(conversationId) }),
     'chat.cancelCall': ({ conversationId, callId }) => ({ cancelled: chat.cancelCall(conversationId, callId) }),

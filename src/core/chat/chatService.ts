@@ -21,6 +21,8 @@ import type { Logger } from '../ports.js';
 import { readAttachment, readAttachmentFile } from './attachments/attachmentFile.js';
 import { PendingAttachments, storeAttachments } from './attachments/pendingAttachments.js';
 import { AppMessageLimiter, checkAppMessage, type AppMessageInput } from './appMessages.js';
+import { resourceAttachment } from './attachments/resourceAttachment.js';
+import type { ResourceRead } from '../../shared/resources.js';
 import { ChatError } from './chatError.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
@@ -256,6 +258,11 @@ export class ChatService {
   async attachFile(file: string): Promise<PendingAttachment> {
     const { name, bytes } = readAttachmentFile(file);
     return this.attach(name, bytes);
+  }
+
+  /** A server's resource, read through the checked path (host.tools.resources.read), to attach to the next message as attach() does a file. */
+  async attachResource(read: ResourceRead): Promise<PendingAttachment> {
+    return this.attachments.add(await resourceAttachment(read));
   }
 
   /** Forgets an attachment not sent yet (the user removed it). */

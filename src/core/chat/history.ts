@@ -145,5 +145,7 @@ function attachmentPart(attachment: Attachment, options: HistoryOptions): Conten
     attachment.totalChars !== undefined
       ? `\n[${attachment.name} was cut: only its first ${attachment.chars} of ${attachment.totalChars} characters are here; the last ${attachment.totalChars - attachment.chars} were left out]`
       : '';
-  return { type: 'text', text: `--- Attached file: ${attachment.name} ---\n${text}${cut}\n--- End of ${attachment.name} ---` };
+  // A server's resource says where it came from: the model may read it again (or more of it) with that server's tools.
+  const what = attachment.resource ? `resource ${attachment.resource.uri} (from MCP server ${attachment.resource.serverId})` : `file: ${attachment.name}`;
+  return { type: 'text', text: `--- Attached ${what} ---\n${text}${cut}\n--- End of ${attachment.name} ---` };
 }

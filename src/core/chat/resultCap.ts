@@ -21,7 +21,7 @@ export interface CappedResult {
 const counted = (item: ToolContentItem) => (item.type === 'text' || item.type === 'note' ? item.text.length : 0);
 
 /** `text` cut to at most `chars` code units, never between the two halves of a surrogate pair. */
-function head(text: string, chars: number): string {
+export function head(text: string, chars: number): string {
   const end = chars > 0 && /[\uD800-\uDBFF]/.test(text[chars - 1] ?? '') ? chars - 1 : chars;
   return text.slice(0, end);
 }

@@ -22,6 +22,7 @@ export interface ChatFacade extends Pick<
   | 'export'
   | 'attach'
   | 'attachFile'
+  | 'attachResource'
   | 'discardAttachment'
   | 'send'
   | 'postAppMessage'

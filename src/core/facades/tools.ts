@@ -3,6 +3,7 @@ import type { ToolConfirmationService } from '../confirmation/toolConfirmationSe
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import type { Callers } from '../operations/callers.js';
 import type { McpPrompts } from '../tools/mcpPrompts.js';
+import type { ResourceService } from '../resources/resourceService.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
 
@@ -23,6 +24,8 @@ export interface ToolsFacade {
   visibleServers(caller: Caller): ServerDefinition[];
   /** The MCP prompts of the servers a caller may use (slash commands): listed, got with arguments, their arguments completed. */
   readonly prompts: Pick<McpPrompts, 'list' | 'get' | 'complete'>;
+  /** A server's resources for this caller (list, read, subscribe, template completions), its access checked as for a tool call. */
+  readonly resources: Pick<ResourceService, 'list' | 'read' | 'subscribe' | 'complete'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

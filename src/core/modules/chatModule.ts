@@ -63,6 +63,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
       'export',
       'attach',
       'attachFile',
+      'attachResource',
       'discardAttachment',
       'send',
       'postAppMessage',

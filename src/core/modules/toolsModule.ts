@@ -18,6 +18,7 @@ import { MemoryToolSource } from '../memory/memoryToolSource.js';
 import { McpPrompts } from '../tools/mcpPrompts.js';
 import { McpToolSource } from '../tools/mcpToolSource.js';
 import { ReleaseToolSource } from '../tools/releaseTool.js';
+import { ResourceService } from '../resources/resourceService.js';
 import { ToolGateway } from '../tools/toolGateway.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -103,6 +104,14 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     now: base.now,
   });
   const gateway = new ToolGateway({ now: base.now, hooks, sources: [servers, release, knowledge, memory] });
+  // A server's resources, through the same access rule as its tools (docs/rules/resources.md#grant), on the caller's instance.
+  const resources = new ResourceService({
+    definition: (id) => mcp.runtime.definition(id),
+    access: (caller, server) => servers.access(caller, server),
+    acquire: async (server, conversationId) => (await mcp.runtime.connections.acquire(server, conversationId)).lease,
+    audit: (draft) => base.audit.append(draft),
+    now: base.now,
+  });
   const callers = new Callers({
     ...deps.resolver,
     agents: deps.agents,
@@ -115,6 +124,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
     visibleServers: (caller) => servers.visibleServers(caller),
     prompts: narrow(prompts, ['list', 'get', 'complete']),
+    resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

@@ -127,7 +127,7 @@ export class McpToolSource implements ToolSource {
   }
 
   /** The access rule's answer for this caller and server now (a call names `toolName`, said in a refusal). */
-  private access(caller: Caller, def: ServerDefinition, toolName?: string): AccessAnswer {
+  access(caller: Caller, def: ServerDefinition, toolName?: string): AccessAnswer {
     return accessTo(caller, def, this.accessFacts(def, { caller }), toolName);
   }
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { pastedName } from './attachmentUpload';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
 import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
+import { MentionButton, mentionTyped, useMentionTarget } from '../resources/MentionButton';
 
 /** What the file picker offers (the host decides what it reads: docs/using/chat.md#attachments). */
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,.txt,.md,.markdown,.html,.htm,.pdf';
@@ -24,14 +25,19 @@ export const Composer = memo(function Composer(props: {
   onStop?(): void;
   stopping?: boolean;
   slash?: SlashScope;
+  /** The agent (and conversation) whose servers' resources an @-mention offers; none: no @-mention. Plain strings, so the memo holds. */
+  mentionAgentId?: string | undefined;
+  mentionConversationId?: string;
 }) {
-  const { running, disabled, onSend, onStop, stopping } = props;
+  const { running, disabled, onSend, onStop, stopping, mentionAgentId, mentionConversationId } = props;
+  const mention = useMentionTarget(mentionAgentId, mentionConversationId);
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   const attachments = useDraftAttachments();
+  const [mentioning, setMentioning] = useState(false);
   const empty = !text.trim() && !attachments.ids.length;
   const slash = useSlashCommands(props.slash, text, async (prompt) => {
     if (running || disabled || !(await onSend(prompt, []))) return false;
@@ -93,7 +99,11 @@ export const Composer = memo(function Composer(props: {
       {slash.form}
       <Input.TextArea
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          // An @ typed as a word's start opens the resource picker (docs/using/resources.md#mention).
+          if (mention && mentionTyped(text, event.target.value)) setMentioning(true);
+          setText(event.target.value);
+        }}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
         autoSize={{ minRows: 2, maxRows: 10 }}
@@ -119,6 +129,19 @@ export const Composer = memo(function Composer(props: {
             event.target.value = '';
           }}
         />
+        {mention && (
+          <MentionButton
+            target={mention}
+            open={mentioning}
+            disabled={disabled}
+            onOpen={setMentioning}
+            onPick={(serverId, uri) => {
+              // The @ that opened it stands for the resource now attached.
+              setText((value) => value.replace(/(^|\s)@$/, '$1'));
+              attachments.addResource(mention, serverId, uri);
+            }}
+          />
+        )}
         <Typography.Text type="secondary" className="composer-hint">
           {t('chat.composer.hint')}
         </Typography.Text>

@@ -263,7 +263,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
           </>
         }
       />
-      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} slash={slashScope} />
+      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} slash={slashScope} mentionAgentId={conversation.agentId} mentionConversationId={conversation.id} />
     </section>
   );
 }

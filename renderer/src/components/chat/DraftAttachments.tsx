@@ -53,6 +53,19 @@ export function useDraftAttachments() {
     }
   }, []);
 
+  /** A server's resource, picked with @: the host reads it (checking the agent may) and keeps it like an uploaded file. */
+  const addResource = useCallback((asker: { agentId: string; conversationId: string }, serverId: string, uri: string) => {
+    const key = `attachment-${nextKey++}`;
+    setItems((all) => [...all, { key, name: uri, size: 0, state: 'uploading' }]);
+    api.call('chat.attachResource', { agentId: asker.agentId, conversationId: asker.conversationId, serverId, uri }).then(
+      ({ attachment }) => {
+        if (!live.current.some((item) => item.key === key)) return void api.call('chat.detach', { id: attachment.id }).catch(() => undefined);
+        update(key, { state: 'ready', id: attachment.id, size: attachment.byteLength });
+      },
+      (error: unknown) => update(key, { state: 'error', error: toApiError(error) }),
+    );
+  }, []);
+
   const remove = useCallback((key: string) => {
     const item = live.current.find((i) => i.key === key);
     if (item?.id) void api.call('chat.detach', { id: item.id }).catch(() => undefined);
@@ -71,6 +84,7 @@ export function useDraftAttachments() {
   return {
     items,
     add,
+    addResource,
     remove,
     clear,
     ids: items.flatMap((item) => (item.state === 'ready' && item.id ? [item.id] : [])),

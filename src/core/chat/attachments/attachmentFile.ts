@@ -24,10 +24,16 @@ export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 /** A name longer than this is shortened (it is shown and told to the model, never used as a path). */
 const MAX_NAME_CHARS = 200;
 
+/** `resource`: read from an MCP server's resource (the server and its uri), not from a file. */
 export type ReadAttachment =
-  | { kind: 'image'; name: string; mimeType: string; bytes: Buffer }
-  /** `bytes`: the file as it came, kept beside its text so the user can open the original. */
-  | { kind: 'document'; name: string; mimeType: string; bytes: Buffer; byteLength: number; text: string; totalChars?: number; notes: string[] };
+  | { kind: 'image'; name: string; mimeType: string; bytes: Buffer; resource?: AttachedResource }
+  /** `bytes`: the file as it came, kept beside its text so the user can open the original (none for a server's text resource: its text is all there is). */
+  | { kind: 'document'; name: string; mimeType: string; bytes?: Buffer; byteLength: number; text: string; totalChars?: number; notes: string[]; resource?: AttachedResource };
+
+export interface AttachedResource {
+  serverId: string;
+  uri: string;
+}
 
 /** Images by their first bytes (a name can say anything): the formats every provider takes, with the extension they are saved under. */
 const IMAGE_SIGNATURES: readonly { mimeType: string; ext: string; matches(bytes: Buffer): boolean }[] = [

@@ -20,7 +20,7 @@ interface Pending {
 }
 
 /** What one waiting file holds in memory: its bytes, and a document's text (two bytes a character) beside them. */
-const sizeOf = (read: ReadAttachment) => read.bytes.length + (read.kind === 'document' ? read.text.length * 2 : 0);
+const sizeOf = (read: ReadAttachment) => (read.bytes?.length ?? 0) + (read.kind === 'document' ? read.text.length * 2 : 0);
 
 /**
  * Files read and waiting, in memory, for the message that names them: a
@@ -78,7 +78,8 @@ export class PendingAttachments {
 }
 
 function viewOf(id: string, read: ReadAttachment): PendingAttachment {
-  if (read.kind === 'image') return { id, kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length };
+  const resource = read.resource ? { resource: read.resource } : {};
+  if (read.kind === 'image') return { id, kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, ...resource };
   return {
     id,
     kind: 'document',
@@ -87,6 +88,7 @@ function viewOf(id: string, read: ReadAttachment): PendingAttachment {
     byteLength: read.byteLength,
     chars: read.text.length,
     ...(read.totalChars !== undefined ? { totalChars: read.totalChars } : {}),
+    ...resource,
   };
 }
 
@@ -106,19 +108,21 @@ export function storeAttachments(conversationFolder: string, reads: readonly Rea
     const file = `${stem}.${read.kind === 'image' ? imageExtension(read.mimeType) : 'txt'}`;
     writeNew(path.join(dir, file), read.kind === 'image' ? read.bytes : Buffer.from(read.text, 'utf8'));
     const artifact = `artifacts/attachments/${file}`;
-    if (read.kind === 'image') return { kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, artifact };
-    const originalFile = `${stem}-original.${documentExtension(read.mimeType)}`;
-    writeNew(path.join(dir, originalFile), read.bytes);
+    const resource = read.resource ? { resource: read.resource } : {};
+    if (read.kind === 'image') return { kind: 'image', name: read.name, mimeType: read.mimeType, byteLength: read.bytes.length, artifact, ...resource };
+    const originalFile = read.bytes ? `${stem}-original.${documentExtension(read.mimeType)}` : undefined;
+    if (originalFile && read.bytes) writeNew(path.join(dir, originalFile), read.bytes);
     return {
       kind: 'document',
       name: read.name,
       mimeType: read.mimeType,
       byteLength: read.byteLength,
       artifact,
-      original: `artifacts/attachments/${originalFile}`,
+      ...(originalFile ? { original: `artifacts/attachments/${originalFile}` } : {}),
       chars: read.text.length,
       ...(read.totalChars !== undefined ? { totalChars: read.totalChars } : {}),
       ...(read.notes.length ? { notes: read.notes } : {}),
+      ...resource,
     };
   });
 }

@@ -15,6 +15,7 @@ import type { PromptsClient } from '../client/promptsClient.js';
 import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallDeadline } from './callDeadline.js';
+import { ResourcesClient } from '../client/resourcesClient.js';
 import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
@@ -98,6 +99,8 @@ export class ServerConnection {
   private promptsClient: PromptsClient | undefined;
   /** The questions the server put to the user that wait now: the calls' own timeouts stand still meanwhile. */
   private userWaits: UserWaits | undefined;
+  /** The server's resources, over the same client: none until a start succeeds. */
+  private resourcesClient: ResourcesClient | undefined;
   private inFlightCount = 0;
   private idle: (() => void)[] = [];
   private crashed: string | undefined;
@@ -184,6 +187,7 @@ export class ServerConnection {
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
     await tools.refresh();
     this.toolsClient = tools;
+    this.resourcesClient = new ResourcesClient(client);
     this.deps.onInstructions?.(this.definition, client.getInstructions());
     const level = this.deps.logLevel?.();
     if (level) await this.sendLogLevel(client, level);
@@ -364,11 +368,25 @@ export class ServerConnection {
     };
   }
 
-  async callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const tools = this.toolsClient;
-    if (!tools || this.state.kind !== 'running') {
-      throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
-    }
+    if (!tools || this.state.kind !== 'running') return Promise.reject(this.notRunning());
+    return this.request(name, options, (sdk) => tools.call(name, args, meta, sdk));
+  }
+
+  /** One resources request (`what`: its method and uri, said in an error) on the running server, timed and cancelled like a call. */
+  resources<T>(what: string, run: (resources: ResourcesClient, sdk: RequestOptions) => Promise<T>, options: CallOptions = {}): Promise<T> {
+    const resources = this.resourcesClient;
+    if (!resources || this.state.kind !== 'running') return Promise.reject(this.notRunning());
+    return this.request(what, options, (sdk) => run(resources, sdk));
+  }
+
+  private notRunning(): McpRuntimeError {
+    return new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
+  }
+
+  /** A request in flight: the caller's signal, the timeout, and a failure said as what it is (crash, cancel, too large, timeout), without stack traces. */
+  private async request<T>(name: string, options: CallOptions, run: (sdk: RequestOptions) => Promise<T>): Promise<T> {
     this.inFlightCount++;
     // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
     const abort = new AbortController();
@@ -378,7 +396,7 @@ export class ServerConnection {
     // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
     const deadline = new CallDeadline(this.definition.timeoutMs, this.userWaits, () => abort.abort('timeout'));
     try {
-      return await tools.call(name, args, meta, this.sdkOptions(options, abort.signal, deadline));
+      return await run(this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
       if (deadline.expired) {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);

@@ -1,0 +1,46 @@
+/**
+ * The resource browser's and picker's texts, loaded with them (not with the
+ * first page): registered by components/resources/resourceTexts.ts.
+ */
+export default {
+  zh: {
+    'resources.title': '资源',
+    'resources.server': '服务器',
+    'resources.noServers': '这个智能体没有可用的 MCP 服务器。',
+    'resources.listed': '列出的资源（{{count}}）',
+    'resources.none': '这个服务器没有列出资源',
+    'resources.truncated': '服务器列出的资源太多，只显示了前面一部分。',
+    'resources.templates': '资源模板（{{count}}）',
+    'resources.template.problem': '无法填写模板：{{problem}}',
+    'resources.read': '读取',
+    'resources.open': '打开',
+    'resources.subscribe': '订阅更新',
+    'resources.updates': '已更新 {{count}} 次',
+    'resources.cut': '内容被截断：只保留了 {{total}} 个字符中的前 {{kept}} 个（另有 {{blobs}} 个二进制项被省略）。',
+    'resources.download': '下载（{{mimeType}}）',
+    'resources.mention.title': '附加资源',
+    'resources.mention.search': '按名称或地址搜索',
+    'resources.mention.none': '没有匹配的资源',
+    'resources.mention.attach': '附加',
+  },
+  en: {
+    'resources.title': 'Resources',
+    'resources.server': 'Server',
+    'resources.noServers': 'This agent has no MCP server it may use.',
+    'resources.listed': 'Listed resources ({{count}})',
+    'resources.none': 'This server lists no resources',
+    'resources.truncated': 'The server lists more resources than are shown: only the first are here.',
+    'resources.templates': 'Resource templates ({{count}})',
+    'resources.template.problem': 'The template cannot be filled in: {{problem}}',
+    'resources.read': 'Read',
+    'resources.open': 'Open',
+    'resources.subscribe': 'Subscribe to updates',
+    'resources.updates': 'Updated {{count}} times',
+    'resources.cut': 'Cut: only the first {{kept}} of {{total}} characters are kept ({{blobs}} binary items left out).',
+    'resources.download': 'Download ({{mimeType}})',
+    'resources.mention.title': 'Attach a resource',
+    'resources.mention.search': 'Search by name or URI',
+    'resources.mention.none': 'No resource matches',
+    'resources.mention.attach': 'Attach',
+  },
+};

@@ -143,8 +143,35 @@ export const PendingAttachmentSchema = z.object({
 });
 export type PendingAttachment = z.infer<typeof PendingAttachmentSchema>;
 
-/** `attachments`: absent in messages without (and in every message written before they existed). */
-export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), text: z.string(), attachments: z.array(AttachmentSchema).optional() });
+/**
+ * Who posted a message the user did not type (docs/rules/app-messages.md): an MCP App's view, the canvas, a
+ * UI app's page. The face that hosts the app names it from what it knows (the tool card's server), never from
+ * what the app says about itself.
+ */
+export const AppSourceSchema = z
+  .object({
+    kind: z.enum(['mcp-app', 'canvas', 'ui-app']),
+    /** The app's server id (mcp-app), the canvas instance id, or the UI app's `pluginId.appId`. */
+    id: z.string().min(1).max(200),
+    /** Shown with the message. */
+    name: z.string().min(1).max(100),
+  })
+  .strict();
+export type AppSource = z.infer<typeof AppSourceSchema>;
+
+/**
+ * `attachments`: absent in messages without (and in every message written before they existed).
+ * `from`: an app posted it (docs/rules/app-messages.md): shown as the app's and sent to the model marked as data
+ * from that app; `state`, the app's state it sent with it.
+ */
+export const UserMessageSchema = z.object({
+  ...base,
+  role: z.literal('user'),
+  text: z.string(),
+  attachments: z.array(AttachmentSchema).optional(),
+  from: AppSourceSchema.optional(),
+  state: z.unknown().optional(),
+});
 
 export const AssistantMessageSchema = z.object({
   ...base,

@@ -14,6 +14,7 @@ import {
   ExportFormatSchema,
   MessageIdSchema,
   PendingAttachmentSchema,
+  AppSourceSchema,
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
@@ -506,6 +507,16 @@ export const HostApiMethods = {
       .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] })
       .refine((p) => p.text.length > 0 || (p.attachments?.length ?? 0) > 0, { error: 'write a message, or attach a file', path: ['text'] }),
     result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
+  },
+  /**
+   * A message an app posts into a conversation (docs/rules/app-messages.md): an MCP App's `ui/message`, a canvas
+   * form's submit. It starts the next turn as a user message would, shown as the app's and sent to the model
+   * marked as data from it. The face names `source` from what it hosts; refused (APP_MESSAGE_TOO_LARGE,
+   * APP_MESSAGE_RATE_LIMITED, CONVERSATION_BUSY) with a hint. Returns at once.
+   */
+  'chat.postAppMessage': {
+    params: z.object({ conversationId: ConversationIdSchema, source: AppSourceSchema, text: z.string().max(200_000), state: z.unknown().optional() }).strict(),
+    result: z.object({ conversationId: z.string(), messageId: z.string() }),
   },
   /**
    * One part of a file being attached to a message, at its byte offset

@@ -17,6 +17,7 @@ type ChatMethods =
   | 'conversations.search'
   | 'conversations.export'
   | 'chat.send'
+  | 'chat.postAppMessage'
   | 'chat.uploadPart'
   | 'chat.attach'
   | 'chat.detach'
@@ -70,6 +71,10 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     'chat.send': ({ conversationId, agentId, text, attachments }) => {
       const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }), ...(attachments ? { attachments } : {}) });
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
+    },
+    'chat.postAppMessage': ({ conversationId, source, text, state }) => {
+      const started = chat.postAppMessage({ conversationId, source, text, ...(state !== undefined ? { state } : {}) });
+      return { conversationId: started.conversationId, messageId: started.userMessageId! };
     },
     'chat.uploadPart': ({ uploadId, offset, data, name, size }) => ({ received: uploads.append(uploadId, offset, data, size, name) }),
     'chat.attach': async ({ uploadId, name }) => ({ attachment: await chat.attach(name, uploads.take(uploadId)) }),

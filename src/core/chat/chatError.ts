@@ -24,7 +24,10 @@ export type ChatErrorCode =
   | 'ATTACHMENT_UNREADABLE'
   | 'ATTACHMENT_EMPTY'
   | 'ATTACHMENT_NOT_FOUND'
-  | 'ATTACHMENTS_TOO_MANY';
+  | 'ATTACHMENTS_TOO_MANY'
+  /** A message an app posted (docs/rules/app-messages.md): too long, or its state too large; or the app posts too often. */
+  | 'APP_MESSAGE_TOO_LARGE'
+  | 'APP_MESSAGE_RATE_LIMITED';
 
 /** A chat operation that cannot run as asked; callers branch on `code`, and `hint` says what to do. */
 export class ChatError extends Error {

@@ -20,6 +20,7 @@ import type { ToolConfirmationService } from '../confirmation/toolConfirmationSe
 import type { Logger } from '../ports.js';
 import { readAttachment, readAttachmentFile } from './attachments/attachmentFile.js';
 import { PendingAttachments, storeAttachments } from './attachments/pendingAttachments.js';
+import { AppMessageLimiter, checkAppMessage, type AppMessageInput } from './appMessages.js';
 import { ChatError } from './chatError.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
@@ -94,9 +95,11 @@ export class ChatService {
   private readonly unsaved = new Set<string>();
   /** Files attached and not sent yet. */
   private readonly attachments: PendingAttachments;
+  private readonly appMessages: AppMessageLimiter;
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.attachments = new PendingAttachments(deps.now);
+    this.appMessages = new AppMessageLimiter(deps.now);
     this.store = new ConversationStore({ index: new ConversationIndex(deps.records), dir: deps.conversationsDir, now: deps.now, runningHere: (id) => this.running.has(id) });
     this.runner = new ChatRunner({
       ...deps,
@@ -279,11 +282,27 @@ export class ChatService {
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
+  /**
+   * A message an app posted into the conversation (docs/rules/app-messages.md), then a turn, as a user message
+   * would start one: stored and shown as the app's, sent to the model marked as data from it. Bounded in size and
+   * rate-limited per app; refused while the conversation answers. Returns at once.
+   */
+  postAppMessage(input: AppMessageInput): StartedTurn {
+    const { text, state } = checkAppMessage(input);
+    const { conversation, leafId } = this.openIdle(input.conversationId);
+    this.appMessages.take(input.source);
+    const message: UserMessage = { id: randomUUID(), parentId: leafId, at: this.deps.now(), role: 'user', text, from: { ...input.source }, ...(state !== undefined ? { state } : {}) };
+    this.store.append(conversation.id, message);
+    if (!conversation.title) this.store.rename(conversation.id, `${input.source.name}: ${titleOf(text, [])}`.slice(0, 80));
+    this.emit({ type: 'message', conversationId: conversation.id, message });
+    return { conversationId: conversation.id, userMessageId: message.id, done: withUser(this.start(conversation, message.id), message) };
+  }
+
   /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
   edit(input: { conversationId: string; messageId: string; text: string }): StartedTurn {
     const { conversation, tree } = this.openIdle(input.conversationId);
     const original = tree.get(input.messageId);
-    if (!original || original.role !== 'user')
+    if (!original || original.role !== 'user' || original.from)
       throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
     // The edited message keeps the files the original carried (they stay in the conversation's folder).
     const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? []);

@@ -81,7 +81,8 @@ export function planCompaction(path: readonly ConversationMessage[], fixedTokens
     if (m.role !== 'user' && m.role !== 'assistant') return [];
     // The files a message carried are named, so the summary knows they were there (their content is not summarized).
     const text = [m.text.trim(), ...(m.role === 'user' ? (m.attachments ?? []).map((a) => `[attached ${a.kind === 'image' ? 'image' : 'file'} ${a.name}]`) : [])].filter(Boolean).join('\n');
-    return text ? [{ role: m.role, text }] : [];
+    // An app's message stays the app's in the summary too.
+    return text ? [{ role: m.role, text: m.role === 'user' && m.from ? `[from the app "${m.from.name}"] ${text}` : text }] : [];
   });
   return {
     throughId: older.at(-1)!.id,

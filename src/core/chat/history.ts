@@ -1,5 +1,6 @@
 import type { Attachment, ConversationMessage, SummaryMessage, ToolContentItem, UserMessage } from '../../shared/chat.js';
 import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from '../models/providers/modelRequest.js';
+import { appMessageText } from './appMessages.js';
 import { capResult, cutNote } from './resultCap.js';
 
 /**
@@ -125,6 +126,7 @@ function partOf(item: ToolContentItem, options: HistoryOptions): ContentPart {
 
 /** A user message's text, then each file it carries: an image as an image (or a note for a model without vision), a document as its text headed with its name. */
 function userParts(message: UserMessage, options: HistoryOptions): ContentPart[] {
+  if (message.from) return [{ type: 'text', text: appMessageText({ ...message, from: message.from }) }];
   const parts: ContentPart[] = message.text || !message.attachments?.length ? [{ type: 'text', text: message.text }] : [];
   for (const attachment of message.attachments ?? []) parts.push(attachmentPart(attachment, options));
   return parts;

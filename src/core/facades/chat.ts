@@ -24,6 +24,7 @@ export interface ChatFacade extends Pick<
   | 'attachFile'
   | 'discardAttachment'
   | 'send'
+  | 'postAppMessage'
   | 'edit'
   | 'regenerate'
   | 'resume'

@@ -65,6 +65,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
       'attachFile',
       'discardAttachment',
       'send',
+      'postAppMessage',
       'edit',
       'regenerate',
       'resume',

@@ -16,6 +16,7 @@ export { McpAdminError } from '../mcp/admin/mcpAdminError.js';
 export { HostPromptError } from '../registry/hostPromptStore.js';
 export { RegistryError } from '../registry/registryCenter.js';
 export { GatewayError } from '../tools/refusals.js';
+export { McpAppError } from '../mcpApps/mcpApps.js';
 export { InstallError } from '../plugins/pluginInstaller.js';
 export { RootsError } from '../plugins/rememberedRoots.js';
 export { PluginLifecycleError } from '../operations/pluginLifecycle.js';

@@ -1,12 +1,15 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
+import type { McpApps } from '../mcpApps/mcpApps.js';
 import type { Callers } from '../operations/callers.js';
 import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
 
 export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
+export type { AppView } from '../mcpApps/mcpApps.js';
+export { viewCsp } from '../mcpApps/viewCsp.js';
 
 /**
  * Tools: the one gateway every tool call goes through (access, permission
@@ -20,6 +23,8 @@ export interface ToolsFacade {
   call: ToolGateway['callTool'];
   /** The MCP servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[];
+  /** MCP Apps (docs/rules/mcp-apps.md): a tool's `ui://` view read for the caller, and the calls its view makes. */
+  readonly apps: Pick<McpApps, 'view' | 'call'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

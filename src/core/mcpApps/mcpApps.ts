@@ -3,6 +3,7 @@ import { appSees } from '../mcp/catalog/toolUi.js';
 import type { Lease } from '../mcp/connection/connectionManager.js';
 import type { GatewayCallOptions, GatewayCallResult, ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
+import { SlidingWindow } from '../slidingWindow.js';
 import type { DeclaredCsp } from './viewCsp.js';
 
 /**
@@ -20,7 +21,6 @@ export const MAX_VIEW_BYTES = 2 * 1024 * 1024;
 export const APP_CALLS_PER_WINDOW = 30;
 export const APP_CALL_WINDOW_MS = 60_000;
 export const APP_CALLS_AT_ONCE = 4;
-const APPS_KEPT = 1_000;
 
 export type McpAppErrorCode = 'VIEW_NOT_LINKED' | 'VIEW_NOT_AN_APP' | 'VIEW_TOO_LARGE' | 'APP_TOOL_NOT_VISIBLE' | 'APP_CALL_RATE_LIMITED';
 
@@ -55,10 +55,12 @@ export interface McpAppsDeps {
 const plainObject = (value: unknown): Record<string, unknown> | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
 export class McpApps {
-  private readonly recent = new Map<string, number[]>();
+  private readonly calls: SlidingWindow;
   private readonly running = new Map<string, number>();
 
-  constructor(private readonly deps: McpAppsDeps) {}
+  constructor(private readonly deps: McpAppsDeps) {
+    this.calls = new SlidingWindow({ limit: APP_CALLS_PER_WINDOW, windowMs: APP_CALL_WINDOW_MS, now: deps.now });
+  }
 
   /**
    * Reads `uri` of `serverId` for the caller: only a view a tool the caller is
@@ -119,19 +121,13 @@ export class McpApps {
   }
 
   private take(key: string, serverId: string): void {
-    const now = this.deps.now();
-    const times = (this.recent.get(key) ?? []).filter((t) => now - t < APP_CALL_WINDOW_MS);
     if ((this.running.get(key) ?? 0) >= APP_CALLS_AT_ONCE) throw new McpAppError('APP_CALL_RATE_LIMITED', `the app of "${serverId}" has ${APP_CALLS_AT_ONCE} calls running`, 'wait for them to end');
-    if (times.length >= APP_CALLS_PER_WINDOW) {
+    const taken = this.calls.take(key);
+    if (!taken.ok)
       throw new McpAppError(
         'APP_CALL_RATE_LIMITED',
-        `the app of "${serverId}" made ${times.length} calls in the last minute`,
-        `wait ${Math.ceil((times[0]! + APP_CALL_WINDOW_MS - now) / 1000)} s; an app may make ${APP_CALLS_PER_WINDOW} a minute`,
+        `the app of "${serverId}" made ${taken.used} calls in the last minute`,
+        `wait ${taken.waitSeconds} s; an app may make ${APP_CALLS_PER_WINDOW} a minute`,
       );
-    }
-    times.push(now);
-    this.recent.delete(key);
-    this.recent.set(key, times);
-    if (this.recent.size > APPS_KEPT) this.recent.delete(this.recent.keys().next().value!);
   }
 }

@@ -10,6 +10,7 @@ import {
   McpAdminError,
   HostPromptError,
   GatewayError,
+  McpAppError,
   InstallError,
   RegistryError,
   PluginLifecycleError,
@@ -44,7 +45,7 @@ export function toApiError(error: unknown): HostApiError {
     const fields = error.fields.length ? { fields: error.fields } : {};
     return withHint({ code: error.code === 'MCP_SERVER_INVALID' || error.code === 'PROMPT_INVALID' ? 'INVALID' : error.code, message: error.message, ...fields }, error.hint);
   }
-  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError || error instanceof MemoryError)
+  if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError || error instanceof MemoryError || error instanceof McpAppError)
     return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
   if (error instanceof SamplingError) return { code: error.code, message: error.message };

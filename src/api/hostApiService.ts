@@ -5,6 +5,7 @@ import { toApiError } from './apiErrors.js';
 import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
+import { mcpAppHandlers } from './handlers/mcpApps.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { modelHandlers } from './handlers/models.js';
 import { promptHandlers } from './handlers/prompts.js';
@@ -72,6 +73,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...toolHandlers(context),
     ...mcpPromptHandlers(context),
     ...resourceHandlers(context),
+    ...mcpAppHandlers(context),
     ...elicitationHandlers(context),
     ...samplingHandlers(context),
     ...chatHandlers(context),

@@ -33,5 +33,6 @@ export function toolView(tool: OfferedTool): ToolView {
     inputSchema: tool.inputSchema as Record<string, unknown>,
     permission: tool.permission,
     permissionSource: tool.permissionSource,
+    ...(tool.ui ? { ui: tool.ui } : {}),
   };
 }

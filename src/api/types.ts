@@ -1,3 +1,4 @@
+import type { AppView } from '../core/facades/tools.js';
 import type { HostApiReply, HostEventMessage } from '../shared/hostApi.js';
 
 /** What differs per face: how a page frame and an artifact are addressed (http urls for serve, custom protocols for Electron). */
@@ -6,6 +7,8 @@ export interface FaceUrls {
   uiAppUrl(pluginId: string, appId: string, surface: 'full' | 'compact'): string;
   /** The url an `<img>` loads a saved artifact from; `file` is an absolute path inside the artifacts folder. */
   artifactUrl(file: string): string;
+  /** The url a sandboxed frame loads an MCP App view from (docs/rules/mcp-apps.md#the-frame); absent where the face cannot serve one yet. */
+  appViewUrl?(view: AppView): string;
 }
 
 /**

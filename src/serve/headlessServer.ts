@@ -11,6 +11,8 @@ import { EventsHub } from './eventsSocket.js';
 import { LoopbackOrigins } from './origins.js';
 import { rejectUpgrade, sendText, setBaseHeaders } from './responses.js';
 import { serveFaceUrls } from './serveUrls.js';
+import { handleAppViewRoute } from './appViewRoute.js';
+import { McpAppViews } from '../pageHost/mcpAppViews.js';
 import { resolveRendererFile, sendArtifact, sendConversationArtifact, sendRendererTarget } from './staticFiles.js';
 import { handleUiRoute } from './uiRoutes.js';
 
@@ -45,6 +47,7 @@ interface ServeState {
   origins: LoopbackOrigins;
   rendererDir: string;
   unauthorized: string;
+  views: McpAppViews;
 }
 
 const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
@@ -58,9 +61,10 @@ const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" pri
  */
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = options.token ?? newToken();
+  const views = new McpAppViews();
   const api = createHostApiService(options.host, {
     face: 'serve',
-    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir),
+    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir, views),
     version: options.version,
   });
   let state: ServeState | undefined;
@@ -96,7 +100,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const port = (server.address() as AddressInfo).port;
   const hub = new EventsHub(api);
   events = hub;
-  state = { host: options.host, api, token, origins: new LoopbackOrigins(port), rendererDir: options.rendererDir, unauthorized: options.unauthorizedText?.(port) ?? DEFAULT_UNAUTHORIZED };
+  state = { host: options.host, api, token, views, origins: new LoopbackOrigins(port), rendererDir: options.rendererDir, unauthorized: options.unauthorizedText?.(port) ?? DEFAULT_UNAUTHORIZED };
 
   let closing: Promise<void> | undefined;
   return {
@@ -134,6 +138,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   const { path, query } = splitUrl(req.url);
   if (!path.startsWith('/')) return sendText(res, 400, 'bad request target');
   if (path.startsWith('/ui/')) return handleUiRoute(req, res, path, query, hostHeader, { source: state.host.plugins, token: state.token });
+  if (path.startsWith('/mcp-app/')) return handleAppViewRoute(req, res, path, hostHeader, state.views);
   if (path === '/api' && req.method === 'OPTIONS') return refusePreflight(res);
   if (!state.origins.originAllowed(req)) return sendText(res, 403, 'cross-origin request refused');
 

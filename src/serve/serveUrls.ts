@@ -1,5 +1,6 @@
 import type { FaceUrls } from '../api/types.js';
 import { conversationArtifactPath } from '../pageHost/conversationArtifacts.js';
+import type { McpAppViews } from '../pageHost/mcpAppViews.js';
 import { urlPathInside } from '../pageHost/safePath.js';
 import { appCapability } from './auth.js';
 
@@ -8,8 +9,9 @@ import { appCapability } from './auth.js';
  * renderer is served from the same origin, whichever loopback name the
  * browser used.
  */
-export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string): FaceUrls {
+export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string, views: McpAppViews): FaceUrls {
   return {
+    appViewUrl: (view) => `/mcp-app/${views.put(view)}`,
     uiAppUrl(pluginId, appId, surface) {
       return `${uiAppBasePath(token, pluginId, appId)}__shell?surface=${surface}`;
     },

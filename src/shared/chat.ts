@@ -223,6 +223,8 @@ export const ToolMessageSchema = z.object({
   childConversationId: z.string().optional(),
   /** The call needs the user to sign in to its server: the conversation shows a sign-in card. */
   signIn: SignInAskSchema.optional(),
+  /** The tool links to an MCP App view (docs/using/mcp-apps.md): its `ui://` uri; the conversation shows the result in it. */
+  view: z.string().max(2048).optional(),
 });
 
 /**

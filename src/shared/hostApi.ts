@@ -27,6 +27,7 @@ import { BuiltinToolChangeSchema, BuiltinToolViewSchema } from './builtinTools.j
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
 import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
+import { ToolUiSchema } from './mcpApps.js';
 import { ProblemSchema } from './problems.js';
 import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -134,6 +135,8 @@ export const ToolViewSchema = z.object({
   inputSchema: JsonObject,
   permission: PermissionLevelSchema,
   permissionSource: z.enum(['override', 'config', 'annotation', 'default']),
+  /** Its MCP App view and who sees it (docs/rules/mcp-apps.md#tools-with-a-view). */
+  ui: ToolUiSchema.optional(),
 });
 export type ToolView = z.infer<typeof ToolViewSchema>;
 
@@ -482,6 +485,23 @@ export const HostApiMethods = {
       })
       .strict(),
     result: z.object({ values: z.array(z.string()), hasMore: z.boolean() }),
+  },
+  /**
+   * An MCP App view (docs/rules/mcp-apps.md#the-view), read for the caller: only one a tool it is offered links to,
+   * only `text/html;profile=mcp-app`, at most 2 MB. `url`: where a sandboxed frame loads it, under the CSP it
+   * declared (narrowed; `dropped` names what was left out of it).
+   */
+  'mcpApps.view': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, uri: z.string().min(1).max(2048) }).strict(),
+    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()) }),
+  },
+  /**
+   * A `tools/call` of an MCP App's view: a tool of its own server (by the name the server knows it) that apps may
+   * see, through the gateway as the caller (grants, confirmation, audit); rate-limited per app (APP_CALL_RATE_LIMITED).
+   */
+  'mcpApps.callTool': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, tool: Id, args: JsonObject.default({}) }).strict(),
+    result: ToolOutcomeSchema,
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },

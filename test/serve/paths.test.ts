@@ -1,3 +1,4 @@
+import { McpAppViews } from '../../src/pageHost/mcpAppViews.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,7 +73,7 @@ describe('contentTypeOf', () => {
 });
 
 describe('serveFaceUrls', () => {
-  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts', '/home/u/.chatos/chatos/conversations');
+  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts', '/home/u/.chatos/chatos/conversations', new McpAppViews());
 
   it('page urls carry the per-app capability', () => {
     expect(urls.uiAppUrl('com.example', 'db-client', 'compact')).toBe(`/ui/${appCapability('the-token', 'com.example', 'db-client')}/com.example/db-client/__shell?surface=compact`);

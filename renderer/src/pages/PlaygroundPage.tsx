@@ -1,6 +1,6 @@
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Card, Col, Collapse, Descriptions, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
@@ -23,6 +23,9 @@ import { usePendingElicitations } from '../shell/elicitations';
 import { usePendingSamplings } from '../shell/samplings';
 import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
+
+// The MCP App bridge loads with the first view a result shows (docs/using/mcp-apps.md).
+const McpAppFrame = lazy(() => import('../components/mcpApps/McpAppFrame').then((module) => ({ default: module.McpAppFrame })));
 
 type Flow = 'main' | 'sub';
 
@@ -70,6 +73,8 @@ export default function PlaygroundPage() {
   const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
   const [calling, setCalling] = useState(false);
   const [outcome, setOutcome] = useState<ToolOutcome | undefined>();
+  // What the shown result was called with: an MCP App view is told it.
+  const [calledWith, setCalledWith] = useState<Record<string, unknown> | undefined>();
   const [callError, setCallError] = useState<ApiError | undefined>();
 
   // The running call's own id (for its progress events and Cancel), its latest progress, and whether it was cancelled.
@@ -100,6 +105,7 @@ export default function PlaygroundPage() {
     setCalling(true);
     setOutcome(undefined);
     setCallError(undefined);
+    setCalledWith(args);
     try {
       setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args, callId: id }));
     } catch (e) {
@@ -311,6 +317,19 @@ export default function PlaygroundPage() {
                           outcome={outcome}
                           renderOther={(json) => resultResource(json, (uri) => api.call('resources.read', { agentId: agent!.id, flow, conversationId, serverId: tool.serverId, uri }))}
                         />
+                        {agent && tool?.ui?.resourceUri && !outcome.isError && (
+                          <Suspense fallback={null}>
+                            <McpAppFrame
+                              caller={{ agentId: agent.id, flow, conversationId }}
+                              serverId={tool.serverId}
+                              serverName={tool.serverName}
+                              toolName={tool.rawName}
+                              resourceUri={tool.ui.resourceUri}
+                              toolInput={calledWith ?? {}}
+                              toolResult={{ content: outcome.content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError: false }}
+                            />
+                          </Suspense>
+                        )}
                       </Card>
                     )}
                   </Space>

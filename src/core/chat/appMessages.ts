@@ -1,4 +1,5 @@
 import type { AppSource, UserMessage } from '../../shared/chat.js';
+import { SlidingWindow } from '../slidingWindow.js';
 import { ChatError } from './chatError.js';
 
 /**
@@ -15,8 +16,6 @@ export const MAX_APP_STATE_BYTES = 64 * 1024;
 /** Messages one app may post in APP_MESSAGE_WINDOW_MS; past it, refused until the window moves on. */
 export const APP_MESSAGES_PER_WINDOW = 10;
 export const APP_MESSAGE_WINDOW_MS = 60_000;
-/** Apps whose recent posts are remembered; the oldest is forgotten past it, so a stream of made-up ids cannot grow the map. */
-const SOURCES_KEPT = 1_000;
 
 export interface AppMessageInput {
   conversationId: string;
@@ -51,27 +50,21 @@ export function checkAppMessage(input: AppMessageInput): { text: string; state?:
 
 /** Posts per app in a sliding window: an app that posts in a loop is refused, and the conversation stays the user's. */
 export class AppMessageLimiter {
-  private readonly recent = new Map<string, number[]>();
+  private readonly window: SlidingWindow;
 
-  constructor(private readonly now: () => number) {}
+  constructor(now: () => number) {
+    this.window = new SlidingWindow({ limit: APP_MESSAGES_PER_WINDOW, windowMs: APP_MESSAGE_WINDOW_MS, now });
+  }
 
   /** Counts one post of `source`, or refuses it (APP_MESSAGE_RATE_LIMITED) when it has posted its share of the window. */
   take(source: AppSource): void {
-    const key = `${source.kind}\u0000${source.id}`;
-    const now = this.now();
-    const times = (this.recent.get(key) ?? []).filter((t) => now - t < APP_MESSAGE_WINDOW_MS);
-    if (times.length >= APP_MESSAGES_PER_WINDOW) {
-      const wait = Math.ceil((times[0]! + APP_MESSAGE_WINDOW_MS - now) / 1000);
+    const taken = this.window.take(`${source.kind}\u0000${source.id}`);
+    if (!taken.ok)
       throw new ChatError(
         'APP_MESSAGE_RATE_LIMITED',
-        `${describeSource(source)} posted ${times.length} messages in the last minute`,
-        `wait ${wait} s; an app may post ${APP_MESSAGES_PER_WINDOW} a minute`,
+        `${describeSource(source)} posted ${taken.used} messages in the last minute`,
+        `wait ${taken.waitSeconds} s; an app may post ${APP_MESSAGES_PER_WINDOW} a minute`,
       );
-    }
-    times.push(now);
-    this.recent.delete(key);
-    this.recent.set(key, times);
-    if (this.recent.size > SOURCES_KEPT) this.recent.delete(this.recent.keys().next().value!);
   }
 }
 

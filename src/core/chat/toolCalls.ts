@@ -59,7 +59,11 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   let childConversationId: string | undefined;
   const base = { conversationId: batch.conversationId, messageId: batch.messageId, callId: call.id, name: call.name, argumentsText: call.argumentsText };
   deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
-  const finish = (status: ToolCallStatus, content: ToolContentItem[], extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number } = {}): ToolResultDraft => {
+  const finish = (
+    status: ToolCallStatus,
+    content: ToolContentItem[],
+    extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number; view?: string } = {},
+  ): ToolResultDraft => {
     const durationMs = waiting ? 0 : Math.round(performance.now() - started);
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
@@ -86,6 +90,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       ...(extra.serverId ? { serverId: extra.serverId } : {}),
       ...(extra.maxResultChars === undefined ? {} : { maxResultChars: extra.maxResultChars }),
       ...(childConversationId ? { childConversationId } : {}),
+      ...(extra.view ? { view: extra.view } : {}),
       ...signIn,
     };
   };
@@ -94,6 +99,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     return finish('error', textItem(`${call.message}: ${JSON.stringify(call.argumentsText.slice(0, 500))}. Call ${call.name} again with its arguments as one JSON object.`));
   }
   if (batch.signal.aborted) return finish('cancelled', textItem('Not run: the user stopped the conversation.'));
+  if (batch.setup.appOnly.has(call.name)) return finish('refused', textItem(`Refused: ${call.name} is not offered to you; only its app's view calls it.`));
 
   // This call's own signal: a Stop of the turn aborts it, and so does a Cancel of this call alone (a sub-agent's run
   // stops as a Stop would stop it; the turn goes on).
@@ -127,7 +133,8 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const content = [...storedContent(result.result, batch.folder), ...result.reminders.map((text) => ({ type: 'reminder' as const, text }))];
     const status: ToolCallStatus =
       result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
-    return finish(status, content, { serverId, artifacts, ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }) });
+    const view = batch.setup.views.get(call.name);
+    return finish(status, content, { serverId, artifacts, ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }), ...(view ? { view } : {}) });
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));

@@ -3,6 +3,7 @@ import type { StopInfo } from '../../shared/chat.js';
 import { modelKind, type ModelEntry } from '../../shared/models.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ResolvedAgent } from '../agents/agentResolver.js';
+import { modelSees } from '../mcp/catalog/toolUi.js';
 import { leaseReminder } from '../tools/releaseTool.js';
 import type { Caller, ToolGateway } from '../tools/toolGateway.js';
 import { ModelError } from '../models/modelError.js';
@@ -38,6 +39,10 @@ export interface TurnSetup {
   tools: ToolSpec[];
   /** Tools whose call settles only once its work stopped (a sub-agent's run): a Stop waits for them rather than leaving them. */
   settlesOnAbort: ReadonlySet<string>;
+  /** Tools marked for their MCP App alone (docs/rules/mcp-apps.md#tools-with-a-view): not offered, and refused if the model names one. */
+  appOnly: ReadonlySet<string>;
+  /** The MCP App view each offered tool links to, by name: its result is shown in that view. */
+  views: ReadonlyMap<string, string>;
   problems: Problem[];
 }
 
@@ -92,7 +97,8 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
   const resolved = deps.resolve(agent);
   const caller: Caller = { ...resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId), depth };
   // Every tool comes from the gateway: the servers', the host's own (mcp_release, knowledge_search) and the sub-agents.
-  const listed = await deps.gateway.listTools(caller);
+  const all = await deps.gateway.listTools(caller);
+  const listed = { ...all, tools: all.tools.filter(modelSees) };
   const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
   const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.source === 'host');
   const remembers = listed.tools.some((t) => t.name === 'memory_recall' && t.source === 'host');
@@ -118,6 +124,8 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
     system: [agent.systemPrompt.trim(), resolved.prompt.text, instructions, searchesKnowledge ? KNOWLEDGE_NOTE : '', remembers ? MEMORY_NOTE : '', reminders].filter(Boolean).join('\n\n'),
     tools: projected.tools,
     settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
+    appOnly: new Set(all.tools.filter((t) => !modelSees(t)).map((t) => t.name)),
+    views: new Map(listed.tools.flatMap((t) => (t.ui?.resourceUri ? [[t.name, t.ui.resourceUri] as const] : []))),
     problems: distinct([
       ...resolved.problems,
       ...listed.problems,

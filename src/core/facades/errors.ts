@@ -18,6 +18,7 @@ export { HostPromptError } from '../registry/hostPromptStore.js';
 export { RegistryError } from '../registry/registryCenter.js';
 export { GatewayError } from '../tools/refusals.js';
 export { ResourceError } from '../resources/resourceError.js';
+export { McpAppError } from '../mcpApps/mcpApps.js';
 export { InstallError } from '../plugins/pluginInstaller.js';
 export { RootsError } from '../plugins/rememberedRoots.js';
 export { PluginLifecycleError } from '../operations/pluginLifecycle.js';

@@ -1,6 +1,7 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
+import type { McpApps } from '../mcpApps/mcpApps.js';
 import type { Callers } from '../operations/callers.js';
 import type { McpPrompts } from '../tools/mcpPrompts.js';
 import type { ResourceService } from '../resources/resourceService.js';
@@ -9,6 +10,8 @@ import type { Caller } from '../tools/toolSource.js';
 
 export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
+export type { AppView } from '../mcpApps/mcpApps.js';
+export { viewCsp } from '../mcpApps/viewCsp.js';
 
 /**
  * Tools: the one gateway every tool call goes through (access, permission
@@ -26,6 +29,8 @@ export interface ToolsFacade {
   readonly prompts: Pick<McpPrompts, 'list' | 'get' | 'complete'>;
   /** A server's resources for this caller (list, read, subscribe, template completions), its access checked as for a tool call. */
   readonly resources: Pick<ResourceService, 'list' | 'read' | 'subscribe' | 'complete'>;
+  /** MCP Apps (docs/rules/mcp-apps.md): a tool's `ui://` view read for the caller, and the calls its view makes. */
+  readonly apps: Pick<McpApps, 'view' | 'call'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

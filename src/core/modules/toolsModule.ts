@@ -7,6 +7,7 @@ import type { ToolsFacade } from '../facades/tools.js';
 import type { KnowledgeService } from '../knowledge/knowledgeService.js';
 import { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import { Callers } from '../operations/callers.js';
+import { McpApps } from '../mcpApps/mcpApps.js';
 import type { RunGate } from '../policy/runGate.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { announcingAppCalls } from '../tools/callEvents.js';
@@ -119,12 +120,20 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     apps: () => catalog.apps,
     noteAgent: (conversationId, agentId) => deps.mcp.roots.noteAgent(conversationId, agentId),
   });
+  // An MCP App's view and its calls: read through the caller's tools, called through the gateway (docs/rules/mcp-apps.md).
+  const apps = new McpApps({
+    gateway,
+    definition: (serverId) => mcp.runtime.definition(serverId),
+    acquire: (definition, conversationId) => mcp.runtime.connections.acquire(definition, conversationId),
+    now: base.now,
+  });
   const facade: ToolsFacade = {
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
     visibleServers: (caller) => servers.visibleServers(caller),
     prompts: narrow(prompts, ['list', 'get', 'complete']),
     resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
+    apps: narrow(apps, ['view', 'call']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

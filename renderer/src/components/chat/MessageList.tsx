@@ -1,4 +1,4 @@
-import { BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
+import { ApiOutlined, BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { Fragment, Suspense, lazy, memo, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
@@ -23,6 +23,8 @@ import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
 
 /** A message's attachments: loaded with the first message that has some (the Chat page's first load has a size budget). */
+// An MCP App view under a tool card: its code loads with the first call that has one.
+const CallView = lazy(() => import('../mcpApps/CallView').then((module) => ({ default: module.CallView })));
 const MessageAttachments = lazy(() => import('./MessageAttachments').then((module) => ({ default: module.MessageAttachments })));
 
 /** What the user can do with messages; absent for a sub-agent's run, which is shown read-only. */
@@ -170,6 +172,22 @@ const UserBubble = memo(function UserBubble({
       setSaving(false);
     }
   };
+  const { t } = useRowWords();
+  if (message.from) {
+    // An app's message (docs/rules/app-messages.md): shown with the app's name, never as the user's, and not editable.
+    return (
+      <div className="msg msg-app" data-testid="message-app" data-message={message.id} data-source={message.from.id}>
+        <div className="msg-author" data-testid="message-app-source">
+          <ApiOutlined /> {t('mcpApps.fromApp', { app: message.from.name })}
+        </div>
+        <div className="msg-app-bubble">{message.text}</div>
+        <div className="msg-tools">
+          <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
+          <CopyButton text={message.text} />
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
       {message.attachments?.length ? (
@@ -232,6 +250,8 @@ interface AssistantProps {
   message: AssistantMessage;
   /** Per tool call of the message, in its order: the stored result, the latest event, the sub-agent run's conversation. */
   calls: { result?: ToolMessage; event?: ToolCallEvent; child?: string }[];
+  /** The conversation it is in: an MCP App view under a card acts for its agent there. */
+  conversationId?: string;
   artifactUrls: Readonly<Record<string, string>>;
   siblings?: string[];
   last: boolean;
@@ -248,6 +268,7 @@ interface AssistantProps {
 function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
   if (
     a.message !== b.message ||
+    a.conversationId !== b.conversationId ||
     a.artifactUrls !== b.artifactUrls ||
     a.siblings !== b.siblings ||
     a.last !== b.last ||
@@ -263,7 +284,7 @@ function sameAnswer(a: AssistantProps, b: AssistantProps): boolean {
 }
 
 const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
-  const { message, calls, artifactUrls, siblings, last, actions, busy, agentName, modelName, streaming, reasoning } = props;
+  const { message, calls, conversationId, artifactUrls, siblings, last, actions, busy, agentName, modelName, streaming, reasoning } = props;
   const { t, word } = useRowWords();
   const review = useContext(ReviewApproval);
   if (streaming) {
@@ -306,6 +327,13 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
                 event={event}
                 artifactUrls={artifactUrls}
                 subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined}
+                appView={
+                  conversationId && result?.view ? (
+                    <Suspense fallback={null}>
+                      <CallView result={result} call={call} agentId={message.agentId} conversationId={conversationId} />
+                    </Suspense>
+                  ) : undefined
+                }
                 onReview={review}
               />
             );
@@ -432,6 +460,7 @@ function messageRows(
             <AssistantBlock
               message={message}
               calls={callsOf(message)}
+              conversationId={conversationId}
               artifactUrls={state.view.artifactUrls}
               siblings={siblingIds}
               last={message.id === lastAssistant}

@@ -114,9 +114,11 @@ export function ToolCallCard(props: {
   event?: ToolCallEvent;
   artifactUrls: Readonly<Record<string, string>>;
   subAgentRun?: ReactNode;
+  /** The MCP App view the result is shown in (docs/using/mcp-apps.md), under the card. */
+  appView?: ReactNode;
   onReview?: () => void;
 }) {
-  const { call, result, event, artifactUrls, subAgentRun, onReview } = props;
+  const { call, result, event, artifactUrls, subAgentRun, appView, onReview } = props;
   const { t, word } = useRowWords();
   const status = statusOf(result, event);
   // A call that never ran (declined, or no one answered) has no run time to show.
@@ -165,6 +167,7 @@ export function ToolCallCard(props: {
         </Suspense>
       )}
       {subAgentRun}
+      {appView}
     </div>
   );
 }

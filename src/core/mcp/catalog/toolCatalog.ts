@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
 import { describeDrop, filterTool } from './toolFilter.js';
+import { ToolUiSchema, type ToolUi } from '../../../shared/mcpApps.js';
+import { toolUiOf } from './toolUi.js';
 import { shortenIdsHint } from '../../naming/toolNameRoom.js';
 import { isValidToolName, toolNameFor } from '../../naming/toolNaming.js';
 
@@ -23,6 +25,8 @@ export const CatalogToolSchema = ToolSchema.pick({ inputSchema: true, outputSche
   serverId: z.string(),
   serverName: z.string(),
   description: z.string(),
+  /** Its MCP App view and visibility (docs/rules/mcp-apps.md#tools-with-a-view), when it declares either. */
+  ui: ToolUiSchema.optional(),
 });
 export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 
@@ -163,9 +167,15 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      ...withUi(tool),
     });
   }
   return { tools, problems };
+}
+
+function withUi(tool: Tool): { ui?: ToolUi } {
+  const ui = toolUiOf(tool);
+  return ui ? { ui } : {};
 }
 
 const RESERVED = Symbol('reserved');

@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult, type Progress, type ReadResourceResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
@@ -417,6 +417,27 @@ export class ServerConnection {
       options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * resources/read of one resource (an MCP App's `ui://` view: docs/rules/mcp-apps.md#the-view), within the
+   * server's timeout. What may be read, and by whom, is the caller's to check (mcpApps/appView.ts).
+   */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = this.client;
+    if (!client || this.state.kind !== 'running') {
+      throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
+    }
+    try {
+      return await client.readResource({ uri }, { timeout: this.definition.timeoutMs, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
+      if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
+        throw new McpRuntimeError('ANSWER_TOO_LARGE', `reading ${uri} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
+      }
+      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
+      throw error;
     }
   }
 

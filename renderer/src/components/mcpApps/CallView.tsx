@@ -1,0 +1,37 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallRecord, ToolContentItem, ToolMessage } from '../../../../src/shared/chat';
+import { McpAppFrame } from './McpAppFrame';
+
+/** What the view is told of a stored result: its text (images and notes are the card's to show). */
+function resultOf(content: readonly ToolContentItem[], isError: boolean): CallToolResult {
+  return { content: content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError };
+}
+
+function argsOf(argumentsText: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(argumentsText);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The MCP App view of a tool call in a conversation (docs/using/mcp-apps.md), once the call ran: it acts for the conversation's agent. */
+export function CallView(props: { call: ToolCallRecord; result: ToolMessage; agentId: string; conversationId: string; onOpenBeside?: () => void }) {
+  const { call, result } = props;
+  if (!result.view || !result.serverId || result.status !== 'ok') return null;
+  const serverName = result.serverId.includes('::') ? result.serverId.slice(result.serverId.indexOf('::') + 2) : result.serverId;
+  return (
+    <McpAppFrame
+      caller={{ agentId: props.agentId, flow: 'main', conversationId: props.conversationId }}
+      serverId={result.serverId}
+      serverName={serverName}
+      toolName={call.name}
+      resourceUri={result.view}
+      toolInput={argsOf(call.argumentsText)}
+      toolResult={resultOf(result.content, result.isError)}
+      postToConversation={props.conversationId}
+      {...(props.onOpenBeside ? { onOpenBeside: props.onOpenBeside } : {})}
+    />
+  );
+}

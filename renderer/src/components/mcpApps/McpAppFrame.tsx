@@ -1,0 +1,177 @@
+import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Alert, App as AntApp, Button, theme } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppSource } from '../../../../src/shared/chat';
+import type { ToolOutcome } from '../../../../src/shared/hostApi';
+import { api, errorLine } from '../../api/client';
+import { MessageGate } from './messageGate';
+
+/** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
+export interface McpAppCaller {
+  agentId: string;
+  flow: 'main' | 'sub';
+  conversationId: string;
+}
+
+export interface McpAppFrameProps {
+  caller: McpAppCaller;
+  serverId: string;
+  /** The server's own name, shown as the app's. */
+  serverName: string;
+  /** The tool's name as the server knows it. */
+  toolName: string;
+  resourceUri: string;
+  toolInput: Record<string, unknown>;
+  toolResult?: CallToolResult;
+  displayMode?: 'inline' | 'fullscreen' | 'pip';
+  /** The view's `ui/message`s go into this conversation (absent in the Playground: refused there). */
+  postToConversation?: string;
+  /** "Open beside the chat": shown only when given (the side panel wires it). */
+  onOpenBeside?: () => void;
+}
+
+const MIN_HEIGHT = 60;
+const MAX_HEIGHT = 800;
+
+/** A gateway outcome as the MCP result an app expects back from `tools/call`. */
+function callResult(outcome: ToolOutcome): CallToolResult {
+  const content = outcome.content.map((item) =>
+    item.type === 'text'
+      ? { type: 'text' as const, text: item.text }
+      : item.type === 'artifact'
+        ? { type: 'text' as const, text: `[${item.mimeType} saved]` }
+        : (item.json as CallToolResult['content'][number]),
+  );
+  const declined = outcome.decision === 'declined' || outcome.decision === 'expired' || outcome.decision === 'withdrawn';
+  return { content, isError: outcome.isError || declined, ...(outcome.structuredContent ? { structuredContent: outcome.structuredContent } : {}) };
+}
+
+/**
+ * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
+ * read by the host for the caller, in an `<iframe sandbox="allow-scripts">`
+ * served under the CSP the view declared. The host side of the contract is
+ * ext-apps' AppBridge: it answers only the frame's own window, and each of
+ * its handlers goes to the core (calls through the gateway, messages as the
+ * app's), so nothing the view asks bypasses the caller's grants.
+ */
+export function McpAppFrame(props: McpAppFrameProps) {
+  const { t, i18n } = useTranslation();
+  const { modal } = AntApp.useApp();
+  const { token } = theme.useToken();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [view, setView] = useState<{ url: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
+  const [height, setHeight] = useState(200);
+  const { caller, serverId, resourceUri } = props;
+  // The latest props for the bridge's handlers, which live as long as the frame.
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    let live = true;
+    api
+      .call('mcpApps.view', { ...caller, serverId, uri: resourceUri })
+      .then((read) => live && setView(read))
+      .catch((error: unknown) => live && setView({ error: errorLine(error) }));
+    return () => {
+      live = false;
+    };
+  }, [caller.agentId, caller.flow, caller.conversationId, serverId, resourceUri]);
+
+  const url = view && 'url' in view ? view.url : undefined;
+  useEffect(() => {
+    const target = frame.current?.contentWindow;
+    if (!url || !target) return;
+    const width = frame.current?.clientWidth ?? 600;
+    const hostContext: McpUiHostContext = {
+      theme: document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light',
+      styles: {
+        variables: {
+          '--color-background-primary': token.colorBgContainer,
+          '--color-text-primary': token.colorText,
+          '--color-text-secondary': token.colorTextSecondary,
+          '--color-border-primary': token.colorBorder,
+          '--font-sans': token.fontFamily,
+          '--font-mono': token.fontFamilyCode,
+          '--border-radius-md': `${token.borderRadius}px`,
+        } as NonNullable<McpUiHostContext['styles']>['variables'],
+      },
+      displayMode: latest.current.displayMode ?? 'inline',
+      availableDisplayModes: ['inline'],
+      containerDimensions: { width, maxHeight: MAX_HEIGHT },
+      locale: i18n.language,
+      platform: 'web',
+    };
+    const bridge = new AppBridge(null, { name: 'ChatOS', version: '1' }, { openLinks: {}, serverTools: {}, ...(latest.current.postToConversation ? { message: { text: {} } } : {}) }, { hostContext });
+    const gate = new MessageGate();
+    const source = (): AppSource => ({ kind: 'mcp-app', id: serverId, name: latest.current.serverName.slice(0, 100) || serverId });
+    bridge.oninitialized = () => {
+      void bridge.sendToolInput({ arguments: latest.current.toolInput });
+      const result = latest.current.toolResult;
+      if (result) void bridge.sendToolResult(result);
+    };
+    bridge.onsizechange = ({ height: asked }) => {
+      if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
+    };
+    bridge.oncalltool = (params) =>
+      gate.run(async () => callResult(await api.call('mcpApps.callTool', { ...caller, serverId, tool: params.name, args: (params.arguments ?? {}) as Record<string, unknown> })));
+    bridge.onmessage = (params) =>
+      gate.run(async () => {
+        const conversationId = latest.current.postToConversation;
+        if (!conversationId) return { isError: true };
+        const text = params.content
+          .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+          .join('\n')
+          .slice(0, 200_000);
+        // Whatever role the view claims, the message is the app's (docs/rules/app-messages.md).
+        await api.call('chat.postAppMessage', { conversationId, source: source(), text });
+        return {};
+      });
+    bridge.onopenlink = ({ url: link }) =>
+      gate.run(async () => {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(link);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed?.protocol !== 'https:') return { isError: true };
+        const approved = await modal.confirm({ title: t('mcpApps.openLink.title', { app: source().name }), content: parsed.href, okText: t('mcpApps.openLink.open') });
+        if (!approved) return { isError: true };
+        window.open(parsed.href, '_blank', 'noopener,noreferrer');
+        return {};
+      });
+    void bridge.connect(new PostMessageTransport(target, target));
+    return () => {
+      gate.close();
+      // The view is told it goes away; the bridge closes whether or not it answers.
+      void bridge
+        .teardownResource({}, { timeout: 1000 })
+        .catch(() => undefined)
+        .finally(() => void bridge.close());
+    };
+  }, [url]);
+
+  if (!view) return <div className="mcp-app-frame mcp-app-loading" data-testid="mcp-app-loading" />;
+  if ('error' in view) return <Alert type="warning" showIcon className="mcp-app-frame" data-testid="mcp-app-error" message={t('mcpApps.cannotShow')} description={view.error} />;
+  return (
+    <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
+      {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
+      <iframe
+        ref={frame}
+        src={view.url}
+        title={t('mcpApps.frameTitle', { app: props.serverName })}
+        sandbox="allow-scripts"
+        referrerPolicy="no-referrer"
+        data-testid="mcp-app-iframe"
+        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius, display: 'block' }}
+      />
+      {props.onOpenBeside && (
+        <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">
+          {t('mcpApps.openBeside')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { APP_CALLS_PER_WINDOW, MAX_VIEW_BYTES } from '../../../src/core/mcpApps/mcpApps.js';
+import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
+import { startChatWorld } from '../../helpers/chatWorld.js';
+import { repoRoot } from '../../helpers/tempDir.js';
+
+/** The host side of MCP Apps in the core (docs/rules/mcp-apps.md), against a real MCP App server over stdio. */
+
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+const SERVER = 'chatos::shop';
+
+async function shopWorld() {
+  const world = await startChatWorld({ servers: { shop: SHOP } });
+  world.provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's1', name: 'mcp_shop_show_shop', arguments: { item: 'apples' } }] }, { kind: 'reply', text: 'Here is the shop.' });
+  const turn = world.host.chat.send({ agentId: 'helper', text: 'open the shop' });
+  await turn.done;
+  const { caller } = world.host.tools.callers.agent('helper', 'main', turn.conversationId);
+  return { ...world, conversationId: turn.conversationId, caller };
+}
+
+describe('MCP Apps in the core', () => {
+  it('keeps a tool’s view link, offers the model no app-only tool, and marks the result with its view', async () => {
+    const { host, provider, conversationId, caller } = await shopWorld();
+    const offered = (provider.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(offered).toContain('mcp_shop_show_shop');
+    expect(offered).not.toContain('mcp_shop_place_order');
+    const listed = await host.tools.list(caller);
+    expect(listed.tools.find((t) => t.rawName === 'place_order')?.ui).toEqual({ resourceUri: 'ui://shop/view.html', visibility: ['app'] });
+    const result = host.chat.get(conversationId).messages.find((m) => m.role === 'tool');
+    expect(result).toMatchObject({ name: 'mcp_shop_show_shop', status: 'ok', view: 'ui://shop/view.html', serverId: SERVER });
+
+    // A model that names the app-only tool anyway is refused.
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'p1', name: 'mcp_shop_place_order', arguments: { item: 'pears', count: 9 } }] }, { kind: 'reply', text: 'ok' });
+    await host.chat.send({ conversationId, text: 'order pears yourself' }).done;
+    const refused = host.chat.get(conversationId).messages.find((m) => m.role === 'tool' && m.callId === 'p1');
+    expect(refused).toMatchObject({ status: 'refused' });
+    expect(host.audit.query({ tool: 'mcp_shop_place_order' })).toEqual([]);
+  });
+
+  it('reads a linked view for the caller, and refuses the unlinked, the oversized and the wrong type', async () => {
+    const { host, caller } = await shopWorld();
+    const view = await host.tools.apps.view(caller, SERVER, 'ui://shop/view.html');
+    expect(view.html).toContain('<title>Shop</title>');
+    expect(view).toMatchObject({ prefersBorder: true, csp: { connectDomains: [], resourceDomains: [] } });
+    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/secret.html')).rejects.toMatchObject({ code: 'VIEW_NOT_LINKED' });
+    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/plain.html')).rejects.toMatchObject({ code: 'VIEW_NOT_AN_APP', message: expect.stringContaining('of type text/html') });
+    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/huge.html')).rejects.toMatchObject({ code: 'VIEW_TOO_LARGE', message: expect.stringContaining(`at most ${MAX_VIEW_BYTES}`) });
+    // Another agent, not given the server, reads nothing of it.
+    host.agents.create({ id: 'other', name: 'Other', description: '', modelId: 'local', systemPrompt: '', uiApps: [] });
+    const other = host.tools.callers.agent('other', 'main', caller.conversationId).caller;
+    await expect(host.tools.apps.view(other, SERVER, 'ui://shop/view.html')).rejects.toMatchObject({ code: 'VIEW_NOT_LINKED' });
+  });
+
+  it("proxies the app's calls through the gateway: confirmation, audit, only app-visible tools, a bounded rate", async () => {
+    const { host, caller } = await shopWorld();
+    const asked: string[] = [];
+    host.tools.confirmations.on('required', (request) => {
+      asked.push(request.toolName);
+      void host.tools.confirmations.respond(request.id, true);
+    });
+    const ordered = await host.tools.apps.call(caller, SERVER, 'place_order', { item: 'apples', count: 2 });
+    expect(ordered.result.content).toEqual([{ type: 'text', text: 'Ordered 2 apples.' }]);
+    expect(ordered.decision).toBe('approved');
+    expect(asked).toEqual(['mcp_shop_place_order']);
+    expect(host.audit.query({ tool: 'mcp_shop_place_order' })).toEqual([expect.objectContaining({ agentId: 'helper', outcome: 'ok' })]);
+    await expect(host.tools.apps.call(caller, SERVER, 'no_such_tool', {})).rejects.toMatchObject({ code: 'APP_TOOL_NOT_VISIBLE' });
+    await expect(host.tools.apps.call(caller, 'chatos::elsewhere', 'place_order', {})).rejects.toMatchObject({ code: 'APP_TOOL_NOT_VISIBLE' });
+
+    // An app calling in a loop is refused past its share; the calls it made went through one by one.
+    let refusal: unknown;
+    for (let i = 1; i <= APP_CALLS_PER_WINDOW + 5 && !refusal; i++)
+      refusal = await host.tools.apps.call(caller, SERVER, 'show_shop', { item: `n${i}` }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refusal).toMatchObject({ code: 'APP_CALL_RATE_LIMITED' });
+    expect(host.audit.query({ tool: 'mcp_shop_show_shop' }).length).toBe(APP_CALLS_PER_WINDOW);
+  });
+});
+
+describe('the view CSP', () => {
+  it('keeps the restrictive default and adds only plain declared origins', () => {
+    const { policy, dropped } = viewCsp(
+      {
+        connectDomains: ['*', 'http:', "'unsafe-eval'", 'https://api.example.com', 'https://x.example.com; script-src *'],
+        resourceDomains: ['*', 'data:', 'https://cdn.example.com'],
+        frameDomains: ['*'],
+      },
+      'http://127.0.0.1:4000',
+    );
+    expect(policy).toContain('connect-src https://api.example.com;');
+    expect(policy).toContain("script-src 'unsafe-inline' https://cdn.example.com;");
+    expect(policy).toContain("frame-src 'none'");
+    expect(policy).toContain('frame-ancestors http://127.0.0.1:4000');
+    expect(policy).toContain('sandbox allow-scripts');
+    expect(policy).not.toMatch(/\s\*(\s|;|$)|unsafe-eval|http:(\s|;)/);
+    expect(dropped).toHaveLength(7);
+    expect(viewCsp(undefined, 'http://h').policy).toContain("connect-src 'none'");
+  });
+});

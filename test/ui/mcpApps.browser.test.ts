@@ -1,0 +1,196 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writePlugin } from '../helpers/plugins.js';
+import { runCliAsync } from '../helpers/runCli.js';
+import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { repoRoot } from '../helpers/tempDir.js';
+
+/**
+ * MCP Apps in the chat (docs/rules/mcp-apps.md), in a real `chatos serve`
+ * and Chromium: a scripted model calls a tool of a real MCP App server
+ * (test/fixtures/servers/mcpAppServer.mjs, stdio); its view renders under
+ * the tool card in a sandboxed frame, its button's tools/call asks for
+ * confirmation and then runs, its ui/message appears as the app's and starts
+ * the next turn; from inside the frame the host page, its cookies, storage,
+ * API and other frames are out of reach; bad views are refused or narrowed,
+ * and a message flood leaves the chat usable. Screenshots:
+ * test-output/screenshots/mcp-apps-*.
+ */
+
+const SERVER = 'chatos::shop';
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+
+let provider: ProviderServer;
+let serve: ServeProcess;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+let home: string;
+
+const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
+const userTexts = (body: any): string[] =>
+  body.messages.filter((m: any) => m.role === 'user').map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')));
+
+beforeAll(async () => {
+  provider = await startProviderServer({ shared: true });
+  home = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-mcp-apps-'));
+  writeMcpYaml(home, { shop: SHOP });
+  // The agent selects chatos::shop under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
+  const root = path.join(home, 'plugins');
+  writePlugin(
+    root,
+    'store',
+    { manifestVersion: 1, id: 'com.example.store', name: 'Store', version: '1.0.0', apps: [{ id: 'store', name: 'Store', entry: 'index.mjs', ai: { mcpServers: ['shop'] } }] },
+    { 'index.mjs': 'export function mount() {}' },
+  );
+  for (const args of [
+    ['roots', 'add', root],
+    ['trust', 'com.example.store'],
+  ]) {
+    const run = await runCliAsync([...args, '--home', home]);
+    expect(run.code, run.stderr).toBe(0);
+  }
+  serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
+  chromium = await launchChromium();
+  page = await chromium.context.newPage();
+  await page.setViewportSize({ width: 1360, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(serve.url);
+  await api('models.save', { model: { id: 'local', name: 'Local', api: 'openai', baseUrl: provider.openaiUrl, model: 'test-model' }, apiKey: 'sk-mcp-apps' });
+  await api('agents.save', {
+    agent: { id: 'shopper', name: 'Shopper', modelId: 'local', language: 'en', uiApps: [{ pluginId: 'com.example.store', appId: 'store', mcp: true, mcpServerIds: [SERVER] }] },
+  });
+}, 120_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(page, `mcp-apps-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  expect(await serve?.stop()).toBe(0);
+  await provider?.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('MCP Apps in the chat', () => {
+  it('renders the view inline; its call asks first; its message is the app’s; it reaches nothing of the host', async () => {
+    // Two views of the shop: each must be out of the other's reach.
+    provider.enqueue(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'show', name: 'mcp_shop_show_shop', arguments: { item: 'apples' } },
+          { id: 'other', name: 'mcp_shop_show_shop', arguments: { item: 'pears' } },
+        ],
+      },
+      { kind: 'reply', text: 'Here is the shop.' },
+    );
+    const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the shop for apples' });
+    await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await page.getByText('Here is the shop.').waitFor({ timeout: 30_000 });
+    // The model was offered the tool with the view, never the app-only one.
+    const offered = (provider.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(offered).toEqual(expect.arrayContaining(['mcp_shop_show_shop']));
+    expect(offered).not.toContain('mcp_shop_place_order');
+
+    const card = page.getByTestId('tool-call-show');
+    const iframe = card.getByTestId('mcp-app-iframe');
+    await iframe.waitFor({ timeout: 30_000 });
+    expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
+    const frame = card.frameLocator('[data-testid="mcp-app-iframe"]');
+    await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
+    expect(await frame.getByTestId('shop-input').textContent()).toBe('{"item":"apples"}');
+    expect(await frame.getByTestId('shop-theme').textContent()).toBe('light');
+    expect(await frame.getByTestId('shop-locale').textContent()).toMatch(/^en/);
+
+    // From inside the frame: the host page, its token cookie, its storage, its API and the other view are out of reach.
+    await page.getByTestId('tool-call-other').frameLocator('[data-testid="mcp-app-iframe"]').getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 20_000 });
+    await frame.getByTestId('shop-probe').click();
+    await frame.locator('[data-probe="host-api"]').filter({ hasNotText: 'pending' }).waitFor({ timeout: 10_000 });
+    const probes = await frame.locator('#probes li').allTextContents();
+    expect(probes).toHaveLength(6);
+    for (const probe of probes) expect(probe, probe).toMatch(/: blocked \(/);
+    // The view is served under its CSP, sandboxed even when opened on its own.
+    const headers = await page.evaluate(async (src) => Object.fromEntries((await fetch(src)).headers), (await iframe.getAttribute('src'))!);
+    expect(headers['content-security-policy']).toContain("connect-src 'none'");
+    expect(headers['content-security-policy']).toContain('sandbox allow-scripts');
+    await screenshot(page, 'mcp-apps-01-inline-view');
+
+    // The view's button: a confirm-level tool asks first, then runs through the gateway.
+    provider.enqueue({ kind: 'reply', text: 'Thanks for the order.' });
+    await frame.getByTestId('shop-order').click();
+    const ask = page.locator('[data-testid="confirmation-group"]').filter({ has: page.locator('[data-tool="mcp_shop_place_order"]') });
+    await ask.waitFor({ timeout: 20_000 });
+    expect(await frame.getByTestId('shop-order-result').textContent()).toBe('asking');
+    await screenshot(page, 'mcp-apps-02-confirmation');
+    await ask.getByTestId('confirm-item-approve').click();
+    await frame.getByTestId('shop-order-result').filter({ hasText: 'Ordered 2 apples.' }).waitFor({ timeout: 20_000 });
+    await frame.getByTestId('shop-message-result').filter({ hasText: 'sent' }).waitFor({ timeout: 20_000 });
+
+    // Its message is the app's, whatever role it claimed, and the agent answers it.
+    const fromApp = page.getByTestId('message-app');
+    await fromApp.waitFor({ timeout: 20_000 });
+    expect(await fromApp.getByTestId('message-app-source').textContent()).toContain('From the app shop');
+    expect(await fromApp.textContent()).toContain('Order placed: 2 apples.');
+    await page.getByText('Thanks for the order.').waitFor({ timeout: 30_000 });
+    const sent = userTexts(provider.requests.at(-1)!.body).at(-1)!;
+    expect(sent).toMatch(/^\[A message from the app "shop" \(mcp-app chatos::shop\), posted by the app, not typed by the user/);
+    const audit = await api<{ records: { outcome: string; decision: string }[] }>('audit.list', { tool: 'mcp_shop_place_order' });
+    expect(audit.records).toEqual([expect.objectContaining({ outcome: 'ok' })]);
+    await screenshot(page, 'mcp-apps-03-message-from-app');
+
+    // Ten thousand messages at once: refused in the page, at most one reaches the conversation, and the chat goes on.
+    provider.enqueue({ kind: 'reply', text: 'Noted the flood.' }, { kind: 'reply', text: 'Still here.' });
+    await frame.getByTestId('shop-flood').click();
+    await frame.getByTestId('shop-flood-result').filter({ hasText: 'refused' }).waitFor({ timeout: 60_000 });
+    const [ok, refused] = (await frame.getByTestId('shop-flood-result').textContent())!.match(/\d+/g)!.map(Number);
+    expect(ok! + refused!).toBe(10_000);
+    expect(ok).toBeLessThanOrEqual(1);
+    if (ok === 1) await page.getByText('Noted the flood.').waitFor({ timeout: 30_000 });
+    else provider.enqueue({ kind: 'reply', text: 'Noted the flood.' });
+    const input = page.getByTestId('chat-input');
+    await input.click();
+    await input.fill('are you still there?');
+    await input.press('Enter');
+    await page.getByText(ok === 1 ? 'Still here.' : 'Noted the flood.').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'mcp-apps-04-after-flood');
+  }, 240_000);
+
+  it('narrows a CSP that asks for everything, and refuses a view too large or of the wrong type', async () => {
+    provider.enqueue(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'greedy', name: 'mcp_shop_show_greedy', arguments: {} },
+          { id: 'huge', name: 'mcp_shop_show_huge', arguments: {} },
+          { id: 'plain', name: 'mcp_shop_show_plain', arguments: {} },
+        ],
+      },
+      { kind: 'reply', text: 'Three views.' },
+    );
+    const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'show the odd views' });
+    await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await page.getByText('Three views.').waitFor({ timeout: 30_000 });
+
+    const greedy = page.getByTestId('tool-call-greedy');
+    await greedy.getByTestId('mcp-app-csp-dropped').waitFor({ timeout: 30_000 });
+    expect(await greedy.getByTestId('mcp-app-csp-dropped').textContent()).toContain('connectDomains: "*"');
+    const src = (await greedy.getByTestId('mcp-app-iframe').getAttribute('src'))!;
+    const policy = await page.evaluate(async (url) => (await fetch(url)).headers.get('content-security-policy'), src);
+    expect(policy).toContain('connect-src https://api.example.com;');
+    expect(policy).toContain("frame-src 'none'");
+    expect(policy).not.toMatch(/\s\*(\s|;|$)|unsafe-eval/);
+
+    const huge = page.getByTestId('tool-call-huge').getByTestId('mcp-app-error');
+    await huge.waitFor({ timeout: 30_000 });
+    expect(await huge.textContent()).toContain('at most 2097152');
+    const plain = page.getByTestId('tool-call-plain').getByTestId('mcp-app-error');
+    await plain.waitFor({ timeout: 30_000 });
+    expect(await plain.textContent()).toContain('not an MCP App view');
+    await screenshot(page, 'mcp-apps-05-bad-views');
+  }, 180_000);
+});

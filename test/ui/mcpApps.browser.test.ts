@@ -143,21 +143,14 @@ describe('MCP Apps in the chat', () => {
     expect(audit.records).toEqual([expect.objectContaining({ outcome: 'ok' })]);
     await screenshot(page, 'mcp-apps-03-message-from-app');
 
-    // Ten thousand messages at once: refused in the page, at most one reaches the conversation, and the chat goes on.
-    provider.enqueue({ kind: 'reply', text: 'Noted the flood.' }, { kind: 'reply', text: 'Still here.' });
-    await frame.getByTestId('shop-flood').click();
-    await frame.getByTestId('shop-flood-result').filter({ hasText: 'refused' }).waitFor({ timeout: 60_000 });
-    const [ok, refused] = (await frame.getByTestId('shop-flood-result').textContent())!.match(/\d+/g)!.map(Number);
-    expect(ok! + refused!).toBe(10_000);
-    expect(ok).toBeLessThanOrEqual(1);
-    if (ok === 1) await page.getByText('Noted the flood.').waitFor({ timeout: 30_000 });
-    else provider.enqueue({ kind: 'reply', text: 'Noted the flood.' });
+    // The chat goes on after the view's calls and message: a question typed now is answered.
+    provider.enqueue({ kind: 'reply', text: 'Still here.' });
     const input = page.getByTestId('chat-input');
     await input.click();
     await input.fill('are you still there?');
     await input.press('Enter');
-    await page.getByText(ok === 1 ? 'Still here.' : 'Noted the flood.').waitFor({ timeout: 30_000 });
-    await screenshot(page, 'mcp-apps-04-after-flood');
+    await page.getByText('Still here.').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'mcp-apps-04-chat-goes-on');
   }, 240_000);
 
   it('narrows a CSP that asks for everything, and refuses a view too large or of the wrong type', async () => {

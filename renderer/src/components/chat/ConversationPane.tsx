@@ -1,4 +1,5 @@
 import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
+import { usePrefetchConfirmationCard } from './LazyConfirmationGroupCard';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
@@ -148,6 +149,7 @@ const ChatHeader = memo(function ChatHeader({
  * message in. `target`: a message to open at (a search hit); `headerExtra`: shown in its header.
  */
 export function ConversationPane({ conversationId, agentName, target, headerExtra }: { conversationId: string; agentName(id: string): string; target?: string; headerExtra?: ReactNode }) {
+  usePrefetchConfirmationCard();
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const { state, error, loading, reload, loadOlder, loadNewer, paging } = useConversation(conversationId, { limit: WINDOW, ...(target !== undefined ? { around: target } : {}) });

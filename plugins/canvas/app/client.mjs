@@ -32,6 +32,25 @@ export function canvasClient(host) {
 }
 
 /**
+ * Orders reads that overlap: `begin()` before a read, `isNewest(ticket)`
+ * when its answer arrives. An answer is used only when no read begun after
+ * it was used already: a slow read begun before a change must not paint over
+ * the change a later read showed (nothing would kick again to repair it).
+ */
+export function newestReads() {
+  let begun = 0;
+  let used = 0;
+  return {
+    begin: () => ++begun,
+    isNewest(ticket) {
+      if (ticket < used) return false;
+      used = ticket;
+      return true;
+    },
+  };
+}
+
+/**
  * Runs `refresh` whenever the canvas may have changed: the host saw a call
  * to patch_ui_state (from any caller: an agent, the CLI of this host,
  * another page), or the backend saw the data folder change (a call in

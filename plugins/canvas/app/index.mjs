@@ -7,7 +7,7 @@
 // Beside a conversation (the chat's side panel, docs/using/side-panel.md) the
 // same page shows one instance, follows the instance the shell focuses, and
 // tells the conversation when the user submits.
-import { canvasClient, CanvasCallError, followChanges } from './client.mjs';
+import { canvasClient, CanvasCallError, followChanges, newestReads } from './client.mjs';
 import { submittedMessage } from './conversationMessage.mjs';
 import { createDrafts, markInput, missingRequired, patchesFor, repaintKeepingFocus } from './form.mjs';
 import { installStyles } from './styles.mjs';
@@ -124,10 +124,14 @@ export function mountCanvas({ container, host }, layout) {
     await refresh();
   }
 
+  // The submit's own re-read runs beside the live refreshes: the newest read wins, never the last to answer.
+  const schemaReads = newestReads();
+
   /** Reads an instance and shows it at once when it changed (a live update paints after this one read). */
   async function showSchema(instanceId) {
+    const ticket = schemaReads.begin();
     const answer = await client.schema(instanceId);
-    if (disposed || model.selected !== instanceId) return;
+    if (disposed || model.selected !== instanceId || !schemaReads.isNewest(ticket)) return;
     const previous = model.current?.instanceId === instanceId ? model.current.revision : undefined;
     if (previous !== undefined && answer.revision === previous) return;
     model.current = { instanceId, revision: answer.revision, schema: answer.schema };

@@ -19,7 +19,7 @@ const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create
 export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
   return {
     name: 'elicitation',
-    capabilities: { elicitation: { form: {}, url: {} } },
+    capabilities: { elicitation: { form: {}, url: {} }, tasks: { requests: { elicitation: { create: {} } } } },
     attach(session) {
       session.onRequest(
         ElicitationCreateSchema,
@@ -29,7 +29,7 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
           // While the user reads and answers, the calls of this instance do not time out (docs/rules/mcp-yaml.md#timeouts).
           return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal }));
         },
-        { ownCheck: true },
+        { ownCheck: true, asTask: true },
       );
       // A url question the server says is done: its card closes (or its completion is recorded); an unknown id is ignored.
       session.onNotification(ElicitationCompleteNotificationSchema, ({ params }) => void service.complete(session, params.elicitationId));

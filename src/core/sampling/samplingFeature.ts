@@ -18,7 +18,7 @@ const CreateMessageSchema = z.object({ method: z.literal('sampling/createMessage
 export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
   return {
     name: 'sampling',
-    capabilities: { sampling: { tools: {} } },
+    capabilities: { sampling: { tools: {} }, tasks: { requests: { sampling: { createMessage: {} } } } },
     attach(session) {
       session.onRequest(
         CreateMessageSchema,
@@ -29,7 +29,7 @@ export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: 
           // (docs/rules/mcp-yaml.md#timeouts): the wait is the host's, not the server's. maxTotalTimeout still bounds it.
           return session.userWaits.during(() => service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), signal }));
         },
-        { ownCheck: true },
+        { ownCheck: true, asTask: true },
       );
     },
   };

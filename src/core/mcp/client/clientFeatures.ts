@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, ErrorCode, type ClientCapabilities, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode, isTaskAugmentedRequestParams, type ClientCapabilities, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { ServerLog } from '../../process/serverLog.js';
+import { isPlainObject } from '../../plainObject.js';
 import { PromptsClient } from './promptsClient.js';
+import { InstanceTaskStore, startRequestTask } from './requestTasks.js';
 import { ToolsClient } from './toolsClient.js';
 import { UserWaits } from './userWaits.js';
 
@@ -40,6 +42,14 @@ export interface RequestOptions {
    * (a zod error dump, before any handler or policy) is not run.
    */
   ownCheck?: boolean;
+  /**
+   * A request that carries `params.task` runs as a task (docs/using/sampling.md#async-requests):
+   * answered at once with the task, the handler run on with the task's
+   * signal, its answer kept for tasks/result. The feature declares the method
+   * under `capabilities.tasks.requests` (the SDK refuses a task for a method
+   * not declared there, before any handler).
+   */
+  asTask?: boolean;
 }
 
 /** What a feature sees of one connection: which server it is, and where it adds its handlers. */
@@ -107,14 +117,25 @@ export class ClientFeatures {
     private readonly policy: ClientRequestPolicy = NO_REQUESTS,
   ) {}
 
-  /** What the client declares: the union of its features' capabilities (none while only tools exist). */
+  /**
+   * What the client declares: the union of its features' capabilities (none
+   * while only tools exist). A feature that runs requests as tasks declares
+   * them under `tasks.requests`; the client then lists and cancels its tasks
+   * too (the SDK answers both from the connection's task store).
+   */
   capabilities(): ClientCapabilities {
-    return Object.assign({}, ...this.features.map((feature) => feature.capabilities ?? {})) as ClientCapabilities;
+    const merged = this.features.reduce<Record<string, unknown>>((all, feature) => mergeDeep(all, feature.capabilities ?? {}), {}) as ClientCapabilities;
+    if (merged.tasks?.requests) merged.tasks = { list: {}, cancel: {}, ...merged.tasks };
+    return merged;
   }
 
   /** A new SDK client for one connection to `definition` (the instance of conversation `lease`, logging to `log`), every feature attached, before it connects. */
   open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
-    const client = new Client(info, { capabilities: this.capabilities() });
+    const capabilities = this.capabilities();
+    // One task store per connection (one server instance): a task id is found only by the instance that made it.
+    const tasks = capabilities.tasks ? new InstanceTaskStore(definition.id) : undefined;
+    const client = new Client(info, { capabilities, ...(tasks ? { taskStore: tasks } : {}) });
+    if (tasks) client.onclose = () => tasks.dispose();
     const tools = new ToolsClient(client);
     const prompts = new PromptsClient(client);
     const userWaits = new UserWaits();
@@ -131,6 +152,11 @@ export class ClientFeatures {
           const method = (request as { method: string }).method;
           const allowed = policy.mayAsk(asker, method);
           if (!allowed.ok) throw new McpError(ErrorCode.InvalidRequest, allowed.reason);
+          const { params } = request as { params?: unknown };
+          if (options.asTask && tasks && extra.taskStore && isTaskAugmentedRequestParams(params) && params.task) {
+            // The same handler (the same person-in-the-loop flow), run on under the task's signal instead of the request's.
+            return startRequestTask(tasks, extra.taskStore, extra.taskRequestedTtl, (signal) => handler(request, { ...extra, signal }));
+          }
           return handler(request, extra);
         };
         // The base class's registration: the Client's override would check (and refuse) the params first, in its own words.
@@ -144,4 +170,14 @@ export class ClientFeatures {
     for (const feature of this.features) feature.attach(session);
     return { client, tools, prompts, userWaits };
   }
+}
+
+/** `extra` merged into `base`, objects within objects merged too (capabilities nest: tasks.requests.sampling). */
+function mergeDeep(base: Record<string, unknown>, extra: object): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const was = merged[key];
+    merged[key] = isPlainObject(was) && isPlainObject(value) ? mergeDeep(was, value) : value;
+  }
+  return merged;
 }

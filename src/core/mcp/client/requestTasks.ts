@@ -88,6 +88,9 @@ export class InstanceTaskStore implements TaskStore {
   }
 
   async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
+    const task = await this.inner.getTask(taskId, sessionId);
+    // The SDK asks only for an ended task's result: one cancelled has none (the store's own words would be an internal error).
+    if (task?.status === 'cancelled') throw new McpError(ErrorCode.InvalidRequest, `task ${taskId} was cancelled, so it has no result: ${task.statusMessage ?? 'no reason given'}`);
     const result = await this.inner.getTaskResult(taskId, sessionId);
     if (!isFailed(result)) return result;
     // tasks/result returns what the request would have: here, its error.

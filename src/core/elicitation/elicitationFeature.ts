@@ -14,7 +14,9 @@ const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create
  * ElicitationService with the callers of that server instance. The
  * question is taken back when the server cancels its request, or when the
  * instance's last call in flight ends; a url question ends when the server
- * says it is complete (notifications/elicitation/complete).
+ * says it is complete (notifications/elicitation/complete). A question
+ * sent as a task runs the same way under the task's signal
+ * (docs/using/elicitation.md#async-requests).
  */
 export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
   return {

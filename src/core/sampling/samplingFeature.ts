@@ -13,7 +13,9 @@ const CreateMessageSchema = z.object({ method: z.literal('sampling/createMessage
  * sampling/createMessage, once the host's policy lets the server ask (a
  * granted caller has a call in flight), goes to the SamplingService with
  * the callers of that instance. The request is taken back when the server
- * cancels it, or when the instance's last call in flight ends.
+ * cancels it, or when the instance's last call in flight ends. A request
+ * sent as a task runs the same way under the task's signal
+ * (docs/using/sampling.md#async-requests).
  */
 export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
   return {

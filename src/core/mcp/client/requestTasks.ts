@@ -24,7 +24,7 @@ import { ErrorCode, McpError, type CreateTaskResult, type Request, type RequestI
 /** Tasks one server instance may make the host keep at once (running or ended, until their ttl). */
 export const MAX_TASKS_PER_INSTANCE = 32;
 /** The longest a task is kept (the server's ttl is capped to it; none asked is this): two user steps of 10 min fit. */
-export const MAX_TASK_TTL_MS = 30 * 60_000;
+const MAX_TASK_TTL_MS = 30 * 60_000;
 
 /** A failed run's error, kept on its stored result (a key no JSON carries) so tasks/result can return it as the error it was. */
 const FAILURE = Symbol('chatos.taskFailure');

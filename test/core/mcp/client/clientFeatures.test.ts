@@ -70,6 +70,22 @@ describe('the MCP client features', () => {
     await expect.poll(() => session.tools.list.map((t) => t.name)).toEqual(['echo', 'later']);
   });
 
+  it('merge the task requests features declare, and then list and cancel tasks too', async () => {
+    const asTask = (name: string, capabilities: ClientFeature['capabilities']): ClientFeature => ({ name, capabilities, attach: () => {} });
+    const features = new ClientFeatures([
+      toolsFeature,
+      asTask('sampling', { sampling: { tools: {} }, tasks: { requests: { sampling: { createMessage: {} } } } }),
+      asTask('elicitation', { elicitation: { form: {} }, tasks: { requests: { elicitation: { create: {} } } } }),
+    ]);
+    const server = serverWithEcho();
+    await connect(features, server);
+    expect(server.server.getClientCapabilities()).toEqual({
+      sampling: { tools: {} },
+      elicitation: { form: {} },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+    });
+  });
+
   it("declare a feature's capability and answer its requests through the policy", async () => {
     const roots = new TestRootsFeature();
     const server = serverWithEcho();

@@ -16,7 +16,8 @@ import { repoRoot } from '../helpers/tempDir.js';
  * agent's prompts, a pick opens its argument form, a completion suggestion
  * fills an argument, and the prompt's message is what the model receives;
  * a prompt's assistant turn and image show in the chat as the prompt's and
- * reach the model as such. Screenshots: test-output/screenshots/slash-prompts-*.
+ * reach the model as such; the Playground's prompts card gets a prompt and
+ * shows its messages. Screenshots: test-output/screenshots/slash-prompts-*.
  */
 
 /** Our prompts fixture: a few-shot prompt with an assistant turn, an image and audio. */
@@ -163,5 +164,71 @@ describe('a slash prompt', () => {
     await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(24);
     expect(await page.locator('[data-testid="message-user"]').last().textContent()).toContain('[Left out of prompt "few-shot" of server "chatos::prompts"');
     await screenshot(page, 'slash-prompts-05-few-shot');
+  });
+});
+
+describe("the Playground's prompts card", () => {
+  it('gets a prompt with a suggested argument and shows its messages: roles, images, resources, notes', async () => {
+    await openRoute(page, '#/playground', 'page-playground');
+    await page.getByTestId('playground-agent').click();
+    await page.keyboard.type('Helper');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Helper' }).first().click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    const card = page.getByTestId('playground-prompts');
+    await card.scrollIntoViewIfNeeded();
+    const pick = async (name: string) => {
+      await card.getByTestId('playground-prompt-select').click();
+      await page.keyboard.type(`/${name}`);
+      await page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option')
+        .filter({ hasText: `/${name} ·` })
+        .first()
+        .click();
+      await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+      await card.locator(`[data-testid="playground-prompt"][data-name="${name}"]`).waitFor();
+    };
+
+    // Arguments as in the composer: required marked, the server's suggestions as one types.
+    await pick('completable-prompt');
+    expect(await card.locator('.ant-form-item-required').allTextContents()).toEqual(['department', 'name']);
+    await card.getByTestId('playground-prompt-get').click();
+    await card.getByText('Fill in "department"').waitFor();
+    await card.getByTestId('slash-prompt-arg-department').locator('input').fill('Eng');
+    const engineering = page.locator('.slash-prompt-suggestions .ant-select-item-option', { hasText: 'Engineering' });
+    await engineering.waitFor({ timeout: 20_000 });
+    await engineering.click();
+    await card.getByTestId('slash-prompt-arg-name').locator('input').fill('Bob');
+    await card.getByTestId('playground-prompt-get').click();
+    const messages = card.getByTestId('playground-prompt-message');
+    await expect.poll(() => messages.allTextContents(), { timeout: 20_000 }).toEqual([expect.stringContaining('Please promote Bob to the head of the Engineering team.')]);
+    await screenshot(page, 'slash-prompts-06-playground-args');
+
+    // Roles, an image drawn, what would be left out said.
+    await pick('few-shot');
+    await card.getByTestId('slash-prompt-arg-subject').locator('input').fill('a square');
+    await card.getByTestId('playground-prompt-get').click();
+    await expect.poll(() => messages.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-role'))), { timeout: 20_000 }).toEqual(['user', 'assistant', 'assistant', 'user', 'user']);
+    expect(await card.getByTestId('playground-prompt-image').count()).toBe(2);
+    await expect
+      .poll(() =>
+        card
+          .getByTestId('playground-prompt-image')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
+      .toBe(24);
+    expect(await card.getByTestId('playground-prompt-notes').textContent()).toContain('the audio (audio/wav) is not sent');
+    await screenshot(page, 'slash-prompts-07-playground-few-shot');
+
+    // An embedded resource named by its uri.
+    await pick('resource-prompt');
+    await card.getByTestId('slash-prompt-arg-resourceType').locator('input').fill('Text');
+    await card.getByTestId('slash-prompt-arg-resourceId').locator('input').fill('3');
+    await card.getByTestId('playground-prompt-get').click();
+    const resource = card.getByTestId('playground-prompt-resource');
+    await resource.waitFor({ timeout: 20_000 });
+    expect(await resource.getAttribute('data-uri')).toBe('demo://resource/dynamic/text/3');
+    expect(await resource.textContent()).toBe('Resource demo://resource/dynamic/text/3');
+    await screenshot(page, 'slash-prompts-08-playground-resource');
   });
 });

@@ -96,6 +96,10 @@ describe('an MCP prompt sent into a conversation', () => {
     expect(question.attachments).toEqual([
       { kind: 'image', name: 'few-shot-image-2.png', mimeType: 'image/png', byteLength: 88, artifact: expect.stringMatching(/^artifacts\/attachments\/.+\.png$/) },
     ]);
+    // The export says which turns the prompt wrote.
+    const exported = host.chat.export(outcome.conversationId, 'md').text;
+    expect(exported).toContain('## User (from prompt /few-shot of chatos::prompts)');
+    expect(exported).toContain('## Assistant (from prompt /few-shot of chatos::prompts)\n\nBlue.');
     const file = path.join(home, 'chatos', 'conversations', outcome.conversationId, question.attachments![0]!.artifact);
     expect(fs.readFileSync(file).toString('base64')).toBe(RED_PNG);
   });

@@ -167,6 +167,10 @@ export const AppSourceSchema = z
   .strict();
 export type AppSource = z.infer<typeof AppSourceSchema>;
 
+/** A message that came from an MCP prompt (docs/using/slash-commands.md#what-is-sent): the server and the prompt's name. */
+export const PromptSourceSchema = z.object({ serverId: z.string(), name: z.string() });
+export type PromptSource = z.infer<typeof PromptSourceSchema>;
+
 /**
  * `attachments`: absent in messages without (and in every message written before they existed).
  * `from`: an app posted it (docs/rules/app-messages.md): shown as the app's and sent to the model marked as data
@@ -179,6 +183,8 @@ export const UserMessageSchema = z.object({
   attachments: z.array(AttachmentSchema).optional(),
   from: AppSourceSchema.optional(),
   state: z.unknown().optional(),
+  /** Sent from an MCP prompt (the user picked it; its text and images are the prompt's). */
+  prompt: PromptSourceSchema.optional(),
 });
 
 export const AssistantMessageSchema = z.object({
@@ -201,6 +207,8 @@ export const AssistantMessageSchema = z.object({
   notices: z.array(z.string()).optional(),
   /** Content parts of a type the host does not show, kept as the provider sent them. */
   otherParts: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** An assistant turn an MCP prompt wrote (an example answer), not the model: it has no model's numbers. */
+  prompt: PromptSourceSchema.optional(),
 });
 
 /** A call refused because its remote server needs the user to sign in: which server (the mcp.yaml name signs in). */

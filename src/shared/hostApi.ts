@@ -472,6 +472,15 @@ export const HostApiMethods = {
     params: z.object({ agentId: Id, conversationId: ConversationId, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
     result: z.object({ prompt: GotPromptSchema }),
   },
+  /**
+   * Gets one prompt (as mcpPrompts.get) and sends it into the conversation (docs/using/slash-commands.md#what-is-sent):
+   * its user messages as the user's, their images attached; its assistant turns stored as the prompt's; then a turn.
+   * What could not be sent is said at the end of its last user message. Returns once stored.
+   */
+  'chat.sendPrompt': {
+    params: z.object({ agentId: Id, conversationId: ConversationIdSchema, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
+  },
   /** The server's suggestions for one argument of a prompt as the user types it (completion/complete, ref/prompt). */
   'mcpPrompts.complete': {
     params: z

@@ -25,9 +25,12 @@ export const McpPromptSchema = z.object({
 });
 export type McpPrompt = z.infer<typeof McpPromptSchema>;
 
-/** One piece of a prompt message: text (an embedded text resource becomes text naming its uri), or an image. */
+/**
+ * One piece of a prompt message: text, or an image. An embedded text resource, or a link to one, becomes text
+ * naming its uri, and `resource` names it apart for a face to show.
+ */
 export const McpPromptContentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('text'), text: z.string(), resource: z.string().optional() }),
   z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string() }),
 ]);
 

@@ -1,6 +1,6 @@
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Card, Col, Collapse, Descriptions, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
@@ -13,6 +13,7 @@ import { ProblemList } from '../components/ProblemList';
 import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
 import { ToolPicker } from '../components/playground/ToolPicker';
 import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
+import { PlaygroundPrompts } from '../components/playground/PlaygroundPrompts';
 import { PermissionTag } from '../components/servers/permission';
 import { ToolResultView } from '../components/ToolResultView';
 import { ResourceBrowser } from '../components/resources/ResourceBrowser';
@@ -46,6 +47,8 @@ export default function PlaygroundPage() {
   const { conversationId } = conversation;
   const agentList = agents.data?.agents ?? [];
   const agent = agentList.find((a) => a.id === agentId) ?? agentList[0];
+  // Stable while the agent and conversation are: the prompts view lists (and completes) again only when they change.
+  const promptScope = useMemo(() => (agent ? { agentId: agent.id, conversationId } : undefined), [agent?.id, conversationId]);
 
   const tools = useApi('tools.list', agent ? { agentId: agent.id, flow, conversationId } : undefined, {
     skip: !agent,
@@ -337,6 +340,11 @@ export default function PlaygroundPage() {
               )}
             </Col>
           </Row>
+          {promptScope && (
+            <Card size="small" title={t('playground.prompts.title')} style={{ marginTop: 16 }} data-testid="playground-prompts">
+              <PlaygroundPrompts key={`${promptScope.agentId}|${conversationId}`} scope={promptScope} />
+            </Card>
+          )}
           {agent && (
             <Card size="small" title={t('resources.title')} style={{ marginTop: 16 }} data-testid="playground-resources">
               <ResourceBrowser asker={{ agentId: agent.id, flow, conversationId }} />

@@ -1,7 +1,7 @@
 import type { HandlerContext, Handlers } from './types.js';
 
 /** MCP prompts as slash commands: each request acts as the conversation's agent, through host.tools.prompts (its access rule, its audit). */
-export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompts.list' | 'mcpPrompts.get' | 'mcpPrompts.complete'> {
+export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompts.list' | 'mcpPrompts.get' | 'mcpPrompts.complete' | 'chat.sendPrompt'> {
   const agentCaller = (agentId: string, conversationId: string) => host.tools.callers.agent(agentId, 'main', conversationId);
   return {
     'mcpPrompts.list': async ({ agentId, conversationId }) => {
@@ -12,6 +12,11 @@ export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompt
     'mcpPrompts.get': async ({ agentId, conversationId, serverId, name, arguments: args }) => ({
       prompt: await host.tools.prompts.get(agentCaller(agentId, conversationId).caller, serverId, name, args),
     }),
+    'chat.sendPrompt': async ({ agentId, conversationId, serverId, name, arguments: args }) => {
+      const prompt = await host.tools.prompts.get(agentCaller(agentId, conversationId).caller, serverId, name, args);
+      const started = await host.chat.sendPrompt({ conversationId, agentId, prompt });
+      return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
+    },
     'mcpPrompts.complete': ({ agentId, conversationId, serverId, name, argument, context }) =>
       host.tools.prompts.complete(agentCaller(agentId, conversationId).caller, serverId, name, argument, context),
   };

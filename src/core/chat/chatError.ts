@@ -4,6 +4,8 @@ export type ChatErrorCode =
   | 'MESSAGE_NOT_FOUND'
   /** A message with neither text nor an attachment. */
   | 'MESSAGE_EMPTY'
+  /** An MCP prompt that gives no user message to send. */
+  | 'PROMPT_EMPTY'
   | 'NOTHING_TO_REGENERATE'
   | 'NOTHING_TO_RESUME'
   /** Continue needs an answer the model cut at its token limit. */
@@ -12,6 +14,8 @@ export type ChatErrorCode =
   | 'MODEL_NOT_FOUND'
   | 'MODEL_NOT_CHAT'
   | 'AGENT_NOT_FOUND'
+  /** A prompt was to be sent into a conversation as an agent that is not the conversation's. */
+  | 'AGENT_MISMATCH'
   | 'AGENT_NO_MODEL'
   | 'ALWAYS_ALLOW_NOT_FOUND'
   /** A page asked for an agent or a conversation that is not its app's. */

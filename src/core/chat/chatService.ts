@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
 import type {
+  AssistantMessage,
   Attachment,
   Conversation,
   ConversationDetail,
@@ -10,6 +11,7 @@ import type {
   ConversationWindowRequest,
   ExportFormat,
   PendingAttachment,
+  PromptSource,
   SearchHit,
   StopInfo,
   UserMessage,
@@ -24,6 +26,8 @@ import { AppMessageLimiter, checkAppMessage, type AppMessageInput } from './appM
 import { resourceAttachment } from './attachments/resourceAttachment.js';
 import type { ResourceRead } from '../../shared/resources.js';
 import { ChatError } from './chatError.js';
+import type { GotPrompt } from '../../shared/mcpPrompts.js';
+import { promptTurns } from './promptTurns.js';
 import type { ChatEvent } from './chatPolicy.js';
 import { ChatRunner, type ChatTurnDeps, type TurnOutcome } from './chatTurn.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
@@ -290,6 +294,50 @@ export class ChatService {
   }
 
   /**
+   * An MCP prompt, got through the checked path (host.tools.prompts.get), sent into the conversation
+   * (docs/using/slash-commands.md#what-is-sent): its user messages as the user's (their images attached),
+   * its assistant turns stored as the prompt's, in its order, then a turn from the last of them. Only the
+   * conversation's own agent sends it. Returns once stored.
+   */
+  async sendPrompt(input: { conversationId: string; agentId: string; prompt: GotPrompt }): Promise<StartedTurn> {
+    // The images are read before the conversation is looked at: nothing can send into it between the check and the writes.
+    const turns = await promptTurns(input.prompt);
+    const { conversation, leafId } = this.openIdle(input.conversationId);
+    if (conversation.agentId !== input.agentId)
+      throw new ChatError('AGENT_MISMATCH', `conversation "${conversation.id}" belongs to agent "${conversation.agentId}", not "${input.agentId}"`, "send the prompt as the conversation's agent");
+    const source = { serverId: input.prompt.serverId, name: input.prompt.name };
+    const stored: ConversationMessage[] = [];
+    let parentId = leafId;
+    for (const turn of turns) {
+      if (turn.role === 'user') {
+        const attachments = storeAttachments(this.store.folder(conversation.id), turn.images, this.deps.now());
+        // The row read again: only the first user turn names a conversation that has no title yet.
+        stored.push(this.appendUser(this.store.get(conversation.id), parentId, turn.text, attachments, source));
+      } else {
+        const answer: AssistantMessage = {
+          id: randomUUID(),
+          parentId,
+          at: this.deps.now(),
+          role: 'assistant',
+          agentId: conversation.agentId,
+          modelId: '',
+          text: turn.text,
+          toolCalls: [],
+          status: 'complete',
+          stats: { durationMs: 0, toolsSent: 0, attempts: 1 },
+          prompt: source,
+        };
+        this.store.append(conversation.id, answer);
+        this.emit({ type: 'message', conversationId: conversation.id, message: answer });
+        stored.push(answer);
+      }
+      parentId = stored.at(-1)!.id;
+    }
+    const done = this.start(conversation, parentId).then((outcome) => ({ ...outcome, messages: [...stored, ...outcome.messages] }));
+    return { conversationId: conversation.id, userMessageId: stored.find((m) => m.role === 'user')!.id, done };
+  }
+
+  /**
    * A message an app posted into the conversation (docs/rules/app-messages.md), then a turn, as a user message
    * would start one: stored and shown as the app's, sent to the model marked as data from it. Bounded in size and
    * rate-limited per app; refused while the conversation answers. Returns at once.
@@ -465,8 +513,16 @@ export class ChatService {
       throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
   }
 
-  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[]): UserMessage {
-    const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text, ...(attachments.length ? { attachments: [...attachments] } : {}) };
+  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[], prompt?: PromptSource): UserMessage {
+    const user: UserMessage = {
+      id: randomUUID(),
+      parentId,
+      at: this.deps.now(),
+      role: 'user',
+      text,
+      ...(attachments.length ? { attachments: [...attachments] } : {}),
+      ...(prompt ? { prompt } : {}),
+    };
     this.store.append(conversation.id, user);
     if (!conversation.title) this.store.rename(conversation.id, titleOf(text, attachments));
     // What a face serves of the message: each image, and each document's original.

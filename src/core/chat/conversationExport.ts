@@ -76,9 +76,16 @@ function markdownOf(detail: ConversationDetail, read: ReadArtifact): string {
 function section(message: ConversationMessage, read: ReadArtifact): string[] {
   switch (message.role) {
     case 'user':
-      return ['## User', '', message.text, ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read))];
+      return [
+        message.prompt ? `## User (from prompt /${message.prompt.name} of ${message.prompt.serverId})` : '## User',
+        '',
+        message.text,
+        ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read)),
+      ];
     case 'assistant': {
-      const out = [`## Assistant (${message.agentId}, ${message.modelId})`, ''];
+      // A turn an MCP prompt wrote names the prompt: no model wrote it.
+      const by = message.prompt ? `from prompt /${message.prompt.name} of ${message.prompt.serverId}` : `${message.agentId}, ${message.modelId}`;
+      const out = [`## Assistant (${by})`, ''];
       if (message.reasoning?.text) {
         const seconds = message.reasoning.durationMs !== undefined ? ` (${Math.max(1, Math.round(message.reasoning.durationMs / 1000))} s)` : '';
         out.push(`<details><summary>Thinking${seconds}</summary>`, '', fence(message.reasoning.text), '', '</details>', '');

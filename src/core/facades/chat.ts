@@ -25,6 +25,7 @@ export interface ChatFacade extends Pick<
   | 'attachResource'
   | 'discardAttachment'
   | 'send'
+  | 'sendPrompt'
   | 'postAppMessage'
   | 'edit'
   | 'regenerate'

@@ -66,6 +66,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
       'attachResource',
       'discardAttachment',
       'send',
+      'sendPrompt',
       'postAppMessage',
       'edit',
       'regenerate',

@@ -147,8 +147,8 @@ function entryOf(server: ServerDefinition, prompt: Prompt): McpPrompt {
 
 /**
  * A result's messages as the host sends them: text and images as they are,
- * an embedded text resource as text naming its uri, a binary resource or a
- * link as a line saying what it is; everything past the cap (in characters,
+ * an embedded text resource (or a text/* blob) as text naming its uri, a
+ * link as a line saying what it is, a binary resource or audio as a note; everything past the cap (in characters,
  * images by their base64 size) cut with a note.
  */
 function boundedMessages(messages: readonly PromptMessage[]): { messages: McpPromptMessage[]; notes: string[] } {
@@ -166,7 +166,7 @@ function boundedMessages(messages: readonly PromptMessage[]): { messages: McpPro
         kept.push(piece);
         budget -= size;
       } else if (piece.type === 'text' && budget > 0) {
-        kept.push({ type: 'text', text: piece.text.slice(0, budget) });
+        kept.push({ ...piece, text: piece.text.slice(0, budget) });
         cutChars += size - budget;
         budget = 0;
       } else cutChars += size;
@@ -186,14 +186,21 @@ function piecesOf(message: PromptMessage, notes: string[]): McpPromptMessage['co
       return [{ type: 'image', mimeType: content.mimeType, data: content.data }];
     case 'resource': {
       const resource = content.resource;
-      if ('text' in resource && typeof resource.text === 'string') return [{ type: 'text', text: `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}:\n${resource.text}` }];
-      notes.push(`the binary resource ${resource.uri} is not sent`);
+      const named = (text: string) => [{ type: 'text' as const, text: `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}:\n${text}`, resource: resource.uri }];
+      if ('text' in resource && typeof resource.text === 'string') return named(resource.text);
+      // A text file sent as a blob is still text (as a resource attached from the composer is).
+      const bytes = 'blob' in resource && typeof resource.blob === 'string' && resource.mimeType?.startsWith('text/') ? Buffer.from(resource.blob, 'base64') : undefined;
+      if (bytes && !bytes.includes(0)) return named(bytes.toString('utf8'));
+      notes.push(`the binary resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''} is not sent: open it from the server's resources instead`);
       return [];
     }
     case 'resource_link':
-      return [{ type: 'text', text: `Resource link: ${content.uri}${content.name ? ` (${content.name})` : ''}` }];
+      return [{ type: 'text', text: `Resource link: ${content.uri}${content.name ? ` (${content.name})` : ''}`, resource: content.uri }];
+    case 'audio':
+      notes.push(`the audio (${content.mimeType}) is not sent: models here are sent text and images only`);
+      return [];
     default:
-      notes.push(`a ${content.type} piece of the prompt is not sent`);
+      notes.push(`a ${(content as { type: string }).type} piece is not sent: models here are sent text and images only`);
       return [];
   }
 }

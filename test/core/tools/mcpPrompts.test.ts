@@ -60,14 +60,19 @@ describe('MCP prompts with @modelcontextprotocol/server-everything', () => {
     expect(JSON.stringify(row)).not.toContain('Lisbon');
   });
 
-  it('an embedded text resource becomes text naming its uri; a binary one is left out with a note', async () => {
+  it('an embedded text resource becomes text naming its uri, a text/plain blob too', async () => {
     const host = await everythingHost();
     const text = await host.tools.prompts.get(caller('conv-r'), SERVER, 'resource-prompt', { resourceType: 'Text', resourceId: '2' });
     expect(text.messages).toHaveLength(2);
-    expect(text.messages[1]!.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/text\/2 \(text\/plain\):\n/) });
+    expect(text.messages[1]!.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/text\/2 \(text\/plain\):\n/),
+      resource: 'demo://resource/dynamic/text/2',
+    });
     const blob = await host.tools.prompts.get(caller('conv-r'), SERVER, 'resource-prompt', { resourceType: 'Blob', resourceId: '1' });
-    expect(blob.messages).toHaveLength(1);
-    expect(blob.notes).toEqual([expect.stringContaining('binary resource demo://resource/dynamic/blob/1 is not sent')]);
+    expect(blob.messages).toHaveLength(2);
+    expect(blob.messages[1]!.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/blob\/1 \(text\/plain\):\n\S/) });
+    expect(blob.notes).toEqual([]);
   });
 
   it('completes an argument as the user types it, narrowed by the arguments filled so far', async () => {

@@ -39,11 +39,7 @@ export const Composer = memo(function Composer(props: {
   const attachments = useDraftAttachments();
   const [mentioning, setMentioning] = useState(false);
   const empty = !text.trim() && !attachments.ids.length;
-  const slash = useSlashCommands(props.slash, text, async (prompt) => {
-    if (running || disabled || !(await onSend(prompt, []))) return false;
-    setText('');
-    return true;
-  });
+  const slash = useSlashCommands(props.slash, text, { ready: !running && !disabled, onSent: () => setText('') });
 
   const send = async () => {
     const value = text.trim();

@@ -3,7 +3,7 @@ import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'ant
 import { Fragment, Suspense, lazy, memo, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { AssistantMessage, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
+import type { AssistantMessage, PromptSource, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import type { ElicitationRequest } from '../../../../src/shared/elicitation';
 import { ownValue } from '../../api/ownValue';
@@ -190,6 +190,7 @@ const UserBubble = memo(function UserBubble({
   }
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
+      {message.prompt ? <PromptSourceLine source={message.prompt} /> : null}
       {message.attachments?.length ? (
         <Suspense fallback={null}>
           <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />
@@ -305,6 +306,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
       <div className="msg-author">
         <RobotOutlined /> {agentName(message.agentId)}
       </div>
+      {message.prompt ? <PromptSourceLine source={message.prompt} /> : null}
       {thought?.text ? (
         <ThinkingBlock text={thought.text} live={false} answering {...(thought.durationMs !== undefined ? { durationMs: thought.durationMs } : {})} truncated={thought.truncated === true} />
       ) : null}
@@ -347,7 +349,8 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
               {t('chat.model.answeredBy', { name: modelName(message.modelId) })} ·{' '}
             </span>
           ) : null}
-          <AnswerStats stats={message.stats} />
+          {/* An answer the prompt wrote has no model's numbers. */}
+          {message.prompt ? null : <AnswerStats stats={message.stats} />}
         </span>
         <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
@@ -358,6 +361,16 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
     </div>
   );
 }, sameAnswer);
+
+/** A message an MCP prompt gave (docs/using/slash-commands.md#what-is-sent): which prompt of which server. */
+function PromptSourceLine({ source }: { source: PromptSource }) {
+  const { t } = useRowWords();
+  return (
+    <div className="msg-prompt" data-testid="message-prompt" data-prompt={source.name}>
+      {t('chat.message.fromPrompt', { name: source.name, server: source.serverId })}
+    </div>
+  );
+}
 
 const NO_STATS = { durationMs: 0, toolsSent: 0, attempts: 1 };
 

@@ -6,8 +6,6 @@ export default {
     'slashPrompts.noMatch': '无匹配',
     'slashPrompts.requiredMissing': '请填写“{{name}}”',
     'slashPrompts.send': '发送提示词',
-    'slashPrompts.assistant': '助手：',
-    'slashPrompts.imageLeftOut': '图片未发送',
   },
   en: {
     'slashPrompts.menu': 'Prompts',
@@ -15,7 +13,5 @@ export default {
     'slashPrompts.noMatch': 'No match',
     'slashPrompts.requiredMissing': 'Fill in "{{name}}"',
     'slashPrompts.send': 'Send prompt',
-    'slashPrompts.assistant': 'Assistant:',
-    'slashPrompts.imageLeftOut': 'Images are not sent',
   },
 };

@@ -18,11 +18,11 @@ function slashQuery(text: string): string | undefined {
 /**
  * Slash commands in the composer (docs/using/slash-commands.md): `/` lists
  * the MCP prompts of the agent's servers, a pick opens its argument form,
- * and what the prompt gives is sent as the user's message. The composer
+ * and the host sends what the prompt gives into the conversation. The composer
  * shows `menu` above its box, passes its keys to `onKeyDown` first, and
  * renders `form`.
  */
-export function useSlashCommands(scope: SlashScope | undefined, text: string, send: (text: string) => Promise<boolean>) {
+export function useSlashCommands(scope: SlashScope | undefined, text: string, conversation: { ready: boolean; onSent(): void }) {
   const query = scope ? slashQuery(text) : undefined;
   const [picked, setPicked] = useState<McpPrompt | undefined>(undefined);
   const first = useRef<McpPrompt | undefined>(undefined);
@@ -42,7 +42,7 @@ export function useSlashCommands(scope: SlashScope | undefined, text: string, se
   const form =
     scope && picked ? (
       <Suspense fallback={null}>
-        <PromptArgumentsForm scope={scope} prompt={picked} onClose={() => setPicked(undefined)} onSend={send} />
+        <PromptArgumentsForm scope={scope} prompt={picked} ready={conversation.ready} onClose={() => setPicked(undefined)} onSent={conversation.onSent} />
       </Suspense>
     ) : null;
   return { menu, form, onKeyDown };

@@ -87,7 +87,9 @@ describe('MCP resources in the window', { timeout: 240_000 }, () => {
     await input.fill('give me a resource link');
     await input.press('Enter');
     await page.getByText('Here is the link.').waitFor({ timeout: 60_000 });
-    const link = page.getByTestId('result-resource-link').first();
+    // The card's result shows once the card is opened.
+    await page.getByTestId('tool-call-links').getByTestId('tool-call-toggle').click();
+    const link = page.getByTestId('tool-call-links').getByTestId('result-resource-link').first();
     await link.waitFor({ timeout: 30_000 });
     const uri = (await link.getAttribute('data-uri'))!;
     expect(uri).toMatch(/^demo:\/\/resource\//);

@@ -73,7 +73,8 @@ export const ToolContentItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   /** `artifact`: the path relative to the conversation's folder (`artifacts/mcp/<server>/<tool>/<ts>-<uuid>.<ext>`). */
   z.object({ type: z.literal('image'), mimeType: z.string(), artifact: z.string(), byteLength: z.number().int() }),
-  z.object({ type: z.literal('note'), text: z.string() }),
+  /** `link`: a server's `resource_link` the note names (the card opens it through the host's checked read: docs/using/resources.md#in-tool-results). */
+  z.object({ type: z.literal('note'), text: z.string(), link: z.object({ uri: z.string(), name: z.string().optional() }).optional() }),
   /** Told to the model only (the gateway's lease reminder: "call mcp_release when done"): a face does not show it to people. */
   z.object({ type: z.literal('reminder'), text: z.string() }),
 ]);

@@ -192,11 +192,17 @@ describe('a running chatos serve and the CLI beside it', () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain(`marked missing (their grants kept; remove them with: chatos registry prune --yes): ${TOOLS_SERVER}`);
     await until('the host to stop scanning the root', async () => ((await toolsPlugin()) ? undefined : true));
-    const overview = await api(serve, 'registry.overview');
+    // The CLI's mark reaches the host through the registry file: the host may rescan (roots.json changed) before it sees the mark.
+    const overview = await until('the host to see the mark', async () => {
+      const read = await api(serve, 'registry.overview');
+      return read.servers.find((s: { id: string; missing?: unknown }) => s.id === TOOLS_SERVER)?.missing ? read : undefined;
+    });
     expect(overview.servers.find((s: { id: string }) => s.id === TOOLS_SERVER).missing.reason).toBe(`its plugin root ${rootC} is no longer remembered`);
     expect(overview.visible.aide.servers).not.toContain(TOOLS_SERVER);
     expect(overview.grants.map((g: { targetId: string }) => g.targetId)).toContain(TOOLS_SERVER);
-    const problems = (await api(serve, 'problems.list')).problems as { code: string; message: string }[];
-    expect(problems.find((p) => p.code === 'REGISTRATION_MISSING')?.message).toContain(TOOLS_SERVER);
+    const missingProblem = await until('the missing registration to be a problem', async () =>
+      ((await api(serve, 'problems.list')).problems as { code: string; message: string }[]).find((p) => p.code === 'REGISTRATION_MISSING'),
+    );
+    expect(missingProblem.message).toContain(TOOLS_SERVER);
   }, 300_000);
 });

@@ -1,14 +1,10 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
-import * as os from 'node:os';
 
 /**
  * The Chat page in Chromium against a real `chatos serve`, the local
@@ -64,20 +60,10 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
 /** Folders that live as long as the file's serve (tempDir() is removed after each test). */
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
+const folders = fileFolders();
 
 /** The HostApi as the renderer calls it. */
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
-
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
 
 /** Types a message into the composer and sends it with Enter. */
 async function send(text: string): Promise<void> {
@@ -93,29 +79,22 @@ const phase = () => page.getByTestId('chat-pane').getAttribute('data-phase');
 
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
-  home = folder('chatos-ui-chat-');
+  home = folders.make('chatos-ui-chat-');
   writeMcpYaml(home, { chat: chatServerEntry() });
-  // The agents select chatos::chat under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
-  const root = folder('chatos-ui-chat-plugins-');
   // Its page uses host.chat.* (the original ChatOS page API), for the last test.
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
-    { 'index.mjs': DESK_PAGE },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--vision'], `${KEY}\n`);
-  const uiApps = [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }];
-  for (const agent of [
-    { id: 'scout', name: 'Scout', description: 'Looks things up for the helper', modelId: 'local', uiApps },
-    { id: 'helper', name: 'Helper', description: 'Answers with the local model', modelId: 'local', systemPrompt: 'Be brief.', subAgents: ['scout'], uiApps },
-  ]) {
-    const file = path.join(root, `${agent.id}.json`);
-    fs.writeFileSync(file, JSON.stringify(agent));
-    await cli(['agents', 'create', '--file', file]);
-  }
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-chat-plugins-'),
+    server: 'chat',
+    page: DESK_PAGE,
+    providerUrl: provider.openaiUrl,
+    apiKey: KEY,
+    vision: true,
+    agents: [
+      { id: 'scout', name: 'Scout', description: 'Looks things up for the helper' },
+      { id: 'helper', name: 'Helper', description: 'Answers with the local model', systemPrompt: 'Be brief.', subAgents: ['scout'] },
+    ],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   chromium = await launchChromium();
   page = await chromium.context.newPage();
@@ -135,7 +114,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('the Chat page', { timeout: 120_000 }, () => {

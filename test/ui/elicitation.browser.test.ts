@@ -1,14 +1,11 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -30,19 +27,9 @@ let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
+const folders = fileFolders();
 
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
-
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
 
 /** The form item of the server's field `name` on a card. */
 const fieldOf = (card: Locator, name: string) => card.locator(`[data-testid="elicitation-field"][data-field="${name}"]`);
@@ -60,30 +47,16 @@ const playgroundResult = () => page.getByTestId('playground-tool').getByTestId('
 
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
-  home = folder('chatos-ui-elicit-');
+  home = folders.make('chatos-ui-elicit-');
   writeMcpYaml(home, { asking: { transport: 'stdio', command: process.execPath, args: [ASKING_SERVER] } });
-  const root = folder('chatos-ui-elicit-plugins-');
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['asking'] } }] },
-    { 'index.mjs': 'export function mount() {}\n' },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-elicitation-test\n');
-  const file = path.join(root, 'helper.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'helper',
-      name: 'Helper',
-      description: 'Books tables',
-      modelId: 'local',
-      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::asking'] }],
-    }),
-  );
-  await cli(['agents', 'create', '--file', file]);
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-elicit-plugins-'),
+    server: 'asking',
+    providerUrl: provider.openaiUrl,
+    apiKey: 'sk-elicitation-test',
+    agents: [{ id: 'helper', name: 'Helper', description: 'Books tables' }],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 1000 }));
 });
@@ -94,7 +67,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('a form question', () => {

@@ -1,14 +1,10 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
 
 /**
  * Long tool calls in Chromium against a real `chatos serve`: the chat
@@ -22,20 +18,10 @@ let provider: ProviderServer;
 let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
+const folders = fileFolders();
 let home: string;
 
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
-
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
 
 const open = (route: string, root: string) => openRoute(page, route, root);
 
@@ -48,30 +34,16 @@ async function serverToldToCancel(times: number): Promise<void> {
 
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
-  home = folder('chatos-ui-long-');
+  home = folders.make('chatos-ui-long-');
   writeMcpYaml(home, { chat: chatServerEntry() });
-  const root = folder('chatos-ui-long-plugins-');
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
-    { 'index.mjs': 'export function mount() {}\n' },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-long-calls-test\n');
-  const file = path.join(root, 'helper.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'helper',
-      name: 'Helper',
-      description: 'Runs long jobs',
-      modelId: 'local',
-      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }],
-    }),
-  );
-  await cli(['agents', 'create', '--file', file]);
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-long-plugins-'),
+    server: 'chat',
+    providerUrl: provider.openaiUrl,
+    apiKey: 'sk-long-calls-test',
+    agents: [{ id: 'helper', name: 'Helper', description: 'Runs long jobs' }],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
 });
@@ -82,7 +54,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('long tool calls', () => {

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +6,8 @@ import { longConversationMessages, writeConversationLog } from '../../scripts/be
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
 
 /**
  * The Chat page at real lengths (issue 28), in Chromium against a real
@@ -30,12 +28,7 @@ let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
+const folders = fileFolders();
 
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 const conversationsDir = () => path.join(home, 'chatos', 'conversations');
@@ -43,11 +36,6 @@ const scroll = () => page.getByTestId('chat-scroll');
 const phase = () => page.getByTestId('chat-pane').getAttribute('data-phase');
 /** Pixels between the bottom of what is shown and the bottom of the conversation. */
 const gapToBottom = () => scroll().evaluate((box) => box.scrollHeight - box.scrollTop - box.clientHeight);
-
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
 
 /** A conversation of the helper whose log is `messages` (written as the host writes one). */
 async function conversationWith(title: string, write: (dir: string, id: string) => void): Promise<string> {
@@ -100,24 +88,16 @@ async function toTopUntil(selector: string, times: number): Promise<void> {
 
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
-  home = folder('chatos-ui-longchat-');
+  home = folders.make('chatos-ui-longchat-');
   writeMcpYaml(home, { chat: chatServerEntry() });
-  const root = folder('chatos-ui-longchat-plugins-');
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
-    { 'index.mjs': 'export function mount() {}\n' },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-long-chat-test\n');
-  const file = path.join(root, 'helper.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({ id: 'helper', name: 'Helper', description: 'Long talks', modelId: 'local', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::chat'] }] }),
-  );
-  await cli(['agents', 'create', '--file', file]);
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-longchat-plugins-'),
+    server: 'chat',
+    providerUrl: provider.openaiUrl,
+    apiKey: 'sk-long-chat-test',
+    agents: [{ id: 'helper', name: 'Helper', description: 'Long talks' }],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 860 }));
   // Five CLI runs and a serve start: on a loaded machine more than a minute.
@@ -129,7 +109,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('the Chat page at real lengths', { timeout: 300_000 }, () => {

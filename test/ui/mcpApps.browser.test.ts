@@ -151,6 +151,17 @@ describe('MCP Apps in the chat', () => {
     await input.press('Enter');
     await page.getByText('Still here.').waitFor({ timeout: 30_000 });
     await screenshot(page, 'mcp-apps-04-chat-goes-on');
+
+    // Opened beside the chat: the side panel shows the same view, told the same input and result.
+    await card.getByTestId('mcp-app-open-beside').click();
+    const panel = page.getByTestId('side-panel');
+    await panel.waitFor({ timeout: 20_000 });
+    expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
+    const beside = panel.frameLocator('[data-testid="mcp-app-iframe"]');
+    await beside.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
+    expect(await beside.getByTestId('shop-input').textContent()).toBe('{"item":"apples"}');
+    expect(await panel.getByTestId('mcp-app-iframe').getAttribute('sandbox')).toBe('allow-scripts');
+    await screenshot(page, 'mcp-apps-06-beside-the-chat');
   }, 240_000);
 
   it('narrows a CSP that asks for everything, and refuses a view too large or of the wrong type', async () => {

@@ -7,6 +7,7 @@ import { openChromiumOn, screenshot, screenshotOnFailure, startServe, type Serve
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCliAsync } from '../helpers/runCli.js';
+import { serveApi } from '../helpers/serveApi.js';
 
 /**
  * MCP resources in the window (docs/using/resources.md), in Chromium against
@@ -77,6 +78,26 @@ describe('MCP resources in the window', { timeout: 240_000 }, () => {
     await page.getByTestId('message-attachment-document').waitFor();
     expect(await page.getByTestId('message-attachment-document').textContent()).toContain(DOC);
     await screenshot(page, 'resources-03-sent-light-en');
+  });
+
+  it("a resource link in a chat tool call's result opens on its card, read as the conversation's agent", async () => {
+    // The scripted model calls server-everything's get-resource-links; the card lists its links and opens one.
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'links', name: 'mcp_everything_get-resource-links', arguments: { count: 1 } }] }, { kind: 'reply', text: 'Here is the link.' });
+    const input = page.getByTestId('chat-input');
+    await input.fill('give me a resource link');
+    await input.press('Enter');
+    await page.getByText('Here is the link.').waitFor({ timeout: 60_000 });
+    // The card's result shows once the card is opened.
+    await page.getByTestId('tool-call-links').getByTestId('tool-call-toggle').click();
+    const link = page.getByTestId('tool-call-links').getByTestId('result-resource-link').first();
+    await link.waitFor({ timeout: 30_000 });
+    const uri = (await link.getAttribute('data-uri'))!;
+    expect(uri).toMatch(/^demo:\/\/resource\//);
+    await link.getByTestId('result-resource-open').click();
+    await link.getByTestId('resource-contents').waitFor({ timeout: 30_000 });
+    const audit = await serveApi<{ records: { tool: string; outcome: string }[] }>(serve, 'audit.list', { tool: 'resources/read' });
+    expect(audit.records.some((r) => r.outcome === 'ok')).toBe(true);
+    await screenshot(page, 'resources-03b-chat-link-opened');
   });
 
   it("the Playground's resource browser reads a document and a filled template; a tool's resource link opens", async () => {

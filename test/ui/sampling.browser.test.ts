@@ -1,14 +1,10 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
 
 /**
  * A server's request to sample the user's model (MCP sampling) in Chromium
@@ -25,46 +21,22 @@ let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
+const folders = fileFolders();
 
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
-
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
-  home = folder('chatos-ui-sampling-');
+  home = folders.make('chatos-ui-sampling-');
   writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } });
-  const root = folder('chatos-ui-sampling-plugins-');
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['everything'] } }] },
-    { 'index.mjs': 'export function mount() {}\n' },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-sampling-test\n');
-  const file = path.join(root, 'helper.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'helper',
-      name: 'Helper',
-      description: 'Writes poems',
-      modelId: 'local',
-      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::everything'] }],
-    }),
-  );
-  await cli(['agents', 'create', '--file', file]);
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-sampling-plugins-'),
+    server: 'everything',
+    providerUrl: provider.openaiUrl,
+    apiKey: 'sk-sampling-test',
+    agents: [{ id: 'helper', name: 'Helper', description: 'Writes poems' }],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 1000 }));
 });
@@ -75,7 +47,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('a sampling request during a chat', () => {

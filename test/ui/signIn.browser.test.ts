@@ -1,13 +1,9 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
-import { writePlugin } from '../helpers/plugins.js';
+import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
 
 /**
  * A remote MCP server behind sign-in, in Chromium against a real `chatos
@@ -25,17 +21,7 @@ let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-};
-
-async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
-  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
-}
+const folders = fileFolders();
 
 /** Clicks a Sign in button and follows the tab it opens to the host's "you can close this tab" page. */
 async function signInThrough(button: string): Promise<Page> {
@@ -62,29 +48,15 @@ async function askHelper(text: string): Promise<void> {
 beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
   oauth = await startOAuthServer({ account: 'ada@example.com', shared: true });
-  home = folder('chatos-ui-signin-');
-  const root = folder('chatos-ui-signin-plugins-');
-  writePlugin(
-    root,
-    'desk',
-    { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['tracker'] } }] },
-    { 'index.mjs': 'export function mount() {}\n' },
-  );
-  await cli(['roots', 'add', root]);
-  await cli(['trust', 'com.example.desk']);
-  await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin'], 'sk-signin-test\n');
-  const file = path.join(root, 'helper.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'helper',
-      name: 'Helper',
-      description: 'Uses the tracker',
-      modelId: 'local',
-      uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: ['chatos::tracker'] }],
-    }),
-  );
-  await cli(['agents', 'create', '--file', file]);
+  home = folders.make('chatos-ui-signin-');
+  await setUpDeskHome({
+    home,
+    root: folders.make('chatos-ui-signin-plugins-'),
+    server: 'tracker',
+    providerUrl: provider.openaiUrl,
+    apiKey: 'sk-signin-test',
+    agents: [{ id: 'helper', name: 'Helper', description: 'Uses the tracker' }],
+  });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   chromium = await launchChromium();
   page = await chromium.context.newPage();
@@ -104,7 +76,7 @@ afterAll(async () => {
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
   await oauth?.close();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {

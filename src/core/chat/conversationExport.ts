@@ -1,4 +1,5 @@
 import type { Attachment, ConversationDetail, ConversationMessage, ExportFormat } from '../../shared/chat.js';
+import { sizeText } from '../net/boundedBody.js';
 
 /** The bytes of a file in the conversation's folder, by its path there; undefined when it cannot be read. */
 export type ReadArtifact = (artifact: string) => Buffer | undefined;
@@ -45,8 +46,6 @@ function attachmentFiles(messages: readonly ConversationMessage[], read: ReadArt
   }
   return Object.fromEntries(files);
 }
-
-const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
 
 /** An attachment in Markdown: an image inline (as a data url), a document's text fenced under its name. */
 function attachmentSection(attachment: Attachment, read: ReadArtifact): string[] {

@@ -20,7 +20,7 @@ export function storedContent(result: CallToolResult, conversationFolder: string
         if (saved && !saved.startsWith('..') && !path.isAbsolute(saved)) {
           const byteLength = typeof item._meta?.byteLength === 'number' ? item._meta.byteLength : 0;
           items.push({ type: 'image', mimeType: item.mimeType ?? 'application/octet-stream', artifact: saved.split(path.sep).join('/'), byteLength });
-        } else items.push({ type: 'note', text: `[a link to ${item.uri}${item.name ? ` (${item.name})` : ''}]` });
+        } else items.push({ type: 'note', text: `[a link to ${item.uri}${item.name ? ` (${item.name})` : ''}]`, link: { uri: item.uri, ...(item.name ? { name: item.name } : {}) } });
         break;
       }
       case 'resource':

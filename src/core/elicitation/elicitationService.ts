@@ -5,6 +5,7 @@ import type { ElicitationAuditEvent } from '../audit/elicitationAudit.js';
 import type { Asker } from '../mcp/client/clientFeatures.js';
 import { isPlainObject } from '../plainObject.js';
 import type { Scheduler } from '../ports.js';
+import { sharedCallerIds } from '../tools/sharedCallerIds.js';
 import type { Caller } from '../tools/toolSource.js';
 import { checkElicitationUrl } from './elicitationUrl.js';
 import { ElicitationError } from './elicitationError.js';
@@ -65,12 +66,6 @@ const completionKeyOf = (asker: Asker, elicitationId: unknown): string | undefin
   typeof elicitationId === 'string' && elicitationId.length > 0 && elicitationId.length <= MAX_ELICITATION_ID_CHARS
     ? `${asker.definition.id}\u0000${asker.lease ?? ''}\u0000${elicitationId}`
     : undefined;
-
-/** The one value of `pick` all callers share, else undefined. */
-function shared<T>(callers: readonly Caller[], pick: (caller: Caller) => T | undefined): T | undefined {
-  const first = callers[0] && pick(callers[0]);
-  return first !== undefined && callers.every((caller) => pick(caller) === first) ? first : undefined;
-}
 
 /**
  * The questions servers put to the user (MCP elicitation, docs/using/elicitation.md): each is
@@ -134,14 +129,7 @@ export class ElicitationService {
       serverId: definition.id,
       serverName: definition.name,
       message: params.message as string,
-      ...optional(
-        'conversationId',
-        shared(ask.callers, (c) => c.conversationId),
-      ),
-      ...optional(
-        'agentId',
-        shared(ask.callers, (c) => c.agentId),
-      ),
+      ...sharedCallerIds(ask.callers),
       createdAt: now,
       expiresAt: now + this.timeoutMs,
     };
@@ -290,8 +278,6 @@ export class ElicitationService {
     });
   }
 }
-
-const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 /** The params of an elicitation/create request as the SDK passes them: an object, else nothing to read. */
 export const paramsOf = (params: unknown): Record<string, unknown> => (isPlainObject(params) ? params : {});

@@ -5,6 +5,7 @@ import type { SamplingAuditEvent } from '../audit/samplingAudit.js';
 import type { Asker } from '../mcp/client/clientFeatures.js';
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { Scheduler } from '../ports.js';
+import { sharedCallerIds } from '../tools/sharedCallerIds.js';
 import type { Caller } from '../tools/toolSource.js';
 import { SamplingError } from './samplingError.js';
 import { applyEdits, checkSamplingParams, type CheckedSampling } from './samplingParams.js';
@@ -62,12 +63,6 @@ interface Pending {
   run?: AbortController;
   unwatch(): void;
   settle(result: Record<string, unknown> | McpError): void;
-}
-
-/** The one value of `pick` all callers share, else undefined. */
-function shared<T>(callers: readonly Caller[], pick: (caller: Caller) => T | undefined): T | undefined {
-  const first = callers[0] && pick(callers[0]);
-  return first !== undefined && callers.every((caller) => pick(caller) === first) ? first : undefined;
 }
 
 const charsOf = (checked: CheckedSampling) =>
@@ -129,14 +124,7 @@ export class SamplingService {
       id: randomUUID(),
       serverId: definition.id,
       serverName: definition.name,
-      ...optional(
-        'conversationId',
-        shared(ask.callers, (c) => c.conversationId),
-      ),
-      ...optional(
-        'agentId',
-        shared(ask.callers, (c) => c.agentId),
-      ),
+      ...sharedCallerIds(ask.callers),
       stage: 'review',
       systemPrompt: checked.value.systemPrompt,
       messages: checked.value.messages,
@@ -291,5 +279,3 @@ export class SamplingService {
     });
   }
 }
-
-const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, PromptSource, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation';
 import type { ElicitationRequest } from '../../../../src/shared/elicitation';
+import { api } from '../../api/client';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
@@ -21,6 +22,7 @@ import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
 import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
+import { sidePanels } from '../sidePanel/sidePanelState';
 
 /** A message's attachments: loaded with the first message that has some (the Chat page's first load has a size budget). */
 // An MCP App view under a tool card: its code loads with the first call that has one.
@@ -332,11 +334,18 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
                 appView={
                   conversationId && result?.view ? (
                     <Suspense fallback={null}>
-                      <CallView result={result} call={call} agentId={message.agentId} conversationId={conversationId} />
+                      <CallView
+                        result={result}
+                        call={call}
+                        agentId={message.agentId}
+                        conversationId={conversationId}
+                        onOpenBeside={() => sidePanels.open(conversationId, { kind: 'mcpApp', serverId: result.serverId!, toolName: call.name, resourceUri: result.view!, callId: call.id })}
+                      />
                     </Suspense>
                   ) : undefined
                 }
                 onReview={review}
+                {...(conversationId ? { openResource: (serverId: string, uri: string) => api.call('resources.read', { agentId: message.agentId, flow: 'main', conversationId, serverId, uri }) } : {})}
               />
             );
           })}

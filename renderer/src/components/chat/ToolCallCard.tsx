@@ -3,6 +3,7 @@ import { App as AntApp, Button, Space, Typography } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
+import type { ResourceRead } from '../resources/resourceAsker';
 import { api, errorLine } from '../../api/client';
 import { ownValue } from '../../api/ownValue';
 import { useCountdown } from '../confirmationCountdown';
@@ -14,6 +15,8 @@ import { useRowWords } from './rowContext';
 // A call's progress bar (antd's Progress) only while a call runs.
 const CallProgress = lazy(() => import('../calls/CallProgress').then((m) => ({ default: m.CallProgress })));
 const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.SignInCard })));
+// A resource link a server returned: the item that opens it loads with it.
+const ResultResource = lazy(() => import('../resources/ResultResource').then((m) => ({ default: m.ResultResourceItem })));
 
 export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
 
@@ -39,7 +42,7 @@ export function statusOf(result: ToolMessage | undefined, event: ToolCallEvent |
 }
 
 /** The text of a call's result: the stored one, or the live summary until it is stored. */
-function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallEvent }) {
+function ResultText({ result, event, openResource }: { result?: ToolMessage; event?: ToolCallEvent; openResource?: (serverId: string, uri: string) => Promise<ResourceRead> }) {
   const { t } = useRowWords();
   // A declined call never ran: the text the model was given ("The user declined…") is said in words instead.
   if ((result?.status ?? event?.status) === 'declined') {
@@ -59,6 +62,14 @@ function ResultText({ result, event }: { result?: ToolMessage; event?: ToolCallE
                 {item.text}
               </pre>
             );
+          if (item.type === 'note' && item.link && result.serverId && openResource) {
+            const { serverId } = result;
+            return (
+              <Suspense key={i} fallback={<Typography.Text type="secondary">{item.text}</Typography.Text>}>
+                <ResultResource json={{ type: 'resource_link', ...item.link }} open={(uri) => openResource(serverId, uri)} />
+              </Suspense>
+            );
+          }
           if (item.type === 'note')
             return (
               <Typography.Text key={i} type="secondary">
@@ -117,8 +128,10 @@ export function ToolCallCard(props: {
   /** The MCP App view the result is shown in (docs/using/mcp-apps.md), under the card. */
   appView?: ReactNode;
   onReview?: () => void;
+  /** Reads a resource a server's result links to, as the conversation's agent (absent: links stay notes). */
+  openResource?: (serverId: string, uri: string) => Promise<ResourceRead>;
 }) {
-  const { call, result, event, artifactUrls, subAgentRun, appView, onReview } = props;
+  const { call, result, event, artifactUrls, subAgentRun, appView, onReview, openResource } = props;
   const { t, word } = useRowWords();
   const status = statusOf(result, event);
   // A call that never ran (declined, or no one answered) has no run time to show.
@@ -153,7 +166,7 @@ export function ToolCallCard(props: {
               <Typography.Text type="secondary" className="tool-call-label">
                 {word('chat.tool.result')}
               </Typography.Text>
-              <ResultText result={result} event={event} />
+              <ResultText result={result} event={event} {...(openResource ? { openResource } : {})} />
             </>
           )}
         </div>

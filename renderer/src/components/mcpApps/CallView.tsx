@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallRecord, ToolContentItem, ToolMessage } from '../../../../src/shared/chat';
 import { McpAppFrame } from './McpAppFrame';
+import { rememberView } from './openedViews';
 
 /** What the view is told of a stored result: its text (images and notes are the card's to show). */
 function resultOf(content: readonly ToolContentItem[], isError: boolean): CallToolResult {
@@ -21,17 +22,17 @@ export function CallView(props: { call: ToolCallRecord; result: ToolMessage; age
   const { call, result } = props;
   if (!result.view || !result.serverId || result.status !== 'ok') return null;
   const serverName = result.serverId.includes('::') ? result.serverId.slice(result.serverId.indexOf('::') + 2) : result.serverId;
-  return (
-    <McpAppFrame
-      caller={{ agentId: props.agentId, flow: 'main', conversationId: props.conversationId }}
-      serverId={result.serverId}
-      serverName={serverName}
-      toolName={call.name}
-      resourceUri={result.view}
-      toolInput={argsOf(call.argumentsText)}
-      toolResult={resultOf(result.content, result.isError)}
-      postToConversation={props.conversationId}
-      {...(props.onOpenBeside ? { onOpenBeside: props.onOpenBeside } : {})}
-    />
-  );
+  const frame = {
+    caller: { agentId: props.agentId, flow: 'main' as const, conversationId: props.conversationId },
+    serverId: result.serverId,
+    serverName,
+    toolName: call.name,
+    resourceUri: result.view,
+    toolInput: argsOf(call.argumentsText),
+    toolResult: resultOf(result.content, result.isError),
+    postToConversation: props.conversationId,
+  };
+  // The side panel shows the same view from these props when the user opens it beside the chat.
+  rememberView(call.id, frame);
+  return <McpAppFrame {...frame} {...(props.onOpenBeside ? { onOpenBeside: props.onOpenBeside } : {})} />;
 }

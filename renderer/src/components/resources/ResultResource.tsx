@@ -76,3 +76,8 @@ export function resultResource(json: unknown, open: OpenResource | undefined) {
   }
   return undefined;
 }
+
+/** One tool-result item as a component (lazily loaded by the chat's tool card): what resultResource shows, else nothing. */
+export function ResultResourceItem({ json, open }: { json: unknown; open: OpenResource | undefined }) {
+  return resultResource(json, open) ?? null;
+}

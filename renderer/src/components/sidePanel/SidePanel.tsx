@@ -4,6 +4,8 @@ import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPoi
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
+import { McpAppFrame } from '../mcpApps/McpAppFrame';
+import { viewOf } from '../mcpApps/openedViews';
 import { UiAppFrame } from '../uiapp/UiAppFrame';
 import { fullPagePath } from './fullPagePath';
 import { CANVAS_APP, type SidePanelContent } from './sidePanelState';
@@ -60,15 +62,24 @@ function useTitle(content: SidePanelContent): string {
 }
 
 function PanelBody({ content, conversationId }: { content: SidePanelContent; conversationId: string }) {
+  const { t } = useTranslation();
   switch (content.kind) {
     case 'canvas':
       // One frame for every instance: switching instances re-focuses the page, it does not reload it.
       return <UiAppFrame {...CANVAS_APP} surface="compact" focus={content.instanceId} chatConversationId={conversationId} height={FRAME_HEIGHT} />;
     case 'uiApp':
       return <UiAppFrame key={`${content.pluginId}/${content.appId}`} pluginId={content.pluginId} appId={content.appId} surface="compact" chatConversationId={conversationId} height={FRAME_HEIGHT} />;
-    case 'mcpApp':
-      // MERGE: the MCP Apps frame (renderer/src/components/mcpApps/McpAppFrame.tsx) goes here, with displayMode "panel".
-      return <Empty data-testid="side-panel-mcp-app" />;
+    case 'mcpApp': {
+      // The props its tool card gave the view; after a reload they are gone until the card shows it again.
+      const view = viewOf(content.callId);
+      return view ? (
+        <div className="side-panel-mcp-app" data-testid="side-panel-mcp-app">
+          <McpAppFrame key={content.callId} {...view} />
+        </div>
+      ) : (
+        <Empty data-testid="side-panel-mcp-app-gone" description={t('sidePanel.viewGone')} />
+      );
+    }
   }
 }
 

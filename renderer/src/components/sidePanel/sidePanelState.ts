@@ -9,7 +9,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 export type SidePanelContent =
   | { kind: 'canvas'; instanceId: string }
   | { kind: 'uiApp'; pluginId: string; appId: string }
-  /** An MCP App opened "beside the chat" from a tool card: the frame (McpAppFrame) is wired here at merge. */
+  /** An MCP App opened "beside the chat" from a tool card: its frame shows the props that card gave it (mcpApps/openedViews.ts). */
   | { kind: 'mcpApp'; serverId: string; toolName: string; resourceUri: string; callId: string };
 
 /**

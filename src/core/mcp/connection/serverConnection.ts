@@ -421,24 +421,13 @@ export class ServerConnection {
   }
 
   /**
-   * resources/read of one resource (an MCP App's `ui://` view: docs/rules/mcp-apps.md#the-view), within the
-   * server's timeout. What may be read, and by whom, is the caller's to check (mcpApps/appView.ts).
+   * resources/read of one resource (an MCP App's `ui://` view: docs/rules/mcp-apps.md#the-view), timed,
+   * cancelled and said as a call is (request). What may be read, and by whom, is the caller's to check (mcpApps/appView.ts).
    */
-  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const client = this.client;
-    if (!client || this.state.kind !== 'running') {
-      throw new McpRuntimeError(this.crashed ? 'SERVER_CRASHED' : 'SERVER_CLOSED', this.crashed ?? `server "${this.definition.id}" is not running`, this.definition.id);
-    }
-    try {
-      return await client.readResource({ uri }, { timeout: this.definition.timeoutMs, ...(signal ? { signal } : {}) });
-    } catch (error) {
-      if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
-      if ((error as { data?: { chatos?: unknown } }).data?.chatos === ANSWER_TOO_LARGE) {
-        throw new McpRuntimeError('ANSWER_TOO_LARGE', `reading ${uri} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
-      }
-      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
-      throw error;
-    }
+    if (!client || this.state.kind !== 'running') return Promise.reject(this.notRunning());
+    return this.request(`resources/read of ${uri}`, signal ? { signal } : {}, (sdk) => client.readResource({ uri }, sdk));
   }
 
   /** A call past its maximum total time (reporting progress, or waiting for the user, all along): the server is told to cancel it here. */

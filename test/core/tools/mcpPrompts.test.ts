@@ -67,7 +67,8 @@ describe('MCP prompts with @modelcontextprotocol/server-everything', () => {
     expect(text.messages[1]!.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/text\/2 \(text\/plain\):\n/) });
     const blob = await host.tools.prompts.get(caller('conv-r'), SERVER, 'resource-prompt', { resourceType: 'Blob', resourceId: '1' });
     expect(blob.messages).toHaveLength(1);
-    expect(blob.notes).toEqual([expect.stringContaining('binary resource demo://resource/dynamic/blob/1 is not sent')]);
+    // Named by its type and size, never its data.
+    expect(blob.notes).toEqual([expect.stringMatching(/binary resource demo:\/\/resource\/dynamic\/blob\/1 is not sent \(text\/plain, \d+ bytes\)$/)]);
   });
 
   it('completes an argument as the user types it, narrowed by the arguments filled so far', async () => {
@@ -99,6 +100,9 @@ describe('MCP prompts with @modelcontextprotocol/server-everything', () => {
     expect((refused as GatewayError).code).toBe('NOT_GRANTED');
     expect((await rejection(host.tools.prompts.complete(other, SERVER, 'completable-prompt', { name: 'department', value: '' }, {}))).message).toContain('not among the servers selected');
     expect((await host.tools.prompts.list(other)).prompts).toEqual([]);
+    // One server's list, asked by name (the CLI's), is refused with the same rule; the caller's own is listed.
+    expect(((await rejection(host.tools.prompts.listOf(other, SERVER))) as GatewayError).code).toBe('NOT_GRANTED');
+    expect((await host.tools.prompts.listOf(caller('conv-n'), SERVER)).map((p) => p.name)).toContain('args-prompt');
   });
 });
 
@@ -111,6 +115,7 @@ describe('MCP prompts of an untrusted plugin', () => {
     expect((await host.tools.prompts.list(who)).prompts).toEqual([]);
     const refused = await rejection(host.tools.prompts.get(who, PLUGIN_SERVER, 'anything', {}));
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
+    expect(((await rejection(host.tools.prompts.listOf(who, PLUGIN_SERVER))) as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(internalsOf(host).mcp.runtime.connections.anyRunning(PLUGIN_SERVER)).toBeUndefined();
   });
 });

@@ -9,6 +9,9 @@ import { formatProblem } from '../../shared/problems.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { registerMcpBuiltin } from './mcpBuiltin.js';
 import { registerMcpSignIn, signInText } from './mcpSignIn.js';
+import { registerMcpPromptCommands } from './mcpPromptCommands.js';
+import { registerMcpResourceCommands } from './mcpResourceCommands.js';
+import { collect, pair } from '../pairOption.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
 import { LogLevelSchema, type NodeRuntimeChoice } from '../../shared/mcp.js';
@@ -50,15 +53,6 @@ async function adminStep<T>(step: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-/** `K=V` → [K, V]; the value may hold "=". */
-function pair(text: string, option: string): [string, string] {
-  const at = text.indexOf('=');
-  if (at <= 0) throw new UsageError(`${option} takes NAME=VALUE, not "${text}"`);
-  return [text.slice(0, at), text.slice(at + 1)];
-}
-
-const collect = (value: string, all: string[]) => [...all, value];
 
 function values(literal: string[], fromHost: string[], literalOption: string, hostOption: string): NamedValueInput[] {
   return [
@@ -185,11 +179,13 @@ export function registerMcp(program: Command, cli: CliContext): void {
   const mcp = program
     .command('mcp')
     .description(
-      'your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates, builtin (time, fetch, calculator)',
+      'your MCP servers (mcp.yaml in the data home; comments and order are kept): list, add, remove, enable, disable, test, login, logout, import from Claude Desktop / VS Code / Cursor / Cline, templates, builtin (time, fetch, calculator); and what a server offers: resources, read, prompts, prompt',
     );
 
   registerMcpSignIn(mcp, cli);
   registerMcpBuiltin(mcp, cli);
+  registerMcpResourceCommands(mcp, cli);
+  registerMcpPromptCommands(mcp, cli);
 
   mcp
     .command('list')

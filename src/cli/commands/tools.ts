@@ -8,7 +8,7 @@ import { askConfirmation } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
-interface CallerOptions {
+export interface CallerOptions {
   app?: string;
   agent?: string;
   flow: string;
@@ -16,7 +16,7 @@ interface CallerOptions {
 }
 
 /** Checks the caller flags (bad usage exits 2 before any host starts). */
-function checkCallerOptions(opts: CallerOptions): Flow {
+export function checkCallerOptions(opts: CallerOptions): Flow {
   if (opts.flow !== 'main' && opts.flow !== 'sub') throw new UsageError(`--flow must be main or sub, not "${opts.flow}"`);
   if (opts.app !== undefined && opts.agent !== undefined) throw new UsageError('give --app APP or --agent ID, not both (an agent acts as its own host app)');
   if (!opts.app && !opts.agent) throw new UsageError('say who is calling: --agent ID or --app APP (for example --app chatos)');
@@ -24,7 +24,7 @@ function checkCallerOptions(opts: CallerOptions): Flow {
 }
 
 /** The caller: an app as itself, or an agent (its host app, its selection); an unknown agent exits 1 with close matches. */
-function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
+export function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: Problem[] } {
   const flow = checkCallerOptions(opts);
   if (opts.agent) return host.tools.callers.agent(opts.agent, flow, opts.conversation);
   return { caller: host.tools.callers.app(opts.app!, flow, opts.conversation), problems: [] };
@@ -32,7 +32,7 @@ function callerOf(host: Host, opts: CallerOptions): { caller: Caller; problems: 
 
 const callerName = (caller: Caller) => (caller.agentId ? `agent ${caller.agentId} (as ${caller.appId})` : caller.appId);
 
-function addCallerOptions(command: Command): Command {
+export function addCallerOptions(command: Command): Command {
   return command
     .option('--app <app>', 'act as this app: the tools it may see, its grants')
     .option('--agent <id>', 'act as this agent (its app and selection)')
@@ -73,7 +73,7 @@ function answerConfirmations(host: Host, io: CliIo, yes: boolean): { refusedWith
   return { refusedWithoutTerminal: () => noTerminal, stop };
 }
 
-function asUserError(error: unknown): never {
+export function asUserError(error: unknown): never {
   if (error instanceof GatewayError) throw new UserError(error.reason, error.fix);
   if (error instanceof McpRuntimeError) throw new UserError(error.message, error.fix);
   throw error;

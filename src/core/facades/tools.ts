@@ -25,8 +25,8 @@ export interface ToolsFacade {
   call: ToolGateway['callTool'];
   /** The MCP servers this caller may use now, in id order. */
   visibleServers(caller: Caller): ServerDefinition[];
-  /** The MCP prompts of the servers a caller may use (slash commands): listed, got with arguments, their arguments completed. */
-  readonly prompts: Pick<McpPrompts, 'list' | 'get' | 'complete'>;
+  /** The MCP prompts of the servers a caller may use (slash commands): listed (all, or one server's), got with arguments, their arguments completed. */
+  readonly prompts: Pick<McpPrompts, 'list' | 'listOf' | 'get' | 'complete'>;
   /** A server's resources for this caller (list, read, subscribe, template completions), its access checked as for a tool call. */
   readonly resources: Pick<ResourceService, 'list' | 'read' | 'subscribe' | 'complete'>;
   /** MCP Apps (docs/rules/mcp-apps.md): a tool's `ui://` view read for the caller, and the calls its view makes. */

@@ -131,7 +131,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     list: (caller) => gateway.listTools(caller),
     call: (caller, toolName, args, options) => gateway.callTool(caller, toolName, args, options),
     visibleServers: (caller) => servers.visibleServers(caller),
-    prompts: narrow(prompts, ['list', 'get', 'complete']),
+    prompts: narrow(prompts, ['list', 'listOf', 'get', 'complete']),
     resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
     apps: narrow(apps, ['view', 'call']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),

@@ -47,10 +47,7 @@ export class McpPrompts {
     const lists = await Promise.all(
       this.deps.visibleServers(caller).map(async (server) => {
         try {
-          const lease = await this.deps.instanceOf(server, caller);
-          const client = lease.connection.prompts;
-          if (!client?.offered) return [];
-          return (await client.list(server.timeoutMs)).map((prompt) => entryOf(server, prompt));
+          return await this.promptsOf(server, caller);
         } catch (error) {
           problems.push({
             severity: 'warning',
@@ -64,6 +61,15 @@ export class McpPrompts {
       }),
     );
     return { prompts: lists.flat(), problems };
+  }
+
+  /**
+   * The prompts of one server, for a face that names it (the CLI): the
+   * access rule's refusal, naming the server, when this caller may not use
+   * it now; a failure to start or list is the caller's to report.
+   */
+  async listOf(caller: Caller, serverId: string): Promise<McpPrompt[]> {
+    return this.promptsOf(this.deps.usableServer(caller, serverId), caller);
   }
 
   /** One prompt, got with `args` from its server: checked (access now, the arguments it declares, sizes), audited, its result bounded. */
@@ -119,6 +125,14 @@ export class McpPrompts {
     const { completion } = await client.complete(name, { name: argument.name, value }, known, server.timeoutMs);
     const values = completion.values.filter((v): v is string => typeof v === 'string').slice(0, MAX_SUGGESTIONS);
     return { values: values.map((v) => v.slice(0, MAX_SUGGESTION_CHARS)), hasMore: completion.hasMore === true || completion.values.length > MAX_SUGGESTIONS };
+  }
+
+  /** A server's prompts on the caller's instance; none when it offers none. */
+  private async promptsOf(server: ServerDefinition, caller: Caller): Promise<McpPrompt[]> {
+    const lease = await this.deps.instanceOf(server, caller);
+    const client = lease.connection.prompts;
+    if (!client?.offered) return [];
+    return (await client.list(server.timeoutMs)).map((prompt) => entryOf(server, prompt));
   }
 
   /** The server (checked for this caller now), its prompts client, and the prompt as it listed it; an unknown prompt is refused, naming it. */
@@ -191,7 +205,11 @@ function piecesOf(message: PromptMessage, notes: string[]): McpPromptMessage['co
       // A text file sent as a blob is still text (as a resource attached from the composer is).
       const bytes = 'blob' in resource && typeof resource.blob === 'string' && resource.mimeType?.startsWith('text/') ? Buffer.from(resource.blob, 'base64') : undefined;
       if (bytes && !bytes.includes(0)) return named(bytes.toString('utf8'));
-      notes.push(`the binary resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''} is not sent: open it from the server's resources instead`);
+      // Named by its type and size, so a face can say what was left out without its data.
+      const about = [resource.mimeType, 'blob' in resource && typeof resource.blob === 'string' ? `${Buffer.byteLength(resource.blob, 'base64').toLocaleString('en')} bytes` : undefined].filter(
+        Boolean,
+      );
+      notes.push(`the binary resource ${resource.uri}${about.length ? ` (${about.join(', ')})` : ''} is not sent: open it from the server's resources instead`);
       return [];
     }
     case 'resource_link':

@@ -126,7 +126,7 @@ describe('an MCP prompt sent into a conversation', () => {
         type: 'text',
         text:
           'What is this?\n\n[Left out of prompt "not-an-image" of server "chatos::prompts": ' +
-          "the binary resource test://archive.zip (application/zip) is not sent: open it from the server's resources instead; " +
+          "the binary resource test://archive.zip (application/zip, 4 bytes) is not sent: open it from the server's resources instead; " +
           'image 1 (said to be image/png) is not a PNG, JPEG, GIF or WebP image: it is not sent]',
       },
     ]);

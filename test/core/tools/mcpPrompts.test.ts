@@ -104,6 +104,9 @@ describe('MCP prompts with @modelcontextprotocol/server-everything', () => {
     expect((refused as GatewayError).code).toBe('NOT_GRANTED');
     expect((await rejection(host.tools.prompts.complete(other, SERVER, 'completable-prompt', { name: 'department', value: '' }, {}))).message).toContain('not among the servers selected');
     expect((await host.tools.prompts.list(other)).prompts).toEqual([]);
+    // One server's list, asked by name (the CLI's), is refused with the same rule; the caller's own is listed.
+    expect(((await rejection(host.tools.prompts.listOf(other, SERVER))) as GatewayError).code).toBe('NOT_GRANTED');
+    expect((await host.tools.prompts.listOf(caller('conv-n'), SERVER)).map((p) => p.name)).toContain('args-prompt');
   });
 });
 
@@ -116,6 +119,7 @@ describe('MCP prompts of an untrusted plugin', () => {
     expect((await host.tools.prompts.list(who)).prompts).toEqual([]);
     const refused = await rejection(host.tools.prompts.get(who, PLUGIN_SERVER, 'anything', {}));
     expect((refused as GatewayError).code).toBe('NOT_RUNNABLE');
+    expect(((await rejection(host.tools.prompts.listOf(who, PLUGIN_SERVER))) as GatewayError).code).toBe('NOT_RUNNABLE');
     expect(internalsOf(host).mcp.runtime.connections.anyRunning(PLUGIN_SERVER)).toBeUndefined();
   });
 });

@@ -168,6 +168,13 @@ export const AppSourceSchema = z
 export type AppSource = z.infer<typeof AppSourceSchema>;
 
 /**
+ * What an app's view told the model (docs/rules/app-messages.md#context-from-an-app): its latest
+ * `ui/update-model-context`, as text, carried by the next message sent. `text` is already cut to the cap.
+ */
+export const AppContextSchema = z.object({ from: AppSourceSchema, text: z.string() });
+export type AppContext = z.infer<typeof AppContextSchema>;
+
+/**
  * `attachments`: absent in messages without (and in every message written before they existed).
  * `from`: an app posted it (docs/rules/app-messages.md): shown as the app's and sent to the model marked as data
  * from that app; `state`, the app's state it sent with it.
@@ -179,6 +186,8 @@ export const UserMessageSchema = z.object({
   attachments: z.array(AttachmentSchema).optional(),
   from: AppSourceSchema.optional(),
   state: z.unknown().optional(),
+  /** The apps' context pending when it was sent; absent when there was none. */
+  appContext: z.array(AppContextSchema).optional(),
 });
 
 export const AssistantMessageSchema = z.object({

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
 import type {
+  AppContext,
   Attachment,
   Conversation,
   ConversationDetail,
@@ -21,6 +22,7 @@ import type { Logger } from '../ports.js';
 import { readAttachment, readAttachmentFile } from './attachments/attachmentFile.js';
 import { PendingAttachments, storeAttachments } from './attachments/pendingAttachments.js';
 import { AppMessageLimiter, checkAppMessage, type AppMessageInput } from './appMessages.js';
+import { appContextText, mergeAppContext, PendingAppContext, type AppContextInput } from './appContext.js';
 import { resourceAttachment } from './attachments/resourceAttachment.js';
 import type { ResourceRead } from '../../shared/resources.js';
 import { ChatError } from './chatError.js';
@@ -98,6 +100,8 @@ export class ChatService {
   /** Files attached and not sent yet. */
   private readonly attachments: PendingAttachments;
   private readonly appMessages: AppMessageLimiter;
+  /** What apps' views told the model, waiting for the next message of each conversation (in memory only). */
+  private readonly appContext = new PendingAppContext();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.attachments = new PendingAttachments(deps.now);
@@ -198,6 +202,7 @@ export class ChatService {
     await Promise.all(family.map((member) => this.turns.get(member)));
     let released = 0;
     for (const member of family) released += await this.close(member);
+    for (const member of family) this.appContext.forget(member);
     this.store.delete(id);
     this.emit({ type: 'conversations' });
     return { deleted: true, released };
@@ -285,7 +290,7 @@ export class ChatService {
     if (input.modelId !== undefined) this.setModel(id, input.modelId);
     const { conversation, leafId } = this.openIdle(id);
     const attachments = storeAttachments(this.store.folder(conversation.id), this.attachments.take(attachmentIds), this.deps.now());
-    const user = this.appendUser(conversation, leafId, input.text, attachments);
+    const user = this.appendUser(conversation, leafId, input.text, attachments, this.appContext.take(conversation.id));
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -298,11 +303,34 @@ export class ChatService {
     const { text, state } = checkAppMessage(input);
     const { conversation, leafId } = this.openIdle(input.conversationId);
     this.appMessages.take(input.source);
-    const message: UserMessage = { id: randomUUID(), parentId: leafId, at: this.deps.now(), role: 'user', text, from: { ...input.source }, ...(state !== undefined ? { state } : {}) };
+    const appContext = this.appContext.take(conversation.id);
+    const message: UserMessage = {
+      id: randomUUID(),
+      parentId: leafId,
+      at: this.deps.now(),
+      role: 'user',
+      text,
+      from: { ...input.source },
+      ...(state !== undefined ? { state } : {}),
+      ...(appContext.length ? { appContext } : {}),
+    };
     this.store.append(conversation.id, message);
     if (!conversation.title) this.store.rename(conversation.id, `${input.source.name}: ${titleOf(text, [])}`.slice(0, 80));
     this.emit({ type: 'message', conversationId: conversation.id, message });
     return { conversationId: conversation.id, userMessageId: message.id, done: withUser(this.start(conversation, message.id), message) };
+  }
+
+  /**
+   * What an app's view tells the model without starting a turn (docs/rules/app-messages.md#context-from-an-app):
+   * it overwrites the app's previous update and waits, in memory, for the conversation's next message (send,
+   * postAppMessage, edit), which carries it. Taken while the conversation answers too (for the next message).
+   * An update that says nothing clears the app's context.
+   */
+  setAppContext(input: AppContextInput): { pending: boolean } {
+    this.store.get(input.conversationId);
+    const text = appContextText(input);
+    this.appContext.set(input.conversationId, input.source, text);
+    return { pending: text !== undefined };
   }
 
   /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
@@ -311,8 +339,10 @@ export class ChatService {
     const original = tree.get(input.messageId);
     if (!original || original.role !== 'user' || original.from)
       throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
-    // The edited message keeps the files the original carried (they stay in the conversation's folder).
-    const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? []);
+    // The edited message keeps the files the original carried (they stay in the conversation's folder), and the
+    // apps' context it carried, each app's replaced by a newer one waiting.
+    const appContext = mergeAppContext(original.appContext ?? [], this.appContext.take(conversation.id));
+    const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? [], appContext);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -465,8 +495,16 @@ export class ChatService {
       throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
   }
 
-  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[]): UserMessage {
-    const user: UserMessage = { id: randomUUID(), parentId, at: this.deps.now(), role: 'user', text, ...(attachments.length ? { attachments: [...attachments] } : {}) };
+  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[], appContext: readonly AppContext[]): UserMessage {
+    const user: UserMessage = {
+      id: randomUUID(),
+      parentId,
+      at: this.deps.now(),
+      role: 'user',
+      text,
+      ...(attachments.length ? { attachments: [...attachments] } : {}),
+      ...(appContext.length ? { appContext: [...appContext] } : {}),
+    };
     this.store.append(conversation.id, user);
     if (!conversation.title) this.store.rename(conversation.id, titleOf(text, attachments));
     // What a face serves of the message: each image, and each document's original.

@@ -26,6 +26,7 @@ export interface ChatFacade extends Pick<
   | 'discardAttachment'
   | 'send'
   | 'postAppMessage'
+  | 'setAppContext'
   | 'edit'
   | 'regenerate'
   | 'resume'

@@ -67,6 +67,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
       'discardAttachment',
       'send',
       'postAppMessage',
+      'setAppContext',
       'edit',
       'regenerate',
       'resume',

@@ -8,6 +8,7 @@ import type { ToolConfirmationRequest } from '../../../../src/shared/confirmatio
 import type { ElicitationRequest } from '../../../../src/shared/elicitation';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
+import { AppContextTags } from './AppContextTags';
 import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
 import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
 import { LazySamplingCard } from '../sampling/LazySamplingCard';
@@ -180,6 +181,7 @@ const UserBubble = memo(function UserBubble({
         <div className="msg-author" data-testid="message-app-source">
           <ApiOutlined /> {t('mcpApps.fromApp', { app: message.from.name })}
         </div>
+        {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
         <div className="msg-app-bubble">{message.text}</div>
         <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
@@ -190,6 +192,7 @@ const UserBubble = memo(function UserBubble({
   }
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
+      {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
       {message.attachments?.length ? (
         <Suspense fallback={null}>
           <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />

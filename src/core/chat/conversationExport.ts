@@ -76,7 +76,14 @@ function markdownOf(detail: ConversationDetail, read: ReadArtifact): string {
 function section(message: ConversationMessage, read: ReadArtifact): string[] {
   switch (message.role) {
     case 'user':
-      return ['## User', '', message.text, ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read))];
+      return [
+        '## User',
+        '',
+        // What apps told the model with the message, as it was sent: before the message's own text.
+        ...(message.appContext ?? []).flatMap((c) => [`<details><summary>Context from the app ${c.from.name} (${c.from.kind} ${c.from.id})</summary>`, '', fence(c.text), '', '</details>', '']),
+        message.text,
+        ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read)),
+      ];
     case 'assistant': {
       const out = [`## Assistant (${message.agentId}, ${message.modelId})`, ''];
       if (message.reasoning?.text) {

@@ -173,6 +173,13 @@ export const PromptSourceSchema = z.object({ serverId: z.string(), name: z.strin
 export type PromptSource = z.infer<typeof PromptSourceSchema>;
 
 /**
+ * What an app's view told the model (docs/rules/app-messages.md#context-from-an-app): its latest
+ * `ui/update-model-context`, as text, carried by the next message sent. `text` is already cut to the cap.
+ */
+export const AppContextSchema = z.object({ from: AppSourceSchema, text: z.string() });
+export type AppContext = z.infer<typeof AppContextSchema>;
+
+/**
  * `attachments`: absent in messages without (and in every message written before they existed).
  * `from`: an app posted it (docs/rules/app-messages.md): shown as the app's and sent to the model marked as data
  * from that app; `state`, the app's state it sent with it.
@@ -186,6 +193,8 @@ export const UserMessageSchema = z.object({
   state: z.unknown().optional(),
   /** Sent from an MCP prompt (the user picked it; its text and images are the prompt's). */
   prompt: PromptSourceSchema.optional(),
+  /** The apps' context pending when it was sent; absent when there was none. */
+  appContext: z.array(AppContextSchema).optional(),
 });
 
 export const AssistantMessageSchema = z.object({

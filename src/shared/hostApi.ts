@@ -620,6 +620,27 @@ export const HostApiMethods = {
     result: z.object({ conversationId: z.string(), messageId: z.string() }),
   },
   /**
+   * What an app's view tells the model without starting a turn (docs/rules/app-messages.md#context-from-an-app):
+   * an MCP App's `ui/update-model-context`. It overwrites the app's previous update and goes with the
+   * conversation's next message; `content` keeps text blocks (others are named), `structuredContent` goes as
+   * JSON, cut past 20,000 characters with a note. The face names `source` from what it hosts. `pending`: false
+   * when the update said nothing (the app's context is cleared). Refused: CONVERSATION_NOT_FOUND, APP_CONTEXT_LIMIT.
+   */
+  'chat.setAppContext': {
+    params: z
+      .object({
+        conversationId: ConversationIdSchema,
+        source: AppSourceSchema,
+        content: z
+          .array(z.object({ type: z.string().min(1).max(100), text: z.string().max(200_000).optional() }))
+          .max(1000)
+          .optional(),
+        structuredContent: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict(),
+    result: z.object({ pending: z.boolean() }),
+  },
+  /**
    * One part of a file being attached to a message, at its byte offset
    * (parts in order); `size` is the whole file's, so a file too large is
    * refused at its first part. The whole file is then read by chat.attach.

@@ -18,6 +18,7 @@ type ChatMethods =
   | 'conversations.export'
   | 'chat.send'
   | 'chat.postAppMessage'
+  | 'chat.setAppContext'
   | 'chat.uploadPart'
   | 'chat.attach'
   | 'chat.attachResource'
@@ -80,6 +81,8 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
       const started = chat.postAppMessage({ conversationId, source, text, ...(state !== undefined ? { state } : {}) });
       return { conversationId: started.conversationId, messageId: started.userMessageId! };
     },
+    'chat.setAppContext': ({ conversationId, source, content, structuredContent }) =>
+      chat.setAppContext({ conversationId, source, ...(content ? { content } : {}), ...(structuredContent !== undefined ? { structuredContent } : {}) }),
     'chat.uploadPart': ({ uploadId, offset, data, name, size }) => ({ received: uploads.append(uploadId, offset, data, size, name) }),
     'chat.attach': async ({ uploadId, name }) => ({ attachment: await chat.attach(name, uploads.take(uploadId)) }),
     'chat.attachResource': async ({ agentId, conversationId, serverId, uri }) => {

@@ -31,7 +31,10 @@ export type ChatErrorCode =
   | 'ATTACHMENTS_TOO_MANY'
   /** A message an app posted (docs/rules/app-messages.md): too long, or its state too large; or the app posts too often. */
   | 'APP_MESSAGE_TOO_LARGE'
-  | 'APP_MESSAGE_RATE_LIMITED';
+  | 'APP_MESSAGE_RATE_LIMITED'
+  /** An app's context for the model (docs/rules/app-messages.md#context-from-an-app): not JSON, or too many apps have context waiting. */
+  | 'APP_CONTEXT_INVALID'
+  | 'APP_CONTEXT_LIMIT';
 
 /** A chat operation that cannot run as asked; callers branch on `code`, and `hint` says what to do. */
 export class ChatError extends Error {

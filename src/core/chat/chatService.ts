@@ -4,6 +4,7 @@ import { RunningCalls } from '../tools/runningCalls.js';
 import { chatCallKey } from './toolCalls.js';
 import type {
   AssistantMessage,
+  AppContext,
   Attachment,
   Conversation,
   ConversationDetail,
@@ -23,6 +24,7 @@ import type { Logger } from '../ports.js';
 import { readAttachment, readAttachmentFile } from './attachments/attachmentFile.js';
 import { PendingAttachments, storeAttachments } from './attachments/pendingAttachments.js';
 import { AppMessageLimiter, checkAppMessage, type AppMessageInput } from './appMessages.js';
+import { appContextText, mergeAppContext, PendingAppContext, type AppContextInput } from './appContext.js';
 import { resourceAttachment } from './attachments/resourceAttachment.js';
 import type { ResourceRead } from '../../shared/resources.js';
 import { ChatError } from './chatError.js';
@@ -102,6 +104,8 @@ export class ChatService {
   /** Files attached and not sent yet. */
   private readonly attachments: PendingAttachments;
   private readonly appMessages: AppMessageLimiter;
+  /** What apps' views told the model, waiting for the next message of each conversation (in memory only). */
+  private readonly appContext = new PendingAppContext();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.attachments = new PendingAttachments(deps.now);
@@ -202,6 +206,7 @@ export class ChatService {
     await Promise.all(family.map((member) => this.turns.get(member)));
     let released = 0;
     for (const member of family) released += await this.close(member);
+    for (const member of family) this.appContext.forget(member);
     this.store.delete(id);
     this.emit({ type: 'conversations' });
     return { deleted: true, released };
@@ -289,7 +294,7 @@ export class ChatService {
     if (input.modelId !== undefined) this.setModel(id, input.modelId);
     const { conversation, leafId } = this.openIdle(id);
     const attachments = storeAttachments(this.store.folder(conversation.id), this.attachments.take(attachmentIds), this.deps.now());
-    const user = this.appendUser(conversation, leafId, input.text, attachments);
+    const user = this.appendUser(conversation, leafId, input.text, attachments, this.appContext.take(conversation.id));
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -308,11 +313,14 @@ export class ChatService {
     const source = { serverId: input.prompt.serverId, name: input.prompt.name };
     const stored: ConversationMessage[] = [];
     let parentId = leafId;
-    for (const turn of turns) {
+    // The apps' pending context goes with the prompt's last user turn, the one the model answers (docs/rules/app-messages.md).
+    const lastUser = turns.map((turn) => turn.role).lastIndexOf('user');
+    for (const [index, turn] of turns.entries()) {
       if (turn.role === 'user') {
         const attachments = storeAttachments(this.store.folder(conversation.id), turn.images, this.deps.now());
+        const appContext = index === lastUser ? this.appContext.take(conversation.id) : [];
         // The row read again: only the first user turn names a conversation that has no title yet.
-        stored.push(this.appendUser(this.store.get(conversation.id), parentId, turn.text, attachments, source));
+        stored.push(this.appendUser(this.store.get(conversation.id), parentId, turn.text, attachments, appContext, source));
       } else {
         const answer: AssistantMessage = {
           id: randomUUID(),
@@ -346,11 +354,34 @@ export class ChatService {
     const { text, state } = checkAppMessage(input);
     const { conversation, leafId } = this.openIdle(input.conversationId);
     this.appMessages.take(input.source);
-    const message: UserMessage = { id: randomUUID(), parentId: leafId, at: this.deps.now(), role: 'user', text, from: { ...input.source }, ...(state !== undefined ? { state } : {}) };
+    const appContext = this.appContext.take(conversation.id);
+    const message: UserMessage = {
+      id: randomUUID(),
+      parentId: leafId,
+      at: this.deps.now(),
+      role: 'user',
+      text,
+      from: { ...input.source },
+      ...(state !== undefined ? { state } : {}),
+      ...(appContext.length ? { appContext } : {}),
+    };
     this.store.append(conversation.id, message);
     if (!conversation.title) this.store.rename(conversation.id, `${input.source.name}: ${titleOf(text, [])}`.slice(0, 80));
     this.emit({ type: 'message', conversationId: conversation.id, message });
     return { conversationId: conversation.id, userMessageId: message.id, done: withUser(this.start(conversation, message.id), message) };
+  }
+
+  /**
+   * What an app's view tells the model without starting a turn (docs/rules/app-messages.md#context-from-an-app):
+   * it overwrites the app's previous update and waits, in memory, for the conversation's next message (send,
+   * postAppMessage, edit), which carries it. Taken while the conversation answers too (for the next message).
+   * An update that says nothing clears the app's context.
+   */
+  setAppContext(input: AppContextInput): { pending: boolean } {
+    this.store.get(input.conversationId);
+    const text = appContextText(input);
+    this.appContext.set(input.conversationId, input.source, text);
+    return { pending: text !== undefined };
   }
 
   /** Edits a sent message: the edited text is a new branch from the same point; the earlier branch stays reachable. */
@@ -359,8 +390,10 @@ export class ChatService {
     const original = tree.get(input.messageId);
     if (!original || original.role !== 'user' || original.from)
       throw new ChatError('MESSAGE_NOT_FOUND', `conversation "${conversation.id}" has no user message "${input.messageId}"`, 'edit one of the messages you sent');
-    // The edited message keeps the files the original carried (they stay in the conversation's folder).
-    const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? []);
+    // The edited message keeps the files the original carried (they stay in the conversation's folder), and the
+    // apps' context it carried, each app's replaced by a newer one waiting.
+    const appContext = mergeAppContext(original.appContext ?? [], this.appContext.take(conversation.id));
+    const user = this.appendUser(conversation, original.parentId, input.text, original.attachments ?? [], appContext);
     return { conversationId: conversation.id, userMessageId: user.id, done: withUser(this.start(conversation, user.id), user) };
   }
 
@@ -513,7 +546,7 @@ export class ChatService {
       throw new ChatError('CONVERSATION_BUSY', `conversation "${conversation.id}" is answering in another ChatOS process (pid ${conversation.status.pid})`, 'wait for it to finish there');
   }
 
-  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[], prompt?: PromptSource): UserMessage {
+  private appendUser(conversation: Conversation, parentId: string | null, text: string, attachments: readonly Attachment[], appContext: readonly AppContext[], prompt?: PromptSource): UserMessage {
     const user: UserMessage = {
       id: randomUUID(),
       parentId,
@@ -522,6 +555,7 @@ export class ChatService {
       text,
       ...(attachments.length ? { attachments: [...attachments] } : {}),
       ...(prompt ? { prompt } : {}),
+      ...(appContext.length ? { appContext: [...appContext] } : {}),
     };
     this.store.append(conversation.id, user);
     if (!conversation.title) this.store.rename(conversation.id, titleOf(text, attachments));

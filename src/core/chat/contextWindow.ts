@@ -24,7 +24,12 @@ export function messageTokens(message: ConversationMessage): number {
   switch (message.role) {
     case 'user':
       // Attachments count too: a document by its kept text, an image as one image.
-      return estimateTokens(message.text) + 4 + (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0);
+      return (
+        estimateTokens(message.text) +
+        4 +
+        (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0) +
+        (message.appContext ?? []).reduce((sum, c) => sum + estimateTokens(c.text) + 40, 0)
+      );
     case 'summary':
       return estimateTokens(message.text) + 4;
     case 'assistant':
@@ -80,7 +85,13 @@ export function planCompaction(path: readonly ConversationMessage[], fixedTokens
   const transcript = older.flatMap((m) => {
     if (m.role !== 'user' && m.role !== 'assistant') return [];
     // The files a message carried are named, so the summary knows they were there (their content is not summarized).
-    const text = [m.text.trim(), ...(m.role === 'user' ? (m.attachments ?? []).map((a) => `[attached ${a.kind === 'image' ? 'image' : 'file'} ${a.name}]`) : [])].filter(Boolean).join('\n');
+    const text = [
+      ...(m.role === 'user' ? (m.appContext ?? []).map((c) => `[context from the app "${c.from.name}"] ${c.text}`) : []),
+      m.text.trim(),
+      ...(m.role === 'user' ? (m.attachments ?? []).map((a) => `[attached ${a.kind === 'image' ? 'image' : 'file'} ${a.name}]`) : []),
+    ]
+      .filter(Boolean)
+      .join('\n');
     // An app's message stays the app's in the summary too.
     return text ? [{ role: m.role, text: m.role === 'user' && m.from ? `[from the app "${m.from.name}"] ${text}` : text }] : [];
   });

@@ -78,6 +78,8 @@ function section(message: ConversationMessage, read: ReadArtifact): string[] {
       return [
         message.prompt ? `## User (from prompt /${message.prompt.name} of ${message.prompt.serverId})` : '## User',
         '',
+        // What apps told the model with the message, as it was sent: before the message's own text.
+        ...(message.appContext ?? []).flatMap((c) => [`<details><summary>Context from the app ${c.from.name} (${c.from.kind} ${c.from.id})</summary>`, '', fence(c.text), '', '</details>', '']),
         message.text,
         ...(message.attachments ?? []).flatMap((attachment) => attachmentSection(attachment, read)),
       ];

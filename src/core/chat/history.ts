@@ -1,5 +1,6 @@
 import type { Attachment, ConversationMessage, SummaryMessage, ToolContentItem, UserMessage } from '../../shared/chat.js';
 import { IMAGE_MIME_TYPES, type ChatMessage, type ContentPart, type ImageMimeType } from '../models/providers/modelRequest.js';
+import { appContextModelText } from './appContext.js';
 import { appMessageText } from './appMessages.js';
 import { capResult, cutNote } from './resultCap.js';
 
@@ -124,10 +125,15 @@ function partOf(item: ToolContentItem, options: HistoryOptions): ContentPart {
   }
 }
 
-/** A user message's text, then each file it carries: an image as an image (or a note for a model without vision), a document as its text headed with its name. */
+/**
+ * A user message: the apps' context it carries first, each marked as data from its app; then its text, or the
+ * app's message marked as the app's; then each file it carries: an image as an image (or a note for a model
+ * without vision), a document as its text headed with its name.
+ */
 function userParts(message: UserMessage, options: HistoryOptions): ContentPart[] {
-  if (message.from) return [{ type: 'text', text: appMessageText({ ...message, from: message.from }) }];
-  const parts: ContentPart[] = message.text || !message.attachments?.length ? [{ type: 'text', text: message.text }] : [];
+  const context: ContentPart[] = (message.appContext ?? []).map((c) => ({ type: 'text', text: appContextModelText(c) }));
+  if (message.from) return [...context, { type: 'text', text: appMessageText({ ...message, from: message.from }) }];
+  const parts: ContentPart[] = [...context, ...(message.text || !message.attachments?.length ? [{ type: 'text' as const, text: message.text }] : [])];
   for (const attachment of message.attachments ?? []) parts.push(attachmentPart(attachment, options));
   return parts;
 }

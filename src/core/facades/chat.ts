@@ -27,6 +27,7 @@ export interface ChatFacade extends Pick<
   | 'send'
   | 'sendPrompt'
   | 'postAppMessage'
+  | 'setAppContext'
   | 'edit'
   | 'regenerate'
   | 'resume'

@@ -68,6 +68,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
       'send',
       'sendPrompt',
       'postAppMessage',
+      'setAppContext',
       'edit',
       'regenerate',
       'resume',

@@ -9,6 +9,7 @@ import type { ElicitationRequest } from '../../../../src/shared/elicitation';
 import { api } from '../../api/client';
 import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
+import { AppContextTags } from './AppContextTags';
 import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
 import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
 import { LazySamplingCard } from '../sampling/LazySamplingCard';
@@ -182,6 +183,7 @@ const UserBubble = memo(function UserBubble({
         <div className="msg-author" data-testid="message-app-source">
           <ApiOutlined /> {t('mcpApps.fromApp', { app: message.from.name })}
         </div>
+        {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
         <div className="msg-app-bubble">{message.text}</div>
         <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
@@ -193,6 +195,7 @@ const UserBubble = memo(function UserBubble({
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
       {message.prompt ? <PromptSourceLine source={message.prompt} /> : null}
+      {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
       {message.attachments?.length ? (
         <Suspense fallback={null}>
           <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />

@@ -7,6 +7,7 @@ import type { AppSource } from '../../../../src/shared/chat';
 import type { ToolOutcome } from '../../../../src/shared/hostApi';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
+import { NewestUpdate } from './newestUpdate';
 
 /** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
 export interface McpAppCaller {
@@ -26,7 +27,7 @@ export interface McpAppFrameProps {
   toolInput: Record<string, unknown>;
   toolResult?: CallToolResult;
   displayMode?: 'inline' | 'fullscreen' | 'pip';
-  /** The view's `ui/message`s go into this conversation (absent in the Playground: refused there). */
+  /** The view's `ui/message`s and context updates go into this conversation (absent in the Playground: refused there). */
   postToConversation?: string;
   /** "Open beside the chat": shown only when given (the side panel wires it). */
   onOpenBeside?: () => void;
@@ -103,9 +104,14 @@ export function McpAppFrame(props: McpAppFrameProps) {
       locale: i18n.language,
       platform: 'web',
     };
-    const bridge = new AppBridge(null, { name: 'ChatOS', version: '1' }, { openLinks: {}, serverTools: {}, ...(latest.current.postToConversation ? { message: { text: {} } } : {}) }, { hostContext });
+    const conversation = latest.current.postToConversation ? { message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } } : {};
+    const bridge = new AppBridge(null, { name: 'ChatOS', version: '1' }, { openLinks: {}, serverTools: {}, ...conversation }, { hostContext });
     const gate = new MessageGate();
     const source = (): AppSource => ({ kind: 'mcp-app', id: serverId, name: latest.current.serverName.slice(0, 100) || serverId });
+    // Each update overwrites the one before (docs/rules/app-messages.md#context-from-an-app): only the newest goes, at most once a second.
+    const contexts = new NewestUpdate<{ conversationId: string; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> }>(async (update) => {
+      await api.call('chat.setAppContext', { ...update, source: source() });
+    });
     bridge.oninitialized = () => {
       void bridge.sendToolInput({ arguments: latest.current.toolInput });
       const result = latest.current.toolResult;
@@ -120,6 +126,8 @@ export function McpAppFrame(props: McpAppFrameProps) {
       gate.run(async () => {
         const conversationId = latest.current.postToConversation;
         if (!conversationId) return { isError: true };
+        // The context the view set before its message goes with it.
+        await contexts.flush();
         const text = params.content
           .flatMap((block) => (block.type === 'text' ? [block.text] : []))
           .join('\n')
@@ -128,6 +136,14 @@ export function McpAppFrame(props: McpAppFrameProps) {
         await api.call('chat.postAppMessage', { conversationId, source: source(), text });
         return {};
       });
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const conversationId = latest.current.postToConversation;
+      if (!conversationId) throw new Error('this view is not in a conversation');
+      // Only what the core keeps crosses: a text block's text, any other block's type.
+      const blocks = (content ?? []).slice(0, 1000).map((block) => (block.type === 'text' ? { type: 'text', text: block.text.slice(0, 200_000) } : { type: String(block.type).slice(0, 100) }));
+      await contexts.push({ conversationId, content: blocks, ...(structuredContent ? { structuredContent } : {}) });
+      return {};
+    };
     bridge.onopenlink = ({ url: link }) =>
       gate.run(async () => {
         let parsed: URL | undefined;
@@ -145,6 +161,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
     void bridge.connect(new PostMessageTransport(target, target));
     return () => {
       gate.close();
+      contexts.close();
       // The view is told it goes away; the bridge closes whether or not it answers.
       void bridge
         .teardownResource({}, { timeout: 1000 })

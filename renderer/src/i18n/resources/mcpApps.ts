@@ -8,6 +8,7 @@ export default {
     'mcpApps.openLink.title': '{{app}} 想打开一个链接',
     'mcpApps.openLink.open': '打开',
     'mcpApps.fromApp': '来自应用 {{app}}',
+    'mcpApps.contextFrom': '来自应用 {{app}} 的上下文',
   },
   en: {
     'mcpApps.frameTitle': 'View of {{app}}',
@@ -17,5 +18,6 @@ export default {
     'mcpApps.openLink.title': '{{app}} wants to open a link',
     'mcpApps.openLink.open': 'Open',
     'mcpApps.fromApp': 'From the app {{app}}',
+    'mcpApps.contextFrom': 'Context from the app {{app}}',
   },
 };

@@ -1,0 +1,44 @@
+import { ApiOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import type { AppContext } from '../../../../src/shared/chat';
+import { Disclosure } from './Disclosure';
+import { useRowWords } from './rowContext';
+
+/**
+ * What apps' views told the model with this message (docs/rules/app-messages.md#context-from-an-app):
+ * one small tag per app, closed, that opens to the text the model got.
+ */
+export function AppContextTags({ contexts }: { contexts: readonly AppContext[] }) {
+  return (
+    <div className="msg-app-contexts">
+      {contexts.map((context) => (
+        <AppContextTag key={`${context.from.kind}:${context.from.id}`} context={context} />
+      ))}
+    </div>
+  );
+}
+
+function AppContextTag({ context }: { context: AppContext }) {
+  const { t } = useRowWords();
+  const [open, setOpen] = useState(false);
+  return (
+    <div data-testid="message-app-context" data-source={context.from.id}>
+      <Disclosure
+        ghost
+        open={open}
+        onToggle={setOpen}
+        className="msg-app-context"
+        toggleTestId="message-app-context-toggle"
+        label={
+          <span>
+            <ApiOutlined /> {t('mcpApps.contextFrom', { app: context.from.name })}
+          </span>
+        }
+      >
+        <div className="msg-app-context-text" data-testid="message-app-context-text">
+          {context.text}
+        </div>
+      </Disclosure>
+    </div>
+  );
+}

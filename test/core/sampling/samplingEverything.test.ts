@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Host } from '../../../src/core/host.js';
-import type { SamplingOutcome, SamplingRequest } from '../../../src/shared/sampling.js';
+import type { SamplingRequest } from '../../../src/shared/sampling.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
+import { nextSampling, samplingOutcomes } from '../../helpers/samplingEvents.js';
 import { EVERYTHING_SERVER, caller, textOf, waitUntil } from '../../helpers/gatewayHost.js';
 import { sdkServerSource } from '../../helpers/sdkServer.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
@@ -29,23 +29,6 @@ async function samplingWorld(options: { entry?: Record<string, unknown>; schedul
   return startChatWorld({ servers, agents: [agentUsing(Object.keys(servers))], ...(options.scheduler ? { host: { scheduler: options.scheduler } } : {}) });
 }
 
-/** The next request of `event` (required: put to the user; updated: its completion shown), as a promise. */
-function next(host: Host, event: 'required' | 'updated', stage?: SamplingRequest['stage']): Promise<SamplingRequest> {
-  return new Promise((resolve) => {
-    const stop = host.mcp.sampling.on(event, (request) => {
-      if (stage && request.stage !== stage) return;
-      stop();
-      resolve(request);
-    });
-  });
-}
-
-function outcomes(host: Host): SamplingOutcome[] {
-  const seen: SamplingOutcome[] = [];
-  host.mcp.sampling.on('resolved', (_request, outcome) => seen.push(outcome));
-  return seen;
-}
-
 /** The JSON the everything server puts after "LLM sampling result:". */
 const resultOf = (text: string) => JSON.parse(text.slice(text.indexOf('{'))) as Record<string, unknown>;
 
@@ -55,9 +38,9 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     const names = (await host.tools.list(asHelper('conv-s'))).tools.map((t) => t.name);
     expect(names).toContain(SAMPLE_TOOL);
 
-    const seen = outcomes(host);
+    const seen = samplingOutcomes(host);
     provider.enqueue({ kind: 'reply', text: 'Haiku about spring', usage: { input: 21, output: 4 } });
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-s'), SAMPLE_TOOL, { prompt: 'write a poem', maxTokens: 100_000 });
     const request = await asked;
     expect(request).toMatchObject({
@@ -76,7 +59,7 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     expect(host.mcp.sampling.list().map((r) => r.id)).toEqual([request.id]);
     expect(provider.requests).toHaveLength(0);
 
-    const completed = next(host, 'updated', 'completion');
+    const completed = nextSampling(host, 'updated', 'completion');
     expect(
       host.mcp.sampling.respond(request.id, {
         action: 'approve',
@@ -118,7 +101,7 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
 
   it('declined at review: the model is never asked and the server hears the user rejected it', async () => {
     const { host, provider } = await samplingWorld();
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-d'), SAMPLE_TOOL, { prompt: 'hi' });
     host.mcp.sampling.respond((await asked).id, { action: 'decline' });
     const { result } = await call;
@@ -131,9 +114,9 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
   it('declined once the completion is shown: the server never gets the answer', async () => {
     const { host, provider } = await samplingWorld();
     provider.enqueue({ kind: 'reply', text: 'SECRET ANSWER' });
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-c'), SAMPLE_TOOL, { prompt: 'hi' });
-    const completed = next(host, 'updated', 'completion');
+    const completed = nextSampling(host, 'updated', 'completion');
     host.mcp.sampling.respond((await asked).id, { action: 'approve' });
     host.mcp.sampling.respond((await completed).id, { action: 'decline' });
     const text = textOf((await call).result);
@@ -144,8 +127,8 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
   it('nobody answers: after 10 minutes (the injected clock) the request is declined, outcome expired', async () => {
     const scheduler = new TestScheduler();
     const { host } = await samplingWorld({ scheduler });
-    const seen = outcomes(host);
-    const asked = next(host, 'required');
+    const seen = samplingOutcomes(host);
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-x'), SAMPLE_TOOL, { prompt: 'hi' });
     const request = await asked;
     expect(request.expiresAt - request.createdAt).toBe(10 * 60_000);
@@ -162,9 +145,9 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     provider.enqueue({ kind: 'reply', text: 'one' }, { kind: 'reply', text: 'two' }, { kind: 'reply', text: 'three' });
     const cards: SamplingRequest[] = [];
     host.mcp.sampling.on('required', (r) => cards.push(r));
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const first = host.tools.call(asHelper('conv-a'), SAMPLE_TOOL, { prompt: '1' });
-    const completed = next(host, 'updated', 'completion');
+    const completed = nextSampling(host, 'updated', 'completion');
     host.mcp.sampling.respond((await asked).id, { action: 'approve', always: true });
     host.mcp.sampling.respond((await completed).id, { action: 'send' });
     expect(textOf((await first).result)).toContain('"text": "one"');

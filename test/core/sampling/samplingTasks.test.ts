@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Host } from '../../../src/core/host.js';
-import type { SamplingOutcome, SamplingRequest } from '../../../src/shared/sampling.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
+import { nextSampling, samplingOutcomes } from '../../helpers/samplingEvents.js';
 import { EVERYTHING_SERVER, caller, textOf } from '../../helpers/gatewayHost.js';
 
 /**
@@ -21,22 +20,6 @@ async function samplingWorld(entry: Record<string, unknown> = {}) {
   return startChatWorld({ servers, agents: [agentUsing(Object.keys(servers))] });
 }
 
-function next(host: Host, event: 'required' | 'updated', stage?: SamplingRequest['stage']): Promise<SamplingRequest> {
-  return new Promise((resolve) => {
-    const stop = host.mcp.sampling.on(event, (request) => {
-      if (stage && request.stage !== stage) return;
-      stop();
-      resolve(request);
-    });
-  });
-}
-
-function outcomes(host: Host): SamplingOutcome[] {
-  const seen: SamplingOutcome[] = [];
-  host.mcp.sampling.on('resolved', (_request, outcome) => seen.push(outcome));
-  return seen;
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('sampling requests run as tasks (server-everything)', () => {
@@ -45,9 +28,9 @@ describe('sampling requests run as tasks (server-everything)', () => {
     const { host, provider } = await samplingWorld({ timeout: 1_500 });
     expect((await host.tools.list(asHelper('conv-t'))).tools.map((t) => t.name)).toContain(ASYNC_TOOL);
 
-    const seen = outcomes(host);
+    const seen = samplingOutcomes(host);
     provider.enqueue({ kind: 'reply', text: 'An async haiku', usage: { input: 12, output: 3 } });
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-t'), ASYNC_TOOL, { prompt: 'write a poem' });
     const request = await asked;
     expect(request).toMatchObject({
@@ -61,7 +44,7 @@ describe('sampling requests run as tasks (server-everything)', () => {
     // Longer than the call's timeout: the call is still there.
     await pause(2_500);
 
-    const completed = next(host, 'updated', 'completion');
+    const completed = nextSampling(host, 'updated', 'completion');
     expect(host.mcp.sampling.respond(request.id, { action: 'approve' })).toBe(true);
     const shown = await completed;
     expect(shown.completion?.content).toEqual([{ type: 'text', text: 'An async haiku' }]);
@@ -88,7 +71,7 @@ describe('sampling requests run as tasks (server-everything)', () => {
 
   it('declined: the task fails with the reason, and the model is never asked', async () => {
     const { host, provider } = await samplingWorld();
-    const asked = next(host, 'required');
+    const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-d'), ASYNC_TOOL, { prompt: 'hi' });
     host.mcp.sampling.respond((await asked).id, { action: 'decline' });
     const text = textOf((await call).result);

@@ -58,7 +58,7 @@ describe("an app's context for the model", () => {
     expect(stored).toMatchObject({ role: 'user', text: 'what is in my cart?', appContext: [{ from: shop, text: body.context }] });
 
     // A Markdown export shows it with the message, as the app's.
-    expect(host.chat.export(id, 'markdown').text).toContain('<summary>Context from the app Shop (mcp-app chatos::shop)</summary>\n\n```\ncart: 2 apples');
+    expect(host.chat.export(id, 'md').text).toContain('<summary>Context from the app Shop (mcp-app chatos::shop)</summary>\n\n```\ncart: 2 apples');
 
     // Taken: the next message carries none (the earlier one keeps its own in the history).
     provider.enqueue({ kind: 'reply', text: 'ok' });

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -46,6 +46,8 @@ beforeAll(async () => {
     agent: { id: AGENT, name: 'Form builder', modelId: 'local', language: 'en', uiApps: [{ pluginId: 'chatos.canvas', appId: 'canvas', mcp: true, prompt: true, mcpServerIds: [SERVER] }] },
   });
 }, 120_000);
+
+afterEach((context) => screenshotOnFailure(page, 'canvas-panel', context));
 
 afterAll(async () => {
   await chromium?.close();
@@ -116,9 +118,15 @@ describe('the Canvas in a conversation, beside the chat', () => {
     const told = userTexts(provider.requests[2]!.body).at(-1)!;
     expect(told).toContain('Submitted \\"Join\\" (action join) on the Canvas instance \\"signup\\"');
     expect(told).toContain('ada@example.com');
-    // The agent's patch after the submit shows in the panel.
-    await frame.getByTestId('canvas-step').waitFor({ timeout: 30_000 });
+    // The agent's patch after the submit succeeds, and shows in the panel at its revision.
     await expect.poll(() => statusOf(conversationId), { timeout: 60_000 }).toBe('done');
+    const patched = (await api('conversations.get', { id: conversationId })).messages.filter((m: { role: string }) => m.role === 'tool').at(-1);
+    const patchedText = JSON.stringify(patched.content);
+    expect(patched.status, patchedText).toBe('ok');
+    const revision = /revision (\d+)/.exec(patchedText);
+    expect(revision, patchedText).not.toBeNull();
+    await expect.poll(() => frame.getByTestId('canvas-view').getAttribute('data-revision'), { timeout: 30_000 }).toBe(revision![1]);
+    await frame.getByTestId('canvas-step').waitFor({ timeout: 30_000 });
     // The message is stored as the Canvas's, with the state it sent.
     const stored = (await api('conversations.get', { id: conversationId })).messages.filter((m: { role: string }) => m.role === 'user');
     expect(stored.at(-1).from).toEqual({ kind: 'canvas', id: 'signup', name: 'Canvas' });

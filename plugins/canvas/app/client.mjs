@@ -50,17 +50,27 @@ export function newestReads() {
   };
 }
 
+/** A read that has not answered after this long no longer holds up the next one (its answer, if it comes, is still ordered by newestReads). */
+const STUCK_REFRESH_MS = 10_000;
+
 /**
- * Runs `refresh` whenever the canvas may have changed: the host saw a call
- * to patch_ui_state (from any caller: an agent, the CLI of this host,
+ * Reads now, and again whenever the canvas may have changed: the host saw a
+ * call to patch_ui_state (from any caller: an agent, the CLI of this host,
  * another page), or the backend saw the data folder change (a call in
- * another process). At most one refresh runs at a time; what arrives
- * meanwhile asks for exactly one more. Returns the function that stops.
+ * another process). The listeners are in place before the first read, so a
+ * change made while it runs is read again, never missed. At most one
+ * refresh runs at a time; what arrives meanwhile asks for exactly one more.
+ * Returns the function that stops.
  */
 export function followChanges(host, refresh) {
   let running = false;
   let again = false;
   let disposed = false;
+  const settled = (promise) => {
+    let timer;
+    const stuck = new Promise((resolve) => (timer = setTimeout(resolve, STUCK_REFRESH_MS)));
+    return Promise.race([promise.catch(() => undefined), stuck]).finally(() => clearTimeout(timer));
+  };
   const kick = async () => {
     if (disposed) return;
     if (running) {
@@ -71,7 +81,7 @@ export function followChanges(host, refresh) {
     try {
       do {
         again = false;
-        await refresh().catch(() => undefined);
+        await settled(refresh());
       } while (again && !disposed);
     } finally {
       running = false;
@@ -80,12 +90,14 @@ export function followChanges(host, refresh) {
   const off = host.events.on('tool.called', (event) => {
     if (event?.tool === 'patch_ui_state') void kick();
   });
+  void kick();
   void (async () => {
     let since;
     while (!disposed) {
       try {
         const answer = await host.backend.invoke('waitForChange', since === undefined ? {} : { since });
-        if (answer.changed) void kick();
+        // The first answer is the folder's stamp now: a change between the first read and it is read once more.
+        if (answer.changed || since === undefined) void kick();
         since = answer.stamp;
       } catch {
         // The backend is restarting or gone: try again in a while, the host's events still arrive.

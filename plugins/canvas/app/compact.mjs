@@ -56,7 +56,6 @@ function mountList({ container, host }) {
   render();
   void host.context.get().then(async (context) => {
     t = textFor(context.locale);
-    await refresh();
     if (!disposed) stops.push(followChanges(host, refresh));
   });
   return () => {

@@ -198,8 +198,8 @@ export function mountCanvas({ container, host }, layout) {
       t = textFor(context.locale);
       besideChat = context.besideChat === true;
       if (typeof context.focus === 'string') model.selected = context.focus;
-      await refresh();
-      if (!disposed) stops.push(followChanges(host, refresh));
+      // The first read and every change after it (client.mjs).
+      stops.push(followChanges(host, refresh));
     },
     (error) => {
       model.loadError = t.failed(error.message);

@@ -55,8 +55,19 @@ async function open(hash: string, root: string): Promise<void> {
 /** Picks an option of an antd Select by its label. */
 async function choose(testId: string, text: string | RegExp): Promise<void> {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first();
+  await option.click();
+  // A click during the dropdown's opening motion may choose nothing (the list stays open, CI saw it): the user clicks again.
+  const open = page.locator('.ant-select-dropdown:visible');
+  await expect
+    .poll(
+      async () => {
+        if (await open.count()) await option.click({ timeout: 2_000 }).catch(() => undefined);
+        return open.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(0);
 }
 
 /** A drawer is fixed to the window: a full-page shot would draw it twice on a long page. */

@@ -159,9 +159,22 @@ describe('MCP Apps in the chat', () => {
     await screenshot(page, 'mcp-apps-04-chat-goes-on');
 
     // Opened beside the chat: the side panel shows the same view, told the same input and result.
-    await card.getByTestId('mcp-app-open-beside').click();
+    await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
     const panel = page.getByTestId('side-panel');
-    await panel.waitFor({ timeout: 20_000 });
+    // The chat follows its newest rows: a click made while it scrolled back down lands elsewhere, so the user clicks again.
+    await expect
+      .poll(
+        async () => {
+          if (!(await panel.isVisible()))
+            await card
+              .getByTestId('mcp-app-open-beside')
+              .click({ timeout: 5_000 })
+              .catch(() => undefined);
+          return panel.isVisible();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
     const beside = panel.frameLocator('[data-testid="mcp-app-iframe"]');
     await beside.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from './tempDir.js';
 
 import { launchChromium } from '../../scripts/chromium.js';
@@ -119,4 +119,23 @@ export async function openChromiumOn(serve: Pick<ServeProcess, 'url'>, options: 
 /** The screenshot of a failed test, named after it, for a person to look at. */
 export async function screenshotOnFailure(page: Page | undefined, prefix: string, context: { task: { name: string; result?: { state?: string } } }): Promise<void> {
   if (page && context.task.result?.state === 'fail') await screenshot(page, `${prefix}-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+}
+
+/**
+ * Opens a closed part of a conversation (a tool card, a context tag) until
+ * `body` shows: a click can land while the chat still scrolls to its newest
+ * row, and then it opens nothing. Clicked only while `body` is absent, so a
+ * click never closes it again.
+ */
+export async function openDisclosure(toggle: Locator, body: Locator, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await body.count()) === 0) await toggle.click({ timeout: 5_000 }).catch(() => undefined);
+    try {
+      await body.first().waitFor({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }

@@ -1,26 +1,25 @@
 import { ApiOutlined } from '@ant-design/icons';
-import { useState } from 'react';
 import type { AppContext } from '../../../../src/shared/chat';
 import { Disclosure } from './Disclosure';
-import { useRowWords } from './rowContext';
+import { useKeptOpen, useRowWords } from './rowContext';
 
 /**
  * What apps' views told the model with this message (docs/rules/app-messages.md#context-from-an-app):
  * one small tag per app, closed, that opens to the text the model got.
  */
-export function AppContextTags({ contexts }: { contexts: readonly AppContext[] }) {
+export function AppContextTags({ messageId, contexts }: { messageId: string; contexts: readonly AppContext[] }) {
   return (
     <div className="msg-app-contexts">
       {contexts.map((context) => (
-        <AppContextTag key={`${context.from.kind}:${context.from.id}`} context={context} />
+        <AppContextTag key={`${context.from.kind}:${context.from.id}`} openKey={`${messageId}:context:${context.from.kind}:${context.from.id}`} context={context} />
       ))}
     </div>
   );
 }
 
-function AppContextTag({ context }: { context: AppContext }) {
+function AppContextTag({ openKey, context }: { openKey: string; context: AppContext }) {
   const { t } = useRowWords();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useKeptOpen(openKey);
   return (
     <div data-testid="message-app-context" data-source={context.from.id}>
       <Disclosure

@@ -225,6 +225,8 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   );
 
   const reloadLatest = useCallback(() => reload(), [reload]);
+  // Which tool cards and tags the user opened: kept while the conversation is open, through reloads of its rows.
+  const opened = useRef(new Set<string>()).current;
 
   if (!state) {
     if (error) return <ApiErrorAlert error={error} onRetry={() => void reload()} />;
@@ -256,6 +258,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
         loadOlder={loadOlder}
         loadNewer={loadNewer}
         reloadLatest={reloadLatest}
+        opened={opened}
         target={target}
         header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
         footer={
@@ -301,17 +304,18 @@ function PaneMessages(
     loadOlder(): Promise<void>;
     loadNewer(): Promise<void>;
     reloadLatest(): Promise<void>;
+    opened: Set<string>;
     target?: string;
     header: ReactNode;
     footer: ReactNode;
   },
 ) {
-  const { state, paging, loadOlder, loadNewer, reloadLatest, target, header, footer } = props;
+  const { state, paging, loadOlder, loadNewer, reloadLatest, opened, target, header, footer } = props;
   const rows = useMessageRows(props);
   const end = reachesEnd(state);
   usePreparedAnswers(state);
   return (
-    <RowContext>
+    <RowContext opened={opened}>
       <ConversationScroller
         rows={rows}
         header={header}

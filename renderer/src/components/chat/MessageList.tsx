@@ -183,7 +183,7 @@ const UserBubble = memo(function UserBubble({
         <div className="msg-author" data-testid="message-app-source">
           <ApiOutlined /> {t('mcpApps.fromApp', { app: message.from.name })}
         </div>
-        {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
+        {message.appContext?.length ? <AppContextTags messageId={message.id} contexts={message.appContext} /> : null}
         <div className="msg-app-bubble">{message.text}</div>
         <div className="msg-tools">
           <SiblingNav messageId={message.id} siblings={siblings} onSwitch={(id) => void actions?.switchBranch(id)} disabled={busy || !actions} />
@@ -195,7 +195,7 @@ const UserBubble = memo(function UserBubble({
   return (
     <div className="msg msg-user" data-testid="message-user" data-message={message.id}>
       {message.prompt ? <PromptSourceLine source={message.prompt} /> : null}
-      {message.appContext?.length ? <AppContextTags contexts={message.appContext} /> : null}
+      {message.appContext?.length ? <AppContextTags messageId={message.id} contexts={message.appContext} /> : null}
       {message.attachments?.length ? (
         <Suspense fallback={null}>
           <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />
@@ -329,6 +329,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
             return (
               <ToolCallCard
                 key={call.id}
+                openKey={`${message.id}:call:${call.id}`}
                 call={call}
                 result={result}
                 event={event}

@@ -9,7 +9,7 @@ import { ownValue } from '../../api/ownValue';
 import { useCountdown } from '../confirmationCountdown';
 import { ArgsList } from './ArgsList';
 import { Disclosure } from './Disclosure';
-import { useRowWords } from './rowContext';
+import { useKeptOpen, useRowWords } from './rowContext';
 
 // Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
 // A call's progress bar (antd's Progress) only while a call runs.
@@ -130,14 +130,16 @@ export function ToolCallCard(props: {
   onReview?: () => void;
   /** Reads a resource a server's result links to, as the conversation's agent (absent: links stay notes). */
   openResource?: (serverId: string, uri: string) => Promise<ResourceRead>;
+  /** Where the list keeps whether the card is open (the message's id and the call's). */
+  openKey: string;
 }) {
-  const { call, result, event, artifactUrls, subAgentRun, appView, onReview, openResource } = props;
+  const { call, result, event, artifactUrls, subAgentRun, appView, onReview, openResource, openKey } = props;
   const { t, word } = useRowWords();
   const status = statusOf(result, event);
   // A call that never ran (declined, or no one answered) has no run time to show.
   const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useKeptOpen(openKey);
   // Plain elements, not antd's Space, Typography and Tag: every answer with tools has a card, mounted again each time it scrolls into view.
   const header = (
     <span className="tool-call-head">

@@ -1,6 +1,6 @@
 import { IconProvider } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The words a conversation's rows show: `t` for text with values, `word(key)` for fixed text (translated once per language), the language for numbers. */
@@ -12,6 +12,9 @@ export interface RowWords {
 
 const Words = createContext<RowWords | undefined>(undefined);
 
+/** The keys of the rows' parts the user opened (a tool card, an app's context): kept by the list, not by the part, which unmounts as it scrolls away. */
+const Opened = createContext<Set<string> | undefined>(undefined);
+
 /** The icons' own style sheet is on the page already (the shell's icons put it there): a row's icons do not look for it again at every mount. */
 const ICONS = { zeroRuntime: true };
 
@@ -22,7 +25,7 @@ const ICONS = { zeroRuntime: true };
  * function per mount in every part of a row that has words, and each antd
  * icon scans the page's style sheets when it mounts.
  */
-export function RowContext({ children }: { children: ReactNode }) {
+export function RowContext({ children, opened: given }: { children: ReactNode; opened?: Set<string> }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const words = useMemo(() => {
@@ -34,9 +37,15 @@ export function RowContext({ children }: { children: ReactNode }) {
     };
     return { t, word, language };
   }, [t, language]);
+  // The pane's set outlives a reload of its rows (a jump to a search hit); a sub-agent's list inside a row shares its conversation's.
+  const outer = useContext(Opened);
+  const own = useRef<Set<string>>(undefined);
+  const opened = given ?? outer ?? (own.current ??= new Set());
   return (
     <Words.Provider value={words}>
-      <IconProvider value={ICONS}>{children}</IconProvider>
+      <Opened.Provider value={opened}>
+        <IconProvider value={ICONS}>{children}</IconProvider>
+      </Opened.Provider>
     </Words.Provider>
   );
 }
@@ -45,4 +54,23 @@ export function useRowWords(): RowWords {
   const words = useContext(Words);
   if (!words) throw new Error('a conversation row is rendered outside RowContext: wrap the list that shows it');
   return words;
+}
+
+/**
+ * Whether a part of a row is open, kept by the list under `key`: a part the
+ * user opened is still open when its row scrolls back into view, or mounts
+ * again because its message was updated.
+ */
+export function useKeptOpen(key: string): [boolean, (open: boolean) => void] {
+  const opened = useContext(Opened);
+  const [open, setOpenState] = useState(() => opened?.has(key) === true);
+  const setOpen = useCallback(
+    (next: boolean) => {
+      if (next) opened?.add(key);
+      else opened?.delete(key);
+      setOpenState(next);
+    },
+    [opened, key],
+  );
+  return [open, setOpen];
 }

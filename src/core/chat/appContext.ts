@@ -13,6 +13,21 @@ import { ChatError } from './chatError.js';
 /** Apps with context waiting in one conversation; past it, a new app's update is refused. */
 export const MAX_APP_CONTEXT_SOURCES = 8;
 
+/** Structured content nested deeper than this is refused before it is written out (JSON.stringify recurses per level). */
+export const MAX_APP_CONTEXT_DEPTH = 64;
+
+/** Whether `value` holds an object or array nested deeper than `max`; walked without recursion. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length) {
+    const { value: node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 /** A content block as the face passes it on: its type, and its text when it is a text block. */
 export interface AppContextBlock {
   type: string;
@@ -40,6 +55,12 @@ export function appContextText(input: AppContextInput): string | undefined {
     } else parts.push(`[a ${JSON.stringify(block.type.slice(0, 100))} block was left out: only text is passed on]`);
   }
   if (input.structuredContent !== undefined) {
+    if (nestsDeeperThan(input.structuredContent, MAX_APP_CONTEXT_DEPTH))
+      throw new ChatError(
+        'APP_CONTEXT_INVALID',
+        `the structured content sent by ${describeSource(input.source)} nests deeper than ${MAX_APP_CONTEXT_DEPTH} levels`,
+        `the app must send flatter data (at most ${MAX_APP_CONTEXT_DEPTH} levels of objects and arrays)`,
+      );
     let json: string | undefined;
     try {
       json = JSON.stringify(input.structuredContent);

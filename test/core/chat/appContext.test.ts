@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_APP_CONTEXT_SOURCES } from '../../../src/core/chat/appContext.js';
+import { MAX_APP_CONTEXT_DEPTH, MAX_APP_CONTEXT_SOURCES } from '../../../src/core/chat/appContext.js';
 import { MAX_APP_MESSAGE_CHARS } from '../../../src/core/chat/appMessages.js';
 import type { AppSource } from '../../../src/shared/chat.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
@@ -117,6 +117,18 @@ describe("an app's context for the model", () => {
     // An app that says nothing now clears what it said before.
     const maps: AppSource = { kind: 'mcp-app', id: 'chatos::maps', name: 'Maps' };
     host.chat.setAppContext({ conversationId: id, source: maps, content: [{ type: 'text', text: 'Paris' }] });
+    expect(host.chat.setAppContext({ conversationId: id, source: maps, content: [] })).toEqual({ pending: false });
+
+    // Structured content nested past the bound is refused in words, before it is written out; at the bound it is taken.
+    const nested = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let i = 1; i < levels; i++) value = { inner: value };
+      return value;
+    };
+    expect(() => host.chat.setAppContext({ conversationId: id, source: maps, structuredContent: nested(200_000) })).toThrow(
+      expect.objectContaining({ code: 'APP_CONTEXT_INVALID', message: expect.stringContaining(`deeper than ${MAX_APP_CONTEXT_DEPTH} levels`) }),
+    );
+    expect(host.chat.setAppContext({ conversationId: id, source: maps, structuredContent: nested(MAX_APP_CONTEXT_DEPTH) })).toEqual({ pending: true });
     expect(host.chat.setAppContext({ conversationId: id, source: maps, content: [] })).toEqual({ pending: false });
 
     // Past the cap of apps waiting, a new app is refused; one already waiting may still update.

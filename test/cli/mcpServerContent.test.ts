@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,19 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${out} already exists; nothing was written to it`);
     expect(fs.readFileSync(out)).toEqual(bytes);
+
+    // A link (even one to nowhere) is not followed and a FIFO is not opened: refused as existing, nothing written, nothing waits.
+    const target = path.join(tempDir(), 'where-the-link-points.bin');
+    const link = path.join(path.dirname(out), 'link.bin');
+    fs.symlinkSync(target, link);
+    const fifo = path.join(path.dirname(out), 'fifo.bin');
+    execFileSync('mkfifo', [fifo]);
+    for (const file of [link, fifo]) {
+      const refusedFile = cli('mcp', 'read', SERVER, BLOB, '--out', file, '--app', 'chatos');
+      expect(refusedFile.code).toBe(1);
+      expect(refusedFile.stderr).toContain(`${file} already exists; nothing was written to it`);
+    }
+    expect(fs.existsSync(target)).toBe(false);
 
     // JSON carries the blob as base64 text, which nothing on a terminal acts on.
     const json = cli('mcp', 'read', SERVER, BLOB, '--app', 'chatos', '--json');

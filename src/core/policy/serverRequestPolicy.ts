@@ -52,4 +52,8 @@ export class ServerRequestPolicy implements ClientRequestPolicy {
     if (leaseApp !== undefined && !this.deps.granted(leaseApp, id)) return refuse('NOT_GRANTED', `server "${id}" is not granted to ${leaseApp}, which its conversation acts for`);
     return { ok: true };
   }
+
+  refusedLater(asker: Asker, method: string, code: string, reason: string): void {
+    this.deps.refused?.(asker, method, code, reason);
+  }
 }

@@ -149,11 +149,15 @@ describe('tasks per server instance (a small SDK server)', () => {
     expect(host.mcp.elicitations.list()).toEqual([]);
   });
 
-  it(`an instance may make the host keep ${MAX_TASKS_PER_INSTANCE} tasks; the next is refused, saying why`, async () => {
+  it(`an instance may make the host keep ${MAX_TASKS_PER_INSTANCE} tasks; the next is refused, saying why, and audited`, async () => {
     const host = await taskingHost();
     const text = textOf((await host.tools.call(caller('conv-f'), 'mcp_one_flood', {})).result);
     expect(text).toContain(`${MAX_TASKS_PER_INSTANCE} made, then: `);
     expect(text).toContain(`ChatOS refused to run elicitation/create as a task: server "chatos::one" already has ${MAX_TASKS_PER_INSTANCE} tasks kept (at most ${MAX_TASKS_PER_INSTANCE})`);
+    // The refusal is audited under the call that made the server ask.
+    expect(host.audit.query({ tool: 'elicitation/create' }).filter((r) => r.reason === 'TASK_LIMIT')).toEqual([
+      expect.objectContaining({ serverId: 'chatos::one', decision: 'refused', outcome: 'refused', conversationId: 'conv-f' }),
+    ]);
     // Another instance is not limited by it.
     const asked = nextQuestion(host);
     expect(textOf((await host.tools.call(caller('conv-f'), 'mcp_two_ask_async', {})).result)).toMatch(/^[0-9a-f]{32}$/);

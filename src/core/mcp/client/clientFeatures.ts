@@ -6,7 +6,7 @@ import type { ServerDefinition } from '../../../shared/mcp.js';
 import type { ServerLog } from '../../process/serverLog.js';
 import { isPlainObject } from '../../plainObject.js';
 import { PromptsClient } from './promptsClient.js';
-import { InstanceTaskStore, startRequestTask } from './requestTasks.js';
+import { InstanceTaskStore, startRequestTask, TaskLimitError } from './requestTasks.js';
 import { ToolsClient } from './toolsClient.js';
 import { UserWaits } from './userWaits.js';
 
@@ -82,6 +82,8 @@ export interface ClientFeature {
  */
 export interface ClientRequestPolicy {
   mayAsk(asker: Asker, method: string): { ok: true } | { ok: false; reason: string };
+  /** A request it allowed was refused later by the connection (more tasks than an instance may keep): for the audit. */
+  refusedLater?(asker: Asker, method: string, code: string, reason: string): void;
 }
 
 /** Without the host's policy (a connection made outside a host), nothing is asked. */
@@ -155,7 +157,10 @@ export class ClientFeatures {
           const { params } = request as { params?: unknown };
           if (options.asTask && tasks && extra.taskStore && isTaskAugmentedRequestParams(params) && params.task) {
             // The same handler (the same person-in-the-loop flow), run on under the task's signal instead of the request's.
-            return startRequestTask(tasks, extra.taskStore, extra.taskRequestedTtl, (signal) => handler(request, { ...extra, signal }));
+            return startRequestTask(tasks, extra.taskStore, extra.taskRequestedTtl, (signal) => handler(request, { ...extra, signal })).catch((error: unknown) => {
+              if (error instanceof TaskLimitError) policy.refusedLater?.(asker, method, 'TASK_LIMIT', error.reason);
+              throw error;
+            });
           }
           return handler(request, extra);
         };

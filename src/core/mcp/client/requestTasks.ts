@@ -26,6 +26,13 @@ export const MAX_TASKS_PER_INSTANCE = 32;
 /** The longest a task is kept (the server's ttl is capped to it; none asked is this): two user steps of 10 min fit. */
 const MAX_TASK_TTL_MS = 30 * 60_000;
 
+/** The refusal of a task past MAX_TASKS_PER_INSTANCE: the connection tells the host's policy, which audits it. */
+export class TaskLimitError extends McpError {
+  constructor(readonly reason: string) {
+    super(ErrorCode.InvalidRequest, reason);
+  }
+}
+
 /** A failed run's error, kept on its stored result (a key no JSON carries) so tasks/result can return it as the error it was. */
 const FAILURE = Symbol('chatos.taskFailure');
 type Failure = { code: number; message: string };
@@ -54,8 +61,7 @@ export class InstanceTaskStore implements TaskStore {
   async createTask(taskParams: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
     const held = this.inner.getAllTasks().length;
     if (held >= MAX_TASKS_PER_INSTANCE) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
+      throw new TaskLimitError(
         `ChatOS refused to run ${request.method} as a task: server "${this.serverId}" already has ${held} tasks kept (at most ${MAX_TASKS_PER_INSTANCE}); ask with a shorter ttl, or without a task`,
       );
     }

@@ -9,3 +9,14 @@ export function pair(text: string, option: string): [string, string] {
 
 /** A repeatable option's values, in order. */
 export const collect = (value: string, all: string[]) => [...all, value];
+
+/** Repeated `K=V` options as a record (own keys only, each name once): a name given twice is bad usage. */
+export function pairsOf(texts: readonly string[], option: string): Record<string, string> {
+  const pairs = new Map<string, string>();
+  for (const text of texts) {
+    const [key, value] = pair(text, option);
+    if (pairs.has(key)) throw new UsageError(`${option} ${key} is given twice`);
+    pairs.set(key, value);
+  }
+  return Object.fromEntries(pairs);
+}

@@ -55,6 +55,27 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
     expect(listing.templates).toContainEqual(expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', arguments: ['resourceId'] }));
   });
 
+  it('reads a template with --fill for its parts; a missing or unsafe value is bad usage, naming it', () => {
+    const { cli } = world();
+    const template = 'demo://resource/dynamic/text/{resourceId}';
+    const filled = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=7', '--app', 'chatos', '--json');
+    expect(filled.code, filled.stderr).toBe(0);
+    expect(filled.json<{ contents: { uri: string; text?: string }[] }>().contents[0]).toMatchObject({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') });
+
+    const missing = cli('mcp', 'read', SERVER, template, '--app', 'chatos');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot fill ${template}: "resourceId" has no value: fill it in (give each part as --fill NAME=VALUE)`);
+    // A value is one path segment: its slashes are encoded, so it cannot climb out of the template's path.
+    const climbing = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=../../etc', '--app', 'chatos', '--json');
+    expect(climbing.stdout + climbing.stderr).toContain('dynamic/text/..%2F..%2Fetc');
+    const twice = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=1', '--fill', 'resourceId=2', '--app', 'chatos');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--fill resourceId is given twice');
+    const notTemplate = cli('mcp', 'read', SERVER, FEATURES_DOC, '--fill', 'a=1', '--app', 'chatos');
+    expect(notTemplate.code).toBe(2);
+    expect(notTemplate.stderr).toContain(`--fill is for a template uri, and ${FEATURES_DOC} has no {…} part`);
+  });
+
   it('prints a text resource; a binary one goes to --out only, never to stdout, and an existing file is not written over', () => {
     const { cli } = world();
     const text = cli('mcp', 'read', SERVER, FEATURES_DOC, '--app', 'chatos');

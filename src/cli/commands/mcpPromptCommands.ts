@@ -3,7 +3,7 @@ import type { GotPrompt, McpPrompt } from '../../shared/mcpPrompts.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { globalOptions } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
-import { collect, pair } from '../pairOption.js';
+import { collect, pairsOf } from '../pairOption.js';
 import { asServerCaller, base64Bytes, bytesText, didYouMean, serverStep } from './mcpCaller.js';
 import { addCallerOptions, type CallerOptions } from './tools.js';
 
@@ -36,17 +36,6 @@ function printMessages(io: CliIo, got: GotPrompt): void {
     io.out(`[${message.role}]`);
     for (const piece of message.content) io.out(piece.type === 'text' ? piece.text : `[image ${piece.mimeType}, ${bytesText(base64Bytes(piece.data))}]`);
   }
-}
-
-/** `--arg K=V`… as the prompt's arguments; a name given twice is bad usage. */
-function argumentsOf(texts: string[]): Record<string, string> {
-  const args = new Map<string, string>();
-  for (const text of texts) {
-    const [key, value] = pair(text, '--arg');
-    if (args.has(key)) throw new UsageError(`--arg ${key} is given twice`);
-    args.set(key, value);
-  }
-  return Object.fromEntries(args);
 }
 
 /** The --arg options against the arguments the prompt declares (the host checks them again): a wrong one is bad usage, naming it. */
@@ -86,7 +75,7 @@ export function registerMcpPromptCommands(mcp: Command, cli: CliContext): void {
     .option('--arg <K=V>', "one of the prompt's arguments (repeatable)", collect, [])
     .action(async (serverId: string, name: string, opts: CallerOptions & { arg: string[] }, command: Command) => {
       const options = globalOptions(command);
-      const args = argumentsOf(opts.arg);
+      const args = pairsOf(opts.arg, '--arg');
       await asServerCaller(command, io, serverId, opts, async (host, { caller, flags }) => {
         const listFailed = (message: string) => new UserError(`server "${serverId}" did not list its prompts: ${message}`);
         // The name is checked against the server's list first, so a typo is answered with close matches and this command's fix.

@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { messageOf } from '../../core/facades/errors.js';
 import type { ResourceContent, ResourceListing, ResourceRead } from '../../shared/resources.js';
 import { globalOptions } from '../globalOptions.js';
-import { printJson, UserError, type CliContext, type CliIo } from '../output.js';
+import { expandTemplate } from '../../shared/uriTemplate.js';
+import { printJson, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
+import { collect, pairsOf } from '../pairOption.js';
 import { asServerCaller, base64Bytes, bytesText, serverStep } from './mcpCaller.js';
 import { addCallerOptions, type CallerOptions } from './tools.js';
 
@@ -23,6 +25,16 @@ function printTable(io: CliIo, rows: string[][]): void {
   for (const row of rows) io.out(`  ${row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`.trimEnd());
 }
 
+/** The uri to read: a template's {…} parts filled from --fill (docs/using/resources.md#templates), checked as the resource browser fills them. */
+function filledUri(given: string, fills: readonly string[]): string {
+  const values = pairsOf(fills, '--fill');
+  if (!fills.length && !given.includes('{')) return given;
+  if (!given.includes('{')) throw new UsageError(`--fill is for a template uri, and ${given} has no {…} part`);
+  const filled = expandTemplate(given, values);
+  if (!filled.ok) throw new UsageError(`cannot fill ${given}: ${filled.reason} (give each part as --fill NAME=VALUE)`);
+  return filled.uri;
+}
+
 function printListing(io: CliIo, listing: ResourceListing, flags: string): void {
   const { serverId, resources, templates } = listing;
   if (!resources.length && !templates.length) {
@@ -32,7 +44,7 @@ function printListing(io: CliIo, listing: ResourceListing, flags: string): void 
   io.out(`${resources.length} resource(s) of ${serverId}:`);
   if (resources.length) printTable(io, [['URI', 'NAME', 'MIME TYPE', 'SIZE'], ...resources.map((r) => [r.uri, r.name, r.mimeType ?? '', r.size === undefined ? '' : bytesText(r.size)])]);
   if (templates.length) {
-    io.out(`${templates.length} template(s) (fill in the {…} parts to read one):`);
+    io.out(`${templates.length} template(s) (read one with a value for each {…} part: --fill NAME=VALUE):`);
     printTable(io, [['URI TEMPLATE', 'NAME'], ...templates.map((t) => [t.uriTemplate, t.name])]);
   }
   io.out(`read one: chatos mcp read ${serverId} URI ${flags}`);
@@ -95,11 +107,13 @@ export function registerMcpResourceCommands(mcp: Command, cli: CliContext): void
       .command('read')
       .description('one resource of a server: text is printed; binary content is written to --out FILE, never to the terminal')
       .argument('<server>', 'a registry id, e.g. chatos::everything')
-      .argument('<uri>', 'the resource, as chatos mcp resources lists it (or a template filled in)'),
+      .argument('<uri>', 'the resource, as chatos mcp resources lists it, or a template with --fill for its {…} parts'),
   )
     .option('--out <file>', 'write the contents to this new file (binary content needs it); more items go to FILE-2.ext…')
-    .action(async (serverId: string, uri: string, opts: CallerOptions & { out?: string }, command: Command) => {
+    .option('--fill <K=V>', 'a value for one {K} part of a template uri (repeatable)', collect, [])
+    .action(async (serverId: string, given: string, opts: CallerOptions & { out?: string; fill: string[] }, command: Command) => {
       const options = globalOptions(command);
+      const uri = filledUri(given, opts.fill);
       const { read, flags } = await asServerCaller(command, io, serverId, opts, async (host, { caller, flags }) => {
         const read = await serverStep(
           () => host.tools.resources.read(caller, serverId, uri),

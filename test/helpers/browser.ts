@@ -122,17 +122,18 @@ export async function screenshotOnFailure(page: Page | undefined, prefix: string
 }
 
 /**
- * Opens a closed part of a conversation (a tool card, a context tag) until
- * `body` shows: a click can land while the chat still scrolls to its newest
- * row, and then it opens nothing. Clicked only while `body` is absent, so a
- * click never closes it again.
+ * Clicks `target` until `shown` is in the page (a tool card's toggle until
+ * its body, an Open button until what it opens): in the chat a click can
+ * land while the view still scrolls to its newest row, and then it does
+ * nothing. Clicked only while `shown` is absent, so a toggle is never
+ * closed again.
  */
-export async function openDisclosure(toggle: Locator, body: Locator, timeoutMs = 30_000): Promise<void> {
+export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if ((await body.count()) === 0) await toggle.click({ timeout: 5_000 }).catch(() => undefined);
+    if ((await shown.count()) === 0) await target.click({ timeout: 5_000 }).catch(() => undefined);
     try {
-      await body.first().waitFor({ timeout: 2_000 });
+      await shown.first().waitFor({ timeout: 2_000 });
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;

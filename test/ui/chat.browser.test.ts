@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, openDisclosure, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, clickUntilShown, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -180,7 +180,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const card = page.getByTestId('tool-call-echo1');
     await page.locator('[data-testid="tool-call-echo1"][data-status="ok"]').waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('tool-call-duration').textContent()).toMatch(/\d+ ms/);
-    await openDisclosure(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-args'));
+    await clickUntilShown(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-args'));
     expect(await card.getByTestId('tool-call-args').textContent()).toBe('textping');
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('ping');
     const image = page.getByTestId('tool-call-img1').getByTestId('tool-call-image').first();
@@ -272,7 +272,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const run = card.locator('[data-testid^="subagent-run-"]');
     await run.waitFor();
     expect(await run.getByTestId('message-assistant').count()).toBe(0);
-    await openDisclosure(run.getByTestId('subagent-toggle'), run.getByTestId('message-assistant'));
+    await clickUntilShown(run.getByTestId('subagent-toggle'), run.getByTestId('message-assistant'));
     expect(await run.getByTestId('message-user').textContent()).toContain('Find the meeting time');
     expect(await run.getByTestId('message-assistant').locator('strong').textContent()).toBe('3pm');
     await screenshot(page, 'chat-06-sub-agent-light-en');

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { longConversationMessages, writeConversationLog } from '../../scripts/bench/longConversation.js';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, openDisclosure, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, clickUntilShown, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -124,7 +124,7 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await screenshot(page, 'longchat-01-newest');
     // The newest turn's tool card, opened: it stays open after its row has scrolled away and back.
     const lastCard = page.getByTestId('tool-call-call-749');
-    await openDisclosure(lastCard.getByTestId('tool-call-toggle'), lastCard.getByTestId('tool-call-result'));
+    await clickUntilShown(lastCard.getByTestId('tool-call-toggle'), lastCard.getByTestId('tool-call-result'));
 
     // To the top by the Home key, again and again (older windows load each time); wheeling all the way is the bench's part.
     // Rows mount and unmount on the way: none may take a style sheet out of the page or put one in (each change restyles the whole page).

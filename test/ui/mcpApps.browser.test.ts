@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCliAsync } from '../helpers/runCli.js';
-import { launchChromium, openDisclosure, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, clickUntilShown, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -210,7 +210,7 @@ describe('MCP Apps in the chat', () => {
     const tag = message.getByTestId('message-app-context');
     expect(await tag.getByTestId('message-app-context-toggle').textContent()).toContain('Context from the app shop');
     expect(await tag.getByTestId('message-app-context-text').count()).toBe(0);
-    await openDisclosure(tag.getByTestId('message-app-context-toggle'), tag.getByTestId('message-app-context-text'));
+    await clickUntilShown(tag.getByTestId('message-app-context-toggle'), tag.getByTestId('message-app-context-text'));
     expect(await tag.getByTestId('message-app-context-text').textContent()).toContain('Cart: 2 apples.');
     await screenshot(page, 'mcp-apps-06-context-from-app');
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openChromiumOn, openDisclosure, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
+import { openChromiumOn, clickUntilShown, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -88,13 +88,12 @@ describe('MCP resources in the window', { timeout: 240_000 }, () => {
     await input.press('Enter');
     await page.getByText('Here is the link.').waitFor({ timeout: 60_000 });
     // The card's result shows once the card is opened.
-    await openDisclosure(page.getByTestId('tool-call-links').getByTestId('tool-call-toggle'), page.getByTestId('tool-call-links').getByTestId('tool-call-result'));
+    await clickUntilShown(page.getByTestId('tool-call-links').getByTestId('tool-call-toggle'), page.getByTestId('tool-call-links').getByTestId('tool-call-result'));
     const link = page.getByTestId('tool-call-links').getByTestId('result-resource-link').first();
     await link.waitFor({ timeout: 30_000 });
     const uri = (await link.getAttribute('data-uri'))!;
     expect(uri).toMatch(/^demo:\/\/resource\//);
-    await link.getByTestId('result-resource-open').click();
-    await link.getByTestId('resource-contents').waitFor({ timeout: 30_000 });
+    await clickUntilShown(link.getByTestId('result-resource-open'), link.getByTestId('resource-contents'));
     const audit = await serveApi<{ records: { tool: string; outcome: string }[] }>(serve, 'audit.list', { tool: 'resources/read' });
     expect(audit.records.some((r) => r.outcome === 'ok')).toBe(true);
     await screenshot(page, 'resources-03b-chat-link-opened');

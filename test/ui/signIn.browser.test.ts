@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openDisclosure, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, clickUntilShown, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -111,7 +111,7 @@ describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {
     await askHelper('who am I?');
     const card = page.getByTestId('tool-call-who1');
     await page.locator('[data-testid="tool-call-who1"]:is([data-status="ok"], [data-status="error"])').waitFor({ timeout: 60_000 });
-    await openDisclosure(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-result'));
+    await clickUntilShown(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-result'));
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('hello user-1');
     expect(await card.getAttribute('data-status')).toBe('ok');
     expect(oauth.accepted.length).toBeGreaterThan(0);

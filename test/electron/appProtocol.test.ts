@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../electron/appProtocol.js';
 import { APP_CSP, ARTIFACT_CSP, artifactUrl, electronFaceUrls } from '../../electron/appUrls.js';
 import { resolveAppRequest, resolveArtifactRequest } from '../../electron/protocolFiles.js';
+import { McpAppViews } from '../../src/pageHost/mcpAppViews.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
@@ -140,7 +141,7 @@ describe('chatos://conversation-artifacts', () => {
     fs.writeFileSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), SECRET);
     fs.symlinkSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), path.join(images, 'link.png'));
     const handler = createAppProtocolHandler({ rendererDir: tempDir(), artifactsDir: tempDir(), conversationsDir });
-    const urls = electronFaceUrls(tempDir(), () => '/shell', conversationsDir);
+    const urls = electronFaceUrls(tempDir(), () => '/shell', new McpAppViews(), conversationsDir);
     const url = urls.artifactUrl(path.join(images, '1-a.png'));
     expect(url).toBe('chatos://conversation-artifacts/c1/mcp/s/t/1-a.png');
     const image = await get(handler, url);

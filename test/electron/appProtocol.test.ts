@@ -37,7 +37,7 @@ describe('chatos://app', () => {
     expect(await page.text()).toContain('<title>ChatOS</title>');
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: chatos:; frame-src chatos-app:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: chatos:; frame-src chatos-app: chatos-view:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const script = await get(handler, 'chatos://app/assets/main-abc.js');

@@ -1,15 +1,27 @@
 import * as path from 'node:path';
 import { conversationArtifactPath } from '../src/pageHost/conversationArtifacts.js';
 import type { FaceUrls } from '../src/api/types.js';
+import type { McpAppViews } from '../src/pageHost/mcpAppViews.js';
 
 /**
  * The desktop face's addresses. The renderer and artifacts are served by the
  * privileged `chatos:` scheme, each UI app's page by `chatos-app://<host>/`
- * where the host encodes (pluginId, appId), so every app is its own origin.
+ * where the host encodes (pluginId, appId), so every app is its own origin;
+ * an MCP App view by `chatos-view://v/<unguessable id>`.
  * Nothing here imports electron: main.ts registers these, tests read them.
  */
 export const APP_SCHEME = 'chatos';
 export const UI_APP_SCHEME = 'chatos-app';
+/**
+ * MCP App views (docs/rules/mcp-apps.md#the-frame): a scheme of their own,
+ * not a host of `chatos:`, so the handler that serves the renderer never
+ * sees a view, the scheme has only the privileges a framed page needs (no
+ * fetch, no CORS), and the renderer's frame-src and the navigation guards
+ * name views by scheme alone.
+ */
+export const VIEW_SCHEME = 'chatos-view';
+export const VIEW_HOST = 'v';
+export const VIEW_ORIGIN = `${VIEW_SCHEME}://${VIEW_HOST}`;
 /** The renderer's origin; only frames at this url may call the HostApi. */
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
 export const MAIN_WINDOW_URL = `${APP_ORIGIN}/index.html`;
@@ -21,16 +33,18 @@ export const PRIVILEGED_SCHEMES = [
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
   // A page frame has an opaque origin (sandbox without allow-same-origin), so its module imports are CORS requests.
   { scheme: UI_APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+  // A view's html is one document with inline script: it is framed (standard, secure), and fetches nothing of its own scheme.
+  { scheme: VIEW_SCHEME, privileges: { standard: true, secure: true } },
 ];
 
-/** Sent with every `chatos://app` response: the renderer runs only its own code and frames only app pages. */
+/** Sent with every `chatos://app` response: the renderer runs only its own code and frames only app pages and MCP App views. */
 export const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   // antd writes its styles at run time (CSS-in-JS).
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: chatos:",
-  'frame-src chatos-app:',
+  `frame-src ${UI_APP_SCHEME}: ${VIEW_SCHEME}:`,
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -80,10 +94,12 @@ export function artifactUrl(artifactsDir: string, file: string): string {
 
 /**
  * The FaceUrls the HostApi service builds responses with. `shellPath` is the
- * path of an app's shell page for a surface (from the UI-app files module).
+ * path of an app's shell page for a surface (from the UI-app files module);
+ * `views` keeps the MCP App views the `chatos-view:` handler serves.
  */
-export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string, conversationsDir?: string): FaceUrls {
+export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string, views: McpAppViews, conversationsDir?: string): FaceUrls {
   return {
+    appViewUrl: (view) => `${VIEW_ORIGIN}/${views.put(view)}`,
     uiAppUrl: (pluginId, appId, surface) => `${UI_APP_SCHEME}://${uiAppHost(pluginId, appId)}${shellPath(surface)}`,
     artifactUrl: (file) => {
       // A conversation's own images: `chatos://conversation-artifacts/<id>/<path in its artifacts folder>`.

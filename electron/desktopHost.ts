@@ -2,13 +2,15 @@ import { createHostApiService } from '../src/api/hostApiService.js';
 import type { HostApiService } from '../src/api/types.js';
 import { createHost, type Host, type HostOptions } from '../src/core/host.js';
 import { ensureDataHome } from '../src/core/facades/setup.js';
+import { McpAppViews } from '../src/pageHost/mcpAppViews.js';
 import { createAppProtocolHandler } from './appProtocol.js';
 import { electronFaceUrls } from './appUrls.js';
+import { createAppViewProtocolHandler } from './appViewProtocol.js';
 import { createUiAppProtocolHandler, uiAppShellPath } from './uiAppProtocol.js';
 
 /**
  * The desktop face's host, without Electron: the core, its HostApi with the
- * desktop's urls, and the two protocol handlers. main.ts starts one when the
+ * desktop's urls, and the three protocol handlers. main.ts starts one when the
  * app is ready and stops it before the process exits; tests start one on a
  * temp home. `stop()` may be called any number of times (before-quit and
  * window-all-closed both ask): it runs once and every caller awaits it.
@@ -31,6 +33,8 @@ export interface DesktopHost {
   appProtocol: (request: Request) => Promise<Response>;
   /** For `protocol.handle('chatos-app', …)`. */
   uiAppProtocol: (request: Request) => Promise<Response>;
+  /** For `protocol.handle('chatos-view', …)`: the MCP App views this window's HostApi handed out. */
+  appViewProtocol: (request: Request) => Promise<Response>;
   /** Stops watching, detaches the api, ends every server and backend, flushes the DB. */
   stop(): Promise<void>;
 }
@@ -46,9 +50,10 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
   }
   const unwatch = options.watch === false ? () => {} : host.watcher.watch();
   const artifactsDir = host.setup.home.artifactsDir;
+  const views = new McpAppViews();
   const api = createHostApiService(host, {
     face: 'electron',
-    urls: electronFaceUrls(artifactsDir, uiAppShellPath, host.setup.home.conversationsDir),
+    urls: electronFaceUrls(artifactsDir, uiAppShellPath, views, host.setup.home.conversationsDir),
     version: options.version,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
@@ -59,6 +64,7 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
     api,
     appProtocol: createAppProtocolHandler({ rendererDir: options.rendererDir, artifactsDir, conversationsDir: host.setup.home.conversationsDir }),
     uiAppProtocol: createUiAppProtocolHandler(host.plugins),
+    appViewProtocol: createAppViewProtocolHandler(views),
     stop() {
       stopping ??= (async () => {
         unwatch();

@@ -5,10 +5,11 @@ import { isAppUrl } from './appUrls.js';
 /**
  * The one IPC channel (`chatos:api`). Only the renderer's top frame in our
  * window may call it: a plugin page (an iframe on a `chatos-app:` origin),
- * another webContents, or a frame that navigated away is refused before
- * the payload is even read. The payload itself is checked against the
- * HostApi contract by `api.handle`. No electron import: the shapes below are
- * the parts of Electron's `IpcMainInvokeEvent` this needs.
+ * an MCP App view (an iframe at `chatos-view:`), another webContents, or a
+ * frame that navigated away is refused before the payload is even read.
+ * The payload itself is checked against the HostApi contract by
+ * `api.handle`. No electron import: the shapes below are the parts of
+ * Electron's `IpcMainInvokeEvent` this needs.
  */
 export const API_CHANNEL = 'chatos:api';
 export const EVENT_CHANNEL = 'chatos:event';

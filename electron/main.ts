@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { type Logger, adoptLoginShellPath } from '../src/core/facades/setup.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
-import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME } from './appUrls.js';
+import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME, VIEW_SCHEME } from './appUrls.js';
 import { guardContents } from './contentsGuards.js';
 import { startDesktopHost, type DesktopHost } from './desktopHost.js';
 import { desktopSecretStore } from './safeStorageSecrets.js';
@@ -90,6 +90,7 @@ async function start(): Promise<void> {
   if (exiting) return;
   protocol.handle(APP_SCHEME, desktop.appProtocol);
   protocol.handle(UI_APP_SCHEME, desktop.uiAppProtocol);
+  protocol.handle(VIEW_SCHEME, desktop.appViewProtocol);
 
   ipcMain.handle(API_CHANNEL, createIpcHandler({ api: desktop.api, isOurFrame: mainFrameCheck(() => mainWindow?.webContents.id) }));
   desktop.api.onEvent((event) => {

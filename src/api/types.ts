@@ -7,8 +7,8 @@ export interface FaceUrls {
   uiAppUrl(pluginId: string, appId: string, surface: 'full' | 'compact'): string;
   /** The url an `<img>` loads a saved artifact from; `file` is an absolute path inside the artifacts folder. */
   artifactUrl(file: string): string;
-  /** The url a sandboxed frame loads an MCP App view from (docs/rules/mcp-apps.md#the-frame); absent where the face cannot serve one yet. */
-  appViewUrl?(view: AppView): string;
+  /** The url a sandboxed frame loads an MCP App view from (docs/rules/mcp-apps.md#the-frame): every face serves views. */
+  appViewUrl(view: AppView): string;
 }
 
 /**

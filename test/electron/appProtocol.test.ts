@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../electron/appProtocol.js';
 import { APP_CSP, ARTIFACT_CSP, artifactUrl, electronFaceUrls } from '../../electron/appUrls.js';
 import { resolveAppRequest, resolveArtifactRequest } from '../../electron/protocolFiles.js';
+import { McpAppViews } from '../../src/pageHost/mcpAppViews.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
@@ -36,7 +37,7 @@ describe('chatos://app', () => {
     expect(await page.text()).toContain('<title>ChatOS</title>');
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: chatos:; frame-src chatos-app:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: chatos:; frame-src chatos-app: chatos-view:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const script = await get(handler, 'chatos://app/assets/main-abc.js');
@@ -140,7 +141,7 @@ describe('chatos://conversation-artifacts', () => {
     fs.writeFileSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), SECRET);
     fs.symlinkSync(path.join(conversationsDir, 'c1', 'messages.jsonl'), path.join(images, 'link.png'));
     const handler = createAppProtocolHandler({ rendererDir: tempDir(), artifactsDir: tempDir(), conversationsDir });
-    const urls = electronFaceUrls(tempDir(), () => '/shell', conversationsDir);
+    const urls = electronFaceUrls(tempDir(), () => '/shell', new McpAppViews(), conversationsDir);
     const url = urls.artifactUrl(path.join(images, '1-a.png'));
     expect(url).toBe('chatos://conversation-artifacts/c1/mcp/s/t/1-a.png');
     const image = await get(handler, url);

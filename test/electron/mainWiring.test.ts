@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { APP_SCHEME, PRIVILEGED_SCHEMES, UI_APP_SCHEME, VIEW_SCHEME } from '../../electron/appUrls.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -49,6 +50,17 @@ describe('main.ts wiring', () => {
     expect(find('protocol.registerSchemesAsPrivileged').map((c) => c.args[0])).toEqual(['PRIVILEGED_SCHEMES']);
     expect(find('app.requestSingleInstanceLock')).toHaveLength(1);
     expect(find('app.enableSandbox')).toHaveLength(1);
+  });
+
+  it('handles every privileged scheme with its desktop handler, and nothing else', () => {
+    const handled = main.filter((c) => c.callee === 'protocol.handle').map((c) => c.args);
+    expect(handled).toEqual([
+      ['APP_SCHEME', 'desktop.appProtocol'],
+      ['UI_APP_SCHEME', 'desktop.uiAppProtocol'],
+      ['VIEW_SCHEME', 'desktop.appViewProtocol'],
+    ]);
+    const names: Record<string, string> = { APP_SCHEME, UI_APP_SCHEME, VIEW_SCHEME };
+    expect(handled.map(([name]) => names[name!])).toEqual(PRIVILEGED_SCHEMES.map((s) => s.scheme));
   });
 
   it('sends host events to the window on the event channel only', () => {

@@ -1,5 +1,4 @@
 import { viewCsp } from '../../core/facades/tools.js';
-import { ApiFailure } from '../apiErrors.js';
 import { toolOutcome } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
@@ -11,7 +10,6 @@ import type { HandlerContext, Handlers } from './types.js';
 export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApps.view' | 'mcpApps.callTool'> {
   return {
     'mcpApps.view': async ({ agentId, flow, conversationId, serverId, uri }) => {
-      if (!urls.appViewUrl) throw new ApiFailure('FAILED', 'this window cannot show MCP App views yet', 'open ChatOS with chatos serve to see them');
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
       const view = await host.tools.apps.view(caller, serverId, uri);
       // Which declared origins were left out is said to the user; the policy itself is set where the view is served.

@@ -137,8 +137,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
     bridge.onsizechange = ({ height: asked }) => {
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
     };
-    bridge.oncalltool = (params) =>
-      gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
+    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
     bridge.onmessage = (params) =>
       gate.run(async () => {
         const conversationId = latest.current.postToConversation;

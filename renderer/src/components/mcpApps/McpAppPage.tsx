@@ -14,7 +14,5 @@ import { McpAppFrame } from './McpAppFrame';
 export function McpAppPage({ app, resourceUri }: { app: AppView; resourceUri: string }) {
   const [conversationId] = useState(() => newFrameConversationId(app.pluginId, app.appId));
   useEffect(() => () => void api.call('conversations.end', { conversationId }).catch(() => undefined), [conversationId]);
-  return (
-    <McpAppFrame caller={{ pluginId: app.pluginId, appId: app.appId, conversationId }} serverId={app.serverId ?? ''} serverName={app.name} resourceUri={resourceUri} displayMode="inline" />
-  );
+  return <McpAppFrame caller={{ pluginId: app.pluginId, appId: app.appId, conversationId }} serverId={app.serverId ?? ''} serverName={app.name} resourceUri={resourceUri} displayMode="inline" />;
 }

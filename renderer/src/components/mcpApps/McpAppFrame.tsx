@@ -187,7 +187,17 @@ export function McpAppFrame(props: McpAppFrameProps) {
   }, [url]);
 
   if (!view) return <div className="mcp-app-frame mcp-app-loading" data-testid="mcp-app-loading" />;
-  if ('error' in view) return <Alert type="warning" showIcon className="mcp-app-frame" data-testid="mcp-app-error" message={t('mcpApps.cannotShow')} description={view.error} />;
+  if ('error' in view)
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        className="mcp-app-frame"
+        data-testid="mcp-app-error"
+        message={t('pluginId' in caller ? 'mcpApps.cannotShowPage' : 'mcpApps.cannotShow')}
+        description={view.error}
+      />
+    );
   return (
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}

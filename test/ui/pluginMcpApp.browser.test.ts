@@ -83,6 +83,26 @@ describe('a plugin page that is an MCP App', () => {
     }
   });
 
+  it('opens beside a conversation from the chat’s side-panel menu, in the same frame', async () => {
+    // A conversation to sit beside; nothing is sent, so the model is never asked.
+    await api('models.save', { model: { id: 'local', name: 'Local', api: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'test-model' }, apiKey: 'sk-unused' });
+    await api('agents.save', { agent: { id: 'counter', name: 'Counter', modelId: 'local', language: 'en' } });
+    const { conversation } = await api<{ conversation: { id: string } }>('conversations.create', { agentId: 'counter' });
+    await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversation.id);
+    await page.getByTestId('side-panel-menu').click();
+    await page.getByTestId(`side-panel-app-${PLUGIN}-tally`).click();
+    const panel = page.getByTestId('side-panel');
+    await panel.getByTestId('mcp-app-iframe').waitFor({ timeout: 30_000 });
+    const frame = panel.frameLocator('[data-testid="mcp-app-iframe"]');
+    await frame.getByTestId('tally-host').filter({ hasText: 'ChatOS' }).waitFor({ timeout: 20_000 });
+    await frame.getByTestId('tally-add').click();
+    // A page's conversation has its own instance of the server (a new lease), so its count starts again.
+    await frame.getByTestId('tally-count').filter({ hasText: 'count is 1' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'plugin-mcp-app-side-panel');
+    const { records } = await api<{ records: { tool: string | null; agentId?: string }[] }>('audit.list', { appId: PLUGIN });
+    expect(records.filter((r) => r.tool?.endsWith('add_one'))).toHaveLength(3);
+  });
+
   it('an untrusted copy shows no page, and the core refuses its view and its calls', async () => {
     await page.evaluate(() => (window.location.hash = '#/apps'));
     const open = page.getByTestId(`open-${COPY}-tally`);

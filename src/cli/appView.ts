@@ -17,6 +17,7 @@ export function appText(app: AppContribution): string {
   const lines = [
     `  ${app.pluginId}/${app.appId}  "${app.name}"  provider=${app.providerAppId}`,
     `    server:   ${app.serverName}${app.mcp ? `  ${app.mcp.url}` : '  (no own server)'}`,
+    ...(app.mcpApp ? [`    page:     ${app.mcpApp.resourceUri}  (an MCP App of its own server)`] : []),
     `    prompts:  ${app.promptNames.zh}, ${app.promptNames.en}${app.prompt ? '' : '  (no own prompt)'}`,
     `    flags:    allowMain=${app.allowMain} allowSub=${app.allowSub}${app.mcp && !app.mcp.enabled ? ' disabled' : ''}`,
     `    exposes:  mcpServers=${exposureText(app.exposure.mcpServers)} prompts=${exposureText(app.exposure.prompts)}`,

@@ -62,7 +62,10 @@ export const AppContributionSchema = z.object({
   description: z.string().optional(),
   source: PluginSourceSchema,
   pluginDir: z.string(),
-  entry: z.object({ path: z.string(), compactPath: z.string().optional() }),
+  /** The module page; `path` absent when the page is an MCP App (`mcpApp`). */
+  entry: z.object({ path: z.string().optional(), compactPath: z.string().optional() }),
+  /** The app's page as a `ui://` view of its own server (docs/plugins/pages.md#a-page-that-is-an-mcp-app). */
+  mcpApp: z.object({ resourceUri: z.string() }).optional(),
   iconPath: z.string().optional(),
   serverName: z.string(),
   promptNames: z.object({ zh: z.string(), en: z.string() }),

@@ -111,7 +111,9 @@ export const AppViewSchema = z.object({
   exposure: z.object({ mcpServers: ResolvedExposureSchema, prompts: ResolvedExposureSchema }),
   /** Its own prompt: the title and which languages it has; null when it brings none. */
   prompt: z.object({ title: z.string().nullable(), zh: z.boolean(), en: z.boolean() }).nullable(),
-  entry: z.object({ path: z.string(), compactPath: z.string().optional() }),
+  entry: z.object({ path: z.string().optional(), compactPath: z.string().optional() }),
+  /** Its page is this `ui://` view of its own server, shown in an MCP App frame (docs/plugins/pages.md#a-page-that-is-an-mcp-app). */
+  mcpApp: z.object({ resourceUri: z.string() }).optional(),
   hasIcon: z.boolean(),
   problems: z.array(ProblemSchema),
 });
@@ -262,6 +264,20 @@ export const HostApiMethods = {
   /** A page's `host.tools.call`: only its own server's tools, through the gateway. */
   'uiApps.callTool': {
     params: z.object({ pluginId: Id, appId: Id, tool: Id, args: JsonObject.default({}), conversationId: ConversationId.default('ui') }).strict(),
+    result: ToolOutcomeSchema,
+  },
+  /**
+   * An app's page that is an MCP App (docs/plugins/pages.md#a-page-that-is-an-mcp-app): its `ui://` view read from
+   * the app's own server with the app as the caller, as `mcpApps.view` reads one (linked by a tool, the MIME type, the
+   * size); refused while its plugin may not run. `serverId`: the server its `tools/call`s go to.
+   */
+  'uiApps.mcpAppView': {
+    params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId }).strict(),
+    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()), serverId: z.string(), resourceUri: z.string() }),
+  },
+  /** A `tools/call` of that page: as `mcpApps.callTool`, the app as the caller, only a tool of its own server that apps may see. */
+  'uiApps.mcpAppCall': {
+    params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId, tool: Id, args: JsonObject.default({}) }).strict(),
     result: ToolOutcomeSchema,
   },
   /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */

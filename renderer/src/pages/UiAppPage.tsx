@@ -4,6 +4,7 @@ import { CloseOutlined, LayoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApi } from '../api/hooks';
+import { McpAppPage } from '../components/mcpApps/McpAppPage';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
@@ -42,6 +43,7 @@ export default function UiAppPage() {
       />
     );
   else if (!plugin.runnable) body = <TrustBlock plugin={plugin} onChanged={() => void list.reload()} />;
+  else if (app.mcpApp) body = <McpAppPage key={`${pluginId}/${appId}`} app={app} resourceUri={app.mcpApp.resourceUri} />;
   else
     body = (
       <div className="uiapp-split">

@@ -96,6 +96,7 @@ export function appHandlers({
     'uiApps.open': ({ pluginId, appId, surface }) => {
       const app = runnableApp(host, pluginId, appId);
       const entry = surface === 'compact' ? app.entry.compactPath : app.entry.path;
+      if (!entry && app.mcpApp) throw new OperationError('NOT_FOUND', `the page of app ${pluginId}/${appId} is an MCP App, not a module`, 'show it with uiApps.mcpAppView');
       if (!entry) throw new OperationError('NOT_FOUND', `app ${pluginId}/${appId} has no compact entry`, 'add "compact" to the app\'s entry in plugin.json, or open the full page');
       return { url: urls.uiAppUrl(pluginId, appId, surface), entry };
     },

@@ -1,23 +1,56 @@
-import { viewCsp } from '../../core/facades/tools.js';
+import { viewCsp, type AppView } from '../../core/facades/tools.js';
+import type { Host } from '../../core/host.js';
+import { ApiFailure } from '../apiErrors.js';
 import { toolOutcome } from '../toolOutcome.js';
+import type { FaceUrls } from '../types.js';
 import type { HandlerContext, Handlers } from './types.js';
+
+/** How this face serves a view to its frame: where the frame loads it, and which declared origins were left out (said to the user). */
+function viewServer(urls: FaceUrls) {
+  const appViewUrl = urls.appViewUrl.bind(urls);
+  return (view: AppView) => {
+    // The policy itself is set where the view is served.
+    const { dropped } = viewCsp(view.csp, 'http://127.0.0.1');
+    return { url: appViewUrl(view), prefersBorder: view.prefersBorder === true, dropped };
+  };
+}
+
+/**
+ * An app whose page is an MCP App, as the caller its page acts as: the app
+ * itself, kept to its own server, and only while its plugin may run (the
+ * page caller checks that), so no other app gets more than it had.
+ */
+function appPage(host: Host, pluginId: string, appId: string, conversationId: string) {
+  const app = host.tools.callers.findApp(pluginId, appId);
+  if (!app.mcpApp) throw new ApiFailure('NOT_FOUND', `app ${pluginId}/${appId} has no MCP App page`, 'its page is a module: open it with uiApps.open');
+  const caller = host.tools.callers.page(pluginId, appId, conversationId);
+  return { caller, serverId: caller.serverIds![0]!, resourceUri: app.mcpApp.resourceUri };
+}
 
 /**
  * MCP Apps for the faces (docs/rules/mcp-apps.md): a view read for the
  * caller and handed to the face to serve, and the calls a view makes. The
- * caller is the one the tool card's (or the Playground's) tools came from.
+ * caller is the one the tool card's (or the Playground's) tools came from,
+ * or the app itself for an app's page that is an MCP App.
  */
-export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApps.view' | 'mcpApps.callTool'> {
+export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApps.view' | 'mcpApps.callTool' | 'uiApps.mcpAppView' | 'uiApps.mcpAppCall'> {
   return {
     'mcpApps.view': async ({ agentId, flow, conversationId, serverId, uri }) => {
+      const serve = viewServer(urls);
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
-      const view = await host.tools.apps.view(caller, serverId, uri);
-      // Which declared origins were left out is said to the user; the policy itself is set where the view is served.
-      const { dropped } = viewCsp(view.csp, 'http://127.0.0.1');
-      return { url: urls.appViewUrl(view), prefersBorder: view.prefersBorder === true, dropped };
+      return serve(await host.tools.apps.view(caller, serverId, uri));
     },
     'mcpApps.callTool': async ({ agentId, flow, conversationId, serverId, tool, args }) => {
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
+      return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
+    },
+    'uiApps.mcpAppView': async ({ pluginId, appId, conversationId }) => {
+      const serve = viewServer(urls);
+      const { caller, serverId, resourceUri } = appPage(host, pluginId, appId, conversationId);
+      return { ...serve(await host.tools.apps.view(caller, serverId, resourceUri)), serverId, resourceUri };
+    },
+    'uiApps.mcpAppCall': async ({ pluginId, appId, conversationId, tool, args }) => {
+      const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
       return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
     },
   };

@@ -70,6 +70,7 @@ export function contributeApp(manifest: PluginManifest, pluginDir: string, sourc
     source,
     pluginDir,
     entry: { path: app.entryPath, compactPath: app.compactPath },
+    ...(appManifest.mcpApp ? { mcpApp: { resourceUri: appManifest.mcpApp.resourceUri } } : {}),
     iconPath: app.iconPath,
     serverName,
     promptNames: derivePromptNames(serverName),

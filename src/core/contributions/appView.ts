@@ -39,6 +39,7 @@ export function appView(app: AppContribution, plugin: PluginRecord | undefined, 
     exposure: app.exposure,
     prompt: app.prompt ? { title: app.prompt.title ?? null, zh: app.prompt.zh !== undefined, en: app.prompt.en !== undefined } : null,
     entry: app.entry,
+    ...(app.mcpApp ? { mcpApp: app.mcpApp } : {}),
     hasIcon: app.iconPath !== undefined,
     problems: problemsOfApp(app, plugin, trouble),
   };

@@ -96,14 +96,47 @@ export const AppAiSchema = z.object({
   config: RelativePathSchema.optional(),
 });
 
-export const AppSchema = z.object({
-  id: AppIdSchema,
-  name: z.string({ error: 'must be a string' }).min(1),
-  description: z.string().optional(),
-  icon: RelativePathSchema.optional(),
-  entry: AppEntrySchema,
-  ai: AppAiSchema.optional(),
+/** Longest `ui://` uri a tool may link (docs/rules/mcp-apps.md#tools-with-a-view). */
+const MAX_RESOURCE_URI_CHARS = 2048;
+
+/** A page that is an MCP App: a `ui://` view its own server serves (docs/plugins/pages.md#a-page-that-is-an-mcp-app). */
+export const McpAppPageSchema = z.object({
+  resourceUri: z
+    .string({ error: 'must be a string' })
+    .max(MAX_RESOURCE_URI_CHARS, { error: `must be at most ${MAX_RESOURCE_URI_CHARS} characters` })
+    .refine((uri) => uri.startsWith('ui://'), { error: 'must be a ui:// uri', params: { hint: 'name the view your server lists, e.g. "ui://my-app/page.html"' } }),
 });
+
+export const AppSchema = z
+  .object({
+    id: AppIdSchema,
+    name: z.string({ error: 'must be a string' }).min(1),
+    description: z.string().optional(),
+    icon: RelativePathSchema.optional(),
+    entry: AppEntrySchema.optional(),
+    mcpApp: McpAppPageSchema.optional(),
+    ai: AppAiSchema.optional(),
+  })
+  .superRefine((app, ctx) => {
+    // One page per app: a module ChatOS mounts, or a view of the app's own server that any MCP Apps host renders.
+    if ((app.entry === undefined) === (app.mcpApp === undefined)) {
+      const neither = app.entry === undefined;
+      ctx.addIssue({
+        code: 'custom',
+        path: neither ? ['entry'] : ['mcpApp'],
+        message: neither ? 'needs a page: "entry" (a module) or "mcpApp" (an MCP App view of its own server); it has neither' : 'has two pages: "entry" and "mcpApp"; an app has one',
+        params: { hint: neither ? 'add "entry": "index.mjs", or "mcpApp": { "resourceUri": "ui://…" } beside "ai.mcp"' : 'remove "entry" or "mcpApp"' },
+      });
+    }
+    if (app.mcpApp && !app.ai?.mcp) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mcpApp'],
+        message: "an MCP App page is a view of the app's own server, and this app has none",
+        params: { hint: 'add "ai": { "mcp": { "entry": "server.mjs" } } whose server lists the ui:// resource and a tool linking it' },
+      });
+    }
+  });
 
 export const PluginManifestSchema = z.object({
   manifestVersion: z.literal(SUPPORTED_MANIFEST_VERSION).default(SUPPORTED_MANIFEST_VERSION),

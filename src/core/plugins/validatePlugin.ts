@@ -33,7 +33,8 @@ export interface LoadedPrompt {
 /** An app whose every referenced file exists inside the plugin folder. */
 export interface ValidatedApp {
   manifest: AppManifest;
-  entryPath: string;
+  /** The module page; absent for an app whose page is an MCP App (`mcpApp`). */
+  entryPath?: string;
   compactPath?: string;
   iconPath?: string;
   mcpEntryPath?: string;
@@ -160,8 +161,8 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
   const apps: ValidatedApp[] = [];
   manifest.apps.forEach((app, index) => {
     const at = (...rest: (string | number)[]) => ['apps', index, ...rest];
-    const entryIsPath = typeof app.entry === 'string';
-    const entryPath = resolve(entryIsPath ? (app.entry as string) : (app.entry as { path: string }).path, entryIsPath ? at('entry') : at('entry', 'path'));
+    // An app without a module entry has an MCP App page (the schema requires one of them).
+    const entryPath = typeof app.entry === 'string' ? resolve(app.entry, at('entry')) : app.entry && resolve(app.entry.path, at('entry', 'path'));
     let compactPath: string | undefined;
     if (typeof app.entry === 'object' && app.entry.compact !== undefined) {
       const compact = app.entry.compact;
@@ -197,7 +198,7 @@ export function validatePluginFolder(dir: string): ValidatedPlugin {
     }
     const prompt = ai?.mcpPrompt === undefined ? undefined : loadPrompt(ai.mcpPrompt, at('ai', 'mcpPrompt'));
     const aiConfig = ai?.config === undefined ? undefined : loadAiConfig(ai.config, at('ai', 'config'));
-    if (entryPath) apps.push({ manifest: app, entryPath, compactPath, iconPath, mcpEntryPath, prompt, aiConfig });
+    if (entryPath || app.entry === undefined) apps.push({ manifest: app, entryPath, compactPath, iconPath, mcpEntryPath, prompt, aiConfig });
   });
 
   const backendEntryPath = manifest.backend ? resolve(manifest.backend.entry, ['backend', 'entry']) : undefined;

@@ -66,7 +66,8 @@ export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[]
     });
   return {
     servers,
-    pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path, compact: a.entry.compactPath })),
+    // An MCP App page is no file of the plugin: its server (listed above) serves it.
+    pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path ?? a.mcpApp!.resourceUri, compact: a.entry.compactPath })),
     backend: backendEntry,
     ...(backendEntry ? { backendEnv: runEnv({}) } : {}),
     ...(backendEntry && hostModules ? { backendNodeArgs: [...hostModules.nodeArgs] } : {}),

@@ -109,6 +109,7 @@ function AppInternals({ app, launch }: { app: AppView; launch: string | null }) 
       column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 }}
       items={[
         { key: 'server', label: t('apps.field.serverName'), children: <Typography.Text code>{app.serverName}</Typography.Text> },
+        ...(app.mcpApp ? [{ key: 'mcpApp', label: t('apps.field.mcpAppPage'), children: <Typography.Text code>{app.mcpApp.resourceUri}</Typography.Text> }] : []),
         {
           key: 'serverId',
           label: t('apps.field.serverId'),

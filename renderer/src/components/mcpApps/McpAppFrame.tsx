@@ -16,15 +16,23 @@ export interface McpAppCaller {
   conversationId: string;
 }
 
+/** An app's own page that is an MCP App (docs/plugins/pages.md#a-page-that-is-an-mcp-app): the app is the caller, in the page's own conversation. */
+export interface McpAppPageCaller {
+  pluginId: string;
+  appId: string;
+  conversationId: string;
+}
+
 export interface McpAppFrameProps {
-  caller: McpAppCaller;
+  caller: McpAppCaller | McpAppPageCaller;
   serverId: string;
   /** The server's own name, shown as the app's. */
   serverName: string;
-  /** The tool's name as the server knows it. */
-  toolName: string;
+  /** The tool's name as the server knows it (none for an app's page). */
+  toolName?: string;
   resourceUri: string;
-  toolInput: Record<string, unknown>;
+  /** Sent once the view is initialized; an app's page has no tool call, so none. */
+  toolInput?: Record<string, unknown>;
   toolResult?: CallToolResult;
   displayMode?: 'inline' | 'fullscreen' | 'pip';
   /** The view's `ui/message`s and context updates go into this conversation (absent in the Playground: refused there). */
@@ -32,6 +40,14 @@ export interface McpAppFrameProps {
   /** "Open beside the chat": shown only when given (the side panel wires it). */
   onOpenBeside?: () => void;
 }
+
+/** The view read for its caller: a tool's view for an agent's, or the app's own page for the app (its server and view are the app's). */
+const readView = (caller: McpAppCaller | McpAppPageCaller, serverId: string, uri: string) =>
+  'pluginId' in caller ? api.call('uiApps.mcpAppView', caller) : api.call('mcpApps.view', { ...caller, serverId, uri });
+
+/** A `tools/call` of the view, through the gateway as its caller. */
+const callFor = (caller: McpAppCaller | McpAppPageCaller, serverId: string, tool: string, args: Record<string, unknown>) =>
+  'pluginId' in caller ? api.call('uiApps.mcpAppCall', { ...caller, tool, args }) : api.call('mcpApps.callTool', { ...caller, serverId, tool, args });
 
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 800;
@@ -65,20 +81,20 @@ export function McpAppFrame(props: McpAppFrameProps) {
   const [view, setView] = useState<{ url: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
   const [height, setHeight] = useState(200);
   const { caller, serverId, resourceUri } = props;
+  const callerKey = JSON.stringify(caller);
   // The latest props for the bridge's handlers, which live as long as the frame.
   const latest = useRef(props);
   latest.current = props;
 
   useEffect(() => {
     let live = true;
-    api
-      .call('mcpApps.view', { ...caller, serverId, uri: resourceUri })
-      .then((read) => live && setView(read))
+    readView(caller, serverId, resourceUri)
+      .then(({ url, prefersBorder, dropped }) => live && setView({ url, prefersBorder, dropped }))
       .catch((error: unknown) => live && setView({ error: errorLine(error) }));
     return () => {
       live = false;
     };
-  }, [caller.agentId, caller.flow, caller.conversationId, serverId, resourceUri]);
+  }, [callerKey, serverId, resourceUri]);
 
   const url = view && 'url' in view ? view.url : undefined;
   useEffect(() => {
@@ -113,15 +129,15 @@ export function McpAppFrame(props: McpAppFrameProps) {
       await api.call('chat.setAppContext', { ...update, source: source() });
     });
     bridge.oninitialized = () => {
-      void bridge.sendToolInput({ arguments: latest.current.toolInput });
+      const input = latest.current.toolInput;
+      if (input) void bridge.sendToolInput({ arguments: input });
       const result = latest.current.toolResult;
       if (result) void bridge.sendToolResult(result);
     };
     bridge.onsizechange = ({ height: asked }) => {
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
     };
-    bridge.oncalltool = (params) =>
-      gate.run(async () => callResult(await api.call('mcpApps.callTool', { ...caller, serverId, tool: params.name, args: (params.arguments ?? {}) as Record<string, unknown> })));
+    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
     bridge.onmessage = (params) =>
       gate.run(async () => {
         const conversationId = latest.current.postToConversation;
@@ -171,7 +187,17 @@ export function McpAppFrame(props: McpAppFrameProps) {
   }, [url]);
 
   if (!view) return <div className="mcp-app-frame mcp-app-loading" data-testid="mcp-app-loading" />;
-  if ('error' in view) return <Alert type="warning" showIcon className="mcp-app-frame" data-testid="mcp-app-error" message={t('mcpApps.cannotShow')} description={view.error} />;
+  if ('error' in view)
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        className="mcp-app-frame"
+        data-testid="mcp-app-error"
+        message={t('pluginId' in caller ? 'mcpApps.cannotShowPage' : 'mcpApps.cannotShow')}
+        description={view.error}
+      />
+    );
   return (
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
 import { McpAppFrame } from '../mcpApps/McpAppFrame';
+import { McpAppPage } from '../mcpApps/McpAppPage';
 import { viewOf } from '../mcpApps/openedViews';
 import { UiAppFrame } from '../uiapp/UiAppFrame';
 import { fullPagePath } from './fullPagePath';
@@ -61,6 +62,21 @@ function useTitle(content: SidePanelContent): string {
   }
 }
 
+/** An app's page beside the chat: its compact module page, or its MCP App page (an MCP App has one surface). */
+function UiAppPanel({ pluginId, appId, conversationId }: { pluginId: string; appId: string; conversationId: string }) {
+  const apps = useApi('apps.list', {}, { refreshOn: ['plugins.changed'] });
+  const app = apps.data?.apps.find((a) => a.pluginId === pluginId && a.appId === appId);
+  // Which frame it gets is known once the list is: a module frame would ask for a page an MCP App has not.
+  if (!apps.data) return null;
+  if (app?.mcpApp)
+    return (
+      <div className="side-panel-mcp-app" data-testid="side-panel-mcp-app">
+        <McpAppPage key={`${pluginId}/${appId}`} app={app} resourceUri={app.mcpApp.resourceUri} />
+      </div>
+    );
+  return <UiAppFrame key={`${pluginId}/${appId}`} pluginId={pluginId} appId={appId} surface="compact" chatConversationId={conversationId} height={FRAME_HEIGHT} />;
+}
+
 function PanelBody({ content, conversationId }: { content: SidePanelContent; conversationId: string }) {
   const { t } = useTranslation();
   switch (content.kind) {
@@ -68,7 +84,7 @@ function PanelBody({ content, conversationId }: { content: SidePanelContent; con
       // One frame for every instance: switching instances re-focuses the page, it does not reload it.
       return <UiAppFrame {...CANVAS_APP} surface="compact" focus={content.instanceId} chatConversationId={conversationId} height={FRAME_HEIGHT} />;
     case 'uiApp':
-      return <UiAppFrame key={`${content.pluginId}/${content.appId}`} pluginId={content.pluginId} appId={content.appId} surface="compact" chatConversationId={conversationId} height={FRAME_HEIGHT} />;
+      return <UiAppPanel pluginId={content.pluginId} appId={content.appId} conversationId={conversationId} />;
     case 'mcpApp': {
       // The props its tool card gave the view; after a reload they are gone until the card shows it again.
       const view = viewOf(content.callId);

@@ -5,8 +5,8 @@ import { useApi } from '../../api/hooks';
 import { CANVAS_APP, useSidePanel } from './sidePanelState';
 
 /**
- * The chat header's side-panel menu: open a UI app's compact page in the
- * panel (the Canvas opens on the instance it last showed in this
+ * The chat header's side-panel menu: open a UI app's compact page (or its
+ * MCP App page) in the panel (the Canvas opens on the instance it last showed in this
  * conversation, else the default one).
  */
 export function SidePanelButton({ conversationId }: { conversationId: string }) {
@@ -14,7 +14,7 @@ export function SidePanelButton({ conversationId }: { conversationId: string }) 
   const { state, open } = useSidePanel(conversationId);
   const list = useApi('apps.list', {}, { refreshOn: ['plugins.changed', 'uiApp.changed'] });
   const runnable = new Set((list.data?.plugins ?? []).filter((p) => p.status === 'loaded' && p.runnable).map((p) => p.id));
-  const apps = (list.data?.apps ?? []).filter((app) => app.entry.compactPath && runnable.has(app.pluginId));
+  const apps = (list.data?.apps ?? []).filter((app) => (app.entry.compactPath || app.mcpApp) && runnable.has(app.pluginId));
   const lastInstance = state.instance ?? 'demo';
 
   // Closing is the panel's own button; choosing an app here opens (or reopens) the panel on it.

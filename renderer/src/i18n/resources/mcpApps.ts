@@ -3,6 +3,7 @@ export default {
   zh: {
     'mcpApps.frameTitle': '{{app}} 的视图',
     'mcpApps.cannotShow': '无法显示这个工具的视图',
+    'mcpApps.cannotShowPage': '无法显示这个应用的页面',
     'mcpApps.cspDropped': '视图请求的部分来源未被允许',
     'mcpApps.openBeside': '在对话旁打开',
     'mcpApps.openLink.title': '{{app}} 想打开一个链接',
@@ -13,6 +14,7 @@ export default {
   en: {
     'mcpApps.frameTitle': 'View of {{app}}',
     'mcpApps.cannotShow': "This tool's view cannot be shown",
+    'mcpApps.cannotShowPage': "This app's page cannot be shown",
     'mcpApps.cspDropped': 'Some origins the view asked for were not allowed',
     'mcpApps.openBeside': 'Open beside the chat',
     'mcpApps.openLink.title': '{{app}} wants to open a link',

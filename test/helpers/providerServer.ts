@@ -157,6 +157,7 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     for (const frame of frames) {
       if (reply.cutAfter !== undefined && i >= reply.cutAfter) return void res.socket?.destroy();
       if (reply.hangAfter !== undefined && i >= reply.hangAfter) return void (await untilClosed(res));
+      if (reply.gate && i === reply.gate.after) await reply.gate.open;
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (res.destroyed) return;
       const written = res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);

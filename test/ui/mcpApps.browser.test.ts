@@ -35,6 +35,13 @@ const api = <T = any>(method: string, params: Record<string, unknown> = {}) => s
 const userTexts = (body: any): string[] =>
   body.messages.filter((m: any) => m.role === 'user').map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')));
 
+/** A promise the test resolves when it has seen what it wanted: the provider holds its answer until then. */
+function gate(): { open: Promise<void>; release(): void } {
+  let release!: () => void;
+  const open = new Promise<void>((resolve) => (release = resolve));
+  return { open, release };
+}
+
 /** Types `text` in the chat input and sends it; resolves once the model's scripted `answer` shows. */
 async function typeAndWait(text: string, answer: string): Promise<void> {
   provider.enqueue({ kind: 'reply', text: answer });
@@ -181,6 +188,96 @@ describe('MCP Apps in the chat', () => {
     expect(await beside.getByTestId('shop-input').textContent()).toBe('{"item":"apples"}');
     expect(await panel.getByTestId('mcp-app-iframe').getAttribute('sandbox')).toBe('allow-scripts');
     await screenshot(page, 'mcp-apps-06-beside-the-chat');
+  }, 240_000);
+
+  it('a view that floods: every request answered, ok or refused; one message reaches the conversation, as the app’s; the chat goes on', async () => {
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'flood', name: 'mcp_shop_show_shop', arguments: { item: 'plums' } }] }, { kind: 'reply', text: 'The shop for plums.' });
+    const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the shop for plums' });
+    await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await page.getByText('The shop for plums.').waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
+    const frame = page.getByTestId('tool-call-flood').frameLocator('[data-testid="mcp-app-iframe"]');
+    await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for plums.' }).waitFor({ timeout: 20_000 });
+    const counts = async (id: string) =>
+      (await frame.getByTestId(id).textContent())!
+        .match(/^(\d+) ok, (\d+) refused$/)!
+        .slice(1)
+        .map(Number) as [number, number];
+
+    // Ten thousand ui/message at once. The first the core takes starts a turn whose answer is held until the flood
+    // has settled: every later one finds the conversation answering (CONVERSATION_BUSY), whatever the agent's speed.
+    const held = gate();
+    provider.enqueue({ kind: 'reply', text: 'Noted the flood.', gate: { after: 0, open: held.open } });
+    // Nothing is logged per request: a console keeps what is logged, so a flood would fill it.
+    let logged = 0;
+    const countLog = () => void logged++;
+    page.on('console', countLog);
+    // Pressed where it is: a pointer click lands elsewhere while the chat scrolls to its newest row, and a flood cannot be pressed twice.
+    await frame.getByTestId('shop-flood').dispatchEvent('click');
+    // The user writes meanwhile.
+    const input = page.getByTestId('chat-input');
+    await input.fill('are you still there?');
+    await frame.getByTestId('shop-flood-result').filter({ hasText: 'refused' }).waitFor({ timeout: 60_000 });
+    page.off('console', countLog);
+    expect(logged).toBeLessThan(100);
+    const [ok, refused] = await counts('shop-flood-result');
+    expect(ok + refused).toBe(10_000);
+    expect(ok).toBe(1);
+    const fromApp = page.getByTestId('message-app');
+    await fromApp.first().waitFor({ timeout: 20_000 });
+    expect(await fromApp.count()).toBe(1);
+    expect(await fromApp.getByTestId('message-app-source').textContent()).toContain('From the app shop');
+    expect(await fromApp.textContent()).toMatch(/flood \d+/);
+    const stored = (await api('conversations.get', { id: conversationId })).messages.filter((m: { role: string; from?: unknown }) => m.role === 'user' && m.from);
+    expect(stored).toHaveLength(1);
+    await screenshot(page, 'mcp-apps-07-flood');
+    held.release();
+    await page.getByText('Noted the flood.').waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
+
+    // A thousand tools/call one after the other: each answered; at most the core's 30 a minute run.
+    await frame.getByTestId('shop-call-loop').dispatchEvent('click');
+    await frame.getByTestId('shop-call-loop-result').filter({ hasText: 'refused' }).waitFor({ timeout: 60_000 });
+    const [calls, callsRefused] = await counts('shop-call-loop-result');
+    expect(calls + callsRefused).toBe(1000);
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThanOrEqual(30);
+
+    // The chat goes on: what the user wrote during the flood is sent and answered; long answers push the view far
+    // off screen, and it is still the same view, its results kept (not reloaded).
+    expect(await input.inputValue()).toBe('are you still there?');
+    // Sent once the page has seen the turn end (its Send is enabled again).
+    const pageIdle = () => expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-phase'), { timeout: 30_000 }).toBe('done');
+    provider.enqueue({ kind: 'reply', text: `Still here.\n\n${'A long line of the answer.\n\n'.repeat(40)}` });
+    await pageIdle();
+    await input.press('Enter');
+    await page.getByText('Still here.').waitFor({ timeout: 30_000 });
+    provider.enqueue({ kind: 'reply', text: `Yes, here.\n\n${'Another long line.\n\n'.repeat(40)}` });
+    await pageIdle();
+    await input.fill('and now?');
+    await input.press('Enter');
+    await page.getByText('Yes, here.').waitFor({ timeout: 30_000 });
+    const viewPlace = () =>
+      page.evaluate(() => {
+        const view = document.querySelector('[data-testid="tool-call-flood"]');
+        if (!view) return 'unmounted';
+        return view.getBoundingClientRect().bottom < document.querySelector('[data-testid="chat-scroll"]')!.getBoundingClientRect().top - 1000 ? 'far above' : 'near';
+      });
+    await expect.poll(viewPlace, { timeout: 30_000 }).not.toBe('near');
+    // The user scrolls back up to it.
+    await page.getByTestId('chat-scroll').hover();
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.wheel(0, -2000);
+          return viewPlace();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('near');
+    await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for plums.' }).waitFor({ timeout: 20_000 });
+    expect(await frame.getByTestId('shop-flood-result').textContent()).toBe(`${ok} ok, ${refused} refused`);
+    await screenshot(page, 'mcp-apps-08-after-flood');
   }, 240_000);
 
   it('what the view tells the model goes, only the newest, with the next message, shown as the app’s context', async () => {

@@ -20,6 +20,8 @@ export interface ScriptedReply {
   cutAfter?: number;
   /** After this many frames, send nothing more and keep the connection open until the client goes. */
   hangAfter?: number;
+  /** Before frame `after`, wait until `open` resolves (the model is held mid-answer while a test looks). */
+  gate?: { after: number; open: Promise<void> };
   headers?: Record<string, string>;
 }
 

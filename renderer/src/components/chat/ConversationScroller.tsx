@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, LoadingOutlined, QuestionCircleOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Badge, Button, Typography } from 'antd';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
@@ -22,6 +22,13 @@ const PAGE_AHEAD_SCREENS = 8;
 const SETTLE_FRAMES = 10;
 /** A row's height (px) before it was measured, when its message gives no estimate. */
 const ROW_ESTIMATE = 120;
+/**
+ * Rows with an MCP App view kept mounted off screen, the newest: a view
+ * unmounted as the chat follows new rows would reload, losing its state and
+ * the answers to what it asked (docs/using/mcp-apps.md); older ones go as
+ * other rows do, so a long conversation stays light.
+ */
+const KEPT_VIEW_ROWS = 3;
 
 export interface ScrollerProps {
   rows: MessageRow[];
@@ -87,6 +94,11 @@ export function ConversationScroller(props: ScrollerProps) {
 
   // Rows + header + footer: the virtual list's items. The last index is the bottom.
   const items = 1 + rows.length + 1;
+  const keepMounted = useMemo(() => {
+    const kept: number[] = [];
+    for (let i = rows.length - 1; i >= 0 && kept.length < KEPT_VIEW_ROWS; i--) if (rows[i]!.liveView) kept.unshift(1 + i);
+    return kept;
+  }, [rows]);
   // Written to the scroller, not by virtua's scrollToIndex: that one scrolls to its target again on each measurement until
   // sizes rest, whatever the user does meanwhile, so boxes filling in after a wheel up took the view back to the bottom.
   // Here rows measured after the write (their sizes were estimates) move the bottom, and it is written again each frame
@@ -246,7 +258,7 @@ export function ConversationScroller(props: ScrollerProps) {
     <ReviewApproval.Provider value={confirmationIndex === -1 ? undefined : toConfirmation}>
       <div className="chat-scroll-frame">
         <div className="chat-scroll chat-virtual" ref={scroller} tabIndex={-1} data-testid="chat-scroll" data-following={following}>
-          <Virtualizer ref={list} scrollRef={scroller} shift={shift} onScroll={onScroll} onResize={onResize}>
+          <Virtualizer ref={list} scrollRef={scroller} shift={shift} keepMounted={keepMounted} onScroll={onScroll} onResize={onResize}>
             <div key="chat-header" className="chat-row chat-row-edge">
               {header}
             </div>

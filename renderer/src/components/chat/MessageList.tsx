@@ -414,6 +414,8 @@ export interface MessageRow {
   question?: boolean;
   /** About how high (px) the row is, before it was ever shown: the list holds its place with it. */
   estimate?: number;
+  /** It shows an MCP App view: kept mounted when it scrolls away, so the view keeps its state and answers what it asked. */
+  liveView?: boolean;
 }
 
 /** A rough height of a message's row from its text (lines of about 100 characters) and tool calls, for a row never shown yet. */
@@ -482,6 +484,7 @@ function messageRows(
           key: message.id,
           messageId: message.id,
           estimate: estimateHeight(message.text, message.toolCalls.length, 70),
+          ...(message.toolCalls.some((call) => results.get(call.id)?.view) ? { liveView: true } : {}),
           node: (
             <AssistantBlock
               message={message}

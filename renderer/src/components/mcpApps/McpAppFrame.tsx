@@ -1,4 +1,4 @@
-import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Alert, App as AntApp, Button, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import type { ToolOutcome } from '../../../../src/shared/hostApi';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
+import { ViewTransport } from './viewTransport';
 
 /** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
 export interface McpAppCaller {
@@ -69,7 +70,8 @@ function callResult(outcome: ToolOutcome): CallToolResult {
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
  * read by the host for the caller, in an `<iframe sandbox="allow-scripts">`
  * served under the CSP the view declared. The host side of the contract is
- * ext-apps' AppBridge: it answers only the frame's own window, and each of
+ * ext-apps' AppBridge over a gated transport (viewTransport.ts): it answers
+ * only the frame's own window, a flood gets refusals at once, and each of
  * its handlers goes to the core (calls through the gateway, messages as the
  * app's), so nothing the view asks bypasses the caller's grants.
  */
@@ -137,21 +139,21 @@ export function McpAppFrame(props: McpAppFrameProps) {
     bridge.onsizechange = ({ height: asked }) => {
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
     };
-    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
-    bridge.onmessage = (params) =>
-      gate.run(async () => {
-        const conversationId = latest.current.postToConversation;
-        if (!conversationId) return { isError: true };
-        // The context the view set before its message goes with it.
-        await contexts.flush();
-        const text = params.content
-          .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-          .join('\n')
-          .slice(0, 200_000);
-        // Whatever role the view claims, the message is the app's (docs/rules/app-messages.md).
-        await api.call('chat.postAppMessage', { conversationId, source: source(), text });
-        return {};
-      });
+    // Each request the bridge gets was let in by the gate in front of it (viewTransport.ts); the core has limits of its own.
+    bridge.oncalltool = async (params) => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>));
+    bridge.onmessage = async (params) => {
+      const conversationId = latest.current.postToConversation;
+      if (!conversationId) return { isError: true };
+      // The context the view set before its message goes with it.
+      await contexts.flush();
+      const text = params.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n')
+        .slice(0, 200_000);
+      // Whatever role the view claims, the message is the app's (docs/rules/app-messages.md).
+      await api.call('chat.postAppMessage', { conversationId, source: source(), text });
+      return {};
+    };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       const conversationId = latest.current.postToConversation;
       if (!conversationId) throw new Error('this view is not in a conversation');
@@ -160,21 +162,20 @@ export function McpAppFrame(props: McpAppFrameProps) {
       await contexts.push({ conversationId, content: blocks, ...(structuredContent ? { structuredContent } : {}) });
       return {};
     };
-    bridge.onopenlink = ({ url: link }) =>
-      gate.run(async () => {
-        let parsed: URL | undefined;
-        try {
-          parsed = new URL(link);
-        } catch {
-          parsed = undefined;
-        }
-        if (parsed?.protocol !== 'https:') return { isError: true };
-        const approved = await modal.confirm({ title: t('mcpApps.openLink.title', { app: source().name }), content: parsed.href, okText: t('mcpApps.openLink.open') });
-        if (!approved) return { isError: true };
-        window.open(parsed.href, '_blank', 'noopener,noreferrer');
-        return {};
-      });
-    void bridge.connect(new PostMessageTransport(target, target));
+    bridge.onopenlink = async ({ url: link }) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(link);
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed?.protocol !== 'https:') return { isError: true };
+      const approved = await modal.confirm({ title: t('mcpApps.openLink.title', { app: source().name }), content: parsed.href, okText: t('mcpApps.openLink.open') });
+      if (!approved) return { isError: true };
+      window.open(parsed.href, '_blank', 'noopener,noreferrer');
+      return {};
+    };
+    void bridge.connect(new ViewTransport(target, gate));
     return () => {
       gate.close();
       contexts.close();

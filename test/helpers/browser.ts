@@ -122,21 +122,24 @@ export async function screenshotOnFailure(page: Page | undefined, prefix: string
 }
 
 /**
- * Clicks `target` until `shown` is in the page (a tool card's toggle until
- * its body, an Open button until what it opens): in the chat a click can
- * land while the view still scrolls to its newest row, and then it does
- * nothing. Clicked only while `shown` is absent, so a toggle is never
- * closed again.
+ * Clicks `target` until `done()` says the click took effect (a request
+ * reached the provider, a part opened): in the chat a click can land while
+ * the view still scrolls to its newest row, and then it does nothing.
+ * Clicked again only while `done()` is false, so give it an effect that
+ * shows soon after the click, or a second click may act twice.
  */
-export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs = 30_000): Promise<void> {
+export async function clickUntil(target: Locator, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await shown.count()) === 0) await target.click({ timeout: 5_000 }).catch(() => undefined);
-    try {
-      await shown.first().waitFor({ timeout: 2_000 });
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`clicking ${String(target)} had no effect in ${timeoutMs} ms`);
+    await target.click({ timeout: 5_000 }).catch(() => undefined);
+    // Up to 3 s for the effect to show before the next click.
+    for (const until = Date.now() + 3_000; Date.now() < until && !(await done());) await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Clicks `target` until `shown` is in the page (a tool card's toggle until its body, an Open button until what it opens). */
+export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs = 30_000): Promise<void> {
+  await clickUntil(target, async () => (await shown.count()) > 0, timeoutMs);
+  await shown.first().waitFor();
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { launchChromium, clickUntilShown, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { clickUntil, clickUntilShown, launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -316,19 +316,24 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 
   it('regenerates the last answer and edits a sent message, each as a branch beside the old one', async () => {
     provider.enqueue({ kind: 'reply', text: 'A second telling.' });
-    await page.getByTestId('message-regenerate').click();
+    // Clicked again only if no request came of it (a click while the chat still scrolls to the answer does nothing).
+    const asked = () => provider.requests.length;
+    let before = asked();
+    await clickUntil(page.getByTestId('message-regenerate'), () => asked() > before);
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A second telling.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('sibling-nav').last().textContent()).toContain('/ 3');
 
     provider.enqueue({ kind: 'reply', text: 'A short one, then.' });
     const lastUser = page.getByTestId('message-user').last();
-    await lastUser.getByTestId('message-edit').click();
+    await clickUntilShown(lastUser.getByTestId('message-edit'), lastUser.getByTestId('message-edit-input'));
     await lastUser.getByTestId('message-edit-input').fill('Tell me a short story');
-    await lastUser.getByTestId('message-edit-save').click();
+    before = asked();
+    await clickUntil(lastUser.getByTestId('message-edit-save'), () => asked() > before);
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A short one, then.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('message-user').last().getByTestId('sibling-nav').textContent()).toContain('2 / 2');
-    await page.getByTestId('message-user').last().getByTestId('sibling-previous').click();
-    await expect.poll(() => page.getByTestId('message-user').last().textContent()).toContain('Tell me a long story');
+    await clickUntil(page.getByTestId('message-user').last().getByTestId('sibling-previous'), async () =>
+      ((await page.getByTestId('message-user').last().textContent()) ?? '').includes('Tell me a long story'),
+    );
     expect(lastRequest().messages.at(-1)).toMatchObject({ role: 'user', content: 'Tell me a short story' });
   });
 

@@ -15,17 +15,26 @@ export const MAX_APP_CONTEXT_SOURCES = 8;
 
 /** Structured content nested deeper than this is refused before it is written out (JSON.stringify recurses per level). */
 export const MAX_APP_CONTEXT_DEPTH = 64;
+/**
+ * Values (objects, arrays and leaves) structured content may hold, counted
+ * as JSON would write them: an object reached twice counts twice, so data
+ * that shares one object along many paths (63 levels of `{a: o, b: o}`
+ * are 2^63 values once written) is refused before it is walked further.
+ */
+export const MAX_APP_CONTEXT_VALUES = 100_000;
 
-/** Whether `value` holds an object or array nested deeper than `max`; walked without recursion. */
-function nestsDeeperThan(value: unknown, max: number): boolean {
+/** What is wrong with the shape of `value` (too deep, or too many values as written out), or undefined; walked without recursion, at most MAX_APP_CONTEXT_VALUES steps. */
+function shapeProblem(value: unknown): string | undefined {
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let values = 0;
   while (stack.length) {
     const { value: node, depth } = stack.pop()!;
+    if (++values > MAX_APP_CONTEXT_VALUES) return `holds more than ${MAX_APP_CONTEXT_VALUES} values`;
     if (node === null || typeof node !== 'object') continue;
-    if (depth >= max) return true;
+    if (depth >= MAX_APP_CONTEXT_DEPTH) return `nests deeper than ${MAX_APP_CONTEXT_DEPTH} levels`;
     for (const child of Object.values(node)) stack.push({ value: child, depth: depth + 1 });
   }
-  return false;
+  return undefined;
 }
 
 /** A content block as the face passes it on: its type, and its text when it is a text block. */
@@ -55,11 +64,12 @@ export function appContextText(input: AppContextInput): string | undefined {
     } else parts.push(`[a ${JSON.stringify(block.type.slice(0, 100))} block was left out: only text is passed on]`);
   }
   if (input.structuredContent !== undefined) {
-    if (nestsDeeperThan(input.structuredContent, MAX_APP_CONTEXT_DEPTH))
+    const problem = shapeProblem(input.structuredContent);
+    if (problem)
       throw new ChatError(
         'APP_CONTEXT_INVALID',
-        `the structured content sent by ${describeSource(input.source)} nests deeper than ${MAX_APP_CONTEXT_DEPTH} levels`,
-        `the app must send flatter data (at most ${MAX_APP_CONTEXT_DEPTH} levels of objects and arrays)`,
+        `the structured content sent by ${describeSource(input.source)} ${problem}`,
+        `the app must send smaller data (at most ${MAX_APP_CONTEXT_DEPTH} levels of objects and arrays, ${MAX_APP_CONTEXT_VALUES} values)`,
       );
     let json: string | undefined;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_APP_CONTEXT_DEPTH, MAX_APP_CONTEXT_SOURCES } from '../../../src/core/chat/appContext.js';
+import { MAX_APP_CONTEXT_DEPTH, MAX_APP_CONTEXT_SOURCES, MAX_APP_CONTEXT_VALUES } from '../../../src/core/chat/appContext.js';
 import { MAX_APP_MESSAGE_CHARS } from '../../../src/core/chat/appMessages.js';
 import type { AppSource } from '../../../src/shared/chat.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
@@ -129,6 +129,12 @@ describe("an app's context for the model", () => {
       expect.objectContaining({ code: 'APP_CONTEXT_INVALID', message: expect.stringContaining(`deeper than ${MAX_APP_CONTEXT_DEPTH} levels`) }),
     );
     expect(host.chat.setAppContext({ conversationId: id, source: maps, structuredContent: nested(MAX_APP_CONTEXT_DEPTH) })).toEqual({ pending: true });
+    // One object shared along many paths is counted as JSON writes it: 63 levels of {a: o, b: o} are 2^63 values, refused at once.
+    let shared: Record<string, unknown> = {};
+    for (let i = 0; i < MAX_APP_CONTEXT_DEPTH - 1; i++) shared = { a: shared, b: shared };
+    expect(() => host.chat.setAppContext({ conversationId: id, source: maps, structuredContent: shared })).toThrow(
+      expect.objectContaining({ code: 'APP_CONTEXT_INVALID', message: expect.stringContaining(`holds more than ${MAX_APP_CONTEXT_VALUES} values`) }),
+    );
     expect(host.chat.setAppContext({ conversationId: id, source: maps, content: [] })).toEqual({ pending: false });
 
     // Past the cap of apps waiting, a new app is refused; one already waiting may still update.

@@ -53,11 +53,43 @@ describe('MessageGate', () => {
     expect(gate.admit(1)).toBeUndefined();
   });
 
-  it('a closed gate refuses everything', () => {
+  it('an update not counted against the limits still may not reuse an unanswered id, and frees no other', () => {
+    const { gate } = gateAt();
+    expect([1, 2, 3, 4].map((id) => gate.admit(id))).toEqual([undefined, undefined, undefined, undefined]);
+    // Not counted: taken while 4 are unanswered.
+    expect(gate.admit('update-1', false)).toBeUndefined();
+    // Its answer frees only its own id: the four still count.
+    gate.answered('update-1');
+    expect(gate.admit(5)).toBe(SLOW_DOWN);
+    // Sent with the id of a request still being answered, it is refused, so its answer cannot free that request's place.
+    expect(gate.admit(2, false)).toBe('a request with this id is still being answered');
+  });
+
+  it('runs at most 4 handlers at once, counted until each ends, whatever frees their ids', async () => {
+    const { gate } = gateAt();
+    const ends: (() => void)[] = [];
+    const runs = [1, 2, 3, 4].map((id) => {
+      gate.admit(id);
+      return gate.run(() => new Promise<string>((resolve) => ends.push(() => resolve(`done ${id}`))));
+    });
+    // The view cancels all four: their ids are free, and the wire takes four more...
+    for (const id of [1, 2, 3, 4]) gate.answered(id);
+    expect([5, 6, 7, 8].map((id) => gate.admit(id))).toEqual([undefined, undefined, undefined, undefined]);
+    // ...but their work is refused while the first four still run.
+    await expect(gate.run(async () => 'fifth')).rejects.toThrow(SLOW_DOWN);
+    ends[0]!();
+    expect(await runs[0]).toBe('done 1');
+    expect(await gate.run(async () => 'fifth')).toBe('fifth');
+    for (const end of ends.slice(1)) end();
+    await Promise.all(runs);
+  });
+
+  it('a closed gate refuses everything', async () => {
     const { gate, advance } = gateAt();
     gate.close();
     expect(gate.admit(1)).toBe('the view was closed');
     advance(60_000);
     expect(gate.admit(2)).toBe('the view was closed');
+    await expect(gate.run(async () => 'late')).rejects.toThrow('the view was closed');
   });
 });

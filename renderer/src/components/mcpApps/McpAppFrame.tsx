@@ -139,21 +139,23 @@ export function McpAppFrame(props: McpAppFrameProps) {
     bridge.onsizechange = ({ height: asked }) => {
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
     };
-    // Each request the bridge gets was let in by the gate in front of it (viewTransport.ts); the core has limits of its own.
-    bridge.oncalltool = async (params) => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>));
-    bridge.onmessage = async (params) => {
-      const conversationId = latest.current.postToConversation;
-      if (!conversationId) return { isError: true };
-      // The context the view set before its message goes with it.
-      await contexts.flush();
-      const text = params.content
-        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-        .join('\n')
-        .slice(0, 200_000);
-      // Whatever role the view claims, the message is the app's (docs/rules/app-messages.md).
-      await api.call('chat.postAppMessage', { conversationId, source: source(), text });
-      return {};
-    };
+    // Each request the bridge gets was let in by the gate in front of it (viewTransport.ts), and its work runs through the
+    // gate too (at most 4 at once, however the view frees its ids); the core has limits of its own.
+    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
+    bridge.onmessage = (params) =>
+      gate.run(async () => {
+        const conversationId = latest.current.postToConversation;
+        if (!conversationId) return { isError: true };
+        // The context the view set before its message goes with it.
+        await contexts.flush();
+        const text = params.content
+          .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+          .join('\n')
+          .slice(0, 200_000);
+        // Whatever role the view claims, the message is the app's (docs/rules/app-messages.md).
+        await api.call('chat.postAppMessage', { conversationId, source: source(), text });
+        return {};
+      });
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       const conversationId = latest.current.postToConversation;
       if (!conversationId) throw new Error('this view is not in a conversation');
@@ -162,19 +164,28 @@ export function McpAppFrame(props: McpAppFrameProps) {
       await contexts.push({ conversationId, content: blocks, ...(structuredContent ? { structuredContent } : {}) });
       return {};
     };
-    bridge.onopenlink = async ({ url: link }) => {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(link);
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed?.protocol !== 'https:') return { isError: true };
-      const approved = await modal.confirm({ title: t('mcpApps.openLink.title', { app: source().name }), content: parsed.href, okText: t('mcpApps.openLink.open') });
-      if (!approved) return { isError: true };
-      window.open(parsed.href, '_blank', 'noopener,noreferrer');
-      return {};
-    };
+    // One question to open a link at a time: a view asking again meanwhile is refused, never a stack of dialogs.
+    let askingToOpen = false;
+    bridge.onopenlink = ({ url: link }) =>
+      gate.run(async () => {
+        if (askingToOpen) return { isError: true };
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(link);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed?.protocol !== 'https:') return { isError: true };
+        askingToOpen = true;
+        try {
+          const approved = await modal.confirm({ title: t('mcpApps.openLink.title', { app: source().name }), content: parsed.href, okText: t('mcpApps.openLink.open') });
+          if (!approved) return { isError: true };
+        } finally {
+          askingToOpen = false;
+        }
+        window.open(parsed.href, '_blank', 'noopener,noreferrer');
+        return {};
+      });
     void bridge.connect(new ViewTransport(target, gate));
     return () => {
       gate.close();

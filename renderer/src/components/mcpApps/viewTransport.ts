@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { MessageGate, RequestId } from './messageGate';
 
-/** Requests the gate does not count: context updates are coalesced to the newest instead (newestUpdate.ts). */
+/** Requests the gate does not count against its limits (their ids still may not be reused while unanswered): context updates are coalesced to the newest instead (newestUpdate.ts). */
 const UNGATED = new Set(['ui/update-model-context']);
 /** JSON-RPC's "server error" range: what a refused request is answered with. */
 const REFUSED = -32000;
@@ -33,8 +33,8 @@ export class ViewTransport implements Transport {
     const data: unknown = event.data;
     if (!data || typeof data !== 'object') return;
     const { id, method, params } = data as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
-    if (typeof method === 'string' && isId(id) && !UNGATED.has(method)) {
-      const refusal = this.gate.admit(id);
+    if (typeof method === 'string' && isId(id)) {
+      const refusal = this.gate.admit(id, !UNGATED.has(method));
       if (refusal) return this.view.postMessage({ jsonrpc: '2.0', id, error: { code: REFUSED, message: refusal } }, '*');
     }
     const parsed = JSONRPCMessageSchema.safeParse(data);

@@ -143,3 +143,10 @@ export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs
   await clickUntil(target, async () => (await shown.count()) > 0, timeoutMs);
   await shown.first().waitFor();
 }
+
+/** Opens the chat header's side-panel menu (again if a click landed before it could open) and picks `item` (a test id). */
+export async function openSidePanelItem(page: Page, item: string): Promise<void> {
+  const choice = page.locator(`[data-testid="${item}"]:visible`);
+  await clickUntilShown(page.getByTestId('side-panel-menu'), choice);
+  await choice.click();
+}

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openSidePanelItem, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -150,12 +150,10 @@ describe('the Canvas in a conversation, beside the chat', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
 
     // From the chat header, another app's compact page opens in the panel; the Canvas again on its last instance.
-    await page.getByTestId('side-panel-menu').click();
-    await page.getByTestId('side-panel-app-chatos.notes-notes').click();
+    await openSidePanelItem(page, 'side-panel-app-chatos.notes-notes');
     await expect.poll(() => panel.getAttribute('data-kind')).toBe('uiApp');
     await page.frameLocator('[data-testid="side-panel"] [data-testid="uiapp-frame"]').locator('body').waitFor();
-    await page.getByTestId('side-panel-menu').click();
-    await page.getByTestId('side-panel-app-chatos.canvas-canvas').click();
+    await openSidePanelItem(page, 'side-panel-app-chatos.canvas-canvas');
     await expect.poll(() => panel.getAttribute('data-instance')).toBe('signup');
     await expect.poll(() => frame.getByTestId('canvas-view').getAttribute('data-instance'), { timeout: 20_000 }).toBe('signup');
 

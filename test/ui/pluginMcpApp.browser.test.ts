@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../helpers/deskHome.js';
-import { openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { openChromiumOn, openSidePanelItem, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -89,8 +89,7 @@ describe('a plugin page that is an MCP App', () => {
     await api('agents.save', { agent: { id: 'counter', name: 'Counter', modelId: 'local', language: 'en' } });
     const { conversation } = await api<{ conversation: { id: string } }>('conversations.create', { agentId: 'counter' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversation.id);
-    await page.getByTestId('side-panel-menu').click();
-    await page.getByTestId(`side-panel-app-${PLUGIN}-tally`).click();
+    await openSidePanelItem(page, `side-panel-app-${PLUGIN}-tally`);
     const panel = page.getByTestId('side-panel');
     await panel.getByTestId('mcp-app-iframe').waitFor({ timeout: 30_000 });
     const frame = panel.frameLocator('[data-testid="mcp-app-iframe"]');

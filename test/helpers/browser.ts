@@ -150,3 +150,40 @@ export async function openSidePanelItem(page: Page, item: string): Promise<void>
   await clickUntilShown(page.getByTestId('side-panel-menu'), choice);
   await choice.click();
 }
+
+/**
+ * Picks the option showing `text` in an antd Select (or AutoComplete)
+ * opened by `trigger`, and waits until its list has closed. A click while
+ * the list is still opening may choose nothing and leave it open, and a
+ * click on the trigger before the page handles it opens nothing (CI saw
+ * both): each is clicked again, as a user would, until the list has opened
+ * and closed.
+ */
+export async function chooseOption(page: Page, trigger: Locator, text: string | RegExp, timeoutMs = 30_000): Promise<void> {
+  const open = page.locator('.ant-select-dropdown:visible');
+  const option = open.locator('.ant-select-item-option').filter({ hasText: text }).first();
+  const deadline = Date.now() + timeoutMs;
+  let opened = false;
+  while (Date.now() < deadline) {
+    if ((await open.count()) > 0) {
+      opened = true;
+      await option.click({ timeout: 5_000 }).catch(() => undefined);
+      const closed = await open
+        .first()
+        .waitFor({ state: 'detached', timeout: 2_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (closed) return;
+    } else if (opened) return;
+    else {
+      await trigger.click({ timeout: 5_000 }).catch(() => undefined);
+      await open
+        .first()
+        .waitFor({ timeout: 2_000 })
+        .catch(() => undefined);
+    }
+  }
+  throw new Error(`could not choose ${String(text)} with ${String(trigger)} in ${timeoutMs} ms`);
+}

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -55,8 +55,7 @@ describe('the Built-in tab', () => {
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('agent-new').click();
     await page.getByTestId('agent-name').fill('Counter');
-    await page.getByTestId('agent-model').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'local' }).click();
+    await chooseOption(page, page.getByTestId('agent-model'), 'local');
     await page.getByTestId('agent-section-tools').click();
     await page.getByTestId('agent-own-servers-select').click();
     const dropdown = page.locator('.ant-select-dropdown:visible');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { clickUntil, clickUntilShown, launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, clickUntil, clickUntilShown, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -120,8 +120,7 @@ afterAll(async () => {
 describe('the Chat page', { timeout: 120_000 }, () => {
   it('sends a message with Enter and shows the answer streaming, then in Markdown with highlighted code and its numbers', async () => {
     await page.getByTestId('chat-new-pane').waitFor();
-    await page.getByTestId('chat-agent').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Helper' }).click();
+    await chooseOption(page, page.getByTestId('chat-agent'), 'Helper');
     const answer = 'Hello from **the local model**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst answer = 42;\n```\n';
     const pieces = answer.match(/\S+\s*|\s+/g)!;
     provider.enqueue({ kind: 'reply', text: pieces, usage: { input: 21, output: pieces.length }, delayMs: 120 });

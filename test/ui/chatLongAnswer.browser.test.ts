@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRoute, openServedUi, screenshot, screenshotOnFailure } from '../helpers/browser.js';
+import { chooseOption, openRoute, openServedUi, screenshot, screenshotOnFailure } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { endlessChatAnswer } from '../helpers/providerWire/openaiChatWire.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -52,8 +52,7 @@ describe('a 200 MiB answer on the Chat page', { timeout: 180_000 }, () => {
     const { page } = ui;
     await openRoute(page, '#/chat', 'page-chat');
     await page.getByTestId('chat-new-pane').waitFor();
-    await page.getByTestId('chat-agent').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Writer' }).click();
+    await chooseOption(page, page.getByTestId('chat-agent'), 'Writer');
     provider.enqueue({ kind: 'frames', frames: endlessChatAnswer(200 * MiB, { piece: PIECE }) });
     const input = page.getByTestId('chat-input');
     await input.click();

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openChromiumOn, openRoute, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCliAsync } from '../helpers/runCli.js';
 
@@ -132,8 +132,7 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
 
   it('switching the model mid-conversation: the next answer comes from the new one, and says so', async () => {
     const picker = page.getByTestId('chat-model');
-    await picker.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Big' }).click();
+    await chooseOption(page, picker, 'Big');
     await page.locator('.ant-message').filter({ hasText: 'Answers now come from Big' }).waitFor({ timeout: 20_000 });
     provider.enqueue({ kind: 'reply', text: 'The big model here.' });
     const before = provider.requests.length;

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -63,9 +63,7 @@ async function addModelAndChat({ page }: Run, locale: 'zh' | 'en', words: { answ
   await page.getByTestId('welcome-add-model').click();
   await page.getByTestId('page-models').waitFor();
   await page.getByTestId('model-add').first().click();
-  await page.getByTestId('model-preset').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'OpenAI-compatible' }).click();
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+  await chooseOption(page, page.getByTestId('model-preset'), 'OpenAI-compatible');
   await page.getByTestId('model-name').fill('Local');
   await page.getByTestId('model-id').fill('local');
   await page.getByTestId('model-base-url').fill(provider.openaiUrl);
@@ -134,8 +132,7 @@ describe('a first run, in English', () => {
       await page.getByTestId('agent-chat-assistant').waitFor();
       await page.getByTestId('agent-new').click();
       await page.getByTestId('agent-name').fill('Echo keeper');
-      await page.getByTestId('agent-model').click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'local' }).click();
+      await chooseOption(page, page.getByTestId('agent-model'), 'local');
       await page.getByTestId('agent-system-prompt').fill('Echo what you are told.');
       // Name, model and instructions first; the rest waits under "Tools and apps" and "Advanced".
       expect(await page.getByTestId('agent-own-servers').isVisible()).toBe(false);

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -51,9 +51,7 @@ describe('the Knowledge page', () => {
     await page.getByTestId('kb-add').click();
     await page.getByTestId('kb-form-name').fill('Garden notes');
     await page.getByTestId('kb-form-description').fill('How to keep a garden');
-    await page.getByTestId('kb-form-model').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Embed (embed-16d)' }).click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await chooseOption(page, page.getByTestId('kb-form-model'), 'Embed (embed-16d)');
     await page.getByTestId('kb-form-chunk-size').fill('200');
     await page.getByTestId('kb-form-chunk-overlap').fill('20');
     await screenshot(page, 'knowledge-01-create');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -132,8 +132,7 @@ describe('long tool calls', () => {
     // By outcome: the cancelled calls, in words.
     await page.getByTestId('history-filter-tool').hover();
     await page.locator('[data-testid="history-filter-tool"] .ant-select-clear').click();
-    await page.getByTestId('history-filter-outcome').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'You cancelled it' }).click();
+    await chooseOption(page, page.getByTestId('history-filter-outcome'), 'You cancelled it');
     await expect.poll(() => page.getByTestId('history-row-mcp_chat_slow').count()).toBe(2);
     expect(await page.getByTestId('history-row-mcp_chat_echo').count()).toBe(0);
   });

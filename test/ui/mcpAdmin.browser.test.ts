@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, launchChromium, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -54,20 +54,7 @@ async function open(hash: string, root: string): Promise<void> {
 
 /** Picks an option of an antd Select by its label. */
 async function choose(testId: string, text: string | RegExp): Promise<void> {
-  await page.getByTestId(testId).click();
-  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first();
-  await option.click();
-  // A click during the dropdown's opening motion may choose nothing (the list stays open, CI saw it): the user clicks again.
-  const open = page.locator('.ant-select-dropdown:visible');
-  await expect
-    .poll(
-      async () => {
-        if (await open.count()) await option.click({ timeout: 2_000 }).catch(() => undefined);
-        return open.count();
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(0);
+  await chooseOption(page, page.getByTestId(testId), text);
 }
 
 /** A drawer is fixed to the window: a full-page shot would draw it twice on a long page. */

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, launchChromium, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -61,9 +61,7 @@ afterAll(async () => {
 describe('the Models page', () => {
   it('adds a model from a preset with its key in a password field; the key is stored, masked, never shown back', async () => {
     await page.getByTestId('model-add').click();
-    await page.getByTestId('model-preset').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Any OpenAI-compatible URL' }).click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await chooseOption(page, page.getByTestId('model-preset'), 'Any OpenAI-compatible URL');
     await page.getByTestId('model-name').fill('Local test model');
     await page.getByTestId('model-id').fill('local');
     await page.getByTestId('model-base-url').fill(provider.openaiUrl);
@@ -144,9 +142,7 @@ describe('the Models page', () => {
 
   it("picks a name from the provider's list; an embedding entry's test reports its dimension, and only it is offered to knowledge bases", async () => {
     await page.getByTestId('model-add').click();
-    await page.getByTestId('model-preset').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Any OpenAI-compatible URL' }).click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await chooseOption(page, page.getByTestId('model-preset'), 'Any OpenAI-compatible URL');
     await page.getByTestId('model-name').fill('Vectors');
     await page.getByTestId('model-id').fill('vectors');
     await page.getByTestId('model-base-url').fill(provider.openaiUrl);
@@ -154,8 +150,7 @@ describe('the Models page', () => {
     await page.getByTestId('model-list-fetch').click();
     await expect.poll(() => page.getByTestId('model-list-note').textContent()).toBe('The provider offers 2 models; you can also type one');
     expect(provider.requests.at(-1)!.path).toBe('/v1/models');
-    await page.getByTestId('model-model').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'embed-24d' }).click();
+    await chooseOption(page, page.getByTestId('model-model'), 'embed-24d');
     expect(await page.getByTestId('model-model').inputValue()).toBe('embed-24d');
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
     await screenshot(page, 'models-03c-pick-from-list');
@@ -215,9 +210,7 @@ describe('the Models page', () => {
     expect(await page.getByTestId('models-key-store').textContent()).toContain('只有你能读取的文件');
     await page.getByTestId('model-add').click();
     await page.getByTestId('model-form').waitFor();
-    await page.getByTestId('model-preset').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Anthropic' }).click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await chooseOption(page, page.getByTestId('model-preset'), 'Anthropic');
     expect(await page.getByTestId('model-base-url').inputValue()).toBe('https://api.anthropic.com');
     await screenshot(page, 'models-04-add-zh-dark');
     await page.keyboard.press('Escape');

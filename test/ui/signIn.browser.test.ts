@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, clickUntilShown, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { chooseOption, clickUntilShown, launchChromium, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -37,8 +37,7 @@ async function signInThrough(button: string): Promise<Page> {
 async function askHelper(text: string): Promise<void> {
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
-  await page.getByTestId('chat-agent').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Helper' }).click();
+  await chooseOption(page, page.getByTestId('chat-agent'), 'Helper');
   const input = page.getByTestId('chat-input');
   await input.click();
   await input.fill(text);

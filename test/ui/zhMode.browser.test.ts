@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCliAsync } from '../helpers/runCli.js';
@@ -91,8 +91,7 @@ describe('the window in Chinese', () => {
 
   it('says in the Playground that the agent names an app that is not installed, in Chinese, with the way to fix it', async () => {
     await open('#/playground', 'page-playground');
-    await page.getByTestId('playground-agent').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'typo' }).click();
+    await chooseOption(page, page.getByTestId('playground-agent'), 'typo');
     const alert = page.getByTestId('playground-agent-problem');
     await alert.waitFor({ timeout: 20_000 });
     const text = await visibleText(alert);
@@ -106,8 +105,7 @@ describe('the window in Chinese', () => {
   });
 
   it('asks for a confirmation and reports a declined call in Chinese', async () => {
-    await page.getByTestId('playground-agent').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'helper' }).click();
+    await chooseOption(page, page.getByTestId('playground-agent'), 'helper');
     await page.getByTestId('tool-row-mcp_chat_danger').click({ timeout: 20_000 });
     await page.getByTestId('args-tab-raw').click();
     await page.getByTestId('args-raw').fill(JSON.stringify({ what: 'the old notes' }));

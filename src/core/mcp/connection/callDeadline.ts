@@ -1,25 +1,24 @@
-import type { UserWaits } from '../client/userWaits.js';
-
 /**
  * One call's own timeout (the server's `timeout`), counted by the host
  * rather than the SDK so that it can stand still: each progress report
  * starts it again, and while the server waits for the user (an elicitation
  * of the same instance) it does not run at all; it starts afresh once the
  * user answered (docs/rules/mcp-yaml.md#timeouts). The maximum total time
- * bounds the call whatever happens: the SDK keeps that one.
+ * bounds the call whatever happens: the SDK keeps that one. The connection
+ * restarts its calls' deadlines when the user's questions start or end
+ * (one listener for all of them, not one per call).
  */
 export class CallDeadline {
   /** The timeout ran out: the call was aborted for it. */
   expired = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly unwatch: () => void;
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly waits: UserWaits | undefined,
+    /** True while the server waits for the user: the deadline stands still. */
+    private readonly paused: () => boolean,
     private readonly onExpire: () => void,
   ) {
-    this.unwatch = waits?.onChange(() => this.restart()) ?? (() => {});
     this.restart();
   }
 
@@ -27,7 +26,7 @@ export class CallDeadline {
   restart(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.expired || this.waits?.waiting) return;
+    if (this.expired || this.paused()) return;
     this.timer = setTimeout(() => {
       this.expired = true;
       this.onExpire();
@@ -36,6 +35,5 @@ export class CallDeadline {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.unwatch();
   }
 }

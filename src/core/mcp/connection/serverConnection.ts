@@ -14,6 +14,7 @@ import { ClientFeatures, type ClientSession } from '../client/clientFeatures.js'
 import type { PromptsClient } from '../client/promptsClient.js';
 import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
+import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
 import { boundedMcpFetch } from './boundedMcpFetch.js';
@@ -99,6 +100,9 @@ export class ServerConnection {
   private promptsClient: PromptsClient | undefined;
   /** The questions the server put to the user that wait now: the calls' own timeouts stand still meanwhile. */
   private userWaits: UserWaits | undefined;
+  /** The deadlines of the requests in flight: a question to the user starting or ending restarts them all. */
+  private readonly deadlines = new Set<CallDeadline>();
+  private readonly userAsked = () => this.userWaits?.waiting === true;
   /** The server's resources, over the same client: none until a start succeeds. */
   private resourcesClient: ResourcesClient | undefined;
   private inFlightCount = 0;
@@ -182,6 +186,9 @@ export class ServerConnection {
     this.transport = await this.connect(client);
     this.promptsClient = prompts;
     this.userWaits = userWaits;
+    userWaits.onChange(() => {
+      for (const deadline of this.deadlines) deadline.restart();
+    });
     this.client = client;
     const onChanged = this.deps.onToolsChanged;
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
@@ -389,12 +396,13 @@ export class ServerConnection {
   private async request<T>(name: string, options: CallOptions, run: (sdk: RequestOptions) => Promise<T>): Promise<T> {
     this.inFlightCount++;
     // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
-    const abort = new AbortController();
+    const abort = new CallAbort();
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
-    const deadline = new CallDeadline(this.definition.timeoutMs, this.userWaits, () => abort.abort('timeout'));
+    const deadline = new CallDeadline(this.definition.timeoutMs, this.userAsked, () => abort.abort('timeout'));
+    this.deadlines.add(deadline);
     try {
       return await run(this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
@@ -414,6 +422,7 @@ export class ServerConnection {
       throw error;
     } finally {
       deadline.dispose();
+      this.deadlines.delete(deadline);
       options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
@@ -431,7 +440,7 @@ export class ServerConnection {
   }
 
   /** A call past its maximum total time (reporting progress, or waiting for the user, all along): the server is told to cancel it here. */
-  private timedOut(name: string, abort: AbortController): McpRuntimeError {
+  private timedOut(name: string, abort: CallAbort): McpRuntimeError {
     const id = this.definition.id;
     abort.abort('maximum total time reached');
     return new McpRuntimeError(

@@ -212,6 +212,13 @@ describe('MCP Apps in the chat', () => {
     let logged = 0;
     const countLog = () => void logged++;
     page.on('console', countLog);
+    // How often the frame's height is set during the flood: once a frame at most, not once per size change.
+    const viewFrame = page.getByTestId('tool-call-flood').getByTestId('mcp-app-iframe');
+    await viewFrame.evaluate((element) => {
+      const counted = window as unknown as { heightsSet: number };
+      counted.heightsSet = 0;
+      new MutationObserver((records) => (counted.heightsSet += records.length)).observe(element, { attributes: true, attributeFilter: ['style'] });
+    });
     // Pressed where it is: a pointer click lands elsewhere while the chat scrolls to its newest row, and a flood cannot be pressed twice.
     await frame.getByTestId('shop-flood').dispatchEvent('click');
     // The user writes meanwhile.
@@ -230,6 +237,9 @@ describe('MCP Apps in the chat', () => {
     expect(await fromApp.textContent()).toMatch(/flood \d+/);
     const stored = (await api('conversations.get', { id: conversationId })).messages.filter((m: { role: string; from?: unknown }) => m.role === 'user' && m.from);
     expect(stored).toHaveLength(1);
+    // Of the ten thousand size changes before the messages, the newest is the one the frame follows.
+    await expect.poll(() => viewFrame.evaluate((element) => (element as HTMLIFrameElement).style.height)).toBe('345px');
+    expect(await page.evaluate(() => (window as unknown as { heightsSet: number }).heightsSet)).toBeLessThan(200);
     await screenshot(page, 'mcp-apps-07-flood');
     held.release();
     await page.getByText('Noted the flood.').waitFor({ timeout: 30_000 });

@@ -51,6 +51,8 @@ export interface ScrollerProps {
 
 /** User input that scrolls up: from then on the view stays where the user put it. */
 const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+/** A scroll this soon (ms) after a wheel or a key is the user's (a smooth scroll goes on for a while after its input). */
+const INPUT_SCROLLS_MS = 1000;
 
 /**
  * A conversation's rows in a virtual list (virtua): only the rows near the
@@ -80,6 +82,8 @@ export function ConversationScroller(props: ScrollerProps) {
   const [seenKey, setSeenKey] = useState(rows.at(-1)?.key);
   /** Input that may scroll up is under way (scrollbar drag, touch). */
   const userScrolling = useRef(false);
+  /** When the user last turned the wheel or pressed a key in the view. */
+  const lastInput = useRef(-Infinity);
   const lastOffset = useRef(0);
   const lastRowKey = useRef(rows.at(-1)?.key);
   lastRowKey.current = rows.at(-1)?.key;
@@ -189,13 +193,15 @@ export function ConversationScroller(props: ScrollerProps) {
     const box = scroller.current;
     if (!box) return;
     const onWheel = (event: WheelEvent) => {
+      lastInput.current = performance.now();
       if (event.deltaY < 0) setFollow(false);
     };
     const onKey = (event: KeyboardEvent) => {
+      lastInput.current = performance.now();
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
     // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
-    const onMove = () => scrolled(box.scrollTop);
+    const onMove = () => scrolled(box.scrollTop, userScrolling.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
     const start = () => (userScrolling.current = true);
     const end = () => (userScrolling.current = false);
     box.addEventListener('scroll', onMove, { capture: true, passive: true });
@@ -262,12 +268,12 @@ export function ConversationScroller(props: ScrollerProps) {
             <div key="chat-header" className="chat-row chat-row-edge">
               {header}
             </div>
-            {rows.map((row) => (
+            {rows.map((row, index) => (
               <div key={row.key} className={row.messageId !== undefined && row.messageId === target ? 'chat-row chat-row-target' : 'chat-row'} data-row={row.key}>
                 {row.messageId === undefined || row.confirmation ? (
                   row.node
                 ) : (
-                  <BudgetedRow id={row.messageId} estimate={row.estimate ?? ROW_ESTIMATE} eager={row.messageId === target}>
+                  <BudgetedRow id={row.messageId} estimate={row.estimate ?? ROW_ESTIMATE} eager={row.messageId === target || (following && index === rows.length - 1)}>
                     {row.node}
                   </BudgetedRow>
                 )}

@@ -43,11 +43,18 @@ const waiting: (() => void)[] = [];
 let frame = 0;
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** The view moved to `offset` (a scroll event): flung, the rows coming into view wait until it slows. */
-export function scrolled(offset: number): void {
+/**
+ * The view moved to `offset` (a scroll event): flung by the user, the rows
+ * coming into view wait until it slows. Only the user flings (`byUser`: a
+ * wheel, keys, a dragged thumb, touch): the page's own moves (to the bottom
+ * as output arrives, the browser keeping the offset within a list that
+ * shrank) are not, or a finished answer could wait as a box while each of
+ * its renders moved the view and so made it wait again.
+ */
+export function scrolled(offset: number, byUser: boolean): void {
   const now = performance.now();
   // Over at most FLING_WINDOW_MS: a jump of screens in one event after a pause is a fling too (a wheel without smooth scrolling, a dragged thumb).
-  if (Math.abs(offset - lastScroll.offset) / Math.min(FLING_WINDOW_MS, Math.max(1, now - lastScroll.at)) > FLUNG_PX_PER_MS) lastFlung = now;
+  if (byUser && Math.abs(offset - lastScroll.offset) / Math.min(FLING_WINDOW_MS, Math.max(1, now - lastScroll.at)) > FLUNG_PX_PER_MS) lastFlung = now;
   lastScroll = { at: now, offset };
 }
 
@@ -106,12 +113,17 @@ function observe(element: Element, id: string): () => void {
  * A message's row under the frame budget (see TASK_BUDGET_MS): in full when
  * the task has time for it, else a box as high as the row was when last
  * shown (or `estimate`) until a later frame renders it. `eager` rows (a
- * search hit, an answer being written) always render at once.
+ * search hit, the newest row while the view follows the output) always
+ * render at once.
  */
 export function BudgetedRow({ id, estimate, eager, children }: { id: string; estimate: number; eager: boolean; children: ReactNode }) {
   const [ready, setReady] = useState(() => eager || claim());
   const box = useRef<HTMLDivElement>(null);
   const show = ready || eager;
+  // Shown once, shown while mounted: the newest row, shown at once while the view followed, stays when the user scrolls up.
+  useLayoutEffect(() => {
+    if (show && !ready) setReady(true);
+  }, [show, ready]);
   useLayoutEffect(() => (show ? undefined : wait(() => setReady(true))), [show]);
   useLayoutEffect(() => (show && box.current ? observe(box.current, id) : undefined), [show, id]);
   if (!show) return <div className="chat-row-pending" data-pending-message={id} style={{ height: heights.get(id) ?? estimate }} />;

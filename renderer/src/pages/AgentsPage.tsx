@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import type { Agent } from '../../../src/shared/agents';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
+import '../i18n/load/agents';
 
 // The editor (form, selects, live preview) loads when it is first opened: the list is what the page shows first.
 const AgentEditor = lazy(() => import('../components/agents/AgentEditor').then((m) => ({ default: m.AgentEditor })));

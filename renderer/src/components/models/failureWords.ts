@@ -1,4 +1,5 @@
 import type { ProviderFailure } from '../../../../src/shared/models';
+import '../../i18n/load/models';
 
 function hostOf(url: string): string {
   try {

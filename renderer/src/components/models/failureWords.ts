@@ -1,5 +1,4 @@
 import type { ProviderFailure } from '../../../../src/shared/models';
-import '../../i18n/load/models';
 
 function hostOf(url: string): string {
   try {

@@ -20,11 +20,13 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export const JS_BUDGET_BYTES = 400 * 1024;
 
 /**
- * The pages held to the budget: the one the app opens on (Apps) and the
- * Chat page. The other pages are weighed and listed, and named when over,
+ * The pages held to the budget: the one the app opens on (Apps), the Chat
+ * page, and the Agents page (the one `npm run bench -- "renderer ui"` loads
+ * cold: this check weighs what that bench measures, so the build catches it
+ * first). The other pages are weighed and listed, and named when over,
  * without failing the build (they predate the check; see docs/contributing/layering.md#js-budget).
  */
-export const BUDGETED_PAGES = [/\/AppsPage\.tsx$/, /\/ChatPage\.tsx$/];
+export const BUDGETED_PAGES = [/\/AppsPage\.tsx$/, /\/ChatPage\.tsx$/, /\/AgentsPage\.tsx$/];
 
 /** One entry of `.vite/manifest.json` (the fields this check reads). */
 export interface ManifestChunk {
@@ -89,7 +91,8 @@ export function measureBuild(rendererDir: string): PageWeight[] {
   if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build the renderer with build.manifest on (npm run build)`);
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
   const sizes = new Map<string, number>();
-  const gzipOf = (file: string) => sizes.get(file) ?? sizes.set(file, gzipSync(fs.readFileSync(path.join(rendererDir, file)), { level: 9 }).length).get(file)!;
+  // zlib's default level, as scripts/bench/uiBench.ts weighs what the browser fetched: the two figures agree.
+  const gzipOf = (file: string) => sizes.get(file) ?? sizes.set(file, gzipSync(fs.readFileSync(path.join(rendererDir, file))).length).get(file)!;
   return measurePages(manifest, gzipOf);
 }
 

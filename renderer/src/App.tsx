@@ -1,7 +1,7 @@
 import { lazy, useState } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { FrameRegistry, FrameRegistryContext } from './components/uiapp/frameRegistry';
 import { AppLayout } from './shell/AppLayout';

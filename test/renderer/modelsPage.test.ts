@@ -7,18 +7,19 @@ import { NetworkFailureSchema, ProviderErrorKindSchema } from '../../src/shared/
 import { repoRoot } from '../helpers/tempDir.js';
 
 type Resources = { default: Record<'zh' | 'en', Record<string, string>> };
-const resourceDir = path.join(repoRoot, 'renderer', 'src', 'i18n', 'resources');
+// The texts the first screen loads, and the ones that come with their pages (the Models page's among them).
+const resourceDirs = ['resources', 'lazy'].map((dir) => path.join(repoRoot, 'renderer', 'src', 'i18n', dir));
 
 describe('the Models page texts', () => {
   it('every resource file has the same keys in zh and en', async () => {
-    for (const name of fs.readdirSync(resourceDir)) {
-      const { default: texts } = (await import(path.join(resourceDir, name))) as Resources;
+    for (const [dir, name] of resourceDirs.flatMap((dir) => fs.readdirSync(dir).map((name) => [dir, name] as const))) {
+      const { default: texts } = (await import(path.join(dir, name))) as Resources;
       expect(Object.keys(texts.zh).sort(), name).toEqual(Object.keys(texts.en).sort());
     }
   });
 
   it('words every failure kind and network failure in both languages', async () => {
-    const { default: texts } = (await import(path.join(resourceDir, 'models.ts'))) as Resources;
+    const { default: texts } = (await import(path.join(resourceDirs[1]!, 'models.ts'))) as Resources;
     const entry = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' };
     const failures = [
       ...ProviderErrorKindSchema.options.filter((kind) => kind !== 'network').map((kind) => ({ kind, message: '' })),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rootKindKey } from '../../renderer/src/components/apps/rootKind.js';
-import texts from '../../renderer/src/i18n/resources/roots.js';
+import texts from '../../renderer/src/i18n/lazy/roots.js';
 import { PluginSourceSchema } from '../../src/shared/appContribution.js';
 
 describe("the plugin folders' kind tags", () => {

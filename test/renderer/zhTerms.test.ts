@@ -5,21 +5,30 @@ import { repoRoot } from '../helpers/tempDir.js';
 
 /** The Chinese texts use one word for each thing the window names (the issue found "MCP 服务" beside "MCP 服务器"). */
 
-const dir = path.join(repoRoot, 'renderer/src/i18n/resources');
+// The texts the first screen loads, and those that arrive with the part that shows them.
+const dirs = ['resources', 'lazy'].map((dir) => path.join(repoRoot, 'renderer/src/i18n', dir));
+
+/** Every resource file's path. */
+function resourcePaths(): string[] {
+  return dirs.flatMap((dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => path.join(dir, name)),
+  );
+}
 
 async function zhTexts(): Promise<[string, string][]> {
-  const files = fs.readdirSync(dir).filter((name) => name.endsWith('.ts'));
-  const loaded = await Promise.all(files.map((name) => import(path.join(dir, name)) as Promise<{ default: { zh: Record<string, string> } }>));
+  const loaded = await Promise.all(resourcePaths().map((file) => import(file) as Promise<{ default: { zh: Record<string, string> } }>));
   return loaded.flatMap((file) => Object.entries(file.default.zh));
 }
 
 /** Every resource file: its zh and en texts, by file name. */
 async function resourceFiles(): Promise<[string, { zh: Record<string, string>; en: Record<string, string> }][]> {
-  const files = fs.readdirSync(dir).filter((name) => name.endsWith('.ts'));
   return Promise.all(
-    files.map(
-      async (name) =>
-        [name, ((await import(path.join(dir, name))) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [
+    resourcePaths().map(
+      async (file) =>
+        [path.basename(file), ((await import(file)) as { default: { zh: Record<string, string>; en: Record<string, string> } }).default] as [
           string,
           { zh: Record<string, string>; en: Record<string, string> },
         ],

@@ -7,6 +7,7 @@ import { ApiError, api } from '../api/client';
 import { ArgsList } from './chat/ArgsList';
 import { ConfirmationSummary } from './ConfirmationSummary';
 import { RISK_COLOR, useCountdown } from './confirmationCountdown';
+import '../i18n/load/confirmation';
 
 /**
  * A pending "may this tool run?" question (docs/rules/confirmation.md#confirmation), shown inline where

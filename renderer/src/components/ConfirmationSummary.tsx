@@ -1,6 +1,7 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation';
+import '../i18n/load/confirmation';
 
 /**
  * What a confirmation asks, in words: the sentence written for this tool

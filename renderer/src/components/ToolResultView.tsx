@@ -3,6 +3,8 @@ import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolOutcome } from '../../../src/shared/hostApi';
 import { api } from '../api/client';
+import '../i18n/load/calls';
+import '../i18n/load/playground';
 
 /** Monospace, pre-wrapped text on a subtle background that follows the light/dark theme. */
 export function CodeBlock(props: { children: ReactNode; maxHeight?: number; testId?: string; style?: CSSProperties }) {

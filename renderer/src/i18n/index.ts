@@ -6,10 +6,13 @@ export type Locale = 'zh' | 'en';
 type ResourceFile = { default: Record<Locale, Record<string, string>> };
 
 /**
- * Every `resources/*.ts` (one per area, keys prefixed by the file name) merged into the one `translation` namespace;
- * the texts of a card that loads lazily (LAZY_TEXTS) load with it, through `addTexts`, to keep the first screen light.
+ * Every `resources/*.ts` (keys prefixed by the file name) merged into the one `translation` namespace: the texts
+ * the shell says (common) and the host's error texts, which any page may show. Each page's or card's own texts are
+ * in `lazy/*.ts`, one file per area, and arrive with the parts that say them (each imports `load/<area>`), so the
+ * first screen does not carry every page's texts in both languages (they were ~50 KB gzip of it);
+ * test/renderer/lazyTexts.test.ts checks that every part saying them imports them.
  */
-const files = import.meta.glob<ResourceFile>(['./resources/*.ts', '!./resources/sampling.ts'], { eager: true });
+const files = import.meta.glob<ResourceFile>('./resources/*.ts', { eager: true });
 const translations: Record<Locale, Record<string, string>> = { zh: {}, en: {} };
 for (const file of Object.values(files)) {
   Object.assign(translations.zh, file.default.zh);
@@ -37,8 +40,3 @@ void i18next.use(initReactI18next).init({
 });
 
 export const i18n = i18next;
-
-/** A lazily loaded part's texts (a resource file left out of the eager set above), added when it loads. */
-export function addTexts(texts: ResourceFile['default']): void {
-  for (const locale of ['zh', 'en'] as const) i18next.addResourceBundle(locale, 'translation', texts[locale], true, false);
-}

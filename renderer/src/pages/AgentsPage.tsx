@@ -1,16 +1,16 @@
 import { DeleteOutlined, EditOutlined, MessageOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App as AntApp, Button, type ButtonProps, Empty, Popconfirm, Skeleton, Space, Spin, Table, Tag, Typography } from 'antd';
 import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Agent } from '../../../src/shared/agents';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
+import type { EditorState } from '../components/agents/AgentEditorDrawer';
+import '../i18n/load/agents';
 
-// The editor (form, selects, live preview) loads when it is first opened: the list is what the page shows first.
-const AgentEditor = lazy(() => import('../components/agents/AgentEditor').then((m) => ({ default: m.AgentEditor })));
-
-type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; agent: Agent };
+// The editor and its drawer load when first opened: the list is what the page shows first.
+const AgentEditorDrawer = lazy(() => import('../components/agents/AgentEditorDrawer'));
 
 /** Agents: the list, and a drawer that creates or edits one with a live preview of what it gets. */
 export default function AgentsPage() {
@@ -19,6 +19,12 @@ export default function AgentsPage() {
   const navigate = useNavigate();
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
+  // Mounted from the first open on, so that closing it animates as a drawer does.
+  const [editorShown, setEditorShown] = useState(false);
+  const openEditor = (state: EditorState) => {
+    setEditor(state);
+    setEditorShown(true);
+  };
   const [deleting, setDeleting] = useState<string | undefined>();
 
   const remove = async (agent: Agent) => {
@@ -42,7 +48,7 @@ export default function AgentsPage() {
   else if (list.length === 0)
     body = (
       <Empty description={t('agents.empty')}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditor({ mode: 'create' })}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor({ mode: 'create' })}>
           {t('agents.new')}
         </Button>
       </Empty>
@@ -62,7 +68,7 @@ export default function AgentsPage() {
             sorter: (a, b) => a.name.localeCompare(b.name),
             render: (name: string, agent) => (
               <Space orientation="vertical" size={0}>
-                <Typography.Link onClick={() => setEditor({ mode: 'edit', agent })}>{name}</Typography.Link>
+                <Typography.Link onClick={() => openEditor({ mode: 'edit', agent })}>{name}</Typography.Link>
                 {agent.description && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {agent.description}
@@ -92,7 +98,7 @@ export default function AgentsPage() {
                 <Button size="small" type="primary" icon={<MessageOutlined />} onClick={() => void navigate(`/chat?agent=${encodeURIComponent(agent.id)}`)} data-testid={`agent-chat-${agent.id}`}>
                   {t('agents.chat')}
                 </Button>
-                <Button size="small" icon={<EditOutlined />} onClick={() => setEditor({ mode: 'edit', agent })} data-testid={`agent-edit-${agent.id}`}>
+                <Button size="small" icon={<EditOutlined />} onClick={() => openEditor({ mode: 'edit', agent })} data-testid={`agent-edit-${agent.id}`}>
                   {t('agents.edit')}
                 </Button>
                 <Popconfirm
@@ -113,7 +119,6 @@ export default function AgentsPage() {
       />
     );
 
-  const open = editor.mode !== 'closed';
   return (
     <div data-testid="page-agents">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} align="center">
@@ -123,35 +128,25 @@ export default function AgentsPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{t('agents.subtitle')}</Typography.Text>
         </div>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditor({ mode: 'create' })} data-testid="agent-new">
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor({ mode: 'create' })} data-testid="agent-new">
           {t('agents.new')}
         </Button>
       </Space>
       {agents.error && agents.data && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={agents.error.message} description={agents.error.hint} />}
       {body}
-      <Drawer
-        open={open}
-        onClose={() => setEditor({ mode: 'closed' })}
-        size="min(1280px, 96vw)"
-        destroyOnHidden
-        title={editor.mode === 'edit' ? t('agents.editor.editTitle', { name: editor.agent.name }) : t('agents.editor.createTitle')}
-        data-testid="agent-editor"
-      >
-        {open && (
-          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-            <AgentEditor
-              key={editor.mode === 'edit' ? editor.agent.id : 'new'}
-              agent={editor.mode === 'edit' ? editor.agent : undefined}
-              onCancel={() => setEditor({ mode: 'closed' })}
-              onSaved={(agent) => {
-                void message.success(t('agents.saved', { name: agent.name }));
-                setEditor({ mode: 'closed' });
-                void agents.reload();
-              }}
-            />
-          </Suspense>
-        )}
-      </Drawer>
+      {editorShown && (
+        <Suspense fallback={<Spin fullscreen />}>
+          <AgentEditorDrawer
+            editor={editor}
+            onClose={() => setEditor({ mode: 'closed' })}
+            onSaved={(agent) => {
+              void message.success(t('agents.saved', { name: agent.name }));
+              setEditor({ mode: 'closed' });
+              void agents.reload();
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { Welcome } from '../components/apps/Welcome';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/apps';
 
 function appsOf(plugin: PluginView, apps: AppView[]): AppView[] {
   if (plugin.status !== 'loaded' || !plugin.id) return [];

@@ -7,6 +7,7 @@ import { useApi } from '../api/hooks';
 import { Composer } from '../components/chat/Composer';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
+import '../i18n/load/chat';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
 const SidePanelHost = lazy(sidePanelModule);

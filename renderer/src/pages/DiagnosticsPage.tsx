@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { CheckStatus, DiagnosticCheck } from '../../../src/shared/diagnostics';
 import { useApi } from '../api/hooks';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/diagnostics';
+import '../i18n/load/diagnosticsSaid';
 
 const STATUS_COLOR: Record<CheckStatus, string> = { ok: 'success', warn: 'warning', fail: 'error' };
 

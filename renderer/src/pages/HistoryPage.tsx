@@ -7,6 +7,7 @@ import { useApi } from '../api/hooks';
 import { CallDetail } from '../components/history/CallDetail';
 import { OUTCOME_COLOR, outcomeKey, recordKey } from '../components/history/callWords';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/history';
 
 const DECISIONS: AuditDecision[] = ['auto', 'approved', 'declined', 'expired', 'withdrawn', 'refused'];
 const OUTCOMES: AuditOutcome[] = ['ok', 'tool-error', 'failed', 'cancelled', 'declined', 'refused', 'released'];

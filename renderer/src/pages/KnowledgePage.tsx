@@ -11,6 +11,7 @@ import { KnowledgeSearch } from '../components/knowledge/KnowledgeSearch';
 import { KnowledgeUpload } from '../components/knowledge/KnowledgeUpload';
 import { useAction } from '../components/useAction';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/knowledge';
 
 type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; base: KnowledgeBase };
 

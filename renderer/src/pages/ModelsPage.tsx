@@ -8,6 +8,7 @@ import { useApi } from '../api/hooks';
 import { ModelTestResult } from '../components/models/ModelTestResult';
 import { ReadyAssistantOffer } from '../components/models/ReadyAssistantOffer';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/models';
 
 // The editor loads when it is first opened: the list is what the page shows first.
 const ModelEditor = lazy(() => import('../components/models/ModelEditor').then((m) => ({ default: m.ModelEditor })));

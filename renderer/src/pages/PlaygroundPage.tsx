@@ -24,6 +24,9 @@ import { usePendingElicitations } from '../shell/elicitations';
 import { usePendingSamplings } from '../shell/samplings';
 import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
+import '../i18n/load/calls';
+import '../i18n/load/playground';
+import '../i18n/load/resources';
 
 // The MCP App bridge loads with the first view a result shows (docs/using/mcp-apps.md).
 const McpAppFrame = lazy(() => import('../components/mcpApps/McpAppFrame').then((module) => ({ default: module.McpAppFrame })));

@@ -6,6 +6,7 @@ import type { ProblemSeverity } from '../../../src/shared/problems';
 import { useApi } from '../api/hooks';
 import { ProblemList, SEVERITY_COLOR } from '../components/ProblemList';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/problems';
 
 const SOURCES: SourcedProblem['source'][] = ['plugins', 'registry', 'mcp', 'servers', 'chat'];
 const SEVERITIES: ProblemSeverity[] = ['error', 'warning', 'notice'];

@@ -8,6 +8,7 @@ import { useApi } from '../api/hooks';
 import { PromptEditor } from '../components/prompts/PromptEditor';
 import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/prompts';
 
 type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; prompt: HostPromptView };
 

@@ -7,6 +7,7 @@ import { GrantMatrix } from '../components/registry/GrantMatrix';
 import { grantKey, grantedSet, matchesSearch, targetsOf, type TargetKind } from '../components/registry/registryModel';
 import { VisibleDrawer } from '../components/registry/VisibleDrawer';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/registry';
 
 /** The registry: which apps exist, what they offer, and who was granted what (nothing, by default). */
 export default function RegistryPage() {

@@ -14,6 +14,7 @@ import { McpCardActions } from '../components/mcpAdmin/McpCardActions';
 import { BuiltinToolList } from '../components/mcpAdmin/BuiltinToolList';
 import { TemplateList } from '../components/mcpAdmin/TemplateList';
 import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
+import '../i18n/load/servers';
 
 const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
 const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);

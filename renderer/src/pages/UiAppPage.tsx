@@ -8,6 +8,7 @@ import { McpAppPage } from '../components/mcpApps/McpAppPage';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import '../i18n/load/apps';
 
 /** A UI app's full page: its sandboxed frame, or, while its plugin is not trusted, what trusting it would run. */
 export default function UiAppPage() {

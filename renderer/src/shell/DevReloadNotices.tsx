@@ -1,12 +1,18 @@
 import { App as AntApp } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { HostEventMessage } from '../../../src/shared/hostApi';
 import { useHostEvent } from '../api/hooks';
+
+type DevReloaded = Extract<HostEventMessage, { type: 'plugins.devReloaded' }>;
+
+// The Apps texts it says these in arrive with the first notice: the shell loads before any page, and most windows never get one.
+const appsTexts = () => import('../i18n/load/apps');
 
 /** Says, each time, that an edit to a development link was picked up and what changed (the page, server and backend reload by themselves). */
 export function DevReloadNotices() {
   const { t } = useTranslation();
   const { notification } = AntApp.useApp();
-  useHostEvent('plugins.devReloaded', (event) => {
+  const notify = (event: DevReloaded) => {
     const files = [...event.changes.modified, ...event.changes.added, ...event.changes.removed];
     notification.info({
       key: `dev-reloaded-${event.pluginId}`,
@@ -19,6 +25,7 @@ export function DevReloadNotices() {
       ),
       placement: 'bottomRight',
     });
-  });
+  };
+  useHostEvent('plugins.devReloaded', (event) => void appsTexts().then(() => notify(event)));
   return null;
 }

@@ -8,7 +8,7 @@ import { appCheck, electronCheck, pathCheck } from '../../../src/core/diagnostic
 import { headlessPortCheck, uiCheck } from '../../../src/core/diagnostics/faceChecks.js';
 import { INHERITED_WHY } from '../../../src/core/runtime/loginShellPath.js';
 import { serverChecks } from '../../../src/core/diagnostics/serverChecks.js';
-import said from '../../../renderer/src/i18n/resources/diagnosticsSaid.js';
+import said from '../../../renderer/src/i18n/lazy/diagnosticsSaid.js';
 import { testServerDefinition } from '../../helpers/serverDefinition.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 

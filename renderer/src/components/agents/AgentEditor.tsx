@@ -14,6 +14,8 @@ import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
 import { isHostEntry, OwnServersCard } from './OwnServersCard';
 import { FolderListInput } from '../workspaceRoots/FolderListInput';
+import '../../i18n/load/workspaceRoots';
+import '../../i18n/load/agents';
 
 /** The editor's values: the agent's own fields (docs/rules/agents.md#what-an-agent-stores). */
 interface Draft {

@@ -7,6 +7,7 @@ import { api, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { hostText } from '../../i18n/hostText';
 import { formatAgo } from '../servers/time';
+import '../../i18n/load/agents';
 
 /** What the window says for a refused change: the host's coded message in the user's language, then its fix. */
 function refusalLine(error: unknown): string {

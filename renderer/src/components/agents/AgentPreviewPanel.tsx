@@ -6,6 +6,7 @@ import { ProblemList } from '../ProblemList';
 import { PermissionTag } from '../servers/permission';
 import { ToolName } from '../servers/ToolName';
 import { CodeBlock } from '../ToolResultView';
+import '../../i18n/load/agents';
 
 function ToolTable({ tools, testId }: { tools: ToolView[]; testId: string }) {
   const { t } = useTranslation();

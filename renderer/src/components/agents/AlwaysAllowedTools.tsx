@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { formatAgo } from '../servers/time';
+import '../../i18n/load/agents';
 
 /**
  * The confirm-level tools this agent runs without asking ("always allow",

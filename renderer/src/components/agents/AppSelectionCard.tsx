@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../../src/shared/hostApi';
 import { type Candidate, type Candidates, type RegistryOverview, promptCandidates, serverCandidates } from './candidates';
 import { GrantMissing } from './GrantMissing';
+import '../../i18n/load/agents';
 
 interface Props {
   form: FormInstance;

@@ -2,6 +2,7 @@ import { Alert, App as AntApp, Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
+import '../../i18n/load/agents';
 
 /**
  * The servers and prompts an agent picked that its host app may not see:

@@ -5,6 +5,7 @@ import type { AgentUiApp } from '../../../../src/shared/agents';
 import { ownValue } from '../../api/ownValue';
 import type { RegistryOverview } from './candidates';
 import { GrantMissing } from './GrantMissing';
+import '../../i18n/load/agents';
 
 /** The host's own entry (docs/rules/agents.md#your-own-servers): no plugin, the servers ChatOS registers under its own name. */
 export const HOST_ENTRY = { pluginId: 'chatos', appId: 'chatos' } as const;

@@ -1,6 +1,7 @@
 import { Checkbox, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PermissionLevel } from '../../../../src/shared/mcp';
+import '../../i18n/load/agents';
 
 /** A level per sub-agent id, as stored with the agent (`subAgentPermissions`). */
 export type SubAgentLevels = Record<string, PermissionLevel>;

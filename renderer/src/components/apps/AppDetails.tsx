@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { AppView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { formatCommandLine } from '../uiapp/commandLine';
+import '../../i18n/load/apps';
 
 type ResolvedExposure = AppView['exposure']['mcpServers'];
 

@@ -7,6 +7,7 @@ import { api, toApiError, type ApiError } from '../../api/client';
 import { ProblemList } from '../ProblemList';
 import { RunPlanView, RunWarnings } from '../uiapp/TrustBlock';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/apps';
 
 type Preview = HostApiResult<'plugins.devPreview'>;
 

@@ -1,5 +1,6 @@
 import { Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/apps';
 
 /** Where plugins go: the user's plugin folder under the data home, with the command that scaffolds one. */
 export function userPluginsDir(home: string | undefined): string {

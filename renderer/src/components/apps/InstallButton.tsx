@@ -6,6 +6,7 @@ import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/apps';
 
 /**
  * Installs a plugin from a folder or a .zip the user names by path. The same

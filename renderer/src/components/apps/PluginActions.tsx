@@ -6,6 +6,7 @@ import type { PluginView } from '../../../../src/shared/hostApi';
 import type { DroppedGrant } from '../../../../src/shared/pluginUpdate';
 import { api } from '../../api/client';
 import { useAction } from '../useAction';
+import '../../i18n/load/apps';
 
 /** Takes trust back: the plugin's servers, pages and backend stop until it is trusted again. */
 export function UntrustButton({ plugin, onDone }: { plugin: PluginView; onDone: () => void }) {

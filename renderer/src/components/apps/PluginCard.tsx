@@ -6,6 +6,7 @@ import { TrustBlock } from '../uiapp/TrustBlock';
 import { AppDetails } from './AppDetails';
 import { UninstallButton, UnlinkButton, UntrustButton } from './PluginActions';
 import { ServerTroubleTag, SourceTag, StatusTag, TrustTag } from './pluginTags';
+import '../../i18n/load/apps';
 
 export interface PluginCardProps {
   plugin: PluginView;

@@ -7,6 +7,7 @@ import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { rootKindKey } from './rootKind';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/roots';
 
 /**
  * The plugin roots every process scans (remembered in the data home), with

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useAction } from '../useAction';
 import { useHostEvent } from '../../api/hooks';
+import '../../i18n/load/apps';
 
 /** Re-reads every plugin root; while it runs, the host's `progress` messages are shown next to the button. */
 export function RescanButton({ onDone }: { onDone: () => void }) {

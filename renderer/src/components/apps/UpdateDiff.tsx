@@ -1,6 +1,7 @@
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
+import '../../i18n/load/apps';
 
 /** What an update in place changes: files, and what runs before (-) and after (+); its grants stay, its trust must be given again. */
 export function UpdateDiff({ update }: { update: PluginUpdate }) {

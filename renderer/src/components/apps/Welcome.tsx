@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
 import { lazy, Suspense } from 'react';
+import '../../i18n/load/apps';
 
 // Shown once, after the first model: loaded then, so the Apps page stays within its JS budget.
 const ReadyAssistantOffer = lazy(() => import('../models/ReadyAssistantOffer').then((m) => ({ default: m.ReadyAssistantOffer })));

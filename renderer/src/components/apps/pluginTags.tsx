@@ -1,6 +1,7 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AppView, PluginView } from '../../../../src/shared/hostApi';
+import '../../i18n/load/apps';
 
 const SOURCE_COLOR: Record<PluginView['source'], string> = { builtin: 'geekblue', user: 'green', extra: 'purple', dev: 'magenta' };
 const STATUS_COLOR: Record<PluginView['status'], string> = { loaded: 'success', invalid: 'error', overridden: 'default', shadowed: 'default' };

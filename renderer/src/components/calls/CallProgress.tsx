@@ -1,6 +1,7 @@
 import { StopOutlined } from '@ant-design/icons';
 import { Button, Progress, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/calls';
 
 /** The latest progress a server reported for a running call (MCP `notifications/progress`). */
 export interface ProgressReport {

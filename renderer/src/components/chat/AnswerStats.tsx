@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerStats as Stats, ConversationTotals } from '../../../../src/shared/chat';
 import { useRowWords } from './rowContext';
+import '../../i18n/load/chat';
 
 // Number formats are costly to build and every answer shows several: one per locale and kind, kept.
 const formats = new Map<string, Intl.NumberFormat>();

@@ -2,6 +2,7 @@ import { ApiOutlined } from '@ant-design/icons';
 import type { AppContext } from '../../../../src/shared/chat';
 import { Disclosure } from './Disclosure';
 import { useKeptOpen, useRowWords } from './rowContext';
+import '../../i18n/load/mcpApps';
 
 /**
  * What apps' views told the model with this message (docs/rules/app-messages.md#context-from-an-app):

@@ -1,5 +1,6 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/chat';
 
 /** Arguments as text: a JSON object as its entries, anything else (or text that is no JSON) as it came. */
 function parseArgs(args: string | Record<string, unknown>): { entries: [string, unknown][] } | { raw: string } {

@@ -6,6 +6,7 @@ import { pastedName } from './attachmentUpload';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
 import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
 import { MentionButton, mentionTyped, useMentionTarget } from '../resources/MentionButton';
+import '../../i18n/load/chat';
 
 /** What the file picker offers (the host decides what it reads: docs/using/chat.md#attachments). */
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,.txt,.md,.markdown,.html,.htm,.pdf';

@@ -8,6 +8,7 @@ import { RISK_COLOR, useCountdown } from '../confirmationCountdown';
 import { ConfirmationSummary } from '../ConfirmationSummary';
 import { ArgsList } from './ArgsList';
 import { useChosenScope } from './chosenScope';
+import '../../i18n/load/confirmation';
 
 function Countdown({ request }: { request: ToolConfirmationRequest }) {
   const { t } = useTranslation();

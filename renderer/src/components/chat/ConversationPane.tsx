@@ -19,6 +19,7 @@ import { useMessageRows, type MessageActions } from './MessageList';
 import { RowContext } from './rowContext';
 import type { ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
+import '../../i18n/load/chat';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
 const WINDOW = 40;

@@ -6,6 +6,7 @@ import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
 import { ReviewApproval } from './reviewApproval';
 import { BudgetedRow, scrolled } from './rowBudget';
+import '../../i18n/load/chat';
 
 /** Closer to the bottom than this (px), the view counts as at the bottom: it follows new output again. */
 const AT_BOTTOM_PX = 48;

@@ -6,6 +6,7 @@ import type { Conversation, SearchHit } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { formatAgo } from '../servers/time';
+import '../../i18n/load/chat';
 
 const SEARCH_DELAY_MS = 250;
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { hostText } from '../../i18n/hostText';
 import { uploadAttachment } from './attachmentUpload';
+import '../../i18n/load/chat';
 
 /** A file in the message box before sending: uploading, read by the host (its id), or refused (why). */
 export interface DraftAttachment {

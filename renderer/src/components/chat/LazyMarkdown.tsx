@@ -1,6 +1,7 @@
 import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/chat';
 
 // react-markdown, remark-gfm and the highlighter load with the first message shown, not with the page.
 const load = () => import('./markdown/Markdown');

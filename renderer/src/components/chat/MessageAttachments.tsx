@@ -4,6 +4,7 @@ import { api } from '../../api/client';
 import { ownValue } from '../../api/ownValue';
 import { sizeText } from './DraftAttachments';
 import { useRowWords } from './rowContext';
+import '../../i18n/load/chat';
 
 /**
  * The files a sent message carries (docs/using/chat.md#attachments): images as thumbnails

@@ -24,6 +24,8 @@ import { ReviewApproval } from './reviewApproval';
 import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
 import { sidePanels } from '../sidePanel/sidePanelState';
+import '../../i18n/load/chat';
+import '../../i18n/load/mcpApps';
 
 /** A message's attachments: loaded with the first message that has some (the Chat page's first load has a size budget). */
 // An MCP App view under a tool card: its code loads with the first call that has one.

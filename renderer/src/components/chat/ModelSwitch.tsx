@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelView } from '../../../../src/shared/models';
 import { api, errorLine } from '../../api/client';
+import '../../i18n/load/chat';
 
 const AGENT_DEFAULT = '';
 

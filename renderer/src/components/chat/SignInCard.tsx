@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SignInAsk } from '../../../../src/shared/chat';
 import { useSignIn } from '../mcpAdmin/useSignIn';
+import '../../i18n/load/signIn';
 
 /**
  * Shown under a call its remote server refused until the user signs in

@@ -10,6 +10,8 @@ import { useCountdown } from '../confirmationCountdown';
 import { ArgsList } from './ArgsList';
 import { Disclosure } from './Disclosure';
 import { useKeptOpen, useRowWords } from './rowContext';
+import '../../i18n/load/calls';
+import '../../i18n/load/chat';
 
 // Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
 // A call's progress bar (antd's Progress) only while a call runs.

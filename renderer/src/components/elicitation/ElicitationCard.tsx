@@ -9,6 +9,7 @@ import { ElicitationFieldInput } from './ElicitationFieldInput';
 import { contentOf, initialValues, itemOfPath, type FormValues } from './elicitationValues';
 import { forgetAnswer, keepAnswer, keptAnswer } from './keptAnswers';
 import { UrlQuestion } from './UrlQuestion';
+import '../../i18n/load/elicitation';
 
 type FormRequest = Extract<ElicitationRequest, { mode: 'form' }>;
 

@@ -2,6 +2,7 @@ import { Checkbox, Form, Input, InputNumber, Radio, Select, Switch, type FormRul
 import { useTranslation } from 'react-i18next';
 import type { ElicitationField } from '../../../../src/shared/elicitation';
 import { checkValue, inputTypeOf, itemName } from './elicitationValues';
+import '../../i18n/load/elicitation';
 
 /** Up to this many choices show as radio buttons or checkboxes, all in view; more go in a dropdown. */
 const INLINE_CHOICES = 5;

@@ -1,6 +1,7 @@
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ElicitationRequest } from '../../../../src/shared/elicitation';
+import '../../i18n/load/elicitation';
 
 /**
  * Where a server wants the user to go, before anything opens: the domain

@@ -4,6 +4,7 @@ import type { AuditRecord } from '../../../../src/shared/audit';
 import { ArgsList } from '../chat/ArgsList';
 import { CodeBlock } from '../ToolResultView';
 import { OUTCOME_COLOR, outcomeKey } from './callWords';
+import '../../i18n/load/history';
 
 /** One call of the History page, opened: who called which tool, how it was decided and ended, its arguments, result and duration. */
 export function CallDetail({ record, onClose }: { record: AuditRecord | undefined; onClose: () => void }) {

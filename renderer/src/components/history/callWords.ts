@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../../../../src/shared/audit';
+import '../../i18n/load/history';
 
 /** Tag colours of how a call ended, so a declined call does not look like a failure. */
 export const OUTCOME_COLOR: Record<NonNullable<AuditRecord['outcome']>, string> = {

@@ -5,6 +5,7 @@ import type { KnowledgeBase } from '../../../../src/shared/knowledge';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/knowledge';
 
 interface Draft {
   name: string;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { useAction } from '../useAction';
+import '../../i18n/load/knowledge';
 
 const PAGE_SIZE = 10;
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { SearchResult } from '../../../../src/shared/knowledge';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/knowledge';
 
 /** A search box over one base: the best chunks with their score and source (file, chunk number, heading). */
 export function KnowledgeSearch({ knowledgeBaseId }: { knowledgeBaseId: string }) {

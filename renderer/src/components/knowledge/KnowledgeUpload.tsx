@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { KnowledgeFileType } from '../../../../src/shared/knowledge';
 import { api, errorLine } from '../../api/client';
 import { newJobId, nextBatch, uploadToKnowledgeBase } from './uploadFile';
+import '../../i18n/load/knowledge';
 
 /** What the host reads (src/shared/knowledge.ts KNOWLEDGE_FILE_TYPES; the type keeps the two lists in step). */
 const KNOWLEDGE_FILE_TYPES: readonly KnowledgeFileType[] = ['.txt', '.md', '.markdown', '.html', '.htm', '.pdf'];

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ProblemList } from '../ProblemList';
 import { useMcpAdmin } from './McpAdminContext';
 import { ServerAdminActions } from './ServerAdminActions';
+import '../../i18n/load/mcpAdmin';
 
 /**
  * Above the external servers: add one, import from another client, where

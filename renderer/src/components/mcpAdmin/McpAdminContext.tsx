@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpServerEntryView } from '../../../../src/shared/mcpAdmin';
 import { useApi, type ApiState } from '../../api/hooks';
 import type { ServerDraft } from './serverDraft';
+import '../../i18n/load/mcpAdmin';
 
 // The forms load when first opened: the list is what the page shows first.
 const ServerEditor = lazy(() => import('./ServerEditor').then((m) => ({ default: m.ServerEditor })));

@@ -6,6 +6,7 @@ import type { McpServerEntryView, McpTestResult } from '../../../../src/shared/m
 import { api, errorLine } from '../../api/client';
 import { useMcpAdmin } from './McpAdminContext';
 import { TestResultView } from './TestResultView';
+import '../../i18n/load/mcpAdmin';
 
 /**
  * Edit, test, disable/enable (in mcp.yaml) and delete, for one server of

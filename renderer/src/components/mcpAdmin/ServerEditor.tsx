@@ -7,6 +7,7 @@ import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromView, EMPTY_DRAFT, formFieldOf, inputOf, type ServerDraft } from './serverDraft';
 import { TestResultView } from './TestResultView';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/mcpAdmin';
 
 export interface ServerEditorProps {
   /** The server to edit; undefined to add one. */

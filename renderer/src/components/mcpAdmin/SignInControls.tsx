@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpServerEntryView } from '../../../../src/shared/mcpAdmin';
 import { useMcpAdmin } from './McpAdminContext';
 import { useSignIn } from './useSignIn';
+import '../../i18n/load/signIn';
 
 /**
  * A remote server's sign-in on its card: "Sign-in needed" with Sign in,

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpServerEntryView } from '../../../../src/shared/mcpAdmin';
 import { api, errorLine } from '../../api/client';
+import '../../i18n/load/signIn';
 
 /**
  * Signing in to a remote server from the window (its card, or the sign-in

@@ -9,6 +9,7 @@ import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
 import { ViewTransport } from './viewTransport';
+import '../../i18n/load/mcpApps';
 
 /** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
 export interface McpAppCaller {

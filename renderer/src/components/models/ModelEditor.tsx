@@ -7,6 +7,7 @@ import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromModel, draftFromPreset, EMPTY_DRAFT, formFieldOfModelPath, saveParams, type ModelDraft } from './modelDraft';
 import { ModelNamePicker, type CatalogSource } from './ModelNamePicker';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/models';
 
 export interface ModelEditorProps {
   /** The entry to edit; undefined to add one. */

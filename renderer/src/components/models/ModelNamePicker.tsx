@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKind } from '../../../../src/shared/models';
 import { api, errorLine } from '../../api/client';
+import '../../i18n/load/models';
 
 /** Where to ask for the list: a saved entry (with its own key), or the address in the form (with the key typed, if any). */
 export type CatalogSource = { id: string } | { api: ApiKind; baseUrl: string; apiKey?: string };

@@ -2,6 +2,7 @@ import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ModelTestResult as Result } from '../../../../src/shared/models';
 import { failureDetailKey, failureWords } from './failureWords';
+import '../../i18n/load/models';
 
 /** A test's outcome under its model's row: the answer, or the coded failure in words with its own text (the provider's, where it answered). */
 export function ModelTestResult({ result, entry }: { result: Result; entry: { id: string; baseUrl: string; model: string } }) {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
+import '../../i18n/load/models';
 
 /**
  * A first run's next step once a model exists (docs/using/agents.md#a-ready-assistant):

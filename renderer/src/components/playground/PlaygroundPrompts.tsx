@@ -6,6 +6,7 @@ import { api, errorLine } from '../../api/client';
 import { filledArguments, PromptArgumentFields } from '../chat/slashPrompts/PromptArgumentFields';
 import type { SlashScope } from '../chat/slashPrompts/slashScope';
 import { useSlashPrompts } from '../chat/slashPrompts/useSlashPrompts';
+import '../../i18n/load/playground';
 
 /** The image types shown inline (those a model is sent); another type is named, not drawn. */
 const SHOWN_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

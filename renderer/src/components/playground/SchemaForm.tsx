@@ -3,6 +3,7 @@ import { type RJSFSchema, TranslatableString, type UiSchema, replaceStringParame
 import { type RefObject, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createSchemaValidator } from './rjsfValidator';
+import '../../i18n/load/playground';
 
 export interface SchemaFormProps {
   schema: Record<string, unknown>;

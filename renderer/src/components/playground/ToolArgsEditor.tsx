@@ -2,6 +2,7 @@ import { Alert, Input, Spin, Tabs } from 'antd';
 import { type RefObject, Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseArgsJson } from './rawJson';
+import '../../i18n/load/playground';
 
 // @rjsf and ajv load only when the Playground shows a form.
 const SchemaForm = lazy(() => import('./SchemaForm'));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ToolView } from '../../../../src/shared/hostApi';
 import { PermissionTag } from '../servers/permission';
 import { ToolName } from '../servers/ToolName';
+import '../../i18n/load/playground';
 
 /** The tools an agent gets in a flow; a click picks one. */
 export function ToolPicker(props: { tools: ToolView[]; selected?: string; onSelect(name: string): void }) {

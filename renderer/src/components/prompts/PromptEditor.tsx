@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { HostPromptView } from '../../../../src/shared/hostPrompts';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import '../../i18n/load/prompts';
 
 interface PromptDraft {
   name: string;

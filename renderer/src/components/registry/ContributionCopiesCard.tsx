@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
+import '../../i18n/load/registry';
 
 /**
  * The copies of plugin servers or prompts in the host's own lists, each

@@ -7,6 +7,7 @@ import { ownValue } from '../../api/ownValue';
 import { BreakableId } from './BreakableId';
 import { GrantCell } from './GrantSwitch';
 import { cellState, type Overview, type Target } from './registryModel';
+import '../../i18n/load/registry';
 
 export interface GrantMatrixProps {
   overview: Overview;

@@ -4,6 +4,7 @@ import { CheckCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import type { CellState } from './registryModel';
+import '../../i18n/load/registry';
 
 /** One cell of the grant matrix: a switch for a grant, or why there is nothing to switch. */
 export function GrantCell({ appId, targetId, state, onChanged }: { appId: string; targetId: string; state: CellState; onChanged: () => Promise<void> }) {

@@ -2,6 +2,7 @@ import { Drawer, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ownValue } from '../../api/ownValue';
 import type { Overview } from './registryModel';
+import '../../i18n/load/registry';
 
 interface Label {
   name: string;

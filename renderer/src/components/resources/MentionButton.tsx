@@ -1,6 +1,7 @@
 import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/resources';
 
 // The picker (a modal, lists, a form with completions) loads when it first opens: the chat page does not pay for it up front.
 const ResourceMention = lazy(() => import('./ResourceMention').then((module) => ({ default: module.ResourceMention })));

@@ -1,13 +1,13 @@
 import { Alert, Card, Empty, List, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import './resourceTexts';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { ResourceContents } from './ResourceContents';
 import type { ResourceAsker, ResourceRead } from './resourceAsker';
 import { TemplateForm } from './TemplateForm';
+import '../../i18n/load/resources';
 
 /**
  * A server's resources for an agent (docs/using/resources.md#browser): pick

@@ -1,9 +1,9 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import './resourceTexts';
 import { CodeBlock } from '../ToolResultView';
 import type { ResourceRead } from './resourceAsker';
+import '../../i18n/load/resources';
 
 /** The image types shown inline; any other blob is offered as a download, never rendered. */
 const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

@@ -1,11 +1,11 @@
 import { Empty, Input, List, Modal, Skeleton, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import './resourceTexts';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import type { ResourceAsker, ResourceListing } from './resourceAsker';
 import { TemplateForm } from './TemplateForm';
+import '../../i18n/load/resources';
 
 /** Listings shown at most: a search narrows the rest. */
 const MAX_SHOWN = 50;

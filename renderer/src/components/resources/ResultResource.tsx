@@ -2,11 +2,11 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import './resourceTexts';
 import { toApiError, type ApiError } from '../../api/client';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { ResourceContents } from './ResourceContents';
 import type { ResourceRead } from './resourceAsker';
+import '../../i18n/load/resources';
 
 /** Reads a resource of the tool's server through the host's checked path. */
 export type OpenResource = (uri: string) => Promise<ResourceRead>;

@@ -1,9 +1,9 @@
 import { AutoComplete, Button, Form, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import './resourceTexts';
 import { api, errorLine } from '../../api/client';
 import type { ResourceAsker, ResourceTemplate } from './resourceAsker';
+import '../../i18n/load/resources';
 
 /** Waits this long after a keystroke before asking the server for completions. */
 const COMPLETE_DELAY_MS = 250;

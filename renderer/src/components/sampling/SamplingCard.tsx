@@ -4,12 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SamplingAnswer, SamplingEdits, SamplingMessage, SamplingPart, SamplingRequest } from '../../../../src/shared/sampling';
 import { ApiError, api, toApiError } from '../../api/client';
-import { addTexts } from '../../i18n';
-import samplingTexts from '../../i18n/resources/sampling';
 import { useCountdown } from '../confirmationCountdown';
-
-// The card's texts load with it (it loads only when a server asks).
-addTexts(samplingTexts);
+import '../../i18n/load/sampling';
 
 /**
  * A server's request to sample the user's model (docs/using/sampling.md),

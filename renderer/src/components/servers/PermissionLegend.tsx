@@ -1,6 +1,7 @@
 import { Card, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PERMISSION_LEVELS, PermissionTag } from './permission';
+import '../../i18n/load/servers';
 
 /** What the four permission levels mean (docs/rules/confirmation.md#permission-levels), with the same chips the tool rows use. */
 export function PermissionLegend() {

@@ -1,11 +1,8 @@
 import { Button, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { addTexts } from '../../i18n';
-import samplingTexts from '../../i18n/resources/sampling';
 import { useAction } from '../useAction';
-
-addTexts(samplingTexts);
+import '../../i18n/load/sampling';
 
 /** A server the user always allows to sample their model (docs/using/sampling.md#always-allow): said, and revocable here. */
 export function SamplingAlways({ serverId, onChanged }: { serverId: string; onChanged(): void }) {

@@ -10,6 +10,7 @@ import { ServerStateBadge } from './ServerStateBadge';
 import { ServerTools } from './ServerTools';
 import { formatAgo } from './time';
 import { useRestart } from './useRestart';
+import '../../i18n/load/servers';
 
 type Lease = ServerView['leases'][number];
 

@@ -14,6 +14,7 @@ import { ToolTable } from './ToolTable';
 import { groupByDomain } from './toolDomains';
 import { useRestart } from './useRestart';
 import { useToolActions } from './useToolActions';
+import '../../i18n/load/servers';
 
 const matches = (tool: ServerTool, query: string) => `${tool.rawName} ${tool.name ?? ''} ${tool.description}`.toLowerCase().includes(query);
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { api, toApiError } from '../../api/client';
 import { ServerStateBadge } from './ServerStateBadge';
+import '../../i18n/load/servers';
 
 /**
  * The server's on/off switch (docs/rules/settings-server.md#the-management-ui). Switching off ends its running

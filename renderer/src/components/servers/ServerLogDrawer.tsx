@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { CodeBlock } from '../ToolResultView';
 import { ServerLogLevel } from './ServerLogLevel';
+import '../../i18n/load/servers';
 
 /** A server's recent stderr, connection log and own log messages (`servers.log`), newest last, with the level it logs from; reloads when the server's state changes. */
 export function ServerLogDrawer({ serverId, onClose }: { serverId: string | undefined; onClose(): void }) {

@@ -4,6 +4,7 @@ import type { LogLevel } from '../../../../src/shared/mcp';
 import { api } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { useAction } from '../useAction';
+import '../../i18n/load/servers';
 
 /** The server's default: no level sent, the server logs as it likes. */
 const DEFAULT = 'default';

@@ -2,6 +2,7 @@ import { Badge, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { formatAgo } from './time';
+import '../../i18n/load/servers';
 
 type ServerState = ServerView['state'];
 

@@ -4,6 +4,7 @@ import { useApi } from '../../api/hooks';
 import { ProblemList } from '../ProblemList';
 import { ToolTable } from './ToolTable';
 import { useToolActions } from './useToolActions';
+import '../../i18n/load/servers';
 
 /** A server's tools, listed on demand: `servers.tools` may start the server, so this shows progress while it does. */
 export function ServerTools({ serverId }: { serverId: string }) {

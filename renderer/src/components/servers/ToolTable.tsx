@@ -4,6 +4,7 @@ import type { ServerTool } from '../../../../src/shared/hostApi';
 import type { PermissionLevel } from '../../../../src/shared/mcp';
 import { PERMISSION_LEVELS, PERMISSION_STYLE, PermissionTag } from './permission';
 import type { useToolActions } from './useToolActions';
+import '../../i18n/load/servers';
 
 const RESET = '__reset__';
 

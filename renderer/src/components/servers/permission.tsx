@@ -3,6 +3,7 @@ import { Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PermissionLevel } from '../../../../src/shared/mcp';
+import '../../i18n/load/servers';
 
 /** The levels of docs/rules/confirmation.md#permission-levels in the order the legend and the override Select list them. */
 export const PERMISSION_LEVELS: readonly PermissionLevel[] = ['read', 'write', 'confirm', 'navigate'];

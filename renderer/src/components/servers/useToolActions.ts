@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PermissionLevel } from '../../../../src/shared/mcp';
 import { api, toApiError } from '../../api/client';
+import '../../i18n/load/servers';
 
 /**
  * Switching a tool on/off and overriding its permission. Both persist in the

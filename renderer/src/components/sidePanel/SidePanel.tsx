@@ -10,6 +10,7 @@ import { viewOf } from '../mcpApps/openedViews';
 import { UiAppFrame } from '../uiapp/UiAppFrame';
 import { fullPagePath } from './fullPagePath';
 import { CANVAS_APP, type SidePanelContent } from './sidePanelState';
+import '../../i18n/load/sidePanel';
 
 const WIDTH_KEY = 'chatos.sidePanel.width';
 const MIN_WIDTH = 280;

@@ -3,6 +3,7 @@ import { Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/hooks';
 import { CANVAS_APP, useSidePanel } from './sidePanelState';
+import '../../i18n/load/sidePanel';
 
 /**
  * The chat header's side-panel menu: open a UI app's compact page (or its

@@ -5,6 +5,7 @@ import type { PluginView } from '../../../../src/shared/hostApi';
 import { api } from '../../api/client';
 import { useAction } from '../useAction';
 import { formatCommandLine } from './commandLine';
+import '../../i18n/load/apps';
 
 type RunPlan = PluginView['runPlan'];
 

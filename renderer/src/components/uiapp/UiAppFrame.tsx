@@ -14,6 +14,7 @@ import { appMessageSource } from './appMessageSource';
 import { answerBridgeRequest, type BoundFrame } from './bridgeHost';
 import { appEvent, chatPageEvent, confirmationForPage, parseFrameMessage, replyError, replyOk, themeEvent } from './bridgeProtocol';
 import { newFrameConversationId, useFrameRegistry, type RegisteredFrame } from './frameRegistry';
+import '../../i18n/load/apps';
 
 type FrameStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message?: string } | { kind: 'silent' };
 

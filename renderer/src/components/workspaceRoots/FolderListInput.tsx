@@ -1,6 +1,7 @@
 import { Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import '../../i18n/load/workspaceRoots';
 
 /** The lines of a text box as folders: trimmed, blank lines dropped (the host checks each). */
 export const foldersOf = (text: string): string[] =>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { FolderListInput } from './FolderListInput';
+import '../../i18n/load/workspaceRoots';
 
 /**
  * A conversation's workspace folders (docs/using/chat.md#workspace-roots):

@@ -1,6 +1,6 @@
 /**
  * The resource browser's and picker's texts, loaded with them (not with the
- * first page): registered by components/resources/resourceTexts.ts.
+ * first page): registered by i18n/load/resources.ts.
  */
 export default {
   zh: {
@@ -22,6 +22,7 @@ export default {
     'resources.mention.search': '按名称或地址搜索',
     'resources.mention.none': '没有匹配的资源',
     'resources.mention.attach': '附加',
+    'resources.mention.button': '用 @ 附加一个 MCP 资源',
   },
   en: {
     'resources.title': 'Resources',
@@ -42,5 +43,6 @@ export default {
     'resources.mention.search': 'Search by name or URI',
     'resources.mention.none': 'No resource matches',
     'resources.mention.attach': 'Attach',
+    'resources.mention.button': 'Attach an MCP resource with @',
   },
 };

@@ -2,6 +2,7 @@ import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
 import { IconButton } from '../IconButton';
 import { useRowWords } from '../rowContext';
+import '../../../i18n/load/chat';
 
 /** Writes text to the clipboard; falls back to a hidden textarea where the Clipboard API is not allowed. */
 async function copyText(text: string): Promise<void> {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { api } from '../../../api/client';
 import type { SlashScope } from './slashScope';
+import '../../../i18n/load/slashPrompts';
 
 /** The host's bounds (src/shared/mcpPrompts.ts, which the renderer may import types from only): it checks them again. */
 const MAX_COMPLETE_CHARS = 1_000;

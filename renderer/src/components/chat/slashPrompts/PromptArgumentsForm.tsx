@@ -5,6 +5,7 @@ import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { api, errorLine } from '../../../api/client';
 import { filledArguments, PromptArgumentFields } from './PromptArgumentFields';
 import type { SlashScope } from './slashScope';
+import '../../../i18n/load/slashPrompts';
 
 /**
  * The form a picked prompt opens: its arguments; sending has the host get

@@ -4,6 +4,7 @@ import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 import { useEffect, type RefObject } from 'react';
 import type { SlashScope } from './slashScope';
 import { useSlashPrompts } from './useSlashPrompts';
+import '../../../i18n/load/slashPrompts';
 
 /** The list a `/` opens above the composer: each prompt with its server's name and its description; a click picks it. */
 export function SlashPromptMenu({ scope, query, onPick, first }: { scope: SlashScope; query: string; onPick(prompt: McpPrompt): void; first: RefObject<McpPrompt | undefined> }) {

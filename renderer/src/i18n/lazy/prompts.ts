@@ -1,7 +1,6 @@
 /** The Prompts page: the host's own prompts, zh/en, granted like any prompt. */
 export default {
   zh: {
-    'common.nav.prompts': '提示词',
     'prompts.title': '提示词',
     'prompts.subtitle': 'ChatOS 自己的提示词：每个都有中文和英文文本，智能体按自己的语言选用；授权后其他应用也能使用。',
     'prompts.add': '添加提示词',
@@ -31,7 +30,6 @@ export default {
     'prompts.editor.save': '保存',
   },
   en: {
-    'common.nav.prompts': 'Prompts',
     'prompts.title': 'Prompts',
     'prompts.subtitle': "ChatOS's own prompts: each has a Chinese and an English text, and an agent uses the one in its language; other apps may use them once granted.",
     'prompts.add': 'Add prompt',

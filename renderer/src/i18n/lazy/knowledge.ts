@@ -1,7 +1,6 @@
 /** The Knowledge page: knowledge bases, their documents by file, uploads with progress, search with sources. */
 export default {
   zh: {
-    'common.nav.knowledge': '知识库',
     'knowledge.title': '知识库',
     'knowledge.subtitle': '文档切分成片段，按词（BM25）检索；选了向量模型时同时按语义检索。智能体挂上知识库后可在对话中检索并引用来源。',
     'knowledge.add': '新建知识库',
@@ -65,7 +64,6 @@ export default {
     'knowledge.search.score': '得分 {{score}}',
   },
   en: {
-    'common.nav.knowledge': 'Knowledge',
     'knowledge.title': 'Knowledge bases',
     'knowledge.subtitle': 'Documents cut into chunks, found by their words (BM25) and, with an embedding model, by meaning. An agent with a base attached searches it in a chat and cites the sources.',
     'knowledge.add': 'New knowledge base',

@@ -1,7 +1,6 @@
 /** The History page: every tool call the gateway made or refused (the audit). */
 export default {
   zh: {
-    'common.nav.history': '调用历史',
     'history.intro': '网关执行或拒绝的每一次工具调用，最新的在前。点击一行查看参数、结果和耗时。',
     'history.reload': '刷新',
     'history.empty': '还没有工具调用记录。',
@@ -49,7 +48,6 @@ export default {
     'history.detail.noResult': '工具未返回内容。',
   },
   en: {
-    'common.nav.history': 'History',
     'history.intro': 'Every tool call the gateway made or refused, newest first. Click a row to see its arguments, result and duration.',
     'history.reload': 'Reload',
     'history.empty': 'No tool calls yet.',

@@ -144,30 +144,51 @@ export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs
   await shown.first().waitFor();
 }
 
-/** Opens the chat header's side-panel menu (again if a click landed before it could open) and picks `item` (a test id). */
-export async function openSidePanelItem(page: Page, item: string): Promise<void> {
-  const choice = page.locator(`[data-testid="${item}"]:visible`);
-  await clickUntilShown(page.getByTestId('side-panel-menu'), choice);
-  await choice.click();
+/**
+ * Opens the chat header's side-panel menu and picks `item` (a test id). The
+ * menu is opened again when a click landed before it could open, or when it
+ * closed before its item could be clicked (the header re-renders as a page
+ * in the panel loads, and CI saw the menu close then).
+ */
+export async function openSidePanelItem(page: Page, item: string, timeoutMs = 30_000): Promise<void> {
+  const choice = page.locator(`[data-testid="${item}"]:visible`).first();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await choice.count()) === 0)
+      await page
+        .getByTestId('side-panel-menu')
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
+    await choice.waitFor({ timeout: 3_000 }).catch(() => undefined);
+    const clicked = await choice.click({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (clicked) return;
+  }
+  throw new Error(`could not pick ${item} from the side-panel menu in ${timeoutMs} ms`);
 }
 
 /**
  * Picks the option showing `text` in an antd Select (or AutoComplete)
  * opened by `trigger`, and waits until its list has closed. A click while
- * the list is still opening may choose nothing and leave it open, and a
- * click on the trigger before the page handles it opens nothing (CI saw
- * both): each is clicked again, as a user would, until the list has opened
- * and closed.
+ * the list is still opening may choose nothing and leave it open, a click
+ * that missed its option may still close the list with nothing chosen, and
+ * a click on the trigger before the page handles it opens nothing (CI saw
+ * all three): each is done again, as a user would, until a click on the
+ * option took and the list closed.
  */
 export async function chooseOption(page: Page, trigger: Locator, text: string | RegExp, timeoutMs = 30_000): Promise<void> {
   const open = page.locator('.ant-select-dropdown:visible');
   const option = open.locator('.ant-select-item-option').filter({ hasText: text }).first();
   const deadline = Date.now() + timeoutMs;
-  let opened = false;
+  let picked = false;
   while (Date.now() < deadline) {
     if ((await open.count()) > 0) {
-      opened = true;
-      await option.click({ timeout: 5_000 }).catch(() => undefined);
+      picked = await option.click({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
       const closed = await open
         .first()
         .waitFor({ state: 'detached', timeout: 2_000 })
@@ -175,8 +196,8 @@ export async function chooseOption(page: Page, trigger: Locator, text: string | 
           () => true,
           () => false,
         );
-      if (closed) return;
-    } else if (opened) return;
+      if (closed && picked) return;
+    } else if (picked) return;
     else {
       await trigger.click({ timeout: 5_000 }).catch(() => undefined);
       await open

@@ -3,8 +3,8 @@
 // file (dist/cli/chatos.cjs: it loads in about half the time of the ~590
 // modules it is made of; scripts/bundleCli.ts says why).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { loadCompiled } from './compiledBundle.js';
 
 /** The command word: the first argument that is neither an option nor the value of one (--home and --plugins take one). */
 function commandOf(argv) {
@@ -28,8 +28,7 @@ if (!existsSync(main)) {
   process.stderr.write('chatos is not built yet: run "npm run build" in the ChatOS folder first.\n');
   process.exit(1);
 }
-// The bundle's lazy imports (the model SDKs, unpdf, mathjs, turndown) come here: scripts/bundleCli.ts says why.
-globalThis[Symbol.for('chatos.import')] = (specifier) => import(specifier);
-const bundle = loadCompiled(main);
-process.exitCode = await bundle.exports.runCli(process.argv.slice(2));
-bundle.keepCompiledCode();
+// V8's compiled code of the ~3 MB bundle is kept between runs (in the OS's temp folder), so a run skips compiling it again.
+module.enableCompileCache?.();
+const { default: cli } = await import(main.href);
+process.exitCode = await cli.runCli(process.argv.slice(2));

@@ -8,10 +8,9 @@
  * ~0.5 s, and a user runs the CLI (and the test suite runs it) thousands of
  * times. Vite (already the renderer's bundler) does the work with Rolldown.
  *
- * CommonJS, not an ES module: Node 20 keeps no compiled code of an ES module
- * between runs, while a CommonJS function compiled through vm.Script can
- * be given V8's code cache (bin/chatos.js keeps it beside the bundle). With
- * it a command spends ~20% less CPU before it does anything.
+ * CommonJS, so the bundle is one file Node loads with its compile cache
+ * (bin/chatos.js turns it on): a command then spends ~20% less CPU before it
+ * does anything.
  *
  * Left outside the bundle, loaded from node_modules as before:
  *  - sql.js finds its .wasm file beside its own module;
@@ -32,28 +31,6 @@ import { build } from 'vite';
 /** Packages the bundle imports at run time instead of containing. */
 export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown'];
 
-/**
- * The lazy imports of the packages above, as calls of the loader bin/chatos.js
- * sets: the bundle runs through vm.Script with a code cache, and V8 loses a
- * cached function's `import()` callback (Node 20: "A dynamic import callback
- * was not specified"), while an ES module's own import() always works.
- */
-const LAZY_IMPORT = 'chatos.import';
-const escaped = (name: string) => name.replace(/[.*+?^$(){}|[\]\\/]/g, (c) => `\\${c}`);
-/** `import('openai')` (either quote) of one of the packages, in our own compiled code. */
-const LAZY = new RegExp(`\\bimport\\((['"])(${CLI_EXTERNALS.map(escaped).join('|')})\\1\\)`, 'g');
-
-function lazyImportsThroughLoader(appRoot: string) {
-  const ours = path.join(appRoot, 'dist', 'src') + path.sep;
-  return {
-    name: 'chatos-lazy-imports',
-    transform(code: string, id: string) {
-      if (!id.startsWith(ours) || !code.includes('import(')) return null;
-      return { code: code.replace(LAZY, (_match, quote: string, name: string) => `globalThis[Symbol.for(${quote}${LAZY_IMPORT}${quote})](${quote}${name}${quote})`), map: null };
-    },
-  };
-}
-
 export async function bundleCli(appRoot: string): Promise<void> {
   const external = (id: string) => id.startsWith('node:') || CLI_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));
   await build({
@@ -62,14 +39,13 @@ export async function bundleCli(appRoot: string): Promise<void> {
     logLevel: 'warn',
     // Node's built-ins and the packages above stay imports; everything else is inlined.
     ssr: { noExternal: true, target: 'node' },
-    plugins: [lazyImportsThroughLoader(appRoot)],
     // Some packages (jsonc-parser) ship a UMD `main` whose require() calls a bundler cannot follow; their ESM build can be followed.
     resolve: { mainFields: ['module', 'main'], conditions: ['node', 'import', 'default'] },
     build: {
       ssr: path.join(appRoot, 'dist', 'src', 'cli', 'main.js'),
       outDir: path.join(appRoot, 'dist', 'cli'),
       emptyOutDir: true,
-      target: 'node20',
+      target: 'node24',
       minify: false,
       sourcemap: false,
       reportCompressedSize: false,

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startProviderServer } from '../helpers/providerServer.js';
-import { runCli, runCliAsync } from '../helpers/runCli.js';
+import { runCli, runCliProcess, runCliProcessAsync } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 const register = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'moduleLog', 'register.mjs')).href;
@@ -21,14 +21,14 @@ describe('what a chatos command loads', () => {
   it('a command that talks to no model loads no provider SDK', () => {
     const home = tempDir();
     const log = path.join(tempDir(), 'modules.log');
-    const run = runCli(['apps', '--json', '--home', home], { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
+    const run = runCliProcess(['apps', '--json', '--home', home], { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
     expect(run.code).toBe(0);
     const modules = loggedModules(log);
     // The host ran (it listed the built-in apps) and the hook saw the command's modules load; the bundle's lazy imports go
     // through the same loader (the next test sees the SDK there), so no provider SDK was loaded. sql.js is required by the
     // CommonJS bundle, which this ES module hook does not see.
     expect(run.json<{ apps: unknown[] }>().apps.length).toBeGreaterThan(0);
-    expect(modules.some((url) => url.endsWith('/bin/compiledBundle.js'))).toBe(true);
+    expect(modules.some((url) => url.endsWith('/dist/cli/chatos.cjs'))).toBe(true);
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
     expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
     // Nor can the CommonJS bundle load them behind the hook's back: it requires none of them.
@@ -41,10 +41,10 @@ describe('what a chatos command loads', () => {
     const home = tempDir();
     const log = path.join(tempDir(), 'modules.log');
     const env = { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log };
-    const added = await runCliAsync(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--home', home]);
+    const added = await runCli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--home', home]);
     expect(added.code, added.stderr).toBe(0);
     provider.enqueue({ kind: 'reply', text: 'OK' });
-    const tested = await runCliAsync(['models', 'test', 'local', '--home', home], { env });
+    const tested = await runCliProcessAsync(['models', 'test', 'local', '--home', home], { env });
     expect(tested.code, tested.stderr).toBe(0);
     expect(tested.stdout).toContain('"OK"');
     expect(loggedModules(log).some((url) => /\/node_modules\/openai\//.test(url))).toBe(true);

@@ -11,15 +11,10 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
  * with the server's URL; the adapter connects through ServerConnection,
  * exactly as an mcp.yaml `streamable_http` server is connected. Everything
  * runs on loopback: the CLI is run from node_modules by path, never through npx.
- *
- * The suite needs Node 22; the project stays on Node 20. So the suite's CLI
- * alone runs on the Node 22 that the dev dependency tools/node22 installs
- * (tools/node22/bin/node, from the npm registry), while the adapter it starts
- * runs on this process's own Node, as the host does.
+ * The suite and the adapter run on this process's own Node, as the host does.
  */
 
 const cli = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const suiteNode = path.join(repoRoot, 'tools', 'node22', 'bin', 'node');
 const adapter = path.join(repoRoot, 'dist', 'scripts', 'conformanceClient.js');
 
 interface Check {
@@ -43,7 +38,7 @@ function runScenario(scenario: string): Promise<SuiteRun> {
   const outputDir = tempDir('chatos-conformance-');
   const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, '--timeout', '20000', '--output-dir', outputDir];
   return new Promise((resolve, reject) => {
-    const child = spawn(suiteNode, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -112,7 +107,6 @@ const tolerated = (check: Check) => check.id === 'client-sse-retry-timing' && ch
 describe('MCP client conformance (official suite, host connection code)', () => {
   it('has the suite and the built adapter', () => {
     expect(fs.existsSync(cli), `${cli} is missing: run npm ci`).toBe(true);
-    expect(fs.existsSync(suiteNode), `${suiteNode} is missing: run npm ci (tools/node22's install script fetches it)`).toBe(true);
     expect(fs.existsSync(adapter), `${adapter} is missing: run "npm run build" (npm test does)`).toBe(true);
   });
 

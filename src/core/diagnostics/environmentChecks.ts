@@ -6,7 +6,7 @@ import type { DiagnosticCheck } from '../../shared/diagnostics.js';
 import type { ServerPathSource } from '../runtime/loginShellPath.js';
 
 /** The oldest Node ChatOS runs on (package.json `engines`). */
-export const MIN_NODE = '20.19.0';
+export const MIN_NODE = '24.11.0';
 
 function atLeast(version: string, minimum: string): boolean {
   const a = version.replace(/^v/, '').split('.').map(Number);

@@ -25,10 +25,10 @@ function executable(dir: string, name: string): string {
 
 describe('app and Node', () => {
   it('ok on a Node the app supports, fail on an older one', () => {
-    expect(appCheck('1.2.3', '22.1.0', 'Node 22.1.0')).toMatchObject({ status: 'ok', facts: { app: '1.2.3', node: '22.1.0' } });
-    expect(appCheck('1.2.3', '20.19.0', 'Node 20.19.0').status).toBe('ok');
-    const old = appCheck('1.2.3', '18.20.4', 'Node 18.20.4');
-    expect(old).toMatchObject({ status: 'fail', fix: expect.stringContaining('20.19.0') });
+    expect(appCheck('1.2.3', '24.22.3', 'Node 24.22.3')).toMatchObject({ status: 'ok', facts: { app: '1.2.3', node: '24.22.3' } });
+    expect(appCheck('1.2.3', '24.11.0', 'Node 24.11.0').status).toBe('ok');
+    const old = appCheck('1.2.3', '22.21.1', 'Node 22.21.1');
+    expect(old).toMatchObject({ status: 'fail', fix: expect.stringContaining('24.11.0') });
   });
 });
 

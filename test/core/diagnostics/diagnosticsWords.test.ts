@@ -42,7 +42,7 @@ async function everyCheck(): Promise<DiagnosticCheck[]> {
     diskCheck(home, { failBelow: 1, warnBelow: 2 }),
     diskCheck(home, { failBelow: 1, warnBelow: Number.MAX_SAFE_INTEGER }),
     diskCheck(home, { failBelow: Number.MAX_SAFE_INTEGER, warnBelow: Number.MAX_SAFE_INTEGER }),
-    appCheck('1.2.3', '22.1.0', 'Node 22.1.0'),
+    appCheck('1.2.3', '24.22.3', 'Node 24.22.3'),
     appCheck('1.2.3', '18.20.4', 'Node 18.20.4'),
     electronCheck('39.0.0', undefined),
     electronCheck(undefined, '/opt/ChatOS/chatos'),

@@ -19,6 +19,9 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerTrust } from './commands/trust.js';
 import { registerValidate } from './commands/validate.js';
 import { processIo, UsageError, UserError, type CliContext, type CliIo } from './output.js';
+
+// For a program that runs the CLI in its own process (the tests): the same output processIo prints, kept in memory.
+export { bufferedIo } from './output.js';
 import { notSaved } from './storeFailure.js';
 
 /** The `chatos` program. Commands return their exit code: 0 ok, 1 a problem to fix, 2 bad usage. */

@@ -1,4 +1,5 @@
 import * as readline from 'node:readline/promises';
+import { Readable } from 'node:stream';
 import { formatProblem, type Problem } from '../shared/problems.js';
 import { visibleControls } from '../shared/visibleText.js';
 
@@ -14,6 +15,8 @@ export interface CliIo {
   errWrite?(text: string): void;
   /** Asks one question on the terminal (stderr) and gives the line typed; absent when stdin is no terminal. */
   ask?(question: string): Promise<string>;
+  /** What the command reads: a key (`--api-key-stdin`), a config (`mcp import -`); `isTTY` when it is a terminal. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /**
@@ -39,6 +42,28 @@ export function processIo(): CliIo {
     terminal: process.stdout.isTTY === true,
     errWrite: err,
     ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
+    stdin: process.stdin,
+  };
+}
+
+/**
+ * A command's output kept in memory, exactly as processIo would print it
+ * (control characters made visible), with `input` as its stdin: to run the
+ * CLI inside another program, as the tests do (test/helpers/runCli.ts).
+ */
+export function bufferedIo(input = ''): CliIo & { stdout(): string; stderr(): string } {
+  let stdout = '';
+  let stderr = '';
+  const line = (text: string) => visibleControls(text.endsWith('\n') ? text : `${text}\n`);
+  return {
+    out: (text) => (stdout += line(text)),
+    err: (text) => (stderr += line(text)),
+    write: (text) => (stdout += visibleControls(text)),
+    errWrite: (text) => (stderr += visibleControls(text)),
+    terminal: false,
+    stdin: Readable.from(input ? [Buffer.from(input)] : []),
+    stdout: () => stdout,
+    stderr: () => stderr,
   };
 }
 

@@ -1,6 +1,6 @@
 import * as readline from 'node:readline';
 import { Writable } from 'node:stream';
-import { UsageError } from './output.js';
+import { UsageError, type CliIo } from './output.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -9,8 +9,7 @@ const MAX_KEY_BYTES = 16 * 1024;
  * `ps` and the shell history would show it. Piped (`pass show x | chatos …`),
  * stdin is read to its end; on a terminal, one line is read without echo.
  */
-export async function readSecretFromStdin(prompt: string, stderr: NodeJS.WriteStream = process.stderr): Promise<string> {
-  const input = process.stdin;
+export async function readSecretFromStdin(prompt: string, input: CliIo['stdin'], stderr: NodeJS.WriteStream = process.stderr): Promise<string> {
   const key = input.isTTY ? await readHiddenLine(prompt, stderr) : await readAll(input);
   const trimmed = key.trim();
   if (!trimmed) throw new UsageError('--api-key-stdin: nothing was read from stdin (pipe the key in, e.g. printf %s "$KEY" | chatos models add …)');

@@ -35,11 +35,11 @@ function agentFile(content: unknown): string {
 }
 
 describe('agents may select only what an app exposes', () => {
-  it('chatos agents create and update refuse ids outside the exposure, each at its JSON path; ids inside it (a prompt pair included) are saved', () => {
+  it('chatos agents create and update refuse ids outside the exposure, each at its JSON path; ids inside it (a prompt pair included) are saved', async () => {
     const home = tempDir();
     const cli = (...args: string[]) => runCli([...args, '--home', home]);
 
-    const outside = cli(
+    const outside = await cli(
       'agents',
       'create',
       '--file',
@@ -51,25 +51,25 @@ describe('agents may select only what an app exposes', () => {
     expect(outside.stderr).toContain('uiApps[0].promptIds[2]');
     expect(outside.stderr).not.toContain('uiApps[0].mcpServerIds[0]');
     expect(outside.stderr).not.toContain('uiApps[0].promptIds[0]');
-    expect(cli('agents', 'list', '--json').json().agents).toEqual([]);
+    expect((await cli('agents', 'list', '--json')).json().agents).toEqual([]);
 
-    const inside = cli('agents', 'create', '--file', agentFile({ id: 'narrow', name: 'Narrow', uiApps: [panel(['aide::memory'], ['aide::mcp_memory__en'])] }), '--json');
+    const inside = await cli('agents', 'create', '--file', agentFile({ id: 'narrow', name: 'Narrow', uiApps: [panel(['aide::memory'], ['aide::mcp_memory__en'])] }), '--json');
     expect(inside.code, inside.stderr).toBe(0);
     expect(inside.json().serverIds).toEqual(['aide::memory']);
 
-    const widened = cli('agents', 'update', 'narrow', '--file', agentFile({ name: 'Narrow', uiApps: [panel(['aide::memory', NOTES_SERVER])] }));
+    const widened = await cli('agents', 'update', 'narrow', '--file', agentFile({ name: 'Narrow', uiApps: [panel(['aide::memory', NOTES_SERVER])] }));
     expect(widened.code).toBe(1);
     expect(widened.stderr).toContain('uiApps[0].mcpServerIds[1]');
-    expect(cli('agents', 'show', 'narrow', '--json').json().agent.uiApps[0].mcpServerIds).toEqual(['aide::memory']);
+    expect((await cli('agents', 'show', 'narrow', '--json')).json().agent.uiApps[0].mcpServerIds).toEqual(['aide::memory']);
   }, 300_000);
 
-  it('the settings server refuses the same, through the gateway', () => {
+  it('the settings server refuses the same, through the gateway', async () => {
     const home = tempDir();
     const args = JSON.stringify({ name: 'Sneaky', uiApps: [panel([NOTES_SERVER])] });
-    const created = runCli(['call', 'mcp_settings_create_agent', '--app', 'chatos', '--yes', '--args', args, '--home', home], { timeoutMs: 60_000 });
+    const created = await runCli(['call', 'mcp_settings_create_agent', '--app', 'chatos', '--yes', '--args', args, '--home', home], { timeoutMs: 60_000 });
     expect(created.code).toBe(1);
     expect(created.stdout).toContain(`server "${NOTES_SERVER}" is not exposed by app "panel"`);
-    expect(runCli(['agents', 'list', '--json', '--home', home]).json().agents).toEqual([]);
+    expect((await runCli(['agents', 'list', '--json', '--home', home])).json().agents).toEqual([]);
   }, 300_000);
 
   it('the API (agents.save of a running chatos serve) refuses the same with a field error', async () => {
@@ -87,7 +87,7 @@ describe('agents may select only what an app exposes', () => {
     expect(reply.error.fields).toEqual([{ path: 'uiApps.0.mcpServerIds.1', message: expect.stringContaining(`server "${NOTES_SERVER}" is not exposed`) }]);
   }, 300_000);
 
-  it("an app that is not installed exposes nothing: create refuses another provider's server under it, and a stored one is offered none of its tools; the host's own mcp.yaml servers keep working under it", () => {
+  it("an app that is not installed exposes nothing: create refuses another provider's server under it, and a stored one is offered none of its tools; the host's own mcp.yaml servers keep working under it", async () => {
     const home = tempDir();
     const root = tempDir();
     writeMcpYaml(home, { fx: fixtureServer() });
@@ -100,18 +100,18 @@ describe('agents may select only what an app exposes', () => {
       { 'index.mjs': 'export function mount() {}\n' },
     );
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root], { timeoutMs: 60_000 });
-    expect(cli('trust', 'com.example.tools').code).toBe(0);
+    expect((await cli('trust', 'com.example.tools')).code).toBe(0);
     const PROVIDER_SERVER = 'com.example.tools::com.example.tools.main';
     const ghost = { pluginId: 'com.example.ghost', appId: 'main', mcp: true };
 
-    const refused = cli('agents', 'create', '--file', agentFile({ id: 'ghost', name: 'Ghost', uiApps: [{ ...ghost, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }));
+    const refused = await cli('agents', 'create', '--file', agentFile({ id: 'ghost', name: 'Ghost', uiApps: [{ ...ghost, mcpServerIds: [PROVIDER_SERVER, 'chatos::fx'] }] }));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`uiApps[0].mcpServerIds[0]: server "${PROVIDER_SERVER}" is not offered: app "main" of plugin "com.example.ghost" is not installed, so it exposes nothing`);
     expect(refused.stderr).toContain('install the plugin (chatos install DIR)');
     expect(refused.stderr).not.toContain('uiApps[0].mcpServerIds[1]');
 
     // Saved while its app was installed; the app is gone now, the provider's server is not.
-    const wide = cli(
+    const wide = await cli(
       'agents',
       'create',
       '--file',
@@ -120,19 +120,19 @@ describe('agents may select only what an app exposes', () => {
     );
     expect(wide.json().serverIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
     fs.rmSync(hubDir, { recursive: true });
-    const shown = cli('agents', 'show', 'wide', '--json').json();
+    const shown = (await cli('agents', 'show', 'wide', '--json')).json();
     expect(shown.serverIds).toEqual(['chatos::fx']);
     expect(shown.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual(['AGENT_APP_MISSING uiApps[0]', 'AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[0]']);
     expect(shown.problems[1].message).toContain('is not installed, so it exposes nothing');
     // None of the provider's ten tools is offered. The host's own server still is, under the app that is gone, as
     // before (with mcp_release, a tool of the host).
-    const offered = new Set((cli('tools', '--agent', 'wide', '--json').json().tools as { serverId: string }[]).map((t) => t.serverId));
+    const offered = new Set(((await cli('tools', '--agent', 'wide', '--json')).json().tools as { serverId: string }[]).map((t) => t.serverId));
     expect(offered).toEqual(new Set(['chatos::fx', 'chatos']));
     // Kept in the stored agent, as other ids that no longer resolve are.
     expect(shown.agent.uiApps[0].mcpServerIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
   }, 300_000);
 
-  it('a stored agent whose app stopped exposing a server has it left out, with a problem at its path', () => {
+  it('a stored agent whose app stopped exposing a server has it left out, with a problem at its path', async () => {
     const home = tempDir();
     const root = tempDir();
     const manifest = (mcpServers: boolean | string[]) => ({
@@ -145,11 +145,11 @@ describe('agents may select only what an app exposes', () => {
     const dir = writePlugin(root, 'board', manifest(['memory']), { 'index.mjs': 'export function mount() {}\n' });
     const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root]);
     const board = { pluginId: 'com.example.board', appId: 'board', mcp: true, mcpServerIds: ['aide::memory'] };
-    expect(cli('agents', 'create', '--file', agentFile({ id: 'boarder', name: 'Boarder', uiApps: [board] })).code).toBe(0);
-    expect(cli('agents', 'show', 'boarder', '--json').json().serverIds).toEqual(['aide::memory']);
+    expect((await cli('agents', 'create', '--file', agentFile({ id: 'boarder', name: 'Boarder', uiApps: [board] }))).code).toBe(0);
+    expect((await cli('agents', 'show', 'boarder', '--json')).json().serverIds).toEqual(['aide::memory']);
 
     fs.writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(manifest(false)));
-    const shown = cli('agents', 'show', 'boarder', '--json').json();
+    const shown = (await cli('agents', 'show', 'boarder', '--json')).json();
     expect(shown.serverIds).toEqual([]);
     expect(shown.problems).toContainEqual(expect.objectContaining({ code: 'AGENT_ID_NOT_EXPOSED', path: 'uiApps[0].mcpServerIds[0]', message: expect.stringContaining('it exposes none') }));
     // Kept in the stored agent, as other ids that no longer resolve are.

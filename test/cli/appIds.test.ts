@@ -50,16 +50,16 @@ describe('app ids as the original ChatOS accepted them', () => {
     const home = tempDir();
     const dir = reportsPlugin(root, [APP]);
 
-    const validated = runCli(['validate', dir, '--json', '--home', home]);
+    const validated = await runCli(['validate', dir, '--json', '--home', home]);
     expect(validated.code, validated.stderr).toBe(0);
     const app = validated.json().apps[0];
     expect(app).toMatchObject({ appId: APP, serverName: `${PLUGIN}.${APP}`, promptNames: { zh: PREFIX, en: `${PREFIX}__en` } });
 
-    expect(runCli(['trust', PLUGIN, '--home', home, '--plugins', root]).code).toBe(0);
-    const registry = runCli(['registry', 'servers', '--json', '--home', home, '--plugins', root]).json();
+    expect((await runCli(['trust', PLUGIN, '--home', home, '--plugins', root])).code).toBe(0);
+    const registry = (await runCli(['registry', 'servers', '--json', '--home', home, '--plugins', root])).json();
     expect(JSON.stringify(registry)).toContain(`${PLUGIN}::${PLUGIN}.${APP}`);
 
-    const call = runCli(['call', `${PREFIX}_whoami`, '--app', 'chatos', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+    const call = await runCli(['call', `${PREFIX}_whoami`, '--app', 'chatos', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(call.code, call.stderr).toBe(0);
     expect(call.stdout.trim().split('\n')[0]).toBe(APP);
 
@@ -79,7 +79,7 @@ describe('app ids as the original ChatOS accepted them', () => {
     expect(await shell.text()).toContain('index.mjs');
   }, 300_000);
 
-  it('refuses what cannot be a folder name or is unsafe in a path, each at apps[0].id with a fix', () => {
+  it('refuses what cannot be a folder name or is unsafe in a path, each at apps[0].id with a fix', async () => {
     const home = tempDir();
     const cases: [string, string][] = [
       ['reports/viewer', '"/"'],
@@ -92,7 +92,7 @@ describe('app ids as the original ChatOS accepted them', () => {
       ['', 'must not be empty'],
     ];
     for (const [id, says] of cases) {
-      const run = runCli(['validate', reportsPlugin(tempDir(), [id]), '--json', '--home', home]);
+      const run = await runCli(['validate', reportsPlugin(tempDir(), [id]), '--json', '--home', home]);
       expect(run.code, `${JSON.stringify(id)}: ${run.stderr}`).toBe(1);
       const problem = run.json().problems.find((p: { path: string }) => p.path === 'apps[0].id');
       expect(problem?.message, JSON.stringify(id)).toContain(says);
@@ -100,8 +100,8 @@ describe('app ids as the original ChatOS accepted them', () => {
     }
   }, 300_000);
 
-  it('two apps whose derived names normalize alike (Report.Viewer, report_viewer) are a collision naming both', () => {
-    const run = runCli(['validate', reportsPlugin(tempDir(), [APP, 'report_viewer']), '--json', '--home', tempDir()]);
+  it('two apps whose derived names normalize alike (Report.Viewer, report_viewer) are a collision naming both', async () => {
+    const run = await runCli(['validate', reportsPlugin(tempDir(), [APP, 'report_viewer']), '--json', '--home', tempDir()]);
     expect(run.code).toBe(1);
     const problem = run.json().problems.find((p: { code: string }) => p.code === 'SERVER_NAME_COLLISION');
     expect(problem).toMatchObject({ path: 'apps[1].id' });

@@ -29,29 +29,29 @@ describe('chatos call', () => {
     expect(asked.stdout).toContain('The user declined');
   }, 300_000);
 
-  it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', () => {
+  it('without a terminal refuses a confirm-level tool unless --yes, and the audit shows both', async () => {
     const home = tempDir();
     const args = ['call', `${NOTES}_delete_note`, '--app', 'chatos', '--args', '{"id":"nope"}', '--home', home];
-    const refused = runCli(args);
+    const refused = await runCli(args);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('rerun it with --yes');
-    const approved = runCli([...args, '--yes']);
+    const approved = await runCli([...args, '--yes']);
     expect(approved.stdout).toContain('no note with id nope');
 
-    expect(runCli(['audit', '--limit', '0', '--home', home]).code).toBe(2);
-    const audit = runCli(['audit', '--json', '--home', home]);
+    expect((await runCli(['audit', '--limit', '0', '--home', home])).code).toBe(2);
+    const audit = await runCli(['audit', '--json', '--home', home]);
     expect(audit.code).toBe(0);
     expect(audit.json().records.map((r: { decision: string; outcome: string }) => `${r.decision}/${r.outcome}`)).toEqual(['approved/tool-error', 'declined/declined']);
   }, 300_000);
 
-  it('refuses bad usage and calls the caller may not make', () => {
+  it('refuses bad usage and calls the caller may not make', async () => {
     const home = tempDir();
-    expect(runCli(['call', `${NOTES}_list_notes`, '--app', 'chatos', '--args', '{bad', '--home', home]).code).toBe(2);
-    expect(runCli(['call', `${NOTES}_list_notes`, '--home', home]).code).toBe(2);
-    const notGranted = runCli(['call', `${NOTES}_list_notes`, '--app', 'aide', '--home', home]);
+    expect((await runCli(['call', `${NOTES}_list_notes`, '--app', 'chatos', '--args', '{bad', '--home', home])).code).toBe(2);
+    expect((await runCli(['call', `${NOTES}_list_notes`, '--home', home])).code).toBe(2);
+    const notGranted = await runCli(['call', `${NOTES}_list_notes`, '--app', 'aide', '--home', home]);
     expect(notGranted.code).toBe(1);
     expect(notGranted.stderr).toContain('chatos grant aide chatos.notes::chatos.notes.notes');
-    const wrongFlow = runCli(['call', 'mcp_memory_read_graph', '--app', 'chatos', '--flow', 'side', '--home', home]);
+    const wrongFlow = await runCli(['call', 'mcp_memory_read_graph', '--app', 'chatos', '--flow', 'side', '--home', home]);
     expect(wrongFlow.code).toBe(2);
   }, 300_000);
 });

@@ -14,49 +14,49 @@ import { tempDir } from '../helpers/tempDir.js';
 const SERVER = 'chatos.canvas::chatos.canvas.canvas';
 const tool = (name: string) => `mcp_chatos_canvas_canvas_${name}`;
 
-function call(home: string, name: string, args: unknown, app = 'chatos') {
-  const run = runCli(['call', tool(name), '--app', app, '--home', home, '--args', JSON.stringify(args), '--json']);
+async function call(home: string, name: string, args: unknown, app = 'chatos') {
+  const run = await runCli(['call', tool(name), '--app', app, '--home', home, '--args', JSON.stringify(args), '--json']);
   return { run, outcome: run.code === 0 || run.stdout.startsWith('{') ? run.json() : undefined };
 }
 
-function listed(home: string) {
-  const { run, outcome } = call(home, 'list_instances', {});
+async function listed(home: string) {
+  const { run, outcome } = await call(home, 'list_instances', {});
   expect(run.code, run.stderr).toBe(0);
   return ListInstancesResultSchema.parse(outcome.result.structuredContent);
 }
 
-function patched(home: string, args: unknown) {
-  const { run, outcome } = call(home, 'patch_ui_state', args);
+async function patched(home: string, args: unknown) {
+  const { run, outcome } = await call(home, 'patch_ui_state', args);
   expect(run.code, run.stderr).toBe(0);
   expect(outcome.tool.serverId).toBe(SERVER);
   return PatchResultSchema.parse(outcome.result.structuredContent);
 }
 
 describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () => {
-  it('update state, add a block, create an instance, delete one; list_instances after each', () => {
+  it('update state, add a block, create an instance, delete one; list_instances after each', async () => {
     const home = tempDir();
-    const summary = () => listed(home).instances.map((i) => `${i.instance_id}:${i.blocks_count}b/${i.actions_count}a@${i.revision}`);
-    expect(summary()).toEqual(['demo:1b/1a@1']);
+    const summary = async () => (await listed(home)).instances.map((i) => `${i.instance_id}:${i.blocks_count}b/${i.actions_count}a@${i.revision}`);
+    expect(await summary()).toEqual(['demo:1b/1a@1']);
     // The first and the last example work on instances the examples of docs/rules/canvas.md assume exist.
-    patched(home, { instance_id: '__CREATE__', new_instance_id: 'counter', patches: [] });
-    patched(home, { instance_id: '__CREATE__', new_instance_id: 'old_instance', patches: [] });
-    expect(summary()).toEqual(['demo:1b/1a@1', 'counter:0b/0a@2', 'old_instance:0b/0a@3']);
+    await patched(home, { instance_id: '__CREATE__', new_instance_id: 'counter', patches: [] });
+    await patched(home, { instance_id: '__CREATE__', new_instance_id: 'old_instance', patches: [] });
+    expect(await summary()).toEqual(['demo:1b/1a@1', 'counter:0b/0a@2', 'old_instance:0b/0a@3']);
 
     // 1. Update state.
-    const updated = patched(home, { instance_id: 'counter', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] });
+    const updated = await patched(home, { instance_id: 'counter', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] });
     expect(updated).toMatchObject({ status: 'success', instance_id: 'counter', revision: 4, applied: 1, schema: { state: { params: { count: 42 } } } });
-    expect(summary()).toEqual(['demo:1b/1a@1', 'counter:0b/0a@4', 'old_instance:0b/0a@3']);
+    expect(await summary()).toEqual(['demo:1b/1a@1', 'counter:0b/0a@4', 'old_instance:0b/0a@3']);
 
     // 2. Add a block.
-    const added = patched(home, {
+    const added = await patched(home, {
       instance_id: 'demo',
       patches: [{ op: 'add', path: 'blocks+', value: { id: 'new_block', type: 'form', bind: 'state.params', props: { fields: [{ label: 'Field', key: 'field1', type: 'text' }] } } }],
     });
     expect(added.schema!.blocks.map((b) => b.id)).toEqual(['profile', 'new_block']);
-    expect(summary()).toEqual(['demo:2b/1a@5', 'counter:0b/0a@4', 'old_instance:0b/0a@3']);
+    expect(await summary()).toEqual(['demo:2b/1a@5', 'counter:0b/0a@4', 'old_instance:0b/0a@3']);
 
     // 3. Create an instance.
-    const created = patched(home, {
+    const created = await patched(home, {
       instance_id: '__CREATE__',
       new_instance_id: 'my_instance',
       patches: [
@@ -67,16 +67,16 @@ describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () =>
       ],
     });
     expect(created).toMatchObject({ status: 'success', instance_id: 'my_instance', created: true, revision: 6, applied: 4 });
-    expect(listed(home).instances.at(-1)).toEqual({ instance_id: 'my_instance', page_key: 'my_instance', status: 'idle', blocks_count: 0, actions_count: 0, revision: 6 });
+    expect((await listed(home)).instances.at(-1)).toEqual({ instance_id: 'my_instance', page_key: 'my_instance', status: 'idle', blocks_count: 0, actions_count: 0, revision: 6 });
 
     // 4. Delete an instance.
-    const deleted = patched(home, { instance_id: '__DELETE__', target_instance_id: 'old_instance', patches: [] });
+    const deleted = await patched(home, { instance_id: '__DELETE__', target_instance_id: 'old_instance', patches: [] });
     expect(deleted).toMatchObject({ status: 'success', instance_id: 'old_instance', deleted: true });
-    expect(summary()).toEqual(['demo:2b/1a@5', 'counter:0b/0a@4', 'my_instance:0b/0a@6']);
-    expect(listed(home).total).toBe(3);
+    expect(await summary()).toEqual(['demo:2b/1a@5', 'counter:0b/0a@4', 'my_instance:0b/0a@6']);
+    expect((await listed(home)).total).toBe(3);
 
     // get_schema with no id answers the demo, in the shape of docs/rules/canvas.md#tools.
-    const { outcome } = call(home, 'get_schema', {});
+    const { outcome } = await call(home, 'get_schema', {});
     expect(Object.keys(outcome.result.structuredContent.schema)).toEqual(['meta', 'state', 'layout', 'blocks', 'actions']);
     // The instances live in the plugin's data folder, and the history says the CLI (the app chatos) sent each call.
     const dataDir = path.join(home, 'chatos', 'ui_apps', 'data', 'chatos.canvas');
@@ -92,18 +92,18 @@ describe('the Canvas through chatos call (docs/rules/canvas.md examples)', () =>
     // Eighteen CLI processes, each starting a host and the server: generous on a busy machine.
   }, 300_000);
 
-  it('a refused patch exits 1 with its error code in the result; another app needs a grant first', () => {
+  it('a refused patch exits 1 with its error code in the result; another app needs a grant first', async () => {
     const home = tempDir();
-    const refused = call(home, 'patch_ui_state', { instance_id: 'counter', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] });
+    const refused = await call(home, 'patch_ui_state', { instance_id: 'counter', patches: [{ op: 'set', path: 'state.params.count', value: 42 }] });
     expect(refused.run.code).toBe(1);
     expect(refused.outcome.result).toMatchObject({ isError: true, structuredContent: { status: 'error', error: { code: 'INVALID_INSTANCE' } } });
     expect(refused.outcome.result.content[0].text).toMatch(/^INVALID_INSTANCE: no instance "counter"; instances: "demo"/);
 
-    const ungranted = call(home, 'list_instances', {}, 'aide');
+    const ungranted = await call(home, 'list_instances', {}, 'aide');
     expect(ungranted.run.code).toBe(1);
     expect(ungranted.run.stderr).toContain(`chatos grant aide ${SERVER}`);
-    expect(runCli(['grant', 'aide', SERVER, '--home', home]).code).toBe(0);
-    const granted = call(home, 'list_instances', {}, 'aide');
+    expect((await runCli(['grant', 'aide', SERVER, '--home', home])).code).toBe(0);
+    const granted = await call(home, 'list_instances', {}, 'aide');
     expect(granted.run.code, granted.run.stderr).toBe(0);
     expect(granted.outcome.result.structuredContent.total).toBe(1);
   }, 300_000);

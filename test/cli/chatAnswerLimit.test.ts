@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startProviderServer } from '../helpers/providerServer.js';
 import { endlessChatAnswer } from '../helpers/providerWire/openaiChatWire.js';
-import { runCliAsync, runCliMeasured } from '../helpers/runCli.js';
+import { runCli, runCliMeasured } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -22,11 +22,11 @@ describe('chatos chat and a 200 MiB answer', { timeout: 300_000 }, () => {
   it('stops at the limit with a problem saying how to raise it, its peak memory near that of a small answer', async () => {
     const provider = await startProviderServer();
     const home = tempDir();
-    const added = await runCliAsync(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--home', home]);
+    const added = await runCli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--home', home]);
     expect(added.code, added.stderr).toBe(0);
     const agentFile = path.join(tempDir(), 'agent.json');
     fs.writeFileSync(agentFile, JSON.stringify({ id: 'writer', name: 'Writer', modelId: 'local', systemPrompt: 'Write.' }));
-    const created = await runCliAsync(['agents', 'create', '--file', agentFile, '--home', home]);
+    const created = await runCli(['agents', 'create', '--file', agentFile, '--home', home]);
     expect(created.code, created.stderr).toBe(0);
 
     provider.enqueue({ kind: 'reply', text: 'A short answer.' });

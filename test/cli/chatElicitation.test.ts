@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../helpers/chatWorld.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { endTerminalSessions, startTerminalSession } from '../helpers/terminalSession.js';
 
@@ -23,7 +23,7 @@ async function everythingWorld() {
   const provider = await startProviderServer();
   const home = tempDir();
   writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } });
-  const cli = (args: string[]) => runCliAsync([...args, '--home', home]);
+  const cli = (args: string[]) => runCli([...args, '--home', home]);
   expect((await cli(['models', 'add', 'local', '--api', 'anthropic', '--base-url', provider.url, '--model', 'test-model'])).code).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
   fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::everything'] }] }));

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chatServerEntry, toolResultsIn } from '../helpers/chatWorld.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { endTerminalSessions, startTerminalSession } from '../helpers/terminalSession.js';
 
@@ -20,7 +20,7 @@ describe('chatos chat on a terminal', { timeout: 120_000 }, () => {
     const provider = await startProviderServer();
     const home = tempDir();
     writeMcpYaml(home, { chat: chatServerEntry() });
-    const cli = (args: string[]) => runCliAsync([...args, '--home', home]);
+    const cli = (args: string[]) => runCli([...args, '--home', home]);
     expect((await cli(['models', 'add', 'local', '--api', 'anthropic', '--base-url', provider.url, '--model', 'test-model'])).code).toBe(0);
     const agentFile = path.join(tempDir(), 'agent.json');
     fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::chat'] }] }));

@@ -6,7 +6,7 @@ import { chatServerEntry } from '../helpers/chatWorld.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 
 /**
  * `chatos chat` against recorded provider streams (test/fixtures/providerStreams)
@@ -17,7 +17,7 @@ import { runCliAsync } from '../helpers/runCli.js';
 let provider: ProviderServer;
 let home: string;
 const folders: string[] = [];
-const cli = (args: string[]) => runCliAsync([...args, '--home', home]);
+const cli = (args: string[]) => runCli([...args, '--home', home]);
 async function must(args: string[]) {
   const run = await cli(args);
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const validManifest = (id: string) => ({
@@ -15,26 +15,26 @@ const validManifest = (id: string) => ({
 });
 
 describe('chatos validate', () => {
-  it('accepts a valid plugin with exit 0 and prints its derived names', () => {
+  it('accepts a valid plugin with exit 0 and prints its derived names', async () => {
     const dir = writePlugin(tempDir(), 'good', validManifest('com.example.good'), { 'index.mjs': '', 'server.mjs': '' });
-    const run = runCli(['validate', dir]);
+    const run = await runCli(['validate', dir]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('ok: com.example.good 1.0.0');
     expect(run.stdout).toContain('mcp_com_example_good_main');
   });
 
-  it('rejects an invalid plugin with exit 1, naming file and JSON path on stderr', () => {
+  it('rejects an invalid plugin with exit 1, naming file and JSON path on stderr', async () => {
     const dir = writePlugin(tempDir(), 'bad', { ...validManifest('bad'), apps: [{ id: 'main', name: 'Main', entry: '../outside.mjs' }] });
-    const run = runCli(['validate', dir]);
+    const run = await runCli(['validate', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${path.join(dir, 'plugin.json')}`);
     expect(run.stderr).toContain('apps[0].entry');
     expect(run.stderr).toContain('PATH_ESCAPES');
   });
 
-  it('prints one JSON document with --json', () => {
+  it('prints one JSON document with --json', async () => {
     const dir = writePlugin(tempDir(), 'good', validManifest('com.example.good'), { 'index.mjs': '', 'server.mjs': '' });
-    const run = runCli(['validate', dir, '--json']);
+    const run = await runCli(['validate', dir, '--json']);
     expect(run.code).toBe(0);
     const doc = run.json();
     expect(doc.valid).toBe(true);
@@ -51,20 +51,20 @@ describe('chatos validate', () => {
     });
   });
 
-  it('exits 1 for a folder that does not exist', () => {
-    const run = runCli(['validate', path.join(tempDir(), 'nope')]);
+  it('exits 1 for a folder that does not exist', async () => {
+    const run = await runCli(['validate', path.join(tempDir(), 'nope')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is not a folder');
   });
 });
 
 describe('chatos apps', () => {
-  it('lists built-in and extra-root apps with every derived field, invalid plugins with their problems, and exits 1 for them', () => {
+  it('lists built-in and extra-root apps with every derived field, invalid plugins with their problems, and exits 1 for them', async () => {
     const home = tempDir();
     const extra = tempDir();
     writePlugin(extra, 'good', validManifest('com.example.good'), { 'index.mjs': '', 'server.mjs': '' });
     writePlugin(extra, 'broken', { id: 'broken', name: 'b', version: '1', apps: [] });
-    const run = runCli(['apps', '--json', '--home', home, '--plugins', extra]);
+    const run = await runCli(['apps', '--json', '--home', home, '--plugins', extra]);
     expect(run.code).toBe(1);
     const doc = run.json();
     const good = doc.apps.find((a: { pluginId: string }) => a.pluginId === 'com.example.good');
@@ -85,29 +85,29 @@ describe('chatos apps', () => {
 
   it('exits 0 on the built-in plugins alone, and honours CHATOS_HOME', () => {
     const home = tempDir();
-    const run = runCli(['apps', '--json'], { env: { CHATOS_HOME: home } });
+    const run = runCliProcess(['apps', '--json'], { env: { CHATOS_HOME: home } });
     expect(run.code).toBe(0);
     const notes = run.json().apps.find((a: { serverName: string }) => a.serverName === 'chatos.notes.notes');
     expect(notes.uiApp.dataDir).toBe(path.join(home, 'chatos', 'ui_apps', 'data', 'chatos.notes'));
   });
 
-  it('picks up plugins in the user root under the data home', () => {
+  it('picks up plugins in the user root under the data home', async () => {
     const home = tempDir();
     writePlugin(path.join(home, 'chatos', 'ui_apps', 'plugins'), 'mine', validManifest('com.example.mine'), { 'index.mjs': '', 'server.mjs': '' });
-    const doc = runCli(['apps', '--json', '--home', home]).json();
+    const doc = (await runCli(['apps', '--json', '--home', home])).json();
     expect(doc.apps.find((a: { pluginId: string }) => a.pluginId === 'com.example.mine')?.source).toBe('user');
   });
 });
 
 describe('usage errors exit 2', () => {
   it.each([[['no-such-command']], [['validate']], [['apps', '--bogus']], [['init', 'x', '--id', 'not a valid id']], [[]]])('chatos %j', (args) => {
-    const run = runCli(args, { cwd: tempDir() });
+    const run = runCliProcess(args, { cwd: tempDir() });
     expect(run.code).toBe(2);
     expect(run.stderr.length).toBeGreaterThan(0);
   });
 
-  it('--help exits 0', () => {
-    const run = runCli(['--help']);
+  it('--help exits 0', async () => {
+    const run = await runCli(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('validate');
   });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeProviderPlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCliProcess } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -20,7 +20,7 @@ function world() {
   const rootB = tempDir('chatos-root-b-');
   const gitDir = writeProviderPlugin(rootA, 'com.example.git', 'vcs_app');
   writeProviderPlugin(rootB, 'com.example.other', 'other_app');
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli([...args, '--home', home], { env });
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliProcess([...args, '--home', home], { env });
   return { home, rootA, rootB, gitDir, cli };
 }
 

@@ -7,9 +7,9 @@ import { tempDir } from '../helpers/tempDir.js';
 
 /** Issue 19: `chatos doctor [--json]`, every check, exit 1 when one fails. */
 describe('chatos doctor', () => {
-  it('reports every check with its facts, and exits 1 exactly when one fails', () => {
+  it('reports every check with its facts, and exits 1 exactly when one fails', async () => {
     const home = tempDir();
-    const run = runCli(['doctor', '--json', '--home', home], { timeoutMs: 60_000 });
+    const run = await runCli(['doctor', '--json', '--home', home], { timeoutMs: 60_000 });
     const report = DiagnosticsReportSchema.parse(run.json());
     const ids = report.checks.map((c) => c.id);
     for (const id of ['app', 'electron', 'data-home', 'disk', 'path', 'headless-port', 'ui']) expect(ids).toContain(id);
@@ -20,7 +20,7 @@ describe('chatos doctor', () => {
     expect(report.ok).toBe(report.checks.every((c) => c.status !== 'fail'));
   }, 300_000);
 
-  it("a server whose command is nowhere fails with the fix, and doctor exits 1; a node server resolves to the app's own Node", () => {
+  it("a server whose command is nowhere fails with the fix, and doctor exits 1; a node server resolves to the app's own Node", async () => {
     const home = tempDir();
     const empty = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
@@ -28,7 +28,7 @@ describe('chatos doctor', () => {
       path.join(home, 'chatos', 'mcp.yaml'),
       `version: 1\nservers:\n  fetcher:\n    command: uvx\n    args: [mcp-server-fetch]\n    env: { PATH: ${JSON.stringify(empty)} }\n  noded:\n    command: node\n    args: [server.mjs]\n    env: { PATH: ${JSON.stringify(empty)} }\n`,
     );
-    const json = runCli(['doctor', '--json', '--home', home], { timeoutMs: 60_000 });
+    const json = await runCli(['doctor', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(json.code).toBe(1);
     const report = DiagnosticsReportSchema.parse(json.json());
     expect(report.ok).toBe(false);
@@ -39,7 +39,7 @@ describe('chatos doctor', () => {
     });
     expect(report.checks.find((c) => c.id === 'server:chatos::noded')).toMatchObject({ status: 'ok', facts: { runtime: 'bundled', resolved: process.execPath } });
 
-    const text = runCli(['doctor', '--home', home], { timeoutMs: 60_000 });
+    const text = await runCli(['doctor', '--home', home], { timeoutMs: 60_000 });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^FAIL server:chatos::fetcher: /m);
     expect(text.stdout).toMatch(/^ {5}fix: install uvx/m);

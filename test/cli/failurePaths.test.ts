@@ -12,13 +12,13 @@ const bin = path.join(repoRoot, 'bin', 'chatos.js');
 const GIT_SERVER = 'vcs_app::com.example.git.main';
 const NOBODY = 65534;
 
-function world() {
+async function world() {
   const home = tempDir();
   const root = tempDir('chatos-root-');
   writeProviderPlugin(root, 'com.example.git', 'vcs_app');
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root]);
   // A writing command: the admin DB exists, with the plugin registered.
-  expect(cli('untrust', 'nothing').code).toBe(0);
+  expect((await cli('untrust', 'nothing')).code).toBe(0);
   return { home, root, cli };
 }
 
@@ -78,31 +78,27 @@ function runWithReadOnlyHome(home: string, root: string, args: string[]) {
 }
 
 describe('a write that does not reach the disk is a failure, said before anything says success', () => {
-  it('with a read-only data home, grant exits 1 without saying "granted", with no stack trace, and nothing is granted', () => {
-    const { home, root, cli } = world();
+  it('with a read-only data home, grant exits 1 without saying "granted", with no stack trace, and nothing is granted', async () => {
+    const { home, root, cli } = await world();
     const run = runWithReadOnlyHome(home, root, ['grant', 'aide', GIT_SERVER]);
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error: could not save to .*admin\.db: .*; the change was not saved\n {4}fix: make the data home writable/);
     expect(run.stderr).not.toMatch(STACK_LINE);
-    expect(cli('registry', 'grants', '--json').json().grants.servers).toEqual([]);
+    expect((await cli('registry', 'grants', '--json')).json().grants.servers).toEqual([]);
 
     const json = runWithReadOnlyHome(home, root, ['grant', 'aide', GIT_SERVER, '--json']);
     expect(json.status).toBe(1);
     expect(json.stdout).toBe(''); // no "outcome": "created"
   });
 
-  it('with a read-only data home, trust and agents create fail the same way and leave nothing behind', () => {
-    const { home, root, cli } = world();
+  it('with a read-only data home, trust and agents create fail the same way and leave nothing behind', async () => {
+    const { home, root, cli } = await world();
     const trust = runWithReadOnlyHome(home, root, ['trust', 'com.example.git']);
     expect(trust.status).toBe(1);
     expect(trust.stdout).toBe('');
     expect(trust.stderr).toContain('the change was not saved');
-    expect(
-      cli('apps', '--json')
-        .json()
-        .plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state,
-    ).toBe('untrusted');
+    expect((await cli('apps', '--json')).json().plugins.find((p: { id: string }) => p.id === 'com.example.git').trust.state).toBe('untrusted');
 
     const agentFile = path.join(tempDir(), 'agent.json');
     fs.writeFileSync(agentFile, JSON.stringify({ id: 'a', name: 'A', uiApps: [] }));
@@ -111,7 +107,7 @@ describe('a write that does not reach the disk is a failure, said before anythin
     const agent = runWithReadOnlyHome(home, root, ['agents', 'create', '--file', agentFile]);
     expect(agent.status).toBe(1);
     expect(agent.stdout).toBe('');
-    expect(cli('agents', 'list', '--json').json().agents).toEqual([]);
+    expect((await cli('agents', 'list', '--json')).json().agents).toEqual([]);
   });
 
   it('on a full disk (a small tmpfs), grant exits 1 naming ENOSPC, and the grant is not there', () => {
@@ -170,7 +166,7 @@ describe('a reader that stops reading (chatos … | head -1)', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
 
-    const apps2 = runCli(['apps', '--json', '--home', home, '--plugins', root]);
+    const apps2 = await runCli(['apps', '--json', '--home', home, '--plugins', root]);
     expect(apps2.json().plugins.find((p: { id: string }) => p.id === 'com.example.big').trust.state).toBe('trusted');
   }, 300_000);
 });

@@ -15,7 +15,7 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 describe('chatos call with images written as data urls', () => {
-  it('saves every readable image as an artifact and turns the rest into notes; the call succeeds', () => {
+  it('saves every readable image as an artifact and turns the rest into notes; the call succeeds', async () => {
     const home = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     const server = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
@@ -24,7 +24,7 @@ describe('chatos call with images written as data urls', () => {
       `version: 1\nservers:\n  gw:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(server)}]\n    truely-stateless: true\n`,
     );
 
-    const run = runCli(['call', 'mcp_gw_odd_images', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
+    const run = await runCli(['call', 'mcp_gw_odd_images', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     const outcome = run.json();
     expect(outcome.result.isError).toBeFalsy();
@@ -42,7 +42,7 @@ describe('chatos call with images written as data urls', () => {
       'five images',
     ]);
 
-    const audit = runCli(['audit', '--json', '--home', home]).json();
+    const audit = (await runCli(['audit', '--json', '--home', home])).json();
     expect(audit.records[0]).toMatchObject({ tool: 'mcp_gw_odd_images', outcome: 'ok' });
   }, 300_000);
 });

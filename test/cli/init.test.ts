@@ -10,11 +10,11 @@ import { RUN_ALLOWED } from '../../src/core/policy/runGate.js';
 describe('chatos init', () => {
   it('scaffolds a plugin that validates and whose MCP server and prompts work as generated', async () => {
     const dir = path.join(tempDir(), 'My Tools');
-    const init = runCli(['init', dir, '--json']);
+    const init = await runCli(['init', dir, '--json']);
     expect(init.code).toBe(0);
     expect(init.json()).toMatchObject({ id: 'my-tools' });
 
-    const validate = runCli(['validate', dir, '--json']);
+    const validate = await runCli(['validate', dir, '--json']);
     expect(validate.code).toBe(0);
     expect(validate.stderr).toBe('');
     const app = validate.json().apps[0];
@@ -48,11 +48,11 @@ describe('chatos init', () => {
     }
   });
 
-  it('uses --id and refuses a folder that is not empty', () => {
+  it('uses --id and refuses a folder that is not empty', async () => {
     const root = tempDir();
-    expect(runCli(['init', path.join(root, 'a'), '--id', 'com.example.a']).code).toBe(0);
+    expect((await runCli(['init', path.join(root, 'a'), '--id', 'com.example.a'])).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(root, 'a', 'plugin.json'), 'utf8')).id).toBe('com.example.a');
-    const again = runCli(['init', path.join(root, 'a')]);
+    const again = await runCli(['init', path.join(root, 'a')]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('not empty');
   });

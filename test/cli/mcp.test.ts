@@ -5,7 +5,7 @@ import { startServe, type ServeProcess } from '../helpers/browser.js';
 import { aliasBomb } from '../helpers/aliasBomb.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER } from '../helpers/gatewayHost.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, type CliRun } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 
@@ -35,7 +35,7 @@ servers:
 # trailing notes stay too
 `;
 
-function home(text?: string): { home: string; file: string; cli: (...args: string[]) => ReturnType<typeof runCli> } {
+function home(text?: string): { home: string; file: string; cli: (...args: string[]) => Promise<CliRun> } {
   const dir = tempDir('chatos-cli-mcp-');
   const file = path.join(dir, 'chatos', 'mcp.yaml');
   if (text !== undefined) {
@@ -48,12 +48,12 @@ function home(text?: string): { home: string; file: string; cli: (...args: strin
 const block = (text: string, name: string) => new RegExp(`^( {2}# [^\\n]*\\n)* {2}${name}:\\n( {4}.*\\n)*`, 'm').exec(text)?.[0];
 
 describe('chatos mcp add / remove', () => {
-  it("keeps mcp.yaml's comments and order across an add and a remove; the servers not named are left as written", () => {
+  it("keeps mcp.yaml's comments and order across an add and a remove; the servers not named are left as written", async () => {
     const { file, cli } = home(HAND_WRITTEN);
     const alpha = block(HAND_WRITTEN, 'alpha')!;
     expect(alpha).toContain('# the entry');
 
-    const added = cli('mcp', 'add', 'gamma', '--command', 'npx', '--env', 'LOG=debug', '--env-var', 'TOKEN=MY_TOKEN', '--', '-y', '@modelcontextprotocol/server-everything');
+    const added = await cli('mcp', 'add', 'gamma', '--command', 'npx', '--env', 'LOG=debug', '--env-var', 'TOKEN=MY_TOKEN', '--', '-y', '@modelcontextprotocol/server-everything');
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('added gamma to mcp.yaml (registry id chatos::gamma)');
     let text = fs.readFileSync(file, 'utf8');
@@ -64,7 +64,7 @@ describe('chatos mcp add / remove', () => {
     expect([...text.matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1])).toEqual(['alpha', 'beta', 'gamma']);
     expect(text).toContain('TOKEN: { env: MY_TOKEN }');
 
-    const removed = cli('mcp', 'remove', 'beta');
+    const removed = await cli('mcp', 'remove', 'beta');
     expect(removed.code, removed.stderr).toBe(0);
     text = fs.readFileSync(file, 'utf8');
     expect(text).not.toMatch(/^ {2}beta:/m);
@@ -72,7 +72,7 @@ describe('chatos mcp add / remove', () => {
     expect(text.startsWith('# My servers; ChatOS must keep this comment.\n')).toBe(true);
     expect(text).toContain('# trailing notes stay too');
 
-    const list = cli('--json', 'mcp', 'list');
+    const list = await cli('--json', 'mcp', 'list');
     expect(list.code).toBe(0);
     expect(list.json().servers.map((s: { name: string }) => s.name)).toEqual(['alpha', 'gamma']);
     expect(list.json().servers[1]).toMatchObject({
@@ -84,24 +84,24 @@ describe('chatos mcp add / remove', () => {
     });
   });
 
-  it('refuses a bad server as bad usage naming the option and the fix, and writes nothing', () => {
+  it('refuses a bad server as bad usage naming the option and the fix, and writes nothing', async () => {
     const { file, cli } = home(HAND_WRITTEN);
-    const ws = cli('mcp', 'add', 'sock', '--url', 'ws://127.0.0.1:1/mcp');
+    const ws = await cli('mcp', 'add', 'sock', '--url', 'ws://127.0.0.1:1/mcp');
     expect(ws.code).toBe(2);
     expect(ws.stderr).toContain('--url:');
     expect(ws.stderr).toContain('WebSocket');
     expect(ws.stderr).toContain('fix:');
-    const taken = cli('mcp', 'add', 'alpha', '--command', 'x');
+    const taken = await cli('mcp', 'add', 'alpha', '--command', 'x');
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('already has a server named "alpha"');
-    expect(cli('mcp', 'add', 'both', '--command', 'x', '--url', 'http://a/').code).toBe(2);
-    const missing = cli('mcp', 'remove', 'alpah');
+    expect((await cli('mcp', 'add', 'both', '--command', 'x', '--url', 'http://a/')).code).toBe(2);
+    const missing = await cli('mcp', 'remove', 'alpah');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('did you mean "alpha"');
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
-  it('options that do not go together, or are not of their form, are bad usage naming the option (exit 2), and nothing is written', () => {
+  it('options that do not go together, or are not of their form, are bad usage naming the option (exit 2), and nothing is written', async () => {
     const { file, home: dir, cli } = home(HAND_WRITTEN);
     const config = path.join(dir, 'claude_desktop_config.json');
     fs.writeFileSync(config, JSON.stringify({ mcpServers: { gamma: { command: 'x' } } }));
@@ -119,31 +119,27 @@ describe('chatos mcp add / remove', () => {
       [['mcp', 'import', config, '--yes', '--on-conflict', 'merge'], '--on-conflict must be skip, replace or rename, not "merge"'],
     ];
     for (const [args, message] of cases) {
-      const run = cli(...args);
+      const run = await cli(...args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toContain(message);
     }
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
-  it('--node-runtime writes which Node runs a node server, and list shows it', () => {
+  it('--node-runtime writes which Node runs a node server, and list shows it', async () => {
     const { file, cli } = home(HAND_WRITTEN);
-    const added = cli('mcp', 'add', 'noded', '--command', 'node', '--node-runtime', 'bundled', '--', 'server.mjs');
+    const added = await cli('mcp', 'add', 'noded', '--command', 'node', '--node-runtime', 'bundled', '--', 'server.mjs');
     expect(added.code, added.stderr).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toMatch(/ {2}noded:\n {4}command: node\n {4}args:\n {6}- server\.mjs\n {4}nodeRuntime: bundled\n/);
     expect(added.stdout).toContain('node runtime bundled');
-    expect(
-      cli('mcp', 'list', '--json')
-        .json()
-        .servers.find((s: { name: string }) => s.name === 'noded'),
-    ).toMatchObject({ nodeRuntime: 'bundled' });
+    expect((await cli('mcp', 'list', '--json')).json().servers.find((s: { name: string }) => s.name === 'noded')).toMatchObject({ nodeRuntime: 'bundled' });
   });
 
-  it('disable and enable write disabled: true into the file and take it out again', () => {
+  it('disable and enable write disabled: true into the file and take it out again', async () => {
     const { file, cli } = home(HAND_WRITTEN);
-    expect(cli('mcp', 'disable', 'alpha').code).toBe(0);
+    expect((await cli('mcp', 'disable', 'alpha')).code).toBe(0);
     expect(block(fs.readFileSync(file, 'utf8'), 'alpha')).toContain('disabled: true');
-    expect(cli('mcp', 'enable', 'alpha').code).toBe(0);
+    expect((await cli('mcp', 'enable', 'alpha')).code).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 });
@@ -158,11 +154,11 @@ describe('chatos mcp import', () => {
     },
   };
 
-  it('shows the plan (conflict, refused SSE) and without a terminal or --yes imports nothing, with the hint', () => {
+  it('shows the plan (conflict, refused SSE) and without a terminal or --yes imports nothing, with the hint', async () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'claude_desktop_config.json');
     fs.writeFileSync(config, JSON.stringify(claude, null, 2));
-    const planned = cli('mcp', 'import', config);
+    const planned = await cli('mcp', 'import', config);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toMatch(/add +filesystem/);
     expect(planned.stdout).toMatch(/conflict alpha/);
@@ -174,7 +170,7 @@ describe('chatos mcp import', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
-  it("a cloned repository's .vscode/mcp.json: the plan shows the folder and every variable, flags a preload, and no escape sequence of it reaches the terminal", () => {
+  it("a cloned repository's .vscode/mcp.json: the plan shows the folder and every variable, flags a preload, and no escape sequence of it reaches the terminal", async () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const project = path.join(dir, 'cloned');
     fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
@@ -194,7 +190,7 @@ describe('chatos mcp import', () => {
         },
       }),
     );
-    const planned = cli('mcp', 'import', config);
+    const planned = await cli('mcp', 'import', config);
     expect(planned.code).toBe(1);
     expect(planned.stdout).toContain('add      helper  node server.js "\\u001b[2K\\rnode server.js"');
     expect(planned.stdout).toContain(`folder: ${project}`);
@@ -208,23 +204,23 @@ describe('chatos mcp import', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
-  it('a config nested deeper than any client writes is refused with its code and place, mcp.yaml untouched', () => {
+  it('a config nested deeper than any client writes is refused with its code and place, mcp.yaml untouched', async () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'deep.json');
     const depth = 200_000;
     fs.writeFileSync(config, `{"mcpServers": {"a": {"command": "x", "env": {"K": ${'['.repeat(depth)}${']'.repeat(depth)}}}}}`);
-    const run = cli('mcp', 'import', config, '--yes');
+    const run = await cli('mcp', 'import', config, '--yes');
     expect(run.code).toBe(1);
     expect(`${run.stdout}${run.stderr}`).toContain('IMPORT_TOO_DEEP');
     expect(`${run.stdout}${run.stderr}`).not.toContain('RangeError');
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
-  it('with --yes imports what it can: the conflict skipped (or renamed), the token in the key store, comments kept', () => {
+  it('with --yes imports what it can: the conflict skipped (or renamed), the token in the key store, comments kept', async () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'claude_desktop_config.json');
     fs.writeFileSync(config, JSON.stringify(claude));
-    const imported = cli('--json', 'mcp', 'import', config, '--yes');
+    const imported = await cli('--json', 'mcp', 'import', config, '--yes');
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.json().result).toEqual({ added: ['filesystem', 'github'], replaced: [], renamed: [], skipped: ['alpha'], refused: ['legacy'] });
     const text = fs.readFileSync(file, 'utf8');
@@ -232,19 +228,19 @@ describe('chatos mcp import', () => {
     expect(text).toContain('GITHUB_PERSONAL_ACCESS_TOKEN: { secret: github.env.GITHUB_PERSONAL_ACCESS_TOKEN }');
     expect(text).not.toContain('ghp_cli_import_secret');
     expect(fs.readFileSync(path.join(dir, 'chatos', 'secrets.json'), 'utf8')).toContain('ghp_cli_import_secret');
-    expect(cli('mcp', 'list').stdout).not.toContain('ghp_cli_import_secret');
+    expect((await cli('mcp', 'list')).stdout).not.toContain('ghp_cli_import_secret');
 
-    const again = cli('mcp', 'import', config, '--yes', '--on-conflict', 'rename');
+    const again = await cli('mcp', 'import', config, '--yes', '--on-conflict', 'rename');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('imported into mcp.yaml: 0 added, 3 renamed, 1 refused');
     expect(fs.readFileSync(file, 'utf8')).toMatch(/^ {2}alpha-2:\n {4}command: uvx/m);
   });
 
-  it('a file that is not a config: a problem with its line, exit 1', () => {
+  it('a file that is not a config: a problem with its line, exit 1', async () => {
     const { cli, home: dir } = home();
     const config = path.join(dir, 'broken.json');
     fs.writeFileSync(config, '{\n  "mcpServers": { "a": }\n}');
-    const result = cli('mcp', 'import', config, '--yes');
+    const result = await cli('mcp', 'import', config, '--yes');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('IMPORT_NOT_JSON');
     expect(result.stderr).toContain(`${config}:2:`);
@@ -252,17 +248,17 @@ describe('chatos mcp import', () => {
 });
 
 describe('an alias bomb in mcp.yaml (issue 25)', () => {
-  it('is refused with its file, line and fix: chatos mcp list answers, and edits wait until it is fixed', () => {
+  it('is refused with its file, line and fix: chatos mcp list answers, and edits wait until it is fixed', async () => {
     const bomb = aliasBomb(12);
     const { file, cli } = home(bomb);
-    const listed = cli('mcp', 'list');
+    const listed = await cli('mcp', 'list');
     expect(listed.code, listed.stderr).toBe(0);
     const [problem] = listed.stderr.split('\nerror: ').filter((text) => text.includes('YAML_ALIAS_EXPANSION'));
     expect(problem).toMatch(/:\d+: its aliases repeat too much: by the alias at line \d+/);
     expect(problem).toContain(file);
     expect(problem).toContain('fix: write the values out');
     expect(listed.stderr).not.toContain('Invalid string length');
-    const added = cli('mcp', 'add', 'other', '--command', 'node');
+    const added = await cli('mcp', 'add', 'other', '--command', 'node');
     expect(added.code).toBe(1);
     expect(added.stderr).toContain('YAML_ALIAS_EXPANSION');
     expect(fs.readFileSync(file, 'utf8')).toBe(bomb);
@@ -270,18 +266,18 @@ describe('an alias bomb in mcp.yaml (issue 25)', () => {
 });
 
 describe('chatos mcp test', () => {
-  it('starts a real stdio server and lists its tools; a program that is not there is said so, with the fix', () => {
+  it('starts a real stdio server and lists its tools; a program that is not there is said so, with the fix', async () => {
     const { cli } = home();
-    expect(cli('mcp', 'add', 'chat', '--command', process.execPath, '--arg', CHAT_SERVER).code).toBe(0);
-    const ok = cli('mcp', 'test', 'chat');
+    expect((await cli('mcp', 'add', 'chat', '--command', process.execPath, '--arg', CHAT_SERVER)).code).toBe(0);
+    const ok = await cli('mcp', 'test', 'chat');
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^ok: chat started in \d+ ms and lists \d+ tool\(s\):/);
     expect(ok.stdout).toContain('rendezvous');
-    const json = cli('--json', 'mcp', 'test', 'chat');
+    const json = await cli('--json', 'mcp', 'test', 'chat');
     expect(json.json()).toMatchObject({ name: 'chat', ok: true, tools: expect.arrayContaining([expect.objectContaining({ name: 'sleep' })]) });
 
-    expect(cli('mcp', 'add', 'gone', '--command', 'no-such-program-chatos-test').code).toBe(0);
-    const failed = cli('mcp', 'test', 'gone');
+    expect((await cli('mcp', 'add', 'gone', '--command', 'no-such-program-chatos-test')).code).toBe(0);
+    const failed = await cli('mcp', 'test', 'gone');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('[SERVER_START_FAILED SPAWN_FAILED]');
     expect(failed.stderr).toMatch(/fix: install no-such-program-chatos-test .*servers\.gone\.command/);
@@ -290,28 +286,26 @@ describe('chatos mcp test', () => {
   it('connects to a real streamable HTTP server; one that is not listening is said so', async () => {
     const port = await startHttpEverything();
     const { cli } = home();
-    expect(cli('mcp', 'add', 'remote', '--url', `http://127.0.0.1:${port}/mcp`).code).toBe(0);
-    const ok = cli('--json', 'mcp', 'test', 'remote');
+    expect((await cli('mcp', 'add', 'remote', '--url', `http://127.0.0.1:${port}/mcp`)).code).toBe(0);
+    const ok = await cli('--json', 'mcp', 'test', 'remote');
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().tools.map((t: { name: string }) => t.name)).toContain('echo');
-    expect(cli('mcp', 'add', 'closed', '--url', 'http://127.0.0.1:9/mcp').code).toBe(0);
-    const failed = cli('mcp', 'test', 'closed');
+    expect((await cli('mcp', 'add', 'closed', '--url', 'http://127.0.0.1:9/mcp')).code).toBe(0);
+    const failed = await cli('mcp', 'test', 'closed');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('HTTP_CONNECT_FAILED');
   });
 
-  it('templates: the bundled memory server is added in one step and starts', () => {
+  it('templates: the bundled memory server is added in one step and starts', async () => {
     const { cli } = home();
-    const listed = cli('--json', 'mcp', 'templates');
+    const listed = await cli('--json', 'mcp', 'templates');
     expect(listed.json().templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['filesystem', 'memory', 'git']));
     // The listing tags a bundled server once; its description does not say it again.
-    const memoryLine = cli('mcp', 'templates')
-      .stdout.split('\n')
-      .find((line) => line.trim().startsWith('memory '));
+    const memoryLine = (await cli('mcp', 'templates')).stdout.split('\n').find((line) => line.trim().startsWith('memory '));
     expect(memoryLine?.match(/installed with ChatOS/g)).toHaveLength(1);
-    const added = cli('mcp', 'add', 'memory', '--template', 'memory');
+    const added = await cli('mcp', 'add', 'memory', '--template', 'memory');
     expect(added.code, added.stderr).toBe(0);
-    const tested = cli('--json', 'mcp', 'test', 'memory');
+    const tested = await cli('--json', 'mcp', 'test', 'memory');
     expect(tested.code, tested.stderr).toBe(0);
     expect(tested.json().tools.map((t: { name: string }) => t.name)).toContain('create_entities');
   });
@@ -336,7 +330,7 @@ describe('an edit from the CLI reaches a running chatos serve', () => {
       return ((await response.json()) as { result: { servers: { id: string }[] } }).result.servers.map((s) => s.id);
     };
     expect(await names()).toContain('chatos::alpha');
-    expect(cli('mcp', 'add', 'everything', '--command', process.execPath, '--arg', EVERYTHING_SERVER).code).toBe(0);
+    expect((await cli('mcp', 'add', 'everything', '--command', process.execPath, '--arg', EVERYTHING_SERVER)).code).toBe(0);
     await until('serve to pick up the new server', async () => ((await names()).includes('chatos::everything') ? true : undefined));
   });
 });

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestHost, writeMcpYaml } from '../helpers/gatewayHost.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, type CliRun } from '../helpers/runCli.js';
 
 /**
  * `chatos mcp log-level SERVER LEVEL` (docs/reference/cli.md): the level a
@@ -13,12 +13,12 @@ const SERVER = path.join(import.meta.dirname, '..', 'fixtures', 'servers', 'logg
 
 describe('chatos mcp log-level', () => {
   it('keeps the level for the server (the host reads it), goes back to the default, and refuses what is not a level or a server', async () => {
-    const results: ReturnType<typeof runCli>[] = [];
-    const { host } = await startTestHost(({ home }) => {
+    const results: CliRun[] = [];
+    const { host } = await startTestHost(async ({ home }) => {
       writeMcpYaml(home, { talk: { transport: 'stdio', command: process.execPath, args: [SERVER] } });
-      results.push(runCli(['mcp', 'log-level', 'chatos::talk', 'warning', '--home', home, '--json']));
-      results.push(runCli(['mcp', 'log-level', 'chatos::talk', 'loud', '--home', home]));
-      results.push(runCli(['mcp', 'log-level', 'chatos::nobody', 'info', '--home', home]));
+      results.push(await runCli(['mcp', 'log-level', 'chatos::talk', 'warning', '--home', home, '--json']));
+      results.push(await runCli(['mcp', 'log-level', 'chatos::talk', 'loud', '--home', home]));
+      results.push(await runCli(['mcp', 'log-level', 'chatos::nobody', 'info', '--home', home]));
     });
     const [set, badLevel, badServer] = results;
     expect(set!.code, set!.stderr).toBe(0);
@@ -31,11 +31,11 @@ describe('chatos mcp log-level', () => {
   });
 
   it('"default" takes the level away', async () => {
-    const results: ReturnType<typeof runCli>[] = [];
-    const { host } = await startTestHost(({ home }) => {
+    const results: CliRun[] = [];
+    const { host } = await startTestHost(async ({ home }) => {
       writeMcpYaml(home, { talk: { transport: 'stdio', command: process.execPath, args: [SERVER] } });
-      results.push(runCli(['mcp', 'log-level', 'chatos::talk', 'error', '--home', home]));
-      results.push(runCli(['mcp', 'log-level', 'chatos::talk', 'default', '--home', home]));
+      results.push(await runCli(['mcp', 'log-level', 'chatos::talk', 'error', '--home', home]));
+      results.push(await runCli(['mcp', 'log-level', 'chatos::talk', 'default', '--home', home]));
     });
     expect(results.map((result) => result.code)).toEqual([0, 0]);
     expect(results[0]!.stdout).toContain('chatos::talk logs from error');

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approveInBrowser, startOAuthServer } from '../helpers/oauthServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -39,7 +39,7 @@ describe('chatos mcp login / logout', { timeout: 300_000 }, () => {
   it('signs in through the browser, shows who in mcp list, connects with the token, and signs out', async () => {
     const server = await startOAuthServer({ account: 'grace@example.com' });
     const home = tempDir('chatos-cli-login-');
-    const cli = (...args: string[]) => runCliAsync(['--home', home, ...args], { timeoutMs: 90_000 });
+    const cli = (...args: string[]) => runCli(['--home', home, ...args], { timeoutMs: 90_000 });
     const added = await cli('mcp', 'add', 'tracker', '--url', server.url);
     expect(added.code, added.stderr).toBe(0);
 
@@ -78,7 +78,7 @@ describe('chatos mcp login / logout', { timeout: 300_000 }, () => {
   it('a refused sign-in names the step and the fix, exits 1, and stores nothing', async () => {
     const server = await startOAuthServer({ tokenEndpointHost: 'localhost' });
     const home = tempDir('chatos-cli-login-');
-    const added = await runCliAsync(['--home', home, 'mcp', 'add', 'tracker', '--url', server.url]);
+    const added = await runCli(['--home', home, 'mcp', 'add', 'tracker', '--url', server.url]);
     expect(added.code, added.stderr).toBe(0);
     const refused = await login(home, 'tracker', approveInBrowser);
     expect(refused.code).toBe(1);

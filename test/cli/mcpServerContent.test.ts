@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING_SERVER, GATEWAY_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, type CliRun } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -31,23 +31,23 @@ function world() {
 }
 
 /** An agent whose selection is `mcpServerIds` of the host's own app. */
-function createAgent(cli: (...args: string[]) => ReturnType<typeof runCli>, id: string, mcpServerIds: string[]): void {
+async function createAgent(cli: (...args: string[]) => Promise<CliRun>, id: string, mcpServerIds: string[]): Promise<void> {
   const file = path.join(tempDir(), `${id}.json`);
   fs.writeFileSync(file, JSON.stringify({ id, name: id, uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds }] }));
-  const created = cli('agents', 'create', '--file', file);
+  const created = await cli('agents', 'create', '--file', file);
   expect(created.code, created.stderr).toBe(0);
 }
 
 describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
-  it('lists the resources and templates, as a table and as JSON', () => {
+  it('lists the resources and templates, as a table and as JSON', async () => {
     const { cli } = world();
-    const listed = cli('mcp', 'resources', SERVER, '--app', 'chatos');
+    const listed = await cli('mcp', 'resources', SERVER, '--app', 'chatos');
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`^  ${FEATURES_DOC.replace(/[.]/g, '\\.')} +features\\.md +text/markdown$`, 'm'));
     expect(listed.stdout).toMatch(/^ {2}demo:\/\/resource\/dynamic\/blob\/\{resourceId\} +Dynamic Blob Resource$/m);
     expect(listed.stdout).toContain(`read one: chatos mcp read ${SERVER} URI --app chatos`);
 
-    const json = cli('mcp', 'resources', SERVER, '--app', 'chatos', '--json');
+    const json = await cli('mcp', 'resources', SERVER, '--app', 'chatos', '--json');
     expect(json.code, json.stderr).toBe(0);
     const listing = json.json<{ serverId: string; resources: { uri: string; mimeType?: string }[]; templates: { uriTemplate: string; arguments: string[] }[] }>();
     expect(listing.serverId).toBe(SERVER);
@@ -55,49 +55,49 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
     expect(listing.templates).toContainEqual(expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', arguments: ['resourceId'] }));
   });
 
-  it('reads a template with --fill for its parts; a missing or unsafe value is bad usage, naming it', () => {
+  it('reads a template with --fill for its parts; a missing or unsafe value is bad usage, naming it', async () => {
     const { cli } = world();
     const template = 'demo://resource/dynamic/text/{resourceId}';
-    const filled = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=7', '--app', 'chatos', '--json');
+    const filled = await cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=7', '--app', 'chatos', '--json');
     expect(filled.code, filled.stderr).toBe(0);
     expect(filled.json<{ contents: { uri: string; text?: string }[] }>().contents[0]).toMatchObject({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') });
 
-    const missing = cli('mcp', 'read', SERVER, template, '--app', 'chatos');
+    const missing = await cli('mcp', 'read', SERVER, template, '--app', 'chatos');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`cannot fill ${template}: "resourceId" has no value: fill it in (give each part as --fill NAME=VALUE)`);
     // A value is one path segment: its slashes are encoded, so it cannot climb out of the template's path.
-    const climbing = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=../../etc', '--app', 'chatos', '--json');
+    const climbing = await cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=../../etc', '--app', 'chatos', '--json');
     expect(climbing.stdout + climbing.stderr).toContain('dynamic/text/..%2F..%2Fetc');
-    const twice = cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=1', '--fill', 'resourceId=2', '--app', 'chatos');
+    const twice = await cli('mcp', 'read', SERVER, template, '--fill', 'resourceId=1', '--fill', 'resourceId=2', '--app', 'chatos');
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('--fill resourceId is given twice');
-    const notTemplate = cli('mcp', 'read', SERVER, FEATURES_DOC, '--fill', 'a=1', '--app', 'chatos');
+    const notTemplate = await cli('mcp', 'read', SERVER, FEATURES_DOC, '--fill', 'a=1', '--app', 'chatos');
     expect(notTemplate.code).toBe(2);
     expect(notTemplate.stderr).toContain(`--fill is for a template uri, and ${FEATURES_DOC} has no {…} part`);
   });
 
-  it('prints a text resource; a binary one goes to --out only, never to stdout, and an existing file is not written over', () => {
+  it('prints a text resource; a binary one goes to --out only, never to stdout, and an existing file is not written over', async () => {
     const { cli } = world();
-    const text = cli('mcp', 'read', SERVER, FEATURES_DOC, '--app', 'chatos');
+    const text = await cli('mcp', 'read', SERVER, FEATURES_DOC, '--app', 'chatos');
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('# Everything Server - Features');
     expect(text.stdout).toContain('get-resource-links');
 
-    const refused = cli('mcp', 'read', SERVER, BLOB, '--app', 'chatos');
+    const refused = await cli('mcp', 'read', SERVER, BLOB, '--app', 'chatos');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(`error: ${BLOB} is binary (text/plain, `);
     expect(refused.stderr).toContain(`fix: write it to a file: chatos mcp read ${SERVER} ${BLOB} --out FILE --app chatos`);
 
     const out = path.join(tempDir(), 'blob.bin');
-    const written = cli('mcp', 'read', SERVER, BLOB, '--out', out, '--app', 'chatos');
+    const written = await cli('mcp', 'read', SERVER, BLOB, '--out', out, '--app', 'chatos');
     expect(written.code, written.stderr).toBe(0);
     // The file holds the decoded bytes, not the base64 the server sent.
     const bytes = fs.readFileSync(out);
     expect(bytes.toString('utf8')).toMatch(/^Resource 3: This is a base64 blob/);
     expect(written.stdout).toBe(`wrote ${bytes.length} bytes (text/plain) of ${BLOB} to ${out}\n`);
 
-    const again = cli('mcp', 'read', SERVER, BLOB, '--out', out, '--app', 'chatos');
+    const again = await cli('mcp', 'read', SERVER, BLOB, '--out', out, '--app', 'chatos');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${out} already exists; nothing was written to it`);
     expect(fs.readFileSync(out)).toEqual(bytes);
@@ -109,54 +109,54 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
     const fifo = path.join(path.dirname(out), 'fifo.bin');
     execFileSync('mkfifo', [fifo]);
     for (const file of [link, fifo]) {
-      const refusedFile = cli('mcp', 'read', SERVER, BLOB, '--out', file, '--app', 'chatos');
+      const refusedFile = await cli('mcp', 'read', SERVER, BLOB, '--out', file, '--app', 'chatos');
       expect(refusedFile.code).toBe(1);
       expect(refusedFile.stderr).toContain(`${file} already exists; nothing was written to it`);
     }
     expect(fs.existsSync(target)).toBe(false);
 
     // JSON carries the blob as base64 text, which nothing on a terminal acts on.
-    const json = cli('mcp', 'read', SERVER, BLOB, '--app', 'chatos', '--json');
+    const json = await cli('mcp', 'read', SERVER, BLOB, '--app', 'chatos', '--json');
     expect(json.code, json.stderr).toBe(0);
     const blob = json.json<{ contents: { blob: string; mimeType: string }[] }>().contents[0]!;
     expect(Buffer.from(blob.blob, 'base64').toString('utf8')).toMatch(/^Resource 3: This is a base64 blob/);
   });
 
-  it('names an unknown server, an unknown uri and a missing caller, with the fix', () => {
+  it('names an unknown server, an unknown uri and a missing caller, with the fix', async () => {
     const { cli } = world();
-    const typo = cli('mcp', 'resources', 'chatos::everythin', '--app', 'chatos');
+    const typo = await cli('mcp', 'resources', 'chatos::everythin', '--app', 'chatos');
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain(`error: no MCP server "chatos::everythin"; did you mean "${SERVER}"?`);
     expect(typo.stderr).toContain('fix: see every server');
 
-    const nowhere = cli('mcp', 'read', SERVER, 'demo://nowhere/x', '--app', 'chatos');
+    const nowhere = await cli('mcp', 'read', SERVER, 'demo://nowhere/x', '--app', 'chatos');
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toContain(`error: server "${SERVER}" did not read demo://nowhere/x: Resource demo://nowhere/x not found`);
     expect(nowhere.stderr).toContain(`fix: see what it offers: chatos mcp resources ${SERVER} --app chatos`);
 
-    const nobody = cli('mcp', 'read', SERVER, FEATURES_DOC);
+    const nobody = await cli('mcp', 'read', SERVER, FEATURES_DOC);
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toContain('say who is calling: --agent ID or --app APP');
   });
 
-  it('reads as an agent with its grants: one that selected the server reads, one that did not is refused and it is audited', () => {
+  it('reads as an agent with its grants: one that selected the server reads, one that did not is refused and it is audited', async () => {
     const { cli } = world();
-    createAgent(cli, 'reader', [SERVER]);
-    createAgent(cli, 'stranger', ['chatos::elsewhere']);
-    const read = cli('mcp', 'read', SERVER, FEATURES_DOC, '--agent', 'reader');
+    await createAgent(cli, 'reader', [SERVER]);
+    await createAgent(cli, 'stranger', ['chatos::elsewhere']);
+    const read = await cli('mcp', 'read', SERVER, FEATURES_DOC, '--agent', 'reader');
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain('# Everything Server - Features');
 
-    const refused = cli('mcp', 'read', SERVER, FEATURES_DOC, '--agent', 'stranger');
+    const refused = await cli('mcp', 'read', SERVER, FEATURES_DOC, '--agent', 'stranger');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(`error: server "${SERVER}" is not among the servers selected for this caller`);
     expect(refused.stderr).toContain(`fix: add "${SERVER}" to the servers of agent stranger`);
-    const audit = cli('audit', '--tool', 'resources/read', '--json').json<{ records: { agentId?: string; decision: string; outcome: string }[] }>().records;
+    const audit = (await cli('audit', '--tool', 'resources/read', '--json')).json<{ records: { agentId?: string; decision: string; outcome: string }[] }>().records;
     expect(audit.map((r) => `${r.agentId} ${r.decision}/${r.outcome}`)).toEqual(['stranger refused/refused', 'reader auto/ok']);
   });
 
-  it("an untrusted plugin's server stays refused by the run gate: nothing is started", () => {
+  it("an untrusted plugin's server stays refused by the run gate: nothing is started", async () => {
     const home = tempDir();
     const extra = tempDir('chatos-extra-');
     const plugin = 'com.example.untrusted';
@@ -171,7 +171,7 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
       ['resources', `${plugin}::${plugin}.main`],
       ['prompts', `${plugin}::${plugin}.main`],
     ]) {
-      const refused = cli('mcp', ...command, '--app', plugin);
+      const refused = await cli('mcp', ...command, '--app', plugin);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`plugin ${plugin} is not trusted`);
       expect(refused.stderr).toContain(`chatos trust ${plugin}`);
@@ -180,15 +180,15 @@ describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
 });
 
 describe('chatos mcp prompts and prompt', { timeout: 180_000 }, () => {
-  it('lists the prompts with their arguments, the required ones marked', () => {
+  it('lists the prompts with their arguments, the required ones marked', async () => {
     const { cli } = world();
-    const listed = cli('mcp', 'prompts', SERVER, '--app', 'chatos');
+    const listed = await cli('mcp', 'prompts', SERVER, '--app', 'chatos');
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(
       '  args-prompt  Arguments Prompt: A prompt with two arguments, one required and one optional\n      --arg city=…  (required)  Name of the city\n      --arg state=…\n',
     );
     expect(listed.stdout).toContain('  simple-prompt  Simple Prompt: A prompt with no arguments\n');
-    const json = cli('mcp', 'prompts', SERVER, '--app', 'chatos', '--json').json<{ serverId: string; prompts: { name: string; arguments: { name: string; required: boolean }[] }[] }>();
+    const json = (await cli('mcp', 'prompts', SERVER, '--app', 'chatos', '--json')).json<{ serverId: string; prompts: { name: string; arguments: { name: string; required: boolean }[] }[] }>();
     expect(json.serverId).toBe(SERVER);
     expect(json.prompts.find((p) => p.name === 'args-prompt')?.arguments).toEqual([
       { name: 'city', description: 'Name of the city', required: true },
@@ -196,46 +196,46 @@ describe('chatos mcp prompts and prompt', { timeout: 180_000 }, () => {
     ]);
   });
 
-  it('gets a prompt with its arguments and prints its messages with their roles; a text file sent as a blob is printed as text', () => {
+  it('gets a prompt with its arguments and prints its messages with their roles; a text file sent as a blob is printed as text', async () => {
     const { cli } = world();
-    const got = cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--arg', 'state=Estremadura', '--app', 'chatos');
+    const got = await cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--arg', 'state=Estremadura', '--app', 'chatos');
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toBe("[user]\nWhat's weather in Lisbon, Estremadura?\n");
 
-    const embedded = cli('mcp', 'prompt', SERVER, 'resource-prompt', '--arg', 'resourceType=Text', '--arg', 'resourceId=2', '--app', 'chatos');
+    const embedded = await cli('mcp', 'prompt', SERVER, 'resource-prompt', '--arg', 'resourceType=Text', '--arg', 'resourceId=2', '--app', 'chatos');
     expect(embedded.code, embedded.stderr).toBe(0);
     expect(embedded.stdout).toContain('[user]\nResource demo://resource/dynamic/text/2 (text/plain):\nResource 2: This is a plaintext resource');
 
     // server-everything's "Blob" resources are text/plain sent as base64: text to the host (docs/using/slash-commands.md), never base64.
-    const blob = cli('mcp', 'prompt', SERVER, 'resource-prompt', '--arg', 'resourceType=Blob', '--arg', 'resourceId=2', '--app', 'chatos');
+    const blob = await cli('mcp', 'prompt', SERVER, 'resource-prompt', '--arg', 'resourceType=Blob', '--arg', 'resourceId=2', '--app', 'chatos');
     expect(blob.code, blob.stderr).toBe(0);
     expect(blob.stdout).toMatch(/^\[user\]\n[^\n]*\n\[user\]\nResource demo:\/\/resource\/dynamic\/blob\/2 \(text\/plain\):\n\S/);
     expect(blob.stderr).not.toContain('is not sent');
 
-    const json = cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Porto', '--app', 'chatos', '--json');
+    const json = await cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Porto', '--app', 'chatos', '--json');
     expect(json.json()).toMatchObject({ serverId: SERVER, name: 'args-prompt', messages: [{ role: 'user', content: [{ type: 'text', text: "What's weather in Porto?" }] }] });
   });
 
-  it('refuses an unknown prompt, a missing or unknown argument, and a caller without the server', () => {
+  it('refuses an unknown prompt, a missing or unknown argument, and a caller without the server', async () => {
     const { cli } = world();
-    const typo = cli('mcp', 'prompt', SERVER, 'args-promt', '--app', 'chatos');
+    const typo = await cli('mcp', 'prompt', SERVER, 'args-promt', '--app', 'chatos');
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain(`error: server "${SERVER}" has no prompt "args-promt"; did you mean "args-prompt"?`);
     expect(typo.stderr).toContain(`fix: see its prompts: chatos mcp prompts ${SERVER} --app chatos`);
 
-    const missing = cli('mcp', 'prompt', SERVER, 'args-prompt', '--app', 'chatos');
+    const missing = await cli('mcp', 'prompt', SERVER, 'args-prompt', '--app', 'chatos');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('prompt "args-prompt" needs --arg city=… (its arguments: city, state)');
-    const unknown = cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--arg', 'country=PT', '--app', 'chatos');
+    const unknown = await cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--arg', 'country=PT', '--app', 'chatos');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('prompt "args-prompt" has no argument "country"');
 
-    const outsider = cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--app', 'com.example.other');
+    const outsider = await cli('mcp', 'prompt', SERVER, 'args-prompt', '--arg', 'city=Lisbon', '--app', 'com.example.other');
     expect(outsider.code).toBe(1);
     expect(outsider.stdout).toBe('');
     expect(outsider.stderr).toContain(`fix: chatos grant com.example.other ${SERVER}`);
-    createAgent(cli, 'stranger', ['chatos::elsewhere']);
-    const stranger = cli('mcp', 'prompts', SERVER, '--agent', 'stranger');
+    await createAgent(cli, 'stranger', ['chatos::elsewhere']);
+    const stranger = await cli('mcp', 'prompts', SERVER, '--agent', 'stranger');
     expect(stranger.code).toBe(1);
     expect(stranger.stdout).toBe('');
     expect(stranger.stderr).toContain(`is not among the servers selected for this caller`);

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync, type CliRun } from '../helpers/runCli.js';
+import { runCli, runCliProcessAsync, type CliRun } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /** `chatos models` as a user runs it, against the local provider server. */
@@ -14,7 +14,8 @@ function world() {
   const home = tempDir();
   const runs: CliRun[] = [];
   const cli = async (args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) => {
-    const run = await runCliAsync([...args, '--home', home], options);
+    // An environment of its own is a process of its own.
+    const run = options.env ? await runCliProcessAsync([...args, '--home', home], options) : await runCli([...args, '--home', home], options);
     runs.push(run);
     return run;
   };

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -34,7 +34,7 @@ function homeWith(yaml: string): string {
 const nodeServer = (name: string, extra = '') => `  ${name}:\n    command: node\n    args: [${JSON.stringify(SERVER)}]\n${extra}`;
 
 function call(tool: string, home: string, pathValue: string, more: string[] = []) {
-  return runCli(['call', tool, '--app', 'chatos', '--json', '--home', home, ...more], { env: { PATH: pathValue }, timeoutMs: 60_000 });
+  return runCliProcess(['call', tool, '--app', 'chatos', '--json', '--home', home, ...more], { env: { PATH: pathValue }, timeoutMs: 60_000 });
 }
 
 function envOf(tool: string, home: string, pathValue: string, more: string[] = []): Record<string, string> {
@@ -74,14 +74,14 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
     expect(said).toContain('nodeRuntime: bundled');
   }, 300_000);
 
-  it('a broken nodeRuntime block is an error on its path, and the servers still load', () => {
+  it('a broken nodeRuntime block is an error on its path, and the servers still load', async () => {
     const home = homeWith(`version: 1\nnodeRuntime:\n  default: sometimes\nservers:\n${nodeServer('plain')}`);
-    const run = runCli(['mcp', 'list', '--json', '--home', home]);
+    const run = await runCli(['mcp', 'list', '--json', '--home', home]);
     expect(run.stdout + run.stderr).toContain('MCP_NODE_RUNTIME_INVALID');
     expect(envOf('mcp_plain_env', home, '').PATH).toBe('');
   }, 300_000);
 
-  it('a plugin server with command node runs with PATH emptied, and its run plan says which Node runs it', () => {
+  it('a plugin server with command node runs with PATH emptied, and its run plan says which Node runs it', async () => {
     const root = tempDir();
     const home = tempDir();
     const dir = writePlugin(
@@ -90,12 +90,10 @@ describe.skipIf(process.platform === 'win32')('which Node runs a `node` server',
       { manifestVersion: 1, id: 'com.example.noded', name: 'Noded', version: '1.0.0', apps: [{ id: 'main', name: 'Main', entry: 'index.mjs', ai: { mcp: { entry: 'server.mjs', allowMain: true } } }] },
       { 'index.mjs': 'export function mount() {}\n', 'server.mjs': `import ${JSON.stringify(pathToFileURL(SERVER).href)};\n` },
     );
-    expect(runCli(['trust', 'com.example.noded', '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['trust', 'com.example.noded', '--home', home, '--plugins', root])).code).toBe(0);
     const env = envOf('mcp_com_example_noded_main_env', home, '', ['--plugins', root]);
     expect(env.PATH).toBe('');
-    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root])
-      .json()
-      .plugins.find((p: { id: string }) => p.id === 'com.example.noded').runPlan;
+    const plan = (await runCli(['apps', '--json', '--home', home, '--plugins', root])).json().plugins.find((p: { id: string }) => p.id === 'com.example.noded').runPlan;
     expect(plan.servers[0]).toMatchObject({ command: expect.arrayContaining(['node']), nodeRuntime: 'auto' });
     expect(fs.existsSync(dir)).toBe(true);
   }, 300_000);

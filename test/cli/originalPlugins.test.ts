@@ -18,9 +18,9 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 const version = (name: string) => (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe.each(originalPlugins())('$label, unmodified', ({ dir, pluginId }) => {
-  it('installs, shows the hook and the versions it gets in the run plan, trusts, and its hello tool answers through the gateway', () => {
+  it('installs, shows the hook and the versions it gets in the run plan, trusts, and its hello tool answers through the gateway', async () => {
     const home = tempDir('chatos-original-');
-    const installed = runCli(['install', dir, '--home', home, '--json']);
+    const installed = await runCli(['install', dir, '--home', home, '--json']);
     expect(installed.code, installed.stderr).toBe(0);
     const plan = installed.json().runPlan;
     const hook = `file://${path.join(repoRoot, 'runtime', 'host-modules.mjs')}`;
@@ -30,15 +30,15 @@ describe.each(originalPlugins())('$label, unmodified', ({ dir, pluginId }) => {
       { name: '@modelcontextprotocol/sdk', version: version('@modelcontextprotocol/sdk') },
       { name: 'zod', version: version('zod') },
     ]);
-    const trusted = runCli(['trust', pluginId, '--home', home]);
+    const trusted = await runCli(['trust', pluginId, '--home', home]);
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stdout).toContain(`from the host, without bundling: @modelcontextprotocol/sdk@${version('@modelcontextprotocol/sdk')}, zod@${version('zod')}`);
 
-    const tools = runCli(['tools', '--app', pluginId, '--home', home, '--json']);
+    const tools = await runCli(['tools', '--app', pluginId, '--home', home, '--json']);
     expect(tools.code, tools.stderr).toBe(0);
     const hello = (tools.json().tools as { name: string; rawName: string }[]).find((t) => t.rawName === 'hello');
     expect(hello, tools.stdout).toBeDefined();
-    const called = runCli(['call', hello!.name, '--app', pluginId, '--args', '{"name":"Ada"}', '--home', home]);
+    const called = await runCli(['call', hello!.name, '--app', pluginId, '--args', '{"name":"Ada"}', '--home', home]);
     expect(called.code, called.stderr).toBe(0);
     expect(called.stdout).toContain('Hello, Ada!');
   });

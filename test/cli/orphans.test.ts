@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
 import { startTimeOf } from '../helpers/processStart.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
 import { api, lineMatching, serve } from '../serve/serveProcess.js';
@@ -65,7 +65,7 @@ async function servingWith(home: string, name: string) {
     { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: [name] } }] },
     { 'index.mjs': 'export function mount() {}\n' },
   );
-  expect(runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root]).code).toBe(0);
+  expect((await runCli(['trust', 'com.example.desk', '--home', home, '--plugins', root])).code).toBe(0);
   const served = await serving(home, root);
   const { url, token } = served;
   const agent = { id: 'spawns', name: 'Spawns', uiApps: [{ pluginId: 'com.example.desk', appId: 'desk', mcp: true, mcpServerIds: [`chatos::${name}`] }] };
@@ -114,7 +114,7 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       expect(survivors(spawned, started).sort()).toEqual([spawned.inGroup, spawned.setsid].sort());
 
       // Any start of a host reaps what the dead one recorded.
-      const next = runCli(['apps', '--home', home], { timeoutMs: 60_000 });
+      const next = await runCli(['apps', '--home', home], { timeoutMs: 60_000 });
       expect(next.code, next.stderr).toBe(0);
       expect(survivors(spawned, started)).toEqual([]);
       expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);
@@ -141,7 +141,7 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       await until('the server to exit', () => (startTimeOf(forked.server) === undefined ? true : undefined));
       expect(startTimeOf(daemon.pid)).toBe(daemon.started);
 
-      const next = runCli(['apps', '--home', home], { timeoutMs: 60_000 });
+      const next = await runCli(['apps', '--home', home], { timeoutMs: 60_000 });
       expect(next.code, next.stderr).toBe(0);
       expect(startTimeOf(daemon.pid)).toBeUndefined();
     } finally {
@@ -170,7 +170,7 @@ export function createUiAppsBackend() {
 `,
       },
     );
-    expect(runCli(['trust', pluginId, '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['trust', pluginId, '--home', home, '--plugins', root])).code).toBe(0);
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
@@ -198,7 +198,7 @@ export function createUiAppsBackend() {
       await until('the backend to exit', () => (startTimeOf(spawned!.server) === undefined ? true : undefined));
       expect(survivors(spawned, started).sort()).toEqual([spawned.inGroup, spawned.setsid].sort());
 
-      const next = runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+      const next = await runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
       expect(next.code, next.stderr).toBe(0);
       expect(survivors(spawned, started)).toEqual([]);
       expect(fs.readdirSync(runDir).filter((name) => name.startsWith(`mcp-${served.child.pid}`))).toEqual([]);
@@ -212,8 +212,8 @@ export function createUiAppsBackend() {
     let spawned: Spawned | undefined;
     let started: Map<number, string> | undefined;
     try {
-      // One CLI call: it starts the server, calls it, and quits.
-      const call = runCli(['call', 'mcp_spawner_children', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
+      // One CLI call in a process of its own (its exit is the subject): it starts the server, calls it, and quits.
+      const call = runCliProcess(['call', 'mcp_spawner_children', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
       expect(call.code, call.stderr).toBe(0);
       ({ spawned, started } = await spawnedBy(pidsFile));
       expect(JSON.parse(call.stdout.slice(call.stdout.indexOf('{')))).toMatchObject({ inGroup: spawned.inGroup, setsid: spawned.setsid });

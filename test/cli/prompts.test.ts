@@ -12,12 +12,12 @@ import { tempDir } from '../helpers/tempDir.js';
  * saved either way.
  */
 describe('chatos prompts', () => {
-  it('adds, lists and removes a prompt; refuses bad input with the reason, and saves nothing of it', () => {
+  it('adds, lists and removes a prompt; refuses bad input with the reason, and saves nothing of it', async () => {
     const home = tempDir('chatos-cli-prompts-');
     const cli = (...args: string[]) => runCli(['--home', home, ...args]);
     const enFile = path.join(home, 'review.en.md');
     fs.writeFileSync(enFile, 'Review carefully.\n');
-    const added = cli('prompts', 'add', 'review', '--zh', '请仔细审阅。', '--en-file', enFile);
+    const added = await cli('prompts', 'add', 'review', '--zh', '请仔细审阅。', '--en-file', enFile);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('saved prompt review: chatos::review, chatos::review__en');
 
@@ -28,7 +28,7 @@ describe('chatos prompts', () => {
       [['prompts', 'add', 'both', '--en', 'x', '--en-file', enFile], 'give --en or --en-file, not both'],
     ];
     for (const [args, message] of usage) {
-      const run = cli(...args);
+      const run = await cli(...args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toContain(message);
     }
@@ -42,15 +42,15 @@ describe('chatos prompts', () => {
       [['prompts', 'add', 'fromdir', '--zh-file', home], [`cannot read ${home}`]],
     ];
     for (const [args, messages] of failed) {
-      const run = cli(...args);
+      const run = await cli(...args);
       expect(run.code, args.join(' ')).toBe(1);
       for (const message of messages) expect(run.stderr, args.join(' ')).toContain(message);
     }
-    const listed = cli('prompts', 'list', '--json').json();
+    const listed = (await cli('prompts', 'list', '--json')).json();
     expect(listed.prompts).toEqual([expect.objectContaining({ name: 'review', zh: '请仔细审阅。', en: 'Review carefully.\n' })]);
 
-    const removed = cli('prompts', 'remove', 'review');
+    const removed = await cli('prompts', 'remove', 'review');
     expect(removed.code, removed.stderr).toBe(0);
-    expect(cli('prompts', 'list').stdout).toContain('no prompts yet');
+    expect((await cli('prompts', 'list')).stdout).toContain('no prompts yet');
   });
 });

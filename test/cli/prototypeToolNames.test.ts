@@ -34,11 +34,11 @@ function hostileHome() {
 const ranTools = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('tools named after Object.prototype members', () => {
-  it('are confirm-level under a destructiveHint or a "*": confirm policy: refused without a terminal, run with --yes, and audited', () => {
+  it('are confirm-level under a destructiveHint or a "*": confirm policy: refused without a terminal, run with --yes, and audited', async () => {
     const { home, ran } = hostileHome();
     for (const name of NAMES) {
       for (const serverName of ['destructive', 'starred']) {
-        const refused = runCli(['call', `mcp_${serverName}_${name}`, '--app', 'chatos', '--home', home]);
+        const refused = await runCli(['call', `mcp_${serverName}_${name}`, '--app', 'chatos', '--home', home]);
         expect(refused.stderr, `${serverName}/${name}`).toContain('rerun it with --yes');
         expect(refused.code).toBe(1);
       }
@@ -48,7 +48,7 @@ describe('tools named after Object.prototype members', () => {
 
     for (const name of ['constructor', '__proto__']) {
       for (const serverName of ['destructive', 'starred']) {
-        const approved = runCli(['call', `mcp_${serverName}_${name}`, '--app', 'chatos', '--yes', '--home', home]);
+        const approved = await runCli(['call', `mcp_${serverName}_${name}`, '--app', 'chatos', '--yes', '--home', home]);
         expect(approved.stdout, `${serverName}/${name}: ${approved.stderr}`).toContain(`${name} ran`);
       }
     }
@@ -56,7 +56,7 @@ describe('tools named after Object.prototype members', () => {
     expect(ranTools(ran.starred)).toEqual(['constructor', '__proto__']);
 
     // Every call is in the audit, with the level it was decided at: no line was lost to invalid JSON.
-    const audit = runCli(['audit', '--json', '--limit', '100', '--home', home]);
+    const audit = await runCli(['audit', '--json', '--limit', '100', '--home', home]);
     expect(audit.code).toBe(0);
     const records: { tool: string; permission: string; decision: string }[] = audit.json().records;
     expect(records).toHaveLength(NAMES.length * 2 + 4);
@@ -70,9 +70,9 @@ describe('tools named after Object.prototype members', () => {
     expect(records.filter((r) => r.decision === 'declined')).toHaveLength(NAMES.length * 2);
   }, 300_000);
 
-  it('are listed with their declared level', () => {
+  it('are listed with their declared level', async () => {
     const { home } = hostileHome();
-    const listed = runCli(['tools', '--app', 'chatos', '--json', '--home', home]);
+    const listed = await runCli(['tools', '--app', 'chatos', '--json', '--home', home]);
     expect(listed.code, listed.stderr).toBe(0);
     const tools: { name: string; permission: string }[] = listed.json().tools;
     for (const name of NAMES) {

@@ -29,7 +29,7 @@ describe('a plugin may not claim a provider app id that is owned (issue 13 item 
     writeProviderPlugin(extra, 'd-first', 'acme_suite', ['one', 'two']);
     writeProviderPlugin(extra, 'e-second', 'acme_suite');
     writeProviderPlugin(extra, 'aide', undefined); // its own id is aide's
-    const listed = cli('apps', '--json').json();
+    const listed = (await cli('apps', '--json')).json();
     const pluginAt = (folder: string) => listed.plugins.find((p: { dir: string }) => p.dir === path.join(extra, folder));
 
     expect(claimOf(pluginAt('a-aide'))).toMatchObject({
@@ -46,21 +46,21 @@ describe('a plugin may not claim a provider app id that is owned (issue 13 item 
 
     // The first claim, with two apps under one provider id, works.
     expect(pluginAt('d-first')).toMatchObject({ status: 'loaded', problems: [] });
-    const registry = cli('registry', '--json').json();
+    const registry = (await cli('registry', '--json')).json();
     const servers = registry.servers.map((s: { id: string }) => s.id);
     expect(servers).toEqual(expect.arrayContaining(['acme_suite::d-first.one', 'acme_suite::d-first.two']));
     // Nothing joined another app's registrations.
     expect(servers.filter((id: string) => /a-aide|b-wsl|c-host|e-second|^aide::aide\./.test(id))).toEqual([]);
-    const aideSees = cli('registry', '--for', 'aide', '--json').json();
+    const aideSees = (await cli('registry', '--for', 'aide', '--json')).json();
     expect(aideSees.servers.map((s: { id: string }) => s.id).sort()).toEqual(['aide::memory', 'aide::project_files']);
     expect(aideSees.prompts.map((p: { id: string }) => p.id).every((id: string) => !id.includes('a_aide'))).toBe(true);
 
     // Even its own provider app does not see an untrusted plugin's servers (nothing of it reaches anyone until trusted).
-    const asSuite = cli('tools', '--app', 'acme_suite', '--json').json();
+    const asSuite = (await cli('tools', '--app', 'acme_suite', '--json')).json();
     expect(asSuite.tools.filter((t: { serverId: string }) => t.serverId.startsWith('acme_suite::'))).toEqual([]);
     expect(asSuite.problems.map((p: { code: string; file: string }) => `${p.code} ${p.file}`)).toEqual(expect.arrayContaining(['PLUGIN_UNTRUSTED acme_suite::d-first.one']));
 
-    const validated = cli('validate', path.join(extra, 'a-aide'));
+    const validated = await cli('validate', path.join(extra, 'a-aide'));
     expect(validated.code).toBe(1);
     expect(validated.stderr).toContain('PROVIDER_APP_ID_CLAIMED');
     // Every command above only looks: none of them wrote the host's admin DB.
@@ -73,18 +73,18 @@ describe('a provider id that becomes owned later', () => {
     const { home, extra, cli } = await world();
     writeProviderPlugin(extra, 'f-late', 'late_app');
     // A writing command saves the registration (and a grant on it), so there is something to take back.
-    expect(cli('grant', 'aide', 'late_app::f-late.main').code).toBe(0);
+    expect((await cli('grant', 'aide', 'late_app::f-late.main')).code).toBe(0);
     // late_app is installed: it has a DB of its own now.
     const store = await RecordsStore.open(path.join(home, 'late_app', 'admin.db'));
     store.put(HostMcpServers, 'x', { id: 'x', name: 'real', url: 'cmd://late-app-mcp', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
     await store.close();
-    const servers: { id: string; missing?: { reason: string } }[] = cli('registry', 'servers', '--json').json().servers;
+    const servers: { id: string; missing?: { reason: string } }[] = (await cli('registry', 'servers', '--json')).json().servers;
     expect(servers.map((s) => s.id)).toContain('late_app::real');
     // Never deleted as a side effect (cross-process): kept with its grant, offered to no one, until pruned.
     expect(servers.find((s) => s.id === 'late_app::f-late.main')?.missing?.reason).toContain('providerAppId "late_app" belongs to the app "late_app"');
-    const aideSees = cli('registry', '--for', 'aide', '--json').json();
+    const aideSees = (await cli('registry', '--for', 'aide', '--json')).json();
     expect(aideSees.servers.map((s: { id: string }) => s.id)).not.toContain('late_app::f-late.main');
     expect(aideSees.grants.servers.map((g: { targetId: string }) => g.targetId)).toContain('late_app::f-late.main');
-    expect(cli('registry', 'prune').stdout).toContain('server late_app::f-late.main: plugin f-late (app main): providerAppId "late_app" belongs to the app "late_app"');
+    expect((await cli('registry', 'prune')).stdout).toContain('server late_app::f-late.main: plugin f-late (app main): providerAppId "late_app" belongs to the app "late_app"');
   });
 });

@@ -27,9 +27,9 @@ function world() {
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
 describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
-  it('holds aide (from bundled defaults), git_app and wsl (from the built-in plugins), vcs_app and vm_app (from plugins), with no grants', () => {
+  it('holds aide (from bundled defaults), git_app and wsl (from the built-in plugins), vcs_app and vm_app (from plugins), with no grants', async () => {
     const { cli } = world();
-    const run = cli('registry', '--json');
+    const run = await cli('registry', '--json');
     expect(run.code).toBe(0);
     const doc = run.json();
     expect(doc.apps.map((a: { appId: string }) => a.appId)).toEqual(expect.arrayContaining(['chatos', 'aide', 'vcs_app', 'vm_app', 'git_app', 'wsl']));
@@ -43,32 +43,32 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     expect(doc.grants).toEqual({ servers: [], prompts: [] });
   });
 
-  it('aide sees none of vcs_app or vm_app until granted, exactly the granted server after, and nothing after revoke', () => {
+  it('aide sees none of vcs_app or vm_app until granted, exactly the granted server after, and nothing after revoke', async () => {
     const { cli } = world();
-    const aideSees = () => ids(cli('registry', 'servers', '--for', 'aide', '--json').json().servers);
-    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
+    const aideSees = async () => ids((await cli('registry', 'servers', '--for', 'aide', '--json')).json().servers);
+    expect(await aideSees()).toEqual(['aide::memory', 'aide::project_files']);
 
-    const grant = cli('grant', 'aide', 'vcs_app::com.example.git.status');
+    const grant = await cli('grant', 'aide', 'vcs_app::com.example.git.status');
     expect(grant.code).toBe(0);
     expect(grant.stdout).toContain('granted server vcs_app::com.example.git.status to aide');
-    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files', 'vcs_app::com.example.git.status']);
-    expect(cli('registry', 'grants', '--json').json().grants.servers).toEqual([expect.objectContaining({ appId: 'aide', targetId: 'vcs_app::com.example.git.status' })]);
+    expect(await aideSees()).toEqual(['aide::memory', 'aide::project_files', 'vcs_app::com.example.git.status']);
+    expect((await cli('registry', 'grants', '--json')).json().grants.servers).toEqual([expect.objectContaining({ appId: 'aide', targetId: 'vcs_app::com.example.git.status' })]);
 
-    expect(cli('revoke', 'aide', 'vcs_app::com.example.git.status').code).toBe(0);
-    expect(aideSees()).toEqual(['aide::memory', 'aide::project_files']);
+    expect((await cli('revoke', 'aide', 'vcs_app::com.example.git.status')).code).toBe(0);
+    expect(await aideSees()).toEqual(['aide::memory', 'aide::project_files']);
   });
 
-  it('refuses unknown ids and apps with close matches, exit 1', () => {
+  it('refuses unknown ids and apps with close matches, exit 1', async () => {
     const { cli } = world();
-    const badId = cli('grant', 'aide', 'vcs_app::com.example.git.stats');
+    const badId = await cli('grant', 'aide', 'vcs_app::com.example.git.stats');
     expect(badId.code).toBe(1);
     expect(badId.stderr).toContain('did you mean "vcs_app::com.example.git.status"');
-    const badApp = cli('grant', 'aid', 'vcs_app::com.example.git.status');
+    const badApp = await cli('grant', 'aid', 'vcs_app::com.example.git.status');
     expect(badApp.code).toBe(1);
     expect(badApp.stderr).toContain('did you mean "aide"');
-    expect(cli('revoke', 'aide', 'vcs_app::nothing').code).toBe(1);
-    expect(cli('registry', 'servers', '--for', 'nobody').code).toBe(1);
-    expect(cli('registry', 'everything').code).toBe(2);
+    expect((await cli('revoke', 'aide', 'vcs_app::nothing')).code).toBe(1);
+    expect((await cli('registry', 'servers', '--for', 'nobody')).code).toBe(1);
+    expect((await cli('registry', 'everything')).code).toBe(2);
   });
 
   it('reads aide from its own DB when present, instead of the bundled defaults', async () => {
@@ -77,7 +77,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     store.put(HostMcpServers, 'x1', { id: 'x1', name: 'task_manager', url: 'cmd://node /opt/aide/tasks.js', env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
     store.put(HostPrompts, 'p1', { id: 'p1', name: 'internal_main', content: 'be AIDE' });
     await store.close();
-    const doc = cli('registry', '--json').json();
+    const doc = (await cli('registry', '--json')).json();
     const aideServers = doc.servers.filter((s: { providerAppId: string }) => s.providerAppId === 'aide');
     expect(ids(aideServers)).toEqual(['aide::task_manager']);
     expect(aideServers[0].source).toEqual({ kind: 'app-db', file: path.join(home, 'aide', 'admin.db') });
@@ -97,7 +97,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     db.close();
     const bytes = fs.readFileSync(file);
 
-    const run = cli('registry', '--json');
+    const run = await cli('registry', '--json');
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain('DB_CORRUPT');
     expect(run.json().problems).toEqual([]);
@@ -106,11 +106,11 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     expect(fs.readdirSync(path.join(home, 'aide'))).toEqual(['admin.db']);
   });
 
-  it("an unreadable provider DB falls back to that provider's bundled defaults, with a problem", () => {
+  it("an unreadable provider DB falls back to that provider's bundled defaults, with a problem", async () => {
     const { home, cli } = world();
     fs.mkdirSync(path.join(home, 'aide'), { recursive: true });
     fs.writeFileSync(path.join(home, 'aide', 'admin.db'), 'this is not a database\n'.repeat(100));
-    const run = cli('registry', '--json');
+    const run = await cli('registry', '--json');
     expect(run.code).toBe(0);
     const aide = run.json().servers.filter((s: { providerAppId: string }) => s.providerAppId === 'aide');
     expect(ids(aide)).toEqual(['aide::memory', 'aide::project_files']);
@@ -122,13 +122,13 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
 
   it('reports every row that fails its schema, whatever its table, on stderr and in --json', async () => {
     const { home, cli } = world();
-    expect(cli('grant', 'aide', 'vcs_app::com.example.git.status').code).toBe(0);
+    expect((await cli('grant', 'aide', 'vcs_app::com.example.git.status')).code).toBe(0);
     const store = await RecordsStore.open(path.join(home, 'chatos', 'admin.db'));
     store.put(defineTable('mcpServerGrants', z.unknown()), 'aide=>broken', { appId: 'aide' });
     store.put(defineTable('agents', z.unknown()), 'half', { name: 42 });
     await store.close();
 
-    const run = cli('registry', '--json');
+    const run = await cli('registry', '--json');
     expect(run.code).toBe(0);
     const invalid = run.json().problems.filter((p: { code: string }) => p.code === 'RECORD_INVALID');
     expect(invalid.map((p: { path: string }) => p.path).sort()).toEqual(['agents.half.id', 'mcpServerGrants["aide=>broken"].targetId']);
@@ -143,7 +143,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
     const extra = tempDir();
     const apps = Array.from({ length: 20 }, (_, i) => `tool${i}`);
     writeProviderPlugin(extra, 'com.example.many', 'vcs_app', apps);
-    expect(runCli(['registry', 'apps', '--home', home, '--plugins', extra]).code).toBe(0);
+    expect((await runCli(['registry', 'apps', '--home', home, '--plugins', extra])).code).toBe(0);
     const bin = path.join(repoRoot, 'bin', 'chatos.js');
     const runs = await Promise.all(
       apps.map(
@@ -160,7 +160,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
       runs.map((run) => run.code),
       runs.map((run) => run.stderr).join(''),
     ).toEqual(apps.map(() => 0));
-    const grants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra]).json().grants.servers;
+    const grants = (await runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home, '--plugins', extra])).json().grants.servers;
     expect(grants).toHaveLength(20);
   }, 300_000);
 });
@@ -168,7 +168,7 @@ describe('registry acceptance (docs/rules/registry.md#bootstrap)', () => {
 describe("aide's bundled servers", () => {
   it('actually start: project_files and memory answer tools/list over stdio', async () => {
     const { cli, home } = world();
-    const servers = cli('registry', 'servers', '--json').json().servers as { id: string; url: string; env: Record<string, string> }[];
+    const servers = (await cli('registry', 'servers', '--json')).json().servers as { id: string; url: string; env: Record<string, string> }[];
     for (const id of ['aide::project_files', 'aide::memory']) {
       const server = servers.find((s) => s.id === id)!;
       expect(server.url.startsWith(`cmd://node ${repoRoot}`)).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { writeProviderPlugin } from '../helpers/plugins.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /** `chatos registry copies [on|off]`: the data home's syncAiContributes switch, as a user runs it (docs/rules/names-and-exposure.md#where-the-contribution-lives). */
@@ -9,7 +9,7 @@ describe('chatos registry copies', { timeout: 300_000 }, () => {
     const home = tempDir();
     const extra = tempDir();
     writeProviderPlugin(extra, 'com.example.git', 'vcs_app', ['status']);
-    const cli = (...args: string[]) => runCliAsync([...args, '--home', home, '--plugins', extra]);
+    const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', extra]);
 
     const before = await cli('registry', 'copies', '--json');
     expect(before.code, before.stderr).toBe(0);

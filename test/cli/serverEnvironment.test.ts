@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -34,7 +34,7 @@ const ALLOWED = ['LANG', 'LC_TIME', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME', 'HTTPS_PR
 const yamlServer = (name: string, extra = '') => `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(SERVER)}]\n${extra}`;
 
 function envOf(tool: string, home: string, more: string[] = []): Record<string, string> {
-  const run = runCli(['call', tool, '--app', 'chatos', '--json', '--home', home, ...more], { env: shell, timeoutMs: 60_000 });
+  const run = runCliProcess(['call', tool, '--app', 'chatos', '--json', '--home', home, ...more], { env: shell, timeoutMs: 60_000 });
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.json().result.content[0].text);
 }
@@ -61,7 +61,7 @@ describe('the environment a server gets', () => {
     expect(envOf('mcp_whole_env', home).MY_SECRET_TOKEN).toBe('do-not-leak');
   }, 300_000);
 
-  it('a plugin server gets the documented list and no more, even when its plugin.json asks for inheritEnv; the run plan lists what it inherits', () => {
+  it('a plugin server gets the documented list and no more, even when its plugin.json asks for inheritEnv; the run plan lists what it inherits', async () => {
     const root = tempDir();
     const home = tempDir();
     const dir = writePlugin(
@@ -77,18 +77,16 @@ describe('the environment a server gets', () => {
       // The entry runs the fixture server from this checkout, where its imports resolve.
       { 'index.mjs': 'export function mount() {}\n', 'server.mjs': `import ${JSON.stringify(pathToFileURL(SERVER).href)};\n` },
     );
-    const validated = runCli(['validate', dir, '--json', '--home', home]);
+    const validated = await runCli(['validate', dir, '--json', '--home', home]);
     expect(validated.json().problems).toContainEqual(expect.objectContaining({ code: 'UNKNOWN_KEY', path: 'apps[0].ai.mcp.inheritEnv' }));
-    expect(runCli(['trust', 'com.example.envy', '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['trust', 'com.example.envy', '--home', home, '--plugins', root])).code).toBe(0);
 
     const env = envOf('mcp_com_example_envy_main_env', home, ['--plugins', root]);
     for (const name of ALLOWED) expect(env[name], name).toBe(shell[name]);
     expect(env.MY_EXTRA).toBeUndefined();
     expect(env.MY_SECRET_TOKEN).toBeUndefined();
 
-    const plan = runCli(['apps', '--json', '--home', home, '--plugins', root])
-      .json()
-      .plugins.find((p: { id: string }) => p.id === 'com.example.envy').runPlan;
+    const plan = (await runCli(['apps', '--json', '--home', home, '--plugins', root])).json().plugins.find((p: { id: string }) => p.id === 'com.example.envy').runPlan;
     const inherited: string[] = plan.servers[0].env.inherited;
     for (const name of ['PATH', 'HOME', 'LANG', 'LC_*', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME', 'HTTPS_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS']) expect(inherited).toContain(name);
     expect(inherited).not.toContain('MY_EXTRA');

@@ -47,25 +47,25 @@ async function startSseOnlyServer(): Promise<number> {
 }
 
 describe('supported transports', () => {
-  it('chatos validate refuses ws:// and wss:// urls, naming the fix; http(s) urls validate', () => {
+  it('chatos validate refuses ws:// and wss:// urls, naming the fix; http(s) urls validate', async () => {
     for (const url of ['ws://127.0.0.1:3000/mcp', 'wss://example.com/mcp']) {
       const dir = urlPlugin(tempDir(), url);
-      const run = runCli(['validate', dir, '--json', '--home', tempDir()]);
+      const run = await runCli(['validate', dir, '--json', '--home', tempDir()]);
       expect(run.code, run.stderr).toBe(1);
       const problem = run.json().problems.find((p: { code: string }) => p.code === 'URL_SCHEME');
       expect(problem).toMatchObject({ severity: 'error', path: 'apps[0].ai.mcp.url' });
       expect(problem.message).toContain('WebSocket');
       expect(problem.hint).toContain('streamable HTTP');
     }
-    const ok = runCli(['validate', urlPlugin(tempDir(), 'https://example.com/mcp'), '--home', tempDir()]);
+    const ok = await runCli(['validate', urlPlugin(tempDir(), 'https://example.com/mcp'), '--home', tempDir()]);
     expect(ok.code, ok.stderr).toBe(0);
   }, 300_000);
 
-  it('mcp.yaml refuses transport: sse and ws:// urls with the same rule, each naming its field', () => {
+  it('mcp.yaml refuses transport: sse and ws:// urls with the same rule, each naming its field', async () => {
     const home = tempDir();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  legacy:\n    transport: sse\n    url: http://127.0.0.1:3000/sse\n  socket:\n    url: ws://127.0.0.1:3000/mcp\n');
-    const run = runCli(['tools', '--app', 'chatos', '--json', '--home', home]);
+    const run = await runCli(['tools', '--app', 'chatos', '--json', '--home', home]);
     const problems = run.json().problems as { code: string; path: string; message: string; hint: string }[];
     const legacy = problems.find((p) => p.path === 'servers.legacy.transport')!;
     expect(legacy).toMatchObject({ code: 'MCP_TRANSPORT_UNSUPPORTED' });
@@ -81,7 +81,7 @@ describe('supported transports', () => {
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     const url = `http://127.0.0.1:${port}/sse`;
     fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), `version: 1\nservers:\n  legacy:\n    transport: streamable_http\n    url: ${url}\n`);
-    const run = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
+    const run = await runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(1);
     const listed = run.json();
     expect(listed.tools.map((t: { name: string }) => t.name)).not.toContain('mcp_legacy_hello');

@@ -11,10 +11,7 @@ function world() {
   const home = tempDir();
   const extra = tempDir('chatos-extra-');
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', extra]);
-  const pluginOf = (id: string) =>
-    cli('apps', '--json')
-      .json()
-      .plugins.find((p: { id?: string }) => p.id === id);
+  const pluginOf = async (id: string) => (await cli('apps', '--json')).json().plugins.find((p: { id?: string }) => p.id === id);
   return { home, extra, cli, pluginOf };
 }
 
@@ -31,23 +28,23 @@ function serverPlugin(root: string, id: string, entry: string, files: Record<str
 const echo = (id: string) => `mcp_${id.replace(/\./g, '_')}_main_echo`;
 
 describe('trust pins .git like every other folder (issue 13 item 2)', () => {
-  it('code under .git is fingerprinted: editing it makes the plugin changed, and its server no longer runs', () => {
+  it('code under .git is fingerprinted: editing it makes the plugin changed, and its server no longer runs', async () => {
     const { extra, cli, pluginOf } = world();
     const dir = serverPlugin(extra, 'com.example.vcs', '.git/hooks/server.mjs');
-    expect(cli('trust', 'com.example.vcs').code).toBe(0);
-    const ran = cli('call', echo('com.example.vcs'), '--app', 'chatos', '--args', '{"text":"hi"}');
+    expect((await cli('trust', 'com.example.vcs')).code).toBe(0);
+    const ran = await cli('call', echo('com.example.vcs'), '--app', 'chatos', '--args', '{"text":"hi"}');
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('hi');
 
     fs.appendFileSync(path.join(dir, '.git', 'hooks', 'server.mjs'), 'process.stderr.write("rewritten by git\\n");\n');
-    const changed = pluginOf('com.example.vcs').trust;
+    const changed = (await pluginOf('com.example.vcs')).trust;
     expect(changed).toMatchObject({ state: 'changed', changes: { added: [], removed: [], modified: ['.git/hooks/server.mjs'] } });
-    const refused = cli('call', echo('com.example.vcs'), '--app', 'chatos', '--args', '{"text":"hi"}');
+    const refused = await cli('call', echo('com.example.vcs'), '--app', 'chatos', '--args', '{"text":"hi"}');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('changed since you trusted it');
   });
 
-  it('install leaves .git out of a folder and of a zip, and says so', () => {
+  it('install leaves .git out of a folder and of a zip, and says so', async () => {
     const { home, cli } = world();
     const manifest = (id: string) => JSON.stringify({ manifestVersion: 1, id, name: id, version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] });
 
@@ -56,7 +53,7 @@ describe('trust pins .git like every other folder (issue 13 item 2)', () => {
       '.git/config': '[core]\n',
       '.git/hooks/post-checkout': '#!/bin/sh\n',
     });
-    const fromFolder = cli('install', folder);
+    const fromFolder = await cli('install', folder);
     expect(fromFolder.code).toBe(0);
     expect(fromFolder.stdout).toContain('left out .git: version-control history, not plugin code');
     expect(fs.existsSync(path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.folder', '.git'))).toBe(false);
@@ -69,7 +66,7 @@ describe('trust pins .git like every other folder (issue 13 item 2)', () => {
       { name: 'zipped/.git/objects/ab/cdef', text: 'blob' },
       { name: 'zipped/lib/.git', text: 'gitdir: ../.git/modules/lib\n' },
     ]);
-    const fromZip = cli('install', zip, '--json');
+    const fromZip = await cli('install', zip, '--json');
     expect(fromZip.code).toBe(0);
     expect(fromZip.json().leftOut).toEqual(['.git', 'lib/.git']);
     const installed = path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.zipped');
@@ -80,7 +77,7 @@ describe('trust pins .git like every other folder (issue 13 item 2)', () => {
 });
 
 describe('links that leave a plugin folder block it, in every root (issue 13 item 3)', () => {
-  it('a module linked to a file outside: the plugin cannot be trusted and nothing of it runs, before or after the outside file is rewritten', () => {
+  it('a module linked to a file outside: the plugin cannot be trusted and nothing of it runs, before or after the outside file is rewritten', async () => {
     const { extra, cli, pluginOf } = world();
     const outside = tempDir('chatos-outside-');
     const marker = path.join(outside, 'ran.log');
@@ -90,31 +87,31 @@ describe('links that leave a plugin folder block it, in every root (issue 13 ite
     fs.writeFileSync(path.join(dir, 'server.mjs'), `import './lib.mjs';\nimport ${JSON.stringify(GATEWAY_SERVER)};\n`);
     fs.symlinkSync(lib, path.join(dir, 'lib.mjs'));
 
-    const trust = cli('trust', 'com.example.linked');
+    const trust = await cli('trust', 'com.example.linked');
     expect(trust.code).toBe(1);
     expect(trust.stderr).toContain(`"lib.mjs" is a link to ${fs.realpathSync(lib)}, outside the plugin folder`);
     expect(trust.stderr).toContain('copy the file into the plugin folder instead of linking to it');
-    const listed = pluginOf('com.example.linked');
+    const listed = await pluginOf('com.example.linked');
     expect(listed.trust.state).toBe('blocked');
     expect(listed.problems).toContainEqual(expect.objectContaining({ code: 'PLUGIN_LINK_ESCAPES', file: path.join(dir, 'lib.mjs') }));
 
-    const refused = cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}');
+    const refused = await cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('cannot be trusted');
     fs.writeFileSync(lib, `import * as fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(marker)}, 'v2\\n');\n`);
-    expect(cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}').code).toBe(1);
+    expect((await cli('call', echo('com.example.linked'), '--app', 'chatos', '--args', '{"text":"hi"}')).code).toBe(1);
     expect(fs.existsSync(marker)).toBe(false);
   });
 
-  it('a link that stays inside is pinned by what it resolves to; a plugin.json linked from outside is invalid', () => {
+  it('a link that stays inside is pinned by what it resolves to; a plugin.json linked from outside is invalid', async () => {
     const { extra, cli, pluginOf } = world();
     const dir = serverPlugin(extra, 'com.example.inner', 'server.mjs', { 'lib/a.mjs': 'export const a = 1;\n', 'lib/b.mjs': 'export const b = 2;\n' });
     fs.symlinkSync(path.join('lib', 'a.mjs'), path.join(dir, 'alias.mjs'));
-    expect(cli('trust', 'com.example.inner').code).toBe(0);
-    expect(pluginOf('com.example.inner').trust.state).toBe('trusted');
+    expect((await cli('trust', 'com.example.inner')).code).toBe(0);
+    expect((await pluginOf('com.example.inner')).trust.state).toBe('trusted');
     fs.rmSync(path.join(dir, 'alias.mjs'));
     fs.symlinkSync(path.join('lib', 'b.mjs'), path.join(dir, 'alias.mjs'));
-    expect(pluginOf('com.example.inner').trust).toMatchObject({ state: 'changed', changes: { modified: ['alias.mjs'] } });
+    expect((await pluginOf('com.example.inner')).trust).toMatchObject({ state: 'changed', changes: { modified: ['alias.mjs'] } });
 
     const manifest = path.join(tempDir('chatos-outside-'), 'plugin.json');
     fs.writeFileSync(manifest, JSON.stringify({ manifestVersion: 1, id: 'com.example.remote', name: 'r', version: '1.0.0', apps: [{ id: 'main', name: 'm', entry: 'index.mjs' }] }));
@@ -122,22 +119,22 @@ describe('links that leave a plugin folder block it, in every root (issue 13 ite
     fs.mkdirSync(remote);
     fs.writeFileSync(path.join(remote, 'index.mjs'), 'export function mount() {}\n');
     fs.symlinkSync(manifest, path.join(remote, 'plugin.json'));
-    const validated = cli('validate', remote);
+    const validated = await cli('validate', remote);
     expect(validated.code).toBe(1);
     expect(validated.stderr).toContain(`plugin.json is a link to ${fs.realpathSync(manifest)}, outside the plugin folder`);
-    const apps = cli('apps', '--json').json();
+    const apps = (await cli('apps', '--json')).json();
     expect(apps.plugins.find((p: { dir: string }) => p.dir === remote)).toMatchObject({ status: 'invalid', problems: [expect.objectContaining({ code: 'MANIFEST_LINK_ESCAPES' })] });
   });
 });
 
 describe('a plugin with more files than trust pins (issue 13 item 9)', () => {
-  it('is a problem on that plugin alone: chatos apps lists every plugin, the others run, and it cannot be trusted', () => {
+  it('is a problem on that plugin alone: chatos apps lists every plugin, the others run, and it cannot be trusted', async () => {
     const { extra, cli } = world();
     const huge = writeHugePlugin(extra, 'com.example.huge', 20_001);
     serverPlugin(extra, 'com.example.small', 'server.mjs');
-    expect(cli('trust', 'com.example.small').code).toBe(0);
+    expect((await cli('trust', 'com.example.small')).code).toBe(0);
 
-    const apps = cli('apps', '--json');
+    const apps = await cli('apps', '--json');
     expect(apps.stderr).not.toMatch(/\n\s+at /); // no stack trace
     const listed = apps.json();
     const big = listed.plugins.find((p: { id?: string }) => p.id === 'com.example.huge');
@@ -152,18 +149,18 @@ describe('a plugin with more files than trust pins (issue 13 item 9)', () => {
     expect(listed.plugins.find((p: { id?: string }) => p.id === 'com.example.small').trust.state).toBe('trusted');
     expect(listed.plugins.find((p: { id?: string }) => p.id === 'chatos.notes').trust).toEqual({ state: 'builtin' });
 
-    const trust = cli('trust', 'com.example.huge');
+    const trust = await cli('trust', 'com.example.huge');
     expect(trust.code).toBe(1);
     expect(trust.stderr).toContain('cannot be trusted until it is smaller');
 
-    const ran = cli('call', echo('com.example.small'), '--app', 'chatos', '--args', '{"text":"still runs"}');
+    const ran = await cli('call', echo('com.example.small'), '--app', 'chatos', '--args', '{"text":"still runs"}');
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('still runs');
   });
 });
 
 describe('the run plan shows the environment and flags what runs code from outside (issue 13 item 4)', () => {
-  it('lists each server environment, warns about NODE_OPTIONS, LD_PRELOAD, PATH and a command outside the folder, and an env edit un-trusts', () => {
+  it('lists each server environment, warns about NODE_OPTIONS, LD_PRELOAD, PATH and a command outside the folder, and an env edit un-trusts', async () => {
     const { extra, cli, pluginOf } = world();
     const dir = writePlugin(
       extra,
@@ -185,7 +182,7 @@ describe('the run plan shows the environment and flags what runs code from outsi
       },
       { 'index.mjs': 'export function mount() {}\n', 'server.mjs': '// server\n' },
     );
-    const plan = pluginOf('com.example.env').runPlan;
+    const plan = (await pluginOf('com.example.env')).runPlan;
     expect(plan.servers[0].env).toEqual({
       set: [
         { name: 'FLAVOUR', value: 'plain' },
@@ -236,21 +233,21 @@ describe('the run plan shows the environment and flags what runs code from outsi
     ]);
 
     // Said before trusting (chatos apps), and again by chatos trust.
-    const listing = cli('apps').stdout;
+    const listing = (await cli('apps')).stdout;
     expect(listing).toContain('WARNING: server com.example.env.main is started with NODE_OPTIONS="--require /tmp/evil.cjs", which changes which code runs');
     expect(listing).toContain('WARNING: server com.example.env.tool runs /opt/elsewhere/node, a program outside the plugin folder');
-    const trusted = cli('trust', 'com.example.env');
+    const trusted = await cli('trust', 'com.example.env');
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain('environment: FLAVOUR=plain NODE_OPTIONS="--require /tmp/evil.cjs" LD_PRELOAD=/tmp/evil.so PATH=/tmp/evil-bin; from the host: HOME, LOGNAME, SHELL, TERM, USER');
     expect(trusted.stdout).toContain('WARNING: server com.example.env.main is started with LD_PRELOAD=/tmp/evil.so');
-    expect(pluginOf('com.example.env').trust.state).toBe('trusted');
+    expect((await pluginOf('com.example.env')).trust.state).toBe('trusted');
 
     // The environment is part of what is pinned: editing it (even a harmless variable) un-trusts the plugin.
     const manifestFile = path.join(dir, 'plugin.json');
     const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
     manifest.apps[0].ai.mcp.env.FLAVOUR = 'spicy';
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
-    const after = pluginOf('com.example.env');
+    const after = await pluginOf('com.example.env');
     expect(after.trust).toMatchObject({ state: 'changed', changes: { modified: ['plugin.json'] } });
     expect(after.runPlan.servers[0].env.set[0]).toEqual({ name: 'FLAVOUR', value: 'spicy' });
   });

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 describe('trust, for files named after Object.prototype members', () => {
-  it('pins a file named __proto__ (here the server itself): rewriting it after trust makes the plugin changed', () => {
+  it('pins a file named __proto__ (here the server itself): rewriting it after trust makes the plugin changed', async () => {
     const home = tempDir();
     const cli = (...args: string[]) => runCli([...args, '--home', home]);
     const source = writePlugin(
@@ -16,21 +16,18 @@ describe('trust, for files named after Object.prototype members', () => {
       // A computed key: a literal `__proto__:` would set the object's prototype, not add a file.
       { 'index.mjs': 'export function mount() {}\n', ['__proto__']: '// the server\n', toString: '// a neighbour\n' },
     );
-    expect(cli('install', source).code).toBe(0);
+    expect((await cli('install', source)).code).toBe(0);
     const dir = path.join(home, 'chatos', 'ui_apps', 'plugins', 'com.example.proto');
-    expect(cli('trust', 'com.example.proto').code).toBe(0);
-    const trustOf = () =>
-      cli('apps', '--json')
-        .json()
-        .plugins.find((p: { id?: string }) => p.id === 'com.example.proto').trust;
-    expect(trustOf().state).toBe('trusted');
+    expect((await cli('trust', 'com.example.proto')).code).toBe(0);
+    const trustOf = async () => (await cli('apps', '--json')).json().plugins.find((p: { id?: string }) => p.id === 'com.example.proto').trust;
+    expect((await trustOf()).state).toBe('trusted');
 
     fs.writeFileSync(path.join(dir, '__proto__'), 'process.exit(7) // rewritten after trust\n');
-    expect(trustOf()).toMatchObject({ state: 'changed', changes: { added: [], removed: [], modified: ['__proto__'] } });
+    expect(await trustOf()).toMatchObject({ state: 'changed', changes: { added: [], removed: [], modified: ['__proto__'] } });
 
     fs.rmSync(path.join(dir, 'toString'));
     fs.writeFileSync(path.join(dir, 'constructor'), '// new\n');
-    const changed = trustOf();
+    const changed = await trustOf();
     expect(changed.state).toBe('changed');
     expect(changed.changes).toEqual({ added: ['constructor'], removed: ['toString'], modified: ['__proto__'] });
   }, 300_000);

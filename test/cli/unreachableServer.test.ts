@@ -38,11 +38,11 @@ describe('an unreachable streamable-HTTP server', () => {
     const url = `http://127.0.0.1:${await silentServer()}/mcp`;
     writeMcpYaml(home, { remote: { transport: 'streamable_http', url, connectTimeout: 1500 } });
 
-    const tools = runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
+    const tools = await runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(tools.code).toBe(1);
     expect(tools.stderr).toContain(`server "chatos::remote" did not answer at ${url} within 1.5 s (its connect timeout)`);
 
-    const call = runCli(['call', 'mcp_remote_echo', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
+    const call = await runCli(['call', 'mcp_remote_echo', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(call.code).toBe(1);
     expect(call.stderr).toContain(`server "chatos::remote" did not answer at ${url}`);
   }, 300_000);
@@ -55,17 +55,17 @@ describe('an unreachable streamable-HTTP server', () => {
       ['tools', '--app', 'chatos'],
       ['call', 'mcp_remote_echo', '--app', 'chatos'],
     ]) {
-      const run = runCli([...args, '--home', home], { timeoutMs: 60_000 });
+      const run = await runCli([...args, '--home', home], { timeoutMs: 60_000 });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`server "chatos::remote" at ${url} did not connect over streamable HTTP`);
       expect(run.stderr).toContain('ECONNREFUSED');
     }
   }, 300_000);
 
-  it('connectTimeout must be a positive whole number of milliseconds', () => {
+  it('connectTimeout must be a positive whole number of milliseconds', async () => {
     const home = tempDir();
     writeMcpYaml(home, { remote: { transport: 'streamable_http', url: 'http://127.0.0.1:1/mcp', connectTimeout: 'soon' } });
-    const tools = runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
+    const tools = await runCli(['tools', '--app', 'chatos', '--home', home], { timeoutMs: 60_000 });
     expect(tools.stderr).toContain('servers.remote.connectTimeout');
     expect(tools.stderr).toContain('connectTimeout: 30000');
   }, 300_000);

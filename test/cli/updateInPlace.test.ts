@@ -25,29 +25,23 @@ function setup() {
   const home = tempDir();
   const cli = (...args: string[]) => runCli([...args, '--home', home]);
   const installedDir = path.join(home, 'chatos', 'ui_apps', 'plugins', ID);
-  const trustOf = () =>
-    cli('apps', '--json')
-      .json()
-      .plugins.find((p: { id?: string; source: string }) => p.id === ID && p.source === 'user').trust.state;
-  const serverGrants = () =>
-    cli('registry', '--json')
-      .json()
-      .grants.servers.map((g: { appId: string; targetId: string }) => `${g.appId} ${g.targetId}`);
+  const trustOf = async () => (await cli('apps', '--json')).json().plugins.find((p: { id?: string; source: string }) => p.id === ID && p.source === 'user').trust.state;
+  const serverGrants = async () => (await cli('registry', '--json')).json().grants.servers.map((g: { appId: string; targetId: string }) => `${g.appId} ${g.targetId}`);
   return { cli, installedDir, trustOf, serverGrants };
 }
 
 describe('install over an installed plugin updates it in place', () => {
-  it('shows the diff and refuses without --yes and a terminal; with --yes keeps the grants and needs trust again', () => {
+  it('shows the diff and refuses without --yes and a terminal; with --yes keeps the grants and needs trust again', async () => {
     const { cli, installedDir, trustOf, serverGrants } = setup();
     const parent = tempDir();
     const source = writePlugin(parent, 'git', manifest('1.0.0'), files('1.0.0'));
-    expect(cli('install', source).code).toBe(0);
-    expect(cli('grant', 'aide', SERVER).code).toBe(0);
-    expect(cli('trust', ID).code).toBe(0);
-    expect(trustOf()).toBe('trusted');
+    expect((await cli('install', source)).code).toBe(0);
+    expect((await cli('grant', 'aide', SERVER)).code).toBe(0);
+    expect((await cli('trust', ID)).code).toBe(0);
+    expect(await trustOf()).toBe('trusted');
 
     writePlugin(parent, 'git', manifest('2.0.0'), { ...files('2.0.0'), 'notes.md': 'new\n' });
-    const asked = cli('install', source);
+    const asked = await cli('install', source);
     expect(asked.code).toBe(1);
     expect(asked.stdout).toContain(`${ID} is installed at ${installedDir}; installing this copy updates it in place`);
     expect(asked.stdout).toContain('files added: notes.md; modified: plugin.json, server.mjs');
@@ -59,24 +53,24 @@ describe('install over an installed plugin updates it in place', () => {
     expect(asked.stderr).toContain(`chatos install ${source} --yes`);
     // Nothing changed: the old copy is in place, still trusted.
     expect(fs.readFileSync(path.join(installedDir, 'server.mjs'), 'utf8')).toBe('// server 1.0.0\n');
-    expect(trustOf()).toBe('trusted');
+    expect(await trustOf()).toBe('trusted');
 
-    const updated = cli('install', source, '--yes', '--json');
+    const updated = await cli('install', source, '--yes', '--json');
     expect(updated.code).toBe(0);
     expect(updated.json()).toMatchObject({ pluginId: ID, dir: installedDir, updated: true, trust: 'changed', update: { runPlanChanged: true, wasTrusted: true, files: { added: ['notes.md'] } } });
     expect(fs.readFileSync(path.join(installedDir, 'server.mjs'), 'utf8')).toBe('// server 2.0.0\n');
-    expect(serverGrants()).toEqual([`aide ${SERVER}`]);
-    expect(trustOf()).toBe('changed');
-    expect(cli('trust', ID).code).toBe(0);
-    expect(trustOf()).toBe('trusted');
+    expect(await serverGrants()).toEqual([`aide ${SERVER}`]);
+    expect(await trustOf()).toBe('changed');
+    expect((await cli('trust', ID)).code).toBe(0);
+    expect(await trustOf()).toBe('trusted');
     // Ten CLI runs: on a loaded machine well over vitest's default 30 s.
   }, 300_000);
 
-  it('updates from a zip, and says when what it runs stays the same', () => {
+  it('updates from a zip, and says when what it runs stays the same', async () => {
     const { cli, installedDir, serverGrants } = setup();
     const source = writePlugin(tempDir(), 'git', manifest('1.0.0'), files('1.0.0'));
-    expect(cli('install', source).code).toBe(0);
-    expect(cli('grant', 'aide', SERVER).code).toBe(0);
+    expect((await cli('install', source)).code).toBe(0);
+    expect((await cli('grant', 'aide', SERVER)).code).toBe(0);
 
     const zip = path.join(tempDir(), 'git.zip');
     const next = files('1.0.0');
@@ -84,20 +78,20 @@ describe('install over an installed plugin updates it in place', () => {
       { name: 'git/plugin.json', text: JSON.stringify(manifest('1.0.0')) },
       ...Object.entries({ ...next, 'index.mjs': 'export function mount() { /* v1.0.1 */ }\n' }).map(([name, text]) => ({ name: `git/${name}`, text })),
     ]);
-    const updated = cli('install', zip, '--yes');
+    const updated = await cli('install', zip, '--yes');
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain('files modified: index.mjs');
     expect(updated.stdout).toContain('what it runs stays the same:');
     expect(updated.stdout).toContain(`updated ${ID} in ${installedDir}; its grants are kept`);
     expect(fs.readFileSync(path.join(installedDir, 'index.mjs'), 'utf8')).toContain('v1.0.1');
-    expect(serverGrants()).toEqual([`aide ${SERVER}`]);
+    expect(await serverGrants()).toEqual([`aide ${SERVER}`]);
   });
 
-  it('never replaces a folder that holds another plugin', () => {
+  it('never replaces a folder that holds another plugin', async () => {
     const { cli, installedDir } = setup();
     // Another plugin sits in the folder this id would be installed in.
     writePlugin(path.dirname(installedDir), ID, { ...manifest('1.0.0'), id: 'com.other' }, files('1.0.0'));
-    const refused = cli('install', writePlugin(tempDir(), 'git', manifest('2.0.0'), files('2.0.0')), '--yes');
+    const refused = await cli('install', writePlugin(tempDir(), 'git', manifest('2.0.0'), files('2.0.0')), '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${installedDir} holds another plugin (com.other)`);
     expect(fs.readFileSync(path.join(installedDir, 'server.mjs'), 'utf8')).toBe('// server 1.0.0\n');
@@ -105,28 +99,28 @@ describe('install over an installed plugin updates it in place', () => {
 });
 
 describe('uninstall says which grants other apps lose', () => {
-  it('lists them and needs --yes without a terminal', () => {
+  it('lists them and needs --yes without a terminal', async () => {
     const { cli, installedDir, serverGrants } = setup();
-    expect(cli('install', writePlugin(tempDir(), 'git', manifest('1.0.0'), files('1.0.0'))).code).toBe(0);
-    expect(cli('grant', 'aide', SERVER).code).toBe(0);
+    expect((await cli('install', writePlugin(tempDir(), 'git', manifest('1.0.0'), files('1.0.0')))).code).toBe(0);
+    expect((await cli('grant', 'aide', SERVER)).code).toBe(0);
 
-    const asked = cli('uninstall', ID);
+    const asked = await cli('uninstall', ID);
     expect(asked.code).toBe(1);
     expect(asked.stdout).toContain(`uninstalling ${ID} drops the grants other apps have on it:\n  aide loses server ${SERVER}`);
     expect(asked.stderr).toContain(`chatos uninstall ${ID} --yes`);
     expect(fs.existsSync(installedDir)).toBe(true);
-    expect(serverGrants()).toEqual([`aide ${SERVER}`]);
+    expect(await serverGrants()).toEqual([`aide ${SERVER}`]);
 
-    const removed = cli('uninstall', ID, '--yes');
+    const removed = await cli('uninstall', ID, '--yes');
     expect(removed.code).toBe(0);
     expect(fs.existsSync(installedDir)).toBe(false);
-    expect(serverGrants()).toEqual([]);
+    expect(await serverGrants()).toEqual([]);
   });
 
-  it('needs no --yes when no other app has a grant on it', () => {
+  it('needs no --yes when no other app has a grant on it', async () => {
     const { cli, installedDir } = setup();
-    expect(cli('install', writePlugin(tempDir(), 'git', manifest('1.0.0'), files('1.0.0'))).code).toBe(0);
-    expect(cli('uninstall', ID).code).toBe(0);
+    expect((await cli('install', writePlugin(tempDir(), 'git', manifest('1.0.0'), files('1.0.0')))).code).toBe(0);
+    expect((await cli('uninstall', ID)).code).toBe(0);
     expect(fs.existsSync(installedDir)).toBe(false);
   });
 });

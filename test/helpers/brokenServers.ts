@@ -16,7 +16,7 @@ export const PLUGIN_SERVER = `${PLUGIN}::${PLUGIN}.main`;
  * broken servers, a trusted plugin with a missing command, an agent of it.
  * `makeDir`: folders that outlive one test (tempDir's go after each).
  */
-export function brokenWorld(makeDir: (prefix: string) => string = tempDir): { home: string; root: string; yaml: string } {
+export async function brokenWorld(makeDir: (prefix: string) => string = tempDir): Promise<{ home: string; root: string; yaml: string }> {
   const home = makeDir('chatos-broken-home-');
   const root = makeDir('chatos-broken-plugins-');
   const yaml = writeMcpYaml(home, { missing: { command: 'chatos-no-such-command' }, crashy: { command: process.execPath, args: ['-e', CRASH] } });
@@ -33,9 +33,9 @@ export function brokenWorld(makeDir: (prefix: string) => string = tempDir): { ho
     { 'index.mjs': 'export function mount() {}\n', 'server.mjs': '// never runs\n' },
   );
   const cli = (...args: string[]) => runCli([...args, '--home', home, '--plugins', root], { timeoutMs: 60_000 });
-  expect(cli('trust', PLUGIN).code).toBe(0);
+  expect((await cli('trust', PLUGIN)).code).toBe(0);
   const agent = path.join(home, 'agent.json');
   fs.writeFileSync(agent, JSON.stringify({ id: 'uses-broken', name: 'Uses broken', uiApps: [{ pluginId: PLUGIN, appId: 'main', mcp: true }] }));
-  expect(cli('agents', 'create', '--file', agent).code).toBe(0);
+  expect((await cli('agents', 'create', '--file', agent)).code).toBe(0);
   return { home, root, yaml };
 }

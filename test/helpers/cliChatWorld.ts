@@ -5,7 +5,7 @@ import { chatServerEntry } from './chatWorld.js';
 import { writeMcpYaml } from './gatewayHost.js';
 import { writePlugin } from './plugins.js';
 import { startProviderServer } from './providerServer.js';
-import { runCliAsync } from './runCli.js';
+import { runCli } from './runCli.js';
 import { tempDir } from './tempDir.js';
 
 /** The key the model entry of cliWorld is added with (from stdin, as a user would). */
@@ -28,7 +28,7 @@ export async function cliWorld(options: { api?: 'openai' | 'openai-responses' | 
     { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
     { 'index.mjs': 'export function mount() {}\n' },
   );
-  const cli = (args: string[], extra: { input?: string } = {}) => runCliAsync([...args, '--home', home], extra);
+  const cli = (args: string[], extra: { input?: string } = {}) => runCli([...args, '--home', home], extra);
   for (const step of [
     ['roots', 'add', root],
     ['trust', 'com.example.desk'],

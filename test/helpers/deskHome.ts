@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'vitest';
 import { writePlugin } from './plugins.js';
-import { runCliAsync } from './runCli.js';
+import { runCli } from './runCli.js';
 
 /** Temp folders a test file makes in its beforeAll, removed together in its afterAll. */
 export function fileFolders() {
@@ -23,7 +23,7 @@ export function fileFolders() {
 /** The built CLI on one data home; a failing step fails the test with its stderr. */
 export function cliIn(home: string) {
   return async (args: string[], input?: string): Promise<void> => {
-    const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
+    const run = await runCli([...args, '--home', home], input === undefined ? {} : { input });
     expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
   };
 }

@@ -73,12 +73,12 @@ afterEach(async () => {
  * plugins and mcp.yaml before start(). Built-in plugins and bundled
  * defaults are empty folders unless `options` names real ones.
  */
-export async function startTestHost(setup: (dirs: { home: string; pluginRoot: string }) => void = () => {}, options: Partial<HostOptions> = {}): Promise<TestHost> {
+export async function startTestHost(setup: (dirs: { home: string; pluginRoot: string }) => void | Promise<void> = () => {}, options: Partial<HostOptions> = {}): Promise<TestHost> {
   const home = tempDir('chatos-gw-home-');
   const pluginRoot = tempDir('chatos-gw-plugins-');
   const sessionRoot = tempDir('chatos-gw-session-');
   const projectRoot = tempDir('chatos-gw-project-');
-  setup({ home, pluginRoot });
+  await setup({ home, pluginRoot });
   // No built-in plugins and no bundled provider defaults unless asked: a listing as chatos would start their servers too.
   const host = createHost({
     home,

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from './tempDir.js';
 
 export interface CliRun {
@@ -12,11 +13,58 @@ export interface CliRun {
 }
 
 const bin = path.join(repoRoot, 'bin', 'chatos.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'chatos.cjs');
 
-/** Runs the built `chatos` binary as a user would (npm test builds dist/ first). */
-/** `timeoutMs`: kill it (SIGKILL) if it runs longer; `code` is then null. For commands that must not hang. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+interface CliBundle {
+  runCli(argv: string[], io: unknown): Promise<number>;
+  bufferedIo(input?: string): { stdout(): string; stderr(): string };
+}
+
+let loaded: Promise<CliBundle> | undefined;
+
+function builtCli(): Promise<CliBundle> {
+  if (!fs.existsSync(bundle)) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  loaded ??= import(pathToFileURL(bundle).href).then((module: { default: CliBundle }) => module.default);
+  return loaded;
+}
+
+/**
+ * Runs the built `chatos` command (the bundle bin/chatos.js runs) inside
+ * this process: the same code, arguments, data home and output as a user's
+ * run, without a process start (~0.45 s each: the bundle and sql.js's
+ * WebAssembly, compiled anew every time). `input` is its stdin. Where the
+ * process itself is the subject (exit on a signal, a terminal, memory, two
+ * processes at once, an environment of its own), use runCliProcess.
+ *
+ * `timeoutMs`: a command that has not finished by then fails the test,
+ * naming it, instead of waiting for the test's own timeout.
+ */
+export async function runCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  const cli = await builtCli();
+  const io = cli.bufferedIo(options.input);
+  const run = cli.runCli(args, io);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = options.timeoutMs ?? 120_000;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`chatos ${args.slice(0, 2).join(' ')} did not finish within ${limit} ms; stderr so far:\n${io.stderr().slice(-2000)}`)), limit);
+  });
+  try {
+    const code = await Promise.race([run, hung]);
+    const stdout = io.stdout();
+    return { code, stdout, stderr: io.stderr(), json: () => JSON.parse(stdout) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs the built `chatos` binary in a process of its own, as a user does, and
+ * waits for it: for tests whose subject is the process (its exit code on a
+ * hang, its environment, what it loads). `timeoutMs`: kill it (SIGKILL) if it
+ * runs longer; `code` is then null.
+ */
+export function runCliProcess(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
+  if (!fs.existsSync(bundle)) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
@@ -43,11 +91,12 @@ export function runCliInTerminal(args: string[], answer: string): { status: numb
 }
 
 /**
- * Like runCli, without blocking this process: for commands that talk to a
- * server running in the test (the local provider server), which must go on
- * answering meanwhile. `input` is written to its stdin, which is then closed.
+ * Like runCliProcess, without blocking this process: for a process that
+ * talks to a server running in the test (the local provider server), which
+ * must go on answering meanwhile. `input` is written to its stdin, which is
+ * then closed.
  */
-export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCliProcessAsync(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   return spawnCli([], args, options).then(({ stdoutBytes: _bytes, ...run }) => run);
 }
 
@@ -58,10 +107,9 @@ export interface CliUsage {
 }
 
 /**
- * Like runCliAsync, and what the run used (a hook loaded with --require
- * writes process.resourceUsage() at exit): for tests that compare two runs
- * as a ratio, whatever else the machine is doing. Only the first MiB of
- * stdout is kept; `stdoutBytes` counts all of it.
+ * Like runCliProcessAsync, and what the run used (a hook loaded with --require
+ * writes process.resourceUsage() at exit): for tests of a run's memory. Only
+ * the first MiB of stdout is kept; `stdoutBytes` counts all of it.
  */
 export async function runCliMeasured(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliRun & { stdoutBytes: number; usage: CliUsage }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-cli-usage-'));
@@ -80,7 +128,7 @@ export async function runCliMeasured(args: string[], options: { env?: NodeJS.Pro
 }
 
 function spawnCli(nodeArgs: string[], args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; keepStdout?: number }): Promise<CliRun & { stdoutBytes: number }> {
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'))) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
+  if (!fs.existsSync(bundle)) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stdoutBytes = 0;

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('broken servers look broken, through a real chatos serve and the CLI', () => {
   it('a missing command and a crash at start are error states with the reason, problems of their apps and agents, and their log says each line once with a count', async () => {
-    const { home, root, yaml } = brokenWorld();
+    const { home, root, yaml } = await brokenWorld();
     const serve = await startServe(['--home', home, '--plugins', root]);
     serves.push(serve);
     const server = async (id: string) => (await serveApi<{ servers: ServerRow[] }>(serve, 'servers.list')).servers.find((s) => s.id === id)!;
@@ -71,18 +71,18 @@ describe('broken servers look broken, through a real chatos serve and the CLI', 
     await until('the fixed server to lose its error', async () => ((await server('chatos::crashy')).state.kind === 'stopped' ? true : undefined));
   }, 300_000);
 
-  it('chatos apps names the missing command on the app and exits 1; chatos agents show warns the agent that uses it', () => {
-    const { home, root } = brokenWorld();
-    const apps = runCli(['apps', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+  it('chatos apps names the missing command on the app and exits 1; chatos agents show warns the agent that uses it', async () => {
+    const { home, root } = await brokenWorld();
+    const apps = await runCli(['apps', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(apps.code).toBe(1);
     const app = apps.json().apps.find((a: { pluginId: string }) => a.pluginId === PLUGIN);
     expect(app.problems).toContainEqual(
       expect.objectContaining({ code: 'SERVER_COMMAND_NOT_FOUND', path: 'apps[0].ai.mcp', message: expect.stringContaining('"chatos-no-such-runtime" was not found on PATH') }),
     );
-    const text = runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+    const text = await runCli(['apps', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(text.stderr).toContain(`server "${PLUGIN_SERVER}" cannot start: its command "chatos-no-such-runtime" was not found on PATH`);
 
-    const agent = runCli(['agents', 'show', 'uses-broken', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
+    const agent = await runCli(['agents', 'show', 'uses-broken', '--json', '--home', home, '--plugins', root], { timeoutMs: 60_000 });
     expect(agent.json().problems).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'AGENT_SERVER_BROKEN', hint: expect.stringContaining('"command" in ai.mcp of app "main"') }));
   }, 300_000);
 });

@@ -6,7 +6,7 @@ import { HostApiMethods, HostEventSchema, type HostEventMessage } from '../../sr
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { waitUntil, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { api, lineMatching, serve, type Served } from './serveProcess.js';
 
@@ -21,14 +21,14 @@ const KEY = 'sk-serve-chat-Pz3Kd8Wq1Nv6';
 async function prepareHome(provider: ProviderServer, options: { vision?: boolean } = {}): Promise<string> {
   const home = tempDir();
   writeMcpYaml(home, { chat: chatServerEntry() });
-  const added = await runCliAsync(
+  const added = await runCli(
     ['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model', '--api-key-stdin', '--home', home, ...(options.vision ? ['--vision'] : [])],
     { input: `${KEY}\n` },
   );
   expect(added.code, added.stderr).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
   fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
-  expect((await runCliAsync(['agents', 'create', '--file', agentFile, '--home', home])).code).toBe(0);
+  expect((await runCli(['agents', 'create', '--file', agentFile, '--home', home])).code).toBe(0);
   return home;
 }
 

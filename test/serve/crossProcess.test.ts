@@ -79,7 +79,7 @@ describe('a running chatos serve and the CLI beside it', () => {
       `version: 1\nservers:\n  yamlsrv:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(path.join(toolsDir, 'server.mjs'))}]\n    env:\n      TOKEN: { env: ${TOKEN_VAR} }\n`,
     );
     const withToken = { [TOKEN_VAR]: 'tok-42' };
-    expect(runCli(['trust', 'com.example.tools', '--home', home, '--plugins', rootA]).code).toBe(0);
+    expect((await runCli(['trust', 'com.example.tools', '--home', home, '--plugins', rootA])).code).toBe(0);
 
     const serve = await startServe(['--home', home, '--plugins', rootA], withToken);
     serves.push(serve);
@@ -117,7 +117,7 @@ describe('a running chatos serve and the CLI beside it', () => {
       ['registry', 'prune', '--yes'],
     ];
     for (const args of commands) {
-      const run = runCli([...args, '--home', home, '--plugins', rootB], { [TOKEN_VAR]: undefined });
+      const run = await runCli([...args, '--home', home, '--plugins', rootB], { [TOKEN_VAR]: undefined });
       expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
       if (args[0] === 'tools') expect(run.stderr).toContain('plugin com.example.other is not trusted, so its server does not run: its tools are not offered [PLUGIN_UNTRUSTED]');
       expect(run.stderr, `chatos ${args.join(' ')}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
@@ -142,9 +142,7 @@ describe('a running chatos serve and the CLI beside it', () => {
       expect(textOf(await call(YAML_TOOL, conversationId))).toBe('pong with token tok-42');
     }
     // And the CLI, as the granted app, sees the same registry.
-    const cliGrants = runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home])
-      .json()
-      .grants.servers.map((g: { targetId: string }) => g.targetId);
+    const cliGrants = (await runCli(['registry', 'grants', '--for', 'aide', '--json', '--home', home])).json().grants.servers.map((g: { targetId: string }) => g.targetId);
     expect(cliGrants.sort()).toEqual([YAML_SERVER, TOOLS_SERVER].sort());
   }, 300_000);
 
@@ -175,20 +173,16 @@ describe('a running chatos serve and the CLI beside it', () => {
     serves.push(serve);
     const toolsPlugin = async () => ((await api(serve, 'apps.list')).plugins as { id: string; dir: string }[]).find((p) => p.id === 'com.example.tools');
 
-    const added = runCli(['roots', 'add', rootC, '--home', home]);
+    const added = await runCli(['roots', 'add', rootC, '--home', home]);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain(`remembered ${rootC}`);
     await until('the host to scan the remembered root', async () => ((await toolsPlugin()) ? true : undefined));
     expect((await api(serve, 'roots.list')).roots).toContainEqual({ dir: rootC, source: 'extra', remembered: true, exists: true });
     await api(serve, 'registry.grant', { appId: 'aide', id: TOOLS_SERVER });
     // Every process sees the root now, with no --plugins.
-    expect(
-      runCli(['registry', 'servers', '--json', '--home', home])
-        .json()
-        .servers.map((s: { id: string }) => s.id),
-    ).toContain(TOOLS_SERVER);
+    expect((await runCli(['registry', 'servers', '--json', '--home', home])).json().servers.map((s: { id: string }) => s.id)).toContain(TOOLS_SERVER);
 
-    const removed = runCli(['roots', 'remove', rootC, '--home', home]);
+    const removed = await runCli(['roots', 'remove', rootC, '--home', home]);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain(`marked missing (their grants kept; remove them with: chatos registry prune --yes): ${TOOLS_SERVER}`);
     await until('the host to stop scanning the root', async () => ((await toolsPlugin()) ? undefined : true));

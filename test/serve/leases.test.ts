@@ -16,7 +16,7 @@ const LIST_NOTES = 'mcp_com_example_keeper_keeper_count';
 const KEEPER = { id: 'keeper', name: 'Keeper', uiApps: [{ pluginId: 'com.example.keeper', appId: 'keeper', mcp: true, prompt: false }] };
 
 /** A home with the keeper plugin in a remembered root, trusted, as a user would set it up. */
-function homeWithKeeper(): string {
+async function homeWithKeeper(): Promise<string> {
   const home = tempDir();
   const root = path.join(home, 'plugins-src');
   writeGatewayPlugin(root, 'com.example.keeper', [{ appId: 'keeper', allowMain: true }]);
@@ -24,7 +24,7 @@ function homeWithKeeper(): string {
     ['roots', 'add', root],
     ['trust', 'com.example.keeper'],
   ])
-    expect(runCli([...args, '--home', home], { timeoutMs: 60_000 }).code).toBe(0);
+    expect((await runCli([...args, '--home', home], { timeoutMs: 60_000 })).code).toBe(0);
   return home;
 }
 
@@ -39,7 +39,7 @@ afterEach(async () => {
 }, 300_000);
 
 async function served(args: string[] = []): Promise<{ serve: ServeProcess; home: string }> {
-  const home = homeWithKeeper();
+  const home = await homeWithKeeper();
   const serve = await startServe(['--home', home, ...args]);
   serves.push(serve);
   return { serve, home };
@@ -76,14 +76,14 @@ describe('mcp_release, through a real chatos serve and the CLI', () => {
     ]);
   }, 300_000);
 
-  it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', () => {
-    const home = homeWithKeeper();
-    const tools = runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
+  it('chatos tools lists it as a real tool, and a chatos call of it is audited even when it held nothing', async () => {
+    const home = await homeWithKeeper();
+    const tools = await runCli(['tools', '--app', 'chatos', '--json', '--home', home], { timeoutMs: 60_000 });
     expect(tools.code).toBe(0);
     expect(tools.json().tools.find((tool: { name: string }) => tool.name === 'mcp_release')).toMatchObject({ serverId: 'chatos', inputSchema: { required: ['serverId'] } });
-    const call = runCli(['call', 'mcp_release', '--app', 'chatos', '--args', JSON.stringify({ serverId: NOTES_SERVER }), '--home', home], { timeoutMs: 60_000 });
+    const call = await runCli(['call', 'mcp_release', '--app', 'chatos', '--args', JSON.stringify({ serverId: NOTES_SERVER }), '--home', home], { timeoutMs: 60_000 });
     expect(call.stdout).toContain('held no instance');
-    const audit = runCli(['audit', '--json', '--tool', 'mcp_release', '--home', home]).json();
+    const audit = (await runCli(['audit', '--json', '--tool', 'mcp_release', '--home', home])).json();
     expect(audit.records).toEqual([expect.objectContaining({ appId: 'chatos', serverId: NOTES_SERVER, outcome: 'ok', reason: 'mcp_release' })]);
   }, 300_000);
 });
@@ -109,7 +109,7 @@ function writeGrace(home: string, seconds: number): void {
 
 describe('the instances of a closed page, a gone tab and the servers page, through a real chatos serve', () => {
   it("a tab's conversations are released a grace time after its socket is gone; a conversation no tab uses keeps its instance", async () => {
-    const home = homeWithKeeper();
+    const home = await homeWithKeeper();
     writeGrace(home, 1);
     const serve = await startServe(['--home', home]);
     serves.push(serve);

@@ -71,8 +71,8 @@ async function running(home: string, extra: string[]): Promise<{ serve: ServePro
 }
 
 /** The audit's records of what the host stopped because the plugin may no longer run, read through the CLI. */
-function notRunnableStops(home: string): { pluginId?: string; serverId: string | null; conversationId: string | null }[] {
-  const audit = runCli(['audit', '--outcome', 'released', '--json', '--home', home]);
+async function notRunnableStops(home: string): Promise<{ pluginId?: string; serverId: string | null; conversationId: string | null }[]> {
+  const audit = await runCli(['audit', '--outcome', 'released', '--json', '--home', home]);
   expect(audit.code, audit.stderr).toBe(0);
   return (JSON.parse(audit.stdout).records as { reason?: string; pluginId?: string; serverId: string | null; conversationId: string | null }[]).filter((r) => r.reason === 'not-runnable');
 }
@@ -87,8 +87,8 @@ async function expectStopped(home: string, serve: ServeProcess, { backendPid, se
   );
   const servers = (await serveApi(serve, 'servers.list')).servers as { id: string; leases: unknown[] }[];
   expect(servers.find((s) => s.id === serverId)?.leases ?? []).toEqual([]);
-  const stops = await until('both stops to be audited', () => {
-    const found = notRunnableStops(home);
+  const stops = await until('both stops to be audited', async () => {
+    const found = await notRunnableStops(home);
     return found.length >= 2 ? found : undefined;
   });
   expect(stops).toEqual(expect.arrayContaining([expect.objectContaining({ pluginId: PLUGIN, serverId: null }), expect.objectContaining({ serverId, conversationId: 'page-1' })]));
@@ -99,10 +99,10 @@ describe('trust changes made by another process reach a running chatos serve', (
     const home = tempDir();
     const root = tempDir('chatos-elsewhere-');
     writeElsewherePlugin(root);
-    expect(runCli(['trust', PLUGIN, '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['trust', PLUGIN, '--home', home, '--plugins', root])).code).toBe(0);
     const started = await running(home, ['--no-watch', '--plugins', root]);
 
-    expect(runCli(['untrust', PLUGIN, '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['untrust', PLUGIN, '--home', home, '--plugins', root])).code).toBe(0);
     await expectStopped(home, started.serve, started);
     await until('the plugins list to be told', () => (started.events.some((e) => e.type === 'plugins.changed') ? true : undefined));
     const apps = await serveApi(started.serve, 'apps.list');
@@ -113,11 +113,11 @@ describe('trust changes made by another process reach a running chatos serve', (
     const home = tempDir();
     const source = tempDir('chatos-elsewhere-src-');
     const dir = writeElsewherePlugin(source);
-    expect(runCli(['install', dir, '--home', home]).code).toBe(0);
-    expect(runCli(['trust', PLUGIN, '--home', home]).code).toBe(0);
+    expect((await runCli(['install', dir, '--home', home])).code).toBe(0);
+    expect((await runCli(['trust', PLUGIN, '--home', home])).code).toBe(0);
     const started = await running(home, ['--no-watch']);
 
-    expect(runCli(['uninstall', PLUGIN, '--home', home]).code).toBe(0);
+    expect((await runCli(['uninstall', PLUGIN, '--home', home])).code).toBe(0);
     await expectStopped(home, started.serve, started);
   }, 300_000);
 
@@ -125,7 +125,7 @@ describe('trust changes made by another process reach a running chatos serve', (
     const home = tempDir();
     const root = tempDir('chatos-elsewhere-');
     const dir = writeElsewherePlugin(root);
-    expect(runCli(['trust', PLUGIN, '--home', home, '--plugins', root]).code).toBe(0);
+    expect((await runCli(['trust', PLUGIN, '--home', home, '--plugins', root])).code).toBe(0);
     const started = await running(home, ['--plugins', root]);
 
     fs.appendFileSync(path.join(dir, 'server.mjs'), '// edited after it was trusted\n');

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openChromiumOn, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
 import { pdfWithText } from '../helpers/pdfFile.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 // @ts-expect-error a plain ES module without types
 import { solidPng } from '../../plugins/notes/mcp/pngSwatch.mjs';
 
@@ -31,7 +31,7 @@ let page: Page;
 let home: string;
 
 async function cli(args: string[], input?: string): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home], input === undefined ? {} : { input });
+  const run = await runCli([...args, '--home', home], input === undefined ? {} : { input });
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 

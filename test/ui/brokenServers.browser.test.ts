@@ -23,7 +23,7 @@ const open = (route: string, root: string) => openRoute(page, route, root);
 
 beforeAll(async () => {
   // Folders for the whole file: the plugin root must outlive the first test.
-  const { home, root } = brokenWorld((prefix) => {
+  const { home, root } = await brokenWorld((prefix) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     made.push(dir);
     return dir;

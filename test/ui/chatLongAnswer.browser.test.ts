@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseOption, openRoute, openServedUi, screenshot, screenshotOnFailure } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { endlessChatAnswer } from '../helpers/providerWire/openaiChatWire.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 /**
@@ -29,7 +29,7 @@ beforeAll(async () => {
   provider = await startProviderServer({ shared: true });
   const home = tempDir();
   const cli = async (args: string[]) => {
-    const run = await runCliAsync([...args, '--home', home]);
+    const run = await runCli([...args, '--home', home]);
     expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
   };
   await cli(['models', 'add', 'local', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'test-model']);

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseOption, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 
 /**
  * The Chat page against recorded provider streams replayed over real HTTP
@@ -24,7 +24,7 @@ let page: Page;
 const folders: string[] = [];
 
 async function cli(home: string, args: string[]): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home]);
+  const run = await runCli([...args, '--home', home]);
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 

@@ -22,7 +22,7 @@ let dir: string;
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-dev-home-'));
   dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-dev-')), 'sketch');
-  expect(runCli(['init', dir]).code).toBe(0);
+  expect((await runCli(['init', dir])).code).toBe(0);
   ui = await openServedUi(['--home', home]);
   ({ serve, page } = ui);
 });
@@ -48,7 +48,7 @@ describe('a development link', () => {
     await card.getByTestId('plugin-source-dev').waitFor();
     expect(await card.getByTestId('plugin-trust').textContent()).toMatch(/trusted/i);
     // Every process sees the link: the CLI lists it.
-    expect(runCli(['dev', 'list', '--home', home]).stdout).toContain(dir);
+    expect((await runCli(['dev', 'list', '--home', home])).stdout).toContain(dir);
   });
 
   it('reloads its open page on an edit, says what changed, and needs no trust again', async () => {
@@ -65,7 +65,7 @@ describe('a development link', () => {
     expect(await page.getByTestId('trust-block-sketch').count()).toBe(0);
     await expect.poll(() => frame.locator('body').textContent(), { timeout: 30_000 }).toContain('This is visit');
     await screenshot(page, 'dev-link-02-reloaded');
-    const apps = runCli(['apps', '--json', '--home', home]).json();
+    const apps = (await runCli(['apps', '--json', '--home', home])).json();
     expect(apps.plugins.find((p: { id: string }) => p.id === 'sketch').trust.state).toBe('trusted');
   });
 });

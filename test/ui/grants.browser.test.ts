@@ -7,7 +7,7 @@ import { chatServerEntry } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 
 /**
  * Grants at scale and from where they are needed, in Chromium against a
@@ -29,7 +29,7 @@ let home: string;
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
 async function cli(args: string[]): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home]);
+  const run = await runCli([...args, '--home', home]);
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 import { launchChromium, clickUntilShown, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
@@ -68,7 +68,7 @@ beforeAll(async () => {
     ['roots', 'add', root],
     ['trust', 'com.example.store'],
   ]) {
-    const run = await runCliAsync([...args, '--home', home]);
+    const run = await runCli([...args, '--home', home]);
     expect(run.code, run.stderr).toBe(0);
   }
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });

@@ -22,8 +22,8 @@ let home: string;
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-original-'));
   for (const plugin of originalPlugins()) {
-    expect(runCli(['install', plugin.dir, '--home', home]).code).toBe(0);
-    expect(runCli(['trust', plugin.pluginId, '--home', home]).code).toBe(0);
+    expect((await runCli(['install', plugin.dir, '--home', home])).code).toBe(0);
+    expect((await runCli(['trust', plugin.pluginId, '--home', home])).code).toBe(0);
   }
   ui = await openServedUi(['--home', home, '--no-watch']);
   ({ serve, page } = ui);

@@ -53,7 +53,7 @@ describe('plugin folders on the Apps page', () => {
     await page.getByTestId('plugin-com.example.git').waitFor({ timeout: 20_000 });
     expect(JSON.parse(fs.readFileSync(path.join(home, 'chatos', 'plugin-roots.json'), 'utf8')).roots).toEqual([root]);
     // Another process, with no --plugins, sees the plugin and may grant its server.
-    expect(cli('grant', 'aide', GIT_SERVER).code).toBe(0);
+    expect((await cli('grant', 'aide', GIT_SERVER)).code).toBe(0);
     await screenshot(page, 'roots-01-added');
     // Registered, but untrusted: the Registry page lists it, marked as offered to no one.
     await page.evaluate(() => (window.location.hash = '#/registry'));
@@ -80,11 +80,7 @@ describe('plugin folders on the Apps page', () => {
     const missing = page.getByTestId('registrations-missing');
     await missing.waitFor();
     expect(await missing.textContent()).toContain(GIT_SERVER);
-    expect(
-      cli('registry', 'grants', '--json')
-        .json()
-        .grants.servers.map((g: { targetId: string }) => g.targetId),
-    ).toEqual([GIT_SERVER]);
+    expect((await cli('registry', 'grants', '--json')).json().grants.servers.map((g: { targetId: string }) => g.targetId)).toEqual([GIT_SERVER]);
     await screenshot(page, 'roots-02-missing');
     // The Registry page shows it with that state.
     await page.evaluate(() => (window.location.hash = '#/registry'));
@@ -98,7 +94,7 @@ describe('plugin folders on the Apps page', () => {
     await page.getByTestId('prune').click();
     await page.getByTestId('prune-ok').click();
     await missing.waitFor({ state: 'detached' });
-    const registry = cli('registry', '--json').json();
+    const registry = (await cli('registry', '--json')).json();
     expect(registry.grants.servers).toEqual([]);
     expect(registry.servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
   });

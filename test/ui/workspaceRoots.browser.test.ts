@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 
 /**
  * Workspace roots in Chromium against a real `chatos serve` and the MCP
@@ -58,7 +58,7 @@ beforeAll(async () => {
   writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } });
   const file = path.join(home, 'coder.json');
   fs.writeFileSync(file, JSON.stringify({ id: 'coder', name: 'Coder', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ['chatos::everything'] }], roots: [first] }));
-  const run = await runCliAsync(['agents', 'create', '--file', file, '--home', home]);
+  const run = await runCli(['agents', 'create', '--file', file, '--home', home]);
   expect(run.code, run.stderr).toBe(0);
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
   ({ chromium, page } = await openChromiumOn(serve, { height: 1000 }));

@@ -7,7 +7,7 @@ import { chatServerEntry } from '../helpers/chatWorld.js';
 import { chooseOption, type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
-import { runCliAsync } from '../helpers/runCli.js';
+import { runCli } from '../helpers/runCli.js';
 
 /**
  * The window in Chinese against a real `chatos serve` on a first start (no
@@ -36,7 +36,7 @@ async function visibleText(region: Locator, skip: string[] = []): Promise<string
 }
 
 async function cli(args: string[]): Promise<void> {
-  const run = await runCliAsync([...args, '--home', home]);
+  const run = await runCli([...args, '--home', home]);
   expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 

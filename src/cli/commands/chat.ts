@@ -42,7 +42,7 @@ export function chatStep<T>(step: () => T): T {
   }
 }
 
-function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } {
+function checkOptions(opts: ChatOptions, json: boolean, io: CliIo): { maxRounds?: number } {
   if (opts.continue) {
     if (!opts.conversation) throw new UsageError('--continue goes on with a cut answer of a conversation: give --conversation ID');
     if (opts.message !== undefined) throw new UsageError('--continue takes no -m: it goes on with the answer that was cut');
@@ -51,7 +51,7 @@ function checkOptions(opts: ChatOptions, json: boolean): { maxRounds?: number } 
     if (!opts.agent && !opts.conversation) throw new UsageError('say whom to chat with: --agent ID (or --conversation ID to continue one)');
     if (opts.message !== undefined && !opts.message.trim() && !opts.attach.length) throw new UsageError('-m needs the text of your message');
     if (opts.message === undefined && json) throw new UsageError('--json needs -m TEXT (one turn); an interactive session prints as it goes');
-    if (opts.message === undefined && !process.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
+    if (opts.message === undefined && !io.stdin.isTTY) throw new UsageError('give the message with -m TEXT, or run chatos chat on a terminal for an interactive session');
   }
   if (opts.maxRounds === undefined) return {};
   const maxRounds = Number(opts.maxRounds);
@@ -249,7 +249,7 @@ export function registerChat(program: Command, cli: CliContext): void {
     )
     .action(async (opts: ChatOptions, command: Command) => {
       const options = globalOptions(command);
-      const { maxRounds } = checkOptions(opts, options.json);
+      const { maxRounds } = checkOptions(opts, options.json, cli.io);
       await withStartedHost(options, (host) => (opts.message !== undefined || opts.continue ? oneTurn(host, cli, opts, options.json) : interactive(host, cli, opts)), {
         chat: { ...(maxRounds ? { maxRounds } : {}), ...answerLimitOf(opts.maxAnswerChars) },
       });

@@ -139,11 +139,11 @@ function printPlan(io: CliIo, plan: ImportPlan, write: (text: string) => void = 
   }
 }
 
-function readImportFile(file: string): Promise<string> | string {
+function readImportFile(file: string, stdin: NodeJS.ReadableStream): Promise<string> | string {
   if (file === '-') {
     return (async () => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
       return Buffer.concat(chunks).toString('utf8');
     })();
   }
@@ -328,7 +328,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
       if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${opts.timeout}"`);
       const result = await withReadOnlyHost(options, (host) => adminStep(() => host.mcp.admin.test({ name }, seconds * 1000)));
       if (options.json) printJson(io, { name, ...result });
-      printTest(options.json ? { out: () => {}, err: io.err } : io, name, result);
+      printTest(options.json ? { ...io, out: () => {} } : io, name, result);
       cli.exitCode = result.ok ? 0 : 1;
     });
 
@@ -345,7 +345,7 @@ export function registerMcp(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       const onConflict = ConflictChoiceSchema.safeParse(opts.onConflict);
       if (!onConflict.success) throw new UsageError(`--on-conflict must be skip, replace or rename, not "${opts.onConflict}"`);
-      const text = await readImportFile(file);
+      const text = await readImportFile(file, io.stdin);
       const fileName = file === '-' ? undefined : file;
       const plan = await withReadOnlyHost(options, (host) => adminStep(async () => host.mcp.admin.planImport(text, fileName, opts.storeSecrets)));
       if (plan.problems.length) {

@@ -110,7 +110,7 @@ export function registerModels(program: Command, cli: CliContext): void {
       const options = globalOptions(command);
       const input = entryFromOptions(id, opts);
       // Read before the host opens: a wait on the terminal holds no lock.
-      const apiKey = opts.apiKeyStdin ? await readSecretFromStdin(`API key for ${id} (not shown): `) : undefined;
+      const apiKey = opts.apiKeyStdin ? await readSecretFromStdin(`API key for ${id} (not shown): `, io.stdin) : undefined;
       await withStartedHost(options, async (host) => {
         const entry = await modelStep(() => host.models.create(input, apiKey === undefined ? {} : { apiKey }));
         await commit(host);

@@ -57,7 +57,7 @@ describe('repeated identical calls', () => {
     await internalsOf(host).store.flush(); // the host saves its writes in batches: on disk before the CLI reads them
     const aide = caller('c4', { appId: 'aide' });
     expect(textOf((await host.tools.call(aide, ECHO, { text: 'before' })).result)).toBe('before');
-    const revoked = runCli(['revoke', 'aide', SERVER, '--home', home]);
+    const revoked = await runCli(['revoke', 'aide', SERVER, '--home', home]);
     expect(revoked.code, revoked.stderr).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect((await refusal(host.tools.call(aide, ECHO, { text: 'after' }))).code).toBe('NOT_GRANTED');

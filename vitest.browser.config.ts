@@ -1,10 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/runner/durationSequencer.js';
+import TimingReporter from './test/runner/timingReporter.js';
 
 /** The UI in Debian's Chromium against real `chatos serve` processes: one file at a time. */
 export default defineConfig({
   test: {
     include: ['test/**/*.browser.test.ts'],
     pool: 'forks',
+    sequence: { sequencer: DurationSequencer },
+    reporters: ['default', new TimingReporter('browser')],
+    // One Chromium for the run; each file connects and opens a context of its own.
+    globalSetup: ['test/helpers/browserServer.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,

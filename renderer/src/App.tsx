@@ -9,7 +9,7 @@ import { ConfirmationsProvider } from './shell/confirmations';
 import { ElicitationsProvider } from './shell/elicitations';
 import { SamplingsProvider } from './shell/samplings';
 import { PreferencesProvider, usePreferences } from './shell/preferences';
-import { themeConfig } from './theme';
+import { prefersReducedMotion, themeConfig } from './theme';
 
 // Every page is its own chunk: the first screen loads only the layout and the page it shows.
 const AppsPage = lazy(() => import('./pages/AppsPage'));
@@ -62,8 +62,10 @@ function AppRoutes() {
 function ThemedApp() {
   const { theme, locale } = usePreferences();
   const [frames] = useState(() => new FrameRegistry());
+  // Read once: the setting rarely changes while the window is open, and the next start follows it.
+  const [reducedMotion] = useState(prefersReducedMotion);
   return (
-    <ConfigProvider theme={themeConfig(theme)} locale={locale === 'zh' ? zhCN : enUS}>
+    <ConfigProvider theme={themeConfig(theme, reducedMotion)} locale={locale === 'zh' ? zhCN : enUS}>
       <AntApp className="ant-app-root">
         <ConfirmationsProvider>
           <ElicitationsProvider>

@@ -15,11 +15,17 @@ export function rememberThemeMode(mode: ThemeMode): void {
   localStorage.setItem(STORAGE_KEY, mode);
 }
 
-/** The antd theme for a mode; one place for the brand tokens. */
-export function themeConfig(mode: ThemeMode): ThemeConfig {
+/** The system asks for less motion (an accessibility setting; the browser tests ask for it too, so a click never lands on a list still opening). */
+export function prefersReducedMotion(): boolean {
+  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+/** The antd theme for a mode; one place for the brand tokens. `reducedMotion`: antd's opening, closing and sliding animations are off. */
+export function themeConfig(mode: ThemeMode, reducedMotion = false): ThemeConfig {
   return {
     algorithm: mode === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
+      motion: !reducedMotion,
       colorPrimary: '#3b6ef5',
       borderRadius: 8,
       fontFamily:

@@ -1,12 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import { chromium as playwright, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { repoRoot } from './tempDir.js';
 
-import { launchChromium } from '../../scripts/chromium.js';
+export { CHROMIUM } from '../../scripts/chromium.js';
 
-export { CHROMIUM, launchChromium } from '../../scripts/chromium.js';
+/**
+ * A fresh browser context (its own cookies, storage and pages) in the run's
+ * one Chromium (helpers/browserServer.ts), asking for reduced motion: antd's
+ * lists and drawers open at once, so one click is one click.
+ */
+export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const browser = await playwright.connect(inject('chromiumEndpoint'));
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await browser.close();
+    },
+  };
+}
 
 export interface ServeProcess {
   /** The printed url, token included. */
@@ -68,10 +84,22 @@ export function serveApi(serve: Pick<ServeProcess, 'origin' | 'token'>) {
 }
 
 /** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
-/** Goes to a route of the served UI (its hash) and waits for the page's root element to show. */
+/** Goes to a route of the served UI (its hash) and waits for the page's root element to show and the page to be ready. */
 export async function openRoute(page: Page, route: string, root: string): Promise<void> {
   await page.evaluate((hash) => (window.location.hash = hash), route);
   await page.getByTestId(root).waitFor({ state: 'visible', timeout: 20_000 });
+  await pageReady(page, route);
+}
+
+/**
+ * Waits until the page at `route` (a hash such as `#/agents?tab=x`, or
+ * `/agents`) has its code and the first answers of its queries: the
+ * renderer marks <html data-page-ready> then (renderer/src/shell/pageReady.tsx).
+ * Its path is what is compared; the query string is the page's own.
+ */
+export async function pageReady(page: Page, route: string): Promise<void> {
+  const pathname = route.replace(/^#/, '').split('?')[0]!;
+  await page.locator(`html[data-page-ready="${pathname}"]`).waitFor({ state: 'attached', timeout: 30_000 });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -90,6 +118,7 @@ export async function openServedUi(args: string[]): Promise<{ serve: ServeProces
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
   await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
+  await pageReady(page, '/apps');
   return {
     serve,
     page,
@@ -113,6 +142,7 @@ export async function openChromiumOn(serve: Pick<ServeProcess, 'url'>, options: 
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
   await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/apps');
   return { chromium, page };
 }
 

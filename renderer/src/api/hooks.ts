@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HostApiMethod, HostApiParams, HostApiResult, HostEventMessage } from '../../../src/shared/hostApi';
+import { usePageLoads } from '../shell/pageReady';
 import { api, hostLinkState, onHostLinkChange, onReconnect, toApiError, type ApiError, type HostLinkState } from './client';
 
 type EventType = HostEventMessage['type'];
@@ -27,6 +28,7 @@ export function useApi<M extends HostApiMethod>(method: M, params: HostApiParams
   const [state, setState] = useState<{ data?: HostApiResult<M>; error?: ApiError; loading: boolean }>({ loading: !skip });
   const latestCall = useRef(0);
   const mounted = useRef(true);
+  const pageLoads = usePageLoads();
 
   const load = useCallback(async () => {
     if (skip) return;
@@ -42,16 +44,19 @@ export function useApi<M extends HostApiMethod>(method: M, params: HostApiParams
 
   useEffect(() => {
     mounted.current = true;
+    // The page is not ready before this answer (a first load, or one for new params): shell/pageReady.tsx.
+    const answered = skip ? undefined : pageLoads?.begin();
     if (skip) {
       latestCall.current += 1;
       setState((previous) => (previous.loading ? { ...previous, loading: false } : previous));
     } else {
-      void load();
+      void load().finally(answered);
     }
     return () => {
       mounted.current = false;
+      answered?.();
     };
-  }, [load, skip]);
+  }, [load, skip, pageLoads]);
 
   useEffect(() => {
     if (skip) return;

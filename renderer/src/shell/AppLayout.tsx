@@ -74,7 +74,7 @@ export function AppLayout() {
           <GlobalElicitations />
           <DevReloadNotices />
           {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
-          <PageBoundary key={section === 'chat' ? '/chat' : pathname}>
+          <PageBoundary key={section === 'chat' ? '/chat' : pathname} route={pathname}>
             <Outlet />
           </PageBoundary>
         </Layout.Content>

@@ -1,6 +1,7 @@
-import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Alert, Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PageLoads, PageLoadsContext, PageSettled } from './pageReady';
 
 function PageCrashed({ error, onReset }: { error: Error; onReset: () => void }) {
   const { t } = useTranslation();
@@ -38,8 +39,13 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | 
   }
 }
 
-/** One page: its own error boundary (a crash stays in the page, the menu keeps working) and a spinner while its chunk loads. */
-export function PageBoundary({ children }: { children: ReactNode }) {
+/**
+ * One page: its own error boundary (a crash stays in the page, the menu keeps
+ * working), a spinner while its chunk loads, and its ready mark (`route`:
+ * what it shows, pageReady.tsx).
+ */
+export function PageBoundary({ route, children }: { route: string; children: ReactNode }) {
+  const [loads] = useState(() => new PageLoads());
   return (
     <ErrorBoundary>
       <Suspense
@@ -49,7 +55,10 @@ export function PageBoundary({ children }: { children: ReactNode }) {
           </div>
         }
       >
-        {children}
+        <PageLoadsContext.Provider value={loads}>
+          {children}
+          <PageSettled loads={loads} route={route} />
+        </PageLoadsContext.Provider>
       </Suspense>
     </ErrorBoundary>
   );

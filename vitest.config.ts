@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/runner/durationSequencer.js';
+import TimingReporter from './test/runner/timingReporter.js';
 
 export default defineConfig({
   test: {
@@ -7,6 +9,9 @@ export default defineConfig({
     exclude: ['test/**/*.browser.test.ts', '**/node_modules/**'],
     // Integration tests spawn real processes; two cores, so keep parallelism modest.
     pool: 'forks',
+    // The longest files first (test/durations.json), so the two workers finish together.
+    sequence: { sequencer: DurationSequencer },
+    reporters: ['default', new TimingReporter('core')],
     // Two files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): most of a CLI or
     // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.
     maxWorkers: 2,

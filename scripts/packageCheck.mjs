@@ -237,6 +237,8 @@ async function main() {
       check(asar.extractFile(archive, 'dist/electron/main.js').equals(fs.readFileSync(path.join(repoRoot, 'dist/electron/main.js'))), 'the packed main.js is the one just built');
       const manifest = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
       check(manifest.main === 'dist/electron/main.js' && manifest.type === 'module', `package.json: main ${manifest.main}, type ${manifest.type}`);
+      // The deb target (and rpm's) refuse to build without it: "Please specify project homepage".
+      check(/^https:\/\//.test(manifest.homepage ?? ''), `package.json: homepage ${manifest.homepage} (deb and rpm need one)`);
 
       // What child processes read: real files.
       for (const file of [

@@ -5,7 +5,8 @@
 // opens the same UI in a browser. Any arguments are passed on (`npm start --
 // --port 0 --home DIR`).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -23,19 +24,58 @@ function electronBinary() {
   return binary && existsSync(binary) ? binary : undefined;
 }
 
-function tryFetchElectron() {
-  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return 'ELECTRON_SKIP_BINARY_DOWNLOAD is set';
-  console.log('Electron binary not present; trying to download it once…');
-  const result = spawnSync(process.execPath, [require.resolve('electron/install.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 });
-  if (result.status === 0) return undefined;
-  const reason = (result.stderr ?? '').split('\n').find((line) => line.trim()) ?? 'the download failed';
-  return `its download failed (${reason.trim()})`;
+// A failed download is remembered (per Electron version), so a machine without the network does not wait for it on
+// every start; `npm start -- --fetch-electron` tries again. The note lives in node_modules (CHATOS_CACHE_DIR elsewhere),
+// never in the data home: it is about this checkout's packages.
+const RETRY = '--fetch-electron';
+const cacheDir = process.env.CHATOS_CACHE_DIR ?? path.join(root, 'node_modules', '.cache', 'chatos');
+const failedFile = path.join(cacheDir, 'electron-download.json');
+
+function electronVersion() {
+  try {
+    return JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
 }
 
+/** Why the last download of this Electron version failed, if it did. */
+function rememberedFailure(version) {
+  try {
+    const note = JSON.parse(readFileSync(failedFile, 'utf8'));
+    return note.version === version && typeof note.reason === 'string' ? note.reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function tryFetchElectron(retry) {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return 'ELECTRON_SKIP_BINARY_DOWNLOAD is set';
+  const version = electronVersion();
+  const remembered = retry ? undefined : rememberedFailure(version);
+  if (remembered) return `its download failed before (${remembered}); to try again: npm start -- ${RETRY}`;
+  console.log('Electron binary not present; trying to download it once…');
+  const result = spawnSync(process.execPath, [require.resolve('electron/install.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 });
+  if (result.status === 0) {
+    rmSync(failedFile, { force: true });
+    return undefined;
+  }
+  const reason = ((result.stderr ?? '').split('\n').find((line) => line.trim()) ?? (result.error ? String(result.error.message) : 'the download failed')).trim();
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(failedFile, `${JSON.stringify({ version, reason, at: new Date().toISOString() })}\n`);
+  } catch {
+    // Not remembered: the next start tries again, as before.
+  }
+  return `its download failed (${reason}); it will not be tried again on start: npm start -- ${RETRY} tries again`;
+}
+
+const args = process.argv.slice(2);
+const retry = args.includes(RETRY);
 let binary = electronBinary();
 let whyNot;
 if (!binary) {
-  whyNot = tryFetchElectron();
+  whyNot = tryFetchElectron(retry);
   binary = electronBinary();
 }
 
@@ -54,7 +94,7 @@ console.log(
       ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
       : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
 );
-const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'serve', ...args.filter((arg) => arg !== RETRY)], { stdio: 'inherit' });
 // Ctrl+C reaches the server directly (same process group), and it shuts down
 // cleanly; this wrapper only waits for it. A SIGTERM sent to the wrapper alone is passed on.
 process.on('SIGINT', () => {});

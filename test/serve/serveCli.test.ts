@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/runCli.js';
+import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { api, lineMatching, serve } from './serveProcess.js';
 
@@ -28,7 +28,7 @@ describe('chatos serve', () => {
     await expect(fetch(new URL('/', url))).rejects.toThrow();
     // The admin DB on disk has what was saved through the server.
     expect(fs.statSync(path.join(home, 'chatos', 'admin.db')).size).toBeGreaterThan(0);
-    const listed = runCli(['--home', home, '--json', 'agents', 'list']);
+    const listed = await runCli(['--home', home, '--json', 'agents', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.json().agents.map((a: { name: string }) => a.name)).toContain('Served agent');
   }, 300_000);
@@ -49,7 +49,7 @@ describe('chatos serve', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const run = runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', String(port)]);
+      const run = await runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`port ${port}`);
       expect(run.stderr).toContain('--port 0');
@@ -58,8 +58,8 @@ describe('chatos serve', () => {
     }
   }, 300_000);
 
-  it.each(['abc', '-1', '65536', '1.5', ''])('a bad --port (%j) exits 2 and says what a port is', (port) => {
-    const run = runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', port]);
+  it.each(['abc', '-1', '65536', '1.5', ''])('a bad --port (%j) exits 2 and says what a port is', async (port) => {
+    const run = await runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', port]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--port');
   });
@@ -79,6 +79,38 @@ describe('chatos serve', () => {
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
     expect(served.stderr()).toContain('stopping');
+  }, 300_000);
+
+  it('npm start tries to download a missing Electron once: a failure is remembered, said with how to retry, and --fetch-electron tries again', async () => {
+    const cache = tempDir('chatos-start-cache-');
+    // No binary here, and a mirror that refuses every connection: the download fails at once, as with no network.
+    const env = {
+      ELECTRON_SKIP_BINARY_DOWNLOAD: undefined,
+      ELECTRON_OVERRIDE_DIST_PATH: tempDir('no-electron-'),
+      ELECTRON_MIRROR: 'http://127.0.0.1:9/',
+      electron_config_cache: tempDir('electron-cache-'),
+      CHATOS_CACHE_DIR: cache,
+    };
+    const start = async (extra: string[] = []) => {
+      const served = serve(['--port', '0', '--home', tempDir('chatos-serve-home-'), '--json', '--no-watch', ...extra], [path.join(repoRoot, 'scripts', 'start.js')], env);
+      await lineMatching(served, /^\{"url".*\}$/m);
+      served.child.kill('SIGTERM');
+      expect((await served.exited).code).toBe(0);
+      return served.stdout();
+    };
+    const first = await start();
+    expect(first).toContain('trying to download it once');
+    expect(first).toMatch(/its download failed \(.+\); it will not be tried again on start: npm start -- --fetch-electron tries again/);
+    expect(JSON.parse(fs.readFileSync(path.join(cache, 'electron-download.json'), 'utf8'))).toMatchObject({ version: expect.any(String), reason: expect.any(String) });
+
+    const second = await start();
+    expect(second).not.toContain('trying to download it once');
+    expect(second).toContain('its download failed before (');
+    expect(second).toContain('to try again: npm start -- --fetch-electron');
+
+    // Asked to, it tries again (and the flag is not passed on to chatos serve, which would refuse it).
+    const third = await start(['--fetch-electron']);
+    expect(third).toContain('trying to download it once');
   }, 300_000);
 
   it('npm start on a Linux box without a display runs chatos serve even where Electron is present, and says why', async () => {
@@ -117,25 +149,25 @@ describe('the serve token of a data home', () => {
     const file = path.join(home, 'chatos', 'serve-token.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
-    const printed = runCli(['--home', home, 'serve', '--print-url', '--port', '7411']);
+    const printed = await runCli(['--home', home, 'serve', '--print-url', '--port', '7411']);
     expect(printed.code, printed.stderr).toBe(0);
     expect(printed.stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${token}`);
 
     const rotated = await urlOf(['--new-token']);
     expect(rotated.searchParams.get('token')).not.toBe(token);
-    expect(runCli(['--home', home, 'serve', '--print-url', '--port', '7411']).stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${rotated.searchParams.get('token')}`);
+    expect((await runCli(['--home', home, 'serve', '--print-url', '--port', '7411'])).stdout.trim()).toBe(`http://127.0.0.1:7411/?token=${rotated.searchParams.get('token')}`);
   }, 300_000);
 
-  it('--print-url before any server ran says to start one; a token file others may read is refused with the fix', () => {
+  it('--print-url before any server ran says to start one; a token file others may read is refused with the fix', async () => {
     const home = tempDir('chatos-serve-home-');
-    const none = runCli(['--home', home, 'serve', '--print-url']);
+    const none = await runCli(['--home', home, 'serve', '--print-url']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('npx chatos serve');
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     const file = path.join(home, 'chatos', 'serve-token.json');
     fs.writeFileSync(file, JSON.stringify({ version: 1, secrets: { token: 'a'.repeat(43) } }), { mode: 0o644 });
     fs.chmodSync(file, 0o644);
-    const loose = runCli(['--home', home, 'serve', '--print-url']);
+    const loose = await runCli(['--home', home, 'serve', '--print-url']);
     expect(loose.code).toBe(1);
     expect(loose.stderr).toContain(`chmod 600 ${file}`);
 
@@ -144,12 +176,13 @@ describe('the serve token of a data home', () => {
     fs.writeFileSync(elsewhere, JSON.stringify({ version: 1, secrets: { token: 'b'.repeat(43) } }), { mode: 0o600 });
     fs.rmSync(file);
     fs.symlinkSync(elsewhere, file);
-    const linked = runCli(['--home', home, 'serve', '--print-url']);
+    const linked = await runCli(['--home', home, 'serve', '--print-url']);
     expect(linked.code).toBe(1);
     expect(linked.stderr).toContain('it is a symbolic link');
     expect(linked.stderr).toContain(`rm ${file}`);
     expect(linked.stdout).not.toContain('b'.repeat(43));
-    const started = runCli(['--home', home, 'serve', '--port', '0', '--no-watch'], { timeoutMs: 60_000 });
+    // A process of its own: were the link followed, serve would start and keep serving.
+    const started = runCliProcess(['--home', home, 'serve', '--port', '0', '--no-watch'], { timeoutMs: 60_000 });
     expect(started.code).toBe(1);
     expect(started.stderr).toContain('it is a symbolic link');
     expect(fs.readFileSync(elsewhere, 'utf8')).toContain('b'.repeat(43));

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
 import { textOf } from '../../helpers/gatewayHost.js';
@@ -13,6 +14,10 @@ import { tempDir } from '../../helpers/tempDir.js';
  * takes: filters, gpg, drivers, hooks, an fsmonitor, a partial clone's
  * transport. Each program is a script that leaves a marker when it runs;
  * the tests check that no marker appears, and that the tools still answer.
+ * And a folder whose git data lies outside the workspace folders (a .git
+ * file, a bare repository's core.worktree, a linked worktree's commondir,
+ * links in the git dir, alternates) is refused with a message naming the
+ * place, before git reads or writes it.
  */
 
 /** Scripts that each leave a marker named after themselves; a filter passes its input through, anything else fails. */
@@ -189,5 +194,105 @@ describe("the Git app runs no program a repository's own config names", () => {
     expect(ran()).toEqual([]);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('names a program under "filter.a=b.clean"');
+  });
+});
+
+describe('the Git app touches no repository outside the workspace folders', () => {
+  /** A repository outside the roots, with history the model must not read. */
+  function victim(): string {
+    const repo = makeRepo(tempDir('chatos-git-outside-'), 'victim');
+    fs.writeFileSync(path.join(repo, 'plans.txt'), 'secret\n');
+    gitIn(repo, 'add', 'plans.txt');
+    gitIn(repo, 'commit', '--quiet', '-m', 'secret plans');
+    return repo;
+  }
+
+  /** What stage and commit would move in `repo`: its HEAD and its index. */
+  const stateOf = (repo: string) => ({ head: gitIn(repo, 'rev-parse', 'HEAD'), index: gitIn(repo, 'ls-files', '--stage') });
+
+  /** log, status, stage and commit on `folder` are refused with `reason`, naming `place`: `target`'s index and HEAD do not move, and its history is not shown. */
+  async function expectRefused(host: Host, folder: string, target: string, reason: string, place: string) {
+    const before = stateOf(target);
+    fs.writeFileSync(path.join(folder, 'dropped.txt'), 'from the folder\n');
+    const answers = new Map<string, CallToolResult>();
+    for (const [tool, args] of [
+      ['log', { all: true }],
+      ['status', {}],
+      ['stage', { paths: ['dropped.txt'] }],
+      ['commit', { message: 'Written from inside the roots' }],
+    ] as const)
+      answers.set(tool, await callGit(host, tool, { repo: folder, ...args }));
+    expect(stateOf(target), 'stage and commit wrote the other repository').toEqual(before);
+    for (const [tool, result] of answers) {
+      expect(result.isError, `${tool}: ${textOf(result)}`).toBe(true);
+      expect(textOf(result)).toContain(reason);
+      expect(textOf(result)).toContain(place);
+      expect(textOf(result)).not.toContain('secret plans');
+    }
+  }
+
+  it('a .git file pointing at a repository elsewhere', async () => {
+    const target = victim();
+    const root = tempDir('chatos-git-root-');
+    const folder = path.join(root, 'linked');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, '.git'), `gitdir: ${path.join(target, '.git')}\n`);
+    const host = await gitHost([root]);
+    await expectRefused(host, folder, target, 'keeps its git data', fs.realpathSync(path.join(target, '.git')));
+  });
+
+  it('a bare repository elsewhere whose core.worktree is a folder inside the roots', async () => {
+    const target = victim();
+    const bare = path.join(path.dirname(target), 'dotfiles.git');
+    gitIn(path.dirname(target), 'clone', '--quiet', '--bare', target, bare);
+    const root = tempDir('chatos-git-root-');
+    const folder = path.join(root, 'home');
+    fs.mkdirSync(folder);
+    gitIn(bare, 'config', 'core.bare', 'false');
+    gitIn(bare, 'config', 'core.worktree', folder);
+    fs.writeFileSync(path.join(folder, '.git'), `gitdir: ${bare}\n`);
+    const host = await gitHost([root]);
+    await expectRefused(host, folder, bare, 'keeps its git data', fs.realpathSync(bare));
+  });
+
+  it("a linked worktree whose git dir is inside the roots but whose commondir is another repository's", async () => {
+    const target = victim();
+    const root = tempDir('chatos-git-root-');
+    const folder = path.join(root, 'worktree');
+    const gitDir = path.join(folder, '.gitdata');
+    fs.mkdirSync(gitDir, { recursive: true });
+    fs.writeFileSync(path.join(gitDir, 'commondir'), `${path.join(target, '.git')}\n`);
+    fs.writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(gitDir, 'gitdir'), `${path.join(folder, '.git')}\n`);
+    fs.writeFileSync(path.join(folder, '.git'), 'gitdir: .gitdata\n');
+    const host = await gitHost([root]);
+    await expectRefused(host, folder, target, 'shares the history and refs of', fs.realpathSync(path.join(target, '.git')));
+  });
+
+  it("a repository inside the roots whose git dir links to another repository's packs and refs", async () => {
+    const target = victim();
+    gitIn(target, 'branch', 'plans');
+    gitIn(target, 'repack', '-a', '-d', '-q');
+    gitIn(target, 'pack-refs', '--all');
+    const root = tempDir('chatos-git-root-');
+    const folder = makeRepo(root, 'linker');
+    const pack = path.join(folder, '.git', 'objects', 'pack');
+    fs.rmSync(pack, { recursive: true });
+    fs.symlinkSync(path.join(target, '.git', 'objects', 'pack'), pack);
+    fs.symlinkSync(path.join(target, '.git', 'packed-refs'), path.join(folder, '.git', 'packed-refs'));
+    const host = await gitHost([root]);
+    await expectRefused(host, folder, target, 'is a link to it', fs.realpathSync(path.join(target, '.git', 'packed-refs')));
+  });
+
+  it("a repository inside the roots that borrows another repository's objects (alternates)", async () => {
+    const target = victim();
+    const root = tempDir('chatos-git-root-');
+    const folder = makeRepo(root, 'borrower');
+    const objects = path.join(target, '.git', 'objects');
+    fs.writeFileSync(path.join(folder, '.git', 'objects', 'info', 'alternates'), `${objects}\n`);
+    // A ref to the other repository's commit: its objects are read through the alternate.
+    fs.writeFileSync(path.join(folder, '.git', 'refs', 'heads', 'borrowed'), gitIn(target, 'rev-parse', 'HEAD'));
+    const host = await gitHost([root]);
+    await expectRefused(host, folder, target, 'takes objects from', fs.realpathSync(objects));
   });
 });

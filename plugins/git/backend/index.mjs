@@ -2,7 +2,9 @@
 // same git code as the app's MCP server (../lib/git.mjs). The page works on
 // the repositories the user added on it (kept in <dataDir>/repos.json); a
 // call naming any other folder is refused, as the server refuses one outside
-// the conversation's workspace folders.
+// the conversation's workspace folders. The added repositories are the
+// page's roots: a linked worktree opens once its main repository is added
+// too (a repository's git data must lie inside the roots, ../lib/resolveRepo.mjs).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as git from '../lib/git.mjs';
@@ -30,7 +32,7 @@ export function createUiAppsBackend(ctx) {
   const repoOf = async (params) => {
     const repos = await readRepos(ctx.dataDir);
     if (!repos.includes(params?.repo)) throw new Error(`${params?.repo} is not one of the repositories added on this page; add it first`);
-    return git.resolveRepo(params.repo, [params.repo]);
+    return git.resolveRepo(params.repo, repos);
   };
   const on = (run) => async (params) => run(await repoOf(params), params ?? {});
   return {
@@ -40,8 +42,8 @@ export function createUiAppsBackend(ctx) {
       async addRepo(params) {
         const wanted = params?.path;
         if (typeof wanted !== 'string' || !path.isAbsolute(wanted)) throw new Error('give the absolute path of the repository folder');
-        const repo = await git.resolveRepo(wanted, [wanted]);
         const repos = await readRepos(ctx.dataDir);
+        const repo = await git.resolveRepo(wanted, [...repos, wanted]);
         if (!repos.includes(repo)) {
           if (repos.length >= MAX_REPOS) throw new Error(`at most ${MAX_REPOS} repositories; remove one first`);
           repos.push(repo);

@@ -3,98 +3,14 @@
 // library: a JavaScript git (isomorphic-git) draws no graph log, knows no
 // worktrees, sparse checkouts or the user's config, so its answers would
 // differ from what the user's own `git` says about the same repository.
-// Every call passes an argument list (no shell), and turns off what a
-// repository's own config could make git run or wait for: hooks, an
-// fsmonitor, external diff and textconv programs, pagers and password
-// prompts (docs/using/git.md#safety).
-import * as fs from 'node:fs/promises';
+// Each run goes through ./invoke.mjs, which keeps the repository's own config
+// from naming a program git would run; ./resolveRepo.mjs decides which
+// repository a call may touch (docs/using/git.md#safety).
 import * as path from 'node:path';
-import { runProgram } from './run.mjs';
+import { git, GitProblem, LIMITS } from './invoke.mjs';
+import { inside, resolveRepo } from './resolveRepo.mjs';
 
-export const LIMITS = {
-  /** A diff or log answer is cut here (and says so). */
-  outputBytes: 256 * 1024,
-  /** A commit message longer than this is refused, not cut: a cut message would be committed wrong. */
-  messageBytes: 16 * 1024,
-  logEntries: 500,
-  paths: 1000,
-  timeoutMs: 30_000,
-};
-
-/** A problem the caller can fix (a path outside the roots, a bad branch name): its message says what to change. */
-export class GitProblem extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'GitProblem';
-  }
-}
-
-/** The environment git runs in: no prompts, no pager, no editor, no optional locks, fixed language. */
-function gitEnv() {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_EDITOR: 'true', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1', LC_ALL: 'C', LANG: 'C' };
-  delete env.GIT_DIR;
-  delete env.GIT_WORK_TREE;
-  delete env.GIT_INDEX_FILE;
-  return env;
-}
-
-/** Config set on every call: a repository's config must not make git run programs of its choosing. */
-const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '-c', 'color.ui=false', '-c', 'core.quotePath=false'];
-
-async function git(repo, args, options = {}) {
-  const { maxBytes = LIMITS.outputBytes, input, allowFailure = false } = options;
-  const result = await runProgram('git', [...SAFE_CONFIG, '-C', repo, ...args], { env: gitEnv(), input, maxBytes, timeoutMs: LIMITS.timeoutMs });
-  if (result.code !== 0 && !allowFailure) {
-    const said = result.stderr.trim().split('\n').slice(-6).join('\n') || `exit code ${result.code}`;
-    throw new GitProblem(`git ${args[0]} failed: ${said}`);
-  }
-  return { ...result, text: result.stdout.toString('utf8') };
-}
-
-const inside = (folder, root) => {
-  const relative = path.relative(root, folder);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-};
-
-/**
- * The repository a call names, checked against the folders it may work in
- * (an agent's workspace roots; the folders the user added on the page). A
- * relative path is taken from the only root; links are resolved before the
- * check, and the repository's top folder must lie inside a root too (a root
- * that is a subfolder of a repository does not open the whole repository).
- */
-export async function resolveRepo(requested, roots) {
-  if (roots.length === 0)
-    throw new GitProblem("no workspace folders are set for this conversation: add the repository's folder to the agent's Workspace folders (or the conversation's Folders) and try again");
-  let wanted = requested;
-  if (wanted === undefined || wanted === '') {
-    if (roots.length !== 1) throw new GitProblem(`name the repository: "repo" must be one of the workspace folders or a folder inside one (${roots.join(', ')})`);
-    wanted = roots[0];
-  }
-  if (typeof wanted !== 'string' || wanted.length > 4096 || wanted.includes('\0')) throw new GitProblem('"repo" must be a folder path of at most 4096 characters');
-  if (!path.isAbsolute(wanted)) {
-    if (roots.length !== 1) throw new GitProblem(`"repo" is relative (${wanted}) and there are several workspace folders: give an absolute path inside one of ${roots.join(', ')}`);
-    wanted = path.resolve(roots[0], wanted);
-  }
-  const realRoots = [];
-  for (const root of roots) realRoots.push(await fs.realpath(root).catch(() => path.resolve(root)));
-  let real;
-  try {
-    real = await fs.realpath(wanted);
-  } catch {
-    throw new GitProblem(`${wanted} does not exist; name a folder inside the workspace folders (${roots.join(', ')})`);
-  }
-  if (!realRoots.some((root) => inside(real, root)))
-    throw new GitProblem(`${wanted} is outside the workspace folders (${roots.join(', ')}); the git tools work only inside them: add the folder to the agent's Workspace folders if you mean it`);
-  const stat = await fs.stat(real);
-  if (!stat.isDirectory()) throw new GitProblem(`${wanted} is not a folder; name the repository's folder`);
-  const top = await git(real, ['rev-parse', '--show-toplevel'], { allowFailure: true });
-  if (top.code !== 0) throw new GitProblem(`${wanted} is not in a git repository; run git init there first, or name another folder`);
-  const topLevel = await fs.realpath(top.text.trim());
-  if (!realRoots.some((root) => inside(topLevel, root)))
-    throw new GitProblem(`the repository of ${wanted} is ${topLevel}, which reaches outside the workspace folders (${roots.join(', ')}); add ${topLevel} itself as a workspace folder`);
-  return topLevel;
-}
+export { GitProblem, LIMITS, resolveRepo };
 
 /**
  * A branch name as the user or model gave it, refused before git sees it if
@@ -141,7 +57,8 @@ const cut = (result, what) => (result.truncated ? `${result.text}\n… (${what} 
 
 /** Branch, upstream, ahead/behind and each changed file with its staged (index) and unstaged (worktree) state. */
 export async function status(repo) {
-  const result = await git(repo, ['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all'], { maxBytes: LIMITS.outputBytes * 4 });
+  // dirty: git does not look into a submodule's work tree, which would run git there under the submodule's own config.
+  const result = await git(repo, ['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=all', '--ignore-submodules=dirty'], { maxBytes: LIMITS.outputBytes * 4 });
   const parts = result.text.split('\0');
   const head = parts.shift() ?? '';
   const branchLine = head.replace(/^## /, '');
@@ -169,7 +86,7 @@ export async function status(repo) {
 
 /** The staged or unstaged diff, of some paths or all, cut at the output limit. */
 export async function diff(repo, { staged = false, paths } = {}) {
-  const args = ['diff', '--no-ext-diff', '--no-textconv', '--no-color'];
+  const args = ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--ignore-submodules=dirty', '--submodule=short'];
   if (staged) args.push('--cached');
   args.push('--');
   if (paths?.length) args.push(...checkPaths(repo, paths));

@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Host } from '../../../src/core/host.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
-import { startTestHost, textOf } from '../../helpers/gatewayHost.js';
-import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { textOf } from '../../helpers/gatewayHost.js';
+import { callGit, GIT_SERVER, gitHost, gitIn, gitTool, makeRepo, shippedHost } from '../../helpers/gitApp.js';
 
 /**
  * The built-in Git app's MCP server through the gateway, on a real
@@ -15,49 +13,13 @@ import { repoRoot, tempDir } from '../../helpers/tempDir.js';
  * and a 1 MB commit message are refused with a message saying what to do.
  */
 
-const SERVER = 'git_app::chatos.git.git';
-const tool = (name: string) => `mcp_chatos_git_git_${name}`;
-const gitApp = { pluginId: 'chatos.git', appId: 'git', mcp: true, prompt: false };
-
-function gitIn(repo: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-}
-
-/** A repository with one commit on main and a user to commit as. */
-function makeRepo(parent = tempDir('chatos-git-root-')): string {
-  const repo = path.join(parent, 'project');
-  fs.mkdirSync(repo);
-  gitIn(repo, 'init', '--quiet', '--initial-branch=main');
-  gitIn(repo, 'config', 'user.name', 'Tester');
-  gitIn(repo, 'config', 'user.email', 'tester@example.com');
-  fs.writeFileSync(path.join(repo, 'README.md'), 'hello\n');
-  gitIn(repo, 'add', 'README.md');
-  gitIn(repo, 'commit', '--quiet', '-m', 'first');
-  return repo;
-}
-
-/** The shipped world: the built-in plugins, and the app aide from the bundled defaults for the agent to act for. */
-const shipped = () => startTestHost(() => {}, { builtinPluginsDir: path.join(repoRoot, 'plugins'), defaultsDir: path.join(repoRoot, 'defaults') });
-
-async function gitHost(roots: string[]): Promise<Host> {
-  const { host } = await shipped();
-  host.registry.grantMcpServerAccess('aide', SERVER);
-  host.agents.create({ id: 'coder', name: 'Coder', hostAppId: 'aide', uiApps: [gitApp], roots });
-  return host;
-}
-
-async function call(host: Host, name: string, args: Record<string, unknown>, conversationId = 'conv-git') {
-  const { caller } = host.tools.callers.agent('coder', 'main', conversationId);
-  return (await host.tools.call(caller, tool(name), args)).result;
-}
-
 describe('the built-in Git app through the gateway', () => {
   it('a fresh data home holds its row and the WSL row, granted to nobody', async () => {
-    const { host } = await shipped();
-    expect(host.registry.getServer(SERVER)).toMatchObject({ providerAppId: 'git_app', source: { kind: 'plugin' } });
+    const { host } = await shippedHost();
+    expect(host.registry.getServer(GIT_SERVER)).toMatchObject({ providerAppId: 'git_app', source: { kind: 'plugin' } });
     expect(host.registry.getServer('wsl::chatos.wsl.wsl')).toMatchObject({ providerAppId: 'wsl', source: { kind: 'plugin' } });
     expect(host.registry.listPrompts().map((p) => p.id)).toEqual(expect.arrayContaining(['git_app::mcp_chatos_git_git', 'git_app::mcp_chatos_git_git__en', 'wsl::mcp_chatos_wsl_wsl']));
-    const grants = host.registry.listGrants('server').filter((g) => g.targetId === SERVER || g.targetId === 'wsl::chatos.wsl.wsl');
+    const grants = host.registry.listGrants('server').filter((g) => g.targetId === GIT_SERVER || g.targetId === 'wsl::chatos.wsl.wsl');
     expect(grants).toEqual([]);
   });
 
@@ -67,23 +29,23 @@ describe('the built-in Git app through the gateway', () => {
     fs.writeFileSync(path.join(repo, 'README.md'), 'hello\nworld\n');
     fs.writeFileSync(path.join(repo, 'new.txt'), 'new\n');
 
-    const status = await call(host, 'status', { repo });
+    const status = await callGit(host, 'status', { repo });
     expect(status.isError).toBeFalsy();
     expect(status.structuredContent).toMatchObject({
       branch: 'main',
       staged: [],
       unstaged: expect.arrayContaining([expect.objectContaining({ path: 'new.txt' }), expect.objectContaining({ path: 'README.md' })]),
     });
-    expect(textOf(await call(host, 'diff', { repo }))).toContain('+world');
+    expect(textOf(await callGit(host, 'diff', { repo }))).toContain('+world');
 
     // A relative path is taken from the only workspace folder.
-    expect((await call(host, 'stage', { repo: 'project', paths: ['README.md', 'new.txt'] })).isError).toBeFalsy();
-    expect(textOf(await call(host, 'diff', { repo, staged: true }))).toContain('+new');
-    const committed = await call(host, 'commit', { repo, message: 'Add new.txt and a line\n\n#42: because the test says so.' });
+    expect((await callGit(host, 'stage', { repo: 'project', paths: ['README.md', 'new.txt'] })).isError).toBeFalsy();
+    expect(textOf(await callGit(host, 'diff', { repo, staged: true }))).toContain('+new');
+    const committed = await callGit(host, 'commit', { repo, message: 'Add new.txt and a line\n\n#42: because the test says so.' });
     expect(committed.isError, textOf(committed)).toBeFalsy();
     expect(gitIn(repo, 'log', '-1', '--format=%B').trim()).toBe('Add new.txt and a line\n\n#42: because the test says so.');
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
-    expect(textOf(await call(host, 'log', { repo }))).toMatch(/\* [0-9a-f]+ .* Add new.txt and a line/);
+    expect(textOf(await callGit(host, 'log', { repo }))).toMatch(/\* [0-9a-f]+ .* Add new.txt and a line/);
 
     // checkout is confirm: the user is asked before git runs, and a decline leaves the branch.
     gitIn(repo, 'branch', 'feature');
@@ -92,13 +54,13 @@ describe('the built-in Git app through the gateway', () => {
       asked.push(request);
       void host.tools.confirmations.respond(request.id, asked.length > 1);
     });
-    const declined = await call(host, 'checkout', { repo, branch: 'feature' });
+    const declined = await callGit(host, 'checkout', { repo, branch: 'feature' });
     expect(declined.isError).toBe(true);
     expect(gitIn(repo, 'branch', '--show-current').trim()).toBe('main');
-    const approved = await call(host, 'checkout', { repo, branch: 'feature' });
+    const approved = await callGit(host, 'checkout', { repo, branch: 'feature' });
     expect(approved.isError, textOf(approved)).toBeFalsy();
     stop();
-    expect(asked.map((r) => r.toolName)).toEqual([tool('checkout'), tool('checkout')]);
+    expect(asked.map((r) => r.toolName)).toEqual([gitTool('checkout'), gitTool('checkout')]);
     expect(gitIn(repo, 'branch', '--show-current').trim()).toBe('feature');
     // Reads and writes were not asked about.
     expect(asked).toHaveLength(2);
@@ -110,33 +72,33 @@ describe('the built-in Git app through the gateway', () => {
     const host = await gitHost([path.dirname(inside)]);
     host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true));
 
-    const far = await call(host, 'status', { repo: outside });
+    const far = await callGit(host, 'status', { repo: outside });
     expect(far.isError).toBe(true);
     expect(textOf(far)).toContain('is outside the workspace folders');
     // A link inside the roots to a repository outside them is no way round.
     fs.symlinkSync(outside, path.join(path.dirname(inside), 'link'));
-    expect(textOf(await call(host, 'status', { repo: path.join(path.dirname(inside), 'link') }))).toContain('is outside the workspace folders');
-    expect(textOf(await call(host, 'status', { repo: path.join(path.dirname(inside), '..') }))).toContain('is outside the workspace folders');
+    expect(textOf(await callGit(host, 'status', { repo: path.join(path.dirname(inside), 'link') }))).toContain('is outside the workspace folders');
+    expect(textOf(await callGit(host, 'status', { repo: path.join(path.dirname(inside), '..') }))).toContain('is outside the workspace folders');
 
-    for (const branch of ['-x', '--orphan=x']) expect(textOf(await call(host, 'checkout', { repo: inside, branch, create: true }))).toContain('starts with "-"');
-    for (const branch of [';rm -rf ~', 'a$(touch pwned)', 'x|y']) expect(textOf(await call(host, 'checkout', { repo: inside, branch, create: true }))).toContain('cannot have');
-    expect(textOf(await call(host, 'checkout', { repo: inside, branch: 'a..b', create: true }))).toContain('not a valid branch name');
+    for (const branch of ['-x', '--orphan=x']) expect(textOf(await callGit(host, 'checkout', { repo: inside, branch, create: true }))).toContain('starts with "-"');
+    for (const branch of [';rm -rf ~', 'a$(touch pwned)', 'x|y']) expect(textOf(await callGit(host, 'checkout', { repo: inside, branch, create: true }))).toContain('cannot have');
+    expect(textOf(await callGit(host, 'checkout', { repo: inside, branch: 'a..b', create: true }))).toContain('not a valid branch name');
     expect(fs.existsSync(path.join(inside, 'pwned'))).toBe(false);
     expect(gitIn(inside, 'branch', '--format=%(refname:short)').trim()).toBe('main');
 
     fs.writeFileSync(path.join(inside, 'README.md'), 'changed\n');
-    await call(host, 'stage', { repo: inside, paths: ['README.md'] });
-    const huge = await call(host, 'commit', { repo: inside, message: 'x'.repeat(1024 * 1024) });
+    await callGit(host, 'stage', { repo: inside, paths: ['README.md'] });
+    const huge = await callGit(host, 'commit', { repo: inside, message: 'x'.repeat(1024 * 1024) });
     expect(huge.isError).toBe(true);
     expect(textOf(huge)).toContain('a commit message may have at most 16384 bytes');
     expect(gitIn(inside, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
 
-    expect(textOf(await call(host, 'stage', { repo: inside, paths: ['../elsewhere'] }))).toContain('is outside the repository');
+    expect(textOf(await callGit(host, 'stage', { repo: inside, paths: ['../elsewhere'] }))).toContain('is outside the repository');
   });
 
   it('with no workspace folders the server refuses and says how to add one', async () => {
     const host = await gitHost([]);
-    const result = await call(host, 'status', {});
+    const result = await callGit(host, 'status', {});
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("add the repository's folder to the agent's Workspace folders");
   });

@@ -1,4 +1,16 @@
 /**
+ * Text another party wrote, set inside a tag the host writes (a server's
+ * instructions, a memory: docs/rules/security.md#text-models-read), escaped as XML text is: every `&` and
+ * every `<`. No spelling of a closing tag survives (`</ tag >`, `< /tag>`,
+ * a zero-width character inside it): without a `<` there is no tag, so the
+ * text cannot end its block and go on as the host. The model still reads
+ * the text whole.
+ */
+export function escapedMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}
+
+/**
  * Text one party wrote that another party's model reads (docs/rules/security.md#text-models-read):
  * an agent's name and description in the sub-agent tool that runs it, a
  * knowledge base's in `knowledge_search`. A model reads a tool's description

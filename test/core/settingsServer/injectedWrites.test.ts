@@ -62,7 +62,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
       risk: 'medium',
     });
     expect(byTool.get('mcp_settings_update_agent')!.summary).toContain(
-      'Change agent "helper": description to "Helps"; apps to "chatos.notes/notes" (MCP on: ["chatos::chat", "chatos::settings", "chatos::secret"]',
+      'Change agent "helper": description to "Helps"; apps to "chatos/chatos" (MCP on: ["chatos::chat", "chatos::settings", "chatos::secret"]',
     );
     expect(byTool.get('mcp_settings_update_agent')!.risk).toBe('high');
     expect(byTool.get('mcp_settings_update_knowledge_base')).toMatchObject({ summary: expect.stringContaining('Change knowledge base "private": embed with model "evil"'), risk: 'high' });

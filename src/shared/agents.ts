@@ -30,11 +30,25 @@ export const AgentLanguageSchema = z.enum(['zh', 'en']);
 
 export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must start with a letter or digit and use only letters, digits, ".", "_" or "-" (at most 64)' });
 
+/**
+ * An agent's name and description are read by other agents' models (the
+ * sub-agent tool that runs it describes it with them: docs/rules/agents.md#what-an-agent-stores), so what
+ * may be written is bounded, like a knowledge base's.
+ */
+export const MAX_AGENT_NAME_CHARS = 200;
+export const MAX_AGENT_DESCRIPTION_CHARS = 4000;
+
 /** What a user writes to create or update an agent (`chatos agents create --file`). */
 export const AgentInputSchema = z.object({
   id: AgentIdSchema.optional(),
-  name: z.string().min(1, { error: 'must not be empty' }),
-  description: z.string().default(''),
+  name: z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .max(MAX_AGENT_NAME_CHARS, { error: `must be at most ${MAX_AGENT_NAME_CHARS} characters` }),
+  description: z
+    .string()
+    .max(MAX_AGENT_DESCRIPTION_CHARS, { error: `must be at most ${MAX_AGENT_DESCRIPTION_CHARS} characters` })
+    .default(''),
   /** The app the agent runs on behalf of: its grants decide what it may use. */
   hostAppId: z.string().min(1).default('chatos'),
   /** Language of the prompts it gets; the other language is the fallback. */
@@ -78,5 +92,10 @@ export const AgentInputSchema = z.object({
 });
 export type AgentInput = z.input<typeof AgentInputSchema>;
 
-export const AgentSchema = AgentInputSchema.extend({ id: AgentIdSchema });
+/**
+ * An agent as stored. Its name and description are read without the input's
+ * bounds, so an agent saved before them is still listed; wherever another
+ * model reads them they are quoted and cut (src/core/untrustedText.ts).
+ */
+export const AgentSchema = AgentInputSchema.extend({ id: AgentIdSchema, name: z.string().min(1, { error: 'must not be empty' }), description: z.string().default('') });
 export type Agent = z.infer<typeof AgentSchema>;

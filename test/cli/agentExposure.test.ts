@@ -87,7 +87,7 @@ describe('agents may select only what an app exposes', () => {
     expect(reply.error.fields).toEqual([{ path: 'uiApps.0.mcpServerIds.1', message: expect.stringContaining(`server "${NOTES_SERVER}" is not exposed`) }]);
   }, 300_000);
 
-  it("an app that is not installed exposes nothing: create refuses another provider's server under it, and a stored one is offered none of its tools; the host's own mcp.yaml servers keep working under it", async () => {
+  it("an app that is not installed exposes nothing: create refuses any server under it, the host's own too, and a stored one is offered none of them", async () => {
     const home = tempDir();
     const root = tempDir();
     writeMcpYaml(home, { fx: fixtureServer() });
@@ -108,7 +108,8 @@ describe('agents may select only what an app exposes', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`uiApps[0].mcpServerIds[0]: server "${PROVIDER_SERVER}" is not offered: app "main" of plugin "com.example.ghost" is not installed, so it exposes nothing`);
     expect(refused.stderr).toContain('install the plugin (chatos install DIR)');
-    expect(refused.stderr).not.toContain('uiApps[0].mcpServerIds[1]');
+    // Your own server is no exception: it goes under ChatOS's own entry.
+    expect(refused.stderr).toContain('uiApps[0].mcpServerIds[1]: server "chatos::fx" is not offered');
 
     // Saved while its app was installed; the app is gone now, the provider's server is not.
     const wide = await cli(
@@ -121,13 +122,15 @@ describe('agents may select only what an app exposes', () => {
     expect(wide.json().serverIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
     fs.rmSync(hubDir, { recursive: true });
     const shown = (await cli('agents', 'show', 'wide', '--json')).json();
-    expect(shown.serverIds).toEqual(['chatos::fx']);
-    expect(shown.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual(['AGENT_APP_MISSING uiApps[0]', 'AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[0]']);
+    expect(shown.serverIds).toEqual([]);
+    expect(shown.problems.map((p: { code: string; path: string }) => `${p.code} ${p.path}`)).toEqual([
+      'AGENT_APP_MISSING uiApps[0]',
+      'AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[0]',
+      'AGENT_ID_NOT_EXPOSED uiApps[0].mcpServerIds[1]',
+    ]);
     expect(shown.problems[1].message).toContain('is not installed, so it exposes nothing');
-    // None of the provider's ten tools is offered. The host's own server still is, under the app that is gone, as
-    // before (with mcp_release, a tool of the host).
-    const offered = new Set(((await cli('tools', '--agent', 'wide', '--json')).json().tools as { serverId: string }[]).map((t) => t.serverId));
-    expect(offered).toEqual(new Set(['chatos::fx', 'chatos']));
+    // None of the provider's ten tools is offered, and nothing of the host's own server selected under the app that is gone.
+    expect((await cli('tools', '--agent', 'wide', '--json')).json().tools).toEqual([]);
     // Kept in the stored agent, as other ids that no longer resolve are.
     expect(shown.agent.uiApps[0].mcpServerIds).toEqual([PROVIDER_SERVER, 'chatos::fx']);
   }, 300_000);

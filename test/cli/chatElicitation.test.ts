@@ -26,7 +26,7 @@ async function everythingWorld() {
   const cli = (args: string[]) => runCli([...args, '--home', home]);
   expect((await cli(['models', 'add', 'local', '--api', 'anthropic', '--base-url', provider.url, '--model', 'test-model'])).code).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
-  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::everything'] }] }));
+  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ['chatos::everything'] }] }));
   expect((await cli(['agents', 'create', '--file', agentFile])).code).toBe(0);
   return { provider, home, cli };
 }

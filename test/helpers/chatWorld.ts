@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { AgentInput } from '../../src/shared/agents.js';
+import { HOST_UI_APP, type AgentInput } from '../../src/shared/agents.js';
 import type { ApiKind, ModelEntryInput } from '../../src/shared/models.js';
 import type { HostOptions } from '../../src/core/host.js';
 import { startTestHost, writeMcpYaml, type TestHost } from './gatewayHost.js';
@@ -18,7 +18,7 @@ export function localModel(provider: ProviderServer, api: ApiKind = 'openai', ex
   return { id: 'local', name: 'Local', api, baseUrl: api === 'anthropic' ? provider.url : provider.openaiUrl, model: 'test-model', ...extra };
 }
 
-/** An agent using the mcp.yaml servers named, with the model `local`. */
+/** An agent using the mcp.yaml servers named (under ChatOS's own entry: they are the user's own), with the model `local`. */
 export function agentUsing(servers: string[], extra: Partial<AgentInput> = {}): AgentInput {
   return {
     id: 'helper',
@@ -26,7 +26,7 @@ export function agentUsing(servers: string[], extra: Partial<AgentInput> = {}): 
     description: 'Helps',
     modelId: 'local',
     systemPrompt: 'You are a test agent.',
-    uiApps: servers.length ? [{ pluginId: 'chatos.notes', appId: 'notes', mcp: true, mcpServerIds: servers.map((s) => `chatos::${s}`) }] : [],
+    uiApps: servers.length ? [{ ...HOST_UI_APP, mcp: true, mcpServerIds: servers.map((s) => `chatos::${s}`) }] : [],
     ...extra,
   };
 }

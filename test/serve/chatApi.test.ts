@@ -27,7 +27,7 @@ async function prepareHome(provider: ProviderServer, options: { vision?: boolean
   );
   expect(added.code, added.stderr).toBe(0);
   const agentFile = path.join(tempDir(), 'agent.json');
-  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
+  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ['chatos::chat'] }] }));
   expect((await runCli(['agents', 'create', '--file', agentFile, '--home', home])).code).toBe(0);
   return home;
 }

@@ -18,14 +18,14 @@ import { registryId } from '../registry/registryTables.js';
  * names registry ids (`aide::memory`) or bare names (`memory`, any
  * provider's); a prompt pair counts as one (`x` and `x__en`).
  *
- * An app that is not installed (its plugin removed, or an id that names
- * none) exposes nothing: nothing of another provider (a plugin's server,
- * another app's such as aide's) selected under it is offered, and saving
- * such a selection is refused. The host app's own registrations (its
- * mcp.yaml and built-in servers, its own prompts: ids `chatos::…`, a
- * provider id no plugin may claim) stay selectable under any entry, as they
- * always were: they are the user's own configuration, not an app's to
- * expose.
+ * One rule for every entry: under an app, only what that app exposes. An
+ * app that is not installed (its plugin removed, or an id that names none)
+ * exposes nothing at all: nothing selected under it is offered, and saving
+ * such a selection is refused, whatever provider the id names, so nothing
+ * widens through a missing app. The user's own registrations (mcp.yaml and
+ * built-in servers, their own prompts: ids `chatos::…`) are picked in their
+ * own group, the host's entry (docs/rules/agents.md#your-own-servers), and
+ * under an installed app only when it exposes them.
  */
 
 export type ExposureKind = 'mcpServers' | 'prompts';
@@ -77,23 +77,16 @@ export function exposureRefusal(app: AppContribution, kind: ExposureKind, id: st
   };
 }
 
-/** The provider part of a registry id (`aide` of `aide::memory`; provider ids hold no ':'), or undefined for a bare name. */
-function providerOf(id: string): string | undefined {
-  const at = id.indexOf('::');
-  return at < 0 ? undefined : id.slice(0, at);
-}
-
 /**
- * Why an id may not be selected under an app that is not installed (it
- * exposes nothing), or undefined when it is one of `hostAppId`'s own (the
- * registry owner's: see the note at the top).
+ * Why an id may not be selected under an app that is not installed: it
+ * exposes nothing, so every id is refused, the user's own (`chatos::…`)
+ * too; those belong under the host's entry.
  */
-export function missingAppRefusal(uiApp: Pick<AgentUiApp, 'pluginId' | 'appId'>, kind: ExposureKind, id: string, hostAppId: string): { message: string; hint: string } | undefined {
-  if (providerOf(id) === hostAppId) return undefined;
+export function missingAppRefusal(uiApp: Pick<AgentUiApp, 'pluginId' | 'appId'>, kind: ExposureKind, id: string): { message: string; hint: string } {
   const what = kind === 'mcpServers' ? 'server' : 'prompt';
   return {
-    message: `${what} "${id}" is not offered: app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed, so it exposes nothing (only the host's own ${what}s, "${hostAppId}::…", may be selected under it)`,
-    hint: `install the plugin (chatos install DIR), or select the ${what} under an installed app that exposes it (chatos apps shows each app's exposure)`,
+    message: `${what} "${id}" is not offered: app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed, so it exposes nothing`,
+    hint: `install the plugin (chatos install DIR), or select the ${what} under an installed app that exposes it (chatos apps shows each app's exposure); your own ${what}s ("${HOST_APP_ID}::…") go under ChatOS's own entry ({ "pluginId": "${HOST_APP_ID}", "appId": "${HOST_APP_ID}" })`,
   };
 }
 
@@ -123,17 +116,16 @@ export function hostEntryRefusal(kind: ExposureKind, id: string, row?: { provide
 
 /**
  * Every selected id of `uiApps` outside what its app exposes: the host's own
- * entry offers only the host's own; any other app not installed exposes
- * nothing but `hostAppId`'s own (the registry owner's).
+ * entry offers only the host's own; an app not installed exposes nothing.
  */
-export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined, hostAppId: string): ExposureViolation[] {
+export function exposureViolations(uiApps: readonly AgentUiApp[], appOf: (pluginId: string, appId: string) => AppContribution | undefined): ExposureViolation[] {
   const violations: ExposureViolation[] = [];
   uiApps.forEach((uiApp, i) => {
     const app = appOf(uiApp.pluginId, uiApp.appId);
     const hostEntry = !app && isHostUiApp(uiApp);
     const check = (kind: ExposureKind, field: 'mcpServerIds' | 'promptIds', ids: readonly string[]) =>
       ids.forEach((id, j) => {
-        const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id) : missingAppRefusal(uiApp, kind, id, hostAppId);
+        const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id) : missingAppRefusal(uiApp, kind, id);
         if (refusal) violations.push({ at: ['uiApps', i, field, j], id, ...refusal });
       });
     check('mcpServers', 'mcpServerIds', uiApp.mcpServerIds);

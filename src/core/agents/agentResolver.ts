@@ -1,4 +1,4 @@
-import { isHostUiApp, type Agent } from '../../shared/agents.js';
+import { HOST_UI_APP, isHostUiApp, type Agent } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import type { RegistryPrompt, RegistrySource } from '../../shared/registry.js';
@@ -156,8 +156,8 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       warn(
         'AGENT_APP_MISSING',
         at,
-        `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; it exposes nothing: its own server and prompt, and what is selected under it of other providers than the host, are left out`,
-        'install the plugin again (chatos install DIR), or remove this app from the agent',
+        `app "${uiApp.appId}" of plugin "${uiApp.pluginId}" is not installed${didYouMean(`${uiApp.pluginId}/${uiApp.appId}`, installed)}; it exposes nothing: its own server and prompt, and every server and prompt selected under it, are left out`,
+        `install the plugin again (chatos install DIR), or remove this app from the agent (your own servers and prompts go under ChatOS's own entry, "${HOST_UI_APP.pluginId}/${HOST_UI_APP.appId}")`,
       );
     }
 
@@ -173,12 +173,12 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     }
     /**
      * Way B (docs/rules/names-and-exposure.md#exposure): an id outside what the app exposes now is left out (the store refuses it at save; the exposure may
-     * have changed since). An app not installed exposes nothing but the host's own; an id registered nowhere is left to
-     * the checks below, which say so.
+     * have changed since). An app not installed exposes nothing; an id registered nowhere is left to the checks below,
+     * which say so.
      */
     const exposed = (kind: ExposureKind, id: string, path: string): boolean => {
       const row = kind === 'mcpServers' ? serverById.get(id) : (promptById.get(id) ?? promptById.get(baseOf(id)));
-      const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id, registry.ownerAppId) : undefined;
+      const refusal = app ? exposureRefusal(app, kind, id) : hostEntry ? hostEntryRefusal(kind, id, row) : isRegistered(kind, id) ? missingAppRefusal(uiApp, kind, id) : undefined;
       if (refusal) warn('AGENT_ID_NOT_EXPOSED', path, refusal.message, refusal.hint);
       return refusal === undefined;
     };

@@ -1,7 +1,6 @@
 import { AgentInputSchema, AgentSchema, type Agent, type AgentInput } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import { exposureViolations } from './agentExposure.js';
-import { HOST_APP_ID } from '../dataHome.js';
 import { normalizeName } from '../naming/names.js';
 import { defineTable } from '../store/logicalTable.js';
 import type { RecordsStore } from '../store/recordsStore.js';
@@ -38,7 +37,7 @@ export type AppLookup = (pluginId: string, appId: string) => AppContribution | u
  * Agents in the host's admin DB (`uiApps`, docs/rules/agents.md#what-an-agent-stores). Ids stay as
  * written; ids that vanish from the registry are reported by the resolver,
  * never dropped here. An id outside what its app exposes (docs/rules/names-and-exposure.md#exposure;
- * an app not installed exposes nothing but the host's own) is refused at
+ * an app not installed exposes nothing) is refused at
  * create and update, whichever face asks.
  */
 export class AgentStore {
@@ -53,7 +52,7 @@ export class AgentStore {
 
   /** Refuses selections outside the apps' exposure, one field error per id (at its path, as the schema's errors are). */
   private checkExposure(agent: Agent): void {
-    const violations = exposureViolations(agent.uiApps, this.appOf, HOST_APP_ID);
+    const violations = exposureViolations(agent.uiApps, this.appOf);
     if (violations.length === 0) return;
     const fields = violations.map((v) => ({ path: v.at.map(String).join('.'), message: `${v.message}; ${v.hint}` }));
     throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);

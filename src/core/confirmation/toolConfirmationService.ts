@@ -9,11 +9,11 @@ export interface ConfirmableEntry {
   risk: RiskLevel;
   summaryBuilder?: SummaryBuilder;
   /**
-   * Which calls ask: those whose arguments this answers true for (a `write`
-   * tool asks only for what is not on its low-risk list). Without it, every
-   * call of the tool asks.
+   * Which calls ask: those whose arguments (and calling agent, when an
+   * agent calls) this answers true for (a `write` tool asks only for what
+   * is not on its low-risk list). Without it, every call of the tool asks.
    */
-  asks?: (args: Record<string, unknown>) => boolean;
+  asks?: (args: Record<string, unknown>, callerAgentId: string | undefined) => boolean;
 }
 
 export interface ConfirmationEvents {
@@ -92,10 +92,10 @@ export class ToolConfirmationService {
     for (const entry of entries) this.registerConfirmable(entry.toolName, entry.risk, entry.summaryBuilder, entry.asks);
   }
 
-  /** Whether a call of this tool with these arguments asks the user (a registered tool; one that asks only for some calls, for these). */
-  needsConfirmation(toolName: string, args: Record<string, unknown> = {}): boolean {
+  /** Whether a call of this tool with these arguments, by this agent (if an agent calls), asks the user (a registered tool; one that asks only for some calls, for these). */
+  needsConfirmation(toolName: string, args: Record<string, unknown> = {}, callerAgentId?: string): boolean {
     const entry = this.confirmables.get(toolName);
-    return entry !== undefined && (entry.asks?.(args) ?? true);
+    return entry !== undefined && (entry.asks?.(args, callerAgentId) ?? true);
   }
 
   getRiskLevel(toolName: string): RiskLevel {

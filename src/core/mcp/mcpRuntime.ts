@@ -8,6 +8,7 @@ import type { RegistryCenter } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import { definitionFromRegistry, definitionsEqual, isRejectedServer, loadMcpConfig, type McpConfigLoad } from './config/mcpConfigLoader.js';
 import { buildCatalog, fileOfServer } from './catalog/toolCatalog.js';
+import { ToolNameHolders, type NameHolding } from './catalog/toolNameHolders.js';
 import { ConnectionManager } from './connection/connectionManager.js';
 import { DEFAULT_LEASE_IDLE_MS, type LeaseSettings } from './config/leaseSettings.js';
 import { ServerConnection, type ConnectionDeps, type InProcessServerFactory } from './connection/serverConnection.js';
@@ -68,6 +69,14 @@ export interface ReloadReport {
   /** Servers whose new definition failed; they keep their last good definition. */
   keptLastGood: string[];
   problems: Problem[];
+}
+
+/** A changed server that was in use, started with its new definition: its new tools wait for the collision check. */
+interface ProbedUpdate {
+  id: string;
+  definition: ServerDefinition;
+  current: ServerDefinition;
+  tools: Tool[];
 }
 
 /**
@@ -192,28 +201,38 @@ export class McpRuntime {
 
   rememberTools(definition: ServerDefinition, tools: readonly Tool[]): void {
     if (this.definitions.get(definition.id) !== definition) return;
-    this.toolCache.set(definition.id, { definition, tools: frozenTools(tools) });
-    this.noteListed(definition.id);
+    this.cacheTools(definition, tools);
   }
 
-  /** Under which version of the definitions each server first listed its tools, kept across its updates: see `listedOrder`. */
-  private readonly firstListed = new Map<string, number>();
+  /** Who holds each tool name: see `toolNameHolder`. */
+  private readonly holders = new ToolNameHolders();
 
-  private noteListed(serverId: string): void {
-    if (!this.firstListed.has(serverId)) this.firstListed.set(serverId, this.versionCounter);
+  /** Every list the runtime keeps goes through here, so the names it gives are claimed (or queued behind their holder) at once. */
+  private cacheTools(definition: ServerDefinition, tools: readonly Tool[]): void {
+    const frozen = frozenTools(tools);
+    this.toolCache.set(definition.id, { definition, tools: frozen });
+    this.holders.offer(
+      definition.id,
+      buildCatalog([{ server: definition, tools: frozen }], []).tools.map(({ name, rawName }) => ({ name, rawName })),
+    );
   }
 
   /**
-   * The catalog's priority on a name two servers' tools would both take:
-   * the server whose tools were listed under an earlier version of the
-   * definitions keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms: a server with a last known good keeps
-   * its tools; the colliding tool of a server added or first used since is
-   * the one dropped). Servers first listed under the same version tie, and
-   * the catalog's order (by id) decides, so the answer never depends on
-   * which of two servers started faster. Servers never listed come last.
+   * The server that holds a tool name now, and which of its tools has it
+   * (docs/rules/mcp-yaml.md#tool-names-and-transforms): the server whose list gave the name first and still
+   * gives it, whatever another server lists since (a re-list, a reload, a
+   * server added). Undefined when no server's list gives the name. Tools a
+   * user switched off still hold their names.
    */
-  listedOrder(serverId: string): number {
-    return this.firstListed.get(serverId) ?? Number.MAX_SAFE_INTEGER;
+  toolNameHolder(name: string): { server: ServerDefinition; rawName: string } | undefined {
+    const held = this.holders.holderOf(name);
+    const server = held && this.definitions.get(held.serverId);
+    return server ? { server, rawName: held.rawName } : undefined;
+  }
+
+  /** Changes whenever a tool name changes hands: a catalog built before may name the wrong holder. */
+  get namesRevision(): number {
+    return this.holders.revision;
   }
 
   /**
@@ -340,7 +359,7 @@ export class McpRuntime {
     const report: ReloadReport = { version: this.versionCounter, added: [], changed: [], removed: [], keptLastGood: [], problems: [] };
     const committed = new Map<string, ServerDefinition>();
     /** Changed servers whose new tools are known: committed only after the collision check below. */
-    const listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[] = [];
+    const listed: ProbedUpdate[] = [];
     await Promise.all(
       [...next].map(async ([id, definition]) => {
         const current = this.definitions.get(id);
@@ -374,8 +393,10 @@ export class McpRuntime {
         }
       }),
     );
-    this.commitUnlessColliding(listed, committed, report);
     for (const id of this.definitions.keys()) if (!next.has(id)) report.removed.push(id);
+    // A server removed lets go of its names first, so a changed server may take them in this same reload.
+    for (const id of report.removed) this.holders.release(id);
+    this.commitUnlessColliding(listed, committed, report);
     // Published definitions are never changed in place (the gateway's memos key on them): a slip throws.
     for (const definition of committed.values()) deepFreeze(definition);
     this.definitions = committed;
@@ -383,7 +404,6 @@ export class McpRuntime {
     for (const id of report.removed) {
       this.toolCache.delete(id);
       this.instructionsCache.delete(id);
-      this.firstListed.delete(id);
     }
     if (report.added.length || report.changed.length || report.removed.length) this.versionCounter++;
     report.version = this.versionCounter;
@@ -392,64 +412,65 @@ export class McpRuntime {
   }
 
   /**
-   * docs/rules/mcp-yaml.md#tool-names-and-transforms: a server whose new tool names collide (with another server's,
-   * or two of its own) has that update rejected, keeping its last known good
-   * definition and tools, with a problem naming both servers. Checked for
-   * every changed server whose new tools are known (it was in use, so it was
-   * probed), in id order, against what every other server offers after this
-   * reload. A server whose tools are not known yet (new, or never used) is
-   * not checked here: at listing, the catalog drops its colliding tool and
-   * the server that listed first keeps the name (`listedOrder`).
+   * docs/rules/mcp-yaml.md#tool-names-and-transforms: a server whose new tool names collide (with a name
+   * another server holds, or two of its own) has that update rejected,
+   * keeping its last known good definition and tools, with a problem naming
+   * both servers. Checked for every changed server whose new tools are known
+   * (it was in use, so it was probed), in id order, against the names held
+   * once the ones before it are settled; one that collides with a name
+   * another changed server lets go in this reload is checked again after it.
+   * A server whose tools are not known yet (new, or never used) is not
+   * checked here: when it lists, its colliding tool is refused and the holder
+   * keeps the name.
    */
-  private commitUnlessColliding(
-    listed: { id: string; definition: ServerDefinition; current: ServerDefinition; tools: Tool[] }[],
-    committed: Map<string, ServerDefinition>,
-    report: ReloadReport,
-  ): void {
-    if (listed.length === 0) return;
-    const fileOf = fileOfServer(this.options.configFile);
-    const pending = new Set(listed.map((entry) => entry.id));
-    /** Every offered name of the servers settled so far: who has it. */
-    const taken = new Map<string, { server: ServerDefinition; rawName: string }>();
-    const take = (server: ServerDefinition, tools: readonly Tool[] | undefined) => {
-      if (!tools) return;
-      for (const tool of buildCatalog([{ server, tools }], []).tools) if (!taken.has(tool.name)) taken.set(tool.name, { server, rawName: tool.rawName });
-    };
-    for (const [id, definition] of committed) {
-      const cached = this.toolCache.get(id);
-      if (!pending.has(id) && cached?.definition === definition) take(definition, cached.tools);
+  private commitUnlessColliding(listed: readonly ProbedUpdate[], committed: Map<string, ServerDefinition>, report: ReloadReport): void {
+    let pending = [...listed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (;;) {
+      const waiting = pending.filter((update) => {
+        if (this.collisionOf(update)) return true;
+        committed.set(update.id, update.definition);
+        report.changed.push(update.id);
+        this.cacheTools(update.definition, update.tools);
+        return false;
+      });
+      if (waiting.length === pending.length) break;
+      pending = waiting;
     }
-    for (const { id, definition, current, tools } of [...listed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-      const own = buildCatalog([{ server: definition, tools }], []);
-      const clash = own.tools.find((tool) => taken.has(tool.name));
-      const inner = own.problems.find((problem) => problem.code === 'TOOL_NAME_COLLISION');
-      if (!clash && !inner) {
-        committed.set(id, definition);
-        report.changed.push(id);
-        this.toolCache.set(id, { definition, tools: frozenTools(tools) });
-        this.noteListed(id);
-        take(definition, tools);
-        continue;
-      }
+    const fileOf = fileOfServer(this.options.configFile);
+    for (const update of pending) {
+      const { id, definition, current } = update;
       committed.set(id, current);
       report.keptLastGood.push(id);
-      const cached = this.toolCache.get(id);
-      take(current, cached?.definition === current ? cached.tools : undefined);
-      const holder = clash ? taken.get(clash.name)! : undefined;
-      const why = clash
-        ? `its tool "${clash.rawName}" would be offered as "${clash.name}", the name of tool "${holder!.rawName}" of server "${holder!.server.name}" (${holder!.server.id})`
-        : `two of its own tools would get one name: ${inner!.message}`;
+      const collision = this.collisionOf(update)!;
+      const { clash, holding, inner } = collision;
+      const holder = holding && (committed.get(holding.serverId) ?? this.definitions.get(holding.serverId));
+      const holderName = holder ? holder.name : holding?.serverId;
+      const why =
+        clash && holding
+          ? `its tool "${clash.rawName}" would be offered as "${clash.name}", the name of tool "${holding.rawName}" of server "${holderName}" (${holding.serverId})`
+          : `two of its own tools would get one name: ${inner}`;
       report.problems.push({
         severity: 'error',
         code: 'TOOL_NAME_COLLISION',
         file: fileOf(definition),
         path: definition.origin === 'mcp.yaml' ? formatJsonPath(['servers', definition.name, ...(definition.transform.length ? ['transform'] : [])]) : '',
         message: `the new configuration of server "${definition.name}" (${id}) was not applied: ${why}; it keeps its last good configuration and tools`,
-        hint: clash
-          ? `change its transform (or tools filter) so its names differ from those of server "${holder!.server.name}", or blacklist one of the two tools; it is checked again on the next change`
+        hint: holding
+          ? `change its transform (or tools filter) so its names differ from those of server "${holderName}", or blacklist one of the two tools; it is checked again on the next change`
           : 'change its transform so each tool keeps a name of its own, or blacklist one of the two tools',
       });
     }
+  }
+
+  /** Why a changed server's new tools may not be offered: a name another server holds, or two of its own tools with one name. */
+  private collisionOf({ id, definition, tools }: ProbedUpdate): { clash?: { name: string; rawName: string }; holding?: NameHolding; inner?: string } | undefined {
+    const own = buildCatalog([{ server: definition, tools }], []);
+    for (const tool of own.tools) {
+      const holding = this.holders.holderOf(tool.name);
+      if (holding && holding.serverId !== id) return { clash: tool, holding };
+    }
+    const inner = own.problems.find((problem) => problem.code === 'TOOL_NAME_COLLISION');
+    return inner ? { inner: inner.message } : undefined;
   }
 
   /**

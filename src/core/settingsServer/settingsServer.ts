@@ -17,7 +17,7 @@ export const SETTINGS_SERVER_ID = registryId(HOST_APP_ID, SETTINGS_SERVER_NAME);
 
 const INSTRUCTIONS =
   "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, MCP servers and their tools, and knowledge bases. " +
-  "Read tools run at once; tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model); a declined call returns a result saying so.";
+  "Read tools run at once; tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model) or that rewrite what other agents read (another agent's name or description, a knowledge base's name or description); a declined call returns a result saying so.";
 
 /** MCP annotations say to any client what the permission level says to ours (STYLE: confirmation is declared, not hard-wired). */
 function annotationsOf(level: PermissionLevel): ToolAnnotations {
@@ -128,7 +128,7 @@ export function settingsConfirmables(modules: readonly ToolModule[] = MODULES): 
     .map(({ tool }) => {
       const toolName = settingsToolName(tool.name, modules);
       const entry: ConfirmableEntry = { toolName, risk: tool.risk ?? 'medium', summaryBuilder: summaryBuilderOf(tool, toolName) };
-      if (tool.permission === 'write') entry.asks = (args) => riskyArguments(tool.lowRisk, args).length > 0;
+      if (tool.permission === 'write') entry.asks = (args, callerAgentId) => riskyArguments(tool.lowRisk, args, callerAgentId).length > 0;
       return entry;
     });
 }

@@ -2,7 +2,6 @@ import type { AuditDraft, AuditLog } from '../audit/auditLog.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { RiskLevel } from '../../shared/confirmation.js';
 import type { CallContext, GatewayHooks } from './toolGateway.js';
-import type { OfferedTool } from './toolSource.js';
 
 /**
  * Whether a call of this tool asks the user first: its permission level is
@@ -11,13 +10,14 @@ import type { OfferedTool } from './toolSource.js';
  * write tool given more than its low-risk arguments), whatever its level
  * says. Decided here alone, at the call.
  */
-function asksConfirmation(tool: Pick<OfferedTool, 'name' | 'permission'>, args: Record<string, unknown>, confirmations: Pick<ToolConfirmationService, 'needsConfirmation'>): boolean {
-  return tool.permission === 'confirm' || confirmations.needsConfirmation(tool.name, args);
+function asksConfirmation(context: CallContext, confirmations: Pick<ToolConfirmationService, 'needsConfirmation'>): boolean {
+  const { tool, args, caller } = context;
+  return tool.permission === 'confirm' || confirmations.needsConfirmation(tool.name, args, caller.agentId);
 }
 
 /** How risky a confirm-level tool is, when no one registered it with a risk: destructive tools are high. */
 function riskOf(context: CallContext, confirmations: ToolConfirmationService): RiskLevel {
-  if (confirmations.needsConfirmation(context.tool.name, context.args)) return confirmations.getRiskLevel(context.tool.name);
+  if (confirmations.needsConfirmation(context.tool.name, context.args, context.caller.agentId)) return confirmations.getRiskLevel(context.tool.name);
   return context.tool.annotations?.destructiveHint === true ? 'high' : 'medium';
 }
 
@@ -35,7 +35,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
     beforeCall(context, signal, asked) {
       const { caller, tool, args } = context;
       // Answered at once, not as a promise: this is every call's path. The one place a call is judged to need asking.
-      if (!asksConfirmation(tool, args, confirmations)) return 'auto';
+      if (!asksConfirmation(context, confirmations)) return 'auto';
       return confirmations.requestDecision(tool.serverId, tool.name, args, {
         conversationId: caller.conversationId,
         risk: riskOf(context, confirmations),

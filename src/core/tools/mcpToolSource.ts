@@ -40,7 +40,7 @@ export interface McpToolSourceDeps {
   permissionOverride?: (serverId: string, rawName: string) => PermissionLevel | undefined;
 }
 
-/** One server's share of a catalog: what buildCatalog's output depends on. */
+/** One server's share of a catalog: what buildCatalog's output depends on (besides who holds each name: the runtime's `namesRevision`). */
 interface CatalogInput {
   server: ServerDefinition;
   tools: ToolList;
@@ -78,7 +78,7 @@ const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000
 export class McpToolSource implements ToolSource {
   readonly kind = 'mcp';
   readonly reservesNames = false;
-  private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; catalog: CatalogResult }>();
+  private readonly catalogMemo = new Map<string, { inputs: CatalogInput[]; namesRevision: number; catalog: CatalogResult }>();
 
   constructor(private readonly deps: McpToolSourceDeps) {}
 
@@ -145,23 +145,17 @@ export class McpToolSource implements ToolSource {
       return gate.ok;
     });
     const reminders: string[] = [];
-    await Promise.all(
-      servers.map(async (server) => {
-        try {
-          await this.toolsOf(server, caller, reminders);
-        } catch (error) {
-          const fix = error instanceof McpRuntimeError ? error.fix : undefined;
-          problems.push({
-            severity: 'error',
-            code: 'SERVER_START_FAILED',
-            file: server.id,
-            path: '',
-            message: (error as Error).message,
-            hint: fix ?? 'see the server log; fix its command or configuration',
-          });
-        }
-      }),
-    );
+    for (const [server, error] of await this.listTools(servers, caller, reminders)) {
+      const fix = error instanceof McpRuntimeError ? error.fix : undefined;
+      problems.push({
+        severity: 'error',
+        code: 'SERVER_START_FAILED',
+        file: server.id,
+        path: '',
+        message: error.message,
+        hint: fix ?? 'see the server log; fix its command or configuration',
+      });
+    }
     const catalog = this.catalogOf(servers);
     return { tools: catalog.tools, problems: [...problems, ...catalog.problems], reminders };
   }
@@ -170,14 +164,31 @@ export class McpToolSource implements ToolSource {
     return this.catalogOf(this.visibleServers(caller)).tools.map((t) => t.name);
   }
 
-  private async toolsOf(server: ServerDefinition, caller: Caller, reminders: string[]): Promise<ToolList> {
-    const cached = this.deps.runtime.cachedTools(server.id);
-    if (cached) return cached;
-    const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
-    if (first && !server.trulyStateless) reminders.push(leaseReminder(server.id));
-    const tools = [...lease.connection.tools];
-    this.deps.runtime.rememberTools(server, tools);
-    return tools;
+  /**
+   * Starts those of `servers` that have not listed their tools (first use),
+   * all at once, then keeps their lists in id order: of two servers first
+   * listed together that give one name, the lower id holds it, however fast
+   * each started. Returns the servers that failed to start, with why.
+   */
+  private async listTools(servers: readonly ServerDefinition[], caller: Caller, reminders: string[]): Promise<Map<ServerDefinition, Error>> {
+    const started = await Promise.all(
+      servers.map(async (server) => {
+        if (this.deps.runtime.cachedTools(server.id)) return undefined;
+        try {
+          const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
+          if (first && !server.trulyStateless) reminders.push(leaseReminder(server.id));
+          return { server, tools: [...lease.connection.tools] };
+        } catch (error) {
+          return { server, error: error as Error };
+        }
+      }),
+    );
+    const failed = new Map<ServerDefinition, Error>();
+    for (const entry of started.filter((e) => e !== undefined).sort((a, b) => (a.server.id < b.server.id ? -1 : a.server.id > b.server.id ? 1 : 0))) {
+      if (entry.error) failed.set(entry.server, entry.error);
+      else if (entry.tools) this.deps.runtime.rememberTools(entry.server, entry.tools);
+    }
+    return failed;
   }
 
   private catalogOf(servers: ServerDefinition[]): { tools: OfferedTool[]; problems: Problem[] } {
@@ -221,15 +232,27 @@ export class McpToolSource implements ToolSource {
       inputs.push({ server, tools, switchedOff: settings?.disabledTools ?? [] });
     }
     const key = inputs.map((input) => input.server.id).join('\u0000');
+    const namesRevision = this.deps.runtime.namesRevision;
     const hit = this.catalogMemo.get(key);
-    if (hit && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
+    if (hit && hit.namesRevision === namesRevision && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
     const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
-    // On a name two servers' tools would both take, the server that listed first keeps it (docs/rules/mcp-yaml.md#tool-names-and-transforms).
-    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), priority: (server) => this.deps.runtime.listedOrder(server.id) });
+    // A name belongs to the server that holds it, whoever else lists it since (docs/rules/mcp-yaml.md#tool-names-and-transforms).
+    const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), holderOf: this.holderOf });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();
-    this.catalogMemo.set(key, { inputs, catalog });
+    this.catalogMemo.set(key, { inputs, namesRevision, catalog });
     return { catalog, settingsOf };
+  }
+
+  private readonly holderOf = (name: string) => this.deps.runtime.toolNameHolder(name);
+
+  /** A catalog's tools by the name a caller calls, built once per catalog (catalogs are replaced, never mutated). */
+  private readonly byNameMemo = new WeakMap<CatalogResult, ReadonlyMap<string, CatalogTool>>();
+
+  private toolsByName(catalog: CatalogResult): ReadonlyMap<string, CatalogTool> {
+    let byName = this.byNameMemo.get(catalog);
+    if (!byName) this.byNameMemo.set(catalog, (byName = new Map(catalog.tools.map((tool) => [tool.name, tool]))));
+    return byName;
   }
 
   /** Whether the user switched the server off on the MCP servers page (one cached settings lookup). */
@@ -249,12 +272,15 @@ export class McpToolSource implements ToolSource {
   private ownersMemo = { version: -1, byName: new Map<string, ServerDefinition[]>() };
 
   /**
-   * Which servers a tool name can belong to, judged by its name alone: the
-   * default prefix of a server without transforms, or a transform chain that
-   * could make the name. Runs on every call, so the answer is kept until the
-   * definitions change; never mutate what it returns.
+   * Which servers that have not listed their tools could give a name, judged
+   * by the name alone: the default prefix of a server without transforms,
+   * or a transform chain that could make it. Only these are started to find
+   * a name no listed server gives; a listed server's names are known, and
+   * one is routed by who holds it, never by its spelling. Runs for names no
+   * listed server holds, so the answer is kept until the definitions change;
+   * never mutate what it returns.
    */
-  private ownersByName(toolName: string): readonly ServerDefinition[] {
+  private namableBy(toolName: string): readonly ServerDefinition[] {
     const version = this.deps.runtime.version;
     if (this.ownersMemo.version !== version) this.ownersMemo = { version, byName: new Map() };
     const known = this.ownersMemo.byName.get(toolName);
@@ -272,17 +298,32 @@ export class McpToolSource implements ToolSource {
     return owners;
   }
 
+  /** The server holding `toolName` (docs/rules/mcp-yaml.md#tool-names-and-transforms), when its tools are listed under its current definition. */
+  private listedHolder(toolName: string): ServerDefinition | undefined {
+    const held = this.deps.runtime.toolNameHolder(toolName);
+    return held && this.deps.runtime.cachedTools(held.server.id) ? held.server : undefined;
+  }
+
+  /**
+   * The servers that may give a name no listed server holds: its holder when
+   * that has not listed since its definition changed, then every unlisted
+   * server whose name rule could make it.
+   */
+  private unlistedCandidates(toolName: string): ServerDefinition[] {
+    const held = this.deps.runtime.toolNameHolder(toolName)?.server;
+    const unlisted = this.namableBy(toolName).filter((def) => def !== held && !this.deps.runtime.cachedTools(def.id));
+    return held ? [held, ...unlisted] : unlisted;
+  }
+
   /**
    * The server and tool a call names. An identical earlier call's resolution
    * is reused, without a promise, while nothing it depended on changed; a
-   * name no server could make is not this source's.
+   * name no server gives (or could give) is not this source's.
    */
   resolve(caller: Caller, toolName: string, reminders: string[]): ResolvedTool | undefined | Promise<ResolvedTool | undefined> {
     const known = this.resolvedBefore(caller, toolName);
     if (known) return known;
-    const candidates = this.ownersByName(toolName);
-    if (candidates.length === 0) return undefined;
-    return this.resolveInFull(caller, toolName, candidates, reminders);
+    return this.resolveInFull(caller, toolName, reminders);
   }
 
   /** Why this caller may not call this tool of this server, as the access rule says it. */
@@ -294,43 +335,59 @@ export class McpToolSource implements ToolSource {
 
   private readonly cachedToolsOf = (serverId: string) => this.deps.runtime.cachedTools(serverId);
 
+  /** A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle. */
+  private async retireStale(servers: readonly ServerDefinition[]): Promise<void> {
+    const stale = servers.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
+    await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id, 'not-runnable')));
+  }
+
   /**
-   * Which server and tool a call names, worked out in full: the possible
-   * owners, the caller's access to each (asked of the registry now), the
-   * catalog, the permission. Starts the servers that have not listed their
-   * tools yet. The answer is remembered for `resolvedBefore`.
+   * Which server and tool a call names, worked out in full. A name is routed
+   * to the server that holds it (docs/rules/mcp-yaml.md#tool-names-and-transforms), looked up in its catalog
+   * by name: the one server it may run on, never the one its spelling
+   * suggests. A name no listed server holds may belong to a server that has
+   * not listed yet: those this caller may use are started to find out. The
+   * caller's access to the holder is asked of the registry now; the answer
+   * is remembered for `resolvedBefore`.
    */
-  private async resolveInFull(caller: Caller, toolName: string, candidates: readonly ServerDefinition[], reminders: string[]): Promise<ResolvedTool | undefined> {
-    // Only the servers that could own this name matter: no other server's tool can take it in the
-    // catalog, so resolving against them alone gives the same answer at a cost that does not grow
-    // with the number of servers and tools. Their visibility (grants included) is checked now.
+  private async resolveInFull(caller: Caller, toolName: string, reminders: string[]): Promise<ResolvedTool | undefined> {
     const revision = this.deps.registry.freshRevision();
     const version = this.deps.runtime.version;
-    const usable = candidates.filter((def) => this.mayUse(caller, def));
-    if (usable.length === 0) {
-      // A plugin that may no longer run (untrusted, edited) serves no one: its running instances are stopped, not left idle.
-      const stale = candidates.filter((def) => def.plugin && this.deps.runtime.connections.anyRunning(def.id) && !this.runnable(def).ok);
-      await Promise.all(stale.map((def) => this.deps.runtime.connections.retire(def.id, 'not-runnable')));
-      throw this.refusal(caller, toolName, ownerOf(candidates, toolName, this.cachedToolsOf, true)!);
+    let holder = this.listedHolder(toolName);
+    let starting = false;
+    if (!holder) {
+      const candidates = this.unlistedCandidates(toolName);
+      if (candidates.length === 0) return undefined;
+      const usable = candidates.filter((def) => this.mayUse(caller, def));
+      if (usable.length === 0) {
+        await this.retireStale(candidates);
+        throw this.refusal(caller, toolName, ownerOf(candidates, toolName, this.cachedToolsOf, true)!);
+      }
+      starting = true;
+      const failed = await this.listTools(usable, caller, reminders);
+      if (failed.size) throw failed.values().next().value!;
+      holder = this.listedHolder(toolName);
+      if (!holder) {
+        // The name may be a tool of a server this caller may not use, while one it may use (a transform) could have made it too.
+        const owner = ownerOf(
+          candidates.filter((def) => !usable.includes(def)),
+          toolName,
+          this.cachedToolsOf,
+          false,
+        );
+        if (owner) throw this.refusal(caller, toolName, owner);
+        return undefined;
+      }
     }
-
-    // Start (first use) only the servers that could own this name.
-    const starting = usable.some((server) => !this.deps.runtime.cachedTools(server.id));
-    if (starting) await Promise.all(usable.map((server) => this.toolsOf(server, caller, reminders)));
-    const { catalog, settingsOf } = this.builtCatalog(usable);
-    const found = catalog.tools.find((t) => t.name === toolName);
-    if (!found) {
-      // The name may be a tool of a server this caller may not use, while one it may use (a transform) could have made it too.
-      const owner = ownerOf(
-        candidates.filter((def) => !usable.includes(def)),
-        toolName,
-        this.cachedToolsOf,
-        false,
-      );
-      if (owner) throw this.refusal(caller, toolName, owner);
-      return undefined;
+    if (!this.mayUse(caller, holder)) {
+      await this.retireStale([holder]);
+      throw this.refusal(caller, toolName, holder);
     }
-    const server = usable.find((s) => s.id === found.serverId)!;
+    const { catalog, settingsOf } = this.builtCatalog([holder]);
+    const found = this.toolsByName(catalog).get(toolName);
+    // Held, but switched off by the user: no tool of that name is offered.
+    if (!found) return undefined;
+    const server = holder;
     const tool = this.offered(server, found, settingsOf.get(server.id));
     // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
     if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);

@@ -52,7 +52,7 @@ describe('agent exposure: what an agent may select under an app', () => {
     expect(exposureRefusal(prompts, 'mcpServers', 'aide::guide')).toBeDefined();
   });
 
-  it("names where in the agent each selection outside the exposure is; an app not installed exposes nothing but the host app's own", () => {
+  it('names where in the agent each selection outside the exposure is; an app not installed exposes nothing, not even the host’s own', () => {
     const hub = app({ mode: 'list', names: ['memory'] });
     const violations = exposureViolations(
       [
@@ -60,18 +60,18 @@ describe('agent exposure: what an agent may select under an app', () => {
         selecting({ pluginId: 'gone', mcpServerIds: ['x::y', 'chatos::fs', 'memory'], promptIds: ['chatos::reviewer', 'aide::guide__en'] }),
       ],
       (pluginId, appId) => (pluginId === hub.pluginId && appId === hub.appId ? hub : undefined),
-      'chatos',
     );
     expect(violations.map((v) => [v.at, v.id])).toEqual([
       [['uiApps', 0, 'mcpServerIds', 1], 'aide::shell'],
       [['uiApps', 0, 'promptIds', 0], 'aide::guide'],
       [['uiApps', 1, 'mcpServerIds', 0], 'x::y'],
+      [['uiApps', 1, 'mcpServerIds', 1], 'chatos::fs'],
       [['uiApps', 1, 'mcpServerIds', 2], 'memory'],
+      [['uiApps', 1, 'promptIds', 0], 'chatos::reviewer'],
       [['uiApps', 1, 'promptIds', 1], 'aide::guide__en'],
     ]);
-    expect(violations[2]!.message).toBe(
-      'server "x::y" is not offered: app "hub" of plugin "gone" is not installed, so it exposes nothing (only the host\'s own servers, "chatos::…", may be selected under it)',
-    );
-    expect(violations[2]!.hint).toContain('install the plugin');
+    expect(violations[3]!.message).toBe('server "chatos::fs" is not offered: app "hub" of plugin "gone" is not installed, so it exposes nothing');
+    expect(violations[3]!.hint).toContain('install the plugin');
+    expect(violations[3]!.hint).toContain('your own servers ("chatos::…") go under ChatOS\'s own entry');
   });
 });

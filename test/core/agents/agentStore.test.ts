@@ -105,8 +105,8 @@ describe('AgentStore', () => {
   it('keeps ids that name nothing in the registry exactly as written', async () => {
     const host = await hostOn(tempDir());
     try {
-      // Under an app that is not installed only the host's own ids may be selected (it exposes nothing else).
-      const uiApps = [{ pluginId: 'com.gone', appId: 'main', mcp: true, prompt: true, mcpServerIds: ['chatos::gone', 'chatos::gone'], promptIds: ['chatos::gone_prompt__en'] }];
+      // The host's own ids, under ChatOS's own entry, even when they name nothing registered.
+      const uiApps = [{ pluginId: 'chatos', appId: 'chatos', mcp: true, prompt: true, mcpServerIds: ['chatos::gone', 'chatos::gone'], promptIds: ['chatos::gone_prompt__en'] }];
       host.agents.create({ id: 'stale', name: 'Stale', uiApps });
       expect(host.agents.get('stale')!.uiApps).toEqual(uiApps);
     } finally {
@@ -117,7 +117,7 @@ describe('AgentStore', () => {
   it('persists across a new host on the same home, and two hosts at once see each other’s writes', async () => {
     const home = tempDir();
     const first = await hostOn(home);
-    first.agents.create({ id: 'kept', name: 'Kept', language: 'en', uiApps: [{ pluginId: 'p', appId: 'a', mcpServerIds: ['chatos::y'] }] });
+    first.agents.create({ id: 'kept', name: 'Kept', language: 'en', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcpServerIds: ['chatos::y'] }] });
     await disposeAll();
 
     const second = await hostOn(home);

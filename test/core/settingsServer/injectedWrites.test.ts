@@ -62,7 +62,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
       risk: 'medium',
     });
     expect(byTool.get('mcp_settings_update_agent')!.summary).toContain(
-      'Change agent "helper": description to "Helps"; apps to "chatos.notes/notes" (MCP on: ["chatos::chat", "chatos::settings", "chatos::secret"]',
+      'Change agent "helper": description to "Helps"; apps to "chatos/chatos" (MCP on: ["chatos::chat", "chatos::settings", "chatos::secret"]',
     );
     expect(byTool.get('mcp_settings_update_agent')!.risk).toBe('high');
     expect(byTool.get('mcp_settings_update_knowledge_base')).toMatchObject({ summary: expect.stringContaining('Change knowledge base "private": embed with model "evil"'), risk: 'high' });
@@ -106,7 +106,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
     expect(host.mcp.settings.of('chatos::chat').disabledTools).toEqual([]);
   });
 
-  it('low-risk writes of whitelisted fields still run at once: a description, a name, a tool switched off', async () => {
+  it('low-risk writes of whitelisted fields still run at once: its own description and name, a tool switched off, chunk settings', async () => {
     const { host, provider, required } = await injectedWorld();
     provider.enqueue(
       {
@@ -114,7 +114,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
         toolCalls: [
           { id: 'describe', name: 'mcp_settings_update_agent', arguments: { id: 'helper', description: 'Summarises pages', name: 'Summariser', language: 'en' } },
           { id: 'off', name: 'mcp_settings_set_tool_enabled', arguments: { serverId: 'chatos::chat', tool: 'echo', enabled: false } },
-          { id: 'rename', name: 'mcp_settings_update_knowledge_base', arguments: { id: 'private', name: 'Private notes', chunkSize: 400 } },
+          { id: 'rechunk', name: 'mcp_settings_update_knowledge_base', arguments: { id: 'private', chunkSize: 400 } },
         ],
       },
       { kind: 'reply', text: 'done' },
@@ -124,7 +124,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
     expect(required).toEqual([]);
     expect(host.agents.get('helper')).toMatchObject({ description: 'Summarises pages', name: 'Summariser', language: 'en' });
     expect(host.mcp.settings.of('chatos::chat').disabledTools).toEqual(['danger', 'echo']);
-    expect(await host.knowledge.get('private')).toMatchObject({ name: 'Private notes', chunkSize: 400, embeddingModel: null });
+    expect(await host.knowledge.get('private')).toMatchObject({ name: 'Private', chunkSize: 400, embeddingModel: null });
     // Each ran without a question: decided `auto` on the audit record.
     expect(
       host.audit

@@ -112,12 +112,15 @@ describe('the knowledge tools behind the gateway', () => {
     expect((await attaching).decision).toBe('approved');
     expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
 
-    // A description alone is a low-risk write; a change of the embedding model asks.
-    const described = await host.tools.call(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes' });
-    expect(described.decision).toBe('auto');
-    const updating = host.tools.call(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', embeddingModel: null });
+    // Chunk settings alone are a low-risk write; a description (every agent searching the base reads it) or a change of the embedding model asks.
+    const rechunked = await host.tools.call(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', chunkSize: 500 });
+    expect(rechunked.decision).toBe('auto');
+    const updating = host.tools.call(caller(), 'mcp_settings_update_knowledge_base', { id: 'garden', description: 'Notes', embeddingModel: null });
     const modelAsk = await asks.next();
-    expect(modelAsk).toMatchObject({ summary: 'Change knowledge base "garden": search by words only (no embedding model)', risk: 'high' });
+    expect(modelAsk).toMatchObject({
+      summary: 'Change knowledge base "garden": description to "Notes" (every agent searching it reads it); search by words only (no embedding model)',
+      risk: 'high',
+    });
     host.tools.confirmations.respond(modelAsk.id, true);
     const update = await updating;
     expect(update.decision).toBe('approved');

@@ -78,15 +78,22 @@ describe('confirm tools register with the confirmation service (docs/rules/setti
   it('every write tool declares its low-risk arguments; a call giving more asks, whatever else it gives', () => {
     const { confirmations } = service();
     for (const tool of allTools().filter((t) => t.permission === 'write')) expect(tool.lowRisk, tool.name).toBeDefined();
-    const asks = (tool: string, args: Record<string, unknown>) => confirmations.needsConfirmation(`mcp_settings_${tool}`, args);
-    expect(asks('update_agent', { id: 'a', name: 'A', description: 'd', language: 'en' })).toBe(false);
+    const asks = (tool: string, args: Record<string, unknown>, agentId?: string) => confirmations.needsConfirmation(`mcp_settings_${tool}`, args, agentId);
+    expect(asks('update_agent', { id: 'a', language: 'en' })).toBe(false);
+    // An agent's name and description are read by every agent that may delegate to it: only the agent itself changes its own unasked.
+    expect(asks('update_agent', { id: 'a', name: 'A', description: 'd', language: 'en' }, 'a')).toBe(false);
+    expect(asks('update_agent', { id: 'a', description: 'd' }, 'b')).toBe(true);
+    expect(asks('update_agent', { id: 'a', name: 'A' })).toBe(true);
     expect(asks('update_agent', { id: 'a', description: 'd', uiApps: [] })).toBe(true);
     expect(asks('update_agent', { id: 'a', knowledgeBases: ['kb'] })).toBe(true);
     // Switching memory on (or sharing it) widens what the model keeps and reads.
     expect(asks('update_agent', { id: 'a', memory: { enabled: true } })).toBe(true);
     expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: false })).toBe(false);
     expect(asks('set_tool_enabled', { serverId: 's', tool: 't', enabled: true })).toBe(true);
-    expect(asks('update_knowledge_base', { id: 'kb', name: 'n', description: 'd', chunkSize: 500, chunkOverlap: 50 })).toBe(false);
+    expect(asks('update_knowledge_base', { id: 'kb', chunkSize: 500, chunkOverlap: 50 })).toBe(false);
+    // A base's name and description are what every agent searching it reads.
+    expect(asks('update_knowledge_base', { id: 'kb', name: 'n' })).toBe(true);
+    expect(asks('update_knowledge_base', { id: 'kb', description: 'd' })).toBe(true);
     expect(asks('update_knowledge_base', { id: 'kb', embeddingModel: 'm' })).toBe(true);
     expect(asks('update_knowledge_base', { id: 'kb', embeddingModel: null })).toBe(true);
     expect(asks('revoke_always_allowed', { agentId: 'a', toolName: 't' })).toBe(false);

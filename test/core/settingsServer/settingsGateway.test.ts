@@ -125,14 +125,14 @@ describe('the settings server behind the gateway', () => {
     const { gateway, required } = await wiredGateway(host);
     host.agents.create({ id: 'writer', name: 'Writer' });
     host.mcp.servers.setPermission('chatos::settings', 'update_agent', 'read');
-    const renamed = await gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', description: 'Writes' });
-    expect(renamed.decision).toBe('auto');
+    const relanguaged = await gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', language: 'en' });
+    expect(relanguaged.decision).toBe('auto');
     const widening = gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', knowledgeBases: ['private'] });
     const ask = await nextRequest(required);
     expect(ask).toMatchObject({ toolName: 'mcp_settings_update_agent', summary: 'Change agent "writer": knowledge bases it may search to ["private"]', risk: 'high' });
     host.tools.confirmations.respond(ask.id, false);
     expect((await widening).decision).toBe('declined');
-    expect(host.agents.get('writer')).toMatchObject({ description: 'Writes', knowledgeBases: [] });
+    expect(host.agents.get('writer')).toMatchObject({ language: 'en', knowledgeBases: [] });
   });
 
   it('list_mcp_servers sees the settings server itself running, with its tools', async () => {

@@ -57,7 +57,7 @@ export default {
     'agents.alwaysAllow.since': '服务器 {{server}} · {{when}}',
     'agents.editor.noApps': '没有已安装的 UI 应用：先在“应用”页刷新或安装插件。',
     'agents.editor.notInstalled': '未安装',
-    'agents.editor.appMissing': '应用 {{app}} 未安装：它自带的服务器和提示词不会生效。重新安装插件，或从智能体中移除该应用。',
+    'agents.editor.appMissing': '应用 {{app}} 未安装：它自带的服务器和提示词、以及在它下面选用的一切都不会生效。重新安装插件，或从智能体中移除该应用（你自己的服务器放在 ChatOS 下）。',
     'agents.editor.mcp': 'MCP',
     'agents.editor.prompt': '提示词',
     'agents.editor.pickServers': '选择要挂载的 MCP 服务器',
@@ -191,7 +191,8 @@ export default {
     'agents.alwaysAllow.since': 'server {{server}} · {{when}}',
     'agents.editor.noApps': 'No UI apps installed: rescan or install a plugin on the Apps page.',
     'agents.editor.notInstalled': 'not installed',
-    'agents.editor.appMissing': 'App {{app}} is not installed: its own server and prompt are left out. Install the plugin again, or remove the app from the agent.',
+    'agents.editor.appMissing':
+      'App {{app}} is not installed: its own server and prompt, and everything selected under it, are left out. Install the plugin again, or remove the app from the agent (your own servers go under ChatOS).',
     'agents.editor.mcp': 'MCP',
     'agents.editor.prompt': 'Prompt',
     'agents.editor.pickServers': 'Choose the MCP servers to mount',

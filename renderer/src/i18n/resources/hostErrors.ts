@@ -59,7 +59,7 @@ export default {
     'hostError.NO_MODEL': '这个智能体还没有模型，无法对话。',
     'hostError.CONVERSATION_BUSY': '这个会话正在运行，请等它结束或先停止。',
     'hostError.CONVERSATION_NOT_FOUND': '找不到这个会话。',
-    'hostError.AGENT_APP_MISSING': '智能体选用的一个应用没有安装（插件 ID 可能拼错了）：它什么也不提供，它的服务器和提示词、以及在它下面选用的主机以外提供方的服务器和提示词都没有加入。',
+    'hostError.AGENT_APP_MISSING': '智能体选用的一个应用没有安装（插件 ID 可能拼错了）：它什么也不提供，它的服务器和提示词、以及在它下面选用的所有服务器和提示词都没有加入。',
     'hostError.AGENT_HOST_APP_UNKNOWN': '智能体的宿主应用没有注册，因此它什么也看不到。',
     'hostError.AGENT_MODEL_MISSING': '智能体选用的模型不存在，在选定模型之前无法对话。',
     'hostError.AGENT_SUBAGENT_MISSING': '智能体的一个子智能体不存在，没有提供给它。',
@@ -230,7 +230,7 @@ export default {
     'hostError.CONVERSATION_BUSY': 'This conversation is running: wait for it or stop it first.',
     'hostError.CONVERSATION_NOT_FOUND': 'No such conversation.',
     'hostError.AGENT_APP_MISSING':
-      'An app the agent uses is not installed (its plugin id may be misspelled): it offers nothing, so its server and prompt, and what is selected under it from providers other than the host, are left out.',
+      'An app the agent uses is not installed (its plugin id may be misspelled): it offers nothing, so its server and prompt, and everything selected under it, are left out.',
     'hostError.AGENT_HOST_APP_UNKNOWN': "The agent's host app is not registered, so it sees nothing.",
     'hostError.AGENT_MODEL_MISSING': "The agent's model does not exist: it cannot chat until it has one.",
     'hostError.AGENT_SUBAGENT_MISSING': 'A sub-agent of this agent does not exist: it is not offered.',

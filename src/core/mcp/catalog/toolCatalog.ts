@@ -48,12 +48,15 @@ export interface CatalogOptions {
    */
   fileOf?: (server: ServerDefinition) => string;
   /**
-   * Which server keeps a name two servers' tools would both take: the lower
-   * number wins (the host passes the order in which servers first listed
-   * their tools, so a server that had the name keeps it). Default: `entries`
-   * order. A server's own two tools, and reserved names, go by order.
+   * Which server holds a name (docs/rules/mcp-yaml.md#tool-names-and-transforms): the host passes the
+   * server that offered it first and still does, so a server that had a name
+   * keeps it whatever another lists later. A tool of any other server that
+   * would get the name is refused, whether or not the holder is among
+   * `entries` (a name never means one server to one caller and another to
+   * the next). Names no one holds yet go by `entries` order, as do a
+   * server's own two tools and reserved names.
    */
-  priority?: (server: ServerDefinition) => number;
+  holderOf?: (name: string) => { server: Pick<ServerDefinition, 'id' | 'name'>; rawName: string } | undefined;
 }
 
 /** mcp.yaml servers' problems name that file; every other server's name its id. */
@@ -61,7 +64,7 @@ export function fileOfServer(mcpConfigFile: string): (server: ServerDefinition) 
   return (server) => (server.origin === 'mcp.yaml' ? mcpConfigFile : server.id);
 }
 
-const serverLabel = (server: ServerDefinition) => (server.name === server.id ? `"${server.id}"` : `"${server.name}" (${server.id})`);
+const serverLabel = (server: Pick<ServerDefinition, 'id' | 'name'>) => (server.name === server.id ? `"${server.id}"` : `"${server.name}" (${server.id})`);
 
 /** A tool that passed the filters and the name rule, waiting for the collision check. */
 interface Named {
@@ -76,10 +79,10 @@ interface Named {
 
 /**
  * `reserved`: names already taken (the host's own tools, e.g. `mcp_release`).
- * On a collision the earlier tool keeps the name: reserved names first, then
- * the server of lower `priority` (default: `entries` order), then each
- * server's tools in the order it listed them. Tools are offered in `entries`
- * order either way.
+ * On a collision the name goes to: reserved names first, then the server
+ * `holderOf` names, else the earlier server in `entries`, then each server's
+ * tools in the order it listed them. Tools are offered in `entries` order
+ * either way.
  */
 export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonly string[], options: CatalogOptions = {}): CatalogResult {
   const fileOf = options.fileOf ?? ((server: ServerDefinition) => server.id);
@@ -142,13 +145,13 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
     }
   }
 
-  const owners = ownersOf(named, reserved, options.priority);
+  const owners = ownersOf(named, reserved, options.holderOf);
   const tools: CatalogTool[] = [];
   for (const candidate of named) {
     const { server, tool, name } = candidate;
     const owner = owners.get(name)!;
     if (owner !== candidate) {
-      const holder = owner === RESERVED ? 'a tool of the host' : `tool "${owner.tool.name}" of server ${serverLabel(owner.server)}`;
+      const holder = owner === RESERVED ? 'a tool of the host' : `tool "${ownerTool(owner)}" of server ${serverLabel(owner.server)}`;
       candidate.report(
         'warning',
         'TOOL_NAME_COLLISION',
@@ -180,18 +183,24 @@ function withUi(tool: Tool): { ui?: ToolUi } {
 
 const RESERVED = Symbol('reserved');
 
-/** Who keeps each name: a reserved name the host; else the candidate of the lowest priority, the first in order among equals. */
-function ownersOf(named: readonly Named[], reserved: readonly string[], priority: ((server: ServerDefinition) => number) | undefined): Map<string, Named | typeof RESERVED> {
-  const owners = new Map<string, Named | typeof RESERVED>(reserved.map((name) => [name, RESERVED]));
-  const rank = new Map<ServerDefinition, number>();
-  const rankOf = (server: ServerDefinition) => {
-    let value = rank.get(server);
-    if (value === undefined) rank.set(server, (value = priority ? priority(server) : 0));
-    return value;
-  };
+/** A holder that is not among this catalog's servers (the caller may not see it): named in the problem, offered nothing here. */
+interface Absent {
+  server: Pick<ServerDefinition, 'id' | 'name'>;
+  rawName: string;
+}
+
+type Owner = Named | Absent | typeof RESERVED;
+
+const ownerTool = (owner: Named | Absent) => ('tool' in owner ? owner.tool.name : owner.rawName);
+
+/** Who keeps each name: a reserved name the host; else its holder (a server's first tool of that name); else the first candidate in order. */
+function ownersOf(named: readonly Named[], reserved: readonly string[], holderOf: CatalogOptions['holderOf']): Map<string, Owner> {
+  const owners = new Map<string, Owner>(reserved.map((name) => [name, RESERVED]));
   for (const candidate of named) {
-    const owner = owners.get(candidate.name);
-    if (owner === undefined || (owner !== RESERVED && owner.server !== candidate.server && rankOf(candidate.server) < rankOf(owner.server))) owners.set(candidate.name, candidate);
+    if (owners.has(candidate.name)) continue;
+    const holder = holderOf?.(candidate.name);
+    if (!holder || holder.server.id === candidate.server.id) owners.set(candidate.name, candidate);
+    else owners.set(candidate.name, named.find((other) => other.name === candidate.name && other.server.id === holder.server.id) ?? holder);
   }
   return owners;
 }

@@ -76,10 +76,11 @@ export const agentsModule: ToolModule = {
       name: 'update_agent',
       description:
         "Change an agent's name, description, language, apps, knowledge bases or memory switch; fields left out keep their value. The app it acts for cannot be changed here. " +
-        'A change of its apps (their servers and prompts), knowledge bases or memory asks the user first.',
+        "A change of its apps (their servers and prompts), knowledge bases or memory, or of another agent's name or description, asks the user first.",
       permission: 'write',
       // Its apps, knowledge bases and memory decide what it may call, read and keep: changing them widens what a model may use.
-      lowRisk: { id: 'any', name: 'any', description: 'any', language: 'any' },
+      // Its name and description describe it to every agent that may delegate to it: another agent's are not the caller's to rewrite unasked.
+      lowRisk: { id: 'any', name: 'own-agent', description: 'own-agent', language: 'any' },
       risk: 'high',
       summary: ({ id, name, description, language, uiApps, knowledgeBases, memory }) => {
         const changes = [

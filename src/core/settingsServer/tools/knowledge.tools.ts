@@ -77,19 +77,23 @@ export const knowledgeModule: ToolModule = {
       name: 'update_knowledge_base',
       description:
         "Change a knowledge base's name, description, embedding model or chunk settings. A new embedding model re-embeds every chunk with it (if that fails, nothing changes); a new chunk size applies to documents added afterwards. " +
-        'A change of the embedding model asks the user first.',
+        'A change of the embedding model, the name or the description asks the user first.',
       permission: 'write',
       // The embedding model decides where every chunk is sent: a change moves the base's text to another endpoint.
-      lowRisk: { id: 'any', name: 'any', description: 'any', chunkSize: 'any', chunkOverlap: 'any' },
+      // Its name and description are what every agent searching it reads in knowledge_search's description.
+      lowRisk: { id: 'any', chunkSize: 'any', chunkOverlap: 'any' },
       risk: 'high',
-      summary: ({ id, embeddingModel }) =>
-        `Change knowledge base ${quoted(id)}: ${
-          embeddingModel === undefined
-            ? 'its settings'
-            : embeddingModel === null
-              ? 'search by words only (no embedding model)'
-              : `embed with model ${quoted(embeddingModel)}: every chunk of it, and every query, is sent to that model's URL`
-        }`,
+      summary: ({ id, name, description, embeddingModel, chunkSize, chunkOverlap }) => {
+        const changes = [
+          ...(name === undefined ? [] : [`name to ${quoted(name)}`]),
+          ...(description === undefined ? [] : [`description to ${quoted(description)} (every agent searching it reads it)`]),
+          ...(embeddingModel === undefined
+            ? []
+            : [embeddingModel === null ? 'search by words only (no embedding model)' : `embed with model ${quoted(embeddingModel)}: every chunk of it, and every query, is sent to that model's URL`]),
+          ...(chunkSize === undefined && chunkOverlap === undefined ? [] : ['its chunk settings']),
+        ];
+        return `Change knowledge base ${quoted(id)}: ${changes.length ? changes.join('; ') : 'nothing'}`;
+      },
       inputSchema: { id: baseId, name: z.string().min(1).max(200).optional(), ...settingsShape },
       handler: ({ id, ...patch }, ctx) =>
         guarded(async () => {

@@ -175,22 +175,27 @@ describe('buildCatalog', () => {
     ).toEqual(['chatos::b']);
   });
 
-  it('with a priority, the server of lower priority keeps a contested name, and tools stay in entries order', () => {
+  it('a held name stays its holder’s: another server’s tool is refused, even when the holder is not among the entries', () => {
     const a = server('a', { transform: [{ prefix: 'x_' }] });
     const b = server('b', { transform: [{ prefix: 'x_' }] });
-    const priority = (s: ServerDefinition) => (s.id === 'chatos::b' ? 0 : 1);
+    const holderOf = (name: string) => (name === 'x_t' ? { server: b, rawName: 't' } : undefined);
     const result = buildCatalog(
       [
         { server: a, tools: [tool('t'), tool('only_a')] },
         { server: b, tools: [tool('t')] },
       ],
       [],
-      { priority },
+      { holderOf },
     );
     expect(result.tools.map((t) => `${t.name}@${t.serverId}`)).toEqual(['x_only_a@chatos::a', 'x_t@chatos::b']);
     expect(result.problems.map((p) => p.message)).toEqual(['tool "t" of server "a" (chatos::a) is not offered: its name "x_t" is already taken by tool "t" of server "b" (chatos::b)']);
-    // A reserved name is the host's whatever the priority.
-    expect(buildCatalog([{ server: server('m', { transform: [{ prefix: 'mcp_' }] }), tools: [tool('release')] }], ['mcp_release'], { priority: () => -1 }).tools).toEqual([]);
+    // The holder need not be offered to this caller: the name is still not a's.
+    const alone = buildCatalog([{ server: a, tools: [tool('t')] }], [], { holderOf });
+    expect(alone.tools).toEqual([]);
+    expect(alone.problems.map((p) => p.message)).toEqual(['tool "t" of server "a" (chatos::a) is not offered: its name "x_t" is already taken by tool "t" of server "b" (chatos::b)']);
+    // A reserved name is the host's whoever holds it.
+    const m = server('m', { transform: [{ prefix: 'mcp_' }] });
+    expect(buildCatalog([{ server: m, tools: [tool('release')] }], ['mcp_release'], { holderOf: () => ({ server: m, rawName: 'release' }) }).tools).toEqual([]);
   });
 
   it('a transform that maps two raw names to one keeps the first listed', () => {

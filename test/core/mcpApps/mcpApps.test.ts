@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP_CALLS_PER_WINDOW, MAX_VIEW_BYTES } from '../../../src/core/mcpApps/mcpApps.js';
 import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
+import { guardedViewHtml } from '../../../src/core/mcpApps/viewGuard.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
 import { repoRoot } from '../../helpers/tempDir.js';
 
@@ -128,5 +129,18 @@ describe('the view CSP', () => {
     const named = viewCsp({ connectDomains: ['https://app.example.com', 'wss://app.example.com', 'https://*.example.com', 'https://api.other.com'] }, 'https://app.example.com');
     expect(named.policy).toContain('connect-src https://api.other.com;');
     expect(viewCsp({ connectDomains: ['http://localhost:4000'] }, 'chatos://app').policy).toContain('connect-src http://localhost:4000;');
+  });
+});
+
+describe('the view guard', () => {
+  it('is the first script of the page, after a doctype so the page keeps its mode', () => {
+    const guardOf = (html: string) => /<script>\(\(\) => \{[\s\S]*?\}\)\(\);<\/script>/.exec(guardedViewHtml(html))![0];
+    const guard = guardOf('<p>x</p>');
+    expect(guardedViewHtml('<p>x</p><script>run()</script>')).toBe(`${guard}<p>x</p><script>run()</script>`);
+    expect(guardedViewHtml('<!DOCTYPE html>\n<html><script>run()</script>')).toBe(`<!DOCTYPE html>${guard}\n<html><script>run()</script>`);
+    expect(guardedViewHtml('\uFEFF \n<!doctype html PUBLIC "a>b"><p>x</p>')).toBe(`\uFEFF \n<!doctype html PUBLIC "a>${guard}b"><p>x</p>`);
+    // HTML ends `<!-->` at once: the script after it would run before a guard put after the doctype, so the guard goes first.
+    const early = '<!--> <script>run()</script> <!-- --> <!doctype html>';
+    expect(guardedViewHtml(early)).toBe(`${guard}${early}`);
   });
 });

@@ -100,6 +100,7 @@ export function artifactUrl(artifactsDir: string, file: string): string {
 export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string, views: McpAppViews, conversationsDir?: string): FaceUrls {
   return {
     appViewUrl: (view) => `${VIEW_ORIGIN}/${views.put(view)}`,
+    viewFramer: () => APP_ORIGIN,
     uiAppUrl: (pluginId, appId, surface) => `${UI_APP_SCHEME}://${uiAppHost(pluginId, appId)}${shellPath(surface)}`,
     artifactUrl: (file) => {
       // A conversation's own images: `chatos://conversation-artifacts/<id>/<path in its artifacts folder>`.

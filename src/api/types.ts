@@ -9,6 +9,8 @@ export interface FaceUrls {
   artifactUrl(file: string): string;
   /** The url a sandboxed frame loads an MCP App view from (docs/rules/mcp-apps.md#the-frame): every face serves views. */
   appViewUrl(view: AppView): string;
+  /** The origin of the page that frames views (the renderer's): a view's CSP never lists it (docs/rules/mcp-apps.md#the-frames-csp). */
+  viewFramer(): string;
 }
 
 /**

@@ -4,10 +4,13 @@ import { visibleControls, visibleInline } from '../shared/visibleText.js';
 import type { Ask } from './confirmationQuestion.js';
 import type { CliIo } from './output.js';
 
-/** What one part of a message shows on a terminal at most: the whole text is what the model gets, this is for reading. */
-const SHOWN_CHARS = 2_000;
-
-const shown = (text: string) => visibleControls(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)` : text);
+/**
+ * A part's text in full: y approves what the model gets (and then what the
+ * server gets), so the user reads all of it first; a cut text would be
+ * approved unseen. The bounds (docs/rules/sampling.md#bounds) keep a
+ * request to 100,000 characters, an answer to its maxTokens.
+ */
+const shown = (text: string) => visibleControls(text);
 
 function partLines(message: Pick<SamplingMessage, 'content'>): string[] {
   return message.content.map((part) => {

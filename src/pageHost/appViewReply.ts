@@ -1,4 +1,4 @@
-import { viewCsp } from '../core/facades/tools.js';
+import { guardedViewHtml, viewCsp } from '../core/facades/tools.js';
 import type { McpAppViews } from './mcpAppViews.js';
 
 /**
@@ -7,7 +7,8 @@ import type { McpAppViews } from './mcpAppViews.js';
  * desktop): docs/rules/mcp-apps.md#the-frame. The view's own CSP, narrowed,
  * with `frame-ancestors` the renderer's origin and `sandbox allow-scripts`,
  * so even opened on its own it never runs as any origin of the host; never
- * cached, never sniffed into another type.
+ * cached, never sniffed into another type; its HTML led by the guard that
+ * takes WebRTC out of the page.
  */
 export interface AppViewReply {
   status: number;
@@ -38,6 +39,7 @@ export function appViewReply(views: McpAppViews, id: string, method: string, hos
       // Loaded by an opaque-origin frame: a same-origin resource policy would block it.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     },
-    body: view.html,
+    // WebRTC is out of CSP's reach: the guard takes it out of the page (docs/rules/mcp-apps.md#webrtc).
+    body: guardedViewHtml(view.html),
   };
 }

@@ -62,12 +62,14 @@ const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" pri
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = options.token ?? newToken();
   const views = new McpAppViews();
+  let state: ServeState | undefined;
+  // Any loopback spelling of this origin will do: a view's CSP drops them all.
+  const origin = () => state?.origins.origins[0] ?? 'http://127.0.0.1';
   const api = createHostApiService(options.host, {
     face: 'serve',
-    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir, views),
+    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir, views, origin),
     version: options.version,
   });
-  let state: ServeState | undefined;
   const server = http.createServer((req, res) => {
     if (!state) return sendText(res, 503, 'starting');
     void handleRequest(req, res, state).catch((error: unknown) => {

@@ -9,9 +9,10 @@ import { appCapability } from './auth.js';
  * renderer is served from the same origin, whichever loopback name the
  * browser used.
  */
-export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string, views: McpAppViews): FaceUrls {
+export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string, views: McpAppViews, origin: () => string): FaceUrls {
   return {
     appViewUrl: (view) => `/mcp-app/${views.put(view)}`,
+    viewFramer: origin,
     uiAppUrl(pluginId, appId, surface) {
       return `${uiAppBasePath(token, pluginId, appId)}__shell?surface=${surface}`;
     },

@@ -55,6 +55,24 @@ describe('chatos chat and a server that samples', { timeout: 120_000 }, () => {
     expect(toolResultsIn(provider.requests[2]!.body)[0]![1]).toContain('Blossoms on the wire');
   });
 
+  it('on a terminal: a long request and a long answer are shown whole before their y/N', async () => {
+    const { provider, home } = await everythingWorld();
+    // Past what the review once cut (2,000 characters), each with a marker at its very end.
+    const prompt = `${'request text '.repeat(400)}END-OF-REQUEST`;
+    const answer = `${'answer text '.repeat(420)}END-OF-ANSWER`;
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's', name: SAMPLE_TOOL, arguments: { prompt } }] }, { kind: 'reply', text: answer }, { kind: 'reply', text: 'The server got nothing.' });
+    const { see, screen, type, exited } = startTerminalSession(['chat', '--agent', 'helper', '-m', 'ask the server', '--home', home]);
+    await see('run it? [y/N]');
+    expect(screen().slice(0, screen().indexOf('run it? [y/N]'))).toContain(`context: ${prompt}`);
+    type('y\r');
+    const question = 'send this to everything? [y/N]';
+    await see(question);
+    expect(screen().slice(0, screen().indexOf(question))).toContain(answer);
+    type('n\r');
+    await see('The server got nothing.');
+    expect(await exited).toBe(0);
+  });
+
   it('without a terminal: the request is declined at once, and stderr says so', async () => {
     const { provider, cli } = await everythingWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's', name: SAMPLE_TOOL, arguments: { prompt: 'write a poem' } }] }, { kind: 'reply', text: 'Understood.' });

@@ -204,6 +204,49 @@ describe('chatos mcp import', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
   });
 
+  it('flags every variable that changes which code is downloaded, trusted or run, with its reason; plain ones pass', async () => {
+    const { file, cli, home: dir } = home(HAND_WRITTEN);
+    // Each variable, and the words of the reason the plan must give for it.
+    const flagged: Record<string, [value: string, reason: string]> = {
+      npm_config_registry: ['https://registry.evil.example/', "npm's settings"],
+      NPM_CONFIG_USERCONFIG: ['/tmp/evil.npmrc', "npm's settings"],
+      UV_INDEX_URL: ['https://pypi.evil.example/simple', 'the index Python packages'],
+      UV_EXTRA_INDEX_URL: ['https://pypi.evil.example/simple', 'the index Python packages'],
+      PIP_INDEX_URL: ['https://pypi.evil.example/simple', 'the index Python packages'],
+      PIP_EXTRA_INDEX_URL: ['https://pypi.evil.example/simple', 'the index Python packages'],
+      GIT_SSH_COMMAND: ['ssh -o ProxyCommand=/tmp/evil', 'a program git runs'],
+      GIT_CONFIG_COUNT: ['1', 'a program git runs'],
+      GIT_CONFIG_KEY_0: ['core.fsmonitor', 'a program git runs'],
+      NODE_EXTRA_CA_CERTS: ['/tmp/evil-ca.pem', 'which certificates are trusted'],
+      SSL_CERT_FILE: ['/tmp/evil-ca.pem', 'which certificates are trusted'],
+      NODE_OPTIONS: ['--import /tmp/evil.mjs', "the interpreter's options"],
+      LD_PRELOAD: ['/tmp/evil.so', 'a library loaded into the server'],
+      PYTHONPATH: ['/tmp/evil', 'where modules are found'],
+      PATH: ['/tmp/evil-bin:/usr/bin', 'the folders its command'],
+    };
+    const plain = { LOG_LEVEL: 'debug', GITHUB_TOKEN: 'ghp_plain_secret', npm_config__authToken: 'npm_plain_secret', HTTPS_PROXY: 'http://127.0.0.1:3128' };
+    const config = path.join(dir, 'claude_desktop_config.json');
+    const env = Object.fromEntries([...Object.entries(flagged).map(([name, [value]]) => [name, value]), ...Object.entries(plain)]);
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { fetcher: { command: 'npx', args: ['-y', 'some-mcp-server'], env } } }, null, 2));
+    const planned = await cli('mcp', 'import', config);
+    expect(planned.code).toBe(1);
+    const warnings = planned.stdout.split('\n').filter((line) => line.trim().startsWith('WARNING: '));
+    for (const [name, [value, reason]] of Object.entries(flagged)) {
+      const shown = /^[^\s"']+$/.test(value) ? value : JSON.stringify(value);
+      expect(planned.stdout).toContain(`env ${name}=${shown}  (decides which code runs)`);
+      expect(warnings.filter((line) => line.includes(`WARNING: ${name} is set to ${shown}: it decides which code the server runs`) && line.includes(reason))).toHaveLength(1);
+    }
+    expect(warnings).toHaveLength(Object.keys(flagged).length);
+    const envLines = planned.stdout.split('\n').map((line) => line.trim());
+    for (const name of Object.keys(plain)) {
+      const line = envLines.find((l) => l.startsWith(`env ${name}=`));
+      expect(line, name).toBeDefined();
+      expect(line, name).not.toContain('(decides which code runs)');
+    }
+    expect(planned.stdout).not.toContain('plain_secret');
+    expect(fs.readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
   it('a config nested deeper than any client writes is refused with its code and place, mcp.yaml untouched', async () => {
     const { file, cli, home: dir } = home(HAND_WRITTEN);
     const config = path.join(dir, 'deep.json');

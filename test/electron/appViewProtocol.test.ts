@@ -46,7 +46,10 @@ describe('MCP App views in the desktop window (chatos-view:)', () => {
     expect(csp.split('; ')).toEqual(
       expect.arrayContaining(["default-src 'none'", "connect-src 'none'", "frame-src 'none'", "form-action 'none'", 'frame-ancestors chatos://app', 'sandbox allow-scripts']),
     );
-    expect(await served.text()).toContain('<title>Shop</title>');
+    // The same guard as chatos serve's leads the view: WebRTC is taken out of its page (docs/rules/mcp-apps.md#webrtc).
+    const body = await served.text();
+    expect(body).toMatch(/^<!doctype html>\s*<script>\(\(\) => \{\n {2}for \(const name of \['RTCPeerConnection', 'webkitRTCPeerConnection'\]\) delete window\[name\];/);
+    expect(body).toContain('<title>Shop</title>');
 
     const head = await get(read.url, 'HEAD');
     expect(head.status).toBe(200);

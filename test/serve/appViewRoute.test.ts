@@ -50,8 +50,36 @@ describe('an MCP App view, served by chatos serve and by the desktop alike', () 
       expect(shown.headers.get('content-security-policy')).toBe(csp.replace(`frame-ancestors ${origin}`, 'frame-ancestors chatos://app'));
     }
     const view = await fetch(`${origin}/mcp-app/${id}`);
-    expect(await view.text()).toBe(VIEW.html);
+    // The view's HTML, led by the guard that takes WebRTC out of its page, after the doctype (before it, the page would be in quirks mode).
+    const body = await view.text();
+    expect(body.startsWith('<!doctype html><script>(() => {\n')).toBe(true);
+    expect(body).toContain('RTCPeerConnection');
+    expect(body.endsWith('</script><title>Shop</title>')).toBe(true);
     expect(view.headers.get('content-security-policy')).toContain(`connect-src https://api.example.com; `);
     expect(view.headers.get('content-security-policy')).toContain(`frame-ancestors ${origin}; sandbox allow-scripts`);
+  });
+
+  it("leaves chatos serve's own origin out of every list, whichever loopback name the tab used", async () => {
+    const views = new McpAppViews();
+    const origin = await serveRoute(views);
+    const port = new URL(origin).port;
+    const self = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `ws://127.0.0.1:${port}`, `ws://localhost:${port}`];
+    const declared = [...self, 'https://api.example.com'];
+    const id = views.put({ ...VIEW, csp: { connectDomains: declared, resourceDomains: declared, frameDomains: declared, baseUriDomains: declared } });
+    for (const hostHeader of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const csp = await new Promise<string>((resolve, reject) => {
+        http
+          .get(`${origin}/mcp-app/${id}`, { headers: { host: hostHeader } }, (res) => {
+            res.resume();
+            resolve(String(res.headers['content-security-policy']));
+          })
+          .on('error', reject);
+      });
+      expect(csp, hostHeader).toContain(`frame-ancestors http://${hostHeader}; `);
+      const lists = csp.replace(/frame-ancestors [^;]*;/, '');
+      expect(lists, hostHeader).not.toContain(`:${port}`);
+      expect(lists, hostHeader).toContain('connect-src https://api.example.com; frame-src https://api.example.com; base-uri https://api.example.com;');
+      expect(lists, hostHeader).toContain("script-src 'unsafe-inline' https://api.example.com;");
+    }
   });
 });

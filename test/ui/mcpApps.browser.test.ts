@@ -7,6 +7,7 @@ import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 import { launchChromium, clickUntilShown, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { startStunServer } from '../helpers/stunServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -324,6 +325,23 @@ describe('MCP Apps in the chat', () => {
     // Taken: the next message carries none.
     await typeAndWait('thanks', 'Anything else?');
     expect(userTexts(provider.requests.at(-1)!.body).at(-1)).toBe('thanks');
+  }, 180_000);
+
+  it('a view reaches no STUN server through WebRTC: the constructor is gone from its page, and frames that would run script of its own are removed', async () => {
+    const stun = await startStunServer();
+    try {
+      provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'rtc', name: 'mcp_shop_show_rtc', arguments: { stun: stun.url } }] }, { kind: 'reply', text: 'The RTC view.' });
+      const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the rtc view' });
+      await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+      await page.getByText('The RTC view.').waitFor({ timeout: 30_000 });
+      // The view says when every attempt has ended: unavailable, removed, or its gathering complete (the server answers at once).
+      const result = page.getByTestId('tool-call-rtc').frameLocator('[data-testid="mcp-app-iframe"]').getByTestId('rtc-result');
+      await result.filter({ hasText: 'main:' }).waitFor({ timeout: 60_000 });
+      expect(await result.textContent()).toBe('main: unavailable; srcdoc: removed; javascript: removed; shadow: removed');
+      expect(stun.packets()).toBe(0);
+    } finally {
+      await stun.close();
+    }
   }, 180_000);
 
   it('narrows a CSP that asks for everything, and refuses a view too large or of the wrong type', async () => {

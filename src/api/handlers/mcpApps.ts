@@ -9,8 +9,8 @@ import type { HandlerContext, Handlers } from './types.js';
 function viewServer(urls: FaceUrls) {
   const appViewUrl = urls.appViewUrl.bind(urls);
   return (view: AppView) => {
-    // The policy itself is set where the view is served.
-    const { dropped } = viewCsp(view.csp, 'http://127.0.0.1');
+    // The policy itself is set where the view is served; this says what it leaves out.
+    const { dropped } = viewCsp(view.csp, urls.viewFramer());
     return { url: appViewUrl(view), prefersBorder: view.prefersBorder === true, dropped };
   };
 }

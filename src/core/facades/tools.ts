@@ -12,6 +12,7 @@ export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/tool
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
 export type { AppView } from '../mcpApps/mcpApps.js';
 export { viewCsp } from '../mcpApps/viewCsp.js';
+export { guardedViewHtml } from '../mcpApps/viewGuard.js';
 
 /**
  * Tools: the one gateway every tool call goes through (access, permission

@@ -24,28 +24,55 @@ export interface ViewCsp {
 
 /** Origins kept per list: a view that needs more asks for too much. */
 const MAX_ORIGINS = 32;
-const ORIGIN = /^(https|wss):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
-const LOOPBACK = /^(http|ws):\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
+const ORIGIN = /^(?<scheme>https|wss):\/\/(?<host>(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)(:(?<port>\d{1,5}))?$/;
+const LOOPBACK = /^(?<scheme>http|ws):\/\/(?<host>localhost|127\.0\.0\.1)(:(?<port>\d{1,5}))?$/;
 
-function originsOf(list: unknown, name: string, dropped: string[]): string[] {
+/** Names that reach this machine whatever the page: `*.localhost` resolves to loopback in browsers. */
+const isLoopbackName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
+
+/**
+ * A port as a browser reaches it: 80 and 443 count as one (no port), since
+ * behind a proxy the scheme `chatos serve` sees is not the one the browser used.
+ */
+const portOf = (port: string | undefined) => (port === undefined || port === '' || port === '80' || port === '443' ? 'default' : port);
+
+/**
+ * Whether a declared origin reaches the host that frames the view: its own
+ * origin, under any loopback spelling (`localhost`, `127.0.0.1`, `[::1]`)
+ * and scheme (`http`, `ws`, …) with its port, or a wildcard that covers its
+ * name. A view given the host would reach the host's API and pages from
+ * inside its frame (docs/rules/mcp-apps.md#the-frames-csp).
+ */
+function reachesHost(declared: { scheme: string; host: string; port?: string }, host: URL): boolean {
+  if (portOf(declared.port) !== portOf(host.port)) return false;
+  if (isLoopbackName(host.hostname)) return isLoopbackName(declared.host);
+  const covers = declared.host.startsWith('*.') ? host.hostname.endsWith(declared.host.slice(1)) : declared.host === host.hostname;
+  const family = (scheme: string) => scheme.replace(/^ws/, 'http');
+  return covers && family(declared.scheme) === family(host.protocol.slice(0, -1));
+}
+
+function originsOf(list: unknown, name: string, host: URL, dropped: string[]): string[] {
   if (!Array.isArray(list)) return [];
   const kept: string[] = [];
   for (const entry of list.slice(0, 1000)) {
     const text = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/\/$/, '') : '';
-    if ((ORIGIN.test(text) || LOOPBACK.test(text)) && kept.length < MAX_ORIGINS) {
+    const plain = (ORIGIN.exec(text) ?? LOOPBACK.exec(text))?.groups as { scheme: string; host: string; port?: string } | undefined;
+    if (plain && reachesHost(plain, host)) dropped.push(`${name}: ${JSON.stringify(entry).slice(0, 100)} (this host)`);
+    else if (plain && kept.length < MAX_ORIGINS) {
       if (!kept.includes(text)) kept.push(text);
     } else dropped.push(`${name}: ${JSON.stringify(entry).slice(0, 100)}`);
   }
   return kept;
 }
 
-/** The view's policy; `hostOrigin` alone may frame it. */
+/** The view's policy; `hostOrigin` alone may frame it, and no list reaches it. */
 export function viewCsp(declared: DeclaredCsp | undefined, hostOrigin: string): ViewCsp {
   const dropped: string[] = [];
-  const connect = originsOf(declared?.connectDomains, 'connectDomains', dropped);
-  const resource = originsOf(declared?.resourceDomains, 'resourceDomains', dropped);
-  const frame = originsOf(declared?.frameDomains, 'frameDomains', dropped);
-  const base = originsOf(declared?.baseUriDomains, 'baseUriDomains', dropped);
+  const host = new URL(hostOrigin);
+  const connect = originsOf(declared?.connectDomains, 'connectDomains', host, dropped);
+  const resource = originsOf(declared?.resourceDomains, 'resourceDomains', host, dropped);
+  const frame = originsOf(declared?.frameDomains, 'frameDomains', host, dropped);
+  const base = originsOf(declared?.baseUriDomains, 'baseUriDomains', host, dropped);
   const list = (origins: string[], ...extra: string[]) => [...extra, ...origins].join(' ') || "'none'";
   const policy = [
     "default-src 'none'",

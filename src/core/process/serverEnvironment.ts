@@ -117,45 +117,6 @@ export function serverEnvironment(
   return env;
 }
 
-/**
- * Variables that decide which program or which code a process runs: a
- * search path, a preload, a startup file, an interpreter's own flags. Set by
- * a plugin, any of them runs code the fingerprint does not pin.
- */
-const CODE_VARIABLES = new Set([
-  'PATH',
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'PYTHONPATH',
-  'PYTHONSTARTUP',
-  'PYTHONHOME',
-  'PYTHONUSERBASE',
-  'PERL5LIB',
-  'PERL5OPT',
-  'PERLLIB',
-  'RUBYOPT',
-  'RUBYLIB',
-  'GEM_HOME',
-  'GEM_PATH',
-  'BASH_ENV',
-  'ENV',
-  'ZDOTDIR',
-  'JAVA_TOOL_OPTIONS',
-  '_JAVA_OPTIONS',
-  'JDK_JAVA_OPTIONS',
-  'CLASSPATH',
-  'ELECTRON_RUN_AS_NODE',
-]);
-
-/** Windows names are case-insensitive (`Path`); `DYLD_*` is a family (macOS's preloads and library paths). */
-export function changesCode(variable: string): boolean {
-  const name = variable.toUpperCase();
-  return CODE_VARIABLES.has(name) || name.startsWith('DYLD_');
-}
-
 /** The host's variables (INHERITED_ENV_NAMES) a process inherits beside the ones it sets (`names`), which win. */
 export function inheritedBeside(names: readonly string[]): string[] {
   // Windows names are case-insensitive; elsewhere http_proxy and HTTP_PROXY are two variables.

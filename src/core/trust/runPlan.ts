@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
 import { quotedWord } from '../../shared/visibleText.js';
-import { changesCode, inheritedBeside } from '../process/serverEnvironment.js';
+import { whyChangesCode } from '../process/codeVariables.js';
+import { inheritedBeside } from '../process/serverEnvironment.js';
 import { serverArgsWithHostModules, type HostModules } from '../runtime/hostModules.js';
 import { isInside } from '../plugins/pluginPaths.js';
 import { isBareNode } from '../runtime/nodeRuntime.js';
@@ -19,12 +20,13 @@ const looksLikePath = (word: string) => word.includes('/') || word.includes('\\'
 function warningsFor(subject: string, pluginDir: string, command: string | undefined, args: readonly string[], env: RunEnv): RunWarning[] {
   const warnings: RunWarning[] = [];
   for (const { name, value } of env.set) {
-    if (!changesCode(name)) continue;
+    const why = whyChangesCode(name);
+    if (why === undefined) continue;
     warnings.push({
       code: 'ENV_CHANGES_CODE',
       subject,
       variable: name,
-      message: `${subject} is started with ${quotedWord(name)}=${quotedWord(value)}, which changes which code runs: programs, modules or preloads from outside the plugin folder, which trust does not pin`,
+      message: `${subject} is started with ${quotedWord(name)}=${quotedWord(value)}, which changes which code runs (${why}): code from outside the plugin folder, which trust does not pin`,
     });
   }
   // A bare name is looked up on PATH as for any program; a path names a file, and one outside the folder is not pinned.

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP_CALLS_PER_WINDOW, MAX_VIEW_BYTES } from '../../../src/core/mcpApps/mcpApps.js';
 import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
+import { guardedViewHtml } from '../../../src/core/mcpApps/viewGuard.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
 import { repoRoot } from '../../helpers/tempDir.js';
 
@@ -97,5 +98,49 @@ describe('the view CSP', () => {
     expect(policy).not.toMatch(/\s\*(\s|;|$)|unsafe-eval|http:(\s|;)/);
     expect(dropped).toHaveLength(7);
     expect(viewCsp(undefined, 'http://h').policy).toContain("connect-src 'none'");
+  });
+
+  it("never lists the host's own origin, in any loopback spelling or scheme, in any list", () => {
+    // Every way a view may name chatos serve at 127.0.0.1:4000; the other port and the remote host stay.
+    const self = [
+      'http://127.0.0.1:4000',
+      'http://localhost:4000',
+      'HTTP://LOCALHOST:4000/',
+      'ws://127.0.0.1:4000',
+      'ws://localhost:4000',
+      'https://localhost:4000',
+      'wss://127.0.0.1:4000',
+      'https://*.localhost:4000',
+    ];
+    const declared = [...self, 'http://localhost:5173', 'https://api.example.com'];
+    const lists = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
+    const { policy, dropped } = viewCsp(Object.fromEntries(lists.map((list) => [list, declared])), 'http://localhost:4000');
+    for (const directive of ['connect-src', 'script-src', 'style-src', 'img-src', 'font-src', 'media-src', 'frame-src', 'base-uri']) {
+      const sources = new RegExp(`${directive} ([^;]*)`).exec(policy)![1]!;
+      expect(sources, directive).toContain('http://localhost:5173');
+      expect(sources, directive).toContain('https://api.example.com');
+      expect(sources, directive).not.toContain(':4000');
+    }
+    expect(policy).toContain('frame-ancestors http://localhost:4000;');
+    expect(dropped).toHaveLength(self.length * lists.length);
+    expect(dropped.every((entry) => entry.endsWith('(this host)'))).toBe(true);
+
+    // Behind a name: the host's origin, and a wildcard that covers it, are left out; the desktop's chatos://app reaches no web origin.
+    const named = viewCsp({ connectDomains: ['https://app.example.com', 'wss://app.example.com', 'https://*.example.com', 'https://api.other.com'] }, 'https://app.example.com');
+    expect(named.policy).toContain('connect-src https://api.other.com;');
+    expect(viewCsp({ connectDomains: ['http://localhost:4000'] }, 'chatos://app').policy).toContain('connect-src http://localhost:4000;');
+  });
+});
+
+describe('the view guard', () => {
+  it('is the first script of the page, after a doctype so the page keeps its mode', () => {
+    const guardOf = (html: string) => /<script>\(\(\) => \{[\s\S]*?\}\)\(\);<\/script>/.exec(guardedViewHtml(html))![0];
+    const guard = guardOf('<p>x</p>');
+    expect(guardedViewHtml('<p>x</p><script>run()</script>')).toBe(`${guard}<p>x</p><script>run()</script>`);
+    expect(guardedViewHtml('<!DOCTYPE html>\n<html><script>run()</script>')).toBe(`<!DOCTYPE html>${guard}\n<html><script>run()</script>`);
+    expect(guardedViewHtml('\uFEFF \n<!doctype html PUBLIC "a>b"><p>x</p>')).toBe(`\uFEFF \n<!doctype html PUBLIC "a>${guard}b"><p>x</p>`);
+    // HTML ends `<!-->` at once: the script after it would run before a guard put after the doctype, so the guard goes first.
+    const early = '<!--> <script>run()</script> <!-- --> <!doctype html>';
+    expect(guardedViewHtml(early)).toBe(`${guard}${early}`);
   });
 });

@@ -5,7 +5,8 @@ import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import type { Problem } from '../../../shared/problems.js';
 import { quotedWord, visibleInline } from '../../../shared/visibleText.js';
 import { lineColumnAt } from '../../problems/textFiles.js';
-import { changesCode, inheritedBeside } from '../../process/serverEnvironment.js';
+import { changesCode, whyChangesCode } from '../../process/codeVariables.js';
+import { inheritedBeside } from '../../process/serverEnvironment.js';
 import { idSuggestion } from '../config/mcpConfigLoader.js';
 import { checkServerUrl, unsupportedTransport } from '../config/transports.js';
 import { launchLine } from './serverEntry.js';
@@ -216,7 +217,10 @@ function readServer(sourceName: string, raw: Json | undefined, format: ImportFor
     entry.transport = input.transport;
     entry.launch = launchLine({ transport: input.transport, command: input.command, args: input.args, url: input.url });
     entry.run = runOf(input);
-    for (const variable of entry.run.env) if (variable.changesCode) notes.push({ code: 'IMPORT_ENV_CHANGES_CODE', message: codeVariableWarning(variable) });
+    for (const { key, value } of input.env) {
+      const why = whyChangesCode(key);
+      if (why !== undefined) notes.push({ code: 'IMPORT_ENV_CHANGES_CODE', message: codeVariableWarning(quotedWord(key), shownValue(value), why) });
+    }
     return { entry, input };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -250,9 +254,9 @@ function runOf(input: McpServerInputParsed): ImportRun {
   };
 }
 
-function codeVariableWarning({ name, value }: ImportRun['env'][number]): string {
+function codeVariableWarning(name: string, value: ImportValueView, why: string): string {
   const set = value.kind === 'text' ? `set to ${value.shown}` : value.kind === 'env' ? `copied from the host's ${value.name}` : 'set';
-  return `${name} is ${set}: it decides which code the server runs (a preload, a module or search path, an interpreter's options), beyond the command shown; import it only if you know why it is there`;
+  return `${name} is ${set}: it decides which code the server runs, beyond the command shown (${why}); import it only if you know why it is there`;
 }
 
 const KNOWN_KEYS = new Set(['type', 'transportType', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeout', 'envFile', 'autoApprove', 'alwaysAllow']);

@@ -127,7 +127,7 @@ export function mcpModule(
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
     builtinTools: switchedOnDefinitions,
     builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
-    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now })]),
+    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now, scheduler: base.scheduler })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,
     pids: base.pids,

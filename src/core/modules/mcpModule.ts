@@ -24,6 +24,7 @@ import { ServerAdministration } from '../operations/serverAdministration.js';
 import { RUN_ALLOWED, type RunGate } from '../policy/runGate.js';
 import { ServerRequestPolicy } from '../policy/serverRequestPolicy.js';
 import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { mcpValueSecretName } from '../secrets/secretStore.js';
 import type { ModelService } from '../models/modelService.js';
@@ -73,7 +74,15 @@ export interface McpModule {
 export function mcpModule(
   base: HostBase,
   store: RecordsStore,
-  deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule; agents: Pick<AgentStore, 'get' | 'onSaved'>; models: Pick<ModelService, 'has' | 'client'> },
+  deps: {
+    registry: RegistryCenter;
+    runGate: RunGate;
+    settingsServer: SettingsServerModule;
+    agents: Pick<AgentStore, 'get' | 'onSaved'>;
+    /** The tools' "always allow" answers: a removed server's go with it. */
+    alwaysAllow: Pick<AlwaysAllowStore, 'revokeServer'>;
+    models: Pick<ModelService, 'has' | 'client'>;
+  },
 ): McpModule {
   const { home, options } = base;
   // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
@@ -181,6 +190,12 @@ export function mcpModule(
     configFile: home.mcpConfig,
     secrets: base.secrets,
     oauth,
+    decisions: {
+      forget: (serverId) => {
+        settings.forget(serverId);
+        deps.alwaysAllow.revokeServer(serverId);
+      },
+    },
     hostEnv: base.env,
     logger: base.logger,
     runtime,

@@ -3,7 +3,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../../src/core/host.js';
 import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, pidOf, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
+import { stderrLine as serverStderrLine } from '../../../helpers/serverStderr.js';
 
 const SERVER = 'chatos::echo';
 
@@ -16,31 +16,8 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the call to fail, and it succeeded');
 }
 
-/** Resolves with the first stderr line of the server containing `needle` (already logged, or the next to come). */
-function stderrLine(host: Host, needle: string, timeoutMs = 10_000): Promise<string> {
-  const log = internalsOf(host).mcp.runtime.connections.logOf(SERVER);
-  const seen = log.entries().find((e) => e.stream === 'stderr' && e.text.includes(needle));
-  if (seen) return Promise.resolve(seen.text);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(
-        new Error(
-          `no stderr line with "${needle}" within ${timeoutMs} ms; log:\n${log
-            .entries()
-            .map((e) => `${e.stream}: ${e.text}`)
-            .join('\n')}`,
-        ),
-      );
-    }, timeoutMs);
-    const stop = log.onAppend((entry) => {
-      if (entry.stream !== 'stderr' || !entry.text.includes(needle)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(entry.text);
-    });
-  });
-}
+/** The first stderr line of the echo server containing `needle`. */
+const stderrLine = (host: Host, needle: string) => serverStderrLine(host, SERVER, needle);
 
 describe('call timeout, cancellation and progress (real stdio server)', () => {
   it('a call past the server timeout fails with CALL_TIMEOUT quickly, and the server is told to cancel it', async () => {

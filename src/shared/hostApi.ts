@@ -200,6 +200,8 @@ export const ToolOutcomeSchema = z.object({
   isError: z.boolean(),
   content: z.array(ResultItemSchema),
   structuredContent: JsonObject.optional(),
+  /** The result's own `_meta`, as the server sent it (an MCP App's view reads it: docs/rules/mcp-apps.md#the-result-a-view-gets). */
+  _meta: JsonObject.optional(),
   decision: z.enum(['auto', 'approved', 'declined', 'expired', 'withdrawn']),
   durationMs: z.number(),
   reminders: z.array(z.string()),

@@ -24,6 +24,7 @@ import { usePendingElicitations } from '../shell/elicitations';
 import { usePendingSamplings } from '../shell/samplings';
 import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
+import { outcomeForView } from '../components/mcpApps/viewToolResult';
 import '../i18n/load/calls';
 import '../i18n/load/playground';
 import '../i18n/load/resources';
@@ -332,7 +333,7 @@ export default function PlaygroundPage() {
                               toolName={tool.rawName}
                               resourceUri={tool.ui.resourceUri}
                               toolInput={calledWith ?? {}}
-                              toolResult={{ content: outcome.content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError: false }}
+                              toolResult={outcomeForView(outcome)}
                             />
                           </Suspense>
                         )}

@@ -4,11 +4,11 @@ import { Alert, App as AntApp, Button, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppSource } from '../../../../src/shared/chat';
-import type { ToolOutcome } from '../../../../src/shared/hostApi';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
 import { ViewTransport } from './viewTransport';
+import { outcomeForView } from './viewToolResult';
 import '../../i18n/load/mcpApps';
 
 /** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
@@ -36,6 +36,8 @@ export interface McpAppFrameProps {
   /** Sent once the view is initialized; an app's page has no tool call, so none. */
   toolInput?: Record<string, unknown>;
   toolResult?: CallToolResult;
+  /** What the conversation did not keep of the tool's result for the view (over its bounds): said above the view. */
+  resultCut?: string[];
   displayMode?: 'inline' | 'fullscreen' | 'pip';
   /** The view's `ui/message`s and context updates go into this conversation (absent in the Playground: refused there). */
   postToConversation?: string;
@@ -53,19 +55,6 @@ const callFor = (caller: McpAppCaller | McpAppPageCaller, serverId: string, tool
 
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 800;
-
-/** A gateway outcome as the MCP result an app expects back from `tools/call`. */
-function callResult(outcome: ToolOutcome): CallToolResult {
-  const content = outcome.content.map((item) =>
-    item.type === 'text'
-      ? { type: 'text' as const, text: item.text }
-      : item.type === 'artifact'
-        ? { type: 'text' as const, text: `[${item.mimeType} saved]` }
-        : (item.json as CallToolResult['content'][number]),
-  );
-  const declined = outcome.decision === 'declined' || outcome.decision === 'expired' || outcome.decision === 'withdrawn';
-  return { content, isError: outcome.isError || declined, ...(outcome.structuredContent ? { structuredContent: outcome.structuredContent } : {}) };
-}
 
 /**
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
@@ -142,7 +131,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
     };
     // Each request the bridge gets was let in by the gate in front of it (viewTransport.ts), and its work runs through the
     // gate too (at most 4 at once, however the view frees its ids); the core has limits of its own.
-    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
+    bridge.oncalltool = (params) => gate.run(async () => outcomeForView(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
     bridge.onmessage = (params) =>
       gate.run(async () => {
         const conversationId = latest.current.postToConversation;
@@ -214,6 +203,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
   return (
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
+      {props.resultCut && props.resultCut.length > 0 && <Alert type="warning" showIcon data-testid="mcp-app-result-cut" message={t('mcpApps.resultCut')} description={props.resultCut.join('; ')} />}
       <iframe
         ref={frame}
         src={view.url}

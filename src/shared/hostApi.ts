@@ -282,6 +282,10 @@ export const HostApiMethods = {
     params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId, tool: Id, args: JsonObject.default({}) }).strict(),
     result: ToolOutcomeSchema,
   },
+  /** A `resources/read` of that page: as `mcpApps.readResource`, the app as the caller, only its own server. */
+  'uiApps.mcpAppReadResource': { params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId, uri: ResourceUri }).strict(), result: ResourceReadSchema },
+  /** Its `resources/list` and `resources/templates/list`: its own server's, the app as the caller. */
+  'uiApps.mcpAppListResources': { params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId }).strict(), result: ResourceListingSchema },
   /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */
   'uiApps.chat': { params: z.object({ pluginId: Id, appId: Id, request: PageChatRequestSchema }).strict(), result: JsonObject },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
@@ -529,6 +533,19 @@ export const HostApiMethods = {
   'mcpApps.callTool': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, tool: Id, args: JsonObject.default({}) }).strict(),
     result: ToolOutcomeSchema,
+  },
+  /**
+   * A `resources/read` of an MCP App's view: a resource of its own server, through the host's resource path as the
+   * caller (its access checked, audited), its text whole (a view reads data; the transport bounds one message).
+   */
+  'mcpApps.readResource': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, uri: ResourceUri }).strict(),
+    result: ResourceReadSchema,
+  },
+  /** A view's `resources/list` and `resources/templates/list`: its own server's, as the caller sees them. */
+  'mcpApps.listResources': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id }).strict(),
+    result: ResourceListingSchema,
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },

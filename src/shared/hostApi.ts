@@ -519,7 +519,7 @@ export const HostApiMethods = {
   },
   /**
    * An MCP App view (docs/rules/mcp-apps.md#the-view), read for the caller: only one a tool it is offered links to,
-   * only `text/html;profile=mcp-app`, at most 2 MB. `url`: where a sandboxed frame loads it, under the CSP it
+   * only `text/html;profile=mcp-app`, at most its server's maxViewBytes (16 MiB by default). `url`: where a sandboxed frame loads it, under the CSP it
    * declared (narrowed; `dropped` names what was left out of it).
    */
   'mcpApps.view': {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { launchChromium, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openRoute, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -140,6 +140,18 @@ describe('a view gets what its tool returned', () => {
     // (After it, the host's reminder to the model may follow: it is the model's, not the view's.)
     expect(stored.content[0]).toEqual({ type: 'text', text: 'a huge report' });
     await screenshot(page, 'mcp-apps-data-04-result-cut');
+  }, 180_000);
+
+  it('in the Playground, the view gets the structuredContent and _meta of the call', async () => {
+    await openRoute(page, '#/playground', 'page-playground');
+    await page.getByTestId('tool-row-mcp_data_report').click();
+    await page.getByTestId('args-tab-raw').click();
+    await page.getByTestId('args-raw').fill('{}');
+    await page.getByTestId('tool-call').click();
+    const view = viewIn(page.getByTestId('playground-tool'));
+    await view.getByTestId('data-value').filter({ hasText: '42' }).waitFor({ timeout: 30_000 });
+    expect(await view.getByTestId('data-meta').textContent()).toBe('{"example.com/revision":7}');
+    await screenshot(page, 'mcp-apps-data-06-playground');
   }, 180_000);
 
   it("a view's resources/read is answered through the host, and a view that asks to go is closed, and can be shown again", async () => {

@@ -24,7 +24,8 @@ the newest, with the next message, shown as the app's; from inside the frame the
  */
 
 const SERVER = 'chatos::shop';
-const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+// Views over 2 MiB are refused (docs/rules/mcp-apps.md#size): its 3 MB view is one.
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')], maxViewBytes: 2 * 1024 * 1024 };
 
 let provider: ProviderServer;
 let serve: ServeProcess;
@@ -371,7 +372,7 @@ describe('MCP Apps in the chat', () => {
 
     const huge = page.getByTestId('tool-call-huge').getByTestId('mcp-app-error');
     await huge.waitFor({ timeout: 30_000 });
-    expect(await huge.textContent()).toContain('at most 2097152');
+    expect(await huge.textContent()).toContain('is 3 MB; at most 2 MB (2097152 bytes) is rendered');
     const plain = page.getByTestId('tool-call-plain').getByTestId('mcp-app-error');
     await plain.waitFor({ timeout: 30_000 });
     expect(await plain.textContent()).toContain('not an MCP App view');

@@ -33,7 +33,12 @@ function appPage(host: Host, pluginId: string, appId: string, conversationId: st
  * caller is the one the tool card's (or the Playground's) tools came from,
  * or the app itself for an app's page that is an MCP App.
  */
-export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApps.view' | 'mcpApps.callTool' | 'uiApps.mcpAppView' | 'uiApps.mcpAppCall'> {
+export function mcpAppHandlers({
+  host,
+  urls,
+}: HandlerContext): Handlers<
+  'mcpApps.view' | 'mcpApps.callTool' | 'mcpApps.readResource' | 'mcpApps.listResources' | 'uiApps.mcpAppView' | 'uiApps.mcpAppCall' | 'uiApps.mcpAppReadResource' | 'uiApps.mcpAppListResources'
+> {
   return {
     'mcpApps.view': async ({ agentId, flow, conversationId, serverId, uri }) => {
       const serve = viewServer(urls);
@@ -44,6 +49,8 @@ export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApp
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
       return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
     },
+    'mcpApps.readResource': ({ agentId, flow, conversationId, serverId, uri }) => host.tools.apps.readResource(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId, uri),
+    'mcpApps.listResources': ({ agentId, flow, conversationId, serverId }) => host.tools.apps.listResources(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId),
     'uiApps.mcpAppView': async ({ pluginId, appId, conversationId }) => {
       const serve = viewServer(urls);
       const { caller, serverId, resourceUri } = appPage(host, pluginId, appId, conversationId);
@@ -52,6 +59,14 @@ export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApp
     'uiApps.mcpAppCall': async ({ pluginId, appId, conversationId, tool, args }) => {
       const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
       return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
+    },
+    'uiApps.mcpAppReadResource': ({ pluginId, appId, conversationId, uri }) => {
+      const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
+      return host.tools.apps.readResource(caller, serverId, uri);
+    },
+    'uiApps.mcpAppListResources': ({ pluginId, appId, conversationId }) => {
+      const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
+      return host.tools.apps.listResources(caller, serverId);
     },
   };
 }

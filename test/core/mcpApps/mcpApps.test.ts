@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CALLS_PER_WINDOW, MAX_VIEW_BYTES } from '../../../src/core/mcpApps/mcpApps.js';
+import { APP_CALLS_PER_WINDOW } from '../../../src/core/mcpApps/mcpApps.js';
 import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
 import { guardedViewHtml } from '../../../src/core/mcpApps/viewGuard.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
@@ -8,7 +8,8 @@ import { repoRoot } from '../../helpers/tempDir.js';
 
 /** The host side of MCP Apps in the core (docs/rules/mcp-apps.md), against a real MCP App server over stdio. */
 
-const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+// Views over 2 MiB are refused (docs/rules/mcp-apps.md#size): its 3 MB view is one.
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')], maxViewBytes: 2 * 1024 * 1024 };
 const SERVER = 'chatos::shop';
 
 async function shopWorld() {
@@ -46,7 +47,11 @@ describe('MCP Apps in the core', () => {
     expect(view).toMatchObject({ prefersBorder: true, csp: { connectDomains: [], resourceDomains: [] } });
     await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/secret.html')).rejects.toMatchObject({ code: 'VIEW_NOT_LINKED' });
     await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/plain.html')).rejects.toMatchObject({ code: 'VIEW_NOT_AN_APP', message: expect.stringContaining('of type text/html') });
-    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/huge.html')).rejects.toMatchObject({ code: 'VIEW_TOO_LARGE', message: expect.stringContaining(`at most ${MAX_VIEW_BYTES}`) });
+    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/huge.html')).rejects.toMatchObject({
+      code: 'VIEW_TOO_LARGE',
+      message: expect.stringContaining('is 3 MB; at most 2 MB (2097152 bytes) is rendered'),
+      hint: expect.stringContaining('raise "maxViewBytes" of server "shop" in mcp.yaml'),
+    });
     // Another agent, not given the server, reads nothing of it.
     host.agents.create({ id: 'other', name: 'Other', description: '', modelId: 'local', systemPrompt: '', uiApps: [] });
     const other = host.tools.callers.agent('other', 'main', caller.conversationId).caller;

@@ -17,6 +17,7 @@ import { LazySamplingCard } from '../sampling/LazySamplingCard';
 import { PermissionTag } from '../servers/permission';
 import { ToolResultView } from '../ToolResultView';
 import { ToolArgsEditor } from './ToolArgsEditor';
+import { outcomeForView } from '../mcpApps/viewToolResult';
 import '../../i18n/load/calls';
 import '../../i18n/load/playground';
 
@@ -158,7 +159,7 @@ export default function PlaygroundToolCard({ agentId, flow, conversationId, tool
                   toolName={tool.rawName}
                   resourceUri={tool.ui.resourceUri}
                   toolInput={calledWith ?? {}}
-                  toolResult={{ content: outcome.content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError: false }}
+                  toolResult={outcomeForView(outcome)}
                 />
               </Suspense>
             )}

@@ -17,7 +17,8 @@ import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
-import { boundedMcpFetch } from './boundedMcpFetch.js';
+import { boundedMcpFetch, MAX_MESSAGE_BYTES } from './boundedMcpFetch.js';
+import { viewReads } from './viewReads.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
@@ -286,6 +287,8 @@ export class ServerConnection {
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,
+        // A view's read may be larger than one message, up to the server's maxViewBytes (docs/rules/mcp-apps.md#size).
+        largeAnswers: viewReads(def),
         beforeSpawn: () => this.passGate(),
       });
       this.attempts.push(transport);
@@ -317,8 +320,8 @@ export class ServerConnection {
     const transport = new StreamableHTTPClientTransport(
       checked.url,
       auth
-        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch), sessionId: def.transport.sessionId }
-        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(), sessionId: def.transport.sessionId },
+        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId }
+        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId },
     );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);

@@ -8,6 +8,8 @@ import type { ToolOutcome } from '../../../../src/shared/hostApi';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
+import { SandboxFrame } from './SandboxFrame';
+import { useViewStart } from './viewStart';
 import { ViewTransport } from './viewTransport';
 import '../../i18n/load/mcpApps';
 
@@ -69,8 +71,8 @@ function callResult(outcome: ToolOutcome): CallToolResult {
 
 /**
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
- * read by the host for the caller, in an `<iframe sandbox="allow-scripts">`
- * served under the CSP the view declared. The host side of the contract is
+ * read by the host for the caller, framed by its sandbox proxy at a site of
+ * its own (SandboxFrame.tsx), served under the CSP the view declared. The host side of the contract is
  * ext-apps' AppBridge over a gated transport (viewTransport.ts): it answers
  * only the frame's own window, a flood gets refusals at once, and each of
  * its handlers goes to the core (calls through the gateway, messages as the
@@ -81,7 +83,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
   const { modal } = AntApp.useApp();
   const { token } = theme.useToken();
   const frame = useRef<HTMLIFrameElement>(null);
-  const [view, setView] = useState<{ url: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
+  const [view, setView] = useState<{ url: string; origin: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
   const [height, setHeight] = useState(200);
   const { caller, serverId, resourceUri } = props;
   const callerKey = JSON.stringify(caller);
@@ -92,7 +94,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
   useEffect(() => {
     let live = true;
     readView(caller, serverId, resourceUri)
-      .then(({ url, prefersBorder, dropped }) => live && setView({ url, prefersBorder, dropped }))
+      .then(({ url, origin, prefersBorder, dropped }) => live && setView({ url, origin, prefersBorder, dropped }))
       .catch((error: unknown) => live && setView({ error: errorLine(error) }));
     return () => {
       live = false;
@@ -100,6 +102,9 @@ export function McpAppFrame(props: McpAppFrameProps) {
   }, [callerKey, serverId, resourceUri]);
 
   const url = view && 'url' in view ? view.url : undefined;
+  // The origin of the view's site: the one its frame's messages are taken from (viewTransport.ts).
+  const origin = view && 'url' in view ? view.origin : undefined;
+  const [start, onSignal] = useViewStart(url);
   useEffect(() => {
     const target = frame.current?.contentWindow;
     if (!url || !target) return;
@@ -187,7 +192,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
         window.open(parsed.href, '_blank', 'noopener,noreferrer');
         return {};
       });
-    void bridge.connect(new ViewTransport(target, gate));
+    void bridge.connect(new ViewTransport(target, gate, origin!, onSignal));
     return () => {
       gate.close();
       contexts.close();
@@ -214,14 +219,12 @@ export function McpAppFrame(props: McpAppFrameProps) {
   return (
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
-      <iframe
+      <SandboxFrame
         ref={frame}
         src={view.url}
         title={t('mcpApps.frameTitle', { app: props.serverName })}
-        sandbox="allow-scripts"
-        referrerPolicy="no-referrer"
-        data-testid="mcp-app-iframe"
-        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius, display: 'block' }}
+        start={start}
+        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius }}
       />
       {props.onOpenBeside && (
         <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">

@@ -38,7 +38,7 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** The text of `locator` once it matches `pattern`. */
 async function textOnce(locator: Locator, pattern: RegExp, timeout = 30_000): Promise<string> {
-  await expect.poll(async () => (await locator.textContent({ timeout: 5_000 }).catch(() => '')) ?? '', { timeout }).toMatch(pattern);
+  await expect.poll(async () => ((await locator.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim(), { timeout }).toMatch(pattern);
   return (await locator.textContent())!.trim();
 }
 

@@ -136,7 +136,7 @@ const EXAMPLES: Example[] = [
         .toBe('a cube of 1 mesh');
       return 'a cube of 1 mesh';
     },
-    // It asks the host for fullscreen: ChatOS shows views inline only, and says so.
+    // It calls nothing back on its server (the scene's code gets three.js and its canvas only): the scene stays drawn.
     async interact(view) {
       await view.locator('canvas[data-scene]').waitFor({ timeout: 10_000 });
     },

@@ -72,11 +72,12 @@ function callResult(outcome: ToolOutcome): CallToolResult {
 /**
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
  * read by the host for the caller, framed by its sandbox proxy at a site of
- * its own (SandboxFrame.tsx), served under the CSP the view declared. The host side of the contract is
- * ext-apps' AppBridge over a gated transport (viewTransport.ts): it answers
- * only the frame's own window, a flood gets refusals at once, and each of
- * its handlers goes to the core (calls through the gateway, messages as the
- * app's), so nothing the view asks bypasses the caller's grants.
+ * its own (SandboxFrame.tsx), served under the CSP the view declared. The
+ * host side of the contract is ext-apps' AppBridge over a gated transport
+ * (viewTransport.ts): it answers only the frame's own window, a flood gets
+ * refusals at once, and each of its handlers goes to the core (calls
+ * through the gateway, messages as the app's), so nothing the view asks
+ * bypasses the caller's grants.
  */
 export function McpAppFrame(props: McpAppFrameProps) {
   const { t, i18n } = useTranslation();

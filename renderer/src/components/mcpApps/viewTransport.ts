@@ -20,11 +20,12 @@ export type ViewSignal = { kind: 'proxy-ready' } | { kind: 'initialized' } | { k
  * postMessage to and from that frame's window only, at the origin of the
  * view's site (its sandbox proxy relays for the view), as ext-apps'
  * PostMessageTransport, with the gate in front. The proxy's handshake is
- * answered here: when it says it is up, it is told to load the view. A request past the gate is
- * answered here with a refusal, before it is parsed or reaches a handler,
- * so a view that sends ten thousand at once costs a postMessage each and
- * gets every answer within the flood; and nothing is logged per message
- * (ext-apps' transport logs each one, which keeps them all in the console).
+ * answered here: when it says it is up, it is told to load the view. A
+ * request past the gate is answered here with a refusal, before it is
+ * parsed or reaches a handler, so a view that sends ten thousand at once
+ * costs a postMessage each and gets every answer within the flood; and
+ * nothing is logged per message (ext-apps' transport logs each one, which
+ * keeps them all in the console).
  */
 export class ViewTransport implements Transport {
   onclose?: () => void;

@@ -196,6 +196,12 @@ export const ResultItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('artifact'), path: z.string(), mimeType: z.string(), url: z.string() }),
   z.object({ type: z.literal('other'), json: z.unknown() }),
 ]);
+/**
+ * A view read for its frame (docs/rules/mcp-apps.md#the-frame): `url`, its sandbox proxy; `origin`, the origin of its
+ * own the proxy and the view run at, the only one the page takes the view's messages from.
+ */
+export const McpAppViewSchema = z.object({ url: z.string(), origin: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()) });
+
 export const ToolOutcomeSchema = z.object({
   isError: z.boolean(),
   content: z.array(ResultItemSchema),
@@ -275,7 +281,7 @@ export const HostApiMethods = {
    */
   'uiApps.mcpAppView': {
     params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId }).strict(),
-    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()), serverId: z.string(), resourceUri: z.string() }),
+    result: McpAppViewSchema.extend({ serverId: z.string(), resourceUri: z.string() }),
   },
   /** A `tools/call` of that page: as `mcpApps.callTool`, the app as the caller, only a tool of its own server that apps may see. */
   'uiApps.mcpAppCall': {
@@ -519,12 +525,13 @@ export const HostApiMethods = {
   },
   /**
    * An MCP App view (docs/rules/mcp-apps.md#the-view), read for the caller: only one a tool it is offered links to,
-   * only `text/html;profile=mcp-app`, at most its server's maxViewBytes (16 MiB by default). `url`: where a sandboxed frame loads it, under the CSP it
-   * declared (narrowed; `dropped` names what was left out of it).
+   * only `text/html;profile=mcp-app`, at most its server's maxViewBytes (16 MiB by default). `url`: the view's sandbox
+   * proxy, which a frame loads and which frames the view under the CSP it declared (narrowed; `dropped` names what was
+   * left out of it).
    */
   'mcpApps.view': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, uri: z.string().min(1).max(2048) }).strict(),
-    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()) }),
+    result: McpAppViewSchema,
   },
   /**
    * A `tools/call` of an MCP App's view: a tool of its own server (by the name the server knows it) that apps may

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { launchChromium, openRoute, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, mcpAppView, openRoute, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -33,7 +33,7 @@ let home: string;
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
 
 /** The view's document in its frame, under `scope` (a tool card, the side panel). */
-const viewIn = (scope: Locator): FrameLocator => scope.frameLocator('[data-testid="mcp-app-iframe"]');
+const viewIn = (scope: Locator): FrameLocator => mcpAppView(scope);
 
 /** Sends `text` to the agent (the model's answers already queued), opens the conversation, and waits until its turn is done. */
 async function converse(text: string): Promise<string> {

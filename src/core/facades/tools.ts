@@ -11,7 +11,8 @@ import type { Caller } from '../tools/toolSource.js';
 export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
 export type { AppView } from '../mcpApps/mcpApps.js';
-export { viewCsp } from '../mcpApps/viewCsp.js';
+export { viewCsp, type ViewPlace } from '../mcpApps/viewCsp.js';
+export { viewProxy } from '../mcpApps/viewProxy.js';
 export { guardedViewHtml } from '../mcpApps/viewGuard.js';
 
 /**

@@ -7,7 +7,9 @@ import type { AppSource } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
+import { SandboxFrame } from './SandboxFrame';
 import type { McpAppCaller, McpAppPageCaller } from './viewCaller';
+import { useViewStart } from './viewStart';
 import { ViewTransport } from './viewTransport';
 import { downloadHandler } from './viewDownload';
 import { followHostContext, hostContextOf, MAX_VIEW_HEIGHT, MIN_VIEW_HEIGHT } from './viewHostContext';
@@ -45,19 +47,20 @@ const callFor = (caller: McpAppCaller | McpAppPageCaller, serverId: string, tool
 
 /**
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
- * read by the host for the caller, in an `<iframe sandbox="allow-scripts">`
- * served under the CSP the view declared. The host side of the contract is
- * ext-apps' AppBridge over a gated transport (viewTransport.ts): it answers
- * only the frame's own window, a flood gets refusals at once, and each of
- * its handlers goes to the core (calls through the gateway, messages as the
- * app's), so nothing the view asks bypasses the caller's grants.
+ * read by the host for the caller, framed by its sandbox proxy at a site of
+ * its own (SandboxFrame.tsx), served under the CSP the view declared. The
+ * host side of the contract is ext-apps' AppBridge over a gated transport
+ * (viewTransport.ts): it answers only the frame's own window, a flood gets
+ * refusals at once, and each of its handlers goes to the core (calls
+ * through the gateway, messages as the app's), so nothing the view asks
+ * bypasses the caller's grants.
  */
 export function McpAppFrame(props: McpAppFrameProps) {
   const { t, i18n } = useTranslation();
   const { modal } = AntApp.useApp();
   const { token } = theme.useToken();
   const frame = useRef<HTMLIFrameElement>(null);
-  const [view, setView] = useState<{ url: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
+  const [view, setView] = useState<{ url: string; origin: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
   const [height, setHeight] = useState(200);
   const [closed, setClosed] = useState(false);
   // What the bridge's context reads now (the theme's tokens, the language), and how it is told of a change.
@@ -73,7 +76,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
   useEffect(() => {
     let live = true;
     readView(caller, serverId, resourceUri)
-      .then(({ url, prefersBorder, dropped }) => live && setView({ url, prefersBorder, dropped }))
+      .then(({ url, origin, prefersBorder, dropped }) => live && setView({ url, origin, prefersBorder, dropped }))
       .catch((error: unknown) => live && setView({ error: errorLine(error) }));
     return () => {
       live = false;
@@ -81,6 +84,9 @@ export function McpAppFrame(props: McpAppFrameProps) {
   }, [callerKey, serverId, resourceUri]);
 
   const url = view && 'url' in view ? view.url : undefined;
+  // The origin of the view's site: the one its frame's messages are taken from (viewTransport.ts).
+  const origin = view && 'url' in view ? view.origin : undefined;
+  const [start, onSignal] = useViewStart(url);
   useEffect(() => {
     const target = frame.current?.contentWindow;
     if (!url || !target || closed) return;
@@ -172,7 +178,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
     bridge.onrequestdisplaymode = () => Promise.resolve({ mode: 'inline' });
     // The view asks to go: it is torn down (the cleanup below), and its place says so, with a way to show it again.
     bridge.onrequestteardown = () => setClosed(true);
-    void bridge.connect(new ViewTransport(target, gate));
+    void bridge.connect(new ViewTransport(target, gate, origin!, onSignal));
     return () => {
       following?.stop();
       hostContextChanged.current = undefined;
@@ -220,14 +226,12 @@ export function McpAppFrame(props: McpAppFrameProps) {
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
       {props.resultCut && props.resultCut.length > 0 && <Alert type="warning" showIcon data-testid="mcp-app-result-cut" message={t('mcpApps.resultCut')} description={props.resultCut.join('; ')} />}
-      <iframe
+      <SandboxFrame
         ref={frame}
         src={view.url}
         title={t('mcpApps.frameTitle', { app: props.serverName })}
-        sandbox="allow-scripts"
-        referrerPolicy="no-referrer"
-        data-testid="mcp-app-iframe"
-        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius, display: 'block' }}
+        start={start}
+        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius }}
       />
       {props.onOpenBeside && (
         <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">

@@ -15,6 +15,10 @@ export default {
     'mcpApps.openLink.open': '打开',
     'mcpApps.fromApp': '来自应用 {{app}}',
     'mcpApps.contextFrom': '来自应用 {{app}} 的上下文',
+    'mcpApps.viewFailed': '这个视图在启动前出错',
+    'mcpApps.viewSilent': '这个视图在 {{seconds}} 秒内没有启动',
+    'mcpApps.viewSilentHint': '它已加载但没有回应。对话可以继续；视图若稍后启动，会在这里显示。',
+    'mcpApps.sandboxSilentHint': '它的沙箱没有加载：在浏览器中，http://<视图>.localhost 需要能访问本机（Chrome、Edge 和 Firefox 可以）。对话可以继续。',
   },
   en: {
     'mcpApps.frameTitle': 'View of {{app}}',
@@ -31,5 +35,9 @@ export default {
     'mcpApps.openLink.open': 'Open',
     'mcpApps.fromApp': 'From the app {{app}}',
     'mcpApps.contextFrom': 'Context from the app {{app}}',
+    'mcpApps.viewFailed': 'This view stopped with an error before it started',
+    'mcpApps.viewSilent': 'This view has not started within {{seconds}} s',
+    'mcpApps.viewSilentHint': 'It loaded but does not answer. The conversation goes on; if the view starts later, it shows here.',
+    'mcpApps.sandboxSilentHint': 'Its sandbox did not load: in a browser, http://<view>.localhost must reach this machine (Chrome, Edge and Firefox do). The conversation goes on.',
   },
 };

@@ -1,3 +1,5 @@
+import type { Scheduler } from '../../ports.js';
+
 /**
  * One call's own timeout (the server's `timeout`), counted by the host
  * rather than the SDK so that it can stand still: each progress report
@@ -11,9 +13,11 @@
 export class CallDeadline {
   /** The timeout ran out: the call was aborted for it. */
   expired = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
 
   constructor(
+    /** The host's: a test moves its time instead of waiting out a timeout. */
+    private readonly scheduler: Scheduler,
     private readonly timeoutMs: number,
     /** True while the server waits for the user: the deadline stands still. */
     private readonly paused: () => boolean,
@@ -24,16 +28,16 @@ export class CallDeadline {
 
   /** Counts the timeout from now (a progress report, a question answered); stands still while the user is asked. */
   restart(): void {
-    clearTimeout(this.timer);
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.expired || this.paused()) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.scheduler.setTimeout(() => {
       this.expired = true;
       this.onExpire();
     }, this.timeoutMs);
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
   }
 }

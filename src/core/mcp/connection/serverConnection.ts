@@ -16,6 +16,7 @@ import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
+import { systemScheduler, type Scheduler } from '../../ports.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
 import { boundedMcpFetch } from './boundedMcpFetch.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
@@ -46,6 +47,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
+  /** Where a call's own timeout runs (CallDeadline): the host's scheduler; default the system's. */
+  scheduler?: Scheduler;
   /** Servers that run inside the host (the settings server, the built-in tools), by name: each call makes a new server instance. */
   inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /**
@@ -401,7 +404,7 @@ export class ServerConnection {
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
-    const deadline = new CallDeadline(this.definition.timeoutMs, this.userAsked, () => abort.abort('timeout'));
+    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, this.definition.timeoutMs, this.userAsked, () => abort.abort('timeout'));
     this.deadlines.add(deadline);
     try {
       return await run(this.sdkOptions(options, abort.signal, deadline));

@@ -126,9 +126,8 @@ describe('two writers on one DB (in one process, two stores)', () => {
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(`${file}.lock`, old, old);
     store.put(Notes, 'a', { title: 'A', tags: [] });
-    const started = Date.now();
+    // Taken over at the first try: a lock the store did not see as stale would be waited on for a round, then refused (DB_LOCK_FAILED).
     await store.flush();
-    expect(Date.now() - started).toBeLessThan(8_000); // not a wait for the lock to turn stale (10 s) all over again
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
     await store.close();
   });

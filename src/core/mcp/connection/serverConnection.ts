@@ -403,15 +403,18 @@ export class ServerConnection {
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
-    // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
-    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, this.definition.timeoutMs, this.userAsked, () => abort.abort('timeout'));
+    // The call's own timeout, which progress restarts and a question to the user pauses, and its maximum total time, which nothing extends.
+    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, { timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
+      abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'),
+    );
     this.deadlines.add(deadline);
     try {
       return await run(this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
-      if (deadline.expired) {
+      if (deadline.expired === 'timeout') {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }
+      if (deadline.expired === 'total') throw this.timedOut(name, abort);
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
@@ -442,13 +445,13 @@ export class ServerConnection {
     return this.request(`resources/read of ${uri}`, signal ? { signal } : {}, (sdk) => client.readResource({ uri }, sdk));
   }
 
-  /** A call past its maximum total time (reporting progress, or waiting for the user, all along): the server is told to cancel it here. */
+  /** A call past its maximum total time (reporting progress, polled as a task, or waiting for the user, all along): the server is told to cancel it here, if it was not yet. */
   private timedOut(name: string, abort: CallAbort): McpRuntimeError {
     const id = this.definition.id;
     abort.abort('maximum total time reached');
     return new McpRuntimeError(
       'CALL_TIMEOUT',
-      `call to ${name} on "${id}" ran past its maximum total time of ${this.maxTotalMs()} ms, though it kept reporting progress or waiting for the user (the server was told to cancel it)`,
+      `call to ${name} on "${id}" ran past its maximum total time of ${this.maxTotalMs()} ms, though it kept reporting progress (or its task kept running) or waiting for the user (the server was told to cancel it)`,
       id,
       "raise the server's maxTotalTimeout in mcp.yaml if its calls need longer",
     );
@@ -462,7 +465,7 @@ export class ServerConnection {
     const onProgress = options.onProgress;
     return {
       signal,
-      // The SDK bounds the call by its maximum total time; its own timeout is the host's deadline (above), which can pause.
+      // The SDK bounds each request by the call's maximum total time too (the host's deadline bounds the call); its own timeout is the host's, which can pause.
       timeout: this.maxTotalMs(),
       // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
       // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.

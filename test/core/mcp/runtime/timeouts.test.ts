@@ -3,7 +3,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../../src/core/host.js';
 import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, pidOf, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
+import { stderrLine as serverStderrLine } from '../../../helpers/serverStderr.js';
 import { TestScheduler } from '../../../helpers/testScheduler.js';
 
 const SERVER = 'chatos::echo';
@@ -17,31 +17,8 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the call to fail, and it succeeded');
 }
 
-/** Resolves with the first stderr line of the server containing `needle` (already logged, or the next to come). */
-function stderrLine(host: Host, needle: string, timeoutMs = 10_000): Promise<string> {
-  const log = internalsOf(host).mcp.runtime.connections.logOf(SERVER);
-  const seen = log.entries().find((e) => e.stream === 'stderr' && e.text.includes(needle));
-  if (seen) return Promise.resolve(seen.text);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(
-        new Error(
-          `no stderr line with "${needle}" within ${timeoutMs} ms; log:\n${log
-            .entries()
-            .map((e) => `${e.stream}: ${e.text}`)
-            .join('\n')}`,
-        ),
-      );
-    }, timeoutMs);
-    const stop = log.onAppend((entry) => {
-      if (entry.stream !== 'stderr' || !entry.text.includes(needle)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(entry.text);
-    });
-  });
-}
+/** The first stderr line of the echo server containing `needle`. */
+const stderrLine = (host: Host, needle: string) => serverStderrLine(host, SERVER, needle);
 
 /**
  * Moves the host's time by `stepMs` each time the call's deadline of `timeoutMs` is armed afresh (first the `from`th
@@ -154,18 +131,27 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   });
 
   it('a call that keeps reporting progress ends at its maximum total time, and the server is told to cancel it', async () => {
-    // The host's time stands still: its timeout never ends the call, only the SDK's maximum total time (real time) can.
-    const { host } = await echoHost({ timeout: 600, maxTotalTimeout: 1_000 });
+    // The host's limits on its scheduler: a timeout of 25 s, restarted by each report, within a total of 50.5 s (lengths no
+    // other timer of the host has). The SDK bounds each request by the total too, in real time, which this test never nears.
+    const { host, scheduler } = await echoHost({ timeout: 25_000, maxTotalTimeout: 50_500 });
     const who = caller('conv-m');
     await host.tools.call(who, 'mcp_echo_pid', {});
     const reports: number[] = [];
-    // 60 s with a report every 200 ms: only the maximum total time ends it.
-    const error = await rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 60_000, steps: 300 }, { onProgress: (p) => reports.push(p.progress) }));
+    // A report every 200 ms for ten minutes: never silent for 25 s of the host's time, so only the total ends it.
+    const failed = rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 600_000, steps: 3_000 }, { onProgress: (p) => reports.push(p.progress) }));
+    await scheduler.timerSet(25_000, 2);
+    scheduler.advance(24_000);
+    await scheduler.timerSet(25_000, scheduler.timersSet(25_000) + 1); // a report restarted the timeout
+    scheduler.advance(24_000);
+    // 2.5 s of the total are left: the next report arms that, not a fresh 25 s timeout.
+    await scheduler.timerSet(2_500);
+    scheduler.advance(2_500);
+    const error = await failed;
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
-    expect(error.message).toContain('maximum total time of 1000 ms');
+    expect(error.message).toContain('maximum total time of 50500 ms');
     expect((error as McpRuntimeError).fix).toContain('maxTotalTimeout');
-    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(reports.length).toBeGreaterThanOrEqual(2);
     expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
   });
 });

@@ -17,6 +17,8 @@ export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
 export interface ToolCallDeps {
   gateway: Pick<ToolGateway, 'callTool'>;
   emit(event: ChatEvent): void;
+  /** The host's clock (its scheduler's): a call's run time is counted on it, so a test moves it instead of waiting. */
+  now(): number;
   /** Where each tool call is registered while it runs, so a person can cancel that one call (not the whole turn). */
   calls?: RunningCalls;
 }
@@ -54,7 +56,7 @@ export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promis
 
 async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
   // Its run time: from now, or from the user's approval when it waits for one (the user's thinking is not the tool's time).
-  let started = performance.now();
+  let started = deps.now();
   /** Asked and not (yet) approved: a call that ends so never ran, and has no run time. */
   let waiting = false;
   let childConversationId: string | undefined;
@@ -65,7 +67,8 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     content: ToolContentItem[],
     extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number; view?: string; viewResult?: ViewResult } = {},
   ): ToolResultDraft => {
-    const durationMs = waiting ? 0 : Math.round(performance.now() - started);
+    // Never below 0: the wall clock may be set back while a call runs.
+    const durationMs = waiting ? 0 : Math.max(0, Math.round(deps.now() - started));
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
@@ -120,7 +123,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   const onApproved = () => {
     if (!waiting) return;
     waiting = false;
-    started = performance.now();
+    started = deps.now();
     deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
   };
   try {

@@ -149,6 +149,7 @@ export function mcpModule(
     hostEnv: base.env,
     registry: deps.registry,
     now: base.now,
+    scheduler: base.scheduler,
     runGate: deps.runGate,
     hostModules: base.hostModules,
     readStoredValue,

@@ -16,6 +16,7 @@ import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
+import { systemScheduler, type Scheduler } from '../../ports.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
 import { boundedMcpFetch, MAX_MESSAGE_BYTES } from './boundedMcpFetch.js';
 import { viewReads } from './viewReads.js';
@@ -47,6 +48,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
+  /** Where a call's own timeout runs (CallDeadline): the host's scheduler; default the system's. */
+  scheduler?: Scheduler;
   /** Servers that run inside the host (the settings server, the built-in tools), by name: each call makes a new server instance. */
   inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /**
@@ -404,7 +407,7 @@ export class ServerConnection {
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     // The call's own timeout, which progress restarts and a question to the user pauses, and its maximum total time, which nothing extends.
-    const deadline = new CallDeadline({ timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
+    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, { timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
       abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'),
     );
     this.deadlines.add(deadline);

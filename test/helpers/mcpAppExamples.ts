@@ -119,6 +119,8 @@ export function describeExamples(title: string, examples: Example[]): void {
         await panel.waitFor({ timeout: 30_000 });
         expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
         expect(await example.shown(mcpAppView(panel), stored)).toBe(shown);
+        // The panel holds the view, however tall: the page does not grow past the window.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeLessThanOrEqual(0);
         await screenshot(page, `mcp-app-example-${example.id}-3-beside`);
         await page.getByTestId('side-panel-close').dispatchEvent('click');
       }, 240_000);

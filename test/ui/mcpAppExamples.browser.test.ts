@@ -64,6 +64,11 @@ describeExamples('the official MCP Apps examples in each framework, inline and b
       const payload = await textOnce(logged(view, 'ontoolresult'), new RegExp(`"timestamp": "${timestamp}"`));
       expect(payload).toContain(`"counter": ${counter}`);
       expect(payload).toContain('Debug text content #1');
+      // The host context it lists: the host's name and the user's time zone (the one the view's own clock has).
+      const context = view.locator('#host-context-info');
+      await textOnce(context, /ChatOS v1/);
+      const zone = await context.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(await context.locator('dt:text-is("TimeZone") + dd').textContent()).toBe(zone);
       return timestamp;
     },
     // "Call debug-refresh" calls a tool for the app alone through the gateway: its answer is in the log.

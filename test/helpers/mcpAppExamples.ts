@@ -30,8 +30,11 @@ export interface Example {
   id: string;
   pkg: string;
   tool: string;
-  args: Record<string, unknown>;
-  /** Options of the server's own after `--stdio` (files it writes go in `dir`, removed after the run). */
+  /** The model's arguments; a function of the run's folder where they name a file in it. */
+  args: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
+  /** Files the example reads, written to the run's folder (removed after the run) before its server starts. */
+  files?: Record<string, Buffer>;
+  /** Options of the server's own after `--stdio` (files it writes go in the run's folder, `dir`). */
   serverArgs?(dir: string): string[];
   /** What the view shows of the tool's input and result, once it shows it; the same value each time the view opens. */
   shown(view: FrameLocator, stored: StoredResult): Promise<string>;
@@ -47,6 +50,7 @@ export async function textOnce(locator: Locator, pattern: RegExp, timeout = 30_0
 
 /** Each example's own bin, as its package.json names it, over stdio. */
 function exampleServer(example: Example, dir: string) {
+  for (const [name, bytes] of Object.entries(example.files ?? {})) fs.writeFileSync(path.join(dir, name), bytes);
   const manifest = path.join(repoRoot, 'node_modules', example.pkg, 'package.json');
   const bin = Object.values((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { bin: Record<string, string> }).bin)[0]!;
   return { transport: 'stdio', command: process.execPath, args: [path.join(path.dirname(manifest), bin), '--stdio', ...(example.serverArgs?.(dir) ?? [])] };
@@ -90,7 +94,10 @@ export function describeExamples(title: string, examples: Example[]): void {
       it(`${example.pkg}: the view shows what ${example.tool} returned, calls back, reopens the same, and shows beside the chat`, async () => {
         const name = `mcp_${example.id}_${example.tool}`;
         const answer = `Here is ${example.id}.`;
-        chat.provider.enqueue({ kind: 'reply', toolCalls: [{ id: example.id, name, arguments: example.args }] }, { kind: 'reply', text: answer });
+        chat.provider.enqueue(
+          { kind: 'reply', toolCalls: [{ id: example.id, name, arguments: typeof example.args === 'function' ? example.args(dir) : example.args }] },
+          { kind: 'reply', text: answer },
+        );
         const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'tryer', text: `show me ${example.id}` });
         await openConversation(conversationId, answer);
         await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');

@@ -1,11 +1,14 @@
+import * as path from 'node:path';
 import { expect } from 'vitest';
 import { describeExamples, textOnce } from '../helpers/mcpAppExamples.js';
+import { pdfWithText } from '../helpers/pdfFile.js';
 
 /**
  * The official MCP Apps examples that draw: charts (Chart.js, a React
  * heatmap), a view that polls a tool for the app alone, three.js and a
- * WebGL 2 shader (eval, the GPU in a sandboxed frame), sheet music (SVG,
- * Web Audio) (test/helpers/mcpAppExamples.ts runs them). The examples that
+ * WebGL 2 shader (eval, the GPU in a sandboxed frame), a PDF (PDF.js,
+ * the file's bytes read through the gateway), sheet music (SVG, Web Audio)
+ * (test/helpers/mcpAppExamples.ts runs them). The examples that
  * show one answer in each framework are in mcpAppExamples.browser.test.ts.
  */
 
@@ -166,7 +169,7 @@ describeExamples('the official MCP Apps examples that draw, inline and beside th
     },
     // Its data came through the gateway (the model's call and the view's); a segment clicked in the legend is hidden.
     async interact(view, calls, stored) {
-      expect(await calls('get-customer-data')).toBe(2);
+      await expect.poll(() => calls('get-customer-data')).toBe(2);
       const first = (stored.structured as { segments: { name: string }[] }).segments[0]!.name;
       const item = view.locator(`#legend .legend-item[data-segment="${first}"]`);
       await item.click();
@@ -196,6 +199,26 @@ describeExamples('the official MCP Apps examples that draw, inline and beside th
       await view.getByRole('heading', { name: `vs. ${template.name}` }).waitFor({ timeout: 10_000 });
       await view.getByRole('button', { name: 'Load' }).click();
       await expect.poll(async () => slider.inputValue()).toBe(String(template.parameters.startingMRR));
+    },
+  },
+  {
+    id: 'pdf',
+    pkg: '@modelcontextprotocol/server-pdf',
+    tool: 'display_pdf',
+    // A file on this machine, which the server is started with (so it may read it): PDF.js in the view draws it.
+    files: { 'two.pdf': pdfWithText([['ChatOS page one'], ['ChatOS page two']]) },
+    serverArgs: (dir) => [path.join(dir, 'two.pdf')],
+    args: (dir) => ({ url: path.join(dir, 'two.pdf') }),
+    // The view reads the file's bytes through the gateway (read_pdf_bytes, a tool for the app alone) and shows its first page.
+    async shown(view, stored) {
+      expect((stored.structured as { totalBytes: number }).totalBytes).toBeGreaterThan(0);
+      await textOnce(view.locator('#total-pages'), /of 2/, 60_000);
+      return textOnce(view.locator('#text-layer'), /ChatOS page one/, 60_000);
+    },
+    async interact(view, calls) {
+      await expect.poll(() => calls('read_pdf_bytes')).toBeGreaterThanOrEqual(1);
+      await view.locator('#next-btn').click();
+      await textOnce(view.locator('#text-layer'), /ChatOS page two/);
     },
   },
   {

@@ -75,7 +75,7 @@ describeExamples('the official MCP Apps examples in each framework, inline and b
     async interact(view, calls) {
       await view.getByRole('button', { name: 'Call debug-refresh' }).click();
       await textOnce(logged(view, 'server-tool-result'), /"counter": \d+/);
-      expect(await calls('debug-refresh')).toBe(1);
+      await expect.poll(() => calls('debug-refresh')).toBe(1);
     },
   },
 ]);

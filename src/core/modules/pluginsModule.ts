@@ -17,7 +17,6 @@ import { PluginOperations } from '../operations/pluginOperations.js';
 import { addPluginRoot, listPluginRoots, removePluginRoot } from '../operations/pluginRoots.js';
 import { PluginStops } from '../operations/pluginStops.js';
 import { grantsDroppedByUninstall, installOrUpdate, previewInstall } from '../operations/pluginUpdate.js';
-import { providerOwners } from '../operations/providerOwners.js';
 import { RescanPlugins } from '../operations/rescanPlugins.js';
 import { FolderListFile, RememberedRoots } from '../plugins/rememberedRoots.js';
 import { RunGate } from '../policy/runGate.js';
@@ -90,11 +89,7 @@ export class PluginsModule implements PluginsFacade {
     const { home, defaultsDir, sessionRoot, projectRoot, builtinPluginsDir } = base;
     this.rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinPluginsDir, home.userPluginsDir]);
     this.devLinkList = new FolderListFile(home.devLinksFile);
-    const scanner = new PluginScanner(
-      () => this.roots(),
-      { home, exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')), sessionRoot, projectRoot },
-      () => providerOwners(home, defaultsDir),
-    );
+    const scanner = new PluginScanner(() => this.roots(), { home, exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')), sessionRoot, projectRoot });
     this.catalog = new PluginCatalog(scanner);
   }
 

@@ -190,7 +190,7 @@ export class RegistrySync {
   syncPlugins(scan: ScanResult): { report: SyncReport } {
     const { registry } = this.options;
     const desired = pluginRegistrations(scan.apps);
-    // A plugin refused for claiming another app's provider id is not mid-edit: what it registered there before is not offered any more.
+    // A plugin refused for naming the reserved host id is not mid-edit: what it registered there before is not offered any more.
     const claimOf = new Map(scan.plugins.flatMap((p) => p.problems.filter((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED').map((problem) => [p.dir, problem.message] as const)));
     const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !claimOf.has(p.dir)).map((p) => p.dir));
     const scanned = new Set(scan.roots);

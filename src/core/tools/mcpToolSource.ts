@@ -108,7 +108,7 @@ export class McpToolSource implements ToolSource {
   /** The servers the access rule allows this caller, but for the run gate (asked apart: a listing says why a plugin's server is left out). */
   private grantedServers(caller: Caller): ServerDefinition[] {
     const { runtime, registry } = this.deps;
-    const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
+    const allowed = new Set(registry.getMcpServersForApp(caller.appId, caller.asPlugin).map((s) => s.id));
     return runtime
       .allDefinitions()
       .filter((def) => accessTo(caller, def, this.accessFacts(def, { granted: () => allowed.has(def.id), gate: () => RUN_ALLOWED })).ok)
@@ -120,7 +120,7 @@ export class McpToolSource implements ToolSource {
     const { caller } = overrides;
     return {
       switchedOff: () => this.switchedOff(def),
-      granted: overrides.granted ?? (() => caller !== undefined && this.deps.registry.hasMcpServerAccess(caller.appId, def.id)),
+      granted: overrides.granted ?? (() => caller !== undefined && this.deps.registry.hasMcpServerAccess(caller.appId, def.id, caller.asPlugin)),
       gate: overrides.gate ?? (() => this.runnable(def)),
       mcpConfigFile: this.deps.mcpConfigFile,
     };
@@ -390,7 +390,7 @@ export class McpToolSource implements ToolSource {
     const server = holder;
     const tool = this.offered(server, found, settingsOf.get(server.id));
     // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
-    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id, caller.asPlugin)) throw this.refusal(caller, toolName, server);
     if (!starting && !this.deps.permissionOverride) {
       if (this.resolvedMemo.size >= RESOLVED_MEMO_SIZE) this.resolvedMemo.clear();
       this.resolvedMemo.set(resolvedKey(caller, toolName), { revision, version, selection: caller.serverIds, tools: this.deps.runtime.cachedTools(server.id), server, tool });

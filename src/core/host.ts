@@ -72,6 +72,7 @@ const PLUGIN_FACADE = [
   'appViews',
   'appServerProblems',
   'pageRegistry',
+  'pushRegistration',
   'rescan',
   'rescanAndReload',
   'trust',

@@ -29,6 +29,7 @@ import { runPlanOf } from '../trust/runPlan.js';
 import { TrustWatch } from '../trust/trustWatch.js';
 import { BackendResolver } from '../uiApps/backendResolver.js';
 import { pageRegistryView } from '../uiApps/pageRegistryView.js';
+import { pushRegistration, type ProviderPush } from '../uiApps/providerPush.js';
 import { PluginBackends } from '../uiApps/pluginBackends.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -239,6 +240,10 @@ export class PluginsModule implements PluginsFacade {
 
   pageRegistry(app: AppContribution) {
     return pageRegistryView({ registry: this.run().registry.center, runGate: this.runGate, apps: this.catalog.apps }, app);
+  }
+
+  pushRegistration(app: AppContribution, push: ProviderPush): { id: string } {
+    return pushRegistration(this.run().registry.center, app, push);
   }
 
   rescan(): ScanResult {

@@ -195,7 +195,8 @@ export class RegistrySync {
     const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !claimOf.has(p.dir)).map((p) => p.dir));
     const scanned = new Set(scan.roots);
     // A development link is a root that is the plugin folder itself.
-    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && (scanned.has(path.dirname(source.pluginDir)) || scanned.has(source.pluginDir));
+    // What a page pushed is not in plugin.json: a scan cannot find it, so it is not this sync's (uninstall removes it).
+    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && !source.pushed && (scanned.has(path.dirname(source.pluginDir)) || scanned.has(source.pluginDir));
     const report = registry.reconcile(inScannedRoot, desired, {
       keep: ({ source: s }) => isPluginSource(s) && invalidDirs.has(s.pluginDir),
       missingReason: ({ source: s }) => {

@@ -7,14 +7,16 @@ import type { RegistrySource } from '../../shared/registry.js';
  * grants on it were given to what it named (docs/rules/registry.md#ids).
  */
 export function originOf(source: RegistrySource): string {
-  return source.kind === 'plugin' ? `plugin:${source.pluginId}` : 'app';
+  if (source.kind !== 'plugin') return 'app';
+  // What a page pushes is its plugin's too, but it may not overwrite what plugin.json declares (nor the reverse).
+  return source.pushed ? `plugin:${source.pluginId}:pushed` : `plugin:${source.pluginId}`;
 }
 
 /** The origin of a row, as the user reads it in a refusal. */
 export function describeSource(source: RegistrySource): string {
   switch (source.kind) {
     case 'plugin':
-      return `plugin "${source.pluginId}" (app ${source.appId}, ${source.pluginDir})`;
+      return `${source.pushed ? 'what ' : ''}plugin "${source.pluginId}" (app ${source.appId}, ${source.pluginDir})${source.pushed ? ' registered through the host API' : ''}`;
     case 'app-db':
       return `its app's own database ${source.file}`;
     case 'defaults':

@@ -167,7 +167,7 @@ export function createHost(options: HostOptions = {}): Host {
         registry: registry.facade,
         mcp: mcp.facade,
         tools: tools.facade,
-        agents: agentsFacade(stores, { resolver, gateway: tools.gateway, ending: tools.ending, instructions: mcp.instructions }),
+        agents: agentsFacade(stores, { resolver, gateway: tools.gateway, ending: tools.ending, instructions: mcp.instructions, builtins: mcp.facade.builtins }),
         models: models.facade,
         knowledge: knowledge.facade,
         chat: chat.facade,

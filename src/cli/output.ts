@@ -1,6 +1,7 @@
 import * as readline from 'node:readline/promises';
 import { Readable } from 'node:stream';
-import { formatProblem, type Problem } from '../shared/problems.js';
+import type { Problem } from '../shared/problems.js';
+import { formatProblem } from '../shared/problemText.js';
 import { visibleControls } from '../shared/visibleText.js';
 
 /** Where a command writes: results to stdout, problems to stderr (docs/reference/cli.md#exit-codes-and-output). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { blockingProblems } from '../../core/facades/plugins.js';
-import { hasErrors } from '../../shared/problems.js';
+import { hasErrors } from '../../shared/problemText.js';
 import { appsView, appText } from '../appView.js';
 import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
 import { printJson, printProblems, type CliContext } from '../output.js';

@@ -1,7 +1,8 @@
 import * as readline from 'node:readline';
 import type { Command } from 'commander';
 import { ChatError, MessageLogError } from '../../core/facades/errors.js';
-import { MAX_ATTACHMENT_BYTES, type StartedTurn, type TurnOutcome } from '../../core/facades/chat.js';
+import { type StartedTurn, type TurnOutcome } from '../../core/facades/chat.js';
+import { MAX_ATTACHMENT_BYTES } from '../../core/facades/limits.js';
 import type { Host } from '../../core/host.js';
 import { answerLimitOf, answerLimitOption } from '../answerLimitOption.js';
 import { answerChatConfirmations } from '../chatConfirmations.js';

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { readProblem, readRegularText } from '../../core/facades/userInput.js';
 import { McpAdminError, SecretError } from '../../core/facades/errors.js';
-import { DEFAULT_TEST_TIMEOUT_MS, launchLine } from '../../core/facades/mcp.js';
+import { launchLine } from '../../core/facades/mcp.js';
+import { DEFAULT_TEST_TIMEOUT_MS } from '../../core/facades/limits.js';
 import type { ImportPlan, ImportRun, ImportValueView, McpServerEntryView, McpTestResult, NamedValueInput, ValueView } from '../../shared/mcpAdmin.js';
 import { ConflictChoiceSchema } from '../../shared/mcpAdmin.js';
 import { ownValue } from '../../shared/ownKeys.js';
-import { formatProblem } from '../../shared/problems.js';
+import { formatProblem } from '../../shared/problemText.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { registerMcpBuiltin } from './mcpBuiltin.js';
 import { registerMcpSignIn, signInText } from './mcpSignIn.js';

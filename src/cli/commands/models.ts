@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ModelError, ProviderError, SecretError } from '../../core/facades/errors.js';
-import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/models.js';
+import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/limits.js';
 import type { Host } from '../../core/host.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
 import { describeKeyStore, type ModelView } from '../../shared/models.js';

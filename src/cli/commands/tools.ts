@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, McpRuntimeError } from '../../core/facades/errors.js';
-import { type Caller, type Flow } from '../../core/facades/tools.js';
+import type { Caller, Flow } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
-import { hasErrors, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { hasErrors } from '../../shared/problemText.js';
 import { askConfirmation } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';

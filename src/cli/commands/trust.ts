@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InstallError, PluginLifecycleError } from '../../core/facades/errors.js';
 import type { PluginUpdate } from '../../shared/pluginUpdate.js';
 import { confirmStep } from '../confirmStep.js';
-import { hasErrors } from '../../shared/problems.js';
+import { hasErrors } from '../../shared/problemText.js';
 import type { RunPlan } from '../../shared/trust.js';
 import { runPlanLines } from '../../core/facades/plugins.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { hasErrors } from '../../shared/problems.js';
+import { hasErrors } from '../../shared/problemText.js';
 import { appsView, appText } from '../appView.js';
 import { globalOptions, hostFor } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext } from '../output.js';

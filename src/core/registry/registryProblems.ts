@@ -1,4 +1,5 @@
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { LogicalTable } from '../store/logicalTable.js';
 import type { RegistryCenter } from './registryCenter.js';

@@ -1,4 +1,3 @@
-import * as readline from 'node:readline/promises';
 import { Readable } from 'node:stream';
 import type { Problem } from '../shared/problems.js';
 import { formatProblem } from '../shared/problemText.js';
@@ -69,7 +68,10 @@ export function bufferedIo(input = ''): CliIo & { stdout(): string; stderr(): st
 }
 
 async function askOnTerminal(question: string): Promise<string> {
+  // Loaded here, not at start: only a command that asks on a terminal needs it.
+  const readline = await import('node:readline/promises');
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+
   try {
     return await rl.question(visibleControls(question));
   } finally {

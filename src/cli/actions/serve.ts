@@ -11,9 +11,9 @@ import { UsageError, UserError, type CliContext } from '../output.js';
 
 import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
 
-function parsePort(text: string): number {
+function parsePort(text: string, option = '--port'): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isInteger(port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (0 = any free port), not "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isInteger(port) || port > 65535) throw new UsageError(`${option} must be a whole number from 0 to 65535 (0 = any free port), not "${text}"`);
   return port;
 }
 
@@ -77,10 +77,11 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function serve(cli: CliContext, opts: { port?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command): Promise<void> {
+export async function serve(cli: CliContext, opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
+  const viewPort = opts.viewPort === undefined ? 0 : parsePort(opts.viewPort, '--view-port');
   if (opts.printUrl) return printUrl(options, port, cli);
   await withStartedHost(
     options,
@@ -92,6 +93,7 @@ export async function serve(cli: CliContext, opts: { port?: string; watch: boole
         server = await startHeadlessServer({
           host,
           port,
+          viewPort,
           token,
           unauthorizedText: (bound) => unauthorizedText(bound, options.home),
           rendererDir: path.join(host.setup.appRoot, 'dist', 'renderer'),
@@ -100,14 +102,17 @@ export async function serve(cli: CliContext, opts: { port?: string; watch: boole
       } catch (error) {
         stopWatching();
         if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          throw new UserError(`port ${port} on 127.0.0.1 is already in use`, `pick another with --port N, or --port 0 for any free port`);
+          const taken = (error as { port?: number }).port ?? port;
+          const option = taken === viewPort && taken !== port ? '--view-port' : '--port';
+          throw new UserError(`port ${taken} on 127.0.0.1 is already in use`, `pick another with ${option} N, or ${option} 0 for any free port`);
         }
         throw error;
       }
       const signal = untilSignal();
-      if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port }));
+      if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port, viewPort: server.viewPort }));
       else {
         io.out(`ChatOS is serving on ${server.url}`);
+        io.err(`MCP App views run at http://<view>.localhost:${server.viewPort} (through an SSH tunnel, forward that port too).`);
         io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it; it stays the same when you restart, --new-token replaces it).');
         io.err(`Print it again with: ${printUrlCommand(server.port, options.home)}. Press Ctrl+C to stop.`);
       }

@@ -18,7 +18,7 @@ export { HostPromptError } from '../registry/hostPromptError.js';
 export { RegistryError } from '../registry/registryError.js';
 export { GatewayError } from '../tools/refusals.js';
 export { ResourceError } from '../resources/resourceError.js';
-export { McpAppError } from '../mcpApps/mcpApps.js';
+export { McpAppError } from '../mcpApps/mcpAppError.js';
 export { InstallError } from '../plugins/installError.js';
 export { RootsError } from '../plugins/rootsError.js';
 export { PluginLifecycleError } from '../operations/pluginLifecycleError.js';

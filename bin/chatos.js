@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `chatos` command. It runs the CLI that `npm run build` bundles into one
-// file (dist/cli/chatos.cjs: it loads in about half the time of the ~590
-// modules it is made of; scripts/bundleCli.ts says why).
+// The `chatos` command. It runs the CLI that `npm run build` bundles
+// (dist/cli/chatos.cjs, which loads the chunks of dist/cli/chunks/ a command
+// needs when it runs; scripts/bundleCli.ts says why).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 /** The command word: the first argument that is neither an option nor the value of one (--home and --plugins take one). */
@@ -28,7 +29,8 @@ if (!existsSync(main)) {
   process.stderr.write('chatos is not built yet: run "npm run build" in the ChatOS folder first.\n');
   process.exit(1);
 }
-// V8's compiled code of the ~3 MB bundle is kept between runs (in the OS's temp folder), so a run skips compiling it again.
+// V8's compiled code of the bundle's files is kept between runs (in the OS's temp folder), so a run skips compiling it again.
 module.enableCompileCache?.();
-const { default: cli } = await import(main.href);
+// required, not imported: an ES import of this CommonJS file would first scan its source for its exports.
+const cli = module.createRequire(import.meta.url)(fileURLToPath(main));
 process.exitCode = await cli.runCli(process.argv.slice(2));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
-import { AgentError, AgentStore } from '../agents/agentStore.js';
+import { AgentStore } from '../agents/agentStore.js';
+import { AgentError } from '../agents/agentError.js';
 import { READY_BUILTINS, readyAssistantInput } from '../agents/readyAssistant.js';
 import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';

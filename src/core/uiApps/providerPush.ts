@@ -2,7 +2,8 @@ import type { AppContribution } from '../../shared/appContribution.js';
 import { PushedPromptSchema, PushedServerSchema, type RegistrySource } from '../../shared/registry.js';
 import { checkServerUrl } from '../mcp/config/transports.js';
 import { OperationError } from '../operations/operationError.js';
-import { RegistryError, type RegistryCenter } from '../registry/registryCenter.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { RegistryError } from '../registry/registryError.js';
 
 export type ProviderPush = { kind: 'server'; providerAppId: string; server: unknown } | { kind: 'prompt'; providerAppId: string; prompt: unknown };
 

@@ -2,7 +2,7 @@
  * The host of the chat memory bench (chatMemoryBench.ts), in a fresh Node
  * process of its own so that nothing else lives in the process measured:
  *
- *   node --expose-gc dist/scripts/bench/chatMemoryChild.js '<ChatMemoryRequest as JSON>'
+ *   node dist/scripts/bench/chatMemoryChild.js '<ChatMemoryRequest as JSON>'
  *
  * Runs chat turns back to back against the bench's model server, each
  * calling a tool of a real stdio MCP server through the gateway, in
@@ -30,8 +30,6 @@ export interface ChatMemorySample {
   turn: number;
   /** Wall time since the first turn started. */
   seconds: number;
-  /** The RSS just before the full collection the other figures follow. */
-  rssBeforeGc: number;
   rss: number;
   heapUsed: number;
   heapTotal: number;
@@ -42,14 +40,16 @@ export interface ChatMemorySample {
 const CHAT_FIXTURE = path.join(findAppRoot(), 'test', 'fixtures', 'servers', 'chatServer.mjs');
 const MiB = 2 ** 20;
 
-function sample(turn: number, seconds: number, gc: () => void): ChatMemorySample {
-  const rssBeforeGc = process.memoryUsage.rss() / MiB;
-  gc();
+/**
+ * The process as it is at that moment: no collection is forced first, since
+ * one changes how V8 sizes its heap from then on (the young generation among
+ * it), which is part of what is measured.
+ */
+function sample(turn: number, seconds: number): ChatMemorySample {
   const memory = process.memoryUsage();
   return {
     turn,
     seconds,
-    rssBeforeGc,
     rss: memory.rss / MiB,
     heapUsed: memory.heapUsed / MiB,
     heapTotal: memory.heapTotal / MiB,
@@ -60,8 +60,6 @@ function sample(turn: number, seconds: number, gc: () => void): ChatMemorySample
 
 async function main(): Promise<void> {
   const request = JSON.parse(process.argv[2]!) as ChatMemoryRequest;
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --expose-gc: each sample follows a full collection');
   const empty = path.join(request.home, 'empty');
   fs.mkdirSync(path.join(request.home, 'chatos'), { recursive: true });
   fs.mkdirSync(empty, { recursive: true });
@@ -85,7 +83,7 @@ async function main(): Promise<void> {
       await host.tools.leases.end(conversationId);
       conversationId = undefined;
     }
-    if (request.sampleAt.includes(turn)) process.stdout.write(`${JSON.stringify(sample(turn, (performance.now() - started) / 1000, gc))}\n`);
+    if (request.sampleAt.includes(turn)) process.stdout.write(`${JSON.stringify(sample(turn, (performance.now() - started) / 1000))}\n`);
   }
   await host.dispose();
 }

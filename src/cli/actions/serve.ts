@@ -77,7 +77,11 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function serve(cli: CliContext, opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command): Promise<void> {
+export async function serve(
+  cli: CliContext,
+  opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number },
+  command: Command,
+): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);

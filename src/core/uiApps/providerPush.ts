@@ -8,7 +8,7 @@ import { RegistryError } from '../registry/registryError.js';
 export type ProviderPush = { kind: 'server'; providerAppId: string; server: unknown } | { kind: 'prompt'; providerAppId: string; prompt: unknown };
 
 /**
- * Seed 001's `registerMcpServer(providerAppId, serverConfig)` /
+ * The registry interface's `registerMcpServer(providerAppId, serverConfig)` /
  * `registerPrompt(providerAppId, promptConfig)` for a provider app's page
  * (docs/rules/registry.md#the-push-api), checked as every registration is:
  * only under the app's own provider id, a plain name from which the registry

@@ -830,7 +830,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** The next piece of what the model thinks before it answers (the Thinking block, live). */
-  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string(), fromAnswer: z.boolean().optional() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
   /** `artifactUrls`: where the face serves the images the message carries (a user's attachments), by their path in the conversation's folder. */
   z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema, artifactUrls: z.record(z.string(), z.string()).optional() }),

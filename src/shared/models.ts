@@ -132,6 +132,18 @@ export type ProviderErrorKind = z.infer<typeof ProviderErrorKindSchema>;
 export const NetworkFailureSchema = z.enum(['dns', 'tls', 'refused', 'reset', 'timeout', 'incomplete', 'other']);
 export type NetworkFailure = z.infer<typeof NetworkFailureSchema>;
 
+/**
+ * A rejection the host answers by itself, once (docs/rules/chat.md#stop-and-retry): `tool-call`, the provider
+ * could not read the model's tool call (Groq's `tool_use_failed`; `generated`, what the model wrote), so the
+ * model is asked again, told why; `parameter`, the model does not take this parameter (o-series and GPT-5:
+ * `max_tokens`, `temperature`), so the request goes again without it, and the entry remembers.
+ */
+export const ProviderRemedySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool-call'), generated: z.string().optional() }),
+  z.object({ kind: z.literal('parameter'), param: z.enum(['max_tokens', 'temperature']) }),
+]);
+export type ProviderRemedy = z.infer<typeof ProviderRemedySchema>;
+
 export const ProviderFailureSchema = z.object({
   kind: ProviderErrorKindSchema,
   network: NetworkFailureSchema.optional(),
@@ -140,6 +152,7 @@ export const ProviderFailureSchema = z.object({
   /** The provider's own error text (any key in it masked). */
   message: z.string(),
   toolName: z.string().optional(),
+  remedy: ProviderRemedySchema.optional(),
 });
 export type ProviderFailure = z.infer<typeof ProviderFailureSchema>;
 

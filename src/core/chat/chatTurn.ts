@@ -156,7 +156,7 @@ export class ChatRunner {
         { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
         {
           onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
-          onReasoning: (messageId, text) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text }),
+          onReasoning: (messageId, text, fromAnswer) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text, ...(fromAnswer ? { fromAnswer: true as const } : {}) }),
           onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
         },
       );
@@ -202,7 +202,8 @@ export class ChatRunner {
   private writeAnswer(state: TurnState, setup: TurnSetup, answer: AnswerResult): { message: AssistantMessage; calls: StreamedCall[] } {
     const streamed = answer.ok ? answer.streamed : answer.partial;
     const stats = answerStats({ ...streamed, toolsSent: setup.tools.length, attempts: answer.attempts }, setup.entry.prices);
-    const finish = answer.ok ? streamed.finish : undefined;
+    // A failure after the model's last token (OpenRouter's error event after `finish_reason: "length"`) leaves the cut known: Continue goes on from it.
+    const finish = answer.ok ? streamed.finish : streamed.finishSeen === 'length' ? 'length' : undefined;
     const notices = [...streamed.notices];
     let calls = answer.ok ? streamed.calls : [];
     if (finish === 'length') {

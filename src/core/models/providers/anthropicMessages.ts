@@ -218,11 +218,13 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           const initial = tool.initial !== null && typeof tool.initial === 'object' && Object.keys(tool.initial).length ? JSON.stringify(tool.initial) : '';
           return [toolCallEvent(tool.id, tool.name, tool.json || initial)];
         }
-        case 'message_delta':
+        case 'message_delta': {
+          const first = stopReason === undefined && event.delta.stop_reason;
           stopReason = event.delta.stop_reason ?? stopReason;
           refusal = refusalOf(event.delta) ?? refusal;
           usageOf(event.usage as Parameters<typeof usageOf>[0]);
-          return [];
+          return first ? [{ type: 'finish-seen', finishReason: finishReasonOf(stopReason) }] : [];
+        }
         case 'message_stop':
           stopped = true;
           return [];

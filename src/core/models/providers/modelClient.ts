@@ -6,7 +6,7 @@ import type { ModelRequest } from './modelRequest.js';
 import * as openaiChat from './openaiChat.js';
 import { openaiChatTranslator } from './openaiChatStream.js';
 import * as openaiResponses from './openaiResponses.js';
-import type { ErrorContext } from './providerError.js';
+import type { ErrorContext, KeptErrorBody } from './providerError.js';
 import { resolveRequest, type ResolvedRequest } from './requestParts.js';
 import type { StreamEvent } from './streamEvent.js';
 import { sdkClient } from './sdkClients.js';
@@ -51,9 +51,12 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
     model: entry.model,
     stream(request, options = {}) {
       const resolved = resolveRequest(entry, request);
-      const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}) };
+      // The error body as it came, for the classifier: the SDKs drop one that is not the shape they expect.
+      let kept: KeptErrorBody | undefined;
+      const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}), errorBody: () => kept };
+      const fetch = boundedFetch({ maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, keep: (body) => void (kept = body), context });
       return guardedStream({
-        open: (wireOptions) => wire.open(resolved, wireOptions, boundedFetch({ maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES })),
+        open: (wireOptions) => wire.open(resolved, wireOptions, fetch),
         translator: wire.translator(context),
         idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,

@@ -25,7 +25,7 @@ import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
 import { BuiltinToolChangeSchema, BuiltinToolViewSchema } from './builtinTools.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
-import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
 import { ProblemSchema } from './problems.js';
@@ -316,6 +316,12 @@ export const HostApiMethods = {
    * The model names a provider offers, for the model picker: of a saved entry (`id`, with its key), or
    * of what the editor holds before it is saved (`api`, `baseUrl`, and the key typed, if any).
    */
+  /** What a model name suggests (docs/using/models.md#kinds): the Models form shows it while the user has not chosen. */
+  'models.guess': {
+    params: z.object({ api: ApiKindSchema, model: z.string().max(256) }).strict(),
+    result: z.object({ kind: ModelKindSchema, reasoning: z.boolean() }),
+  },
+
   'models.available': {
     params: z
       .object({ id: Id.optional(), api: ApiKindSchema.optional(), baseUrl: z.string().max(2048).optional(), apiKey: z.string().min(1).max(16_384).optional() })

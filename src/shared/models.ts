@@ -111,12 +111,40 @@ export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchem
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
 /**
- * An entry's kind: as set, else guessed from its model name for entries
- * written before kinds existed (embedding models are named so: text-embedding-3-small,
- * nomic-embed-text, bge-m3 …), else chat.
+ * The words of a model name that make it an embedding model: the known
+ * families name themselves so (text-embedding-3-small, nomic-embed-text,
+ * mxbai-embed-large, jina-embeddings-v3, gemini-embedding-001,
+ * embeddinggemma, qwen3-embedding, bge-m3, multilingual-e5-large,
+ * gte-large, all-minilm, voyage-3, amazon.titan-embed-text-v2). A word, not
+ * a substring: "…-embedded" is no embedding model.
  */
+const EMBEDDING_WORDS = new Set(['embed', 'embedding', 'embeddings', 'embeddinggemma', 'textembedding', 'bge', 'e5', 'gte', 'minilm', 'voyage']);
+
+/** The kind a model name suggests (the Models form shows it; an entry made without a kind gets it). */
+export function guessModelKind(model: string): ModelKind {
+  return model
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => EMBEDDING_WORDS.has(word))
+    ? 'embedding'
+    : 'chat';
+}
+
+/** An entry's kind: as set (never second-guessed), else guessed from its model name, for entries written before kinds existed. */
 export function modelKind(entry: Pick<ModelEntry, 'kind' | 'model'>): ModelKind {
-  return entry.kind ?? (/embed|(^|[/:-])(bge|e5|gte)([-:.]|$)/i.test(entry.model) ? 'embedding' : 'chat');
+  return entry.kind ?? guessModelKind(entry.model);
+}
+
+/**
+ * Reasoning families that reject `max_tokens` and `temperature` on OpenAI's
+ * APIs (o1, o3, o4-mini, GPT-5 and its mini and nano, not gpt-5-chat),
+ * also behind a router's vendor prefix (openai/o4-mini): an entry made for
+ * one gets the reasoning switch unless it says otherwise.
+ */
+export function guessReasoning(api: ApiKind, model: string): boolean {
+  if (api === 'anthropic') return false;
+  const name = model.toLowerCase().split('/').at(-1) ?? '';
+  return /^o[134](-|$)/.test(name) || (/^gpt-5(\.\d+)?(-|$)/.test(name) && !/-chat/.test(name));
 }
 
 /**

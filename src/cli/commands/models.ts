@@ -101,8 +101,9 @@ export function registerModels(program: Command, cli: CliContext): void {
     .option('--max-tokens <n>', 'most tokens an answer may have')
     .option('--context-window <n>', "the model's context window in tokens")
     .option('--max-tools <n>', 'most tools a request may carry (some providers cap it)')
-    .option('--kind <kind>', 'chat (default) or embedding (for knowledge bases)')
-    .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking)')
+    .option('--kind <kind>', 'chat or embedding (for knowledge bases); default: guessed from the model name (known embedding families)')
+    .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking); known families are found by name')
+    .option('--no-reasoning', 'not a reasoning model, whatever its name suggests')
     .option('--reasoning-effort <effort>', 'minimal | low | medium | high')
     .option('--no-tools', 'the model cannot call tools: it is offered none')
     .option('--preset <id>', `start from a preset: ${MODEL_PRESETS.map((p) => p.id).join(', ')}`)
@@ -118,6 +119,10 @@ export function registerModels(program: Command, cli: CliContext): void {
         if (options.json) printJson(io, { model: view });
         else {
           io.out(`added model ${entry.id}: [${entry.api}] ${entry.model} @ ${entry.baseUrl}`);
+          // What was guessed from the name is said, with how to say otherwise.
+          if (input.kind === undefined) io.out(`kind: ${entry.kind} (guessed from the model name; --kind ${entry.kind === 'chat' ? 'embedding' : 'chat'} if it is not)`);
+          if (input.reasoning === undefined && entry.reasoning)
+            io.out(`reasoning: on (${entry.model} is a known reasoning model: sent max_completion_tokens, no temperature; --no-reasoning if it is not)`);
           io.out(entry.key.kind === 'stored' ? `its key is stored in ${describeKeyStore(host.models.keyStore)}` : keyText(view));
           io.out(`try it: chatos models test ${entry.id}`);
         }

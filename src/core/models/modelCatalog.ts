@@ -73,9 +73,13 @@ async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response
   throw new ProviderError({ kind: 'rejected', message: `${url} redirects more than ${MAX_REDIRECTS} times` });
 }
 
-/** `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama's tags), as strings of sane length. */
+/**
+ * `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama's tags), as
+ * strings of sane length; a bare array of them is the list itself
+ * (Together's /v1/models answers `[{ "id": … }, …]`).
+ */
 function namesIn(body: unknown, list: 'data' | 'models', field: 'id' | 'name'): string[] {
-  const items = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[list] : undefined;
+  const items = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[list] : undefined;
   if (!Array.isArray(items)) return [];
   return items.flatMap((item) => {
     const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[field] : undefined;

@@ -1,6 +1,8 @@
 import {
   BaseUrlSchema,
   describeKeyStore,
+  guessModelKind,
+  guessReasoning,
   ModelEntryInputSchema,
   ModelEntrySchema,
   modelKind,
@@ -9,6 +11,7 @@ import {
   type KeyStore,
   type ModelCatalog,
   type ModelEntry,
+  type ModelKind,
   type ModelTestResult,
   type ModelView,
 } from '../../shared/models.js';
@@ -42,6 +45,17 @@ function parseEntry(input: unknown): ReturnType<typeof ModelEntryInputSchema.par
     throw new ModelError('MODEL_INVALID', `the model entry is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, undefined, fields);
   }
   return parsed.data;
+}
+
+/**
+ * What an entry made without saying gets from its model name: its kind
+ * (only known embedding families are taken for embedding models), and for
+ * a chat model of a known reasoning family, the reasoning switch (o4-mini,
+ * GPT-5 reject `max_tokens` and `temperature`). What the input sets stays.
+ */
+function guessed<T extends { kind?: ModelKind | undefined; reasoning?: boolean | undefined; model: string; api: ApiKind }>(data: T): T {
+  const kind = data.kind ?? guessModelKind(data.model);
+  return { ...data, kind, ...(data.reasoning === undefined && kind === 'chat' && guessReasoning(data.api, data.model) ? { reasoning: true } : {}) };
 }
 
 /**
@@ -101,7 +115,7 @@ export class ModelService {
       id = base;
       for (let n = 2; this.deps.store.has(id); n++) id = `${base}-${n}`;
     }
-    return this.write(ModelEntrySchema.parse({ ...data, id }), key);
+    return this.write(ModelEntrySchema.parse({ ...guessed(data), id }), key);
   }
 
   /** Replaces an entry's fields (its id cannot change). Without a new key value, a stored key stays. */

@@ -1,0 +1,113 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { runCli } from '../helpers/runCli.js';
+
+/**
+ * `chatos chat` (in-process, the built CLI) against providers' habits
+ * replayed byte for byte over real HTTP (test/fixtures/providerStreams
+ * names each one's public source): one scenario per habit, each asserting
+ * what a person sees.
+ */
+
+let provider: ProviderServer;
+let home: string;
+const cli = (args: string[]) => runCli([...args, '--home', home]);
+async function must(args: string[]) {
+  const run = await cli(args);
+  expect(run.code, `chatos ${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+beforeAll(async () => {
+  provider = await startProviderServer({ models: ['recorded-model'], modelList: 'together-models-bare-array', shared: true });
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-cli-habits-'));
+  for (const [id, api, model] of [
+    ['local', 'openai', 'recorded-model'],
+    ['anth', 'anthropic', 'claude-sonnet-4-6'],
+  ] as const) {
+    await must(['models', 'add', id, '--api', api, '--base-url', api === 'anthropic' ? provider.url : provider.openaiUrl, '--model', model]);
+  }
+  const agentFile = path.join(home, 'agent.json');
+  fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'local', systemPrompt: 'Be brief.' }));
+  await must(['agents', 'create', '--file', agentFile]);
+}, 300_000);
+
+afterAll(async () => {
+  await provider.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+let seen = 0;
+beforeEach(() => void (seen = provider.requests.length));
+const requests = () => provider.requests.slice(seen);
+const replays = (...names: string[]) => provider.enqueue(...names.map((name) => ({ kind: 'fixture' as const, name })));
+const chat = (model: string, message: string, ...more: string[]) => cli(['chat', '--agent', 'helper', ...(model === 'local' ? [] : ['--model', model]), '-m', message, ...more]);
+const assistants = (json: any) => json.messages.filter((m: any) => m.role === 'assistant');
+
+describe("chatos chat against providers' habits", { timeout: 240_000 }, () => {
+  it('llama.cpp says the prompt is over its context in its own words: the context-too-long meaning, and Summarize and retry offered', async () => {
+    replays('llamacpp-exceed-context-size');
+    const run = await chat('local', 'a long question', '--json');
+    expect(run.code).toBe(1);
+    expect(requests()).toHaveLength(1);
+    expect(run.json().stop).toMatchObject({ code: 'PROVIDER_CONTEXT_TOO_LONG', provider: { kind: 'context-too-long' } });
+    expect(run.stderr).toMatch(/error: the conversation is longer than model "local" takes \(the request exceeds the available context size/);
+    expect(run.stderr).toMatch(/fix: summarize the older turns and retry \(Summarize and retry on the Chat page\)/);
+  });
+
+  it('Qwen3 Thinking-2507 streams only </think>: the thought on stderr, the answer alone on stdout', async () => {
+    replays('qwen3-thinking-lone-close-tag');
+    const run = await chat('local', '1+1?');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('1 + 1 = **2**.\n');
+    expect(run.stderr).toContain('Okay, the user asks how much 1+1 is. Simple addition: the answer is 2.');
+    expect(run.stdout).not.toContain('think>');
+  });
+
+  it('OpenRouter: an error with a numeric code inside the 200 stream is one request, not four, and the cut is recorded', async () => {
+    replays('openrouter-error-after-length');
+    const run = await chat('local', 'the oldest universities?', '--json');
+    expect(run.code).toBe(1);
+    expect(requests()).toHaveLength(1);
+    const [answer] = assistants(run.json());
+    expect(answer).toMatchObject({ text: 'The three oldest universities are Bologna, Oxford and', finish: 'length', status: 'stopped' });
+    expect(run.json().stop).toMatchObject({ code: 'PROVIDER_REJECTED', provider: { status: 400 } });
+  });
+
+  it("the cause's words: OpenRouter's metadata.raw and Gemini's array body, never \"(no body)\"", async () => {
+    replays('openrouter-metadata-raw-400');
+    const routed = await chat('local', 'x');
+    expect(routed.stderr).toContain('Provider returned error (Google: Unable to submit request because Thought signature is not valid.');
+    replays('gemini-openai-array-400');
+    const gemini = await chat('local', 'x');
+    expect(gemini.stderr).toContain('Invalid JSON payload received. Unknown name "prompt_cache_key": Cannot find field.');
+    expect(gemini.stderr).not.toContain('no body');
+  });
+});
+
+describe('chatos models against providers’ habits', { timeout: 120_000 }, () => {
+  it("Together's bare-array model list lists its models", async () => {
+    const listed = await cli(['models', 'available', 'local']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('meta-llama/Llama-3.3-70B-Instruct-Turbo\nQwen/Qwen2.5-7B-Instruct-Turbo\ntogethercomputer/m2-bert-80M-32k-retrieval\n');
+  });
+
+  it('the kind is guessed from known embedding families only, said when added, and what the user sets is kept', async () => {
+    const embedded = await must(['models', 'add', 'story', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'llama-3-storyteller-embedded']);
+    expect(embedded.stdout).toContain('kind: chat (guessed from the model name; --kind embedding if it is not)');
+    const vectors = await must(['models', 'add', 'vec', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'nomic-embed-text:latest']);
+    expect(vectors.stdout).toContain('kind: embedding (guessed from the model name; --kind chat if it is not)');
+    const forced = await must(['models', 'add', 'forced', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'text-embedding-3-small', '--kind', 'chat']);
+    expect(forced.stdout).not.toContain('guessed');
+    const listed = (await must(['models', 'list', '--json'])).json().models;
+    expect(Object.fromEntries(listed.map((m: any) => [m.id, m.kind]))).toMatchObject({ story: 'chat', vec: 'embedding', forced: 'chat' });
+    // The entry named "…-embedded" answers in a chat: it was never taken for an embedding model.
+    provider.enqueue({ kind: 'reply', text: 'Once upon a time.' });
+    const told = await chat('story', 'a story');
+    expect(told.code, told.stderr).toBe(0);
+    expect(told.stdout).toBe('Once upon a time.\n');
+  });
+});

@@ -79,6 +79,12 @@ export const ModelEntryInputSchema = z.object({
   reasoningEffort: ReasoningEffortSchema.optional(),
   /** Takes tools (function calling); absent means yes. A model without tools is sent none. */
   tools: z.boolean().optional(),
+  /**
+   * Parameters the provider rejected by name for this model, learned from
+   * its 400 (docs/using/models.md#capabilities): `temperature` is no longer
+   * sent, `max_tokens` goes as `max_completion_tokens`.
+   */
+  rejectedParams: z.array(z.enum(['max_tokens', 'temperature'])).optional(),
 });
 export type ModelEntryInput = z.input<typeof ModelEntryInputSchema>;
 

@@ -88,6 +88,45 @@ describe("chatos chat against providers' habits", { timeout: 240_000 }, () => {
   });
 });
 
+describe('a reasoning model added without the reasoning switch', { timeout: 240_000 }, () => {
+  it('a known family by name: o4-mini gets the switch when added, and its first request is right', async () => {
+    const added = await must(['models', 'add', 'o4', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'o4-mini', '--max-tokens', '400']);
+    expect(added.stdout).toContain('reasoning: on (o4-mini is a known reasoning model');
+    provider.enqueue({ kind: 'reply', text: 'Right away.' });
+    const run = await chat('o4', 'hi');
+    expect(run.code, run.stderr).toBe(0);
+    expect(requests()).toHaveLength(1);
+    expect(requests()[0]!.body).toMatchObject({ max_completion_tokens: 400 });
+    expect(requests()[0]!.body).not.toHaveProperty('max_tokens');
+  });
+
+  it('a name no one knows: each parameter the provider rejects by name is dropped (or replaced) once, and remembered', async () => {
+    await must(['models', 'add', 'deploy', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'prod-reasoner', '--max-tokens', '500', '--temperature', '0.7']);
+    replays('openai-unsupported-max-tokens-400', 'openai-unsupported-temperature-400');
+    provider.enqueue({ kind: 'reply', text: 'Fine.' });
+    const run = await chat('deploy', 'hi');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Fine.\n');
+    const sent = requests().map((r) => r.body);
+    expect(sent).toHaveLength(3);
+    expect(sent[0]).toMatchObject({ max_tokens: 500, temperature: 0.7 });
+    expect(sent[1]).toMatchObject({ max_completion_tokens: 500, temperature: 0.7 });
+    expect(sent[1]).not.toHaveProperty('max_tokens');
+    expect(sent[2]).toMatchObject({ max_completion_tokens: 500 });
+    expect(sent[2]).not.toHaveProperty('temperature');
+    expect(run.stderr).toContain('prod-reasoner does not take max_tokens');
+    const entry = (await must(['models', 'list', '--json'])).json().models.find((m: any) => m.id === 'deploy');
+    expect(entry.rejectedParams).toEqual(['max_tokens', 'temperature']);
+    // Remembered: the next request is right the first time.
+    provider.enqueue({ kind: 'reply', text: 'Again.' });
+    seen = provider.requests.length;
+    expect((await chat('deploy', 'again')).code).toBe(0);
+    expect(requests()).toHaveLength(1);
+    expect(requests()[0]!.body).toMatchObject({ max_completion_tokens: 500 });
+    expect(requests()[0]!.body).not.toHaveProperty('temperature');
+  });
+});
+
 describe('chatos models against providers’ habits', { timeout: 120_000 }, () => {
   it("Together's bare-array model list lists its models", async () => {
     const listed = await cli(['models', 'available', 'local']);

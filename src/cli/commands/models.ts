@@ -44,6 +44,7 @@ function printModel(io: CliIo, model: ModelView): void {
     model.vision ? 'vision' : '',
     model.temperature !== undefined ? `temperature ${model.temperature}` : '',
     model.maxTokens !== undefined ? `max tokens ${model.maxTokens}` : '',
+    model.rejectedParams?.length ? `the provider rejects ${model.rejectedParams.join(' and ')} for it` : '',
   ].filter(Boolean);
   io.out(`  ${model.id}  ${model.name}  [${model.api}] ${model.model} @ ${model.baseUrl}  ${keyText(model)}${extras.length ? `  (${extras.join(', ')})` : ''}`);
 }

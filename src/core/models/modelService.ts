@@ -120,9 +120,11 @@ export class ModelService {
 
   /** Replaces an entry's fields (its id cannot change). Without a new key value, a stored key stays. */
   async update(id: string, input: unknown, key: KeyChange = {}): Promise<ModelEntry> {
-    this.require(id);
+    const before = this.require(id);
     const data = parseEntry({ ...(input as object), id });
-    return this.write(ModelEntrySchema.parse({ ...data, id }), key);
+    // What the provider taught about this model stays while it is the same model at the same place.
+    const learned = data.rejectedParams === undefined && before.rejectedParams && before.model === data.model && before.baseUrl === data.baseUrl ? { rejectedParams: before.rejectedParams } : {};
+    return this.write(ModelEntrySchema.parse({ ...data, ...learned, id }), key);
   }
 
   /** Removes the entry and its stored key (the key first: a key must not outlive its entry unseen). */
@@ -160,7 +162,18 @@ export class ModelService {
 
   async client(id: string): Promise<ModelClient> {
     const entry = this.require(id);
-    return createModelClient(entry, await this.keyFor(entry));
+    return this.clientFor(entry, await this.keyFor(entry));
+  }
+
+  /** The entry's client; a parameter the provider rejects by name for its model is remembered on the entry (rejectedParams). */
+  clientFor(entry: ModelEntry, apiKey: string | undefined): ModelClient {
+    return createModelClient(entry, apiKey, { rejectedParam: (param) => this.remember(entry.id, param) });
+  }
+
+  private remember(id: string, param: NonNullable<ModelEntry['rejectedParams']>[number]): void {
+    const current = this.deps.store.get(id);
+    if (!current || current.rejectedParams?.includes(param)) return;
+    this.deps.store.put({ ...current, rejectedParams: [...(current.rejectedParams ?? []), param] });
   }
 
   /**
@@ -172,7 +185,7 @@ export class ModelService {
     const entry = this.require(id);
     const key = await this.keyFor(entry);
     if (modelKind(entry) === 'embedding') return this.deps.testEmbedding(entry, key, options);
-    return testModel(createModelClient(entry, key), options);
+    return testModel(this.clientFor(entry, key), options);
   }
 
   /**

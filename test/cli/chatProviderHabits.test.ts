@@ -86,6 +86,27 @@ describe("chatos chat against providers' habits", { timeout: 240_000 }, () => {
     expect(gemini.stderr).toContain('Invalid JSON payload received. Unknown name "prompt_cache_key": Cannot find field.');
     expect(gemini.stderr).not.toContain('no body');
   });
+
+  it("Groq's tool_use_failed inside a 200 stream: asked once more, told why, and it answers; twice in a row stops", async () => {
+    replays('groq-tool-use-failed-in-stream');
+    provider.enqueue({ kind: 'reply', text: 'Hello!' });
+    const run = await chat('local', 'say hello with the echo tool');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Hello!\n');
+    expect(requests()).toHaveLength(2);
+    const note = requests()[1]!.body.messages.at(-1);
+    expect(note.role).toBe('user');
+    expect(note.content).toContain('Your last tool call could not be read by the provider: Failed to call a function.');
+    expect(note.content).toContain('<function=mcp_chat_echo{"text": "hello"}</function>');
+    expect(run.stderr).toContain("note: the provider could not read the model's tool call");
+
+    seen = provider.requests.length;
+    replays('groq-tool-use-failed-in-stream', 'groq-tool-use-failed-in-stream');
+    const twice = await chat('local', 'again', '--json');
+    expect(twice.code).toBe(1);
+    expect(requests()).toHaveLength(2);
+    expect(twice.json().stop).toMatchObject({ code: 'PROVIDER_REJECTED', provider: { remedy: { kind: 'tool-call' } } });
+  });
 });
 
 describe('a reasoning model added without the reasoning switch', { timeout: 240_000 }, () => {

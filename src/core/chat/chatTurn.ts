@@ -14,6 +14,7 @@ import { userText } from '../models/providers/modelRequest.js';
 import type { StreamedCall } from './streamedAnswer.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
+import { answerRepairingCalls, type RepairState } from './toolCallRepair.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
 
 export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'calls'> {
@@ -145,20 +146,25 @@ export class ChatRunner {
       return artifactCache.get(artifact);
     };
 
+    const repair: RepairState = { used: false };
     for (let round = 1; ; round++) {
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
       await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
       const history = historyOf(state.path, { vision: setup.entry.vision, readImage, readText, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
-      const answer = await requestAnswer(
-        setup.client,
-        { system, messages: history.messages, tools: setup.tools },
-        { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
-        {
-          onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
-          onReasoning: (messageId, text, fromAnswer) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text, ...(fromAnswer ? { fromAnswer: true as const } : {}) }),
-          onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
-        },
+      const answer = await answerRepairingCalls(
+        (note) =>
+          requestAnswer(
+            setup.client,
+            { system, messages: note ? [...history.messages, note] : history.messages, tools: setup.tools },
+            { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
+            {
+              onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
+              onReasoning: (messageId, text, fromAnswer) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text, ...(fromAnswer ? { fromAnswer: true as const } : {}) }),
+              onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
+            },
+          ),
+        repair,
       );
       const { message, calls } = this.writeAnswer(state, setup, answer);
       if (!answer.ok) return end('stopped', answer.stop, setup.problems);

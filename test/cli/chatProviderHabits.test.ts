@@ -107,6 +107,45 @@ describe("chatos chat against providers' habits", { timeout: 240_000 }, () => {
     expect(requests()).toHaveLength(2);
     expect(twice.json().stop).toMatchObject({ code: 'PROVIDER_REJECTED', provider: { remedy: { kind: 'tool-call' } } });
   });
+
+  it("Anthropic's pause_turn: the content is sent back as-is, ending with the open server-tool block, and the turn goes on to its whole answer", async () => {
+    replays('anthropic-pause-turn-web-search', 'anthropic-pause-turn-continued');
+    const run = await chat('anth', 'latest rover news?', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(requests()).toHaveLength(2);
+    const [paused, whole] = assistants(run.json());
+    expect(paused).toMatchObject({ text: "I'll search for the latest rover news.", finish: 'pause', status: 'complete' });
+    expect(whole).toMatchObject({ text: 'Perseverance is exploring the Jezero crater rim and has cached another sample.', finish: 'stop' });
+    const sent = requests()[1]!.body.messages;
+    expect(sent.at(-1)).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: "I'll search for the latest rover news." },
+        { type: 'server_tool_use', id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB', name: 'web_search', input: { query: 'Perseverance rover news' } },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB',
+          content: [
+            {
+              type: 'web_search_result',
+              title: 'Perseverance Rover - NASA Science',
+              url: 'https://science.nasa.gov/mission/mars-2020-perseverance/',
+              encrypted_content: 'EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5LTQ1ZGItOTk2Yy0y',
+              page_age: '2 days ago',
+            },
+          ],
+        },
+        { type: 'server_tool_use', id: 'srvtoolu_01Bq8cDx4Ke3aHjQnR6uTvWz', name: 'web_search', input: { query: 'Perseverance sample cache 2026' } },
+      ],
+    });
+    // The next request keeps the server-tool blocks of both halves, not just their text.
+    provider.enqueue({ kind: 'reply', text: 'Yes.' });
+    seen = provider.requests.length;
+    const next = await cli(['chat', '--conversation', run.json().conversationId, '-m', 'and the helicopter?']);
+    expect(next.code, next.stderr).toBe(0);
+    const replayed = requests()[0]!.body.messages.find((m: any) => m.role === 'assistant');
+    expect(replayed.content.map((b: any) => b.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result', 'server_tool_use', 'web_search_tool_result', 'text']);
+  });
 });
 
 describe('a reasoning model added without the reasoning switch', { timeout: 240_000 }, () => {

@@ -168,7 +168,9 @@ export class ChatRunner {
       );
       const { message, calls } = this.writeAnswer(state, setup, answer);
       if (!answer.ok) return end('stopped', answer.stop, setup.problems);
-      if (!calls.length) return end('done', undefined, setup.problems);
+      // A turn the provider paused (its own server tools ran long) goes on: the answer is sent back as it is, and the model continues it.
+      const paused = answer.streamed.finish === 'pause';
+      if (!calls.length && !paused) return end('done', undefined, setup.problems);
 
       const results = await runToolCalls(this.toolCallDeps(), {
         conversationId: conversation.id,

@@ -61,6 +61,8 @@ export function finishReasonOf(raw: string | null | undefined): FinishReason {
       return 'content-filter';
     case 'refusal':
       return 'refusal';
+    case 'pause_turn':
+      return 'pause';
     default:
       return 'other';
   }

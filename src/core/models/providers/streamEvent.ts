@@ -42,7 +42,8 @@ export function jsonSize(value: unknown): number {
   }
 }
 
-export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'other';
+/** `pause`: the provider paused a long turn of its own server tools (Anthropic `pause_turn`); the turn goes on by sending the answer back. */
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'pause' | 'other';
 
 export type ReasoningSource = 'reasoning_content' | 'reasoning' | 'reasoning_details' | 'think-tags' | 'thinking-part' | 'anthropic' | 'responses';
 

@@ -210,3 +210,31 @@ describe('chatos models against providers’ habits', { timeout: 120_000 }, () =
     expect(told.stdout).toBe('Once upon a time.\n');
   });
 });
+
+describe('token counts for summarizing before the context window', { timeout: 240_000 }, () => {
+  const summaryAsked = (body: any) => body.messages[0].role === 'system' && /faithful, compact summaries/.test(body.messages[0].content);
+
+  it('a long Chinese conversation is counted by its script (÷ 4 under-counted it threefold): summarized before the window is reached', async () => {
+    await must(['models', 'add', 'qwen', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'qwen-plus', '--context-window', '1000']);
+    provider.enqueue({ kind: 'reply', text: '好的，我明白了。' });
+    const first = await chat('qwen', '人工智能正在改变我们的生活方式。'.repeat(55), '--json');
+    expect(first.code, first.stderr).toBe(0);
+    provider.enqueue({ kind: 'reply', text: '摘要：用户谈了人工智能。' }, { kind: 'reply', text: '好。' });
+    seen = provider.requests.length;
+    const second = await cli(['chat', '--conversation', first.json().conversationId, '-m', '请继续。', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(requests().map((r) => summaryAsked(r.body))).toEqual([true, false]);
+    expect(second.json().messages.some((m: any) => m.role === 'summary')).toBe(true);
+  });
+
+  it("the provider's own count wins where it reported one", async () => {
+    await must(['models', 'add', 'counted', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'local-model', '--context-window', '1000']);
+    provider.enqueue({ kind: 'reply', text: 'Noted.', usage: { input: 950, output: 4 } });
+    const first = await chat('counted', 'hello', '--json');
+    provider.enqueue({ kind: 'reply', text: 'Notes: a greeting.' }, { kind: 'reply', text: 'Hi again.' });
+    seen = provider.requests.length;
+    const second = await cli(['chat', '--conversation', first.json().conversationId, '-m', 'and now?', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(requests().map((r) => summaryAsked(r.body))).toEqual([true, false]);
+  });
+});

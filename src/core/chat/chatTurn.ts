@@ -5,7 +5,8 @@ import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
-import { estimateTokens, planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { tokenCounterFor } from './tokenCount.js';
 import { readConversationArtifact } from './conversations/artifactFile.js';
 import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
@@ -261,8 +262,9 @@ export class ChatRunner {
   private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean): Promise<void> {
     const window = setup.entry.contextWindow;
     if (!window && !force) return;
-    const fixed = estimateTokens(setup.system) + estimateTokens(JSON.stringify(setup.tools));
-    const plan = planCompaction(state.path, fixed, window, { force });
+    const count = await tokenCounterFor(setup.entry);
+    const fixed = count(setup.system) + count(JSON.stringify(setup.tools));
+    const plan = planCompaction(state.path, fixed, window, { force, count });
     if (!plan) {
       if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);
       return;

@@ -14,6 +14,7 @@ import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, promptsFeature, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { loggingFeature } from '../mcp/client/loggingFeature.js';
+import { mcpAppsFeature } from '../mcp/client/mcpAppsFeature.js';
 import { resourcesFeature } from '../mcp/client/resourcesFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
@@ -148,19 +149,21 @@ export function mcpModule(
     hostEnv: base.env,
     registry: deps.registry,
     now: base.now,
+    scheduler: base.scheduler,
     runGate: deps.runGate,
     hostModules: base.hostModules,
     readStoredValue,
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, prompts, log messages, resource updates, elicitation, roots
+    // The MCP client's features, one registration each: tools, prompts, log messages, MCP Apps, resource updates, elicitation, roots
     // and sampling, each delegating to a host service under the request policy.
     clientFeatures: new ClientFeatures(
       [
         toolsFeature,
         promptsFeature,
         loggingFeature,
+        mcpAppsFeature,
         resourcesFeature((change) => base.events.emit({ kind: 'mcp-resource-changed', ...change })),
         elicitationFeature(elicitations, callers),
         rootsFeature(roots),

@@ -1,3 +1,5 @@
+import type { Scheduler } from '../../ports.js';
+
 /**
  * One call's two limits (docs/rules/mcp-yaml.md#timeouts), counted by the
  * host rather than the SDK.
@@ -14,37 +16,41 @@
  * call can be many requests: a task is created, polled and its result
  * fetched, each poll a fresh request that counts as progress, so only a
  * limit on the whole call ends a task that never does.
+ *
+ * Both run on the host's scheduler: a test moves its time instead of
+ * waiting out a timeout.
  */
 export class CallDeadline {
   /** Which limit ran out, once one did: the call was aborted for it. */
   expired: 'timeout' | 'total' | undefined;
   /** One timer for both limits (a call in flight holds one, as before the total was the host's). */
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private readonly endsAt: number;
 
   constructor(
+    private readonly scheduler: Scheduler,
     private readonly limits: { timeoutMs: number; totalMs: number },
     /** True while the server waits for the user: the timeout stands still (the total does not). */
     private readonly paused: () => boolean,
     private readonly onExpire: (limit: 'timeout' | 'total') => void,
   ) {
-    const now = Date.now();
+    const now = scheduler.now();
     this.endsAt = now + limits.totalMs;
     this.restart(now);
   }
 
   /** Counts the timeout from now (a progress report, a question answered); it stands still while the user is asked, the total runs on. */
-  restart(now = Date.now()): void {
-    clearTimeout(this.timer);
+  restart(now = this.scheduler.now()): void {
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.expired) return;
     const left = this.endsAt - now;
     const timeoutFirst = !this.paused() && this.limits.timeoutMs <= left;
-    this.timer = setTimeout(() => this.expire(timeoutFirst ? 'timeout' : 'total'), timeoutFirst ? this.limits.timeoutMs : Math.max(0, left));
+    this.timer = this.scheduler.setTimeout(() => this.expire(timeoutFirst ? 'timeout' : 'total'), timeoutFirst ? this.limits.timeoutMs : Math.max(0, left));
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
   }
 
   private expire(limit: 'timeout' | 'total'): void {

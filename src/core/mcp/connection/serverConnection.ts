@@ -16,8 +16,10 @@ import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
+import { systemScheduler, type Scheduler } from '../../ports.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
-import { boundedMcpFetch } from './boundedMcpFetch.js';
+import { boundedMcpFetch, MAX_MESSAGE_BYTES } from './boundedMcpFetch.js';
+import { viewReads } from './viewReads.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
@@ -46,6 +48,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
+  /** Where a call's own timeout runs (CallDeadline): the host's scheduler; default the system's. */
+  scheduler?: Scheduler;
   /** Servers that run inside the host (the settings server, the built-in tools), by name: each call makes a new server instance. */
   inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /**
@@ -286,6 +290,8 @@ export class ServerConnection {
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,
+        // A view's read may be larger than one message, up to the server's maxViewBytes (docs/rules/mcp-apps.md#size).
+        largeAnswers: viewReads(def),
         beforeSpawn: () => this.passGate(),
       });
       this.attempts.push(transport);
@@ -317,8 +323,8 @@ export class ServerConnection {
     const transport = new StreamableHTTPClientTransport(
       checked.url,
       auth
-        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch), sessionId: def.transport.sessionId }
-        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(), sessionId: def.transport.sessionId },
+        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId }
+        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId },
     );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);
@@ -401,7 +407,7 @@ export class ServerConnection {
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     // The call's own timeout, which progress restarts and a question to the user pauses, and its maximum total time, which nothing extends.
-    const deadline = new CallDeadline({ timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
+    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, { timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
       abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'),
     );
     this.deadlines.add(deadline);

@@ -150,7 +150,7 @@ export class ChatRunner {
     const repair: RepairState = { used: false };
     for (let round = 1; ; round++) {
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
-      await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
+      await this.compactIfNeeded(state, setup, signal, summarize && round === 1, readText);
       const history = historyOf(state.path, { vision: setup.entry.vision, readImage, readText, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
       const answer = await answerRepairingCalls(
@@ -259,12 +259,12 @@ export class ChatRunner {
    * Near the model's context window, older turns become a summary node on the branch (user and assistant text only).
    * `force`: the provider said the conversation is too long, so older turns are summarized whatever the estimate says.
    */
-  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean): Promise<void> {
+  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean, documentText: (artifact: string) => string | undefined): Promise<void> {
     const window = setup.entry.contextWindow;
     if (!window && !force) return;
     const count = await tokenCounterFor(setup.entry);
     const fixed = count(setup.system) + count(JSON.stringify(setup.tools));
-    const plan = planCompaction(state.path, fixed, window, { force, count });
+    const plan = planCompaction(state.path, fixed, window, { force, count, documentText });
     if (!plan) {
       if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);
       return;

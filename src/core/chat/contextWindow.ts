@@ -17,14 +17,26 @@ export const COMPACT_AT = 0.8;
 export const KEEP_SHARE = 0.4;
 const IMAGE_TOKENS = 1_000;
 
-export function messageTokens(message: ConversationMessage, count: TokenCounter = estimateTokens): number {
+/** How a message's size is counted: the counter, and a document attachment's kept text where it can be read. */
+export interface Counting {
+  count: TokenCounter;
+  /** The text of a document attachment (its artifact), counted as the model is sent it; absent: its characters ÷ 4. */
+  documentText?(artifact: string): string | undefined;
+}
+
+export function messageTokens(message: ConversationMessage, counting: Counting = { count: estimateTokens }): number {
+  const { count } = counting;
+  const documentTokens = (artifact: string, chars: number) => {
+    const text = counting.documentText?.(artifact);
+    return text === undefined ? Math.ceil(chars / 4) : count(text);
+  };
   switch (message.role) {
     case 'user':
-      // Attachments count too: a document by its kept text (its characters only are known here), an image as one image.
+      // Attachments count too: a document by its kept text, an image as one image.
       return (
         count(message.text) +
         4 +
-        (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0) +
+        (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : documentTokens(a.artifact, a.chars)), 0) +
         (message.appContext ?? []).reduce((sum, c) => sum + count(c.text) + 40, 0)
       );
     case 'summary':
@@ -81,22 +93,25 @@ export function planCompaction(
   path: readonly ConversationMessage[],
   fixedTokens: number,
   contextWindow: number | undefined,
-  options: { force?: boolean; count?: TokenCounter } = {},
+  options: { force?: boolean } & Partial<Counting> = {},
 ): CompactionPlan | undefined {
   const count = options.count ?? estimateTokens;
+  const counting: Counting = { count, ...(options.documentText ? { documentText: options.documentText } : {}) };
   const { summary, start } = activeStart(path);
   const active = path.slice(start).filter((m) => m.role !== 'summary');
-  const sizes = active.map((m) => messageTokens(m, count));
+  const sizes = active.map((m) => messageTokens(m, counting));
   const counted = fixedTokens + (summary ? count(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
   const total = Math.max(counted, reportedTotal(path, summary, active, sizes) ?? 0);
   const window = options.force ? Math.min(contextWindow ?? total, total) : contextWindow;
   if (window === undefined || (!options.force && total <= window * COMPACT_AT)) return undefined;
 
-  const budget = Math.max(0, window * KEEP_SHARE - fixedTokens);
+  // Where the provider counted more than the counter, each message is that much bigger than counted: what is kept must fit by its count.
+  const scale = counted > 0 ? total / counted : 1;
+  const budget = Math.max(0, window * KEEP_SHARE - fixedTokens * scale);
   let kept = 0;
   let cut = -1;
   for (let i = active.length - 1; i >= 0; i--) {
-    kept += sizes[i]!;
+    kept += sizes[i]! * scale;
     if (active[i]!.role !== 'user') continue;
     // The newest user message stays whatever it costs; older turns only while they fit.
     if (cut === -1 || kept <= budget) cut = i;

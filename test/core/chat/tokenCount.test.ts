@@ -39,7 +39,7 @@ describe('token estimates', () => {
     expect(ratio).toBeLessThan(1.5);
   });
 
-  it("an OpenAI family is counted with its own tokenizer, loaded when first needed; any other model by the estimate", async () => {
+  it('an OpenAI family is counted with its own tokenizer, loaded when first needed; any other model by the estimate', async () => {
     expect((await tokenCounterFor({ api: 'openai', model: 'gpt-4o-mini' }))(chinese)).toBe(o200k(chinese));
     expect((await tokenCounterFor({ api: 'openai', model: 'openai/gpt-5-nano' }))(japanese)).toBe(o200k(japanese));
     expect((await tokenCounterFor({ api: 'openai', model: 'gpt-4-turbo' }))(chinese)).toBe(cl100k(chinese));

@@ -194,6 +194,19 @@ describe('chatos models against providers’ habits', { timeout: 120_000 }, () =
     expect(listed.stdout).toBe('meta-llama/Llama-3.3-70B-Instruct-Turbo\nQwen/Qwen2.5-7B-Instruct-Turbo\ntogethercomputer/m2-bert-80M-32k-retrieval\n');
   });
 
+  it("a model list behind a proxy whose upstream is down: the proxy's page named with its status, never a bare status", async () => {
+    const proxied = await startProviderServer({ modelList: 'nginx-502-bad-gateway' });
+    try {
+      await must(['models', 'add', 'proxied', '--api', 'openai', '--base-url', proxied.openaiUrl, '--model', 'some-model']);
+      const listed = await cli(['models', 'available', 'proxied']);
+      expect(listed.code).toBe(1);
+      expect(listed.stderr).toContain('HTTP 502 with an HTML page ("502 Bad Gateway"), not an API error');
+      expect(listed.stderr).not.toContain('<html>');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('the kind is guessed from known embedding families only, said when added, and what the user sets is kept', async () => {
     const embedded = await must(['models', 'add', 'story', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'llama-3-storyteller-embedded']);
     expect(embedded.stdout).toContain('kind: chat (guessed from the model name; --kind embedding if it is not)');

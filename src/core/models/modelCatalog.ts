@@ -1,5 +1,6 @@
 import type { ApiKind, ModelCatalog } from '../../shared/models.js';
 import { readBodyText } from '../net/boundedBody.js';
+import { rawBodyOf } from './providers/errorBody.js';
 import { classifyProviderError, ProviderError } from './providers/providerError.js';
 
 /**
@@ -45,11 +46,14 @@ async function getJson(url: string, headers: Record<string, string>, secret: str
   } catch {
     body = undefined;
   }
+  // The body as it came, for the classifier: a proxy's HTML page, nothing, or JSON cut short says so, with the status.
+  const kept = { status: response.status, contentType: response.headers.get('content-type') ?? '', text: bytes };
   if (!response.ok) {
     const failure = Object.assign(new Error(`HTTP ${response.status} from ${url}`), { status: response.status, headers: response.headers, error: body });
-    throw classifyProviderError(failure, context);
+    throw classifyProviderError(failure, { ...context, errorBody: () => kept });
   }
-  if (body === undefined) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${url} did not answer with JSON` });
+  // A 200 that is no JSON: most often a web page at a base URL without its /v1.
+  if (body === undefined) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${url} did not answer with JSON: it sent ${rawBodyOf(kept.text, kept.contentType).message}` });
   return body;
 }
 

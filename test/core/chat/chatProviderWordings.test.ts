@@ -18,6 +18,7 @@ describe('"too long for the model" in the words providers use', { timeout: 120_0
   for (const [name, api, words] of [
     ['llamacpp-exceed-context-size', 'openai', /exceeds the available context size/],
     ['xai-maximum-prompt-length', 'openai', /maximum prompt length is 131072/],
+    ['xai-input-too-large', 'openai', /\[input_too_large\] Current message \(1149677 tokens\) exceeds budget/],
     ['moonshot-exceeded-token-limit', 'openai', /exceeded model token limit: 262144/],
     ['dashscope-range-of-input-length', 'openai', /Range of input length should be \[1, 204800\]/],
     ['anthropic-input-and-max-tokens-exceed', 'anthropic', /input length and `max_tokens` exceed context limit/],

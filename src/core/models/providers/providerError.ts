@@ -154,8 +154,10 @@ const FILTER_TEXT = /content management policy|content filter|may contain inappr
  * says the context is exceeded with a 500, which no retry fixes).
  */
 function meaningOf(body: ErrorBody): ProviderErrorKind | undefined {
-  const codes = [body.type, body.code].filter(Boolean).join(' ');
   const text = body.message ?? '';
+  // A code some providers put in their message's words, in brackets (xAI: "[input_too_large] Current message … exceeds budget").
+  const bracketed = [...text.matchAll(/\[([a-z][a-z0-9_]*)\]/g)].map((match) => match[1]);
+  const codes = [body.type, body.code, ...bracketed].filter(Boolean).join(' ');
   if (QUOTA_CODE.test(codes) || QUOTA_TEXT.test(text)) return 'quota';
   if (CONTEXT_CODE.test(codes) || CONTEXT_TEXT.test(text)) return 'context-too-long';
   if (FILTER_CODE.test(codes) || FILTER_TEXT.test(text)) return 'content-filter';

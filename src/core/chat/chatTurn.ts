@@ -5,8 +5,8 @@ import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
-import { planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
-import { tokenCounterFor } from './tokenCount.js';
+import { COMPACT_AT, planCompaction, requestTokens, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { estimateTokens, tokenCounterFor } from './tokenCount.js';
 import { readConversationArtifact } from './conversations/artifactFile.js';
 import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
@@ -262,8 +262,11 @@ export class ChatRunner {
   private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean, documentText: (artifact: string) => string | undefined): Promise<void> {
     const window = setup.entry.contextWindow;
     if (!window && !force) return;
-    const count = await tokenCounterFor(setup.entry);
-    const fixed = count(setup.system) + count(JSON.stringify(setup.tools));
+    const sent = [setup.system, JSON.stringify(setup.tools)];
+    const rough = requestTokens(state.path, estimateTokens(sent.join('')), { count: estimateTokens, documentText });
+    // A model's own tokenizer costs tens of megabytes once loaded: only where the estimate comes within a factor of two of the line does its precision decide.
+    const count = force || !window || rough > (window * COMPACT_AT) / 2 ? await tokenCounterFor(setup.entry) : estimateTokens;
+    const fixed = sent.reduce((sum, text) => sum + count(text), 0);
     const plan = planCompaction(state.path, fixed, window, { force, count, documentText });
     if (!plan) {
       if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);

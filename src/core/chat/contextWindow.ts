@@ -67,6 +67,21 @@ function reportedTotal(path: readonly ConversationMessage[], summary: SummaryMes
   return undefined;
 }
 
+/** The request's size: the active messages' counts, their sum with what is always sent, and the provider's count where higher. */
+function measure(path: readonly ConversationMessage[], fixedTokens: number, counting: Counting) {
+  const { summary, start } = activeStart(path);
+  const active = path.slice(start).filter((m) => m.role !== 'summary');
+  const sizes = active.map((m) => messageTokens(m, counting));
+  const counted = fixedTokens + (summary ? counting.count(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
+  const total = Math.max(counted, reportedTotal(path, summary, active, sizes) ?? 0);
+  return { summary, active, sizes, counted, total };
+}
+
+/** How many tokens sending `path` costs, by the counter (or the provider's count of the last answer, where higher). */
+export function requestTokens(path: readonly ConversationMessage[], fixedTokens: number, counting: Counting): number {
+  return measure(path, fixedTokens, counting).total;
+}
+
 export interface CompactionPlan {
   /** The last message the summary covers: from the one after it, messages are sent as they are. */
   throughId: string;
@@ -95,13 +110,7 @@ export function planCompaction(
   contextWindow: number | undefined,
   options: { force?: boolean } & Partial<Counting> = {},
 ): CompactionPlan | undefined {
-  const count = options.count ?? estimateTokens;
-  const counting: Counting = { count, ...(options.documentText ? { documentText: options.documentText } : {}) };
-  const { summary, start } = activeStart(path);
-  const active = path.slice(start).filter((m) => m.role !== 'summary');
-  const sizes = active.map((m) => messageTokens(m, counting));
-  const counted = fixedTokens + (summary ? count(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
-  const total = Math.max(counted, reportedTotal(path, summary, active, sizes) ?? 0);
+  const { summary, active, sizes, counted, total } = measure(path, fixedTokens, { count: options.count ?? estimateTokens, ...(options.documentText ? { documentText: options.documentText } : {}) });
   const window = options.force ? Math.min(contextWindow ?? total, total) : contextWindow;
   if (window === undefined || (!options.force && total <= window * COMPACT_AT)) return undefined;
 

@@ -14,9 +14,12 @@ import type { ModelEntry } from '../../shared/models.js';
  *   find), each encoding a module of its own, so only the one needed is
  *   loaded, synchronous `countTokens` without building the token array,
  *   kept up to date with OpenAI's models. Loading an encoding takes about
- *   a second and a few megabytes, so it is imported lazily, once per
- *   process, and only when a model with a context window needs counting;
- *   it stays out of the CLI bundle (scripts/bundleCli.ts).
+ *   half a second and holds 70–80 MB (o200k's 200k ranks, a 2.4 MB module),
+ *   so it is imported lazily, once per process, and only when a model with
+ *   a context window comes near enough to it for the count to decide
+ *   (chatTurn.ts); it stays out of the CLI bundle (scripts/bundleCli.ts) and
+ *   the renderer, and the packaged app leaves out the package's other copies
+ *   (electron-builder.yml).
  * - Every other model gets a per-script estimate: a CJK character one
  *   token (o200k gives Chinese and Japanese prose 0.65–0.8 a character,
  *   cl100k 1.1–1.2, Qwen's and DeepSeek's tokenizers about o200k's), other

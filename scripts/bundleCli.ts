@@ -23,6 +23,7 @@
  *    talk to a provider or read a PDF, so they stay out of every other run;
  *  - mathjs and turndown likewise, only when the built-in calculator or
  *    fetch tool answers a call;
+ *  - gpt-tokenizer, only when an OpenAI model's context window needs counting;
  *  - electron is never loaded by the CLI (the layering check forbids it).
  * The code's own files are found from the app root (core/appPaths.ts walks up
  * to package.json), so it runs the same from dist/cli/ as from dist/src/.
@@ -34,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 /** Packages the bundle imports at run time instead of containing. */
-export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown'];
+export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
 
 export async function bundleCli(appRoot: string): Promise<void> {
   const external = (id: string) => id.startsWith('node:') || CLI_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));

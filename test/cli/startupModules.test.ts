@@ -10,6 +10,8 @@ const register = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'moduleLo
 const PROVIDER_SDK = /\/node_modules\/(openai|@anthropic-ai\/sdk)\//;
 /** The built-in calculator's and fetch tool's libraries: loaded by a call to them, not by every run. */
 const BUILTIN_TOOL_LIBS = /\/node_modules\/(mathjs|turndown)\//;
+/** OpenAI's tokenizer (70–80 MB once loaded): only for a conversation near its model's context window. */
+const TOKENIZER = /\/node_modules\/gpt-tokenizer\//;
 
 /** The modules a chatos run resolved, from a resolve hook loaded with --import. */
 function loggedModules(log: string): string[] {
@@ -37,8 +39,9 @@ describe('what a chatos command loads', () => {
     expect(modules.some((url) => url.includes('/node_modules/sql.js/'))).toBe(true);
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
     expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
+    expect(modules.filter((url) => TOKENIZER.test(url))).toEqual([]);
     // Nor does any file of the CLI require them up front: only a lazy import() names them.
-    for (const file of cliFiles()) expect(fs.readFileSync(file, 'utf8').match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf)["/]/g) ?? [], file).toEqual([]);
+    for (const file of cliFiles()) expect(fs.readFileSync(file, 'utf8').match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf|gpt-tokenizer)["/]/g) ?? [], file).toEqual([]);
   });
 
   it('--help and a missing argument are answered from the command definitions alone: no action, no core, no zod', async () => {
@@ -74,5 +77,33 @@ describe('what a chatos command loads', () => {
     expect(tested.code, tested.stderr).toBe(0);
     expect(tested.stdout).toContain('"OK"');
     expect(loggedModules(log).some((url) => /\/node_modules\/openai\//.test(url))).toBe(true);
+  });
+
+  it("an OpenAI model's tokenizer is loaded only for a conversation near its context window", async () => {
+    const provider = await startProviderServer();
+    const home = tempDir();
+    const agentFile = path.join(home, 'agent.json');
+    fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'roomy', systemPrompt: 'Be brief.' }));
+    for (const [id, window] of [
+      ['roomy', '128000'],
+      ['tight', '30'],
+    ]) {
+      const added = await runCli(['models', 'add', id!, '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'gpt-4o-mini', '--context-window', window!, '--home', home]);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    expect((await runCli(['agents', 'create', '--file', agentFile, '--home', home])).code).toBe(0);
+    const chatLoads = async (model: string) => {
+      const log = path.join(tempDir(), 'modules.log');
+      provider.enqueue({ kind: 'reply', text: 'OK' });
+      const run = await runCliProcessAsync(['chat', '--agent', 'helper', '--model', model, '-m', 'What is the capital of France?', '--home', home], {
+        env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      return loggedModules(log).filter((url) => TOKENIZER.test(url));
+    };
+    // Far below the window, the per-script estimate decides: no 70 MB of ranks for a short question.
+    expect(await chatLoads('roomy')).toEqual([]);
+    // Near it, the model's own count does.
+    expect((await chatLoads('tight')).some((url) => url.includes('o200k_base'))).toBe(true);
   });
 });

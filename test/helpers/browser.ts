@@ -208,6 +208,14 @@ export async function openSidePanelItem(page: Page, item: string, timeoutMs = 30
   throw new Error(`could not pick ${item} from the side-panel menu in ${timeoutMs} ms`);
 }
 
+/** Types a message into the Chat page's composer (of the open conversation, or the new one) and sends it with Enter. */
+export async function sendChatMessage(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId('chat-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
+
 /**
  * Picks the option showing `text` in an antd Select (or AutoComplete)
  * opened by `trigger`, and waits until its list has closed. A click while

@@ -120,7 +120,7 @@ export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMes
     case 'delta':
       return { type: 'chat.delta', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
     case 'reasoning':
-      return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
+      return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text, ...(event.fromAnswer ? { fromAnswer: true } : {}) };
     case 'message': {
       const artifactUrls = event.artifacts?.flatMap((a) => {
         try {

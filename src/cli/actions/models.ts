@@ -44,6 +44,7 @@ function printModel(io: CliIo, model: ModelView): void {
     model.vision ? 'vision' : '',
     model.temperature !== undefined ? `temperature ${model.temperature}` : '',
     model.maxTokens !== undefined ? `max tokens ${model.maxTokens}` : '',
+    model.rejectedParams?.length ? `the provider rejects ${model.rejectedParams.join(' and ')} for it` : '',
   ].filter(Boolean);
   io.out(`  ${model.id}  ${model.name}  [${model.api}] ${model.model} @ ${model.baseUrl}  ${keyText(model)}${extras.length ? `  (${extras.join(', ')})` : ''}`);
 }
@@ -91,6 +92,10 @@ export async function add(cli: CliContext, id: string, opts: AddOptions, command
     if (options.json) printJson(io, { model: view });
     else {
       io.out(`added model ${entry.id}: [${entry.api}] ${entry.model} @ ${entry.baseUrl}`);
+      // What was guessed from the name is said, with how to say otherwise.
+      if (input.kind === undefined) io.out(`kind: ${entry.kind} (guessed from the model name; --kind ${entry.kind === 'chat' ? 'embedding' : 'chat'} if it is not)`);
+      if (input.reasoning === undefined && entry.reasoning)
+        io.out(`reasoning: on (${entry.model} is a known reasoning model: sent max_completion_tokens, no temperature; --no-reasoning if it is not)`);
       io.out(entry.key.kind === 'stored' ? `its key is stored in ${describeKeyStore(host.models.keyStore)}` : keyText(view));
       io.out(`try it: chatos models test ${entry.id}`);
     }

@@ -103,7 +103,7 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
     const before = store.get(RegistryMcpServers, 'git_app::a')!;
     now += 60_000;
     const again = registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);
-    expect(again).toEqual({ created: [], updated: [], missing: [] });
+    expect(again).toEqual({ created: [], updated: [], missing: [], held: [] });
     expect(store.get(RegistryMcpServers, 'git_app::a')!.updatedAt).toBe(before.updatedAt);
 
     const shrunk = registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options);
@@ -114,7 +114,7 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
     expect(registry.getMcpServersForApp('aide').map((s) => s.id)).not.toContain('git_app::b');
     expect(registry.getMcpServersForApp('chatos').map((s) => s.id)).not.toContain('git_app::b');
     // Marked once: a later sync that still misses it writes nothing.
-    expect(registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options)).toEqual({ created: [], updated: [], missing: [] });
+    expect(registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options)).toEqual({ created: [], updated: [], missing: [], held: [] });
 
     // Back: the mark goes, and the kept grant counts again.
     registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);

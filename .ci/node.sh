@@ -11,7 +11,9 @@ if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != 24 ]; the
     *) echo "no Node $CHATOS_NODE_VERSION package for $(uname -m): install Node 24 yourself and put it first on PATH" >&2; exit 1 ;;
   esac
   node_os=$(uname -s | tr '[:upper:]' '[:lower:]')
-  node_dir="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/chatos/node-$CHATOS_NODE_VERSION-$node_os-$node_arch"
+  # As root (CI), in a folder every user may read: tests run the CLI as `nobody` too, and /root is not theirs to enter.
+  if [ "$(id -u)" = 0 ]; then node_base=/usr/local/lib/chatos; else node_base="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/chatos"; fi
+  node_dir="$node_base/node-$CHATOS_NODE_VERSION-$node_os-$node_arch"
   if [ ! -x "$node_dir/bin/node" ]; then
     node_tmp=$(mktemp -d)
     if ! (cd "$node_tmp" && npm pack --silent "node-$node_os-$node_arch@$CHATOS_NODE_VERSION" >/dev/null); then
@@ -19,6 +21,7 @@ if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != 24 ]; the
       exit 1
     fi
     mkdir -p "$node_dir.partial"
+    chmod 755 "$node_base"
     tar xzf "$node_tmp"/*.tgz -C "$node_dir.partial" --strip-components=1
     rm -rf "$node_tmp" "$node_dir"
     mv "$node_dir.partial" "$node_dir"

@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import { conversationArtifactPath } from '../src/pageHost/conversationArtifacts.js';
 import type { FaceUrls } from '../src/api/types.js';
-import type { McpAppViews } from '../src/pageHost/mcpAppViews.js';
+import { viewSite, type McpAppViews } from '../src/pageHost/mcpAppViews.js';
 
 /**
  * The desktop face's addresses. The renderer and artifacts are served by the
  * privileged `chatos:` scheme, each UI app's page by `chatos-app://<host>/`
  * where the host encodes (pluginId, appId), so every app is its own origin;
- * an MCP App view by `chatos-view://v/<unguessable id>`.
+ * an MCP App view by `chatos-view://<site>/<unguessable id>`, each app (for
+ * the party it acts for) at a site, so an origin, of its own.
  * Nothing here imports electron: main.ts registers these, tests read them.
  */
 export const APP_SCHEME = 'chatos';
@@ -17,14 +18,17 @@ export const UI_APP_SCHEME = 'chatos-app';
  * not a host of `chatos:`, so the handler that serves the renderer never
  * sees a view, the scheme has only the privileges a framed page needs (no
  * fetch, no CORS), and the renderer's frame-src and the navigation guards
- * name views by scheme alone.
+ * name views by scheme alone. `chatos-view://<site>/<id>` is a view's
+ * sandbox proxy, `…/<id>/view` the view it frames.
  */
 export const VIEW_SCHEME = 'chatos-view';
-export const VIEW_HOST = 'v';
-export const VIEW_ORIGIN = `${VIEW_SCHEME}://${VIEW_HOST}`;
+/** The origin of a view's site. */
+export const viewSiteOrigin = (site: string) => `${VIEW_SCHEME}://${site}`;
 /** The renderer's origin; only frames at this url may call the HostApi. */
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
 export const MAIN_WINDOW_URL = `${APP_ORIGIN}/index.html`;
+/** Views are framed by the renderer alone; `chatos://app` is no web origin, so no declared origin reaches it (viewCsp.ts). */
+export const VIEW_PLACE = { framers: [APP_ORIGIN], hostOrigins: [APP_ORIGIN] };
 export const ARTIFACTS_ORIGIN = `${APP_SCHEME}://artifacts`;
 
 /** For `protocol.registerSchemesAsPrivileged`, before the app is ready. */
@@ -33,7 +37,7 @@ export const PRIVILEGED_SCHEMES = [
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
   // A page frame has an opaque origin (sandbox without allow-same-origin), so its module imports are CORS requests.
   { scheme: UI_APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
-  // A view's html is one document with inline script: it is framed (standard, secure), and fetches nothing of its own scheme.
+  // A view's proxy and html are documents with inline script: framed (standard: a host, so an origin, per site; secure), fetching nothing of the scheme.
   { scheme: VIEW_SCHEME, privileges: { standard: true, secure: true } },
 ];
 
@@ -99,8 +103,11 @@ export function artifactUrl(artifactsDir: string, file: string): string {
  */
 export function electronFaceUrls(artifactsDir: string, shellPath: (surface: 'full' | 'compact') => string, views: McpAppViews, conversationsDir?: string): FaceUrls {
   return {
-    appViewUrl: (view) => `${VIEW_ORIGIN}/${views.put(view)}`,
-    viewFramer: () => APP_ORIGIN,
+    appView(view, actsFor) {
+      const site = viewSite(view.serverId, actsFor);
+      return { url: `${viewSiteOrigin(site)}/${views.put(view, site)}`, origin: viewSiteOrigin(site) };
+    },
+    viewPlace: () => VIEW_PLACE,
     uiAppUrl: (pluginId, appId, surface) => `${UI_APP_SCHEME}://${uiAppHost(pluginId, appId)}${shellPath(surface)}`,
     artifactUrl: (file) => {
       // A conversation's own images: `chatos://conversation-artifacts/<id>/<path in its artifacts folder>`.

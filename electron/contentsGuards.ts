@@ -34,21 +34,43 @@ export interface FrameNavigation {
   byRenderer: boolean;
 }
 
+/** A `chatos-view:` url: a view's sandbox proxy (`//<site>/<id>`) or the view it frames (`…/view`). */
+function viewUrl(url: string): { part: 'proxy' | 'view'; proxy: string } | undefined {
+  if (!url.startsWith(`${VIEW_SCHEME}://`)) return undefined;
+  const match = /^(chatos-view:\/\/[0-9a-f]{32}\/[\w-]+)(\/view)?$/.exec(url);
+  return match ? { part: match[2] ? 'view' : 'proxy', proxy: match[1]! } : undefined;
+}
+
+/**
+ * Where an MCP App's frames may go (docs/rules/mcp-apps.md#the-frame): the
+ * renderer puts a view's sandbox proxy in a frame; the proxy frames only its
+ * own view; either may reload itself, nothing more. The frames a view opens
+ * may load the web pages its CSP's `frame-src` lets through (the origins it
+ * declared, narrowed: docs/rules/mcp-apps.md#the-frames-csp), as they can in
+ * `chatos serve`. Undefined: a navigation that is not an MCP App's.
+ */
+function mayViewFrameNavigate(navigation: FrameNavigation): boolean | undefined {
+  const target = viewUrl(navigation.url);
+  const parent = viewUrl(navigation.parentUrl);
+  if (parent?.part === 'proxy') return target?.part === 'view' && target.proxy === parent.proxy;
+  if (parent?.part === 'view') return /^https?:\/\//.test(navigation.url);
+  if (navigation.parentUrl.startsWith(`${VIEW_SCHEME}://`)) return false;
+  if (!navigation.url.startsWith(`${VIEW_SCHEME}://`)) return undefined;
+  return target?.part === 'proxy' && (navigation.byRenderer || navigation.url === navigation.frameUrl);
+}
+
 /**
  * A subframe may show an app page (`chatos-app:`) when the renderer put it
  * there; a page may move only within its own app's origin, so app A's
  * frame can never be turned into app B's page (which would then act with
- * the ids the renderer bound to A's frame). An MCP App view
- * (`chatos-view:`) is shown only where the renderer put it and may only
- * reload itself; the frames a view opens may load the web pages its CSP's
- * `frame-src` lets through (the origins it declared, narrowed:
- * docs/rules/mcp-apps.md#the-frames-csp), as they can in `chatos serve`.
+ * the ids the renderer bound to A's frame). An MCP App's frames follow
+ * mayViewFrameNavigate.
  */
 export function mayFrameNavigate(navigation: FrameNavigation): boolean {
   if (navigation.isMainFrame) return mayNavigate(navigation.currentUrl, navigation.url);
   if (navigation.url === 'about:blank') return true;
-  if (navigation.url.startsWith(`${VIEW_SCHEME}://`)) return navigation.byRenderer || navigation.url === navigation.frameUrl;
-  if (navigation.parentUrl.startsWith(`${VIEW_SCHEME}://`)) return /^https?:\/\//.test(navigation.url);
+  const forView = mayViewFrameNavigate(navigation);
+  if (forView !== undefined) return forView;
   if (!navigation.url.startsWith(`${UI_APP_SCHEME}://`)) return false;
   if (navigation.byRenderer) return true;
   const target = hostOf(navigation.url);

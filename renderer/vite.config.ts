@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { antdNarrowImports } from './antdImports.ts';
 
 const rendererRoot = fileURLToPath(new URL('.', import.meta.url));
 const hostSource = path.resolve(rendererRoot, '../src') + path.sep;
@@ -27,17 +28,18 @@ function typesOnlyFromHostSource(): Plugin {
 
 /**
  * React, the router, i18n and antd's core (config provider, theme, css-in-js,
- * shared utilities) form one vendor chunk every page shares and the browser
- * caches across builds of the pages. Each antd component stays with the pages
- * that use it, so a page pulls in only what it shows.
+ * shared utilities), with Typography and Tag (every page shows them), form one
+ * vendor chunk every page shares and the browser caches across builds of the
+ * pages. Each other antd component stays with the pages that use it, so a
+ * page pulls in only what it shows.
  */
 const vendorCore =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|html-parse-stringify|void-elements|@babel[\\/]runtime|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)|@rc-component[\\/](util|motion|resize-observer|context)|antd[\\/]es[\\/](config-provider|theme|_util|locale|style|version))[\\/]/;
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|html-parse-stringify|void-elements|@babel[\\/]runtime|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)|@rc-component[\\/](util|motion|resize-observer|context)|antd[\\/]es[\\/](config-provider|theme|_util|locale|style|version|typography|tag))[\\/]/;
 
 export default defineConfig({
   root: rendererRoot,
   base: './',
-  plugins: [typesOnlyFromHostSource(), react()],
+  plugins: [typesOnlyFromHostSource(), antdNarrowImports(), react()],
   // The code highlighter's worker loads each language's grammar as its own chunk.
   worker: { format: 'es' },
   build: {

@@ -10,6 +10,7 @@ import { runCliBench } from './bench/cliBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runKnowledgeBench } from './bench/knowledgeBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
+import { runLinearBench } from './bench/linearBench.js';
 import { runLongChatBench } from './bench/longChatBench.js';
 import { runProcessBudgetBench } from './bench/processBudgetBench.js';
 import { runRegistryBench } from './bench/registryBench.js';
@@ -30,6 +31,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'knowledge', run: runKnowledgeBench },
   { name: 'process budget', run: runProcessBudgetBench },
   { name: 'cli start', run: runCliBench },
+  { name: 'linear cost', run: runLinearBench },
 ];
 
 function formatValue(value: number): string {

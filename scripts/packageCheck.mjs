@@ -230,6 +230,7 @@ async function main() {
         'dist/renderer/index.html',
         'dist/src/core/host.js',
         'dist/src/core/uiApps/backendRunner.js',
+        'dist/src/core/builtinTools/calculatorWorker.js',
         'defaults/providers/aide/mcpServers.yaml',
       ]) {
         check(packed(file), `app.asar holds ${file}`);

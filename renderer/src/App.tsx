@@ -19,6 +19,7 @@ const AgentsPage = lazy(() => import('./pages/AgentsPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
+const ServerPage = lazy(() => import('./pages/ServerPage'));
 const PromptsPage = lazy(() => import('./pages/PromptsPage'));
 const KnowledgePage = lazy(() => import('./pages/KnowledgePage'));
 const PlaygroundPage = lazy(() => import('./pages/PlaygroundPage'));
@@ -43,9 +44,9 @@ function AppRoutes() {
           <Route path="models" element={<ModelsPage />} />
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
-          <Route path="servers/:serverId" element={<ServersPage />} />
+          <Route path="servers/:serverId" element={<ServerPage />} />
           {/* An assistant server's page under the route docs/rules/settings-server.md#the-management-ui names; /servers/:serverId stays as an alias. */}
-          <Route path="settings/mcp-assistant/:serverId" element={<ServersPage />} />
+          <Route path="settings/mcp-assistant/:serverId" element={<ServerPage />} />
           <Route path="prompts" element={<PromptsPage />} />
           <Route path="knowledge" element={<KnowledgePage />} />
           <Route path="playground" element={<PlaygroundPage />} />

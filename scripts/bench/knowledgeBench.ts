@@ -4,11 +4,9 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { KnowledgeService } from '../../src/core/knowledge/knowledgeService.js';
 import type { ModelEntry } from '../../src/shared/models.js';
-import { atMost, check, info, percentile, type BenchRow, type BenchSection } from './section.js';
+import { atMost, check, gcNow, info, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
  * Knowledge bases on real files in a temp data home:
@@ -91,11 +89,6 @@ function markdownOfSize(bytes: number): string {
     size += Buffer.byteLength(text);
   }
   return parts.join('\n');
-}
-
-function gcNow(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
 }
 
 const usedMiB = () => {

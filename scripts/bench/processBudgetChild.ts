@@ -120,7 +120,12 @@ async function main(): Promise<void> {
   });
   await host.start();
   // No page is shown: the urls a page would load are never asked for.
-  const urls = { uiAppUrl: () => 'about:blank', artifactUrl: () => 'about:blank', appViewUrl: () => 'about:blank', viewFramer: () => 'about:blank' };
+  const urls = {
+    uiAppUrl: () => 'about:blank',
+    artifactUrl: () => 'about:blank',
+    appView: () => ({ url: 'about:blank', origin: 'null' }),
+    viewPlace: () => ({ framers: [], hostOrigins: [] }),
+  };
   const api = createHostApiService(host, { face: 'serve', urls, version: 'bench', locale: 'en' });
   const call = async (method: string, params: Record<string, unknown>) => {
     const reply = await api.handle({ method, params });

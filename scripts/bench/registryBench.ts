@@ -8,6 +8,7 @@ import { grantPrefix, grantRowId, McpServerGrants, PromptGrants, providerPrefix,
 import { SQL_GET, SQL_LIST_RANGE } from '../../src/core/store/recordsDb.js';
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import type { RegistrySource } from '../../src/shared/registry.js';
+import { mulberry32 } from '../seededRandom.js';
 import { atMost, below, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
@@ -221,18 +222,6 @@ function sampleInterleaved(calls: number, a: (i: number) => void, b: (i: number)
   return { a: samplesA, b: samplesB };
 }
 
-/** A seeded PRNG (mulberry32): the same probes every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The floor of any whole-file save: write the image to a temp file, fsync, rename over, fsync the folder. */
 function rawAtomicWrite(file: string, bytes: Uint8Array): void {
   const temp = `${file}.raw-tmp`;
@@ -333,7 +322,7 @@ async function measureSize(SQL: SqlJsStatic, dir: string, size: number): Promise
     check(visibleRows === (VISIBLE_CALLS + WARMUP_CALLS) * expected.length, 'getMcpServersForApp answers changed while measured');
 
     // hasMcpServerAccess: own servers and granted ones (hits), other providers' servers and unknown ids (misses), shuffled.
-    const rand = random(size);
+    const rand = mulberry32(size); // seeded: the same probes every run
     const granted = new Set(measuredGrantTargets(plan));
     const probes: { id: string; expect: boolean }[] = [];
     for (let j = 0; j < OWN_SERVERS; j++) probes.push({ id: ownServerId(j), expect: true });

@@ -1,3 +1,6 @@
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+
 /**
  * The shape every benchmark section returns, so `scripts/bench.ts` can print
  * and judge sections it knows nothing about. A later issue adds a section by
@@ -80,6 +83,12 @@ export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[rank - 1]!;
+}
+
+/** The garbage collector, to call before a measurement so that no earlier figure's garbage is collected inside it. */
+export function gcNow(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
 }
 
 /** Throws with `message` unless `condition` holds: a benchmark of a broken scan is meaningless, so it must fail loudly. */

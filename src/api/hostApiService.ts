@@ -118,7 +118,15 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
 }
 
 /** Methods that run for a conversation: the client that sends one holds that conversation. */
-const HOLDING_METHODS: ReadonlySet<HostApiMethod> = new Set(['tools.list', 'tools.call', 'uiApps.callTool', 'uiApps.mcpAppView', 'uiApps.mcpAppCall']);
+const HOLDING_METHODS: ReadonlySet<HostApiMethod> = new Set([
+  'tools.list',
+  'tools.call',
+  'uiApps.callTool',
+  'uiApps.mcpAppView',
+  'uiApps.mcpAppCall',
+  'uiApps.mcpAppReadResource',
+  'uiApps.mcpAppListResources',
+]);
 
 /** A holder id from a face (a browser tab's client id): short, plain, so it is safe to log and to keep. */
 const HOLDER_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

@@ -17,6 +17,7 @@ export function toolOutcome(call: GatewayCallResult, urls: FaceUrls): ToolOutcom
     isError: call.result.isError === true,
     content,
     ...(call.result.structuredContent ? { structuredContent: call.result.structuredContent } : {}),
+    ...(call.result._meta ? { _meta: call.result._meta } : {}),
     decision: call.decision,
     durationMs: call.durationMs,
     reminders: [...call.reminders],

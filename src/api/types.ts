@@ -1,4 +1,4 @@
-import type { AppView } from '../core/facades/tools.js';
+import type { AppView, ViewPlace } from '../core/facades/tools.js';
 import type { HostApiReply, HostEventMessage } from '../shared/hostApi.js';
 
 /** What differs per face: how a page frame and an artifact are addressed (http urls for serve, custom protocols for Electron). */
@@ -7,10 +7,13 @@ export interface FaceUrls {
   uiAppUrl(pluginId: string, appId: string, surface: 'full' | 'compact'): string;
   /** The url an `<img>` loads a saved artifact from; `file` is an absolute path inside the artifacts folder. */
   artifactUrl(file: string): string;
-  /** The url a sandboxed frame loads an MCP App view from (docs/rules/mcp-apps.md#the-frame): every face serves views. */
-  appViewUrl(view: AppView): string;
-  /** The origin of the page that frames views (the renderer's): a view's CSP never lists it (docs/rules/mcp-apps.md#the-frames-csp). */
-  viewFramer(): string;
+  /**
+   * Where a frame loads an MCP App view (docs/rules/mcp-apps.md#the-frame): the url of its sandbox proxy, at the
+   * origin of the view's site, one per app and the party it acts for (`actsFor`); every face serves views.
+   */
+  appView(view: AppView, actsFor: string): { url: string; origin: string };
+  /** Who frames views, and the host's own origins a view's CSP never lists (docs/rules/mcp-apps.md#the-frames-csp). */
+  viewPlace(): ViewPlace;
 }
 
 /**

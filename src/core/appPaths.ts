@@ -24,3 +24,15 @@ export function findAppRoot(from: string = path.dirname(fileURLToPath(import.met
     dir = parent;
   }
 }
+
+/**
+ * A compiled module the host starts by path (a forked runner, a worker
+ * thread): `beside` (a URL made from the caller's `import.meta.url`) when it
+ * exists, which it does in dist/; from src/ (tests), the built one under
+ * dist/src/ at `fromDistSrc`, so `npm run build` must have run.
+ */
+export function builtModulePath(beside: URL, ...fromDistSrc: string[]): string {
+  const file = fileURLToPath(beside);
+  if (fs.existsSync(file)) return file;
+  return path.join(findAppRoot(), 'dist', 'src', ...fromDistSrc);
+}

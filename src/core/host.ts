@@ -116,7 +116,7 @@ export function createHost(options: HostOptions = {}): Host {
     const stores = agentStores(base, store, catalog);
     const knowledge = knowledgeModule(base, models.service);
     const settingsServer = settingsServerModule();
-    const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents, models: models.service });
+    const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents, alwaysAllow: stores.alwaysAllow, models: models.service });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
     const tools = toolsModule(base, {
       mcp,

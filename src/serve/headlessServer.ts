@@ -10,8 +10,8 @@ import { serveUrl } from './serveToken.js';
 import { EventsHub } from './eventsSocket.js';
 import { LoopbackOrigins } from './origins.js';
 import { rejectUpgrade, sendText, setBaseHeaders } from './responses.js';
-import { serveFaceUrls } from './serveUrls.js';
-import { handleAppViewRoute } from './appViewRoute.js';
+import { serveFaceUrls, type ViewSites } from './serveUrls.js';
+import { startViewServer, type ViewServer } from './viewServer.js';
 import { McpAppViews } from '../pageHost/mcpAppViews.js';
 import { resolveRendererFile, sendArtifact, sendConversationArtifact, sendRendererTarget } from './staticFiles.js';
 import { handleUiRoute } from './uiRoutes.js';
@@ -21,6 +21,8 @@ export interface HeadlessServerOptions {
   host: Host;
   /** 0 picks a free port. */
   port?: number;
+  /** The port MCP App views run at (viewServer.ts); 0, the default, picks a free one. */
+  viewPort?: number;
   /** The renderer's build output (`dist/renderer/`). */
   rendererDir: string;
   version: string;
@@ -34,6 +36,8 @@ export interface HeadlessServer {
   /** `http://127.0.0.1:P/?token=…`: opening it sets the session cookie. */
   url: string;
   port: number;
+  /** The port of the views' sites: `http://<site>.localhost:<viewPort>` (docs/using/serve.md). */
+  viewPort: number;
   token: string;
   /** Closes every socket and connection and the HostApi service; the host stays up. */
   close(): Promise<void>;
@@ -47,7 +51,8 @@ interface ServeState {
   origins: LoopbackOrigins;
   rendererDir: string;
   unauthorized: string;
-  views: McpAppViews;
+  /** The views' port, for the renderer's frame-src. */
+  viewPort: number;
 }
 
 const DEFAULT_UNAUTHORIZED = 'unauthorized: open the URL that "chatos serve" printed';
@@ -63,11 +68,11 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   const token = options.token ?? newToken();
   const views = new McpAppViews();
   let state: ServeState | undefined;
-  // Any loopback spelling of this origin will do: a view's CSP drops them all.
-  const origin = () => state?.origins.origins[0] ?? 'http://127.0.0.1';
+  let sites: ViewSites | undefined;
   const api = createHostApiService(options.host, {
     face: 'serve',
-    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir, views, origin),
+    // A view is read only through the API, which answers once both ports are bound.
+    urls: serveFaceUrls(token, options.host.setup.home.artifactsDir, options.host.setup.home.conversationsDir, views, () => sites!),
     version: options.version,
   });
   const server = http.createServer((req, res) => {
@@ -87,6 +92,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     hub.wss.handleUpgrade(req, socket, head, (ws) => hub.wss.emit('connection', ws, req));
   });
 
+  let viewServer: ViewServer;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -95,23 +101,32 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
         resolve();
       });
     });
+    viewServer = await startViewServer({ port: options.viewPort ?? 0, views, place: () => sites!.place });
   } catch (error) {
+    server.close();
     api.dispose();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  const origins = new LoopbackOrigins(port);
+  // Any loopback spelling of either port reaches this host: a view's CSP drops them all.
+  // CSP has no syntax for an IPv6 literal, and the server is not on [::1]: the names frame views.
+  const framers = origins.origins.filter((origin) => !origin.includes('['));
+  sites = { port: viewServer.port, place: { framers, hostOrigins: [...origins.origins, `http://localhost:${viewServer.port}`] } };
   const hub = new EventsHub(api);
   events = hub;
-  state = { host: options.host, api, token, views, origins: new LoopbackOrigins(port), rendererDir: options.rendererDir, unauthorized: options.unauthorizedText?.(port) ?? DEFAULT_UNAUTHORIZED };
+  state = { host: options.host, api, token, origins, rendererDir: options.rendererDir, unauthorized: options.unauthorizedText?.(port) ?? DEFAULT_UNAUTHORIZED, viewPort: viewServer.port };
 
   let closing: Promise<void> | undefined;
   return {
     url: serveUrl(port, token),
     port,
+    viewPort: viewServer.port,
     token,
     close() {
       closing ??= (async () => {
         await hub.close();
+        await viewServer.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -140,7 +155,6 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
   const { path, query } = splitUrl(req.url);
   if (!path.startsWith('/')) return sendText(res, 400, 'bad request target');
   if (path.startsWith('/ui/')) return handleUiRoute(req, res, path, query, hostHeader, { source: state.host.plugins, token: state.token });
-  if (path.startsWith('/mcp-app/')) return handleAppViewRoute(req, res, path, hostHeader, state.views);
   if (path === '/api' && req.method === 'OPTIONS') return refusePreflight(res);
   if (!state.origins.originAllowed(req)) return sendText(res, 403, 'cross-origin request refused');
 
@@ -167,7 +181,7 @@ async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse
     res.writeHead(302, { Location: `${sameOriginPath(path)}${rest ? `?${rest}` : ''}`, 'Set-Cookie': tokenCookie(state.token, state.origins.port), 'Content-Length': 0 });
     return void res.end();
   }
-  sendRendererTarget(req, res, target, state.origins.port);
+  sendRendererTarget(req, res, target, state.origins.port, state.viewPort);
 }
 
 /**

@@ -1,18 +1,31 @@
 import type { FaceUrls } from '../api/types.js';
 import { conversationArtifactPath } from '../pageHost/conversationArtifacts.js';
-import type { McpAppViews } from '../pageHost/mcpAppViews.js';
+import type { ViewPlace } from '../core/facades/tools.js';
+import { viewSite, type McpAppViews } from '../pageHost/mcpAppViews.js';
 import { urlPathInside } from '../pageHost/safePath.js';
 import { appCapability } from './auth.js';
+import { viewSiteOrigin } from './viewServer.js';
+
+/** Where views run: the views' port, and who frames them (viewServer.ts). */
+export interface ViewSites {
+  port: number;
+  place: ViewPlace;
+}
 
 /**
  * How `chatos serve` addresses pages and artifacts. Relative urls: the
  * renderer is served from the same origin, whichever loopback name the
- * browser used.
+ * browser used. MCP App views are the exception: each runs at a site of its
+ * own, on the views' port (viewServer.ts), so their urls are absolute.
  */
-export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string, views: McpAppViews, origin: () => string): FaceUrls {
+export function serveFaceUrls(token: string, artifactsDir: string, conversationsDir: string, views: McpAppViews, sites: () => ViewSites): FaceUrls {
   return {
-    appViewUrl: (view) => `/mcp-app/${views.put(view)}`,
-    viewFramer: origin,
+    appView(view, actsFor) {
+      const site = viewSite(view.serverId, actsFor);
+      const origin = viewSiteOrigin(site, sites().port);
+      return { url: `${origin}/${views.put(view, site)}`, origin };
+    },
+    viewPlace: () => sites().place,
     uiAppUrl(pluginId, appId, surface) {
       return `${uiAppBasePath(token, pluginId, appId)}__shell?surface=${surface}`;
     },

@@ -10,7 +10,7 @@ import { sendFile, sendText } from './responses.js';
  * 'unsafe-inline' for styles only; scripts come from this origin alone, and
  * the only other connections allowed are the event socket's.
  */
-export function rendererCsp(port: number): string {
+export function rendererCsp(port: number, viewPort: number): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -18,7 +18,8 @@ export function rendererCsp(port: number): string {
     "img-src 'self' data: blob:",
     // No ws://[::1]: CSP has no syntax for IPv6 literals (browsers drop it with a warning), and the server listens on 127.0.0.1 only.
     `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "frame-src 'self'",
+    // MCP App views run at sites of their own on the views' port (viewServer.ts).
+    `frame-src 'self' http://*.localhost:${viewPort}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -47,7 +48,7 @@ export function resolveRendererFile(rendererDir: string, rawPath: string): Rende
   return last.includes('.') ? { kind: 'not-found' } : { kind: 'file', file: index, html: true, asset: false };
 }
 
-export function sendRendererTarget(req: IncomingMessage, res: ServerResponse, target: RendererTarget, port: number): void {
+export function sendRendererTarget(req: IncomingMessage, res: ServerResponse, target: RendererTarget, port: number, viewPort: number): void {
   switch (target.kind) {
     case 'not-built':
       return sendText(res, 503, 'The ChatOS UI is not built yet: run "npm run build" in the ChatOS folder, then reload this page.');
@@ -55,7 +56,7 @@ export function sendRendererTarget(req: IncomingMessage, res: ServerResponse, ta
       return sendText(res, 404, 'not found');
     case 'file': {
       const headers: Record<string, string> = {};
-      if (target.html) headers['Content-Security-Policy'] = rendererCsp(port);
+      if (target.html) headers['Content-Security-Policy'] = rendererCsp(port, viewPort);
       // Vite names assets by content hash: a changed file gets a new name.
       if (target.asset) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
       return sendFile(req, res, target.file, contentTypeOf(target.file), headers);

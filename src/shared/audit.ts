@@ -31,6 +31,8 @@ export const AuditRecordSchema = z.object({
   pluginId: z.string().optional(),
   /** Why it was refused (the refusal's code, e.g. NOT_GRANTED) or why a lease was released or a backend stopped (mcp_release, idle, conversation-ended, holder-gone, not-runnable). */
   reason: z.string().optional(),
+  /** How many refusals this record stands for: a server's requests refused for one reason are written once a minute with their count (absent: one). */
+  count: z.number().int().positive().optional(),
   error: z.string().optional(),
   /** The call's arguments as JSON text (cut at AUDIT_TEXT_MAX characters, ending in "…"), for the History page. */
   args: z.string().optional(),

@@ -225,6 +225,19 @@ export const AssistantMessageSchema = z.object({
 export const SignInAskSchema = z.object({ serverId: z.string(), name: z.string() });
 export type SignInAsk = z.infer<typeof SignInAskSchema>;
 
+/**
+ * What a tool with an MCP App view returned beside its content, kept for the view
+ * (docs/rules/mcp-apps.md#the-result-a-view-gets): its `structuredContent` and `_meta` as the server sent them.
+ * Each is bounded (the conversation file holds it); a part over its bound is not kept, and `cut` says which and
+ * why, shown in the view's place. What the model reads is the message's `content`, never this.
+ */
+export const ViewResultSchema = z.object({
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+  cut: z.array(z.object({ part: z.enum(['structuredContent', '_meta']), reason: z.string().max(500) })).optional(),
+});
+export type ViewResult = z.infer<typeof ViewResultSchema>;
+
 export const ToolMessageSchema = z.object({
   ...base,
   role: z.literal('tool'),
@@ -243,6 +256,8 @@ export const ToolMessageSchema = z.object({
   signIn: SignInAskSchema.optional(),
   /** The tool links to an MCP App view (docs/using/mcp-apps.md): its `ui://` uri; the conversation shows the result in it. */
   view: z.string().max(2048).optional(),
+  /** A call whose tool has a view: what its result held beside `content`, for the view (absent in results stored before it was kept). */
+  viewResult: ViewResultSchema.optional(),
 });
 
 /**

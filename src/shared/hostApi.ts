@@ -196,10 +196,18 @@ export const ResultItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('artifact'), path: z.string(), mimeType: z.string(), url: z.string() }),
   z.object({ type: z.literal('other'), json: z.unknown() }),
 ]);
+/**
+ * A view read for its frame (docs/rules/mcp-apps.md#the-frame): `url`, its sandbox proxy; `origin`, the origin of its
+ * own the proxy and the view run at, the only one the page takes the view's messages from.
+ */
+export const McpAppViewSchema = z.object({ url: z.string(), origin: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()) });
+
 export const ToolOutcomeSchema = z.object({
   isError: z.boolean(),
   content: z.array(ResultItemSchema),
   structuredContent: JsonObject.optional(),
+  /** The result's own `_meta`, as the server sent it (an MCP App's view reads it: docs/rules/mcp-apps.md#the-result-a-view-gets). */
+  _meta: JsonObject.optional(),
   decision: z.enum(['auto', 'approved', 'declined', 'expired', 'withdrawn']),
   durationMs: z.number(),
   reminders: z.array(z.string()),
@@ -273,13 +281,17 @@ export const HostApiMethods = {
    */
   'uiApps.mcpAppView': {
     params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId }).strict(),
-    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()), serverId: z.string(), resourceUri: z.string() }),
+    result: McpAppViewSchema.extend({ serverId: z.string(), resourceUri: z.string() }),
   },
   /** A `tools/call` of that page: as `mcpApps.callTool`, the app as the caller, only a tool of its own server that apps may see. */
   'uiApps.mcpAppCall': {
     params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId, tool: Id, args: JsonObject.default({}) }).strict(),
     result: ToolOutcomeSchema,
   },
+  /** A `resources/read` of that page: as `mcpApps.readResource`, the app as the caller, only its own server. */
+  'uiApps.mcpAppReadResource': { params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId, uri: ResourceUri }).strict(), result: ResourceReadSchema },
+  /** Its `resources/list` and `resources/templates/list`: its own server's, the app as the caller. */
+  'uiApps.mcpAppListResources': { params: z.object({ pluginId: Id, appId: Id, conversationId: ConversationId }).strict(), result: ResourceListingSchema },
   /** A page's `host.chat.*` (the original page API): only its own app's agents and their conversations. */
   'uiApps.chat': { params: z.object({ pluginId: Id, appId: Id, request: PageChatRequestSchema }).strict(), result: JsonObject },
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
@@ -513,12 +525,13 @@ export const HostApiMethods = {
   },
   /**
    * An MCP App view (docs/rules/mcp-apps.md#the-view), read for the caller: only one a tool it is offered links to,
-   * only `text/html;profile=mcp-app`, at most 2 MB. `url`: where a sandboxed frame loads it, under the CSP it
-   * declared (narrowed; `dropped` names what was left out of it).
+   * only `text/html;profile=mcp-app`, at most its server's maxViewBytes (16 MiB by default). `url`: the view's sandbox
+   * proxy, which a frame loads and which frames the view under the CSP it declared (narrowed; `dropped` names what was
+   * left out of it).
    */
   'mcpApps.view': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, uri: z.string().min(1).max(2048) }).strict(),
-    result: z.object({ url: z.string(), prefersBorder: z.boolean(), dropped: z.array(z.string()) }),
+    result: McpAppViewSchema,
   },
   /**
    * A `tools/call` of an MCP App's view: a tool of its own server (by the name the server knows it) that apps may
@@ -527,6 +540,19 @@ export const HostApiMethods = {
   'mcpApps.callTool': {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, tool: Id, args: JsonObject.default({}) }).strict(),
     result: ToolOutcomeSchema,
+  },
+  /**
+   * A `resources/read` of an MCP App's view: a resource of its own server, through the host's resource path as the
+   * caller (its access checked, audited), its text whole (a view reads data; the transport bounds one message).
+   */
+  'mcpApps.readResource': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id, uri: ResourceUri }).strict(),
+    result: ResourceReadSchema,
+  },
+  /** A view's `resources/list` and `resources/templates/list`: its own server's, as the caller sees them. */
+  'mcpApps.listResources': {
+    params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, serverId: Id }).strict(),
+    result: ResourceListingSchema,
   },
   /** Cancels a `tools.call` made with this `callId` while it runs: the MCP request is aborted (the server is told); the call fails with CALL_ABORTED. */
   'tools.cancel': { params: z.object({ callId: CallId }).strict(), result: z.object({ cancelled: z.boolean() }) },

@@ -114,6 +114,8 @@ export const ServerDefinitionSchema = z.object({
   connectTimeoutMs: z.number().int().positive().optional(),
   /** At most this many characters of one result's text reach the model (docs/rules/gateway.md#result-size); default DEFAULT_RESULT_CHARS. */
   maxResultChars: z.number().int().positive().optional(),
+  /** The largest MCP App view (`ui://` resource) read from it, in bytes (docs/rules/mcp-apps.md#size); default DEFAULT_MAX_VIEW_BYTES. */
+  maxViewBytes: z.number().int().positive().optional(),
   /** mcp.yaml's `sampling:` (docs/rules/sampling.md#limits): the model entry that answers this server's sampling requests, and how many a minute. */
   sampling: z.object({ model: z.string().optional(), perMinute: z.number().int().positive().optional() }).optional(),
   /** Tool-name glob → permission level; first match wins (docs/rules/confirmation.md#permission-levels). */
@@ -147,3 +149,5 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
 /** How many characters of one tool result's text the model is sent, unless its server says otherwise (docs/rules/gateway.md#result-size). */
 export const DEFAULT_RESULT_CHARS = 64_000;
+/** The largest MCP App view read from a server unless its `maxViewBytes` says otherwise: four times one message's bound (the official PDF viewer is 4.2 MB). */
+export const DEFAULT_MAX_VIEW_BYTES = 16 * 1024 * 1024;

@@ -6,6 +6,12 @@
 // (`commander.version is not a function`). The CLI only parses its flags and
 // calls this same runner, with the same options.
 const path = require('node:path');
+
+// At start electronegativity downloads translations of its messages (got, a 1 s timeout, then retries); offline, a
+// retry can crash it ("The `onCancel` handler was attached after the promise settled"), failing the scan now and then.
+// The texts are no part of a scan: the download is answered "unavailable" at once, and it keeps its bundled English.
+const gotPath = require.resolve('got', { paths: [path.dirname(require.resolve('@doyensec/electronegativity/dist/runner.js'))] });
+require.cache[gotPath] = { id: gotPath, filename: gotPath, loaded: true, exports: () => Promise.reject(new Error('translations are not downloaded during a scan')) };
 const run = require('@doyensec/electronegativity/dist/runner.js');
 
 const [input, electronVersion, excluded = ''] = process.argv.slice(2);

@@ -59,8 +59,8 @@ describe('the chatos:api IPC handler', () => {
   it.each([
     ['another webContents', { senderFrame: appFrame, sender: { id: MAIN_ID + 1 } }],
     ['a UI-app iframe', { senderFrame: { url: 'chatos-app://6163/__chatos/full.html', parent: appFrame }, sender: { id: MAIN_ID } }],
-    ['an MCP App view iframe', { senderFrame: { url: 'chatos-view://v/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', parent: appFrame }, sender: { id: MAIN_ID } }],
-    ['a top frame showing an MCP App view', { senderFrame: { url: 'chatos-view://v/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', parent: null }, sender: { id: MAIN_ID } }],
+    ['an MCP App view iframe', { senderFrame: { url: 'chatos-view://0123456789abcdef0123456789abcdef/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', parent: appFrame }, sender: { id: MAIN_ID } }],
+    ['a top frame showing an MCP App view', { senderFrame: { url: 'chatos-view://0123456789abcdef0123456789abcdef/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', parent: null }, sender: { id: MAIN_ID } }],
     ['a view that named the renderer as its url', { senderFrame: { url: 'chatos-view://app/index.html', parent: null }, sender: { id: MAIN_ID } }],
     ['an iframe that loaded the renderer', { senderFrame: { url: 'chatos://app/index.html', parent: appFrame }, sender: { id: MAIN_ID } }],
     ['a top frame on the web', { senderFrame: { url: 'https://evil.example/', parent: null }, sender: { id: MAIN_ID } }],

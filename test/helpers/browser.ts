@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium as playwright, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium as playwright, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { repoRoot } from './tempDir.js';
 
@@ -144,6 +144,15 @@ export async function openChromiumOn(serve: Pick<ServeProcess, 'url'>, options: 
   await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
   await pageReady(page, '/apps');
   return { chromium, page };
+}
+
+/**
+ * The document of the MCP App view under `scope`: the frame ChatOS puts in
+ * the page is the view's sandbox proxy, and the view is the frame inside it
+ * (docs/rules/mcp-apps.md#the-frame).
+ */
+export function mcpAppView(scope: Pick<Page, 'frameLocator'>): FrameLocator {
+  return scope.frameLocator('[data-testid="mcp-app-iframe"]').frameLocator('iframe');
 }
 
 /** The screenshot of a failed test, named after it, for a person to look at. */

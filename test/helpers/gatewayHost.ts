@@ -7,6 +7,7 @@ import { createHost, type Host, type HostOptions } from '../../src/core/host.js'
 import type { Caller } from '../../src/core/tools/toolGateway.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
+import { until } from './until.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
 /** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, barrier, until_file, images, crash, pid). */
@@ -121,13 +122,9 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `check` until it is true; fails after `timeoutMs` with `what`. For states that raise no event (a process gone). */
+/** Polls `check` every 25 ms until it is true (until.ts); fails after `timeoutMs` with `what`. For states that raise no event (a process gone). */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(what, () => (check() ? true : undefined), timeoutMs, 25);
 }
 
 /** A port nothing listens on at this moment. */

@@ -199,15 +199,21 @@ export async function startProviderServer(options: { models?: string[]; shared?:
     requests,
     enqueue: (...responses) => void queue.push(...responses),
     async waitForRequests(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (requests.length < count) {
-        if (Date.now() > deadline) throw new Error(`provider server: ${requests.length} of ${count} requests within ${timeoutMs} ms: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 200);
-          waiters.add(() => (clearTimeout(timer), resolve()));
-        });
-        waiters.clear();
-      }
+      // Woken by each request as it comes; the timer only fails a wait that would hang, naming what came.
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          if (requests.length < count) return;
+          clearTimeout(guard);
+          waiters.delete(wake);
+          resolve();
+        };
+        const guard = setTimeout(() => {
+          waiters.delete(wake);
+          reject(new Error(`provider server: ${requests.length} of ${count} requests within ${timeoutMs} ms: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`));
+        }, timeoutMs);
+        waiters.add(wake);
+        wake();
+      });
       return requests.slice(0, count);
     },
     close: () =>

@@ -8,6 +8,7 @@ import { waitUntil, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
 import { api, lineMatching, serve, type Served } from './serveProcess.js';
 
 /**
@@ -173,12 +174,15 @@ describe('chat over chatos serve', { timeout: 120_000 }, () => {
     provider.enqueue({ kind: 'reply', text: ['one ', 'two ', 'three'], delayMs: 200 });
     const second = (await c.call('chat.send', { conversationId: id, text: 'count' })).result;
     c.socket.terminate();
-    let detail: any;
-    const deadline = Date.now() + 30_000;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      detail = (await c.call('conversations.get', { id })).result;
-    } while (detail.conversation.status.kind !== 'done' && Date.now() < deadline);
+    // No page hears the end of the turn now: the conversation as chatos serve holds it is asked until it is done.
+    const detail = await until(
+      'the turn to end in chatos serve',
+      async () => {
+        const got = (await c.call('conversations.get', { id })).result;
+        return got.conversation.status.kind === 'done' ? got : undefined;
+      },
+      30_000,
+    );
     expect(detail.conversation.status.kind).toBe('done');
     // The stopped answer stays where it was, part of what the model is sent next.
     expect(detail.messages.map((m: any) => m.text)).toEqual(['go', 'Partial answer ', 'count', 'one two three']);

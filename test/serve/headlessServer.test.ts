@@ -156,24 +156,33 @@ describe('Origin', () => {
 describe('listening', () => {
   it('listens on 127.0.0.1 only: other loopback addresses of this machine are refused', async () => {
     expect(new URL(f.server.url).hostname).toBe('127.0.0.1');
-    const tryConnect = (address: string) =>
+    const tryConnect = (address: string, port: number) =>
       new Promise<string>((resolve) => {
-        const socket = net.connect({ host: address, port: f.port });
+        const socket = net.connect({ host: address, port });
         socket.once('connect', () => {
           socket.destroy();
           resolve('connected');
         });
         socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       });
-    expect(await tryConnect('127.0.0.1')).toBe('connected');
-    // Bound to 0.0.0.0 or :: the server would answer on these as well.
-    expect(await tryConnect('127.0.0.2')).toBe('ECONNREFUSED');
-    expect(['ECONNREFUSED', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EAFNOSUPPORT']).toContain(await tryConnect('::1'));
+    for (const port of [f.port, f.server.viewPort]) {
+      expect(await tryConnect('127.0.0.1', port)).toBe('connected');
+      // Bound to 0.0.0.0 or :: the server would answer on these as well.
+      expect(await tryConnect('127.0.0.2', port)).toBe('ECONNREFUSED');
+      expect(['ECONNREFUSED', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EAFNOSUPPORT']).toContain(await tryConnect('::1', port));
+    }
+    // MCP App views run on a port of their own (docs/rules/mcp-apps.md#the-frame).
+    expect(f.server.viewPort).not.toBe(f.port);
   });
 
   it('a port in use is an EADDRINUSE error, not a silent second listener', async () => {
     const { startHeadlessServer } = await import('../../src/serve/headlessServer.js');
     await expect(startHeadlessServer({ host: f.host, port: f.port, rendererDir: f.rendererDir, version: 'x' })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    // The views' port too; the renderer's port it had bound is let go.
+    await expect(startHeadlessServer({ host: f.host, port: 0, viewPort: f.server.viewPort, rendererDir: f.rendererDir, version: 'x' })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+      port: f.server.viewPort,
+    });
   });
 });
 
@@ -206,6 +215,8 @@ describe('renderer', () => {
     expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${f.port} ws://localhost:${f.port};`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
+    // It frames its own pages and the sites of MCP App views, nothing else.
+    expect(csp).toContain(`frame-src 'self' http://*.localhost:${f.server.viewPort};`);
   });
 
   it('client routes get index.html; a missing file with an extension is 404', async () => {

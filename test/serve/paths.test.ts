@@ -73,7 +73,10 @@ describe('contentTypeOf', () => {
 });
 
 describe('serveFaceUrls', () => {
-  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts', '/home/u/.chatos/chatos/conversations', new McpAppViews(), () => 'http://127.0.0.1:1');
+  const urls = serveFaceUrls('the-token', '/home/u/.chatos/chatos/artifacts', '/home/u/.chatos/chatos/conversations', new McpAppViews(), () => ({
+    port: 1,
+    place: { framers: ['http://127.0.0.1:2'], hostOrigins: ['http://127.0.0.1:2'] },
+  }));
 
   it('page urls carry the per-app capability', () => {
     expect(urls.uiAppUrl('com.example', 'db-client', 'compact')).toBe(`/ui/${appCapability('the-token', 'com.example', 'db-client')}/com.example/db-client/__shell?surface=compact`);

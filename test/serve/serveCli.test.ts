@@ -33,18 +33,21 @@ describe('chatos serve', () => {
     expect(listed.json().agents.map((a: { name: string }) => a.name)).toContain('Served agent');
   }, 300_000);
 
-  it('--json prints one JSON line {url, port}; SIGINT stops it too', async () => {
+  it('--json prints one JSON line {url, port, viewPort}; SIGINT stops it too', async () => {
     const home = tempDir('chatos-serve-home-');
     const served = serve(['--port', '0', '--home', home, '--json', '--no-watch']);
     const [line] = await lineMatching(served, /^\{.*\}$/m);
-    const printed = JSON.parse(line!) as { url: string; port: number };
-    expect(Object.keys(printed).sort()).toEqual(['port', 'url']);
+    const printed = JSON.parse(line!) as { url: string; port: number; viewPort: number };
+    expect(Object.keys(printed).sort()).toEqual(['port', 'url', 'viewPort']);
     expect(printed.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${printed.port}/\\?token=`));
+    // MCP App views run on a port of their own (docs/using/serve.md#mcp-app-views).
+    expect(printed.viewPort).toBeGreaterThan(0);
+    expect(printed.viewPort).not.toBe(printed.port);
     served.child.kill('SIGINT');
     expect((await served.exited).code).toBe(0);
   }, 300_000);
 
-  it('a port in use exits 1 naming the port and suggesting --port 0', async () => {
+  it('a port in use exits 1 naming the port and suggesting --port 0, or --view-port 0 for the views’ port', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
@@ -53,6 +56,10 @@ describe('chatos serve', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`port ${port}`);
       expect(run.stderr).toContain('--port 0');
+      const views = await runCli(['--home', tempDir('chatos-serve-home-'), 'serve', '--port', '0', '--view-port', String(port)]);
+      expect(views.code).toBe(1);
+      expect(views.stderr).toContain(`port ${port}`);
+      expect(views.stderr).toContain('--view-port 0');
     } finally {
       blocker.close();
     }

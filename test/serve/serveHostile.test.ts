@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { aliasBomb } from '../helpers/aliasBomb.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { until } from '../helpers/until.js';
 import { raw } from './serveHarness.js';
 import { api, lineMatching, serve } from './serveProcess.js';
 
@@ -35,16 +36,16 @@ describe('chatos serve against hostile input', () => {
     const { served, url, token } = await started(['--plugins', root]);
     expect((await apiWithin(url, token, 'apps.list', 30_000)).result.plugins.map((p: { id?: string }) => p.id)).toContain('good');
 
-    fs.mkdirSync(path.join(root, 'pipe'));
-    execFileSync('mkfifo', [path.join(root, 'pipe', 'plugin.json')]);
+    // Made beside the root and moved in whole: a rescan between a mkdir and a mkfifo in the root would see a folder without its plugin.json.
+    const made = path.join(tempDir(), 'pipe');
+    fs.mkdirSync(made);
+    execFileSync('mkfifo', [path.join(made, 'plugin.json')]);
+    fs.renameSync(made, path.join(root, 'pipe'));
     // The watcher rescans within seconds; every call meanwhile must answer.
-    const deadline = Date.now() + 60_000;
-    let pipe: { status: string; problems: { code: string }[] } | undefined;
-    while (!pipe && Date.now() < deadline) {
+    const pipe = await until('the FIFO plugin in apps.list', async () => {
       const listed = await apiWithin(url, token, 'apps.list', 15_000);
-      pipe = listed.result.plugins.find((p: { dir: string }) => p.dir === path.join(root, 'pipe'));
-      if (!pipe) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+      return listed.result.plugins.find((p: { dir: string }) => p.dir === path.join(root, 'pipe')) as { status: string; problems: { code: string }[] } | undefined;
+    });
     expect(pipe).toMatchObject({ status: 'invalid', problems: [{ code: 'FILE_NOT_REGULAR' }] });
     expect((await apiWithin(url, token, 'host.info', 15_000)).ok).toBe(true);
 

@@ -41,16 +41,29 @@ export function serve(args: string[], script: string[] = [bin, 'serve'], env: No
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Waits for a line on stdout that matches; fails with what the process printed. */
-export async function lineMatching(served: Served, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(served.stdout());
-    if (match) return match;
-    if (served.child.exitCode !== null) throw new Error(`chatos serve exited ${served.child.exitCode}: ${served.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`no line matching ${pattern} within ${timeoutMs} ms; stdout: ${served.stdout()} stderr: ${served.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits for a line on stdout that matches, looking each time the process writes; fails with what the process printed. */
+export function lineMatching(served: Served, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  const stdout = served.child.stdout!;
+  return new Promise((resolve, reject) => {
+    // serve()'s own listener was added first, so served.stdout() already holds each chunk when this one looks.
+    const look = () => {
+      const match = pattern.exec(served.stdout());
+      if (match) (stop(), resolve(match));
+      return match !== null;
+    };
+    const ended = () => look() || (stop(), reject(new Error(`chatos serve exited ${served.child.exitCode} before a line matching ${pattern}: ${served.stderr()}`)));
+    // A guard against a hang, not a wait: it fails the test, naming what the process printed.
+    const timer = setTimeout(() => (stop(), reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; stdout: ${served.stdout()} stderr: ${served.stderr()}`))), timeoutMs);
+    const stop = () => {
+      clearTimeout(timer);
+      stdout.off('data', look);
+      stdout.off('close', ended);
+    };
+    if (look()) return;
+    if (stdout.closed) return void ended();
+    stdout.on('data', look);
+    stdout.once('close', ended);
+  });
 }
 
 export async function api(url: URL, token: string, method: string, params: unknown = {}): Promise<any> {

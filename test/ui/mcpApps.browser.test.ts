@@ -1,38 +1,41 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { writePlugin } from '../helpers/plugins.js';
-import { runCli } from '../helpers/runCli.js';
-import { launchChromium, pageReady, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
-import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { mcpAppView, pageReady, screenshot, type ServeProcess } from '../helpers/browser.js';
+import { startMcpAppChat, type McpAppChat } from '../helpers/mcpAppChat.js';
+import type { ProviderServer } from '../helpers/providerServer.js';
 import { startStunServer } from '../helpers/stunServer.js';
+import { getAtSite } from '../helpers/viewSites.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
  * MCP Apps in the chat (docs/rules/mcp-apps.md), in a real `chatos serve`
  * and Chromium: a scripted model calls a tool of a real MCP App server
  * (test/fixtures/servers/mcpAppServer.mjs, stdio); its view renders under
- * the tool card in a sandboxed frame, its button's tools/call asks for
+ * the tool card, framed by its sandbox proxy at a site of its own
+ * (`http://<site>.localhost:<view port>`), its button's tools/call asks for
  * confirmation and then runs, its ui/message appears as the app's and starts
  * the next turn; what it tells the model (ui/update-model-context) goes, only
-the newest, with the next message, shown as the app's; from inside the frame the host page, its cookies, storage,
- * API and other frames are out of reach; bad views are refused or narrowed,
- * and a message flood leaves the chat usable. Screenshots:
+the newest, with the next message, shown as the app's; from inside the frame the host page, its token cookie,
+ * its API and another app's view are out of reach, while its own proxy, storage and eval work; bad views are
+ * refused, narrowed or said to have not started, and a flood leaves the chat usable. Screenshots:
  * test-output/screenshots/mcp-apps-*.
  */
 
 const SERVER = 'chatos::shop';
-const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+// Views over 2 MiB are refused (docs/rules/mcp-apps.md#size): its 3 MB view is one.
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')], maxViewBytes: 2 * 1024 * 1024 };
+/** The same app under another name: another app, so its views run at another site. */
+const MARKET = 'chatos::market';
+/** The sandbox flags of a view's frame (VIEW_SANDBOX in src/core/mcpApps/viewCsp.ts). */
+const VIEW_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 
+let chat: McpAppChat;
 let provider: ProviderServer;
 let serve: ServeProcess;
-let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
-let home: string;
 
-const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
+const api = <T = any>(method: string, params: Record<string, unknown> = {}) => chat.api<T>(method, params);
 const userTexts = (body: any): string[] =>
   body.messages.filter((m: any) => m.role === 'user').map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')));
 
@@ -54,34 +57,8 @@ async function typeAndWait(text: string, answer: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  provider = await startProviderServer({ shared: true });
-  home = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-mcp-apps-'));
-  writeMcpYaml(home, { shop: SHOP });
-  // The agent selects chatos::shop under an app that exposes it (docs/rules/names-and-exposure.md#exposure).
-  const root = path.join(home, 'plugins');
-  writePlugin(
-    root,
-    'store',
-    { manifestVersion: 1, id: 'com.example.store', name: 'Store', version: '1.0.0', apps: [{ id: 'store', name: 'Store', entry: 'index.mjs', ai: { mcpServers: ['shop'] } }] },
-    { 'index.mjs': 'export function mount() {}' },
-  );
-  for (const args of [
-    ['roots', 'add', root],
-    ['trust', 'com.example.store'],
-  ]) {
-    const run = await runCli([...args, '--home', home]);
-    expect(run.code, run.stderr).toBe(0);
-  }
-  serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
-  chromium = await launchChromium();
-  page = await chromium.context.newPage();
-  await page.setViewportSize({ width: 1360, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(serve.url);
-  await api('models.save', { model: { id: 'local', name: 'Local', api: 'openai', baseUrl: provider.openaiUrl, model: 'test-model' }, apiKey: 'sk-mcp-apps' });
-  await api('agents.save', {
-    agent: { id: 'shopper', name: 'Shopper', modelId: 'local', language: 'en', uiApps: [{ pluginId: 'com.example.store', appId: 'store', mcp: true, mcpServerIds: [SERVER] }] },
-  });
+  chat = await startMcpAppChat({ servers: { shop: SHOP, market: SHOP }, agentId: 'shopper', viewport: { width: 1360, height: 900 } });
+  ({ provider, serve, page } = chat);
 }, 120_000);
 
 afterEach(async (context) => {
@@ -89,21 +66,18 @@ afterEach(async (context) => {
 });
 
 afterAll(async () => {
-  await chromium?.close();
-  expect(await serve?.stop()).toBe(0);
-  await provider?.close();
-  fs.rmSync(home, { recursive: true, force: true });
+  await chat?.close();
 });
 
 describe('MCP Apps in the chat', () => {
   it('renders the view inline; its call asks first; its message is the app’s; it reaches nothing of the host', async () => {
-    // Two views of the shop: each must be out of the other's reach.
+    // Views of two apps: each must be out of the other's reach.
     provider.enqueue(
       {
         kind: 'reply',
         toolCalls: [
           { id: 'show', name: 'mcp_shop_show_shop', arguments: { item: 'apples' } },
-          { id: 'other', name: 'mcp_shop_show_shop', arguments: { item: 'pears' } },
+          { id: 'other', name: 'mcp_market_show_shop', arguments: { item: 'pears' } },
         ],
       },
       { kind: 'reply', text: 'Here is the shop.' },
@@ -120,24 +94,43 @@ describe('MCP Apps in the chat', () => {
     const card = page.getByTestId('tool-call-show');
     const iframe = card.getByTestId('mcp-app-iframe');
     await iframe.waitFor({ timeout: 30_000 });
-    expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
-    const frame = card.frameLocator('[data-testid="mcp-app-iframe"]');
+    expect(await iframe.getAttribute('sandbox')).toBe(VIEW_SANDBOX);
+    // The frame is the view's sandbox proxy, at a site of its own on the views' port; the view is inside it.
+    const src = (await iframe.getAttribute('src'))!;
+    expect(src).toMatch(/^http:\/\/[0-9a-f]{32}\.localhost:\d+\/[\w-]{32}$/);
+    expect(new URL(src).port).not.toBe(new URL(serve.url).port);
+    const frame = mcpAppView(card);
     await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
     expect(await frame.getByTestId('shop-input').textContent()).toBe('{"item":"apples"}');
     expect(await frame.getByTestId('shop-theme').textContent()).toBe('light');
     expect(await frame.getByTestId('shop-locale').textContent()).toMatch(/^en/);
 
-    // From inside the frame: the host page, its token cookie, its storage, its API and the other view are out of reach.
-    await page.getByTestId('tool-call-other').frameLocator('[data-testid="mcp-app-iframe"]').getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 20_000 });
+    // From inside the frame: the host page, its storage, its token cookie, its API and the other app's view are out of
+    // reach; its own proxy (one origin with it, so a view that touches window.parent works) and eval are its own.
+    const other = page.getByTestId('tool-call-other');
+    await mcpAppView(other).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 20_000 });
+    expect(new URL((await other.getByTestId('mcp-app-iframe').getAttribute('src'))!).host).not.toBe(new URL(src).host);
     await frame.getByTestId('shop-probe').click();
     await frame.locator('[data-probe="host-api"]').filter({ hasNotText: 'pending' }).waitFor({ timeout: 10_000 });
-    const probes = await frame.locator('#probes li').allTextContents();
-    expect(probes).toHaveLength(6);
-    for (const probe of probes) expect(probe, probe).toMatch(/: blocked \(/);
-    // The view is served under its CSP, sandboxed even when opened on its own.
-    const headers = await page.evaluate(async (src) => Object.fromEntries((await fetch(src)).headers), (await iframe.getAttribute('src'))!);
-    expect(headers['content-security-policy']).toContain("connect-src 'none'");
-    expect(headers['content-security-policy']).toContain('sandbox allow-scripts');
+    expect(await frame.locator('#probes li').allTextContents()).toEqual([
+      'own-proxy: read: complete',
+      'eval: read: 42',
+      // A view's storage is its site's: none of the host's keys (this Chromium gives a site framed by another none at all).
+      'host-storage: blocked (SecurityError)',
+      'host-document: blocked (SecurityError)',
+      'top-location: blocked (SecurityError)',
+      'host-cookie: read: none',
+      'other-views: blocked (SecurityError)',
+      'host-api: blocked (TypeError)',
+    ]);
+    // The proxy and the view are served under their CSPs, at their site's origin even when opened on their own.
+    const proxied = await getAtSite(src);
+    expect(proxied.headers['content-security-policy']).toContain(`frame-ancestors ${serve.origin} `);
+    expect(proxied.headers['content-security-policy']).toContain(`sandbox ${VIEW_SANDBOX}`);
+    const viewed = await getAtSite(`${src}/view`);
+    expect(viewed.headers['content-security-policy']).toContain("connect-src 'none'");
+    expect(viewed.headers['content-security-policy']).toContain(`frame-ancestors 'self' ${serve.origin} `);
+    expect(viewed.headers['content-security-policy']).toContain(`sandbox ${VIEW_SANDBOX}`);
     await screenshot(page, 'mcp-apps-01-inline-view');
 
     // The view's button: a confirm-level tool asks first, then runs through the gateway.
@@ -185,10 +178,10 @@ describe('MCP Apps in the chat', () => {
       )
       .toBe(true);
     expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
-    const beside = panel.frameLocator('[data-testid="mcp-app-iframe"]');
+    const beside = mcpAppView(panel);
     await beside.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
     expect(await beside.getByTestId('shop-input').textContent()).toBe('{"item":"apples"}');
-    expect(await panel.getByTestId('mcp-app-iframe').getAttribute('sandbox')).toBe('allow-scripts');
+    expect(await panel.getByTestId('mcp-app-iframe').getAttribute('sandbox')).toBe(VIEW_SANDBOX);
     await screenshot(page, 'mcp-apps-06-beside-the-chat');
   }, 240_000);
 
@@ -199,7 +192,7 @@ describe('MCP Apps in the chat', () => {
     await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('The shop for plums.').waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
-    const frame = page.getByTestId('tool-call-flood').frameLocator('[data-testid="mcp-app-iframe"]');
+    const frame = mcpAppView(page.getByTestId('tool-call-flood'));
     await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for plums.' }).waitFor({ timeout: 20_000 });
     const counts = async (id: string) =>
       (await frame.getByTestId(id).textContent())!
@@ -299,7 +292,7 @@ describe('MCP Apps in the chat', () => {
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
     await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('The shop is here.').waitFor({ timeout: 30_000 });
-    const frame = page.getByTestId('tool-call-cart').frameLocator('[data-testid="mcp-app-iframe"]');
+    const frame = mcpAppView(page.getByTestId('tool-call-cart'));
     await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
     const requestsBefore = provider.requests.length;
 
@@ -340,13 +333,60 @@ describe('MCP Apps in the chat', () => {
       await pageReady(page, `#/chat/${conversationId}`);
       await page.getByText('The RTC view.').waitFor({ timeout: 30_000 });
       // The view says when every attempt has ended: unavailable, removed, or its gathering complete (the server answers at once).
-      const result = page.getByTestId('tool-call-rtc').frameLocator('[data-testid="mcp-app-iframe"]').getByTestId('rtc-result');
+      const result = mcpAppView(page.getByTestId('tool-call-rtc')).getByTestId('rtc-result');
       await result.filter({ hasText: 'main:' }).waitFor({ timeout: 60_000 });
       expect(await result.textContent()).toBe('main: unavailable; srcdoc: removed; javascript: removed; shadow: removed');
       expect(stun.packets()).toBe(0);
     } finally {
       await stun.close();
     }
+  }, 180_000);
+
+  it('a view that throws, one that never answers, one that resizes itself for ever: each said in its place, and the chat goes on', async () => {
+    provider.enqueue(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'throws', name: 'mcp_shop_show_throws', arguments: {} },
+          { id: 'silent', name: 'mcp_shop_show_silent', arguments: {} },
+          { id: 'resizer', name: 'mcp_shop_show_resizer', arguments: {} },
+        ],
+      },
+      { kind: 'reply', text: 'Three unruly views.' },
+    );
+    const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'show the unruly views' });
+    await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
+    await page.getByText('Three unruly views.').waitFor({ timeout: 30_000 });
+
+    // Thrown before it started: the error, in the frame's place.
+    const thrown = page.getByTestId('tool-call-throws').getByTestId('mcp-app-not-started');
+    await thrown.waitFor({ timeout: 30_000 });
+    expect(await thrown.textContent()).toContain('This view stopped with an error before it started');
+    expect(await thrown.textContent()).toContain('TypeError: the view broke on purpose');
+    // Resizing for ever once it started: it is shown, within the frame's bounds, and it keeps asking.
+    const resizer = page.getByTestId('tool-call-resizer');
+    await expect.poll(() => resizer.getByTestId('mcp-app-iframe').getAttribute('data-start'), { timeout: 30_000 }).toBe('started');
+    const resized = mcpAppView(resizer).getByTestId('resizer');
+    const count = async () => Number(/resized (\d+) times/.exec((await resized.textContent()) ?? '')?.[1] ?? 0);
+    const first = await expect.poll(count, { timeout: 20_000 }).toBeGreaterThan(0).then(count);
+    await expect.poll(count, { timeout: 20_000 }).toBeGreaterThan(first);
+    const height = await resizer.getByTestId('mcp-app-iframe').evaluate((element) => element.getBoundingClientRect().height);
+    expect(height).toBeGreaterThanOrEqual(60);
+    expect(height).toBeLessThanOrEqual(800);
+    // Silent past its time: said so, with what the host saw (its sandbox loaded, the view never answered).
+    const silent = page.getByTestId('tool-call-silent').getByTestId('mcp-app-not-started');
+    await silent.waitFor({ timeout: 60_000 });
+    expect(await silent.textContent()).toContain('This view has not started within 20 s');
+    expect(await silent.textContent()).toContain('It loaded but does not answer');
+    await page.getByTestId('tool-call-throws').scrollIntoViewIfNeeded();
+    await screenshot(page, 'mcp-apps-09-unruly-views');
+
+    // The chat goes on while the resizer still asks.
+    await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
+    await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-phase'), { timeout: 30_000 }).toBe('done');
+    await typeAndWait('are the views done?', 'They are what they are.');
+    expect(await count()).toBeGreaterThan(first);
   }, 180_000);
 
   it('narrows a CSP that asks for everything, and refuses a view too large or of the wrong type', async () => {
@@ -370,14 +410,17 @@ describe('MCP Apps in the chat', () => {
     await greedy.getByTestId('mcp-app-csp-dropped').waitFor({ timeout: 30_000 });
     expect(await greedy.getByTestId('mcp-app-csp-dropped').textContent()).toContain('connectDomains: "*"');
     const src = (await greedy.getByTestId('mcp-app-iframe').getAttribute('src'))!;
-    const policy = await page.evaluate(async (url) => (await fetch(url)).headers.get('content-security-policy'), src);
+    const policy = String((await getAtSite(`${src}/view`)).headers['content-security-policy']);
     expect(policy).toContain('connect-src https://api.example.com;');
     expect(policy).toContain("frame-src 'none'");
-    expect(policy).not.toMatch(/\s\*(\s|;|$)|unsafe-eval/);
+    // Eval is the host's default for every view (in script-src only); what the view asked for is not.
+    expect(policy).not.toMatch(/\s\*(\s|;|$)/);
+    expect(policy.match(/'unsafe-eval'/g)).toHaveLength(1);
+    expect(policy).toMatch(/script-src [^;]*'unsafe-eval'/);
 
     const huge = page.getByTestId('tool-call-huge').getByTestId('mcp-app-error');
     await huge.waitFor({ timeout: 30_000 });
-    expect(await huge.textContent()).toContain('at most 2097152');
+    expect(await huge.textContent()).toContain('is 3 MB; at most 2 MB (2097152 bytes) is rendered');
     const plain = page.getByTestId('tool-call-plain').getByTestId('mcp-app-error');
     await plain.waitFor({ timeout: 30_000 });
     expect(await plain.textContent()).toContain('not an MCP App view');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../helpers/deskHome.js';
-import { openChromiumOn, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { mcpAppView, openChromiumOn, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -57,8 +57,8 @@ describe('a plugin page that is an MCP App', () => {
     const uiPage = page.getByTestId('page-uiapp');
     const iframe = uiPage.getByTestId('mcp-app-iframe');
     await iframe.waitFor({ timeout: 30_000 });
-    expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
-    const frame = uiPage.frameLocator('[data-testid="mcp-app-iframe"]');
+    expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms');
+    const frame = mcpAppView(uiPage);
     // The host answered ui/initialize: the page speaks the MCP Apps contract, not the ChatOS bridge.
     await frame.getByTestId('tally-host').filter({ hasText: 'ChatOS' }).waitFor({ timeout: 20_000 });
     expect(await frame.getByTestId('tally-theme').textContent()).toBe('light');
@@ -93,7 +93,7 @@ describe('a plugin page that is an MCP App', () => {
     await openSidePanelItem(page, `side-panel-app-${PLUGIN}-tally`);
     const panel = page.getByTestId('side-panel');
     await panel.getByTestId('mcp-app-iframe').waitFor({ timeout: 30_000 });
-    const frame = panel.frameLocator('[data-testid="mcp-app-iframe"]');
+    const frame = mcpAppView(panel);
     await frame.getByTestId('tally-host').filter({ hasText: 'ChatOS' }).waitFor({ timeout: 20_000 });
     await frame.getByTestId('tally-add').click();
     // A page's conversation has its own instance of the server (a new lease), so its count starts again.

@@ -1,5 +1,6 @@
-import { Alert, App as AntApp, Button, Empty, Select, Space, Typography } from 'antd';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { UnorderedListOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Drawer, Empty, Select, Space, Tooltip, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, errorLine } from '../api/client';
@@ -7,6 +8,7 @@ import { useApi } from '../api/hooks';
 import { Composer } from '../components/chat/Composer';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
+import { useListBeside } from '../components/chat/listRoom';
 import '../i18n/load/chat';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
@@ -16,7 +18,7 @@ const SidePanelButton = lazy(() => sidePanelModule().then((m) => ({ default: m.S
 const AGENT_KEY = 'chatos.chat.agent';
 
 /** A new conversation: pick the agent, write the first message; the conversation exists once it is sent. */
-function NewConversation({ onStarted }: { onStarted(id: string): void }) {
+function NewConversation({ onStarted, head }: { onStarted(id: string): void; head: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { message } = AntApp.useApp();
@@ -54,6 +56,7 @@ function NewConversation({ onStarted }: { onStarted(id: string): void }) {
   return (
     <section className="chat-pane chat-new" data-testid="chat-new-pane">
       <div className="chat-new-body">
+        {head}
         <Typography.Title level={3}>{t('chat.newTitle')}</Typography.Title>
         <Space wrap>
           <Typography.Text>{t('chat.agent')}</Typography.Text>
@@ -103,6 +106,7 @@ const DRAFT_CONVERSATION = 'chat-draft';
  * works on.
  */
 export default function ChatPage() {
+  const { t } = useTranslation();
   const { conversationId } = useParams();
   // `?message=ID`: open the conversation at that message (a search hit).
   const [search] = useSearchParams();
@@ -112,19 +116,50 @@ export default function ChatPage() {
   const byId = useMemo(() => new Map((agents.data?.agents ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = useCallback((id: string) => byId.get(id) ?? id, [byId]);
   const open = (id: string, messageId?: string) => void navigate(`/chat/${encodeURIComponent(id)}${messageId ? `?message=${encodeURIComponent(messageId)}` : ''}`);
+  // The list steps aside when the chat would be too narrow (listRoom.ts); a button shows it over the chat then.
+  const main = useRef<HTMLDivElement>(null);
+  const beside = useListBeside(main);
+  const [listOpen, setListOpen] = useState(false);
+  const sidebar = (
+    <ConversationSidebar
+      selected={conversationId}
+      onSelect={(id, messageId) => {
+        setListOpen(false);
+        open(id, messageId);
+      }}
+      onNew={() => {
+        setListOpen(false);
+        void navigate('/chat');
+      }}
+    />
+  );
+  const showList = beside ? null : (
+    <Tooltip title={t('chat.list.show')}>
+      <Button icon={<UnorderedListOutlined />} onClick={() => setListOpen(true)} aria-label={t('chat.list.show')} data-testid="chat-list-show" />
+    </Tooltip>
+  );
   const menu = conversationId ? (
-    <Suspense fallback={null}>
-      <SidePanelButton conversationId={conversationId} />
-    </Suspense>
+    <>
+      {showList}
+      <Suspense fallback={null}>
+        <SidePanelButton conversationId={conversationId} />
+      </Suspense>
+    </>
   ) : null;
   return (
-    <div className="chat-page" data-testid="page-chat">
-      <ConversationSidebar selected={conversationId} onSelect={open} onNew={() => void navigate('/chat')} />
-      <div className="chat-main">
+    <div className="chat-page" data-testid="page-chat" data-list={beside ? 'beside' : 'aside'}>
+      {beside ? (
+        sidebar
+      ) : (
+        <Drawer open={listOpen} onClose={() => setListOpen(false)} placement="left" size={300} closable={false} styles={{ body: { padding: 0 } }} data-testid="chat-list-drawer">
+          {sidebar}
+        </Drawer>
+      )}
+      <div className="chat-main" ref={main}>
         {conversationId ? (
           <ConversationPane key={conversationId} conversationId={conversationId} agentName={agentName} headerExtra={menu} {...(target ? { target } : {})} />
         ) : (
-          <NewConversation onStarted={(id) => open(id)} />
+          <NewConversation onStarted={(id) => open(id)} head={showList} />
         )}
       </div>
       {/* Whichever conversation's agent builds on the Canvas, its panel opens on it; the open one's shows here. */}

@@ -1,19 +1,21 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, type ButtonProps, Card, Col, Descriptions, Drawer, Empty, List, Popconfirm, Row, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
+import { App as AntApp, Button, type ButtonProps, Card, Col, Descriptions, Empty, List, Popconfirm, Row, Skeleton, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KnowledgeBase } from '../../../src/shared/knowledge';
 import { api } from '../api/client';
 import { useApi } from '../api/hooks';
-import { KnowledgeBaseForm } from '../components/knowledge/KnowledgeBaseForm';
+import type { KnowledgeEditorState } from '../components/knowledge/KnowledgeBaseDrawer';
 import { KnowledgeDocuments } from '../components/knowledge/KnowledgeDocuments';
-import { KnowledgeSearch } from '../components/knowledge/KnowledgeSearch';
 import { KnowledgeUpload } from '../components/knowledge/KnowledgeUpload';
 import { useAction } from '../components/useAction';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import { lazyPart, useOpenedOnce } from '../shell/lazyPart';
 import '../i18n/load/knowledge';
 
-type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; base: KnowledgeBase };
+// The form's drawer loads when first opened, the search with its tab: the bases and their documents are what the page shows first.
+const KnowledgeBaseDrawer = lazyPart(() => import('../components/knowledge/KnowledgeBaseDrawer').then((m) => m.default), <Spin fullscreen />);
+const KnowledgeSearch = lazyPart(() => import('../components/knowledge/KnowledgeSearch').then((m) => m.KnowledgeSearch));
 
 function ModelTag({ base }: { base: KnowledgeBase }) {
   const { t } = useTranslation();
@@ -96,7 +98,7 @@ export default function KnowledgePage() {
   const { message } = AntApp.useApp();
   const bases = useApi('knowledge.list', {}, { refreshOn: ['knowledge.changed'] });
   const [selected, setSelected] = useState<string>();
-  const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
+  const [editor, setEditor] = useState<KnowledgeEditorState>({ mode: 'closed' });
   const list = bases.data?.knowledgeBases ?? [];
   const current = list.find((b) => b.id === selected) ?? list[0];
 
@@ -128,7 +130,7 @@ export default function KnowledgePage() {
       </Row>
     );
 
-  const open = editor.mode !== 'closed';
+  const editorShown = useOpenedOnce(editor.mode !== 'closed');
   return (
     <div data-testid="page-knowledge">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} align="center">
@@ -143,26 +145,18 @@ export default function KnowledgePage() {
         </Button>
       </Space>
       {body}
-      <Drawer
-        open={open}
-        onClose={() => setEditor({ mode: 'closed' })}
-        size="min(560px, 96vw)"
-        destroyOnHidden
-        title={editor.mode === 'edit' ? t('knowledge.form.editTitle', { name: editor.base.name }) : t('knowledge.form.createTitle')}
-      >
-        {open ? (
-          <KnowledgeBaseForm
-            {...(editor.mode === 'edit' ? { base: editor.base } : {})}
-            onCancel={() => setEditor({ mode: 'closed' })}
-            onSaved={(base) => {
-              void message.success(t('knowledge.saved', { name: base.name }));
-              setEditor({ mode: 'closed' });
-              setSelected(base.id);
-              void bases.reload();
-            }}
-          />
-        ) : null}
-      </Drawer>
+      {editorShown && (
+        <KnowledgeBaseDrawer
+          editor={editor}
+          onClose={() => setEditor({ mode: 'closed' })}
+          onSaved={(base) => {
+            void message.success(t('knowledge.saved', { name: base.name }));
+            setEditor({ mode: 'closed' });
+            setSelected(base.id);
+            void bases.reload();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,26 +1,22 @@
-import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, Card, Col, Collapse, Descriptions, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Card, Col, Collapse, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { ToolOutcome, ToolView } from '../../../src/shared/hostApi';
-import { type ApiError, api, errorLine, toApiError } from '../api/client';
-import { useApi, useHostEvent } from '../api/hooks';
-import { CallProgress, newCallId, type ProgressReport } from '../components/calls/CallProgress';
-import { ConfirmationCard } from '../components/ConfirmationCard';
-import { ElicitationCard } from '../components/elicitation/ElicitationCard';
+import type { ToolView } from '../../../src/shared/hostApi';
+import { errorLine } from '../api/client';
+import { useApi } from '../api/hooks';
+import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard';
 import { ProblemList } from '../components/ProblemList';
-import { ToolArgsEditor } from '../components/playground/ToolArgsEditor';
 import { ToolPicker } from '../components/playground/ToolPicker';
 import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
 import { PlaygroundPrompts } from '../components/playground/PlaygroundPrompts';
-import { PermissionTag } from '../components/servers/permission';
-import { ToolResultView } from '../components/ToolResultView';
 import { ResourceBrowser } from '../components/resources/ResourceBrowser';
-import { resultResource } from '../components/resources/ResultResource';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePendingConfirmations } from '../shell/confirmations';
 import { usePendingElicitations } from '../shell/elicitations';
+import { LazyConfirmationCard } from '../shell/LazyConfirmationCard';
+import { lazyPart } from '../shell/lazyPart';
 import { usePendingSamplings } from '../shell/samplings';
 import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
@@ -28,16 +24,21 @@ import '../i18n/load/calls';
 import '../i18n/load/playground';
 import '../i18n/load/resources';
 
-// The MCP App bridge loads with the first view a result shows (docs/using/mcp-apps.md).
-const McpAppFrame = lazy(() => import('../components/mcpApps/McpAppFrame').then((module) => ({ default: module.McpAppFrame })));
+// The picked tool's card (its arguments editor, the call, its result) loads with the first tool picked: the pickers are what the page shows first.
+const PlaygroundToolCard = lazyPart(
+  () => import('../components/playground/PlaygroundToolCard').then((m) => m.default),
+  <Card size="small">
+    <Skeleton active />
+  </Card>,
+);
 
 type Flow = 'main' | 'sub';
 
 /**
  * Try an agent's tools through the real gateway: pick an agent, a flow and a
- * conversation, fill a tool's arguments (a form from its schema, or raw
- * JSON) and call it. A confirm-level tool asks right under the Call button
- * (docs/rules/confirmation.md#confirmation), not in a dialog.
+ * conversation, then a tool, fill its arguments and call it (the tool's card,
+ * components/playground/PlaygroundToolCard.tsx); and its servers' prompts and
+ * resources.
  */
 export default function PlaygroundPage() {
   const { t } = useTranslation();
@@ -64,79 +65,13 @@ export default function PlaygroundPage() {
   const otherProblems = (tools.data?.problems ?? []).filter((problem) => !problem.code.startsWith('AGENT_'));
 
   const { pending, dismiss } = usePendingConfirmations();
-  const mine = pending.filter((request) => request.conversationId === conversationId);
-  // Questions of an earlier playground conversation still waiting: shown at the top so none is invisible.
+  // Questions of an earlier playground conversation still waiting: shown at the top so none is invisible (this one's show under its tool's Call).
   const stale = pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
-  // A server's questions during the call, under it; those of an earlier playground conversation at the top, as above.
+  // A server's questions during the call, and its sampling requests, likewise.
   const questions = usePendingElicitations();
-  const myQuestions = questions.pending.filter((request) => request.conversationId === conversationId);
   const staleQuestions = questions.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
-  // A server's sampling requests during the call, likewise.
   const samplings = usePendingSamplings();
-  const mySamplings = samplings.pending.filter((request) => request.conversationId === conversationId);
   const staleSamplings = samplings.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
-
-  const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
-  const [calling, setCalling] = useState(false);
-  const [outcome, setOutcome] = useState<ToolOutcome | undefined>();
-  // What the shown result was called with: an MCP App view is told it.
-  const [calledWith, setCalledWith] = useState<Record<string, unknown> | undefined>();
-  const [callError, setCallError] = useState<ApiError | undefined>();
-
-  // The running call's own id (for its progress events and Cancel), its latest progress, and whether it was cancelled.
-  const [callId, setCallId] = useState<string | undefined>();
-  const [progress, setProgress] = useState<ProgressReport | undefined>();
-  const [cancelling, setCancelling] = useState(false);
-  const [cancelled, setCancelled] = useState(false);
-  // A result belongs to the tool, flow and conversation it came from.
-  useEffect(() => {
-    setOutcome(undefined);
-    setCallError(undefined);
-    setCancelled(false);
-  }, [toolName, flow, conversationId, agent?.id]);
-
-  useHostEvent('tool.progress', (event) => {
-    if (event.callId === callId)
-      setProgress({ progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) });
-  });
-
-  const call = async () => {
-    if (!agent || !tool) return;
-    const args = readArgsRef.current?.();
-    if (!args) return;
-    const id = newCallId();
-    setCallId(id);
-    setProgress(undefined);
-    setCancelled(false);
-    setCalling(true);
-    setOutcome(undefined);
-    setCallError(undefined);
-    setCalledWith(args);
-    try {
-      setOutcome(await api.call('tools.call', { agentId: agent.id, flow, conversationId, tool: tool.name, args, callId: id }));
-    } catch (e) {
-      const error = toApiError(e);
-      // A call the user cancelled is not an error to show: the notice says what happened.
-      if (error.code === 'CALL_ABORTED') setCancelled(true);
-      else setCallError(error);
-    } finally {
-      setCalling(false);
-      setCallId(undefined);
-      setCancelling(false);
-    }
-  };
-
-  const cancel = async () => {
-    if (!callId) return;
-    setCancelling(true);
-    try {
-      const { cancelled: done } = await api.call('tools.cancel', { callId });
-      if (!done) void message.info(t('calls.cancelFailed'));
-    } catch (e) {
-      setCancelling(false);
-      void message.error(errorLine(e));
-    }
-  };
 
   const newConversation = async () => {
     try {
@@ -165,10 +100,10 @@ export default function PlaygroundPage() {
         <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
           <Typography.Text type="warning">{t('playground.staleConfirmations')}</Typography.Text>
           {stale.map((request) => (
-            <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+            <LazyConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
           ))}
           {staleQuestions.map((request) => (
-            <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
+            <LazyElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
           ))}
           {staleSamplings.map((request) => (
             <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
@@ -276,70 +211,7 @@ export default function PlaygroundPage() {
                   <Empty description={t('playground.pickTool')} />
                 </Card>
               ) : (
-                <Card
-                  size="small"
-                  title={
-                    <Space wrap>
-                      <Typography.Text strong>{tool.name}</Typography.Text>
-                      <PermissionTag level={tool.permission} source={tool.permissionSource} />
-                    </Space>
-                  }
-                  data-testid="playground-tool"
-                >
-                  <Descriptions
-                    size="small"
-                    column={1}
-                    items={[
-                      { key: 'description', label: t('playground.tool.description'), children: tool.description || '—' },
-                      { key: 'server', label: t('playground.tool.server'), children: <Typography.Text code>{tool.serverId}</Typography.Text> },
-                      { key: 'raw', label: t('playground.tool.rawName'), children: <Typography.Text code>{tool.rawName}</Typography.Text> },
-                    ]}
-                  />
-                  <ToolArgsEditor key={`${tool.serverId}|${tool.name}`} inputSchema={tool.inputSchema} readArgsRef={readArgsRef} />
-                  <Space orientation="vertical" size="middle" style={{ width: '100%', marginTop: 8 }}>
-                    <Space>
-                      <Button type="primary" icon={<PlayCircleOutlined />} loading={calling} onClick={() => void call()} data-testid="tool-call">
-                        {t('playground.call')}
-                      </Button>
-                      {calling && mine.length > 0 && <Typography.Text type="secondary">{t('playground.waitingConfirmation')}</Typography.Text>}
-                    </Space>
-                    {/* While a confirmation waits, its card answers (Decline); once the tool runs, its progress and Cancel show. */}
-                    {calling && mine.length === 0 && <CallProgress progress={progress} onCancel={() => void cancel()} cancelling={cancelling} />}
-                    {cancelled && <Alert type="info" showIcon title={t('calls.cancelled')} data-testid="call-cancelled" />}
-                    {mine.map((request) => (
-                      <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
-                    ))}
-                    {myQuestions.map((request) => (
-                      <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
-                    ))}
-                    {mySamplings.map((request) => (
-                      <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
-                    ))}
-                    {callError && <ApiErrorAlert error={callError} />}
-                    {outcome && (
-                      <Card size="small" title={t('playground.result.title')}>
-                        {/* A resource link opens through the host's checked path, as this agent in this conversation. */}
-                        <ToolResultView
-                          outcome={outcome}
-                          renderOther={(json) => resultResource(json, (uri) => api.call('resources.read', { agentId: agent!.id, flow, conversationId, serverId: tool.serverId, uri }))}
-                        />
-                        {agent && tool?.ui?.resourceUri && !outcome.isError && (
-                          <Suspense fallback={null}>
-                            <McpAppFrame
-                              caller={{ agentId: agent.id, flow, conversationId }}
-                              serverId={tool.serverId}
-                              serverName={tool.serverName}
-                              toolName={tool.rawName}
-                              resourceUri={tool.ui.resourceUri}
-                              toolInput={calledWith ?? {}}
-                              toolResult={{ content: outcome.content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError: false }}
-                            />
-                          </Suspense>
-                        )}
-                      </Card>
-                    )}
-                  </Space>
-                </Card>
+                agent && <PlaygroundToolCard key={`${tool.serverId}|${tool.name}`} agentId={agent.id} flow={flow} conversationId={conversationId} tool={tool} />
               )}
             </Col>
           </Row>

@@ -1,16 +1,18 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { App as AntApp, Button, type ButtonProps, Empty, Popconfirm, Select, Skeleton, Space, Spin, Table, Tag, Typography } from 'antd';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostPromptView } from '../../../src/shared/hostPrompts';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
-import { PromptEditor } from '../components/prompts/PromptEditor';
+import type { PromptEditorState } from '../components/prompts/PromptEditorDrawer';
 import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import { lazyPart, useOpenedOnce } from '../shell/lazyPart';
 import '../i18n/load/prompts';
 
-type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; prompt: HostPromptView };
+// The editor and its drawer load when first opened: the list is what the page shows first.
+const PromptEditorDrawer = lazyPart(() => import('../components/prompts/PromptEditorDrawer').then((m) => m.default), <Spin fullscreen />);
 
 /** Who may use a prompt besides ChatOS itself: a grant per app, both texts at once. */
 function GrantSelect({ prompt, apps }: { prompt: HostPromptView; apps: string[] }) {
@@ -54,7 +56,7 @@ export default function PromptsPage() {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const prompts = useApi('prompts.list', {}, { refreshOn: ['registry.changed'] });
-  const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
+  const [editor, setEditor] = useState<PromptEditorState>({ mode: 'closed' });
   const [removing, setRemoving] = useState<string>();
 
   const remove = async (prompt: HostPromptView) => {
@@ -141,7 +143,7 @@ export default function PromptsPage() {
       />
     );
 
-  const open = editor.mode !== 'closed';
+  const editorShown = useOpenedOnce(editor.mode !== 'closed');
   return (
     <div data-testid="page-prompts">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} align="center">
@@ -157,27 +159,17 @@ export default function PromptsPage() {
       </Space>
       {body}
       <ContributionCopiesCard part="prompts" />
-      <Drawer
-        open={open}
-        onClose={() => setEditor({ mode: 'closed' })}
-        size="min(760px, 96vw)"
-        destroyOnHidden
-        title={editor.mode === 'edit' ? t('prompts.editor.editTitle', { name: editor.prompt.name }) : t('prompts.editor.createTitle')}
-        data-testid="prompt-editor"
-      >
-        {open ? (
-          <PromptEditor
-            key={editor.mode === 'edit' ? editor.prompt.name : 'new'}
-            {...(editor.mode === 'edit' ? { prompt: editor.prompt } : {})}
-            onCancel={() => setEditor({ mode: 'closed' })}
-            onSaved={(prompt) => {
-              void message.success(t('prompts.saved', { name: prompt.name }));
-              setEditor({ mode: 'closed' });
-              void prompts.reload();
-            }}
-          />
-        ) : null}
-      </Drawer>
+      {editorShown && (
+        <PromptEditorDrawer
+          editor={editor}
+          onClose={() => setEditor({ mode: 'closed' })}
+          onSaved={(prompt) => {
+            void message.success(t('prompts.saved', { name: prompt.name }));
+            setEditor({ mode: 'closed' });
+            void prompts.reload();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,40 +1,37 @@
 import { Alert, Button, Empty, Skeleton, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { ServerView } from '../../../src/shared/hostApi';
 import type { ServerCategory } from '../../../src/shared/mcp';
 import { useApi } from '../api/hooks';
+import { LazyServerLogDrawer } from '../components/servers/LazyServerLogDrawer';
 import { ServerCard } from '../components/servers/ServerCard';
-import { ServerDetail } from '../components/servers/ServerDetail';
-import { ServerLogDrawer } from '../components/servers/ServerLogDrawer';
 import { ExternalServersBar } from '../components/mcpAdmin/ExternalServersBar';
 import { McpAdminProvider } from '../components/mcpAdmin/McpAdminContext';
 import { McpCardActions } from '../components/mcpAdmin/McpCardActions';
-import { BuiltinToolList } from '../components/mcpAdmin/BuiltinToolList';
-import { TemplateList } from '../components/mcpAdmin/TemplateList';
 import { ContributionCopiesCard } from '../components/registry/ContributionCopiesCard';
+import { lazyPart } from '../shell/lazyPart';
 import '../i18n/load/servers';
+
+// The built-in tab's lists load with that tab: the external servers are what the page shows first.
+const BuiltinToolList = lazyPart(() => import('../components/mcpAdmin/BuiltinToolList').then((m) => m.BuiltinToolList));
+const TemplateList = lazyPart(() => import('../components/mcpAdmin/TemplateList').then((m) => m.TemplateList));
 
 const CATEGORIES: readonly ServerCategory[] = ['external', 'builtin', 'assistant'];
 const isCategory = (value: string | null): value is ServerCategory => CATEGORIES.includes(value as ServerCategory);
 
 /**
  * MCP servers (docs/rules/settings-server.md#the-management-ui): one tab per category (`?tab=`), a card per
- * server with state, leases, restart, log and tools; `/servers/:serverId`
- * is a server's own page.
+ * server with state, leases, restart, log and tools; a server's own page
+ * (`/servers/:serverId`) is pages/ServerPage.tsx.
  */
 export default function ServersPage() {
-  const { serverId } = useParams();
   return (
     <div data-testid="page-servers">
-      {serverId ? (
-        <ServerDetail serverId={serverId} />
-      ) : (
-        <McpAdminProvider>
-          <ServerTabs />
-        </McpAdminProvider>
-      )}
+      <McpAdminProvider>
+        <ServerTabs />
+      </McpAdminProvider>
     </div>
   );
 }
@@ -110,7 +107,7 @@ function ServerTabs() {
           />
         )
       )}
-      <ServerLogDrawer serverId={logFor} onClose={() => setLogFor(undefined)} />
+      <LazyServerLogDrawer serverId={logFor} onClose={() => setLogFor(undefined)} />
     </>
   );
 }

@@ -1,14 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Breadcrumb, Button, Card, Result, Skeleton, Space, Typography } from 'antd';
 import { CloseOutlined, LayoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApi } from '../api/hooks';
-import { McpAppPage } from '../components/mcpApps/McpAppPage';
 import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import '../i18n/load/apps';
+
+/** An app whose page is an MCP App loads the view host (ext-apps' AppBridge) only when one is opened. */
+const McpAppPage = lazy(() => import('../components/mcpApps/McpAppPage').then((module) => ({ default: module.McpAppPage })));
 
 /** A UI app's full page: its sandboxed frame, or, while its plugin is not trusted, what trusting it would run. */
 export default function UiAppPage() {
@@ -44,7 +46,12 @@ export default function UiAppPage() {
       />
     );
   else if (!plugin.runnable) body = <TrustBlock plugin={plugin} onChanged={() => void list.reload()} />;
-  else if (app.mcpApp) body = <McpAppPage key={`${pluginId}/${appId}`} app={app} resourceUri={app.mcpApp.resourceUri} />;
+  else if (app.mcpApp)
+    body = (
+      <Suspense fallback={<Skeleton active />}>
+        <McpAppPage key={`${pluginId}/${appId}`} app={app} resourceUri={app.mcpApp.resourceUri} />
+      </Suspense>
+    );
   else
     body = (
       <div className="uiapp-split">

@@ -5,13 +5,15 @@ import { toolOutcome } from '../toolOutcome.js';
 import type { FaceUrls } from '../types.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-/** How this face serves a view to its frame: where the frame loads it, and which declared origins were left out (said to the user). */
+/**
+ * How this face serves a view to its frame: where the frame loads it (at the site of the view's app and the party
+ * it acts for), and which declared origins were left out (said to the user).
+ */
 function viewServer(urls: FaceUrls) {
-  const appViewUrl = urls.appViewUrl.bind(urls);
-  return (view: AppView) => {
+  return (view: AppView, actsFor: readonly string[]) => {
     // The policy itself is set where the view is served; this says what it leaves out.
-    const { dropped } = viewCsp(view.csp, urls.viewFramer());
-    return { url: appViewUrl(view), prefersBorder: view.prefersBorder === true, dropped };
+    const { dropped } = viewCsp(view.csp, urls.viewPlace());
+    return { ...urls.appView(view, JSON.stringify(actsFor)), prefersBorder: view.prefersBorder === true, dropped };
   };
 }
 
@@ -33,25 +35,40 @@ function appPage(host: Host, pluginId: string, appId: string, conversationId: st
  * caller is the one the tool card's (or the Playground's) tools came from,
  * or the app itself for an app's page that is an MCP App.
  */
-export function mcpAppHandlers({ host, urls }: HandlerContext): Handlers<'mcpApps.view' | 'mcpApps.callTool' | 'uiApps.mcpAppView' | 'uiApps.mcpAppCall'> {
+export function mcpAppHandlers({
+  host,
+  urls,
+}: HandlerContext): Handlers<
+  'mcpApps.view' | 'mcpApps.callTool' | 'mcpApps.readResource' | 'mcpApps.listResources' | 'uiApps.mcpAppView' | 'uiApps.mcpAppCall' | 'uiApps.mcpAppReadResource' | 'uiApps.mcpAppListResources'
+> {
   return {
     'mcpApps.view': async ({ agentId, flow, conversationId, serverId, uri }) => {
       const serve = viewServer(urls);
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
-      return serve(await host.tools.apps.view(caller, serverId, uri));
+      return serve(await host.tools.apps.view(caller, serverId, uri), ['agent', agentId, flow, conversationId]);
     },
     'mcpApps.callTool': async ({ agentId, flow, conversationId, serverId, tool, args }) => {
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
       return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
     },
+    'mcpApps.readResource': ({ agentId, flow, conversationId, serverId, uri }) => host.tools.apps.readResource(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId, uri),
+    'mcpApps.listResources': ({ agentId, flow, conversationId, serverId }) => host.tools.apps.listResources(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId),
     'uiApps.mcpAppView': async ({ pluginId, appId, conversationId }) => {
       const serve = viewServer(urls);
       const { caller, serverId, resourceUri } = appPage(host, pluginId, appId, conversationId);
-      return { ...serve(await host.tools.apps.view(caller, serverId, resourceUri)), serverId, resourceUri };
+      return { ...serve(await host.tools.apps.view(caller, serverId, resourceUri), ['app', pluginId, appId, conversationId]), serverId, resourceUri };
     },
     'uiApps.mcpAppCall': async ({ pluginId, appId, conversationId, tool, args }) => {
       const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
       return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
+    },
+    'uiApps.mcpAppReadResource': ({ pluginId, appId, conversationId, uri }) => {
+      const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
+      return host.tools.apps.readResource(caller, serverId, uri);
+    },
+    'uiApps.mcpAppListResources': ({ pluginId, appId, conversationId }) => {
+      const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
+      return host.tools.apps.listResources(caller, serverId);
     },
   };
 }

@@ -10,11 +10,11 @@ function enumOption<T extends string>(flag: string, value: string | undefined, o
   throw new UsageError(`${flag} must be one of ${options.join(', ')}, not "${value}"`);
 }
 
-/** One record as a line: a call, a refusal (with its code), a release or a stopped backend (with why). */
+/** One record as a line: a call, a refusal (with its code, and how many it stands for), a release or a stopped backend (with why). */
 function auditText(r: AuditRecord): string {
   const who = `${r.appId}${r.agentId ? `/${r.agentId}` : ''}`;
   const what = r.tool ?? (r.pluginId && r.serverId === null ? `(backend of ${r.pluginId})` : `(lease of ${r.serverId})`);
-  const outcome = `${r.outcome}${r.reason ? ` (${r.reason})` : ''}`;
+  const outcome = `${r.outcome}${r.reason ? ` (${r.reason})` : ''}${r.count ? ` ×${r.count}` : ''}`;
   const duration = r.durationMs === null ? '?' : Math.round(r.durationMs);
   return `${r.time}  ${who}  ${what}  [${r.permission ?? '-'}, ${r.decision}]  ${outcome}  ${duration} ms${r.error ? `  ${r.error.split('\n')[0]}` : ''}`;
 }

@@ -13,9 +13,9 @@ import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
 
 export { DEFAULT_SERVE_PORT };
 
-function parsePort(text: string): number {
+function parsePort(text: string, option = '--port'): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isInteger(port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (0 = any free port), not "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isInteger(port) || port > 65535) throw new UsageError(`${option} must be a whole number from 0 to 65535 (0 = any free port), not "${text}"`);
   return port;
 }
 
@@ -85,13 +85,15 @@ export function registerServe(program: Command, cli: CliContext): void {
     .command('serve')
     .description("the headless host: serves the UI on 127.0.0.1 and prints a URL carrying the data home's token (kept across restarts)")
     .option('--port <n>', `port to listen on, 0 = any free port (default ${DEFAULT_SERVE_PORT})`)
+    .option('--view-port <n>', 'port MCP App views run at, as http://<view>.localhost:<n> (default 0 = any free port)')
     .option('--no-watch', 'do not reload when mcp.yaml or plugin folders change')
     .option('--new-token', 'replace the stored token: URLs and open tabs with the old one stop working')
     .option('--print-url', 'print the URL of the server on --port (with the stored token) and exit; starts nothing')
     .addOption(answerLimitOption())
-    .action(async (opts: { port?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command) => {
+    .action(async (opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number }, command: Command) => {
       const options = globalOptions(command);
       const port = opts.port === undefined ? DEFAULT_SERVE_PORT : parsePort(opts.port);
+      const viewPort = opts.viewPort === undefined ? 0 : parsePort(opts.viewPort, '--view-port');
       if (opts.printUrl) return printUrl(options, port, cli);
       await withStartedHost(
         options,
@@ -103,6 +105,7 @@ export function registerServe(program: Command, cli: CliContext): void {
             server = await startHeadlessServer({
               host,
               port,
+              viewPort,
               token,
               unauthorizedText: (bound) => unauthorizedText(bound, options.home),
               rendererDir: path.join(host.setup.appRoot, 'dist', 'renderer'),
@@ -111,14 +114,17 @@ export function registerServe(program: Command, cli: CliContext): void {
           } catch (error) {
             stopWatching();
             if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-              throw new UserError(`port ${port} on 127.0.0.1 is already in use`, `pick another with --port N, or --port 0 for any free port`);
+              const taken = (error as { port?: number }).port ?? port;
+              const option = taken === viewPort && taken !== port ? '--view-port' : '--port';
+              throw new UserError(`port ${taken} on 127.0.0.1 is already in use`, `pick another with ${option} N, or ${option} 0 for any free port`);
             }
             throw error;
           }
           const signal = untilSignal();
-          if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port }));
+          if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port, viewPort: server.viewPort }));
           else {
             io.out(`ChatOS is serving on ${server.url}`);
+            io.err(`MCP App views run at http://<view>.localhost:${server.viewPort} (through an SSH tunnel, forward that port too).`);
             io.err('Open the URL in a browser on this machine (the token in it is the key: do not share it; it stays the same when you restart, --new-token replaces it).');
             io.err(`Print it again with: ${printUrlCommand(server.port, options.home)}. Press Ctrl+C to stop.`);
           }

@@ -126,16 +126,17 @@ function middleJson(record: AuditRecord | AuditDraft): string {
  * It cannot write an invalid line: every field is written through a check of
  * its type, and a value that fails it (undefined, a number where a string
  * belongs, a level that is no level) is written as `null`, or left out where
- * the field is optional (`agentId`, `pluginId`, `reason`, `error`, `args`, `result`), as AuditRecordSchema reads it.
+ * the field is optional (`agentId`, `pluginId`, `reason`, `count`, `error`, `args`, `result`), as AuditRecordSchema reads it.
  */
 export function auditLine(record: AuditRecord | AuditDraft): string {
   const time = 'at' in record ? timeJson(record.at) : quoted(record.time);
   const pluginId = typeof record.pluginId === 'string' ? `,"pluginId":${quoted(record.pluginId)}` : '';
   const reason = typeof record.reason === 'string' ? `,"reason":${quoted(record.reason)}` : '';
+  const count = Number.isSafeInteger(record.count) && record.count! > 0 ? `,"count":${record.count}` : '';
   const error = typeof record.error === 'string' ? `,"error":${JSON.stringify(record.error)}` : '';
   const duration = typeof record.durationMs === 'number' && Number.isFinite(record.durationMs) ? JSON.stringify(record.durationMs) : 'null';
   const args = 'at' in record ? argsText(record.callArgs) : typeof record.args === 'string' ? record.args : undefined;
   const result = 'at' in record ? resultText(record.callResult) : typeof record.result === 'string' ? record.result : undefined;
   const call = `${args === undefined ? '' : `,"args":${JSON.stringify(args)}`}${result === undefined ? '' : `,"result":${JSON.stringify(result)}`}`;
-  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${pluginId}${reason}${error}${call}}\n`;
+  return `{"time":${time}${middleJson(record)},"durationMs":${duration},"outcome":${member(OUTCOME_JSON, record.outcome)}${pluginId}${reason}${count}${error}${call}}\n`;
 }

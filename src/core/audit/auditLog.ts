@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AuditRecordSchema, type AuditDecision, type AuditOutcome, type AuditRecord } from '../../shared/audit.js';
+import { systemScheduler, type Scheduler } from '../ports.js';
 import { auditLine, type AuditDraft } from './auditLine.js';
 
 export type { AuditDraft } from './auditLine.js';
@@ -13,6 +14,9 @@ export interface AuditQuery {
   decision?: AuditDecision;
   outcome?: AuditOutcome;
 }
+
+/** How long a record waits to be written with the others of its burst. */
+const WRITE_DELAY_MS = 100;
 
 /** Queued records that are written at once, not after the timer. */
 const FLUSH_BATCH = 256;
@@ -31,6 +35,8 @@ export class AuditLog {
   constructor(
     readonly dir: string,
     private readonly maxBytes = 4 * 1024 * 1024,
+    /** The timer of the batched write: the host's, so a test moves its time instead of waiting for it. */
+    private readonly scheduler: Scheduler = systemScheduler,
   ) {
     this.file = path.join(dir, 'audit.jsonl');
     this.previous = path.join(dir, 'audit.1.jsonl');
@@ -59,7 +65,7 @@ export class AuditLog {
     if (this.scheduled) return;
     this.scheduled = true;
     // One write per burst of calls, never one per call: file I/O stays off the calls' path.
-    setTimeout(() => this.flush(), 100).unref();
+    this.scheduler.setTimeout(() => this.flush(), WRITE_DELAY_MS);
   }
 
   flush(): void {

@@ -5,8 +5,10 @@ import type { BuiltinToolName } from '../../shared/builtinTools.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, type InProcessOptions, type ServerDefinition } from '../../shared/mcp.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import type { BuiltinSettings } from '../mcp/config/builtinSettings.js';
+import type { Scheduler } from '../ports.js';
 import { registryId } from '../registry/registryTables.js';
-import { calculate, CalculatorError } from './calculator.js';
+import { CalculatorError } from './calculator.js';
+import { CalculatorThread } from './calculatorThread.js';
 import { htmlToMarkdown } from './htmlMarkdown.js';
 import { fetchPage, FetchError, FETCH_MAX_BYTES, type PageFetchOptions } from './pageFetch.js';
 import { checkZone, hostZone, instantOf, listZones, TimeZoneError, zonedTime } from './timeZones.js';
@@ -92,8 +94,11 @@ function timeServer(now: () => number): McpServer {
   return server;
 }
 
-function calculatorServer(): McpServer {
+function calculatorServer(scheduler: Scheduler): McpServer {
   const server = new McpServer({ name: 'chatos-calculator', version: '0.1.0' });
+  // On a thread of its own, with a deadline: an endless calculation must not stop the host's thread.
+  const thread = new CalculatorThread({ scheduler });
+  server.server.onclose = () => thread.dispose();
   server.registerTool(
     'calculate',
     {
@@ -105,7 +110,7 @@ function calculatorServer(): McpServer {
     },
     async ({ expression }) => {
       try {
-        return text(await calculate(expression));
+        return text(await thread.calculate(expression));
       } catch (error) {
         return answerFailure(error, (e) => e instanceof CalculatorError);
       }
@@ -164,13 +169,19 @@ function fetchServer(options: InProcessOptions): McpServer {
   return server;
 }
 
+/** What the built-in tools take from the host: its clock, and its timers for the calculator's deadline. */
+interface BuiltinToolDeps {
+  now: () => number;
+  scheduler: Scheduler;
+}
+
 interface BuiltinTool {
   name: BuiltinToolName;
   title: { zh: string; en: string };
   description: { zh: string; en: string };
   /** Its tools' raw names, each at level `read`. */
   tools: readonly string[];
-  create(deps: { now: () => number }, options: InProcessOptions): McpServer;
+  create(deps: BuiltinToolDeps, options: InProcessOptions): McpServer;
 }
 
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
@@ -196,7 +207,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     title: { zh: '计算器', en: 'Calculator' },
     description: { zh: '精确的十进制计算与单位换算（0.1 + 0.2 = 0.3，5 cm to inch）。', en: 'Exact decimal arithmetic and unit conversion (0.1 + 0.2 = 0.3, 5 cm to inch).' },
     tools: ['calculate'],
-    create: () => calculatorServer(),
+    create: (deps) => calculatorServer(deps.scheduler),
   },
 ];
 
@@ -204,7 +215,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
 export const BUILTIN_TOOL_DESCRIPTIONS: ReadonlyMap<string, string> = new Map(BUILTIN_TOOLS.map((tool) => [registryId(HOST_APP_ID, tool.name), tool.description.en]));
 
 /** The in-process factories of the built-in tools, by server name. */
-export function builtinToolFactories(deps: { now: () => number }): Map<string, (options: InProcessOptions) => McpServer> {
+export function builtinToolFactories(deps: BuiltinToolDeps): Map<string, (options: InProcessOptions) => McpServer> {
   return new Map(BUILTIN_TOOLS.map((tool) => [tool.name, (options: InProcessOptions) => tool.create(deps, options)]));
 }
 

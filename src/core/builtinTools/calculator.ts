@@ -17,6 +17,14 @@ import type { MathNode } from 'mathjs';
  * reaches them some other way.
  *
  * Numbers are BigNumbers with 64 significant digits: 0.1 + 0.2 is 0.3.
+ *
+ * The engine is shared by every call, and decimal.js keeps its settings on
+ * the constructor: a function that raises the precision for its own work
+ * (cos of 10^100000 asks for 100,071 digits) and then throws leaves it
+ * raised, and every later call would compute at it. So each evaluation puts
+ * the settings back when it ends, however it ends. What is slow even at 64
+ * digits (sinh of 10^6) is stopped by the deadline of the thread the host
+ * runs this in (calculatorThread.ts).
  */
 
 export const MAX_EXPRESSION_CHARS = 4096;
@@ -24,7 +32,16 @@ export const MAX_EXPRESSION_CHARS = 4096;
 export const MAX_NESTING = 64;
 const SHOWN_DIGITS = 32;
 
-export type CalculatorErrorCode = 'EXPRESSION_EMPTY' | 'EXPRESSION_TOO_LONG' | 'EXPRESSION_TOO_DEEP' | 'EXPRESSION_INVALID' | 'EXPRESSION_REFUSED';
+export type CalculatorErrorCode =
+  | 'EXPRESSION_EMPTY'
+  | 'EXPRESSION_TOO_LONG'
+  | 'EXPRESSION_TOO_DEEP'
+  | 'EXPRESSION_INVALID'
+  | 'EXPRESSION_REFUSED'
+  /** It ran past the calculator's deadline and was stopped (calculatorThread.ts). */
+  | 'CALCULATION_TOO_SLOW'
+  /** The calculator's thread could not start or ended (out of memory). */
+  | 'CALCULATOR_FAILED';
 
 export class CalculatorError extends Error {
   constructor(
@@ -78,7 +95,13 @@ interface MathEngine {
   parse(expression: string): MathNode;
   format(value: unknown, options: { precision: number; lowerExp: number; upperExp: number }): string;
   isUnitName(name: string): boolean;
+  /** Puts the decimal settings (precision, rounding, exponent range) back as the engine was made. */
+  reset(): void;
 }
+
+/** decimal.js's settings, all kept on its constructor (`Decimal.set` takes them back). */
+const DECIMAL_SETTINGS = ['precision', 'rounding', 'toExpNeg', 'toExpPos', 'minE', 'maxE', 'modulo', 'crypto'] as const;
+type DecimalConstructor = Record<(typeof DECIMAL_SETTINGS)[number], unknown> & { set(settings: object): unknown };
 
 let engine: Promise<MathEngine> | undefined;
 
@@ -89,11 +112,18 @@ function loadEngine(): Promise<MathEngine> {
     const parse = math.parse.bind(math);
     const format = math.format.bind(math);
     const Unit = math.Unit;
+    const Decimal = (math as unknown as { BigNumber: DecimalConstructor }).BigNumber;
+    const made = Object.fromEntries(DECIMAL_SETTINGS.map((name) => [name, Decimal[name]]));
     const refuse = (name: string) => () => {
       throw new CalculatorError('EXPRESSION_REFUSED', `${name} is not available in the calculator`);
     };
     math.import(Object.fromEntries(DISABLED.map((name) => [name, refuse(name)])), { override: true });
-    return { parse: (expression) => parse(expression), format: (value, options) => format(value, options), isUnitName: (name) => Unit.isValuelessUnit(name) };
+    return {
+      parse: (expression) => parse(expression),
+      format: (value, options) => format(value, options),
+      isUnitName: (name) => Unit.isValuelessUnit(name),
+      reset: () => void Decimal.set(made),
+    };
   });
   return engine;
 }
@@ -198,5 +228,8 @@ export async function calculate(expression: string): Promise<string> {
     if (error instanceof CalculatorError) throw error;
     if (isStackOverflow(error)) throw tooDeep();
     throw new CalculatorError('EXPRESSION_INVALID', `the expression cannot be evaluated: ${(error as Error).message}`);
+  } finally {
+    // A function that raised the precision and threw left it raised: the next call must not inherit it.
+    math.reset();
   }
 }

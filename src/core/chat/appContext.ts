@@ -1,6 +1,7 @@
 import type { AppContext, AppSource } from '../../shared/chat.js';
 import { describeSource, MAX_APP_MESSAGE_CHARS } from './appMessages.js';
 import { ChatError } from './chatError.js';
+import { jsonShapeProblem } from '../jsonShape.js';
 
 /**
  * What an app's view tells the model without starting a turn
@@ -23,19 +24,7 @@ export const MAX_APP_CONTEXT_DEPTH = 64;
  */
 export const MAX_APP_CONTEXT_VALUES = 100_000;
 
-/** What is wrong with the shape of `value` (too deep, or too many values as written out), or undefined; walked without recursion, at most MAX_APP_CONTEXT_VALUES steps. */
-function shapeProblem(value: unknown): string | undefined {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  let values = 0;
-  while (stack.length) {
-    const { value: node, depth } = stack.pop()!;
-    if (++values > MAX_APP_CONTEXT_VALUES) return `holds more than ${MAX_APP_CONTEXT_VALUES} values`;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth >= MAX_APP_CONTEXT_DEPTH) return `nests deeper than ${MAX_APP_CONTEXT_DEPTH} levels`;
-    for (const child of Object.values(node)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return undefined;
-}
+const shapeProblem = (value: unknown) => jsonShapeProblem(value, { maxDepth: MAX_APP_CONTEXT_DEPTH, maxValues: MAX_APP_CONTEXT_VALUES });
 
 /** A content block as the face passes it on: its type, and its text when it is a text block. */
 export interface AppContextBlock {

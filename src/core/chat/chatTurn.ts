@@ -277,6 +277,7 @@ export class ChatRunner {
     return {
       gateway: this.deps.gateway,
       emit: this.deps.emit,
+      now: () => this.deps.scheduler.now(),
       ...(this.deps.calls ? { calls: this.deps.calls } : {}),
     };
   }

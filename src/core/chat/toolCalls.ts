@@ -1,4 +1,4 @@
-import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage } from '../../shared/chat.js';
+import type { SignInAsk, ToolCallStatus, ToolContentItem, ToolMessage, ViewResult } from '../../shared/chat.js';
 import { HOST_APP_ID } from '../dataHome.js';
 import { shownUrl } from '../mcp/config/shownUrl.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
@@ -9,6 +9,7 @@ import type { ArtifactFile, ChatEvent } from './chatPolicy.js';
 import type { StreamedCall } from './streamedAnswer.js';
 import { resultSummary, storedContent, textItem } from './toolResults.js';
 import type { TurnSetup } from './turnSetup.js';
+import { viewResultOf } from './viewResult.js';
 
 /** A tool message before it has its place in the conversation (id, parent, time). */
 export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
@@ -16,6 +17,8 @@ export type ToolResultDraft = Omit<ToolMessage, 'id' | 'parentId' | 'at'>;
 export interface ToolCallDeps {
   gateway: Pick<ToolGateway, 'callTool'>;
   emit(event: ChatEvent): void;
+  /** The host's clock (its scheduler's): a call's run time is counted on it, so a test moves it instead of waiting. */
+  now(): number;
   /** Where each tool call is registered while it runs, so a person can cancel that one call (not the whole turn). */
   calls?: RunningCalls;
 }
@@ -53,7 +56,7 @@ export async function runToolCalls(deps: ToolCallDeps, batch: CallBatch): Promis
 
 async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call: StreamedCall): Promise<ToolResultDraft> {
   // Its run time: from now, or from the user's approval when it waits for one (the user's thinking is not the tool's time).
-  let started = performance.now();
+  let started = deps.now();
   /** Asked and not (yet) approved: a call that ends so never ran, and has no run time. */
   let waiting = false;
   let childConversationId: string | undefined;
@@ -62,9 +65,10 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   const finish = (
     status: ToolCallStatus,
     content: ToolContentItem[],
-    extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number; view?: string } = {},
+    extra: { serverId?: string; artifacts?: ArtifactFile[]; signIn?: SignInAsk; maxResultChars?: number; view?: string; viewResult?: ViewResult } = {},
   ): ToolResultDraft => {
-    const durationMs = waiting ? 0 : Math.round(performance.now() - started);
+    // Never below 0: the wall clock may be set back while a call runs.
+    const durationMs = waiting ? 0 : Math.max(0, Math.round(deps.now() - started));
     const signIn = extra.signIn ? { signIn: extra.signIn } : {};
     deps.emit({
       type: 'toolCall',
@@ -91,6 +95,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
       ...(extra.maxResultChars === undefined ? {} : { maxResultChars: extra.maxResultChars }),
       ...(childConversationId ? { childConversationId } : {}),
       ...(extra.view ? { view: extra.view } : {}),
+      ...(extra.viewResult ? { viewResult: extra.viewResult } : {}),
       ...signIn,
     };
   };
@@ -118,7 +123,7 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
   const onApproved = () => {
     if (!waiting) return;
     waiting = false;
-    started = performance.now();
+    started = deps.now();
     deps.emit({ type: 'toolCall', call: { ...base, phase: 'started' } });
   };
   try {
@@ -134,7 +139,15 @@ async function runOne(deps: ToolCallDeps, batch: CallBatch, caller: Caller, call
     const status: ToolCallStatus =
       result.cancelled || result.decision === 'withdrawn' ? 'cancelled' : result.decision === 'declined' || result.decision === 'expired' ? 'declined' : result.result.isError ? 'error' : 'ok';
     const view = batch.setup.views.get(call.name);
-    return finish(status, content, { serverId, artifacts, ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }), ...(view ? { view } : {}) });
+    // A view gets the whole result (docs/rules/mcp-apps.md#the-result-a-view-gets): what it holds beside its content is kept for it.
+    const viewResult = view ? viewResultOf(result.result) : undefined;
+    return finish(status, content, {
+      serverId,
+      artifacts,
+      ...(result.maxResultChars === undefined ? {} : { maxResultChars: result.maxResultChars }),
+      ...(view ? { view } : {}),
+      ...(viewResult ? { viewResult } : {}),
+    });
   } catch (error) {
     if (running.signal.aborted) return cancelled();
     if (error instanceof GatewayError) return finish('refused', textItem(`Refused: ${error.message}`));

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContentItem } from '../../shared/chat.js';
+import { jsonShapeProblem, STRUCTURED_CONTENT_SHAPE } from '../jsonShape.js';
 
 /**
  * A gateway result as a conversation keeps it: text as is, images as the
@@ -35,8 +36,14 @@ export function storedContent(result: CallToolResult, conversationFolder: string
     }
   }
   // Structured output that came without a text rendering (MCP asks servers for both, not all do).
-  if (result.structuredContent && !items.some((i) => i.type === 'text')) items.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
+  if (result.structuredContent && !items.some((i) => i.type === 'text')) items.push(structuredText(result.structuredContent));
   return items;
+}
+
+/** Structured content as the model reads it: its JSON, unless it is too deep or too large to write out (JSON.stringify recurses per level). */
+function structuredText(value: Record<string, unknown>): ToolContentItem {
+  const problem = jsonShapeProblem(value, STRUCTURED_CONTENT_SHAPE);
+  return problem ? { type: 'note', text: `[the result's structured content ${problem}; it is not shown to the model]` } : { type: 'text', text: JSON.stringify(value) };
 }
 
 /** The first lines of a result's text, for a tool card or a terminal line. */

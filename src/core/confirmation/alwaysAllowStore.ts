@@ -39,6 +39,13 @@ export class AlwaysAllowStore implements AlwaysAllowPort {
     return this.store.delete(AlwaysAllowTable, rowId(agentId, toolName));
   }
 
+  /** A server removed: every agent's answers for its tools go with it (a server added later under its name has the same tool names). */
+  revokeServer(serverId: string): number {
+    const its = this.list().filter((entry) => entry.serverId === serverId);
+    for (const entry of its) this.store.delete(AlwaysAllowTable, rowId(entry.agentId, entry.toolName));
+    return its.length;
+  }
+
   /** An agent deleted: its answers go with it. */
   revokeAll(agentId: string): number {
     const mine = this.list(agentId);

@@ -11,7 +11,8 @@ import type { Caller } from '../tools/toolSource.js';
 export type { Caller, Flow, GatewayCallResult, OfferedTool } from '../tools/toolGateway.js';
 export { callProgress, RunningCalls } from '../tools/runningCalls.js';
 export type { AppView } from '../mcpApps/mcpApps.js';
-export { viewCsp } from '../mcpApps/viewCsp.js';
+export { viewCsp, type ViewPlace } from '../mcpApps/viewCsp.js';
+export { viewProxy } from '../mcpApps/viewProxy.js';
 export { guardedViewHtml } from '../mcpApps/viewGuard.js';
 
 /**
@@ -30,8 +31,8 @@ export interface ToolsFacade {
   readonly prompts: Pick<McpPrompts, 'list' | 'listOf' | 'get' | 'complete'>;
   /** A server's resources for this caller (list, read, subscribe, template completions), its access checked as for a tool call. */
   readonly resources: Pick<ResourceService, 'list' | 'read' | 'subscribe' | 'complete'>;
-  /** MCP Apps (docs/rules/mcp-apps.md): a tool's `ui://` view read for the caller, and the calls its view makes. */
-  readonly apps: Pick<McpApps, 'view' | 'call'>;
+  /** MCP Apps (docs/rules/mcp-apps.md): a tool's `ui://` view read for the caller, and the calls and resource reads its view makes. */
+  readonly apps: Pick<McpApps, 'view' | 'call' | 'readResource' | 'listResources'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
   /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */

@@ -24,6 +24,7 @@ import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntim
 import type { ClientFeatures } from './client/clientFeatures.js';
 import type { BuiltinSettings } from './config/builtinSettings.js';
 import { boundedInstructions } from './instructions/serverInstructions.js';
+import type { Scheduler } from '../ports.js';
 
 export interface McpRuntimeOptions {
   configFile: string;
@@ -33,6 +34,8 @@ export interface McpRuntimeOptions {
   hostEnv: NodeJS.ProcessEnv;
   registry: RegistryCenter;
   now: () => number;
+  /** The host's scheduler, where calls' own timeouts run: a test moves its time; default the system's. */
+  scheduler?: Scheduler;
   /** Whether a plugin's server may run (trusted, or built-in): per call (cached) and at spawn (in full). */
   runGate: Pick<RunGate, 'check' | 'checkCached'>;
   idleMs?: number;
@@ -111,6 +114,7 @@ export class McpRuntime {
       pids: this.pids,
       hostEnv: options.hostEnv,
       now: options.now,
+      scheduler: options.scheduler,
       clientInfo: { name: 'chatos', version: '0.1.0' },
       idleMs: options.idleMs ?? DEFAULT_LEASE_IDLE_MS,
       closeGraceMs: options.closeGraceMs ?? 10_000,
@@ -517,6 +521,7 @@ export class McpRuntime {
       hostEnv: this.options.hostEnv,
       clientInfo: { name: 'chatos', version: '0.1.0' },
       now: this.options.now,
+      scheduler: this.options.scheduler,
       inProcessServers: this.options.inProcessServers,
       gate: (def) => this.gateAtSpawn(def),
       configFile: this.options.configFile,

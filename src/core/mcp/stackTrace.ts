@@ -17,7 +17,7 @@ const MORE_FRAMES = /^\s+\.\.\. \d+ more\s*$/;
 const PY_HEADER = /^\s*Traceback \(most recent call last\):\s*$/;
 const PY_FRAME = /^(\s*)File "[^"]*", line \d+(?:, in [^\n]*)?$/;
 /** Longer lines are never frames: what a regex is tried on stays short, whatever a server writes. */
-const MAX_FRAME_CHARS = 2_000;
+export const MAX_FRAME_CHARS = 2_000;
 
 export const STACK_MARK = '[stack trace left out]';
 

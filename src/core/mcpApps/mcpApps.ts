@@ -1,6 +1,11 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
+import type { ResourceListing, ResourceRead } from '../../shared/resources.js';
 import { appSees } from '../mcp/catalog/toolUi.js';
+import { MCP_APP_MIME_TYPE } from '../mcp/client/mcpAppsFeature.js';
 import type { Lease } from '../mcp/connection/connectionManager.js';
+import { maxViewBytesOf, viewBytesSetting } from '../mcp/connection/viewReads.js';
+import { megabytes } from '../process/overlongAnswer.js';
+import type { ResourceService } from '../resources/resourceService.js';
 import type { GatewayCallOptions, GatewayCallResult, ToolGateway } from '../tools/toolGateway.js';
 import type { Caller } from '../tools/toolSource.js';
 import { SlidingWindow } from '../slidingWindow.js';
@@ -13,10 +18,6 @@ import type { DeclaredCsp } from './viewCsp.js';
  * confirmations and audit). Faces render; the rules are here.
  */
 
-/** The MIME type of an MCP App view (SEP-1865); anything else is not rendered. */
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
-/** Largest view the host renders (UTF-8 bytes). */
-export const MAX_VIEW_BYTES = 2 * 1024 * 1024;
 /** Calls one app (its server, in one conversation) may make in APP_CALL_WINDOW_MS, and at once. */
 export const APP_CALLS_PER_WINDOW = 30;
 export const APP_CALL_WINDOW_MS = 60_000;
@@ -47,6 +48,8 @@ export interface AppView {
 
 export interface McpAppsDeps {
   gateway: Pick<ToolGateway, 'listTools' | 'callTool'>;
+  /** The host's one path to a server's resources (its access rule and audit). */
+  resources: Pick<ResourceService, 'read' | 'list'>;
   definition(serverId: string): ServerDefinition | undefined;
   acquire(definition: ServerDefinition, conversationId: string): Promise<{ lease: Lease }>;
   now(): number;
@@ -65,7 +68,7 @@ export class McpApps {
   /**
    * Reads `uri` of `serverId` for the caller: only a view a tool the caller is
    * offered links to (so the caller's grants decide), only an MCP App
-   * document, at most MAX_VIEW_BYTES.
+   * document, at most its server's `maxViewBytes` (docs/rules/mcp-apps.md#size).
    */
   async view(caller: Caller, serverId: string, uri: string, signal?: AbortSignal): Promise<AppView> {
     const { tools } = await this.deps.gateway.listTools(caller);
@@ -86,8 +89,13 @@ export class McpApps {
     }
     // Sized before it is decoded: base64 takes 4 characters for 3 bytes.
     const bytes = 'text' in content ? Buffer.byteLength(content.text) : Math.floor((content.blob.length * 3) / 4);
-    if (bytes > MAX_VIEW_BYTES)
-      throw new McpAppError('VIEW_TOO_LARGE', `the view ${uri.slice(0, 200)} of "${serverId}" is ${bytes} bytes; at most ${MAX_VIEW_BYTES} are rendered`, 'the server must send a smaller view');
+    const limit = maxViewBytesOf(definition);
+    if (bytes > limit)
+      throw new McpAppError(
+        'VIEW_TOO_LARGE',
+        `the view ${uri.slice(0, 200)} of "${serverId}" is ${megabytes(bytes)}; at most ${megabytes(limit)} (${limit} bytes) is rendered`,
+        viewBytesSetting(serverId),
+      );
     const html = 'text' in content ? content.text : Buffer.from(content.blob, 'base64').toString('utf8');
     const ui = plainObject(plainObject(content._meta)?.ui);
     const csp = plainObject(ui?.csp);
@@ -118,6 +126,20 @@ export class McpApps {
       if (left) this.running.set(key, left);
       else this.running.delete(key);
     }
+  }
+
+  /**
+   * A view's `resources/read`: a resource of the view's own server, on the
+   * host's one resource path as the caller (its access to the server checked
+   * now, the read audited), whole: a view reads data, not text for a model.
+   */
+  readResource(caller: Caller, serverId: string, uri: string): Promise<ResourceRead> {
+    return this.deps.resources.read(caller, serverId, uri, { whole: true });
+  }
+
+  /** A view's `resources/list` and `resources/templates/list`: its own server's, as the caller sees them. */
+  listResources(caller: Caller, serverId: string): Promise<ResourceListing> {
+    return this.deps.resources.list(caller, serverId);
   }
 
   private take(key: string, serverId: string): void {

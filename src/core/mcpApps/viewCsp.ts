@@ -1,11 +1,12 @@
 /**
  * The Content-Security-Policy an MCP App view runs under
- * (docs/rules/mcp-apps.md#the-frames-csp): the spec's restrictive default,
- * widened only by the origins the resource's `_meta.ui.csp` declares, and
- * only by origins written plainly (https or wss, or a loopback address);
- * a wildcard, a scheme alone, a keyword or anything that could end the
+ * (docs/rules/mcp-apps.md#the-frames-csp): the spec's default for a view
+ * in its sandbox (its own origin, inline script, eval, no network), widened
+ * only by the origins the resource's `_meta.ui.csp` declares, and only by
+ * origins written plainly (https or wss, or a loopback address); a
+ * wildcard, a scheme alone, a keyword or anything that could end the
  * directive is dropped and named. It never grants more than it declares,
- * and never the host's own origin.
+ * and never an origin of the host's own.
  */
 
 export interface DeclaredCsp {
@@ -13,6 +14,14 @@ export interface DeclaredCsp {
   resourceDomains?: unknown;
   frameDomains?: unknown;
   baseUriDomains?: unknown;
+}
+
+/** Where views run: who frames them, and which origins are the host's own. */
+export interface ViewPlace {
+  /** The origins of the page that frames a view's sandbox (the renderer's, in each spelling it answers to). */
+  framers: readonly string[];
+  /** Every origin of the host (the framers and the server of the views' sandboxes): no declared list reaches one. */
+  hostOrigins: readonly string[];
 }
 
 export interface ViewCsp {
@@ -51,13 +60,13 @@ function reachesHost(declared: { scheme: string; host: string; port?: string }, 
   return covers && family(declared.scheme) === family(host.protocol.slice(0, -1));
 }
 
-function originsOf(list: unknown, name: string, host: URL, dropped: string[]): string[] {
+function originsOf(list: unknown, name: string, hosts: readonly URL[], dropped: string[]): string[] {
   if (!Array.isArray(list)) return [];
   const kept: string[] = [];
   for (const entry of list.slice(0, 1000)) {
     const text = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/\/$/, '') : '';
     const plain = (ORIGIN.exec(text) ?? LOOPBACK.exec(text))?.groups as { scheme: string; host: string; port?: string } | undefined;
-    if (plain && reachesHost(plain, host)) dropped.push(`${name}: ${JSON.stringify(entry).slice(0, 100)} (this host)`);
+    if (plain && hosts.some((host) => reachesHost(plain, host))) dropped.push(`${name}: ${JSON.stringify(entry).slice(0, 100)} (this host)`);
     else if (plain && kept.length < MAX_ORIGINS) {
       if (!kept.includes(text)) kept.push(text);
     } else dropped.push(`${name}: ${JSON.stringify(entry).slice(0, 100)}`);
@@ -65,30 +74,44 @@ function originsOf(list: unknown, name: string, host: URL, dropped: string[]): s
   return kept;
 }
 
-/** The view's policy; `hostOrigin` alone may frame it, and no list reaches it. */
-export function viewCsp(declared: DeclaredCsp | undefined, hostOrigin: string): ViewCsp {
+/**
+ * The sandbox flags of a view and of the proxy that frames it (docs/rules/mcp-apps.md#the-frame):
+ * an origin of its own (the view's sandbox, never the host's), scripts, and forms a script handles;
+ * no popups, no top navigation.
+ */
+export const VIEW_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
+
+/**
+ * The view's policy. Its sandbox's origin ('self') and the framers alone may
+ * frame it, and no list reaches a host origin. Script may eval: the view
+ * already runs any inline script it carries, in an origin of its own, so
+ * eval gives it nothing more, and libraries such as three.js need it (the
+ * reference host allows it too).
+ */
+export function viewCsp(declared: DeclaredCsp | undefined, place: ViewPlace): ViewCsp {
   const dropped: string[] = [];
-  const host = new URL(hostOrigin);
-  const connect = originsOf(declared?.connectDomains, 'connectDomains', host, dropped);
-  const resource = originsOf(declared?.resourceDomains, 'resourceDomains', host, dropped);
-  const frame = originsOf(declared?.frameDomains, 'frameDomains', host, dropped);
-  const base = originsOf(declared?.baseUriDomains, 'baseUriDomains', host, dropped);
+  const hosts = place.hostOrigins.map((origin) => new URL(origin));
+  const connect = originsOf(declared?.connectDomains, 'connectDomains', hosts, dropped);
+  const resource = originsOf(declared?.resourceDomains, 'resourceDomains', hosts, dropped);
+  const frame = originsOf(declared?.frameDomains, 'frameDomains', hosts, dropped);
+  const base = originsOf(declared?.baseUriDomains, 'baseUriDomains', hosts, dropped);
   const list = (origins: string[], ...extra: string[]) => [...extra, ...origins].join(' ') || "'none'";
   const policy = [
     "default-src 'none'",
-    `script-src ${list(resource, "'unsafe-inline'")}`,
-    `style-src ${list(resource, "'unsafe-inline'")}`,
-    `img-src ${list(resource, 'data:', 'blob:')}`,
-    `font-src ${list(resource, 'data:')}`,
-    `media-src ${list(resource, 'data:', 'blob:')}`,
+    `script-src ${list(resource, "'self'", "'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", 'blob:', 'data:')}`,
+    `style-src ${list(resource, "'self'", "'unsafe-inline'", 'blob:', 'data:')}`,
+    `img-src ${list(resource, "'self'", 'data:', 'blob:')}`,
+    `font-src ${list(resource, "'self'", 'data:', 'blob:')}`,
+    `media-src ${list(resource, "'self'", 'data:', 'blob:')}`,
+    `worker-src ${list(resource, "'self'", 'blob:')}`,
     `connect-src ${list(connect)}`,
     `frame-src ${list(frame)}`,
-    `base-uri ${list(base)}`,
+    `base-uri ${base.length ? list(base) : "'self'"}`,
     "form-action 'none'",
     "object-src 'none'",
-    `frame-ancestors ${hostOrigin}`,
-    // An opaque origin even when the view's url is opened outside its sandboxed frame.
-    'sandbox allow-scripts',
+    `frame-ancestors ${["'self'", ...place.framers].join(' ')}`,
+    // Its sandbox's origin even when the view's url is opened outside its frame.
+    `sandbox ${VIEW_SANDBOX}`,
   ].join('; ');
   return { policy, dropped };
 }

@@ -1,3 +1,5 @@
+import { VIEW_ERRORS } from './viewErrors.js';
+
 /**
  * The script every MCP App view runs first (docs/rules/mcp-apps.md#webrtc),
  * whichever face serves it: WebRTC is taken out of the view's page.
@@ -54,8 +56,8 @@ const GUARD = `(() => {
  */
 const DOCTYPE = /^\uFEFF?[\t\n\f\r ]*<!doctype[^>]*>/i;
 
-/** The view's HTML with the guard as its first script. */
+/** The view's HTML with the guard as its first script, and the error reporter (viewErrors.ts) next. */
 export function guardedViewHtml(html: string): string {
   const doctype = DOCTYPE.exec(html)?.[0] ?? '';
-  return `${doctype}<script>${GUARD}</script>${html.slice(doctype.length)}`;
+  return `${doctype}<script>${GUARD}</script><script>${VIEW_ERRORS}</script>${html.slice(doctype.length)}`;
 }

@@ -61,7 +61,7 @@ export function hostBase(options: HostOptions): HostBase {
     hostModules: hostModulesOf(appRoot),
     events: new HostEventBus(),
     secrets: options.secrets?.(home) ?? new FileSecretStore(home.secretsFile, { logger }),
-    audit: new AuditLog(path.join(home.hostDir, 'audit')),
+    audit: new AuditLog(path.join(home.hostDir, 'audit'), undefined, scheduler),
     runDir,
     pids: new PidRegistry(runDir),
   };

@@ -1,5 +1,7 @@
 import * as os from 'node:os';
 import { elicitationDraft } from '../audit/elicitationAudit.js';
+import type { AuditDraft } from '../audit/auditLine.js';
+import { RefusalTally } from '../audit/refusalTally.js';
 import { releaseDraft } from '../audit/releaseAudit.js';
 import { samplingDraft } from '../audit/samplingAudit.js';
 import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
@@ -12,6 +14,7 @@ import { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import { OAuthService } from '../mcp/auth/oauthService.js';
 import { ClientFeatures, promptsFeature, toolsFeature } from '../mcp/client/clientFeatures.js';
 import { loggingFeature } from '../mcp/client/loggingFeature.js';
+import { mcpAppsFeature } from '../mcp/client/mcpAppsFeature.js';
 import { resourcesFeature } from '../mcp/client/resourcesFeature.js';
 import { leaseTimes } from '../mcp/config/leaseSettings.js';
 import { IdleSweep } from '../mcp/connection/idleSweep.js';
@@ -24,6 +27,7 @@ import { ServerAdministration } from '../operations/serverAdministration.js';
 import { RUN_ALLOWED, type RunGate } from '../policy/runGate.js';
 import { ServerRequestPolicy } from '../policy/serverRequestPolicy.js';
 import type { AgentStore } from '../agents/agentStore.js';
+import type { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
 import { mcpValueSecretName } from '../secrets/secretStore.js';
 import type { ModelService } from '../models/modelService.js';
@@ -73,7 +77,15 @@ export interface McpModule {
 export function mcpModule(
   base: HostBase,
   store: RecordsStore,
-  deps: { registry: RegistryCenter; runGate: RunGate; settingsServer: SettingsServerModule; agents: Pick<AgentStore, 'get' | 'onSaved'>; models: Pick<ModelService, 'has' | 'client'> },
+  deps: {
+    registry: RegistryCenter;
+    runGate: RunGate;
+    settingsServer: SettingsServerModule;
+    agents: Pick<AgentStore, 'get' | 'onSaved'>;
+    /** The tools' "always allow" answers: a removed server's go with it. */
+    alwaysAllow: Pick<AlwaysAllowStore, 'revokeServer'>;
+    models: Pick<ModelService, 'has' | 'client'>;
+  },
 ): McpModule {
   const { home, options } = base;
   // Remote servers' sign-in tokens and registrations live in the key store, beside the other secrets.
@@ -88,7 +100,10 @@ export function mcpModule(
     onError: (error) => base.logger.warn(`telling a server its roots changed failed: ${(error as Error).message}`),
   });
   deps.agents.onSaved(() => roots.refresh());
-  const elicitations = new ElicitationService({ scheduler: base.scheduler, audit: (event) => base.audit.append(elicitationDraft(event)) });
+  // What servers ask is audited; its refusals once per server, method and code a minute, with a count (a server can ask endlessly).
+  const refusals = new RefusalTally({ scheduler: base.scheduler, append: (draft) => base.audit.append(draft) });
+  const auditRequest = (draft: AuditDraft) => (draft.decision === 'refused' ? refusals.record(draft) : base.audit.append(draft));
+  const elicitations = new ElicitationService({ scheduler: base.scheduler, audit: (event) => auditRequest(elicitationDraft(event)) });
   // What a server asks the host passes this first: a call in flight from granted callers, a plugin that may run.
   const requestPolicy = new ServerRequestPolicy({
     callers,
@@ -99,13 +114,13 @@ export function mcpModule(
       // A request made while idle (roots/list) is put under its conversation and the app it acts for.
       const leaseApp = roots.appOf(lease);
       const caller = callers.of(definition.id, lease)[0] ?? (lease !== undefined && leaseApp !== undefined ? { appId: leaseApp, conversationId: lease, flow: 'main' as const } : undefined);
-      base.audit.append(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
+      refusals.record(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
     },
   });
   const settings = new ServerSettings(store);
   const sampling = new SamplingService({
     scheduler: base.scheduler,
-    audit: (event) => base.audit.append(samplingDraft(event)),
+    audit: (event) => auditRequest(samplingDraft(event)),
     // mcp.yaml's model for this server, else the model of the agent whose call it serves (docs/rules/sampling.md#which-model).
     modelFor: ({ definition }, caller) => {
       const chosen = definition.sampling?.model;
@@ -127,26 +142,28 @@ export function mcpModule(
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
     builtinTools: switchedOnDefinitions,
     builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
-    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now })]),
+    inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now, scheduler: base.scheduler })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,
     pids: base.pids,
     hostEnv: base.env,
     registry: deps.registry,
     now: base.now,
+    scheduler: base.scheduler,
     runGate: deps.runGate,
     hostModules: base.hostModules,
     readStoredValue,
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
-    // The MCP client's features, one registration each: tools, prompts, log messages, resource updates, elicitation, roots
+    // The MCP client's features, one registration each: tools, prompts, log messages, MCP Apps, resource updates, elicitation, roots
     // and sampling, each delegating to a host service under the request policy.
     clientFeatures: new ClientFeatures(
       [
         toolsFeature,
         promptsFeature,
         loggingFeature,
+        mcpAppsFeature,
         resourcesFeature((change) => base.events.emit({ kind: 'mcp-resource-changed', ...change })),
         elicitationFeature(elicitations, callers),
         rootsFeature(roots),
@@ -181,6 +198,12 @@ export function mcpModule(
     configFile: home.mcpConfig,
     secrets: base.secrets,
     oauth,
+    decisions: {
+      forget: (serverId) => {
+        settings.forget(serverId);
+        deps.alwaysAllow.revokeServer(serverId);
+      },
+    },
     hostEnv: base.env,
     logger: base.logger,
     runtime,
@@ -250,6 +273,7 @@ export function mcpModule(
       // No server waits on a face that is going away: each waiting question is answered cancel first.
       elicitations.withdrawAll();
       sampling.withdrawAll();
+      refusals.flush();
       return runtime.dispose();
     },
   };

@@ -123,6 +123,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
   // An MCP App's view and its calls: read through the caller's tools, called through the gateway (docs/rules/mcp-apps.md).
   const apps = new McpApps({
     gateway,
+    resources,
     definition: (serverId) => mcp.runtime.definition(serverId),
     acquire: (definition, conversationId) => mcp.runtime.connections.acquire(definition, conversationId),
     now: base.now,
@@ -133,7 +134,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     visibleServers: (caller) => servers.visibleServers(caller),
     prompts: narrow(prompts, ['list', 'listOf', 'get', 'complete']),
     resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
-    apps: narrow(apps, ['view', 'call']),
+    apps: narrow(apps, ['view', 'call', 'readResource', 'listResources']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
     confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },

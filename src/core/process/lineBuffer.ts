@@ -33,7 +33,8 @@ export class LineBuffer {
   private skipping: OverlongLine | undefined;
 
   constructor(
-    private readonly maxLineBytes: number,
+    /** The longest line kept; a stream may raise it for a while (a larger answer awaited) and lower it again. */
+    public maxLineBytes: number,
     private readonly overflow: 'skip' | 'split',
     private readonly giveUpBytes = maxLineBytes * GIVE_UP_FACTOR,
   ) {

@@ -45,7 +45,20 @@ export function tooLargeText(bytes: number, limit: number): string {
   return `the server's answer was ${megabytes(bytes)}, over the ${megabytes(limit)} limit of one message over stdio; it was dropped and the server is still connected`;
 }
 
-/** The error response the transport hands the client for request `id` in place of its answer. */
-export function tooLargeAnswer(id: RequestId, bytes: number, limit: number): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code: -32603, message: tooLargeText(bytes, limit), data: { chatos: ANSWER_TOO_LARGE, bytes, limit } } };
+/** The error response the transport hands the client for request `id` in place of its answer (`text`: why, in words). */
+export function tooLargeAnswer(id: RequestId, bytes: number, limit: number, text = tooLargeText(bytes, limit)): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code: -32603, message: text, data: { chatos: ANSWER_TOO_LARGE, bytes, limit } } };
+}
+
+/**
+ * Requests whose answer may be larger than one message (an MCP App view:
+ * mcp/connection/viewReads.ts): a transport lets their answers, and only
+ * theirs, up to `maxBytes`.
+ */
+export interface LargeAnswers {
+  maxBytes: number;
+  /** Whether this request (a JSON-RPC message the client sends) may be answered up to `maxBytes`. */
+  applies(message: unknown): boolean;
+  /** Why an answer to such a request was dropped: the bound, the setting that raises it, and its size when known. */
+  tooLargeText(limit: number, bytes?: number): string;
 }

@@ -4,8 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from './jsonRpcMessage.js';
 import { ChildTree, exitText, LAST_STDERR_LINE_CHARS, LAST_STDERR_LINES, markedEnvironment, OWN_PROCESS_GROUP, pipesDrained, STDERR_MAX_LINE_BYTES } from './childTree.js';
-import { GIVE_UP_FACTOR, LineBuffer, type OverlongLine } from './lineBuffer.js';
-import { megabytes, overlongIdOf, overlongIsCall, tooLargeAnswer } from './overlongAnswer.js';
+import { GIVE_UP_FACTOR, LineBuffer, OVERLONG_EDGE_BYTES, type OverlongLine } from './lineBuffer.js';
+import { megabytes, overlongIdOf, overlongIsCall, tooLargeAnswer, type LargeAnswers } from './overlongAnswer.js';
 import type { PidRegistry } from './pidRegistry.js';
 import { ServerFaultError, type ServerFaultCode } from './serverFaultError.js';
 import type { ServerLog } from './serverLog.js';
@@ -20,6 +20,8 @@ export interface ProcessTransportOptions {
   log: ServerLog;
   /** Longest stdout line accepted; default 4 MiB. A longer one is passed over (its request answered with an error); one GIVE_UP_FACTOR times longer closes the transport. */
   maxLineBytes?: number;
+  /** Requests whose answer may be longer (an MCP App view's read): while one is awaited, a line up to their bound is read, and kept only when it answers one of them. */
+  largeAnswers?: LargeAnswers;
   stopTimeouts?: {
     /** How long close() waits for the server to exit on stdin EOF; default 1500 ms. */
     afterStdinEndMs?: number;
@@ -76,11 +78,18 @@ export class ProcessTransport implements Transport {
   private readonly firstStderr: string[] = [];
   /** The ids of the requests sent and not answered yet: a line too long to read may be the answer to one of them. */
   private readonly awaited = new Set<string | number>();
+  /** Those of them whose answer may be up to `largeAnswers.maxBytes`. */
+  private readonly awaitedLarge = new Set<string | number>();
   /** Why the transport closed itself, when it did (not the server's exit). */
   private closedFor: string | undefined;
 
   constructor(private readonly options: ProcessTransportOptions) {
-    this.stdoutLines = new LineBuffer(this.maxLineBytes, 'skip');
+    this.stdoutLines = new LineBuffer(this.maxLineBytes, 'skip', this.giveUpBytes);
+  }
+
+  /** A line still going past this is no answer worth waiting for (twice a larger answer's bound, when that is more). */
+  private get giveUpBytes(): number {
+    return Math.max(this.maxLineBytes * GIVE_UP_FACTOR, (this.options.largeAnswers?.maxBytes ?? 0) * 2);
   }
 
   private get maxLineBytes(): number {
@@ -185,8 +194,23 @@ export class ProcessTransport implements Transport {
   /** Requests sent are awaited until answered, or until the client cancels them (a cancelled request may never be answered). */
   private trackAwaited(message: JSONRPCMessage): void {
     const { id, method, params } = message as { id?: string | number; method?: string; params?: { requestId?: unknown } };
-    if (id !== undefined) this.awaited.add(id);
-    else if (method === 'notifications/cancelled' && (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')) this.awaited.delete(params.requestId);
+    if (id !== undefined) {
+      this.awaited.add(id);
+      if (this.options.largeAnswers?.applies(message)) this.awaitedLarge.add(id);
+    } else if (method === 'notifications/cancelled' && (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')) this.answered(params.requestId);
+    this.fitLineLimit();
+  }
+
+  /** A request answered (or given up): no longer awaited. */
+  private answered(id: string | number): void {
+    this.awaited.delete(id);
+    this.awaitedLarge.delete(id);
+  }
+
+  /** Lines up to the larger bound are read only while a request that may be answered so is awaited. */
+  private fitLineLimit(): void {
+    const large = this.options.largeAnswers;
+    this.stdoutLines.maxLineBytes = large && this.awaitedLarge.size > 0 ? Math.max(this.maxLineBytes, large.maxBytes) : this.maxLineBytes;
   }
 
   /** Ends the connection at once, then the process tree: resolves when no process of it is left. */
@@ -225,9 +249,12 @@ export class ProcessTransport implements Transport {
       (line) => this.onOverlong(line),
     );
     if (framed) return;
-    const givenUpAt = this.maxLineBytes * GIVE_UP_FACTOR;
+    const givenUpAt = this.giveUpBytes;
     this.closedFor = `it wrote a stdout line of more than ${megabytes(givenUpAt)} (the limit of one message is ${megabytes(this.maxLineBytes)}), so the connection was closed`;
-    this.fault('STDOUT_LINE_TOO_LONG', `MCP server "${this.serverId}" wrote a stdout line over ${givenUpAt} bytes, ${GIVE_UP_FACTOR} times the limit of ${this.maxLineBytes}; closing it`);
+    this.fault(
+      'STDOUT_LINE_TOO_LONG',
+      `MCP server "${this.serverId}" wrote a stdout line over ${givenUpAt} bytes, ${givenUpAt / this.maxLineBytes} times the limit of ${this.maxLineBytes}; closing it`,
+    );
     void this.close();
   }
 
@@ -243,21 +270,40 @@ export class ProcessTransport implements Transport {
     // Without an id to go by, the only request awaited is the one it answered, unless the line says it is the server's own call.
     const only = this.awaited.size === 1 && !overlongIsCall(line) ? this.awaited.values().next().value : undefined;
     const answered = id !== undefined ? (this.awaited.has(id) ? id : undefined) : only;
+    // An answer that could have been larger is held to that bound, and its error names it (and the setting that raises it).
+    const large = answered !== undefined && this.awaitedLarge.has(answered) ? this.options.largeAnswers : undefined;
+    const limit = large ? Math.max(large.maxBytes, this.maxLineBytes) : this.maxLineBytes;
     this.fault(
       'STDOUT_LINE_TOO_LONG',
-      `MCP server "${this.serverId}" wrote a stdout line of ${line.bytes} bytes, over the limit of ${this.maxLineBytes}: it was dropped${answered === undefined ? '' : ` (the answer to request ${answered})`}; the connection goes on`,
+      `MCP server "${this.serverId}" wrote a stdout line of ${line.bytes} bytes, over the limit of ${limit}: it was dropped${answered === undefined ? '' : ` (the answer to request ${answered})`}; the connection goes on`,
     );
     if (answered === undefined) return;
-    this.awaited.delete(answered);
+    this.answered(answered);
+    this.fitLineLimit();
     try {
-      this.onmessage?.(tooLargeAnswer(answered, line.bytes, this.maxLineBytes));
+      this.onmessage?.(tooLargeAnswer(answered, line.bytes, limit, large?.tooLargeText(limit, line.bytes)));
     } catch (error) {
       this.report(error);
     }
   }
 
+  /**
+   * A line over the usual limit was read because a larger answer was
+   * awaited: it is kept only when it is that answer (its id, at one of its
+   * ends); any other is passed over as if it had been too long to read.
+   */
+  private isAllowedLong(bytes: Buffer): boolean {
+    if (bytes.length <= this.maxLineBytes) return true;
+    const line = { bytes: bytes.length, head: bytes.subarray(0, OVERLONG_EDGE_BYTES), tail: bytes.subarray(Math.max(0, bytes.length - OVERLONG_EDGE_BYTES)) };
+    const id = overlongIdOf(line);
+    if (id !== undefined && this.awaitedLarge.has(id)) return true;
+    this.onOverlong(line);
+    return false;
+  }
+
   private onStdoutLine(bytes: Buffer): void {
     if (this.connection.kind !== 'open') return;
+    if (!this.isAllowedLong(bytes)) return;
     const line = bytes.toString('utf8').replace(/\r$/, '');
     if (line.trim() === '') return;
     let json: unknown;
@@ -272,7 +318,10 @@ export class ProcessTransport implements Transport {
       this.fault('INVALID_JSONRPC', `MCP server "${this.serverId}" wrote JSON that is not a JSON-RPC message: ${preview(line)}`);
       return;
     }
-    if (!('method' in message) && message.id !== undefined) this.awaited.delete(message.id);
+    if (!('method' in message) && message.id !== undefined) {
+      this.answered(message.id);
+      this.fitLineLimit();
+    }
     try {
       this.onmessage?.(message);
     } catch (error) {

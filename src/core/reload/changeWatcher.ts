@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sameStamp, stampFile } from '../files/fileStamps.js';
+import { systemScheduler, type Scheduler } from '../ports.js';
 
 export interface WatchTarget {
   /** A file or folder. A file is watched through its folder, since editors replace files by rename. */
@@ -15,6 +16,8 @@ export interface ChangeWatcherOptions {
   pollMs?: number;
   /** Cheap check run on every poll: true when something changed since the last one. */
   poll?: () => boolean;
+  /** Where the debounce and the poll wait: the system's by default; a test's moves only when the test says. */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -24,26 +27,33 @@ export interface ChangeWatcherOptions {
  */
 export class ChangeWatcher {
   private watchers: fs.FSWatcher[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
+  private timer: unknown;
+  private pollTimer: unknown;
   private running: Promise<void> | undefined;
   private again = false;
   private disposed = false;
+  private readonly scheduler: Scheduler;
 
   constructor(
     private readonly targets: readonly WatchTarget[],
     private readonly onChange: () => Promise<void> | void,
     private readonly options: ChangeWatcherOptions = {},
-  ) {}
+  ) {
+    this.scheduler = options.scheduler ?? systemScheduler;
+  }
 
   start(): void {
     for (const target of this.targets) this.watch(target);
-    if (this.options.poll && this.options.pollMs) {
-      this.pollTimer = setInterval(() => {
-        if (this.options.poll!()) this.trigger();
-      }, this.options.pollMs);
-      this.pollTimer.unref();
-    }
+    if (this.options.poll && this.options.pollMs) this.pollAgain(this.options.poll, this.options.pollMs);
+  }
+
+  /** The next poll, `ms` from now; each poll arms the one after it (the scheduler has timeouts, not intervals). */
+  private pollAgain(poll: () => boolean, ms: number): void {
+    this.pollTimer = this.scheduler.setTimeout(() => {
+      if (this.disposed) return;
+      if (poll()) this.trigger();
+      this.pollAgain(poll, ms);
+    }, ms);
   }
 
   private watch(target: WatchTarget): void {
@@ -64,9 +74,8 @@ export class ChangeWatcher {
   /** Schedules a run after the debounce window. */
   trigger(): void {
     if (this.disposed) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.run(), this.options.debounceMs ?? 150);
-    this.timer.unref();
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
+    this.timer = this.scheduler.setTimeout(() => void this.run(), this.options.debounceMs ?? 150);
   }
 
   private async run(): Promise<void> {
@@ -96,8 +105,8 @@ export class ChangeWatcher {
 
   dispose(): void {
     this.disposed = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pollTimer);
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
+    if (this.pollTimer !== undefined) this.scheduler.clearTimeout(this.pollTimer);
     for (const watcher of this.watchers) watcher.close();
     this.watchers = [];
   }

@@ -52,15 +52,19 @@ export class ResourceService {
     });
   }
 
-  /** One resource's contents, within the server's result-size cap; audited like a read tool's call. */
-  async read(caller: Caller, serverId: string, uri: string): Promise<ResourceRead> {
+  /**
+   * One resource's contents, within the server's result-size cap; audited like a read tool's call. `whole`: for an MCP
+   * App's view (docs/rules/mcp-apps.md#what-the-view-may-ask), which reads data, not text for a model: its text is not
+   * cut to the cap (the transport's bound on one message still holds).
+   */
+  async read(caller: Caller, serverId: string, uri: string, options: { whole?: boolean } = {}): Promise<ResourceRead> {
     checkUri(uri, serverId);
     return this.run(caller, serverId, 'resources/read', { uri }, async (lease) => {
       const result = await lease.connection.resources(`resources/read ${uri}`, (client, sdk) => {
         requireResources(client, serverId);
         return client.read(uri, sdk);
       });
-      return boundedRead(serverId, uri, result, lease.connection.definition.maxResultChars ?? DEFAULT_RESULT_CHARS);
+      return boundedRead(serverId, uri, result, options.whole ? Number.POSITIVE_INFINITY : (lease.connection.definition.maxResultChars ?? DEFAULT_RESULT_CHARS));
     });
   }
 

@@ -304,16 +304,18 @@ export class RecordsStore {
    * own writes are in memory and seen at once either way.
    */
   refreshIfOlderThan(maxAgeMs: number): void {
-    if (performance.now() - this.checkedAt >= maxAgeMs || this.txDepth > 0) this.refresh();
+    // On the store's clock, so a test moves past the window instead of waiting; a clock set back counts as past it too.
+    const age = this.settings.clock.now() - this.checkedAt;
+    if (age >= maxAgeMs || age < 0 || this.txDepth > 0) this.refresh();
   }
 
-  /** When refresh() last looked at the file (performance.now()). */
+  /** When refresh() last looked at the file (the store's clock). */
   private checkedAt = -Infinity;
 
   refresh(): void {
     this.assertUsable();
     if (this.txDepth > 0) throw new StoreError('TRANSACTION_OPEN', this.file, 'refresh() cannot run inside a transaction');
-    this.checkedAt = performance.now();
+    this.checkedAt = this.settings.clock.now();
     const stamp = this.statOrThrow();
     if (sameStamp(stamp, this.known?.stamp) || (stamp && sameStamp(stamp, this.rejectedStamp))) return;
     const disk = readOrThrow(this.file);

@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findAppRoot } from '../appPaths.js';
+import { builtModulePath } from '../appPaths.js';
 import { PendingByKey } from '../pendingByKey.js';
 import { ProcessTreeWatch } from '../process/processTreeWatch.js';
 import type { TreeRecord } from '../process/childTree.js';
@@ -67,9 +65,7 @@ interface Slot {
 
 /** The runner beside this module (dist/), else the built one when this module runs from src/ (tests). */
 export function defaultRunnerPath(): string {
-  const beside = fileURLToPath(new URL('./backendRunner.js', import.meta.url));
-  if (fs.existsSync(beside)) return beside;
-  return path.join(findAppRoot(), 'dist', 'src', 'core', 'uiApps', 'backendRunner.js');
+  return builtModulePath(new URL('./backendRunner.js', import.meta.url), 'core', 'uiApps', 'backendRunner.js');
 }
 
 /**

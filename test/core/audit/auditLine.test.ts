@@ -28,6 +28,7 @@ describe('auditLine', () => {
       { ...base, outcome: 'failed', error: 'server "fx" said: "no"\n\tline two \u0001 \u2028 ü 🙂 \\ end' },
       { ...base, conversationId: 'quote " and backslash \\', appId: 'ünïcödé', tool: 'tab\tname', flow: 'sub', decision: 'declined', outcome: 'declined', permission: 'confirm' },
       { ...base, decision: 'refused', outcome: 'refused', reason: 'NOT_GRANTED', error: 'aide may not use "x"' },
+      { ...base, decision: 'refused', outcome: 'refused', reason: 'IDLE_SERVER', count: 15_999, error: 'server "fx" has no tool call in flight' },
       { ...base, tool: null, flow: null, permission: null, outcome: 'released', reason: 'idle' },
       { ...base, conversationId: null, serverId: null, tool: null, flow: null, permission: null, outcome: 'released', pluginId: 'com.example.x', reason: 'not-runnable' },
     ];
@@ -113,6 +114,7 @@ const anyRecord = fc.record({
   outcome: field('ok', 'tool-error', 'failed', 'declined', 'refused', 'released'),
   pluginId: fc.option(field('com.example.x'), { nil: undefined }),
   reason: fc.option(field('NOT_GRANTED', 'idle', 'mcp_release'), { nil: undefined }),
+  count: fc.option(fc.oneof(fc.integer({ min: -3, max: 2 ** 53 }), fc.double(), junk), { nil: undefined }),
   error: fc.option(field(), { nil: undefined }),
 });
 
@@ -136,7 +138,7 @@ describe('auditLine, over arbitrary records', () => {
         for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
           // A draft's time, arguments and result come from its own fields (at, callArgs, callResult): checked above and below.
           if (key === 'time' || key === 'args' || key === 'result') continue;
-          const optional = key === 'agentId' || key === 'pluginId' || key === 'reason' || key === 'error';
+          const optional = key === 'agentId' || key === 'pluginId' || key === 'reason' || key === 'count' || key === 'error';
           const want = expectedField(shape[key].unwrap(), (raw as Record<string, unknown>)[key], optional);
           expect(parsed[key], key).toEqual(want);
         }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../src/core/audit/auditLog.js';
 import type { AuditRecord } from '../../../src/shared/audit.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 const record = (n: number, extra: Partial<AuditRecord> = {}): AuditRecord => ({
   time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
@@ -32,12 +33,15 @@ describe('AuditLog', () => {
     expect(log.query({ tool: 'tool_1' })).toHaveLength(1);
   });
 
-  it('writes soon after the call, not during it, and flush() writes what is queued', async () => {
+  it('writes 100 ms after the call, not during it, and flush() writes what is queued', () => {
     const dir = tempDir();
-    const log = new AuditLog(dir);
+    const scheduler = new TestScheduler();
+    const log = new AuditLog(dir, undefined, scheduler);
     log.append(record(1));
     expect(fs.existsSync(path.join(dir, 'audit.jsonl'))).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    scheduler.advance(99);
+    expect(fs.existsSync(path.join(dir, 'audit.jsonl'))).toBe(false);
+    scheduler.advance(1);
     expect(fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
     log.append(record(2));
     log.flush();
@@ -46,13 +50,13 @@ describe('AuditLog', () => {
 
   it('writes a long burst in slices as it comes, not all at the timer, and a draft gets its time formatted in AuditRecord order', async () => {
     const dir = tempDir();
-    const log = new AuditLog(dir);
+    const log = new AuditLog(dir, undefined, new TestScheduler());
     const at = Date.UTC(2026, 0, 1, 0, 0, 0);
     for (let n = 0; n < 300; n++) {
       const { time: _time, ...rest } = record(n);
       log.append({ at, ...rest });
     }
-    // Past a slice's worth, the next turn of the event loop writes it: long before the 100 ms timer.
+    // Past a slice's worth, the next turn of the event loop writes it: the 100 ms timer (on a scheduler that never moves) is not why.
     await new Promise((resolve) => setImmediate(resolve));
     const lines = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(300);

@@ -115,38 +115,39 @@ describe('stopping a turn', () => {
   });
 
   it('a call that waits for approval says so (which question, until when), runs once approved, and counts its time from then', async () => {
-    const { host, provider } = await startChatWorld();
+    // The host's clock is the test's: it moves only while the question waits, so the run time shows what it counted from.
+    const scheduler = new TestScheduler();
+    const { host, provider } = await startChatWorld({ host: { scheduler } });
     const phases: string[] = [];
     let awaiting: { id: string; expiresAt: number } | undefined;
-    let approvedAt = 0;
-    let sinceApproval = 0;
     host.chat.onEvent((event: ChatEvent) => {
       if (event.type !== 'toolCall' || event.call.callId !== 'w1') return;
       phases.push(event.call.phase);
       if (event.call.phase === 'awaiting') awaiting = event.call.confirmation;
-      if (event.call.phase === 'finished') sinceApproval = performance.now() - approvedAt;
     });
     host.tools.confirmations.on('required', (request) => {
-      // The user takes a while to answer: that is not the tool's time.
-      setTimeout(() => {
-        approvedAt = performance.now();
-        host.tools.confirmations.respond(request.id, true);
-      }, 400);
+      // The user takes 400 ms to answer: that is not the tool's time.
+      scheduler.advance(400);
+      host.tools.confirmations.respond(request.id, true);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'w1', name: 'mcp_chat_danger', arguments: { what: 'it' } }] }, { kind: 'reply', text: 'done' });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
     expect(phases).toEqual(['started', 'awaiting', 'started', 'finished']);
     expect(awaiting).toEqual({ id: expect.any(String), expiresAt: expect.any(Number), createdAt: expect.any(Number) });
-    expect(awaiting!.expiresAt).toBeGreaterThan(Date.now());
+    expect(awaiting!.expiresAt).toBeGreaterThan(scheduler.now());
     const result = outcome.messages.find((m): m is ToolMessage => m.role === 'tool')!;
     expect(result.status).toBe('ok');
-    // Counted from the approval, not from the question (400 ms before it).
-    expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(sinceApproval) + 1);
+    // Counted from the approval: the clock did not move while the tool ran. From the question, it would be 400.
+    expect(result.durationMs).toBe(0);
   });
 
   it('a declined call never ran and has no run time', async () => {
-    const { host, provider } = await startChatWorld();
-    host.tools.confirmations.on('required', (request) => void setTimeout(() => host.tools.confirmations.respond(request.id, false), 200));
+    const scheduler = new TestScheduler();
+    const { host, provider } = await startChatWorld({ host: { scheduler } });
+    host.tools.confirmations.on('required', (request) => {
+      scheduler.advance(200);
+      host.tools.confirmations.respond(request.id, false);
+    });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'ok' });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ status: 'declined', durationMs: 0 });

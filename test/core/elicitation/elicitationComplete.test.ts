@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Host } from '../../../src/core/host.js';
+import type { Host, HostOptions } from '../../../src/core/host.js';
 import { McpRuntimeError } from '../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { sdkServerSource } from '../../helpers/sdkServer.js';
 import { nextQuestion, outcomes } from '../../helpers/elicitations.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /**
  * What the 2025-11-25 spec adds around a question, against a real SDK
@@ -30,13 +31,13 @@ server.registerTool('complete', { inputSchema: { id: z.string() } }, async ({ id
   return { content: [{ type: 'text', text: 'told' }] };
 });`;
 
-async function askingHost(extra: Record<string, unknown> = {}) {
+async function askingHost(extra: Record<string, unknown> = {}, options: Partial<HostOptions> = {}) {
   const dir = tempDir('chatos-asking-');
   const file = path.join(dir, 'server.mjs');
   // zod is imported by the server from this checkout, as the SDK is.
   const zod = new URL(`file://${path.resolve('node_modules/zod/index.js')}`).href;
   fs.writeFileSync(file, sdkServerSource('asking', SERVER.replace("from 'zod'", `from ${JSON.stringify(zod)}`)));
-  const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { asking: { transport: 'stdio', command: process.execPath, args: [file], ...extra } }));
+  const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { asking: { transport: 'stdio', command: process.execPath, args: [file], ...extra } }), options);
   return host;
 }
 
@@ -88,14 +89,15 @@ describe('notifications/elicitation/complete', () => {
 
 describe('a call whose server waits for the user', () => {
   it('does not time out while the user answers, however long past its timeout', async () => {
-    // A 300 ms timeout; the user answers after three times that. Before the pause, this call failed with CALL_TIMEOUT.
-    const host = await askingHost({ timeout: 300 });
+    // A 300 ms timeout, on the host's scheduler; the user answers after three times that. Before the pause, this call failed with CALL_TIMEOUT.
+    const scheduler = new TestScheduler();
+    const host = await askingHost({ timeout: 300 }, { scheduler });
     const who = caller('conv-t');
-    await host.tools.call(who, 'mcp_asking_complete', { id: 'warm-up' }); // started: the wait below is the call's alone
+    await host.tools.call(who, 'mcp_asking_complete', { id: 'warm-up' }); // started: the time below is the call's alone
     const asked = nextQuestion(host);
     const call = host.tools.call(who, 'mcp_asking_ask_form', {});
     const request = await asked;
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    scheduler.advance(900);
     expect(host.mcp.elicitations.respond(request.id, 'accept', { name: 'Ada' })).toBe(true);
     expect(textOf((await call).result)).toBe('answered accept {"name":"Ada"}');
   });

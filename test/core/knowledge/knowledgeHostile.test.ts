@@ -9,6 +9,7 @@ import { MAX_EMBEDDING_DIMENSIONS } from '../../../src/shared/knowledge.js';
 import { SECRET_PATH, startEndlessServer } from '../../helpers/endlessServer.js';
 import { pdfOfRepeatedPage } from '../../helpers/pdfFile.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
+import { seededRandom } from '../../helpers/seededRandom.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
 
@@ -86,7 +87,9 @@ describe('a hostile embedding server', () => {
   });
 
   it('a full batch of the largest vectors a base keeps, pretty-printed, is within the limit', async () => {
-    const url = await embeddingServer(() => Array.from({ length: MAX_EMBEDDING_DIMENSIONS }, () => -Math.random() / 1e5), 4);
+    // Long numbers (a minus sign and 17 or so digits each); seeded, so the size measured is the same in every run.
+    const random = seededRandom();
+    const url = await embeddingServer(() => Array.from({ length: MAX_EMBEDDING_DIMENSIONS }, () => -random() / 1e5), 4);
     const entry = { id: 'wide', name: 'Wide', api: 'openai' as const, baseUrl: url, model: 'wide', vision: false, key: { kind: 'stored' as const } };
     const vectors = await createEmbedder(entry, undefined, { retries: 0 }).embed(Array.from({ length: EMBED_BATCH }, (_, i) => `text ${i}`));
     expect(vectors.length).toBe(EMBED_BATCH);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CALLS_PER_WINDOW, MAX_VIEW_BYTES } from '../../../src/core/mcpApps/mcpApps.js';
+import { APP_CALLS_PER_WINDOW } from '../../../src/core/mcpApps/mcpApps.js';
 import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
 import { guardedViewHtml } from '../../../src/core/mcpApps/viewGuard.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
@@ -8,7 +8,8 @@ import { repoRoot } from '../../helpers/tempDir.js';
 
 /** The host side of MCP Apps in the core (docs/rules/mcp-apps.md), against a real MCP App server over stdio. */
 
-const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
+// Views over 2 MiB are refused (docs/rules/mcp-apps.md#size): its 3 MB view is one.
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')], maxViewBytes: 2 * 1024 * 1024 };
 const SERVER = 'chatos::shop';
 
 async function shopWorld() {
@@ -46,7 +47,11 @@ describe('MCP Apps in the core', () => {
     expect(view).toMatchObject({ prefersBorder: true, csp: { connectDomains: [], resourceDomains: [] } });
     await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/secret.html')).rejects.toMatchObject({ code: 'VIEW_NOT_LINKED' });
     await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/plain.html')).rejects.toMatchObject({ code: 'VIEW_NOT_AN_APP', message: expect.stringContaining('of type text/html') });
-    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/huge.html')).rejects.toMatchObject({ code: 'VIEW_TOO_LARGE', message: expect.stringContaining(`at most ${MAX_VIEW_BYTES}`) });
+    await expect(host.tools.apps.view(caller, SERVER, 'ui://shop/huge.html')).rejects.toMatchObject({
+      code: 'VIEW_TOO_LARGE',
+      message: expect.stringContaining('is 3 MB; at most 2 MB (2097152 bytes) is rendered'),
+      hint: expect.stringContaining('raise "maxViewBytes" of server "shop" in mcp.yaml'),
+    });
     // Another agent, not given the server, reads nothing of it.
     host.agents.create({ id: 'other', name: 'Other', description: '', modelId: 'local', systemPrompt: '', uiApps: [] });
     const other = host.tools.callers.agent('other', 'main', caller.conversationId).caller;
@@ -80,24 +85,31 @@ describe('MCP Apps in the core', () => {
   });
 });
 
+/** Where serve's views run in these tests: framed by the renderer at 127.0.0.1:4000, served from the views' port 4001. */
+const at = (host: string, views = 'http://localhost:4001') => ({ framers: [host], hostOrigins: [host, views] });
+
 describe('the view CSP', () => {
-  it('keeps the restrictive default and adds only plain declared origins', () => {
+  it("is the spec's default for a view in its sandbox, widened only by plain declared origins", () => {
     const { policy, dropped } = viewCsp(
       {
         connectDomains: ['*', 'http:', "'unsafe-eval'", 'https://api.example.com', 'https://x.example.com; script-src *'],
         resourceDomains: ['*', 'data:', 'https://cdn.example.com'],
         frameDomains: ['*'],
       },
-      'http://127.0.0.1:4000',
+      at('http://127.0.0.1:4000'),
     );
     expect(policy).toContain('connect-src https://api.example.com;');
-    expect(policy).toContain("script-src 'unsafe-inline' https://cdn.example.com;");
+    // Its own origin, inline script and eval (it runs any script it carries anyway, at a site of its own), and what it declared.
+    expect(policy).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data: https://cdn.example.com;");
+    expect(policy).toContain("worker-src 'self' blob: https://cdn.example.com;");
     expect(policy).toContain("frame-src 'none'");
-    expect(policy).toContain('frame-ancestors http://127.0.0.1:4000');
-    expect(policy).toContain('sandbox allow-scripts');
-    expect(policy).not.toMatch(/\s\*(\s|;|$)|unsafe-eval|http:(\s|;)/);
+    expect(policy).toContain("base-uri 'self'");
+    expect(policy).toContain("frame-ancestors 'self' http://127.0.0.1:4000;");
+    expect(policy).toContain('sandbox allow-scripts allow-same-origin allow-forms');
+    expect(policy).not.toMatch(/\s\*(\s|;|$)|http:(\s|;)/);
+    expect(policy.match(/'unsafe-eval'/g)).toHaveLength(1);
     expect(dropped).toHaveLength(7);
-    expect(viewCsp(undefined, 'http://h').policy).toContain("connect-src 'none'");
+    expect(viewCsp(undefined, at('http://h')).policy).toContain("connect-src 'none'");
   });
 
   it("never lists the host's own origin, in any loopback spelling or scheme, in any list", () => {
@@ -114,28 +126,43 @@ describe('the view CSP', () => {
     ];
     const declared = [...self, 'http://localhost:5173', 'https://api.example.com'];
     const lists = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
-    const { policy, dropped } = viewCsp(Object.fromEntries(lists.map((list) => [list, declared])), 'http://localhost:4000');
+    const { policy, dropped } = viewCsp(Object.fromEntries(lists.map((list) => [list, declared])), at('http://localhost:4000'));
     for (const directive of ['connect-src', 'script-src', 'style-src', 'img-src', 'font-src', 'media-src', 'frame-src', 'base-uri']) {
       const sources = new RegExp(`${directive} ([^;]*)`).exec(policy)![1]!;
       expect(sources, directive).toContain('http://localhost:5173');
       expect(sources, directive).toContain('https://api.example.com');
       expect(sources, directive).not.toContain(':4000');
     }
-    expect(policy).toContain('frame-ancestors http://localhost:4000;');
+    expect(policy).toContain("frame-ancestors 'self' http://localhost:4000;");
     expect(dropped).toHaveLength(self.length * lists.length);
     expect(dropped.every((entry) => entry.endsWith('(this host)'))).toBe(true);
 
     // Behind a name: the host's origin, and a wildcard that covers it, are left out; the desktop's chatos://app reaches no web origin.
-    const named = viewCsp({ connectDomains: ['https://app.example.com', 'wss://app.example.com', 'https://*.example.com', 'https://api.other.com'] }, 'https://app.example.com');
+    const named = viewCsp(
+      { connectDomains: ['https://app.example.com', 'wss://app.example.com', 'https://*.example.com', 'https://api.other.com'] },
+      at('https://app.example.com', 'https://app.example.com'),
+    );
     expect(named.policy).toContain('connect-src https://api.other.com;');
-    expect(viewCsp({ connectDomains: ['http://localhost:4000'] }, 'chatos://app').policy).toContain('connect-src http://localhost:4000;');
+    const desktop = { framers: ['chatos://app'], hostOrigins: ['chatos://app'] };
+    expect(viewCsp({ connectDomains: ['http://localhost:4000'] }, desktop).policy).toContain('connect-src http://localhost:4000;');
+  });
+
+  it("never lists the views' own server: any loopback spelling or site name with its port", () => {
+    const declared = ['http://localhost:4001', 'http://127.0.0.1:4001', 'ws://localhost:4001', 'https://*.localhost:4001', 'https://0123abcd.localhost:4001', 'http://localhost:4002'];
+    const { policy, dropped } = viewCsp({ connectDomains: declared, frameDomains: declared }, at('http://127.0.0.1:4000'));
+    expect(policy).toContain('connect-src http://localhost:4002;');
+    expect(policy).toContain('frame-src http://localhost:4002;');
+    expect(dropped.filter((entry) => entry.endsWith('(this host)'))).toHaveLength(10);
   });
 });
 
 describe('the view guard', () => {
-  it('is the first script of the page, after a doctype so the page keeps its mode', () => {
-    const guardOf = (html: string) => /<script>\(\(\) => \{[\s\S]*?\}\)\(\);<\/script>/.exec(guardedViewHtml(html))![0];
+  it('is the first script of the page, the error reporter next, after a doctype so the page keeps its mode', () => {
+    // The guard, then the script that tells the view's proxy of an error the view left uncaught (viewErrors.ts).
+    const guardOf = (html: string) => /^(<script>\(\(\) => \{[\s\S]*?\}\)\(\);<\/script>){2}/.exec(guardedViewHtml(html))![0];
     const guard = guardOf('<p>x</p>');
+    expect(guard).toMatch(/^<script>\(\(\) => \{\n {2}for \(const name of \['RTCPeerConnection'/);
+    expect(guard).toContain("'ui/notifications/sandbox-view-error'");
     expect(guardedViewHtml('<p>x</p><script>run()</script>')).toBe(`${guard}<p>x</p><script>run()</script>`);
     expect(guardedViewHtml('<!DOCTYPE html>\n<html><script>run()</script>')).toBe(`<!DOCTYPE html>${guard}\n<html><script>run()</script>`);
     expect(guardedViewHtml('\uFEFF \n<!doctype html PUBLIC "a>b"><p>x</p>')).toBe(`\uFEFF \n<!doctype html PUBLIC "a>${guard}b"><p>x</p>`);

@@ -14,11 +14,9 @@ describe('ProcessTransport: starting and stopping', () => {
     expect(await callText(client, 'echo', { text: 'hi' })).toBe('hi');
     const pid = transport.pid!;
 
-    const started = performance.now();
+    // Without the escalation close() would wait forever: the test's own timeout would end it, failing.
     await transport.close();
-    const elapsed = performance.now() - started;
 
-    expect(elapsed).toBeLessThan(30_000); // it ends: without the escalation close() would wait forever
     expect(isRunning(pid)).toBe(false);
     expect(transport.exitInfo?.signal).toBe('SIGKILL');
     const lifecycle = log
@@ -66,15 +64,14 @@ describe('ProcessTransport: starting and stopping', () => {
 
   it('a crash fails the in-flight call at once, and the error names the server and its last stderr lines', async () => {
     const { client, transport, log, errors } = await connectNode([serverScript], { serverId: 'acme::db' });
-    const started = performance.now();
     const call = client.callTool({ name: 'crash', arguments: { message: 'database is on fire' } }, undefined, { timeout: 60_000 });
 
     const failure = await call.then(
       () => undefined,
       (error: unknown) => error,
     );
-    expect(performance.now() - started).toBeLessThan(10_000); // not the 60 s request timeout
     expect(failure).toBeInstanceOf(McpError);
+    // Closed at once, not the 60 s request timeout (which fails as RequestTimeout).
     expect((failure as McpError).code).toBe(ErrorCode.ConnectionClosed);
 
     const exit = transport.exitInfo!;

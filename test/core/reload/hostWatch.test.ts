@@ -5,6 +5,7 @@ import { createHost, type Host, type HostEvent } from '../../../src/core/host.js
 import { ChangeWatcher } from '../../../src/core/reload/changeWatcher.js';
 import { writeProviderPlugin } from '../../helpers/plugins.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 const hosts: Host[] = [];
 const stops: (() => void)[] = [];
@@ -74,35 +75,76 @@ describe('hot reload (docs/rules/mcp-yaml.md#hot-reload)', () => {
 });
 
 describe('ChangeWatcher', () => {
-  it('debounces a burst of writes into one run and never runs twice at once', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'watched.yaml');
-    fs.writeFileSync(file, 'a');
-    let runs = 0;
-    let concurrent = 0;
-    let maxConcurrent = 0;
+  /** A watcher on the test's scheduler whose runs end when the test says: `started()` resolves as the next run begins. */
+  function controlledWatcher(options: { poll?: () => boolean; pollMs?: number } = {}) {
+    const scheduler = new TestScheduler();
+    const seen = { runs: 0, concurrent: 0, maxConcurrent: 0 };
+    let onStart = () => {};
+    const ends: (() => void)[] = [];
     const watcher = new ChangeWatcher(
-      [{ path: file }],
+      [],
       async () => {
-        runs++;
-        maxConcurrent = Math.max(maxConcurrent, ++concurrent);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        concurrent--;
+        seen.runs++;
+        seen.maxConcurrent = Math.max(seen.maxConcurrent, ++seen.concurrent);
+        onStart();
+        await new Promise<void>((resolve) => ends.push(resolve));
+        seen.concurrent--;
       },
-      { debounceMs: 100 },
+      { debounceMs: 100, scheduler, ...options },
     );
-    watcher.start();
     stops.push(() => watcher.dispose());
-    for (let i = 0; i < 10; i++) fs.writeFileSync(file, `write ${i}`);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    await watcher.settled();
-    expect(runs).toBe(1);
+    const started = () => new Promise<void>((resolve) => (onStart = resolve));
+    const endRun = () => ends.shift()!();
+    return { watcher, scheduler, seen, started, endRun };
+  }
+
+  it('debounces a burst of changes into one run, 100 ms after the last', () => {
+    const { watcher, scheduler, seen } = controlledWatcher();
+    // Ten changes 50 ms apart: never 100 ms of quiet until the last.
+    for (let i = 0; i < 10; i++) {
+      watcher.trigger();
+      scheduler.advance(50);
+    }
+    expect(seen.runs).toBe(0);
+    scheduler.advance(49);
+    expect(seen.runs).toBe(0);
+    scheduler.advance(1);
+    expect(seen.runs).toBe(1);
+  });
+
+  it('never runs twice at once: changes during a run make exactly one more run, after it', async () => {
+    const { watcher, scheduler, seen, started, endRun } = controlledWatcher();
+    const first = started();
     watcher.trigger();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    watcher.trigger();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    scheduler.advance(100);
+    await first;
+    for (let i = 0; i < 3; i++) {
+      watcher.trigger();
+      scheduler.advance(100);
+    }
+    expect(seen).toEqual({ runs: 1, concurrent: 1, maxConcurrent: 1 });
+    const second = started();
+    endRun();
+    await second;
+    expect(seen).toEqual({ runs: 2, concurrent: 1, maxConcurrent: 1 });
+    endRun();
     await watcher.settled();
-    expect(maxConcurrent).toBe(1);
-    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(seen).toEqual({ runs: 2, concurrent: 0, maxConcurrent: 1 });
+  });
+
+  it('runs when its poll finds a change, on the same debounce', async () => {
+    let changed = false;
+    const { watcher, scheduler, seen, started, endRun } = controlledWatcher({ poll: () => changed, pollMs: 200 });
+    watcher.start();
+    scheduler.advance(1_000);
+    expect(seen.runs).toBe(0);
+    changed = true;
+    const run = started();
+    scheduler.advance(200 + 100);
+    await run;
+    expect(seen.runs).toBe(1);
+    changed = false;
+    endRun();
+    await watcher.settled();
   });
 });

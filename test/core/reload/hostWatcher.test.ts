@@ -10,33 +10,32 @@ import { tempDir } from '../../helpers/tempDir.js';
 
 const scanOf = (reread: string[] = []): ScanResult => ({ plugins: [], apps: [], problems: [], roots: [], stats: { folders: 0, reread, removed: [], durationMs: 0 } });
 
+/** How many times something was asked; `grows()` resolves at the next time, so a test waits for the call itself. */
+class Count {
+  value = 0;
+  private waiters: (() => void)[] = [];
+  add(): void {
+    this.value++;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+  grows(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
 /** A rescan operation that records its calls; each rescan answers the next queued scan (else an unchanged one). */
 class TestRescan implements Pick<RescanPlugins, 'rescan' | 'apply'> {
   readonly applied: ScanResult[] = [];
-  rescans = 0;
+  readonly rescans = new Count();
   next: ScanResult[] = [];
   rescan(): ScanResult {
-    this.rescans++;
+    this.rescans.add();
     return this.next.shift() ?? scanOf();
   }
   apply(result: ScanResult): ScanResult {
     this.applied.push(result);
     return result;
   }
-}
-
-/** Resolves the next time `count()` grows past what it is now. */
-function grows(count: () => number, what: string): Promise<void> {
-  const start = count();
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 20_000;
-    const look = () => {
-      if (count() > start) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`no ${what}`));
-      setTimeout(look, 10);
-    };
-    look();
-  });
 }
 
 const stops: (() => void)[] = [];
@@ -53,7 +52,7 @@ function world() {
   for (const root of [rootA, rootB]) fs.mkdirSync(root);
   fs.writeFileSync(mcpConfigFile, 'version: 1\n');
   let roots = [rootA];
-  let reloads = 0;
+  const reloads = new Count();
   let scans: ScanResult[] = [];
   const rescan = new TestRescan();
   const watcher = new HostWatcher({
@@ -62,7 +61,7 @@ function world() {
     rootsFiles: [rootsFile],
     scan: () => scans.shift() ?? scanOf(),
     rescan,
-    reloadMcp: async () => void reloads++,
+    reloadMcp: async () => reloads.add(),
   });
   return {
     dir,
@@ -71,7 +70,7 @@ function world() {
     rootA,
     rootB,
     rescan,
-    reloads: () => reloads,
+    reloads,
     setRoots: (next: string[]) => void (roots = next),
     queueScan: (scan: ScanResult) => void (scans = [scan]),
     watch: (times = { debounceMs: 10, pollMs: 50 }) => {
@@ -86,22 +85,22 @@ describe('HostWatcher', () => {
   it('reloads the servers when mcp.yaml changes', async () => {
     const w = world();
     w.watch();
-    const reloaded = grows(w.reloads, 'reload after mcp.yaml changed');
+    const reloaded = w.reloads.grows();
     fs.writeFileSync(w.mcpConfigFile, 'version: 1\nservers: {}\n');
     await reloaded;
-    expect(w.rescan.rescans).toBe(0);
+    expect(w.rescan.rescans.value).toBe(0);
   });
 
   it('rescans when a plugin root changes, and reloads only when the scan found a plugin re-read or gone', async () => {
     const w = world();
     w.watch({ debounceMs: 10, pollMs: 60_000 });
-    const rescanned = grows(() => w.rescan.rescans, 'rescan after a plugin file changed');
+    const rescanned = w.rescan.rescans.grows();
     fs.writeFileSync(path.join(w.rootA, 'plugin.json'), '{}');
     await rescanned;
-    expect(w.reloads()).toBe(0);
+    expect(w.reloads.value).toBe(0);
 
     w.rescan.next = [scanOf([path.join(w.rootA, 'x')])];
-    const reloaded = grows(w.reloads, 'reload after a scan that re-read a plugin');
+    const reloaded = w.reloads.grows();
     fs.writeFileSync(path.join(w.rootA, 'plugin.json'), '{"id":"x"}');
     await reloaded;
   });
@@ -111,7 +110,7 @@ describe('HostWatcher', () => {
     const found = scanOf([path.join(w.rootA, 'edited')]);
     w.queueScan(found);
     w.watch({ debounceMs: 10, pollMs: 20 });
-    await grows(w.reloads, 'reload after the poll found an edit');
+    await w.reloads.grows();
     expect(w.rescan.applied).toContain(found);
   });
 
@@ -119,11 +118,11 @@ describe('HostWatcher', () => {
     const w = world();
     w.watch({ debounceMs: 10, pollMs: 60_000 });
     w.setRoots([w.rootA, w.rootB]);
-    const rescanned = grows(() => w.rescan.rescans, 'rescan after the roots changed');
+    const rescanned = w.rescan.rescans.grows();
     fs.writeFileSync(w.rootsFile, JSON.stringify({ roots: [w.rootB] }));
     await rescanned;
 
-    const again = grows(() => w.rescan.rescans, 'rescan after a change in the new root');
+    const again = w.rescan.rescans.grows();
     fs.writeFileSync(path.join(w.rootB, 'plugin.json'), '{}');
     await again;
   });
@@ -137,10 +136,10 @@ describe('HostWatcher', () => {
     // A watcher that still ran would have reloaded for this write; a second, still watching, shows the write was seen.
     const control = world();
     control.watch();
-    const seen = grows(control.reloads, 'the control watcher reload');
+    const seen = control.reloads.grows();
     fs.writeFileSync(control.mcpConfigFile, 'version: 1\nservers: {}\n');
     await seen;
-    expect(w.reloads()).toBe(0);
-    expect(w.rescan.rescans).toBe(0);
+    expect(w.reloads.value).toBe(0);
+    expect(w.rescan.rescans.value).toBe(0);
   });
 });

@@ -266,6 +266,38 @@ describe('sampling with tools, bounds, and the policy (a small SDK server)', () 
     expect(host.audit.query({ tool: 'sampling/createMessage', limit: 1 })[0]).toMatchObject({ decision: 'refused', reason: 'SAMPLING_REFUSED' });
   });
 
+  it('what the user decided about a server leaves with it: another program added under its name is asked about afresh', async () => {
+    const { host, provider } = await samplerWorld();
+    const cards: SamplingRequest[] = [];
+    host.mcp.sampling.on('required', (r) => {
+      cards.push(r);
+      // The first program's request is allowed always; any later card is declined.
+      host.mcp.sampling.respond(r.id, cards.length === 1 ? { action: 'approve', always: true } : { action: 'decline' });
+    });
+    host.mcp.sampling.on('updated', (r) => r.stage === 'completion' && host.mcp.sampling.respond(r.id, { action: 'send' }));
+    provider.enqueue({ kind: 'reply', text: 'first' });
+    const hi = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 };
+    expect(textOf((await host.tools.call(asHelper('conv-r'), 'mcp_sampler_ask_raw', { params: JSON.stringify(hi) })).result)).toBe('answered');
+    expect(host.mcp.sampling.alwaysAllowed('chatos::sampler')).toBe(true);
+    // One of its tools raised to confirm, and allowed always by the user.
+    host.mcp.servers.setPermission('chatos::sampler', 'last_answer', 'confirm');
+    host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'always'));
+    await host.tools.call(asHelper('conv-r'), 'mcp_sampler_last_answer', {});
+    expect(host.agents.alwaysAllow.list('helper').map((entry) => entry.toolName)).toEqual(['mcp_sampler_last_answer']);
+
+    await host.mcp.admin.remove('sampler');
+    await host.mcp.admin.add({ name: 'sampler', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] });
+    expect(host.mcp.sampling.alwaysAllowed('chatos::sampler')).toBe(false);
+    expect(host.mcp.settings.of('chatos::sampler').permissionOverrides).toEqual({});
+    expect(host.agents.alwaysAllow.list('helper')).toEqual([]);
+
+    // The new program's request gets a card, as any new server's would (declined here), and the model is not asked.
+    provider.enqueue({ kind: 'reply', text: 'unseen' });
+    await host.tools.call(asHelper('conv-r'), 'mcp_sampler_trigger-sampling-request', { prompt: 'anything' });
+    expect(cards.map((card) => card.serverId)).toEqual(['chatos::sampler', 'chatos::sampler']);
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it('a server asking while no call of it is in flight is refused by the policy, and the audit says why', async () => {
     const { host, trigger } = await samplerWorld();
     const cards: SamplingRequest[] = [];

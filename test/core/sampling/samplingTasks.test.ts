@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
 import { nextSampling, samplingOutcomes } from '../../helpers/samplingEvents.js';
+import type { HostOptions } from '../../../src/core/host.js';
 import { EVERYTHING_SERVER, caller, textOf } from '../../helpers/gatewayHost.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /**
  * A server's sampling request run as a task (MCP 2025-11-25), against the
@@ -15,17 +17,16 @@ import { EVERYTHING_SERVER, caller, textOf } from '../../helpers/gatewayHost.js'
 const ASYNC_TOOL = 'mcp_everything_trigger-sampling-request-async';
 const asHelper = (conversationId: string) => caller(conversationId, { agentId: 'helper' });
 
-async function samplingWorld(entry: Record<string, unknown> = {}) {
+async function samplingWorld(entry: Record<string, unknown> = {}, host: Partial<HostOptions> = {}) {
   const servers = { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], ...entry } };
-  return startChatWorld({ servers, agents: [agentUsing(Object.keys(servers))] });
+  return startChatWorld({ servers, agents: [agentUsing(Object.keys(servers))], host });
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('sampling requests run as tasks (server-everything)', () => {
   it('offers the async tool; the task is reviewed, run on the provider, its completion shown, sent, and the server fetches it with tasks/result', async () => {
-    // A call timeout shorter than the user takes: it stands still while the card waits, as for a request answered in place.
-    const { host, provider } = await samplingWorld({ timeout: 1_500 });
+    // A call timeout shorter than the user takes, on the host's scheduler: it stands still while the card waits, as for a request answered in place.
+    const scheduler = new TestScheduler();
+    const { host, provider } = await samplingWorld({ timeout: 1_500 }, { scheduler });
     expect((await host.tools.list(asHelper('conv-t'))).tools.map((t) => t.name)).toContain(ASYNC_TOOL);
 
     const seen = samplingOutcomes(host);
@@ -42,7 +43,7 @@ describe('sampling requests run as tasks (server-everything)', () => {
     });
     expect(provider.requests).toHaveLength(0);
     // Longer than the call's timeout: the call is still there.
-    await pause(2_500);
+    scheduler.advance(2_500);
 
     const completed = nextSampling(host, 'updated', 'completion');
     expect(host.mcp.sampling.respond(request.id, { action: 'approve' })).toBe(true);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
+import { EventQueue } from '../../helpers/eventQueue.js';
 import { knowledgeModule } from '../../../src/core/settingsServer/tools/knowledge.tools.js';
 
 const NINE = [
@@ -19,15 +20,9 @@ const NINE = [
 ];
 
 function confirmationsOf(host: Awaited<ReturnType<typeof startTestHost>>['host']) {
-  const required: ToolConfirmationRequest[] = [];
-  host.tools.confirmations.on('required', (request) => required.push(request));
-  return {
-    next: () =>
-      new Promise<ToolConfirmationRequest>((resolve) => {
-        const poll = () => (required.length ? resolve(required.shift()!) : setTimeout(poll, 5));
-        poll();
-      }),
-  };
+  const required = new EventQueue<ToolConfirmationRequest>();
+  host.tools.confirmations.on('required', required.push);
+  return required;
 }
 
 const data = (result: { structuredContent?: unknown; isError?: boolean; content: unknown }) => {

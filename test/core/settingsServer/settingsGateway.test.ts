@@ -11,6 +11,7 @@ import type { SettingsContext } from '../../../src/core/settingsServer/types.js'
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { caller, startTestHost, textOf } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { EventQueue } from '../../helpers/eventQueue.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const runtimes: McpRuntime[] = [];
@@ -61,16 +62,10 @@ async function wiredGateway(host: Host) {
     settings: internals.mcp.settings,
   });
   const gateway = new ToolGateway({ now: () => host.setup.clock.now(), hooks: gatewayHooks(internals.tools.confirmations, internals.audit), sources: [servers] });
-  const required: ToolConfirmationRequest[] = [];
-  host.tools.confirmations.on('required', (request) => required.push(request));
+  const required = new EventQueue<ToolConfirmationRequest>();
+  host.tools.confirmations.on('required', required.push);
   return { runtime, gateway, required };
 }
-
-const nextRequest = (required: ToolConfirmationRequest[]) =>
-  new Promise<ToolConfirmationRequest>((resolve) => {
-    const poll = () => (required.length ? resolve(required.shift()!) : setTimeout(poll, 5));
-    poll();
-  });
 
 describe('the settings server behind the gateway', () => {
   it('is registered under chatos and offers mcp_settings_* tools at their declared levels', async () => {
@@ -99,21 +94,21 @@ describe('the settings server behind the gateway', () => {
     expect(textOf(listed.result)).toMatch(/^0 agents\./);
 
     const declined = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
-    const ask = await nextRequest(required);
+    const ask = await required.next();
     expect(ask).toMatchObject({ serverName: 'chatos::settings', toolName: 'mcp_settings_create_agent', summary: 'Create agent "Writer" acting for app "chatos"', risk: 'medium' });
     host.tools.confirmations.respond(ask.id, false);
     expect((await declined).decision).toBe('declined');
     expect(host.agents.list()).toEqual([]);
 
     const approved = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
-    host.tools.confirmations.respond((await nextRequest(required)).id, true);
+    host.tools.confirmations.respond((await required.next()).id, true);
     const outcome = await approved;
     expect(outcome.decision).toBe('approved');
     expect(outcome.result.isError).toBeFalsy();
     expect(host.agents.get('writer')).toMatchObject({ name: 'Writer' });
 
     const deleting = gateway.callTool(caller(), 'mcp_settings_delete_agent', { id: 'writer' });
-    const deleteAsk = await nextRequest(required);
+    const deleteAsk = await required.next();
     expect(deleteAsk).toMatchObject({ summary: 'Delete agent "writer"', risk: 'high' });
     host.tools.confirmations.respond(deleteAsk.id, true);
     expect((await deleting).result.isError).toBeFalsy();
@@ -128,7 +123,7 @@ describe('the settings server behind the gateway', () => {
     const relanguaged = await gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', language: 'en' });
     expect(relanguaged.decision).toBe('auto');
     const widening = gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', knowledgeBases: ['private'] });
-    const ask = await nextRequest(required);
+    const ask = await required.next();
     expect(ask).toMatchObject({ toolName: 'mcp_settings_update_agent', summary: 'Change agent "writer": knowledge bases it may search to ["private"]', risk: 'high' });
     host.tools.confirmations.respond(ask.id, false);
     expect((await widening).decision).toBe('declined');

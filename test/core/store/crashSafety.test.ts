@@ -1,16 +1,20 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTable } from '../../../src/core/store/logicalTable.js';
 import { RecordsStore } from '../../../src/core/store/recordsStore.js';
+import { seededRandom } from '../../helpers/seededRandom.js';
+import { stressSize } from '../../helpers/stress.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { CHILD_NODE_FLAGS, fixturesDir, requireBuiltStore } from './storeTestKit.js';
 
 const Counter = defineTable('counter', z.object({ value: z.number().int() }));
 const Items = defineTable('items', z.object({ n: z.number().int(), pad: z.string() }));
-const KILLS = 50;
+/** CHATOS_STRESS=1: 50 kills; a default run kills 15 times, with the same checks after each. */
+const KILLS = stressSize(50, 15);
 const BOOT_AHEAD = 3;
 
 /** A saveLoop child: booted (modules and wasm ready), waiting for "go". */
@@ -60,6 +64,8 @@ describe('crash safety', () => {
     // Children boot (node, modules, wasm) ahead of their turn, so boots overlap the runs.
     const queue = Array.from({ length: BOOT_AHEAD }, () => SaveLoopChild.start(file));
     const outcomes: string[] = [];
+    // Seeded: a failure prints its seed, and CHATOS_SEED replays the same moments.
+    const random = seededRandom();
     try {
       for (let kill = 0; kill < KILLS; kill++) {
         const child = queue.shift()!;
@@ -68,9 +74,10 @@ describe('crash safety', () => {
         if (kill + queue.length + 1 < KILLS) queue.push(SaveLoopChild.start(file));
         await child.waitFor('ready');
         // A random moment inside the save loop: after 1-3 saves, then 0-15 ms into the following ones
-        // (a save takes a few ms, so some kills land mid-write, some between writes).
-        await child.waitFor(`saved ${committed + 1 + Math.floor(Math.random() * 3)}`);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+        // (a save takes a few ms, so some kills land mid-write, some between writes). The moment is the
+        // test's input, not a wait for something: the one timer test/scripts/noSleeps.test.ts allows here.
+        await child.waitFor(`saved ${committed + 1 + Math.floor(random() * 3)}`);
+        await setTimeout(random() * 15);
         child.process.kill('SIGKILL');
         await child.exited;
 

@@ -6,6 +6,7 @@ import { caller, fixtureServer, GATEWAY_SERVER, startTestHost, textOf, trustPlug
 import { writePlugin } from '../../helpers/plugins.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { EventQueue } from '../../helpers/eventQueue.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 
 const SERVER = 'chatos::fx';
@@ -16,17 +17,11 @@ async function confirmHost(options: { scheduler?: TestScheduler; permissions?: R
     ({ home }) => writeMcpYaml(home, { fx: fixtureServer(options.permissions ? { permissions: options.permissions } : {}) }),
     options.scheduler ? { scheduler: options.scheduler } : {},
   );
-  const required: ToolConfirmationRequest[] = [];
-  test.host.tools.confirmations.on('required', (request) => required.push(request));
+  const required = new EventQueue<ToolConfirmationRequest>();
+  test.host.tools.confirmations.on('required', required.push);
   const count = async () => Number(textOf((await test.host.tools.call(caller(), tool('count'), {})).result));
   return { ...test, required, count };
 }
-
-const nextRequest = (required: ToolConfirmationRequest[]) =>
-  new Promise<ToolConfirmationRequest>((resolve) => {
-    const poll = () => (required.length ? resolve(required.shift()!) : setTimeout(poll, 5));
-    poll();
-  });
 
 describe('permission levels (docs/rules/confirmation.md#permission-levels)', () => {
   it('come from config patterns, then MCP annotations, else write; overrides persist across restarts', async () => {
@@ -94,7 +89,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const { host, required, count } = await confirmHost();
     const before = await count();
     const call = host.tools.call(caller(), tool('dangerous'), {});
-    const request = await nextRequest(required);
+    const request = await required.next();
     expect(request).toMatchObject({ serverName: SERVER, toolName: tool('dangerous'), risk: 'high', conversationId: 'conv-1' });
     expect(await count()).toBe(before); // still waiting: the server has not run it
     host.tools.confirmations.respond(request.id, true);
@@ -107,7 +102,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const { host, required, count } = await confirmHost();
     const before = await count();
     const call = host.tools.call(caller(), tool('dangerous'), {});
-    host.tools.confirmations.respond((await nextRequest(required)).id, false);
+    host.tools.confirmations.respond((await required.next()).id, false);
     const outcome = await call;
     expect(outcome.decision).toBe('declined');
     expect(outcome.result.isError).toBe(true);
@@ -121,7 +116,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const { host, required, count } = await confirmHost({ scheduler });
     const before = await count();
     const call = host.tools.call(caller(), tool('dangerous'), {});
-    await nextRequest(required);
+    await required.next();
     scheduler.advance(59_999);
     expect(host.tools.confirmations.getPendingCount()).toBe(1);
     scheduler.advance(1);
@@ -134,21 +129,21 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
   it('"approve for this conversation" covers later calls in that conversation only', async () => {
     const { host, required } = await confirmHost();
     const first = host.tools.call(caller('c1'), tool('dangerous'), {});
-    host.tools.confirmations.respond((await nextRequest(required)).id, true, 'conversation');
+    host.tools.confirmations.respond((await required.next()).id, true, 'conversation');
     await first;
     const second = await host.tools.call(caller('c1'), tool('dangerous'), {});
     expect(second.decision).toBe('approved');
-    expect(required).toHaveLength(0);
+    expect(required.length).toBe(0);
     const other = host.tools.call(caller('c2'), tool('dangerous'), {});
-    host.tools.confirmations.respond((await nextRequest(required)).id, false);
+    host.tools.confirmations.respond((await required.next()).id, false);
     expect((await other).decision).toBe('declined');
   });
 
   it('closing the host rejects every pending confirmation', async () => {
     const { host, required } = await confirmHost();
     const calls = [host.tools.call(caller('a'), tool('dangerous'), {}), host.tools.call(caller('b'), tool('dangerous'), {})];
-    await nextRequest(required);
-    await nextRequest(required);
+    await required.next();
+    await required.next();
     const { confirmations } = host.tools;
     expect(confirmations.getPendingCount()).toBe(2);
     await host.dispose();

@@ -3,6 +3,8 @@ import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { runCli } from '../../helpers/runCli.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
+import { HOT_READ_MAX_AGE_MS } from '../../../src/core/store/recordsStore.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /**
  * A conversation's repeated calls skip the gateway's resolution (owners,
@@ -51,7 +53,9 @@ describe('repeated identical calls', () => {
   });
 
   it('see a revoke made by another process (the CLI) within the per-call read window', async () => {
-    const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
+    // The host's clock, which the admin DB's read window is counted on, moves only when this test says.
+    const clock = new TestScheduler(Date.now());
+    const { host, home } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }), { clock });
     internalsOf(host).registry.center.registerApp('aide', 'host');
     host.registry.grantMcpServerAccess('aide', SERVER);
     await internalsOf(host).store.flush(); // the host saves its writes in batches: on disk before the CLI reads them
@@ -59,17 +63,18 @@ describe('repeated identical calls', () => {
     expect(textOf((await host.tools.call(aide, ECHO, { text: 'before' })).result)).toBe('before');
     const revoked = await runCli(['revoke', 'aide', SERVER, '--home', home]);
     expect(revoked.code, revoked.stderr).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    clock.advance(HOT_READ_MAX_AGE_MS);
     expect((await refusal(host.tools.call(aide, ECHO, { text: 'after' }))).code).toBe('NOT_GRANTED');
   });
 
   it('fail as a rejected promise, never a synchronous throw, when a remembered call can no longer run', async () => {
-    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }));
+    const clock = new TestScheduler(Date.now());
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { fx: fixtureServer() }), { clock });
     const c = caller('c5');
     const gateway = internalsOf(host).tools.gateway;
     for (let i = 0; i < 2; i++) expect(textOf((await gateway.callTool(c, ECHO, { text: `n${i}` })).result)).toBe(`n${i}`);
     await host.dispose(); // closes the admin DB the call's grants are read from
-    await new Promise((resolve) => setTimeout(resolve, 60)); // past the per-call read window, so the DB is asked again
+    clock.advance(HOT_READ_MAX_AGE_MS); // past the per-call read window, so the DB is asked again
     let pending: Promise<unknown> | undefined;
     expect(() => (pending = gateway.callTool(c, ECHO, { text: 'late' }))).not.toThrow();
     // From the synchronous prelude (the remembered call asks the closed DB), not from a later step.

@@ -167,9 +167,8 @@ describe('PluginBackends', () => {
     const b = backendsFor([plugin], { invokeTimeoutMs: 20_000 });
     const slow = b.invoke(plugin.pluginId, 'slow', {});
     await waitUntil(() => b.running().length === 1, 'the backend to start');
-    const before = Date.now();
     const [crashed, inFlight] = await Promise.all([b.invoke(plugin.pluginId, 'crash', {}), slow]);
-    expect(Date.now() - before).toBeLessThan(15_000); // not the 20 s invoke timeout
+    // At once, not at the 20 s invoke timeout: that outcome would say it timed out, not how the process exited.
     for (const outcome of [crashed, inFlight]) {
       expect(outcome.ok).toBe(false);
       expect(!outcome.ok && outcome.message).toContain('com.example.crash');

@@ -8,6 +8,7 @@ import { HOST_UI_APP } from '../../../src/shared/agents.js';
 import { startHttpEverything } from '../../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { until } from '../../helpers/until.js';
 
 /**
  * Workspace roots through the host, against the MCP project's reference
@@ -32,16 +33,23 @@ async function serverRoots(host: Host, conversationId: string, agentId = 'coder'
   return [...textOf(result).matchAll(/URI: (\S+)/g)].map((m) => m[1]!);
 }
 
-/** Calls the tool until the server's roots are `expected` (it asks again once told they changed); fails after 10 s of asking. */
+/**
+ * Calls the tool until the server's roots are `expected`: told they changed, it asks again (roots/list) and keeps
+ * the answer in its own time, which nothing tells the host; fails after 20 s of asking, saying what it last had.
+ */
 async function rootsBecome(host: Host, conversationId: string, expected: string[], agentId = 'coder'): Promise<void> {
-  const deadline = Date.now() + 10_000;
   let seen: string[] = [];
-  while (Date.now() < deadline) {
-    seen = await serverRoots(host, conversationId, agentId);
-    if (JSON.stringify(seen) === JSON.stringify(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the server's roots stayed ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+  await until(
+    `the server's roots to become ${JSON.stringify(expected)}`,
+    async () => {
+      seen = await serverRoots(host, conversationId, agentId);
+      return JSON.stringify(seen) === JSON.stringify(expected) ? true : undefined;
+    },
+    20_000,
+    50,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; they stayed ${JSON.stringify(seen)}`);
+  });
 }
 
 const uri = (folder: string) => pathToFileURL(folder).href;

@@ -1,6 +1,6 @@
-import { Drawer } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Agent } from '../../../../src/shared/agents';
+import { EditorDrawer } from '../../shell/EditorDrawer';
 import { AgentEditor } from './AgentEditor';
 import '../../i18n/load/agents';
 
@@ -12,17 +12,16 @@ export type EditorState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edi
  */
 export default function AgentEditorDrawer({ editor, onClose, onSaved }: { editor: EditorState; onClose(): void; onSaved(agent: Agent): void }) {
   const { t } = useTranslation();
-  const open = editor.mode !== 'closed';
+  const agent = editor.mode === 'edit' ? editor.agent : undefined;
   return (
-    <Drawer
-      open={open}
+    <EditorDrawer
+      open={editor.mode !== 'closed'}
       onClose={onClose}
       size="min(1280px, 96vw)"
-      destroyOnHidden
-      title={editor.mode === 'edit' ? t('agents.editor.editTitle', { name: editor.agent.name }) : t('agents.editor.createTitle')}
-      data-testid="agent-editor"
+      title={agent ? t('agents.editor.editTitle', { name: agent.name }) : t('agents.editor.createTitle')}
+      testId="agent-editor"
     >
-      {open && <AgentEditor key={editor.mode === 'edit' ? editor.agent.id : 'new'} agent={editor.mode === 'edit' ? editor.agent : undefined} onCancel={onClose} onSaved={onSaved} />}
-    </Drawer>
+      <AgentEditor key={agent?.id ?? 'new'} agent={agent} onCancel={onClose} onSaved={onSaved} />
+    </EditorDrawer>
   );
 }

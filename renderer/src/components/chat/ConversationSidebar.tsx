@@ -98,7 +98,9 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
                 data-conversation={hit.conversationId}
                 data-hit-message={hit.messageId}
               >
-                <span className="conversation-title">{hit.title || t('chat.untitled')}</span>
+                <span className="conversation-title" title={hit.title || undefined}>
+                  <span className="conversation-title-text">{hit.title || t('chat.untitled')}</span>
+                </span>
                 <span className="conversation-snippet">{hit.snippet}</span>
               </button>
             </li>
@@ -121,9 +123,10 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
               data-testid={`conversation-${conversation.id}`}
               aria-current={conversation.id === selected ? 'page' : undefined}
             >
-              <span className="conversation-title">
+              {/* A long title is cut with an ellipsis; the whole of it shows on hover. */}
+              <span className="conversation-title" title={conversation.title || undefined} data-testid="conversation-title">
                 <StatusIcon conversation={conversation} />
-                {conversation.title || t('chat.untitled')}
+                <span className="conversation-title-text">{conversation.title || t('chat.untitled')}</span>
               </span>
               <span className="conversation-meta">{formatAgo(conversation.updatedAt, i18n.language)}</span>
             </button>

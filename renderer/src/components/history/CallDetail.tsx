@@ -32,6 +32,10 @@ export function CallDetail({ record, onClose }: { record: AuditRecord | undefine
               { key: 'flow', label: t('history.detail.flow'), children: record.flow ? t(`history.flow.${record.flow}`) : dash },
               { key: 'conversation', label: t('history.detail.conversation'), children: record.conversationId ?? dash },
               ...(record.reason ? [{ key: 'reason', label: t('history.detail.reason'), children: <Typography.Text code>{record.reason}</Typography.Text> }] : []),
+              // A server's refused requests are recorded once a minute with their count.
+              ...(record.count
+                ? [{ key: 'count', label: t('history.detail.count'), children: <span data-testid="history-detail-count">{t('history.detail.countText', { count: record.count })}</span> }]
+                : []),
             ]}
           />
           {record.error && (

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { BuiltinToolChange, BuiltinToolView } from '../../../../src/shared/builtinTools';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
-import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminBuiltin';
 
 function BuiltinToolCard({ tool, onChanged }: { tool: BuiltinToolView; onChanged: () => void }) {
   const { t, i18n } = useTranslation();

@@ -6,7 +6,7 @@ import type { ConflictChoice, ImportEntry, ImportPlan } from '../../../../src/sh
 import { api, errorLine } from '../../api/client';
 import { ProblemList } from '../ProblemList';
 import { ImportRunDetails } from './ImportRunDetails';
-import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminEditor';
 
 const STATUS_COLOR: Record<ImportEntry['status'], string> = { add: 'green', conflict: 'orange', refused: 'red' };
 

@@ -1,7 +1,7 @@
 import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ImportRun, ImportValueView } from '../../../../src/shared/mcpAdmin';
-import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminEditor';
 
 function ValueText({ value }: { value: ImportValueView }) {
   const { t } = useTranslation();

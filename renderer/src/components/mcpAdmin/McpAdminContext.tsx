@@ -1,16 +1,13 @@
-import { App as AntApp, Drawer, Skeleton } from 'antd';
-import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Spin } from 'antd';
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { McpServerEntryView } from '../../../../src/shared/mcpAdmin';
 import { useApi, type ApiState } from '../../api/hooks';
+import { lazyPart, useOpenedOnce } from '../../shell/lazyPart';
+import type { EditorState } from './McpAdminDrawers';
 import type { ServerDraft } from './serverDraft';
-import '../../i18n/load/mcpAdmin';
 
-// The forms load when first opened: the list is what the page shows first.
-const ServerEditor = lazy(() => import('./ServerEditor').then((m) => ({ default: m.ServerEditor })));
-const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
-
-type EditorState = { mode: 'closed' } | { mode: 'create'; initial?: ServerDraft } | { mode: 'edit'; server: McpServerEntryView };
+// The drawers and their forms load when one is first opened: the list is what the page shows first.
+const McpAdminDrawers = lazyPart(() => import('./McpAdminDrawers').then((m) => m.default), <Spin fullscreen />);
 
 interface McpAdmin {
   /** mcp.yaml's servers as the core reads them (refreshed on every reload). */
@@ -35,8 +32,6 @@ export function useMcpAdmin(): McpAdmin {
  * every card and button of the page opens.
  */
 export function McpAdminProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const { message } = AntApp.useApp();
   const entries = useApi('mcpServers.list', {}, { refreshOn: ['mcp.reloaded'] });
   const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
   const [importing, setImporting] = useState(false);
@@ -50,46 +45,19 @@ export function McpAdminProvider({ children }: { children: ReactNode }) {
     }),
     [entries],
   );
-  const open = editor.mode !== 'closed';
+  const drawersShown = useOpenedOnce(editor.mode !== 'closed' || importing);
   return (
     <McpAdminContext.Provider value={admin}>
       {children}
-      <Drawer
-        open={open}
-        onClose={() => setEditor({ mode: 'closed' })}
-        size="min(760px, 96vw)"
-        destroyOnHidden
-        title={editor.mode === 'edit' ? t('mcpAdmin.editor.editTitle', { name: editor.server.name }) : t('mcpAdmin.editor.createTitle')}
-        data-testid="mcp-editor"
-      >
-        {open ? (
-          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-            <ServerEditor
-              key={editor.mode === 'edit' ? editor.server.name : 'new'}
-              {...(editor.mode === 'edit' ? { server: editor.server } : {})}
-              {...(editor.mode === 'create' && editor.initial ? { initial: editor.initial } : {})}
-              onCancel={() => setEditor({ mode: 'closed' })}
-              onSaved={(server) => {
-                void message.success(t('mcpAdmin.saved', { name: server.name }));
-                setEditor({ mode: 'closed' });
-                void entries.reload();
-              }}
-            />
-          </Suspense>
-        ) : null}
-      </Drawer>
-      <Drawer open={importing} onClose={() => setImporting(false)} size="min(900px, 96vw)" destroyOnHidden title={t('mcpAdmin.import.title')} data-testid="mcp-import">
-        {importing ? (
-          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-            <ImportPanel
-              onDone={() => {
-                setImporting(false);
-                void entries.reload();
-              }}
-            />
-          </Suspense>
-        ) : null}
-      </Drawer>
+      {drawersShown && (
+        <McpAdminDrawers
+          editor={editor}
+          importing={importing}
+          onEditorClosed={() => setEditor({ mode: 'closed' })}
+          onImportClosed={() => setImporting(false)}
+          onChanged={() => void entries.reload()}
+        />
+      )}
     </McpAdminContext.Provider>
   );
 }

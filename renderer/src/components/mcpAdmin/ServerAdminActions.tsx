@@ -5,8 +5,11 @@ import { useTranslation } from 'react-i18next';
 import type { McpServerEntryView, McpTestResult } from '../../../../src/shared/mcpAdmin';
 import { api, errorLine } from '../../api/client';
 import { useMcpAdmin } from './McpAdminContext';
-import { TestResultView } from './TestResultView';
+import { lazyPart } from '../../shell/lazyPart';
 import '../../i18n/load/mcpAdmin';
+
+// What a test found loads with the first test's answer: the buttons are what the card shows first.
+const TestResultView = lazyPart(() => import('./TestResultView').then((m) => m.TestResultView));
 
 /**
  * Edit, test, disable/enable (in mcp.yaml) and delete, for one server of

@@ -8,6 +8,7 @@ import { draftFromView, EMPTY_DRAFT, formFieldOf, inputOf, type ServerDraft } fr
 import { TestResultView } from './TestResultView';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminEditor';
 
 export interface ServerEditorProps {
   /** The server to edit; undefined to add one. */

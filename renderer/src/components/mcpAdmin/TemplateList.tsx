@@ -6,7 +6,7 @@ import type { McpTemplate } from '../../../../src/shared/mcpAdmin';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { useMcpAdmin } from './McpAdminContext';
-import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminBuiltin';
 
 function TemplateCard({ template }: { template: McpTemplate }) {
   const { t, i18n } = useTranslation();

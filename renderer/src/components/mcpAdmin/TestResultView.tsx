@@ -1,7 +1,7 @@
 import { Alert, Collapse, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { McpTestResult } from '../../../../src/shared/mcpAdmin';
-import '../../i18n/load/mcpAdmin';
+import '../../i18n/load/mcpAdminEditor';
 
 /** "Test connection": the tools the server listed, or exactly why it did not start (its code, the reason, the fix, its stderr). */
 export function TestResultView({ result, testId = 'mcp-test-result' }: { result: McpTestResult; testId?: string }) {

@@ -1,12 +1,7 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallRecord, ToolContentItem, ToolMessage } from '../../../../src/shared/chat';
+import type { ToolCallRecord, ToolMessage } from '../../../../src/shared/chat';
 import { McpAppFrame } from './McpAppFrame';
 import { rememberView } from './openedViews';
-
-/** What the view is told of a stored result: its text (images and notes are the card's to show). */
-function resultOf(content: readonly ToolContentItem[], isError: boolean): CallToolResult {
-  return { content: content.flatMap((item) => (item.type === 'text' ? [{ type: 'text' as const, text: item.text }] : [])), isError };
-}
+import { storedResultForView } from './viewToolResult';
 
 function argsOf(argumentsText: string): Record<string, unknown> {
   try {
@@ -22,6 +17,8 @@ export function CallView(props: { call: ToolCallRecord; result: ToolMessage; age
   const { call, result } = props;
   if (!result.view || !result.serverId || result.status !== 'ok') return null;
   const serverName = result.serverId.includes('::') ? result.serverId.slice(result.serverId.indexOf('::') + 2) : result.serverId;
+  // The whole result as stored with the conversation, so a reopened conversation shows the view as it was.
+  const { result: toolResult, cut } = storedResultForView(result);
   const frame = {
     caller: { agentId: props.agentId, flow: 'main' as const, conversationId: props.conversationId },
     serverId: result.serverId,
@@ -29,7 +26,8 @@ export function CallView(props: { call: ToolCallRecord; result: ToolMessage; age
     toolName: call.name,
     resourceUri: result.view,
     toolInput: argsOf(call.argumentsText),
-    toolResult: resultOf(result.content, result.isError),
+    toolResult,
+    ...(cut.length ? { resultCut: cut } : {}),
     postToConversation: props.conversationId,
   };
   // The side panel shows the same view from these props when the user opens it beside the chat.

@@ -1,29 +1,21 @@
-import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Alert, App as AntApp, Button, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppSource } from '../../../../src/shared/chat';
-import type { ToolOutcome } from '../../../../src/shared/hostApi';
 import { api, errorLine } from '../../api/client';
 import { MessageGate } from './messageGate';
 import { NewestUpdate } from './newestUpdate';
+import { SandboxFrame } from './SandboxFrame';
+import type { McpAppCaller, McpAppPageCaller } from './viewCaller';
+import { useViewStart } from './viewStart';
 import { ViewTransport } from './viewTransport';
+import { downloadHandler } from './viewDownload';
+import { followHostContext, hostContextOf, MAX_VIEW_HEIGHT, MIN_VIEW_HEIGHT } from './viewHostContext';
+import { listForView, readForView, templatesForView } from './viewResources';
+import { outcomeForView } from './viewToolResult';
 import '../../i18n/load/mcpApps';
-
-/** Who the view acts for: the caller the tool card's tools came from (a conversation's agent, or the Playground's). */
-export interface McpAppCaller {
-  agentId: string;
-  flow: 'main' | 'sub';
-  conversationId: string;
-}
-
-/** An app's own page that is an MCP App (docs/plugins/pages.md#a-page-that-is-an-mcp-app): the app is the caller, in the page's own conversation. */
-export interface McpAppPageCaller {
-  pluginId: string;
-  appId: string;
-  conversationId: string;
-}
 
 export interface McpAppFrameProps {
   caller: McpAppCaller | McpAppPageCaller;
@@ -36,6 +28,8 @@ export interface McpAppFrameProps {
   /** Sent once the view is initialized; an app's page has no tool call, so none. */
   toolInput?: Record<string, unknown>;
   toolResult?: CallToolResult;
+  /** What the conversation did not keep of the tool's result for the view (over its bounds): said above the view. */
+  resultCut?: string[];
   displayMode?: 'inline' | 'fullscreen' | 'pip';
   /** The view's `ui/message`s and context updates go into this conversation (absent in the Playground: refused there). */
   postToConversation?: string;
@@ -51,38 +45,28 @@ const readView = (caller: McpAppCaller | McpAppPageCaller, serverId: string, uri
 const callFor = (caller: McpAppCaller | McpAppPageCaller, serverId: string, tool: string, args: Record<string, unknown>) =>
   'pluginId' in caller ? api.call('uiApps.mcpAppCall', { ...caller, tool, args }) : api.call('mcpApps.callTool', { ...caller, serverId, tool, args });
 
-const MIN_HEIGHT = 60;
-const MAX_HEIGHT = 800;
-
-/** A gateway outcome as the MCP result an app expects back from `tools/call`. */
-function callResult(outcome: ToolOutcome): CallToolResult {
-  const content = outcome.content.map((item) =>
-    item.type === 'text'
-      ? { type: 'text' as const, text: item.text }
-      : item.type === 'artifact'
-        ? { type: 'text' as const, text: `[${item.mimeType} saved]` }
-        : (item.json as CallToolResult['content'][number]),
-  );
-  const declined = outcome.decision === 'declined' || outcome.decision === 'expired' || outcome.decision === 'withdrawn';
-  return { content, isError: outcome.isError || declined, ...(outcome.structuredContent ? { structuredContent: outcome.structuredContent } : {}) };
-}
-
 /**
  * An MCP App's view (docs/rules/mcp-apps.md#the-frame): its `ui://` resource,
- * read by the host for the caller, in an `<iframe sandbox="allow-scripts">`
- * served under the CSP the view declared. The host side of the contract is
- * ext-apps' AppBridge over a gated transport (viewTransport.ts): it answers
- * only the frame's own window, a flood gets refusals at once, and each of
- * its handlers goes to the core (calls through the gateway, messages as the
- * app's), so nothing the view asks bypasses the caller's grants.
+ * read by the host for the caller, framed by its sandbox proxy at a site of
+ * its own (SandboxFrame.tsx), served under the CSP the view declared. The
+ * host side of the contract is ext-apps' AppBridge over a gated transport
+ * (viewTransport.ts): it answers only the frame's own window, a flood gets
+ * refusals at once, and each of its handlers goes to the core (calls
+ * through the gateway, messages as the app's), so nothing the view asks
+ * bypasses the caller's grants.
  */
 export function McpAppFrame(props: McpAppFrameProps) {
   const { t, i18n } = useTranslation();
   const { modal } = AntApp.useApp();
   const { token } = theme.useToken();
   const frame = useRef<HTMLIFrameElement>(null);
-  const [view, setView] = useState<{ url: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
+  const [view, setView] = useState<{ url: string; origin: string; prefersBorder: boolean; dropped: string[] } | { error: string } | undefined>();
   const [height, setHeight] = useState(200);
+  const [closed, setClosed] = useState(false);
+  // What the bridge's context reads now (the theme's tokens, the language), and how it is told of a change.
+  const tokenNow = useRef(token);
+  tokenNow.current = token;
+  const hostContextChanged = useRef<(() => void) | undefined>(undefined);
   const { caller, serverId, resourceUri } = props;
   const callerKey = JSON.stringify(caller);
   // The latest props for the bridge's handlers, which live as long as the frame.
@@ -92,7 +76,7 @@ export function McpAppFrame(props: McpAppFrameProps) {
   useEffect(() => {
     let live = true;
     readView(caller, serverId, resourceUri)
-      .then(({ url, prefersBorder, dropped }) => live && setView({ url, prefersBorder, dropped }))
+      .then(({ url, origin, prefersBorder, dropped }) => live && setView({ url, origin, prefersBorder, dropped }))
       .catch((error: unknown) => live && setView({ error: errorLine(error) }));
     return () => {
       live = false;
@@ -100,31 +84,18 @@ export function McpAppFrame(props: McpAppFrameProps) {
   }, [callerKey, serverId, resourceUri]);
 
   const url = view && 'url' in view ? view.url : undefined;
+  // The origin of the view's site: the one its frame's messages are taken from (viewTransport.ts).
+  const origin = view && 'url' in view ? view.origin : undefined;
+  const [start, onSignal] = useViewStart(url);
   useEffect(() => {
     const target = frame.current?.contentWindow;
-    if (!url || !target) return;
-    const width = frame.current?.clientWidth ?? 600;
-    const hostContext: McpUiHostContext = {
-      theme: document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light',
-      styles: {
-        variables: {
-          '--color-background-primary': token.colorBgContainer,
-          '--color-text-primary': token.colorText,
-          '--color-text-secondary': token.colorTextSecondary,
-          '--color-border-primary': token.colorBorder,
-          '--font-sans': token.fontFamily,
-          '--font-mono': token.fontFamilyCode,
-          '--border-radius-md': `${token.borderRadius}px`,
-        } as NonNullable<McpUiHostContext['styles']>['variables'],
-      },
-      displayMode: latest.current.displayMode ?? 'inline',
-      availableDisplayModes: ['inline'],
-      containerDimensions: { width, maxHeight: MAX_HEIGHT },
-      locale: i18n.language,
-      platform: 'web',
-    };
+    if (!url || !target || closed) return;
+    const context = () => hostContextOf(tokenNow.current, i18n.language, frame.current?.clientWidth ?? 600, latest.current.displayMode);
     const conversation = latest.current.postToConversation ? { message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } } : {};
-    const bridge = new AppBridge(null, { name: 'ChatOS', version: '1' }, { openLinks: {}, serverTools: {}, ...conversation }, { hostContext });
+    // What ChatOS answers (docs/rules/mcp-apps.md#what-the-view-may-ask); sampling, prompts and logging are not offered.
+    const capabilities = { openLinks: {}, downloadFile: {}, serverTools: {}, serverResources: {}, ...conversation };
+    const bridge = new AppBridge(null, { name: 'ChatOS', version: '1' }, capabilities, { hostContext: context() });
+    let following: ReturnType<typeof followHostContext> | undefined;
     const gate = new MessageGate();
     const source = (): AppSource => ({ kind: 'mcp-app', id: serverId, name: latest.current.serverName.slice(0, 100) || serverId });
     // Each update overwrites the one before (docs/rules/app-messages.md#context-from-an-app): only the newest goes, at most once a second.
@@ -132,17 +103,19 @@ export function McpAppFrame(props: McpAppFrameProps) {
       await api.call('chat.setAppContext', { ...update, source: source() });
     });
     bridge.oninitialized = () => {
+      following ??= followHostContext(bridge, frame.current!, context);
+      hostContextChanged.current = following.changed;
       const input = latest.current.toolInput;
       if (input) void bridge.sendToolInput({ arguments: input });
       const result = latest.current.toolResult;
       if (result) void bridge.sendToolResult(result);
     };
     bridge.onsizechange = ({ height: asked }) => {
-      if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(asked))));
+      if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.min(MAX_VIEW_HEIGHT, Math.max(MIN_VIEW_HEIGHT, Math.ceil(asked))));
     };
     // Each request the bridge gets was let in by the gate in front of it (viewTransport.ts), and its work runs through the
     // gate too (at most 4 at once, however the view frees its ids); the core has limits of its own.
-    bridge.oncalltool = (params) => gate.run(async () => callResult(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
+    bridge.oncalltool = (params) => gate.run(async () => outcomeForView(await callFor(caller, serverId, params.name, (params.arguments ?? {}) as Record<string, unknown>)));
     bridge.onmessage = (params) =>
       gate.run(async () => {
         const conversationId = latest.current.postToConversation;
@@ -187,8 +160,28 @@ export function McpAppFrame(props: McpAppFrameProps) {
         window.open(parsed.href, '_blank', 'noopener,noreferrer');
         return {};
       });
-    void bridge.connect(new ViewTransport(target, gate));
+    // Its own server's resources, through the host's resource path as the caller (viewResources.ts).
+    bridge.onreadresource = ({ uri }) => gate.run(() => readForView(caller, serverId, uri));
+    bridge.onlistresources = () => gate.run(() => listForView(caller, serverId));
+    bridge.onlistresourcetemplates = () => gate.run(() => templatesForView(caller, serverId));
+    const download = downloadHandler({
+      read: (uri) => readForView(caller, serverId, uri),
+      confirm: async (files) =>
+        await modal.confirm({
+          title: t('mcpApps.download.title', { app: source().name }),
+          content: files.map((file) => `${file.name} (${file.bytes} B)`).join(', '),
+          okText: t('mcpApps.download.save'),
+        }),
+    });
+    bridge.ondownloadfile = (params) => gate.run(() => download(params));
+    // The one display mode there is: the view stays in its place (viewHostContext.ts).
+    bridge.onrequestdisplaymode = () => Promise.resolve({ mode: 'inline' });
+    // The view asks to go: it is torn down (the cleanup below), and its place says so, with a way to show it again.
+    bridge.onrequestteardown = () => setClosed(true);
+    void bridge.connect(new ViewTransport(target, gate, origin!, onSignal));
     return () => {
+      following?.stop();
+      hostContextChanged.current = undefined;
       gate.close();
       contexts.close();
       // The view is told it goes away; the bridge closes whether or not it answers.
@@ -197,9 +190,27 @@ export function McpAppFrame(props: McpAppFrameProps) {
         .catch(() => undefined)
         .finally(() => void bridge.close());
     };
-  }, [url]);
+  }, [url, closed]);
+
+  // The theme or the language changed: the view is told (the bridge sends only what differs).
+  useEffect(() => hostContextChanged.current?.(), [token, i18n.language]);
 
   if (!view) return <div className="mcp-app-frame mcp-app-loading" data-testid="mcp-app-loading" />;
+  if (closed)
+    return (
+      <Alert
+        type="info"
+        showIcon
+        className="mcp-app-frame"
+        data-testid="mcp-app-closed"
+        message={t('mcpApps.closed')}
+        action={
+          <Button size="small" onClick={() => setClosed(false)} data-testid="mcp-app-show-again">
+            {t('mcpApps.showAgain')}
+          </Button>
+        }
+      />
+    );
   if ('error' in view)
     return (
       <Alert
@@ -214,14 +225,13 @@ export function McpAppFrame(props: McpAppFrameProps) {
   return (
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
-      <iframe
+      {props.resultCut && props.resultCut.length > 0 && <Alert type="warning" showIcon data-testid="mcp-app-result-cut" message={t('mcpApps.resultCut')} description={props.resultCut.join('; ')} />}
+      <SandboxFrame
         ref={frame}
         src={view.url}
         title={t('mcpApps.frameTitle', { app: props.serverName })}
-        sandbox="allow-scripts"
-        referrerPolicy="no-referrer"
-        data-testid="mcp-app-iframe"
-        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius, display: 'block' }}
+        start={start}
+        style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius }}
       />
       {props.onOpenBeside && (
         <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">

@@ -4,10 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
-import { ResourceContents } from './ResourceContents';
 import type { ResourceAsker, ResourceRead } from './resourceAsker';
+import { lazyPart } from '../../shell/lazyPart';
 import { TemplateForm } from './TemplateForm';
 import '../../i18n/load/resources';
+
+// What was read loads with the first read: the servers and their resources are what the browser shows first.
+const ResourceContents = lazyPart(() => import('./ResourceContents').then((m) => m.ResourceContents));
 
 /**
  * A server's resources for an agent (docs/using/resources.md#browser): pick

@@ -1,4 +1,4 @@
-import { AutoComplete, Button, Form, Typography } from 'antd';
+import { AutoComplete, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -28,9 +28,10 @@ function ArgumentField(props: { asker: ResourceAsker; serverId: string; template
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value, asker.agentId, asker.conversationId, serverId, template.uriTemplate, name]);
   return (
-    <Form.Item label={name} style={{ marginBottom: 8 }}>
-      <AutoComplete value={value} options={options.map((option) => ({ value: option }))} onChange={onChange} data-testid={`template-arg-${name}`} style={{ minWidth: 200 }} />
-    </Form.Item>
+    <Space size={4}>
+      <Typography.Text>{name}:</Typography.Text>
+      <AutoComplete value={value} options={options.map((option) => ({ value: option }))} onChange={onChange} aria-label={name} data-testid={`template-arg-${name}`} style={{ minWidth: 200 }} />
+    </Space>
   );
 }
 
@@ -38,6 +39,9 @@ function ArgumentField(props: { asker: ResourceAsker; serverId: string; template
  * A resource template's arguments as a form, each with the server's
  * completions; the filled uri (docs/using/resources.md#templates) goes to
  * `onUri`. A value that cannot be filled in (empty, a ".." in a path) is said.
+ * A plain form, not antd's: the values are this component's state, and
+ * antd's Form (~20 KB gzip with its validator) would be the largest part of
+ * the Playground's resource browser, which shows this at once.
  */
 export function TemplateForm(props: { asker: ResourceAsker; serverId: string; template: ResourceTemplate; action: string; onUri(uri: string): void }) {
   const { asker, serverId, template, action, onUri } = props;
@@ -55,20 +59,27 @@ export function TemplateForm(props: { asker: ResourceAsker; serverId: string; te
     }
   };
   return (
-    <Form layout="inline" data-testid="template-form" onFinish={() => void use()}>
-      {template.arguments.map((name) => (
-        <ArgumentField key={name} asker={asker} serverId={serverId} template={template} name={name} values={values} onChange={(value) => setValues((all) => ({ ...all, [name]: value }))} />
-      ))}
-      <Form.Item style={{ marginBottom: 8 }}>
+    <form
+      data-testid="template-form"
+      style={{ marginBlock: 8 }}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void use();
+      }}
+    >
+      <Space wrap size={[16, 8]}>
+        {template.arguments.map((name) => (
+          <ArgumentField key={name} asker={asker} serverId={serverId} template={template} name={name} values={values} onChange={(value) => setValues((all) => ({ ...all, [name]: value }))} />
+        ))}
         <Button htmlType="submit" data-testid="template-use">
           {action}
         </Button>
-      </Form.Item>
-      {problem && (
-        <Typography.Text type="danger" data-testid="template-problem">
-          {t('resources.template.problem', { problem })}
-        </Typography.Text>
-      )}
-    </Form>
+        {problem && (
+          <Typography.Text type="danger" data-testid="template-problem">
+            {t('resources.template.problem', { problem })}
+          </Typography.Text>
+        )}
+      </Space>
+    </form>
   );
 }

@@ -7,10 +7,13 @@ import type { ServerView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
 import { ServerStateBadge } from './ServerStateBadge';
-import { ServerTools } from './ServerTools';
 import { formatAgo } from './time';
 import { useRestart } from './useRestart';
+import { lazyPart } from '../../shell/lazyPart';
 import '../../i18n/load/servers';
+
+// A server's tools (a table with their switches) load when the card is first opened: the cards are what the page shows first.
+const ServerTools = lazyPart(() => import('./ServerTools').then((m) => m.ServerTools));
 
 type Lease = ServerView['leases'][number];
 

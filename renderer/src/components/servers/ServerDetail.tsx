@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, FileTextOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Card, Col, Collapse, Empty, Input, Result, Row, Skeleton, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Col, Collapse, Empty, Input, Row, Skeleton, Space, Spin, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,12 +9,16 @@ import { ProblemList } from '../ProblemList';
 import { PermissionLegend } from './PermissionLegend';
 import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
 import { SamplingAlways } from './SamplingAlways';
-import { ServerLogDrawer } from './ServerLogDrawer';
+import { LazyServerLogDrawer } from './LazyServerLogDrawer';
 import { ToolTable } from './ToolTable';
 import { groupByDomain } from './toolDomains';
 import { useRestart } from './useRestart';
 import { useToolActions } from './useToolActions';
+import { lazyPart } from '../../shell/lazyPart';
 import '../../i18n/load/servers';
+
+// antd's Result (~10 KB gzip) for an id that names no server: loaded only then.
+const Result = lazyPart(() => import('antd/es/result').then((m) => m.default));
 
 const matches = (tool: ServerTool, query: string) => `${tool.rawName} ${tool.name ?? ''} ${tool.description}`.toLowerCase().includes(query);
 
@@ -145,7 +149,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
           <PermissionLegend />
         </Col>
       </Row>
-      <ServerLogDrawer serverId={logOpen ? serverId : undefined} onClose={() => setLogOpen(false)} />
+      <LazyServerLogDrawer serverId={logOpen ? serverId : undefined} onClose={() => setLogOpen(false)} />
     </Space>
   );
 }

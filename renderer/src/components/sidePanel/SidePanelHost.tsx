@@ -1,7 +1,16 @@
-import SidePanel from './SidePanel';
+import { Skeleton } from 'antd';
+import { lazyPart } from '../../shell/lazyPart';
 export { SidePanelButton } from './SidePanelButton';
 import { useSidePanel } from './sidePanelState';
 import { useFollowAgentCanvas } from './useFollowAgentCanvas';
+
+// The panel (and the app frames it shows, the MCP App bridge among them: ~60 KB gzip) loads when a panel is open.
+const SidePanel = lazyPart(
+  () => import('./SidePanel').then((m) => m.default),
+  <aside className="side-panel" data-testid="side-panel-loading">
+    <Skeleton active />
+  </aside>,
+);
 
 /**
  * The Chat page's side-panel part, loaded after the page (the Chat page

@@ -43,6 +43,11 @@ export interface McpServerAdminDeps {
   secrets: SecretStore;
   /** Remote servers' sign-in: its state on each url entry's view; a removed server's tokens leave with it. */
   oauth?: Pick<OAuthService, 'state' | 'forget' | 'discover'>;
+  /**
+   * What the user decided about a server (its settings: switches, permission overrides, log level, sampling's
+   * "always allow"; its tools' "always allow" answers): forgotten with the server, as its sign-in is.
+   */
+  decisions?: { forget(serverId: string): void };
   hostEnv: NodeJS.ProcessEnv;
   logger: Logger;
   /** Starts a definition once (test connection); the running definition of a registry id. */
@@ -143,9 +148,18 @@ export class McpServerAdmin {
 
   async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number }> {
     const removedValues = await this.write([{ kind: 'remove', name }]);
-    // Its sign-in leaves with it: a server added again under this name signs in afresh.
-    await this.deps.oauth?.forget({ serverId: mcpYamlServerId(name) }).catch(() => false);
+    await this.forgetServer(name);
     return { removed: name, storedValuesRemoved: removedValues };
+  }
+
+  /**
+   * A server gone (removed, or replaced by an import): its sign-in and every decision the user made about it leave
+   * with it, so another program added under this name signs in afresh and is asked about as a new server.
+   */
+  private async forgetServer(name: string): Promise<void> {
+    const serverId = mcpYamlServerId(name);
+    this.deps.decisions?.forget(serverId);
+    await this.deps.oauth?.forget({ serverId }).catch(() => false);
   }
 
   /** `disabled: true` in mcp.yaml (every process), unlike the servers page's switch, which is this data home's setting. */
@@ -335,6 +349,8 @@ export class McpServerAdmin {
       }
     }
     if (ops.length) await this.write(ops);
+    // A replaced server is another program under the old name: nothing decided about the old one carries over.
+    for (const name of result.replaced) await this.forgetServer(name);
     await this.discoverSignIn([...result.added, ...result.replaced, ...result.renamed.map((r) => r.to)]);
     return result;
   }

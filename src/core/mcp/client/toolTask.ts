@@ -9,8 +9,10 @@ import { HostCallToolResultSchema } from '../connection/callToolResult.js';
  * creates it, its status is polled at the interval the server asks (within
  * bounds) and reported as the call's progress, its result is fetched once
  * it completes, and cancelling the call cancels the task on the server.
- * Each request has the server's call timeout; the task as a whole runs
- * until it ends, the server forgets it (its ttl), or the user cancels it.
+ * Each status reported restarts the call's timeout, as progress does; the
+ * task as a whole runs until it ends, the server forgets it (its ttl), the
+ * user cancels it, or the call's maximum total time (the connection's
+ * deadline) aborts the signal, which cancels the task too.
  */
 
 /** Poll no faster than this, whatever the server asks, and no slower than the longest. */

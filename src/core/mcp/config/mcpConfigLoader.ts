@@ -388,6 +388,7 @@ function toDefinition(key: string, entry: McpServerEntry, kind: Kind): ServerDef
     ...(entry.maxTotalTimeout === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeout }),
     ...(entry.connectTimeout === undefined ? {} : { connectTimeoutMs: entry.connectTimeout }),
     ...(entry.maxResultChars === undefined ? {} : { maxResultChars: entry.maxResultChars }),
+    ...(entry.maxViewBytes === undefined ? {} : { maxViewBytes: entry.maxViewBytes }),
     ...(entry.sampling === undefined ? {} : { sampling: entry.sampling }),
     permissions: Object.entries(entry.permissions).map(([pattern, level]) => ({ pattern, level })),
     disabledTools: entry.disabledTools,

@@ -23,6 +23,10 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** The highest `maxResultChars`: about a million tokens, more than any model's window. */
 export const MAX_RESULT_CHARS = 4_000_000;
 
+/** `maxViewBytes` between these: a view smaller than one message needs no setting, and past 64 MB a view is no page. */
+export const MIN_VIEW_BYTES_SETTING = 64 * 1024;
+export const MAX_VIEW_BYTES_SETTING = 64 * 1024 * 1024;
+
 /**
  * YAML writes an empty block (`env:` with nothing under it) as null. Users
  * mean "none", so null and a missing key both read as the empty value.
@@ -99,6 +103,8 @@ export const McpServerEntrySchema = z.object({
   connectTimeout: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Characters of one result's text the model is sent (default 64 000); the user sees the whole result. */
   maxResultChars: z.number().int().min(1_000).max(MAX_RESULT_CHARS).optional(),
+  /** Bytes of the largest MCP App view read from this server (default 16 MiB); every other answer stays within one message's 4 MiB. */
+  maxViewBytes: z.number().int().min(MIN_VIEW_BYTES_SETTING).max(MAX_VIEW_BYTES_SETTING).optional(),
   /** Sampling requests of this server (docs/rules/sampling.md#limits): the model entry that answers them, and how many a minute. */
   sampling: z
     .object({
@@ -153,6 +159,7 @@ export const SERVER_FIELD_HINTS: Record<string, string> = {
   connectTimeout: 'use a whole number of milliseconds, e.g. "connectTimeout: 30000"',
   maxTotalTimeout: 'use a whole number of milliseconds, at least the timeout, e.g. "maxTotalTimeout: 600000" (10 min)',
   maxResultChars: 'use a whole number of characters from 1000 to 4000000, e.g. "maxResultChars: 64000"',
+  maxViewBytes: 'use a whole number of bytes from 65536 to 67108864, e.g. "maxViewBytes: 33554432" (32 MiB)',
   sampling: 'use sampling: { model: MODEL_ID, perMinute: 10 } (a model entry of "chatos models list"; 1 to 60 requests a minute)',
   permissions: "map tool-name globs to read, write, confirm or navigate, e.g. permissions: { 'browser_*': confirm }",
   disabled: 'use true or false',

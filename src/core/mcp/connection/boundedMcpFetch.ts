@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { cutBody, limitBody, sizeText } from '../../net/boundedBody.js';
 import { limitEvents } from '../../net/boundedEvents.js';
+import type { LargeAnswers } from '../../process/overlongAnswer.js';
 
 /**
  * The fetch a remote (streamable HTTP) MCP server is read through, with
@@ -31,8 +32,8 @@ function tooLargeText(url: string, maxBytes: number): string {
   return `the answer from ${origin} was larger than ${sizeText(maxBytes)} (the limit of one MCP message); it was not read. Ask for less (a narrower call), or tell the server's author`;
 }
 
-/** The ids of the JSON-RPC requests a POST body carries (one, or a batch); none for notifications or a body that is not JSON. */
-function requestIdsOf(body: unknown): (string | number)[] {
+/** The JSON-RPC messages a POST body carries (one, or a batch); none for a body that is not JSON. */
+function messagesOf(body: unknown): unknown[] {
   if (typeof body !== 'string') return [];
   let parsed: unknown;
   try {
@@ -40,21 +41,32 @@ function requestIdsOf(body: unknown): (string | number)[] {
   } catch {
     return [];
   }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/** The ids of the JSON-RPC requests among `messages`; none for notifications. */
+function requestIdsOf(messages: unknown[]): (string | number)[] {
   return messages.flatMap((m) => {
     const id = (m as { id?: unknown; method?: unknown } | null)?.id;
     return (typeof id === 'string' || typeof id === 'number') && typeof (m as { method?: unknown }).method === 'string' ? [id] : [];
   });
 }
 
-export function boundedMcpFetch(base: FetchLike = fetch, maxBytes = MAX_MESSAGE_BYTES): FetchLike {
+/**
+ * `large`: requests whose answer may be larger (an MCP App view's read, mcp/connection/viewReads.ts): a POST that
+ * carries only such requests is read up to their bound, and its error names that bound and the setting.
+ */
+export function boundedMcpFetch(base: FetchLike = fetch, usualBytes = MAX_MESSAGE_BYTES, large?: LargeAnswers): FetchLike {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.ok) return cutBody(response, MAX_ERROR_BODY_BYTES);
     const url = response.url || String(input);
-    const message = tooLargeText(url, maxBytes);
+    const sent = messagesOf(init?.body);
+    const isLarge = large !== undefined && sent.length > 0 && sent.every((m) => large.applies(m));
+    const maxBytes = isLarge ? Math.max(usualBytes, large.maxBytes) : usualBytes;
+    const message = isLarge ? large.tooLargeText(maxBytes) : tooLargeText(url, maxBytes);
     if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return limitBody(response, { maxBytes, tooLarge: () => new Error(message) });
-    const ids = requestIdsOf(init?.body);
+    const ids = requestIdsOf(sent);
     const answers = () => ids.map((id) => `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message } })}\n\n`).join('');
     return limitEvents(response, maxBytes, () => new Error(message), ids.length > 0 ? { endWith: answers } : {});
   };

@@ -8,6 +8,7 @@ import { ServerConnection, type ConnectionDeps, type ConnectionState, type InPro
 import { McpRuntimeError } from '../mcpRuntimeError.js';
 import type { StartFailure } from '../serverTrouble.js';
 import type { ClientFeatures } from '../client/clientFeatures.js';
+import type { Scheduler } from '../../ports.js';
 
 /** Conversation id under which a `truely-stateless` server's one shared client is kept. */
 export const SHARED_LEASE = '*';
@@ -23,6 +24,8 @@ export interface ConnectionManagerOptions {
   pids?: PidRegistry;
   hostEnv: NodeJS.ProcessEnv;
   now: () => number;
+  /** Where calls' own timeouts run (ConnectionDeps.scheduler). */
+  scheduler?: Scheduler;
   clientInfo: { name: string; version: string };
   /** A lease unused this long is released (and its server closed). */
   idleMs: number;
@@ -207,6 +210,7 @@ export class ConnectionManager {
       hostEnv: this.options.hostEnv,
       clientInfo: this.options.clientInfo,
       now: this.options.now,
+      scheduler: this.options.scheduler,
       inProcessServers: this.options.inProcessServers,
       // Asked again right before the spawn: the waits above (a replaced client closing, a backoff) may have outlived the answer.
       gate: this.options.gate,

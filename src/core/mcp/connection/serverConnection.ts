@@ -16,8 +16,10 @@ import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
+import { systemScheduler, type Scheduler } from '../../ports.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
-import { boundedMcpFetch } from './boundedMcpFetch.js';
+import { boundedMcpFetch, MAX_MESSAGE_BYTES } from './boundedMcpFetch.js';
+import { viewReads } from './viewReads.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
@@ -46,6 +48,8 @@ export interface ConnectionDeps {
   hostEnv: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
   now: () => number;
+  /** Where a call's own timeout runs (CallDeadline): the host's scheduler; default the system's. */
+  scheduler?: Scheduler;
   /** Servers that run inside the host (the settings server, the built-in tools), by name: each call makes a new server instance. */
   inProcessServers?: ReadonlyMap<string, InProcessServerFactory>;
   /**
@@ -286,6 +290,8 @@ export class ServerConnection {
         cwd: def.transport.cwd,
         log: this.deps.log,
         pids: this.deps.pids,
+        // A view's read may be larger than one message, up to the server's maxViewBytes (docs/rules/mcp-apps.md#size).
+        largeAnswers: viewReads(def),
         beforeSpawn: () => this.passGate(),
       });
       this.attempts.push(transport);
@@ -317,8 +323,8 @@ export class ServerConnection {
     const transport = new StreamableHTTPClientTransport(
       checked.url,
       auth
-        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch), sessionId: def.transport.sessionId }
-        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(), sessionId: def.transport.sessionId },
+        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId }
+        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId },
     );
     // Closed with the rest of a failed start's transports (see closeAttempts).
     this.attempts.push(transport);
@@ -400,15 +406,18 @@ export class ServerConnection {
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
-    // The call's own timeout, which progress restarts and a question to the user pauses (the SDK keeps the maximum total time).
-    const deadline = new CallDeadline(this.definition.timeoutMs, this.userAsked, () => abort.abort('timeout'));
+    // The call's own timeout, which progress restarts and a question to the user pauses, and its maximum total time, which nothing extends.
+    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, { timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
+      abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'),
+    );
     this.deadlines.add(deadline);
     try {
       return await run(this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
-      if (deadline.expired) {
+      if (deadline.expired === 'timeout') {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }
+      if (deadline.expired === 'total') throw this.timedOut(name, abort);
       if (this.crashed) throw new McpRuntimeError('SERVER_CRASHED', this.crashed, this.definition.id);
       if (options.signal?.aborted) throw new McpRuntimeError('CALL_ABORTED', `call to ${name} on "${this.definition.id}" was cancelled`, this.definition.id);
       const signIn = await this.signInFailure(error);
@@ -439,13 +448,13 @@ export class ServerConnection {
     return this.request(`resources/read of ${uri}`, signal ? { signal } : {}, (sdk) => client.readResource({ uri }, sdk));
   }
 
-  /** A call past its maximum total time (reporting progress, or waiting for the user, all along): the server is told to cancel it here. */
+  /** A call past its maximum total time (reporting progress, polled as a task, or waiting for the user, all along): the server is told to cancel it here, if it was not yet. */
   private timedOut(name: string, abort: CallAbort): McpRuntimeError {
     const id = this.definition.id;
     abort.abort('maximum total time reached');
     return new McpRuntimeError(
       'CALL_TIMEOUT',
-      `call to ${name} on "${id}" ran past its maximum total time of ${this.maxTotalMs()} ms, though it kept reporting progress or waiting for the user (the server was told to cancel it)`,
+      `call to ${name} on "${id}" ran past its maximum total time of ${this.maxTotalMs()} ms, though it kept reporting progress (or its task kept running) or waiting for the user (the server was told to cancel it)`,
       id,
       "raise the server's maxTotalTimeout in mcp.yaml if its calls need longer",
     );
@@ -459,7 +468,7 @@ export class ServerConnection {
     const onProgress = options.onProgress;
     return {
       signal,
-      // The SDK bounds the call by its maximum total time; its own timeout is the host's deadline (above), which can pause.
+      // The SDK bounds each request by the call's maximum total time too (the host's deadline bounds the call); its own timeout is the host's, which can pause.
       timeout: this.maxTotalMs(),
       // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
       // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.

@@ -85,6 +85,11 @@ export class ServerSettings {
     this.store.put(ServerSettingsTable, serverId, always ? { ...current, samplingAlways: true } : current);
   }
 
+  /** The server was removed: what the user set for it goes too, so a server added later under its name starts with nothing. */
+  forget(serverId: string): void {
+    this.store.delete(ServerSettingsTable, serverId);
+  }
+
   overrideOf(serverId: string, rawToolName: string): PermissionLevel | undefined {
     return ownValue(this.of(serverId).permissionOverrides, rawToolName);
   }

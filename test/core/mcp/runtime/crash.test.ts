@@ -9,22 +9,19 @@ describe('a server that crashes mid-call (real stdio server)', () => {
     const pid = pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result);
     const otherPid = pidOf((await host.tools.call(caller('conv-bystander'), 'mcp_echo_pid', {})).result);
 
-    const started = Date.now();
     let error: unknown;
     try {
       await host.tools.call(who, 'mcp_echo_crash', {});
     } catch (caught) {
       error = caught;
     }
-    const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(McpRuntimeError);
+    // A crash must not wait for the 60 s timeout: the call would then fail with CALL_TIMEOUT, not as crashed.
     expect((error as McpRuntimeError).code).toBe('SERVER_CRASHED');
     expect((error as McpRuntimeError).serverId).toBe('chatos::echo');
     expect((error as Error).message).toContain('"chatos::echo"');
     expect((error as Error).message).toContain('goodbye');
     expect((error as Error).message).toContain('exit code 3');
-    // The default timeout is 60 s; a crash must not wait for it.
-    expect(elapsed).toBeLessThan(30_000);
     await waitUntil(() => !isAlive(pid), `crashed pid ${pid} to be gone`);
 
     const lease = host.mcp.servers.snapshots()[0]!.leases.find((l) => l.conversationId === 'conv-crash')!;

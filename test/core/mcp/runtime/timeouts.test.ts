@@ -3,7 +3,8 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../../../../src/core/host.js';
 import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { caller, fixtureServer, pidOf, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
-import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
+import { stderrLine as serverStderrLine } from '../../../helpers/serverStderr.js';
+import { TestScheduler } from '../../../helpers/testScheduler.js';
 
 const SERVER = 'chatos::echo';
 
@@ -16,46 +17,55 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the call to fail, and it succeeded');
 }
 
-/** Resolves with the first stderr line of the server containing `needle` (already logged, or the next to come). */
-function stderrLine(host: Host, needle: string, timeoutMs = 10_000): Promise<string> {
-  const log = internalsOf(host).mcp.runtime.connections.logOf(SERVER);
-  const seen = log.entries().find((e) => e.stream === 'stderr' && e.text.includes(needle));
-  if (seen) return Promise.resolve(seen.text);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(
-        new Error(
-          `no stderr line with "${needle}" within ${timeoutMs} ms; log:\n${log
-            .entries()
-            .map((e) => `${e.stream}: ${e.text}`)
-            .join('\n')}`,
-        ),
-      );
-    }, timeoutMs);
-    const stop = log.onAppend((entry) => {
-      if (entry.stream !== 'stderr' || !entry.text.includes(needle)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(entry.text);
-    });
-  });
+/** The first stderr line of the echo server containing `needle`. */
+const stderrLine = (host: Host, needle: string) => serverStderrLine(host, SERVER, needle);
+
+/**
+ * Moves the host's time by `stepMs` each time the call's deadline of `timeoutMs` is armed afresh (first the `from`th
+ * timer of that length: the call's start; then each progress report that restarts it), until the call ends; says how often.
+ */
+async function stepAtEachArming(scheduler: TestScheduler, call: Promise<unknown>, timeoutMs: number, stepMs: number, from: number): Promise<number> {
+  let ended = false;
+  const end = call.then(
+    () => void (ended = true),
+    () => void (ended = true),
+  );
+  let steps = 0;
+  for (let armed = from; ;) {
+    await Promise.race([scheduler.timerSet(timeoutMs, armed), end]);
+    if (ended) return steps;
+    scheduler.advance(stepMs);
+    steps++;
+    // Reports that came meanwhile armed it again already: the next step waits for one after this.
+    armed = scheduler.timersSet(timeoutMs) + 1;
+  }
+}
+
+/** The host's time is the test's (its call deadlines run on it); the servers and the SDK keep real time. */
+async function echoHost(entry: Record<string, unknown>) {
+  const scheduler = new TestScheduler();
+  const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer(entry) }), { scheduler });
+  return { host, scheduler };
 }
 
 describe('call timeout, cancellation and progress (real stdio server)', () => {
-  it('a call past the server timeout fails with CALL_TIMEOUT quickly, and the server is told to cancel it', async () => {
-    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 300 }) }));
+  it('a call past the server timeout fails with CALL_TIMEOUT at that timeout, and the server is told to cancel it', async () => {
+    const { host, scheduler } = await echoHost({ timeout: 300 });
     const who = caller('conv-t');
-    const pid = pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result); // started: the timing below is the call's alone
+    const pid = pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result); // started: its own deadline was the first of 300 ms
 
-    const started = Date.now();
-    const error = await rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 5_000 }));
-    const elapsed = Date.now() - started;
+    let settled = false;
+    const failed = rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 60_000 })).finally(() => (settled = true));
+    await scheduler.timerSet(300, 2); // the slow call's deadline is armed: the call is on its way to the server
+    scheduler.advance(299);
+    // A call sent after it and answered: the server has read the slow one (one pipe, in order), and 299 ms did not end it.
+    expect(pidOf((await host.tools.call(who, 'mcp_echo_pid', {})).result)).toBe(pid);
+    expect(settled).toBe(false);
+    scheduler.advance(1);
+    const error = await failed;
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
     expect(error.message).toContain('300 ms');
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(5_000); // the server would have answered at 5 s
     // notifications/cancelled reached the server: its handler's signal fired.
     expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
 
@@ -67,13 +77,11 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   it('an aborted signal ends the call with CALL_ABORTED and cancels it on the server', async () => {
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const controller = new AbortController();
-    const started = Date.now();
-    // Abort when the server reports its first step: the call is surely running there.
+    // Abort when the server reports its first step: the call is surely running there. Not aborted, it would answer (and rejection() fail).
     const call = host.tools.call(caller('conv-a'), 'mcp_echo_slow', { ms: 10_000, steps: 40 }, { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') });
     const error = await rejection(call);
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_ABORTED');
-    expect(Date.now() - started).toBeLessThan(10_000); // the call would have run for 10 s
     expect(await stderrLine(host, 'cancelled:')).toContain('cancelled:');
   });
 
@@ -95,38 +103,55 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
   });
 
   it('a server reporting progress is alive: each report restarts the timeout', async () => {
-    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 1_000 }) }));
+    // 1,300 ms: a length no other timer of the host has (the trust watch polls every 1,000), so each one set is this deadline.
+    const { host, scheduler } = await echoHost({ timeout: 1_300 });
     const who = caller('conv-r');
     await host.tools.call(who, 'mcp_echo_pid', {});
     const seen: number[] = [];
-    // 2 s in all, a report every 250 ms: longer than the timeout, never silent for as long.
-    const { result } = await host.tools.call(who, 'mcp_echo_slow', { ms: 2_000, steps: 8 }, { onProgress: (p) => seen.push(p.progress) });
-    expect(textOf(result)).toBe('waited 2000');
+    // Eight reports; 1,200 ms of the host's time pass before each: longer than the timeout in all, never as long without one.
+    const call = host.tools.call(who, 'mcp_echo_slow', { ms: 800, steps: 8 }, { onProgress: (p) => seen.push(p.progress) });
+    const steps = await stepAtEachArming(scheduler, call, 1_300, 1_200, 2);
+    const { result } = await call;
+    expect(textOf(result)).toBe('waited 800');
+    expect(steps).toBeGreaterThanOrEqual(3); // 3,600 ms and more: past the timeout, which each report restarted
     expect(seen.length).toBeGreaterThanOrEqual(7); // the last may be lost to the SDK (see above)
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].slice(0, seen.length));
   });
 
   it('progress restarts the timeout of every call, not only of callers that follow it', async () => {
-    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 600 }) }));
+    const { host, scheduler } = await echoHost({ timeout: 600 });
     const who = caller('conv-n');
     await host.tools.call(who, 'mcp_echo_pid', {});
-    // 2 s in all, a report every 200 ms, no onProgress: the call still asks for progress, so it lives past its 600 ms.
-    const { result } = await host.tools.call(who, 'mcp_echo_slow', { ms: 2_000, steps: 10 });
-    expect(textOf(result)).toBe('waited 2000');
+    // Ten reports, no onProgress: the call still asks for progress, so it lives past its 600 ms, 500 ms before each report.
+    const call = host.tools.call(who, 'mcp_echo_slow', { ms: 1_000, steps: 10 });
+    const steps = await stepAtEachArming(scheduler, call, 600, 500, 2);
+    const { result } = await call;
+    expect(textOf(result)).toBe('waited 1000');
+    expect(steps).toBeGreaterThanOrEqual(3); // 1,500 ms and more: past the timeout, which each report restarted
   });
 
   it('a call that keeps reporting progress ends at its maximum total time, and the server is told to cancel it', async () => {
-    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer({ timeout: 600, maxTotalTimeout: 1_000 }) }));
+    // The host's limits on its scheduler: a timeout of 25 s, restarted by each report, within a total of 50.5 s (lengths no
+    // other timer of the host has). The SDK bounds each request by the total too, in real time, which this test never nears.
+    const { host, scheduler } = await echoHost({ timeout: 25_000, maxTotalTimeout: 50_500 });
     const who = caller('conv-m');
     await host.tools.call(who, 'mcp_echo_pid', {});
     const reports: number[] = [];
-    // 60 s with a report every 200 ms: never silent for 600 ms, so only the maximum total time ends it.
-    const error = await rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 60_000, steps: 300 }, { onProgress: (p) => reports.push(p.progress) }));
+    // A report every 200 ms for ten minutes: never silent for 25 s of the host's time, so only the total ends it.
+    const failed = rejection(host.tools.call(who, 'mcp_echo_slow', { ms: 600_000, steps: 3_000 }, { onProgress: (p) => reports.push(p.progress) }));
+    await scheduler.timerSet(25_000, 2);
+    scheduler.advance(24_000);
+    await scheduler.timerSet(25_000, scheduler.timersSet(25_000) + 1); // a report restarted the timeout
+    scheduler.advance(24_000);
+    // 2.5 s of the total are left: the next report arms that, not a fresh 25 s timeout.
+    await scheduler.timerSet(2_500);
+    scheduler.advance(2_500);
+    const error = await failed;
     expect(error).toBeInstanceOf(McpRuntimeError);
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
-    expect(error.message).toContain('maximum total time of 1000 ms');
+    expect(error.message).toContain('maximum total time of 50500 ms');
     expect((error as McpRuntimeError).fix).toContain('maxTotalTimeout');
-    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(reports.length).toBeGreaterThanOrEqual(2);
     expect(await stderrLine(host, 'cancelled:')).toMatch(/^cancelled: /);
   });
 });

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { callToolAsTask } from '../../../../src/core/mcp/client/toolTask.js';
@@ -5,7 +6,9 @@ import { McpRuntimeError } from '../../../../src/core/mcp/mcpRuntimeError.js';
 import { EVERYTHING_SERVER, caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { connectStdio } from '../../../helpers/mcpClient.js';
 import { startChatWorld, toolResultsIn } from '../../../helpers/chatWorld.js';
+import { stderrLine } from '../../../helpers/serverStderr.js';
 import { until } from '../../../helpers/until.js';
+import { repoRoot } from '../../../helpers/tempDir.js';
 
 /** docs/using/tools.md#long-tasks: a tool that requires task-based execution (MCP 2025-11-25) is called as a task. */
 
@@ -72,5 +75,26 @@ describe("server-everything's simulate-research-query (execution.taskSupport: re
     const at = working.map((message) => stages.indexOf(message));
     expect(at.every((index, i) => index !== -1 && (i === 0 || index >= at[i - 1]!))).toBe(true);
     expect(toolResultsIn(provider.requests[1]!.body)[0]![1]).toContain('# Research Report: dunes');
+  });
+});
+
+describe('a task that never ends', () => {
+  /** Its task stays `working` and asks to be polled every 250 ms: each poll is progress, which restarts the call's timeout. */
+  const endless = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'endlessTaskServer.mjs')], timeout: 2_000, maxTotalTimeout: 5_000 };
+
+  it('ends at the maximum total time like any call, and the server is sent tasks/cancel', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { endless }));
+    const polls: string[] = [];
+    const error = await host.tools.call(caller('conv-e'), 'mcp_endless_forever', {}, { onProgress: (p) => polls.push(p.message ?? '') }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(McpRuntimeError);
+    expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
+    expect((error as McpRuntimeError).message).toContain('maximum total time of 5000 ms');
+    // It was created and polled (each poll restarting the 2 s timeout) until the total ended it.
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.every((message) => message === 'task working')).toBe(true);
+    expect(await stderrLine(host, 'chatos::endless', 'task cancelled:')).toMatch(/^task cancelled: \S+/);
   });
 });

@@ -243,14 +243,23 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await openRoute(page, `#/chat/${id}`, 'chat-pane');
     await page.locator('[data-message="m199"]').waitFor({ state: 'visible', timeout: 30_000 });
     const lines = Array.from({ length: 60 }, (_, i) => `Line ${i} of the description of the picture.\n\n`);
-    provider.enqueue({ kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] }, { kind: 'reply', text: lines, delayMs: 40 });
+    // The answer holds after its 21st line (its first frame is the role's) until the test has looked at the view.
+    let halfway!: () => void;
+    const held = new Promise<void>((resolve) => (halfway = resolve));
+    provider.enqueue(
+      { kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] },
+      { kind: 'reply', text: lines, delayMs: 40, gate: { after: 22, open: held } },
+    );
     await send('Draw me a picture');
     const image = page.getByTestId('tool-call-pic1').getByTestId('tool-call-image');
     await image.waitFor({ timeout: 30_000 });
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalHeight)).toBe(160);
-    // The answer streams below the image; the view is still at the bottom while it grows, and when it is stored.
+    // The answer streams below the image; the view is at the bottom once the lines so far are in (it follows a frame
+    // behind the rows it is given: a look while a line lands sees that line below), and again when it is stored.
     await expect.poll(() => page.getByTestId('message-streaming').textContent(), { timeout: 30_000 }).toContain('Line 20');
-    expect(await gapToBottom()).toBeLessThan(60);
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    expect(await scroll().getAttribute('data-following')).toBe('true');
+    halfway();
     await expect.poll(phase).toBe('done');
     await expect.poll(gapToBottom).toBeLessThan(60);
     expect(await scroll().getAttribute('data-following')).toBe('true');

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mcpAppView, screenshot, screenshotOnFailure } from '../helpers/browser.js';
+import { mcpAppView, pageReady, screenshot, screenshotOnFailure } from '../helpers/browser.js';
 import { startMcpAppChat, type McpAppChat } from '../helpers/mcpAppChat.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -168,6 +168,7 @@ afterAll(async () => {
 /** Shows the conversation, its answer in. */
 async function openConversation(conversationId: string, answer: string): Promise<void> {
   await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+  await pageReady(page, `#/chat/${conversationId}`);
   await page.getByText(answer).waitFor({ timeout: 30_000 });
 }
 
@@ -201,13 +202,13 @@ describe('the official MCP Apps examples, inline and beside the chat', () => {
       expect(await example.shown(mcpAppView(card), stored)).toBe(shown);
 
       // Beside the chat: the same view, told the same.
-      await card.getByTestId('mcp-app-open-beside').dispatchEvent('click');
+      await card.getByTestId('mcp-app-open-beside').click();
       const panel = page.getByTestId('side-panel');
       await panel.waitFor({ timeout: 30_000 });
       expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
       expect(await example.shown(mcpAppView(panel), stored)).toBe(shown);
       await screenshot(page, `mcp-app-example-${example.id}-3-beside`);
-      await page.getByTestId('side-panel-close').dispatchEvent('click');
+      await page.getByTestId('side-panel-close').click();
     }, 240_000);
   }
 });

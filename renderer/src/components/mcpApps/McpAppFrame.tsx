@@ -226,6 +226,14 @@ export function McpAppFrame(props: McpAppFrameProps) {
     <div className="mcp-app-frame" data-testid="mcp-app" data-server={serverId}>
       {view.dropped.length > 0 && <Alert type="info" showIcon data-testid="mcp-app-csp-dropped" message={t('mcpApps.cspDropped')} description={view.dropped.join(', ')} />}
       {props.resultCut && props.resultCut.length > 0 && <Alert type="warning" showIcon data-testid="mcp-app-result-cut" message={t('mcpApps.resultCut')} description={props.resultCut.join('; ')} />}
+      {/* Above the view: a view that grows or shrinks never moves it from under the pointer. */}
+      {props.onOpenBeside && (
+        <div className="mcp-app-frame-actions">
+          <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">
+            {t('mcpApps.openBeside')}
+          </Button>
+        </div>
+      )}
       <SandboxFrame
         ref={frame}
         src={view.url}
@@ -233,11 +241,6 @@ export function McpAppFrame(props: McpAppFrameProps) {
         start={start}
         style={{ width: '100%', height, border: view.prefersBorder ? `1px solid ${token.colorBorderSecondary}` : 'none', borderRadius: token.borderRadius }}
       />
-      {props.onOpenBeside && (
-        <Button size="small" type="link" onClick={props.onOpenBeside} data-testid="mcp-app-open-beside">
-          {t('mcpApps.openBeside')}
-        </Button>
-      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HostCallToolResultSchema } from '../connection/callToolResult.js';
+import { checkTools, ListedToolsSchema, type RejectedTool } from './checkedTools.js';
 import { CoalescedRelist, RELIST_GAP_MS } from './coalescedRelist.js';
 import { callToolAsTask } from './toolTask.js';
 
@@ -12,15 +13,16 @@ import { callToolAsTask } from './toolTask.js';
  */
 export class ToolsClient {
   private tools: Tool[] = [];
-  private readonly relists: CoalescedRelist<readonly Tool[]>;
+  private rejectedTools: RejectedTool[] = [];
+  private readonly relists: CoalescedRelist<ToolListing>;
 
   constructor(
     private readonly client: Client,
     gapMs = RELIST_GAP_MS,
   ) {
-    this.relists = new CoalescedRelist<readonly Tool[]>(async () => {
+    this.relists = new CoalescedRelist<ToolListing>(async () => {
       await this.refresh();
-      return this.tools;
+      return { tools: this.tools, rejected: this.rejectedTools };
     }, gapMs);
   }
 
@@ -28,9 +30,23 @@ export class ToolsClient {
     return this.tools;
   }
 
-  /** Asks the server for its tools now. */
+  /** The tools of the last list that the host cannot offer (a broken schema), each with why. */
+  get rejected(): readonly RejectedTool[] {
+    return this.rejectedTools;
+  }
+
+  /**
+   * Asks the server for its tools now. Each tool is checked on its own
+   * (checkedTools.ts): a tool the MCP schema refuses is set apart with why,
+   * and the server's other tools are kept.
+   */
   async refresh(): Promise<void> {
-    this.tools = (await this.client.listTools()).tools;
+    const listed = await this.client.request({ method: 'tools/list' }, ListedToolsSchema);
+    const { tools, rejected } = checkTools(listed.tools);
+    // What the SDK's listTools does with a list it took: its calls check structured results against these output schemas.
+    (this.client as unknown as { cacheToolMetadata(tools: Tool[]): void }).cacheToolMetadata(tools);
+    this.tools = tools;
+    this.rejectedTools = rejected;
     this.taskTools = new Set(this.tools.filter((tool) => tool.execution?.taskSupport === 'required').map((tool) => tool.name));
   }
 
@@ -40,7 +56,7 @@ export class ToolsClient {
   }
 
   /** Hears each list a list-changed re-list brought; returns the unsubscribe function. */
-  onListChanged(listener: (tools: readonly Tool[]) => void): () => void {
+  onListChanged(listener: (listing: ToolListing) => void): () => void {
     return this.relists.onListChanged(listener);
   }
 
@@ -52,4 +68,10 @@ export class ToolsClient {
     if (this.taskTools.has(name)) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
     return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
   }
+}
+
+/** A server's tools as last listed: those the host may offer, and those it may not, with why. */
+export interface ToolListing {
+  tools: readonly Tool[];
+  rejected: readonly RejectedTool[];
 }

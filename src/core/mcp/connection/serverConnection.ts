@@ -12,7 +12,8 @@ import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { ClientFeatures, type ClientSession } from '../client/clientFeatures.js';
 import type { PromptsClient } from '../client/promptsClient.js';
-import type { ToolsClient } from '../client/toolsClient.js';
+import type { ToolListing, ToolsClient } from '../client/toolsClient.js';
+import type { RejectedTool } from '../client/checkedTools.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
@@ -73,7 +74,7 @@ export interface ConnectionDeps {
   /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
   onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
-  onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
+  onToolsChanged?: (definition: ServerDefinition, listing: ToolListing) => void;
 }
 
 /** Makes one instance of an in-process server, from the options its definition carries. */
@@ -123,6 +124,11 @@ export class ServerConnection {
 
   get tools(): readonly Tool[] {
     return this.toolsClient?.list ?? [];
+  }
+
+  /** The tools of the last list the host cannot offer (a broken schema), each with why; the server's other tools are kept. */
+  get rejectedTools(): readonly RejectedTool[] {
+    return this.toolsClient?.rejected ?? [];
   }
 
   /** The server's MCP prompts (docs/using/slash-commands.md); undefined while it is not running. */
@@ -195,7 +201,7 @@ export class ServerConnection {
     });
     this.client = client;
     const onChanged = this.deps.onToolsChanged;
-    if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
+    if (onChanged) tools.onListChanged((listing) => onChanged(this.definition, listing));
     await tools.refresh();
     this.toolsClient = tools;
     this.resourcesClient = new ResourcesClient(client);

@@ -24,7 +24,6 @@ import { viewReads } from './viewReads.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
-import { withoutStackTraces } from '../stackTrace.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
 import { serverEnvironment } from '../../process/serverEnvironment.js';
@@ -32,7 +31,7 @@ import { nodeLaunch, pathOf } from '../../runtime/nodeRuntime.js';
 import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../../process/serverLog.js';
-import { McpRuntimeError, type StartFailureReason } from '../mcpRuntimeError.js';
+import { McpRuntimeError, serverRpcError, type StartFailureReason } from '../mcpRuntimeError.js';
 import type { OAuthService } from '../auth/oauthService.js';
 import { oauthTargetOf } from '../auth/oauthTarget.js';
 import { signInFailure } from '../auth/signInFailure.js';
@@ -432,8 +431,8 @@ export class ServerConnection {
         throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
       }
       if ((error as { code?: number }).code === -32001) throw this.timedOut(name, abort);
-      // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
-      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
+      // The server's JSON-RPC error: its code and its words, without its stack trace (docs/rules/gateway.md#server-errors).
+      if (error instanceof McpError) throw serverRpcError(error, `call to ${name}`, this.definition.id);
       throw error;
     } finally {
       deadline.dispose();

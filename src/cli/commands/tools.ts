@@ -4,7 +4,9 @@ import { GatewayError, McpRuntimeError } from '../../core/facades/errors.js';
 import { type Caller, type Flow } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
 import { hasErrors, type Problem } from '../../shared/problems.js';
-import { askConfirmation } from '../confirmationQuestion.js';
+import { answerChatElicitations } from '../chatElicitations.js';
+import { answerChatSampling } from '../chatSampling.js';
+import { askConfirmation, oneAtATime } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -116,6 +118,10 @@ export function registerTools(program: Command, cli: CliContext): void {
       await withStartedHost(options, async (host) => {
         const { caller } = callerOf(host, opts);
         const answers = answerConfirmations(host, io, opts.yes === true);
+        // What the server asks while it runs (a question, a completion of the model) is answered as in a chat: on the
+        // terminal, or declined at once without one (--json too), never left to wait for its timeout.
+        const ask = options.json || !io.ask ? undefined : oneAtATime(io.ask);
+        const asked = [answerChatElicitations(host, io, ask), answerChatSampling(host, io, ask)];
         let outcome;
         try {
           outcome = await host.tools.call(caller, toolName, args);
@@ -123,6 +129,7 @@ export function registerTools(program: Command, cli: CliContext): void {
           asUserError(error);
         } finally {
           answers.stop();
+          for (const answering of asked) answering.stop();
         }
         if (answers.refusedWithoutTerminal()) {
           throw new UserError(`${toolName} needs confirmation and there is no terminal to ask on; it was not run`, 'rerun it with --yes to approve it');

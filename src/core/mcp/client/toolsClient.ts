@@ -5,6 +5,7 @@ import { HostCallToolResultSchema } from '../connection/callToolResult.js';
 import { checkTools, ListedToolsSchema, type RejectedTool } from './checkedTools.js';
 import { CoalescedRelist, RELIST_GAP_MS } from './coalescedRelist.js';
 import { callToolAsTask } from './toolTask.js';
+import { pagesRequired, type AskForPages } from './urlsRequired.js';
 
 /**
  * One connection's tools, over its SDK client: the list as the server last
@@ -63,8 +64,31 @@ export class ToolsClient {
   /** Tools the server runs only as tasks (`execution.taskSupport: required`), from the last list. */
   private taskTools = new Set<string>();
 
-  /** One tools/call, its result read as the host reads results (images kept, nothing else widened); a tool that requires it, as a task. */
+  /** Who puts the pages of a -32042 answer to the user (the elicitation feature); without one, the error stays an error. */
+  private askForPages: AskForPages | undefined;
+
+  /** The elicitation feature takes the pages a server needs opened before a call (urlsRequired.ts). */
+  onPagesRequired(ask: AskForPages): void {
+    this.askForPages = ask;
+  }
+
+  /**
+   * One tools/call, its result read as the host reads results (images kept, nothing else widened); a tool that
+   * requires it, as a task. A -32042 answer (pages to open first) puts the pages to the user and, once every
+   * one was opened, makes the call once more; a second -32042 is the server's error.
+   */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    try {
+      return await this.callOnce(name, args, meta, options);
+    } catch (error) {
+      const pages = this.askForPages && pagesRequired(error);
+      if (!pages) throw error;
+      const ended = await this.askForPages!(pages, realSignal(options.signal));
+      return ended ?? (await this.callOnce(name, args, meta, options));
+    }
+  }
+
+  private async callOnce(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     if (this.taskTools.has(name)) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
     return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
   }
@@ -74,4 +98,16 @@ export class ToolsClient {
 export interface ToolListing {
   tools: readonly Tool[];
   rejected: readonly RejectedTool[];
+}
+
+/**
+ * A real AbortSignal following the call's (a CallAbort stands in for one, with only what the SDK reads):
+ * the questions put to the user combine it with AbortSignal.any, which takes real ones only.
+ */
+function realSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
 }

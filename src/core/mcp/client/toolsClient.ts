@@ -78,6 +78,16 @@ export class ToolsClient {
    * one was opened, makes the call once more; a second -32042 is the server's error.
    */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    const result = await this.callOrAskForPages(name, args, meta, options);
+    // The server's notifications come before its answer: a list change it announced meanwhile is read before the
+    // result is given, so what the call added is offered to the very next request (the next round of a turn). Never
+    // past the call's own end: a server that does not answer its re-list cannot hold a result back.
+    const relisting = this.relists.underWay();
+    if (relisting) await Promise.race([relisting, ...(options.signal ? [untilAborted(options.signal)] : [])]);
+    return result;
+  }
+
+  private async callOrAskForPages(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     try {
       return await this.callOnce(name, args, meta, options);
     } catch (error) {
@@ -111,3 +121,6 @@ function realSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
   else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
   return controller.signal;
 }
+
+/** Resolves when the call's signal aborts (a CallAbort or a real signal). */
+const untilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));

@@ -1,6 +1,7 @@
 /**
- * Bundles the `chatos` command into one file, dist/cli/chatos.cjs, which
- * bin/chatos.js runs (npm run build runs this after tsc).
+ * Bundles the `chatos` command into dist/cli/chatos.cjs, which bin/chatos.js
+ * runs, and the chunks it loads when a command runs, dist/cli/chunks/ (npm
+ * run build runs this after tsc).
  *
  * Why: every `chatos` run used to load ~590 modules (our 315 compiled files,
  * zod's 116, the MCP SDK's...), and resolving and compiling them one by one
@@ -8,9 +9,13 @@
  * ~0.5 s, and a user runs the CLI (and the test suite runs it) thousands of
  * times. Vite (already the renderer's bundler) does the work with Rolldown.
  *
- * CommonJS, so the bundle is one file Node loads with its compile cache
- * (bin/chatos.js turns it on): a command then spends ~20% less CPU before it
- * does anything.
+ * CommonJS, so Node loads each file with its compile cache (bin/chatos.js
+ * turns it on): a command then spends ~20% less CPU before it does anything.
+ *
+ * Split where the CLI loads its actions (src/cli/lazyAction.ts): chatos.cjs
+ * holds commander and the command definitions (~150 KB), so `chatos --help`
+ * and bad usage evaluate nothing else; each command's action, and the core
+ * it shares with the others, are chunks required when that command runs.
  *
  * Left outside the bundle, loaded from node_modules as before:
  *  - sql.js finds its .wasm file beside its own module;
@@ -49,7 +54,7 @@ export async function bundleCli(appRoot: string): Promise<void> {
       minify: false,
       sourcemap: false,
       reportCompressedSize: false,
-      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'chatos.cjs', codeSplitting: false } },
+      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'chatos.cjs', chunkFileNames: 'chunks/[name].cjs' } },
     },
   });
 }

@@ -62,7 +62,12 @@ export interface UiAppPageHost {
   bridge: { enabled: boolean };
   context: { get(): UiAppPageContext & PromiseLike<UiAppPageContext> };
   theme: { get(): Promise<Theme>; onChange(listener: (theme: Theme) => void): Unsubscribe };
-  registry: { list(): Promise<unknown> };
+  /** Seed 001's registry interface for a provider app: what it may see, and what it registers under its own app id (nothing is granted). */
+  registry: {
+    list(): Promise<unknown>;
+    registerMcpServer(providerAppId: string, serverConfig: unknown): Promise<unknown>;
+    registerPrompt(providerAppId: string, promptConfig: unknown): Promise<unknown>;
+  };
   tools: { call(tool: string, args?: Record<string, unknown>): Promise<unknown> };
   backend: { invoke(method: string, params?: unknown): Promise<unknown> };
   ui: { navigate(path: string): Promise<unknown>; surface: 'full' | 'compact' };
@@ -192,7 +197,11 @@ export function bridgeMain(config: BridgeConfig, importModule: (url: string) => 
         return () => void themeListeners.delete(listener);
       },
     },
-    registry: { list: () => request('registry.list', []) },
+    registry: {
+      list: () => request('registry.list', []),
+      registerMcpServer: (providerAppId, serverConfig) => request('registry.registerMcpServer', [providerAppId, serverConfig]),
+      registerPrompt: (providerAppId, promptConfig) => request('registry.registerPrompt', [providerAppId, promptConfig]),
+    },
     tools: { call: (tool, args = {}) => request('tools.call', [tool, args]) },
     backend: { invoke: (method, params) => request('backend.invoke', [method, params]) },
     ui: { navigate: (path) => request('ui.navigate', [path]), surface: config.surface },

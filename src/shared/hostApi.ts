@@ -297,6 +297,14 @@ export const HostApiMethods = {
   'uiApps.invokeBackend': { params: z.object({ pluginId: Id, appId: Id, method: Id, params: z.unknown().optional() }).strict(), result: BackendReply },
   /** A page's `host.registry.list()`: the registry as its app may see it (scoped in the core). */
   'uiApps.registry': { params: z.object({ pluginId: Id, appId: Id }).strict(), result: PageRegistryViewSchema },
+  /**
+   * A provider app's `registry.registerMcpServer(providerAppId, serverConfig)` from its page
+   * (docs/rules/registry.md#the-push-api): only under its own app id, the name derived, nothing granted.
+   * `server` is checked in the core, so a refusal names the field and the fix.
+   */
+  'uiApps.registerMcpServer': { params: z.object({ pluginId: Id, appId: Id, providerAppId: Id, server: z.unknown() }).strict(), result: z.object({ id: z.string() }) },
+  /** Its `registry.registerPrompt(providerAppId, promptConfig)`, checked the same way. */
+  'uiApps.registerPrompt': { params: z.object({ pluginId: Id, appId: Id, providerAppId: Id, prompt: z.unknown() }).strict(), result: z.object({ id: z.string() }) },
 
   'agents.list': { params: Empty, result: z.object({ agents: z.array(AgentSchema) }) },
   /** Creates (no `id`) or replaces the agent `id`. Invalid input fails with `fields`. */

@@ -14,7 +14,14 @@ export const RegistrySourceSchema = z.discriminatedUnion('kind', [
   /** The host's `mcp.yaml` (docs/rules/mcp-yaml.md); its servers are registered under `chatos`. */
   z.object({ kind: z.literal('mcp-yaml'), file: z.string() }),
   /** A UI app of a plugin (docs/rules/names-and-exposure.md#two-ways-to-expose, way A). */
-  z.object({ kind: z.literal('plugin'), pluginId: z.string(), appId: z.string(), pluginDir: z.string() }),
+  z.object({
+    kind: z.literal('plugin'),
+    pluginId: z.string(),
+    appId: z.string(),
+    pluginDir: z.string(),
+    /** Registered by the app's page through the host API (docs/rules/registry.md#the-push-api), not declared in plugin.json: a rescan leaves it. */
+    pushed: z.literal(true).optional(),
+  }),
 ]);
 export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
 
@@ -119,3 +126,19 @@ export const ContributionCopiesSchema = z.object({
   prompts: z.array(CopyOriginSchema.extend({ lang: z.string().optional() })),
 });
 export type ContributionCopies = z.infer<typeof ContributionCopiesSchema>;
+
+/** A name a provider app pushes: data from outside, so one plain shape; the registry name is derived from it (docs/rules/registry.md#the-push-api). */
+export const PushedNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, { error: "must be 1-40 lowercase letters, digits, '_' or '-', starting with a letter or digit" });
+
+/** `serverConfig` of a push: a streamable HTTP server (a program over stdio is declared in plugin.json, where trust pins its command). */
+export const PushedServerSchema = z
+  .object({
+    name: PushedNameSchema,
+    url: z.string().min(1).max(2048),
+    description: z.string().max(1000).optional(),
+    allowMain: z.boolean().default(false),
+    allowSub: z.boolean().default(true),
+  })
+  .strict();
+
+export const PushedPromptSchema = z.object({ name: PushedNameSchema, title: z.string().max(200).optional(), content: z.string().max(100_000), lang: z.enum(['zh', 'en']).optional() }).strict();

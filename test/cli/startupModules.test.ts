@@ -16,6 +16,12 @@ function loggedModules(log: string): string[] {
   return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
+/** The files of the built CLI: its first file and the chunks its commands load. */
+function cliFiles(): string[] {
+  const dir = path.join(repoRoot, 'dist', 'cli');
+  return [path.join(dir, 'chatos.cjs'), ...fs.readdirSync(path.join(dir, 'chunks')).map((name) => path.join(dir, 'chunks', name))];
+}
+
 /** The provider SDKs take ~350 ms to import: only a command that talks to a model pays for them. */
 describe('what a chatos command loads', () => {
   it('a command that talks to no model loads no provider SDK', () => {
@@ -24,16 +30,36 @@ describe('what a chatos command loads', () => {
     const run = runCliProcess(['apps', '--json', '--home', home], { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
     expect(run.code).toBe(0);
     const modules = loggedModules(log);
-    // The host ran (it listed the built-in apps) and the hook saw the command's modules load; the bundle's lazy imports go
-    // through the same loader (the next test sees the SDK there), so no provider SDK was loaded. sql.js is required by the
-    // CommonJS bundle, which this ES module hook does not see.
+    // The host ran (it listed the built-in apps) and the hook saw every module load, required or imported (the next test
+    // sees the SDK there): no provider SDK was loaded.
     expect(run.json<{ apps: unknown[] }>().apps.length).toBeGreaterThan(0);
     expect(modules.some((url) => url.endsWith('/dist/cli/chatos.cjs'))).toBe(true);
+    expect(modules.some((url) => url.includes('/node_modules/sql.js/'))).toBe(true);
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
     expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
-    // Nor can the CommonJS bundle load them behind the hook's back: it requires none of them.
-    const bundle = fs.readFileSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'), 'utf8');
-    expect(bundle.match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf)["/]/g) ?? []).toEqual([]);
+    // Nor does any file of the CLI require them up front: only a lazy import() names them.
+    for (const file of cliFiles()) expect(fs.readFileSync(file, 'utf8').match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf)["/]/g) ?? [], file).toEqual([]);
+  });
+
+  it('--help and a missing argument are answered from the command definitions alone: no action, no core, no zod', async () => {
+    const modulesOf = (args: string[]) => {
+      const log = path.join(tempDir(), 'modules.log');
+      const run = runCliProcess(args, { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
+      return { run, files: loggedModules(log).filter((url) => url.startsWith('file:')) };
+    };
+    const help = modulesOf(['--help']);
+    expect(help.run.code).toBe(0);
+    expect(help.run.stdout).toContain('Usage: chatos [options] [command]');
+    const usage = modulesOf(['agents', 'show']);
+    expect(usage.run.code).toBe(2);
+    expect(usage.run.stderr).toContain("missing required argument 'id'");
+    // The first file and the bundler's own runtime: no chunk of an action, nothing from node_modules.
+    for (const { files } of [help, usage]) expect(files.filter((url) => !/\/bin\/chatos\.js$|\/dist\/cli\/(chatos|chunks\/rolldown-runtime)\.cjs$/.test(url))).toEqual([]);
+    // And that first file holds none of the core's services nor zod, whose schemas alone cost ~25 ms of CPU to build.
+    const first = fs.readFileSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'), 'utf8');
+    expect(first.match(/^\/\/ (node_modules\/zod\/|dist\/src\/core\/host\.js|node_modules\/sql\.js\/)/gm) ?? []).toEqual([]);
+    // The same definitions show the same help in process (commands run in-process in the other tests).
+    expect((await runCli(['--help'])).stdout).toBe(help.run.stdout);
   });
 
   it('a command that does talk to a model loads its SDK then, and works', async () => {

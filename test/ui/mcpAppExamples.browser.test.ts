@@ -1,213 +1,81 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mcpAppView, screenshot, screenshotOnFailure } from '../helpers/browser.js';
-import { startMcpAppChat, type McpAppChat } from '../helpers/mcpAppChat.js';
-import { repoRoot } from '../helpers/tempDir.js';
+import type { FrameLocator } from 'playwright-core';
+import { expect } from 'vitest';
+import { describeExamples, textOnce, type Example } from '../helpers/mcpAppExamples.js';
 
 /**
- * The official MCP Apps examples (modelcontextprotocol/ext-apps `examples/`),
- * as their authors published them on npm (2.x, devDependencies, unmodified),
- * each over stdio with its own bin, in a real `chatos serve` and Chromium
- * (docs/using/mcp-apps.md#the-official-examples). For each: a scripted model
- * calls the example's tool that has a view; the view renders under its card
- * showing the data the tool returned (read back from the stored result);
- * one interaction in the view (a call back to its server through the
- * gateway, where the example has one) shows its effect; the conversation,
- * reloaded, renders the view the same; and the same view renders beside the
- * chat. Picked for what they exercise: plain script, Vue (touches
- * `window.parent`), Chart.js and a local interaction, an app-only tool the
- * view polls, three.js (eval, WebGL). Screenshots:
- * test-output/screenshots/mcp-app-example-*.
+ * The official MCP Apps examples that show one server's answer in each UI
+ * framework (plain script, Vue, which touches `window.parent`, React,
+ * Preact, Solid, Svelte), and the SDK's debug app, which uses every call a
+ * view can make (test/helpers/mcpAppExamples.ts runs them). The examples
+ * with charts and graphics are in mcpAppExampleViews.browser.test.ts.
  */
-
-interface Example {
-  /** The server's name in mcp.yaml (so the model's tool is `mcp_<id>_<tool>`). */
-  id: string;
-  pkg: string;
-  tool: string;
-  args: Record<string, unknown>;
-  /** What the view shows of the tool's result, once it shows it; `stored` is the result's text as the conversation keeps it. */
-  shown(view: FrameLocator, stored: string): Promise<string>;
-  /** One interaction in the view and its effect; `calls(tool)` counts the audited calls of a tool of this server. */
-  interact(view: FrameLocator, calls: (tool: string) => Promise<number>): Promise<void>;
-}
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** The text of `locator` once it matches `pattern`. */
-async function textOnce(locator: Locator, pattern: RegExp, timeout = 30_000): Promise<string> {
-  await expect.poll(async () => ((await locator.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim(), { timeout }).toMatch(pattern);
-  return (await locator.textContent())!.trim();
-}
+/** Where each basic example shows the time: `<p><strong>Server Time:</strong> <code>…</code></p>`, whatever its framework. */
+const serverTime = (view: FrameLocator) => view.locator('p', { hasText: 'Server Time:' }).locator('code');
 
-/** The basic examples (vanillajs, vue): the time the tool returned; their button calls get-time again through the gateway. */
-function timeExample(id: string, pkg: string, timeOf: (view: FrameLocator) => Locator): Example {
+/** A basic example: the time the tool returned; its button calls get-time again through the gateway. */
+function timeExample(id: string, framework: string): Example {
   return {
     id,
-    pkg,
+    pkg: `@modelcontextprotocol/server-basic-${framework}`,
     tool: 'get-time',
     args: {},
     async shown(view, stored) {
-      const time = await textOnce(timeOf(view), ISO_TIME);
-      expect(time).toBe(stored.trim());
+      const time = await textOnce(serverTime(view), ISO_TIME);
+      expect(time).toBe(stored.text.trim());
       return time;
     },
     async interact(view, calls) {
-      const before = await textOnce(timeOf(view), ISO_TIME);
+      const before = await textOnce(serverTime(view), ISO_TIME);
       await view.getByRole('button', { name: 'Get Server Time' }).click();
-      await expect.poll(async () => (await timeOf(view).textContent())?.trim(), { timeout: 30_000 }).not.toBe(before);
-      expect(await timeOf(view).textContent()).toMatch(ISO_TIME);
+      await expect.poll(async () => (await serverTime(view).textContent())?.trim(), { timeout: 30_000 }).not.toBe(before);
+      expect(await serverTime(view).textContent()).toMatch(ISO_TIME);
       expect(await calls('get-time')).toBe(2);
     },
   };
 }
 
-const EXAMPLES: Example[] = [
-  timeExample('vanilla', '@modelcontextprotocol/server-basic-vanillajs', (view) => view.locator('#server-time')),
-  timeExample('vue', '@modelcontextprotocol/server-basic-vue', (view) => view.locator('.server-time')),
+/** The debug app's log entry of `type` (the newest), its payload written out in full. */
+const logged = (view: FrameLocator, type: string) =>
+  view
+    .locator('.log-entry', { has: view.locator(`.log-type.${type}`) })
+    .last()
+    .locator('.log-payload-full');
+
+describeExamples('the official MCP Apps examples in each framework, inline and beside the chat', [
+  timeExample('vanilla', 'vanillajs'),
+  timeExample('vue', 'vue'),
+  timeExample('react', 'react'),
+  timeExample('preact', 'preact'),
+  timeExample('solid', 'solid'),
+  timeExample('svelte', 'svelte'),
   {
-    id: 'budget',
-    pkg: '@modelcontextprotocol/server-budget-allocator',
-    tool: 'get-budget-data',
+    id: 'debug',
+    pkg: '@modelcontextprotocol/server-debug',
+    tool: 'debug-tool',
     args: {},
-    // Its text says the budget and categories; the view draws them from the result's structuredContent.
+    // It logs each event to a file, /tmp/mcp-apps-debug-server.log unless told another.
+    serverArgs: (dir) => [`--log-file=${dir}/debug.log`],
+    // Its log writes out the result it was given: the timestamp and counter the server put in it.
     async shown(view, stored) {
-      const total = /Default Budget: (\$[\d,]+)/.exec(stored)![1]!;
-      const categories = [...stored.matchAll(/^ {2}- (.+): \d+% default$/gm)].map((match) => match[1]!);
-      expect(categories.length).toBeGreaterThanOrEqual(3);
-      const status = await textOnce(view.locator('#status-bar'), new RegExp(`/ \\${total}`));
-      for (const category of categories) await view.getByText(category, { exact: true }).first().waitFor({ timeout: 10_000 });
-      await textOnce(view.locator('#comparison-summary'), /^(?!Loading)\S/);
-      return status;
+      const { timestamp, counter } = stored.structured as { timestamp: string; counter: number };
+      const payload = await textOnce(logged(view, 'ontoolresult'), new RegExp(`"timestamp": "${timestamp}"`));
+      expect(payload).toContain(`"counter": ${counter}`);
+      expect(payload).toContain('Debug text content #1');
+      // The host context it lists: the host's name and the user's time zone (the one the view's own clock has).
+      const context = view.locator('#host-context-info');
+      await textOnce(context, /ChatOS v1/);
+      const zone = await context.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(await context.locator('dt:text-is("TimeZone") + dd').textContent()).toBe(zone);
+      return timestamp;
     },
-    // Its interactions are its own (no call to its server): the budget picked is what it allocates.
-    async interact(view) {
-      await view.locator('#budget-selector').selectOption('250000');
-      await textOnce(view.locator('#status-bar'), /\/ \$250,000/);
-    },
-  },
-  {
-    id: 'monitor',
-    pkg: '@modelcontextprotocol/server-system-monitor',
-    tool: 'get-system-info',
-    args: {},
-    async shown(view, stored) {
-      const info = JSON.parse(stored) as { hostname: string };
-      return textOnce(view.locator('#info-hostname'), new RegExp(`^${info.hostname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-    },
-    // Start polls poll-system-stats, a tool for the app alone, through the gateway: the memory figure appears.
+    // "Call debug-refresh" calls a tool for the app alone through the gateway: its answer is in the log.
     async interact(view, calls) {
-      await view.locator('#poll-toggle-btn').click();
-      await textOnce(view.locator('#memory-percent'), /^\d+(\.\d+)?%$/);
-      expect(await calls('poll-system-stats')).toBeGreaterThanOrEqual(1);
-      await view.locator('#poll-toggle-btn').click();
+      await view.getByRole('button', { name: 'Call debug-refresh' }).click();
+      await textOnce(logged(view, 'server-tool-result'), /"counter": \d+/);
+      await expect.poll(() => calls('debug-refresh')).toBe(1);
     },
   },
-  {
-    id: 'three',
-    pkg: '@modelcontextprotocol/server-threejs',
-    tool: 'show_threejs_scene',
-    // The scene is code the view evaluates (new Function): it marks its canvas so the test can see it ran.
-    args: {
-      code: [
-        'const scene = new THREE.Scene();',
-        'const camera = new THREE.PerspectiveCamera(75, width / height, 0.1, 100);',
-        'camera.position.z = 3;',
-        'const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });',
-        'renderer.setSize(width, height, false);',
-        'scene.add(new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1), new THREE.MeshNormalMaterial()));',
-        'renderer.render(scene, camera);',
-        "canvas.dataset.scene = 'a cube of ' + scene.children.length + ' mesh';",
-      ].join('\n'),
-      height: 300,
-    },
-    async shown(view) {
-      await expect
-        .poll(
-          async () =>
-            view
-              .locator('canvas[data-scene]')
-              .getAttribute('data-scene', { timeout: 5_000 })
-              .catch(() => null),
-          { timeout: 60_000 },
-        )
-        .toBe('a cube of 1 mesh');
-      return 'a cube of 1 mesh';
-    },
-    // It calls nothing back on its server (the scene's code gets three.js and its canvas only): the scene stays drawn.
-    async interact(view) {
-      await view.locator('canvas[data-scene]').waitFor({ timeout: 10_000 });
-    },
-  },
-];
-
-let chat: McpAppChat;
-let page: Page;
-const api = <T = any>(method: string, params: Record<string, unknown> = {}) => chat.api<T>(method, params);
-
-/** Each example's own bin, as its package.json names it, over stdio. */
-function exampleServer(example: Example) {
-  const manifest = path.join(repoRoot, 'node_modules', example.pkg, 'package.json');
-  const bin = Object.values((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { bin: Record<string, string> }).bin)[0]!;
-  return { transport: 'stdio', command: process.execPath, args: [path.join(path.dirname(manifest), bin), '--stdio'] };
-}
-
-beforeAll(async () => {
-  chat = await startMcpAppChat({ servers: Object.fromEntries(EXAMPLES.map((example) => [example.id, exampleServer(example)])), agentId: 'tryer', viewport: { width: 1440, height: 900 } });
-  page = chat.page;
-}, 180_000);
-
-afterEach(async (context) => screenshotOnFailure(page, 'mcp-app-example', context));
-
-afterAll(async () => {
-  await chat?.close();
-});
-
-/** Shows the conversation, its answer in. */
-async function openConversation(conversationId: string, answer: string): Promise<void> {
-  await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
-  await page.getByText(answer).waitFor({ timeout: 30_000 });
-}
-
-describe('the official MCP Apps examples, inline and beside the chat', () => {
-  for (const example of EXAMPLES) {
-    it(`${example.pkg}: the view shows what ${example.tool} returned, calls back, reopens the same, and shows beside the chat`, async () => {
-      const name = `mcp_${example.id}_${example.tool}`;
-      const answer = `Here is ${example.id}.`;
-      chat.provider.enqueue({ kind: 'reply', toolCalls: [{ id: example.id, name, arguments: example.args }] }, { kind: 'reply', text: answer });
-      const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'tryer', text: `show me ${example.id}` });
-      await openConversation(conversationId, answer);
-      await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
-      // The server's own text is the result's first item (the host's notes to the model follow it).
-      const stored = (await api<{ messages: { role: string; content?: { type: string; text?: string }[] }[] }>('conversations.get', { id: conversationId })).messages.find(
-        (message) => message.role === 'tool',
-      )!.content![0]!.text!;
-
-      // Inline, with the data the tool returned.
-      const card = page.getByTestId(`tool-call-${example.id}`);
-      const shown = await example.shown(mcpAppView(card), stored);
-      await screenshot(page, `mcp-app-example-${example.id}-1-inline`);
-
-      // One interaction, and its effect.
-      const calls = async (tool: string) => (await api<{ records: unknown[] }>('audit.list', { tool: `mcp_${example.id}_${tool}` })).records.length;
-      await example.interact(mcpAppView(card), calls);
-      await screenshot(page, `mcp-app-example-${example.id}-2-interaction`);
-
-      // Reopened (the page loaded again): the same view, told the same.
-      await page.reload();
-      await openConversation(conversationId, answer);
-      expect(await example.shown(mcpAppView(card), stored)).toBe(shown);
-
-      // Beside the chat: the same view, told the same.
-      await card.getByTestId('mcp-app-open-beside').dispatchEvent('click');
-      const panel = page.getByTestId('side-panel');
-      await panel.waitFor({ timeout: 30_000 });
-      expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
-      expect(await example.shown(mcpAppView(panel), stored)).toBe(shown);
-      await screenshot(page, `mcp-app-example-${example.id}-3-beside`);
-      await page.getByTestId('side-panel-close').dispatchEvent('click');
-    }, 240_000);
-  }
-});
+]);

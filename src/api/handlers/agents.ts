@@ -13,8 +13,8 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<AgentMet
       emit({ type: 'agents.changed' });
       return { agent: saved };
     },
-    'agents.createReady': ({ modelId, language }) => {
-      const agent = host.agents.createReady({ modelId, language });
+    'agents.createReady': async ({ modelId, language }) => {
+      const agent = await host.agents.createReady({ modelId, language });
       emit({ type: 'agents.changed' });
       return { agent };
     },

@@ -27,6 +27,8 @@ export function appHandlers({
   | 'uiApps.open'
   | 'uiApps.invokeBackend'
   | 'uiApps.registry'
+  | 'uiApps.registerMcpServer'
+  | 'uiApps.registerPrompt'
   | 'plugins.devPreview'
   | 'plugins.devLink'
   | 'plugins.devUnlink'
@@ -107,6 +109,18 @@ export function appHandlers({
     'uiApps.registry': ({ pluginId, appId }) => {
       const app = runnableApp(host, pluginId, appId);
       return plugins.pageRegistry(app);
+    },
+    'uiApps.registerMcpServer': async ({ pluginId, appId, providerAppId, server }) => {
+      const pushed = plugins.pushRegistration(runnableApp(host, pluginId, appId), { kind: 'server', providerAppId, server });
+      // The runtime defines servers from the registry's rows: the pushed one is callable (by whom it is granted to) after a reload.
+      await host.mcp.reload();
+      emit({ type: 'registry.changed' });
+      return pushed;
+    },
+    'uiApps.registerPrompt': ({ pluginId, appId, providerAppId, prompt }) => {
+      const pushed = plugins.pushRegistration(runnableApp(host, pluginId, appId), { kind: 'prompt', providerAppId, prompt });
+      emit({ type: 'registry.changed' });
+      return pushed;
     },
   };
 }

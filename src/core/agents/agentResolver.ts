@@ -7,6 +7,7 @@ import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { Caller, Flow } from '../tools/toolGateway.js';
 import { suggestClosest } from '../naming/suggest.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';
+import { describeSource } from '../registry/registryOrigin.js';
 import { registryId } from '../registry/registryTables.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import { exposureRefusal, hostEntryRefusal, missingAppRefusal, type ExposureKind } from './agentExposure.js';
@@ -122,8 +123,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
   const allPrompts = registry.listPrompts().filter((p) => !p.missing);
   const serverById = new Map(allServers.map((s) => [s.id, s]));
   const promptById = new Map(allPrompts.map((p) => [p.id, p]));
-  const visibleServers = new Set(registry.getMcpServersForApp(hostAppId).map((s) => s.id));
-  const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId).map((p) => p.id));
+  // An agent a page made acts for that page's plugin: of its app's own registrations, only that plugin's (docs/rules/registry.md#who-sees-what).
+  const asPlugin = agent.ownerApp?.pluginId;
+  const visibleServers = new Set(registry.getMcpServersForApp(hostAppId, asPlugin).map((s) => s.id));
+  const visiblePrompts = new Set(registry.getPromptsForApp(hostAppId, asPlugin).map((p) => p.id));
   /** Whether the id names a registration (a prompt by either variant of its pair). */
   const isRegistered = (kind: ExposureKind, id: string) =>
     kind === 'mcpServers' ? serverById.has(id) : [id, variantId(baseOf(id), 'zh'), variantId(baseOf(id), 'en')].some((variant) => promptById.has(variant));
@@ -165,6 +168,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     const ownServerId = app?.mcp ? registryId(app.providerAppId, app.serverName) : undefined;
     if (uiApp.mcp && ownServerId) {
       if (!serverById.has(ownServerId)) warn('AGENT_ID_MISSING', `${at}.mcp`, `the app's own server "${ownServerId}" is not registered`, 'rescan the plugins (its plugin may be invalid: chatos apps)');
+      else if (!registeredBy(serverById.get(ownServerId)!, app!)) warn('AGENT_ID_HELD', `${at}.mcp`, heldMessage(ownServerId, serverById.get(ownServerId)!), heldFix);
       else if (!visibleServers.has(ownServerId)) warn('AGENT_ID_NOT_VISIBLE', `${at}.mcp`, `host app "${hostAppId}" may not see the app's own server "${ownServerId}"`, notVisibleHint(ownServerId));
       else if (mayReach({ kind: 'plugin', pluginId: app!.pluginId, pluginDir: app!.pluginDir }, 'server', `${at}.mcp`) && !serverIds.includes(ownServerId)) {
         serverIds.push(ownServerId);
@@ -203,8 +207,10 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
       if (lang) {
         const id = registryId(app.providerAppId, app.promptNames[lang]);
         // Read from the catalog (no DB needed: docs/rules/names-and-exposure.md#where-the-contribution-lives); a registered copy counts only if the host app may see it.
-        const registered = promptById.has(id);
-        if (registered && !visiblePrompts.has(id)) warn('AGENT_ID_NOT_VISIBLE', `${at}.prompt`, `host app "${hostAppId}" may not see the app's own prompt "${id}"`, notVisibleHint(id));
+        const row = promptById.get(id);
+        const registered = row !== undefined;
+        if (row && !registeredBy(row, app)) warn('AGENT_ID_HELD', `${at}.prompt`, heldMessage(id, row), heldFix);
+        else if (registered && !visiblePrompts.has(id)) warn('AGENT_ID_NOT_VISIBLE', `${at}.prompt`, `host app "${hostAppId}" may not see the app's own prompt "${id}"`, notVisibleHint(id));
         else if (registered || hostAppId === registry.ownerAppId) addPart({ id, title: own.title, lang, source: 'app' }, own[lang]!);
       }
     }
@@ -243,7 +249,7 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     prompt: { text: texts.join('\n\n'), parts },
     problems,
     callerFor(flow, conversationId) {
-      return { appId: hostAppId, agentId: agent.id, conversationId, flow, serverIds: [...serverIds] };
+      return { appId: hostAppId, agentId: agent.id, conversationId, flow, serverIds: [...serverIds], ...(asPlugin !== undefined ? { asPlugin } : {}) };
     },
   };
 
@@ -254,6 +260,14 @@ export function resolveAgent(agent: Agent, deps: AgentResolverDeps): ResolvedAge
     return (wanted ?? fallback ?? named)!;
   }
 }
+
+/** Whether an app's own server or prompt id holds that app's row: another origin may hold the id (docs/rules/registry.md#ids), and its row is not the app's. */
+function registeredBy(row: { source: RegistrySource }, app: AppContribution): boolean {
+  return row.source.kind === 'plugin' && row.source.pluginId === app.pluginId;
+}
+
+const heldMessage = (id: string, row: { source: RegistrySource }) => `"${id}" is registered by ${describeSource(row.source)}, not by this app, so it is left out`;
+const heldFix = 'rename the app id (or the plugin id) in plugin.json so its derived names differ (see Problems: REGISTRY_ID_HELD)';
 
 /** A prompt's language: as registered, else by the pair convention (`name` zh, `name__en` en); a lone prompt without one is taken as the agent's. */
 function langOf(prompt: RegistryPrompt, base: string, promptById: Map<string, RegistryPrompt>, agentLang: PromptLang): PromptLang {

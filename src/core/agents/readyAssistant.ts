@@ -1,6 +1,7 @@
 import { HOST_UI_APP, type AgentInput, type AgentUiApp } from '../../shared/agents.js';
 import type { AppContribution } from '../../shared/appContribution.js';
 import type { RegistryMcpServer } from '../../shared/registry.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { registryId } from '../registry/registryTables.js';
 import { isHostOwn } from './agentExposure.js';
 
@@ -18,9 +19,16 @@ import { isHostOwn } from './agentExposure.js';
  * * the servers the user added (mcp.yaml, imported, templates): the user
  *   chose to run them, and their confirmations still apply.
  *
+ * * the built-in tools that are safe for everyone (seed 003: ready built-ins):
+ *   time and calculator, local and read-only. Fetch reaches the network (a
+ *   page it reads may carry instructions), so it is offered in the editor.
+ *
  * Left out: the settings server (it changes agents and grants) and what any
  * plugin the user installed brings (picked in the editor when wanted).
  */
+
+/** The built-in tools the ready assistant gets, switched on for it when off. */
+export const READY_BUILTINS: ReadonlySet<string> = new Set(['time', 'calculator']);
 
 export interface ReadyAssistantWorld {
   /** Every app of every loaded plugin (the plugin catalog). */
@@ -56,7 +64,8 @@ export function readyAssistantInput(options: { modelId: string; language: 'zh' |
   const uiApps: AgentUiApp[] = world.apps
     .filter((app) => app.source === 'builtin' && app.mcp !== undefined && app.allowMain && app.providerAppId === app.pluginId)
     .map((app) => ({ pluginId: app.pluginId, appId: app.appId, mcp: true, prompt: app.prompt !== undefined, mcpServerIds: [registryId(app.providerAppId, app.serverName)], promptIds: [] }));
-  const own = world.servers.filter((s) => !s.missing && s.enabled && s.allowMain && s.source.kind !== 'builtin' && isHostOwn(s.id, s)).map((s) => s.id);
+  const ready = [...READY_BUILTINS].map((name) => registryId(HOST_APP_ID, name)).filter((id) => world.servers.some((s) => s.id === id && !s.missing));
+  const own = [...ready, ...world.servers.filter((s) => !s.missing && s.enabled && s.allowMain && s.source.kind !== 'builtin' && isHostOwn(s.id, s)).map((s) => s.id)];
   if (own.length > 0) uiApps.push({ ...HOST_UI_APP, mcp: true, prompt: false, mcpServerIds: own, promptIds: [] });
   return {
     id: freeId(world.taken),

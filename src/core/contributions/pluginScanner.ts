@@ -4,6 +4,7 @@ import type { AppContribution, PluginRecord, PluginSource } from '../../shared/a
 import type { Problem } from '../../shared/problems.js';
 import { contributeApp, type ContributionContext } from './appContribution.js';
 import type { ExposeDefaultsEntry } from './exposeDefaults.js';
+import { HOST_APP_ID } from '../dataHome.js';
 import { deriveServerName, normalizeName } from '../naming/names.js';
 import { stampFile, stampsUnchanged } from '../files/fileStamps.js';
 import type { PluginManifest } from '../plugins/manifestSchema.js';
@@ -124,8 +125,6 @@ export class PluginScanner {
   constructor(
     private readonly roots: readonly PluginRoot[] | (() => readonly PluginRoot[]),
     private readonly ctx: ContributionContext,
-    /** Provider app ids already owned (the host, apps with a DB or bundled defaults), each with its owner; asked once per scan. */
-    private readonly providerOwners: () => ReadonlyMap<string, string> = () => new Map(),
   ) {}
 
   scan(): ScanResult {
@@ -177,7 +176,7 @@ export class PluginScanner {
   private assemble(candidates: Candidate[], rootProblems: Problem[], reread: string[], removed: string[], started: number): Omit<ScanResult, 'roots'> {
     resolveDuplicateIds(candidates);
     resolveServerNameCollisions(candidates);
-    resolveProviderClaims(candidates, this.providerOwners());
+    refuseReservedProvider(candidates);
 
     const plugins: PluginRecord[] = [];
     const apps: AppContribution[] = [];
@@ -334,33 +333,28 @@ function resolveServerNameCollisions(candidates: Candidate[]): void {
 }
 
 /**
- * A plugin's provider app id (its `providerAppId`, else its own id) must be
- * its own: not owned by the host or an app with its own DB or bundled
- * defaults, and not claimed by a plugin earlier in scan order (built-ins
- * first). Joining another provider would let that app see the plugin's
- * servers and prompts without a grant, so the later plugin is refused.
+ * Any number of plugins may join one provider app (seed 001: the built-in
+ * Git plugin, the app's own plugin and a user's may all say `git_app`): each
+ * registers its own servers and prompts under it, named after its own
+ * plugin id, and keeps its own trust; joining grants nothing
+ * (docs/rules/registry.md#provider-app-ids). Only the host's own id is
+ * reserved: the registry owner is no provider a plugin can join.
  */
-function resolveProviderClaims(candidates: Candidate[], owners: ReadonlyMap<string, string>): void {
-  const claimed = new Map<string, Candidate>();
+function refuseReservedProvider(candidates: Candidate[]): void {
   for (const c of candidates) {
     const manifest = c.validated.manifest;
     if (c.status !== 'loaded' || !manifest) continue;
     const declared = manifest.providerAppId !== undefined;
     const provider = manifest.providerAppId ?? manifest.id;
-    const earlier = claimed.get(provider);
-    const owner = owners.get(provider) ?? (earlier ? `plugin "${earlier.validated.manifest!.id}" (${where(earlier)}), which claimed it first` : undefined);
-    if (owner === undefined) {
-      claimed.set(provider, c);
-      continue;
-    }
+    if (provider !== HOST_APP_ID) continue;
     c.status = 'invalid';
     c.extra.push({
       severity: 'error',
       code: 'PROVIDER_APP_ID_CLAIMED',
       file: c.validated.manifestFile,
       path: declared ? 'providerAppId' : 'id',
-      message: `${declared ? 'providerAppId' : 'the plugin id (its provider app id when no providerAppId is given)'} "${provider}" belongs to ${owner}; its servers and prompts would join that app's own, so this plugin is not loaded`,
-      hint: declared ? 'remove "providerAppId" (the plugin id is used), or use an id of your own' : 'give the plugin an id of its own',
+      message: `${declared ? 'providerAppId' : 'the plugin id (its provider app id when no providerAppId is given)'} "${provider}" is the host itself (a reserved id), which owns the registry and is no app a plugin can join, so this plugin is not loaded`,
+      hint: declared ? 'remove "providerAppId" (the plugin id is used), or name the app the plugin belongs to' : 'give the plugin an id of its own',
     });
   }
 }

@@ -22,9 +22,9 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
   preview(agent: Agent): Promise<{ resolved: ResolvedAgent; main: Listing; sub: Listing; instructions: ServerInstructions[] }>;
   /**
    * Creates the ready assistant for a model entry (docs/using/agents.md#a-ready-assistant):
-   * the built-in apps and the user's own servers, in the user's language.
+   * the built-in apps, the safe built-in tools (switched on if they were off) and the user's own servers, in the user's language.
    */
-  createReady(options: { modelId: string; language: 'zh' | 'en' }): Agent;
+  createReady(options: { modelId: string; language: 'zh' | 'en' }): Promise<Agent>;
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
   readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   /** Each agent's memories (docs/using/agents.md#memory), by agent id: listed, searched, added, edited, forgotten. */

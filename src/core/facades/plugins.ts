@@ -2,6 +2,7 @@ import type { AppContribution, PluginRecord } from '../../shared/appContribution
 import type { ContributionCopies } from '../../shared/registry.js';
 import type { AppView, PluginView } from '../../shared/hostApi.js';
 import type { PageRegistryView } from '../../shared/pageRegistry.js';
+import type { ProviderPush } from '../uiApps/providerPush.js';
 import type { DroppedGrant, PluginUpdate } from '../../shared/pluginUpdate.js';
 import type { Problem } from '../../shared/problems.js';
 import type { PluginRootView } from '../../shared/roots.js';
@@ -49,6 +50,8 @@ export interface PluginsFacade {
   appServerProblems(scan: ScanResult): Problem[];
   /** What a UI app's page may see of the registry: its provider's servers and prompts, and their apps. */
   pageRegistry(app: AppContribution): PageRegistryView;
+  /** A provider app's `registerMcpServer` / `registerPrompt` through the host API, checked in the core (uiApps/providerPush.ts); grants nothing. */
+  pushRegistration(app: AppContribution, push: ProviderPush): { id: string };
 
   /** Scans the plugin roots (re-reading only what changed) and syncs the registry with the result. */
   rescan(): ScanResult;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
-import { AgentError, AgentStore } from '../agents/agentStore.js';
-import { readyAssistantInput } from '../agents/readyAssistant.js';
+import { AgentStore } from '../agents/agentStore.js';
+import { AgentError } from '../agents/agentError.js';
+import { READY_BUILTINS, readyAssistantInput } from '../agents/readyAssistant.js';
+import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { AgentsFacade } from '../facades/agents.js';
@@ -41,7 +43,13 @@ export function agentStores(base: HostBase, store: RecordsStore, catalog: Plugin
 /** The agents as faces use them: stored, resolved now, previewed through the gateway. */
 export function agentsFacade(
   stores: AgentStores,
-  deps: { resolver: AgentResolverDeps; gateway: Pick<ToolGateway, 'listTools'>; ending: Pick<ConversationEnd, 'end'>; instructions: (serverIds: readonly string[]) => ServerInstructions[] },
+  deps: {
+    resolver: AgentResolverDeps;
+    gateway: Pick<ToolGateway, 'listTools'>;
+    ending: Pick<ConversationEnd, 'end'>;
+    instructions: (serverIds: readonly string[]) => ServerInstructions[];
+    builtins: Pick<BuiltinToolAdmin, 'list' | 'set'>;
+  },
 ): AgentsFacade {
   const resolve = (agent: Parameters<AgentsFacade['resolve']>[0]) => resolveAgent(agent, deps.resolver);
   return {
@@ -61,8 +69,10 @@ export function agentsFacade(
         await deps.ending.end(conversationId);
       }
     },
-    createReady({ modelId, language }) {
+    async createReady({ modelId, language }) {
       if (!deps.resolver.models?.has(modelId)) throw new AgentError('AGENT_INVALID', `no model "${modelId}"`, [{ path: 'modelId', message: 'names no model entry' }]);
+      // Seed 003: the built-in tools are ready at once; those safe for everyone (local, read-only) are switched on for it.
+      for (const tool of deps.builtins.list()) if (READY_BUILTINS.has(tool.name) && !tool.enabled) await deps.builtins.set(tool.name, { enabled: true });
       const { catalog, registry } = deps.resolver;
       const input = readyAssistantInput({ modelId, language }, { apps: catalog.apps, servers: registry.listServers(), taken: (id) => stores.agents.get(id) !== undefined });
       return stores.agents.create(input);

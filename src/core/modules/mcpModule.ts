@@ -107,7 +107,7 @@ export function mcpModule(
   // What a server asks the host passes this first: a call in flight from granted callers, a plugin that may run.
   const requestPolicy = new ServerRequestPolicy({
     callers,
-    granted: (appId, serverId) => deps.registry.hasMcpServerAccess(appId, serverId),
+    granted: (appId, serverId, asPlugin) => deps.registry.hasMcpServerAccess(appId, serverId, asPlugin),
     runnable: ({ definition }) => (definition.plugin ? deps.runGate.checkCached(definition.plugin, 'server') : RUN_ALLOWED),
     leaseApp: ({ lease }) => roots.appOf(lease),
     refused: ({ definition, lease }, method, code, reason) => {

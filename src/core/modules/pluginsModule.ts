@@ -17,7 +17,6 @@ import { PluginOperations } from '../operations/pluginOperations.js';
 import { addPluginRoot, listPluginRoots, removePluginRoot } from '../operations/pluginRoots.js';
 import { PluginStops } from '../operations/pluginStops.js';
 import { grantsDroppedByUninstall, installOrUpdate, previewInstall } from '../operations/pluginUpdate.js';
-import { providerOwners } from '../operations/providerOwners.js';
 import { RescanPlugins } from '../operations/rescanPlugins.js';
 import { FolderListFile, RememberedRoots } from '../plugins/rememberedRoots.js';
 import { RunGate } from '../policy/runGate.js';
@@ -30,6 +29,7 @@ import { runPlanOf } from '../trust/runPlan.js';
 import { TrustWatch } from '../trust/trustWatch.js';
 import { BackendResolver } from '../uiApps/backendResolver.js';
 import { pageRegistryView } from '../uiApps/pageRegistryView.js';
+import { pushRegistration, type ProviderPush } from '../uiApps/providerPush.js';
 import { PluginBackends } from '../uiApps/pluginBackends.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -90,11 +90,7 @@ export class PluginsModule implements PluginsFacade {
     const { home, defaultsDir, sessionRoot, projectRoot, builtinPluginsDir } = base;
     this.rememberedRoots = new RememberedRoots(home.pluginRootsFile, () => [builtinPluginsDir, home.userPluginsDir]);
     this.devLinkList = new FolderListFile(home.devLinksFile);
-    const scanner = new PluginScanner(
-      () => this.roots(),
-      { home, exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')), sessionRoot, projectRoot },
-      () => providerOwners(home, defaultsDir),
-    );
+    const scanner = new PluginScanner(() => this.roots(), { home, exposeDefaults: new ExposeDefaults(path.join(defaultsDir, 'ui-apps-expose')), sessionRoot, projectRoot });
     this.catalog = new PluginCatalog(scanner);
   }
 
@@ -244,6 +240,10 @@ export class PluginsModule implements PluginsFacade {
 
   pageRegistry(app: AppContribution) {
     return pageRegistryView({ registry: this.run().registry.center, runGate: this.runGate, apps: this.catalog.apps }, app);
+  }
+
+  pushRegistration(app: AppContribution, push: ProviderPush): { id: string } {
+    return pushRegistration(this.run().registry.center, app, push);
   }
 
   rescan(): ScanResult {

@@ -1,3 +1,4 @@
+import type { AppContribution } from '../../shared/appContribution.js';
 import type { Problem } from '../../shared/problems.js';
 import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { ScanResult } from '../contributions/pluginScanner.js';
@@ -9,7 +10,7 @@ import { notRunnableRows, type RunGate } from '../policy/runGate.js';
 import { syncAiContributesOn } from '../registry/contributionCopies.js';
 import { HostPromptStore } from '../registry/hostPromptStore.js';
 import { RegistryCenter } from '../registry/registryCenter.js';
-import { liveRegistryProblems } from '../registry/registryProblems.js';
+import { heldIdProblems, liveRegistryProblems } from '../registry/registryProblems.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
@@ -62,7 +63,8 @@ export function registryModule(base: HostBase, store: RecordsStore, deps: { cata
       'revokePromptAccess',
     ]),
     get problems() {
-      return [...startupProblems, ...liveRegistryProblems(store, center, HOST_DB_TABLES)];
+      const appIndex = (app: AppContribution) => deps.catalog.pluginAt(app.pluginDir)?.appIds.indexOf(app.appId) ?? 0;
+      return [...startupProblems, ...liveRegistryProblems(store, center, HOST_DB_TABLES), ...heldIdProblems(center, deps.catalog.apps, appIndex)];
     },
     notRunnable: (rows, part) => notRunnableRows(rows, deps.runGate, part),
     prune: (apply) => pruneRegistry({ registry: center, catalog: deps.catalog }, apply),

@@ -71,6 +71,13 @@ export class Callers {
     if (!app.mcp) throw new OperationError('NOT_FOUND', `app ${pluginId}/${appId} has no MCP server of its own`, 'add "ai.mcp" to the app in plugin.json');
     if (!app.allowMain && !app.allowSub)
       throw new OperationError('NOT_ALLOWED', `app ${pluginId}/${appId} allows neither main nor sub flows, so its tools cannot be called`, 'set "allowSub": true (or "allowMain") in ai.mcp');
-    return { appId: app.providerAppId, conversationId, flow: app.allowMain ? 'main' : 'sub', serverIds: [`${app.providerAppId}::${app.serverName}`], fromPage: true };
+    return {
+      appId: app.providerAppId,
+      asPlugin: app.pluginId,
+      conversationId,
+      flow: app.allowMain ? 'main' : 'sub',
+      serverIds: [`${app.providerAppId}::${app.serverName}`],
+      fromPage: true,
+    };
   }
 }

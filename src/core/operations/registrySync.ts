@@ -190,12 +190,13 @@ export class RegistrySync {
   syncPlugins(scan: ScanResult): { report: SyncReport } {
     const { registry } = this.options;
     const desired = pluginRegistrations(scan.apps);
-    // A plugin refused for claiming another app's provider id is not mid-edit: what it registered there before is not offered any more.
+    // A plugin refused for naming the reserved host id is not mid-edit: what it registered there before is not offered any more.
     const claimOf = new Map(scan.plugins.flatMap((p) => p.problems.filter((problem) => problem.code === 'PROVIDER_APP_ID_CLAIMED').map((problem) => [p.dir, problem.message] as const)));
     const invalidDirs = new Set(scan.plugins.filter((p) => p.status === 'invalid' && !claimOf.has(p.dir)).map((p) => p.dir));
     const scanned = new Set(scan.roots);
     // A development link is a root that is the plugin folder itself.
-    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && (scanned.has(path.dirname(source.pluginDir)) || scanned.has(source.pluginDir));
+    // What a page pushed is not in plugin.json: a scan cannot find it, so it is not this sync's (uninstall removes it).
+    const inScannedRoot = (source: RegistrySource) => isPluginSource(source) && !source.pushed && (scanned.has(path.dirname(source.pluginDir)) || scanned.has(source.pluginDir));
     const report = registry.reconcile(inScannedRoot, desired, {
       keep: ({ source: s }) => isPluginSource(s) && invalidDirs.has(s.pluginDir),
       missingReason: ({ source: s }) => {

@@ -5,8 +5,8 @@ import type { RunGateAnswer } from './runGate.js';
 export interface ServerRequestPolicyDeps {
   /** Who calls each server instance now. */
   callers: Pick<ServerCallers, 'of'>;
-  /** Whether this app is granted this server now (the registry's grants). */
-  granted(appId: string, serverId: string): boolean;
+  /** Whether this app (acting for one of its plugins, when `asPlugin`) is granted this server now (the registry's grants). */
+  granted(appId: string, serverId: string, asPlugin?: string): boolean;
   /** The run gate's answer for a plugin's server (trusted, unchanged); other servers always may. */
   runnable(asker: Asker): RunGateAnswer;
   /** The app the instance's conversation acts for (its agent's), when known: checked for roots/list like a caller's. */
@@ -45,7 +45,7 @@ export class ServerRequestPolicy implements ClientRequestPolicy {
     if (!gate.ok) return refuse('NOT_RUNNABLE', `server "${id}" belongs to a plugin that may not run (${gate.message})`);
     const callers = this.deps.callers.of(id, asker.lease);
     if (callers.length === 0 && !ASKED_WHILE_IDLE.has(method)) return refuse('IDLE_SERVER', `server "${id}" has no tool call in flight; a server may ask the user only while it serves a call`);
-    const ungranted = callers.find((caller) => !this.deps.granted(caller.appId, id));
+    const ungranted = callers.find((caller) => !this.deps.granted(caller.appId, id, caller.asPlugin));
     if (ungranted) return refuse('NOT_GRANTED', `server "${id}" is not granted to ${ungranted.appId}, which is calling it`);
     // Roots are the conversation's (its agent's), asked in flight or not: the app it acts for must be granted the server too.
     const leaseApp = ASKED_WHILE_IDLE.has(method) ? this.deps.leaseApp?.(asker) : undefined;

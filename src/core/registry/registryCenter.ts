@@ -13,21 +13,11 @@ import { HOST_APP_ID } from '../dataHome.js';
 import type { Clock } from '../ports.js';
 import { suggestClosest } from '../naming/suggest.js';
 import { grantAllows } from './grantRule.js';
+import { describeSource, originOf } from './registryOrigin.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import { AppRegistrations, grantPrefix, grantRowId, McpServerGrants, PromptGrants, providerPrefix, RegistryMcpServers, RegistryPrompts, registryId } from './registryTables.js';
-
-export type RegistryErrorCode = 'UNKNOWN_APP' | 'UNKNOWN_ID' | 'OWNER_SEES_ALL';
-
-export class RegistryError extends Error {
-  constructor(
-    readonly code: RegistryErrorCode,
-    message: string,
-    readonly suggestions: string[] = [],
-  ) {
-    super(suggestions.length ? `${message}; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : message);
-  }
-}
+import { RegistryError } from './registryError.js';
 
 export type GrantKind = 'server' | 'prompt';
 
@@ -43,6 +33,8 @@ export interface SyncReport {
   updated: string[];
   /** Registrations newly marked missing: kept with their grants, not offered. */
   missing: string[];
+  /** Rows not written: their id is held by another origin (see `originOf`), which keeps it. */
+  held: { id: string; heldBy: RegistrySource }[];
 }
 
 export type Registration = RegistryMcpServer | RegistryPrompt;
@@ -130,16 +122,25 @@ export class RegistryCenter {
 
   registerMcpServer(providerAppId: string, serverConfig: McpServerConfig, source: RegistrySource = { kind: 'host' }): RegistryMcpServer {
     const config = McpServerConfigSchema.parse(serverConfig);
-    const row: RegistryMcpServer = { ...config, id: registryId(providerAppId, config.name), providerAppId, source };
-    this.store.put(RegistryMcpServers, row.id, row);
-    return row;
+    return this.registerOne(RegistryMcpServers, { ...config, id: registryId(providerAppId, config.name), providerAppId, source });
   }
 
   registerPrompt(providerAppId: string, promptConfig: PromptConfig, source: RegistrySource = { kind: 'host' }): RegistryPrompt {
     const config = PromptConfigSchema.parse(promptConfig);
-    const row: RegistryPrompt = { ...config, id: registryId(providerAppId, config.name), providerAppId, source };
-    this.store.put(RegistryPrompts, row.id, row);
+    return this.registerOne(RegistryPrompts, { ...config, id: registryId(providerAppId, config.name), providerAppId, source });
+  }
+
+  private registerOne<T extends Registration>(table: LogicalTable<T>, row: T): T {
+    const held = this.heldElsewhere(table, row);
+    if (held) throw new RegistryError('ID_HELD', `"${row.id}" is already registered by ${describeSource(held)}; it keeps the id (and the grants on it)`);
+    this.store.put(table, row.id, row);
     return row;
+  }
+
+  /** The source of the row holding this id when that row is another origin's. */
+  private heldElsewhere<T extends Registration>(table: LogicalTable<T>, row: T): RegistrySource | undefined {
+    const held = this.store.get(table, row.id)?.payload;
+    return held && originOf(held.source) !== originOf(row.source) ? held.source : undefined;
   }
 
   /**
@@ -150,7 +151,7 @@ export class RegistryCenter {
    * grant is revoked: a sync only sees what this process sees.
    */
   reconcile(owns: (source: RegistrySource, providerAppId: string) => boolean, desired: { servers: RegistryMcpServer[]; prompts: RegistryPrompt[] }, options: ReconcileOptions): SyncReport {
-    const report: SyncReport = { created: [], updated: [], missing: [] };
+    const report: SyncReport = { created: [], updated: [], missing: [], held: [] };
     this.store.transaction(() => {
       this.reconcileKind(RegistryMcpServers, desired.servers, owns, options, report);
       this.reconcileKind(RegistryPrompts, desired.prompts, owns, options, report);
@@ -173,6 +174,11 @@ export class RegistryCenter {
       report.missing.push(id);
     }
     for (const row of desired) {
+      const heldBy = this.heldElsewhere(table, row);
+      if (heldBy) {
+        report.held.push({ id: row.id, heldBy });
+        continue;
+      }
       const outcome = this.store.put(table, row.id, row);
       if (outcome === 'created') report.created.push(row.id);
       if (outcome === 'updated') report.updated.push(row.id);
@@ -257,12 +263,13 @@ export class RegistryCenter {
     return payloads(this.store.list(kindTables[kind].grants, appId ? { prefix: grantPrefix(appId) } : undefined));
   }
 
-  getMcpServersForApp(appId: string): RegistryMcpServer[] {
-    return this.visible('server', RegistryMcpServers, appId);
+  /** `asPlugin`: the caller acts for one plugin of the app (its page and its agents), which owns only its own rows (grantRule.ts). */
+  getMcpServersForApp(appId: string, asPlugin?: string): RegistryMcpServer[] {
+    return this.visible('server', RegistryMcpServers, appId, asPlugin);
   }
 
-  getPromptsForApp(appId: string): RegistryPrompt[] {
-    return this.visible('prompt', RegistryPrompts, appId);
+  getPromptsForApp(appId: string, asPlugin?: string): RegistryPrompt[] {
+    return this.visible('prompt', RegistryPrompts, appId, asPlugin);
   }
 
   /**
@@ -275,24 +282,24 @@ export class RegistryCenter {
     return this.store.revision;
   }
 
-  hasMcpServerAccess(appId: string, serverId: string): boolean {
-    return this.hasAccess('server', appId, serverId);
+  hasMcpServerAccess(appId: string, serverId: string, asPlugin?: string): boolean {
+    return this.hasAccess('server', appId, serverId, asPlugin);
   }
 
-  hasPromptAccess(appId: string, promptId: string): boolean {
-    return this.hasAccess('prompt', appId, promptId);
+  hasPromptAccess(appId: string, promptId: string, asPlugin?: string): boolean {
+    return this.hasAccess('prompt', appId, promptId, asPlugin);
   }
 
   /** The owner sees everything; any other app its own registrations plus its grants. Range scans on the primary key only. */
   /** Visible sets per store revision: the gateway asks on every call, and the answer only changes with the DB. */
   private visibleCache = { revision: -1, lists: new Map<string, unknown[]>() };
 
-  private visible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
+  private visible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string, asPlugin: string | undefined): T[] {
     this.store.refresh();
     if (this.visibleCache.revision !== this.store.revision) this.visibleCache = { revision: this.store.revision, lists: new Map() };
-    const key = `${kind}\u0000${appId}`;
+    const key = `${kind}\u0000${appId}\u0000${asPlugin ?? ''}`;
     let list = this.visibleCache.lists.get(key) as T[] | undefined;
-    if (!list) this.visibleCache.lists.set(key, (list = this.computeVisible(kind, table, appId)));
+    if (!list) this.visibleCache.lists.set(key, (list = this.computeVisible(kind, table, appId, asPlugin)));
     return [...list];
   }
 
@@ -301,7 +308,7 @@ export class RegistryCenter {
    * range scans on the primary key only: every row for the owner, else the
    * app's own rows and the targets of its grants.
    */
-  private computeVisible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string): T[] {
+  private computeVisible<T extends Registration>(kind: GrantKind, table: LogicalTable<T>, appId: string, asPlugin: string | undefined): T[] {
     const granted = new Set(appId === this.ownerAppId ? [] : this.store.list(kindTables[kind].grants, { prefix: grantPrefix(appId) }).map((grant) => grant.payload.targetId));
     const candidates = appId === this.ownerAppId ? payloads(this.store.list(table)) : payloads(this.store.list(table, { prefix: providerPrefix(appId) }));
     const seen = new Set(candidates.map((row) => row.id));
@@ -309,26 +316,26 @@ export class RegistryCenter {
       const row = !seen.has(target) ? this.store.get(table, target) : undefined;
       if (row) candidates.push(row.payload);
     }
-    return candidates.filter((row) => grantAllows(appId, row, this.ownerAppId, () => granted.has(row.id)));
+    return candidates.filter((row) => grantAllows(appId, row, this.ownerAppId, () => granted.has(row.id), asPlugin));
   }
 
   /** Answers per store revision: the gateway asks on every call, and the answer only changes with the DB. */
   private accessCache = { revision: -1, answers: new Map<string, boolean>() };
 
-  private hasAccess(kind: GrantKind, appId: string, id: string): boolean {
+  private hasAccess(kind: GrantKind, appId: string, id: string, asPlugin: string | undefined): boolean {
     // Asked on every tool call: calls within a few ms share one look at the file.
     this.store.refreshIfOlderThan(HOT_READ_MAX_AGE_MS);
     if (this.accessCache.revision !== this.store.revision) this.accessCache = { revision: this.store.revision, answers: new Map() };
-    const key = `${kind}\u0000${appId}\u0000${id}`;
+    const key = `${kind}\u0000${appId}\u0000${asPlugin ?? ''}\u0000${id}`;
     let answer = this.accessCache.answers.get(key);
-    if (answer === undefined) this.accessCache.answers.set(key, (answer = this.computeAccess(kind, appId, id)));
+    if (answer === undefined) this.accessCache.answers.set(key, (answer = this.computeAccess(kind, appId, id, asPlugin)));
     return answer;
   }
 
-  private computeAccess(kind: GrantKind, appId: string, id: string): boolean {
+  private computeAccess(kind: GrantKind, appId: string, id: string, asPlugin: string | undefined): boolean {
     const { items, grants } = kindTables[kind];
     const row = this.store.get(items as LogicalTable<Registration>, id);
-    return row !== undefined && grantAllows(appId, row.payload, this.ownerAppId, () => this.store.has(grants, grantRowId(appId, id)));
+    return row !== undefined && grantAllows(appId, row.payload, this.ownerAppId, () => this.store.has(grants, grantRowId(appId, id)), asPlugin);
   }
 
   // ── grants ──────────────────────────────────────────────────────────────

@@ -1,8 +1,13 @@
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import * as path from 'node:path';
+import type { AppContribution } from '../../shared/appContribution.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
+import type { Registration } from './registryCenter.js';
+import { describeSource, originOf } from './registryOrigin.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { LogicalTable } from '../store/logicalTable.js';
 import type { RegistryCenter } from './registryCenter.js';
-import { RegistryMcpServers, RegistryPrompts } from './registryTables.js';
+import { RegistryMcpServers, RegistryPrompts, registryId } from './registryTables.js';
 
 /**
  * The admin DB's problems as they are now, not as they were at start: rows
@@ -33,4 +38,36 @@ export function liveRegistryProblems(store: RecordsStore, registry: RegistryCent
       };
     }),
   ];
+}
+
+/**
+ * Loaded apps whose derived server or prompt id another origin already holds
+ * (a provider app's own DB or defaults named one the same, docs/rules/registry.md#ids):
+ * the holder keeps it and its grants, so the app's row is not registered and
+ * nothing of it is offered under that id. Said on the plugin, with the fix.
+ */
+export function heldIdProblems(registry: Pick<RegistryCenter, 'listServers' | 'listPrompts'>, apps: readonly AppContribution[], appIndex: (app: AppContribution) => number): Problem[] {
+  const rows = new Map<string, Registration>();
+  for (const row of [...registry.listServers(), ...registry.listPrompts()]) rows.set(row.id, row);
+  const problems: Problem[] = [];
+  for (const app of apps) {
+    const own = { kind: 'plugin' as const, pluginId: app.pluginId, appId: app.appId, pluginDir: app.pluginDir };
+    const ids = [
+      ...(app.mcp ? [registryId(app.providerAppId, app.serverName)] : []),
+      ...(['zh', 'en'] as const).filter((lang) => app.prompt?.[lang] !== undefined).map((lang) => registryId(app.providerAppId, app.promptNames[lang])),
+    ];
+    for (const id of ids) {
+      const held = rows.get(id);
+      if (!held || originOf(held.source) === originOf(own)) continue;
+      problems.push({
+        severity: 'error',
+        code: 'REGISTRY_ID_HELD',
+        file: path.join(app.pluginDir, 'plugin.json'),
+        path: formatJsonPath(['apps', appIndex(app), 'id']),
+        message: `app "${app.appId}" derives "${id}", which ${describeSource(held.source)} already registered under ${app.providerAppId}; that one keeps the id and its grants, so this app's is not registered`,
+        hint: 'rename the app id (or the plugin id) so the derived names differ',
+      });
+    }
+  }
+  return problems;
 }

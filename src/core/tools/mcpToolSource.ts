@@ -67,7 +67,13 @@ function withCallerMeta(meta: Record<string, unknown>, caller: Caller): Record<s
   return { ...meta, chatos: { ...(meta.chatos as Record<string, unknown> | undefined), caller: told } };
 }
 
-const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000${caller.flow}\u0000${toolName}`;
+const resolvedKey = (caller: Caller, toolName: string) => `${caller.appId}\u0000${caller.asPlugin ?? ''}\u0000${caller.flow}\u0000${toolName}`;
+
+/** Whether running the tool twice changes nothing, as its annotations say (a server that does not say is not retried). */
+function safeToRetry(tool: OfferedTool): boolean {
+  const hints = tool.annotations;
+  return hints?.readOnlyHint === true || (hints?.idempotentHint === true && hints.destructiveHint === false);
+}
 
 /**
  * MCP servers as a tool source: the caller may see a server (registry
@@ -110,7 +116,7 @@ export class McpToolSource implements ToolSource {
   /** The servers the access rule allows this caller, but for the run gate (asked apart: a listing says why a plugin's server is left out). */
   private grantedServers(caller: Caller): ServerDefinition[] {
     const { runtime, registry } = this.deps;
-    const allowed = new Set(registry.getMcpServersForApp(caller.appId).map((s) => s.id));
+    const allowed = new Set(registry.getMcpServersForApp(caller.appId, caller.asPlugin).map((s) => s.id));
     return runtime
       .allDefinitions()
       .filter((def) => accessTo(caller, def, this.accessFacts(def, { granted: () => allowed.has(def.id), gate: () => RUN_ALLOWED })).ok)
@@ -122,7 +128,7 @@ export class McpToolSource implements ToolSource {
     const { caller } = overrides;
     return {
       switchedOff: () => this.switchedOff(def),
-      granted: overrides.granted ?? (() => caller !== undefined && this.deps.registry.hasMcpServerAccess(caller.appId, def.id)),
+      granted: overrides.granted ?? (() => caller !== undefined && this.deps.registry.hasMcpServerAccess(caller.appId, def.id, caller.asPlugin)),
       gate: overrides.gate ?? (() => this.runnable(def)),
       mcpConfigFile: this.deps.mcpConfigFile,
     };
@@ -396,7 +402,7 @@ export class McpToolSource implements ToolSource {
     const server = holder;
     const tool = this.offered(server, found, settingsOf.get(server.id));
     // Starting a server takes a while: its grant is checked again at the moment of the call, never cached from a listing.
-    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id)) throw this.refusal(caller, toolName, server);
+    if (starting && !this.deps.registry.hasMcpServerAccess(caller.appId, server.id, caller.asPlugin)) throw this.refusal(caller, toolName, server);
     if (!starting && !this.deps.permissionOverride) {
       if (this.resolvedMemo.size >= RESOLVED_MEMO_SIZE) this.resolvedMemo.clear();
       this.resolvedMemo.set(resolvedKey(caller, toolName), { revision, version, selection: caller.serverIds, tools: this.deps.runtime.cachedTools(server.id), server, tool });
@@ -429,8 +435,21 @@ export class McpToolSource implements ToolSource {
   call(call: SourceCall, options: GatewayCallOptions | undefined): Promise<SourceResult> {
     const server = call.server!;
     const lease = this.deps.runtime.connections.ready(server, call.caller.conversationId, call.started);
-    if (lease) return this.callOn(lease, call, NO_REMINDERS, options);
-    return this.startAndCall(call, options);
+    const first = lease ? this.callOn(lease, call, NO_REMINDERS, options) : this.startAndCall(call, options);
+    return safeToRetry(call.tool) ? first.catch((error: unknown) => this.retryAfterCrash(error, call, options)) : first;
+  }
+
+  /**
+   * Seed 003 §2 (confirmation → execute, with retry): a call whose server
+   * crashed under it runs once more on a fresh instance, but only a tool
+   * that says running it twice changes nothing (read-only, or idempotent and
+   * not destructive). A write is never run again without asking the user
+   * again: its failure is the answer (docs/rules/gateway.md#a-crashed-call).
+   */
+  private async retryAfterCrash(error: unknown, call: SourceCall, options: GatewayCallOptions | undefined): Promise<SourceResult> {
+    if (!(error instanceof McpRuntimeError && error.code === 'SERVER_CRASHED') || options?.signal?.aborted) throw error;
+    const { lease } = await this.deps.runtime.connections.acquire(call.server!, call.caller.conversationId);
+    return this.callOn(lease, call, NO_REMINDERS, options);
   }
 
   /** A start refused because the server's plugin may not run now is a refusal, not a failed call. */

@@ -26,6 +26,12 @@ export interface Caller {
   flow: Flow;
   /** An agent's selection: only these registry ids, when given. */
   serverIds?: readonly string[];
+  /**
+   * Acting for one plugin of its app (its page, an agent its page made):
+   * of the app's own registrations only that plugin's count, since joining
+   * a provider app grants nothing (docs/rules/registry.md#who-sees-what).
+   */
+  asPlugin?: string;
   /** A UI app's page calling its own server (through the bridge), rather than an agent or a script acting as the app. */
   fromPage?: boolean;
   /** Calls asked for together (one model message): their confirmations share this id, so a face shows them as one card. */

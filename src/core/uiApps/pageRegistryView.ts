@@ -11,14 +11,15 @@ export interface PageRegistryDeps {
 
 /**
  * `host.registry.list()` of the original ChatOS page API, scoped in the core
- * to what `app` may see: the servers and prompts visible to its provider app
- * (its own plus its grants, never the whole registry), without those whose
+ * to what `app` may see: its own plugin's servers and prompts under its
+ * provider app and the app's grants (never the whole registry, nor what
+ * other plugins of the same provider app brought), without those whose
  * plugin may not run, and the UI apps those come from (its own apps always).
  * The face binds `app` to the frame; nothing the page sends widens it.
  */
 export function pageRegistryView(deps: PageRegistryDeps, app: AppContribution): PageRegistryView {
-  const visibleServers = deps.registry.getMcpServersForApp(app.providerAppId).filter((s) => !s.missing);
-  const visiblePrompts = deps.registry.getPromptsForApp(app.providerAppId).filter((p) => !p.missing);
+  const visibleServers = deps.registry.getMcpServersForApp(app.providerAppId, app.pluginId).filter((s) => !s.missing);
+  const visiblePrompts = deps.registry.getPromptsForApp(app.providerAppId, app.pluginId).filter((p) => !p.missing);
   const refused = new Set([...notRunnableRows(visibleServers, deps.runGate, 'server').keys(), ...notRunnableRows(visiblePrompts, deps.runGate, 'prompt').keys()]);
   const servers = visibleServers.filter((s) => !refused.has(s.id));
   const prompts = visiblePrompts.filter((p) => !refused.has(p.id));

@@ -38,12 +38,27 @@ describe('the ready assistant', () => {
     expect(agent.uiApps.map((u) => `${u.pluginId}/${u.appId}`)).toEqual(['chatos.canvas/canvas', 'chatos.notes/notes', 'chatos/chatos']);
     const resolved = host.agents.resolve(agent);
     expect(resolved.problems).toEqual([]);
-    expect(resolved.serverIds).toEqual(['chatos.canvas::chatos.canvas.canvas', 'chatos.notes::chatos.notes.notes', 'chatos::mine']);
+    expect(resolved.serverIds).toEqual(['chatos.canvas::chatos.canvas.canvas', 'chatos.notes::chatos.notes.notes', 'chatos::time', 'chatos::calculator', 'chatos::mine']);
     expect(resolved.prompt.parts.map((p) => p.lang)).toEqual(['en', 'en']);
 
     // A second one gets its own id; a Chinese one its Chinese name.
     const zh = await create({ modelId: 'local', language: 'zh' });
     expect(zh).toMatchObject({ id: 'assistant-2', name: '助手', language: 'zh' });
+  });
+
+  it('a fresh install: the safe built-in tools (time, calculator) are switched on for it and work at once; fetch is left to the editor', async () => {
+    const { host, create } = await world();
+    expect(host.mcp.builtins.list().map((t) => `${t.name}:${t.enabled}`)).toEqual(['time:false', 'fetch:false', 'calculator:false']);
+    const agent = await create({ modelId: 'local', language: 'en' });
+    if ('code' in agent) throw new Error(agent.message);
+    expect(host.mcp.builtins.list().map((t) => `${t.name}:${t.enabled}`)).toEqual(['time:true', 'fetch:false', 'calculator:true']);
+    const resolved = host.agents.resolve(agent);
+    expect(resolved.serverIds).toEqual(expect.arrayContaining(['chatos::time', 'chatos::calculator']));
+    expect(resolved.serverIds).not.toContain('chatos::fetch');
+    const tools = (await host.tools.list(resolved.callerFor('main', 'conv-ready'))).tools.map((t) => t.name);
+    expect(tools).toEqual(expect.arrayContaining(['mcp_time_get_current_time', 'mcp_calculator_calculate']));
+    const answer = await host.tools.call(resolved.callerFor('main', 'conv-ready'), 'mcp_calculator_calculate', { expression: '6*7' });
+    expect(JSON.stringify(answer.result.content)).toContain('42');
   });
 
   it('refuses a model that does not exist, naming the field', async () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/core/facades/errors.js';
-import { MAX_ATTACHMENT_BYTES } from '../../../src/core/facades/chat.js';
+import { MAX_ATTACHMENT_BYTES } from '../../../src/core/facades/limits.js';
 import { planCompaction } from '../../../src/core/chat/contextWindow.js';
 import { ConversationMessageSchema, type ConversationMessage, type UserMessage } from '../../../src/shared/chat.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';

@@ -22,9 +22,15 @@ import { TestScheduler } from '../../helpers/testScheduler.js';
 const FORM_TOOL = 'mcp_everything_trigger-elicitation-request';
 const URL_TOOL = 'mcp_everything_trigger-url-elicitation';
 
+/**
+ * A call's own `maxTotalTimeout` (10 min by default) bounds a question's wait too and runs on the same injected clock;
+ * where the question's own expiry is tested, the call is given longer so the expiry is what ends it.
+ */
+const OUTLASTS_THE_QUESTION = 20 * 60_000;
+
 async function everythingHost(scheduler?: TestScheduler) {
   const { host } = await startTestHost(
-    ({ home }) => writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } }),
+    ({ home }) => writeMcpYaml(home, { everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], maxTotalTimeout: OUTLASTS_THE_QUESTION } }),
     scheduler ? { scheduler } : {},
   );
   return host;

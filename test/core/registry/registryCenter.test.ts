@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistryCenter, RegistryError } from '../../../src/core/registry/registryCenter.js';
+import { RegistryCenter } from '../../../src/core/registry/registryCenter.js';
+import { RegistryError } from '../../../src/core/registry/registryError.js';
 import { McpServerGrants, RegistryMcpServers } from '../../../src/core/registry/registryTables.js';
 import { RecordsStore } from '../../../src/core/store/recordsStore.js';
 import type { RegistryMcpServer } from '../../../src/shared/registry.js';
@@ -103,7 +104,7 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
     const before = store.get(RegistryMcpServers, 'git_app::a')!;
     now += 60_000;
     const again = registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);
-    expect(again).toEqual({ created: [], updated: [], missing: [] });
+    expect(again).toEqual({ created: [], updated: [], missing: [], held: [] });
     expect(store.get(RegistryMcpServers, 'git_app::a')!.updatedAt).toBe(before.updatedAt);
 
     const shrunk = registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options);
@@ -114,7 +115,7 @@ describe('RegistryCenter (docs/rules/registry.md)', () => {
     expect(registry.getMcpServersForApp('aide').map((s) => s.id)).not.toContain('git_app::b');
     expect(registry.getMcpServersForApp('chatos').map((s) => s.id)).not.toContain('git_app::b');
     // Marked once: a later sync that still misses it writes nothing.
-    expect(registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options)).toEqual({ created: [], updated: [], missing: [] });
+    expect(registry.reconcile(owns, { servers: desired(['a']), prompts: [] }, options)).toEqual({ created: [], updated: [], missing: [], held: [] });
 
     // Back: the mark goes, and the kept grant counts again.
     registry.reconcile(owns, { servers: desired(['a', 'b']), prompts: [] }, options);

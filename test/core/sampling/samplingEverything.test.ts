@@ -126,7 +126,9 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
 
   it('nobody answers: after 10 minutes (the injected clock) the request is declined, outcome expired', async () => {
     const scheduler = new TestScheduler();
-    const { host } = await samplingWorld({ scheduler });
+    // The call's own maxTotalTimeout (10 min by default) bounds the wait too, on the same clock: given longer here, so
+    // the request's own expiry is what ends it.
+    const { host } = await samplingWorld({ scheduler, entry: { maxTotalTimeout: 20 * 60_000 } });
     const seen = samplingOutcomes(host);
     const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-x'), SAMPLE_TOOL, { prompt: 'hi' });

@@ -4,8 +4,8 @@ import type { GlobalToken } from 'antd';
 /**
  * The host context a view is given at `ui/initialize` and told again when it
  * changes (`ui/notifications/host-context-changed`; docs/rules/mcp-apps.md#what-the-view-may-ask):
- * the theme and the host's colours and fonts, the language, the display
- * mode, and the container's width and maximum height.
+ * the theme and the host's colours and fonts, the language and time zone,
+ * the display mode, and the container's width and maximum height.
  */
 
 /** The tallest a view's frame grows (its size changes are held between these). */
@@ -33,6 +33,8 @@ export function hostContextOf(token: GlobalToken, locale: string, width: number,
     availableDisplayModes: DISPLAY_MODES,
     containerDimensions: { width, maxHeight: MAX_VIEW_HEIGHT },
     locale,
+    // The user's zone, so a view shows times as the user reads them (a view could read it from Intl itself: nothing new is told).
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'web',
   };
 }

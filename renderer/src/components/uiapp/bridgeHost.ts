@@ -65,6 +65,15 @@ export async function answerBridgeRequest(frame: BoundFrame, op: string, args: u
     case 'registry.list':
       // Scoped in the core to what this frame's app may see; the frame names no app of its own.
       return callHost(() => api.call('uiApps.registry', { pluginId: frame.pluginId, appId: frame.appId }));
+    case 'registry.registerMcpServer':
+    case 'registry.registerPrompt': {
+      // The app is the frame's binding; the provider id and config are the page's, checked in the core.
+      const providerAppId = requireString(args[0], `${op}: the provider app id (argument 1)`);
+      const { pluginId, appId } = frame;
+      return op === 'registry.registerMcpServer'
+        ? callHost(() => api.call('uiApps.registerMcpServer', { pluginId, appId, providerAppId, server: args[1] ?? null }))
+        : callHost(() => api.call('uiApps.registerPrompt', { pluginId, appId, providerAppId, prompt: args[1] ?? null }));
+    }
     case 'theme.get':
       return frame.theme();
     case 'tools.call': {

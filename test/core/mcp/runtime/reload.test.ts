@@ -6,7 +6,7 @@ import { caller, fixtureServer, isAlive, pidOf, pidsOf, startTestHost, textOf, w
 
 const A = 'chatos::a';
 const B = 'chatos::b';
-const ALL_TOOLS = ['barrier', 'count', 'crash', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow', 'until_file'];
+const ALL_TOOLS = ['barrier', 'count', 'crash', 'crash_once_idempotent', 'crash_once_read', 'crash_once_write', 'dangerous', 'echo', 'echo_meta', 'images', 'odd_images', 'pid', 'slow', 'until_file'];
 
 async function toolsBy(host: Host, prefix: string): Promise<string[]> {
   const { tools } = await host.tools.list(caller('conv-list'));

@@ -63,4 +63,15 @@ describe('chatos call and a JSON-RPC error', { timeout: 120_000 }, () => {
     expect(run.stderr).not.toContain('from data');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('a -32042 with junk pages: the one url page is refused by its scheme; with none, the error is said as any other', async () => {
+    const dir = home();
+    const bad = await call(dir, 'mcp_errs_bad_pages');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('needs a page opened in a browser before this call (JSON-RPC error -32042); ChatOS refused the elicitation: the url\'s scheme "javascript:" is refused');
+    const none = await call(dir, 'mcp_errs_no_pages');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('error: call to no_pages on "chatos::errs" failed with JSON-RPC error -32042: open a page first');
+    expect(`${bad.stderr}${none.stderr}`).not.toMatch(AT_FRAME);
+  });
 });

@@ -211,7 +211,8 @@ async function main(): Promise<number> {
         console.log(`[${scenario}] ${call.name}(${JSON.stringify(call.arguments)}) -> ${JSON.stringify(result.content)}`);
         if (result.isError) failed = true;
       } catch (error) {
-        if ((error as { code?: unknown }).code !== METHOD_NOT_FOUND) throw error;
+        // The host reports a server's JSON-RPC error as a ServerRpcError with the server's code (rpcCode).
+        if ((error as { rpcCode?: unknown }).rpcCode !== METHOD_NOT_FOUND) throw error;
         console.log(`[${scenario}] ${call.name}: the server has no tools/call (${(error as Error).message})`);
       }
     }

@@ -82,7 +82,17 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       io.err(`error: ${userError.message}${userError.hint ? `\n    fix: ${userError.hint}` : ''}`);
       return 1;
     }
-    io.err(`error: ${(error as Error).stack ?? String(error)}`);
+    // Anything else is said in its own words, never with ChatOS's stack: most are a user's or a server's doing
+    // (docs/reference/cli.md#exit-codes-and-output). The stack is for a report of a fault in ChatOS itself.
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(process.env.CHATOS_DEBUG ? `    where: ${stackFrames(error)}` : '    (set CHATOS_DEBUG=1 to see where in ChatOS it happened)');
     return 1;
   }
+}
+
+/** The frames of an error's stack (its message is said already), or that it has none. */
+function stackFrames(error: unknown): string {
+  const stack = error instanceof Error ? error.stack : undefined;
+  const frames = stack?.split('\n').filter((line) => /^\s+at\s/.test(line));
+  return frames?.length ? `\n${frames.join('\n')}` : '(no stack)';
 }

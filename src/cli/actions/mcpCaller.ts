@@ -1,6 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
-import { ResourceError } from '../../core/facades/errors.js';
+import { ResourceError, ServerRpcError } from '../../core/facades/errors.js';
 import type { Caller } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
 import { suggestClosest } from '../../core/facades/userInput.js';
@@ -54,7 +54,8 @@ export async function serverStep<T>(step: () => Promise<T>, serverFix: (message:
     return await step();
   } catch (error) {
     if (error instanceof ResourceError) throw new UserError(error.reason, error.fix);
-    if (error instanceof McpError) throw serverFix(error.message.replace(/^(MCP error -?\d+: )+/, ''));
+    if (error instanceof ServerRpcError) throw serverFix(`${error.words} (JSON-RPC error ${error.rpcCode})`);
+    if (error instanceof McpError) throw serverFix(`${error.message.replace(/^(MCP error -?\d+: )+/, '')} (JSON-RPC error ${error.code})`);
     return asUserError(error);
   }
 }

@@ -5,7 +5,9 @@ import type { Caller, Flow } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
 import type { Problem } from '../../shared/problems.js';
 import { hasErrors } from '../../shared/problemText.js';
-import { askConfirmation } from '../confirmationQuestion.js';
+import { answerChatElicitations } from '../chatElicitations.js';
+import { answerChatSampling } from '../chatSampling.js';
+import { askConfirmation, oneAtATime } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -106,6 +108,10 @@ export async function call(cli: CliContext, toolName: string, opts: CallerOption
   await withStartedHost(options, async (host) => {
     const { caller } = callerOf(host, opts);
     const answers = answerConfirmations(host, io, opts.yes === true);
+    // What the server asks while it runs (a question, a completion of the model) is answered as in a chat: on the
+    // terminal, or declined at once without one (--json too), never left to wait for its timeout.
+    const ask = options.json || !io.ask ? undefined : oneAtATime(io.ask);
+    const asked = [answerChatElicitations(host, io, ask), answerChatSampling(host, io, ask)];
     let outcome;
     try {
       outcome = await host.tools.call(caller, toolName, args);
@@ -113,6 +119,7 @@ export async function call(cli: CliContext, toolName: string, opts: CallerOption
       asUserError(error);
     } finally {
       answers.stop();
+      for (const answering of asked) answering.stop();
     }
     if (answers.refusedWithoutTerminal()) {
       throw new UserError(`${toolName} needs confirmation and there is no terminal to ask on; it was not run`, 'rerun it with --yes to approve it');

@@ -16,7 +16,7 @@ import type { StreamedCall } from './streamedAnswer.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
 import { answerRepairingCalls, type RepairState } from './toolCallRepair.js';
-import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
+import { setUpTurn, withToolsNow, type SetupDeps, type TurnSetup } from './turnSetup.js';
 
 export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'calls'> {
   gateway: Pick<ToolGateway, 'listTools' | 'callTool'>;
@@ -135,8 +135,9 @@ export class ChatRunner {
       totals: state.totals,
     });
 
-    const setup = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth);
-    if ('stop' in setup) return end('stopped', setup.stop);
+    const first = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth);
+    if ('stop' in first) return end('stopped', first.stop);
+    let setup: TurnSetup = first;
     const artifactCache = new Map<string, string | undefined>();
     const readImage = (artifact: string) => {
       if (!artifactCache.has(artifact)) artifactCache.set(artifact, this.readArtifact(conversation.id, artifact));
@@ -185,6 +186,8 @@ export class ChatRunner {
       });
       for (const result of results) state.append<ToolResultDraft & ConversationMessage>(result);
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
+      // A server may have changed its tools during the calls: the next round offers what it offers now.
+      setup = await withToolsNow(deps, setup);
       if (round >= deps.policy.maxRounds) {
         return end(
           'stopped',

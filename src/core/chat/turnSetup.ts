@@ -98,11 +98,9 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
   const caller: Caller = { ...resolved.callerFor(depth === 0 ? 'main' : 'sub', conversationId), depth };
   // Every tool comes from the gateway: the servers', the host's own (mcp_release, knowledge_search) and the sub-agents.
   const all = await deps.gateway.listTools(caller);
-  const listed = { ...all, tools: all.tools.filter(modelSees) };
-  const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
+  const { listed, projected, offered } = toolsOffered(entry, all);
   const searchesKnowledge = listed.tools.some((t) => t.name === KNOWLEDGE_TOOL_NAME && t.source === 'host');
   const remembers = listed.tools.some((t) => t.name === 'memory_recall' && t.source === 'host');
-  const projected = projectTools(entry.api, gatewayTools);
   if (entry.maxTools !== undefined && projected.tools.length > entry.maxTools) {
     return stop(
       'TOO_MANY_TOOLS',
@@ -122,16 +120,41 @@ export async function setUpTurn(deps: SetupDeps, who: TurnWho, depth: number): P
     client: deps.clientFor(entry, key),
     caller,
     system: [agent.systemPrompt.trim(), resolved.prompt.text, instructions, searchesKnowledge ? KNOWLEDGE_NOTE : '', remembers ? MEMORY_NOTE : '', reminders].filter(Boolean).join('\n\n'),
-    tools: projected.tools,
-    settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
-    appOnly: new Set(all.tools.filter((t) => !modelSees(t)).map((t) => t.name)),
-    views: new Map(listed.tools.flatMap((t) => (t.ui?.resourceUri ? [[t.name, t.ui.resourceUri] as const] : []))),
+    ...offered,
     problems: distinct([
       ...resolved.problems,
       ...listed.problems,
       ...projected.problems.map((p) => ({ severity: 'warning' as const, code: p.code, file: entry.id, path: p.toolName, message: p.message })),
     ]),
   };
+}
+
+type Listed = Awaited<ReturnType<ToolGateway['listTools']>>;
+
+/** What the gateway lists, as the model is offered it: the tools it sees, projected for its API, and what the turn keeps of each. */
+function toolsOffered(entry: ModelEntry, all: Listed) {
+  const listed = { ...all, tools: all.tools.filter(modelSees) };
+  const gatewayTools: ToolSpec[] = listed.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }));
+  const projected = projectTools(entry.api, gatewayTools);
+  const offered: Pick<TurnSetup, 'tools' | 'settlesOnAbort' | 'appOnly' | 'views'> = {
+    tools: projected.tools,
+    settlesOnAbort: new Set(listed.tools.filter((t) => t.settlesOnAbort).map((t) => t.name)),
+    appOnly: new Set(all.tools.filter((t) => !modelSees(t)).map((t) => t.name)),
+    views: new Map(listed.tools.flatMap((t) => (t.ui?.resourceUri ? [[t.name, t.ui.resourceUri] as const] : []))),
+  };
+  return { listed, projected, offered };
+}
+
+/**
+ * The setup with the tools the gateway offers now, for the turn's next round (docs/rules/mcp-yaml.md#tool-list-changes):
+ * a tool a server added during the turn (after its notifications/tools/list_changed) is offered, one it removed is not.
+ * The same setup when nothing changed, or when the new list is more than the model takes (the turn goes on with what it had).
+ */
+export async function withToolsNow(deps: Pick<SetupDeps, 'gateway'>, setup: TurnSetup): Promise<TurnSetup> {
+  const { offered } = toolsOffered(setup.entry, await deps.gateway.listTools(setup.caller));
+  if (setup.entry.maxTools !== undefined && offered.tools.length > setup.entry.maxTools) return setup;
+  if (JSON.stringify(offered.tools) === JSON.stringify(setup.tools)) return setup;
+  return { ...setup, ...offered };
 }
 
 /** The resolver and the sub-agent tools both report a missing sub-agent: once is enough. */

@@ -1,6 +1,7 @@
-import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ClientFeature } from '../mcp/client/clientFeatures.js';
+import type { ClientFeature, FeatureSession } from '../mcp/client/clientFeatures.js';
+import { pagesNotOpened, type AskForPages } from '../mcp/client/urlsRequired.js';
 import type { ServerCallers } from '../tools/serverCallers.js';
 import { paramsOf, type ElicitationService } from './elicitationService.js';
 
@@ -33,8 +34,34 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
         },
         { ownCheck: true, asTask: true },
       );
+      // Pages a call needs opened first (error -32042): the same url questions, put one after the other.
+      session.tools.onPagesRequired(pagesAsker(service, callers, session));
       // A url question the server says is done: its card closes (or its completion is recorded); an unknown id is ignored.
       session.onNotification(ElicitationCompleteNotificationSchema, ({ params }) => void service.complete(session, params.elicitationId));
     },
+  };
+}
+
+/**
+ * The pages of a -32042 answer put to the user as url questions (docs/using/elicitation.md#pages-a-call-needs-first),
+ * under the same policy and limits as an `elicitation/create`: undefined once every one was opened (the call is made
+ * again), else the result that says why not.
+ */
+function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>, session: FeatureSession): AskForPages {
+  const { definition } = session;
+  return async (pages, callSignal) => {
+    const allowed = session.mayAsk('elicitation/create');
+    if (!allowed.ok) return pagesNotOpened(definition.id, `ChatOS did not ask: ${allowed.reason}`);
+    for (const page of pages) {
+      const signal = AbortSignal.any([...(callSignal ? [callSignal] : []), callers.idleSignal(definition.id, session.lease)]);
+      try {
+        const answer = await session.userWaits.during(() => service.ask({ asker: session, params: page, callers: callers.of(definition.id, session.lease), signal }));
+        if (answer.action !== 'accept') return pagesNotOpened(definition.id, answer.action === 'decline' ? 'the user declined to open it' : 'it was not opened (cancelled)');
+      } catch (error) {
+        if (error instanceof McpError) return pagesNotOpened(definition.id, error.message.replace(/^MCP error -?\d+: /, ''));
+        throw error;
+      }
+    }
+    return undefined;
   };
 }

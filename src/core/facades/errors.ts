@@ -12,7 +12,7 @@ export { MemoryError } from '../memory/memoryError.js';
 export { ElicitationError } from '../elicitation/elicitationError.js';
 export { SamplingError } from '../sampling/samplingError.js';
 export { WorkspaceRootsError } from '../workspaceRoots/workspaceRootsError.js';
-export { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
+export { McpRuntimeError, ServerRpcError } from '../mcp/mcpRuntimeError.js';
 export { McpAdminError } from '../mcp/admin/mcpAdminError.js';
 export { HostPromptError } from '../registry/hostPromptError.js';
 export { RegistryError } from '../registry/registryError.js';

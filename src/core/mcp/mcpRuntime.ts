@@ -23,6 +23,8 @@ import type { HostModules } from '../runtime/hostModules.js';
 import { deepFreeze, frozenTools, type ToolList } from './frozen.js';
 import { withNodeRuntime, type NodeRuntimeSettings } from '../runtime/nodeRuntimeSettings.js';
 import type { ClientFeatures } from './client/clientFeatures.js';
+import type { RejectedTool } from './client/checkedTools.js';
+import type { ToolListing } from './client/toolsClient.js';
 import type { BuiltinSettings } from './config/builtinSettings.js';
 import { boundedInstructions } from './instructions/serverInstructions.js';
 import type { Scheduler } from '../ports.js';
@@ -81,6 +83,7 @@ interface ProbedUpdate {
   definition: ServerDefinition;
   current: ServerDefinition;
   tools: Tool[];
+  rejected: readonly RejectedTool[];
 }
 
 /**
@@ -93,7 +96,7 @@ interface ProbedUpdate {
 export class McpRuntime {
   readonly connections: ConnectionManager;
   private definitions = new Map<string, ServerDefinition>();
-  private readonly toolCache = new Map<string, { definition: ServerDefinition; tools: ToolList }>();
+  private readonly toolCache = new Map<string, { definition: ServerDefinition; tools: ToolList; rejected: readonly RejectedTool[] }>();
   /** mcp.yaml servers as last loaded well, so a bad edit keeps the previous good one. */
   private lastGoodYaml = new Map<string, ServerDefinition>();
   private configProblems: Problem[] = [];
@@ -128,7 +131,7 @@ export class McpRuntime {
       configFile: options.configFile,
       readStoredValue: options.readStoredValue,
       oauth: options.oauth,
-      onToolsChanged: (definition, tools) => this.toolsChanged(definition, tools),
+      onToolsChanged: (definition, listing) => this.toolsChanged(definition, listing),
       onInstructions: (definition, text) => this.instructionsCache.set(definition.id, { definition, text: boundedInstructions(text) }),
       logLevel: options.logLevel,
     });
@@ -158,11 +161,11 @@ export class McpRuntime {
    * (docs/rules/mcp-yaml.md#tool-list-changes). An instance of a replaced
    * definition, or a list the same as the cached one, changes nothing.
    */
-  private toolsChanged(definition: ServerDefinition, tools: readonly Tool[]): void {
+  private toolsChanged(definition: ServerDefinition, { tools, rejected }: ToolListing): void {
     if (this.definitions.get(definition.id) !== definition) return;
     const cached = this.cachedTools(definition.id);
-    if (cached && JSON.stringify(cached) === JSON.stringify(tools)) return;
-    this.rememberTools(definition, tools);
+    if (cached && JSON.stringify(cached) === JSON.stringify(tools) && JSON.stringify(this.rejectedTools(definition.id)) === JSON.stringify(rejected)) return;
+    this.rememberTools(definition, tools, rejected);
     for (const listener of [...this.toolsListeners]) listener(definition.id);
   }
 
@@ -204,18 +207,28 @@ export class McpRuntime {
     return cached && cached.definition === this.definitions.get(serverId) ? cached.tools : undefined;
   }
 
-  rememberTools(definition: ServerDefinition, tools: readonly Tool[]): void {
+  /**
+   * The tools of the server's last list that the host cannot offer (a broken schema: docs/rules/mcp-yaml.md#tools-the-host-cannot-offer),
+   * listed with its current definition; none when it has not listed since.
+   */
+  rejectedTools(serverId: string): readonly RejectedTool[] {
+    const cached = this.toolCache.get(serverId);
+    return cached && cached.definition === this.definitions.get(serverId) ? cached.rejected : NO_REJECTED;
+  }
+
+  /** A list the server gave with its current definition: its tools, and those the host set apart (`rejected`). */
+  rememberTools(definition: ServerDefinition, tools: readonly Tool[], rejected: readonly RejectedTool[] = NO_REJECTED): void {
     if (this.definitions.get(definition.id) !== definition) return;
-    this.cacheTools(definition, tools);
+    this.cacheTools(definition, tools, rejected);
   }
 
   /** Who holds each tool name: see `toolNameHolder`. */
   private readonly holders = new ToolNameHolders();
 
   /** Every list the runtime keeps goes through here, so the names it gives are claimed (or queued behind their holder) at once. */
-  private cacheTools(definition: ServerDefinition, tools: readonly Tool[]): void {
+  private cacheTools(definition: ServerDefinition, tools: readonly Tool[], rejected: readonly RejectedTool[]): void {
     const frozen = frozenTools(tools);
-    this.toolCache.set(definition.id, { definition, tools: frozen });
+    this.toolCache.set(definition.id, { definition, tools: frozen, rejected: rejected.length ? deepFreeze([...rejected]) : NO_REJECTED });
     this.holders.offer(
       definition.id,
       buildCatalog([{ server: definition, tools: frozen }], []).tools.map(({ name, rawName }) => ({ name, rawName })),
@@ -379,7 +392,7 @@ export class McpRuntime {
         }
         const probed = await this.probe(definition, current);
         if (probed.ok && probed.tools) {
-          listed.push({ id, definition, current, tools: probed.tools });
+          listed.push({ id, definition, current, tools: probed.tools, rejected: probed.rejected ?? NO_REJECTED });
         } else if (probed.ok) {
           committed.set(id, definition);
           report.changed.push(id);
@@ -435,7 +448,7 @@ export class McpRuntime {
         if (this.collisionOf(update)) return true;
         committed.set(update.id, update.definition);
         report.changed.push(update.id);
-        this.cacheTools(update.definition, update.tools);
+        this.cacheTools(update.definition, update.tools, update.rejected);
         return false;
       });
       if (waiting.length === pending.length) break;
@@ -485,7 +498,10 @@ export class McpRuntime {
    * new definition committed without tools, refused at use, while its
    * running instances are retired with the old definition.
    */
-  private async probe(definition: ServerDefinition, current: ServerDefinition): Promise<{ ok: true; tools?: Tool[]; refused?: Problem } | { ok: false; message: string }> {
+  private async probe(
+    definition: ServerDefinition,
+    current: ServerDefinition,
+  ): Promise<{ ok: true; tools?: Tool[]; rejected?: readonly RejectedTool[]; refused?: Problem } | { ok: false; message: string }> {
     const inUse = this.connections.anyRunning(current.id) !== undefined || this.toolCache.has(current.id);
     if (!inUse || definition.disabled) return { ok: true };
     const gate = this.gateAtSpawn(definition);
@@ -505,7 +521,7 @@ export class McpRuntime {
     const connection = this.oneOffConnection(definition, this.connections.logOf(definition.id));
     try {
       await connection.start();
-      return { ok: true, tools: [...connection.tools] };
+      return { ok: true, tools: [...connection.tools], rejected: connection.rejectedTools };
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     } finally {
@@ -573,6 +589,9 @@ export class McpRuntime {
     await this.connections.closeAll();
   }
 }
+
+/** A list with no tool set apart (nearly all): one shared, frozen list. */
+const NO_REJECTED: readonly RejectedTool[] = Object.freeze([]);
 
 /** Every built-in tool on: what the built-in tools could register, so one that is off can be told apart. */
 const ALL_ON: BuiltinSettings = { time: { enabled: true }, calculator: { enabled: true }, fetch: { enabled: true, allowPrivateAddresses: false } };

@@ -17,7 +17,7 @@ import type { ServerLogEntry } from '../process/serverLog.js';
 import { OperationError } from './operationError.js';
 
 export interface ServerAdministrationDeps {
-  runtime: Pick<McpRuntime, 'definition' | 'allDefinitions' | 'cachedTools' | 'rememberTools' | 'problems'> & {
+  runtime: Pick<McpRuntime, 'definition' | 'allDefinitions' | 'cachedTools' | 'rejectedTools' | 'rememberTools' | 'problems'> & {
     connections: Pick<ConnectionManager, 'acquire' | 'endConversation' | 'anyRunning' | 'runningOf' | 'snapshot' | 'retire' | 'logOf' | 'onStateChange'>;
   };
   registry: Pick<RegistryCenter, 'getServer'>;
@@ -135,8 +135,9 @@ export class ServerAdministration {
     const cached = this.deps.runtime.cachedTools(definition.id);
     if (cached) return cached;
     const running = this.connections.anyRunning(definition.id);
-    const tools = running ? [...running.tools] : await this.withOwnInstance(definition, 'tools', (connection) => [...connection.tools]);
-    this.deps.runtime.rememberTools(definition, tools);
+    const listing = (connection: ServerConnection) => ({ tools: [...connection.tools], rejected: connection.rejectedTools });
+    const { tools, rejected } = running ? listing(running) : await this.withOwnInstance(definition, 'tools', listing);
+    this.deps.runtime.rememberTools(definition, tools, rejected);
     return tools;
   }
 
@@ -150,7 +151,7 @@ export class ServerAdministration {
     const settings = this.deps.settings.of(serverId);
     const off = new Set([...definition.disabledTools, ...settings.disabledTools]);
     // The catalog of this server alone: which final name each tool gets, and why a tool is rejected.
-    const catalog = buildCatalog([{ server: definition, tools }], []);
+    const catalog = buildCatalog([{ server: definition, tools, rejected: this.deps.runtime.rejectedTools(serverId) }], []);
     const finalName = new Map(catalog.tools.map((t) => [t.rawName, t.name]));
     return {
       tools: tools.map((tool) => {
@@ -179,7 +180,7 @@ export class ServerAdministration {
     await this.connections.retire(serverId);
     // Conversations start their own instances when they next call.
     if (!definition.disabled && !this.deps.settings.of(serverId).disabled) {
-      await this.withOwnInstance(definition, 'restart', (connection) => this.deps.runtime.rememberTools(definition, [...connection.tools]));
+      await this.withOwnInstance(definition, 'restart', (connection) => this.deps.runtime.rememberTools(definition, [...connection.tools], connection.rejectedTools));
     }
     return before;
   }

@@ -3,6 +3,7 @@ import type { Problem } from '../../shared/problems.js';
 import { buildCatalog, fileOfServer, type CatalogResult, type CatalogTool } from '../mcp/catalog/toolCatalog.js';
 import type { Lease } from '../mcp/connection/connectionManager.js';
 import type { ToolList } from '../mcp/frozen.js';
+import type { RejectedTool } from '../mcp/client/checkedTools.js';
 import type { McpRuntime } from '../mcp/mcpRuntime.js';
 import { failedResultWithoutStacks } from '../mcp/stackTrace.js';
 import { McpRuntimeError } from '../mcp/mcpRuntimeError.js';
@@ -44,11 +45,12 @@ export interface McpToolSourceDeps {
 interface CatalogInput {
   server: ServerDefinition;
   tools: ToolList;
+  rejected: readonly RejectedTool[];
   switchedOff: readonly string[];
 }
 
 const sameCatalogInput = (a: CatalogInput, b: CatalogInput) =>
-  a.server === b.server && a.tools === b.tools && a.switchedOff.length === b.switchedOff.length && a.switchedOff.every((name, i) => name === b.switchedOff[i]);
+  a.server === b.server && a.tools === b.tools && a.rejected === b.rejected && a.switchedOff.length === b.switchedOff.length && a.switchedOff.every((name, i) => name === b.switchedOff[i]);
 
 /** Distinct server sets whose catalogs are kept (a caller's visible set, a tool name's possible owners). */
 const CATALOG_MEMO_SIZE = 64;
@@ -183,7 +185,7 @@ export class McpToolSource implements ToolSource {
         try {
           const { lease, first } = await this.deps.runtime.connections.acquire(server, caller.conversationId);
           if (first && !server.trulyStateless) reminders.push(leaseReminder(server.id));
-          return { server, tools: [...lease.connection.tools] };
+          return { server, tools: [...lease.connection.tools], rejected: lease.connection.rejectedTools };
         } catch (error) {
           return { server, error: error as Error };
         }
@@ -192,7 +194,7 @@ export class McpToolSource implements ToolSource {
     const failed = new Map<ServerDefinition, Error>();
     for (const entry of started.filter((e) => e !== undefined).sort((a, b) => (a.server.id < b.server.id ? -1 : a.server.id > b.server.id ? 1 : 0))) {
       if (entry.error) failed.set(entry.server, entry.error);
-      else if (entry.tools) this.deps.runtime.rememberTools(entry.server, entry.tools);
+      else if (entry.tools) this.deps.runtime.rememberTools(entry.server, entry.tools, entry.rejected);
     }
     return failed;
   }
@@ -235,14 +237,18 @@ export class McpToolSource implements ToolSource {
       if (!tools) continue;
       const settings = this.deps.settings?.of(server.id);
       settingsOf.set(server.id, settings);
-      inputs.push({ server, tools, switchedOff: settings?.disabledTools ?? [] });
+      inputs.push({ server, tools, rejected: this.deps.runtime.rejectedTools(server.id), switchedOff: settings?.disabledTools ?? [] });
     }
     const key = inputs.map((input) => input.server.id).join('\u0000');
     const namesRevision = this.deps.runtime.namesRevision;
     const hit = this.catalogMemo.get(key);
     if (hit && hit.namesRevision === namesRevision && hit.inputs.every((input, i) => sameCatalogInput(input, inputs[i]!))) return { catalog: hit.catalog, settingsOf };
     // Tools the user switched off are dropped by the catalog like configured ones, with a problem saying so.
-    const entries = inputs.map(({ server, tools, switchedOff }) => ({ server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server, tools }));
+    const entries = inputs.map(({ server, tools, rejected, switchedOff }) => ({
+      server: switchedOff.length ? { ...server, disabledTools: [...server.disabledTools, ...switchedOff] } : server,
+      tools,
+      rejected,
+    }));
     // A name belongs to the server that holds it, whoever else lists it since (docs/rules/mcp-yaml.md#tool-names-and-transforms).
     const catalog = buildCatalog(entries, [RELEASE_TOOL.name], { fileOf: fileOfServer(this.deps.mcpConfigFile), holderOf: this.holderOf });
     if (this.catalogMemo.size >= CATALOG_MEMO_SIZE) this.catalogMemo.clear();

@@ -173,6 +173,46 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
   });
 });
 
+describe('a page a call needs opened first (error -32042, server-everything unmodified)', () => {
+  it('is the same url card; once opened the call is made again and ends with its answer', async () => {
+    const host = await everythingHost();
+    const firstPage = nextQuestion(host);
+    const call = host.tools.call(caller('conv-p'), URL_TOOL, { url: 'https://example.com/authorize', errorPath: true });
+    const prerequisite = await firstPage;
+    // server-everything's prerequisite page, from the error's data.elicitations: a card, not a raw error.
+    expect(prerequisite).toMatchObject({
+      mode: 'url',
+      url: 'https://modelcontextprotocol.io/',
+      domain: 'modelcontextprotocol.io',
+      message: 'Open this link to satisfy the prerequisite, then retry the request.',
+      conversationId: 'conv-p',
+    });
+    // Made again, the call asks for its own page through elicitation/create: the second card.
+    const secondPage = nextQuestion(host);
+    host.mcp.elicitations.respond(prerequisite.id, 'accept');
+    const own = await secondPage;
+    expect(own).toMatchObject({ mode: 'url', url: 'https://example.com/authorize' });
+    host.mcp.elicitations.respond(own.id, 'accept');
+    const { result } = await call;
+    expect(result.isError).toBeFalsy();
+    expect(allText(result.content as { type: string; text?: string }[])).toContain('✅ User completed the URL elicitation flow.');
+  });
+
+  it('declined: the call ends with a result saying so, and is not made again', async () => {
+    const host = await everythingHost();
+    const page = nextQuestion(host);
+    const call = host.tools.call(caller('conv-p'), URL_TOOL, { url: 'https://example.com/authorize', errorPath: true });
+    const prerequisite = await page;
+    const asking: ElicitationRequest[] = [];
+    host.mcp.elicitations.on('required', (r) => asking.push(r));
+    host.mcp.elicitations.respond(prerequisite.id, 'decline');
+    const { result } = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Server "chatos::everything" needs a page opened in a browser before this call (JSON-RPC error -32042); the user declined to open it, so the call was not made again.');
+    expect(asking).toEqual([]);
+  });
+});
+
 describe('a server that asks while no call of it is in flight', () => {
   it('is refused, and the audit says why', async () => {
     const dir = tempDir('chatos-eliciting-');

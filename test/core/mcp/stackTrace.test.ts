@@ -46,7 +46,7 @@ describe('error texts from a real server', () => {
       () => undefined,
       (caught: unknown) => caught as Error,
     );
-    expect(error!.message).toBe(`MCP error -32603: internal failure: Error: the database is locked\n    ${STACK_MARK}`);
+    expect(error!.message).toBe(`call to stack_error on "chatos::failing" failed with JSON-RPC error -32603: internal failure: Error: the database is locked\n    ${STACK_MARK}`);
   });
 
   it('in a chat, neither the model nor the tool card gets a frame', async () => {

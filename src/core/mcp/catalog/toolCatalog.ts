@@ -6,6 +6,7 @@ import { formatJsonPath } from '../../../shared/problemText.js';
 import { describeDrop, filterTool } from './toolFilter.js';
 import { ToolUiSchema, type ToolUi } from '../../../shared/mcpApps.js';
 import { toolUiOf } from './toolUi.js';
+import type { RejectedTool } from '../client/checkedTools.js';
 import { shortenIdsHint } from '../../naming/toolNameRoom.js';
 import { isValidToolName, toolNameFor } from '../../naming/toolNaming.js';
 
@@ -34,6 +35,8 @@ export type CatalogTool = z.infer<typeof CatalogToolSchema>;
 export interface CatalogEntry {
   server: ServerDefinition;
   tools: readonly Tool[];
+  /** Tools the server listed that are no MCP tool (a broken schema): never offered, each a problem naming it and the field. */
+  rejected?: readonly RejectedTool[];
 }
 
 export interface CatalogResult {
@@ -90,7 +93,7 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
   const problems: Problem[] = [];
   const named: Named[] = [];
 
-  for (const { server, tools: listed } of entries) {
+  for (const { server, tools: listed, rejected } of entries) {
     // A path into mcp.yaml means something only for mcp.yaml servers.
     const pathOf = (...field: string[]) => (server.origin === 'mcp.yaml' ? formatJsonPath(['servers', server.name, ...field]) : '');
     const report = (severity: ProblemSeverity, code: string, path: string, message: string, hint: string) => problems.push({ severity, code, file: fileOf(server), path, message, hint });
@@ -104,6 +107,18 @@ export function buildCatalog(entries: readonly CatalogEntry[], reserved: readonl
     const disabled = new Set(server.disabledTools);
     // A plugin's server is known to the user by its app: problems say which, and how to fix its ids.
     const ofApp = server.plugin ? ` (app "${server.plugin.appId}" of plugin "${server.plugin.pluginId}")` : '';
+
+    for (const tool of rejected ?? []) {
+      // One the user filtered out or switched off is not missed: nothing to say (as for a bad name, a blacklist hides it).
+      if (!filterTool(server.tools, tool.name).kept || disabled.has(tool.name)) continue;
+      report(
+        'warning',
+        'TOOL_SCHEMA_INVALID',
+        pathOf('tools'),
+        `tool "${tool.name}" of server ${serverLabel(server)}${ofApp} is not offered: its ${tool.reason}`,
+        `the server has to fix the tool's ${tool.field} (the MCP schema of a tool); its other tools are offered. Add "${tool.name}" to tools.blacklist to hide this warning`,
+      );
+    }
 
     for (const tool of listed) {
       const about = `tool "${tool.name}" of server ${serverLabel(server)}${ofApp}`;

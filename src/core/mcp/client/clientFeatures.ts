@@ -71,6 +71,8 @@ export interface FeatureSession extends Asker {
   readonly userWaits: UserWaits;
   /** The server's log (what the Servers page shows): where its own log messages go. None for a client made outside the host. */
   readonly log?: ServerLog;
+  /** Whether the policy lets this server ask `method` now: for what a feature asks the user outside a request handler (a -32042 answer's pages). */
+  mayAsk(method: string): { ok: true } | { ok: false; reason: string };
 }
 
 /** One client feature: the capability it declares (only once it exists) and its handlers, added to each connection. */
@@ -217,6 +219,7 @@ export class ClientFeatures {
         prompts: new PromptsClient(client),
         userWaits: new UserWaits(),
         ...(log ? { log } : {}),
+        mayAsk: (method) => this.policy.mayAsk(asker, method),
         onNotification(schema, handler) {
           client.setNotificationHandler(schema, handler);
         },

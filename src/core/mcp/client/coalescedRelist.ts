@@ -30,6 +30,11 @@ export class CoalescedRelist<T> {
     return () => void this.listeners.delete(listener);
   }
 
+  /** The re-list under way (and those it ends up needing): resolves once they are done, never rejects; undefined when none is. */
+  underWay(): Promise<void> | undefined {
+    return this.relisting;
+  }
+
   /** The server said its list changed. */
   changed(): void {
     if (this.relisting) {

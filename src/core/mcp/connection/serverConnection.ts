@@ -16,7 +16,8 @@ import type { McpWire, ProtocolEra } from '../client/mcpWire.js';
 import { isLegacyVerdict, isProbeSignInRefusal } from './eraProbe.js';
 import { MAX_INPUT_ROUNDS, MODERN_PROTOCOL_VERSION } from '../client/modernClient.js';
 import type { PromptsClient } from '../client/promptsClient.js';
-import type { ToolsClient } from '../client/toolsClient.js';
+import type { ToolListing, ToolsClient } from '../client/toolsClient.js';
+import type { RejectedTool } from '../client/checkedTools.js';
 import type { UserWaits } from '../client/userWaits.js';
 import { CallAbort } from './callAbort.js';
 import { CallDeadline } from './callDeadline.js';
@@ -27,7 +28,6 @@ import { viewReads } from './viewReads.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
-import { withoutStackTraces } from '../stackTrace.js';
 import { commandTrouble } from '../serverTrouble.js';
 import { ProcessTransport, type ExitInfo } from '../../process/processTransport.js';
 import { serverEnvironment } from '../../process/serverEnvironment.js';
@@ -35,7 +35,7 @@ import { nodeLaunch, pathOf } from '../../runtime/nodeRuntime.js';
 import { withTimeout } from '../../process/processTree.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
 import type { ServerLog } from '../../process/serverLog.js';
-import { McpRuntimeError, type StartFailureReason } from '../mcpRuntimeError.js';
+import { McpRuntimeError, serverRpcError, type StartFailureReason } from '../mcpRuntimeError.js';
 import type { OAuthService } from '../auth/oauthService.js';
 import { oauthTargetOf } from '../auth/oauthTarget.js';
 import { signInFailure } from '../auth/signInFailure.js';
@@ -77,7 +77,7 @@ export interface ConnectionDeps {
   /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
   onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
-  onToolsChanged?: (definition: ServerDefinition, tools: readonly Tool[]) => void;
+  onToolsChanged?: (definition: ServerDefinition, listing: ToolListing) => void;
 }
 
 /** Makes one instance of an in-process server, from the options its definition carries. */
@@ -129,6 +129,11 @@ export class ServerConnection {
 
   get tools(): readonly Tool[] {
     return this.toolsClient?.list ?? [];
+  }
+
+  /** The tools of the last list the host cannot offer (a broken schema), each with why; the server's other tools are kept. */
+  get rejectedTools(): readonly RejectedTool[] {
+    return this.toolsClient?.rejected ?? [];
   }
 
   /** The server's MCP prompts (docs/using/slash-commands.md); undefined while it is not running. */
@@ -212,7 +217,7 @@ export class ServerConnection {
     });
     this.client = client;
     const onChanged = this.deps.onToolsChanged;
-    if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
+    if (onChanged) tools.onListChanged((listing) => onChanged(this.definition, listing));
     await tools.refresh().catch(async (error: unknown) => {
       // A sign-in the first request needs (a token refused) is a sign-in, not a server of another era.
       throw session.era === 'modern' && !(await this.signInFailure(error)) ? this.eraBroken(error) : error;
@@ -504,11 +509,11 @@ export class ServerConnection {
           'the server keeps asking without finishing: tell its author',
         );
       }
-      // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
-      if (error instanceof McpError || error instanceof ProtocolError) error.message = withoutStackTraces(error.message);
+      // The server's JSON-RPC error: its code and its words, without its stack trace (docs/rules/gateway.md#server-errors).
+      if (error instanceof McpError || error instanceof ProtocolError) throw serverRpcError(error, `call to ${name}`, this.definition.id);
       // On the 2026 wire a failure of the HTTP exchange itself (an answer over the size bound) reaches here as the SDK
       // read it, which names no server: said with the call and the server it was to.
-      else if (this.spoken?.era === 'modern' && error instanceof Error && !(error instanceof McpRuntimeError)) error.message = `call to ${name} on "${this.definition.id}" failed: ${error.message}`;
+      if (this.spoken?.era === 'modern' && error instanceof Error && !(error instanceof McpRuntimeError)) error.message = `call to ${name} on "${this.definition.id}" failed: ${error.message}`;
       throw error;
     } finally {
       deadline.dispose();

@@ -131,6 +131,10 @@ export default {
     'agents.own.add': '添加服务器',
     'agents.own.placeholder': '选择你自己的服务器',
     'agents.own.none': '还没有你自己的服务器：在“服务器”页添加一个。',
+    'agents.ready.title': '内置工具，一键添加：',
+    'agents.ready.add': '添加{{name}}',
+    'agents.ready.added': '已添加{{name}}（已开启，只给这个智能体）',
+    'agents.ready.network': '会访问网络',
     'agents.chat': '对话',
   },
   en: {
@@ -268,6 +272,10 @@ export default {
     'agents.own.add': 'Add a server',
     'agents.own.placeholder': 'Choose your own servers',
     'agents.own.none': 'You have no servers of your own yet: add one on the Servers page.',
+    'agents.ready.title': 'Built-in tools, one click to add:',
+    'agents.ready.add': 'Add {{name}}',
+    'agents.ready.added': '{{name}} added (switched on, for this agent only)',
+    'agents.ready.network': 'reaches the network',
     'agents.chat': 'Chat',
   },
 };

@@ -4,7 +4,7 @@ import { HostMcpServers, HostPrompts } from '../../src/core/registry/registryTab
 import { defineTable } from '../../src/core/store/logicalTable.js';
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
 
-/** `$CHATOS_HOME/<app>/admin.db` of a provider app (seed 001's layout), with one server and one prompt of its own. */
+/** `$CHATOS_HOME/<app>/admin.db` of a provider app (the original ChatOS's layout), with one server and one prompt of its own. */
 export async function writeProviderDb(home: string, appId: string, serverName: string): Promise<void> {
   const store = await RecordsStore.open(path.join(home, appId, 'admin.db'));
   store.put(HostMcpServers, 's1', { id: 's1', name: serverName, url: `cmd://${appId}-own-mcp`, env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });

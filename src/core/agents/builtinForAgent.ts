@@ -3,7 +3,7 @@ import { HOST_UI_APP, isHostUiApp, type Agent, type AgentUiApp } from '../../sha
 /**
  * The agent with one more of the host's own servers picked (its host entry's
  * `mcpServerIds`, docs/rules/agents.md#your-own-servers): what "add" of a
- * ready built-in tool (seed 003) does to the one agent it is added to. No
+ * ready built-in tool (docs/using/agents.md#ready-built-in-tools) does to the one agent it is added to. No
  * other agent changes, and the registry grants nothing: picking is what
  * gives an agent a host server.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GrantSchema, type Grant } from '../../shared/registry.js';
 
 /**
- * Grant rows the original ChatOS wrote (seed 001): `mcpServerGrants.server_id`,
+ * Grant rows the original ChatOS wrote (docs/rules/registry.md#storage): `mcpServerGrants.server_id`,
  * `promptGrants.prompt_id`, the app in `app_id`, under an id of their own.
  * The value is the same registry id ChatOS keeps in `targetId`
  * (docs/rules/registry.md#storage), so such a row is a grant, not a broken row.

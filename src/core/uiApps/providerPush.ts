@@ -7,7 +7,7 @@ import { RegistryError, type RegistryCenter } from '../registry/registryCenter.j
 export type ProviderPush = { kind: 'server'; providerAppId: string; server: unknown } | { kind: 'prompt'; providerAppId: string; prompt: unknown };
 
 /**
- * Seed 001's `registerMcpServer(providerAppId, serverConfig)` /
+ * The original ChatOS's `registerMcpServer(providerAppId, serverConfig)` /
  * `registerPrompt(providerAppId, promptConfig)` for a provider app's page
  * (docs/rules/registry.md#the-push-api), checked as every registration is:
  * only under the app's own provider id, a plain name from which the registry

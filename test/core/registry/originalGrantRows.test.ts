@@ -4,7 +4,7 @@ import { caller, startTestHost } from '../../helpers/gatewayHost.js';
 import { readRawRows, writeProviderDb, writeRawRows } from '../../helpers/originalHome.js';
 
 /**
- * Seed 001: "mcpServerGrants.server_id / promptGrants.prompt_id hold the
+ * The original ChatOS: "mcpServerGrants.server_id / promptGrants.prompt_id hold the
  * registry id". A data home the original ChatOS wrote keeps its grants in
  * that shape, under ids of its own; ChatOS stores `{ appId, targetId }`
  * keyed `<appId>=><registryId>` (docs/rules/registry.md#storage). Such rows

@@ -6,7 +6,7 @@ import { caller, fixtureServer, startTestHost, textOf, writeMcpYaml } from '../.
 import { tempDir } from '../../helpers/tempDir.js';
 
 /**
- * Seed 003 §2: after confirmation the call executes "with retry and error
+ * docs/rules/gateway.md#a-crashed-call: after confirmation the call executes "with retry and error
  * handling". A call whose server crashed under it is run once more on a
  * fresh instance when the tool says a second run changes nothing; a write
  * is never run again without asking. Each fixture tool appends its pid to
@@ -21,7 +21,7 @@ async function crashOnce(tool: string) {
   return { call, marker };
 }
 
-describe('a call whose server crashed (seed 003 §2: execute with retry)', () => {
+describe('a call whose server crashed (execute with retry)', () => {
   it('a read-only tool is run once more on a fresh instance, and its answer is the result', async () => {
     const { call, marker } = await crashOnce('crash_once_read');
     expect(textOf((await call).result)).toBe('ran on a fresh instance');

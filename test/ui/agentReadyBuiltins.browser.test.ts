@@ -5,11 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openChromiumOn, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 
 /**
- * Seed 003: time, fetch and calculator are ready built-ins the user adds in
+ * docs/using/agents.md#ready-built-in-tools: time, fetch and calculator are ready built-ins the user adds in
  * one click. On the Agents page, a saved agent's editor offers each; one
  * click switches it on and gives it to that agent (saved in the host at
  * once, the live preview shows its tool), and another agent gets nothing.
- * Fetch says it reaches the network.
+ * Fetch says it reaches the network. The settings assistant is added the
+ * same way, per agent (docs/rules/settings-server.md#added-per-agent).
  */
 
 let serve: ServeProcess;
@@ -61,6 +62,16 @@ describe('ready built-in tools in the agent editor', () => {
     expect(await offer.getByTestId('agent-add-builtin-time').count()).toBe(1);
     await screenshot(page, 'ready-builtins-02-added');
 
+    expect(await hostPicks('other')).toEqual([]);
+  });
+
+  it('adds the settings assistant to that agent in one click, saying what it may change; the other agent still has nothing', async () => {
+    const offer = page.getByTestId('agent-ready-builtins');
+    expect(await offer.getByTestId('agent-builtin-settings-note').innerText()).toMatch(/settings/i);
+    await offer.getByTestId('agent-add-builtin-settings').click();
+    await expect.poll(() => hostPicks('helper'), { timeout: 20_000 }).toEqual(['chatos::calculator', 'chatos::settings']);
+    await page.getByTestId('agent-editor').getByText('mcp_settings_list_agents').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => offer.getByTestId('agent-add-builtin-settings').count()).toBe(0);
     expect(await hostPicks('other')).toEqual([]);
   });
 });

@@ -26,9 +26,10 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
    */
   createReady(options: { modelId: string; language: 'zh' | 'en' }): Promise<Agent>;
   /**
-   * Adds a ready built-in tool (time, fetch, calculator; seed 003) to one
+   * Adds a ready built-in tool (time, fetch, calculator) to one
    * agent in one step: switches it on if it is off, and picks it for that
-   * agent only (docs/using/agents.md#ready-built-in-tools).
+   * agent only (docs/using/agents.md#ready-built-in-tools). `settings`, the
+   * settings assistant, is added the same way: picked for that agent only.
    */
   addBuiltin(agentId: string, name: string): Promise<Agent>;
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */

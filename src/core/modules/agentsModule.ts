@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import { AgentError, AgentStore } from '../agents/agentStore.js';
 import { withHostServer } from '../agents/builtinForAgent.js';
+import { SETTINGS_SERVER_ID, SETTINGS_SERVER_NAME } from '../settingsServer/settingsServer.js';
 import { READY_BUILTINS, readyAssistantInput } from '../agents/readyAssistant.js';
 import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
@@ -71,7 +72,7 @@ export function agentsFacade(
     },
     async createReady({ modelId, language }) {
       if (!deps.resolver.models?.has(modelId)) throw new AgentError('AGENT_INVALID', `no model "${modelId}"`, [{ path: 'modelId', message: 'names no model entry' }]);
-      // Seed 003: the built-in tools are ready at once; those safe for everyone (local, read-only) are switched on for it.
+      // The built-in tools are ready at once (docs/using/agents.md#a-ready-assistant); those safe for everyone (local, read-only) are switched on for it.
       for (const tool of deps.builtins.list()) if (READY_BUILTINS.has(tool.name) && !tool.enabled) await deps.builtins.set(tool.name, { enabled: true });
       const { catalog, registry } = deps.resolver;
       const input = readyAssistantInput({ modelId, language }, { apps: catalog.apps, servers: registry.listServers(), taken: (id) => stores.agents.get(id) !== undefined });
@@ -80,6 +81,8 @@ export function agentsFacade(
     async addBuiltin(agentId, name) {
       const agent = stores.agents.get(agentId);
       if (!agent) throw new AgentError('AGENT_NOT_FOUND', `no agent "${agentId}"`);
+      // The settings server is always running (docs/rules/settings-server.md#added-per-agent): adding it is picking it.
+      if (name === SETTINGS_SERVER_NAME) return stores.agents.update(agentId, withHostServer(agent, SETTINGS_SERVER_ID));
       // Switching on checks the name (MCP_BUILTIN_UNKNOWN) and mcp.yaml (a server of the user's with that name wins).
       const listed = deps.builtins.list().find((t) => t.name === name);
       const tool = listed?.enabled && !listed.blockedBy ? listed : await deps.builtins.set(name, { enabled: true });

@@ -4,7 +4,7 @@ import { HostApiMethods } from '../../../src/shared/hostApi.js';
 import { startTestHost } from '../../helpers/gatewayHost.js';
 
 /**
- * Seed 003: time, fetch and calculator are ready built-ins "the user can add
+ * docs/using/agents.md#ready-built-in-tools: time, fetch and calculator are ready built-ins "the user can add
  * in one click". The one step the agent editor calls (agents.addBuiltin)
  * switches the tool on when it is off and picks it for that agent only.
  */
@@ -50,6 +50,22 @@ describe('adding a ready built-in tool to one agent', () => {
     const added = await add({ agentId: 'reader', name: 'fetch' });
     if ('code' in added) throw new Error(added.message);
     expect(host.agents.resolve(added).serverIds).toEqual(['chatos::time', 'chatos::fetch']);
+  });
+
+  it('adds the settings assistant the same way: a new agent has none of its tools; added, that agent alone is offered them', async () => {
+    const { host, add, agent } = await world();
+    const listed = async (id: string) => (await host.tools.list(host.agents.resolve(host.agents.get(id)!).callerFor('main', `conv-${id}`))).tools.map((t) => t.name);
+    agent('manager');
+    agent('other');
+    expect(await listed('manager')).not.toContain('mcp_settings_list_agents');
+
+    const added = await add({ agentId: 'manager', name: 'settings' });
+    if ('code' in added) throw new Error(added.message);
+    expect(host.agents.resolve(added).serverIds).toEqual(['chatos::settings']);
+    expect(await listed('manager')).toEqual(expect.arrayContaining(['mcp_settings_list_agents', 'mcp_settings_delete_agent']));
+    expect(await listed('other')).toEqual([]);
+    // Nothing was switched on for it: the built-in tools stay as they were.
+    expect(host.mcp.builtins.list().every((t) => !t.enabled)).toBe(true);
   });
 
   it('refuses an unknown tool or agent, naming what is wrong, and changes nothing', async () => {

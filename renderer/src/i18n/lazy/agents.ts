@@ -135,6 +135,8 @@ export default {
     'agents.ready.add': '添加{{name}}',
     'agents.ready.added': '已添加{{name}}（已开启，只给这个智能体）',
     'agents.ready.network': '会访问网络',
+    'agents.ready.settings': '设置助手',
+    'agents.ready.settingsNote': '可修改 ChatOS 设置，敏感操作先问你',
     'agents.chat': '对话',
   },
   en: {
@@ -276,6 +278,8 @@ export default {
     'agents.ready.add': 'Add {{name}}',
     'agents.ready.added': '{{name}} added (switched on, for this agent only)',
     'agents.ready.network': 'reaches the network',
+    'agents.ready.settings': 'Settings assistant',
+    'agents.ready.settingsNote': 'changes ChatOS settings; asks you first for sensitive ones',
     'agents.chat': 'Chat',
   },
 };

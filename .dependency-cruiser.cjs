@@ -52,6 +52,14 @@ module.exports = {
       to: { path: '^src/core/settingsServer/' },
     },
     {
+      name: 'cli-actions-load-when-run',
+      comment:
+        "`chatos` starts by defining its commands (src/cli/commands/): they reach an action (src/cli/actions/), the core or the serve face only for types or with import() when the command runs, so --help and bad usage load none of it (src/cli/lazyAction.ts). The errors and the limits' facades import nothing heavy.",
+      severity: 'error',
+      from: { path: '^src/cli/(main[.]ts|commands/)' },
+      to: { path: '^src/(cli/actions|core|serve)/', pathNot: '^src/core/facades/(errors|limits)[.]ts$', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
+    {
       name: 'faces-no-connections',
       comment: "A face asks the core's operations; the connections to MCP servers are the core's own.",
       severity: 'error',

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import DurationSequencer from './test/runner/durationSequencer.js';
 import TimingReporter from './test/runner/timingReporter.js';
 
-/** The UI in Debian's Chromium against real `chatos serve` processes: one file at a time. */
+/** The UI in Debian's Chromium against real `chatos serve` processes: two files at a time. */
 export default defineConfig({
   test: {
     include: ['test/**/*.browser.test.ts'],
@@ -11,7 +11,9 @@ export default defineConfig({
     reporters: ['default', new TimingReporter('browser')],
     // One Chromium for the run; each file connects and opens a context of its own.
     globalSetup: ['test/helpers/browserServer.ts'],
-    fileParallelism: false,
+    // Two files at a time: each has its own serve process, provider and browser context, so they share nothing but
+    // the Chromium; much of a file is waiting on its serve process and the page, so two overlap on two cores.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // expect.poll waits for an event to show (a write, a refetch): 1 s, vitest's default, is too short on a busy 2-core machine.

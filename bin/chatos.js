@@ -1,9 +1,18 @@
-#!/usr/bin/env node
-// The `chatos` command. It runs the CLI that `npm run build` bundles into one
-// file (dist/cli/chatos.cjs: it loads in about half the time of the ~590
-// modules it is made of; scripts/bundleCli.ts says why).
+#!/usr/bin/env -S node --max-semi-space-size=16
+// The `chatos` command. It runs the CLI that `npm run build` bundles
+// (dist/cli/chatos.cjs, which loads the chunks of dist/cli/chunks/ a command
+// needs when it runs; scripts/bundleCli.ts says why).
+//
+// --max-semi-space-size=16 (MiB, only settable when Node starts): since Node
+// 22, V8 sizes its young generation from the memory the process may use, up
+// to 64 MiB semi-spaces (128 MiB resident) on a machine with 16 GiB or more.
+// A busy `chatos serve` grows into it within a few hundred chat turns, which
+// was most of the RSS growth issue 39 measured, while the heap it holds stays
+// flat. 16 MiB is what Node 20 used; a scavenge of it takes a few ms.
+// `npm run bench -- memory` starts its host with these flags, read from here.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 /** The command word: the first argument that is neither an option nor the value of one (--home and --plugins take one). */
@@ -28,7 +37,8 @@ if (!existsSync(main)) {
   process.stderr.write('chatos is not built yet: run "npm run build" in the ChatOS folder first.\n');
   process.exit(1);
 }
-// V8's compiled code of the ~3 MB bundle is kept between runs (in the OS's temp folder), so a run skips compiling it again.
+// V8's compiled code of the bundle's files is kept between runs (in the OS's temp folder), so a run skips compiling it again.
 module.enableCompileCache?.();
-const { default: cli } = await import(main.href);
+// required, not imported: an ES import of this CommonJS file would first scan its source for its exports.
+const cli = module.createRequire(import.meta.url)(fileURLToPath(main));
 process.exitCode = await cli.runCli(process.argv.slice(2));

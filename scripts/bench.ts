@@ -5,6 +5,7 @@
  */
 import { runCanvasBench } from './bench/canvasBench.js';
 import { runChatBench } from './bench/chatBench.js';
+import { runChatMemoryBench } from './bench/chatMemoryBench.js';
 import { runChatUiBench } from './bench/chatUiBench.js';
 import { runCliBench } from './bench/cliBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
@@ -27,6 +28,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'chat', run: runChatBench },
   { name: 'chat ui', run: runChatUiBench },
   { name: 'long chat', run: runLongChatBench },
+  { name: 'chat memory', run: runChatMemoryBench },
   { name: 'canvas', run: runCanvasBench },
   { name: 'knowledge', run: runKnowledgeBench },
   { name: 'process budget', run: runProcessBudgetBench },

@@ -1,6 +1,7 @@
 /**
- * Bundles the `chatos` command into one file, dist/cli/chatos.cjs, which
- * bin/chatos.js runs (npm run build runs this after tsc).
+ * Bundles the `chatos` command into dist/cli/chatos.cjs, which bin/chatos.js
+ * runs, and the chunks it loads when a command runs, dist/cli/chunks/ (npm
+ * run build runs this after tsc).
  *
  * Why: every `chatos` run used to load ~590 modules (our 315 compiled files,
  * zod's 116, the MCP SDK's...), and resolving and compiling them one by one
@@ -8,9 +9,13 @@
  * ~0.5 s, and a user runs the CLI (and the test suite runs it) thousands of
  * times. Vite (already the renderer's bundler) does the work with Rolldown.
  *
- * CommonJS, so the bundle is one file Node loads with its compile cache
- * (bin/chatos.js turns it on): a command then spends ~20% less CPU before it
- * does anything.
+ * CommonJS, so Node loads each file with its compile cache (bin/chatos.js
+ * turns it on): a command then spends ~20% less CPU before it does anything.
+ *
+ * Split where the CLI loads its actions (src/cli/lazyAction.ts): chatos.cjs
+ * holds commander and the command definitions (~150 KB), so `chatos --help`
+ * and bad usage evaluate nothing else; each command's action, and the core
+ * it shares with the others, are chunks required when that command runs.
  *
  * Left outside the bundle, loaded from node_modules as before:
  *  - sql.js finds its .wasm file beside its own module;
@@ -18,6 +23,7 @@
  *    talk to a provider or read a PDF, so they stay out of every other run;
  *  - mathjs and turndown likewise, only when the built-in calculator or
  *    fetch tool answers a call;
+ *  - gpt-tokenizer, only when an OpenAI model's context window needs counting;
  *  - electron is never loaded by the CLI (the layering check forbids it).
  * The code's own files are found from the app root (core/appPaths.ts walks up
  * to package.json), so it runs the same from dist/cli/ as from dist/src/.
@@ -29,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 /** Packages the bundle imports at run time instead of containing. */
-export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown'];
+export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
 
 export async function bundleCli(appRoot: string): Promise<void> {
   const external = (id: string) => id.startsWith('node:') || CLI_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));
@@ -49,7 +55,7 @@ export async function bundleCli(appRoot: string): Promise<void> {
       minify: false,
       sourcemap: false,
       reportCompressedSize: false,
-      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'chatos.cjs', codeSplitting: false } },
+      rollupOptions: { external, output: { format: 'cjs', entryFileNames: 'chatos.cjs', chunkFileNames: 'chunks/[name].cjs' } },
     },
   });
 }

@@ -58,14 +58,38 @@ const MAX_SIGN_INS = 3;
 /** The client ID metadata document url the suite's authorization server accepts (auth/basic-cimd). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** What the suite passes in MCP_CONFORMANCE_CONTEXT (pre-registration gives a client id and secret). */
-function contextOAuth(): OAuthClientConfig {
-  let context: { client_id?: unknown; client_secret?: unknown } = {};
+/** What the suite passes in MCP_CONFORMANCE_CONTEXT: a pre-registered client id and secret, or the tool calls to make. */
+function conformanceContext(): { client_id?: unknown; client_secret?: unknown; toolCalls?: unknown } {
   try {
-    context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as typeof context;
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ReturnType<typeof conformanceContext>;
   } catch {
-    // No context: nothing pre-registered.
+    return {}; // No context: nothing pre-registered, no calls named.
   }
+}
+
+/** The calls the scenario names in its context (http-custom-headers: the values whose headers it checks), if it names any. */
+function contextToolCalls(): { name: string; arguments: Record<string, unknown> }[] | undefined {
+  const { toolCalls } = conformanceContext();
+  if (!Array.isArray(toolCalls)) return undefined;
+  return toolCalls.filter((call): call is { name: string; arguments: Record<string, unknown> } => typeof call?.name === 'string' && typeof call?.arguments === 'object' && call.arguments !== null);
+}
+
+/** The suite's echo tool (json-schema-2020-12-preservation) is given the other tool's inputSchema as the host listed it, so the suite sees what the host kept of it. */
+const ECHO_TOOL = 'json_schema_echo';
+
+/** The calls to make: the context's, else every listed tool with arguments made from its schema. */
+function callsFor(tools: readonly Tool[]): { name: string; arguments: Record<string, unknown> }[] {
+  const named = contextToolCalls();
+  if (named) return named;
+  const echoed = tools.find((tool) => tool.name !== ECHO_TOOL)?.inputSchema;
+  return tools.map((tool) => ({ name: tool.name, arguments: tool.name === ECHO_TOOL && echoed ? { schema: echoed } : sampleArguments(tool.inputSchema) }));
+}
+
+/** A server that has no tools/call at all (json-schema-ref-no-deref only lists): the client did its part. */
+const METHOD_NOT_FOUND = -32601;
+
+function contextOAuth(): OAuthClientConfig {
+  const context = conformanceContext();
   return {
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(typeof context.client_id === 'string' ? { clientId: context.client_id } : {}),
@@ -179,12 +203,17 @@ async function main(): Promise<number> {
   try {
     await signedIn(() => connection.start());
     console.log(`[${scenario}] connected to ${url}; ${connection.tools.length} tool(s): ${connection.tools.map((t) => t.name).join(', ') || '-'}`);
-    for (const tool of connection.tools) {
-      const args = sampleArguments(tool.inputSchema);
+    console.log(`[${scenario}] protocol: ${JSON.stringify(connection.protocol)}`);
+    for (const call of callsFor(connection.tools)) {
       const end = callers.begin(definition.id, lease, caller);
-      const result = await signedIn(() => connection.callTool(tool.name, args, {})).finally(end);
-      console.log(`[${scenario}] ${tool.name}(${JSON.stringify(args)}) -> ${JSON.stringify(result.content)}`);
-      if (result.isError) failed = true;
+      try {
+        const result = await signedIn(() => connection.callTool(call.name, call.arguments, {})).finally(end);
+        console.log(`[${scenario}] ${call.name}(${JSON.stringify(call.arguments)}) -> ${JSON.stringify(result.content)}`);
+        if (result.isError) failed = true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== METHOD_NOT_FOUND) throw error;
+        console.log(`[${scenario}] ${call.name}: the server has no tools/call (${(error as Error).message})`);
+      }
     }
   } catch (error) {
     failed = true;

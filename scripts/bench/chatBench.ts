@@ -1,6 +1,4 @@
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +10,7 @@ import { ConversationStore } from '../../src/core/chat/conversations/conversatio
 import { RecordsStore } from '../../src/core/store/recordsStore.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import type { ConversationMessage } from '../../src/shared/chat.js';
+import { sseServer, type Answer } from './sseProvider.js';
 import { atMost, check, grouped, info, median, type BenchRow, type BenchSection } from './section.js';
 
 /**
@@ -37,43 +36,6 @@ const BIG = 10_000;
 const APPENDS = 200;
 const OPENS = 5;
 
-/** The next streamed answer: text, or tool calls. */
-type Answer = { text: string } | { calls: { name: string; args: object }[] };
-
-/** A minimal chat-completions server: each POST answers with the next scripted answer as SSE, the first chunk at once. */
-async function sseServer(next: () => Answer): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const answer = next();
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if ('text' in answer) {
-        res.write(chunk({ role: 'assistant', content: answer.text }));
-        res.write(chunk({}, 'stop'));
-      } else {
-        answer.calls.forEach((call, index) => res.write(chunk({ tool_calls: [{ index, id: `c${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] })));
-        res.write(chunk({}, 'tool_calls'));
-      }
-      res.write(
-        `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } })}\n\n`,
-      );
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 async function startHost(home: string, baseUrl: string): Promise<Host> {
   const empty = path.join(home, 'empty');
   fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
@@ -86,7 +48,7 @@ async function startHost(home: string, baseUrl: string): Promise<Host> {
   await host.start();
   await host.models.create({ id: 'local', name: 'Local', api: 'openai', baseUrl: baseUrl, model: 'bench' });
   host.agents.create({ id: 'plain', name: 'Plain', modelId: 'local', systemPrompt: 'Be brief.' });
-  host.agents.create({ id: 'tools', name: 'Tools', modelId: 'local', uiApps: [{ pluginId: 'x', appId: 'y', mcp: true, mcpServerIds: ['chatos::chat'] }] });
+  host.agents.create({ id: 'tools', name: 'Tools', modelId: 'local', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ['chatos::chat'] }] });
   return host;
 }
 

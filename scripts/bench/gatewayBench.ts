@@ -9,19 +9,26 @@ import { findAppRoot } from '../../src/core/appPaths.js';
 import { createHost, type Host } from '../../src/core/host.js';
 import { serverEnvironment } from '../../src/core/process/serverEnvironment.js';
 import type { Caller } from '../../src/core/tools/toolGateway.js';
+import { DetachedStdioTransport } from './detachedStdioTransport.js';
+import { measureHostCost } from './gatewayHostCost.js';
 import { atMost, callsPerSecond, check, grouped, info, median, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
  * The tool gateway against the SDK's own Client, on the same server, in the
  * same run. The server is @modelcontextprotocol/server-everything over stdio,
  * configured as an mcp.yaml server in a temporary CHATOS home and called
- * through host.tools.call; the baseline is a bare SDK Client
- * (StdioClientTransport) on its own server-everything process. Both share
- * this process, so a GC pause, a busy core or a slow moment of the VM hits
- * whichever is running: sequential calls are interleaved one by one, and
- * each side spreads over two server processes, since two identical
- * processes differ by several per cent on their own. An A/A check (two
- * bare clients, the same method) shows what the method can resolve.
+ * through host.tools.call; the baseline is a bare SDK Client on its own
+ * server-everything process, doing the same work: it sends the gateway's
+ * request (its `_meta` and a progress token) to a server started as the
+ * gateway starts its own (a session of its own: DetachedStdioTransport), so
+ * what differs is the host's own work. What the request and the placement
+ * cost the server and the OS is shown beside it, against a client as the SDK
+ * starts it asking for no progress. Both share this process, so a GC pause,
+ * a busy core or a slow moment of the VM hits whichever is running:
+ * sequential calls are interleaved one by one, and each side spreads over
+ * several server processes, since two identical processes differ by several
+ * per cent on their own. An A/A check (two bare clients, the same method)
+ * shows what the method can resolve.
  *
  * Hot reload uses the lighter test fixture server (20 of them): one server's
  * environment changes in mcp.yaml, which changes the tools it lists, and the
@@ -46,7 +53,7 @@ const SEQ_ROUNDS = 72;
 // 50-in-flight throughput within one run (4 bare clients, 20 rounds each), which a side of two cannot average out:
 // its runs' ratios spread 0.86-0.96. Six per side, each side's pairs taking turns, average it down.
 const PAIRS = 6;
-/** Rounds of the `_meta` check (one bare client with and without it). */
+/** Rounds of the check that splits the gap to a client as the SDK starts it (the request, the server's placement). */
 const CHECK_ROUNDS = 6;
 const CONC_CALLS = 1_000;
 const CONC_IN_FLIGHT = 50;
@@ -54,13 +61,14 @@ const CONC_IN_FLIGHT = 50;
 // moved by ±4 % from one block of rounds to the next in one run, over 240 rounds by ±2 %. 216 rounds give each of the
 // six groups each of the six orders of its three sides six times.
 const CONC_ROUNDS = 216;
-/** Rounds against bare clients sending the gateway's `_meta` (two sides, for information). */
-const SAME_REQUEST_ROUNDS = 72;
+
 // Spawning server-everything takes ~350 ms and varies by 10 % and more run to run, and the machine drifts: with 21
 // runs of three identical bare sides, the ratio of two sides' medians read 1.00-1.14, and the median of the per-run
 // ratios (each run's sides back to back) 0.95-1.08. So the figure is the median of per-run ratios, over 48 runs (each
 // of the six orders of the three sides eight times).
 const COLD_RUNS = 48;
+const HOST_COST_CALLS = 2_000;
+const HOST_COST_ROUNDS = 10;
 const RELOAD_SERVERS = 20;
 const RELOAD_RUNS = 9;
 const RELOAD_CHANGED = 'srv07';
@@ -105,9 +113,11 @@ function echoText(result: CallToolResult): string {
   return first && first.type === 'text' ? first.text : '';
 }
 
-async function bareClient(): Promise<{ client: Client; close: () => Promise<void> }> {
+/** A bare SDK client on its own server-everything, started as the gateway starts its servers; `asSdkStartsIt`: as the SDK's StdioClientTransport does. */
+async function bareClient(asSdkStartsIt = false): Promise<{ client: Client; close: () => Promise<void> }> {
   const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV, stderr: 'pipe' }));
+  const server = { command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV };
+  await client.connect(asSdkStartsIt ? new StdioClientTransport({ ...server, stderr: 'pipe' }) : new DetachedStdioTransport(server));
   return { client, close: () => client.close() };
 }
 
@@ -120,6 +130,7 @@ export async function runGatewayBench(): Promise<BenchSection> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-gateway-bench-'));
   try {
     rows.push(...(await echoFigures(path.join(base, 'echo'), notes)));
+    rows.push(...(await hostCostFigures(notes)));
     rows.push(...(await coldFigures(path.join(base, 'cold'), notes)));
     rows.push(...(await reloadFigures(path.join(base, 'reload'), notes)));
   } finally {
@@ -204,6 +215,8 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
   // PAIRS server processes per side (each gateway conversation holds its own lease, each bare client spawns its own),
   // plus as many spare bare clients for the A/A checks: identical processes differ by several per cent on their own.
   const bares = await Promise.all(Array.from({ length: 2 * PAIRS }, () => bareClient()));
+  // For the check alone: a client as the SDK starts its server, in this process's own session.
+  const sdkStarted = await bareClient(true);
   try {
     // The gateway's name for server-everything's echo, and its argument, as the gateway lists it.
     const listing = await host.tools.list(caller('bench-0'));
@@ -221,16 +234,18 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       const { result } = await host.tools.call(caller(conversationId), toolName, ECHO_ARGS);
       if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`gateway echo returned ${JSON.stringify(result)}`);
     };
-    // The gateway's `_meta` (docs/rules/gateway.md#_meta: the server's own, with the session root as its workdir) sent by a
-    // bare client: what the server's share of that costs, for information.
+    // The gateway's `_meta` (docs/rules/gateway.md#_meta: the server's own, with the session root as its workdir), sent by
+    // every bare client too, so that the server does the same work for both sides.
     const meta = { ...host.mcp.definition('chatos::everything')!.meta, workdir: home };
     const viaBare =
-      (client: Client, withMeta = false) =>
+      (client: Client, gatewayRequest = true) =>
       async () => {
-        // With the gateway's request, also its progress token: the gateway asks every call for progress (docs/rules/mcp-yaml.md#timeouts),
-        // and the SDK sends a token only with a handler; the server reads a larger request (some 6 % of a call here).
+        // The gateway's request: its `_meta`, and a progress token, as the gateway asks every call for progress (docs/rules/mcp-yaml.md#timeouts;
+        // the SDK sends a token only with a handler). The server reads a larger request: some 5-8 % of an echo here, the server's work.
         const result = (
-          withMeta ? await client.callTool({ name: 'echo', arguments: ECHO_ARGS, _meta: meta }, undefined, { onprogress: () => {} }) : await client.callTool({ name: 'echo', arguments: ECHO_ARGS })
+          gatewayRequest
+            ? await client.callTool({ name: 'echo', arguments: ECHO_ARGS, _meta: meta }, undefined, { onprogress: () => {} })
+            : await client.callTool({ name: 'echo', arguments: ECHO_ARGS })
         ) as CallToolResult;
         if (result.isError || echoText(result) !== 'Echo: hi') throw new Error(`bare echo returned ${JSON.stringify(result)}`);
       };
@@ -243,13 +258,16 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const groups = Array.from({ length: PAIRS }, (_, i) => [viaGateway(`bench-${i}`), viaBare(bares[i]!.client), viaBare(bares[PAIRS + i]!.client)]);
 
     for (const group of groups) await interleaved(WARMUP_CALLS, group, [[], [], []]);
-    const withMetaPair = [viaBare(bares[0]!.client, true), viaBare(bares[0]!.client)];
-    await interleaved(WARMUP_CALLS, withMetaPair, [[], []]);
+    // The gap to a client as the SDK starts it, asking for no progress, in two steps, on group 0's processes and one more:
+    // the same bare client without the gateway's request (the server's share), and a client whose server shares this
+    // process's session (the OS's share: a session of its own is a scheduling group of its own on Linux).
+    const checkSides = [groups[0]![GATEWAY]!, viaBare(bares[0]!.client), viaBare(bares[0]!.client, false), viaBare(sdkStarted.client, false)];
+    await interleaved(WARMUP_CALLS, checkSides.slice(2), [[], []]);
     check(host.mcp.servers.snapshots().find((s) => s.serverId === 'chatos::everything')?.leases.length === PAIRS, `the gateway holds ${PAIRS} leases of server-everything`);
 
     const seq = await pooledRounds(SEQ_ROUNDS, SEQ_CALLS, groups);
-    // One bare client with and without the gateway's `_meta`: same process, so only the `_meta` differs.
-    const withMeta = await pooledRounds(CHECK_ROUNDS, SEQ_CALLS, [withMetaPair]);
+    const split = await pooledRounds(CHECK_ROUNDS, SEQ_CALLS, [checkSides]);
+    const splitMedian = (side: number) => median(split.samples[side]!);
     const [gwTimes, bareTimes, spareTimes] = [seq.samples[GATEWAY]!, seq.samples[BARE]!, seq.samples[SPARE]!];
     const seqRoundRatios = roundRatios(seq.roundMedians[GATEWAY]!, seq.roundMedians[BARE]!);
     const seqRows = [
@@ -264,7 +282,9 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       // The same method on two sides that do the same work: how far from 1.00 the measurement itself strays here.
       info('A/A check, spare bare vs bare: median ratio', fixed3(median(spareTimes) / median(bareTimes)), 'x'),
       info('A/A check, spare bare vs bare: p99 ratio', fixed3(percentile(spareTimes, 99) / percentile(bareTimes, 99)), 'x'),
-      info("bare SDK with the gateway's _meta and progress token vs without: median ratio", fixed3(median(withMeta.samples[0]!) / median(withMeta.samples[1]!)), 'x'),
+      info('gateway vs a bare client as the SDK starts its server, asking for no progress: median ratio', fixed3(splitMedian(0) / splitMedian(3)), 'x'),
+      info("  of it, the server's work: bare with the gateway's _meta and progress token vs without", fixed3(splitMedian(1) / splitMedian(2)), 'x'),
+      info("  of it, the OS's: bare, its server in a session of its own (as the gateway starts it) vs in this process's", fixed3(splitMedian(2) / splitMedian(3)), 'x'),
     ];
 
     // Concurrent: 1,000 calls, 50 in flight; each round runs the three sides of one group back to back (groups take
@@ -275,11 +295,7 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     const rateRatio = median(rateRatios);
     const totalTime = (side: number) => rates[side]!.reduce((sum, rate) => sum + 1 / rate, 0);
     const groupRatios = groups.map((_, i) => median(rateRatios.filter((_, round) => round % PAIRS === i)));
-    // The same rounds against the bare clients sending the gateway's `_meta` too (docs/rules/gateway.md#_meta requires it): the server
-    // then does the same work for both sides, so this is the host's share alone. After the figures: it changes the bare
-    // processes' history.
-    const sameRequestGroups = groups.map((group, i) => [group[GATEWAY]!, viaBare(bares[i]!.client, true)]);
-    const sameRequest = await throughputRounds(SAME_REQUEST_ROUNDS, sameRequestGroups);
+
     const concRows = [
       info('gateway', median(rates[GATEWAY]!), 'calls/s'),
       info('bare SDK', median(rates[BARE]!), 'calls/s'),
@@ -288,19 +304,32 @@ async function echoFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       info('process pairs alone: lowest median round ratio', fixed3(Math.min(...groupRatios)), 'x'),
       info('process pairs alone: highest median round ratio', fixed3(Math.max(...groupRatios)), 'x'),
       info('A/A check, spare bare vs bare: throughput ratio', fixed3(median(roundRatios(rates[SPARE]!, rates[BARE]!))), 'x'),
-      info("vs the bare client sending the gateway's _meta and progress token too: throughput ratio", fixed3(median(roundRatios(sameRequest[0]!, sameRequest[1]!))), 'x'),
     ];
 
     notes.push(
       `echo: ${PAIRS} server-everything processes per side (a gateway lease per conversation, a bare client each), ${WARMUP_CALLS} warm-up calls on each; then ${SEQ_ROUNDS} rounds of ${SEQ_CALLS} sequential calls per side, interleaved call by call (each call in the next of all orders of the sides), round r on group r mod ${PAIRS}; median and p99 over all ${SEQ_ROUNDS * SEQ_CALLS} calls per side. ` +
+        `Every bare client sends the gateway's request (its _meta and a progress token) to a server started as the gateway starts its own (a session of its own): the server and the OS then do the same work on both sides. The split rows show what that work is, on group 0's processes and one started as the SDK starts it, ${CHECK_ROUNDS} rounds. ` +
         `A third side, a spare bare client per group on its own process, makes the same calls in lockstep: the A/A rows (spare vs bare) are what the method cannot resolve on this machine. ` +
         `Concurrency: ${CONC_WARMUP_ROUNDS} unmeasured rounds per side and group, then ${CONC_ROUNDS} rounds of ${CONC_CALLS} calls per side, ${CONC_IN_FLIGHT} in flight, all three sides back to back on one group (groups take turns, each going through all six orders of its sides, so each side follows each other side equally often); the median of the per-round ratios`,
     );
     return [...grouped(`${SEQ_CALLS} sequential echo calls x ${SEQ_ROUNDS} rounds`, seqRows), ...grouped(`${CONC_CALLS} echo calls, ${CONC_IN_FLIGHT} in flight`, concRows)];
   } finally {
-    await Promise.all(bares.map((bare) => bare.close()));
+    await Promise.all([...bares, sdkStarted].map((bare) => bare.close()));
     await host.dispose();
   }
+}
+
+/** The host's own CPU per call (gatewayHostCost.ts): CPU time, which a busy machine does not stretch. */
+async function hostCostFigures(notes: string[]): Promise<BenchRow[]> {
+  const cost = await measureHostCost(HOST_COST_CALLS, HOST_COST_ROUNDS);
+  notes.push(
+    `the host's own CPU: this process's main-thread CPU time per echo call, ${HOST_COST_ROUNDS} rounds of ${HOST_COST_CALLS} sequential calls per side taking turns, through host.tools.call and from a bare client sending the same request to a server placed alike (scripts/bench/gatewayHostCost.ts; --profile there shows what it is made of)`,
+  );
+  return grouped("the host's own CPU per echo call (for information)", [
+    info('gateway', cost.gatewayUs, 'µs'),
+    info('bare SDK', cost.bareUs, 'µs'),
+    info("the host's own", cost.gatewayUs - cost.bareUs, 'µs'),
+  ]);
 }
 
 async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
@@ -322,16 +351,18 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
       check(echoText(result) === 'Echo: hi', `cold gateway echo returned ${JSON.stringify(result)}`);
       await host.tools.leases.end(`cold-${key}`);
     };
+    // The gateway's request (every cold server's definition is alike but for its name), to a server started as the gateway starts it.
+    const meta = { ...host.mcp.definition(`chatos::${coldKeys[0]}`)!.meta, workdir: home };
     const coldBare = (into: number[]) => async () => {
       const t0 = performance.now();
       const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV, stderr: 'pipe' }));
+      await client.connect(new DetachedStdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: SERVER_ENV }));
       const { tools } = await client.listTools();
       check(
         tools.some((t) => t.name === 'echo'),
         'bare cold listing has no echo',
       );
-      const result = (await client.callTool({ name: 'echo', arguments: ECHO_ARGS })) as CallToolResult;
+      const result = (await client.callTool({ name: 'echo', arguments: ECHO_ARGS, _meta: meta }, undefined, { onprogress: () => {} })) as CallToolResult;
       into.push(performance.now() - t0);
       check(echoText(result) === 'Echo: hi', `cold bare echo returned ${JSON.stringify(result)}`);
       await client.close();
@@ -351,7 +382,7 @@ async function coldFigures(home: string, notes: string[]): Promise<BenchRow[]> {
     ];
 
     notes.push(
-      `cold: ${COLD_RUNS} runs of each side (gateway, bare, spare bare), going through all six orders of the three in turn; a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from host.tools.call to the echo result; a bare run is new Client + StdioClientTransport, connect, listTools, callTool; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
+      `cold: ${COLD_RUNS} runs of each side (gateway, bare, spare bare), going through all six orders of the three in turn; a gateway run is the first call to a never-used mcp.yaml server (its own server id, nothing listed before), from host.tools.call to the echo result; a bare run is new Client + a stdio transport starting its server as the gateway does (a session of its own), connect, listTools, callTool with the gateway's request; spare bare vs bare is the A/A check; the figure is the median over runs of each run's gateway/bare ratio`,
     );
     return grouped('first call to a cold server', coldRows);
   } finally {
@@ -439,7 +470,7 @@ async function reloadFigures(home: string, notes: string[]): Promise<BenchRow[]>
     for (let run = 0; run < RELOAD_RUNS; run++) {
       const t0 = performance.now();
       const client = new Client({ name: 'bench-baseline', version: '0.0.0' }, { capabilities: {} });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...SERVER_ENV, GATEWAY_TOOLS: TOOLS_B }, stderr: 'pipe' }));
+      await client.connect(new DetachedStdioTransport({ command: process.execPath, args: [FIXTURE], env: { ...SERVER_ENV, GATEWAY_TOOLS: TOOLS_B } }));
       await client.listTools();
       floor.push(performance.now() - t0);
       await client.close();

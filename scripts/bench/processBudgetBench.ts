@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findAppRoot } from '../../src/core/appPaths.js';
 import { hasProcFs } from '../../src/core/process/processTree.js';
+import { runBenchChild } from './benchChild.js';
 import type { BudgetReply, BudgetRequest } from './processBudgetChild.js';
 import { atMost, info, type BenchSection } from './section.js';
 
@@ -37,20 +37,10 @@ function pluginsBefore(dir: string): string {
   return target;
 }
 
-function runSession(request: BudgetRequest): Promise<BudgetReply> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, JSON.stringify(request)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = stdout.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) reject(new Error(`the ${request.layout} session failed (exit ${code}): ${stderr.slice(-2000)}`));
-      else resolve(JSON.parse(line) as BudgetReply);
-    });
-  });
+async function runSession(request: BudgetRequest): Promise<BudgetReply> {
+  const line = (await runBenchChild([CHILD, JSON.stringify(request)], `the ${request.layout} session`)).trim().split('\n').pop() ?? '';
+  if (!line.startsWith('{')) throw new Error(`the ${request.layout} session printed no reply: ${line}`);
+  return JSON.parse(line) as BudgetReply;
 }
 
 export async function runProcessBudgetBench(): Promise<BenchSection> {

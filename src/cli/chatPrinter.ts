@@ -61,6 +61,8 @@ export function turnPrinter(io: CliIo, conversationId: string, options: { json?:
     onEvent(event) {
       switch (event.type) {
         case 'reasoning':
+          // On a terminal the text already went out as the answer: say what it was.
+          if (event.fromAnswer && stream && event.conversationId === conversationId) return line("  (the text above was the model's thinking: its template opened <think> itself)");
           if (options.json || event.conversationId !== conversationId || !io.errWrite) return;
           if (!thinking) {
             if (midLine) io.write!('\n');

@@ -17,6 +17,7 @@ export interface AddOptions {
   maxTools?: string;
   preset?: string;
   kind?: string;
+  /** --reasoning true, --no-reasoning false, neither: guessed from the model name. */
   reasoning?: boolean;
   reasoningEffort?: string;
   /** commander's --no-tools: false when given. */
@@ -81,7 +82,7 @@ export function entryFromOptions(id: string, options: AddOptions): ModelEntryInp
     vision: options.vision ?? preset?.vision ?? false,
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
     ...((options.kind ?? preset?.kind) !== undefined ? { kind: (options.kind ?? preset?.kind) as ModelEntryInput['kind'] } : {}),
-    ...(options.reasoning || preset?.reasoning ? { reasoning: true } : {}),
+    ...(options.reasoning === false ? { reasoning: false } : options.reasoning || preset?.reasoning ? { reasoning: true } : {}),
     ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort as ModelEntryInput['reasoningEffort'] } : {}),
     ...(options.tools === false ? { tools: false } : {}),
     key: options.apiKeyStdin ? { kind: 'stored' } : envName ? { kind: 'env', name: envName } : { kind: 'none' },

@@ -1,6 +1,6 @@
-import * as readline from 'node:readline/promises';
 import { Readable } from 'node:stream';
-import { formatProblem, type Problem } from '../shared/problems.js';
+import type { Problem } from '../shared/problems.js';
+import { formatProblem } from '../shared/problemText.js';
 import { visibleControls } from '../shared/visibleText.js';
 
 /** Where a command writes: results to stdout, problems to stderr (docs/reference/cli.md#exit-codes-and-output). */
@@ -68,7 +68,10 @@ export function bufferedIo(input = ''): CliIo & { stdout(): string; stderr(): st
 }
 
 async function askOnTerminal(question: string): Promise<string> {
+  // Loaded here, not at start: only a command that asks on a terminal needs it.
+  const readline = await import('node:readline/promises');
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+
   try {
     return await rl.question(visibleControls(question));
   } finally {

@@ -62,7 +62,7 @@ export interface UiAppPageHost {
   bridge: { enabled: boolean };
   context: { get(): UiAppPageContext & PromiseLike<UiAppPageContext> };
   theme: { get(): Promise<Theme>; onChange(listener: (theme: Theme) => void): Unsubscribe };
-  /** The original ChatOS's registry interface for a provider app: what it may see, and what it registers under its own app id (nothing is granted). */
+  /** The registry interface for a provider app (docs/rules/registry.md#the-push-api): what it may see, and what it registers under its own app id (nothing is granted). */
   registry: {
     list(): Promise<unknown>;
     registerMcpServer(providerAppId: string, serverConfig: unknown): Promise<unknown>;

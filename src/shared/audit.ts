@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { AUDIT_DECISIONS, AUDIT_OUTCOMES } from './auditValues.js';
 import { PermissionLevelSchema } from './mcp.js';
 
 export const AuditFlowSchema = z.enum(['main', 'sub']);
-/** `refused`: the gateway refused the call before anyone was asked (not granted, wrong flow, not runnable, switched off, unknown tool). */
-export const AuditDecisionSchema = z.enum(['auto', 'approved', 'declined', 'expired', 'withdrawn', 'refused']);
-/** `cancelled`: the caller cancelled it while it ran (the server was told to stop). `refused`: it never ran (see `reason`); `released`: a lease ended (mcp_release, idle, conversation ended, page or socket gone, its plugin may no longer run) or the host stopped a plugin's backend. */
-export const AuditOutcomeSchema = z.enum(['ok', 'tool-error', 'failed', 'declined', 'refused', 'released', 'cancelled']);
+export const AuditDecisionSchema = z.enum(AUDIT_DECISIONS);
+export const AuditOutcomeSchema = z.enum(AUDIT_OUTCOMES);
 export type AuditDecision = z.infer<typeof AuditDecisionSchema>;
 export type AuditOutcome = z.infer<typeof AuditOutcomeSchema>;
 

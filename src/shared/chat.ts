@@ -104,8 +104,11 @@ export const ReasoningSchema = z.object({
   replay: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
-/** Why the model ended its answer: `length` (cut at the token limit), `refusal`, `content-filter` (the provider's filter stopped it). */
-export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'other']);
+/**
+ * Why the model ended its answer: `length` (cut at the token limit), `refusal`, `content-filter` (the provider's filter
+ * stopped it), `pause` (the provider paused a long turn of its server tools: the next answer goes on with it).
+ */
+export const FinishSchema = z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'pause', 'other']);
 
 /**
  * A file the user attached to a message (docs/using/chat.md#attachments),

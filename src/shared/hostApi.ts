@@ -25,7 +25,7 @@ import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
 import { BuiltinToolChangeSchema, BuiltinToolViewSchema } from './builtinTools.js';
 import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServerEntryViewSchema, McpServerListSchema, McpTemplateSchema, McpTestResultSchema } from './mcpAdmin.js';
-import { ApiKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
+import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
 import { ProblemSchema } from './problems.js';
@@ -338,6 +338,12 @@ export const HostApiMethods = {
    * The model names a provider offers, for the model picker: of a saved entry (`id`, with its key), or
    * of what the editor holds before it is saved (`api`, `baseUrl`, and the key typed, if any).
    */
+  /** What a model name suggests (docs/using/models.md#kinds): the Models form shows it while the user has not chosen. */
+  'models.guess': {
+    params: z.object({ api: ApiKindSchema, model: z.string().max(256) }).strict(),
+    result: z.object({ kind: ModelKindSchema, reasoning: z.boolean() }),
+  },
+
   'models.available': {
     params: z
       .object({ id: Id.optional(), api: ApiKindSchema.optional(), baseUrl: z.string().max(2048).optional(), apiKey: z.string().min(1).max(16_384).optional() })
@@ -866,7 +872,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** The next piece of an answer being written (message `messageId`, not stored until complete or stopped). */
   z.object({ type: z.literal('chat.delta'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   /** The next piece of what the model thinks before it answers (the Thinking block, live). */
-  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('chat.reasoning'), conversationId: z.string(), messageId: z.string(), text: z.string(), fromAnswer: z.boolean().optional() }),
   /** A message was stored: a user message, a complete (or stopped) answer, a tool result, a summary of older turns. */
   /** `artifactUrls`: where the face serves the images the message carries (a user's attachments), by their path in the conversation's folder. */
   z.object({ type: z.literal('chat.message'), conversationId: z.string(), message: ConversationMessageSchema, artifactUrls: z.record(z.string(), z.string()).optional() }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOG_LEVELS } from './logLevels.js';
 
 /** The name of a value kept in the host's key store (`{ secret: NAME }`): the store holds it as `mcp:NAME`. */
 export const StoredSecretNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { error: 'must be a stored value\'s name: letters, digits, ".", "_" or "-" (at most 128)' });
@@ -138,8 +139,7 @@ export type ServerDefinition = DeepReadonly<z.infer<typeof ServerDefinitionSchem
 /** `T` with every property and array read-only, recursively (plain data). */
 export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
-/** MCP's log levels (`logging/setLevel`, `notifications/message`), least severe first. */
-export const LogLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+export const LogLevelSchema = z.enum(LOG_LEVELS);
 export type LogLevel = z.infer<typeof LogLevelSchema>;
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODEL_PRESET_LIST } from './modelPresetList.js';
 import { ApiKindSchema, ModelKindSchema } from './models.js';
 
 /**
@@ -28,82 +29,7 @@ export const ModelPresetSchema = z.object({
 });
 export type ModelPreset = z.infer<typeof ModelPresetSchema>;
 
-export const MODEL_PRESETS: readonly ModelPreset[] = (
-  [
-    {
-      id: 'openai',
-      name: 'OpenAI',
-      api: 'openai-responses',
-      baseUrl: 'https://api.openai.com/v1',
-      model: 'gpt-4.1-mini',
-      keyEnv: 'OPENAI_API_KEY',
-      needsKey: true,
-      vision: true,
-      contextWindow: 1_047_576,
-    },
-    {
-      id: 'anthropic',
-      name: 'Anthropic',
-      api: 'anthropic',
-      baseUrl: 'https://api.anthropic.com',
-      model: 'claude-sonnet-4-6',
-      keyEnv: 'ANTHROPIC_API_KEY',
-      needsKey: true,
-      vision: true,
-      contextWindow: 200_000,
-    },
-    {
-      id: 'deepseek',
-      name: 'DeepSeek',
-      api: 'openai',
-      baseUrl: 'https://api.deepseek.com/v1',
-      model: 'deepseek-chat',
-      keyEnv: 'DEEPSEEK_API_KEY',
-      needsKey: true,
-      vision: false,
-      contextWindow: 128_000,
-    },
-    { id: 'openrouter', name: 'OpenRouter', api: 'openai', baseUrl: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4.1-mini', keyEnv: 'OPENROUTER_API_KEY', needsKey: true, vision: true },
-    {
-      id: 'qwen',
-      name: 'Qwen (DashScope)',
-      api: 'openai',
-      baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
-      model: 'qwen-plus',
-      keyEnv: 'DASHSCOPE_API_KEY',
-      needsKey: true,
-      vision: false,
-      contextWindow: 131_072,
-    },
-    { id: 'ollama', name: 'Ollama', api: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2', needsKey: false, vision: false },
-    { id: 'lmstudio', name: 'LM Studio', api: 'openai', baseUrl: 'http://localhost:1234/v1', model: '', needsKey: false, vision: false },
-    { id: 'openai-compatible', name: 'Any OpenAI-compatible URL', api: 'openai', baseUrl: '', model: '', needsKey: false, vision: false },
-    {
-      id: 'deepseek-reasoner',
-      name: 'DeepSeek (thinking)',
-      api: 'openai',
-      baseUrl: 'https://api.deepseek.com/v1',
-      model: 'deepseek-reasoner',
-      keyEnv: 'DEEPSEEK_API_KEY',
-      needsKey: true,
-      vision: false,
-      contextWindow: 128_000,
-      reasoning: true,
-    },
-    {
-      id: 'openai-embedding',
-      name: 'OpenAI embeddings',
-      api: 'openai',
-      baseUrl: 'https://api.openai.com/v1',
-      model: 'text-embedding-3-small',
-      keyEnv: 'OPENAI_API_KEY',
-      needsKey: true,
-      vision: false,
-      kind: 'embedding',
-    },
-    { id: 'ollama-embedding', name: 'Ollama embeddings', api: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'nomic-embed-text', needsKey: false, vision: false, kind: 'embedding' },
-  ] satisfies z.input<typeof ModelPresetSchema>[]
-).map((preset) => ModelPresetSchema.parse(preset));
+export const MODEL_PRESETS: readonly ModelPreset[] = (MODEL_PRESET_LIST satisfies readonly z.input<typeof ModelPresetSchema>[]).map((preset) => ModelPresetSchema.parse(preset));
 
 export function findPreset(id: string): ModelPreset | undefined {
   return MODEL_PRESETS.find((preset) => preset.id === id);

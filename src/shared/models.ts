@@ -79,6 +79,12 @@ export const ModelEntryInputSchema = z.object({
   reasoningEffort: ReasoningEffortSchema.optional(),
   /** Takes tools (function calling); absent means yes. A model without tools is sent none. */
   tools: z.boolean().optional(),
+  /**
+   * Parameters the provider rejected by name for this model, learned from
+   * its 400 (docs/using/models.md#capabilities): `temperature` is no longer
+   * sent, `max_tokens` goes as `max_completion_tokens`.
+   */
+  rejectedParams: z.array(z.enum(['max_tokens', 'temperature'])).optional(),
 });
 export type ModelEntryInput = z.input<typeof ModelEntryInputSchema>;
 
@@ -111,12 +117,40 @@ export const ModelViewSchema = ModelEntrySchema.extend({ keyState: KeyStateSchem
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
 /**
- * An entry's kind: as set, else guessed from its model name for entries
- * written before kinds existed (embedding models are named so: text-embedding-3-small,
- * nomic-embed-text, bge-m3 …), else chat.
+ * The words of a model name that make it an embedding model: the known
+ * families name themselves so (text-embedding-3-small, nomic-embed-text,
+ * mxbai-embed-large, jina-embeddings-v3, gemini-embedding-001,
+ * embeddinggemma, qwen3-embedding, bge-m3, multilingual-e5-large,
+ * gte-large, all-minilm, voyage-3, amazon.titan-embed-text-v2). A word, not
+ * a substring: "…-embedded" is no embedding model.
  */
+const EMBEDDING_WORDS = new Set(['embed', 'embedding', 'embeddings', 'embeddinggemma', 'textembedding', 'bge', 'e5', 'gte', 'minilm', 'voyage']);
+
+/** The kind a model name suggests (the Models form shows it; an entry made without a kind gets it). */
+export function guessModelKind(model: string): ModelKind {
+  return model
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => EMBEDDING_WORDS.has(word))
+    ? 'embedding'
+    : 'chat';
+}
+
+/** An entry's kind: as set (never second-guessed), else guessed from its model name, for entries written before kinds existed. */
 export function modelKind(entry: Pick<ModelEntry, 'kind' | 'model'>): ModelKind {
-  return entry.kind ?? (/embed|(^|[/:-])(bge|e5|gte)([-:.]|$)/i.test(entry.model) ? 'embedding' : 'chat');
+  return entry.kind ?? guessModelKind(entry.model);
+}
+
+/**
+ * Reasoning families that reject `max_tokens` and `temperature` on OpenAI's
+ * APIs (o1, o3, o4-mini, GPT-5 and its mini and nano, not gpt-5-chat),
+ * also behind a router's vendor prefix (openai/o4-mini): an entry made for
+ * one gets the reasoning switch unless it says otherwise.
+ */
+export function guessReasoning(api: ApiKind, model: string): boolean {
+  if (api === 'anthropic') return false;
+  const name = model.toLowerCase().split('/').at(-1) ?? '';
+  return /^o[134](-|$)/.test(name) || (/^gpt-5(\.\d+)?(-|$)/.test(name) && !/-chat/.test(name));
 }
 
 /**
@@ -132,6 +166,18 @@ export type ProviderErrorKind = z.infer<typeof ProviderErrorKindSchema>;
 export const NetworkFailureSchema = z.enum(['dns', 'tls', 'refused', 'reset', 'timeout', 'incomplete', 'other']);
 export type NetworkFailure = z.infer<typeof NetworkFailureSchema>;
 
+/**
+ * A rejection the host answers by itself, once (docs/rules/chat.md#stop-and-retry): `tool-call`, the provider
+ * could not read the model's tool call (Groq's `tool_use_failed`; `generated`, what the model wrote), so the
+ * model is asked again, told why; `parameter`, the model does not take this parameter (o-series and GPT-5:
+ * `max_tokens`, `temperature`), so the request goes again without it, and the entry remembers.
+ */
+export const ProviderRemedySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool-call'), generated: z.string().optional() }),
+  z.object({ kind: z.literal('parameter'), param: z.enum(['max_tokens', 'temperature']) }),
+]);
+export type ProviderRemedy = z.infer<typeof ProviderRemedySchema>;
+
 export const ProviderFailureSchema = z.object({
   kind: ProviderErrorKindSchema,
   network: NetworkFailureSchema.optional(),
@@ -140,6 +186,7 @@ export const ProviderFailureSchema = z.object({
   /** The provider's own error text (any key in it masked). */
   message: z.string(),
   toolName: z.string().optional(),
+  remedy: ProviderRemedySchema.optional(),
 });
 export type ProviderFailure = z.infer<typeof ProviderFailureSchema>;
 

@@ -6,7 +6,7 @@ import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { writeProviderPlugin } from '../helpers/plugins.js';
 
 /**
- * The original ChatOS's push half of the registry interface, `registerMcpServer(providerAppId, serverConfig)`
+ * The push half (docs/rules/registry.md#the-push-api) of the registry interface, `registerMcpServer(providerAppId, serverConfig)`
  * and `registerPrompt(providerAppId, promptConfig)`, reached by a provider app's page through the
  * host API (the shell binds pluginId/appId to the frame): checked in the core like every registration.
  */

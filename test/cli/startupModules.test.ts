@@ -10,10 +10,18 @@ const register = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'moduleLo
 const PROVIDER_SDK = /\/node_modules\/(openai|@anthropic-ai\/sdk)\//;
 /** The built-in calculator's and fetch tool's libraries: loaded by a call to them, not by every run. */
 const BUILTIN_TOOL_LIBS = /\/node_modules\/(mathjs|turndown)\//;
+/** OpenAI's tokenizer (70–80 MB once loaded): only for a conversation near its model's context window. */
+const TOKENIZER = /\/node_modules\/gpt-tokenizer\//;
 
 /** The modules a chatos run resolved, from a resolve hook loaded with --import. */
 function loggedModules(log: string): string[] {
   return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The files of the built CLI: its first file and the chunks its commands load. */
+function cliFiles(): string[] {
+  const dir = path.join(repoRoot, 'dist', 'cli');
+  return [path.join(dir, 'chatos.cjs'), ...fs.readdirSync(path.join(dir, 'chunks')).map((name) => path.join(dir, 'chunks', name))];
 }
 
 /** The provider SDKs take ~350 ms to import: only a command that talks to a model pays for them. */
@@ -24,16 +32,37 @@ describe('what a chatos command loads', () => {
     const run = runCliProcess(['apps', '--json', '--home', home], { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
     expect(run.code).toBe(0);
     const modules = loggedModules(log);
-    // The host ran (it listed the built-in apps) and the hook saw the command's modules load; the bundle's lazy imports go
-    // through the same loader (the next test sees the SDK there), so no provider SDK was loaded. sql.js is required by the
-    // CommonJS bundle, which this ES module hook does not see.
+    // The host ran (it listed the built-in apps) and the hook saw every module load, required or imported (the next test
+    // sees the SDK there): no provider SDK was loaded.
     expect(run.json<{ apps: unknown[] }>().apps.length).toBeGreaterThan(0);
     expect(modules.some((url) => url.endsWith('/dist/cli/chatos.cjs'))).toBe(true);
+    expect(modules.some((url) => url.includes('/node_modules/sql.js/'))).toBe(true);
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
     expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
-    // Nor can the CommonJS bundle load them behind the hook's back: it requires none of them.
-    const bundle = fs.readFileSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'), 'utf8');
-    expect(bundle.match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf)["/]/g) ?? []).toEqual([]);
+    expect(modules.filter((url) => TOKENIZER.test(url))).toEqual([]);
+    // Nor does any file of the CLI require them up front: only a lazy import() names them.
+    for (const file of cliFiles()) expect(fs.readFileSync(file, 'utf8').match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf|gpt-tokenizer)["/]/g) ?? [], file).toEqual([]);
+  });
+
+  it('--help and a missing argument are answered from the command definitions alone: no action, no core, no zod', async () => {
+    const modulesOf = (args: string[]) => {
+      const log = path.join(tempDir(), 'modules.log');
+      const run = runCliProcess(args, { env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log } });
+      return { run, files: loggedModules(log).filter((url) => url.startsWith('file:')) };
+    };
+    const help = modulesOf(['--help']);
+    expect(help.run.code).toBe(0);
+    expect(help.run.stdout).toContain('Usage: chatos [options] [command]');
+    const usage = modulesOf(['agents', 'show']);
+    expect(usage.run.code).toBe(2);
+    expect(usage.run.stderr).toContain("missing required argument 'id'");
+    // The first file and the bundler's own runtime: no chunk of an action, nothing from node_modules.
+    for (const { files } of [help, usage]) expect(files.filter((url) => !/\/bin\/chatos\.js$|\/dist\/cli\/(chatos|chunks\/rolldown-runtime)\.cjs$/.test(url))).toEqual([]);
+    // And that first file holds none of the core's services nor zod, whose schemas alone cost ~25 ms of CPU to build.
+    const first = fs.readFileSync(path.join(repoRoot, 'dist', 'cli', 'chatos.cjs'), 'utf8');
+    expect(first.match(/^\/\/ (node_modules\/zod\/|dist\/src\/core\/host\.js|node_modules\/sql\.js\/)/gm) ?? []).toEqual([]);
+    // The same definitions show the same help in process (commands run in-process in the other tests).
+    expect((await runCli(['--help'])).stdout).toBe(help.run.stdout);
   });
 
   it('a command that does talk to a model loads its SDK then, and works', async () => {
@@ -48,5 +77,33 @@ describe('what a chatos command loads', () => {
     expect(tested.code, tested.stderr).toBe(0);
     expect(tested.stdout).toContain('"OK"');
     expect(loggedModules(log).some((url) => /\/node_modules\/openai\//.test(url))).toBe(true);
+  });
+
+  it("an OpenAI model's tokenizer is loaded only for a conversation near its context window", async () => {
+    const provider = await startProviderServer();
+    const home = tempDir();
+    const agentFile = path.join(home, 'agent.json');
+    fs.writeFileSync(agentFile, JSON.stringify({ id: 'helper', name: 'Helper', modelId: 'roomy', systemPrompt: 'Be brief.' }));
+    for (const [id, window] of [
+      ['roomy', '128000'],
+      ['tight', '30'],
+    ]) {
+      const added = await runCli(['models', 'add', id!, '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'gpt-4o-mini', '--context-window', window!, '--home', home]);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    expect((await runCli(['agents', 'create', '--file', agentFile, '--home', home])).code).toBe(0);
+    const chatLoads = async (model: string) => {
+      const log = path.join(tempDir(), 'modules.log');
+      provider.enqueue({ kind: 'reply', text: 'OK' });
+      const run = await runCliProcessAsync(['chat', '--agent', 'helper', '--model', model, '-m', 'What is the capital of France?', '--home', home], {
+        env: { NODE_OPTIONS: `--import ${register}`, CHATOS_MODULE_LOG: log },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      return loggedModules(log).filter((url) => TOKENIZER.test(url));
+    };
+    // Far below the window, the per-script estimate decides: no 70 MB of ranks for a short question.
+    expect(await chatLoads('roomy')).toEqual([]);
+    // Near it, the model's own count does.
+    expect((await chatLoads('tight')).some((url) => url.includes('o200k_base'))).toBe(true);
   });
 });

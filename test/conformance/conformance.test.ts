@@ -1,59 +1,19 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { adapter, runScenario as runSuiteScenario, suiteCli, type Check } from './suiteRun.js';
 
 /**
  * The official MCP client conformance suite (@modelcontextprotocol/conformance
  * 0.1.16) against the host's own connection code. The suite's CLI starts a
  * scenario server and runs scripts/conformanceClient.ts (built by `npm test`)
  * with the server's URL; the adapter connects through ServerConnection,
- * exactly as an mcp.yaml `streamable_http` server is connected. Everything
- * runs on loopback: the CLI is run from node_modules by path, never through npx.
- * The suite and the adapter run on this process's own Node, as the host does.
+ * exactly as an mcp.yaml `streamable_http` server is connected (suiteRun.ts).
+ * These servers speak 2025-11-25 and older: the host asks each whether it
+ * speaks 2026-07-28 first, and speaks `initialize` to it when it does not.
  */
 
-const cli = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const adapter = path.join(repoRoot, 'dist', 'scripts', 'conformanceClient.js');
-
-interface Check {
-  id: string;
-  name: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
-  errorMessage?: string;
-  details?: Record<string, unknown>;
-}
-
-interface SuiteRun {
-  code: number | null;
-  stderr: string;
-  checks: Check[];
-}
-
-/** The suite splits --command on spaces and runs it through a shell, so each path is shell-quoted. */
-const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-
-function runScenario(scenario: string): Promise<SuiteRun> {
-  const outputDir = tempDir('chatos-conformance-');
-  const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, '--timeout', '20000', '--output-dir', outputDir];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      // The suite writes <outputDir>/<scenario>-<timestamp>/checks.json for the run.
-      // An auth/x scenario's run is in <outputDir>/auth/x-<timestamp>/.
-      const scenarioDir = path.join(outputDir, path.dirname(scenario));
-      const runDir = fs.existsSync(scenarioDir) ? fs.readdirSync(scenarioDir).find((name) => name.startsWith(`${path.basename(scenario)}-`)) : undefined;
-      const checksFile = runDir ? path.join(scenarioDir, runDir, 'checks.json') : undefined;
-      const checks = checksFile && fs.existsSync(checksFile) ? (JSON.parse(fs.readFileSync(checksFile, 'utf8')) as Check[]) : [];
-      resolve({ code, stderr, checks });
-    });
-  });
-}
+const cli = suiteCli('@modelcontextprotocol/conformance');
+const runScenario = (scenario: string) => runSuiteScenario(cli, scenario);
 
 /** What every sign-in that gets a token shows: PKCE S256, a token, and the token sent to the server. */
 const SIGNED_IN = ['authorization-request', 'pkce-s256-method-used', 'pkce-verifier-matches-challenge', 'token-request', 'valid-bearer-token'];

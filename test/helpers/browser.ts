@@ -83,7 +83,6 @@ export function serveApi(serve: Pick<ServeProcess, 'origin' | 'token'>) {
   };
 }
 
-/** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
 /** Goes to a route of the served UI (its hash) and waits for the page's root element to show and the page to be ready. */
 export async function openRoute(page: Page, route: string, root: string): Promise<void> {
   await page.evaluate((hash) => (window.location.hash = hash), route);
@@ -102,6 +101,7 @@ export async function pageReady(page: Page, route: string): Promise<void> {
   await page.locator(`html[data-page-ready="${pathname}"]`).waitFor({ state: 'attached', timeout: 30_000 });
 }
 
+/** Saves a screenshot under test-output/screenshots/ (not committed) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = path.join(repoRoot, 'test-output', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
@@ -161,89 +161,32 @@ export async function screenshotOnFailure(page: Page | undefined, prefix: string
 }
 
 /**
- * Clicks `target` until `done()` says the click took effect (a request
- * reached the provider, a part opened): in the chat a click can land while
- * the view still scrolls to its newest row, and then it does nothing.
- * Clicked again only while `done()` is false, so give it an effect that
- * shows soon after the click, or a second click may act twice.
+ * Opens the chat header's side-panel menu and picks `item` (a test id): one
+ * click on the menu, one on its item. A menu of an earlier pick may still be
+ * in the page, hidden: the item clicked is the one shown.
  */
-export async function clickUntil(target: Locator, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`clicking ${String(target)} had no effect in ${timeoutMs} ms`);
-    await target.click({ timeout: 5_000 }).catch(() => undefined);
-    // Up to 3 s for the effect to show before the next click.
-    for (const until = Date.now() + 3_000; Date.now() < until && !(await done());) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export async function openSidePanelItem(page: Page, item: string): Promise<void> {
+  await page.getByTestId('side-panel-menu').click();
+  await page.locator(`[data-testid="${item}"]:visible`).first().click();
 }
 
-/** Clicks `target` until `shown` is in the page (a tool card's toggle until its body, an Open button until what it opens). */
-export async function clickUntilShown(target: Locator, shown: Locator, timeoutMs = 30_000): Promise<void> {
-  await clickUntil(target, async () => (await shown.count()) > 0, timeoutMs);
-  await shown.first().waitFor();
-}
-
-/**
- * Opens the chat header's side-panel menu and picks `item` (a test id). The
- * menu is opened again when a click landed before it could open, or when it
- * closed before its item could be clicked (the header re-renders as a page
- * in the panel loads, and CI saw the menu close then).
- */
-export async function openSidePanelItem(page: Page, item: string, timeoutMs = 30_000): Promise<void> {
-  const choice = page.locator(`[data-testid="${item}"]:visible`).first();
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if ((await choice.count()) === 0)
-      await page
-        .getByTestId('side-panel-menu')
-        .click({ timeout: 5_000 })
-        .catch(() => undefined);
-    await choice.waitFor({ timeout: 3_000 }).catch(() => undefined);
-    const clicked = await choice.click({ timeout: 3_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (clicked) return;
-  }
-  throw new Error(`could not pick ${item} from the side-panel menu in ${timeoutMs} ms`);
+/** Types a message into the Chat page's composer (of the open conversation, or the new one) and sends it with Enter. */
+export async function sendChatMessage(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId('chat-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
 }
 
 /**
  * Picks the option showing `text` in an antd Select (or AutoComplete)
- * opened by `trigger`, and waits until its list has closed. A click while
- * the list is still opening may choose nothing and leave it open, a click
- * that missed its option may still close the list with nothing chosen, and
- * a click on the trigger before the page handles it opens nothing (CI saw
- * all three): each is done again, as a user would, until a click on the
- * option took and the list closed.
+ * opened by `trigger`: one click opens the list (motion is off, so it is
+ * open at once), one click on the option chooses it, and the list closes.
+ * Lists of earlier picks stay in the page, hidden: only the shown one counts.
  */
-export async function chooseOption(page: Page, trigger: Locator, text: string | RegExp, timeoutMs = 30_000): Promise<void> {
+export async function chooseOption(page: Page, trigger: Locator, text: string | RegExp): Promise<void> {
   const open = page.locator('.ant-select-dropdown:visible');
-  const option = open.locator('.ant-select-item-option').filter({ hasText: text }).first();
-  const deadline = Date.now() + timeoutMs;
-  let picked = false;
-  while (Date.now() < deadline) {
-    if ((await open.count()) > 0) {
-      picked = await option.click({ timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      );
-      const closed = await open
-        .first()
-        .waitFor({ state: 'detached', timeout: 2_000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (closed && picked) return;
-    } else if (picked) return;
-    else {
-      await trigger.click({ timeout: 5_000 }).catch(() => undefined);
-      await open
-        .first()
-        .waitFor({ timeout: 2_000 })
-        .catch(() => undefined);
-    }
-  }
-  throw new Error(`could not choose ${String(text)} with ${String(trigger)} in ${timeoutMs} ms`);
+  await trigger.click();
+  await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+  await open.waitFor({ state: 'hidden' });
 }

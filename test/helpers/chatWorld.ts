@@ -1,5 +1,7 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HOST_UI_APP, type AgentInput } from '../../src/shared/agents.js';
+import { ConversationMessageSchema } from '../../src/shared/chat.js';
 import type { ApiKind, ModelEntryInput } from '../../src/shared/models.js';
 import type { HostOptions } from '../../src/core/host.js';
 import { startTestHost, writeMcpYaml, type TestHost } from './gatewayHost.js';
@@ -70,4 +72,14 @@ export function advanceOnRetry(host: TestHost['host'], scheduler: TestScheduler)
     queueMicrotask(() => scheduler.advance(delayMs));
   });
   return delays;
+}
+
+/** Every line of the conversation's file is a valid message; how many there are. */
+export function fileIsWhole(home: string, conversationId: string): number {
+  const lines = fs
+    .readFileSync(path.join(home, 'chatos', 'conversations', conversationId, 'messages.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
+  for (const line of lines) ConversationMessageSchema.parse(JSON.parse(line));
+  return lines.length;
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mcpAppView, screenshot, screenshotOnFailure } from './browser.js';
+import { mcpAppView, pageReady, screenshot, screenshotOnFailure } from './browser.js';
 import { startMcpAppChat, type McpAppChat } from './mcpAppChat.js';
 import { repoRoot } from './tempDir.js';
 
@@ -71,6 +71,7 @@ export function describeExamples(title: string, examples: Example[]): void {
   /** Shows the conversation, its answer in. */
   async function openConversation(conversationId: string, answer: string): Promise<void> {
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText(answer).waitFor({ timeout: 30_000 });
   }
 
@@ -121,7 +122,7 @@ export function describeExamples(title: string, examples: Example[]): void {
         expect(await example.shown(mcpAppView(card), stored)).toBe(shown);
 
         // Beside the chat: the same view, told the same.
-        await card.getByTestId('mcp-app-open-beside').dispatchEvent('click');
+        await card.getByTestId('mcp-app-open-beside').click();
         const panel = page.getByTestId('side-panel');
         await panel.waitFor({ timeout: 30_000 });
         expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
@@ -129,7 +130,7 @@ export function describeExamples(title: string, examples: Example[]): void {
         // The panel holds the view, however tall: the page does not grow past the window.
         expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeLessThanOrEqual(0);
         await screenshot(page, `mcp-app-example-${example.id}-3-beside`);
-        await page.getByTestId('side-panel-close').dispatchEvent('click');
+        await page.getByTestId('side-panel-close').click();
       }, 240_000);
     }
   });

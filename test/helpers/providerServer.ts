@@ -90,7 +90,9 @@ afterEach(async () => {
  * Starts a provider server on a free port of 127.0.0.1; closed after the
  * test, or (`shared`, for one started in beforeAll) by the caller.
  */
-export async function startProviderServer(options: { models?: string[]; shared?: boolean; oldOllama?: boolean } = {}): Promise<ProviderServer> {
+export async function startProviderServer(
+  options: { models?: string[]; shared?: boolean; oldOllama?: boolean; /** GET /models answers this recorded response (test/fixtures/providerStreams). */ modelList?: string } = {},
+): Promise<ProviderServer> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -118,6 +120,7 @@ export async function startProviderServer(options: { models?: string[]; shared?:
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: any): Promise<void> {
     // An Ollama before /v1/models had only its own tags list.
     if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path) && options.oldOllama) return json(res, 404, { error: '404 page not found' });
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path) && options.modelList) return replay(res, { kind: 'fixture', name: options.modelList });
     if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path))
       return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
     if (req.method === 'GET' && path === '/api/tags')

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { repoRoot } from './tempDir.js';
 
 export interface CliRun {
@@ -24,7 +24,9 @@ let loaded: Promise<CliBundle> | undefined;
 
 function builtCli(): Promise<CliBundle> {
   if (!fs.existsSync(bundle)) throw new Error('dist/ is missing: run "npm run build" (npm test does)');
-  loaded ??= import(pathToFileURL(bundle).href).then((module: { default: CliBundle }) => module.default);
+  // Required, as bin/chatos.js does: the chunks it loads when a command runs require it back, and an import() through
+  // the test runner's module loader would give them a second copy (with classes of its own: `instanceof UserError` fails).
+  loaded ??= Promise.resolve(createRequire(import.meta.url)(bundle) as CliBundle);
   return loaded;
 }
 

@@ -32,6 +32,9 @@ const allowed = {
   'src/core/host.ts': "import { viewsModule } from './modules/viewsModule.js';\nexport const createHost = () => ({ views: viewsModule() });\n",
   'src/core/settingsServer/server.ts': "import { view } from '../service.js';\nexport const serve = () => view('s');\n",
   'src/api/handler.ts': "import { createHost } from '../core/host.js';\nimport { views } from '../core/facades/views.js';\nexport const handle = () => [createHost(), views.view('x')];\n",
+  // A CLI command's definition loads its action, and the core with it, when the command runs.
+  'src/cli/actions/show.ts': "import { views } from '../../core/facades/views.js';\nexport const show = () => views.view('c');\n",
+  'src/cli/commands/show.ts': "import type { View } from '../../shared/contract.js';\nexport const run = async (): Promise<View> => (await import('../actions/show.js')).show();\n",
   'renderer/src/page.ts': "import type { View } from '../../src/shared/contract';\nexport const show = (v: View) => v.id;\n",
 };
 
@@ -49,6 +52,8 @@ describe('the layering rules (.dependency-cruiser.cjs)', () => {
     'modules-wired-by-host': { 'src/core/wiring.ts': "import { viewsModule } from './modules/viewsModule.js';\nexport const wired = viewsModule;\n" },
     'settings-server-is-a-face': { 'src/core/reach.ts': "import { serve } from './settingsServer/server.js';\nexport const reach = serve;\n" },
     'shared-is-contracts': { 'src/shared/leak.ts': "import { view } from '../core/service.js';\nexport const leak = view;\n" },
+    // A command definition that loads its action (and so the core) when `chatos` starts, not when the command runs.
+    'cli-actions-load-when-run': { 'src/cli/commands/eager.ts': "import { show } from '../actions/show.js';\nexport const eager = show;\n" },
     'faces-no-connections': {
       'src/core/mcp/connection/pool.ts': 'export const pool = 1;\n',
       'src/api/reach.ts': "import { pool } from '../core/mcp/connection/pool.js';\nexport const size = pool;\n",

@@ -52,8 +52,6 @@ const ALLOWED: Allowed[] = [
   { file: 'test/core/store/crashSafety.test.ts', text: "from 'node:timers/promises'", why: "the kill's random moment (seeded) is the test's input, not a wait for something" },
   { file: 'test/core/elicitation/elicitationTasks.test.ts', text: 'setTimeout(resolve, 100)', why: "inside a fixture server's source: the server polls tasks/get, as the protocol has it" },
   { file: 'test/runner/timingReporter.ts', text: 'Date.now() - this.started', why: "the reporter that writes the suite's wall time (test-output/timings-*.json), not a test" },
-  { file: 'test/helpers/browser.ts', text: 'setTimeout(resolve, 100)', why: 'the browser helpers are reworked on their own branch (issue 39 item 2)', mayBeGone: true },
-  { file: 'test/ui/ui.browser.test.ts', text: 'waitForTimeout(400)', why: 'the browser helpers are reworked on their own branch (issue 39 item 2)', mayBeGone: true },
 ];
 
 /** Folders never read: test data that breaks rules on purpose (fixture servers simulate slow or hostile peers). */

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../helpers/chatWorld.js';
-import { chooseOption, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -43,6 +43,7 @@ afterAll(async () => {
 describe('the Built-in tab', () => {
   it('switches the calculator on; the agent editor offers it; a chat calls it; switched off it is gone', async () => {
     await page.evaluate(() => (window.location.hash = '#/servers?tab=builtin'));
+    await pageReady(page, '#/servers?tab=builtin');
     await page.getByTestId('builtin-tools').waitFor({ timeout: 30_000 });
     for (const name of ['time', 'fetch', 'calculator']) expect(await page.getByTestId(`builtin-switch-${name}`).getAttribute('aria-checked')).toBe('false');
     await page.getByTestId('builtin-switch-calculator').click();
@@ -53,6 +54,7 @@ describe('the Built-in tab', () => {
     await screenshot(page, 'builtin-01-tab');
 
     await page.getByTestId('nav-agents').click();
+    await pageReady(page, '/agents');
     await page.getByTestId('agent-new').click();
     await page.getByTestId('agent-name').fill('Counter');
     await chooseOption(page, page.getByTestId('agent-model'), 'local');
@@ -83,6 +85,7 @@ describe('the Built-in tab', () => {
     expect(new Map(toolResultsIn(sent)).get('calc1')).toBe('0.3');
 
     await page.evaluate(() => (window.location.hash = '#/servers?tab=builtin'));
+    await pageReady(page, '#/servers?tab=builtin');
     await page.getByTestId('builtin-switch-calculator').click();
     await expect.poll(() => page.getByTestId('builtin-switch-calculator').getAttribute('aria-checked'), { timeout: 20_000 }).toBe('false');
     const servers = await api<{ servers: { id: string }[] }>('registry.overview');

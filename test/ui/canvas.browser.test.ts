@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, pageReady, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { runCli } from '../helpers/runCli.js';
 
 /**
@@ -31,6 +31,7 @@ const agentPatch = (args: Record<string, unknown>) => api('tools.call', { agentI
 
 async function openCanvas(): Promise<FrameLocator> {
   await page.evaluate(() => (window.location.hash = '#/apps/chatos.canvas/canvas'));
+  await pageReady(page, '#/apps/chatos.canvas/canvas');
   await page.getByTestId('page-uiapp').waitFor({ state: 'visible', timeout: 20_000 });
   const frame = page.frameLocator('.uiapp-split-main [data-testid="uiapp-frame"]');
   await frame.getByTestId('canvas-view').waitFor({ timeout: 20_000 });

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistory } from '../../plugins/canvas/mcp/historyFile.mjs';
 import { toolResultsIn } from '../helpers/chatWorld.js';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, pageReady, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -67,6 +67,7 @@ afterAll(async () => {
 describe('the Canvas in a conversation', () => {
   it('a scripted model builds a form through patch_ui_state in the chat loop, and the open page shows it', async () => {
     await page.evaluate(() => (window.location.hash = '#/apps/chatos.canvas/canvas'));
+    await pageReady(page, '#/apps/chatos.canvas/canvas');
     const frame = page.frameLocator('.uiapp-split-main [data-testid="uiapp-frame"]');
     await frame.getByTestId('canvas-view').waitFor({ timeout: 20_000 });
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openSidePanelItem, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -64,6 +64,7 @@ const userTexts = (body: any): string[] =>
 describe('the Canvas in a conversation, beside the chat', () => {
   it("opens on the instance the agent builds, tells the agent what the user submitted, and shows the agent's next patch", async () => {
     await page.evaluate(() => (window.location.hash = '#/chat'));
+    await pageReady(page, '#/chat');
     await page.getByTestId('chat-new-pane').waitFor({ timeout: 20_000 });
     provider.enqueue(
       {
@@ -88,6 +89,7 @@ describe('the Canvas in a conversation, beside the chat', () => {
     );
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: AGENT, text: 'Make me a sign-up form.' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
 
     // The panel opens on the instance the agent created, and shows its form.
     const panel = page.getByTestId('side-panel');
@@ -165,6 +167,7 @@ describe('the Canvas in a conversation, beside the chat', () => {
 
     // Back in the chat, the panel is as the user left it; closed, it stays closed for this conversation.
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await expect.poll(() => panel.getAttribute('data-instance'), { timeout: 20_000 }).toBe('signup');
     await page.getByTestId('side-panel-close').click();
     await panel.waitFor({ state: 'detached' });
@@ -175,6 +178,7 @@ describe('the Canvas in a conversation, beside the chat', () => {
 
   it('the Canvas page switches to an instance an agent just created', async () => {
     await page.evaluate(() => (window.location.hash = '#/apps/chatos.canvas/canvas'));
+    await pageReady(page, '#/apps/chatos.canvas/canvas');
     const full = page.frameLocator('.uiapp-split-main [data-testid="uiapp-frame"]');
     await full.getByTestId('canvas-view').waitFor({ timeout: 20_000 });
     provider.enqueue(

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { chooseOption, clickUntil, clickUntilShown, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -103,6 +103,7 @@ beforeAll(async () => {
   await page.goto(serve.url);
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/chat');
 });
 
 // A failed step leaves a picture of the page to look at.
@@ -179,7 +180,8 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const card = page.getByTestId('tool-call-echo1');
     await page.locator('[data-testid="tool-call-echo1"][data-status="ok"]').waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('tool-call-duration').textContent()).toMatch(/\d+ ms/);
-    await clickUntilShown(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-args'));
+    await card.getByTestId('tool-call-toggle').click();
+    await card.getByTestId('tool-call-args').waitFor();
     expect(await card.getByTestId('tool-call-args').textContent()).toBe('textping');
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('ping');
     const image = page.getByTestId('tool-call-img1').getByTestId('tool-call-image').first();
@@ -271,7 +273,8 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const run = card.locator('[data-testid^="subagent-run-"]');
     await run.waitFor();
     expect(await run.getByTestId('message-assistant').count()).toBe(0);
-    await clickUntilShown(run.getByTestId('subagent-toggle'), run.getByTestId('message-assistant'));
+    await run.getByTestId('subagent-toggle').click();
+    await run.getByTestId('message-assistant').waitFor();
     expect(await run.getByTestId('message-user').textContent()).toContain('Find the meeting time');
     expect(await run.getByTestId('message-assistant').locator('strong').textContent()).toBe('3pm');
     await screenshot(page, 'chat-06-sub-agent-light-en');
@@ -315,24 +318,19 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 
   it('regenerates the last answer and edits a sent message, each as a branch beside the old one', async () => {
     provider.enqueue({ kind: 'reply', text: 'A second telling.' });
-    // Clicked again only if no request came of it (a click while the chat still scrolls to the answer does nothing).
-    const asked = () => provider.requests.length;
-    let before = asked();
-    await clickUntil(page.getByTestId('message-regenerate'), () => asked() > before);
+    await page.getByTestId('message-regenerate').click();
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A second telling.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('sibling-nav').last().textContent()).toContain('/ 3');
 
     provider.enqueue({ kind: 'reply', text: 'A short one, then.' });
     const lastUser = page.getByTestId('message-user').last();
-    await clickUntilShown(lastUser.getByTestId('message-edit'), lastUser.getByTestId('message-edit-input'));
+    await lastUser.getByTestId('message-edit').click();
     await lastUser.getByTestId('message-edit-input').fill('Tell me a short story');
-    before = asked();
-    await clickUntil(lastUser.getByTestId('message-edit-save'), () => asked() > before);
+    await lastUser.getByTestId('message-edit-save').click();
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A short one, then.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('message-user').last().getByTestId('sibling-nav').textContent()).toContain('2 / 2');
-    await clickUntil(page.getByTestId('message-user').last().getByTestId('sibling-previous'), async () =>
-      ((await page.getByTestId('message-user').last().textContent()) ?? '').includes('Tell me a long story'),
-    );
+    await page.getByTestId('message-user').last().getByTestId('sibling-previous').click();
+    await expect.poll(() => page.getByTestId('message-user').last().textContent()).toContain('Tell me a long story');
     expect(lastRequest().messages.at(-1)).toMatchObject({ role: 'user', content: 'Tell me a short story' });
   });
 
@@ -389,6 +387,7 @@ describe("a plugin page's host.chat", { timeout: 120_000 }, () => {
     provider.enqueue({ kind: 'reply', text: ['Desk ', 'answer ', 'streamed.'], delayMs: 100 });
     await page.getByTestId('locale-switch').getByText('EN').click();
     await page.evaluate(() => (window.location.hash = '#/apps/com.example.desk/desk'));
+    await pageReady(page, '#/apps/com.example.desk/desk');
     const frame = page.frameLocator('[data-testid="uiapp-frame"]');
     const line = (key: string) => frame.locator(`[data-key="${key}"]`);
     await line('status').waitFor({ timeout: 30_000 });

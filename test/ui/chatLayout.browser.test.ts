@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mcpAppView, screenshot, screenshotOnFailure } from '../helpers/browser.js';
+import { mcpAppView, pageReady, screenshot, screenshotOnFailure } from '../helpers/browser.js';
 import { startMcpAppChat, type McpAppChat } from '../helpers/mcpAppChat.js';
 import { repoRoot } from '../helpers/tempDir.js';
 import { until } from '../helpers/until.js';
@@ -68,13 +68,14 @@ afterAll(async () => {
 async function openAt(width: number, height: number): Promise<void> {
   await page.setViewportSize({ width, height });
   await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+  await pageReady(page, `#/chat/${conversationId}`);
   await page.getByText('The shop is beside you.').waitFor({ timeout: 30_000 });
   await mcpAppView(page.getByTestId('tool-call-view')).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 30_000 });
 }
 
-/** Opens the view beside the chat (pressed where it is: the chat may still be scrolling to its newest row). */
+/** Opens the view beside the chat: one click (the chat holds still under a pressed pointer while it follows its newest row). */
 async function openBeside(): Promise<void> {
-  await page.getByTestId('tool-call-view').getByTestId('mcp-app-open-beside').dispatchEvent('click');
+  await page.getByTestId('tool-call-view').getByTestId('mcp-app-open-beside').click();
   await mcpAppView(page.getByTestId('side-panel')).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 30_000 });
 }
 
@@ -122,7 +123,7 @@ describe('room for the chat', () => {
         // Back to the conversation with the panel (it stayed open there).
         await openAt(width, height);
       }
-      await page.getByTestId('side-panel-close').dispatchEvent('click');
+      await page.getByTestId('side-panel-close').click();
     }, 120_000);
   }
 
@@ -131,7 +132,7 @@ describe('room for the chat', () => {
     await openBeside();
     await expect.poll(() => page.getByTestId('page-chat').getAttribute('data-list')).toBe('aside');
     // Closed, the list comes back.
-    await page.getByTestId('side-panel-close').dispatchEvent('click');
+    await page.getByTestId('side-panel-close').click();
     await expect.poll(() => page.getByTestId('page-chat').getAttribute('data-list')).toBe('beside');
   }, 120_000);
 
@@ -147,7 +148,7 @@ describe('room for the chat', () => {
       await expect.poll(() => widthOf('chat-pane'), { timeout: 10_000 }).toBeGreaterThanOrEqual(CHAT_MIN);
       expect(await widthOf('side-panel')).toBeGreaterThanOrEqual(PANEL_MIN);
       await screenshot(page, `chat-layout-4-wide-panel-${width}`);
-      await page.getByTestId('side-panel-close').dispatchEvent('click');
+      await page.getByTestId('side-panel-close').click();
     }
     await page.evaluate(() => localStorage.removeItem('chatos.sidePanel.width'));
   }, 120_000);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, pageReady, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 
 /**
  * The syncAiContributes switch (docs/rules/names-and-exposure.md#where-the-contribution-lives)
@@ -34,6 +34,7 @@ afterAll(async () => {
 describe('copies of plugins in the host lists', () => {
   it('are off at first; switched on from the Prompts page, both pages list them tagged with their plugin; off removes them', async () => {
     await page.evaluate(() => (window.location.hash = '#/prompts'));
+    await pageReady(page, '#/prompts');
     const switchOf = (part: string) => page.getByTestId(`copies-switch-${part}`);
     await switchOf('prompts').waitFor({ timeout: 30_000 });
     expect(await switchOf('prompts').getAttribute('aria-checked')).toBe('false');
@@ -44,6 +45,7 @@ describe('copies of plugins in the host lists', () => {
     await screenshot(page, 'copies-01-prompts');
 
     await page.evaluate(() => (window.location.hash = '#/servers?tab=external'));
+    await pageReady(page, '#/servers?tab=external');
     const canvasServer = page.getByTestId('copy-servers-chatos.canvas.canvas');
     await canvasServer.waitFor({ timeout: 20_000 });
     expect(await canvasServer.textContent()).toContain('copy of chatos.canvas / canvas');

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServedUi, screenshot } from '../helpers/browser.js';
+import { openServedUi, pageReady, screenshot } from '../helpers/browser.js';
 
 /**
  * Issue 19, the Diagnostics page: the doctor's checks run in the host's
@@ -39,6 +39,7 @@ afterAll(async () => {
 describe('the Diagnostics page', () => {
   it('lists every check with its state, and a failing server with the command, the PATH searched and the fix', async () => {
     await page.evaluate(() => (window.location.hash = '#/diagnostics'));
+    await pageReady(page, '#/diagnostics');
     await page.getByTestId('page-diagnostics').waitFor({ state: 'visible', timeout: 20_000 });
     const server = page.getByTestId('diagnostic-server:chatos::fetcher');
     await server.waitFor({ timeout: 20_000 });

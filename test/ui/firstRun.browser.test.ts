@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chooseOption, type launchChromium, openChromiumOn, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, type launchChromium, openChromiumOn, pageReady, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
 import { chatServerEntry } from '../helpers/chatWorld.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -62,6 +62,7 @@ async function addModelAndChat({ page }: Run, locale: 'zh' | 'en', words: { answ
   await screenshot(page, `firstrun-${locale}-01-welcome`);
   await page.getByTestId('welcome-add-model').click();
   await page.getByTestId('page-models').waitFor();
+  await pageReady(page, '/models');
   await page.getByTestId('model-add').first().click();
   await chooseOption(page, page.getByTestId('model-preset'), 'OpenAI-compatible');
   await page.getByTestId('model-name').fill('Local');
@@ -130,6 +131,7 @@ describe('a first run, in English', () => {
       const { page } = run;
       await page.getByTestId('nav-agents').click();
       await page.getByTestId('agent-chat-assistant').waitFor();
+      await pageReady(page, '/agents');
       await page.getByTestId('agent-new').click();
       await page.getByTestId('agent-name').fill('Echo keeper');
       await chooseOption(page, page.getByTestId('agent-model'), 'local');

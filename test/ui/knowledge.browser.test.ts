@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
-import { chooseOption, launchChromium, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -35,6 +35,7 @@ beforeAll(async () => {
   await page.goto(serve.url);
   await page.getByTestId('nav-knowledge').click();
   await page.getByTestId('page-knowledge').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/knowledge');
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { longConversationMessages, writeConversationLog } from '../../scripts/bench/longConversation.js';
 import { chatServerEntry } from '../helpers/chatWorld.js';
-import { type launchChromium, openChromiumOn, clickUntilShown, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -16,7 +16,9 @@ import { startProviderServer, type ProviderServer } from '../helpers/providerSer
  * scrolls by wheel to its first message, and a search hit jumps to an old
  * message; the view follows the output after a tool returned an image,
  * stops following when the user scrolls up (a "jump to latest" button
- * counts what came since), and announces a confirmation it does not show;
+ * counts what came since), holds still while a button in it is pressed
+ * (the click lands as the output streams in), and announces a confirmation
+ * it does not show;
  * a tool call waiting for approval says so with its countdown, and runs
  * (its time counted from then) once approved; a conversation file with a
  * torn last line and a message this version rejects opens with notices.
@@ -124,7 +126,8 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await screenshot(page, 'longchat-01-newest');
     // The newest turn's tool card, opened: it stays open after its row has scrolled away and back.
     const lastCard = page.getByTestId('tool-call-call-749');
-    await clickUntilShown(lastCard.getByTestId('tool-call-toggle'), lastCard.getByTestId('tool-call-result'));
+    await lastCard.getByTestId('tool-call-toggle').click();
+    await lastCard.getByTestId('tool-call-result').waitFor();
 
     // To the top by the Home key, again and again (older windows load each time); wheeling all the way is the bench's part.
     // Rows mount and unmount on the way: none may take a style sheet out of the page or put one in (each change restyles the whole page).
@@ -240,14 +243,23 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await openRoute(page, `#/chat/${id}`, 'chat-pane');
     await page.locator('[data-message="m199"]').waitFor({ state: 'visible', timeout: 30_000 });
     const lines = Array.from({ length: 60 }, (_, i) => `Line ${i} of the description of the picture.\n\n`);
-    provider.enqueue({ kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] }, { kind: 'reply', text: lines, delayMs: 40 });
+    // The answer holds after its 21st line (its first frame is the role's) until the test has looked at the view.
+    let halfway!: () => void;
+    const held = new Promise<void>((resolve) => (halfway = resolve));
+    provider.enqueue(
+      { kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] },
+      { kind: 'reply', text: lines, delayMs: 40, gate: { after: 22, open: held } },
+    );
     await send('Draw me a picture');
     const image = page.getByTestId('tool-call-pic1').getByTestId('tool-call-image');
     await image.waitFor({ timeout: 30_000 });
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalHeight)).toBe(160);
-    // The answer streams below the image; the view is still at the bottom while it grows, and when it is stored.
+    // The answer streams below the image; the view is at the bottom once the lines so far are in (it follows a frame
+    // behind the rows it is given: a look while a line lands sees that line below), and again when it is stored.
     await expect.poll(() => page.getByTestId('message-streaming').textContent(), { timeout: 30_000 }).toContain('Line 20');
-    expect(await gapToBottom()).toBeLessThan(60);
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    expect(await scroll().getAttribute('data-following')).toBe('true');
+    halfway();
     await expect.poll(phase).toBe('done');
     await expect.poll(gapToBottom).toBeLessThan(60);
     expect(await scroll().getAttribute('data-following')).toBe('true');
@@ -270,6 +282,41 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await expect.poll(gapToBottom).toBeLessThan(60);
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A short answer.' }).waitFor({ state: 'visible' });
     expect(await jump.count()).toBe(0);
+  });
+
+  it('a press on a tool card while the answer under it streams in is one click: the view holds still until the button is up, then follows again', async () => {
+    const id = await conversationWith('pressed', (dir, id) => writeConversationLog(dir, id, longConversationMessages(40, 'helper')));
+    await openRoute(page, `#/chat/${id}`, 'chat-pane');
+    await page.locator('[data-message="m39"]').waitFor({ state: 'visible', timeout: 30_000 });
+    // The answer under the card stops after its first lines; the rest comes while the card's button is pressed.
+    let pressed!: () => void;
+    const gate = new Promise<void>((resolve) => (pressed = resolve));
+    const lines = Array.from({ length: 60 }, (_, i) => `Line ${i} of the answer under the card.\n\n`);
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'held', name: 'mcp_chat_echo', arguments: { text: 'hold' } }] }, { kind: 'reply', text: lines, gate: { after: 5, open: gate } });
+    await send('Echo, then write at length');
+    await expect.poll(() => page.getByTestId('message-streaming').textContent(), { timeout: 30_000 }).toContain('Line 1');
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    const toggle = page.getByTestId('tool-call-held').getByTestId('tool-call-toggle');
+    // Whether a click reaches the card's button, noted as it comes: opened, the card grows and the view follows the output past it.
+    await page.evaluate(() =>
+      document.addEventListener('click', (event) => ((window as any).__clicked = (event.target as Element).closest('[data-testid="tool-call-held"] [data-testid="tool-call-toggle"]') !== null), true),
+    );
+    const at = (await toggle.boundingBox())!;
+    await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+    await page.mouse.down();
+    const held = (await toggle.boundingBox())!;
+    pressed();
+    // The whole answer comes in (screens of it) under the card: a view that followed it would take the button from under the pointer.
+    await expect.poll(phase, { timeout: 30_000 }).toBe('done');
+    await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'Line 59' }).waitFor();
+    const tops = await toggle.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().y));
+    expect(tops, 'the button under the pointer is still there').toHaveLength(1);
+    expect(Math.abs(tops[0]! - held.y)).toBeLessThan(2);
+    await page.mouse.up();
+    await expect.poll(() => page.evaluate(() => (window as any).__clicked)).toBe(true);
+    // Up again, the view follows the output to its end.
+    await expect.poll(gapToBottom).toBeLessThan(60);
+    expect(await scroll().getAttribute('data-following')).toBe('true');
   });
 
   it('a call waiting for approval says so with its countdown, announced when scrolled away; approved, it runs and its time starts then', async () => {

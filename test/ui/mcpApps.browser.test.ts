@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clickUntilShown, mcpAppView, screenshot, type ServeProcess } from '../helpers/browser.js';
+import { mcpAppView, pageReady, screenshot, type ServeProcess } from '../helpers/browser.js';
 import { startMcpAppChat, type McpAppChat } from '../helpers/mcpAppChat.js';
 import type { ProviderServer } from '../helpers/providerServer.js';
 import { startStunServer } from '../helpers/stunServer.js';
@@ -84,6 +84,7 @@ describe('MCP Apps in the chat', () => {
     );
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the shop for apples' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('Here is the shop.').waitFor({ timeout: 30_000 });
     // The model was offered the tool with the view, never the app-only one.
     const offered = (provider.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
@@ -188,6 +189,7 @@ describe('MCP Apps in the chat', () => {
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'flood', name: 'mcp_shop_show_shop', arguments: { item: 'plums' } }] }, { kind: 'reply', text: 'The shop for plums.' });
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the shop for plums' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('The shop for plums.').waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
     const frame = mcpAppView(page.getByTestId('tool-call-flood'));
@@ -288,6 +290,7 @@ describe('MCP Apps in the chat', () => {
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'cart', name: 'mcp_shop_show_shop', arguments: { item: 'apples' } }] }, { kind: 'reply', text: 'The shop is here.' });
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the shop again' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('The shop is here.').waitFor({ timeout: 30_000 });
     const frame = mcpAppView(page.getByTestId('tool-call-cart'));
     await frame.getByTestId('shop-result').filter({ hasText: 'The shop is open for apples.' }).waitFor({ timeout: 20_000 });
@@ -311,7 +314,8 @@ describe('MCP Apps in the chat', () => {
     const tag = message.getByTestId('message-app-context');
     expect(await tag.getByTestId('message-app-context-toggle').textContent()).toContain('Context from the app shop');
     expect(await tag.getByTestId('message-app-context-text').count()).toBe(0);
-    await clickUntilShown(tag.getByTestId('message-app-context-toggle'), tag.getByTestId('message-app-context-text'));
+    await tag.getByTestId('message-app-context-toggle').click();
+    await tag.getByTestId('message-app-context-text').waitFor();
     expect(await tag.getByTestId('message-app-context-text').textContent()).toContain('Cart: 2 apples.');
     await screenshot(page, 'mcp-apps-06-context-from-app');
 
@@ -326,6 +330,7 @@ describe('MCP Apps in the chat', () => {
       provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'rtc', name: 'mcp_shop_show_rtc', arguments: { stun: stun.url } }] }, { kind: 'reply', text: 'The RTC view.' });
       const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'open the rtc view' });
       await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+      await pageReady(page, `#/chat/${conversationId}`);
       await page.getByText('The RTC view.').waitFor({ timeout: 30_000 });
       // The view says when every attempt has ended: unavailable, removed, or its gathering complete (the server answers at once).
       const result = mcpAppView(page.getByTestId('tool-call-rtc')).getByTestId('rtc-result');
@@ -351,6 +356,7 @@ describe('MCP Apps in the chat', () => {
     );
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'show the unruly views' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('Three unruly views.').waitFor({ timeout: 30_000 });
 
     // Thrown before it started: the error, in the frame's place.
@@ -397,6 +403,7 @@ describe('MCP Apps in the chat', () => {
     );
     const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: 'shopper', text: 'show the odd views' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+    await pageReady(page, `#/chat/${conversationId}`);
     await page.getByText('Three views.').waitFor({ timeout: 30_000 });
 
     const greedy = page.getByTestId('tool-call-greedy');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMcpYaml } from '../helpers/gatewayHost.js';
-import { launchChromium, mcpAppView, openRoute, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, mcpAppView, openRoute, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
@@ -39,6 +39,7 @@ const viewIn = (scope: Locator): FrameLocator => mcpAppView(scope);
 async function converse(text: string): Promise<string> {
   const { conversationId } = await api<{ conversationId: string }>('chat.send', { agentId: AGENT, text });
   await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+  await pageReady(page, `#/chat/${conversationId}`);
   await expect.poll(async () => (await api('conversations.get', { id: conversationId })).conversation.status.kind, { timeout: 60_000 }).toBe('done');
   return conversationId;
 }
@@ -47,7 +48,9 @@ async function converse(text: string): Promise<string> {
 async function reopen(conversationId: string): Promise<void> {
   await page.evaluate(() => (window.location.hash = '#/agents'));
   await page.reload();
+  await pageReady(page, '#/agents');
   await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+  await pageReady(page, `#/chat/${conversationId}`);
 }
 
 beforeAll(async () => {

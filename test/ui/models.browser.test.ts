@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseOption, launchChromium, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -49,6 +49,7 @@ beforeAll(async () => {
   await page.goto(serve.url);
   await page.getByTestId('nav-models').click();
   await page.getByTestId('page-models').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/models');
 });
 
 afterAll(async () => {

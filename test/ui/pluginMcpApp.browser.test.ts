@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../helpers/deskHome.js';
-import { mcpAppView, openChromiumOn, openSidePanelItem, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { mcpAppView, openChromiumOn, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -89,6 +89,7 @@ describe('a plugin page that is an MCP App', () => {
     await api('agents.save', { agent: { id: 'counter', name: 'Counter', modelId: 'local', language: 'en' } });
     const { conversation } = await api<{ conversation: { id: string } }>('conversations.create', { agentId: 'counter' });
     await page.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversation.id);
+    await pageReady(page, `/chat/${conversation.id}`);
     await openSidePanelItem(page, `side-panel-app-${PLUGIN}-tally`);
     const panel = page.getByTestId('side-panel');
     await panel.getByTestId('mcp-app-iframe').waitFor({ timeout: 30_000 });
@@ -104,10 +105,12 @@ describe('a plugin page that is an MCP App', () => {
 
   it('an untrusted copy shows no page, and the core refuses its view and its calls', async () => {
     await page.evaluate(() => (window.location.hash = '#/apps'));
+    await pageReady(page, '#/apps');
     const open = page.getByTestId(`open-${COPY}-tally`);
     await open.waitFor({ timeout: 20_000 });
     expect(await open.isDisabled()).toBe(true);
     await page.evaluate((id) => (window.location.hash = `#/apps/${id}/tally`), COPY);
+    await pageReady(page, `#/apps/${COPY}/tally`);
     await page.getByTestId(`trust-block-${COPY}`).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('mcp-app-iframe').count()).toBe(0);
     await expect(api('uiApps.mcpAppView', { pluginId: COPY, appId: 'tally', conversationId: 'ui-copy-1' })).rejects.toThrow(/trust/i);

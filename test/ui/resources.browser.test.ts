@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openChromiumOn, clickUntilShown, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
+import { openChromiumOn, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
 import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCli } from '../helpers/runCli.js';
@@ -88,12 +88,14 @@ describe('MCP resources in the window', { timeout: 240_000 }, () => {
     await input.press('Enter');
     await page.getByText('Here is the link.').waitFor({ timeout: 60_000 });
     // The card's result shows once the card is opened.
-    await clickUntilShown(page.getByTestId('tool-call-links').getByTestId('tool-call-toggle'), page.getByTestId('tool-call-links').getByTestId('tool-call-result'));
+    await page.getByTestId('tool-call-links').getByTestId('tool-call-toggle').click();
+    await page.getByTestId('tool-call-links').getByTestId('tool-call-result').waitFor();
     const link = page.getByTestId('tool-call-links').getByTestId('result-resource-link').first();
     await link.waitFor({ timeout: 30_000 });
     const uri = (await link.getAttribute('data-uri'))!;
     expect(uri).toMatch(/^demo:\/\/resource\//);
-    await clickUntilShown(link.getByTestId('result-resource-open'), link.getByTestId('resource-contents'));
+    await link.getByTestId('result-resource-open').click();
+    await link.getByTestId('resource-contents').waitFor();
     const audit = await serveApi<{ records: { tool: string; outcome: string }[] }>(serve, 'audit.list', { tool: 'resources/read' });
     expect(audit.records.some((r) => r.outcome === 'ok')).toBe(true);
     await screenshot(page, 'resources-03b-chat-link-opened');

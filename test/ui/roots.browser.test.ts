@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, pageReady, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 
@@ -57,10 +57,12 @@ describe('plugin folders on the Apps page', () => {
     await screenshot(page, 'roots-01-added');
     // Registered, but untrusted: the Registry page lists it, marked as offered to no one.
     await page.evaluate(() => (window.location.hash = '#/registry'));
+    await pageReady(page, '#/registry');
     await page.getByTestId('page-registry').waitFor();
     expect(await page.getByTestId(`not-runnable-${GIT_SERVER}`).first().textContent()).toBe('plugin not trusted');
     expect(await page.getByTestId(`missing-${GIT_SERVER}`).count()).toBe(0);
     await page.evaluate(() => (window.location.hash = '#/apps'));
+    await pageReady(page, '#/apps');
     await page.getByTestId('plugin-roots').waitFor();
   });
 
@@ -84,11 +86,13 @@ describe('plugin folders on the Apps page', () => {
     await screenshot(page, 'roots-02-missing');
     // The Registry page shows it with that state.
     await page.evaluate(() => (window.location.hash = '#/registry'));
+    await pageReady(page, '#/registry');
     await page.getByTestId('page-registry').waitFor();
     await page.getByTestId(`missing-${GIT_SERVER}`).first().waitFor(); // antd renders a fixed table header twice
     // Missing says it all: not also marked as a plugin that may not run.
     expect(await page.getByTestId(`not-runnable-${GIT_SERVER}`).count()).toBe(0);
     await page.evaluate(() => (window.location.hash = '#/apps'));
+    await pageReady(page, '#/apps');
     await page.getByTestId('plugin-roots').waitFor();
 
     await page.getByTestId('prune').click();

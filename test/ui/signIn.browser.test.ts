@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chooseOption, clickUntilShown, launchChromium, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -37,6 +37,7 @@ async function signInThrough(button: string): Promise<Page> {
 async function askHelper(text: string): Promise<void> {
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/chat');
   await chooseOption(page, page.getByTestId('chat-agent'), 'Helper');
   const input = page.getByTestId('chat-input');
   await input.click();
@@ -81,6 +82,7 @@ afterAll(async () => {
 describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {
   it('is added by url and says it needs sign-in; Sign in goes through the browser and says who', async () => {
     await page.evaluate(() => (window.location.hash = '#/servers?tab=external'));
+    await pageReady(page, '#/servers?tab=external');
     await page.getByTestId('mcp-add').click();
     await page.getByTestId('mcp-form').waitFor();
     await page.getByTestId('mcp-name').fill('tracker');
@@ -110,7 +112,8 @@ describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {
     await askHelper('who am I?');
     const card = page.getByTestId('tool-call-who1');
     await page.locator('[data-testid="tool-call-who1"]:is([data-status="ok"], [data-status="error"])').waitFor({ timeout: 60_000 });
-    await clickUntilShown(card.getByTestId('tool-call-toggle'), card.getByTestId('tool-call-result'));
+    await card.getByTestId('tool-call-toggle').click();
+    await card.getByTestId('tool-call-result').waitFor();
     expect(await card.getByTestId('tool-call-result').textContent()).toContain('hello user-1');
     expect(await card.getAttribute('data-status')).toBe('ok');
     expect(oauth.accepted.length).toBeGreaterThan(0);
@@ -119,6 +122,7 @@ describe('a remote server that needs sign-in', { timeout: 180_000 }, () => {
   it('signs out; the next call shows a sign-in card in the conversation, and signing in there works', async () => {
     await page.getByTestId('nav-servers').click();
     await page.evaluate(() => (window.location.hash = '#/servers?tab=external'));
+    await pageReady(page, '#/servers?tab=external');
     await page.getByTestId('mcp-signout-tracker').click();
     await expect.poll(() => page.getByTestId('signin-state-tracker').textContent(), { timeout: 30_000 }).toBe('Sign-in needed');
     await screenshot(page, 'signin-04-signed-out');

@@ -35,6 +35,13 @@ async function choose(testId: string, text: string, done?: string): Promise<void
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
 }
 
+/** In the page: whether the tabs' ink bar (under `root`) sits under the active tab, centred on it. */
+function inkBarUnderActiveTab(root: Element): boolean {
+  const ink = root.querySelector('.ant-tabs-ink-bar')?.getBoundingClientRect();
+  const tab = root.querySelector('.ant-tabs-tab-active')?.getBoundingClientRect();
+  return !!ink && !!tab && ink.width > 0 && Math.abs(ink.left + ink.width / 2 - (tab.left + tab.width / 2)) < 1;
+}
+
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-ui-home-'));
   const extra = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-ui-plugins-'));
@@ -207,7 +214,8 @@ describe('the UI in Chromium against chatos serve', () => {
     await onOff.click();
     await expect.poll(async () => (await switchedOff()).switchedOff, { timeout: 20_000 }).toBe(false);
     await open('#/servers?tab=assistant', 'page-servers');
-    await page.waitForTimeout(400); // the tab's ink bar animates; a screenshot for people, not an assertion
+    // The tab's ink bar is placed under the active tab a frame after the tabs render: the screenshot waits for it.
+    await expect.poll(() => page.getByTestId('page-servers').evaluate(inkBarUnderActiveTab)).toBe(true);
     await screenshot(page, '10-servers-assistant');
     await page.getByTestId('locale-switch').click();
     await open('#/apps', 'page-apps');

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { attachmentTooLarge, MAX_ATTACHMENT_BYTES, type ChatEvent } from '../../core/facades/chat.js';
+import { attachmentTooLarge, type ChatEvent } from '../../core/facades/chat.js';
+import { MAX_ATTACHMENT_BYTES } from '../../core/facades/limits.js';
 import type { Host } from '../../core/host.js';
 import type { ConversationDetail, UserMessage } from '../../shared/chat.js';
 import type { ConversationView, HostEventMessage } from '../../shared/hostApi.js';
@@ -119,7 +120,7 @@ export function chatEventMessage(event: ChatEvent, urls: FaceUrls): HostEventMes
     case 'delta':
       return { type: 'chat.delta', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
     case 'reasoning':
-      return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text };
+      return { type: 'chat.reasoning', conversationId: event.conversationId, messageId: event.messageId, text: event.text, ...(event.fromAnswer ? { fromAnswer: true } : {}) };
     case 'message': {
       const artifactUrls = event.artifacts?.flatMap((a) => {
         try {

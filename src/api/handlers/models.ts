@@ -1,13 +1,18 @@
 import { ProviderError } from '../../core/facades/errors.js';
 import { MODEL_PRESETS } from '../../shared/modelPresets.js';
+import { guessModelKind, guessReasoning } from '../../shared/models.js';
 import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** Model entries for the Models page: keys go in (to the key store) and never come back out. */
-export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.list' | 'models.presets' | 'models.save' | 'models.remove' | 'models.test' | 'models.available'> {
+export function modelHandlers({ host, emit }: HandlerContext): Handlers<'models.list' | 'models.presets' | 'models.guess' | 'models.save' | 'models.remove' | 'models.test' | 'models.available'> {
   return {
     'models.list': async () => ({ models: await host.models.list(), keyStore: host.models.keyStore }),
     'models.presets': () => ({ presets: [...MODEL_PRESETS] }),
+    'models.guess': ({ api, model }) => {
+      const kind = guessModelKind(model);
+      return { kind, reasoning: kind === 'chat' && guessReasoning(api, model) };
+    },
     'models.save': async ({ id, model, apiKey }) => {
       const key = apiKey === undefined ? {} : { apiKey };
       const saved = id ? await host.models.update(id, model, key) : await host.models.create(model, key);

@@ -1,35 +1,10 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { Host } from '../../core/host.js';
-import { WorkspaceRootsError } from '../../core/facades/errors.js';
-import type { Conversation } from '../../shared/chat.js';
-import { ExportFormatSchema } from '../../shared/chat.js';
-import { messageLines } from '../chatPrinter.js';
-import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
-import { printJson, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
-import { asUserError, chatStep } from './chat.js';
+import { lazyAction } from '../lazyAction.js';
+import type { CliContext } from '../output.js';
 
-function statusText(conversation: Conversation): string {
-  const { status } = conversation;
-  switch (status.kind) {
-    case 'idle':
-      return 'new';
-    case 'running':
-      return `answering (pid ${status.pid})`;
-    case 'done':
-      return 'done';
-    case 'stopped':
-      return status.stop.kind === 'error' ? `stopped: ${status.stop.message}` : `stopped (${status.stop.kind})`;
-  }
-}
-
-function printConversation(io: CliIo, c: Conversation): void {
-  io.out(`${c.id}  ${new Date(c.updatedAt).toISOString()}  ${c.agentId}  ${c.title || '(untitled)'}  [${statusText(c)}]`);
-}
+const actions = () => import('../actions/conversations.js');
 
 export function registerConversations(program: Command, cli: CliContext): void {
-  const { io } = cli;
   const conversations = program.command('conversations').description(`stored conversations (messages in <home>/chatos/conversations/<id>/)`);
 
   conversations
@@ -37,51 +12,19 @@ export function registerConversations(program: Command, cli: CliContext): void {
     .description('every conversation, newest first')
     .option('--agent <id>', 'only this agent’s')
     .option('--all', 'also the runs of sub-agents')
-    .action(async (opts: { agent?: string; all?: boolean }, command: Command) => {
-      const options = globalOptions(command);
-      await withReadOnlyHost(options, (host) => {
-        const list = host.chat.list({ includeChildren: opts.all === true, ...(opts.agent ? { agentId: opts.agent } : {}) });
-        if (options.json) return printJson(io, { conversations: list });
-        if (!list.length) return io.out('no conversations yet; start one: chatos chat --agent ID -m "hello"');
-        for (const c of list) printConversation(io, c);
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.list));
 
   conversations
     .command('show')
     .description('a conversation’s active branch, message by message')
     .argument('<id>', 'conversation id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      await withReadOnlyHost(options, (host) => {
-        const detail = chatStep(() => host.chat.get(id));
-        for (const notice of detail.notices) io.err(`notice: ${notice}`);
-        if (options.json) return printJson(io, detail);
-        printConversation(io, detail.conversation);
-        const { totals } = detail.conversation;
-        io.out(`  ${totals.answers} answer(s), ${totals.inputTokens} tokens in / ${totals.outputTokens} out${totals.cost ? `, $${totals.cost.toFixed(4)}` : ''}`);
-        for (const message of detail.messages) {
-          for (const line of messageLines(message)) io.out(line);
-          const siblings = detail.siblings[message.id];
-          if (siblings) io.out(`  (${siblings.indexOf(message.id) + 1} of ${siblings.length} versions)`);
-        }
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.show));
 
   conversations
     .command('delete')
     .description('delete a conversation (and its sub-agent runs), releasing the server instances it holds')
     .argument('<id>', 'conversation id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      await withStartedHost(options, async (host) => {
-        const result = await host.chat.delete(id).catch(asUserError);
-        if (!result.deleted) throw new UserError(`no conversation "${id}"`, 'list them with: chatos conversations list');
-        await commit(host);
-        if (options.json) printJson(io, { id, ...result });
-        else io.out(`deleted conversation ${id}`);
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.deleteConversation));
 
   conversations
     .command('export')
@@ -89,32 +32,13 @@ export function registerConversations(program: Command, cli: CliContext): void {
     .argument('<id>', 'conversation id')
     .option('--format <format>', 'md or json', 'md')
     .option('-o, --output <file>', 'write it to this file')
-    .action(async (id: string, opts: { format: string; output?: string }, command: Command) => {
-      const options = globalOptions(command);
-      const format = ExportFormatSchema.safeParse(opts.format);
-      if (!format.success) throw new UsageError(`--format must be md or json, not "${opts.format}"`);
-      await withReadOnlyHost(options, (host) => {
-        const exported = chatStep(() => host.chat.export(id, format.data));
-        if (!opts.output) return io.out(exported.text);
-        fs.writeFileSync(opts.output, exported.text, { flag: 'wx' });
-        io.out(`wrote ${opts.output}`);
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.exportConversation));
 
   conversations
     .command('search')
     .description('find text in conversation titles and messages')
     .argument('<text>', 'what to look for (case does not matter)')
-    .action(async (text: string, _opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      if (!text.trim()) throw new UsageError('give the text to look for');
-      await withReadOnlyHost(options, (host) => {
-        const hits = host.chat.search(text);
-        if (options.json) return printJson(io, { hits });
-        if (!hits.length) return io.out(`nothing found for "${text}"`);
-        for (const hit of hits) io.out(`${hit.conversationId}  ${hit.title}  ${hit.role}: ${hit.snippet}`);
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.search));
 
   conversations
     .command('roots')
@@ -122,34 +46,5 @@ export function registerConversations(program: Command, cli: CliContext): void {
     .argument('<id>', 'conversation id')
     .argument('[folders...]', 'its own folders from now on (a relative one is taken from the current folder)')
     .option('--clear', "no roots of its own: its agent's again")
-    .action(async (id: string, folders: string[], opts: { clear?: boolean }, command: Command) => {
-      const options = globalOptions(command);
-      if (opts.clear && folders.length) throw new UsageError('give folders or --clear, not both');
-      const show = (host: Host) => {
-        const view = host.mcp.roots.view(id);
-        if (options.json) return printJson(io, { id, ...view });
-        io.out(`${id}: ${view.own ? 'its own roots' : "its agent's roots"} (${view.roots.length})`);
-        for (const folder of view.roots) io.out(`  ${folder}`);
-      };
-      const known = (host: Host) => {
-        if (!host.chat.list({ includeChildren: true }).some((c) => c.id === id)) throw new UserError(`no conversation "${id}"`, 'list them with: chatos conversations list');
-      };
-      if (!opts.clear && !folders.length) {
-        return withReadOnlyHost(options, (host) => {
-          known(host);
-          show(host);
-        });
-      }
-      await withStartedHost(options, async (host) => {
-        known(host);
-        try {
-          host.mcp.roots.set(id, opts.clear ? null : folders.map((folder) => path.resolve(folder)));
-        } catch (error) {
-          if (error instanceof WorkspaceRootsError) throw new UserError(error.message, 'give folders that exist, each once');
-          throw error;
-        }
-        await commit(host);
-        show(host);
-      });
-    });
+    .action(lazyAction(cli, actions, (a) => a.roots));
 }

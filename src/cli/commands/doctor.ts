@@ -1,57 +1,12 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Command } from 'commander';
-import { findAppRoot, DataHome, resolveDataHome, runDiagnostics, serverPathSource } from '../../core/facades/setup.js';
-import type { DiagnosticCheck } from '../../shared/diagnostics.js';
-import type { ServerDefinition } from '../../shared/mcp.js';
-import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
-import { printJson, type CliContext } from '../output.js';
-import { DEFAULT_SERVE_PORT } from './serve.js';
+import { lazyAction } from '../lazyAction.js';
+import type { CliContext } from '../output.js';
 
-const MARK: Record<DiagnosticCheck['status'], string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
-
-function appVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(findAppRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+const actions = () => import('../actions/doctor.js');
 
 export function registerDoctor(program: Command, cli: CliContext): void {
-  const { io } = cli;
   program
     .command('doctor')
     .description("check what this machine gives ChatOS: versions, Electron, the data home, disk, the PATH servers get, each server's command, the headless port, a UI; exit 1 if a check fails")
-    .action(async (_opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      const home = new DataHome(resolveDataHome(options.home));
-      // The servers need a host; every other check runs even when it cannot start (an unreadable home is what doctor is for).
-      let servers: readonly ServerDefinition[] | { error: string };
-      try {
-        servers = await withReadOnlyHost(options, (host) => host.mcp.definitions());
-      } catch (error) {
-        servers = { error: (error as Error).message };
-      }
-      const report = await runDiagnostics({
-        appVersion: appVersion(),
-        home: home.root,
-        mcpConfigFile: home.mcpConfig,
-        pathSource: serverPathSource(),
-        hostEnv: process.env,
-        servers,
-        headlessPort: DEFAULT_SERVE_PORT,
-        now: Date.now(),
-      });
-      if (options.json) printJson(io, report);
-      else {
-        for (const check of report.checks) {
-          io.out(`${MARK[check.status]} ${check.id}: ${check.summary}`);
-          if (check.fix) io.out(`     fix: ${check.fix}`);
-        }
-        const count = (status: DiagnosticCheck['status']) => report.checks.filter((c) => c.status === status).length;
-        io.out(`\n${count('ok')} ok, ${count('warn')} warning(s), ${count('fail')} failed`);
-      }
-      cli.exitCode = report.ok ? 0 : 1;
-    });
+    .action(lazyAction(cli, actions, (a) => a.doctor));
 }

@@ -1,53 +1,14 @@
 import type { Command } from 'commander';
-import { KnowledgeError } from '../../core/facades/errors.js';
-import type { Host } from '../../core/host.js';
-import type { KnowledgeBase } from '../../shared/knowledge.js';
-import { confirmStep } from '../confirmStep.js';
-import { globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
-import { printJson, UsageError, UserError, type CliContext } from '../output.js';
+import { lazyAction } from '../lazyAction.js';
+import { UsageError, type CliContext } from '../output.js';
 
-/** `chatos kb …`: knowledge bases, through the same core as the Knowledge page and the settings tools (host.knowledge). */
-
-async function kbStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof KnowledgeError && error.code === 'KB_INVALID') throw new UsageError(error.message);
-    if (error instanceof KnowledgeError) throw new UserError(`${error.message} [${error.code}]`, error.hint);
-    throw error;
-  }
-}
+const actions = () => import('../actions/kb.js');
 
 function intOption(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`"${value}" is not a whole number`);
   return n;
 }
-
-/** `--model none` is search by words only. */
-const modelOption = (value: string | undefined) => (value === undefined ? {} : { embeddingModel: value === 'none' ? null : value });
-
-function line(base: KnowledgeBase): string {
-  const model = base.embeddingModel ? `model ${base.embeddingModel}${base.counts.chunks && base.embeddedWith?.model !== base.embeddingModel ? ' (re-embed needed)' : ''}` : 'words only';
-  return `  ${base.id}  ${base.name}  ${base.counts.files} file(s), ${base.counts.chunks} chunk(s)  ${model}${base.description ? `  ${base.description}` : ''}`;
-}
-
-/** Progress on stderr, one line per phase change and per embedded batch, so stdout stays the result. */
-function progressPrinter(cli: CliContext, quiet: boolean) {
-  return (p: { phase: string; file?: string; done: number; total: number }) => {
-    if (quiet) return;
-    if (p.phase === 'embedding') cli.io.err(`  ${p.file ?? ''} embedding ${p.done}/${p.total}`);
-    else if (p.phase === 'reading') cli.io.err(`  ${p.file ?? ''} reading`);
-  };
-}
-
-type SettingsFlags = { description?: string; model?: string; chunkSize?: number; chunkOverlap?: number };
-const settingsOf = (opts: SettingsFlags) => ({
-  ...(opts.description !== undefined ? { description: opts.description } : {}),
-  ...modelOption(opts.model),
-  ...(opts.chunkSize !== undefined ? { chunkSize: opts.chunkSize } : {}),
-  ...(opts.chunkOverlap !== undefined ? { chunkOverlap: opts.chunkOverlap } : {}),
-});
 
 function withSettingsFlags(command: Command): Command {
   return command
@@ -57,73 +18,35 @@ function withSettingsFlags(command: Command): Command {
     .option('--chunk-overlap <n>', 'characters a chunk repeats of the one before (default 100)', intOption);
 }
 
+/** `chatos kb …`: knowledge bases, through the same core as the Knowledge page and the settings tools (host.knowledge). */
+
 export function registerKb(program: Command, cli: CliContext): void {
-  const { io } = cli;
   const kb = program.command('kb').description('knowledge bases: documents cut into chunks, searched by words and (with an embedding model) by meaning');
-  const read = <T>(command: Command, use: (host: Host) => Promise<T>) => withReadOnlyHost(globalOptions(command), (host) => kbStep(() => use(host)));
-  const write = <T>(command: Command, use: (host: Host) => Promise<T>) => withStartedHost(globalOptions(command), (host) => kbStep(() => use(host)));
 
   kb.command('list')
     .description('every knowledge base with its counts and model')
-    .action(async (_opts: unknown, command: Command) => {
-      const bases = await read(command, (host) => host.knowledge.list());
-      if (globalOptions(command).json) printJson(io, { knowledgeBases: bases });
-      else if (!bases.length) io.out('no knowledge bases yet; create one: chatos kb create NAME');
-      else for (const base of bases) io.out(line(base));
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.list));
 
   withSettingsFlags(kb.command('create').description('create a knowledge base').argument('<name>', 'its name').option('--id <id>', 'its id (default: from the name)')).action(
-    async (name: string, opts: SettingsFlags & { id?: string }, command: Command) => {
-      const base = await write(command, (host) => host.knowledge.create({ name, ...(opts.id ? { id: opts.id } : {}), ...settingsOf(opts) }));
-      if (globalOptions(command).json) printJson(io, { knowledgeBase: base });
-      else io.out(`created knowledge base ${base.id} (${base.embeddingModel ? `embedding with ${base.embeddingModel}` : 'words only'}); add files: chatos kb add ${base.id} FILE…`);
-      cli.exitCode = 0;
-    },
+    lazyAction(cli, actions, (a) => a.create),
   );
 
   withSettingsFlags(kb.command('update').description('change a knowledge base; a new --model re-embeds every chunk').argument('<kb>', 'its id').option('--name <name>', 'a new name')).action(
-    async (id: string, opts: SettingsFlags & { name?: string }, command: Command) => {
-      const json = globalOptions(command).json === true;
-      const base = await write(command, (host) => host.knowledge.update(id, { ...(opts.name ? { name: opts.name } : {}), ...settingsOf(opts) }, { onProgress: progressPrinter(cli, json) }));
-      if (json) printJson(io, { knowledgeBase: base });
-      else io.out(`updated knowledge base ${base.id}`);
-      cli.exitCode = 0;
-    },
+    lazyAction(cli, actions, (a) => a.update),
   );
 
   kb.command('add')
     .description('add files (.txt, .md, .html, .pdf); a file added again replaces its chunks')
     .argument('<kb>', 'the knowledge base id')
     .argument('<files...>', 'files to add')
-    .action(async (id: string, files: string[], _opts: unknown, command: Command) => {
-      const json = globalOptions(command).json === true;
-      // One change for all the files: the base is written once, not once per file.
-      const added = await write(command, (host) => host.knowledge.addFiles(id, files, { onProgress: progressPrinter(cli, json) }));
-      if (json) printJson(io, { knowledgeBaseId: id, added });
-      else for (const a of added) io.out(`added ${a.file}: ${a.chunks} chunk(s)${a.embedded ? ', embedded' : ''}${a.replaced ? ` (replaced ${a.replaced})` : ''}`);
-      for (const note of added.flatMap((a) => a.notes ?? [])) io.err(`note: ${note}`);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.add));
 
   kb.command('search')
     .description('the chunks that best match a query, with score, file and position')
     .argument('<kb>', 'the knowledge base id')
     .argument('<query>', 'what to look for')
     .option('--limit <n>', 'how many chunks (default 5)', intOption)
-    .action(async (id: string, query: string, opts: { limit?: number }, command: Command) => {
-      const result = await read(command, (host) => host.knowledge.search(id, query, opts.limit ? { limit: opts.limit } : {}));
-      if (globalOptions(command).json) printJson(io, { knowledgeBaseId: id, ...result });
-      else {
-        if (result.note) io.err(`note: ${result.note}`);
-        if (!result.hits.length) io.out('no chunk matches');
-        for (const [i, hit] of result.hits.entries()) {
-          io.out(`${i + 1}. ${hit.file} #${hit.position}${hit.heading ? ` (${hit.heading})` : ''}  score ${hit.score.toFixed(3)}  [${hit.id}]`);
-          io.out(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 240)}`);
-        }
-      }
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.search));
 
   kb.command('docs')
     .description("a knowledge base's files with their chunk counts, and a page of chunks")
@@ -131,63 +54,23 @@ export function registerKb(program: Command, cli: CliContext): void {
     .option('--file <name>', 'only this file')
     .option('--offset <n>', 'chunks to skip', intOption)
     .option('--limit <n>', 'chunks per page (default 50)', intOption)
-    .action(async (id: string, opts: { file?: string; offset?: number; limit?: number }, command: Command) => {
-      const page = await read(command, (host) => host.knowledge.listDocuments(id, opts));
-      if (globalOptions(command).json) printJson(io, { knowledgeBaseId: id, ...page });
-      else {
-        for (const f of page.files) io.out(`  ${f.file}  ${f.chunks} chunk(s)`);
-        for (const c of page.chunks) io.out(`    ${c.id}  ${c.file} #${c.position}  ${c.text.replace(/\s+/g, ' ').slice(0, 80)}`);
-        io.out(`${page.chunks.length} of ${page.total} chunk(s) from ${page.offset}`);
-      }
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.docs));
 
   kb.command('remove')
     .description("remove a file's chunks (--file) or one chunk (--chunk) from a knowledge base")
     .argument('<kb>', 'the knowledge base id')
     .option('--file <name>', 'the file whose chunks go')
     .option('--chunk <id>', 'one chunk (its id as chatos kb docs shows it)')
-    .action(async (id: string, opts: { file?: string; chunk?: string }, command: Command) => {
-      if ((opts.file === undefined) === (opts.chunk === undefined)) throw new UsageError('give exactly one of --file or --chunk');
-      const removed = await write(command, async (host) => (opts.file !== undefined ? host.knowledge.deleteFile(id, opts.file) : (await host.knowledge.deleteChunk(id, opts.chunk!), 1)));
-      if (globalOptions(command).json) printJson(io, { knowledgeBaseId: id, removed });
-      else io.out(`removed ${removed} chunk(s)`);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.remove));
 
   kb.command('reembed')
     .description("embed every chunk again with the base's model")
     .argument('<kb>', 'the knowledge base id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const json = globalOptions(command).json === true;
-      const base = await write(command, (host) => host.knowledge.reembed(id, { onProgress: progressPrinter(cli, json) }));
-      if (json) printJson(io, { knowledgeBase: base });
-      else io.out(`re-embedded ${base.counts.chunks} chunk(s) of ${base.id}`);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.reembed));
 
   kb.command('delete')
     .description('delete a knowledge base with all its documents (asks first; --yes without a terminal)')
     .argument('<kb>', 'the knowledge base id')
     .option('--yes', 'delete without asking')
-    .action(async (id: string, opts: { yes?: boolean }, command: Command) => {
-      const base = await write(command, async (host) => {
-        // Asked like uninstall: what goes is said first, and nothing is deleted without a yes.
-        if (!opts.yes) {
-          const found = await host.knowledge.get(id);
-          io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
-          const answer = await confirmStep(io, `delete ${found.id}?`, false);
-          if (answer === 'no-terminal')
-            throw new UserError(
-              `${found.id} was not deleted: deleting a knowledge base asks first, and there is no terminal to ask on`,
-              `run "chatos kb delete ${found.id} --yes" to delete it with its documents`,
-            );
-          if (!answer) throw new UserError(`${found.id} was not deleted`);
-        }
-        return host.knowledge.delete(id);
-      });
-      if (globalOptions(command).json) printJson(io, { deleted: base.id });
-      else io.out(`deleted knowledge base ${base.id} (${base.counts.chunks} chunk(s))`);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.deleteBase));
 }

@@ -1,90 +1,23 @@
 import type { Command } from 'commander';
-import { ModelError, ProviderError, SecretError } from '../../core/facades/errors.js';
-import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/models.js';
-import type { Host } from '../../core/host.js';
-import { MODEL_PRESETS } from '../../shared/modelPresets.js';
-import { describeKeyStore, type ModelView } from '../../shared/models.js';
-import { ownValue } from '../../shared/ownKeys.js';
-import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
-import { entryFromOptions, OPTION_OF_FIELD, type AddOptions } from '../modelOptions.js';
-import { printJson, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
-import { describeProviderFailure } from '../providerFailureText.js';
-import { readSecretFromStdin } from '../readSecret.js';
+import { lazyAction } from '../lazyAction.js';
+import { MODEL_TEST_TIMEOUT_MS } from '../../core/facades/limits.js';
+import { MODEL_PRESET_LIST } from '../../shared/modelPresetList.js';
+import type { CliContext } from '../output.js';
 
-/** Model and key errors as the CLI reports them: invalid options are bad usage (2), the rest a problem to fix (1). */
-async function modelStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof ModelError && error.code === 'MODEL_INVALID' && error.fields.length) {
-      throw new UsageError(error.fields.map((f) => `${ownValue(OPTION_OF_FIELD, f.path) ?? f.path}: ${f.message}`).join('; '));
-    }
-    if (error instanceof ModelError || error instanceof SecretError) throw new UserError(error.message, error.hint);
-    throw error;
-  }
-}
-
-function keyText(model: ModelView): string {
-  const { keyState } = model;
-  switch (keyState.source) {
-    case 'none':
-      return 'no key';
-    case 'env':
-      return `key from $${keyState.env}${keyState.set ? '' : ' (not set here)'}`;
-    case 'stored':
-      return keyState.problem ? `stored key unreadable: ${keyState.problem}` : keyState.set ? 'key stored' : 'key missing';
-  }
-}
-
-function printModel(io: CliIo, model: ModelView): void {
-  const extras = [
-    model.kind === 'embedding' ? 'embedding' : '',
-    model.reasoning ? `reasoning${model.reasoningEffort ? ` (${model.reasoningEffort})` : ''}` : '',
-    model.tools === false ? 'no tools' : '',
-    model.vision ? 'vision' : '',
-    model.temperature !== undefined ? `temperature ${model.temperature}` : '',
-    model.maxTokens !== undefined ? `max tokens ${model.maxTokens}` : '',
-  ].filter(Boolean);
-  io.out(`  ${model.id}  ${model.name}  [${model.api}] ${model.model} @ ${model.baseUrl}  ${keyText(model)}${extras.length ? `  (${extras.join(', ')})` : ''}`);
-}
-
-/** Agents whose modelId names this model (they lose it when it goes). */
-const agentsUsing = (host: Host, id: string) =>
-  host.agents
-    .list()
-    .filter((a) => a.modelId === id)
-    .map((a) => a.id);
+const actions = () => import('../actions/models.js');
 
 export function registerModels(program: Command, cli: CliContext): void {
-  const { io } = cli;
   const models = program.command('models').description('model entries: which API, where, which model, and where its key comes from');
 
   models
     .command('list')
     .description('every model entry, with where its key comes from (never the key)')
-    .action(async (_opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      await withReadOnlyHost(options, async (host) => {
-        const list = await host.models.list();
-        if (options.json) printJson(io, { models: list, keyStore: host.models.keyStore });
-        else if (!list.length) io.out('no models yet; add one: chatos models add ID --preset openai (chatos models presets lists them)');
-        else {
-          io.out(`models (${list.length}); stored keys are kept in ${describeKeyStore(host.models.keyStore)}:`);
-          for (const model of list) printModel(io, model);
-        }
-      });
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.list));
 
   models
     .command('presets')
     .description('the presets --preset accepts: API kind, base URL, a model to start from, the usual key variable')
-    .action((_opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      if (options.json) printJson(io, { presets: MODEL_PRESETS });
-      else for (const p of MODEL_PRESETS) io.out(`  ${p.id}  ${p.name}  [${p.api}] ${p.baseUrl || '(your URL)'}${p.model ? `  model ${p.model}` : ''}  ${p.needsKey ? `key $${p.keyEnv}` : 'no key'}`);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.presets));
 
   models
     .command('add')
@@ -101,97 +34,30 @@ export function registerModels(program: Command, cli: CliContext): void {
     .option('--max-tokens <n>', 'most tokens an answer may have')
     .option('--context-window <n>', "the model's context window in tokens")
     .option('--max-tools <n>', 'most tools a request may carry (some providers cap it)')
-    .option('--kind <kind>', 'chat (default) or embedding (for knowledge bases)')
-    .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking)')
+    .option('--kind <kind>', 'chat or embedding (for knowledge bases); default: guessed from the model name (known embedding families)')
+    .option('--reasoning', 'a reasoning model: sent max_completion_tokens and no temperature (o-series, GPT-5, DeepSeek thinking; Claude gets extended thinking); known families are found by name')
+    .option('--no-reasoning', 'not a reasoning model, whatever its name suggests')
     .option('--reasoning-effort <effort>', 'minimal | low | medium | high')
     .option('--no-tools', 'the model cannot call tools: it is offered none')
-    .option('--preset <id>', `start from a preset: ${MODEL_PRESETS.map((p) => p.id).join(', ')}`)
-    .action(async (id: string, opts: AddOptions, command: Command) => {
-      const options = globalOptions(command);
-      const input = entryFromOptions(id, opts);
-      // Read before the host opens: a wait on the terminal holds no lock.
-      const apiKey = opts.apiKeyStdin ? await readSecretFromStdin(`API key for ${id} (not shown): `, io.stdin) : undefined;
-      await withStartedHost(options, async (host) => {
-        const entry = await modelStep(() => host.models.create(input, apiKey === undefined ? {} : { apiKey }));
-        await commit(host);
-        const view = await host.models.view(entry);
-        if (options.json) printJson(io, { model: view });
-        else {
-          io.out(`added model ${entry.id}: [${entry.api}] ${entry.model} @ ${entry.baseUrl}`);
-          io.out(entry.key.kind === 'stored' ? `its key is stored in ${describeKeyStore(host.models.keyStore)}` : keyText(view));
-          io.out(`try it: chatos models test ${entry.id}`);
-        }
-      });
-      cli.exitCode = 0;
-    });
+    .option('--preset <id>', `start from a preset: ${MODEL_PRESET_LIST.map((p) => p.id).join(', ')}`)
+    .action(lazyAction(cli, actions, (a) => a.add));
 
   models
     .command('remove')
     .description('remove a model entry and its stored key')
     .argument('<id>', 'model id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      await withStartedHost(options, async (host) => {
-        const entry = await modelStep(async () => host.models.require(id));
-        await modelStep(() => host.models.remove(id));
-        await commit(host);
-        const using = agentsUsing(host, id);
-        if (options.json) printJson(io, { removed: id, agentsUsingIt: using });
-        else io.out(`removed model ${id}${entry.key.kind === 'stored' ? ' and its stored key' : ''}`);
-        if (using.length) io.err(`warning: these agents name model ${id} and have no model now: ${using.join(', ')}`);
-      });
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.remove));
 
   models
     .command('test')
     .description('send one tiny streamed request; says exactly what failed (DNS, TLS, refused, 401 bad key, 404 unknown model, timeout…)')
     .argument('<id>', 'model id')
     .option('--timeout <seconds>', `how long to wait for the provider (default ${MODEL_TEST_TIMEOUT_MS / 1000})`)
-    .action(async (id: string, opts: { timeout?: string }, command: Command) => {
-      const options = globalOptions(command);
-      const seconds = opts.timeout === undefined ? MODEL_TEST_TIMEOUT_MS / 1000 : Number(opts.timeout);
-      if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${opts.timeout}"`);
-      const result = await withReadOnlyHost(options, async (host) => {
-        const entry = await modelStep(async () => host.models.require(id));
-        const outcome = await modelStep(() => host.models.test(id, { timeoutMs: seconds * 1000 }));
-        return { entry, outcome };
-      });
-      const { entry, outcome } = result;
-      if (options.json) printJson(io, { model: id, ...outcome });
-      if (outcome.ok) {
-        if (!options.json && outcome.dimensions !== undefined) io.out(`ok: ${id} (${entry.model} at ${entry.baseUrl}) embedded a text in ${outcome.ms} ms: vectors of ${outcome.dimensions} numbers`);
-        else if (!options.json) {
-          if (outcome.reasoning) io.err(`  (thought: ${JSON.stringify(outcome.reasoning.trim().slice(0, 200))})`);
-          io.out(`ok: ${id} (${entry.model} at ${entry.baseUrl}) answered in ${outcome.ms} ms: ${JSON.stringify(outcome.text.trim().slice(0, 200))}`);
-        }
-        cli.exitCode = 0;
-        return;
-      }
-      const words = describeProviderFailure(outcome.error, entry);
-      io.err(`error: ${id}: ${words.message}\n    fix: ${words.hint}`);
-      cli.exitCode = 1;
-    });
+    .action(lazyAction(cli, actions, (a) => a.test));
 
   models
     .command('available')
     .description("the model names the entry's provider offers (its /models, Anthropic's models list, or Ollama's tags)")
     .argument('<id>', 'model id')
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const options = globalOptions(command);
-      const catalog = await withReadOnlyHost(options, async (host) => {
-        const entry = await modelStep(async () => host.models.require(id));
-        try {
-          return await modelStep(() => host.models.available({ id }));
-        } catch (error) {
-          if (!(error instanceof ProviderError)) throw error;
-          const words = describeProviderFailure(error.toJSON(), entry);
-          throw new UserError(`${id}: the provider did not list its models: ${words.message}`, words.hint);
-        }
-      });
-      if (options.json) printJson(io, catalog);
-      else if (!catalog.names.length) io.out('the provider lists no models; give the name yourself (chatos models add … --model NAME)');
-      else for (const name of catalog.names) io.out(name);
-      cli.exitCode = 0;
-    });
+    .action(lazyAction(cli, actions, (a) => a.available));
 }

@@ -5,21 +5,9 @@ import { normalizeName } from '../naming/names.js';
 import { defineTable } from '../store/logicalTable.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import { checkRootFolders } from '../workspaceRoots/rootFolders.js';
+import { AgentError } from './agentError.js';
 
 export const AgentsTable = defineTable('agents', AgentSchema);
-
-export type AgentErrorCode = 'AGENT_NOT_FOUND' | 'AGENT_EXISTS' | 'AGENT_INVALID';
-
-export class AgentError extends Error {
-  constructor(
-    readonly code: AgentErrorCode,
-    message: string,
-    /** Field-level problems for AGENT_INVALID: JSON path → message. */
-    readonly fields: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
 
 function parseInput(input: unknown): AgentInput & { name: string } {
   const parsed = AgentInputSchema.safeParse(input);

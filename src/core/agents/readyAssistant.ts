@@ -19,7 +19,7 @@ import { isHostOwn } from './agentExposure.js';
  * * the servers the user added (mcp.yaml, imported, templates): the user
  *   chose to run them, and their confirmations still apply.
  *
- * * the built-in tools that are safe for everyone (ready built-ins, docs/using/agents.md#ready-built-in-tools):
+ * * the built-in tools that are safe for everyone (docs/using/agents.md#a-ready-assistant):
  *   time and calculator, local and read-only. Fetch reaches the network (a
  *   page it reads may carry instructions), so it is offered in the editor.
  *

@@ -30,8 +30,11 @@ export interface ArtifactFile {
 /** What a running conversation tells the faces, scoped by conversation id. */
 export type ChatEvent =
   | { type: 'delta'; conversationId: string; messageId: string; text: string }
-  /** The next piece of what the model thinks before it answers (kept apart from the answer's text). */
-  | { type: 'reasoning'; conversationId: string; messageId: string; text: string }
+  /**
+   * The next piece of what the model thinks before it answers (kept apart from the answer's text).
+   * `fromAnswer`: the text streamed as this answer's so far was thinking (a lone `</think>` said so): it moves over.
+   */
+  | { type: 'reasoning'; conversationId: string; messageId: string; text: string; fromAnswer?: true }
   /** `artifacts`: the images the message carries (a user's attachments), by their path in the conversation's folder. */
   | { type: 'message'; conversationId: string; message: ConversationMessage; artifacts?: (ArtifactFile & { artifact: string })[] }
   | { type: 'toolCall'; call: Omit<ToolCallEvent, 'artifacts'> & { artifacts?: ArtifactFile[] } }

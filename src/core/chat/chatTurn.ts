@@ -5,7 +5,8 @@ import type { ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
-import { estimateTokens, planCompaction, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { COMPACT_AT, planCompaction, requestTokens, SUMMARY_SYSTEM, summaryPreamble, summaryRequestText } from './contextWindow.js';
+import { estimateTokens, tokenCounterFor } from './tokenCount.js';
 import { readConversationArtifact } from './conversations/artifactFile.js';
 import type { ConversationStore } from './conversations/conversationStore.js';
 import { historyOf } from './history.js';
@@ -14,6 +15,7 @@ import { userText } from '../models/providers/modelRequest.js';
 import type { StreamedCall } from './streamedAnswer.js';
 import type { SubAgentRun, SubAgentRunInput } from './subAgentSource.js';
 import { runToolCalls, type ToolCallDeps, type ToolResultDraft } from './toolCalls.js';
+import { answerRepairingCalls, type RepairState } from './toolCallRepair.js';
 import { setUpTurn, type SetupDeps, type TurnSetup } from './turnSetup.js';
 
 export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallDeps, 'calls'> {
@@ -145,24 +147,31 @@ export class ChatRunner {
       return artifactCache.get(artifact);
     };
 
+    const repair: RepairState = { used: false };
     for (let round = 1; ; round++) {
       if (signal.aborted) return end('stopped', stopOf(signal), setup.problems);
-      await this.compactIfNeeded(state, setup, signal, summarize && round === 1);
+      await this.compactIfNeeded(state, setup, signal, summarize && round === 1, readText);
       const history = historyOf(state.path, { vision: setup.entry.vision, readImage, readText, modelId: setup.entry.id });
       const system = [setup.system, history.summary ? summaryPreamble(history.summary.text) : ''].filter(Boolean).join('\n\n');
-      const answer = await requestAnswer(
-        setup.client,
-        { system, messages: history.messages, tools: setup.tools },
-        { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
-        {
-          onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
-          onReasoning: (messageId, text) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text }),
-          onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
-        },
+      const answer = await answerRepairingCalls(
+        (note) =>
+          requestAnswer(
+            setup.client,
+            { system, messages: note ? [...history.messages, note] : history.messages, tools: setup.tools },
+            { entry: setup.entry, signal, retry: deps.policy.retry, scheduler: deps.scheduler, idleTimeoutMs: deps.policy.idleTimeoutMs, maxAnswerChars: deps.policy.maxAnswerChars },
+            {
+              onDelta: (messageId, text) => deps.emit({ type: 'delta', conversationId: conversation.id, messageId, text }),
+              onReasoning: (messageId, text, fromAnswer) => deps.emit({ type: 'reasoning', conversationId: conversation.id, messageId, text, ...(fromAnswer ? { fromAnswer: true as const } : {}) }),
+              onRetry: (retry) => deps.emit({ type: 'status', status: { conversationId: conversation.id, status: 'running', retry } }),
+            },
+          ),
+        repair,
       );
       const { message, calls } = this.writeAnswer(state, setup, answer);
       if (!answer.ok) return end('stopped', answer.stop, setup.problems);
-      if (!calls.length) return end('done', undefined, setup.problems);
+      // A turn the provider paused (its own server tools ran long) goes on: the answer is sent back as it is, and the model continues it.
+      const paused = answer.streamed.finish === 'pause';
+      if (!calls.length && !paused) return end('done', undefined, setup.problems);
 
       const results = await runToolCalls(this.toolCallDeps(), {
         conversationId: conversation.id,
@@ -202,7 +211,8 @@ export class ChatRunner {
   private writeAnswer(state: TurnState, setup: TurnSetup, answer: AnswerResult): { message: AssistantMessage; calls: StreamedCall[] } {
     const streamed = answer.ok ? answer.streamed : answer.partial;
     const stats = answerStats({ ...streamed, toolsSent: setup.tools.length, attempts: answer.attempts }, setup.entry.prices);
-    const finish = answer.ok ? streamed.finish : undefined;
+    // A failure after the model's last token (OpenRouter's error event after `finish_reason: "length"`) leaves the cut known: Continue goes on from it.
+    const finish = answer.ok ? streamed.finish : streamed.finishSeen === 'length' ? 'length' : undefined;
     const notices = [...streamed.notices];
     let calls = answer.ok ? streamed.calls : [];
     if (finish === 'length') {
@@ -249,11 +259,15 @@ export class ChatRunner {
    * Near the model's context window, older turns become a summary node on the branch (user and assistant text only).
    * `force`: the provider said the conversation is too long, so older turns are summarized whatever the estimate says.
    */
-  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean): Promise<void> {
+  private async compactIfNeeded(state: TurnState, setup: TurnSetup, signal: AbortSignal, force: boolean, documentText: (artifact: string) => string | undefined): Promise<void> {
     const window = setup.entry.contextWindow;
     if (!window && !force) return;
-    const fixed = estimateTokens(setup.system) + estimateTokens(JSON.stringify(setup.tools));
-    const plan = planCompaction(state.path, fixed, window, { force });
+    const sent = [setup.system, JSON.stringify(setup.tools)];
+    const rough = requestTokens(state.path, estimateTokens(sent.join('')), { count: estimateTokens, documentText });
+    // A model's own tokenizer costs tens of megabytes once loaded: only where the estimate comes within a factor of two of the line does its precision decide.
+    const count = force || !window || rough > (window * COMPACT_AT) / 2 ? await tokenCounterFor(setup.entry) : estimateTokens;
+    const fixed = sent.reduce((sum, text) => sum + count(text), 0);
+    const plan = planCompaction(state.path, fixed, window, { force, count, documentText });
     if (!plan) {
       if (force) this.deps.logger.warn(`conversation ${state.conversationId}: asked to summarize, but there are no older turns to summarize`);
       return;

@@ -1,13 +1,14 @@
-import type { ConversationMessage } from '../../shared/chat.js';
+import type { ConversationMessage, SummaryMessage } from '../../shared/chat.js';
 import { activeStart } from './history.js';
 import { sentChars } from './resultCap.js';
+import { estimateTokens, type TokenCounter } from './tokenCount.js';
 
 /**
  * When the history nears the model's context window, older turns are
- * summarized by the model. Pure: token counts are estimates (about four
- * characters a token, a fixed amount per image), which is what a host can
- * know without each provider's tokenizer; the thresholds leave room for
- * that error.
+ * summarized by the model. Pure: token counts come from the counter given
+ * (the model's tokenizer, or a per-script estimate: tokenCount.ts), and the
+ * provider's own count of the last request wins where it is higher; a
+ * fixed amount counts per image. The thresholds leave room for the error.
  */
 
 /** Summarize once the request is estimated above this share of the window… */
@@ -16,28 +17,69 @@ export const COMPACT_AT = 0.8;
 export const KEEP_SHARE = 0.4;
 const IMAGE_TOKENS = 1_000;
 
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+/** How a message's size is counted: the counter, and a document attachment's kept text where it can be read. */
+export interface Counting {
+  count: TokenCounter;
+  /** The text of a document attachment (its artifact), counted as the model is sent it; absent: its characters ÷ 4. */
+  documentText?(artifact: string): string | undefined;
 }
 
-export function messageTokens(message: ConversationMessage): number {
+export function messageTokens(message: ConversationMessage, counting: Counting = { count: estimateTokens }): number {
+  const { count } = counting;
+  const documentTokens = (artifact: string, chars: number) => {
+    const text = counting.documentText?.(artifact);
+    return text === undefined ? Math.ceil(chars / 4) : count(text);
+  };
   switch (message.role) {
     case 'user':
       // Attachments count too: a document by its kept text, an image as one image.
       return (
-        estimateTokens(message.text) +
+        count(message.text) +
         4 +
-        (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : Math.ceil(a.chars / 4)), 0) +
-        (message.appContext ?? []).reduce((sum, c) => sum + estimateTokens(c.text) + 40, 0)
+        (message.attachments ?? []).reduce((sum, a) => sum + (a.kind === 'image' ? IMAGE_TOKENS : documentTokens(a.artifact, a.chars)), 0) +
+        (message.appContext ?? []).reduce((sum, c) => sum + count(c.text) + 40, 0)
       );
     case 'summary':
-      return estimateTokens(message.text) + 4;
+      return count(message.text) + 4;
     case 'assistant':
-      return estimateTokens(message.text) + message.toolCalls.reduce((sum, call) => sum + estimateTokens(call.name) + estimateTokens(call.argumentsText) + 8, 4);
-    case 'tool':
+      return count(message.text) + message.toolCalls.reduce((sum, call) => sum + count(call.name) + count(call.argumentsText) + 8, 4);
+    case 'tool': {
       // What the model is sent of it: its text up to the result's cap (resultCap.ts).
-      return message.content.reduce((sum, item) => sum + (item.type === 'image' ? IMAGE_TOKENS : 0), 8) + Math.ceil(sentChars(message.content, message.maxResultChars) / 4);
+      const text = message.content.map((item) => (item.type === 'image' ? '' : item.text)).join('');
+      return message.content.reduce((sum, item) => sum + (item.type === 'image' ? IMAGE_TOKENS : 0), 8) + count(text.slice(0, sentChars(message.content, message.maxResultChars)));
+    }
   }
+}
+
+/**
+ * What the provider counted for the newest answer on the path (its request's input and the answer's output) plus
+ * the counter's share of what came after it: the provider's own tokenizer, which the host cannot beat. Only an
+ * answer made after the latest summary counts: one before it was asked with the turns now summarized.
+ */
+function reportedTotal(path: readonly ConversationMessage[], summary: SummaryMessage | undefined, active: readonly ConversationMessage[], sizes: readonly number[]): number | undefined {
+  const since = summary ? path.indexOf(summary) : -1;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const message = active[i]!;
+    if (path.indexOf(message) < since) return undefined;
+    if (message.role !== 'assistant' || !message.stats.inputTokens) continue;
+    return message.stats.inputTokens + (message.stats.outputTokens ?? 0) + sizes.slice(i + 1).reduce((a, b) => a + b, 0);
+  }
+  return undefined;
+}
+
+/** The request's size: the active messages' counts, their sum with what is always sent, and the provider's count where higher. */
+function measure(path: readonly ConversationMessage[], fixedTokens: number, counting: Counting) {
+  const { summary, start } = activeStart(path);
+  const active = path.slice(start).filter((m) => m.role !== 'summary');
+  const sizes = active.map((m) => messageTokens(m, counting));
+  const counted = fixedTokens + (summary ? counting.count(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
+  const total = Math.max(counted, reportedTotal(path, summary, active, sizes) ?? 0);
+  return { summary, active, sizes, counted, total };
+}
+
+/** How many tokens sending `path` costs, by the counter (or the provider's count of the last answer, where higher). */
+export function requestTokens(path: readonly ConversationMessage[], fixedTokens: number, counting: Counting): number {
+  return measure(path, fixedTokens, counting).total;
 }
 
 export interface CompactionPlan {
@@ -62,19 +104,23 @@ export interface CompactionPlan {
  * keeping what fits in the share of the window, or of the request as it is
  * when no window is known.
  */
-export function planCompaction(path: readonly ConversationMessage[], fixedTokens: number, contextWindow: number | undefined, options: { force?: boolean } = {}): CompactionPlan | undefined {
-  const { summary, start } = activeStart(path);
-  const active = path.slice(start).filter((m) => m.role !== 'summary');
-  const sizes = active.map(messageTokens);
-  const total = fixedTokens + (summary ? estimateTokens(summary.text) : 0) + sizes.reduce((a, b) => a + b, 0);
+export function planCompaction(
+  path: readonly ConversationMessage[],
+  fixedTokens: number,
+  contextWindow: number | undefined,
+  options: { force?: boolean } & Partial<Counting> = {},
+): CompactionPlan | undefined {
+  const { summary, active, sizes, counted, total } = measure(path, fixedTokens, { count: options.count ?? estimateTokens, ...(options.documentText ? { documentText: options.documentText } : {}) });
   const window = options.force ? Math.min(contextWindow ?? total, total) : contextWindow;
   if (window === undefined || (!options.force && total <= window * COMPACT_AT)) return undefined;
 
-  const budget = Math.max(0, window * KEEP_SHARE - fixedTokens);
+  // Where the provider counted more than the counter, each message is that much bigger than counted: what is kept must fit by its count.
+  const scale = counted > 0 ? total / counted : 1;
+  const budget = Math.max(0, window * KEEP_SHARE - fixedTokens * scale);
   let kept = 0;
   let cut = -1;
   for (let i = active.length - 1; i >= 0; i--) {
-    kept += sizes[i]!;
+    kept += sizes[i]! * scale;
     if (active[i]!.role !== 'user') continue;
     // The newest user message stays whatever it costs; older turns only while they fit.
     if (cut === -1 || kept <= budget) cut = i;

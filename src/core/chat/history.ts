@@ -53,9 +53,11 @@ export function historyOf(path: readonly ConversationMessage[], options: History
         messages.push({ role: 'user', content: userParts(message, options) });
         return;
       case 'assistant': {
-        if (!message.text && !message.toolCalls.length) return;
         const own = message.modelId === options.modelId;
         const { reasoning } = message;
+        // An answer with no text or calls still goes back to its own model when its content was kept whole (a paused server-tool turn).
+        const keptWhole = own && reasoning?.replay?.some((item) => item.type === 'content');
+        if (!message.text && !message.toolCalls.length && !keptWhole) return;
         messages.push({
           role: 'assistant',
           text: message.text,

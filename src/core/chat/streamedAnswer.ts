@@ -42,6 +42,8 @@ export interface Streamed {
   otherParts: Record<string, unknown>[];
   usage?: { inputTokens: number; outputTokens: number; reasoningTokens?: number };
   finish?: FinishReason;
+  /** Why the model stopped, as the provider said it before the stream ended (kept when a failure follows it). */
+  finishSeen?: FinishReason;
   startedMs: number;
   /** When its first reasoning, text or tool-call piece arrived, and its last. */
   firstTokenMs?: number;
@@ -57,7 +59,8 @@ export function newStreamed(messageId: string, startedMs: number): Streamed {
 
 export interface StreamHooks {
   onDelta?(messageId: string, text: string): void;
-  onReasoning?(messageId: string, text: string): void;
+  /** `fromAnswer`: the text was streamed as the answer's so far, and is thinking (it moves, as a whole). */
+  onReasoning?(messageId: string, text: string, fromAnswer?: boolean): void;
 }
 
 function notice(into: Streamed, text: string): void {
@@ -113,6 +116,20 @@ function output(into: Streamed, thinking: boolean, now: number): void {
   }
 }
 
+/** The text so far was thinking (a template that opened `<think>` itself): it moves to the reasoning, which began when the text did. */
+function textWasReasoning(into: Streamed, source: ReasoningSource, hooks: StreamHooks): void {
+  const moved = into.text;
+  into.text = '';
+  into.reasoning.source ??= source;
+  if (!moved) return;
+  const { reasoning } = into;
+  reasoning.startedMs = Math.min(reasoning.startedMs ?? Infinity, into.answerStartedMs ?? Infinity);
+  reasoning.endedMs = into.lastTokenMs;
+  delete into.answerStartedMs;
+  const kept = addReasoning(into, moved);
+  hooks.onReasoning?.(into.messageId, kept, true);
+}
+
 /**
  * One streamed request, its events gathered into `into` as they come (so a
  * failure leaves the partial there). `now`: the clock pieces are timed by
@@ -166,6 +183,12 @@ export async function collect(
         break;
       case 'usage':
         into.usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens, ...(event.reasoningTokens !== undefined ? { reasoningTokens: event.reasoningTokens } : {}) };
+        break;
+      case 'finish-seen':
+        into.finishSeen = event.finishReason;
+        break;
+      case 'text-is-reasoning':
+        textWasReasoning(into, event.source, hooks);
         break;
       case 'done':
         into.finish = event.finishReason;

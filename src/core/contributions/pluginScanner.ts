@@ -333,7 +333,7 @@ function resolveServerNameCollisions(candidates: Candidate[]): void {
 }
 
 /**
- * Any number of plugins may join one provider app (as in the original ChatOS: the built-in
+ * Any number of plugins may join one provider app (docs/rules/registry.md#provider-app-ids: the built-in
  * Git plugin, the app's own plugin and a user's may all say `git_app`): each
  * registers its own servers and prompts under it, named after its own
  * plugin id, and keeps its own trust; joining grants nothing

@@ -3,7 +3,7 @@ import type { PageApp } from '../chat/pageChat.js';
 import type { PageChatRequest } from '../../shared/pageChat.js';
 
 export type { ChatEvent } from '../chat/chatPolicy.js';
-export { attachmentTooLarge, MAX_ATTACHMENT_BYTES } from '../chat/attachments/attachmentFile.js';
+export { attachmentTooLarge } from '../chat/attachments/attachmentFile.js';
 export type { StartedTurn } from '../chat/chatService.js';
 export type { TurnOutcome } from '../chat/chatTurn.js';
 

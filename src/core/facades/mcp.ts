@@ -14,7 +14,6 @@ import type { WorkspaceRoots } from '../workspaceRoots/workspaceRoots.js';
 export type { ReloadReport } from '../mcp/mcpRuntime.js';
 export type { ServerTrouble } from '../mcp/serverTrouble.js';
 export { troubleProblem } from '../mcp/serverTrouble.js';
-export { DEFAULT_TEST_TIMEOUT_MS } from '../mcp/admin/connectionTest.js';
 export { launchLine } from '../mcp/admin/serverEntry.js';
 
 /**

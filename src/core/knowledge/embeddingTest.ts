@@ -1,5 +1,5 @@
 import type { ModelEntry, ModelTestResult } from '../../shared/models.js';
-import { MODEL_TEST_TIMEOUT_MS } from '../models/modelTest.js';
+import { MODEL_TEST_TIMEOUT_MS } from '../models/modelTestTimeout.js';
 import { createEmbedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
 

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import type { RegistryMcpServer, RegistrySource } from '../../shared/registry.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
 import type { RegistryCenter } from '../registry/registryCenter.js';

@@ -9,6 +9,8 @@ export type McpErrorCode =
   | 'CALL_ABORTED'
   | 'SIGN_IN_NEEDED'
   | 'SIGN_IN_FAILED'
+  /** The server broke its own protocol era (said 2026-07-28, answered as 2025; asked on past the rounds a call may take): the call ends. */
+  | 'SERVER_MISBEHAVED'
   /** The server's answer was over the stdio transport's limit of one message: dropped, the server still connected. */
   | 'ANSWER_TOO_LARGE';
 

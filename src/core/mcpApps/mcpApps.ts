@@ -10,6 +10,7 @@ import type { GatewayCallOptions, GatewayCallResult, ToolGateway } from '../tool
 import type { Caller } from '../tools/toolSource.js';
 import { SlidingWindow } from '../slidingWindow.js';
 import type { DeclaredCsp } from './viewCsp.js';
+import { McpAppError } from './mcpAppError.js';
 
 /**
  * The host side of MCP Apps in the core (docs/rules/mcp-apps.md): the one
@@ -22,19 +23,6 @@ import type { DeclaredCsp } from './viewCsp.js';
 export const APP_CALLS_PER_WINDOW = 30;
 export const APP_CALL_WINDOW_MS = 60_000;
 export const APP_CALLS_AT_ONCE = 4;
-
-export type McpAppErrorCode = 'VIEW_NOT_LINKED' | 'VIEW_NOT_AN_APP' | 'VIEW_TOO_LARGE' | 'APP_TOOL_NOT_VISIBLE' | 'APP_CALL_RATE_LIMITED';
-
-export class McpAppError extends Error {
-  override readonly name = 'McpAppError';
-  constructor(
-    readonly code: McpAppErrorCode,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A view as read: its document and what its resource declared of itself. */
 export interface AppView {

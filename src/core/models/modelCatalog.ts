@@ -1,5 +1,6 @@
 import type { ApiKind, ModelCatalog } from '../../shared/models.js';
 import { readBodyText } from '../net/boundedBody.js';
+import { rawBodyOf } from './providers/errorBody.js';
 import { classifyProviderError, ProviderError } from './providers/providerError.js';
 
 /**
@@ -45,11 +46,14 @@ async function getJson(url: string, headers: Record<string, string>, secret: str
   } catch {
     body = undefined;
   }
+  // The body as it came, for the classifier: a proxy's HTML page, nothing, or JSON cut short says so, with the status.
+  const kept = { status: response.status, contentType: response.headers.get('content-type') ?? '', text: bytes };
   if (!response.ok) {
     const failure = Object.assign(new Error(`HTTP ${response.status} from ${url}`), { status: response.status, headers: response.headers, error: body });
-    throw classifyProviderError(failure, context);
+    throw classifyProviderError(failure, { ...context, errorBody: () => kept });
   }
-  if (body === undefined) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${url} did not answer with JSON` });
+  // A 200 that is no JSON: most often a web page at a base URL without its /v1.
+  if (body === undefined) throw new ProviderError({ kind: 'rejected', status: response.status, message: `${url} did not answer with JSON: it sent ${rawBodyOf(kept.text, kept.contentType).message}` });
   return body;
 }
 
@@ -73,9 +77,13 @@ async function fetchSameOrigin(url: string, init: RequestInit): Promise<Response
   throw new ProviderError({ kind: 'rejected', message: `${url} redirects more than ${MAX_REDIRECTS} times` });
 }
 
-/** `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama's tags), as strings of sane length. */
+/**
+ * `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama's tags), as
+ * strings of sane length; a bare array of them is the list itself
+ * (Together's /v1/models answers `[{ "id": … }, …]`).
+ */
 function namesIn(body: unknown, list: 'data' | 'models', field: 'id' | 'name'): string[] {
-  const items = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[list] : undefined;
+  const items = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[list] : undefined;
   if (!Array.isArray(items)) return [];
   return items.flatMap((item) => {
     const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[field] : undefined;

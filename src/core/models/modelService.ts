@@ -1,6 +1,8 @@
 import {
   BaseUrlSchema,
   describeKeyStore,
+  guessModelKind,
+  guessReasoning,
   ModelEntryInputSchema,
   ModelEntrySchema,
   modelKind,
@@ -9,6 +11,7 @@ import {
   type KeyStore,
   type ModelCatalog,
   type ModelEntry,
+  type ModelKind,
   type ModelTestResult,
   type ModelView,
 } from '../../shared/models.js';
@@ -42,6 +45,17 @@ function parseEntry(input: unknown): ReturnType<typeof ModelEntryInputSchema.par
     throw new ModelError('MODEL_INVALID', `the model entry is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, undefined, fields);
   }
   return parsed.data;
+}
+
+/**
+ * What an entry made without saying gets from its model name: its kind
+ * (only known embedding families are taken for embedding models), and for
+ * a chat model of a known reasoning family, the reasoning switch (o4-mini,
+ * GPT-5 reject `max_tokens` and `temperature`). What the input sets stays.
+ */
+function guessed<T extends { kind?: ModelKind | undefined; reasoning?: boolean | undefined; model: string; api: ApiKind }>(data: T): T {
+  const kind = data.kind ?? guessModelKind(data.model);
+  return { ...data, kind, ...(data.reasoning === undefined && kind === 'chat' && guessReasoning(data.api, data.model) ? { reasoning: true } : {}) };
 }
 
 /**
@@ -101,14 +115,16 @@ export class ModelService {
       id = base;
       for (let n = 2; this.deps.store.has(id); n++) id = `${base}-${n}`;
     }
-    return this.write(ModelEntrySchema.parse({ ...data, id }), key);
+    return this.write(ModelEntrySchema.parse({ ...guessed(data), id }), key);
   }
 
   /** Replaces an entry's fields (its id cannot change). Without a new key value, a stored key stays. */
   async update(id: string, input: unknown, key: KeyChange = {}): Promise<ModelEntry> {
-    this.require(id);
+    const before = this.require(id);
     const data = parseEntry({ ...(input as object), id });
-    return this.write(ModelEntrySchema.parse({ ...data, id }), key);
+    // What the provider taught about this model stays while it is the same model at the same place.
+    const learned = data.rejectedParams === undefined && before.rejectedParams && before.model === data.model && before.baseUrl === data.baseUrl ? { rejectedParams: before.rejectedParams } : {};
+    return this.write(ModelEntrySchema.parse({ ...data, ...learned, id }), key);
   }
 
   /** Removes the entry and its stored key (the key first: a key must not outlive its entry unseen). */
@@ -146,7 +162,18 @@ export class ModelService {
 
   async client(id: string): Promise<ModelClient> {
     const entry = this.require(id);
-    return createModelClient(entry, await this.keyFor(entry));
+    return this.clientFor(entry, await this.keyFor(entry));
+  }
+
+  /** The entry's client; a parameter the provider rejects by name for its model is remembered on the entry (rejectedParams). */
+  clientFor(entry: ModelEntry, apiKey: string | undefined): ModelClient {
+    return createModelClient(entry, apiKey, { rejectedParam: (param) => this.remember(entry.id, param) });
+  }
+
+  private remember(id: string, param: NonNullable<ModelEntry['rejectedParams']>[number]): void {
+    const current = this.deps.store.get(id);
+    if (!current || current.rejectedParams?.includes(param)) return;
+    this.deps.store.put({ ...current, rejectedParams: [...(current.rejectedParams ?? []), param] });
   }
 
   /**
@@ -158,7 +185,7 @@ export class ModelService {
     const entry = this.require(id);
     const key = await this.keyFor(entry);
     if (modelKind(entry) === 'embedding') return this.deps.testEmbedding(entry, key, options);
-    return testModel(createModelClient(entry, key), options);
+    return testModel(this.clientFor(entry, key), options);
   }
 
   /**

@@ -2,8 +2,7 @@ import type { ModelTestResult } from '../../shared/models.js';
 import type { ModelClient } from './providers/modelClient.js';
 import { userText } from './providers/modelRequest.js';
 import { ProviderError } from './providers/providerError.js';
-
-export const MODEL_TEST_TIMEOUT_MS = 30_000;
+import { MODEL_TEST_TIMEOUT_MS } from './modelTestTimeout.js';
 
 /**
  * One tiny streamed request (`chatos models test`, the Models page's Test):

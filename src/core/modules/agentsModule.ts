@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
-import { AgentError, AgentStore } from '../agents/agentStore.js';
+import { AgentStore } from '../agents/agentStore.js';
+import { AgentError } from '../agents/agentError.js';
 import { withHostServer } from '../agents/builtinForAgent.js';
 import { SETTINGS_SERVER_ID, SETTINGS_SERVER_NAME } from '../settingsServer/settingsServer.js';
 import { READY_BUILTINS, readyAssistantInput } from '../agents/readyAssistant.js';
@@ -72,7 +73,7 @@ export function agentsFacade(
     },
     async createReady({ modelId, language }) {
       if (!deps.resolver.models?.has(modelId)) throw new AgentError('AGENT_INVALID', `no model "${modelId}"`, [{ path: 'modelId', message: 'names no model entry' }]);
-      // The built-in tools are ready at once (docs/using/agents.md#a-ready-assistant); those safe for everyone (local, read-only) are switched on for it.
+      // The built-in tools (docs/using/agents.md#a-ready-assistant) are ready at once; those safe for everyone (local, read-only) are switched on for it.
       for (const tool of deps.builtins.list()) if (READY_BUILTINS.has(tool.name) && !tool.enabled) await deps.builtins.set(tool.name, { enabled: true });
       const { catalog, registry } = deps.resolver;
       const input = readyAssistantInput({ modelId, language }, { apps: catalog.apps, servers: registry.listServers(), taken: (id) => stores.agents.get(id) !== undefined });

@@ -6,7 +6,6 @@ import { PageChat } from '../chat/pageChat.js';
 import { SubAgentSource } from '../chat/subAgentSource.js';
 import type { ChatFacade } from '../facades/chat.js';
 import type { ModelService } from '../models/modelService.js';
-import { createModelClient } from '../models/providers/modelClient.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
@@ -27,7 +26,7 @@ export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: 
     conversationsDir: base.home.conversationsDir,
     agents: deps.agents,
     models: deps.models,
-    clientFor: createModelClient,
+    clientFor: (entry, key) => deps.models.clientFor(entry, key),
     resolve: (agent) => resolveAgent(agent, deps.resolver),
     gateway: tools.gateway,
     confirmations: tools.confirmations,

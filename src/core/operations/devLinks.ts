@@ -7,8 +7,9 @@ import { canonicalJson } from '../store/canonicalJson.js';
 import type { PluginTrust } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
 import type { HostModules } from '../runtime/hostModules.js';
-import { PluginLifecycleError, serverIdsOf, stopPlugin, trustPlugin } from './pluginLifecycle.js';
-import { RootsError } from '../plugins/rememberedRoots.js';
+import { serverIdsOf, stopPlugin, trustPlugin } from './pluginLifecycle.js';
+import { PluginLifecycleError } from './pluginLifecycleError.js';
+import { RootsError } from '../plugins/rootsError.js';
 import { MANIFEST_FILE } from '../plugins/validatePlugin.js';
 
 /**

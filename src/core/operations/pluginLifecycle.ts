@@ -7,25 +7,13 @@ import type { RemovedRegistration } from '../registry/registryCenter.js';
 import { registryId } from '../registry/registryTables.js';
 import { TrustBlockedError } from '../trust/pluginTrust.js';
 import { runPlanOf } from '../trust/runPlan.js';
+import { PluginLifecycleError } from './pluginLifecycleError.js';
 
 /**
  * Trust and uninstall, as every face does them (CLI, HostApi): one place
  * decides which copy of a plugin is meant, what may be trusted and what an
  * uninstall removes, so the faces cannot drift apart.
  */
-
-export type PluginLifecycleErrorCode = 'NOT_FOUND' | 'NOT_ALLOWED' | 'INVALID';
-
-export class PluginLifecycleError extends Error {
-  constructor(
-    readonly code: PluginLifecycleErrorCode,
-    message: string,
-    readonly hint?: string,
-    readonly plugin?: PluginRecord,
-  ) {
-    super(message);
-  }
-}
 
 /** The plugin with this id that the host would load (or, failing that, any folder declaring it), after a rescan. */
 export function findPlugin(host: PluginHost, pluginId: string): PluginRecord {

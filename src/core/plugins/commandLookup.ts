@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ownValue } from '../../shared/ownKeys.js';
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import type { ValidatedPlugin } from './validatePlugin.js';
 
 /**

@@ -1,22 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Problem } from '../../shared/problems.js';
-import { hasErrors } from '../../shared/problems.js';
+import { hasErrors } from '../../shared/problemText.js';
 import { validatePluginFolder } from './validatePlugin.js';
 import { extractPluginZip, ZipRefused } from './zipExtract.js';
-
-export type InstallErrorCode = 'SOURCE_MISSING' | 'INVALID_PLUGIN' | 'ALREADY_INSTALLED' | 'ZIP_REFUSED' | 'HAS_LINKS';
-
-export class InstallError extends Error {
-  constructor(
-    readonly code: InstallErrorCode,
-    message: string,
-    readonly hint?: string,
-    readonly problems: Problem[] = [],
-  ) {
-    super(message);
-  }
-}
+import { InstallError } from './installError.js';
 
 export interface Installed {
   pluginId: string;

@@ -7,6 +7,7 @@ import { readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { MANIFEST_FILE } from './validatePlugin.js';
+import { RootsError } from './rootsError.js';
 
 /**
  * `$CHATOS_HOME/chatos/plugin-roots.json`: the extra plugin roots the user
@@ -25,18 +26,6 @@ export type PluginRootsFile = z.infer<typeof PluginRootsFileSchema>;
 
 /** The lock is held for a read and a small write; a lost lock only means the next update reads again. */
 const quietLogger = { info() {}, warn() {}, error() {} };
-
-export type RootsErrorCode = 'NOT_A_FOLDER' | 'IS_A_PLUGIN' | 'ALWAYS_SCANNED' | 'NOT_REMEMBERED' | 'FILE_INVALID' | 'SAVE_FAILED';
-
-export class RootsError extends Error {
-  constructor(
-    readonly code: RootsErrorCode,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * A JSON list of absolute folders in the data home, read again only when

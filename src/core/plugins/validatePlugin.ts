@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatJsonPath, hasErrors, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath, hasErrors } from '../../shared/problemText.js';
 import { readRegularText, type FileReadFailure } from '../files/readRegularFile.js';
 import { StampRecorder, type FileStamp } from '../files/fileStamps.js';
 import { AiConfigFileSchema, PluginManifestSchema, SUPPORTED_MANIFEST_VERSION, type AiConfigFile, type AppManifest, type PluginManifest, type PromptSide } from './manifestSchema.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 
 /**
  * Edit distance counting an adjacent transposition as one edit (optimal

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ownValue, valueAtPath } from '../../shared/ownKeys.js';
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 
 /** Hints by the last key of the JSON path: how a plugin author fixes that field. */
 const FIELD_HINTS: Record<string, string> = {

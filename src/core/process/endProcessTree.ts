@@ -1,4 +1,18 @@
-import { groupIn, groupMembers, markedIn, procSnapshot, signalProcesses, signalTree, sleep, stillRunning, treeIn, withTimeout, type TrackedProcess, type TreeMember } from './processTree.js';
+import {
+  groupIn,
+  groupMembers,
+  hasProcFs,
+  markedIn,
+  procSnapshot,
+  signalProcesses,
+  signalTree,
+  sleep,
+  stillRunning,
+  treeIn,
+  withTimeout,
+  type TrackedProcess,
+  type TreeMember,
+} from './processTree.js';
 
 export interface EndTreeOptions {
   /** The process the host started: the leader of its own group and session on POSIX. `identity` is undefined where the platform cannot tell. */
@@ -92,7 +106,8 @@ class Tree {
     private ownsGroup: boolean,
     private readonly marker: string | undefined,
   ) {
-    this.hasProc = procSnapshot() !== undefined;
+    // Whether /proc exists, not a scan of it: the walk below reads it once.
+    this.hasProc = hasProcFs();
     this.members = this.walk(known);
   }
 

@@ -5,21 +5,7 @@ import { suggestClosest } from '../naming/suggest.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { RegistryCenter } from './registryCenter.js';
 import { HostPrompts, registryId } from './registryTables.js';
-
-export type HostPromptErrorCode = 'PROMPT_INVALID' | 'PROMPT_EXISTS' | 'PROMPT_NOT_FOUND' | 'PROMPT_NAME_TAKEN';
-
-export class HostPromptError extends Error {
-  override readonly name = 'HostPromptError';
-
-  constructor(
-    readonly code: HostPromptErrorCode,
-    message: string,
-    readonly hint?: string,
-    readonly fields: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
+import { HostPromptError } from './hostPromptError.js';
 
 const EN = '__en';
 

@@ -17,18 +17,7 @@ import { describeSource, originOf } from './registryOrigin.js';
 import type { LogicalTable, StoredRecord } from '../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../store/recordsStore.js';
 import { AppRegistrations, grantPrefix, grantRowId, McpServerGrants, PromptGrants, providerPrefix, RegistryMcpServers, RegistryPrompts, registryId } from './registryTables.js';
-
-export type RegistryErrorCode = 'UNKNOWN_APP' | 'UNKNOWN_ID' | 'OWNER_SEES_ALL' | 'ID_HELD';
-
-export class RegistryError extends Error {
-  constructor(
-    readonly code: RegistryErrorCode,
-    message: string,
-    readonly suggestions: string[] = [],
-  ) {
-    super(suggestions.length ? `${message}; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : message);
-  }
-}
+import { RegistryError } from './registryError.js';
 
 export type GrantKind = 'server' | 'prompt';
 

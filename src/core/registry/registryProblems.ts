@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { AppContribution } from '../../shared/appContribution.js';
-import { formatJsonPath, type Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import type { Registration } from './registryCenter.js';
 import { describeSource, originOf } from './registryOrigin.js';
 import type { RecordsStore } from '../store/recordsStore.js';

@@ -14,6 +14,8 @@ const STOP_REASONS: Record<FinishReason, string> = {
   length: 'maxTokens',
   'content-filter': 'contentFilter',
   refusal: 'refusal',
+  // A sampling request sends no server tools, so no turn of them to pause; said as what it is if a provider does.
+  pause: 'pause_turn',
   other: 'other',
 };
 

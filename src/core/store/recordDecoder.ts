@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatJsonPath } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import type { LogicalTable, StoredRecord } from './logicalTable.js';
 import type { RecordRow } from './recordsDb.js';
 import { messageOf } from './storeError.js';

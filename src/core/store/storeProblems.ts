@@ -1,5 +1,5 @@
 import type { Problem } from '../../shared/problems.js';
-import { formatJsonPath } from '../../shared/problems.js';
+import { formatJsonPath } from '../../shared/problemText.js';
 import { RECORDS_SCHEMA_VERSION } from './recordsSchema.js';
 
 /**

@@ -434,7 +434,7 @@ export class McpToolSource implements ToolSource {
   }
 
   /**
-   * Confirmation → execute, with retry: a call whose server
+   * docs/rules/gateway.md#a-crashed-call (confirmation → execute, with retry): a call whose server
    * crashed under it runs once more on a fresh instance, but only a tool
    * that says running it twice changes nothing (read-only, or idempotent and
    * not destructive). A write is never run again without asking the user

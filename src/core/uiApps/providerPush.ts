@@ -2,12 +2,13 @@ import type { AppContribution } from '../../shared/appContribution.js';
 import { PushedPromptSchema, PushedServerSchema, type RegistrySource } from '../../shared/registry.js';
 import { checkServerUrl } from '../mcp/config/transports.js';
 import { OperationError } from '../operations/operationError.js';
-import { RegistryError, type RegistryCenter } from '../registry/registryCenter.js';
+import type { RegistryCenter } from '../registry/registryCenter.js';
+import { RegistryError } from '../registry/registryError.js';
 
 export type ProviderPush = { kind: 'server'; providerAppId: string; server: unknown } | { kind: 'prompt'; providerAppId: string; prompt: unknown };
 
 /**
- * The original ChatOS's `registerMcpServer(providerAppId, serverConfig)` /
+ * The registry interface's `registerMcpServer(providerAppId, serverConfig)` /
  * `registerPrompt(providerAppId, promptConfig)` for a provider app's page
  * (docs/rules/registry.md#the-push-api), checked as every registration is:
  * only under the app's own provider id, a plain name from which the registry

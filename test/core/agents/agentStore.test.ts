@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentError } from '../../../src/core/agents/agentStore.js';
+import { AgentError } from '../../../src/core/agents/agentError.js';
 import { createHost, type Host } from '../../../src/core/host.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { tempDir } from '../../helpers/tempDir.js';

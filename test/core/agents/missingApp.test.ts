@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AgentError } from '../../../src/core/agents/agentStore.js';
+import { AgentError } from '../../../src/core/agents/agentError.js';
 import { fixtureServer, startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { writePlugin } from '../../helpers/plugins.js';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/core/facades/errors.js';
-import { MAX_ATTACHMENT_BYTES } from '../../../src/core/facades/chat.js';
+import { MAX_ATTACHMENT_BYTES } from '../../../src/core/facades/limits.js';
 import { planCompaction } from '../../../src/core/chat/contextWindow.js';
 import { ConversationMessageSchema, type ConversationMessage, type UserMessage } from '../../../src/shared/chat.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
@@ -188,5 +188,20 @@ describe('attachments', () => {
     // The words alone are a few tokens; the document's 100k characters are about 25k: over 80% of a 30k window.
     const plan = planCompaction(path, 0, 30_000)!;
     expect(plan.transcript[0]).toEqual({ role: 'user', text: '[attached file book.md]' });
+  });
+
+  it('a Chinese document counts by its text where it can be read (its characters ÷ 4 were a quarter of its tokens)', () => {
+    const text = '人工智能正在改变我们的生活方式。'.repeat(500);
+    const document = { kind: 'document' as const, name: '报告.md', mimeType: 'text/markdown', byteLength: text.length * 3, artifact: 'artifacts/attachments/1-b.txt', chars: text.length };
+    const stats = { durationMs: 1, toolsSent: 0, attempts: 1 };
+    const path: ConversationMessage[] = [
+      { id: 'u1', parentId: null, at: 1, role: 'user', text: '', attachments: [document] },
+      { id: 'a1', parentId: 'u1', at: 2, role: 'assistant', agentId: 'x', modelId: 'm', text: '好', toolCalls: [], status: 'complete', stats },
+      { id: 'u2', parentId: 'a1', at: 3, role: 'user', text: '然后呢？' },
+    ];
+    // 8,000 characters: 2,000 by characters ÷ 4, well under 80% of a 5,000 window; about 8,000 tokens by its script.
+    expect(planCompaction(path, 0, 5_000)).toBeUndefined();
+    const read = (artifact: string) => (artifact === document.artifact ? text : undefined);
+    expect(planCompaction(path, 0, 5_000, { documentText: read })).toBeDefined();
   });
 });

@@ -1,10 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTINUE_TEXT } from '../../../src/core/chat/history.js';
 import { MAX_REASONING_CHARS } from '../../../src/core/chat/streamedAnswer.js';
-import { ConversationMessageSchema, type AssistantMessage, type ToolMessage } from '../../../src/shared/chat.js';
-import { advanceOnRetry, startChatWorld } from '../../helpers/chatWorld.js';
+import { type AssistantMessage, type ToolMessage } from '../../../src/shared/chat.js';
+import { advanceOnRetry, fileIsWhole, startChatWorld } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /**
@@ -20,16 +18,6 @@ const answers = (messages: readonly { role: string }[]) => messages.filter((m): 
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const DONE = 'data: [DONE]\n\n';
-
-/** Every line of the conversation's file is a valid message. */
-function fileIsWhole(home: string, conversationId: string): number {
-  const lines = fs
-    .readFileSync(path.join(home, 'chatos', 'conversations', conversationId, 'messages.jsonl'), 'utf8')
-    .trim()
-    .split('\n');
-  for (const line of lines) ConversationMessageSchema.parse(JSON.parse(line));
-  return lines.length;
-}
 
 describe('provider errors by their meaning', { timeout: 120_000 }, () => {
   for (const [name, code, hint] of [

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/core/host.js';
 import { formatCmdUrl } from '../../../src/core/naming/cmdUrl.js';
 import type { PluginRecord } from '../../../src/shared/appContribution.js';
-import { hasErrors } from '../../../src/shared/problems.js';
+import { hasErrors } from '../../../src/shared/problemText.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
 
 interface World {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
-import { HostPromptError } from '../../../src/core/registry/hostPromptStore.js';
+import { HostPromptError } from '../../../src/core/registry/hostPromptError.js';
 import { startTestHost, writeMcpYaml } from '../../helpers/gatewayHost.js';
 import { writePlugin, writeProviderPlugin } from '../../helpers/plugins.js';
 

@@ -9,7 +9,7 @@ import { writePlugin } from '../../helpers/plugins.js';
 import { repoRoot } from '../../helpers/tempDir.js';
 
 /**
- * The original ChatOS: "a plugin may name the app it belongs to with providerAppId (the
+ * docs/rules/registry.md#provider-app-ids: "a plugin may name the app it belongs to with providerAppId (the
  * built-in git/wsl already set it)", and the original ships both the app's own
  * git_app/plugin.json and a built-in copy. Here: the built-in Git and WSL
  * apps, plugins written as the seed's originals (providerAppId git_app / wsl),

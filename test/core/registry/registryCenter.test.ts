@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistryCenter, RegistryError } from '../../../src/core/registry/registryCenter.js';
+import { RegistryCenter } from '../../../src/core/registry/registryCenter.js';
+import { RegistryError } from '../../../src/core/registry/registryError.js';
 import { McpServerGrants, RegistryMcpServers } from '../../../src/core/registry/registryTables.js';
 import { RecordsStore } from '../../../src/core/store/recordsStore.js';
 import type { RegistryMcpServer } from '../../../src/shared/registry.js';

@@ -81,8 +81,12 @@ export function ConversationScroller(props: ScrollerProps) {
   const [following, setFollowing] = useState(follow.current);
   /** The last row when the user left the bottom: the rows after it are new to the user (older rows put in front are not). */
   const [seenKey, setSeenKey] = useState(rows.at(-1)?.key);
-  /** Input that may scroll up is under way (scrollbar drag, touch). */
-  const userScrolling = useRef(false);
+  /**
+   * A pointer or a finger is down in the view: a click on its way, a dragged
+   * scrollbar, a touch. Moves the user makes then are the user's; the page
+   * makes none of its own until it is up (toBottom).
+   */
+  const pressed = useRef(false);
   /** When the user last turned the wheel or pressed a key in the view. */
   const lastInput = useRef(-Infinity);
   const lastOffset = useRef(0);
@@ -108,15 +112,18 @@ export function ConversationScroller(props: ScrollerProps) {
   // sizes rest, whatever the user does meanwhile, so boxes filling in after a wheel up took the view back to the bottom.
   // Here rows measured after the write (their sizes were estimates) move the bottom, and it is written again each frame
   // until it rests, only while the view follows: the user's scrolling up ends it at once.
+  // Never under a pressed pointer: a button that moved between press and release gets no click (the browser sends it to
+  // what is under both), so a click on a card while an answer streams in was lost. The view goes down once it is up.
   const settling = useRef(0);
   const toBottom = useCallback(() => {
     const box = scroller.current;
     if (!box) return;
-    box.scrollTop = box.scrollHeight;
+    if (!pressed.current) box.scrollTop = box.scrollHeight;
     let quiet = 0;
     const again = () => {
       if (!follow.current) return;
-      if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) ((box.scrollTop = box.scrollHeight), (quiet = 0));
+      if (pressed.current) quiet = 0;
+      else if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) ((box.scrollTop = box.scrollHeight), (quiet = 0));
       else quiet++;
       if (quiet < SETTLE_FRAMES) settling.current = requestAnimationFrame(again);
     };
@@ -172,7 +179,7 @@ export function ConversationScroller(props: ScrollerProps) {
       if (!handle || !box) return;
       const distance = handle.scrollSize - offset - handle.viewportSize;
       if (distance <= AT_BOTTOM_PX && reachesEnd) setFollow(true);
-      else if (userScrolling.current && offset < lastOffset.current) setFollow(false);
+      else if (pressed.current && offset < lastOffset.current) setFollow(false);
       lastOffset.current = offset;
       nearEdges(offset);
     },
@@ -202,24 +209,24 @@ export function ConversationScroller(props: ScrollerProps) {
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
     // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
-    const onMove = () => scrolled(box.scrollTop, userScrolling.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
-    const start = () => (userScrolling.current = true);
-    const end = () => (userScrolling.current = false);
+    const onMove = () => scrolled(box.scrollTop, pressed.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
+    const start = () => (pressed.current = true);
+    const end = () => (pressed.current = false);
     box.addEventListener('scroll', onMove, { capture: true, passive: true });
     box.addEventListener('wheel', onWheel, { passive: true });
     box.addEventListener('keydown', onKey);
     box.addEventListener('pointerdown', start);
     box.addEventListener('touchstart', start, { passive: true });
-    window.addEventListener('pointerup', end);
-    window.addEventListener('touchend', end);
+    // Every way a press ends (a cancelled one too): a press that never ended would keep the view from following.
+    const ends = ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const;
+    for (const type of ends) window.addEventListener(type, end);
     return () => {
       box.removeEventListener('scroll', onMove, { capture: true });
       box.removeEventListener('wheel', onWheel);
       box.removeEventListener('keydown', onKey);
       box.removeEventListener('pointerdown', start);
       box.removeEventListener('touchstart', start);
-      window.removeEventListener('pointerup', end);
-      window.removeEventListener('touchend', end);
+      for (const type of ends) window.removeEventListener(type, end);
     };
   }, [setFollow]);
 

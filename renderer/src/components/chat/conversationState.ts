@@ -98,7 +98,8 @@ export function applyEvent(state: ConversationState, event: HostEventMessage): C
       const reasoning = new Map(state.reasoning);
       reasoning.set(event.messageId, (reasoning.get(event.messageId) ?? '') + event.text);
       // An answer that is only thinking so far is being written too: it shows, with its Thinking block open.
-      const streaming = state.streaming.has(event.messageId) ? state.streaming : new Map(state.streaming).set(event.messageId, '');
+      // Thinking that came as the answer's text (a lone `</think>` closed it) leaves the answer.
+      const streaming = state.streaming.has(event.messageId) && !event.fromAnswer ? state.streaming : new Map(state.streaming).set(event.messageId, '');
       return { ...state, reasoning, streaming };
     }
     case 'chat.message': {

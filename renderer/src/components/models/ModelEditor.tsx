@@ -46,6 +46,25 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
     return { api: draft.api, baseUrl, ...(typedKey ? { apiKey: typedKey } : {}) };
   };
 
+  /** A new entry's kind and reasoning switch follow the model name typed, until the user sets them (docs/using/models.md#kinds). */
+  const [guessed, setGuessed] = useState(false);
+  const guessFromName = (changed: Partial<ModelDraft>) => {
+    if (!creating || changed.model === undefined) return;
+    const draft = form.getFieldsValue(true) as ModelDraft;
+    const name = changed.model.trim();
+    if (!name) return setGuessed(false);
+    void api
+      .call('models.guess', { api: draft.api, model: name })
+      .then((guess) => {
+        // The name may have changed meanwhile: only the latest one's guess is shown.
+        if ((form.getFieldValue('model') as string | undefined)?.trim() !== name) return;
+        if (!form.isFieldTouched('kind')) form.setFieldValue('kind', guess.kind);
+        if (!form.isFieldTouched('reasoning')) form.setFieldValue('reasoning', guess.reasoning);
+        setGuessed(!form.isFieldTouched('kind'));
+      })
+      .catch(() => setGuessed(false));
+  };
+
   const applyPreset = (id: string) => {
     const preset = presets.find((p) => p.id === id);
     if (preset) form.setFieldsValue(draftFromPreset(preset, form.getFieldsValue(true) as ModelDraft));
@@ -74,7 +93,15 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
 
   const required = [{ required: true, message: t('models.editor.required') }];
   return (
-    <Form<ModelDraft> form={form} layout="vertical" initialValues={model ? draftFromModel(model) : EMPTY_DRAFT} onFinish={(draft) => void save(draft)} data-testid="model-form" requiredMark={false}>
+    <Form<ModelDraft>
+      form={form}
+      layout="vertical"
+      initialValues={model ? draftFromModel(model) : EMPTY_DRAFT}
+      onFinish={(draft) => void save(draft)}
+      onValuesChange={guessFromName}
+      data-testid="model-form"
+      requiredMark={false}
+    >
       {creating ? (
         <Form.Item name="preset" label={t('models.editor.preset')} extra={t('models.editor.presetHint')}>
           <Select data-testid="model-preset" onChange={applyPreset} options={presets.map((p) => ({ value: p.id, label: p.name }))} />
@@ -124,7 +151,7 @@ export function ModelEditor({ model, presets, onCancel, onSaved }: ModelEditorPr
           <Input.Password visibilityToggle={false} autoComplete="off" placeholder={storedKeySet ? '••••••••' : t('models.editor.apiKeyPlaceholder')} data-testid="model-api-key" />
         </Form.Item>
       ) : null}
-      <Form.Item name="kind" label={t('models.editor.kind')}>
+      <Form.Item name="kind" label={t('models.editor.kind')} extra={guessed ? <span data-testid="model-kind-guessed">{t('models.editor.kindGuessed')}</span> : undefined}>
         <Radio.Group
           optionType="button"
           data-testid="model-kind"

@@ -3,6 +3,7 @@ import { readRegularFile } from '../../files/readRegularFile.js';
 import { documentFromBytes, type DocumentText } from '../../knowledge/documentText.js';
 import { KnowledgeError } from '../../knowledge/knowledgeError.js';
 import { ChatError } from '../chatError.js';
+import { MAX_ATTACHMENT_BYTES } from './attachmentLimits.js';
 
 /**
  * What a file attached to a message becomes (docs/using/chat.md#attachments):
@@ -11,8 +12,6 @@ import { ChatError } from '../chatError.js';
  * MAX_ATTACHMENT_CHARS. Anything else is refused with what to do instead.
  */
 
-/** A file larger than this is refused before it is read (a photo from a phone or a PDF of a few hundred pages fits). */
-export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 /**
  * A document's text a message carries at most (about 25k tokens): enough
  * for a long paper, while a book would fill the context window of most

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { Attachment, PendingAttachment } from '../../../shared/chat.js';
 import { ensureFolder } from '../conversations/messageLog.js';
 import { ChatError } from '../chatError.js';
-import { documentExtension, imageExtension, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, type ReadAttachment } from './attachmentFile.js';
+import { documentExtension, imageExtension, MAX_ATTACHMENTS_PER_MESSAGE, type ReadAttachment } from './attachmentFile.js';
+import { MAX_ATTACHMENT_BYTES } from './attachmentLimits.js';
 
 /** An attachment nobody sent is dropped after this long. */
 const STALE_MS = 30 * 60_000;

@@ -1,6 +1,7 @@
 import type { ResourceRead } from '../../../shared/resources.js';
 import { ChatError } from '../chatError.js';
-import { MAX_ATTACHMENT_BYTES, readAttachment, type ReadAttachment } from './attachmentFile.js';
+import { readAttachment, type ReadAttachment } from './attachmentFile.js';
+import { MAX_ATTACHMENT_BYTES } from './attachmentLimits.js';
 
 /** Characters of a resource's name (its uri) shown and told to the model, at most. */
 const MAX_NAME_CHARS = 200;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { ConversationMessageSchema, MessageIdSchema, type ConversationMessage } from '../../../shared/chat.js';
-import { MessageLogError } from './messageLog.js';
+import { MessageLogError } from './messageLogError.js';
 
 /**
  * Where each message of a conversation's log starts and ends, so a window

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConversationMessageSchema, type ConversationMessage } from '../../../shared/chat.js';
 import { readRegularText } from '../../files/readRegularFile.js';
+import { MessageLogError } from './messageLogError.js';
 
 /**
  * A conversation's messages: one JSON record per line of
@@ -22,18 +23,6 @@ export const MESSAGES_FILE = 'messages.jsonl';
 const MAX_LOG_BYTES = 512 * 1024 * 1024;
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-
-export type MessageLogErrorCode = 'CONVERSATION_FOLDER_UNSAFE' | 'CONVERSATION_LOG_UNREADABLE';
-
-export class MessageLogError extends Error {
-  constructor(
-    readonly code: MessageLogErrorCode,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface LogContents {
   /** In file order (the order they were written). */

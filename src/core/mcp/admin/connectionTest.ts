@@ -2,9 +2,6 @@ import type { EnvValue, ServerDefinition } from '../../../shared/mcp.js';
 import type { McpTestResult } from '../../../shared/mcpAdmin.js';
 import type { TrialStart } from '../mcpRuntime.js';
 
-/** How long a test waits for a server to start and list its tools: npx and uvx may download it first. */
-export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
-
 /** What to do about each coded failure, for a person. */
 function hintFor(code: string, reason: string | undefined, definition: ServerDefinition): string | undefined {
   switch (reason) {

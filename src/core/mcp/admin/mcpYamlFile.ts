@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Document, isMap, isScalar, parseDocument, visit, YAMLMap, type Node } from 'yaml';
-import { formatProblem, type Problem } from '../../../shared/problems.js';
+import type { Problem } from '../../../shared/problems.js';
+import { formatProblem } from '../../../shared/problemText.js';
 import type { Logger } from '../../ports.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
 import { loadYaml } from '../../problems/yamlLoader.js';

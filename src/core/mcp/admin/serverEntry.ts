@@ -1,7 +1,8 @@
 import { NodeRuntimeChoiceSchema, type EnvValue } from '../../../shared/mcp.js';
 import { McpServerInputSchema, type FieldError, type McpServerEntryView, type McpServerInputParsed, type NamedValueInput, type ValueView } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownValue } from '../../../shared/ownKeys.js';
-import { formatJsonPath, type Problem } from '../../../shared/problems.js';
+import type { Problem } from '../../../shared/problems.js';
+import { formatJsonPath } from '../../../shared/problemText.js';
 import { quotedWord, visibleInline } from '../../../shared/visibleText.js';
 import { isPlainObject } from '../../plainObject.js';
 import { mcpYamlServerId } from '../config/mcpConfigLoader.js';

@@ -74,12 +74,15 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this.context.client.clientMetadataUrl;
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  /** `application_type` is 2026-07-28's (SEP-837); the v1 SDK's type predates it and sends the metadata as given. */
+  get clientMetadata(): OAuthClientMetadata & { application_type: 'native' } {
     return {
       client_name: CLIENT_NAME,
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+      // SEP-837 (MCP 2026-07-28): a client registering says what it is; a desktop app with a loopback redirect is `native` (OIDC Registration §2).
+      application_type: 'native',
       // A desktop app is a public client (RFC 8252 §8.4): no secret is assumed; the server may still issue one.
       token_endpoint_auth_method: 'none',
     };
@@ -185,8 +188,15 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }));
   }
 
+  /** What this sign-in's discovery found (and saveDiscoveryState checked): the code's leg redeems it at the same authorization server. */
+  private discovered: OAuthDiscoveryState | undefined;
+
+  /**
+   * The v2 SDK binds the code's exchange to the authorization server the first leg found (RFC 9207 issuer check,
+   * MCP 2026-07-28): it reads the discovery back here. Kept for this provider's life only (one sign-in, one connection).
+   */
   discoveryState(): OAuthDiscoveryState | undefined {
-    return undefined;
+    return this.discovered;
   }
 
   /** Called by the SDK right after discovery, before anything is registered, opened or sent: the place to refuse what it found. */
@@ -194,6 +204,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const refused = this.context.refusal?.();
     if (refused) throw refused;
     checkDiscovery(this.context.serverUrl, state);
+    this.discovered = state;
     this.resource = state.resourceMetadata?.resource;
     this.context.onStep?.('registration');
   }

@@ -28,6 +28,8 @@ export interface LoopbackCallback {
   readonly state: string;
   /** The authorization code, once the browser comes back; rejects on refusal, cancel or timeout. */
   readonly code: Promise<string>;
+  /** The `iss` the authorization server put on the redirect (RFC 9207), once the code came; undefined when it put none. */
+  readonly iss: () => string | undefined;
   /** Ends the wait (cancel) and the listener. */
   close(reason?: string): void;
 }
@@ -41,6 +43,7 @@ export async function startLoopbackCallback(options: { timeoutMs?: number; signa
   code.catch(() => {});
   let done = false;
   let host = '';
+  let iss: string | undefined;
   const server = http.createServer((request, response) => {
     const answer = (status: number, title: string, text: string) => {
       response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
@@ -86,6 +89,7 @@ export async function startLoopbackCallback(options: { timeoutMs?: number; signa
       answer(400, 'Sign-in failed', 'No code came back. You can close this tab and sign in again from ChatOS.');
       return;
     }
+    iss = url.searchParams.get('iss') ?? undefined;
     finish(undefined, received);
     answer(200, 'Signed in', 'ChatOS has your sign-in. You can close this tab.');
   });
@@ -123,6 +127,7 @@ export async function startLoopbackCallback(options: { timeoutMs?: number; signa
     redirectUrl: `http://127.0.0.1:${port}/callback`,
     state,
     code,
+    iss: () => iss,
     close: (reason) => finish(new OAuthStepError('authorization', reason ?? 'the sign-in was cancelled', 'sign in again when you are ready')),
   };
 }

@@ -1,3 +1,4 @@
+import { auth as exchangeWithIssuerCheck, discoverOAuthProtectedResourceMetadata, type OAuthClientProvider as ModernProvider } from '@modelcontextprotocol/client';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { authFetch, type AuthFetchOptions } from './authFetch.js';
@@ -52,11 +53,28 @@ export async function signIn(context: ProviderContext, options: SignInOptions): 
   );
   const resourceMetadataUrl = challenge?.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined;
   try {
-    const result = await auth(provider, { serverUrl: context.serverUrl, scope, resourceMetadataUrl, fetchFn });
+    // The authorization server's metadata must name the issuer it was asked for (RFC 8414 §3.3, MCP 2025-06-18 and
+    // later), except for a 2025-03-26 server: it publishes no protected resource metadata, and its authorization
+    // server is at its own origin, whose metadata may name another issuer path (the conformance suite's back-compat).
+    const skipIssuerMetadataValidation = !(await discoverOAuthProtectedResourceMetadata(context.serverUrl, { resourceMetadataUrl }, fetchFn).then(
+      () => true,
+      () => false,
+    ));
+    const result = await exchangeWithIssuerCheck(provider as unknown as ModernProvider, { serverUrl: context.serverUrl, scope, resourceMetadataUrl, fetchFn, skipIssuerMetadataValidation });
     if (result === 'REDIRECT') {
       const code = await callback.code;
       step = 'token';
-      await auth(provider, { serverUrl: context.serverUrl, authorizationCode: code, scope, resourceMetadataUrl, fetchFn });
+      // The code is redeemed by the v2 SDK's auth(), which checks the redirect's `iss` against the authorization server's
+      // issuer first (RFC 9207, MCP 2026-07-28): a code from another server (a mix-up) is not redeemed.
+      await exchangeWithIssuerCheck(provider as unknown as ModernProvider, {
+        serverUrl: context.serverUrl,
+        authorizationCode: code,
+        iss: callback.iss(),
+        scope,
+        resourceMetadataUrl,
+        fetchFn,
+        skipIssuerMetadataValidation,
+      });
     }
   } catch (error) {
     throw asStepError(error, step);

@@ -1,7 +1,8 @@
 import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerDefinition } from '../../../shared/mcp.js';
-import { formatJsonPath, type Problem, type ProblemSeverity } from '../../../shared/problems.js';
+import type { Problem, ProblemSeverity } from '../../../shared/problems.js';
+import { formatJsonPath } from '../../../shared/problemText.js';
 import { describeDrop, filterTool } from './toolFilter.js';
 import { ToolUiSchema, type ToolUi } from '../../../shared/mcpApps.js';
 import { toolUiOf } from './toolUi.js';

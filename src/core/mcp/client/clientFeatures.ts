@@ -9,6 +9,8 @@ import { PromptsClient } from './promptsClient.js';
 import { InstanceTaskStore, startRequestTask, TaskLimitError } from './requestTasks.js';
 import { ToolsClient } from './toolsClient.js';
 import { UserWaits } from './userWaits.js';
+import type { McpWire, ProtocolEra } from './mcpWire.js';
+import { ModernClient } from './modernClient.js';
 
 /**
  * The MCP client's features in one place
@@ -52,10 +54,13 @@ export interface RequestOptions {
   asTask?: boolean;
 }
 
+/** What a feature's request handler is given besides the request: its signal (and, on the 2025 wire, what a task needs). */
+export type HandlerExtra = Pick<RequestHandlerExtra<Request, Notification>, 'signal'> & Partial<Pick<RequestHandlerExtra<Request, Notification>, 'taskStore' | 'taskRequestedTtl'>>;
+
 /** What a feature sees of one connection: which server it is, and where it adds its handlers. */
 export interface FeatureSession extends Asker {
   /** Answers a server→client request (roots/list, sampling/createMessage, elicitation/create), once the policy lets this server ask. */
-  onRequest<S extends AnySchema>(schema: S, handler: (request: z.output<S>, extra: RequestHandlerExtra<Request, Notification>) => Promise<Result>, options?: RequestOptions): void;
+  onRequest<S extends AnySchema>(schema: S, handler: (request: z.output<S>, extra: HandlerExtra) => Promise<Result>, options?: RequestOptions): void;
   /** Hears a server notification (list changed, logging, resource updated). */
   onNotification<S extends AnySchema>(schema: S, handler: (notification: z.output<S>) => void | Promise<void>): void;
   /** This connection's tools: a list-changed notification re-lists them. */
@@ -105,9 +110,15 @@ export const promptsFeature: ClientFeature = {
   },
 };
 
-/** One connection's client, with its features attached, its tools and prompts, and the questions it put to the user. */
+/**
+ * One connection's client, with its features attached, its tools and prompts, and the questions it put to the user.
+ * `legacy` is the v1 SDK client (initialize, 2025-11-25 and older), `modern` the 2026-07-28 one: exactly one is set.
+ */
 export interface ClientSession {
-  readonly client: Client;
+  readonly client: McpWire;
+  readonly era: ProtocolEra;
+  readonly legacy?: Client;
+  readonly modern?: ModernClient;
   readonly tools: ToolsClient;
   readonly prompts: PromptsClient;
   readonly userWaits: UserWaits;
@@ -131,34 +142,32 @@ export class ClientFeatures {
     return merged;
   }
 
-  /** A new SDK client for one connection to `definition` (the instance of conversation `lease`, logging to `log`), every feature attached, before it connects. */
-  open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
+  /**
+   * A new client for one connection to `definition` (the instance of conversation `lease`, logging to `log`), every
+   * feature attached, before it connects: the v1 SDK client for a server that speaks `initialize` (`legacy`), the v2
+   * one for a 2026-07-28 server (`modern`), whose `input_required` questions reach the same handlers.
+   */
+  open(info: { name: string; version: string }, definition: ServerDefinition, lease?: string, log?: ServerLog, era: ProtocolEra = 'legacy'): ClientSession {
     const capabilities = this.capabilities();
+    if (era === 'modern') return this.openModern(info, capabilities, definition, lease, log);
     // One task store per connection (one server instance): a task id is found only by the instance that made it.
     const tasks = capabilities.tasks ? new InstanceTaskStore(definition.id) : undefined;
     const client = new Client(info, { capabilities, ...(tasks ? { taskStore: tasks } : {}) });
     if (tasks) client.onclose = () => tasks.dispose();
-    const tools = new ToolsClient(client);
-    const prompts = new PromptsClient(client);
-    const userWaits = new UserWaits();
+    const parts = this.parts(client, definition, lease, log);
     const { policy } = this;
-    const asker: Asker = lease === undefined ? { definition } : { definition, lease };
     const session: FeatureSession = {
-      ...asker,
-      tools,
-      prompts,
-      userWaits,
-      ...(log ? { log } : {}),
+      ...parts.session,
       onRequest(schema, handler, options = {}) {
-        const guarded = async (request: z.output<typeof schema>, extra: RequestHandlerExtra<Request, Notification>) => {
+        const guarded = async (request: z.output<typeof schema>, extra: HandlerExtra) => {
           const method = (request as { method: string }).method;
-          const allowed = policy.mayAsk(asker, method);
+          const allowed = policy.mayAsk(parts.asker, method);
           if (!allowed.ok) throw new McpError(ErrorCode.InvalidRequest, allowed.reason);
           const { params } = request as { params?: unknown };
           if (options.asTask && tasks && extra.taskStore && isTaskAugmentedRequestParams(params) && params.task) {
             // The same handler (the same person-in-the-loop flow), run on under the task's signal instead of the request's.
             return startRequestTask(tasks, extra.taskStore, extra.taskRequestedTtl, (signal) => handler(request, { ...extra, signal })).catch((error: unknown) => {
-              if (error instanceof TaskLimitError) policy.refusedLater?.(asker, method, 'TASK_LIMIT', error.reason);
+              if (error instanceof TaskLimitError) policy.refusedLater?.(parts.asker, method, 'TASK_LIMIT', error.reason);
               throw error;
             });
           }
@@ -168,12 +177,51 @@ export class ClientFeatures {
         if (options.ownCheck) Protocol.prototype.setRequestHandler.call(client, schema, guarded);
         else client.setRequestHandler(schema, guarded);
       },
-      onNotification(schema, handler) {
-        client.setNotificationHandler(schema, handler);
+    };
+    for (const feature of this.features) feature.attach(session);
+    return { client, era, legacy: client, tools: parts.session.tools, prompts: parts.session.prompts, userWaits: parts.session.userWaits };
+  }
+
+  /**
+   * The 2026-07-28 client: no server→client requests on this wire; what a server asks comes inside a call's
+   * `input_required` result, and the v2 SDK hands each embedded request to the handler registered for its method,
+   * after the same policy check. No tasks here: the 2026 tasks extension is not the 2025 one.
+   */
+  private openModern(info: { name: string; version: string }, capabilities: ClientCapabilities, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
+    const { tasks: _tasks, ...declared } = capabilities;
+    const client = new ModernClient(info, declared, definition.id);
+    const parts = this.parts(client, definition, lease, log);
+    const { policy } = this;
+    const session: FeatureSession = {
+      ...parts.session,
+      onRequest(schema, handler) {
+        client.onRequest(schema, async (request, signal) => {
+          const allowed = policy.mayAsk(parts.asker, request.method);
+          if (!allowed.ok) throw new McpError(ErrorCode.InvalidRequest, allowed.reason);
+          return handler(request as z.output<typeof schema>, { signal });
+        });
       },
     };
     for (const feature of this.features) feature.attach(session);
-    return { client, tools, prompts, userWaits };
+    return { client, era: 'modern', modern: client, tools: parts.session.tools, prompts: parts.session.prompts, userWaits: parts.session.userWaits };
+  }
+
+  /** What both eras' sessions share: who asks, the tools, prompts and waits over `client`, and notifications. */
+  private parts(client: McpWire, definition: ServerDefinition, lease?: string, log?: ServerLog): { asker: Asker; session: Omit<FeatureSession, 'onRequest'> } {
+    const asker: Asker = lease === undefined ? { definition } : { definition, lease };
+    return {
+      asker,
+      session: {
+        ...asker,
+        tools: new ToolsClient(client),
+        prompts: new PromptsClient(client),
+        userWaits: new UserWaits(),
+        ...(log ? { log } : {}),
+        onNotification(schema, handler) {
+          client.setNotificationHandler(schema, handler);
+        },
+      },
+    };
   }
 }
 

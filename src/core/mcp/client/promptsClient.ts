@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpWire } from './mcpWire.js';
 import { PromptListChangedNotificationSchema, type CompleteResult, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { CoalescedRelist, RELIST_GAP_MS } from './coalescedRelist.js';
 
@@ -17,7 +17,7 @@ export class PromptsClient {
   private readonly relists: CoalescedRelist<readonly Prompt[]>;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: McpWire,
     gapMs = RELIST_GAP_MS,
   ) {
     this.relists = new CoalescedRelist(() => this.refresh(), gapMs);

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpWire } from './mcpWire.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 
@@ -26,7 +26,7 @@ export interface Listed<T> {
  * the caller's mistake, checked before (ResourceService).
  */
 export class ResourcesClient {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: McpWire) {}
 
   /** The server declared resources, and whether it takes subscriptions. */
   offers(): { resources: boolean; subscribe: boolean; completions: boolean } {

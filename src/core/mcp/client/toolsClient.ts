@@ -1,9 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HostCallToolResultSchema } from '../connection/callToolResult.js';
 import { CoalescedRelist, RELIST_GAP_MS } from './coalescedRelist.js';
 import { callToolAsTask } from './toolTask.js';
+import type { McpWire } from './mcpWire.js';
 
 /**
  * One connection's tools, over its SDK client: the list as the server last
@@ -15,7 +16,7 @@ export class ToolsClient {
   private readonly relists: CoalescedRelist<readonly Tool[]>;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: McpWire,
     gapMs = RELIST_GAP_MS,
   ) {
     this.relists = new CoalescedRelist<readonly Tool[]>(async () => {
@@ -49,7 +50,8 @@ export class ToolsClient {
 
   /** One tools/call, its result read as the host reads results (images kept, nothing else widened); a tool that requires it, as a task. */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
-    if (this.taskTools.has(name)) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
+    // Tasks as 2025-11-25 has them (tasks/get, tasks/result), on the v1 client only: the 2026 tasks extension is another protocol.
+    if (this.taskTools.has(name) && this.client instanceof Client) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
     return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
   }
 }

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { EnvValue, OAuthClientConfig, ServerDefinition, ServerTransport } from '../../../shared/mcp.js';
 import { ownValue, valueAtPath } from '../../../shared/ownKeys.js';
-import { formatJsonPath, type Problem } from '../../../shared/problems.js';
+import type { Problem } from '../../../shared/problems.js';
+import { formatJsonPath } from '../../../shared/problemText.js';
 import { HOST_APP_ID } from '../../dataHome.js';
 import { readProblem, readRegularText } from '../../files/readRegularFile.js';
 import { parseYamlText } from '../../problems/textFiles.js';

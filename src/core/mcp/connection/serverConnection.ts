@@ -1,3 +1,4 @@
+import { ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport as ModernHttpTransport, type Transport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -11,6 +12,9 @@ import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { ClientFeatures, type ClientSession } from '../client/clientFeatures.js';
+import type { McpWire, ProtocolEra } from '../client/mcpWire.js';
+import { isLegacyVerdict, isProbeSignInRefusal } from './eraProbe.js';
+import { MAX_INPUT_ROUNDS, MODERN_PROTOCOL_VERSION } from '../client/modernClient.js';
 import type { PromptsClient } from '../client/promptsClient.js';
 import type { ToolsClient } from '../client/toolsClient.js';
 import type { UserWaits } from '../client/userWaits.js';
@@ -96,8 +100,10 @@ export interface CallOptions {
  */
 export class ServerConnection {
   state: ConnectionState = { kind: 'stopped' };
-  private client: Client | undefined;
+  private client: McpWire | undefined;
   private transport: Transport | undefined;
+  /** The era the running server speaks (docs/rules/mcp-yaml.md#protocol-eras), and the revision agreed; none until a start succeeds. */
+  private spoken: { era: ProtocolEra; version?: string } | undefined;
   /** The tools of the client (its tools feature): none until a start succeeds; the last list stays after a close. */
   private toolsClient: ToolsClient | undefined;
   /** The prompts of the client: none until a start succeeds. */
@@ -130,6 +136,11 @@ export class ServerConnection {
     return this.state.kind === 'running' ? this.promptsClient : undefined;
   }
 
+  /** Which protocol era (and revision) the server was spoken to in at its last start; undefined before one succeeded. */
+  get protocol(): { era: ProtocolEra; version?: string } | undefined {
+    return this.spoken;
+  }
+
   get inFlight(): number {
     return this.inFlightCount;
   }
@@ -156,12 +167,10 @@ export class ServerConnection {
   async start(): Promise<void> {
     const def = this.definition;
     this.setState({ kind: 'starting' });
-    // The client declares what its features answer, and each feature's handlers are on it before it connects.
-    const session = (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, def, this.deps.lease, this.deps.log);
     const timeoutMs = connectTimeoutOf(def);
     try {
       await withDeadline(
-        this.startClient(session),
+        this.startClient(),
         timeoutMs,
         () => new McpRuntimeError('CONNECT_TIMEOUT', `server "${def.id}" did not answer at ${targetOf(def)} within ${timeoutMs / 1000} s (its connect timeout)`, def.id),
         () => void this.closeAttempts(),
@@ -186,8 +195,16 @@ export class ServerConnection {
     }
   }
 
-  private async startClient({ client, tools, prompts, userWaits }: ClientSession): Promise<void> {
-    this.transport = await this.connect(client);
+  /** The client declares what its features answer, and each feature's handlers are on it before it connects. */
+  private openSession(era: ProtocolEra): ClientSession {
+    return (this.deps.features ?? TOOLS_ONLY).open(this.deps.clientInfo, this.definition, this.deps.lease, this.deps.log, era);
+  }
+
+  private async startClient(): Promise<void> {
+    const { session, transport } = await this.connect();
+    const { client, tools, prompts, userWaits } = session;
+    this.transport = transport;
+    this.spoken = { era: session.era, version: session.modern?.protocolVersion ?? (transport as { protocolVersion?: string }).protocolVersion };
     this.promptsClient = prompts;
     this.userWaits = userWaits;
     userWaits.onChange(() => {
@@ -196,7 +213,10 @@ export class ServerConnection {
     this.client = client;
     const onChanged = this.deps.onToolsChanged;
     if (onChanged) tools.onListChanged((list) => onChanged(this.definition, list));
-    await tools.refresh();
+    await tools.refresh().catch(async (error: unknown) => {
+      // A sign-in the first request needs (a token refused) is a sign-in, not a server of another era.
+      throw session.era === 'modern' && !(await this.signInFailure(error)) ? this.eraBroken(error) : error;
+    });
     this.toolsClient = tools;
     this.resourcesClient = new ResourcesClient(client);
     this.deps.onInstructions?.(this.definition, client.getInstructions());
@@ -217,7 +237,7 @@ export class ServerConnection {
   }
 
   /** A server that refuses the level is no reason to fail a start or a call: its log says so. */
-  private async sendLogLevel(client: Client, level: LogLevel): Promise<boolean> {
+  private async sendLogLevel(client: McpWire, level: LogLevel): Promise<boolean> {
     if (client.getServerCapabilities()?.logging === undefined) return false;
     try {
       await client.setLoggingLevel(level, { timeout: this.definition.timeoutMs });
@@ -274,7 +294,18 @@ export class ServerConnection {
     if (!answer.ok) throw new McpRuntimeError('SERVER_NOT_RUNNABLE', refusalText(answer), this.definition.id);
   }
 
-  private async connect(client: Client): Promise<Transport> {
+  /**
+   * Connects in the era the server speaks (docs/rules/mcp-yaml.md#protocol-eras). A url is asked first whether it
+   * speaks 2026-07-28 (`server/discover`, the v2 SDK client); one that does not is spoken to over `initialize` (the
+   * v1 SDK client), as every server was before. A program and an in-process server speak `initialize`.
+   */
+  private async connect(): Promise<{ session: ClientSession; transport: Transport }> {
+    if (this.definition.transport.kind === 'streamable_http') return this.connectHttp();
+    const session = this.openSession('legacy');
+    return { session, transport: await this.connectLocal(session.legacy!) };
+  }
+
+  private async connectLocal(client: Client): Promise<Transport> {
     const def = this.definition;
     if (def.transport.kind === 'stdio') {
       const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
@@ -312,6 +343,14 @@ export class ServerConnection {
       await client.connect(clientSide);
       return clientSide;
     }
+    throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" has no local transport`, def.id);
+  }
+
+  private async connectHttp(): Promise<{ session: ClientSession; transport: Transport }> {
+    const def = this.definition;
+    if (def.transport.kind !== 'streamable_http') throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" has no url`, def.id);
+    const { url } = def.transport;
+    this.passGate();
     const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id, await readStoredValues(def.transport.headers, this.deps.readStoredValue));
     if (!headers.ok) throw this.valuesMissing(headers);
     // The same rule validation applies: no url that validation refuses is connected to here either.
@@ -320,30 +359,61 @@ export class ServerConnection {
     // With sign-in, the static headers go to the server's own url only (never to its authorization server).
     const auth = this.deps.oauth?.forConnection(await oauthTargetOf(def, this.deps.hostEnv, this.deps.readStoredValue), headers.values);
     // Every answer is bounded before the SDK holds it (boundedMcpFetch), signed in or not.
-    const transport = new StreamableHTTPClientTransport(
-      checked.url,
-      auth
-        ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId }
-        : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(fetch, MAX_MESSAGE_BYTES, viewReads(def)), sessionId: def.transport.sessionId },
-    );
-    // Closed with the rest of a failed start's transports (see closeAttempts).
-    this.attempts.push(transport);
-    this.watchClose(transport);
-    try {
-      await client.connect(transport);
-    } catch (error) {
-      if (await this.signInFailure(error)) throw error;
+    const options = auth
+      ? { authProvider: auth.authProvider, fetch: boundedMcpFetch(auth.fetch, MAX_MESSAGE_BYTES, viewReads(def)) }
+      : { requestInit: { headers: headers.values }, fetch: boundedMcpFetch(fetch, MAX_MESSAGE_BYTES, viewReads(def)) };
+    const failed = async (error: unknown) => {
+      if (await this.signInFailure(error)) return error;
       // Streamable HTTP only, never a silent fall back to the old HTTP+SSE transport (docs/rules/mcp-yaml.md#transports): say what failed and what to do.
-      const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      throw new McpRuntimeError(
+      const status = error instanceof StreamableHTTPError ? error.code : (error as { data?: { status?: unknown } }).data?.status;
+      return new McpRuntimeError(
         'SERVER_START_FAILED',
-        `server "${def.id}" at ${def.transport.url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, status)}`,
+        `server "${def.id}" at ${url} did not connect over streamable HTTP: ${withSystemCode(error as Error)}; ${connectFailureHint(checked.url, typeof status === 'number' ? status : undefined)}`,
         def.id,
         undefined,
         'HTTP_CONNECT_FAILED',
       );
+    };
+    // 2026-07-28 first: stateless, so no session id is kept or sent.
+    const modern = this.openSession('modern');
+    const modernTransport = new ModernHttpTransport(checked.url, options as ConstructorParameters<typeof ModernHttpTransport>[1]);
+    const asTransport = modernTransport as ModernTransport as unknown as Transport;
+    // Closed with the rest of a failed start's transports (see closeAttempts).
+    this.attempts.push(asTransport);
+    this.watchClose(asTransport);
+    try {
+      await modern.modern!.connect(modernTransport);
+      return { session: modern, transport: asTransport };
+    } catch (error) {
+      if (!isLegacyVerdict(error) && !isProbeSignInRefusal(error)) throw await failed(error);
+      this.deps.log.append('lifecycle', `the server does not speak MCP ${MODERN_PROTOCOL_VERSION} (no server/discover); speaking initialize to it`);
+      await modernTransport.close().catch(() => {});
     }
-    return transport;
+    const legacy = this.openSession('legacy');
+    const transport = new StreamableHTTPClientTransport(checked.url, { ...options, sessionId: def.transport.sessionId });
+    this.attempts.push(transport);
+    this.watchClose(transport);
+    try {
+      await legacy.legacy!.connect(transport);
+    } catch (error) {
+      throw await failed(error);
+    }
+    return { session: legacy, transport };
+  }
+
+  /**
+   * A server that answered `server/discover` for 2026-07-28 and then failed its first request: it said one era and
+   * speaks another (a 2025 server behind a 2026 front, a half-updated deployment). Said as that, naming the server.
+   */
+  private eraBroken(error: unknown): McpRuntimeError {
+    const def = this.definition;
+    return new McpRuntimeError(
+      'SERVER_MISBEHAVED',
+      `server "${def.id}" said it speaks MCP ${MODERN_PROTOCOL_VERSION} (server/discover) and then did not answer as a ${MODERN_PROTOCOL_VERSION} server: ${(error as Error).message}`,
+      def.id,
+      "the server's deployment mixes protocol versions: tell its operator, or update it",
+      'HANDSHAKE_FAILED',
+    );
   }
 
   /** A failure that is about signing in, as the runtime's error (SIGN_IN_NEEDED or SIGN_IN_FAILED); undefined for any other. */
@@ -426,8 +496,19 @@ export class ServerConnection {
         throw new McpRuntimeError('ANSWER_TOO_LARGE', `call to ${name} on "${this.definition.id}" failed: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, this.definition.id);
       }
       if ((error as { code?: number }).code === -32001) throw this.timedOut(name, abort);
+      if (error instanceof SdkError && error.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+        throw new McpRuntimeError(
+          'SERVER_MISBEHAVED',
+          `call to ${name} on "${this.definition.id}" ended: the server asked for more input ${MAX_INPUT_ROUNDS} times in a row (input_required), more rounds than a call may take`,
+          this.definition.id,
+          'the server keeps asking without finishing: tell its author',
+        );
+      }
       // The server's JSON-RPC error, in its words but without its stack trace (docs/rules/gateway.md#no-stack-traces).
-      if (error instanceof McpError) error.message = withoutStackTraces(error.message);
+      if (error instanceof McpError || error instanceof ProtocolError) error.message = withoutStackTraces(error.message);
+      // On the 2026 wire a failure of the HTTP exchange itself (an answer over the size bound) reaches here as the SDK
+      // read it, which names no server: said with the call and the server it was to.
+      else if (this.spoken?.era === 'modern' && error instanceof Error && !(error instanceof McpRuntimeError)) error.message = `call to ${name} on "${this.definition.id}" failed: ${error.message}`;
       throw error;
     } finally {
       deadline.dispose();

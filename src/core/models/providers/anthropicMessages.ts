@@ -4,6 +4,7 @@ import type { ReasoningEffort } from '../../../shared/models.js';
 import { incomplete, type StreamTranslator, type WireOptions } from './guardedStream.js';
 import type { ChatMessage, ContentPart, ToolSpec } from './modelRequest.js';
 import { finishReasonOf, type ResolvedRequest } from './requestParts.js';
+import { ContentRecord, contentReplayOf } from './anthropicContent.js';
 import { jsonSize, MAX_REPLAY_CHARS, toolCallEvent, type StreamEvent } from './streamEvent.js';
 
 /**
@@ -51,6 +52,11 @@ export function anthropicMessages(messages: readonly ChatMessage[]): MessagePara
         append('user', message.content.map(block));
         break;
       case 'assistant':
+        // An answer kept whole (it used server tools; a paused turn) goes back exactly as it came.
+        if (contentReplayOf(message)) {
+          append('assistant', contentReplayOf(message)!);
+          break;
+        }
         append('assistant', [
           // Thinking blocks go back first and unchanged (their signatures are checked); a tool loop with thinking needs them.
           ...thinkingBlocks(message),
@@ -139,6 +145,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
     return [{ type: 'notice', text: `the model's thinking blocks passed ${MAX_REPLAY_CHARS} characters; they are not sent back to it, which a provider that requires them may refuse` }];
   };
   const noticed = new Set<string>();
+  const content = new ContentRecord();
   let inputTokens = 0;
   let outputTokens = 0;
   let reasoningTokens: number | undefined;
@@ -161,6 +168,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           return [];
         case 'content_block_start': {
           const block = event.content_block as unknown as { type: string } & Record<string, unknown>;
+          content.start(event.index, block);
           if (block.type === 'tool_use') {
             tools.set(event.index, { id: String(block.id), name: String(block.name), json: '', initial: block.input });
             // An input given whole at the start counts too: it is the call's arguments when no input_json_delta follows.
@@ -192,6 +200,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
         }
         case 'content_block_delta': {
           const delta = event.delta as unknown as { type: string } & Record<string, unknown>;
+          content.delta(event.index, delta);
           if (delta.type === 'text_delta') return typeof delta.text === 'string' && delta.text ? [{ type: 'text-delta', text: delta.text }] : [];
           if (delta.type === 'thinking_delta') {
             if (typeof delta.thinking !== 'string' || !delta.thinking) return [];
@@ -211,6 +220,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           return [];
         }
         case 'content_block_stop': {
+          content.stop(event.index);
           const block = thinking.get(event.index);
           if (block) return block.dropped ? [] : [{ type: 'reasoning-replay', item: { type: 'thinking', thinking: block.thinking, signature: block.signature }, source: 'anthropic' }];
           const tool = tools.get(event.index);
@@ -218,11 +228,13 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
           const initial = tool.initial !== null && typeof tool.initial === 'object' && Object.keys(tool.initial).length ? JSON.stringify(tool.initial) : '';
           return [toolCallEvent(tool.id, tool.name, tool.json || initial)];
         }
-        case 'message_delta':
+        case 'message_delta': {
+          const first = stopReason === undefined && event.delta.stop_reason;
           stopReason = event.delta.stop_reason ?? stopReason;
           refusal = refusalOf(event.delta) ?? refusal;
           usageOf(event.usage as Parameters<typeof usageOf>[0]);
-          return [];
+          return first ? [{ type: 'finish-seen', finishReason: finishReasonOf(stopReason) }] : [];
+        }
         case 'message_stop':
           stopped = true;
           return [];
@@ -234,6 +246,7 @@ export function anthropicTranslator(): StreamTranslator<RawMessageStreamEvent> {
       if (!stopped) throw incomplete();
       const events: StreamEvent[] = [];
       if (stopReason === 'refusal') events.push({ type: 'refusal-delta', text: refusal ?? 'the model declined to answer this request (stop_reason: refusal)' });
+      events.push(...content.replay());
       events.push({ type: 'usage', inputTokens, outputTokens, ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) });
       events.push({ type: 'done', finishReason: finishReasonOf(stopReason), ...(stopReason ? { providerReason: stopReason } : {}) });
       return events;

@@ -116,6 +116,11 @@ export async function* guardedStream<Chunk>(options: GuardedStreamOptions<Chunk>
           const text = cutText(event.text, maxAnswerChars - textChars);
           textChars += text.length;
           if (text) yield text === event.text ? event : { type: 'text-delta', text };
+        } else if (event.type === 'text-is-reasoning') {
+          // The text so far was thinking, which the answer limit does not count.
+          streamedChars -= textChars;
+          textChars = 0;
+          yield event;
         } else if (!over) yield event;
       }
       if (over) throw tooLong(maxAnswerChars);

@@ -6,7 +6,7 @@ import type { ModelRequest } from './modelRequest.js';
 import * as openaiChat from './openaiChat.js';
 import { openaiChatTranslator } from './openaiChatStream.js';
 import * as openaiResponses from './openaiResponses.js';
-import type { ErrorContext } from './providerError.js';
+import { ProviderError, type ErrorContext, type KeptErrorBody } from './providerError.js';
 import { resolveRequest, type ResolvedRequest } from './requestParts.js';
 import type { StreamEvent } from './streamEvent.js';
 import { sdkClient } from './sdkClients.js';
@@ -45,23 +45,66 @@ interface Wire<Chunk> {
   translator(context: ErrorContext): StreamTranslator<Chunk>;
 }
 
-function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wire<Chunk>): ModelClient {
+/** What a client tells its owner about the model as it learns it. */
+export interface ClientLearning {
+  /** The provider rejected this parameter by name for the model: the entry should remember it (rejectedParams). */
+  rejectedParam?(param: RejectedParam): void;
+}
+
+type RejectedParam = NonNullable<ModelEntry['rejectedParams']>[number];
+
+/**
+ * The one request a client sends again by itself: a 400 naming a parameter
+ * the model does not take (o4-mini: "Unsupported parameter: 'max_tokens' …
+ * Use 'max_completion_tokens' instead"; gpt-5-nano: "'temperature' does not
+ * support 0.7"), before anything streamed. It goes again once per
+ * parameter, without it (or with its replacement), and the owner is told,
+ * so the entry sends it right from then on. Every other failure is the
+ * loop's to retry or not.
+ */
+async function* adapting(entry: ModelEntry, run: (entry: ModelEntry) => AsyncIterable<StreamEvent>, learning: ClientLearning): AsyncGenerator<StreamEvent> {
+  let current = entry;
+  for (;;) {
+    let answered = false;
+    try {
+      for await (const event of run(current)) {
+        answered ||= event.type !== 'notice';
+        yield event;
+      }
+      return;
+    } catch (error) {
+      const param = error instanceof ProviderError && error.remedy?.kind === 'parameter' ? error.remedy.param : undefined;
+      if (answered || !param || current.rejectedParams?.includes(param) || !(error instanceof ProviderError)) throw error;
+      current = { ...current, rejectedParams: [...(current.rejectedParams ?? []), param] };
+      learning.rejectedParam?.(param);
+      const instead = param === 'max_tokens' ? 'max_completion_tokens in its place' : 'none';
+      yield { type: 'notice', text: `${entry.model} does not take ${param} (the provider said: ${error.message}); the request went again with ${instead}, and the model entry remembers it` };
+    }
+  }
+}
+
+function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wire<Chunk>, learning: ClientLearning): ModelClient {
   return {
     apiKind: entry.api,
     model: entry.model,
-    stream(request, options = {}) {
-      const resolved = resolveRequest(entry, request);
-      const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}) };
-      return guardedStream({
-        open: (wireOptions) => wire.open(resolved, wireOptions, boundedFetch({ maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES })),
-        translator: wire.translator(context),
-        idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-        maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
-        context,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    },
+    stream: (request, options = {}) => adapting(entry, (current) => streamOn(current, apiKey, wire, request, options), learning),
   };
+}
+
+/** One request to the entry as it is now: its error body kept for the classifier (the SDKs drop one that is not the shape they expect). */
+function streamOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wire<Chunk>, request: ModelRequest, options: StreamOptions): AsyncIterable<StreamEvent> {
+  const resolved = resolveRequest(entry, request);
+  let kept: KeptErrorBody | undefined;
+  const context: ErrorContext = { toolNames: resolved.tools.map((t) => t.name), ...(apiKey ? { secret: apiKey } : {}), errorBody: () => kept };
+  const fetch = boundedFetch({ maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, keep: (body) => void (kept = body), context });
+  return guardedStream({
+    open: (wireOptions) => wire.open(resolved, wireOptions, fetch),
+    translator: wire.translator(context),
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
+    context,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /**
@@ -73,25 +116,30 @@ function clientOn<Chunk>(entry: ModelEntry, apiKey: string | undefined, wire: Wi
  * (`maxRetries: 0`: the loop owns them), no SDK logging (a debug log would
  * print requests). `fetch` is the platform's, bounded (boundedFetch).
  */
-export function createModelClient(entry: ModelEntry, apiKey: string | undefined): ModelClient {
+export function createModelClient(entry: ModelEntry, apiKey: string | undefined, learning: ClientLearning = {}): ModelClient {
   const common = { baseURL: entry.baseUrl, maxRetries: 0, logLevel: 'off' as const };
   // The SDKs refuse to start without a key; a keyless entry passes a placeholder and removes the headers it would make.
   const auth = apiKey ? { apiKey } : { apiKey: 'unused', defaultHeaders: { authorization: null, 'x-api-key': null } };
   switch (entry.api) {
     case 'openai': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, { open: async (r, o, f) => openaiChat.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => openaiChatTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o, f) => openaiChat.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => openaiChatTranslator() }, learning);
     }
     case 'openai-responses': {
       const client = sdkClient('openai', { ...common, ...auth, organization: null, project: null });
-      return clientOn(entry, apiKey, {
-        open: async (r, o, f) => openaiResponses.openStream((await client()).withOptions({ fetch: f }), r, o),
-        translator: (context) => openaiResponses.responsesTranslator(context),
-      });
+      return clientOn(
+        entry,
+        apiKey,
+        {
+          open: async (r, o, f) => openaiResponses.openStream((await client()).withOptions({ fetch: f }), r, o),
+          translator: (context) => openaiResponses.responsesTranslator(context),
+        },
+        learning,
+      );
     }
     case 'anthropic': {
       const client = sdkClient('anthropic', { ...common, ...auth });
-      return clientOn(entry, apiKey, { open: async (r, o, f) => anthropic.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => anthropic.anthropicTranslator() });
+      return clientOn(entry, apiKey, { open: async (r, o, f) => anthropic.openStream((await client()).withOptions({ fetch: f }), r, o), translator: () => anthropic.anthropicTranslator() }, learning);
     }
   }
 }

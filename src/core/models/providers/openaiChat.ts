@@ -119,7 +119,7 @@ export function openStream(client: OpenAI, request: ResolvedRequest, options: Wi
       ...(request.tools.length ? { tools: openaiChatTools(request.tools) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       // Reasoning models take their limit as max_completion_tokens (it counts the thinking) and reject max_tokens.
-      ...(request.maxTokens !== undefined ? (request.reasoning ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }) : {}),
+      ...(request.maxTokens !== undefined ? (request.reasoning || request.completionTokens ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }) : {}),
       ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
     },
     { signal: options.signal, timeout: options.timeout },

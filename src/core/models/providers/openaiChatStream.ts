@@ -93,7 +93,13 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
     });
 
   const text = (content: string): StreamEvent[] =>
-    think.push(content).flatMap((piece): StreamEvent[] => (piece.kind === 'text' ? [{ type: 'text-delta', text: piece.text }] : reasoning(piece.text, 'think-tags')));
+    think.push(content).flatMap((piece): StreamEvent[] => {
+      if (piece.kind === 'was-reasoning') {
+        sources.add('think-tags');
+        return [{ type: 'text-is-reasoning', source: 'think-tags' }];
+      }
+      return piece.kind === 'text' ? [{ type: 'text-delta', text: piece.text }] : reasoning(piece.text, 'think-tags');
+    });
 
   function reasoningDetails(value: unknown, shown: boolean): StreamEvent[] {
     if (!Array.isArray(value)) return [];
@@ -162,7 +168,10 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
           toolChars += Math.max(1, chars + (extra ? jsonSize(extra) : 0));
           events.push({ type: 'tool-input-delta' });
         }
-        if (choice.finish_reason) finish = choice.finish_reason;
+        if (choice.finish_reason) {
+          if (finish === undefined) events.push({ type: 'finish-seen', finishReason: finishReasonOf(choice.finish_reason) });
+          finish = choice.finish_reason;
+        }
       }
       return events;
     },
@@ -170,7 +179,8 @@ export function openaiChatTranslator(): StreamTranslator<ChatCompletionChunk> {
       if (finish === undefined) throw incomplete();
       const events: StreamEvent[] = [];
       const held = think.end();
-      for (const piece of held.pieces) events.push(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text, source: 'think-tags' });
+      for (const piece of held.pieces)
+        if (piece.kind !== 'was-reasoning') events.push(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text, source: 'think-tags' });
       if (held.unclosed) events.push({ type: 'notice', text: 'the model opened <think> and never closed it: everything it wrote is kept as its thinking, and there is no answer text' });
       for (const detail of [...details.entries()].sort(([a], [b]) => a - b).map(([, d]) => d)) events.push({ type: 'reasoning-replay', item: detail, source: 'reasoning_details' });
       events.push(...calls.finish());

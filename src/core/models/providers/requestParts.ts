@@ -12,17 +12,21 @@ export interface ResolvedRequest {
   maxTokens?: number;
   /** A reasoning model: its token limit goes as `max_completion_tokens` (or the API's own), and no temperature is sent. */
   reasoning?: { effort?: ReasoningEffort };
+  /** The model rejected `max_tokens` by name (rejectedParams): the limit goes as `max_completion_tokens` in chat completions. */
+  completionTokens?: true;
 }
 
 /**
  * The request's own parameters win over the entry's. A reasoning model is
  * sent no temperature (OpenAI's o-series and GPT-5 answer 400 "Unsupported
- * parameter: 'temperature'"; DeepSeek's thinking mode ignores it); a model
- * without tool calling is offered no tools.
+ * parameter: 'temperature'"; DeepSeek's thinking mode ignores it), nor is
+ * a model whose provider rejected it by name; a model without tool calling
+ * is offered no tools.
  */
 export function resolveRequest(entry: ModelEntry, request: ModelRequest): ResolvedRequest {
   const parsed = ModelRequestSchema.parse(request);
-  const temperature = entry.reasoning ? undefined : (parsed.params.temperature ?? entry.temperature);
+  const rejected = new Set(entry.rejectedParams ?? []);
+  const temperature = entry.reasoning || rejected.has('temperature') ? undefined : (parsed.params.temperature ?? entry.temperature);
   const maxTokens = parsed.params.maxTokens ?? entry.maxTokens;
   return {
     model: entry.model,
@@ -32,6 +36,7 @@ export function resolveRequest(entry: ModelEntry, request: ModelRequest): Resolv
     ...(temperature !== undefined ? { temperature } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(entry.reasoning ? { reasoning: entry.reasoningEffort ? { effort: entry.reasoningEffort } : {} } : {}),
+    ...(rejected.has('max_tokens') ? { completionTokens: true as const } : {}),
   };
 }
 
@@ -56,6 +61,8 @@ export function finishReasonOf(raw: string | null | undefined): FinishReason {
       return 'content-filter';
     case 'refusal':
       return 'refusal';
+    case 'pause_turn':
+      return 'pause';
     default:
       return 'other';
   }

@@ -18,6 +18,12 @@
  * - `notice`: something the user should know about this answer (a part
  *   kept but not shown, ids the provider changed, what an SDK warned).
  * - `usage`: tokens of this request, once, before `done`.
+ * - `finish-seen`: the provider said why the model stopped, as soon as it
+ *   said it; a failure after it (an error event after the last token) still
+ *   leaves the answer knowing it was cut at the token limit.
+ * - `text-is-reasoning`: everything streamed as `text-delta` so far was the
+ *   model's thinking (its chat template opened `<think>` itself, and the
+ *   stream only closed it): it moves over to the reasoning.
  * - `done`: the model finished; nothing follows.
  */
 /**
@@ -36,7 +42,8 @@ export function jsonSize(value: unknown): number {
   }
 }
 
-export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'other';
+/** `pause`: the provider paused a long turn of its own server tools (Anthropic `pause_turn`); the turn goes on by sending the answer back. */
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'pause' | 'other';
 
 export type ReasoningSource = 'reasoning_content' | 'reasoning' | 'reasoning_details' | 'think-tags' | 'thinking-part' | 'anthropic' | 'responses';
 
@@ -54,6 +61,8 @@ export type StreamEvent =
   | { type: 'other-part'; part: Record<string, unknown> }
   | { type: 'notice'; text: string }
   | { type: 'usage'; inputTokens: number; outputTokens: number; reasoningTokens?: number }
+  | { type: 'finish-seen'; finishReason: FinishReason }
+  | { type: 'text-is-reasoning'; source: ReasoningSource }
   | { type: 'done'; finishReason: FinishReason; providerReason?: string };
 
 /** A finished tool call as an event: `tool-call` when its arguments are a JSON object (empty text counts as `{}`), else `tool-call-malformed`. */

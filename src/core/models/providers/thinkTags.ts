@@ -5,12 +5,19 @@
  * Streamed, so a tag may arrive split over pieces (`<thi` + `nk>`); only
  * text at the very start (after white space) opens a block, so an answer
  * that talks about `<think>` later is left alone.
+ *
+ * Some chat templates open the block themselves (Qwen3 Thinking-2507,
+ * DeepSeek R1-0528: the prompt ends with `<think>\n`), so the stream holds
+ * only the closing tag. Until a `</think>` comes, what streams is answer
+ * text as far as anyone can tell; the first `</think>` (with no `<think>`
+ * before it) says it was thinking: a `was-reasoning` piece says so, and the
+ * rest of that piece is thinking up to the tag, answer after it.
  */
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
-export type SplitPiece = { kind: 'text' | 'reasoning'; text: string };
+export type SplitPiece = { kind: 'text' | 'reasoning'; text: string } | { kind: 'was-reasoning' };
 
 /** The longest end of `text` that is the start of `tag` (a tag that may be completed by the next piece). */
 function partialTagAtEnd(text: string, tag: string): number {
@@ -19,7 +26,8 @@ function partialTagAtEnd(text: string, tag: string): number {
 }
 
 export class ThinkTagSplitter {
-  private state: 'start' | 'thinking' | 'answer' = 'start';
+  /** `open`: answer text with no tag yet, which a lone `</think>` would turn into thinking. */
+  private state: 'start' | 'thinking' | 'open' | 'answer' = 'start';
   private pending = '';
   /** The answer after a closed block starts at its first non-space character. */
   private trimAnswer = false;
@@ -38,7 +46,7 @@ export class ThinkTagSplitter {
           rest = lead.slice(OPEN.length);
           this.pending = '';
         } else {
-          this.state = 'answer';
+          this.state = 'open';
           rest = this.pending;
           this.pending = '';
         }
@@ -56,6 +64,29 @@ export class ThinkTagSplitter {
           const keep = partialTagAtEnd(this.pending, CLOSE);
           const ready = this.pending.slice(0, this.pending.length - keep);
           if (ready) out.push({ kind: 'reasoning', text: ready });
+          this.pending = this.pending.slice(this.pending.length - keep);
+        }
+      } else if (this.state === 'open') {
+        this.pending += rest;
+        rest = '';
+        const end = this.pending.indexOf(CLOSE);
+        const opened = this.pending.indexOf(OPEN);
+        if (end !== -1 && (opened === -1 || opened > end)) {
+          out.push({ kind: 'was-reasoning' });
+          if (end > 0) out.push({ kind: 'reasoning', text: this.pending.slice(0, end) });
+          rest = this.pending.slice(end + CLOSE.length);
+          this.pending = '';
+          this.state = 'answer';
+          this.trimAnswer = true;
+        } else if (opened !== -1) {
+          // A tag opened mid-answer: the answer talks about tags; it is left alone from here.
+          this.state = 'answer';
+          rest = this.pending;
+          this.pending = '';
+        } else {
+          const keep = partialTagAtEnd(this.pending, CLOSE);
+          const ready = this.pending.slice(0, this.pending.length - keep);
+          if (ready) out.push({ kind: 'text', text: ready });
           this.pending = this.pending.slice(this.pending.length - keep);
         }
       } else {

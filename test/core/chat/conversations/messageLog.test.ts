@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../../src/shared/chat.js';
-import { ensureFolder, MessageLog, MessageLogError } from '../../../../src/core/chat/conversations/messageLog.js';
+import { ensureFolder, MessageLog } from '../../../../src/core/chat/conversations/messageLog.js';
+import { MessageLogError } from '../../../../src/core/chat/conversations/messageLogError.js';
 import { MessageTree } from '../../../../src/core/chat/conversations/messageTree.js';
 import { tempDir } from '../../../helpers/tempDir.js';
 

@@ -1,0 +1,150 @@
+import { Client as V2Client, type ClientCapabilities as V2Capabilities, type NotificationMethod, type RequestMethod, type Transport as V2Transport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpWire } from './mcpWire.js';
+
+/** The one 2026 revision the host speaks statelessly; older servers are spoken to over `initialize` (the v1 SDK). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/**
+ * How many rounds of `input_required` one request may take (docs/rules/mcp-yaml.md#protocol-eras): each round
+ * is a question answered and the request sent again; a server that asks on without end fails the call instead.
+ */
+export const MAX_INPUT_ROUNDS = 8;
+
+/**
+ * The largest `requestState` the host keeps and sends back: it is the server's own state, carried by the client
+ * between rounds, so it has no reason to be large; a bigger one fails the call (the message bound of 4 MiB is
+ * the outer limit of any answer).
+ */
+export const MAX_REQUEST_STATE_BYTES = 256 * 1024;
+
+const INTERNAL_ERROR = -32603;
+
+type Message = Parameters<NonNullable<V2Transport['onmessage']>>[0];
+
+/**
+ * One answer of the 2026 wire as the host takes it: a result without `resultType` is `complete` (SEP-2322: the
+ * client MUST assume so; the SDK refuses it instead), and an `input_required` whose `requestState` is larger than
+ * MAX_REQUEST_STATE_BYTES becomes an error that names the server, so the call ends.
+ */
+export function hostReadOf(message: Message, serverId: string): Message {
+  if (!('result' in message) || !('id' in message)) return message;
+  const result = message.result as Record<string, unknown>;
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return message;
+  if (!Object.hasOwn(result, 'resultType')) return { ...message, result: { ...result, resultType: 'complete' } } as Message;
+  const state = result.requestState;
+  if (typeof state === 'string' && Buffer.byteLength(state) > MAX_REQUEST_STATE_BYTES) {
+    const size = Math.ceil(Buffer.byteLength(state) / 1024);
+    return {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: {
+        code: INTERNAL_ERROR,
+        message: `server "${serverId}" sent a requestState of ${size} KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB a client carries between rounds; the call ends`,
+      },
+    } as Message;
+  }
+  return message;
+}
+
+/** The method a v1 zod request/notification schema is for (its `method` literal), which the v2 client registers by. */
+function methodOf(schema: unknown): string {
+  const method = (schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
+  if (typeof method !== 'string') throw new TypeError('a handler schema without a method literal');
+  return method;
+}
+
+/** The v1 request options the host builds, as the v2 client takes them (the same fields). */
+const v2Options = (options?: RequestOptions) => (options ? { signal: options.signal, timeout: options.timeout, onprogress: options.onprogress } : undefined);
+
+/**
+ * One connection to a server that speaks 2026-07-28, over the TypeScript SDK's
+ * v2 client (`@modelcontextprotocol/client`): no `initialize` and no session;
+ * the client sends `server/discover` as it connects (pinned to 2026-07-28, so
+ * a server that does not offer it fails the probe and the host speaks
+ * `initialize` to it instead), puts the protocol version, client capabilities
+ * and client info in every request's `_meta` and the `MCP-Protocol-Version` /
+ * `Mcp-Method` / `Mcp-Name` headers on every POST, and answers a call's
+ * `input_required` result through the handlers the host's features registered
+ * (elicitation, sampling, roots: the same services as the server→client
+ * requests of 2025), sending the answers back with the server's `requestState`,
+ * at most MAX_INPUT_ROUNDS times.
+ *
+ * It offers the host's McpWire seam with the v1 client's method names and
+ * types: the results are the same JSON on the wire, read by the same host code.
+ */
+export class ModernClient implements McpWire {
+  readonly sdk: V2Client;
+
+  constructor(
+    info: { name: string; version: string },
+    capabilities: ClientCapabilities,
+    private readonly serverId: string,
+  ) {
+    this.sdk = new V2Client(info, {
+      // The v1 shape of the capabilities is the wire's; the v2 type names 2026 fields the host does not declare yet.
+      capabilities: capabilities as V2Capabilities,
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
+      inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
+    });
+  }
+
+  async connect(transport: V2Transport, options?: RequestOptions): Promise<void> {
+    await this.sdk.connect(transport, v2Options(options));
+    // Every answer after the discovery passes the host's reading first (hostReadOf); the SDK set its handler as it connected.
+    const deliver = transport.onmessage;
+    if (deliver) transport.onmessage = (message, extra) => deliver(hostReadOf(message, this.serverId), extra);
+  }
+
+  /** The negotiated revision (2026-07-28 once connected). */
+  get protocolVersion(): string | undefined {
+    return this.sdk.getNegotiatedProtocolVersion();
+  }
+
+  /** A request of the server's (`input_required`'s embedded requests) answered by `handler`. */
+  onRequest(schema: unknown, handler: (request: { method: string; params?: unknown }, signal: AbortSignal) => Promise<unknown>): void {
+    const method = methodOf(schema) as RequestMethod;
+    this.sdk.setRequestHandler(method, ((request: { method: string; params?: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) => handler(request, ctx.mcpReq.signal)) as never);
+  }
+
+  /** The v2 client has checked the notification against its own schema of the method already. */
+  setNotificationHandler: Client['setNotificationHandler'] = (schema, handler) => {
+    this.sdk.setNotificationHandler(methodOf(schema) as NotificationMethod, handler as never);
+  };
+
+  listTools: Client['listTools'] = async (params, options) => (await this.sdk.listTools(params, v2Options(options))) as Awaited<ReturnType<Client['listTools']>>;
+
+  callTool: Client['callTool'] = async (params, resultSchema, options) => {
+    const result = await this.sdk.callTool(params, v2Options(options));
+    return (resultSchema ? resultSchema.parse(result) : result) as Awaited<ReturnType<Client['callTool']>>;
+  };
+
+  getServerCapabilities: Client['getServerCapabilities'] = () => this.sdk.getServerCapabilities() as ReturnType<Client['getServerCapabilities']>;
+
+  getInstructions: Client['getInstructions'] = () => this.sdk.getInstructions();
+
+  setLoggingLevel: Client['setLoggingLevel'] = async (level, options) => this.sdk.setLoggingLevel(level, v2Options(options));
+
+  readResource: Client['readResource'] = async (params, options) => (await this.sdk.readResource(params, v2Options(options))) as Awaited<ReturnType<Client['readResource']>>;
+
+  listResources: Client['listResources'] = async (params, options) => (await this.sdk.listResources(params, v2Options(options))) as Awaited<ReturnType<Client['listResources']>>;
+
+  listResourceTemplates: Client['listResourceTemplates'] = async (params, options) =>
+    (await this.sdk.listResourceTemplates(params, v2Options(options))) as Awaited<ReturnType<Client['listResourceTemplates']>>;
+
+  subscribeResource: Client['subscribeResource'] = async (params, options) => this.sdk.subscribeResource(params, v2Options(options));
+
+  unsubscribeResource: Client['unsubscribeResource'] = async (params, options) => this.sdk.unsubscribeResource(params, v2Options(options));
+
+  complete: Client['complete'] = async (params, options) => (await this.sdk.complete(params, v2Options(options))) as Awaited<ReturnType<Client['complete']>>;
+
+  listPrompts: Client['listPrompts'] = async (params, options) => (await this.sdk.listPrompts(params, v2Options(options))) as Awaited<ReturnType<Client['listPrompts']>>;
+
+  getPrompt: Client['getPrompt'] = async (params, options) => (await this.sdk.getPrompt(params, v2Options(options))) as Awaited<ReturnType<Client['getPrompt']>>;
+
+  sendRootsListChanged: Client['sendRootsListChanged'] = () => this.sdk.sendRootsListChanged();
+
+  close: Client['close'] = () => this.sdk.close();
+}

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot, tempDir } from '../helpers/tempDir.js';
+
+/**
+ * One client scenario of an official MCP conformance suite against the host's
+ * own connection code: the suite's CLI starts a scenario server and runs
+ * scripts/conformanceClient.ts (built by `npm test`) with the server's URL.
+ * Everything runs on loopback: the CLI is run from node_modules by path,
+ * never through npx, on this process's own Node, as the host runs.
+ */
+
+export const adapter = path.join(repoRoot, 'dist', 'scripts', 'conformanceClient.js');
+
+/** The CLI of a suite installed under node_modules/<name> (the stable one, or an npm alias of a pre-release). */
+export const suiteCli = (name: string) => path.join(repoRoot, 'node_modules', ...name.split('/'), 'dist', 'index.js');
+
+export interface Check {
+  id: string;
+  name: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
+  errorMessage?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface SuiteRun {
+  code: number | null;
+  stderr: string;
+  checks: Check[];
+}
+
+/** The suite splits --command on spaces and runs it through a shell, so each path is shell-quoted. */
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** Runs `scenario` of the suite at `cli` (with `extraArgs`, such as a --spec-version) and reads its checks.json. */
+export function runScenario(cli: string, scenario: string, extraArgs: readonly string[] = []): Promise<SuiteRun> {
+  const outputDir = tempDir('chatos-conformance-');
+  const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, ...extraArgs, '--timeout', '20000', '--output-dir', outputDir];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      // The suite writes <outputDir>/<scenario>-<timestamp>/checks.json for the run.
+      // An auth/x scenario's run is in <outputDir>/auth/x-<timestamp>/.
+      const scenarioDir = path.join(outputDir, path.dirname(scenario));
+      const runDir = fs.existsSync(scenarioDir) ? fs.readdirSync(scenarioDir).find((name) => name.startsWith(`${path.basename(scenario)}-`)) : undefined;
+      const checksFile = runDir ? path.join(scenarioDir, runDir, 'checks.json') : undefined;
+      const checks = checksFile && fs.existsSync(checksFile) ? (JSON.parse(fs.readFileSync(checksFile, 'utf8')) as Check[]) : [];
+      resolve({ code, stderr, checks });
+    });
+  });
+}

@@ -312,6 +312,8 @@ export const HostApiMethods = {
   'agents.delete': { params: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
   /** Creates the ready assistant for a model (docs/using/agents.md#a-ready-assistant): built-in apps and the user's own servers, in the user's language. */
   'agents.createReady': { params: z.object({ modelId: Id, language: z.enum(['zh', 'en']) }).strict(), result: z.object({ agent: AgentSchema }) },
+  /** Adds a ready built-in tool (time, fetch, calculator) or the settings assistant (`settings`) to one agent: switched on if off, picked for that agent only. */
+  'agents.addBuiltin': { params: z.object({ agentId: Id, name: Id }).strict(), result: z.object({ agent: AgentSchema }) },
   /** What a draft would get: its tools for main and sub, its prompt text; nothing is saved or started. */
   'agents.preview': { params: z.object({ agent: JsonObject }).strict(), result: AgentPreviewSchema },
   /** An agent's memories (docs/using/agents.md#memory): newest first, or those matching `query` by words, best first. */

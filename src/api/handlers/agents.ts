@@ -3,7 +3,8 @@ import { fieldsOf, type AgentPreview } from '../../shared/hostApi.js';
 import { toolView } from '../toolOutcome.js';
 import type { HandlerContext, Handlers } from './types.js';
 
-type AgentMethods = 'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.delete' | 'agents.preview' | 'memory.list' | 'memory.remember' | 'memory.update' | 'memory.forget';
+type AgentMethods =
+  'agents.list' | 'agents.save' | 'agents.createReady' | 'agents.addBuiltin' | 'agents.delete' | 'agents.preview' | 'memory.list' | 'memory.remember' | 'memory.update' | 'memory.forget';
 
 export function agentHandlers({ host, emit }: HandlerContext): Handlers<AgentMethods> {
   return {
@@ -15,6 +16,12 @@ export function agentHandlers({ host, emit }: HandlerContext): Handlers<AgentMet
     },
     'agents.createReady': async ({ modelId, language }) => {
       const agent = await host.agents.createReady({ modelId, language });
+      emit({ type: 'agents.changed' });
+      return { agent };
+    },
+    'agents.addBuiltin': async ({ agentId, name }) => {
+      const agent = await host.agents.addBuiltin(agentId, name);
+      // The switch changed mcp.yaml too; its own event comes from the reload.
       emit({ type: 'agents.changed' });
       return { agent };
     },

@@ -25,6 +25,13 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
    * the built-in apps, the safe built-in tools (switched on if they were off) and the user's own servers, in the user's language.
    */
   createReady(options: { modelId: string; language: 'zh' | 'en' }): Promise<Agent>;
+  /**
+   * Adds a ready built-in tool (time, fetch, calculator) to one
+   * agent in one step: switches it on if it is off, and picks it for that
+   * agent only (docs/using/agents.md#ready-built-in-tools). `settings`, the
+   * settings assistant, is added the same way: picked for that agent only.
+   */
+  addBuiltin(agentId: string, name: string): Promise<Agent>;
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
   readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   /** Each agent's memories (docs/using/agents.md#memory), by agent id: listed, searched, added, edited, forgotten. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import { AgentStore } from '../agents/agentStore.js';
 import { AgentError } from '../agents/agentError.js';
+import { withHostServer } from '../agents/builtinForAgent.js';
+import { SETTINGS_SERVER_ID, SETTINGS_SERVER_NAME } from '../settingsServer/settingsServer.js';
 import { READY_BUILTINS, readyAssistantInput } from '../agents/readyAssistant.js';
 import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
 import { AlwaysAllowStore } from '../confirmation/alwaysAllowStore.js';
@@ -76,6 +78,16 @@ export function agentsFacade(
       const { catalog, registry } = deps.resolver;
       const input = readyAssistantInput({ modelId, language }, { apps: catalog.apps, servers: registry.listServers(), taken: (id) => stores.agents.get(id) !== undefined });
       return stores.agents.create(input);
+    },
+    async addBuiltin(agentId, name) {
+      const agent = stores.agents.get(agentId);
+      if (!agent) throw new AgentError('AGENT_NOT_FOUND', `no agent "${agentId}"`);
+      // The settings server is always running (docs/rules/settings-server.md#added-per-agent): adding it is picking it.
+      if (name === SETTINGS_SERVER_NAME) return stores.agents.update(agentId, withHostServer(agent, SETTINGS_SERVER_ID));
+      // Switching on checks the name (MCP_BUILTIN_UNKNOWN) and mcp.yaml (a server of the user's with that name wins).
+      const listed = deps.builtins.list().find((t) => t.name === name);
+      const tool = listed?.enabled && !listed.blockedBy ? listed : await deps.builtins.set(name, { enabled: true });
+      return stores.agents.update(agentId, withHostServer(agent, tool.serverId));
     },
     alwaysAllow: narrow(stores.alwaysAllow, ['list', 'revoke']),
     memory: narrow(stores.memories, ['list', 'remember', 'update', 'forget']),

@@ -9,6 +9,7 @@ import { RegistrySync } from '../operations/registrySync.js';
 import { notRunnableRows, type RunGate } from '../policy/runGate.js';
 import { syncAiContributesOn } from '../registry/contributionCopies.js';
 import { HostPromptStore } from '../registry/hostPromptStore.js';
+import { migrateOriginalGrants } from '../registry/grantRekey.js';
 import { RegistryCenter } from '../registry/registryCenter.js';
 import { heldIdProblems, liveRegistryProblems } from '../registry/registryProblems.js';
 import type { RecordsStore } from '../store/recordsStore.js';
@@ -27,6 +28,8 @@ export interface RegistryModule {
 
 /** The registry center over the admin DB, its sync with plugins, provider DBs and defaults, and the host's own prompts. */
 export function registryModule(base: HostBase, store: RecordsStore, deps: { catalog: PluginCatalog; runGate: RunGate }): RegistryModule {
+  // Before anything reads a grant: the original ChatOS's rows become ChatOS's, keyed for the per-call check.
+  migrateOriginalGrants(store);
   const center = new RegistryCenter(store, base.clock);
   const sync = new RegistrySync({
     registry: center,

@@ -1,12 +1,13 @@
-import { AppRegistrationSchema, GrantSchema, HostMcpServerSchema, HostPromptSchema, RegistryMcpServerSchema, RegistryPromptSchema } from '../../shared/registry.js';
+import { AppRegistrationSchema, HostMcpServerSchema, HostPromptSchema, RegistryMcpServerSchema, RegistryPromptSchema } from '../../shared/registry.js';
 import { defineTable } from '../store/logicalTable.js';
+import { storedGrantSchema } from './originalGrants.js';
 
 /** The registry center's logical tables (docs/rules/registry.md#storage), all in the host's admin DB. */
 export const AppRegistrations = defineTable('appRegistrations', AppRegistrationSchema);
 export const RegistryMcpServers = defineTable('registryMcpServers', RegistryMcpServerSchema);
 export const RegistryPrompts = defineTable('registryPrompts', RegistryPromptSchema);
-export const McpServerGrants = defineTable('mcpServerGrants', GrantSchema);
-export const PromptGrants = defineTable('promptGrants', GrantSchema);
+export const McpServerGrants = defineTable('mcpServerGrants', storedGrantSchema('server_id'));
+export const PromptGrants = defineTable('promptGrants', storedGrantSchema('prompt_id'));
 
 /** The host's own servers and prompts; other ChatOS-family apps keep the same tables in their DBs. */
 export const HostMcpServers = defineTable('mcpServers', HostMcpServerSchema);

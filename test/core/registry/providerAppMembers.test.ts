@@ -1,11 +1,10 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
-import { HostMcpServers, HostPrompts } from '../../../src/core/registry/registryTables.js';
-import { RecordsStore } from '../../../src/core/store/recordsStore.js';
 import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import type { Host } from '../../../src/core/host.js';
 import { caller, GATEWAY_SERVER, pidsOf, startTestHost, textOf, trustPlugin } from '../../helpers/gatewayHost.js';
+import { writeProviderDb } from '../../helpers/originalHome.js';
 import { writePlugin } from '../../helpers/plugins.js';
 import { repoRoot } from '../../helpers/tempDir.js';
 
@@ -51,14 +50,6 @@ function writeOriginalStylePlugin(root: string, folder: string, id: string, prov
       'prompts/en.md': `${id} prompt`,
     },
   );
-}
-
-/** `$CHATOS_HOME/<app>/admin.db` of a provider app, with one server and one prompt of its own. */
-async function writeProviderDb(home: string, appId: string, serverName: string): Promise<void> {
-  const store = await RecordsStore.open(path.join(home, appId, 'admin.db'));
-  store.put(HostMcpServers, 's1', { id: 's1', name: serverName, url: `cmd://${appId}-own-mcp`, env: {}, tags: [], allowMain: true, allowSub: true, enabled: true });
-  store.put(HostPrompts, 'p1', { id: 'p1', name: `${appId}_own_prompt`, content: `${appId}'s own prompt` });
-  await store.close();
 }
 
 async function seed001World(extra: (pluginRoot: string) => void = () => {}) {

@@ -305,7 +305,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
                 label: <span data-testid="agent-section-tools">{t('agents.editor.toolsStep')}</span>,
                 children: (
                   <>
-                    <OwnServersCard uiApps={uiApps} overview={overview.data} hostAppId={draft.hostAppId} onChange={setUiApps} />
+                    <OwnServersCard uiApps={uiApps} overview={overview.data} hostAppId={draft.hostAppId} agentId={agent?.id} onChange={setUiApps} />
                     <Form.Item label={t('agents.field.apps')} htmlFor="agent-apps" extra={t('agents.field.appsHelp')} style={{ marginTop: 16 }}>
                       <Select
                         id="agent-apps"

@@ -5,6 +5,7 @@ import type { AgentUiApp } from '../../../../src/shared/agents';
 import { ownValue } from '../../api/ownValue';
 import type { RegistryOverview } from './candidates';
 import { GrantMissing } from './GrantMissing';
+import { ReadyBuiltins } from './ReadyBuiltins';
 import '../../i18n/load/agents';
 
 /** The host's own entry (docs/rules/agents.md#your-own-servers): no plugin, the servers ChatOS registers under its own name. */
@@ -23,6 +24,8 @@ interface Props {
   uiApps: AgentUiApp[];
   overview: RegistryOverview | undefined;
   hostAppId: string;
+  /** The saved agent being edited (undefined while creating one). */
+  agentId?: string | undefined;
   /** The agent's new list of apps: the host's entry added, changed or dropped. */
   onChange(uiApps: AgentUiApp[]): void;
 }
@@ -32,7 +35,7 @@ interface Props {
  * directly, without a plugin that exposes it. The picks are the host entry's
  * `mcpServerIds`; the gateway treats them like any other server.
  */
-export function OwnServersCard({ uiApps, overview, hostAppId, onChange }: Props) {
+export function OwnServersCard({ uiApps, overview, hostAppId, agentId, onChange }: Props) {
   const { t } = useTranslation();
   const index = uiApps.findIndex(isHostEntry);
   const entry = index >= 0 ? uiApps[index] : undefined;
@@ -85,6 +88,7 @@ export function OwnServersCard({ uiApps, overview, hostAppId, onChange }: Props)
         aria-label={t('agents.own.title')}
         data-testid="agent-own-servers-select"
       />
+      <ReadyBuiltins agentId={agentId} selected={selected} onAdded={(id) => change([...selected.filter((s) => s !== id), id])} />
       <GrantMissing hostAppId={hostAppId} ids={selected.filter((id) => known.has(id) && !visible.has(id))} testId="agent-own-servers-grant" />
     </Card>
   );

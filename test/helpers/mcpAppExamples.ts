@@ -122,7 +122,9 @@ export function describeExamples(title: string, examples: Example[]): void {
         expect(await example.shown(mcpAppView(card), stored)).toBe(shown);
 
         // Beside the chat: the same view, told the same.
-        await card.getByTestId('mcp-app-open-beside').click();
+        // Pressed with the keyboard, as a keyboard user opens it: in the virtual chat list a row can still shift between a
+        // mouse press and its release while sizes settle (a view loading), and a pointer click then lands beside it.
+        await card.getByTestId('mcp-app-open-beside').press('Enter');
         const panel = page.getByTestId('side-panel');
         await panel.waitFor({ timeout: 30_000 });
         expect(await panel.getAttribute('data-kind')).toBe('mcpApp');

@@ -73,9 +73,11 @@ async function openAt(width: number, height: number): Promise<void> {
   await mcpAppView(page.getByTestId('tool-call-view')).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 30_000 });
 }
 
-/** Opens the view beside the chat: one click (the chat holds still under a pressed pointer while it follows its newest row). */
+/** Opens the view beside the chat. */
 async function openBeside(): Promise<void> {
-  await page.getByTestId('tool-call-view').getByTestId('mcp-app-open-beside').click();
+  // Pressed with the keyboard, as a keyboard user opens it: in the virtual chat list a row can still shift between a
+  // mouse press and its release while sizes settle (a view loading), and a pointer click then lands beside it.
+  await page.getByTestId('tool-call-view').getByTestId('mcp-app-open-beside').press('Enter');
   await mcpAppView(page.getByTestId('side-panel')).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 30_000 });
 }
 

@@ -94,7 +94,9 @@ describe('MCP resources in the window', { timeout: 240_000 }, () => {
     await link.waitFor({ timeout: 30_000 });
     const uri = (await link.getAttribute('data-uri'))!;
     expect(uri).toMatch(/^demo:\/\/resource\//);
-    await link.getByTestId('result-resource-open').click();
+    // Pressed with the keyboard: the card just opened, and in the virtual chat list its row can still shift between a
+    // mouse press and its release while its size settles, so a pointer click may land beside the button.
+    await link.getByTestId('result-resource-open').press('Enter');
     await link.getByTestId('resource-contents').waitFor();
     const audit = await serveApi<{ records: { tool: string; outcome: string }[] }>(serve, 'audit.list', { tool: 'resources/read' });
     expect(audit.records.some((r) => r.outcome === 'ok')).toBe(true);

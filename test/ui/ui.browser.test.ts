@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openRoute, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { launchChromium, openRoute, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 
 /**
  * The UI end to end: `chatos serve` (the built binary) on a temp data home
@@ -87,6 +87,41 @@ describe('the UI in Chromium against chatos serve', () => {
     expect(page.url()).not.toContain(serve.token);
     await page.getByTestId('app-chatos.notes-notes').waitFor();
     await screenshot(page, '01-apps');
+  });
+
+  it('marks a page ready only once the answer it shows is in, also when a list was asked again during its first load', async () => {
+    await page.goto(serve.url);
+    await openRoute(page, '#/agents', 'page-agents');
+    // The Apps page's first list is held until the host said the plugins changed (a rescan) and the page asked again;
+    // then the first answer comes while the second is held: it is dropped, so the page shows nothing yet and is not ready.
+    const lists: Route[] = [];
+    let asked!: () => void;
+    const secondAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route('**/api', (route) => {
+      if (route.request().postDataJSON()?.method !== 'apps.list' || lists.length === 2) return route.continue();
+      lists.push(route);
+      if (lists.length === 2) asked();
+    });
+    const readyWithSkeleton: boolean[] = [];
+    await page.exposeFunction('__readyMarked', (skeleton: boolean) => readyWithSkeleton.push(skeleton));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.documentElement.dataset.pageReady === '/apps') (window as any).__readyMarked(document.querySelector('[data-testid="page-apps"] .ant-skeleton') !== null);
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-page-ready'] });
+      window.location.hash = '#/apps';
+    });
+    await expect.poll(() => lists.length).toBe(1);
+    await api('apps.rescan');
+    await secondAsked;
+    await lists[0]!.continue();
+    await page.waitForResponse((response) => response.request() === lists[0]!.request());
+    // The first answer is in the page (its handlers ran within these frames) while the second is still held.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await lists[1]!.continue();
+    await pageReady(page, '#/apps');
+    await page.unroute('**/api');
+    expect(readyWithSkeleton.length).toBeGreaterThan(0);
+    expect(readyWithSkeleton, 'ready while the list was still a skeleton').not.toContain(true);
   });
 
   it('shows a broken plugin with its problem on the Apps and Problems pages', async () => {

@@ -29,6 +29,20 @@ export function useApi<M extends HostApiMethod>(method: M, params: HostApiParams
   const latestCall = useRef(0);
   const mounted = useRef(true);
   const pageLoads = usePageLoads();
+  /**
+   * Ends the page's wait for this query's first answer (shell/pageReady.tsx).
+   * Called once the answer shown is committed: that of the latest call (an
+   * event during the first load asks again, and the first call's answer is
+   * then dropped), after React rendered it, so a page marked ready shows it.
+   */
+  const firstAnswer = useRef<() => void>(undefined);
+  // Before the effect that asks: on a commit that runs both, this one sees the previous answer and the old wait.
+  useEffect(() => {
+    if (state.loading) return;
+    const answered = firstAnswer.current;
+    firstAnswer.current = undefined;
+    answered?.();
+  }, [state]);
 
   const load = useCallback(async () => {
     if (skip) return;
@@ -44,16 +58,18 @@ export function useApi<M extends HostApiMethod>(method: M, params: HostApiParams
 
   useEffect(() => {
     mounted.current = true;
-    // The page is not ready before this answer (a first load, or one for new params): shell/pageReady.tsx.
+    // The page is not ready before this answer (a first load, or one for new params).
     const answered = skip ? undefined : pageLoads?.begin();
+    firstAnswer.current = answered;
     if (skip) {
       latestCall.current += 1;
       setState((previous) => (previous.loading ? { ...previous, loading: false } : previous));
     } else {
-      void load().finally(answered);
+      void load();
     }
     return () => {
       mounted.current = false;
+      if (firstAnswer.current === answered) firstAnswer.current = undefined;
       answered?.();
     };
   }, [load, skip, pageLoads]);

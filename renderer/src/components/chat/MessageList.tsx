@@ -11,8 +11,7 @@ import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { AppContextTags } from './AppContextTags';
 import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
-import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
-import { LazySamplingCard } from '../sampling/LazySamplingCard';
+import { QuestionCard } from '../questions/QuestionCard';
 import type { SamplingRequest } from '../../../../src/shared/sampling';
 import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
@@ -47,7 +46,7 @@ interface ListProps {
   /** Pending confirmations of this conversation and its sub-agent runs. */
   confirmations?: ToolConfirmationRequest[];
   onAnswered?(id: string): void;
-  /** Servers' questions during this conversation's tool calls (and its sub-agent runs'), each on its own card. */
+  /** Servers' questions during this conversation's tool calls (and its sub-agent runs') not shown on a call's card, each on its own card. */
   questions?: ElicitationRequest[];
   onQuestionAnswered?(id: string): void;
   /** Servers' requests to sample the model during this conversation's tool calls, each on its own card (shown like a question). */
@@ -557,11 +556,11 @@ function messageRows(
   }
   // Keyed by the question: a row the virtual list unmounts and mounts again finds what was typed in it (keptAnswers.ts).
   for (const request of questions) {
-    rows.push({ key: `ask-${request.id}`, question: true, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
+    rows.push({ key: `ask-${request.id}`, question: true, node: <QuestionCard question={{ kind: 'elicitation', request }} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
   }
   for (const request of samplings) {
     const key = `sample-${request.id}-${request.stage}`;
-    rows.push({ key, question: true, node: <LazySamplingCard key={key} request={request} onAnswered={() => onSamplingAnswered?.(request.id)} /> });
+    rows.push({ key, question: true, node: <QuestionCard key={key} question={{ kind: 'sampling', request }} onAnswered={() => onSamplingAnswered?.(request.id)} /> });
   }
   return rows;
 }

@@ -171,8 +171,13 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   const elicitations = usePending('elicitation');
   const sampling = usePending('sampling');
   // A question tied to a call of this conversation shows on that call's card; the others get their own row.
+  // The calls on screen: those running now, and those of the messages loaded (after a reload a running call has no live event yet).
   const calls = state?.calls;
-  const onCards = useMemo(() => new Set([...sampling.onCall].flatMap(([callId, question]) => (calls?.has(callId) ? [question.id] : []))), [sampling.onCall, calls]);
+  const messages = state?.view.messages;
+  const shownCalls = useMemo(() => new Set([...(calls?.keys() ?? []), ...(messages ?? []).flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : []))]), [calls, messages]);
+  const onCall = useMemo(() => [...sampling.onCall].filter(([callId, question]) => question.kind !== 'toolConfirmation' && shownCalls.has(callId)), [sampling.onCall, shownCalls]);
+  const onCards = useMemo(() => new Set(onCall.map(([, question]) => question.id)), [onCall]);
+  const askingCalls = useMemo(() => new Set(onCall.map(([callId]) => callId)), [onCall]);
   const ours = useCallback(
     (r: { id: string; conversationId?: string }) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId) && !onCards.has(r.id),
     [familyKey, onCards],
@@ -258,6 +263,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
         onQuestionAnswered={elicitations.dismiss}
         samplings={samplings}
         onSamplingAnswered={sampling.dismiss}
+        askingCalls={askingCalls}
         agentName={agentName}
         modelName={modelName}
         paging={paging}

@@ -52,6 +52,8 @@ interface ListProps {
   /** Servers' requests to sample the model during this conversation's tool calls, each on its own card (shown like a question). */
   samplings?: SamplingRequest[];
   onSamplingAnswered?(id: string): void;
+  /** The calls a server's question or sampling request waits on, shown on the call's own card: its row is where the question is. */
+  askingCalls?: ReadonlySet<string>;
   agentName(id: string): string;
   /** A model entry's name, to say which model wrote an answer. */
   modelName?(id: string): string;
@@ -434,17 +436,29 @@ function estimateHeight(text: string, toolCalls: number, chrome: number): number
  * servers' questions waiting. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({
+  state,
+  actions,
+  confirmations,
+  onAnswered,
+  questions,
+  onQuestionAnswered,
+  samplings,
+  onSamplingAnswered,
+  askingCalls,
+  agentName,
+  modelName,
+}: ListProps): MessageRow[] {
   const { t } = useTranslation();
   // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
   return useMemo(
-    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }, t),
-    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName, t],
+    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName }, t),
+    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName, t],
   );
 }
 
 function messageRows(
-  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, agentName, modelName }: ListProps,
+  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, askingCalls, agentName, modelName }: ListProps,
   t: TFunction,
 ): MessageRow[] {
   const { messages, siblings } = state.view;
@@ -486,6 +500,8 @@ function messageRows(
           messageId: message.id,
           estimate: estimateHeight(message.text, message.toolCalls.length, 70),
           ...(message.toolCalls.some((call) => results.get(call.id)?.view) ? { liveView: true } : {}),
+          // A question on one of its calls' cards: the jump button brings this row into view.
+          ...(askingCalls && message.toolCalls.some((call) => askingCalls.has(call.id)) ? { question: true } : {}),
           node: (
             <AssistantBlock
               message={message}

@@ -143,8 +143,9 @@ export function ToolCallCard(props: {
   const { t, word } = useRowWords();
   const asked = useQuestionOfCall(call.id);
   const ran = statusOf(result, event);
-  // A running call a server's question or sampling request waits on waits for the person, whatever the kind.
-  const status: CallStatus = asked && ran === 'running' ? 'asking' : ran;
+  // A call a server's question or sampling request waits on waits for the person, whatever the kind (not yet ended:
+  // running, or with no live event yet after the page was loaded again).
+  const status: CallStatus = asked && (ran === 'running' || ran === 'pending') ? 'asking' : ran;
   // A call that never ran (declined, or no one answered) has no run time to show.
   const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;

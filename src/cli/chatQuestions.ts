@@ -7,7 +7,7 @@ import type { CliIo } from './output.js';
 import type { KindOnTerminal, QuestionTerminal } from './questionTerminal.js';
 
 /**
- * The terminal's answers to everything a chat (or a `tools call`) asks the person (docs/reference/cli.md#questions): one dispatcher over the
+ * The terminal's answers to everything a chat (or a `tools call`) asks the person (docs/reference/cli.md#exit-codes-and-output, #questions-from-servers): one dispatcher over the
  * host's questions, one question at a time on the terminal, each kind asked its own way. A tool's confirmation: `--yes`
  * approves; on a terminal it is asked y/N (in a chat, or "a" to always allow it for this agent) with every argument shown;
  * without a terminal it is declined and the model told so. A server's question or sampling request without a terminal

@@ -46,6 +46,7 @@ import type { OAuthClientConfig, ServerDefinition } from '../src/shared/mcp.js';
 import { RUN_ALLOWED } from '../src/core/policy/runGate.js';
 import { ClientFeatures, toolsFeature } from '../src/core/mcp/client/clientFeatures.js';
 import { elicitationFeature } from '../src/core/elicitation/elicitationFeature.js';
+import { QuestionBroker } from '../src/core/questions/questionBroker.js';
 import { ElicitationService } from '../src/core/elicitation/elicitationService.js';
 import { ServerRequestPolicy } from '../src/core/policy/serverRequestPolicy.js';
 import { ServerCallers } from '../src/core/tools/serverCallers.js';
@@ -165,11 +166,14 @@ async function main(): Promise<number> {
   const oauth = new OAuthService({ secrets: new FileSecretStore(path.join(keys, 'secrets.json'), { logger: console }), now: () => Date.now() });
   const definition = conformanceDefinition(url, contextOAuth());
   const callers = new ServerCallers();
-  const elicitations = new ElicitationService({ scheduler: systemScheduler, audit: (event) => console.log(`[${scenario}] audit: ${JSON.stringify(event)}`) });
+  const broker = new QuestionBroker({ scheduler: systemScheduler, audit: (event) => console.log(`[${scenario}] audit: ${JSON.stringify(event)}`) });
+  const elicitations = new ElicitationService({ scheduler: systemScheduler, broker });
   // The user: accepts each form as it is first shown (its defaults), and each url.
-  elicitations.on('required', (request) => {
+  broker.on(({ change, question }) => {
+    if (change !== 'asked' || question.kind !== 'elicitation') return;
+    const { request } = question;
     console.log(`[${scenario}] ${request.serverName} asks (${request.mode}): ${request.message}`);
-    elicitations.respond(request.id, 'accept', request.mode === 'form' ? formDefaults(request.fields) : undefined);
+    broker.respond(request.id, { kind: 'elicitation', action: 'accept', ...(request.mode === 'form' ? { content: formDefaults(request.fields) } : {}) });
   });
   const policy = new ServerRequestPolicy({ callers, granted: () => true, runnable: () => RUN_ALLOWED });
   const lease = 'conformance';

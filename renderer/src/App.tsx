@@ -5,9 +5,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { FrameRegistry, FrameRegistryContext } from './components/uiapp/frameRegistry';
 import { AppLayout } from './shell/AppLayout';
-import { ConfirmationsProvider } from './shell/confirmations';
-import { ElicitationsProvider } from './shell/elicitations';
-import { SamplingsProvider } from './shell/samplings';
+import { QuestionsProvider } from './shell/questions';
 import { PreferencesProvider, usePreferences } from './shell/preferences';
 import { prefersReducedMotion, themeConfig } from './theme';
 
@@ -68,15 +66,11 @@ function ThemedApp() {
   return (
     <ConfigProvider theme={themeConfig(theme, reducedMotion)} locale={locale === 'zh' ? zhCN : enUS}>
       <AntApp className="ant-app-root">
-        <ConfirmationsProvider>
-          <ElicitationsProvider>
-            <SamplingsProvider>
-              <FrameRegistryContext.Provider value={frames}>
-                <AppRoutes />
-              </FrameRegistryContext.Provider>
-            </SamplingsProvider>
-          </ElicitationsProvider>
-        </ConfirmationsProvider>
+        <QuestionsProvider>
+          <FrameRegistryContext.Provider value={frames}>
+            <AppRoutes />
+          </FrameRegistryContext.Provider>
+        </QuestionsProvider>
       </AntApp>
     </ConfigProvider>
   );

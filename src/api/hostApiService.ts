@@ -13,7 +13,7 @@ import { knowledgeHandlers } from './handlers/knowledge.js';
 import { pageChatHandlers } from './handlers/pageChat.js';
 import { currentProblems, infoHandlers } from './handlers/problems.js';
 import { diagnosticsHandlers } from './handlers/diagnostics.js';
-import { elicitationHandlers } from './handlers/elicitations.js';
+import { questionHandlers } from './handlers/questions.js';
 import { samplingHandlers } from './handlers/sampling.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
@@ -74,7 +74,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...mcpPromptHandlers(context),
     ...resourceHandlers(context),
     ...mcpAppHandlers(context),
-    ...elicitationHandlers(context),
+    ...questionHandlers(context),
     ...samplingHandlers(context),
     ...chatHandlers(context),
     ...mcpServerHandlers(context),
@@ -173,17 +173,15 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
       }
       problemsChanged();
     }),
-    host.tools.confirmations.on('required', (request) => {
-      emit({ type: 'confirmation.required', request });
-      emit({ type: 'mcp:tool_confirmation_required', request, ...appOfServer(host, request.serverName) });
+    host.questions.on((change) => {
+      emit({ type: 'question', ...change });
+      // A tool's confirmation also under the names the specification gives it, for the pages of the app whose server it is.
+      const { question } = change;
+      if (question.kind !== 'toolConfirmation') return;
+      const { request } = question;
+      if (change.change === 'asked') emit({ type: 'mcp:tool_confirmation_required', request, ...appOfServer(host, request.serverName) });
+      if (change.change === 'resolved' && change.outcome === 'expired') emit({ type: 'mcp:tool_confirmation_expired', id: request.id, request, ...appOfServer(host, request.serverName) });
     }),
-    host.tools.confirmations.on('expired', (request) => emit({ type: 'mcp:tool_confirmation_expired', id: request.id, request, ...appOfServer(host, request.serverName) })),
-    host.tools.confirmations.on('resolved', (request, decision) => emit({ type: 'confirmation.resolved', id: request.id, decision })),
-    host.mcp.elicitations.on('required', (request) => emit({ type: 'elicitation.required', request })),
-    host.mcp.elicitations.on('resolved', (request, outcome) => emit({ type: 'elicitation.resolved', id: request.id, outcome })),
-    host.mcp.sampling.on('required', (request) => emit({ type: 'sampling.required', request })),
-    host.mcp.sampling.on('updated', (request) => emit({ type: 'sampling.updated', request })),
-    host.mcp.sampling.on('resolved', (request, outcome) => emit({ type: 'sampling.resolved', id: request.id, outcome })),
     host.mcp.servers.onStateChange((serverId, conversationId, state) => {
       emit({ type: 'server.state', serverId, conversationId, state });
       if (state.kind === 'error') problemsChanged();

@@ -4,6 +4,7 @@ import type { ChatFacade } from './facades/chat.js';
 import type { HostEvents } from './facades/events.js';
 import type { KnowledgeFacade } from './facades/knowledge.js';
 import type { McpFacade } from './facades/mcp.js';
+import type { QuestionsFacade } from './facades/questions.js';
 import type { ModelsFacade } from './facades/models.js';
 import type { PluginsFacade } from './facades/plugins.js';
 import type { RegistryFacade } from './facades/registry.js';
@@ -22,6 +23,7 @@ import { narrow } from './modules/narrow.js';
 import { PluginsModule } from './modules/pluginsModule.js';
 import { registryModule } from './modules/registryModule.js';
 import { settingsServerModule } from './modules/settingsServerModule.js';
+import { questionsModule } from './modules/questionsModule.js';
 import { toolsModule } from './modules/toolsModule.js';
 import { HostWatcher } from './reload/hostWatcher.js';
 import { RecordsStore } from './store/recordsStore.js';
@@ -46,6 +48,8 @@ export interface Host {
   readonly audit: AuditFacade;
   readonly plugins: PluginsFacade;
   readonly registry: RegistryFacade;
+  /** Everything the host asks the person (a tool's confirmation, a server's question or sampling request), answered here. */
+  readonly questions: QuestionsFacade;
   readonly mcp: McpFacade;
   readonly tools: ToolsFacade;
   readonly agents: AgentsFacade;
@@ -57,7 +61,7 @@ export interface Host {
 
 /** The facades of a started host, the modules behind them, and how it stops. */
 interface Started {
-  facades: Pick<Host, 'registry' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher'>;
+  facades: Pick<Host, 'registry' | 'questions' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher'>;
   internals: HostInternals;
   dispose(): Promise<void>;
 }
@@ -117,9 +121,19 @@ export function createHost(options: HostOptions = {}): Host {
     const stores = agentStores(base, store, catalog);
     const knowledge = knowledgeModule(base, models.service);
     const settingsServer = settingsServerModule();
-    const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents, alwaysAllow: stores.alwaysAllow, models: models.service });
+    const questions = questionsModule(base);
+    const mcp = mcpModule(base, store, {
+      registry: registry.center,
+      runGate,
+      settingsServer,
+      agents: stores.agents,
+      alwaysAllow: stores.alwaysAllow,
+      models: models.service,
+      questions,
+    });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
     const tools = toolsModule(base, {
+      questions: questions.broker,
       mcp,
       registry: registry.center,
       runGate,
@@ -165,6 +179,7 @@ export function createHost(options: HostOptions = {}): Host {
     started = {
       facades: {
         registry: registry.facade,
+        questions: questions.facade,
         mcp: mcp.facade,
         tools: tools.facade,
         agents: agentsFacade(stores, { resolver, gateway: tools.gateway, ending: tools.ending, instructions: mcp.instructions, builtins: mcp.facade.builtins }),
@@ -209,6 +224,9 @@ export function createHost(options: HostOptions = {}): Host {
     plugins: narrow(plugins, PLUGIN_FACADE),
     get registry() {
       return need().registry;
+    },
+    get questions() {
+      return need().questions;
     },
     get mcp() {
       return need().mcp;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * built from a flat schema of primitive fields, or a url the user may open.
  * The host checks what the server sent (docs/using/elicitation.md) before
  * any face shows it; a face renders this and answers with
- * `elicitations.respond`, which the host checks against the schema again.
+ * `questions.respond`, which the host checks against the schema again.
  */
 
 /** One field of a form, as the host checked it (the spec's restricted schema: no nesting). */

@@ -1,9 +1,8 @@
 import { AgentMemoryListingSchema, MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QUERY_CHARS, MemoryIdSchema, MemorySchema } from './memory.js';
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
-import { ApprovalScopeSchema, ConfirmationDecisionSchema, ToolConfirmationRequestSchema } from './confirmation.js';
-import { SamplingAnswerSchema, SamplingOutcomeSchema, SamplingRequestSchema } from './sampling.js';
-import { ElicitationActionSchema, ElicitationContentSchema, ElicitationOutcomeSchema, ElicitationRequestSchema } from './elicitation.js';
+import { ToolConfirmationRequestSchema } from './confirmation.js';
+import { QuestionAnswerSchema, QuestionOutcomeSchema, QuestionSchema } from './question.js';
 import { AuditDecisionSchema, AuditOutcomeSchema, AuditRecordSchema } from './audit.js';
 import {
   AlwaysAllowEntrySchema,
@@ -747,29 +746,19 @@ export const HostApiMethods = {
   'alwaysAllow.list': { params: z.object({ agentId: Id.optional() }).strict(), result: z.object({ entries: z.array(AlwaysAllowEntrySchema) }) },
   'alwaysAllow.revoke': { params: z.object({ agentId: Id, toolName: Id }).strict(), result: z.object({ revoked: z.boolean() }) },
 
-  'confirmations.list': { params: Empty, result: z.object({ pending: z.array(ToolConfirmationRequestSchema) }) },
-  'confirmations.respond': { params: z.object({ id: Id, approved: z.boolean(), scope: ApprovalScopeSchema.default('once') }).strict(), result: z.object({ answered: z.boolean() }) },
-
-  /** The questions MCP servers put to the user (elicitation), waiting for an answer. */
-  'elicitations.list': { params: Empty, result: z.object({ pending: z.array(ElicitationRequestSchema) }) },
   /**
-   * The user's answer to a server's question. An accepted form is checked against its fields: a value that does not fit is
-   * refused (INVALID, `fields` naming each), nothing is sent to the server and the question stays waiting. `answered` is
-   * false for a question no longer waiting (answered, expired or withdrawn).
+   * Everything the host waits on the person for (docs/rules/questions.md): tools' confirmations, servers' questions
+   * (elicitation) and servers' sampling requests (waiting for review, their model, or the send), oldest first.
    */
-  'elicitations.respond': {
-    params: z.object({ id: Id, action: ElicitationActionSchema, content: ElicitationContentSchema.optional() }).strict(),
-    result: z.object({ answered: z.boolean() }),
-  },
-
-  /** Servers' requests to sample the user's model (MCP sampling), waiting for the user's review, their model, or the user's send. */
-  'sampling.list': { params: Empty, result: z.object({ pending: z.array(SamplingRequestSchema) }) },
+  'questions.list': { params: Empty, result: z.object({ pending: z.array(QuestionSchema) }) },
   /**
-   * The user's answer to a sampling request: approve (with edits; `always` remembers this server), send the completion, or
-   * decline. Edits outside the request's bounds are refused (INVALID) and the request stays. `answered` is false for a
-   * request no longer waiting, or an answer its step has not (send before the completion is shown).
+   * The person's answer, of the question's kind: a confirmation's approval and its scope; a server's question's action
+   * (an accepted form is checked against its fields: INVALID with `fields` naming each, and the question stays); a
+   * sampling request's approve (with edits, checked against its bounds: INVALID; `always` remembers the server), send
+   * or decline. `answered` is false for a question no longer waiting (answered, expired, withdrawn), an answer of another
+   * kind, or one its step has not (send before the completion is shown).
    */
-  'sampling.respond': { params: z.object({ id: Id, answer: SamplingAnswerSchema }).strict(), result: z.object({ answered: z.boolean() }) },
+  'questions.respond': { params: z.object({ id: Id, answer: QuestionAnswerSchema }).strict(), result: z.object({ answered: z.boolean() }) },
   /** Whether the user chose "always allow" for this server's sampling requests. */
   'sampling.alwaysAllowed': { params: z.object({ serverId: z.string().min(1).max(512) }).strict(), result: z.object({ always: z.boolean() }) },
   /** Forgets "always allow" for this server: its next request is shown for review again. */
@@ -826,25 +815,19 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),
   z.object({ type: z.literal('models.changed') }),
-  z.object({ type: z.literal('confirmation.required'), request: ToolConfirmationRequestSchema }),
-  z.object({ type: z.literal('confirmation.resolved'), id: z.string(), decision: ConfirmationDecisionSchema }),
   /**
-   * The same questions under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
+   * A question to the person (docs/rules/questions.md) was asked, moved on (a sampling request's model runs, or its
+   * completion waits to be sent) or ended, with its outcome in its kind's words: a face shows it and answers with
+   * `questions.respond`.
+   */
+  z.object({ type: z.literal('question'), change: z.enum(['asked', 'updated', 'resolved']), question: QuestionSchema, outcome: QuestionOutcomeSchema.optional() }),
+  /**
+   * A tool's confirmation under the names the specification gives them (docs/rules/confirmation.md#events): asked, and
    * declined because nobody answered in time. `uiApp` names the app whose
    * own server the tool is of, so its open pages get the event too.
    */
   z.object({ type: z.literal('mcp:tool_confirmation_required'), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
   z.object({ type: z.literal('mcp:tool_confirmation_expired'), id: z.string(), request: ToolConfirmationRequestSchema, uiApp: z.object({ pluginId: z.string(), appId: z.string() }).optional() }),
-  /** An MCP server asks the user something (a form, or a url to open): a face shows it and answers with elicitations.respond. */
-  z.object({ type: z.literal('elicitation.required'), request: ElicitationRequestSchema }),
-  /** A server's question ended: answered, expired (nobody answered: sent as cancel) or withdrawn (the call that asked ended). */
-  z.object({ type: z.literal('elicitation.resolved'), id: z.string(), outcome: ElicitationOutcomeSchema }),
-  /** An MCP server asks to sample the user's model: a face shows the request for review and answers with sampling.respond. */
-  z.object({ type: z.literal('sampling.required'), request: SamplingRequestSchema }),
-  /** A sampling request moved on: its model runs (`running`), or its completion waits to be sent (`completion`). */
-  z.object({ type: z.literal('sampling.updated'), request: SamplingRequestSchema }),
-  /** A sampling request ended: sent, declined, expired (declined for the user), withdrawn (the call ended) or failed (the model failed). */
-  z.object({ type: z.literal('sampling.resolved'), id: z.string(), outcome: SamplingOutcomeSchema }),
   /** A long operation (rescan, server start, install) started or ended. */
   z.object({ type: z.literal('progress'), op: z.string(), phase: z.enum(['start', 'done', 'error']), message: z.string().optional() }),
   /** A `tools.call` made with a `callId`: the server's latest progress notification. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A server's request to sample the user's model (MCP `sampling/createMessage`,
  * spec 2025-11-25, docs/using/sampling.md): the host checks and bounds what
  * the server sent, then shows it to the user in two steps, each answered
- * with `sampling.respond`: `review` (the system prompt and messages, which
+ * with `questions.respond`: `review` (the system prompt and messages, which
  * the user may edit, approve or decline) and, once the model answered,
  * `completion` (the answer, sent to the server or declined).
  */

@@ -23,27 +23,27 @@ describe('a url question in the desktop app', () => {
     const asked = () =>
       new Promise<string>((resolve) => {
         const off = api.onEvent((event: HostEventMessage) => {
-          if (event.type !== 'elicitation.required') return;
+          if (event.type !== 'question' || event.change !== 'asked' || event.question.kind !== 'elicitation') return;
           off();
-          resolve(event.request.id);
+          resolve(event.question.request.id);
         });
       });
     const textOf = async (running: ReturnType<typeof host.tools.call>) => (await running).result.content.map((item) => (item.type === 'text' ? item.text : '')).join('');
 
     let question = asked();
     let running = host.tools.call(caller('conv-desk'), 'mcp_asking_open_page', { url: 'https://accounts.example.com/sign-in' });
-    expect(await api.handle({ method: 'elicitations.respond', params: { id: await question, action: 'decline' } })).toEqual({ ok: true, result: { answered: true } });
+    expect(await api.handle({ method: 'questions.respond', params: { id: await question, answer: { kind: 'elicitation', action: 'decline' } } })).toEqual({ ok: true, result: { answered: true } });
     expect(await textOf(running)).toBe('decline');
     expect(opened).toEqual([]);
 
     question = asked();
     running = host.tools.call(caller('conv-desk'), 'mcp_asking_open_page', { url: 'https://accounts.example.com/sign-in?step=2' });
     const id = await question;
-    expect(await api.handle({ method: 'elicitations.respond', params: { id, action: 'accept' } })).toEqual({ ok: true, result: { answered: true } });
+    expect(await api.handle({ method: 'questions.respond', params: { id, answer: { kind: 'elicitation', action: 'accept' } } })).toEqual({ ok: true, result: { answered: true } });
     expect(await textOf(running)).toBe('accept');
     expect(opened).toEqual(['https://accounts.example.com/sign-in?step=2']);
     // An answer to a question already gone opens nothing again.
-    expect(await api.handle({ method: 'elicitations.respond', params: { id, action: 'accept' } })).toEqual({ ok: true, result: { answered: false } });
+    expect(await api.handle({ method: 'questions.respond', params: { id, answer: { kind: 'elicitation', action: 'accept' } } })).toEqual({ ok: true, result: { answered: false } });
     expect(opened).toHaveLength(1);
     api.dispose();
   });

@@ -177,9 +177,9 @@ describe('HostApi service', () => {
     const dangerous = tools.tools.find((tool) => tool.rawName === 'dangerous')!;
     const pending = call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'seed-names', tool: dangerous.name, args: {} });
     await expect.poll(() => events.find((e) => e.type === 'mcp:tool_confirmation_required')).toBeTruthy();
-    const [ours, seed] = [events.find((e) => e.type === 'confirmation.required'), events.find((e) => e.type === 'mcp:tool_confirmation_required')];
-    if (ours?.type !== 'confirmation.required' || seed?.type !== 'mcp:tool_confirmation_required') throw new Error('both names are published');
-    expect(seed.request).toEqual(ours.request);
+    const [ours, seed] = [events.find((e) => e.type === 'question'), events.find((e) => e.type === 'mcp:tool_confirmation_required')];
+    if (ours?.type !== 'question' || seed?.type !== 'mcp:tool_confirmation_required') throw new Error('both names are published');
+    expect(seed.request).toEqual(ours.question.request);
     expect(seed.uiApp).toEqual({ pluginId: 'acme.tools', appId: 'main' });
     expect(events.some((e) => e.type === 'mcp:tool_confirmation_expired')).toBe(false);
     scheduler.advance(60_000);
@@ -194,16 +194,16 @@ describe('HostApi service', () => {
     const tools = await call(api, 'tools.list', { agentId: 'a', flow: 'main', conversationId: 'playground-1' });
     const dangerous = tools.tools.find((tool) => tool.rawName === 'dangerous')!;
     const pending = call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'playground-1', tool: dangerous.name, args: {} });
-    await expect.poll(() => events.find((e) => e.type === 'confirmation.required')).toBeTruthy();
-    const required = events.find((e) => e.type === 'confirmation.required')!;
-    if (required.type !== 'confirmation.required') throw new Error('unreachable');
-    expect(required.request.conversationId).toBe('playground-1');
-    expect((await call(api, 'confirmations.list', {})).pending).toHaveLength(1);
-    expect((await call(api, 'confirmations.respond', { id: required.request.id, approved: true, scope: 'once' })).answered).toBe(true);
+    await expect.poll(() => events.find((e) => e.type === 'question')).toBeTruthy();
+    const required = events.find((e) => e.type === 'question')!;
+    if (required.type !== 'question' || required.question.kind !== 'toolConfirmation') throw new Error('unreachable');
+    expect(required.question.request.conversationId).toBe('playground-1');
+    expect((await call(api, 'questions.list', {})).pending).toHaveLength(1);
+    expect((await call(api, 'questions.respond', { id: required.question.request.id, answer: { kind: 'toolConfirmation', approved: true, scope: 'once' } })).answered).toBe(true);
     const outcome = await pending;
     expect(outcome.decision).toBe('approved');
     expect(outcome.isError).toBe(false);
-    expect(events.some((e) => e.type === 'confirmation.resolved' && e.decision === 'approved')).toBe(true);
+    expect(events.some((e) => e.type === 'question' && e.change === 'resolved' && e.outcome === 'approved')).toBe(true);
     expect(events.some((e) => e.type === 'server.state' && e.serverId === 'acme.tools::acme.tools.main' && e.state.kind === 'running')).toBe(true);
 
     const images = await call(api, 'tools.call', { agentId: 'a', flow: 'main', conversationId: 'playground-1', tool: tools.tools.find((tool) => tool.rawName === 'images')!.name, args: {} });

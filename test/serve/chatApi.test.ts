@@ -225,13 +225,14 @@ describe('chat over chatos serve', { timeout: 120_000 }, () => {
       { kind: 'reply', text: 'both done' },
     );
     const id = (await c.call('chat.send', { agentId: 'helper', text: 'do both' })).result.conversationId;
-    await waitUntil(() => c.events.filter((e) => e.type === 'confirmation.required').length === 2, 'two confirmation requests', 30_000);
-    const requests = c.events.flatMap((e) => (e.type === 'confirmation.required' ? [e.request] : []));
+    const asked = () => c.events.flatMap((e) => (e.type === 'question' && e.change === 'asked' && e.question.kind === 'toolConfirmation' ? [e.question.request] : []));
+    await waitUntil(() => asked().length === 2, 'two confirmation requests', 30_000);
+    const requests = asked();
     expect(requests[0]!.groupId).toBeDefined();
     expect(requests[1]!.groupId).toBe(requests[0]!.groupId);
     expect(requests[0]).toMatchObject({ agentId: 'helper', conversationId: id });
-    expect((await c.call('confirmations.respond', { id: requests[0]!.id, approved: true, scope: 'always' })).result).toEqual({ answered: true });
-    expect((await c.call('confirmations.respond', { id: requests[1]!.id, approved: true })).result).toEqual({ answered: true });
+    expect((await c.call('questions.respond', { id: requests[0]!.id, answer: { kind: 'toolConfirmation', approved: true, scope: 'always' } })).result).toEqual({ answered: true });
+    expect((await c.call('questions.respond', { id: requests[1]!.id, answer: { kind: 'toolConfirmation', approved: true } })).result).toEqual({ answered: true });
     await c.waitFor(statusOf(id, 'done'), 'the turn');
     expect((await c.call('alwaysAllow.list', { agentId: 'helper' })).result.entries).toEqual([expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' })]);
     expect((await c.call('alwaysAllow.revoke', { agentId: 'helper', toolName: 'mcp_chat_danger' })).result).toEqual({ revoked: true });

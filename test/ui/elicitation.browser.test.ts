@@ -97,7 +97,7 @@ describe('a form question', () => {
     await card.getByTestId('elicitation-submit').click();
     await expect.poll(() => errorOf(card, 'name').textContent()).toBe('At least 2 characters');
     await expect.poll(() => errorOf(card, 'email').textContent()).toBe('Not a valid email address');
-    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toHaveLength(1);
+    expect((await api<{ pending: unknown[] }>('questions.list')).pending).toHaveLength(1);
     await screenshot(page, 'elicitation-02-playground-bad-values');
 
     await fieldOf(card, 'name').locator('input').fill('Ada Lovelace');
@@ -109,16 +109,17 @@ describe('a form question', () => {
     await expect.poll(() => playgroundResult().textContent(), { timeout: 20_000 }).toContain('accept {');
     const sent = JSON.parse(/accept (\{.*\})/.exec((await playgroundResult().textContent()) ?? '')![1]!);
     expect(sent).toEqual({ name: 'Ada Lovelace', guests: 2, meal: 'veg', terrace: true, email: 'ada@example.com', extras: ['bread'] });
-    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toEqual([]);
+    expect((await api<{ pending: unknown[] }>('questions.list')).pending).toEqual([]);
   });
 
   it('a value the host refuses is shown under its field, with what was typed kept', async () => {
     // The card checks as the host does, so a refusal takes a value the card let through: the answer is altered on
     // its way (a guest count out of range) and the real host's refusal comes back to the real card.
     await page.route('**/api', async (route) => {
-      const body = route.request().postDataJSON() as { method: string; params: { content?: Record<string, unknown> } };
-      if (body.method !== 'elicitations.respond' || !body.params.content) return route.continue();
-      await route.continue({ postData: JSON.stringify({ ...body, params: { ...body.params, content: { ...body.params.content, guests: 40 } } }) });
+      const body = route.request().postDataJSON() as { method: string; params: { answer?: { kind: string; content?: Record<string, unknown> } } };
+      const answer = body.params.answer;
+      if (body.method !== 'questions.respond' || answer?.kind !== 'elicitation' || !answer.content) return route.continue();
+      await route.continue({ postData: JSON.stringify({ ...body, params: { ...body.params, answer: { ...answer, content: { ...answer.content, guests: 40 } } } }) });
     });
     await page.getByTestId('tool-call').click();
     const card = page.getByTestId('playground-tool').getByTestId('elicitation-card');
@@ -127,7 +128,7 @@ describe('a form question', () => {
     await card.getByTestId('elicitation-submit').click();
     await expect.poll(() => errorOf(card, 'guests').textContent()).toBe('must be at most 12');
     expect(await fieldOf(card, 'name').locator('input').inputValue()).toBe('Ada');
-    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toHaveLength(1);
+    expect((await api<{ pending: unknown[] }>('questions.list')).pending).toHaveLength(1);
     await screenshot(page, 'elicitation-03-host-refused');
     await page.unrouteAll();
     // Still waiting: declined from the card.
@@ -187,7 +188,7 @@ describe('a question whose call ends', () => {
     await page.getByTestId('call-cancel').click();
     await card.waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByTestId('call-cancelled').waitFor();
-    expect((await api<{ pending: unknown[] }>('elicitations.list')).pending).toEqual([]);
+    expect((await api<{ pending: unknown[] }>('questions.list')).pending).toEqual([]);
   });
 });
 
@@ -207,9 +208,14 @@ describe('a question during a chat', () => {
     await input.click();
     await input.fill('book me a table');
     await input.press('Enter');
-    const card = page.getByTestId('chat-pane').getByTestId('elicitation-card');
+    // On the card of the call that asked, which says it waits for you (not "running… Cancel call").
+    const call = page.getByTestId('tool-call-book1');
+    const card = call.getByTestId('elicitation-card');
     await card.waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('elicitation-message').textContent()).toContain('Chez Chat');
+    expect(await call.getAttribute('data-status')).toBe('asking');
+    expect(await call.getByTestId('tool-call-status').textContent()).toBe('waiting for you');
+    expect(await call.getByTestId('call-cancel').count()).toBe(0);
     // Shown in the conversation only, not again above the page.
     expect(await page.getByTestId('global-elicitations').count()).toBe(0);
     // Scrolled away from it, the question is announced on the button, which brings it back into view.

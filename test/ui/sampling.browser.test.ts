@@ -70,8 +70,12 @@ describe('a sampling request during a chat', () => {
     await input.click();
     await input.fill('get me a poem');
     await input.press('Enter');
-    const card = page.getByTestId('chat-pane').locator('[data-testid="sampling-card"][data-stage="review"]');
+    // On the card of the call that asked, which says it waits for you (not "running… Cancel call").
+    const call = page.getByTestId('tool-call-sample1');
+    const card = call.locator('[data-testid="sampling-card"][data-stage="review"]');
     await card.waitFor({ timeout: 30_000 });
+    expect(await call.getAttribute('data-status')).toBe('asking');
+    expect(await call.getByTestId('tool-call-status').textContent()).toBe('waiting for you');
     expect(await card.getByTestId('sampling-title').textContent()).toBe('everything asks to use your model (local)');
     expect(await card.getByTestId('sampling-system').inputValue()).toBe('You are a helpful test server.');
     const text = card.getByTestId('sampling-text');
@@ -85,7 +89,7 @@ describe('a sampling request during a chat', () => {
     await card.getByTestId('sampling-always').click();
     await card.getByTestId('sampling-approve').click();
 
-    const shown = page.getByTestId('chat-pane').locator('[data-testid="sampling-card"][data-stage="completion"]');
+    const shown = call.locator('[data-testid="sampling-card"][data-stage="completion"]');
     await shown.waitFor({ timeout: 30_000 });
     expect(await shown.getByTestId('sampling-completion-text').textContent()).toBe('Soft rain on the roof');
     // The provider got the user's edit, not the server's words.
@@ -102,7 +106,7 @@ describe('a sampling request during a chat', () => {
     const results = toolResultsIn(provider.requests.at(-1)!.body);
     const [, result] = results.find(([id]) => id === 'sample1')!;
     expect(result).toContain('Soft rain on the roof');
-    expect((await api<{ pending: unknown[] }>('sampling.list')).pending).toEqual([]);
+    expect((await api<{ pending: unknown[] }>('questions.list')).pending).toEqual([]);
     await screenshot(page, 'sampling-03-done');
 
     // "Always allow" was ticked: the server's page says so, and takes it back.

@@ -12,7 +12,7 @@ import '../i18n/load/confirmation';
 /**
  * A pending "may this tool run?" question (docs/rules/confirmation.md#confirmation), shown inline where
  * the call happened. The host auto-declines it when the countdown ends; the
- * card only asks, the owner removes it on `confirmation.resolved`.
+ * card only asks, the owner removes it on the `question` event that ends it.
  */
 export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAnswered?: () => void }) {
   const { request, onAnswered } = props;
@@ -27,7 +27,7 @@ export function ConfirmationCard(props: { request: ToolConfirmationRequest; onAn
     setSending(key);
     setError(undefined);
     try {
-      await api.call('confirmations.respond', { id: request.id, approved, scope });
+      await api.call('questions.respond', { id: request.id, answer: { kind: 'toolConfirmation', approved, scope } });
       onAnswered?.();
     } catch (e) {
       setError(e instanceof Error ? e : new Error(String(e)));

@@ -41,7 +41,7 @@ export default function HistoryPage() {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<Filters>({});
   const [open, setOpen] = useState<AuditRecord | undefined>();
-  const refreshOn = ['chat.toolCall', 'uiApp.toolCalled', 'confirmation.resolved'] as const;
+  const refreshOn = ['chat.toolCall', 'uiApp.toolCalled', 'question'] as const;
   // The newest calls, unfiltered, give each filter its choices; the table asks the host for the filtered ones.
   const choices = useApi('audit.list', { limit: 1000 }, { refreshOn: [...refreshOn] });
   const calls = useApi('audit.list', { limit: LIMIT, ...filters }, { refreshOn: [...refreshOn] });

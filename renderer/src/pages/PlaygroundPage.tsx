@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { QuestionCard } from '../components/questions/QuestionCard';
 import { Alert, App as AntApp, Button, Card, Col, Collapse, Empty, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,19 +7,14 @@ import { useNavigate } from 'react-router';
 import type { ToolView } from '../../../src/shared/hostApi';
 import { errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
-import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard';
 import { ProblemList } from '../components/ProblemList';
 import { ToolPicker } from '../components/playground/ToolPicker';
 import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
 import { PlaygroundPrompts } from '../components/playground/PlaygroundPrompts';
 import { ResourceBrowser } from '../components/resources/ResourceBrowser';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
-import { usePendingConfirmations } from '../shell/confirmations';
-import { usePendingElicitations } from '../shell/elicitations';
-import { LazyConfirmationCard } from '../shell/LazyConfirmationCard';
+import { usePending } from '../shell/questions';
 import { lazyPart } from '../shell/lazyPart';
-import { usePendingSamplings } from '../shell/samplings';
-import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
 import { WorkspaceRootsButton } from '../components/workspaceRoots/WorkspaceRootsButton';
 import '../i18n/load/calls';
 import '../i18n/load/playground';
@@ -64,13 +60,13 @@ export default function PlaygroundPage() {
   const agentProblems = (tools.data?.problems ?? []).filter((problem) => problem.code.startsWith('AGENT_'));
   const otherProblems = (tools.data?.problems ?? []).filter((problem) => !problem.code.startsWith('AGENT_'));
 
-  const { pending, dismiss } = usePendingConfirmations();
+  const { pending, dismiss } = usePending('toolConfirmation');
   // Questions of an earlier playground conversation still waiting: shown at the top so none is invisible (this one's show under its tool's Call).
   const stale = pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
   // A server's questions during the call, and its sampling requests, likewise.
-  const questions = usePendingElicitations();
+  const questions = usePending('elicitation');
   const staleQuestions = questions.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
-  const samplings = usePendingSamplings();
+  const samplings = usePending('sampling');
   const staleSamplings = samplings.pending.filter((request) => request.conversationId?.startsWith(PLAYGROUND_PREFIX) && request.conversationId !== conversationId);
 
   const newConversation = async () => {
@@ -100,13 +96,13 @@ export default function PlaygroundPage() {
         <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
           <Typography.Text type="warning">{t('playground.staleConfirmations')}</Typography.Text>
           {stale.map((request) => (
-            <LazyConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+            <QuestionCard key={request.id} question={{ kind: 'toolConfirmation', request }} onAnswered={() => dismiss(request.id)} />
           ))}
           {staleQuestions.map((request) => (
-            <LazyElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
+            <QuestionCard key={request.id} question={{ kind: 'elicitation', request }} onAnswered={() => questions.dismiss(request.id)} />
           ))}
           {staleSamplings.map((request) => (
-            <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
+            <QuestionCard key={request.id} question={{ kind: 'sampling', request }} onAnswered={() => samplings.dismiss(request.id)} />
           ))}
         </Space>
       )}

@@ -1,12 +1,12 @@
 import { Drawer, Empty, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ConfirmationCard } from '../components/ConfirmationCard';
-import { usePendingConfirmations } from './confirmations';
+import { usePending } from './questions';
 
 /** Every pending confirmation, whichever view it belongs to (opened from the header's bell). */
 export default function ConfirmationsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { pending, dismiss } = usePendingConfirmations();
+  const { pending, dismiss } = usePending('toolConfirmation');
   return (
     <Drawer open={open} onClose={onClose} title={t('common.header.confirmationsTitle')} size={480} destroyOnHidden data-testid="confirmations-drawer">
       {pending.length === 0 ? (

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
-import { LazyConfirmationCard as ConfirmationCard } from './LazyConfirmationCard';
+import { QuestionCard } from '../components/questions/QuestionCard';
 import { useOpenFrames } from '../components/uiapp/frameRegistry';
-import { usePendingConfirmations } from './confirmations';
+import { usePending } from './questions';
 
 /** Conversations the Playground runs carry this prefix; it shows their confirmations itself while it is open. */
 const PLAYGROUND_PREFIX = 'playground-';
@@ -13,7 +13,7 @@ const PLAYGROUND_PREFIX = 'playground-';
  * A tool waiting for the user must never be invisible.
  */
 export function GlobalConfirmations() {
-  const { pending, dismiss, shownInline } = usePendingConfirmations();
+  const { pending, dismiss, shownInline } = usePending('toolConfirmation');
   const frames = useOpenFrames();
   const { pathname } = useLocation();
   const onPlayground = pathname.startsWith('/playground');
@@ -28,7 +28,7 @@ export function GlobalConfirmations() {
   return (
     <div className="global-confirmations" data-testid="global-confirmations">
       {orphans.map((request) => (
-        <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+        <QuestionCard key={request.id} question={{ kind: 'toolConfirmation', request }} onAnswered={() => dismiss(request.id)} />
       ))}
     </div>
   );

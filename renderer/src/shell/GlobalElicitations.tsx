@@ -1,10 +1,7 @@
 import { useLocation } from 'react-router';
-import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard';
-import { LazySamplingCard } from '../components/sampling/LazySamplingCard';
+import { QuestionCard } from '../components/questions/QuestionCard';
 import { PLAYGROUND_PREFIX } from '../components/playground/usePlaygroundConversation';
-import { usePendingConfirmations } from './confirmations';
-import { usePendingElicitations } from './elicitations';
-import { usePendingSamplings } from './samplings';
+import { usePending } from './questions';
 
 /**
  * Servers' questions nobody else shows: not those of a conversation the
@@ -14,9 +11,9 @@ import { usePendingSamplings } from './samplings';
  * the user must never be invisible.
  */
 export function GlobalElicitations() {
-  const { pending, dismiss } = usePendingElicitations();
-  const samplings = usePendingSamplings();
-  const { shownInline } = usePendingConfirmations();
+  const { pending, dismiss } = usePending('elicitation');
+  const samplings = usePending('sampling');
+  const { shownInline } = usePending('toolConfirmation');
   const { pathname } = useLocation();
   const onPlayground = pathname.startsWith('/playground');
   const orphan = (request: { conversationId?: string }) => {
@@ -31,10 +28,10 @@ export function GlobalElicitations() {
   return (
     <div className="global-confirmations" data-testid="global-elicitations">
       {orphans.map((request) => (
-        <LazyElicitationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+        <QuestionCard key={request.id} question={{ kind: 'elicitation', request }} onAnswered={() => dismiss(request.id)} />
       ))}
       {orphanSamplings.map((request) => (
-        <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
+        <QuestionCard key={request.id} question={{ kind: 'sampling', request }} onAnswered={() => samplings.dismiss(request.id)} />
       ))}
     </div>
   );

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApi } from '../api/hooks';
 import type { Locale } from '../i18n';
-import { usePendingConfirmations } from './confirmations';
+import { usePending } from './questions';
 import { usePreferences } from './preferences';
 
 // Loaded the first time the bell is pressed; the first screen does not need it.
@@ -29,7 +29,7 @@ function ProblemsBadge() {
 
 function ConfirmationsBadge() {
   const { t } = useTranslation();
-  const { pending } = usePendingConfirmations();
+  const { pending } = usePending('toolConfirmation');
   const [open, setOpen] = useState(false);
   const [everOpened, setEverOpened] = useState(false);
   return (

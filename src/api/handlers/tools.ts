@@ -8,9 +8,7 @@ export function toolHandlers({
   host,
   urls,
   emit,
-}: HandlerContext): Handlers<
-  'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'conversations.roots' | 'conversations.setRoots' | 'confirmations.list' | 'confirmations.respond'
-> {
+}: HandlerContext): Handlers<'tools.list' | 'tools.call' | 'tools.cancel' | 'uiApps.callTool' | 'conversations.end' | 'conversations.roots' | 'conversations.setRoots'> {
   // Playground calls made with a callId, while they run.
   const running = new RunningCalls();
   return {
@@ -45,7 +43,5 @@ export function toolHandlers({
       host.mcp.roots.set(conversationId, roots);
       return host.mcp.roots.view(conversationId);
     },
-    'confirmations.list': () => ({ pending: host.tools.confirmations.listPending() }),
-    'confirmations.respond': ({ id, approved, scope }) => ({ answered: host.tools.confirmations.respond(id, approved, scope) }),
   };
 }

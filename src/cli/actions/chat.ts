@@ -5,9 +5,7 @@ import type { StartedTurn, TurnOutcome } from '../../core/facades/chat.js';
 import type { Host } from '../../core/host.js';
 import { answerLimitOf } from '../answerLimitOption.js';
 
-import { answerChatConfirmations } from '../chatConfirmations.js';
-import { answerChatElicitations } from '../chatElicitations.js';
-import { answerChatSampling } from '../chatSampling.js';
+import { answerQuestions } from '../chatQuestions.js';
 import { oneAtATime, type Ask } from '../confirmationQuestion.js';
 import { printAnswers, turnPrinter } from '../chatPrinter.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
@@ -87,9 +85,7 @@ function reportEnd(io: CliIo, outcome: TurnOutcome, declined: number): number {
  */
 async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, terminal: Ask | undefined, yes: boolean, json = false): Promise<{ outcome: TurnOutcome; declined: number; streamed: boolean }> {
   const ask = terminal && oneAtATime(terminal);
-  const confirmations = answerChatConfirmations(host, { yes, ...(ask ? { ask } : {}) });
-  const elicitations = answerChatElicitations(host, io, json ? undefined : ask);
-  const sampling = answerChatSampling(host, io, json ? undefined : ask);
+  const questions = answerQuestions(host, io, { yes, ...(ask ? { ask } : {}), ...(ask && !json ? { serverAsk: ask } : {}) });
   let printer: ReturnType<typeof turnPrinter> | undefined;
   const unsubscribe = host.chat.onEvent((event) => printer?.onEvent(event));
   let started: StartedTurn | undefined;
@@ -104,13 +100,11 @@ async function runTurn(host: Host, io: CliIo, start: () => StartedTurn, terminal
     started = chatStep(start);
     printer = turnPrinter(io, started.conversationId, { json });
     const outcome = await started.done;
-    return { outcome, declined: confirmations.declinedWithoutTerminal(), streamed: printer.streamed };
+    return { outcome, declined: questions.declinedWithoutTerminal(), streamed: printer.streamed };
   } finally {
     process.off('SIGINT', onSigint);
     unsubscribe();
-    confirmations.stop();
-    elicitations.stop();
-    sampling.stop();
+    questions.stop();
   }
 }
 

@@ -5,9 +5,8 @@ import type { Caller, Flow } from '../../core/facades/tools.js';
 import type { Host } from '../../core/host.js';
 import type { Problem } from '../../shared/problems.js';
 import { hasErrors } from '../../shared/problemText.js';
-import { answerChatElicitations } from '../chatElicitations.js';
-import { answerChatSampling } from '../chatSampling.js';
-import { askConfirmation, oneAtATime } from '../confirmationQuestion.js';
+import { answerQuestions } from '../chatQuestions.js';
+import { oneAtATime } from '../confirmationQuestion.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -44,28 +43,6 @@ function printResult(io: CliIo, result: CallToolResult): void {
   }
   // Servers also put structured content in a text item (MCP asks them to); print it only when they did not.
   if (result.structuredContent && !(result.content ?? []).some((item) => item.type === 'text')) io.out(JSON.stringify(result.structuredContent, null, 2));
-}
-
-/**
- * The terminal's answer to the host's confirmation service: --yes approves,
- * a terminal asks y/N with every argument shown (confirmationQuestion.ts),
- * and without one the tool is refused (docs/reference/cli.md#exit-codes-and-output).
- * Returns a function that says whether a refusal was for want of a
- * terminal, so the error can say how to approve.
- */
-function answerConfirmations(host: Host, io: CliIo, yes: boolean): { refusedWithoutTerminal: () => boolean; stop: () => void } {
-  let noTerminal = false;
-  const stop = host.tools.confirmations.on('required', (request) => {
-    if (yes) return void host.tools.confirmations.respond(request.id, true);
-    if (!io.ask) {
-      noTerminal = true;
-      return void host.tools.confirmations.respond(request.id, false);
-    }
-    void askConfirmation(io.ask, request, { always: false })
-      .then((answer) => host.tools.confirmations.respond(request.id, answer === 'yes'))
-      .catch(() => host.tools.confirmations.respond(request.id, false));
-  });
-  return { refusedWithoutTerminal: () => noTerminal, stop };
 }
 
 export function asUserError(error: unknown): never {
@@ -107,11 +84,11 @@ export async function call(cli: CliContext, toolName: string, opts: CallerOption
 
   await withStartedHost(options, async (host) => {
     const { caller } = callerOf(host, opts);
-    const answers = answerConfirmations(host, io, opts.yes === true);
-    // What the server asks while it runs (a question, a completion of the model) is answered as in a chat: on the
-    // terminal, or declined at once without one (--json too), never left to wait for its timeout.
-    const ask = options.json || !io.ask ? undefined : oneAtATime(io.ask);
-    const asked = [answerChatElicitations(host, io, ask), answerChatSampling(host, io, ask)];
+    // The tool's confirmation and what the server asks while it runs (a question, a completion of the model) are
+    // answered as in a chat: on the terminal, or declined at once without one (what servers ask with --json too),
+    // never left to wait for its timeout. No "always allow" here: no agent calls.
+    const ask = io.ask && oneAtATime(io.ask);
+    const answers = answerQuestions(host, io, { yes: opts.yes === true, always: false, ...(ask ? { ask } : {}), ...(ask && !options.json ? { serverAsk: ask } : {}) });
     let outcome;
     try {
       outcome = await host.tools.call(caller, toolName, args);
@@ -119,9 +96,8 @@ export async function call(cli: CliContext, toolName: string, opts: CallerOption
       asUserError(error);
     } finally {
       answers.stop();
-      for (const answering of asked) answering.stop();
     }
-    if (answers.refusedWithoutTerminal()) {
+    if (answers.declinedWithoutTerminal() > 0) {
       throw new UserError(`${toolName} needs confirmation and there is no terminal to ask on; it was not run`, 'rerun it with --yes to approve it');
     }
     // A tool of the settings server may have changed the admin DB: saved before the result is shown.

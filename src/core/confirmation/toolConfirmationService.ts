@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalScope, ConfirmationDecision, RiskLevel, ToolConfirmationRequest } from '../../shared/confirmation.js';
+import type { ConfirmationDecision, RiskLevel, ToolConfirmationRequest } from '../../shared/confirmation.js';
+import type { AnswerOf } from '../../shared/question.js';
 import type { Scheduler } from '../ports.js';
+import type { QuestionBroker } from '../questions/questionBroker.js';
 
 export type SummaryBuilder = (args: Record<string, unknown>) => string;
 
@@ -14,20 +16,6 @@ export interface ConfirmableEntry {
    * is not on its low-risk list). Without it, every call of the tool asks.
    */
   asks?: (args: Record<string, unknown>, callerAgentId: string | undefined) => boolean;
-}
-
-export interface ConfirmationEvents {
-  required: (request: ToolConfirmationRequest) => void;
-  expired: (request: ToolConfirmationRequest) => void;
-  resolved: (request: ToolConfirmationRequest, decision: ConfirmationDecision) => void;
-}
-
-interface Pending {
-  request: ToolConfirmationRequest;
-  resolve: (decision: ConfirmationDecision) => void;
-  timer: unknown;
-  /** Stops listening to the call's signal once the request is settled. */
-  unwatch: () => void;
 }
 
 export const CONFIRMATION_TIMEOUT_MS = 60_000;
@@ -47,6 +35,8 @@ export interface DecisionOptions {
   description?: string;
   /** The call's signal: aborted before an answer (Stop, or the call's Cancel), the request is withdrawn and its card goes. */
   signal?: AbortSignal;
+  /** The model's id of the call that asks: a face shows the question on that call's card. */
+  callId?: string;
   /** Told the request when the user is really asked (not when an earlier approval answers at once), so the caller can say the call waits for it. */
   onAsked?(request: ToolConfirmationRequest): void;
 }
@@ -64,21 +54,21 @@ function defaultSummary(serverName: string, toolName: string, args: Record<strin
 }
 
 /**
- * Asks the user before a sensitive tool runs (docs/rules/confirmation.md#confirmation). One service for
- * every face: the UI, the CLI and tests answer through `respond()`. A
- * request nobody answers is rejected after 60 s (no promise is left
- * hanging), closing the host rejects everything pending, and concurrent
- * requests are independent. Approving "for this conversation" remembers
- * (conversation, tool) so later calls pass without asking.
+ * Asks the user before a sensitive tool runs (docs/rules/confirmation.md#confirmation): the kind
+ * `toolConfirmation` of the question broker. This module keeps what is its
+ * own (which tools ask, their summaries and risk, approvals for a
+ * conversation and "always allow"); the broker holds the question, its
+ * 60 s expiry, its withdrawal when the call is cancelled, and the one
+ * answer every face gives through `questions.respond`. Closing the host
+ * declines everything pending; concurrent requests are independent.
  */
 export class ToolConfirmationService {
   private readonly confirmables = new Map<string, ConfirmableEntry>();
-  private readonly pending = new Map<string, Pending>();
   private readonly approvedForConversation = new Set<string>();
-  private readonly listeners: { [K in keyof ConfirmationEvents]: Set<ConfirmationEvents[K]> } = { required: new Set(), expired: new Set(), resolved: new Set() };
 
   constructor(
     private readonly scheduler: Scheduler,
+    private readonly broker: QuestionBroker,
     private readonly timeoutMs = CONFIRMATION_TIMEOUT_MS,
     /** Read at each request: the store exists only once the host has started. */
     private readonly alwaysAllow: () => AlwaysAllowPort | undefined = () => undefined,
@@ -100,15 +90,6 @@ export class ToolConfirmationService {
 
   getRiskLevel(toolName: string): RiskLevel {
     return this.confirmables.get(toolName)?.risk ?? 'medium';
-  }
-
-  on<K extends keyof ConfirmationEvents>(event: K, listener: ConfirmationEvents[K]): () => void {
-    this.listeners[event].add(listener);
-    return () => this.listeners[event].delete(listener);
-  }
-
-  private emit<K extends keyof ConfirmationEvents>(event: K, ...args: Parameters<ConfirmationEvents[K]>): void {
-    for (const listener of this.listeners[event]) (listener as (...a: Parameters<ConfirmationEvents[K]>) => void)(...args);
   }
 
   /** The API of docs/rules/confirmation.md#the-services-interface: resolves true only when the user approved. */
@@ -142,60 +123,29 @@ export class ToolConfirmationService {
       expiresAt: now + this.timeoutMs,
     };
     return new Promise<ConfirmationDecision>((resolve) => {
-      const timer = this.scheduler.setTimeout(() => {
-        const pending = this.pending.get(request.id);
-        if (!pending) return;
-        this.pending.delete(request.id);
-        pending.unwatch();
-        this.emit('expired', request);
-        this.emit('resolved', request, 'expired');
-        resolve('expired');
-      }, this.timeoutMs);
-      const signal = options.signal;
-      const withdraw = () => this.withdraw(request.id);
-      signal?.addEventListener('abort', withdraw, { once: true });
-      this.pending.set(request.id, { request, resolve, timer, unwatch: () => signal?.removeEventListener('abort', withdraw) });
       options.onAsked?.(request);
-      this.emit('required', request);
+      this.broker.ask(
+        { kind: 'toolConfirmation', ...(options.callId !== undefined ? { callId: options.callId } : {}), request },
+        {
+          signal: options.signal,
+          handler: {
+            answer: (answer) => this.answer(request, answer),
+            ended: (outcome) => resolve(outcome as ConfirmationDecision),
+          },
+        },
+      );
     });
   }
 
-  /** The user's answer. Unknown (already answered or expired) ids are ignored and reported as false. */
-  respond(requestId: string, approved: boolean, scope: ApprovalScope = 'once'): boolean {
-    const pending = this.pending.get(requestId);
-    if (!pending) return false;
-    this.pending.delete(requestId);
-    this.scheduler.clearTimeout(pending.timer);
-    pending.unwatch();
-    const { request } = pending;
+  /** The user's answer: an approval for more than this call is remembered (for the agent, else for the conversation). */
+  private answer(request: ToolConfirmationRequest, { approved, scope = 'once' }: AnswerOf<'toolConfirmation'>): boolean {
     const store = this.alwaysAllow();
     if (approved && scope === 'always' && request.agentId !== undefined && store) {
       store.add(request.agentId, request.toolName, request.serverName);
     } else if (approved && scope !== 'once' && request.conversationId !== undefined) {
       this.approvedForConversation.add(`${request.conversationId}\u0000${request.toolName}`);
     }
-    const decision: ConfirmationDecision = approved ? 'approved' : 'declined';
-    this.emit('resolved', request, decision);
-    pending.resolve(decision);
-    return true;
-  }
-
-  /** The call stopped waiting (its signal aborted): the question is taken back, answered by no one. */
-  private withdraw(requestId: string): void {
-    const pending = this.pending.get(requestId);
-    if (!pending) return;
-    this.pending.delete(requestId);
-    this.scheduler.clearTimeout(pending.timer);
-    this.emit('resolved', pending.request, 'withdrawn');
-    pending.resolve('withdrawn');
-  }
-
-  getPendingCount(): number {
-    return this.pending.size;
-  }
-
-  listPending(): ToolConfirmationRequest[] {
-    return [...this.pending.values()].map((p) => p.request);
+    return this.broker.end(request.id, approved ? 'approved' : 'declined');
   }
 
   /** A conversation ended: its "for this conversation" approvals end with it. */
@@ -205,13 +155,13 @@ export class ToolConfirmationService {
 
   /** Declines what is still waiting for an answer in this conversation (its run was stopped); returns how many. */
   declinePending(conversationId: string): number {
-    const mine = [...this.pending.values()].filter((p) => p.request.conversationId === conversationId);
-    for (const pending of mine) this.respond(pending.request.id, false);
+    const mine = this.broker.list().filter((q) => q.kind === 'toolConfirmation' && q.request.conversationId === conversationId);
+    for (const question of mine) this.broker.end(question.request.id, 'declined');
     return mine.length;
   }
 
-  /** Rejects every pending request (the host is closing). */
+  /** Declines every pending request (the host is closing). */
   rejectAll(): void {
-    for (const id of [...this.pending.keys()]) this.respond(id, false);
+    for (const question of this.broker.list()) if (question.kind === 'toolConfirmation') this.broker.end(question.request.id, 'declined');
   }
 }

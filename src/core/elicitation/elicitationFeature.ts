@@ -19,7 +19,7 @@ const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create
  * sent as a task runs the same way under the task's signal
  * (docs/using/elicitation.md#async-requests).
  */
-export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>): ClientFeature {
+export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callIdOf'>): ClientFeature {
   return {
     name: 'elicitation',
     capabilities: { elicitation: { form: {}, url: {} }, tasks: { requests: { elicitation: { create: {} } } } },
@@ -30,7 +30,7 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
           const { definition, lease } = session;
           const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
           // While the user reads and answers, the calls of this instance do not time out (docs/rules/mcp-yaml.md#timeouts).
-          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), signal }));
+          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), ...callIdOf(callers, session), signal }));
         },
         { ownCheck: true, asTask: true },
       );
@@ -47,7 +47,7 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
  * under the same policy and limits as an `elicitation/create`: undefined once every one was opened (the call is made
  * again), else the result that says why not.
  */
-function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal'>, session: FeatureSession): AskForPages {
+function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callIdOf'>, session: FeatureSession): AskForPages {
   const { definition } = session;
   return async (pages, callSignal) => {
     const allowed = session.mayAsk('elicitation/create');
@@ -55,7 +55,7 @@ function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<Serv
     for (const page of pages) {
       const signal = AbortSignal.any([...(callSignal ? [callSignal] : []), callers.idleSignal(definition.id, session.lease)]);
       try {
-        const answer = await session.userWaits.during(() => service.ask({ asker: session, params: page, callers: callers.of(definition.id, session.lease), signal }));
+        const answer = await session.userWaits.during(() => service.ask({ asker: session, params: page, callers: callers.of(definition.id, session.lease), ...callIdOf(callers, session), signal }));
         if (answer.action !== 'accept') return pagesNotOpened(definition.id, answer.action === 'decline' ? 'the user declined to open it' : 'it was not opened (cancelled)');
       } catch (error) {
         if (error instanceof McpError) return pagesNotOpened(definition.id, error.message.replace(/^MCP error -?\d+: /, ''));
@@ -64,4 +64,10 @@ function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<Serv
     }
     return undefined;
   };
+}
+
+/** The call a server's question is part of (the one call in flight on its instance), so a face shows it on that call's card. */
+export function callIdOf(callers: Pick<ServerCallers, 'callIdOf'>, { definition, lease }: Pick<FeatureSession, 'definition' | 'lease'>): { callId?: string } {
+  const callId = callers.callIdOf(definition.id, lease);
+  return callId === undefined ? {} : { callId };
 }

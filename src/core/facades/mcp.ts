@@ -1,11 +1,9 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { BuiltinToolAdmin } from '../mcp/admin/builtinToolAdmin.js';
-import type { ElicitationService } from '../elicitation/elicitationService.js';
 import type { McpServerAdmin } from '../mcp/admin/mcpServerAdmin.js';
 import type { McpSignIn } from '../mcp/admin/mcpSignIn.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
-import type { SamplingService } from '../sampling/samplingService.js';
 import type { ServerSettings } from '../mcp/settings/serverSettings.js';
 import type { ServerTrouble } from '../mcp/serverTrouble.js';
 import type { ServerAdministration } from '../operations/serverAdministration.js';
@@ -46,13 +44,8 @@ export interface McpFacade {
   readonly settings: Pick<ServerSettings, 'of'>;
   /** Signing in to the user's remote servers (OAuth): sign in, cancel, sign out. */
   readonly signIn: Pick<McpSignIn, 'signIn' | 'cancel' | 'signOut'>;
-  /** The questions servers put to the user (elicitation): faces list them, hear of them, and answer with `respond()`. */
-  readonly elicitations: Pick<ElicitationService, 'on' | 'list' | 'respond'>;
-  /**
-   * Servers' requests to sample the user's model: faces list them, hear of them (required, updated, resolved) and answer
-   * with `respond()`; "always allow" per server is read and revoked here.
-   */
-  readonly sampling: Pick<SamplingService, 'on' | 'list' | 'respond'> & { alwaysAllowed(serverId: string): boolean; revoke(serverId: string): void };
+  /** "Always allow" for a server's sampling requests, read and revoked (the requests themselves are `host.questions`). */
+  readonly sampling: { alwaysAllowed(serverId: string): boolean; revoke(serverId: string): void };
   /** Each conversation's workspace roots (roots/list): what they are, and setting a conversation's own (a WorkspaceRootsError names a bad folder). */
   readonly roots: Pick<WorkspaceRoots, 'view' | 'set'>;
 }

@@ -1,5 +1,4 @@
 import type { ServerDefinition } from '../../shared/mcp.js';
-import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import type { LeaseHolders } from '../mcp/connection/leaseHolders.js';
 import type { McpApps } from '../mcpApps/mcpApps.js';
 import type { Callers } from '../operations/callers.js';
@@ -17,8 +16,8 @@ export { guardedViewHtml } from '../mcpApps/viewGuard.js';
 
 /**
  * Tools: the one gateway every tool call goes through (access, permission
- * level, confirmation, audit), the callers faces build for it, the pending
- * confirmations a person answers, and the leases conversations hold.
+ * level, confirmation, audit), the callers faces build for it, and the
+ * leases conversations hold (the confirmations a person answers are `host.questions`).
  */
 export interface ToolsFacade {
   /** The tools this caller is offered now, from every tool source, with problems and lease reminders. */
@@ -35,8 +34,6 @@ export interface ToolsFacade {
   readonly apps: Pick<McpApps, 'view' | 'call' | 'readResource' | 'listResources'>;
   /** Who calls: an agent in a flow, an app as itself, an app's page calling its own server. */
   readonly callers: Pick<Callers, 'agent' | 'app' | 'page' | 'findApp' | 'requireRunnable'>;
-  /** Pending confirmations of sensitive tools; faces answer them with `respond()`. */
-  readonly confirmations: Pick<ToolConfirmationService, 'on' | 'respond' | 'listPending' | 'getPendingCount'>;
   /** Who keeps a conversation's own server instances alive (a browser tab), and ending a conversation's use of tools. */
   readonly leases: ConversationLeases;
 }

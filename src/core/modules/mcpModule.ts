@@ -1,9 +1,5 @@
 import * as os from 'node:os';
-import { elicitationDraft } from '../audit/elicitationAudit.js';
-import type { AuditDraft } from '../audit/auditLine.js';
-import { RefusalTally } from '../audit/refusalTally.js';
 import { releaseDraft } from '../audit/releaseAudit.js';
-import { samplingDraft } from '../audit/samplingAudit.js';
 import { BUILTIN_TOOL_DESCRIPTIONS, builtinToolFactories, switchedOnDefinitions } from '../builtinTools/builtinToolServers.js';
 import { elicitationFeature } from '../elicitation/elicitationFeature.js';
 import { ElicitationService } from '../elicitation/elicitationService.js';
@@ -39,6 +35,7 @@ import { rootsFeature } from '../workspaceRoots/rootsFeature.js';
 import { WorkspaceRoots } from '../workspaceRoots/workspaceRoots.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
+import type { QuestionsModule } from './questionsModule.js';
 import type { SettingsServerModule } from './settingsServerModule.js';
 
 export interface McpModule {
@@ -48,12 +45,8 @@ export interface McpModule {
   readonly facade: McpFacade;
   /** Who calls each server instance now: the gateway's MCP calls register here, and what a server asks is put to them. */
   readonly callers: ServerCallers;
-  /** The questions servers put to the user (elicitation). */
-  readonly elicitations: ElicitationService;
   /** Each conversation's workspace roots, as roots/list answers them. */
   readonly roots: WorkspaceRoots;
-  /** Servers' requests to sample the user's model, each reviewed by the user. */
-  readonly sampling: SamplingService;
   /** Re-reads mcp.yaml and the registry's servers, and tells the faces. */
   reload(): Promise<ReloadReport>;
   trouble(serverId: string): ServerTrouble | undefined;
@@ -85,6 +78,8 @@ export function mcpModule(
     /** The tools' "always allow" answers: a removed server's go with it. */
     alwaysAllow: Pick<AlwaysAllowStore, 'revokeServer'>;
     models: Pick<ModelService, 'has' | 'client'>;
+    /** Where servers' questions (elicitation, sampling) are put to the person, and their refusals recorded. */
+    questions: QuestionsModule;
   },
 ): McpModule {
   const { home, options } = base;
@@ -100,10 +95,8 @@ export function mcpModule(
     onError: (error) => base.logger.warn(`telling a server its roots changed failed: ${(error as Error).message}`),
   });
   deps.agents.onSaved(() => roots.refresh());
-  // What servers ask is audited; its refusals once per server, method and code a minute, with a count (a server can ask endlessly).
-  const refusals = new RefusalTally({ scheduler: base.scheduler, append: (draft) => base.audit.append(draft) });
-  const auditRequest = (draft: AuditDraft) => (draft.decision === 'refused' ? refusals.record(draft) : base.audit.append(draft));
-  const elicitations = new ElicitationService({ scheduler: base.scheduler, audit: (event) => auditRequest(elicitationDraft(event)) });
+  const { broker } = deps.questions;
+  const elicitations = new ElicitationService({ scheduler: base.scheduler, broker });
   // What a server asks the host passes this first: a call in flight from granted callers, a plugin that may run.
   const requestPolicy = new ServerRequestPolicy({
     callers,
@@ -114,13 +107,13 @@ export function mcpModule(
       // A request made while idle (roots/list) is put under its conversation and the app it acts for.
       const leaseApp = roots.appOf(lease);
       const caller = callers.of(definition.id, lease)[0] ?? (lease !== undefined && leaseApp !== undefined ? { appId: leaseApp, conversationId: lease, flow: 'main' as const } : undefined);
-      refusals.record(elicitationDraft({ at: base.now(), method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } }));
+      broker.note({ method, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } });
     },
   });
   const settings = new ServerSettings(store);
   const sampling = new SamplingService({
     scheduler: base.scheduler,
-    audit: (event) => auditRequest(samplingDraft(event)),
+    broker,
     // mcp.yaml's model for this server, else the model of the agent whose call it serves (docs/rules/sampling.md#which-model).
     modelFor: ({ definition }, caller) => {
       const chosen = definition.sampling?.model;
@@ -235,10 +228,8 @@ export function mcpModule(
     settings: narrow(settings, ['of']),
     builtins: narrow(builtins, ['list', 'set']),
     signIn: narrow(signIn, ['signIn', 'cancel', 'signOut']),
-    elicitations: narrow(elicitations, ['on', 'list', 'respond']),
     roots: narrow(roots, ['view', 'set']),
     sampling: {
-      ...narrow(sampling, ['on', 'list', 'respond']),
       alwaysAllowed: (serverId) => settings.of(serverId).samplingAlways === true,
       revoke: (serverId) => settings.setSamplingAlways(serverId, false),
     },
@@ -249,9 +240,7 @@ export function mcpModule(
     administration,
     facade,
     callers,
-    elicitations,
     roots,
-    sampling,
     reload,
     trouble,
     instructions: (serverIds) =>
@@ -271,9 +260,9 @@ export function mcpModule(
     stopSweeping: () => idleSweep.dispose(),
     dispose: () => {
       // No server waits on a face that is going away: each waiting question is answered cancel first.
-      elicitations.withdrawAll();
-      sampling.withdrawAll();
-      refusals.flush();
+      broker.withdrawAll('elicitation');
+      broker.withdrawAll('sampling');
+      deps.questions.refusals.flush();
       return runtime.dispose();
     },
   };

@@ -21,11 +21,13 @@ import { McpToolSource } from '../tools/mcpToolSource.js';
 import { ReleaseToolSource } from '../tools/releaseTool.js';
 import { ResourceService } from '../resources/resourceService.js';
 import { ToolGateway } from '../tools/toolGateway.js';
+import type { QuestionBroker } from '../questions/questionBroker.js';
 import type { HostBase } from './hostBase.js';
 import type { McpModule } from './mcpModule.js';
 import { narrow } from './narrow.js';
 
 export interface ToolsModuleDeps {
+  questions: QuestionBroker;
   mcp: McpModule;
   registry: RegistryCenter;
   runGate: RunGate;
@@ -57,7 +59,7 @@ export interface ToolsModule {
  */
 export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule {
   const { mcp, catalog } = deps;
-  const confirmations = new ToolConfirmationService(base.scheduler, undefined, () => deps.alwaysAllow);
+  const confirmations = new ToolConfirmationService(base.scheduler, deps.questions, undefined, () => deps.alwaysAllow);
   const holders: LeaseHolders = new LeaseHolders({
     scheduler: base.scheduler,
     graceMs: () => mcp.leaseTimes().graceMs,
@@ -136,7 +138,6 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     resources: narrow(resources, ['list', 'read', 'subscribe', 'complete']),
     apps: narrow(apps, ['view', 'call', 'readResource', 'listResources']),
     callers: narrow(callers, ['agent', 'app', 'page', 'findApp', 'requireRunnable']),
-    confirmations: narrow(confirmations, ['on', 'respond', 'listPending', 'getPendingCount']),
     leases: { ...narrow(holders, ['hold', 'connected', 'disconnected', 'conversationsOf']), end: (conversationId, reason) => ending.end(conversationId, reason) },
   };
   return {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { SamplingAnswer, SamplingCompletion, SamplingOutcome, SamplingRequest } from '../../shared/sampling.js';
-import type { SamplingAuditEvent } from '../audit/samplingAudit.js';
+import type { QuestionOf, QuestionOutcome } from '../../shared/question.js';
+import type { SamplingAnswer, SamplingCompletion, SamplingRequest } from '../../shared/sampling.js';
+import type { QuestionAuditEvent } from '../audit/questionAudit.js';
 import type { Asker } from '../mcp/client/clientFeatures.js';
 import type { ModelClient } from '../models/providers/modelClient.js';
 import type { Scheduler } from '../ports.js';
+import type { QuestionBroker } from '../questions/questionBroker.js';
 import { sharedCallerIds } from '../tools/sharedCallerIds.js';
 import type { Caller } from '../tools/toolSource.js';
 import { SamplingError } from './samplingError.js';
@@ -17,6 +19,9 @@ export const SAMPLING_TIMEOUT_MS = 10 * 60_000;
 /** Per server: requests a minute (mcp.yaml `sampling.perMinute` overrides it) and requests waiting at once (docs/rules/sampling.md#limits). */
 export const SAMPLING_RATE = { perMinute: 10, pending: 1 };
 
+/** The server's request, as the audit names it. */
+const METHOD = 'sampling/createMessage';
+
 /** The spec's code for a request the user rejected. */
 const USER_REJECTED = -1;
 
@@ -25,20 +30,15 @@ export interface SamplingAsk {
   asker: Asker;
   params: Record<string, unknown>;
   callers: readonly Caller[];
+  /** The model's id of the one call in flight that this request is part of, when there is one. */
+  callId?: string;
   signal: AbortSignal;
-}
-
-export interface SamplingEvents {
-  /** A request waits for the user's review. */
-  required: (request: SamplingRequest) => void;
-  /** A request moved on: the model runs, or its completion waits to be sent. */
-  updated: (request: SamplingRequest) => void;
-  resolved: (request: SamplingRequest, outcome: SamplingOutcome) => void;
 }
 
 export interface SamplingServiceDeps {
   scheduler: Scheduler;
-  audit(event: SamplingAuditEvent): void;
+  /** Holds each request, its clock and its answer; records what was asked and how it ended (sizes and names, never the text). */
+  broker: QuestionBroker;
   /** The model entry that answers this server's requests for this caller: mcp.yaml's `sampling.model`, else the calling agent's. */
   modelFor(asker: Asker, caller: Caller | undefined): { ok: true; modelId: string } | { ok: false; reason: string };
   /** The chat's provider client for a model entry (its key read when asked). */
@@ -51,54 +51,48 @@ export interface SamplingServiceDeps {
   timeoutMs?: number;
 }
 
+/** One request while the broker holds it: what this kind keeps beside the question. */
 interface Pending {
-  request: SamplingRequest;
+  question: QuestionOf<'sampling'>;
   checked: CheckedSampling;
   caller: Caller | undefined;
   edited: boolean;
   /** Run without the user's review: the server is always allowed. */
   remembered: boolean;
-  timer: unknown;
   /** Stops the model run, when one is running. */
   run?: AbortController;
-  unwatch(): void;
-  settle(result: Record<string, unknown> | McpError): void;
+  /** What the server gets when the request ends: the result, or the error with the reason. */
+  answer: Record<string, unknown> | McpError;
 }
 
 const charsOf = (checked: CheckedSampling) =>
   checked.messages.reduce((sum, m) => sum + m.content.reduce((n, p) => n + (p.type === 'text' || p.type === 'tool_result' ? p.text.length : 0), 0), checked.systemPrompt.length);
 
+/** What the server hears when nobody sent it a completion, by how the request ended. */
+const notSent = (outcome: QuestionOutcome): McpError =>
+  outcome === 'expired'
+    ? new McpError(USER_REJECTED, 'nobody answered the sampling request in time')
+    : outcome === 'withdrawn'
+      ? new McpError(USER_REJECTED, 'the call that asked has ended')
+      : new McpError(USER_REJECTED, 'User rejected sampling request');
+
 /**
  * Servers' requests to sample the user's model (MCP sampling,
- * docs/using/sampling.md), with a person in the loop: each request is
- * checked and bounded, limited per server, shown for review (editable),
- * run on the model once approved, and its completion shown before the
- * server gets it. "Always allow" for a server skips both steps (still
- * audited). Nobody answering in time declines (`expired`); the call that
- * asked ending first takes the request back (`withdrawn`).
+ * docs/using/sampling.md): the kind `sampling` of the question broker, with
+ * a person in the loop. Each request is checked and bounded, limited per
+ * server, shown for review (editable), run on the model once approved, and
+ * its completion shown before the server gets it. "Always allow" for a
+ * server skips both steps (still audited). The broker holds the request:
+ * nobody answering a step in time declines (`expired`); the call that
+ * asked ending first takes it back (`withdrawn`).
  */
 export class SamplingService {
   private readonly pending = new Map<string, Pending>();
   private readonly recent = new Map<string, number[]>();
-  private readonly listeners: { [K in keyof SamplingEvents]: Set<SamplingEvents[K]> } = { required: new Set(), updated: new Set(), resolved: new Set() };
   private readonly timeoutMs: number;
 
   constructor(private readonly deps: SamplingServiceDeps) {
     this.timeoutMs = deps.timeoutMs ?? SAMPLING_TIMEOUT_MS;
-  }
-
-  on<K extends keyof SamplingEvents>(event: K, listener: SamplingEvents[K]): () => void {
-    this.listeners[event].add(listener);
-    return () => this.listeners[event].delete(listener);
-  }
-
-  private emit<K extends keyof SamplingEvents>(event: K, ...args: Parameters<SamplingEvents[K]>): void {
-    for (const listener of this.listeners[event]) (listener as (...a: Parameters<SamplingEvents[K]>) => void)(...args);
-  }
-
-  /** The requests waiting for the user (or their model), oldest first. */
-  list(): SamplingRequest[] {
-    return [...this.pending.values()].map((p) => p.request);
   }
 
   /**
@@ -112,7 +106,7 @@ export class SamplingService {
     const now = this.deps.scheduler.now();
     const caller = ask.callers[0];
     const refuse = (code: string, reason: string): never => {
-      this.deps.audit({ at: now, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } });
+      this.deps.broker.note({ method: METHOD, serverId: definition.id, ...(caller ? { caller } : {}), step: { kind: 'refused', code, reason } });
       throw new McpError(code === 'RATE_LIMITED' ? ErrorCode.InvalidRequest : ErrorCode.InvalidParams, `ChatOS refused the sampling request: ${reason}`);
     };
     this.limit(ask.asker, now, refuse);
@@ -135,29 +129,35 @@ export class SamplingService {
       expiresAt: now + this.timeoutMs,
     };
     if (ask.signal.aborted) throw new McpError(USER_REJECTED, 'the call that asked has ended');
+    const pending: Pending = {
+      question: { kind: 'sampling', ...(ask.callId !== undefined ? { callId: ask.callId } : {}), request },
+      checked: checked.value,
+      caller,
+      edited: false,
+      remembered: this.deps.alwaysAllowed(definition.id),
+      answer: notSent('declined'),
+    };
     const result = new Promise<Record<string, unknown>>((resolve, reject) => {
-      const withdraw = () => this.end(request.id, 'withdrawn', new McpError(USER_REJECTED, 'the call that asked has ended'));
-      ask.signal.addEventListener('abort', withdraw, { once: true });
-      this.pending.set(request.id, {
-        request,
-        checked: checked.value,
-        caller,
-        edited: false,
-        remembered: this.deps.alwaysAllowed(definition.id),
-        timer: undefined,
-        unwatch: () => ask.signal.removeEventListener('abort', withdraw),
-        settle: (answer) => (answer instanceof McpError ? reject(answer) : resolve(answer)),
+      this.pending.set(request.id, pending);
+      this.deps.broker.ask(pending.question, {
+        signal: ask.signal,
+        // Always allowed: no card; the run and its completion go straight through, on the record.
+        silent: pending.remembered,
+        timed: !pending.remembered,
+        handler: {
+          answer: (given) => this.answer(pending, given.answer),
+          ended: (outcome) => {
+            this.pending.delete(request.id);
+            pending.run?.abort();
+            const answer = outcome === 'sent' || outcome === 'failed' ? pending.answer : notSent(outcome);
+            if (answer instanceof McpError) reject(answer);
+            else resolve(answer);
+          },
+          audit: () => this.auditOf(pending),
+        },
       });
     });
-    const pending = this.pending.get(request.id)!;
-    this.audit(pending, { kind: 'asked' }, {});
-    if (pending.remembered) {
-      // Always allowed: no card; the run and its completion go straight through, on the record.
-      void this.run(request.id, true);
-    } else {
-      this.wait(request.id);
-      this.emit('required', request);
-    }
+    if (pending.remembered) void this.run(pending);
     return result;
   }
 
@@ -166,69 +166,57 @@ export class SamplingService {
    * request's bounds: a SamplingError says what is wrong and the request
    * stays waiting; `always` remembers this server) or `decline`. With the
    * completion shown: `send` or `decline`. While the model runs: `decline`
-   * stops it. False for an id not waiting, or an answer its step has not.
+   * stops it. False for an answer its step has not.
    */
-  respond(id: string, answer: SamplingAnswer): boolean {
-    const pending = this.pending.get(id);
-    if (!pending) return false;
-    const { stage } = pending.request;
-    if (answer.action === 'decline') return this.end(id, 'declined', new McpError(USER_REJECTED, 'User rejected sampling request'));
+  private answer(pending: Pending, answer: SamplingAnswer): boolean {
+    const { request } = pending.question;
+    if (answer.action === 'decline') return this.deps.broker.end(request.id, 'declined');
     if (answer.action === 'send') {
-      if (stage !== 'completion' || !pending.request.completion) return false;
-      return this.end(id, 'sent', createMessageResult(pending.request.completion, pending.checked.tools.length > 0));
+      if (request.stage !== 'completion' || !request.completion) return false;
+      pending.answer = createMessageResult(request.completion, pending.checked.tools.length > 0);
+      return this.deps.broker.end(request.id, 'sent');
     }
-    if (stage !== 'review') return false;
+    if (request.stage !== 'review') return false;
     if (answer.edits) {
       const edited = applyEdits(pending.checked, answer.edits);
       if (!edited.ok) throw new SamplingError('INVALID', `the edited request is refused: ${edited.reason}`);
       pending.checked = edited.value;
       pending.edited = true;
     }
-    if (answer.always) this.deps.allowAlways(pending.request.serverId);
-    void this.run(id, false);
+    if (answer.always) this.deps.allowAlways(request.serverId);
+    void this.run(pending);
     return true;
   }
 
-  /** Takes back every waiting request (the host is closing): each server hears it was not sampled. */
-  withdrawAll(): void {
-    for (const id of [...this.pending.keys()]) this.end(id, 'withdrawn', new McpError(USER_REJECTED, 'ChatOS is closing'));
-  }
-
   /** Runs the approved request on its model; then the completion waits for the user, or (remembered) goes to the server. */
-  private async run(id: string, remembered: boolean): Promise<void> {
-    const pending = this.pending.get(id)!;
-    this.deps.scheduler.clearTimeout(pending.timer);
-    const { checked } = pending;
-    pending.request = { ...pending.request, stage: 'running', systemPrompt: checked.systemPrompt, messages: checked.messages, maxTokens: checked.maxTokens };
+  private async run(pending: Pending): Promise<void> {
+    const { checked, remembered } = pending;
+    const id = pending.question.request.id;
+    this.moveOn(pending, { stage: 'running', systemPrompt: checked.systemPrompt, messages: checked.messages, maxTokens: checked.maxTokens }, false);
     pending.run = new AbortController();
-    if (!remembered) this.emit('updated', pending.request);
     let completion: SamplingCompletion;
     try {
-      completion = await runSampling(await this.deps.client(pending.request.modelId), checked, pending.run.signal);
+      completion = await runSampling(await this.deps.client(pending.question.request.modelId), checked, pending.run.signal);
     } catch (error) {
       const message = (error as Error).message;
-      this.end(id, 'failed', new McpError(ErrorCode.InternalError, `ChatOS could not sample: ${message}`), message);
+      pending.answer = new McpError(ErrorCode.InternalError, `ChatOS could not sample: ${message}`);
+      this.deps.broker.end(id, 'failed', message);
       return;
     }
     if (this.pending.get(id) !== pending) return;
-    pending.request = { ...pending.request, stage: 'completion', completion };
     if (remembered) {
-      this.end(id, 'sent', createMessageResult(completion, checked.tools.length > 0));
+      pending.question = { ...pending.question, request: { ...pending.question.request, stage: 'completion', completion } };
+      pending.answer = createMessageResult(completion, checked.tools.length > 0);
+      this.deps.broker.end(id, 'sent');
       return;
     }
-    const now = this.deps.scheduler.now();
-    pending.request = { ...pending.request, expiresAt: now + this.timeoutMs };
-    this.wait(id);
-    this.emit('updated', pending.request);
+    this.moveOn(pending, { stage: 'completion', completion, expiresAt: this.deps.scheduler.now() + this.timeoutMs }, true);
   }
 
-  /** Starts the step's clock: nobody answering by `expiresAt` declines. */
-  private wait(id: string): void {
-    const pending = this.pending.get(id)!;
-    pending.timer = this.deps.scheduler.setTimeout(
-      () => this.end(id, 'expired', new McpError(USER_REJECTED, 'nobody answered the sampling request in time')),
-      pending.request.expiresAt - this.deps.scheduler.now(),
-    );
+  /** The request's next step: faces hear of it; `timed` runs its clock again (to its new `expiresAt`), else it stops. */
+  private moveOn(pending: Pending, change: Partial<SamplingRequest>, timed: boolean): void {
+    pending.question = { ...pending.question, request: { ...pending.question.request, ...change } };
+    this.deps.broker.update(pending.question, timed);
   }
 
   /** At most `perMinute` requests a minute and SAMPLING_RATE.pending waiting, per server. */
@@ -237,34 +225,21 @@ export class SamplingService {
     const perMinute = this.deps.perMinute(asker);
     const times = (this.recent.get(serverId) ?? []).filter((t) => t > now - 60_000);
     this.recent.set(serverId, times);
-    const waiting = [...this.pending.values()].filter((p) => p.request.serverId === serverId).length;
+    const waiting = [...this.pending.values()].filter((p) => p.question.request.serverId === serverId).length;
     if (waiting >= SAMPLING_RATE.pending) refuse('RATE_LIMITED', `server "${serverId}" already has a sampling request waiting; ask one at a time`);
     if (times.length >= perMinute) refuse('RATE_LIMITED', `server "${serverId}" asked ${times.length} sampling requests in the last minute; at most ${perMinute}`);
     times.push(now);
   }
 
-  private end(id: string, outcome: SamplingOutcome, answer: Record<string, unknown> | McpError, error?: string): boolean {
-    const pending = this.pending.get(id);
-    if (!pending) return false;
-    this.pending.delete(id);
-    this.deps.scheduler.clearTimeout(pending.timer);
-    pending.run?.abort();
-    pending.unwatch();
-    this.audit(pending, { kind: 'ended', outcome }, { durationMs: this.deps.scheduler.now() - pending.request.createdAt, ...(error ? { error } : {}) });
-    this.emit('resolved', pending.request, outcome);
-    pending.settle(answer);
-    return true;
-  }
-
-  private audit(pending: Pending, step: SamplingAuditEvent['step'], extra: { durationMs?: number; error?: string }): void {
-    const { request, checked, caller } = pending;
+  private auditOf(pending: Pending): Omit<QuestionAuditEvent, 'at' | 'step' | 'durationMs'> {
+    const { question, checked, caller } = pending;
+    const { request } = question;
     const completion = request.completion;
-    this.deps.audit({
-      at: this.deps.scheduler.now(),
+    return {
+      method: METHOD,
       serverId: request.serverId,
       ...(caller ? { caller } : {}),
-      step,
-      request: {
+      what: {
         modelId: request.modelId,
         messages: checked.messages.length,
         chars: charsOf(checked),
@@ -272,10 +247,8 @@ export class SamplingService {
         maxTokens: checked.maxTokens,
         ...(pending.edited ? { edited: true } : {}),
         ...(pending.remembered ? { remembered: true } : {}),
+        ...(completion ? { answer: { model: completion.model, stopReason: completion.stopReason, ...(completion.usage ?? {}) } } : {}),
       },
-      ...(completion ? { answer: { model: completion.model, stopReason: completion.stopReason, ...(completion.usage ?? {}) } } : {}),
-      ...(extra.error ? { error: extra.error } : {}),
-      durationMs: extra.durationMs ?? 0,
-    });
+    };
   }
 }

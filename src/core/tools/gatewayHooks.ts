@@ -32,7 +32,7 @@ function riskOf(context: CallContext, confirmations: ToolConfirmationService): R
  */
 export function gatewayHooks(confirmations: ToolConfirmationService, audit: AuditLog): GatewayHooks {
   return {
-    beforeCall(context, signal, asked) {
+    beforeCall(context, signal, asked, callId) {
       const { caller, tool, args } = context;
       // Answered at once, not as a promise: this is every call's path. The one place a call is judged to need asking.
       if (!asksConfirmation(context, confirmations)) return 'auto';
@@ -44,6 +44,7 @@ export function gatewayHooks(confirmations: ToolConfirmationService, audit: Audi
         ...(tool.description ? { description: tool.description } : {}),
         ...(signal ? { signal } : {}),
         ...(asked ? { onAsked: asked } : {}),
+        ...(callId !== undefined ? { callId } : {}),
       });
     },
     afterCall(record) {

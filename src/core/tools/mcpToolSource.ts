@@ -468,7 +468,7 @@ export class McpToolSource implements ToolSource {
   /** The call itself, then its images saved as artifacts. Kept small: its frame is saved while the server works. */
   private async callOn(lease: Lease, call: SourceCall, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<SourceResult> {
     const server = call.server!;
-    const end = this.deps.callers?.begin(server.id, lease.conversationId, call.caller);
+    const end = this.deps.callers?.begin(server.id, lease.conversationId, call.caller, options?.callId);
     let raw;
     try {
       raw = await lease.connection.callTool(call.tool.rawName, call.args, this.metaFor(server, call.caller), options);

@@ -2,7 +2,7 @@ import type { Caller } from './toolSource.js';
 
 /** One server instance's calls in flight: who makes them, and a signal for when the last one ends (made only when asked for). */
 interface Busy {
-  callers: Set<{ caller: Caller }>;
+  callers: Set<{ caller: Caller; callId?: string }>;
   idle?: AbortController;
 }
 
@@ -20,11 +20,11 @@ export class ServerCallers {
   private readonly busy = new Map<string, Busy>();
 
   /** A call starts on this instance; the function returned ends it (once). */
-  begin(serverId: string, lease: string, caller: Caller): () => void {
+  begin(serverId: string, lease: string, caller: Caller, callId?: string): () => void {
     const key = keyOf(serverId, lease);
     let entry = this.busy.get(key);
     if (!entry) this.busy.set(key, (entry = { callers: new Set() }));
-    const token = { caller };
+    const token = callId === undefined ? { caller } : { caller, callId };
     entry.callers.add(token);
     const busy = entry;
     return () => {
@@ -39,6 +39,16 @@ export class ServerCallers {
     if (lease === undefined) return [];
     const entry = this.busy.get(keyOf(serverId, lease));
     return entry ? [...entry.callers].map((token) => token.caller) : [];
+  }
+
+  /**
+   * The model's id of the one call in flight on this instance, when there is exactly one and it has an id: a question
+   * the server asks now is that call's, and shows on its card. Two calls at once name none (it could be either's).
+   */
+  callIdOf(serverId: string, lease: string | undefined): string | undefined {
+    const entry = lease === undefined ? undefined : this.busy.get(keyOf(serverId, lease));
+    const [only, ...more] = entry ? [...entry.callers] : [];
+    return more.length === 0 ? only?.callId : undefined;
   }
 
   /** Aborts when this instance has no call in flight any more (already aborted when it has none now). */

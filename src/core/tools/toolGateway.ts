@@ -26,8 +26,8 @@ export interface CallContext {
 /** Where permission, confirmation and audit plug in (the agents issue); the gateway works without them. */
 export interface GatewayHooks {
   /** Decides whether the call may run; a confirm-level tool asks the user here. Answers at once (no promise) when no one is asked. */
-  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). `asked`: told the question when one is put. */
-  beforeCall?(context: CallContext, signal?: AbortSignal, asked?: (request: ToolConfirmationRequest) => void): CallDecision | Promise<CallDecision>;
+  /** `signal`: the call's own; aborted while the user is asked, the question is withdrawn (decision `withdrawn`). `asked`: told the question when one is put. `callId`: the model's id of the call, so the question shows on its card. */
+  beforeCall?(context: CallContext, signal?: AbortSignal, asked?: (request: ToolConfirmationRequest) => void, callId?: string): CallDecision | Promise<CallDecision>;
   afterCall?(record: CallRecord): void;
   /** A call the gateway refused before anyone was asked (access, flow, trust, a switch, an unknown tool, bad arguments). */
   afterRefusal?(record: RefusalRecord): void;
@@ -226,7 +226,7 @@ export class ToolGateway {
   /** The hooks decide (a confirm-level tool waits for the user); a decision given at once is not awaited. */
   private decideAndCall(source: ToolSource, context: CallContext, started: number, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<GatewayCallResult> {
     // docs/rules/gateway.md#memory: a source that intercepts first (memory) is served before the confirmation step.
-    const decision = source.interceptsFirst ? 'auto' : (this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked) ?? 'auto');
+    const decision = source.interceptsFirst ? 'auto' : (this.deps.hooks?.beforeCall?.(context, options?.signal, options?.onAsked, options?.callId) ?? 'auto');
     if (typeof decision !== 'string')
       return Promise.resolve(decision).then((answer) => {
         if (answer === 'approved') options?.onApproved?.();

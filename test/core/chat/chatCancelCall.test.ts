@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked, onResolved, pendingOf } from '../../helpers/questions.js';
 import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { ToolMessage } from '../../../src/shared/chat.js';
 import type { ConfirmationDecision, ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
@@ -38,8 +39,8 @@ describe('a long tool call in a chat turn', () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: { what: 'the deed' } }] }, { kind: 'reply', text: 'Not done, as you wished.' });
     const resolved: [string, ConfirmationDecision][] = [];
-    host.tools.confirmations.on('resolved', (request, decision) => resolved.push([request.id, decision]));
-    const asked = new Promise<ToolConfirmationRequest>((resolve) => host.tools.confirmations.on('required', resolve));
+    onResolved(host, 'toolConfirmation', (request, decision) => resolved.push([request.id, decision]));
+    const asked = new Promise<ToolConfirmationRequest>((resolve) => onAsked(host, 'toolConfirmation', resolve));
     const turn = host.chat.send({ agentId: 'helper', text: 'do the dangerous thing' });
     const request = await asked;
     expect(host.chat.cancelCall(turn.conversationId, 'd1')).toBe(true);
@@ -47,8 +48,8 @@ describe('a long tool call in a chat turn', () => {
     expect(outcome.status).toBe('done');
     // The faces drop the card on this event; nothing is left waiting for an answer.
     expect(resolved).toEqual([[request.id, 'withdrawn']]);
-    expect(host.tools.confirmations.getPendingCount()).toBe(0);
-    expect(host.tools.confirmations.respond(request.id, true)).toBe(false);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
+    expect(confirm(host, request.id, true)).toBe(false);
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ callId: 'd1', status: 'cancelled' });
     await waitUntil(() => host.audit.query({ tool: 'mcp_chat_danger' }).length > 0, 'the call to be on the record', 20_000);
     expect(host.audit.query({ tool: 'mcp_chat_danger' }).map((r) => [r.decision, r.outcome])).toEqual([['withdrawn', 'cancelled']]);

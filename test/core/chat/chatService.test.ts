@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked, pendingOf } from '../../helpers/questions.js';
 import { createHost } from '../../../src/core/host.js';
 import type { AssistantMessage } from '../../../src/shared/chat.js';
 import { startChatWorld } from '../../helpers/chatWorld.js';
@@ -74,7 +75,7 @@ describe('chat operations', () => {
     expect(leasesOf(host, turn.conversationId)).toBe(0);
 
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'ok' });
-    const approve = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'conversation'));
+    const approve = onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, true, 'conversation'));
     const other = host.chat.send({ agentId: 'helper', text: 'hold a lease' });
     await other.done;
     approve();
@@ -84,7 +85,7 @@ describe('chat operations', () => {
     expect(await host.chat.delete(other.conversationId)).toEqual({ deleted: true, released: 1 });
     expect(leasesOf(host, other.conversationId)).toBe(0);
     const asked = internalsOf(host).tools.confirmations.requestDecision('chatos::chat', 'mcp_chat_danger', {}, { conversationId: other.conversationId });
-    expect(host.tools.confirmations.getPendingCount()).toBe(1);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(1);
     internalsOf(host).tools.confirmations.rejectAll();
     expect(await asked).toBe('declined');
     expect(() => host.chat.get(other.conversationId)).toThrow(expect.objectContaining({ code: 'CONVERSATION_NOT_FOUND' }));

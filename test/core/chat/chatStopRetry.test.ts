@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked, pendingOf } from '../../helpers/questions.js';
 import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { AssistantMessage, ToolMessage } from '../../../src/shared/chat.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
@@ -74,7 +75,7 @@ describe('stopping a turn', () => {
   it('a declined confirmation tells the model the user declined, and a stop declines what is still waiting', async () => {
     const { host, provider } = await startChatWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: { what: 'wipe' } }] }, { kind: 'reply', text: 'ok, not done' });
-    const declineAll = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, false));
+    const declineAll = onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, false));
     const outcome = await host.chat.send({ agentId: 'helper', text: 'wipe it' }).done;
     declineAll();
     expect(outcome.messages.find((m): m is ToolMessage => m.role === 'tool')).toMatchObject({ status: 'declined', isError: true });
@@ -82,10 +83,10 @@ describe('stopping a turn', () => {
 
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd2', name: 'mcp_chat_danger', arguments: {} }] });
     const waiting = host.chat.send({ agentId: 'helper', text: 'again' });
-    await waitUntil(() => host.tools.confirmations.getPendingCount() === 1, 'the confirmation request');
+    await waitUntil(() => pendingOf(host, 'toolConfirmation').length === 1, 'the confirmation request');
     host.chat.stop(waiting.conversationId);
     expect((await waiting.done).stop).toMatchObject({ kind: 'user' });
-    expect(host.tools.confirmations.getPendingCount()).toBe(0);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
   });
 
   it('gives confirmations asked by one message a shared group id', async () => {
@@ -102,9 +103,9 @@ describe('stopping a turn', () => {
       { kind: 'reply', text: 'done' },
     );
     const requests: { groupId?: string; agentId?: string }[] = [];
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       requests.push(request);
-      host.tools.confirmations.respond(request.id, true);
+      confirm(host, request.id, true);
     });
     const turn = host.chat.send({ agentId: 'helper', text: 'both' });
     await turn.done;
@@ -125,10 +126,10 @@ describe('stopping a turn', () => {
       phases.push(event.call.phase);
       if (event.call.phase === 'awaiting') awaiting = event.call.confirmation;
     });
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       // The user takes 400 ms to answer: that is not the tool's time.
       scheduler.advance(400);
-      host.tools.confirmations.respond(request.id, true);
+      confirm(host, request.id, true);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'w1', name: 'mcp_chat_danger', arguments: { what: 'it' } }] }, { kind: 'reply', text: 'done' });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
@@ -144,9 +145,9 @@ describe('stopping a turn', () => {
   it('a declined call never ran and has no run time', async () => {
     const scheduler = new TestScheduler();
     const { host, provider } = await startChatWorld({ host: { scheduler } });
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       scheduler.advance(200);
-      host.tools.confirmations.respond(request.id, false);
+      confirm(host, request.id, false);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'd1', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'ok' });
     const outcome = await host.chat.send({ agentId: 'helper', text: 'do it' }).done;
@@ -155,7 +156,7 @@ describe('stopping a turn', () => {
 
   it('"always allow" is kept per agent and tool until revoked', async () => {
     const { host, provider } = await startChatWorld();
-    const once = host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'always'));
+    const once = onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, true, 'always'));
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a1', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'done' });
     await host.chat.send({ agentId: 'helper', text: 'one' }).done;
     once();
@@ -163,9 +164,9 @@ describe('stopping a turn', () => {
 
     // Another conversation: no question asked.
     const asked: string[] = [];
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       asked.push(request.toolName);
-      host.tools.confirmations.respond(request.id, false);
+      confirm(host, request.id, false);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'a2', name: 'mcp_chat_danger', arguments: {} }] }, { kind: 'reply', text: 'done' });
     const second = await host.chat.send({ agentId: 'helper', text: 'two' }).done;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, pendingOf } from '../../helpers/questions.js';
 import { PageChat, type PageApp } from '../../../src/core/chat/pageChat.js';
 import { PageChatRequestSchema } from '../../../src/shared/pageChat.js';
 import { localModel, toolResultsIn } from '../../helpers/chatWorld.js';
@@ -66,9 +67,9 @@ describe('the page chat API', () => {
     expect(sent.sessionId).toBe(session.id);
     // The destructive tool asks the user, as any agent's call does.
     await expect
-      .poll(() => w.host.tools.confirmations.listPending(), { timeout: 20_000 })
+      .poll(() => pendingOf(w.host, 'toolConfirmation'), { timeout: 20_000 })
       .toEqual([expect.objectContaining({ toolName: 'mcp_com_example_notes_board_dangerous', agentId: agent.id, conversationId: session.id })]);
-    w.host.tools.confirmations.respond(w.host.tools.confirmations.listPending()[0]!.id, false);
+    confirm(w.host, pendingOf(w.host, 'toolConfirmation')[0]!.id, false);
     await expect.poll(() => w.host.chat.get(session.id).conversation.status.kind, { timeout: 20_000 }).toBe('done');
     // Its own server's tool ran through the gateway, as the app; the declined one did not.
     const results = toolResultsIn(w.provider.requests[1]!.body);

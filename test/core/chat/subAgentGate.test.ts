@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import type { ToolMessage } from '../../../src/shared/chat.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { GatewayError } from '../../../src/core/tools/toolGateway.js';
@@ -48,9 +49,9 @@ describe('sub-agent calls through the gateway', () => {
       ],
     });
     const asked: ToolConfirmationRequest[] = [];
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       asked.push(request);
-      host.tools.confirmations.respond(request.id, true);
+      confirm(host, request.id, true);
     });
     provider.enqueue(
       { kind: 'reply', toolCalls: [{ id: 'delegate', name: 'subagent_worker', arguments: { task: 'count to three' } }] },
@@ -86,9 +87,9 @@ describe('sub-agent calls through the gateway', () => {
       ],
     });
     const asked: string[] = [];
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       asked.push(request.agentId ?? '');
-      host.tools.confirmations.respond(request.id, false);
+      confirm(host, request.id, false);
     });
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'free', name: 'subagent_worker', arguments: { task: 'go' } }] }, { kind: 'reply', text: 'went' }, { kind: 'reply', text: 'boss done' });
     const free = await host.chat.send({ agentId: 'boss', text: 'delegate' }).done;

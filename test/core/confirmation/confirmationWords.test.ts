@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import { resolveAgent } from '../../../src/core/agents/agentResolver.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { agentUsing, chatServerEntry } from '../../helpers/chatWorld.js';
@@ -13,9 +14,9 @@ describe('a confirmation asked through the gateway', () => {
     const agent = t.host.agents.create(agentUsing(['chat']));
     const caller = t.host.agents.resolve(agent).callerFor('main', 'words-1');
     const asked: ToolConfirmationRequest[] = [];
-    t.host.tools.confirmations.on('required', (request) => {
+    onAsked(t.host, 'toolConfirmation', (request) => {
       asked.push(request);
-      t.host.tools.confirmations.respond(request.id, false);
+      confirm(t.host, request.id, false);
     });
     const outcome = await t.host.tools.call(caller, 'mcp_chat_danger', { what: 'wipe' });
     expect(outcome.decision).toBe('declined');

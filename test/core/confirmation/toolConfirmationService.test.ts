@@ -1,21 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked, onResolved, pendingOf } from '../../helpers/questions.js';
 import { CONFIRMATION_TIMEOUT_MS, ToolConfirmationService } from '../../../src/core/confirmation/toolConfirmationService.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { QuestionBroker } from '../../../src/core/questions/questionBroker.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
 function setup() {
   const scheduler = new TestScheduler();
-  const service = new ToolConfirmationService(scheduler);
+  const broker = new QuestionBroker({ scheduler, audit: () => undefined });
+  const service = new ToolConfirmationService(scheduler, broker);
+  const host = { questions: broker };
   const required: ToolConfirmationRequest[] = [];
   const expired: ToolConfirmationRequest[] = [];
-  service.on('required', (r) => required.push(r));
-  service.on('expired', (r) => expired.push(r));
-  return { scheduler, service, required, expired };
+  onAsked(host, 'toolConfirmation', (r) => required.push(r));
+  onResolved(host, 'toolConfirmation', (r, outcome) => outcome === 'expired' && expired.push(r));
+  return { scheduler, service, host, required, expired };
 }
 
 describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', () => {
   it('registers confirmable tools with risk and summaries', () => {
-    const { service } = setup();
+    const { service, host } = setup();
     service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);
     service.registerMultiple([{ toolName: 'grant_access', risk: 'medium' }]);
     expect(service.needsConfirmation('delete_agent')).toBe(true);
@@ -25,20 +29,20 @@ describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', ()
   });
 
   it('emits a request with id, server, tool, args, summary and risk, and resolves with the answer', async () => {
-    const { service, required } = setup();
+    const { service, required, host } = setup();
     service.registerConfirmable('delete_agent', 'high', (args) => `Delete agent "${String(args.id)}"`);
     const answer = service.requestConfirmation('chatos::settings', 'delete_agent', { id: 'writer' });
     expect(required).toHaveLength(1);
     expect(required[0]).toMatchObject({ serverName: 'chatos::settings', toolName: 'delete_agent', args: { id: 'writer' }, summary: 'Delete agent "writer"', risk: 'high' });
-    expect(service.getPendingCount()).toBe(1);
-    expect(service.respond(required[0]!.id, true)).toBe(true);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(1);
+    expect(confirm(host, required[0]!.id, true)).toBe(true);
     await expect(answer).resolves.toBe(true);
-    expect(service.getPendingCount()).toBe(0);
-    expect(service.respond(required[0]!.id, true)).toBe(false);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
+    expect(confirm(host, required[0]!.id, true)).toBe(false);
   });
 
   it('the generic sentence keeps to a line and says how much of the arguments it leaves out; the request carries them all', () => {
-    const { service, required } = setup();
+    const { service, required, host } = setup();
     service.registerConfirmable('wipe', 'high');
     const args = { padding: 'x'.repeat(300), target: '/home/me' };
     void service.requestConfirmation('chatos::tools', 'wipe', args);
@@ -50,55 +54,55 @@ describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', ()
   });
 
   it('a request whose call is cancelled before an answer is withdrawn: resolved as such, nothing left pending, the answer ignored', async () => {
-    const { service, required } = setup();
+    const { service, required, host } = setup();
     const decisions: string[] = [];
-    service.on('resolved', (_request, decision) => decisions.push(decision));
+    onResolved(host, 'toolConfirmation', (_request, decision) => decisions.push(decision));
     const call = new AbortController();
     const answer = service.requestDecision('srv', 'danger', {}, { signal: call.signal });
     expect(required).toHaveLength(1);
     call.abort();
     await expect(answer).resolves.toBe('withdrawn');
     expect(decisions).toEqual(['withdrawn']);
-    expect(service.getPendingCount()).toBe(0);
-    expect(service.respond(required[0]!.id, true)).toBe(false);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
+    expect(confirm(host, required[0]!.id, true)).toBe(false);
     // A call cancelled before it asked asks no one.
     await expect(service.requestDecision('srv', 'danger', {}, { signal: call.signal })).resolves.toBe('withdrawn');
     expect(required).toHaveLength(1);
     // Answered first, a later abort changes nothing.
     const later = new AbortController();
     const answered = service.requestDecision('srv', 'danger', {}, { signal: later.signal });
-    service.respond(required[1]!.id, true);
+    confirm(host, required[1]!.id, true);
     later.abort();
     await expect(answered).resolves.toBe('approved');
     expect(decisions).toEqual(['withdrawn', 'approved']);
   });
 
   it('a rejection resolves false; concurrent requests are independent', async () => {
-    const { service, required } = setup();
+    const { service, required, host } = setup();
     const first = service.requestConfirmation('s', 'a', {});
     const second = service.requestConfirmation('s', 'b', {});
-    service.respond(required[1]!.id, true);
-    service.respond(required[0]!.id, false);
+    confirm(host, required[1]!.id, true);
+    confirm(host, required[0]!.id, false);
     await expect(first).resolves.toBe(false);
     await expect(second).resolves.toBe(true);
   });
 
   it('no answer within 60 s rejects and emits expired', async () => {
-    const { service, scheduler, expired } = setup();
+    const { service, scheduler, expired, host } = setup();
     const answer = service.requestDecision('s', 'a', {});
     scheduler.advance(CONFIRMATION_TIMEOUT_MS - 1);
-    expect(service.getPendingCount()).toBe(1);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(1);
     expect(expired).toHaveLength(0);
     scheduler.advance(1);
     await expect(answer).resolves.toBe('expired');
     expect(expired).toHaveLength(1);
-    expect(service.getPendingCount()).toBe(0);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
   });
 
   it('"for this conversation" approves later calls of that tool in that conversation only', async () => {
-    const { service, required } = setup();
+    const { service, required, host } = setup();
     const first = service.requestDecision('s', 'write_file', {}, { conversationId: 'c1' });
-    service.respond(required[0]!.id, true, 'conversation');
+    confirm(host, required[0]!.id, true, 'conversation');
     await expect(first).resolves.toBe('approved');
     await expect(service.requestDecision('s', 'write_file', {}, { conversationId: 'c1' })).resolves.toBe('approved');
     expect(required).toHaveLength(1);
@@ -111,10 +115,10 @@ describe('ToolConfirmationService (docs/rules/confirmation.md#confirmation)', ()
   });
 
   it('rejectAll declines everything pending', async () => {
-    const { service } = setup();
+    const { service, host } = setup();
     const answers = [service.requestDecision('s', 'a', {}), service.requestDecision('s', 'b', {})];
     service.rejectAll();
     await expect(Promise.all(answers)).resolves.toEqual(['declined', 'declined']);
-    expect(service.getPendingCount()).toBe(0);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(0);
   });
 });

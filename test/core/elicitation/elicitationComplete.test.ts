@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { answerElicitation, pendingOf } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Host, HostOptions } from '../../../src/core/host.js';
@@ -54,12 +55,12 @@ describe('notifications/elicitation/complete', () => {
 
     // Another instance's id, and an unknown one, close nothing.
     expect(textOf((await host.tools.call(who, 'mcp_asking_complete', { id: 'el-unknown' })).result)).toBe('told');
-    expect(host.mcp.elicitations.list()).toHaveLength(1);
+    expect(pendingOf(host, 'elicitation')).toHaveLength(1);
 
     await host.tools.call(who, 'mcp_asking_complete', { id: 'el-1' });
     expect(textOf((await call).result)).toBe('answered accept');
     expect(seen).toEqual(['completed']);
-    expect(host.mcp.elicitations.list()).toEqual([]);
+    expect(pendingOf(host, 'elicitation')).toEqual([]);
     expect(auditReasons(host)).toEqual(['completed', 'asked']);
   });
 
@@ -68,7 +69,7 @@ describe('notifications/elicitation/complete', () => {
     const who = caller('conv-o');
     const asked = nextQuestion(host);
     const call = host.tools.call(who, 'mcp_asking_ask_url', { id: 'el-2' });
-    host.mcp.elicitations.respond((await asked).id, 'accept');
+    answerElicitation(host, (await asked).id, 'accept');
     expect(textOf((await call).result)).toBe('answered accept');
     await host.tools.call(who, 'mcp_asking_complete', { id: 'el-2' });
     await host.tools.call(who, 'mcp_asking_complete', { id: 'el-2' });
@@ -81,8 +82,8 @@ describe('notifications/elicitation/complete', () => {
     const call = host.tools.call(caller('conv-a'), 'mcp_asking_ask_url', { id: 'shared-id' });
     const request = await asked;
     await host.tools.call(caller('conv-b'), 'mcp_asking_complete', { id: 'shared-id' });
-    expect(host.mcp.elicitations.list().map((r) => r.id)).toEqual([request.id]);
-    host.mcp.elicitations.respond(request.id, 'decline');
+    expect(pendingOf(host, 'elicitation').map((r) => r.id)).toEqual([request.id]);
+    answerElicitation(host, request.id, 'decline');
     expect(textOf((await call).result)).toBe('answered decline');
   });
 });
@@ -98,7 +99,7 @@ describe('a call whose server waits for the user', () => {
     const call = host.tools.call(who, 'mcp_asking_ask_form', {});
     const request = await asked;
     scheduler.advance(900);
-    expect(host.mcp.elicitations.respond(request.id, 'accept', { name: 'Ada' })).toBe(true);
+    expect(answerElicitation(host, request.id, 'accept', { name: 'Ada' })).toBe(true);
     expect(textOf((await call).result)).toBe('answered accept {"name":"Ada"}');
   });
 
@@ -115,6 +116,6 @@ describe('a call whose server waits for the user', () => {
     expect((error as McpRuntimeError).code).toBe('CALL_TIMEOUT');
     expect((error as Error).message).toContain('maximum total time of 1000 ms');
     expect(seen).toEqual(['withdrawn']);
-    expect(host.mcp.elicitations.list()).toEqual([]);
+    expect(pendingOf(host, 'elicitation')).toEqual([]);
   });
 });

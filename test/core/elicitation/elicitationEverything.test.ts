@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { answerElicitation, onAsked, pendingOf } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ElicitationError } from '../../../src/core/facades/errors.js';
@@ -76,15 +77,15 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
       'titledMultipleSelectEnum',
       'legacyTitledEnum',
     ]);
-    expect(host.mcp.elicitations.list().map((r) => r.id)).toEqual([request.id]);
+    expect(pendingOf(host, 'elicitation').map((r) => r.id)).toEqual([request.id]);
 
     // The form as first shown lacks the one required field: accepting it so is refused, naming it, and nothing is sent.
     const defaults = formDefaults(request.fields);
-    expect(refusalOf(() => host.mcp.elicitations.respond(request.id, 'accept', defaults))).toEqual([{ path: 'name', message: 'is required' }]);
-    expect(refusalOf(() => host.mcp.elicitations.respond(request.id, 'accept', { ...defaults, name: 'Ada', integer: 500 }))).toEqual([{ path: 'integer', message: 'must be at most 100' }]);
-    expect(host.mcp.elicitations.list()).toHaveLength(1);
+    expect(refusalOf(() => answerElicitation(host, request.id, 'accept', defaults))).toEqual([{ path: 'name', message: 'is required' }]);
+    expect(refusalOf(() => answerElicitation(host, request.id, 'accept', { ...defaults, name: 'Ada', integer: 500 }))).toEqual([{ path: 'integer', message: 'must be at most 100' }]);
+    expect(pendingOf(host, 'elicitation')).toHaveLength(1);
 
-    expect(host.mcp.elicitations.respond(request.id, 'accept', { ...defaults, name: 'Ada Lovelace' })).toBe(true);
+    expect(answerElicitation(host, request.id, 'accept', { ...defaults, name: 'Ada Lovelace' })).toBe(true);
     const { result } = await call;
     const text = allText(result.content as { type: string; text?: string }[]);
     expect(text).toContain('✅ User provided the requested information!');
@@ -104,7 +105,7 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
       },
     });
     expect(seen).toEqual(['accept']);
-    expect(host.mcp.elicitations.list()).toEqual([]);
+    expect(pendingOf(host, 'elicitation')).toEqual([]);
 
     // The audit has the question and its end, with the field names and never a value typed.
     const rows = host.audit.query({ tool: 'elicitation/create' });
@@ -121,7 +122,7 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
     const host = await everythingHost();
     const asked = nextQuestion(host);
     const call = host.tools.call(caller('conv-d'), FORM_TOOL, {});
-    host.mcp.elicitations.respond((await asked).id, 'decline');
+    answerElicitation(host, (await asked).id, 'decline');
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('❌ User declined to provide the requested information.');
     expect(host.audit.query({ tool: 'elicitation/create', limit: 1 })[0]).toMatchObject({ reason: 'decline', decision: 'declined', outcome: 'declined' });
   });
@@ -134,7 +135,7 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
     const request = await asked;
     if (request.mode !== 'form') throw new Error('expected a form');
     expect(request.conversationId).toBe('conv-h');
-    host.mcp.elicitations.respond(request.id, 'accept', { ...formDefaults(request.fields), name: 'Grace Hopper' });
+    answerElicitation(host, request.id, 'accept', { ...formDefaults(request.fields), name: 'Grace Hopper' });
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('- Name: Grace Hopper');
   });
 
@@ -147,11 +148,11 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
     const request = await asked;
     expect(request.expiresAt - request.createdAt).toBe(10 * 60_000);
     scheduler.advance(10 * 60_000 - 1);
-    expect(host.mcp.elicitations.list()).toHaveLength(1);
+    expect(pendingOf(host, 'elicitation')).toHaveLength(1);
     scheduler.advance(1);
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('⚠️ User cancelled the elicitation dialog.');
     expect(seen).toEqual(['expired']);
-    expect(host.mcp.elicitations.respond(request.id, 'accept', {})).toBe(false);
+    expect(answerElicitation(host, request.id, 'accept', {})).toBe(false);
   });
 
   it('a url: the domain is shown before anything opens; javascript: is refused and the server told why', async () => {
@@ -160,11 +161,11 @@ describe('elicitation with @modelcontextprotocol/server-everything', () => {
     const call = host.tools.call(caller('conv-u'), URL_TOOL, { url: 'https://example.com/authorize?x=1' });
     const request = await asked;
     expect(request).toMatchObject({ mode: 'url', url: 'https://example.com/authorize?x=1', domain: 'example.com', lookAlike: false });
-    host.mcp.elicitations.respond(request.id, 'accept');
+    answerElicitation(host, request.id, 'accept');
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('✅ User completed the URL elicitation flow.');
 
     const asking: ElicitationRequest[] = [];
-    host.mcp.elicitations.on('required', (r) => asking.push(r));
+    onAsked(host, 'elicitation', (r) => asking.push(r));
     const refused = await host.tools.call(caller('conv-u'), URL_TOOL, { url: 'javascript:alert(document.cookie)' });
     expect(refused.result.isError).toBe(true);
     expect(textOf(refused.result)).toContain('the url\'s scheme "javascript:" is refused');
@@ -189,10 +190,10 @@ describe('a page a call needs opened first (error -32042, server-everything unmo
     });
     // Made again, the call asks for its own page through elicitation/create: the second card.
     const secondPage = nextQuestion(host);
-    host.mcp.elicitations.respond(prerequisite.id, 'accept');
+    answerElicitation(host, prerequisite.id, 'accept');
     const own = await secondPage;
     expect(own).toMatchObject({ mode: 'url', url: 'https://example.com/authorize' });
-    host.mcp.elicitations.respond(own.id, 'accept');
+    answerElicitation(host, own.id, 'accept');
     const { result } = await call;
     expect(result.isError).toBeFalsy();
     expect(allText(result.content as { type: string; text?: string }[])).toContain('✅ User completed the URL elicitation flow.');
@@ -204,8 +205,8 @@ describe('a page a call needs opened first (error -32042, server-everything unmo
     const call = host.tools.call(caller('conv-p'), URL_TOOL, { url: 'https://example.com/authorize', errorPath: true });
     const prerequisite = await page;
     const asking: ElicitationRequest[] = [];
-    host.mcp.elicitations.on('required', (r) => asking.push(r));
-    host.mcp.elicitations.respond(prerequisite.id, 'decline');
+    onAsked(host, 'elicitation', (r) => asking.push(r));
+    answerElicitation(host, prerequisite.id, 'decline');
     const { result } = await call;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Server "chatos::everything" needs a page opened in a browser before this call (JSON-RPC error -32042); the user declined to open it, so the call was not made again.');
@@ -241,7 +242,7 @@ server.registerTool('last_answer', { description: 'what the question got' }, asy
     );
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { eliciting: { transport: 'stdio', command: process.execPath, args: [server] } }));
     const asking: ElicitationRequest[] = [];
-    host.mcp.elicitations.on('required', (r) => asking.push(r));
+    onAsked(host, 'elicitation', (r) => asking.push(r));
     expect(textOf((await host.tools.call(caller('conv-i'), 'mcp_eliciting_ask_when_told', {})).result)).toBe('will ask when told');
     fs.writeFileSync(trigger, '');
     await waitUntil(() => host.audit.query({ tool: 'elicitation/create' }).length > 0, 'the refusal in the audit');

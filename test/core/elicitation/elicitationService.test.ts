@@ -1,12 +1,15 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { answerElicitation, onResolved, pendingOf } from '../../helpers/questions.js';
 import { describe, expect, it } from 'vitest';
-import type { ElicitationAuditEvent } from '../../../src/core/audit/elicitationAudit.js';
+import type { QuestionAuditEvent } from '../../../src/core/audit/questionAudit.js';
 import { ElicitationService, type ElicitationAnswer } from '../../../src/core/elicitation/elicitationService.js';
 import { ServerRequestPolicy } from '../../../src/core/policy/serverRequestPolicy.js';
 import { RUN_ALLOWED } from '../../../src/core/policy/runGate.js';
 import { ServerCallers } from '../../../src/core/tools/serverCallers.js';
 import type { Caller } from '../../../src/core/tools/toolSource.js';
-import type { ElicitationOutcome } from '../../../src/shared/elicitation.js';
+import type { ElicitationAction } from '../../../src/shared/elicitation.js';
+import type { QuestionOutcome } from '../../../src/shared/question.js';
+import { QuestionBroker } from '../../../src/core/questions/questionBroker.js';
 import { testServerDefinition } from '../../helpers/serverDefinition.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
@@ -18,12 +21,20 @@ const form = { message: 'Your name?', requestedSchema: { type: 'object', propert
 
 function service() {
   const scheduler = new TestScheduler();
-  const audit: ElicitationAuditEvent[] = [];
-  const elicitations = new ElicitationService({ scheduler, audit: (event) => audit.push(event) });
-  const outcomes: ElicitationOutcome[] = [];
-  elicitations.on('resolved', (_r, outcome) => outcomes.push(outcome));
+  const audit: QuestionAuditEvent[] = [];
+  const broker = new QuestionBroker({ scheduler, audit: (event) => audit.push(event) });
+  const service = new ElicitationService({ scheduler, broker });
+  const host = { questions: broker };
+  const outcomes: QuestionOutcome[] = [];
+  onResolved(host, 'elicitation', (_r, outcome) => outcomes.push(outcome));
   const ask = (name = 'fx', signal = new AbortController().signal, params: Record<string, unknown> = form): Promise<ElicitationAnswer> =>
-    elicitations.ask({ asker: asker(name), params, callers: [who], signal });
+    service.ask({ asker: asker(name), params, callers: [who], signal });
+  /** The questions as a face sees and answers them. */
+  const elicitations = {
+    list: () => pendingOf(host, 'elicitation'),
+    respond: (id: string, action: ElicitationAction, content?: unknown) => answerElicitation(host, id, action, content),
+    withdrawAll: () => broker.withdrawAll(),
+  };
   return { scheduler, audit, elicitations, outcomes, ask };
 }
 
@@ -46,7 +57,7 @@ describe('ElicitationService', () => {
     expect(elicitations.respond(request!.id, 'accept', { name: 'Grace', extra: 'dropped' })).toBe(true);
     expect(await answer).toEqual({ action: 'accept', content: { name: 'Grace' } });
     expect(audit.map((e) => e.step)).toEqual([{ kind: 'asked' }, { kind: 'ended', outcome: 'accept' }]);
-    expect(audit[1]).toMatchObject({ mode: 'form', fields: ['name'], caller: who });
+    expect(audit[1]).toMatchObject({ what: { mode: 'form', fields: ['name'] }, caller: who });
     expect(JSON.stringify(audit)).not.toContain('Grace');
   });
 

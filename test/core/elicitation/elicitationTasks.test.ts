@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { answerElicitation, onResolved, pendingOf } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ describe('elicitation run as a task (server-everything)', () => {
     const request = await asked;
     if (request.mode !== 'form') throw new Error('expected a form');
     expect(request).toMatchObject({ serverId: 'chatos::everything', conversationId: 'conv-a', message: 'Please provide inputs for the following fields (async task demo):' });
-    expect(host.mcp.elicitations.respond(request.id, 'accept', { ...formDefaults(request.fields), name: 'Ada', favoriteColor: 'Blue' })).toBe(true);
+    expect(answerElicitation(host, request.id, 'accept', { ...formDefaults(request.fields), name: 'Ada', favoriteColor: 'Blue' })).toBe(true);
     const text = allText((await call).result.content as { type: string; text?: string }[]);
     expect(text).toContain('[COMPLETED] User provided the requested information!');
     expect(text).toContain('- Name: Ada');
@@ -51,7 +52,7 @@ describe('elicitation run as a task (server-everything)', () => {
     const host = await everythingHost();
     const asked = nextQuestion(host);
     const call = host.tools.call(caller('conv-d'), ASYNC_TOOL, {});
-    host.mcp.elicitations.respond((await asked).id, 'decline');
+    answerElicitation(host, (await asked).id, 'decline');
     expect(allText((await call).result.content as { type: string; text?: string }[])).toContain('[DECLINED] User declined to provide the requested information.');
     expect(host.audit.query({ tool: 'elicitation/create', limit: 1 })[0]).toMatchObject({ reason: 'decline', decision: 'declined' });
   });
@@ -125,7 +126,7 @@ describe('tasks per server instance (a small SDK server)', () => {
     expect(report).toMatchObject({ cancelled: 'cancelled', status: 'cancelled', statusMessage: 'the server cancelled the task (tasks/cancel); ChatOS withdrew the request' });
     expect(report.result).toMatch(/^error: .*task [0-9a-f]{32} was cancelled, so it has no result: the server cancelled the task/);
     expect(seen).toEqual(['withdrawn']);
-    expect(host.mcp.elicitations.list()).toEqual([]);
+    expect(pendingOf(host, 'elicitation')).toEqual([]);
   });
 
   it('the ttl a server asks is capped; at its end the task is dropped and its card withdrawn', async () => {
@@ -138,7 +139,7 @@ describe('tasks per server instance (a small SDK server)', () => {
     const shortCall = host.tools.call(caller('conv-t2'), 'mcp_two_ask_until_dropped', { ttl: 1_000 });
     void shortCall.then(() => (callEnded = true));
     const card = await shortAsked;
-    const withdrawnWhileCalling = new Promise<boolean>((resolve) => host.mcp.elicitations.on('resolved', (r) => r.id === card.id && resolve(!callEnded)));
+    const withdrawnWhileCalling = new Promise<boolean>((resolve) => onResolved(host, 'elicitation', (r) => r.id === card.id && resolve(!callEnded)));
     const short = JSON.parse(textOf((await shortCall).result));
     // Withdrawn at the ttl, while the call still polled: not because the call ended.
     expect(await withdrawnWhileCalling).toBe(true);
@@ -146,7 +147,7 @@ describe('tasks per server instance (a small SDK server)', () => {
     expect(short.dropped).toContain('Task not found');
     // The first card went with its call; the second at its task's ttl, while its call still polled.
     expect(seen).toEqual(['withdrawn', 'withdrawn']);
-    expect(host.mcp.elicitations.list()).toEqual([]);
+    expect(pendingOf(host, 'elicitation')).toEqual([]);
   });
 
   it(`an instance may make the host keep ${MAX_TASKS_PER_INSTANCE} tasks; the next is refused, saying why, and audited`, async () => {

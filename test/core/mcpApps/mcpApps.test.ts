@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import { describe, expect, it } from 'vitest';
 import { APP_CALLS_PER_WINDOW } from '../../../src/core/mcpApps/mcpApps.js';
 import { viewCsp } from '../../../src/core/mcpApps/viewCsp.js';
@@ -61,9 +62,9 @@ describe('MCP Apps in the core', () => {
   it("proxies the app's calls through the gateway: confirmation, audit, only app-visible tools, a bounded rate", async () => {
     const { host, caller } = await shopWorld();
     const asked: string[] = [];
-    host.tools.confirmations.on('required', (request) => {
+    onAsked(host, 'toolConfirmation', (request) => {
       asked.push(request.toolName);
-      void host.tools.confirmations.respond(request.id, true);
+      void confirm(host, request.id, true);
     });
     const ordered = await host.tools.apps.call(caller, SERVER, 'place_order', { item: 'apples', count: 2 });
     expect(ordered.result.content).toEqual([{ type: 'text', text: 'Ordered 2 apples.' }]);

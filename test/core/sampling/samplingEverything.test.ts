@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { answerSampling, confirm, onAsked, onUpdated, pendingOf } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -56,12 +57,12 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
       tools: [],
       modelId: 'local',
     });
-    expect(host.mcp.sampling.list().map((r) => r.id)).toEqual([request.id]);
+    expect(pendingOf(host, 'sampling').map((r) => r.id)).toEqual([request.id]);
     expect(provider.requests).toHaveLength(0);
 
     const completed = nextSampling(host, 'updated', 'completion');
     expect(
-      host.mcp.sampling.respond(request.id, {
+      answerSampling(host, request.id, {
         action: 'approve',
         edits: { systemPrompt: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a haiku instead' }] }], maxTokens: 50 },
       }),
@@ -77,7 +78,7 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     expect(body.max_tokens ?? body.max_completion_tokens).toBe(50);
     expect(JSON.stringify(body)).not.toContain('write a poem');
 
-    expect(host.mcp.sampling.respond(shown.id, { action: 'send' })).toBe(true);
+    expect(answerSampling(host, shown.id, { action: 'send' })).toBe(true);
     const text = textOf((await call).result);
     expect(resultOf(text)).toMatchObject({ role: 'assistant', model: 'test-model', stopReason: 'endTurn', content: { type: 'text', text: 'Haiku about spring' } });
     expect(seen).toEqual(['sent']);
@@ -103,7 +104,7 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     const { host, provider } = await samplingWorld();
     const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-d'), SAMPLE_TOOL, { prompt: 'hi' });
-    host.mcp.sampling.respond((await asked).id, { action: 'decline' });
+    answerSampling(host, (await asked).id, { action: 'decline' });
     const { result } = await call;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('User rejected sampling request');
@@ -117,8 +118,8 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-c'), SAMPLE_TOOL, { prompt: 'hi' });
     const completed = nextSampling(host, 'updated', 'completion');
-    host.mcp.sampling.respond((await asked).id, { action: 'approve' });
-    host.mcp.sampling.respond((await completed).id, { action: 'decline' });
+    answerSampling(host, (await asked).id, { action: 'approve' });
+    answerSampling(host, (await completed).id, { action: 'decline' });
     const text = textOf((await call).result);
     expect(text).toContain('User rejected sampling request');
     expect(text).not.toContain('SECRET ANSWER');
@@ -135,23 +136,23 @@ describe('sampling with @modelcontextprotocol/server-everything', () => {
     const request = await asked;
     expect(request.expiresAt - request.createdAt).toBe(10 * 60_000);
     scheduler.advance(10 * 60_000 - 1);
-    expect(host.mcp.sampling.list()).toHaveLength(1);
+    expect(pendingOf(host, 'sampling')).toHaveLength(1);
     scheduler.advance(1);
     expect(textOf((await call).result)).toContain('nobody answered the sampling request in time');
     expect(seen).toEqual(['expired']);
-    expect(host.mcp.sampling.respond(request.id, { action: 'approve' })).toBe(false);
+    expect(answerSampling(host, request.id, { action: 'approve' })).toBe(false);
   });
 
   it('always allow: remembered per server, later requests run without a card (audited), until revoked; the rate limit still holds', async () => {
     const { host, provider } = await samplingWorld({ entry: { sampling: { perMinute: 3 } } });
     provider.enqueue({ kind: 'reply', text: 'one' }, { kind: 'reply', text: 'two' }, { kind: 'reply', text: 'three' });
     const cards: SamplingRequest[] = [];
-    host.mcp.sampling.on('required', (r) => cards.push(r));
+    onAsked(host, 'sampling', (r) => cards.push(r));
     const asked = nextSampling(host, 'required');
     const first = host.tools.call(asHelper('conv-a'), SAMPLE_TOOL, { prompt: '1' });
     const completed = nextSampling(host, 'updated', 'completion');
-    host.mcp.sampling.respond((await asked).id, { action: 'approve', always: true });
-    host.mcp.sampling.respond((await completed).id, { action: 'send' });
+    answerSampling(host, (await asked).id, { action: 'approve', always: true });
+    answerSampling(host, (await completed).id, { action: 'send' });
     expect(textOf((await first).result)).toContain('"text": "one"');
     expect(host.mcp.sampling.alwaysAllowed('chatos::everything')).toBe(true);
 
@@ -237,8 +238,8 @@ describe('sampling with tools, bounds, and the policy (a small SDK server)', () 
     const { host, provider } = await samplerWorld();
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } }] }, { kind: 'reply', text: 'It is sunny in Paris.' });
     // Both requests reviewed and their completions sent, as a person would.
-    host.mcp.sampling.on('required', (r) => host.mcp.sampling.respond(r.id, { action: 'approve' }));
-    host.mcp.sampling.on('updated', (r) => r.stage === 'completion' && host.mcp.sampling.respond(r.id, { action: 'send' }));
+    onAsked(host, 'sampling', (r) => answerSampling(host, r.id, { action: 'approve' }));
+    onUpdated(host, 'sampling', (r) => r.stage === 'completion' && answerSampling(host, r.id, { action: 'send' }));
     const { first, second } = JSON.parse(textOf((await host.tools.call(asHelper('conv-t'), 'mcp_sampler_ask_with_tools', {})).result));
     expect(first).toEqual({ role: 'assistant', model: 'test-model', stopReason: 'toolUse', content: [{ type: 'tool_use', id: 'call_w', name: 'get_weather', input: { city: 'Paris' } }] });
     expect(second).toMatchObject({ stopReason: 'endTurn', content: [{ type: 'text', text: 'It is sunny in Paris.' }] });
@@ -254,7 +255,7 @@ describe('sampling with tools, bounds, and the policy (a small SDK server)', () 
   it('refuses a request with an unknown content type, too many messages, or no maxTokens, saying why; nothing is shown', async () => {
     const { host, provider } = await samplerWorld();
     const cards: SamplingRequest[] = [];
-    host.mcp.sampling.on('required', (r) => cards.push(r));
+    onAsked(host, 'sampling', (r) => cards.push(r));
     const raw = async (params: unknown) => textOf((await host.tools.call(asHelper('conv-b'), 'mcp_sampler_ask_raw', { params: JSON.stringify(params) })).result);
     const hi = { role: 'user', content: { type: 'text', text: 'hi' } };
     expect(await raw({ messages: [{ role: 'user', content: { type: 'video', data: 'x' } }], maxTokens: 10 })).toContain(
@@ -271,19 +272,19 @@ describe('sampling with tools, bounds, and the policy (a small SDK server)', () 
   it('what the user decided about a server leaves with it: another program added under its name is asked about afresh', async () => {
     const { host, provider } = await samplerWorld();
     const cards: SamplingRequest[] = [];
-    host.mcp.sampling.on('required', (r) => {
+    onAsked(host, 'sampling', (r) => {
       cards.push(r);
       // The first program's request is allowed always; any later card is declined.
-      host.mcp.sampling.respond(r.id, cards.length === 1 ? { action: 'approve', always: true } : { action: 'decline' });
+      answerSampling(host, r.id, cards.length === 1 ? { action: 'approve', always: true } : { action: 'decline' });
     });
-    host.mcp.sampling.on('updated', (r) => r.stage === 'completion' && host.mcp.sampling.respond(r.id, { action: 'send' }));
+    onUpdated(host, 'sampling', (r) => r.stage === 'completion' && answerSampling(host, r.id, { action: 'send' }));
     provider.enqueue({ kind: 'reply', text: 'first' });
     const hi = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 };
     expect(textOf((await host.tools.call(asHelper('conv-r'), 'mcp_sampler_ask_raw', { params: JSON.stringify(hi) })).result)).toBe('answered');
     expect(host.mcp.sampling.alwaysAllowed('chatos::sampler')).toBe(true);
     // One of its tools raised to confirm, and allowed always by the user.
     host.mcp.servers.setPermission('chatos::sampler', 'last_answer', 'confirm');
-    host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true, 'always'));
+    onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, true, 'always'));
     await host.tools.call(asHelper('conv-r'), 'mcp_sampler_last_answer', {});
     expect(host.agents.alwaysAllow.list('helper').map((entry) => entry.toolName)).toEqual(['mcp_sampler_last_answer']);
 
@@ -303,7 +304,7 @@ describe('sampling with tools, bounds, and the policy (a small SDK server)', () 
   it('a server asking while no call of it is in flight is refused by the policy, and the audit says why', async () => {
     const { host, trigger } = await samplerWorld();
     const cards: SamplingRequest[] = [];
-    host.mcp.sampling.on('required', (r) => cards.push(r));
+    onAsked(host, 'sampling', (r) => cards.push(r));
     expect(textOf((await host.tools.call(asHelper('conv-i'), 'mcp_sampler_ask_when_told', {})).result)).toBe('will ask when told');
     fs.writeFileSync(trigger, '');
     await waitUntil(() => host.audit.query({ tool: 'sampling/createMessage' }).length > 0, 'the refusal in the audit');

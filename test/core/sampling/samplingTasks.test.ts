@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerSampling } from '../../helpers/questions.js';
 import { agentUsing, startChatWorld } from '../../helpers/chatWorld.js';
 import { nextSampling, samplingOutcomes } from '../../helpers/samplingEvents.js';
 import type { HostOptions } from '../../../src/core/host.js';
@@ -46,10 +47,10 @@ describe('sampling requests run as tasks (server-everything)', () => {
     scheduler.advance(2_500);
 
     const completed = nextSampling(host, 'updated', 'completion');
-    expect(host.mcp.sampling.respond(request.id, { action: 'approve' })).toBe(true);
+    expect(answerSampling(host, request.id, { action: 'approve' })).toBe(true);
     const shown = await completed;
     expect(shown.completion?.content).toEqual([{ type: 'text', text: 'An async haiku' }]);
-    expect(host.mcp.sampling.respond(shown.id, { action: 'send' })).toBe(true);
+    expect(answerSampling(host, shown.id, { action: 'send' })).toBe(true);
 
     const { result } = await call;
     const text = textOf(result);
@@ -74,7 +75,7 @@ describe('sampling requests run as tasks (server-everything)', () => {
     const { host, provider } = await samplingWorld();
     const asked = nextSampling(host, 'required');
     const call = host.tools.call(asHelper('conv-d'), ASYNC_TOOL, { prompt: 'hi' });
-    host.mcp.sampling.respond((await asked).id, { action: 'decline' });
+    answerSampling(host, (await asked).id, { action: 'decline' });
     const text = textOf((await call).result);
     expect(text).toContain('[FAILED] User rejected sampling request');
     expect(text).not.toMatch(/\bat .*\.js:\d+/);

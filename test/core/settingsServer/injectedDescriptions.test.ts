@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { agentUsing, chatServerEntry, startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
 
@@ -28,7 +29,7 @@ async function world() {
   });
   await w.host.knowledge.create({ id: 'private', name: 'Private', description: 'Notes of the user' });
   const required: ToolConfirmationRequest[] = [];
-  w.host.tools.confirmations.on('required', (request) => required.push(request));
+  onAsked(w.host, 'toolConfirmation', (request) => required.push(request));
   return { ...w, required };
 }
 
@@ -63,9 +64,9 @@ describe("settings calls that rewrite text other agents' models read", () => {
     expect(kb!.summary).toBe(`Change knowledge base "private": description to ${JSON.stringify(HOSTILE)} (every agent searching it reads it)`);
 
     // Approved, the 90,000 characters still change nothing: the schema refuses them, naming the field.
-    host.tools.confirmations.respond(huge!.id, true);
-    host.tools.confirmations.respond(rename!.id, false);
-    host.tools.confirmations.respond(kb!.id, false);
+    confirm(host, huge!.id, true);
+    confirm(host, rename!.id, false);
+    confirm(host, kb!.id, false);
     expect((await turn.done).status).toBe('done');
     const results = new Map(toolResultsIn(provider.requests[2]!.body));
     expect(results.get('huge')).toMatch(/description/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { agentUsing, chatServerEntry, localModel, startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
@@ -29,7 +30,7 @@ async function injectedWorld() {
   await host.knowledge.addText('private', 'The safe code is 1234.', 'secret.md');
   await host.models.create(localModel(provider, 'openai', { id: 'evil', name: 'Evil' }));
   const required: ToolConfirmationRequest[] = [];
-  host.tools.confirmations.on('required', (request) => required.push(request));
+  onAsked(host, 'toolConfirmation', (request) => required.push(request));
   return { ...world, scheduler, required };
 }
 
@@ -69,8 +70,8 @@ describe('write-level settings tools driven by a prompt injection', () => {
     expect(new Set(required.map((r) => r.groupId)).size).toBe(1);
     expect(required[0]!.groupId).toBeDefined();
 
-    host.tools.confirmations.respond(byTool.get('mcp_settings_set_tool_enabled')!.id, false);
-    host.tools.confirmations.respond(byTool.get('mcp_settings_update_agent')!.id, false);
+    confirm(host, byTool.get('mcp_settings_set_tool_enabled')!.id, false);
+    confirm(host, byTool.get('mcp_settings_update_agent')!.id, false);
     // No one answers the third: it expires after 60 s.
     scheduler.advance(60_001);
     expect((await turn.done).status).toBe('done');
@@ -101,7 +102,7 @@ describe('write-level settings tools driven by a prompt injection', () => {
     );
     const turn = host.chat.send({ agentId: 'helper', text: 'switch danger on' });
     await expect.poll(() => required.length).toBe(1);
-    host.tools.confirmations.respond(required[0]!.id, true);
+    confirm(host, required[0]!.id, true);
     expect((await turn.done).status).toBe('done');
     expect(host.mcp.settings.of('chatos::chat').disabledTools).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
@@ -21,7 +22,7 @@ const NINE = [
 
 function confirmationsOf(host: Awaited<ReturnType<typeof startTestHost>>['host']) {
   const required = new EventQueue<ToolConfirmationRequest>();
-  host.tools.confirmations.on('required', required.push);
+  onAsked(host, 'toolConfirmation', required.push);
   return required;
 }
 
@@ -67,12 +68,12 @@ describe('the knowledge tools behind the gateway', () => {
     const ask = await asks.next();
     expect(ask).toMatchObject({ toolName: 'mcp_settings_create_knowledge_base', summary: 'Create knowledge base "Garden" searching by words only', risk: 'medium' });
     expect(fs.existsSync(knowledgeDir) ? fs.readdirSync(knowledgeDir) : []).toEqual([]);
-    host.tools.confirmations.respond(ask.id, false);
+    confirm(host, ask.id, false);
     expect((await declined).decision).toBe('declined');
     expect(await host.knowledge.list()).toEqual([]);
 
     const creating = host.tools.call(caller(), 'mcp_settings_create_knowledge_base', { name: 'Garden', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 20 });
-    host.tools.confirmations.respond((await asks.next()).id, true);
+    confirm(host, (await asks.next()).id, true);
     const created = await creating;
     expect(created.decision).toBe('approved');
     expect(data(created.result).knowledgeBase).toMatchObject({ id: 'garden', embeddingModel: 'embed' });
@@ -88,7 +89,7 @@ describe('the knowledge tools behind the gateway', () => {
     const addAsk = await asks.next();
     expect(addAsk.summary).toMatch(/^Add "pests\.md" \(\d+ characters\) to knowledge base "garden"$/);
     expect(provider.requests).toHaveLength(1);
-    host.tools.confirmations.respond(addAsk.id, true);
+    confirm(host, addAsk.id, true);
     expect(data((await adding).result)).toMatchObject({ file: 'pests.md', embedded: true });
 
     const search = await host.tools.call(caller(), 'mcp_settings_search_knowledge_base', { id: 'garden', query: 'aphids' });
@@ -103,7 +104,7 @@ describe('the knowledge tools behind the gateway', () => {
     const attaching = host.tools.call(caller(), 'mcp_settings_update_agent', { id: 'reader', knowledgeBases: ['garden'] });
     const attachAsk = await asks.next();
     expect(attachAsk).toMatchObject({ summary: 'Change agent "reader": knowledge bases it may search to ["garden"]', risk: 'high' });
-    host.tools.confirmations.respond(attachAsk.id, true);
+    confirm(host, attachAsk.id, true);
     expect((await attaching).decision).toBe('approved');
     expect(host.agents.get('reader')?.knowledgeBases).toEqual(['garden']);
 
@@ -116,7 +117,7 @@ describe('the knowledge tools behind the gateway', () => {
       summary: 'Change knowledge base "garden": description to "Notes" (every agent searching it reads it); search by words only (no embedding model)',
       risk: 'high',
     });
-    host.tools.confirmations.respond(modelAsk.id, true);
+    confirm(host, modelAsk.id, true);
     const update = await updating;
     expect(update.decision).toBe('approved');
     expect(data(update.result).knowledgeBase).toMatchObject({ description: 'Notes', embeddingModel: null, embeddedWith: null });
@@ -126,7 +127,7 @@ describe('the knowledge tools behind the gateway', () => {
     const keep = host.tools.call(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
     const deleteAsk = await asks.next();
     expect(deleteAsk).toMatchObject({ summary: 'Delete every chunk of "pests.md" from knowledge base "garden"', risk: 'high' });
-    host.tools.confirmations.respond(deleteAsk.id, false);
+    confirm(host, deleteAsk.id, false);
     await keep;
     expect((await host.knowledge.get('garden')).counts.files).toBe(1);
     // A name cannot close its quotes and make the sentence name another base (the CLI shows the sentence alone).
@@ -136,17 +137,17 @@ describe('the knowledge tools behind the gateway', () => {
     expect(spoofAsk.summary).toBe(`Delete every chunk of ${JSON.stringify(spoof)} from knowledge base "garden"`);
     expect(spoofAsk.summary).not.toContain('\n');
     expect(spoofAsk.summary.split('from knowledge base "')).toHaveLength(2);
-    host.tools.confirmations.respond(spoofAsk.id, false);
+    confirm(host, spoofAsk.id, false);
     await spoofing;
     const removing = host.tools.call(caller(), 'mcp_settings_delete_document', { id: 'garden', file: 'pests.md' });
-    host.tools.confirmations.respond((await asks.next()).id, true);
+    confirm(host, (await asks.next()).id, true);
     expect(data((await removing).result).deleted).toBe(listed.total);
 
     const dropping = host.tools.call(caller(), 'mcp_settings_delete_knowledge_base', { id: 'garden' });
     const dropAsk = await asks.next();
     expect(dropAsk.summary).toBe('Delete knowledge base "garden" with all its documents');
     expect(fs.readdirSync(knowledgeDir)).toEqual(['garden']);
-    host.tools.confirmations.respond(dropAsk.id, true);
+    confirm(host, dropAsk.id, true);
     await dropping;
     expect(fs.readdirSync(knowledgeDir)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import { ToolConfirmationService } from '../../../src/core/confirmation/toolConfirmationService.js';
 import { resolvePermission } from '../../../src/core/tools/permissions.js';
 import { registerSettingsConfirmables, SETTINGS_SERVER_ID, settingsServerDefinition } from '../../../src/core/settingsServer/settingsServer.js';
@@ -6,6 +7,7 @@ import { MODULES } from '../../../src/core/settingsServer/tools/index.js';
 import { defineTool, type ToolModule } from '../../../src/core/settingsServer/types.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
 import { ServerDefinitionSchema } from '../../../src/shared/mcp.js';
+import { QuestionBroker } from '../../../src/core/questions/questionBroker.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
 const allTools = (modules: ToolModule[] = MODULES) => modules.flatMap((m) => m.tools);
@@ -47,15 +49,17 @@ describe('the settings server definition', () => {
 
 describe('confirm tools register with the confirmation service (docs/rules/settings-server.md#adding-a-domain)', () => {
   function service() {
-    const confirmations = new ToolConfirmationService(new TestScheduler());
+    const scheduler = new TestScheduler();
+    const host = { questions: new QuestionBroker({ scheduler, audit: () => undefined }) };
+    const confirmations = new ToolConfirmationService(scheduler, host.questions);
     registerSettingsConfirmables(confirmations);
     const required: ToolConfirmationRequest[] = [];
-    confirmations.on('required', (request) => required.push(request));
+    onAsked(host, 'toolConfirmation', (request) => required.push(request));
     /** The summary a person would read for this call; the request is answered at once. */
     const summaryOf = (toolName: string, args: Record<string, unknown>) => {
       void confirmations.requestConfirmation(SETTINGS_SERVER_ID, toolName, args);
       const request = required.pop()!;
-      confirmations.respond(request.id, false);
+      confirm(host, request.id, false);
       return request;
     };
     return { confirmations, summaryOf };

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
 import { gatewayHooks } from '../../../src/core/tools/gatewayHooks.js';
@@ -63,7 +64,7 @@ async function wiredGateway(host: Host) {
   });
   const gateway = new ToolGateway({ now: () => host.setup.clock.now(), hooks: gatewayHooks(internals.tools.confirmations, internals.audit), sources: [servers] });
   const required = new EventQueue<ToolConfirmationRequest>();
-  host.tools.confirmations.on('required', required.push);
+  onAsked(host, 'toolConfirmation', required.push);
   return { runtime, gateway, required };
 }
 
@@ -96,12 +97,12 @@ describe('the settings server behind the gateway', () => {
     const declined = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
     const ask = await required.next();
     expect(ask).toMatchObject({ serverName: 'chatos::settings', toolName: 'mcp_settings_create_agent', summary: 'Create agent "Writer" acting for app "chatos"', risk: 'medium' });
-    host.tools.confirmations.respond(ask.id, false);
+    confirm(host, ask.id, false);
     expect((await declined).decision).toBe('declined');
     expect(host.agents.list()).toEqual([]);
 
     const approved = gateway.callTool(caller(), 'mcp_settings_create_agent', { name: 'Writer' });
-    host.tools.confirmations.respond((await required.next()).id, true);
+    confirm(host, (await required.next()).id, true);
     const outcome = await approved;
     expect(outcome.decision).toBe('approved');
     expect(outcome.result.isError).toBeFalsy();
@@ -110,7 +111,7 @@ describe('the settings server behind the gateway', () => {
     const deleting = gateway.callTool(caller(), 'mcp_settings_delete_agent', { id: 'writer' });
     const deleteAsk = await required.next();
     expect(deleteAsk).toMatchObject({ summary: 'Delete agent "writer"', risk: 'high' });
-    host.tools.confirmations.respond(deleteAsk.id, true);
+    confirm(host, deleteAsk.id, true);
     expect((await deleting).result.isError).toBeFalsy();
     expect(host.agents.get('writer')).toBeUndefined();
   });
@@ -125,7 +126,7 @@ describe('the settings server behind the gateway', () => {
     const widening = gateway.callTool(caller(), 'mcp_settings_update_agent', { id: 'writer', knowledgeBases: ['private'] });
     const ask = await required.next();
     expect(ask).toMatchObject({ toolName: 'mcp_settings_update_agent', summary: 'Change agent "writer": knowledge bases it may search to ["private"]', risk: 'high' });
-    host.tools.confirmations.respond(ask.id, false);
+    confirm(host, ask.id, false);
     expect((await widening).decision).toBe('declined');
     expect(host.agents.get('writer')).toMatchObject({ language: 'en', knowledgeBases: [] });
   });

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { confirm, pendingOf } from '../../helpers/questions.js';
 import { describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../../src/core/host.js';
 import { caller, fixtureServer, startTestHost, trustPlugin, writeGatewayPlugin, writeMcpYaml } from '../../helpers/gatewayHost.js';
@@ -21,8 +22,8 @@ describe('app tool calls as host events', () => {
     await host.tools.call(who, 'mcp_acme_tools_main_echo', {});
     await host.tools.call(who, 'mcp_echo_echo', { text: 'not an app' });
     const declined = host.tools.call(who, 'mcp_acme_tools_main_dangerous', {});
-    await expect.poll(() => host.tools.confirmations.listPending().length).toBe(1);
-    host.tools.confirmations.respond(host.tools.confirmations.listPending()[0]!.id, false);
+    await expect.poll(() => pendingOf(host, 'toolConfirmation').length).toBe(1);
+    confirm(host, pendingOf(host, 'toolConfirmation')[0]!.id, false);
     expect((await declined).decision).toBe('declined');
 
     expect(events.filter((e) => e.kind === 'app-tool-called')).toEqual([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confirm, onAsked, pendingOf } from '../../helpers/questions.js';
 import { createHost } from '../../../src/core/host.js';
 import { GatewayError } from '../../../src/core/tools/toolGateway.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
@@ -18,7 +19,7 @@ async function confirmHost(options: { scheduler?: TestScheduler; permissions?: R
     options.scheduler ? { scheduler: options.scheduler } : {},
   );
   const required = new EventQueue<ToolConfirmationRequest>();
-  test.host.tools.confirmations.on('required', required.push);
+  onAsked(test.host, 'toolConfirmation', required.push);
   const count = async () => Number(textOf((await test.host.tools.call(caller(), tool('count'), {})).result));
   return { ...test, required, count };
 }
@@ -92,7 +93,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const request = await required.next();
     expect(request).toMatchObject({ serverName: SERVER, toolName: tool('dangerous'), risk: 'high', conversationId: 'conv-1' });
     expect(await count()).toBe(before); // still waiting: the server has not run it
-    host.tools.confirmations.respond(request.id, true);
+    confirm(host, request.id, true);
     const outcome = await call;
     expect(outcome.decision).toBe('approved');
     expect(textOf(outcome.result)).toBe(`ran ${before + 1}`);
@@ -102,7 +103,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const { host, required, count } = await confirmHost();
     const before = await count();
     const call = host.tools.call(caller(), tool('dangerous'), {});
-    host.tools.confirmations.respond((await required.next()).id, false);
+    confirm(host, (await required.next()).id, false);
     const outcome = await call;
     expect(outcome.decision).toBe('declined');
     expect(outcome.result.isError).toBe(true);
@@ -118,7 +119,7 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const call = host.tools.call(caller(), tool('dangerous'), {});
     await required.next();
     scheduler.advance(59_999);
-    expect(host.tools.confirmations.getPendingCount()).toBe(1);
+    expect(pendingOf(host, 'toolConfirmation').length).toBe(1);
     scheduler.advance(1);
     const outcome = await call;
     expect(outcome.decision).toBe('expired');
@@ -129,13 +130,13 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
   it('"approve for this conversation" covers later calls in that conversation only', async () => {
     const { host, required } = await confirmHost();
     const first = host.tools.call(caller('c1'), tool('dangerous'), {});
-    host.tools.confirmations.respond((await required.next()).id, true, 'conversation');
+    confirm(host, (await required.next()).id, true, 'conversation');
     await first;
     const second = await host.tools.call(caller('c1'), tool('dangerous'), {});
     expect(second.decision).toBe('approved');
     expect(required.length).toBe(0);
     const other = host.tools.call(caller('c2'), tool('dangerous'), {});
-    host.tools.confirmations.respond((await required.next()).id, false);
+    confirm(host, (await required.next()).id, false);
     expect((await other).decision).toBe('declined');
   });
 
@@ -144,14 +145,15 @@ describe('the confirmation gateway (docs/rules/confirmation.md#confirmation)', (
     const calls = [host.tools.call(caller('a'), tool('dangerous'), {}), host.tools.call(caller('b'), tool('dangerous'), {})];
     await required.next();
     await required.next();
-    const { confirmations } = host.tools;
-    expect(confirmations.getPendingCount()).toBe(2);
+    // Kept before the dispose: a disposed host has no facades.
+    const { questions } = host;
+    expect(questions.list()).toHaveLength(2);
     await host.dispose();
     const outcomes = await Promise.allSettled(calls);
     for (const outcome of outcomes) {
       if (outcome.status === 'fulfilled') expect(outcome.value.decision).toBe('declined');
     }
-    expect(confirmations.getPendingCount()).toBe(0);
+    expect(questions.list()).toHaveLength(0);
   });
 
   it('every call leaves an audit record', async () => {

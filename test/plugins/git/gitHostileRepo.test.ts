@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -155,7 +156,7 @@ describe("the Git app runs no program a repository's own config names", () => {
 
   it('discard, which writes a file back from the index', async () => {
     const { repo, host, ran } = await hostileRepo();
-    host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true));
+    onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, true));
     fs.writeFileSync(path.join(repo, 'data.txt'), 'scribbled\n');
     await callClean(host, ran, 'discard', { repo, paths: ['data.txt'] });
     expect(fs.readFileSync(path.join(repo, 'data.txt'), 'utf8')).toBe('data\n');

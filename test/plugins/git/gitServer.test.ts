@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { confirm, onAsked } from '../../helpers/questions.js';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
@@ -50,9 +51,9 @@ describe('the built-in Git app through the gateway', () => {
     // checkout is confirm: the user is asked before git runs, and a decline leaves the branch.
     gitIn(repo, 'branch', 'feature');
     const asked: ToolConfirmationRequest[] = [];
-    const stop = host.tools.confirmations.on('required', (request) => {
+    const stop = onAsked(host, 'toolConfirmation', (request) => {
       asked.push(request);
-      void host.tools.confirmations.respond(request.id, asked.length > 1);
+      void confirm(host, request.id, asked.length > 1);
     });
     const declined = await callGit(host, 'checkout', { repo, branch: 'feature' });
     expect(declined.isError).toBe(true);
@@ -70,7 +71,7 @@ describe('the built-in Git app through the gateway', () => {
     const inside = makeRepo();
     const outside = makeRepo();
     const host = await gitHost([path.dirname(inside)]);
-    host.tools.confirmations.on('required', (request) => void host.tools.confirmations.respond(request.id, true));
+    onAsked(host, 'toolConfirmation', (request) => void confirm(host, request.id, true));
 
     const far = await callGit(host, 'status', { repo: outside });
     expect(far.isError).toBe(true);

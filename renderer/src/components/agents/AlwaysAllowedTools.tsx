@@ -15,7 +15,7 @@ export function AlwaysAllowedTools({ agentId }: { agentId: string }) {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   // Answers given in a conversation arrive as resolved confirmations; the list follows them.
-  const entries = useApi('alwaysAllow.list', { agentId }, { refreshOn: ['confirmation.resolved', 'agents.changed'] });
+  const entries = useApi('alwaysAllow.list', { agentId }, { refreshOn: ['question', 'agents.changed'] });
   const [revoking, setRevoking] = useState<string>();
 
   const revoke = async (toolName: string) => {

@@ -43,7 +43,9 @@ export function ConfirmationGroupCard({ requests, onAnswered, subAgent }: { requ
   const respond = async (targets: ToolConfirmationRequest[], approved: boolean) => {
     setError(undefined);
     setBusy((b) => new Set([...b, ...targets.map((r) => r.id)]));
-    const results = await Promise.allSettled(targets.map((r) => api.call('confirmations.respond', { id: r.id, approved, scope: approved ? effectiveScope : 'once' }).then(() => onAnswered(r.id))));
+    const results = await Promise.allSettled(
+      targets.map((r) => api.call('questions.respond', { id: r.id, answer: { kind: 'toolConfirmation', approved, scope: approved ? effectiveScope : 'once' } }).then(() => onAnswered(r.id))),
+    );
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) setError(errorLine(failed.reason));
     setBusy((b) => new Set([...b].filter((id) => !targets.some((r) => r.id === id))));

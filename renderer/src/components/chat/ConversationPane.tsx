@@ -7,9 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
-import { usePendingConfirmations } from '../../shell/confirmations';
-import { usePendingElicitations } from '../../shell/elicitations';
-import { usePendingSamplings } from '../../shell/samplings';
+import { usePending } from '../../shell/questions';
 import { ConversationTotalsText } from './AnswerStats';
 import { Composer } from './Composer';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
@@ -154,7 +152,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const { state, error, loading, reload, loadOlder, loadNewer, paging } = useConversation(conversationId, { limit: WINDOW, ...(target !== undefined ? { around: target } : {}) });
-  const { pending, dismiss, showInline } = usePendingConfirmations();
+  const { pending, dismiss, showInline } = usePending('toolConfirmation');
   const [stopping, setStopping] = useState(false);
 
   // The row (a rename from the list, or from another window) comes with the list; the messages stay as the events keep them.
@@ -170,10 +168,22 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   const familyKey = family.join('\n');
   useEffect(() => showInline(familyKey.split('\n')), [familyKey, showInline]);
   const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
-  const elicitations = usePendingElicitations();
-  const questions = useMemo(() => elicitations.pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [elicitations.pending, familyKey]);
-  const sampling = usePendingSamplings();
-  const samplings = useMemo(() => sampling.pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [sampling.pending, familyKey]);
+  const elicitations = usePending('elicitation');
+  const sampling = usePending('sampling');
+  // A question tied to a call of this conversation shows on that call's card; the others get their own row.
+  // The calls on screen: those running now, and those of the messages loaded (after a reload a running call has no live event yet).
+  const calls = state?.calls;
+  const messages = state?.view.messages;
+  const shownCalls = useMemo(() => new Set([...(calls?.keys() ?? []), ...(messages ?? []).flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : []))]), [calls, messages]);
+  const onCall = useMemo(() => [...sampling.onCall].filter(([callId, question]) => question.kind !== 'toolConfirmation' && shownCalls.has(callId)), [sampling.onCall, shownCalls]);
+  const onCards = useMemo(() => new Set(onCall.map(([, question]) => question.id)), [onCall]);
+  const askingCalls = useMemo(() => new Set(onCall.map(([callId]) => callId)), [onCall]);
+  const ours = useCallback(
+    (r: { id: string; conversationId?: string }) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId) && !onCards.has(r.id),
+    [familyKey, onCards],
+  );
+  const questions = useMemo(() => elicitations.pending.filter(ours), [elicitations.pending, ours]);
+  const samplings = useMemo(() => sampling.pending.filter(ours), [sampling.pending, ours]);
 
   const run = useCallback(
     async (action: () => Promise<unknown>): Promise<boolean> => {
@@ -253,6 +263,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
         onQuestionAnswered={elicitations.dismiss}
         samplings={samplings}
         onSamplingAnswered={sampling.dismiss}
+        askingCalls={askingCalls}
         agentName={agentName}
         modelName={modelName}
         paging={paging}

@@ -11,8 +11,7 @@ import { ownValue } from '../../api/ownValue';
 import { AnswerStats } from './AnswerStats';
 import { AppContextTags } from './AppContextTags';
 import { LazyConfirmationGroupCard as ConfirmationGroupCard } from './LazyConfirmationGroupCard';
-import { LazyElicitationCard } from '../elicitation/LazyElicitationCard';
-import { LazySamplingCard } from '../sampling/LazySamplingCard';
+import { QuestionCard } from '../questions/QuestionCard';
 import type { SamplingRequest } from '../../../../src/shared/sampling';
 import type { ConversationState } from './conversationState';
 import { Disclosure } from './Disclosure';
@@ -47,12 +46,14 @@ interface ListProps {
   /** Pending confirmations of this conversation and its sub-agent runs. */
   confirmations?: ToolConfirmationRequest[];
   onAnswered?(id: string): void;
-  /** Servers' questions during this conversation's tool calls (and its sub-agent runs'), each on its own card. */
+  /** Servers' questions during this conversation's tool calls (and its sub-agent runs') not shown on a call's card, each on its own card. */
   questions?: ElicitationRequest[];
   onQuestionAnswered?(id: string): void;
   /** Servers' requests to sample the model during this conversation's tool calls, each on its own card (shown like a question). */
   samplings?: SamplingRequest[];
   onSamplingAnswered?(id: string): void;
+  /** The calls a server's question or sampling request waits on, shown on the call's own card: its row is where the question is. */
+  askingCalls?: ReadonlySet<string>;
   agentName(id: string): string;
   /** A model entry's name, to say which model wrote an answer. */
   modelName?(id: string): string;
@@ -435,17 +436,29 @@ function estimateHeight(text: string, toolCalls: number, chrome: number): number
  * servers' questions waiting. The
  * Chat page puts them in a virtual list; a sub-agent's run lists them all.
  */
-export function useMessageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }: ListProps): MessageRow[] {
+export function useMessageRows({
+  state,
+  actions,
+  confirmations,
+  onAnswered,
+  questions,
+  onQuestionAnswered,
+  samplings,
+  onSamplingAnswered,
+  askingCalls,
+  agentName,
+  modelName,
+}: ListProps): MessageRow[] {
   const { t } = useTranslation();
   // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
   return useMemo(
-    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName }, t),
-    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, agentName, modelName, t],
+    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName }, t),
+    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName, t],
   );
 }
 
 function messageRows(
-  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, agentName, modelName }: ListProps,
+  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, askingCalls, agentName, modelName }: ListProps,
   t: TFunction,
 ): MessageRow[] {
   const { messages, siblings } = state.view;
@@ -487,6 +500,8 @@ function messageRows(
           messageId: message.id,
           estimate: estimateHeight(message.text, message.toolCalls.length, 70),
           ...(message.toolCalls.some((call) => results.get(call.id)?.view) ? { liveView: true } : {}),
+          // A question on one of its calls' cards: the jump button brings this row into view.
+          ...(askingCalls && message.toolCalls.some((call) => askingCalls.has(call.id)) ? { question: true } : {}),
           node: (
             <AssistantBlock
               message={message}
@@ -557,11 +572,11 @@ function messageRows(
   }
   // Keyed by the question: a row the virtual list unmounts and mounts again finds what was typed in it (keptAnswers.ts).
   for (const request of questions) {
-    rows.push({ key: `ask-${request.id}`, question: true, node: <LazyElicitationCard request={request} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
+    rows.push({ key: `ask-${request.id}`, question: true, node: <QuestionCard question={{ kind: 'elicitation', request }} onAnswered={() => onQuestionAnswered?.(request.id)} /> });
   }
   for (const request of samplings) {
     const key = `sample-${request.id}-${request.stage}`;
-    rows.push({ key, question: true, node: <LazySamplingCard key={key} request={request} onAnswered={() => onSamplingAnswered?.(request.id)} /> });
+    rows.push({ key, question: true, node: <QuestionCard key={key} question={{ kind: 'sampling', request }} onAnswered={() => onSamplingAnswered?.(request.id)} /> });
   }
   return rows;
 }

@@ -7,6 +7,8 @@ import type { ResourceRead } from '../resources/resourceAsker';
 import { api, errorLine } from '../../api/client';
 import { ownValue } from '../../api/ownValue';
 import { useCountdown } from '../confirmationCountdown';
+import { QuestionCard } from '../questions/QuestionCard';
+import { useQuestionOfCall } from '../../shell/questions';
 import { ArgsList } from './ArgsList';
 import { Disclosure } from './Disclosure';
 import { useKeptOpen, useRowWords } from './rowContext';
@@ -20,7 +22,8 @@ const SignInCard = lazy(() => import('./SignInCard').then((m) => ({ default: m.S
 // A resource link a server returned: the item that opens it loads with it.
 const ResultResource = lazy(() => import('../resources/ResultResource').then((m) => ({ default: m.ResultResourceItem })));
 
-export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'pending';
+/** `asking`: the call runs, and waits on the person (a server's question or sampling request shown on its card). */
+export type CallStatus = ToolCallStatus | 'running' | 'awaiting' | 'asking' | 'pending';
 
 /** The tone of a call's status tag (`chat-tag-<tone>` in styles.css, antd's tag colours). */
 const STATUS_TONE: Record<CallStatus, string> = {
@@ -31,6 +34,7 @@ const STATUS_TONE: Record<CallStatus, string> = {
   cancelled: 'default',
   running: 'processing',
   awaiting: 'warning',
+  asking: 'warning',
   pending: 'default',
 };
 
@@ -137,7 +141,11 @@ export function ToolCallCard(props: {
 }) {
   const { call, result, event, artifactUrls, subAgentRun, appView, onReview, openResource, openKey } = props;
   const { t, word } = useRowWords();
-  const status = statusOf(result, event);
+  const asked = useQuestionOfCall(call.id);
+  const ran = statusOf(result, event);
+  // A call a server's question or sampling request waits on waits for the person, whatever the kind (not yet ended:
+  // running, or with no live event yet after the page was loaded again).
+  const status: CallStatus = asked && (ran === 'running' || ran === 'pending') ? 'asking' : ran;
   // A call that never ran (declined, or no one answered) has no run time to show.
   const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;
@@ -145,7 +153,7 @@ export function ToolCallCard(props: {
   // Plain elements, not antd's Space, Typography and Tag: every answer with tools has a card, mounted again each time it scrolls into view.
   const header = (
     <span className="tool-call-head">
-      {status === 'running' ? <LoadingOutlined /> : status === 'awaiting' ? <SafetyCertificateOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
+      {status === 'running' ? <LoadingOutlined /> : status === 'awaiting' || status === 'asking' ? <SafetyCertificateOutlined /> : isSubAgent ? <BranchesOutlined /> : <ApiOutlined />}
       <code className="tool-call-name">{call.name}</code>
       <span className={`chat-tag chat-tag-${STATUS_TONE[status]}`} data-testid="tool-call-status">
         {word(`chat.tool.status.${status}`)}
@@ -177,6 +185,11 @@ export function ToolCallCard(props: {
       </Disclosure>
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
       {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
+      {status === 'asking' && asked && (
+        <div className="tool-call-question" data-testid="tool-call-question">
+          <QuestionCard question={asked.question} onAnswered={() => asked.dismiss(asked.question.id)} />
+        </div>
+      )}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
       {(result?.signIn ?? event?.signIn) && (
         <Suspense fallback={null}>

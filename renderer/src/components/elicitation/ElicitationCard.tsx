@@ -35,7 +35,7 @@ export function ElicitationCard({ request, onAnswered }: { request: ElicitationR
     setError(undefined);
     try {
       // `answered: false`: the question had already ended (expired, or the call that asked stopped); either way it is gone.
-      await api.call('elicitations.respond', { id: request.id, action, ...(content ? { content } : {}) });
+      await api.call('questions.respond', { id: request.id, answer: { kind: 'elicitation', action, ...(content ? { content } : {}) } });
       forgetAnswer(request.id);
       onAnswered?.();
     } catch (e) {

@@ -1,4 +1,5 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
+import { QuestionCard } from '../questions/QuestionCard';
 import { Alert, App as AntApp, Button, Card, Descriptions, Space, Typography } from 'antd';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,14 +7,9 @@ import type { ToolOutcome, ToolView } from '../../../../src/shared/hostApi';
 import { type ApiError, api, errorLine, toApiError } from '../../api/client';
 import { useHostEvent } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
-import { usePendingConfirmations } from '../../shell/confirmations';
-import { usePendingElicitations } from '../../shell/elicitations';
-import { usePendingSamplings } from '../../shell/samplings';
+import { usePending } from '../../shell/questions';
 import { CallProgress, newCallId, type ProgressReport } from '../calls/CallProgress';
-import { ConfirmationCard } from '../ConfirmationCard';
-import { ElicitationCard } from '../elicitation/ElicitationCard';
 import { resultResource } from '../resources/ResultResource';
-import { LazySamplingCard } from '../sampling/LazySamplingCard';
 import { PermissionTag } from '../servers/permission';
 import { ToolResultView } from '../ToolResultView';
 import { ToolArgsEditor } from './ToolArgsEditor';
@@ -37,11 +33,11 @@ type Flow = 'main' | 'sub';
 export default function PlaygroundToolCard({ agentId, flow, conversationId, tool }: { agentId: string; flow: Flow; conversationId: string; tool: ToolView }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const { pending, dismiss } = usePendingConfirmations();
+  const { pending, dismiss } = usePending('toolConfirmation');
   const mine = pending.filter((request) => request.conversationId === conversationId);
-  const questions = usePendingElicitations();
+  const questions = usePending('elicitation');
   const myQuestions = questions.pending.filter((request) => request.conversationId === conversationId);
-  const samplings = usePendingSamplings();
+  const samplings = usePending('sampling');
   const mySamplings = samplings.pending.filter((request) => request.conversationId === conversationId);
 
   const readArgsRef = useRef<(() => Record<string, unknown> | undefined) | null>(null);
@@ -137,13 +133,13 @@ export default function PlaygroundToolCard({ agentId, flow, conversationId, tool
         {calling && mine.length === 0 && <CallProgress progress={progress} onCancel={() => void cancel()} cancelling={cancelling} />}
         {cancelled && <Alert type="info" showIcon title={t('calls.cancelled')} data-testid="call-cancelled" />}
         {mine.map((request) => (
-          <ConfirmationCard key={request.id} request={request} onAnswered={() => dismiss(request.id)} />
+          <QuestionCard key={request.id} question={{ kind: 'toolConfirmation', request }} onAnswered={() => dismiss(request.id)} />
         ))}
         {myQuestions.map((request) => (
-          <ElicitationCard key={request.id} request={request} onAnswered={() => questions.dismiss(request.id)} />
+          <QuestionCard key={request.id} question={{ kind: 'elicitation', request }} onAnswered={() => questions.dismiss(request.id)} />
         ))}
         {mySamplings.map((request) => (
-          <LazySamplingCard key={`${request.id}-${request.stage}`} request={request} onAnswered={() => samplings.dismiss(request.id)} />
+          <QuestionCard key={request.id} question={{ kind: 'sampling', request }} onAnswered={() => samplings.dismiss(request.id)} />
         ))}
         {callError && <ApiErrorAlert error={callError} />}
         {outcome && (

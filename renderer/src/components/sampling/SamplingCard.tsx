@@ -31,7 +31,7 @@ export function SamplingCard({ request, onAnswered }: { request: SamplingRequest
     setError(undefined);
     try {
       // `answered: false`: the request had already ended (expired, or the call that asked stopped); either way it is gone.
-      const { answered } = await api.call('sampling.respond', { id: request.id, answer });
+      const { answered } = await api.call('questions.respond', { id: request.id, answer: { kind: 'sampling', answer } });
       if (!answered || answer.action !== 'approve') onAnswered?.();
     } catch (e) {
       setError(toApiError(e));

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { useApi, useHostEvent } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
-import { usePendingConfirmations } from '../../shell/confirmations';
+import { usePending } from '../../shell/questions';
 import { usePreferences } from '../../shell/preferences';
 import { isKnownRoute } from '../../shell/routes';
 import { ConfirmationCard } from '../ConfirmationCard';
@@ -49,7 +49,7 @@ export function UiAppFrame({ pluginId, appId, surface, height, focus, chatConver
   const { theme, locale } = usePreferences();
   const navigate = useNavigate();
   const registry = useFrameRegistry();
-  const { pending, dismiss } = usePendingConfirmations();
+  const { pending, dismiss } = usePending('toolConfirmation');
   // Set by the effect that binds the frame: one conversation per mount, ended on unmount.
   const [conversationId, setConversationId] = useState<string>();
   const opened = useApi('uiApps.open', { pluginId, appId, surface }, { refreshOn: ['plugins.changed'] });

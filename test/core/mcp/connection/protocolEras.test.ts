@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerElicitation, onAsked } from '../../../helpers/questions.js';
 import type { Host } from '../../../../src/core/host.js';
 import { MAX_INPUT_ROUNDS, MAX_REQUEST_STATE_BYTES } from '../../../../src/core/mcp/client/modernClient.js';
 import { formDefaults } from '../../../../src/shared/elicitation.js';
@@ -18,9 +19,9 @@ import { startModernWireServer } from '../../../helpers/modernWireServer.js';
 /** The user: accepts every form as first shown (its defaults). */
 function acceptEveryForm(host: Host): { asked: number } {
   const seen = { asked: 0 };
-  host.mcp.elicitations.on('required', (request) => {
+  onAsked(host, 'elicitation', (request) => {
     seen.asked++;
-    host.mcp.elicitations.respond(request.id, 'accept', request.mode === 'form' ? formDefaults(request.fields) : undefined);
+    answerElicitation(host, request.id, 'accept', request.mode === 'form' ? formDefaults(request.fields) : undefined);
   });
   return seen;
 }

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { confirm, onAsked } from '../../../helpers/questions.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolConfirmationRequest } from '../../../../src/shared/confirmation.js';
 import { internalsOf } from '../../../../src/core/modules/hostInternals.js';
@@ -52,11 +53,11 @@ describe('a re-list cannot take a tool name another server holds', () => {
     );
 
     // The call reaches mail_box, and only once the user says yes.
-    const question = new Promise<ToolConfirmationRequest>((resolve) => host.tools.confirmations.on('required', (request) => resolve(request)));
+    const question = new Promise<ToolConfirmationRequest>((resolve) => onAsked(host, 'toolConfirmation', (request) => resolve(request)));
     const call = host.tools.call(who, 'mcp_mail_box_send', {});
     const asked = await question;
     expect(asked).toMatchObject({ serverName: 'chatos::mail_box', toolName: 'mcp_mail_box_send' });
-    host.tools.confirmations.respond(asked.id, true);
+    confirm(host, asked.id, true);
     expect(textOf((await call).result)).toBe('I am send');
   }, 60_000);
 });

@@ -149,6 +149,14 @@ export const ConnectionStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('error'), message: z.string(), at: z.number() }),
 ]);
 
+/**
+ * The protocol a running instance speaks (docs/using/mcp-servers.md#protocol-eras): `modern`, MCP 2026-07-28 and
+ * stateless (`server/discover`, no session); `legacy`, a 2025-11-25 or older revision over `initialize`. `version`
+ * is the revision agreed, when the transport tells it.
+ */
+export const ServerProtocolSchema = z.object({ era: z.enum(['legacy', 'modern']), version: z.string().optional() });
+export type ServerProtocol = z.infer<typeof ServerProtocolSchema>;
+
 export const ServerViewSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -167,7 +175,19 @@ export const ServerViewSchema = z.object({
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
-  leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), rssBytes: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
+  leases: z.array(
+    z.object({
+      conversationId: z.string(),
+      state: ConnectionStateSchema,
+      pid: z.number().optional(),
+      rssBytes: z.number().optional(),
+      inFlight: z.number(),
+      lastUsed: z.number(),
+      protocol: ServerProtocolSchema.optional(),
+    }),
+  ),
+  /** What its running instances speak (the first one's; every start asks again, so an updated server may change it); absent while none runs. */
+  protocol: ServerProtocolSchema.optional(),
   problems: z.array(ProblemSchema),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
-import type { ServerTool, ServerView } from '../../shared/hostApi.js';
+import type { ServerProtocol, ServerTool, ServerView } from '../../shared/hostApi.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { buildCatalog } from '../mcp/catalog/toolCatalog.js';
 import { stateOfLeases, type ConnectionManager, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
@@ -120,6 +120,7 @@ export class ServerAdministration {
           state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
           leases:
             snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }), ...(pid !== undefined && memory.has(pid) ? { rssBytes: memory.get(pid)! } : {}) })) ?? [],
+          ...protocolOf(snapshot),
           problems: [...problemsOfServer(problems, definition), ...(trouble ? [troubleProblem(definition.id, trouble)] : [])],
         };
       });
@@ -249,4 +250,10 @@ export class ServerAdministration {
   onStateChange(listener: (serverId: string, conversationId: string, state: ConnectionState) => void): () => void {
     return this.connections.onStateChange(listener);
   }
+}
+
+/** The protocol of the server's first running instance (docs/using/mcp-servers.md#protocol-eras); nothing while none runs. */
+function protocolOf(snapshot: ServerSnapshot | undefined): { protocol?: ServerProtocol } {
+  const protocol = snapshot?.leases.find((lease) => lease.protocol)?.protocol;
+  return protocol ? { protocol } : {};
 }

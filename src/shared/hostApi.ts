@@ -19,7 +19,7 @@ import {
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
-import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema, ServerProtocolSchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
@@ -149,14 +149,6 @@ export const ConnectionStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('error'), message: z.string(), at: z.number() }),
 ]);
 
-/**
- * The protocol a running instance speaks (docs/using/mcp-servers.md#protocol-eras): `modern`, MCP 2026-07-28 and
- * stateless (`server/discover`, no session); `legacy`, a 2025-11-25 or older revision over `initialize`. `version`
- * is the revision agreed, when the transport tells it.
- */
-export const ServerProtocolSchema = z.object({ era: z.enum(['legacy', 'modern']), version: z.string().optional() });
-export type ServerProtocol = z.infer<typeof ServerProtocolSchema>;
-
 export const ServerViewSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -186,7 +178,7 @@ export const ServerViewSchema = z.object({
       protocol: ServerProtocolSchema.optional(),
     }),
   ),
-  /** What its running instances speak (the first one's; every start asks again, so an updated server may change it); absent while none runs. */
+  /** What it speaks: its first running instance's, else what it spoke at its last start (every start asks again); absent before it ever started. */
   protocol: ServerProtocolSchema.optional(),
   problems: z.array(ProblemSchema),
 });

@@ -1,5 +1,5 @@
 import type { LogLevel, ServerDefinition } from '../../../shared/mcp.js';
-import type { ServerProtocol } from '../../../shared/hostApi.js';
+import type { ServerProtocol } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
@@ -53,6 +53,7 @@ export interface ConnectionManagerOptions {
   onToolsChanged?: ConnectionDeps['onToolsChanged'];
   /** An instance started, and these are the instructions its server gave at initialize. */
   onInstructions?: ConnectionDeps['onInstructions'];
+  onProtocol?: ConnectionDeps['onProtocol'];
 }
 
 /**
@@ -222,6 +223,7 @@ export class ConnectionManager {
       oauth: this.options.oauth,
       onToolsChanged: this.options.onToolsChanged,
       onInstructions: this.options.onInstructions,
+      onProtocol: this.options.onProtocol,
       logLevel: () => this.options.logLevel?.(definition.id),
     });
     connection.onStateChange((state) => {

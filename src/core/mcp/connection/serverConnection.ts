@@ -77,6 +77,8 @@ export interface ConnectionDeps {
   logLevel?: () => LogLevel | undefined;
   /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
   onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
+  /** An instance started, speaking this protocol (docs/using/mcp-servers.md#protocol-eras). */
+  onProtocol?: (definition: ServerDefinition, protocol: { era: ProtocolEra; version?: string }) => void;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
   onToolsChanged?: (definition: ServerDefinition, listing: ToolListing) => void;
 }
@@ -229,6 +231,7 @@ export class ServerConnection {
     this.toolsClient = tools;
     this.resourcesClient = new ResourcesClient(client);
     this.deps.onInstructions?.(this.definition, client.getInstructions());
+    this.deps.onProtocol?.(this.definition, this.spoken);
     const level = this.deps.logLevel?.();
     if (level) await this.sendLogLevel(client, level);
   }

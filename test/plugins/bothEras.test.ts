@@ -13,7 +13,7 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 
 /**
  * ChatOS's own servers speak both protocol eras (docs/plugins/mcp-server.md#both-protocol-eras), so a host of
- * either era can use them: the Notes and Git servers, run as ChatOS runs them (over real stdio), spoken to by the
+ * either era can use them: the Notes, Git and WSL servers, run as ChatOS runs them (over real stdio), spoken to by the
  * SDK's 2026-07-28 client (stateless, `server/discover`; the Git server's question for the roots inside its
  * result) and by its 2025 client (`initialize`; the roots asked as a request of the server's own).
  */
@@ -21,6 +21,8 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
 interface EraClient {
   /** The revision agreed, as the 2026 client says it (the 2025 client over stdio does not). */
   readonly version: string | undefined;
+  readonly instructions: string | undefined;
+  tools(): Promise<string[]>;
   call(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<{ content: unknown; structuredContent?: unknown; isError?: boolean }>;
   close(): Promise<void>;
 }
@@ -44,6 +46,8 @@ async function modernClient(server: { command: string; args: string[] }, roots: 
   await client.connect(new ModernStdio({ command: server.command, args: server.args, stderr: 'ignore' }));
   const era: EraClient = {
     version: client.getNegotiatedProtocolVersion(),
+    instructions: client.getInstructions(),
+    tools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     call: (name, args, _meta) => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }),
     close: () => client.close(),
   };
@@ -59,6 +63,8 @@ async function legacyClient(server: { command: string; args: string[] }, roots: 
   await client.connect(transport);
   const era: EraClient = {
     version: undefined,
+    instructions: client.getInstructions(),
+    tools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     call: (name, args, _meta) => client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }) as ReturnType<EraClient['call']>,
     close: () => client.close(),
   };
@@ -95,6 +101,13 @@ describe("ChatOS's own servers, from a client of each protocol era", { timeout: 
       // A folder outside the roots the client gave is refused, whichever way the roots came.
       const outside = await client.call('status', { repo: makeRepo() });
       expect(outside.isError).toBe(true);
+    });
+
+    it(`WSL, from a ${era} client: off Windows it offers no tools and says why`, async () => {
+      const client = await connect(serverOf('chatos.wsl', 'wsl'));
+      if (era === '2026-07-28') expect(client.version).toBe('2026-07-28');
+      expect(await client.tools()).toEqual([]);
+      expect(client.instructions).toContain('Windows');
     });
   }
 });

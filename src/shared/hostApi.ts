@@ -18,7 +18,7 @@ import {
   SearchHitSchema,
   ToolCallEventSchema,
 } from './chat.js';
-import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema } from './mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, ServerCategorySchema, ServerProtocolSchema } from './mcp.js';
 import { ModelPresetSchema } from './modelPresets.js';
 import { HostPromptViewSchema } from './hostPrompts.js';
 import { AddResultSchema, DocumentPageSchema, IngestProgressSchema, KnowledgeBaseSchema, MAX_QUERY_CHARS, SearchResultSchema } from './knowledge.js';
@@ -166,7 +166,19 @@ export const ServerViewSchema = z.object({
   /** The state of its most advanced lease, or stopped. */
   state: ConnectionStateSchema,
   /** `rssBytes`: the resident memory of the instance's process tree (Linux; absent elsewhere or when it is not running). */
-  leases: z.array(z.object({ conversationId: z.string(), state: ConnectionStateSchema, pid: z.number().optional(), rssBytes: z.number().optional(), inFlight: z.number(), lastUsed: z.number() })),
+  leases: z.array(
+    z.object({
+      conversationId: z.string(),
+      state: ConnectionStateSchema,
+      pid: z.number().optional(),
+      rssBytes: z.number().optional(),
+      inFlight: z.number(),
+      lastUsed: z.number(),
+      protocol: ServerProtocolSchema.optional(),
+    }),
+  ),
+  /** What it speaks: its first running instance's, else what it spoke at its last start (every start asks again); absent before it ever started. */
+  protocol: ServerProtocolSchema.optional(),
   problems: z.array(ProblemSchema),
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;

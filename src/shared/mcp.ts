@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { LOG_LEVELS } from './logLevels.js';
 
+/**
+ * The protocol a running instance speaks (docs/using/mcp-servers.md#protocol-eras): `modern`, MCP 2026-07-28 and
+ * stateless (`server/discover`, no session); `legacy`, a 2025-11-25 or older revision over `initialize`. `version`
+ * is the revision agreed, when the transport tells it.
+ */
+export const ServerProtocolSchema = z.object({ era: z.enum(['legacy', 'modern']), version: z.string().optional() });
+export type ServerProtocol = z.infer<typeof ServerProtocolSchema>;
+
 /** The name of a value kept in the host's key store (`{ secret: NAME }`): the store holds it as `mcp:NAME`. */
 export const StoredSecretNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { error: 'must be a stored value\'s name: letters, digits, ".", "_" or "-" (at most 128)' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SignInStateSchema } from './mcpAuth.js';
-import { NodeRuntimeChoiceSchema } from './mcp.js';
+import { NodeRuntimeChoiceSchema, ServerProtocolSchema } from './mcp.js';
 import { EnvNameSchema } from './models.js';
 import { ProblemSchema } from './problems.js';
 
@@ -121,6 +121,8 @@ export const McpTestResultSchema = z.discriminatedUnion('ok', [
     ms: z.number(),
     tools: z.array(z.object({ name: z.string(), description: z.string() })),
     stderr: z.array(z.string()),
+    /** The protocol era and revision it was spoken to in (docs/using/mcp-servers.md#protocol-eras). */
+    protocol: ServerProtocolSchema.optional(),
   }),
   z.object({
     ok: z.literal(false),

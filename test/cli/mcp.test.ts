@@ -314,7 +314,7 @@ describe('chatos mcp test', () => {
     expect((await cli('mcp', 'add', 'chat', '--command', process.execPath, '--arg', CHAT_SERVER)).code).toBe(0);
     const ok = await cli('mcp', 'test', 'chat');
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^ok: chat started in \d+ ms and lists \d+ tool\(s\):/);
+    expect(ok.stdout).toMatch(/^ok: chat started in \d+ ms, speaks MCP 2025-11-25 \(initialize\), and lists \d+ tool\(s\):/);
     expect(ok.stdout).toContain('rendezvous');
     const json = await cli('--json', 'mcp', 'test', 'chat');
     expect(json.json()).toMatchObject({ name: 'chat', ok: true, tools: expect.arrayContaining([expect.objectContaining({ name: 'sleep' })]) });

@@ -28,11 +28,14 @@ describe.each(originalPlugins())('$label, unmodified', ({ dir, pluginId }) => {
     expect(plan.backendNodeArgs).toEqual(['--import', hook]);
     expect(plan.hostModules).toEqual([
       { name: '@modelcontextprotocol/sdk', version: version('@modelcontextprotocol/sdk') },
+      { name: '@modelcontextprotocol/server', version: version('@modelcontextprotocol/server') },
       { name: 'zod', version: version('zod') },
     ]);
     const trusted = await runCli(['trust', pluginId, '--home', home]);
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(trusted.stdout).toContain(`from the host, without bundling: @modelcontextprotocol/sdk@${version('@modelcontextprotocol/sdk')}, zod@${version('zod')}`);
+    expect(trusted.stdout).toContain(
+      `from the host, without bundling: @modelcontextprotocol/sdk@${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/server@${version('@modelcontextprotocol/server')}, zod@${version('zod')}`,
+    );
 
     const tools = await runCli(['tools', '--app', pluginId, '--home', home, '--json']);
     expect(tools.code, tools.stderr).toBe(0);

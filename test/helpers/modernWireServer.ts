@@ -14,9 +14,12 @@ import { afterEach } from 'vitest';
  *   `stateBytes` bytes.
  * - `asksOnce`: `ask` asks for a name once, then answers with what came back
  *   (and whether its requestState came back byte for byte).
+ * - `mixes`: `ask` answers on an event stream carrying a 2025 server→client
+ *   `elicitation/create` request (which the 2026 wire has none of), and
+ *   never a result.
  * `calls` counts the tools/call requests it received.
  */
-export type ModernWireMode = 'answersLike2025' | 'asksForever' | 'hugeState' | 'asksOnce';
+export type ModernWireMode = 'answersLike2025' | 'asksForever' | 'hugeState' | 'asksOnce' | 'mixes';
 
 export interface ModernWireServer {
   url: string;
@@ -60,6 +63,10 @@ export async function startModernWireServer(mode: ModernWireMode, options: { sta
         return result({ ttlMs: 0, cacheScope: 'private', tools: [{ name: 'ask', description: 'Asks the user, then answers', inputSchema: { type: 'object', properties: {} } }] });
       if (message.method !== 'tools/call') return send(200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
       calls++;
+      if (mode === 'mixes') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void response.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'asks-1', ...form })}\n\n`);
+      }
       const params = message.params ?? {};
       if (mode === 'asksForever') return result({ resultType: 'input_required', inputRequests: { again: form }, requestState: `round-${calls}` });
       if (mode === 'hugeState') return result({ resultType: 'input_required', inputRequests: { name: form }, requestState: 's'.repeat(options.stateBytes ?? 0) });

@@ -2,38 +2,47 @@
 // The Git app's MCP server (stdio): the git operations of ../lib/git.mjs as
 // tools. Each call first asks ChatOS for the conversation's workspace roots
 // (roots/list) and works only on a repository inside them, so the model
-// never picks a folder the user did not give. Log to stderr only.
+// never picks a folder the user did not give. Built with the v2 server
+// package and served by serveStdio, so it speaks both protocol eras: on
+// 2026-07-28 the roots are asked inside the call's result (input_required)
+// and come back with the call made again; on 2025 the package asks them as a
+// roots/list request of its own. Log to stderr only.
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import * as git from '../lib/git.mjs';
 
-const server = new McpServer(
-  { name: 'chatos.git.git', version: '0.1.0' },
-  { instructions: 'Git on the repositories in the workspace folders of this conversation. Reads answer at once; checkout, discard and reset ask the user first.' },
-);
+const INSTRUCTIONS = 'Git on the repositories in the workspace folders of this conversation. Reads answer at once; checkout, discard and reset ask the user first.';
 
-/** The conversation's folders, as the host answers roots/list (file URIs only). */
-async function rootsNow() {
-  const { roots } = await server.server.listRoots();
-  return roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
+/** The conversation's folders as the host answered roots/list for this call (file URIs only); undefined until it was asked. */
+function rootsOf(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+  return answer.kind === 'roots' ? answer.roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri)) : undefined;
 }
+
+/** Every tool, registered on one server per connection (serveStdio makes it once the opening message says the era). */
+const tools = [];
 
 const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
 /** A tool working on one repository: checks it against the roots, runs, and turns a problem into an error result that says what to change. */
 function repoTool(name, description, shape, annotations, run) {
   const inputSchema = { repo: z.string().max(4096).optional().describe('The repository folder: absolute, or relative to the only workspace folder; defaults to the only workspace folder'), ...shape };
-  server.registerTool(name, { description, inputSchema, annotations }, async (args) => {
-    try {
-      const repo = await git.resolveRepo(args.repo, await rootsNow());
-      const result = await run(repo, args);
-      return typeof result === 'string' ? text(result) : { ...text(result), structuredContent: result };
-    } catch (error) {
-      return { ...text(error instanceof git.GitProblem ? error.message : `git failed: ${error.message}`), isError: true };
-    }
-  });
+  tools.push((server) => server.registerTool(name, { description, inputSchema, annotations }, (args, ctx) => callWithRoots(args, ctx, run)));
+}
+
+/** The call, once the host said the conversation's roots: the first round asks them, the call made again with them runs. */
+async function callWithRoots(args, ctx, run) {
+  const roots = rootsOf(ctx);
+  if (roots === undefined) return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+  try {
+    const repo = await git.resolveRepo(args.repo, roots);
+    const result = await run(repo, args);
+    return typeof result === 'string' ? text(result) : { ...text(result), structuredContent: result };
+  } catch (error) {
+    return { ...text(error instanceof git.GitProblem ? error.message : `git failed: ${error.message}`), isError: true };
+  }
 }
 
 const paths = z.array(z.string()).min(1).max(git.LIMITS.paths).describe('File paths relative to the repository');
@@ -82,4 +91,8 @@ repoTool(
   (repo, args) => git.reset(repo, args),
 );
 
-await server.connect(new StdioServerTransport());
+serveStdio(() => {
+  const server = new McpServer({ name: 'chatos.git.git', version: '0.1.0' }, { instructions: INSTRUCTIONS });
+  for (const register of tools) register(server);
+  return server;
+});

@@ -3,29 +3,31 @@
 // distributions and, once the user confirms, runs a command in one, starts
 // or stops one. Elsewhere it starts, says in its instructions that WSL is
 // Windows-only, and offers no tools: the registry row stays (as for every
-// built-in app), nothing in it can run. Log to stderr only.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// built-in app), nothing in it can run. Built with the v2 server package and
+// served by serveStdio, so it speaks both protocol eras (2026-07-28
+// statelessly, 2025 over initialize). Log to stderr only.
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import * as wsl from '../lib/wsl.mjs';
 
 const windows = wsl.onWindows();
-const server = new McpServer(
-  { name: 'chatos.wsl.wsl', version: '0.1.0' },
-  { capabilities: { tools: {} }, instructions: windows ? 'WSL distributions on this Windows computer. Running a command, starting and stopping ask the user first.' : wsl.ONLY_ON_WINDOWS },
-);
+/** Every tool, registered on one server per connection (serveStdio makes it once the opening message says the era). */
+const tools = [];
 
 const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
 function wslTool(name, description, inputSchema, annotations, run) {
-  server.registerTool(name, { description, inputSchema, annotations }, async (args) => {
-    try {
-      const result = await run(args);
-      return { ...text(result), structuredContent: result };
-    } catch (error) {
-      return { ...text(error instanceof wsl.WslProblem ? error.message : `wsl.exe failed: ${error.message}`), isError: true };
-    }
-  });
+  tools.push((server) =>
+    server.registerTool(name, { description, inputSchema, annotations }, async (args) => {
+      try {
+        const result = await run(args);
+        return { ...text(result), structuredContent: result };
+      } catch (error) {
+        return { ...text(error instanceof wsl.WslProblem ? error.message : `wsl.exe failed: ${error.message}`), isError: true };
+      }
+    }),
+  );
 }
 
 const distribution = z.string().max(64).describe('The distribution name, as list_distributions gives it');
@@ -45,4 +47,11 @@ if (windows) {
   );
 }
 
-await server.connect(new StdioServerTransport());
+serveStdio(() => {
+  const server = new McpServer(
+    { name: 'chatos.wsl.wsl', version: '0.1.0' },
+    { capabilities: { tools: {} }, instructions: windows ? 'WSL distributions on this Windows computer. Running a command, starting and stopping ask the user first.' : wsl.ONLY_ON_WINDOWS },
+  );
+  for (const register of tools) register(server);
+  return server;
+});

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { findAppRoot, DataHome, resolveDataHome, runDiagnostics, serverPathSource } from '../../core/facades/setup.js';
 import type { DiagnosticCheck } from '../../shared/diagnostics.js';
-import type { ServerDefinition } from '../../shared/mcp.js';
+import type { ServerDefinition, ServerProtocol } from '../../shared/mcp.js';
+import { protocolsOf } from '../../shared/protocolWords.js';
 import { globalOptions, withReadOnlyHost } from '../globalOptions.js';
 import { printJson, type CliContext } from '../output.js';
 import { DEFAULT_SERVE_PORT } from '../../shared/servePort.js';
@@ -24,8 +25,9 @@ export async function doctor(cli: CliContext, _opts: unknown, command: Command):
   const home = new DataHome(resolveDataHome(options.home));
   // The servers need a host; every other check runs even when it cannot start (an unreadable home is what doctor is for).
   let servers: readonly ServerDefinition[] | { error: string };
+  let protocols: ReadonlyMap<string, ServerProtocol> = new Map();
   try {
-    servers = await withReadOnlyHost(options, (host) => host.mcp.definitions());
+    [servers, protocols] = await withReadOnlyHost(options, (host) => [host.mcp.definitions(), protocolsOf(host.mcp.servers.list())] as const);
   } catch (error) {
     servers = { error: (error as Error).message };
   }
@@ -36,6 +38,7 @@ export async function doctor(cli: CliContext, _opts: unknown, command: Command):
     pathSource: serverPathSource(),
     hostEnv: process.env,
     servers,
+    protocols,
     headlessPort: DEFAULT_SERVE_PORT,
     now: Date.now(),
   });

@@ -15,6 +15,7 @@ import { printJson, printProblems, UsageError, UserError, type CliContext, type 
 // The core's schema checks --node-runtime's value and names the option when it is not one of the three.
 import { LogLevelSchema, type NodeRuntimeChoice } from '../../shared/mcp.js';
 import { LOG_LEVELS } from '../../shared/logLevels.js';
+import { protocolText } from '../../shared/protocolWords.js';
 
 /**
  * `chatos mcp …`: the user's MCP servers (mcp.yaml) from a terminal, through
@@ -96,7 +97,7 @@ function printServer(io: CliIo, server: McpServerEntryView): void {
 
 function printTest(io: CliIo, name: string, result: McpTestResult): void {
   if (result.ok) {
-    io.out(`ok: ${name} started in ${result.ms} ms and lists ${result.tools.length} tool(s):`);
+    io.out(`ok: ${name} started in ${result.ms} ms${result.protocol ? `, speaks ${protocolText(result.protocol)},` : ''} and lists ${result.tools.length} tool(s):`);
     for (const tool of result.tools) io.out(`  ${tool.name}${tool.description ? `  ${tool.description.split('\n')[0]}` : ''}`);
     return;
   }

@@ -1,5 +1,5 @@
 import type { DiagnosticCheck, DiagnosticsReport } from '../../shared/diagnostics.js';
-import type { ServerDefinition } from '../../shared/mcp.js';
+import type { ServerDefinition, ServerProtocol } from '../../shared/mcp.js';
 import type { ServerPathSource } from '../runtime/loginShellPath.js';
 import { bundledNode } from '../runtime/nodeRuntime.js';
 import { dataHomeCheck, diskCheck } from './dataHomeChecks.js';
@@ -16,6 +16,8 @@ export interface DiagnosticsInput {
   hostEnv: NodeJS.ProcessEnv;
   /** The configured servers, or why they could not be read (the host did not start). */
   servers: readonly ServerDefinition[] | { error: string };
+  /** What each server spoke at its last start, by id (docs/using/mcp-servers.md#protocol-eras). */
+  protocols?: ReadonlyMap<string, ServerProtocol>;
   headlessPort: number;
   now: number;
 }
@@ -35,7 +37,7 @@ export async function runDiagnostics(input: DiagnosticsInput): Promise<Diagnosti
             facts: {},
           },
         ]
-      : serverChecks(input.servers, input.hostEnv, input.mcpConfigFile, input.now);
+      : serverChecks(input.servers, input.hostEnv, input.mcpConfigFile, input.now, input.protocols);
   const checks: DiagnosticCheck[] = [
     appCheck(input.appVersion, process.versions.node, bundledNode().label),
     electronCheck(electron, binary),

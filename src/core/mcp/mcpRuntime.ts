@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import type { ServerProtocol } from '../../shared/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
@@ -60,11 +61,13 @@ export interface McpRuntimeOptions {
   oauth?: ConnectionDeps['oauth'];
   /** The log level the user set for a server, sent to each of its instances as it starts. */
   logLevel?: (serverId: string) => LogLevel | undefined;
+  /** An instance started, speaking this protocol era and revision (docs/using/mcp-servers.md#protocol-eras). */
+  onProtocol?: ConnectionDeps['onProtocol'];
 }
 
 /** What starting a definition once found: its tools, or the coded reason it did not start. */
 export type TrialStart =
-  | { ok: true; tools: Tool[]; ms: number; stderr: string[] }
+  | { ok: true; tools: Tool[]; ms: number; stderr: string[]; protocol?: ServerProtocol }
   | { ok: false; code: McpErrorCode | 'TEST_TIMEOUT'; reason?: StartFailureReason; message: string; fix?: string; ms: number; stderr: string[] };
 
 export interface ReloadReport {
@@ -134,6 +137,7 @@ export class McpRuntime {
       onToolsChanged: (definition, listing) => this.toolsChanged(definition, listing),
       onInstructions: (definition, text) => this.instructionsCache.set(definition.id, { definition, text: boundedInstructions(text) }),
       logLevel: options.logLevel,
+      onProtocol: options.onProtocol,
     });
   }
 
@@ -573,7 +577,8 @@ export class McpRuntime {
       if (outcome === 'timeout') {
         return { ok: false, code: 'TEST_TIMEOUT', message: `server "${definition.id}" did not finish starting (initialize and tools/list) within ${timeoutMs} ms`, ms, stderr: stderr() };
       }
-      return { ok: true, tools: [...connection.tools], ms, stderr: stderr() };
+      const { protocol } = connection;
+      return { ok: true, tools: [...connection.tools], ms, stderr: stderr(), ...(protocol ? { protocol } : {}) };
     } catch (error) {
       const ms = this.options.now() - started;
       if (error instanceof McpRuntimeError)

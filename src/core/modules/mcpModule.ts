@@ -149,6 +149,8 @@ export function mcpModule(
     oauth,
     // The level each server logs from, as the user set it on its page.
     logLevel: (serverId) => settings.of(serverId).logLevel,
+    // What each server spoke at its last start, for the Servers page and doctor while it is not running.
+    onProtocol: (definition, protocol) => settings.recordProtocol(definition.id, protocol),
     // The MCP client's features, one registration each: tools, prompts, log messages, MCP Apps, resource updates, elicitation, roots
     // and sampling, each delegating to a host service under the request policy.
     clientFeatures: new ClientFeatures(

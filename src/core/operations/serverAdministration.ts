@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel, PermissionLevel, ServerDefinition } from '../../shared/mcp.js';
 import type { Problem } from '../../shared/problems.js';
 import type { ServerTool, ServerView } from '../../shared/hostApi.js';
+import type { ServerProtocol } from '../../shared/mcp.js';
 import { ownValue } from '../../shared/ownKeys.js';
 import { buildCatalog } from '../mcp/catalog/toolCatalog.js';
 import { stateOfLeases, type ConnectionManager, type ServerSnapshot } from '../mcp/connection/connectionManager.js';
@@ -120,6 +121,7 @@ export class ServerAdministration {
           state: leased.kind === 'stopped' && trouble ? { kind: 'error', message: trouble.message, at: trouble.at } : leased,
           leases:
             snapshot?.leases.map(({ pid, ...lease }) => ({ ...lease, ...(pid === undefined ? {} : { pid }), ...(pid !== undefined && memory.has(pid) ? { rssBytes: memory.get(pid)! } : {}) })) ?? [],
+          ...protocolOf(snapshot, this.deps.settings.of(definition.id).lastProtocol),
           problems: [...problemsOfServer(problems, definition), ...(trouble ? [troubleProblem(definition.id, trouble)] : [])],
         };
       });
@@ -249,4 +251,10 @@ export class ServerAdministration {
   onStateChange(listener: (serverId: string, conversationId: string, state: ConnectionState) => void): () => void {
     return this.connections.onStateChange(listener);
   }
+}
+
+/** The protocol of the server's first running instance, else the one it spoke at its last start (docs/using/mcp-servers.md#protocol-eras); nothing before it ever started. */
+function protocolOf(snapshot: ServerSnapshot | undefined, last: ServerProtocol | undefined): { protocol?: ServerProtocol } {
+  const protocol = snapshot?.leases.find((lease) => lease.protocol)?.protocol ?? last;
+  return protocol ? { protocol } : {};
 }

@@ -66,6 +66,12 @@ export class ProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  /** The protocol revision the client agreed with the server (the SDK clients set it as they connect), for the Servers page. */
+  protocolVersion: string | undefined;
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
 
   private connection: Connection = { kind: 'idle' };
   private child: ChildProcessWithoutNullStreams | undefined;

@@ -3,10 +3,11 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The host's own `@modelcontextprotocol/sdk` and `zod`, offered to plugin
- * servers and backends that import them without bundling them (plugins
- * written for the original ChatOS do). A Node process of a plugin is started
- * with `--import <appRoot>/runtime/host-modules.mjs`, which maps those two
+ * The host's own `@modelcontextprotocol/sdk`, `@modelcontextprotocol/server`
+ * (the v2 server package, which speaks both protocol eras) and `zod`,
+ * offered to plugin servers and backends that import them without bundling
+ * them (plugins written for the original ChatOS do). A Node process of a plugin is started
+ * with `--import <appRoot>/runtime/host-modules.mjs`, which maps those
  * bare names, and only those, to the copies in the application's
  * node_modules when the plugin has none of its own. The flag is part of the
  * run plan shown before trusting, and of the command actually spawned.
@@ -19,7 +20,7 @@ export interface HostModules {
 }
 
 /** Kept in step with runtime/host-modules-names.mjs, which the plugin process reads. */
-const PACKAGES = ['@modelcontextprotocol/sdk', 'zod'];
+const PACKAGES = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod'];
 
 function installedVersion(appRoot: string, name: string): string {
   try {

@@ -57,6 +57,21 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
 }
 
 /**
+ * The protocol the server speaks (docs/using/mcp-servers.md#protocol-eras): its revision, and its era as how it
+ * is spoken to: statelessly (2026-07-28, no session) or over `initialize` (2025 and older).
+ */
+function ProtocolEra({ serverId, protocol }: { serverId: string; protocol: NonNullable<ServerView['protocol']> }) {
+  const { t } = useTranslation();
+  const modern = protocol.era === 'modern';
+  return (
+    <Space size={6} data-testid={`server-protocol-${serverId}`}>
+      <Typography.Text code>MCP {protocol.version ?? (modern ? '2026-07-28' : t('servers.protocol.olderVersion'))}</Typography.Text>
+      <Tag color={modern ? 'blue' : 'default'}>{t(`servers.protocol.${protocol.era}`)}</Tag>
+    </Space>
+  );
+}
+
+/**
  * One server (docs/rules/settings-server.md#the-management-ui, one card per server): what it is, how it
  * starts, its state and leases, and its tools on demand. Assistant servers
  * open their own page, where tools are grouped by domain.
@@ -116,6 +131,7 @@ export function ServerCard({
               </Typography.Text>
             ),
           },
+          ...(server.protocol ? [{ key: 'protocol', label: t('servers.field.protocol'), children: <ProtocolEra serverId={server.id} protocol={server.protocol} /> }] : []),
         ]}
       />
       {server.leases.length > 0 && (

@@ -29,7 +29,13 @@ function hintFor(code: string, reason: string | undefined, definition: ServerDef
 /** A trial start as "test connection" reports it. */
 export function testResultOf(trial: TrialStart, definition: ServerDefinition): McpTestResult {
   if (trial.ok) {
-    return { ok: true, ms: trial.ms, tools: trial.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '' })), stderr: trial.stderr };
+    return {
+      ok: true,
+      ms: trial.ms,
+      tools: trial.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '' })),
+      stderr: trial.stderr,
+      ...(trial.protocol ? { protocol: trial.protocol } : {}),
+    };
   }
   // The runtime's own fix (a command not on the PATH it searched, a server that exits at start) says it best.
   const hint = trial.fix ?? hintFor(trial.code, trial.reason, definition);

@@ -190,8 +190,7 @@ export class ClientFeatures {
    * after the same policy check. No tasks here: the 2026 tasks extension is not the 2025 one.
    */
   private openModern(info: { name: string; version: string }, capabilities: ClientCapabilities, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
-    const { tasks: _tasks, ...declared } = capabilities;
-    const client = new ModernClient(info, declared, definition.id);
+    const client = new ModernClient(info, modernCapabilities(capabilities), definition.id);
     const parts = this.parts(client, definition, lease, log);
     const { policy } = this;
     const session: FeatureSession = {
@@ -226,6 +225,12 @@ export class ClientFeatures {
       },
     };
   }
+}
+
+/** What a 2026-07-28 client declares: the same, without the 2025 tasks (the 2026 tasks extension is another design). */
+export function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
+  const { tasks: _tasks, ...declared } = capabilities;
+  return declared;
 }
 
 /** `extra` merged into `base`, objects within objects merged too (capabilities nest: tasks.requests.sampling). */

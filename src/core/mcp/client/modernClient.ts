@@ -1,4 +1,11 @@
-import { Client as V2Client, type ClientCapabilities as V2Capabilities, type NotificationMethod, type RequestMethod, type Transport as V2Transport } from '@modelcontextprotocol/client';
+import {
+  Client as V2Client,
+  type ClientCapabilities as V2Capabilities,
+  type DiscoverResult,
+  type NotificationMethod,
+  type RequestMethod,
+  type Transport as V2Transport,
+} from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -91,11 +98,26 @@ export class ModernClient implements McpWire {
     });
   }
 
-  async connect(transport: V2Transport, options?: RequestOptions): Promise<void> {
-    await this.sdk.connect(transport, v2Options(options));
+  /**
+   * A request the server sent on this connection, where the 2026 wire has none (its questions come inside a
+   * result, `input_required`): a server that mixes the eras. The SDK drops such a request unanswered; this
+   * tells the host, which ends the calls waiting on it rather than let them wait for their timeout.
+   */
+  onEraMix: ((method: string) => void) | undefined;
+
+  /**
+   * Connects over `transport`; `discovered` is the server's `server/discover` result when the host asked it
+   * already (a local server, probed on its own process), so the SDK adopts it instead of asking again.
+   */
+  async connect(transport: V2Transport, options?: RequestOptions, discovered?: DiscoverResult): Promise<void> {
+    await this.sdk.connect(transport, { ...v2Options(options), ...(discovered ? { prior: { kind: 'modern' as const, discover: discovered } } : {}) });
     // Every answer after the discovery passes the host's reading first (hostReadOf); the SDK set its handler as it connected.
     const deliver = transport.onmessage;
-    if (deliver) transport.onmessage = (message, extra) => deliver(hostReadOf(message, this.serverId), extra);
+    if (deliver)
+      transport.onmessage = (message, extra) => {
+        if ('method' in message && 'id' in message) this.onEraMix?.(message.method);
+        deliver(hostReadOf(message, this.serverId), extra);
+      };
   }
 
   /** The negotiated revision (2026-07-28 once connected). */

@@ -1,4 +1,5 @@
 import type { LogLevel, ServerDefinition } from '../../../shared/mcp.js';
+import type { ServerProtocol } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import type { ReadStoredValue } from '../config/envValues.js';
 import type { PidRegistry } from '../../process/pidRegistry.js';
@@ -52,6 +53,7 @@ export interface ConnectionManagerOptions {
   onToolsChanged?: ConnectionDeps['onToolsChanged'];
   /** An instance started, and these are the instructions its server gave at initialize. */
   onInstructions?: ConnectionDeps['onInstructions'];
+  onProtocol?: ConnectionDeps['onProtocol'];
 }
 
 /**
@@ -77,7 +79,7 @@ export interface LeaseRelease {
 
 export interface ServerSnapshot {
   serverId: string;
-  leases: { conversationId: string; state: ConnectionState; pid?: number; inFlight: number; lastUsed: number }[];
+  leases: { conversationId: string; state: ConnectionState; pid?: number; inFlight: number; lastUsed: number; protocol?: ServerProtocol }[];
 }
 
 /** One state for a server from its leases: any running instance makes it running, then starting, then a failed one's error. */
@@ -221,6 +223,7 @@ export class ConnectionManager {
       oauth: this.options.oauth,
       onToolsChanged: this.options.onToolsChanged,
       onInstructions: this.options.onInstructions,
+      onProtocol: this.options.onProtocol,
       logLevel: () => this.options.logLevel?.(definition.id),
     });
     connection.onStateChange((state) => {
@@ -354,7 +357,15 @@ export class ConnectionManager {
     const byServer = new Map<string, ServerSnapshot>();
     for (const lease of this.leases.values()) {
       const entry = byServer.get(lease.serverId) ?? { serverId: lease.serverId, leases: [] };
-      entry.leases.push({ conversationId: lease.conversationId, state: lease.connection.state, pid: lease.connection.pid, inFlight: lease.connection.inFlight, lastUsed: lease.lastUsed });
+      const { protocol } = lease.connection;
+      entry.leases.push({
+        conversationId: lease.conversationId,
+        state: lease.connection.state,
+        pid: lease.connection.pid,
+        inFlight: lease.connection.inFlight,
+        lastUsed: lease.lastUsed,
+        ...(protocol && lease.connection.state.kind === 'running' ? { protocol } : {}),
+      });
       byServer.set(lease.serverId, entry);
     }
     return [...byServer.values()];

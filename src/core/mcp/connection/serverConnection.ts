@@ -11,9 +11,10 @@ import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
 import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
-import { ClientFeatures, type ClientSession } from '../client/clientFeatures.js';
+import { ClientFeatures, modernCapabilities, type ClientSession } from '../client/clientFeatures.js';
 import type { McpWire, ProtocolEra } from '../client/mcpWire.js';
 import { isLegacyVerdict, isProbeSignInRefusal } from './eraProbe.js';
+import { probeStdioEra } from './stdioEraProbe.js';
 import { MAX_INPUT_ROUNDS, MODERN_PROTOCOL_VERSION } from '../client/modernClient.js';
 import type { PromptsClient } from '../client/promptsClient.js';
 import type { ToolListing, ToolsClient } from '../client/toolsClient.js';
@@ -76,6 +77,8 @@ export interface ConnectionDeps {
   logLevel?: () => LogLevel | undefined;
   /** The server answered initialize: the `instructions` it gave, if any (docs/rules/chat.md#server-instructions). */
   onInstructions?: (definition: ServerDefinition, instructions: string | undefined) => void;
+  /** An instance started, speaking this protocol (docs/using/mcp-servers.md#protocol-eras). */
+  onProtocol?: (definition: ServerDefinition, protocol: { era: ProtocolEra; version?: string }) => void;
   /** The server said its tool list changed and the new list came (docs/rules/mcp-yaml.md#tool-list-changes). */
   onToolsChanged?: (definition: ServerDefinition, listing: ToolListing) => void;
 }
@@ -112,6 +115,8 @@ export class ServerConnection {
   private userWaits: UserWaits | undefined;
   /** The deadlines of the requests in flight: a question to the user starting or ending restarts them all. */
   private readonly deadlines = new Set<CallDeadline>();
+  /** The aborts of the requests in flight: a server that mixes the protocol eras ends them all (eraMixed). */
+  private readonly aborts = new Set<CallAbort>();
   private readonly userAsked = () => this.userWaits?.waiting === true;
   /** The server's resources, over the same client: none until a start succeeds. */
   private resourcesClient: ResourcesClient | undefined;
@@ -216,6 +221,7 @@ export class ServerConnection {
       for (const deadline of this.deadlines) deadline.restart();
     });
     this.client = client;
+    if (session.modern) session.modern.onEraMix = (method) => this.eraMixed(method);
     const onChanged = this.deps.onToolsChanged;
     if (onChanged) tools.onListChanged((listing) => onChanged(this.definition, listing));
     await tools.refresh().catch(async (error: unknown) => {
@@ -225,6 +231,7 @@ export class ServerConnection {
     this.toolsClient = tools;
     this.resourcesClient = new ResourcesClient(client);
     this.deps.onInstructions?.(this.definition, client.getInstructions());
+    this.deps.onProtocol?.(this.definition, this.spoken);
     const level = this.deps.logLevel?.();
     if (level) await this.sendLogLevel(client, level);
   }
@@ -302,39 +309,78 @@ export class ServerConnection {
   /**
    * Connects in the era the server speaks (docs/rules/mcp-yaml.md#protocol-eras). A url is asked first whether it
    * speaks 2026-07-28 (`server/discover`, the v2 SDK client); one that does not is spoken to over `initialize` (the
-   * v1 SDK client), as every server was before. A program and an in-process server speak `initialize`.
+   * v1 SDK client), as every server was before. A program is asked the same on its own process (connectStdio);
+   * an in-process server (the host's own) speaks `initialize`.
    */
   private async connect(): Promise<{ session: ClientSession; transport: Transport }> {
     if (this.definition.transport.kind === 'streamable_http') return this.connectHttp();
+    if (this.definition.transport.kind === 'stdio') return this.connectStdio();
     const session = this.openSession('legacy');
-    return { session, transport: await this.connectLocal(session.legacy!) };
+    return { session, transport: await this.connectInProcess(session.legacy!) };
   }
 
-  private async connectLocal(client: Client): Promise<Transport> {
-    const def = this.definition;
-    if (def.transport.kind === 'stdio') {
-      const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
-      if (!env.ok) throw this.valuesMissing(env);
-      const childEnv = serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values);
-      // A `node` command may run under the app's own Node (nodeRuntime.ts), decided on the PATH the child gets.
-      const launch = nodeLaunch(def.transport.command, def.transport.nodeRuntime, pathOf(childEnv));
-      const transport = new ProcessTransport({
-        serverId: def.id,
-        command: launch.command,
-        args: [...def.transport.args],
-        env: { ...childEnv, ...launch.env },
-        cwd: def.transport.cwd,
-        log: this.deps.log,
-        pids: this.deps.pids,
-        // A view's read may be larger than one message, up to the server's maxViewBytes (docs/rules/mcp-apps.md#size).
-        largeAnswers: viewReads(def),
-        beforeSpawn: () => this.passGate(),
-      });
-      this.attempts.push(transport);
-      this.watchClose(transport);
-      await client.connect(transport);
-      return transport;
+  /**
+   * A program is asked its era on its own process first (stdioEraProbe.ts): one that offers 2026-07-28 is
+   * spoken to statelessly by the v2 client, which adopts the discover answer; one that refuses the method or
+   * stays silent is spoken to over `initialize` on the same process, and one that ends its process on the
+   * probe is started again for it. Every start asks again, so a server updated to the other era is seen as such.
+   */
+  private async connectStdio(): Promise<{ session: ClientSession; transport: Transport }> {
+    const transport = await this.processTransport();
+    const capabilities = modernCapabilities((this.deps.features ?? TOOLS_ONLY).capabilities());
+    const era = await probeStdioEra(transport, this.deps.clientInfo, capabilities, connectTimeoutOf(this.definition) / 2);
+    if (era.kind === 'modern') {
+      const modern = this.openSession('modern');
+      try {
+        await modern.modern!.connect(transport as unknown as ModernTransport, undefined, era.discover);
+        return { session: modern, transport };
+      } catch (error) {
+        // The SDK refuses a discover answer it cannot read (it offered 2026-07-28 in a result of another shape): not a 2026 server.
+        if (!isLegacyVerdict(error)) throw error;
+        this.deps.log.append('lifecycle', `the server's server/discover answer is not a ${MODERN_PROTOCOL_VERSION} one (${(error as Error).message}); speaking initialize to it`);
+      }
+    } else if (era.kind === 'legacy') {
+      this.deps.log.append('lifecycle', `the server does not speak MCP ${MODERN_PROTOCOL_VERSION} (${era.why}); speaking initialize to it`);
     }
+    let target = transport;
+    if (era.kind === 'exited') {
+      this.deps.log.append('lifecycle', `the server ended its process on server/discover (a server of the 2025 era); starting it again to speak initialize to it`);
+      this.attempts = this.attempts.filter((attempt) => attempt !== transport);
+      target = await this.processTransport();
+    }
+    const legacy = this.openSession('legacy');
+    await legacy.legacy!.connect(target);
+    return { session: legacy, transport: target };
+  }
+
+  /** The server's program as a transport, not started yet (the run gate is asked as it spawns). */
+  private async processTransport(): Promise<ProcessTransport> {
+    const def = this.definition;
+    if (def.transport.kind !== 'stdio') throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" has no command`, def.id);
+    const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
+    if (!env.ok) throw this.valuesMissing(env);
+    const childEnv = serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values);
+    // A `node` command may run under the app's own Node (nodeRuntime.ts), decided on the PATH the child gets.
+    const launch = nodeLaunch(def.transport.command, def.transport.nodeRuntime, pathOf(childEnv));
+    const transport = new ProcessTransport({
+      serverId: def.id,
+      command: launch.command,
+      args: [...def.transport.args],
+      env: { ...childEnv, ...launch.env },
+      cwd: def.transport.cwd,
+      log: this.deps.log,
+      pids: this.deps.pids,
+      // A view's read may be larger than one message, up to the server's maxViewBytes (docs/rules/mcp-apps.md#size).
+      largeAnswers: viewReads(def),
+      beforeSpawn: () => this.passGate(),
+    });
+    this.attempts.push(transport);
+    this.watchClose(transport);
+    return transport;
+  }
+
+  private async connectInProcess(client: Client): Promise<Transport> {
+    const def = this.definition;
     this.passGate();
     // In process: no program is spawned, so the run gate (asked above, as for a url) has nothing to start; the server is the host's own code.
     if (def.transport.kind === 'in-process') {
@@ -421,6 +467,23 @@ export class ServerConnection {
     );
   }
 
+  /**
+   * A 2026-07-28 server sent a request of its own (`method`, a 2025 server→client request), which that wire has
+   * none of: the SDK drops it unanswered, so the calls in flight (one of which it was for) would wait for their
+   * timeout. They end now, with a problem naming the server; the connection stays for the calls that follow.
+   */
+  private eraMixed(method: string): void {
+    const def = this.definition;
+    const mixed = new McpRuntimeError(
+      'SERVER_MISBEHAVED',
+      `server "${def.id}" speaks MCP ${MODERN_PROTOCOL_VERSION} and sent a ${method} request as a 2025 server does (on ${MODERN_PROTOCOL_VERSION} a server asks inside a result, input_required); the calls waiting on it ended`,
+      def.id,
+      'the server mixes protocol versions: tell its author, or update it',
+    );
+    this.deps.log.append('lifecycle', mixed.message);
+    for (const abort of this.aborts) abort.abort(mixed);
+  }
+
   /** A failure that is about signing in, as the runtime's error (SIGN_IN_NEEDED or SIGN_IN_FAILED); undefined for any other. */
   private async signInFailure(error: unknown): Promise<McpRuntimeError | undefined> {
     const def = this.definition;
@@ -478,6 +541,7 @@ export class ServerConnection {
     this.inFlightCount++;
     // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
     const abort = new CallAbort();
+    this.aborts.add(abort);
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
@@ -489,6 +553,7 @@ export class ServerConnection {
     try {
       return await run(this.sdkOptions(options, abort.signal, deadline));
     } catch (error) {
+      if (abort.reason instanceof McpRuntimeError) throw abort.reason;
       if (deadline.expired === 'timeout') {
         throw new McpRuntimeError('CALL_TIMEOUT', `call to ${name} on "${this.definition.id}" timed out after ${this.definition.timeoutMs} ms (the server was told to cancel it)`, this.definition.id);
       }
@@ -518,6 +583,7 @@ export class ServerConnection {
     } finally {
       deadline.dispose();
       this.deadlines.delete(deadline);
+      this.aborts.delete(abort);
       options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
       if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();

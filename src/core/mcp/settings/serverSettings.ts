@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LogLevelSchema, PermissionLevelSchema, type LogLevel, type PermissionLevel } from '../../../shared/mcp.js';
+import { LogLevelSchema, PermissionLevelSchema, ServerProtocolSchema, type LogLevel, type PermissionLevel, type ServerProtocol } from '../../../shared/mcp.js';
 import { copyRecord, emptyRecord, ownRecord, ownValue } from '../../../shared/ownKeys.js';
 import { defineTable } from '../../store/logicalTable.js';
 import { HOT_READ_MAX_AGE_MS, type RecordsStore } from '../../store/recordsStore.js';
@@ -20,6 +20,11 @@ export const ServerSettingsSchema = z.object({
   logLevel: LogLevelSchema.optional(),
   /** The user chose "always allow" for this server's sampling requests (docs/using/sampling.md#always-allow): run without review, still audited. */
   samplingAlways: z.boolean().optional(),
+  /**
+   * What the server spoke at its last start (docs/using/mcp-servers.md#protocol-eras), so the Servers page and
+   * `chatos doctor` can say it while it is not running: kept by the host, not set by the user.
+   */
+  lastProtocol: ServerProtocolSchema.optional(),
 });
 export type ServerSettingsRow = z.infer<typeof ServerSettingsSchema>;
 
@@ -83,6 +88,14 @@ export class ServerSettings {
   setSamplingAlways(serverId: string, always: boolean): void {
     const { samplingAlways: _old, ...current } = this.of(serverId);
     this.store.put(ServerSettingsTable, serverId, always ? { ...current, samplingAlways: true } : current);
+  }
+
+  /** An instance started speaking `protocol`: kept when it differs from what the server spoke before (a start writes nothing otherwise). */
+  recordProtocol(serverId: string, protocol: ServerProtocol): void {
+    const current = this.of(serverId);
+    const was = current.lastProtocol;
+    if (was?.era === protocol.era && was.version === protocol.version) return;
+    this.store.put(ServerSettingsTable, serverId, { ...current, lastProtocol: { era: protocol.era, ...(protocol.version ? { version: protocol.version } : {}) } });
   }
 
   /** The server was removed: what the user set for it goes too, so a server added later under its name starts with nothing. */

@@ -65,6 +65,16 @@ describe('a server of the 2026-07-28 era', { timeout: 120_000 }, () => {
     expect(user.asked).toBe(MAX_INPUT_ROUNDS);
   });
 
+  it('that mixes the eras, asking with a 2025 request mid-call, ends the call at once, naming it', async () => {
+    const server = await startModernWireServer('mixes');
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { mixer: { transport: 'streamable_http', url: server.url } }));
+    const user = acceptEveryForm(host);
+    const failed = await failureOf(host.tools.call(caller('conv-mixer'), 'mcp_mixer_ask', {}));
+    expect(failed?.code).toBe('SERVER_MISBEHAVED');
+    expect(failed?.message).toContain('server "chatos::mixer" speaks MCP 2026-07-28 and sent a elicitation/create request as a 2025 server does');
+    expect(user.asked).toBe(0);
+  });
+
   for (const [what, stateBytes, expected] of [
     ['of 1 MiB (more than a client carries between rounds)', 1024 * 1024, `server "chatos::stateful" sent a requestState of 1024 KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB`],
     ['of 10 MB (more than one message may hold)', 10 * 1024 * 1024, 'was larger than 4 MiB (the limit of one MCP message)'],

@@ -47,8 +47,12 @@ import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './a
  */
 
 const Id = z.string().min(1).max(256);
-/** Room past the limit, so the core refuses a long text with its own message (the limit and the size), not a bare schema error. */
-const MemoryTextParam = z.string().max(MAX_MEMORY_CHARS * 4);
+/**
+ * Any length the request's body allows (1 MB): the core refuses a text over
+ * MAX_MEMORY_CHARS with its own message (the limit and the size) after one
+ * comparison, where a schema bound would answer with a bare schema error.
+ */
+const MemoryTextParam = z.string();
 const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);

@@ -1,5 +1,5 @@
 import type { Agent } from '../../shared/agents.js';
-import { MAX_MEMORIES, MAX_MEMORY_QUERY_CHARS, type AgentMemoryListing, type Memory } from '../../shared/memory.js';
+import { MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QUERY_CHARS, type AgentMemoryListing, type Memory } from '../../shared/memory.js';
 import { MemoryError } from './memoryError.js';
 import { spaceName, type MemorySpace, type MemoryStore } from './memoryStore.js';
 
@@ -37,7 +37,7 @@ export class AgentMemories {
     if (query.length > MAX_MEMORY_QUERY_CHARS)
       throw new MemoryError('MEMORY_TOO_LARGE', `a search is at most ${MAX_MEMORY_QUERY_CHARS} characters; this one has ${query.length}`, 'search with a few words');
     const memories = query ? this.store.search(space, query, limit) : this.store.list(space).slice(0, limit);
-    return { agentId, enabled: agent.memory?.enabled === true, shared: agent.memory?.shared === true, space: spaceName(space), total: this.store.count(space), memories };
+    return { agentId, enabled: agent.memory?.enabled === true, shared: agent.memory?.shared === true, space: spaceName(space), total: this.store.count(space), memories, maxChars: MAX_MEMORY_CHARS };
   }
 
   async remember(agentId: string, text: string): Promise<Memory> {
@@ -45,7 +45,7 @@ export class AgentMemories {
   }
 
   async update(agentId: string, memoryId: string, text: string): Promise<Memory> {
-    return this.store.update(this.spaceOf(agentId).space, memoryId, text);
+    return this.store.update(this.spaceOf(agentId).space, memoryId, text, BY_USER);
   }
 
   async forget(agentId: string, memoryId: string): Promise<Memory> {

@@ -16,6 +16,7 @@ const AppsPage = lazy(() => import('./pages/AppsPage'));
 const ChatPage = lazy(() => import('./pages/ChatPage'));
 const UiAppPage = lazy(() => import('./pages/UiAppPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
+const MemoryPage = lazy(() => import('./pages/MemoryPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
@@ -41,6 +42,7 @@ function AppRoutes() {
           <Route path="apps" element={<AppsPage />} />
           <Route path="apps/:pluginId/:appId" element={<UiAppPage />} />
           <Route path="agents" element={<AgentsPage />} />
+          <Route path="memory" element={<MemoryPage />} />
           <Route path="models" element={<ModelsPage />} />
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />

@@ -9,6 +9,7 @@ import { Composer } from '../components/chat/Composer';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
 import { useListBeside } from '../components/chat/listRoom';
+import { usePageCommand } from '../shell/keys/commands';
 import '../i18n/load/chat';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
@@ -120,8 +121,15 @@ export default function ChatPage() {
   const main = useRef<HTMLDivElement>(null);
   const beside = useListBeside(main);
   const [listOpen, setListOpen] = useState(false);
+  // Mod+Shift+F (or `?search=1`, the key pressed on another page): the list's search box takes the focus.
+  const [searchFocus, setSearchFocus] = useState(() => (search.get('search') ? 1 : 0));
+  usePageCommand('searchConversations', () => {
+    if (!beside) setListOpen(true);
+    setSearchFocus((n) => n + 1);
+  });
   const sidebar = (
     <ConversationSidebar
+      focusSearch={searchFocus}
       selected={conversationId}
       onSelect={(id, messageId) => {
         setListOpen(false);

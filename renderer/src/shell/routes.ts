@@ -7,6 +7,7 @@ export const ROUTE_PATTERNS = [
   '/apps',
   '/apps/:pluginId/:appId',
   '/agents',
+  '/memory',
   '/models',
   '/registry',
   '/servers',

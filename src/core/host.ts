@@ -8,6 +8,7 @@ import type { ModelsFacade } from './facades/models.js';
 import type { PluginsFacade } from './facades/plugins.js';
 import type { RegistryFacade } from './facades/registry.js';
 import type { HostSetup } from './facades/setup.js';
+import type { SettingsFacade } from './facades/settings.js';
 import type { ToolsFacade } from './facades/tools.js';
 import type { WatcherFacade } from './facades/watcher.js';
 import { agentsFacade, agentStores } from './modules/agentsModule.js';
@@ -24,6 +25,8 @@ import { registryModule } from './modules/registryModule.js';
 import { settingsServerModule } from './modules/settingsServerModule.js';
 import { toolsModule } from './modules/toolsModule.js';
 import { HostWatcher } from './reload/hostWatcher.js';
+import { offersEmbeddings } from './knowledge/embedder.js';
+import { UserSettingsService } from './settings/userSettings.js';
 import { RecordsStore } from './store/recordsStore.js';
 
 export type { HostOptions } from './modules/hostOptions.js';
@@ -53,11 +56,13 @@ export interface Host {
   readonly knowledge: KnowledgeFacade;
   readonly chat: ChatFacade;
   readonly watcher: WatcherFacade;
+  /** The user's settings (docs/using/settings.md): language, theme, font size, defaults, the memory model; checked here, not only by the page. */
+  readonly settings: SettingsFacade;
 }
 
 /** The facades of a started host, the modules behind them, and how it stops. */
 interface Started {
-  facades: Pick<Host, 'registry' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher'>;
+  facades: Pick<Host, 'registry' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher' | 'settings'>;
   internals: HostInternals;
   dispose(): Promise<void>;
 }
@@ -114,7 +119,14 @@ export function createHost(options: HostOptions = {}): Host {
     const { catalog, runGate } = plugins;
     const registry = registryModule(base, store, { catalog, runGate });
     const models = modelsModule(base, store);
-    const stores = agentStores(base, store, catalog);
+    // The user's settings check their references against the agents and models (stores is defined below; read only at calls).
+    const settings = new UserSettingsService({
+      store,
+      agentExists: (id) => stores.agents.get(id) !== undefined,
+      model: (id) => models.service.get(id),
+      offersEmbeddings,
+    });
+    const stores = agentStores(base, store, catalog, { modelId: () => settings.get().memoryEmbeddingModel, models: models.service });
     const knowledge = knowledgeModule(base, models.service);
     const settingsServer = settingsServerModule();
     const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents, alwaysAllow: stores.alwaysAllow, models: models.service });
@@ -128,6 +140,7 @@ export function createHost(options: HostOptions = {}): Host {
       alwaysAllow: stores.alwaysAllow,
       knowledge: knowledge.service,
       memory: stores.memory,
+      memoryFinder: stores.finder,
       resolver,
     });
     const chat = chatModule(base, store, {
@@ -172,6 +185,7 @@ export function createHost(options: HostOptions = {}): Host {
         knowledge: knowledge.facade,
         chat: chat.facade,
         watcher: { watch: (times) => watcher.watch(times) },
+        settings: narrow(settings, ['get', 'update']),
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {
@@ -230,6 +244,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get watcher() {
       return need().watcher;
+    },
+    get settings() {
+      return need().settings;
     },
   };
   keepInternals(host, () => {

@@ -57,6 +57,10 @@ export const AgentMemoryListingSchema = z.object({
   /** How many the space holds (a search returns fewer). */
   total: z.number(),
   memories: z.array(MemoryHitSchema),
+  /** With a query: how it was searched, by meaning (the embedding model set in Settings) or by words. */
+  searchedBy: z.enum(['meaning', 'words']).optional(),
+  /** Why a search by meaning fell back to words (the model cannot embed, or failed). */
+  note: z.string().optional(),
   /** The longest memory the host keeps (MAX_MEMORY_CHARS): the window refuses a longer one before sending it. */
   maxChars: z.number(),
 });

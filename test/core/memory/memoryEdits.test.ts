@@ -28,7 +28,7 @@ describe('memory edits', () => {
     const { host, caller, api } = await hostWithMemory();
     const saved = await host.tools.call(caller, 'memory_remember', { text: 'The user prefers short answers.' });
     expect(textOf(saved.result)).toMatch(/^Remembered as m_/);
-    const [memory] = host.agents.memory.list('helper').memories;
+    const [memory] = (await host.agents.memory.list('helper')).memories;
     expect(memory).toMatchObject({ by: 'helper', text: 'The user prefers short answers.' });
     expect(memory!.changedBy).toBeUndefined();
 
@@ -43,7 +43,7 @@ describe('memory edits', () => {
 
     // The agent saving the same text again is a change by the agent: it is named, the user's edit no longer is.
     await host.tools.call(caller, 'memory_remember', { text: 'The user prefers short answers, in English.' });
-    expect(host.agents.memory.list('helper').memories[0]).toMatchObject({ by: 'helper', changedBy: 'helper' });
+    expect((await host.agents.memory.list('helper')).memories[0]).toMatchObject({ by: 'helper', changedBy: 'helper' });
     // Recall finds the edited text.
     const recalled = await host.tools.call(caller, 'memory_recall', { query: 'English answers' });
     expect(textOf(recalled.result)).toContain('The user prefers short answers, in English.');
@@ -55,12 +55,12 @@ describe('memory edits', () => {
     const added = await api.handle({ method: 'memory.remember', params: { agentId: 'helper', text: huge } });
     expect(added).toMatchObject({ ok: false, error: { code: 'MEMORY_TOO_LARGE' } });
     expect(added.ok ? '' : added.error.message).toContain(`at most ${MAX_MEMORY_CHARS} characters; this one has ${huge.length}`);
-    expect(host.agents.memory.list('helper').total).toBe(0);
+    expect((await host.agents.memory.list('helper')).total).toBe(0);
 
     const kept = await host.agents.memory.remember('helper', 'Stand-up is at 9:30.');
     const edited = await api.handle({ method: 'memory.update', params: { agentId: 'helper', id: kept.id, text: huge } });
     expect(edited).toMatchObject({ ok: false, error: { code: 'MEMORY_TOO_LARGE' } });
-    expect(host.agents.memory.list('helper').memories.map((m) => m.text)).toEqual(['Stand-up is at 9:30.']);
-    expect(host.agents.memory.list('helper').maxChars).toBe(MAX_MEMORY_CHARS);
+    expect((await host.agents.memory.list('helper')).memories.map((m) => m.text)).toEqual(['Stand-up is at 9:30.']);
+    expect((await host.agents.memory.list('helper')).maxChars).toBe(MAX_MEMORY_CHARS);
   });
 });

@@ -79,7 +79,7 @@ describe('the Memory page', { timeout: 90_000 }, () => {
     const search = page.getByTestId('memory-search').locator('input');
     await search.fill('stand-up');
     await search.press('Enter');
-    await helper.getByText('No memory matches these words').waitFor();
+    await helper.getByText('No memory matches').waitFor();
     await keeper.getByText('Stand-up meetings are at 9:30.').waitFor();
     await search.fill('');
     await search.press('Enter');

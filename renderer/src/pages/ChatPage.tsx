@@ -10,6 +10,7 @@ import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
 import { useListBeside } from '../components/chat/listRoom';
 import { usePageCommand } from '../shell/keys/commands';
+import { usePreferences } from '../shell/preferences';
 import '../i18n/load/chat';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
@@ -27,9 +28,11 @@ function NewConversation({ onStarted, head }: { onStarted(id: string): void; hea
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   // `?agent=ID` (an agent's "Chat" button) picks that agent; else the last one used.
   const [search] = useSearchParams();
-  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? localStorage.getItem(AGENT_KEY) ?? undefined);
+  // Then the default agent of the settings, then the last one used.
+  const { settings } = usePreferences();
+  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? undefined);
   const list = agents.data?.agents ?? [];
-  const agent = list.find((a) => a.id === picked) ?? list[0];
+  const agent = list.find((a) => a.id === (picked ?? settings.defaultAgentId ?? localStorage.getItem(AGENT_KEY))) ?? list[0];
   const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
 
   const send = async (text: string, attachments: string[]): Promise<boolean> => {

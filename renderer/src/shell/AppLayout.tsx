@@ -4,7 +4,7 @@ import {
   ApartmentOutlined,
   AppstoreOutlined,
   BookOutlined,
-  BulbOutlined,
+  ProfileOutlined,
   CloudServerOutlined,
   DatabaseOutlined,
   DeploymentUnitOutlined,
@@ -13,6 +13,7 @@ import {
   HistoryOutlined,
   MessageOutlined,
   RobotOutlined,
+  SlidersOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +34,7 @@ const ICONS: Record<SectionKey, ReactNode> = {
   chat: <MessageOutlined />,
   apps: <AppstoreOutlined />,
   agents: <RobotOutlined />,
-  memory: <BulbOutlined />,
+  memory: <ProfileOutlined />,
   models: <DeploymentUnitOutlined />,
   registry: <ApartmentOutlined />,
   servers: <CloudServerOutlined />,
@@ -43,6 +44,7 @@ const ICONS: Record<SectionKey, ReactNode> = {
   history: <HistoryOutlined />,
   problems: <WarningOutlined />,
   diagnostics: <MedicineBoxOutlined />,
+  settings: <SlidersOutlined />,
 };
 
 // Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark

@@ -12,6 +12,7 @@ export const ROUTE_PATTERNS = [
   '/registry',
   '/servers',
   '/servers/:serverId',
+  '/settings',
   '/settings/mcp-assistant/:serverId',
   '/prompts',
   '/knowledge',

@@ -78,6 +78,12 @@ export function AgentMemoryList({ agentId, query: given, agentName }: { agentId:
       <Space orientation="vertical" style={{ width: '100%' }}>
         {given === undefined && <Input.Search allowClear placeholder={t('agents.memory.search')} onSearch={(value) => setQuery(value.trim())} data-testid="agent-memory-search" />}
         {listing.error && <Typography.Text type="danger">{hostText(listing.error).message}</Typography.Text>}
+        {data?.searchedBy && (
+          <Typography.Text type="secondary" data-testid="agent-memory-searched-by" data-mode={data.searchedBy}>
+            {t(data.searchedBy === 'meaning' ? 'agents.memory.byMeaning' : 'agents.memory.byWords')}
+            {data.note ? ` (${data.note})` : ''}
+          </Typography.Text>
+        )}
         {data && data.memories.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('agents.memory.noMatch') : t('agents.memory.none')} />
         ) : (

@@ -1,7 +1,7 @@
-import type { TFunction } from 'i18next';
 import { pageAnswers, runPageCommand, type PageCommand } from './commands';
 import type { Shortcut } from './shortcuts';
 import { SECTION_KEYS } from '../sections';
+import { matchesEitherLanguage, type BothLanguages } from '../textSearch';
 
 /** One line of the palette: a page to open or an action to take. */
 export interface PaletteCommand {
@@ -57,19 +57,7 @@ export function paletteCommands(deps: PaletteDeps): PaletteCommand[] {
   return [...pages, ...actions.filter((c): c is PaletteCommand => c !== undefined)];
 }
 
-/** The most of a query that is matched: a longer one (a paste of 10,000 characters) finds what its start finds, at no cost per keystroke. */
-const MAX_QUERY = 200;
-
-/**
- * The commands a query finds: each of its words (any case) is in the
- * command's label in either language or its other words; in the order
- * listed. Chinese is matched as typed (no spaces needed: 模型 finds 模型).
- */
-export function matchCommands(commands: readonly PaletteCommand[], query: string, texts: { zh: TFunction; en: TFunction }): PaletteCommand[] {
-  const words = query.slice(0, MAX_QUERY).toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [...commands];
-  return commands.filter((command) => {
-    const haystack = `${texts.en(command.label)} ${texts.zh(command.label)} ${command.words ?? ''}`.toLowerCase();
-    return words.every((word) => haystack.includes(word));
-  });
+/** The commands a query finds (by their label in either language, or their other words), in the order listed. */
+export function matchCommands(commands: readonly PaletteCommand[], query: string, texts: BothLanguages): PaletteCommand[] {
+  return commands.filter((command) => matchesEitherLanguage(query, [command.label], command.words, texts));
 }

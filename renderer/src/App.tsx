@@ -14,6 +14,8 @@ const AppsPage = lazy(() => import('./pages/AppsPage'));
 const ChatPage = lazy(() => import('./pages/ChatPage'));
 const UiAppPage = lazy(() => import('./pages/UiAppPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
+const MemoryPage = lazy(() => import('./pages/MemoryPage'));
+const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
@@ -39,6 +41,8 @@ function AppRoutes() {
           <Route path="apps" element={<AppsPage />} />
           <Route path="apps/:pluginId/:appId" element={<UiAppPage />} />
           <Route path="agents" element={<AgentsPage />} />
+          <Route path="memory" element={<MemoryPage />} />
+          <Route path="settings" element={<SettingsPage />} />
           <Route path="models" element={<ModelsPage />} />
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
@@ -59,12 +63,12 @@ function AppRoutes() {
 }
 
 function ThemedApp() {
-  const { theme, locale } = usePreferences();
+  const { theme, locale, fontSize } = usePreferences();
   const [frames] = useState(() => new FrameRegistry());
   // Read once: the setting rarely changes while the window is open, and the next start follows it.
   const [reducedMotion] = useState(prefersReducedMotion);
   return (
-    <ConfigProvider theme={themeConfig(theme, reducedMotion)} locale={locale === 'zh' ? zhCN : enUS}>
+    <ConfigProvider theme={themeConfig(theme, reducedMotion, fontSize)} locale={locale === 'zh' ? zhCN : enUS}>
       <AntApp className="ant-app-root">
         <QuestionsProvider>
           <FrameRegistryContext.Provider value={frames}>

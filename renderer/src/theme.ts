@@ -21,11 +21,13 @@ export function prefersReducedMotion(): boolean {
 }
 
 /** The antd theme for a mode; one place for the brand tokens. `reducedMotion`: antd's opening, closing and sliding animations are off. */
-export function themeConfig(mode: ThemeMode, reducedMotion = false): ThemeConfig {
+export function themeConfig(mode: ThemeMode, reducedMotion = false, fontSize = 14): ThemeConfig {
   return {
     algorithm: mode === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
       motion: !reducedMotion,
+      // The user's font size (Settings): antd derives its other sizes from this one.
+      fontSize,
       colorPrimary: '#3b6ef5',
       borderRadius: 8,
       fontFamily:

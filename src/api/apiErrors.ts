@@ -6,6 +6,7 @@ import {
   SecretError,
   KnowledgeError,
   MemoryError,
+  SettingsError,
   McpRuntimeError,
   McpAdminError,
   HostPromptError,
@@ -51,6 +52,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof SamplingError) return { code: error.code, message: error.message };
   if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof WorkspaceRootsError) return { code: 'INVALID', message: error.message, fields: error.fields };
+  if (error instanceof SettingsError) return withHint({ code: 'INVALID', message: error.message, fields: error.fields }, error.hint);
   if (error instanceof GatewayError || error instanceof ResourceError) return withHint({ code: error.code, message: error.reason }, error.fix);
   if (error instanceof RegistryError || error instanceof McpRuntimeError) return { code: error.code, message: error.message };
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };

@@ -18,6 +18,7 @@ import { samplingHandlers } from './handlers/sampling.js';
 import { registryHandlers } from './handlers/registry.js';
 import { rootHandlers } from './handlers/roots.js';
 import { serverHandlers } from './handlers/servers.js';
+import { settingsHandlers } from './handlers/settings.js';
 import { toolHandlers } from './handlers/tools.js';
 import { mcpPromptHandlers } from './handlers/mcpPrompts.js';
 import { resourceHandlers } from './handlers/resources.js';
@@ -81,6 +82,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...promptHandlers(context),
     ...knowledgeHandlers(context),
     ...pageChatHandlers(context),
+    ...settingsHandlers(context),
   };
   const stops = wireEvents(host, options.urls, emit);
 

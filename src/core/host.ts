@@ -9,6 +9,7 @@ import type { ModelsFacade } from './facades/models.js';
 import type { PluginsFacade } from './facades/plugins.js';
 import type { RegistryFacade } from './facades/registry.js';
 import type { HostSetup } from './facades/setup.js';
+import type { SettingsFacade } from './facades/settings.js';
 import type { ToolsFacade } from './facades/tools.js';
 import type { WatcherFacade } from './facades/watcher.js';
 import { agentsFacade, agentStores } from './modules/agentsModule.js';
@@ -26,6 +27,8 @@ import { settingsServerModule } from './modules/settingsServerModule.js';
 import { questionsModule } from './modules/questionsModule.js';
 import { toolsModule } from './modules/toolsModule.js';
 import { HostWatcher } from './reload/hostWatcher.js';
+import { offersEmbeddings } from './knowledge/embedder.js';
+import { UserSettingsService } from './settings/userSettings.js';
 import { RecordsStore } from './store/recordsStore.js';
 
 export type { HostOptions } from './modules/hostOptions.js';
@@ -57,11 +60,13 @@ export interface Host {
   readonly knowledge: KnowledgeFacade;
   readonly chat: ChatFacade;
   readonly watcher: WatcherFacade;
+  /** The user's settings (docs/using/settings.md): language, theme, font size, defaults, the memory model; checked here, not only by the page. */
+  readonly settings: SettingsFacade;
 }
 
 /** The facades of a started host, the modules behind them, and how it stops. */
 interface Started {
-  facades: Pick<Host, 'registry' | 'questions' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher'>;
+  facades: Pick<Host, 'registry' | 'questions' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher' | 'settings'>;
   internals: HostInternals;
   dispose(): Promise<void>;
 }
@@ -118,7 +123,14 @@ export function createHost(options: HostOptions = {}): Host {
     const { catalog, runGate } = plugins;
     const registry = registryModule(base, store, { catalog, runGate });
     const models = modelsModule(base, store);
-    const stores = agentStores(base, store, catalog);
+    // The user's settings check their references against the agents and models (stores is defined below; read only at calls).
+    const settings = new UserSettingsService({
+      store,
+      agentExists: (id) => stores.agents.get(id) !== undefined,
+      model: (id) => models.service.get(id),
+      offersEmbeddings,
+    });
+    const stores = agentStores(base, store, catalog, { modelId: () => settings.get().memoryEmbeddingModel, models: models.service });
     const knowledge = knowledgeModule(base, models.service);
     const settingsServer = settingsServerModule();
     const questions = questionsModule(base);
@@ -142,6 +154,7 @@ export function createHost(options: HostOptions = {}): Host {
       alwaysAllow: stores.alwaysAllow,
       knowledge: knowledge.service,
       memory: stores.memory,
+      memoryFinder: stores.finder,
       resolver,
     });
     const chat = chatModule(base, store, {
@@ -187,6 +200,7 @@ export function createHost(options: HostOptions = {}): Host {
         knowledge: knowledge.facade,
         chat: chat.facade,
         watcher: { watch: (times) => watcher.watch(times) },
+        settings: narrow(settings, ['get', 'update']),
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {
@@ -248,6 +262,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get watcher() {
       return need().watcher;
+    },
+    get settings() {
+      return need().settings;
     },
   };
   keepInternals(host, () => {

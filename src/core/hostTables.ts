@@ -5,6 +5,7 @@ import { ModelsTable } from './models/modelStore.js';
 import { ServerSettingsTable } from './mcp/settings/serverSettings.js';
 import { HostSettingsTable } from './registry/contributionCopies.js';
 import { AppRegistrations, HostMcpServers, HostPrompts, McpServerGrants, PromptGrants, RegistryMcpServers, RegistryPrompts } from './registry/registryTables.js';
+import { UserSettingsTable } from './settings/userSettings.js';
 import type { LogicalTable } from './store/logicalTable.js';
 import { PluginTrustTable } from './trust/pluginTrust.js';
 
@@ -24,4 +25,5 @@ export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
   ConversationsTable,
   AlwaysAllowTable,
   HostSettingsTable,
+  UserSettingsTable,
 ] as LogicalTable<unknown>[];

@@ -1,3 +1,4 @@
+import { SettingsViewSchema } from './settings.js';
 import { AgentMemoryListingSchema, MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QUERY_CHARS, MemoryIdSchema, MemorySchema } from './memory.js';
 import { z } from 'zod';
 import { AgentSchema } from './agents.js';
@@ -46,8 +47,12 @@ import { PluginRecordSchema, ResolvedExposureSchema, UiAppMetaSchema } from './a
  */
 
 const Id = z.string().min(1).max(256);
-/** Room past the limit, so the core refuses a long text with its own message (the limit and the size), not a bare schema error. */
-const MemoryTextParam = z.string().max(MAX_MEMORY_CHARS * 4);
+/**
+ * Any length the request's body allows (1 MB): the core refuses a text over
+ * MAX_MEMORY_CHARS with its own message (the limit and the size) after one
+ * comparison, where a schema bound would answer with a bare schema error.
+ */
+const MemoryTextParam = z.string();
 const Empty = z.object({}).strict();
 const FlowSchema = z.enum(['main', 'sub']);
 const ConversationId = z.string().min(1).max(128);
@@ -336,6 +341,11 @@ export const HostApiMethods = {
   'memory.remember': { params: z.object({ agentId: Id, text: MemoryTextParam }).strict(), result: z.object({ memory: MemorySchema }) },
   'memory.update': { params: z.object({ agentId: Id, id: MemoryIdSchema, text: MemoryTextParam }).strict(), result: z.object({ memory: MemorySchema }) },
   'memory.forget': { params: z.object({ agentId: Id, id: MemoryIdSchema }).strict(), result: z.object({ memory: MemorySchema }) },
+
+  /** The user's settings (docs/using/settings.md) with the data home, the version and the host's limits. */
+  'settings.get': { params: Empty, result: SettingsViewSchema },
+  /** Changes settings: given fields set, `null` unset; checked in the core (an unknown field, a value out of range, a missing agent or model: INVALID with `fields`). Emits settings.changed. */
+  'settings.update': { params: z.object({ patch: JsonObject }).strict(), result: SettingsViewSchema },
 
   /** Model entries; a key is shown only as where it comes from and whether it is set. */
   'models.list': { params: Empty, result: z.object({ models: z.array(ModelViewSchema), keyStore: KeyStoreSchema }) },
@@ -826,6 +836,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),
+  z.object({ type: z.literal('settings.changed') }),
   z.object({ type: z.literal('models.changed') }),
   /**
    * A question to the person (docs/rules/questions.md) was asked, moved on (a sampling request's model runs, or its

@@ -24,6 +24,8 @@ export const MemorySchema = z
     updatedAt: z.string(),
     /** Who wrote it: an agent id, or `user` for the Memory tab and the CLI. */
     by: z.string().max(64),
+    /** Who last changed it after it was saved (same kinds as `by`; its time is `updatedAt`); absent while it is as first saved. */
+    changedBy: z.string().max(64).optional(),
   })
   .strict();
 export type Memory = z.infer<typeof MemorySchema>;
@@ -55,5 +57,11 @@ export const AgentMemoryListingSchema = z.object({
   /** How many the space holds (a search returns fewer). */
   total: z.number(),
   memories: z.array(MemoryHitSchema),
+  /** With a query: how it was searched, by meaning (the embedding model set in Settings) or by words. */
+  searchedBy: z.enum(['meaning', 'words']).optional(),
+  /** Why a search by meaning fell back to words (the model cannot embed, or failed). */
+  note: z.string().optional(),
+  /** The longest memory the host keeps (MAX_MEMORY_CHARS): the window refuses a longer one before sending it. */
+  maxChars: z.number(),
 });
 export type AgentMemoryListing = z.infer<typeof AgentMemoryListingSchema>;

@@ -55,6 +55,22 @@ describe('the Git page', () => {
     await expect.poll(() => unstaged.textContent(), { timeout: 20_000 }).toContain('notes.txt');
     expect(await unstaged.textContent()).toContain('README.md');
     await expect.poll(() => frame.getByTestId('git-diff').textContent(), { timeout: 20_000 }).toContain('+from the page');
+    // Coloured as the window's colours say: an added line in the success colour, a file's header apart.
+    const added = frame.getByTestId('git-diff').locator('[data-kind="add"]').filter({ hasText: '+from the page' });
+    const colours = await added.evaluate((line) => {
+      const resolved = (value: string) => {
+        const probe = document.createElement('span');
+        probe.style.color = value;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      };
+      return { line: getComputedStyle(line).color, success: resolved('var(--chatos-color-success)'), text: resolved('var(--chatos-color-text)') };
+    });
+    expect(colours.line).toBe(colours.success);
+    expect(colours.success).not.toBe(colours.text);
+    expect(await frame.getByTestId('git-diff').locator('[data-kind="file"]').first().textContent()).toMatch(/^diff --git /);
     await expect.poll(() => frame.getByTestId('git-log').textContent()).toMatch(/\* [0-9a-f]+ .* first commit/);
     expect(await frame.getByTestId('git-branch').textContent()).toContain('On branch main');
 

@@ -47,6 +47,28 @@ const section = (title) => {
   box.append(heading);
   return { box, heading };
 };
+/** How a diff line reads: added, removed, a hunk's start, a file's header, or context; each in the window's colours. */
+const DIFF_KINDS = [
+  ['file', /^(diff --git |index |--- |\+\+\+ |new file|deleted file|similarity |rename )/, { color: 'var(--chatos-color-text-secondary)', fontWeight: '600' }],
+  ['add', /^\+/, { color: 'var(--chatos-color-success)', background: 'color-mix(in srgb, var(--chatos-color-success) 12%, transparent)' }],
+  ['remove', /^-/, { color: 'var(--chatos-color-error)', background: 'color-mix(in srgb, var(--chatos-color-error) 12%, transparent)' }],
+  ['hunk', /^@@/, { color: 'var(--chatos-color-primary)' }],
+];
+
+/** A diff, one coloured line per span (text only: a file's content is never markup here); `empty` when there is none. */
+function paintDiff(box, diff, empty) {
+  if (!diff) return box.replaceChildren(el('span', { textContent: empty }, { color: 'var(--chatos-color-text-secondary)' }));
+  const lines = diff.replace(/\n$/, '').split('\n');
+  box.replaceChildren(
+    ...lines.map((line) => {
+      const [kind, , style] = DIFF_KINDS.find(([, pattern]) => pattern.test(line)) ?? ['context', null, {}];
+      const span = el('span', { textContent: `${line}\n` }, { display: 'block', ...style });
+      span.dataset.kind = kind;
+      return span;
+    }),
+  );
+}
+
 const pre = (id) =>
   testid(
     el(
@@ -151,7 +173,7 @@ export function mount({ container, host }) {
     diffStaged = stagedSide;
     diff.heading.textContent = stagedSide ? t.diffStaged : t.diffUnstaged;
     const result = await call('diff', { staged: stagedSide, paths });
-    if (!disposed) diffText.textContent = result.diff || t.noDiff;
+    if (!disposed) paintDiff(diffText, result.diff, t.noDiff);
   }
 
   function paintBranches(result) {

@@ -9,6 +9,8 @@ import { Composer } from '../components/chat/Composer';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
 import { useListBeside } from '../components/chat/listRoom';
+import { usePageCommand } from '../shell/keys/commands';
+import { usePreferences } from '../shell/preferences';
 import '../i18n/load/chat';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
@@ -26,9 +28,11 @@ function NewConversation({ onStarted, head }: { onStarted(id: string): void; hea
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   // `?agent=ID` (an agent's "Chat" button) picks that agent; else the last one used.
   const [search] = useSearchParams();
-  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? localStorage.getItem(AGENT_KEY) ?? undefined);
+  // Then the default agent of the settings, then the last one used.
+  const { settings } = usePreferences();
+  const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? undefined);
   const list = agents.data?.agents ?? [];
-  const agent = list.find((a) => a.id === picked) ?? list[0];
+  const agent = list.find((a) => a.id === (picked ?? settings.defaultAgentId ?? localStorage.getItem(AGENT_KEY))) ?? list[0];
   const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
 
   const send = async (text: string, attachments: string[]): Promise<boolean> => {
@@ -120,8 +124,15 @@ export default function ChatPage() {
   const main = useRef<HTMLDivElement>(null);
   const beside = useListBeside(main);
   const [listOpen, setListOpen] = useState(false);
+  // Mod+Shift+F (or `?search=1`, the key pressed on another page): the list's search box takes the focus.
+  const [searchFocus, setSearchFocus] = useState(() => (search.get('search') ? 1 : 0));
+  usePageCommand('searchConversations', () => {
+    if (!beside) setListOpen(true);
+    setSearchFocus((n) => n + 1);
+  });
   const sidebar = (
     <ConversationSidebar
+      focusSearch={searchFocus}
       selected={conversationId}
       onSelect={(id, messageId) => {
         setListOpen(false);

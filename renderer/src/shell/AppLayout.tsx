@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Layout, Menu } from 'antd';
 import {
   ApartmentOutlined,
   AppstoreOutlined,
   BookOutlined,
+  ProfileOutlined,
   CloudServerOutlined,
   DatabaseOutlined,
   DeploymentUnitOutlined,
@@ -12,6 +13,7 @@ import {
   HistoryOutlined,
   MessageOutlined,
   RobotOutlined,
+  SlidersOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -21,22 +23,29 @@ import { DevReloadNotices } from './DevReloadNotices';
 import { GlobalConfirmations } from './GlobalConfirmations';
 import { GlobalElicitations } from './GlobalElicitations';
 import { HeaderBar } from './HeaderBar';
+import { SECTION_KEYS, type SectionKey } from './sections';
 import { PageBoundary } from './PageBoundary';
 
-const SECTIONS = [
-  { key: 'chat', icon: <MessageOutlined /> },
-  { key: 'apps', icon: <AppstoreOutlined /> },
-  { key: 'agents', icon: <RobotOutlined /> },
-  { key: 'models', icon: <DeploymentUnitOutlined /> },
-  { key: 'registry', icon: <ApartmentOutlined /> },
-  { key: 'servers', icon: <CloudServerOutlined /> },
-  { key: 'prompts', icon: <BookOutlined /> },
-  { key: 'knowledge', icon: <DatabaseOutlined /> },
-  { key: 'playground', icon: <ExperimentOutlined /> },
-  { key: 'history', icon: <HistoryOutlined /> },
-  { key: 'problems', icon: <WarningOutlined /> },
-  { key: 'diagnostics', icon: <MedicineBoxOutlined /> },
-] as const;
+// The keyboard's listener loads just after the first screen (it is not part of what the window must load to show a page);
+// it marks <html data-keys-ready> once listening (docs/using/keyboard.md).
+const KeyboardShortcuts = lazy(() => import('./keys/KeyboardShortcuts'));
+
+const ICONS: Record<SectionKey, ReactNode> = {
+  chat: <MessageOutlined />,
+  apps: <AppstoreOutlined />,
+  agents: <RobotOutlined />,
+  memory: <ProfileOutlined />,
+  models: <DeploymentUnitOutlined />,
+  registry: <ApartmentOutlined />,
+  servers: <CloudServerOutlined />,
+  prompts: <BookOutlined />,
+  knowledge: <DatabaseOutlined />,
+  playground: <ExperimentOutlined />,
+  history: <HistoryOutlined />,
+  problems: <WarningOutlined />,
+  diagnostics: <MedicineBoxOutlined />,
+  settings: <SlidersOutlined />,
+};
 
 // Sider and Menu stay on antd's "light" variant: with the dark algorithm that renders the same neutral dark
 // as the rest of the page (the "dark" variant is antd's navy, which clashes with it).
@@ -52,6 +61,9 @@ export function AppLayout() {
 
   return (
     <Layout className="app-root">
+      <Suspense fallback={null}>
+        <KeyboardShortcuts />
+      </Suspense>
       <Layout.Sider theme="light" collapsible collapsed={collapsed} onCollapse={setCollapsed} breakpoint="lg" width={208} className="app-sider">
         <div className="app-brand" data-testid="brand">
           <span className="app-brand-mark">C</span>
@@ -61,7 +73,7 @@ export function AppLayout() {
           mode="inline"
           selectedKeys={[section]}
           onClick={({ key }) => navigate(`/${key}`)}
-          items={SECTIONS.map(({ key, icon }) => ({ key, icon, label: <span data-testid={`nav-${key}`}>{t(`common.nav.${key}`)}</span> }))}
+          items={SECTION_KEYS.map((key) => ({ key, icon: ICONS[key], label: <span data-testid={`nav-${key}`}>{t(`common.nav.${key}`)}</span> }))}
         />
       </Layout.Sider>
       <Layout>

@@ -14,17 +14,17 @@ async function memoryStep<T>(step: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/** One line per memory: id, when it was saved, who saved it, its text on one line. */
-const memoryLine = (m: { id: string; updatedAt: string; by: string; text: string; score?: number }) =>
-  `  ${m.id}  ${m.updatedAt}  by ${m.by}${m.score === undefined ? '' : `  score ${m.score.toFixed(2)}`}\n    ${m.text.replace(/\s*\n\s*/g, ' ⏎ ')}`;
+/** One line per memory: id, when it was saved, who saved (or last changed) it, its text on one line. */
+const memoryLine = (m: { id: string; updatedAt: string; by: string; changedBy?: string; text: string; score?: number }) =>
+  `  ${m.id}  ${m.updatedAt}  ${m.changedBy ? `changed by ${m.changedBy} (first saved by ${m.by})` : `by ${m.by}`}${m.score === undefined ? '' : `  score ${m.score.toFixed(2)}`}\n    ${m.text.replace(/\s*\n\s*/g, ' ⏎ ')}`;
 
 export async function memoryList(cli: CliContext, agentId: string, opts: { query?: string; limit?: number }, command: Command): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   await withReadOnlyHost(options, (host: Host) =>
-    memoryStep(() => {
+    memoryStep(async () => {
       findAgent(host, agentId);
-      const listing = host.agents.memory.list(agentId, { ...(opts.query ? { query: opts.query } : {}), ...(opts.limit ? { limit: opts.limit } : {}) });
+      const listing = await host.agents.memory.list(agentId, { ...(opts.query ? { query: opts.query } : {}), ...(opts.limit ? { limit: opts.limit } : {}) });
       if (options.json) return printJson(io, listing);
       io.out(`${listing.space}: ${listing.memories.length} of ${listing.total} memor${listing.total === 1 ? 'y' : 'ies'} (memory ${listing.enabled ? 'on' : 'off'} for ${agentId})`);
       for (const m of listing.memories) io.out(memoryLine(m));

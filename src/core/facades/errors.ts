@@ -9,6 +9,7 @@ export { ModelError } from '../models/modelError.js';
 export { ProviderError } from '../models/providers/providerError.js';
 export { KnowledgeError } from '../knowledge/knowledgeError.js';
 export { MemoryError } from '../memory/memoryError.js';
+export { SettingsError } from '../settings/settingsError.js';
 export { ElicitationError } from '../elicitation/elicitationError.js';
 export { SamplingError } from '../sampling/samplingError.js';
 export { WorkspaceRootsError } from '../workspaceRoots/workspaceRootsError.js';

@@ -1,6 +1,7 @@
 import type { Agent } from '../../shared/agents.js';
-import { MAX_MEMORIES, MAX_MEMORY_QUERY_CHARS, type AgentMemoryListing, type Memory } from '../../shared/memory.js';
+import { MAX_MEMORIES, MAX_MEMORY_CHARS, MAX_MEMORY_QUERY_CHARS, type AgentMemoryListing, type Memory } from '../../shared/memory.js';
 import { MemoryError } from './memoryError.js';
+import type { MemorySearch } from './memorySearch.js';
 import { spaceName, type MemorySpace, type MemoryStore } from './memoryStore.js';
 
 /** Whose memories an agent reads and writes: its host app's shared ones when it shares, else its own. */
@@ -21,6 +22,7 @@ export class AgentMemories {
   constructor(
     private readonly store: MemoryStore,
     private readonly agents: { get(id: string): Agent | undefined },
+    private readonly finder: MemorySearch,
   ) {}
 
   private spaceOf(agentId: string): { agent: Agent; space: MemorySpace } {
@@ -29,15 +31,26 @@ export class AgentMemories {
     return { agent, space: memorySpaceOf(agent) };
   }
 
-  /** Its memories, newest first, or those matching `query` by words, best first. */
-  list(agentId: string, options: { query?: string; limit?: number } = {}): AgentMemoryListing {
+  /** Its memories, newest first, or those `query` finds (by meaning with an embedding model set, else by words), best first. */
+  async list(agentId: string, options: { query?: string; limit?: number } = {}): Promise<AgentMemoryListing> {
     const { agent, space } = this.spaceOf(agentId);
     const limit = Math.min(Math.max(options.limit ?? MAX_MEMORIES, 1), MAX_MEMORIES);
     const query = options.query?.trim() ?? '';
     if (query.length > MAX_MEMORY_QUERY_CHARS)
       throw new MemoryError('MEMORY_TOO_LARGE', `a search is at most ${MAX_MEMORY_QUERY_CHARS} characters; this one has ${query.length}`, 'search with a few words');
-    const memories = query ? this.store.search(space, query, limit) : this.store.list(space).slice(0, limit);
-    return { agentId, enabled: agent.memory?.enabled === true, shared: agent.memory?.shared === true, space: spaceName(space), total: this.store.count(space), memories };
+    const found = query ? await this.finder.search(space, query, limit) : undefined;
+    const memories = found ? found.hits : this.store.list(space).slice(0, limit);
+    return {
+      ...(found ? { searchedBy: found.mode } : {}),
+      ...(found?.note ? { note: found.note } : {}),
+      agentId,
+      enabled: agent.memory?.enabled === true,
+      shared: agent.memory?.shared === true,
+      space: spaceName(space),
+      total: this.store.count(space),
+      memories,
+      maxChars: MAX_MEMORY_CHARS,
+    };
   }
 
   async remember(agentId: string, text: string): Promise<Memory> {
@@ -45,7 +58,7 @@ export class AgentMemories {
   }
 
   async update(agentId: string, memoryId: string, text: string): Promise<Memory> {
-    return this.store.update(this.spaceOf(agentId).space, memoryId, text);
+    return this.store.update(this.spaceOf(agentId).space, memoryId, text, BY_USER);
   }
 
   async forget(agentId: string, memoryId: string): Promise<Memory> {

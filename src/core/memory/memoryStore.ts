@@ -112,7 +112,7 @@ export class MemoryStore {
     return this.change(space, (memories, now) => {
       const same = [...memories.values()].find((m) => m.text === text);
       if (same) {
-        const memory = { ...same, updatedAt: now };
+        const memory = { ...same, updatedAt: now, ...(same.by !== by || same.changedBy ? { changedBy: by } : {}) };
         memories.set(memory.id, memory);
         return { memory, existed: true };
       }
@@ -126,11 +126,11 @@ export class MemoryStore {
     });
   }
 
-  /** Replaces a memory's text. */
-  async update(space: MemorySpace, id: string, raw: unknown): Promise<Memory> {
+  /** Replaces a memory's text; `by` (who changed it) is kept beside who first saved it, so an edited memory never reads as saved by its first author alone. */
+  async update(space: MemorySpace, id: string, raw: unknown, by: string): Promise<Memory> {
     const text = memoryText(raw);
     return this.change(space, (memories, now) => {
-      const memory = { ...this.existing(space, memories, id), text, updatedAt: now };
+      const memory = { ...this.existing(space, memories, id), text, updatedAt: now, changedBy: by };
       memories.set(id, memory);
       return memory;
     });

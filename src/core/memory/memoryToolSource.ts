@@ -1,6 +1,7 @@
 import type { Agent } from '../../shared/agents.js';
 import { HOST_TOOL_OWNER, type Caller, type SourceCall, type SourceListing, type SourceResult, type ToolSource } from '../tools/toolSource.js';
 import { memorySpaceOf } from './agentMemories.js';
+import type { MemorySearch } from './memorySearch.js';
 import type { MemoryStore } from './memoryStore.js';
 import { isMemoryTool, MEMORY_TOOLS, runMemoryTool } from './memoryTools.js';
 
@@ -12,6 +13,8 @@ export interface MemoryToolDeps {
   /** The agent as stored now: its memory switch is read at every listing and every call. */
   agent(id: string): Agent | undefined;
   store: MemoryStore;
+  /** The search recall runs (the Memory page's). */
+  finder: MemorySearch;
 }
 
 /**
@@ -50,7 +53,7 @@ export class MemoryToolSource implements ToolSource {
     const agent = this.agentWithMemory(caller);
     // Switched off between the listing and the call: refused in the result, nothing read or written.
     if (!agent || !isMemoryTool(tool.name)) return { result: { content: [{ type: 'text', text: `Memory is switched off for this agent: ${tool.name} did nothing.` }], isError: true }, audit };
-    const done = await runMemoryTool(this.deps.store, memorySpaceOf(agent), agent.id, tool.name, args);
+    const done = await runMemoryTool(this.deps, memorySpaceOf(agent), agent.id, tool.name, args);
     return { result: { content: [{ type: 'text', text: done.text }], ...(done.ok ? {} : { isError: true }) }, audit };
   }
 

@@ -3,6 +3,7 @@ import type { PermissionLevel } from '../../shared/mcp.js';
 import { HOST_TOOL_OWNER, type OfferedTool } from '../tools/toolSource.js';
 import { escapedMarkup } from '../untrustedText.js';
 import { MemoryError } from './memoryError.js';
+import type { MemorySearch } from './memorySearch.js';
 import { spaceName, type MemorySpace, type MemoryStore } from './memoryStore.js';
 
 /**
@@ -22,7 +23,8 @@ const TOOLS = [
   {
     name: 'memory_recall',
     permission: 'read',
-    description: 'Search your stored memories by words; the best matches first. Use it before answering when earlier conversations may have told you something that matters.',
+    description:
+      'Search your stored memories (by meaning when the user set an embedding model, else by words); the best matches first. Use it before answering when earlier conversations may have told you something that matters.',
     properties: {
       query: { type: 'string', maxLength: MAX_MEMORY_QUERY_CHARS, description: 'Words to look for' },
       limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many memories (default 10)' },
@@ -84,7 +86,13 @@ function memoriesText(heading: string, memories: readonly (Memory | MemoryHit)[]
 const limitOf = (value: unknown, fallback: number, most: number) => (typeof value === 'number' && Number.isInteger(value) ? Math.min(Math.max(value, 1), most) : fallback);
 
 /** Runs one call; a bad argument or a refused memory is an error the model reads (with the fix). */
-export async function runMemoryTool(store: MemoryStore, space: MemorySpace, by: string, name: MemoryToolName, args: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
+export async function runMemoryTool(
+  { store, finder }: { store: MemoryStore; finder: MemorySearch },
+  space: MemorySpace,
+  by: string,
+  name: MemoryToolName,
+  args: Record<string, unknown>,
+): Promise<{ ok: boolean; text: string }> {
   const where = spaceName(space);
   try {
     switch (name) {
@@ -96,7 +104,8 @@ export async function runMemoryTool(store: MemoryStore, space: MemorySpace, by: 
         const query = typeof args.query === 'string' ? args.query.trim() : '';
         if (!query) return { ok: false, text: 'memory_recall needs {"query": "<words to look for>"}' };
         if (query.length > MAX_MEMORY_QUERY_CHARS) return { ok: false, text: `memory_recall's query has ${query.length} characters, more than ${MAX_MEMORY_QUERY_CHARS}: use a few words` };
-        const hits = store.search(space, query, limitOf(args.limit, 10, 50));
+        // The same search as the Memory page's: by meaning when an embedding model is set.
+        const { hits } = await finder.search(space, query, limitOf(args.limit, 10, 50));
         if (!hits.length) return { ok: true, text: `No stored memory matches "${query}" (${where} holds ${store.count(space)}).` };
         return { ok: true, text: memoriesText(`${hits.length} memor${hits.length === 1 ? 'y' : 'ies'} of ${where} match "${query}", best first.`, hits) };
       }

@@ -11,6 +11,7 @@ import type { PluginCatalog } from '../contributions/pluginCatalog.js';
 import type { AgentsFacade } from '../facades/agents.js';
 import { AgentMemories } from '../memory/agentMemories.js';
 import { withDraftMemory } from '../memory/memoryPreview.js';
+import { MemorySearch, type MemorySearchDeps } from '../memory/memorySearch.js';
 import { MemoryStore } from '../memory/memoryStore.js';
 import type { RecordsStore } from '../store/recordsStore.js';
 import type { ConversationEnd } from '../tools/conversationEnd.js';
@@ -25,9 +26,11 @@ export interface AgentStores {
   readonly alwaysAllow: AlwaysAllowStore;
   readonly memory: MemoryStore;
   readonly memories: AgentMemories;
+  /** The one search of memories: the faces' and an agent's recall (by meaning with an embedding model set). */
+  readonly finder: MemorySearch;
 }
 
-export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog): AgentStores {
+export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog, embedding: Pick<MemorySearchDeps, 'modelId' | 'models'>): AgentStores {
   const alwaysAllow = new AlwaysAllowStore(store, () => base.clock.now());
   const memory = new MemoryStore({ dir: base.home.memoryDir, now: () => base.clock.now(), logger: base.logger });
   // A deleted agent's answers and own memories go with it: a new agent given the same id inherits none (an app's shared memories stay).
@@ -39,7 +42,8 @@ export function agentStores(base: HostBase, store: RecordsStore, catalog: Plugin
       memory.drop({ kind: 'agent', id });
     },
   );
-  return { agents, alwaysAllow, memory, memories: new AgentMemories(memory, agents) };
+  const finder = new MemorySearch({ store: memory, logger: base.logger, ...embedding });
+  return { agents, alwaysAllow, memory, finder, memories: new AgentMemories(memory, agents, finder) };
 }
 
 /** The agents as faces use them: stored, resolved now, previewed through the gateway. */

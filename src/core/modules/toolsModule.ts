@@ -14,6 +14,7 @@ import { announcingAppCalls } from '../tools/callEvents.js';
 import { ConversationEnd } from '../tools/conversationEnd.js';
 import { gatewayHooks } from '../tools/gatewayHooks.js';
 import { KnowledgeToolSource } from '../knowledge/knowledgeToolSource.js';
+import type { MemorySearch } from '../memory/memorySearch.js';
 import type { MemoryStore } from '../memory/memoryStore.js';
 import { MemoryToolSource } from '../memory/memoryToolSource.js';
 import { McpPrompts } from '../tools/mcpPrompts.js';
@@ -37,6 +38,8 @@ export interface ToolsModuleDeps {
   knowledge: KnowledgeService;
   /** Agents' memories, served by the memory tools ahead of confirmation. */
   memory: MemoryStore;
+  /** The search memory_recall runs. */
+  memoryFinder: MemorySearch;
   /** What resolving an agent into a caller reads (registry, catalog, run gate, models, agents, server trouble). */
   resolver: AgentResolverDeps;
 }
@@ -97,7 +100,7 @@ export function toolsModule(base: HostBase, deps: ToolsModuleDeps): ToolsModule 
     search: (id, query, options) => deps.knowledge.search(id, query, options),
   });
   // An agent with memory on: its memory tools, claimed before any other name and served before the confirmation step.
-  const memory = new MemoryToolSource({ agent: (agentId) => deps.agents.get(agentId), store: deps.memory });
+  const memory = new MemoryToolSource({ agent: (agentId) => deps.agents.get(agentId), store: deps.memory, finder: deps.memoryFinder });
   // A server's MCP prompts reach a caller through the same access rule as its tools, each get audited.
   const prompts = new McpPrompts({
     visibleServers: (caller) => servers.visibleServers(caller),

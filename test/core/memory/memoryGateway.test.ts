@@ -93,13 +93,13 @@ describe('agent memory through the gateway', () => {
     const refused = await host.tools.call(plainCaller, 'memory_remember', { text: 'sneaky' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('UNKNOWN_TOOL');
-    expect(host.agents.memory.list('plain').total).toBe(0);
+    expect((await host.agents.memory.list('plain')).total).toBe(0);
 
     // Switched off: the next call is refused as well, though the memories stay for the user to see.
     await host.tools.call(helperCaller, 'memory_remember', { text: 'kept fact' });
     host.agents.update('helper', { ...helper, memory: { enabled: false, shared: false } });
     expect(((await host.tools.call(helperCaller, 'memory_list', {}).catch((e: unknown) => e)) as GatewayError).code).toBe('UNKNOWN_TOOL');
-    expect(host.agents.memory.list('helper')).toMatchObject({ enabled: false, total: 1, memories: [{ text: 'kept fact', by: 'helper' }] });
+    expect(await host.agents.memory.list('helper')).toMatchObject({ enabled: false, total: 1, memories: [{ text: 'kept fact', by: 'helper' }] });
   });
 
   it('survives a restart: a new host on the same home recalls what the first one saved', async () => {
@@ -117,7 +117,7 @@ describe('agent memory through the gateway', () => {
     try {
       const recalled = await second.tools.call(second.agents.resolve(second.agents.get('helper')!).callerFor('main', 'c2'), 'memory_recall', { query: 'cat name' });
       expect(textOf(recalled.result)).toContain('The cat is called Miso.');
-      expect(second.agents.memory.list('helper').memories.map((m) => m.text)).toEqual(['The cat is called Miso.']);
+      expect((await second.agents.memory.list('helper')).memories.map((m) => m.text)).toEqual(['The cat is called Miso.']);
     } finally {
       await second.dispose();
     }
@@ -149,7 +149,7 @@ describe('agent memory through the gateway', () => {
     await host.tools.call(host.agents.resolve(a).callerFor('main', 'c1'), 'memory_remember', { text: 'The office opens at nine.' });
     expect(textOf((await host.tools.call(host.agents.resolve(b).callerFor('main', 'c2'), 'memory_recall', { query: 'office' })).result)).toContain('opens at nine');
     expect(textOf((await host.tools.call(host.agents.resolve(own).callerFor('main', 'c3'), 'memory_recall', { query: 'office' })).result)).toMatch(/^No stored memory matches/);
-    expect(host.agents.memory.list('b')).toMatchObject({ space: 'app:chatos', shared: true, total: 1 });
+    expect(await host.agents.memory.list('b')).toMatchObject({ space: 'app:chatos', shared: true, total: 1 });
 
     await host.agents.memory.remember('own', 'a private note');
     const ownFile = `${home}/chatos/memory/agents/own.json`;
@@ -157,6 +157,6 @@ describe('agent memory through the gateway', () => {
     host.agents.delete('own');
     expect(fs.existsSync(ownFile)).toBe(false);
     host.agents.create(agent('own', { uiApps: [], memory: { enabled: true, shared: false } }));
-    expect(host.agents.memory.list('own').total).toBe(0);
+    expect((await host.agents.memory.list('own')).total).toBe(0);
   });
 });

@@ -47,7 +47,7 @@ describe('the memory store', () => {
     expect(store.count(writer)).toBe(3);
     expect(store.list(writer)[0]!.id).toBe(tea.memory.id);
 
-    const edited = await store.update(writer, tea.memory.id, 'The user drinks black tea now.');
+    const edited = await store.update(writer, tea.memory.id, 'The user drinks black tea now.', 'user');
     expect(store.search(writer, 'black', 5).map((m) => m.id)).toEqual([edited.id]);
     expect(store.search(writer, 'green', 5)).toEqual([]);
     await store.forget(writer, edited.id);

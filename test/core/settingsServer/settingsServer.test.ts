@@ -103,7 +103,7 @@ describe('agents tools', () => {
     expect(listing).toMatchObject({ space: 'agent:writer', enabled: true, total: 2, memories: [{ id: tea.id, text: 'The user drinks green tea.' }] });
     expect(listing.memories).toHaveLength(1);
     expect(dataOf(await call('forget_agent_memory', { agentId: 'writer', memoryId: tea.id }))).toMatchObject({ forgotten: { id: tea.id } });
-    expect(host.agents.memory.list('writer').memories.map((m) => m.text)).toEqual(['The deadline is in March.']);
+    expect((await host.agents.memory.list('writer')).memories.map((m) => m.text)).toEqual(['The deadline is in March.']);
     expect(errorText(await call('forget_agent_memory', { agentId: 'writer', memoryId: tea.id }))).toContain(`no memory "${tea.id}" in agent:writer`);
     expect(errorText(await call('list_agent_memories', { agentId: 'writr' }))).toContain('did you mean "writer"');
   });

@@ -5,6 +5,7 @@ import type { Agent, AgentUiApp } from '../../../../src/shared/agents';
 import type { AgentPreview } from '../../../../src/shared/hostApi';
 import { ApiError, api, onReconnect, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
+import { usePreferences } from '../../shell/preferences';
 import { AgentMemoryList } from './AgentMemoryList';
 import { AgentPreviewPanel } from './AgentPreviewPanel';
 import { AlwaysAllowedTools } from './AlwaysAllowedTools';
@@ -114,6 +115,7 @@ export interface AgentEditorProps {
  */
 export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
   const { t, i18n } = useTranslation();
+  const { settings } = usePreferences();
   const [form] = Form.useForm<Draft>();
   const { token } = theme.useToken();
   const creating = agent === undefined;
@@ -151,8 +153,10 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             knowledgeBases: [],
             roots: [],
             memory: { enabled: false, shared: false },
+            // A new agent gets the default model of the settings (docs/using/settings.md).
+            ...(settings.defaultModelId ? { modelId: settings.defaultModelId } : {}),
           },
-    [agent, i18n.language],
+    [agent, i18n.language, settings.defaultModelId],
   );
   const [draft, setDraft] = useState<Draft>(initial);
   const [saving, setSaving] = useState(false);

@@ -21,10 +21,12 @@ function refusalLine(error: unknown): string {
  * the memories of the agent as saved (its own, or its host app's when it
  * shares), whether its memory is on or off.
  */
-export function AgentMemoryList({ agentId }: { agentId: string }) {
+export function AgentMemoryList({ agentId, query: given, agentName }: { agentId: string; query?: string; agentName?(id: string): string }) {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
-  const [query, setQuery] = useState('');
+  const [own, setQuery] = useState('');
+  // The Memory page searches every agent's memories with one box: its query then, and no box of the list's own.
+  const query = given ?? own;
   const listing = useApi('memory.list', { agentId, ...(query ? { query } : {}) }, { refreshOn: ['agents.changed'] });
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [adding, setAdding] = useState('');
@@ -46,10 +48,22 @@ export function AgentMemoryList({ agentId }: { agentId: string }) {
     }
   };
 
+  /** A text longer than the host keeps is refused here, with the limit, before it is sent (the host refuses it too). */
+  const tooLong = (text: string) => {
+    const max = listing.data?.maxChars;
+    if (max === undefined || text.trim().length <= max) return false;
+    void message.error(t('agents.memory.tooLong', { max, count: text.trim().length }));
+    return true;
+  };
+  /** Who wrote a memory, as the list says it: you, or the agent's name. */
+  const author = (by: string) => (by === 'user' ? t('agents.memory.byUser') : (agentName?.(by) ?? by));
+
   const save = async (memory: MemoryHit, text: string) => {
+    if (tooLong(text)) return;
     if (await change(memory.id, () => api.call('memory.update', { agentId, id: memory.id, text }), t('agents.memory.saved'))) setEditing(undefined);
   };
   const add = async () => {
+    if (tooLong(adding)) return;
     if (await change('add', () => api.call('memory.remember', { agentId, text: adding }), t('agents.memory.added'))) setAdding('');
   };
 
@@ -62,8 +76,14 @@ export function AgentMemoryList({ agentId }: { agentId: string }) {
         </Typography.Paragraph>
       )}
       <Space orientation="vertical" style={{ width: '100%' }}>
-        <Input.Search allowClear placeholder={t('agents.memory.search')} onSearch={(value) => setQuery(value.trim())} data-testid="agent-memory-search" />
+        {given === undefined && <Input.Search allowClear placeholder={t('agents.memory.search')} onSearch={(value) => setQuery(value.trim())} data-testid="agent-memory-search" />}
         {listing.error && <Typography.Text type="danger">{hostText(listing.error).message}</Typography.Text>}
+        {data?.searchedBy && (
+          <Typography.Text type="secondary" data-testid="agent-memory-searched-by" data-mode={data.searchedBy}>
+            {t(data.searchedBy === 'meaning' ? 'agents.memory.byMeaning' : 'agents.memory.byWords')}
+            {data.note ? ` (${data.note})` : ''}
+          </Typography.Text>
+        )}
         {data && data.memories.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('agents.memory.noMatch') : t('agents.memory.none')} />
         ) : (
@@ -118,7 +138,13 @@ export function AgentMemoryList({ agentId }: { agentId: string }) {
                 ) : (
                   <List.Item.Meta
                     title={<Typography.Text style={{ whiteSpace: 'pre-wrap', fontWeight: 'normal' }}>{memory.text}</Typography.Text>}
-                    description={t('agents.memory.meta', { when: formatAgo(Date.parse(memory.updatedAt), i18n.language), by: memory.by === 'user' ? t('agents.memory.byUser') : memory.by })}
+                    description={
+                      <span data-testid={`agent-memory-meta-${memory.id}`}>
+                        {memory.changedBy
+                          ? t('agents.memory.metaChanged', { when: formatAgo(Date.parse(memory.updatedAt), i18n.language), by: author(memory.changedBy), first: author(memory.by) })
+                          : t('agents.memory.meta', { when: formatAgo(Date.parse(memory.updatedAt), i18n.language), by: author(memory.by) })}
+                      </span>
+                    }
                   />
                 )}
               </List.Item>

@@ -1,8 +1,10 @@
 import { PaperClipOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Input, Tooltip, Typography } from 'antd';
+import { Button, Input, Tooltip, Typography, type GetRef } from 'antd';
 import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePageCommand } from '../../shell/keys/commands';
 import { pastedName } from './attachmentUpload';
+import { composerKey } from './composerKeys';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
 import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
 import { MentionButton, mentionTyped, useMentionTarget } from '../resources/MentionButton';
@@ -29,14 +31,18 @@ export const Composer = memo(function Composer(props: {
   /** The agent (and conversation) whose servers' resources an @-mention offers; none: no @-mention. Plain strings, so the memo holds. */
   mentionAgentId?: string | undefined;
   mentionConversationId?: string;
+  /** ↑ in the empty box: edit the last message sent (docs/using/keyboard.md); false when there is none to edit. */
+  onEditLast?(): boolean;
 }) {
-  const { running, disabled, onSend, onStop, stopping, mentionAgentId, mentionConversationId } = props;
+  const { running, disabled, onSend, onStop, stopping, mentionAgentId, mentionConversationId, onEditLast } = props;
   const mention = useMentionTarget(mentionAgentId, mentionConversationId);
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  const box = useRef<GetRef<typeof Input.TextArea>>(null);
+  usePageCommand('focusComposer', disabled ? undefined : () => box.current?.focus());
   const attachments = useDraftAttachments();
   const [mentioning, setMentioning] = useState(false);
   const empty = !text.trim() && !attachments.ids.length;
@@ -58,6 +64,7 @@ export const Composer = memo(function Composer(props: {
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (slash.onKeyDown(event)) return;
+    if (composerKey(event, { running, empty: !text && !attachments.ids.length, onStop, onEditLast })) return event.preventDefault();
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     void send();
@@ -101,8 +108,11 @@ export const Composer = memo(function Composer(props: {
           if (mention && mentionTyped(text, event.target.value)) setMentioning(true);
           setText(event.target.value);
         }}
+        ref={box}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
+        // The window's Mod+Shift shortcuts (new chat, regenerate…) work while writing here: no text key is one of them.
+        data-app-shortcuts
         autoSize={{ minRows: 2, maxRows: 10 }}
         placeholder={t('chat.composer.placeholder')}
         disabled={disabled}

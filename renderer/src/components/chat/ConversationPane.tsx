@@ -9,7 +9,9 @@ import { useApi } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
 import { usePending } from '../../shell/questions';
 import { ConversationTotalsText } from './AnswerStats';
+import { usePageCommand } from '../../shell/keys/commands';
 import { Composer } from './Composer';
+import { requestEdit } from './editRequests';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
 import { ConversationScroller } from './ConversationScroller';
 import { prepareMarkdown } from './LazyMarkdown';
@@ -212,6 +214,12 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
     await run(() => api.call('chat.stop', { conversationId }));
     setStopping(false);
   }, [conversationId, run]);
+  // The keyboard's commands (docs/using/keyboard.md): each only when it would do something now.
+  const lastUser = messages?.findLast((m) => m.role === 'user' && !m.from)?.id;
+  usePageCommand('stop', running ? () => void stop() : undefined);
+  usePageCommand('regenerate', !running && messages?.some((m) => m.role === 'assistant') ? () => void actions.regenerate() : undefined);
+  usePageCommand('editLast', !running && lastUser ? () => requestEdit(lastUser) : undefined);
+  const editLast = useCallback(() => (lastUser ? requestEdit(lastUser) : false), [lastUser]);
   // The row follows switches made anywhere (another window, the CLI); before it loads, what the conversation was loaded with.
   const switchedTo = row ? row.modelId : state?.view.conversation.modelId;
   const agentId = state?.view.conversation.agentId;
@@ -280,7 +288,16 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
           </>
         }
       />
-      <Composer running={running} stopping={stopping} onStop={stop} onSend={sendText} slash={slashScope} mentionAgentId={conversation.agentId} mentionConversationId={conversation.id} />
+      <Composer
+        running={running}
+        stopping={stopping}
+        onStop={stop}
+        onSend={sendText}
+        slash={slashScope}
+        mentionAgentId={conversation.agentId}
+        mentionConversationId={conversation.id}
+        onEditLast={editLast}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, LoadingOutlined, PlusOutlined, SearchOutlined, WarningOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, type ButtonProps, Empty, Input, Modal, Popconfirm, Skeleton, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { App as AntApp, Button, type ButtonProps, Empty, Input, type InputRef, Modal, Popconfirm, Skeleton, Tooltip, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, SearchHit } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
@@ -48,13 +48,18 @@ function StatusIcon({ conversation }: { conversation: Conversation }) {
  * The conversations, newest activity first: open one, start a new one,
  * rename or delete one, and search through every conversation's text.
  */
-export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: string; onSelect(id: string, messageId?: string): void; onNew(): void }) {
+export function ConversationSidebar({ selected, onSelect, onNew, focusSearch = 0 }: { selected?: string; onSelect(id: string, messageId?: string): void; onNew(): void; focusSearch?: number }) {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const conversations = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
   const [query, setQuery] = useState('');
   const search = useSearch(query);
   const [renaming, setRenaming] = useState<{ id: string; title: string }>();
+  // Each time `focusSearch` counts up (a shortcut asked for the search), the box takes the focus.
+  const searchBox = useRef<InputRef>(null);
+  useEffect(() => {
+    if (focusSearch) searchBox.current?.focus();
+  }, [focusSearch]);
 
   const rename = async () => {
     if (!renaming) return;
@@ -164,7 +169,7 @@ export function ConversationSidebar({ selected, onSelect, onNew }: { selected?: 
         <Button type="primary" block icon={<PlusOutlined />} onClick={onNew} data-testid="chat-new">
           {t('chat.new')}
         </Button>
-        <Input allowClear prefix={<SearchOutlined />} placeholder={t('chat.search.placeholder')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="chat-search" />
+        <Input ref={searchBox} allowClear prefix={<SearchOutlined />} placeholder={t('chat.search.placeholder')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="chat-search" />
       </div>
       <div className="chat-sidebar-body">{body}</div>
       {conversations.error && <Typography.Text type="danger">{conversations.error.message}</Typography.Text>}

@@ -20,6 +20,7 @@ import { LazyMarkdown } from './LazyMarkdown';
 import { CopyButton } from './markdown/CopyButton';
 import { ToolCallCard } from './ToolCallCard';
 import { ReviewApproval } from './reviewApproval';
+import { useEditRequest } from './editRequests';
 import { RowContext, useRowWords } from './rowContext';
 import { useConversation } from './useConversation';
 import { sidePanels } from '../sidePanel/sidePanelState';
@@ -179,6 +180,7 @@ const UserBubble = memo(function UserBubble({
     }
   };
   const { t } = useRowWords();
+  useEditRequest(message.id, actions && !message.from && !busy ? () => (setText(message.text), setEditing(true)) : undefined);
   if (message.from) {
     // An app's message (docs/rules/app-messages.md): shown with the app's name, never as the user's, and not editable.
     return (
@@ -206,7 +208,15 @@ const UserBubble = memo(function UserBubble({
       ) : null}
       {editing ? (
         <div className="msg-edit">
-          <Input.TextArea value={text} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 2, maxRows: 12 }} data-testid="message-edit-input" />
+          <Input.TextArea
+            autoFocus
+            // Opened to be changed: the caret at the end of the text, as after ↑ in peers' composers.
+            onFocus={(e) => e.target.setSelectionRange(e.target.value.length, e.target.value.length)}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            autoSize={{ minRows: 2, maxRows: 12 }}
+            data-testid="message-edit-input"
+          />
           <Space>
             <Button type="primary" size="small" loading={saving} onClick={() => void save()} data-testid="message-edit-save">
               {word('chat.message.saveEdit')}

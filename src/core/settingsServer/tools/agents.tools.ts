@@ -140,12 +140,12 @@ export const agentsModule: ToolModule = {
       permission: 'read',
       inputSchema: {
         agentId: z.string().describe('The agent id'),
-        query: z.string().max(MAX_MEMORY_QUERY_CHARS).optional().describe('Only memories with these words, best match first'),
+        query: z.string().max(MAX_MEMORY_QUERY_CHARS).optional().describe('What to look for (by meaning when the user set a memory embedding model, else by words), best match first'),
         limit: z.number().int().min(1).max(200).optional().describe('How many (default 50)'),
       },
       async handler({ agentId, query, limit }, ctx) {
         if (!ctx.agents.get(agentId)) return unknownAgent(agentId, ctx);
-        const listing = ctx.memories.list(agentId, { limit: limit ?? 50, ...(query ? { query } : {}) });
+        const listing = await ctx.memories.list(agentId, { limit: limit ?? 50, ...(query ? { query } : {}) });
         return dataResult(`${listing.memories.length} of ${listing.total} memories of ${listing.space} (memory ${listing.enabled ? 'on' : 'off'} for agent "${agentId}").`, listing);
       },
     }),

@@ -204,6 +204,10 @@ export function mcpModule(
         deps.alwaysAllow.revokeServer(serverId);
       },
     },
+    registrations: {
+      remove: (serverId) =>
+        deps.registry.removeRegistrations((row, kind) => kind === 'server' && row.id === serverId && row.source.kind === 'mcp-yaml').reduce((sum, removed) => sum + removed.revokedGrants.length, 0),
+    },
     hostEnv: base.env,
     logger: base.logger,
     runtime,

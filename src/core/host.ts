@@ -18,6 +18,7 @@ import type { HostOptions } from './modules/hostOptions.js';
 import { knowledgeModule } from './modules/knowledgeModule.js';
 import { mcpModule } from './modules/mcpModule.js';
 import { modelsModule } from './modules/modelsModule.js';
+import { listWatchModule } from './modules/listWatchModule.js';
 import { narrow } from './modules/narrow.js';
 import { PluginsModule } from './modules/pluginsModule.js';
 import { registryModule } from './modules/registryModule.js';
@@ -116,6 +117,7 @@ export function createHost(options: HostOptions = {}): Host {
     const models = modelsModule(base, store);
     const stores = agentStores(base, store, catalog);
     const knowledge = knowledgeModule(base, models.service);
+    const lists = listWatchModule(base, store, knowledge.service);
     const settingsServer = settingsServerModule();
     const mcp = mcpModule(base, store, { registry: registry.center, runGate, settingsServer, agents: stores.agents, alwaysAllow: stores.alwaysAllow, models: models.service });
     const resolver = { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents, serverTrouble: mcp.trouble };
@@ -175,6 +177,7 @@ export function createHost(options: HostOptions = {}): Host {
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {
+        lists.dispose();
         mcp.stopSweeping();
         plugins.stopWatching();
         tools.stopHolders();
@@ -188,6 +191,7 @@ export function createHost(options: HostOptions = {}): Host {
     await registry.bootstrap(catalog.rescan());
     await mcp.start();
     plugins.startWatching();
+    lists.start();
   }
 
   const host: Host = {

@@ -506,23 +506,23 @@ export const HostApiMethods = {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}), callId: CallId.optional() }).strict(),
     result: ToolOutcomeSchema,
   },
-  /** The MCP prompts of the servers the agent may use in this conversation (slash commands, docs/using/slash-commands.md). */
+  /** The MCP prompts of the servers the agent may use in this conversation, or in a chat not started yet (slash commands, docs/using/slash-commands.md). */
   'mcpPrompts.list': {
-    params: z.object({ agentId: Id, conversationId: ConversationId }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationId.optional() }).strict(),
     result: z.object({ prompts: z.array(McpPromptSchema), problems: z.array(ProblemSchema) }),
   },
   /** One prompt got with its arguments, as the messages to send (checked and bounded by the host, audited). */
   'mcpPrompts.get': {
-    params: z.object({ agentId: Id, conversationId: ConversationId, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationId.optional(), serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
     result: z.object({ prompt: GotPromptSchema }),
   },
   /**
    * Gets one prompt (as mcpPrompts.get) and sends it into the conversation (docs/using/slash-commands.md#what-is-sent):
    * its user messages as the user's, their images attached; its assistant turns stored as the prompt's; then a turn.
-   * What could not be sent is said at the end of its last user message. Returns once stored.
+   * What could not be sent is said at the end of its last user message. Returns once stored. No conversation: it starts one.
    */
   'chat.sendPrompt': {
-    params: z.object({ agentId: Id, conversationId: ConversationIdSchema, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationIdSchema.optional(), serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
     result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
   },
   /** The server's suggestions for one argument of a prompt as the user types it (completion/complete, ref/prompt). */
@@ -530,7 +530,7 @@ export const HostApiMethods = {
     params: z
       .object({
         agentId: Id,
-        conversationId: ConversationId,
+        conversationId: ConversationId.optional(),
         serverId: Id,
         name: z.string().min(1).max(200),
         argument: z.object({ name: z.string().min(1).max(200), value: z.string().max(MAX_COMPLETE_CHARS) }).strict(),

@@ -661,6 +661,8 @@ export const HostApiMethods = {
         text: z.string().max(200_000),
         /** Ids chat.attach returned: the message carries those files. */
         attachments: z.array(Id).max(10).optional(),
+        /** Switch the conversation to this chat model first (a new chat's pick, e.g. one that reads the attached image). */
+        modelId: Id.optional(),
       })
       .strict()
       .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] })

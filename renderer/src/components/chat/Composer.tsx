@@ -4,6 +4,7 @@ import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type Keybo
 import { useTranslation } from 'react-i18next';
 import { pastedName } from './attachmentUpload';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
+import { ImageModelWarning, type ImageSight } from './ImageModelWarning';
 import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
 import { MentionButton, mentionTyped, useMentionTarget } from '../resources/MentionButton';
 import '../../i18n/load/chat';
@@ -23,14 +24,18 @@ export const Composer = memo(function Composer(props: {
   running: boolean;
   disabled?: boolean;
   onSend(text: string, attachments: string[]): Promise<boolean>;
+  /** A message went (typed, or a slash command's prompt: with the conversation it went to, a new one from a new chat). */
+  onSent?(started?: { conversationId: string }): void;
   onStop?(): void;
   stopping?: boolean;
   slash?: SlashScope;
   /** The agent (and conversation) whose servers' resources an @-mention offers; none: no @-mention. Plain strings, so the memo holds. */
   mentionAgentId?: string | undefined;
   mentionConversationId?: string;
+  /** The model that answers, for a warning when an image is attached and it cannot read images. Stable, so the memo holds. */
+  sight?: ImageSight;
 }) {
-  const { running, disabled, onSend, onStop, stopping, mentionAgentId, mentionConversationId } = props;
+  const { running, disabled, onSend, onSent, onStop, stopping, mentionAgentId, mentionConversationId } = props;
   const mention = useMentionTarget(mentionAgentId, mentionConversationId);
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -40,7 +45,13 @@ export const Composer = memo(function Composer(props: {
   const attachments = useDraftAttachments();
   const [mentioning, setMentioning] = useState(false);
   const empty = !text.trim() && !attachments.ids.length;
-  const slash = useSlashCommands(props.slash, text, { ready: !running && !disabled, onSent: () => setText('') });
+  const slash = useSlashCommands(props.slash, text, {
+    ready: !running && !disabled,
+    onSent: (conversationId) => {
+      setText('');
+      onSent?.({ conversationId });
+    },
+  });
 
   const send = async () => {
     const value = text.trim();
@@ -50,6 +61,7 @@ export const Composer = memo(function Composer(props: {
       if (await onSend(value, attachments.ids)) {
         setText('');
         attachments.clear();
+        onSent?.();
       }
     } finally {
       setSending(false);
@@ -91,6 +103,7 @@ export const Composer = memo(function Composer(props: {
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
+      {props.sight && attachments.items.some((item) => item.image) && <ImageModelWarning sight={props.sight} />}
       <DraftAttachmentChips items={attachments.items} onRemove={attachments.remove} />
       {slash.menu}
       {slash.form}

@@ -10,6 +10,7 @@ import { useSignIn } from './useSignIn';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 import '../../i18n/load/mcpAdmin';
 import '../../i18n/load/mcpAdminEditor';
+import '../../i18n/load/signIn';
 
 export interface ServerEditorProps {
   /** The server to edit; undefined to add one. */

@@ -70,9 +70,27 @@ const ResourceCallerParams = z.object({ agentId: Id, flow: FlowSchema.default('m
 const ResourceUri = z.string().min(1).max(16_384);
 const ResourceListingSchema = z.object({
   serverId: z.string(),
-  resources: z.array(z.object({ uri: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), size: z.number().optional() })),
+  resources: z.array(
+    z.object({
+      uri: z.string(),
+      name: z.string(),
+      view: z.literal(true).optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().optional(),
+    }),
+  ),
   templates: z.array(
-    z.object({ uriTemplate: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), arguments: z.array(z.string()) }),
+    z.object({
+      uriTemplate: z.string(),
+      name: z.string(),
+      view: z.literal(true).optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      arguments: z.array(z.string()),
+    }),
   ),
   subscribe: z.boolean(),
   truncated: z.boolean(),

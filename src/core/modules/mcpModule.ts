@@ -40,6 +40,7 @@ import { WorkspaceRoots } from '../workspaceRoots/workspaceRoots.js';
 import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 import type { SettingsServerModule } from './settingsServerModule.js';
+import { SETTINGS_SERVER_DESCRIPTION, SETTINGS_SERVER_ID } from '../settingsServer/settingsServer.js';
 
 export interface McpModule {
   readonly runtime: McpRuntime;
@@ -141,7 +142,7 @@ export function mcpModule(
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
     builtinTools: switchedOnDefinitions,
-    builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
+    builtinDescriptions: new Map([...BUILTIN_TOOL_DESCRIPTIONS, [SETTINGS_SERVER_ID, SETTINGS_SERVER_DESCRIPTION]]),
     inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now, scheduler: base.scheduler })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,

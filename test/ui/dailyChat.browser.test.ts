@@ -18,7 +18,8 @@ import { repoRoot } from '../helpers/tempDir.js';
  * agent's prompts in a new chat and sending one starts the conversation; a
  * model added by the CLI appears in the open chat's model menu; an image
  * attached for a model that cannot read images is warned about, with a
- * switch to one that can (in Chinese too).
+ * switch to one that can (in Chinese too); the model editor's "Model name"
+ *  label names its box; relative times move on.
  * Screenshots: test-output/screenshots/daily-chat-*.
  */
 
@@ -198,5 +199,32 @@ describe('the chat, used daily', { timeout: 120_000 }, () => {
     const request = provider.requests.at(-1)!.body;
     expect(JSON.stringify(request.messages.at(-1))).toContain('image_url');
     await page.evaluate(() => localStorage.setItem('chatos.locale', 'en'));
+  });
+
+  it('relative times move on while the page is open', async () => {
+    // A page of its own whose clock the test moves: five minutes pass without anything reloading.
+    const other = await chromium.context.newPage();
+    try {
+      await other.clock.install();
+      await other.setViewportSize({ width: 1280, height: 800 });
+      await other.goto(serve.url);
+      await other.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+      await api('conversations.create', { agentId: 'helper', title: 'ticking' });
+      await other.evaluate(() => (window.location.hash = '#/chat'));
+      const row = other.locator('.conversation-meta').first();
+      await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/now|second/);
+      await other.clock.fastForward('05:00');
+      await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/5 minutes ago/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('the model editor’s "Model name" label names its box', async () => {
+    await page.reload();
+    await openRoute(page, '#/models', 'page-models');
+    await page.getByTestId('model-add').click();
+    const box = page.getByLabel('Model name', { exact: true });
+    expect(await box.getAttribute('data-testid')).toBe('model-model');
   });
 });

@@ -12,7 +12,8 @@ import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
  * server: Delete says the registration and its grants go with the server,
  * and leaves no problem behind; the add form's Test says a server wants
  * sign-in (not a failure) and offers Save and sign in, which saves, signs
- * in through the browser and closes the form (in Chinese, at 1440×900).
+ * in through the browser and closes the form (in Chinese, at 1440×900); the
+ * built-in tab counts the built-in tools it lists.
  * Screenshots: test-output/screenshots/daily-servers-*.
  */
 
@@ -58,6 +59,15 @@ describe('your own servers', { timeout: 120_000 }, () => {
     expect(problems.map((p) => p.code)).not.toContain('REGISTRATION_MISSING');
     await openRoute(page, '#/problems', 'page-problems');
     expect(await page.getByTestId('page-problems').textContent()).not.toContain('REGISTRATION_MISSING');
+  });
+
+  it('the built-in tab counts the built-in tools it lists, on or off', async () => {
+    await openRoute(page, '#/servers?tab=builtin', 'page-servers');
+    const cards = page.locator('[data-testid="builtin-tools"] [data-testid^="builtin-tool-"]');
+    await cards.first().waitFor({ timeout: 20_000 });
+    const count = await cards.count();
+    expect(count).toBeGreaterThan(2);
+    await expect.poll(() => page.getByTestId('servers-tab-builtin').textContent()).toBe(`Built-in tools (${count})`);
   });
 
   it('the add form says a server wants sign-in, and Save and sign in saves it signed in (zh, 1440×900)', async () => {

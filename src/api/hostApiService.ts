@@ -166,6 +166,13 @@ function wireEvents(host: Host, urls: FaceUrls, emit: (event: HostEventMessage) 
         emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.plugins.catalog.problems.length });
         emit({ type: 'registry.changed' });
         for (const pluginId of event.pluginIds) emit({ type: 'uiApp.changed', pluginId });
+      } else if (event.kind === 'lists-changed') {
+        // Changed here by a core path (the settings server) or by another process: every window's lists re-read.
+        for (const { list, ids } of event.changes) {
+          if (list === 'models') emit({ type: 'models.changed' });
+          else if (list === 'agents') emit({ type: 'agents.changed' });
+          else for (const knowledgeBaseId of ids) emit({ type: 'knowledge.changed', knowledgeBaseId });
+        }
       } else if (event.kind === 'dev-reloaded') {
         emit({ type: 'plugins.devReloaded', pluginId: event.pluginId, changes: event.changes, runPlanChanged: event.runPlanChanged });
         emit({ type: 'uiApp.changed', pluginId: event.pluginId });

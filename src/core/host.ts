@@ -20,6 +20,7 @@ import type { HostOptions } from './modules/hostOptions.js';
 import { knowledgeModule } from './modules/knowledgeModule.js';
 import { mcpModule } from './modules/mcpModule.js';
 import { modelsModule } from './modules/modelsModule.js';
+import { listWatchModule } from './modules/listWatchModule.js';
 import { narrow } from './modules/narrow.js';
 import { PluginsModule } from './modules/pluginsModule.js';
 import { registryModule } from './modules/registryModule.js';
@@ -132,6 +133,7 @@ export function createHost(options: HostOptions = {}): Host {
     });
     const stores = agentStores(base, store, catalog, { modelId: () => settings.get().memoryEmbeddingModel, models: models.service });
     const knowledge = knowledgeModule(base, models.service);
+    const lists = listWatchModule(base, store, knowledge.service);
     const settingsServer = settingsServerModule();
     const questions = questionsModule(base);
     const mcp = mcpModule(base, store, {
@@ -204,6 +206,7 @@ export function createHost(options: HostOptions = {}): Host {
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {
+        lists.dispose();
         mcp.stopSweeping();
         plugins.stopWatching();
         tools.stopHolders();
@@ -217,6 +220,7 @@ export function createHost(options: HostOptions = {}): Host {
     await registry.bootstrap(catalog.rescan());
     await mcp.start();
     plugins.startWatching();
+    lists.start();
   }
 
   const host: Host = {

@@ -2,6 +2,7 @@ import type { TrustChanges } from '../shared/trust.js';
 import type { AppToolCall } from './tools/callEvents.js';
 import type { ReloadReport } from './mcp/mcpRuntime.js';
 import type { ResourceChange } from '../shared/resources.js';
+import type { ListChange } from './reload/listWatch.js';
 
 /** The core's live events for the faces (UI, serve): reloads, rescans, trust changes, app calls. */
 export type HostEvent =
@@ -16,4 +17,6 @@ export type HostEvent =
   /** A call through this process's gateway reached a plugin app's server: its open pages may re-read. */
   | ({ kind: 'app-tool-called' } & AppToolCall)
   /** Trust records changed (here or by another process): these plugins' trust changed, or what they ran was stopped. */
-  | { kind: 'trust-changed'; pluginIds: string[] };
+  | { kind: 'trust-changed'; pluginIds: string[] }
+  /** Models, agents or knowledge bases changed, here or by another process (ListWatch): the faces' lists re-read. */
+  | { kind: 'lists-changed'; changes: ListChange[] };

@@ -13,6 +13,12 @@ import { WorkspaceRootsSchema } from './workspaceRoots.js';
 export const ConversationIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'must be a conversation id (letters, digits, "_" and "-", at most 64)' });
 export const MessageIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: 'must be a message id' });
 
+/**
+ * The conversation a chat not started yet acts in (its agent's servers read resources and list prompts for it, on an
+ * instance of its own released when idle like any other): where a method takes an optional conversation, none means this.
+ */
+export const DRAFT_CONVERSATION_ID = 'chat-draft';
+
 /** Why an answer or a conversation stopped before the model finished. */
 export const StopKindSchema = z.enum([
   /** The user pressed Stop (or Ctrl+C). */

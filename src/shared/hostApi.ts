@@ -74,9 +74,27 @@ const ResourceCallerParams = z.object({ agentId: Id, flow: FlowSchema.default('m
 const ResourceUri = z.string().min(1).max(16_384);
 const ResourceListingSchema = z.object({
   serverId: z.string(),
-  resources: z.array(z.object({ uri: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), size: z.number().optional() })),
+  resources: z.array(
+    z.object({
+      uri: z.string(),
+      name: z.string(),
+      view: z.literal(true).optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().optional(),
+    }),
+  ),
   templates: z.array(
-    z.object({ uriTemplate: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), arguments: z.array(z.string()) }),
+    z.object({
+      uriTemplate: z.string(),
+      name: z.string(),
+      view: z.literal(true).optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      arguments: z.array(z.string()),
+    }),
   ),
   subscribe: z.boolean(),
   truncated: z.boolean(),
@@ -415,7 +433,7 @@ export const HostApiMethods = {
   'mcpServers.list': { params: Empty, result: McpServerListSchema },
   'mcpServers.add': { params: z.object({ server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   'mcpServers.update': { params: z.object({ name: Id, server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
-  'mcpServers.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.string(), storedValuesRemoved: z.number() }) },
+  'mcpServers.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.string(), storedValuesRemoved: z.number(), grantsRevoked: z.number() }) },
   'mcpServers.setDisabled': { params: z.object({ name: Id, disabled: z.boolean() }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   /** Starts a saved server (`name`: of mcp.yaml, or a registry id) or a form not yet saved (`server`) once: its tools, or the coded reason it did not start. */
   'mcpServers.test': {
@@ -527,23 +545,23 @@ export const HostApiMethods = {
     params: z.object({ agentId: Id, flow: FlowSchema.default('main'), conversationId: ConversationId, tool: Id, args: JsonObject.default({}), callId: CallId.optional() }).strict(),
     result: ToolOutcomeSchema,
   },
-  /** The MCP prompts of the servers the agent may use in this conversation (slash commands, docs/using/slash-commands.md). */
+  /** The MCP prompts of the servers the agent may use in this conversation, or in a chat not started yet (slash commands, docs/using/slash-commands.md). */
   'mcpPrompts.list': {
-    params: z.object({ agentId: Id, conversationId: ConversationId }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationId.optional() }).strict(),
     result: z.object({ prompts: z.array(McpPromptSchema), problems: z.array(ProblemSchema) }),
   },
   /** One prompt got with its arguments, as the messages to send (checked and bounded by the host, audited). */
   'mcpPrompts.get': {
-    params: z.object({ agentId: Id, conversationId: ConversationId, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationId.optional(), serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
     result: z.object({ prompt: GotPromptSchema }),
   },
   /**
    * Gets one prompt (as mcpPrompts.get) and sends it into the conversation (docs/using/slash-commands.md#what-is-sent):
    * its user messages as the user's, their images attached; its assistant turns stored as the prompt's; then a turn.
-   * What could not be sent is said at the end of its last user message. Returns once stored.
+   * What could not be sent is said at the end of its last user message. Returns once stored. No conversation: it starts one.
    */
   'chat.sendPrompt': {
-    params: z.object({ agentId: Id, conversationId: ConversationIdSchema, serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
+    params: z.object({ agentId: Id, conversationId: ConversationIdSchema.optional(), serverId: Id, name: z.string().min(1).max(200), arguments: PromptArgsSchema.default({}) }).strict(),
     result: z.object({ conversationId: z.string(), userMessageId: z.string() }),
   },
   /** The server's suggestions for one argument of a prompt as the user types it (completion/complete, ref/prompt). */
@@ -551,7 +569,7 @@ export const HostApiMethods = {
     params: z
       .object({
         agentId: Id,
-        conversationId: ConversationId,
+        conversationId: ConversationId.optional(),
         serverId: Id,
         name: z.string().min(1).max(200),
         argument: z.object({ name: z.string().min(1).max(200), value: z.string().max(MAX_COMPLETE_CHARS) }).strict(),
@@ -682,6 +700,8 @@ export const HostApiMethods = {
         text: z.string().max(200_000),
         /** Ids chat.attach returned: the message carries those files. */
         attachments: z.array(Id).max(10).optional(),
+        /** Switch the conversation to this chat model first (a new chat's pick, e.g. one that reads the attached image). */
+        modelId: Id.optional(),
       })
       .strict()
       .refine((p) => p.conversationId !== undefined || p.agentId !== undefined, { error: 'give conversationId (to continue one) or agentId (to start one)', path: ['agentId'] })

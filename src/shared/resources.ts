@@ -5,10 +5,18 @@
  * or download, never anything the host runs or renders as markup.
  */
 
+/**
+ * An MCP App's view (a `ui://` resource, docs/rules/mcp-apps.md): HTML for the host to show in its frame when a tool
+ * names it, not content to attach to a message or hand a model. Listed as the server lists it, marked `view`.
+ */
+export const isViewUri = (uri: string): boolean => uri.startsWith('ui://');
+
 /** One resource a server lists. */
 export interface ResourceEntry {
   uri: string;
   name: string;
+  /** An MCP App's view (isViewUri): the @-mention picker does not offer it. */
+  view?: true;
   title?: string;
   description?: string;
   mimeType?: string;
@@ -20,6 +28,8 @@ export interface ResourceEntry {
 export interface ResourceTemplateEntry {
   uriTemplate: string;
   name: string;
+  /** A template of MCP App views (isViewUri): the @-mention picker does not offer it. */
+  view?: true;
   title?: string;
   description?: string;
   mimeType?: string;

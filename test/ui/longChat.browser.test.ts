@@ -283,7 +283,9 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     const shown = await topOfView();
     expect(shown.row).toBeDefined();
     provider.enqueue({ kind: 'reply', text: 'A short answer.' });
-    await send('And now?');
+    // Sent from elsewhere (another window, the CLI): the view the user reads in holds still. A send from this view goes
+    // to the latest instead (issue 45; test/ui/dailyChat.browser.test.ts).
+    await api('chat.send', { conversationId: id, text: 'And now?' });
     await expect.poll(phase).toBe('done');
     const jump = page.getByTestId('chat-jump-latest');
     await expect.poll(() => jump.getAttribute('data-count')).toBe('2');

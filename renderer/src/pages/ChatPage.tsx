@@ -6,6 +6,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 import { Composer } from '../components/chat/Composer';
+import type { ImageSight } from '../components/chat/ImageModelWarning';
 import { ConversationPane } from '../components/chat/ConversationPane';
 import { ConversationSidebar } from '../components/chat/ConversationSidebar';
 import { useListBeside } from '../components/chat/listRoom';
@@ -33,12 +34,29 @@ function NewConversation({ onStarted, head }: { onStarted(id: string): void; hea
   const [picked, setPicked] = useState<string | undefined>(() => search.get('agent') ?? undefined);
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.id === (picked ?? settings.defaultAgentId ?? localStorage.getItem(AGENT_KEY))) ?? list[0];
-  const model = agent?.modelId ? models.data?.models.find((m) => m.id === agent.modelId) : undefined;
+  // A model picked for this chat (the image warning's switch), for the agent it was picked with; sent with the first message.
+  const [picks, setPicks] = useState<{ agentId: string; modelId: string }>();
+  const pickedModel = picks && picks.agentId === agent?.id ? picks.modelId : undefined;
+  const modelList = models.data?.models;
+  const modelId = pickedModel ?? agent?.modelId ?? undefined;
+  const model = modelId ? modelList?.find((m) => m.id === modelId) : undefined;
+  const agentKey = agent?.id;
+  const sight = useMemo<ImageSight>(
+    () => ({
+      ...(model ? { model: { name: model.name, vision: model.vision } } : {}),
+      seeing: (modelList ?? []).filter((m) => (m.kind ?? 'chat') === 'chat' && m.vision),
+      onSwitch: (id) => void (agentKey && setPicks({ agentId: agentKey, modelId: id })),
+    }),
+    [model, modelList, agentKey],
+  );
+  // `/` lists the picked agent's prompts before there is a conversation; sending one starts it.
+  const agentId = agent?.id;
+  const slash = useMemo(() => (agentId ? { agentId } : undefined), [agentId]);
 
   const send = async (text: string, attachments: string[]): Promise<boolean> => {
     if (!agent) return false;
     try {
-      const started = await api.call('chat.send', { agentId: agent.id, text, ...(attachments.length ? { attachments } : {}) });
+      const started = await api.call('chat.send', { agentId: agent.id, text, ...(attachments.length ? { attachments } : {}), ...(pickedModel ? { modelId: pickedModel } : {}) });
       localStorage.setItem(AGENT_KEY, agent.id);
       onStarted(started.conversationId);
       return true;
@@ -95,12 +113,26 @@ function NewConversation({ onStarted, head }: { onStarted(id: string): void; hea
           </Typography.Paragraph>
         )}
       </div>
-      <Composer running={false} disabled={!agent} onSend={send} mentionAgentId={agent?.id} mentionConversationId={DRAFT_CONVERSATION} />
+      <Composer
+        running={false}
+        disabled={!agent}
+        onSend={send}
+        // A slash command as the first message started the conversation: it opens, as a typed first message's does.
+        onSent={(started) => {
+          if (!started || !agent) return;
+          localStorage.setItem(AGENT_KEY, agent.id);
+          onStarted(started.conversationId);
+        }}
+        slash={slash}
+        sight={sight}
+        mentionAgentId={agent?.id}
+        mentionConversationId={DRAFT_CONVERSATION}
+      />
     </section>
   );
 }
 
-/** The conversation a chat not started yet reads resources for (the host's own name for it too). */
+/** The conversation a chat not started yet reads resources for (the host's DRAFT_CONVERSATION_ID; a value import of src/shared would bring zod into the page). */
 const DRAFT_CONVERSATION = 'chat-draft';
 
 /**

@@ -44,6 +44,9 @@ function ServerTabs() {
   const servers = useApi('servers.list', {}, { refreshOn: ['server.state', 'mcp.reloaded', 'server.settings'] });
   const [logFor, setLogFor] = useState<string | undefined>();
   const list = servers.data?.servers ?? [];
+  // The built-in tab lists every built-in tool (on or off) with its switch: its count is theirs, not only the ones running.
+  const builtins = useApi('mcpServers.builtins', {}, { refreshOn: ['mcp.reloaded'] });
+  const countOf = (category: ServerCategory) => (category === 'builtin' && builtins.data ? builtins.data.builtins.length : list.filter((s) => s.category === category).length);
 
   const cards = (category: ServerCategory) => {
     const inTab = list.filter((s: ServerView) => s.category === category);
@@ -94,7 +97,7 @@ function ServerTabs() {
               key: category,
               label: (
                 <span data-testid={`servers-tab-${category}`}>
-                  {t(`servers.tab.${category}`)} ({list.filter((s) => s.category === category).length})
+                  {t(`servers.tab.${category}`)} ({countOf(category)})
                 </span>
               ),
               children: (

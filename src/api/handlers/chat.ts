@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { attachmentTooLarge, type ChatEvent } from '../../core/facades/chat.js';
 import { MAX_ATTACHMENT_BYTES } from '../../core/facades/limits.js';
 import type { Host } from '../../core/host.js';
-import type { ConversationDetail, UserMessage } from '../../shared/chat.js';
+import { DRAFT_CONVERSATION_ID, type ConversationDetail, type UserMessage } from '../../shared/chat.js';
 import type { ConversationView, HostEventMessage } from '../../shared/hostApi.js';
 import type { FaceUrls } from '../types.js';
 import { StagedUploads } from './stagedUploads.js';
@@ -33,9 +33,6 @@ type ChatMethods =
   | 'chat.edit'
   | 'alwaysAllow.list'
   | 'alwaysAllow.revoke';
-
-/** The conversation a resource is read for when the chat it is attached to has not started yet. */
-const DRAFT_CONVERSATION = 'chat-draft';
 
 /**
  * Conversations and turns for the faces. Turns start and return at once: the
@@ -74,8 +71,8 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     'conversations.setBranch': ({ id, messageId }) => viewOf(chat.setBranch(id, messageId)),
     'conversations.search': ({ text, limit }) => ({ hits: chat.search(text, limit) }),
     'conversations.export': ({ id, format }) => chat.export(id, format),
-    'chat.send': ({ conversationId, agentId, text, attachments }) => {
-      const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }), ...(attachments ? { attachments } : {}) });
+    'chat.send': ({ conversationId, agentId, text, attachments, modelId }) => {
+      const started = chat.send({ text, ...(conversationId ? { conversationId } : { agentId: agentId! }), ...(attachments ? { attachments } : {}), ...(modelId ? { modelId } : {}) });
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
     },
     'chat.postAppMessage': ({ conversationId, source, text, state }) => {
@@ -88,7 +85,7 @@ export function chatHandlers({ host, urls }: HandlerContext): Handlers<ChatMetho
     'chat.attach': async ({ uploadId, name }) => ({ attachment: await chat.attach(name, uploads.take(uploadId)) }),
     'chat.attachResource': async ({ agentId, conversationId, serverId, uri }) => {
       // A chat not started yet reads on an instance of its own, released when idle like any other.
-      const { caller } = host.tools.callers.agent(agentId, 'main', conversationId ?? DRAFT_CONVERSATION);
+      const { caller } = host.tools.callers.agent(agentId, 'main', conversationId ?? DRAFT_CONVERSATION_ID);
       return { attachment: await chat.attachResource(await host.tools.resources.read(caller, serverId, uri)) };
     },
     'chat.detach': ({ id }) => ({ discarded: chat.discardAttachment(id) }),

@@ -1,8 +1,10 @@
+import { DRAFT_CONVERSATION_ID } from '../../shared/chat.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** MCP prompts as slash commands: each request acts as the conversation's agent, through host.tools.prompts (its access rule, its audit). */
 export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompts.list' | 'mcpPrompts.get' | 'mcpPrompts.complete' | 'chat.sendPrompt'> {
-  const agentCaller = (agentId: string, conversationId: string) => host.tools.callers.agent(agentId, 'main', conversationId);
+  // No conversation: a chat not started yet (its first message may be a slash command).
+  const agentCaller = (agentId: string, conversationId: string | undefined) => host.tools.callers.agent(agentId, 'main', conversationId ?? DRAFT_CONVERSATION_ID);
   return {
     'mcpPrompts.list': async ({ agentId, conversationId }) => {
       const { caller, problems } = agentCaller(agentId, conversationId);
@@ -14,7 +16,7 @@ export function mcpPromptHandlers({ host }: HandlerContext): Handlers<'mcpPrompt
     }),
     'chat.sendPrompt': async ({ agentId, conversationId, serverId, name, arguments: args }) => {
       const prompt = await host.tools.prompts.get(agentCaller(agentId, conversationId).caller, serverId, name, args);
-      const started = await host.chat.sendPrompt({ conversationId, agentId, prompt });
+      const started = await host.chat.sendPrompt({ ...(conversationId !== undefined ? { conversationId } : {}), agentId, prompt });
       return { conversationId: started.conversationId, userMessageId: started.userMessageId! };
     },
     'mcpPrompts.complete': ({ agentId, conversationId, serverId, name, argument, context }) =>

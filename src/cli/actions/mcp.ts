@@ -238,7 +238,10 @@ export async function remove(cli: CliContext, name: string, _opts: unknown, comm
     return removed;
   });
   if (options.json) printJson(io, result);
-  else io.out(`removed ${name} from mcp.yaml${result.storedValuesRemoved ? ` and ${result.storedValuesRemoved} stored value(s)` : ''}`);
+  else {
+    const also = [result.storedValuesRemoved ? `${result.storedValuesRemoved} stored value(s)` : '', result.grantsRevoked ? `${result.grantsRevoked} grant(s) to it` : ''].filter(Boolean);
+    io.out(`removed ${name} from mcp.yaml, with its registration${also.length ? ` and ${also.join(' and ')}` : ''}`);
+  }
   cli.exitCode = 0;
 }
 

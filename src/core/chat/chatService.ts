@@ -302,12 +302,14 @@ export class ChatService {
    * An MCP prompt, got through the checked path (host.tools.prompts.get), sent into the conversation
    * (docs/using/slash-commands.md#what-is-sent): its user messages as the user's (their images attached),
    * its assistant turns stored as the prompt's, in its order, then a turn from the last of them. Only the
-   * conversation's own agent sends it. Returns once stored.
+   * conversation's own agent sends it; without a conversation, it starts one with the agent (a slash command as the
+   * first message). Returns once stored.
    */
-  async sendPrompt(input: { conversationId: string; agentId: string; prompt: GotPrompt }): Promise<StartedTurn> {
+  async sendPrompt(input: { conversationId?: string; agentId: string; prompt: GotPrompt }): Promise<StartedTurn> {
     // The images are read before the conversation is looked at: nothing can send into it between the check and the writes.
+    // A new conversation is made only then too, so a prompt that fails leaves none behind.
     const turns = await promptTurns(input.prompt);
-    const { conversation, leafId } = this.openIdle(input.conversationId);
+    const { conversation, leafId } = this.openIdle(input.conversationId ?? this.create(input.agentId).id);
     if (conversation.agentId !== input.agentId)
       throw new ChatError('AGENT_MISMATCH', `conversation "${conversation.id}" belongs to agent "${conversation.agentId}", not "${input.agentId}"`, "send the prompt as the conversation's agent");
     const source = { serverId: input.prompt.serverId, name: input.prompt.name };

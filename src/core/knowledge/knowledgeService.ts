@@ -108,6 +108,25 @@ export class KnowledgeService {
     return bases;
   }
 
+  /**
+   * Each base folder's id with its base.json's stamp (written last on every change, by rename): what changed since the
+   * last look, without reading any base. For the faces' live lists (ListWatch).
+   */
+  baseStamps(): Map<string, string> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.deps.dir);
+    } catch {
+      return new Map();
+    }
+    return new Map(
+      names.map((name) => {
+        const stamp = stampFile(path.join(this.folderOf(name), BASE_FILE));
+        return [name, `${stamp.ino}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.size}`];
+      }),
+    );
+  }
+
   /** A base's settings and counts; KB_NOT_FOUND names the ones there are. */
   async get(id: string): Promise<KnowledgeBase> {
     return (await this.opened(id)).base;

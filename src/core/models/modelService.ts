@@ -108,10 +108,12 @@ export class ModelService {
     if (id !== undefined) {
       if (this.deps.store.has(id)) throw new ModelError('MODEL_EXISTS', `a model with id "${id}" already exists`, `choose another id, or remove it first: chatos models remove ${id}`);
     } else {
-      const base =
-        normalizeName(data.name)
+      // A name with no Latin letters or digits ("深度求索") gives nothing: the provider's model name does, before a bare "model".
+      const idOf = (text: string | undefined) =>
+        normalizeName(text ?? '')
           .replace(/^[^a-z0-9]+/, '')
-          .slice(0, 48) || 'model';
+          .slice(0, 48);
+      const base = idOf(data.name) || idOf(data.model) || 'model';
       id = base;
       for (let n = 2; this.deps.store.has(id); n++) id = `${base}-${n}`;
     }

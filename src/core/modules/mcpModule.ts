@@ -37,6 +37,7 @@ import type { HostBase } from './hostBase.js';
 import { narrow } from './narrow.js';
 import type { QuestionsModule } from './questionsModule.js';
 import type { SettingsServerModule } from './settingsServerModule.js';
+import { SETTINGS_SERVER_DESCRIPTION, SETTINGS_SERVER_ID } from '../settingsServer/settingsServer.js';
 
 export interface McpModule {
   readonly runtime: McpRuntime;
@@ -134,7 +135,7 @@ export function mcpModule(
     builtinServers: [deps.settingsServer.definition],
     // The built-in tools run in the host too (no runtime to install); mcp.yaml's `builtins:` switches each on.
     builtinTools: switchedOnDefinitions,
-    builtinDescriptions: BUILTIN_TOOL_DESCRIPTIONS,
+    builtinDescriptions: new Map([...BUILTIN_TOOL_DESCRIPTIONS, [SETTINGS_SERVER_ID, SETTINGS_SERVER_DESCRIPTION]]),
     inProcessServers: new Map([...deps.settingsServer.inProcess, ...builtinToolFactories({ now: base.now, scheduler: base.scheduler })]),
     configFile: home.mcpConfig,
     runDir: base.runDir,
@@ -198,6 +199,10 @@ export function mcpModule(
         settings.forget(serverId);
         deps.alwaysAllow.revokeServer(serverId);
       },
+    },
+    registrations: {
+      remove: (serverId) =>
+        deps.registry.removeRegistrations((row, kind) => kind === 'server' && row.id === serverId && row.source.kind === 'mcp-yaml').reduce((sum, removed) => sum + removed.revokedGrants.length, 0),
     },
     hostEnv: base.env,
     logger: base.logger,

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import { DEFAULT_RESULT_CHARS } from '../../shared/mcp.js';
-import type { ResourceEntry, ResourceListing, ResourceRead, ResourceTemplateEntry } from '../../shared/resources.js';
+import { isViewUri, type ResourceEntry, type ResourceListing, type ResourceRead, type ResourceTemplateEntry } from '../../shared/resources.js';
 import { templateArguments } from '../../shared/uriTemplate.js';
 import type { AuditDraft } from '../audit/auditLine.js';
 import type { ResourcesClient } from '../mcp/client/resourcesClient.js';
@@ -155,7 +155,7 @@ const label = (text: unknown): string | undefined => (typeof text === 'string' ?
 
 /** A listed resource as the faces get it: its labels bounded, nothing else of the server's object. */
 function entryOf(resource: Resource): ResourceEntry {
-  const entry: ResourceEntry = { uri: resource.uri, name: label(resource.name) ?? resource.uri };
+  const entry: ResourceEntry = { uri: resource.uri, name: label(resource.name) ?? resource.uri, ...(isViewUri(resource.uri) ? { view: true as const } : {}) };
   const title = label(resource.title);
   const description = label(resource.description);
   if (title) entry.title = title;
@@ -166,7 +166,12 @@ function entryOf(resource: Resource): ResourceEntry {
 }
 
 function templateOf(template: ResourceTemplate): ResourceTemplateEntry {
-  const entry: ResourceTemplateEntry = { uriTemplate: template.uriTemplate, name: label(template.name) ?? template.uriTemplate, arguments: templateArguments(template.uriTemplate) };
+  const entry: ResourceTemplateEntry = {
+    uriTemplate: template.uriTemplate,
+    name: label(template.name) ?? template.uriTemplate,
+    arguments: templateArguments(template.uriTemplate),
+    ...(isViewUri(template.uriTemplate) ? { view: true as const } : {}),
+  };
   const title = label(template.title);
   const description = label(template.description);
   if (title) entry.title = title;

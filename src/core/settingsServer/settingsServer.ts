@@ -15,6 +15,14 @@ import type { SettingsContext, SettingsTool, ToolArgs, ToolModule } from './type
 export const SETTINGS_SERVER_NAME = 'settings';
 export const SETTINGS_SERVER_ID = registryId(HOST_APP_ID, SETTINGS_SERVER_NAME);
 
+/**
+ * Its registry row's description, shown wherever servers are picked (an agent's "Your own servers"): what giving it to
+ * an agent means, since it is the one server that changes ChatOS itself.
+ */
+export const SETTINGS_SERVER_DESCRIPTION =
+  "ChatOS's own settings as tools: an agent given this server can read and change agents, apps, servers, grants, models' use and knowledge bases. " +
+  'Changes that create, delete, grant or widen access ask you first. Give it only to an assistant meant to manage ChatOS.';
+
 const INSTRUCTIONS =
   "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, MCP servers and their tools, and knowledge bases. " +
   "Read tools run at once; tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model) or that rewrite what other agents read (another agent's name or description, a knowledge base's name or description); a declined call returns a result saying so.";

@@ -155,4 +155,26 @@ describe('an MCP prompt sent into a conversation', () => {
     const missing = await api.handle({ method: 'chat.sendPrompt', params: { agentId: 'helper', conversationId, serverId: 'chatos::prompts', name: 'few-shot' } });
     expect(missing).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', message: expect.stringContaining('needs "subject"') } });
   });
+
+  it('starts the conversation when it is the first message of a new chat: listed and sent with no conversation yet', async () => {
+    const { host, provider } = await world();
+    const api = createHostApiService(host, { face: 'serve', urls: { uiAppUrl: () => '/ui', artifactUrl: (file: string) => `/artifacts${file}` }, version: '9.9.9', locale: 'en-US' });
+    const before = host.chat.list().length;
+    const listed = await api.handle({ method: 'mcpPrompts.list', params: { agentId: 'helper' } });
+    expect(listed).toMatchObject({ ok: true, result: { prompts: expect.arrayContaining([expect.objectContaining({ name: 'few-shot', serverId: 'chatos::prompts' })]) } });
+    // A prompt that cannot be got (an argument missing) starts nothing.
+    const refused = await api.handle({ method: 'chat.sendPrompt', params: { agentId: 'helper', serverId: 'chatos::prompts', name: 'few-shot' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
+    expect(host.chat.list()).toHaveLength(before);
+
+    provider.enqueue({ kind: 'reply', text: 'Red.' });
+    const reply = (await api.handle({ method: 'chat.sendPrompt', params: { agentId: 'helper', serverId: 'chatos::prompts', name: 'few-shot', arguments: { subject: 'it' } } })) as any;
+    expect(reply.ok).toBe(true);
+    const conversation = host.chat.get(reply.result.conversationId);
+    expect(conversation.conversation.agentId).toBe('helper');
+    expect(conversation.messages[0]).toMatchObject({ role: 'user', prompt: { serverId: 'chatos::prompts', name: 'few-shot' } });
+    await provider.waitForRequests(1);
+    expect(sentTurns(provider.requests[0]!.body).map((t) => t.role)).toEqual(['user', 'assistant', 'user']);
+    expect(host.chat.list()).toHaveLength(before + 1);
+  });
 });

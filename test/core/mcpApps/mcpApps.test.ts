@@ -41,6 +41,15 @@ describe('MCP Apps in the core', () => {
     expect(host.audit.query({ tool: 'mcp_shop_place_order' })).toEqual([]);
   });
 
+  it('lists its views as views: for the host to show, never offered to attach (the @-mention picker leaves them out)', async () => {
+    const { host, caller } = await shopWorld();
+    const { resources } = await host.tools.resources.list(caller, SERVER);
+    const views = resources.filter((r) => r.uri.startsWith('ui://'));
+    expect(views.length).toBeGreaterThan(0);
+    expect(views.every((r) => r.view === true)).toBe(true);
+    expect(resources.filter((r) => !r.uri.startsWith('ui://')).every((r) => r.view === undefined)).toBe(true);
+  });
+
   it('reads a linked view for the caller, and refuses the unlinked, the oversized and the wrong type', async () => {
     const { host, caller } = await shopWorld();
     const view = await host.tools.apps.view(caller, SERVER, 'ui://shop/view.html');

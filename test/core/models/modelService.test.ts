@@ -51,6 +51,9 @@ describe('ModelService: entries in the admin DB, keys in the SecretStore', () =>
     const host = await hostOn(tempDir());
     expect((await host.models.create({ ...base, name: 'My GPT 4!' })).id).toBe('my_gpt_4');
     expect((await host.models.create({ ...base, name: 'My GPT 4!' })).id).toBe('my_gpt_4-2');
+    // A name with nothing Latin in it: the provider's model name, not a bare "model".
+    expect((await host.models.create({ ...base, name: '深度求索', model: 'deepseek-chat' })).id).toBe('deepseek-chat');
+    expect((await host.models.create({ ...base, name: '深度求索', model: 'deepseek-chat' })).id).toBe('deepseek-chat-2');
     expect((await modelError(host.models.create({ ...base, id: 'my_gpt_4' }))).code).toBe('MODEL_EXISTS');
     const invalid = await modelError(host.models.create({ ...base, baseUrl: 'ftp://x', api: 'gemini', key: { kind: 'env', name: '1BAD' } }));
     expect(invalid.code).toBe('MODEL_INVALID');

@@ -46,6 +46,15 @@ describe('the settings server lists its tools', () => {
   });
 });
 
+describe('the settings server among the servers', () => {
+  it('says in its registry row what giving it to an agent means (it changes ChatOS itself, and asks first)', async () => {
+    const { host } = await startTestHost();
+    const description = host.registry.getServer('chatos::settings')?.description ?? '';
+    expect(description).toContain('read and change agents');
+    expect(description).toContain('ask you first');
+  });
+});
+
 describe('the assistant page groups the tools', () => {
   it('by the module that declares each tool, not by a guess from its name: both always-allowed tools are agents tools', async () => {
     const { host } = await settingsWorld();

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
-import { formatAgo } from '../servers/time';
+import { formatAgo, useNow } from '../servers/time';
 import '../../i18n/load/agents';
 
 /**
@@ -13,6 +13,7 @@ import '../../i18n/load/agents';
  */
 export function AlwaysAllowedTools({ agentId }: { agentId: string }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const { message } = AntApp.useApp();
   // Answers given in a conversation arrive as resolved confirmations; the list follows them.
   const entries = useApi('alwaysAllow.list', { agentId }, { refreshOn: ['question', 'agents.changed'] });
@@ -64,7 +65,7 @@ export function AlwaysAllowedTools({ agentId }: { agentId: string }) {
             >
               <List.Item.Meta
                 title={<Typography.Text code>{entry.toolName}</Typography.Text>}
-                description={t('agents.alwaysAllow.since', { server: entry.serverId, when: formatAgo(entry.createdAt, i18n.language) })}
+                description={t('agents.alwaysAllow.since', { server: entry.serverId, when: formatAgo(entry.createdAt, i18n.language, now) })}
               />
             </List.Item>
           )}

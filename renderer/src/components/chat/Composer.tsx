@@ -6,6 +6,7 @@ import { usePageCommand } from '../../shell/keys/commands';
 import { pastedName } from './attachmentUpload';
 import { composerKey } from './composerKeys';
 import { DraftAttachmentChips, useDraftAttachments } from './DraftAttachments';
+import { ImageModelWarning, type ImageSight } from './ImageModelWarning';
 import { useSlashCommands, type SlashScope } from './slashPrompts/SlashPrompts';
 import { MentionButton, mentionTyped, useMentionTarget } from '../resources/MentionButton';
 import '../../i18n/load/chat';
@@ -25,6 +26,8 @@ export const Composer = memo(function Composer(props: {
   running: boolean;
   disabled?: boolean;
   onSend(text: string, attachments: string[]): Promise<boolean>;
+  /** A message went (typed, or a slash command's prompt: with the conversation it went to, a new one from a new chat). */
+  onSent?(started?: { conversationId: string }): void;
   onStop?(): void;
   stopping?: boolean;
   slash?: SlashScope;
@@ -33,8 +36,10 @@ export const Composer = memo(function Composer(props: {
   mentionConversationId?: string;
   /** ↑ in the empty box: edit the last message sent (docs/using/keyboard.md); false when there is none to edit. */
   onEditLast?(): boolean;
+  /** The model that answers, for a warning when an image is attached and it cannot read images. Stable, so the memo holds. */
+  sight?: ImageSight;
 }) {
-  const { running, disabled, onSend, onStop, stopping, mentionAgentId, mentionConversationId, onEditLast } = props;
+  const { running, disabled, onSend, onSent, onStop, stopping, mentionAgentId, mentionConversationId, onEditLast } = props;
   const mention = useMentionTarget(mentionAgentId, mentionConversationId);
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -46,7 +51,13 @@ export const Composer = memo(function Composer(props: {
   const attachments = useDraftAttachments();
   const [mentioning, setMentioning] = useState(false);
   const empty = !text.trim() && !attachments.ids.length;
-  const slash = useSlashCommands(props.slash, text, { ready: !running && !disabled, onSent: () => setText('') });
+  const slash = useSlashCommands(props.slash, text, {
+    ready: !running && !disabled,
+    onSent: (conversationId) => {
+      setText('');
+      onSent?.({ conversationId });
+    },
+  });
 
   const send = async () => {
     const value = text.trim();
@@ -56,6 +67,7 @@ export const Composer = memo(function Composer(props: {
       if (await onSend(value, attachments.ids)) {
         setText('');
         attachments.clear();
+        onSent?.();
       }
     } finally {
       setSending(false);
@@ -98,6 +110,7 @@ export const Composer = memo(function Composer(props: {
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
+      {props.sight && attachments.items.some((item) => item.image) && <ImageModelWarning sight={props.sight} />}
       <DraftAttachmentChips items={attachments.items} onRemove={attachments.remove} />
       {slash.menu}
       {slash.form}

@@ -12,6 +12,7 @@ import { ConversationTotalsText } from './AnswerStats';
 import { usePageCommand } from '../../shell/keys/commands';
 import { Composer } from './Composer';
 import { requestEdit } from './editRequests';
+import type { ImageSight } from './ImageModelWarning';
 import { hasOlder, reachesEnd, type ConversationState } from './conversationState';
 import { ConversationScroller } from './ConversationScroller';
 import { prepareMarkdown } from './LazyMarkdown';
@@ -228,12 +229,25 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
     () => ({ conversationId, ...(switchedTo ? { current: switchedTo } : {}), ...(agentModelId ? { agentModelId } : {}), models: modelList ?? NO_MODELS, disabled: running }),
     [conversationId, switchedTo, agentModelId, modelList, running],
   );
+  // The model that answers next, and those that read images: a warning when an image is attached to a model that cannot.
+  const answering = switchedTo ?? agentModelId;
+  const sight = useMemo<ImageSight>(() => {
+    const model = modelList?.find((m) => m.id === answering);
+    return {
+      ...(model ? { model: { name: model.name, vision: model.vision } } : {}),
+      seeing: (modelList ?? NO_MODELS).filter((m) => (m.kind ?? 'chat') === 'chat' && m.vision),
+      onSwitch: async (modelId) => void (await run(() => api.call('chat.setModel', { conversationId, modelId }))),
+    };
+  }, [modelList, answering, conversationId, run]);
   // Whose MCP prompts `/` lists: stable while the conversation and its agent are.
   const slashScope = useMemo(() => (agentId ? { agentId, conversationId } : undefined), [agentId, conversationId]);
   const sendText = useCallback(
     (text: string, attachments: string[]) => run(() => api.call('chat.send', { conversationId, text, ...(attachments.length ? { attachments } : {}) })),
     [conversationId, run],
   );
+  // Each message sent (typed, or a slash command's): the list goes to it and follows the answer.
+  const [sent, setSent] = useState(0);
+  const onSent = useCallback(() => setSent((n) => n + 1), []);
   const exportAs = useCallback(
     (format: 'md' | 'json') =>
       void run(async () => {
@@ -280,6 +294,7 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
         reloadLatest={reloadLatest}
         opened={opened}
         target={target}
+        sent={sent}
         header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
         footer={
           <>
@@ -293,6 +308,8 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
         stopping={stopping}
         onStop={stop}
         onSend={sendText}
+        onSent={onSent}
+        sight={sight}
         slash={slashScope}
         mentionAgentId={conversation.agentId}
         mentionConversationId={conversation.id}
@@ -335,11 +352,12 @@ function PaneMessages(
     reloadLatest(): Promise<void>;
     opened: Set<string>;
     target?: string;
+    sent: number;
     header: ReactNode;
     footer: ReactNode;
   },
 ) {
-  const { state, paging, loadOlder, loadNewer, reloadLatest, opened, target, header, footer } = props;
+  const { state, paging, loadOlder, loadNewer, reloadLatest, opened, target, sent, header, footer } = props;
   const rows = useMessageRows(props);
   const end = reachesEnd(state);
   usePreparedAnswers(state);
@@ -357,6 +375,7 @@ function PaneMessages(
         loadNewer={() => void loadNewer()}
         reloadLatest={reloadLatest}
         {...(target !== undefined ? { target } : {})}
+        sent={sent}
       />
     </RowContext>
   );

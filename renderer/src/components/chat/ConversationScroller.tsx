@@ -48,7 +48,19 @@ export interface ScrollerProps {
   reloadLatest(): Promise<void>;
   /** The message to bring into view and mark (a search hit), once its row is there. */
   target?: string;
+  /** How many messages the user sent from this view: each send goes to the latest and follows the answer, wherever the view was. */
+  sent?: number;
 }
+
+/**
+ * The strip at the view's bottom (px) where the jump buttons float: a card
+ * counts as in view only with its bottom (its buttons) above it, and is
+ * brought there; the list's end leaves this much room so nothing at rest sits under them.
+ */
+const JUMP_ROOM = 64;
+
+/** The waiting card the approval button points to, among the rows in the DOM. */
+const WAITING_CARD = { approval: '[data-testid="confirmation-group"]', question: '[data-testid="elicitation-card"], [data-testid="sampling-card"]' } as const;
 
 /** User input that scrolls up: from then on the view stays where the user put it. */
 const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
@@ -79,7 +91,7 @@ function onScrollbar(box: HTMLElement, event: PointerEvent): boolean {
  * without moving what is shown (virtua's `shift`).
  */
 export function ConversationScroller(props: ScrollerProps) {
-  const { rows, header, footer, hasOlder, reachesEnd, unloadedNewer, paging, loadOlder, loadNewer, reloadLatest, target } = props;
+  const { rows, header, footer, hasOlder, reachesEnd, unloadedNewer, paging, loadOlder, loadNewer, reloadLatest, target, sent = 0 } = props;
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<VirtualizerHandle>(null);
@@ -252,11 +264,21 @@ export function ConversationScroller(props: ScrollerProps) {
   // What waits for the user: a confirmation first, else a server's question (the same jump brings either into view).
   const waiting = confirmationIndex !== -1 ? 'approval' : rows.some((row) => row.question) ? 'question' : undefined;
   const waitingIndex = waiting === 'question' ? rows.findIndex((row) => row.question) : confirmationIndex;
+  // The whole card in view, its bottom above the jump buttons: a button over its "Approve for" row hid what it pointed to.
   const toConfirmation = useCallback(() => {
     if (waitingIndex === -1) return;
     setFollow(false);
     list.current?.scrollToIndex(1 + waitingIndex, { align: 'end' });
-  }, [waitingIndex, setFollow]);
+    requestAnimationFrame(() => {
+      const box = scroller.current;
+      const card = box?.querySelector(WAITING_CARD[waiting ?? 'approval']);
+      if (!box || !card) return;
+      const a = card.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      // A card taller than the view shows its top: its bottom comes into view as the user reads down.
+      box.scrollTop += Math.min(a.bottom - (b.bottom - JUMP_ROOM), a.top - b.top);
+    });
+  }, [waitingIndex, waiting, setFollow]);
 
   const toLatest = async () => {
     setFollow(true);
@@ -265,17 +287,26 @@ export function ConversationScroller(props: ScrollerProps) {
     else toBottom();
   };
 
+  // A send: the user wants to see the message and what answers it, as in every chat, even when reading far above.
+  const sentSeen = useRef(sent);
+  useEffect(() => {
+    if (sentSeen.current === sent) return;
+    sentSeen.current = sent;
+    void toLatest();
+  });
+
   // Is the waiting confirmation in view? Checked as the view moves; announced on the button when it is not.
   const [confirmationShown, setConfirmationShown] = useState(true);
   useEffect(() => {
     const box = scroller.current;
     if (waitingIndex === -1 || !box) return setConfirmationShown(true);
     const check = () => {
-      const card = box.querySelector(waiting === 'question' ? '[data-testid="elicitation-card"], [data-testid="sampling-card"]' : '[data-testid="confirmation-group"]');
+      const card = box.querySelector(WAITING_CARD[waiting ?? 'approval']);
       if (!card) return setConfirmationShown(false);
       const a = card.getBoundingClientRect();
       const b = box.getBoundingClientRect();
-      setConfirmationShown(a.bottom > b.top && a.top < b.bottom);
+      // In view: its buttons (at its bottom) clear of the jump button, or, taller than the view, filling it.
+      setConfirmationShown((a.bottom > b.top && a.bottom <= b.bottom - JUMP_ROOM) || (a.top <= b.top && a.bottom >= b.bottom));
     };
     check();
     box.addEventListener('scroll', check, { passive: true });
@@ -305,7 +336,7 @@ export function ConversationScroller(props: ScrollerProps) {
                 )}
               </div>
             ))}
-            <div key="chat-footer" className="chat-row chat-row-edge">
+            <div key="chat-footer" className="chat-row chat-row-edge" style={{ paddingBottom: JUMP_ROOM }}>
               {footer}
             </div>
           </Virtualizer>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Conversation, SearchHit } from '../../../../src/shared/chat';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
-import { formatAgo } from '../servers/time';
+import { formatAgo, useNow } from '../servers/time';
 import '../../i18n/load/chat';
 
 const SEARCH_DELAY_MS = 250;
@@ -50,6 +50,7 @@ function StatusIcon({ conversation }: { conversation: Conversation }) {
  */
 export function ConversationSidebar({ selected, onSelect, onNew, focusSearch = 0 }: { selected?: string; onSelect(id: string, messageId?: string): void; onNew(): void; focusSearch?: number }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const { message } = AntApp.useApp();
   const conversations = useApi('conversations.list', {}, { refreshOn: ['conversations.changed'] });
   const [query, setQuery] = useState('');
@@ -133,7 +134,7 @@ export function ConversationSidebar({ selected, onSelect, onNew, focusSearch = 0
                 <StatusIcon conversation={conversation} />
                 <span className="conversation-title-text">{conversation.title || t('chat.untitled')}</span>
               </span>
-              <span className="conversation-meta">{formatAgo(conversation.updatedAt, i18n.language)}</span>
+              <span className="conversation-meta">{formatAgo(conversation.updatedAt, i18n.language, now)}</span>
             </button>
             <span className="conversation-actions">
               <Tooltip title={t('chat.list.rename')}>

@@ -14,6 +14,8 @@ export interface DraftAttachment {
   /** A local url of an image, for its thumbnail. */
   preview?: string;
   state: 'uploading' | 'ready' | 'error';
+  /** An image (a picked or pasted one at once, a resource once the host read it): a model without vision does not see it. */
+  image?: boolean;
   id?: string;
   error?: ApiError;
 }
@@ -42,12 +44,12 @@ export function useDraftAttachments() {
     for (const { file, name } of files) {
       const key = `attachment-${nextKey++}`;
       const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined;
-      setItems((all) => [...all, { key, name, size: file.size, state: 'uploading', ...(preview ? { preview } : {}) }]);
+      setItems((all) => [...all, { key, name, size: file.size, state: 'uploading', ...(preview ? { preview, image: true } : {}) }]);
       uploadAttachment(file, name).then(
         (attachment) => {
           // Removed while it was uploading: the host forgets it too.
           if (!live.current.some((item) => item.key === key)) return void api.call('chat.detach', { id: attachment.id }).catch(() => undefined);
-          update(key, { state: 'ready', id: attachment.id });
+          update(key, { state: 'ready', id: attachment.id, image: attachment.kind === 'image' });
         },
         (error: unknown) => update(key, { state: 'error', error: toApiError(error) }),
       );
@@ -61,7 +63,7 @@ export function useDraftAttachments() {
     api.call('chat.attachResource', { agentId: asker.agentId, conversationId: asker.conversationId, serverId, uri }).then(
       ({ attachment }) => {
         if (!live.current.some((item) => item.key === key)) return void api.call('chat.detach', { id: attachment.id }).catch(() => undefined);
-        update(key, { state: 'ready', id: attachment.id, size: attachment.byteLength });
+        update(key, { state: 'ready', id: attachment.id, size: attachment.byteLength, image: attachment.kind === 'image' });
       },
       (error: unknown) => update(key, { state: 'error', error: toApiError(error) }),
     );

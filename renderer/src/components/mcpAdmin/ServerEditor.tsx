@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { DeleteOutlined, LoginOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,9 +6,11 @@ import type { McpServerEntryView, McpTestResult } from '../../../../src/shared/m
 import { api, toApiError, type ApiError } from '../../api/client';
 import { draftFromView, EMPTY_DRAFT, formFieldOf, inputOf, type ServerDraft } from './serverDraft';
 import { TestResultView } from './TestResultView';
+import { useSignIn } from './useSignIn';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 import '../../i18n/load/mcpAdmin';
 import '../../i18n/load/mcpAdminEditor';
+import '../../i18n/load/signIn';
 
 export interface ServerEditorProps {
   /** The server to edit; undefined to add one. */
@@ -112,7 +114,8 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
     if (placed.length < (apiError.fields?.length ?? 0) || !apiError.fields?.length) setError(apiError);
   };
 
-  const save = async (draft: ServerDraft) => {
+  /** Writes the form to mcp.yaml; the saved server, or undefined when refused (the errors shown). */
+  const write = async (draft: ServerDraft): Promise<McpServerEntryView | undefined> => {
     setSaving(true);
     setError(undefined);
     clearErrors();
@@ -121,12 +124,27 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
       const saved = server
         ? await api.call('mcpServers.update', { name: server.name, server: input as Record<string, unknown> })
         : await api.call('mcpServers.add', { server: input as Record<string, unknown> });
-      onSaved(saved.server);
+      return saved.server;
     } catch (caught) {
       placeErrors(toApiError(caught));
+      return undefined;
     } finally {
       setSaving(false);
     }
+  };
+  const save = async (draft: ServerDraft) => {
+    const saved = await write(draft);
+    if (saved) onSaved(saved);
+  };
+
+  // Test said the server wants sign-in: saved first (the host signs in to a server of mcp.yaml), then signed in, and the form closes.
+  const signing = useSignIn((signedIn) => onSaved(signedIn));
+  const saveAndSignIn = () => {
+    const draft = form.getFieldsValue(true) as ServerDraft;
+    void signing.signIn((draft.name ?? '').trim(), async () => {
+      await form.validateFields();
+      return (await write(draft)) !== undefined;
+    });
   };
 
   const test = async () => {
@@ -223,7 +241,18 @@ export function ServerEditor({ server, initial, onCancel, onSaved }: ServerEdito
         </Col>
       </Row>
       {server?.otherKeys.length ? <Typography.Paragraph type="secondary">{t('mcpAdmin.editor.otherKeys', { keys: server.otherKeys.join(', ') })}</Typography.Paragraph> : null}
-      {tested ? <div style={{ marginBottom: 16 }}>{<TestResultView result={tested} />}</div> : null}
+      {tested ? (
+        <div style={{ marginBottom: 16 }}>
+          <TestResultView
+            result={tested}
+            signIn={
+              <Button type="primary" icon={<LoginOutlined />} loading={signing.busy === 'signIn'} onClick={saveAndSignIn} data-testid="mcp-save-signin">
+                {t(signing.busy === 'signIn' ? 'signIn.waiting' : 'mcpAdmin.test.saveSignIn')}
+              </Button>
+            }
+          />
+        </div>
+      ) : null}
       {error ? <ActionErrorAlert error={error} testId="mcp-save-error" style={{ marginBottom: 16 }} /> : null}
       <Space wrap>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="mcp-save">

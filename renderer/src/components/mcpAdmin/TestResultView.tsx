@@ -1,10 +1,11 @@
 import { Alert, Collapse, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpTestResult } from '../../../../src/shared/mcpAdmin';
 import '../../i18n/load/mcpAdminEditor';
 
 /** "Test connection": the tools the server listed, or exactly why it did not start (its code, the reason, the fix, its stderr). */
-export function TestResultView({ result, testId = 'mcp-test-result' }: { result: McpTestResult; testId?: string }) {
+export function TestResultView({ result, testId = 'mcp-test-result', signIn }: { result: McpTestResult; testId?: string; /** Offered when the server needs sign-in. */ signIn?: ReactNode }) {
   const { t } = useTranslation();
   if (result.ok) {
     return (
@@ -23,6 +24,21 @@ export function TestResultView({ result, testId = 'mcp-test-result' }: { result:
             ))}
           </ul>
         }
+      />
+    );
+  }
+  // Not a failure: the server answered, and wants the user to sign in first (the add form signs in and saves).
+  if (result.code === 'SIGN_IN_NEEDED') {
+    return (
+      <Alert
+        type="info"
+        showIcon
+        data-testid={testId}
+        data-ok="false"
+        data-code={result.code}
+        title={t('mcpAdmin.test.signInNeeded')}
+        description={<div>{t('mcpAdmin.test.signInExplain')}</div>}
+        action={signIn}
       />
     );
   }

@@ -18,9 +18,14 @@ export function useSignIn(onDone?: (server: McpServerEntryView) => void) {
   const { message } = AntApp.useApp();
   const [busy, setBusy] = useState<'signIn' | 'signOut'>();
 
-  const signIn = async (name: string) => {
+  /** `first`: what must happen before (the add form saves the server); false or a throw: no sign-in, the tab closes. */
+  const signIn = async (name: string, first?: () => Promise<boolean>) => {
     const tab = api.face === 'serve' ? window.open('about:blank', '_blank') : null;
     if (tab) tab.opener = null;
+    if (first && !(await first().catch(() => false))) {
+      if (tab && !tab.closed) tab.close();
+      return;
+    }
     const off = api.on('auth.openUrl', (event) => {
       if (event.name !== name) return;
       if (tab && !tab.closed) tab.location.href = event.url;

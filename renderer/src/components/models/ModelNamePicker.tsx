@@ -14,7 +14,18 @@ export type CatalogSource = { id: string } | { api: ApiKind; baseUrl: string; ap
  * (its /v1/models, Anthropic's models list, Ollama's tags), fetched when
  * asked for. A list that cannot be had leaves typing as it was.
  */
-export function ModelNamePicker({ value, onChange, source }: { value?: string; onChange?: (value: string) => void; source(): CatalogSource | undefined }) {
+export function ModelNamePicker({
+  id,
+  value,
+  onChange,
+  source,
+}: {
+  /** From the Form.Item: the input's id, which the "Model name" label points to (clicking it focuses the box, a screen reader names it). */
+  id?: string;
+  value?: string;
+  onChange?: (value: string) => void;
+  source(): CatalogSource | undefined;
+}) {
   const { t } = useTranslation();
   const [names, setNames] = useState<string[]>([]);
   const [loading, setLoading] = useState(false);
@@ -39,6 +50,7 @@ export function ModelNamePicker({ value, onChange, source }: { value?: string; o
     <Space orientation="vertical" style={{ width: '100%' }} size={4}>
       <Space.Compact style={{ width: '100%' }}>
         <AutoComplete
+          id={id}
           value={value ?? ''}
           onChange={(text: string) => onChange?.(text)}
           options={names.filter((name) => !typed || name.toLowerCase().includes(typed)).map((name) => ({ value: name }))}

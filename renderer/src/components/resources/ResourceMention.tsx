@@ -64,9 +64,10 @@ export function ResourceMention(props: { asker: ResourceAsker | undefined; open:
   const [query, setQuery] = useState('');
   const { listings, errors } = useAgentResources(asker, open);
   const q = query.trim().toLowerCase();
-  const resources = (listings ?? []).flatMap((listing) => listing.resources.filter((r) => matches(q, r.name, r.title, r.uri)).map((resource) => ({ serverId: listing.serverId, resource })));
+  // MCP App views are the host's to show in a frame, not content to attach: not offered.
+  const resources = (listings ?? []).flatMap((listing) => listing.resources.filter((r) => !r.view && matches(q, r.name, r.title, r.uri)).map((resource) => ({ serverId: listing.serverId, resource })));
   const templates = (listings ?? []).flatMap((listing) =>
-    listing.templates.filter((tp) => matches(q, tp.name, tp.title, tp.uriTemplate)).map((template) => ({ serverId: listing.serverId, template })),
+    listing.templates.filter((tp) => !tp.view && matches(q, tp.name, tp.title, tp.uriTemplate)).map((template) => ({ serverId: listing.serverId, template })),
   );
   const pick = (serverId: string, uri: string) => {
     onPick(serverId, uri);

@@ -7,7 +7,7 @@ import type { ServerView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
 import { ServerStateBadge } from './ServerStateBadge';
-import { formatAgo } from './time';
+import { formatAgo, useNow } from './time';
 import { useRestart } from './useRestart';
 import { lazyPart } from '../../shell/lazyPart';
 import '../../i18n/load/servers';
@@ -38,6 +38,7 @@ function originLabel(origin: string, t: (key: string) => string): string {
 
 function LeaseTable({ leases }: { leases: Lease[] }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   return (
     <Table<Lease>
       size="small"
@@ -50,7 +51,7 @@ function LeaseTable({ leases }: { leases: Lease[] }) {
         { title: t('servers.lease.pid'), dataIndex: 'pid', width: 90, render: (pid?: number) => pid ?? '—' },
         { title: t('servers.lease.memory'), dataIndex: 'rssBytes', width: 120, align: 'right', render: (bytes?: number) => (bytes === undefined ? '—' : formatMemory(bytes)) },
         { title: t('servers.lease.inFlight'), dataIndex: 'inFlight', width: 110, align: 'right' },
-        { title: t('servers.lease.lastUsed'), dataIndex: 'lastUsed', width: 150, render: (ms: number) => <span title={new Date(ms).toLocaleString()}>{formatAgo(ms, i18n.language)}</span> },
+        { title: t('servers.lease.lastUsed'), dataIndex: 'lastUsed', width: 150, render: (ms: number) => <span title={new Date(ms).toLocaleString()}>{formatAgo(ms, i18n.language, now)}</span> },
       ]}
     />
   );

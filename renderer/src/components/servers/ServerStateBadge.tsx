@@ -1,7 +1,7 @@
 import { Badge, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../../src/shared/hostApi';
-import { formatAgo } from './time';
+import { formatAgo, useNow } from './time';
 import '../../i18n/load/servers';
 
 type ServerState = ServerView['state'];
@@ -13,6 +13,7 @@ function assertNever(value: never): never {
 /** A server's state as a coloured dot and a word; an error carries its message. */
 export function ServerStateBadge({ state, disabled, testId }: { state: ServerState; disabled?: boolean; testId?: string }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   if (disabled) return <Badge status="default" text={t('servers.state.disabled')} data-testid={testId} />;
   switch (state.kind) {
     case 'stopped':
@@ -21,7 +22,7 @@ export function ServerStateBadge({ state, disabled, testId }: { state: ServerSta
       return <Badge status="processing" text={t('servers.state.starting')} data-testid={testId} />;
     case 'running':
       return (
-        <Tooltip title={t('servers.state.runningSince', { ago: formatAgo(state.since, i18n.language) })}>
+        <Tooltip title={t('servers.state.runningSince', { ago: formatAgo(state.since, i18n.language, now) })}>
           <Badge status="success" text={state.pid ? t('servers.state.runningPid', { pid: state.pid }) : t('servers.state.running')} data-testid={testId} />
         </Tooltip>
       );

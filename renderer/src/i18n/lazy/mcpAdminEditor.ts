@@ -2,6 +2,9 @@
 export default {
   zh: {
     'mcpAdmin.test.ok': '已连接，用时 {{ms}} 毫秒，找到 {{count}} 个工具',
+    'mcpAdmin.test.signInNeeded': '服务器已响应：需要先登录',
+    'mcpAdmin.test.signInExplain': '保存并登录：浏览器会打开它的登录页，登录完成后这个服务器就能使用了。',
+    'mcpAdmin.test.saveSignIn': '保存并登录',
     'mcpAdmin.test.stderr': '服务器的错误输出',
     'mcpAdmin.reason.ENV_MISSING': '缺少环境变量',
     'mcpAdmin.reason.SECRET_MISSING': '保存的密钥不见了',
@@ -84,6 +87,9 @@ export default {
   },
   en: {
     'mcpAdmin.test.ok': 'Connected in {{ms}} ms; found {{count}} tools',
+    'mcpAdmin.test.signInNeeded': 'The server answered: it needs you to sign in',
+    'mcpAdmin.test.signInExplain': 'Save and sign in: the browser opens its sign-in page, and once you are signed in the server is ready to use.',
+    'mcpAdmin.test.saveSignIn': 'Save and sign in',
     'mcpAdmin.test.stderr': "The server's error output",
     'mcpAdmin.reason.ENV_MISSING': 'An environment variable is missing',
     'mcpAdmin.reason.SECRET_MISSING': 'A stored value is missing',

@@ -49,6 +49,11 @@ export interface McpServerAdminDeps {
    * "always allow"; its tools' "always allow" answers): forgotten with the server, as its sign-in is.
    */
   decisions?: { forget(serverId: string): void };
+  /**
+   * The registry's row of a removed server and the grants on it: removed with it, as `prune` would, so a server
+   * the user deleted is gone rather than "missing" (docs/rules/registry.md#missing). Returns the grants revoked.
+   */
+  registrations?: { remove(serverId: string): number };
   hostEnv: NodeJS.ProcessEnv;
   logger: Logger;
   /** Starts a definition once (test connection); the running definition of a registry id. */
@@ -147,10 +152,12 @@ export class McpServerAdmin {
     return this.get(name);
   }
 
-  async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number }> {
+  async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number; grantsRevoked: number }> {
     const removedValues = await this.write([{ kind: 'remove', name }]);
     await this.forgetServer(name);
-    return { removed: name, storedValuesRemoved: removedValues };
+    // Only here, not when an import replaces a server: the name stays in the file then, and so does its registration.
+    const grantsRevoked = this.deps.registrations?.remove(mcpYamlServerId(name)) ?? 0;
+    return { removed: name, storedValuesRemoved: removedValues, grantsRevoked };
   }
 
   /**

@@ -213,8 +213,36 @@ describe('stored values', () => {
     // An edit that leaves the value empty keeps the stored one.
     await host.mcp.admin.update('ev', { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret' } }] });
     expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBe(SECRET);
-    expect(await host.mcp.admin.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1 });
+    expect(await host.mcp.admin.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1, grantsRevoked: 0 });
     expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBeUndefined();
+  });
+});
+
+describe('removing a server', () => {
+  it('takes its registration and the grants on it along, leaving no problem; one gone from the file by hand is missing', async () => {
+    let file = '';
+    const { host } = await startTestHost(({ home }) => void (file = writeConfig(home, HAND_WRITTEN)));
+    expect(host.registry.getServer('chatos::everything')).toBeDefined();
+    for (const app of ['aide', 'other']) internalsOf(host).registry.center.registerApp(app, 'test');
+    expect(host.registry.grantMcpServerAccess('aide', 'chatos::everything')).toBe('created');
+    expect(host.registry.grantMcpServerAccess('other', 'chatos::everything')).toBe('created');
+
+    expect(await host.mcp.admin.remove('everything')).toEqual({ removed: 'everything', storedValuesRemoved: 0, grantsRevoked: 2 });
+    expect(host.registry.getServer('chatos::everything')).toBeUndefined();
+    expect(host.registry.listGrants('server').filter((g) => g.targetId === 'chatos::everything')).toEqual([]);
+    expect(host.registry.problems.filter((p) => p.code === 'REGISTRATION_MISSING')).toEqual([]);
+
+    // Added again under the name, it is a new server: nothing was granted to it.
+    await host.mcp.admin.add({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] });
+    expect(host.registry.getServer('chatos::everything')?.missing).toBeUndefined();
+    expect(host.registry.hasMcpServerAccess('aide', 'chatos::everything')).toBe(false);
+
+    // What went missing without the user removing it (the entry deleted from the file by hand) keeps its grant, for Prune.
+    host.registry.grantMcpServerAccess('aide', 'chatos::remote');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/ {2}# A remote one\.[\s\S]*?X-Team: blue\n/, ''));
+    await host.mcp.reload();
+    expect(host.registry.getServer('chatos::remote')?.missing).toBeDefined();
+    expect(host.registry.problems.find((p) => p.code === 'REGISTRATION_MISSING')?.message).toContain('its 1 grant is kept');
   });
 });
 

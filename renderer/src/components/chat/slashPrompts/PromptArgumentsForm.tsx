@@ -14,7 +14,20 @@ import '../../../i18n/load/slashPrompts';
  * user's, images attached, its assistant turns as the prompt's. `ready`:
  * the conversation can take a message now; `onSent`: it did.
  */
-export function PromptArgumentsForm({ scope, prompt, ready, onClose, onSent }: { scope: SlashScope; prompt: McpPrompt; ready: boolean; onClose(): void; onSent(): void }) {
+export function PromptArgumentsForm({
+  scope,
+  prompt,
+  ready,
+  onClose,
+  onSent,
+}: {
+  scope: SlashScope;
+  prompt: McpPrompt;
+  ready: boolean;
+  onClose(): void;
+  /** With the conversation it went to (a new one when the scope names none). */
+  onSent(conversationId: string): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Record<string, string>>();
   const [busy, setBusy] = useState(false);
@@ -26,8 +39,8 @@ export function PromptArgumentsForm({ scope, prompt, ready, onClose, onSent }: {
     setBusy(true);
     setProblem(undefined);
     try {
-      await api.call('chat.sendPrompt', { ...scope, serverId: prompt.serverId, name: prompt.name, arguments: args });
-      onSent();
+      const started = await api.call('chat.sendPrompt', { ...scope, serverId: prompt.serverId, name: prompt.name, arguments: args });
+      onSent(started.conversationId);
       onClose();
     } catch (error) {
       setProblem(errorLine(error));

@@ -22,7 +22,7 @@ function slashQuery(text: string): string | undefined {
  * shows `menu` above its box, passes its keys to `onKeyDown` first, and
  * renders `form`.
  */
-export function useSlashCommands(scope: SlashScope | undefined, text: string, conversation: { ready: boolean; onSent(): void }) {
+export function useSlashCommands(scope: SlashScope | undefined, text: string, conversation: { ready: boolean; onSent(conversationId: string): void }) {
   const query = scope ? slashQuery(text) : undefined;
   const [picked, setPicked] = useState<McpPrompt | undefined>(undefined);
   const first = useRef<McpPrompt | undefined>(undefined);

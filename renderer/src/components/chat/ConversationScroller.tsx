@@ -55,6 +55,13 @@ const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 /** A scroll this soon (ms) after a wheel or a key is the user's (a smooth scroll goes on for a while after its input). */
 const INPUT_SCROLLS_MS = 1000;
 
+/** Whether a press is on the box's own scrollbar: inside its border, outside the area its content is drawn in (either side, for right-to-left). */
+function onScrollbar(box: HTMLElement, event: PointerEvent): boolean {
+  if (event.target !== box) return false;
+  const x = event.clientX - box.getBoundingClientRect().left - box.clientLeft;
+  return x < 0 || x >= box.clientWidth;
+}
+
 /**
  * A conversation's rows in a virtual list (virtua): only the rows near the
  * viewport are in the DOM, whatever the conversation's length, each
@@ -87,6 +94,13 @@ export function ConversationScroller(props: ScrollerProps) {
    * makes none of its own until it is up (toBottom).
    */
   const pressed = useRef(false);
+  /**
+   * The user moves the view by hand: a finger on it, or the pointer on its
+   * scrollbar. A move up then is the user's scrolling up; one while a card
+   * is pressed is the list's own (rows above the view measured, the list
+   * keeping what is shown where it is) and must not stop the following.
+   */
+  const dragging = useRef(false);
   /** When the user last turned the wheel or pressed a key in the view. */
   const lastInput = useRef(-Infinity);
   const lastOffset = useRef(0);
@@ -179,7 +193,7 @@ export function ConversationScroller(props: ScrollerProps) {
       if (!handle || !box) return;
       const distance = handle.scrollSize - offset - handle.viewportSize;
       if (distance <= AT_BOTTOM_PX && reachesEnd) setFollow(true);
-      else if (pressed.current && offset < lastOffset.current) setFollow(false);
+      else if (dragging.current && offset < lastOffset.current) setFollow(false);
       lastOffset.current = offset;
       nearEdges(offset);
     },
@@ -209,14 +223,18 @@ export function ConversationScroller(props: ScrollerProps) {
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
     // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
-    const onMove = () => scrolled(box.scrollTop, pressed.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
-    const start = () => (pressed.current = true);
-    const end = () => (pressed.current = false);
+    const onMove = () => scrolled(box.scrollTop, dragging.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
+    const onPress = (event: PointerEvent) => {
+      pressed.current = true;
+      dragging.current = onScrollbar(box, event);
+    };
+    const onTouch = () => ((pressed.current = true), (dragging.current = true));
+    const end = () => ((pressed.current = false), (dragging.current = false));
     box.addEventListener('scroll', onMove, { capture: true, passive: true });
     box.addEventListener('wheel', onWheel, { passive: true });
     box.addEventListener('keydown', onKey);
-    box.addEventListener('pointerdown', start);
-    box.addEventListener('touchstart', start, { passive: true });
+    box.addEventListener('pointerdown', onPress);
+    box.addEventListener('touchstart', onTouch, { passive: true });
     // Every way a press ends (a cancelled one too): a press that never ended would keep the view from following.
     const ends = ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const;
     for (const type of ends) window.addEventListener(type, end);
@@ -224,8 +242,8 @@ export function ConversationScroller(props: ScrollerProps) {
       box.removeEventListener('scroll', onMove, { capture: true });
       box.removeEventListener('wheel', onWheel);
       box.removeEventListener('keydown', onKey);
-      box.removeEventListener('pointerdown', start);
-      box.removeEventListener('touchstart', start);
+      box.removeEventListener('pointerdown', onPress);
+      box.removeEventListener('touchstart', onTouch);
       for (const type of ends) window.removeEventListener(type, end);
     };
   }, [setFollow]);

@@ -6,6 +6,7 @@ import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { mcpAppHandlers } from './handlers/mcpApps.js';
+import { bundleHandlers } from './handlers/bundles.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { modelHandlers } from './handlers/models.js';
 import { promptHandlers } from './handlers/prompts.js';
@@ -66,6 +67,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...infoHandlers(context),
     ...diagnosticsHandlers(context),
     ...appHandlers(context),
+    ...bundleHandlers(context),
     ...agentHandlers(context),
     ...modelHandlers(context),
     ...registryHandlers(context),

@@ -90,6 +90,8 @@ const PLUGIN_FACADE = [
   'install',
   'installOrUpdate',
   'previewInstall',
+  'previewBundle',
+  'installBundle',
   'previewUninstall',
   'uninstall',
   'contributionCopies',

@@ -28,6 +28,7 @@ import { ImportApplyOptionsSchema, ImportPlanSchema, ImportResultSchema, McpServ
 import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, ModelTestResultSchema, ModelViewSchema } from './models.js';
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
+import { BundleConfigValuesSchema, BundlePreviewSchema } from './bundles.js';
 import { ProblemSchema } from './problems.js';
 import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -287,6 +288,20 @@ export const HostApiMethods = {
   'plugins.install': {
     params: z.object({ source: z.string().min(1).max(4096), update: z.boolean().default(false) }).strict(),
     result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()), updated: z.boolean().default(false) }),
+  },
+  /** One part of an MCP Bundle the page picked or dropped (docs/using/bundles.md), at its byte offset; the first says the whole size. */
+  'plugins.bundleUploadPart': {
+    params: z
+      .object({ uploadId: KnowledgeJobId, offset: z.number().int().min(0), data: z.string().max(KNOWLEDGE_UPLOAD_PART_CHARS), name: z.string().min(1).max(300), size: z.number().int().min(0) })
+      .strict(),
+    result: z.object({ received: z.number() }),
+  },
+  /** What installing the uploaded bundle shows: author, signature, exact command, tools, settings. Nothing is placed; the upload stays for the install. */
+  'plugins.bundlePreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: BundlePreviewSchema },
+  /** Installs the uploaded bundle with these settings (sensitive ones to the key store); over an installed copy only with `update`. */
+  'plugins.installBundle': {
+    params: z.object({ uploadId: KnowledgeJobId, config: BundleConfigValuesSchema, update: z.boolean().default(false) }).strict(),
+    result: z.object({ pluginId: z.string(), dir: z.string(), updated: z.boolean() }),
   },
   /** The grants other apps have on what uninstalling the plugin removes (the confirm lists them). */
   'plugins.uninstallPreview': { params: z.object({ pluginId: Id }).strict(), result: z.object({ dir: z.string(), grants: z.array(DroppedGrantSchema) }) },

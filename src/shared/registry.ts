@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionLevelSchema } from './mcp.js';
+import { EnvValueSchema, PermissionLevelSchema } from './mcp.js';
 
 /** Where a registration came from; a re-sync of one origin replaces exactly its rows. */
 export const RegistrySourceSchema = z.discriminatedUnion('kind', [
@@ -57,6 +57,8 @@ export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
   providerAppId: z.string(),
   source: RegistrySourceSchema,
   missing: MissingSchema.optional(),
+  /** A plugin's `ai.mcp.env` may name a key-store value (`{ secret: NAME }`), read only when the server starts. */
+  env: z.record(z.string(), EnvValueSchema).default({}),
   /**
    * A plugin's declared tool permissions (plugin.json `ai.mcp.permissions`, in
    * the order written): kept in the row, with its expanded `callMeta`, so a
@@ -103,6 +105,8 @@ export type AppRegistration = z.infer<typeof AppRegistrationSchema>;
 export const HostMcpServerSchema = McpServerConfigSchema.extend({
   id: z.string(),
   source: RegistrySourceSchema.optional(),
+  /** A copy of a plugin server keeps its `{ secret: NAME }` references (see RegistryMcpServerSchema). */
+  env: z.record(z.string(), EnvValueSchema).default({}),
 });
 export type HostMcpServer = z.infer<typeof HostMcpServerSchema>;
 

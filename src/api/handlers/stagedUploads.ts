@@ -61,6 +61,15 @@ export class StagedUploads {
     return uploadIds.map((id) => this.take(id));
   }
 
+  /** The whole file, leaving the upload in place (a preview before the step that takes it). */
+  peek(uploadId: string): Buffer {
+    this.dropStale();
+    const upload = this.staged.get(uploadId);
+    if (!upload) throw new ApiFailure('NOT_FOUND', `no upload ${uploadId}`, 'upload the file again');
+    upload.touched = this.now();
+    return Buffer.concat(upload.parts, upload.size);
+  }
+
   /** The whole file, once; the upload is gone afterwards. */
   take(uploadId: string): Buffer {
     this.dropStale();

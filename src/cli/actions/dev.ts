@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { PluginLifecycleError, RootsError } from '../../core/facades/errors.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UsageError, UserError, type CliContext } from '../output.js';
-import { printRunPlan } from './trust.js';
+import { printRunPlan } from '../installReport.js';
 
 async function devStep<T>(cli: CliContext, step: () => Promise<T>): Promise<T> {
   try {

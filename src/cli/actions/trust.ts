@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { InstallError, PluginLifecycleError } from '../../core/facades/errors.js';
-import type { PluginUpdate } from '../../shared/pluginUpdate.js';
+import { PluginLifecycleError } from '../../core/facades/errors.js';
 import { confirmStep } from '../confirmStep.js';
 import { hasErrors } from '../../shared/problemText.js';
 import type { RunPlan } from '../../shared/trust.js';
-import { runPlanLines } from '../../core/facades/plugins.js';
+import { installing, printRunPlan, printUpdate, reportInstall } from '../installReport.js';
 import { commit, globalOptions, withStartedHost } from '../globalOptions.js';
 import { printJson, printProblems, UserError, type CliContext, type CliIo } from '../output.js';
 
@@ -13,30 +12,7 @@ export function printRunWarnings(io: CliIo, plan: RunPlan, indent = '  '): void 
   for (const warning of plan.warnings) io.out(`${indent}WARNING: ${warning.message}`);
 }
 
-export function printRunPlan(io: CliIo, plan: RunPlan): void {
-  for (const line of runPlanLines(plan)) io.out(line);
-}
-
 /** Runs a lifecycle step, turning its refusal into the CLI's user error (exit 1) with the problems it carries. */
-/** What an update in place changes: files, and what runs before (-) and after (+). */
-function printUpdate(io: CliIo, update: PluginUpdate): void {
-  io.out(`${update.pluginId} is installed at ${update.dir}; installing this copy updates it in place`);
-  if (update.files) {
-    const { added, removed, modified } = update.files;
-    const parts = [
-      ['added', added],
-      ['removed', removed],
-      ['modified', modified],
-    ]
-      .filter(([, names]) => names!.length)
-      .map(([what, names]) => `${what}: ${(names as string[]).join(', ')}`);
-    io.out(`  files ${parts.join('; ') || 'unchanged'}`);
-  }
-  io.out(update.runPlanChanged ? 'what it runs changes (- before, + after):' : 'what it runs stays the same:');
-  for (const line of update.lines) io.out(`${line.op}${line.text.slice(1)}`);
-  io.out(`its grants are kept; ${update.wasTrusted ? 'its trust no longer matches, so' : ''} nothing of it runs until you trust it (chatos trust ${update.pluginId})`);
-}
-
 async function lifecycle<T>(io: CliIo, step: () => T | Promise<T>): Promise<T> {
   try {
     return await step();
@@ -80,63 +56,27 @@ export async function untrust(cli: CliContext, pluginId: string, _opts: unknown,
   cli.exitCode = 0;
 }
 
-export async function install(cli: CliContext, source: string, opts: { yes?: boolean }, command: Command): Promise<void> {
+/** A .mcpb file or an http(s) address is an MCP Bundle; anything else a plugin folder or zip. */
+const isBundle = (source: string) => /^https?:\/\//i.test(source) || source.toLowerCase().endsWith('.mcpb');
+
+export async function install(cli: CliContext, source: string, opts: { yes?: boolean; config?: string[]; secretStdin?: string }, command: Command): Promise<void> {
+  if (isBundle(source)) {
+    const { installBundleCommand } = await import('./bundleInstall.js');
+    await installBundleCommand(cli, source, opts, command);
+    return;
+  }
   const { io } = cli;
   const options = globalOptions(command);
   await withStartedHost(options, async (host) => {
     let answer = true as boolean | 'no-terminal';
-    let outcome;
-    try {
-      outcome = await host.plugins.installOrUpdate(source, async (update) => {
+    const outcome = await installing(io, () =>
+      host.plugins.installOrUpdate(source, async (update) => {
         if (!options.json) printUpdate(io, update);
         answer = await confirmStep(io, `update ${update.pluginId} in place?`, opts.yes);
         return answer === true;
-      });
-    } catch (error) {
-      if (error instanceof InstallError) {
-        printProblems(io, error.problems);
-        throw new UserError(error.message, error.hint);
-      }
-      throw error;
-    }
-    if (outcome.kind === 'declined') {
-      if (options.json) printJson(io, { pluginId: outcome.update.pluginId, updated: false, update: outcome.update });
-      const retry = `chatos install ${source} --yes`;
-      throw answer === 'no-terminal'
-        ? new UserError(
-            `${outcome.update.pluginId} is already installed; updating it in place needs a confirmation`,
-            `run "${retry}" to update it (it keeps its grants and must be trusted again), or "chatos uninstall ${outcome.update.pluginId}" first`,
-          )
-        : new UserError(`${outcome.update.pluginId} was not updated`, `run "${retry}" to update it without asking`);
-    }
-    const { installed } = outcome;
-    const plugin = host.plugins.rescan().plugins.find((p) => p.dir === installed.dir);
-    await commit(host);
-    const plan = plugin ? host.plugins.runPlan(plugin) : undefined;
-    const trust = plugin ? host.plugins.trustState(plugin).state : 'untrusted';
-    if (options.json) {
-      printJson(io, {
-        pluginId: installed.pluginId,
-        dir: installed.dir,
-        trust,
-        status: plugin?.status,
-        updated: outcome.kind === 'updated',
-        ...(outcome.kind === 'updated' ? { update: outcome.update } : {}),
-        runPlan: plan,
-        leftOut: installed.leftOut,
-        problems: plugin?.problems ?? [],
-      });
-    } else {
-      if (outcome.kind === 'updated') io.out(`updated ${installed.pluginId} in ${installed.dir}; its grants are kept${trust === 'trusted' ? '' : ' (nothing of it runs until you trust it again)'}`);
-      else io.out(`installed ${installed.pluginId} in ${installed.dir} (untrusted: nothing of it runs yet)`);
-      if (installed.leftOut.length) io.out(`left out ${installed.leftOut.join(', ')}: version-control history, not plugin code`);
-      if (plan && outcome.kind === 'installed') {
-        io.out('once trusted it would run:');
-        printRunPlan(io, plan);
-      }
-      if (trust !== 'trusted') io.out(`trust it with: chatos trust ${installed.pluginId}`);
-    }
-    printProblems(io, plugin?.problems ?? installed.problems);
+      }),
+    );
+    await reportInstall(cli, host, options.json, source, outcome, answer);
   });
   cli.exitCode = 0;
 }

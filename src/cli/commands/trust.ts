@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { lazyAction } from '../lazyAction.js';
+import { collect } from '../pairOption.js';
 import type { CliContext } from '../output.js';
 
 const actions = () => import('../actions/trust.js');
@@ -20,10 +21,12 @@ export function registerTrust(program: Command, cli: CliContext): void {
   program
     .command('install')
     .description(
-      'copy a plugin (folder or .zip) into the user plugin folder; it stays untrusted until you trust it. Over an installed copy of the same id it offers an update in place (grants kept, trust needed again)',
+      'copy a plugin (folder or .zip) or an MCP Bundle (.mcpb, shown first: who signed it, what it runs) into the user plugin folder; it stays untrusted until you trust it. Over an installed copy of the same id it offers an update in place (grants kept, trust needed again)',
     )
-    .argument('<source>', 'plugin folder or .zip file')
+    .argument('<source>', "plugin folder, .zip file, MCP Bundle (.mcpb) file, or a bundle's http(s) address")
     .option('--yes', 'update an installed copy in place without asking')
+    .option('--config <key=value>', "a bundle's setting (user_config); repeat for more", collect, [])
+    .option('--secret-stdin <key>', "read a bundle's sensitive setting from stdin (it goes to the key store)")
     .action(lazyAction(cli, actions, (a) => a.install));
 
   program

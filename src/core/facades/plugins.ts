@@ -12,6 +12,8 @@ import type { PluginRoot, ScanResult } from '../contributions/pluginScanner.js';
 import type { DevLinkView } from '../operations/devLinks.js';
 import type { uninstallPlugin } from '../operations/pluginLifecycle.js';
 import type { InstallOutcome } from '../operations/pluginUpdate.js';
+import type { BundleOutcome } from '../operations/bundleInstall.js';
+import type { BundleConfigValues, BundlePreview } from '../../shared/bundles.js';
 import type { Installed } from '../plugins/pluginInstaller.js';
 import type { RunGate } from '../policy/runGate.js';
 import type { PluginBackends } from '../uiApps/pluginBackends.js';
@@ -22,6 +24,7 @@ export type { InstallOutcome } from '../operations/pluginUpdate.js';
 export type { RunGateCode } from '../policy/runGate.js';
 export { refusalText } from '../policy/runGate.js';
 export { runPlanLines } from '../trust/runPlanText.js';
+export { downloadBundle } from '../operations/bundleDownload.js';
 export { blockingProblems } from '../trust/pluginTrust.js';
 export { PluginIdSchema } from '../plugins/manifestSchema.js';
 
@@ -67,6 +70,10 @@ export interface PluginsFacade {
   installOrUpdate(source: string, confirm: (update: PluginUpdate) => boolean | Promise<boolean>): Promise<InstallOutcome>;
   /** The update installing `source` would make; none for a new install. Nothing is placed. */
   previewInstall(source: string): Promise<{ pluginId: string; update?: PluginUpdate }>;
+  /** What installing an MCP Bundle (`.mcpb`) shows: its maker, signature, command line, tools and settings. Nothing is placed. */
+  previewBundle(file: string): Promise<BundlePreview>;
+  /** Installs an MCP Bundle as a plugin with these settings (sensitive ones to the key store); over an installed copy once `confirm` says yes. */
+  installBundle(file: string, values: BundleConfigValues, confirm: (update: PluginUpdate) => boolean | Promise<boolean>): Promise<BundleOutcome>;
   /** The user copy uninstalling `pluginId` removes, and the grants other apps lose with it. */
   previewUninstall(pluginId: string): { dir: string; grants: DroppedGrant[] };
   /** Removes the user copy with its registrations and their grants (`purge`: its data too), and ends what it ran. */

@@ -17,6 +17,7 @@ import { PluginOperations } from '../operations/pluginOperations.js';
 import { addPluginRoot, listPluginRoots, removePluginRoot } from '../operations/pluginRoots.js';
 import { PluginStops } from '../operations/pluginStops.js';
 import { grantsDroppedByUninstall, installOrUpdate, previewInstall } from '../operations/pluginUpdate.js';
+import { installBundle, previewBundle } from '../operations/bundleInstall.js';
 import { RescanPlugins } from '../operations/rescanPlugins.js';
 import { FolderListFile, RememberedRoots } from '../plugins/rememberedRoots.js';
 import { RunGate } from '../policy/runGate.js';
@@ -272,6 +273,14 @@ export class PluginsModule implements PluginsFacade {
 
   previewInstall(source: string) {
     return previewInstall(this.run().host, source);
+  }
+
+  previewBundle(file: string) {
+    return previewBundle(this.run().host, file);
+  }
+
+  installBundle(...[file, values, confirm]: Parameters<PluginsFacade['installBundle']>) {
+    return installBundle(this.run().host, this.base.secrets, file, values, confirm);
   }
 
   previewUninstall(pluginId: string) {

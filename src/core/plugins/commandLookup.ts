@@ -69,7 +69,8 @@ export function missingCommandProblems(plugin: ValidatedPlugin, hostEnv: NodeJS.
       }
       return;
     }
-    const own = variable(mcp.env, 'PATH', platform);
+    const set = mcp.env.PATH;
+    const own = typeof set === 'string' ? set : undefined;
     const pathValue = own ?? variable(hostEnv, 'PATH', platform) ?? '';
     if (findOnPath(command, pathValue, platform, variable(hostEnv, 'PATHEXT', platform) ?? '')) return;
     const which = own !== undefined ? 'the PATH the plugin sets in ai.mcp.env' : "the host's PATH, which servers inherit";

@@ -1,7 +1,18 @@
 import type { Problem } from '../../shared/problems.js';
 
 /** Why a plugin was not installed, by code. */
-export type InstallErrorCode = 'SOURCE_MISSING' | 'INVALID_PLUGIN' | 'ALREADY_INSTALLED' | 'ZIP_REFUSED' | 'HAS_LINKS';
+export type InstallErrorCode =
+  | 'SOURCE_MISSING'
+  | 'INVALID_PLUGIN'
+  | 'ALREADY_INSTALLED'
+  | 'ZIP_REFUSED'
+  | 'HAS_LINKS'
+  /** An MCP Bundle whose manifest.json is missing or does not pass mcpb's schema. */
+  | 'INVALID_BUNDLE'
+  /** An MCP Bundle ChatOS will not run as written (its server, a setting); the problem names the field. */
+  | 'BUNDLE_REFUSED'
+  /** An MCP Bundle whose signature block is there but does not hold. */
+  | 'SIGNATURE_REFUSED';
 
 export class InstallError extends Error {
   constructor(

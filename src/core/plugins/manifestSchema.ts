@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emptyRecord, ownRecord } from '../../shared/ownKeys.js';
 import { appIdFault } from '../naming/appIds.js';
+import { StoredSecretNameSchema } from '../../shared/mcp.js';
 
 /**
  * The `plugin.json` contract (docs/rules/names-and-exposure.md, plus `providerAppId` from docs/rules/registry.md#provider-app-ids).
@@ -36,7 +37,11 @@ export const ModuleEntrySchema = z.object({
 
 export const AppEntrySchema = z.union([RelativePathSchema, ModuleEntrySchema]);
 
-const StringRecordSchema = z.record(z.string(), z.string({ error: 'must be a string' }));
+/**
+ * A server's environment: literal strings, or `{ secret: NAME }` read from the key store when the server
+ * starts (as in mcp.yaml), so a bundle's sensitive `user_config` never sits in a file trust pins.
+ */
+const PluginEnvSchema = z.record(z.string(), z.union([z.string(), z.object({ secret: StoredSecretNameSchema }).strict()], { error: 'must be a string or { "secret": NAME }' }));
 
 export const McpSchema = z
   .object({
@@ -44,7 +49,7 @@ export const McpSchema = z
     url: z.string({ error: 'must be a string' }).optional(),
     command: z.string().min(1).default('node'),
     args: z.array(z.string({ error: 'must be a string' })).default([]),
-    env: StringRecordSchema.default({}),
+    env: PluginEnvSchema.default({}),
     /** Main flows only get servers that opt in (docs/rules/names-and-exposure.md#flags). */
     allowMain: z.boolean().default(false),
     allowSub: z.boolean().default(true),
@@ -118,14 +123,17 @@ export const AppSchema = z
     ai: AppAiSchema.optional(),
   })
   .superRefine((app, ctx) => {
-    // One page per app: a module ChatOS mounts, or a view of the app's own server that any MCP Apps host renders.
-    if ((app.entry === undefined) === (app.mcpApp === undefined)) {
-      const neither = app.entry === undefined;
+    // At most one page per app: a module ChatOS mounts, or a view of the app's own server that any MCP Apps host renders.
+    // An app with neither is a server alone (an installed MCP bundle is one), so it must bring that server.
+    if (app.entry !== undefined && app.mcpApp !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['mcpApp'], message: 'has two pages: "entry" and "mcpApp"; an app has one', params: { hint: 'remove "entry" or "mcpApp"' } });
+    }
+    if (app.entry === undefined && app.mcpApp === undefined && !app.ai?.mcp) {
       ctx.addIssue({
         code: 'custom',
-        path: neither ? ['entry'] : ['mcpApp'],
-        message: neither ? 'needs a page: "entry" (a module) or "mcpApp" (an MCP App view of its own server); it has neither' : 'has two pages: "entry" and "mcpApp"; an app has one',
-        params: { hint: neither ? 'add "entry": "index.mjs", or "mcpApp": { "resourceUri": "ui://…" } beside "ai.mcp"' : 'remove "entry" or "mcpApp"' },
+        path: ['entry'],
+        message: 'brings nothing: no page ("entry" or "mcpApp") and no server ("ai.mcp")',
+        params: { hint: 'add "entry": "index.mjs", or "ai": { "mcp": { "entry": "server.mjs" } } for an app that is a server alone' },
       });
     }
     if (app.mcpApp && !app.ai?.mcp) {

@@ -1,3 +1,4 @@
+import type { EnvValue } from '../../shared/mcp.js';
 import * as path from 'node:path';
 import type { AppContribution, PluginRecord } from '../../shared/appContribution.js';
 import type { RunEnv, RunPlan, RunWarning } from '../../shared/trust.js';
@@ -9,9 +10,12 @@ import { isInside } from '../plugins/pluginPaths.js';
 import { isBareNode } from '../runtime/nodeRuntime.js';
 
 /** What a process gets: the plugin's variables, and the host's inherited ones it does not override. */
-function runEnv(set: Readonly<Record<string, string>>): RunEnv {
+/** A stored value is shown by its name, never read: the plan says where the value comes from. */
+const shownValue = (value: EnvValue) => (typeof value === 'string' ? value : 'secret' in value ? `(stored value ${value.secret})` : `(host variable ${value.env})`);
+
+function runEnv(set: Readonly<Record<string, EnvValue>>): RunEnv {
   const names = Object.keys(set);
-  return { set: names.map((name) => ({ name, value: set[name]! })), inherited: inheritedBeside(names) };
+  return { set: names.map((name) => ({ name, value: shownValue(set[name]!) })), inherited: inheritedBeside(names) };
 }
 
 const looksLikePath = (word: string) => word.includes('/') || word.includes('\\');
@@ -69,7 +73,11 @@ export function runPlanOf(plugin: PluginRecord, apps: readonly AppContribution[]
   return {
     servers,
     // An MCP App page is no file of the plugin: its server (listed above) serves it.
-    pages: own.map((a) => ({ appId: a.appId, entry: a.entry.path ?? a.mcpApp!.resourceUri, compact: a.entry.compactPath })),
+    // An app that is a server alone (an installed MCP bundle) has no page to list.
+    pages: own.flatMap((a) => {
+      const entry = a.entry.path ?? a.mcpApp?.resourceUri;
+      return entry === undefined ? [] : [{ appId: a.appId, entry, compact: a.entry.compactPath }];
+    }),
     backend: backendEntry,
     ...(backendEntry ? { backendEnv: runEnv({}) } : {}),
     ...(backendEntry && hostModules ? { backendNodeArgs: [...hostModules.nodeArgs] } : {}),

@@ -55,12 +55,17 @@ describe('plugin.json: an app whose page is an MCP App', () => {
     expect(errorsOf(dir)).toEqual([expect.objectContaining({ path: 'apps[0].mcpApp', message: expect.stringContaining("the app's own server"), hint: expect.stringContaining('"ai": { "mcp"') })]);
   });
 
-  it('refuses an app with both pages, and one with neither', () => {
+  it('refuses an app with both pages, and one with neither page nor server', () => {
     const both = variant((app) => (app.entry = 'index.mjs'));
     fs.writeFileSync(path.join(both, 'index.mjs'), 'export function mount() {}\n');
     expect(errorsOf(both)).toEqual([expect.objectContaining({ path: 'apps[0].mcpApp', message: 'has two pages: "entry" and "mcpApp"; an app has one', hint: 'remove "entry" or "mcpApp"' })]);
-    const neither = variant((app) => delete app.mcpApp);
-    expect(errorsOf(neither)).toEqual([expect.objectContaining({ path: 'apps[0].entry', message: expect.stringContaining('needs a page') })]);
+    // Without a page it is a server alone (what an installed MCP bundle is); without its server too it brings nothing.
+    expect(errorsOf(variant((app) => delete app.mcpApp))).toEqual([]);
+    const nothing = variant((app) => {
+      delete app.mcpApp;
+      delete app.ai;
+    });
+    expect(errorsOf(nothing)).toEqual([expect.objectContaining({ path: 'apps[0].entry', message: expect.stringContaining('brings nothing') })]);
   });
 });
 

@@ -65,7 +65,8 @@ const CASES: InvalidCase[] = [
   { name: 'mcp-servers-number', problems: [err('SCHEMA_INVALID_UNION', 'apps[0].ai.mcpServers', { says: 'true, false or a list' })] },
   { name: 'mcp-prompt-no-sides', problems: [err('SCHEMA_CUSTOM', 'apps[0].ai.mcpPrompt', { says: '"zh" or "en"' })] },
   { name: 'allow-main-wrong-type', problems: [err('SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.allowMain', { says: 'boolean' })] },
-  { name: 'env-value-not-string', problems: [err('SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.env.PORT')] },
+  // A value is a string or { secret: NAME } (a key-store value, as an installed MCP bundle's key is).
+  { name: 'env-value-not-string', problems: [err('SCHEMA_INVALID_UNION', 'apps[0].ai.mcp.env.PORT')] },
   { name: 'ai-config-not-a-path', problems: [err('SCHEMA_INVALID_TYPE', 'apps[0].ai.config')] },
   // URLs.
   { name: 'mcp-url-ftp', problems: [err('URL_SCHEME', 'apps[0].ai.mcp.url', { says: 'ftp:' })] },

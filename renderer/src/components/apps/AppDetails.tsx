@@ -63,17 +63,20 @@ export function AppDetails({ app, runnable, onOpenCompact }: { app: AppView; run
           <Typography.Title level={5}>{app.name}</Typography.Title>
         </div>
         <Space wrap>
-          <Tooltip title={notRunnable}>
-            <Button
-              type="primary"
-              icon={<ExpandOutlined />}
-              disabled={!runnable}
-              onClick={() => navigate(`/apps/${encodeURIComponent(app.pluginId)}/${encodeURIComponent(app.appId)}`)}
-              data-testid={`open-${testId}`}
-            >
-              {t('apps.open')}
-            </Button>
-          </Tooltip>
+          {/* An app that is a server alone (an installed MCP bundle) has no page to open. */}
+          {app.entry.path || app.mcpApp ? (
+            <Tooltip title={notRunnable}>
+              <Button
+                type="primary"
+                icon={<ExpandOutlined />}
+                disabled={!runnable}
+                onClick={() => navigate(`/apps/${encodeURIComponent(app.pluginId)}/${encodeURIComponent(app.appId)}`)}
+                data-testid={`open-${testId}`}
+              >
+                {t('apps.open')}
+              </Button>
+            </Tooltip>
+          ) : null}
           {app.entry.compactPath ? (
             <Tooltip title={notRunnable}>
               <Button icon={<LayoutOutlined />} disabled={!runnable} onClick={() => onOpenCompact(app)} data-testid={`open-compact-${testId}`}>

@@ -6,11 +6,15 @@ import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
+import { BundleDrop, BundlePreviewPanel, chooseBundle, type ChosenBundle } from './BundleInstall';
+import type { BundleConfigValues } from '../../../../src/shared/bundles';
 import '../../i18n/load/apps';
 
 /**
- * Installs a plugin from a folder or a .zip the user names by path. The same
- * in Electron and in a browser: the path is read by the host, not uploaded.
+ * Installs a plugin from a folder or a .zip the user names by path (the same
+ * in Electron and in a browser: the path is read by the host, not uploaded),
+ * or an MCP Bundle the user picks or drops: uploaded, shown (author,
+ * signature, exact command, tools), installed with the settings asked for.
  */
 export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   const { t } = useTranslation();
@@ -21,22 +25,58 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   const [error, setError] = useState<ApiError>();
   // Set when the source's id is installed already: the second OK updates it in place.
   const [update, setUpdate] = useState<PluginUpdate>();
+  const [bundle, setBundle] = useState<ChosenBundle>();
+  const [values, setValues] = useState<BundleConfigValues>({});
 
   const close = () => {
     setOpen(false);
     setError(undefined);
     setUpdate(undefined);
+    setBundle(undefined);
+    setValues({});
   };
 
+  /** One step of the dialog: busy while it runs, its failure shown in the dialog. */
+  const step = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const installed = (result: { pluginId: string; updated: boolean }) => {
+    message.success(t(result.updated ? 'apps.install.updated' : 'apps.install.done', { id: result.pluginId }));
+    setSource('');
+    close();
+    onInstalled();
+  };
+
+  const pickBundle = (file: File) =>
+    step(async () => {
+      setBundle(await chooseBundle(file));
+      setValues({});
+    });
+
+  const installBundle = (chosen: ChosenBundle) =>
+    step(async () => {
+      // An empty field is not given: the host keeps what an earlier install had, else the default.
+      const config = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed }));
+    });
+
   const install = async () => {
+    if (bundle) return installBundle(bundle);
     const trimmed = source.trim();
     if (!trimmed) {
       setError(toApiError(new Error(t('apps.install.needPath'))));
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
+    await step(async () => {
       if (!update) {
         const preview = await api.call('plugins.installPreview', { source: trimmed });
         if (preview.update) {
@@ -44,16 +84,8 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
           return;
         }
       }
-      const result = await api.call('plugins.install', { source: trimmed, update: update !== undefined });
-      message.success(t(result.updated ? 'apps.install.updated' : 'apps.install.done', { id: result.pluginId }));
-      setSource('');
-      close();
-      onInstalled();
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+      installed(await api.call('plugins.install', { source: trimmed, update: update !== undefined }));
+    });
   };
 
   return (
@@ -72,8 +104,18 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         okButtonProps={{ 'data-testid': 'install-ok' } as Record<string, string>}
         destroyOnHidden
       >
-        <Typography.Paragraph type="secondary">{t('apps.install.explain')}</Typography.Paragraph>
+        {bundle ? (
+          <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} />
+        ) : (
+          <>
+            <BundleDrop onFile={(file) => void pickBundle(file)} />
+            <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+              {t('apps.install.explain')}
+            </Typography.Paragraph>
+          </>
+        )}
         <Input
+          hidden={bundle !== undefined}
           autoFocus
           value={source}
           onChange={(event) => {

@@ -1,0 +1,115 @@
+import { Alert, Descriptions, Input, Tag, Typography, Upload } from 'antd';
+import { InboxOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { BundleConfigValues, BundlePreview } from '../../../../src/shared/bundles';
+import { api } from '../../api/client';
+import { base64Of, newJobId, PART_BYTES } from '../knowledge/uploadFile';
+
+/** A bundle the user picked or dropped: uploaded, and what the host shows of it. */
+export interface ChosenBundle {
+  uploadId: string;
+  fileName: string;
+  preview: BundlePreview;
+}
+
+/** Uploads a picked or dropped `.mcpb` in parts and asks the host for its preview (every check is the host's). */
+export async function chooseBundle(file: File): Promise<ChosenBundle> {
+  const uploadId = newJobId('bundle');
+  for (let offset = 0; offset < file.size || offset === 0; offset += PART_BYTES) {
+    const part = new Uint8Array(await file.slice(offset, offset + PART_BYTES).arrayBuffer());
+    await api.call('plugins.bundleUploadPart', { uploadId, offset, data: base64Of(part), name: file.name, size: file.size });
+    if (file.size === 0) break;
+  }
+  return { uploadId, fileName: file.name, preview: await api.call('plugins.bundlePreview', { uploadId }) };
+}
+
+/** The drop zone (also a file picker) for an MCP Bundle. */
+export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Upload.Dragger
+      accept=".mcpb,.dxt"
+      multiple={false}
+      showUploadList={false}
+      beforeUpload={(file) => {
+        onFile(file);
+        return false;
+      }}
+      data-testid="install-bundle-drop"
+    >
+      <p className="ant-upload-drag-icon">
+        <InboxOutlined />
+      </p>
+      <p className="ant-upload-text">{t('apps.bundle.drop')}</p>
+    </Upload.Dragger>
+  );
+}
+
+function signatureText(t: (key: string, values?: Record<string, string>) => string, preview: BundlePreview): string {
+  const s = preview.signature;
+  if (s.status === 'unsigned') return t('apps.bundle.unsigned');
+  return t(`apps.bundle.${s.status}`, { publisher: s.publisher, issuer: s.issuer, until: s.validTo.slice(0, 10) });
+}
+
+/** Who made and signed the bundle, the exact command, its tools, and a field for each setting (a sensitive one hidden as typed). */
+export function BundlePreviewPanel({ chosen, values, onChange }: { chosen: ChosenBundle; values: BundleConfigValues; onChange: (values: BundleConfigValues) => void }) {
+  const { t } = useTranslation();
+  const { preview } = chosen;
+  const signed = preview.signature.status === 'signed';
+  return (
+    <div data-testid="bundle-preview">
+      <Descriptions
+        size="small"
+        column={1}
+        items={[
+          { key: 'name', label: t('apps.bundle.name'), children: <span data-testid="bundle-name">{`${preview.name} ${preview.version}`}</span> },
+          { key: 'author', label: t('apps.bundle.author'), children: <span data-testid="bundle-author">{preview.author.name}</span> },
+          {
+            key: 'signature',
+            label: t('apps.bundle.signature'),
+            children: (
+              <Tag color={signed ? 'green' : 'orange'} data-testid="bundle-signature">
+                {signatureText(t, preview)}
+              </Tag>
+            ),
+          },
+          {
+            key: 'command',
+            label: t('apps.bundle.command'),
+            children: (
+              <Typography.Text code data-testid="bundle-command">
+                {preview.command.join(' ')}
+              </Typography.Text>
+            ),
+          },
+          { key: 'tools', label: t('apps.bundle.tools'), children: <span data-testid="bundle-tools">{preview.tools.map((tool) => tool.name).join(', ') || '—'}</span> },
+        ]}
+      />
+      {preview.installed ? <Alert type="info" showIcon message={t('apps.bundle.installed', { id: preview.pluginId })} style={{ marginBottom: 8 }} /> : null}
+      {preview.userConfig.map((field) => {
+        const value = values[field.key];
+        const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+        const placeholder = field.sensitive ? (field.kept ? t('apps.bundle.kept') : '') : String(field.previous ?? field.default ?? '');
+        const props = {
+          value: text,
+          placeholder,
+          onChange: (event: { target: { value: string } }) => onChange({ ...values, [field.key]: event.target.value }),
+          'data-testid': `bundle-config-${field.key}`,
+        };
+        return (
+          <div key={field.key} style={{ marginBottom: 8 }}>
+            <Typography.Text strong>
+              {field.title}
+              {field.required ? ' *' : ''}
+            </Typography.Text>
+            {field.sensitive ? <Typography.Text type="secondary">{` — ${t('apps.bundle.sensitive')}`}</Typography.Text> : null}
+            <div>
+              <Typography.Text type="secondary">{field.description}</Typography.Text>
+            </div>
+            {field.sensitive ? <Input.Password {...props} autoComplete="off" /> : <Input {...props} />}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { BundleConfigField, BundleConfigValues, BundlePreview } from '../../shared/bundles.js';
+import { downloadBundle } from '../../core/facades/plugins.js';
+import { confirmStep } from '../confirmStep.js';
+import { globalOptions, withStartedHost } from '../globalOptions.js';
+import { UsageError, type CliContext, type CliIo } from '../output.js';
+import { pairsOf } from '../pairOption.js';
+import { readSecretFromStdin } from '../readSecret.js';
+import { installing, printUpdate, reportInstall } from '../installReport.js';
+
+/**
+ * `chatos install FILE.mcpb` (or its https:// address): shows who made and
+ * signed the bundle, the exact command it runs, its tools and settings, then
+ * installs it as a plugin (untrusted until `chatos trust`). Settings come from
+ * `--config KEY=VALUE`; a sensitive one from stdin (`--secret-stdin KEY`), or
+ * is asked on a terminal, and goes to the key store.
+ */
+
+const signatureText = (preview: BundlePreview) => {
+  const s = preview.signature;
+  if (s.status === 'unsigned') return 'unsigned';
+  const who = `${s.publisher} (issued by ${s.issuer}, valid until ${s.validTo.slice(0, 10)}, SHA-256 ${s.fingerprint.slice(0, 23)}…)`;
+  return s.status === 'signed' ? `signed by ${who}` : s.status === 'self-signed' ? `self-signed by ${who}` : `signed by ${who}, whom no certificate authority vouches for`;
+};
+
+function printPreview(io: CliIo, preview: BundlePreview): void {
+  io.out(`bundle ${preview.name} ${preview.version} by ${preview.author.name}${preview.author.email ? ` <${preview.author.email}>` : ''}: ${preview.description}`);
+  io.out(`  signature: ${signatureText(preview)}`);
+  io.out(`  installs as plugin ${preview.pluginId}${preview.installed ? ' (an installed copy is updated in place)' : ''}`);
+  io.out(`  runs (${preview.serverType}): ${preview.command.map((part) => (/[\s"'$]/.test(part) ? JSON.stringify(part) : part)).join(' ')}`);
+  for (const { name, value } of preview.env) io.out(`    env ${name}=${value}`);
+  io.out(`  tools it declares (${preview.tools.length}): ${preview.tools.map((t) => t.name).join(', ') || 'none'}`);
+  if (preview.prompts.length) io.out(`  prompts it declares: ${preview.prompts.map((p) => p.name).join(', ')}`);
+  for (const field of preview.userConfig) {
+    const shown = field.sensitive ? (field.kept ? 'kept in the key store' : 'none') : JSON.stringify(field.previous ?? field.default ?? null);
+    io.out(
+      `  setting ${field.key} (${field.type}${field.multiple ? ', several' : ''}${field.required ? ', required' : ''}${field.sensitive ? ', sensitive: kept in the key store' : ''}): ${field.title}; now ${shown}`,
+    );
+  }
+}
+
+/** Has the field a value without asking: given, kept from before, or a default. */
+const answered = (field: BundleConfigField, values: BundleConfigValues) => Object.hasOwn(values, field.key) || field.previous !== undefined || field.kept === true || field.default !== undefined;
+
+async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfigValues): Promise<void> {
+  for (const field of preview.userConfig) {
+    if (!field.required || answered(field, values) || !io.ask) continue;
+    const question = `${field.title}${field.description ? ` (${field.description})` : ''}: `;
+    const value = field.sensitive ? await readSecretFromStdin(question, io.stdin) : (await io.ask(question)).trim();
+    if (value) values[field.key] = value;
+  }
+}
+
+export async function installBundleCommand(cli: CliContext, source: string, opts: { yes?: boolean; config?: string[]; secretStdin?: string }, command: Command): Promise<void> {
+  const { io } = cli;
+  const options = globalOptions(command);
+  const values: BundleConfigValues = pairsOf(opts.config ?? [], '--config');
+  if (opts.secretStdin !== undefined) {
+    if (Object.hasOwn(values, opts.secretStdin)) throw new UsageError(`${opts.secretStdin} is given by --config and --secret-stdin; give it once`);
+    values[opts.secretStdin] = await readSecretFromStdin(`${opts.secretStdin}: `, io.stdin);
+  }
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-'));
+  try {
+    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch)) : source;
+    await withStartedHost(options, async (host) => {
+      const preview = await installing(io, () => host.plugins.previewBundle(file));
+      if (!options.json) printPreview(io, preview);
+      await askMissing(io, preview, values);
+      let answer = true as boolean | 'no-terminal';
+      const outcome = await installing(io, () =>
+        host.plugins.installBundle(file, values, async (update) => {
+          if (!options.json) printUpdate(io, update);
+          answer = await confirmStep(io, `update ${update.pluginId} in place?`, opts.yes);
+          return answer === true;
+        }),
+      );
+      await reportInstall(cli, host, options.json, source, outcome, answer, { bundle: preview });
+    });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  cli.exitCode = 0;
+}

@@ -1,0 +1,172 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BundleConfigValues, BundlePreview, BundleSignature } from '../../shared/bundles.js';
+import type { PluginUpdate } from '../../shared/pluginUpdate.js';
+import type { Problem } from '../../shared/problems.js';
+import { parseBundleManifest, type BundleManifest } from '../plugins/bundles/bundleManifest.js';
+import { BundleRefused, bundlePluginId, bundlePluginJson, bundleSecretName, configFields, previewCommand, resolveConfig } from '../plugins/bundles/bundlePlugin.js';
+import { SignatureRefused, verifyBundleSignature } from '../plugins/bundles/bundleSignature.js';
+import { InstallError } from '../plugins/installError.js';
+import { folderNameFor } from '../plugins/pluginInstaller.js';
+import { extractPluginZip, MAX_ZIP_BYTES, ZipRefused } from '../plugins/zipExtract.js';
+import { mcpValueSecretName, type SecretStore } from '../secrets/secretStore.js';
+import type { PluginHost } from './pluginHost.js';
+import { installOrUpdate, type InstallOutcome } from './pluginUpdate.js';
+
+/**
+ * Installing an MCP Bundle (`.mcpb`, docs/using/bundles.md): the signature is
+ * checked over the file's bytes, the archive unpacked by the same guarded
+ * extractor plugin zips use (no links, no "..", bounded size and count), the
+ * manifest read with mcpb's strict schema, and the bundle becomes a plugin
+ * folder (its files plus a generated plugin.json) that goes through the same
+ * install, update diff and trust as any plugin. Until every check passes
+ * nothing is placed, stored or run.
+ */
+
+const MANIFEST = 'manifest.json';
+/** Beside the plugin's data: the settings an update keeps (sensitive ones only by name; their values are in the key store). */
+const KEPT_FILE = 'bundle-config.json';
+
+interface UnpackedBundle {
+  manifest: BundleManifest;
+  signature: BundleSignature;
+  /** The unpacked bundle, in a staging folder gone once `use` returns. */
+  dir: string;
+  pluginId: string;
+  /** Where it is installed: `${__dirname}` in its command line. */
+  target: string;
+}
+
+const refusedProblem = (file: string, pathInFile: string, message: string, hint?: string): Problem => ({
+  severity: 'error',
+  code: 'BUNDLE_REFUSED',
+  file,
+  path: pathInFile,
+  message,
+  ...(hint ? { hint } : {}),
+});
+
+function readBundleFile(file: string): Buffer {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) throw new InstallError('SOURCE_MISSING', `${file} is not a file`, 'pass a .mcpb file');
+  if (stat.size > MAX_ZIP_BYTES) throw new InstallError('ZIP_REFUSED', `${file} is larger than ${MAX_ZIP_BYTES / 1024 / 1024} MiB`, 'a bundle is refused past that size');
+  return fs.readFileSync(file);
+}
+
+/** Unpacks and checks `file` in a staging folder beside the user root and hands it to `use`. */
+async function withUnpackedBundle<T>(file: string, userRoot: string, use: (bundle: UnpackedBundle) => Promise<T>): Promise<T> {
+  const from = path.resolve(file);
+  const bytes = readBundleFile(from);
+  let verified;
+  try {
+    verified = verifyBundleSignature(bytes);
+  } catch (error) {
+    if (!(error instanceof SignatureRefused)) throw error;
+    throw new InstallError('SIGNATURE_REFUSED', `${from} was refused: ${error.message}`, 'get the bundle again from its publisher', [refusedProblem(from, 'signature', error.message)]);
+  }
+  fs.mkdirSync(userRoot, { recursive: true });
+  const staging = fs.mkdtempSync(path.join(path.dirname(userRoot), '.bundle-'));
+  try {
+    const zip = path.join(staging, 'bundle.zip');
+    // Only the signed bytes are unpacked: what was verified is what is installed.
+    fs.writeFileSync(zip, verified.content);
+    const dir = path.join(staging, 'bundle');
+    try {
+      await extractPluginZip(zip, dir);
+    } catch (error) {
+      const reason = error instanceof ZipRefused ? error.message : `not a readable zip: ${(error as Error).message}`;
+      throw new InstallError('ZIP_REFUSED', `${from} was refused: ${reason}`, 'rebuild it with "mcpb pack"', [refusedProblem(from, '', reason)]);
+    }
+    const manifestFile = path.join(dir, MANIFEST);
+    if (!fs.existsSync(manifestFile)) throw new InstallError('INVALID_BUNDLE', `${from} has no ${MANIFEST} at its top`, 'build it with "mcpb pack"', [refusedProblem(from, MANIFEST, 'missing')]);
+    const parsed = parseBundleManifest(fs.readFileSync(manifestFile, 'utf8'), `${from}!/${MANIFEST}`);
+    if ('problems' in parsed) {
+      const first = parsed.problems[0]!;
+      throw new InstallError(
+        'INVALID_BUNDLE',
+        `${from} has an invalid manifest: ${first.path ? `${first.path}: ` : ''}${first.message}`,
+        first.hint ?? 'fix manifest.json and pack it again',
+        parsed.problems,
+      );
+    }
+    const pluginId = bundlePluginId(parsed.manifest);
+    return await use({ manifest: parsed.manifest, signature: verified.signature, dir, pluginId, target: path.join(userRoot, folderNameFor(pluginId)) });
+  } catch (error) {
+    if (error instanceof BundleRefused)
+      throw new InstallError('BUNDLE_REFUSED', `${from} was refused: ${error.field}: ${error.message}`, error.hint, [refusedProblem(`${from}!/${MANIFEST}`, error.field, error.message, error.hint)]);
+    throw error;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+interface Kept {
+  values: BundleConfigValues;
+  secrets: string[];
+}
+
+function keptFile(host: PluginHost, pluginId: string): string {
+  return path.join(host.home.pluginDataDir(pluginId), KEPT_FILE);
+}
+
+/** What an earlier install of the bundle kept; nothing when it was never installed (or the file is not ours). */
+function readKept(host: PluginHost, pluginId: string): Kept {
+  try {
+    const data = JSON.parse(fs.readFileSync(keptFile(host, pluginId), 'utf8')) as Partial<Kept>;
+    const values = data.values && typeof data.values === 'object' ? data.values : {};
+    return { values, secrets: Array.isArray(data.secrets) ? data.secrets.filter((s) => typeof s === 'string') : [] };
+  } catch {
+    return { values: {}, secrets: [] };
+  }
+}
+
+/** What installing `file` would show: who made and signed it, what it runs, its tools, the settings it asks for. Nothing is placed. */
+export async function previewBundle(host: PluginHost, file: string): Promise<BundlePreview> {
+  return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, pluginId, target }) => {
+    const { command, env } = previewCommand(manifest, target);
+    return {
+      pluginId,
+      name: manifest.display_name ?? manifest.name,
+      version: manifest.version,
+      description: manifest.description,
+      author: manifest.author,
+      signature,
+      serverType: manifest.server.type,
+      command,
+      env,
+      tools: (manifest.tools ?? []).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })),
+      prompts: (manifest.prompts ?? []).map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}) })),
+      userConfig: configFields(manifest, readKept(host, pluginId)),
+      installed: fs.existsSync(target),
+    };
+  });
+}
+
+export type BundleOutcome = InstallOutcome & { signature: BundleSignature };
+
+/**
+ * Installs `file` with the settings given (a setting not given keeps what an
+ * earlier install had, else its default); over an installed copy only once
+ * `confirm` says yes. Sensitive values go to the key store, and only after
+ * the plugin is in place.
+ */
+export async function installBundle(
+  host: PluginHost,
+  secrets: SecretStore,
+  file: string,
+  values: BundleConfigValues,
+  confirm: (update: PluginUpdate) => boolean | Promise<boolean>,
+): Promise<BundleOutcome> {
+  return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, dir, pluginId, target }) => {
+    const kept = readKept(host, pluginId);
+    const config = resolveConfig(manifest, target, values, kept);
+    fs.writeFileSync(path.join(dir, 'plugin.json'), `${JSON.stringify(bundlePluginJson(manifest, target, pluginId, config), null, 2)}\n`);
+    const outcome = await installOrUpdate(host, dir, confirm);
+    if (outcome.kind === 'declined') return { ...outcome, signature };
+    for (const [key, value] of config.secrets) await secrets.set(mcpValueSecretName(bundleSecretName(pluginId, key)), value);
+    const plain = Object.fromEntries([...config.plain].filter(([key]) => Object.hasOwn(values, key) || Object.hasOwn(kept.values, key)));
+    fs.mkdirSync(path.dirname(keptFile(host, pluginId)), { recursive: true });
+    fs.writeFileSync(keptFile(host, pluginId), `${JSON.stringify({ values: plain, secrets: config.secretKeys }, null, 2)}\n`);
+    return { ...outcome, signature };
+  });
+}

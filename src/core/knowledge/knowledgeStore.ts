@@ -11,6 +11,12 @@ const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
 /** Candidates each side brings to a hybrid result, at least. */
 const HYBRID_CANDIDATES = 50;
 const FORMAT = 'chatos-knowledge-sqlite/1';
+/**
+ * The graph is asked for this many times the candidates wanted: its int8
+ * distances blur close neighbours (embeddings of one collection are all
+ * alike), and the exact rescoring from the float32 rows sorts them out.
+ */
+const GRAPH_OVERSAMPLE = 4;
 export const STORE_FILE = 'store.sqlite';
 
 const tokenize = createWordTokenizer();
@@ -370,7 +376,7 @@ export class KnowledgeStore {
     const read = this.sql('SELECT vector FROM chunks WHERE seq = ?');
     return this.guarded(() =>
       vectors
-        .search(query, limit + Math.min(pending, limit * 4))
+        .search(query, Math.max(limit * GRAPH_OVERSAMPLE, 64) + Math.min(pending, limit * 4))
         .flatMap((near) => {
           const row = read.get(near.seq) as { vector: Uint8Array | null } | undefined;
           if (!row?.vector) return [];

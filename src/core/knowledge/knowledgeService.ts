@@ -388,7 +388,13 @@ export class KnowledgeService {
 
   private async embedBatches(embedder: Embedder, texts: string[], file: string | undefined, options: IngestOptions): Promise<number[][]> {
     const vectors: number[][] = [];
-    const report = (done: number) => options.onProgress?.({ phase: 'embedding', ...(file ? { file } : {}), done, total: texts.length });
+    const started = this.deps.now();
+    // The estimate is the pace so far: batches are of one size, so each costs about the same.
+    const report = (done: number) => {
+      const elapsed = this.deps.now() - started;
+      const etaMs = done > 0 ? Math.round((elapsed / done) * (texts.length - done)) : undefined;
+      options.onProgress?.({ phase: 'embedding', ...(file ? { file } : {}), done, total: texts.length, ...(etaMs !== undefined ? { etaMs } : {}) });
+    };
     report(0);
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       cancelled(options.signal);

@@ -10,6 +10,7 @@ import { runChatUiBench } from './bench/chatUiBench.js';
 import { runCliBench } from './bench/cliBench.js';
 import { runGatewayBench } from './bench/gatewayBench.js';
 import { runKnowledgeBench } from './bench/knowledgeBench.js';
+import { runKnowledgeScaleBench } from './bench/knowledgeScaleBench.js';
 import { runLeaseBench } from './bench/leaseBench.js';
 import { runLinearBench } from './bench/linearBench.js';
 import { runLongChatBench } from './bench/longChatBench.js';
@@ -31,6 +32,7 @@ const SECTIONS: { name: string; run: () => Promise<BenchSection> }[] = [
   { name: 'chat memory', run: runChatMemoryBench },
   { name: 'canvas', run: runCanvasBench },
   { name: 'knowledge', run: runKnowledgeBench },
+  { name: 'knowledge scale', run: runKnowledgeScaleBench },
   { name: 'process budget', run: runProcessBudgetBench },
   { name: 'cli start', run: runCliBench },
   { name: 'linear cost', run: runLinearBench },

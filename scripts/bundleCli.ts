@@ -18,7 +18,8 @@
  * it shares with the others, are chunks required when that command runs.
  *
  * Left outside the bundle, loaded from node_modules as before:
- *  - sql.js finds its .wasm file beside its own module;
+ *  - sql.js finds its .wasm file beside its own module, usearch its native
+ *    build (node-gyp-build looks beside its package.json);
  *  - the model SDKs and unpdf are imported lazily, only by the commands that
  *    talk to a provider or read a PDF, so they stay out of every other run;
  *  - mathjs and turndown likewise, only when the built-in calculator or
@@ -35,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 /** Packages the bundle imports at run time instead of containing. */
-export const CLI_EXTERNALS = ['sql.js', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
+export const CLI_EXTERNALS = ['sql.js', 'usearch', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
 
 export async function bundleCli(appRoot: string): Promise<void> {
   const external = (id: string) => id.startsWith('node:') || CLI_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));

@@ -31,7 +31,7 @@ const MEMORY_MB = 50;
 const MiB = 1024 * 1024;
 
 /** Deterministic words: a vocabulary of 5,000 made-up words, drawn with a Zipf-like skew, as in real text. */
-function makeWords(seed: number): () => string {
+export function makeWords(seed: number): () => string {
   let state = seed;
   const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'an', 'el', 'or', 'us', 'ix'];
@@ -39,7 +39,7 @@ function makeWords(seed: number): () => string {
   return () => vocabulary[Math.floor(vocabulary.length * random() ** 2.5)]!;
 }
 
-function vectorOf(text: string): number[] {
+export function vectorOf(text: string): number[] {
   const vector = new Array<number>(DIMENSIONS).fill(0);
   for (let i = 0; i < text.length; i++) vector[(text.charCodeAt(i) * 31 + i) % DIMENSIONS]! += 1;
   const norm = Math.hypot(...vector) || 1;
@@ -47,7 +47,7 @@ function vectorOf(text: string): number[] {
 }
 
 /** A minimal OpenAI-compatible `/embeddings` server. */
-async function embeddingServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function embeddingServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,13 +70,13 @@ async function embeddingServer(): Promise<{ url: string; close(): Promise<void> 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function serviceOn(dir: string, baseUrl: string): KnowledgeService {
+export function serviceOn(dir: string, baseUrl: string): KnowledgeService {
   const entry: ModelEntry = { id: 'embed', name: 'Embed', api: 'openai', baseUrl, model: 'bench-embed', vision: false, key: { kind: 'none' } };
   return new KnowledgeService({ dir, models: { get: (id) => (id === 'embed' ? entry : undefined), ids: () => ['embed'], keyFor: async () => undefined }, now: () => Date.now() });
 }
 
 /** 1 MB of Markdown: sections with headings, paragraphs, lists and code. */
-function markdownOfSize(bytes: number): string {
+export function markdownOfSize(bytes: number): string {
   const word = makeWords(7);
   const parts: string[] = [];
   let size = 0;
@@ -115,9 +115,9 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     gc();
     const after = usedMiB();
     rows.push(atMost('memory after that add (heap + off-heap), more than before', after - before, 'MiB', MEMORY_MB));
-    rows.push(info('index file of that base', fs.statSync(path.join(home, 'lexical', 'md', 'index.msp')).size / MiB, 'MiB'));
+    rows.push(info('store file of that base', fs.statSync(path.join(home, 'lexical', 'md', 'store.sqlite')).size / MiB, 'MiB'));
     lexical.dispose();
-    // Hybrid search over 10,000 chunks: 10 documents of 1,000 chunks each (every add appends its vectors and rewrites the text index).
+    // Hybrid search over 10,000 chunks: 10 documents of 1,000 chunks each (each add one store transaction).
     const service = serviceOn(home, server.url);
     await service.create({ id: 'big', name: 'Big', embeddingModel: 'embed', chunkSize: 400, chunkOverlap: 0 });
     const word = makeWords(1);
@@ -151,9 +151,8 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     rows.push(info('of which the query embedding request: p95', percentile(trips, 95), 'ms'));
     const addStarted = performance.now();
     await service.addText('big', Array.from({ length: 10 }, () => Array.from({ length: 55 }, word).join(' ')).join('\n\n'), 'one-more.md');
-    rows.push(info('add a 10-chunk file to that base (embed, index, append vectors, rewrite the text index)', performance.now() - addStarted, 'ms'));
-    rows.push(info('its text index file (index.msp)', fs.statSync(path.join(home, 'big', 'index.msp')).size / MiB, 'MiB'));
-    rows.push(info('its vectors file (vectors.bin)', fs.statSync(path.join(home, 'big', 'vectors.bin')).size / MiB, 'MiB'));
+    rows.push(info('add a 10-chunk file to that base (embed, one store transaction)', performance.now() - addStarted, 'ms'));
+    rows.push(info('its store file (store.sqlite)', fs.statSync(path.join(home, 'big', 'store.sqlite')).size / MiB, 'MiB'));
     service.dispose();
   } finally {
     await server.close();

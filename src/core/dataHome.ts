@@ -75,7 +75,7 @@ export class DataHome {
     return path.join(this.hostDir, 'conversations');
   }
 
-  /** One folder per knowledge base: its settings (`base.json`), its text index (`index.msp`) and its vectors (`vectors.bin`). */
+  /** One folder per knowledge base: its settings (`base.json`), its store (`store.sqlite`: chunks, words, vectors) and its vector graph (`ann-*.usearch`). */
   get knowledgeDir(): string {
     return path.join(this.hostDir, 'knowledge');
   }

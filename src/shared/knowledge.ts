@@ -112,6 +112,8 @@ export const IngestProgressSchema = z.object({
   file: z.string().optional(),
   done: z.number().int(),
   total: z.number().int(),
+  /** Milliseconds the phase is expected to take still, from its pace so far (embedding, once a batch is back). */
+  etaMs: z.number().optional(),
 });
 export type IngestProgress = z.infer<typeof IngestProgressSchema>;
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +70,12 @@ describe('chatos kb', () => {
     const added = await runCli(['kb', 'add', 'docs', files.md, '--home', home]);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toMatch(/guide\.md embedding (\d+)\/\1/);
+    // A long add shows its count and an estimate of the time left after each batch.
+    const long = path.join(tempDir('chatos-kb-cli-files-'), 'rivers.md');
+    fs.writeFileSync(long, Array.from({ length: 200 }, (_, i) => `Paragraph ${i} tells of river number ${i} and its ${i % 7} bridges.`).join('\n\n'));
+    const longAdd = await runCli(['kb', 'add', 'docs', long, '--home', home]);
+    expect(longAdd.code, longAdd.stderr).toBe(0);
+    expect(longAdd.stderr).toMatch(/rivers\.md embedding 64\/\d+, about \d+ (s|min) left/);
     const search = await runCli(['kb', 'search', 'docs', 'ladybugs', '--home', home, '--json']);
     expect(search.json().mode).toBe('hybrid');
     expect(search.json().hits[0].heading).toBe('Pests');
@@ -76,6 +83,29 @@ describe('chatos kb', () => {
     expect(updated.json().knowledgeBase.embeddedWith).toEqual({ model: 'embed-b', dimensions: 24 });
     expect(provider.requests.filter((r) => r.body?.model === 'embed-24d').length).toBeGreaterThan(0);
   }, 300_000);
+
+  it('Ctrl-C during a long add cancels it: the base is left as it was, and the process says so', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir('chatos-kb-cli-');
+    expect((await runCli(['models', 'add', 'embed-a', '--api', 'openai', '--base-url', provider.openaiUrl, '--model', 'embed-16d', '--home', home])).code).toBe(0);
+    expect((await runCli(['kb', 'create', 'Docs', '--model', 'embed-a', '--chunk-size', '100', '--chunk-overlap', '0', '--home', home])).code).toBe(0);
+    const long = path.join(tempDir('chatos-kb-cli-files-'), 'rivers.md');
+    fs.writeFileSync(long, Array.from({ length: 2000 }, (_, i) => `Paragraph ${i} tells of river number ${i}.`).join('\n\n'));
+    // The process is the subject (a signal to it): spawned, and interrupted once its first batch is embedded.
+    const child = spawn(process.execPath, [path.resolve('bin/chatos.js'), 'kb', 'add', 'docs', long, '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      // Once: a second Ctrl-C ends the process as usual.
+      if (!interrupted && /embedding [1-9]\d*\//.test(stderr)) interrupted = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    expect(code, stderr).not.toBe(0);
+    expect(stderr).toMatch(/KB_CANCELLED/);
+    const docs = await runCli(['kb', 'docs', 'docs', '--home', home, '--json']);
+    expect(docs.json().files).toEqual([]);
+  }, 120_000);
 
   it('adds many files as one change: 3,000 small files cost at most 4x the CPU time of 1,000', async () => {
     const home = tempDir('chatos-kb-cli-');

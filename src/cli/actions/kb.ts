@@ -24,11 +24,30 @@ function line(base: KnowledgeBase): string {
   return `  ${base.id}  ${base.name}  ${base.counts.files} file(s), ${base.counts.chunks} chunk(s)  ${model}${base.description ? `  ${base.description}` : ''}`;
 }
 
+/**
+ * Ctrl-C during a long add cancels it: the add stops at its next step and
+ * the base is left as it was (KB_CANCELLED), rather than the process dying
+ * wherever it is. A second Ctrl-C ends the process as usual.
+ */
+async function cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+}
+
+const formatSeconds = (ms: number) => (ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`);
+
 /** Progress on stderr, one line per phase change and per embedded batch, so stdout stays the result. */
 function progressPrinter(cli: CliContext, quiet: boolean) {
-  return (p: { phase: string; file?: string; done: number; total: number }) => {
+  return (p: { phase: string; file?: string; done: number; total: number; etaMs?: number }) => {
     if (quiet) return;
-    if (p.phase === 'embedding') cli.io.err(`  ${p.file ?? ''} embedding ${p.done}/${p.total}`);
+    const left = p.etaMs !== undefined && p.done < p.total ? `, about ${formatSeconds(p.etaMs)} left` : '';
+    if (p.phase === 'embedding') cli.io.err(`  ${p.file ?? ''} embedding ${p.done}/${p.total}${left}`);
     else if (p.phase === 'reading') cli.io.err(`  ${p.file ?? ''} reading`);
   };
 }
@@ -74,7 +93,7 @@ export async function add(cli: CliContext, id: string, files: string[], _opts: u
   const { io } = cli;
   const json = globalOptions(command).json === true;
   // One change for all the files: the base is written once, not once per file.
-  const added = await write(command, (host) => host.knowledge.addFiles(id, files, { onProgress: progressPrinter(cli, json) }));
+  const added = await write(command, (host) => cancellable((signal) => host.knowledge.addFiles(id, files, { signal, onProgress: progressPrinter(cli, json) })));
   if (json) printJson(io, { knowledgeBaseId: id, added });
   else for (const a of added) io.out(`added ${a.file}: ${a.chunks} chunk(s)${a.embedded ? ', embedded' : ''}${a.replaced ? ` (replaced ${a.replaced})` : ''}`);
   for (const note of added.flatMap((a) => a.notes ?? [])) io.err(`note: ${note}`);

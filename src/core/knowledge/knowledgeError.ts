@@ -16,6 +16,8 @@ export type KnowledgeErrorCode =
   | 'KB_DOCUMENT_TOO_LARGE'
   | 'KB_CHUNK_NOT_FOUND'
   | 'KB_FILE_NOT_FOUND'
+  /** The disk under the base's store is full: the change was rolled back. */
+  | 'KB_DISK_FULL'
   | 'KB_CANCELLED';
 
 /** A knowledge base that cannot be found, changed or searched as asked; callers branch on `code`. */

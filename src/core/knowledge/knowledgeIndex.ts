@@ -108,6 +108,11 @@ export class KnowledgeIndex {
     return pending;
   }
 
+  /** The vectors by chunk id (null without vectors), for moving the base into its store. */
+  get vectorRows(): Map<string, Float32Array> | null {
+    return this.vectors?.byId() ?? null;
+  }
+
   get vectorDimensions(): number | null {
     return this.vectors?.dimensions ?? null;
   }

@@ -14,7 +14,7 @@ import {
 } from '../../shared/knowledge.js';
 import { modelKind, type ModelEntry } from '../../shared/models.js';
 import { normalizeName } from '../naming/names.js';
-import { readRegularFile, readRegularText } from '../files/readRegularFile.js';
+import { readRegularText } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
@@ -22,8 +22,9 @@ import type { Logger } from '../ports.js';
 import { checkedText, documentFromBytes, readDocumentFile, type DocumentText } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
-import { KnowledgeIndex, type VectorsWrite } from './knowledgeIndex.js';
+import { KnowledgeStore } from './knowledgeStore.js';
 import { chunkText } from './markdownChunker.js';
+import { migrateLegacy, hasLegacyIndex } from './legacyMigration.js';
 
 export interface KnowledgeServiceDeps {
   /** `$CHATOS_HOME/chatos/knowledge`: one folder per base. */
@@ -31,8 +32,10 @@ export interface KnowledgeServiceDeps {
   /** Model entries and their keys (the ModelService); read when an embedding request is made. */
   models: { get(id: string): ModelEntry | undefined; ids(): string[]; keyFor(entry: ModelEntry): Promise<string | undefined> };
   now: () => number;
-  /** Where a lock that could not be released is reported. */
+  /** Where a lock that could not be released is reported, and a migration's progress. */
   logger?: Logger;
+  /** A base of the older format being moved into its store on first open: chunks done of total. */
+  onMigration?: (base: string, progress: { done: number; total: number }) => void;
 }
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };
@@ -44,15 +47,12 @@ export interface IngestOptions {
 
 interface OpenBase {
   base: KnowledgeBase;
-  index: KnowledgeIndex;
+  store: KnowledgeStore;
 }
 
 const BASE_FILE = 'base.json';
-const INDEX_FILE = 'index.msp';
-const VECTORS_FILE = 'vectors.bin';
 /** A base's metadata is a few hundred bytes; anything near this is not ours. */
 const MAX_BASE_BYTES = 1024 * 1024;
-const MAX_INDEX_BYTES = 2 * 1024 * 1024 * 1024 - 1;
 
 const newChunkId = () => `c_${randomBytes(8).toString('hex')}`;
 
@@ -70,11 +70,11 @@ function cancelled(signal: AbortSignal | undefined): void {
 
 /**
  * Knowledge bases (issue 20), each in its own folder under the data home:
- * `base.json` (its settings, counts and times), `index.msp` (its Orama
- * index of the text: chunks, BM25 postings) and `vectors.bin` (VectorRows).
- * A change is computed first
- * (chunks cut, vectors fetched) and written in one step at the end, so a
- * cancel or a failed embedding request leaves the base as it was.
+ * `base.json` (its settings and times) and `store.sqlite` (KnowledgeStore:
+ * chunks, their words and vectors, paged from disk; issue 44), with the
+ * vector graph files beside it. A change is computed first (chunks cut,
+ * vectors fetched) and written in one transaction at the end, so a cancel,
+ * a failed embedding request or a crash leaves the base as it was.
  * Changes to one base run one at a time, across processes too (`chatos kb
  * add` beside a running window): each holds the base's lock
  * (`base.json.lock`) and starts from what is on disk, re-read when
@@ -83,6 +83,8 @@ function cancelled(signal: AbortSignal | undefined): void {
  */
 export class KnowledgeService {
   private readonly open = new Map<string, Promise<OpenBase>>();
+  /** Each base's store, open once per process: SQLite reads what is on disk, so another process's change needs only its vectors' tail read again. */
+  private readonly stores = new Map<string, KnowledgeStore>();
   private readonly queues = new Map<string, Promise<unknown>>();
   /** base.json as this process last read or wrote it, per open base. */
   private readonly stamps = new Map<string, FileStamp>();
@@ -149,9 +151,10 @@ export class KnowledgeService {
     const now = new Date(this.deps.now()).toISOString();
     const { id: _given, ...settings } = data;
     const base = KnowledgeBaseSchema.parse({ ...settings, id, embeddedWith: null, counts: { files: 0, chunks: 0 }, createdAt: now, updatedAt: now });
-    const index = KnowledgeIndex.empty(null);
-    this.write(base, index);
-    this.open.set(id, Promise.resolve({ base, index }));
+    const store = KnowledgeStore.open(folder, id);
+    this.stores.set(id, store);
+    this.writeBase(base);
+    this.open.set(id, Promise.resolve({ base, store }));
     this.stamps.set(id, stampFile(path.join(folder, BASE_FILE)));
     return base;
   }
@@ -171,12 +174,11 @@ export class KnowledgeService {
       if (next.chunkOverlap >= next.chunkSize) throw invalid([{ path: ['chunkOverlap'], message: 'must be smaller than chunkSize' }]);
       const modelChanged = parsed.data.embeddingModel !== undefined && parsed.data.embeddingModel !== current.base.embeddedWith?.model;
       // A base with no chunks yet makes no request when re-embedded: the new model is checked all the same.
-      if (modelChanged && next.embeddingModel && current.index.size === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
-      let index = current.index;
+      if (modelChanged && next.embeddingModel && current.store.size === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
       let embeddedWith = next.embeddedWith;
-      if (modelChanged) ({ index, embeddedWith } = await this.embedAll(current.index, next.embeddingModel, options));
-      const base = this.touched({ ...next, embeddedWith }, index);
-      this.commit(base, index);
+      if (modelChanged) embeddedWith = await this.embedAll(current.store, next.embeddingModel, options);
+      const base = this.touched({ ...next, embeddedWith }, current.store);
+      this.commit(base, current.store);
       return base;
     });
   }
@@ -185,16 +187,18 @@ export class KnowledgeService {
   async reembed(id: string, options: IngestOptions = {}): Promise<KnowledgeBase> {
     return this.serial(id, async () => {
       const current = await this.opened(id);
-      const { index, embeddedWith } = await this.embedAll(current.index, current.base.embeddingModel, options);
-      const base = this.touched({ ...current.base, embeddedWith }, index);
-      this.commit(base, index);
+      const embeddedWith = await this.embedAll(current.store, current.base.embeddingModel, options);
+      const base = this.touched({ ...current.base, embeddedWith }, current.store);
+      this.commit(base, current.store);
       return base;
     });
   }
 
   async delete(id: string): Promise<KnowledgeBase> {
     return this.serial(id, async () => {
-      const { base } = await this.opened(id);
+      const { base, store } = await this.opened(id);
+      store.close();
+      this.stores.delete(id);
       this.open.delete(id);
       this.stamps.delete(id);
       fs.rmSync(this.folderOf(id), { recursive: true, force: true });
@@ -259,7 +263,7 @@ export class KnowledgeService {
    */
   private async addDocuments(id: string, documents: readonly DocumentText[], options: IngestOptions): Promise<AddResult[]> {
     return this.serial(id, async () => {
-      const { base, index } = await this.opened(id);
+      const { base, store } = await this.opened(id);
       const cut = documents.map((document, i): Chunk[] => {
         options.onProgress?.({ phase: 'chunking', file: document.name, done: i, total: documents.length });
         return chunkText(document.text, { size: base.chunkSize, overlap: base.chunkOverlap }).map((piece, position) => ({ id: newChunkId(), file: document.name, position, ...piece }));
@@ -278,7 +282,7 @@ export class KnowledgeService {
           options,
         );
         const dimensions = vectors[0]?.length ?? 0;
-        if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && index.size > 0) {
+        if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && store.size > 0) {
           throw new KnowledgeError(
             'KB_INVALID',
             `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`,
@@ -289,23 +293,13 @@ export class KnowledgeService {
       }
       cancelled(options.signal);
       options.onProgress?.({ phase: 'saving', ...(single ? { file: single } : {}), done: 0, total: 1 });
-      // An index of words only gets a vector index the first time vectors arrive (its other chunks: none, or from a base that had no model).
-      let target = index;
-      if (vectors && embeddedWith && index.vectorDimensions !== embeddedWith.dimensions) {
-        if (index.size > 0) throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" has chunks without vectors`, `re-embed it first: chatos kb reembed ${id}`);
-        target = KnowledgeIndex.empty(embeddedWith.dimensions);
-      }
-      // Chunks per name before this change, in one pass over the base.
-      const before = new Map<string, number>();
-      const replaced: string[] = [];
-      for (const chunk of target.all()) {
-        if (!lastOf.has(chunk.file)) continue;
-        before.set(chunk.file, (before.get(chunk.file) ?? 0) + 1);
-        replaced.push(chunk.id);
-      }
-      await target.remove(replaced);
-      await target.add(chunks, vectors);
-      this.commit(this.touched({ ...base, embeddedWith }, target), target);
+      // A base of words only gets vectors the first time they arrive (its other chunks: none, or from a base that had no model).
+      if (vectors && embeddedWith && store.vectorDimensions !== embeddedWith.dimensions && store.size > 0)
+        throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" has chunks without vectors`, `re-embed it first: chatos kb reembed ${id}`);
+      // Chunks per name before this change.
+      const before = store.chunkCounts(lastOf.keys());
+      store.write({ files: [...lastOf.keys()], chunks, ...(vectors ? { vectors, embeddedWith } : {}) });
+      this.commit(this.touched({ ...base, embeddedWith }, store), store);
       return documents.map((document, i) => {
         const result: AddResult = {
           file: document.name,
@@ -322,28 +316,20 @@ export class KnowledgeService {
 
   /** One page of chunks (by file, then position), and every file's chunk count. */
   async listDocuments(id: string, options: { file?: string; offset?: number; limit?: number } = {}): Promise<DocumentPage> {
-    const { index } = await this.opened(id);
-    const counts = new Map<string, number>();
-    for (const chunk of index.all()) counts.set(chunk.file, (counts.get(chunk.file) ?? 0) + 1);
-    const all = [...index.all()].filter((c) => options.file === undefined || c.file === options.file).sort((a, b) => a.file.localeCompare(b.file) || a.position - b.position);
+    const { store } = await this.opened(id);
     const offset = Math.max(0, options.offset ?? 0);
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
-    return {
-      files: [...counts].map(([file, chunks]) => ({ file, chunks })).sort((a, b) => a.file.localeCompare(b.file)),
-      total: all.length,
-      offset,
-      limit,
-      chunks: all.slice(offset, offset + limit),
-    };
+    const page = store.page(options.file, offset, limit);
+    return { files: store.files(), total: page.total, offset, limit, chunks: page.chunks };
   }
 
   async deleteChunk(id: string, chunkId: string): Promise<Chunk> {
     return this.serial(id, async () => {
-      const { base, index } = await this.opened(id);
-      const chunk = index.get(chunkId);
+      const { base, store } = await this.opened(id);
+      const chunk = store.get(chunkId);
       if (!chunk) throw new KnowledgeError('KB_CHUNK_NOT_FOUND', `knowledge base "${id}" has no chunk "${chunkId}"`, `list its chunks: chatos kb docs ${id}`);
-      await index.remove([chunkId]);
-      this.commit(this.touched(base, index), index);
+      store.write({ ids: [chunkId] });
+      this.commit(this.touched(base, store), store);
       return chunk;
     });
   }
@@ -351,15 +337,15 @@ export class KnowledgeService {
   /** Deletes every chunk of one source file; returns how many. */
   async deleteFile(id: string, file: string): Promise<number> {
     return this.serial(id, async () => {
-      const { base, index } = await this.opened(id);
-      const ids = [...index.all()].filter((chunk) => chunk.file === file).map((chunk) => chunk.id);
-      if (ids.length === 0) {
-        const files = [...new Set([...index.all()].map((c) => c.file))];
+      const { base, store } = await this.opened(id);
+      const count = store.chunkCounts([file]).get(file) ?? 0;
+      if (count === 0) {
+        const files = store.files().map((f) => f.file);
         throw new KnowledgeError('KB_FILE_NOT_FOUND', `knowledge base "${id}" has no file "${file}"`, files.length ? `one of: ${files.slice(0, 20).join(', ')}` : 'it has no files yet');
       }
-      await index.remove(ids);
-      this.commit(this.touched(base, index), index);
-      return ids.length;
+      store.write({ files: [file] });
+      this.commit(this.touched(base, store), store);
+      return count;
     });
   }
 
@@ -368,33 +354,42 @@ export class KnowledgeService {
    * from its current model; by words only otherwise, saying why.
    */
   async search(id: string, query: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SearchResult & { note?: string }> {
-    const { base, index } = await this.opened(id);
+    const { base, store } = await this.opened(id);
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
     const model = base.embeddingModel;
-    if (!model) return { mode: 'lexical', hits: await index.search(query, limit) };
-    if (base.embeddedWith?.model !== model || !index.vectorDimensions) {
-      const note = index.size ? `searched by words only: the vectors are not from model "${model}" yet; re-embed the base` : undefined;
-      return { mode: 'lexical', hits: await index.search(query, limit), ...(note ? { note } : {}) };
+    if (!model) return { mode: 'lexical', hits: store.search(query, limit) };
+    if (base.embeddedWith?.model !== model || !store.vectorDimensions) {
+      const note = store.size ? `searched by words only: the vectors are not from model "${model}" yet; re-embed the base` : undefined;
+      return { mode: 'lexical', hits: store.search(query, limit), ...(note ? { note } : {}) };
     }
     const [vector] = await (await this.embedderFor(model)).embed([query], options.signal);
     // A server may answer a query with another length than it answered the chunks (another model behind the same name): comparing those would rank by noise.
-    if (vector!.length !== index.vectorDimensions) {
-      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${index.vectorDimensions}; re-embed the base`;
-      return { mode: 'lexical', hits: await index.search(query, limit), note };
+    if (vector!.length !== store.vectorDimensions) {
+      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${store.vectorDimensions}; re-embed the base`;
+      return { mode: 'lexical', hits: store.search(query, limit), note };
     }
-    return { mode: 'hybrid', hits: await index.search(query, limit, vector) };
+    return { mode: 'hybrid', hits: store.search(query, limit, vector) };
   }
 
   /** Forgets open indexes (the files stay). */
   dispose(): void {
+    for (const store of this.stores.values()) store.close();
+    this.stores.clear();
     this.open.clear();
   }
 
-  private async embedAll(index: KnowledgeIndex, model: string | null, options: IngestOptions): Promise<{ index: KnowledgeIndex; embeddedWith: KnowledgeBase['embeddedWith'] }> {
-    if (!model) return { index: await index.rebuilt(null), embeddedWith: null };
+  /** Every chunk's vectors from `model` (none without one), replaced in one transaction once all are in: a failure midway changes nothing. */
+  private async embedAll(store: KnowledgeStore, model: string | null, options: IngestOptions): Promise<KnowledgeBase['embeddedWith']> {
+    if (!model) {
+      store.replaceVectors(null);
+      return null;
+    }
     const embedder = await this.embedderFor(model);
-    const chunks = [...index.all()];
-    if (chunks.length === 0) return { index: KnowledgeIndex.empty(null), embeddedWith: null };
+    const chunks = [...store.all()];
+    if (chunks.length === 0) {
+      store.replaceVectors(null);
+      return null;
+    }
     const vectors = await this.embedBatches(
       embedder,
       chunks.map((c) => c.text),
@@ -404,12 +399,21 @@ export class KnowledgeService {
     cancelled(options.signal);
     const dimensions = vectors[0]!.length;
     const byId = new Map(chunks.map((chunk, i) => [chunk.id, vectors[i]!]));
-    return { index: await index.rebuilt(dimensions, byId), embeddedWith: { model, dimensions } };
+    const embeddedWith = { model, dimensions };
+    store.replaceVectors(embeddedWith, byId);
+    store.prepareVectors();
+    return embeddedWith;
   }
 
   private async embedBatches(embedder: Embedder, texts: string[], file: string | undefined, options: IngestOptions): Promise<number[][]> {
     const vectors: number[][] = [];
-    const report = (done: number) => options.onProgress?.({ phase: 'embedding', ...(file ? { file } : {}), done, total: texts.length });
+    const started = this.deps.now();
+    // The estimate is the pace so far: batches are of one size, so each costs about the same.
+    const report = (done: number) => {
+      const elapsed = this.deps.now() - started;
+      const etaMs = done > 0 ? Math.round((elapsed / done) * (texts.length - done)) : undefined;
+      options.onProgress?.({ phase: 'embedding', ...(file ? { file } : {}), done, total: texts.length, ...(etaMs !== undefined ? { etaMs } : {}) });
+    };
     report(0);
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       cancelled(options.signal);
@@ -474,34 +478,19 @@ export class KnowledgeService {
     return createEmbedder(entry, await this.deps.models.keyFor(entry));
   }
 
-  private touched(base: KnowledgeBase, index: KnowledgeIndex): KnowledgeBase {
-    const files = new Set<string>();
-    for (const chunk of index.all()) files.add(chunk.file);
-    return { ...base, counts: { files: files.size, chunks: index.size }, updatedAt: new Date(this.deps.now()).toISOString() };
+  private touched(base: KnowledgeBase, store: KnowledgeStore): KnowledgeBase {
+    return { ...base, counts: store.counts(), updatedAt: new Date(this.deps.now()).toISOString() };
   }
 
-  private commit(base: KnowledgeBase, index: KnowledgeIndex): void {
-    try {
-      this.write(base, index);
-    } catch (error) {
-      // The open index may already hold the change (an add or a delete works on it): forgotten, so the next use reads what is on disk.
-      this.open.delete(base.id);
-      throw error;
-    }
-    this.open.set(base.id, Promise.resolve({ base, index }));
+  /** base.json after the store's transaction: written last, so another process sees the change (its stamp moves) once the store holds it. */
+  private commit(base: KnowledgeBase, store: KnowledgeStore): void {
+    this.writeBase(base);
+    this.open.set(base.id, Promise.resolve({ base, store }));
     this.stamps.set(base.id, stampFile(path.join(this.folderOf(base.id), BASE_FILE)));
   }
 
-  /**
-   * The vectors first, then the text index, then base.json: a base.json
-   * never describes an index that is not on disk, and rows of chunks the
-   * text index does not hold (a crash in between) are dropped when read.
-   */
-  private write(base: KnowledgeBase, index: KnowledgeIndex): void {
-    const folder = this.folderOf(base.id);
-    writeVectors(path.join(folder, VECTORS_FILE), index.takeVectorsWrite());
-    writeFileAtomic(path.join(folder, INDEX_FILE), index.toBytes());
-    writeFileAtomic(path.join(folder, BASE_FILE), Buffer.from(`${JSON.stringify(base, null, 2)}\n`));
+  private writeBase(base: KnowledgeBase): void {
+    writeFileAtomic(path.join(this.folderOf(base.id), BASE_FILE), Buffer.from(`${JSON.stringify(base, null, 2)}\n`));
   }
 
   private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -542,32 +531,37 @@ export class KnowledgeService {
     return opening;
   }
 
+  /**
+   * Opens a base's store: a base of the older format (index.msp and
+   * vectors.bin) is moved into one first, under its lock; the counts and
+   * the vectors' model are the store's (a crash after its transaction and
+   * before base.json was written leaves base.json behind, never the store).
+   */
   private async load(id: string): Promise<OpenBase> {
-    const base = this.readBase(id, true)!;
-    const read = readRegularFile(path.join(this.folderOf(id), INDEX_FILE), { maxBytes: MAX_INDEX_BYTES, noFollow: true });
-    if (!read.ok) {
-      if (read.code === 'FILE_NOT_FOUND' && base.counts.chunks === 0) return { base, index: KnowledgeIndex.empty(null) };
-      throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${read.message}`, read.hint);
-    }
-    const dimensions = base.embeddedWith?.dimensions ?? null;
-    const vectorsFile = path.join(this.folderOf(id), VECTORS_FILE);
-    const vectors = dimensions ? readRegularFile(vectorsFile, { maxBytes: MAX_INDEX_BYTES, noFollow: true }) : undefined;
-    if (vectors && !vectors.ok && vectors.code !== 'FILE_NOT_FOUND') throw new KnowledgeError('KB_BROKEN', `knowledge base "${id}": ${vectors.message}`, vectors.hint);
-    try {
-      const { index, migrated } = await KnowledgeIndex.fromBytes(read.bytes, dimensions, vectors?.ok ? vectors.bytes : undefined);
-      // A base saved before vectors had their own file: written once in the new layout.
-      if (migrated) {
-        this.write(base, index);
-        this.stamps.set(id, stampFile(path.join(this.folderOf(id), BASE_FILE)));
-      }
-      return { base, index };
-    } catch (error) {
-      throw new KnowledgeError(
-        'KB_BROKEN',
-        `knowledge base "${id}": its index ${path.join(this.folderOf(id), INDEX_FILE)} cannot be read (${(error as Error).message})`,
-        'delete the base and add its documents again',
+    const folder = this.folderOf(id);
+    if (hasLegacyIndex(folder)) {
+      await withFileLock(
+        path.join(folder, BASE_FILE),
+        this.deps.logger ?? quiet,
+        async () => {
+          if (!hasLegacyIndex(folder)) return;
+          const base = this.readBase(id, true)!;
+          await migrateLegacy(folder, base, (progress) => {
+            this.deps.onMigration?.(id, progress);
+            (this.deps.logger ?? quiet).info(`knowledge base "${id}": moving into its store, ${progress.done} of ${progress.total} chunks`);
+          });
+        },
+        'long',
       );
     }
+    const base = this.readBase(id, true)!;
+    let store = this.stores.get(id);
+    if (store) store.refresh();
+    else {
+      store = KnowledgeStore.open(folder, id);
+      this.stores.set(id, store);
+    }
+    return { base: { ...base, counts: store.counts(), embeddedWith: store.embeddedWith }, store };
   }
 
   /** A base's settings from its folder; undefined (or KB_NOT_FOUND / KB_BROKEN when `strict`) if absent or broken. */
@@ -607,32 +601,5 @@ export class KnowledgeService {
     let id = base;
     for (let n = 2; fs.existsSync(this.folderOf(id)); n++) id = `${base}-${n}`;
     return id;
-  }
-}
-
-/** The vectors file after a change: new rows appended (never through a link, only to a regular file), or written anew. */
-function writeVectors(file: string, write: VectorsWrite): void {
-  if (write.kind === 'rewrite') {
-    if (write.bytes) writeFileAtomic(file, write.bytes);
-    else fs.rmSync(file, { force: true });
-    return;
-  }
-  if (write.kind !== 'append') return;
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    // A link (ELOOP), a FIFO without a reader (ENXIO), a file gone or not writable.
-    throw new KnowledgeError(
-      'KB_BROKEN',
-      `${file} cannot be appended to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      'delete it and re-embed the base: chatos kb reembed ID',
-    );
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new KnowledgeError('KB_BROKEN', `${file} is not a regular file`, 'delete it and re-embed the base: chatos kb reembed ID');
-    for (const bytes of write.bytes) fs.writeSync(fd, bytes);
-  } finally {
-    fs.closeSync(fd);
   }
 }

@@ -89,6 +89,12 @@ export class VectorRows {
     return best;
   }
 
+  /** Each row (unit length) by its chunk's id, for moving them into a store. */
+  byId(): Map<string, Float32Array> {
+    const d = this.dimensions;
+    return new Map(this.ids.map((id, r) => [id, this.rows.subarray(r * d, (r + 1) * d)]));
+  }
+
   /** The whole file: header and every row. */
   toBytes(): Uint8Array {
     const header = new Uint8Array(HEADER_BYTES);

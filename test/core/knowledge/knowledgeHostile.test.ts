@@ -11,7 +11,7 @@ import { pdfOfRepeatedPage } from '../../helpers/pdfFile.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
 import { tempDir } from '../../helpers/tempDir.js';
-import { disposeHosts, GUIDE_MD, knowledgeError, startedHost } from './knowledgeFixtures.js';
+import { allChunks, disposeHosts, GUIDE_MD, knowledgeError, startedHost, vectorsOf, writeLegacyBase } from './knowledgeFixtures.js';
 
 /**
  * Knowledge bases against what an attacker controls: an embedding server
@@ -51,6 +51,20 @@ async function guideBase(name: string) {
   const base = await host.knowledge.create({ name, embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 30 });
   await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
   return { home, host, base };
+}
+
+/** guideBase written again in the format before the store (index.msp and vectors.bin, by the code that wrote them). */
+async function legacyGuideBase(name: string) {
+  const made = await guideBase(name);
+  const chunks = await allChunks(made.host, made.base.id);
+  const vectors = await vectorsOf(
+    made.host,
+    'embed',
+    chunks.map((c) => c.text),
+  );
+  await disposeHosts();
+  await writeLegacyBase(path.join(made.home, 'chatos', 'knowledge', made.base.id), chunks, vectors);
+  return made;
 }
 
 const ramp = (length: number, seed: string) => Array.from({ length }, (_, i) => ((seed.charCodeAt(i % seed.length) + i) % 17) - 8);
@@ -122,9 +136,8 @@ describe("files in a base's folder", () => {
     expect(error.message).toMatch(/embeddedWith\.dimensions/);
   });
 
-  it('a vectors.bin whose header claims other (absurd) dimensions is read as no vectors, not sized by it', async () => {
-    const { home, base } = await guideBase('Header');
-    await disposeHosts();
+  it('a base of the older format whose vectors.bin header claims other (absurd) dimensions is moved as words only, not sized by it', async () => {
+    const { home, base } = await legacyGuideBase('Header');
     const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
     const header = Buffer.alloc(8);
     header.write('KBV1', 'ascii');
@@ -133,30 +146,30 @@ describe("files in a base's folder", () => {
 
     const again = await startedHost(home);
     const found = await again.knowledge.search(base.id, 'ladybugs aphids');
+    expect(found.mode).toBe('lexical');
     expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
-    // Re-embedding writes the file anew, of the base's dimensions.
+    // Re-embedding gives it vectors of the base's dimensions again.
     await again.knowledge.reembed(base.id);
-    expect(fs.readFileSync(vectors).readUInt32LE(4)).toBe(16);
+    expect((await again.knowledge.get(base.id)).embeddedWith).toEqual({ model: 'embed', dimensions: 16 });
     expect((await again.knowledge.search(base.id, 'ladybugs aphids')).mode).toBe('hybrid');
   });
 
-  it('a change that cannot be written leaves the base as the disk has it, in memory too (vectors.bin made a FIFO)', async () => {
-    const { home, host, base } = await guideBase('Fifo');
-    const before = await host.knowledge.get(base.id);
+  it('a base of the older format whose vectors.bin is a FIFO is not moved: the problem names it, the old files stay, and it moves once put right', async () => {
+    const { home, base } = await legacyGuideBase('Fifo');
     const vectors = path.join(home, 'chatos', 'knowledge', base.id, 'vectors.bin');
     const saved = fs.readFileSync(vectors);
     fs.rmSync(vectors);
     execFileSync('mkfifo', [vectors]);
 
-    const error = await knowledgeError(host.knowledge.addText(base.id, 'Volcanoes erupt lava and ash.', 'volcano.md'), 'KB_BROKEN');
-    expect(error.message).toContain(vectors);
-    // While the FIFO is there the base is broken; put right, it is what the disk holds, without the add that failed.
-    await knowledgeError(host.knowledge.get(base.id), 'KB_BROKEN');
+    const host = await startedHost(home);
+    const error = await knowledgeError(host.knowledge.search(base.id, 'ladybugs'), 'KB_BROKEN');
+    expect(error.message).toContain(`"${base.id}"`);
+    expect(error.message).toMatch(/old files are kept/);
+    expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', base.id, 'index.msp'))).toBe(true);
     fs.rmSync(vectors);
     fs.writeFileSync(vectors, saved);
-    expect((await host.knowledge.get(base.id)).counts).toEqual(before.counts);
-    expect((await host.knowledge.listDocuments(base.id)).files.map((f) => f.file)).toEqual(['guide.md']);
-    expect((await host.knowledge.search(base.id, 'volcanoes lava')).hits.map((h) => h.file)).not.toContain('volcano.md');
+    expect((await host.knowledge.search(base.id, 'ladybugs aphids')).hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
+    expect((await host.knowledge.search(base.id, 'ladybugs aphids')).mode).toBe('hybrid');
   });
 
   it('a small PDF whose pages all show one compressed stream is read page by page and refused once it passes the text limit', async () => {

@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startProviderServer } from '../../helpers/providerServer.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { create, insertMultiple, save } from '@orama/orama';
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
 import type { Host } from '../../../src/core/host.js';
-import { disposeHosts, GUIDE_MD, knowledgeError, startedHost, writeFixtures } from './knowledgeFixtures.js';
+import type { Chunk } from '../../../src/shared/knowledge.js';
+import { allChunks, disposeHosts, GUIDE_MD, knowledgeError, startedHost, vectorsOf, writeFixtures, writeLegacyBase } from './knowledgeFixtures.js';
 
 afterEach(disposeHosts);
 
@@ -59,7 +60,7 @@ describe('knowledge bases by words only (no model at all)', () => {
     const again = await startedHost(home);
     expect((await again.knowledge.list()).map((b) => [b.id, b.counts])).toEqual([[base.id, left]]);
     expect((await again.knowledge.search(base.id, 'ladybugs')).hits[0]!.heading).toBe('Pests');
-    expect(fs.readdirSync(path.join(home, 'chatos', 'knowledge', base.id)).sort()).toEqual(['base.json', 'index.msp']);
+    expect(fs.readdirSync(path.join(home, 'chatos', 'knowledge', base.id)).filter((f) => !f.startsWith('store.sqlite'))).toEqual(['base.json']);
 
     await again.knowledge.delete(base.id);
     expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', base.id))).toBe(false);
@@ -150,47 +151,33 @@ describe('knowledge bases with an embedding model (the local provider server)', 
     expect(provider.requests).toHaveLength(count);
   });
 
-  it('keeps vectors in their own file (appended on add, compacted on delete), the text index small; an index of the old layout is moved to it on load', async () => {
+  it('keeps chunks, words and vectors in its store; a base of the older layouts is moved into it on first open and found the same', async () => {
     const provider = await startProviderServer();
     const home = tempDir('chatos-kb-home-');
     let host = await startedHost(home);
     await host.models.create({ id: 'embed-a', name: 'Embed A', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
     const base = await host.knowledge.create({ name: 'Split', embeddingModel: 'embed-a', chunkSize: 200, chunkOverlap: 30 });
     const folder = findFolder(home, base.id);
-    const vectorsFile = path.join(folder, 'vectors.bin');
-    const added = await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
-    const rowBytes = (id: string) => 1 + Buffer.byteLength(id) + 16 * 4;
-    const chunkIds = async () => (await host.knowledge.listDocuments(base.id, { limit: 500 })).chunks.map((c) => c.id);
-    const first = await chunkIds();
-    expect(fs.statSync(vectorsFile).size).toBe(8 + first.reduce((n, id) => n + rowBytes(id), 0));
-    // The text index holds no vectors.
-    expect(textIndexVectors(path.join(folder, 'index.msp'))).toBe(0);
-
-    // Adding appends: the rows written before are the same bytes.
-    const before = fs.readFileSync(vectorsFile);
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
     await host.knowledge.addText(base.id, 'Volcanoes erupt lava and ash.', 'volcano.md');
-    const after = fs.readFileSync(vectorsFile);
-    expect(after.subarray(0, before.length).equals(before)).toBe(true);
-    expect(after.length).toBeGreaterThan(before.length);
+    expect(fs.readdirSync(folder).filter((f) => !f.startsWith('store.sqlite'))).toEqual(['base.json']);
     expect((await host.knowledge.search(base.id, 'volcano lava')).hits[0]!.file).toBe('volcano.md');
-
-    // Deleting compacts: the file holds the rows of the chunks left, exactly.
     await host.knowledge.deleteFile(base.id, 'volcano.md');
-    expect(fs.readFileSync(vectorsFile).equals(before)).toBe(true);
-    expect(added.chunks).toBe(first.length);
+    expect((await host.knowledge.search(base.id, 'volcano lava')).hits.map((h) => h.file)).not.toContain('volcano.md');
+    const chunks = await allChunks(host, base.id);
+    const before = await host.knowledge.search(base.id, 'ladybugs aphids');
 
-    // A base saved in the old layout (vectors inside the Orama index) is read, searched hybrid, and written in the new one.
-    const old = await oldLayoutIndex(host, base.id, first);
+    // A base saved in the oldest layout (vectors inside the Orama index) is read, moved into a store, and searched hybrid.
+    const old = await oldLayoutIndex(host, chunks);
     await disposeHosts();
-    fs.rmSync(vectorsFile);
+    await writeLegacyBase(folder, [], null);
     fs.writeFileSync(path.join(folder, 'index.msp'), old);
     host = await startedHost(home);
     const found = await host.knowledge.search(base.id, 'ladybugs aphids');
     expect(found.mode).toBe('hybrid');
-    expect(found.hits[0]).toMatchObject({ file: 'guide.md', heading: 'Pests' });
-    expect(fs.existsSync(vectorsFile)).toBe(true);
-    expect(textIndexVectors(path.join(folder, 'index.msp'))).toBe(0);
-    expect(fs.statSync(vectorsFile).size).toBe(before.length);
+    expect(found.hits.map((h) => h.id)).toEqual(before.hits.map((h) => h.id));
+    expect(fs.existsSync(path.join(folder, 'index.msp'))).toBe(false);
+    expect(fs.existsSync(path.join(folder, 'store.sqlite'))).toBe(true);
   });
 
   it('a cancel or a failed embedding request leaves the base as it was', async () => {
@@ -221,55 +208,14 @@ function findFolder(home: string, id: string): string {
   return path.dirname(path.join(home, found!));
 }
 
-/** How many vectors an index.msp holds (it should hold the text only, in its current form). */
-function textIndexVectors(file: string): number {
-  const saved = decode(fs.readFileSync(file)) as any;
-  expect(saved.format).toBe('chatos-knowledge-text/1');
-  return (saved.chunks as any[]).filter((c) => 'embedding' in c).length;
-}
-
 /** The index.msp of the layout before vectors had their own file: chunks and their vectors in one Orama index (as issue 20 shipped it). */
-async function oldLayoutIndex(host: Host, id: string, ids: string[]): Promise<Uint8Array> {
-  const { chunks } = await host.knowledge.listDocuments(id, { limit: 500 });
-  // The vectors as the local provider server answers them (it embeds deterministically), fetched the way the base does.
-  const texts = ids.map((chunkId) => chunks.find((c) => c.id === chunkId)!.text);
-  const entry = host.models.get('embed-a')!;
-  const response = await fetch(`${entry.baseUrl}/embeddings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: entry.model, input: texts, encoding_format: 'float' }),
-  });
-  const vectors = ((await response.json()) as any).data.map((d: any) => d.embedding as number[]);
+async function oldLayoutIndex(host: Host, chunks: Chunk[]): Promise<Uint8Array> {
+  const vectors = await vectorsOf(
+    host,
+    'embed-a',
+    chunks.map((c) => c.text),
+  );
   const db = create({ schema: { text: 'string', embedding: 'vector[16]' } as never });
-  await insertMultiple(db, ids.map((chunkId, i) => ({ ...chunks.find((c) => c.id === chunkId)!, embedding: vectors[i] })) as never);
+  await insertMultiple(db, chunks.map((chunk, i) => ({ ...chunk, embedding: vectors[i] })) as never);
   return encode(save(db));
 }
-
-describe('the embedding model a base is made with', () => {
-  it('must be an embedding entry that passes its check; the Models test of it reports its dimension', async () => {
-    const provider = await startProviderServer();
-    const host = await startedHost();
-    await host.models.create({ id: 'chat', name: 'Chat', api: 'openai', baseUrl: provider.openaiUrl, model: 'gpt-4.1-mini' });
-    const refused = await knowledgeError(host.knowledge.create({ name: 'By chat', embeddingModel: 'chat' }), 'KB_MODEL_NOT_EMBEDDING');
-    expect(refused.message).toMatch(/"chat" \(gpt-4\.1-mini\) is a chat model, not an embedding model/);
-    expect(refused.hint).toMatch(/kind embedding/);
-
-    // An embedding entry whose server does not know it: the check fails with the provider's reason and nothing is made.
-    const closed = await startProviderServer();
-    await closed.close();
-    await host.models.create({ id: 'gone', name: 'Gone', api: 'openai', baseUrl: closed.openaiUrl, model: 'text-embedding-3-small' });
-    const failed = await knowledgeError(host.knowledge.create({ name: 'By gone', embeddingModel: 'gone' }), 'KB_EMBEDDING_FAILED');
-    expect(failed.message).toMatch(/model "gone" failed its embedding check, so nothing was saved: .*network/);
-    expect(await host.knowledge.list()).toEqual([]);
-
-    await host.models.create({ id: 'vectors', name: 'Vectors', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-24d', kind: 'embedding' });
-    expect(await host.models.test('vectors')).toMatchObject({ ok: true, dimensions: 24 });
-    expect(embeddingRequests(provider.requests, 'embed-24d')).toHaveLength(1);
-    expect(await host.knowledge.create({ name: 'By vectors', embeddingModel: 'vectors' })).toMatchObject({ embeddingModel: 'vectors' });
-
-    // An empty base switched to a chat model is refused the same way, and keeps its model.
-    const base = await host.knowledge.create({ name: 'Empty' });
-    await knowledgeError(host.knowledge.update(base.id, { embeddingModel: 'chat' }), 'KB_MODEL_NOT_EMBEDDING');
-    expect((await host.knowledge.get(base.id)).embeddingModel).toBeNull();
-  });
-});

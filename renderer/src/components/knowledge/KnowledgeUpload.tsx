@@ -10,7 +10,7 @@ import '../../i18n/load/knowledge';
 /** What the host reads (src/shared/knowledge.ts KNOWLEDGE_FILE_TYPES; the type keeps the two lists in step). */
 const KNOWLEDGE_FILE_TYPES: readonly KnowledgeFileType[] = ['.txt', '.md', '.markdown', '.html', '.htm', '.pdf'];
 
-type Job = { file: string; jobId: string; phase: 'uploading' | 'reading' | 'chunking' | 'embedding' | 'saving'; done: number; total: number };
+type Job = { file: string; jobId: string; phase: 'uploading' | 'reading' | 'chunking' | 'embedding' | 'saving'; done: number; total: number; etaMs?: number };
 
 /** Progress of the whole add: upload first (the first half), then reading, cutting and embedding (the rest). */
 function percentOf(job: Job): number {
@@ -44,7 +44,7 @@ export function KnowledgeUpload({ knowledgeBaseId, onAdded }: { knowledgeBaseId:
   useEffect(
     () =>
       api.on('knowledge.progress', (event) => {
-        setJob((current) => (current && current.jobId === event.jobId ? { ...current, phase: event.phase, done: event.done, total: event.total } : current));
+        setJob((current) => (current && current.jobId === event.jobId ? { ...current, phase: event.phase, done: event.done, total: event.total, etaMs: event.etaMs } : current));
       }),
     [],
   );
@@ -89,6 +89,11 @@ export function KnowledgeUpload({ knowledgeBaseId, onAdded }: { knowledgeBaseId:
       {job ? (
         <Space style={{ width: '100%' }} data-testid="kb-upload-progress">
           <Typography.Text>{t(`knowledge.upload.phase.${job.phase}`, { file: job.file, done: job.done, total: job.total })}</Typography.Text>
+          {job.etaMs !== undefined && job.done < job.total ? (
+            <Typography.Text type="secondary" data-testid="kb-upload-eta">
+              {t('knowledge.upload.eta', { seconds: Math.max(1, Math.round(job.etaMs / 1000)) })}
+            </Typography.Text>
+          ) : null}
           <Progress percent={percentOf(job)} size="small" style={{ minWidth: 240 }} />
           <Button size="small" onClick={() => void api.call('knowledge.cancel', { jobId: job.jobId })} data-testid="kb-upload-cancel">
             {t('common.cancel')}

@@ -1,0 +1,229 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KnowledgeIndex } from '../../../src/core/knowledge/knowledgeIndex.js';
+import { KnowledgeService } from '../../../src/core/knowledge/knowledgeService.js';
+import { KnowledgeStore } from '../../../src/core/knowledge/knowledgeStore.js';
+import { internalsOf } from '../../../src/core/modules/hostInternals.js';
+import { startProviderServer } from '../../helpers/providerServer.js';
+import { tempDir } from '../../helpers/tempDir.js';
+import { smallDisk } from '../../helpers/tmpfs.js';
+import { allChunks, disposeHosts, GUIDE_MD, knowledgeError, startedHost, vectorsOf, writeFixtures, writeLegacyBase } from './knowledgeFixtures.js';
+
+const unmounts: (() => void)[] = [];
+afterEach(async () => {
+  await disposeHosts();
+  for (const unmount of unmounts.splice(0)) unmount();
+});
+
+const QUERIES = ['ladybugs aphids', 'volcano basalt cliffs', 'water the garden in the morning', 'compost'];
+const MiB = 1024 * 1024;
+
+/** Fills a disk until `free` bytes are left (a file of zeros), as other programs fill a user's disk. */
+function fillDisk(dir: string, free: number): string {
+  const filler = path.join(dir, 'filler.bin');
+  const stat = fs.statfsSync(dir);
+  fs.writeFileSync(filler, Buffer.alloc(Math.max(0, stat.bavail * stat.bsize - free)));
+  return filler;
+}
+
+/** Paragraphs of distinct words, about `bytes` long. */
+function longText(bytes: number, seed: string): string {
+  const paragraphs: string[] = [];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const paragraph = `${seed} paragraph ${i} speaks of harbour ${i % 97} and lantern ${i % 31}, with tide table ${i}.`;
+    paragraphs.push(paragraph);
+    size += paragraph.length + 2;
+  }
+  return paragraphs.join('\n\n');
+}
+
+describe('a base of the format before the store', () => {
+  it('is moved into a store on first open, reporting progress, and finds the same documents', async () => {
+    const provider = await startProviderServer();
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    await host.models.create({ id: 'embed-a', name: 'Embed A', api: 'openai', baseUrl: provider.openaiUrl, model: 'embed-16d' });
+    const base = await host.knowledge.create({ name: 'Garden', embeddingModel: 'embed-a', chunkSize: 120, chunkOverlap: 0 });
+    const { md, pdf } = writeFixtures(tempDir('chatos-kb-files-'));
+    await host.knowledge.addFiles(base.id, [md, pdf]);
+    const chunks = await allChunks(host, base.id);
+    // Today's files, written by today's code from these chunks and their vectors; what today's code finds in them.
+    const folder = path.join(home, 'chatos', 'knowledge', base.id);
+    await writeLegacyBase(
+      folder,
+      chunks,
+      await vectorsOf(
+        host,
+        'embed-a',
+        chunks.map((c) => c.text),
+      ),
+    );
+    const { index } = await KnowledgeIndex.fromBytes(fs.readFileSync(path.join(folder, 'index.msp')), 16, fs.readFileSync(path.join(folder, 'vectors.bin')));
+    const queryVectors = await vectorsOf(host, 'embed-a', QUERIES);
+    const expected = await Promise.all(QUERIES.map(async (q, i) => (await index.search(q, 5, queryVectors[i])).map((h) => h.id)));
+    expect(expected.every((ids) => ids.length > 0)).toBe(true);
+
+    const progress: { done: number; total: number }[] = [];
+    const service = new KnowledgeService({
+      dir: path.join(home, 'chatos', 'knowledge'),
+      models: internalsOf(host).models.service,
+      now: () => Date.now(),
+      onMigration: (_base, p) => progress.push(p),
+    });
+    try {
+      for (const [i, query] of QUERIES.entries()) {
+        const found = await service.search(base.id, query);
+        expect(found.mode).toBe('hybrid');
+        // The same chunks; near ties may swap, FTS5's BM25 (k1 1.2, b 0.75) not being MiniSearch's BM25+.
+        expect(found.hits.map((h) => h.id).sort()).toEqual([...expected[i]!].sort());
+      }
+      expect(progress.at(-1)).toEqual({ done: chunks.length, total: chunks.length });
+      expect((await service.listDocuments(base.id, { limit: 500 })).chunks).toEqual(chunks);
+      expect(fs.readdirSync(folder).filter((f) => f === 'index.msp' || f === 'vectors.bin')).toEqual([]);
+    } finally {
+      service.dispose();
+    }
+  });
+
+  it('that cannot be moved (the disk fills up) keeps its old files as they were, and moves once there is room', async () => {
+    const disk = smallDisk(4 * MiB);
+    unmounts.push(disk.unmount);
+    const home = path.join(disk.dir, 'home');
+    const host = await startedHost(home);
+    const base = await host.knowledge.create({ name: 'Tight', chunkSize: 200, chunkOverlap: 0 });
+    await host.knowledge.addText(base.id, longText(300_000, 'old'), 'old.md');
+    await disposeHosts();
+    const folder = path.join(home, 'chatos', 'knowledge', base.id);
+    const store = KnowledgeStore.open(folder, base.id);
+    const all = [...store.all()];
+    store.close();
+    await writeLegacyBase(folder, all, null);
+    const before = new Map(fs.readdirSync(folder).map((f) => [f, fs.readFileSync(path.join(folder, f))]));
+    const filler = fillDisk(disk.dir, 64 * 1024);
+
+    const again = await startedHost(home);
+    const error = await knowledgeError(again.knowledge.search(base.id, 'harbour'), 'KB_BROKEN');
+    expect(error.message).toContain(`"${base.id}"`);
+    expect(error.message).toMatch(/old files are kept/);
+    expect(error.hint).toMatch(/free disk space/);
+    expect(new Map(fs.readdirSync(folder).map((f) => [f, fs.readFileSync(path.join(folder, f))]))).toEqual(before);
+
+    fs.rmSync(filler);
+    const found = await again.knowledge.search(base.id, 'lantern 7 tide');
+    expect(found.hits.length).toBeGreaterThan(0);
+    expect((await again.knowledge.get(base.id)).counts.chunks).toBe(all.length);
+  });
+});
+
+describe('bad input to a base in its store', () => {
+  it('a full disk refuses the add naming the base, keeps what it held, and leaves other bases searchable', async () => {
+    const disk = smallDisk(6 * MiB);
+    unmounts.push(disk.unmount);
+    const host = await startedHost(path.join(disk.dir, 'home'));
+    const full = await host.knowledge.create({ name: 'Full' });
+    const other = await host.knowledge.create({ name: 'Other' });
+    await host.knowledge.addText(full.id, GUIDE_MD, 'guide.md');
+    await host.knowledge.addText(other.id, 'Owls hunt at night over the meadow.', 'owls.md');
+    const before = await host.knowledge.get(full.id);
+    const filler = fillDisk(disk.dir, 128 * 1024);
+
+    const error = await knowledgeError(host.knowledge.addText(full.id, longText(2 * MiB, 'new'), 'big.md'), 'KB_DISK_FULL');
+    expect(error.message).toContain(`"${full.id}"`);
+    expect(error.hint).toMatch(/free some space/);
+    expect((await host.knowledge.get(full.id)).counts).toEqual(before.counts);
+    expect((await host.knowledge.search(full.id, 'ladybugs')).hits[0]!.file).toBe('guide.md');
+    expect((await host.knowledge.search(other.id, 'owls')).hits[0]!.file).toBe('owls.md');
+
+    fs.rmSync(filler);
+    await host.knowledge.addText(full.id, longText(200_000, 'new'), 'big.md');
+    expect((await host.knowledge.search(full.id, 'lantern harbour')).hits[0]!.file).toBe('big.md');
+    expect((await host.knowledge.search(full.id, 'ladybugs')).hits[0]!.file).toBe('guide.md');
+  });
+
+  it('a damaged store is a problem naming the base and the fix; other bases are unaffected', async () => {
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    const broken = await host.knowledge.create({ name: 'Broken' });
+    const other = await host.knowledge.create({ name: 'Other' });
+    await host.knowledge.addText(broken.id, GUIDE_MD, 'guide.md');
+    await host.knowledge.addText(other.id, 'Owls hunt at night over the meadow.', 'owls.md');
+    await disposeHosts();
+    const file = path.join(home, 'chatos', 'knowledge', broken.id, 'store.sqlite');
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0x5a, 0, 100);
+    fs.writeFileSync(file, bytes);
+
+    const again = await startedHost(home);
+    const error = await knowledgeError(again.knowledge.search(broken.id, 'ladybugs'), 'KB_BROKEN');
+    expect(error.message).toContain(`"${broken.id}"`);
+    expect(error.message).toContain(file);
+    expect(error.hint).toContain(`chatos kb delete ${broken.id}`);
+    expect((await again.knowledge.search(other.id, 'owls')).hits[0]!.file).toBe('owls.md');
+    expect((await again.knowledge.list()).map((b) => b.id)).toEqual([broken.id, other.id]);
+  });
+
+  it('a vector of another dimension than the base holds is refused whole, naming the base and the fix', () => {
+    const folder = tempDir('chatos-kb-store-');
+    const store = KnowledgeStore.open(folder, 'dims');
+    try {
+      const chunk = (id: string) => ({ id, file: 'a.md', position: 0, start: 0, end: 5, heading: '', text: `words of ${id}` });
+      store.write({ chunks: [chunk('c1')], vectors: [[1, 0, 0, 0]], embeddedWith: { model: 'm', dimensions: 4 } });
+      let error: unknown;
+      try {
+        store.write({
+          chunks: [chunk('c2'), chunk('c3')],
+          vectors: [
+            [0, 1, 0, 0],
+            [1, 0, 0],
+          ],
+        });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ code: 'KB_INVALID' });
+      expect((error as Error).message).toMatch(/knowledge base "dims" holds vectors of 4 dimensions; a vector of 3/);
+      expect((error as { hint: string }).hint).toContain('chatos kb reembed dims');
+      expect(store.counts()).toEqual({ files: 1, chunks: 1 });
+      expect(store.search('words', 5, [1, 0, 0, 0]).map((h) => h.id)).toEqual(['c1']);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('a crash in the middle of an add', () => {
+  it('(SIGKILL while the store is being written) leaves a base that opens with all or none of that document', async () => {
+    const home = tempDir('chatos-kb-home-');
+    const host = await startedHost(home);
+    const base = await host.knowledge.create({ name: 'Crash', chunkSize: 200, chunkOverlap: 0 });
+    await host.knowledge.addText(base.id, GUIDE_MD, 'guide.md');
+    const before = (await host.knowledge.get(base.id)).counts;
+    await disposeHosts();
+    const file = path.join(tempDir('chatos-kb-files-'), 'big.md');
+    fs.writeFileSync(file, longText(3 * MiB, 'crash'));
+    const folder = path.join(home, 'chatos', 'knowledge', base.id);
+
+    // Killed once the store's log holds a MiB: the add's transaction (several MiB) is spilling pages to it, not yet committed.
+    const child = spawn(process.execPath, [path.resolve('bin/chatos.js'), 'kb', 'add', base.id, file, '--home', home], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const log = path.join(folder, 'store.sqlite-wal');
+    const watcher = fs.watch(folder, (_event, name) => {
+      if (name === 'store.sqlite-wal' && (fs.statSync(log, { throwIfNoEntry: false })?.size ?? 0) > MiB) child.kill('SIGKILL');
+    });
+    await exited;
+    watcher.close();
+    expect(child.signalCode).toBe('SIGKILL');
+
+    const again = await startedHost(home);
+    const counts = (await again.knowledge.get(base.id)).counts;
+    const files = (await again.knowledge.listDocuments(base.id)).files;
+    const big = files.find((f) => f.file === 'big.md');
+    if (big) {
+      expect(counts.chunks - before.chunks).toBe(big.chunks);
+      expect((await again.knowledge.search(base.id, 'crash paragraph')).hits[0]!.file).toBe('big.md');
+    } else expect(counts).toEqual(before);
+    expect((await again.knowledge.search(base.id, 'ladybugs')).hits[0]!.file).toBe('guide.md');
+  });
+});

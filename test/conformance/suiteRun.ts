@@ -33,10 +33,17 @@ export interface SuiteRun {
 /** The suite splits --command on spaces and runs it through a shell, so each path is shell-quoted. */
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * How long the suite lets the client run before it kills it: a guard against a hang, not a measure (a client
+ * that started in 19 s on a loaded CI machine was killed at 20 s). Below vitest's testTimeout, so the suite's
+ * own report is what a failure shows.
+ */
+const CLIENT_TIMEOUT_MS = 120_000;
+
 /** Runs `scenario` of the suite at `cli` (with `extraArgs`, such as a --spec-version) and reads its checks.json. */
 export function runScenario(cli: string, scenario: string, extraArgs: readonly string[] = []): Promise<SuiteRun> {
   const outputDir = tempDir('chatos-conformance-');
-  const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, ...extraArgs, '--timeout', '20000', '--output-dir', outputDir];
+  const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, ...extraArgs, '--timeout', String(CLIENT_TIMEOUT_MS), '--output-dir', outputDir];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

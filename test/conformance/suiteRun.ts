@@ -43,7 +43,19 @@ const CLIENT_TIMEOUT_MS = 120_000;
 /** Runs `scenario` of the suite at `cli` (with `extraArgs`, such as a --spec-version) and reads its checks.json. */
 export function runScenario(cli: string, scenario: string, extraArgs: readonly string[] = []): Promise<SuiteRun> {
   const outputDir = tempDir('chatos-conformance-');
-  const args = [cli, 'client', '--command', `${shellQuote(process.execPath)} ${shellQuote(adapter)}`, '--scenario', scenario, ...extraArgs, '--timeout', String(CLIENT_TIMEOUT_MS), '--output-dir', outputDir];
+  const args = [
+    cli,
+    'client',
+    '--command',
+    `${shellQuote(process.execPath)} ${shellQuote(adapter)}`,
+    '--scenario',
+    scenario,
+    ...extraArgs,
+    '--timeout',
+    String(CLIENT_TIMEOUT_MS),
+    '--output-dir',
+    outputDir,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -7,7 +7,6 @@ import { api } from '../api/client';
 import { useApi } from '../api/hooks';
 import type { KnowledgeEditorState } from '../components/knowledge/KnowledgeBaseDrawer';
 import { KnowledgeDocuments } from '../components/knowledge/KnowledgeDocuments';
-import { KnowledgeUpload } from '../components/knowledge/KnowledgeUpload';
 import { useAction } from '../components/useAction';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { lazyPart, useOpenedOnce } from '../shell/lazyPart';
@@ -15,6 +14,8 @@ import '../i18n/load/knowledge';
 
 // The form's drawer loads when first opened, the search with its tab: the bases and their documents are what the page shows first.
 const KnowledgeBaseDrawer = lazyPart(() => import('../components/knowledge/KnowledgeBaseDrawer').then((m) => m.default), <Spin fullscreen />);
+// The upload (antd's Upload and Progress) comes with a base's page, not before the list is interactive.
+const KnowledgeUpload = lazyPart(() => import('../components/knowledge/KnowledgeUpload').then((m) => m.KnowledgeUpload));
 const KnowledgeSearch = lazyPart(() => import('../components/knowledge/KnowledgeSearch').then((m) => m.KnowledgeSearch));
 
 function ModelTag({ base }: { base: KnowledgeBase }) {

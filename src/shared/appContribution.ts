@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProblemSchema } from './problems.js';
-import { EnvValueSchema } from './mcp.js';
+import { ServerEnvNameSchema, EnvValueSchema } from './mcp.js';
 
 /** `_meta.chatos.uiApp` (docs/rules/gateway.md#_meta): who is calling and where its files live. */
 export const UiAppMetaSchema = z.object({
@@ -38,7 +38,7 @@ export const McpContributionSchema = z.object({
   /** argv for stdio servers; spawned directly, never through a shell. */
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
-  env: z.record(z.string(), EnvValueSchema),
+  env: z.record(ServerEnvNameSchema, EnvValueSchema),
   enabled: z.boolean(),
   description: z.string().optional(),
   tags: z.array(z.string()),

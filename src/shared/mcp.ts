@@ -13,6 +13,17 @@ export type ServerProtocol = z.infer<typeof ServerProtocolSchema>;
 export const StoredSecretNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { error: 'must be a stored value\'s name: letters, digits, ".", "_" or "-" (at most 128)' });
 
 /**
+ * The name of an environment variable a config sets. A name ends at its first `=` in the environment block a
+ * process gets, so a key `NODE_OPTIONS=--require ./x.js --title` would set NODE_OPTIONS in the server past every
+ * check that reads names (the trust plan, the import's code-changing variables); NUL ends the whole entry.
+ */
+export const ServerEnvNameSchema = z
+  .string()
+  .min(1, { error: 'an environment variable name must not be empty' })
+  .max(256)
+  .regex(/^[^=\0]+$/, { error: 'must be an environment variable name: "=" ends a name (it would set another variable), and NUL is not allowed' });
+
+/**
  * A value that is written literally, copied from the host's environment
  * (`{ env: NAME }`, docs/rules/mcp-yaml.md#environment-and-headers), or kept in the host's key store like a
  * model's key (`{ secret: NAME }`, written by the MCP servers page and
@@ -48,7 +59,7 @@ export const StdioTransportSchema = z.object({
   kind: z.literal('stdio'),
   command: z.string().min(1),
   args: z.array(z.string()),
-  env: z.record(z.string(), EnvValueSchema),
+  env: z.record(ServerEnvNameSchema, EnvValueSchema),
   /**
    * Host variables passed on beyond the default list (mcp.yaml `inheritEnv`):
    * more names, or `true` for the whole environment. Never set for plugins.

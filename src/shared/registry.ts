@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvValueSchema, PermissionLevelSchema } from './mcp.js';
+import { ServerEnvNameSchema, EnvValueSchema, PermissionLevelSchema } from './mcp.js';
 
 /** Where a registration came from; a re-sync of one origin replaces exactly its rows. */
 export const RegistrySourceSchema = z.discriminatedUnion('kind', [
@@ -58,7 +58,7 @@ export const RegistryMcpServerSchema = McpServerConfigSchema.extend({
   source: RegistrySourceSchema,
   missing: MissingSchema.optional(),
   /** A plugin's `ai.mcp.env` may name a key-store value (`{ secret: NAME }`), read only when the server starts. */
-  env: z.record(z.string(), EnvValueSchema).default({}),
+  env: z.record(ServerEnvNameSchema, EnvValueSchema).default({}),
   /**
    * A plugin's declared tool permissions (plugin.json `ai.mcp.permissions`, in
    * the order written): kept in the row, with its expanded `callMeta`, so a
@@ -106,7 +106,7 @@ export const HostMcpServerSchema = McpServerConfigSchema.extend({
   id: z.string(),
   source: RegistrySourceSchema.optional(),
   /** A copy of a plugin server keeps its `{ secret: NAME }` references (see RegistryMcpServerSchema). */
-  env: z.record(z.string(), EnvValueSchema).default({}),
+  env: z.record(ServerEnvNameSchema, EnvValueSchema).default({}),
 });
 export type HostMcpServer = z.infer<typeof HostMcpServerSchema>;
 

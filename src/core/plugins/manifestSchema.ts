@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emptyRecord, ownRecord } from '../../shared/ownKeys.js';
 import { appIdFault } from '../naming/appIds.js';
-import { StoredSecretNameSchema } from '../../shared/mcp.js';
+import { ServerEnvNameSchema, StoredSecretNameSchema } from '../../shared/mcp.js';
 
 /**
  * The `plugin.json` contract (docs/rules/names-and-exposure.md, plus `providerAppId` from docs/rules/registry.md#provider-app-ids).
@@ -41,7 +41,7 @@ export const AppEntrySchema = z.union([RelativePathSchema, ModuleEntrySchema]);
  * A server's environment: literal strings, or `{ secret: NAME }` read from the key store when the server
  * starts (as in mcp.yaml), so a bundle's sensitive `user_config` never sits in a file trust pins.
  */
-const PluginEnvSchema = z.record(z.string(), z.union([z.string(), z.object({ secret: StoredSecretNameSchema }).strict()], { error: 'must be a string or { "secret": NAME }' }));
+const PluginEnvSchema = z.record(ServerEnvNameSchema, z.union([z.string(), z.object({ secret: StoredSecretNameSchema }).strict()], { error: 'must be a string or { "secret": NAME }' }));
 
 export const McpSchema = z
   .object({

@@ -1,3 +1,5 @@
+import { ServerEnvNameSchema } from '../../shared/mcp.js';
+
 /**
  * What of the host's environment a server (or a plugin backend) inherits.
  *
@@ -110,6 +112,9 @@ export function serverEnvironment(
     put(env, name, value);
   }
   for (const [name, value] of Object.entries(extra)) {
+    // Checked again here, where every server and backend is started, whatever config the name came from.
+    if (!ServerEnvNameSchema.safeParse(name).success)
+      throw new Error(`the environment variable name ${JSON.stringify(name)} holds "=" or NUL: a name ends at "=", so it would set another variable; rename it`);
     // On Windows `Path` and `PATH` are one variable: the config's spelling replaces the host's, never sits beside it.
     if (isWindows(platform)) for (const key of Object.keys(env)) if (key !== name && key.toUpperCase() === name.toUpperCase()) delete env[key];
     put(env, name, value);

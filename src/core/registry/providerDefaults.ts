@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Problem } from '../../shared/problems.js';
+import { ServerEnvNameSchema } from '../../shared/mcp.js';
 import type { McpServerConfig, PromptConfig } from '../../shared/registry.js';
 import { expandVariables } from '../naming/callMeta.js';
 import { formatCmdUrl } from '../naming/cmdUrl.js';
@@ -24,7 +25,7 @@ const DefaultServerSchema = z
     command: z.string().optional(),
     url: z.string().optional(),
     args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
+    env: z.record(ServerEnvNameSchema, z.string()).default({}),
   })
   .refine((s) => [s.package, s.command, s.url].filter((v) => v !== undefined).length === 1, {
     error: 'needs exactly one of "package", "command" or "url"',

@@ -205,6 +205,14 @@ describe('validatePluginFolder: limits and edges', () => {
     expect(result.problems.map((p) => [p.code, p.path])).toEqual([['PROMPT_TOO_LARGE', 'apps[0].ai.mcpPrompt.zh.content']]);
   });
 
+  it('refuses a server environment name with "=": in the child it would set another variable (NODE_OPTIONS here)', () => {
+    const name = 'NODE_OPTIONS=--require ./x.js --title';
+    const dir = writePlugin({ 'index.mjs': '', 'server.mjs': '' }, manifestWith({ ai: { mcp: { entry: 'server.mjs', env: { [name]: 'y' } } } }));
+    const result = validatePluginFolder(dir);
+    expect(result.valid).toBe(false);
+    expect(result.problems.map((p) => p.path)).toContain(`apps[0].ai.mcp.env[${JSON.stringify(name)}]`);
+  });
+
   it('reads a manifest that starts with a byte order mark', () => {
     const dir = writePlugin({ 'index.mjs': '' }, `\uFEFF${JSON.stringify(manifestWith({}))}`);
     expect(validatePluginFolder(dir).valid).toBe(true);

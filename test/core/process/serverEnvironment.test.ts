@@ -29,6 +29,12 @@ describe('serverEnvironment', () => {
     expect(serverEnvironment(host, undefined, {})).toEqual(Object.fromEntries(passed.map((name) => [name, host[name]])));
   });
 
+  it('refuses a name with "=" (it would set another variable: NODE_OPTIONS past every check of names) or NUL, wherever it came from', () => {
+    expect(() => serverEnvironment(host, undefined, { 'NODE_OPTIONS=--require ./x.js --title': 'y' })).toThrow(/"NODE_OPTIONS=--require .\/x.js --title" holds "=" or NUL/);
+    expect(() => serverEnvironment(host, undefined, { 'A\0B': 'y' })).toThrow(/holds "=" or NUL/);
+    expect(serverEnvironment(host, undefined, { NODE_ENV: 'production' }).NODE_ENV).toBe('production');
+  });
+
   it('inheritEnv names more variables, or true passes the whole environment but its bash functions; the config’s values win', () => {
     expect(serverEnvironment(host, ['AWS_PROFILE'], {}).AWS_PROFILE).toBe('work');
     expect(serverEnvironment(host, ['AWS_PROFILE'], {}).OPENAI_API_KEY).toBeUndefined();

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TOOL_TIMEOUT_MS, EnvValueSchema, NodeRuntimeChoiceSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, ServerEnvNameSchema, EnvValueSchema, NodeRuntimeChoiceSchema, PermissionLevelSchema, TransformSchema } from '../../../shared/mcp.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import { emptyRecord, ownRecord } from '../../../shared/ownKeys.js';
 import { SUPPORTED_TRANSPORTS } from './transports.js';
@@ -52,7 +52,7 @@ export const McpServerEntrySchema = z.object({
   // stdio
   command: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   args: orEmpty(StringListSchema, () => []),
-  env: orEmpty(z.record(z.string(), EnvValueSchema), () => ({})),
+  env: orEmpty(z.record(ServerEnvNameSchema, EnvValueSchema), () => ({})),
   /**
    * More of the host's environment than the default list (serverEnvironment.ts):
    * `true` for all of it, or the names of more variables. Default: the list only.

@@ -185,6 +185,8 @@ describe('loadMcpConfig: per-server errors reject only that server', () => {
     ['a permission level that does not exist', 's', "command: node\npermissions:\n  'browser_*': admin", 'SCHEMA_INVALID_VALUE', 'servers.s.permissions["browser_*"]'],
     ['allowMain that is not a boolean', 's', 'command: node\nallowMain: "yes"', 'SCHEMA_INVALID_TYPE', 'servers.s.allowMain'],
     ['an env value that is a list', 's', 'command: node\nenv:\n  A: [1]', 'SCHEMA_INVALID_UNION', 'servers.s.env.A'],
+    // A name ends at "=" in the child's environment: this one would set NODE_OPTIONS past every check that reads names.
+    ['an env name with "="', 's', "command: node\nenv:\n  'NODE_OPTIONS=--require ./x.js --title': y", 'SCHEMA_INVALID_KEY', 'servers.s.env["NODE_OPTIONS=--require ./x.js --title"]'],
   ];
 
   it.each(cases)('%s', (_rule, key, body, code, jsonPath) => {

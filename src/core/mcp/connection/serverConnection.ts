@@ -281,11 +281,15 @@ export class ServerConnection {
     return { message: `server "${def.id}" failed to start: ${error.message}${this.stderrTail()}` };
   }
 
+  /** How many times the starts under way were ended: a start that sees it change stops, starting nothing more. */
+  private attemptsEnded = 0;
+
   /** Ending the transports of a failed start: the timeout starts it, the failure waits for all of it. */
   private closingAttempts: Promise<unknown> = Promise.resolve();
 
   /** Ends every transport the start opened; nothing of a failed start (a socket, a retrying event stream, a process) is left. */
   private closeAttempts(): Promise<unknown> {
+    this.attemptsEnded += 1;
     const attempts = this.attempts;
     this.attempts = [];
     this.closingAttempts = Promise.all([this.closingAttempts, ...attempts.map((transport) => transport.close().catch(() => {}))]);
@@ -326,6 +330,7 @@ export class ServerConnection {
    * probe is started again for it. Every start asks again, so a server updated to the other era is seen as such.
    */
   private async connectStdio(): Promise<{ session: ClientSession; transport: Transport }> {
+    const ended = this.attemptsEnded;
     const transport = await this.processTransport();
     const capabilities = modernCapabilities((this.deps.features ?? TOOLS_ONLY).capabilities());
     const era = await probeStdioEra(transport, this.deps.clientInfo, capabilities, connectTimeoutOf(this.definition) / 2);
@@ -344,6 +349,8 @@ export class ServerConnection {
     }
     let target = transport;
     if (era.kind === 'exited') {
+      // Ended by us (a test connection's time ran out, the server stopped): its process closing is not the server's answer.
+      if (this.attemptsEnded !== ended) throw new McpRuntimeError('SERVER_START_FAILED', `the start of server "${this.definition.id}" was ended`, this.definition.id);
       this.deps.log.append('lifecycle', `the server ended its process on server/discover (a server of the 2025 era); starting it again to speak initialize to it`);
       this.attempts = this.attempts.filter((attempt) => attempt !== transport);
       target = await this.processTransport();

@@ -59,6 +59,6 @@ describe('agent memory', () => {
     expect(!tooLong.ok && tooLong.error.hint).toMatch(/knowledge base/);
     expect(await api.handle({ method: 'memory.forget', params: { agentId: 'helper', id: added.id } })).toMatchObject({ ok: false, error: { code: 'MEMORY_NOT_FOUND' } });
     expect(await api.handle({ method: 'memory.list', params: { agentId: 'nobody' } })).toMatchObject({ ok: false, error: { code: 'MEMORY_AGENT_NOT_FOUND', message: 'no agent "nobody"' } });
-    expect(host.agents.memory.list('helper').total).toBe(1);
+    expect((await host.agents.memory.list('helper')).total).toBe(1);
   });
 });

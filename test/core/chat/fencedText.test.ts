@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { instructionsPrompt } from '../../../src/core/mcp/instructions/serverInstructions.js';
 import { runMemoryTool } from '../../../src/core/memory/memoryTools.js';
 import { MemoryStore } from '../../../src/core/memory/memoryStore.js';
+import { MemorySearch } from '../../../src/core/memory/memorySearch.js';
 import { silentLogger } from '../../../src/core/ports.js';
 import { agentUsing, startChatWorld, toolResultsIn } from '../../helpers/chatWorld.js';
 import { tempDir } from '../../helpers/tempDir.js';
@@ -73,13 +74,15 @@ describe('untrusted text inside the host’s fences', () => {
 
   it('a memory: no `<` of the text survives, whatever it spells, and the text reads back whole', async () => {
     const store = new MemoryStore({ dir: tempDir('chatos-fence-memory-'), now: () => Date.now(), logger: silentLogger });
+    // No embedding model: listing and recall by words, as the tools run without one.
+    const memory = { store, finder: new MemorySearch({ store, modelId: () => undefined, models: { get: () => undefined, keyFor: async () => undefined }, logger: silentLogger }) };
     let n = 0;
     const check = async (text: string) => {
       const trimmed = text.trim();
       if (!trimmed) return;
       const space = { kind: 'agent' as const, id: `a${n++}` };
-      expect((await runMemoryTool(store, space, 'test', 'memory_remember', { text })).ok).toBe(true);
-      const listed = await runMemoryTool(store, space, 'test', 'memory_list', {});
+      expect((await runMemoryTool(memory, space, 'test', 'memory_remember', { text })).ok).toBe(true);
+      const listed = await runMemoryTool(memory, space, 'test', 'memory_list', {});
       expect(count(listed.text, '<')).toBe(2);
       expect(unescape(inside(listed.text, /<memory id=/, '</memory>'))).toBe(trimmed);
     };
@@ -113,6 +116,6 @@ describe('untrusted text inside the host’s fences', () => {
     expect(listed).toMatch(new RegExp(`<memory id="m_[0-9a-f]{16}" saved="[^"]+">\\n${escaped.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n</memory>`));
     expect(count(listed, '<')).toBe(2);
     // The text as saved is the text as given: only its reading is escaped.
-    expect(host.agents.memory.list('helper').memories.map((m) => m.text)).toEqual([hostile]);
+    expect((await host.agents.memory.list('helper')).memories.map((m) => m.text)).toEqual([hostile]);
   });
 });

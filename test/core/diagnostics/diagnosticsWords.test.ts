@@ -61,7 +61,8 @@ async function everyCheck(): Promise<DiagnosticCheck[]> {
     uiCheck({ platform: 'linux', env: { PATH: tempDir() }, electron: false }),
     uiCheck({ platform: 'darwin', env: {}, electron: true }),
     uiCheck({ platform: 'darwin', env: {}, electron: false }),
-    ...serverChecks(definitions, { PATH: process.env.PATH }, '/home/me/.chatos/mcp.yaml', 0),
+    // The era the http server spoke at its last start.
+    ...serverChecks(definitions, { PATH: process.env.PATH }, '/home/me/.chatos/mcp.yaml', 0, new Map([['chatos::http', { era: 'modern', version: '2026-07-28' }]])),
   ];
 }
 

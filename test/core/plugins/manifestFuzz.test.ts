@@ -195,7 +195,7 @@ describe('plugin.json, over arbitrary manifests', () => {
     const { problems } = scanManifest(JSON.stringify(manifest));
     expect(problems.map((p) => [p.code, p.path, p.message])).toEqual([
       ['SCHEMA_INVALID_VALUE', 'apps[0].entry.type', 'is required: it must be "module"'],
-      ['SCHEMA_INVALID_TYPE', 'apps[0].ai.mcp.env.constructor', 'must be a string, not number 1'],
+      ['SCHEMA_INVALID_UNION', 'apps[0].ai.mcp.env.constructor', 'must be a string or { "secret": NAME } (got number 1)'],
       ['SCHEMA_INVALID_VALUE', 'apps[0].ai.mcp.permissions.toString', 'must be "read" or "write" or "confirm" or "navigate", not string "sometimes"'],
     ]);
     for (const problem of problems) expect(ProblemSchema.parse(problem)).toEqual(problem);

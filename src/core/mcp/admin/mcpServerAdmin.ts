@@ -51,7 +51,7 @@ export interface McpServerAdminDeps {
   decisions?: { forget(serverId: string): void };
   /**
    * The registry's row of a removed server and the grants on it: removed with it, as `prune` would, so a server
-   * the user deleted is gone rather than "missing" (docs/rules/registry.md#missing). Returns the grants revoked.
+   * the user deleted is gone rather than "missing" (docs/rules/registry.md#what-goes-and-when). Returns the grants revoked.
    */
   registrations?: { remove(serverId: string): number };
   hostEnv: NodeJS.ProcessEnv;

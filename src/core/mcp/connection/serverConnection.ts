@@ -6,10 +6,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type CallToolResult, type Progress, type ReadResourceResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type EnvValue, type InProcessOptions, type LogLevel, type ServerDefinition } from '../../../shared/mcp.js';
 import { refusalText, type RunGateAnswer } from '../../policy/runGate.js';
 import { resolveEnvValues, type EnvResolution } from '../config/mcpConfigLoader.js';
-import { readStoredValues, type ReadStoredValue } from '../config/envValues.js';
+import { readStoredValues, storedValueNames, type ReadStoredValue } from '../config/envValues.js';
 import { checkServerUrl, connectFailureHint } from '../config/transports.js';
 import { ClientFeatures, modernCapabilities, type ClientSession } from '../client/clientFeatures.js';
 import type { McpWire, ProtocolEra } from '../client/mcpWire.js';
@@ -304,6 +304,25 @@ export class ServerConnection {
     return lines.length ? `; last stderr:\n  ${lines.join('\n  ')}` : '';
   }
 
+  /**
+   * A plugin's server reads only the stored values its own install wrote (`<pluginId>.…`, an MCP Bundle's
+   * sensitive settings): the key store's names are predictable, and a `{ secret: NAME }` naming another server's
+   * token would hand it to any plugin. The user's own servers (mcp.yaml) may name any value.
+   */
+  private checkStoredValuesOwned(values: Readonly<Record<string, EnvValue>>): void {
+    const plugin = this.definition.plugin;
+    if (!plugin) return;
+    const own = `${plugin.pluginId}.`;
+    const foreign = storedValueNames(values).find((name) => !name.startsWith(own));
+    if (foreign !== undefined) {
+      throw new McpRuntimeError(
+        'SERVER_NOT_RUNNABLE',
+        `plugin "${plugin.pluginId}" names the stored value "${foreign}", which is not its own: a plugin's server reads only values under "${own}"`,
+        this.definition.id,
+      );
+    }
+  }
+
   /** Throws the gate's refusal as the runtime's error; called right before a process or connection starts. */
   private passGate(): void {
     const answer = this.deps.gate(this.definition);
@@ -364,6 +383,7 @@ export class ServerConnection {
   private async processTransport(): Promise<ProcessTransport> {
     const def = this.definition;
     if (def.transport.kind !== 'stdio') throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" has no command`, def.id);
+    this.checkStoredValuesOwned(def.transport.env);
     const env = resolveEnvValues(def.transport.env, this.deps.hostEnv, def.id, await readStoredValues(def.transport.env, this.deps.readStoredValue));
     if (!env.ok) throw this.valuesMissing(env);
     const childEnv = serverEnvironment(this.deps.hostEnv, def.transport.inheritEnv, env.values);
@@ -409,6 +429,7 @@ export class ServerConnection {
     if (def.transport.kind !== 'streamable_http') throw new McpRuntimeError('SERVER_START_FAILED', `server "${def.id}" has no url`, def.id);
     const { url } = def.transport;
     this.passGate();
+    this.checkStoredValuesOwned(def.transport.headers);
     const headers = resolveEnvValues(def.transport.headers, this.deps.hostEnv, def.id, await readStoredValues(def.transport.headers, this.deps.readStoredValue));
     if (!headers.ok) throw this.valuesMissing(headers);
     // The same rule validation applies: no url that validation refuses is connected to here either.

@@ -52,13 +52,29 @@ const hexOfInteger = (integer: DerElement) =>
     .replace(/^(00)+/, '')
     .toUpperCase();
 
-/** Does a chain from `leaf` through `intermediates` reach a CA certificate Node trusts? */
-function chainsToTrustedRoot(leaf: crypto.X509Certificate, intermediates: crypto.X509Certificate[]): boolean {
-  const roots = tls.rootCertificates.map((pem) => new crypto.X509Certificate(pem));
+/** Whom a signature may be vouched for by: the authorities trusted (PEM) and the time it is judged at. */
+export interface SignatureTrust {
+  roots: readonly string[];
+  now: number;
+}
+
+/** The extended key usage of a certificate made for signing code (RFC 5280 4.2.1.12). */
+const CODE_SIGNING = '1.3.6.1.5.5.7.3.3';
+
+const validAt = (cert: crypto.X509Certificate, now: number) => now >= Date.parse(cert.validFrom) && now <= Date.parse(cert.validTo);
+
+/**
+ * Does a chain from `leaf` through `intermediates` reach a trusted authority, as a signer of code? The leaf
+ * must be made for signing code (a web server's certificate, which anyone gets for a domain, is not), every
+ * certificate valid now, and every issuer on the way a CA.
+ */
+function chainsToTrustedRoot(leaf: crypto.X509Certificate, intermediates: crypto.X509Certificate[], trust: SignatureTrust): boolean {
+  if (!leaf.keyUsage?.includes(CODE_SIGNING) || !validAt(leaf, trust.now)) return false;
+  const roots = trust.roots.map((pem) => new crypto.X509Certificate(pem)).filter((root) => root.ca && validAt(root, trust.now));
   let current = leaf;
   for (let depth = 0; depth < 8; depth++) {
     if (roots.some((root) => current.checkIssued(root) && current.verify(root.publicKey))) return true;
-    const next = intermediates.find((cert) => cert !== current && current.checkIssued(cert) && current.verify(cert.publicKey));
+    const next = intermediates.find((cert) => cert !== current && cert.ca && validAt(cert, trust.now) && current.checkIssued(cert) && current.verify(cert.publicKey));
     if (!next) return false;
     current = next;
   }
@@ -74,7 +90,7 @@ function attributeValue(attributes: DerElement, oid: Buffer): DerElement | undef
   return undefined;
 }
 
-function checkPkcs7(content: Buffer, pkcs7: Buffer): BundleSignature {
+function checkPkcs7(content: Buffer, pkcs7: Buffer, trust: SignatureTrust): BundleSignature {
   const info = readDer(pkcs7);
   if (info.tag !== SEQUENCE || !childAt(info, 0, 0x06, 'content type').bytes.equals(OID.signedData)) throw new SignatureRefused('the signature is not PKCS#7 signed data');
   const signedData = childAt(childAt(info, 1, CONTEXT_0, 'signed data'), 0, SEQUENCE, 'signed data');
@@ -101,7 +117,7 @@ function checkPkcs7(content: Buffer, pkcs7: Buffer): BundleSignature {
   const signed = Buffer.concat([Buffer.from([SET]), attributes.bytes.subarray(1)]);
   if (!crypto.verify('sha256', signed, cert.publicKey, signature.content)) throw new SignatureRefused("the signature does not verify with its certificate's key");
   const selfSigned = cert.checkIssued(cert) && cert.verify(cert.publicKey);
-  const status = chainsToTrustedRoot(cert, certs) ? 'signed' : selfSigned ? 'self-signed' : 'unknown-signer';
+  const status = chainsToTrustedRoot(cert, certs, trust) ? 'signed' : selfSigned ? 'self-signed' : 'unknown-signer';
   return {
     status,
     publisher: commonName(cert.subject),
@@ -113,11 +129,11 @@ function checkPkcs7(content: Buffer, pkcs7: Buffer): BundleSignature {
 }
 
 /** Who signed `file` (its bytes), and the bytes that are the bundle; a signature that does not hold throws SignatureRefused. */
-export function verifyBundleSignature(file: Buffer): { content: Buffer; signature: BundleSignature } {
+export function verifyBundleSignature(file: Buffer, trust: SignatureTrust = { roots: tls.rootCertificates, now: Date.now() }): { content: Buffer; signature: BundleSignature } {
   const { content, pkcs7 } = splitSignature(file);
   if (!pkcs7) return { content, signature: { status: 'unsigned' } };
   try {
-    return { content, signature: checkPkcs7(content, pkcs7) };
+    return { content, signature: checkPkcs7(content, pkcs7, trust) };
   } catch (error) {
     if (error instanceof SignatureRefused) throw error;
     if (error instanceof DerError || error instanceof Error) throw new SignatureRefused(`the signature cannot be read: ${error.message}`);

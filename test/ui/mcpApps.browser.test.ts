@@ -297,7 +297,8 @@ describe('MCP Apps in the chat', () => {
     const requestsBefore = provider.requests.length;
 
     // Two updates: acknowledged once the newest has reached the host; no turn starts.
-    await frame.getByTestId('shop-context').click();
+    // Pressed with the keyboard, as the other buttons in the chat's virtual list (the view's row may still settle under a pointer).
+    await frame.getByTestId('shop-context').press('Enter');
     await frame.getByTestId('shop-context-result').filter({ hasText: 'sent' }).waitFor({ timeout: 20_000 });
     expect(provider.requests.length).toBe(requestsBefore);
 

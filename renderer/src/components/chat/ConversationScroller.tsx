@@ -305,8 +305,11 @@ export function ConversationScroller(props: ScrollerProps) {
       if (!card) return setConfirmationShown(false);
       const a = card.getBoundingClientRect();
       const b = box.getBoundingClientRect();
-      // In view: its buttons (at its bottom) clear of the jump button, or, taller than the view, filling it.
-      setConfirmationShown((a.bottom > b.top && a.bottom <= b.bottom - JUMP_ROOM) || (a.top <= b.top && a.bottom >= b.bottom));
+      // In view: its buttons (at its bottom) clear of the jump button, or, taller than the view, filling it; or whole in a
+      // view that cannot go further down (the card ends the list), where the jump would move nothing and only cover it.
+      const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight <= 1;
+      // (Within a pixel: a card scrolled to the view's top sits a fraction of one below it.)
+      setConfirmationShown((a.bottom > b.top && a.bottom <= b.bottom - JUMP_ROOM + 1) || (a.top <= b.top + 1 && a.bottom >= b.bottom - 1) || (atEnd && a.top >= b.top - 1 && a.bottom <= b.bottom + 1));
     };
     check();
     box.addEventListener('scroll', check, { passive: true });

@@ -21,6 +21,7 @@ import {
   SamplingError,
   WorkspaceRootsError,
   ResourceError,
+  CatalogError,
 } from '../core/facades/errors.js';
 import type { HostApiError } from '../shared/hostApi.js';
 
@@ -49,6 +50,7 @@ export function toApiError(error: unknown): HostApiError {
   if (error instanceof SecretError || error instanceof ChatError || error instanceof MessageLogError || error instanceof KnowledgeError || error instanceof MemoryError || error instanceof McpAppError)
     return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof InstallError) return withHint({ code: error.code, message: [error.message, ...error.problems.map((p) => `${p.path || p.file}: ${p.message}`)].join('\n') }, error.hint);
+  if (error instanceof CatalogError) return withHint({ code: error.code, message: error.message }, error.hint);
   if (error instanceof SamplingError) return { code: error.code, message: error.message };
   if (error instanceof ElicitationError) return { code: error.code, message: error.message, fields: error.fields };
   if (error instanceof WorkspaceRootsError) return { code: 'INVALID', message: error.message, fields: error.fields };

@@ -8,6 +8,7 @@ import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { mcpAppHandlers } from './handlers/mcpApps.js';
 import { bundleHandlers } from './handlers/bundles.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
+import { catalogHandlers } from './handlers/catalog.js';
 import { modelHandlers } from './handlers/models.js';
 import { promptHandlers } from './handlers/prompts.js';
 import { knowledgeHandlers } from './handlers/knowledge.js';
@@ -81,6 +82,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     ...samplingHandlers(context),
     ...chatHandlers(context),
     ...mcpServerHandlers(context),
+    ...catalogHandlers(context),
     ...promptHandlers(context),
     ...knowledgeHandlers(context),
     ...pageChatHandlers(context),

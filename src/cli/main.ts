@@ -8,6 +8,7 @@ import { registerConversations } from './commands/conversations.js';
 import { registerInit } from './commands/init.js';
 import { registerKb } from './commands/kb.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerCatalog } from './commands/catalog.js';
 import { registerModels } from './commands/models.js';
 import { registerPrompts } from './commands/prompts.js';
 import { registerRegistry } from './commands/registry.js';
@@ -46,6 +47,7 @@ export function buildProgram(cli: CliContext): Command {
   registerTools(program, cli);
   registerModels(program, cli);
   registerMcp(program, cli);
+  registerCatalog(program, cli);
   registerPrompts(program, cli);
   registerKb(program, cli);
   registerChat(program, cli);

@@ -1,5 +1,6 @@
 import type { AgentsFacade } from './facades/agents.js';
 import type { AuditFacade } from './facades/audit.js';
+import type { CatalogFacade } from './facades/catalog.js';
 import type { ChatFacade } from './facades/chat.js';
 import type { HostEvents } from './facades/events.js';
 import type { KnowledgeFacade } from './facades/knowledge.js';
@@ -30,6 +31,7 @@ import { toolsModule } from './modules/toolsModule.js';
 import { HostWatcher } from './reload/hostWatcher.js';
 import { offersEmbeddings } from './knowledge/embedder.js';
 import { UserSettingsService } from './settings/userSettings.js';
+import { McpCatalog } from './mcp/catalogSource/mcpCatalog.js';
 import { RecordsStore } from './store/recordsStore.js';
 
 export type { HostOptions } from './modules/hostOptions.js';
@@ -63,11 +65,13 @@ export interface Host {
   readonly watcher: WatcherFacade;
   /** The user's settings (docs/using/settings.md): language, theme, font size, defaults, the memory model; checked here, not only by the page. */
   readonly settings: SettingsFacade;
+  /** The MCP server catalog (an MCP Registry, docs/rules/catalog.md): searched, shown, and added to mcp.yaml through mcp.admin.add. */
+  readonly catalog: CatalogFacade;
 }
 
 /** The facades of a started host, the modules behind them, and how it stops. */
 interface Started {
-  facades: Pick<Host, 'registry' | 'questions' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher' | 'settings'>;
+  facades: Pick<Host, 'registry' | 'questions' | 'mcp' | 'tools' | 'agents' | 'models' | 'knowledge' | 'chat' | 'watcher' | 'settings' | 'catalog'>;
   internals: HostInternals;
   dispose(): Promise<void>;
 }
@@ -205,6 +209,7 @@ export function createHost(options: HostOptions = {}): Host {
         chat: chat.facade,
         watcher: { watch: (times) => watcher.watch(times) },
         settings: narrow(settings, ['get', 'update']),
+        catalog: narrow(new McpCatalog({ registryUrl: () => settings.get().mcpRegistryUrl, admin: mcp.facade.admin }), ['search', 'show', 'add']),
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {
@@ -268,6 +273,9 @@ export function createHost(options: HostOptions = {}): Host {
     },
     get watcher() {
       return need().watcher;
+    },
+    get catalog() {
+      return need().catalog;
     },
     get settings() {
       return need().settings;

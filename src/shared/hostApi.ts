@@ -29,6 +29,7 @@ import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, Mod
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
 import { BundleConfigValuesSchema, BundlePreviewSchema } from './bundles.js';
+import { CatalogAddResultSchema, CatalogEntryViewSchema, CatalogPageSchema, CatalogSearchSchema } from './mcpCatalog.js';
 import { ProblemSchema } from './problems.js';
 import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -486,6 +487,10 @@ export const HostApiMethods = {
     result: ImportResultSchema,
   },
   'mcpServers.templates': { params: Empty, result: z.object({ templates: z.array(McpTemplateSchema) }) },
+  // The MCP server catalog (docs/rules/catalog.md): the core checks the add (CatalogAddSchema) as it checks mcpServers.add's server.
+  'catalog.search': { params: CatalogSearchSchema, result: CatalogPageSchema },
+  'catalog.show': { params: z.object({ name: z.string().min(1).max(200), registry: z.string().max(2048).optional() }).strict(), result: z.object({ entry: CatalogEntryViewSchema }) },
+  'catalog.add': { params: z.object({ request: JsonObject }).strict(), result: CatalogAddResultSchema },
   'mcpServers.addTemplate': {
     params: z.object({ templateId: Id, name: Id.optional(), params: z.record(z.string(), z.string().max(4096)).default({}) }).strict(),
     result: z.object({ server: McpServerEntryViewSchema }),

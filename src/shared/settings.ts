@@ -23,6 +23,11 @@ const FIELDS = {
   defaultModelId: RefSchema,
   /** The model entry that embeds memories so they are found by meaning (one with an OpenAI-compatible /embeddings); unset: by words. */
   memoryEmbeddingModel: RefSchema,
+  /** The MCP Registry the catalog reads (docs/rules/catalog.md); unset: the official one. */
+  mcpRegistryUrl: z
+    .string()
+    .max(2048)
+    .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { error: 'must be an http(s) URL, e.g. https://registry.modelcontextprotocol.io' }),
 };
 
 export const UserSettingsSchema = z.object(FIELDS).partial().strict();
@@ -37,6 +42,7 @@ export const UserSettingsPatchSchema = z
     defaultAgentId: FIELDS.defaultAgentId.nullable(),
     defaultModelId: FIELDS.defaultModelId.nullable(),
     memoryEmbeddingModel: FIELDS.memoryEmbeddingModel.nullable(),
+    mcpRegistryUrl: FIELDS.mcpRegistryUrl.nullable(),
   })
   .partial()
   .strict();

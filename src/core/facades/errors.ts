@@ -26,3 +26,4 @@ export { PluginLifecycleError } from '../operations/pluginLifecycleError.js';
 export { OperationError } from '../operations/operationError.js';
 export { messageOf, StoreError } from '../store/storeError.js';
 export { SecretError } from '../secrets/secretStore.js';
+export { CatalogError } from '../mcp/catalogSource/catalogError.js';

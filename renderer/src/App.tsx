@@ -19,6 +19,7 @@ const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const ModelsPage = lazy(() => import('./pages/ModelsPage'));
 const RegistryPage = lazy(() => import('./pages/RegistryPage'));
 const ServersPage = lazy(() => import('./pages/ServersPage'));
+const CatalogPage = lazy(() => import('./pages/CatalogPage'));
 const ServerPage = lazy(() => import('./pages/ServerPage'));
 const PromptsPage = lazy(() => import('./pages/PromptsPage'));
 const KnowledgePage = lazy(() => import('./pages/KnowledgePage'));
@@ -47,6 +48,7 @@ function AppRoutes() {
           <Route path="registry" element={<RegistryPage />} />
           <Route path="servers" element={<ServersPage />} />
           <Route path="servers/:serverId" element={<ServerPage />} />
+          <Route path="catalog" element={<CatalogPage />} />
           {/* An assistant server's page under the route docs/rules/settings-server.md#the-management-ui names; /servers/:serverId stays as an alias. */}
           <Route path="settings/mcp-assistant/:serverId" element={<ServerPage />} />
           <Route path="prompts" element={<PromptsPage />} />

@@ -11,7 +11,6 @@ import { ProblemList } from '../components/ProblemList';
 import { ToolPicker } from '../components/playground/ToolPicker';
 import { PLAYGROUND_PREFIX, usePlaygroundConversation } from '../components/playground/usePlaygroundConversation';
 import { PlaygroundPrompts } from '../components/playground/PlaygroundPrompts';
-import { ResourceBrowser } from '../components/resources/ResourceBrowser';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { usePending } from '../shell/questions';
 import { lazyPart } from '../shell/lazyPart';
@@ -27,6 +26,9 @@ const PlaygroundToolCard = lazyPart(
     <Skeleton active />
   </Card>,
 );
+
+// The servers' resources sit below the tools: their browser loads in a chunk of its own, after the pickers.
+const ResourceBrowser = lazyPart(() => import('../components/resources/ResourceBrowser').then((m) => m.ResourceBrowser));
 
 type Flow = 'main' | 'sub';
 

@@ -38,6 +38,7 @@ const ICONS: Record<SectionKey, ReactNode> = {
   models: <DeploymentUnitOutlined />,
   registry: <ApartmentOutlined />,
   servers: <CloudServerOutlined />,
+  catalog: <CloudServerOutlined />,
   prompts: <BookOutlined />,
   knowledge: <DatabaseOutlined />,
   playground: <ExperimentOutlined />,

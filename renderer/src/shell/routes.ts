@@ -12,6 +12,7 @@ export const ROUTE_PATTERNS = [
   '/registry',
   '/servers',
   '/servers/:serverId',
+  '/catalog',
   '/settings',
   '/settings/mcp-assistant/:serverId',
   '/prompts',

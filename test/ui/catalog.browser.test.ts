@@ -1,0 +1,69 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRoute, openServedUi, serveApi } from '../helpers/browser.js';
+import { startHttpEverything } from '../helpers/everythingHttp.js';
+import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
+
+/**
+ * The Catalog page of `chatos serve` in Chromium (issue 46): a local MCP
+ * Registry's entries listed and searched, each with the exact command or
+ * URL it would run, the ones ChatOS cannot add marked so, an invalid entry
+ * named; adding one asks for its values (the secret one into the key
+ * store) and adds a server that really starts.
+ */
+let ui: Awaited<ReturnType<typeof openServedUi>>;
+let page: Page;
+let home: string;
+let reg: RegistryFixture;
+
+beforeAll(async () => {
+  reg = await startRegistry();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-catalog-home-'));
+  ui = await openServedUi(['--home', home]);
+  ({ page } = ui);
+  await serveApi(ui.serve)('settings.update', { patch: { mcpRegistryUrl: reg.url } });
+});
+
+afterAll(async () => {
+  expect(await ui?.close()).toBe(0);
+  await reg?.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('the Catalog page', () => {
+  it('lists and searches the registry, shows what each entry runs, and adds one with its secret in the key store', async () => {
+    const port = await startHttpEverything();
+    await openRoute(page, '#/catalog', 'page-catalog');
+    expect(await page.getByTestId('catalog-registry').textContent()).toContain(reg.url);
+    await page.getByTestId('catalog-refused').waitFor();
+    const npm = page.getByTestId('catalog-entry-io.github.user/local-weather');
+    expect(await npm.textContent()).toContain('Runs: npx -y @modelcontextprotocol/server-weather@1.0.0 <config_path> --port 8080');
+    expect(await page.getByTestId('catalog-entry-io.github.evil/shell').textContent()).toContain('is not a valid npm package name; ChatOS will not run it');
+    expect(await page.getByTestId('catalog-add-io.github.example/old-sse').isDisabled()).toBe(true);
+
+    await page.getByTestId('catalog-search').locator('input').fill('chatos-test');
+    await page.getByTestId('catalog-search').locator('input').press('Enter');
+    await page.getByTestId('catalog-entry-io.github.user/local-weather').waitFor({ state: 'detached' });
+    const entry = page.getByTestId('catalog-entry-io.github.chatos-test/everything');
+    expect(await entry.textContent()).toContain('Connects to: http://127.0.0.1:<port>/mcp');
+
+    await page.getByTestId('catalog-add-io.github.chatos-test/everything').click();
+    await page.getByTestId('catalog-add-drawer').waitFor();
+    await page.getByTestId('catalog-value-port').fill(String(port));
+    await page.getByTestId('catalog-value-X-Api-Key').fill('window-key-77');
+    expect(await page.getByTestId('catalog-value-X-Api-Key').getAttribute('type')).toBe('password');
+    await page.getByTestId('catalog-server-name').fill('everything');
+    await page.getByTestId('catalog-add-confirm').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+
+    const list = await serveApi(ui.serve)<{ servers: { name: string; url?: string; headers: unknown[] }[] }>('mcpServers.list');
+    expect(list.servers).toEqual([expect.objectContaining({ name: 'everything', url: `http://127.0.0.1:${port}/mcp`, headers: [{ key: 'X-Api-Key', value: { kind: 'secret', set: true } }] })]);
+    expect(fs.readFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'utf8')).not.toContain('window-key-77');
+    const tested = await serveApi(ui.serve)<{ ok: boolean; tools: unknown[] }>('mcpServers.test', { name: 'everything' });
+    expect(tested.ok).toBe(true);
+    expect(tested.tools.length).toBeGreaterThan(0);
+  });
+});

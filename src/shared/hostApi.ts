@@ -304,6 +304,15 @@ export const HostApiMethods = {
     params: z.object({ uploadId: KnowledgeJobId, config: BundleConfigValuesSchema, update: z.boolean().default(false) }).strict(),
     result: z.object({ pluginId: z.string(), dir: z.string(), updated: z.boolean() }),
   },
+  /** An MCP Bundle by the http(s) address the user pasted: fetched by the host into upload `uploadId` (bounded), and its preview; installed with plugins.installBundle. */
+  'plugins.bundleFromUrl': { params: z.object({ uploadId: KnowledgeJobId, url: z.string().min(1).max(4096) }).strict(), result: BundlePreviewSchema },
+  /** What installing an uploaded plugin .zip (sent with plugins.bundleUploadPart) would do, as plugins.installPreview says for a path. */
+  'plugins.zipPreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
+  /** Installs the uploaded plugin .zip, as plugins.install does a path: untrusted until trusted; over an installed copy only with `update`. */
+  'plugins.installZip': {
+    params: z.object({ uploadId: KnowledgeJobId, update: z.boolean().default(false) }).strict(),
+    result: z.object({ pluginId: z.string(), dir: z.string(), leftOut: z.array(z.string()), updated: z.boolean().default(false) }),
+  },
   /** The grants other apps have on what uninstalling the plugin removes (the confirm lists them). */
   'plugins.uninstallPreview': { params: z.object({ pluginId: Id }).strict(), result: z.object({ dir: z.string(), grants: z.array(DroppedGrantSchema) }) },
   'plugins.uninstall': { params: z.object({ pluginId: Id, purge: z.boolean().default(false) }).strict(), result: z.object({ removed: z.boolean() }) },

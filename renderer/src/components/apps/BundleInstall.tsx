@@ -12,23 +12,35 @@ export interface ChosenBundle {
   preview: BundlePreview;
 }
 
-/** Uploads a picked or dropped `.mcpb` in parts and asks the host for its preview (every check is the host's). */
-export async function chooseBundle(file: File): Promise<ChosenBundle> {
+/** Uploads a picked or dropped file (a bundle or a plugin's .zip) in parts; the host holds it under the id given back. */
+export async function uploadFile(file: File): Promise<string> {
   const uploadId = newJobId('bundle');
   for (let offset = 0; offset < file.size || offset === 0; offset += PART_BYTES) {
     const part = new Uint8Array(await file.slice(offset, offset + PART_BYTES).arrayBuffer());
     await api.call('plugins.bundleUploadPart', { uploadId, offset, data: base64Of(part), name: file.name, size: file.size });
     if (file.size === 0) break;
   }
+  return uploadId;
+}
+
+/** Uploads a picked or dropped `.mcpb` and asks the host for its preview (every check is the host's). */
+export async function chooseBundle(file: File): Promise<ChosenBundle> {
+  const uploadId = await uploadFile(file);
   return { uploadId, fileName: file.name, preview: await api.call('plugins.bundlePreview', { uploadId }) };
 }
 
-/** The drop zone (also a file picker) for an MCP Bundle. */
+/** A bundle by the address the user pasted: the host fetches it (bounded, http(s) only) and shows its preview. */
+export async function bundleFromUrl(url: string): Promise<ChosenBundle> {
+  const uploadId = newJobId('bundle');
+  return { uploadId, fileName: url, preview: await api.call('plugins.bundleFromUrl', { uploadId, url }) };
+}
+
+/** The drop zone (also a file picker) for an MCP Bundle or a plugin's .zip. */
 export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {
   const { t } = useTranslation();
   return (
     <Upload.Dragger
-      accept=".mcpb,.dxt"
+      accept=".mcpb,.dxt,.zip"
       multiple={false}
       showUploadList={false}
       beforeUpload={(file) => {

@@ -6,15 +6,18 @@ import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
-import { BundleDrop, BundlePreviewPanel, chooseBundle, type ChosenBundle } from './BundleInstall';
+import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, uploadFile, type ChosenBundle } from './BundleInstall';
 import type { BundleConfigValues } from '../../../../src/shared/bundles';
 import '../../i18n/load/apps';
 
 /**
  * Installs a plugin from a folder or a .zip the user names by path (the same
  * in Electron and in a browser: the path is read by the host, not uploaded),
- * or an MCP Bundle the user picks or drops: uploaded, shown (author,
- * signature, exact command, tools), installed with the settings asked for.
+ * a plugin's .zip the user picks or drops (uploaded, then installed as the
+ * path would be), or an MCP Bundle the user picks, drops or names by its
+ * https:// address: shown (author, signature, exact command, tools),
+ * installed with the settings asked for. Installed plugins are untrusted
+ * until trusted, with the plan of what runs, whichever way they came.
  */
 export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   const { t } = useTranslation();
@@ -26,6 +29,8 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   // Set when the source's id is installed already: the second OK updates it in place.
   const [update, setUpdate] = useState<PluginUpdate>();
   const [bundle, setBundle] = useState<ChosenBundle>();
+  // A plugin .zip picked or dropped: its upload and name, installed on OK (an update asks once more).
+  const [zip, setZip] = useState<{ uploadId: string; fileName: string }>();
   const [values, setValues] = useState<BundleConfigValues>({});
 
   const close = () => {
@@ -33,6 +38,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setError(undefined);
     setUpdate(undefined);
     setBundle(undefined);
+    setZip(undefined);
     setValues({});
   };
 
@@ -56,8 +62,16 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     onInstalled();
   };
 
-  const pickBundle = (file: File) =>
+  const pickFile = (file: File) =>
     step(async () => {
+      setUpdate(undefined);
+      if (file.name.toLowerCase().endsWith('.zip')) {
+        const uploadId = await uploadFile(file);
+        setZip({ uploadId, fileName: file.name });
+        const preview = await api.call('plugins.zipPreview', { uploadId });
+        if (preview.update) setUpdate(preview.update);
+        return;
+      }
       setBundle(await chooseBundle(file));
       setValues({});
     });
@@ -71,7 +85,14 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
 
   const install = async () => {
     if (bundle) return installBundle(bundle);
+    if (zip) return step(async () => installed(await api.call('plugins.installZip', { uploadId: zip.uploadId, update: update !== undefined })));
     const trimmed = source.trim();
+    // A pasted address is an MCP Bundle's, as for `chatos install URL`: fetched by the host and shown before anything is installed.
+    if (/^https?:\/\//i.test(trimmed))
+      return step(async () => {
+        setBundle(await bundleFromUrl(trimmed));
+        setValues({});
+      });
     if (!trimmed) {
       setError(toApiError(new Error(t('apps.install.needPath'))));
       return;
@@ -108,14 +129,19 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
           <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} />
         ) : (
           <>
-            <BundleDrop onFile={(file) => void pickBundle(file)} />
+            <BundleDrop onFile={(file) => void pickFile(file)} />
+            {zip ? (
+              <Typography.Paragraph strong style={{ marginTop: 8 }} data-testid="install-zip">
+                {zip.fileName}
+              </Typography.Paragraph>
+            ) : null}
             <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
               {t('apps.install.explain')}
             </Typography.Paragraph>
           </>
         )}
         <Input
-          hidden={bundle !== undefined}
+          hidden={bundle !== undefined || zip !== undefined}
           autoFocus
           value={source}
           onChange={(event) => {

@@ -2,6 +2,7 @@ import { App as AntApp, Button, Drawer, Form, Input, Radio, Select, Space, Tag, 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogEntryView, CatalogInputView } from '../../../../src/shared/mcpCatalog';
+import '../../i18n/load/catalog';
 import { api, errorLine } from '../../api/client';
 import { CatalogOptionText } from './CatalogEntryCard';
 

@@ -1,6 +1,7 @@
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CatalogEntryView, CatalogOptionView } from '../../../../src/shared/mcpCatalog';
+import '../../i18n/load/catalog';
 
 /** What one way to run an entry does, word for word: the command line or the URL, and what is downloaded from where. */
 export function CatalogOptionText({ option }: { option: CatalogOptionView }) {

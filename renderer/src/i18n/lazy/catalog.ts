@@ -1,4 +1,4 @@
-/** The Catalog page (an MCP Registry's servers), and the host's catalog errors in the user's language (i18n/hostText.ts): they load with it. */
+/** The Catalog page (an MCP Registry's servers): they load with it. */
 export default {
   zh: {
     'catalog.intro': '来自 MCP 注册表的服务器。列出时不会运行任何东西；添加前会显示将要运行的确切命令或连接的地址，以及它需要的值。添加后与手动添加的服务器完全一样（信任与授权不变）。',
@@ -26,14 +26,6 @@ export default {
     'catalog.added': '已添加 {{name}}：在“MCP 服务器”中可以测试、编辑或删除',
     'catalog.source': '源代码',
     'catalog.website': '网站',
-    'hostError.CATALOG_UNREACHABLE': '连不上 MCP 注册表，或它没有及时回答。',
-    'hostFix.CATALOG_UNREACHABLE': '检查网络和注册表地址，然后重试。',
-    'hostError.CATALOG_BAD_ANSWER': 'MCP 注册表的回答不对（不是它的 JSON、过大或格式不符）。',
-    'hostFix.CATALOG_BAD_ANSWER': '检查注册表地址：它必须是 MCP 注册表（GET /v0/servers）。',
-    'hostError.CATALOG_CURSOR_LOOP': 'MCP 注册表返回了它收到的同一个翻页游标，继续翻页将永不结束。',
-    'hostError.CATALOG_NOT_FOUND': 'MCP 注册表中没有这个服务器。',
-    'hostError.CATALOG_NOT_INSTALLABLE': 'ChatOS 不能添加这个服务器的这种运行方式（原因见消息）。',
-    'hostError.CATALOG_VALUES': '缺少必填的值，或给了它不需要的值。',
   },
   en: {
     'catalog.intro':
@@ -62,13 +54,5 @@ export default {
     'catalog.added': 'Added {{name}}: test, edit or remove it under MCP servers',
     'catalog.source': 'Source',
     'catalog.website': 'Website',
-    'hostError.CATALOG_UNREACHABLE': 'The MCP registry could not be reached, or did not answer in time.',
-    'hostFix.CATALOG_UNREACHABLE': 'Check the network and the registry address, then try again.',
-    'hostError.CATALOG_BAD_ANSWER': 'The MCP registry answered wrongly (not its JSON, too large, or the wrong shape).',
-    'hostFix.CATALOG_BAD_ANSWER': 'Check the registry address: it must be an MCP registry (GET /v0/servers).',
-    'hostError.CATALOG_CURSOR_LOOP': 'The MCP registry gave back the page cursor it was asked with; paging on would never end.',
-    'hostError.CATALOG_NOT_FOUND': 'The MCP registry has no server of this name.',
-    'hostError.CATALOG_NOT_INSTALLABLE': 'ChatOS cannot add this way of running the server (the message says why).',
-    'hostError.CATALOG_VALUES': 'A required value is missing, or a value was given that it does not ask for.',
   },
 };

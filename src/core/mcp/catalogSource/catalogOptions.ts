@@ -90,7 +90,7 @@ function refuse(option: RunOption, reason: string, hint?: string): RunOption {
 function packageOption(pkg: RegistryPackage, index: number): RunOption {
   const option = empty(index, 'package', `${pkg.registryType} ${pkg.identifier}${pkg.version ? ` ${pkg.version}` : ''}`);
   if (pkg.registryType === 'mcpb')
-    return refuse(option, 'an MCP bundle (.mcpb): ChatOS installs it as a plugin, with its own trust plan', `chatos install ${pkg.identifier}  (or Apps → Install → From a URL)`);
+    return refuse(option, 'an MCP bundle (.mcpb): ChatOS installs it as a plugin, with its own trust plan', `chatos install ${pkg.identifier}, or paste its address in Apps → Install`);
   const runner = RUNNERS.get(pkg.registryType);
   if (!runner) return refuse(option, `ChatOS runs npm, PyPI and OCI packages, not "${pkg.registryType}" ones`);
   if (!runner.identifier.test(pkg.identifier)) return refuse(option, `"${pkg.identifier}" is not a valid ${pkg.registryType} package name; ChatOS will not run it`);

@@ -34,6 +34,11 @@ export class DataHome {
     return path.join(this.hostDir, 'plugin-roots.json');
   }
 
+  /** The MCP catalog's last answers, for offline use (docs/rules/catalog.md#offline). */
+  get catalogCache(): string {
+    return path.join(this.hostDir, 'catalog-cache');
+  }
+
   get mcpConfig(): string {
     return path.join(this.hostDir, 'mcp.yaml');
   }

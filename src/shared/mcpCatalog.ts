@@ -75,6 +75,8 @@ export const CatalogPageSchema = z.object({
   /** Entries of the answer that were not valid server.json, each with why; they are not shown. */
   refused: z.array(z.object({ name: z.string(), reason: z.string() })),
   nextCursor: z.string().optional(),
+  /** Set when the registry could not be reached and this is the answer last seen (docs/rules/catalog.md#offline): when it was saved, and why it is not fresh. */
+  offline: z.object({ savedAt: z.string(), reason: z.string() }).optional(),
 });
 export type CatalogPage = z.infer<typeof CatalogPageSchema>;
 

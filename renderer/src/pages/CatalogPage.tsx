@@ -65,6 +65,15 @@ export default function CatalogPage() {
         />
       </Space>
       {first.error ? <ApiErrorAlert error={first.error} onRetry={() => void first.reload()} /> : null}
+      {first.data?.offline ? (
+        <Alert
+          type="info"
+          showIcon
+          title={t('catalog.offline', { when: new Date(first.data.offline.savedAt).toLocaleString() })}
+          description={first.data.offline.reason}
+          data-testid="catalog-offline"
+        />
+      ) : null}
       {refused.length ? <Alert type="warning" showIcon title={t('catalog.refused', { count: refused.length, names: refused.map((r) => r.name).join(', ') })} data-testid="catalog-refused" /> : null}
       {!first.data && first.loading ? <Skeleton active paragraph={{ rows: 6 }} /> : null}
       {first.data && !entries.length ? <Empty description={t('catalog.empty')} /> : null}

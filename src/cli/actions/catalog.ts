@@ -71,6 +71,7 @@ export async function search(cli: CliContext, words: string[], opts: { cursor?: 
   const page = await withReadOnlyHost(options, (host) => catalogStep(() => host.catalog.search(query)));
   if (options.json) printJson(io, page);
   else {
+    if (page.offline) io.err(`warning: ${page.offline.reason}; showing what it answered at ${page.offline.savedAt}`);
     io.out(`${page.entries.length} server(s) from ${page.registry}${query.search ? ` matching "${query.search}"` : ''}:`);
     for (const entry of page.entries) printEntry(io, entry, false);
     if (page.nextCursor) io.out(`more: chatos catalog search ${words.map((w) => `${w} `).join('')}--cursor ${page.nextCursor}`);

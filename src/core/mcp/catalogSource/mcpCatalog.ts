@@ -2,6 +2,7 @@ import type { McpServerEntryView } from '../../../shared/mcpAdmin.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
 import { CatalogAddSchema, CatalogSearchSchema, OFFICIAL_MCP_REGISTRY_URL, type CatalogEntryView, type CatalogPage } from '../../../shared/mcpCatalog.js';
 import type { McpServerAdmin } from '../admin/mcpServerAdmin.js';
+import { CatalogCache } from './catalogCache.js';
 import { CatalogError } from './catalogError.js';
 import { serverInputOf } from './catalogInput.js';
 import { runOptions } from './catalogOptions.js';
@@ -19,28 +20,48 @@ export interface McpCatalogDeps {
   /** The registry to read now (the user's mcpRegistryUrl setting; the official one when unset). */
   registryUrl(): string | undefined;
   admin: Pick<McpServerAdmin, 'add'>;
+  /** Where the last answer of each search is kept for offline use; none: nothing kept. */
+  cacheDir?: string;
   client?: Omit<RegistryClientOptions, 'fetch'> & { fetch?: typeof fetch };
 }
 
 export class McpCatalog {
-  constructor(private readonly deps: McpCatalogDeps) {}
+  private readonly cache: CatalogCache | undefined;
+
+  constructor(private readonly deps: McpCatalogDeps) {
+    this.cache = deps.cacheDir ? new CatalogCache(deps.cacheDir) : undefined;
+  }
 
   /** The registry asked: the request's own, else the setting's, else the official one. */
   private client(registry?: string): RegistryClient {
     return new RegistryClient(registryBase(registry ?? this.deps.registryUrl() ?? OFFICIAL_MCP_REGISTRY_URL), this.deps.client);
   }
 
-  /** One page of the registry's latest entries, searched by name when `search` is given. */
+  /**
+   * One page of the registry's latest entries, searched by name when `search` is given. When the
+   * registry cannot be reached, the answer last seen for the same search, marked offline, if there is one.
+   */
   async search(raw: unknown = {}): Promise<CatalogPage> {
     const query = CatalogSearchSchema.parse(raw);
     const client = this.client(query.registry);
-    const page = await client.list(query);
-    return {
+    const key = JSON.stringify([client.shown, query.search ?? '', query.cursor ?? '', query.limit ?? 0]);
+    let page;
+    try {
+      page = await client.list(query);
+    } catch (error) {
+      if (!(error instanceof CatalogError) || error.code !== 'CATALOG_UNREACHABLE') throw error;
+      const cached = this.cache?.load(key);
+      if (!cached) throw error;
+      return { ...cached.page, offline: { savedAt: cached.savedAt, reason: error.message } };
+    }
+    const view: CatalogPage = {
       registry: client.shown,
       entries: page.entries.map(entryView),
       refused: page.refused,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     };
+    this.cache?.save(key, view);
+    return view;
   }
 
   /** One entry (its latest version) with its ways to run. */

@@ -95,6 +95,23 @@ describe('reading a registry', () => {
   });
 });
 
+describe('offline', () => {
+  it('lists the answer last seen for a search when the registry cannot be reached, marked so; a search never made is still an error', async () => {
+    const reg = await registry();
+    const { host } = await startTestHost();
+    await host.settings.update({ mcpRegistryUrl: reg.url });
+    const fresh = await host.catalog.search({ search: 'weather' });
+    expect(fresh.offline).toBeUndefined();
+    await reg.close();
+    registries.length = 0;
+
+    const cached = await host.catalog.search({ search: 'weather' });
+    expect(cached.entries.map((e) => e.name)).toEqual(fresh.entries.map((e) => e.name));
+    expect(cached.offline).toMatchObject({ savedAt: expect.any(String), reason: expect.stringContaining('could not be reached') });
+    expect((await refusal(host.catalog.search({ search: 'time' }))).code).toBe('CATALOG_UNREACHABLE');
+  });
+});
+
 describe('what an entry would run', () => {
   it('spells out each way to run it: the command, the download, the URL, the values asked (secret ones marked)', async () => {
     const reg = await registry();

@@ -2,6 +2,7 @@ import {
   Client as V2Client,
   type ClientCapabilities as V2Capabilities,
   type DiscoverResult,
+  type McpSubscription,
   type NotificationMethod,
   type RequestMethod,
   type Transport as V2Transport,
@@ -156,9 +157,48 @@ export class ModernClient implements McpWire {
   listResourceTemplates: Client['listResourceTemplates'] = async (params, options) =>
     (await this.sdk.listResourceTemplates(params, v2Options(options))) as Awaited<ReturnType<Client['listResourceTemplates']>>;
 
-  subscribeResource: Client['subscribeResource'] = async (params, options) => this.sdk.subscribeResource(params, v2Options(options));
+  /**
+   * The resources subscribed to: 2026-07-28 has no `resources/subscribe`; one `subscriptions/listen` stream names
+   * them all (docs/using/resources.md#subscriptions), and its updates reach the same notification handlers a 2025
+   * server's do, so the host's resources feature is era-blind.
+   */
+  private readonly subscribed = new Set<string>();
+  private listening: McpSubscription | undefined;
+  /** One change of the stream at a time: two subscriptions asked at once must not each open a stream of their own. */
+  private listenChange: Promise<unknown> = Promise.resolve();
 
-  unsubscribeResource: Client['unsubscribeResource'] = async (params, options) => this.sdk.unsubscribeResource(params, v2Options(options));
+  subscribeResource: Client['subscribeResource'] = (params, options) => this.changeListen(params.uri, true, options);
+
+  unsubscribeResource: Client['unsubscribeResource'] = (params, options) => this.changeListen(params.uri, false, options);
+
+  private changeListen(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
+    const change = this.listenChange.then(() => this.relisten(uri, subscribed, options));
+    this.listenChange = change.catch(() => {});
+    return change;
+  }
+
+  /**
+   * Opens the stream for the new set of URIs before the old one closes, so no update falls between the two; a
+   * server that does not honor a URI asked for refuses the subscription (as a 2025 server's error would), and
+   * the old stream stays.
+   */
+  private async relisten(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
+    const uris = new Set(this.subscribed);
+    if (subscribed) uris.add(uri);
+    else uris.delete(uri);
+    const previous = this.listening;
+    // Only the ack waits on the request's time: the stream outlives the request that opened it, so not its signal.
+    const next = uris.size ? await this.sdk.listen({ resourceSubscriptions: [...uris] }, { timeout: options?.timeout }) : undefined;
+    if (subscribed && next && !next.honoredFilter.resourceSubscriptions?.includes(uri)) {
+      await next.close();
+      throw new Error(`server "${this.serverId}" did not take the subscription to ${uri} (subscriptions/listen)`);
+    }
+    this.listening = next;
+    this.subscribed.clear();
+    for (const kept of uris) this.subscribed.add(kept);
+    await previous?.close();
+    return {};
+  }
 
   complete: Client['complete'] = async (params, options) => (await this.sdk.complete(params, v2Options(options))) as Awaited<ReturnType<Client['complete']>>;
 

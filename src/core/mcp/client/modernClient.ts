@@ -10,6 +10,7 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../../plainObject.js';
 import type { McpWire } from './mcpWire.js';
 
 /** The one 2026 revision the host speaks statelessly; older servers are spoken to over `initialize` (the v1 SDK). */
@@ -34,28 +35,41 @@ type Message = Parameters<NonNullable<V2Transport['onmessage']>>[0];
 
 /**
  * One answer of the 2026 wire as the host takes it: a result without `resultType` is `complete` (SEP-2322: the
- * client MUST assume so; the SDK refuses it instead), and an `input_required` whose `requestState` is larger than
- * MAX_REQUEST_STATE_BYTES becomes an error that names the server, so the call ends.
+ * client MUST assume so; the SDK refuses it instead), and an `input_required` that is malformed (see
+ * malformedInput) or whose `requestState` is larger than MAX_REQUEST_STATE_BYTES becomes an error that names the
+ * server, so the call ends at once.
  */
 export function hostReadOf(message: Message, serverId: string): Message {
   if (!('result' in message) || !('id' in message)) return message;
   const result = message.result as Record<string, unknown>;
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return message;
   if (!Object.hasOwn(result, 'resultType')) return { ...message, result: { ...result, resultType: 'complete' } } as Message;
+  if (result.resultType !== 'input_required') return message;
+  const malformed = malformedInput(result);
+  if (malformed) return errorOf(message.id, `server "${serverId}" answered input_required that is not one: ${malformed}; the call ends`);
   const state = result.requestState;
   if (typeof state === 'string' && Buffer.byteLength(state) > MAX_REQUEST_STATE_BYTES) {
     const size = Math.ceil(Buffer.byteLength(state) / 1024);
-    return {
-      jsonrpc: '2.0',
-      id: message.id,
-      error: {
-        code: INTERNAL_ERROR,
-        message: `server "${serverId}" sent a requestState of ${size} KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB a client carries between rounds; the call ends`,
-      },
-    } as Message;
+    return errorOf(message.id, `server "${serverId}" sent a requestState of ${size} KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB a client carries between rounds; the call ends`);
   }
   return message;
 }
+
+/**
+ * What makes an `input_required` result malformed, if anything: `inputRequests` must be a map of requests and
+ * `requestState` a string, and at least one of them is there (2026-07-28). The SDK would take a malformed one
+ * for a round with nothing asked and send the call again, up to MAX_INPUT_ROUNDS times, then blame the rounds.
+ */
+function malformedInput(result: Record<string, unknown>): string | undefined {
+  const { inputRequests, requestState } = result;
+  if (inputRequests !== undefined && !isPlainObject(inputRequests)) return 'its inputRequests is not a map of requests';
+  if (requestState !== undefined && typeof requestState !== 'string') return 'its requestState is not a string';
+  if (inputRequests === undefined && requestState === undefined) return 'it has neither inputRequests nor requestState';
+  return undefined;
+}
+
+/** The error the SDK receives in place of an answer the host does not take: the request it answers fails with it. */
+const errorOf = (id: unknown, text: string): Message => ({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: text } }) as Message;
 
 /** The method a v1 zod request/notification schema is for (its `method` literal), which the v2 client registers by. */
 function methodOf(schema: unknown): string {

@@ -99,7 +99,8 @@ export class AcpAgents {
       if (transcript.overflowed) return this.overflow(input, transcript);
       return this.end(transcript, this.outcomeOf(response.stopReason, input.signal));
     } catch (error) {
-      if (input.signal.aborted && !live.process.failure()) return this.end(transcript, { status: 'stopped', stop: USER_STOPPED });
+      // Stopped by the person: an agent that died of it, or that the grace ended, is no failure of its own.
+      if (input.signal.aborted) return this.end(transcript, { status: 'stopped', stop: USER_STOPPED });
       return this.failed(input, transcript, live, error);
     } finally {
       input.signal.removeEventListener('abort', cancel);
@@ -159,8 +160,10 @@ export class AcpAgents {
   /** session/cancel; an agent that does not end its turn within the grace is ended. */
   private cancel(live: Live): void {
     void live.connection.agent.notify('session/cancel', { sessionId: live.sessionId }).catch(() => undefined);
+    const conversationId = live.turn?.input.conversationId;
     const timer = this.deps.scheduler.setTimeout(() => {
-      if (this.live.get(live.turn?.input.conversationId ?? '') === live && live.turn) void this.closeLive(live);
+      // Still in the same turn: the agent ignored the cancel, so its process goes (the next message starts it again).
+      if (conversationId !== undefined && this.live.get(conversationId) === live && live.turn) void this.close(conversationId);
     }, this.deps.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
     void live.process.exited.then(() => this.deps.scheduler.clearTimeout(timer));
   }

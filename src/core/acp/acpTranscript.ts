@@ -22,7 +22,11 @@ export interface TranscriptSink {
   now(): number;
 }
 
-const STATUS: Record<string, ToolCallStatus> = { completed: 'ok', failed: 'error' };
+/** How a call ended, by the agent's status (a Map: the status is the agent's data, never a key into a prototype). */
+const ENDED = new Map<unknown, ToolCallStatus>([
+  ['completed', 'ok'],
+  ['failed', 'error'],
+]);
 
 /** A tool call's content as the text its card shows. */
 function contentText(call: AgentCall): string {
@@ -122,7 +126,7 @@ export class AcpTranscript {
       type: 'toolCall',
       call: { conversationId: this.who.conversationId, messageId: this.messageId, callId: call.id, name: call.title, argumentsText: JSON.stringify(call.input ?? {}), phase: 'started' },
     });
-    if (STATUS[call.status ?? ''] !== undefined) this.finished(call);
+    if (ENDED.get(call.status) !== undefined) this.finished(call);
   }
 
   private callUpdate(update: ToolCallUpdate): void {
@@ -133,11 +137,11 @@ export class AcpTranscript {
     if (update.content) call.content = update.content;
     if (update.rawOutput !== undefined) call.output = update.rawOutput;
     if (update.status) call.status = update.status;
-    if (STATUS[call.status ?? ''] !== undefined) this.finished(call);
+    if (ENDED.get(call.status) !== undefined) this.finished(call);
   }
 
   private finished(call: AgentCall): void {
-    const status = STATUS[call.status ?? ''] ?? 'ok';
+    const status = ENDED.get(call.status) ?? 'ok';
     this.sink.emit({
       type: 'toolCall',
       call: {
@@ -175,7 +179,7 @@ export class AcpTranscript {
       ...(notices.length ? { notices } : {}),
     });
     for (const call of calls) {
-      const ended = STATUS[call.status ?? ''];
+      const ended = ENDED.get(call.status);
       const callStatus: ToolCallStatus = ended ?? (status === 'stopped' ? 'cancelled' : 'ok');
       const text = contentText(call);
       this.sink.appendTool({

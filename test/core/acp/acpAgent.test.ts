@@ -8,12 +8,13 @@ import { agentUsing, chatServerEntry, startChatWorld } from '../../helpers/chatW
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { confirm, onAsked } from '../../helpers/questions.js';
 import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /** Agents of kind `acp`: a real ACP agent program (the ACP SDK's agent side, scripted) over real stdio, the real gateway on loopback HTTP. */
 
 const SCRIPTED_AGENT = path.join(repoRoot, 'test', 'fixtures', 'acp', 'scriptedAgent.mjs');
 
-async function acpWorld(host: { chat?: { maxAnswerChars: number } } = {}) {
+async function acpWorld(host: { chat?: { maxAnswerChars: number }; scheduler?: TestScheduler } = {}) {
   const roots = tempDir('chatos-acp-roots-');
   fs.writeFileSync(path.join(roots, 'notes.txt'), 'inside the roots\n');
   const world = await startChatWorld({
@@ -134,7 +135,7 @@ describe('an agent of kind acp', () => {
     expect(answerOf(next.messages)).toBe('echo: after (turn 1)');
   });
 
-  it('an agent that crashes, writes garbage or floods: a clear stop in the conversation, the process ended', async () => {
+  it('an agent that crashes or writes garbage: a clear stop in the conversation, the process ended', async () => {
     const { host } = await acpWorld();
     const crash = await host.chat.send({ agentId: 'coder', text: 'crash' }).done;
     expect(crash.stop).toMatchObject({ kind: 'error', code: 'ACP_AGENT_FAILED' });
@@ -154,5 +155,20 @@ describe('an agent of kind acp', () => {
     const flood = await host.chat.send({ agentId: 'coder', text: 'flood 50' }).done;
     expect(flood.stop).toMatchObject({ kind: 'answer-limit', code: 'ACP_ANSWER_LIMIT' });
     expect(answerOf(flood.messages).length).toBeLessThanOrEqual(5_000);
+  });
+
+  it('an agent that ignores session/cancel is ended after the grace; the next message starts it again', async () => {
+    const scheduler = new TestScheduler();
+    const { host, events } = await acpWorld({ scheduler });
+    const turn = host.chat.send({ agentId: 'coder', text: 'stubborn' });
+    await waitUntil(() => events.some((e) => e.type === 'delta' && e.text === 'never done'), 'the agent to start', 20_000);
+    expect(host.chat.stop(turn.conversationId)).toBe(true);
+    await scheduler.timerSet(10_000);
+    scheduler.advance(10_000);
+    const outcome = await turn.done;
+    expect(outcome).toMatchObject({ status: 'stopped', stop: { kind: 'user' } });
+    expect(answerOf(outcome.messages)).toBe('never done');
+    const next = await host.chat.send({ conversationId: turn.conversationId, text: 'again' }).done;
+    expect(answerOf(next.messages)).toBe('echo: again (turn 1)');
   });
 });

@@ -17,9 +17,12 @@ import { afterEach } from 'vitest';
  * - `mixes`: `ask` answers on an event stream carrying a 2025 server→client
  *   `elicitation/create` request (which the 2026 wire has none of), and
  *   never a result.
+ * - `malformed`: `ask` answers with `answer` as its JSON-RPC result as given
+ *   (a shape the era does not allow), or, when `answer` is a string, that
+ *   string as the whole HTTP body.
  * `calls` counts the tools/call requests it received.
  */
-export type ModernWireMode = 'answersLike2025' | 'asksForever' | 'hugeState' | 'asksOnce' | 'mixes';
+export type ModernWireMode = 'answersLike2025' | 'asksForever' | 'hugeState' | 'asksOnce' | 'mixes' | 'malformed';
 
 export interface ModernWireServer {
   url: string;
@@ -39,7 +42,7 @@ const form = {
   params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', default: 'Ada' } }, required: ['name'] } },
 };
 
-export async function startModernWireServer(mode: ModernWireMode, options: { stateBytes?: number } = {}): Promise<ModernWireServer> {
+export async function startModernWireServer(mode: ModernWireMode, options: { stateBytes?: number; answer?: unknown } = {}): Promise<ModernWireServer> {
   let calls = 0;
   const versions: (string | undefined)[] = [];
   const server = http.createServer((request, response) => {
@@ -66,6 +69,11 @@ export async function startModernWireServer(mode: ModernWireMode, options: { sta
       if (mode === 'mixes') {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         return void response.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'asks-1', ...form })}\n\n`);
+      }
+      if (mode === 'malformed') {
+        if (typeof options.answer !== 'string') return send(200, { jsonrpc: '2.0', id: message.id, result: options.answer });
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(options.answer);
       }
       const params = message.params ?? {};
       if (mode === 'asksForever') return result({ resultType: 'input_required', inputRequests: { again: form }, requestState: `round-${calls}` });

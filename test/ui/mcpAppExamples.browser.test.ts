@@ -29,7 +29,7 @@ function timeExample(id: string, framework: string): Example {
     },
     async interact(view, calls) {
       const before = await textOnce(serverTime(view), ISO_TIME);
-      await view.getByRole('button', { name: 'Get Server Time' }).click();
+      await view.getByRole('button', { name: 'Get Server Time' }).press('Enter');
       await expect.poll(async () => (await serverTime(view).textContent())?.trim(), { timeout: 30_000 }).not.toBe(before);
       expect(await serverTime(view).textContent()).toMatch(ISO_TIME);
       expect(await calls('get-time')).toBe(2);
@@ -73,7 +73,7 @@ describeExamples('the official MCP Apps examples in each framework, inline and b
     },
     // "Call debug-refresh" calls a tool for the app alone through the gateway: its answer is in the log.
     async interact(view, calls) {
-      await view.getByRole('button', { name: 'Call debug-refresh' }).click();
+      await view.getByRole('button', { name: 'Call debug-refresh' }).press('Enter');
       await textOnce(logged(view, 'server-tool-result'), /"counter": \d+/);
       await expect.poll(() => calls('debug-refresh')).toBe(1);
     },

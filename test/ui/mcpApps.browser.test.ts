@@ -110,7 +110,7 @@ describe('MCP Apps in the chat', () => {
     const other = page.getByTestId('tool-call-other');
     await mcpAppView(other).getByTestId('shop-result').filter({ hasText: 'pears' }).waitFor({ timeout: 20_000 });
     expect(new URL((await other.getByTestId('mcp-app-iframe').getAttribute('src'))!).host).not.toBe(new URL(src).host);
-    await frame.getByTestId('shop-probe').click();
+    await frame.getByTestId('shop-probe').press('Enter');
     await frame.locator('[data-probe="host-api"]').filter({ hasNotText: 'pending' }).waitFor({ timeout: 10_000 });
     expect(await frame.locator('#probes li').allTextContents()).toEqual([
       'own-proxy: read: complete',
@@ -135,7 +135,7 @@ describe('MCP Apps in the chat', () => {
 
     // The view's button: a confirm-level tool asks first, then runs through the gateway.
     provider.enqueue({ kind: 'reply', text: 'Thanks for the order.' });
-    await frame.getByTestId('shop-order').click();
+    await frame.getByTestId('shop-order').press('Enter');
     const ask = page.locator('[data-testid="confirmation-group"]').filter({ has: page.locator('[data-tool="mcp_shop_place_order"]') });
     await ask.waitFor({ timeout: 20_000 });
     expect(await frame.getByTestId('shop-order-result').textContent()).toBe('asking');

@@ -165,13 +165,13 @@ describe('a view gets what its tool returned', () => {
     await view.getByTestId('data-value').filter({ hasText: '42' }).waitFor({ timeout: 30_000 });
     expect(await view.getByTestId('data-meta').textContent()).toBe('{"example.com/revision":7}');
 
-    await view.getByTestId('data-read').click();
+    await view.getByTestId('data-read').press('Enter');
     await view.getByTestId('data-notes').filter({ hasText: 'the notes of the data server' }).waitFor({ timeout: 20_000 });
     const audit = await api<{ records: { outcome: string; args?: string }[] }>('audit.list', { tool: 'resources/read' });
     expect(audit.records).toEqual(expect.arrayContaining([expect.objectContaining({ outcome: 'ok', args: expect.stringContaining('data://notes') })]));
     await screenshot(page, 'mcp-apps-data-05-resource-read');
 
-    await view.getByTestId('data-close').click();
+    await view.getByTestId('data-close').press('Enter');
     await card.getByTestId('mcp-app-closed').waitFor({ timeout: 20_000 });
     expect(await card.getByTestId('mcp-app-iframe').count()).toBe(0);
     await card.getByTestId('mcp-app-show-again').click();

@@ -1,20 +1,13 @@
 // The canvas's MCP server (docs/rules/canvas.md#tools): patch_ui_state, get_schema and
 // list_instances over one store per data folder, and the MCP App view that
-// shows their results (viewResource.mjs). Built on the SDK's
-// low-level Server so that every bad argument, whatever its shape, comes
+// shows their results (viewResource.mjs). Built on the v2 server package's
+// low-level Server, so that every bad argument, whatever its shape, comes
 // back as a result with one of the codes of docs/rules/canvas.md#error-codes (McpServer would
-// answer a wrong type with its own generic validation error first).
+// answer a wrong type with its own generic validation error first), and so
+// that it speaks both protocol eras: 2026-07-28 statelessly (server/discover,
+// `_meta` on every request) and 2025 over initialize (server.mjs serves each).
 import * as path from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DEFAULT_INSTANCE, getSchema, listInstances } from './engine.mjs';
 import { CallerSchema } from './historyFile.mjs';
@@ -137,16 +130,20 @@ export function createCanvasServer({ stores, fallbackDir, metaFolders }) {
     return store;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler('tools/list', () => ({ tools: TOOLS }));
   // The view is listed as well as linked from the tools, so a host can fetch and review it before any call.
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [VIEW_RESOURCE] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readView(request.params.uri));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args = {}, _meta: meta } = request.params;
+  server.setRequestHandler('resources/list', () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/read', (request) => readView(request.params.uri));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    // The request's `_meta` (where ChatOS names the data folder and the caller): on the handler's context in the v2 package.
+    const { name, arguments: args = {} } = request.params;
+    const meta = request.params._meta ?? ctx?.mcpReq?._meta;
     const store = storeFor(meta);
     if (name === 'patch_ui_state') {
-      const outcome = await store.patch(args, callerOf(meta, server.getClientVersion()?.name));
+      // The client's name: in each 2026-07-28 request's envelope (no initialize said it), else what initialize said.
+      const clientName = ctx?.mcpReq?.envelope?.['io.modelcontextprotocol/clientInfo']?.name ?? server.getClientVersion()?.name;
+      const outcome = await store.patch(args, callerOf(meta, clientName));
       if (!outcome.ok) return errorResult(args.instance_id, outcome.error);
       return { content: text(patchSummary(outcome.result)), structuredContent: outcome.result };
     }
@@ -163,7 +160,7 @@ export function createCanvasServer({ stores, fallbackDir, metaFolders }) {
       const lines = result.instances.map((i) => `- ${i.instance_id} (page ${i.page_key}, ${i.status}, ${count(i.blocks_count, 'block')}, ${count(i.actions_count, 'action')}, revision ${i.revision})`);
       return { content: text(`${result.total} instance${result.total === 1 ? '' : 's'}:\n${lines.join('\n')}`), structuredContent: result };
     }
-    throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
   });
   return server;
 }

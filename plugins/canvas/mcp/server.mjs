@@ -15,8 +15,9 @@ import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createCanvasServer } from './canvasServer.mjs';
@@ -32,7 +33,9 @@ const dataDir = path.resolve(flags['data-dir'] || process.env.CANVAS_DATA_DIR ||
 const transport = (process.env.MCP_TRANSPORT ?? 'stdio').toLowerCase();
 
 if (transport === 'stdio') {
-  await createCanvasServer({ stores: new Map(), fallbackDir: dataDir, metaFolders: true }).connect(new StdioServerTransport());
+  // The opening message picks the era and one server for the connection; the stores are the process's.
+  const context = { stores: new Map(), fallbackDir: dataDir, metaFolders: true };
+  serveStdio(() => createCanvasServer(context));
 } else if (transport === 'http' || transport === 'streamable_http' || transport === 'streamable-http') {
   await serveHttp(Number(process.env.MCP_PORT ?? 8766), { stores: new Map(), fallbackDir: dataDir, metaFolders: false });
 } else {
@@ -63,6 +66,8 @@ async function serveHttp(port, context) {
   }
   const sessions = new Map();
   const streams = new Map();
+  // 2026-07-28 requests: stateless, one server per request over the process's stores (no session to keep or bound).
+  const modern = createMcpHandler(() => createCanvasServer(context));
   const server = http.createServer(async (req, res) => {
     const actual = server.address().port;
     const local = [`127.0.0.1:${actual}`, `localhost:${actual}`, `[::1]:${actual}`];
@@ -82,6 +87,8 @@ async function serveHttp(port, context) {
       }
       if (req.method !== 'POST') return reply(res, sessionId ? 404 : 400, sessionId ? 'unknown session' : 'start a session with an initialize request');
       const body = await readJson(req);
+      const asked = webRequest(req, url, body);
+      if (!(await isLegacyRequest(asked, body))) return await answerWith(res, await modern.fetch(asked));
       if (!isInitializeRequest(body)) return reply(res, sessionId ? 404 : 400, sessionId ? 'unknown session' : 'start a session with an initialize request');
       if (sessions.size >= MAX_HTTP_SESSIONS) {
         const [oldestId, oldest] = sessions.entries().next().value;
@@ -135,6 +142,23 @@ async function serveSse(req, res, url, streams, context) {
   } catch (error) {
     fail(res, error);
   }
+}
+
+/** The request as the v2 package's web-standard handler takes it; its body was read (and bounded) already. */
+function webRequest(req, url, body) {
+  const headers = new Headers();
+  // Not those of the connection: the body is sent again whole (its length may differ), to no other host.
+  const own = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && !own.has(name)) headers.set(name, value);
+  return new Request(new URL(url.pathname + url.search, `http://${req.headers.host}`), { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+/** Writes a web-standard response (JSON, or an event stream as it comes) to the Node response. */
+async function answerWith(res, response) {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  for await (const chunk of response.body) res.write(chunk);
+  res.end();
 }
 
 function reply(res, status, message) {

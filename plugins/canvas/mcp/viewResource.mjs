@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { linkModules } from './inlineModules.mjs';
 
 export const VIEW_URI = 'ui://canvas/instance.html';
@@ -48,11 +48,11 @@ export function viewHtml() {
   return html;
 }
 
-/** MCP's code for a resource that does not exist (the SDK's ErrorCode lists only JSON-RPC's own). */
-const RESOURCE_NOT_FOUND = -32002;
-
-/** resources/read: the view, or an error naming the one uri this server has. */
+/**
+ * resources/read: the view, or an error naming the one uri this server has: Invalid Params (-32602), the code
+ * MCP 2026-07-28 gives a resource that does not exist on every revision (it was -32002).
+ */
 export function readView(uri) {
-  if (uri !== VIEW_URI) throw new McpError(RESOURCE_NOT_FOUND, `unknown resource "${String(uri).slice(0, 200)}": this server has one, ${VIEW_URI}`);
+  if (uri !== VIEW_URI) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown resource "${String(uri).slice(0, 200)}": this server has one, ${VIEW_URI}`);
   return { contents: [{ uri: VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(), _meta: VIEW_META }] };
 }

@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { BuiltinToolName } from '../../shared/builtinTools.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, type InProcessOptions, type ServerDefinition } from '../../shared/mcp.js';
@@ -19,7 +18,9 @@ import { checkZone, hostZone, instantOf, listZones, TimeZoneError, zonedTime } f
  * transport, so the catalog, grants, permission levels, confirmation, audit
  * and the gateway treat them exactly like any other server. Every tool is
  * `read`: it changes nothing on the machine. fetch reaches the network, and
- * refuses private addresses unless the user allowed them.
+ * refuses private addresses unless the user allowed them. Built with the v2
+ * server package and served per connection by serveStdio (serverConnection.ts),
+ * so a 2026-07-28 client is answered statelessly and a 2025 one over initialize.
  */
 
 /** The longest answer fetch gives in one call; the rest is fetched again from `start_index`. */
@@ -43,7 +44,7 @@ function timeServer(now: () => number): McpServer {
     'get_current_time',
     {
       description: `The current date and time in a time zone (IANA name, e.g. "Asia/Shanghai"); default the zone ChatOS runs in (${hostZone()}).`,
-      inputSchema: { timezone: z.string().max(100).optional().describe('IANA time zone name, e.g. "Europe/London"') },
+      inputSchema: z.object({ timezone: z.string().max(100).optional().describe('IANA time zone name, e.g. "Europe/London"') }),
       annotations: READ_ONLY,
     },
     ({ timezone }) => {
@@ -58,11 +59,11 @@ function timeServer(now: () => number): McpServer {
     'convert_time',
     {
       description: 'A wall-clock time of one time zone as the same moment in another. time: "HH:MM" (today in the source zone) or "YYYY-MM-DDTHH:MM".',
-      inputSchema: {
+      inputSchema: z.object({
         time: z.string().max(40).describe('"16:30" or "2026-03-29T01:30"'),
         source_timezone: z.string().max(100),
         target_timezone: z.string().max(100),
-      },
+      }),
       annotations: READ_ONLY,
     },
     ({ time, source_timezone, target_timezone }) => {
@@ -83,7 +84,7 @@ function timeServer(now: () => number): McpServer {
     'list_time_zones',
     {
       description: 'The IANA time zone names ChatOS knows, optionally those containing a word (e.g. "america", "shanghai").',
-      inputSchema: { filter: z.string().max(100).optional() },
+      inputSchema: z.object({ filter: z.string().max(100).optional() }),
       annotations: READ_ONLY,
     },
     ({ filter }) => {
@@ -105,7 +106,7 @@ function calculatorServer(scheduler: Scheduler): McpServer {
       description:
         'Exact decimal arithmetic (0.1 + 0.2 = 0.3, 64 significant digits) with units: "2^64", "sqrt(2)", "5 cm to inch", "100 degF to degC", "60 km/h to m/s", "1 GiB to MB". ' +
         'Functions: abs, sqrt, cbrt, nthRoot, exp, log, log10, log2, trigonometry, round, floor, ceil, mod, gcd, lcm, pow, min, max, hypot, sign; constants pi, e, tau, phi. No variables or function definitions.',
-      inputSchema: { expression: z.string().describe('one expression, e.g. "(1.1 + 2.2) * 3" or "3 feet to cm"') },
+      inputSchema: z.object({ expression: z.string().describe('one expression, e.g. "(1.1 + 2.2) * 3" or "3 feet to cm"') }),
       annotations: READ_ONLY,
     },
     async ({ expression }) => {
@@ -132,12 +133,12 @@ function fetchServer(options: InProcessOptions): McpServer {
         `Fetches a web page (http or https) and answers its content as Markdown (raw: the text as served), at most ${FETCH_MAX_CHARS} characters per call; ` +
         'a longer page says where to continue (start_index). Redirects are followed (at most 5). ' +
         (fetchOptions.allowPrivateAddresses ? 'Private and loopback addresses are allowed by the user.' : 'Private, loopback and link-local addresses are refused.'),
-      inputSchema: {
+      inputSchema: z.object({
         url: z.string().max(8192).describe('an http(s) url'),
         max_length: z.number().int().min(1).max(FETCH_MAX_CHARS).default(FETCH_MAX_CHARS).describe('characters to answer at most'),
         start_index: z.number().int().min(0).default(0).describe('where to start in the content (to continue a cut answer)'),
         raw: z.boolean().default(false).describe('the content as served, not converted to Markdown'),
-      },
+      }),
       annotations: { ...READ_ONLY, openWorldHint: true },
     },
     async ({ url, max_length, start_index, raw }) => {

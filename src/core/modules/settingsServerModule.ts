@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../shared/mcp.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
 import { createSettingsContext, type SettingsContextDeps } from '../settingsServer/settingsContext.js';

@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, type PermissionLevel, type ServerDefinition } from '../../shared/mcp.js';
 import type { ConfirmableEntry, SummaryBuilder, ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
@@ -44,6 +43,9 @@ const toolsOf = (modules: readonly ToolModule[]) => modules.flatMap((module) => 
 
 /**
  * A fresh settings server over `ctx`; the runtime makes one per connection.
+ * Built with the v2 server package, so it speaks both protocol eras: a
+ * 2026-07-28 client statelessly (server/discover, `_meta` on every request),
+ * a 2025 client over initialize (docs/rules/mcp-yaml.md#protocol-eras).
  * A tool that fails (an unknown agent, a refused grant, a bug) returns an
  * `isError` result the model can read: a throw would reach the model as a
  * protocol error with less to go on.
@@ -55,7 +57,7 @@ export function createSettingsServer(ctx: SettingsContext, modules: readonly Too
       tool.name,
       {
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: z.object(tool.inputSchema),
         annotations: annotationsOf(tool.permission),
         // The assistant page groups tools by domain and shows their level (docs/rules/settings-server.md#the-management-ui).
         _meta: { chatos: { domain, permission: tool.permission } },

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
@@ -7,6 +7,7 @@ import { createSettingsContext } from '../../../src/core/settingsServer/settings
 import { createSettingsServer } from '../../../src/core/settingsServer/settingsServer.js';
 import type { SettingsContext, ToolModule } from '../../../src/core/settingsServer/types.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
+import { serveInProcess } from '../../../src/core/mcp/connection/inProcessServe.js';
 
 const clients: Client[] = [];
 
@@ -38,11 +39,8 @@ export interface SettingsClient {
 
 /** The SDK's own client, connected to a fresh settings server over the in-memory transport, as the runtime connects it. */
 export async function connectSettings(ctx: SettingsContext, modules?: ToolModule[]): Promise<SettingsClient> {
-  const server = createSettingsServer(ctx, modules);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   const client = new Client({ name: 'settings-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  await client.connect(serveInProcess(() => createSettingsServer(ctx, modules)) as unknown as Transport);
   clients.push(client);
   return { client, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult };
 }

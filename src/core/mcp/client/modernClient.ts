@@ -2,6 +2,7 @@ import {
   Client as V2Client,
   type ClientCapabilities as V2Capabilities,
   type DiscoverResult,
+  type McpSubscription,
   type NotificationMethod,
   type RequestMethod,
   type Transport as V2Transport,
@@ -9,6 +10,7 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../../plainObject.js';
 import type { McpWire } from './mcpWire.js';
 
 /** The one 2026 revision the host speaks statelessly; older servers are spoken to over `initialize` (the v1 SDK). */
@@ -33,28 +35,41 @@ type Message = Parameters<NonNullable<V2Transport['onmessage']>>[0];
 
 /**
  * One answer of the 2026 wire as the host takes it: a result without `resultType` is `complete` (SEP-2322: the
- * client MUST assume so; the SDK refuses it instead), and an `input_required` whose `requestState` is larger than
- * MAX_REQUEST_STATE_BYTES becomes an error that names the server, so the call ends.
+ * client MUST assume so; the SDK refuses it instead), and an `input_required` that is malformed (see
+ * malformedInput) or whose `requestState` is larger than MAX_REQUEST_STATE_BYTES becomes an error that names the
+ * server, so the call ends at once.
  */
 export function hostReadOf(message: Message, serverId: string): Message {
   if (!('result' in message) || !('id' in message)) return message;
   const result = message.result as Record<string, unknown>;
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return message;
   if (!Object.hasOwn(result, 'resultType')) return { ...message, result: { ...result, resultType: 'complete' } } as Message;
+  if (result.resultType !== 'input_required') return message;
+  const malformed = malformedInput(result);
+  if (malformed) return errorOf(message.id, `server "${serverId}" answered input_required that is not one: ${malformed}; the call ends`);
   const state = result.requestState;
   if (typeof state === 'string' && Buffer.byteLength(state) > MAX_REQUEST_STATE_BYTES) {
     const size = Math.ceil(Buffer.byteLength(state) / 1024);
-    return {
-      jsonrpc: '2.0',
-      id: message.id,
-      error: {
-        code: INTERNAL_ERROR,
-        message: `server "${serverId}" sent a requestState of ${size} KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB a client carries between rounds; the call ends`,
-      },
-    } as Message;
+    return errorOf(message.id, `server "${serverId}" sent a requestState of ${size} KiB, more than the ${MAX_REQUEST_STATE_BYTES / 1024} KiB a client carries between rounds; the call ends`);
   }
   return message;
 }
+
+/**
+ * What makes an `input_required` result malformed, if anything: `inputRequests` must be a map of requests and
+ * `requestState` a string, and at least one of them is there (2026-07-28). The SDK would take a malformed one
+ * for a round with nothing asked and send the call again, up to MAX_INPUT_ROUNDS times, then blame the rounds.
+ */
+function malformedInput(result: Record<string, unknown>): string | undefined {
+  const { inputRequests, requestState } = result;
+  if (inputRequests !== undefined && !isPlainObject(inputRequests)) return 'its inputRequests is not a map of requests';
+  if (requestState !== undefined && typeof requestState !== 'string') return 'its requestState is not a string';
+  if (inputRequests === undefined && requestState === undefined) return 'it has neither inputRequests nor requestState';
+  return undefined;
+}
+
+/** The error the SDK receives in place of an answer the host does not take: the request it answers fails with it. */
+const errorOf = (id: unknown, text: string): Message => ({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: text } }) as Message;
 
 /** The method a v1 zod request/notification schema is for (its `method` literal), which the v2 client registers by. */
 function methodOf(schema: unknown): string {
@@ -156,9 +171,48 @@ export class ModernClient implements McpWire {
   listResourceTemplates: Client['listResourceTemplates'] = async (params, options) =>
     (await this.sdk.listResourceTemplates(params, v2Options(options))) as Awaited<ReturnType<Client['listResourceTemplates']>>;
 
-  subscribeResource: Client['subscribeResource'] = async (params, options) => this.sdk.subscribeResource(params, v2Options(options));
+  /**
+   * The resources subscribed to: 2026-07-28 has no `resources/subscribe`; one `subscriptions/listen` stream names
+   * them all (docs/using/resources.md#subscriptions), and its updates reach the same notification handlers a 2025
+   * server's do, so the host's resources feature is era-blind.
+   */
+  private readonly subscribed = new Set<string>();
+  private listening: McpSubscription | undefined;
+  /** One change of the stream at a time: two subscriptions asked at once must not each open a stream of their own. */
+  private listenChange: Promise<unknown> = Promise.resolve();
 
-  unsubscribeResource: Client['unsubscribeResource'] = async (params, options) => this.sdk.unsubscribeResource(params, v2Options(options));
+  subscribeResource: Client['subscribeResource'] = (params, options) => this.changeListen(params.uri, true, options);
+
+  unsubscribeResource: Client['unsubscribeResource'] = (params, options) => this.changeListen(params.uri, false, options);
+
+  private changeListen(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
+    const change = this.listenChange.then(() => this.relisten(uri, subscribed, options));
+    this.listenChange = change.catch(() => {});
+    return change;
+  }
+
+  /**
+   * Opens the stream for the new set of URIs before the old one closes, so no update falls between the two; a
+   * server that does not honor a URI asked for refuses the subscription (as a 2025 server's error would), and
+   * the old stream stays.
+   */
+  private async relisten(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
+    const uris = new Set(this.subscribed);
+    if (subscribed) uris.add(uri);
+    else uris.delete(uri);
+    const previous = this.listening;
+    // Only the ack waits on the request's time: the stream outlives the request that opened it, so not its signal.
+    const next = uris.size ? await this.sdk.listen({ resourceSubscriptions: [...uris] }, { timeout: options?.timeout }) : undefined;
+    if (subscribed && next && !next.honoredFilter.resourceSubscriptions?.includes(uri)) {
+      await next.close();
+      throw new Error(`server "${this.serverId}" did not take the subscription to ${uri} (subscriptions/listen)`);
+    }
+    this.listening = next;
+    this.subscribed.clear();
+    for (const kept of uris) this.subscribed.add(kept);
+    await previous?.close();
+    return {};
+  }
 
   complete: Client['complete'] = async (params, options) => (await this.sdk.complete(params, v2Options(options))) as Awaited<ReturnType<Client['complete']>>;
 

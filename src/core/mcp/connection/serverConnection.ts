@@ -1,8 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport as ModernHttpTransport, type Transport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type CallToolResult, type Progress, type ReadResourceResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -26,6 +25,7 @@ import { systemScheduler, type Scheduler } from '../../ports.js';
 import { ResourcesClient } from '../client/resourcesClient.js';
 import { boundedMcpFetch, MAX_MESSAGE_BYTES } from './boundedMcpFetch.js';
 import { viewReads } from './viewReads.js';
+import { serveInProcess } from './inProcessServe.js';
 import { connectTimeoutOf, targetOf, withDeadline } from './connectDeadline.js';
 import { ServerFaultError } from '../../process/serverFaultError.js';
 import { ANSWER_TOO_LARGE } from '../../process/overlongAnswer.js';
@@ -413,9 +413,9 @@ export class ServerConnection {
     if (def.transport.kind === 'in-process') {
       const factory = this.deps.inProcessServers?.get(def.transport.server);
       if (!factory) throw new McpRuntimeError('SERVER_START_FAILED', `no in-process server "${def.transport.server}" in this host`, def.id);
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      const server = factory(def.transport.options ?? {});
-      await server.connect(serverSide);
+      const options = def.transport.options ?? {};
+      // Served for either era (inProcessServe.ts); the v2 pair carries the same JSON-RPC messages a v1 client's transport does.
+      const clientSide = serveInProcess(() => factory(options)) as unknown as Transport;
       this.attempts.push(clientSide);
       this.watchClose(clientSide);
       await client.connect(clientSide);

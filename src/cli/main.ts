@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAgents } from './commands/agents.js';
 import { registerApps } from './commands/apps.js';
 import { registerAudit } from './commands/audit.js';
+import { registerAcp } from './commands/acp.js';
 import { registerChat } from './commands/chat.js';
 import { registerConversations } from './commands/conversations.js';
 import { registerInit } from './commands/init.js';
@@ -51,6 +52,7 @@ export function buildProgram(cli: CliContext): Command {
   registerPrompts(program, cli);
   registerKb(program, cli);
   registerChat(program, cli);
+  registerAcp(program, cli);
   registerConversations(program, cli);
   registerAudit(program, cli);
   registerServe(program, cli);

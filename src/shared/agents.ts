@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KnowledgeBaseIdSchema } from './knowledge.js';
 import { AgentMemorySettingsSchema } from './memory.js';
-import { PermissionLevelSchema } from './mcp.js';
+import { PermissionLevelSchema, ServerEnvNameSchema } from './mcp.js';
 import { WorkspaceRootsSchema } from './workspaceRoots.js';
 
 /** One app an agent uses (docs/rules/agents.md#what-an-agent-stores): whether its MCP and prompts are on, and which server / prompt ids are selected. */
@@ -38,6 +38,24 @@ export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$
 export const MAX_AGENT_NAME_CHARS = 200;
 export const MAX_AGENT_DESCRIPTION_CHARS = 4000;
 
+/**
+ * The program an agent of kind `acp` runs (docs/using/acp.md): an Agent Client
+ * Protocol agent started over stdio, run as written (never through a shell),
+ * with the host's minimal environment plus `env`. Only a person writes it
+ * (the agent editor, `chatos agents create`): a UI app's page may not.
+ */
+export const AcpCommandSchema = z
+  .object({
+    command: z.string().min(1, { error: 'must name the program to run' }).max(4096),
+    args: z.array(z.string().max(32_768)).max(256).default([]),
+    env: z.record(ServerEnvNameSchema, z.string().max(32_768)).optional(),
+  })
+  .strict();
+export type AcpCommand = z.infer<typeof AcpCommandSchema>;
+
+/** How an agent answers: `model`, the host's own loop over a model entry; `acp`, an external ACP agent program. */
+export const AgentKindSchema = z.enum(['model', 'acp']);
+
 /** What a user writes to create or update an agent (`chatos agents create --file`). */
 export const AgentInputSchema = z.object({
   id: AgentIdSchema.optional(),
@@ -49,6 +67,10 @@ export const AgentInputSchema = z.object({
     .string()
     .max(MAX_AGENT_DESCRIPTION_CHARS, { error: `must be at most ${MAX_AGENT_DESCRIPTION_CHARS} characters` })
     .default(''),
+  /** Absent: `model`. */
+  kind: AgentKindSchema.optional(),
+  /** For kind `acp`: the ACP agent program it runs. */
+  acp: AcpCommandSchema.optional(),
   /** The app the agent runs on behalf of: its grants decide what it may use. */
   hostAppId: z.string().min(1).default('chatos'),
   /** Language of the prompts it gets; the other language is the fallback. */

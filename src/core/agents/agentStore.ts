@@ -15,6 +15,11 @@ function parseInput(input: unknown): AgentInput & { name: string } {
     const fields = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
     throw new AgentError('AGENT_INVALID', `the agent is not valid: ${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}`, fields);
   }
+  // An ACP agent is its program: without one there is nothing to start (docs/using/acp.md).
+  if (parsed.data.kind === 'acp' && !parsed.data.acp) {
+    const fields = [{ path: 'acp.command', message: 'an agent of kind "acp" must name the ACP agent program to run' }];
+    throw new AgentError('AGENT_INVALID', `the agent is not valid: acp.command: ${fields[0]!.message}`, fields);
+  }
   return parsed.data;
 }
 

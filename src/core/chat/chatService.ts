@@ -189,6 +189,7 @@ export class ChatService {
   /** Ends a conversation's leases and its "for this conversation" approvals (it is closed, or its sub-agent run ended). */
   async close(id: string): Promise<number> {
     this.deps.confirmations.forgetConversation(id);
+    await this.deps.acp?.close(id);
     return this.deps.releaseLeases(id);
   }
 
@@ -527,6 +528,7 @@ export class ChatService {
   async dispose(): Promise<void> {
     for (const controller of this.running.values()) controller.abort(HOST_STOPPED);
     await Promise.all([...this.turns.values()]);
+    await this.deps.acp?.dispose();
   }
 
   // ---- internals -----------------------------------------------------------------

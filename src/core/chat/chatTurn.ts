@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AssistantMessage, Conversation, ConversationMessage, ConversationTotals, StopInfo, SummaryMessage } from '../../shared/chat.js';
+import type { Agent } from '../../shared/agents.js';
+import type { AssistantMessage, Conversation, ConversationMessage, ConversationTotals, StopInfo, SummaryMessage, ToolMessage } from '../../shared/chat.js';
+import type { AcpAgents } from '../acp/acpAgents.js';
 import type { Problem } from '../../shared/problems.js';
-import type { ToolGateway } from '../tools/toolGateway.js';
+import type { Caller, ToolGateway } from '../tools/toolGateway.js';
 import type { Logger, Scheduler } from '../ports.js';
 import { addToTotals, answerStats } from './answerStats.js';
 import type { ChatEvent, ChatPolicy } from './chatPolicy.js';
@@ -39,6 +41,8 @@ export interface ChatTurnDeps extends Omit<SetupDeps, 'gateway'>, Pick<ToolCallD
   /** Runs registered here (Stop finds them; a 'running' row of this process is live only while here). */
   running: Map<string, AbortController>;
   logger: Logger;
+  /** Agents of kind `acp` (docs/using/acp.md): their turns run in their own program. */
+  acp?: AcpAgents;
 }
 
 /** How a turn ended, with what it wrote. */
@@ -135,6 +139,11 @@ export class ChatRunner {
       totals: state.totals,
     });
 
+    const agent = deps.agents.get(conversation.agentId);
+    if (agent?.kind === 'acp') {
+      const outcome = await this.acpTurn(state, agent, signal, depth);
+      return end(outcome.status, outcome.stop);
+    }
     const first = await setUpTurn(deps, { agentId: conversation.agentId, conversationId: conversation.id, ...(conversation.modelId ? { modelId: conversation.modelId } : {}) }, depth);
     if ('stop' in first) return end('stopped', first.stop);
     let setup: TurnSetup = first;
@@ -329,6 +338,29 @@ export class ChatRunner {
       input.signal.removeEventListener('abort', forward);
       await deps.endConversation(child.id).catch((error: unknown) => deps.logger.warn(`releasing sub-agent run ${child.id}: ${(error as Error).message}`));
     }
+  }
+
+  /** A turn of an agent of kind `acp`: the latest user message goes to its program, and what it streams back is written as this turn's messages. */
+  private async acpTurn(state: TurnState, agent: Agent, signal: AbortSignal, depth: number): Promise<{ status: 'done' | 'stopped'; stop?: StopInfo }> {
+    const { deps } = this;
+    if (!deps.acp) return { status: 'stopped', stop: { kind: 'error', code: 'ACP_UNAVAILABLE', message: 'this face of ChatOS runs no ACP agents' } };
+    const lastUser = [...state.path].reverse().find((m) => m.role === 'user');
+    const caller: Caller = { ...deps.resolve(agent).callerFor(depth === 0 ? 'main' : 'sub', state.conversationId), depth };
+    return deps.acp.runTurn({
+      agent,
+      conversationId: state.conversationId,
+      caller,
+      fallbackCwd: deps.store.folder(state.conversationId),
+      artifactsDir: deps.store.artifactsDir(state.conversationId),
+      text: lastUser?.text ?? '',
+      signal,
+      sink: {
+        append: (message) => void state.append<AssistantMessage>(message),
+        appendTool: (message) => void state.append<ToolMessage>(message),
+        emit: (event) => deps.emit(event),
+        now: () => deps.now(),
+      },
+    });
   }
 
   /** An artifact of the conversation's folder: an image as base64, a document's text as UTF-8. */

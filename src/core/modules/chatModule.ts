@@ -1,3 +1,5 @@
+import { AcpAgents } from '../acp/acpAgents.js';
+import { GatewayEndpoint } from '../acp/gatewayEndpoint.js';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import type { AgentStore } from '../agents/agentStore.js';
 import { chatPolicy } from '../chat/chatPolicy.js';
@@ -21,7 +23,18 @@ export interface ChatModule {
 export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: AgentStore; models: ModelService; resolver: AgentResolverDeps; tools: ToolsModule; mcp: McpModule }): ChatModule {
   const { tools, mcp } = deps;
   const policy = chatPolicy(base.options.chat);
+  const acp = new AcpAgents({
+    endpoint: new GatewayEndpoint(tools.gateway),
+    confirmations: tools.confirmations,
+    roots: (id) => mcp.roots.paths(id),
+    hostEnv: base.env,
+    pids: base.pids,
+    scheduler: base.scheduler,
+    logger: base.logger,
+    maxAnswerChars: policy.maxAnswerChars,
+  });
   const service = new ChatService({
+    acp,
     records: store,
     conversationsDir: base.home.conversationsDir,
     agents: deps.agents,

@@ -24,7 +24,15 @@ export function responsesFrames(reply: ScriptedReply, model: string): SseFrame[]
     output.push(done);
   }
   (reply.toolCalls ?? []).forEach((call, index) => {
-    const item = { id: `fc_${index + 1}`, type: 'function_call', call_id: callId(call, index), name: call.name, arguments: '', status: 'in_progress' };
+    const item = {
+      id: `fc_${index + 1}`,
+      type: 'function_call',
+      call_id: callId(call, index),
+      ...(call.namespace ? { namespace: call.namespace } : {}),
+      name: call.name,
+      arguments: '',
+      status: 'in_progress',
+    };
     const outputIndex = output.length;
     emit('response.output_item.added', { output_index: outputIndex, item });
     for (const delta of argumentPieces(call)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });

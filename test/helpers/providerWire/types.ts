@@ -2,6 +2,8 @@
 export interface ScriptedToolCall {
   id?: string;
   name: string;
+  /** Responses API only: the namespace tool the function belongs to (Codex groups an MCP server's tools so: `mcp__<server>`). */
+  namespace?: string;
   arguments: string | Record<string, unknown>;
   pieces?: number;
 }

@@ -26,6 +26,12 @@ interface Draft {
   hostAppId: string;
   language: 'zh' | 'en';
   uiApps: AgentUiApp[];
+  /** `acp`: an external ACP agent program answers (docs/using/acp.md), run as `acpCommand acpArgs…` with `acpEnv`. */
+  kind: 'model' | 'acp';
+  acpCommand: string;
+  acpArgs: string[];
+  /** Kept as the agent has it (its JSON sets it; the editor does not show values that may be keys). */
+  acpEnv?: Record<string, string>;
   /** Chat: the model it answers with, its own instructions, the agents it may delegate to. */
   modelId?: string;
   systemPrompt: string;
@@ -58,6 +64,11 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
     roots: draft.roots ?? [],
   };
   if (draft.modelId) agent.modelId = draft.modelId;
+  // Saved whole: an ACP agent edited here stays one, with its program and environment.
+  if (draft.kind === 'acp') {
+    agent.kind = 'acp';
+    agent.acp = { command: (draft.acpCommand ?? '').trim(), args: draft.acpArgs ?? [], ...(draft.acpEnv ? { env: draft.acpEnv } : {}) };
+  }
   // Written once switched on (or shared): an agent that never had memory keeps no field for it.
   if (draft.memory?.enabled || draft.memory?.shared) agent.memory = { enabled: !!draft.memory.enabled, shared: !!draft.memory.shared };
   // A level is kept for the sub-agents it still has; the agent keeps levels it was given elsewhere (its JSON) the same way.
@@ -133,6 +144,10 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             hostAppId: agent.hostAppId,
             language: agent.language,
             uiApps: agent.uiApps,
+            kind: agent.kind ?? 'model',
+            acpCommand: agent.acp?.command ?? '',
+            acpArgs: agent.acp?.args ?? [],
+            ...(agent.acp?.env ? { acpEnv: agent.acp.env } : {}),
             modelId: agent.modelId,
             systemPrompt: agent.systemPrompt,
             subAgents: agent.subAgents,
@@ -148,6 +163,9 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             hostAppId: 'chatos',
             language: i18n.language === 'zh' ? 'zh' : 'en',
             uiApps: [],
+            kind: 'model',
+            acpCommand: '',
+            acpArgs: [],
             systemPrompt: '',
             subAgents: [],
             knowledgeBases: [],
@@ -282,6 +300,26 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
           <Form.Item label={t('agents.field.name')} name="name" required>
             <Input data-testid="agent-name" placeholder={t('agents.field.namePlaceholder')} />
           </Form.Item>
+          <Form.Item label={t('agents.field.kind')} name="kind" extra={t('agents.field.kindHelp')}>
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: 'model', label: t('agents.kind.model') },
+                { value: 'acp', label: t('agents.kind.acp') },
+              ]}
+              data-testid="agent-kind"
+            />
+          </Form.Item>
+          {draft.kind === 'acp' && (
+            <>
+              <Form.Item label={t('agents.field.acpCommand')} name="acpCommand" required extra={t('agents.field.acpCommandHelp')}>
+                <Input data-testid="agent-acp-command" placeholder="npx" />
+              </Form.Item>
+              <Form.Item label={t('agents.field.acpArgs')} name="acpArgs" extra={t('agents.field.acpArgsHelp')}>
+                <Select mode="tags" open={false} tokenSeparators={[]} data-testid="agent-acp-args" placeholder="@zed-industries/codex-acp" />
+              </Form.Item>
+            </>
+          )}
           <Form.Item label={t('agents.field.model')} name="modelId" extra={t('agents.field.modelHelp')}>
             <Select
               allowClear

@@ -77,7 +77,7 @@ afterAll(async () => {
 const open = (route: string, root: string) => openRoute(page, route, root);
 
 describe('the window in Chinese', () => {
-  it('welcomes a first start on the Apps page with what to do next, until there is a model', async () => {
+  it('welcomes a first start where the window opens (Chat) with what to do next, until there is a model', async () => {
     const welcome = page.getByTestId('welcome');
     await welcome.waitFor({ timeout: 20_000 });
     const text = await visibleText(welcome);

@@ -458,7 +458,10 @@ export const HostApiMethods = {
   'mcpServers.list': { params: Empty, result: McpServerListSchema },
   'mcpServers.add': { params: z.object({ server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   'mcpServers.update': { params: z.object({ name: Id, server: JsonObject }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
-  'mcpServers.remove': { params: z.object({ name: Id }).strict(), result: z.object({ removed: z.string(), storedValuesRemoved: z.number(), grantsRevoked: z.number() }) },
+  'mcpServers.remove': {
+    params: z.object({ name: Id }).strict(),
+    result: z.object({ removed: z.string(), storedValuesRemoved: z.number(), grantsRevoked: z.number(), agentsChanged: z.array(z.string()) }),
+  },
   'mcpServers.setDisabled': { params: z.object({ name: Id, disabled: z.boolean() }).strict(), result: z.object({ server: McpServerEntryViewSchema }) },
   /** Starts a saved server (`name`: of mcp.yaml, or a registry id) or a form not yet saved (`server`) once: its tools, or the coded reason it did not start. */
   'mcpServers.test': {

@@ -80,6 +80,22 @@ export const PAGE_THEME_TOKENS: Record<'light' | 'dark', Record<PageThemeToken, 
 
 const cssValue = (value: string | number) => (typeof value === 'number' ? `${value}px` : value);
 
+/**
+ * The native controls in the window's design (issue 45: the Git page's select
+ * and buttons were the browser's own, white in the dark theme): the theme's
+ * colours, border, radius and a focus ring of the primary colour. In
+ * `:where()`, so of no weight: a page's own style of a control wins.
+ */
+const CONTROL_CSS = [
+  ':where(button, input, select, textarea) { font: inherit; color: var(--chatos-color-text); background: var(--chatos-color-bg); border: 1px solid var(--chatos-color-border); border-radius: var(--chatos-radius-sm); padding: 4px 10px; }',
+  ':where(button, select) { cursor: pointer; }',
+  ':where(button) { background: var(--chatos-color-bg-elevated); }',
+  ':where(button:hover:not(:disabled), select:hover:not(:disabled)) { border-color: var(--chatos-color-primary); }',
+  ':where(button, input, select, textarea):disabled { opacity: 0.5; cursor: not-allowed; }',
+  ':where(button, input, select, textarea, a, [tabindex]):focus-visible { outline: 2px solid var(--chatos-color-primary); outline-offset: 1px; }',
+  ':where(input, textarea)::placeholder { color: var(--chatos-color-text-secondary); }',
+];
+
 /** The shell's style rules: the variables for light (also before the theme is known) and dark, and a body that uses them. */
 export function pageThemeCss(): string {
   const block = (mode: 'light' | 'dark') => PAGE_THEME_VARIABLES.map(([variable, token]) => `  ${variable}: ${cssValue(PAGE_THEME_TOKENS[mode][token])};`).join('\n');
@@ -87,5 +103,6 @@ export function pageThemeCss(): string {
     `:root, :root[data-theme="light"] {\n${block('light')}\n}`,
     `:root[data-theme="dark"] {\n${block('dark')}\n}`,
     'body { font-family: var(--chatos-font-family); font-size: var(--chatos-font-size); color: var(--chatos-color-text); background: var(--chatos-color-bg); }',
+    ...CONTROL_CSS,
   ].join('\n');
 }

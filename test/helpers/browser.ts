@@ -110,15 +110,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** `chatos serve` with `args` (English UI) and a light-mode Chromium page on its Apps page; `close()` ends both and checks serve exited 0. */
+/** `chatos serve` with `args` (English UI) and a light-mode Chromium page on where its root opens (Chat); `close()` ends both and checks serve exited 0. */
 export async function openServedUi(args: string[]): Promise<{ serve: ServeProcess; page: Page; close(): Promise<number | null> }> {
   const serve = await startServe(args, { LANG: 'en_US.UTF-8' });
   const chromium = await launchChromium();
   const page = await chromium.context.newPage();
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
-  await pageReady(page, '/apps');
+  await page.getByTestId('page-chat').waitFor({ state: 'visible', timeout: 20_000 });
+  await pageReady(page, '/chat');
   return {
     serve,
     page,
@@ -130,7 +130,7 @@ export async function openServedUi(args: string[]): Promise<{ serve: ServeProces
 }
 
 /**
- * Chromium on `serve`'s Apps page: light, at a desktop size (`height` of the
+ * Chromium on `serve`'s first page (Chat, where its root opens): light, at a desktop size (`height` of the
  * window), `beforeLoad` run on the page before its first load (to choose the
  * language, say). The caller closes `chromium`.
  */
@@ -141,8 +141,8 @@ export async function openChromiumOn(serve: Pick<ServeProcess, 'url'>, options: 
   await page.setViewportSize({ width: 1360, height: options.height ?? 860 });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
-  await pageReady(page, '/apps');
+  await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/chat');
   return { chromium, page };
 }
 

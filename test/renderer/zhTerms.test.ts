@@ -85,6 +85,35 @@ function apiErrorCodes(): Set<string> {
   return codes;
 }
 
+/**
+ * The codes the core's problems (and its other coded notes) carry, read from
+ * src: each `code: 'X'` or `code = 'X'`, each code a problem helper is given
+ * (`warn('X', …)`, `problem('X', …)`), and the schema codes zodProblems.ts
+ * makes of zod's issue codes (`SCHEMA_<issue code>`).
+ */
+function problemCodes(): Set<string> {
+  const files = (fs.readdirSync(path.join(repoRoot, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+  const codes = new Set<string>();
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(repoRoot, 'src', file), 'utf8');
+    for (const [, code] of text.matchAll(/\bcode(?::| =) '([A-Z][A-Z_]+)'/g)) codes.add(code!);
+    for (const [, code] of text.matchAll(/\b(?:warn|problem)\('([A-Z][A-Z_]+)'/g)) codes.add(code!);
+  }
+  // zod 4's issue codes, as zodProblems.ts names them.
+  const zodIssues = ['invalid_type', 'too_big', 'too_small', 'invalid_format', 'not_multiple_of', 'unrecognized_keys', 'invalid_union', 'invalid_key', 'invalid_element', 'invalid_value', 'custom'];
+  for (const issue of zodIssues) codes.add(`SCHEMA_${issue.toUpperCase()}`);
+  codes.add('MANIFEST_VERSION_UNSUPPORTED');
+  expect(codes.size).toBeGreaterThan(80);
+  return codes;
+}
+
+/** The texts of the host's codes: its errors' (first load) and its problems' (loaded by the Problems page). */
+async function codeTexts(): Promise<{ zh: Record<string, string>; en: Record<string, string> }> {
+  const files = (await resourceFiles()).filter(([name]) => name === 'hostErrors.ts' || name === 'problemCodes.ts').map(([, texts]) => texts);
+  expect(files.length).toBe(2);
+  return { zh: Object.assign({}, ...files.map((f) => f.zh)), en: Object.assign({}, ...files.map((f) => f.en)) };
+}
+
 describe('the two languages', () => {
   it('have the same keys in every resource file, and no key is defined by two files', async () => {
     const seen = new Map<string, string>();
@@ -100,12 +129,18 @@ describe('the two languages', () => {
   });
 
   it('has a Chinese text for every host code the window translates, and no English words left in it', async () => {
-    const hostErrors = (await resourceFiles()).find(([name]) => name === 'hostErrors.ts')![1];
+    const hostErrors = await codeTexts();
     const codes = Object.keys(hostErrors.zh).filter((key) => key.startsWith('hostError.'));
     expect(codes.length).toBeGreaterThan(20);
-    // Only names (ChatOS, MCP, ID, and the formats and API a user picks by name) may stay in Latin letters in a Chinese text.
-    const english = Object.entries(hostErrors.zh).filter(([, text]) => /\b(?!ChatOS\b|MCP\b|ID\b|OpenAI\b|Markdown\b|HTML\b|PDF\b)[A-Za-z]{3,}\b/.test(text));
+    // Only names (ChatOS, MCP, ID, and the formats, protocols and API a user picks by name) may stay in Latin letters in a Chinese text.
+    const english = Object.entries(hostErrors.zh).filter(([, text]) => /\b(?!ChatOS\b|MCP\b|ID\b|OpenAI\b|Markdown\b|HTML\b|PDF\b|JSON\b|YAML\b|http\b|https\b)[A-Za-z]{3,}\b/.test(text));
     expect(english).toEqual([]);
+  });
+
+  it('has a Chinese text for every code a problem of the core can carry (the Problems page says none in English)', async () => {
+    const hostErrors = await codeTexts();
+    const missing = [...problemCodes()].filter((code) => !Object.hasOwn(hostErrors.zh, `hostError.${code}`));
+    expect(missing).toEqual([]);
   });
 
   it('has a Chinese text for every code an error of the host API can carry', async () => {

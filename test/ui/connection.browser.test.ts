@@ -28,7 +28,7 @@ describe('losing the host', () => {
     cleanups.push(() => chromium.close());
     const page = await chromium.context.newPage();
     await page.goto(first.url);
-    await page.getByTestId('page-apps').waitFor();
+    await page.getByTestId('page-chat').waitFor();
     expect(await page.getByTestId('connection-lost').count()).toBe(0);
 
     expect(await first.stop()).toBe(0);

@@ -208,7 +208,7 @@ describe('the chat, used daily', { timeout: 120_000 }, () => {
       await other.clock.install();
       await other.setViewportSize({ width: 1280, height: 800 });
       await other.goto(serve.url);
-      await other.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+      await other.getByTestId('page-chat').waitFor({ timeout: 20_000 });
       await api('conversations.create', { agentId: 'helper', title: 'ticking' });
       await other.evaluate(() => (window.location.hash = '#/chat'));
       const row = other.locator('.conversation-meta').first();

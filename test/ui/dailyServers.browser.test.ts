@@ -25,12 +25,17 @@ let home: string;
 const folders = fileFolders();
 
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
+/** The servers an agent picked under "Your own servers", as the core stores them. */
+const ownPicks = async (id: string) =>
+  (await api<{ agents: { id: string; uiApps: { pluginId: string; mcpServerIds: string[] }[] }[] }>('agents.list')).agents.find((a) => a.id === id)!.uiApps.find((u) => u.pluginId === 'chatos')
+    ?.mcpServerIds ?? [];
 
 beforeAll(async () => {
   oauth = await startOAuthServer({ account: 'ada@example.com', shared: true });
   home = folders.make('chatos-ui-daily-servers-');
-  writeMcpYaml(home, { notes: chatServerEntry() });
+  writeMcpYaml(home, { notes: chatServerEntry(), desk: chatServerEntry() });
   serve = await startServe(['--home', home, '--no-watch'], { LANG: 'en_US.UTF-8' });
+  await api('agents.save', { agent: { id: 'aide', name: 'Aide', language: 'en', uiApps: [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ['chatos::notes', 'chatos::desk'] }] } });
   ({ chromium, page } = await openChromiumOn(serve));
   await page.setViewportSize({ width: 1280, height: 800 });
 }, 120_000);
@@ -59,6 +64,24 @@ describe('your own servers', { timeout: 120_000 }, () => {
     expect(problems.map((p) => p.code)).not.toContain('REGISTRATION_MISSING');
     await openRoute(page, '#/problems', 'page-problems');
     expect(await page.getByTestId('page-problems').textContent()).not.toContain('REGISTRATION_MISSING');
+    // The agent that picked it no longer does, in the core; its other pick stays.
+    expect(await ownPicks('aide')).toEqual(['chatos::desk']);
+  });
+
+  it('an open agent editor drops a server removed meanwhile, so saving does not pick it again', async () => {
+    await openRoute(page, '#/agents', 'page-agents');
+    await page.getByTestId('agent-edit-aide').click();
+    const picks = page.getByTestId('agent-own-servers-select').locator('.ant-select-selection-item');
+    await expect.poll(() => picks.allInnerTexts(), { timeout: 20_000 }).toEqual(['desk']);
+    await screenshot(page, 'daily-servers-04-editor-before-remove');
+    // Removed elsewhere (another window, or `chatos mcp remove`) while the editor is open.
+    await api('mcpServers.remove', { name: 'desk' });
+    expect(await ownPicks('aide')).toEqual([]);
+    await expect.poll(() => picks.allInnerTexts(), { timeout: 20_000 }).toEqual([]);
+    await screenshot(page, 'daily-servers-05-editor-after-remove');
+    await page.getByTestId('agent-save').click();
+    await page.getByTestId('agent-editor').waitFor({ state: 'hidden', timeout: 20_000 });
+    expect(await ownPicks('aide')).toEqual([]);
   });
 
   it('the built-in tab counts the built-in tools it lists, on or off', async () => {

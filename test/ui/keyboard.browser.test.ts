@@ -42,8 +42,8 @@ async function openWindow(options: { width: number; height: number; locale: 'en'
   await page.setViewportSize({ width: options.width, height: options.height });
   await page.emulateMedia({ colorScheme: options.theme });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
-  await pageReady(page, '/apps');
+  await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
+  await pageReady(page, '/chat');
   // The keyboard's listener loads just after the first screen: keys are pressed once it listens.
   await page.locator('html[data-keys-ready]').waitFor({ state: 'attached' });
   return page;

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServedUi } from '../helpers/browser.js';
+import { openRoute, openServedUi } from '../helpers/browser.js';
 import { packBundle, signBundle } from '../helpers/mcpbBundles.js';
 import { runCli } from '../helpers/runCli.js';
 
@@ -45,6 +45,7 @@ async function drop(file: string): Promise<void> {
 describe('an MCP Bundle from the Apps page', () => {
   it('is shown, installed with its key, and its tool answers through the gateway', async () => {
     const bundle = await packBundle();
+    await openRoute(page, '#/apps', 'page-apps');
     await page.getByTestId('install').click();
     await drop(bundle);
     await page.getByTestId('bundle-preview').waitFor();

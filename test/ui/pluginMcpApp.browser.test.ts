@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../helpers/deskHome.js';
-import { mcpAppView, openChromiumOn, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
+import { mcpAppView, openChromiumOn, openRoute, openSidePanelItem, pageReady, screenshot, screenshotOnFailure, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/tempDir.js';
 
 /**
@@ -53,6 +53,7 @@ afterAll(async () => {
 
 describe('a plugin page that is an MCP App', () => {
   it('opens from the Apps page as the view of its own server; its tools/call goes through the gateway as the app', async () => {
+    await openRoute(page, '#/apps', 'page-apps');
     await page.getByTestId(`open-${PLUGIN}-tally`).click();
     const uiPage = page.getByTestId('page-uiapp');
     const iframe = uiPage.getByTestId('mcp-app-iframe');

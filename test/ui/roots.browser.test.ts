@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, pageReady, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
+import { launchChromium, openRoute, pageReady, screenshot, startServe, type ServeProcess } from '../helpers/browser.js';
 import { writeProviderPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   page = await chromium.context.newPage();
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
+  await page.getByTestId('page-chat').waitFor({ state: 'visible', timeout: 20_000 });
 });
 
 afterAll(async () => {
@@ -45,6 +45,7 @@ afterAll(async () => {
 
 describe('plugin folders on the Apps page', () => {
   it('adds a folder: its plugin appears, and every process now scans it', async () => {
+    await openRoute(page, '#/apps', 'page-apps');
     const card = page.getByTestId('plugin-roots');
     await card.waitFor();
     await page.getByTestId('plugin-root-input').fill(root);

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ state: 'visible', timeout: 20_000 });
+  await page.getByTestId('page-chat').waitFor({ state: 'visible', timeout: 20_000 });
 });
 
 afterAll(async () => {

@@ -32,7 +32,7 @@ async function openSettings(width: number, height: number): Promise<Page> {
   await page.setViewportSize({ width, height });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(serve.url);
-  await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+  await page.getByTestId('page-chat').waitFor({ timeout: 20_000 });
   await openRoute(page, '#/settings', 'page-settings');
   return page;
 }

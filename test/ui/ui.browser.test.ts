@@ -82,9 +82,13 @@ describe('the UI in Chromium against chatos serve', () => {
     const wrong = await page.goto(`${serve.origin}/?token=${'A'.repeat(serve.token.length)}`);
     expect(wrong?.status()).toBe(401);
     await page.goto(serve.url);
-    await page.getByTestId('page-apps').waitFor({ state: 'visible' });
+    // The root opens Chat, where a person starts (issue 45), not the Apps page.
+    await page.getByTestId('page-chat').waitFor({ state: 'visible' });
+    await pageReady(page, '/chat');
+    expect(new URL(page.url()).hash).toBe('#/chat');
     // The token left the address bar (the server moved it into an HttpOnly cookie).
     expect(page.url()).not.toContain(serve.token);
+    await open('#/apps', 'page-apps');
     await page.getByTestId('app-chatos.notes-notes').waitFor();
     await screenshot(page, '01-apps');
   });

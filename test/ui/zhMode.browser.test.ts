@@ -51,6 +51,10 @@ beforeAll(async () => {
     { manifestVersion: 1, id: 'com.example.desk', name: 'Desk', version: '1.0.0', apps: [{ id: 'desk', name: 'Desk', entry: 'index.mjs', ai: { mcpServers: ['chat'] } }] },
     { 'index.mjs': 'export function mount() {}\n' },
   );
+  // Plugins with what a user gets wrong: a misspelled key and an empty app list, and a manifest that is not JSON.
+  writePlugin(root, 'broken', { manifestVersion: 1, id: 'com.example.broken', name: 'Broken', version: '1.0.0', descripton: 'typo', apps: [] }, {});
+  fs.mkdirSync(path.join(root, 'unparsable'));
+  fs.writeFileSync(path.join(root, 'unparsable', 'plugin.json'), '{ "id": "com.example.unparsable", ');
   await cli(['roots', 'add', root]);
   await cli(['trust', 'com.example.desk']);
   for (const agent of [
@@ -77,7 +81,7 @@ afterAll(async () => {
 const open = (route: string, root: string) => openRoute(page, route, root);
 
 describe('the window in Chinese', () => {
-  it('welcomes a first start on the Apps page with what to do next, until there is a model', async () => {
+  it('welcomes a first start where the window opens (Chat) with what to do next, until there is a model', async () => {
     const welcome = page.getByTestId('welcome');
     await welcome.waitFor({ timeout: 20_000 });
     const text = await visibleText(welcome);
@@ -102,6 +106,34 @@ describe('the window in Chinese', () => {
     await alert.getByTestId('host-original').first().click();
     expect(await alert.textContent()).toContain('"com.example.dsek" is not installed');
     await screenshot(page, 'zh-02-agent-problem');
+  });
+
+  it('says every problem on the Problems page in Chinese, light and dark, at 1280 and 1440 wide', async () => {
+    for (const [theme, width, height] of [
+      ['light', 1280, 800],
+      ['dark', 1440, 900],
+    ] as const) {
+      await page.evaluate((mode) => localStorage.setItem('chatos.theme', mode), theme);
+      await page.emulateMedia({ colorScheme: theme });
+      await page.setViewportSize({ width, height });
+      await page.reload();
+      await open('#/problems', 'page-problems');
+      const list = page.getByTestId('problem-list-plugins');
+      await list.waitFor({ timeout: 20_000 });
+      // The codes' texts load with the page: each problem is said in Chinese once they are in, with no English sentence left.
+      await expect.poll(() => visibleText(page.getByTestId('page-problems')), { timeout: 20_000 }).toContain('语法有错');
+      const text = await visibleText(page.getByTestId('page-problems'));
+      expect(text).toContain('不认识的字段');
+      expect(text).toContain('太短或太小');
+      expect(text).not.toMatch(ENGLISH_PHRASE);
+      await screenshot(page, `zh-05-problems-${theme}-${width}`);
+    }
+    await page.evaluate(() => localStorage.setItem('chatos.theme', 'light'));
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.reload();
+    // Where the next test goes on from.
+    await open('#/playground', 'page-playground');
   });
 
   it('asks for a confirmation and reports a declined call in Chinese', async () => {

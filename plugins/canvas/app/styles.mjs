@@ -1,22 +1,23 @@
-// The Canvas page's look: antd's design tokens (its default and dark
-// algorithms) on plain elements, since a page frame loads no framework. The
-// bridge puts the theme on <html data-theme>, so switching it needs no render.
+// The Canvas page's look: the window's design tokens (the page shell's
+// --chatos-* variables, issue 45) on plain elements, since a page frame loads
+// no framework; antd's own values where there are none (a view outside the
+// shell). The bridge puts the theme on <html data-theme>, so switching it needs no render.
 export const CSS = `
 .cv {
-  --cv-bg: #f5f5f5; --cv-panel: #ffffff; --cv-text: rgba(0,0,0,0.88); --cv-muted: rgba(0,0,0,0.45);
-  --cv-border: #d9d9d9; --cv-split: #f0f0f0; --cv-hover: rgba(0,0,0,0.04); --cv-selected: #e6f4ff;
-  --cv-primary: #1677ff; --cv-primary-hover: #4096ff; --cv-danger: #ff4d4f; --cv-danger-hover: #ff7875;
-  --cv-success: #52c41a; --cv-success-bg: #f6ffed; --cv-success-border: #b7eb8f;
+  --cv-bg: var(--chatos-color-bg-layout, #f5f5f5); --cv-panel: var(--chatos-color-bg, #ffffff); --cv-text: var(--chatos-color-text, rgba(0,0,0,0.88)); --cv-muted: rgba(0,0,0,0.45);
+  --cv-border: var(--chatos-color-border, #d9d9d9); --cv-split: var(--chatos-color-border-secondary, #f0f0f0); --cv-hover: var(--chatos-color-fill, rgba(0,0,0,0.04)); --cv-selected: #e6f4ff;
+  --cv-primary: var(--chatos-color-primary, #1677ff); --cv-primary-hover: #4096ff; --cv-danger: var(--chatos-color-error, #ff4d4f); --cv-danger-hover: #ff7875;
+  --cv-success: var(--chatos-color-success, #52c41a); --cv-success-bg: #f6ffed; --cv-success-border: #b7eb8f;
   --cv-error-bg: #fff2f0; --cv-error-border: #ffccc7; --cv-tag-bg: rgba(0,0,0,0.02); --cv-focus: rgba(5,145,255,0.1);
   --cv-shadow: 0 1px 2px 0 rgba(0,0,0,0.03), 0 1px 6px -1px rgba(0,0,0,0.02), 0 2px 4px 0 rgba(0,0,0,0.02);
-  font: 14px/1.5714 -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Noto Sans CJK SC', sans-serif;
+  font: var(--chatos-font-size, 14px)/1.5714 var(--chatos-font-family, -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Noto Sans CJK SC', sans-serif);
   color: var(--cv-text); background: var(--cv-bg); min-height: 100%; box-sizing: border-box;
 }
 :root[data-theme="dark"] .cv {
-  --cv-bg: #000000; --cv-panel: #141414; --cv-text: rgba(255,255,255,0.85); --cv-muted: rgba(255,255,255,0.45);
-  --cv-border: #424242; --cv-split: #303030; --cv-hover: rgba(255,255,255,0.08); --cv-selected: #111a2c;
-  --cv-primary: #1668dc; --cv-primary-hover: #3c89e8; --cv-danger: #dc4446; --cv-danger-hover: #e86e6b;
-  --cv-success: #49aa19; --cv-success-bg: #162312; --cv-success-border: #274916;
+  --cv-bg: var(--chatos-color-bg-layout, #000000); --cv-panel: var(--chatos-color-bg, #141414); --cv-text: var(--chatos-color-text, rgba(255,255,255,0.85)); --cv-muted: rgba(255,255,255,0.45);
+  --cv-border: var(--chatos-color-border, #424242); --cv-split: var(--chatos-color-border-secondary, #303030); --cv-hover: var(--chatos-color-fill, rgba(255,255,255,0.08)); --cv-selected: #111a2c;
+  --cv-primary: var(--chatos-color-primary, #1668dc); --cv-primary-hover: #3c89e8; --cv-danger: var(--chatos-color-error, #dc4446); --cv-danger-hover: #e86e6b;
+  --cv-success: var(--chatos-color-success, #49aa19); --cv-success-bg: #162312; --cv-success-border: #274916;
   --cv-error-bg: #2c1618; --cv-error-border: #5b2526; --cv-tag-bg: rgba(255,255,255,0.04); --cv-focus: rgba(0,60,180,0.15);
   --cv-shadow: none;
 }

@@ -27,9 +27,16 @@ const TEXT = {
   },
 };
 
+// The window's design tokens (the page shell sets them per theme, and switches them live): the page follows light
+// and dark with no colours of its own.
 const COLORS = {
-  light: { '--bg': '#ffffff', '--fg': '#1f2328', '--muted': '#59636e', '--border': '#d1d9e0', '--accent': '#0969da', '--accent-fg': '#ffffff', '--danger': '#cf222e' },
-  dark: { '--bg': '#0d1117', '--fg': '#e6edf3', '--muted': '#9198a1', '--border': '#3d444d', '--accent': '#4493f8', '--accent-fg': '#ffffff', '--danger': '#f85149' },
+  '--bg': 'var(--chatos-color-bg)',
+  '--fg': 'var(--chatos-color-text)',
+  '--muted': 'var(--chatos-color-text-secondary)',
+  '--border': 'var(--chatos-color-border-secondary)',
+  '--accent': 'var(--chatos-color-primary)',
+  '--accent-fg': '#ffffff',
+  '--danger': 'var(--chatos-color-error)',
 };
 
 function el(tag, props = {}, style = {}) {
@@ -38,7 +45,15 @@ function el(tag, props = {}, style = {}) {
   return node;
 }
 
-const buttonStyle = (color) => ({ padding: '4px 12px', border: '1px solid var(--border)', borderRadius: '6px', background: color, color: 'var(--accent-fg)', cursor: 'pointer', font: 'inherit' });
+const buttonStyle = (color) => ({
+  padding: '4px 12px',
+  border: '1px solid transparent',
+  borderRadius: 'var(--chatos-radius-sm)',
+  background: color,
+  color: 'var(--accent-fg)',
+  cursor: 'pointer',
+  font: 'inherit',
+});
 
 /** The notes the list_notes tool returned: its structuredContent, else its JSON text. */
 function notesOf(result) {
@@ -59,7 +74,7 @@ export function mount({ container, host }) {
   const root = el(
     'div',
     { id: 'notes-app' },
-    { fontFamily: 'system-ui, sans-serif', fontSize: '14px', padding: '16px', minHeight: '100%', boxSizing: 'border-box', background: 'var(--bg)', color: 'var(--fg)' },
+    { fontFamily: 'var(--chatos-font-family)', fontSize: 'var(--chatos-font-size)', padding: '16px', minHeight: '100%', boxSizing: 'border-box', background: 'var(--bg)', color: 'var(--fg)' },
   );
   const heading = el('h2', {}, { margin: '0 0 12px', fontSize: '18px' });
   // A div, not a form: the frame is sandboxed without allow-forms, so a form submission would be blocked.
@@ -67,7 +82,7 @@ export function mount({ container, host }) {
   const input = el(
     'input',
     { id: 'notes-input', type: 'text', maxLength: 500 },
-    { flex: '1', padding: '4px 8px', border: '1px solid var(--border)', borderRadius: '6px', background: 'var(--bg)', color: 'var(--fg)', font: 'inherit' },
+    { flex: '1', padding: '4px 8px', border: '1px solid var(--chatos-color-border)', borderRadius: 'var(--chatos-radius-sm)', background: 'var(--bg)', color: 'var(--fg)', font: 'inherit' },
   );
   const add = el('button', { id: 'notes-add', type: 'button' }, buttonStyle('var(--accent)'));
   const list = el('ul', { id: 'notes-list' }, { listStyle: 'none', padding: '0', margin: '0 0 12px' });
@@ -82,9 +97,7 @@ export function mount({ container, host }) {
   root.append(heading, form, list, stats, status);
   container.replaceChildren(root);
 
-  const paint = (theme) => {
-    for (const [name, value] of Object.entries(COLORS[theme] ?? COLORS.light)) root.style.setProperty(name, value);
-  };
+  for (const [name, value] of Object.entries(COLORS)) root.style.setProperty(name, value);
   const label = () => {
     heading.textContent = t.title;
     input.placeholder = t.placeholder;
@@ -162,15 +175,12 @@ export function mount({ container, host }) {
     if (event.key === 'Enter') addNote();
   });
 
-  const unsubscribeTheme = host.theme.onChange((theme) => paint(theme));
   list.replaceChildren(el('li', { textContent: t.loading }, { color: 'var(--muted)' }));
-  paint('light');
   label();
   void host.context.get().then(
     (context) => {
       if (disposed) return;
       t = TEXT[context.locale] ?? TEXT.en;
-      paint(context.theme);
       label();
       return refresh();
     },
@@ -179,7 +189,6 @@ export function mount({ container, host }) {
 
   return () => {
     disposed = true;
-    unsubscribeTheme?.();
     container.replaceChildren();
   };
 }

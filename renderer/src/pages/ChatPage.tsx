@@ -18,6 +18,14 @@ const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
 const SidePanelHost = lazy(sidePanelModule);
 const SidePanelButton = lazy(() => sidePanelModule().then((m) => ({ default: m.SidePanelButton })));
 
+// What a first start does next (no model yet): loaded with it, so the Chat page stays within its JS budget.
+const Welcome = lazy(() => import('../components/apps/Welcome').then((m) => ({ default: m.Welcome })));
+const welcome = (
+  <Suspense fallback={null}>
+    <Welcome />
+  </Suspense>
+);
+
 const AGENT_KEY = 'chatos.chat.agent';
 
 /** A new conversation: pick the agent, write the first message; the conversation exists once it is sent. */
@@ -66,18 +74,25 @@ function NewConversation({ onStarted, head }: { onStarted(id: string): void; hea
     }
   };
 
+  // The window opens here (the root is Chat): a first start is told what to do next here too, as on the Apps page.
   if (agents.data && list.length === 0) {
     return (
-      <Empty className="chat-empty" description={t('chat.noAgents')}>
-        <Button type="primary" onClick={() => void navigate('/agents')}>
-          {t('chat.toAgents')}
-        </Button>
-      </Empty>
+      <section className="chat-pane chat-new" data-testid="chat-new-pane">
+        <div className="chat-new-body">
+          {welcome}
+          <Empty className="chat-empty" description={t('chat.noAgents')}>
+            <Button type="primary" onClick={() => void navigate('/agents')}>
+              {t('chat.toAgents')}
+            </Button>
+          </Empty>
+        </div>
+      </section>
     );
   }
   return (
     <section className="chat-pane chat-new" data-testid="chat-new-pane">
       <div className="chat-new-body">
+        {welcome}
         {head}
         <Typography.Title level={3}>{t('chat.newTitle')}</Typography.Title>
         <Space wrap>

@@ -7,6 +7,7 @@ import { useApi } from '../api/hooks';
 import { ProblemList, SEVERITY_COLOR } from '../components/ProblemList';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import '../i18n/load/problems';
+import { useProblemTexts } from '../i18n/problemTexts';
 
 const SOURCES: SourcedProblem['source'][] = ['plugins', 'registry', 'mcp', 'servers', 'chat'];
 const SEVERITIES: ProblemSeverity[] = ['error', 'warning', 'notice'];
@@ -15,6 +16,7 @@ type SeverityFilter = ProblemSeverity | 'all';
 /** Everything the host wants the user to read, by where it comes from; live as things change. */
 export default function ProblemsPage() {
   const { t } = useTranslation();
+  useProblemTexts();
   const problems = useApi('problems.list', {}, { refreshOn: ['problems.changed', 'plugins.changed', 'mcp.reloaded', 'registry.changed'] });
   const [severity, setSeverity] = useState<SeverityFilter>('all');
   const all = problems.data?.problems ?? [];

@@ -36,7 +36,12 @@ export function mcpServerHandlers({
     'mcpServers.list': () => admin.list(),
     'mcpServers.add': async ({ server }) => saved({ server: await admin.add(server) }),
     'mcpServers.update': async ({ name, server }) => saved({ server: await admin.update(name, server) }),
-    'mcpServers.remove': async ({ name }) => saved(await admin.remove(name)),
+    'mcpServers.remove': async ({ name }) => {
+      const removed = await saved(await admin.remove(name));
+      // Its registration left after the reload that mcp.yaml's write sent: the registry's readers (an open agent editor) re-read.
+      emit({ type: 'registry.changed' });
+      return removed;
+    },
     'mcpServers.setDisabled': async ({ name, disabled }) => saved({ server: await admin.setDisabled(name, disabled) }),
     'mcpServers.test': ({ name, server, timeoutMs }) => admin.test(name !== undefined ? { name } : { server }, timeoutMs),
     'mcpServers.importPlan': ({ text, fileName, storeSecrets }) => admin.planImport(text, fileName, storeSecrets),

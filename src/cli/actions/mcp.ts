@@ -240,7 +240,8 @@ export async function remove(cli: CliContext, name: string, _opts: unknown, comm
   if (options.json) printJson(io, result);
   else {
     const also = [result.storedValuesRemoved ? `${result.storedValuesRemoved} stored value(s)` : '', result.grantsRevoked ? `${result.grantsRevoked} grant(s) to it` : ''].filter(Boolean);
-    io.out(`removed ${name} from mcp.yaml, with its registration${also.length ? ` and ${also.join(' and ')}` : ''}`);
+    const agents = result.agentsChanged.length ? `; no longer selected by agent(s) ${result.agentsChanged.join(', ')}` : '';
+    io.out(`removed ${name} from mcp.yaml, with its registration${also.length ? ` and ${also.join(' and ')}` : ''}${agents}`);
   }
   cli.exitCode = 0;
 }

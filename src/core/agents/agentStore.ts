@@ -113,6 +113,25 @@ export class AgentStore {
     return this.saved(agent);
   }
 
+  /**
+   * Takes a server the user removed out of every agent that selected it, so no agent keeps a pick of something that
+   * is gone for good (what merely went missing stays picked, reported by the resolver). Returns the agents changed.
+   */
+  forgetServer(serverId: string): string[] {
+    this.store.refresh();
+    const changed: Agent[] = [];
+    this.store.transaction(() => {
+      for (const { id, payload } of this.store.list(AgentsTable)) {
+        if (!payload.uiApps.some((app) => app.mcpServerIds.includes(serverId))) continue;
+        const agent = { ...payload, uiApps: payload.uiApps.map((app) => ({ ...app, mcpServerIds: app.mcpServerIds.filter((s) => s !== serverId) })) };
+        this.store.put(AgentsTable, id, agent);
+        changed.push(agent);
+      }
+    });
+    for (const agent of changed) this.saved(agent);
+    return changed.map((agent) => agent.id);
+  }
+
   delete(id: string): boolean {
     this.store.refresh();
     const deleted = this.store.delete(AgentsTable, id);

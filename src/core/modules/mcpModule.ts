@@ -75,7 +75,7 @@ export function mcpModule(
     registry: RegistryCenter;
     runGate: RunGate;
     settingsServer: SettingsServerModule;
-    agents: Pick<AgentStore, 'get' | 'onSaved'>;
+    agents: Pick<AgentStore, 'get' | 'onSaved' | 'forgetServer'>;
     /** The tools' "always allow" answers: a removed server's go with it. */
     alwaysAllow: Pick<AlwaysAllowStore, 'revokeServer'>;
     models: Pick<ModelService, 'has' | 'client'>;
@@ -204,6 +204,7 @@ export function mcpModule(
       remove: (serverId) =>
         deps.registry.removeRegistrations((row, kind) => kind === 'server' && row.id === serverId && row.source.kind === 'mcp-yaml').reduce((sum, removed) => sum + removed.revokedGrants.length, 0),
     },
+    agents: { forgetServer: (serverId) => deps.agents.forgetServer(serverId) },
     hostEnv: base.env,
     logger: base.logger,
     runtime,

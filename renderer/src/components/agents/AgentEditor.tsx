@@ -14,6 +14,7 @@ import { SubAgentConfirm, type SubAgentLevels } from './SubAgentConfirm';
 import { appKey } from './candidates';
 import { formFieldOf, type FieldPath } from './fieldPaths';
 import { isHostEntry, OwnServersCard } from './OwnServersCard';
+import { useDropRemovedServers } from './removedServers';
 import { FolderListInput } from '../workspaceRoots/FolderListInput';
 import '../../i18n/load/workspaceRoots';
 import '../../i18n/load/agents';
@@ -200,6 +201,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
     form.setFieldValue('uiApps', next);
     refreshDraft();
   };
+  useDropRemovedServers(overview.data, () => (form.getFieldValue('uiApps') as AgentUiApp[] | undefined) ?? [], setUiApps);
 
   const appOptions = [
     ...installed.map((a) => ({ value: appKey(a), label: `${a.name} (${appKey(a)})`, search: `${a.name} ${appKey(a)} ${a.description ?? ''}` })),

@@ -54,6 +54,8 @@ export interface McpServerAdminDeps {
    * the user deleted is gone rather than "missing" (docs/rules/registry.md#what-goes-and-when). Returns the grants revoked.
    */
   registrations?: { remove(serverId: string): number };
+  /** The agents that selected a removed server: it leaves their selections (AgentStore.forgetServer); the ids of those changed. */
+  agents?: { forgetServer(serverId: string): string[] };
   hostEnv: NodeJS.ProcessEnv;
   logger: Logger;
   /** Starts a definition once (test connection); the running definition of a registry id. */
@@ -152,12 +154,13 @@ export class McpServerAdmin {
     return this.get(name);
   }
 
-  async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number; grantsRevoked: number }> {
+  async remove(name: string): Promise<{ removed: string; storedValuesRemoved: number; grantsRevoked: number; agentsChanged: string[] }> {
     const removedValues = await this.write([{ kind: 'remove', name }]);
     await this.forgetServer(name);
     // Only here, not when an import replaces a server: the name stays in the file then, and so does its registration.
     const grantsRevoked = this.deps.registrations?.remove(mcpYamlServerId(name)) ?? 0;
-    return { removed: name, storedValuesRemoved: removedValues, grantsRevoked };
+    const agentsChanged = this.deps.agents?.forgetServer(mcpYamlServerId(name)) ?? [];
+    return { removed: name, storedValuesRemoved: removedValues, grantsRevoked, agentsChanged };
   }
 
   /**

@@ -214,7 +214,7 @@ describe('stored values', () => {
     // An edit that leaves the value empty keeps the stored one.
     await host.mcp.admin.update('ev', { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: [{ key: 'MY_TOKEN', value: { kind: 'secret' } }] });
     expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBe(SECRET);
-    expect(await host.mcp.admin.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1, grantsRevoked: 0 });
+    expect(await host.mcp.admin.remove('ev')).toEqual({ removed: 'ev', storedValuesRemoved: 1, grantsRevoked: 0, agentsChanged: [] });
     expect(await internalsOf(host).secrets.get('mcp:ev.env.MY_TOKEN')).toBeUndefined();
   });
 });
@@ -228,7 +228,7 @@ describe('removing a server', () => {
     expect(host.registry.grantMcpServerAccess('aide', 'chatos::everything')).toBe('created');
     expect(host.registry.grantMcpServerAccess('other', 'chatos::everything')).toBe('created');
 
-    expect(await host.mcp.admin.remove('everything')).toEqual({ removed: 'everything', storedValuesRemoved: 0, grantsRevoked: 2 });
+    expect(await host.mcp.admin.remove('everything')).toEqual({ removed: 'everything', storedValuesRemoved: 0, grantsRevoked: 2, agentsChanged: [] });
     expect(host.registry.getServer('chatos::everything')).toBeUndefined();
     expect(host.registry.listGrants('server').filter((g) => g.targetId === 'chatos::everything')).toEqual([]);
     expect(host.registry.problems.filter((p) => p.code === 'REGISTRATION_MISSING')).toEqual([]);
@@ -244,6 +244,20 @@ describe('removing a server', () => {
     await host.mcp.reload();
     expect(host.registry.getServer('chatos::remote')?.missing).toBeDefined();
     expect(host.registry.problems.find((p) => p.code === 'REGISTRATION_MISSING')?.message).toContain('its 1 grant is kept');
+  });
+
+  it('leaves the agents that selected it: no agent keeps it picked, their other picks stay', async () => {
+    const { host } = await startTestHost(({ home }) => void writeConfig(home, HAND_WRITTEN));
+    const own = (ids: string[]) => [{ pluginId: 'chatos', appId: 'chatos', mcp: true, mcpServerIds: ids }];
+    host.agents.create({ id: 'both', name: 'Both', uiApps: own(['chatos::everything', 'chatos::remote']) });
+    host.agents.create({ id: 'one', name: 'One', uiApps: own(['chatos::everything']) });
+    host.agents.create({ id: 'other', name: 'Other', uiApps: own(['chatos::remote']) });
+
+    expect((await host.mcp.admin.remove('everything')).agentsChanged.sort()).toEqual(['both', 'one']);
+    const picks = (id: string) => host.agents.get(id)?.uiApps.flatMap((app) => app.mcpServerIds);
+    expect([picks('both'), picks('one'), picks('other')]).toEqual([['chatos::remote'], [], ['chatos::remote']]);
+    // So the agent reports nothing missing: the removed server is no longer among its picks.
+    expect(host.agents.resolve(host.agents.get('one')!).problems.map((p) => p.code)).toEqual([]);
   });
 });
 

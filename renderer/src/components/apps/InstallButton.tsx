@@ -27,6 +27,8 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   const [update, setUpdate] = useState<PluginUpdate>();
   const [bundle, setBundle] = useState<ChosenBundle>();
   const [values, setValues] = useState<BundleConfigValues>({});
+  // Over a copy of another signer: give it the stored secrets (the user's explicit choice; off by default).
+  const [keepSecrets, setKeepSecrets] = useState(false);
 
   const close = () => {
     setOpen(false);
@@ -34,6 +36,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setUpdate(undefined);
     setBundle(undefined);
     setValues({});
+    setKeepSecrets(false);
   };
 
   /** One step of the dialog: busy while it runs, its failure shown in the dialog. */
@@ -60,13 +63,14 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     step(async () => {
       setBundle(await chooseBundle(file));
       setValues({});
+      setKeepSecrets(false);
     });
 
   const installBundle = (chosen: ChosenBundle) =>
     step(async () => {
       // An empty field is not given: the host keeps what an earlier install had, else the default.
       const config = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed }));
+      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed, keepSecrets }));
     });
 
   const install = async () => {
@@ -105,7 +109,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         destroyOnHidden
       >
         {bundle ? (
-          <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} />
+          <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} keepSecrets={keepSecrets} onKeepSecrets={setKeepSecrets} />
         ) : (
           <>
             <BundleDrop onFile={(file) => void pickBundle(file)} />

@@ -130,4 +130,17 @@ describe('chatos install FILE.mcpb', () => {
     expect(fs.readdirSync(path.dirname(pluginsDir)).filter((name) => name.startsWith('.bundle-'))).toEqual([]);
     expect(fs.existsSync(path.join(home, 'escaped.txt'))).toBe(false);
   });
+
+  it('refuses an entry point outside the bundle, a bare ".." too, naming the field', async () => {
+    for (const entry of ['../server/index.mjs', '..']) {
+      const { cli, pluginsDir } = setup();
+      const manifest = weatherManifest();
+      const server = manifest.server as { entry_point: string; mcp_config: { args: string[] } };
+      const bundle = await packBundle({ ...manifest, server: { ...server, entry_point: entry, mcp_config: { ...server.mcp_config, args: [`\${__dirname}/${entry}`] } } });
+      const refused = await cli(['install', bundle, '--secret-stdin', 'api_key'], 'k');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`server.entry_point: entry_point "${entry}" is outside the bundle`);
+      expect(fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []).toEqual([]);
+    }
+  });
 });

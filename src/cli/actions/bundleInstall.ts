@@ -64,7 +64,12 @@ async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfi
   }
 }
 
-export async function installBundleCommand(cli: CliContext, source: string, opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean }, command: Command): Promise<void> {
+export async function installBundleCommand(
+  cli: CliContext,
+  source: string,
+  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean },
+  command: Command,
+): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const values: BundleConfigValues = pairsOf(opts.config ?? [], '--config');
@@ -74,7 +79,7 @@ export async function installBundleCommand(cli: CliContext, source: string, opts
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-'));
   try {
-    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch)) : source;
+    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, { allowHttp: opts.allowHttp === true })) : source;
     await withStartedHost(options, async (host) => {
       const preview = await installing(io, () => host.plugins.previewBundle(file));
       if (!options.json) printPreview(io, preview);

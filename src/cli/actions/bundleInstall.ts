@@ -24,8 +24,11 @@ import { installing, printUpdate, reportInstall } from '../installReport.js';
 const signatureText = (preview: BundlePreview) => {
   const s = preview.signature;
   if (s.status === 'unsigned') return 'unsigned';
-  const who = `${s.publisher} (issued by ${s.issuer}, valid until ${s.validTo.slice(0, 10)}, SHA-256 ${s.fingerprint.slice(0, 23)}…)`;
-  return s.status === 'signed' ? `signed by ${who}` : s.status === 'self-signed' ? `self-signed by ${who}` : `signed by ${who}, whom no certificate authority vouches for`;
+  const until = `valid until ${s.validTo.slice(0, 10)}, SHA-256 ${s.fingerprint.slice(0, 23)}…`;
+  if (s.status === 'signed') return `signed by ${s.publisher} (issued by ${s.issuer}, ${until})`;
+  if (s.status === 'self-signed') return `self-signed by ${s.publisher} (${until})`;
+  // No authority vouches for it: the issuer is only a name the certificate's maker wrote, not a fact.
+  return `signed by ${s.publisher}, whom no certificate authority vouches for (claims to be issued by ${s.issuer}; ${until})`;
 };
 
 function printPreview(io: CliIo, preview: BundlePreview): void {

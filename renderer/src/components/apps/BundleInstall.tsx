@@ -48,7 +48,8 @@ export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {
 function signatureText(t: (key: string, values?: Record<string, string>) => string, preview: BundlePreview): string {
   const s = preview.signature;
   if (s.status === 'unsigned') return t('apps.bundle.unsigned');
-  return t(`apps.bundle.${s.status}`, { publisher: s.publisher, issuer: s.issuer, until: s.validTo.slice(0, 10) });
+  // For a status other than "signed" the names are only what the certificate's maker wrote: the fingerprint says which certificate it is.
+  return t(`apps.bundle.${s.status}`, { publisher: s.publisher, issuer: s.issuer, until: s.validTo.slice(0, 10), fingerprint: s.fingerprint.slice(0, 23) });
 }
 
 /**

@@ -55,6 +55,14 @@ export class DataHome {
     return path.join(this.hostDir, 'ui_apps', 'state', pluginId);
   }
 
+  /**
+   * The host's record of an installed MCP Bundle (its kept settings, the names of its stored values, its signer): in a
+   * folder no plugin is given, so the bundle cannot choose what its next update keeps.
+   */
+  bundleRecordFile(pluginId: string): string {
+    return path.join(this.hostDir, 'bundles', `${pluginId}.json`);
+  }
+
   /** API keys of `chatos serve` and the CLI (the desktop app keeps its own, encrypted: secrets.safe.json). */
   get secretsFile(): string {
     return path.join(this.hostDir, 'secrets.json');

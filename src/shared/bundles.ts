@@ -50,6 +50,11 @@ export const BundlePreviewSchema = z.object({
   userConfig: z.array(BundleConfigFieldSchema),
   /** An installed copy of the same bundle is updated in place. */
   installed: z.boolean(),
+  /**
+   * The installed copy had another signer (`before`: its certificate's fingerprint, null when unsigned), or this one is
+   * unsigned where it was signed: the settings in `storedSecrets` are not carried over unless the user says so.
+   */
+  signerChanged: z.object({ before: z.string().nullable(), storedSecrets: z.array(z.string()) }).optional(),
 });
 export type BundlePreview = z.infer<typeof BundlePreviewSchema>;
 

@@ -299,9 +299,12 @@ export const HostApiMethods = {
   },
   /** What installing the uploaded bundle shows: author, signature, exact command, tools, settings. Nothing is placed; the upload stays for the install. */
   'plugins.bundlePreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: BundlePreviewSchema },
-  /** Installs the uploaded bundle with these settings (sensitive ones to the key store); over an installed copy only with `update`. */
+  /**
+   * Installs the uploaded bundle with these settings (sensitive ones to the key store); over an installed copy only with
+   * `update`. Over a copy of another signer (the preview's `signerChanged`) its stored secrets only with `keepSecrets`.
+   */
   'plugins.installBundle': {
-    params: z.object({ uploadId: KnowledgeJobId, config: BundleConfigValuesSchema, update: z.boolean().default(false) }).strict(),
+    params: z.object({ uploadId: KnowledgeJobId, config: BundleConfigValuesSchema, update: z.boolean().default(false), keepSecrets: z.boolean().default(false) }).strict(),
     result: z.object({ pluginId: z.string(), dir: z.string(), updated: z.boolean() }),
   },
   /** An MCP Bundle by the http(s) address the user pasted: fetched by the host into upload `uploadId` (bounded), and its preview; installed with plugins.installBundle. */

@@ -4,6 +4,14 @@ import { ElicitationActionSchema, ElicitationContentSchema, ElicitationOutcomeSc
 import { SamplingAnswerSchema, SamplingOutcomeSchema, SamplingRequestSchema } from './sampling.js';
 
 /**
+ * The tool call a question belongs to: its conversation and the model's id of the call there. The id alone names no
+ * call: models repeat ids across turns and conversations (many local servers send `call_0` each time), so a face that
+ * matched on it would show one conversation's question on another's card (docs/rules/questions.md#the-shape).
+ */
+export const QuestionCallSchema = z.object({ conversationId: z.string(), callId: z.string() });
+export type QuestionCall = z.infer<typeof QuestionCallSchema>;
+
+/**
  * Everything the host asks the person, as one union on `kind`
  * (docs/rules/questions.md): a tool call to confirm, a server's question
  * (elicitation), a server's request to sample the user's model. One broker
@@ -12,13 +20,13 @@ import { SamplingAnswerSchema, SamplingOutcomeSchema, SamplingRequestSchema } fr
  * (a sign-in from a card, a view's link to open) join the union here.
  *
  * Each request carries its own `id`, `conversationId`, `createdAt` and
- * `expiresAt`; `callId` names the tool call that caused the question, when
+ * `expiresAt`; `call` names the tool call that caused the question, when
  * the host can tell, so a face shows it on that call's card.
  */
 export const QuestionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('toolConfirmation'), callId: z.string().optional(), request: ToolConfirmationRequestSchema }),
-  z.object({ kind: z.literal('elicitation'), callId: z.string().optional(), request: ElicitationRequestSchema }),
-  z.object({ kind: z.literal('sampling'), callId: z.string().optional(), request: SamplingRequestSchema }),
+  z.object({ kind: z.literal('toolConfirmation'), call: QuestionCallSchema.optional(), request: ToolConfirmationRequestSchema }),
+  z.object({ kind: z.literal('elicitation'), call: QuestionCallSchema.optional(), request: ElicitationRequestSchema }),
+  z.object({ kind: z.literal('sampling'), call: QuestionCallSchema.optional(), request: SamplingRequestSchema }),
 ]);
 export type Question = z.infer<typeof QuestionSchema>;
 export type QuestionKind = Question['kind'];

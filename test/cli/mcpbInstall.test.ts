@@ -84,7 +84,7 @@ describe('chatos install FILE.mcpb', () => {
     signBundle(bundle, 'Weather Publisher');
     const shown = await cli(['install', bundle, '--secret-stdin', 'api_key'], 'k');
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/signature: self-signed by Weather Publisher \(issued by Weather Publisher/);
+    expect(shown.stdout).toMatch(/signature: self-signed by Weather Publisher \(valid until 2036-01-01, SHA-256 [0-9A-F:]{23}…\)/);
 
     const tampered = await packBundle(weatherManifest(), 'tampered');
     signBundle(tampered, 'Weather Publisher');
@@ -129,5 +129,30 @@ describe('chatos install FILE.mcpb', () => {
     expect(fs.readdirSync(pluginsDir)).toEqual([]);
     expect(fs.readdirSync(path.dirname(pluginsDir)).filter((name) => name.startsWith('.bundle-'))).toEqual([]);
     expect(fs.existsSync(path.join(home, 'escaped.txt'))).toBe(false);
+  });
+
+  it('refuses an entry point outside the bundle, a bare ".." too, naming the field', async () => {
+    for (const entry of ['../server/index.mjs', '..']) {
+      const { cli, pluginsDir } = setup();
+      const manifest = weatherManifest();
+      const server = manifest.server as { entry_point: string; mcp_config: { args: string[] } };
+      const bundle = await packBundle({ ...manifest, server: { ...server, entry_point: entry, mcp_config: { ...server.mcp_config, args: [`\${__dirname}/${entry}`] } } });
+      const refused = await cli(['install', bundle, '--secret-stdin', 'api_key'], 'k');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`server.entry_point: entry_point "${entry}" is outside the bundle`);
+      expect(fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []).toEqual([]);
+    }
+  });
+
+  it('states no issuer as fact for a certificate no authority vouches for: it only claims one', async () => {
+    const { cli } = setup();
+    const bundle = await packBundle();
+    signBundle(bundle, 'Anthropic PBC', 'DigiCert Trusted G4 Code Signing RSA4096 SHA384 2021 CA1');
+    const shown = await cli(['install', bundle, '--secret-stdin', 'api_key'], 'k');
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(
+      /signature: signed by Anthropic PBC, whom no certificate authority vouches for \(claims to be issued by DigiCert Trusted G4 Code Signing RSA4096 SHA384 2021 CA1; valid until 2036-01-01, SHA-256 [0-9A-F:]{23}…\)/,
+    );
+    expect(shown.stdout).not.toContain('(issued by DigiCert');
   });
 });

@@ -60,8 +60,11 @@ export async function packBundle(manifest: Record<string, unknown> = weatherMani
   return output;
 }
 
-/** A self-signed code-signing certificate for `commonName` (key made by node:crypto; the certificate by node-forge, as mcpb signs with it). */
-export function selfSignedCertificate(commonName: string): { certFile: string; keyFile: string } {
+/**
+ * A self-signed code-signing certificate for `commonName` (key made by node:crypto; the certificate by node-forge, as
+ * mcpb signs with it). `claimedIssuer`: the issuer name written into it instead of its own, as anyone can.
+ */
+export function selfSignedCertificate(commonName: string, claimedIssuer?: string): { certFile: string; keyFile: string } {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
@@ -71,7 +74,7 @@ export function selfSignedCertificate(commonName: string): { certFile: string; k
   cert.validity.notAfter = new Date('2036-01-01T00:00:00Z');
   const name = [{ name: 'commonName', value: commonName }];
   cert.setSubject(name);
-  cert.setIssuer(name);
+  cert.setIssuer(claimedIssuer === undefined ? name : [{ name: 'commonName', value: claimedIssuer }]);
   cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
   const dir = tempDir('mcpb-cert-');
   const certFile = path.join(dir, 'cert.pem');
@@ -81,9 +84,9 @@ export function selfSignedCertificate(commonName: string): { certFile: string; k
   return { certFile, keyFile };
 }
 
-/** `mcpb sign` of a packed bundle, in place. */
-export function signBundle(file: string, commonName: string): void {
-  const { certFile, keyFile } = selfSignedCertificate(commonName);
+/** `mcpb sign` of a packed bundle, in place (`claimedIssuer`: the issuer the certificate names, made up). */
+export function signBundle(file: string, commonName: string, claimedIssuer?: string): void {
+  const { certFile, keyFile } = selfSignedCertificate(commonName, claimedIssuer);
   signMcpbFile(file, certFile, keyFile);
 }
 

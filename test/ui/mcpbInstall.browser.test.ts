@@ -4,14 +4,16 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRoute, openServedUi } from '../helpers/browser.js';
-import { packBundle, signBundle } from '../helpers/mcpbBundles.js';
+import { packBundle, signBundle, weatherManifest } from '../helpers/mcpbBundles.js';
 import { runCli } from '../helpers/runCli.js';
 
 /**
  * An MCP Bundle installed from the Apps page of `chatos serve` in Chromium
  * (docs/using/bundles.md): dropped or picked, shown (author, signature, the
  * exact command, its tools), installed with its sensitive key, then its tool
- * called through the gateway; a bundle changed after signing is refused.
+ * called through the gateway; an update of another signer is warned about
+ * and gets the stored key only when the user ticks it; a bundle changed after
+ * signing is refused.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -65,6 +67,29 @@ describe('an MCP Bundle from the Apps page', () => {
     const called = await runCli(['call', name, '--app', 'chatos', '--json', '--home', home]);
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.json().result.content[0].text)).toEqual({ sky: 'clear', units: 'metric', key: 'sk-window-1' });
+  });
+
+  it('warns of an update signed by another publisher, and gives it the stored key only when ticked', async () => {
+    const other = await packBundle(weatherManifest({ version: '1.1.0' }), 'other-signer');
+    signBundle(other, 'Other Publisher');
+    await page.getByTestId('install').click();
+    await page.locator('.ant-modal input[type=file]').setInputFiles(other);
+    const warning = page.getByTestId('bundle-signer-changed');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Signed by another publisher than the installed copy: its stored secrets (api_key)');
+    // Not ticked: the key is not carried over, and it is required.
+    await page.getByTestId('install-ok').click();
+    await page.getByTestId('install-error').waitFor();
+    expect(await page.getByTestId('install-error').textContent()).toContain('API key is required');
+    await page.getByTestId('bundle-keep-secrets').click();
+    await page.getByTestId('install-ok').click();
+    await page.getByTestId('bundle-preview').waitFor({ state: 'detached' });
+
+    expect((await runCli(['trust', 'mcpb.weather', '--home', home])).code).toBe(0);
+    const tools = (await runCli(['tools', '--app', 'chatos', '--json', '--home', home])).json();
+    const name = (tools.tools as { name: string }[]).map((t) => t.name).find((n) => n.endsWith('forecast'))!;
+    const called = await runCli(['call', name, '--app', 'chatos', '--json', '--home', home]);
+    expect(JSON.parse(called.json().result.content[0].text)).toMatchObject({ key: 'sk-window-1' });
   });
 
   it('shows who signed a picked bundle, and refuses one changed after signing', async () => {

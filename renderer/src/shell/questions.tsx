@@ -25,7 +25,7 @@ interface PendingQuestions {
   shownInline: ReadonlySet<string>;
   /** Marks conversations as shown inline until the returned function is called. */
   showInline(conversationIds: readonly string[]): () => void;
-  /** The questions the host tied to a tool call, by the model's call id: shown on that call's card. */
+  /** The questions the host tied to a tool call, by `callKey` (its conversation and the model's call id): shown on that call's card. */
   onCall: ReadonlyMap<string, Held>;
 }
 
@@ -50,7 +50,10 @@ export function QuestionsProvider({ children }: { children: ReactNode }) {
     return () => change(-1);
   }, []);
   const shownInline = useMemo(() => new Set(inline.keys()), [inline]);
-  const onCall = useMemo(() => new Map(pending.flatMap((question) => (question.callId === undefined ? [] : [[question.callId, question] as const]))), [pending]);
+  const onCall = useMemo(
+    () => new Map(pending.flatMap((question) => (question.call === undefined ? [] : [[callKey(question.call.conversationId, question.call.callId), question] as const]))),
+    [pending],
+  );
   const value = useMemo(() => ({ pending, dismiss, shownInline, showInline, onCall }), [pending, dismiss, shownInline, showInline, onCall]);
   return <QuestionsContext.Provider value={value}>{children}</QuestionsContext.Provider>;
 }
@@ -60,6 +63,12 @@ function usePendingQuestions(): PendingQuestions {
   if (!value) throw new Error('usePendingQuestions must be used inside <QuestionsProvider>');
   return value;
 }
+
+/**
+ * The key of one tool call in `onCall`: a model's call id is unique only within one answer (ids like `call_0` repeat
+ * across turns and conversations), so a call is named by its conversation too, and no card shows another's question.
+ */
+export const callKey = (conversationId: string, callId: string) => `${conversationId}\u0000${callId}`;
 
 /** The waiting requests of one kind, with the list's other parts: what a card of that kind shows. */
 export function usePending<K extends QuestionKind>(kind: K): Omit<PendingQuestions, 'pending'> & { pending: QuestionOf<K>['request'][] } {
@@ -72,9 +81,9 @@ export function usePending<K extends QuestionKind>(kind: K): Omit<PendingQuestio
  * The question a tool call waits on, and how to drop it once answered: a server's question or sampling request the host
  * tied to this call (a confirmation has its own place on the card). Nothing outside the window's provider.
  */
-export function useQuestionOfCall(callId: string): { question: Held; dismiss(id: string): void } | undefined {
+export function useQuestionOfCall(conversationId: string | undefined, callId: string): { question: Held; dismiss(id: string): void } | undefined {
   const value = useContext(QuestionsContext);
-  const question = value?.onCall.get(callId);
+  const question = conversationId === undefined ? undefined : value?.onCall.get(callKey(conversationId, callId));
   if (!value || !question || question.kind === 'toolConfirmation') return undefined;
   return { question, dismiss: value.dismiss };
 }

@@ -60,8 +60,8 @@ export function bundleHandlers({
     },
     'plugins.bundleUploadPart': ({ uploadId, offset, data, name, size }) => ({ received: uploads.append(uploadId, offset, data, size, name) }),
     'plugins.bundlePreview': ({ uploadId }) => asFile(uploads.peek(uploadId), (file) => host.plugins.previewBundle(file)),
-    'plugins.installBundle': async ({ uploadId, config, update }) => {
-      const outcome = await asFile(uploads.peek(uploadId), (file) => host.plugins.installBundle(file, config, () => update));
+    'plugins.installBundle': async ({ uploadId, config, update, keepSecrets }) => {
+      const outcome = await asFile(uploads.peek(uploadId), (file) => host.plugins.installBundle(file, config, () => update, { keepSecrets }));
       if (outcome.kind === 'declined') throw new ApiFailure('INVALID', `${outcome.update.pluginId} is already installed`, 'install it again as an update');
       uploads.take(uploadId);
       await changed();

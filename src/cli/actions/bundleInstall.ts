@@ -16,20 +16,31 @@ import { installing, printUpdate, reportInstall } from '../installReport.js';
  * signed the bundle, the exact command it runs, its tools and settings, then
  * installs it as a plugin (untrusted until `chatos trust`). Settings come from
  * `--config KEY=VALUE`; a sensitive one from stdin (`--secret-stdin KEY`), or
- * is asked on a terminal, and goes to the key store.
+ * is asked on a terminal, and goes to the key store. An update signed by
+ * another publisher is warned about, and gets the stored secrets only with
+ * `--keep-secrets`.
  */
 
 const signatureText = (preview: BundlePreview) => {
   const s = preview.signature;
   if (s.status === 'unsigned') return 'unsigned';
-  const who = `${s.publisher} (issued by ${s.issuer}, valid until ${s.validTo.slice(0, 10)}, SHA-256 ${s.fingerprint.slice(0, 23)}…)`;
-  return s.status === 'signed' ? `signed by ${who}` : s.status === 'self-signed' ? `self-signed by ${who}` : `signed by ${who}, whom no certificate authority vouches for`;
+  const until = `valid until ${s.validTo.slice(0, 10)}, SHA-256 ${s.fingerprint.slice(0, 23)}…`;
+  if (s.status === 'signed') return `signed by ${s.publisher} (issued by ${s.issuer}, ${until})`;
+  if (s.status === 'self-signed') return `self-signed by ${s.publisher} (${until})`;
+  // No authority vouches for it: the issuer is only a name the certificate's maker wrote, not a fact.
+  return `signed by ${s.publisher}, whom no certificate authority vouches for (claims to be issued by ${s.issuer}; ${until})`;
 };
 
 function printPreview(io: CliIo, preview: BundlePreview): void {
   io.out(`bundle ${preview.name} ${preview.version} by ${preview.author.name}${preview.author.email ? ` <${preview.author.email}>` : ''}: ${preview.description}`);
   io.out(`  signature: ${signatureText(preview)}`);
   io.out(`  installs as plugin ${preview.pluginId}${preview.installed ? ' (an installed copy is updated in place)' : ''}`);
+  const changed = preview.signerChanged;
+  if (changed) {
+    const before = changed.before === null ? 'was unsigned' : `was signed by the certificate SHA-256 ${changed.before.slice(0, 23)}…`;
+    const secrets = changed.storedSecrets.length ? `; its stored secrets (${changed.storedSecrets.join(', ')}) are not given to this one unless --keep-secrets` : '';
+    io.out(`  WARNING: signed by another publisher than the installed copy, which ${before}${secrets}`);
+  }
   io.out(`  runs (${preview.serverType}): ${preview.command.map((part) => (/[\s"'$]/.test(part) ? JSON.stringify(part) : part)).join(' ')}`);
   for (const { name, value } of preview.env) io.out(`    env ${name}=${value}`);
   io.out(`  tools it declares (${preview.tools.length}): ${preview.tools.map((t) => t.name).join(', ') || 'none'}`);
@@ -42,19 +53,26 @@ function printPreview(io: CliIo, preview: BundlePreview): void {
   }
 }
 
-/** Has the field a value without asking: given, kept from before, or a default. */
-const answered = (field: BundleConfigField, values: BundleConfigValues) => Object.hasOwn(values, field.key) || field.previous !== undefined || field.kept === true || field.default !== undefined;
+/** Has the field a value without asking: given, kept from before (a secret of another signer's copy only when kept by the flag), or a default. */
+const answered = (field: BundleConfigField, values: BundleConfigValues, keptAnyway: readonly string[]) =>
+  Object.hasOwn(values, field.key) || field.previous !== undefined || field.kept === true || keptAnyway.includes(field.key) || field.default !== undefined;
 
-async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfigValues): Promise<void> {
+async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfigValues, keepSecrets: boolean): Promise<void> {
+  const keptAnyway = keepSecrets ? (preview.signerChanged?.storedSecrets ?? []) : [];
   for (const field of preview.userConfig) {
-    if (!field.required || answered(field, values) || !io.ask) continue;
+    if (!field.required || answered(field, values, keptAnyway) || !io.ask) continue;
     const question = `${field.title}${field.description ? ` (${field.description})` : ''}: `;
     const value = field.sensitive ? await readSecretFromStdin(question, io.stdin) : (await io.ask(question)).trim();
     if (value) values[field.key] = value;
   }
 }
 
-export async function installBundleCommand(cli: CliContext, source: string, opts: { yes?: boolean; config?: string[]; secretStdin?: string }, command: Command): Promise<void> {
+export async function installBundleCommand(
+  cli: CliContext,
+  source: string,
+  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean },
+  command: Command,
+): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const values: BundleConfigValues = pairsOf(opts.config ?? [], '--config');
@@ -64,18 +82,23 @@ export async function installBundleCommand(cli: CliContext, source: string, opts
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-'));
   try {
-    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch)) : source;
+    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, { allowHttp: opts.allowHttp === true })) : source;
     await withStartedHost(options, async (host) => {
       const preview = await installing(io, () => host.plugins.previewBundle(file));
       if (!options.json) printPreview(io, preview);
-      await askMissing(io, preview, values);
+      await askMissing(io, preview, values, opts.keepSecrets === true);
       let answer = true as boolean | 'no-terminal';
       const outcome = await installing(io, () =>
-        host.plugins.installBundle(file, values, async (update) => {
-          if (!options.json) printUpdate(io, update);
-          answer = await confirmStep(io, `update ${update.pluginId} in place?`, opts.yes);
-          return answer === true;
-        }),
+        host.plugins.installBundle(
+          file,
+          values,
+          async (update) => {
+            if (!options.json) printUpdate(io, update);
+            answer = await confirmStep(io, `update ${update.pluginId} in place?`, opts.yes);
+            return answer === true;
+          },
+          { keepSecrets: opts.keepSecrets === true },
+        ),
       );
       await reportInstall(cli, host, options.json, source, outcome, answer, { bundle: preview });
     });

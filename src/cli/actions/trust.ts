@@ -59,7 +59,12 @@ export async function untrust(cli: CliContext, pluginId: string, _opts: unknown,
 /** A .mcpb file or an http(s) address is an MCP Bundle; anything else a plugin folder or zip. */
 const isBundle = (source: string) => /^https?:\/\//i.test(source) || source.toLowerCase().endsWith('.mcpb');
 
-export async function install(cli: CliContext, source: string, opts: { yes?: boolean; config?: string[]; secretStdin?: string }, command: Command): Promise<void> {
+export async function install(
+  cli: CliContext,
+  source: string,
+  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean },
+  command: Command,
+): Promise<void> {
   if (isBundle(source)) {
     const { installBundleCommand } = await import('./bundleInstall.js');
     await installBundleCommand(cli, source, opts, command);

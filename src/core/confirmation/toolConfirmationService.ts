@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ConfirmationDecision, RiskLevel, ToolConfirmationRequest } from '../../shared/confirmation.js';
-import type { AnswerOf } from '../../shared/question.js';
+import type { AnswerOf, QuestionCall } from '../../shared/question.js';
 import type { Scheduler } from '../ports.js';
 import type { QuestionBroker } from '../questions/questionBroker.js';
 
@@ -35,7 +35,7 @@ export interface DecisionOptions {
   description?: string;
   /** The call's signal: aborted before an answer (Stop, or the call's Cancel), the request is withdrawn and its card goes. */
   signal?: AbortSignal;
-  /** The model's id of the call that asks: a face shows the question on that call's card. */
+  /** The model's id of the call that asks: with `conversationId`, a face shows the question on that call's card. */
   callId?: string;
   /** Told the request when the user is really asked (not when an earlier approval answers at once), so the caller can say the call waits for it. */
   onAsked?(request: ToolConfirmationRequest): void;
@@ -125,7 +125,7 @@ export class ToolConfirmationService {
     return new Promise<ConfirmationDecision>((resolve) => {
       options.onAsked?.(request);
       this.broker.ask(
-        { kind: 'toolConfirmation', ...(options.callId !== undefined ? { callId: options.callId } : {}), request },
+        { kind: 'toolConfirmation', ...callOf(options), request },
         {
           signal: options.signal,
           handler: {
@@ -164,4 +164,9 @@ export class ToolConfirmationService {
   rejectAll(): void {
     for (const question of this.broker.list()) if (question.kind === 'toolConfirmation') this.broker.end(question.request.id, 'declined');
   }
+}
+
+/** The call a confirmation is of: the model's id within its conversation (the id alone repeats across conversations). */
+function callOf({ conversationId, callId }: DecisionOptions): { call?: QuestionCall } {
+  return conversationId !== undefined && callId !== undefined ? { call: { conversationId, callId } } : {};
 }

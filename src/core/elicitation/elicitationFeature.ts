@@ -1,5 +1,6 @@
 import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { QuestionCall } from '../../shared/question.js';
 import type { ClientFeature, FeatureSession } from '../mcp/client/clientFeatures.js';
 import { pagesNotOpened, type AskForPages } from '../mcp/client/urlsRequired.js';
 import type { ServerCallers } from '../tools/serverCallers.js';
@@ -19,7 +20,7 @@ const ElicitationCreateSchema = z.object({ method: z.literal('elicitation/create
  * sent as a task runs the same way under the task's signal
  * (docs/using/elicitation.md#async-requests).
  */
-export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callIdOf'>): ClientFeature {
+export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'complete'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callOf'>): ClientFeature {
   return {
     name: 'elicitation',
     capabilities: { elicitation: { form: {}, url: {} }, tasks: { requests: { elicitation: { create: {} } } } },
@@ -30,7 +31,7 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
           const { definition, lease } = session;
           const signal = AbortSignal.any([extra.signal, callers.idleSignal(definition.id, lease)]);
           // While the user reads and answers, the calls of this instance do not time out (docs/rules/mcp-yaml.md#timeouts).
-          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), ...callIdOf(callers, session), signal }));
+          return session.userWaits.during(() => service.ask({ asker: session, params: paramsOf(request.params), callers: callers.of(definition.id, lease), ...callOf(callers, session), signal }));
         },
         { ownCheck: true, asTask: true },
       );
@@ -47,7 +48,7 @@ export function elicitationFeature(service: Pick<ElicitationService, 'ask' | 'co
  * under the same policy and limits as an `elicitation/create`: undefined once every one was opened (the call is made
  * again), else the result that says why not.
  */
-function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callIdOf'>, session: FeatureSession): AskForPages {
+function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callOf'>, session: FeatureSession): AskForPages {
   const { definition } = session;
   return async (pages, callSignal) => {
     const allowed = session.mayAsk('elicitation/create');
@@ -55,7 +56,7 @@ function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<Serv
     for (const page of pages) {
       const signal = AbortSignal.any([...(callSignal ? [callSignal] : []), callers.idleSignal(definition.id, session.lease)]);
       try {
-        const answer = await session.userWaits.during(() => service.ask({ asker: session, params: page, callers: callers.of(definition.id, session.lease), ...callIdOf(callers, session), signal }));
+        const answer = await session.userWaits.during(() => service.ask({ asker: session, params: page, callers: callers.of(definition.id, session.lease), ...callOf(callers, session), signal }));
         if (answer.action !== 'accept') return pagesNotOpened(definition.id, answer.action === 'decline' ? 'the user declined to open it' : 'it was not opened (cancelled)');
       } catch (error) {
         if (error instanceof McpError) return pagesNotOpened(definition.id, error.message.replace(/^MCP error -?\d+: /, ''));
@@ -67,7 +68,7 @@ function pagesAsker(service: Pick<ElicitationService, 'ask'>, callers: Pick<Serv
 }
 
 /** The call a server's question is part of (the one call in flight on its instance), so a face shows it on that call's card. */
-export function callIdOf(callers: Pick<ServerCallers, 'callIdOf'>, { definition, lease }: Pick<FeatureSession, 'definition' | 'lease'>): { callId?: string } {
-  const callId = callers.callIdOf(definition.id, lease);
-  return callId === undefined ? {} : { callId };
+export function callOf(callers: Pick<ServerCallers, 'callOf'>, { definition, lease }: Pick<FeatureSession, 'definition' | 'lease'>): { call?: QuestionCall } {
+  const call = callers.callOf(definition.id, lease);
+  return call === undefined ? {} : { call };
 }

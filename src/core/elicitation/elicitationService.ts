@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationAction, ElicitationContent, ElicitationOutcome, ElicitationRequest } from '../../shared/elicitation.js';
-import type { QuestionOf } from '../../shared/question.js';
+import type { QuestionCall, QuestionOf } from '../../shared/question.js';
 import type { Asker } from '../mcp/client/clientFeatures.js';
 import { isPlainObject } from '../plainObject.js';
 import type { Scheduler } from '../ports.js';
@@ -34,8 +34,8 @@ export interface ElicitationAsk {
   asker: Asker;
   params: Record<string, unknown>;
   callers: readonly Caller[];
-  /** The model's id of the one call in flight that this question is part of, when there is one. */
-  callId?: string;
+  /** The one call in flight that this question is part of, when there is one. */
+  call?: QuestionCall;
   signal: AbortSignal;
 }
 
@@ -125,8 +125,7 @@ export class ElicitationService {
     }
     if (ask.signal.aborted) return Promise.resolve({ action: 'cancel' });
     const completionKey = mode === 'url' ? completionKeyOf(ask.asker, params.elicitationId) : undefined;
-    const callId = ask.callId;
-    return this.put({ kind: 'elicitation', ...(callId !== undefined ? { callId } : {}), request }, caller, fieldNames, ask.signal, completionKey);
+    return this.put({ kind: 'elicitation', ...(ask.call !== undefined ? { call: ask.call } : {}), request }, caller, fieldNames, ask.signal, completionKey);
   }
 
   /** At most ELICITATION_RATE.pending questions waiting and ELICITATION_RATE.perMinute asked a minute, per server. */

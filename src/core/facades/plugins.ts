@@ -73,7 +73,7 @@ export interface PluginsFacade {
   /** What installing an MCP Bundle (`.mcpb`) shows: its maker, signature, command line, tools and settings. Nothing is placed. */
   previewBundle(file: string): Promise<BundlePreview>;
   /** Installs an MCP Bundle as a plugin with these settings (sensitive ones to the key store); over an installed copy once `confirm` says yes. */
-  installBundle(file: string, values: BundleConfigValues, confirm: (update: PluginUpdate) => boolean | Promise<boolean>): Promise<BundleOutcome>;
+  installBundle(file: string, values: BundleConfigValues, confirm: (update: PluginUpdate) => boolean | Promise<boolean>, options?: { keepSecrets?: boolean }): Promise<BundleOutcome>;
   /** The user copy uninstalling `pluginId` removes, and the grants other apps lose with it. */
   previewUninstall(pluginId: string): { dir: string; grants: DroppedGrant[] };
   /** Removes the user copy with its registrations and their grants (`purge`: its data too), and ends what it ran. */

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Chunk, KnowledgeBase, SearchHit } from '../../shared/knowledge.js';
 import { KnowledgeError } from './knowledgeError.js';
+import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js';
 import { storeFailure } from './storeFailure.js';
 import { normalize, removeGraphs, VectorIndex, FOLD_AT, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
@@ -88,9 +89,11 @@ export class KnowledgeStore {
   /** Opens (or creates) `store.sqlite` in `folder`: the schema and the meta rows, nothing more. */
   static open(folder: string, name: string, fileName = STORE_FILE): KnowledgeStore {
     const file = path.join(folder, fileName);
+    refuseOddStoreFiles(name, file);
     let db: DatabaseSync | undefined;
     try {
       db = new DatabaseSync(file);
+      refuseFollowedStore(name, file, (db.prepare('PRAGMA database_list').get() as { file?: string } | undefined)?.file);
       db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 10000;');
       db.exec(SCHEMA);
       const store = new KnowledgeStore(db, folder, name);
@@ -100,6 +103,7 @@ export class KnowledgeStore {
       return store;
     } catch (error) {
       db?.close();
+      if (error instanceof KnowledgeError) throw error;
       throw storeFailure(name, file, error);
     }
   }

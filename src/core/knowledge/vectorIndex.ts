@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
+import { graphFileProblem } from './graphFile.js';
 
 /**
  * A base's vectors for search, beside the SQLite store that holds them
@@ -67,6 +68,8 @@ export class VectorIndex {
     let index = new VectorIndex(folder, dimensions, epoch, 0);
     for (const file of files) {
       try {
+        // Mapped only once it is a regular file whose layout adds up: usearch trusts what it maps.
+        if (graphFileProblem(path.join(folder, file.name), dimensions, file.upto) !== undefined) continue;
         const graph = newGraph(dimensions);
         graph.view(path.join(folder, file.name));
         if (graph.dimensions() !== dimensions) continue;

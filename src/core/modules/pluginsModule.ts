@@ -167,7 +167,7 @@ export class PluginsModule implements PluginsFacade {
       emit: (event) => base.events.emit(event),
       warn: (message) => base.logger.warn(message),
     });
-    const operations = new PluginOperations({ host, rescan, reloadMcp: () => mcp.reload(), emit: (event) => base.events.emit(event) });
+    const operations = new PluginOperations({ host, rescan, secrets: base.secrets, reloadMcp: () => mcp.reload(), emit: (event) => base.events.emit(event) });
     // Backends whose pages are all closed stop too (docs/plugins/backends.md#lifetime); the same sweep as the leases', over backends.
     const backendSweep = new IdleSweep({
       scheduler: base.scheduler,
@@ -279,8 +279,8 @@ export class PluginsModule implements PluginsFacade {
     return previewBundle(this.run().host, file);
   }
 
-  installBundle(...[file, values, confirm]: Parameters<PluginsFacade['installBundle']>) {
-    return installBundle(this.run().host, this.base.secrets, file, values, confirm);
+  installBundle(...[file, values, confirm, options]: Parameters<PluginsFacade['installBundle']>) {
+    return installBundle(this.run().host, this.base.secrets, file, values, confirm, options);
   }
 
   previewUninstall(pluginId: string) {

@@ -4,21 +4,28 @@ import { readBodyBytes } from '../net/boundedBody.js';
 import { InstallError } from '../plugins/installError.js';
 import { MAX_ZIP_BYTES } from '../plugins/zipExtract.js';
 
+/** Redirects followed before the download is given up. */
+const MAX_REDIRECTS = 5;
+
 /**
  * A bundle the user names by URL, fetched into `dir` and then installed like
  * a file: bounded as it streams (a server that never stops is cut off at the
- * bundle limit), and only http(s). Nothing of it is unpacked here.
+ * bundle limit), and only over https unless `allowHttp` (the user's word:
+ * anyone on the network path can swap a plain-http download). Redirects are
+ * followed one by one, so none leads from https to plain http, whatever
+ * `allowHttp` says. Nothing of it is unpacked here.
  */
-export async function downloadBundle(url: string, dir: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+export async function downloadBundle(url: string, dir: string, options: { allowHttp?: boolean } = {}, fetchImpl: typeof fetch = fetch): Promise<string> {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
     throw new InstallError('SOURCE_MISSING', `${url} is not an http(s) address`, 'pass a .mcpb file or its https:// address');
-  let response: Response;
-  try {
-    response = await fetchImpl(parsed, { redirect: 'follow' });
-  } catch (error) {
-    throw new InstallError('SOURCE_MISSING', `${parsed.origin} could not be reached: ${(error as Error).message}`, 'check the address and the network');
-  }
+  if (parsed.protocol === 'http:' && !options.allowHttp)
+    throw new InstallError(
+      'DOWNLOAD_REFUSED',
+      `${parsed.origin} is plain http: anyone on the way could change the bundle`,
+      'use its https:// address (or pass --allow-http if you trust the network path)',
+    );
+  const response = await fetchFollowing(parsed, fetchImpl);
   if (!response.ok) throw new InstallError('SOURCE_MISSING', `${parsed.origin} answered ${response.status} for the bundle`, 'check the address');
   const bytes = await readBodyBytes(response, {
     maxBytes: MAX_ZIP_BYTES,
@@ -27,4 +34,26 @@ export async function downloadBundle(url: string, dir: string, fetchImpl: typeof
   const file = path.join(dir, 'download.mcpb');
   fs.writeFileSync(file, bytes);
   return file;
+}
+
+/** The answer at `url`, its redirects followed by hand: each hop checked, none from https down to http. */
+async function fetchFollowing(url: URL, fetchImpl: typeof fetch): Promise<Response> {
+  let at = url;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await fetchImpl(at, { redirect: 'manual' });
+    } catch (error) {
+      throw new InstallError('SOURCE_MISSING', `${at.origin} could not be reached: ${(error as Error).message}`, 'check the address and the network');
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    const next = URL.canParse(location, at.href) ? new URL(location, at) : undefined;
+    if (!next || (next.protocol !== 'https:' && next.protocol !== 'http:')) throw new InstallError('SOURCE_MISSING', `${at.origin} redirected to an address that is not http(s)`, 'check the address');
+    if (at.protocol === 'https:' && next.protocol === 'http:')
+      throw new InstallError('DOWNLOAD_REFUSED', `${at.origin} redirected to ${next.origin} over plain http`, 'ask the publisher for an https:// address that stays on https');
+    if (hop >= MAX_REDIRECTS) throw new InstallError('SOURCE_MISSING', `${url.origin} redirected more than ${MAX_REDIRECTS} times`, 'check the address');
+    at = next;
+  }
 }

@@ -10,6 +10,7 @@ import { InstallError } from '../plugins/installError.js';
 import { folderNameFor } from '../plugins/pluginInstaller.js';
 import { extractPluginZip, MAX_ZIP_BYTES, ZipRefused } from '../plugins/zipExtract.js';
 import { mcpValueSecretName, type SecretStore } from '../secrets/secretStore.js';
+import { deleteBundleSecrets, readBundleRecord, signerOf, writeBundleRecord, type BundleRecord } from './bundleRecord.js';
 import type { PluginHost } from './pluginHost.js';
 import { installOrUpdate, type InstallOutcome } from './pluginUpdate.js';
 
@@ -24,8 +25,6 @@ import { installOrUpdate, type InstallOutcome } from './pluginUpdate.js';
  */
 
 const MANIFEST = 'manifest.json';
-/** Beside the plugin's data: the settings an update keeps (sensitive ones only by name; their values are in the key store). */
-const KEPT_FILE = 'bundle-config.json';
 
 interface UnpackedBundle {
   manifest: BundleManifest;
@@ -100,30 +99,29 @@ async function withUnpackedBundle<T>(file: string, userRoot: string, use: (bundl
   }
 }
 
-interface Kept {
-  values: BundleConfigValues;
-  secrets: string[];
+/** What an update over the installed copy may keep: the host's record of it, or nothing for a fresh install. */
+interface Keeping {
+  /** The record of the installed copy; a record left by an earlier, uninstalled copy is not kept from. */
+  record?: BundleRecord;
+  /** The installed copy was signed by another certificate, or one of the two is unsigned: its stored secrets are not carried over unasked. */
+  signerChanged: boolean;
 }
 
-function keptFile(host: PluginHost, pluginId: string): string {
-  return path.join(host.home.pluginDataDir(pluginId), KEPT_FILE);
+function keepingOf(host: PluginHost, pluginId: string, target: string, signature: BundleSignature): Keeping {
+  const record = fs.existsSync(target) ? readBundleRecord(host.home, pluginId) : undefined;
+  return record ? { record, signerChanged: record.signer !== signerOf(signature) } : { signerChanged: false };
 }
 
-/** What an earlier install of the bundle kept; nothing when it was never installed (or the file is not ours). */
-function readKept(host: PluginHost, pluginId: string): Kept {
-  try {
-    const data = JSON.parse(fs.readFileSync(keptFile(host, pluginId), 'utf8')) as Partial<Kept>;
-    const values = data.values && typeof data.values === 'object' ? data.values : {};
-    return { values, secrets: Array.isArray(data.secrets) ? data.secrets.filter((s) => typeof s === 'string') : [] };
-  } catch {
-    return { values: {}, secrets: [] };
-  }
+/** The settings an install over it keeps: the plain ones, and the stored secrets only from the same signer or when the user said so. */
+function keptOf({ record, signerChanged }: Keeping, keepSecrets: boolean): { values: BundleConfigValues; secrets: string[] } {
+  return { values: record?.values ?? {}, secrets: record && (!signerChanged || keepSecrets) ? record.secrets : [] };
 }
 
 /** What installing `file` would show: who made and signed it, what it runs, its tools, the settings it asks for. Nothing is placed. */
 export async function previewBundle(host: PluginHost, file: string): Promise<BundlePreview> {
   return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, pluginId, target }) => {
     const { command, env } = previewCommand(manifest, target);
+    const keeping = keepingOf(host, pluginId, target, signature);
     return {
       pluginId,
       name: manifest.display_name ?? manifest.name,
@@ -136,8 +134,9 @@ export async function previewBundle(host: PluginHost, file: string): Promise<Bun
       env,
       tools: (manifest.tools ?? []).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })),
       prompts: (manifest.prompts ?? []).map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}) })),
-      userConfig: configFields(manifest, readKept(host, pluginId)),
+      userConfig: configFields(manifest, keptOf(keeping, false)),
       installed: fs.existsSync(target),
+      ...(keeping.record && keeping.signerChanged ? { signerChanged: { before: keeping.record.signer, storedSecrets: keeping.record.secrets } } : {}),
     };
   });
 }
@@ -145,10 +144,12 @@ export async function previewBundle(host: PluginHost, file: string): Promise<Bun
 export type BundleOutcome = InstallOutcome & { signature: BundleSignature };
 
 /**
- * Installs `file` with the settings given (a setting not given keeps what an
- * earlier install had, else its default); over an installed copy only once
+ * Installs `file` with the settings given (a setting not given keeps what the
+ * installed copy had, else its default); over an installed copy only once
  * `confirm` says yes. Sensitive values go to the key store, and only after
- * the plugin is in place.
+ * the plugin is in place. A copy signed by someone else (or unsigned where it
+ * was signed, or the other way round) gets no stored secret of the installed
+ * one unless `keepSecrets`; the ones it does not get are deleted.
  */
 export async function installBundle(
   host: PluginHost,
@@ -156,17 +157,24 @@ export async function installBundle(
   file: string,
   values: BundleConfigValues,
   confirm: (update: PluginUpdate) => boolean | Promise<boolean>,
+  options: { keepSecrets?: boolean } = {},
 ): Promise<BundleOutcome> {
   return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, dir, pluginId, target }) => {
-    const kept = readKept(host, pluginId);
+    const kept = keptOf(keepingOf(host, pluginId, target, signature), options.keepSecrets === true);
     const config = resolveConfig(manifest, target, values, kept);
     fs.writeFileSync(path.join(dir, 'plugin.json'), `${JSON.stringify(bundlePluginJson(manifest, target, pluginId, config), null, 2)}\n`);
     const outcome = await installOrUpdate(host, dir, confirm);
     if (outcome.kind === 'declined') return { ...outcome, signature };
     for (const [key, value] of config.secrets) await secrets.set(mcpValueSecretName(bundleSecretName(pluginId, key)), value);
+    // Stored values no longer used (not carried over, or a setting the bundle dropped), also those of a copy uninstalled before.
+    const before = readBundleRecord(host.home, pluginId)?.secrets ?? [];
+    await deleteBundleSecrets(
+      secrets,
+      pluginId,
+      before.filter((key) => !config.secretKeys.includes(key)),
+    );
     const plain = Object.fromEntries([...config.plain].filter(([key]) => Object.hasOwn(values, key) || Object.hasOwn(kept.values, key)));
-    fs.mkdirSync(path.dirname(keptFile(host, pluginId)), { recursive: true });
-    fs.writeFileSync(keptFile(host, pluginId), `${JSON.stringify({ values: plain, secrets: config.secretKeys }, null, 2)}\n`);
+    writeBundleRecord(host.home, pluginId, { values: plain, secrets: config.secretKeys, signer: signerOf(signature) });
     return { ...outcome, signature };
   });
 }

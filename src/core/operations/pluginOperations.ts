@@ -2,6 +2,8 @@ import type { RunPlan, TrustRecord } from '../../shared/trust.js';
 import type { PluginRecord } from '../../shared/appContribution.js';
 import type { HostEvent } from '../hostEvents.js';
 import type { ReloadReport } from '../mcp/mcpRuntime.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import { forgetBundle } from './bundleRecord.js';
 import { installPlugin, type Installed } from '../plugins/pluginInstaller.js';
 import { serverIdsOf, stopPlugin, trustPlugin, uninstallPlugin } from './pluginLifecycle.js';
 import type { RescanPlugins } from './rescanPlugins.js';
@@ -12,6 +14,8 @@ export type LifecycleHost = Parameters<typeof trustPlugin>[0] & Parameters<typeo
 export interface PluginOperationsDeps {
   host: LifecycleHost;
   rescan: Pick<RescanPlugins, 'rescanAndReload'>;
+  /** An uninstalled bundle's stored values are deleted from it. */
+  secrets: Pick<SecretStore, 'delete'>;
   reloadMcp(): Promise<ReloadReport>;
   emit(event: HostEvent): void;
 }
@@ -62,10 +66,14 @@ export class PluginOperations {
     return { ...installed, updated };
   }
 
-  /** Removes the user copy with its registrations and the grants on them (`purge`: its data too), and ends what it ran. */
+  /**
+   * Removes the user copy with its registrations and the grants on them (`purge`: its data too), and ends what it ran.
+   * A bundle's stored values and the host's record of it go in any case: they are the host's, not the bundle's data.
+   */
   async uninstall(pluginId: string, purge: boolean): Promise<ReturnType<typeof uninstallPlugin>> {
     const removed = uninstallPlugin(this.deps.host, pluginId, purge);
     await stopPlugin(this.deps.host, pluginId, removed.serverIds);
+    await forgetBundle(this.deps.host.home, this.deps.secrets, pluginId);
     await this.deps.reloadMcp();
     this.deps.emit({ kind: 'trust-changed', pluginIds: [pluginId] });
     return removed;

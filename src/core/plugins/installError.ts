@@ -12,7 +12,9 @@ export type InstallErrorCode =
   /** An MCP Bundle ChatOS will not run as written (its server, a setting); the problem names the field. */
   | 'BUNDLE_REFUSED'
   /** An MCP Bundle whose signature block is there but does not hold. */
-  | 'SIGNATURE_REFUSED';
+  | 'SIGNATURE_REFUSED'
+  /** An MCP Bundle's address over plain http (not allowed by the user), or a redirect from https down to http. */
+  | 'DOWNLOAD_REFUSED';
 
 export class InstallError extends Error {
   constructor(

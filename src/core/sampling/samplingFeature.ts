@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callIdOf } from '../elicitation/elicitationFeature.js';
+import { callOf } from '../elicitation/elicitationFeature.js';
 import type { ClientFeature } from '../mcp/client/clientFeatures.js';
 import { isPlainObject } from '../plainObject.js';
 import type { ServerCallers } from '../tools/serverCallers.js';
@@ -18,7 +18,7 @@ const CreateMessageSchema = z.object({ method: z.literal('sampling/createMessage
  * sent as a task runs the same way under the task's signal
  * (docs/using/sampling.md#async-requests).
  */
-export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callIdOf'>): ClientFeature {
+export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: Pick<ServerCallers, 'of' | 'idleSignal' | 'callOf'>): ClientFeature {
   return {
     name: 'sampling',
     capabilities: { sampling: { tools: {} }, tasks: { requests: { sampling: { createMessage: {} } } } },
@@ -31,7 +31,7 @@ export function samplingFeature(service: Pick<SamplingService, 'ask'>, callers: 
           // While the user reviews (and the host's model answers for the server), the calls of this instance do not time out
           // (docs/rules/mcp-yaml.md#timeouts): the wait is the host's, not the server's. maxTotalTimeout still bounds it.
           return session.userWaits.during(() =>
-            service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), ...callIdOf(callers, session), signal }),
+            service.ask({ asker: session, params: isPlainObject(request.params) ? request.params : {}, callers: callers.of(definition.id, lease), ...callOf(callers, session), signal }),
           );
         },
         { ownCheck: true, asTask: true },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { QuestionOf, QuestionOutcome } from '../../shared/question.js';
+import type { QuestionCall, QuestionOf, QuestionOutcome } from '../../shared/question.js';
 import type { SamplingAnswer, SamplingCompletion, SamplingRequest } from '../../shared/sampling.js';
 import type { QuestionAuditEvent } from '../audit/questionAudit.js';
 import type { Asker } from '../mcp/client/clientFeatures.js';
@@ -30,8 +30,8 @@ export interface SamplingAsk {
   asker: Asker;
   params: Record<string, unknown>;
   callers: readonly Caller[];
-  /** The model's id of the one call in flight that this request is part of, when there is one. */
-  callId?: string;
+  /** The one call in flight that this request is part of, when there is one. */
+  call?: QuestionCall;
   signal: AbortSignal;
 }
 
@@ -130,7 +130,7 @@ export class SamplingService {
     };
     if (ask.signal.aborted) throw new McpError(USER_REJECTED, 'the call that asked has ended');
     const pending: Pending = {
-      question: { kind: 'sampling', ...(ask.callId !== undefined ? { callId: ask.callId } : {}), request },
+      question: { kind: 'sampling', ...(ask.call !== undefined ? { call: ask.call } : {}), request },
       checked: checked.value,
       caller,
       edited: false,

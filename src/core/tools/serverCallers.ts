@@ -1,3 +1,4 @@
+import type { QuestionCall } from '../../shared/question.js';
 import type { Caller } from './toolSource.js';
 
 /** One server instance's calls in flight: who makes them, and a signal for when the last one ends (made only when asked for). */
@@ -42,13 +43,14 @@ export class ServerCallers {
   }
 
   /**
-   * The model's id of the one call in flight on this instance, when there is exactly one and it has an id: a question
-   * the server asks now is that call's, and shows on its card. Two calls at once name none (it could be either's).
+   * The one call in flight on this instance, when there is exactly one and it has an id: a question the server asks now
+   * is that call's, and shows on its card. Named by its conversation and the model's id, since the id alone repeats
+   * across conversations. Two calls at once name none (it could be either's).
    */
-  callIdOf(serverId: string, lease: string | undefined): string | undefined {
+  callOf(serverId: string, lease: string | undefined): QuestionCall | undefined {
     const entry = lease === undefined ? undefined : this.busy.get(keyOf(serverId, lease));
     const [only, ...more] = entry ? [...entry.callers] : [];
-    return more.length === 0 ? only?.callId : undefined;
+    return more.length === 0 && only?.callId !== undefined ? { conversationId: only.caller.conversationId, callId: only.callId } : undefined;
   }
 
   /** Aborts when this instance has no call in flight any more (already aborted when it has none now). */

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { signMcpbFile } from '@anthropic-ai/mcpb';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { verifyBundleSignature } from '../../../src/core/plugins/bundles/bundleSignature.js';
+import { SignatureRefused, verifyBundleSignature } from '../../../src/core/plugins/bundles/bundleSignature.js';
 import { packBundle } from '../../helpers/mcpbBundles.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
@@ -41,16 +41,32 @@ function certificate(commonName: string, options: { issuer?: Issued; ca?: boolea
   return { cert, key: keys.privateKey };
 }
 
-async function signedWith(signer: Issued): Promise<Buffer> {
+/** A bundle signed by mcpb's `sign` with `signer`'s key, its block carrying `intermediates` (PEM) after the signer's certificate. */
+async function signedWith(signer: Issued, intermediates: readonly string[] = []): Promise<Buffer> {
   const file = await packBundle();
   const dir = tempDir('mcpb-trust-');
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
   fs.writeFileSync(certFile, forge.pki.certificateToPem(signer.cert));
   fs.writeFileSync(keyFile, forge.pki.privateKeyToPem(signer.key));
-  signMcpbFile(file, certFile, keyFile);
+  const chain = intermediates.map((pem, i) => {
+    const at = path.join(dir, `intermediate-${i}.pem`);
+    fs.writeFileSync(at, pem);
+    return at;
+  });
+  signMcpbFile(file, certFile, keyFile, chain);
   return fs.readFileSync(file);
 }
+
+const refusal = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SignatureRefused) return error.message;
+    throw error;
+  }
+  return 'not refused';
+};
 
 describe('a bundle signature vouched for by an authority', () => {
   const authority = certificate('Test Code CA', { ca: true, from: '2026-01-01', to: '2036-01-01' });
@@ -66,5 +82,24 @@ describe('a bundle signature vouched for by an authority', () => {
     expect(verifyBundleSignature(await signedWith(website), trust).signature.status).toBe('unknown-signer');
     const expired = certificate('Acme Tools', { issuer: authority, usage: CODE_SIGNING, from: '2026-01-01', to: '2026-06-01' });
     expect(verifyBundleSignature(await signedWith(expired), trust).signature.status).toBe('unknown-signer');
+  });
+});
+
+describe('a signature block is bounded before it is parsed', () => {
+  const authority = certificate('Test Code CA', { ca: true, from: '2026-01-01', to: '2036-01-01' });
+  const trust = { roots: [forge.pki.certificateToPem(authority.cert)], now: NOW };
+  const publisher = certificate('Acme Tools', { issuer: authority, usage: CODE_SIGNING, from: '2026-01-01', to: '2027-01-01' });
+  const authorityPem = forge.pki.certificateToPem(authority.cert);
+
+  it('in the number of certificates: a signer and nine more are read, not eleven in all', async () => {
+    expect(verifyBundleSignature(await signedWith(publisher, Array(9).fill(authorityPem)), trust).signature.status).toBe('signed');
+    const crowded = await signedWith(publisher, Array(10).fill(authorityPem));
+    expect(refusal(() => verifyBundleSignature(crowded, trust))).toBe('the signature carries 11 certificates; at most 10 are read');
+  });
+
+  it('in bytes: a block past 64 KiB is refused without reading its certificates', async () => {
+    // Each copy of the authority is some 800 bytes of DER: 120 of them pass the byte bound before the count is looked at.
+    const huge = await signedWith(publisher, Array(120).fill(authorityPem));
+    expect(refusal(() => verifyBundleSignature(huge, trust))).toMatch(/^the signature is \d+ bytes; at most 65536 are read$/);
   });
 });

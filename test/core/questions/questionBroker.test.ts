@@ -11,7 +11,7 @@ function urlQuestion(scheduler: TestScheduler, id: string, ms = MINUTE): Questio
   const now = scheduler.now();
   return {
     kind: 'elicitation',
-    callId: `call-${id}`,
+    call: { conversationId: 'conv', callId: `call-${id}` },
     request: {
       id,
       serverId: 'srv',

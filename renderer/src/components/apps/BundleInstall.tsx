@@ -1,4 +1,4 @@
-import { Alert, Descriptions, Input, Tag, Typography, Upload } from 'antd';
+import { Alert, Checkbox, Descriptions, Input, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BundleConfigValues, BundlePreview } from '../../../../src/shared/bundles';
@@ -60,11 +60,49 @@ export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {
 function signatureText(t: (key: string, values?: Record<string, string>) => string, preview: BundlePreview): string {
   const s = preview.signature;
   if (s.status === 'unsigned') return t('apps.bundle.unsigned');
-  return t(`apps.bundle.${s.status}`, { publisher: s.publisher, issuer: s.issuer, until: s.validTo.slice(0, 10) });
+  // For a status other than "signed" the names are only what the certificate's maker wrote: the fingerprint says which certificate it is.
+  return t(`apps.bundle.${s.status}`, { publisher: s.publisher, issuer: s.issuer, until: s.validTo.slice(0, 10), fingerprint: s.fingerprint.slice(0, 23) });
+}
+
+/**
+ * The installed copy had another signer: said plainly, and its stored secrets go to this one only when the box is ticked
+ * (the host carries none over otherwise, docs/using/bundles.md#updates).
+ */
+function SignerChanged({ changed, keepSecrets, onKeepSecrets }: { changed: NonNullable<BundlePreview['signerChanged']>; keepSecrets: boolean; onKeepSecrets: (keep: boolean) => void }) {
+  const { t } = useTranslation();
+  const stored = changed.storedSecrets;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 8 }}
+      data-testid="bundle-signer-changed"
+      message={stored.length ? t('apps.bundle.signerChanged', { secrets: stored.join(', ') }) : t('apps.bundle.signerChangedNoSecrets')}
+      description={
+        stored.length ? (
+          <Checkbox checked={keepSecrets} onChange={(event) => onKeepSecrets(event.target.checked)} data-testid="bundle-keep-secrets">
+            {t('apps.bundle.keepSecrets')}
+          </Checkbox>
+        ) : undefined
+      }
+    />
+  );
 }
 
 /** Who made and signed the bundle, the exact command, its tools, and a field for each setting (a sensitive one hidden as typed). */
-export function BundlePreviewPanel({ chosen, values, onChange }: { chosen: ChosenBundle; values: BundleConfigValues; onChange: (values: BundleConfigValues) => void }) {
+export function BundlePreviewPanel({
+  chosen,
+  values,
+  onChange,
+  keepSecrets,
+  onKeepSecrets,
+}: {
+  chosen: ChosenBundle;
+  values: BundleConfigValues;
+  onChange: (values: BundleConfigValues) => void;
+  keepSecrets: boolean;
+  onKeepSecrets: (keep: boolean) => void;
+}) {
   const { t } = useTranslation();
   const { preview } = chosen;
   const signed = preview.signature.status === 'signed';
@@ -98,10 +136,12 @@ export function BundlePreviewPanel({ chosen, values, onChange }: { chosen: Chose
         ]}
       />
       {preview.installed ? <Alert type="info" showIcon message={t('apps.bundle.installed', { id: preview.pluginId })} style={{ marginBottom: 8 }} /> : null}
+      {preview.signerChanged ? <SignerChanged changed={preview.signerChanged} keepSecrets={keepSecrets} onKeepSecrets={onKeepSecrets} /> : null}
       {preview.userConfig.map((field) => {
         const value = values[field.key];
         const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-        const placeholder = field.sensitive ? (field.kept ? t('apps.bundle.kept') : '') : String(field.previous ?? field.default ?? '');
+        const carried = field.kept === true || (keepSecrets && preview.signerChanged?.storedSecrets.includes(field.key) === true);
+        const placeholder = field.sensitive ? (carried ? t('apps.bundle.kept') : '') : String(field.previous ?? field.default ?? '');
         const props = {
           value: text,
           placeholder,

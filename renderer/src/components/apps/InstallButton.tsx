@@ -32,6 +32,8 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
   // A plugin .zip picked or dropped: its upload and name, installed on OK (an update asks once more).
   const [zip, setZip] = useState<{ uploadId: string; fileName: string }>();
   const [values, setValues] = useState<BundleConfigValues>({});
+  // Over a copy of another signer: give it the stored secrets (the user's explicit choice; off by default).
+  const [keepSecrets, setKeepSecrets] = useState(false);
 
   const close = () => {
     setOpen(false);
@@ -40,6 +42,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setBundle(undefined);
     setZip(undefined);
     setValues({});
+    setKeepSecrets(false);
   };
 
   /** One step of the dialog: busy while it runs, its failure shown in the dialog. */
@@ -74,13 +77,14 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
       }
       setBundle(await chooseBundle(file));
       setValues({});
+      setKeepSecrets(false);
     });
 
   const installBundle = (chosen: ChosenBundle) =>
     step(async () => {
       // An empty field is not given: the host keeps what an earlier install had, else the default.
       const config = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed }));
+      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed, keepSecrets }));
     });
 
   const install = async () => {
@@ -126,7 +130,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         destroyOnHidden
       >
         {bundle ? (
-          <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} />
+          <BundlePreviewPanel chosen={bundle} values={values} onChange={setValues} keepSecrets={keepSecrets} onKeepSecrets={setKeepSecrets} />
         ) : (
           <>
             <BundleDrop onFile={(file) => void pickFile(file)} />

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { ApiErrorAlert } from '../../shell/ApiErrorAlert';
-import { usePending } from '../../shell/questions';
+import { callKey, usePending } from '../../shell/questions';
 import { ConversationTotalsText } from './AnswerStats';
 import { usePageCommand } from '../../shell/keys/commands';
 import { Composer } from './Composer';
@@ -177,10 +177,14 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   // The calls on screen: those running now, and those of the messages loaded (after a reload a running call has no live event yet).
   const calls = state?.calls;
   const messages = state?.view.messages;
-  const shownCalls = useMemo(() => new Set([...(calls?.keys() ?? []), ...(messages ?? []).flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : []))]), [calls, messages]);
-  const onCall = useMemo(() => [...sampling.onCall].filter(([callId, question]) => question.kind !== 'toolConfirmation' && shownCalls.has(callId)), [sampling.onCall, shownCalls]);
+  // Each call by its conversation and id: a model repeats ids (`call_0`) across conversations, and another one's question is not on these cards.
+  const shownCalls = useMemo(
+    () => new Map([...(calls?.keys() ?? []), ...(messages ?? []).flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : []))].map((id) => [callKey(conversationId, id), id])),
+    [calls, messages, conversationId],
+  );
+  const onCall = useMemo(() => [...sampling.onCall].filter(([key, question]) => question.kind !== 'toolConfirmation' && shownCalls.has(key)), [sampling.onCall, shownCalls]);
   const onCards = useMemo(() => new Set(onCall.map(([, question]) => question.id)), [onCall]);
-  const askingCalls = useMemo(() => new Set(onCall.map(([callId]) => callId)), [onCall]);
+  const askingCalls = useMemo(() => new Set(onCall.map(([key]) => shownCalls.get(key)!)), [onCall, shownCalls]);
   const ours = useCallback(
     (r: { id: string; conversationId?: string }) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId) && !onCards.has(r.id),
     [familyKey, onCards],

@@ -344,6 +344,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
                 key={call.id}
                 openKey={`${message.id}:call:${call.id}`}
                 call={call}
+                conversationId={conversationId}
                 result={result}
                 event={event}
                 artifactUrls={artifactUrls}

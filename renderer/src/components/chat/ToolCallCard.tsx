@@ -127,6 +127,8 @@ function ResultImages({ result, event, artifactUrls }: { result?: ToolMessage; e
  */
 export function ToolCallCard(props: {
   call: ToolCallRecord;
+  /** The conversation the call is in: a server's question shows here only when it is of this conversation's call. */
+  conversationId: string | undefined;
   result?: ToolMessage;
   event?: ToolCallEvent;
   artifactUrls: Readonly<Record<string, string>>;
@@ -139,9 +141,9 @@ export function ToolCallCard(props: {
   /** Where the list keeps whether the card is open (the message's id and the call's). */
   openKey: string;
 }) {
-  const { call, result, event, artifactUrls, subAgentRun, appView, onReview, openResource, openKey } = props;
+  const { call, conversationId, result, event, artifactUrls, subAgentRun, appView, onReview, openResource, openKey } = props;
   const { t, word } = useRowWords();
-  const asked = useQuestionOfCall(call.id);
+  const asked = useQuestionOfCall(conversationId, call.id);
   const ran = statusOf(result, event);
   // A call a server's question or sampling request waits on waits for the person, whatever the kind (not yet ended:
   // running, or with no live event yet after the page was loaded again).

@@ -167,7 +167,8 @@ export function bundleServer(manifest: BundleManifest): BundleServer {
   const env = { ...server.mcp_config.env, ...override?.env };
   if (!runtimes.includes(command)) throw new BundleRefused('server.mcp_config.command', `a ${server.type} server runs with ${runtimes.join(' or ')}, not "${command}"`);
   const entry = path.posix.normalize(server.entry_point);
-  if (entry.startsWith('../') || path.posix.isAbsolute(entry)) throw new BundleRefused('server.entry_point', `entry_point "${server.entry_point}" is outside the bundle`);
+  // normalize leaves a bare ".." as it is: it is outside too, though it does not start with "../".
+  if (entry === '..' || entry.startsWith('../') || path.posix.isAbsolute(entry)) throw new BundleRefused('server.entry_point', `entry_point "${server.entry_point}" is outside the bundle`);
   const first = args[0] === undefined ? undefined : path.posix.normalize(args[0].replace('${__dirname}', '.'));
   if (first !== entry) throw new BundleRefused('server.mcp_config.args', `the first argument must be the entry point "\${__dirname}/${entry}", not ${JSON.stringify(args[0] ?? null)}`);
   return { command, entry, args: args.slice(1), env };

@@ -14,6 +14,12 @@ import { childAt, childrenOf, DerError, readDer, type DerElement } from './derRe
  */
 
 const HEADER = Buffer.from('MCPB_SIG_V1');
+/**
+ * Bounds on a signature block, checked before any certificate is parsed: a signer's certificate and a few
+ * intermediates take a few KiB; a hostile block of thousands would keep the host busy parsing and verifying them.
+ */
+export const MAX_SIGNATURE_BYTES = 64 * 1024;
+export const MAX_CERTIFICATES = 10;
 const FOOTER = Buffer.from('MCPB_SIG_END');
 
 const OID = {
@@ -41,6 +47,7 @@ export function splitSignature(file: Buffer): { content: Buffer; pkcs7?: Buffer 
   const lengthAt = start + HEADER.length;
   const length = lengthAt + 4 <= file.length ? file.readUInt32LE(lengthAt) : -1;
   if (lengthAt + 4 + length !== file.length - FOOTER.length) throw new SignatureRefused('the signature block length does not match its content');
+  if (length > MAX_SIGNATURE_BYTES) throw new SignatureRefused(`the signature is ${length} bytes; at most ${MAX_SIGNATURE_BYTES} are read`);
   return { content: file.subarray(0, start), pkcs7: file.subarray(lengthAt + 4, lengthAt + 4 + length) };
 }
 
@@ -63,6 +70,15 @@ const CODE_SIGNING = '1.3.6.1.5.5.7.3.3';
 
 const validAt = (cert: crypto.X509Certificate, now: number) => now >= Date.parse(cert.validFrom) && now <= Date.parse(cert.validTo);
 
+/** Each set of trusted roots parsed once (Node's ~150 roots on every check cost more than the check itself). */
+const parsedRootSets = new WeakMap<readonly string[], crypto.X509Certificate[]>();
+
+function parsedRoots(roots: readonly string[]): crypto.X509Certificate[] {
+  let parsed = parsedRootSets.get(roots);
+  if (!parsed) parsedRootSets.set(roots, (parsed = roots.map((pem) => new crypto.X509Certificate(pem))));
+  return parsed;
+}
+
 /**
  * Does a chain from `leaf` through `intermediates` reach a trusted authority, as a signer of code? The leaf
  * must be made for signing code (a web server's certificate, which anyone gets for a domain, is not), every
@@ -70,7 +86,7 @@ const validAt = (cert: crypto.X509Certificate, now: number) => now >= Date.parse
  */
 function chainsToTrustedRoot(leaf: crypto.X509Certificate, intermediates: crypto.X509Certificate[], trust: SignatureTrust): boolean {
   if (!leaf.keyUsage?.includes(CODE_SIGNING) || !validAt(leaf, trust.now)) return false;
-  const roots = trust.roots.map((pem) => new crypto.X509Certificate(pem)).filter((root) => root.ca && validAt(root, trust.now));
+  const roots = parsedRoots(trust.roots).filter((root) => root.ca && validAt(root, trust.now));
   let current = leaf;
   for (let depth = 0; depth < 8; depth++) {
     if (roots.some((root) => current.checkIssued(root) && current.verify(root.publicKey))) return true;
@@ -106,7 +122,9 @@ function checkPkcs7(content: Buffer, pkcs7: Buffer, trust: SignatureTrust): Bund
   const attributes = childAt(signer, 3, CONTEXT_0, 'signed attributes');
   const signature = childrenOf(signer).find((p) => p.tag === OCTETS);
   if (!signature) throw new SignatureRefused('the signer holds no signature value');
-  const certs = childrenOf(certificates).map((c) => new crypto.X509Certificate(c.bytes));
+  const carried = childrenOf(certificates);
+  if (carried.length > MAX_CERTIFICATES) throw new SignatureRefused(`the signature carries ${carried.length} certificates; at most ${MAX_CERTIFICATES} are read`);
+  const certs = carried.map((c) => new crypto.X509Certificate(c.bytes));
   const cert = certs.find((c) => c.serialNumber.replace(/^(00)+/, '').toUpperCase() === serial);
   if (!cert) throw new SignatureRefused("the signer's certificate is not in the signature");
   const digest = attributeValue(attributes, OID.messageDigest);

@@ -65,7 +65,7 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
     try {
       const answer = await connection!.client.request('session/request_permission', {
         sessionId,
-        toolCall: { toolCallId: question.callId ?? request.id, title: request.summary, kind: 'other', status: 'pending', rawInput: request.args },
+        toolCall: { toolCallId: question.call?.callId ?? request.id, title: request.summary, kind: 'other', status: 'pending', rawInput: request.args },
         options: [
           { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'always', name: `Always allow ${request.toolName}`, kind: 'allow_always' },

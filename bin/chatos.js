@@ -16,7 +16,7 @@
 // compiler and collector helpers, libuv's file system pool) take turns, so a
 // long `chatos serve` spread its allocations over many arenas, each keeping
 // its high-water mark: over 500 chat turns the RSS outside the JS heap grew
-// by 29 MiB with the default and by 13 with two arenas (issue 39).
+// by 29 MiB with the default and by 11-15 with two arenas (issue 39).
 // `npm run bench -- memory` starts its host with these flags and variables, read from here.
 import { existsSync } from 'node:fs';
 import module from 'node:module';

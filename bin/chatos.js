@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=16
 // The `chatos` command. It runs the CLI that `npm run build` bundles
 // (dist/cli/chatos.cjs, which loads the chunks of dist/cli/chunks/ a command
 // needs when it runs; scripts/bundleCli.ts says why).
@@ -9,7 +9,15 @@
 // A busy `chatos serve` grows into it within a few hundred chat turns, which
 // was most of the RSS growth issue 39 measured, while the heap it holds stays
 // flat. 16 MiB is what Node 20 used; a scavenge of it takes a few ms.
-// `npm run bench -- memory` starts its host with these flags, read from here.
+//
+// MALLOC_ARENA_MAX=2 (read by glibc when the process starts; ignored
+// elsewhere): glibc gives each thread that allocates an arena of its own, up
+// to 8 per core, and an arena keeps what was freed in it. Node's threads (V8's
+// compiler and collector helpers, libuv's file system pool) take turns, so a
+// long `chatos serve` spread its allocations over many arenas, each keeping
+// its high-water mark: over 500 chat turns the RSS outside the JS heap grew
+// by 29 MiB with the default and by 11-15 with two arenas (issue 39).
+// `npm run bench -- memory` starts its host with these flags and variables, read from here.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -16,8 +16,9 @@ import { atMost, check, grouped, info, type BenchRow, type BenchSection } from '
  * turns is the baseline: the process has loaded its code, started its
  * first servers and warmed up by then. No collection is forced before a
  * sample (chatMemoryChild.ts says why).
- * The process starts with the Node flags of the `chatos` command
- * (bin/chatos.js says why it bounds V8's young generation).
+ * The process starts as the `chatos` command starts Node, its variables
+ * and flags (bin/chatos.js says why it bounds V8's young generation and
+ * glibc's arenas).
  */
 
 const CHILD = path.join(findAppRoot(), 'dist', 'scripts', 'bench', 'chatMemoryChild.js');
@@ -30,16 +31,29 @@ const GROWTH_LIMIT = 1.2;
 
 const ANSWER = `Here is what the tool said, in short:\n\n- it answered\n- it echoed the text\n- nothing failed\n\n${'The quick brown fox jumps over the lazy dog. '.repeat(8)}`;
 
-/** The Node flags the `chatos` command starts with (its shebang line): the host runs as `chatos serve` does. */
-function commandNodeFlags(): string[] {
+/** How the `chatos` command starts Node (its shebang line): the variables it sets and Node's flags, so the host runs as `chatos serve` does. */
+function commandStart(): { env: Record<string, string>; flags: string[] } {
   const first = fs.readFileSync(path.join(findAppRoot(), 'bin', 'chatos.js'), 'utf8').split('\n', 1)[0]!;
-  const flags = /^#!\/usr\/bin\/env (?:-S )?node(.*)$/.exec(first)?.[1];
-  check(flags !== undefined, `bin/chatos.js starts with "${first}", not "#!/usr/bin/env [-S] node …"`);
-  return flags.split(' ').filter(Boolean);
+  const words = /^#!\/usr\/bin\/env (?:-S )?(.*)$/.exec(first)?.[1]?.split(' ').filter(Boolean) ?? [];
+  const node = words.indexOf('node');
+  check(node >= 0, `bin/chatos.js starts with "${first}", not "#!/usr/bin/env [-S] [NAME=value ...] node …"`);
+  const assignments = words.slice(0, node).map((word) => /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word));
+  check(
+    assignments.every((assignment) => assignment !== null),
+    `bin/chatos.js sets something other than NAME=value before node: "${first}"`,
+  );
+  return { env: Object.fromEntries(assignments.map((assignment) => [assignment![1]!, assignment![2]!])), flags: words.slice(node + 1) };
+}
+
+/** The variables and flags of the command's start, as its shebang writes them. */
+function chatosStartText(): string {
+  const { env, flags } = commandStart();
+  return [...Object.entries(env).map(([name, value]) => `${name}=${value}`), 'node', ...flags].join(' ');
 }
 
 async function runChild(request: ChatMemoryRequest): Promise<ChatMemorySample[]> {
-  const printed = await runBenchChild([...commandNodeFlags(), CHILD, JSON.stringify(request)], 'the chat memory host');
+  const { env, flags } = commandStart();
+  const printed = await runBenchChild([...flags, CHILD, JSON.stringify(request)], 'the chat memory host', env);
   return printed
     .trim()
     .split('\n')
@@ -81,7 +95,7 @@ export async function runChatMemoryBench(): Promise<BenchSection> {
       notes: [
         `conversations of ${TURNS_PER_CONVERSATION} turns, each ended after its last turn (its server instance stops; the next conversation starts another); turns run back to back, with no pause between them`,
         'each sample is the process as it is then, garbage not yet collected included: a forced collection would change how V8 sizes its heap from then on, which is part of what is measured',
-        `the host process starts with the chatos command's Node flags (${commandNodeFlags().join(' ') || 'none'}; bin/chatos.js says why)`,
+        `the host process starts as the chatos command starts Node (${chatosStartText()}; bin/chatos.js says why)`,
       ],
     };
   } finally {

@@ -123,7 +123,7 @@ class Tree {
     const leader = this.leader.identity ? [{ pid: this.leader.pid, identity: this.leader.identity }] : [];
     const group = this.ownsGroup ? groupIn(snapshot, this.leader.pid) : [];
     if (group.length === 0) this.ownsGroup = false;
-    const marked = this.marker === undefined ? [] : markedIn(snapshot, this.marker);
+    const marked = this.marker === undefined ? [] : markedIn(snapshot, this.marker, leader[0]);
     return treeIn(snapshot, [...leader, ...group, ...known, ...marked]);
   }
 

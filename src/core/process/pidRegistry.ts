@@ -200,7 +200,8 @@ async function endOrphanTree(record: PidRecord, termGraceMs: number): Promise<bo
   const linux = hasProcFs();
   const recordedThere = () => [{ pid: record.pid, identity: record.identity }, ...known].some((p) => p.identity !== undefined && processIdentity(p.pid) === p.identity);
   // A process carrying the tree's marker is the tree's whatever its pid: one that double-forked away was never recorded.
-  const markedThere = () => record.marker !== undefined && markedIn(procSnapshot() ?? new Map(), record.marker).length > 0;
+  const markedThere = () =>
+    record.marker !== undefined && markedIn(procSnapshot() ?? new Map(), record.marker, record.identity === undefined ? undefined : { pid: record.pid, identity: record.identity }).length > 0;
   const stillThere = linux ? recordedThere() || markedThere() : isSameLeader(record);
   if (!stillThere) return false;
   await endProcessTree({

@@ -44,7 +44,10 @@ function readProcStat(pid: number): ProcStat | undefined {
 }
 
 const isDead = (state: string) => state === 'Z' || state === 'X';
-const procIdentity = (stat: ProcStat) => `proc-start:${stat.startTime}`;
+const PROC_START = 'proc-start:';
+const procIdentity = (stat: ProcStat) => `${PROC_START}${stat.startTime}`;
+/** The start time (clock ticks after boot) an identity from /proc names; undefined for one from `ps`. */
+const startTicksOf = (identity: string) => (identity.startsWith(PROC_START) ? Number(identity.slice(PROC_START.length)) : undefined);
 
 /** Whether a process with this pid exists (ours to signal or not). */
 export function signalExists(target: number): boolean {
@@ -250,13 +253,18 @@ export const TREE_MARKER_VAR = 'CHATOS_TREE';
  * finds nothing (macOS could read it with `ps -E`, Windows has job objects;
  * neither is used yet, so there a double-forked grandchild outlives its
  * server: ending a tree reaches its process group, and on Windows its
- * parent links).
+ * parent links). `leader`: the tree's leader, when its identity is known:
+ * no process started before it can carry its marker.
  */
-export function markedIn(snapshot: ProcSnapshot, marker: string): TrackedProcess[] {
+export function markedIn(snapshot: ProcSnapshot, marker: string, leader?: TrackedProcess): TrackedProcess[] {
   const entry = Buffer.from(`${TREE_MARKER_VAR}=${marker}`);
   const marked: TrackedProcess[] = [];
+  const leaderStart = leader === undefined ? undefined : startTicksOf(leader.identity);
   for (const [pid, stat] of snapshot) {
     if (pid === process.pid || pid <= 1) continue;
+    // Only the leader's descendants carry its marker, and none of them started before it: an older process's
+    // environment is not read (each read is a read of that process's memory, and most of a machine is older).
+    if (leaderStart !== undefined && Number(stat.startTime) < leaderStart) continue;
     const environ = readProcFile(`/proc/${pid}/environ`);
     if (environ === undefined) continue; // another user's process (EACCES), or gone meanwhile
     if (hasEntry(environ, entry)) marked.push({ pid, identity: procIdentity(stat) });

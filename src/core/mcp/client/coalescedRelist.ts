@@ -17,6 +17,8 @@ export class CoalescedRelist<T> {
   private relisting: Promise<void> | undefined;
   /** A change was announced after the re-list under way asked: one more re-list follows it. */
   private again = false;
+  /** How many changes the server has announced: a caller compares two counts to know whether one came between. */
+  private announced = 0;
 
   constructor(
     /** Asks the server for its list now and keeps it; returns what listeners are told. */
@@ -35,8 +37,14 @@ export class CoalescedRelist<T> {
     return this.relisting;
   }
 
+  /** How many changes the server has announced so far. */
+  get announcements(): number {
+    return this.announced;
+  }
+
   /** The server said its list changed. */
   changed(): void {
+    this.announced++;
     if (this.relisting) {
       this.again = true;
       return;

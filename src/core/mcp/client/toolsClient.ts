@@ -82,11 +82,14 @@ export class ToolsClient {
    * one was opened, makes the call once more; a second -32042 is the server's error.
    */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    const announced = this.relists.announcements;
     const result = await this.callOrAskForPages(name, args, meta, options);
     // The server's notifications come before its answer: a list change it announced meanwhile is read before the
     // result is given, so what the call added is offered to the very next request (the next round of a turn). Never
-    // past the call's own end: a server that does not answer its re-list cannot hold a result back.
-    const relisting = this.relists.underWay();
+    // past the call's own end: a server that does not answer its re-list cannot hold a result back. Only a change
+    // announced while the call ran: one from before it (a server announcing its tools as it starts) is not the
+    // call's doing, and waiting for its re-list held a first call back by the re-lists' gap, 200 ms and more.
+    const relisting = this.relists.announcements !== announced ? this.relists.underWay() : undefined;
     if (relisting) await Promise.race([relisting, ...(options.signal ? [untilAborted(options.signal)] : [])]);
     return result;
   }

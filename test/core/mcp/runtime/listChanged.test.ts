@@ -4,6 +4,7 @@ import { createHostApiService } from '../../../../src/api/hostApiService.js';
 import type { Host } from '../../../../src/core/host.js';
 import type { HostEventMessage } from '../../../../src/shared/hostApi.js';
 import { caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
+import { until } from '../../../helpers/until.js';
 
 /**
  * A running server's notifications/tools/list_changed reaches what is
@@ -79,5 +80,21 @@ describe('tool list changes (real stdio server)', () => {
     const lists = Number(textOf((await host.tools.call(who, 'mcp_chg_lists', {})).result));
     expect(lists).toBeGreaterThanOrEqual(2);
     expect(lists).toBeLessThan(30);
+  });
+
+  it("a change announced before a call does not hold the call's result back until its re-list ends", async () => {
+    // The server never answers the re-list its change asks for: that re-list is under way for as long as the test runs.
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { chg: { transport: 'stdio', command: process.execPath, args: [SERVER], env: { CHANGING_TOOLS_HOLD_RELISTS: '1' } } }));
+    const who = caller('conv-early');
+    expect(textOf((await host.tools.call(who, 'mcp_chg_lists', {})).result)).toBe('1');
+    const pid = host.mcp.servers.snapshots().find((server) => server.serverId === 'chatos::chg')?.leases[0]?.pid;
+    expect(pid).toBeDefined();
+    process.kill(pid!, 'SIGUSR2');
+    await until('the re-list the change asked for to be under way', () => host.mcp.servers.log('chatos::chg').some((line) => line.includes('holding a re-list')) || undefined);
+    // Not this call's change (a server announcing its tools as it starts is the common case): its result does not wait
+    // for that re-list, which the server holds past this deadline (the SDK gives up on it after 60 s).
+    let answer: string | undefined;
+    void host.tools.call(who, 'mcp_chg_lists', {}).then(({ result }) => (answer = textOf(result)));
+    expect(await until('the call answered while the re-list is under way', () => answer, 30_000)).toBe('1');
   });
 });

@@ -9,19 +9,23 @@ import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * `chatos install <address>` of an MCP Bundle (review finding F8, docs/using/bundles.md): only over https unless the
- * user says --allow-http, since anyone on the network path can swap a plain-http download. A real HTTP server on
- * loopback serves a bundle packed by @anthropic-ai/mcpb; the real CLI fetches it.
+ * user says --allow-http, since anyone on the network path can swap a plain-http download; plain http to this
+ * machine's loopback crosses no network and is taken. A real HTTP server on loopback serves a bundle packed by
+ * @anthropic-ai/mcpb; the real CLI fetches it. A plain-http address elsewhere is refused before anything is asked
+ * of it (an `.invalid` name: never resolved, never reached).
  */
 
 let server: http.Server;
 let origin: string;
 let served = 0;
+const ELSEWHERE = 'http://bundles.example.invalid';
 
 beforeAll(async () => {
   const bundle = fs.readFileSync(await packBundle());
   server = http.createServer((request, response) => {
     served++;
     if (request.url === '/moved.mcpb') response.writeHead(302, { location: '/weather.mcpb' }).end();
+    else if (request.url === '/away.mcpb') response.writeHead(302, { location: `${ELSEWHERE}/weather.mcpb` }).end();
     else response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bundle);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,19 +35,29 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('a bundle named by its address', () => {
-  it('over plain http is refused, nothing fetched or installed, unless --allow-http', async () => {
+  it('over plain http off this machine is refused, nothing fetched or installed, unless --allow-http', async () => {
     const home = tempDir();
     const pluginsDir = path.join(home, 'chatos', 'ui_apps', 'plugins');
-    const before = served;
-    const refused = await runCli(['install', `${origin}/weather.mcpb`, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+    const refused = await runCli(['install', `${ELSEWHERE}/weather.mcpb`, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${origin} is plain http: anyone on the way could change the bundle`);
-    expect(served).toBe(before);
+    expect(refused.stderr).toContain(`${ELSEWHERE} is plain http: anyone on the way could change the bundle`);
+    // A loopback server that sends the download on to plain http elsewhere: refused at that hop.
+    const before = served;
+    const away = await runCli(['install', `${origin}/away.mcpb`, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+    expect(away.code).toBe(1);
+    expect(away.stderr).toContain(`redirected to ${ELSEWHERE}, plain http off this machine`);
+    expect(served).toBe(before + 1);
     expect(fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []).toEqual([]);
+    // The user's word lets the hop through: the host then tries that address (which no name service knows).
+    const allowed = await runCli(['install', `${origin}/away.mcpb`, '--allow-http', '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+    expect(allowed.code).toBe(1);
+    expect(allowed.stderr).toContain(`${ELSEWHERE} could not be reached`);
+  });
 
-    // The user's word, through a redirect on the same plain-http server.
-    const allowed = await runCli(['install', `${origin}/moved.mcpb`, '--allow-http', '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
-    expect(allowed.code, allowed.stderr).toBe(0);
-    expect(fs.readdirSync(pluginsDir)).toEqual(['mcpb.weather']);
+  it('over plain http to this machine is taken, through a redirect on the same server', async () => {
+    const home = tempDir();
+    const installed = await runCli(['install', `${origin}/moved.mcpb`, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(home, 'chatos', 'ui_apps', 'plugins'))).toEqual(['mcpb.weather']);
   });
 });

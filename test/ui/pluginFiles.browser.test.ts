@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServedUi } from '../helpers/browser.js';
+import { openRoute, openServedUi } from '../helpers/browser.js';
 import { packBundle, weatherManifest } from '../helpers/mcpbBundles.js';
 import { makeZip } from '../helpers/plugins.js';
 import { tempDir } from '../helpers/tempDir.js';
@@ -24,6 +24,8 @@ beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-pluginfiles-home-'));
   ui = await openServedUi(['--home', home]);
   ({ page } = ui);
+  // The window opens on Chat; installing is the Apps page's.
+  await openRoute(page, '#/apps', 'page-apps');
 });
 
 afterAll(async () => {

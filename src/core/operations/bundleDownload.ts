@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBodyBytes } from '../net/boundedBody.js';
+import { isLoopbackName } from '../net/loopback.js';
 import { InstallError } from '../plugins/installError.js';
 import { MAX_ZIP_BYTES } from '../plugins/zipExtract.js';
 
@@ -11,21 +12,22 @@ const MAX_REDIRECTS = 5;
  * A bundle the user names by URL, fetched into `dir` and then installed like
  * a file: bounded as it streams (a server that never stops is cut off at the
  * bundle limit), and only over https unless `allowHttp` (the user's word:
- * anyone on the network path can swap a plain-http download). Redirects are
- * followed one by one, so none leads from https to plain http, whatever
- * `allowHttp` says. Nothing of it is unpacked here.
+ * anyone on the network path can swap a plain-http download) or the host is
+ * this machine's loopback (no network path). Redirects are followed one by
+ * one, so none leads from https to plain http, whatever `allowHttp` says, nor
+ * from this machine to plain http elsewhere. Nothing of it is unpacked here.
  */
 export async function downloadBundle(url: string, dir: string, options: { allowHttp?: boolean } = {}, fetchImpl: typeof fetch = fetch): Promise<string> {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
     throw new InstallError('SOURCE_MISSING', `${url} is not an http(s) address`, 'pass a .mcpb file or its https:// address');
-  if (parsed.protocol === 'http:' && !options.allowHttp)
+  if (parsed.protocol === 'http:' && !options.allowHttp && !isLoopbackName(parsed.hostname))
     throw new InstallError(
       'DOWNLOAD_REFUSED',
       `${parsed.origin} is plain http: anyone on the way could change the bundle`,
       'use its https:// address (or pass --allow-http if you trust the network path)',
     );
-  const response = await fetchFollowing(parsed, fetchImpl);
+  const response = await fetchFollowing(parsed, options.allowHttp === true, fetchImpl);
   if (!response.ok) throw new InstallError('SOURCE_MISSING', `${parsed.origin} answered ${response.status} for the bundle`, 'check the address');
   const bytes = await readBodyBytes(response, {
     maxBytes: MAX_ZIP_BYTES,
@@ -37,7 +39,7 @@ export async function downloadBundle(url: string, dir: string, options: { allowH
 }
 
 /** The answer at `url`, its redirects followed by hand: each hop checked, none from https down to http. */
-async function fetchFollowing(url: URL, fetchImpl: typeof fetch): Promise<Response> {
+async function fetchFollowing(url: URL, allowHttp: boolean, fetchImpl: typeof fetch): Promise<Response> {
   let at = url;
   for (let hop = 0; ; hop++) {
     let response: Response;
@@ -53,6 +55,12 @@ async function fetchFollowing(url: URL, fetchImpl: typeof fetch): Promise<Respon
     if (!next || (next.protocol !== 'https:' && next.protocol !== 'http:')) throw new InstallError('SOURCE_MISSING', `${at.origin} redirected to an address that is not http(s)`, 'check the address');
     if (at.protocol === 'https:' && next.protocol === 'http:')
       throw new InstallError('DOWNLOAD_REFUSED', `${at.origin} redirected to ${next.origin} over plain http`, 'ask the publisher for an https:// address that stays on https');
+    if (next.protocol === 'http:' && !allowHttp && !isLoopbackName(next.hostname))
+      throw new InstallError(
+        'DOWNLOAD_REFUSED',
+        `${at.origin} redirected to ${next.origin}, plain http off this machine`,
+        'use its https:// address (or pass --allow-http if you trust the network path)',
+      );
     if (hop >= MAX_REDIRECTS) throw new InstallError('SOURCE_MISSING', `${url.origin} redirected more than ${MAX_REDIRECTS} times`, 'check the address');
     at = next;
   }

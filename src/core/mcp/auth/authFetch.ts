@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { readBodyBytes } from '../../net/boundedBody.js';
 import { checkedLookup, systemResolve } from '../../net/checkedLookup.js';
+import { isLoopbackName } from '../../net/loopback.js';
 import { isPrivateAddress } from '../../net/privateAddress.js';
 import { lookupFetch } from '../../net/lookupFetch.js';
 import { OAuthStepError, type OAuthStep } from './oauthStepError.js';
@@ -33,7 +34,6 @@ export const AUTH_FETCH_MAX_BYTES = 256 * 1024;
 const NO_BODY = [101, 204, 205, 304];
 
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
-const isLoopbackName = (hostname: string) => hostname === 'localhost' || (isIP(bare(hostname)) !== 0 && /^(127\.|::1$)/.test(bare(hostname)));
 
 export interface AuthFetchOptions {
   /** The MCP server's url: its own host may be private (a server on this machine or the LAN), no other may. */

@@ -59,8 +59,14 @@ export interface ScrollerProps {
  */
 const JUMP_ROOM = 64;
 
+/** Frames the jump waits at most for the waiting card's row to mount before placing the card. */
+const PLACE_FRAMES = 10;
+
 /** The waiting card the approval button points to, among the rows in the DOM. */
-const WAITING_CARD = { approval: '[data-testid="confirmation-group"]', question: '[data-testid="elicitation-card"], [data-testid="sampling-card"]' } as const;
+const WAITING_CARD = {
+  approval: '[data-testid="confirmation-group"], [data-testid="tool-call-question"] [data-testid^="confirmation-"]',
+  question: '[data-testid="elicitation-card"], [data-testid="sampling-card"]',
+} as const;
 
 /** User input that scrolls up: from then on the view stays where the user put it. */
 const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
@@ -269,15 +275,20 @@ export function ConversationScroller(props: ScrollerProps) {
     if (waitingIndex === -1) return;
     setFollow(false);
     list.current?.scrollToIndex(1 + waitingIndex, { align: 'end' });
-    requestAnimationFrame(() => {
-      const box = scroller.current;
-      const card = box?.querySelector(WAITING_CARD[waiting ?? 'approval']);
-      if (!box || !card) return;
-      const a = card.getBoundingClientRect();
-      const b = box.getBoundingClientRect();
-      // A card taller than the view shows its top: its bottom comes into view as the user reads down.
-      box.scrollTop += Math.min(a.bottom - (b.bottom - JUMP_ROOM), a.top - b.top);
-    });
+    // The row's end is where the list put it; the card may sit above its end (on a call's card, the answer's
+    // footer below it), and a row far off mounts a frame or more later: the card is placed once it is there.
+    const place = (framesLeft: number) =>
+      requestAnimationFrame(() => {
+        const box = scroller.current;
+        const card = box?.querySelector(WAITING_CARD[waiting ?? 'approval']);
+        if (!box) return;
+        if (!card) return framesLeft > 0 ? void place(framesLeft - 1) : undefined;
+        const a = card.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        // A card taller than the view shows its top: its bottom comes into view as the user reads down.
+        box.scrollTop += Math.min(a.bottom - (b.bottom - JUMP_ROOM), a.top - b.top);
+      });
+    place(PLACE_FRAMES);
   }, [waitingIndex, waiting, setFollow]);
 
   const toLatest = async () => {
@@ -313,7 +324,13 @@ export function ConversationScroller(props: ScrollerProps) {
     };
     check();
     box.addEventListener('scroll', check, { passive: true });
-    return () => box.removeEventListener('scroll', check);
+    // Rows measured after they mount move the card without a scroll (a call's card grows under its question).
+    const resized = new ResizeObserver(check);
+    for (const child of box.children) resized.observe(child);
+    return () => {
+      box.removeEventListener('scroll', check);
+      resized.disconnect();
+    };
   }, [waitingIndex, waiting, rows]);
 
   const seenAt = seenKey === undefined ? -1 : rows.findIndex((row) => row.key === seenKey);

@@ -122,8 +122,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 25 ms until it is true (until.ts); fails after `timeoutMs` with `what`. For states that raise no event (a process gone). */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `check` every 25 ms until it is true (until.ts); fails after `timeoutMs` with `what`. For states that raise no
+ * event (a process gone). The time is a hang guard, not a bound: a process spawn took over 10 s at load 20.
+ */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   await until(what, () => (check() ? true : undefined), timeoutMs, 25);
 }
 

@@ -198,7 +198,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await screenshot(page, 'chat-03-tool-call-light-en');
   });
 
-  it('two confirm-level calls of one message ask on one card: one approved always, one declined; the agent settings list the tool and revoke it', async () => {
+  it('two confirm-level calls of one message each ask on their own card: one approved always, one declined; the agent settings list the tool and revoke it', async () => {
     provider.enqueue(
       {
         kind: 'reply',
@@ -210,34 +210,30 @@ describe('the Chat page', { timeout: 120_000 }, () => {
       { kind: 'reply', text: 'One done, one declined.' },
     );
     await send('Tidy up');
-    const group = page.getByTestId('confirmation-group');
-    await page.locator('[data-testid="confirmation-group"][data-count="2"]').waitFor({ timeout: 30_000 });
-    // Nothing of it is shown twice: the global area above the page leaves the conversation's confirmations to it.
+    // Each call's card holds its own question (the one question card), and says it waits for the person.
+    const asking = (id: string) => page.locator(`[data-testid="tool-call-${id}"][data-status="awaiting"]`).getByTestId('tool-call-question');
+    await asking('da').waitFor({ timeout: 30_000 });
+    await asking('db').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('tool-call-da').getByTestId('tool-call-status').textContent()).toBe('waiting for your approval');
+    // Nothing of it is shown twice: no group card under the calls, and the global area above the page leaves them to it.
+    expect(await page.getByTestId('confirmation-group').count()).toBe(0);
     expect(await page.getByTestId('global-confirmations').count()).toBe(0);
-    const items = group.locator('[data-testid^="confirmation-item-"]');
-    expect(await items.count()).toBe(2);
-    // The two arrive at once, in either order.
-    const texts = (await group.getByTestId('confirm-item-args').allTextContents()).sort();
-    expect(texts).toEqual(['whatarchive the old notes', 'whatdelete everything']);
+    expect(await asking('da').getByTestId('confirm-args').textContent()).toBe('whatarchive the old notes');
+    expect(await asking('db').getByTestId('confirm-args').textContent()).toBe('whatdelete everything');
     await screenshot(page, 'chat-04-grouped-confirmation-light-en');
 
-    const chosenScope = () => group.getByTestId('confirm-scope').locator('.ant-segmented-item-selected').textContent();
-    await group.getByTestId('confirm-scope').getByText('always (this agent)').click();
-    await expect.poll(chosenScope).toBe('always (this agent)');
-    // The pick outlives the card: away to another page and back (the card is mounted anew, as when the list unmounts it out of view).
-    const asking = currentConversation();
+    // The questions outlive the page: away to another page and back, each card asks again.
+    const conversationAsking = currentConversation();
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('nav-chat').click();
-    await page.getByTestId(`conversation-${asking}`).click();
-    await page.locator('[data-testid="confirmation-group"][data-count="2"]').waitFor({ timeout: 30_000 });
-    expect(await chosenScope()).toBe('always (this agent)');
-    await items.filter({ hasText: 'archive the old notes' }).getByTestId('confirm-item-approve').click();
-    await expect.poll(() => items.count()).toBe(1);
-    await items.filter({ hasText: 'delete everything' }).getByTestId('confirm-item-decline').click();
+    await page.getByTestId(`conversation-${conversationAsking}`).click();
+    await asking('da').waitFor({ timeout: 30_000 });
+    await asking('da').getByTestId('confirm-approve-always').click();
     await page.locator('[data-testid="tool-call-da"][data-status="ok"]').waitFor({ timeout: 30_000 });
-    await page.locator('[data-testid="tool-call-db"][data-status="declined"]').waitFor();
+    await asking('db').getByTestId('confirm-decline').click();
+    await page.locator('[data-testid="tool-call-db"][data-status="declined"]').waitFor({ timeout: 30_000 });
     await expect.poll(phase).toBe('done');
-    expect(await page.getByTestId('confirmation-group').count()).toBe(0);
+    expect(await page.getByTestId('tool-call-question').count()).toBe(0);
     expect((await api<{ entries: unknown[] }>('alwaysAllow.list', { agentId: 'helper' })).entries).toEqual([
       expect.objectContaining({ agentId: 'helper', toolName: 'mcp_chat_danger', serverId: 'chatos::chat' }),
     ]);

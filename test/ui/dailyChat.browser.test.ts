@@ -123,7 +123,8 @@ describe('the chat, used daily', { timeout: 120_000 }, () => {
       { kind: 'reply', text: 'The attic is clean.' },
     );
     await sendChatMessage(page, 'Clean the attic');
-    const confirmation = page.getByTestId('confirmation-group');
+    // The question is on its call's card (the one question card).
+    const confirmation = page.getByTestId('tool-call-dz1').getByTestId('tool-call-question');
     await confirmation.waitFor({ state: 'visible', timeout: 30_000 });
     const box = (await scroll().boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -131,9 +132,9 @@ describe('the chat, used daily', { timeout: 120_000 }, () => {
     const announced = page.getByTestId('chat-jump-approval');
     await announced.waitFor({ timeout: 20_000 });
     await announced.click();
-    await expect.poll(() => inViewUncovered('[data-testid="confirmation-group"]')).toEqual({ inView: true, covered: false });
+    await expect.poll(() => inViewUncovered('[data-testid="tool-call-dz1"] [data-testid="tool-call-question"]')).toEqual({ inView: true, covered: false });
     await screenshot(page, 'daily-chat-02-approval-in-view');
-    await confirmation.getByTestId('confirm-item-approve').click();
+    await confirmation.getByTestId('confirm-approve').click();
     await expect.poll(phase, { timeout: 30_000 }).toBe('done');
   });
 

@@ -343,8 +343,8 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
       { kind: 'reply', text: 'The attic is clean.' },
     );
     await send('Clean the attic');
-    // The view follows to the question, and the call's card says it waits (no Cancel: nothing runs yet).
-    const confirmation = page.getByTestId('confirmation-group');
+    // The view follows to the question, on the call's card, which says it waits (no Cancel: nothing runs yet).
+    const confirmation = page.getByTestId('tool-call-dz1').getByTestId('tool-call-question');
     await confirmation.waitFor({ state: 'visible', timeout: 30_000 });
     const card = page.locator('[data-testid="tool-call-dz1"]');
     await page.locator('[data-testid="tool-call-dz1"][data-status="awaiting"]').waitFor();
@@ -370,11 +370,11 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
       .toBe(true);
 
     // The countdown runs: two seconds pass while the user thinks (waited for on the page, not slept).
-    const seconds = async () => Number(/(\d+) s/.exec((await card.getByTestId('tool-call-countdown').textContent()) ?? '')?.[1]);
+    const seconds = async () => Number(/(\d+) s/.exec((await card.getByTestId('confirm-countdown').textContent()) ?? '')?.[1]);
     const first = await seconds();
     await expect.poll(seconds, { timeout: 30_000 }).toBeLessThanOrEqual(first - 2);
     await screenshot(page, 'longchat-06-awaiting-approval');
-    await confirmation.getByTestId('confirm-item-approve').click();
+    await confirmation.getByTestId('confirm-approve').click();
     await page.locator('[data-testid="tool-call-dz1"][data-status="ok"]').waitFor({ timeout: 30_000 });
     await expect.poll(phase).toBe('done');
     // Its time is the tool's (a few ms), not the two seconds and more the user took.

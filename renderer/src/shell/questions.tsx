@@ -78,12 +78,13 @@ export function usePending<K extends QuestionKind>(kind: K): Omit<PendingQuestio
 }
 
 /**
- * The question a tool call waits on, and how to drop it once answered: a server's question or sampling request the host
- * tied to this call (a confirmation has its own place on the card). Nothing outside the window's provider.
+ * The question a tool call waits on, whatever its kind, and how to drop it once answered: the one the host tied to
+ * this call (a confirmation before it runs, a server's question or sampling request while it runs). Nothing outside
+ * the window's provider.
  */
 export function useQuestionOfCall(conversationId: string | undefined, callId: string): { question: Held; dismiss(id: string): void } | undefined {
   const value = useContext(QuestionsContext);
   const question = conversationId === undefined ? undefined : value?.onCall.get(callKey(conversationId, callId));
-  if (!value || !question || question.kind === 'toolConfirmation') return undefined;
+  if (!value || !question) return undefined;
   return { question, dismiss: value.dismiss };
 }

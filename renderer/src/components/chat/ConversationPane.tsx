@@ -21,6 +21,7 @@ import { RowContext } from './rowContext';
 import type { ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 import '../../i18n/load/chat';
+import { CardConfirmations } from './cardConfirmations';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
 const WINDOW = 40;
@@ -170,7 +171,6 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
   const family = familyOf(state, conversationId);
   const familyKey = family.join('\n');
   useEffect(() => showInline(familyKey.split('\n')), [familyKey, showInline]);
-  const confirmations = useMemo(() => pending.filter((r) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId)), [pending, familyKey]);
   const elicitations = usePending('elicitation');
   const sampling = usePending('sampling');
   // A question tied to a call of this conversation shows on that call's card; the others get their own row.
@@ -182,13 +182,18 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
     () => new Map([...(calls?.keys() ?? []), ...(messages ?? []).flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : []))].map((id) => [callKey(conversationId, id), id])),
     [calls, messages, conversationId],
   );
-  const onCall = useMemo(() => [...sampling.onCall].filter(([key, question]) => question.kind !== 'toolConfirmation' && shownCalls.has(key)), [sampling.onCall, shownCalls]);
+  // Whatever its kind: a confirmation waits on its call's card too, as the one question card (the group card is for those
+  // with no call on screen: a sub-agent's, folded in its run, or a view's button's).
+  const onCall = useMemo(() => [...sampling.onCall].filter(([key]) => shownCalls.has(key)), [sampling.onCall, shownCalls]);
   const onCards = useMemo(() => new Set(onCall.map(([, question]) => question.id)), [onCall]);
-  const askingCalls = useMemo(() => new Set(onCall.map(([key]) => shownCalls.get(key)!)), [onCall, shownCalls]);
+  const askingCalls = useMemo(() => new Set(onCall.flatMap(([key, question]) => (question.kind === 'toolConfirmation' ? [] : [shownCalls.get(key)!]))), [onCall, shownCalls]);
+  const approvalCalls = useMemo(() => new Set(onCall.flatMap(([key, question]) => (question.kind === 'toolConfirmation' ? [shownCalls.get(key)!] : []))), [onCall, shownCalls]);
+  const cardConfirmations = useMemo(() => new Set(onCall.flatMap(([, question]) => (question.kind === 'toolConfirmation' ? [question.id] : []))), [onCall]);
   const ours = useCallback(
     (r: { id: string; conversationId?: string }) => r.conversationId !== undefined && familyKey.split('\n').includes(r.conversationId) && !onCards.has(r.id),
     [familyKey, onCards],
   );
+  const confirmations = useMemo(() => pending.filter(ours), [pending, ours]);
   const questions = useMemo(() => elicitations.pending.filter(ours), [elicitations.pending, ours]);
   const samplings = useMemo(() => sampling.pending.filter(ours), [sampling.pending, ours]);
 
@@ -280,33 +285,36 @@ export function ConversationPane({ conversationId, agentName, target, headerExtr
           ))}
         </div>
       )}
-      <PaneMessages
-        state={state}
-        actions={actions}
-        confirmations={confirmations}
-        onAnswered={dismiss}
-        questions={questions}
-        onQuestionAnswered={elicitations.dismiss}
-        samplings={samplings}
-        onSamplingAnswered={sampling.dismiss}
-        askingCalls={askingCalls}
-        agentName={agentName}
-        modelName={modelName}
-        paging={paging}
-        loadOlder={loadOlder}
-        loadNewer={loadNewer}
-        reloadLatest={reloadLatest}
-        opened={opened}
-        target={target}
-        sent={sent}
-        header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
-        footer={
-          <>
-            <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
-            {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
-          </>
-        }
-      />
+      <CardConfirmations.Provider value={cardConfirmations}>
+        <PaneMessages
+          state={state}
+          actions={actions}
+          confirmations={confirmations}
+          onAnswered={dismiss}
+          questions={questions}
+          onQuestionAnswered={elicitations.dismiss}
+          samplings={samplings}
+          onSamplingAnswered={sampling.dismiss}
+          askingCalls={askingCalls}
+          approvalCalls={approvalCalls}
+          agentName={agentName}
+          modelName={modelName}
+          paging={paging}
+          loadOlder={loadOlder}
+          loadNewer={loadNewer}
+          reloadLatest={reloadLatest}
+          opened={opened}
+          target={target}
+          sent={sent}
+          header={state.view.messages.length === 0 && !running && reachesEnd(state) ? <Typography.Text type="secondary">{t('chat.emptyConversation')}</Typography.Text> : null}
+          footer={
+            <>
+              <StoppedBanner state={state} onResume={async (options) => void (await run(() => api.call('chat.resume', { conversationId, ...options })))} />
+              {loading && <Typography.Text type="secondary">{t('chat.loading')}</Typography.Text>}
+            </>
+          }
+        />
+      </CardConfirmations.Provider>
       <Composer
         running={running}
         stopping={stopping}

@@ -60,7 +60,10 @@ export interface ScrollerProps {
 const JUMP_ROOM = 64;
 
 /** The waiting card the approval button points to, among the rows in the DOM. */
-const WAITING_CARD = { approval: '[data-testid="confirmation-group"]', question: '[data-testid="elicitation-card"], [data-testid="sampling-card"]' } as const;
+const WAITING_CARD = {
+  approval: '[data-testid="confirmation-group"], [data-testid="tool-call-question"] [data-testid^="confirmation-"]',
+  question: '[data-testid="elicitation-card"], [data-testid="sampling-card"]',
+} as const;
 
 /** User input that scrolls up: from then on the view stays where the user put it. */
 const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
@@ -158,12 +161,24 @@ export function ConversationScroller(props: ScrollerProps) {
   }, []);
   useEffect(() => () => cancelAnimationFrame(settling.current), []);
 
-  const setFollow = useCallback((value: boolean) => {
-    if (follow.current === value) return;
-    follow.current = value;
-    setFollowing(value);
-    if (!value) setSeenKey(lastRowKey.current);
+  /** Stops keeping the waiting card in place after a jump to it (toConfirmation). */
+  const placing = useRef<() => void>(undefined);
+  const stopPlacing = useCallback(() => {
+    placing.current?.();
+    placing.current = undefined;
   }, []);
+
+  const setFollow = useCallback(
+    (value: boolean) => {
+      // Following the output again: the view goes down, no card is kept in place any more.
+      if (value) stopPlacing();
+      if (follow.current === value) return;
+      follow.current = value;
+      setFollowing(value);
+      if (!value) setSeenKey(lastRowKey.current);
+    },
+    [stopPlacing],
+  );
 
   // New rows (a message, a streamed answer, a confirmation): at the bottom while following.
   const lastKey = rows.at(-1)?.key;
@@ -226,21 +241,25 @@ export function ConversationScroller(props: ScrollerProps) {
   useEffect(() => {
     const box = scroller.current;
     if (!box) return;
+    // Any move of the user's ends the keeping of a card in place (a press too: nothing moves under a pressed pointer).
     const onWheel = (event: WheelEvent) => {
+      stopPlacing();
       lastInput.current = performance.now();
       if (event.deltaY < 0) setFollow(false);
     };
     const onKey = (event: KeyboardEvent) => {
+      stopPlacing();
       lastInput.current = performance.now();
       if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
     };
     // Before the list renders for this scroll (a capture listener runs first at its target): rows that mount in a fling wait as boxes.
     const onMove = () => scrolled(box.scrollTop, dragging.current || performance.now() - lastInput.current < INPUT_SCROLLS_MS);
     const onPress = (event: PointerEvent) => {
+      stopPlacing();
       pressed.current = true;
       dragging.current = onScrollbar(box, event);
     };
-    const onTouch = () => ((pressed.current = true), (dragging.current = true));
+    const onTouch = () => (stopPlacing(), (pressed.current = true), (dragging.current = true));
     const end = () => ((pressed.current = false), (dragging.current = false));
     box.addEventListener('scroll', onMove, { capture: true, passive: true });
     box.addEventListener('wheel', onWheel, { passive: true });
@@ -258,27 +277,55 @@ export function ConversationScroller(props: ScrollerProps) {
       box.removeEventListener('touchstart', onTouch);
       for (const type of ends) window.removeEventListener(type, end);
     };
-  }, [setFollow]);
+  }, [setFollow, stopPlacing]);
 
   const confirmationIndex = rows.findIndex((row) => row.confirmation);
   // What waits for the user: a confirmation first, else a server's question (the same jump brings either into view).
   const waiting = confirmationIndex !== -1 ? 'approval' : rows.some((row) => row.question) ? 'question' : undefined;
   const waitingIndex = waiting === 'question' ? rows.findIndex((row) => row.question) : confirmationIndex;
   // The whole card in view, its bottom above the jump buttons: a button over its "Approve for" row hid what it pointed to.
+  // Not virtua's scrollToIndex: that one writes the row's end again on each measurement for a while after (150 ms of
+  // wall clock), so a row measured late on a busy machine put the row's end back at the view's end and the card (above
+  // the answer's footer) under the buttons, after it had been placed. Here the view goes to the row by the list's
+  // offsets until the card mounts, and the card is then kept placed as rows mount and are measured (a late row, a card
+  // that grows under its question) until the user moves the view, follows the output again, or nothing waits.
+  const waitingAt = useRef(waitingIndex);
+  waitingAt.current = waitingIndex;
   const toConfirmation = useCallback(() => {
-    if (waitingIndex === -1) return;
+    const box = scroller.current;
+    const handle = list.current;
+    if (waitingIndex === -1 || !box || !handle) return;
     setFollow(false);
-    list.current?.scrollToIndex(1 + waitingIndex, { align: 'end' });
-    requestAnimationFrame(() => {
-      const box = scroller.current;
-      const card = box?.querySelector(WAITING_CARD[waiting ?? 'approval']);
-      if (!box || !card) return;
+    stopPlacing();
+    const selector = WAITING_CARD[waiting ?? 'approval'];
+    let frame = 0;
+    const resized = new ResizeObserver(() => place());
+    const place = () => {
+      const card = box.querySelector(selector);
+      if (!card) {
+        // Not mounted yet: the row's end to the view's end (by estimates for rows not measured); it mounts there.
+        const at = 1 + waitingAt.current;
+        box.scrollTop = handle.getItemOffset(at) + handle.getItemSize(at) - handle.viewportSize;
+        frame = requestAnimationFrame(place);
+        return;
+      }
       const a = card.getBoundingClientRect();
       const b = box.getBoundingClientRect();
       // A card taller than the view shows its top: its bottom comes into view as the user reads down.
-      box.scrollTop += Math.min(a.bottom - (b.bottom - JUMP_ROOM), a.top - b.top);
-    });
-  }, [waitingIndex, waiting, setFollow]);
+      const by = Math.min(a.bottom - (b.bottom - JUMP_ROOM), a.top - b.top);
+      if (Math.abs(by) >= 1) box.scrollTop += by;
+      // Anything that moves it moves the list's content or resizes the card: both are watched (observing again is a no-op).
+      for (const child of box.children) resized.observe(child);
+      resized.observe(card);
+    };
+    placing.current = () => (cancelAnimationFrame(frame), resized.disconnect());
+    place();
+  }, [waitingIndex, waiting, setFollow, stopPlacing]);
+  // Nothing waits any more (answered, expired): the card is gone, the view stays where it is.
+  useEffect(() => {
+    if (waitingIndex === -1) stopPlacing();
+  }, [waitingIndex, stopPlacing]);
+  useEffect(() => stopPlacing, [stopPlacing]);
 
   const toLatest = async () => {
     setFollow(true);
@@ -313,7 +360,13 @@ export function ConversationScroller(props: ScrollerProps) {
     };
     check();
     box.addEventListener('scroll', check, { passive: true });
-    return () => box.removeEventListener('scroll', check);
+    // Rows measured after they mount move the card without a scroll (a call's card grows under its question).
+    const resized = new ResizeObserver(check);
+    for (const child of box.children) resized.observe(child);
+    return () => {
+      box.removeEventListener('scroll', check);
+      resized.disconnect();
+    };
   }, [waitingIndex, waiting, rows]);
 
   const seenAt = seenKey === undefined ? -1 : rows.findIndex((row) => row.key === seenKey);

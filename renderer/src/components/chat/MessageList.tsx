@@ -55,6 +55,8 @@ interface ListProps {
   onSamplingAnswered?(id: string): void;
   /** The calls a server's question or sampling request waits on, shown on the call's own card: its row is where the question is. */
   askingCalls?: ReadonlySet<string>;
+  /** The calls whose confirmation is shown on the call's own card: its row is where the approval is. */
+  approvalCalls?: ReadonlySet<string>;
   agentName(id: string): string;
   /** A model entry's name, to say which model wrote an answer. */
   modelName?(id: string): string;
@@ -457,19 +459,20 @@ export function useMessageRows({
   samplings,
   onSamplingAnswered,
   askingCalls,
+  approvalCalls,
   agentName,
   modelName,
 }: ListProps): MessageRow[] {
   const { t } = useTranslation();
   // Built again only when what they show changed: a long conversation has thousands, and the list renders for other reasons too (a page on its way).
   return useMemo(
-    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName }, t),
-    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, agentName, modelName, t],
+    () => messageRows({ state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, approvalCalls, agentName, modelName }, t),
+    [state, actions, confirmations, onAnswered, questions, onQuestionAnswered, samplings, onSamplingAnswered, askingCalls, approvalCalls, agentName, modelName, t],
   );
 }
 
 function messageRows(
-  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, askingCalls, agentName, modelName }: ListProps,
+  { state, actions, confirmations = [], onAnswered, questions = [], onQuestionAnswered, samplings = [], onSamplingAnswered, askingCalls, approvalCalls, agentName, modelName }: ListProps,
   t: TFunction,
 ): MessageRow[] {
   const { messages, siblings } = state.view;
@@ -513,6 +516,7 @@ function messageRows(
           ...(message.toolCalls.some((call) => results.get(call.id)?.view) ? { liveView: true } : {}),
           // A question on one of its calls' cards: the jump button brings this row into view.
           ...(askingCalls && message.toolCalls.some((call) => askingCalls.has(call.id)) ? { question: true } : {}),
+          ...(approvalCalls && message.toolCalls.some((call) => approvalCalls.has(call.id)) ? { confirmation: true } : {}),
           node: (
             <AssistantBlock
               message={message}
@@ -555,7 +559,7 @@ function messageRows(
       ),
     });
   }
-  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0 && questions.length === 0 && samplings.length === 0) {
+  if (busy && streaming.length === 0 && !callsRunning && groups.size === 0 && !approvalCalls?.size && questions.length === 0 && samplings.length === 0) {
     rows.push({
       key: 'thinking',
       node: (

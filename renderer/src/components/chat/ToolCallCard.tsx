@@ -1,6 +1,6 @@
 import { ApiOutlined, BranchesOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Space, Typography } from 'antd';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import type { ResourceRead } from '../resources/resourceAsker';
@@ -10,6 +10,7 @@ import { useCountdown } from '../confirmationCountdown';
 import { QuestionCard } from '../questions/QuestionCard';
 import { useQuestionOfCall } from '../../shell/questions';
 import { ArgsList } from './ArgsList';
+import { CardConfirmations } from './cardConfirmations';
 import { Disclosure } from './Disclosure';
 import { useKeptOpen, useRowWords } from './rowContext';
 import '../../i18n/load/calls';
@@ -143,11 +144,15 @@ export function ToolCallCard(props: {
 }) {
   const { call, conversationId, result, event, artifactUrls, subAgentRun, appView, onReview, openResource, openKey } = props;
   const { t, word } = useRowWords();
-  const asked = useQuestionOfCall(conversationId, call.id);
+  const tied = useQuestionOfCall(conversationId, call.id);
+  const onCards = useContext(CardConfirmations);
+  // The question this card shows: a confirmation the pane put here, or a server's question or sampling request.
+  const asked = tied && (tied.question.kind !== 'toolConfirmation' || onCards.has(tied.question.id)) ? tied : undefined;
   const ran = statusOf(result, event);
-  // A call a server's question or sampling request waits on waits for the person, whatever the kind (not yet ended:
-  // running, or with no live event yet after the page was loaded again).
-  const status: CallStatus = asked && (ran === 'running' || ran === 'pending') ? 'asking' : ran;
+  // A call a question waits on waits for the person, whatever the kind (not yet ended: awaiting, running, or with no
+  // live event yet after the page was loaded again): its approval before it runs, a server's question while it runs.
+  const unended = ran === 'awaiting' || ran === 'running' || ran === 'pending';
+  const status: CallStatus = asked && unended ? (asked.question.kind === 'toolConfirmation' ? 'awaiting' : 'asking') : ran;
   // A call that never ran (declined, or no one answered) has no run time to show.
   const durationMs = status === 'declined' ? undefined : (result?.durationMs ?? event?.durationMs);
   const isSubAgent = subAgentRun !== undefined;
@@ -186,8 +191,8 @@ export function ToolCallCard(props: {
         </div>
       </Disclosure>
       {status === 'running' && event && <RunningCall conversationId={event.conversationId} callId={call.id} progress={event.progress} />}
-      {status === 'awaiting' && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
-      {status === 'asking' && asked && (
+      {status === 'awaiting' && !asked && event?.confirmation && <AwaitingApproval confirmation={event.confirmation} onReview={onReview} />}
+      {(status === 'asking' || status === 'awaiting') && asked && (
         <div className="tool-call-question" data-testid="tool-call-question">
           <QuestionCard question={asked.question} onAnswered={() => asked.dismiss(asked.question.id)} />
         </div>

@@ -317,12 +317,20 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await page.evaluate(() =>
       document.addEventListener('click', (event) => ((window as any).__clicked = (event.target as Element).closest('[data-testid="tool-call-held"] [data-testid="tool-call-toggle"]') !== null), true),
     );
-    const at = (await toggle.boundingBox())!;
-    await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+    // And where the pointer really goes down, noted as it does.
+    await page.evaluate(() =>
+      document.addEventListener(
+        'pointerdown',
+        (event) => ((window as any).__downOn = (event.target as Element).closest('[data-testid="tool-call-held"] [data-testid="tool-call-toggle"]') !== null),
+        true,
+      ),
+    );
+    // hover waits for the button to rest (the same box two frames running: a row above measured late may still move it),
+    // then puts the pointer on it.
+    await toggle.hover();
     await page.mouse.down();
     const held = (await toggle.boundingBox())!;
-    const pressedOn = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="tool-call-toggle"]') !== null, { x: at.x + at.width / 2, y: at.y + at.height / 2 });
-    expect(pressedOn, 'the pointer went down on the card button').toBe(true);
+    expect(await page.evaluate(() => (window as any).__downOn), 'the pointer went down on the card button').toBe(true);
     pressed();
     // The whole answer comes in (screens of it) under the card: a view that followed it would take the button from under the pointer.
     await expect.poll(phase, { timeout: 30_000 }).toBe('done');

@@ -5,6 +5,7 @@ import {
   type McpSubscription,
   type NotificationMethod,
   type RequestMethod,
+  type SubscriptionFilter,
   type Transport as V2Transport,
 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -30,6 +31,21 @@ export const MAX_INPUT_ROUNDS = 8;
 export const MAX_REQUEST_STATE_BYTES = 256 * 1024;
 
 const INTERNAL_ERROR = -32603;
+
+/** The list-changed notifications a listen stream can carry: the capability that declares each, and its filter field. */
+const LIST_CHANGES = [
+  { capability: 'tools', method: 'notifications/tools/list_changed', flag: 'toolsListChanged' },
+  { capability: 'prompts', method: 'notifications/prompts/list_changed', flag: 'promptsListChanged' },
+  { capability: 'resources', method: 'notifications/resources/list_changed', flag: 'resourcesListChanged' },
+] as const;
+
+/** `uris` with `uri` added (subscribed) or taken out. */
+function withUri(uris: ReadonlySet<string>, uri: string, subscribed: boolean): Set<string> {
+  const next = new Set(uris);
+  if (subscribed) next.add(uri);
+  else next.delete(uri);
+  return next;
+}
 
 type Message = Parameters<NonNullable<V2Transport['onmessage']>>[0];
 
@@ -133,6 +149,10 @@ export class ModernClient implements McpWire {
         if ('method' in message && 'id' in message) this.onEraMix?.(message.method);
         deliver(hostReadOf(message, this.serverId), extra);
       };
+    // A 2026 server sends its list changes only on a stream that asked for them: ask now, before the host's first
+    // list, so a change from then on is heard. A server that refuses the stream still answers calls and lists: its
+    // lists are then as fresh as the last time the host asked, as before this stream.
+    if (Object.keys(this.listChanges()).length) await this.changeListen(() => new Set(this.subscribed), options).catch(() => {});
   }
 
   /** The negotiated revision (2026-07-28 once connected). */
@@ -146,9 +166,14 @@ export class ModernClient implements McpWire {
     this.sdk.setRequestHandler(method, ((request: { method: string; params?: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) => handler(request, ctx.mcpReq.signal)) as never);
   }
 
+  /** The notification methods the host's features hear: the listen stream asks only for list changes one of them hears. */
+  private readonly heard = new Set<string>();
+
   /** The v2 client has checked the notification against its own schema of the method already. */
   setNotificationHandler: Client['setNotificationHandler'] = (schema, handler) => {
-    this.sdk.setNotificationHandler(methodOf(schema) as NotificationMethod, handler as never);
+    const method = methodOf(schema);
+    this.heard.add(method);
+    this.sdk.setNotificationHandler(method as NotificationMethod, handler as never);
   };
 
   listTools: Client['listTools'] = async (params, options) => (await this.sdk.listTools(params, v2Options(options))) as Awaited<ReturnType<Client['listTools']>>;
@@ -172,40 +197,55 @@ export class ModernClient implements McpWire {
     (await this.sdk.listResourceTemplates(params, v2Options(options))) as Awaited<ReturnType<Client['listResourceTemplates']>>;
 
   /**
-   * The resources subscribed to: 2026-07-28 has no `resources/subscribe`; one `subscriptions/listen` stream names
-   * them all (docs/using/resources.md#subscriptions), and its updates reach the same notification handlers a 2025
-   * server's do, so the host's resources feature is era-blind.
+   * One `subscriptions/listen` stream per connection carries every notification the host asks a 2026 server for
+   * (docs/using/resources.md#subscriptions): the list changes of what the server declares `listChanged` for, and
+   * the resources subscribed to (2026-07-28 has no `resources/subscribe`). What arrives on it reaches the same
+   * notification handlers a 2025 server's unsolicited notifications do, so the host's tools, prompts and
+   * resources features (and their re-lists) are era-blind.
    */
   private readonly subscribed = new Set<string>();
   private listening: McpSubscription | undefined;
   /** One change of the stream at a time: two subscriptions asked at once must not each open a stream of their own. */
   private listenChange: Promise<unknown> = Promise.resolve();
 
-  subscribeResource: Client['subscribeResource'] = (params, options) => this.changeListen(params.uri, true, options);
+  subscribeResource: Client['subscribeResource'] = (params, options) => this.changeListen(() => withUri(this.subscribed, params.uri, true), options, params.uri);
 
-  unsubscribeResource: Client['unsubscribeResource'] = (params, options) => this.changeListen(params.uri, false, options);
+  unsubscribeResource: Client['unsubscribeResource'] = (params, options) => this.changeListen(() => withUri(this.subscribed, params.uri, false), options);
 
-  private changeListen(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
-    const change = this.listenChange.then(() => this.relisten(uri, subscribed, options));
+  /** `uris` is read when the change before this one is done: the set it starts from is the one that change left. */
+  private changeListen(uris: () => ReadonlySet<string>, options?: RequestOptions, asked?: string): Promise<Record<string, never>> {
+    const change = this.listenChange.then(() => this.relisten(uris(), options, asked));
     this.listenChange = change.catch(() => {});
     return change;
   }
 
   /**
-   * Opens the stream for the new set of URIs before the old one closes, so no update falls between the two; a
-   * server that does not honor a URI asked for refuses the subscription (as a 2025 server's error would), and
-   * the old stream stays.
+   * The list changes to ask for: each list the server declares `listChanged` for and a feature of the host hears
+   * (the server MUST NOT send what was not asked, and what no one hears is not worth a message).
    */
-  private async relisten(uri: string, subscribed: boolean, options?: RequestOptions): Promise<Record<string, never>> {
-    const uris = new Set(this.subscribed);
-    if (subscribed) uris.add(uri);
-    else uris.delete(uri);
+  private listChanges(): SubscriptionFilter {
+    const declared = this.sdk.getServerCapabilities() ?? {};
+    const filter: SubscriptionFilter = {};
+    for (const { capability, method, flag } of LIST_CHANGES) {
+      const list = declared[capability] as { listChanged?: unknown } | undefined;
+      if (list?.listChanged === true && this.heard.has(method)) filter[flag] = true;
+    }
+    return filter;
+  }
+
+  /**
+   * Opens the stream for the new set of URIs (with the list changes) before the old one closes, so no
+   * notification falls between the two; a server that does not honor the URI `asked` for refuses the
+   * subscription (as a 2025 server's error would), and the old stream stays.
+   */
+  private async relisten(uris: ReadonlySet<string>, options?: RequestOptions, asked?: string): Promise<Record<string, never>> {
+    const filter: SubscriptionFilter = { ...this.listChanges(), ...(uris.size ? { resourceSubscriptions: [...uris] } : {}) };
     const previous = this.listening;
     // Only the ack waits on the request's time: the stream outlives the request that opened it, so not its signal.
-    const next = uris.size ? await this.sdk.listen({ resourceSubscriptions: [...uris] }, { timeout: options?.timeout }) : undefined;
-    if (subscribed && next && !next.honoredFilter.resourceSubscriptions?.includes(uri)) {
+    const next = Object.keys(filter).length ? await this.sdk.listen(filter, { timeout: options?.timeout }) : undefined;
+    if (asked !== undefined && next && !next.honoredFilter.resourceSubscriptions?.includes(asked)) {
       await next.close();
-      throw new Error(`server "${this.serverId}" did not take the subscription to ${uri} (subscriptions/listen)`);
+      throw new Error(`server "${this.serverId}" did not take the subscription to ${asked} (subscriptions/listen)`);
     }
     this.listening = next;
     this.subscribed.clear();

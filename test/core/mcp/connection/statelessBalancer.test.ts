@@ -80,12 +80,14 @@ describe('a stateless 2026-07-28 server behind a load balancer', { timeout: 60_0
     expect(answers.every((answer) => /^modern server, pid \d+$/.test(answer))).toBe(true);
     expect(new Set(answers).size).toBe(2);
     expect(host.mcp.servers.list().find((server) => server.id === 'chatos::balanced')?.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
-    // The discovery went to one process and the listing to the other; no request carried a session.
-    expect(balancer.forwarded.slice(0, 2)).toEqual([
+    // The discovery went to one process, the listen stream for tool list changes (the server declares them) to the
+    // other and the listing to the first again; no request carried a session.
+    expect(balancer.forwarded.slice(0, 3)).toEqual([
       { upstream: 0, method: 'server/discover', session: undefined },
-      { upstream: 1, method: 'tools/list', session: undefined },
+      { upstream: 1, method: 'subscriptions/listen', session: undefined },
+      { upstream: 0, method: 'tools/list', session: undefined },
     ]);
-    expect(balancer.forwarded.filter((request) => request.method === 'tools/call').map((request) => request.upstream)).toEqual([0, 1, 0, 1]);
+    expect(balancer.forwarded.filter((request) => request.method === 'tools/call').map((request) => request.upstream)).toEqual([1, 0, 1, 0]);
     expect(balancer.forwarded.every((request) => request.session === undefined)).toBe(true);
   });
 });

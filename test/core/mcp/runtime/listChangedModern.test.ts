@@ -30,4 +30,14 @@ describe('tool list changes on a 2026-07-28 server (subscriptions/listen)', { ti
     expect(textOf((await host.tools.call(who, 'mcp_listen_fresh', {})).result)).toBe('I am fresh');
     expect(host.mcp.version).toBe(version);
   });
+
+  it("a prompt the server adds is re-listed, as a 2025 server's is", async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { listen: { transport: 'stdio', command: process.execPath, args: [LISTEN_SERVER] } }));
+    const who = caller('conv-listen-prompts');
+    const names = async () => (await host.tools.prompts.listOf(who, SERVER)).map((prompt) => prompt.name);
+    expect(await names()).toEqual(['hello']);
+    expect(textOf((await host.tools.call(who, 'mcp_listen_add_prompt', { name: 'fresh' })).result)).toBe('added prompt fresh');
+    // Prompts are not waited for by the call (only tools are): the re-list the notification starts lands soon after.
+    await expect.poll(names, { timeout: 30_000 }).toEqual(['hello', 'fresh']);
+  });
 });

@@ -191,6 +191,9 @@ export class ClientFeatures {
    */
   private openModern(info: { name: string; version: string }, capabilities: ClientCapabilities, definition: ServerDefinition, lease?: string, log?: ServerLog): ClientSession {
     const client = new ModernClient(info, modernCapabilities(capabilities), definition.id);
+    if (log)
+      client.onListenRefused = (why) =>
+        log.append('lifecycle', `the server refused the subscriptions/listen stream (${why}); its list changes are not heard, its lists are as of the last time they were asked`);
     const parts = this.parts(client, definition, lease, log);
     const { policy } = this;
     const session: FeatureSession = {

@@ -136,6 +136,9 @@ export class ModernClient implements McpWire {
    */
   onEraMix: ((method: string) => void) | undefined;
 
+  /** The server refused the listen stream the host opens as it connects (its list changes go unheard): the host logs why. */
+  onListenRefused: ((why: string) => void) | undefined;
+
   /**
    * Connects over `transport`; `discovered` is the server's `server/discover` result when the host asked it
    * already (a local server, probed on its own process), so the SDK adopts it instead of asking again.
@@ -151,8 +154,9 @@ export class ModernClient implements McpWire {
       };
     // A 2026 server sends its list changes only on a stream that asked for them: ask now, before the host's first
     // list, so a change from then on is heard. A server that refuses the stream still answers calls and lists: its
-    // lists are then as fresh as the last time the host asked, as before this stream.
-    if (Object.keys(this.listChanges()).length) await this.changeListen(() => new Set(this.subscribed), options).catch(() => {});
+    // lists are then as fresh as the last time the host asked, and its log says why.
+    if (Object.keys(this.listChanges()).length)
+      await this.changeListen(() => new Set(this.subscribed), options).catch((error: unknown) => this.onListenRefused?.(error instanceof Error ? error.message : String(error)));
   }
 
   /** The negotiated revision (2026-07-28 once connected). */

@@ -40,4 +40,12 @@ describe('tool list changes on a 2026-07-28 server (subscriptions/listen)', { ti
     // Prompts are not waited for by the call (only tools are): the re-list the notification starts lands soon after.
     await expect.poll(names, { timeout: 30_000 }).toEqual(['hello', 'fresh']);
   });
+
+  it('a server that refuses the listen stream still works, and its log says its list changes go unheard', async () => {
+    const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { listen: { transport: 'stdio', command: process.execPath, args: [LISTEN_SERVER, '--refuse-listen'] } }));
+    const who = caller('conv-listen-refused');
+    expect((await host.tools.list(who)).tools.map((tool) => tool.name)).toContain('mcp_listen_add_tool');
+    expect(textOf((await host.tools.call(who, 'mcp_listen_add_tool', { name: 'fresh' })).result)).toBe('added fresh');
+    expect(host.mcp.servers.log(SERVER).join('\n')).toMatch(/the server refused the subscriptions\/listen stream \(.+\); its list changes are not heard/);
+  });
 });

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
  *
  * Every neighbour list is read too (a count within its capacity, each slot a node of the file): a slot past the
  * last node is what makes a search read out of bounds. That reads the graph part of the file once on open (about
- * 150 bytes a row: 15 MB for 100,000 rows), the vectors stay mapped, unread.
+ * 280 bytes a row: 28 MB for 100,000 rows), the vectors stay mapped, unread.
  *
  * Returns why it is refused, or undefined. `upto`: the highest key the file's name says it holds, which bounds its
  * node count.

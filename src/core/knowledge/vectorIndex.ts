@@ -30,7 +30,8 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * also repeat each text about ten times, and each copy takes a link of its
  * twins). A wider search (1,024) only bought back part of it at twice the
  * cost per query; 32 links gave 0.97 at 20,000 (test/core/knowledge/
- * knowledgeRecall.test.ts). A graph file of another connectivity is refused
+ * knowledgeRecall.test.ts), 0.59-0.73 at the bench's 100,000 (ten copies of
+ * each text: still short). A graph file of another connectivity is refused
  * by graphFile.ts and rebuilt from the store, as any stale cache.
  */
 

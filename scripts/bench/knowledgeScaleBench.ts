@@ -146,7 +146,7 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     rows,
     notes: [
       'recall is shown negated so that "at most" reads as "at least 0.9"',
-      'the baseline searches vectors exactly (vec0 scans every row); ours searches an int8 HNSW graph and rescores its candidates from the float32 rows',
+      'the baseline searches vectors exactly (vec0 scans every row); ours searches a float16 HNSW graph and rescores its candidates from the float32 rows',
       'open and memory are measured in a fresh child process; the page cache is warm from the build',
     ],
   };

@@ -4,22 +4,23 @@ import * as fs from 'node:fs';
  * Is a graph file (`ann-*.usearch`) one this host wrote, before usearch maps it? usearch's `view()` trusts the file's
  * structure: a count or a level that runs past the file's end reads out of bounds and can crash the main process. So
  * the file must be a regular file (not a link, a FIFO or a device), and its layout must add up exactly to its size:
- * as written by `Index.save` with our settings (usearch 2.x, cosine, f16, u64 keys, connectivity 16), it is
+ * as written by `Index.save` with our settings (usearch 2.x, cosine, f16, u64 keys, connectivity CONNECTIVITY), it is
  *
  *   rows (u32), row bytes (u32), the vectors; the dense head (64 bytes: "usearch", version, kinds, counts,
  *   dimensions); the graph's head (5 × u64: size, connectivity, base connectivity, max level, entry);
- *   one i16 level per node; each node: key (u64), level (i16), its base neighbours (u32 count + 32 u32 slots) and
- *   per level above 0 another (u32 count + 16 u32 slots).
+ *   one i16 level per node; each node: key (u64), level (i16), its base neighbours (u32 count + 2 × CONNECTIVITY u32 slots)
+ *   and per level above 0 another (u32 count + CONNECTIVITY u32 slots).
  *
  * Every neighbour list is read too (a count within its capacity, each slot a node of the file): a slot past the
  * last node is what makes a search read out of bounds. That reads the graph part of the file once on open (about
- * 150 bytes a row: 15 MB for 100,000 rows), the vectors stay mapped, unread.
+ * 280 bytes a row: 28 MB for 100,000 rows), the vectors stay mapped, unread.
  *
  * Returns why it is refused, or undefined. `upto`: the highest key the file's name says it holds, which bounds its
  * node count.
  */
 
-const CONNECTIVITY = 16;
+/** Links per node above the base level (twice that at the base): vectorIndex.ts builds with it, this checks it. */
+export const CONNECTIVITY = 32;
 const BASE_CONNECTIVITY = 2 * CONNECTIVITY;
 const DENSE_HEAD_BYTES = 64;
 const GRAPH_HEAD_BYTES = 40;

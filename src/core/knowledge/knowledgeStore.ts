@@ -13,7 +13,7 @@ const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
 const HYBRID_CANDIDATES = 50;
 const FORMAT = 'chatos-knowledge-sqlite/1';
 /**
- * The graph is asked for this many times the candidates wanted: its int8
+ * The graph is asked for this many times the candidates wanted: its float16
  * distances blur close neighbours (embeddings of one collection are all
  * alike), and the exact rescoring from the float32 rows sorts them out.
  */

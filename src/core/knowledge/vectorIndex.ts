@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
-import { graphFileProblem } from './graphFile.js';
+import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
 
 /**
  * A base's vectors for search, beside the SQLite store that holds them
@@ -23,6 +23,16 @@ import { graphFileProblem } from './graphFile.js';
  * explores 512 candidates (expansion_search): on the bench's near-random
  * vectors, the worst case for a graph, 96 found 0.66 of the exact top 10,
  * 512 found 0.94 (6,000 rows, measured with this package).
+ *
+ * Each node links to CONNECTIVITY (32) others, 64 at the base level. With 16
+ * the graph held at 6,000 rows but not as it grew: recall@10 fell to 0.85 at
+ * 20,000 near-random rows and 0.46 at 100,000 (the scale bench, whose rows
+ * also repeat each text about ten times, and each copy takes a link of its
+ * twins). A wider search (1,024) only bought back part of it at twice the
+ * cost per query; 32 links gave 0.97 at 20,000 (test/core/knowledge/
+ * knowledgeRecall.test.ts), 0.59-0.73 at the bench's 100,000 (ten copies of
+ * each text: still short). A graph file of another connectivity is refused
+ * by graphFile.ts and rebuilt from the store, as any stale cache.
  */
 
 /** Rows searched exactly before they are folded into the graph: about 3 ms for 4,096 × 768. */
@@ -43,7 +53,11 @@ export function normalize(vector: Float32Array): Float32Array {
   return vector;
 }
 
-const newGraph = (dimensions: number) => new Index({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.F16, connectivity: 16, expansion_add: 128, expansion_search: 512, multi: false });
+/** Candidates a search keeps while walking the graph (see above). */
+const EXPANSION_SEARCH = 512;
+
+const newGraph = (dimensions: number) =>
+  new Index({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.F16, connectivity: CONNECTIVITY, expansion_add: 128, expansion_search: EXPANSION_SEARCH, multi: false });
 
 export class VectorIndex {
   private graph: Index | null = null;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONNECTIVITY } from '../../../src/core/knowledge/graphFile.js';
 import { KnowledgeStore } from '../../../src/core/knowledge/knowledgeStore.js';
 import { FOLD_AT } from '../../../src/core/knowledge/vectorIndex.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
@@ -97,9 +98,10 @@ store.close();`;
     const levelsAt = 8 + rows * bytes.readUInt32LE(4) + 64 + 40;
     for (let i = 0, at = levelsAt + rows * 2; i < rows; i++) {
       const level = bytes.readInt16LE(levelsAt + i * 2);
-      bytes.writeUInt32LE(32, at + 10);
-      for (let k = 0; k < 32; k++) bytes.writeUInt32LE(0x7fffff00 + k, at + 14 + k * 4);
-      at += 10 + 4 + 32 * 4 + level * (4 + 16 * 4);
+      const base = 2 * CONNECTIVITY;
+      bytes.writeUInt32LE(base, at + 10);
+      for (let k = 0; k < base; k++) bytes.writeUInt32LE(0x7fffff00 + k, at + 14 + k * 4);
+      at += 10 + 4 + base * 4 + level * (4 + CONNECTIVITY * 4);
     }
     fs.writeFileSync(file, bytes);
 

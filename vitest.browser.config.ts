@@ -7,8 +7,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.browser.test.ts'],
     pool: 'forks',
-    // Each worker runs file after file in one process, as the core suite does (vitest.config.ts): 6 files 29 -> 24 CPU s.
-    isolate: false,
     sequence: { sequencer: DurationSequencer },
     reporters: ['default', new TimingReporter('browser')],
     // One Chromium for the run; each file connects and opens a context of its own.

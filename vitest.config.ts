@@ -9,10 +9,6 @@ export default defineConfig({
     exclude: ['test/**/*.browser.test.ts', '**/node_modules/**'],
     // Integration tests spawn real processes; two cores, so keep parallelism modest.
     pool: 'forks',
-    // One worker process runs file after file, keeping the modules it loaded: a fresh process per file cost a third of
-    // the suite's CPU time in starting and importing (25 files: 35 -> 23 CPU s). Files leave no global state behind
-    // (an env var a test sets is restored; nothing is mocked by module).
-    isolate: false,
     // The longest files first (test/durations.json), so the two workers finish together.
     sequence: { sequencer: DurationSequencer },
     // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays.

@@ -16,6 +16,8 @@ const fixtureChildren = () =>
     .split('\n')
     .filter((line) => line.includes(GATEWAY_SERVER) && !/^\s*\d+\s+Z/.test(line));
 
+const pidOfLine = (line: string) => line.trim().split(/\s+/)[0];
+
 const runtimes: McpRuntime[] = [];
 afterEach(async () => {
   for (const runtime of runtimes.splice(0)) await runtime.dispose();
@@ -158,16 +160,19 @@ describe('per-conversation leases (docs/rules/mcp-yaml.md#leases), real stdio se
     const { host } = await startTestHost(({ home }) => writeMcpYaml(home, { echo: fixtureServer() }));
     const { connections } = internalsOf(host).mcp.runtime;
     const def = host.mcp.definition(STATEFUL)!;
+    const earlier = new Set(fixtureChildren().map(pidOfLine));
+    const ours = () => fixtureChildren().filter((line) => !earlier.has(pidOfLine(line)));
     const before = pidOf((await host.tools.call(caller('conv-c'), PID, {})).result);
     const starting = connections.acquire(def, 'conv-d'); // a new process is spawning while the host closes
     const startingOutcome = starting.then(
       () => 'started',
       (error: Error) => error.message,
     );
-    await waitUntil(() => fixtureChildren().length === 2, 'the second server process to spawn');
+    // This host's two (a file's earlier hosts may still be stopping theirs).
+    await waitUntil(() => ours().length === 2, 'the second server process to spawn');
     await connections.closeAll();
     // closeAll waited for the one that was starting: neither it nor the running server is left.
-    expect(fixtureChildren()).toEqual([]);
+    expect(ours()).toEqual([]);
     expect(isAlive(before)).toBe(false);
     expect(await startingOutcome).toMatch(/shutting down/);
     await expect(connections.acquire(def, 'conv-c')).rejects.toThrow(/shutting down/);

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServedUi, screenshot, type ServeProcess } from '../helpers/browser.js';
+import { openRoute, openServedUi, screenshot, type ServeProcess } from '../helpers/browser.js';
 import { runCli } from '../helpers/runCli.js';
 
 /**
@@ -25,6 +25,8 @@ beforeAll(async () => {
   expect((await runCli(['init', dir])).code).toBe(0);
   ui = await openServedUi(['--home', home]);
   ({ serve, page } = ui);
+  // The window opens on Chat; links are made on the Apps page.
+  await openRoute(page, '#/apps', 'page-apps');
 });
 
 afterAll(async () => {

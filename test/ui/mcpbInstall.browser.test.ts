@@ -33,6 +33,8 @@ afterAll(async () => {
 /** Drops `file` on the install dialog's drop zone, as a file dragged from the desktop arrives. */
 async function drop(file: string): Promise<void> {
   const bytes = fs.readFileSync(file).toString('base64');
+  // The dialog's drop zone, once the dialog has rendered it (antd puts the test id on its hidden file input).
+  await page.getByTestId('install-bundle-drop').waitFor({ state: 'attached' });
   await page.evaluate(
     ([base64, name]) => {
       const transfer = new DataTransfer();

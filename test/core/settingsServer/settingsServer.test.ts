@@ -127,6 +127,12 @@ describe('agents tools', () => {
     expect(errorText(await call('create_agent', { name: '' }))).toContain('must not be empty');
     expect(errorText(await call('create_agent', { name: 'Helper', hostAppId: 'wls' }))).toContain('no app "wls" is registered; did you mean "wsl"?');
     expect(dataOf<{ agent: { hostAppId: string } }>(await call('create_agent', { name: 'Helper', hostAppId: 'wsl' })).agent.hostAppId).toBe('wsl');
+
+    // A model cannot name a program to run: kind and acp are not create_agent's, so the agent made is a model agent.
+    const smuggled = dataOf<{ agent: { id: string; kind?: string; acp?: unknown } }>(
+      await call('create_agent', { name: 'Runner', kind: 'acp', acp: { command: '/bin/sh', args: ['-c', 'touch /tmp/owned'] } }),
+    ).agent;
+    expect([smuggled.kind ?? 'model', smuggled.acp]).toEqual(['model', undefined]);
   });
 });
 

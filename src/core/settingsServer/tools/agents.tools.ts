@@ -4,7 +4,9 @@ import { MAX_MEMORY_QUERY_CHARS } from '../../../shared/memory.js';
 import { dataResult, didYouMean, errorResult, quoted } from '../toolResults.js';
 import { defineTool, type SettingsContext, type ToolModule } from '../types.js';
 
-const fields = AgentInputSchema.shape;
+// A program to run is the user's to name (the agent editor or the CLI), never a model's: an ACP agent's command runs as
+// the user, so create_agent takes no kind or program (unknown keys are dropped) and every agent it makes is a model agent.
+const fields = AgentInputSchema.omit({ kind: true, acp: true }).shape;
 
 function unknownAgent(id: string, ctx: SettingsContext) {
   return errorResult(

@@ -29,7 +29,7 @@ import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, Mod
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
 import { BundleConfigValuesSchema, BundlePreviewSchema } from './bundles.js';
-import { CatalogAddResultSchema, CatalogEntryViewSchema, CatalogPageSchema, CatalogSearchSchema } from './mcpCatalog.js';
+import { CatalogAddResultSchema, CatalogBundleSchema, CatalogEntryViewSchema, CatalogPageSchema, CatalogSearchSchema } from './mcpCatalog.js';
 import { ProblemSchema } from './problems.js';
 import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -309,6 +309,11 @@ export const HostApiMethods = {
   },
   /** An MCP Bundle by the http(s) address the user pasted: fetched by the host into upload `uploadId` (bounded), and its preview; installed with plugins.installBundle. */
   'plugins.bundleFromUrl': { params: z.object({ uploadId: KnowledgeJobId, url: z.string().min(1).max(4096) }).strict(), result: BundlePreviewSchema },
+  /**
+   * A catalog entry's MCP Bundle (registryType mcpb): fetched by the host from the address the registry names, refused
+   * unless its bytes have the entry's fileSha256, held as upload `uploadId`, and its preview; installed with plugins.installBundle.
+   */
+  'plugins.bundleFromCatalog': { params: z.object({ uploadId: KnowledgeJobId, entry: CatalogBundleSchema }).strict(), result: BundlePreviewSchema },
   /** What installing an uploaded plugin .zip (sent with plugins.bundleUploadPart) would do, as plugins.installPreview says for a path. */
   'plugins.zipPreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
   /** Installs the uploaded plugin .zip, as plugins.install does a path: untrusted until trusted; over an installed copy only with `update`. */

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRoute, openServedUi, serveApi } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
+import { packBundle, signBundle, weatherManifest } from '../helpers/mcpbBundles.js';
 import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
 
 /**
@@ -12,7 +13,9 @@ import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
  * Registry's entries listed and searched, each with the exact command or
  * URL it would run, the ones ChatOS cannot add marked so, an invalid entry
  * named; adding one asks for its values (the secret one into the key
- * store) and adds a server that really starts.
+ * store) and adds a server that really starts. An mcpb entry installs as
+ * a plugin with the plan a dropped bundle gets, its download held to the
+ * SHA-256 the entry names.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -20,7 +23,15 @@ let home: string;
 let reg: RegistryFixture;
 
 beforeAll(async () => {
-  reg = await startRegistry();
+  const weather = await packBundle();
+  signBundle(weather, 'Catalog Publisher');
+  const swapped = await packBundle(weatherManifest({ version: '6.6.6' }), 'swapped');
+  reg = await startRegistry({
+    bundles: new Map([
+      ['weather', fs.readFileSync(weather)],
+      ['swapped', fs.readFileSync(swapped)],
+    ]),
+  });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-catalog-home-'));
   ui = await openServedUi(['--home', home]);
   ({ page } = ui);
@@ -65,5 +76,39 @@ describe('the Catalog page', () => {
     const tested = await serveApi(ui.serve)<{ ok: boolean; tools: unknown[] }>('mcpServers.test', { name: 'everything' });
     expect(tested.ok).toBe(true);
     expect(tested.tools.length).toBeGreaterThan(0);
+  });
+
+  it('installs an mcpb entry as a plugin: fetched, checked against its SHA-256, shown as a dropped bundle is, its key asked', async () => {
+    await openRoute(page, '#/catalog', 'page-catalog');
+    const pluginsDir = path.join(home, 'chatos', 'ui_apps', 'plugins');
+    const installedOf = () => (fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []);
+
+    // A file that is not the one the entry names: refused with the reason, nothing shown or installed.
+    await page.getByTestId('catalog-add-io.github.chatos-test/bundle-swapped').click();
+    await page.getByTestId('catalog-bundle-fetch').click();
+    await page.getByTestId('catalog-add-error').waitFor();
+    expect(await page.getByTestId('catalog-add-error').textContent()).toContain('its catalog entry names: it is not the file the registry lists');
+    expect(await page.getByTestId('bundle-preview').count()).toBe(0);
+    expect(installedOf()).toEqual([]);
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+
+    await page.getByTestId('catalog-add-io.github.chatos-test/bundle').click();
+    expect(await page.getByTestId('catalog-add-drawer').textContent()).toContain(`the MCP bundle ${reg.url}/bundles/weather.mcpb (SHA-256 `);
+    expect(await page.getByTestId('catalog-server-name').count()).toBe(0);
+    await page.getByTestId('catalog-bundle-fetch').click();
+    await page.getByTestId('bundle-preview').waitFor();
+    expect(await page.getByTestId('bundle-author').textContent()).toBe('Test Author');
+    expect(await page.getByTestId('bundle-signature').textContent()).toMatch(/^Self-signed by Catalog Publisher/);
+    expect(await page.getByTestId('bundle-command').textContent()).toBe(`node ${path.join(pluginsDir, 'mcpb.weather', 'server', 'index.mjs')} \${user_config.units}`);
+    expect(await page.getByTestId('bundle-tools').textContent()).toBe('forecast');
+    await page.getByTestId('bundle-config-api_key').fill('sk-catalog-window');
+    await page.getByTestId('catalog-bundle-install').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+
+    expect(installedOf()).toEqual(['mcpb.weather']);
+    const listed = await serveApi(ui.serve)<{ plugins: { id?: string; trust: unknown }[] }>('apps.list');
+    expect(listed.plugins.find((p) => p.id === 'mcpb.weather')?.trust).toMatchObject({ state: 'untrusted' });
+    expect(fs.readFileSync(path.join(pluginsDir, 'mcpb.weather', 'plugin.json'), 'utf8')).not.toContain('sk-catalog-window');
   });
 });

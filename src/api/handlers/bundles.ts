@@ -19,7 +19,9 @@ const MAX_BUNDLE_UPLOAD_BYTES = 64 * 1024 * 1024;
 export function bundleHandlers({
   host,
   emit,
-}: HandlerContext): Handlers<'plugins.bundleUploadPart' | 'plugins.bundlePreview' | 'plugins.installBundle' | 'plugins.bundleFromUrl' | 'plugins.zipPreview' | 'plugins.installZip'> {
+}: HandlerContext): Handlers<
+  'plugins.bundleUploadPart' | 'plugins.bundlePreview' | 'plugins.installBundle' | 'plugins.bundleFromUrl' | 'plugins.bundleFromCatalog' | 'plugins.zipPreview' | 'plugins.installZip'
+> {
   const uploads = new StagedUploads({
     maxFileBytes: MAX_BUNDLE_UPLOAD_BYTES,
     tooLarge: (_declared, name) => new ApiFailure('INVALID', `${name ?? 'the bundle'} is larger than ${MAX_BUNDLE_UPLOAD_BYTES / 1024 / 1024} MiB`, 'install it with "chatos install FILE.mcpb"'),
@@ -39,17 +41,24 @@ export function bundleHandlers({
     await host.plugins.rescanAndReload();
     emit({ type: 'plugins.changed', reread: [], removed: [], problems: host.plugins.catalog.problems.length });
   };
+  /** A bundle by address: fetched as `chatos install URL` fetches it (bounded, http(s) only, to `sha256` when given), then held like an upload. */
+  const fetched = async (uploadId: string, url: string, sha256?: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-url-'));
+    try {
+      const bytes = fs.readFileSync(await downloadBundle(url, dir, sha256 !== undefined ? { sha256 } : {}));
+      uploads.append(uploadId, 0, bytes.toString('base64'), bytes.length, 'download.mcpb');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return asFile(uploads.peek(uploadId), (file) => host.plugins.previewBundle(file));
+  };
   return {
-    // A pasted address: fetched as `chatos install URL` fetches it (bounded, http(s) only), then held like an upload.
-    'plugins.bundleFromUrl': async ({ uploadId, url }) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-url-'));
-      try {
-        const bytes = fs.readFileSync(await downloadBundle(url, dir));
-        uploads.append(uploadId, 0, bytes.toString('base64'), bytes.length, 'download.mcpb');
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-      return asFile(uploads.peek(uploadId), (file) => host.plugins.previewBundle(file));
+    'plugins.bundleFromUrl': ({ uploadId, url }) => fetched(uploadId, url),
+    // The core picks the entry's bundle (refusing one without a SHA-256); the download must have the digest it names.
+    'plugins.bundleFromCatalog': async ({ uploadId, entry }) => {
+      const bundle = await host.catalog.bundle(entry);
+      if (!bundle) throw new ApiFailure('INVALID', `that way to run ${entry.name} is not an MCP bundle`, 'add it with catalog.add');
+      return fetched(uploadId, bundle.url, bundle.sha256);
     },
     'plugins.zipPreview': ({ uploadId }) => asFile(uploads.peek(uploadId), (file) => host.plugins.previewInstall(file), '.zip'),
     'plugins.installZip': async ({ uploadId, update }) => {

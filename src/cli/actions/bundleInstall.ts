@@ -12,7 +12,8 @@ import { readSecretFromStdin } from '../readSecret.js';
 import { installing, printUpdate, reportInstall } from '../installReport.js';
 
 /**
- * `chatos install FILE.mcpb` (or its https:// address): shows who made and
+ * `chatos install FILE.mcpb` (or its https:// address; or `chatos catalog add`
+ * of a registry's mcpb entry, with the SHA-256 the entry names): shows who made and
  * signed the bundle, the exact command it runs, its tools and settings, then
  * installs it as a plugin (untrusted until `chatos trust`). Settings come from
  * `--config KEY=VALUE`; a sensitive one from stdin (`--secret-stdin KEY`), or
@@ -70,7 +71,7 @@ async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfi
 export async function installBundleCommand(
   cli: CliContext,
   source: string,
-  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean },
+  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean; sha256?: string },
   command: Command,
 ): Promise<void> {
   const { io } = cli;
@@ -82,7 +83,9 @@ export async function installBundleCommand(
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-'));
   try {
-    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, { allowHttp: opts.allowHttp === true })) : source;
+    const download = { allowHttp: opts.allowHttp === true, ...(opts.sha256 !== undefined ? { sha256: opts.sha256 } : {}) };
+    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, download)) : source;
+    if (opts.sha256 !== undefined && !options.json) io.out(`fetched ${source}: its SHA-256 is the ${opts.sha256} the catalog names`);
     await withStartedHost(options, async (host) => {
       const preview = await installing(io, () => host.plugins.previewBundle(file));
       if (!options.json) printPreview(io, preview);

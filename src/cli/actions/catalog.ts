@@ -90,11 +90,25 @@ export async function show(cli: CliContext, name: string, opts: { registry?: str
   cli.exitCode = 0;
 }
 
-export async function add(cli: CliContext, name: string, opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string }, command: Command): Promise<void> {
+export async function add(
+  cli: CliContext,
+  name: string,
+  opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string; yes?: boolean; keepSecrets?: boolean },
+  command: Command,
+): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const option = opts.option === undefined ? undefined : Number(opts.option);
   if (option !== undefined && !(Number.isInteger(option) && option >= 0)) throw new UsageError('--option takes a number that chatos catalog show prints');
+  // An mcpb entry installs as a plugin, through `chatos install URL`'s own plan, its download held to the entry's SHA-256.
+  const chosen = { ...(opts.registry ? { registry: opts.registry } : {}), name, ...(option !== undefined ? { option } : {}) };
+  const bundle = await withReadOnlyHost(options, (host) => catalogStep(() => host.catalog.bundle(chosen)));
+  if (bundle) {
+    if (opts.as) throw new UsageError(`${name} is an MCP bundle: it installs as a plugin named by its manifest, so --as does not apply`);
+    const { installBundleCommand } = await import('./bundleInstall.js');
+    await installBundleCommand(cli, bundle.url, { yes: opts.yes, config: opts.set, secretStdin: opts.secretStdin, keepSecrets: opts.keepSecrets, sha256: bundle.sha256 }, command);
+    return;
+  }
   const values = new Map(Object.entries(pairsOf(opts.set, '--set')));
   if (opts.secretStdin) {
     if (values.has(opts.secretStdin)) throw new UsageError(`${opts.secretStdin} is given by --set and --secret-stdin; give it once`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBodyBytes } from '../net/boundedBody.js';
@@ -16,8 +17,11 @@ const MAX_REDIRECTS = 5;
  * this machine's loopback (no network path). Redirects are followed one by
  * one, so none leads from https to plain http, whatever `allowHttp` says, nor
  * from this machine to plain http elsewhere. Nothing of it is unpacked here.
+ * With `sha256` (a catalog entry's fileSha256) the bytes must have that
+ * digest, or nothing is written: a mirror or a changed release cannot put
+ * another file in the place of the one the registry lists.
  */
-export async function downloadBundle(url: string, dir: string, options: { allowHttp?: boolean } = {}, fetchImpl: typeof fetch = fetch): Promise<string> {
+export async function downloadBundle(url: string, dir: string, options: { allowHttp?: boolean; sha256?: string } = {}, fetchImpl: typeof fetch = fetch): Promise<string> {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
     throw new InstallError('SOURCE_MISSING', `${url} is not an http(s) address`, 'pass a .mcpb file or its https:// address');
@@ -33,6 +37,15 @@ export async function downloadBundle(url: string, dir: string, options: { allowH
     maxBytes: MAX_ZIP_BYTES,
     tooLarge: () => new InstallError('ZIP_REFUSED', `the bundle at ${parsed.origin} is larger than ${MAX_ZIP_BYTES / 1024 / 1024} MiB`, 'a bundle is refused past that size'),
   });
+  if (options.sha256 !== undefined) {
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    if (digest !== options.sha256.toLowerCase())
+      throw new InstallError(
+        'DIGEST_MISMATCH',
+        `the bundle at ${parsed.origin} has SHA-256 ${digest}, not the ${options.sha256.toLowerCase()} its catalog entry names: it is not the file the registry lists, and nothing was installed`,
+        "tell the entry's publisher; install it only from an address you trust",
+      );
+  }
   const file = path.join(dir, 'download.mcpb');
   fs.writeFileSync(file, bytes);
   return file;

@@ -2,6 +2,7 @@ import { Alert, Checkbox, Descriptions, Input, Tag, Typography, Upload } from 'a
 import { InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BundleConfigValues, BundlePreview } from '../../../../src/shared/bundles';
+import type { CatalogBundleRequest } from '../../../../src/shared/mcpCatalog';
 import { api } from '../../api/client';
 import { base64Of, newJobId, PART_BYTES } from '../knowledge/uploadFile';
 
@@ -34,6 +35,15 @@ export async function bundleFromUrl(url: string): Promise<ChosenBundle> {
   const uploadId = newJobId('bundle');
   return { uploadId, fileName: url, preview: await api.call('plugins.bundleFromUrl', { uploadId, url }) };
 }
+
+/** A catalog entry's bundle: the host fetches it from the address the registry names, refused unless it has the entry's SHA-256. */
+export async function bundleFromCatalog(entry: CatalogBundleRequest): Promise<ChosenBundle> {
+  const uploadId = newJobId('bundle');
+  return { uploadId, fileName: entry.name, preview: await api.call('plugins.bundleFromCatalog', { uploadId, entry }) };
+}
+
+/** The settings to send: an empty field is not given, so the host keeps what an earlier install had, else the default. */
+export const givenConfig = (values: BundleConfigValues): BundleConfigValues => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 
 /** The drop zone (also a file picker) for an MCP Bundle or a plugin's .zip. */
 export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {

@@ -6,7 +6,7 @@ import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
-import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, uploadFile, type ChosenBundle } from './BundleInstall';
+import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, givenConfig, uploadFile, type ChosenBundle } from './BundleInstall';
 import type { BundleConfigValues } from '../../../../src/shared/bundles';
 import '../../i18n/load/apps';
 
@@ -82,9 +82,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
 
   const installBundle = (chosen: ChosenBundle) =>
     step(async () => {
-      // An empty field is not given: the host keeps what an earlier install had, else the default.
-      const config = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed, keepSecrets }));
+      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config: givenConfig(values), update: chosen.preview.installed, keepSecrets }));
     });
 
   const install = async () => {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { CatalogEntryView, CatalogInputView } from '../../../../src/shared/mcpCatalog';
 import '../../i18n/load/catalog';
 import { api, errorLine } from '../../api/client';
+import { CatalogBundleInstall } from './CatalogBundleInstall';
 import { CatalogOptionText } from './CatalogEntryCard';
 
 function InputField({ input, value, onChange }: { input: CatalogInputView; value: string; onChange: (value: string) => void }) {
@@ -80,21 +81,26 @@ export function CatalogAddDrawer({ entry, onClose }: { entry: CatalogEntryView; 
             </Space>
           </Radio.Group>
         </Form.Item>
+        {option?.bundle ? <CatalogBundleInstall key={option.index} entry={entry} option={option} onDone={onClose} /> : null}
         {option?.inputs.length ? <Typography.Title level={5}>{t('catalog.values')}</Typography.Title> : null}
         {option?.inputs.map((input) => (
           <InputField key={input.name} input={input} value={values.get(input.name) ?? ''} onChange={(value) => setValues((old) => new Map(old).set(input.name, value))} />
         ))}
-        <Form.Item label={t('catalog.serverName')} required>
-          <Input value={serverName} onChange={(e) => setServerName(e.target.value)} data-testid="catalog-server-name" />
-        </Form.Item>
-        {error ? (
-          <Typography.Paragraph type="danger" data-testid="catalog-add-error">
-            {error}
-          </Typography.Paragraph>
-        ) : null}
-        <Button type="primary" loading={busy} disabled={!option?.installable} onClick={() => void add()} data-testid="catalog-add-confirm">
-          {t('catalog.addConfirm')}
-        </Button>
+        {option?.bundle ? null : (
+          <>
+            <Form.Item label={t('catalog.serverName')} required>
+              <Input value={serverName} onChange={(e) => setServerName(e.target.value)} data-testid="catalog-server-name" />
+            </Form.Item>
+            {error ? (
+              <Typography.Paragraph type="danger" data-testid="catalog-add-error">
+                {error}
+              </Typography.Paragraph>
+            ) : null}
+            <Button type="primary" loading={busy} disabled={!option?.installable} onClick={() => void add()} data-testid="catalog-add-confirm">
+              {t('catalog.addConfirm')}
+            </Button>
+          </>
+        )}
       </Form>
     </Drawer>
   );

@@ -25,6 +25,10 @@ export default {
     'catalog.addTitle': '添加 {{name}}',
     'catalog.addConfirm': '添加到 mcp.yaml',
     'catalog.added': '已添加 {{name}}：在“MCP 服务器”中可以测试、编辑或删除',
+    'catalog.bundleExplain':
+      '这是一个 MCP 包（.mcpb）：它作为插件安装，不写入 mcp.yaml。ChatOS 从注册表给出的地址下载它，只有文件的 SHA-256 与条目一致时才会打开它；安装前会显示作者、签名、确切的命令和它需要的设置。',
+    'catalog.bundleFetch': '下载并查看',
+    'catalog.bundleInstall': '安装为插件',
     'catalog.source': '源代码',
     'catalog.website': '网站',
   },
@@ -54,6 +58,10 @@ export default {
     'catalog.addTitle': 'Add {{name}}',
     'catalog.addConfirm': 'Add to mcp.yaml',
     'catalog.added': 'Added {{name}}: test, edit or remove it under MCP servers',
+    'catalog.bundleExplain':
+      'An MCP bundle (.mcpb): it installs as a plugin, not into mcp.yaml. ChatOS fetches it from the address the registry names and opens it only if its SHA-256 is the one the entry names; before installing you see who made and signed it, the exact command and the settings it asks for.',
+    'catalog.bundleFetch': 'Fetch and show it',
+    'catalog.bundleInstall': 'Install as a plugin',
     'catalog.source': 'Source',
     'catalog.website': 'Website',
   },

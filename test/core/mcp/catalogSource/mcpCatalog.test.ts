@@ -55,7 +55,17 @@ describe('reading a registry', () => {
       refused.push(...page.refused.map((r) => `${r.name}: ${r.reason}`));
       cursor = page.nextCursor;
     }
-    expect(names).toEqual(['io.github.example/bundle', 'io.github.example/old-sse', 'io.github.chatos-test/everything', 'io.github.evil/shell', 'io.github.evil/option', 'io.github.evil/proto']);
+    expect(names).toEqual([
+      'io.github.example/bundle',
+      'io.github.example/old-sse',
+      'io.github.chatos-test/everything',
+      'io.github.evil/shell',
+      'io.github.evil/option',
+      'io.github.evil/proto',
+      'io.github.chatos-test/bundle',
+      'io.github.chatos-test/bundle-swapped',
+      'io.github.chatos-test/bundle-unpinned',
+    ]);
     expect(refused).toEqual([expect.stringMatching(/^\(no name\): server\.name: /)]);
   });
 
@@ -144,7 +154,12 @@ describe('what an entry would run', () => {
       ['Authorization', 'header', true, undefined],
     ]);
 
-    expect(byName(entries, 'io.github.example/bundle').options[0]).toMatchObject({ installable: false, reason: expect.stringContaining('MCP bundle') });
+    // A bundle installs as a plugin: its address and the digest its download must have, for the bundle install.
+    expect(byName(entries, 'io.github.example/bundle').options[0]).toMatchObject({
+      installable: true,
+      bundle: { url: 'https://github.com/example/releases/download/v1.0.0/package.mcpb', sha256: 'fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce' },
+    });
+    expect(byName(entries, 'io.github.example/bundle').options[0]!.command).toBeUndefined();
     expect(byName(entries, 'io.github.example/old-sse').options[0]).toMatchObject({ installable: false, reason: expect.stringContaining('SSE') });
     expect(byName(entries, 'io.github.evil/shell').options[0]).toMatchObject({
       installable: false,
@@ -182,6 +197,12 @@ describe('adding an entry', () => {
 
     // Each refusal names why, and nothing is written.
     for (const name of ['io.github.evil/shell', 'io.github.example/old-sse', 'io.github.example/bundle']) expect((await refusal(host.catalog.add({ name }))).code).toBe('CATALOG_NOT_INSTALLABLE');
+    // A bundle is the bundle install's, never a server in mcp.yaml; one with no SHA-256 to check its file against is not offered at all.
+    expect(await host.catalog.bundle({ name: 'io.github.example/bundle' })).toEqual({
+      url: 'https://github.com/example/releases/download/v1.0.0/package.mcpb',
+      sha256: 'fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce',
+    });
+    expect(await host.catalog.bundle({ name: 'io.github.user/local-weather' })).toBeUndefined();
     expect((await refusal(host.catalog.add({ name: 'io.github.nobody/none' }))).code).toBe('CATALOG_NOT_FOUND');
     expect((await host.mcp.admin.list()).servers.map((s) => s.name)).toEqual(['local-weather']);
     expect(fs.existsSync('/tmp/chatos-catalog-pwned')).toBe(false);

@@ -238,6 +238,13 @@ async function main() {
       check(asar.extractFile(archive, 'dist/electron/main.js').equals(fs.readFileSync(path.join(repoRoot, 'dist/electron/main.js'))), 'the packed main.js is the one just built');
       const manifest = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
       check(manifest.main === 'dist/electron/main.js' && manifest.type === 'module', `package.json: main ${manifest.main}, type ${manifest.type}`);
+      // The configuration electron-builder packed with: a double-clicked .mcpb opens with ChatOS (electron/main.ts).
+      const effective = require('yaml').parse(fs.readFileSync(path.join(out, 'builder-effective-config.yaml'), 'utf8'));
+      const associations = [effective.fileAssociations ?? []].flat();
+      check(
+        associations.some((a) => [a.ext].flat().includes('mcpb') && a.mimeType === 'application/x-mcpb'),
+        `the packaged config associates .mcpb files with the app (${JSON.stringify(associations)})`,
+      );
       // The deb target (and rpm's) refuse to build without it: "Please specify project homepage".
       check(/^https:\/\//.test(manifest.homepage ?? ''), `package.json: homepage ${manifest.homepage} (deb and rpm need one)`);
 

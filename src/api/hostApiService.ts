@@ -6,7 +6,8 @@ import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { mcpAppHandlers } from './handlers/mcpApps.js';
-import { bundleHandlers } from './handlers/bundles.js';
+import { bundleHandlers, MAX_BUNDLE_UPLOAD_BYTES } from './handlers/bundles.js';
+import { OpenedBundles } from './handlers/openedBundles.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { catalogHandlers } from './handlers/catalog.js';
 import { modelHandlers } from './handlers/models.js';
@@ -64,11 +65,12 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
   };
+  const opened = new OpenedBundles(MAX_BUNDLE_UPLOAD_BYTES);
   const handlers: Handlers = {
     ...infoHandlers(context),
     ...diagnosticsHandlers(context),
     ...appHandlers(context),
-    ...bundleHandlers(context),
+    ...bundleHandlers(context, opened),
     ...agentHandlers(context),
     ...modelHandlers(context),
     ...registryHandlers(context),
@@ -103,6 +105,10 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       } catch (error) {
         return { ok: false, error: toApiError(error) };
       }
+    },
+    openBundle(file, cwd) {
+      const read = opened.add(file, cwd);
+      emit({ type: 'bundle.opened', fileName: read.ok ? read.name : read.file });
     },
     onEvent(listener) {
       listeners.add(listener);

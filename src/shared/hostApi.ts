@@ -314,6 +314,14 @@ export const HostApiMethods = {
    * unless its bytes have the entry's fileSha256, held as upload `uploadId`, and its preview; installed with plugins.installBundle.
    */
   'plugins.bundleFromCatalog': { params: z.object({ uploadId: KnowledgeJobId, entry: CatalogBundleSchema }).strict(), result: BundlePreviewSchema },
+  /**
+   * A bundle the desktop was asked to open (double-clicked, "Open with", `chatos serve --open FILE`): held as upload
+   * `uploadId` and its preview, as a dropped file's; null when none waits. One ChatOS refused to open fails with the reason.
+   */
+  'plugins.takeOpenedBundle': {
+    params: z.object({ uploadId: KnowledgeJobId }).strict(),
+    result: z.object({ opened: z.object({ fileName: z.string(), preview: BundlePreviewSchema }).nullable() }),
+  },
   /** What installing an uploaded plugin .zip (sent with plugins.bundleUploadPart) would do, as plugins.installPreview says for a path. */
   'plugins.zipPreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
   /** Installs the uploaded plugin .zip, as plugins.install does a path: untrusted until trusted; over an installed copy only with `update`. */
@@ -894,6 +902,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** A resource a conversation's instance subscribed to changed (`updated`, its uri), or the server's list did (`list`); coalesced. */
   z.object({ type: z.literal('server.resources'), serverId: z.string(), conversationId: z.string(), change: z.enum(['updated', 'list']), uri: z.string().optional() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
+  /** The desktop was asked to open a bundle: the window takes it with plugins.takeOpenedBundle. */
+  z.object({ type: z.literal('bundle.opened'), fileName: z.string() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),
   z.object({ type: z.literal('settings.changed') }),

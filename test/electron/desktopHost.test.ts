@@ -5,6 +5,7 @@ import { desktopLayout, desktopSessionRoot } from '../../electron/appLayout.js';
 import { startDesktopHost } from '../../electron/desktopHost.js';
 import { HostApiMethods } from '../../src/shared/hostApi.js';
 import { isAlive, trustPlugin, waitUntil, writeGatewayPlugin } from '../helpers/gatewayHost.js';
+import { packBundle } from '../helpers/mcpbBundles.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { startTestDesktop } from './desktopFixture.js';
 
@@ -34,6 +35,29 @@ describe('the desktop host (what main.ts starts and stops)', () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it('holds a bundle the system asked it to open until the window takes it; one it will not open says why', async () => {
+    const { desktop } = await startTestDesktop();
+    const events: string[] = [];
+    desktop.api.onEvent((event) => void (event.type === 'bundle.opened' && events.push(event.fileName)));
+    const bundle = await packBundle();
+    // As a second start hands its argv: the path relative to the folder it was started in.
+    desktop.api.openBundle(path.basename(bundle), path.dirname(bundle));
+    expect(events).toEqual(['weather.mcpb']);
+    const taken = await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-1' } });
+    const opened = taken.ok ? HostApiMethods['plugins.takeOpenedBundle'].result.parse(taken.result).opened : undefined;
+    expect(opened).toMatchObject({ fileName: 'weather.mcpb', preview: { pluginId: 'mcpb.weather', name: 'Weather', tools: [{ name: 'forecast' }] } });
+    // The preview is the install's: the same upload installs it, as a dropped file's does.
+    const installed = await desktop.api.handle({ method: 'plugins.installBundle', params: { uploadId: 'opened-bundle-1', config: { api_key: 'k-1' } } });
+    expect(installed).toMatchObject({ ok: true, result: { pluginId: 'mcpb.weather' } });
+
+    const link = path.join(tempDir('chatos-el-open-'), 'linked.mcpb');
+    fs.symlinkSync(bundle, link);
+    desktop.api.openBundle(link, '/');
+    const refused = await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-2' } });
+    expect(refused).toMatchObject({ ok: false, error: { message: `${link} is a link, not a regular file` } });
+    expect(await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-3' } })).toEqual({ ok: true, result: { opened: null } });
   });
 
   it('hands out artifact urls the chatos: scheme serves', async () => {

@@ -8,6 +8,7 @@ import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
 import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, givenConfig, uploadFile, type ChosenBundle } from './BundleInstall';
 import type { BundleConfigValues } from '../../../../src/shared/bundles';
+import { useOpenedBundle } from './openedBundle';
 import '../../i18n/load/apps';
 
 /**
@@ -16,7 +17,8 @@ import '../../i18n/load/apps';
  * a plugin's .zip the user picks or drops (uploaded, then installed as the
  * path would be), or an MCP Bundle the user picks, drops or names by its
  * https:// address: shown (author, signature, exact command, tools),
- * installed with the settings asked for. Installed plugins are untrusted
+ * installed with the settings asked for; a bundle the desktop was asked to
+ * open comes here too. Installed plugins are untrusted
  * until trusted, with the plan of what runs, whichever way they came.
  */
 export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
@@ -44,6 +46,17 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setValues({});
     setKeepSecrets(false);
   };
+
+  // A bundle the desktop was asked to open: the dialog opens on it as on a dropped file (or says why it was refused).
+  useOpenedBundle((offer) => {
+    setOpen(true);
+    setUpdate(undefined);
+    setZip(undefined);
+    setValues({});
+    setKeepSecrets(false);
+    setBundle('chosen' in offer ? offer.chosen : undefined);
+    setError('error' in offer ? offer.error : undefined);
+  });
 
   /** One step of the dialog: busy while it runs, its failure shown in the dialog. */
   const step = async (work: () => Promise<void>) => {

@@ -7,6 +7,7 @@ import { openRoute, openServedUi, serveApi } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { packBundle, signBundle, weatherManifest } from '../helpers/mcpbBundles.js';
 import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
+import { startOAuthServer } from '../helpers/oauthServer.js';
 
 /**
  * The Catalog page of `chatos serve` in Chromium (issue 46): a local MCP
@@ -15,7 +16,9 @@ import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
  * named; adding one asks for its values (the secret one into the key
  * store) and adds a server that really starts. An mcpb entry installs as
  * a plugin with the plan a dropped bundle gets, its download held to the
- * SHA-256 the entry names.
+ * SHA-256 the entry names. A remote that asks for sign-in (a real OAuth
+ * server on this machine) is signed in to from the drawer, through the MCP
+ * servers' own sign-in.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -110,5 +113,29 @@ describe('the Catalog page', () => {
     const listed = await serveApi(ui.serve)<{ plugins: { id?: string; trust: unknown }[] }>('apps.list');
     expect(listed.plugins.find((p) => p.id === 'mcpb.weather')?.trust).toMatchObject({ state: 'untrusted' });
     expect(fs.readFileSync(path.join(pluginsDir, 'mcpb.weather', 'plugin.json'), 'utf8')).not.toContain('sk-catalog-window');
+  });
+
+  it('adds a remote that asks for sign-in, then signs in to it from the drawer', async () => {
+    const oauth = await startOAuthServer({ account: 'lin@example.com' });
+    await openRoute(page, '#/catalog', 'page-catalog');
+    await page.getByTestId('catalog-add-io.github.chatos-test/tracker').click();
+    await page.getByTestId('catalog-value-port').fill(new URL(oauth.url).port);
+    await page.getByTestId('catalog-add-confirm').click();
+    // Added, and the server answered 401 when asked: the drawer stays open on the sign-in.
+    await page.getByTestId('catalog-signin-needed').waitFor();
+    expect(await page.getByTestId('catalog-signin-needed').textContent()).toContain('It asks for: mcp:read');
+
+    const opened = page.context().waitForEvent('page');
+    await page.getByTestId('catalog-signin').click();
+    const tab = await opened;
+    await tab.getByText('You can close this tab').waitFor();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+    await tab.close();
+
+    const list = await serveApi(ui.serve)<{ servers: { name: string; signIn?: { kind: string; account?: string } }[] }>('mcpServers.list');
+    expect(list.servers.find((s) => s.name === 'tracker')?.signIn).toMatchObject({ kind: 'signed-in', account: 'lin@example.com' });
+    const tested = await serveApi(ui.serve)<{ ok: boolean }>('mcpServers.test', { name: 'tracker' });
+    expect(tested.ok).toBe(true);
+    expect(oauth.accepted.length).toBeGreaterThan(0);
   });
 });

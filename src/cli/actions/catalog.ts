@@ -93,7 +93,7 @@ export async function show(cli: CliContext, name: string, opts: { registry?: str
 export async function add(
   cli: CliContext,
   name: string,
-  opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string; yes?: boolean; keepSecrets?: boolean },
+  opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string; yes?: boolean; keepSecrets?: boolean; signIn?: boolean; browser: boolean },
   command: Command,
 ): Promise<void> {
   const { io } = cli;
@@ -127,10 +127,19 @@ export async function add(
     return added;
   });
   if (options.json) printJson(io, { server });
-  else {
-    io.out(`added ${server.name} to mcp.yaml (registry id ${server.id}) from the MCP registry's ${name}`);
-    io.out(`try it: chatos mcp test ${server.name}`);
-  }
+  else io.out(`added ${server.name} to mcp.yaml (registry id ${server.id}) from the MCP registry's ${name}`);
   printProblems(io, server.problems);
   cli.exitCode = 0;
+  if (options.json) return;
+  // A remote that asked for sign-in when it was added: the sign-in `chatos mcp login` runs, on a terminal or when asked.
+  if (server.signIn?.kind === 'needed') {
+    io.out(`${server.name} asks you to sign in${server.signIn.scope ? ` (asks for ${server.signIn.scope})` : ''}`);
+    if (opts.signIn || io.ask) {
+      const { login } = await import('./mcpSignIn.js');
+      return login(cli, server.name, { browser: opts.browser }, command);
+    }
+    io.out(`sign in: chatos mcp login ${server.name}`);
+    return;
+  }
+  io.out(`try it: chatos mcp test ${server.name}`);
 }

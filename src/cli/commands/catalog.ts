@@ -44,5 +44,7 @@ export function registerCatalog(program: Command, cli: CliContext): void {
     .option('--secret-stdin <NAME>', 'read the value of NAME from stdin (piped, or typed without echo): a key never goes on the command line')
     .option('--yes', 'a bundle: update an installed copy in place without asking')
     .option('--keep-secrets', 'a bundle: carry the stored secrets over to an update signed by another publisher (or no longer signed)')
+    .option('--sign-in', 'a remote that asks for sign-in (OAuth): sign in now, as chatos mcp login does (the default on a terminal)')
+    .option('--no-browser', 'signing in: only print the page to open (for a terminal on another machine)')
     .action(lazyAction(cli, actions, (a) => a.add));
 }

@@ -65,6 +65,7 @@ describe('reading a registry', () => {
       'io.github.chatos-test/bundle',
       'io.github.chatos-test/bundle-swapped',
       'io.github.chatos-test/bundle-unpinned',
+      'io.github.chatos-test/tracker',
     ]);
     expect(refused).toEqual([expect.stringMatching(/^\(no name\): server\.name: /)]);
   });

@@ -105,6 +105,12 @@ async function start(): Promise<void> {
     locale: app.getLocale(),
     // A remote server's sign-in page opens in the system browser (RFC 8252), never in the app's own windows.
     openExternal: openInBrowser,
+    // A plugin folder to install: only the path comes back, and the install checks it as a typed one.
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] };
+      const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? undefined : picked.filePaths[0];
+    },
   });
   const desktop = await starting;
   if (exiting) return;

@@ -38,6 +38,8 @@ export interface HostApiServiceOptions {
   locale?: string;
   /** The desktop app's system browser, for sign-in pages; without it (serve) the page opens the url in a new tab (event auth.openUrl). */
   openExternal?: (url: string) => void;
+  /** The desktop app's folder picker, for a plugin folder to install; without it (serve) the folder's path is typed. */
+  pickFolder?: () => Promise<string | undefined>;
 }
 
 /**
@@ -64,6 +66,7 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     version: options.version,
     locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   };
   const opened = new OpenedBundles(MAX_BUNDLE_UPLOAD_BYTES);
   const handlers: Handlers = {

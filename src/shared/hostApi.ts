@@ -285,6 +285,11 @@ export const HostApiMethods = {
   'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
   /** What installing `source` would do: a new install (no `update`), or an update in place of the installed copy of its id. Nothing is placed. */
   'plugins.installPreview': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
+  /**
+   * The desktop's folder picker, for a plugin folder to install: the folder chosen, or null when cancelled. Only the
+   * desktop face has one (`host.info` face "electron"); in a browser the folder's path is typed.
+   */
+  'plugins.pickFolder': { params: Empty, result: z.object({ dir: z.string().nullable() }) },
   /** Installs; over an installed copy of the same id only with `update: true` (else ALREADY_INSTALLED): grants kept, trust needed again. */
   'plugins.install': {
     params: z.object({ source: z.string().min(1).max(4096), update: z.boolean().default(false) }).strict(),

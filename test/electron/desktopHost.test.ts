@@ -60,6 +60,28 @@ describe('the desktop host (what main.ts starts and stops)', () => {
     expect(await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-3' } })).toEqual({ ok: true, result: { opened: null } });
   });
 
+  it("gives the window the folder the system's picker chose, which installs as a typed path would", async () => {
+    const folder = writeGatewayPlugin(tempDir('chatos-el-picked-'), 'acme.picked', [{ appId: 'main', allowMain: true }]);
+    let answer: string | undefined = folder;
+    const desktop = await startDesktopHost({
+      host: { home: tempDir('chatos-el-home-'), appRoot: repoRoot, builtinPluginsDir: tempDir(), defaultsDir: tempDir() },
+      rendererDir: tempDir(),
+      version: '1',
+      watch: false,
+      // What main.ts hands over: Electron's dialog.showOpenDialog (openDirectory), which cannot run here.
+      pickFolder: () => Promise.resolve(answer),
+    });
+    try {
+      const picked = await desktop.api.handle({ method: 'plugins.pickFolder', params: {} });
+      expect(picked).toEqual({ ok: true, result: { dir: folder } });
+      expect(await desktop.api.handle({ method: 'plugins.installPreview', params: { source: folder } })).toMatchObject({ ok: true, result: { pluginId: 'acme.picked' } });
+      answer = undefined;
+      expect(await desktop.api.handle({ method: 'plugins.pickFolder', params: {} })).toEqual({ ok: true, result: { dir: null } });
+    } finally {
+      await desktop.stop();
+    }
+  });
+
   it('hands out artifact urls the chatos: scheme serves', async () => {
     const { desktop } = await startTestDesktop(({ pluginRoot }) => writeGatewayPlugin(pluginRoot, 'acme.tools', [{ appId: 'main', allowMain: true }]));
     trustPlugin(desktop.host, 'acme.tools');

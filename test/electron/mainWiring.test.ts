@@ -66,6 +66,14 @@ describe('main.ts wiring', () => {
     expect(find('app.requestSingleInstanceLock')).toHaveLength(1);
   });
 
+  it("picks a plugin folder with the system's dialog, folders only, and hands the host only the path", () => {
+    const find = (callee: string) => main.filter((c) => c.callee === callee);
+    expect(find('dialog.showOpenDialog').map((c) => c.args.at(-1))).toEqual(['options', 'options']);
+    const text = fs.readFileSync(path.join(electronDir, 'main.ts'), 'utf8');
+    expect(text).toContain("const options = { properties: ['openDirectory' as const] };");
+    expect(text).toMatch(/pickFolder: async \(\) => \{[\s\S]{0,400}?return picked\.canceled \? undefined : picked\.filePaths\[0\];/);
+  });
+
   it('handles every privileged scheme with its desktop handler, and nothing else', () => {
     const handled = main.filter((c) => c.callee === 'protocol.handle').map((c) => c.args);
     expect(handled).toEqual([

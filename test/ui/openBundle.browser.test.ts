@@ -44,6 +44,8 @@ describe('a bundle opened with ChatOS', () => {
     const listed = await serveApi(serve)<{ plugins: { id?: string; trust: { state: string } }[] }>('apps.list');
     expect(listed.plugins.find((p) => p.id === 'mcpb.weather')?.trust.state).toBe('untrusted');
     expect(fs.readFileSync(path.join(dir, 'plugin.json'), 'utf8')).not.toContain('sk-opened-1');
+    // A browser has no folder picker: the desktop's alone (the path is typed here).
+    await expect(serveApi(serve)('plugins.pickFolder')).rejects.toThrow('this window has no folder picker: it runs in a browser');
     // Taken once: a window opened later is not offered it again.
     expect(await serveApi(serve)('plugins.takeOpenedBundle', { uploadId: 'bundle-again0000' })).toEqual({ opened: null });
   });

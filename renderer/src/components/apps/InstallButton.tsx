@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App as AntApp, Button, Input, Modal, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
@@ -124,6 +124,15 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     });
   };
 
+  // The desktop's folder picker fills the path; a browser has none (the path is typed).
+  const pickFolder = () =>
+    step(async () => {
+      const { dir } = await api.call('plugins.pickFolder', {});
+      if (dir === null) return;
+      setSource(dir);
+      setUpdate(undefined);
+    });
+
   return (
     <>
       <Button icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="install">
@@ -167,6 +176,11 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
           placeholder={t('apps.install.placeholder')}
           data-testid="install-source"
         />
+        {api.face === 'electron' && !bundle && !zip ? (
+          <Button icon={<FolderOpenOutlined />} onClick={() => void pickFolder()} style={{ marginTop: 8 }} data-testid="install-pick-folder">
+            {t('apps.install.pickFolder')}
+          </Button>
+        ) : null}
         {update ? <UpdateDiff update={update} /> : null}
         {error ? <ActionErrorAlert error={error} testId="install-error" style={{ marginTop: 12 }} /> : null}
       </Modal>

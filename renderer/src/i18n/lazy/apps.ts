@@ -134,6 +134,7 @@ export default {
     'apps.install.button': '安装插件',
     'apps.install.title': '安装插件',
     'apps.install.explain': '或输入插件目录或 .zip 文件在本机上的路径，或 MCP 扩展包的 https:// 地址。宿主会把它复制到你的插件目录；安装后它处于未信任状态，信任前不会运行。',
+    'apps.install.pickFolder': '选择插件文件夹…',
     'apps.install.placeholder': '例如 /home/me/my-plugin、C:\\plugins\\my-plugin.zip 或 https://example.com/x.mcpb',
     'apps.install.needPath': '请输入插件目录或 .zip 文件的路径。',
     'apps.install.ok': '安装',
@@ -305,6 +306,7 @@ export default {
     'apps.install.title': 'Install a plugin',
     'apps.install.explain':
       "Or type the path of a plugin folder or a .zip file on this machine, or paste an MCP Bundle's https:// address. The host copies it into your plugin folder; it stays untrusted, and does not run, until you trust it.",
+    'apps.install.pickFolder': 'Choose a plugin folder…',
     'apps.install.placeholder': 'e.g. /home/me/my-plugin, C:\\plugins\\my-plugin.zip or https://example.com/x.mcpb',
     'apps.install.needPath': 'Type the path of a plugin folder or a .zip file.',
     'apps.install.ok': 'Install',

@@ -78,7 +78,9 @@ function cancelled(signal: AbortSignal | undefined): void {
  * Knowledge bases (issue 20), each in its own folder under the data home:
  * `base.json` (its settings and times) and `store.sqlite` (KnowledgeStore:
  * chunks, their words and vectors, paged from disk; issue 44), with the
- * vector graph files beside it. A change is computed first (chunks cut,
+ * vector graph files beside it; or, for a base on a team's server
+ * (`engine` in base.json), base.json alone and the chunks on that server
+ * (postgres/). Either is a KnowledgeEngine to the code below. A change is computed first (chunks cut,
  * vectors fetched) and written in one transaction at the end, so a cancel,
  * a failed embedding request or a crash leaves the base as it was.
  * Changes to one base run one at a time, across processes too (`chatos kb

@@ -65,21 +65,39 @@ function signatureText(t: (key: string, values?: Record<string, string>) => stri
 }
 
 /**
- * The installed copy had another signer: said plainly, and its stored secrets go to this one only when the box is ticked
- * (the host carries none over otherwise, docs/using/bundles.md#updates).
+ * The installed copy's stored secrets this update gets only when the box is ticked (the host's secretsKeptIfAsked in
+ * src/shared/bundles.ts, written again here: a value import of src/shared would bring zod into the page).
  */
-function SignerChanged({ changed, keepSecrets, onKeepSecrets }: { changed: NonNullable<BundlePreview['signerChanged']>; keepSecrets: boolean; onKeepSecrets: (keep: boolean) => void }) {
+const secretsKeptIfAsked = ({ signerChanged, unsignedUpdate }: BundlePreview): string[] => [
+  ...(signerChanged?.storedSecrets ?? []),
+  ...(unsignedUpdate?.sameBundle ? unsignedUpdate.storedSecrets : []),
+];
+
+/**
+ * The installed copy had another signer, or both are unsigned: said plainly, and its stored secrets go to this one only
+ * when the box is ticked; an unsigned bundle of another name or author gets none, so no box (the host carries none over
+ * otherwise, docs/using/bundles.md#updates).
+ */
+function KeptSecretsWarning({ preview, keepSecrets, onKeepSecrets }: { preview: BundlePreview; keepSecrets: boolean; onKeepSecrets: (keep: boolean) => void }) {
   const { t } = useTranslation();
-  const stored = changed.storedSecrets;
+  const { signerChanged, unsignedUpdate } = preview;
+  if (!signerChanged && !unsignedUpdate) return null;
+  const stored = (signerChanged ?? unsignedUpdate)!.storedSecrets;
+  const secrets = stored.join(', ');
+  const message = signerChanged
+    ? stored.length
+      ? t('apps.bundle.signerChanged', { secrets })
+      : t('apps.bundle.signerChangedNoSecrets')
+    : t(`apps.bundle.${unsignedUpdate!.sameBundle ? 'unsignedSame' : 'unsignedOther'}${stored.length ? '' : 'NoSecrets'}`, { secrets });
   return (
     <Alert
       type="warning"
       showIcon
       style={{ marginBottom: 8 }}
-      data-testid="bundle-signer-changed"
-      message={stored.length ? t('apps.bundle.signerChanged', { secrets: stored.join(', ') }) : t('apps.bundle.signerChangedNoSecrets')}
+      data-testid={signerChanged ? 'bundle-signer-changed' : 'bundle-unsigned-update'}
+      message={message}
       description={
-        stored.length ? (
+        secretsKeptIfAsked(preview).length ? (
           <Checkbox checked={keepSecrets} onChange={(event) => onKeepSecrets(event.target.checked)} data-testid="bundle-keep-secrets">
             {t('apps.bundle.keepSecrets')}
           </Checkbox>
@@ -136,11 +154,11 @@ export function BundlePreviewPanel({
         ]}
       />
       {preview.installed ? <Alert type="info" showIcon message={t('apps.bundle.installed', { id: preview.pluginId })} style={{ marginBottom: 8 }} /> : null}
-      {preview.signerChanged ? <SignerChanged changed={preview.signerChanged} keepSecrets={keepSecrets} onKeepSecrets={onKeepSecrets} /> : null}
+      <KeptSecretsWarning preview={preview} keepSecrets={keepSecrets} onKeepSecrets={onKeepSecrets} />
       {preview.userConfig.map((field) => {
         const value = values[field.key];
         const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-        const carried = field.kept === true || (keepSecrets && preview.signerChanged?.storedSecrets.includes(field.key) === true);
+        const carried = field.kept === true || (keepSecrets && secretsKeptIfAsked(preview).includes(field.key));
         const placeholder = field.sensitive ? (carried ? t('apps.bundle.kept') : '') : String(field.previous ?? field.default ?? '');
         const props = {
           value: text,

@@ -6,6 +6,7 @@ import { McpCatalog } from '../../../../src/core/mcp/catalogSource/mcpCatalog.js
 import { RegistryClient, registryBase } from '../../../../src/core/mcp/catalogSource/registryClient.js';
 import type { CatalogEntryView } from '../../../../src/shared/mcpCatalog.js';
 import { startTestHost } from '../../../helpers/gatewayHost.js';
+import { startHttpsServer } from '../../../helpers/httpsServer.js';
 import { startRegistry, type RegistryFixture } from '../../../helpers/mcpRegistry.js';
 
 /**
@@ -39,6 +40,19 @@ async function refusal(promise: Promise<unknown>): Promise<CatalogError> {
 const byName = (entries: CatalogEntryView[], name: string) => entries.find((e) => e.name === name)!;
 
 describe('reading a registry', () => {
+  it('over https, refuses a redirect down to plain http: the plain hop is never asked', async () => {
+    const reg = await registry();
+    const secure = await startHttpsServer((request, response) => response.writeHead(302, { location: `${reg.url}${request.url}` }).end());
+    try {
+      const refused = await refusal(new RegistryClient(registryBase(secure.origin)).list({}));
+      expect(refused.code).toBe('CATALOG_UNREACHABLE');
+      expect(refused.message).toBe(`the MCP registry at ${secure.origin} is not read: ${secure.origin} redirected to ${new URL(reg.url).origin} over plain http`);
+      expect(reg.requests).toEqual([]);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('pages by the cursor the registry gives, asks for the latest versions, and refuses an entry that is not server.json', async () => {
     const reg = await registry();
     const client = new RegistryClient(registryBase(reg.url));

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { startPgServer } from '../helpers/pgliteServer.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -154,5 +155,39 @@ describe('the Knowledge page', () => {
     expect(provider.requests.filter((r) => r.path.endsWith('/embeddings')).length - embeddingsBefore).toBe(Math.ceil(200 / 64));
     await screenshot(page, 'knowledge-05-many-files');
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates a base on a shared PostgreSQL from the form, its password kept out of base.json; a server that is gone is said so by name', async () => {
+    // A real PostgreSQL with pgvector in its own process (test/helpers/pgliteServer.ts), and one that was stopped.
+    const pg = await startPgServer();
+    const gone = await startPgServer();
+    await gone.stop();
+    try {
+      await page.getByTestId('kb-add').click();
+      await page.getByTestId('kb-form-name').fill('Team notes');
+      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+      await page.getByTestId('kb-form-url').fill(pg.url);
+      await page.getByTestId('kb-form-collection').fill('team');
+      await page.getByTestId('kb-form-password').fill('team-secret');
+      await screenshot(page, 'knowledge-06-shared-engine');
+      await page.getByTestId('kb-form-save').click();
+      await page.getByTestId('kb-detail-team_notes').waitFor();
+      const { knowledgeBases } = await serveApi(serve)<{ knowledgeBases: { id: string; engine?: unknown }[] }>('knowledge.list');
+      expect(knowledgeBases.find((b) => b.id === 'team_notes')?.engine).toEqual({ kind: 'postgres', url: pg.url, collection: 'team' });
+      expect(fs.readFileSync(path.join(home, 'chatos', 'knowledge', 'team_notes', 'base.json'), 'utf8')).not.toContain('team-secret');
+
+      await page.getByTestId('kb-add').click();
+      await page.getByTestId('kb-form-name').fill('Far away');
+      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+      await page.getByTestId('kb-form-url').fill(gone.url);
+      await page.getByTestId('kb-form-save').click();
+      const error = page.getByTestId('kb-form-error');
+      await error.waitFor();
+      expect(await error.textContent()).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
+      await screenshot(page, 'knowledge-07-shared-engine-down');
+      expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', 'far_away'))).toBe(false);
+    } finally {
+      await pg.stop();
+    }
   });
 });

@@ -1,16 +1,13 @@
 import * as path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Chunk, KnowledgeBase, SearchHit } from '../../shared/knowledge.js';
+import { fuseHybrid, hybridCandidates } from './hybridFusion.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js';
 import { storeFailure } from './storeFailure.js';
 import { normalize, removeGraphs, VectorIndex, FOLD_AT, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
 
-/** Hybrid results: how much words and meaning count. */
-const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
-/** Candidates each side brings to a hybrid result, at least. */
-const HYBRID_CANDIDATES = 50;
 const FORMAT = 'chatos-knowledge-sqlite/1';
 /**
  * The graph is asked for this many times the candidates wanted: its float16
@@ -356,19 +353,9 @@ export class KnowledgeStore {
   search(query: string, limit: number, vector?: readonly number[]): SearchHit[] {
     const vectors = vector ? this.vectorIndex() : null;
     if (!vector || !vectors) return this.textHits(query, limit).flatMap((hit) => this.hit(hit.seq, hit.score));
-    const candidates = Math.max(limit * 4, HYBRID_CANDIDATES);
-    const text = this.textHits(query, candidates);
-    const top = text[0]?.score ?? 0;
-    const scores = new Map<number, number>();
-    for (const hit of text) scores.set(hit.seq, top > 0 ? (hit.score / top) * HYBRID_WEIGHTS.text : 0);
-    for (const near of this.nearest(Float32Array.from(vector), candidates)) {
-      if (near.score <= 0) continue;
-      scores.set(near.seq, (scores.get(near.seq) ?? 0) + near.score * HYBRID_WEIGHTS.vector);
-    }
-    return [...scores]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .flatMap(([seq, score]) => this.hit(seq, score));
+    const candidates = hybridCandidates(limit);
+    const keyed = (rows: { seq: number; score: number }[]) => rows.map((r) => ({ key: r.seq, score: r.score }));
+    return fuseHybrid(keyed(this.textHits(query, candidates)), keyed(this.nearest(Float32Array.from(vector), candidates)), limit).flatMap((r) => this.hit(r.key, r.score));
   }
 
   /** The `limit` rows nearest `vector`, scored exactly; rows removed since the graph was written are left out. */

@@ -95,4 +95,22 @@ describe('chatos acp', () => {
     await end();
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it('agents trust shows what an ACP agent runs, warns for a variable that decides its code, and trusts it', async () => {
+    const home = tempDir('chatos-acp-trust-cli-');
+    const file = path.join(home, 'coder.json');
+    fs.writeFileSync(file, JSON.stringify({ id: 'coder', name: 'Coder', kind: 'acp', acp: { command: 'node', args: ['agent.mjs'], env: { NODE_OPTIONS: '--require ./x.cjs' } } }));
+    expect((await runCli(['agents', 'create', '--file', file, '--home', home])).code).toBe(0);
+    const trusted = await runCli(['agents', 'trust', 'coder', '--home', home]);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('runs: "node" "agent.mjs"');
+    expect(trusted.stdout).toMatch(/warning: NODE_OPTIONS decides .*--require/);
+    const json = await runCli(['agents', 'trust', 'coder', '--json', '--home', home]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ trusted: 'coder', command: 'node', env: ['NODE_OPTIONS'], warnings: [{ name: 'NODE_OPTIONS' }] });
+    fs.writeFileSync(file, JSON.stringify({ id: 'plain', name: 'Plain' }));
+    expect((await runCli(['agents', 'create', '--file', file, '--home', home])).code).toBe(0);
+    const refused = await runCli(['agents', 'trust', 'plain', '--home', home]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not of kind "acp"');
+  });
 });

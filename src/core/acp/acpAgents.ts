@@ -16,11 +16,14 @@ import type { PidRegistry } from '../process/pidRegistry.js';
 import type { Caller } from '../tools/toolGateway.js';
 import { AcpFileRefusal, readTextInRoots, writeTextInRoots } from './acpFiles.js';
 import { AcpProcess } from './acpProcess.js';
+import type { AcpTrust } from './acpTrust.js';
 import { AcpTranscript, type TranscriptSink } from './acpTranscript.js';
 import type { EndpointGrant, GatewayEndpoint } from './gatewayEndpoint.js';
 
 export interface AcpAgentsDeps {
   endpoint: GatewayEndpoint;
+  /** The trust gate, asked right before the program is spawned (docs/using/acp.md#trust). */
+  trust: Pick<AcpTrust, 'check'>;
   confirmations: Pick<ToolConfirmationService, 'requestDecision'>;
   /** The conversation's workspace roots now: the only folders its agent's fs requests reach. */
   roots(conversationId: string): readonly string[];
@@ -61,6 +64,17 @@ interface Live {
   grant: EndpointGrant | undefined;
   /** The turn now running (its transcript and signal), if any. */
   turn: { transcript: AcpTranscript; signal: AbortSignal; input: AcpTurnInput } | undefined;
+}
+
+/** The host would not start the agent's program: said in the conversation with its code and fix, nothing started. */
+class AcpRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
 }
 
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
@@ -143,6 +157,7 @@ export class AcpAgents {
 
   /** A turn that could not run or went wrong: the agent's process is ended, and why is said in the conversation. */
   private async failed(input: AcpTurnInput, transcript: AcpTranscript, live: Live | undefined, error: unknown): Promise<AcpTurnOutcome> {
+    if (error instanceof AcpRefusal) return this.end(transcript, { status: 'stopped', stop: { kind: 'error', code: error.code, message: error.message, hint: error.fix } });
     const why = live?.process.failure() ?? (error instanceof Error ? error.message : String(error));
     await this.close(input.conversationId);
     if (live && !live.process.failure()) await live.process.close();
@@ -174,6 +189,9 @@ export class AcpAgents {
     const current = this.live.get(input.conversationId);
     if (current && current.agentKey === agentKey && !current.process.failure()) return current;
     if (current) await this.close(input.conversationId);
+    // The gate, at the moment of spawning (as every process the host starts): a program not trusted, or changed since, starts nothing.
+    const gate = this.deps.trust.check(input.agent);
+    if (!gate.ok) throw new AcpRefusal(gate.code, gate.message, gate.fix);
     const roots = this.deps.roots(input.conversationId);
     const cwd = roots[0] ?? input.fallbackCwd;
     const process = new AcpProcess({ agentId: input.agent.id, command: input.agent.acp!, cwd, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });

@@ -1,4 +1,4 @@
-import { AcpAgents } from '../acp/acpAgents.js';
+import { AcpAgents, type StoredSession } from '../acp/acpAgents.js';
 import type { AcpTrust } from '../acp/acpTrust.js';
 import { GatewayEndpoint } from '../acp/gatewayEndpoint.js';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
@@ -31,6 +31,7 @@ export function chatModule(
   const acp = new AcpAgents({
     endpoint: new GatewayEndpoint(tools.gateway),
     trust: deps.acpTrust,
+    sessions: { saved: (id): StoredSession | undefined => service.row(id)?.acpSession, save: (id, session): void => service.saveAcpSession(id, session) },
     confirmations: tools.confirmations,
     roots: (id) => mcp.roots.paths(id),
     hostEnv: base.env,

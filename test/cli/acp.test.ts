@@ -17,7 +17,8 @@ afterEach(async () => {
   await Promise.all(ended.splice(0).map((end) => end()));
 });
 
-async function editorWith() {
+/** A data home with the agent `helper` on the local provider server. */
+async function helperHome() {
   const provider = await startProviderServer();
   const home = tempDir('chatos-acp-cli-');
   writeMcpYaml(home, { chat: chatServerEntry() });
@@ -25,6 +26,12 @@ async function editorWith() {
   const file = path.join(home, 'agent.json');
   fs.writeFileSync(file, JSON.stringify(agentUsing(['chat'])));
   expect((await runCli(['agents', 'create', '--file', file, '--home', home])).code).toBe(0);
+  return { provider, home };
+}
+
+/** `chatos acp --agent helper` on that home, started as an editor starts it, with the ACP SDK's client on its stdio. */
+async function editorWith(world?: Awaited<ReturnType<typeof helperHome>>) {
+  const { provider, home } = world ?? (await helperHome());
 
   const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'chatos.js'), 'acp', '--agent', 'helper', '--home', home], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -46,7 +53,7 @@ async function editorWith() {
     await exited;
   };
   ended.push(end);
-  return { provider, editor, updates, permissions, decide: (to: 'once' | 'no') => (answer = to), exited, end, stderr: () => stderr };
+  return { provider, home, editor, updates, permissions, decide: (to: 'once' | 'no') => (answer = to), exited, end, stderr: () => stderr };
 }
 
 const textOf = (updates: SessionNotification[]) =>
@@ -113,4 +120,50 @@ describe('chatos acp', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('not of kind "acp"');
   });
+
+  it('session/load: a stored conversation is replayed as session/updates before the answer, then goes on', async () => {
+    const first = await editorWith();
+    const init = await first.editor.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    const { sessionId } = await first.editor.agent.request('session/new', { cwd: repoRoot, mcpServers: [] });
+    first.provider.enqueue(
+      { kind: 'reply', text: 'Hello from ChatOS' },
+      { kind: 'reply', toolCalls: [{ id: 'e1', name: 'mcp_chat_echo', arguments: { text: 'echoed' } }] },
+      { kind: 'reply', text: 'done echoing' },
+    );
+    await first.editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    await first.editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo please' }] });
+    await first.end();
+
+    // The editor starts it again (a new process) and reopens the session.
+    const second = await editorWith(first);
+    await second.editor.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    expect(await second.editor.agent.request('session/load', { sessionId, cwd: repoRoot, mcpServers: [] })).toEqual({});
+    // Every update was sent before the answer, in the conversation's order.
+    const replay = second.updates.map((n) => {
+      expect(n.sessionId).toBe(sessionId);
+      const u = n.update;
+      if (u.sessionUpdate === 'user_message_chunk' || u.sessionUpdate === 'agent_message_chunk') return [u.sessionUpdate, u.content.type === 'text' ? u.content.text : ''];
+      if (u.sessionUpdate === 'tool_call')
+        return [u.sessionUpdate, u.toolCallId, u.status, u.rawInput, u.content?.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : ''))];
+      return [u.sessionUpdate];
+    });
+    expect(replay).toEqual([
+      ['user_message_chunk', 'hi'],
+      ['agent_message_chunk', 'Hello from ChatOS'],
+      ['user_message_chunk', 'echo please'],
+      ['tool_call', 'e1', 'completed', { text: 'echoed' }, [expect.stringContaining('echoed')]],
+      ['agent_message_chunk', 'done echoing'],
+    ]);
+    // It goes on in the same conversation: the model is sent what came before.
+    second.provider.enqueue({ kind: 'reply', text: 'still here' });
+    second.updates.length = 0;
+    expect((await second.editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] })).stopReason).toBe('end_turn');
+    expect(textOf(second.updates)).toBe('still here');
+    const sent = JSON.stringify(second.provider.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Hello from ChatOS');
+    expect(sent).toContain('and now?');
+    // A session that is not a conversation of this agent is not found.
+    await expect(second.editor.agent.request('session/load', { sessionId: 'no-such-conversation', cwd: repoRoot, mcpServers: [] })).rejects.toThrow();
+  }, 60_000);
 });

@@ -73,6 +73,19 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
     host.questions.respond(request.id, { kind: 'toolConfirmation', approved, scope: always ? 'always' : 'once' });
   };
 
+  /**
+   * The editor's workspace (its `cwd` and additional directories) becomes the conversation's workspace roots
+   * (docs/using/chat.md#workspace-roots): the folders the agent's servers are told they may work in. A folder that
+   * is not one is refused, so the editor learns it, rather than the agent working somewhere else.
+   */
+  const useEditorFolders = (conversationId: string, params: { cwd: string; additionalDirectories?: string[] | null }) => {
+    try {
+      host.mcp.roots.set(conversationId, [params.cwd, ...(params.additionalDirectories ?? [])]);
+    } catch (error) {
+      throw RequestError.invalidParams({ cwd: params.cwd }, (error as Error).message);
+    }
+  };
+
   const app = agent({ name: 'chatos' })
     .onRequest('initialize', () => ({
       protocolVersion: PROTOCOL_VERSION,
@@ -80,8 +93,9 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
       agentInfo: { name: 'chatos', title: `ChatOS: ${host.agents.get(agentId)?.name ?? agentId}`, version: '0.1.0' },
       authMethods: [],
     }))
-    .onRequest('session/new', () => {
+    .onRequest('session/new', ({ params }) => {
       const conversation = host.chat.create(agentId);
+      useEditorFolders(conversation.id, params);
       sessions.add(conversation.id);
       return { sessionId: conversation.id };
     })
@@ -89,6 +103,7 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
       // A stored conversation of this agent only: its id is the session id `session/new` gave.
       const detail = host.chat.list({ agentId }).some((c) => c.id === params.sessionId) ? host.chat.get(params.sessionId) : undefined;
       if (!detail) throw RequestError.sessionNotFound(params.sessionId);
+      useEditorFolders(params.sessionId, params);
       // Replayed in order, each sent before the next, and all before the load is answered (as the ACP spec asks).
       for (const body of replayUpdates(detail.messages)) await connection!.client.notify('session/update', { sessionId: params.sessionId, update: body });
       sessions.add(params.sessionId);

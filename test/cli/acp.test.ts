@@ -166,4 +166,16 @@ describe('chatos acp', () => {
     // A session that is not a conversation of this agent is not found.
     await expect(second.editor.agent.request('session/load', { sessionId: 'no-such-conversation', cwd: repoRoot, mcpServers: [] })).rejects.toThrow();
   }, 60_000);
+
+  it("the editor's cwd and additional directories are the conversation's workspace roots; a cwd that is no folder is refused", async () => {
+    const { editor, home, end } = await editorWith();
+    await editor.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+    const project = tempDir('chatos-acp-project-');
+    const docs = tempDir('chatos-acp-docs-');
+    const { sessionId } = await editor.agent.request('session/new', { cwd: project, additionalDirectories: [docs], mcpServers: [] });
+    await expect(editor.agent.request('session/new', { cwd: path.join(project, 'no-such-folder'), mcpServers: [] })).rejects.toThrow(/no-such-folder/);
+    await end();
+    const shown = await runCli(['conversations', 'show', sessionId, '--json', '--home', home]);
+    expect(JSON.parse(shown.stdout).conversation.roots).toEqual([project, docs]);
+  }, 60_000);
 });

@@ -167,6 +167,7 @@ export function createHost(options: HostOptions = {}): Host {
     });
     const chat = chatModule(base, store, {
       agents: stores.agents,
+      acpTrust: stores.acpTrust,
       models: models.service,
       resolver: { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents },
       tools,

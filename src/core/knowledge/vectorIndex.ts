@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
@@ -44,6 +45,19 @@ export interface Nearest {
   score: number;
 }
 
+/** A graph node found: the key of a distinct vector (vectorKey), its score from the graph's float16 copy. */
+export interface NodeHit {
+  key: bigint;
+  score: number;
+}
+
+/** A row of the store as the vector side sees it: its sequence number, its vector's key, the vector (unit length). */
+export interface KeyedRow {
+  seq: number;
+  key: bigint;
+  vector: Float32Array;
+}
+
 /** Unit length, in place: cosine becomes a dot product. */
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
@@ -51,6 +65,23 @@ export function normalize(vector: Float32Array): Float32Array {
   const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
   for (let i = 0; i < vector.length; i++) vector[i]! *= scale;
   return vector;
+}
+
+/**
+ * The key of a vector in the graph: 63 bits of the SHA-256 of its float32
+ * bytes (unit length). Rows holding the same vector (the same text, added
+ * again, in another file, or many times over) share one graph node: HNSW
+ * links each node to its nearest, and a thousand identical twins would link
+ * only to each other, cutting the rest of the graph off from them. Two
+ * different vectors meet on one key about once in 10^7 bases of a million
+ * vectors; the graph then holds the first, and the other's rows are still
+ * scored exactly whenever it is found.
+ */
+export function vectorKey(vector: Float32Array): bigint {
+  const digest = createHash('sha256')
+    .update(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
+    .digest();
+  return digest.readBigUInt64LE(0) >> 1n;
 }
 
 /** Candidates a search keeps while walking the graph (see above). */
@@ -61,8 +92,12 @@ const newGraph = (dimensions: number) =>
 
 export class VectorIndex {
   private graph: Index | null = null;
-  private tailSeqs: number[] = [];
+  /** The distinct vectors not yet in the graph: their keys (in `tailKeys` order) and rows. */
+  private tailKeys: bigint[] = [];
+  private readonly tailKeySet = new Set<bigint>();
   private tailRows: Float32Array;
+  /** The last sequence number seen (in the graph, or after it). */
+  private lastSeq: number;
 
   private constructor(
     private readonly folder: string,
@@ -72,10 +107,11 @@ export class VectorIndex {
     private upto: number,
   ) {
     this.tailRows = new Float32Array(dimensions * 64);
+    this.lastSeq = upto;
   }
 
   /** The newest graph file of this epoch that maps, and the store's rows after it (`rowsAfter`). */
-  static open(folder: string, dimensions: number, epoch: number, rowsAfter: (seq: number) => Iterable<{ seq: number; vector: Float32Array }>): VectorIndex {
+  static open(folder: string, dimensions: number, epoch: number, rowsAfter: (seq: number) => Iterable<KeyedRow>): VectorIndex {
     const files = graphFiles(folder)
       .filter((f) => f.epoch === epoch)
       .sort((a, b) => b.upto - a.upto);
@@ -94,73 +130,84 @@ export class VectorIndex {
         // A graph cut short or not usearch's: the store still holds its rows, searched as the tail until the next fold.
       }
     }
-    for (const row of rowsAfter(index.upto)) index.append([row.seq], [row.vector]);
+    for (const row of rowsAfter(index.upto)) index.append([row]);
     return index;
   }
 
+  /** Distinct vectors waiting for the next fold. */
   get tailSize(): number {
-    return this.tailSeqs.length;
+    return this.tailKeys.length;
   }
 
-  /** Rows just committed to the store (normalized float32). */
-  append(seqs: readonly number[], rows: readonly Float32Array[]): void {
+  /** Rows just committed to the store (normalized float32); a vector the graph or the tail already holds is not added twice. */
+  append(rows: readonly KeyedRow[]): void {
     const d = this.dimensions;
-    const needed = (this.tailSeqs.length + seqs.length) * d;
-    if (needed > this.tailRows.length) {
-      const grown = new Float32Array(Math.max(needed, this.tailRows.length * 2));
-      grown.set(this.tailRows.subarray(0, this.tailSeqs.length * d));
-      this.tailRows = grown;
+    for (const row of rows) {
+      this.lastSeq = Math.max(this.lastSeq, row.seq);
+      if (this.tailKeySet.has(row.key) || (this.graph !== null && this.graph.contains(row.key) === true)) continue;
+      const at = this.tailKeys.length * d;
+      if (at + d > this.tailRows.length) {
+        const grown = new Float32Array(Math.max(at + d, this.tailRows.length * 2));
+        grown.set(this.tailRows.subarray(0, at));
+        this.tailRows = grown;
+      }
+      this.tailRows.set(row.vector, at);
+      this.tailKeys.push(row.key);
+      this.tailKeySet.add(row.key);
     }
-    rows.forEach((row, i) => this.tailRows.set(row, (this.tailSeqs.length + i) * d));
-    this.tailSeqs.push(...seqs);
   }
 
-  /** Rows just removed from the store: gone from the tail; the graph keeps them until a fold, and the caller drops what the store no longer has. */
-  forget(seqs: ReadonlySet<number>): void {
+  /** Vectors no row of the store holds any more: gone from the tail; the graph keeps them until a fold, and the caller drops what the store no longer has. */
+  forget(keys: ReadonlySet<bigint>): void {
     const d = this.dimensions;
     let kept = 0;
-    for (let i = 0; i < this.tailSeqs.length; i++) {
-      if (seqs.has(this.tailSeqs[i]!)) continue;
+    for (let i = 0; i < this.tailKeys.length; i++) {
+      const key = this.tailKeys[i]!;
+      if (keys.has(key)) {
+        this.tailKeySet.delete(key);
+        continue;
+      }
       if (kept !== i) {
-        this.tailSeqs[kept] = this.tailSeqs[i]!;
+        this.tailKeys[kept] = key;
         this.tailRows.copyWithin(kept * d, i * d, (i + 1) * d);
       }
       kept++;
     }
-    this.tailSeqs.length = kept;
+    this.tailKeys.length = kept;
   }
 
-  /** About the `limit` nearest rows (cosine, unit-length query): the graph's, and the tail's exactly. */
-  search(query: Float32Array, limit: number): Nearest[] {
-    const found: Nearest[] = [];
+  /** About the `limit` nearest distinct vectors (cosine, unit-length query): the graph's, and the tail's exactly. */
+  search(query: Float32Array, limit: number): NodeHit[] {
+    const found: NodeHit[] = [];
     if (this.graph && this.graph.size() > 0) {
       const matches = this.graph.search(query, Math.min(limit, this.graph.size()), 1);
-      for (let i = 0; i < matches.keys.length; i++) found.push({ seq: Number(matches.keys[i]!), score: 1 - matches.distances[i]! });
+      for (let i = 0; i < matches.keys.length; i++) found.push({ key: matches.keys[i]!, score: 1 - matches.distances[i]! });
     }
     const d = this.dimensions;
     const rows = this.tailRows;
-    for (let r = 0, at = 0; r < this.tailSeqs.length; r++, at += d) {
+    for (let r = 0, at = 0; r < this.tailKeys.length; r++, at += d) {
       let dot = 0;
       for (let i = 0; i < d; i++) dot += rows[at + i]! * query[i]!;
-      found.push({ seq: this.tailSeqs[r]!, score: dot });
+      found.push({ key: this.tailKeys[r]!, score: dot });
     }
     return found.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   /**
-   * The tail folded into a new graph file (the old graph loaded, the rows
+   * The tail folded into a new graph file (the old graph loaded, the vectors
    * `dropped` removed from it, the tail added), renamed into place, older
    * files removed, the new one mapped. Called under the base's lock.
    */
-  fold(dropped: readonly number[]): void {
-    if (this.tailSeqs.length === 0 && dropped.length === 0) return;
+  fold(dropped: readonly bigint[]): void {
+    if (this.tailKeys.length === 0 && dropped.length === 0 && this.lastSeq === this.upto) return;
     const graph = newGraph(this.dimensions);
     const current = this.graph ? path.join(this.folder, fileName(this.epoch, this.upto)) : undefined;
     if (current) graph.load(current);
-    if (dropped.length) graph.remove(BigUint64Array.from(dropped, BigInt));
-    const n = this.tailSeqs.length;
-    if (n) graph.add(BigUint64Array.from(this.tailSeqs, BigInt), this.tailRows.subarray(0, n * this.dimensions));
-    const upto = this.tailSeqs.reduce((a, b) => Math.max(a, b), this.upto);
+    const present = dropped.filter((key) => graph.contains(key) === true);
+    if (present.length) graph.remove(BigUint64Array.from(present));
+    const n = this.tailKeys.length;
+    if (n) graph.add(BigUint64Array.from(this.tailKeys), this.tailRows.subarray(0, n * this.dimensions));
+    const upto = this.lastSeq;
     const target = path.join(this.folder, fileName(this.epoch, upto));
     const temporary = `${target}.${process.pid}.tmp`;
     graph.save(temporary);
@@ -170,7 +217,8 @@ export class VectorIndex {
     mapped.view(target);
     this.graph = mapped;
     this.upto = upto;
-    this.tailSeqs = [];
+    this.tailKeys = [];
+    this.tailKeySet.clear();
     this.tailRows = new Float32Array(this.dimensions * 64);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeStore } from '../../../src/core/knowledge/knowledgeStore.js';
+import { DIMENSIONS as CORPUS_DIMENSIONS, makeChunks, vectorOf as corpusVector } from '../../../scripts/bench/knowledgeCorpus.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
@@ -57,6 +58,45 @@ describe('the vector side of a knowledge base', () => {
       }
       const recall = found / (QUERIES * 10);
       expect(recall, `recall@10 ${recall}`).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('a knowledge base where many chunks are the same text', () => {
+  /**
+   * Documents that end in the same boilerplate (a licence, a footer): 300 files of 7 chunks of their own and the same
+   * 20 chunks, so 20 vectors are held 300 times each. A graph with a node per row links the twins to each other and
+   * cuts them off from the rest (recall@10 0.71 with 10 texts × 1,000, and the build six times slower); with a node
+   * per distinct vector it holds 2,120 nodes and finds the same as without the copies (measured 0.9975).
+   */
+  it('still finds the 10 nearest rows of the distinct ones', () => {
+    const folder = tempDir('chatos-kb-twins-');
+    const corpus = makeChunks(7);
+    const footer = Array.from({ length: 20 }, () => corpus.chunk());
+    const writer = KnowledgeStore.open(folder, 'kb');
+    try {
+      for (let f = 0; f < 300; f++) {
+        if (f % 50 === 0) corpus.nextDocument();
+        const texts = [...Array.from({ length: 7 }, () => corpus.chunk()), ...footer];
+        const chunks = texts.map((text, i) => ({ id: `f${f}c${i}`, file: `doc-${f}.md`, position: i, start: 0, end: text.length, heading: '', text }));
+        writer.write({ chunks, vectors: texts.map(corpusVector), embeddedWith: { model: 'm', dimensions: CORPUS_DIMENSIONS } });
+      }
+    } finally {
+      writer.close();
+    }
+    const store = KnowledgeStore.open(folder, 'kb');
+    try {
+      const asked = makeChunks(99);
+      let found = 0;
+      for (let q = 0; q < QUERIES; q++) {
+        const query = Float32Array.from(corpusVector(asked.query()));
+        const tenth = store.exactNearest(query.slice(), 10)[9]!.score - 1e-6;
+        found += store.nearest(query.slice(), 10).filter((near) => near.score >= tenth).length;
+      }
+      const recall = found / (QUERIES * 10);
+      expect(recall, `recall@10 ${recall}`).toBeGreaterThanOrEqual(0.95);
     } finally {
       store.close();
     }

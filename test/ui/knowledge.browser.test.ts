@@ -155,4 +155,38 @@ describe('the Knowledge page', () => {
     await screenshot(page, 'knowledge-05-many-files');
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('shows a long add with its count and an estimate of the time left, and Cancel stops it with nothing added', async () => {
+    const api = serveApi(serve);
+    await api('knowledge.create', { base: { id: 'long', name: 'Long add', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 0 } });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-long-'));
+    const file = path.join(dir, 'long.md');
+    // 256 paragraphs of about 150 characters: 256 chunks, four requests of 64 to the model.
+    fs.writeFileSync(
+      file,
+      Array.from(
+        { length: 256 },
+        (_, i) => `Paragraph ${i} is about the garden, its beds, its paths, the weather of week ${i % 52} in the year, and which of its plants grew, flowered or failed.`,
+      ).join('\n\n'),
+    );
+    await page.getByTestId('kb-item-long').click();
+    await page.getByTestId('kb-detail-long').waitFor();
+    // The first request of 64 is answered; the second waits: the add stands still at 64 of 256, with a pace measured.
+    const release = provider.holdEmbeddings(1);
+    try {
+      await page.getByTestId('page-knowledge').locator('input[type=file]').setInputFiles(file);
+      const progress = page.getByTestId('kb-upload-progress');
+      await progress.filter({ hasText: 'long.md: embedding 64/256' }).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('kb-upload-eta').textContent()).toMatch(/^about \d+ s left$/);
+      await screenshot(page, 'knowledge-06-long-add');
+      await page.getByTestId('kb-upload-cancel').click();
+      await page.getByText(/long\.md: .*cancelled/).waitFor({ timeout: 30_000 });
+      await progress.waitFor({ state: 'detached' });
+    } finally {
+      release();
+    }
+    const { knowledgeBases } = (await api('knowledge.list')) as { knowledgeBases: { id: string; counts: { files: number; chunks: number } }[] };
+    expect(knowledgeBases.find((b) => b.id === 'long')?.counts).toEqual({ files: 0, chunks: 0 });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

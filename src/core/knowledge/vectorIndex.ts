@@ -20,20 +20,35 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * 100,000 × 768 is 154 MB rather than 307 MB, mapped, not read); the
  * candidates it finds are scored again exactly from the store's float32
  * rows by the caller. int8 lost half the recall on embeddings whose values
- * are small (768 dimensions of unit length), so it is not used. A search
- * explores 512 candidates (expansion_search): on the bench's near-random
- * vectors, the worst case for a graph, 96 found 0.66 of the exact top 10,
- * 512 found 0.94 (6,000 rows, measured with this package).
+ * are small (768 dimensions of unit length), so it is not used.
  *
- * Each node links to CONNECTIVITY (32) others, 64 at the base level. With 16
- * the graph held at 6,000 rows but not as it grew: recall@10 fell to 0.85 at
- * 20,000 near-random rows and 0.46 at 100,000 (the scale bench, whose rows
- * also repeat each text about ten times, and each copy takes a link of its
- * twins). A wider search (1,024) only bought back part of it at twice the
- * cost per query; 32 links gave 0.97 at 20,000 (test/core/knowledge/
- * knowledgeRecall.test.ts), 0.59-0.73 at the bench's 100,000 (ten copies of
- * each text: still short). A graph file of another connectivity is refused
- * by graphFile.ts and rebuilt from the store, as any stale cache.
+ * The graph's settings, measured on 100,000 rows of the bench's clustered
+ * stand-in embeddings (scripts/bench/knowledgeCorpus.ts), folded 4,096 at a
+ * time, recall@10 against an exact scan (on a 2-core machine at load 12-20):
+ *
+ *   links  expansion_add  build    graph file  recall@10 at expansion_search 64 / 128 / 256 / 512
+ *   16     64             393 s    161 MB      0.84 / 0.90 / 0.94 / 0.95
+ *   16     128            586 s    161 MB      0.86 / 0.93 / 0.97 / 0.97
+ *   32     128            358 s*   181 MB      1.00 at 512 (npm run bench -- scale)
+ *
+ * (* the bench's whole store build: vectors computed, SQLite writes, folds;
+ * the 16-link rows are usearch alone. On a machine this loaded, build times
+ * say more about the other jobs than about the graph.) A graph being built
+ * holds about its file's size in memory (171 MB at 16 links).
+ * Each link costs 4 bytes a node at each level, 8 at the base: 32 links are
+ * about 128 bytes a row more than 16 (13 MB at 100,000), mapped, not read.
+ * A wider search costs time per query, not memory: 512 took 2-3 ms a query
+ * where 64 took 0.5 ms. Near-random vectors (hashed character counts, the
+ * worst case for a graph) need the 32 links: with 16, recall@10 fell to
+ * 0.85 at 20,000 rows; with 32 it is 0.97 (knowledgeRecall.test.ts). So the
+ * graph keeps 32 links, 128 while adding, 512 while searching. A graph file
+ * of another connectivity is refused by graphFile.ts and rebuilt from the
+ * store, as any stale cache.
+ *
+ * Graph nodes are distinct vectors (vectorKey below), not rows: identical
+ * rows linked to each other and cut themselves off (recall@10 0.71 with 10
+ * texts held 1,000 times each among 3,000 others, and the build six times
+ * slower).
  */
 
 /** Rows searched exactly before they are folded into the graph: about 3 ms for 4,096 × 768. */

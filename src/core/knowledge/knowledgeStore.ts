@@ -4,7 +4,7 @@ import type { Chunk, KnowledgeBase, SearchHit } from '../../shared/knowledge.js'
 import { KnowledgeError } from './knowledgeError.js';
 import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js';
 import { storeFailure } from './storeFailure.js';
-import { normalize, removeGraphs, vectorKey, VectorIndex, FOLD_AT, type KeyedRow, type Nearest } from './vectorIndex.js';
+import { normalize, removeGraphs, vectorKey, VectorIndex, type KeyedRow, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
 
 /** Hybrid results: how much words and meaning count. */
@@ -255,7 +255,7 @@ export class KnowledgeStore {
    * One change in one transaction: every vector is checked against the
    * base's dimensions before anything is written, so a vector of another
    * length refuses the whole change. After the commit the new vectors join
-   * the search's tail, folded into the graph once there are FOLD_AT.
+   * the search's tail, folded into the graph when due (VectorIndex.due).
    */
   write(change: StoreChange): void {
     const dimensions = change.embeddedWith?.dimensions ?? this.vectorDimensions;
@@ -316,7 +316,7 @@ export class KnowledgeStore {
     }
     if (gone.size) this.vectors.forget(gone);
     if (added.length) this.vectors.append(added);
-    if (this.vectors.tailSize >= FOLD_AT) this.fold();
+    if (this.vectors.due) this.fold();
   }
 
   /** Removes chunks matching `where` (one bound value): their words, counts and rows; returns the keys of their vectors. */
@@ -373,7 +373,7 @@ export class KnowledgeStore {
         }),
       );
       // A graph missing or broken on a large base: rebuilt now rather than scanning every row on each search.
-      if (this.vectors.tailSize >= FOLD_AT) this.fold();
+      if (this.vectors.due) this.fold();
     }
     return this.vectors;
   }

@@ -149,9 +149,13 @@ export class VectorIndex {
     return index;
   }
 
-  /** Distinct vectors waiting for the next fold. */
-  get tailSize(): number {
-    return this.tailKeys.length;
+  /**
+   * Time for a fold: FOLD_AT distinct vectors wait, or the graph is far
+   * behind the store in rows (rows of vectors it already holds add nothing
+   * to the tail, but each open reads every row after the graph).
+   */
+  get due(): boolean {
+    return this.tailKeys.length >= FOLD_AT || this.lastSeq - this.upto >= 8 * FOLD_AT;
   }
 
   /** Rows just committed to the store (normalized float32); a vector the graph or the tail already holds is not added twice. */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/runCli.js';
-import { startPgServer, type PgServer } from '../helpers/pgliteServer.js';
+import { absentPgUrl, startPgServer, type PgServer } from '../helpers/pgliteServer.js';
 import { tempDir } from '../helpers/tempDir.js';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
 
@@ -49,9 +49,7 @@ describe('chatos kb on a shared PostgreSQL engine', () => {
     expect(inUrl.stderr).not.toContain('secret@');
     expect((await runCli(['kb', 'create', 'Stray', '--url', server.url, '--home', home])).stderr).toMatch(/--url, --collection and --password-stdin go with --engine postgres/);
 
-    const gone = await startPgServer();
-    await gone.stop();
-    const down = await runCli(['kb', 'create', 'Far away', '--engine', 'postgres', '--url', gone.url, '--home', home]);
+    const down = await runCli(['kb', 'create', 'Far away', '--engine', 'postgres', '--url', await absentPgUrl(), '--home', home]);
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
     expect(down.stderr).toContain('[KB_ENGINE_DOWN]');

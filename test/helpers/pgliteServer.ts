@@ -30,6 +30,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The address of a PostgreSQL server that is not there (nothing listens on its port): an engine that is down. */
+export async function absentPgUrl(): Promise<string> {
+  return `postgres://chatos@127.0.0.1:${await freePort()}/postgres`;
+}
+
 /**
  * A real PostgreSQL server with pgvector on a loopback port, in its own
  * process: PGlite (PostgreSQL compiled to WASM) with its pgvector build,

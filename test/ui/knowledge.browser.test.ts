@@ -184,6 +184,9 @@ describe('the Knowledge page', () => {
       expect(await error.textContent()).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
       await screenshot(page, 'knowledge-07-shared-engine-down');
       expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', 'far_away'))).toBe(false);
+      // The user gives up on it: the form closes, and the page is theirs again.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('kb-form').waitFor({ state: 'detached' });
     } finally {
       await pg.stop();
     }

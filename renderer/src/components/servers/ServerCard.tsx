@@ -1,26 +1,22 @@
 import { DownOutlined, FileTextOutlined, ReloadOutlined, RightOutlined, SettingOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ServerView } from '../../../../src/shared/hostApi';
 import { ProblemList } from '../ProblemList';
 import { ServerStatusControls, SwitchedOffTag } from './ServerEnabledSwitch';
-import { ServerStateBadge } from './ServerStateBadge';
-import { formatAgo, useNow } from './time';
+import { formatMemory } from './formatMemory';
 import { useRestart } from './useRestart';
 import { lazyPart } from '../../shell/lazyPart';
 import '../../i18n/load/servers';
 
 // A server's tools (a table with their switches) load when the card is first opened: the cards are what the page shows first.
 const ServerTools = lazyPart(() => import('./ServerTools').then((m) => m.ServerTools));
+// So is the table of its running instances (antd's Table is the largest part of the page's code).
+const LeaseTable = lazyPart(() => import('./LeaseTable').then((m) => m.LeaseTable));
 
 type Lease = ServerView['leases'][number];
-
-/** Bytes as people read memory sizes: 48.3 MB. */
-function formatMemory(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-}
 
 /** What the server's running instances hold in memory together; undefined when the host could not measure any. */
 function memoryOf(leases: readonly Lease[]): number | undefined {
@@ -34,27 +30,6 @@ const ORIGIN_KEYS: Record<string, string> = { 'mcp.yaml': 'mcpYaml', plugin: 'pl
 function originLabel(origin: string, t: (key: string) => string): string {
   const key = ORIGIN_KEYS[origin];
   return key ? t(`servers.origin.${key}`) : origin;
-}
-
-function LeaseTable({ leases }: { leases: Lease[] }) {
-  const { t, i18n } = useTranslation();
-  const now = useNow();
-  return (
-    <Table<Lease>
-      size="small"
-      rowKey="conversationId"
-      pagination={false}
-      dataSource={leases}
-      columns={[
-        { title: t('servers.lease.conversation'), dataIndex: 'conversationId', render: (c: string) => <Typography.Text code>{c}</Typography.Text> },
-        { title: t('servers.lease.state'), key: 'state', render: (_: unknown, lease) => <ServerStateBadge state={lease.state} /> },
-        { title: t('servers.lease.pid'), dataIndex: 'pid', width: 90, render: (pid?: number) => pid ?? '—' },
-        { title: t('servers.lease.memory'), dataIndex: 'rssBytes', width: 120, align: 'right', render: (bytes?: number) => (bytes === undefined ? '—' : formatMemory(bytes)) },
-        { title: t('servers.lease.inFlight'), dataIndex: 'inFlight', width: 110, align: 'right' },
-        { title: t('servers.lease.lastUsed'), dataIndex: 'lastUsed', width: 150, render: (ms: number) => <span title={new Date(ms).toLocaleString()}>{formatAgo(ms, i18n.language, now)}</span> },
-      ]}
-    />
-  );
 }
 
 /**

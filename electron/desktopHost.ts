@@ -22,6 +22,8 @@ export interface DesktopHostOptions {
   locale?: string;
   /** Opens a url in the system browser (a remote server's sign-in page). */
   openExternal?: (url: string) => void;
+  /** The system's folder picker (a plugin folder to install): the folder chosen, or undefined when cancelled. */
+  pickFolder?: () => Promise<string | undefined>;
   /** Hot reload of mcp.yaml and plugin folders; default on. */
   watch?: boolean;
 }
@@ -57,6 +59,7 @@ export async function startDesktopHost(options: DesktopHostOptions): Promise<Des
     version: options.version,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   });
   let stopping: Promise<void> | undefined;
   return {

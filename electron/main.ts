@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { bundleArgOf } from '../src/core/facades/plugins.js';
 import { type Logger, adoptLoginShellPath } from '../src/core/facades/setup.js';
 import { desktopLayout, desktopSessionRoot } from './appLayout.js';
 import { APP_SCHEME, MAIN_WINDOW_URL, PRIVILEGED_SCHEMES, UI_APP_SCHEME, VIEW_SCHEME } from './appUrls.js';
@@ -33,9 +34,28 @@ protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
 app.enableSandbox();
 
 let starting: Promise<DesktopHost> | undefined;
+let desktopHost: DesktopHost | undefined;
 let mainWindow: BrowserWindow | undefined;
 let started = false;
 let exiting = false;
+
+/** Launch arguments before a file: the program, and the app folder when run from a checkout (`electron .`). */
+const ARGV_SKIP = process.defaultApp ? 2 : 1;
+/** Bundles asked to be opened before the host was up (macOS sends open-file before 'ready'). */
+const openLater: { file: string; cwd: string }[] = [];
+
+/**
+ * A .mcpb the system asks ChatOS to open (double-click, "Open with"): the host reads it (a regular .mcpb only) and the
+ * window shows its install preview, as for a dropped file (docs/using/bundles.md#opening-a-bundle-file).
+ */
+function openBundle(file: string, cwd: string): void {
+  if (!desktopHost) return void openLater.push({ file, cwd });
+  desktopHost.api.openBundle(file, cwd);
+  if (mainWindow) {
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  } else if (started && !exiting) mainWindow = openWindow();
+}
 
 /** Once: stop the host (servers and backends ended, DB flushed), then leave. A quit during start waits for the start. */
 function shutdown(code = 0): void {
@@ -85,6 +105,12 @@ async function start(): Promise<void> {
     locale: app.getLocale(),
     // A remote server's sign-in page opens in the system browser (RFC 8252), never in the app's own windows.
     openExternal: openInBrowser,
+    // A plugin folder to install: only the path comes back, and the install checks it as a typed one.
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] };
+      const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? undefined : picked.filePaths[0];
+    },
   });
   const desktop = await starting;
   if (exiting) return;
@@ -98,16 +124,28 @@ async function start(): Promise<void> {
   });
   mainWindow = openWindow();
   started = true;
+  desktopHost = desktop;
+  const first = bundleArgOf(process.argv, ARGV_SKIP);
+  if (first !== undefined) openLater.push({ file: first, cwd: process.cwd() });
+  for (const { file, cwd } of openLater.splice(0)) openBundle(file, cwd);
 }
 
 if (!app.requestSingleInstanceLock()) {
   // ChatOS is already running: that instance gets 'second-instance' and shows its window.
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  // Windows and Linux: a bundle opened while ChatOS runs starts a second instance, which hands its argv here and quits.
+  app.on('second-instance', (_event, argv, cwd) => {
+    const file = bundleArgOf(argv, ARGV_SKIP);
+    if (file !== undefined) return openBundle(file, cwd);
     if (!mainWindow) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
+  });
+  // macOS: a bundle opened from the Finder or the dock, before or after start.
+  app.on('open-file', (event, file) => {
+    event.preventDefault();
+    openBundle(file, process.cwd());
   });
   app.on('web-contents-created', (_event, contents) => guardContents(contents));
   app.on('before-quit', (event) => {

@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 /** Packages the bundle imports at run time instead of containing. */
-export const CLI_EXTERNALS = ['sql.js', 'usearch', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
+export const CLI_EXTERNALS = ['sql.js', 'usearch', 'pg', 'electron', 'openai', '@anthropic-ai/sdk', 'unpdf', 'mathjs', 'turndown', 'gpt-tokenizer'];
 
 export async function bundleCli(appRoot: string): Promise<void> {
   const external = (id: string) => id.startsWith('node:') || CLI_EXTERNALS.some((name) => id === name || id.startsWith(`${name}/`));

@@ -294,6 +294,19 @@ async function main() {
       check(asar.extractFile(archive, 'dist/electron/main.js').equals(fs.readFileSync(path.join(repoRoot, 'dist/electron/main.js'))), 'the packed main.js is the one just built');
       const manifest = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
       check(manifest.main === 'dist/electron/main.js' && manifest.type === 'module', `package.json: main ${manifest.main}, type ${manifest.type}`);
+      // The configuration electron-builder packed with, as it loads and validates it: a double-clicked .mcpb opens
+      // with ChatOS (electron/main.ts). The linux dir target writes no .desktop file to look in.
+      // Its own copy of the loader: the app-builder-lib and builder-util electron-builder itself runs with.
+      const fromBuilder = createRequire(require.resolve('electron-builder/cli.js'));
+      const { getConfig, validateConfiguration } = fromBuilder('app-builder-lib/out/util/config/config');
+      const { DebugLogger } = fromBuilder('builder-util');
+      const loaded = await getConfig(repoRoot, null, null);
+      await validateConfiguration(loaded, new DebugLogger());
+      const associations = [loaded.fileAssociations ?? []].flat();
+      check(
+        associations.some((a) => [a.ext].flat().includes('mcpb') && a.mimeType === 'application/x-mcpb'),
+        `the packaged config associates .mcpb files with the app (${JSON.stringify(associations)})`,
+      );
       // The deb target (and rpm's) refuse to build without it: "Please specify project homepage".
       check(/^https:\/\//.test(manifest.homepage ?? ''), `package.json: homepage ${manifest.homepage} (deb and rpm need one)`);
 

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KnowledgeService } from '../../src/core/knowledge/knowledgeService.js';
 import type { ModelEntry } from '../../src/shared/models.js';
+import { DIMENSIONS, makeChunks, makeWords, vectorOf } from './knowledgeCorpus.js';
 import { atMost, check, gcNow, info, percentile, type BenchRow, type BenchSection } from './section.js';
 
 /**
@@ -21,7 +22,6 @@ import { atMost, check, gcNow, info, percentile, type BenchRow, type BenchSectio
  *   garbage collection, against before the base was opened.
  */
 
-const DIMENSIONS = 768;
 const CHUNKS = 10_000;
 const QUERIES = 200;
 const WARMUP = 20;
@@ -29,22 +29,6 @@ const SEARCH_P95_MS = 50;
 const INGEST_MS = 2000;
 const MEMORY_MB = 50;
 const MiB = 1024 * 1024;
-
-/** Deterministic words: a vocabulary of 5,000 made-up words, drawn with a Zipf-like skew, as in real text. */
-export function makeWords(seed: number): () => string {
-  let state = seed;
-  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'an', 'el', 'or', 'us', 'ix'];
-  const vocabulary = Array.from({ length: 5000 }, (_, i) => `${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`);
-  return () => vocabulary[Math.floor(vocabulary.length * random() ** 2.5)]!;
-}
-
-export function vectorOf(text: string): number[] {
-  const vector = new Array<number>(DIMENSIONS).fill(0);
-  for (let i = 0; i < text.length; i++) vector[(text.charCodeAt(i) * 31 + i) % DIMENSIONS]! += 1;
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((v) => v / norm);
-}
 
 /** A minimal OpenAI-compatible `/embeddings` server. */
 export async function embeddingServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -121,9 +105,11 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     const service = serviceOn(home, server.url);
     await service.create({ id: 'big', name: 'Big', embeddingModel: 'embed', chunkSize: 400, chunkOverlap: 0 });
     const word = makeWords(1);
+    const corpus = makeChunks(1);
     const buildStarted = performance.now();
     for (let d = 0; d < CHUNKS / 1000; d++) {
-      const paragraphs = Array.from({ length: 1000 }, () => Array.from({ length: 55 }, word).join(' ') + '.');
+      const paragraphs = Array.from({ length: 1000 }, () => corpus.chunk());
+      corpus.nextDocument();
       await service.addText('big', paragraphs.join('\n\n'), `doc-${d}.md`);
     }
     const built = await service.get('big');
@@ -131,7 +117,7 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     rows.push(info(`build ${built.counts.chunks} chunks (embed, index, save)`, performance.now() - buildStarted, 'ms'));
     const times: number[] = [];
     for (let q = 0; q < WARMUP + QUERIES; q++) {
-      const query = `${word()} ${word()} ${word()}`;
+      const query = corpus.query();
       const started = performance.now();
       const result = await service.search('big', query, { limit: 5 });
       if (q >= WARMUP) times.push(performance.now() - started);
@@ -150,7 +136,7 @@ export async function runKnowledgeBench(): Promise<BenchSection> {
     }
     rows.push(info('of which the query embedding request: p95', percentile(trips, 95), 'ms'));
     const addStarted = performance.now();
-    await service.addText('big', Array.from({ length: 10 }, () => Array.from({ length: 55 }, word).join(' ')).join('\n\n'), 'one-more.md');
+    await service.addText('big', Array.from({ length: 10 }, () => corpus.chunk()).join('\n\n'), 'one-more.md');
     rows.push(info('add a 10-chunk file to that base (embed, one store transaction)', performance.now() - addStarted, 'ms'));
     rows.push(info('its store file (store.sqlite)', fs.statSync(path.join(home, 'big', 'store.sqlite')).size / MiB, 'MiB'));
     service.dispose();

@@ -7,7 +7,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
 import { KnowledgeStore } from '../../src/core/knowledge/knowledgeStore.js';
 import { runBenchChild } from './benchChild.js';
-import { embeddingServer, makeWords, serviceOn, vectorOf } from './knowledgeBench.js';
+import { embeddingServer, serviceOn } from './knowledgeBench.js';
+import { DIMENSIONS, makeChunks, vectorOf } from './knowledgeCorpus.js';
 import { atMost, check, info, type BenchRow, type BenchSection } from './section.js';
 
 /**
@@ -28,15 +29,15 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
 
 const CHUNKS = Number(process.env.CHATOS_BENCH_KB_CHUNKS ?? 100_000);
 const PER_DOCUMENT = 1000;
-const DIMENSIONS = 768;
 const TARGETS = { searchP95: CHUNKS > 100_000 ? 100 : 50, addMsPerMiB: 500, openMs: 200, memoryMiB: CHUNKS > 100_000 ? 8192 : 300 };
 const MiB = 1024 * 1024;
 
 /** One document's chunks (about 55 words each) and their vectors, the same for the store and the baseline. */
 function* documents(): Generator<{ file: string; texts: string[] }> {
-  const word = makeWords(1);
+  const corpus = makeChunks(1);
   for (let d = 0; d * PER_DOCUMENT < CHUNKS; d++) {
-    yield { file: `doc-${d}.md`, texts: Array.from({ length: PER_DOCUMENT }, () => Array.from({ length: 55 }, word).join(' ') + '.') };
+    yield { file: `doc-${d}.md`, texts: Array.from({ length: PER_DOCUMENT }, () => corpus.chunk()) };
+    corpus.nextDocument();
   }
 }
 
@@ -130,7 +131,7 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     rows.push(info('add that MB in all (read, cut, embed by the local server, store)', ours.addMs, 'ms'));
     rows.push(atMost('open the base (settings, store, graph mapped, tail read)', ours.openMs, 'ms', TARGETS.openMs));
     rows.push(atMost('memory of a process that opened it and searched (RSS)', ours.rssMiB, 'MiB', TARGETS.memoryMiB));
-    rows.push(atMost('recall@10 of the vector side against an exact scan (at least)', -ours.recall!, '(negated)', -0.9));
+    rows.push(atMost('recall@10 of the vector side against an exact scan (at least)', -ours.recall!, '(negated)', -0.95));
     const ratio = (name: string, a: number, b: number) => ({ ...info(name, a / b, '×'), group: 'ChatOS ÷ baseline (SQLite FTS5 + sqlite-vec, same rows, same run)' });
     rows.push(ratio(`hybrid p95 (baseline ${base.p95.toFixed(1)} ms)`, ours.p95, base.p95));
     rows.push(ratio(`hybrid median (baseline ${base.p50.toFixed(1)} ms)`, ours.p50, base.p50));
@@ -145,7 +146,7 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     title: `knowledge bases at ${CHUNKS} chunks`,
     rows,
     notes: [
-      'recall is shown negated so that "at most" reads as "at least 0.9"',
+      'recall is shown negated so that "at most" reads as "at least 0.95"',
       'the baseline searches vectors exactly (vec0 scans every row); ours searches a float16 HNSW graph and rescores its candidates from the float32 rows',
       'open and memory are measured in a fresh child process; the page cache is warm from the build',
     ],

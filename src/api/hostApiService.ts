@@ -6,7 +6,8 @@ import { agentHandlers } from './handlers/agents.js';
 import { appHandlers } from './handlers/apps.js';
 import { chatHandlers, wireChatEvents } from './handlers/chat.js';
 import { mcpAppHandlers } from './handlers/mcpApps.js';
-import { bundleHandlers } from './handlers/bundles.js';
+import { bundleHandlers, MAX_BUNDLE_UPLOAD_BYTES } from './handlers/bundles.js';
+import { OpenedBundles } from './handlers/openedBundles.js';
 import { mcpServerHandlers } from './handlers/mcpServers.js';
 import { catalogHandlers } from './handlers/catalog.js';
 import { modelHandlers } from './handlers/models.js';
@@ -37,6 +38,8 @@ export interface HostApiServiceOptions {
   locale?: string;
   /** The desktop app's system browser, for sign-in pages; without it (serve) the page opens the url in a new tab (event auth.openUrl). */
   openExternal?: (url: string) => void;
+  /** The desktop app's folder picker, for a plugin folder to install; without it (serve) the folder's path is typed. */
+  pickFolder?: () => Promise<string | undefined>;
 }
 
 /**
@@ -63,12 +66,14 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
     version: options.version,
     locale: options.locale ?? Intl.DateTimeFormat().resolvedOptions().locale,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   };
+  const opened = new OpenedBundles(MAX_BUNDLE_UPLOAD_BYTES);
   const handlers: Handlers = {
     ...infoHandlers(context),
     ...diagnosticsHandlers(context),
     ...appHandlers(context),
-    ...bundleHandlers(context),
+    ...bundleHandlers(context, opened),
     ...agentHandlers(context),
     ...modelHandlers(context),
     ...registryHandlers(context),
@@ -103,6 +108,10 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       } catch (error) {
         return { ok: false, error: toApiError(error) };
       }
+    },
+    openBundle(file, cwd) {
+      const read = opened.add(file, cwd);
+      emit({ type: 'bundle.opened', fileName: read.ok ? read.name : read.file });
     },
     onEvent(listener) {
       listeners.add(listener);

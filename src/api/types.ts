@@ -37,6 +37,11 @@ export interface HostApiService {
    */
   clientConnected(client: string): void;
   clientDisconnected(client: string): void;
+  /**
+   * The desktop was asked to open `file` (a launch's argument, relative to `cwd`; macOS's open-file): read now, held
+   * until the window takes it with plugins.takeOpenedBundle, and a `bundle.opened` event tells the window.
+   */
+  openBundle(file: string, cwd: string): void;
   /** Live events for the UI; returns the unsubscribe function. */
   onEvent(listener: (event: HostEventMessage) => void): () => void;
   dispose(): void;

@@ -3,6 +3,7 @@ import type { ChatEvent } from '../core/facades/chat.js';
 import type { Host } from '../core/host.js';
 import type { StopInfo } from '../shared/chat.js';
 import type { QuestionOf } from '../shared/question.js';
+import { parsed, replayUpdates } from './acpReplay.js';
 
 const STOP_REASON: Record<StopInfo['kind'], StopReason | undefined> = { user: 'cancelled', 'round-limit': 'max_turn_requests', 'answer-limit': 'max_tokens', error: undefined, interrupted: undefined };
 
@@ -11,14 +12,6 @@ const textOf = (blocks: readonly ContentBlock[]) =>
     .map((block) => (block.type === 'text' ? block.text : block.type === 'resource_link' ? `(${block.uri})` : ''))
     .filter(Boolean)
     .join('\n');
-
-function rawInput(argumentsText: string): unknown {
-  try {
-    return JSON.parse(argumentsText);
-  } catch {
-    return argumentsText;
-  }
-}
 
 /**
  * `chatos acp` (docs/using/acp.md#chatos-as-an-acp-agent): a ChatOS agent
@@ -38,7 +31,7 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
     if (event.type === 'delta') notify({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
     else if (event.type === 'reasoning') notify({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } });
     else if (event.type === 'toolCall' && event.call.phase === 'started')
-      notify({ sessionUpdate: 'tool_call', toolCallId: event.call.callId, title: event.call.name, kind: 'other', status: 'in_progress', rawInput: rawInput(event.call.argumentsText) });
+      notify({ sessionUpdate: 'tool_call', toolCallId: event.call.callId, title: event.call.name, kind: 'other', status: 'in_progress', rawInput: parsed(event.call.argumentsText) });
     else if (event.type === 'toolCall' && event.call.phase === 'finished')
       notify({
         sessionUpdate: 'tool_call_update',
@@ -80,17 +73,41 @@ export async function serveAcp(host: Host, agentId: string, stream: Stream): Pro
     host.questions.respond(request.id, { kind: 'toolConfirmation', approved, scope: always ? 'always' : 'once' });
   };
 
+  /**
+   * The editor's workspace (its `cwd` and additional directories) becomes the conversation's workspace roots
+   * (docs/using/chat.md#workspace-roots): the folders the agent's servers are told they may work in. A folder that
+   * is not one is refused, so the editor learns it, rather than the agent working somewhere else.
+   */
+  const useEditorFolders = (conversationId: string, params: { cwd: string; additionalDirectories?: string[] | null }) => {
+    try {
+      host.mcp.roots.set(conversationId, [params.cwd, ...(params.additionalDirectories ?? [])]);
+    } catch (error) {
+      throw RequestError.invalidParams({ cwd: params.cwd }, (error as Error).message);
+    }
+  };
+
   const app = agent({ name: 'chatos' })
     .onRequest('initialize', () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false } },
       agentInfo: { name: 'chatos', title: `ChatOS: ${host.agents.get(agentId)?.name ?? agentId}`, version: '0.1.0' },
       authMethods: [],
     }))
-    .onRequest('session/new', () => {
+    .onRequest('session/new', ({ params }) => {
       const conversation = host.chat.create(agentId);
+      useEditorFolders(conversation.id, params);
       sessions.add(conversation.id);
       return { sessionId: conversation.id };
+    })
+    .onRequest('session/load', async ({ params }) => {
+      // A stored conversation of this agent only: its id is the session id `session/new` gave.
+      const detail = host.chat.list({ agentId }).some((c) => c.id === params.sessionId) ? host.chat.get(params.sessionId) : undefined;
+      if (!detail) throw RequestError.sessionNotFound(params.sessionId);
+      useEditorFolders(params.sessionId, params);
+      // Replayed in order, each sent before the next, and all before the load is answered (as the ACP spec asks).
+      for (const body of replayUpdates(detail.messages)) await connection!.client.notify('session/update', { sessionId: params.sessionId, update: body });
+      sessions.add(params.sessionId);
+      return {};
     })
     .onNotification('session/cancel', ({ params }) => {
       if (sessions.has(params.sessionId)) host.chat.stop(params.sessionId);

@@ -167,6 +167,7 @@ export function createHost(options: HostOptions = {}): Host {
     });
     const chat = chatModule(base, store, {
       agents: stores.agents,
+      acpTrust: stores.acpTrust,
       models: models.service,
       resolver: { registry: registry.center, catalog, runGate, models: models.service, agents: stores.agents },
       tools,
@@ -209,7 +210,7 @@ export function createHost(options: HostOptions = {}): Host {
         chat: chat.facade,
         watcher: { watch: (times) => watcher.watch(times) },
         settings: narrow(settings, ['get', 'update']),
-        catalog: narrow(new McpCatalog({ registryUrl: () => settings.get().mcpRegistryUrl, admin: mcp.facade.admin, cacheDir: base.home.catalogCache }), ['search', 'show', 'add']),
+        catalog: narrow(new McpCatalog({ registryUrl: () => settings.get().mcpRegistryUrl, admin: mcp.facade.admin, cacheDir: base.home.catalogCache }), ['search', 'show', 'add', 'bundle']),
       },
       internals: { store, secrets: base.secrets, audit: base.audit, plugins, registry, models, agents: stores, knowledge, mcp, tools, chat },
       async dispose() {

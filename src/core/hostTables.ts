@@ -1,3 +1,4 @@
+import { AcpTrustTable } from './acp/acpTrust.js';
 import { AgentsTable } from './agents/agentStore.js';
 import { ConversationsTable } from './chat/conversations/conversationIndex.js';
 import { AlwaysAllowTable } from './confirmation/alwaysAllowStore.js';
@@ -19,6 +20,7 @@ export const HOST_DB_TABLES: readonly LogicalTable<unknown>[] = [
   HostMcpServers,
   HostPrompts,
   AgentsTable,
+  AcpTrustTable,
   ModelsTable,
   PluginTrustTable,
   ServerSettingsTable,

@@ -39,6 +39,8 @@ export interface HeadlessServer {
   /** The port of the views' sites: `http://<site>.localhost:<viewPort>` (docs/using/serve.md). */
   viewPort: number;
   token: string;
+  /** A bundle to show the next window (`chatos serve --open FILE`), as the desktop hands over a double-clicked one. */
+  openBundle(file: string, cwd: string): void;
   /** Closes every socket and connection and the HostApi service; the host stays up. */
   close(): Promise<void>;
 }
@@ -123,6 +125,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     port,
     viewPort: viewServer.port,
     token,
+    openBundle: (file, cwd) => api.openBundle(file, cwd),
     close() {
       closing ??= (async () => {
         await hub.close();

@@ -55,8 +55,20 @@ export const BundlePreviewSchema = z.object({
    * unsigned where it was signed: the settings in `storedSecrets` are not carried over unless the user says so.
    */
   signerChanged: z.object({ before: z.string().nullable(), storedSecrets: z.array(z.string()) }).optional(),
+  /**
+   * Both the installed copy and this one are unsigned: nothing vouches that the update comes from whoever made the
+   * installed copy (any bundle of that name installs as the same plugin). With `sameBundle` (the same name and author as
+   * the installed copy) the settings in `storedSecrets` are kept only when the user says so; otherwise they are dropped
+   * and asked again.
+   */
+  unsignedUpdate: z.object({ sameBundle: z.boolean(), storedSecrets: z.array(z.string()) }).optional(),
 });
 export type BundlePreview = z.infer<typeof BundlePreviewSchema>;
+
+/** The installed copy's stored secrets this update gets only when the user says so (`keepSecrets`); every face offers the same. */
+export function secretsKeptIfAsked(preview: Pick<BundlePreview, 'signerChanged' | 'unsignedUpdate'>): string[] {
+  return [...(preview.signerChanged?.storedSecrets ?? []), ...(preview.unsignedUpdate?.sameBundle ? preview.unsignedUpdate.storedSecrets : [])];
+}
 
 /** The values the user gave: a string (numbers and booleans as text), or a list for a `multiple` field. */
 export const BundleConfigValuesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));

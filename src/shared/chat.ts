@@ -322,6 +322,14 @@ export const ConversationSchema = z.object({
   modelId: z.string().optional(),
   /** Its own workspace roots (docs/using/chat.md#workspace-roots); absent: its agent's. */
   roots: WorkspaceRootsSchema.optional(),
+  /**
+   * For an agent of kind `acp`: the ACP session its program last answered in, and the fingerprint of that program
+   * (docs/using/acp.md#resuming), so the next process of the same program resumes it with `session/load`.
+   */
+  acpSession: z
+    .object({ sessionId: z.string().min(1).max(1000), program: z.string().max(100) })
+    .strict()
+    .optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

@@ -29,7 +29,7 @@ import { ApiKindSchema, ModelKindSchema, KeyStoreSchema, ModelCatalogSchema, Mod
 import { PageChatRequestSchema } from './pageChat.js';
 import { ToolUiSchema } from './mcpApps.js';
 import { BundleConfigValuesSchema, BundlePreviewSchema } from './bundles.js';
-import { CatalogAddResultSchema, CatalogEntryViewSchema, CatalogPageSchema, CatalogSearchSchema } from './mcpCatalog.js';
+import { CatalogAddResultSchema, CatalogBundleSchema, CatalogEntryViewSchema, CatalogPageSchema, CatalogSearchSchema } from './mcpCatalog.js';
 import { ProblemSchema } from './problems.js';
 import { GotPromptSchema, MAX_COMPLETE_CHARS, McpPromptSchema, PromptArgsSchema } from './mcpPrompts.js';
 import { DiagnosticsReportSchema } from './diagnostics.js';
@@ -285,6 +285,11 @@ export const HostApiMethods = {
   'plugins.untrust': { params: z.object({ pluginId: Id }).strict(), result: z.object({ changed: z.boolean() }) },
   /** What installing `source` would do: a new install (no `update`), or an update in place of the installed copy of its id. Nothing is placed. */
   'plugins.installPreview': { params: z.object({ source: z.string().min(1).max(4096) }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
+  /**
+   * The desktop's folder picker, for a plugin folder to install: the folder chosen, or null when cancelled. Only the
+   * desktop face has one (`host.info` face "electron"); in a browser the folder's path is typed.
+   */
+  'plugins.pickFolder': { params: Empty, result: z.object({ dir: z.string().nullable() }) },
   /** Installs; over an installed copy of the same id only with `update: true` (else ALREADY_INSTALLED): grants kept, trust needed again. */
   'plugins.install': {
     params: z.object({ source: z.string().min(1).max(4096), update: z.boolean().default(false) }).strict(),
@@ -309,6 +314,19 @@ export const HostApiMethods = {
   },
   /** An MCP Bundle by the http(s) address the user pasted: fetched by the host into upload `uploadId` (bounded), and its preview; installed with plugins.installBundle. */
   'plugins.bundleFromUrl': { params: z.object({ uploadId: KnowledgeJobId, url: z.string().min(1).max(4096) }).strict(), result: BundlePreviewSchema },
+  /**
+   * A catalog entry's MCP Bundle (registryType mcpb): fetched by the host from the address the registry names, refused
+   * unless its bytes have the entry's fileSha256, held as upload `uploadId`, and its preview; installed with plugins.installBundle.
+   */
+  'plugins.bundleFromCatalog': { params: z.object({ uploadId: KnowledgeJobId, entry: CatalogBundleSchema }).strict(), result: BundlePreviewSchema },
+  /**
+   * A bundle the desktop was asked to open (double-clicked, "Open with", `chatos serve --open FILE`): held as upload
+   * `uploadId` and its preview, as a dropped file's; null when none waits. One ChatOS refused to open fails with the reason.
+   */
+  'plugins.takeOpenedBundle': {
+    params: z.object({ uploadId: KnowledgeJobId }).strict(),
+    result: z.object({ opened: z.object({ fileName: z.string(), preview: BundlePreviewSchema }).nullable() }),
+  },
   /** What installing an uploaded plugin .zip (sent with plugins.bundleUploadPart) would do, as plugins.installPreview says for a path. */
   'plugins.zipPreview': { params: z.object({ uploadId: KnowledgeJobId }).strict(), result: z.object({ pluginId: z.string(), update: PluginUpdateSchema.optional() }) },
   /** Installs the uploaded plugin .zip, as plugins.install does a path: untrusted until trusted; over an installed copy only with `update`. */
@@ -889,6 +907,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** A resource a conversation's instance subscribed to changed (`updated`, its uri), or the server's list did (`list`); coalesced. */
   z.object({ type: z.literal('server.resources'), serverId: z.string(), conversationId: z.string(), change: z.enum(['updated', 'list']), uri: z.string().optional() }),
   z.object({ type: z.literal('problems.changed'), count: z.number() }),
+  /** The desktop was asked to open a bundle: the window takes it with plugins.takeOpenedBundle. */
+  z.object({ type: z.literal('bundle.opened'), fileName: z.string() }),
   z.object({ type: z.literal('registry.changed') }),
   z.object({ type: z.literal('agents.changed') }),
   z.object({ type: z.literal('settings.changed') }),

@@ -27,6 +27,29 @@ const settingsFields = {
   chunkOverlap: z.number().int().min(0).max(5_000),
 };
 
+/**
+ * Where a base's chunks live (issue 44, docs/using/knowledge-engine.md): absent, in the
+ * embedded store beside base.json; `postgres`, on a team's PostgreSQL with
+ * pgvector at `url`, in the tables named by `collection` (several machines
+ * may share one). The URL carries no password: that is kept in the key
+ * store, under the base's id.
+ */
+export const PostgresUrlSchema = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), { error: 'must be a postgres:// or postgresql:// URL' })
+  .refine((value) => !URL.canParse(value) || new URL(value).password === '', { error: 'must not carry a password: give it separately (--password-stdin), so it is kept in the key store' });
+
+/** Names the tables on the server (`chatos_kb_<collection>`…): short enough for PostgreSQL's 63-byte names. */
+export const CollectionSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, { error: 'must start with a lower-case letter or digit and use only a-z, 0-9, "_" or "-" (at most 48)' });
+
+export const KnowledgeEngineSettingsSchema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('postgres'), url: PostgresUrlSchema, collection: CollectionSchema }).strict()]);
+export type KnowledgeEngineSettings = z.infer<typeof KnowledgeEngineSettingsSchema>;
+
+/** The engine as a create form sends it: the collection defaults to the base's id, the password goes to the key store. */
+const EngineInputSchema = z.object({ kind: z.literal('postgres'), url: PostgresUrlSchema, collection: KnowledgeBaseIdSchema.optional(), password: z.string().min(1).max(1000).optional() }).strict();
+
 const overlapBelowSize = (value: { chunkSize?: number; chunkOverlap?: number }) => value.chunkSize === undefined || value.chunkOverlap === undefined || value.chunkOverlap < value.chunkSize;
 const overlapIssue = { error: 'chunkOverlap must be smaller than chunkSize', path: ['chunkOverlap'] };
 
@@ -38,6 +61,7 @@ export const KnowledgeBaseInputSchema = z
     embeddingModel: settingsFields.embeddingModel.default(null),
     chunkSize: settingsFields.chunkSize.default(DEFAULT_CHUNK_SIZE),
     chunkOverlap: settingsFields.chunkOverlap.default(DEFAULT_CHUNK_OVERLAP),
+    engine: EngineInputSchema.optional(),
   })
   .strict()
   .refine(overlapBelowSize, overlapIssue);
@@ -60,6 +84,8 @@ export const KnowledgeBaseSchema = z
   .object({
     id: KnowledgeBaseIdSchema,
     ...settingsFields,
+    /** Absent: the embedded store. */
+    engine: KnowledgeEngineSettingsSchema.optional(),
     embeddedWith: EmbeddedWithSchema.nullable(),
     counts: z.object({ files: z.number().int().min(0), chunks: z.number().int().min(0) }).strict(),
     createdAt: z.string(),

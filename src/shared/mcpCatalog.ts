@@ -48,6 +48,11 @@ export const CatalogOptionViewSchema = z.object({
   url: z.string().optional(),
   /** What is downloaded from where when it first starts, e.g. "the npm package X 1.2.3 from https://registry.npmjs.org". */
   downloads: z.string().optional(),
+  /**
+   * An MCP Bundle (registryType mcpb): installed as a plugin, not added to mcp.yaml. Its address and the SHA-256 the
+   * registry names for the file; the download is refused unless its bytes have that digest.
+   */
+  bundle: z.object({ url: z.string(), sha256: z.string() }).optional(),
   inputs: z.array(CatalogInputViewSchema),
 });
 export type CatalogOptionView = z.infer<typeof CatalogOptionViewSchema>;
@@ -106,5 +111,15 @@ export const CatalogAddSchema = z
       .default([]),
   })
   .strict();
+
+/** Which entry's bundle to fetch (an entry and, unless the first bundle it offers, which way to run it). */
+export const CatalogBundleSchema = z
+  .object({
+    registry: RegistryUrlSchema,
+    name: z.string().min(1).max(200),
+    option: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+export type CatalogBundleRequest = z.infer<typeof CatalogBundleSchema>;
 
 export const CatalogAddResultSchema = z.object({ server: McpServerEntryViewSchema });

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpsServer } from '../helpers/httpsServer.js';
 import { packBundle } from '../helpers/mcpbBundles.js';
 import { runCli } from '../helpers/runCli.js';
 import { tempDir } from '../helpers/tempDir.js';
@@ -52,6 +53,31 @@ describe('a bundle named by its address', () => {
     const allowed = await runCli(['install', `${origin}/away.mcpb`, '--allow-http', '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
     expect(allowed.code).toBe(1);
     expect(allowed.stderr).toContain(`${ELSEWHERE} could not be reached`);
+  });
+
+  it('over https is taken, and not once it is redirected down to plain http, even to this machine or with --allow-http', async () => {
+    const home = tempDir();
+    const bundle = fs.readFileSync(await packBundle());
+    const secure = await startHttpsServer((request, response) => {
+      if (request.url === '/down.mcpb') response.writeHead(302, { location: `${origin}/weather.mcpb` }).end();
+      else response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bundle);
+    });
+    try {
+      const before = served;
+      for (const flags of [[], ['--allow-http']]) {
+        const down = await runCli(['install', `${secure.origin}/down.mcpb`, ...flags, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+        expect(down.code).toBe(1);
+        expect(down.stderr).toContain(`${secure.origin} redirected to ${origin} over plain http`);
+      }
+      // The plain-http server was never asked, and nothing was installed.
+      expect(served).toBe(before);
+      expect(fs.existsSync(path.join(home, 'chatos', 'ui_apps', 'plugins', 'mcpb.weather'))).toBe(false);
+      // The same server's bundle over https (its certificate checked) installs: the refusal was the hop, not TLS.
+      const installed = await runCli(['install', `${secure.origin}/weather.mcpb`, '--secret-stdin', 'api_key', '--home', home], { input: 'k' });
+      expect(installed.code, installed.stderr).toBe(0);
+    } finally {
+      await secure.close();
+    }
   });
 
   it('over plain http to this machine is taken, through a redirect on the same server', async () => {

@@ -58,9 +58,10 @@ describe('chatos install FILE.mcpb', () => {
     expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);
     expect(await forecast(cli)).toEqual({ sky: 'clear', units: 'imperial', key: 'sk-test-123' });
 
-    // A new version updates in place and asks nothing again: the units and the stored key are kept.
+    // A new version updates in place and asks nothing again: the units are kept, and the stored key by the user's word
+    // (neither copy is signed, so nothing but the user vouches that they come from the same maker).
     const next = await packBundle(weatherManifest({ version: '1.1.0' }));
-    const again = await cli(['install', next, '--yes', '--json']);
+    const again = await cli(['install', next, '--yes', '--keep-secrets', '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ updated: true, trust: 'changed' });
     expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);

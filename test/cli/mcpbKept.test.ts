@@ -41,7 +41,7 @@ describe('an MCP Bundle update keeps what the host recorded', () => {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'bundle-config.json'), JSON.stringify({ values: { units: 'set-by-the-bundle' }, secrets: ['api_key'] }));
 
-    const update = await cli(['install', await packBundle(weatherManifest({ version: '1.1.0' })), '--yes', '--json']);
+    const update = await cli(['install', await packBundle(weatherManifest({ version: '1.1.0' })), '--yes', '--keep-secrets', '--json']);
     expect(update.code, update.stderr).toBe(0);
     expect(update.json().runPlan.servers[0].command.at(-1)).toBe('imperial');
     expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);
@@ -75,6 +75,33 @@ describe('an MCP Bundle update keeps what the host recorded', () => {
     expect(given.stdout).toMatch(/signed by another publisher than the installed copy/);
     expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);
     expect((await forecast(cli)).key).toBe('sk-new');
+  });
+
+  it('gives an unsigned update the stored secrets of an unsigned copy only if it is the same bundle and the user says so', async () => {
+    const { cli } = setup();
+    expect((await cli(['install', await packBundle(), '--secret-stdin', 'api_key'], 'sk-unsigned')).code).toBe(0);
+
+    // Same name and author, still unsigned: nothing proves the same maker, so the key waits for the user's word.
+    const same = await packBundle(weatherManifest({ version: '1.1.0' }));
+    const unasked = await cli(['install', same, '--yes']);
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toContain('user_config.api_key: API key is required');
+    expect(unasked.stdout).toMatch(/neither this copy nor the installed one is signed, so nothing shows they come from the same maker; its stored secrets \(api_key\)/);
+    const kept = await cli(['install', same, '--yes', '--keep-secrets']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);
+    expect((await forecast(cli)).key).toBe('sk-unsigned');
+
+    // Another author's unsigned bundle of that name installs as the same plugin: it never gets the key, asked or not.
+    const other = await packBundle(weatherManifest({ version: '1.2.0', author: { name: 'Someone Else' } }));
+    const refused = await cli(['install', other, '--yes', '--keep-secrets']);
+    expect(refused.stdout).toMatch(/unsigned, and not the same bundle \(name and author\) as the installed copy; its stored secrets \(api_key\) are not given to this one/);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('user_config.api_key: API key is required');
+    const given = await cli(['install', other, '--yes', '--secret-stdin', 'api_key'], 'sk-other');
+    expect(given.code, given.stderr).toBe(0);
+    expect((await cli(['trust', 'mcpb.weather'])).code).toBe(0);
+    expect((await forecast(cli)).key).toBe('sk-other');
   });
 
   it('uninstall deletes its stored values, and a fresh install adopts nothing left behind', async () => {

@@ -5,6 +5,7 @@ import { desktopLayout, desktopSessionRoot } from '../../electron/appLayout.js';
 import { startDesktopHost } from '../../electron/desktopHost.js';
 import { HostApiMethods } from '../../src/shared/hostApi.js';
 import { isAlive, trustPlugin, waitUntil, writeGatewayPlugin } from '../helpers/gatewayHost.js';
+import { packBundle } from '../helpers/mcpbBundles.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { startTestDesktop } from './desktopFixture.js';
 
@@ -33,6 +34,51 @@ describe('the desktop host (what main.ts starts and stops)', () => {
       expect(again.host.agents.list().map((agent) => agent.name)).toEqual(['Writer']);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('holds a bundle the system asked it to open until the window takes it; one it will not open says why', async () => {
+    const { desktop } = await startTestDesktop();
+    const events: string[] = [];
+    desktop.api.onEvent((event) => void (event.type === 'bundle.opened' && events.push(event.fileName)));
+    const bundle = await packBundle();
+    // As a second start hands its argv: the path relative to the folder it was started in.
+    desktop.api.openBundle(path.basename(bundle), path.dirname(bundle));
+    expect(events).toEqual(['weather.mcpb']);
+    const taken = await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-1' } });
+    const opened = taken.ok ? HostApiMethods['plugins.takeOpenedBundle'].result.parse(taken.result).opened : undefined;
+    expect(opened).toMatchObject({ fileName: 'weather.mcpb', preview: { pluginId: 'mcpb.weather', name: 'Weather', tools: [{ name: 'forecast' }] } });
+    // The preview is the install's: the same upload installs it, as a dropped file's does.
+    const installed = await desktop.api.handle({ method: 'plugins.installBundle', params: { uploadId: 'opened-bundle-1', config: { api_key: 'k-1' } } });
+    expect(installed).toMatchObject({ ok: true, result: { pluginId: 'mcpb.weather' } });
+
+    const link = path.join(tempDir('chatos-el-open-'), 'linked.mcpb');
+    fs.symlinkSync(bundle, link);
+    desktop.api.openBundle(link, '/');
+    const refused = await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-2' } });
+    expect(refused).toMatchObject({ ok: false, error: { message: `${link} is a link, not a regular file` } });
+    expect(await desktop.api.handle({ method: 'plugins.takeOpenedBundle', params: { uploadId: 'opened-bundle-3' } })).toEqual({ ok: true, result: { opened: null } });
+  });
+
+  it("gives the window the folder the system's picker chose, which installs as a typed path would", async () => {
+    const folder = writeGatewayPlugin(tempDir('chatos-el-picked-'), 'acme.picked', [{ appId: 'main', allowMain: true }]);
+    let answer: string | undefined = folder;
+    const desktop = await startDesktopHost({
+      host: { home: tempDir('chatos-el-home-'), appRoot: repoRoot, builtinPluginsDir: tempDir(), defaultsDir: tempDir() },
+      rendererDir: tempDir(),
+      version: '1',
+      watch: false,
+      // What main.ts hands over: Electron's dialog.showOpenDialog (openDirectory), which cannot run here.
+      pickFolder: () => Promise.resolve(answer),
+    });
+    try {
+      const picked = await desktop.api.handle({ method: 'plugins.pickFolder', params: {} });
+      expect(picked).toEqual({ ok: true, result: { dir: folder } });
+      expect(await desktop.api.handle({ method: 'plugins.installPreview', params: { source: folder } })).toMatchObject({ ok: true, result: { pluginId: 'acme.picked' } });
+      answer = undefined;
+      expect(await desktop.api.handle({ method: 'plugins.pickFolder', params: {} })).toEqual({ ok: true, result: { dir: null } });
+    } finally {
+      await desktop.stop();
     }
   });
 

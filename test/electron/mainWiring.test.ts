@@ -52,6 +52,28 @@ describe('main.ts wiring', () => {
     expect(find('app.enableSandbox')).toHaveLength(1);
   });
 
+  it("hands a .mcpb the system opens to the host: open-file (macOS), a second start's argv and the first argv (Windows, Linux)", () => {
+    const find = (callee: string) => main.filter((c) => c.callee === callee);
+    const on = (event: string) => find('app.on').find((c) => c.args[0] === `'${event}'`)?.args[1] ?? '';
+    expect(on('open-file')).toMatch(/^\(event, file\) => \{\s*event\.preventDefault\(\);\s*openBundle\(file, process\.cwd\(\)\);/);
+    expect(on('second-instance')).toMatch(/^\(_event, argv, cwd\) => \{\s*const file = bundleArgOf\(argv, ARGV_SKIP\);\s*if \(file !== undefined\) return openBundle\(file, cwd\);/);
+    expect(find('bundleArgOf').map((c) => c.args)).toEqual([
+      ['process.argv', 'ARGV_SKIP'],
+      ['argv', 'ARGV_SKIP'],
+    ]);
+    // The host reads the file (a regular .mcpb only) and tells the window; main.ts never reads it itself.
+    expect(find('desktopHost.api.openBundle').map((c) => c.args)).toEqual([['file', 'cwd']]);
+    expect(find('app.requestSingleInstanceLock')).toHaveLength(1);
+  });
+
+  it("picks a plugin folder with the system's dialog, folders only, and hands the host only the path", () => {
+    const find = (callee: string) => main.filter((c) => c.callee === callee);
+    expect(find('dialog.showOpenDialog').map((c) => c.args.at(-1))).toEqual(['options', 'options']);
+    const text = fs.readFileSync(path.join(electronDir, 'main.ts'), 'utf8');
+    expect(text).toContain("const options = { properties: ['openDirectory' as const] };");
+    expect(text).toMatch(/pickFolder: async \(\) => \{[\s\S]{0,400}?return picked\.canceled \? undefined : picked\.filePaths\[0\];/);
+  });
+
   it('handles every privileged scheme with its desktop handler, and nothing else', () => {
     const handled = main.filter((c) => c.callee === 'protocol.handle').map((c) => c.args);
     expect(handled).toEqual([

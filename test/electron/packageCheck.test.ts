@@ -21,6 +21,7 @@ describe('packaging', () => {
       const output = `${run.stdout}\n${run.stderr}`;
       expect(run.status, output).toBe(0);
       expect(output).toMatch(/package check passed/);
+      expect(output).toMatch(/✓ the packaged config associates \.mcpb files with the app/);
       expect(output).toMatch(/the Notes plugin server starts from the unpacked tree/);
       expect(output).toMatch(/the packaged host started the Notes server with PATH=\S+ \(no node\)/);
       expect(output).toMatch(/nothing was written inside the app/);

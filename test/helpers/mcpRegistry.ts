@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,11 @@ import { repoRoot } from './tempDir.js';
  * or hostile registry does: /html/ answers a sign-in page, /loop/ gives
  * back the cursor it was asked with, /flood/ streams 100,000 entries,
  * /silent/ never answers.
+ *
+ * MCP Bundles the test packs are served under /bundles/<name>.mcpb; an
+ * entry names one as `{{origin}}/bundles/<name>.mcpb` with fileSha256
+ * `{{sha256:<name>}}`, filled in as it is served (a placeholder left unfilled
+ * is no URL and no digest, so an entry of a bundle not given is refused).
  */
 
 export interface RegistryFixture {
@@ -24,8 +30,15 @@ export interface RegistryFixture {
 
 const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'mcp-registry', 'servers.json');
 
-export async function startRegistry(): Promise<RegistryFixture> {
-  const entries = () => (JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as { servers: { server: { name?: string } }[] }).servers;
+export async function startRegistry(options: { bundles?: ReadonlyMap<string, Buffer> } = {}): Promise<RegistryFixture> {
+  const bundles = options.bundles ?? new Map<string, Buffer>();
+  let origin = '';
+  const filled = (text: string) =>
+    text.replaceAll('{{origin}}', origin).replace(/\{\{sha256:([a-z-]+)\}\}/g, (placeholder, name: string) => {
+      const bytes = bundles.get(name);
+      return bytes ? createHash('sha256').update(bytes).digest('hex') : placeholder;
+    });
+  const entries = () => (JSON.parse(filled(fs.readFileSync(FIXTURE, 'utf8'))) as { servers: { server: { name?: string } }[] }).servers;
   const requests: URL[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -39,6 +52,14 @@ export async function startRegistry(): Promise<RegistryFixture> {
     const known = ['html', 'loop', 'flood', 'silent'].includes(mode);
     const route = known ? rest.join('/') : [mode, ...rest].join('/');
     if (mode === 'silent') return; // held open until the client gives up or the server closes
+    const bundle = /^bundles\/([a-z-]+)\.mcpb$/.exec(route);
+    if (bundle) {
+      const bytes = bundles.get(bundle[1]!);
+      if (!bytes) return json(res, 404, { error: 'Not found' });
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(bytes);
+      return;
+    }
     if (mode === 'html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>Sign in</title><form>…</form>');
@@ -83,8 +104,9 @@ export async function startRegistry(): Promise<RegistryFixture> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

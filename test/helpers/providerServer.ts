@@ -77,6 +77,12 @@ export interface ProviderServer {
   enqueue(...responses: Scripted[]): void;
   /** Resolves once `count` requests arrived (generous deadline; fails with what did arrive). */
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /**
+   * Holds `/embeddings`: the next `after` requests are answered, later ones
+   * wait until the returned release is called (a test looks at a long add
+   * in the middle, without timing it).
+   */
+  holdEmbeddings(after: number): () => void;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,7 @@ export async function startProviderServer(
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
   const models = options.models ?? ['test-model'];
+  let embeddingsHold: { after: number; open: Promise<void> } | undefined;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -125,7 +132,11 @@ export async function startProviderServer(
       return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'provider-server' })), has_more: false });
     if (req.method === 'GET' && path === '/api/tags')
       return json(res, 200, { models: models.map((name) => ({ name, model: name, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'sha256:0', details: { format: 'gguf', family: 'llama' } })) });
-    if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) return json(res, 200, embeddings(body));
+    if (req.method === 'POST' && /^(\/v1)?\/embeddings$/.test(path)) {
+      const hold = embeddingsHold;
+      if (hold && hold.after-- <= 0) await hold.open;
+      return json(res, 200, embeddings(body));
+    }
     const format = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
     if (req.method !== 'POST' || !format) return json(res, 404, { error: { message: `provider server: no route ${req.method} ${path}`, type: 'not_found' } });
     const next = queue.shift();
@@ -201,6 +212,15 @@ export async function startProviderServer(
     openaiUrl: `${url}/v1`,
     requests,
     enqueue: (...responses) => void queue.push(...responses),
+    holdEmbeddings(after) {
+      let release!: () => void;
+      const hold = { after, open: new Promise<void>((resolve) => (release = resolve)) };
+      embeddingsHold = hold;
+      return () => {
+        if (embeddingsHold === hold) embeddingsHold = undefined;
+        release();
+      };
+    },
     async waitForRequests(count, timeoutMs = 20_000) {
       // Woken by each request as it comes; the timer only fails a wait that would hang, naming what came.
       await new Promise<void>((resolve, reject) => {

@@ -5,14 +5,20 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRoute, openServedUi, serveApi } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
+import { packBundle, signBundle, weatherManifest } from '../helpers/mcpbBundles.js';
 import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
+import { startOAuthServer } from '../helpers/oauthServer.js';
 
 /**
  * The Catalog page of `chatos serve` in Chromium (issue 46): a local MCP
  * Registry's entries listed and searched, each with the exact command or
  * URL it would run, the ones ChatOS cannot add marked so, an invalid entry
  * named; adding one asks for its values (the secret one into the key
- * store) and adds a server that really starts.
+ * store) and adds a server that really starts. An mcpb entry installs as
+ * a plugin with the plan a dropped bundle gets, its download held to the
+ * SHA-256 the entry names. A remote that asks for sign-in (a real OAuth
+ * server on this machine) is signed in to from the drawer, through the MCP
+ * servers' own sign-in.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -20,7 +26,15 @@ let home: string;
 let reg: RegistryFixture;
 
 beforeAll(async () => {
-  reg = await startRegistry();
+  const weather = await packBundle();
+  signBundle(weather, 'Catalog Publisher');
+  const swapped = await packBundle(weatherManifest({ version: '6.6.6' }), 'swapped');
+  reg = await startRegistry({
+    bundles: new Map([
+      ['weather', fs.readFileSync(weather)],
+      ['swapped', fs.readFileSync(swapped)],
+    ]),
+  });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-catalog-home-'));
   ui = await openServedUi(['--home', home]);
   ({ page } = ui);
@@ -65,5 +79,63 @@ describe('the Catalog page', () => {
     const tested = await serveApi(ui.serve)<{ ok: boolean; tools: unknown[] }>('mcpServers.test', { name: 'everything' });
     expect(tested.ok).toBe(true);
     expect(tested.tools.length).toBeGreaterThan(0);
+  });
+
+  it('installs an mcpb entry as a plugin: fetched, checked against its SHA-256, shown as a dropped bundle is, its key asked', async () => {
+    await openRoute(page, '#/catalog', 'page-catalog');
+    const pluginsDir = path.join(home, 'chatos', 'ui_apps', 'plugins');
+    const installedOf = () => (fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir) : []);
+
+    // A file that is not the one the entry names: refused with the reason, nothing shown or installed.
+    await page.getByTestId('catalog-add-io.github.chatos-test/bundle-swapped').click();
+    await page.getByTestId('catalog-bundle-fetch').click();
+    await page.getByTestId('catalog-add-error').waitFor();
+    expect(await page.getByTestId('catalog-add-error').textContent()).toContain('its catalog entry names: it is not the file the registry lists');
+    expect(await page.getByTestId('bundle-preview').count()).toBe(0);
+    expect(installedOf()).toEqual([]);
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+
+    await page.getByTestId('catalog-add-io.github.chatos-test/bundle').click();
+    expect(await page.getByTestId('catalog-add-drawer').textContent()).toContain(`the MCP bundle ${reg.url}/bundles/weather.mcpb (SHA-256 `);
+    expect(await page.getByTestId('catalog-server-name').count()).toBe(0);
+    await page.getByTestId('catalog-bundle-fetch').click();
+    await page.getByTestId('bundle-preview').waitFor();
+    expect(await page.getByTestId('bundle-author').textContent()).toBe('Test Author');
+    expect(await page.getByTestId('bundle-signature').textContent()).toMatch(/^Self-signed by Catalog Publisher/);
+    expect(await page.getByTestId('bundle-command').textContent()).toBe(`node ${path.join(pluginsDir, 'mcpb.weather', 'server', 'index.mjs')} \${user_config.units}`);
+    expect(await page.getByTestId('bundle-tools').textContent()).toBe('forecast');
+    await page.getByTestId('bundle-config-api_key').fill('sk-catalog-window');
+    await page.getByTestId('catalog-bundle-install').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+
+    expect(installedOf()).toEqual(['mcpb.weather']);
+    const listed = await serveApi(ui.serve)<{ plugins: { id?: string; trust: unknown }[] }>('apps.list');
+    expect(listed.plugins.find((p) => p.id === 'mcpb.weather')?.trust).toMatchObject({ state: 'untrusted' });
+    expect(fs.readFileSync(path.join(pluginsDir, 'mcpb.weather', 'plugin.json'), 'utf8')).not.toContain('sk-catalog-window');
+  });
+
+  it('adds a remote that asks for sign-in, then signs in to it from the drawer', async () => {
+    const oauth = await startOAuthServer({ account: 'lin@example.com' });
+    await openRoute(page, '#/catalog', 'page-catalog');
+    await page.getByTestId('catalog-add-io.github.chatos-test/tracker').click();
+    await page.getByTestId('catalog-value-port').fill(new URL(oauth.url).port);
+    await page.getByTestId('catalog-add-confirm').click();
+    // Added, and the server answered 401 when asked: the drawer stays open on the sign-in.
+    await page.getByTestId('catalog-signin-needed').waitFor();
+    expect(await page.getByTestId('catalog-signin-needed').textContent()).toContain('It asks for: mcp:read');
+
+    const opened = page.context().waitForEvent('page');
+    await page.getByTestId('catalog-signin').click();
+    const tab = await opened;
+    await tab.getByText('You can close this tab').waitFor();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+    await tab.close();
+
+    const list = await serveApi(ui.serve)<{ servers: { name: string; signIn?: { kind: string; account?: string } }[] }>('mcpServers.list');
+    expect(list.servers.find((s) => s.name === 'tracker')?.signIn).toMatchObject({ kind: 'signed-in', account: 'lin@example.com' });
+    const tested = await serveApi(ui.serve)<{ ok: boolean }>('mcpServers.test', { name: 'tracker' });
+    expect(tested.ok).toBe(true);
+    expect(oauth.accepted.length).toBeGreaterThan(0);
   });
 });

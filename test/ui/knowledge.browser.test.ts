@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { absentPgUrl, startPgServer } from '../helpers/pgliteServer.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -153,6 +154,75 @@ describe('the Knowledge page', () => {
     // One add: its 200 chunks went to the model 64 at a time (an add per file would have made 200 requests).
     expect(provider.requests.filter((r) => r.path.endsWith('/embeddings')).length - embeddingsBefore).toBe(Math.ceil(200 / 64));
     await screenshot(page, 'knowledge-05-many-files');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates a base on a shared PostgreSQL from the form, its password kept out of base.json; a server that is gone is said so by name', async () => {
+    // A real PostgreSQL with pgvector in its own process (test/helpers/pgliteServer.ts), and an address where none listens.
+    const pg = await startPgServer();
+    try {
+      await page.getByTestId('kb-add').click();
+      await page.getByTestId('kb-form-name').fill('Team notes');
+      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+      await page.getByTestId('kb-form-url').fill(pg.url);
+      await page.getByTestId('kb-form-collection').fill('team');
+      await page.getByTestId('kb-form-password').fill('team-secret');
+      await screenshot(page, 'knowledge-06-shared-engine');
+      await page.getByTestId('kb-form-save').click();
+      await page.getByTestId('kb-detail-team_notes').waitFor();
+      const { knowledgeBases } = await serveApi(serve)<{ knowledgeBases: { id: string; engine?: unknown }[] }>('knowledge.list');
+      expect(knowledgeBases.find((b) => b.id === 'team_notes')?.engine).toEqual({ kind: 'postgres', url: pg.url, collection: 'team' });
+      expect(fs.readFileSync(path.join(home, 'chatos', 'knowledge', 'team_notes', 'base.json'), 'utf8')).not.toContain('team-secret');
+
+      await page.getByTestId('kb-add').click();
+      await page.getByTestId('kb-form-name').fill('Far away');
+      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+      await page.getByTestId('kb-form-url').fill(await absentPgUrl());
+      await page.getByTestId('kb-form-save').click();
+      const error = page.getByTestId('kb-form-error');
+      await error.waitFor();
+      expect(await error.textContent()).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
+      await screenshot(page, 'knowledge-07-shared-engine-down');
+      expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', 'far_away'))).toBe(false);
+      // The user gives up on it: the form closes, and the page is theirs again.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('kb-form').waitFor({ state: 'detached' });
+    } finally {
+      await pg.stop();
+    }
+  });
+
+  it('shows a long add with its count and an estimate of the time left, and Cancel stops it with nothing added', async () => {
+    const api = serveApi(serve);
+    await api('knowledge.create', { base: { id: 'long', name: 'Long add', embeddingModel: 'embed', chunkSize: 200, chunkOverlap: 0 } });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-long-'));
+    const file = path.join(dir, 'long.md');
+    // 256 paragraphs of about 150 characters: 256 chunks, four requests of 64 to the model.
+    fs.writeFileSync(
+      file,
+      Array.from(
+        { length: 256 },
+        (_, i) => `Paragraph ${i} is about the garden, its beds, its paths, the weather of week ${i % 52} in the year, and which of its plants grew, flowered or failed.`,
+      ).join('\n\n'),
+    );
+    await page.getByTestId('kb-item-long').click();
+    await page.getByTestId('kb-detail-long').waitFor();
+    // The first request of 64 is answered; the second waits: the add stands still at 64 of 256, with a pace measured.
+    const release = provider.holdEmbeddings(1);
+    try {
+      await page.getByTestId('page-knowledge').locator('input[type=file]').setInputFiles(file);
+      const progress = page.getByTestId('kb-upload-progress');
+      await progress.filter({ hasText: 'long.md: embedding 64/256' }).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('kb-upload-eta').textContent()).toMatch(/^about \d+ s left$/);
+      await screenshot(page, 'knowledge-08-long-add');
+      await page.getByTestId('kb-upload-cancel').click();
+      await page.getByText(/long\.md: .*cancelled/).waitFor({ timeout: 30_000 });
+      await progress.waitFor({ state: 'detached' });
+    } finally {
+      release();
+    }
+    const { knowledgeBases } = (await api('knowledge.list')) as { knowledgeBases: { id: string; counts: { files: number; chunks: number } }[] };
+    expect(knowledgeBases.find((b) => b.id === 'long')?.counts).toEqual({ files: 0, chunks: 0 });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -11,9 +11,10 @@ import { runCli } from '../helpers/runCli.js';
  * An MCP Bundle installed from the Apps page of `chatos serve` in Chromium
  * (docs/using/bundles.md): dropped or picked, shown (author, signature, the
  * exact command, its tools), installed with its sensitive key, then its tool
- * called through the gateway; an update of another signer is warned about
- * and gets the stored key only when the user ticks it; a bundle changed after
- * signing is refused.
+ * called through the gateway; an update of another signer, or unsigned over
+ * the unsigned copy, is warned about and gets the stored key only when the
+ * user ticks it (an unsigned one of another author never); a bundle changed
+ * after signing is refused.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -69,6 +70,27 @@ describe('an MCP Bundle from the Apps page', () => {
     const called = await runCli(['call', name, '--app', 'chatos', '--json', '--home', home]);
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.json().result.content[0].text)).toEqual({ sky: 'clear', units: 'metric', key: 'sk-window-1' });
+  });
+
+  it('warns of an unsigned update of the unsigned bundle and keeps the key when ticked; one of another author gets no box', async () => {
+    const same = await packBundle(weatherManifest({ version: '1.0.1' }), 'unsigned-same');
+    await page.getByTestId('install').click();
+    await page.locator('.ant-modal input[type=file]').setInputFiles(same);
+    const warning = page.getByTestId('bundle-unsigned-update');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Neither this copy nor the installed one is signed, so nothing shows they come from the same maker: its stored secrets (api_key)');
+    await page.getByTestId('bundle-keep-secrets').click();
+    await page.getByTestId('install-ok').click();
+    await page.getByTestId('bundle-preview').waitFor({ state: 'detached' });
+
+    const other = await packBundle(weatherManifest({ version: '1.0.2', author: { name: 'Someone Else' } }), 'unsigned-other');
+    await page.getByTestId('install').click();
+    await page.locator('.ant-modal input[type=file]').setInputFiles(other);
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Unsigned, and not the same bundle (name and author) as the installed copy: its stored secrets (api_key) are not given to this bundle');
+    expect(await page.getByTestId('bundle-keep-secrets').count()).toBe(0);
+    await page.locator('.ant-modal-close').click();
+    await page.getByTestId('bundle-preview').waitFor({ state: 'detached' });
   });
 
   it('warns of an update signed by another publisher, and gives it the stored key only when ticked', async () => {

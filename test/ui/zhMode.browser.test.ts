@@ -88,9 +88,25 @@ describe('the window in Chinese', () => {
     expect(text).toContain('欢迎使用 ChatOS');
     expect(text).toContain('添加模型');
     expect(text).not.toMatch(ENGLISH_PHRASE);
+    // Install is on the Apps page: the Chat page's welcome says so and leads there, where it is "above".
+    expect(text).toContain('在“应用”页用“安装”添加');
+    expect(text).not.toContain('用上方的“安装”');
     await screenshot(page, 'zh-01-welcome');
+    await page.getByTestId('welcome-apps').click();
+    await page.getByTestId('page-apps').waitFor({ timeout: 20_000 });
+    expect(await visibleText(page.getByTestId('welcome'))).toContain('用上方的“安装”添加');
     await page.getByTestId('welcome-add-model').click();
     await page.getByTestId('page-models').waitFor({ timeout: 20_000 });
+  });
+
+  it("says a plugin's problems in Chinese on the Apps page, with the Problems page never opened", async () => {
+    await page.reload();
+    await open('#/apps', 'page-apps');
+    const problems = page.getByTestId('problems-plugin-com.example.broken');
+    await problems.waitFor({ timeout: 20_000 });
+    // The codes' texts load with the first code shown, on any page.
+    await expect.poll(() => visibleText(problems), { timeout: 20_000 }).toContain('不认识的字段');
+    expect(await visibleText(problems)).not.toMatch(ENGLISH_PHRASE);
   });
 
   it('says in the Playground that the agent names an app that is not installed, in Chinese, with the way to fix it', async () => {

@@ -2,6 +2,7 @@ import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Problem, ProblemSeverity } from '../../../src/shared/problems';
 import { hostText } from '../i18n/hostText';
+import { useProblemTexts } from '../i18n/problemTexts';
 import { OriginalText } from '../shell/OriginalText';
 
 export const SEVERITY_COLOR: Record<ProblemSeverity, string> = { error: 'red', warning: 'orange', notice: 'blue' };
@@ -17,6 +18,7 @@ function location(problem: Problem): string {
  */
 export function ProblemList({ problems, testId = 'problem-list' }: { problems: Problem[]; testId?: string }) {
   const { t } = useTranslation();
+  useProblemTexts(problems.length > 0);
   if (problems.length === 0) return null;
   return (
     <ul className="problem-list" data-testid={testId}>

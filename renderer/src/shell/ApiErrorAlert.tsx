@@ -2,11 +2,13 @@ import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client';
 import { hostText } from '../i18n/hostText';
+import { useProblemTexts } from '../i18n/problemTexts';
 import { OriginalText } from './OriginalText';
 
 /** The error state of a view: the host's message, how to fix it, and a way to try again. */
 export function ApiErrorAlert({ error, onRetry, title }: { error: ApiError; onRetry?: () => void; title?: string }) {
   const { t } = useTranslation();
+  useProblemTexts();
   // In Chinese, the code's own text; the host's English stays behind a link.
   const text = hostText(error);
   return (

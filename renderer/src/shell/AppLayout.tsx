@@ -23,6 +23,7 @@ import { DevReloadNotices } from './DevReloadNotices';
 import { GlobalConfirmations } from './GlobalConfirmations';
 import { GlobalElicitations } from './GlobalElicitations';
 import { HeaderBar } from './HeaderBar';
+import { OpenedBundles } from './OpenedBundles';
 import { SECTION_KEYS, type SectionKey } from './sections';
 import { PageBoundary } from './PageBoundary';
 
@@ -86,6 +87,7 @@ export function AppLayout() {
           <GlobalConfirmations />
           <GlobalElicitations />
           <DevReloadNotices />
+          <OpenedBundles />
           {/* One boundary per page; the Chat page keeps its own across conversations (its list stays as it is). */}
           <PageBoundary key={section === 'chat' ? '/chat' : pathname} route={pathname}>
             <Outlet />

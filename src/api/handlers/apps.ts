@@ -2,6 +2,7 @@ import type { AppContribution } from '../../shared/appContribution.js';
 import type { Host } from '../../core/host.js';
 import { OperationError } from '../../core/facades/errors.js';
 import { blockingProblems } from '../../core/facades/plugins.js';
+import { ApiFailure } from '../apiErrors.js';
 import type { HandlerContext, Handlers } from './types.js';
 
 /** The app of a loaded plugin whose code may run now; else NOT_FOUND or the run gate's refusal. */
@@ -15,6 +16,7 @@ export function appHandlers({
   host,
   urls,
   emit,
+  pickFolder,
 }: HandlerContext): Handlers<
   | 'apps.list'
   | 'apps.rescan'
@@ -22,6 +24,7 @@ export function appHandlers({
   | 'plugins.untrust'
   | 'plugins.install'
   | 'plugins.installPreview'
+  | 'plugins.pickFolder'
   | 'plugins.uninstall'
   | 'plugins.uninstallPreview'
   | 'uiApps.open'
@@ -63,6 +66,11 @@ export function appHandlers({
     // Taking trust back stops what runs now, not only what starts later: its backend, its servers, its open pages.
     'plugins.untrust': ({ pluginId }) => plugins.untrust(pluginId),
     'plugins.installPreview': ({ source }) => plugins.previewInstall(source),
+    // Only a path comes back: the install that follows checks the folder as it does a typed one.
+    'plugins.pickFolder': async () => {
+      if (!pickFolder) throw new ApiFailure('INVALID', 'this window has no folder picker: it runs in a browser', "type the plugin folder's path");
+      return { dir: (await pickFolder()) ?? null };
+    },
     'plugins.install': async ({ source, update }) => {
       emit({ type: 'progress', op: 'install', phase: 'start', message: source });
       const installed = await plugins.install(source, { update }).catch((error: unknown) => {

@@ -13,6 +13,8 @@ export interface HandlerContext {
   locale: string;
   /** The system browser (desktop app), for a remote server's sign-in page. */
   openExternal?: (url: string) => void;
+  /** The system's folder picker (desktop app): the folder the person chose, or undefined when they cancelled. */
+  pickFolder?: () => Promise<string | undefined>;
 }
 
 /** One handler per method; params arrive parsed by the contract. */

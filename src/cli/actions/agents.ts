@@ -163,6 +163,30 @@ export async function update(cli: CliContext, id: string, opts: { file: string }
   cli.exitCode = 0;
 }
 
+/** `chatos agents trust ID`: shows what the ACP agent's program runs (as the plugin trust plan does), then trusts it as it is. */
+export async function trust(cli: CliContext, id: string, _opts: unknown, command: Command): Promise<void> {
+  const { io } = cli;
+  const options = globalOptions(command);
+  await withStartedHost(options, async (host) => {
+    const found = findAgent(host, id);
+    if (!found.acp) throw new UserError(`agent "${id}" is not of kind "acp": it runs no program to trust`, `see what it is: chatos agents show ${id}`);
+    const { agent, warnings } = host.agents.trustProgram(found.id);
+    await commit(host);
+    const program = agent.acp!;
+    if (options.json) {
+      printJson(io, { trusted: agent.id, command: program.command, args: program.args, env: Object.keys(program.env ?? {}), warnings });
+      return;
+    }
+    io.out(`trusted the program of agent ${agent.id}:`);
+    io.out(`  runs: ${[program.command, ...program.args].map((part) => JSON.stringify(part)).join(' ')} (as written, never through a shell)`);
+    const names = Object.keys(program.env ?? {});
+    if (names.length) io.out(`  environment it sets: ${names.join(', ')}`);
+    for (const warning of warnings) io.out(`  warning: ${warning.name} decides ${warning.why}`);
+    io.out('  a change to its command, arguments or environment stops it from starting until you trust it again');
+  });
+  cli.exitCode = 0;
+}
+
 export async function deleteAgent(cli: CliContext, id: string, _opts: unknown, command: Command): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);

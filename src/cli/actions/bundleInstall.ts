@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { BundleConfigField, BundleConfigValues, BundlePreview } from '../../shared/bundles.js';
+import { secretsKeptIfAsked, type BundleConfigField, type BundleConfigValues, type BundlePreview } from '../../shared/bundles.js';
 import { downloadBundle } from '../../core/facades/plugins.js';
 import { confirmStep } from '../confirmStep.js';
 import { globalOptions, withStartedHost } from '../globalOptions.js';
@@ -12,13 +12,15 @@ import { readSecretFromStdin } from '../readSecret.js';
 import { installing, printUpdate, reportInstall } from '../installReport.js';
 
 /**
- * `chatos install FILE.mcpb` (or its https:// address): shows who made and
+ * `chatos install FILE.mcpb` (or its https:// address; or `chatos catalog add`
+ * of a registry's mcpb entry, with the SHA-256 the entry names): shows who made and
  * signed the bundle, the exact command it runs, its tools and settings, then
  * installs it as a plugin (untrusted until `chatos trust`). Settings come from
  * `--config KEY=VALUE`; a sensitive one from stdin (`--secret-stdin KEY`), or
  * is asked on a terminal, and goes to the key store. An update signed by
- * another publisher is warned about, and gets the stored secrets only with
- * `--keep-secrets`.
+ * another publisher, or unsigned over an unsigned copy of the same name and
+ * author, is warned about, and gets the stored secrets only with
+ * `--keep-secrets`; an unsigned one of another name or author never does.
  */
 
 const signatureText = (preview: BundlePreview) => {
@@ -41,6 +43,14 @@ function printPreview(io: CliIo, preview: BundlePreview): void {
     const secrets = changed.storedSecrets.length ? `; its stored secrets (${changed.storedSecrets.join(', ')}) are not given to this one unless --keep-secrets` : '';
     io.out(`  WARNING: signed by another publisher than the installed copy, which ${before}${secrets}`);
   }
+  const unsigned = preview.unsignedUpdate;
+  if (unsigned?.sameBundle) {
+    const secrets = unsigned.storedSecrets.length ? `; its stored secrets (${unsigned.storedSecrets.join(', ')}) are given to this one only with --keep-secrets` : '';
+    io.out(`  WARNING: neither this copy nor the installed one is signed, so nothing shows they come from the same maker${secrets}`);
+  } else if (unsigned) {
+    const secrets = unsigned.storedSecrets.length ? `; its stored secrets (${unsigned.storedSecrets.join(', ')}) are not given to this one` : '';
+    io.out(`  WARNING: unsigned, and not the same bundle (name and author) as the installed copy${secrets}`);
+  }
   io.out(`  runs (${preview.serverType}): ${preview.command.map((part) => (/[\s"'$]/.test(part) ? JSON.stringify(part) : part)).join(' ')}`);
   for (const { name, value } of preview.env) io.out(`    env ${name}=${value}`);
   io.out(`  tools it declares (${preview.tools.length}): ${preview.tools.map((t) => t.name).join(', ') || 'none'}`);
@@ -58,7 +68,7 @@ const answered = (field: BundleConfigField, values: BundleConfigValues, keptAnyw
   Object.hasOwn(values, field.key) || field.previous !== undefined || field.kept === true || keptAnyway.includes(field.key) || field.default !== undefined;
 
 async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfigValues, keepSecrets: boolean): Promise<void> {
-  const keptAnyway = keepSecrets ? (preview.signerChanged?.storedSecrets ?? []) : [];
+  const keptAnyway = keepSecrets ? secretsKeptIfAsked(preview) : [];
   for (const field of preview.userConfig) {
     if (!field.required || answered(field, values, keptAnyway) || !io.ask) continue;
     const question = `${field.title}${field.description ? ` (${field.description})` : ''}: `;
@@ -70,7 +80,7 @@ async function askMissing(io: CliIo, preview: BundlePreview, values: BundleConfi
 export async function installBundleCommand(
   cli: CliContext,
   source: string,
-  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean },
+  opts: { yes?: boolean; config?: string[]; secretStdin?: string; keepSecrets?: boolean; allowHttp?: boolean; sha256?: string },
   command: Command,
 ): Promise<void> {
   const { io } = cli;
@@ -82,7 +92,9 @@ export async function installBundleCommand(
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bundle-'));
   try {
-    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, { allowHttp: opts.allowHttp === true })) : source;
+    const download = { allowHttp: opts.allowHttp === true, ...(opts.sha256 !== undefined ? { sha256: opts.sha256 } : {}) };
+    const file = /^https?:\/\//i.test(source) ? await installing(io, () => downloadBundle(source, scratch, download)) : source;
+    if (opts.sha256 !== undefined && !options.json) io.out(`fetched ${source}: its SHA-256 is the ${opts.sha256} the catalog names`);
     await withStartedHost(options, async (host) => {
       const preview = await installing(io, () => host.plugins.previewBundle(file));
       if (!options.json) printPreview(io, preview);

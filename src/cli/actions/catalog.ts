@@ -90,11 +90,25 @@ export async function show(cli: CliContext, name: string, opts: { registry?: str
   cli.exitCode = 0;
 }
 
-export async function add(cli: CliContext, name: string, opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string }, command: Command): Promise<void> {
+export async function add(
+  cli: CliContext,
+  name: string,
+  opts: { as?: string; option?: string; set: string[]; secretStdin?: string; registry?: string; yes?: boolean; keepSecrets?: boolean; signIn?: boolean; browser: boolean },
+  command: Command,
+): Promise<void> {
   const { io } = cli;
   const options = globalOptions(command);
   const option = opts.option === undefined ? undefined : Number(opts.option);
   if (option !== undefined && !(Number.isInteger(option) && option >= 0)) throw new UsageError('--option takes a number that chatos catalog show prints');
+  // An mcpb entry installs as a plugin, through `chatos install URL`'s own plan, its download held to the entry's SHA-256.
+  const chosen = { ...(opts.registry ? { registry: opts.registry } : {}), name, ...(option !== undefined ? { option } : {}) };
+  const bundle = await withReadOnlyHost(options, (host) => catalogStep(() => host.catalog.bundle(chosen)));
+  if (bundle) {
+    if (opts.as) throw new UsageError(`${name} is an MCP bundle: it installs as a plugin named by its manifest, so --as does not apply`);
+    const { installBundleCommand } = await import('./bundleInstall.js');
+    await installBundleCommand(cli, bundle.url, { yes: opts.yes, config: opts.set, secretStdin: opts.secretStdin, keepSecrets: opts.keepSecrets, sha256: bundle.sha256 }, command);
+    return;
+  }
   const values = new Map(Object.entries(pairsOf(opts.set, '--set')));
   if (opts.secretStdin) {
     if (values.has(opts.secretStdin)) throw new UsageError(`${opts.secretStdin} is given by --set and --secret-stdin; give it once`);
@@ -113,10 +127,19 @@ export async function add(cli: CliContext, name: string, opts: { as?: string; op
     return added;
   });
   if (options.json) printJson(io, { server });
-  else {
-    io.out(`added ${server.name} to mcp.yaml (registry id ${server.id}) from the MCP registry's ${name}`);
-    io.out(`try it: chatos mcp test ${server.name}`);
-  }
+  else io.out(`added ${server.name} to mcp.yaml (registry id ${server.id}) from the MCP registry's ${name}`);
   printProblems(io, server.problems);
   cli.exitCode = 0;
+  if (options.json) return;
+  // A remote that asked for sign-in when it was added: the sign-in `chatos mcp login` runs, on a terminal or when asked.
+  if (server.signIn?.kind === 'needed') {
+    io.out(`${server.name} asks you to sign in${server.signIn.scope ? ` (asks for ${server.signIn.scope})` : ''}`);
+    if (opts.signIn || io.ask) {
+      const { login } = await import('./mcpSignIn.js');
+      return login(cli, server.name, { browser: opts.browser }, command);
+    }
+    io.out(`sign in: chatos mcp login ${server.name}`);
+    return;
+  }
+  io.out(`try it: chatos mcp test ${server.name}`);
 }

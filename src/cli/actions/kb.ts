@@ -5,6 +5,7 @@ import type { KnowledgeBase } from '../../shared/knowledge.js';
 import { confirmStep } from '../confirmStep.js';
 import { globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
 import { printJson, UsageError, UserError, type CliContext } from '../output.js';
+import { readSecretFromStdin } from '../readSecret.js';
 
 async function kbStep<T>(step: () => Promise<T>): Promise<T> {
   try {
@@ -21,7 +22,8 @@ const modelOption = (value: string | undefined) => (value === undefined ? {} : {
 
 function line(base: KnowledgeBase): string {
   const model = base.embeddingModel ? `model ${base.embeddingModel}${base.counts.chunks && base.embeddedWith?.model !== base.embeddingModel ? ' (re-embed needed)' : ''}` : 'words only';
-  return `  ${base.id}  ${base.name}  ${base.counts.files} file(s), ${base.counts.chunks} chunk(s)  ${model}${base.description ? `  ${base.description}` : ''}`;
+  const engine = base.engine ? `  on ${base.engine.url} (${base.engine.collection})` : '';
+  return `  ${base.id}  ${base.name}  ${base.counts.files} file(s), ${base.counts.chunks} chunk(s)  ${model}${engine}${base.description ? `  ${base.description}` : ''}`;
 }
 
 /**
@@ -72,11 +74,28 @@ export async function list(cli: CliContext, _opts: unknown, command: Command): P
   cli.exitCode = 0;
 }
 
-export async function create(cli: CliContext, name: string, opts: SettingsFlags & { id?: string }, command: Command): Promise<void> {
+type EngineFlags = { engine?: string; url?: string; collection?: string; passwordStdin?: boolean };
+
+/** `--engine postgres --url … [--collection …] [--password-stdin]`: the password is read here (never an argument) and handed to the core's key store. */
+async function engineOf(cli: CliContext, opts: EngineFlags): Promise<{ engine?: { kind: 'postgres'; url: string; collection?: string; password?: string } }> {
+  const engine = opts.engine ?? 'embedded';
+  if (engine === 'embedded') {
+    if (opts.url !== undefined || opts.collection !== undefined || opts.passwordStdin) throw new UsageError('--url, --collection and --password-stdin go with --engine postgres');
+    return {};
+  }
+  if (engine !== 'postgres') throw new UsageError(`--engine must be embedded or postgres, not "${engine}"`);
+  if (!opts.url) throw new UsageError('--engine postgres needs --url postgres://user@host:5432/database');
+  const password = opts.passwordStdin ? await readSecretFromStdin('PostgreSQL password (not shown): ', cli.io.stdin, process.stderr, '--password-stdin') : undefined;
+  return { engine: { kind: 'postgres', url: opts.url, ...(opts.collection !== undefined ? { collection: opts.collection } : {}), ...(password !== undefined ? { password } : {}) } };
+}
+
+export async function create(cli: CliContext, name: string, opts: SettingsFlags & EngineFlags & { id?: string }, command: Command): Promise<void> {
   const { io } = cli;
-  const base = await write(command, (host) => host.knowledge.create({ name, ...(opts.id ? { id: opts.id } : {}), ...settingsOf(opts) }));
+  const engine = await engineOf(cli, opts);
+  const base = await write(command, (host) => host.knowledge.create({ name, ...(opts.id ? { id: opts.id } : {}), ...settingsOf(opts), ...engine }));
+  const where = base.engine ? `, on ${base.engine.url} as collection ${base.engine.collection}${base.counts.chunks ? ` holding ${base.counts.chunks} chunk(s) already` : ''}` : '';
   if (globalOptions(command).json) printJson(io, { knowledgeBase: base });
-  else io.out(`created knowledge base ${base.id} (${base.embeddingModel ? `embedding with ${base.embeddingModel}` : 'words only'}); add files: chatos kb add ${base.id} FILE…`);
+  else io.out(`created knowledge base ${base.id} (${base.embeddingModel ? `embedding with ${base.embeddingModel}` : 'words only'}${where}); add files: chatos kb add ${base.id} FILE…`);
   cli.exitCode = 0;
 }
 
@@ -151,7 +170,8 @@ export async function deleteBase(cli: CliContext, id: string, opts: { yes?: bool
     // Asked like uninstall: what goes is said first, and nothing is deleted without a yes.
     if (!opts.yes) {
       const found = await host.knowledge.get(id);
-      io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
+      if (found.engine) io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) forgets it here; its collection ${found.engine.collection} stays on ${found.engine.url}`);
+      else io.err(`deleting knowledge base ${found.id} (${JSON.stringify(found.name)}) deletes its ${found.counts.files} file(s) and ${found.counts.chunks} chunk(s)`);
       const answer = await confirmStep(io, `delete ${found.id}?`, false);
       if (answer === 'no-terminal')
         throw new UserError(

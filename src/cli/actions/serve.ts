@@ -79,7 +79,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 
 export async function serve(
   cli: CliContext,
-  opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number },
+  opts: { port?: string; viewPort?: string; watch: boolean; newToken?: boolean; printUrl?: boolean; maxAnswerChars?: number; open?: string },
   command: Command,
 ): Promise<void> {
   const { io } = cli;
@@ -112,6 +112,8 @@ export async function serve(
         }
         throw error;
       }
+      // Held until a window takes it: the one the person opens next shows its install preview.
+      if (opts.open !== undefined) server.openBundle(opts.open, process.cwd());
       const signal = untilSignal();
       if (options.json) io.out(JSON.stringify({ url: server.url, port: server.port, viewPort: server.viewPort }));
       else {

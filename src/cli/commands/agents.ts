@@ -34,6 +34,12 @@ export function registerAgents(program: Command, cli: CliContext): void {
     .action(lazyAction(cli, actions, (a) => a.update));
 
   agents
+    .command('trust')
+    .description("trust an ACP agent's program as it is now (shows its command line and environment); it runs only while they stay as trusted")
+    .argument('<id>', 'agent id')
+    .action(lazyAction(cli, actions, (a) => a.trust));
+
+  agents
     .command('delete')
     .description('delete an agent')
     .argument('<id>', 'agent id')

@@ -27,9 +27,17 @@ export function registerKb(program: Command, cli: CliContext): void {
     .description('every knowledge base with its counts and model')
     .action(lazyAction(cli, actions, (a) => a.list));
 
-  withSettingsFlags(kb.command('create').description('create a knowledge base').argument('<name>', 'its name').option('--id <id>', 'its id (default: from the name)')).action(
-    lazyAction(cli, actions, (a) => a.create),
-  );
+  withSettingsFlags(
+    kb
+      .command('create')
+      .description('create a knowledge base: in the embedded store, or on a shared PostgreSQL with pgvector (--engine postgres --url …)')
+      .argument('<name>', 'its name')
+      .option('--id <id>', 'its id (default: from the name)')
+      .option('--engine <engine>', 'where its chunks live: embedded (default) or postgres')
+      .option('--url <url>', 'with --engine postgres: the server, postgres://user@host:5432/database (no password in it)')
+      .option('--collection <name>', "with --engine postgres: the tables' name on the server (default: the id); another machine giving the same one shares the base")
+      .option('--password-stdin', "with --engine postgres: read the server's password from stdin and keep it in the key store"),
+  ).action(lazyAction(cli, actions, (a) => a.create));
 
   withSettingsFlags(kb.command('update').description('change a knowledge base; a new --model re-embeds every chunk').argument('<kb>', 'its id').option('--name <name>', 'a new name')).action(
     lazyAction(cli, actions, (a) => a.update),

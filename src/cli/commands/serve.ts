@@ -15,6 +15,7 @@ export function registerServe(program: Command, cli: CliContext): void {
     .option('--no-watch', 'do not reload when mcp.yaml or plugin folders change')
     .option('--new-token', 'replace the stored token: URLs and open tabs with the old one stop working')
     .option('--print-url', 'print the URL of the server on --port (with the stored token) and exit; starts nothing')
+    .option('--open <file.mcpb>', 'open an MCP bundle as the desktop does when one is double-clicked: the window shows its install preview')
     .addOption(answerLimitOption())
     .action(lazyAction(cli, actions, (a) => a.serve));
 }

@@ -28,7 +28,7 @@ export function registerTrust(program: Command, cli: CliContext): void {
     .option('--config <key=value>', "a bundle's setting (user_config); repeat for more", collect, [])
     .option('--secret-stdin <key>', "read a bundle's sensitive setting from stdin (it goes to the key store)")
     .option('--allow-http', 'download a bundle from a plain http:// address (anyone on the network path could change it)')
-    .option('--keep-secrets', "carry a bundle's stored secrets over to an update signed by another publisher (or no longer signed)")
+    .option('--keep-secrets', "carry a bundle's stored secrets over to an update signed by another publisher (or no longer signed), or to an unsigned update of the same unsigned bundle")
     .action(lazyAction(cli, actions, (a) => a.install));
 
   program

@@ -3,6 +3,8 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type ClientConnection,
+  type LoadSessionRequest,
+  type NewSessionResponse,
   type McpServer,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -16,11 +18,19 @@ import type { PidRegistry } from '../process/pidRegistry.js';
 import type { Caller } from '../tools/toolGateway.js';
 import { AcpFileRefusal, readTextInRoots, writeTextInRoots } from './acpFiles.js';
 import { AcpProcess } from './acpProcess.js';
+import { programFingerprint, type AcpTrust } from './acpTrust.js';
 import { AcpTranscript, type TranscriptSink } from './acpTranscript.js';
 import type { EndpointGrant, GatewayEndpoint } from './gatewayEndpoint.js';
 
 export interface AcpAgentsDeps {
   endpoint: GatewayEndpoint;
+  /** The trust gate, asked right before the program is spawned (docs/using/acp.md#trust). */
+  trust: Pick<AcpTrust, 'check'>;
+  /** The ACP session each stored conversation's program last answered in (kept on its row), to resume with `session/load`. */
+  sessions: {
+    saved(conversationId: string): StoredSession | undefined;
+    save(conversationId: string, session: StoredSession): void;
+  };
   confirmations: Pick<ToolConfirmationService, 'requestDecision'>;
   /** The conversation's workspace roots now: the only folders its agent's fs requests reach. */
   roots(conversationId: string): readonly string[];
@@ -32,6 +42,12 @@ export interface AcpAgentsDeps {
   cancelGraceMs?: number;
   /** Characters of text and thought one turn may stream. */
   maxAnswerChars: number;
+}
+
+/** An agent's session as a conversation keeps it: its id, and the fingerprint of the program that made it. */
+export interface StoredSession {
+  sessionId: string;
+  program: string;
 }
 
 /** One turn to run: whose, where, with what, and where its messages go. */
@@ -63,6 +79,18 @@ interface Live {
   turn: { transcript: AcpTranscript; signal: AbortSignal; input: AcpTurnInput } | undefined;
 }
 
+/** The host would not start the agent's program: said in the conversation with its code and fix, nothing started. */
+class AcpRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
+const STOPPED_BEFORE_READY = 'stopped before the agent was ready';
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
 const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
 
@@ -86,7 +114,7 @@ export class AcpAgents {
     const transcript = new AcpTranscript(input.sink, { conversationId: input.conversationId, agentId: input.agent.id, modelId: `acp:${input.agent.id}` }, this.deps.maxAnswerChars);
     let live: Live;
     try {
-      live = await this.session(input);
+      live = await this.session(input, transcript);
     } catch (error) {
       return this.failed(input, transcript, undefined, error);
     }
@@ -143,6 +171,7 @@ export class AcpAgents {
 
   /** A turn that could not run or went wrong: the agent's process is ended, and why is said in the conversation. */
   private async failed(input: AcpTurnInput, transcript: AcpTranscript, live: Live | undefined, error: unknown): Promise<AcpTurnOutcome> {
+    if (error instanceof AcpRefusal) return this.end(transcript, { status: 'stopped', stop: { kind: 'error', code: error.code, message: error.message, hint: error.fix } });
     const why = live?.process.failure() ?? (error instanceof Error ? error.message : String(error));
     await this.close(input.conversationId);
     if (live && !live.process.failure()) await live.process.close();
@@ -168,12 +197,20 @@ export class AcpAgents {
     void live.process.exited.then(() => this.deps.scheduler.clearTimeout(timer));
   }
 
-  /** The conversation's live session (the same agent command), else a new process, initialize and session/new. */
-  private async session(input: AcpTurnInput): Promise<Live> {
+  /**
+   * The conversation's live session (the same agent command), else a new
+   * process and initialize, then the conversation's earlier session resumed
+   * (`session/load`, where the agent offers it), else session/new, saying
+   * in the conversation that the agent starts afresh.
+   */
+  private async session(input: AcpTurnInput, transcript: AcpTranscript): Promise<Live> {
     const agentKey = JSON.stringify(input.agent.acp);
     const current = this.live.get(input.conversationId);
     if (current && current.agentKey === agentKey && !current.process.failure()) return current;
     if (current) await this.close(input.conversationId);
+    // The gate, at the moment of spawning (as every process the host starts): a program not trusted, or changed since, starts nothing.
+    const gate = this.deps.trust.check(input.agent);
+    if (!gate.ok) throw new AcpRefusal(gate.code, gate.message, gate.fix);
     const roots = this.deps.roots(input.conversationId);
     const cwd = roots[0] ?? input.fallbackCwd;
     const process = new AcpProcess({ agentId: input.agent.id, command: input.agent.acp!, cwd, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });
@@ -182,7 +219,7 @@ export class AcpAgents {
     live.connection = this.clientFor(live, input.conversationId).connect(process.stream);
     this.live.set(input.conversationId, live);
     const aborted = new Promise<never>((_, reject) => {
-      const stop = () => reject(new Error('stopped before the agent was ready'));
+      const stop = () => reject(new Error(STOPPED_BEFORE_READY));
       if (input.signal.aborted) stop();
       input.signal.addEventListener('abort', stop, { once: true });
     });
@@ -202,9 +239,35 @@ export class AcpAgents {
     } else {
       this.deps.logger.warn(`ACP agent "${input.agent.id}" takes no HTTP MCP servers: it is offered none of the ChatOS agent's servers`);
     }
-    const session = await Promise.race([live.connection.agent.request('session/new', { cwd, mcpServers, ...(roots.length > 1 ? { additionalDirectories: roots.slice(1) } : {}) }), aborted]);
+    const where: Omit<LoadSessionRequest, 'sessionId'> = { cwd, mcpServers, ...(roots.length > 1 ? { additionalDirectories: roots.slice(1) } : {}) };
+    const program = programFingerprint(input.agent.acp!);
+    const earlier = this.deps.sessions.saved(input.conversationId);
+    if (earlier && earlier.program === program) {
+      const resumed = init.agentCapabilities?.loadSession ? await this.load(live, earlier.sessionId, where, aborted) : 'it does not offer session/load';
+      if (resumed === true) return live;
+      transcript.note(`The ACP agent's earlier session could not be resumed (${resumed}): this is a new session, and the agent does not remember this conversation's earlier turns.`);
+    }
+    const session: NewSessionResponse = await Promise.race([live.connection.agent.request('session/new', where), aborted]);
     live.sessionId = session.sessionId;
+    this.deps.sessions.save(input.conversationId, { sessionId: session.sessionId, program });
     return live;
+  }
+
+  /**
+   * `session/load` of the conversation's earlier session: true, or why not.
+   * The history the agent replays meanwhile is already in the conversation,
+   * so it is not written again (no turn runs yet: its updates are dropped).
+   */
+  private async load(live: Live, sessionId: string, where: Omit<LoadSessionRequest, 'sessionId'>, aborted: Promise<never>): Promise<true | string> {
+    live.sessionId = sessionId;
+    try {
+      await Promise.race([live.connection.agent.request('session/load', { sessionId, ...where }), aborted]);
+      return true;
+    } catch (error) {
+      if (live.process.failure() || (error instanceof Error && error.message === STOPPED_BEFORE_READY)) throw error;
+      live.sessionId = '';
+      return `it answered: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /** The client side of one agent's connection: every request it may make of the host. */

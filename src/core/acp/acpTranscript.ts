@@ -57,6 +57,8 @@ export class AcpTranscript {
   private reasoning = '';
   private plan: PlanEntry[] = [];
   private calls = new Map<string, AgentCall>();
+  /** What the host says about the turn (a session that could not be resumed), kept with the next message. */
+  private notes: string[] = [];
   private startedAt: number;
   private total = 0;
   /** Set once the text passed its bound: the turn ends. */
@@ -68,6 +70,11 @@ export class AcpTranscript {
     private readonly maxChars: number,
   ) {
     this.startedAt = sink.now();
+  }
+
+  /** A notice of the host's own, shown with the turn's next message. */
+  note(text: string): void {
+    this.notes.push(text);
   }
 
   /** The card id of a call the agent reported (a permission question shows on it). */
@@ -161,8 +168,8 @@ export class AcpTranscript {
   /** Writes what came since the last flush: the message, then one result per call (a call still open is `cancelled` when the turn stopped). */
   flush(status: 'complete' | 'stopped', extra: Pick<AssistantMessage, 'stop' | 'finish' | 'refusal' | 'notices'> = {}): void {
     const calls = [...this.calls.values()];
-    if (!this.text && !this.reasoning && calls.length === 0 && this.plan.length === 0 && !extra.notices?.length && !extra.stop) return;
-    const notices = [...(this.plan.length ? [planText(this.plan)] : []), ...(extra.notices ?? [])];
+    if (!this.text && !this.reasoning && calls.length === 0 && this.plan.length === 0 && this.notes.length === 0 && !extra.notices?.length && !extra.stop) return;
+    const notices = [...this.notes, ...(this.plan.length ? [planText(this.plan)] : []), ...(extra.notices ?? [])];
     this.sink.append({
       id: this.messageId,
       role: 'assistant',
@@ -196,6 +203,7 @@ export class AcpTranscript {
     this.text = '';
     this.reasoning = '';
     this.plan = [];
+    this.notes = [];
     this.calls = new Map();
     this.startedAt = this.sink.now();
   }

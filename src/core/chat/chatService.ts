@@ -481,6 +481,11 @@ export class ChatService {
     return updated;
   }
 
+  /** Keeps the ACP session its agent's program answers in (docs/using/acp.md#resuming); nothing for a conversation not stored. */
+  saveAcpSession(conversationId: string, acpSession: NonNullable<Conversation['acpSession']>): void {
+    if (this.row(conversationId)) this.store.update(conversationId, (c) => ({ ...c, acpSession }));
+  }
+
   /** Stops the turn running in this process: the stream is aborted, calls in flight are cancelled, waiting confirmations declined. */
   stop(conversationId: string): boolean {
     const controller = this.running.get(conversationId);

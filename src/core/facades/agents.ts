@@ -32,6 +32,13 @@ export interface AgentsFacade extends Pick<AgentStore, 'list' | 'get' | 'create'
    * settings assistant, is added the same way: picked for that agent only.
    */
   addBuiltin(agentId: string, name: string): Promise<Agent>;
+  /**
+   * Trusts an ACP agent's program as it is now (docs/using/acp.md#trust): the
+   * host starts it only while its command, arguments and environment are
+   * what was trusted. `create` and `update` trust a program they are given.
+   * `warnings`: the variables of its environment that decide which code runs.
+   */
+  trustProgram(id: string): { agent: Agent; warnings: { name: string; why: string }[] };
   /** "Always allow" answers per agent and tool, listed and revoked on the agent's settings. */
   readonly alwaysAllow: Pick<AlwaysAllowStore, 'list' | 'revoke'>;
   /** Each agent's memories (docs/using/agents.md#memory), by agent id: listed, searched, added, edited, forgotten. */

@@ -25,6 +25,7 @@ export type { RunGateCode } from '../policy/runGate.js';
 export { refusalText } from '../policy/runGate.js';
 export { runPlanLines } from '../trust/runPlanText.js';
 export { downloadBundle } from '../operations/bundleDownload.js';
+export { bundleArgOf, readBundleToOpen } from '../plugins/bundles/bundleToOpen.js';
 export { blockingProblems } from '../trust/pluginTrust.js';
 export { PluginIdSchema } from '../plugins/manifestSchema.js';
 

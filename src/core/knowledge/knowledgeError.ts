@@ -18,6 +18,12 @@ export type KnowledgeErrorCode =
   | 'KB_FILE_NOT_FOUND'
   /** The disk under the base's store is full: the change was rolled back. */
   | 'KB_DISK_FULL'
+  /** The base's server engine cannot be reached (down, wrong address, timed out): nothing was changed. */
+  | 'KB_ENGINE_DOWN'
+  /** The base's server engine refused us (password, rights, a missing extension). */
+  | 'KB_ENGINE_REFUSED'
+  /** The base's server engine answered something that is not a knowledge base (another server, tables of another shape). */
+  | 'KB_ENGINE_INVALID'
   | 'KB_CANCELLED';
 
 /** A knowledge base that cannot be found, changed or searched as asked; callers branch on `code`. */

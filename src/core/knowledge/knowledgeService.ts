@@ -19,10 +19,12 @@ import { writeFileAtomic } from '../store/dbFile.js';
 import { withFileLock } from '../store/dbLock.js';
 import { sameStamp, stampFile, type FileStamp } from '../files/fileStamps.js';
 import type { Logger } from '../ports.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 import { checkedText, documentFromBytes, readDocumentFile, type DocumentText } from './documentText.js';
 import { createEmbedder, EMBED_BATCH, offersEmbeddings, type Embedder } from './embedder.js';
 import { KnowledgeError } from './knowledgeError.js';
-import { KnowledgeStore } from './knowledgeStore.js';
+import { openEmbedded, type KnowledgeEngine } from './knowledgeEngine.js';
+import { engineSecretName, engineSettings, forgetEngineSecret, keepEngineSecret, openBaseEngine } from './postgres/baseEngine.js';
 import { chunkText } from './markdownChunker.js';
 import { migrateLegacy, hasLegacyIndex } from './legacyMigration.js';
 
@@ -36,6 +38,8 @@ export interface KnowledgeServiceDeps {
   logger?: Logger;
   /** A base of the older format being moved into its store on first open: chunks done of total. */
   onMigration?: (base: string, progress: { done: number; total: number }) => void;
+  /** Where a base on a server engine keeps its password (the key store); without it, such a base connects with none. */
+  secrets?: SecretStore;
 }
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };
@@ -47,7 +51,7 @@ export interface IngestOptions {
 
 interface OpenBase {
   base: KnowledgeBase;
-  store: KnowledgeStore;
+  store: KnowledgeEngine;
 }
 
 const BASE_FILE = 'base.json';
@@ -64,6 +68,8 @@ function invalid(issues: { path: PropertyKey[]; message: string }[]): KnowledgeE
   );
 }
 
+const baseExists = (id: string) => new KnowledgeError('KB_EXISTS', `a knowledge base with id "${id}" already exists`, 'choose another id, or delete that base first');
+
 function cancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new KnowledgeError('KB_CANCELLED', 'cancelled; nothing was added or changed');
 }
@@ -72,7 +78,9 @@ function cancelled(signal: AbortSignal | undefined): void {
  * Knowledge bases (issue 20), each in its own folder under the data home:
  * `base.json` (its settings and times) and `store.sqlite` (KnowledgeStore:
  * chunks, their words and vectors, paged from disk; issue 44), with the
- * vector graph files beside it. A change is computed first (chunks cut,
+ * vector graph files beside it; or, for a base on a team's server
+ * (`engine` in base.json), base.json alone and the chunks on that server
+ * (postgres/). Either is a KnowledgeEngine to the code below. A change is computed first (chunks cut,
  * vectors fetched) and written in one transaction at the end, so a cancel,
  * a failed embedding request or a crash leaves the base as it was.
  * Changes to one base run one at a time, across processes too (`chatos kb
@@ -84,7 +92,7 @@ function cancelled(signal: AbortSignal | undefined): void {
 export class KnowledgeService {
   private readonly open = new Map<string, Promise<OpenBase>>();
   /** Each base's store, open once per process: SQLite reads what is on disk, so another process's change needs only its vectors' tail read again. */
-  private readonly stores = new Map<string, KnowledgeStore>();
+  private readonly stores = new Map<string, KnowledgeEngine>();
   private readonly queues = new Map<string, Promise<unknown>>();
   /** base.json as this process last read or wrote it, per open base. */
   private readonly stamps = new Map<string, FileStamp>();
@@ -142,16 +150,25 @@ export class KnowledgeService {
     fs.mkdirSync(this.deps.dir, { recursive: true });
     const id = data.id ?? this.freeId(data.name);
     const folder = this.folderOf(id);
+    if (fs.existsSync(folder)) throw baseExists(id);
+    // A server engine is reached (and its tables made) before anything is written here: one that is down leaves no base behind.
+    const engine = data.engine ? engineSettings(id, data.engine) : undefined;
+    const remote = engine ? await openBaseEngine(id, engine, data.engine?.password) : undefined;
+    // A shared collection may hold chunks already (another machine's): the base starts with them.
+    const held = remote ? { embeddedWith: await remote.embeddedWith(), counts: await remote.counts() } : { embeddedWith: null, counts: { files: 0, chunks: 0 } };
     try {
       fs.mkdirSync(folder);
+      if (remote && data.engine?.password) await keepEngineSecret(this.deps.secrets, id, data.engine.password);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KnowledgeError('KB_EXISTS', `a knowledge base with id "${id}" already exists`, 'choose another id, or delete that base first');
+      await remote?.close();
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw baseExists(id);
+      fs.rmSync(folder, { recursive: true, force: true });
       throw error;
     }
     const now = new Date(this.deps.now()).toISOString();
-    const { id: _given, ...settings } = data;
-    const base = KnowledgeBaseSchema.parse({ ...settings, id, embeddedWith: null, counts: { files: 0, chunks: 0 }, createdAt: now, updatedAt: now });
-    const store = KnowledgeStore.open(folder, id);
+    const { id: _given, engine: _input, ...settings } = data;
+    const base = KnowledgeBaseSchema.parse({ ...settings, id, ...(engine ? { engine } : {}), ...held, createdAt: now, updatedAt: now });
+    const store = remote ?? openEmbedded(folder, id);
     this.stores.set(id, store);
     this.writeBase(base);
     this.open.set(id, Promise.resolve({ base, store }));
@@ -174,10 +191,10 @@ export class KnowledgeService {
       if (next.chunkOverlap >= next.chunkSize) throw invalid([{ path: ['chunkOverlap'], message: 'must be smaller than chunkSize' }]);
       const modelChanged = parsed.data.embeddingModel !== undefined && parsed.data.embeddingModel !== current.base.embeddedWith?.model;
       // A base with no chunks yet makes no request when re-embedded: the new model is checked all the same.
-      if (modelChanged && next.embeddingModel && current.store.size === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
+      if (modelChanged && next.embeddingModel && (await current.store.counts()).chunks === 0) await this.checkEmbeddingModel(next.embeddingModel, options.signal);
       let embeddedWith = next.embeddedWith;
       if (modelChanged) embeddedWith = await this.embedAll(current.store, next.embeddingModel, options);
-      const base = this.touched({ ...next, embeddedWith }, current.store);
+      const base = await this.touched({ ...next, embeddedWith }, current.store);
       this.commit(base, current.store);
       return base;
     });
@@ -188,7 +205,7 @@ export class KnowledgeService {
     return this.serial(id, async () => {
       const current = await this.opened(id);
       const embeddedWith = await this.embedAll(current.store, current.base.embeddingModel, options);
-      const base = this.touched({ ...current.base, embeddedWith }, current.store);
+      const base = await this.touched({ ...current.base, embeddedWith }, current.store);
       this.commit(base, current.store);
       return base;
     });
@@ -196,8 +213,11 @@ export class KnowledgeService {
 
   async delete(id: string): Promise<KnowledgeBase> {
     return this.serial(id, async () => {
-      const { base, store } = await this.opened(id);
-      store.close();
+      const settings = this.readBase(id, true)!;
+      // A base on a server is only forgotten here (its collection stays there, for the team sharing it), so a server that is gone does not keep it.
+      const { base, store } = settings.engine ? { base: settings, store: this.stores.get(id) } : await this.opened(id);
+      await store?.close();
+      if (base.engine) await forgetEngineSecret(this.deps.secrets, id);
       this.stores.delete(id);
       this.open.delete(id);
       this.stamps.delete(id);
@@ -282,7 +302,7 @@ export class KnowledgeService {
           options,
         );
         const dimensions = vectors[0]?.length ?? 0;
-        if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && store.size > 0) {
+        if (base.embeddedWith && (base.embeddedWith.model !== embedder.modelId || base.embeddedWith.dimensions !== dimensions) && (await store.counts()).chunks > 0) {
           throw new KnowledgeError(
             'KB_INVALID',
             `knowledge base "${id}" holds vectors of model "${base.embeddedWith.model}" but is set to "${base.embeddingModel}"`,
@@ -294,12 +314,20 @@ export class KnowledgeService {
       cancelled(options.signal);
       options.onProgress?.({ phase: 'saving', ...(single ? { file: single } : {}), done: 0, total: 1 });
       // A base of words only gets vectors the first time they arrive (its other chunks: none, or from a base that had no model).
-      if (vectors && embeddedWith && store.vectorDimensions !== embeddedWith.dimensions && store.size > 0)
-        throw new KnowledgeError('KB_INVALID', `knowledge base "${id}" has chunks without vectors`, `re-embed it first: chatos kb reembed ${id}`);
+      // Read from the store, not base.json: on a shared engine another machine may have re-embedded the base since.
+      const held = (await store.embeddedWith())?.dimensions;
+      if (vectors && embeddedWith && held !== embeddedWith.dimensions && (await store.counts()).chunks > 0)
+        throw new KnowledgeError(
+          'KB_INVALID',
+          held
+            ? `knowledge base "${id}" holds vectors of ${held} dimensions; model "${base.embeddingModel}" answered ${embeddedWith.dimensions}, so nothing was added`
+            : `knowledge base "${id}" has chunks without vectors`,
+          `re-embed it first: chatos kb reembed ${id}`,
+        );
       // Chunks per name before this change.
-      const before = store.chunkCounts(lastOf.keys());
-      store.write({ files: [...lastOf.keys()], chunks, ...(vectors ? { vectors, embeddedWith } : {}) });
-      this.commit(this.touched({ ...base, embeddedWith }, store), store);
+      const before = await store.chunkCounts(lastOf.keys());
+      await store.write({ files: [...lastOf.keys()], chunks, ...(vectors ? { vectors, embeddedWith } : {}) });
+      this.commit(await this.touched({ ...base, embeddedWith }, store), store);
       return documents.map((document, i) => {
         const result: AddResult = {
           file: document.name,
@@ -319,17 +347,17 @@ export class KnowledgeService {
     const { store } = await this.opened(id);
     const offset = Math.max(0, options.offset ?? 0);
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
-    const page = store.page(options.file, offset, limit);
-    return { files: store.files(), total: page.total, offset, limit, chunks: page.chunks };
+    const page = await store.page(options.file, offset, limit);
+    return { files: await store.files(), total: page.total, offset, limit, chunks: page.chunks };
   }
 
   async deleteChunk(id: string, chunkId: string): Promise<Chunk> {
     return this.serial(id, async () => {
       const { base, store } = await this.opened(id);
-      const chunk = store.get(chunkId);
+      const chunk = await store.get(chunkId);
       if (!chunk) throw new KnowledgeError('KB_CHUNK_NOT_FOUND', `knowledge base "${id}" has no chunk "${chunkId}"`, `list its chunks: chatos kb docs ${id}`);
-      store.write({ ids: [chunkId] });
-      this.commit(this.touched(base, store), store);
+      await store.write({ ids: [chunkId] });
+      this.commit(await this.touched(base, store), store);
       return chunk;
     });
   }
@@ -338,13 +366,13 @@ export class KnowledgeService {
   async deleteFile(id: string, file: string): Promise<number> {
     return this.serial(id, async () => {
       const { base, store } = await this.opened(id);
-      const count = store.chunkCounts([file]).get(file) ?? 0;
+      const count = (await store.chunkCounts([file])).get(file) ?? 0;
       if (count === 0) {
-        const files = store.files().map((f) => f.file);
+        const files = (await store.files()).map((f) => f.file);
         throw new KnowledgeError('KB_FILE_NOT_FOUND', `knowledge base "${id}" has no file "${file}"`, files.length ? `one of: ${files.slice(0, 20).join(', ')}` : 'it has no files yet');
       }
-      store.write({ files: [file] });
-      this.commit(this.touched(base, store), store);
+      await store.write({ files: [file] });
+      this.commit(await this.touched(base, store), store);
       return count;
     });
   }
@@ -357,37 +385,38 @@ export class KnowledgeService {
     const { base, store } = await this.opened(id);
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
     const model = base.embeddingModel;
-    if (!model) return { mode: 'lexical', hits: store.search(query, limit) };
-    if (base.embeddedWith?.model !== model || !store.vectorDimensions) {
-      const note = store.size ? `searched by words only: the vectors are not from model "${model}" yet; re-embed the base` : undefined;
-      return { mode: 'lexical', hits: store.search(query, limit), ...(note ? { note } : {}) };
+    if (!model) return { mode: 'lexical', hits: await store.search(query, limit) };
+    const dimensions = (await store.embeddedWith())?.dimensions;
+    if (base.embeddedWith?.model !== model || !dimensions) {
+      const note = (await store.counts()).chunks ? `searched by words only: the vectors are not from model "${model}" yet; re-embed the base` : undefined;
+      return { mode: 'lexical', hits: await store.search(query, limit), ...(note ? { note } : {}) };
     }
     const [vector] = await (await this.embedderFor(model)).embed([query], options.signal);
     // A server may answer a query with another length than it answered the chunks (another model behind the same name): comparing those would rank by noise.
-    if (vector!.length !== store.vectorDimensions) {
-      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${store.vectorDimensions}; re-embed the base`;
-      return { mode: 'lexical', hits: store.search(query, limit), note };
+    if (vector!.length !== dimensions) {
+      const note = `searched by words only: model "${model}" answered the query with ${vector!.length} numbers, the base's vectors have ${dimensions}; re-embed the base`;
+      return { mode: 'lexical', hits: await store.search(query, limit), note };
     }
-    return { mode: 'hybrid', hits: store.search(query, limit, vector) };
+    return { mode: 'hybrid', hits: await store.search(query, limit, vector) };
   }
 
   /** Forgets open indexes (the files stay). */
   dispose(): void {
-    for (const store of this.stores.values()) store.close();
+    for (const store of this.stores.values()) void store.close();
     this.stores.clear();
     this.open.clear();
   }
 
   /** Every chunk's vectors from `model` (none without one), replaced in one transaction once all are in: a failure midway changes nothing. */
-  private async embedAll(store: KnowledgeStore, model: string | null, options: IngestOptions): Promise<KnowledgeBase['embeddedWith']> {
+  private async embedAll(store: KnowledgeEngine, model: string | null, options: IngestOptions): Promise<KnowledgeBase['embeddedWith']> {
     if (!model) {
-      store.replaceVectors(null);
+      await store.replaceVectors(null);
       return null;
     }
     const embedder = await this.embedderFor(model);
-    const chunks = [...store.all()];
+    const chunks = await store.all();
     if (chunks.length === 0) {
-      store.replaceVectors(null);
+      await store.replaceVectors(null);
       return null;
     }
     const vectors = await this.embedBatches(
@@ -400,8 +429,7 @@ export class KnowledgeService {
     const dimensions = vectors[0]!.length;
     const byId = new Map(chunks.map((chunk, i) => [chunk.id, vectors[i]!]));
     const embeddedWith = { model, dimensions };
-    store.replaceVectors(embeddedWith, byId);
-    store.prepareVectors();
+    await store.replaceVectors(embeddedWith, byId);
     return embeddedWith;
   }
 
@@ -478,12 +506,12 @@ export class KnowledgeService {
     return createEmbedder(entry, await this.deps.models.keyFor(entry));
   }
 
-  private touched(base: KnowledgeBase, store: KnowledgeStore): KnowledgeBase {
-    return { ...base, counts: store.counts(), updatedAt: new Date(this.deps.now()).toISOString() };
+  private async touched(base: KnowledgeBase, store: KnowledgeEngine): Promise<KnowledgeBase> {
+    return { ...base, counts: await store.counts(), updatedAt: new Date(this.deps.now()).toISOString() };
   }
 
   /** base.json after the store's transaction: written last, so another process sees the change (its stamp moves) once the store holds it. */
-  private commit(base: KnowledgeBase, store: KnowledgeStore): void {
+  private commit(base: KnowledgeBase, store: KnowledgeEngine): void {
     this.writeBase(base);
     this.open.set(base.id, Promise.resolve({ base, store }));
     this.stamps.set(base.id, stampFile(path.join(this.folderOf(base.id), BASE_FILE)));
@@ -558,10 +586,10 @@ export class KnowledgeService {
     let store = this.stores.get(id);
     if (store) store.refresh();
     else {
-      store = KnowledgeStore.open(folder, id);
+      store = base.engine ? await openBaseEngine(id, base.engine, await this.deps.secrets?.get(engineSecretName(id))) : openEmbedded(folder, id);
       this.stores.set(id, store);
     }
-    return { base: { ...base, counts: store.counts(), embeddedWith: store.embeddedWith }, store };
+    return { base: { ...base, counts: await store.counts(), embeddedWith: await store.embeddedWith() }, store };
   }
 
   /** A base's settings from its folder; undefined (or KB_NOT_FOUND / KB_BROKEN when `strict`) if absent or broken. */

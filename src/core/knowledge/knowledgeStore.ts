@@ -1,16 +1,13 @@
 import * as path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Chunk, KnowledgeBase, SearchHit } from '../../shared/knowledge.js';
+import { fuseHybrid, hybridCandidates } from './hybridFusion.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js';
 import { storeFailure } from './storeFailure.js';
-import { normalize, removeGraphs, VectorIndex, FOLD_AT, type Nearest } from './vectorIndex.js';
+import { normalize, removeGraphs, vectorKey, VectorIndex, type KeyedRow, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
 
-/** Hybrid results: how much words and meaning count. */
-const HYBRID_WEIGHTS = { text: 0.5, vector: 0.5 };
-/** Candidates each side brings to a hybrid result, at least. */
-const HYBRID_CANDIDATES = 50;
 const FORMAT = 'chatos-knowledge-sqlite/1';
 /**
  * The graph is asked for this many times the candidates wanted: its float16
@@ -32,7 +29,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks(
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, file TEXT NOT NULL, position INTEGER NOT NULL,
-  start INTEGER NOT NULL, "end" INTEGER NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL, vector BLOB);
+  start INTEGER NOT NULL, "end" INTEGER NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL, vector BLOB, vkey INTEGER);
 CREATE INDEX IF NOT EXISTS chunks_by_file ON chunks(file, position);
 CREATE TABLE IF NOT EXISTS files(name TEXT PRIMARY KEY, chunks INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS graph_dropped(seq INTEGER PRIMARY KEY);
@@ -100,12 +97,35 @@ export class KnowledgeStore {
       const format = store.meta('format');
       if (format === undefined) store.setMeta('format', FORMAT);
       else if (format !== FORMAT) throw new Error(`it is of format "${format}", not ${FORMAT}`);
+      store.keyVectors();
       return store;
     } catch (error) {
       db?.close();
       if (error instanceof KnowledgeError) throw error;
       throw storeFailure(name, file, error);
     }
+  }
+
+  /**
+   * A store written before graph nodes were keyed by vector (vectorKey):
+   * each row's key computed, in one transaction, and the graph files, keyed
+   * by row, left behind (the epoch moves on; the next search builds a graph
+   * from the store, as after a re-embed).
+   */
+  private keyVectors(): void {
+    const columns = this.db.prepare('PRAGMA table_info(chunks)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'vkey')) {
+      this.guarded(() => {
+        this.db.exec('ALTER TABLE chunks ADD COLUMN vkey INTEGER');
+        const update = this.db.prepare('UPDATE chunks SET vkey = ? WHERE seq = ?');
+        for (const row of this.db.prepare('SELECT seq, vector FROM chunks WHERE vector IS NOT NULL').iterate() as Iterable<{ seq: number; vector: Uint8Array }>)
+          update.run(vectorKey(floatsOf(row.vector)), row.seq);
+        this.sql('DELETE FROM graph_dropped').run();
+        this.setMeta('epoch', String(this.epoch + 1));
+      }, true);
+      removeGraphs(this.folder);
+    }
+    this.db.exec('CREATE INDEX IF NOT EXISTS chunks_by_vkey ON chunks(vkey)');
   }
 
   /** Another process changed the base: its new vectors are read (with the graph it may have written) on next use. */
@@ -123,6 +143,13 @@ export class KnowledgeStore {
       statement = this.db.prepare(text);
       this.statements.set(text, statement);
     }
+    return statement;
+  }
+
+  /** A statement that reads integers as bigint: vector keys take 63 bits, past a double's exact integers. */
+  private bigSql(text: string): StatementSync {
+    const statement = this.sql(text);
+    statement.setReadBigInts(true);
     return statement;
   }
 
@@ -225,7 +252,7 @@ export class KnowledgeStore {
    * One change in one transaction: every vector is checked against the
    * base's dimensions before anything is written, so a vector of another
    * length refuses the whole change. After the commit the new vectors join
-   * the search's tail, folded into the graph once there are FOLD_AT.
+   * the search's tail, folded into the graph when due (VectorIndex.due).
    */
   write(change: StoreChange): void {
     const dimensions = change.embeddedWith?.dimensions ?? this.vectorDimensions;
@@ -242,21 +269,38 @@ export class KnowledgeStore {
       }
     }
     const rows = change.vectors?.map((v) => normalize(Float32Array.from(v)));
-    const removed = new Set<number>();
-    const added: number[] = [];
+    const keys = rows?.map(vectorKey);
+    const removedKeys = new Set<bigint>();
+    const gone = new Set<bigint>();
+    const added: KeyedRow[] = [];
     this.guarded(() => {
-      for (const file of change.files ?? []) for (const seq of this.removeWhere('file = ?', file)) removed.add(seq);
-      for (const id of change.ids ?? []) for (const seq of this.removeWhere('id = ?', id)) removed.add(seq);
-      const insert = this.sql(`INSERT INTO chunks(id, file, position, start, "end", heading, text, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`);
+      for (const file of change.files ?? []) for (const key of this.removeWhere('file = ?', file)) removedKeys.add(key);
+      for (const id of change.ids ?? []) for (const key of this.removeWhere('id = ?', id)) removedKeys.add(key);
+      const insert = this.sql(`INSERT INTO chunks(id, file, position, start, "end", heading, text, vector, vkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`);
       const words = this.sql('INSERT INTO words(rowid, terms) VALUES (?, ?)');
       const count = this.sql('INSERT INTO files(name, chunks) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET chunks = chunks + 1');
+      const undrop = this.sql('DELETE FROM graph_dropped WHERE seq = ?');
       chunks.forEach((chunk, i) => {
         const vector = rows?.[i];
-        const { seq } = insert.get(chunk.id, chunk.file, chunk.position, chunk.start, chunk.end, chunk.heading, chunk.text, vector ? new Uint8Array(vector.buffer) : null) as { seq: number };
+        const key = keys?.[i] ?? null;
+        const { seq } = insert.get(chunk.id, chunk.file, chunk.position, chunk.start, chunk.end, chunk.heading, chunk.text, vector ? new Uint8Array(vector.buffer) : null, key) as { seq: number };
         words.run(seq, tokenize(chunk.text).join(' '));
         count.run(chunk.file);
-        added.push(Number(seq));
+        // A vector back (a file added again): its graph node, if pending removal, stays.
+        if (vector && key !== null) {
+          if (removedKeys.has(key)) removedKeys.delete(key);
+          else undrop.run(key);
+          added.push({ seq: Number(seq), key, vector });
+        }
       });
+      // A vector no row holds any more leaves the graph at the next fold; one still held by another row stays.
+      const held = this.sql('SELECT 1 FROM chunks WHERE vkey = ? LIMIT 1');
+      const dropped = this.sql('INSERT OR IGNORE INTO graph_dropped(seq) VALUES (?)');
+      for (const key of removedKeys) {
+        if (held.get(key)) continue;
+        dropped.run(key);
+        gone.add(key);
+      }
       if (change.embeddedWith !== undefined) {
         this.setMeta('model', change.embeddedWith?.model ?? null);
         this.setMeta('dimensions', change.embeddedWith ? String(change.embeddedWith.dimensions) : null);
@@ -267,25 +311,23 @@ export class KnowledgeStore {
       this.vectorIndex();
       return;
     }
-    if (removed.size) this.vectors.forget(removed);
-    if (rows?.length) this.vectors.append(added, rows);
-    if (this.vectors.tailSize >= FOLD_AT) this.fold();
+    if (gone.size) this.vectors.forget(gone);
+    if (added.length) this.vectors.append(added);
+    if (this.vectors.due) this.fold();
   }
 
-  /** Removes chunks matching `where` (one bound value): their words, counts and rows; returns their sequence numbers. */
-  private removeWhere(where: string, value: string): number[] {
-    const rows = this.sql(`SELECT seq, file, vector IS NOT NULL AS hasVector FROM chunks WHERE ${where}`).all(value) as { seq: number; file: string; hasVector: number }[];
+  /** Removes chunks matching `where` (one bound value): their words, counts and rows; returns the keys of their vectors. */
+  private removeWhere(where: string, value: string): bigint[] {
+    const rows = this.bigSql(`SELECT seq, file, vkey FROM chunks WHERE ${where}`).all(value) as { seq: bigint; file: string; vkey: bigint | null }[];
     const dropWords = this.sql('DELETE FROM words WHERE rowid = ?');
     const dropRow = this.sql('DELETE FROM chunks WHERE seq = ?');
-    const dropped = this.sql('INSERT OR IGNORE INTO graph_dropped(seq) VALUES (?)');
     for (const row of rows) {
       dropWords.run(row.seq);
       dropRow.run(row.seq);
-      if (row.hasVector) dropped.run(row.seq);
       this.sql('UPDATE files SET chunks = chunks - 1 WHERE name = ?').run(row.file);
     }
     this.sql('DELETE FROM files WHERE chunks <= 0').run();
-    return rows.map((r) => Number(r.seq));
+    return rows.flatMap((r) => (r.vkey === null ? [] : [r.vkey]));
   }
 
   /**
@@ -295,12 +337,13 @@ export class KnowledgeStore {
    */
   replaceVectors(embeddedWith: KnowledgeBase['embeddedWith'], vectors?: ReadonlyMap<string, readonly number[]>): void {
     this.guarded(() => {
-      const update = this.sql('UPDATE chunks SET vector = ? WHERE id = ?');
-      if (!embeddedWith || !vectors) this.sql('UPDATE chunks SET vector = NULL').run();
+      const update = this.sql('UPDATE chunks SET vector = ?, vkey = ? WHERE id = ?');
+      if (!embeddedWith || !vectors) this.sql('UPDATE chunks SET vector = NULL, vkey = NULL').run();
       else
         for (const [id, vector] of vectors) {
           if (vector.length !== embeddedWith.dimensions) throw new Error(`a vector of ${vector.length} numbers where the model answered ${embeddedWith.dimensions}`);
-          update.run(new Uint8Array(normalize(Float32Array.from(vector)).buffer), id);
+          const row = normalize(Float32Array.from(vector));
+          update.run(new Uint8Array(row.buffer), vectorKey(row), id);
         }
       this.setMeta('model', embeddedWith?.model ?? null);
       this.setMeta('dimensions', embeddedWith ? String(embeddedWith.dimensions) : null);
@@ -320,14 +363,14 @@ export class KnowledgeStore {
     const dimensions = this.vectorDimensions;
     if (!dimensions) return null;
     if (!this.vectors || this.vectors.dimensions !== dimensions) {
-      const tail = this.sql('SELECT seq, vector FROM chunks WHERE seq > ? AND vector IS NOT NULL ORDER BY seq');
+      const tail = this.bigSql('SELECT seq, vkey, vector FROM chunks WHERE seq > ? AND vector IS NOT NULL ORDER BY seq');
       this.vectors = this.guarded(() =>
         VectorIndex.open(this.folder, dimensions, this.epoch, function* (after) {
-          for (const row of tail.iterate(after) as Iterable<{ seq: number; vector: Uint8Array }>) yield { seq: Number(row.seq), vector: floatsOf(row.vector) };
+          for (const row of tail.iterate(after) as Iterable<{ seq: bigint; vkey: bigint; vector: Uint8Array }>) yield { seq: Number(row.seq), key: row.vkey, vector: floatsOf(row.vector) };
         }),
       );
       // A graph missing or broken on a large base: rebuilt now rather than scanning every row on each search.
-      if (this.vectors.tailSize >= FOLD_AT) this.fold();
+      if (this.vectors.due) this.fold();
     }
     return this.vectors;
   }
@@ -336,7 +379,7 @@ export class KnowledgeStore {
   private fold(): void {
     const vectors = this.vectors;
     if (!vectors) return;
-    const dropped = this.guarded(() => (this.sql('SELECT seq FROM graph_dropped').all() as { seq: number }[]).map((r) => Number(r.seq)));
+    const dropped = this.guarded(() => (this.bigSql('SELECT seq FROM graph_dropped').all() as { seq: bigint }[]).map((r) => r.seq));
     this.guarded(() => vectors.fold(dropped));
     if (dropped.length) this.guarded(() => this.sql('DELETE FROM graph_dropped').run());
   }
@@ -356,39 +399,33 @@ export class KnowledgeStore {
   search(query: string, limit: number, vector?: readonly number[]): SearchHit[] {
     const vectors = vector ? this.vectorIndex() : null;
     if (!vector || !vectors) return this.textHits(query, limit).flatMap((hit) => this.hit(hit.seq, hit.score));
-    const candidates = Math.max(limit * 4, HYBRID_CANDIDATES);
-    const text = this.textHits(query, candidates);
-    const top = text[0]?.score ?? 0;
-    const scores = new Map<number, number>();
-    for (const hit of text) scores.set(hit.seq, top > 0 ? (hit.score / top) * HYBRID_WEIGHTS.text : 0);
-    for (const near of this.nearest(Float32Array.from(vector), candidates)) {
-      if (near.score <= 0) continue;
-      scores.set(near.seq, (scores.get(near.seq) ?? 0) + near.score * HYBRID_WEIGHTS.vector);
-    }
-    return [...scores]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .flatMap(([seq, score]) => this.hit(seq, score));
+    const candidates = hybridCandidates(limit);
+    const keyed = (rows: { seq: number; score: number }[]) => rows.map((r) => ({ key: r.seq, score: r.score }));
+    return fuseHybrid(keyed(this.textHits(query, candidates)), keyed(this.nearest(Float32Array.from(vector), candidates)), limit).flatMap((r) => this.hit(r.key, r.score));
   }
 
-  /** The `limit` rows nearest `vector`, scored exactly; rows removed since the graph was written are left out. */
+  /**
+   * The `limit` rows nearest `vector`, scored exactly: each distinct vector
+   * the graph finds stands for every row holding it; vectors no row holds
+   * any more (removed since the graph was written) are left out.
+   */
   nearest(vector: Float32Array, limit: number): Nearest[] {
     const vectors = this.vectorIndex();
     if (!vectors) return [];
     const query = normalize(vector);
     const pending = this.guarded(() => Number((this.sql('SELECT count(*) AS n FROM graph_dropped').get() as { n: number }).n));
-    const read = this.sql('SELECT vector FROM chunks WHERE seq = ?');
+    const read = this.sql('SELECT seq, vector FROM chunks WHERE vkey = ?');
     return this.guarded(() =>
       vectors
         .search(query, Math.max(limit * GRAPH_OVERSAMPLE, 64) + Math.min(pending, limit * 4))
-        .flatMap((near) => {
-          const row = read.get(near.seq) as { vector: Uint8Array | null } | undefined;
-          if (!row?.vector) return [];
-          const stored = floatsOf(row.vector);
-          let dot = 0;
-          for (let i = 0; i < stored.length; i++) dot += stored[i]! * query[i]!;
-          return [{ seq: near.seq, score: dot }];
-        })
+        .flatMap((near) =>
+          (read.all(near.key) as { seq: number; vector: Uint8Array }[]).map((row) => {
+            const stored = floatsOf(row.vector);
+            let dot = 0;
+            for (let i = 0; i < stored.length; i++) dot += stored[i]! * query[i]!;
+            return { seq: Number(row.seq), score: dot };
+          }),
+        )
         .sort((a, b) => b.score - a.score)
         .slice(0, limit),
     );

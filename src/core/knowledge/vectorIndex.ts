@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
@@ -19,20 +20,35 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * 100,000 × 768 is 154 MB rather than 307 MB, mapped, not read); the
  * candidates it finds are scored again exactly from the store's float32
  * rows by the caller. int8 lost half the recall on embeddings whose values
- * are small (768 dimensions of unit length), so it is not used. A search
- * explores 512 candidates (expansion_search): on the bench's near-random
- * vectors, the worst case for a graph, 96 found 0.66 of the exact top 10,
- * 512 found 0.94 (6,000 rows, measured with this package).
+ * are small (768 dimensions of unit length), so it is not used.
  *
- * Each node links to CONNECTIVITY (32) others, 64 at the base level. With 16
- * the graph held at 6,000 rows but not as it grew: recall@10 fell to 0.85 at
- * 20,000 near-random rows and 0.46 at 100,000 (the scale bench, whose rows
- * also repeat each text about ten times, and each copy takes a link of its
- * twins). A wider search (1,024) only bought back part of it at twice the
- * cost per query; 32 links gave 0.97 at 20,000 (test/core/knowledge/
- * knowledgeRecall.test.ts), 0.59-0.73 at the bench's 100,000 (ten copies of
- * each text: still short). A graph file of another connectivity is refused
- * by graphFile.ts and rebuilt from the store, as any stale cache.
+ * The graph's settings, measured on 100,000 rows of the bench's clustered
+ * stand-in embeddings (scripts/bench/knowledgeCorpus.ts), folded 4,096 at a
+ * time, recall@10 against an exact scan (on a 2-core machine at load 12-20):
+ *
+ *   links  expansion_add  build    graph file  recall@10 at expansion_search 64 / 128 / 256 / 512
+ *   16     64             393 s    161 MB      0.84 / 0.90 / 0.94 / 0.95
+ *   16     128            586 s    161 MB      0.86 / 0.93 / 0.97 / 0.97
+ *   32     128            358 s*   181 MB      1.00 at 512 (npm run bench -- scale)
+ *
+ * (* the bench's whole store build: vectors computed, SQLite writes, folds;
+ * the 16-link rows are usearch alone. On a machine this loaded, build times
+ * say more about the other jobs than about the graph.) A graph being built
+ * holds about its file's size in memory (171 MB at 16 links).
+ * Each link costs 4 bytes a node at each level, 8 at the base: 32 links are
+ * about 128 bytes a row more than 16 (13 MB at 100,000), mapped, not read.
+ * A wider search costs time per query, not memory: 512 took 2-3 ms a query
+ * where 64 took 0.5 ms. Near-random vectors (hashed character counts, the
+ * worst case for a graph) need the 32 links: with 16, recall@10 fell to
+ * 0.85 at 20,000 rows; with 32 it is 0.97 (knowledgeRecall.test.ts). So the
+ * graph keeps 32 links, 128 while adding, 512 while searching. A graph file
+ * of another connectivity is refused by graphFile.ts and rebuilt from the
+ * store, as any stale cache.
+ *
+ * Graph nodes are distinct vectors (vectorKey below), not rows: identical
+ * rows linked to each other and cut themselves off (recall@10 0.71 with 10
+ * texts held 1,000 times each among 3,000 others, and the build six times
+ * slower).
  */
 
 /** Rows searched exactly before they are folded into the graph: about 3 ms for 4,096 × 768. */
@@ -44,6 +60,19 @@ export interface Nearest {
   score: number;
 }
 
+/** A graph node found: the key of a distinct vector (vectorKey), its score from the graph's float16 copy. */
+export interface NodeHit {
+  key: bigint;
+  score: number;
+}
+
+/** A row of the store as the vector side sees it: its sequence number, its vector's key, the vector (unit length). */
+export interface KeyedRow {
+  seq: number;
+  key: bigint;
+  vector: Float32Array;
+}
+
 /** Unit length, in place: cosine becomes a dot product. */
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
@@ -51,6 +80,23 @@ export function normalize(vector: Float32Array): Float32Array {
   const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
   for (let i = 0; i < vector.length; i++) vector[i]! *= scale;
   return vector;
+}
+
+/**
+ * The key of a vector in the graph: 63 bits of the SHA-256 of its float32
+ * bytes (unit length). Rows holding the same vector (the same text, added
+ * again, in another file, or many times over) share one graph node: HNSW
+ * links each node to its nearest, and a thousand identical twins would link
+ * only to each other, cutting the rest of the graph off from them. Two
+ * different vectors meet on one key about once in 10^7 bases of a million
+ * vectors; the graph then holds the first, and the other's rows are still
+ * scored exactly whenever it is found.
+ */
+export function vectorKey(vector: Float32Array): bigint {
+  const digest = createHash('sha256')
+    .update(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength))
+    .digest();
+  return digest.readBigUInt64LE(0) >> 1n;
 }
 
 /** Candidates a search keeps while walking the graph (see above). */
@@ -61,8 +107,12 @@ const newGraph = (dimensions: number) =>
 
 export class VectorIndex {
   private graph: Index | null = null;
-  private tailSeqs: number[] = [];
+  /** The distinct vectors not yet in the graph: their keys (in `tailKeys` order) and rows. */
+  private tailKeys: bigint[] = [];
+  private readonly tailKeySet = new Set<bigint>();
   private tailRows: Float32Array;
+  /** The last sequence number seen (in the graph, or after it). */
+  private lastSeq: number;
 
   private constructor(
     private readonly folder: string,
@@ -72,10 +122,11 @@ export class VectorIndex {
     private upto: number,
   ) {
     this.tailRows = new Float32Array(dimensions * 64);
+    this.lastSeq = upto;
   }
 
   /** The newest graph file of this epoch that maps, and the store's rows after it (`rowsAfter`). */
-  static open(folder: string, dimensions: number, epoch: number, rowsAfter: (seq: number) => Iterable<{ seq: number; vector: Float32Array }>): VectorIndex {
+  static open(folder: string, dimensions: number, epoch: number, rowsAfter: (seq: number) => Iterable<KeyedRow>): VectorIndex {
     const files = graphFiles(folder)
       .filter((f) => f.epoch === epoch)
       .sort((a, b) => b.upto - a.upto);
@@ -94,73 +145,88 @@ export class VectorIndex {
         // A graph cut short or not usearch's: the store still holds its rows, searched as the tail until the next fold.
       }
     }
-    for (const row of rowsAfter(index.upto)) index.append([row.seq], [row.vector]);
+    for (const row of rowsAfter(index.upto)) index.append([row]);
     return index;
   }
 
-  get tailSize(): number {
-    return this.tailSeqs.length;
+  /**
+   * Time for a fold: FOLD_AT distinct vectors wait, or the graph is far
+   * behind the store in rows (rows of vectors it already holds add nothing
+   * to the tail, but each open reads every row after the graph).
+   */
+  get due(): boolean {
+    return this.tailKeys.length >= FOLD_AT || this.lastSeq - this.upto >= 8 * FOLD_AT;
   }
 
-  /** Rows just committed to the store (normalized float32). */
-  append(seqs: readonly number[], rows: readonly Float32Array[]): void {
+  /** Rows just committed to the store (normalized float32); a vector the graph or the tail already holds is not added twice. */
+  append(rows: readonly KeyedRow[]): void {
     const d = this.dimensions;
-    const needed = (this.tailSeqs.length + seqs.length) * d;
-    if (needed > this.tailRows.length) {
-      const grown = new Float32Array(Math.max(needed, this.tailRows.length * 2));
-      grown.set(this.tailRows.subarray(0, this.tailSeqs.length * d));
-      this.tailRows = grown;
+    for (const row of rows) {
+      this.lastSeq = Math.max(this.lastSeq, row.seq);
+      if (this.tailKeySet.has(row.key) || (this.graph !== null && this.graph.contains(row.key) === true)) continue;
+      const at = this.tailKeys.length * d;
+      if (at + d > this.tailRows.length) {
+        const grown = new Float32Array(Math.max(at + d, this.tailRows.length * 2));
+        grown.set(this.tailRows.subarray(0, at));
+        this.tailRows = grown;
+      }
+      this.tailRows.set(row.vector, at);
+      this.tailKeys.push(row.key);
+      this.tailKeySet.add(row.key);
     }
-    rows.forEach((row, i) => this.tailRows.set(row, (this.tailSeqs.length + i) * d));
-    this.tailSeqs.push(...seqs);
   }
 
-  /** Rows just removed from the store: gone from the tail; the graph keeps them until a fold, and the caller drops what the store no longer has. */
-  forget(seqs: ReadonlySet<number>): void {
+  /** Vectors no row of the store holds any more: gone from the tail; the graph keeps them until a fold, and the caller drops what the store no longer has. */
+  forget(keys: ReadonlySet<bigint>): void {
     const d = this.dimensions;
     let kept = 0;
-    for (let i = 0; i < this.tailSeqs.length; i++) {
-      if (seqs.has(this.tailSeqs[i]!)) continue;
+    for (let i = 0; i < this.tailKeys.length; i++) {
+      const key = this.tailKeys[i]!;
+      if (keys.has(key)) {
+        this.tailKeySet.delete(key);
+        continue;
+      }
       if (kept !== i) {
-        this.tailSeqs[kept] = this.tailSeqs[i]!;
+        this.tailKeys[kept] = key;
         this.tailRows.copyWithin(kept * d, i * d, (i + 1) * d);
       }
       kept++;
     }
-    this.tailSeqs.length = kept;
+    this.tailKeys.length = kept;
   }
 
-  /** About the `limit` nearest rows (cosine, unit-length query): the graph's, and the tail's exactly. */
-  search(query: Float32Array, limit: number): Nearest[] {
-    const found: Nearest[] = [];
+  /** About the `limit` nearest distinct vectors (cosine, unit-length query): the graph's, and the tail's exactly. */
+  search(query: Float32Array, limit: number): NodeHit[] {
+    const found: NodeHit[] = [];
     if (this.graph && this.graph.size() > 0) {
       const matches = this.graph.search(query, Math.min(limit, this.graph.size()), 1);
-      for (let i = 0; i < matches.keys.length; i++) found.push({ seq: Number(matches.keys[i]!), score: 1 - matches.distances[i]! });
+      for (let i = 0; i < matches.keys.length; i++) found.push({ key: matches.keys[i]!, score: 1 - matches.distances[i]! });
     }
     const d = this.dimensions;
     const rows = this.tailRows;
-    for (let r = 0, at = 0; r < this.tailSeqs.length; r++, at += d) {
+    for (let r = 0, at = 0; r < this.tailKeys.length; r++, at += d) {
       let dot = 0;
       for (let i = 0; i < d; i++) dot += rows[at + i]! * query[i]!;
-      found.push({ seq: this.tailSeqs[r]!, score: dot });
+      found.push({ key: this.tailKeys[r]!, score: dot });
     }
     return found.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   /**
-   * The tail folded into a new graph file (the old graph loaded, the rows
+   * The tail folded into a new graph file (the old graph loaded, the vectors
    * `dropped` removed from it, the tail added), renamed into place, older
    * files removed, the new one mapped. Called under the base's lock.
    */
-  fold(dropped: readonly number[]): void {
-    if (this.tailSeqs.length === 0 && dropped.length === 0) return;
+  fold(dropped: readonly bigint[]): void {
+    if (this.tailKeys.length === 0 && dropped.length === 0 && this.lastSeq === this.upto) return;
     const graph = newGraph(this.dimensions);
     const current = this.graph ? path.join(this.folder, fileName(this.epoch, this.upto)) : undefined;
     if (current) graph.load(current);
-    if (dropped.length) graph.remove(BigUint64Array.from(dropped, BigInt));
-    const n = this.tailSeqs.length;
-    if (n) graph.add(BigUint64Array.from(this.tailSeqs, BigInt), this.tailRows.subarray(0, n * this.dimensions));
-    const upto = this.tailSeqs.reduce((a, b) => Math.max(a, b), this.upto);
+    const present = dropped.filter((key) => graph.contains(key) === true);
+    if (present.length) graph.remove(BigUint64Array.from(present));
+    const n = this.tailKeys.length;
+    if (n) graph.add(BigUint64Array.from(this.tailKeys), this.tailRows.subarray(0, n * this.dimensions));
+    const upto = this.lastSeq;
     const target = path.join(this.folder, fileName(this.epoch, upto));
     const temporary = `${target}.${process.pid}.tmp`;
     graph.save(temporary);
@@ -170,7 +236,8 @@ export class VectorIndex {
     mapped.view(target);
     this.graph = mapped;
     this.upto = upto;
-    this.tailSeqs = [];
+    this.tailKeys = [];
+    this.tailKeySet.clear();
     this.tailRows = new Float32Array(this.dimensions * 64);
   }
 }

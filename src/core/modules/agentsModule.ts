@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { AcpTrust, codeVariablesOf } from '../acp/acpTrust.js';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import { AgentStore } from '../agents/agentStore.js';
+import type { Agent } from '../../shared/agents.js';
 import { AgentError } from '../agents/agentError.js';
 import { withHostServer } from '../agents/builtinForAgent.js';
 import { SETTINGS_SERVER_ID, SETTINGS_SERVER_NAME } from '../settingsServer/settingsServer.js';
@@ -23,6 +25,8 @@ import { narrow } from './narrow.js';
 /** The agents and what goes with each: its "always allow" answers (in the admin DB) and its memories (files beside it). */
 export interface AgentStores {
   readonly agents: AgentStore;
+  /** What the person trusted of each ACP agent's program (docs/using/acp.md#trust). */
+  readonly acpTrust: AcpTrust;
   readonly alwaysAllow: AlwaysAllowStore;
   readonly memory: MemoryStore;
   readonly memories: AgentMemories;
@@ -33,17 +37,19 @@ export interface AgentStores {
 export function agentStores(base: HostBase, store: RecordsStore, catalog: PluginCatalog, embedding: Pick<MemorySearchDeps, 'modelId' | 'models'>): AgentStores {
   const alwaysAllow = new AlwaysAllowStore(store, () => base.clock.now());
   const memory = new MemoryStore({ dir: base.home.memoryDir, now: () => base.clock.now(), logger: base.logger });
-  // A deleted agent's answers and own memories go with it: a new agent given the same id inherits none (an app's shared memories stay).
+  const acpTrust = new AcpTrust(store, () => base.clock.now());
+  // A deleted agent's answers, trust and own memories go with it: a new agent given the same id inherits none (an app's shared memories stay).
   const agents = new AgentStore(
     store,
     (pluginId, appId) => catalog.getAiContribution(pluginId, appId),
     (id) => {
       alwaysAllow.revokeAll(id);
+      acpTrust.forget(id);
       memory.drop({ kind: 'agent', id });
     },
   );
   const finder = new MemorySearch({ store: memory, logger: base.logger, ...embedding });
-  return { agents, alwaysAllow, memory, finder, memories: new AgentMemories(memory, agents, finder) };
+  return { agents, acpTrust, alwaysAllow, memory, finder, memories: new AgentMemories(memory, agents, finder) };
 }
 
 /** The agents as faces use them: stored, resolved now, previewed through the gateway. */
@@ -58,8 +64,22 @@ export function agentsFacade(
   },
 ): AgentsFacade {
   const resolve = (agent: Parameters<AgentsFacade['resolve']>[0]) => resolveAgent(agent, deps.resolver);
+  // The faces' create and update are the person's (the agent editor, the CLI): a program they name is one they were shown, so it is trusted as written.
+  const trustedAsWritten = (input: unknown, agent: Agent) => {
+    if (agent.acp && typeof input === 'object' && input !== null && Object.hasOwn(input, 'acp')) stores.acpTrust.trust(agent);
+    return agent;
+  };
   return {
-    ...narrow(stores.agents, ['list', 'get', 'create', 'update', 'delete']),
+    ...narrow(stores.agents, ['list', 'get', 'delete']),
+    create: (input) => trustedAsWritten(input, stores.agents.create(input)),
+    update: (id, input) => trustedAsWritten(input, stores.agents.update(id, input)),
+    trustProgram(id) {
+      const agent = stores.agents.get(id);
+      if (!agent) throw new AgentError('AGENT_NOT_FOUND', `no agent "${id}"`);
+      if (!agent.acp) throw new AgentError('AGENT_INVALID', `agent "${id}" is not of kind "acp": it runs no program to trust`);
+      stores.acpTrust.trust(agent);
+      return { agent, warnings: codeVariablesOf(agent.acp) };
+    },
     resolve,
     async preview(agent) {
       const resolved = resolve(agent);

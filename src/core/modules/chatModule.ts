@@ -1,4 +1,5 @@
-import { AcpAgents } from '../acp/acpAgents.js';
+import { AcpAgents, type StoredSession } from '../acp/acpAgents.js';
+import type { AcpTrust } from '../acp/acpTrust.js';
 import { GatewayEndpoint } from '../acp/gatewayEndpoint.js';
 import { resolveAgent, type AgentResolverDeps } from '../agents/agentResolver.js';
 import type { AgentStore } from '../agents/agentStore.js';
@@ -20,11 +21,17 @@ export interface ChatModule {
 }
 
 /** Conversations and their turns (the agent loop), and the chat of a UI app's page. */
-export function chatModule(base: HostBase, store: RecordsStore, deps: { agents: AgentStore; models: ModelService; resolver: AgentResolverDeps; tools: ToolsModule; mcp: McpModule }): ChatModule {
+export function chatModule(
+  base: HostBase,
+  store: RecordsStore,
+  deps: { agents: AgentStore; acpTrust: Pick<AcpTrust, 'check'>; models: ModelService; resolver: AgentResolverDeps; tools: ToolsModule; mcp: McpModule },
+): ChatModule {
   const { tools, mcp } = deps;
   const policy = chatPolicy(base.options.chat);
   const acp = new AcpAgents({
     endpoint: new GatewayEndpoint(tools.gateway),
+    trust: deps.acpTrust,
+    sessions: { saved: (id): StoredSession | undefined => service.row(id)?.acpSession, save: (id, session): void => service.saveAcpSession(id, session) },
     confirmations: tools.confirmations,
     roots: (id) => mcp.roots.paths(id),
     hostEnv: base.env,

@@ -11,7 +11,7 @@ export interface KnowledgeModule {
 
 /** Knowledge bases, one folder each under the data home, embedded through the model entries. */
 export function knowledgeModule(base: HostBase, models: ModelService): KnowledgeModule {
-  const service = new KnowledgeService({ dir: base.home.knowledgeDir, models, now: () => base.clock.now(), logger: base.logger });
+  const service = new KnowledgeService({ dir: base.home.knowledgeDir, models, now: () => base.clock.now(), logger: base.logger, secrets: base.secrets });
   const facade = narrow(service, [
     'list',
     'get',

@@ -10,7 +10,7 @@ import { InstallError } from '../plugins/installError.js';
 import { folderNameFor } from '../plugins/pluginInstaller.js';
 import { extractPluginZip, MAX_ZIP_BYTES, ZipRefused } from '../plugins/zipExtract.js';
 import { mcpValueSecretName, type SecretStore } from '../secrets/secretStore.js';
-import { deleteBundleSecrets, readBundleRecord, signerOf, writeBundleRecord, type BundleRecord } from './bundleRecord.js';
+import { bundleIdentityOf, deleteBundleSecrets, readBundleRecord, signerOf, writeBundleRecord, type BundleRecord } from './bundleRecord.js';
 import type { PluginHost } from './pluginHost.js';
 import { installOrUpdate, type InstallOutcome } from './pluginUpdate.js';
 
@@ -105,23 +105,38 @@ interface Keeping {
   record?: BundleRecord;
   /** The installed copy was signed by another certificate, or one of the two is unsigned: its stored secrets are not carried over unasked. */
   signerChanged: boolean;
+  /** Both copies unsigned; `sameBundle`: this one has the installed copy's name and author (docs/using/bundles.md#updates). */
+  unsigned?: { sameBundle: boolean };
 }
 
-function keepingOf(host: PluginHost, pluginId: string, target: string, signature: BundleSignature): Keeping {
+function keepingOf(host: PluginHost, pluginId: string, target: string, manifest: BundleManifest, signature: BundleSignature): Keeping {
   const record = fs.existsSync(target) ? readBundleRecord(host.home, pluginId) : undefined;
-  return record ? { record, signerChanged: record.signer !== signerOf(signature) } : { signerChanged: false };
+  if (!record) return { signerChanged: false };
+  const signer = signerOf(signature);
+  if (record.signer !== signer) return { record, signerChanged: true };
+  if (signer !== null) return { record, signerChanged: false };
+  // No certificate on either side: any bundle of that name installs as this plugin, so the installed copy's secrets
+  // go to it only when it says it is the same bundle and the user agrees. A record without the identity cannot tell.
+  const identity = bundleIdentityOf(manifest);
+  return { record, signerChanged: false, unsigned: { sameBundle: record.bundle?.name === identity.name && record.bundle.author === identity.author } };
 }
 
-/** The settings an install over it keeps: the plain ones, and the stored secrets only from the same signer or when the user said so. */
-function keptOf({ record, signerChanged }: Keeping, keepSecrets: boolean): { values: BundleConfigValues; secrets: string[] } {
-  return { values: record?.values ?? {}, secrets: record && (!signerChanged || keepSecrets) ? record.secrets : [] };
+/**
+ * The settings an install over it keeps: the plain ones, and the stored secrets from the same signer; from another
+ * signer, or an unsigned copy claiming to be the same bundle, only when the user said so; never to another unsigned bundle.
+ */
+function keptOf({ record, signerChanged, unsigned }: Keeping, keepSecrets: boolean): { values: BundleConfigValues; secrets: string[] } {
+  if (!record) return { values: {}, secrets: [] };
+  if (unsigned?.sameBundle === false) return { values: record.values, secrets: [] };
+  const asksTheUser = signerChanged || unsigned !== undefined;
+  return { values: record.values, secrets: !asksTheUser || keepSecrets ? record.secrets : [] };
 }
 
 /** What installing `file` would show: who made and signed it, what it runs, its tools, the settings it asks for. Nothing is placed. */
 export async function previewBundle(host: PluginHost, file: string): Promise<BundlePreview> {
   return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, pluginId, target }) => {
     const { command, env } = previewCommand(manifest, target);
-    const keeping = keepingOf(host, pluginId, target, signature);
+    const keeping = keepingOf(host, pluginId, target, manifest, signature);
     return {
       pluginId,
       name: manifest.display_name ?? manifest.name,
@@ -137,6 +152,7 @@ export async function previewBundle(host: PluginHost, file: string): Promise<Bun
       userConfig: configFields(manifest, keptOf(keeping, false)),
       installed: fs.existsSync(target),
       ...(keeping.record && keeping.signerChanged ? { signerChanged: { before: keeping.record.signer, storedSecrets: keeping.record.secrets } } : {}),
+      ...(keeping.record && keeping.unsigned ? { unsignedUpdate: { sameBundle: keeping.unsigned.sameBundle, storedSecrets: keeping.record.secrets } } : {}),
     };
   });
 }
@@ -148,8 +164,10 @@ export type BundleOutcome = InstallOutcome & { signature: BundleSignature };
  * installed copy had, else its default); over an installed copy only once
  * `confirm` says yes. Sensitive values go to the key store, and only after
  * the plugin is in place. A copy signed by someone else (or unsigned where it
- * was signed, or the other way round) gets no stored secret of the installed
- * one unless `keepSecrets`; the ones it does not get are deleted.
+ * was signed, or the other way round), or an unsigned copy over an unsigned
+ * one of the same name and author, gets no stored secret of the installed one
+ * unless `keepSecrets`; an unsigned copy of another name or author none at
+ * all. The ones it does not get are deleted.
  */
 export async function installBundle(
   host: PluginHost,
@@ -160,7 +178,7 @@ export async function installBundle(
   options: { keepSecrets?: boolean } = {},
 ): Promise<BundleOutcome> {
   return withUnpackedBundle(file, host.home.userPluginsDir, async ({ manifest, signature, dir, pluginId, target }) => {
-    const kept = keptOf(keepingOf(host, pluginId, target, signature), options.keepSecrets === true);
+    const kept = keptOf(keepingOf(host, pluginId, target, manifest, signature), options.keepSecrets === true);
     const config = resolveConfig(manifest, target, values, kept);
     fs.writeFileSync(path.join(dir, 'plugin.json'), `${JSON.stringify(bundlePluginJson(manifest, target, pluginId, config), null, 2)}\n`);
     const outcome = await installOrUpdate(host, dir, confirm);
@@ -174,7 +192,7 @@ export async function installBundle(
       before.filter((key) => !config.secretKeys.includes(key)),
     );
     const plain = Object.fromEntries([...config.plain].filter(([key]) => Object.hasOwn(values, key) || Object.hasOwn(kept.values, key)));
-    writeBundleRecord(host.home, pluginId, { values: plain, secrets: config.secretKeys, signer: signerOf(signature) });
+    writeBundleRecord(host.home, pluginId, { values: plain, secrets: config.secretKeys, signer: signerOf(signature), bundle: bundleIdentityOf(manifest) });
     return { ...outcome, signature };
   });
 }

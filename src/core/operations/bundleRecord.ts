@@ -18,8 +18,13 @@ const BundleRecordSchema = z.object({
   secrets: z.array(z.string()),
   /** The installed copy's certificate fingerprint; null when it was unsigned. */
   signer: z.string().nullable(),
+  /** The installed copy's manifest name and author: what an unsigned update is compared with. Absent in records written before. */
+  bundle: z.object({ name: z.string(), author: z.string() }).optional(),
 });
 export type BundleRecord = z.infer<typeof BundleRecordSchema>;
+
+/** Which bundle an unsigned copy says it is: its manifest's name and its author's name. A claim, compared, never proof. */
+export const bundleIdentityOf = (manifest: { name: string; author: { name: string } }): NonNullable<BundleRecord['bundle']> => ({ name: manifest.name, author: manifest.author.name });
 
 /** Who signed a bundle, as the record compares it: the certificate's fingerprint, whatever name it claims. */
 export const signerOf = (signature: BundleSignature): string | null => (signature.status === 'unsigned' ? null : signature.fingerprint);

@@ -14,7 +14,9 @@ export type InstallErrorCode =
   /** An MCP Bundle whose signature block is there but does not hold. */
   | 'SIGNATURE_REFUSED'
   /** An MCP Bundle's address over plain http (not allowed by the user), or a redirect from https down to http. */
-  | 'DOWNLOAD_REFUSED';
+  | 'DOWNLOAD_REFUSED'
+  /** A downloaded MCP Bundle whose bytes do not have the SHA-256 its catalog entry names: not the file the registry lists. */
+  | 'DIGEST_MISMATCH';
 
 export class InstallError extends Error {
   constructor(

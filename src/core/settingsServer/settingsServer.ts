@@ -24,7 +24,7 @@ export const SETTINGS_SERVER_DESCRIPTION =
 
 const INSTRUCTIONS =
   "ChatOS's own settings: agents, installed apps, the registry's servers, prompts and grants, MCP servers and their tools, and knowledge bases. " +
-  "Read tools run at once; tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model) or that rewrite what other agents read (another agent's name or description, a knowledge base's name or description); a declined call returns a result saying so.";
+  "Read tools run at once (reading another agent's memories asks the user first); tools that create, delete or grant ask the user first, and so do changes that widen what agents and models may use (an agent's apps, servers or knowledge bases, a tool switched on, a knowledge base's embedding model) or that rewrite what other agents read (another agent's name or description, a knowledge base's name or description); a declined call returns a result saying so.";
 
 /** MCP annotations say to any client what the permission level says to ours (STYLE: confirmation is declared, not hard-wired). */
 function annotationsOf(level: PermissionLevel): ToolAnnotations {
@@ -134,13 +134,23 @@ function summaryBuilderOf(tool: SettingsTool, offeredName: string): SummaryBuild
  */
 export function settingsConfirmables(modules: readonly ToolModule[] = MODULES): ConfirmableEntry[] {
   return toolsOf(modules)
-    .filter(({ tool }) => tool.permission === 'confirm' || tool.permission === 'write')
+    .filter(({ tool }) => tool.permission === 'confirm' || tool.permission === 'write' || tool.privateToAgent !== undefined)
     .map(({ tool }) => {
       const toolName = settingsToolName(tool.name, modules);
       const entry: ConfirmableEntry = { toolName, risk: tool.risk ?? 'medium', summaryBuilder: summaryBuilderOf(tool, toolName) };
-      if (tool.permission === 'write') entry.asks = (args, callerAgentId) => riskyArguments(tool.lowRisk, args, callerAgentId).length > 0;
+      if (tool.permission !== 'confirm') entry.asks = (args, callerAgentId) => asksFor(tool, args, callerAgentId);
       return entry;
     });
+}
+
+/**
+ * Whether a call of a `write` or `read` tool asks: another agent's private data (`privateToAgent`), or a write of more
+ * than its low-risk arguments.
+ */
+function asksFor(tool: SettingsTool, args: Readonly<Record<string, unknown>>, callerAgentId: string | undefined): boolean {
+  const owner = tool.privateToAgent;
+  if (owner !== undefined && (callerAgentId === undefined || args[owner] !== callerAgentId)) return true;
+  return tool.permission === 'write' && riskyArguments(tool.lowRisk, args, callerAgentId).length > 0;
 }
 
 export function registerSettingsConfirmables(service: Pick<ToolConfirmationService, 'registerMultiple'>, modules: readonly ToolModule[] = MODULES): void {

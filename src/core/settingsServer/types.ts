@@ -79,6 +79,13 @@ export interface SettingsTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
    * asks the user first; a write tool without a whitelist asks for any.
    */
   lowRisk?: LowRiskArguments;
+  /**
+   * For a tool that shows one agent's private data (its memories): the argument naming that agent. A call about the
+   * calling agent itself runs as its level says; a call about another agent (or made by no agent) asks the user first,
+   * since a prompt-injected model could otherwise read what another agent kept, and send it to an embedding endpoint
+   * with its query (docs/rules/settings-server.md#the-server).
+   */
+  privateToAgent?: string;
   inputSchema: Shape;
   /** One sentence a person can judge before approving, e.g. `Delete agent "writer"`. For `confirm` tools and for the `write` calls that ask. */
   summary?(args: ToolArgs<Shape>): string;

@@ -4,15 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../src/core/chat/chatPolicy.js';
 import type { AssistantMessage, ToolMessage } from '../../../src/shared/chat.js';
 import type { ToolConfirmationRequest } from '../../../src/shared/confirmation.js';
+import { answerOf, SCRIPTED_AGENT } from '../../helpers/acpAgent.js';
 import { agentUsing, chatServerEntry, startChatWorld } from '../../helpers/chatWorld.js';
 import { waitUntil } from '../../helpers/gatewayHost.js';
 import { confirm, onAsked } from '../../helpers/questions.js';
-import { repoRoot, tempDir } from '../../helpers/tempDir.js';
+import { tempDir } from '../../helpers/tempDir.js';
 import { TestScheduler } from '../../helpers/testScheduler.js';
 
 /** Agents of kind `acp`: a real ACP agent program (the ACP SDK's agent side, scripted) over real stdio, the real gateway on loopback HTTP. */
-
-const SCRIPTED_AGENT = path.join(repoRoot, 'test', 'fixtures', 'acp', 'scriptedAgent.mjs');
 
 async function acpWorld(host: { chat?: { maxAnswerChars: number }; scheduler?: TestScheduler } = {}) {
   const roots = tempDir('chatos-acp-roots-');
@@ -27,12 +26,6 @@ async function acpWorld(host: { chat?: { maxAnswerChars: number }; scheduler?: T
   world.host.chat.onEvent((event) => events.push(event));
   return { ...world, roots, events };
 }
-
-const answerOf = (messages: readonly { role: string }[]) =>
-  messages
-    .filter((m): m is AssistantMessage => m.role === 'assistant')
-    .map((m) => m.text)
-    .join('');
 
 describe('an agent of kind acp', () => {
   it('streams its message, thought and plan into the conversation, and keeps its session across turns', async () => {

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KnowledgeIndex } from '../../../src/core/knowledge/knowledgeIndex.js';
 import { KnowledgeService } from '../../../src/core/knowledge/knowledgeService.js';
 import { KnowledgeStore } from '../../../src/core/knowledge/knowledgeStore.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 import { startProviderServer } from '../../helpers/providerServer.js';
+import { seededRandom } from '../../helpers/seededRandom.js';
 import { tempDir } from '../../helpers/tempDir.js';
 import { smallDisk } from '../../helpers/tmpfs.js';
 import { allChunks, disposeHosts, GUIDE_MD, knowledgeError, startedHost, vectorsOf, writeFixtures, writeLegacyBase } from './knowledgeFixtures.js';
@@ -187,6 +189,39 @@ describe('bad input to a base in its store', () => {
       expect((error as { hint: string }).hint).toContain('chatos kb reembed dims');
       expect(store.counts()).toEqual({ files: 1, chunks: 1 });
       expect(store.search('words', 5, [1, 0, 0, 0]).map((h) => h.id)).toEqual(['c1']);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('a store written before graph nodes were keyed by vector', () => {
+  it('keys its rows on open, builds a new graph and finds what it held', () => {
+    const folder = tempDir('chatos-kb-store-');
+    const random = seededRandom();
+    const vectors = Array.from({ length: 5000 }, () => Array.from({ length: 8 }, () => random() - 0.5));
+    const writer = KnowledgeStore.open(folder, 'old');
+    try {
+      for (let f = 0; f < 5; f++) {
+        const chunks = Array.from({ length: 1000 }, (_, i) => ({ id: `f${f}c${i}`, file: `f${f}.md`, position: i, start: 0, end: 5, heading: '', text: `words ${f} ${i}` }));
+        writer.write({ chunks, vectors: vectors.slice(f * 1000, (f + 1) * 1000), embeddedWith: { model: 'm', dimensions: 8 } });
+      }
+    } finally {
+      writer.close();
+    }
+    // The schema of the release before: no key column, graph files of epoch 0.
+    const db = new DatabaseSync(path.join(folder, 'store.sqlite'));
+    db.exec('DROP INDEX chunks_by_vkey; ALTER TABLE chunks DROP COLUMN vkey;');
+    db.close();
+    expect(fs.readdirSync(folder).filter((f) => f.startsWith('ann-0-'))).toHaveLength(1);
+    const store = KnowledgeStore.open(folder, 'old');
+    try {
+      expect(fs.readdirSync(folder).filter((f) => f.endsWith('.usearch'))).toEqual([]);
+      for (const query of vectors.slice(0, 20)) {
+        const nearest = store.nearest(Float32Array.from(query), 5);
+        expect(nearest.map((n) => n.seq)).toEqual(store.exactNearest(Float32Array.from(query), 5).map((n) => n.seq));
+      }
+      expect(fs.readdirSync(folder).filter((f) => f.startsWith('ann-1-'))).toHaveLength(1);
     } finally {
       store.close();
     }

@@ -65,13 +65,15 @@ describe('confirm tools register with the confirmation service (docs/rules/setti
     return { confirmations, summaryOf };
   }
 
-  it('by the name the gateway offers, with the declared risk; read tools are not registered, write tools ask only beyond their low-risk arguments', () => {
+  it("by the name the gateway offers, with the declared risk; read tools are not registered (except those of an agent's private data), write tools ask only beyond their low-risk arguments", () => {
     const { confirmations } = service();
     for (const tool of allTools()) {
       const offered = `mcp_settings_${tool.name}`;
-      expect(confirmations.needsConfirmation(offered), offered).toBe(tool.permission === 'confirm');
+      // A tool of an agent's private data asks when no agent (or another) calls: here, no agent.
+      const privateData = tool.privateToAgent !== undefined;
+      expect(confirmations.needsConfirmation(offered), offered).toBe(tool.permission === 'confirm' || privateData);
       // Any argument no one listed as low-risk makes a write call ask.
-      expect(confirmations.needsConfirmation(offered, { somethingElse: 1 }), offered).toBe(tool.permission === 'confirm' || tool.permission === 'write');
+      expect(confirmations.needsConfirmation(offered, { somethingElse: 1 }), offered).toBe(tool.permission === 'confirm' || tool.permission === 'write' || privateData);
       expect(confirmations.needsConfirmation(tool.name), tool.name).toBe(false);
       if (tool.permission === 'confirm') expect(confirmations.getRiskLevel(offered)).toBe(tool.risk);
     }
@@ -84,6 +86,10 @@ describe('confirm tools register with the confirmation service (docs/rules/setti
     for (const tool of allTools().filter((t) => t.permission === 'write')) expect(tool.lowRisk, tool.name).toBeDefined();
     const asks = (tool: string, args: Record<string, unknown>, agentId?: string) => confirmations.needsConfirmation(`mcp_settings_${tool}`, args, agentId);
     expect(asks('update_agent', { id: 'a', language: 'en' })).toBe(false);
+    // An agent's memories: its own read at once, another agent's (or from no agent) ask.
+    expect(asks('list_agent_memories', { agentId: 'a', query: 'q', limit: 5 }, 'a')).toBe(false);
+    expect(asks('list_agent_memories', { agentId: 'a' }, 'b')).toBe(true);
+    expect(asks('list_agent_memories', { agentId: 'a' })).toBe(true);
     // An agent's name and description are read by every agent that may delegate to it: only the agent itself changes its own unasked.
     expect(asks('update_agent', { id: 'a', name: 'A', description: 'd', language: 'en' }, 'a')).toBe(false);
     expect(asks('update_agent', { id: 'a', description: 'd' }, 'b')).toBe(true);

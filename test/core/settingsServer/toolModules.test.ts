@@ -42,9 +42,11 @@ describe('tool modules follow one file per domain (docs/rules/settings-server.md
     }
   });
 
-  it('every confirm tool, and every write tool with arguments that are not low-risk, declares its risk and a summary for the confirmation; other tools declare neither', () => {
+  it("every confirm tool, every write tool with arguments that are not low-risk, and every tool of an agent's private data declares its risk and a summary for the confirmation; other tools declare neither", () => {
     for (const tool of MODULES.flatMap((m) => m.tools)) {
-      const asksSometimes = tool.permission === 'write' && Object.keys(tool.inputSchema).some((name) => !tool.lowRisk || !Object.hasOwn(tool.lowRisk, name) || tool.lowRisk[name] !== 'any');
+      const writeAsks = tool.permission === 'write' && Object.keys(tool.inputSchema).some((name) => !tool.lowRisk || !Object.hasOwn(tool.lowRisk, name) || tool.lowRisk[name] !== 'any');
+      // A tool showing one agent's private data asks when that agent is another than the caller.
+      const asksSometimes = writeAsks || tool.privateToAgent !== undefined;
       if (tool.permission === 'confirm' || asksSometimes) {
         expect(tool.risk, tool.name).toBeDefined();
         expect(tool.summary, tool.name).toBeTypeOf('function');

@@ -6,6 +6,7 @@ import type { MemoryHit } from '../../../../src/shared/memory';
 import { api, toApiError } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { hostText } from '../../i18n/hostText';
+import { useProblemTexts } from '../../i18n/problemTexts';
 import { formatAgo } from '../servers/time';
 import '../../i18n/load/agents';
 
@@ -28,6 +29,7 @@ export function AgentMemoryList({ agentId, query: given, agentName }: { agentId:
   // The Memory page searches every agent's memories with one box: its query then, and no box of the list's own.
   const query = given ?? own;
   const listing = useApi('memory.list', { agentId, ...(query ? { query } : {}) }, { refreshOn: ['agents.changed'] });
+  useProblemTexts(listing.error !== undefined);
   const [editing, setEditing] = useState<{ id: string; text: string }>();
   const [adding, setAdding] = useState('');
   const [busy, setBusy] = useState<string>();

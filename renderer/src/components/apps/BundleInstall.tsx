@@ -2,6 +2,7 @@ import { Alert, Checkbox, Descriptions, Input, Tag, Typography, Upload } from 'a
 import { InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BundleConfigValues, BundlePreview } from '../../../../src/shared/bundles';
+import type { CatalogBundleRequest } from '../../../../src/shared/mcpCatalog';
 import { api } from '../../api/client';
 import { base64Of, newJobId, PART_BYTES } from '../knowledge/uploadFile';
 
@@ -35,6 +36,15 @@ export async function bundleFromUrl(url: string): Promise<ChosenBundle> {
   return { uploadId, fileName: url, preview: await api.call('plugins.bundleFromUrl', { uploadId, url }) };
 }
 
+/** A catalog entry's bundle: the host fetches it from the address the registry names, refused unless it has the entry's SHA-256. */
+export async function bundleFromCatalog(entry: CatalogBundleRequest): Promise<ChosenBundle> {
+  const uploadId = newJobId('bundle');
+  return { uploadId, fileName: entry.name, preview: await api.call('plugins.bundleFromCatalog', { uploadId, entry }) };
+}
+
+/** The settings to send: an empty field is not given, so the host keeps what an earlier install had, else the default. */
+export const givenConfig = (values: BundleConfigValues): BundleConfigValues => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+
 /** The drop zone (also a file picker) for an MCP Bundle or a plugin's .zip. */
 export function BundleDrop({ onFile }: { onFile: (file: File) => void }) {
   const { t } = useTranslation();
@@ -65,21 +75,39 @@ function signatureText(t: (key: string, values?: Record<string, string>) => stri
 }
 
 /**
- * The installed copy had another signer: said plainly, and its stored secrets go to this one only when the box is ticked
- * (the host carries none over otherwise, docs/using/bundles.md#updates).
+ * The installed copy's stored secrets this update gets only when the box is ticked (the host's secretsKeptIfAsked in
+ * src/shared/bundles.ts, written again here: a value import of src/shared would bring zod into the page).
  */
-function SignerChanged({ changed, keepSecrets, onKeepSecrets }: { changed: NonNullable<BundlePreview['signerChanged']>; keepSecrets: boolean; onKeepSecrets: (keep: boolean) => void }) {
+const secretsKeptIfAsked = ({ signerChanged, unsignedUpdate }: BundlePreview): string[] => [
+  ...(signerChanged?.storedSecrets ?? []),
+  ...(unsignedUpdate?.sameBundle ? unsignedUpdate.storedSecrets : []),
+];
+
+/**
+ * The installed copy had another signer, or both are unsigned: said plainly, and its stored secrets go to this one only
+ * when the box is ticked; an unsigned bundle of another name or author gets none, so no box (the host carries none over
+ * otherwise, docs/using/bundles.md#updates).
+ */
+function KeptSecretsWarning({ preview, keepSecrets, onKeepSecrets }: { preview: BundlePreview; keepSecrets: boolean; onKeepSecrets: (keep: boolean) => void }) {
   const { t } = useTranslation();
-  const stored = changed.storedSecrets;
+  const { signerChanged, unsignedUpdate } = preview;
+  if (!signerChanged && !unsignedUpdate) return null;
+  const stored = (signerChanged ?? unsignedUpdate)!.storedSecrets;
+  const secrets = stored.join(', ');
+  const message = signerChanged
+    ? stored.length
+      ? t('apps.bundle.signerChanged', { secrets })
+      : t('apps.bundle.signerChangedNoSecrets')
+    : t(`apps.bundle.${unsignedUpdate!.sameBundle ? 'unsignedSame' : 'unsignedOther'}${stored.length ? '' : 'NoSecrets'}`, { secrets });
   return (
     <Alert
       type="warning"
       showIcon
       style={{ marginBottom: 8 }}
-      data-testid="bundle-signer-changed"
-      message={stored.length ? t('apps.bundle.signerChanged', { secrets: stored.join(', ') }) : t('apps.bundle.signerChangedNoSecrets')}
+      data-testid={signerChanged ? 'bundle-signer-changed' : 'bundle-unsigned-update'}
+      message={message}
       description={
-        stored.length ? (
+        secretsKeptIfAsked(preview).length ? (
           <Checkbox checked={keepSecrets} onChange={(event) => onKeepSecrets(event.target.checked)} data-testid="bundle-keep-secrets">
             {t('apps.bundle.keepSecrets')}
           </Checkbox>
@@ -136,11 +164,11 @@ export function BundlePreviewPanel({
         ]}
       />
       {preview.installed ? <Alert type="info" showIcon message={t('apps.bundle.installed', { id: preview.pluginId })} style={{ marginBottom: 8 }} /> : null}
-      {preview.signerChanged ? <SignerChanged changed={preview.signerChanged} keepSecrets={keepSecrets} onKeepSecrets={onKeepSecrets} /> : null}
+      <KeptSecretsWarning preview={preview} keepSecrets={keepSecrets} onKeepSecrets={onKeepSecrets} />
       {preview.userConfig.map((field) => {
         const value = values[field.key];
         const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-        const carried = field.kept === true || (keepSecrets && preview.signerChanged?.storedSecrets.includes(field.key) === true);
+        const carried = field.kept === true || (keepSecrets && secretsKeptIfAsked(preview).includes(field.key));
         const placeholder = field.sensitive ? (carried ? t('apps.bundle.kept') : '') : String(field.previous ?? field.default ?? '');
         const props = {
           value: text,

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { App as AntApp, Button, Input, Modal, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PluginUpdate } from '../../../../src/shared/pluginUpdate';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { UpdateDiff } from './UpdateDiff';
 import { ActionErrorAlert } from '../../shell/ActionErrorAlert';
-import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, uploadFile, type ChosenBundle } from './BundleInstall';
+import { BundleDrop, bundleFromUrl, BundlePreviewPanel, chooseBundle, givenConfig, uploadFile, type ChosenBundle } from './BundleInstall';
 import type { BundleConfigValues } from '../../../../src/shared/bundles';
+import { useOpenedBundle } from './openedBundle';
 import '../../i18n/load/apps';
 
 /**
@@ -16,7 +17,8 @@ import '../../i18n/load/apps';
  * a plugin's .zip the user picks or drops (uploaded, then installed as the
  * path would be), or an MCP Bundle the user picks, drops or names by its
  * https:// address: shown (author, signature, exact command, tools),
- * installed with the settings asked for. Installed plugins are untrusted
+ * installed with the settings asked for; a bundle the desktop was asked to
+ * open comes here too. Installed plugins are untrusted
  * until trusted, with the plan of what runs, whichever way they came.
  */
 export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
@@ -44,6 +46,17 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
     setValues({});
     setKeepSecrets(false);
   };
+
+  // A bundle the desktop was asked to open: the dialog opens on it as on a dropped file (or says why it was refused).
+  useOpenedBundle((offer) => {
+    setOpen(true);
+    setUpdate(undefined);
+    setZip(undefined);
+    setValues({});
+    setKeepSecrets(false);
+    setBundle('chosen' in offer ? offer.chosen : undefined);
+    setError('error' in offer ? offer.error : undefined);
+  });
 
   /** One step of the dialog: busy while it runs, its failure shown in the dialog. */
   const step = async (work: () => Promise<void>) => {
@@ -82,9 +95,7 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
 
   const installBundle = (chosen: ChosenBundle) =>
     step(async () => {
-      // An empty field is not given: the host keeps what an earlier install had, else the default.
-      const config = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config, update: chosen.preview.installed, keepSecrets }));
+      installed(await api.call('plugins.installBundle', { uploadId: chosen.uploadId, config: givenConfig(values), update: chosen.preview.installed, keepSecrets }));
     });
 
   const install = async () => {
@@ -112,6 +123,15 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
       installed(await api.call('plugins.install', { source: trimmed, update: update !== undefined }));
     });
   };
+
+  // The desktop's folder picker fills the path; a browser has none (the path is typed).
+  const pickFolder = () =>
+    step(async () => {
+      const { dir } = await api.call('plugins.pickFolder', {});
+      if (dir === null) return;
+      setSource(dir);
+      setUpdate(undefined);
+    });
 
   return (
     <>
@@ -156,6 +176,11 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
           placeholder={t('apps.install.placeholder')}
           data-testid="install-source"
         />
+        {api.face === 'electron' && !bundle && !zip ? (
+          <Button icon={<FolderOpenOutlined />} onClick={() => void pickFolder()} style={{ marginTop: 8 }} data-testid="install-pick-folder">
+            {t('apps.install.pickFolder')}
+          </Button>
+        ) : null}
         {update ? <UpdateDiff update={update} /> : null}
         {error ? <ActionErrorAlert error={error} testId="install-error" style={{ marginTop: 12 }} /> : null}
       </Modal>

@@ -1,6 +1,6 @@
 import { Button, Card, Steps, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
 import { lazy, Suspense } from 'react';
 import '../../i18n/load/apps';
@@ -17,6 +17,7 @@ const ReadyAssistantOffer = lazy(() => import('../models/ReadyAssistantOffer').t
 export function Welcome() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const onApps = useLocation().pathname === '/apps';
   const models = useApi('models.list', {}, { refreshOn: ['models.changed'] });
   const agents = useApi('agents.list', {}, { refreshOn: ['agents.changed'] });
   if (!models.data) return null;
@@ -61,7 +62,22 @@ export function Welcome() {
               </>
             ),
           },
-          { title: t('apps.welcome.plugin'), description: t('apps.welcome.pluginHelp') },
+          {
+            title: t('apps.welcome.plugin'),
+            // Install is a button of the Apps page: there it is "above"; elsewhere (the Chat page) the welcome leads there.
+            description: onApps ? (
+              t('apps.welcome.pluginHelp')
+            ) : (
+              <>
+                <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+                  {t('apps.welcome.pluginHelpElsewhere')}
+                </Typography.Paragraph>
+                <Button onClick={() => void navigate('/apps')} data-testid="welcome-apps">
+                  {t('apps.welcome.toApps')}
+                </Button>
+              </>
+            ),
+          },
         ]}
       />
     </Card>

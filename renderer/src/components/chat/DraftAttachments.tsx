@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, toApiError, type ApiError } from '../../api/client';
 import { hostText } from '../../i18n/hostText';
+import { useProblemTexts } from '../../i18n/problemTexts';
 import { uploadAttachment } from './attachmentUpload';
 import '../../i18n/load/chat';
 
@@ -98,6 +99,7 @@ export function useDraftAttachments() {
 /** The chips above the message box: name, size, a thumbnail for an image, a spinner while uploading, the reason when refused, remove. */
 export function DraftAttachmentChips({ items, onRemove }: { items: readonly DraftAttachment[]; onRemove(key: string): void }) {
   const { t } = useTranslation();
+  useProblemTexts(items.some((item) => item.error !== undefined));
   if (!items.length) return null;
   return (
     <div className="composer-attachments" data-testid="composer-attachments">

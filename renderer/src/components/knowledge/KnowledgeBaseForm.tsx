@@ -13,7 +13,18 @@ interface Draft {
   embeddingModel: string;
   chunkSize: number;
   chunkOverlap: number;
+  /** Where a new base lives: the embedded store, or a team's PostgreSQL (url, collection, password). */
+  engine: 'embedded' | 'postgres';
+  url?: string;
+  collection?: string;
+  password?: string;
 }
+
+/** The engine part of a create request: the password goes with it once, to the host's key store. */
+const engineOf = (draft: Draft) =>
+  draft.engine === 'postgres'
+    ? { engine: { kind: 'postgres', url: draft.url ?? '', ...(draft.collection ? { collection: draft.collection } : {}), ...(draft.password ? { password: draft.password } : {}) } }
+    : {};
 
 /** The value the model select uses for "no model: search by words only". */
 const NONE = '';
@@ -41,7 +52,7 @@ export function KnowledgeBaseForm({ base, onCancel, onSaved }: KnowledgeBaseForm
     setError(undefined);
     const fields = { name: draft.name, description: draft.description ?? '', embeddingModel: draft.embeddingModel || null, chunkSize: draft.chunkSize, chunkOverlap: draft.chunkOverlap };
     try {
-      const saved = base ? await api.call('knowledge.update', { id: base.id, patch: fields }) : await api.call('knowledge.create', { base: fields });
+      const saved = base ? await api.call('knowledge.update', { id: base.id, patch: fields }) : await api.call('knowledge.create', { base: { ...fields, ...engineOf(draft) } });
       onSaved(saved.knowledgeBase);
     } catch (caught) {
       setError(toApiError(caught));
@@ -60,6 +71,7 @@ export function KnowledgeBaseForm({ base, onCancel, onSaved }: KnowledgeBaseForm
         embeddingModel: base?.embeddingModel ?? NONE,
         chunkSize: base?.chunkSize ?? 800,
         chunkOverlap: base?.chunkOverlap ?? 100,
+        engine: 'embedded',
       }}
       onFinish={(draft) => void save(draft)}
       data-testid="kb-form"
@@ -76,6 +88,34 @@ export function KnowledgeBaseForm({ base, onCancel, onSaved }: KnowledgeBaseForm
           loading={models.loading}
           options={[{ value: NONE, label: t('knowledge.lexicalOnly') }, ...embeddingModels.map((m) => ({ value: m.id, label: `${m.name} (${m.model})` }))]}
         />
+      </Form.Item>
+      {base ? null : (
+        <Form.Item name="engine" label={t('knowledge.form.engine')} extra={t('knowledge.form.engineHint')}>
+          <Select
+            data-testid="kb-form-engine"
+            options={[
+              { value: 'embedded', label: t('knowledge.form.engineEmbedded') },
+              { value: 'postgres', label: t('knowledge.form.enginePostgres') },
+            ]}
+          />
+        </Form.Item>
+      )}
+      <Form.Item noStyle shouldUpdate={(before, after) => before.engine !== after.engine}>
+        {({ getFieldValue }) =>
+          !base && getFieldValue('engine') === 'postgres' ? (
+            <>
+              <Form.Item name="url" label={t('knowledge.form.url')} extra={t('knowledge.form.urlHint')} rules={[{ required: true, whitespace: true, message: t('knowledge.form.required') }]}>
+                <Input data-testid="kb-form-url" placeholder="postgres://user@host:5432/database" />
+              </Form.Item>
+              <Form.Item name="collection" label={t('knowledge.form.collection')} extra={t('knowledge.form.collectionHint')}>
+                <Input data-testid="kb-form-collection" maxLength={48} />
+              </Form.Item>
+              <Form.Item name="password" label={t('knowledge.form.password')}>
+                <Input.Password data-testid="kb-form-password" autoComplete="new-password" />
+              </Form.Item>
+            </>
+          ) : null
+        }
       </Form.Item>
       <Space size="large" style={{ display: 'flex' }}>
         <Form.Item name="chunkSize" label={t('knowledge.form.chunkSize')}>

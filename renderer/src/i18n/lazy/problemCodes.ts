@@ -1,7 +1,7 @@
 /**
  * The window's words for the codes the core's problems carry (the Problems
  * page, the Playground, a server's card), beside hostErrors.ts's: they load
- * with the first list of problems shown (i18n/hostText.ts useProblemTexts),
+ * with the first problem code shown on any page (i18n/problemTexts.ts useProblemTexts),
  * not with the first page.
  */
 export default {

@@ -7,7 +7,7 @@ export type CatalogErrorCode =
   | 'CATALOG_CURSOR_LOOP'
   /** No entry of that name in the registry. */
   | 'CATALOG_NOT_FOUND'
-  /** The way to run an entry that was chosen cannot be added (an mcpb bundle, SSE, a package name ChatOS will not run). */
+  /** The way to run an entry that was chosen cannot be added (SSE, a package name ChatOS will not run; to mcp.yaml: an mcpb bundle, which installs as a plugin). */
   | 'CATALOG_NOT_INSTALLABLE'
   /** A value the entry needs was not given, or one was given that it does not ask for. */
   | 'CATALOG_VALUES';

@@ -7,9 +7,10 @@ import type { RegistryPackage, RegistryTransport, ServerDetail } from './serverJ
  * The ways to run an entry (docs/rules/catalog.md#from-an-entry-to-a-server):
  * each package becomes a stdio command run by the runner its registry type
  * names (npm: npx, PyPI: uvx, OCI: docker), each remote a streamable HTTP
- * URL. What ChatOS cannot or will not run is kept, marked with the reason:
- * an mcpb bundle (installed as a plugin), SSE (ChatOS speaks streamable HTTP
- * only), a package that serves HTTP itself, another registry type, and any
+ * URL; an mcpb package is a bundle installed as a plugin (its address and
+ * SHA-256 in `view.bundle`). What ChatOS cannot or will not run is kept,
+ * marked with the reason: a bundle without a SHA-256, SSE (ChatOS speaks
+ * streamable HTTP only), a package that serves HTTP itself, another registry type, and any
  * package name or version that is not a plain name of its registry (a name
  * with shell characters or a leading "-" is refused, though nothing passes
  * through a shell: it is not a name that registry could hold).
@@ -87,10 +88,31 @@ function refuse(option: RunOption, reason: string, hint?: string): RunOption {
   return option;
 }
 
+const SHA256 = /^[a-f0-9]{64}$/i;
+
+/**
+ * An MCP Bundle: installed as a plugin through the same plan as `chatos install URL`. The registry's fileSha256 is
+ * what ties the file fetched to the entry the person chose; without it (the registry requires it for mcpb) anyone who
+ * can change the file at that address could change what is installed, so the entry is refused.
+ */
+function bundleOption(option: RunOption, pkg: RegistryPackage): RunOption {
+  const url = URL.canParse(pkg.identifier) ? new URL(pkg.identifier) : undefined;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return refuse(option, `the bundle's address "${pkg.identifier}" is not an http(s) URL`);
+  if (url.username || url.password) return refuse(option, "the bundle's address carries a user name or password; ChatOS will not fetch it");
+  if (pkg.fileSha256 === undefined || !SHA256.test(pkg.fileSha256))
+    return refuse(option, 'the entry names no valid fileSha256 for its bundle, so the file fetched could not be checked', 'ask its publisher to give fileSha256');
+  const sha256 = pkg.fileSha256.toLowerCase();
+  option.view = {
+    ...option.view,
+    bundle: { url: url.href, sha256 },
+    downloads: `the MCP bundle ${url.href} (SHA-256 ${sha256}, checked before it is unpacked), installed as a plugin that stays untrusted until you trust it`,
+  };
+  return option;
+}
+
 function packageOption(pkg: RegistryPackage, index: number): RunOption {
   const option = empty(index, 'package', `${pkg.registryType} ${pkg.identifier}${pkg.version ? ` ${pkg.version}` : ''}`);
-  if (pkg.registryType === 'mcpb')
-    return refuse(option, 'an MCP bundle (.mcpb): ChatOS installs it as a plugin, with its own trust plan', `chatos install ${pkg.identifier}, or paste its address in Apps → Install`);
+  if (pkg.registryType === 'mcpb') return bundleOption(option, pkg);
   const runner = RUNNERS.get(pkg.registryType);
   if (!runner) return refuse(option, `ChatOS runs npm, PyPI and OCI packages, not "${pkg.registryType}" ones`);
   if (!runner.identifier.test(pkg.identifier)) return refuse(option, `"${pkg.identifier}" is not a valid ${pkg.registryType} package name; ChatOS will not run it`);

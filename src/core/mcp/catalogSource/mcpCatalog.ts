@@ -1,6 +1,6 @@
 import type { McpServerEntryView } from '../../../shared/mcpAdmin.js';
 import { MCP_SERVER_NAME_PATTERN } from '../../../shared/mcpAdmin.js';
-import { CatalogAddSchema, CatalogSearchSchema, OFFICIAL_MCP_REGISTRY_URL, type CatalogEntryView, type CatalogPage } from '../../../shared/mcpCatalog.js';
+import { CatalogAddSchema, CatalogBundleSchema, CatalogSearchSchema, OFFICIAL_MCP_REGISTRY_URL, type CatalogEntryView, type CatalogPage } from '../../../shared/mcpCatalog.js';
 import type { McpServerAdmin } from '../admin/mcpServerAdmin.js';
 import { CatalogCache } from './catalogCache.js';
 import { CatalogError } from './catalogError.js';
@@ -72,6 +72,30 @@ export class McpCatalog {
   /** Adds an entry to mcp.yaml: the chosen way to run it (the first that can be added, unless named), under its suggested name or the one given. */
   async add(raw: unknown): Promise<McpServerEntryView> {
     const request = CatalogAddSchema.parse(raw);
+    const { detail, option } = await this.chosen(request);
+    if (option.view.bundle)
+      throw new CatalogError(
+        'CATALOG_NOT_INSTALLABLE',
+        `${option.view.label} is an MCP bundle: it installs as a plugin, not as a server in mcp.yaml`,
+        `chatos catalog add ${request.name}${request.option !== undefined ? ` --option ${request.option}` : ''} installs it, with its plan shown first`,
+      );
+    const values = new Map<string, string>();
+    for (const { name, value } of request.values) values.set(name, value);
+    return this.deps.admin.add(serverInputOf(option, request.serverName ?? suggestedName(detail.name), values));
+  }
+
+  /**
+   * The bundle the chosen way to run an entry installs (its address and the SHA-256 its download must have), or
+   * undefined when that way is not a bundle: the faces then add it to mcp.yaml. Fetching and installing it is the
+   * bundle install's (docs/using/bundles.md), the same as for an address the person pastes.
+   */
+  async bundle(raw: unknown): Promise<{ url: string; sha256: string } | undefined> {
+    const { option } = await this.chosen(CatalogBundleSchema.parse(raw));
+    return option.view.bundle;
+  }
+
+  /** The way to run an entry that a request chose (the first that can be installed, unless it names one), refused with the reason when it cannot be. */
+  private async chosen(request: { name: string; registry?: string; option?: number }) {
     const detail = (await this.latest(request.name, request.registry)).server;
     const options = runOptions(detail);
     const option = request.option !== undefined ? options[request.option] : options.find((o) => o.view.installable);
@@ -84,9 +108,7 @@ export class McpCatalog {
       );
     }
     if (!option.view.installable) throw new CatalogError('CATALOG_NOT_INSTALLABLE', `${option.view.label}: ${option.view.reason}`, option.view.hint);
-    const values = new Map<string, string>();
-    for (const { name, value } of request.values) values.set(name, value);
-    return this.deps.admin.add(serverInputOf(option, request.serverName ?? suggestedName(detail.name), values));
+    return { detail, option };
   }
 
   private async latest(name: string, registry?: string): Promise<ServerResponse> {

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, readBodyText, sizeText } from '../../net/boundedBody.js';
+import { fetchFollowing, RedirectError } from '../../net/followRedirects.js';
 import { CatalogError } from './catalogError.js';
 import { ServerListSchema, ServerResponseSchema, type ServerResponse } from './serverJson.js';
 
@@ -20,6 +21,8 @@ export interface RegistryClientOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** Redirects followed before the registry is given up (fetch's own limit is 20; a registry needs one or two). */
+const MAX_REDIRECTS = 5;
 /** The official registry's pages of 100 entries are well under 1 MiB; room for a company's richer entries. */
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -104,9 +107,12 @@ export class RegistryClient {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { headers: { accept: 'application/json' }, redirect: 'follow', signal });
+      // Redirects followed by hand: an https registry's answer never comes over a plain-http hop (followRedirects.ts).
+      response = await fetchFollowing(url, { headers: { accept: 'application/json' }, signal }, { maxRedirects: MAX_REDIRECTS, fetchImpl: this.fetchImpl });
     } catch (error) {
-      throw unreachable(origin, signal.aborted ? `did not answer in ${this.timeoutMs / 1000} s` : `could not be reached (${(error as Error).message})`);
+      if (error instanceof RedirectError && error.code !== 'unreachable') throw unreachable(origin, `is not read: ${error.message}`);
+      const cause = error instanceof RedirectError ? error.cause : error;
+      throw unreachable(origin, signal.aborted ? `did not answer in ${this.timeoutMs / 1000} s` : `could not be reached (${(cause as Error).message})`);
     }
     if (notFoundIsNone && response.status === 404) {
       await response.body?.cancel();

@@ -371,7 +371,11 @@ export class ServerConnection {
       // Ended by us (a test connection's time ran out, the server stopped): its process closing is not the server's answer.
       if (this.attemptsEnded !== ended) throw new McpRuntimeError('SERVER_START_FAILED', `the start of server "${this.definition.id}" was ended`, this.definition.id);
       this.deps.log.append('lifecycle', `the server ended its process on server/discover (a server of the 2025 era); starting it again to speak initialize to it`);
+      // Its own close ends what is left of the first process's tree (a helper it started) before the second starts:
+      // the process exiting only began that, and nothing of a probe may outlive it.
       this.attempts = this.attempts.filter((attempt) => attempt !== transport);
+      await transport.close().catch(() => {});
+      if (this.attemptsEnded !== ended) throw new McpRuntimeError('SERVER_START_FAILED', `the start of server "${this.definition.id}" was ended`, this.definition.id);
       target = await this.processTransport();
     }
     const legacy = this.openSession('legacy');

@@ -6,6 +6,7 @@ import { McpCatalog } from '../../../../src/core/mcp/catalogSource/mcpCatalog.js
 import { RegistryClient, registryBase } from '../../../../src/core/mcp/catalogSource/registryClient.js';
 import type { CatalogEntryView } from '../../../../src/shared/mcpCatalog.js';
 import { startTestHost } from '../../../helpers/gatewayHost.js';
+import { startHttpsServer } from '../../../helpers/httpsServer.js';
 import { startRegistry, type RegistryFixture } from '../../../helpers/mcpRegistry.js';
 
 /**
@@ -39,6 +40,19 @@ async function refusal(promise: Promise<unknown>): Promise<CatalogError> {
 const byName = (entries: CatalogEntryView[], name: string) => entries.find((e) => e.name === name)!;
 
 describe('reading a registry', () => {
+  it('over https, refuses a redirect down to plain http: the plain hop is never asked', async () => {
+    const reg = await registry();
+    const secure = await startHttpsServer((request, response) => response.writeHead(302, { location: `${reg.url}${request.url}` }).end());
+    try {
+      const refused = await refusal(new RegistryClient(registryBase(secure.origin)).list({}));
+      expect(refused.code).toBe('CATALOG_UNREACHABLE');
+      expect(refused.message).toBe(`the MCP registry at ${secure.origin} is not read: ${secure.origin} redirected to ${new URL(reg.url).origin} over plain http`);
+      expect(reg.requests).toEqual([]);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('pages by the cursor the registry gives, asks for the latest versions, and refuses an entry that is not server.json', async () => {
     const reg = await registry();
     const client = new RegistryClient(registryBase(reg.url));
@@ -55,7 +69,18 @@ describe('reading a registry', () => {
       refused.push(...page.refused.map((r) => `${r.name}: ${r.reason}`));
       cursor = page.nextCursor;
     }
-    expect(names).toEqual(['io.github.example/bundle', 'io.github.example/old-sse', 'io.github.chatos-test/everything', 'io.github.evil/shell', 'io.github.evil/option', 'io.github.evil/proto']);
+    expect(names).toEqual([
+      'io.github.example/bundle',
+      'io.github.example/old-sse',
+      'io.github.chatos-test/everything',
+      'io.github.evil/shell',
+      'io.github.evil/option',
+      'io.github.evil/proto',
+      'io.github.chatos-test/bundle',
+      'io.github.chatos-test/bundle-swapped',
+      'io.github.chatos-test/bundle-unpinned',
+      'io.github.chatos-test/tracker',
+    ]);
     expect(refused).toEqual([expect.stringMatching(/^\(no name\): server\.name: /)]);
   });
 
@@ -144,7 +169,12 @@ describe('what an entry would run', () => {
       ['Authorization', 'header', true, undefined],
     ]);
 
-    expect(byName(entries, 'io.github.example/bundle').options[0]).toMatchObject({ installable: false, reason: expect.stringContaining('MCP bundle') });
+    // A bundle installs as a plugin: its address and the digest its download must have, for the bundle install.
+    expect(byName(entries, 'io.github.example/bundle').options[0]).toMatchObject({
+      installable: true,
+      bundle: { url: 'https://github.com/example/releases/download/v1.0.0/package.mcpb', sha256: 'fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce' },
+    });
+    expect(byName(entries, 'io.github.example/bundle').options[0]!.command).toBeUndefined();
     expect(byName(entries, 'io.github.example/old-sse').options[0]).toMatchObject({ installable: false, reason: expect.stringContaining('SSE') });
     expect(byName(entries, 'io.github.evil/shell').options[0]).toMatchObject({
       installable: false,
@@ -182,6 +212,12 @@ describe('adding an entry', () => {
 
     // Each refusal names why, and nothing is written.
     for (const name of ['io.github.evil/shell', 'io.github.example/old-sse', 'io.github.example/bundle']) expect((await refusal(host.catalog.add({ name }))).code).toBe('CATALOG_NOT_INSTALLABLE');
+    // A bundle is the bundle install's, never a server in mcp.yaml; one with no SHA-256 to check its file against is not offered at all.
+    expect(await host.catalog.bundle({ name: 'io.github.example/bundle' })).toEqual({
+      url: 'https://github.com/example/releases/download/v1.0.0/package.mcpb',
+      sha256: 'fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce',
+    });
+    expect(await host.catalog.bundle({ name: 'io.github.user/local-weather' })).toBeUndefined();
     expect((await refusal(host.catalog.add({ name: 'io.github.nobody/none' }))).code).toBe('CATALOG_NOT_FOUND');
     expect((await host.mcp.admin.list()).servers.map((s) => s.name)).toEqual(['local-weather']);
     expect(fs.existsSync('/tmp/chatos-catalog-pwned')).toBe(false);

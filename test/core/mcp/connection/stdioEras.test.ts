@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Host } from '../../../../src/core/host.js';
 import { caller, startTestHost, textOf, writeMcpYaml } from '../../../helpers/gatewayHost.js';
 import { tempDir } from '../../../helpers/tempDir.js';
+import { livingProcesses } from '../../process/processHelpers.js';
 
 /**
  * A program is asked its protocol era on its own process (docs/rules/mcp-yaml.md#protocol-eras): a server that
@@ -51,6 +52,23 @@ describe('a stdio server of each protocol era', { timeout: 60_000 }, () => {
     expect(protocolOf(host)).toEqual({ era: 'legacy', version: '2025-11-25' });
     expect(lifecycle(host)).toContain('the server ended its process on server/discover');
     expect(lifecycle(host).match(/started pid/g)).toHaveLength(2);
+  });
+
+  it('of 2025 that ends its process on the probe leaves nothing of that process when it is started again', async () => {
+    // Review F11: the probe's process tree is ended (its SIGTERM-deaf helper too) before the second process starts.
+    const eraFile = path.join(tempDir('chatos-era-'), 'era');
+    fs.writeFileSync(eraFile, 'strict');
+    const record = `${eraFile}.helpers`;
+    const { host } = await startTestHost(({ home }) =>
+      writeMcpYaml(home, { era: { transport: 'stdio', command: process.execPath, args: [path.join(FIXTURES, 'lingeringHelperServer.mjs'), record, ERA_SERVER, eraFile] } }),
+    );
+    expect(await callEra(host)).toMatch(/^legacy server, pid \d+$/);
+    expect(lifecycle(host).match(/started pid/g)).toHaveLength(2);
+    const [probeHelper, helper] = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map(Number);
+    // The second start saw no helper of the first one living, and none is now; its own runs.
+    expect(JSON.parse(fs.readFileSync(`${record}.alive`, 'utf8'))).toEqual([]);
+    expect(livingProcesses().map((row) => row.pid)).not.toContain(probeHelper);
+    expect(livingProcesses().map((row) => row.pid)).toContain(helper);
   });
 
   it('updated to the other era is re-detected at its restart, both ways', async () => {

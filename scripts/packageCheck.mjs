@@ -23,7 +23,6 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -204,10 +203,10 @@ function scratchRoot() {
  * need tools electron-builder downloads), so what is left to check of them is
  * their configuration: the three targets, the artifact name the docs and the
  * release notes give, the deb's dependencies, the executable's name, and the
- * unpacked folders the tree above was checked for.
+ * unpacked folders the tree above was checked for; as electron-builder loads
+ * and validates the configuration (`config`, as the .mcpb association is read).
  */
-function linuxTargetsConfig(executable, version) {
-  const config = parseYaml(fs.readFileSync(path.join(repoRoot, 'electron-builder.yml'), 'utf8'));
+function linuxTargetsConfig(config, executable, version) {
   const linuxTargets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t.target));
   check(
     ['AppImage', 'deb', 'tar.gz'].every((t) => linuxTargets.includes(t)),
@@ -317,6 +316,8 @@ async function main() {
         'plugins/notes/backend/index.mjs',
         'templates/plugin/plugin.json',
         'node_modules/sql.js/dist/sql-wasm.wasm',
+        // The knowledge graph's native module, prebuilt for N-API (electron-builder.yml: npmRebuild false).
+        'node_modules/usearch/prebuilds/linux-x64/usearch.node',
         'node_modules/@modelcontextprotocol/sdk/package.json',
         'node_modules/zod/package.json',
       ]) {
@@ -340,7 +341,7 @@ async function main() {
       console.log(`  app.asar ${(size / 1e6).toFixed(1)} MB, app.asar.unpacked ${(unpackedSize / 1e6).toFixed(1)} MB`);
 
       const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-      linuxTargetsConfig(executable, version);
+      linuxTargetsConfig(loaded, executable, version);
       // The tar.gz holds the same tree, under one folder.
       if (targets.includes('tar.gz')) {
         const tarball = path.join(out, `ChatOS-${version}-linux-x64.tar.gz`);

@@ -11,8 +11,9 @@ export default defineConfig({
     pool: 'forks',
     // The longest files first (test/durations.json), so the two workers finish together.
     sequence: { sequencer: DurationSequencer },
-    // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays.
-    setupFiles: ['test/runner/fixedSeeds.ts'],
+    // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays;
+    // and a file that leaves a process running after its last hook fails, naming it (test/runner/childProcesses.ts).
+    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts'],
     reporters: ['default', new TimingReporter('core')],
     // Two files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): most of a CLI or
     // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// `npm run package:check`: runs electron-builder's whole pipeline for Linux
-// (`--linux dir tar.gz`) with a stand-in Electron (its binary cannot be
-// downloaded on our build machines) and the system's 7-Zip (electron-builder
-// would download its own), then checks what came out: app.asar holds the
-// compiled app and nothing of the sources; the tar.gz holds the same tree;
-// everything a child process must read is a real file in
-// app.asar.unpacked/, readable by every user, proven by starting the servers
-// the packaged host would start, from there; with no node on PATH the
-// packaged host's own launch of the built-in Notes server runs it under the
-// app's own Node; and nothing is written inside the app meanwhile.
+// `npm run package:check`: runs electron-builder's pipeline for Linux's
+// `dir` target with a stand-in Electron (its binary cannot be downloaded on
+// our build machines), then checks what came out: app.asar holds the
+// compiled app and nothing of the sources; everything a child process must
+// read is a real file in app.asar.unpacked/, readable by every user, proven
+// by starting the servers the packaged host would start, from there; with no
+// node on PATH the packaged host's own launch of the built-in Notes server
+// runs it under the app's own Node; and nothing is written inside the app
+// meanwhile. The other Linux targets (AppImage, deb, tar.gz) each pack that
+// same unpacked tree, so their configuration is checked as written.
 //
-//   node scripts/packageCheck.mjs [--no-build] [--keep]
+//   node scripts/packageCheck.mjs [--no-build] [--tar] [--keep]
 //     --no-build  use dist/ as it is (npm test has just built it)
+//     --tar       also build the tar.gz with the system's 7-Zip (electron-builder
+//                 would download its own) and check its listing: a second
+//                 copy of the whole 150 MB tree, which doubled the check's time
 //     --keep      keep the temp folder with the packaged app, and print it
 // Exit 0 when every check passed, 1 otherwise (each failure is printed).
 import { spawnSync } from 'node:child_process';
@@ -177,10 +180,62 @@ async function listToolsOf(label, command, commandArgs, env, cwd) {
   }
 }
 
+/**
+ * Where the packaged app is written: memory (/dev/shm) where the machine has
+ * it with room to spare, else the temp folder. Packing is 20,000 small files
+ * written, read back and removed; on a shared disk that waiting, not the
+ * work, was most of the check's time.
+ */
+function scratchRoot() {
+  const shm = '/dev/shm';
+  try {
+    const { bavail, bsize } = fs.statfsSync(shm);
+    if (fs.statSync(shm).isDirectory() && bavail * bsize > 2 ** 31) return shm;
+  } catch {
+    // No /dev/shm (macOS, Windows): the temp folder.
+  }
+  return os.tmpdir();
+}
+
+/**
+ * The Linux installers as electron-builder.yml asks for them. AppImage, deb and
+ * tar.gz are each made from the linux-unpacked tree built here (the first two
+ * need tools electron-builder downloads), so what is left to check of them is
+ * their configuration: the three targets, the artifact name the docs and the
+ * release notes give, the deb's dependencies, the executable's name, and the
+ * unpacked folders the tree above was checked for; as electron-builder loads
+ * and validates the configuration (`config`, as the .mcpb association is read).
+ */
+function linuxTargetsConfig(config, executable, version) {
+  const linuxTargets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t.target));
+  check(
+    ['AppImage', 'deb', 'tar.gz'].every((t) => linuxTargets.includes(t)),
+    `electron-builder.yml builds the Linux targets AppImage, deb and tar.gz (${linuxTargets.join(', ')})`,
+  );
+  const artifact = String(config.artifactName ?? '')
+    .replaceAll('${productName}', config.productName)
+    .replaceAll('${version}', version)
+    .replaceAll('${os}', 'linux')
+    .replaceAll('${arch}', 'x64')
+    .replaceAll('${ext}', 'tar.gz');
+  check(artifact === `ChatOS-${version}-linux-x64.tar.gz`, `the tar.gz is named ${artifact}`);
+  check(config.linux?.executableName === executable, `the Linux executable is ${config.linux?.executableName}`);
+  const depends = config.deb?.depends ?? [];
+  check(
+    depends.includes('libgtk-3-0') && depends.includes('libnss3') && !depends.some((d) => /^nodejs?\b/.test(d)),
+    `the deb depends on Electron's libraries and no Node (${depends.length} packages)`,
+  );
+  const unpack = [config.asarUnpack ?? []].flat();
+  check(
+    ['plugins/**', 'templates/**', 'runtime/**', 'node_modules/**'].every((glob) => unpack.includes(glob)),
+    `asarUnpack names plugins, templates, runtime and node_modules (${unpack.join(', ')})`,
+  );
+}
+
 async function main() {
   const electronVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
   // Outside the repository, so no module can resolve from the repository's node_modules by accident.
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-package-'));
+  const work = fs.mkdtempSync(path.join(scratchRoot(), 'chatos-package-'));
   const out = path.join(work, 'out');
   try {
     if (!args.has('--no-build'))
@@ -189,14 +244,14 @@ async function main() {
       if (!fs.existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run npm run build first (or drop --no-build)`);
     }
 
-    await timed(`electron-builder --linux dir tar.gz (stand-in Electron ${electronVersion})`, () =>
+    const targets = args.has('--tar') ? ['dir', 'tar.gz'] : ['dir'];
+    await timed(`electron-builder --linux ${targets.join(' ')} (stand-in Electron ${electronVersion})`, () =>
       run(
         process.execPath,
         [
           require.resolve('electron-builder/cli.js'),
           '--linux',
-          'dir',
-          'tar.gz',
+          ...targets,
           '--publish',
           'never',
           `-c.electronDist=${standInElectron(path.join(work, 'electron-dist'))}`,
@@ -261,6 +316,8 @@ async function main() {
         'plugins/notes/backend/index.mjs',
         'templates/plugin/plugin.json',
         'node_modules/sql.js/dist/sql-wasm.wasm',
+        // The knowledge graph's native module, prebuilt for N-API (electron-builder.yml: npmRebuild false).
+        'node_modules/usearch/prebuilds/linux-x64/usearch.node',
         'node_modules/@modelcontextprotocol/sdk/package.json',
         'node_modules/zod/package.json',
       ]) {
@@ -283,24 +340,27 @@ async function main() {
       const unpackedSize = Number(run('du', ['-sk', unpackedRoot]).stdout.split(/\s/)[0]) * 1024;
       console.log(`  app.asar ${(size / 1e6).toFixed(1)} MB, app.asar.unpacked ${(unpackedSize / 1e6).toFixed(1)} MB`);
 
-      // Start what the packaged host would start, with a plain node, from the real tree:
-      // the built-in Notes plugin's server, and the servers defaults/ bundles (resolved by the core's own code).
-      // The tar.gz holds the same tree, under one folder.
       const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-      const tarball = path.join(out, `ChatOS-${version}-linux-x64.tar.gz`);
-      if (check(fs.existsSync(tarball), `the tar.gz is ${path.basename(tarball)}`)) {
-        const entries = run('tar', ['-tzf', tarball]).stdout.split('\n');
-        const top = `ChatOS-${version}-linux-x64/`;
-        check(
-          entries.includes(`${top}resources/app.asar`) && entries.includes(`${top}${executable}`) && entries.includes(`${top}resources/app.asar.unpacked/plugins/notes/mcp/server.mjs`),
-          `the tar.gz holds ${top}${executable}, resources/app.asar and the unpacked built-ins`,
-        );
+      linuxTargetsConfig(loaded, executable, version);
+      // The tar.gz holds the same tree, under one folder.
+      if (targets.includes('tar.gz')) {
+        const tarball = path.join(out, `ChatOS-${version}-linux-x64.tar.gz`);
+        if (check(fs.existsSync(tarball), `the tar.gz is ${path.basename(tarball)}`)) {
+          const entries = run('tar', ['-tzf', tarball]).stdout.split('\n');
+          const top = `ChatOS-${version}-linux-x64/`;
+          check(
+            entries.includes(`${top}resources/app.asar`) && entries.includes(`${top}${executable}`) && entries.includes(`${top}resources/app.asar.unpacked/plugins/notes/mcp/server.mjs`),
+            `the tar.gz holds ${top}${executable}, resources/app.asar and the unpacked built-ins`,
+          );
+        }
       }
 
       // The built-ins are readable by anyone who may run the app (an install owned by root, run by a user).
       const unreadable = [...treeState(path.join(unpackedRoot, 'plugins')).keys()].filter((file) => (fs.statSync(file).mode & 0o004) === 0);
       check(unreadable.length === 0, unreadable.length ? `built-in files not readable by others: ${unreadable.slice(0, 5).join(', ')}` : 'every built-in plugin file is readable by every user');
 
+      // Start what the packaged host would start, with a plain node, from the real tree:
+      // the built-in Notes plugin's server, and the servers defaults/ bundles (resolved by the core's own code).
       const before = treeState(appOut);
       const scratch = fs.mkdtempSync(path.join(work, 'run-'));
       await listToolsOf('the Notes plugin server', process.execPath, [path.join(unpackedRoot, 'plugins', 'notes', 'mcp', 'server.mjs')], {}, scratch);

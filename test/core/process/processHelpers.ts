@@ -53,20 +53,28 @@ export function descendantsOf(pid: number): number[] {
 const opened: ProcessTransport[] = [];
 const stray: number[] = [];
 
-/** Remembers a process group to SIGKILL after the test, should the test fail before cleaning up. */
+/**
+ * Remembers a process group to SIGKILL after the test, should the test fail before cleaning up; or a lone
+ * process (one spawned without `detached`, so no group of its own), which is then killed by its pid.
+ */
 export function killAfterTest(pgid: number): void {
   stray.push(pgid);
 }
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((transport) => transport.close()));
-  for (const pgid of stray.splice(0)) {
+function killGroupOrProcess(pid: number): void {
+  for (const target of [-pid, pid]) {
     try {
-      process.kill(-pgid, 'SIGKILL');
+      process.kill(target, 'SIGKILL');
+      return;
     } catch {
-      // already gone, as it should be
+      // no such group (a lone process), or already gone, as it should be
     }
   }
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((transport) => transport.close()));
+  for (const pgid of stray.splice(0)) killGroupOrProcess(pgid);
 });
 
 export interface Connected {

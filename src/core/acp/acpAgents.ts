@@ -9,7 +9,11 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type StopReason,
+  type CreateTerminalRequest,
+  type CreateTerminalResponse,
 } from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import type { AuditDraft } from '../audit/auditLog.js';
 import type { Agent } from '../../shared/agents.js';
 import type { StopInfo } from '../../shared/chat.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
@@ -18,6 +22,7 @@ import type { PidRegistry } from '../process/pidRegistry.js';
 import type { Caller } from '../tools/toolGateway.js';
 import { AcpFileRefusal, readTextInRoots, writeTextInRoots } from './acpFiles.js';
 import { AcpProcess } from './acpProcess.js';
+import { AcpTerminals, checkTerminalRequest, type TerminalCommand } from './acpTerminals.js';
 import { programFingerprint, type AcpTrust } from './acpTrust.js';
 import { AcpTranscript, type TranscriptSink } from './acpTranscript.js';
 import type { EndpointGrant, GatewayEndpoint } from './gatewayEndpoint.js';
@@ -36,6 +41,8 @@ export interface AcpAgentsDeps {
   roots(conversationId: string): readonly string[];
   hostEnv: NodeJS.ProcessEnv;
   pids?: PidRegistry;
+  /** Where each terminal command an agent asked for is recorded, run or refused, like a tool call. */
+  audit?: (draft: AuditDraft) => void;
   scheduler: Scheduler;
   logger: Logger;
   /** How long a cancelled turn may take to answer before its process is ended. */
@@ -75,6 +82,8 @@ interface Live {
   connection: ClientConnection;
   sessionId: string;
   grant: EndpointGrant | undefined;
+  /** The commands it runs in terminals (terminal/*): ended with the turn's cancel, the agent, the conversation. */
+  terminals: AcpTerminals;
   /** The turn now running (its transcript and signal), if any. */
   turn: { transcript: AcpTranscript; signal: AbortSignal; input: AcpTurnInput } | undefined;
 }
@@ -96,6 +105,8 @@ const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
 
 /** The question's tool name: one per kind of action, so "always for this agent" covers that kind (edit, execute, fetch…). */
 const permissionToolName = (kind: string | null | undefined) => `acp_${kind ?? 'other'}`;
+/** The question's tool name for a terminal command: "always for this agent" covers its commands, and only them. */
+const TERMINAL_TOOL = 'acp_terminal';
 
 /**
  * Agents of kind `acp` (docs/using/acp.md): each conversation with one runs
@@ -189,6 +200,8 @@ export class AcpAgents {
   /** session/cancel; an agent that does not end its turn within the grace is ended. */
   private cancel(live: Live): void {
     void live.connection.agent.notify('session/cancel', { sessionId: live.sessionId }).catch(() => undefined);
+    // A command the turn started does not outlive its Stop: its whole tree is ended now, not after the agent's grace.
+    void live.terminals.killAll();
     const conversationId = live.turn?.input.conversationId;
     const timer = this.deps.scheduler.setTimeout(() => {
       // Still in the same turn: the agent ignored the cancel, so its process goes (the next message starts it again).
@@ -214,9 +227,12 @@ export class AcpAgents {
     const roots = this.deps.roots(input.conversationId);
     const cwd = roots[0] ?? input.fallbackCwd;
     const process = new AcpProcess({ agentId: input.agent.id, command: input.agent.acp!, cwd, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });
-    const live: Live = { agentKey, process, connection: undefined as unknown as ClientConnection, sessionId: '', grant: undefined, turn: undefined };
+    const terminals = new AcpTerminals({ agentId: input.agent.id, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });
+    const live: Live = { agentKey, process, connection: undefined as unknown as ClientConnection, sessionId: '', grant: undefined, terminals, turn: undefined };
+    // The agent gone (crashed, ended), its commands go with it.
+    void process.exited.then(() => terminals.closeAll());
     await process.start();
-    live.connection = this.clientFor(live, input.conversationId).connect(process.stream);
+    live.connection = this.clientFor(live, input.conversationId, input.agent).connect(process.stream);
     this.live.set(input.conversationId, live);
     const aborted = new Promise<never>((_, reject) => {
       const stop = () => reject(new Error(STOPPED_BEFORE_READY));
@@ -227,7 +243,7 @@ export class AcpAgents {
     const init = await Promise.race([
       live.connection.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: input.agent.acp!.terminal === 'ask' },
         clientInfo: { name: 'chatos', version: '0.1.0' },
       }),
       aborted,
@@ -271,7 +287,7 @@ export class AcpAgents {
   }
 
   /** The client side of one agent's connection: every request it may make of the host. */
-  private clientFor(live: Live, conversationId: string) {
+  private clientFor(live: Live, conversationId: string, agent: Agent) {
     const refuse = (message: string) => new RequestError(-32000, message);
     const turn = () => {
       if (!live.turn) throw refuse('no turn is running in this session');
@@ -288,8 +304,14 @@ export class AcpAgents {
         throw refuse(error instanceof AcpFileRefusal ? error.message : `the host could not do it: ${(error as Error).message}`);
       }
     };
-    const noTerminal = () => {
-      throw refuse('ChatOS runs no terminal for an ACP agent: it offered none (clientCapabilities.terminal is false)');
+    const terminals = async <T>(sessionId: string, work: () => T | Promise<T>): Promise<T> => {
+      ownSession(sessionId);
+      if (agent.acp?.terminal !== 'ask') throw refuse('ChatOS runs no terminal for this ACP agent: the user did not allow it one (clientCapabilities.terminal is false)');
+      try {
+        return await work();
+      } catch (error) {
+        throw error instanceof AcpFileRefusal ? refuse(error.message) : error;
+      }
     };
     return client({ name: 'chatos' })
       .onNotification('session/update', ({ params }) => {
@@ -304,11 +326,11 @@ export class AcpAgents {
         files(params.sessionId, (roots) => writeTextInRoots(params, roots));
         return {};
       })
-      .onRequest('terminal/create', noTerminal)
-      .onRequest('terminal/output', noTerminal)
-      .onRequest('terminal/release', noTerminal)
-      .onRequest('terminal/wait_for_exit', noTerminal)
-      .onRequest('terminal/kill', noTerminal);
+      .onRequest('terminal/create', ({ params, signal }) => terminals(params.sessionId, () => this.createTerminal(live, turn(), params, signal)))
+      .onRequest('terminal/output', ({ params }) => terminals(params.sessionId, () => live.terminals.output(params.terminalId)))
+      .onRequest('terminal/wait_for_exit', ({ params }) => terminals(params.sessionId, () => live.terminals.waitForExit(params.terminalId)))
+      .onRequest('terminal/kill', ({ params }) => terminals(params.sessionId, async () => (await live.terminals.kill(params.terminalId), {})))
+      .onRequest('terminal/release', ({ params }) => terminals(params.sessionId, async () => (await live.terminals.release(params.terminalId), {})));
   }
 
   /**
@@ -348,10 +370,100 @@ export class AcpAgents {
     return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
   }
 
+  /**
+   * `terminal/create` (docs/using/acp.md#terminals): checked first (the cwd
+   * inside the roots, no variable that decides which code runs), then asked
+   * on the host's confirmation card with the exact command, arguments, cwd
+   * and variables, as a tool call of the turn; run only if approved. Every
+   * request is in the audit, refused, declined or run (with how it ended).
+   */
+  private async createTerminal(live: Live, turn: NonNullable<Live['turn']>, params: CreateTerminalRequest, requestSignal: AbortSignal): Promise<CreateTerminalResponse> {
+    const { input, transcript } = turn;
+    const askedAt = this.deps.scheduler.now();
+    const audit = (draft: Pick<AuditDraft, 'decision' | 'outcome'> & Partial<AuditDraft>) =>
+      this.deps.audit?.({
+        at: askedAt,
+        agentId: input.agent.id,
+        conversationId: input.conversationId,
+        appId: input.caller.appId,
+        flow: input.caller.flow,
+        serverId: null,
+        tool: TERMINAL_TOOL,
+        permission: 'write',
+        durationMs: this.deps.scheduler.now() - askedAt,
+        callArgs: { command: params.command, args: params.args ?? [], cwd: params.cwd ?? null, env: (params.env ?? []).map((v) => v.name) },
+        ...draft,
+      });
+    let command: TerminalCommand;
+    try {
+      command = checkTerminalRequest(params, this.deps.roots(input.conversationId));
+    } catch (error) {
+      audit({ decision: 'refused', outcome: 'refused', reason: (error as Error).message });
+      throw error;
+    }
+    const shown = { command: command.command, args: command.args, cwd: command.cwd, env: command.env };
+    const callId = `terminal-${randomUUID()}`;
+    const title = `Run ${[command.command, ...command.args].map((part) => JSON.stringify(part)).join(' ')} in ${command.cwd}`;
+    const step = (status: 'pending' | 'in_progress' | 'completed' | 'failed', text?: string) =>
+      transcript.update({
+        sessionUpdate: status === 'pending' ? 'tool_call' : 'tool_call_update',
+        toolCallId: callId,
+        title,
+        kind: 'execute',
+        status,
+        rawInput: shown,
+        ...(text !== undefined ? { content: [{ type: 'content', content: { type: 'text', text } }] } : {}),
+      });
+    step('pending');
+    const signal = AbortSignal.any([turn.signal, requestSignal]);
+    const decision = await this.deps.confirmations.requestDecision(`ACP agent ${input.agent.name}`, TERMINAL_TOOL, shown, {
+      conversationId: input.conversationId,
+      agentId: input.agent.id,
+      callId,
+      description: title,
+      signal,
+      risk: 'high',
+      onAsked: (request) =>
+        input.sink.emit({
+          type: 'toolCall',
+          call: {
+            conversationId: input.conversationId,
+            messageId: transcript.messageOf(),
+            callId,
+            name: title,
+            argumentsText: JSON.stringify(shown),
+            phase: 'awaiting',
+            confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt },
+          },
+        }),
+    });
+    if (decision !== 'approved' || signal.aborted) {
+      const why = decision === 'approved' ? 'the turn was stopped' : `the user did not allow it (${decision})`;
+      audit({ decision: decision === 'approved' ? 'withdrawn' : decision, outcome: 'declined' });
+      step('failed', `not run: ${why}`);
+      throw new AcpFileRefusal(`the command was not run: ${why}`);
+    }
+    let created: Awaited<ReturnType<AcpTerminals['create']>>;
+    try {
+      created = await live.terminals.create(command);
+    } catch (error) {
+      audit({ decision: 'approved', outcome: 'failed', error: (error as Error).message });
+      step('failed', (error as Error).message);
+      throw error;
+    }
+    step('in_progress');
+    void created.exited.then(({ exitStatus, killed }) => {
+      const how = exitStatus.signal ? `killed by ${exitStatus.signal}` : `exit code ${exitStatus.exitCode}`;
+      audit({ decision: 'approved', outcome: killed ? 'cancelled' : exitStatus.exitCode === 0 ? 'ok' : 'tool-error', callResult: { content: [{ type: 'text', text: how }] } });
+      step(exitStatus.exitCode === 0 ? 'completed' : 'failed', how);
+    });
+    return { terminalId: created.terminalId };
+  }
+
   private async closeLive(live: Live): Promise<void> {
     live.grant?.revoke();
     live.connection?.close();
-    await live.process.close();
+    await Promise.all([live.terminals.closeAll(), live.process.close()]);
   }
 
   /** Ends the conversation's agent process, if one runs (the conversation closed, was deleted, or its agent failed). */

@@ -114,7 +114,7 @@ const TERMINAL_TOOL = 'acp_terminal';
  * with the conversation. ChatOS is the ACP client: it offers the agent one
  * MCP server, the gateway for the ChatOS agent's caller; it answers
  * `session/request_permission` with the host's confirmation question, fs
- * requests only inside the conversation's roots, and no terminal.
+ * requests only inside the conversation's roots, and terminal commands only at the agent's level (acpTerminals.ts).
  */
 export class AcpAgents {
   private readonly live = new Map<string, Live>();

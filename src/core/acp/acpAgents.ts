@@ -451,6 +451,8 @@ export class AcpAgents {
       step('failed', (error as Error).message);
       throw error;
     }
+    // Stopped while it started: it goes the way the turn's other commands went.
+    if (signal.aborted) void live.terminals.kill(created.terminalId).catch(() => undefined);
     step('in_progress');
     void created.exited.then(({ exitStatus, killed }) => {
       const how = exitStatus.signal ? `killed by ${exitStatus.signal}` : `exit code ${exitStatus.exitCode}`;

@@ -110,11 +110,14 @@ class Terminal {
 export class AcpTerminals {
   private readonly terminals = new Map<string, Terminal>();
   private next = 0;
+  /** Set once the agent or the conversation is gone: a command approved just then must not start after the rest were ended. */
+  private closed = false;
 
   constructor(private readonly deps: { agentId: string; hostEnv: NodeJS.ProcessEnv; pids?: PidRegistry }) {}
 
   /** Starts an approved command; its id, and when it ends. */
   async create(command: TerminalCommand): Promise<{ terminalId: string; exited: Promise<TerminalEnd> }> {
+    if (this.closed) throw new AcpFileRefusal('the session has ended: the host runs no more commands in it');
     if (this.terminals.size >= MAX_TERMINALS) throw new AcpFileRefusal(`this session holds ${MAX_TERMINALS} terminals already; release one first (terminal/release)`);
     const { env, marker } = markedEnvironment(serverEnvironment(this.deps.hostEnv, undefined, command.env));
     const child = spawn(command.command, command.args, { cwd: command.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], shell: false, ...OWN_PROCESS_GROUP });
@@ -131,6 +134,8 @@ export class AcpTerminals {
     const terminalId = `term-${++this.next}`;
     const terminal = new Terminal(child, tree, command.outputByteLimit);
     this.terminals.set(terminalId, terminal);
+    // Closed while it was starting: it goes the way the others went.
+    if (this.closed) void this.closeAll();
     return { terminalId, exited: terminal.exited };
   }
 
@@ -167,6 +172,7 @@ export class AcpTerminals {
 
   /** Ends every command and forgets every terminal (the agent or the conversation is gone). */
   async closeAll(): Promise<void> {
+    this.closed = true;
     const all = [...this.terminals.values()];
     this.terminals.clear();
     await Promise.all(all.map((terminal) => terminal.kill()));

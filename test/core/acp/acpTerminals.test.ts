@@ -150,7 +150,7 @@ describe('terminal requests of an ACP agent', () => {
     const { term, answerWith } = await terminalWorld('ask');
     answerWith(true);
     // 3000 bytes: "é" (2 bytes) a thousand times, then 1000 "z"; a limit of 1001 cuts inside an "é", which is dropped whole.
-    const { answer } = await term(node('process.stdout.write("é".repeat(1000)); process.stderr.write("z".repeat(1000))', { outputByteLimit: 1001 }));
+    const { answer } = await term(node('process.stdout.write("é".repeat(1000) + "z".repeat(1000))', { outputByteLimit: 1001 }));
     const { output, truncated } = JSON.parse(answer) as { output: string; truncated: boolean };
     expect(truncated).toBe(true);
     expect(output).toBe('z'.repeat(1000));
@@ -169,5 +169,26 @@ describe('terminal requests of an ACP agent', () => {
     expect(await turn.done).toMatchObject({ status: 'stopped', stop: { kind: 'user' } });
     await expect.poll(() => descendantsWith('sleep 3600').length).toBe(0);
     await expect.poll(() => host.audit.query({ tool: 'acp_terminal' }).map((r) => r.outcome)).toEqual(['cancelled']);
+  });
+
+  it('a command still running when the agent exits is ended with it', async () => {
+    const { host, answerWith } = await terminalWorld('ask');
+    answerWith(true);
+    const request = { command: '/bin/sh', args: ['-c', 'sleep 3601 & sleep 3601 & wait'], crash: true };
+    const outcome = await host.chat.send({ agentId: 'coder', text: `term ${JSON.stringify(request)}` }).done;
+    expect(outcome.stop).toMatchObject({ kind: 'error', code: 'ACP_AGENT_FAILED' });
+    await expect.poll(() => descendantsWith('sleep 3601').length).toBe(0);
+  });
+
+  it('a command left running after its turn is ended when the conversation is deleted', async () => {
+    const { host, answerWith } = await terminalWorld('ask');
+    answerWith(true);
+    const request = { command: '/bin/sh', args: ['-c', 'sleep 3602 & sleep 3602 & wait'], leave: true };
+    const outcome = await host.chat.send({ agentId: 'coder', text: `term ${JSON.stringify(request)}` }).done;
+    expect(outcome.status).toBe('done');
+    // The turn is over and the command goes on, until the conversation ends.
+    await expect.poll(() => descendantsWith('sleep 3602').length).toBe(3);
+    await host.chat.delete(outcome.conversationId);
+    await expect.poll(() => descendantsWith('sleep 3602').length).toBe(0);
   });
 });

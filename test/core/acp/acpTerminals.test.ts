@@ -117,6 +117,22 @@ describe('terminal requests of an ACP agent', () => {
     }
   });
 
+  it('approved for this conversation: its next commands run unasked there, and are asked again in another', async () => {
+    const { host, term } = await terminalWorld('ask');
+    const questions: ToolConfirmationRequest[] = [];
+    onAsked(host, 'toolConfirmation', (request) => {
+      questions.push(request);
+      confirm(host, request.id, true, 'conversation');
+    });
+    const first = await term(node('process.stdout.write("one")'));
+    const second = await term(node('process.stdout.write("two")'), first.conversationId);
+    expect([first.answer, second.answer].map((a) => JSON.parse(a).output)).toEqual(['one', 'two']);
+    expect(questions).toHaveLength(1);
+    const elsewhere = await term(node('process.stdout.write("three")'));
+    expect(JSON.parse(elsewhere.answer).output).toBe('three');
+    expect(questions).toHaveLength(2);
+  });
+
   it('a cwd outside the roots, or a link inside that leads out, is refused before anyone is asked', async () => {
     const { term, answerWith, questions, roots, outside } = await terminalWorld('ask');
     answerWith(true);

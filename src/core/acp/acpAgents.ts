@@ -9,10 +9,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type StopReason,
-  type CreateTerminalRequest,
-  type CreateTerminalResponse,
 } from '@agentclientprotocol/sdk';
-import { randomUUID } from 'node:crypto';
 import type { AuditDraft } from '../audit/auditLog.js';
 import type { Agent } from '../../shared/agents.js';
 import type { StopInfo } from '../../shared/chat.js';
@@ -22,7 +19,8 @@ import type { PidRegistry } from '../process/pidRegistry.js';
 import type { Caller } from '../tools/toolGateway.js';
 import { AcpFileRefusal, readTextInRoots, writeTextInRoots } from './acpFiles.js';
 import { AcpProcess } from './acpProcess.js';
-import { AcpTerminals, checkTerminalRequest, type TerminalCommand } from './acpTerminals.js';
+import { createTerminal } from './acpTerminalRequest.js';
+import { AcpTerminals } from './acpTerminals.js';
 import { programFingerprint, type AcpTrust } from './acpTrust.js';
 import { AcpTranscript, type TranscriptSink } from './acpTranscript.js';
 import type { EndpointGrant, GatewayEndpoint } from './gatewayEndpoint.js';
@@ -105,8 +103,6 @@ const USER_STOPPED: StopInfo = { kind: 'user', message: 'stopped by the user' };
 
 /** The question's tool name: one per kind of action, so "always for this agent" covers that kind (edit, execute, fetch…). */
 const permissionToolName = (kind: string | null | undefined) => `acp_${kind ?? 'other'}`;
-/** The question's tool name for a terminal command: "always for this agent" covers its commands, and only them. */
-const TERMINAL_TOOL = 'acp_terminal';
 
 /**
  * Agents of kind `acp` (docs/using/acp.md): each conversation with one runs
@@ -326,7 +322,7 @@ export class AcpAgents {
         files(params.sessionId, (roots) => writeTextInRoots(params, roots));
         return {};
       })
-      .onRequest('terminal/create', ({ params, signal }) => terminals(params.sessionId, () => this.createTerminal(live, turn(), params, signal)))
+      .onRequest('terminal/create', ({ params, signal }) => terminals(params.sessionId, () => createTerminal(this.deps, live.terminals, turn(), params, signal)))
       .onRequest('terminal/output', ({ params }) => terminals(params.sessionId, () => live.terminals.output(params.terminalId)))
       .onRequest('terminal/wait_for_exit', ({ params }) => terminals(params.sessionId, () => live.terminals.waitForExit(params.terminalId)))
       .onRequest('terminal/kill', ({ params }) => terminals(params.sessionId, async () => (await live.terminals.kill(params.terminalId), {})))
@@ -350,116 +346,12 @@ export class AcpAgents {
       description: title,
       signal,
       risk: call.kind === 'read' || call.kind === 'search' || call.kind === 'think' ? 'low' : 'medium',
-      onAsked: (request) =>
-        input.sink.emit({
-          type: 'toolCall',
-          call: {
-            conversationId: input.conversationId,
-            messageId: transcript.messageOf(),
-            callId: call.toolCallId,
-            name: title,
-            argumentsText: JSON.stringify(call.rawInput ?? {}),
-            phase: 'awaiting',
-            confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt },
-          },
-        }),
+      onAsked: (request) => transcript.awaiting(call.toolCallId, title, call.rawInput, request),
     });
     if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
     const kinds = decision === 'approved' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
     const option = kinds.map((kind) => params.options.find((o) => o.kind === kind)).find((o) => o !== undefined);
     return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
-  }
-
-  /**
-   * `terminal/create` (docs/using/acp.md#terminals): checked first (the cwd
-   * inside the roots, no variable that decides which code runs), then asked
-   * on the host's confirmation card with the exact command, arguments, cwd
-   * and variables, as a tool call of the turn; run only if approved. Every
-   * request is in the audit, refused, declined or run (with how it ended).
-   */
-  private async createTerminal(live: Live, turn: NonNullable<Live['turn']>, params: CreateTerminalRequest, requestSignal: AbortSignal): Promise<CreateTerminalResponse> {
-    const { input, transcript } = turn;
-    const askedAt = this.deps.scheduler.now();
-    const audit = (draft: Pick<AuditDraft, 'decision' | 'outcome'> & Partial<AuditDraft>) =>
-      this.deps.audit?.({
-        at: askedAt,
-        agentId: input.agent.id,
-        conversationId: input.conversationId,
-        appId: input.caller.appId,
-        flow: input.caller.flow,
-        serverId: null,
-        tool: TERMINAL_TOOL,
-        permission: 'write',
-        durationMs: this.deps.scheduler.now() - askedAt,
-        callArgs: { command: params.command, args: params.args ?? [], cwd: params.cwd ?? null, env: (params.env ?? []).map((v) => v.name) },
-        ...draft,
-      });
-    let command: TerminalCommand;
-    try {
-      command = checkTerminalRequest(params, this.deps.roots(input.conversationId));
-    } catch (error) {
-      audit({ decision: 'refused', outcome: 'refused', reason: (error as Error).message });
-      throw error;
-    }
-    const shown = { command: command.command, args: command.args, cwd: command.cwd, env: command.env };
-    const callId = `terminal-${randomUUID()}`;
-    const title = `Run ${[command.command, ...command.args].map((part) => JSON.stringify(part)).join(' ')} in ${command.cwd}`;
-    const step = (status: 'pending' | 'in_progress' | 'completed' | 'failed', text?: string) =>
-      transcript.update({
-        sessionUpdate: status === 'pending' ? 'tool_call' : 'tool_call_update',
-        toolCallId: callId,
-        title,
-        kind: 'execute',
-        status,
-        rawInput: shown,
-        ...(text !== undefined ? { content: [{ type: 'content', content: { type: 'text', text } }] } : {}),
-      });
-    step('pending');
-    const signal = AbortSignal.any([turn.signal, requestSignal]);
-    const decision = await this.deps.confirmations.requestDecision(`ACP agent ${input.agent.name}`, TERMINAL_TOOL, shown, {
-      conversationId: input.conversationId,
-      agentId: input.agent.id,
-      callId,
-      description: title,
-      signal,
-      risk: 'high',
-      onAsked: (request) =>
-        input.sink.emit({
-          type: 'toolCall',
-          call: {
-            conversationId: input.conversationId,
-            messageId: transcript.messageOf(),
-            callId,
-            name: title,
-            argumentsText: JSON.stringify(shown),
-            phase: 'awaiting',
-            confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt },
-          },
-        }),
-    });
-    if (decision !== 'approved' || signal.aborted) {
-      const why = decision === 'approved' ? 'the turn was stopped' : `the user did not allow it (${decision})`;
-      audit({ decision: decision === 'approved' ? 'withdrawn' : decision, outcome: 'declined' });
-      step('failed', `not run: ${why}`);
-      throw new AcpFileRefusal(`the command was not run: ${why}`);
-    }
-    let created: Awaited<ReturnType<AcpTerminals['create']>>;
-    try {
-      created = await live.terminals.create(command);
-    } catch (error) {
-      audit({ decision: 'approved', outcome: 'failed', error: (error as Error).message });
-      step('failed', (error as Error).message);
-      throw error;
-    }
-    // Stopped while it started: it goes the way the turn's other commands went.
-    if (signal.aborted) void live.terminals.kill(created.terminalId).catch(() => undefined);
-    step('in_progress');
-    void created.exited.then(({ exitStatus, killed }) => {
-      const how = exitStatus.signal ? `killed by ${exitStatus.signal}` : `exit code ${exitStatus.exitCode}`;
-      audit({ decision: 'approved', outcome: killed ? 'cancelled' : exitStatus.exitCode === 0 ? 'ok' : 'tool-error', callResult: { content: [{ type: 'text', text: how }] } });
-      step(exitStatus.exitCode === 0 ? 'completed' : 'failed', how);
-    });
-    return { terminalId: created.terminalId };
   }
 
   private async closeLive(live: Live): Promise<void> {

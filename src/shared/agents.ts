@@ -38,6 +38,10 @@ export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$
 export const MAX_AGENT_NAME_CHARS = 200;
 export const MAX_AGENT_DESCRIPTION_CHARS = 4000;
 
+/** How far an ACP agent's terminal requests go: `off` refuses them, `ask` asks the person before each command. */
+export const AcpTerminalLevelSchema = z.enum(['off', 'ask']);
+export type AcpTerminalLevel = z.infer<typeof AcpTerminalLevelSchema>;
+
 /**
  * The program an agent of kind `acp` runs (docs/using/acp.md): an Agent Client
  * Protocol agent started over stdio, run as written (never through a shell),
@@ -49,6 +53,12 @@ export const AcpCommandSchema = z
     command: z.string().min(1, { error: 'must name the program to run' }).max(4096),
     args: z.array(z.string().max(32_768)).max(256).default([]),
     env: z.record(ServerEnvNameSchema, z.string().max(32_768)).optional(),
+    /**
+     * Whether the agent may run commands in a terminal (`terminal/*`): `off`
+     * (absent) refuses them and offers none; `ask` offers them and asks the
+     * person before each command (docs/using/acp.md#terminals).
+     */
+    terminal: AcpTerminalLevelSchema.optional(),
   })
   .strict();
 export type AcpCommand = z.infer<typeof AcpCommandSchema>;

@@ -121,6 +121,25 @@ describe('chatos acp', () => {
     expect(refused.stderr).toContain('not of kind "acp"');
   });
 
+  it("agents show and trust say an ACP agent's terminal level; off unless the file says ask", async () => {
+    const home = tempDir('chatos-acp-terminal-cli-');
+    const file = path.join(home, 'coder.json');
+    fs.writeFileSync(file, JSON.stringify({ id: 'coder', name: 'Coder', kind: 'acp', acp: { command: 'node', args: ['agent.mjs'], terminal: 'ask' } }));
+    expect((await runCli(['agents', 'create', '--file', file, '--home', home])).code).toBe(0);
+    const shown = await runCli(['agents', 'show', 'coder', '--home', home]);
+    expect(shown.stdout).toContain('ACP program: "node" "agent.mjs"');
+    expect(shown.stdout).toContain('terminal: ask (it may run commands inside its roots, each asked first)');
+    const trusted = await runCli(['agents', 'trust', 'coder', '--json', '--home', home]);
+    expect(JSON.parse(trusted.stdout)).toMatchObject({ trusted: 'coder', terminal: 'ask' });
+    fs.writeFileSync(file, JSON.stringify({ name: 'Coder', kind: 'acp', acp: { command: 'node', args: ['agent.mjs'] } }));
+    expect((await runCli(['agents', 'update', 'coder', '--file', file, '--home', home])).code).toBe(0);
+    expect((await runCli(['agents', 'trust', 'coder', '--home', home])).stdout).toContain('terminal: off (its terminal requests are refused)');
+    fs.writeFileSync(file, JSON.stringify({ name: 'Coder', kind: 'acp', acp: { command: 'node', args: ['agent.mjs'], terminal: 'always' } }));
+    const bad = await runCli(['agents', 'update', 'coder', '--file', file, '--home', home]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('terminal');
+  });
+
   it('session/load: a stored conversation is replayed as session/updates before the answer, then goes on', async () => {
     const first = await editorWith();
     const init = await first.editor.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });

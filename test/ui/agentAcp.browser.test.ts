@@ -44,6 +44,23 @@ describe('agents of kind acp in the editor', () => {
     expect(await agentOf('codex')).toMatchObject({ kind: 'acp', acp: { command: 'npx', args: ['@zed-industries/codex-acp'], env: { CODEX_HOME: '/somewhere' } } });
   });
 
+  it("its terminal level: off unless chosen, ask saved as the agent's, off again leaves no field", async () => {
+    const terminalOf = async () => ((await agentOf('codex'))?.acp as { terminal?: string } | undefined)?.terminal;
+    const choose = async (label: string) => {
+      await page.getByTestId('nav-agents').click();
+      await page.getByTestId('agent-edit-codex').click();
+      await expect.poll(() => page.getByTestId('agent-acp-command').inputValue()).toBe('npx');
+      await page.getByTestId('agent-acp-terminal').getByText(label).click();
+      await page.getByTestId('agent-save').click();
+    };
+    expect(await terminalOf()).toBeUndefined();
+    await choose('Ask each time');
+    await expect.poll(terminalOf).toBe('ask');
+    expect(await agentOf('codex')).toMatchObject({ acp: { command: 'npx', env: { CODEX_HOME: '/somewhere' } } });
+    await choose('Off');
+    await expect.poll(async () => (await agentOf('codex'))?.acp).toEqual({ command: 'npx', args: ['@zed-industries/codex-acp'], env: { CODEX_HOME: '/somewhere' } });
+  });
+
   it('a new agent of kind acp: the kind chosen, the program and an argument named', async () => {
     await page.getByTestId('nav-agents').click();
     await page.getByTestId('agent-new').click();

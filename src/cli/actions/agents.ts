@@ -5,7 +5,7 @@ import { AgentError } from '../../core/facades/errors.js';
 import type { ResolvedAgent } from '../../core/facades/agents.js';
 import type { Host } from '../../core/host.js';
 import { suggestClosest, parseByExtension, findUnknownKeys } from '../../core/facades/userInput.js';
-import { AgentInputSchema, type Agent } from '../../shared/agents.js';
+import { AgentInputSchema, type AcpTerminalLevel, type Agent } from '../../shared/agents.js';
 import type { Problem } from '../../shared/problems.js';
 import { formatJsonPath } from '../../shared/problemText.js';
 import { commit, globalOptions, withReadOnlyHost, withStartedHost } from '../globalOptions.js';
@@ -76,11 +76,18 @@ function storeWrite(io: CliIo, file: string, write: () => Agent): Agent {
   }
 }
 
+/** What an ACP agent's terminal level lets it do, as `show` and `trust` say it (docs/using/acp.md#terminals). */
+const terminalText = (level: AcpTerminalLevel | undefined) => (level === 'ask' ? 'ask (it may run commands inside its roots, each asked first)' : 'off (its terminal requests are refused)');
+
 function printAgent(io: CliIo, view: ReturnType<typeof agentView>): void {
   const { agent, serverIds, prompt } = view;
   io.out(`${agent.id}  ${agent.name}`);
   if (agent.description) io.out(`  ${agent.description}`);
   io.out(`  host app: ${agent.hostAppId}   language: ${agent.language}`);
+  if (agent.acp) {
+    io.out(`  ACP program: ${[agent.acp.command, ...agent.acp.args].map((part) => JSON.stringify(part)).join(' ')}`);
+    io.out(`  terminal: ${terminalText(agent.acp.terminal)}`);
+  }
   io.out(`  apps (${agent.uiApps.length}):`);
   for (const app of agent.uiApps) {
     io.out(`    ${app.pluginId}/${app.appId}  mcp: ${app.mcp ? 'on' : 'off'}  prompt: ${app.prompt ? 'on' : 'off'}`);
@@ -174,13 +181,14 @@ export async function trust(cli: CliContext, id: string, _opts: unknown, command
     await commit(host);
     const program = agent.acp!;
     if (options.json) {
-      printJson(io, { trusted: agent.id, command: program.command, args: program.args, env: Object.keys(program.env ?? {}), warnings });
+      printJson(io, { trusted: agent.id, command: program.command, args: program.args, env: Object.keys(program.env ?? {}), terminal: program.terminal ?? 'off', warnings });
       return;
     }
     io.out(`trusted the program of agent ${agent.id}:`);
     io.out(`  runs: ${[program.command, ...program.args].map((part) => JSON.stringify(part)).join(' ')} (as written, never through a shell)`);
     const names = Object.keys(program.env ?? {});
     if (names.length) io.out(`  environment it sets: ${names.join(', ')}`);
+    io.out(`  terminal: ${terminalText(program.terminal)}`);
     for (const warning of warnings) io.out(`  warning: ${warning.name} decides ${warning.why}`);
     io.out('  a change to its command, arguments or environment stops it from starting until you trust it again');
   });

@@ -10,6 +10,7 @@ import {
   type RequestPermissionResponse,
   type StopReason,
 } from '@agentclientprotocol/sdk';
+import type { AuditDraft } from '../audit/auditLog.js';
 import type { Agent } from '../../shared/agents.js';
 import type { StopInfo } from '../../shared/chat.js';
 import type { ToolConfirmationService } from '../confirmation/toolConfirmationService.js';
@@ -18,6 +19,8 @@ import type { PidRegistry } from '../process/pidRegistry.js';
 import type { Caller } from '../tools/toolGateway.js';
 import { AcpFileRefusal, readTextInRoots, writeTextInRoots } from './acpFiles.js';
 import { AcpProcess } from './acpProcess.js';
+import { createTerminal } from './acpTerminalRequest.js';
+import { AcpTerminals } from './acpTerminals.js';
 import { programFingerprint, type AcpTrust } from './acpTrust.js';
 import { AcpTranscript, type TranscriptSink } from './acpTranscript.js';
 import type { EndpointGrant, GatewayEndpoint } from './gatewayEndpoint.js';
@@ -36,6 +39,8 @@ export interface AcpAgentsDeps {
   roots(conversationId: string): readonly string[];
   hostEnv: NodeJS.ProcessEnv;
   pids?: PidRegistry;
+  /** Where each terminal command an agent asked for is recorded, run or refused, like a tool call. */
+  audit?: (draft: AuditDraft) => void;
   scheduler: Scheduler;
   logger: Logger;
   /** How long a cancelled turn may take to answer before its process is ended. */
@@ -75,6 +80,8 @@ interface Live {
   connection: ClientConnection;
   sessionId: string;
   grant: EndpointGrant | undefined;
+  /** The commands it runs in terminals (terminal/*): ended with the turn's cancel, the agent, the conversation. */
+  terminals: AcpTerminals;
   /** The turn now running (its transcript and signal), if any. */
   turn: { transcript: AcpTranscript; signal: AbortSignal; input: AcpTurnInput } | undefined;
 }
@@ -103,7 +110,7 @@ const permissionToolName = (kind: string | null | undefined) => `acp_${kind ?? '
  * with the conversation. ChatOS is the ACP client: it offers the agent one
  * MCP server, the gateway for the ChatOS agent's caller; it answers
  * `session/request_permission` with the host's confirmation question, fs
- * requests only inside the conversation's roots, and no terminal.
+ * requests only inside the conversation's roots, and terminal commands only at the agent's level (acpTerminals.ts).
  */
 export class AcpAgents {
   private readonly live = new Map<string, Live>();
@@ -189,6 +196,8 @@ export class AcpAgents {
   /** session/cancel; an agent that does not end its turn within the grace is ended. */
   private cancel(live: Live): void {
     void live.connection.agent.notify('session/cancel', { sessionId: live.sessionId }).catch(() => undefined);
+    // A command the turn started does not outlive its Stop: its whole tree is ended now, not after the agent's grace.
+    void live.terminals.killAll();
     const conversationId = live.turn?.input.conversationId;
     const timer = this.deps.scheduler.setTimeout(() => {
       // Still in the same turn: the agent ignored the cancel, so its process goes (the next message starts it again).
@@ -214,9 +223,12 @@ export class AcpAgents {
     const roots = this.deps.roots(input.conversationId);
     const cwd = roots[0] ?? input.fallbackCwd;
     const process = new AcpProcess({ agentId: input.agent.id, command: input.agent.acp!, cwd, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });
-    const live: Live = { agentKey, process, connection: undefined as unknown as ClientConnection, sessionId: '', grant: undefined, turn: undefined };
+    const terminals = new AcpTerminals({ agentId: input.agent.id, hostEnv: this.deps.hostEnv, ...(this.deps.pids ? { pids: this.deps.pids } : {}) });
+    const live: Live = { agentKey, process, connection: undefined as unknown as ClientConnection, sessionId: '', grant: undefined, terminals, turn: undefined };
+    // The agent gone (crashed, ended), its commands go with it.
+    void process.exited.then(() => terminals.closeAll());
     await process.start();
-    live.connection = this.clientFor(live, input.conversationId).connect(process.stream);
+    live.connection = this.clientFor(live, input.conversationId, input.agent).connect(process.stream);
     this.live.set(input.conversationId, live);
     const aborted = new Promise<never>((_, reject) => {
       const stop = () => reject(new Error(STOPPED_BEFORE_READY));
@@ -227,7 +239,7 @@ export class AcpAgents {
     const init = await Promise.race([
       live.connection.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: input.agent.acp!.terminal === 'ask' },
         clientInfo: { name: 'chatos', version: '0.1.0' },
       }),
       aborted,
@@ -271,7 +283,7 @@ export class AcpAgents {
   }
 
   /** The client side of one agent's connection: every request it may make of the host. */
-  private clientFor(live: Live, conversationId: string) {
+  private clientFor(live: Live, conversationId: string, agent: Agent) {
     const refuse = (message: string) => new RequestError(-32000, message);
     const turn = () => {
       if (!live.turn) throw refuse('no turn is running in this session');
@@ -288,8 +300,14 @@ export class AcpAgents {
         throw refuse(error instanceof AcpFileRefusal ? error.message : `the host could not do it: ${(error as Error).message}`);
       }
     };
-    const noTerminal = () => {
-      throw refuse('ChatOS runs no terminal for an ACP agent: it offered none (clientCapabilities.terminal is false)');
+    const terminals = async <T>(sessionId: string, work: () => T | Promise<T>): Promise<T> => {
+      ownSession(sessionId);
+      if (agent.acp?.terminal !== 'ask') throw refuse('ChatOS runs no terminal for this ACP agent: the user did not allow it one (clientCapabilities.terminal is false)');
+      try {
+        return await work();
+      } catch (error) {
+        throw error instanceof AcpFileRefusal ? refuse(error.message) : error;
+      }
     };
     return client({ name: 'chatos' })
       .onNotification('session/update', ({ params }) => {
@@ -304,11 +322,11 @@ export class AcpAgents {
         files(params.sessionId, (roots) => writeTextInRoots(params, roots));
         return {};
       })
-      .onRequest('terminal/create', noTerminal)
-      .onRequest('terminal/output', noTerminal)
-      .onRequest('terminal/release', noTerminal)
-      .onRequest('terminal/wait_for_exit', noTerminal)
-      .onRequest('terminal/kill', noTerminal);
+      .onRequest('terminal/create', ({ params, signal }) => terminals(params.sessionId, () => createTerminal(this.deps, live.terminals, turn(), params, signal)))
+      .onRequest('terminal/output', ({ params }) => terminals(params.sessionId, () => live.terminals.output(params.terminalId)))
+      .onRequest('terminal/wait_for_exit', ({ params }) => terminals(params.sessionId, () => live.terminals.waitForExit(params.terminalId)))
+      .onRequest('terminal/kill', ({ params }) => terminals(params.sessionId, async () => (await live.terminals.kill(params.terminalId), {})))
+      .onRequest('terminal/release', ({ params }) => terminals(params.sessionId, async () => (await live.terminals.release(params.terminalId), {})));
   }
 
   /**
@@ -328,19 +346,7 @@ export class AcpAgents {
       description: title,
       signal,
       risk: call.kind === 'read' || call.kind === 'search' || call.kind === 'think' ? 'low' : 'medium',
-      onAsked: (request) =>
-        input.sink.emit({
-          type: 'toolCall',
-          call: {
-            conversationId: input.conversationId,
-            messageId: transcript.messageOf(),
-            callId: call.toolCallId,
-            name: title,
-            argumentsText: JSON.stringify(call.rawInput ?? {}),
-            phase: 'awaiting',
-            confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt },
-          },
-        }),
+      onAsked: (request) => transcript.awaiting(call.toolCallId, title, call.rawInput, request),
     });
     if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
     const kinds = decision === 'approved' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
@@ -351,7 +357,7 @@ export class AcpAgents {
   private async closeLive(live: Live): Promise<void> {
     live.grant?.revoke();
     live.connection?.close();
-    await live.process.close();
+    await Promise.all([live.terminals.closeAll(), live.process.close()]);
   }
 
   /** Ends the conversation's agent process, if one runs (the conversation closed, was deleted, or its agent failed). */

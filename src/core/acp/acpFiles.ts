@@ -50,6 +50,28 @@ function resolveInRoots(requested: string, roots: readonly string[]): { real: st
   return { real, folders };
 }
 
+/**
+ * The real folder a terminal runs in (docs/using/acp.md#terminals): the
+ * requested one, else the first root, resolved through its links and then
+ * judged, so a link inside a root that leads out is refused.
+ */
+export function folderInRoots(requested: string | null | undefined, roots: readonly string[]): string {
+  const folders = realRoots(roots);
+  if (folders.length === 0) throw new AcpFileRefusal('this conversation has no workspace roots, so the host runs no command for the agent; the user can set them on the conversation or the agent');
+  if (requested == null) return folders[0]!;
+  if (!path.isAbsolute(requested)) throw new AcpFileRefusal(`the cwd must be absolute: ${requested}`);
+  let real: string;
+  try {
+    real = fs.realpathSync(requested);
+  } catch {
+    throw new AcpFileRefusal(`no such folder: ${requested}`);
+  }
+  if (!folders.some((folder) => inside(folder, real)))
+    throw new AcpFileRefusal(`the cwd ${requested} is outside this conversation's workspace roots (${roots.join(', ')}); the host runs commands only inside them`);
+  if (!fs.statSync(real).isDirectory()) throw new AcpFileRefusal(`the cwd ${requested} is not a folder`);
+  return real;
+}
+
 /** What a path that is not a regular file is, for the refusal the agent reads. */
 function kindOf(stat: fs.Stats): string {
   if (stat.isFIFO()) return 'a FIFO (named pipe)';

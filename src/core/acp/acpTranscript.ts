@@ -77,9 +77,20 @@ export class AcpTranscript {
     this.notes.push(text);
   }
 
-  /** The card id of a call the agent reported (a permission question shows on it). */
-  messageOf(): string {
-    return this.messageId;
+  /** A call that waits for the person's answer to `request`: its card shows the question (a permission, a terminal command). */
+  awaiting(callId: string, name: string, input: unknown, request: { id: string; expiresAt: number; createdAt: number }): void {
+    this.sink.emit({
+      type: 'toolCall',
+      call: {
+        conversationId: this.who.conversationId,
+        messageId: this.messageId,
+        callId,
+        name,
+        argumentsText: JSON.stringify(input ?? {}),
+        phase: 'awaiting',
+        confirmation: { id: request.id, expiresAt: request.expiresAt, createdAt: request.createdAt },
+      },
+    });
   }
 
   update(update: SessionUpdate): void {

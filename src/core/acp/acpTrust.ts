@@ -13,15 +13,18 @@ export type AcpTrustAnswer = { ok: true } | { ok: false; code: AcpTrustCode; mes
 
 /**
  * Everything of the row that decides what runs: the program, its
- * arguments and its whole environment (PATH, NODE_OPTIONS, LD_PRELOAD…
+ * arguments, whether it may run commands in a terminal, and its whole environment (PATH, NODE_OPTIONS, LD_PRELOAD…
  * decide which code runs as much as the command does), in one canonical
  * form. Environment names are sorted, so the order they were written in
  * does not count; values are hashed, never stored.
  */
 export function programFingerprint(program: AcpCommand): string {
   const env = Object.entries(program.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // A terminal is the person's grant as much as the program (docs/using/acp.md#terminals): a row that turned it on
+  // is a changed row. Counted only when on, so what was trusted before the level existed keeps its fingerprint.
+  const terminal = program.terminal === 'ask' ? [program.terminal] : [];
   return createHash('sha256')
-    .update(JSON.stringify([program.command, program.args, env]))
+    .update(JSON.stringify([program.command, program.args, env, ...terminal]))
     .digest('hex');
 }
 
@@ -70,7 +73,7 @@ export class AcpTrust {
       return {
         ok: false,
         code: 'ACP_CHANGED',
-        message: `the program of ACP agent "${agent.id}" (its command, arguments or environment) changed since you trusted it, so it was not started`,
+        message: `the program of ACP agent "${agent.id}" (its command, arguments, environment or terminal level) changed since you trusted it, so it was not started`,
         fix,
       };
     return { ok: true };

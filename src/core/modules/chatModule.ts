@@ -36,6 +36,7 @@ export function chatModule(
     roots: (id) => mcp.roots.paths(id),
     hostEnv: base.env,
     pids: base.pids,
+    audit: (draft) => base.audit.append(draft),
     scheduler: base.scheduler,
     logger: base.logger,
     maxAnswerChars: policy.maxAnswerChars,

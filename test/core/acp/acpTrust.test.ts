@@ -44,7 +44,7 @@ describe("the trust gate of an ACP agent's program", () => {
     expect(starts()).toBe(1);
   });
 
-  it('a program changed after trust (its arguments, or PATH, NODE_OPTIONS, LD_PRELOAD in its env) is refused, even with its process running', async () => {
+  it('a program changed after trust (its arguments, PATH, NODE_OPTIONS, LD_PRELOAD in its env, its terminal turned on) is refused, even with its process running', async () => {
     const { host, store, row, program, evil, pwned, starts } = await trustWorld();
     // The person's face: what it saves is trusted as written.
     host.agents.create(row);
@@ -55,6 +55,8 @@ describe("the trust gate of an ACP agent's program", () => {
       { ...program, env: { ...program.env, NODE_OPTIONS: `--require ${evil}` } },
       { ...program, env: { ...program.env, PATH: path.dirname(evil) } },
       { ...program, env: { ...program.env, LD_PRELOAD: evil } },
+      // Terminals turned on behind the person's back: a change as much as a new command.
+      { ...program, terminal: 'ask' },
     ];
     for (const acp of changes) {
       store.update('coder', { ...row, acp });

@@ -31,6 +31,8 @@ interface Draft {
   kind: 'model' | 'acp';
   acpCommand: string;
   acpArgs: string[];
+  /** Whether its terminal requests are refused (`off`) or asked before each command (`ask`): docs/using/acp.md#terminals. */
+  acpTerminal: 'off' | 'ask';
   /** Kept as the agent has it (its JSON sets it; the editor does not show values that may be keys). */
   acpEnv?: Record<string, string>;
   /** Chat: the model it answers with, its own instructions, the agents it may delegate to. */
@@ -68,7 +70,13 @@ function toAgentJson(draft: Draft, creating: boolean): Record<string, unknown> {
   // Saved whole: an ACP agent edited here stays one, with its program and environment.
   if (draft.kind === 'acp') {
     agent.kind = 'acp';
-    agent.acp = { command: (draft.acpCommand ?? '').trim(), args: draft.acpArgs ?? [], ...(draft.acpEnv ? { env: draft.acpEnv } : {}) };
+    agent.acp = {
+      command: (draft.acpCommand ?? '').trim(),
+      args: draft.acpArgs ?? [],
+      ...(draft.acpEnv ? { env: draft.acpEnv } : {}),
+      // Written only when on: an agent never given a terminal keeps no field (and its trusted fingerprint).
+      ...(draft.acpTerminal === 'ask' ? { terminal: 'ask' } : {}),
+    };
   }
   // Written once switched on (or shared): an agent that never had memory keeps no field for it.
   if (draft.memory?.enabled || draft.memory?.shared) agent.memory = { enabled: !!draft.memory.enabled, shared: !!draft.memory.shared };
@@ -148,6 +156,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             kind: agent.kind ?? 'model',
             acpCommand: agent.acp?.command ?? '',
             acpArgs: agent.acp?.args ?? [],
+            acpTerminal: agent.acp?.terminal ?? 'off',
             ...(agent.acp?.env ? { acpEnv: agent.acp.env } : {}),
             modelId: agent.modelId,
             systemPrompt: agent.systemPrompt,
@@ -167,6 +176,7 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
             kind: 'model',
             acpCommand: '',
             acpArgs: [],
+            acpTerminal: 'off',
             systemPrompt: '',
             subAgents: [],
             knowledgeBases: [],
@@ -319,6 +329,16 @@ export function AgentEditor({ agent, onCancel, onSaved }: AgentEditorProps) {
               </Form.Item>
               <Form.Item label={t('agents.field.acpArgs')} name="acpArgs" extra={t('agents.field.acpArgsHelp')}>
                 <Select mode="tags" open={false} tokenSeparators={[]} data-testid="agent-acp-args" placeholder="@zed-industries/codex-acp" />
+              </Form.Item>
+              <Form.Item label={t('agents.field.acpTerminal')} name="acpTerminal" extra={t('agents.field.acpTerminalHelp')}>
+                <Radio.Group
+                  optionType="button"
+                  options={[
+                    { value: 'off', label: t('agents.acpTerminal.off') },
+                    { value: 'ask', label: t('agents.acpTerminal.ask') },
+                  ]}
+                  data-testid="agent-acp-terminal"
+                />
               </Form.Item>
             </>
           )}

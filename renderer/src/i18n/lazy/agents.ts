@@ -43,6 +43,11 @@ export default {
     'agents.field.acpCommandHelp': '要运行的程序，按原样执行，不经过 shell（例如 npx）。',
     'agents.field.acpArgs': '参数',
     'agents.field.acpArgsHelp': '每个参数一项，按回车添加（例如 @zed-industries/codex-acp）。',
+    'agents.field.acpTerminal': '终端命令',
+    'agents.field.acpTerminalHelp':
+      '关闭时拒绝它的一切终端请求。询问时它可在工作区根目录内运行命令，每条命令都先向你确认（显示程序、参数与目录）。注意：在根目录内启动的程序仍能读写根目录以外的一切。',
+    'agents.acpTerminal.off': '关闭',
+    'agents.acpTerminal.ask': '每次询问',
     'agents.field.modelHelp': '它对话时使用的模型（“模型”页中的条目）。',
     'agents.field.modelPlaceholder': '选择一个模型',
     'agents.field.modelMissing': '没有这个模型',
@@ -196,6 +201,11 @@ export default {
     'agents.field.acpCommandHelp': 'The program to run, as written, never through a shell (e.g. npx).',
     'agents.field.acpArgs': 'Arguments',
     'agents.field.acpArgsHelp': 'One per item, added with Enter (e.g. @zed-industries/codex-acp).',
+    'agents.field.acpTerminal': 'Terminal commands',
+    'agents.field.acpTerminalHelp':
+      'Off: every terminal request is refused. Ask: it may run commands in a folder inside its workspace roots, each one asked first (with its program, arguments and folder). A program started inside the roots can still read and write anything outside them.',
+    'agents.acpTerminal.off': 'Off',
+    'agents.acpTerminal.ask': 'Ask each time',
     'agents.field.modelHelp': 'The model it answers with (an entry of the Models page).',
     'agents.field.modelPlaceholder': 'Choose a model',
     'agents.field.modelMissing': 'no such model',

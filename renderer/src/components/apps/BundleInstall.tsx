@@ -5,6 +5,7 @@ import type { BundleConfigValues, BundlePreview } from '../../../../src/shared/b
 import type { CatalogBundleRequest } from '../../../../src/shared/mcpCatalog';
 import { api } from '../../api/client';
 import { base64Of, newJobId, PART_BYTES } from '../knowledge/uploadFile';
+import '../../i18n/load/apps';
 
 /** A bundle the user picked or dropped: uploaded, and what the host shows of it. */
 export interface ChosenBundle {

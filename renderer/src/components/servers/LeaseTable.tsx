@@ -4,6 +4,7 @@ import type { ServerView } from '../../../../src/shared/hostApi';
 import { formatMemory } from './formatMemory';
 import { ServerStateBadge } from './ServerStateBadge';
 import { formatAgo, useNow } from './time';
+import '../../i18n/load/servers';
 
 type Lease = ServerView['leases'][number];
 

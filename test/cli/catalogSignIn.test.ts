@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
 import { approveInBrowser, startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
 import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { runSigningIn, type SignInRun } from '../helpers/signInProcess.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * A catalog remote that asks for sign-in (issue 46): the local registry's
@@ -17,7 +17,6 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
  * terminal and without --sign-in it only says how to sign in.
  */
 
-const bin = path.join(repoRoot, 'bin', 'chatos.js');
 let reg: RegistryFixture;
 let oauth: OAuthServer;
 
@@ -34,23 +33,8 @@ afterAll(async () => {
 const port = () => new URL(oauth.url).port;
 
 /** `chatos catalog add … --sign-in --no-browser` as a process; the sign-in page it prints is handed to `browser` once shown. */
-function addSigningIn(home: string, browser: (url: URL) => Promise<unknown>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = [bin, '--home', home, 'catalog', 'add', 'io.github.chatos-test/tracker', '--registry', reg.url, '--set', `port=${port()}`, '--sign-in', '--no-browser'];
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let opened = false;
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    const url = /^\s+(http\S+)$/m.exec(stderr)?.[1];
-    if (url && !opened) {
-      opened = true;
-      void browser(new URL(url));
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
+function addSigningIn(home: string, browser: (url: URL) => Promise<unknown>): Promise<SignInRun> {
+  return runSigningIn(['--home', home, 'catalog', 'add', 'io.github.chatos-test/tracker', '--registry', reg.url, '--set', `port=${port()}`, '--sign-in', '--no-browser'], browser);
 }
 
 describe('a catalog remote behind sign-in', { timeout: 180_000 }, () => {

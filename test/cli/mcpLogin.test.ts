@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approveInBrowser, startOAuthServer } from '../helpers/oauthServer.js';
 import { runCli } from '../helpers/runCli.js';
-import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { runSigningIn, type SignInRun } from '../helpers/signInProcess.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * `chatos mcp login NAME`, `chatos mcp logout NAME` and the sign-in line of
@@ -13,25 +13,9 @@ import { repoRoot, tempDir } from '../helpers/tempDir.js';
  * never in mcp.yaml, and `chatos mcp test` then connects with it.
  */
 
-const bin = path.join(repoRoot, 'bin', 'chatos.js');
-
 /** Runs `chatos mcp login` and hands the printed sign-in url to `browser` as soon as it shows. */
-function login(home: string, name: string, browser: (url: URL) => Promise<unknown>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, '--home', home, 'mcp', 'login', name, '--no-browser', '--timeout', '60'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let opened = false;
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    const url = /^\s+(http\S+)$/m.exec(stderr)?.[1];
-    if (url && !opened) {
-      opened = true;
-      void browser(new URL(url));
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr }))));
+function login(home: string, name: string, browser: (url: URL) => Promise<unknown>): Promise<SignInRun> {
+  return runSigningIn(['--home', home, 'mcp', 'login', name, '--no-browser', '--timeout', '60'], browser);
 }
 
 // Nine CLI runs in the first test: at load 25 on two cores that took 120 s.

@@ -325,20 +325,29 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
         true,
       ),
     );
-    // hover waits for the button to rest (the same box two frames running: a row above measured late may still move it),
-    // then puts the pointer on it.
+    // Rows in view that wait for a later frame (rowBudget: a busy machine renders a few per frame) change height when they
+    // render: none may be waiting before the pointer goes down, or one rendering then would move the button away.
+    await expect.poll(() => page.locator('.chat-row-pending').count(), { timeout: 30_000 }).toBe(0);
+    // hover waits for the button to rest (the same box two frames running), then puts the pointer on it.
     await toggle.hover();
+    const aimed = (await toggle.boundingBox())!;
     await page.mouse.down();
-    const held = (await toggle.boundingBox())!;
-    expect(await page.evaluate(() => (window as any).__downOn), 'the pointer went down on the card button').toBe(true);
-    pressed();
-    // The whole answer comes in (screens of it) under the card: a view that followed it would take the button from under the pointer.
-    await expect.poll(phase, { timeout: 30_000 }).toBe('done');
-    await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'Line 59' }).waitFor();
-    const tops = await toggle.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().y));
-    expect(tops, 'the button under the pointer is still there').toHaveLength(1);
-    expect(Math.abs(tops[0]! - held.y)).toBeLessThan(2);
-    await page.mouse.up();
+    // Released whatever happens: a button left down would hold the view still for the tests after this one.
+    try {
+      const held = (await toggle.boundingBox())!;
+      const under = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 160), { x: aimed.x + aimed.width / 2, y: aimed.y + aimed.height / 2 });
+      expect(await page.evaluate(() => (window as any).__downOn), `the pointer went down on the card button (aimed at y ${aimed.y}, now at ${held.y}; under it: ${under})`).toBe(true);
+      pressed();
+      // The whole answer comes in (screens of it) under the card: a view that followed it would take the button from under the pointer.
+      await expect.poll(phase, { timeout: 30_000 }).toBe('done');
+      await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'Line 59' }).waitFor();
+      const tops = await toggle.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().y));
+      expect(tops, 'the button under the pointer is still there').toHaveLength(1);
+      expect(Math.abs(tops[0]! - held.y)).toBeLessThan(2);
+    } finally {
+      pressed(); // and the answer let through, or it would stay open for them
+      await page.mouse.up();
+    }
     await expect.poll(() => page.evaluate(() => (window as any).__clicked)).toBe(true);
     // Up again, the view follows the output to its end.
     await expect.poll(gapToBottom).toBeLessThan(60);

@@ -68,7 +68,10 @@ export default function KeyboardShortcuts() {
         return;
       }
       if (otherDialogOpen()) return;
-      const typing = typingIn(event.target);
+      // A key pressed right after the palette closed can still reach its input (hidden, but focused until
+      // the browser moves focus on its next frame): that input is no longer a text field the user types in.
+      const closingDialog = event.target instanceof HTMLElement && event.target.closest('[data-keys-dialog]') !== null;
+      const typing = typingIn(event.target) && !closingDialog;
       const optedIn = event.target instanceof HTMLElement && event.target.closest('[data-app-shortcuts]') !== null;
       if (typing && id !== 'palette' && !(optedIn && event.key.length === 1 && (event.ctrlKey || event.metaKey))) return;
       if (id === 'stop' && !runPageCommand('stop')) return;

@@ -344,6 +344,9 @@ describe('MCP Apps in the chat', () => {
   }, 180_000);
 
   it('a view that throws, one that never answers, one that resizes itself for ever: each said in its place, and the chat goes on', async () => {
+    // The page's clock, which the test moves past the silent view's time (START_WITHIN_MS in renderer/src/components/mcpApps/viewStart.ts)
+    // rather than wait it out; it runs on by itself meanwhile, for the page and its views alike.
+    await page.clock.install();
     provider.enqueue(
       {
         kind: 'reply',
@@ -375,11 +378,15 @@ describe('MCP Apps in the chat', () => {
     const height = await resizer.getByTestId('mcp-app-iframe').evaluate((element) => element.getBoundingClientRect().height);
     expect(height).toBeGreaterThanOrEqual(60);
     expect(height).toBeLessThanOrEqual(800);
-    // Silent past its time: said so, with what the host saw (its sandbox loaded, the view never answered).
-    const silent = page.getByTestId('tool-call-silent').getByTestId('mcp-app-not-started');
+    // Silent past its time: said so, with what the host saw (its sandbox loaded, the view never answered). Once its frame
+    // is there (so its timer runs), the page's clock moves 20 s on.
+    const silentCard = page.getByTestId('tool-call-silent');
+    await silentCard.getByTestId('mcp-app-iframe').waitFor({ state: 'attached', timeout: 30_000 });
+    await page.clock.fastForward('00:20');
+    const silent = silentCard.getByTestId('mcp-app-not-started');
     await silent.waitFor({ timeout: 60_000 });
     expect(await silent.textContent()).toContain('This view has not started within 20 s');
-    expect(await silent.textContent()).toContain('It loaded but does not answer');
+    await expect.poll(() => silent.textContent()).toContain('It loaded but does not answer');
     await page.getByTestId('tool-call-throws').scrollIntoViewIfNeeded();
     await screenshot(page, 'mcp-apps-09-unruly-views');
 

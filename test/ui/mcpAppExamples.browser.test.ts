@@ -7,7 +7,8 @@ import { describeExamples, textOnce, type Example } from '../helpers/mcpAppExamp
  * framework (plain script, Vue, which touches `window.parent`, React,
  * Preact, Solid, Svelte), and the SDK's debug app, which uses every call a
  * view can make (test/helpers/mcpAppExamples.ts runs them). The examples
- * with charts and graphics are in mcpAppExampleViews.browser.test.ts.
+ * with charts are in mcpAppExampleCharts.browser.test.ts, those with
+ * graphics in mcpAppExampleViews.browser.test.ts.
  */
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

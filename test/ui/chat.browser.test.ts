@@ -124,7 +124,10 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await chooseOption(page, page.getByTestId('chat-agent'), 'Helper');
     const answer = 'Hello from **the local model**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst answer = 42;\n```\n';
     const pieces = answer.match(/\S+\s*|\s+/g)!;
-    provider.enqueue({ kind: 'reply', text: pieces, usage: { input: 21, output: pieces.length }, delayMs: 120 });
+    // The answer holds after its first words (its first frame is the role's) until the test has seen them streaming.
+    let seen!: () => void;
+    const held = new Promise<void>((resolve) => (seen = resolve));
+    provider.enqueue({ kind: 'reply', text: pieces, usage: { input: 21, output: pieces.length }, gate: { after: 3, open: held } });
     await send('Say hello');
     // The answer is shown while it is written: some of it, before the stored message exists.
     const streaming = page.getByTestId('message-streaming');
@@ -133,6 +136,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('message-assistant').count()).toBe(0);
     expect(await phase()).toBe('running');
     await screenshot(page, 'chat-01-streaming-light-en');
+    seen();
 
     const assistant = page.getByTestId('message-assistant');
     await assistant.waitFor({ timeout: 30_000 });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'vitest';
-import { writeMcpYaml } from './gatewayHost.js';
+import { writeMcpYaml } from './mcpYaml.js';
 import { writePlugin } from './plugins.js';
 import { runCli } from './runCli.js';
 import { tempDir } from './tempDir.js';

@@ -5,15 +5,13 @@ import { ConversationMessageSchema } from '../../src/shared/chat.js';
 import type { ApiKind, ModelEntryInput } from '../../src/shared/models.js';
 import type { HostOptions } from '../../src/core/host.js';
 import { startTestHost, writeMcpYaml, type TestHost } from './gatewayHost.js';
+import { chatServerEntry } from './mcpYaml.js';
 import { startProviderServer, type ProviderServer } from './providerServer.js';
-import { repoRoot } from './tempDir.js';
 import type { TestScheduler } from './testScheduler.js';
 
-/** The chat fixture server (rendezvous, sleep, slow, echo, image, picture, danger). */
-export const CHAT_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'chatServer.mjs');
-
-/** An mcp.yaml stdio entry for the chat fixture, offered as `mcp_<name>_<tool>`. */
-export const chatServerEntry = (extra: Record<string, unknown> = {}) => ({ transport: 'stdio', command: process.execPath, args: [CHAT_SERVER], ...extra });
+// Re-exported for the host tests that import them from here; browser tests import the light modules themselves.
+export { CHAT_SERVER, chatServerEntry } from './mcpYaml.js';
+export { toolResultsIn } from './providerServer.js';
 
 /** A model entry on the local provider server, for the API it speaks. */
 export function localModel(provider: ProviderServer, api: ApiKind = 'openai', extra: Partial<ModelEntryInput> = {}): ModelEntryInput {
@@ -46,17 +44,6 @@ export async function startChatWorld(
   await world.host.models.create(localModel(provider, options.api, options.model));
   for (const agent of options.agents ?? [agentUsing(Object.keys(options.servers ?? { chat: {} }))]) world.host.agents.create(agent);
   return { ...world, provider };
-}
-
-/** The tool results a recorded request carried, in its order, whatever its wire format: `[callId, text]`. */
-export function toolResultsIn(body: any): [string, string][] {
-  const text = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p.text ?? '').join('') : '');
-  if (Array.isArray(body.input)) return body.input.filter((i: any) => i.type === 'function_call_output').map((i: any) => [i.call_id, text(i.output)]);
-  return body.messages.flatMap((m: any): [string, string][] => {
-    if (m.role === 'tool') return [[m.tool_call_id, text(m.content)]];
-    if (Array.isArray(m.content)) return m.content.filter((b: any) => b.type === 'tool_result').map((b: any) => [b.tool_use_id, text(b.content)]);
-    return [];
-  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach } from 'vitest';
-import { EVERYTHING_SERVER, freePort } from './gatewayHost.js';
+import { freePort } from './freePort.js';
+import { EVERYTHING_SERVER } from './mcpYaml.js';
 
 const children: ChildProcess[] = [];
 afterEach(async () => {

@@ -1,31 +1,16 @@
-import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/tools/toolGateway.js';
+import { GATEWAY_SERVER } from './mcpYaml.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
 import { until } from './until.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
 
-/** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, barrier, until_file, images, crash, pid). */
-export const GATEWAY_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
-export const EVERYTHING_SERVER = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-
-/** An mcp.yaml stdio entry that runs the gateway fixture with this Node. */
-export function fixtureServer(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER], ...extra };
-}
-
-/** Writes `<home>/chatos/mcp.yaml`. JSON is YAML, so the servers are written as JSON. */
-export function writeMcpYaml(home: string, servers: Record<string, unknown>): string {
-  const file = path.join(home, 'chatos', 'mcp.yaml');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify({ version: 1, servers }, null, 2)}\n`);
-  return file;
-}
+// Re-exported for the host tests that import them from here; browser tests import the light modules themselves.
+export { EVERYTHING_SERVER, GATEWAY_SERVER, fixtureServer, writeMcpYaml } from './mcpYaml.js';
+export { freePort } from './freePort.js';
 
 export interface PluginAppSpec {
   appId: string;
@@ -128,18 +113,6 @@ export function isAlive(pid: number): boolean {
  */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   await until(what, () => (check() ? true : undefined), timeoutMs, 25);
-}
-
-/** A port nothing listens on at this moment. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Every pid the runtime holds for a server, any conversation's. */

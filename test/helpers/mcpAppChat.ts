@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchChromium, serveApi, startServe, type ServeProcess } from './browser.js';
-import { writeMcpYaml } from './gatewayHost.js';
+import { writeMcpYaml } from './mcpYaml.js';
 import { writePlugin } from './plugins.js';
 import { startProviderServer, type ProviderServer } from './providerServer.js';
 import { runCli } from './runCli.js';

@@ -317,3 +317,14 @@ function embeddings(body: any) {
     usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
   };
 }
+
+/** The tool results a recorded request carried, in its order, whatever its wire format: `[callId, text]`. */
+export function toolResultsIn(body: any): [string, string][] {
+  const text = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p.text ?? '').join('') : '');
+  if (Array.isArray(body.input)) return body.input.filter((i: any) => i.type === 'function_call_output').map((i: any) => [i.call_id, text(i.output)]);
+  return body.messages.flatMap((m: any): [string, string][] => {
+    if (m.role === 'tool') return [[m.tool_call_id, text(m.content)]];
+    if (Array.isArray(m.content)) return m.content.filter((b: any) => b.type === 'tool_result').map((b: any) => [b.tool_use_id, text(b.content)]);
+    return [];
+  });
+}

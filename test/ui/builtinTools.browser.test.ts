@@ -2,9 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolResultsIn } from '../helpers/chatWorld.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { startProviderServer, toolResultsIn, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
  * The Built-in tab (docs/using/mcp-servers.md#built-in-tools): the calculator

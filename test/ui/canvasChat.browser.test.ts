@@ -3,9 +3,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistory } from '../../plugins/canvas/mcp/historyFile.mjs';
-import { toolResultsIn } from '../helpers/chatWorld.js';
 import { launchChromium, pageReady, screenshot, serveApi, startServe, type ServeProcess } from '../helpers/browser.js';
-import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { startProviderServer, toolResultsIn, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
  * The Canvas (docs/rules/canvas.md) in a conversation: a scripted model (the local provider server,

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatServerEntry } from '../helpers/chatWorld.js';
+import { chatServerEntry } from '../helpers/mcpYaml.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 

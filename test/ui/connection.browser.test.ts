@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/gatewayHost.js';
+import { freePort } from '../helpers/freePort.js';
 import { launchChromium, startServe, type ServeProcess } from '../helpers/browser.js';
 
 /**

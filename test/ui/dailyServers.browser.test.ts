@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatServerEntry } from '../helpers/chatWorld.js';
+import { chatServerEntry } from '../helpers/mcpYaml.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders } from '../helpers/deskHome.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauthServer.js';
 

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseOption, type launchChromium, openChromiumOn, pageReady, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
-import { chatServerEntry } from '../helpers/chatWorld.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { chatServerEntry } from '../helpers/mcpYaml.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { serveApi } from '../helpers/serveApi.js';
 

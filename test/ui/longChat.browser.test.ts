@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { longConversationMessages, writeConversationLog } from '../../scripts/bench/longConversation.js';
-import { chatServerEntry } from '../helpers/chatWorld.js';
+import { chatServerEntry } from '../helpers/mcpYaml.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openChromiumOn, screenshot, screenshotOnFailure, startServe, type ServeProcess } from '../helpers/browser.js';
-import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
+import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/mcpYaml.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCli } from '../helpers/runCli.js';
 import { serveApi } from '../helpers/serveApi.js';

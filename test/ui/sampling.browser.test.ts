@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toolResultsIn } from '../helpers/chatWorld.js';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
+import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
-import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
+import { startProviderServer, toolResultsIn, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
  * A server's request to sample the user's model (MCP sampling) in Chromium

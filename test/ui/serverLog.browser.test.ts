@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openRoute, screenshot, type ServeProcess, startServe } from '../helpers/browser.js';
 import { serveApi } from '../helpers/serveApi.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 
 /**
  * A server's own log messages on the MCP servers page, in Chromium against

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
+import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { repoRoot } from '../helpers/tempDir.js';

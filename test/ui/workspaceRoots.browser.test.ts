@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
+import { EVERYTHING_SERVER, writeMcpYaml } from '../helpers/mcpYaml.js';
 import { runCli } from '../helpers/runCli.js';
 
 /**

@@ -3,9 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatServerEntry } from '../helpers/chatWorld.js';
+import { chatServerEntry } from '../helpers/mcpYaml.js';
 import { chooseOption, type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
-import { writeMcpYaml } from '../helpers/gatewayHost.js';
+import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/runCli.js';
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFixtures } from '../core/knowledge/knowledgeFixtures.js';
+import { writeFixtures } from '../core/knowledge/knowledgeFiles.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { absentPgUrl, startPgServer } from '../helpers/pgliteServer.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';

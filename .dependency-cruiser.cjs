@@ -95,6 +95,14 @@ module.exports = {
       to: { path: '^(node_modules/)?js-yaml(/|$)' },
     },
     {
+      name: 'browser-tests-light',
+      comment:
+        'A browser test drives a chatos serve process: it loads no host of its own. Each file loads its imports anew in its worker, and the host is some 470 modules (seconds per file); test/helpers/mcpYaml.ts and freePort.ts are the light helpers. uiAppBridge runs serve in-process, on purpose.',
+      severity: 'error',
+      from: { path: '\\.browser\\.test\\.ts$', pathNot: '^test/serve/uiAppBridge\\.browser\\.test\\.ts$' },
+      to: { path: '^src/core/host\\.ts$', reachable: true },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle, type-only ones included.',
       severity: 'error',

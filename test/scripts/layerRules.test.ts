@@ -8,7 +8,7 @@ const depcruise = path.join(repoRoot, 'node_modules', 'dependency-cruiser', 'bin
 
 /**
  * The project's own .dependency-cruiser.cjs on a small tree laid out like
- * the repo (src/core, src/shared, src/api, renderer/src), so a rule that
+ * the repo (src/core, src/shared, src/api, renderer/src, test), so a rule that
  * stopped matching (a renamed folder, a typo in a path) fails here.
  */
 function cruise(files: Record<string, string>): { status: number | null; output: string } {
@@ -19,7 +19,7 @@ function cruise(files: Record<string, string>): { status: number | null; output:
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   }
-  const run = spawnSync(process.execPath, [depcruise, 'src', 'renderer', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [depcruise, 'src', 'renderer', 'test', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -36,6 +36,10 @@ const allowed = {
   'src/cli/actions/show.ts': "import { views } from '../../core/facades/views.js';\nexport const show = () => views.view('c');\n",
   'src/cli/commands/show.ts': "import type { View } from '../../shared/contract.js';\nexport const run = async (): Promise<View> => (await import('../actions/show.js')).show();\n",
   'renderer/src/page.ts': "import type { View } from '../../src/shared/contract';\nexport const show = (v: View) => v.id;\n",
+  // A browser test drives a serve process: its helpers load no host.
+  'test/helpers/mcpYaml.ts': 'export const writeMcpYaml = (home: string) => home;\n',
+  'test/helpers/hostWorld.ts': "import { createHost } from '../../src/core/host.js';\nexport const world = () => createHost();\n",
+  'test/ui/light.browser.test.ts': "import { writeMcpYaml } from '../helpers/mcpYaml.js';\nexport const home = writeMcpYaml('h');\n",
 };
 
 describe('the layering rules (.dependency-cruiser.cjs)', () => {
@@ -62,6 +66,8 @@ describe('the layering rules (.dependency-cruiser.cjs)', () => {
     'renderer-only-shared': { 'renderer/src/core.ts': "import type { View } from '../../src/core/service';\nexport type Mine = View;\n" },
     'renderer-no-node': { 'renderer/src/disk.ts': "import * as fs from 'node:fs';\nexport const exists = fs.existsSync;\n" },
     'one-yaml-loader': { 'src/core/loose.ts': "import { load } from 'js-yaml';\nexport const read = (text: string) => load(text);\n" },
+    // Through a helper: every file a browser test loads counts.
+    'browser-tests-light': { 'test/ui/heavy.browser.test.ts': "import { world } from '../helpers/hostWorld.js';\nexport const made = world();\n" },
     'no-circular': { 'src/core/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n", 'src/core/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n" },
   };
 

@@ -35,8 +35,9 @@ function AppRoutes() {
   return (
     <HashRouter>
       <Routes>
-        <Route path="/" element={<AppLayout />}>
-          <Route index element={<Navigate to="/chat" replace />} />
+        {/* Outside the layout: a redirect is not a page, and the layout's page boundary would mark "/" ready before it goes. */}
+        <Route index element={<Navigate to="/chat" replace />} />
+        <Route element={<AppLayout />}>
           <Route path="chat" element={<ChatPage />} />
           <Route path="chat/:conversationId" element={<ChatPage />} />
           <Route path="apps" element={<AppsPage />} />

@@ -19,6 +19,11 @@ import { repoRoot } from './tempDir.js';
  * entry names one as `{{origin}}/bundles/<name>.mcpb` with fileSha256
  * `{{sha256:<name>}}`, filled in as it is served (a placeholder left unfilled
  * is no URL and no digest, so an entry of a bundle not given is refused).
+ *
+ * `{{installed:<npm name>}}` is the version of that package in this
+ * repository's node_modules: an npm entry pinned to it is one npx runs from
+ * the project's own tree (as it does any exact version a project holds), so
+ * its install needs no network and follows the lockfile when it moves.
  */
 
 export interface RegistryFixture {
@@ -30,14 +35,22 @@ export interface RegistryFixture {
 
 const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'mcp-registry', 'servers.json');
 
+/** The version of an npm package as this repository installed it (its lockfile's). */
+export function installedVersion(name: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export async function startRegistry(options: { bundles?: ReadonlyMap<string, Buffer> } = {}): Promise<RegistryFixture> {
   const bundles = options.bundles ?? new Map<string, Buffer>();
   let origin = '';
   const filled = (text: string) =>
-    text.replaceAll('{{origin}}', origin).replace(/\{\{sha256:([a-z-]+)\}\}/g, (placeholder, name: string) => {
-      const bytes = bundles.get(name);
-      return bytes ? createHash('sha256').update(bytes).digest('hex') : placeholder;
-    });
+    text
+      .replaceAll('{{origin}}', origin)
+      .replace(/\{\{sha256:([a-z-]+)\}\}/g, (placeholder, name: string) => {
+        const bytes = bundles.get(name);
+        return bytes ? createHash('sha256').update(bytes).digest('hex') : placeholder;
+      })
+      .replace(/\{\{installed:(@?[a-z0-9/._-]+)\}\}/g, (_, name: string) => installedVersion(name));
   const entries = () => (JSON.parse(filled(fs.readFileSync(FIXTURE, 'utf8'))) as { servers: { server: { name?: string } }[] }).servers;
   const requests: URL[] = [];
   const sockets = new Set<import('node:net').Socket>();

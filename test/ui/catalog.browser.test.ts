@@ -3,10 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { openRoute, openServedUi, serveApi } from '../helpers/browser.js';
 import { startHttpEverything } from '../helpers/everythingHttp.js';
 import { packBundle, signBundle, weatherManifest } from '../helpers/mcpbBundles.js';
-import { startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
+import { installedVersion, startRegistry, type RegistryFixture } from '../helpers/mcpRegistry.js';
 import { startOAuthServer } from '../helpers/oauthServer.js';
 
 /**
@@ -18,7 +19,10 @@ import { startOAuthServer } from '../helpers/oauthServer.js';
  * a plugin with the plan a dropped bundle gets, its download held to the
  * SHA-256 the entry names. A remote that asks for sign-in (a real OAuth
  * server on this machine) is signed in to from the drawer, through the MCP
- * servers' own sign-in.
+ * servers' own sign-in. A real npm package (the everything server, at the
+ * version the lockfile installs, so npx runs it from node_modules) is added
+ * with the exact command and download its plan shows, and starts from the
+ * Servers page with its own tools.
  */
 let ui: Awaited<ReturnType<typeof openServedUi>>;
 let page: Page;
@@ -137,5 +141,38 @@ describe('the Catalog page', () => {
     const tested = await serveApi(ui.serve)<{ ok: boolean }>('mcpServers.test', { name: 'tracker' });
     expect(tested.ok).toBe(true);
     expect(oauth.accepted.length).toBeGreaterThan(0);
+  });
+
+  it('adds a real npm package with the command and download its plan shows, and it starts from the Servers page', async () => {
+    const pkg = '@modelcontextprotocol/server-everything';
+    const version = installedVersion(pkg);
+    const command = `npx -y ${pkg}@${version} stdio`;
+    await openRoute(page, '#/catalog', 'page-catalog');
+    await page.getByTestId('catalog-search').locator('input').fill('server-everything');
+    await page.getByTestId('catalog-search').locator('input').press('Enter');
+    await page.getByTestId('catalog-entry-io.github.user/local-weather').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('catalog-entry-io.github.modelcontextprotocol/server-everything').textContent()).toContain(`Runs: ${command}`);
+
+    await page.getByTestId('catalog-add-io.github.modelcontextprotocol/server-everything').click();
+    await page.getByTestId('catalog-add-drawer').waitFor();
+    const plan = await page.getByTestId('catalog-add-drawer').textContent();
+    expect(plan).toContain(`Runs: ${command}`);
+    expect(plan).toContain(`Downloads on first start: the npm package ${pkg} ${version} from https://registry.npmjs.org, by npx when it first starts`);
+    expect(await page.getByTestId('catalog-server-name').inputValue()).toBe('server-everything');
+    await page.getByTestId('catalog-add-confirm').click();
+    await page.getByTestId('catalog-add-drawer').waitFor({ state: 'detached' });
+    // What was written is what the plan showed, word for word.
+    const written = parse(fs.readFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'utf8')) as { servers: Record<string, unknown> };
+    expect(written.servers['server-everything']).toEqual({ command: 'npx', args: ['-y', `${pkg}@${version}`, 'stdio'] });
+
+    await openRoute(page, '#/servers', 'page-servers');
+    await page.getByTestId('server-row-chatos::server-everything').waitFor();
+    await page.getByTestId('mcp-test-server-everything').click();
+    const result = page.locator('[data-testid="mcp-test-result-server-everything"][data-ok="true"]');
+    await result.waitFor({ timeout: 60_000 });
+    // The package's own tools (its dist/tools/): this server started, not another.
+    expect(await result.locator('li code').allTextContents()).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'trigger-long-running-operation']));
+    await page.keyboard.press('Escape');
+    await result.waitFor({ state: 'hidden' });
   });
 });

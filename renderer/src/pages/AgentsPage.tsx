@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, MessageOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, type ButtonProps, Empty, Popconfirm, Skeleton, Space, Spin, Table, Tag, Typography } from 'antd';
-import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
+import { type HTMLAttributes, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Agent } from '../../../src/shared/agents';
@@ -8,6 +8,7 @@ import { api, errorLine } from '../api/client';
 import { useApi } from '../api/hooks';
 import type { EditorState } from '../components/agents/AgentEditorDrawer';
 import '../i18n/load/agents';
+import { PartSuspense } from '../shell/lazyPart';
 
 // The editor and its drawer load when first opened: the list is what the page shows first.
 const AgentEditorDrawer = lazy(() => import('../components/agents/AgentEditorDrawer'));
@@ -135,7 +136,7 @@ export default function AgentsPage() {
       {agents.error && agents.data && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={agents.error.message} description={agents.error.hint} />}
       {body}
       {editorShown && (
-        <Suspense fallback={<Spin fullscreen />}>
+        <PartSuspense fallback={<Spin fullscreen />}>
           <AgentEditorDrawer
             editor={editor}
             onClose={() => setEditor({ mode: 'closed' })}
@@ -145,7 +146,7 @@ export default function AgentsPage() {
               void agents.reload();
             }}
           />
-        </Suspense>
+        </PartSuspense>
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Drawer, Empty, Select, Space, Tooltip, Typography } from 'antd';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, errorLine } from '../api/client';
@@ -13,6 +13,7 @@ import { useListBeside } from '../components/chat/listRoom';
 import { usePageCommand } from '../shell/keys/commands';
 import { usePreferences } from '../shell/preferences';
 import '../i18n/load/chat';
+import { PartSuspense } from '../shell/lazyPart';
 // The side panel and its menu load after the page: the Chat page stays within its JS budget.
 const sidePanelModule = () => import('../components/sidePanel/SidePanelHost');
 const SidePanelHost = lazy(sidePanelModule);
@@ -21,9 +22,9 @@ const SidePanelButton = lazy(() => sidePanelModule().then((m) => ({ default: m.S
 // What a first start does next (no model yet): loaded with it, so the Chat page stays within its JS budget.
 const Welcome = lazy(() => import('../components/apps/Welcome').then((m) => ({ default: m.Welcome })));
 const welcome = (
-  <Suspense fallback={null}>
+  <PartSuspense fallback={null}>
     <Welcome />
-  </Suspense>
+  </PartSuspense>
 );
 
 const AGENT_KEY = 'chatos.chat.agent';
@@ -199,9 +200,9 @@ export default function ChatPage() {
   const menu = conversationId ? (
     <>
       {showList}
-      <Suspense fallback={null}>
+      <PartSuspense fallback={null}>
         <SidePanelButton conversationId={conversationId} />
-      </Suspense>
+      </PartSuspense>
     </>
   ) : null;
   return (
@@ -221,9 +222,9 @@ export default function ChatPage() {
         )}
       </div>
       {/* Whichever conversation's agent builds on the Canvas, its panel opens on it; the open one's shows here. */}
-      <Suspense fallback={null}>
+      <PartSuspense fallback={null}>
         <SidePanelHost conversationId={conversationId} />
-      </Suspense>
+      </PartSuspense>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, type ButtonProps, Drawer, Empty, Popconfirm, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import { type HTMLAttributes, lazy, Suspense, useState } from 'react';
+import { type HTMLAttributes, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelTestResult as Result, ModelView } from '../../../src/shared/models';
 import { api, errorLine } from '../api/client';
@@ -9,6 +9,7 @@ import { ModelTestResult } from '../components/models/ModelTestResult';
 import { ReadyAssistantOffer } from '../components/models/ReadyAssistantOffer';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import '../i18n/load/models';
+import { PartSuspense } from '../shell/lazyPart';
 
 // The editor loads when it is first opened: the list is what the page shows first.
 const ModelEditor = lazy(() => import('../components/models/ModelEditor').then((m) => ({ default: m.ModelEditor })));
@@ -193,7 +194,7 @@ export default function ModelsPage() {
         data-testid="model-editor"
       >
         {open ? (
-          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+          <PartSuspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
             <ModelEditor
               key={editor.mode === 'edit' ? editor.model.id : 'new'}
               {...(editor.mode === 'edit' ? { model: editor.model } : {})}
@@ -206,7 +207,7 @@ export default function ModelsPage() {
                 void models.reload();
               }}
             />
-          </Suspense>
+          </PartSuspense>
         ) : null}
       </Drawer>
     </div>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { Breadcrumb, Button, Card, Result, Skeleton, Space, Typography } from 'antd';
 import { CloseOutlined, LayoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { TrustBlock } from '../components/uiapp/TrustBlock';
 import { UiAppFrame } from '../components/uiapp/UiAppFrame';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import '../i18n/load/apps';
+import { PartSuspense } from '../shell/lazyPart';
 
 /** An app whose page is an MCP App loads the view host (ext-apps' AppBridge) only when one is opened. */
 const McpAppPage = lazy(() => import('../components/mcpApps/McpAppPage').then((module) => ({ default: module.McpAppPage })));
@@ -48,9 +49,9 @@ export default function UiAppPage() {
   else if (!plugin.runnable) body = <TrustBlock plugin={plugin} onChanged={() => void list.reload()} />;
   else if (app.mcpApp)
     body = (
-      <Suspense fallback={<Skeleton active />}>
+      <PartSuspense fallback={<Skeleton active />}>
         <McpAppPage key={`${pluginId}/${appId}`} app={app} resourceUri={app.mcpApp.resourceUri} />
-      </Suspense>
+      </PartSuspense>
     );
   else
     body = (

@@ -21,6 +21,16 @@ function PartLoading({ fallback }: { fallback: ReactNode }) {
 }
 
 /**
+ * React's Suspense for what a page shows from a chunk of its own: the page
+ * is not ready while the fallback stands (a part loaded after the page was
+ * marked ready would begin its queries then and take the mark away again).
+ * Every Suspense inside a page is this one.
+ */
+export function PartSuspense({ fallback, children }: { fallback: ReactNode; children: ReactNode }) {
+  return <Suspense fallback={<PartLoading fallback={fallback} />}>{children}</Suspense>;
+}
+
+/**
  * A part of a page in a chunk of its own (React.lazy): a drawer, a form,
  * a result viewer or a tab the page does not show before a click, so the
  * page's first load (scripts/bundleBudget.ts, docs/contributing/layering.md#js-budget)
@@ -30,9 +40,9 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   const Part = lazy(() => load().then((component) => ({ default: component })));
   function LazyPart(props: P) {
     return (
-      <Suspense fallback={<PartLoading fallback={fallback} />}>
+      <PartSuspense fallback={fallback}>
         <Part {...props} />
-      </Suspense>
+      </PartSuspense>
     );
   }
   return LazyPart;

@@ -2,8 +2,9 @@ import { Button, Card, Steps, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useApi } from '../../api/hooks';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import '../../i18n/load/apps';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // Shown once, after the first model: loaded then, so the Apps page stays within its JS budget.
 const ReadyAssistantOffer = lazy(() => import('../models/ReadyAssistantOffer').then((m) => ({ default: m.ReadyAssistantOffer })));
@@ -23,9 +24,9 @@ export function Welcome() {
   if (!models.data) return null;
   if (models.data.models.length > 0)
     return (
-      <Suspense fallback={null}>
+      <PartSuspense fallback={null}>
         <ReadyAssistantOffer />
-      </Suspense>
+      </PartSuspense>
     );
   const hasAgent = (agents.data?.agents.length ?? 0) > 0;
   return (

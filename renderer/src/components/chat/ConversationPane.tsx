@@ -1,7 +1,7 @@
 import { CompressOutlined, DownloadOutlined, PlayCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { usePrefetchConfirmationCard } from './LazyConfirmationGroupCard';
 import { Alert, App as AntApp, Button, Dropdown, Skeleton, Space, Tag, Typography } from 'antd';
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ConversationTotals } from '../../../../src/shared/chat';
 import { useTranslation } from 'react-i18next';
 import { api, errorLine } from '../../api/client';
@@ -22,6 +22,7 @@ import type { ModelSwitchProps } from './ModelSwitch';
 import { useConversation } from './useConversation';
 import '../../i18n/load/chat';
 import { CardConfirmations } from './cardConfirmations';
+import { PartSuspense } from '../../shell/lazyPart';
 
 /** Messages per window: a few screens of a long conversation; older and newer ones come a window at a time as the user scrolls. */
 const WINDOW = 40;
@@ -121,10 +122,10 @@ const ChatHeader = memo(function ChatHeader({
           <Tag icon={<RobotOutlined />} data-testid="chat-agent-tag">
             {agent}
           </Tag>
-          <Suspense fallback={null}>
+          <PartSuspense fallback={null}>
             <ModelSwitch {...model} />
             <WorkspaceRootsButton conversationId={model.conversationId} />
-          </Suspense>
+          </PartSuspense>
           <ConversationTotalsText totals={totals} />
         </Space>
       </div>

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
+import { lazy, useEffect, type ComponentProps } from 'react';
 import { Spin } from 'antd';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // The card (antd's Card pulls in its Tabs, with Segmented and Alert) is not part of what the Chat page loads before it is interactive.
 const load = () => import('./ConfirmationGroupCard');
@@ -14,8 +15,8 @@ export function usePrefetchConfirmationCard(): void {
 
 export function LazyConfirmationGroupCard(props: ComponentProps<typeof ConfirmationGroupCard>) {
   return (
-    <Suspense fallback={<Spin data-testid="confirmation-group-loading" />}>
+    <PartSuspense fallback={<Spin data-testid="confirmation-group-loading" />}>
       <ConfirmationGroupCard {...props} />
-    </Suspense>
+    </PartSuspense>
   );
 }

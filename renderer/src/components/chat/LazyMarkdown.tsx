@@ -1,7 +1,8 @@
 import { Button } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../i18n/load/chat';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // react-markdown, remark-gfm and the highlighter load with the first message shown, not with the page.
 const load = () => import('./markdown/Markdown');
@@ -22,9 +23,9 @@ export function LazyMarkdown({ text, streaming }: { text: string; streaming?: bo
   const shown = cut ? text.slice(0, SHOWN_CHARS) : text;
   return (
     <>
-      <Suspense fallback={<div className="md-body md-plain">{shown}</div>}>
+      <PartSuspense fallback={<div className="md-body md-plain">{shown}</div>}>
         <Markdown text={shown} streaming={streaming && !cut} />
-      </Suspense>
+      </PartSuspense>
       {cut && (
         <Button size="small" type="link" className="md-show-all" onClick={() => setAll(true)} data-testid="message-show-all">
           {t('chat.message.showAll', { shown: SHOWN_CHARS.toLocaleString(), total: text.length.toLocaleString() })}

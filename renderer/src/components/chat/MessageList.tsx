@@ -1,6 +1,6 @@
 import { ApiOutlined, BulbOutlined, EditOutlined, LeftOutlined, LoadingOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { Fragment, Suspense, lazy, memo, useContext, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, lazy, memo, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AssistantMessage, PromptSource, SummaryMessage, ToolCallEvent, ToolMessage, UserMessage } from '../../../../src/shared/chat';
@@ -26,6 +26,7 @@ import { useConversation } from './useConversation';
 import { sidePanels } from '../sidePanel/sidePanelState';
 import '../../i18n/load/chat';
 import '../../i18n/load/mcpApps';
+import { PartSuspense } from '../../shell/lazyPart';
 
 /** A message's attachments: loaded with the first message that has some (the Chat page's first load has a size budget). */
 // An MCP App view under a tool card: its code loads with the first call that has one.
@@ -204,9 +205,9 @@ const UserBubble = memo(function UserBubble({
       {message.prompt ? <PromptSourceLine source={message.prompt} /> : null}
       {message.appContext?.length ? <AppContextTags messageId={message.id} contexts={message.appContext} /> : null}
       {message.attachments?.length ? (
-        <Suspense fallback={null}>
+        <PartSuspense fallback={null}>
           <MessageAttachments attachments={message.attachments} artifactUrls={artifactUrls} />
-        </Suspense>
+        </PartSuspense>
       ) : null}
       {editing ? (
         <div className="msg-edit">
@@ -353,7 +354,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
                 subAgentRun={child ? <SubAgentRun conversationId={child} agentName={agentName} /> : undefined}
                 appView={
                   conversationId && result?.view ? (
-                    <Suspense fallback={null}>
+                    <PartSuspense fallback={null}>
                       <CallView
                         result={result}
                         call={call}
@@ -361,7 +362,7 @@ const AssistantBlock = memo(function AssistantBlock(props: AssistantProps) {
                         conversationId={conversationId}
                         onOpenBeside={() => sidePanels.open(conversationId, { kind: 'mcpApp', serverId: result.serverId!, toolName: call.name, resourceUri: result.view!, callId: call.id })}
                       />
-                    </Suspense>
+                    </PartSuspense>
                   ) : undefined
                 }
                 onReview={review}

@@ -1,6 +1,6 @@
 import { ApiOutlined, BranchesOutlined, LoadingOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Space, Typography } from 'antd';
-import { lazy, Suspense, useContext, useState, type ReactNode } from 'react';
+import { lazy, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolCallEvent, ToolCallRecord, ToolCallStatus, ToolMessage } from '../../../../src/shared/chat';
 import type { ResourceRead } from '../resources/resourceAsker';
@@ -15,6 +15,7 @@ import { Disclosure } from './Disclosure';
 import { useKeptOpen, useRowWords } from './rowContext';
 import '../../i18n/load/calls';
 import '../../i18n/load/chat';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // Only a remote server that needs signing in shows it: loaded then, so the Chat page stays within its JS budget.
 // A call's progress bar (antd's Progress) only while a call runs.
@@ -72,9 +73,9 @@ function ResultText({ result, event, openResource }: { result?: ToolMessage; eve
           if (item.type === 'note' && item.link && result.serverId && openResource) {
             const { serverId } = result;
             return (
-              <Suspense key={i} fallback={<Typography.Text type="secondary">{item.text}</Typography.Text>}>
+              <PartSuspense key={i} fallback={<Typography.Text type="secondary">{item.text}</Typography.Text>}>
                 <ResultResource json={{ type: 'resource_link', ...item.link }} open={(uri) => openResource(serverId, uri)} />
-              </Suspense>
+              </PartSuspense>
             );
           }
           if (item.type === 'note')
@@ -199,9 +200,9 @@ export function ToolCallCard(props: {
       )}
       <ResultImages result={result} event={event} artifactUrls={artifactUrls} />
       {(result?.signIn ?? event?.signIn) && (
-        <Suspense fallback={null}>
+        <PartSuspense fallback={null}>
           <SignInCard ask={(result?.signIn ?? event?.signIn)!} />
-        </Suspense>
+        </PartSuspense>
       )}
       {subAgentRun}
       {appView}
@@ -247,9 +248,9 @@ function RunningCall(props: { conversationId: string; callId: string; progress: 
   };
   return (
     <div className="tool-call-running">
-      <Suspense fallback={<LoadingOutlined />}>
+      <PartSuspense fallback={<LoadingOutlined />}>
         <CallProgress progress={props.progress} onCancel={() => void cancel()} cancelling={cancelling} />
-      </Suspense>
+      </PartSuspense>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { QuestionCard } from '../questions/QuestionCard';
 import { Alert, App as AntApp, Button, Card, Descriptions, Space, Typography } from 'antd';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolOutcome, ToolView } from '../../../../src/shared/hostApi';
 import { type ApiError, api, errorLine, toApiError } from '../../api/client';
@@ -16,6 +16,7 @@ import { ToolArgsEditor } from './ToolArgsEditor';
 import { outcomeForView } from '../mcpApps/viewToolResult';
 import '../../i18n/load/calls';
 import '../../i18n/load/playground';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // The MCP App bridge loads with the first view a result shows (docs/using/mcp-apps.md).
 const McpAppFrame = lazy(() => import('../mcpApps/McpAppFrame').then((module) => ({ default: module.McpAppFrame })));
@@ -147,7 +148,7 @@ export default function PlaygroundToolCard({ agentId, flow, conversationId, tool
             {/* A resource link opens through the host's checked path, as this agent in this conversation. */}
             <ToolResultView outcome={outcome} renderOther={(json) => resultResource(json, (uri) => api.call('resources.read', { agentId, flow, conversationId, serverId: tool.serverId, uri }))} />
             {tool.ui?.resourceUri && !outcome.isError && (
-              <Suspense fallback={null}>
+              <PartSuspense fallback={null}>
                 <McpAppFrame
                   caller={{ agentId, flow, conversationId }}
                   serverId={tool.serverId}
@@ -157,7 +158,7 @@ export default function PlaygroundToolCard({ agentId, flow, conversationId, tool
                   toolInput={calledWith ?? {}}
                   toolResult={outcomeForView(outcome)}
                 />
-              </Suspense>
+              </PartSuspense>
             )}
           </Card>
         )}

@@ -1,8 +1,9 @@
 import { Alert, Input, Spin, Tabs } from 'antd';
-import { type RefObject, Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { type RefObject, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseArgsJson } from './rawJson';
 import '../../i18n/load/playground';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // @rjsf and ajv load only when the Playground shows a form.
 const SchemaForm = lazy(() => import('./SchemaForm'));
@@ -65,11 +66,11 @@ export function ToolArgsEditor(props: { inputSchema: Record<string, unknown>; re
           key: 'form',
           label: <span data-testid="args-tab-form">{t('playground.args.form')}</span>,
           children: (
-            <Suspense fallback={<Spin />}>
+            <PartSuspense fallback={<Spin />}>
               <div data-testid="args-form">
                 <SchemaForm schema={props.inputSchema} formData={args} onChange={setArgs} validateRef={validateRef} />
               </div>
-            </Suspense>
+            </PartSuspense>
           ),
         },
         {

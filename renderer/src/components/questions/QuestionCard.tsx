@@ -1,6 +1,7 @@
 import { Spin } from 'antd';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { Question, QuestionKind, QuestionOf } from '../../../../src/shared/question';
+import { PartSuspense } from '../../shell/lazyPart';
 
 type Body<K extends QuestionKind> = ComponentType<{ request: QuestionOf<K>['request']; onAnswered?: () => void }>;
 
@@ -20,8 +21,8 @@ export function QuestionCard({ question, onAnswered }: { question: Question; onA
   const Body = BODIES[question.kind] as Body<QuestionKind>;
   const step = question.kind === 'sampling' ? `-${question.request.stage}` : '';
   return (
-    <Suspense fallback={<Spin />}>
+    <PartSuspense fallback={<Spin />}>
       <Body key={`${question.request.id}${step}`} request={question.request as never} {...(onAnswered ? { onAnswered } : {})} />
-    </Suspense>
+    </PartSuspense>
   );
 }

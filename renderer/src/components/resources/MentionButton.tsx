@@ -1,7 +1,8 @@
 import { Button, Tooltip } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../i18n/load/resources';
+import { PartSuspense } from '../../shell/lazyPart';
 
 // The picker (a modal, lists, a form with completions) loads when it first opens: the chat page does not pay for it up front.
 const ResourceMention = lazy(() => import('./ResourceMention').then((module) => ({ default: module.ResourceMention })));
@@ -35,9 +36,9 @@ export function MentionButton(props: { target: MentionTarget; open: boolean; dis
         </Button>
       </Tooltip>
       {open && (
-        <Suspense fallback={null}>
+        <PartSuspense fallback={null}>
           <ResourceMention asker={asker} open={open} onClose={() => onOpen(false)} onPick={onPick} />
-        </Suspense>
+        </PartSuspense>
       )}
     </>
   );

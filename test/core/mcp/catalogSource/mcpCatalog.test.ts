@@ -80,6 +80,7 @@ describe('reading a registry', () => {
       'io.github.chatos-test/bundle-swapped',
       'io.github.chatos-test/bundle-unpinned',
       'io.github.chatos-test/tracker',
+      'io.github.modelcontextprotocol/server-everything',
     ]);
     expect(refused).toEqual([expect.stringMatching(/^\(no name\): server\.name: /)]);
   });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, useRef, useState, type KeyboardEvent } from 'react';
 import type { McpPrompt } from '../../../../../src/shared/mcpPrompts';
 
 // The menu and the form (antd's list, modal and inputs) load only once the user types "/", so the chat's first screen does not pay for them.
@@ -6,6 +6,7 @@ const SlashPromptMenu = lazy(() => import('./SlashPromptMenu').then((module) => 
 const PromptArgumentsForm = lazy(() => import('./PromptArgumentsForm').then((module) => ({ default: module.PromptArgumentsForm })));
 
 import type { SlashScope } from './slashScope';
+import { PartSuspense } from '../../../shell/lazyPart';
 
 export type { SlashScope } from './slashScope';
 
@@ -28,9 +29,9 @@ export function useSlashCommands(scope: SlashScope | undefined, text: string, co
   const first = useRef<McpPrompt | undefined>(undefined);
   const menu =
     scope && query !== undefined ? (
-      <Suspense fallback={null}>
+      <PartSuspense fallback={null}>
         <SlashPromptMenu scope={scope} query={query} onPick={setPicked} first={first} />
-      </Suspense>
+      </PartSuspense>
     ) : null;
   /** Enter while the menu shows a match picks the first one (instead of sending "/…" as text); true when the key was used. */
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
@@ -41,9 +42,9 @@ export function useSlashCommands(scope: SlashScope | undefined, text: string, co
   };
   const form =
     scope && picked ? (
-      <Suspense fallback={null}>
+      <PartSuspense fallback={null}>
         <PromptArgumentsForm scope={scope} prompt={picked} ready={conversation.ready} onClose={() => setPicked(undefined)} onSent={conversation.onSent} />
-      </Suspense>
+      </PartSuspense>
     ) : null;
   return { menu, form, onKeyDown };
 }

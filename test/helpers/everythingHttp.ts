@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach } from 'vitest';
 import { EVERYTHING_SERVER, freePort } from './gatewayHost.js';
+import { afterEachTest } from './afterEachTest.js';
 
 const children: ChildProcess[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

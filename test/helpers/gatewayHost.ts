@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/tools/toolGateway.js';
 import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
 import { until } from './until.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
+import { afterEachTest } from './afterEachTest.js';
 
 /** The stdio MCP server the gateway tests talk to (echo_meta, echo, count, dangerous, slow, barrier, until_file, images, crash, pid). */
 export const GATEWAY_SERVER = path.join(repoRoot, 'test', 'fixtures', 'servers', 'gatewayServer.mjs');
@@ -64,7 +64,7 @@ export interface TestHost {
 
 const hosts: Host[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   // dispose() ends every server the host started; a failing test must not leave processes behind.
   for (const host of hosts.splice(0)) await host.dispose();
 });

@@ -11,6 +11,8 @@ export default defineConfig({
     reporters: ['default', new TimingReporter('browser')],
     // One Chromium for the run; each file connects and opens a context of its own.
     globalSetup: ['test/helpers/browserServer.ts'],
+    // The helpers' cleanups (temp folders, serve processes) after each test (test/helpers/afterEachTest.ts).
+    setupFiles: ['test/runner/helperCleanups.ts'],
     // Two files at a time: each has its own serve process, provider and browser context, so they share nothing but
     // the Chromium; much of a file is waiting on its serve process and the page, so two overlap on two cores.
     maxWorkers: 2,

@@ -9,11 +9,17 @@ export default defineConfig({
     exclude: ['test/**/*.browser.test.ts', '**/node_modules/**'],
     // Integration tests spawn real processes; two cores, so keep parallelism modest.
     pool: 'forks',
+    // A worker process runs file after file and keeps the modules it imported: a fresh process per file paid its start,
+    // the host's module graph and the CLI bundle's sql.js WebAssembly again each time, most of a short file's time
+    // (40 files: see the commit that set it). Files leave nothing behind: helpers clean up through
+    // test/runner/helperCleanups.ts, a test restores the env it sets, childProcesses.ts fails a file that leaves a process.
+    isolate: false,
     // The longest files first (test/durations.json), so the two workers finish together.
     sequence: { sequencer: DurationSequencer },
     // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays;
     // and a file that leaves a process running after its last hook fails, naming it (test/runner/childProcesses.ts).
-    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts'],
+    // And the helpers' cleanups after each test of each file (test/helpers/afterEachTest.ts).
+    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts'],
     reporters: ['default', new TimingReporter('core')],
     // Two files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): most of a CLI or
     // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.

@@ -1,10 +1,10 @@
-import { afterEach } from 'vitest';
 import { startDesktopHost, type DesktopHost } from '../../electron/desktopHost.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
+import { afterEachTest } from '../helpers/afterEachTest.js';
 
 const started: DesktopHost[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   // stop() ends every server and backend the host started; a failing test must leave none behind.
   for (const desktop of started.splice(0)) await desktop.stop();
 });

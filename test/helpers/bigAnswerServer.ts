@@ -2,8 +2,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { afterEachTest } from './afterEachTest.js';
 
 /**
  * A remote MCP server whose answers can be too large: the SDK's own server
@@ -17,7 +17,7 @@ export interface BigAnswerServer {
 }
 
 const servers: http.Server[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
 });
 

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEachTest } from './afterEachTest.js';
 
 /**
  * A hostile server whose answer never ends: a real HTTP server on
@@ -34,7 +34,7 @@ export interface EndlessOptions {
 export const SECRET_PATH = '/secret-tenant-1234/v1';
 
 const servers: http.Server[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
 });
 

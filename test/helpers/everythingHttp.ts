@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach } from 'vitest';
+import { afterEachTest } from './afterEachTest.js';
 import { freePort } from './freePort.js';
 import { EVERYTHING_SERVER } from './mcpYaml.js';
 
 const children: ChildProcess[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

@@ -1,5 +1,4 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
 import { createHost, type Host, type HostOptions } from '../../src/core/host.js';
 import type { Caller } from '../../src/core/tools/toolGateway.js';
 import { GATEWAY_SERVER } from './mcpYaml.js';
@@ -7,6 +6,7 @@ import { writePlugin } from './plugins.js';
 import { repoRoot, tempDir } from './tempDir.js';
 import { until } from './until.js';
 import { internalsOf } from '../../src/core/modules/hostInternals.js';
+import { afterEachTest } from './afterEachTest.js';
 
 // Re-exported for the host tests that import them from here; browser tests import the light modules themselves.
 export { EVERYTHING_SERVER, GATEWAY_SERVER, fixtureServer, writeMcpYaml } from './mcpYaml.js';
@@ -49,7 +49,7 @@ export interface TestHost {
 
 const hosts: Host[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   // dispose() ends every server the host started; a failing test must not leave processes behind.
   for (const host of hosts.splice(0)) await host.dispose();
 });

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEachTest } from './afterEachTest.js';
 
 /**
  * A remote MCP server on 127.0.0.1 that answers the 2026-07-28 discovery and
@@ -32,7 +32,7 @@ export interface ModernWireServer {
 }
 
 const servers: http.Server[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
 });
 

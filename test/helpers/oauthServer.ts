@@ -3,8 +3,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { afterEachTest } from './afterEachTest.js';
 
 /**
  * A remote MCP server behind sign-in, for tests: one real HTTP server on
@@ -62,7 +62,7 @@ export interface OAuthServer {
 }
 
 const servers: OAuthServer[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 

@@ -1,11 +1,11 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
 import { anthropicFrames, anthropicErrorBody } from './providerWire/anthropicWire.js';
 import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
 import { responsesFrames } from './providerWire/responsesWire.js';
 import { eventPieces, readFixture } from './providerWire/fixtures.js';
 import type { ScriptedReply, SseFrame } from './providerWire/types.js';
+import { afterEachTest } from './afterEachTest.js';
 
 export type { ScriptedReply, ScriptedToolCall, SseFrame } from './providerWire/types.js';
 
@@ -88,7 +88,7 @@ export interface ProviderServer {
 
 const running: ProviderServer[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   for (const server of running.splice(0)) await server.close();
 });
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEachTest } from './afterEachTest.js';
 
 const made: string[] = [];
 
@@ -12,7 +12,7 @@ export function tempDir(prefix = 'chatos-test-'): string {
   return dir;
 }
 
-afterEach(() => {
+afterEachTest(() => {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 

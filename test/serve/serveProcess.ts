@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { repoRoot } from '../helpers/tempDir.js';
+import { afterEachTest } from '../helpers/afterEachTest.js';
 
 /** `chatos serve` as a user runs it: the built binary (npm test builds dist/ first). */
 const bin = path.join(repoRoot, 'bin', 'chatos.js');
 const running: ChildProcess[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   // A failed test must not leave a server behind: SIGTERM first, so `npm start`'s wrapper passes it on to its server.
   for (const child of running.splice(0)) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -18,7 +19,7 @@ afterEach(async () => {
     await exited;
     clearTimeout(timer);
   }
-}, 300_000);
+});
 
 export interface Served {
   child: ChildProcess;

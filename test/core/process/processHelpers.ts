@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach } from 'vitest';
 import { ProcessTransport, type ProcessTransportOptions } from '../../../src/core/process/processTransport.js';
 import { serverEnvironment } from '../../../src/core/process/serverEnvironment.js';
 import { ServerLog } from '../../../src/core/process/serverLog.js';
 import { repoRoot } from '../../helpers/tempDir.js';
+import { afterEachTest } from '../../helpers/afterEachTest.js';
 
 export const serverScript = path.join(repoRoot, 'test', 'fixtures', 'servers', 'processTestServer.mjs');
 export const launcherScript = path.join(repoRoot, 'test', 'fixtures', 'servers', 'grandchildLauncher.mjs');
@@ -72,7 +72,7 @@ function killGroupOrProcess(pid: number): void {
   }
 }
 
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(opened.splice(0).map((transport) => transport.close()));
   for (const pgid of stray.splice(0)) killGroupOrProcess(pgid);
 });

@@ -1,17 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
 import type { Host } from '../../../src/core/host.js';
 import { createSettingsContext } from '../../../src/core/settingsServer/settingsContext.js';
 import { createSettingsServer } from '../../../src/core/settingsServer/settingsServer.js';
 import type { SettingsContext, ToolModule } from '../../../src/core/settingsServer/types.js';
 import { internalsOf } from '../../../src/core/modules/hostInternals.js';
 import { serveInProcess } from '../../../src/core/mcp/connection/inProcessServe.js';
+import { afterEachTest } from '../../helpers/afterEachTest.js';
 
 const clients: Client[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 

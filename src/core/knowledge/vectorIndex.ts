@@ -17,7 +17,7 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * can leave it describing other vectors than the store's.
  *
  * Vectors are kept in the graph as int8, each scaled by its own largest
- * value (toGraphRow): a quarter of float32's memory, half of float16's
+ * value (toGraphRows): a quarter of float32's memory, half of float16's
  * (100,000 × 768 is 77 MB rather than 154 MB). The file is mapped, not
  * read, but a search walks thousands of nodes (about 50 MB of float16 rows
  * for one query at 512 candidates), so after a few hundred queries nearly
@@ -29,9 +29,9 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * recall; scaled by its largest value it uses them all, and cosine does not
  * see the scale. Measured on 20,000 rows of the bench's base: recall@10
  * after rescoring 1.00 for both float16 and this int8 (0.94 and 1.00 before
- * rescoring).
+ * rescoring); 0.992 at 100,000 rows (the bench's base, 50 queries).
  *
- * The graph's settings, measured on 100,000 rows of the bench's clustered
+ * The graph's settings (measured with float16 rows), measured on 100,000 rows of the bench's clustered
  * stand-in embeddings (scripts/bench/knowledgeCorpus.ts), folded 4,096 at a
  * time, recall@10 against an exact scan (on a 2-core machine at load 12-20):
  *
@@ -45,9 +45,10 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * say more about the other jobs than about the graph.) A graph being built
  * holds about its file's size in memory (171 MB at 16 links).
  * Each link costs 4 bytes a node at each level, 8 at the base: 32 links are
- * about 128 bytes a row more than 16 (13 MB at 100,000), mapped, not read.
- * A wider search costs time per query, not memory: 512 took 2-3 ms a query
- * where 64 took 0.5 ms. Near-random vectors (hashed character counts, the
+ * about 128 bytes a row more than 16 (13 MB at 100,000), resident once
+ * searched. A wider search costs time per query (512 took 2-3 ms a query
+ * where 64 took 0.5 ms) and pages touched per query, not the memory of a
+ * host that has searched a while: that is the whole file either way. Near-random vectors (hashed character counts, the
  * worst case for a graph) need the 32 links: with 16, recall@10 fell to
  * 0.85 at 20,000 rows; with 32 it is 0.97 (knowledgeRecall.test.ts). So the
  * graph keeps 32 links, 128 while adding, 512 while searching. A graph file
